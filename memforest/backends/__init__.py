@@ -1,0 +1,1 @@
+"""Model backends: chat-with-JSON-schema, embeddings, extraction and summarisation."""

@@ -1,0 +1,158 @@
+"""Small interfaces every model backend implements, plus usage accounting."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol, TypeVar, runtime_checkable
+
+from pydantic import BaseModel
+
+from memforest.domain import Candidate, CellView, TreeKind
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+@dataclass(slots=True)
+class StageUsage:
+    """Counters for one pipeline stage (extract, summarize, embed, plan, navigate, ...)."""
+
+    calls: int = 0
+    failures: int = 0
+    retries: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_prompt_tokens: int = 0
+    latency_s: float = 0.0  # sum of per-call latencies (not wall time)
+
+    def add(self, other: StageUsage) -> None:
+        self.calls += other.calls
+        self.failures += other.failures
+        self.retries += other.retries
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.cached_prompt_tokens += other.cached_prompt_tokens
+        self.latency_s += other.latency_s
+
+
+@dataclass
+class UsageLedger:
+    """Thread/task-safe per-stage usage sums. One ledger per job (or per benchmark run)."""
+
+    stages: dict[str, StageUsage] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def record(
+        self,
+        stage: str,
+        *,
+        calls: int = 1,
+        failures: int = 0,
+        retries: int = 0,
+        prompt_tokens: int = 0,
+        completion_tokens: int = 0,
+        cached_prompt_tokens: int = 0,
+        latency_s: float = 0.0,
+    ) -> None:
+        """Add one call's (or a batch's) counters to ``stage``."""
+        with self._lock:
+            usage = self.stages.setdefault(stage, StageUsage())
+            usage.calls += calls
+            usage.failures += failures
+            usage.retries += retries
+            usage.prompt_tokens += prompt_tokens
+            usage.completion_tokens += completion_tokens
+            usage.cached_prompt_tokens += cached_prompt_tokens
+            usage.latency_s += latency_s
+
+    def merge(self, other: UsageLedger) -> None:
+        """Fold another ledger into this one."""
+        with self._lock:
+            for stage, usage in other.stages.items():
+                self.stages.setdefault(stage, StageUsage()).add(usage)
+
+    def as_dict(self) -> dict[str, dict[str, float | int]]:
+        """Plain-JSON view, stages sorted by name."""
+        with self._lock:
+            return {
+                name: {
+                    "calls": u.calls,
+                    "failures": u.failures,
+                    "retries": u.retries,
+                    "prompt_tokens": u.prompt_tokens,
+                    "completion_tokens": u.completion_tokens,
+                    "cached_prompt_tokens": u.cached_prompt_tokens,
+                    "latency_s": round(u.latency_s, 6),
+                }
+                for name, u in sorted(self.stages.items())
+            }
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """Chat completion constrained to a JSON schema given by a pydantic model."""
+
+    name: str
+
+    async def complete_json(
+        self,
+        *,
+        system: str,
+        user: str,
+        schema: type[ModelT],
+        stage: str,
+        ledger: UsageLedger | None = None,
+        max_tokens: int | None = None,
+    ) -> ModelT:
+        """Return the model's answer parsed and validated as ``schema``."""
+        ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Text to fixed-size vectors (L2-normalised)."""
+
+    name: str
+    dim: int
+
+    async def embed(
+        self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None
+    ) -> list[list[float]]:
+        """Embed ``texts`` in order; every vector has length ``dim`` and unit norm (or is zero)."""
+        ...
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    """Cell to candidates. Sees only the cell (its turns and time span), never the rest of memory."""
+
+    name: str
+
+    async def extract(self, cell: CellView, *, ledger: UsageLedger | None = None) -> list[Candidate]:
+        """Return the memory candidates stated in ``cell``."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryInput:
+    """What an internal node's summary is made from: its interval and children's texts in time order."""
+
+    tree_kind: TreeKind
+    tree_label: str
+    t_start: datetime
+    t_end: datetime
+    child_texts: tuple[str, ...]
+    level: int
+
+
+@runtime_checkable
+class Summarizer(Protocol):
+    """Children summaries to one internal-node summary, prefixed with its time interval."""
+
+    name: str
+
+    async def summarize(self, item: SummaryInput, *, ledger: UsageLedger | None = None) -> str:
+        """Return the node summary text."""
+        ...

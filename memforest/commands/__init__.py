@@ -1,0 +1,13 @@
+"""CLI subcommands, one module per group. Each module exposes ``register(subparsers)``."""
+
+from __future__ import annotations
+
+import argparse
+
+from memforest.commands import db_cmd
+
+
+def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register every subcommand group on ``sub``."""
+    for module in (db_cmd,):
+        module.register(sub)

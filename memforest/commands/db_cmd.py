@@ -1,0 +1,63 @@
+"""``memforest db upgrade|current|info``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from sqlalchemy import text
+
+from memforest.db import migrate
+from memforest.db.runtime import ensure_schema, open_database, resolve_database
+from memforest.settings import Settings
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``db`` group."""
+    p = sub.add_parser("db", help="database: migrate, show revision and versions")
+    dsub = p.add_subparsers(dest="db_command", required=True, metavar="ACTION")
+    dsub.add_parser("upgrade", help="migrate the database to the newest schema").set_defaults(handler=upgrade)
+    dsub.add_parser("current", help="print the schema revision the database is at").set_defaults(
+        handler=current
+    )
+    dsub.add_parser("info", help="print PostgreSQL/pgvector versions and the tables").set_defaults(
+        handler=info
+    )
+
+
+async def upgrade(args: argparse.Namespace, settings: Settings) -> int:
+    """Migrate to head."""
+    location = await asyncio.to_thread(resolve_database, settings)
+    async with open_database(settings, migrate_schema=False) as db:
+        await db.check_versions()
+    await asyncio.to_thread(ensure_schema, location.url, settings)
+    print(f"database at revision {migrate.current_revision(location.url)} (head {migrate.head_revision()})")
+    return 0
+
+
+async def current(args: argparse.Namespace, settings: Settings) -> int:
+    """Print the current revision (``none`` if uninitialised)."""
+    location = await asyncio.to_thread(resolve_database, settings)
+    rev = await asyncio.to_thread(migrate.current_revision, location.url)
+    print(rev or "none")
+    return 0
+
+
+async def info(args: argparse.Namespace, settings: Settings) -> int:
+    """Versions and tables of the configured database (migrating it first)."""
+    async with open_database(settings) as db:
+        v = await db.check_versions()
+        async with db.system() as conn:
+            tables = (
+                await conn.execute(
+                    text(
+                        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                        "ORDER BY tablename"
+                    )
+                )
+            ).scalars()
+            names = list(tables)
+    print(f"PostgreSQL {v.postgres}")
+    print(f"pgvector {v.pgvector}")
+    print(f"schema revision {migrate.head_revision()}; tables ({len(names)}): {', '.join(names)}")
+    return 0

@@ -1,0 +1,1 @@
+"""PostgreSQL access: embedded server, engine, schema, migrations."""

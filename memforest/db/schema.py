@@ -1,0 +1,403 @@
+"""The schema the code declares (SQLAlchemy Core). Migrations must produce exactly this.
+
+``EMBEDDING_DIM_PLACEHOLDER`` columns are declared without a fixed dimension here; the real
+dimension is fixed when the database is initialised and stored in ``memforest_meta``.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    Computed,
+    DateTime,
+    ForeignKeyConstraint,
+    Identity,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    Table,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR, UUID
+
+metadata = MetaData()
+
+TS = DateTime(timezone=True)
+
+
+def _tenant() -> Column[uuid.UUID]:
+    return Column("tenant_id", UUID(as_uuid=True), nullable=False)
+
+
+def _identity(name: str) -> Column[int]:
+    return Column(name, BigInteger, Identity(always=False), nullable=False)
+
+
+def _fk(
+    cols: list[str], ref: str, ref_cols: list[str], name: str, ondelete: str = "CASCADE"
+) -> ForeignKeyConstraint:
+    return ForeignKeyConstraint(
+        ["tenant_id", *cols],
+        [f"{ref}.tenant_id", *(f"{ref}.{c}" for c in ref_cols)],
+        name=name,
+        ondelete=ondelete,
+    )
+
+
+memforest_meta = Table(
+    "memforest_meta",
+    metadata,
+    Column("key", Text, primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+tenants = Table(
+    "tenants",
+    metadata,
+    _tenant(),
+    Column("name", Text, nullable=False),
+    Column("created_at", TS, nullable=False, server_default=text("now()")),
+    PrimaryKeyConstraint("tenant_id", name="pk_tenants"),
+    UniqueConstraint("name", name="uq_tenants_name"),
+)
+
+api_keys = Table(
+    "api_keys",
+    metadata,
+    _tenant(),
+    Column("key_id", UUID(as_uuid=True), nullable=False),
+    Column("key_hash", Text, nullable=False),
+    Column("key_prefix", Text, nullable=False),
+    Column("scopes", ARRAY(Text), nullable=False),
+    Column("created_at", TS, nullable=False, server_default=text("now()")),
+    Column("revoked_at", TS),
+    PrimaryKeyConstraint("tenant_id", "key_id", name="pk_api_keys"),
+    UniqueConstraint("key_hash", name="uq_api_keys_hash"),
+    ForeignKeyConstraint(["tenant_id"], ["tenants.tenant_id"], name="fk_api_keys_tenant", ondelete="CASCADE"),
+)
+
+forests = Table(
+    "forests",
+    metadata,
+    _tenant(),
+    _identity("forest_id"),
+    Column("name", Text, nullable=False),
+    Column("created_at", TS, nullable=False, server_default=text("now()")),
+    PrimaryKeyConstraint("tenant_id", "forest_id", name="pk_forests"),
+    UniqueConstraint("tenant_id", "name", name="uq_forests_name"),
+    ForeignKeyConstraint(["tenant_id"], ["tenants.tenant_id"], name="fk_forests_tenant", ondelete="CASCADE"),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    _tenant(),
+    _identity("session_id"),
+    Column("forest_id", BigInteger, nullable=False),
+    Column("external_id", Text, nullable=False),
+    Column("time", TS, nullable=False),
+    Column("content_hash", Text, nullable=False),
+    Column("metadata", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    Column("n_turns", Integer, nullable=False),
+    Column("created_at", TS, nullable=False, server_default=text("now()")),
+    PrimaryKeyConstraint("tenant_id", "session_id", name="pk_sessions"),
+    UniqueConstraint("tenant_id", "forest_id", "external_id", name="uq_sessions_external"),
+    _fk(["forest_id"], "forests", ["forest_id"], "fk_sessions_forest"),
+)
+
+turns = Table(
+    "turns",
+    metadata,
+    _tenant(),
+    _identity("turn_id"),
+    Column("forest_id", BigInteger, nullable=False),
+    Column("session_id", BigInteger, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("external_id", Text),
+    Column("speaker", Text, nullable=False),
+    Column("role", Text),
+    Column("text", Text, nullable=False),
+    Column("time", TS, nullable=False),
+    PrimaryKeyConstraint("tenant_id", "turn_id", name="pk_turns"),
+    UniqueConstraint("tenant_id", "session_id", "seq", name="uq_turns_seq"),
+    _fk(["session_id"], "sessions", ["session_id"], "fk_turns_session"),
+    Index("ix_turns_forest", "tenant_id", "forest_id", "session_id", "seq"),
+)
+
+cells = Table(
+    "cells",
+    metadata,
+    _tenant(),
+    _identity("cell_id"),
+    Column("forest_id", BigInteger, nullable=False),
+    Column("session_id", BigInteger, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("turn_from", Integer, nullable=False),
+    Column("turn_to", Integer, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("t_start", TS, nullable=False),
+    Column("t_end", TS, nullable=False),
+    Column("extracted_at", TS),
+    Column("extract_attempts", Integer, nullable=False, server_default=text("0")),
+    Column("extract_error", Text),
+    PrimaryKeyConstraint("tenant_id", "cell_id", name="pk_cells"),
+    UniqueConstraint("tenant_id", "session_id", "seq", name="uq_cells_seq"),
+    _fk(["session_id"], "sessions", ["session_id"], "fk_cells_session"),
+    Index("ix_cells_pending", "tenant_id", "session_id", postgresql_where=text("extracted_at IS NULL")),
+)
+
+facts = Table(
+    "facts",
+    metadata,
+    _tenant(),
+    _identity("fact_id"),
+    Column("forest_id", BigInteger, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("text_hash", Text, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("entities", ARRAY(Text), nullable=False, server_default=text("'{}'::text[]")),
+    Column("topics", ARRAY(Text), nullable=False, server_default=text("'{}'::text[]")),
+    Column("speaker", Text),
+    Column("subject", Text),
+    Column("attribute", Text),
+    Column("value", Text),
+    Column("time_text", Text),
+    Column("valid_from", TS, nullable=False),
+    Column("valid_to", TS),
+    Column("recorded_at", TS, nullable=False, server_default=text("now()")),
+    Column("retracted_at", TS),
+    Column("supersedes", BigInteger),
+    Column("superseded_by", BigInteger),
+    Column("source_count", Integer, nullable=False, server_default=text("1")),
+    Column("embedding", Vector()),
+    Column("tsv", TSVECTOR, Computed("to_tsvector('english'::regconfig, text)", persisted=True)),
+    PrimaryKeyConstraint("tenant_id", "fact_id", name="pk_facts"),
+    UniqueConstraint("tenant_id", "forest_id", "text_hash", name="uq_facts_text_hash"),
+    _fk(["forest_id"], "forests", ["forest_id"], "fk_facts_forest"),
+    _fk(["supersedes"], "facts", ["fact_id"], "fk_facts_supersedes", ondelete="SET NULL (supersedes)"),
+    _fk(
+        ["superseded_by"], "facts", ["fact_id"], "fk_facts_superseded_by", ondelete="SET NULL (superseded_by)"
+    ),
+    Index("ix_facts_forest_time", "tenant_id", "forest_id", "valid_from"),
+    Index(
+        "ix_facts_slot",
+        "tenant_id",
+        "forest_id",
+        "subject",
+        "attribute",
+        postgresql_where=text("subject IS NOT NULL AND attribute IS NOT NULL"),
+    ),
+    Index(
+        "ix_facts_embedding",
+        "embedding",
+        postgresql_using="hnsw",
+        postgresql_ops={"embedding": "vector_cosine_ops"},
+    ),
+    Index("ix_facts_tsv", "tsv", postgresql_using="gin"),
+)
+
+fact_sources = Table(
+    "fact_sources",
+    metadata,
+    _tenant(),
+    Column("fact_id", BigInteger, nullable=False),
+    Column("turn_id", BigInteger, nullable=False),
+    Column("cell_id", BigInteger, nullable=False),
+    Column("forest_id", BigInteger, nullable=False),
+    Column("session_id", BigInteger, nullable=False),
+    Column("created_at", TS, nullable=False, server_default=text("now()")),
+    PrimaryKeyConstraint("tenant_id", "fact_id", "turn_id", name="pk_fact_sources"),
+    _fk(["fact_id"], "facts", ["fact_id"], "fk_fact_sources_fact"),
+    _fk(["turn_id"], "turns", ["turn_id"], "fk_fact_sources_turn"),
+    _fk(["cell_id"], "cells", ["cell_id"], "fk_fact_sources_cell"),
+    Index("ix_fact_sources_turn", "tenant_id", "turn_id"),
+    Index("ix_fact_sources_session", "tenant_id", "session_id"),
+    Index("ix_fact_sources_cell", "tenant_id", "cell_id"),
+)
+
+entities = Table(
+    "entities",
+    metadata,
+    _tenant(),
+    _identity("entity_id"),
+    Column("forest_id", BigInteger, nullable=False),
+    Column("key", Text, nullable=False),
+    Column("label", Text, nullable=False),
+    Column("is_speaker", Boolean, nullable=False, server_default=text("false")),
+    Column("fact_count", Integer, nullable=False, server_default=text("0")),
+    Column("session_count", Integer, nullable=False, server_default=text("0")),
+    Column("activated", Boolean, nullable=False, server_default=text("false")),
+    Column("first_time", TS),
+    Column("last_time", TS),
+    PrimaryKeyConstraint("tenant_id", "entity_id", name="pk_entities"),
+    UniqueConstraint("tenant_id", "forest_id", "key", name="uq_entities_key"),
+    _fk(["forest_id"], "forests", ["forest_id"], "fk_entities_forest"),
+)
+
+entity_facts = Table(
+    "entity_facts",
+    metadata,
+    _tenant(),
+    Column("entity_id", BigInteger, nullable=False),
+    Column("fact_id", BigInteger, nullable=False),
+    Column("forest_id", BigInteger, nullable=False),
+    Column("session_id", BigInteger, nullable=False),
+    PrimaryKeyConstraint("tenant_id", "entity_id", "fact_id", name="pk_entity_facts"),
+    _fk(["entity_id"], "entities", ["entity_id"], "fk_entity_facts_entity"),
+    _fk(["fact_id"], "facts", ["fact_id"], "fk_entity_facts_fact"),
+    Index("ix_entity_facts_fact", "tenant_id", "fact_id"),
+)
+
+scene_clusters = Table(
+    "scene_clusters",
+    metadata,
+    _tenant(),
+    _identity("cluster_id"),
+    Column("forest_id", BigInteger, nullable=False),
+    Column("centroid", Vector(), nullable=False),
+    Column("member_count", Integer, nullable=False, server_default=text("0")),
+    Column("topic_counts", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    Column("last_time", TS),
+    Column("merged_into", BigInteger),
+    PrimaryKeyConstraint("tenant_id", "cluster_id", name="pk_scene_clusters"),
+    _fk(["forest_id"], "forests", ["forest_id"], "fk_scene_clusters_forest"),
+    Index("ix_scene_clusters_forest", "tenant_id", "forest_id", postgresql_where=text("merged_into IS NULL")),
+)
+
+trees = Table(
+    "trees",
+    metadata,
+    _tenant(),
+    _identity("tree_id"),
+    Column("forest_id", BigInteger, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("key", Text, nullable=False),
+    Column("label", Text, nullable=False),
+    Column("fanout", Integer, nullable=False),
+    Column("root_node_id", BigInteger),
+    Column("height", Integer, nullable=False, server_default=text("1")),
+    Column("n_leaves", Integer, nullable=False, server_default=text("0")),
+    Column("created_at", TS, nullable=False, server_default=text("now()")),
+    PrimaryKeyConstraint("tenant_id", "tree_id", name="pk_trees"),
+    UniqueConstraint("tenant_id", "forest_id", "kind", "key", name="uq_trees_key"),
+    CheckConstraint("kind IN ('session', 'entity', 'scene')", name="ck_trees_kind"),
+    CheckConstraint("fanout BETWEEN 2 AND 16", name="ck_trees_fanout"),
+    _fk(["forest_id"], "forests", ["forest_id"], "fk_trees_forest"),
+    Index("ix_trees_forest_kind", "tenant_id", "forest_id", "kind"),
+)
+
+nodes = Table(
+    "nodes",
+    metadata,
+    _tenant(),
+    _identity("node_id"),
+    Column("forest_id", BigInteger, nullable=False),
+    Column("tree_id", BigInteger, nullable=False),
+    Column("level", Integer, nullable=False),
+    Column("parent_id", BigInteger),
+    Column("t_start", TS, nullable=False),
+    Column("t_end", TS, nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    Column("n_children", Integer, nullable=False, server_default=text("0")),
+    Column("summary", Text),
+    Column("summary_hash", Text),
+    Column("version", Integer, nullable=False, server_default=text("0")),
+    Column("dirty", Boolean, nullable=False, server_default=text("true")),
+    Column("embedding", Vector()),
+    Column("embedded_hash", Text),
+    Column("leaf_fact_id", BigInteger),
+    Column("leaf_cell_id", BigInteger),
+    Column(
+        "tsv",
+        TSVECTOR,
+        Computed("to_tsvector('english'::regconfig, COALESCE(summary, ''::text))", persisted=True),
+    ),
+    PrimaryKeyConstraint("tenant_id", "node_id", name="pk_nodes"),
+    CheckConstraint(
+        "(level = 0) = (leaf_fact_id IS NOT NULL OR leaf_cell_id IS NOT NULL)", name="ck_nodes_leaf"
+    ),
+    _fk(["tree_id"], "trees", ["tree_id"], "fk_nodes_tree"),
+    _fk(["parent_id"], "nodes", ["node_id"], "fk_nodes_parent"),
+    _fk(["leaf_fact_id"], "facts", ["fact_id"], "fk_nodes_fact"),
+    _fk(["leaf_cell_id"], "cells", ["cell_id"], "fk_nodes_cell"),
+    Index("ix_nodes_seek", "tenant_id", "forest_id", "tree_id", "level", "t_start", "seq"),
+    Index("ix_nodes_parent", "tenant_id", "parent_id", "t_start", "seq"),
+    Index("ix_nodes_dirty", "tenant_id", "forest_id", "level", postgresql_where=text("dirty")),
+    Index(
+        "ix_nodes_leaf_fact",
+        "tenant_id",
+        "leaf_fact_id",
+        postgresql_where=text("leaf_fact_id IS NOT NULL"),
+    ),
+    Index(
+        "ix_nodes_leaf_cell",
+        "tenant_id",
+        "leaf_cell_id",
+        postgresql_where=text("leaf_cell_id IS NOT NULL"),
+    ),
+    Index(
+        "ix_nodes_embedding",
+        "embedding",
+        postgresql_using="hnsw",
+        postgresql_ops={"embedding": "vector_cosine_ops"},
+    ),
+    Index("ix_nodes_tsv", "tsv", postgresql_using="gin"),
+)
+
+placements = Table(
+    "placements",
+    metadata,
+    _tenant(),
+    Column("tree_id", BigInteger, nullable=False),
+    Column("source_kind", Text, nullable=False),
+    Column("source_id", BigInteger, nullable=False),
+    Column("forest_id", BigInteger, nullable=False),
+    Column("node_id", BigInteger, nullable=False),
+    PrimaryKeyConstraint("tenant_id", "tree_id", "source_kind", "source_id", name="pk_placements"),
+    CheckConstraint("source_kind IN ('fact', 'cell')", name="ck_placements_kind"),
+    _fk(["tree_id"], "trees", ["tree_id"], "fk_placements_tree"),
+    _fk(["node_id"], "nodes", ["node_id"], "fk_placements_node"),
+    Index("ix_placements_source", "tenant_id", "source_kind", "source_id"),
+    Index("ix_placements_node", "tenant_id", "node_id"),
+)
+
+jobs = Table(
+    "jobs",
+    metadata,
+    _tenant(),
+    Column("job_id", UUID(as_uuid=True), nullable=False),
+    Column("forest_id", BigInteger),
+    Column("kind", Text, nullable=False),
+    Column("state", Text, nullable=False, server_default=text("'queued'::text")),
+    Column("idempotency_key", Text),
+    Column("request_hash", Text),
+    Column("payload", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    Column("progress", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    Column("result", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    Column("usage", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    Column("errors", JSONB, nullable=False, server_default=text("'[]'::jsonb")),
+    Column("attempts", Integer, nullable=False, server_default=text("0")),
+    Column("leased_until", TS),
+    Column("worker_id", Text),
+    Column("created_at", TS, nullable=False, server_default=text("now()")),
+    Column("started_at", TS),
+    Column("finished_at", TS),
+    PrimaryKeyConstraint("tenant_id", "job_id", name="pk_jobs"),
+    UniqueConstraint("tenant_id", "idempotency_key", name="uq_jobs_idempotency"),
+    CheckConstraint("state IN ('queued', 'running', 'succeeded', 'failed')", name="ck_jobs_state"),
+    ForeignKeyConstraint(["tenant_id"], ["tenants.tenant_id"], name="fk_jobs_tenant", ondelete="CASCADE"),
+    _fk(["forest_id"], "forests", ["forest_id"], "fk_jobs_forest"),
+    Index("ix_jobs_claim", "state", "created_at", postgresql_where=text("state IN ('queued', 'running')")),
+    Index("ix_jobs_forest", "tenant_id", "forest_id"),
+)
+
+TENANT_TABLES: tuple[str, ...] = tuple(t.name for t in metadata.sorted_tables if "tenant_id" in t.c)

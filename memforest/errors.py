@@ -1,0 +1,87 @@
+"""One exception tree for MemForest. Adapters translate driver/HTTP errors into these."""
+
+from __future__ import annotations
+
+
+class MemForestError(Exception):
+    """Base of every error MemForest raises on purpose."""
+
+    status_code = 500
+    type_slug = "internal"
+
+
+class ConfigurationError(MemForestError):
+    """Settings are missing, inconsistent or point at something unusable."""
+
+    type_slug = "configuration"
+
+
+class DatabaseVersionError(ConfigurationError):
+    """The PostgreSQL server or the pgvector extension is older than we support."""
+
+    type_slug = "database-version"
+
+
+class InputError(MemForestError):
+    """Client input is malformed. ``location`` names the field / line at fault."""
+
+    status_code = 422
+    type_slug = "invalid-input"
+
+    def __init__(self, message: str, *, location: str | None = None) -> None:
+        self.location = location
+        super().__init__(f"{location}: {message}" if location else message)
+
+
+class NotFoundError(MemForestError):
+    """The object does not exist (or belongs to another tenant: indistinguishable by design)."""
+
+    status_code = 404
+    type_slug = "not-found"
+
+
+class ConflictError(MemForestError):
+    """The request conflicts with stored state (idempotency key reuse, session id reuse)."""
+
+    status_code = 409
+    type_slug = "conflict"
+
+
+class PermissionDeniedError(MemForestError):
+    """Authenticated, but not allowed to do this."""
+
+    status_code = 403
+    type_slug = "forbidden"
+
+
+class AuthenticationError(MemForestError):
+    """Missing, malformed or revoked credentials."""
+
+    status_code = 401
+    type_slug = "unauthorized"
+
+
+class PayloadTooLargeError(MemForestError):
+    """A request exceeds a configured size limit."""
+
+    status_code = 413
+    type_slug = "payload-too-large"
+
+
+class ModelBackendError(MemForestError):
+    """A model server failed in a way retries did not fix."""
+
+    status_code = 502
+    type_slug = "model-backend"
+
+
+class ModelOutputError(ModelBackendError):
+    """A model answered, but its output did not match the requested schema."""
+
+    type_slug = "model-output"
+
+
+class InvariantViolation(MemForestError):
+    """A MemTree or forest invariant does not hold (reported by ``memforest check``)."""
+
+    type_slug = "invariant-violation"

@@ -1,0 +1,144 @@
+"""The one Settings object (env prefix ``MEMFOREST_``), built at the edges and passed down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _default_home() -> Path:
+    return Path("~/.local/share/memforest").expanduser()
+
+
+class DatabaseSettings(BaseModel):
+    """Where the database is. ``url`` unset means: start the embedded PostgreSQL under home."""
+
+    url: str | None = None
+    pool_size: int = 10
+    max_overflow: int = 10
+    statement_timeout_ms: int = 60_000
+
+
+class LLMSettings(BaseModel):
+    """Chat model backend. ``base_url`` unset selects the built-in rule-based backend."""
+
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    model: str = "Qwen/Qwen3-4B-Instruct-2507"
+    concurrency: int = Field(default=32, ge=1, le=4096)
+    timeout_s: float = Field(default=120.0, gt=0)
+    max_attempts: int = Field(default=4, ge=1, le=20)
+    backoff_base_s: float = Field(default=0.5, ge=0)
+    backoff_max_s: float = Field(default=20.0, ge=0)
+    temperature: float = 0.0
+    max_tokens: int = 1024
+
+
+class EmbeddingSettings(BaseModel):
+    """Embedding backend: ``hashed`` (built in), ``http`` (``/v1/embeddings``), ``local`` (sentence-transformers)."""
+
+    backend: str = "hashed"
+    dim: int = Field(default=384, ge=8, le=4096)
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    model: str = "Qwen/Qwen3-Embedding-0.6B"
+    local_path: str | None = None
+    concurrency: int = Field(default=16, ge=1, le=1024)
+    batch_size: int = Field(default=64, ge=1, le=4096)
+    timeout_s: float = Field(default=60.0, gt=0)
+    max_attempts: int = Field(default=4, ge=1, le=20)
+
+    @field_validator("backend")
+    @classmethod
+    def _known_backend(cls, v: str) -> str:
+        if v not in {"hashed", "http", "local"}:
+            raise ValueError("embedding backend must be one of: hashed, http, local")
+        return v
+
+
+class PipelineSettings(BaseModel):
+    """Write-path knobs."""
+
+    cell_turns: int = Field(default=2, ge=1, le=64)
+    fanout_session: int = Field(default=8, ge=2, le=16)
+    fanout_entity: int = Field(default=8, ge=2, le=16)
+    fanout_scene: int = Field(default=8, ge=2, le=16)
+    extract_concurrency: int = Field(default=16, ge=1, le=4096)
+    refresh_concurrency: int = Field(default=16, ge=1, le=4096)
+    near_duplicate_threshold: float = Field(default=0.92, ge=0, le=1)
+    entity_min_facts: int = Field(default=3, ge=1)
+    entity_min_sessions: int = Field(default=2, ge=1)
+    scene_assign_threshold: float = Field(default=0.45, ge=-1, le=1)
+    scene_merge_threshold: float = Field(default=0.85, ge=-1, le=1)
+    summary_max_chars: int = Field(default=600, ge=80, le=20_000)
+    extract_max_attempts: int = Field(default=3, ge=1, le=20)
+
+
+class RetrievalSettings(BaseModel):
+    """Read-path defaults (a preset; benchmarks sweep these)."""
+
+    top_trees: int = Field(default=10, ge=1, le=200)
+    top_k: int = Field(default=10, ge=1, le=200)
+    beam_width: int = Field(default=4, ge=1, le=64)
+    exact_scan_max_rows: int = Field(default=20_000, ge=0)
+    hnsw_ef_search: int = Field(default=100, ge=1, le=1000)
+    rrf_k: int = Field(default=60, ge=1)
+
+
+class APISettings(BaseModel):
+    """HTTP surface."""
+
+    host: str = "127.0.0.1"
+    port: int = 8420
+    admin_key: SecretStr | None = None
+    max_body_bytes: int = 2_000_000
+    max_turns_per_session: int = 5_000
+    max_text_chars: int = 20_000
+    max_top_k: int = 200
+
+
+class WorkerSettings(BaseModel):
+    """Job queue workers."""
+
+    poll_interval_s: float = Field(default=0.5, gt=0)
+    lease_s: float = Field(default=300.0, gt=0)
+    max_attempts: int = Field(default=5, ge=1)
+
+
+class Settings(BaseSettings):
+    """All configuration. Nested sections read ``MEMFOREST_<SECTION>__<FIELD>``.
+
+    ``MEMFOREST_DATABASE_URL`` and ``MEMFOREST_ADMIN_KEY`` are accepted as flat shortcuts.
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix="MEMFOREST_", env_nested_delimiter="__", extra="ignore", case_sensitive=False
+    )
+
+    home: Path = Field(default_factory=_default_home)
+    database_url: str | None = None
+    admin_key: SecretStr | None = None
+    default_tenant: str = "local"
+    database: DatabaseSettings = Field(default_factory=DatabaseSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    pipeline: PipelineSettings = Field(default_factory=PipelineSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    api: APISettings = Field(default_factory=APISettings)
+    worker: WorkerSettings = Field(default_factory=WorkerSettings)
+
+    @property
+    def effective_database_url(self) -> str | None:
+        """The external database URL, if any (flat shortcut wins over the nested field)."""
+        return self.database_url or self.database.url
+
+    @property
+    def effective_admin_key(self) -> SecretStr | None:
+        return self.admin_key or self.api.admin_key
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Build settings from the environment, with explicit overrides (used by CLI flags and tests)."""
+    return Settings(**overrides)  # type: ignore[arg-type]

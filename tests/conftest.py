@@ -1,0 +1,63 @@
+"""Shared fixtures: one embedded PostgreSQL per test session, a migrated template database,
+and a fresh database cloned from it (``CREATE DATABASE ... TEMPLATE``) for each test that asks."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from memforest.db import migrate
+from memforest.db.embedded import EmbeddedServer, start_embedded
+from memforest.db.engine import Database
+from memforest.settings import Settings
+
+TEST_DIM = 64
+TEMPLATE = "memforest_template"
+_counter = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[EmbeddedServer]:
+    """The session's PostgreSQL (external admin URL via MEMFOREST_TEST_SERVER_URL is not supported yet)."""
+    root = Path(tempfile.mkdtemp(prefix="memforest-test-"))
+    server = start_embedded(root / "pgdata", delete_on_exit=True)
+    server.handle.psql(f"DROP DATABASE IF EXISTS {TEMPLATE}; CREATE DATABASE {TEMPLATE};")
+    migrate.upgrade(server.url(TEMPLATE), embedding_dim=TEST_DIM)
+    yield server
+
+
+def _new_database(server: EmbeddedServer) -> str:
+    name = f"mf_test_{os.getpid()}_{next(_counter)}"
+    server.handle.psql(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE} STRATEGY FILE_COPY;")
+    return name
+
+
+@pytest.fixture
+def db_url(pg_server: EmbeddedServer) -> Iterator[str]:
+    """URL of a fresh, migrated database for this test only."""
+    name = _new_database(pg_server)
+    yield pg_server.url(name)
+    pg_server.handle.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
+
+
+@pytest.fixture
+def settings(db_url: str, tmp_path: Path) -> Settings:
+    """Settings pointing at this test's database, with small deterministic defaults."""
+    return Settings(
+        home=tmp_path / "home",
+        database_url=db_url,
+        embedding={"dim": TEST_DIM},  # type: ignore[arg-type]
+    )
+
+
+@pytest.fixture
+async def db(db_url: str) -> AsyncIterator[Database]:
+    """An open Database on this test's fresh database."""
+    database = Database(db_url, pool_size=4, max_overflow=4)
+    yield database
+    await database.dispose()

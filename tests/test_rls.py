@@ -1,0 +1,58 @@
+"""Row-level security: with tenant A set, tenant B's rows are invisible even without a tenant filter."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+
+from memforest.db.engine import Database
+
+
+async def _seed(db: Database) -> tuple[uuid.UUID, uuid.UUID]:
+    a, b = uuid.uuid4(), uuid.uuid4()
+    async with db.system() as conn:
+        for tid, name in ((a, "tenant-a"), (b, "tenant-b")):
+            await conn.execute(
+                text("INSERT INTO tenants (tenant_id, name) VALUES (:t, :n)"), {"t": tid, "n": name}
+            )
+            await conn.execute(
+                text("INSERT INTO forests (tenant_id, name) VALUES (:t, :n)"),
+                {"t": tid, "n": f"{name}-forest"},
+            )
+    return a, b
+
+
+async def test_other_tenants_rows_are_invisible_without_a_filter(db: Database) -> None:
+    a, _b = await _seed(db)
+    async with db.tenant(a) as conn:
+        forests = (await conn.execute(text("SELECT tenant_id, name FROM forests"))).all()
+        tenants = (await conn.execute(text("SELECT tenant_id FROM tenants"))).all()
+    assert [(r.tenant_id, r.name) for r in forests] == [(a, "tenant-a-forest")]
+    assert [r.tenant_id for r in tenants] == [a]
+    async with db.system() as conn:  # the owner (no RLS role) sees both: the rows really exist
+        assert (await conn.execute(text("SELECT count(*) FROM forests"))).scalar() == 2
+
+
+async def test_writing_a_row_for_another_tenant_is_refused(db: Database) -> None:
+    a, b = await _seed(db)
+    with pytest.raises(DBAPIError, match="row-level security"):
+        async with db.tenant(a) as conn:
+            await conn.execute(text("INSERT INTO forests (tenant_id, name) VALUES (:t, 'sneaky')"), {"t": b})
+    async with db.tenant(a) as conn:
+        changed = await conn.execute(text("UPDATE forests SET name = 'renamed'"))
+        assert changed.rowcount == 1
+        deleted = await conn.execute(text("DELETE FROM forests WHERE tenant_id = :t"), {"t": b})
+        assert deleted.rowcount == 0
+    async with db.system() as conn:
+        names = sorted((await conn.execute(text("SELECT name FROM forests"))).scalars())
+    assert names == ["renamed", "tenant-b-forest"]
+
+
+async def test_no_tenant_set_sees_nothing(db: Database) -> None:
+    await _seed(db)
+    async with db.engine.begin() as conn:
+        await conn.execute(text("SET LOCAL ROLE memforest_app"))
+        assert (await conn.execute(text("SELECT count(*) FROM forests"))).scalar() == 0
