@@ -1,0 +1,31 @@
+"""Input side: the native session schema, file formats (native, LoCoMo, LongMemEval) and cells."""
+
+from __future__ import annotations
+
+from memforest.ingest.cells import chunk_turns, session_content_hash
+from memforest.ingest.formats import (
+    DEMO_PATH,
+    FORMATS,
+    detect_format,
+    load_forests,
+    parse_forests,
+    parse_locomo_datetime,
+    parse_longmemeval_datetime,
+)
+from memforest.ingest.schema import Limits, SessionModel, TurnModel, validate_session
+
+__all__ = [
+    "DEMO_PATH",
+    "FORMATS",
+    "Limits",
+    "SessionModel",
+    "TurnModel",
+    "chunk_turns",
+    "detect_format",
+    "load_forests",
+    "parse_forests",
+    "parse_locomo_datetime",
+    "parse_longmemeval_datetime",
+    "session_content_hash",
+    "validate_session",
+]
