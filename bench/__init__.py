@@ -1,0 +1,1 @@
+"""Benchmarks and benchmark helpers for MemForest."""

@@ -1,0 +1,73 @@
+"""Run the SIMULATED OpenAI-compatible LLM server in the foreground (for throughput benchmarks).
+
+Example::
+
+    python -m bench.simulated_llm --host 127.0.0.1 --port 8001 --ttft-ms 50 --tpot-ms 10 \\
+        --max-num-seqs 64 --embed-dim 384
+
+Point ``MEMFOREST_LLM__BASE_URL`` / ``MEMFOREST_EMBEDDING__BASE_URL`` at ``http://HOST:PORT/v1``.
+Its answers are synthetic: it measures the client and the pipeline, never a model.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+import uvicorn
+
+from memforest.simulated_llm import FAIL_KINDS, SimulationConfig, create_app
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.simulated_llm",
+        description="SIMULATED OpenAI-compatible LLM server (latency/queueing/failure simulation, no model).",
+    )
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8001)
+    parser.add_argument("--ttft-ms", type=float, default=50.0, help="time to first token")
+    parser.add_argument("--tpot-ms", type=float, default=10.0, help="time per output token")
+    parser.add_argument("--max-num-seqs", type=int, default=64, help="concurrent sequences; more queue")
+    parser.add_argument("--embed-dim", type=int, default=384)
+    parser.add_argument("--embed-latency-ms", type=float, default=5.0)
+    parser.add_argument("--model-name", default="memforest-simulated-llm")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--fail-plan",
+        default="",
+        help=f"comma-separated script for the first requests, each one of {sorted(FAIL_KINDS)}",
+    )
+    parser.add_argument("--timeout-sleep-s", type=float, default=30.0, help="stall length of 'timeout'")
+    parser.add_argument("--log-level", default="warning")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse flags, print the simulation banner, serve until interrupted."""
+    args = _parser().parse_args(argv)
+    config = SimulationConfig(
+        ttft_ms=args.ttft_ms,
+        tpot_ms=args.tpot_ms,
+        max_num_seqs=args.max_num_seqs,
+        embed_dim=args.embed_dim,
+        embed_latency_ms=args.embed_latency_ms,
+        fail_plan=[kind.strip() for kind in args.fail_plan.split(",") if kind.strip()],
+        model_name=args.model_name,
+        seed=args.seed,
+        timeout_sleep_s=args.timeout_sleep_s,
+    )
+    print("=" * 78)
+    print("  MemForest SIMULATED LLM server -- a latency simulation, NOT a language model.")
+    print("  Outputs are synthetic JSON built from the prompt text; use for throughput only.")
+    print(
+        f"  ttft={config.ttft_ms} ms  tpot={config.tpot_ms} ms  max_num_seqs={config.max_num_seqs}  "
+        f"embed_dim={config.embed_dim}"
+    )
+    print(f"  base_url: http://{args.host}:{args.port}/v1   stats: http://{args.host}:{args.port}/stats")
+    print("=" * 78, flush=True)
+    uvicorn.run(create_app(config), host=args.host, port=args.port, log_level=args.log_level)
+
+
+if __name__ == "__main__":
+    main()
