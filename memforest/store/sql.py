@@ -1,0 +1,44 @@
+"""Tiny helpers over SQLAlchemy ``text()`` statements: rows come back as plain dicts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+Row = dict[str, Any]
+
+
+async def fetch_all(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+    """All rows of ``sql`` as dicts."""
+    result = await conn.execute(text(sql), dict(params or {}))
+    return [dict(r) for r in result.mappings()]
+
+
+async def fetch_one(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> Row | None:
+    """The first row of ``sql`` as a dict, or None."""
+    result = await conn.execute(text(sql), dict(params or {}))
+    row = result.mappings().first()
+    return dict(row) if row is not None else None
+
+
+async def scalar(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> Any:
+    """The first column of the first row (None when there is no row)."""
+    result = await conn.execute(text(sql), dict(params or {}))
+    return result.scalar()
+
+
+async def execute(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> int:
+    """Run a statement; return the affected row count."""
+    result = await conn.execute(text(sql), dict(params or {}))
+    return int(result.rowcount or 0)
+
+
+async def lock_forest(conn: AsyncConnection, tenant_id: object, forest_id: int) -> None:
+    """Serialise structural edits of one forest for the rest of this transaction."""
+    await conn.execute(
+        text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
+        {"k": f"memforest:forest:{tenant_id}:{forest_id}"},
+    )
