@@ -1,0 +1,228 @@
+"""The built-in rule-based extractor on small hand-made cells."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memforest.backends.base import Extractor, UsageLedger
+from memforest.backends.rule_based import RuleBasedExtractor, extract_cell, rewrite_persons, split_sentences
+from memforest.domain import Candidate, CellTurn, CellView, FactKind
+
+T = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+
+
+def cell(*turns: tuple[str, str], first_seq: int = 0) -> CellView:
+    return CellView(
+        session_external_id="s1",
+        session_time=T,
+        turns=tuple(CellTurn(first_seq + i, sp, text, T) for i, (sp, text) in enumerate(turns)),
+    )
+
+
+def only(candidates: list[Candidate]) -> Candidate:
+    assert len(candidates) == 1, [c.text for c in candidates]
+    return candidates[0]
+
+
+def test_first_person_rewriting_and_relative_date() -> None:
+    cands = extract_cell(
+        cell(("Caroline", "I went to a LGBTQ support group yesterday and it was so powerful."), ("Melanie", "Wow!"))
+    )
+    c = only(cands)
+    assert c.text == "Caroline went to a LGBTQ support group on 7 May 2023 and it was so powerful."
+    assert c.valid_from == datetime(2023, 5, 7, tzinfo=UTC)
+    assert c.valid_to is None
+    assert c.time_text == "yesterday"
+    assert c.kind is FactKind.EVENT
+    assert c.speaker == "Caroline"
+    assert c.source_turn_seqs == (0,)
+    assert c.entities == ("Caroline", "LGBTQ")
+    assert "group" in c.topics and "lgbtq" in c.topics
+
+
+def test_second_person_becomes_other_speaker() -> None:
+    cands = extract_cell(
+        cell(("Melanie", "I think your painting of the lake is beautiful."), ("Caroline", "Thanks so much!"))
+    )
+    c = only(cands)
+    assert c.text == "Melanie thinks Caroline's painting of the lake is beautiful."
+    assert c.kind is FactKind.OPINION
+    assert c.entities == ("Melanie", "Caroline")
+
+
+def test_rewrite_persons_verb_agreement() -> None:
+    assert (
+        rewrite_persons("I love my dog and I go running.", "Bob", None) == "Bob loves Bob's dog and Bob goes running."
+    )
+    assert rewrite_persons("I'm happy and I've got a cat.", "Ann", None) == "Ann is happy and Ann has got a cat."
+    assert rewrite_persons("We went camping with our kids.", "Ann", None) == (
+        "Ann and others went camping with Ann's kids."
+    )
+    assert rewrite_persons("You told me.", "Ann", None) == "You told Ann."
+    assert rewrite_persons("You told me.", "Ann", "Bob") == "Bob told Ann."
+
+
+def test_greetings_and_questions_dropped() -> None:
+    cands = extract_cell(
+        cell(
+            ("Caroline", "Hey Mel! Good to see you! How have you been?"),
+            ("Melanie", "Thanks! That's great! Wow, cool."),
+        )
+    )
+    assert cands == []
+
+
+def test_greeting_prefix_stripped_but_statement_kept() -> None:
+    c = only(extract_cell(cell(("Melanie", "Hey Caroline, I just adopted a puppy named Oscar!"), ("Caroline", "Aw."))))
+    assert c.text == "Melanie just adopted a puppy named Oscar."
+    assert (c.subject, c.attribute, c.value) == ("Melanie", "pet_dog", "Oscar")
+    assert "Oscar" in c.entities
+
+
+def test_capitalised_entities() -> None:
+    c = only(
+        extract_cell(
+            cell(("Melanie", "I took my kids to the Museum of Natural History in New York last Friday."), ("Bob", "Ok"))
+        )
+    )
+    assert c.entities == ("Melanie", "Museum of Natural History", "New York")
+    assert c.valid_from == datetime(2023, 5, 5, tzinfo=UTC)
+    assert c.time_text == "last Friday"
+
+
+def test_image_caption_kept_as_statement() -> None:
+    cands = extract_cell(
+        cell(("Melanie", "Look at this! [image: a photo of a dog on a beach]"), ("Caroline", "So cute!"))
+    )
+    c = only(cands)
+    assert c.text == "Melanie shared a photo of a dog on a beach."
+    assert c.kind is FactKind.EVENT
+    assert c.source_turn_seqs == (0,)
+    assert c.valid_from == T
+    assert "dog" in c.topics and "beach" in c.topics
+
+
+def test_residence_slot_with_month() -> None:
+    c = only(extract_cell(cell(("Bob", "I moved to Davis in May 2023."), ("Alice", "Nice!"))))
+    assert c.text == "Bob moved to Davis in May 2023."
+    assert (c.subject, c.attribute, c.value) == ("Bob", "residence", "Davis")
+    assert c.valid_from.date().isoformat() == "2023-05-01"
+    assert c.time_text == "in May 2023"
+    assert c.entities == ("Bob", "Davis")
+
+
+def test_other_slots() -> None:
+    text = (
+        "I work at Google as a software engineer. My favorite book is The Hobbit. "
+        "I'm 32 years old. I'm married. I have a cat named Luna."
+    )
+    cands = extract_cell(cell(("Bob", text), ("Alice", "Cool")))
+    slots = [(c.subject, c.attribute, c.value) for c in cands]
+    assert slots == [
+        ("Bob", "employer", "Google"),
+        ("Bob", "favorite_book", "Hobbit"),
+        ("Bob", "age", "32"),
+        ("Bob", "relationship_status", "married"),
+        ("Bob", "pet_cat", "Luna"),
+    ]
+    assert all(c.source_turn_seqs == (0,) for c in cands)
+
+
+def test_kinds() -> None:
+    def kind_of(text: str) -> FactKind:
+        return only(extract_cell(cell(("Bob", text), ("Alice", "ok")))).kind
+
+    assert kind_of("I'm going to start pottery classes next month.") is FactKind.PLAN
+    assert kind_of("I really love hiking in the mountains.") is FactKind.PREFERENCE
+    assert kind_of("I live in Seattle with my partner.") is FactKind.STATE
+    assert kind_of("I visited my grandmother in Ohio.") is FactKind.EVENT
+    assert kind_of("I believe kindness matters most in hard times.") is FactKind.OPINION
+
+
+def test_plan_does_not_set_slot() -> None:
+    c = only(extract_cell(cell(("Bob", "I'm going to move to Denver next year."), ("Alice", "ok"))))
+    assert c.kind is FactKind.PLAN
+    assert c.attribute is None
+    assert c.valid_from == datetime(2024, 1, 1, tzinfo=UTC)
+
+
+def test_state_bounded_by_period_gets_valid_to() -> None:
+    c = only(extract_cell(cell(("Bob", "I lived in Paris in 2019."), ("Alice", "ok"))))
+    assert c.kind is FactKind.STATE
+    assert c.valid_from == datetime(2019, 1, 1, tzinfo=UTC)
+    assert c.valid_to == datetime(2020, 1, 1, tzinfo=UTC)
+    since = only(extract_cell(cell(("Bob", "I've been working at Acme Corp since 2020."), ("Alice", "ok"))))
+    assert since.valid_to is None
+    assert (since.subject, since.attribute, since.value) == ("Bob", "employer", "Acme Corp")
+
+
+def test_split_sentences() -> None:
+    text = "Dr. Smith paid 3.5 dollars, e.g. for tea... then left. Wow! Is it? Yes 😊 Great"
+    assert split_sentences(text) == [
+        "Dr. Smith paid 3.5 dollars, e.g. for tea... then left.",
+        "Wow!",
+        "Is it?",
+        "Yes 😊",
+        "Great",
+    ]
+
+
+def test_per_turn_limit_and_order() -> None:
+    sentences = [f"I visited museum number {i} in the city of Springfield with friends." for i in range(10)]
+    cands = extract_cell(cell(("Bob", " ".join(sentences)), ("Alice", "I baked bread with my daughter today.")))
+    bob = [c for c in cands if c.speaker == "Bob"]
+    assert 1 <= len(bob) <= 6
+    joined = " ".join(c.text for c in bob)
+    assert all(f"number {i} " in joined for i in range(10))  # merged, not dropped
+    assert [c.source_turn_seqs for c in cands] == [(0,)] * len(bob) + [(1,)]
+    assert cands[-1].text == "Alice baked bread with Alice's daughter on 8 May 2023."
+
+
+def test_deterministic() -> None:
+    c = cell(
+        ("Caroline", "I went to a LGBTQ support group yesterday. My favorite color is blue."),
+        ("Melanie", "I took my kids camping last summer! [image: a photo of a tent by a lake]"),
+    )
+    first = extract_cell(c)
+    assert first == extract_cell(c)
+    assert len(first) == 4
+
+
+async def test_async_protocol_and_ledger() -> None:
+    extractor = RuleBasedExtractor()
+    assert isinstance(extractor, Extractor)
+    assert extractor.name == "rule-based"
+    ledger = UsageLedger()
+    c = cell(("Bob", "I moved to Davis in May 2023."), ("Alice", "Nice!"))
+    result = await extractor.extract(c, ledger=ledger)
+    assert result == extract_cell(c)
+    usage = ledger.as_dict()["extract"]
+    assert usage["calls"] == 1
+    assert usage["prompt_tokens"] == 0 and usage["completion_tokens"] == 0
+
+
+_text = st.text(
+    alphabet=st.one_of(
+        st.characters(codec="utf-8"),
+        st.sampled_from(list(" .!?,'’[]:ImyouweMayFridaylastagoyesterday😊")),
+    ),
+    max_size=200,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts=st.lists(_text, min_size=1, max_size=3), first_seq=st.integers(min_value=0, max_value=1000))
+def test_random_text_never_crashes(texts: list[str], first_seq: int) -> None:
+    speakers = ["Ann", "Bob", "Cy"]
+    c = cell(*[(speakers[i % 3], t) for i, t in enumerate(texts)], first_seq=first_seq)
+    seqs = {t.seq for t in c.turns}
+    for cand in extract_cell(c):
+        assert cand.source_turn_seqs and set(cand.source_turn_seqs) <= seqs
+        assert cand.text.strip()
+        assert cand.valid_from.tzinfo is not None
+        assert cand.speaker in speakers
+        assert len(cand.entities) > 0 and cand.entities[0] == cand.speaker
+        assert len(cand.topics) <= 5
