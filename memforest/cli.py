@@ -19,9 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (subcommands register themselves from ``memforest.commands``)."""
     from memforest.commands import register_all
 
-    parser = argparse.ArgumentParser(
-        prog="memforest", description="MemForest: long-term memory for LLM agents"
-    )
+    parser = argparse.ArgumentParser(prog="memforest", description="MemForest: long-term memory for LLM agents")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details to stderr")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     register_all(sub)
@@ -32,9 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run the subcommand, turn MemForest errors into one line and exit 2."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s"
-    )
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
     handler: Handler = args.handler
     try:
         settings = Settings()

@@ -70,7 +70,7 @@ class PipelineSettings(BaseModel):
     near_duplicate_threshold: float = Field(default=0.92, ge=0, le=1)
     entity_min_facts: int = Field(default=3, ge=1)
     entity_min_sessions: int = Field(default=2, ge=1)
-    scene_assign_threshold: float = Field(default=0.45, ge=-1, le=1)
+    scene_assign_threshold: float = Field(default=0.22, ge=-1, le=1)
     scene_merge_threshold: float = Field(default=0.85, ge=-1, le=1)
     summary_max_chars: int = Field(default=600, ge=80, le=20_000)
     extract_max_attempts: int = Field(default=3, ge=1, le=20)

@@ -542,9 +542,7 @@ def create_app(config: SimulationConfig) -> FastAPI:
             return _error(500, "simulated internal server error")
         if action == "429":
             state.injected[action] += 1
-            headers = (
-                {"Retry-After": f"{config.retry_after_s:g}"} if config.retry_after_s is not None else None
-            )
+            headers = {"Retry-After": f"{config.retry_after_s:g}"} if config.retry_after_s is not None else None
             return _error(429, "simulated rate limit", headers)
         if action == "timeout":
             state.injected[action] += 1
@@ -690,9 +688,7 @@ def run_server_in_thread(
             timeout_graceful_shutdown=2,
         )
     )
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, name="simulated-llm", daemon=True
-    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="simulated-llm", daemon=True)
     thread.start()
     deadline = time.monotonic() + startup_timeout_s
     try:

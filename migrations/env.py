@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import create_engine, pool
+from sqlalchemy import create_engine, pool, text
 
 from memforest.db.schema import metadata
 
 config = context.config
 target_metadata = metadata
+LOCK_SQL = text("SELECT pg_advisory_xact_lock(hashtextextended('memforest:migrations', 0))")
 
 
 def run_migrations_online() -> None:
@@ -16,6 +17,7 @@ def run_migrations_online() -> None:
     if connection is not None:
         context.configure(connection=connection, target_metadata=target_metadata)
         with context.begin_transaction():
+            connection.execute(LOCK_SQL)
             context.run_migrations()
         return
     url = config.get_main_option("sqlalchemy.url")
@@ -23,6 +25,7 @@ def run_migrations_online() -> None:
     with engine.connect() as conn:
         context.configure(connection=conn, target_metadata=target_metadata)
         with context.begin_transaction():
+            conn.execute(LOCK_SQL)  # replicas starting together migrate one at a time
             context.run_migrations()
 
 

@@ -214,9 +214,7 @@ def _sanitize_plan(plan: TreePlan, query: str) -> TreePlan:
     else:
         focus = None
     sub_query = " ".join(plan.sub_query.split()) or query
-    return TreePlan(
-        tree_index=plan.tree_index, sub_query=sub_query, time_focus=focus, after=after, before=before
-    )
+    return TreePlan(tree_index=plan.tree_index, sub_query=sub_query, time_focus=focus, after=after, before=before)
 
 
 class LLMPlanner:
@@ -248,9 +246,7 @@ class LLMPlanner:
         for p in out.plans:
             if 0 <= p.tree_index < len(roots) and p.tree_index not in plans:
                 plans[p.tree_index] = _sanitize_plan(p, query)
-        return PlannerOutput(
-            plans=[plans.get(i) or TreePlan(tree_index=i, sub_query=query) for i in range(len(roots))]
-        )
+        return PlannerOutput(plans=[plans.get(i) or TreePlan(tree_index=i, sub_query=query) for i in range(len(roots))])
 
 
 class LLMNavigator:

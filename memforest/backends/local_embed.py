@@ -40,8 +40,7 @@ class SentenceTransformerEmbedder:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ConfigurationError(
-                "the local embedding backend needs sentence-transformers: "
-                "pip install 'memforest[local-embed]'"
+                "the local embedding backend needs sentence-transformers: pip install 'memforest[local-embed]'"
             ) from exc
         try:
             try:

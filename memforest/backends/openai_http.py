@@ -305,8 +305,7 @@ class OpenAIChatModel:
             errors = exc.errors()
             first = f"{errors[0]['type']} at {errors[0]['loc']}" if errors else "?"
             raise _BadOutputError(
-                f"{what}: output does not match {schema.__name__}{hint}: "
-                f"{exc.error_count()} error(s), first: {first}"
+                f"{what}: output does not match {schema.__name__}{hint}: {exc.error_count()} error(s), first: {first}"
             ) from exc
 
     async def ping(self) -> bool:
@@ -365,9 +364,7 @@ class OpenAIEmbedder:
         results = await asyncio.gather(*(self._embed_batch(b, stage, ledger) for b in batches))
         return [vector for batch in results for vector in batch]
 
-    async def _embed_batch(
-        self, batch: list[str], stage: str, ledger: UsageLedger | None
-    ) -> list[list[float]]:
+    async def _embed_batch(self, batch: list[str], stage: str, ledger: UsageLedger | None) -> list[list[float]]:
         payload = {"model": self.settings.model, "input": batch}
         what = f"embeddings ({self.name}, {len(batch)} input(s))"
 

@@ -17,12 +17,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("db", help="database: migrate, show revision and versions")
     dsub = p.add_subparsers(dest="db_command", required=True, metavar="ACTION")
     dsub.add_parser("upgrade", help="migrate the database to the newest schema").set_defaults(handler=upgrade)
-    dsub.add_parser("current", help="print the schema revision the database is at").set_defaults(
-        handler=current
-    )
-    dsub.add_parser("info", help="print PostgreSQL/pgvector versions and the tables").set_defaults(
-        handler=info
-    )
+    dsub.add_parser("current", help="print the schema revision the database is at").set_defaults(handler=current)
+    dsub.add_parser("info", help="print PostgreSQL/pgvector versions and the tables").set_defaults(handler=info)
 
 
 async def upgrade(args: argparse.Namespace, settings: Settings) -> int:
@@ -50,10 +46,7 @@ async def info(args: argparse.Namespace, settings: Settings) -> int:
         async with db.system() as conn:
             tables = (
                 await conn.execute(
-                    text(
-                        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
-                        "ORDER BY tablename"
-                    )
+                    text("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename")
                 )
             ).scalars()
             names = list(tables)

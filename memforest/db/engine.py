@@ -44,9 +44,7 @@ def _version_tuple(v: str) -> tuple[int, ...]:
 class Database:
     """One engine per process. ``tenant()`` opens a transaction in which RLS sees one tenant."""
 
-    def __init__(
-        self, url: str, *, pool_size: int = 10, max_overflow: int = 10, statement_timeout_ms: int = 0
-    ):
+    def __init__(self, url: str, *, pool_size: int = 10, max_overflow: int = 10, statement_timeout_ms: int = 0):
         self.url = url
         connect_args: dict[str, Any] = {"server_settings": {"application_name": "memforest"}}
         if statement_timeout_ms:
@@ -84,9 +82,7 @@ class Database:
         async with self.engine.begin() as conn:
             if await self._use_rls_role(conn):
                 await conn.execute(text(f"SET LOCAL ROLE {APP_ROLE}"))
-            await conn.execute(
-                text("SELECT set_config('memforest.tenant_id', :t, true)"), {"t": str(tenant_id)}
-            )
+            await conn.execute(text("SELECT set_config('memforest.tenant_id', :t, true)"), {"t": str(tenant_id)})
             yield conn
 
     @asynccontextmanager

@@ -70,9 +70,7 @@ def stored_embedding_dim(url: str) -> int | None:
             exists = conn.execute(text("SELECT to_regclass('memforest_meta') IS NOT NULL")).scalar()
             if not exists:
                 return None
-            value = conn.execute(
-                text("SELECT value FROM memforest_meta WHERE key = 'embedding_dim'")
-            ).scalar()
+            value = conn.execute(text("SELECT value FROM memforest_meta WHERE key = 'embedding_dim'")).scalar()
             return int(value) if value is not None else None
     finally:
         engine.dispose()

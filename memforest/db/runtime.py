@@ -62,6 +62,7 @@ async def open_database(settings: Settings, *, migrate_schema: bool = True) -> A
         await db.check_versions()
         if migrate_schema:
             await asyncio.to_thread(ensure_schema, location.url, settings)
+            await db.engine.dispose()  # pooled connections predate the vector type: reconnect
         yield db
     finally:
         await db.dispose()

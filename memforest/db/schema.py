@@ -42,9 +42,7 @@ def _identity(name: str) -> Column[int]:
     return Column(name, BigInteger, Identity(always=False), nullable=False)
 
 
-def _fk(
-    cols: list[str], ref: str, ref_cols: list[str], name: str, ondelete: str = "CASCADE"
-) -> ForeignKeyConstraint:
+def _fk(cols: list[str], ref: str, ref_cols: list[str], name: str, ondelete: str = "CASCADE") -> ForeignKeyConstraint:
     return ForeignKeyConstraint(
         ["tenant_id", *cols],
         [f"{ref}.tenant_id", *(f"{ref}.{c}" for c in ref_cols)],
@@ -184,9 +182,7 @@ facts = Table(
     UniqueConstraint("tenant_id", "forest_id", "text_hash", name="uq_facts_text_hash"),
     _fk(["forest_id"], "forests", ["forest_id"], "fk_facts_forest"),
     _fk(["supersedes"], "facts", ["fact_id"], "fk_facts_supersedes", ondelete="SET NULL (supersedes)"),
-    _fk(
-        ["superseded_by"], "facts", ["fact_id"], "fk_facts_superseded_by", ondelete="SET NULL (superseded_by)"
-    ),
+    _fk(["superseded_by"], "facts", ["fact_id"], "fk_facts_superseded_by", ondelete="SET NULL (superseded_by)"),
     Index("ix_facts_forest_time", "tenant_id", "forest_id", "valid_from"),
     Index(
         "ix_facts_slot",
@@ -255,6 +251,7 @@ entity_facts = Table(
     _fk(["entity_id"], "entities", ["entity_id"], "fk_entity_facts_entity"),
     _fk(["fact_id"], "facts", ["fact_id"], "fk_entity_facts_fact"),
     Index("ix_entity_facts_fact", "tenant_id", "fact_id"),
+    Index("ix_entity_facts_session", "tenant_id", "entity_id", "session_id"),
 )
 
 scene_clusters = Table(
@@ -322,9 +319,7 @@ nodes = Table(
         Computed("to_tsvector('english'::regconfig, COALESCE(summary, ''::text))", persisted=True),
     ),
     PrimaryKeyConstraint("tenant_id", "node_id", name="pk_nodes"),
-    CheckConstraint(
-        "(level = 0) = (leaf_fact_id IS NOT NULL OR leaf_cell_id IS NOT NULL)", name="ck_nodes_leaf"
-    ),
+    CheckConstraint("(level = 0) = (leaf_fact_id IS NOT NULL OR leaf_cell_id IS NOT NULL)", name="ck_nodes_leaf"),
     _fk(["tree_id"], "trees", ["tree_id"], "fk_nodes_tree"),
     _fk(["parent_id"], "nodes", ["node_id"], "fk_nodes_parent"),
     _fk(["leaf_fact_id"], "facts", ["fact_id"], "fk_nodes_fact"),

@@ -140,9 +140,7 @@ def load_forests(path: Path, fmt: str, *, limits: Limits | None = None) -> list[
     return parse_forests(text, fmt, source=source, limits=limits)
 
 
-def parse_forests(
-    text: str, fmt: str, *, source: str = "<input>", limits: Limits | None = None
-) -> list[ForestInput]:
+def parse_forests(text: str, fmt: str, *, source: str = "<input>", limits: Limits | None = None) -> list[ForestInput]:
     """Parse and validate ``text`` in the given format into forests (nothing partial on error)."""
     if fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}", location=source)
@@ -202,9 +200,7 @@ def _parse_native(text: str, source: str, limits: Limits) -> ForestInput:
             source,
             ("sessions",),
         )
-    raise _error(
-        f'expected an object with a "sessions" list, or JSON Lines; got a JSON {_type_name(doc)}', source
-    )
+    raise _error(f'expected an object with a "sessions" list, or JSON Lines; got a JSON {_type_name(doc)}', source)
 
 
 def _first_line_is_json(text: str) -> bool:
@@ -417,9 +413,7 @@ def _parse_locomo(doc: Any, source: str, limits: Limits) -> list[ForestInput]:
             raise _error("required field is missing", source, (i, "conversation"))
         conv = sample["conversation"]
         _expect(conv, dict, "an object", source, (i, "conversation"))
-        numbered = sorted(
-            (int(m.group(1)), key) for key in conv if (m := _SESSION_KEY.match(key)) is not None
-        )
+        numbered = sorted((int(m.group(1)), key) for key in conv if (m := _SESSION_KEY.match(key)) is not None)
         sessions: list[SessionInput] = []
         for _, key in numbered:
             session = _locomo_session(conv, key, (i, "conversation"), source, limits)
@@ -433,9 +427,7 @@ def _parse_locomo(doc: Any, source: str, limits: Limits) -> list[ForestInput]:
     return forests
 
 
-def _locomo_session(
-    conv: dict[str, Any], key: str, conv_loc: Loc, source: str, limits: Limits
-) -> SessionInput | None:
+def _locomo_session(conv: dict[str, Any], key: str, conv_loc: Loc, source: str, limits: Limits) -> SessionInput | None:
     raw_turns = conv[key]
     loc: Loc = (*conv_loc, key)
     _expect(raw_turns, list, "a list of turns", source, loc)
@@ -491,9 +483,7 @@ def _parse_longmemeval(doc: Any, source: str, limits: Limits) -> list[ForestInpu
                 raise _error("required field is missing", source, (i, field))
         name = _sample_name(item["question_id"], source, (i, "question_id"))
         if name in seen:
-            raise _error(
-                f"duplicate question_id '{name}' (first at [{seen[name]}])", source, (i, "question_id")
-            )
+            raise _error(f"duplicate question_id '{name}' (first at [{seen[name]}])", source, (i, "question_id"))
         seen[name] = i
         forests.append(ForestInput(name=name, sessions=_lme_sessions(item, (i,), source, limits)))
     if not forests:
@@ -511,8 +501,7 @@ def _lme_sessions(item: dict[str, Any], iloc: Loc, source: str, limits: Limits) 
         _expect(value, list, "a list", source, (*iloc, field))
     if not len(ids) == len(dates) == len(sessions):
         raise _error(
-            f"haystack lists differ in length: {len(ids)} session ids, {len(dates)} dates, "
-            f"{len(sessions)} sessions",
+            f"haystack lists differ in length: {len(ids)} session ids, {len(dates)} dates, {len(sessions)} sessions",
             source,
             iloc,
         )
@@ -522,9 +511,7 @@ def _lme_sessions(item: dict[str, Any], iloc: Loc, source: str, limits: Limits) 
         id_loc: Loc = (*iloc, "haystack_session_ids", k)
         sid = _sample_name(sid, source, id_loc)
         if sid in first:
-            raise _error(
-                f"duplicate session id '{sid}' (first at haystack_session_ids[{first[sid]}])", source, id_loc
-            )
+            raise _error(f"duplicate session id '{sid}' (first at haystack_session_ids[{first[sid]}])", source, id_loc)
         first[sid] = k
         sloc: Loc = (*iloc, "haystack_sessions", k)
         _expect(raw_turns, list, "a list of turns", source, sloc)

@@ -121,9 +121,7 @@ class TurnModel(BaseModel):
 
     def to_domain(self) -> TurnInput:
         """The domain object (tz-aware time or None)."""
-        return TurnInput(
-            speaker=self.speaker, text=self.text, role=self.role, external_id=self.id, time=self.time
-        )
+        return TurnInput(speaker=self.speaker, text=self.text, role=self.role, external_id=self.id, time=self.time)
 
 
 class SessionModel(BaseModel):

@@ -53,11 +53,7 @@ def check_tree(tree: dict[str, Any], nodes: list[dict[str, Any]], *, allow_dirty
         if tree["root_node_id"] is not None:
             out.append(f"{name}: empty tree with a root")
         return out
-    if (
-        len(roots) != 1
-        or tree["root_node_id"] is None
-        or int(roots[0]["node_id"]) != int(tree["root_node_id"])
-    ):
+    if len(roots) != 1 or tree["root_node_id"] is None or int(roots[0]["node_id"]) != int(tree["root_node_id"]):
         out.append(f"{name}: expected exactly one root equal to trees.root_node_id")
         return out
     root = roots[0]
@@ -143,9 +139,7 @@ async def check_forest(
         p,
     )
     for bp in bad_placements:
-        violations.append(
-            f"placement of {bp['source_kind']} {bp['source_id']} in tree {bp['tree_id']} is wrong"
-        )
+        violations.append(f"placement of {bp['source_kind']} {bp['source_id']} in tree {bp['tree_id']} is wrong")
     dup_leaves = await fetch_all(
         conn,
         "SELECT tree_id, coalesce(leaf_fact_id, leaf_cell_id) AS src, count(*) AS n FROM nodes "

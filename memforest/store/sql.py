@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -42,3 +44,11 @@ async def lock_forest(conn: AsyncConnection, tenant_id: object, forest_id: int) 
         text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
         {"k": f"memforest:forest:{tenant_id}:{forest_id}"},
     )
+
+
+def as_vector(value: Any) -> np.ndarray[Any, Any]:
+    """A stored pgvector value (driver object, list or array) as a float32 numpy array."""
+    to_numpy = getattr(value, "to_numpy", None)
+    if to_numpy is not None:
+        return np.asarray(to_numpy(), dtype=np.float32)
+    return np.asarray(value, dtype=np.float32)

@@ -300,9 +300,7 @@ async def insert_leaf(
     return int(leaf_id)
 
 
-async def _split(
-    conn: AsyncConnection, tenant_id: uuid.UUID, tree: TreeRef, node_id: int, stats: InsertStats
-) -> None:
+async def _split(conn: AsyncConnection, tenant_id: uuid.UUID, tree: TreeRef, node_id: int, stats: InsertStats) -> None:
     """Split an over-full node in two halves; push the new sibling into the parent (recursively)."""
     node = await fetch_one(
         conn,
@@ -312,8 +310,7 @@ async def _split(
     assert node is not None
     children = await fetch_all(
         conn,
-        "SELECT node_id, t_start, seq, t_end FROM nodes WHERE tenant_id = :t AND parent_id = :n "
-        "ORDER BY t_start, seq",
+        "SELECT node_id, t_start, seq, t_end FROM nodes WHERE tenant_id = :t AND parent_id = :n ORDER BY t_start, seq",
         {"t": tenant_id, "n": node_id},
     )
     keep = len(children) // 2

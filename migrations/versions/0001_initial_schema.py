@@ -404,6 +404,7 @@ def upgrade() -> None:
         "CREATE INDEX ix_fact_sources_session ON fact_sources (tenant_id, session_id)",
         "CREATE INDEX ix_fact_sources_cell ON fact_sources (tenant_id, cell_id)",
         "CREATE INDEX ix_entity_facts_fact ON entity_facts (tenant_id, fact_id)",
+        "CREATE INDEX ix_entity_facts_session ON entity_facts (tenant_id, entity_id, session_id)",
         "CREATE INDEX ix_turns_forest ON turns (tenant_id, forest_id, session_id, seq)",
         "CREATE INDEX ix_cells_pending ON cells (tenant_id, session_id) WHERE extracted_at IS NULL",
         "CREATE INDEX ix_placements_source ON placements (tenant_id, source_kind, source_id)",

@@ -1,0 +1,82 @@
+"""Build the model backends the settings ask for (rule-based and hashed when no server is set)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memforest.backends.base import ChatModel, Embedder, Extractor, Summarizer
+from memforest.backends.hashed import HashedEmbedder
+from memforest.backends.summarize import ExtractiveSummarizer
+from memforest.errors import ConfigurationError
+from memforest.settings import Settings
+
+
+@dataclass(slots=True)
+class Backends:
+    """The model backends one process uses. ``chat`` is None with the rule-based default."""
+
+    extractor: Extractor
+    summarizer: Summarizer
+    embedder: Embedder
+    chat: ChatModel | None = None
+
+    async def aclose(self) -> None:
+        """Close HTTP clients, if any."""
+        for backend in (self.chat, self.embedder):
+            close = getattr(backend, "aclose", None)
+            if close is not None:
+                await close()
+
+    def describe(self) -> dict[str, str]:
+        """Backend names, for reports and export headers."""
+        return {
+            "extractor": self.extractor.name,
+            "summarizer": self.summarizer.name,
+            "embedder": self.embedder.name,
+            "chat": self.chat.name if self.chat is not None else "none",
+        }
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    """The embedder named by ``settings.embedding.backend``."""
+    emb = settings.embedding
+    if emb.backend == "hashed":
+        return HashedEmbedder(dim=emb.dim)
+    if emb.backend == "http":
+        if not emb.base_url:
+            raise ConfigurationError("MEMFOREST_EMBEDDING__BASE_URL is required with the http embedding backend")
+        from memforest.backends.openai_http import OpenAIEmbedder
+
+        return OpenAIEmbedder(emb)
+    if not emb.local_path:
+        raise ConfigurationError("MEMFOREST_EMBEDDING__LOCAL_PATH is required with the local embedding backend")
+    from memforest.backends.local_embed import SentenceTransformerEmbedder
+
+    local = SentenceTransformerEmbedder(emb.local_path)
+    if local.dim != emb.dim:
+        raise ConfigurationError(f"local model produces {local.dim}-dim vectors but MEMFOREST_EMBEDDING__DIM={emb.dim}")
+    return local
+
+
+def build_backends(settings: Settings) -> Backends:
+    """Extractor, summariser, embedder (and chat model) for these settings."""
+    embedder = build_embedder(settings)
+    max_chars = settings.pipeline.summary_max_chars
+    if settings.llm.base_url:
+        from memforest.backends.llm import LLMExtractor, LLMSummarizer
+        from memforest.backends.openai_http import OpenAIChatModel
+
+        chat = OpenAIChatModel(settings.llm)
+        return Backends(
+            extractor=LLMExtractor(chat),
+            summarizer=LLMSummarizer(chat, max_chars=max_chars),
+            embedder=embedder,
+            chat=chat,
+        )
+    from memforest.backends.rule_based import RuleBasedExtractor
+
+    return Backends(
+        extractor=RuleBasedExtractor(),
+        summarizer=ExtractiveSummarizer(max_chars=max_chars),
+        embedder=embedder,
+    )

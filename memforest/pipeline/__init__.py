@@ -1,0 +1,1 @@
+"""The write path: accept, extract, canonicalise, route, insert, refresh; the job queue."""

@@ -1,0 +1,239 @@
+"""Run one ingest job: extract every pending cell of the session in parallel (no transaction),
+then canonicalise, route and insert in one short transaction under the forest lock, then refresh.
+
+Crash safety: a cell is marked extracted in the same transaction that commits its facts, so a
+worker killed at any instant leaves either nothing or everything of that commit; the job's lease
+expires and another worker redoes only what is missing. Placements and sources are unique, so a
+retry never duplicates a fact, leaf or placement."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from memforest.backends.base import UsageLedger
+from memforest.backends.factory import Backends
+from memforest.db.engine import Database
+from memforest.domain import Candidate, CellTurn, CellView
+from memforest.errors import MemForestError
+from memforest.pipeline.canonical import SourceRef, canonicalize, clean_surface
+from memforest.pipeline.refresh import RefreshStats, refresh_forest
+from memforest.pipeline.route import FactForRouting, Router
+from memforest.settings import Settings
+from memforest.store.sql import execute, fetch_all, fetch_one, lock_forest
+from memforest.store.trees import InsertStats
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class IngestCounts:
+    """Counts one ingest job produced (summed over jobs by the service)."""
+
+    sessions: int = 0
+    cells_extracted: int = 0
+    cells_failed: int = 0
+    candidates: int = 0
+    facts_new: int = 0
+    facts_merged: int = 0
+    facts_duplicate: int = 0
+    facts_superseded: int = 0
+    leaves: int = 0
+    splits: int = 0
+    nodes_refreshed: int = 0
+    summaries_changed: int = 0
+    embedded: int = 0
+    entities_activated: int = 0
+    scenes_spawned: int = 0
+    stage_wall_s: dict[str, float] = field(default_factory=dict)
+
+    def add(self, other: IngestCounts) -> None:
+        for name in self.__dataclass_fields__:
+            if name == "stage_wall_s":
+                for k, v in other.stage_wall_s.items():
+                    self.stage_wall_s[k] = self.stage_wall_s.get(k, 0.0) + v
+            else:
+                setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "stage_wall_s"}
+        out["stage_wall_s"] = {k: round(v, 4) for k, v in sorted(self.stage_wall_s.items())}
+        return out
+
+
+@dataclass(slots=True)
+class CellWork:
+    """A pending cell and what extraction made of it."""
+
+    cell_id: int
+    view: CellView
+    turn_ids: dict[int, int]  # turn seq -> turn_id
+    candidates: list[Candidate] = field(default_factory=list)
+    error: str | None = None
+
+
+async def _load_cells(db: Database, tenant_id: uuid.UUID, session_id: int) -> tuple[int, list[CellWork], set[str]]:
+    async with db.tenant(tenant_id) as conn:
+        session = await fetch_one(
+            conn,
+            "SELECT forest_id, external_id, time FROM sessions WHERE tenant_id = :t AND session_id = :s",
+            {"t": tenant_id, "s": session_id},
+        )
+        if session is None:
+            raise MemForestError(f"session {session_id} is gone")
+        turns = await fetch_all(
+            conn,
+            "SELECT turn_id, seq, speaker, text, time, external_id FROM turns WHERE tenant_id = :t "
+            "AND session_id = :s ORDER BY seq",
+            {"t": tenant_id, "s": session_id},
+        )
+        cells = await fetch_all(
+            conn,
+            "SELECT cell_id, turn_from, turn_to FROM cells WHERE tenant_id = :t AND session_id = :s "
+            "AND extracted_at IS NULL ORDER BY seq",
+            {"t": tenant_id, "s": session_id},
+        )
+    by_seq = {int(t["seq"]): t for t in turns}
+    work = []
+    for c in cells:
+        members = [by_seq[s] for s in range(int(c["turn_from"]), int(c["turn_to"]) + 1)]
+        view = CellView(
+            session_external_id=str(session["external_id"]),
+            session_time=session["time"],
+            turns=tuple(
+                CellTurn(
+                    seq=int(m["seq"]), speaker=str(m["speaker"]), text=str(m["text"]), time=m["time"],
+                    external_id=m["external_id"],
+                )
+                for m in members
+            ),
+        )  # fmt: skip
+        work.append(CellWork(int(c["cell_id"]), view, {int(m["seq"]): int(m["turn_id"]) for m in members}))
+    speakers = {str(t["speaker"]) for t in turns}
+    return int(session["forest_id"]), work, speakers
+
+
+async def _extract_all(work: list[CellWork], backends: Backends, settings: Settings, ledger: UsageLedger) -> None:
+    gate = asyncio.Semaphore(settings.pipeline.extract_concurrency)
+    attempts = settings.pipeline.extract_max_attempts
+
+    async def one(cell: CellWork) -> None:
+        for attempt in range(1, attempts + 1):
+            try:
+                async with gate:
+                    cell.candidates = await backends.extractor.extract(cell.view, ledger=ledger)
+                cell.error = None
+                return
+            except MemForestError as exc:
+                cell.error = str(exc)
+                log.warning("extraction of cell %s failed (attempt %s/%s): %s", cell.cell_id, attempt, attempts, exc)
+                if attempt < attempts:
+                    await asyncio.sleep(min(8.0, 0.2 * 2**attempt) * random.random())
+
+    await asyncio.gather(*(one(c) for c in work))
+
+
+async def _commit(
+    db: Database,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    session_id: int,
+    work: list[CellWork],
+    speakers: set[str],
+    embeddings: dict[tuple[int, int], np.ndarray[Any, Any]],
+    settings: Settings,
+    counts: IngestCounts,
+) -> None:
+    insert_stats = InsertStats()
+    async with db.tenant(tenant_id) as conn:
+        await lock_forest(conn, tenant_id, forest_id)
+        router = Router(conn, tenant_id, forest_id, settings.pipeline, insert_stats)
+        await router.register_speakers(speakers)
+        for cell in work:
+            if cell.error is not None:
+                await execute(
+                    conn,
+                    "UPDATE cells SET extract_attempts = extract_attempts + 1, extract_error = :e "
+                    "WHERE tenant_id = :t AND cell_id = :c",
+                    {"e": cell.error[:2000], "t": tenant_id, "c": cell.cell_id},
+                )
+                counts.cells_failed += 1
+                continue
+            still_pending = await execute(
+                conn,
+                "UPDATE cells SET extracted_at = now(), extract_attempts = extract_attempts + 1, extract_error = NULL "
+                "WHERE tenant_id = :t AND cell_id = :c AND extracted_at IS NULL",
+                {"t": tenant_id, "c": cell.cell_id},
+            )
+            if not still_pending:  # another worker committed this cell meanwhile
+                continue
+            counts.cells_extracted += 1
+            for i, cand in enumerate(sorted(cell.candidates, key=lambda c: (c.valid_from, c.source_turn_seqs))):
+                counts.candidates += 1
+                emb = embeddings[(cell.cell_id, i)]
+                turn_ids = tuple(cell.turn_ids[s] for s in cand.source_turn_seqs if s in cell.turn_ids)
+                source = SourceRef(session_id, cell.cell_id, turn_ids or tuple(cell.turn_ids.values()))
+                outcome = await canonicalize(
+                    conn, tenant_id, forest_id, cand, emb, source,
+                    near_threshold=settings.pipeline.near_duplicate_threshold,
+                )  # fmt: skip
+                if outcome.status == "merged":
+                    counts.facts_merged += 1
+                elif outcome.status == "duplicate":
+                    counts.facts_duplicate += 1
+                else:
+                    counts.facts_new += 1
+                    if outcome.superseded is not None:
+                        counts.facts_superseded += 1
+                    await router.route(
+                        FactForRouting(
+                            fact_id=outcome.fact_id, session_id=session_id, text=clean_surface(cand.text),
+                            entities=cand.entities, topics=cand.topics, valid_from=cand.valid_from, embedding=emb,
+                        )
+                    )  # fmt: skip
+    counts.leaves += insert_stats.leaves
+    counts.splits += insert_stats.splits
+    counts.entities_activated += router.stats.entities_activated
+    counts.scenes_spawned += router.stats.scenes_spawned
+
+
+async def run_ingest(
+    db: Database, settings: Settings, backends: Backends, tenant_id: uuid.UUID, session_id: int, ledger: UsageLedger
+) -> tuple[IngestCounts, list[dict[str, Any]]]:
+    """Bring one accepted session all the way through the write path. Returns counts and errors."""
+    counts = IngestCounts(sessions=1)
+    t0 = time.perf_counter()
+    forest_id, work, speakers = await _load_cells(db, tenant_id, session_id)
+    await _extract_all(work, backends, settings, ledger)
+    t1 = time.perf_counter()
+    keys: list[tuple[int, int]] = []
+    texts: list[str] = []
+    for cell in work:
+        ordered = sorted(cell.candidates, key=lambda c: (c.valid_from, c.source_turn_seqs))
+        cell.candidates = ordered
+        for i, cand in enumerate(ordered):
+            keys.append((cell.cell_id, i))
+            texts.append(clean_surface(cand.text))
+    vectors = await backends.embedder.embed(texts, stage="embed", ledger=ledger) if texts else []
+    embeddings = {k: np.asarray(v, dtype=np.float32) for k, v in zip(keys, vectors, strict=True)}
+    t2 = time.perf_counter()
+    await _commit(db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts)
+    t3 = time.perf_counter()
+    refreshed: RefreshStats = await refresh_forest(
+        db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
+        concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
+    )  # fmt: skip
+    t4 = time.perf_counter()
+    counts.nodes_refreshed += refreshed.nodes_refreshed
+    counts.summaries_changed += refreshed.summaries_changed
+    counts.embedded += refreshed.embedded
+    counts.stage_wall_s = {"extract": t1 - t0, "embed": t2 - t1, "commit": t3 - t2, "refresh": t4 - t3}
+    errors = [{"cell_id": c.cell_id, "error": c.error} for c in work if c.error is not None]
+    return counts, errors

@@ -1,0 +1,159 @@
+"""A durable job queue in PostgreSQL, claimed with ``FOR UPDATE SKIP LOCKED`` (see ADR 0003)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from memforest.db.engine import Database
+from memforest.domain import JobState
+from memforest.store.sql import execute, fetch_one
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A claimed (or looked-up) job."""
+
+    tenant_id: uuid.UUID
+    job_id: uuid.UUID
+    forest_id: int | None
+    kind: str
+    state: JobState
+    payload: dict[str, Any]
+    attempts: int
+
+
+def _job(row: dict[str, Any]) -> Job:
+    return Job(
+        tenant_id=row["tenant_id"],
+        job_id=row["job_id"],
+        forest_id=row["forest_id"],
+        kind=str(row["kind"]),
+        state=JobState(row["state"]),
+        payload=dict(row["payload"] or {}),
+        attempts=int(row["attempts"]),
+    )
+
+
+async def enqueue(
+    conn: AsyncConnection,
+    tenant_id: uuid.UUID,
+    forest_id: int | None,
+    kind: str,
+    payload: dict[str, Any],
+    *,
+    idempotency_key: str | None = None,
+    request_hash: str | None = None,
+) -> uuid.UUID:
+    """Add a queued job inside the caller's transaction."""
+    job_id = uuid.uuid4()
+    await execute(
+        conn,
+        "INSERT INTO jobs (tenant_id, job_id, forest_id, kind, payload, idempotency_key, request_hash) "
+        "VALUES (:t, :j, :f, :k, CAST(:p AS jsonb), :ik, :rh)",
+        {
+            "t": tenant_id,
+            "j": job_id,
+            "f": forest_id,
+            "k": kind,
+            "p": json.dumps(payload),
+            "ik": idempotency_key,
+            "rh": request_hash,
+        },
+    )
+    return job_id
+
+
+CLAIM_SQL = """
+UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, worker_id = :w,
+    leased_until = now() + make_interval(secs => :lease), started_at = coalesce(j.started_at, now())
+FROM (
+    SELECT tenant_id, job_id FROM jobs
+    WHERE (state = 'queued' OR (state = 'running' AND leased_until < now()))
+      AND (CAST(:tenant AS uuid) IS NULL OR tenant_id = CAST(:tenant AS uuid))
+      AND (CAST(:forest AS bigint) IS NULL OR forest_id = CAST(:forest AS bigint))
+    ORDER BY created_at, job_id
+    FOR UPDATE SKIP LOCKED
+    LIMIT 1
+) picked
+WHERE j.tenant_id = picked.tenant_id AND j.job_id = picked.job_id
+RETURNING j.tenant_id, j.job_id, j.forest_id, j.kind, j.state, j.payload, j.attempts
+"""
+
+
+async def claim(
+    db: Database,
+    worker_id: str,
+    *,
+    lease_s: float,
+    tenant_id: uuid.UUID | None = None,
+    forest_id: int | None = None,
+) -> Job | None:
+    """Take the oldest queued job (or one whose lease expired: its worker died), or None."""
+    async with db.system() as conn:
+        row = await fetch_one(
+            conn, CLAIM_SQL, {"w": worker_id, "lease": lease_s, "tenant": tenant_id, "forest": forest_id}
+        )
+    return _job(row) if row is not None else None
+
+
+async def extend_lease(db: Database, job: Job, worker_id: str, lease_s: float) -> None:
+    """Keep a long job ours."""
+    async with db.system() as conn:
+        await execute(
+            conn,
+            "UPDATE jobs SET leased_until = now() + make_interval(secs => :lease) "
+            "WHERE tenant_id = :t AND job_id = :j AND worker_id = :w AND state = 'running'",
+            {"lease": lease_s, "t": job.tenant_id, "j": job.job_id, "w": worker_id},
+        )
+
+
+async def update_progress(db: Database, job: Job, progress: dict[str, Any]) -> None:
+    """Record progress (shown by the jobs endpoint)."""
+    async with db.system() as conn:
+        await execute(
+            conn,
+            "UPDATE jobs SET progress = CAST(:p AS jsonb) WHERE tenant_id = :t AND job_id = :j",
+            {"p": json.dumps(progress), "t": job.tenant_id, "j": job.job_id},
+        )
+
+
+async def finish(
+    db: Database,
+    job: Job,
+    state: JobState,
+    *,
+    result: dict[str, Any],
+    usage: dict[str, Any],
+    errors: list[dict[str, Any]],
+) -> None:
+    """Close a job as succeeded or failed with its result, usage and errors."""
+    async with db.system() as conn:
+        await execute(
+            conn,
+            "UPDATE jobs SET state = :s, result = CAST(:r AS jsonb), usage = CAST(:u AS jsonb), "
+            "errors = CAST(:e AS jsonb), finished_at = now(), leased_until = NULL "
+            "WHERE tenant_id = :t AND job_id = :j",
+            {
+                "s": state.value,
+                "r": json.dumps(result),
+                "u": json.dumps(usage),
+                "e": json.dumps(errors),
+                "t": job.tenant_id,
+                "j": job.job_id,
+            },
+        )
+
+
+async def get_job(conn: AsyncConnection, tenant_id: uuid.UUID, job_id: uuid.UUID) -> dict[str, Any] | None:
+    """A job row of this tenant as a dict (None when absent or another tenant's)."""
+    return await fetch_one(
+        conn,
+        "SELECT job_id, forest_id, kind, state, payload, progress, result, usage, errors, attempts, created_at, "
+        "started_at, finished_at FROM jobs WHERE tenant_id = :t AND job_id = :j",
+        {"t": tenant_id, "j": job_id},
+    )

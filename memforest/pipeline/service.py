@@ -1,0 +1,161 @@
+"""The write path as one call: accept sessions into a forest and run them to completion in-process."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from memforest.backends.base import UsageLedger
+from memforest.backends.factory import Backends, build_backends
+from memforest.db.engine import Database
+from memforest.domain import JobState, SessionInput
+from memforest.pipeline import jobs
+from memforest.pipeline.accept import AcceptResult, accept_session
+from memforest.pipeline.ingest_job import IngestCounts
+from memforest.pipeline.worker import run_worker
+from memforest.settings import Settings
+from memforest.store.sql import fetch_all
+from memforest.store.tenants import Forest, ensure_forest
+
+__all__ = ["IngestReport", "accept_sessions", "build_backends", "ingest_sessions"]
+
+
+@dataclass(slots=True)
+class IngestReport:
+    """Summary of an ingest run."""
+
+    forest: str
+    sessions_accepted: int = 0
+    sessions_unchanged: int = 0
+    turns: int = 0
+    cells: int = 0
+    jobs_succeeded: int = 0
+    jobs_failed: int = 0
+    counts: IngestCounts = field(default_factory=IngestCounts)
+    usage: UsageLedger = field(default_factory=UsageLedger)
+    trees_by_kind: dict[str, int] = field(default_factory=dict)
+    nodes: int = 0
+    accept_wall_s: float = 0.0
+    wall_s: float = 0.0
+    errors: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON."""
+        return {
+            "forest": self.forest,
+            "sessions_accepted": self.sessions_accepted,
+            "sessions_unchanged": self.sessions_unchanged,
+            "turns": self.turns,
+            "cells": self.cells,
+            "jobs_succeeded": self.jobs_succeeded,
+            "jobs_failed": self.jobs_failed,
+            **self.counts.as_dict(),
+            "trees_by_kind": dict(sorted(self.trees_by_kind.items())),
+            "nodes": self.nodes,
+            "model_usage": self.usage.as_dict(),
+            "accept_wall_s": round(self.accept_wall_s, 4),
+            "wall_s": round(self.wall_s, 4),
+            "errors": self.errors,
+        }
+
+
+async def accept_sessions(
+    db: Database, settings: Settings, tenant_id: uuid.UUID, forest_name: str, sessions: Sequence[SessionInput]
+) -> tuple[Forest, list[AcceptResult]]:
+    """Accept each session in its own short transaction (each returns at once; extraction is queued)."""
+    async with db.tenant(tenant_id) as conn:
+        forest = await ensure_forest(conn, tenant_id, forest_name)
+    results = []
+    for session in sessions:
+        async with db.tenant(tenant_id) as conn:
+            results.append(
+                await accept_session(
+                    conn,
+                    forest,
+                    session,
+                    cell_turns=settings.pipeline.cell_turns,
+                    fanout=settings.pipeline.fanout_session,
+                )
+            )
+    return forest, results
+
+
+async def ingest_sessions(
+    db: Database,
+    settings: Settings,
+    backends: Backends,
+    tenant_id: uuid.UUID,
+    forest_name: str,
+    sessions: Sequence[SessionInput],
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    job_concurrency: int = 4,
+) -> IngestReport:
+    """Accept ``sessions`` and run every queued job of the forest to completion in this process."""
+    t0 = time.perf_counter()
+    forest, accepted = await accept_sessions(db, settings, tenant_id, forest_name, sessions)
+    report = IngestReport(forest=forest.name)
+    report.accept_wall_s = time.perf_counter() - t0
+    for r in accepted:
+        if r.created:
+            report.sessions_accepted += 1
+            report.turns += r.turns
+            report.cells += r.cells
+        else:
+            report.sessions_unchanged += 1
+    total = report.sessions_accepted
+    done: list[uuid.UUID] = []
+
+    def on_done(job: jobs.Job, state: JobState) -> None:
+        if state in (JobState.SUCCEEDED, JobState.FAILED):
+            done.append(job.job_id)
+            if progress is not None:
+                progress(len(done), max(total, len(done)))
+
+    await run_worker(
+        db,
+        settings,
+        backends,
+        concurrency=job_concurrency,
+        stop_when_idle=True,
+        tenant_id=tenant_id,
+        forest_id=forest.forest_id,
+        on_done=on_done,
+    )
+    async with db.tenant(tenant_id) as conn:
+        rows = await fetch_all(
+            conn,
+            "SELECT state, result, usage, errors FROM jobs WHERE tenant_id = :t AND job_id = ANY(:ids)",
+            {"t": tenant_id, "ids": done},
+        )
+        trees = await fetch_all(
+            conn,
+            "SELECT kind, count(*) AS n FROM trees WHERE tenant_id = :t AND forest_id = :f GROUP BY kind",
+            {"t": tenant_id, "f": forest.forest_id},
+        )
+        nodes = await fetch_all(
+            conn,
+            "SELECT count(*) AS n FROM nodes WHERE tenant_id = :t AND forest_id = :f",
+            {"t": tenant_id, "f": forest.forest_id},
+        )
+    for row in rows:
+        if row["state"] == JobState.SUCCEEDED.value:
+            report.jobs_succeeded += 1
+        else:
+            report.jobs_failed += 1
+        result = dict(row["result"] or {})
+        part = IngestCounts(stage_wall_s=dict(result.pop("stage_wall_s", {}) or {}))
+        for k, v in result.items():
+            if k in IngestCounts.__dataclass_fields__:
+                setattr(part, k, v)
+        report.counts.add(part)
+        for stage, u in dict(row["usage"] or {}).items():
+            report.usage.record(stage, **{k: v for k, v in u.items()})
+        report.errors.extend(list(row["errors"] or []))
+    report.trees_by_kind = {str(t["kind"]): int(t["n"]) for t in trees}
+    report.nodes = int(nodes[0]["n"]) if nodes else 0
+    report.wall_s = time.perf_counter() - t0
+    return report

@@ -1,0 +1,91 @@
+"""Workers: claim jobs from the queue and run them; several may run side by side."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Callable
+
+from memforest.backends.base import UsageLedger
+from memforest.backends.factory import Backends
+from memforest.db.engine import Database
+from memforest.domain import JobState
+from memforest.pipeline import jobs
+from memforest.pipeline.ingest_job import run_ingest
+from memforest.settings import Settings
+from memforest.store.sql import execute
+
+log = logging.getLogger(__name__)
+
+
+def new_worker_id() -> str:
+    """host:pid:random — unique per worker task."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+async def process_job(db: Database, settings: Settings, backends: Backends, job: jobs.Job) -> JobState:
+    """Run one claimed job to a final state (or hand it back to the queue after an unexpected error)."""
+    ledger = UsageLedger()
+    try:
+        if job.kind != "ingest":
+            await jobs.finish(
+                db, job, JobState.FAILED, result={}, usage={}, errors=[{"error": f"unknown job kind {job.kind!r}"}]
+            )
+            return JobState.FAILED
+        counts, errors = await run_ingest(db, settings, backends, job.tenant_id, int(job.payload["session_id"]), ledger)
+        state = JobState.FAILED if errors else JobState.SUCCEEDED
+        await jobs.finish(db, job, state, result=counts.as_dict(), usage=ledger.as_dict(), errors=errors)
+        return state
+    except Exception as exc:
+        log.exception("job %s failed", job.job_id)
+        if job.attempts >= settings.worker.max_attempts:
+            await jobs.finish(db, job, JobState.FAILED, result={}, usage=ledger.as_dict(), errors=[{"error": str(exc)}])
+            return JobState.FAILED
+        async with db.system() as conn:
+            await execute(
+                conn,
+                "UPDATE jobs SET state = 'queued', leased_until = NULL, errors = errors || CAST(:e AS jsonb) "
+                "WHERE tenant_id = :t AND job_id = :j",
+                {
+                    "e": json.dumps([{"attempt_error": str(exc)[:500]}]),
+                    "t": job.tenant_id,
+                    "j": job.job_id,
+                },
+            )
+        return JobState.QUEUED
+
+
+async def run_worker(
+    db: Database,
+    settings: Settings,
+    backends: Backends,
+    *,
+    concurrency: int = 1,
+    stop_when_idle: bool = False,
+    tenant_id: uuid.UUID | None = None,
+    forest_id: int | None = None,
+    on_done: Callable[[jobs.Job, JobState], None] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Claim and run jobs with ``concurrency`` loops until stopped (or idle, if asked)."""
+
+    async def loop() -> None:
+        worker_id = new_worker_id()
+        while stop is None or not stop.is_set():
+            job = await jobs.claim(
+                db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id
+            )
+            if job is None:
+                if stop_when_idle:
+                    return
+                await asyncio.sleep(settings.worker.poll_interval_s)
+                continue
+            state = await process_job(db, settings, backends, job)
+            if on_done is not None:
+                on_done(job, state)
+
+    await asyncio.gather(*(loop() for _ in range(concurrency)))

@@ -1,0 +1,350 @@
+"""Evidence assembly: resolve leaves to facts and cells, filter by time/validity/scope,
+deduplicate, rerank deterministically and keep the top k.
+
+Rerank score (deterministic, documented in docs/adr/0005-recall-fusion.md)::
+
+    score = w_sim * cosine(query, item) + w_lex * lexical(query, item) + w_tree * tree(item)
+            + time adjustments
+
+``lexical`` is the IDF-weighted share of the query's content terms found in the item (IDF over
+the candidate pool), ``tree`` the best fused recall score of a tree holding the item (divided by
+the best tree's), and the time adjustments reward items inside the question's time window, prefer
+the end of the window nearest its anchor ("before X": the latest before X), and favour items with
+a stated time for "when" questions.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from memforest.backends.text import content_terms
+from memforest.retrieval.preset import RetrievalPreset
+from memforest.retrieval.recall import Vec
+from memforest.retrieval.timecues import TimeCues
+from memforest.store.sql import fetch_all
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A fact or cell that some stage proposed, with what that stage knew about it."""
+
+    kind: str  # "fact" | "cell"
+    source_id: int
+    tree_ids: set[int] = field(default_factory=set)
+    sim: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """One evidence item as returned to clients (``to_json`` is the public contract)."""
+
+    rank: int
+    kind: str
+    text: str
+    time: datetime
+    valid_from: datetime | None
+    valid_to: datetime | None
+    tree: str
+    score: float
+    session_id: str | None
+    turn_ids: tuple[str, ...]
+    source_id: int = 0
+    superseded: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The evidence JSON object: exactly the documented keys."""
+        return {
+            "rank": self.rank,
+            "kind": self.kind,
+            "text": self.text,
+            "time": _iso(self.time),
+            "valid_from": _iso(self.valid_from),
+            "valid_to": _iso(self.valid_to),
+            "tree": self.tree,
+            "score": round(self.score, 6),
+            "session_id": self.session_id,
+            "turn_ids": list(self.turn_ids),
+        }
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class AssembleOptions:
+    """Filters the caller asked for."""
+
+    top_k: int
+    as_of: datetime | None = None
+    time_from: datetime | None = None
+    time_to: datetime | None = None
+    scope_kinds: tuple[str, ...] | None = None
+    include_superseded: bool = False
+    token_budget: int | None = None
+
+
+@dataclass(slots=True)
+class _Item:
+    kind: str
+    source_id: int
+    text: str
+    start: datetime
+    end: datetime | None
+    valid_from: datetime | None
+    valid_to: datetime | None
+    session_id: str | None
+    turn_ids: tuple[str, ...]
+    sim: float
+    trees: list[tuple[int, str, str]]  # (tree_id, kind, label)
+    has_time_text: bool = False
+    superseded: bool = False
+    score: float = 0.0
+
+
+async def _load_facts(
+    conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, ids: Sequence[int], q: Vec
+) -> list[_Item]:
+    if not ids:
+        return []
+    params = {"t": tenant_id, "f": forest_id, "ids": list(ids), "q": q}
+    rows = await fetch_all(
+        conn,
+        "SELECT x.fact_id, x.text, x.valid_from, x.valid_to, x.time_text, x.superseded_by, "
+        "coalesce(1 - (x.embedding <=> :q), 0) AS sim FROM facts x "
+        "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.fact_id = ANY(:ids)",
+        params,
+    )
+    srcs = await fetch_all(
+        conn,
+        "SELECT fs.fact_id, s.external_id AS session_ext, coalesce(tu.external_id, s.external_id || '#' || tu.seq) "
+        "AS turn_ext FROM fact_sources fs "
+        "JOIN turns tu ON tu.tenant_id = fs.tenant_id AND tu.turn_id = fs.turn_id "
+        "JOIN sessions s ON s.tenant_id = tu.tenant_id AND s.session_id = tu.session_id "
+        "WHERE fs.tenant_id = :t AND fs.forest_id = :f AND fs.fact_id = ANY(:ids) "
+        "ORDER BY fs.fact_id, s.time, tu.seq",
+        params,
+    )
+    sources: dict[int, list[tuple[str, str]]] = {}
+    for r in srcs:
+        sources.setdefault(int(r["fact_id"]), []).append((str(r["session_ext"]), str(r["turn_ext"])))
+    trees = await _placements(conn, tenant_id, forest_id, "fact", ids)
+    out: list[_Item] = []
+    for r in rows:
+        fid = int(r["fact_id"])
+        src = sources.get(fid, [])
+        turn_ids = tuple(dict.fromkeys(t for _, t in src))
+        out.append(
+            _Item(
+                kind="fact",
+                source_id=fid,
+                text=str(r["text"]),
+                start=r["valid_from"],
+                end=r["valid_to"],
+                valid_from=r["valid_from"],
+                valid_to=r["valid_to"],
+                session_id=src[0][0] if src else None,
+                turn_ids=turn_ids,
+                sim=float(r["sim"]),
+                trees=trees.get(fid, []),
+                has_time_text=bool(r["time_text"]),
+                superseded=r["superseded_by"] is not None,
+            )
+        )
+    return out
+
+
+async def _load_cells(
+    conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, ids: Sequence[int], q: Vec
+) -> list[_Item]:
+    if not ids:
+        return []
+    rows = await fetch_all(
+        conn,
+        "SELECT c.cell_id, c.text, c.t_start, c.t_end, s.external_id AS session_ext, "
+        "(SELECT coalesce(1 - (n.embedding <=> :q), 0) FROM nodes n WHERE n.tenant_id = c.tenant_id "
+        " AND n.leaf_cell_id = c.cell_id AND n.embedding IS NOT NULL LIMIT 1) AS sim, "
+        "(SELECT array_agg(coalesce(tu.external_id, s.external_id || '#' || tu.seq) ORDER BY tu.seq) FROM turns tu "
+        " WHERE tu.tenant_id = c.tenant_id AND tu.session_id = c.session_id "
+        " AND tu.seq BETWEEN c.turn_from AND c.turn_to) AS turn_ids "
+        "FROM cells c JOIN sessions s ON s.tenant_id = c.tenant_id AND s.session_id = c.session_id "
+        "WHERE c.tenant_id = :t AND c.forest_id = :f AND c.cell_id = ANY(:ids)",
+        {"t": tenant_id, "f": forest_id, "ids": list(ids), "q": q},
+    )
+    trees = await _placements(conn, tenant_id, forest_id, "cell", ids)
+    return [
+        _Item(
+            kind="cell",
+            source_id=int(r["cell_id"]),
+            text=str(r["text"]),
+            start=r["t_start"],
+            end=r["t_end"],
+            valid_from=None,
+            valid_to=None,
+            session_id=str(r["session_ext"]),
+            turn_ids=tuple(r["turn_ids"] or ()),
+            sim=float(r["sim"] or 0.0),
+            trees=trees.get(int(r["cell_id"]), []),
+        )
+        for r in rows
+    ]
+
+
+async def _placements(
+    conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, kind: str, ids: Sequence[int]
+) -> dict[int, list[tuple[int, str, str]]]:
+    rows = await fetch_all(
+        conn,
+        "SELECT p.source_id, tr.tree_id, tr.kind, tr.label FROM placements p "
+        "JOIN trees tr ON tr.tenant_id = p.tenant_id AND tr.tree_id = p.tree_id "
+        "WHERE p.tenant_id = :t AND p.forest_id = :f AND p.source_kind = :k AND p.source_id = ANY(:ids) "
+        "ORDER BY p.source_id, tr.tree_id",
+        {"t": tenant_id, "f": forest_id, "k": kind, "ids": list(ids)},
+    )
+    out: dict[int, list[tuple[int, str, str]]] = {}
+    for r in rows:
+        out.setdefault(int(r["source_id"]), []).append((int(r["tree_id"]), str(r["kind"]), str(r["label"])))
+    return out
+
+
+def _overlaps(item: _Item, after: datetime | None, before: datetime | None) -> bool:
+    """The item's time (a point, or its validity interval when closed) meets ``[after, before)``."""
+    end = item.end if item.end is not None else item.start
+    if before is not None and item.start >= before:
+        return False
+    return not (after is not None and end < after)
+
+
+def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues) -> bool:
+    if opts.as_of is not None:
+        if item.start > opts.as_of:
+            return False
+        if item.kind == "fact" and item.end is not None and item.end <= opts.as_of:
+            return False
+    if (opts.time_from is not None or opts.time_to is not None) and not _overlaps(item, opts.time_from, opts.time_to):
+        return False
+    if opts.scope_kinds is not None and item.trees and not any(k in opts.scope_kinds for _, k, _ in item.trees):
+        return False
+    if item.superseded and opts.as_of is None and not opts.include_superseded:
+        # a superseded fact is shown only as of its own validity: when asked as_of, or when the
+        # question's time window reaches into its validity interval
+        return cues.has_window and _overlaps(item, cues.after, cues.before)
+    return True
+
+
+def _lexical(items: Sequence[_Item], query_terms: set[str]) -> list[float]:
+    if not query_terms:
+        return [0.0] * len(items)
+    docs = [set(content_terms(it.text)) for it in items]
+    n = len(docs)
+    idf = {t: math.log(1.0 + (n - sum(1 for d in docs if t in d) + 0.5) / (sum(1 for d in docs if t in d) + 0.5))
+           for t in query_terms}  # fmt: skip
+    total = sum(idf.values()) or 1.0
+    return [sum(idf[t] for t in query_terms if t in d) / total for d in docs]
+
+
+def rerank(
+    items: list[_Item],
+    query_text: str,
+    tree_scores: dict[int, float],
+    cues: TimeCues,
+    preset: RetrievalPreset,
+) -> list[_Item]:
+    """Score every item deterministically and sort best first (ties: time, kind, id)."""
+    if not items:
+        return []
+    lex = _lexical(items, set(content_terms(query_text)))
+    best_tree = max(tree_scores.values(), default=0.0) or 1.0
+    in_window = [not cues.has_window or _overlaps(it, cues.after, cues.before) for it in items]
+    times = sorted({it.start for it, ok in zip(items, in_window, strict=True) if ok})
+    position = {t: (i / (len(times) - 1) if len(times) > 1 else 1.0) for i, t in enumerate(times)}
+    prefer_late = (cues.anchor_side == "before" or cues.wants_latest or cues.present_tense) and not cues.wants_earliest
+    prefer_early = cues.anchor_side == "after" or cues.wants_earliest
+    for it, lx, ok in zip(items, lex, in_window, strict=True):
+        tree = max((tree_scores.get(tid, 0.0) for tid, _, _ in it.trees), default=0.0) / best_tree
+        score = preset.w_sim * it.sim + preset.w_lex * lx + preset.w_tree * tree
+        if cues.has_window:
+            score += preset.time_in_window if ok else preset.time_out_of_window
+        if ok and (prefer_late or prefer_early) and it.start in position:
+            pos = position[it.start]
+            score += preset.recency_bonus * (pos if prefer_late else 1.0 - pos)
+        if cues.asks_when and it.has_time_text:
+            score += preset.time_stated_bonus
+        if it.superseded and not cues.has_window and cues.present_tense:
+            score -= preset.recency_bonus
+        it.score = score
+    items.sort(key=lambda it: (-it.score, it.start, it.kind, it.source_id))
+    return items
+
+
+def _tree_label(item: _Item, tree_scores: dict[int, float]) -> str:
+    if not item.trees:
+        return ""
+    _tid, kind, label = max(item.trees, key=lambda t: (tree_scores.get(t[0], 0.0), -t[0]))
+    return f"{kind}:{label}"
+
+
+async def assemble(
+    conn: AsyncConnection,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    candidates: dict[tuple[str, int], Candidate],
+    q: Vec,
+    query_text: str,
+    tree_scores: dict[int, float],
+    cues: TimeCues,
+    opts: AssembleOptions,
+    preset: RetrievalPreset,
+) -> list[Evidence]:
+    """Resolve, filter, dedupe, rerank and cut ``candidates`` to the final evidence list."""
+    fact_ids = sorted(c.source_id for c in candidates.values() if c.kind == "fact")
+    cell_ids = sorted(c.source_id for c in candidates.values() if c.kind == "cell")
+    items = await _load_facts(conn, tenant_id, forest_id, fact_ids, q)
+    items += await _load_cells(conn, tenant_id, forest_id, cell_ids, q)
+    for it in items:
+        cand = candidates[(it.kind, it.source_id)]
+        if cand.sim is not None:
+            it.sim = max(it.sim, cand.sim)
+    items = [it for it in items if _visible(it, opts, cues)]
+    seen_text: set[str] = set()
+    unique: list[_Item] = []
+    for it in sorted(items, key=lambda i: (i.kind, i.source_id)):
+        norm = " ".join(it.text.casefold().split())
+        if norm in seen_text:
+            continue
+        seen_text.add(norm)
+        unique.append(it)
+    ranked = rerank(unique, query_text, tree_scores, cues, preset)
+    out: list[Evidence] = []
+    used = 0
+    for it in ranked:
+        if len(out) >= opts.top_k:
+            break
+        cost = max(1, len(it.text) // 4)
+        if opts.token_budget is not None and out and used + cost > opts.token_budget:
+            break
+        used += cost
+        out.append(
+            Evidence(
+                rank=len(out) + 1,
+                kind=it.kind,
+                text=it.text,
+                time=it.start,
+                valid_from=it.valid_from,
+                valid_to=it.valid_to,
+                tree=_tree_label(it, tree_scores),
+                score=it.score,
+                session_id=it.session_id,
+                turn_ids=it.turn_ids,
+                source_id=it.source_id,
+                superseded=it.superseded,
+            )
+        )
+    return out

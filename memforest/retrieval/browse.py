@@ -1,0 +1,188 @@
+"""Tree browse: ``emb`` beam descent by embedding similarity, ``llm`` planner + navigator.
+
+Both modes return leaves (fact or cell) with a similarity to the (sub-)query and the tree they
+were reached in. ``llm`` never holds a transaction open across a model call: every level is read
+in its own short transaction, then the navigator calls run, then the next level is read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from memforest.backends.base import Embedder, UsageLedger
+from memforest.backends.llm import LLMNavigator, LLMPlanner
+from memforest.retrieval.preset import RetrievalPreset
+from memforest.retrieval.recall import TreeHit, Vec
+from memforest.retrieval.timecues import TimeCues
+from memforest.store.sql import fetch_all
+
+OUT_OF_WINDOW_PENALTY = 0.2
+
+
+@dataclass(slots=True)
+class Leaf:
+    """A leaf reached by browsing."""
+
+    node_id: int
+    tree_id: int
+    fact_id: int | None
+    cell_id: int | None
+    sim: float
+
+
+ConnFactory = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
+
+
+async def _children(
+    conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, parents: Sequence[int], q: Vec | None
+) -> list[dict[str, Any]]:
+    """Children of ``parents`` in time order, with cosine to ``q`` when given."""
+    sim = "1 - (embedding <=> :q)" if q is not None else "NULL::float8"
+    return await fetch_all(
+        conn,
+        f"SELECT node_id, parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, "
+        f"coalesce(summary, '') AS summary, coalesce({sim}, 0) AS sim FROM nodes "
+        "WHERE tenant_id = :t AND forest_id = :f AND parent_id = ANY(:p) ORDER BY parent_id, t_start, seq",
+        {"t": tenant_id, "f": forest_id, "p": list(parents), "q": q},
+    )
+
+
+def _overlaps(row: dict[str, Any], after: datetime | None, before: datetime | None) -> bool:
+    if after is not None and row["t_end"] < after:
+        return False
+    return not (before is not None and row["t_start"] >= before)
+
+
+def _leaf(row: dict[str, Any], sim: float | None = None) -> Leaf:
+    return Leaf(
+        node_id=int(row["node_id"]),
+        tree_id=int(row["tree_id"]),
+        fact_id=row["leaf_fact_id"],
+        cell_id=row["leaf_cell_id"],
+        sim=float(row["sim"]) if sim is None else sim,
+    )
+
+
+async def browse_emb(
+    conn: AsyncConnection,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    trees: Sequence[TreeHit],
+    q: Vec,
+    preset: RetrievalPreset,
+    cues: TimeCues,
+) -> list[Leaf]:
+    """Beam descent from every recalled root: per tree keep the ``beam_width`` best children
+    (cosine to ``q``, lowered for nodes outside the question's time window) until leaves."""
+    frontier = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
+    leaves: list[Leaf] = []
+    while frontier:
+        rows = await _children(conn, tenant_id, forest_id, frontier, q)
+        by_tree: dict[int, list[tuple[float, int]]] = {}
+        for r in rows:
+            if int(r["level"]) == 0:
+                leaves.append(_leaf(r))
+                continue
+            score = float(r["sim"])
+            if cues.has_window and not _overlaps(r, cues.after, cues.before):
+                score -= OUT_OF_WINDOW_PENALTY
+            by_tree.setdefault(int(r["tree_id"]), []).append((score, int(r["node_id"])))
+        frontier = []
+        for scored in by_tree.values():
+            scored.sort(key=lambda s: (-s[0], s[1]))
+            frontier.extend(node_id for _, node_id in scored[: preset.beam_width])
+    return leaves
+
+
+@dataclass(slots=True)
+class LLMBrowseStats:
+    """What the ``llm`` browse did."""
+
+    planner_calls: int = 0
+    navigator_calls: int = 0
+
+
+async def browse_llm(
+    connect: ConnFactory,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    trees: Sequence[TreeHit],
+    question: str,
+    embedder: Embedder,
+    planner: LLMPlanner,
+    navigator: LLMNavigator,
+    preset: RetrievalPreset,
+    cues: TimeCues,
+    ledger: UsageLedger | None = None,
+) -> tuple[list[Leaf], LLMBrowseStats]:
+    """Planner writes one sub-query (and time focus) per tree; per level, one navigator call per
+    expanded node picks children from their summaries. Leaves are scored by cosine to their
+    tree's sub-query."""
+    stats = LLMBrowseStats()
+    roots = [t for t in trees if t.root_node_id is not None]
+    if not roots:
+        return [], stats
+    plan = await planner.plan(question, [t.root_summary or f"{t.kind}: {t.label}" for t in roots], ledger)
+    stats.planner_calls += 1
+    sub_queries = [p.sub_query for p in plan.plans]
+    hints: list[str | None] = []
+    for p in plan.plans:
+        if p.time_focus == "between":
+            hints.append(f"between {p.after} and {p.before}")
+        elif p.time_focus in ("before", "after"):
+            hints.append(f"{p.time_focus} {p.before if p.time_focus == 'before' else p.after}")
+        else:
+            hints.append(cues.describe())
+    vecs = np.asarray(await embedder.embed(sub_queries, stage="query_embed", ledger=ledger), dtype=np.float32)
+    tree_index = {t.tree_id: i for i, t in enumerate(roots)}
+    frontier = [int(t.root_node_id) for t in roots if t.root_node_id is not None]
+    leaves: list[Leaf] = []
+    while frontier:
+        async with connect() as conn:
+            rows = await _children(conn, tenant_id, forest_id, frontier, None)
+        by_parent: dict[int, list[dict[str, Any]]] = {}
+        for r in rows:
+            by_parent.setdefault(int(r["parent_id"]), []).append(r)
+        calls: list[Awaitable[list[int]]] = []
+        groups: list[list[dict[str, Any]]] = []
+        for kids in by_parent.values():
+            i = tree_index[int(kids[0]["tree_id"])]
+            is_leaf_level = int(kids[0]["level"]) == 0
+            limit = preset.llm_leaf_choices if is_leaf_level else preset.beam_width
+            calls.append(
+                navigator.choose(sub_queries[i], [str(k["summary"]) for k in kids], limit, ledger, time_hint=hints[i])
+            )
+            groups.append(kids)
+        choices = await asyncio.gather(*calls)
+        stats.navigator_calls += sum(1 for kids in groups if len(kids) > 1)
+        frontier = []
+        for kids, picked in zip(groups, choices, strict=True):
+            for idx in picked:
+                row = kids[idx]
+                if int(row["level"]) == 0:
+                    leaves.append(_leaf(row, 0.0))
+                else:
+                    frontier.append(int(row["node_id"]))
+    if leaves:
+        async with connect() as conn:
+            emb_rows = await fetch_all(
+                conn,
+                "SELECT node_id, embedding FROM nodes WHERE tenant_id = :t AND forest_id = :f "
+                "AND node_id = ANY(:ids) AND embedding IS NOT NULL",
+                {"t": tenant_id, "f": forest_id, "ids": [lf.node_id for lf in leaves]},
+            )
+        embs = {int(r["node_id"]): np.asarray(r["embedding"], dtype=np.float32) for r in emb_rows}
+        for lf in leaves:
+            e = embs.get(lf.node_id)
+            if e is not None:
+                lf.sim = float(np.dot(e, vecs[tree_index[lf.tree_id]]))
+    return leaves, stats

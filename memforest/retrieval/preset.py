@@ -1,0 +1,52 @@
+"""Retrieval presets: plain data, so benchmarks can sweep them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from memforest.settings import RetrievalSettings
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalPreset:
+    """Every knob of the read path in one value object.
+
+    The first six fields mirror :class:`~memforest.settings.RetrievalSettings`; the rest are the
+    read path's internal candidate budgets and rerank weights.
+    """
+
+    top_trees: int = 10
+    top_k: int = 10
+    beam_width: int = 4
+    exact_scan_max_rows: int = 20_000
+    hnsw_ef_search: int = 100
+    rrf_k: int = 60
+    # candidate budgets of forest recall
+    fact_candidates: int = 60
+    cell_candidates: int = 40
+    lexical_candidates: int = 60
+    root_candidates: int = 50
+    # rerank weights (score = sim * w_sim + lexical * w_lex + tree * w_tree + time adjustments)
+    w_sim: float = 0.45
+    w_lex: float = 0.40
+    w_tree: float = 0.15
+    time_in_window: float = 0.10
+    time_out_of_window: float = -0.35
+    time_stated_bonus: float = 0.04
+    recency_bonus: float = 0.06
+    # navigator: leaves picked per chosen parent in ``llm`` mode
+    llm_leaf_choices: int = 6
+
+    @classmethod
+    def from_settings(cls, settings: RetrievalSettings, **overrides: Any) -> RetrievalPreset:
+        """The preset the settings describe, with optional overrides."""
+        base = cls(
+            top_trees=settings.top_trees,
+            top_k=settings.top_k,
+            beam_width=settings.beam_width,
+            exact_scan_max_rows=settings.exact_scan_max_rows,
+            hnsw_ef_search=settings.hnsw_ef_search,
+            rrf_k=settings.rrf_k,
+        )
+        return replace(base, **overrides) if overrides else base

@@ -1,0 +1,294 @@
+"""``query``: forest recall -> tree browse (``emb`` or ``llm``) -> evidence assembly."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+import numpy as np
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from memforest.backends.base import ChatModel, Embedder, UsageLedger
+from memforest.backends.llm import LLMNavigator, LLMPlanner
+from memforest.backends.text import content_terms
+from memforest.db.engine import Database
+from memforest.errors import InputError
+from memforest.retrieval.assemble import AssembleOptions, Candidate, Evidence, assemble
+from memforest.retrieval.browse import Leaf, browse_emb, browse_llm
+from memforest.retrieval.preset import RetrievalPreset
+from memforest.retrieval.recall import RecallResult, Vec, nearest_cells, nearest_facts, recall
+from memforest.retrieval.timecues import TimeCues, parse_time_cues
+from memforest.settings import Settings
+from memforest.store.sql import fetch_all, scalar
+from memforest.store.tenants import get_forest
+
+__all__ = ["MODES", "Evidence", "QueryBackends", "QueryResult", "query"]
+
+MODES = ("emb", "llm")
+SCOPE_KINDS = ("session", "entity", "scene")
+
+
+class QueryBackends(Protocol):
+    """What the read path needs from the process's backends."""
+
+    @property
+    def embedder(self) -> Embedder: ...
+
+    @property
+    def chat(self) -> ChatModel | None: ...
+
+
+@dataclass(slots=True)
+class QueryResult:
+    """The answer to one query. ``evidence`` is best first; ``context`` shows it in time order."""
+
+    question: str
+    forest: str
+    mode: str
+    mode_used: str
+    evidence: list[Evidence]
+    fallback: str | None = None
+    strategy: str = "exact"
+    trees: list[dict[str, Any]] = field(default_factory=list)
+    time_cues: str | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    llm_calls: dict[str, int] = field(default_factory=dict)
+
+    def in_time_order(self) -> list[Evidence]:
+        """The same items ordered by time (then rank)."""
+        return sorted(self.evidence, key=lambda e: (e.time, e.rank))
+
+    def context(self) -> str:
+        """Prompt-ready context: one line per item, in time order, with time and provenance."""
+        lines = []
+        for e in self.in_time_order():
+            where = f"{e.session_id} {','.join(e.turn_ids)}".strip()
+            validity = ""
+            if e.valid_to is not None:
+                validity = f" (valid until {e.valid_to.date().isoformat()})"
+            lines.append(f"[{e.time.date().isoformat()}] {' '.join(e.text.split())}{validity} <{where}>")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able dict."""
+        return {
+            "question": self.question,
+            "forest": self.forest,
+            "mode": self.mode,
+            "mode_used": self.mode_used,
+            "fallback": self.fallback,
+            "evidence": [e.to_json() for e in self.evidence],
+            "context": self.context(),
+            "strategy": self.strategy,
+            "trees": self.trees,
+            "time_cues": self.time_cues,
+            "timings_ms": self.timings_ms,
+            "llm_calls": self.llm_calls,
+        }
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000.0, 3)
+
+
+async def _resolve_anchor(
+    conn: AsyncConnection,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    anchor: str,
+    vec: Vec,
+    recalled: RecallResult,
+    as_of: datetime | None,
+) -> datetime | None:
+    """The time of the best-matching fact or cell for an event anchor ("before <event>")."""
+    exact = recalled.strategy == "exact"
+    facts = await nearest_facts(conn, tenant_id, forest_id, vec, 10, exact=exact, as_of=as_of)
+    cells = await nearest_cells(conn, tenant_id, forest_id, vec, 10, exact=exact, as_of=as_of)
+    terms = set(content_terms(anchor))
+    rows = await fetch_all(
+        conn,
+        "SELECT 'fact' AS k, fact_id AS id, text, valid_from AS ts FROM facts WHERE tenant_id = :t "
+        "AND forest_id = :f AND fact_id = ANY(:fids) UNION ALL "
+        "SELECT 'cell', cell_id, text, t_start FROM cells WHERE tenant_id = :t AND forest_id = :f "
+        "AND cell_id = ANY(:cids)",
+        {"t": tenant_id, "f": forest_id, "fids": [i for i, _ in facts], "cids": [i for i, _ in cells]},
+    )
+    sims = {("fact", i): s for i, s in facts} | {("cell", i): s for i, s in cells}
+    best: tuple[float, datetime] | None = None
+    for r in rows:
+        doc = set(content_terms(str(r["text"])))
+        overlap = len(terms & doc) / len(terms) if terms else 0.0
+        score = sims.get((str(r["k"]), int(r["id"])), 0.0) + overlap
+        if overlap > 0 and (best is None or score > best[0]):
+            best = (score, r["ts"])
+    return best[1] if best is not None else None
+
+
+def _collect(recalled: RecallResult, leaves: Sequence[Leaf]) -> dict[tuple[str, int], Candidate]:
+    out: dict[tuple[str, int], Candidate] = {}
+
+    def add(kind: str, source_id: int, sim: float | None, tree_id: int | None = None) -> None:
+        cand = out.setdefault((kind, source_id), Candidate(kind=kind, source_id=source_id))
+        if sim is not None:
+            cand.sim = sim if cand.sim is None else max(cand.sim, sim)
+        if tree_id is not None:
+            cand.tree_ids.add(tree_id)
+
+    for fid, sim in recalled.fact_sims.items():
+        add("fact", fid, sim)
+    for cid, sim in recalled.cell_sims.items():
+        add("cell", cid, sim)
+    for fid in recalled.fact_lex:
+        add("fact", fid, None)
+    for cid in recalled.cell_lex:
+        add("cell", cid, None)
+    for lf in leaves:
+        if lf.fact_id is not None:
+            add("fact", int(lf.fact_id), lf.sim, lf.tree_id)
+        elif lf.cell_id is not None:
+            add("cell", int(lf.cell_id), lf.sim, lf.tree_id)
+    return out
+
+
+async def query(
+    db: Database,
+    settings: Settings,
+    backends: QueryBackends,
+    tenant_id: uuid.UUID,
+    forest_name: str,
+    question: str,
+    *,
+    mode: str = "emb",
+    top_k: int | None = None,
+    as_of: datetime | None = None,
+    time_from: datetime | None = None,
+    time_to: datetime | None = None,
+    scope_kinds: Sequence[str] | None = None,
+    include_superseded: bool = False,
+    token_budget: int | None = None,
+    preset: RetrievalPreset | None = None,
+    ledger: UsageLedger | None = None,
+) -> QueryResult:
+    """Answer ``question`` from forest ``forest_name`` of the tenant with time-stamped evidence."""
+    question = " ".join(question.split())
+    if not question:
+        raise InputError("question must not be empty", location="question")
+    if mode not in MODES:
+        raise InputError(f"mode must be one of {', '.join(MODES)}", location="mode")
+    if scope_kinds is not None:
+        bad = [k for k in scope_kinds if k not in SCOPE_KINDS]
+        if bad or not scope_kinds:
+            raise InputError(f"scope kinds must be among {', '.join(SCOPE_KINDS)}", location="scope")
+    preset = preset or RetrievalPreset.from_settings(settings.retrieval)
+    k = top_k if top_k is not None else preset.top_k
+    if not 1 <= k <= settings.api.max_top_k:
+        raise InputError(f"top_k must be between 1 and {settings.api.max_top_k}", location="top_k")
+    as_of, time_from, time_to = _aware(as_of), _aware(time_from), _aware(time_to)
+    timings: dict[str, float] = {}
+    t_all = time.perf_counter()
+
+    async with db.tenant(tenant_id) as conn:
+        forest = await get_forest(conn, tenant_id, forest_name)
+        latest = await scalar(
+            conn,
+            "SELECT max(time) FROM sessions WHERE tenant_id = :t AND forest_id = :f",
+            {"t": tenant_id, "f": forest.forest_id},
+        )
+    ref = as_of or latest or datetime.now(UTC)
+    cues: TimeCues = parse_time_cues(question, ref)
+
+    t0 = time.perf_counter()
+    texts = [question] + ([cues.anchor_text] if cues.anchor_text else [])
+    vecs = np.asarray(await backends.embedder.embed(texts, stage="query_embed", ledger=ledger), dtype=np.float32)
+    qvec = vecs[0]
+    timings["embed"] = _ms(t0)
+
+    mode_used, fallback = mode, None
+    chat = backends.chat
+    if mode == "llm" and chat is None:
+        mode_used = "emb"
+        fallback = "llm mode needs a chat model; none is configured (rule-based backend), so emb was used"
+
+    leaves: list[Leaf] = []
+    llm_calls: dict[str, int] = {}
+    async with db.tenant(tenant_id) as conn:
+        t0 = time.perf_counter()
+        recalled = await recall(
+            conn, tenant_id, forest.forest_id, question, qvec, preset, as_of=as_of, scope_kinds=scope_kinds
+        )
+        if cues.anchor_text:
+            anchor_time = await _resolve_anchor(
+                conn, tenant_id, forest.forest_id, cues.anchor_text, vecs[1], recalled, as_of
+            )
+            if anchor_time is not None:
+                if cues.anchor_side == "before":
+                    cues = cues.with_window(None, anchor_time)
+                else:
+                    cues = cues.with_window(anchor_time, None)
+        timings["recall"] = _ms(t0)
+        if mode_used == "emb":
+            t0 = time.perf_counter()
+            leaves = await browse_emb(conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues)
+            timings["browse"] = _ms(t0)
+
+    if mode_used == "llm" and chat is not None:
+        t0 = time.perf_counter()
+        planner = getattr(backends, "planner", None) or LLMPlanner(chat)
+        navigator = getattr(backends, "navigator", None) or LLMNavigator(chat)
+        leaves, stats = await browse_llm(
+            lambda: db.tenant(tenant_id),
+            tenant_id,
+            forest.forest_id,
+            recalled.trees,
+            question,
+            backends.embedder,
+            planner,
+            navigator,
+            preset,
+            cues,
+            ledger,
+        )
+        llm_calls = {"plan": stats.planner_calls, "navigate": stats.navigator_calls}
+        timings["browse"] = _ms(t0)
+
+    tree_scores = {t.tree_id: t.score for t in recalled.trees}
+    opts = AssembleOptions(
+        top_k=k,
+        as_of=as_of,
+        time_from=time_from,
+        time_to=time_to,
+        scope_kinds=tuple(scope_kinds) if scope_kinds is not None else None,
+        include_superseded=include_superseded,
+        token_budget=token_budget,
+    )
+    t0 = time.perf_counter()
+    async with db.tenant(tenant_id) as conn:
+        evidence = await assemble(
+            conn, tenant_id, forest.forest_id, _collect(recalled, leaves), qvec, question, tree_scores, cues,
+            opts, preset,
+        )  # fmt: skip
+    timings["assemble"] = _ms(t0)
+    timings["total"] = _ms(t_all)
+    return QueryResult(
+        question=question,
+        forest=forest_name,
+        mode=mode,
+        mode_used=mode_used,
+        evidence=evidence,
+        fallback=fallback,
+        strategy=recalled.strategy,
+        trees=[{"tree": f"{t.kind}:{t.label}", "score": round(t.score, 6), "ranks": t.ranks} for t in recalled.trees],
+        time_cues=cues.describe(),
+        timings_ms=timings,
+        llm_calls=llm_calls,
+    )

@@ -1,0 +1,111 @@
+"""Time cues in a question: explicit windows ("in May 2023", "before 2022"), event anchors
+("before Miami", "after the race"), and what kind of time answer is wanted ("when ...")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from memforest.backends.dates import TimeMention, resolve_time_expressions
+from memforest.backends.text import content_terms
+
+_BEFORE_WORDS = ("before", "prior to", "until", "till", "by", "earlier than", "up to")
+_AFTER_WORDS = ("after", "since", "following", "later than", "from")
+_ANCHOR_RE = re.compile(
+    r"\b(?P<side>before|prior to|after|since|following|until)\s+(?P<event>[^?.!,;]+)", re.IGNORECASE
+)
+_WHEN_RE = re.compile(
+    r"^\s*when\b|\bwhat (?:year|month|day|date|time)\b|\bwhich (?:year|month|day)\b|\bhow long ago\b",
+    re.IGNORECASE,
+)
+_LATEST_RE = re.compile(
+    r"\b(?:now|currently|current|these days|latest|most recent(?:ly)?|recently|still|anymore|nowadays)\b",
+    re.IGNORECASE,
+)
+_EARLIEST_RE = re.compile(r"\b(?:first|originally|initially|earliest|used to)\b", re.IGNORECASE)
+_PRESENT_RE = re.compile(r"^\s*(?:where|what|who|which|how)\s+(?:does|do|is|are|has|have)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeCues:
+    """What the question says about time. ``after`` is inclusive, ``before`` exclusive."""
+
+    after: datetime | None = None
+    before: datetime | None = None
+    anchor_text: str | None = None  # an event to resolve by search ("Miami", "the race")
+    anchor_side: str | None = None  # "before" | "after"
+    asks_when: bool = False
+    wants_latest: bool = False
+    wants_earliest: bool = False
+    present_tense: bool = False
+
+    @property
+    def has_window(self) -> bool:
+        """A time window is known (from an explicit date or a resolved anchor)."""
+        return self.after is not None or self.before is not None
+
+    def with_window(self, after: datetime | None, before: datetime | None) -> TimeCues:
+        """A copy whose window is narrowed by ``after``/``before`` (None keeps the side as is)."""
+        a = self.after if after is None else (after if self.after is None else max(after, self.after))
+        b = self.before if before is None else (before if self.before is None else min(before, self.before))
+        return replace(self, after=a, before=b)
+
+    def describe(self) -> str | None:
+        """A short human phrase for navigator prompts ("before 2024-07-01"), or None."""
+        if self.after is not None and self.before is not None:
+            return f"between {self.after.date().isoformat()} and {self.before.date().isoformat()}"
+        if self.before is not None:
+            return f"before {self.before.date().isoformat()}"
+        if self.after is not None:
+            return f"after {self.after.date().isoformat()}"
+        return None
+
+
+def _preceding_word(text: str, start: int) -> str:
+    head = text[:start].rstrip().lower()
+    for phrase in (*_BEFORE_WORDS, *_AFTER_WORDS):
+        if head.endswith(" " + phrase) or head == phrase:
+            return phrase
+    return ""
+
+
+def _mention_end(m: TimeMention) -> datetime:
+    return m.end if m.end is not None else m.start + timedelta(days=1)
+
+
+def parse_time_cues(question: str, ref: datetime) -> TimeCues:
+    """Read the time cues of ``question``; relative expressions resolve against tz-aware ``ref``."""
+    cues = TimeCues(
+        asks_when=bool(_WHEN_RE.search(question)),
+        wants_latest=bool(_LATEST_RE.search(question)),
+        wants_earliest=bool(_EARLIEST_RE.search(question)),
+        present_tense=bool(_PRESENT_RE.search(question)),
+    )
+    mentions = resolve_time_expressions(question, ref)
+    for m in mentions:
+        word = _preceding_word(question, m.span_start)
+        if m.text.lower().startswith(("before ", "after ", "since ", "until ")):
+            word = m.text.split()[0].lower()
+        if word in _BEFORE_WORDS:
+            cues = cues.with_window(None, m.start)
+        elif word in _AFTER_WORDS:
+            cues = cues.with_window(_mention_end(m) if word != "from" else m.start, None)
+        else:
+            cues = cues.with_window(m.start, _mention_end(m))
+    if not mentions:
+        match = _ANCHOR_RE.search(question)
+        if match is not None and content_terms(match.group("event")):
+            side = "before" if match.group("side").lower() in ("before", "prior to", "until") else "after"
+            cues = replace(cues, anchor_text=match.group("event").strip(), anchor_side=side)
+    return cues
+
+
+def strip_anchor(question: str, cues: TimeCues) -> str:
+    """The question without its anchor clause ("Where did Bob live before Miami?" -> "Where did Bob live?")."""
+    if cues.anchor_text is None:
+        return question
+    match = _ANCHOR_RE.search(question)
+    if match is None:
+        return question
+    return (question[: match.start()] + question[match.end() :]).strip() or question
