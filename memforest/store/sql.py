@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
