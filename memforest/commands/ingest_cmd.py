@@ -1,0 +1,155 @@
+"""``memforest ingest``, ``check``, ``stats`` and ``worker``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from tqdm import tqdm
+
+from memforest.backends.factory import build_backends
+from memforest.commands.common import add_tenant_arg, resolve_forest, resolve_tenant
+from memforest.db.runtime import open_database
+from memforest.errors import InvariantViolation
+from memforest.ingest.formats import FORMATS, load_forests
+from memforest.pipeline.service import IngestReport, ingest_sessions
+from memforest.pipeline.worker import run_worker
+from memforest.settings import Settings
+from memforest.store.check import check_forest
+from memforest.store.stats import forest_stats
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``ingest``, ``check``, ``stats`` and ``worker``."""
+    p = sub.add_parser("ingest", help="accept sessions from a file and run the write path to completion")
+    p.add_argument("path", type=Path)
+    p.add_argument("--format", dest="fmt", choices=sorted(FORMATS), default="native")
+    p.add_argument("--forest", default=None, help="forest name (default: from the file, e.g. the LoCoMo sample id)")
+    p.add_argument("--jobs", type=int, default=4, help="sessions processed at once")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_tenant_arg(p)
+    p.set_defaults(handler=ingest)
+
+    c = sub.add_parser("check", help="verify every tree invariant of a forest")
+    c.add_argument("--forest", required=True)
+    add_tenant_arg(c)
+    c.set_defaults(handler=check)
+
+    s = sub.add_parser("stats", help="deterministic counts of a forest")
+    s.add_argument("--forest", required=True)
+    s.add_argument("--json", action="store_true")
+    add_tenant_arg(s)
+    s.set_defaults(handler=stats)
+
+    w = sub.add_parser("worker", help="run a worker that claims and runs queued jobs")
+    w.add_argument("--concurrency", type=int, default=2)
+    w.add_argument("--until-idle", action="store_true", help="exit when the queue is empty")
+    w.set_defaults(handler=worker)
+
+
+def _summary_table(report: IngestReport) -> Table:
+    d = report.as_dict()
+    table = Table(title=f"ingest summary: forest {report.forest}", show_header=False)
+    rows: list[tuple[str, Any]] = [
+        ("sessions (new / unchanged)", f"{d['sessions_accepted']} / {d['sessions_unchanged']}"),
+        ("turns / cells", f"{d['turns']} / {d['cells']}"),
+        ("cells extracted / failed", f"{d['cells_extracted']} / {d['cells_failed']}"),
+        ("candidates", d["candidates"]),
+        ("facts new / merged / superseded", f"{d['facts_new']} / {d['facts_merged']} / {d['facts_superseded']}"),
+        ("trees by kind", ", ".join(f"{k}={v}" for k, v in d["trees_by_kind"].items()) or "-"),
+        ("nodes (forest total)", d["nodes"]),
+        ("nodes refreshed / summaries changed", f"{d['nodes_refreshed']} / {d['summaries_changed']}"),
+    ]
+    for stage, u in d["model_usage"].items():
+        rows.append(
+            (f"model {stage}", f"{u['calls']} calls, {u['prompt_tokens']}+{u['completion_tokens']} tokens")
+        )
+    rows.append(("wall accept", f"{d['accept_wall_s']:.2f}s"))
+    for stage, secs in d["stage_wall_s"].items():
+        rows.append((f"wall {stage} (summed over sessions)", f"{secs:.2f}s"))
+    rows.append(("wall total", f"{d['wall_s']:.2f}s"))
+    for k, v in rows:
+        table.add_row(k, str(v))
+    return table
+
+
+async def ingest(args: argparse.Namespace, settings: Settings) -> int:
+    """Parse (all-or-nothing), accept, and run every job to completion with a progress bar."""
+    forests = load_forests(args.path, args.fmt)
+    console = Console()
+    failed = 0
+    async with open_database(settings) as db:
+        backends = build_backends(settings)
+        try:
+            tenant_id = await resolve_tenant(db, args, settings)
+            for forest in forests:
+                name = args.forest or forest.name or args.path.stem
+                with tqdm(total=len(forest.sessions), desc=f"ingest {name}", unit="session") as bar:
+
+                    def progress(done: int, total: int, bar: tqdm[Any] = bar) -> None:
+                        bar.total = total
+                        bar.n = done
+                        bar.refresh()
+
+                    report = await ingest_sessions(
+                        db, settings, backends, tenant_id, name, forest.sessions,
+                        progress=progress, job_concurrency=args.jobs,
+                    )  # fmt: skip
+                failed += report.jobs_failed
+                if args.json:
+                    print(json.dumps(report.as_dict(), sort_keys=True))
+                else:
+                    console.print(_summary_table(report))
+                    for err in report.errors[:5]:
+                        console.print(f"[red]error[/red] {err}")
+        finally:
+            await backends.aclose()
+    return 1 if failed else 0
+
+
+async def check(args: argparse.Namespace, settings: Settings) -> int:
+    """Exit 0 when every invariant holds, else print the first violation and exit non-zero."""
+    async with open_database(settings) as db:
+        tenant_id = await resolve_tenant(db, args, settings)
+        forest = await resolve_forest(db, tenant_id, args.forest)
+        async with db.tenant(tenant_id) as conn:
+            report = await check_forest(conn, tenant_id, forest.forest_id)
+    if not report.ok:
+        raise InvariantViolation(
+            f"forest {args.forest!r}: {report.violations[0]} ({len(report.violations)} violation(s))"
+        )
+    print(f"check ok: forest {args.forest!r}, {report.trees} trees, {report.nodes} nodes, {report.facts} facts")
+    return 0
+
+
+async def stats(args: argparse.Namespace, settings: Settings) -> int:
+    """Counts only, deterministic."""
+    async with open_database(settings) as db:
+        tenant_id = await resolve_tenant(db, args, settings)
+        forest = await resolve_forest(db, tenant_id, args.forest)
+        async with db.tenant(tenant_id) as conn:
+            counts = await forest_stats(conn, tenant_id, forest.forest_id)
+    if args.json:
+        print(json.dumps(counts, sort_keys=True))
+    else:
+        for k, v in counts.items():
+            print(f"{k}: {v}")
+    return 0
+
+
+async def worker(args: argparse.Namespace, settings: Settings) -> int:
+    """Run jobs until interrupted (or until the queue is empty with --until-idle)."""
+    async with open_database(settings) as db:
+        backends = build_backends(settings)
+        try:
+            await run_worker(db, settings, backends, concurrency=args.concurrency, stop_when_idle=args.until_idle)
+        except asyncio.CancelledError:  # pragma: no cover - shutdown
+            pass
+        finally:
+            await backends.aclose()
+    return 0
