@@ -89,12 +89,12 @@ async def accept_session(
     if idempotency_key is not None:
         prior = await fetch_one(
             conn,
-            "SELECT job_id, request_hash, payload FROM jobs WHERE tenant_id = :t AND idempotency_key = :k",
+            "SELECT job_id, forest_id, request_hash FROM jobs WHERE tenant_id = :t AND idempotency_key = :k",
             {"t": tenant_id, "k": idempotency_key},
         )
         if prior is not None:
-            if prior["request_hash"] != content_hash:
-                raise ConflictError("this Idempotency-Key was used with a different request body")
+            if prior["request_hash"] != content_hash or prior["forest_id"] != forest.forest_id:
+                raise ConflictError("this Idempotency-Key was used with a different request")
             existing = await _existing(conn, forest, session, content_hash)
             if existing is not None:
                 return AcceptResult(

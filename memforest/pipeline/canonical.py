@@ -108,21 +108,34 @@ async def _near_duplicate(
 async def _supersede(
     conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, fact_id: int, cand: Candidate
 ) -> int | None:
-    """Link the new fact with the current holder of its (subject, attribute) slot, if the value differs."""
+    """Thread the new fact into its (subject, attribute) slot's timeline: the holder just before it
+    (by valid_from) ends where it starts, and it ends where the next holder starts. Only holders
+    with a different value are linked; nothing is deleted. Returns the fact linked to it (the one
+    it superseded, else the later one that supersedes it), or None."""
     if not (cand.subject and cand.attribute and cand.value):
         return None
-    subject, attribute = cand.subject.casefold(), cand.attribute.casefold()
-    other = await fetch_one(
-        conn,
-        "SELECT fact_id, value, valid_from, valid_to FROM facts WHERE tenant_id = :t AND forest_id = :f "
-        "AND subject = :s AND attribute = :a AND fact_id <> :id AND retracted_at IS NULL AND superseded_by IS NULL "
-        "ORDER BY valid_from DESC, fact_id DESC LIMIT 1",
-        {"t": tenant_id, "f": forest_id, "s": subject, "a": attribute, "id": fact_id},
+    slot = {"t": tenant_id, "f": forest_id, "s": cand.subject.casefold(), "a": cand.attribute.casefold(),
+            "id": fact_id, "vf": cand.valid_from}  # fmt: skip
+    where = (
+        "tenant_id = :t AND forest_id = :f AND subject = :s AND attribute = :a AND fact_id <> :id "
+        "AND retracted_at IS NULL"
     )
-    if other is None or (other["value"] or "").casefold() == cand.value.casefold():
-        return None
-    p = {"t": tenant_id, "old": int(other["fact_id"]), "new": fact_id, "vf": cand.valid_from}
-    if other["valid_from"] <= cand.valid_from:
+    before = await fetch_one(
+        conn,
+        f"SELECT fact_id, value, valid_from FROM facts WHERE {where} AND valid_from <= :vf "
+        "ORDER BY valid_from DESC, fact_id DESC LIMIT 1",
+        slot,
+    )
+    after = await fetch_one(
+        conn,
+        f"SELECT fact_id, value, valid_from FROM facts WHERE {where} AND valid_from > :vf "
+        "ORDER BY valid_from, fact_id LIMIT 1",
+        slot,
+    )
+    value = cand.value.casefold()
+    superseded = None
+    if before is not None and (before["value"] or "").casefold() != value:
+        p = {"t": tenant_id, "old": int(before["fact_id"]), "new": fact_id, "vf": cand.valid_from}
         await execute(
             conn,
             "UPDATE facts SET superseded_by = :new, valid_to = CASE WHEN valid_to IS NULL OR valid_to > :vf "
@@ -130,19 +143,18 @@ async def _supersede(
             p,
         )
         await execute(conn, "UPDATE facts SET supersedes = :old WHERE tenant_id = :t AND fact_id = :new", p)
-    else:  # the new fact describes an earlier state: it is superseded by the one we had
+        superseded = int(before["fact_id"])
+    if after is not None and (after["value"] or "").casefold() != value:
+        p = {"t": tenant_id, "next": int(after["fact_id"]), "new": fact_id, "nvf": after["valid_from"]}
         await execute(
             conn,
-            "UPDATE facts SET superseded_by = :old, supersedes = NULL, valid_to = CASE WHEN valid_to IS NULL "
-            "OR valid_to > :ovf THEN :ovf ELSE valid_to END WHERE tenant_id = :t AND fact_id = :new",
-            {**p, "ovf": other["valid_from"]},
-        )
-        await execute(
-            conn,
-            "UPDATE facts SET supersedes = coalesce(supersedes, :new) WHERE tenant_id = :t AND fact_id = :old",
+            "UPDATE facts SET superseded_by = :next, valid_to = CASE WHEN valid_to IS NULL OR valid_to > :nvf "
+            "THEN :nvf ELSE valid_to END WHERE tenant_id = :t AND fact_id = :new",
             p,
         )
-    return int(other["fact_id"])
+        await execute(conn, "UPDATE facts SET supersedes = :new WHERE tenant_id = :t AND fact_id = :next", p)
+        superseded = superseded if superseded is not None else int(after["fact_id"])
+    return superseded
 
 
 async def canonicalize(

@@ -51,7 +51,7 @@ async def refresh_forest(
     embedder: Embedder,
     concurrency: int,
     ledger: UsageLedger | None = None,
-    max_passes: int = 64,
+    max_passes: int = 8,
 ) -> RefreshStats:
     """Refresh every dirty node of the forest, lowest level first. Serialised per forest with a
     session-level advisory lock (held on a connection, not in a transaction)."""
@@ -61,21 +61,33 @@ async def refresh_forest(
         await lock_conn.execute(text("SELECT pg_advisory_lock(hashtextextended(:k, 0))"), {"k": key})
         await lock_conn.commit()
         try:
-            level = 0
-            for _ in range(max_passes * 64):
-                async with db.tenant(tenant_id) as conn:
-                    next_level = await scalar(
-                        conn,
-                        "SELECT min(level) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty "
-                        "AND level >= :l",
-                        {"t": tenant_id, "f": forest_id, "l": level},
+            for _ in range(max_passes):
+                level, progressed = 0, False
+                while True:
+                    async with db.tenant(tenant_id) as conn:
+                        next_level = await scalar(
+                            conn,
+                            "SELECT min(level) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty "
+                            "AND level >= :l",
+                            {"t": tenant_id, "f": forest_id, "l": level},
+                        )
+                    if next_level is None:
+                        break
+                    level = int(next_level)
+                    done = await _refresh_level(
+                        db, tenant_id, forest_id, level, summarizer, embedder, concurrency, ledger
                     )
-                if next_level is None:
+                    progressed = progressed or done.nodes_refreshed > 0
+                    stats.add(done)
+                    level += 1
+                async with db.tenant(tenant_id) as conn:
+                    remaining = await scalar(
+                        conn,
+                        "SELECT count(*) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty",
+                        {"t": tenant_id, "f": forest_id},
+                    )
+                if not remaining or not progressed:
                     break
-                level = int(next_level)
-                done = await _refresh_level(db, tenant_id, forest_id, level, summarizer, embedder, concurrency, ledger)
-                stats.add(done)
-                level += 1
         finally:
             await lock_conn.execute(text("SELECT pg_advisory_unlock(hashtextextended(:k, 0))"), {"k": key})
             await lock_conn.commit()
@@ -99,7 +111,11 @@ async def _refresh_level(
             "SELECT n.node_id, n.version, n.t_start, n.t_end, n.summary, n.summary_hash, n.embedded_hash, "
             "n.embedding IS NULL AS no_embedding, tr.kind, tr.label FROM nodes n JOIN trees tr "
             "ON tr.tenant_id = n.tenant_id AND tr.tree_id = n.tree_id "
-            "WHERE n.tenant_id = :t AND n.forest_id = :f AND n.dirty AND n.level = :l ORDER BY n.node_id",
+            "WHERE n.tenant_id = :t AND n.forest_id = :f AND n.dirty AND n.level = :l "
+            # A node whose child is still dirty (a stale write below) waits: it must be summarised
+            # from its children's current summaries, so it stays dirty for the next pass.
+            "AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.tenant_id = n.tenant_id AND c.parent_id = n.node_id "
+            "AND c.dirty) ORDER BY n.node_id",
             p,
         )
         children: dict[int, list[str]] = defaultdict(list)
