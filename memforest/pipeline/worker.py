@@ -27,8 +27,31 @@ def new_worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
-async def process_job(db: Database, settings: Settings, backends: Backends, job: jobs.Job) -> JobState:
+async def _heartbeat(db: Database, job: jobs.Job, worker_id: str, lease_s: float) -> None:
+    """Extend the job's lease every third of it, so a long job is not taken over while alive."""
+    while True:
+        await asyncio.sleep(lease_s / 3)
+        try:
+            await jobs.extend_lease(db, job, worker_id, lease_s)
+        except Exception:  # a missed beat only risks duplicated (idempotent) work
+            log.warning("could not extend the lease of job %s", job.job_id)
+
+
+async def process_job(
+    db: Database, settings: Settings, backends: Backends, job: jobs.Job, worker_id: str | None = None
+) -> JobState:
     """Run one claimed job to a final state (or hand it back to the queue after an unexpected error)."""
+    beat = (
+        asyncio.create_task(_heartbeat(db, job, worker_id, settings.worker.lease_s)) if worker_id is not None else None
+    )
+    try:
+        return await _process(db, settings, backends, job)
+    finally:
+        if beat is not None:
+            beat.cancel()
+
+
+async def _process(db: Database, settings: Settings, backends: Backends, job: jobs.Job) -> JobState:
     ledger = UsageLedger()
     try:
         if job.kind != "ingest":
@@ -84,7 +107,7 @@ async def run_worker(
                     return
                 await asyncio.sleep(settings.worker.poll_interval_s)
                 continue
-            state = await process_job(db, settings, backends, job)
+            state = await process_job(db, settings, backends, job, worker_id)
             if on_done is not None:
                 on_done(job, state)
 
