@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from memforest.commands import db_cmd, ingest_cmd, query_cmd
+from memforest.commands import db_cmd, ingest_cmd, query_cmd, serve_cmd
 
 
 def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register every subcommand group on ``sub``."""
-    for module in (db_cmd, ingest_cmd, query_cmd):
+    for module in (db_cmd, ingest_cmd, query_cmd, serve_cmd):
         module.register(sub)

@@ -1,0 +1,153 @@
+"""Errors as ``application/problem+json`` (RFC 9457), mapped in one place."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from memforest.errors import MemForestError
+
+log = logging.getLogger(__name__)
+
+PROBLEM_BASE = "https://memforest.dev/problems/"
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+_HTTP_SLUGS = {
+    400: "bad-request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    409: "conflict",
+    413: "payload-too-large",
+    415: "unsupported-media-type",
+    422: "invalid-input",
+    503: "unavailable",
+}
+
+
+def problem_type(slug: str) -> str:
+    """The stable URI naming a problem type."""
+    return PROBLEM_BASE + slug
+
+
+def _title(slug: str) -> str:
+    return slug.replace("-", " ").capitalize()
+
+
+def problem_response(
+    status: int,
+    slug: str,
+    detail: str,
+    *,
+    extra: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    """A problem+json response."""
+    body: dict[str, Any] = {"type": problem_type(slug), "title": _title(slug), "status": status, "detail": detail}
+    if extra:
+        body.update(extra)
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_CONTENT_TYPE, headers=headers)
+
+
+def _memforest_error(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, MemForestError)
+    headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
+    if exc.status_code >= 500:
+        log.error("request failed: %s: %s", type(exc).__name__, exc)
+    extra: dict[str, Any] | None = None
+    location = getattr(exc, "location", None)
+    if isinstance(location, str):
+        extra = {"location": location}
+    return problem_response(exc.status_code, exc.type_slug, str(exc), extra=extra, headers=headers)
+
+
+def _validation_error(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    errors = [
+        {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+        for e in exc.errors()
+    ]
+    first = errors[0] if errors else None
+    detail = f"{'.'.join(first['loc'])}: {first['msg']}" if first else "invalid request"
+    return problem_response(422, "invalid-input", detail, extra={"errors": errors})
+
+
+def _http_error(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    slug = _HTTP_SLUGS.get(exc.status_code, "internal" if exc.status_code >= 500 else "bad-request")
+    return problem_response(exc.status_code, slug, str(exc.detail), headers=dict(exc.headers or {}) or None)
+
+
+def _unexpected(_: Request, exc: Exception) -> Response:
+    log.exception("unhandled error", exc_info=exc)
+    return problem_response(500, "internal", "internal server error")
+
+
+
+
+def install_problem_handlers(app: FastAPI) -> None:
+    """Register the one mapping from exceptions to problem+json."""
+    app.add_exception_handler(MemForestError, _memforest_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)
+
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BodyLimitMiddleware:
+    """413 before the app sees a body larger than ``max_bytes`` (declared or streamed)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = None
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                declared = value
+        if declared is not None:
+            try:
+                size = int(declared)
+            except ValueError:
+                size = -1
+            if size < 0:
+                await problem_response(400, "bad-request", "invalid Content-Length")(scope, receive, send)
+                return
+            if size > self.max_bytes:
+                await self._too_large(scope, receive, send)
+                return
+        seen = 0
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise StarletteHTTPException(413, self._detail())
+            return message
+
+        await self.app(scope, limited_receive, send)
+
+    def _detail(self) -> str:
+        return f"request body exceeds the limit of {self.max_bytes} bytes"
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await problem_response(413, "payload-too-large", self._detail())(scope, receive, send)

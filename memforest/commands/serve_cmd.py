@@ -1,0 +1,36 @@
+"""``memforest serve``: the HTTP API (uvicorn) with an in-process worker."""
+
+from __future__ import annotations
+
+import argparse
+
+from memforest.api.auth import check_admin_key
+from memforest.settings import Settings
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``serve`` command."""
+    p = sub.add_parser("serve", help="run the HTTP API with an in-process worker")
+    p.add_argument("--host", default=None, help="address to bind (default: settings api.host, 127.0.0.1)")
+    p.add_argument("--port", type=int, default=None, help="port (default: settings api.port, 8420)")
+    p.add_argument("--no-worker", action="store_true", help="do not run a worker inside the server")
+    p.set_defaults(handler=run)
+
+
+async def run(args: argparse.Namespace, settings: Settings) -> int:
+    """Check the admin key, then serve until interrupted."""
+    import uvicorn
+
+    from memforest.api.app import create_app
+
+    check_admin_key(settings)  # ConfigurationError -> one-line error from the CLI's main
+    app = create_app(settings, start_worker=not args.no_worker)
+    config = uvicorn.Config(
+        app,
+        host=args.host or settings.api.host,
+        port=args.port if args.port is not None else settings.api.port,
+        log_level="info",
+        lifespan="on",
+    )
+    await uvicorn.Server(config).serve()
+    return 0
