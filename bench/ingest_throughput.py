@@ -1,0 +1,250 @@
+"""Ingest throughput on the shared LoCoMo conversations with the default backends (rule-based
+extraction, extractive summaries, hashed embeddings): each conversation into its own forest, one
+forest after another; turns/s, sessions/s, per-stage wall time, facts/trees/nodes, and the forest
+invariant check after each.
+
+    python -m bench.ingest_throughput                  # ../shared/data/locomo/locomo_dev5.json
+    python -m bench.ingest_throughput --data FILE --limit 2 --quick
+
+Stage times: ``accept`` is the wall time of accepting the forest's sessions; extract, embed, commit
+and refresh are summed over the forest's ingest jobs, which run ``--job-concurrency`` at a time, so
+their sum can exceed the forest's wall time (commit and refresh include waiting for the forest lock).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from tqdm import tqdm
+
+from bench.common import (
+    RESULTS_DIR,
+    bench_env,
+    default_locomo,
+    forest_counts,
+    machine_info,
+    new_figure,
+    save_figure,
+    stage_breakdown,
+    write_json,
+)
+from memforest.ingest.formats import load_forests
+from memforest.pipeline.service import ingest_sessions
+from memforest.store.check import check_forest
+from memforest.store.tenants import get_forest
+
+NAME = "ingest_throughput"
+STAGES = ("accept", "extract", "embed", "commit", "refresh")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m bench.ingest_throughput", description=__doc__.split("\n\n")[0])
+    p.add_argument("--data", type=Path, default=None, help="LoCoMo JSON (default: the shared locomo_dev5.json)")
+    p.add_argument("--limit", type=int, default=None, help="only the first N conversations")
+    p.add_argument("--sessions-limit", type=int, default=None, help="only the first N sessions of each")
+    p.add_argument("--job-concurrency", type=int, default=4, help="ingest jobs of one forest at once")
+    p.add_argument("--no-check", action="store_true", help="skip the forest invariant check")
+    p.add_argument("--embed-dim", type=int, default=None)
+    p.add_argument("--database-url", default=None, help="external PostgreSQL (default: temporary embedded)")
+    p.add_argument("--out", type=Path, default=RESULTS_DIR)
+    p.add_argument("--quick", action="store_true", help="smoke run: 1 conversation, 3 sessions")
+    p.add_argument("--no-progress", action="store_true")
+    return p
+
+
+async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
+    forests = load_forests(data, "locomo")
+    if args.limit is not None:
+        forests = forests[: args.limit]
+    if args.sessions_limit is not None:
+        forests = [type(f)(name=f.name, sessions=f.sessions[: args.sessions_limit]) for f in forests]
+    overrides: dict[str, Any] = {}
+    if args.embed_dim:
+        overrides["embedding"] = {"dim": args.embed_dim}
+    rows: list[dict[str, Any]] = []
+    t_all = time.perf_counter()
+    total_sessions = sum(len(f.sessions) for f in forests)
+    async with bench_env(database_url=args.database_url, settings_overrides=overrides) as env:
+        bar = tqdm(
+            total=total_sessions,
+            unit="session",
+            desc="ingest",
+            disable=args.no_progress,
+            file=sys.stderr,
+            dynamic_ncols=True,
+        )
+        for i, forest in enumerate(forests):
+            name = forest.name or f"conversation-{i}"
+            bar.set_description(f"ingest {name}")
+            seen = [0]
+
+            def progress(done: int, _total: int, seen: list[int] = seen) -> None:
+                bar.update(done - seen[0])
+                seen[0] = done
+
+            report = await ingest_sessions(
+                env.db,
+                env.settings,
+                env.backends,
+                env.tenant_id,
+                name,
+                forest.sessions,
+                progress=progress,
+                job_concurrency=args.job_concurrency,
+            )
+            d = report.as_dict()
+            counts = await forest_counts(env, name)
+            verdict: str | None = None
+            if not args.no_check:
+                async with env.db.tenant(env.tenant_id) as conn:
+                    f = await get_forest(conn, env.tenant_id, name)
+                    chk = await check_forest(conn, env.tenant_id, f.forest_id)
+                verdict = "ok" if chk.ok else chk.violations[0]
+            wall = float(d["wall_s"])
+            rows.append(
+                {
+                    "forest": name,
+                    "sessions": d["sessions_accepted"],
+                    "turns": d["turns"],
+                    "cells": d["cells"],
+                    "candidates": d["candidates"],
+                    "facts_new": d["facts_new"],
+                    "facts_merged": d["facts_merged"],
+                    "facts_superseded": d["facts_superseded"],
+                    "facts": counts["facts"],
+                    "trees": counts["trees"],
+                    "nodes": counts["nodes"],
+                    "height": counts["height"],
+                    "nodes_refreshed": d["nodes_refreshed"],
+                    "model_calls": {k: v["calls"] for k, v in d["model_usage"].items()},
+                    "wall_s": wall,
+                    "turns_per_s": d["turns"] / wall if wall else 0.0,
+                    "sessions_per_s": d["sessions_accepted"] / wall if wall else 0.0,
+                    "stage_s": stage_breakdown(d["stage_wall_s"], d["accept_wall_s"]),
+                    "jobs_failed": d["jobs_failed"],
+                    "check": verdict,
+                }
+            )
+        bar.close()
+        database = env.database
+    wall = sum(r["wall_s"] for r in rows)
+    turns = sum(r["turns"] for r in rows)
+    sessions = sum(r["sessions"] for r in rows)
+    total = {
+        "forests": len(rows),
+        "sessions": sessions,
+        "turns": turns,
+        "facts": sum(r["facts"] for r in rows),
+        "nodes": sum(r["nodes"] for r in rows),
+        "wall_s": wall,
+        "turns_per_s": turns / wall if wall else 0.0,
+        "sessions_per_s": sessions / wall if wall else 0.0,
+        "stage_s": {k: sum(r["stage_s"][k] for r in rows) for k in STAGES},
+        "all_checks_ok": all(r["check"] in (None, "ok") for r in rows),
+    }
+    return {
+        "bench": NAME,
+        "quick": bool(args.quick),
+        "config": {
+            "data": str(data),
+            "job_concurrency": args.job_concurrency,
+            "limit": args.limit,
+            "sessions_limit": args.sessions_limit,
+            "backends": "rule-based + extractive + hashed",
+            "database": database,
+        },
+        "machine": machine_info(),
+        "forests": rows,
+        "total": total,
+        "elapsed_s": time.perf_counter() - t_all,
+    }
+
+
+def render(result: dict[str, Any], console: Console) -> None:
+    t = Table(title="ingest throughput (default backends), one forest per LoCoMo conversation")
+    for col in (
+        "forest",
+        "sessions",
+        "turns",
+        "facts",
+        "trees s/e/sc",
+        "nodes",
+        "wall s",
+        "turns/s",
+        "sessions/s",
+        *(f"{s} s" for s in STAGES),
+        "check",
+    ):
+        t.add_column(col, justify="right")
+
+    def add(r: dict[str, Any], name: str, trees: str, check: str) -> None:
+        t.add_row(
+            name,
+            str(r["sessions"]),
+            str(r["turns"]),
+            f"{r['facts']:,}",
+            trees,
+            f"{r['nodes']:,}",
+            f"{r['wall_s']:.1f}",
+            f"{r['turns_per_s']:.1f}",
+            f"{r['sessions_per_s']:.2f}",
+            *(f"{r['stage_s'][s]:.2f}" for s in STAGES),
+            check,
+        )
+
+    for r in result["forests"]:
+        tr = r["trees"]
+        add(r, r["forest"], f"{tr.get('session', 0)}/{tr.get('entity', 0)}/{tr.get('scene', 0)}", str(r["check"]))
+    t.add_section()
+    tot = result["total"]
+    add(tot, "total", "", "ok" if tot["all_checks_ok"] else "FAILED")
+    console.print(t)
+    console.print("stage seconds: accept = wall of accepting; the others are summed over concurrent jobs")
+
+
+def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
+    fig, ax = new_figure(2)
+    names = [r["forest"] for r in result["forests"]]
+    bottom = [0.0] * len(names)
+    for stage in STAGES:
+        vals = [r["stage_s"][stage] for r in result["forests"]]
+        ax[0].bar(names, vals, bottom=bottom, label=stage)
+        bottom = [b + v for b, v in zip(bottom, vals, strict=True)]
+    ax[0].set_title("stage seconds per forest (summed over jobs)")
+    ax[0].legend()
+    ax[0].tick_params(axis="x", rotation=20)
+    ax[1].bar(names, [r["turns_per_s"] for r in result["forests"]], color="#49c")
+    ax[1].set_title("turns/s")
+    ax[1].tick_params(axis="x", rotation=20)
+    return save_figure(fig, out_dir, name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    data = args.data or default_locomo()
+    if data is None or not Path(data).is_file():
+        print("no LoCoMo data: pass --data FILE (looked for ../shared/data/locomo/locomo_dev5.json)", file=sys.stderr)
+        return 2
+    if args.quick:
+        args.limit = 1 if args.limit is None else args.limit
+        args.sessions_limit = 3 if args.sessions_limit is None else args.sessions_limit
+    result = asyncio.run(run(args, Path(data)))
+    name = f"{NAME}_quick" if args.quick else NAME
+    json_path = write_json(args.out, name, result)
+    png_path = plot(result, args.out, name)
+    console = Console(width=190)
+    render(result, console)
+    console.print(f"wrote {json_path} and {png_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

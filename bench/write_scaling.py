@@ -1,0 +1,429 @@
+"""Write cost while one forest grows (DESIGN.md 2.5-2.6: maintenance is local, O(log N) per fact).
+
+One forest grows from ~1K to ``--max-facts`` facts with deterministic synthetic sessions (recurring
+speakers, friends, places, companies; states that change over time, so supersession happens; ~10
+turns per session). Each time the fact count crosses a checkpoint, a probe batch of
+``--probe-sessions`` new sessions is ingested one session at a time through the normal write path,
+and we record per session: wall time, summary calls, nodes touched (refreshed) and leaves inserted.
+The ratio last/first of each must stay <= 1.5.
+
+Then eager against lazy refresh over the same sessions (fresh forests): eager refreshes the forest
+after every single fact insert ("fact") or after every cell ("cell"); lazy is the normal path (one
+refresh per session job, dirty marks coalesced, batched level by level).
+
+Default backends: rule-based extraction, extractive summaries, hashed embeddings.
+
+    python -m bench.write_scaling                      # the documented full run (to 50K facts)
+    python -m bench.write_scaling --max-facts 10000    # what fits in ~15 minutes on 2 cores
+    python -m bench.write_scaling --quick              # smoke run
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from tqdm import tqdm
+
+from bench.common import (
+    RESULTS_DIR,
+    BenchEnv,
+    SyntheticConversations,
+    bench_env,
+    forest_counts,
+    ingest_stepwise,
+    machine_info,
+    new_figure,
+    save_figure,
+    stage_breakdown,
+    write_json,
+)
+from memforest.pipeline.service import ingest_sessions
+
+NAME = "write_scaling"
+DEFAULT_CHECKPOINTS = (1000, 2000, 5000, 10000, 20000, 50000)
+RATIO_LIMIT = 1.5
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m bench.write_scaling", description=__doc__.split("\n\n")[0])
+    p.add_argument("--max-facts", type=int, default=50_000, help="grow the forest to this many facts")
+    p.add_argument(
+        "--checkpoints",
+        default=None,
+        help="comma-separated fact counts to probe at (default 1K,2K,5K,10K,20K,50K up to --max-facts)",
+    )
+    p.add_argument("--probe-sessions", type=int, default=20, help="sessions in each probe batch")
+    p.add_argument("--compare-sessions", type=int, default=30, help="sessions for eager vs lazy (0 skips)")
+    p.add_argument("--growth-batch", type=int, default=50, help="max sessions per growth ingest call")
+    p.add_argument("--job-concurrency", type=int, default=4, help="ingest jobs at once while growing")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
+    p.add_argument("--database-url", default=None, help="external PostgreSQL (default: temporary embedded)")
+    p.add_argument("--out", type=Path, default=RESULTS_DIR, help="directory for the JSON and PNG")
+    p.add_argument("--quick", action="store_true", help="small smoke run (~150 facts, 2 probe sessions)")
+    p.add_argument("--no-progress", action="store_true")
+    return p
+
+
+def _checkpoints(args: argparse.Namespace) -> list[int]:
+    if args.checkpoints:
+        points = sorted({int(x) for x in str(args.checkpoints).split(",") if x.strip()})
+    else:
+        points = [c for c in DEFAULT_CHECKPOINTS if c <= args.max_facts]
+        if not points or points[-1] != args.max_facts:
+            points.append(args.max_facts)
+    return [c for c in points if c > 0]
+
+
+def _summary_calls(report: dict[str, Any]) -> int:
+    return int(report.get("model_usage", {}).get("summarize", {}).get("calls", 0))
+
+
+async def _probe(env: BenchEnv, forest: str, sessions: list[Any]) -> dict[str, Any]:
+    """Ingest the probe sessions one at a time through the normal path; per-session costs."""
+    per: list[dict[str, Any]] = []
+    for s in sessions:
+        report = (
+            await ingest_sessions(env.db, env.settings, env.backends, env.tenant_id, forest, [s], job_concurrency=1)
+        ).as_dict()
+        per.append(
+            {
+                "wall_s": report["wall_s"],
+                "summary_calls": _summary_calls(report),
+                "nodes_refreshed": report["nodes_refreshed"],
+                "leaves": report["leaves"],
+                "splits": report["splits"],
+                "facts_new": report["facts_new"],
+                "facts_merged": report["facts_merged"],
+                "candidates": report["candidates"],
+                "stages": stage_breakdown(report["stage_wall_s"], report["accept_wall_s"]),
+            }
+        )
+    n = len(per)
+    walls = [p["wall_s"] for p in per]
+    candidates = sum(p["candidates"] for p in per)
+    stages = {k: sum(p["stages"][k] for p in per) / n for k in per[0]["stages"]}
+    return {
+        "sessions": n,
+        "wall_s_per_session_median": statistics.median(walls),
+        "wall_s_per_session_mean": statistics.fmean(walls),
+        "summary_calls_per_session": sum(p["summary_calls"] for p in per) / n,
+        "nodes_touched_per_session": sum(p["nodes_refreshed"] for p in per) / n,
+        "leaves_per_session": sum(p["leaves"] for p in per) / n,
+        "splits_per_session": sum(p["splits"] for p in per) / n,
+        "facts_new_per_session": sum(p["facts_new"] for p in per) / n,
+        "candidates_per_session": candidates / n,
+        "wall_ms_per_candidate": 1000 * sum(walls) / max(1, candidates),
+        "stage_s_per_session": stages,
+    }
+
+
+async def _compare(env: BenchEnv, args: argparse.Namespace, bar: tqdm | None) -> dict[str, Any]:
+    """Eager (per fact, per cell) against lazy (per session job, and one batch) over the same sessions."""
+    sessions = SyntheticConversations(args.seed + 1, prefix="c").sessions(args.compare_sessions)
+    modes: dict[str, dict[str, Any]] = {}
+
+    def tick(n: int = 1) -> None:
+        if bar is not None:
+            bar.update(n)
+
+    for granularity in ("fact", "cell"):
+        rep = await ingest_stepwise(
+            env,
+            f"cmp-eager-{granularity}",
+            sessions,
+            granularity=granularity,
+            refresh_concurrency=env.settings.pipeline.refresh_concurrency,
+            progress=tick,
+        )
+        d = rep.as_dict()
+        modes[f"eager_per_{granularity}"] = {
+            "refreshes": d["refreshes"],
+            "summary_calls": _summary_calls(d),
+            "nodes_refreshed": d["nodes_refreshed"],
+            "facts_new": d["facts_new"],
+            "leaves": d["leaves"],
+            "wall_s": d["wall_s"],
+        }
+    t0 = time.perf_counter()
+    refreshes = summary = nodes = facts = leaves = 0
+    for s in sessions:
+        d = (
+            await ingest_sessions(
+                env.db, env.settings, env.backends, env.tenant_id, "cmp-lazy-session", [s], job_concurrency=1
+            )
+        ).as_dict()
+        refreshes += 1
+        summary += _summary_calls(d)
+        nodes += d["nodes_refreshed"]
+        facts += d["facts_new"]
+        leaves += d["leaves"]
+        tick()
+    modes["lazy_per_session"] = {
+        "refreshes": refreshes,
+        "summary_calls": summary,
+        "nodes_refreshed": nodes,
+        "facts_new": facts,
+        "leaves": leaves,
+        "wall_s": time.perf_counter() - t0,
+    }
+    d = (
+        await ingest_sessions(
+            env.db,
+            env.settings,
+            env.backends,
+            env.tenant_id,
+            "cmp-lazy-batch",
+            sessions,
+            job_concurrency=args.job_concurrency,
+        )
+    ).as_dict()
+    tick(len(sessions))
+    modes["lazy_batch"] = {
+        "refreshes": d["jobs_succeeded"] + d["jobs_failed"],
+        "summary_calls": _summary_calls(d),
+        "nodes_refreshed": d["nodes_refreshed"],
+        "facts_new": d["facts_new"],
+        "leaves": d["leaves"],
+        "wall_s": d["wall_s"],
+    }
+    lazy = max(1, modes["lazy_per_session"]["summary_calls"])
+    return {
+        "sessions": len(sessions),
+        "turns": sum(len(s.turns) for s in sessions),
+        "modes": modes,
+        "eager_fact_over_lazy_summary_calls": modes["eager_per_fact"]["summary_calls"] / lazy,
+        "eager_cell_over_lazy_summary_calls": modes["eager_per_cell"]["summary_calls"] / lazy,
+    }
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    checkpoints = _checkpoints(args)
+    overrides: dict[str, Any] = {}
+    if args.embed_dim:
+        overrides["embedding"] = {"dim": args.embed_dim}
+    gen = SyntheticConversations(args.seed, prefix="g")
+    forest = "write-scaling"
+    t_start = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    growth_sessions = 0
+    growth_wall = 0.0
+    async with bench_env(database_url=args.database_url, settings_overrides=overrides) as env:
+        bar = tqdm(
+            total=checkpoints[-1],
+            unit="fact",
+            desc="growing forest",
+            disable=args.no_progress,
+            file=sys.stderr,
+            dynamic_ncols=True,
+        )
+        facts = 0
+        facts_per_session = 10.0
+        for target in checkpoints:
+            while facts < target:
+                need = max(1, int((target - facts) / max(1.0, facts_per_session)) + 1)
+                batch = gen.sessions(min(args.growth_batch, need))
+                t0 = time.perf_counter()
+                await ingest_sessions(
+                    env.db,
+                    env.settings,
+                    env.backends,
+                    env.tenant_id,
+                    forest,
+                    batch,
+                    job_concurrency=args.job_concurrency,
+                )
+                growth_wall += time.perf_counter() - t0
+                growth_sessions += len(batch)
+                now = (await forest_counts(env, forest))["facts"]
+                facts_per_session = max(1.0, (now - 0) / max(1, growth_sessions))
+                bar.update(min(now, checkpoints[-1]) - min(facts, checkpoints[-1]))
+                facts = now
+            before = await forest_counts(env, forest)
+            bar.set_description(f"probe at {before['facts']} facts")
+            probe = await _probe(env, forest, gen.sessions(args.probe_sessions))
+            results.append({"checkpoint": target, "forest_before": before, **probe})
+            # the probe's own facts count as growth
+            facts = (await forest_counts(env, forest))["facts"]
+            bar.set_description("growing forest")
+        bar.close()
+        final = await forest_counts(env, forest)
+        compare: dict[str, Any] | None = None
+        if args.compare_sessions > 0:
+            cbar = tqdm(
+                total=4 * args.compare_sessions,
+                unit="session",
+                desc="eager vs lazy",
+                disable=args.no_progress,
+                file=sys.stderr,
+                dynamic_ncols=True,
+            )
+            compare = await _compare(env, args, cbar)
+            cbar.close()
+        database = env.database
+    first, last = results[0], results[-1]
+
+    def ratio(key: str) -> float:
+        return float(last[key]) / float(first[key]) if first[key] else float("inf") if last[key] else 1.0
+
+    ratios = {
+        "wall_s_per_session_median": ratio("wall_s_per_session_median"),
+        "wall_s_per_session_mean": ratio("wall_s_per_session_mean"),
+        "summary_calls_per_session": ratio("summary_calls_per_session"),
+        "nodes_touched_per_session": ratio("nodes_touched_per_session"),
+        "wall_ms_per_candidate": ratio("wall_ms_per_candidate"),
+    }
+    gate_keys = ("wall_s_per_session_median", "summary_calls_per_session", "nodes_touched_per_session")
+    return {
+        "bench": NAME,
+        "quick": bool(args.quick),
+        "config": {
+            "max_facts": args.max_facts,
+            "checkpoints": checkpoints,
+            "probe_sessions": args.probe_sessions,
+            "compare_sessions": args.compare_sessions,
+            "growth_batch": args.growth_batch,
+            "job_concurrency": args.job_concurrency,
+            "seed": args.seed,
+            "backends": "rule-based + extractive + hashed",
+            "database": database,
+        },
+        "machine": machine_info(),
+        "checkpoints": results,
+        "final_forest": final,
+        "growth": {"sessions": growth_sessions, "wall_s": growth_wall},
+        "ratios_last_over_first": ratios,
+        "ratio_limit": RATIO_LIMIT,
+        "pass": all(ratios[k] <= RATIO_LIMIT for k in gate_keys),
+        "eager_vs_lazy": compare,
+        "total_wall_s": time.perf_counter() - t_start,
+    }
+
+
+def render(result: dict[str, Any], console: Console) -> None:
+    t = Table(title="write scaling: cost per ingested session while the forest grows (normal lazy path)")
+    for col in (
+        "facts before",
+        "height",
+        "nodes",
+        "ms/session (median)",
+        "ms/session (mean)",
+        "summary calls/sess",
+        "nodes touched/sess",
+        "leaves/sess",
+        "candidates/sess",
+        "ms/candidate",
+    ):
+        t.add_column(col, justify="right")
+    for c in result["checkpoints"]:
+        fb = c["forest_before"]
+        t.add_row(
+            f"{fb['facts']:,}",
+            str(fb["height"]),
+            f"{fb['nodes']:,}",
+            f"{1000 * c['wall_s_per_session_median']:.0f}",
+            f"{1000 * c['wall_s_per_session_mean']:.0f}",
+            f"{c['summary_calls_per_session']:.1f}",
+            f"{c['nodes_touched_per_session']:.1f}",
+            f"{c['leaves_per_session']:.1f}",
+            f"{c['candidates_per_session']:.1f}",
+            f"{c['wall_ms_per_candidate']:.1f}",
+        )
+    r = result["ratios_last_over_first"]
+    t.add_section()
+    t.add_row(
+        "ratio last/first",
+        "",
+        "",
+        f"{r['wall_s_per_session_median']:.2f}",
+        f"{r['wall_s_per_session_mean']:.2f}",
+        f"{r['summary_calls_per_session']:.2f}",
+        f"{r['nodes_touched_per_session']:.2f}",
+        "",
+        "",
+        f"{r['wall_ms_per_candidate']:.2f}",
+    )
+    console.print(t)
+    verdict = "[green]PASS[/green]" if result["pass"] else "[red]FAIL[/red]"
+    console.print(
+        f"ratio limit {result['ratio_limit']} on wall/session (median), summary calls/session, nodes touched/session:"
+        f" {verdict}   (growth: {result['growth']['sessions']} sessions in {result['growth']['wall_s']:.0f} s; "
+        f"final forest {result['final_forest']['facts']:,} facts, {result['final_forest']['nodes']:,} nodes)"
+    )
+    cmp = result.get("eager_vs_lazy")
+    if cmp:
+        t2 = Table(title=f"eager vs lazy refresh over the same {cmp['sessions']} sessions ({cmp['turns']} turns)")
+        for col in ("mode", "refreshes", "summary calls", "nodes refreshed", "new facts", "leaves", "wall s"):
+            t2.add_column(col, justify="right")
+        for mode, m in cmp["modes"].items():
+            t2.add_row(
+                mode,
+                str(m["refreshes"]),
+                str(m["summary_calls"]),
+                str(m["nodes_refreshed"]),
+                str(m["facts_new"]),
+                str(m["leaves"]),
+                f"{m['wall_s']:.1f}",
+            )
+        console.print(t2)
+        console.print(
+            f"summary calls, eager/lazy (per session job): per fact {cmp['eager_fact_over_lazy_summary_calls']:.2f}x, "
+            f"per cell {cmp['eager_cell_over_lazy_summary_calls']:.2f}x"
+        )
+
+
+def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
+    fig, ax = new_figure(3)
+    xs = [c["forest_before"]["facts"] for c in result["checkpoints"]]
+    ax[0].plot(xs, [1000 * c["wall_s_per_session_median"] for c in result["checkpoints"]], "o-", label="median")
+    ax[0].plot(xs, [1000 * c["wall_s_per_session_mean"] for c in result["checkpoints"]], "s--", label="mean")
+    ax[0].set_title("wall time per session (ms)")
+    ax[1].plot(xs, [c["summary_calls_per_session"] for c in result["checkpoints"]], "o-", label="summary calls")
+    ax[1].plot(xs, [c["nodes_touched_per_session"] for c in result["checkpoints"]], "s-", label="nodes touched")
+    ax[1].plot(xs, [c["leaves_per_session"] for c in result["checkpoints"]], "^:", label="leaves inserted")
+    ax[1].set_title("work per session")
+    for a in ax[:2]:
+        a.set_xscale("log")
+        a.set_xlabel("facts in forest")
+        a.set_ylim(bottom=0)
+        a.legend()
+    cmp = result.get("eager_vs_lazy")
+    if cmp:
+        modes = list(cmp["modes"])
+        ax[2].bar(modes, [cmp["modes"][m]["summary_calls"] for m in modes], color=["#c44", "#e94", "#49c", "#2a6"])
+        ax[2].set_title(f"summary calls, {cmp['sessions']} sessions")
+        ax[2].tick_params(axis="x", rotation=20)
+    else:
+        ax[2].axis("off")
+    return save_figure(fig, out_dir, name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.quick:
+        args.max_facts = min(args.max_facts, 120)
+        args.checkpoints = args.checkpoints or "40,120"
+        args.probe_sessions = min(args.probe_sessions, 2)
+        args.compare_sessions = min(args.compare_sessions, 2)
+        args.growth_batch = min(args.growth_batch, 6)
+    result = asyncio.run(run(args))
+    name = f"{NAME}_quick" if args.quick else NAME
+    json_path = write_json(args.out, name, result)
+    png_path = plot(result, args.out, name)
+    console = Console(width=170)
+    render(result, console)
+    console.print(f"wrote {json_path} and {png_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
