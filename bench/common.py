@@ -476,7 +476,9 @@ async def _commit_fact(
             cand = cell.candidates[index]
             counts.candidates += 1
             turn_ids = tuple(cell.turn_ids[s] for s in cand.source_turn_seqs if s in cell.turn_ids)
-            source = SourceRef(session_id, cell.cell_id, turn_ids or tuple(cell.turn_ids.values()))
+            source = SourceRef(
+                session_id, cell.cell_id, turn_ids or tuple(cell.turn_ids.values()), said_at=cell.view.t_end
+            )
             outcome = await canonicalize(
                 conn, t, forest_id, cand, embedding, source, near_threshold=settings.pipeline.near_duplicate_threshold
             )

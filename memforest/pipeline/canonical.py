@@ -7,7 +7,7 @@ import hashlib
 import re
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -46,6 +46,7 @@ class SourceRef:
     session_id: int
     cell_id: int
     turn_ids: tuple[int, ...]
+    said_at: datetime | None = None  # when the source turns were said: the fact is known from then
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,8 +186,10 @@ async def canonicalize(
         await scalar(
             conn,
             "INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, entities, topics, speaker, subject, "
-            "attribute, value, time_text, valid_from, valid_to, source_count, embedding) VALUES (:t, :f, :x, :h, "
-            ":k, :en, :to, :sp, :su, :at, :va, :tt, :vf, :vt, 0, :e) RETURNING fact_id",
+            "attribute, value, time_text, valid_from, valid_to, recorded_at, source_count, embedding) VALUES (:t, :f, "
+            ":x, :h, :k, :en, :to, :sp, :su, :at, :va, :tt, :vf, :vt, coalesce(CAST(:ra AS timestamptz), now()), 0, "
+            ":e) "
+            "RETURNING fact_id",
             {
                 "t": tenant_id,
                 "f": forest_id,
@@ -202,6 +205,7 @@ async def canonicalize(
                 "tt": cand.time_text,
                 "vf": cand.valid_from,
                 "vt": cand.valid_to,
+                "ra": source.said_at,
                 "e": embedding,
             },
         )

@@ -179,7 +179,9 @@ async def _commit(
                 counts.candidates += 1
                 emb = embeddings[(cell.cell_id, i)]
                 turn_ids = tuple(cell.turn_ids[s] for s in cand.source_turn_seqs if s in cell.turn_ids)
-                source = SourceRef(session_id, cell.cell_id, turn_ids or tuple(cell.turn_ids.values()))
+                source = SourceRef(
+                    session_id, cell.cell_id, turn_ids or tuple(cell.turn_ids.values()), said_at=cell.view.t_end
+                )
                 outcome = await canonicalize(
                     conn, tenant_id, forest_id, cand, emb, source,
                     near_threshold=settings.pipeline.near_duplicate_threshold,
