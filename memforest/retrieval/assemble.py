@@ -106,6 +106,8 @@ class _Item:
     trees: list[tuple[int, str, str]]  # (tree_id, kind, label)
     has_time_text: bool = False
     superseded: bool = False
+    recorded_at: datetime | None = None
+    retracted_at: datetime | None = None
     score: float = 0.0
 
 
@@ -117,7 +119,8 @@ async def _load_facts(
     params = {"t": tenant_id, "f": forest_id, "ids": list(ids), "q": q}
     rows = await fetch_all(
         conn,
-        "SELECT x.fact_id, x.text, x.valid_from, x.valid_to, x.time_text, x.superseded_by, "
+        "SELECT x.fact_id, x.text, x.valid_from, x.valid_to, x.time_text, x.superseded_by, x.recorded_at, "
+        "x.retracted_at, "
         "coalesce(1 - (x.embedding <=> :q), 0) AS sim FROM facts x "
         "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.fact_id = ANY(:ids)",
         params,
@@ -156,6 +159,8 @@ async def _load_facts(
                 trees=trees.get(fid, []),
                 has_time_text=bool(r["time_text"]),
                 superseded=r["superseded_by"] is not None,
+                recorded_at=r["recorded_at"],
+                retracted_at=r["retracted_at"],
             )
         )
     return out
@@ -223,10 +228,17 @@ def _overlaps(item: _Item, after: datetime | None, before: datetime | None) -> b
 
 
 def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues) -> bool:
-    if opts.as_of is not None:
+    if opts.as_of is None:
+        if item.retracted_at is not None:
+            return False
+    else:
         if item.start > opts.as_of:
             return False
         if item.kind == "fact" and item.end is not None and item.end <= opts.as_of:
+            return False
+        if item.recorded_at is not None and item.recorded_at > opts.as_of:
+            return False
+        if item.retracted_at is not None and item.retracted_at <= opts.as_of:
             return False
     if (opts.time_from is not None or opts.time_to is not None) and not _overlaps(item, opts.time_from, opts.time_to):
         return False

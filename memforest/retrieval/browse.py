@@ -56,6 +56,13 @@ async def _children(
     )
 
 
+def _as_array(value: Any) -> Vec:
+    """A vector column value (pgvector ``Vector``, numpy array or list) as float32 numpy."""
+    to_numpy = getattr(value, "to_numpy", None)
+    arr = to_numpy() if to_numpy is not None else value
+    return np.asarray(arr, dtype=np.float32)
+
+
 def _overlaps(row: dict[str, Any], after: datetime | None, before: datetime | None) -> bool:
     if after is not None and row["t_end"] < after:
         return False
@@ -180,7 +187,7 @@ async def browse_llm(
                 "AND node_id = ANY(:ids) AND embedding IS NOT NULL",
                 {"t": tenant_id, "f": forest_id, "ids": [lf.node_id for lf in leaves]},
             )
-        embs = {int(r["node_id"]): np.asarray(r["embedding"], dtype=np.float32) for r in emb_rows}
+        embs = {int(r["node_id"]): _as_array(r["embedding"]) for r in emb_rows}
         for lf in leaves:
             e = embs.get(lf.node_id)
             if e is not None:

@@ -242,15 +242,22 @@ async def recall(
     if not exact:
         await use_hnsw(conn, preset)
     kinds = list(scope_kinds) if scope_kinds else ["session", "entity", "scene"]
-    params: dict[str, Any] = {"t": tenant_id, "f": forest_id, "q": q, "kinds": kinds, "n": preset.root_candidates}
+    tree_rows = await fetch_all(
+        conn,
+        "SELECT tree_id, kind, label, root_node_id, height FROM trees "
+        "WHERE tenant_id = :t AND forest_id = :f AND kind = ANY(:kinds) AND root_node_id IS NOT NULL",
+        {"t": tenant_id, "f": forest_id, "kinds": kinds},
+    )
+    # roots by primary key (a short list), so no plan can wander through the forest's nodes
     root_rows = await fetch_all(
         conn,
-        "SELECT tr.tree_id, 1 - (n.embedding <=> :q) AS sim FROM trees tr "
-        "JOIN nodes n ON n.tenant_id = tr.tenant_id AND n.node_id = tr.root_node_id "
-        "WHERE tr.tenant_id = :t AND tr.forest_id = :f AND n.forest_id = :f AND tr.kind = ANY(:kinds) "
-        "AND n.embedding IS NOT NULL ORDER BY n.embedding <=> :q LIMIT :n",
-        params,
+        "SELECT node_id, coalesce(summary, '') AS summary, coalesce(1 - (embedding <=> :q), -1) AS sim "
+        "FROM nodes WHERE tenant_id = :t AND node_id = ANY(:ids) AND forest_id = :f",
+        {"t": tenant_id, "f": forest_id, "q": q, "ids": [int(r["root_node_id"]) for r in tree_rows]},
     )
+    roots = {int(r["node_id"]): r for r in root_rows}
+    trees = {int(r["tree_id"]): r for r in tree_rows if int(r["root_node_id"]) in roots}
+    root_order = sorted(trees, key=lambda tid: (-float(roots[int(trees[tid]["root_node_id"])]["sim"]), tid))
     fact_hits = await nearest_facts(conn, tenant_id, forest_id, q, preset.fact_candidates, exact=exact, as_of=as_of)
     cell_hits = await nearest_cells(conn, tenant_id, forest_id, q, preset.cell_candidates, exact=exact, as_of=as_of)
     tsq = or_tsquery(question)
@@ -272,7 +279,7 @@ async def recall(
         {"t": tenant_id, "f": forest_id, "names": sorted({t.lower() for t in tokenize(question)} - STOPWORDS)},
     )
     rankings = {
-        "root": [int(r["tree_id"]) for r in root_rows],
+        "root": root_order[: preset.root_candidates],
         "fact": _tree_ranking(fact_hits, fact_trees),
         "cell": _tree_ranking(cell_hits, cell_trees),
         "lexical_fact": _tree_ranking(lex_facts, fact_trees),
@@ -280,26 +287,21 @@ async def recall(
         "label": [int(r["tree_id"]) for r in label_rows],
     }
     fused = rrf(rankings, preset.rrf_k)
-    meta = await fetch_all(
-        conn,
-        "SELECT tr.tree_id, tr.kind, tr.label, tr.root_node_id, tr.height, coalesce(n.summary, '') AS summary "
-        "FROM trees tr LEFT JOIN nodes n ON n.tenant_id = tr.tenant_id AND n.node_id = tr.root_node_id "
-        "WHERE tr.tenant_id = :t AND tr.forest_id = :f AND tr.tree_id = ANY(:ids) AND tr.kind = ANY(:kinds)",
-        {"t": tenant_id, "f": forest_id, "ids": list(fused), "kinds": kinds},
-    )
     hits: list[TreeHit] = []
-    for r in meta:
-        score, ranks = fused[int(r["tree_id"])]
+    for tid, (score, ranks) in fused.items():
+        row = trees.get(tid)
+        if row is None:  # a tree of another scope kind, or one without a root yet
+            continue
         hits.append(
             TreeHit(
-                tree_id=int(r["tree_id"]),
-                kind=str(r["kind"]),
-                label=str(r["label"]),
-                root_node_id=r["root_node_id"],
-                height=int(r["height"]),
+                tree_id=tid,
+                kind=str(row["kind"]),
+                label=str(row["label"]),
+                root_node_id=int(row["root_node_id"]),
+                height=int(row["height"]),
                 score=score,
                 ranks=ranks,
-                root_summary=str(r["summary"]),
+                root_summary=str(roots[int(row["root_node_id"])]["summary"]),
             )
         )
     hits.sort(key=lambda h: (-h.score, h.tree_id))
