@@ -236,9 +236,7 @@ def test_session_model_errors_are_pydantic_for_the_api() -> None:
 def _locomo_sample() -> list[dict[str, Any]]:
     def turns(n: int, k: int) -> list[dict[str, Any]]:
         spk = ["Ann", "Ben"]
-        return [
-            {"speaker": spk[j % 2], "dia_id": f"D{n}:{j + 1}", "text": f"s{n} t{j + 1}"} for j in range(k)
-        ]
+        return [{"speaker": spk[j % 2], "dia_id": f"D{n}:{j + 1}", "text": f"s{n} t{j + 1}"} for j in range(k)]
 
     s2 = turns(2, 2)
     s2[1].update(

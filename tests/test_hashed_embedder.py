@@ -156,10 +156,7 @@ async def test_async_embed_returns_lists_and_records_ledger() -> None:
 
 def test_throughput_10k_short_sentences() -> None:
     rng = random.Random(7)
-    vocab = [
-        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9)))
-        for _ in range(3000)
-    ]
+    vocab = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9))) for _ in range(3000)]
     texts = [" ".join(rng.choice(vocab) for _ in range(10)) + "." for _ in range(10_000)]
     emb = HashedEmbedder(384)
     t0 = time.perf_counter()

@@ -71,9 +71,7 @@ def _cell() -> CellView:
         session_external_id="conv-1/session-3",
         session_time=SESSION_TIME,
         turns=(
-            CellTurn(
-                seq=4, speaker="Caroline", text="I went to a support group yesterday.", time=SESSION_TIME
-            ),
+            CellTurn(seq=4, speaker="Caroline", text="I went to a support group yesterday.", time=SESSION_TIME),
             CellTurn(
                 seq=5,
                 speaker="Melanie",
@@ -206,9 +204,7 @@ def _summary_item() -> SummaryInput:
 
 async def test_summarizer_adds_header_and_truncates() -> None:
     chat = FakeChat(
-        SummaryOutput(
-            summary="[2023-05-07 .. 2023-06-01]  Caroline attended a support group and plans to adopt."
-        ),
+        SummaryOutput(summary="[2023-05-07 .. 2023-06-01]  Caroline attended a support group and plans to adopt."),
         SummaryOutput(summary="word " * 200),
         SummaryOutput(summary="   "),
     )
@@ -230,9 +226,7 @@ async def test_summarizer_adds_header_and_truncates() -> None:
 
 async def test_summarizer_without_children_makes_no_call() -> None:
     chat = FakeChat()
-    item = SummaryInput(
-        TreeKind.SCENE, "x", datetime(2023, 5, 7, tzinfo=UTC), datetime(2023, 5, 7, tzinfo=UTC), (), 1
-    )
+    item = SummaryInput(TreeKind.SCENE, "x", datetime(2023, 5, 7, tzinfo=UTC), datetime(2023, 5, 7, tzinfo=UTC), (), 1)
     assert await LLMSummarizer(chat).summarize(item) == "[2023-05-07]"
     assert chat.calls == []
 
@@ -266,9 +260,7 @@ async def test_planner_sanitises_plans() -> None:
         )
     )
     ledger = UsageLedger()
-    out = await LLMPlanner(chat).plan(
-        "When did Caroline go?", ["[..] root0", "[..] root1", "[..] root2"], ledger
-    )
+    out = await LLMPlanner(chat).plan("When did Caroline go?", ["[..] root0", "[..] root1", "[..] root2"], ledger)
     assert [p.tree_index for p in out.plans] == [0, 1, 2]
     p0, p1, p2 = out.plans
     assert (p0.sub_query, p0.time_focus, p0.after, p0.before) == (

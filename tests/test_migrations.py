@@ -14,9 +14,7 @@ def _diff(url: str) -> list[object]:
     engine = create_engine(migrate.sync_url(url), poolclass=pool.NullPool)
     try:
         with engine.connect() as conn:
-            ctx = MigrationContext.configure(
-                conn, opts={"compare_type": True, "compare_server_default": False}
-            )
+            ctx = MigrationContext.configure(conn, opts={"compare_type": True, "compare_server_default": False})
             return list(compare_metadata(ctx, metadata))
     finally:
         engine.dispose()

@@ -141,9 +141,7 @@ async def test_exhausted_server_errors_raise_backend_error() -> None:
         ledger = UsageLedger()
         async with llm(url, max_attempts=3) as chat:
             with pytest.raises(ModelBackendError) as info:
-                await chat.complete_json(
-                    system=SYSTEM, user=USER, schema=Extraction, stage="extract", ledger=ledger
-                )
+                await chat.complete_json(system=SYSTEM, user=USER, schema=Extraction, stage="extract", ledger=ledger)
         assert not isinstance(info.value, ModelOutputError)
         assert "3 attempt" in str(info.value)
         assert stats(url)["requests_by_endpoint"]["chat"] == 3
@@ -156,9 +154,7 @@ async def test_exhausted_bad_output_raises_output_error() -> None:
         ledger = UsageLedger()
         async with llm(url, max_attempts=2) as chat:
             with pytest.raises(ModelOutputError):
-                await chat.complete_json(
-                    system=SYSTEM, user=USER, schema=Extraction, stage="extract", ledger=ledger
-                )
+                await chat.complete_json(system=SYSTEM, user=USER, schema=Extraction, stage="extract", ledger=ledger)
         assert ledger.as_dict()["extract"]["failures"] == 1
 
 
@@ -188,9 +184,7 @@ async def test_non_retryable_4xx_fails_at_once() -> None:
         ledger = UsageLedger()
         async with llm(url.removesuffix("/v1") + "/nowhere") as chat:
             with pytest.raises(ModelBackendError, match="HTTP 404"):
-                await chat.complete_json(
-                    system=SYSTEM, user=USER, schema=Extraction, stage="extract", ledger=ledger
-                )
+                await chat.complete_json(system=SYSTEM, user=USER, schema=Extraction, stage="extract", ledger=ledger)
             assert not await chat.ping()
         usage = ledger.as_dict()["extract"]
         assert usage["failures"] == 1 and usage["retries"] == 0
@@ -216,9 +210,7 @@ async def test_usage_sums_and_prefix_cache() -> None:
     with sim() as url:
         ledger = UsageLedger()
         async with llm(url) as chat:
-            await chat.complete_json(
-                system=SYSTEM, user=USER, schema=Extraction, stage="extract", ledger=ledger
-            )
+            await chat.complete_json(system=SYSTEM, user=USER, schema=Extraction, stage="extract", ledger=ledger)
             first_cached = ledger.as_dict()["extract"]["cached_prompt_tokens"]
             await chat.complete_json(
                 system=SYSTEM,
@@ -248,9 +240,7 @@ async def test_concurrency_is_bounded_by_settings() -> None:
         async with llm(url, concurrency=3) as chat:
             results = await asyncio.gather(
                 *(
-                    chat.complete_json(
-                        system=SYSTEM, user=f"{USER} [3] Dave: call {i}.", schema=Extraction, stage="x"
-                    )
+                    chat.complete_json(system=SYSTEM, user=f"{USER} [3] Dave: call {i}.", schema=Extraction, stage="x")
                     for i in range(12)
                 )
             )

@@ -15,9 +15,7 @@ async def _seed(db: Database) -> tuple[uuid.UUID, uuid.UUID]:
     a, b = uuid.uuid4(), uuid.uuid4()
     async with db.system() as conn:
         for tid, name in ((a, "tenant-a"), (b, "tenant-b")):
-            await conn.execute(
-                text("INSERT INTO tenants (tenant_id, name) VALUES (:t, :n)"), {"t": tid, "n": name}
-            )
+            await conn.execute(text("INSERT INTO tenants (tenant_id, name) VALUES (:t, :n)"), {"t": tid, "n": name})
             await conn.execute(
                 text("INSERT INTO forests (tenant_id, name) VALUES (:t, :n)"),
                 {"t": tid, "n": f"{name}-forest"},

@@ -189,9 +189,7 @@ async def test_http_surface_and_determinism() -> None:
             plain = (await client.post("/chat/completions", json=_chat_body(USER))).json()
             assert plain["choices"][0]["message"]["content"].startswith("(simulated)")
 
-            cut = (
-                await client.post("/chat/completions", json=_chat_body(USER, schema={}, max_tokens=2))
-            ).json()
+            cut = (await client.post("/chat/completions", json=_chat_body(USER, schema={}, max_tokens=2))).json()
             assert cut["choices"][0]["finish_reason"] == "length"
 
             emb = (await client.post("/embeddings", json={"model": "m", "input": ["x y", "z"]})).json()
@@ -229,9 +227,7 @@ async def test_server_queues_beyond_max_num_seqs() -> None:
 
 
 async def test_fail_plan_statuses_and_invalid_json() -> None:
-    config = SimulationConfig(
-        ttft_ms=1, tpot_ms=0, fail_plan=["500", "429", "invalid_json", "ok"], retry_after_s=1
-    )
+    config = SimulationConfig(ttft_ms=1, tpot_ms=0, fail_plan=["500", "429", "invalid_json", "ok"], retry_after_s=1)
     with run_server_in_thread(config) as url:
         async with httpx.AsyncClient(base_url=url) as client:
             body = _chat_body(USER, schema=ExtractionOutput.model_json_schema())

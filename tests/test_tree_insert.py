@@ -47,9 +47,7 @@ async def _build(db: Database, times: list[int], fanout: int) -> tuple[uuid.UUID
     async with db.tenant(tenant_id) as conn:
         forest = await ensure_forest(conn, tenant_id, f"f{next(_names)}")
         cell_ids = await _cells(conn, tenant_id, forest.forest_id, len(times))
-        tree = await get_or_create_tree(
-            conn, tenant_id, forest.forest_id, TreeKind.SESSION, "s", "s", fanout, stats
-        )
+        tree = await get_or_create_tree(conn, tenant_id, forest.forest_id, TreeKind.SESSION, "s", "s", fanout, stats)
         for cid, minutes in zip(cell_ids, times, strict=True):
             ts = BASE + timedelta(minutes=minutes)
             leaf = LeafSpec("cell", cid, ts, ts + timedelta(minutes=1), cid, f"cell {cid}")
@@ -62,9 +60,7 @@ async def _build(db: Database, times: list[int], fanout: int) -> tuple[uuid.UUID
     times=st.lists(st.integers(min_value=0, max_value=500), min_size=1, max_size=120),
     fanout=st.integers(2, 16),
 )
-async def test_random_insertion_orders_keep_every_invariant(
-    db: Database, times: list[int], fanout: int
-) -> None:
+async def test_random_insertion_orders_keep_every_invariant(db: Database, times: list[int], fanout: int) -> None:
     tenant_id, forest_id, stats = await _build(db, times, fanout)
     async with db.tenant(tenant_id) as conn:
         report = await check_forest(conn, tenant_id, forest_id, allow_dirty=True)
@@ -96,9 +92,7 @@ async def test_placing_a_source_twice_is_a_no_op(db: Database) -> None:
         cell = await scalar(conn, "SELECT min(cell_id) FROM cells WHERE tenant_id = :t", {"t": tenant_id})
         again = LeafSpec("cell", int(cell), BASE, BASE, int(cell), "again")
         assert await insert_leaf(conn, tenant_id, tree, again, stats) is None
-        n = await scalar(
-            conn, "SELECT count(*) FROM nodes WHERE tenant_id = :t AND level = 0", {"t": tenant_id}
-        )
+        n = await scalar(conn, "SELECT count(*) FROM nodes WHERE tenant_id = :t AND level = 0", {"t": tenant_id})
     assert n == 3
 
 

@@ -90,8 +90,6 @@ def _unexpected(_: Request, exc: Exception) -> Response:
     return problem_response(500, "internal", "internal server error")
 
 
-
-
 def install_problem_handlers(app: FastAPI) -> None:
     """Register the one mapping from exceptions to problem+json."""
     app.add_exception_handler(MemForestError, _memforest_error)

@@ -66,9 +66,7 @@ def _summary_table(report: IngestReport) -> Table:
         ("nodes refreshed / summaries changed", f"{d['nodes_refreshed']} / {d['summaries_changed']}"),
     ]
     for stage, u in d["model_usage"].items():
-        rows.append(
-            (f"model {stage}", f"{u['calls']} calls, {u['prompt_tokens']}+{u['completion_tokens']} tokens")
-        )
+        rows.append((f"model {stage}", f"{u['calls']} calls, {u['prompt_tokens']}+{u['completion_tokens']} tokens"))
     rows.append(("wall accept", f"{d['accept_wall_s']:.2f}s"))
     for stage, secs in d["stage_wall_s"].items():
         rows.append((f"wall {stage} (summed over sessions)", f"{secs:.2f}s"))

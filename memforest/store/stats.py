@@ -17,7 +17,8 @@ _COUNTS = {
     "facts": "SELECT count(*) FROM facts WHERE tenant_id = :t AND forest_id = :f",
     "facts_current": "SELECT count(*) FROM facts WHERE tenant_id = :t AND forest_id = :f AND superseded_by IS NULL "
     "AND retracted_at IS NULL",
-    "facts_superseded": "SELECT count(*) FROM facts WHERE tenant_id = :t AND forest_id = :f AND superseded_by IS NOT NULL",
+    "facts_superseded": "SELECT count(*) FROM facts WHERE tenant_id = :t AND forest_id = :f "
+    "AND superseded_by IS NOT NULL",
     "fact_sources": "SELECT count(*) FROM fact_sources WHERE tenant_id = :t AND forest_id = :f",
     "entities": "SELECT count(*) FROM entities WHERE tenant_id = :t AND forest_id = :f",
     "entities_with_tree": "SELECT count(*) FROM entities WHERE tenant_id = :t AND forest_id = :f AND activated",
