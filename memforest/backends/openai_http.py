@@ -223,7 +223,33 @@ def _int_field(mapping: Any, *keys: str) -> int:
     return current if isinstance(current, int) and not isinstance(current, bool) else 0
 
 
-class OpenAIChatModel:
+class _HTTPBackend:
+    """What both HTTP backends share: the client's lifecycle and a liveness probe."""
+
+    _client: httpx.AsyncClient
+
+    async def ping(self) -> bool:
+        """True when ``GET /models`` answers 2xx (never raises)."""
+        try:
+            response = await self._client.get("/models")
+        except httpx.HTTPError:
+            return False
+        return response.is_success
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool."""
+        await self._client.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+
+class OpenAIChatModel(_HTTPBackend):
     """``ChatModel`` over ``POST {base_url}/chat/completions`` with JSON-schema structured output."""
 
     def __init__(self, settings: LLMSettings, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
@@ -308,28 +334,8 @@ class OpenAIChatModel:
                 f"{what}: output does not match {schema.__name__}{hint}: {exc.error_count()} error(s), first: {first}"
             ) from exc
 
-    async def ping(self) -> bool:
-        """True when ``GET /models`` answers 2xx (never raises)."""
-        try:
-            response = await self._client.get("/models")
-        except httpx.HTTPError:
-            return False
-        return response.is_success
 
-    async def aclose(self) -> None:
-        """Close the HTTP connection pool."""
-        await self._client.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
-
-
-class OpenAIEmbedder:
+class OpenAIEmbedder(_HTTPBackend):
     """``Embedder`` over ``POST {base_url}/embeddings``: batched, bounded, L2-normalised, dim-checked.
 
     ``EmbeddingSettings`` has no backoff fields, so backoff comes from the keyword arguments
@@ -417,23 +423,3 @@ class OpenAIEmbedder:
                 raise _BadOutputError(f"{what}: embedding has non-finite values")
             vectors.append([x / norm for x in floats] if norm > 0 else floats)
         return vectors
-
-    async def ping(self) -> bool:
-        """True when ``GET /models`` answers 2xx (never raises)."""
-        try:
-            response = await self._client.get("/models")
-        except httpx.HTTPError:
-            return False
-        return response.is_success
-
-    async def aclose(self) -> None:
-        """Close the HTTP connection pool."""
-        await self._client.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
