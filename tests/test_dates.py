@@ -73,7 +73,7 @@ def test_word_numbers_and_approximations() -> None:
 
 
 def test_span_inside_sentence() -> None:
-    text = "I went to a LGBTQ support group yesterday and it was so powerful."
+    text = "I went to a chess club meetup yesterday and it was such fun."
     mention = _one(text)
     assert text[mention.span_start : mention.span_end] == "yesterday"
     assert mention.text == "yesterday"

@@ -71,11 +71,11 @@ def _cell() -> CellView:
         session_external_id="conv-1/session-3",
         session_time=SESSION_TIME,
         turns=(
-            CellTurn(seq=4, speaker="Caroline", text="I went to a support group yesterday.", time=SESSION_TIME),
+            CellTurn(seq=4, speaker="Priya", text="I went to a support group yesterday.", time=SESSION_TIME),
             CellTurn(
                 seq=5,
-                speaker="Melanie",
-                text="Wow!\nI'm painting a sunrise.",
+                speaker="Tomas",
+                text="Wow!\nI'm painting a harbour.",
                 time=SESSION_TIME + timedelta(minutes=1),
                 external_id="D3:6",
             ),
@@ -93,8 +93,8 @@ def test_prompts_are_static_and_render_cells() -> None:
         assert "{" in prompt and "conv-1" not in prompt
     user = render_extraction_user(_cell())
     assert "Session time: 2023-05-08 13:56 -07:00 (Monday)" in user
-    assert "[4] (2023-05-08 13:56) Caroline: I went to a support group yesterday." in user
-    assert "[5] (2023-05-08 13:57) Melanie: Wow! I'm painting a sunrise." in user
+    assert "[4] (2023-05-08 13:56) Priya: I went to a support group yesterday." in user
+    assert "[5] (2023-05-08 13:57) Tomas: Wow! I'm painting a harbour." in user
 
 
 def test_schemas_are_guided_decoding_friendly() -> None:
@@ -122,29 +122,27 @@ async def test_extractor_converts_items() -> None:
         ExtractionOutput(
             items=[
                 ExtractedItem(
-                    text="  Caroline went to an LGBTQ support group.  ",
+                    text="  Priya went to a chess club meetup.  ",
                     kind="EVENT",
                     source_turns=[4, 99],
                     time_text="yesterday",
                     valid_from="2023-05-07",
-                    entities=["Caroline", "LGBTQ support group", "caroline ", ""],
+                    entities=["Priya", "chess club meetup", "priya ", ""],
                     topics=["Support", "support", "identity"],
                 ),
                 ExtractedItem(
-                    text="Melanie is painting a sunrise.",
+                    text="Tomas is painting a harbour.",
                     kind="hobby",  # unknown kind
                     source_turns=[17],  # not in the cell
                     valid_from="sometime",
                     valid_to="2020-01-01",  # before valid_from: dropped
-                    subject=" Melanie ",
+                    subject=" Tomas ",
                     attribute="current_project",
                     value="",
                 ),
                 ExtractedItem(text="   ", kind="event", source_turns=[4]),  # empty: dropped
-                ExtractedItem(
-                    text="Melanie paints at dawn.", kind="preference", source_turns=[5], valid_to="2024-01-01"
-                ),
-                ExtractedItem(text="Caroline went to an LGBTQ support group.", kind="event"),  # duplicate
+                ExtractedItem(text="Tomas paints at dawn.", kind="preference", source_turns=[5], valid_to="2024-01-01"),
+                ExtractedItem(text="Priya went to a chess club meetup.", kind="event"),  # duplicate
             ]
         )
     )
@@ -155,9 +153,9 @@ async def test_extractor_converts_items() -> None:
     cands = await extractor.extract(_cell(), ledger=ledger)
 
     assert [c.text for c in cands] == [
-        "Caroline went to an LGBTQ support group.",
-        "Melanie is painting a sunrise.",
-        "Melanie paints at dawn.",
+        "Priya went to a chess club meetup.",
+        "Tomas is painting a harbour.",
+        "Tomas paints at dawn.",
     ]
     first, second, third = cands
     assert first.kind is FactKind.EVENT
@@ -165,21 +163,21 @@ async def test_extractor_converts_items() -> None:
     assert first.valid_from == datetime(2023, 5, 7, tzinfo=PDT)
     assert first.valid_to is None
     assert first.time_text == "yesterday"
-    assert first.entities == ("Caroline", "LGBTQ support group")
+    assert first.entities == ("Priya", "chess club meetup")
     assert first.topics == ("support", "identity")
-    assert first.speaker == "Caroline"
+    assert first.speaker == "Priya"
 
     assert second.kind is FactKind.OTHER
     assert second.source_turn_seqs == (4, 5)  # no valid seq: the whole cell
     assert second.valid_from == SESSION_TIME  # unparseable: first source turn's time
     assert second.valid_to is None
-    assert (second.subject, second.attribute, second.value) == ("Melanie", "current_project", None)
+    assert (second.subject, second.attribute, second.value) == ("Tomas", "current_project", None)
 
     assert third.kind is FactKind.PREFERENCE
     assert third.source_turn_seqs == (5,)
     assert third.valid_from == SESSION_TIME + timedelta(minutes=1)
     assert third.valid_to == datetime(2024, 1, 1, tzinfo=PDT)
-    assert third.speaker == "Melanie"
+    assert third.speaker == "Tomas"
 
     call = chat.calls[0]
     assert call["stage"] == "extract" and call["schema"] is ExtractionOutput
@@ -194,17 +192,17 @@ async def test_extractor_converts_items() -> None:
 def _summary_item() -> SummaryInput:
     return SummaryInput(
         tree_kind=TreeKind.ENTITY,
-        tree_label="Caroline",
+        tree_label="Priya",
         t_start=datetime(2023, 5, 7, 9, tzinfo=UTC),
         t_end=datetime(2023, 6, 1, 9, tzinfo=UTC),
-        child_texts=("[2023-05-07] Caroline went to a support group.", "Caroline plans to adopt."),
+        child_texts=("[2023-05-07] Priya went to a support group.", "Priya plans to adopt."),
         level=1,
     )
 
 
 async def test_summarizer_adds_header_and_truncates() -> None:
     chat = FakeChat(
-        SummaryOutput(summary="[2023-05-07 .. 2023-06-01]  Caroline attended a support group and plans to adopt."),
+        SummaryOutput(summary="[2023-05-07 .. 2023-06-01]  Priya attended a support group and plans to adopt."),
         SummaryOutput(summary="word " * 200),
         SummaryOutput(summary="   "),
     )
@@ -212,7 +210,7 @@ async def test_summarizer_adds_header_and_truncates() -> None:
     assert isinstance(summarizer, Summarizer)
     item = _summary_item()
     out = await summarizer.summarize(item)
-    assert out == "[2023-05-07 .. 2023-06-01] Caroline attended a support group and plans to adopt."
+    assert out == "[2023-05-07 .. 2023-06-01] Priya attended a support group and plans to adopt."
     assert chat.calls[0]["stage"] == "summarize"
     assert chat.calls[0]["system"] == SUMMARY_SYSTEM_PROMPTS[TreeKind.ENTITY]
     assert "Parts (2, in time order)" in chat.calls[0]["user"]
@@ -221,7 +219,7 @@ async def test_summarizer_adds_header_and_truncates() -> None:
     assert len(long) <= 120 and long.startswith("[2023-05-07 .. 2023-06-01] word")
 
     fallback = await summarizer.summarize(item)  # empty answer: extractive summary
-    assert fallback.startswith("[2023-05-07 .. 2023-06-01] Caroline went to a support group.")
+    assert fallback.startswith("[2023-05-07 .. 2023-06-01] Priya went to a support group.")
 
 
 async def test_summarizer_without_children_makes_no_call() -> None:
@@ -233,8 +231,8 @@ async def test_summarizer_without_children_makes_no_call() -> None:
 
 def test_render_summary_user() -> None:
     text = render_summary_user(_summary_item(), max_chars=300)
-    assert "Tree: entity 'Caroline'" in text
-    assert "1. [2023-05-07] Caroline went to a support group." in text
+    assert "Tree: entity 'Priya'" in text
+    assert "1. [2023-05-07] Priya went to a support group." in text
     assert "at most 300 characters" in text
 
 
@@ -260,7 +258,7 @@ async def test_planner_sanitises_plans() -> None:
         )
     )
     ledger = UsageLedger()
-    out = await LLMPlanner(chat).plan("When did Caroline go?", ["[..] root0", "[..] root1", "[..] root2"], ledger)
+    out = await LLMPlanner(chat).plan("When did Priya go?", ["[..] root0", "[..] root1", "[..] root2"], ledger)
     assert [p.tree_index for p in out.plans] == [0, 1, 2]
     p0, p1, p2 = out.plans
     assert (p0.sub_query, p0.time_focus, p0.after, p0.before) == (
@@ -269,7 +267,7 @@ async def test_planner_sanitises_plans() -> None:
         "2023-05-01",
         "2023-06-30",
     )
-    assert (p1.sub_query, p1.time_focus, p1.after, p1.before) == ("When did Caroline go?", None, None, None)
+    assert (p1.sub_query, p1.time_focus, p1.after, p1.before) == ("When did Priya go?", None, None, None)
     assert (p2.sub_query, p2.time_focus, p2.after) == ("adoption plans", "after", "2023-05-01")
     assert chat.calls[0]["stage"] == "plan"
     assert "[2] [..] root2" in chat.calls[0]["user"]

@@ -29,28 +29,28 @@ def only(candidates: list[Candidate]) -> Candidate:
 
 def test_first_person_rewriting_and_relative_date() -> None:
     cands = extract_cell(
-        cell(("Caroline", "I went to a LGBTQ support group yesterday and it was so powerful."), ("Melanie", "Wow!"))
+        cell(("Priya", "I went to a UNESCO chess club meetup yesterday and it was such fun."), ("Tomas", "Wow!"))
     )
     c = only(cands)
-    assert c.text == "Caroline went to a LGBTQ support group on 7 May 2023 and it was so powerful."
+    assert c.text == "Priya went to a UNESCO chess club meetup on 7 May 2023 and it was such fun."
     assert c.valid_from == datetime(2023, 5, 7, tzinfo=UTC)
     assert c.valid_to is None
     assert c.time_text == "yesterday"
     assert c.kind is FactKind.EVENT
-    assert c.speaker == "Caroline"
+    assert c.speaker == "Priya"
     assert c.source_turn_seqs == (0,)
-    assert c.entities == ("Caroline", "LGBTQ")
-    assert "group" in c.topics and "lgbtq" in c.topics
+    assert c.entities == ("Priya", "UNESCO")
+    assert "chess" in c.topics and "unesco" in c.topics
 
 
 def test_second_person_becomes_other_speaker() -> None:
     cands = extract_cell(
-        cell(("Melanie", "I think your painting of the lake is beautiful."), ("Caroline", "Thanks so much!"))
+        cell(("Tomas", "I think your painting of the lake is beautiful."), ("Priya", "Thanks so much!"))
     )
     c = only(cands)
-    assert c.text == "Melanie thinks Caroline's painting of the lake is beautiful."
+    assert c.text == "Tomas thinks Priya's painting of the lake is beautiful."
     assert c.kind is FactKind.OPINION
-    assert c.entities == ("Melanie", "Caroline")
+    assert c.entities == ("Tomas", "Priya")
 
 
 def test_rewrite_persons_verb_agreement() -> None:
@@ -68,37 +68,35 @@ def test_rewrite_persons_verb_agreement() -> None:
 def test_greetings_and_questions_dropped() -> None:
     cands = extract_cell(
         cell(
-            ("Caroline", "Hey Mel! Good to see you! How have you been?"),
-            ("Melanie", "Thanks! That's great! Wow, cool."),
+            ("Priya", "Hey Mel! Good to see you! How have you been?"),
+            ("Tomas", "Thanks! That's great! Wow, cool."),
         )
     )
     assert cands == []
 
 
 def test_greeting_prefix_stripped_but_statement_kept() -> None:
-    c = only(extract_cell(cell(("Melanie", "Hey Caroline, I just adopted a puppy named Oscar!"), ("Caroline", "Aw."))))
-    assert c.text == "Melanie just adopted a puppy named Oscar."
-    assert (c.subject, c.attribute, c.value) == ("Melanie", "pet_dog", "Oscar")
+    c = only(extract_cell(cell(("Tomas", "Hey Priya, I just adopted a puppy named Oscar!"), ("Priya", "Aw."))))
+    assert c.text == "Tomas just adopted a puppy named Oscar."
+    assert (c.subject, c.attribute, c.value) == ("Tomas", "pet_dog", "Oscar")
     assert "Oscar" in c.entities
 
 
 def test_capitalised_entities() -> None:
     c = only(
         extract_cell(
-            cell(("Melanie", "I took my kids to the Museum of Natural History in New York last Friday."), ("Bob", "Ok"))
+            cell(("Tomas", "I took my kids to the Museum of Natural History in New York last Friday."), ("Bob", "Ok"))
         )
     )
-    assert c.entities == ("Melanie", "Museum of Natural History", "New York")
+    assert c.entities == ("Tomas", "Museum of Natural History", "New York")
     assert c.valid_from == datetime(2023, 5, 5, tzinfo=UTC)
     assert c.time_text == "last Friday"
 
 
 def test_image_caption_kept_as_statement() -> None:
-    cands = extract_cell(
-        cell(("Melanie", "Look at this! [image: a photo of a dog on a beach]"), ("Caroline", "So cute!"))
-    )
+    cands = extract_cell(cell(("Tomas", "Look at this! [image: a photo of a dog on a beach]"), ("Priya", "So cute!")))
     c = only(cands)
-    assert c.text == "Melanie shared a photo of a dog on a beach."
+    assert c.text == "Tomas shared a photo of a dog on a beach."
     assert c.kind is FactKind.EVENT
     assert c.source_turn_seqs == (0,)
     assert c.valid_from == T
@@ -183,8 +181,8 @@ def test_per_turn_limit_and_order() -> None:
 
 def test_deterministic() -> None:
     c = cell(
-        ("Caroline", "I went to a LGBTQ support group yesterday. My favorite color is blue."),
-        ("Melanie", "I took my kids camping last summer! [image: a photo of a tent by a lake]"),
+        ("Priya", "I went to a chess club meetup yesterday. My favorite color is blue."),
+        ("Tomas", "I took my kids camping last summer! [image: a photo of a tent by a lake]"),
     )
     first = extract_cell(c)
     assert first == extract_cell(c)

@@ -58,12 +58,12 @@ async def test_empty_children_give_header_only() -> None:
 
 def _long_children() -> list[str]:
     return [
-        "[2023-05-07] Caroline went to an LGBTQ support group on May 7. The weather was fine. "
-        "Caroline said the support group made her feel accepted.",
-        "[2023-05-20] Melanie painted a sunrise over the lake. Caroline liked the painting a lot. "
+        "[2023-05-07] Priya went to a chess club meetup on May 7. The weather was fine. "
+        "Priya said the support group made her feel accepted.",
+        "[2023-05-20] Tomas painted a sunrise over the lake. Priya liked the painting a lot. "
         "They chatted about nothing in particular.",
-        "[2023-06-01] Caroline plans to apply to adoption agencies next month. "
-        "Caroline wants to give a child a loving home, like the support group gave her. Okay.",
+        "[2023-06-01] Priya plans to apply to adoption agencies next month. "
+        "Priya wants to give a child a loving home, like the support group gave her. Okay.",
     ]
 
 

@@ -119,7 +119,7 @@ events they mention. You see only this excerpt.
 Rules:
 1. One item = one atomic, self-contained statement that is understandable without the
    conversation. Use full names as written in the turns instead of pronouns ("I", "she", "my
-   sister"): "Caroline went to an LGBTQ support group", not "I went to a support group".
+   sister"): "Priya went to a chess club meetup", not "I went to a support group".
    Attribute each statement to the speaker who made it or the person it is about.
 2. Keep concrete details: names, numbers, places, titles, quantities, reasons, feelings.
    Do not invent anything. Skip greetings, small talk and questions that state nothing.

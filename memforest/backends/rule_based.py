@@ -424,7 +424,7 @@ def _expand_contractions(text: str) -> str:
 def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
     """Rewrite first person to ``speaker`` and (when known) second person to ``other``.
 
-    "I love my dog" by Caroline -> "Caroline loves Caroline's dog"; "we" -> "Caroline and others".
+    "I love my dog" by Priya -> "Priya loves Priya's dog"; "we" -> "Priya and others".
     """
     text = _expand_contractions(text.replace("’", "'"))
 
