@@ -35,7 +35,7 @@ from memforest.domain import JobState, SessionInput, TurnInput
 from memforest.errors import MemForestError
 from memforest.pipeline import jobs
 from memforest.pipeline.canonical import SourceRef, canonicalize, clean_surface
-from memforest.pipeline.ingest_job import CellWork, IngestCounts, _commit, _load_cells
+from memforest.pipeline.ingest_job import CellWork, IngestCounts, _commit, _load_cells, embed_candidates
 from memforest.pipeline.refresh import refresh_forest
 from memforest.pipeline.route import FactForRouting, Router
 from memforest.pipeline.service import accept_sessions
@@ -567,9 +567,7 @@ async def ingest_stepwise(
             await _extract_one(cell, env.backends, env.settings, ledger)
             add_stage(counts, "extract", ts)
             ts = time.perf_counter()
-            texts = [clean_surface(c.text) for c in cell.candidates]
-            vectors = await env.backends.embedder.embed(texts, stage="embed", ledger=ledger) if texts else []
-            embeddings = {(cell.cell_id, i): np.asarray(v, dtype=np.float32) for i, v in enumerate(vectors)}
+            embeddings = await embed_candidates([cell], env.backends, ledger)
             add_stage(counts, "embed", ts)
             if cell.error is not None or granularity == "cell":
                 ts = time.perf_counter()

@@ -140,6 +140,22 @@ async def _extract_all(work: list[CellWork], backends: Backends, settings: Setti
     await asyncio.gather(*(one(c) for c in work))
 
 
+async def embed_candidates(
+    work: list[CellWork], backends: Backends, ledger: UsageLedger
+) -> dict[tuple[int, int], np.ndarray[Any, Any]]:
+    """Put each cell's candidates in time order (the order _commit writes them) and embed them in
+    one batch, keyed by (cell_id, position in that order)."""
+    keys: list[tuple[int, int]] = []
+    texts: list[str] = []
+    for cell in work:
+        cell.candidates.sort(key=lambda c: (c.valid_from, c.source_turn_seqs))
+        for i, cand in enumerate(cell.candidates):
+            keys.append((cell.cell_id, i))
+            texts.append(clean_surface(cand.text))
+    vectors = await backends.embedder.embed(texts, stage="embed", ledger=ledger) if texts else []
+    return {k: np.asarray(v, dtype=np.float32) for k, v in zip(keys, vectors, strict=True)}
+
+
 async def _commit(
     db: Database,
     tenant_id: uuid.UUID,
@@ -175,7 +191,7 @@ async def _commit(
             if not still_pending:  # another worker committed this cell meanwhile
                 continue
             counts.cells_extracted += 1
-            for i, cand in enumerate(sorted(cell.candidates, key=lambda c: (c.valid_from, c.source_turn_seqs))):
+            for i, cand in enumerate(cell.candidates):  # already in time order; i keys the embedding
                 counts.candidates += 1
                 emb = embeddings[(cell.cell_id, i)]
                 turn_ids = tuple(cell.turn_ids[s] for s in cand.source_turn_seqs if s in cell.turn_ids)
@@ -215,16 +231,7 @@ async def run_ingest(
     forest_id, work, speakers = await _load_cells(db, tenant_id, session_id)
     await _extract_all(work, backends, settings, ledger)
     t1 = time.perf_counter()
-    keys: list[tuple[int, int]] = []
-    texts: list[str] = []
-    for cell in work:
-        ordered = sorted(cell.candidates, key=lambda c: (c.valid_from, c.source_turn_seqs))
-        cell.candidates = ordered
-        for i, cand in enumerate(ordered):
-            keys.append((cell.cell_id, i))
-            texts.append(clean_surface(cand.text))
-    vectors = await backends.embedder.embed(texts, stage="embed", ledger=ledger) if texts else []
-    embeddings = {k: np.asarray(v, dtype=np.float32) for k, v in zip(keys, vectors, strict=True)}
+    embeddings = await embed_candidates(work, backends, ledger)
     t2 = time.perf_counter()
     await _commit(db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts)
     t3 = time.perf_counter()
