@@ -224,9 +224,15 @@ def _int_field(mapping: Any, *keys: str) -> int:
 
 
 class _HTTPBackend:
-    """What both HTTP backends share: the client's lifecycle and a liveness probe."""
+    """What both HTTP backends share: the client, its concurrency budget, lifecycle and probe."""
 
     _client: httpx.AsyncClient
+    _semaphore: asyncio.Semaphore
+
+    async def _post(self, path: str, payload: dict[str, Any], what: str) -> Any:
+        """POST within the concurrency budget (held per attempt, not during backoff)."""
+        async with self._semaphore:
+            return await _post_json(self._client, path, payload, what)
 
     async def ping(self) -> bool:
         """True when ``GET /models`` answers 2xx (never raises)."""
@@ -294,8 +300,7 @@ class OpenAIChatModel(_HTTPBackend):
         what = f"chat completion ({self.name}, stage {stage!r})"
 
         async def attempt() -> tuple[ModelT, Any]:
-            async with self._semaphore:
-                body = await _post_json(self._client, "/chat/completions", payload, what)
+            body = await self._post("/chat/completions", payload, what)
             return self._parse(body, schema, what), body.get("usage") if isinstance(body, dict) else None
 
         outcome = await _call_with_retries(
@@ -375,8 +380,7 @@ class OpenAIEmbedder(_HTTPBackend):
         what = f"embeddings ({self.name}, {len(batch)} input(s))"
 
         async def attempt() -> tuple[list[list[float]], Any]:
-            async with self._semaphore:
-                body = await _post_json(self._client, "/embeddings", payload, what)
+            body = await self._post("/embeddings", payload, what)
             return self._parse(body, len(batch), what), body.get("usage") if isinstance(body, dict) else None
 
         outcome = await _call_with_retries(
