@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from rich.console import Console
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
@@ -181,6 +182,23 @@ def save_figure(fig: Any, out_dir: Path, name: str) -> Path:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def publish(
+    out_dir: Path,
+    name: str,
+    result: dict[str, Any],
+    plot: Callable[[dict[str, Any], Path, str], Path],
+    render: Callable[[dict[str, Any], Console], None],
+    *,
+    width: int = 170,
+) -> None:
+    """What every bench ends with: write the JSON, draw the PNG, print the tables, say where."""
+    json_path = write_json(out_dir, name, result)
+    png_path = plot(result, out_dir, name)
+    console = Console(width=width)
+    render(result, console)
+    console.print(f"wrote {json_path} and {png_path}")
 
 
 def usage_totals(usage: dict[str, dict[str, Any]]) -> dict[str, float]:

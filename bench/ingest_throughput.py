@@ -32,9 +32,9 @@ from bench.common import (
     forest_counts,
     machine_info,
     new_figure,
+    publish,
     save_figure,
     stage_breakdown,
-    write_json,
 )
 from memforest.ingest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
@@ -238,11 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.sessions_limit = 3 if args.sessions_limit is None else args.sessions_limit
     result = asyncio.run(run(args, Path(data)))
     name = f"{NAME}_quick" if args.quick else NAME
-    json_path = write_json(args.out, name, result)
-    png_path = plot(result, args.out, name)
-    console = Console(width=190)
-    render(result, console)
-    console.print(f"wrote {json_path} and {png_path}")
+    publish(args.out, name, result, plot, render, width=190)
     return 0
 
 

@@ -42,9 +42,9 @@ from bench.common import (
     ingest_stepwise,
     machine_info,
     new_figure,
+    publish,
     save_figure,
     usage_totals,
-    write_json,
 )
 from memforest.backends.base import UsageLedger
 from memforest.domain import ForestInput
@@ -451,11 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.sessions_limit = 1 if args.sessions_limit is None else min(args.sessions_limit, 1)
     result = asyncio.run(run(args, Path(data)))
     name = f"{NAME}_quick" if args.quick else (f"{NAME}_simulated" if args.simulate else NAME)
-    json_path = write_json(args.out, name, result)
-    png_path = plot(result, args.out, name)
-    console = Console(width=170)
-    render(result, console)
-    console.print(f"wrote {json_path} and {png_path}")
+    publish(args.out, name, result, plot, render)
     return 0
 
 

@@ -42,9 +42,9 @@ from bench.common import (
     ingest_stepwise,
     machine_info,
     new_figure,
+    publish,
     save_figure,
     stage_breakdown,
-    write_json,
 )
 from memforest.pipeline.service import ingest_sessions
 
@@ -417,11 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.growth_batch = min(args.growth_batch, 6)
     result = asyncio.run(run(args))
     name = f"{NAME}_quick" if args.quick else NAME
-    json_path = write_json(args.out, name, result)
-    png_path = plot(result, args.out, name)
-    console = Console(width=170)
-    render(result, console)
-    console.print(f"wrote {json_path} and {png_path}")
+    publish(args.out, name, result, plot, render)
     return 0
 
 
