@@ -15,7 +15,7 @@ from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.domain import JobState
 from memforest.pipeline import jobs
-from memforest.pipeline.ingest_job import run_ingest
+from memforest.pipeline.job_handlers import handler_for
 from memforest.settings import Settings
 from memforest.store.sql import execute
 
@@ -54,14 +54,15 @@ async def process_job(
 async def _process(db: Database, settings: Settings, backends: Backends, job: jobs.Job) -> JobState:
     ledger = UsageLedger()
     try:
-        if job.kind != "ingest":
+        handler = handler_for(job.kind)
+        if handler is None:
             await jobs.finish(
                 db, job, JobState.FAILED, result={}, usage={}, errors=[{"error": f"unknown job kind {job.kind!r}"}]
             )
             return JobState.FAILED
-        counts, errors = await run_ingest(db, settings, backends, job.tenant_id, int(job.payload["session_id"]), ledger)
+        result, errors = await handler(db, settings, backends, job, ledger)
         state = JobState.FAILED if errors else JobState.SUCCEEDED
-        await jobs.finish(db, job, state, result=counts.as_dict(), usage=ledger.as_dict(), errors=errors)
+        await jobs.finish(db, job, state, result=result, usage=ledger.as_dict(), errors=errors)
         return state
     except Exception as exc:
         log.exception("job %s failed", job.job_id)

@@ -1,0 +1,36 @@
+"""Job kinds and the functions that run them. A handler gets the claimed job and the job's usage
+ledger and returns ``(result, errors)``; a non-empty ``errors`` list marks the job failed.
+
+New job kinds add one entry to ``HANDLERS`` (the import stays inside the handler so the worker does
+not pull in every subsystem at start-up)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from memforest.backends.base import UsageLedger
+from memforest.backends.factory import Backends
+from memforest.db.engine import Database
+from memforest.pipeline.jobs import Job
+from memforest.settings import Settings
+
+JobResult = tuple[dict[str, Any], list[dict[str, Any]]]
+Handler = Callable[[Database, Settings, Backends, Job, UsageLedger], Awaitable[JobResult]]
+
+
+async def _ingest(db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger) -> JobResult:
+    from memforest.pipeline.ingest_job import run_ingest
+
+    counts, errors = await run_ingest(db, settings, backends, job.tenant_id, int(job.payload["session_id"]), ledger)
+    return counts.as_dict(), errors
+
+
+HANDLERS: dict[str, Handler] = {
+    "ingest": _ingest,
+}
+
+
+def handler_for(kind: str) -> Handler | None:
+    """The function that runs jobs of ``kind`` (None for an unknown kind)."""
+    return HANDLERS.get(kind)
