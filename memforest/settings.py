@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -97,6 +98,7 @@ class APISettings(BaseModel):
     max_turns_per_session: int = 5_000
     max_text_chars: int = 20_000
     max_top_k: int = 200
+    metrics_key: SecretStr | None = None  # when set, /metrics wants "Authorization: Bearer <key>" (ADR 0010)
 
 
 class WorkerSettings(BaseModel):
@@ -121,6 +123,7 @@ class Settings(BaseSettings):
     database_url: str | None = None
     admin_key: SecretStr | None = None
     default_tenant: str = "local"
+    log_format: Literal["json", "text"] = "json"  # MEMFOREST_LOG_FORMAT for serve and worker (ADR 0010)
     database: DatabaseSettings = Field(default_factory=DatabaseSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)

@@ -14,6 +14,7 @@ from fastapi import Depends, Request
 
 from memforest.db.engine import Database
 from memforest.errors import AuthenticationError, ConfigurationError, InputError, NotFoundError, PermissionDeniedError
+from memforest.logs import bind
 from memforest.settings import Settings
 from memforest.store.sql import execute, fetch_all, fetch_one
 
@@ -155,6 +156,7 @@ async def authenticate(request: Request) -> Principal:
         )
     if row is None or row["revoked_at"] is not None:
         raise AuthenticationError("invalid or revoked API key")
+    bind(tenant_id=row["tenant_id"])  # log context: the access line and any log of this request carry it
     return Principal(tenant_id=row["tenant_id"], scopes=frozenset(row["scopes"]), key_id=row["key_id"])
 
 

@@ -90,6 +90,22 @@ class UsageLedger:
             }
 
 
+class ModelCallObserver(Protocol):
+    """Process-wide sink for model-call telemetry (the API's ``/metrics`` registers one)."""
+
+    def call_finished(
+        self, stage: str, backend: str, *, ok: bool, latency_s: float, prompt_tokens: int, completion_tokens: int
+    ) -> None:
+        """One logical call ended after its retries: success with its token usage, or final failure."""
+
+    def attempt_failed(self, stage: str, backend: str, reason: str) -> None:
+        """One attempt failed (``http_429``, ``http_5xx``, ``timeout``, ``connection``, ``invalid_output``, ...)."""
+
+
+MODEL_OBSERVERS: list[ModelCallObserver] = []
+"""Observers the HTTP model backends notify of every call and every failed attempt; they must not raise."""
+
+
 @runtime_checkable
 class ChatModel(Protocol):
     """Chat completion constrained to a JSON schema given by a pydantic model."""

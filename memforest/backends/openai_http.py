@@ -30,7 +30,7 @@ from typing import Any, Generic, Self, TypeVar
 import httpx
 from pydantic import ValidationError
 
-from memforest.backends.base import ModelT, UsageLedger
+from memforest.backends.base import MODEL_OBSERVERS, ModelT, UsageLedger
 from memforest.errors import ModelBackendError, ModelOutputError
 from memforest.settings import EmbeddingSettings, LLMSettings
 
@@ -46,9 +46,10 @@ _DEFAULT_BACKOFF_MAX_S = 20.0
 class _TransientError(Exception):
     """One attempt failed in a way worth retrying (HTTP 408/429/5xx, timeout, connection)."""
 
-    def __init__(self, message: str, *, retry_after_s: float | None = None) -> None:
+    def __init__(self, message: str, *, retry_after_s: float | None = None, reason: str = "transient") -> None:
         super().__init__(message)
         self.retry_after_s = retry_after_s
+        self.reason = reason  # metric label: http_429, http_5xx, timeout, connection, ...
 
 
 class _BadOutputError(Exception):
@@ -80,6 +81,52 @@ class _Outcome(Generic[T]):
     latency_s: float
 
 
+def _account(
+    ledger: UsageLedger | None,
+    stage: str,
+    backend: str,
+    *,
+    failures: int = 0,
+    retries: int,
+    prompt_tokens: int = 0,
+    completion_tokens: int = 0,
+    cached_prompt_tokens: int = 0,
+    latency_s: float,
+) -> None:
+    """Record one finished call in the job's ledger (when there is one) and tell the process-wide observers."""
+    if ledger is not None:
+        ledger.record(
+            stage,
+            failures=failures,
+            retries=retries,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            cached_prompt_tokens=cached_prompt_tokens,
+            latency_s=latency_s,
+        )
+    for observer in MODEL_OBSERVERS:
+        observer.call_finished(
+            stage,
+            backend,
+            ok=failures == 0,
+            latency_s=latency_s,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+        )
+
+
+def _failed_attempt(stage: str, backend: str, exc: Exception) -> None:
+    """Tell the observers one attempt failed, and why (a small fixed set of reasons)."""
+    if isinstance(exc, _TransientError):
+        reason = exc.reason
+    elif isinstance(exc, _BadOutputError):
+        reason = "invalid_output"
+    else:
+        reason = "fatal"
+    for observer in MODEL_OBSERVERS:
+        observer.attempt_failed(stage, backend, reason)
+
+
 async def _call_with_retries(
     attempt: Callable[[], Awaitable[T]],
     *,
@@ -88,6 +135,7 @@ async def _call_with_retries(
     what: str,
     stage: str,
     ledger: UsageLedger | None,
+    backend: str = "",
 ) -> _Outcome[T]:
     """Run ``attempt`` until it succeeds or ``policy.max_attempts`` is spent.
 
@@ -106,21 +154,21 @@ async def _call_with_retries(
         except (_TransientError, _BadOutputError) as exc:
             latency += time.perf_counter() - started
             last = exc
+            _failed_attempt(stage, backend, exc)
             if index + 1 >= policy.max_attempts:
                 break
             retry_after = exc.retry_after_s if isinstance(exc, _TransientError) else None
             await asyncio.sleep(policy.delay(index, rng, retry_after))
             continue
-        except ModelBackendError:
+        except ModelBackendError as exc:
             latency += time.perf_counter() - started
-            if ledger is not None:
-                ledger.record(stage, failures=1, retries=index, latency_s=latency)
+            _failed_attempt(stage, backend, exc)
+            _account(ledger, stage, backend, failures=1, retries=index, latency_s=latency)
             raise
         latency += time.perf_counter() - started
         return _Outcome(value=value, retries=index, latency_s=latency)
 
-    if ledger is not None:
-        ledger.record(stage, failures=1, retries=policy.max_attempts - 1, latency_s=latency)
+    _account(ledger, stage, backend, failures=1, retries=policy.max_attempts - 1, latency_s=latency)
     message = f"{what} failed after {policy.max_attempts} attempt(s): {last}"
     if isinstance(last, _BadOutputError):
         raise ModelOutputError(message) from last
@@ -182,11 +230,11 @@ async def _post_json(client: httpx.AsyncClient, path: str, payload: dict[str, An
     try:
         response = await client.post(path, json=payload)
     except httpx.TimeoutException as exc:
-        raise _TransientError(f"{what}: timed out ({type(exc).__name__})") from exc
+        raise _TransientError(f"{what}: timed out ({type(exc).__name__})", reason="timeout") from exc
     except (httpx.UnsupportedProtocol, httpx.LocalProtocolError) as exc:
         raise ModelBackendError(f"{what}: {exc}") from exc
     except httpx.TransportError as exc:
-        raise _TransientError(f"{what}: connection error ({type(exc).__name__}: {exc})") from exc
+        raise _TransientError(f"{what}: connection error ({type(exc).__name__}: {exc})", reason="connection") from exc
     except httpx.HTTPError as exc:  # anything else httpx raises: not worth retrying
         raise ModelBackendError(f"{what}: {type(exc).__name__}: {exc}") from exc
     return _decode(response, what)
@@ -196,7 +244,8 @@ def _decode(response: httpx.Response, what: str) -> Any:
     status = response.status_code
     if status in _RETRYABLE_STATUS or status >= 500:
         retry_after = _parse_retry_after(response.headers.get("retry-after")) if status == 429 else None
-        raise _TransientError(f"{what}: HTTP {status}: {_snippet(response)}", retry_after_s=retry_after)
+        reason = "http_5xx" if status >= 500 else f"http_{status}"
+        raise _TransientError(f"{what}: HTTP {status}: {_snippet(response)}", retry_after_s=retry_after, reason=reason)
     if status >= 400:
         raise ModelBackendError(f"{what}: HTTP {status}: {_snippet(response)}")
     try:
@@ -304,18 +353,19 @@ class OpenAIChatModel(_HTTPBackend):
             return self._parse(body, schema, what), body.get("usage") if isinstance(body, dict) else None
 
         outcome = await _call_with_retries(
-            attempt, policy=self._policy, rng=self._rng, what=what, stage=stage, ledger=ledger
+            attempt, policy=self._policy, rng=self._rng, what=what, stage=stage, ledger=ledger, backend=self.name
         )
         result, usage = outcome.value
-        if ledger is not None:
-            ledger.record(
-                stage,
-                retries=outcome.retries,
-                prompt_tokens=_int_field(usage, "prompt_tokens"),
-                completion_tokens=_int_field(usage, "completion_tokens"),
-                cached_prompt_tokens=_int_field(usage, "prompt_tokens_details", "cached_tokens"),
-                latency_s=outcome.latency_s,
-            )
+        _account(
+            ledger,
+            stage,
+            self.name,
+            retries=outcome.retries,
+            prompt_tokens=_int_field(usage, "prompt_tokens"),
+            completion_tokens=_int_field(usage, "completion_tokens"),
+            cached_prompt_tokens=_int_field(usage, "prompt_tokens_details", "cached_tokens"),
+            latency_s=outcome.latency_s,
+        )
         return result
 
     @staticmethod
@@ -384,16 +434,17 @@ class OpenAIEmbedder(_HTTPBackend):
             return self._parse(body, len(batch), what), body.get("usage") if isinstance(body, dict) else None
 
         outcome = await _call_with_retries(
-            attempt, policy=self._policy, rng=self._rng, what=what, stage=stage, ledger=ledger
+            attempt, policy=self._policy, rng=self._rng, what=what, stage=stage, ledger=ledger, backend=self.name
         )
         vectors, usage = outcome.value
-        if ledger is not None:
-            ledger.record(
-                stage,
-                retries=outcome.retries,
-                prompt_tokens=_int_field(usage, "prompt_tokens"),
-                latency_s=outcome.latency_s,
-            )
+        _account(
+            ledger,
+            stage,
+            self.name,
+            retries=outcome.retries,
+            prompt_tokens=_int_field(usage, "prompt_tokens"),
+            latency_s=outcome.latency_s,
+        )
         return vectors
 
     def _parse(self, body: Any, expected: int, what: str) -> list[list[float]]:

@@ -22,14 +22,18 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
     from memforest.api.app import create_app
+    from memforest.logs import configure_logging
 
     check_admin_key(settings)  # ConfigurationError -> one-line error from the CLI's main
+    configure_logging(settings.log_format)  # JSON lines by default (MEMFOREST_LOG_FORMAT=text for people)
     app = create_app(settings, start_worker=not args.no_worker)
     config = uvicorn.Config(
         app,
         host=args.host or settings.api.host,
         port=args.port if args.port is not None else settings.api.port,
         log_level="info",
+        log_config=None,  # keep our handler: uvicorn's records go through it
+        access_log=False,  # the API's middleware writes one access line per request
         lifespan="on",
     )
     await uvicorn.Server(config).serve()

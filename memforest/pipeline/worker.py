@@ -14,6 +14,7 @@ from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.domain import JobState
+from memforest.logs import log_context
 from memforest.pipeline import jobs
 from memforest.pipeline.job_handlers import handler_for
 from memforest.settings import Settings
@@ -45,7 +46,8 @@ async def process_job(
         asyncio.create_task(_heartbeat(db, job, worker_id, settings.worker.lease_s)) if worker_id is not None else None
     )
     try:
-        return await _process(db, settings, backends, job)
+        with log_context(job_id=job.job_id, tenant_id=job.tenant_id, forest_id=job.forest_id, job_kind=job.kind):
+            return await _process(db, settings, backends, job)
     finally:
         if beat is not None:
             beat.cancel()
