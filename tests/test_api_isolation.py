@@ -1,10 +1,12 @@
 """Isolation property: random operations by three tenants; no response ever carries another
-tenant's forest names, session ids or job ids, and touching them is 404 as if absent."""
+tenant's forest names, session ids or job ids, and touching them (forests, sessions, jobs, browse
+listings, tree nodes, facts) is 404 as if absent."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -15,7 +17,10 @@ from hypothesis import strategies as st
 from pydantic import SecretStr
 
 from memforest.api.app import create_app
+from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
+from memforest.domain import SessionInput, TurnInput
+from memforest.pipeline.service import ingest_sessions
 from memforest.settings import Settings
 
 ADMIN = "Adm1n-" + "x7Q2pL9vR4mK8sT3wZ6yB1nC"
@@ -30,6 +35,7 @@ OPS = (
     "get_job",
     "query",
     "delete_forest",
+    "browse",
     "probe",
 )
 
@@ -47,6 +53,7 @@ class World:
         self.forests: list[set[str]] = [set() for _ in keys]
         self.sessions: list[dict[str, str]] = [{} for _ in keys]  # session id -> forest
         self.jobs: list[dict[str, str]] = [{} for _ in keys]  # job id -> forest
+        self.nodes: list[dict[str, str]] = [{} for _ in keys]  # node id -> forest (seen through browse)
         self.names: list[list[str]] = [[f"f{i}-{uuid.uuid4().hex[:8]}-{j}" for j in range(3)] for i in range(len(keys))]
 
     def secrets_of_others(self, me: int) -> list[str]:
@@ -103,6 +110,18 @@ class World:
             self.forests[me].discard(name)
             self.sessions[me] = {s: f for s, f in self.sessions[me].items() if f != name}
             self.jobs[me] = {j: f for j, f in self.jobs[me].items() if f != name}  # forget drops its jobs
+            self.nodes[me] = {n: f for n, f in self.nodes[me].items() if f != name}
+        elif op == "browse":
+            trees = await self.request(me, "GET", f"/v1/forests/{name}/trees")
+            facts = await self.request(me, "GET", f"/v1/forests/{name}/facts")
+            assert trees.status_code == facts.status_code == (200 if name in self.forests[me] else 404)
+            if trees.status_code == 200:
+                for tree in trees.json()["items"]:
+                    assert tree["kind"] == "session" and tree["root_node_id"] is not None
+                    self.nodes[me][tree["root_node_id"]] = name
+                for node, forest in list(self.nodes[me].items())[:2]:
+                    r = await self.request(me, "GET", f"/v1/forests/{forest}/nodes/{node}")
+                    assert r.status_code == 200 and r.json()["tree"]["kind"] == "session"
         elif op == "probe" and other != me:
             # everything of another tenant looks absent, and stays untouched
             for forest in self.names[other]:
@@ -110,6 +129,8 @@ class World:
                     ("GET", f"/v1/forests/{forest}", None),
                     ("GET", f"/v1/forests/{forest}/sessions", None),
                     ("POST", f"/v1/forests/{forest}/query", {"query": "hello"}),
+                    ("GET", f"/v1/forests/{forest}/facts", None),
+                    ("GET", f"/v1/forests/{forest}/trees", None),
                 ]:
                     assert (await self.request(me, method, path, payload)).status_code == 404
             for sid, forest in list(self.sessions[other].items())[:2]:
@@ -117,6 +138,10 @@ class World:
                 assert r.status_code == 404
             for job in list(self.jobs[other])[:2]:
                 assert (await self.request(me, "GET", f"/v1/jobs/{job}")).status_code == 404
+            # another tenant's node ids, under its forest names and under my own forests alike
+            for node, forest in list(self.nodes[other].items())[:2]:
+                for f in (forest, *sorted(self.forests[me])[:1]):
+                    assert (await self.request(me, "GET", f"/v1/forests/{f}/nodes/{node}")).status_code == 404
 
 
 @pytest.fixture
@@ -153,3 +178,78 @@ async def test_isolation_property(world_factory: Any, ops: list[tuple[int, str, 
     for me in range(N_TENANTS):
         for other in range(N_TENANTS):
             await world.step(me, "probe", 0, other)
+
+
+async def _ingest(db: Database, settings: Settings, tenant_id: uuid.UUID, sid: str, texts: list[str]) -> None:
+    turns = tuple(TurnInput(speaker=("Ines", "Omar")[i % 2], text=t) for i, t in enumerate(texts))
+    session = SessionInput(external_id=sid, time=datetime(2023, 2, 1, 10, tzinfo=UTC), turns=turns)
+    backends = build_backends(settings)
+    try:
+        report = await ingest_sessions(db, settings, backends, tenant_id, "notes", [session], job_concurrency=1)
+    finally:
+        await backends.aclose()
+    assert report.jobs_failed == 0
+
+
+async def test_browse_ids_of_another_tenant_are_404(settings: Settings, db: Database) -> None:
+    """Tenant b holds a forest of the same name; a's fact, node and tree ids are absent for b."""
+    s = settings.model_copy(update={"admin_key": SecretStr(ADMIN)})
+    app = create_app(s, db=db, start_worker=False)
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client,
+    ):
+        tenants: list[tuple[uuid.UUID, dict[str, str]]] = []
+        for name in ("a", "b"):
+            tid = uuid.UUID((await client.post("/v1/tenants", json={"name": name}, headers=admin)).json()["id"])
+            r = await client.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["read", "write"]}, headers=admin)
+            tenants.append((tid, {"Authorization": f"Bearer {r.json()['key']}"}))
+        (ta, ha), (tb, hb) = tenants
+        a_texts = ["I keep bees on the roof of the library.", "Do they sting?"]
+        await _ingest(db, s, ta, "sa", a_texts)
+        await _ingest(db, s, tb, "sb", ["I collect old maps of Lisbon.", "Show me one sometime."])
+        assert (await client.post("/v1/forests", json={"name": "a-only"}, headers=ha)).status_code == 201
+
+        async def everything(h: dict[str, str], kind: str) -> list[dict[str, Any]]:
+            params: dict[str, Any] = {"limit": 200} | ({"include_superseded": True} if kind == "facts" else {})
+            r = await client.get(f"/v1/forests/notes/{kind}", params=params, headers=h)
+            assert r.status_code == 200, r.text
+            items: list[dict[str, Any]] = r.json()["items"]
+            return items
+
+        a_facts, a_trees = await everything(ha, "facts"), await everything(ha, "trees")
+        b_facts, b_trees = await everything(hb, "facts"), await everything(hb, "trees")
+        assert a_facts and a_trees and b_facts and b_trees
+        assert {f["id"] for f in a_facts}.isdisjoint(f["id"] for f in b_facts)
+        assert {t["id"] for t in a_trees}.isdisjoint(t["id"] for t in b_trees)
+        a_nodes = [t["root_node_id"] for t in a_trees]
+        secrets = ["bees", "library", "a-only"]
+
+        def leaks(r: httpx.Response, path: str) -> bool:
+            return any(x in r.text for x in secrets if x not in path)
+
+        for fid in [f["id"] for f in a_facts]:
+            for forest in ("notes", "a-only"):
+                r = await client.get(path := f"/v1/forests/{forest}/facts/{fid}", headers=hb)
+                assert r.status_code == 404 and not leaks(r, path), r.text
+        for nid in a_nodes:
+            for forest in ("notes", "a-only"):
+                r = await client.get(path := f"/v1/forests/{forest}/nodes/{nid}", headers=hb)
+                assert r.status_code == 404 and not leaks(r, path), r.text
+            assert (await client.get(f"/v1/forests/notes/nodes/{nid}", headers=ha)).status_code == 200
+        for path in ("/v1/forests/a-only/facts", "/v1/forests/a-only/trees", "/v1/forests/a-only"):
+            r = await client.get(path, headers=hb)
+            assert r.status_code == 404 and not leaks(r, path), r.text
+        listing = (await client.get("/v1/forests", headers=hb)).json()["items"]
+        assert [f["name"] for f in listing] == ["notes"]
+        for kind in ("facts", "trees"):
+            for params in ({}, {"q": "bees"}, {"session": "sa"}, {"entity": "Ines"}):
+                if kind == "trees" and params:
+                    continue
+                r = await client.get(f"/v1/forests/notes/{kind}", params=params, headers=hb)
+                assert r.status_code == 200 and not leaks(r, ""), r.text
+        for params in ({"q": "bees"}, {"session": "sa"}):
+            assert (await client.get("/v1/forests/notes/facts", params=params, headers=hb)).json()["items"] == []
+        # a still sees its own data
+        assert {f["id"] for f in await everything(ha, "facts")} == {f["id"] for f in a_facts}

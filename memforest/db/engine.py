@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,11 +13,24 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from memforest.errors import ConfigurationError, DatabaseVersionError
+from memforest.errors import ConfigurationError, DatabaseVersionError, InputError
 
 MIN_POSTGRES = 150000
 MIN_PGVECTOR = (0, 8)
 APP_ROLE = "memforest_app"
+# SQLSTATEs of text PostgreSQL cannot store (NUL characters, unencodable code points): bad input.
+BAD_TEXT_SQLSTATES = frozenset({"22021", "22P05"})
+
+
+@contextmanager
+def _text_input_errors() -> Iterator[None]:
+    """Translate the driver's "cannot store this text" errors into InputError (after rollback)."""
+    try:
+        yield
+    except DBAPIError as exc:
+        if getattr(exc.orig, "sqlstate", None) in BAD_TEXT_SQLSTATES:
+            raise InputError("text contains characters that cannot be stored (such as NUL)") from None
+        raise
 
 
 def async_url(url: str) -> str:
@@ -79,17 +92,19 @@ class Database:
     @asynccontextmanager
     async def tenant(self, tenant_id: uuid.UUID) -> AsyncIterator[AsyncConnection]:
         """A transaction confined to ``tenant_id`` by row-level security (and by our own filters)."""
-        async with self.engine.begin() as conn:
-            if await self._use_rls_role(conn):
-                await conn.execute(text(f"SET LOCAL ROLE {APP_ROLE}"))
-            await conn.execute(text("SELECT set_config('memforest.tenant_id', :t, true)"), {"t": str(tenant_id)})
-            yield conn
+        with _text_input_errors():
+            async with self.engine.begin() as conn:
+                if await self._use_rls_role(conn):
+                    await conn.execute(text(f"SET LOCAL ROLE {APP_ROLE}"))
+                await conn.execute(text("SELECT set_config('memforest.tenant_id', :t, true)"), {"t": str(tenant_id)})
+                yield conn
 
     @asynccontextmanager
     async def system(self) -> AsyncIterator[AsyncConnection]:
         """A transaction as the owning role (admin work, auth lookups, job claims across tenants)."""
-        async with self.engine.begin() as conn:
-            yield conn
+        with _text_input_errors():
+            async with self.engine.begin() as conn:
+                yield conn
 
     async def server_versions(self) -> ServerVersions:
         """Ask the server for its PostgreSQL and pgvector versions."""

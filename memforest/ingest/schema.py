@@ -60,9 +60,15 @@ def _limits(info: ValidationInfo) -> Limits:
 
 
 def as_utc_if_naive(value: datetime) -> datetime:
-    """Return ``value`` unchanged when tz-aware; a naive value is taken to be UTC."""
+    """Return ``value`` unchanged when tz-aware; a naive value is taken to be UTC.
+
+    ValueError when the time leaves the representable range once converted to UTC."""
     if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
         return value.replace(tzinfo=UTC)
+    try:
+        value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("time is out of range once converted to UTC") from None
     return value
 
 

@@ -1,0 +1,148 @@
+"""Browse endpoints: facts (filters, provenance, supersession), trees and nodes of one forest.
+
+Read-only; a tenant key with the ``read`` scope. The tenant comes from the key only, every statement
+filters by it and runs inside ``db.tenant(tid)``; another tenant's ids are 404 exactly like absent
+ones. The SQL lives in ``memforest.store.browse`` (shared with the MCP server and the CLI)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from memforest.api.auth import Reader, TenantCaller
+from memforest.db.engine import Database
+from memforest.domain import FactKind, TreeKind
+from memforest.errors import NotFoundError
+from memforest.store import browse
+from memforest.store.tenants import Forest, get_forest
+
+router = APIRouter(prefix="/v1", tags=["browse"])
+
+Limit = Annotated[int, Query(ge=1, le=browse.MAX_LIMIT, description="Page size.")]
+Cursor = Annotated[str | None, Query(max_length=200, description="`next_cursor` of the previous page.")]
+
+
+def _db(request: Request) -> Database:
+    db: Database = request.app.state.db
+    return db
+
+
+async def _forest(conn: AsyncConnection, caller: TenantCaller, name: str) -> Forest:
+    if "\x00" in name:
+        raise NotFoundError(f"no forest named {name!r}")
+    return await get_forest(conn, caller.tenant_id, name)
+
+
+@router.get("/forests/{forest}/facts")
+async def get_facts(
+    forest: str,
+    request: Request,
+    caller: Reader,
+    kind: Annotated[FactKind | None, Query(description="Only facts of this kind.")] = None,
+    entity: Annotated[str | None, Query(min_length=1, max_length=200, description="Entity label or key.")] = None,
+    session: Annotated[
+        str | None, Query(min_length=1, max_length=200, description="A source session's external id.")
+    ] = None,
+    valid_at: Annotated[datetime | None, Query(description="Only facts valid at this time.")] = None,
+    as_of: Annotated[
+        datetime | None, Query(description="Only facts known (recorded, not retracted) and valid at this time.")
+    ] = None,
+    include_superseded: Annotated[bool, Query(description="Also facts superseded by a newer value.")] = False,
+    include_retracted: Annotated[bool, Query(description="Also retracted (forgotten) facts.")] = False,
+    q: Annotated[
+        str | None, Query(min_length=1, max_length=500, description="Text contains / full-text match.")
+    ] = None,
+    cursor: Cursor = None,
+    limit: Limit = 50,
+) -> dict[str, Any]:
+    """Canonical facts of the forest in time order (`valid_from`, then id), cursor-paginated.
+
+    Response: `{"items": [fact...], "next_cursor": str | null}`. Each fact: `id` (string), `text`,
+    `kind`, `status` (`current`, `superseded` or `retracted`), `entities` (labels), `topics`, `speaker`,
+    `time_text`, `valid_from`, `valid_to`, `recorded_at`, `retracted_at` (ISO 8601 or null),
+    `supersedes` and `superseded_by` (fact ids or null), `source_count`.
+
+    `valid_at` and `as_of` replace the supersession filter by the validity interval (a fact superseded
+    later is listed for times it was valid); with both, `valid_at` is the valid time and `as_of` the
+    knowledge time.
+    """
+    flt = browse.FactFilter(
+        kind=kind.value if kind is not None else None,
+        entity=entity,
+        session=session,
+        valid_at=valid_at,
+        as_of=as_of,
+        include_superseded=include_superseded,
+        include_retracted=include_retracted,
+        q=q,
+    )
+    async with _db(request).tenant(caller.tenant_id) as conn:
+        f = await _forest(conn, caller, forest)
+        page = await browse.list_facts(conn, caller.tenant_id, f.forest_id, flt, cursor=cursor, limit=limit)
+    return page.to_json()
+
+
+@router.get("/forests/{forest}/facts/{fact_id}")
+async def get_fact(forest: str, fact_id: str, request: Request, caller: Reader) -> dict[str, Any]:
+    """One fact (the fields of the listing) plus:
+
+    - `provenance`: its sources, oldest first, one per cell: `session_id` (external id), `session_time`,
+      `cell_id`, `turn_ids` (the client's turn ids), `time`, `snippet` (the turns' text, shortened),
+      `linked_at`.
+    - `supersession_chain`: the facts linked by supersession, oldest first, this one included
+      (`is_requested`): `id`, `text`, `valid_from`, `valid_to`, `recorded_at`, `retracted_at`.
+    - `placements`: the trees holding it: `tree_id`, `tree_kind`, `tree_label`, `node_id` (its leaf).
+    """
+    fid = browse.parse_id(fact_id)
+    async with _db(request).tenant(caller.tenant_id) as conn:
+        f = await _forest(conn, caller, forest)
+        return await browse.get_fact(conn, caller.tenant_id, f.forest_id, fid)
+
+
+@router.get("/forests/{forest}/trees")
+async def get_trees(
+    forest: str,
+    request: Request,
+    caller: Reader,
+    kind: Annotated[TreeKind | None, Query(description="Only trees of this scope kind.")] = None,
+    cursor: Cursor = None,
+    limit: Limit = 50,
+) -> dict[str, Any]:
+    """The forest's MemTrees in creation order, cursor-paginated.
+
+    Response: `{"items": [tree...], "next_cursor": str | null}`. Each tree: `id`, `kind` (`session`,
+    `entity` or `scene`), `label`, `key`, `root_node_id` (string or null), `height`, `n_leaves`,
+    `fanout`, `created_at`.
+    """
+    async with _db(request).tenant(caller.tenant_id) as conn:
+        f = await _forest(conn, caller, forest)
+        page = await browse.list_trees(conn, caller.tenant_id, f.forest_id, kind, cursor=cursor, limit=limit)
+    return page.to_json()
+
+
+@router.get("/forests/{forest}/nodes/{node_id}")
+async def get_node(
+    forest: str,
+    node_id: str,
+    request: Request,
+    caller: Reader,
+    cursor: Annotated[
+        str | None, Query(max_length=200, description="`children_next_cursor` of a previous call.")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=browse.MAX_LIMIT, description="Children per page.")] = 50,
+) -> dict[str, Any]:
+    """One tree node and a page of its children in time order.
+
+    Response: `id`, `tree` {`id`, `kind`, `label`}, `level` (0 = leaf), `interval` {`start`, `end`},
+    `parent_id` (string or null), `dirty`, `n_children`, `summary` (internal nodes; null until refreshed),
+    `leaf` (leaves: {`kind`: `fact` or `cell`, `id`, `text`}), `children` (each: `id`, `level`,
+    `interval`, `n_children`, `dirty`, `text` (summary or leaf text, shortened), `leaf` {`kind`, `id`}
+    or null) and `children_next_cursor`.
+    """
+    nid = browse.parse_id(node_id)
+    async with _db(request).tenant(caller.tenant_id) as conn:
+        f = await _forest(conn, caller, forest)
+        return await browse.get_node(conn, caller.tenant_id, f.forest_id, nid, cursor=cursor, limit=limit)
