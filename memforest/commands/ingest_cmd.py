@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,10 @@ from rich.table import Table
 from tqdm import tqdm
 
 from memforest.backends.factory import build_backends
-from memforest.commands.common import add_tenant_arg, resolve_forest, resolve_tenant
+from memforest.client import Job, MemForestClient
+from memforest.commands.common import add_remote_args, add_tenant_arg, remote_client, resolve_forest, resolve_tenant
 from memforest.db.runtime import open_database
+from memforest.domain import ForestInput
 from memforest.errors import InvariantViolation
 from memforest.ingest.formats import FORMATS, load_forests
 from memforest.pipeline.service import IngestReport, ingest_sessions
@@ -30,9 +33,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("path", type=Path)
     p.add_argument("--format", dest="fmt", choices=sorted(FORMATS), default="native")
     p.add_argument("--forest", default=None, help="forest name (default: from the file, e.g. the LoCoMo sample id)")
-    p.add_argument("--jobs", type=int, default=4, help="sessions processed at once")
+    p.add_argument("--jobs", type=int, default=4, help="sessions processed at once (local database only)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument(
+        "--wait-timeout", type=float, default=1800.0, help="with --url: seconds to wait for each session's job"
+    )
     add_tenant_arg(p)
+    add_remote_args(p)
     p.set_defaults(handler=ingest)
 
     c = sub.add_parser("check", help="verify every tree invariant of a forest")
@@ -44,6 +51,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.add_argument("--forest", required=True)
     s.add_argument("--json", action="store_true")
     add_tenant_arg(s)
+    add_remote_args(s)
     s.set_defaults(handler=stats)
 
     w = sub.add_parser("worker", help="run a worker that claims and runs queued jobs")
@@ -78,6 +86,10 @@ def _summary_table(report: IngestReport) -> Table:
 
 async def ingest(args: argparse.Namespace, settings: Settings) -> int:
     """Parse (all-or-nothing), accept, and run every job to completion with a progress bar."""
+    client = remote_client(args)
+    if client is not None:
+        async with client:
+            return await _ingest_remote(client, args, load_forests(args.path, args.fmt))
     forests = load_forests(args.path, args.fmt)
     console = Console()
     failed = 0
@@ -110,6 +122,57 @@ async def ingest(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if failed else 0
 
 
+async def _ingest_remote(client: MemForestClient, args: argparse.Namespace, forests: list[ForestInput]) -> int:
+    """``ingest --url``: post each session to the server, then wait for every job it queued."""
+    console = Console()
+    failed = 0
+    for forest in forests:
+        name = args.forest or forest.name or args.path.stem
+        t0 = time.perf_counter()
+        await client.ensure_forest(name)
+        job_ids: list[str] = []
+        created = 0
+        with tqdm(total=len(forest.sessions), desc=f"post {name}", unit="session") as bar:
+            for session in forest.sessions:
+                accepted = await client.add_session(name, session)
+                created += int(accepted.created)
+                if accepted.job_id is not None and accepted.job_id not in job_ids:
+                    job_ids.append(accepted.job_id)
+                bar.update(1)
+        finished: list[Job] = []
+        with tqdm(total=len(job_ids), desc=f"jobs {name}", unit="job") as bar:
+            for job_id in job_ids:
+                finished.append(await client.wait_job(job_id, timeout=args.wait_timeout))
+                bar.update(1)
+        counts = dict((await client.get_forest(name)).counts or {})
+        bad = [j for j in finished if not j.succeeded]
+        failed += len(bad)
+        summary: dict[str, Any] = {
+            "forest": name,
+            "url": client.base_url,
+            "sessions_accepted": created,
+            "sessions_unchanged": len(forest.sessions) - created,
+            "jobs_succeeded": len(finished) - len(bad),
+            "jobs_failed": len(bad),
+            "counts": counts,
+            "errors": [{"job_id": j.job_id, "errors": j.errors} for j in bad],
+            "wall_s": round(time.perf_counter() - t0, 4),
+        }
+        if args.json:
+            print(json.dumps(summary, sort_keys=True, default=str))
+            continue
+        table = Table(title=f"ingest summary: forest {name} at {client.base_url}", show_header=False)
+        table.add_row("sessions (new / unchanged)", f"{created} / {summary['sessions_unchanged']}")
+        table.add_row("jobs succeeded / failed", f"{summary['jobs_succeeded']} / {len(bad)}")
+        for k, v in counts.items():
+            table.add_row(f"forest {k}", str(v))
+        table.add_row("wall total", f"{summary['wall_s']:.2f}s")
+        console.print(table)
+        for job in bad[:5]:
+            console.print(f"[red]error[/red] job {job.job_id}: {job.errors}")
+    return 1 if failed else 0
+
+
 async def check(args: argparse.Namespace, settings: Settings) -> int:
     """Exit 0 when every invariant holds, else print the first violation and exit non-zero."""
     async with open_database(settings) as db:
@@ -126,12 +189,17 @@ async def check(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def stats(args: argparse.Namespace, settings: Settings) -> int:
-    """Counts only, deterministic."""
-    async with open_database(settings) as db:
-        tenant_id = await resolve_tenant(db, args, settings)
-        forest = await resolve_forest(db, tenant_id, args.forest)
-        async with db.tenant(tenant_id) as conn:
-            counts = await forest_stats(conn, tenant_id, forest.forest_id)
+    """Counts only, deterministic (from the server with ``--url``)."""
+    client = remote_client(args)
+    if client is not None:
+        async with client:
+            counts = dict((await client.get_forest(args.forest)).counts or {})
+    else:
+        async with open_database(settings) as db:
+            tenant_id = await resolve_tenant(db, args, settings)
+            forest = await resolve_forest(db, tenant_id, args.forest)
+            async with db.tenant(tenant_id) as conn:
+                counts = await forest_stats(conn, tenant_id, forest.forest_id)
     if args.json:
         print(json.dumps(counts, sort_keys=True))
     else:
@@ -142,6 +210,9 @@ async def stats(args: argparse.Namespace, settings: Settings) -> int:
 
 async def worker(args: argparse.Namespace, settings: Settings) -> int:
     """Run jobs until interrupted (or until the queue is empty with --until-idle)."""
+    from memforest.logs import configure_logging
+
+    configure_logging(settings.log_format)  # JSON lines by default, each with its job's context (ADR 0010)
     async with open_database(settings) as db:
         backends = build_backends(settings)
         try:

@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from dateutil import parser as date_parser
 
 from memforest.backends.factory import build_backends
+from memforest.client import MemForestClient
+from memforest.commands.common import add_remote_args, remote_client
 from memforest.db.runtime import open_database
 from memforest.errors import InputError
-from memforest.retrieval.service import MODES, QueryResult, query
+from memforest.retrieval.service import MODES, query
 from memforest.settings import Settings
 from memforest.store.tenants import ensure_tenant
 
@@ -33,6 +36,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--token-budget", type=int, default=None, help="cut the evidence at about this many tokens")
     p.add_argument("--questions", type=Path, default=None, help="JSONL file: {question, id, [as_of], [mode]}")
     p.add_argument("--json", action="store_true", help="print JSON instead of a readable list")
+    add_remote_args(p)
     p.set_defaults(handler=run)
 
 
@@ -79,7 +83,46 @@ def _read_batch(path: Path) -> list[dict[str, Any]]:
     return items
 
 
-def _readable(result: QueryResult) -> str:
+class _EvidenceView(Protocol):
+    """What the readable output needs of an evidence item (local ``Evidence`` or the client's ``EvidenceItem``)."""
+
+    @property
+    def rank(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def time(self) -> datetime: ...
+    @property
+    def valid_from(self) -> datetime | None: ...
+    @property
+    def valid_to(self) -> datetime | None: ...
+    @property
+    def tree(self) -> str: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def session_id(self) -> str | None: ...
+    @property
+    def turn_ids(self) -> Sequence[str]: ...
+
+
+class _ResultView(Protocol):
+    """What the readable output needs of a query result (local or from the server)."""
+
+    @property
+    def question(self) -> str: ...
+    @property
+    def mode_used(self) -> str: ...
+    @property
+    def fallback(self) -> str | None: ...
+    @property
+    def evidence(self) -> Sequence[_EvidenceView]: ...
+    def in_time_order(self) -> Sequence[_EvidenceView]: ...
+
+
+def _readable(result: _ResultView) -> str:
     lines = [f"{result.question}  [{result.mode_used}, {len(result.evidence)} items, time order]"]
     if result.fallback:
         lines.append(f"note: {result.fallback}")
@@ -103,6 +146,11 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
         if args.questions is not None
         else [{"id": None, "question": args.question, "mode": None, "as_of": None}]
     )
+    client = remote_client(args)
+    if client is not None:
+        async with client:
+            await _run_remote(client, args, batch, as_of, scope)
+        return 0
     backends = build_backends(settings)
     try:
         async with open_database(settings) as db:
@@ -134,3 +182,32 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         await backends.aclose()
     return 0
+
+
+async def _run_remote(
+    client: MemForestClient,
+    args: argparse.Namespace,
+    batch: list[dict[str, Any]],
+    as_of: datetime | None,
+    scope: list[str] | None,
+) -> None:
+    """``query --url``: the same questions and the same output, answered by the server."""
+    for item in batch:
+        result = await client.query(
+            args.forest,
+            item["question"],
+            mode=item["mode"] or args.mode,
+            top_k=args.top_k,
+            as_of=item["as_of"] or as_of,
+            scope=scope,
+            include_superseded=args.include_superseded,
+            token_budget=args.token_budget,
+        )
+        if args.questions is not None:
+            line = {"id": item["id"], "question": item["question"], "evidence": result.raw.get("evidence", [])}
+            print(json.dumps(line, ensure_ascii=False))
+        elif args.json:
+            print(json.dumps(dict(result.raw), ensure_ascii=False, indent=2))
+        else:
+            print(_readable(result))
+        sys.stdout.flush()
