@@ -1,0 +1,106 @@
+"""The MCP server at ``/mcp`` on the API app (streamable HTTP, stateless, JSON responses).
+
+Every request is authenticated with the API's bearer keys before the MCP transport sees it;
+the principal travels in the ASGI scope, which the MCP SDK hands to tools as the request of the
+call (``ctx.request_context.request``). A context variable would not work: the SDK runs each
+request's server in a task of its own task group, outside the request's context (ADR 0011).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from starlette.requests import Request
+from starlette.routing import Route
+
+from memforest.api.auth import Principal, authenticate
+from memforest.api.problems import Receive, Scope, Send, problem_response
+from memforest.errors import AuthenticationError, MemForestError, PermissionDeniedError
+from memforest.mcp.server import Caller, build_server
+from memforest.mcp.tools import Services
+from memforest.settings import Settings
+
+log = logging.getLogger(__name__)
+
+MCP_PATH = "/mcp"
+PRINCIPAL_SCOPE_KEY = "memforest.principal"
+
+
+class HttpBinding:
+    """The caller of a tool call made over ``/mcp``: this request's principal, the app's services."""
+
+    def caller(self, request: Any | None) -> Caller:
+        """Resolve from the Starlette request the SDK attached to the call."""
+        if not isinstance(request, Request):
+            raise PermissionDeniedError("no authenticated HTTP request for this call")
+        principal = request.scope.get(PRINCIPAL_SCOPE_KEY)
+        if not isinstance(principal, Principal):
+            raise AuthenticationError("missing Authorization: Bearer <key> header")
+        state = request.app.state
+        return Caller(Services(state.db, state.settings, state.backends), principal)
+
+
+class McpEndpoint:
+    """ASGI endpoint: authenticate the bearer key (401/403 problem+json), then hand to the MCP transport."""
+
+    def __init__(self, manager: StreamableHTTPSessionManager) -> None:
+        self.manager = manager
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            principal = await authenticate(Request(scope, receive))
+            if principal.tenant_id is None:
+                raise PermissionDeniedError("the MCP endpoint needs a tenant API key, not the admin key")
+        except MemForestError as exc:
+            headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
+            await problem_response(exc.status_code, exc.type_slug, str(exc), headers=headers)(scope, receive, send)
+            return
+        scope[PRINCIPAL_SCOPE_KEY] = principal
+        await self.manager.handle_request(scope, receive, send)
+
+
+class McpHttp:
+    """The ``/mcp`` route and the lifetime of its session manager (run from the app's lifespan)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.server = build_server(HttpBinding(), http=True, max_body_bytes=settings.api.max_body_bytes)
+        self.server.streamable_http_app()  # creates the session manager with the server's settings
+        self.manager = self.server.session_manager
+
+    def mount(self, app: FastAPI) -> None:
+        """Add the ``/mcp`` route (all methods; the transport answers 405 where it should)."""
+        app.router.routes.append(Route(MCP_PATH, endpoint=McpEndpoint(self.manager), name="mcp"))
+
+    @contextlib.asynccontextmanager
+    async def run(self) -> AsyncIterator[None]:
+        """Run the session manager in a task of its own, so its task group is entered and left in one task."""
+        started = asyncio.Event()
+        stop = asyncio.Event()
+
+        async def _hold() -> None:
+            async with self.manager.run():
+                started.set()
+                await stop.wait()
+
+        task = asyncio.create_task(_hold(), name="mcp-session-manager")
+        waiter = asyncio.create_task(started.wait())
+        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        if not started.is_set():
+            waiter.cancel()
+            await task  # raises what stopped the manager
+        try:
+            yield
+        finally:
+            stop.set()
+            try:
+                await asyncio.wait_for(task, timeout=10)
+            except (TimeoutError, asyncio.CancelledError):
+                task.cancel()
+            except Exception:
+                log.exception("MCP session manager failed while stopping")

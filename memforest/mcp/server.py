@@ -1,0 +1,244 @@
+"""``build_server``: a FastMCP server with MemForest's memory tools.
+
+Who calls and against what comes from a :class:`Binding`: over HTTP the principal is the one the
+``/mcp`` endpoint authenticated for this very request (see ``memforest.mcp.http``); over stdio it
+is the local tenant. Tools never take a tenant argument. Failures become MCP tool errors whose
+text is one line (``<problem slug>: <message>``), never a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+
+from memforest.api.auth import Principal
+from memforest.errors import InputError, MemForestError, PermissionDeniedError
+from memforest.mcp import tools
+from memforest.mcp.tools import Services
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = (
+    "MemForest is a long-term memory. Store conversation snippets with add_memory; recall them with "
+    "search_memory (structured evidence) or get_context (a ready-to-paste, time-stamped block); look "
+    "around with browse_tree; remove a session with forget_session. Ingestion runs in the background: "
+    "add_memory returns a job_id to poll with get_job."
+)
+
+#: The FastMCP context as tools receive it (a concrete class, so FastMCP finds the parameter).
+Ctx = Context[Any, Any, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """An authenticated tenant caller with the services to act on."""
+
+    services: Services
+    principal: Principal
+    default_forest: str | None = None
+
+    @property
+    def tenant_id(self) -> uuid.UUID:
+        """The caller's tenant; the admin key (no tenant) cannot use the tools."""
+        if self.principal.tenant_id is None:
+            raise PermissionDeniedError("MCP tools need a tenant API key")
+        return self.principal.tenant_id
+
+    def forest(self, name: str | None) -> str:
+        """The forest argument, or the binding's default forest."""
+        chosen = name if name is not None else self.default_forest
+        if chosen is None or not chosen.strip():
+            raise InputError("forest is required", location="forest")
+        return chosen
+
+
+class Binding(Protocol):
+    """Resolves the caller of one tool call from the request that carried it (None over stdio)."""
+
+    def caller(self, request: Any | None) -> Caller: ...
+
+
+@dataclass(frozen=True, slots=True)
+class LocalBinding:
+    """A fixed caller: the local tenant of a stdio server."""
+
+    services: Services
+    principal: Principal
+    default_forest: str | None = None
+
+    def caller(self, request: Any | None) -> Caller:
+        """The fixed caller, whatever the transport."""
+        return Caller(self.services, self.principal, self.default_forest)
+
+
+def _one_line(text: str, limit: int = 500) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _error(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=_one_line(message))], isError=True)
+
+
+def _ok(payload: dict[str, Any], text: str | None = None) -> CallToolResult:
+    body = text if text is not None else json.dumps(payload, ensure_ascii=False, default=str)
+    return CallToolResult(content=[TextContent(type="text", text=body)], structuredContent=payload)
+
+
+@contextlib.contextmanager
+def _keep_root_logging() -> Iterator[None]:
+    """FastMCP's constructor calls ``logging.basicConfig``; the host application owns logging, so undo it."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        yield
+    finally:
+        for handler in [h for h in root.handlers if h not in handlers]:
+            root.removeHandler(handler)
+        root.setLevel(level)
+
+
+def _new_fastmcp(http: bool, max_body_bytes: int) -> FastMCP[Any]:
+    return FastMCP(
+        name="memforest",
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+        stateless_http=http,
+        json_response=http,
+        # Every /mcp request needs a tenant bearer key, which a DNS-rebinding page cannot supply;
+        # the Host check would only break deployments behind other host names (ADR 0011).
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        max_request_body_size=max_body_bytes,
+    )
+
+
+def build_server(
+    binding: Binding, *, http: bool = False, max_body_bytes: int = DEFAULT_MAX_REQUEST_BODY_SIZE
+) -> FastMCP[Any]:
+    """The MCP server. ``http`` configures it for the stateless, JSON-response ``/mcp`` endpoint."""
+    with _keep_root_logging():
+        server = _new_fastmcp(http, max_body_bytes)
+
+    async def call(
+        ctx: Ctx, scope: str, op: Callable[[Caller], Awaitable[dict[str, Any]]], text_key: str | None = None
+    ) -> CallToolResult:
+        try:
+            caller = binding.caller(ctx.request_context.request)
+            if not caller.principal.allows(scope):
+                raise PermissionDeniedError(f"this API key lacks the {scope!r} scope")
+            payload = await op(caller)
+        except MemForestError as exc:
+            return _error(f"{exc.type_slug}: {exc}")
+        except Exception as exc:
+            log.exception("MCP tool failed")
+            return _error(f"internal: {type(exc).__name__}")
+        return _ok(payload, payload[text_key] if text_key is not None else None)
+
+    read_only = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False))
+    async def add_memory(
+        ctx: Ctx,
+        forest: str | None = None,
+        turns: list[dict[str, Any]] | None = None,
+        text: str | None = None,
+        session_id: str | None = None,
+        time: str | None = None,
+    ) -> CallToolResult:
+        """Store one conversation session in a forest (created if missing); needs the write scope.
+
+        Give either `turns` (objects with speaker, text, and optional role, id, time) or `text`
+        (stored as one user turn). `session_id` defaults to a fresh id; `time` (ISO 8601 or a
+        readable date, naive = UTC) defaults to now. Returns {job_id, session_id, created}; the
+        memory is processed in the background (poll get_job).
+        """
+        return await call(
+            ctx,
+            "write",
+            lambda c: tools.add_memory(
+                c.services, c.tenant_id, c.forest(forest), turns=turns, text=text, session_id=session_id, time=time
+            ),
+        )
+
+    @server.tool(annotations=read_only)
+    async def search_memory(
+        ctx: Ctx,
+        query: str,
+        forest: str | None = None,
+        top_k: int | None = None,
+        as_of: str | None = None,
+        mode: str = "emb",
+    ) -> CallToolResult:
+        """Recall evidence for a question: items with text, time, validity, score and provenance, best first.
+
+        `as_of` limits to what was valid and known at that time; `mode` is "emb" (default) or "llm".
+        """
+        return await call(
+            ctx,
+            "read",
+            lambda c: tools.search_memory(
+                c.services, c.tenant_id, c.forest(forest), query, top_k=top_k, as_of=as_of, mode=mode
+            ),
+        )
+
+    @server.tool(annotations=read_only)
+    async def get_context(
+        ctx: Ctx,
+        query: str,
+        forest: str | None = None,
+        token_budget: int | None = None,
+        top_k: int | None = None,
+    ) -> CallToolResult:
+        """One ready-to-paste text block of memories for a question: one line per item,
+        `[time] text <session turn-ids>`, oldest first, within `token_budget` (default 1000)."""
+        return await call(
+            ctx,
+            "read",
+            lambda c: tools.get_context(
+                c.services, c.tenant_id, c.forest(forest), query, token_budget=token_budget, top_k=top_k
+            ),
+            text_key="context",
+        )
+
+    @server.tool(annotations=read_only)
+    async def browse_tree(
+        ctx: Ctx,
+        forest: str | None = None,
+        kind: str | None = None,
+        node_id: str | int | None = None,
+        cursor: str | None = None,
+    ) -> CallToolResult:
+        """Without node_id: the forest's memory trees (id, kind, label, root_node_id), optionally of
+        one kind (session, entity, scene). With node_id: that node's summary (or leaf text), time
+        interval and children in time order. Pass a returned next_cursor to get the next page."""
+        node = str(node_id) if node_id is not None else None
+        return await call(
+            ctx,
+            "read",
+            lambda c: tools.browse_tree(
+                c.services, c.tenant_id, c.forest(forest), kind=kind, node_id=node, cursor=cursor
+            ),
+        )
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False))
+    async def forget_session(ctx: Ctx, session_id: str, forest: str | None = None) -> CallToolResult:
+        """Forget one session: its turns, cells and the memories derived only from it; needs the write scope."""
+        return await call(
+            ctx, "write", lambda c: tools.forget_session(c.services, c.tenant_id, c.forest(forest), session_id)
+        )
+
+    @server.tool(annotations=read_only)
+    async def get_job(ctx: Ctx, job_id: str) -> CallToolResult:
+        """A background job: state (queued, running, succeeded, failed), progress, errors and usage."""
+        return await call(ctx, "read", lambda c: tools.job_status(c.services, c.tenant_id, job_id))
+
+    return server

@@ -1,0 +1,242 @@
+"""The operations behind the MCP tools, for one tenant; each returns a JSON-able dict.
+
+They call the same services as the HTTP API (``accept_session``, ``query``, the job table,
+``retract``) and raise :class:`~memforest.errors.MemForestError` for anything the caller got wrong.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from dateutil import parser as date_parser
+from pydantic import ValidationError
+
+from memforest.backends.factory import Backends
+from memforest.db.engine import Database
+from memforest.domain import TreeKind
+from memforest.errors import InputError, NotFoundError
+from memforest.ingest.schema import Limits, SessionModel
+from memforest.pipeline.accept import accept_session
+from memforest.pipeline.jobs import get_job
+from memforest.retrieval.service import Evidence, query
+from memforest.settings import Settings
+from memforest.store import browse
+from memforest.store.sql import fetch_one
+from memforest.store.tenants import ensure_forest, get_forest
+
+DEFAULT_CONTEXT_BUDGET = 1000
+MAX_CONTEXT_BUDGET = 100_000
+TREES_PAGE = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What the tools run against: the database, the settings and the model backends."""
+
+    db: Database
+    settings: Settings
+    backends: Backends
+
+
+def parse_time(value: str, location: str) -> datetime:
+    """A timestamp from ISO 8601 or a readable date; naive values are taken as UTC."""
+    try:
+        parsed = date_parser.parse(value)
+    except (ValueError, OverflowError) as exc:
+        raise InputError(f"not a time: {value!r}", location=location) from exc
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _check_query(svc: Services, text: str) -> None:
+    if len(text) > svc.settings.api.max_text_chars:
+        raise InputError(f"query is longer than {svc.settings.api.max_text_chars} characters", location="query")
+
+
+async def add_memory(
+    svc: Services,
+    tenant_id: uuid.UUID,
+    forest: str,
+    *,
+    turns: list[dict[str, Any]] | None,
+    text: str | None,
+    session_id: str | None,
+    time: str | None,
+) -> dict[str, Any]:
+    """Accept one session (native turns, or one user turn from ``text``) like POST .../sessions."""
+    if (turns is None) == (text is None):
+        raise InputError("give either turns or text (not both)", location="turns")
+    when = parse_time(time, "time") if time is not None else datetime.now(UTC)
+    body: dict[str, Any] = {
+        "id": session_id if session_id is not None else f"mcp-{uuid.uuid4().hex[:16]}",
+        "time": when,
+        "turns": turns if turns is not None else [{"speaker": "user", "role": "user", "text": text}],
+        "metadata": {"source": "mcp"},
+    }
+    try:
+        model = SessionModel.model_validate(body, context=Limits.from_settings(svc.settings.api))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise InputError(str(first["msg"]), location=loc or "session") from None
+    pipeline = svc.settings.pipeline
+    async with svc.db.tenant(tenant_id) as conn:
+        f = await ensure_forest(conn, tenant_id, forest)
+        result = await accept_session(
+            conn, f, model.to_domain(), cell_turns=pipeline.cell_turns, fanout=pipeline.fanout_session
+        )
+    return {
+        "job_id": str(result.job_id) if result.job_id else None,
+        "session_id": result.external_id,
+        "created": result.created,
+    }
+
+
+async def search_memory(
+    svc: Services,
+    tenant_id: uuid.UUID,
+    forest: str,
+    text: str,
+    *,
+    top_k: int | None,
+    as_of: str | None,
+    mode: str,
+) -> dict[str, Any]:
+    """Evidence items, best first, in the API's item JSON."""
+    _check_query(svc, text)
+    result = await query(
+        svc.db,
+        svc.settings,
+        svc.backends,
+        tenant_id,
+        forest,
+        text,
+        mode=mode,
+        top_k=top_k,
+        as_of=parse_time(as_of, "as_of") if as_of is not None else None,
+    )
+    return {
+        "forest": forest,
+        "query": result.question,
+        "mode_used": result.mode_used,
+        "fallback": result.fallback,
+        "evidence": [e.to_json() for e in result.evidence],
+    }
+
+
+def _tokens(text: str) -> int:
+    """The same rough estimate the assembler uses for token budgets."""
+    return max(1, len(text) // 4)
+
+
+def _stamp(value: datetime) -> str:
+    value = value.astimezone(UTC)
+    return value.strftime("%Y-%m-%d") if (value.hour, value.minute) == (0, 0) else value.strftime("%Y-%m-%d %H:%M")
+
+
+def context_line(e: Evidence) -> str:
+    """One evidence item as a prompt line: ``[time] text (validity) <session turns>``."""
+    where = " ".join(p for p in (e.session_id or "", ",".join(e.turn_ids)) if p) or e.tree
+    validity = f" (valid until {_stamp(e.valid_to)})" if e.valid_to is not None else ""
+    return f"[{_stamp(e.time)}] {' '.join(e.text.split())}{validity} <{where}>"
+
+
+async def get_context(
+    svc: Services, tenant_id: uuid.UUID, forest: str, text: str, *, token_budget: int | None, top_k: int | None
+) -> dict[str, Any]:
+    """A ready-to-paste block: the best items that fit the budget, shown oldest first."""
+    budget = DEFAULT_CONTEXT_BUDGET if token_budget is None else token_budget
+    if not 1 <= budget <= MAX_CONTEXT_BUDGET:
+        raise InputError(f"token_budget must be between 1 and {MAX_CONTEXT_BUDGET}", location="token_budget")
+    _check_query(svc, text)
+    result = await query(svc.db, svc.settings, svc.backends, tenant_id, forest, text, top_k=top_k)
+    header = f"Memories from forest {forest!r} (times UTC, oldest first):"
+    used = _tokens(header)
+    kept: list[tuple[Evidence, str]] = []
+    for e in result.evidence:  # best first: keep what fits
+        line = context_line(e)
+        cost = _tokens(line)
+        if used + cost <= budget:
+            kept.append((e, line))
+            used += cost
+    if not kept:
+        why = "fit the token budget" if result.evidence else "match"
+        header = f"No memories from forest {forest!r} {why}."
+        used = _tokens(header)
+    kept.sort(key=lambda pair: (pair[0].time, pair[0].rank))
+    block = "\n".join([header, *(line for _, line in kept)])
+    return {"context": block, "items": len(kept), "tokens": used, "token_budget": budget}
+
+
+async def browse_tree(
+    svc: Services,
+    tenant_id: uuid.UUID,
+    forest: str,
+    *,
+    kind: str | None,
+    node_id: str | None,
+    cursor: str | None,
+) -> dict[str, Any]:
+    """The forest's trees, or one node with its children (pages via ``next_cursor``)."""
+    tree_kind: TreeKind | None = None
+    if kind is not None:
+        try:
+            tree_kind = TreeKind(kind)
+        except ValueError:
+            raise InputError(f"kind must be one of {', '.join(k.value for k in TreeKind)}", location="kind") from None
+    async with svc.db.tenant(tenant_id) as conn:
+        f = await get_forest(conn, tenant_id, forest)
+        if node_id is not None:
+            node = await browse.get_node(conn, tenant_id, f.forest_id, browse.parse_id(node_id), cursor=cursor)
+            return {"forest": forest, "node": node}
+        page = await browse.list_trees(conn, tenant_id, f.forest_id, tree_kind, cursor=cursor, limit=TREES_PAGE)
+    return {"forest": forest, "trees": page.items, "next_cursor": page.next_cursor}
+
+
+async def forget_session(svc: Services, tenant_id: uuid.UUID, forest: str, session_id: str) -> dict[str, Any]:
+    """Retract one session and everything derived only from it."""
+    from memforest.lifecycle.retract import retract
+
+    report = await retract(svc.db, svc.settings, svc.backends, tenant_id, forest, session_id)
+    out: dict[str, Any] = report.as_dict()
+    return out
+
+
+async def job_status(svc: Services, tenant_id: uuid.UUID, job_id: str) -> dict[str, Any]:
+    """A job of this tenant: state, progress, result, errors and usage."""
+    try:
+        jid = uuid.UUID(job_id)
+    except ValueError:
+        raise NotFoundError("no such job") from None
+    async with svc.db.tenant(tenant_id) as conn:
+        row = await get_job(conn, tenant_id, jid)
+        if row is None:
+            raise NotFoundError("no such job")
+        name = None
+        if row["forest_id"] is not None:
+            f = await fetch_one(
+                conn,
+                "SELECT name FROM forests WHERE tenant_id = :t AND forest_id = :f",
+                {"t": tenant_id, "f": row["forest_id"]},
+            )
+            name = f["name"] if f else None
+    return {
+        "job_id": str(row["job_id"]),
+        "forest": name,
+        "kind": row["kind"],
+        "state": row["state"],
+        "attempts": row["attempts"],
+        "progress": row["progress"],
+        "result": row["result"],
+        "usage": row["usage"],
+        "errors": row["errors"],
+        "created_at": _iso(row["created_at"]),
+        "started_at": _iso(row["started_at"]),
+        "finished_at": _iso(row["finished_at"]),
+    }

@@ -1,0 +1,359 @@
+"""The MCP server through the SDK's own clients: streamable HTTP at /mcp on a real uvicorn server
+(bearer keys, scopes, tenant isolation, every tool) and ``memforest mcp`` over stdio."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.types import CallToolResult, TextContent
+from pydantic import SecretStr
+
+from memforest.api.app import create_app
+from memforest.api.auth import create_key
+from memforest.db.engine import Database
+from memforest.settings import Settings
+from memforest.store.sql import scalar
+from memforest.store.tenants import create_tenant
+
+ADMIN = "Adm1n-" + "q4Wz8Lr2Tk6Yp0Hs3Vn7Bc5M"
+TEST_DIM = 64  # the dimension conftest migrates the test databases with
+TOOLS = {"add_memory", "search_memory", "get_context", "browse_tree", "forget_session", "get_job"}
+PARROT = "Marisol adopted a grey parrot called Pistachio from the shelter on Orchard Lane."
+KAYAK = "Tobiah repaired the red kayak before the regatta at Lake Wenlow."
+
+
+class Served:
+    """A running API (with its in-process worker) and the tenant keys the tests use."""
+
+    def __init__(self, url: str, db: Database) -> None:
+        self.url = url
+        self.db = db
+
+    async def key(self, tenant: str, scopes: list[str]) -> str:
+        async with self.db.system() as conn:
+            tid = await scalar(conn, "SELECT tenant_id FROM tenants WHERE name = :n", {"n": tenant})
+        if tid is None:
+            tid = await create_tenant(self.db, tenant)
+        _, key, _ = await create_key(self.db, tid, scopes)
+        return key
+
+    @contextlib.asynccontextmanager
+    async def session(self, key: str) -> AsyncIterator[ClientSession]:
+        headers = {"Authorization": f"Bearer {key}"}
+        async with (
+            httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(30, read=60)) as http,
+            streamable_http_client(self.url, http_client=http) as (read, write, _),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            yield session
+
+
+@pytest.fixture
+async def served(settings: Settings, db: Database) -> AsyncIterator[Served]:
+    s = settings.model_copy(
+        update={"admin_key": SecretStr(ADMIN), "worker": settings.worker.model_copy(update={"poll_interval_s": 0.05})},
+        deep=True,
+    )
+    app = create_app(s, db=db, start_worker=True)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    for _ in range(200):
+        if server.started or task.done():
+            break
+        await asyncio.sleep(0.05)
+    assert server.started, "uvicorn did not start"
+    try:
+        yield Served(f"http://127.0.0.1:{port}/mcp", db)
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, timeout=30)
+        sock.close()
+
+
+def payload(result: CallToolResult) -> dict[str, Any]:
+    assert not result.isError, text_of(result)
+    assert result.structuredContent is not None
+    return result.structuredContent
+
+
+def text_of(result: CallToolResult) -> str:
+    block = result.content[0]
+    assert isinstance(block, TextContent)
+    return block.text
+
+
+def error_of(result: CallToolResult) -> str:
+    assert result.isError, result
+    message = text_of(result)
+    assert "\n" not in message and "Traceback" not in message
+    return message
+
+
+async def wait_job(session: ClientSession, job_id: str) -> dict[str, Any]:
+    job: dict[str, Any] = {}
+    for _ in range(600):
+        job = payload(await session.call_tool("get_job", {"job_id": job_id}))
+        if job["state"] in ("succeeded", "failed"):
+            return job
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"job did not finish: {job}")
+
+
+def session_turns(text: str, other: str = "That sounds lovely, tell me more.") -> list[dict[str, Any]]:
+    return [
+        {"speaker": "alice", "role": "user", "text": text, "id": "t1"},
+        {"speaker": "bot", "role": "assistant", "text": other, "id": "t2"},
+    ]
+
+
+async def add_and_wait(session: ClientSession, forest: str, sid: str, text: str, time: str) -> dict[str, Any]:
+    added = payload(
+        await session.call_tool(
+            "add_memory", {"forest": forest, "turns": session_turns(text), "session_id": sid, "time": time}
+        )
+    )
+    assert added["session_id"] == sid and added["created"] is True
+    job = await wait_job(session, added["job_id"])
+    assert job["state"] == "succeeded", job
+    return added
+
+
+# ---------------------------------------------------------------- HTTP: every tool
+
+
+async def test_http_tools_add_search_context_browse_job(served: Served) -> None:
+    key = await served.key("acme", ["read", "write"])
+    async with served.session(key) as s:
+        assert {t.name for t in (await s.list_tools()).tools} == TOOLS
+        added = payload(
+            await s.call_tool(
+                "add_memory",
+                {
+                    "forest": "notes",
+                    "turns": session_turns(PARROT),
+                    "session_id": "s-parrot",
+                    "time": "2024-03-10T09:30",
+                },
+            )
+        )
+        job = await wait_job(s, added["job_id"])
+        assert job["state"] == "succeeded" and job["forest"] == "notes" and job["kind"] == "ingest"
+        assert isinstance(job["usage"], dict) and job["errors"] == []
+        # a single text becomes one user turn; the session id is generated
+        solo = payload(await s.call_tool("add_memory", {"forest": "notes", "text": KAYAK, "time": "2024-04-02"}))
+        assert solo["session_id"].startswith("mcp-")
+        await wait_job(s, solo["job_id"])
+
+        found = payload(
+            await s.call_tool("search_memory", {"forest": "notes", "query": "Which parrot did Marisol adopt?"})
+        )
+        top = found["evidence"][0]
+        assert "Pistachio" in top["text"] and top["session_id"] == "s-parrot"
+        assert set(top) == {
+            "rank",
+            "kind",
+            "text",
+            "time",
+            "valid_from",
+            "valid_to",
+            "tree",
+            "score",
+            "session_id",
+            "turn_ids",
+        }
+        assert top["time"].startswith("2024-03-10")
+
+        ctx = await s.call_tool("get_context", {"forest": "notes", "query": "parrot Pistachio", "token_budget": 400})
+        block = text_of(ctx)
+        assert not ctx.isError and ctx.structuredContent is not None
+        line = next(ln for ln in block.splitlines() if "Pistachio" in ln)
+        assert line.startswith("[2024-03-10 09:30]") and "<s-parrot" in line
+        assert ctx.structuredContent["tokens"] <= 400
+        tiny = payload(
+            await s.call_tool("get_context", {"forest": "notes", "query": "parrot Pistachio", "token_budget": 30})
+        )
+        assert tiny["tokens"] <= 30 and "Pistachio" not in tiny["context"]
+
+        trees = payload(await s.call_tool("browse_tree", {"forest": "notes"}))["trees"]
+        labels = {(t["kind"], t["label"]) for t in trees}
+        assert ("session", "s-parrot") in labels
+        only_sessions = payload(await s.call_tool("browse_tree", {"forest": "notes", "kind": "session"}))["trees"]
+        assert {t["kind"] for t in only_sessions} == {"session"} and len(only_sessions) == 2
+        root_id = next(t for t in trees if t["label"] == "s-parrot")["root_node_id"]
+        node = payload(await s.call_tool("browse_tree", {"forest": "notes", "node_id": root_id}))["node"]
+        assert node["id"] == str(root_id) and node["tree"]["label"] == "s-parrot"
+        assert node["interval"]["start"].startswith("2024-03-10") and node["children"]
+        assert "Pistachio" in json.dumps(node)
+
+
+async def test_http_tool_errors_are_one_line(served: Served) -> None:
+    key = await served.key("acme", ["read", "write"])
+    async with served.session(key) as s:
+        assert "invalid-input" in error_of(await s.call_tool("add_memory", {"forest": "notes"}))
+        both = await s.call_tool("add_memory", {"forest": "notes", "text": "x", "turns": session_turns("y")})
+        assert "either turns or text" in error_of(both)
+        empty = await s.call_tool("add_memory", {"forest": "notes", "text": "   "})
+        assert "text" in error_of(empty)
+        assert "not-found" in error_of(await s.call_tool("search_memory", {"forest": "nowhere", "query": "anything"}))
+        assert "forest is required" in error_of(await s.call_tool("search_memory", {"query": "anything"}))
+        assert "not-found" in error_of(await s.call_tool("get_job", {"job_id": "not-a-uuid"}))
+        await s.call_tool("add_memory", {"forest": "notes", "text": PARROT})
+        assert "kind" in error_of(await s.call_tool("browse_tree", {"forest": "notes", "kind": "forest"}))
+        assert "not-found" in error_of(await s.call_tool("browse_tree", {"forest": "notes", "node_id": "12abc"}))
+        bad_time = await s.call_tool("search_memory", {"forest": "notes", "query": "parrot", "as_of": "someday"})
+        assert "as_of" in error_of(bad_time)
+
+
+async def test_http_forget_session_removes_it(served: Served) -> None:
+    key = await served.key("acme", ["read", "write"])
+    other = await served.key("globex", ["read", "write"])
+    async with served.session(key) as s:
+        await add_and_wait(s, "notes", "s-parrot", PARROT, "2024-03-10T09:30:00Z")
+        await add_and_wait(s, "notes", "s-kayak", KAYAK, "2024-04-02T12:00:00Z")
+        async with served.session(other) as b:  # another tenant cannot forget it
+            assert "not-found" in error_of(
+                await b.call_tool("forget_session", {"forest": "notes", "session_id": "s-parrot"})
+            )
+        before = payload(await s.call_tool("search_memory", {"forest": "notes", "query": "Marisol parrot Pistachio"}))
+        assert any("Pistachio" in e["text"] for e in before["evidence"])
+        report = payload(await s.call_tool("forget_session", {"forest": "notes", "session_id": "s-parrot"}))
+        assert report["session"] == "s-parrot" and report["sessions"] == 1 and report["turns"] == 2
+        trees = payload(await s.call_tool("browse_tree", {"forest": "notes", "kind": "session"}))["trees"]
+        assert [t["label"] for t in trees] == ["s-kayak"]
+        found = payload(await s.call_tool("search_memory", {"forest": "notes", "query": "Marisol parrot Pistachio"}))
+        assert found["evidence"], "the other session should still be found"
+        assert not any("Pistachio" in e["text"] for e in found["evidence"])
+        assert all(e["session_id"] != "s-parrot" for e in found["evidence"])
+        again = await s.call_tool("forget_session", {"forest": "notes", "session_id": "s-parrot"})
+        assert "not-found" in error_of(again)
+
+
+# ---------------------------------------------------------------- HTTP: keys, scopes, tenants
+
+
+async def _raw_initialize(url: str, headers: dict[str, str]) -> httpx.Response:
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }
+    accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    async with httpx.AsyncClient(timeout=30) as client:
+        return await client.post(url, json=body, headers=accept | headers)
+
+
+async def test_http_needs_a_tenant_key(served: Served) -> None:
+    key = await served.key("acme", ["read"])
+    for headers in ({}, {"Authorization": "Bearer mf_not-a-real-key"}, {"Authorization": f"Token {key}"}):
+        r = await _raw_initialize(served.url, headers)
+        assert r.status_code == 401, r.text
+        assert r.headers["content-type"].startswith("application/problem+json")
+        assert r.headers["www-authenticate"] == "Bearer"
+    r = await _raw_initialize(served.url, {"Authorization": f"Bearer {ADMIN}"})
+    assert r.status_code == 403 and "tenant API key" in r.json()["detail"]
+    ok = await _raw_initialize(served.url, {"Authorization": f"Bearer {key}"})
+    assert ok.status_code == 200, ok.text
+    assert ok.json()["result"]["serverInfo"]["name"] == "memforest"
+
+
+async def test_http_read_only_key_cannot_write(served: Served) -> None:
+    writer = await served.key("acme", ["read", "write"])
+    reader = await served.key("acme", ["read"])
+    async with served.session(writer) as w:
+        await add_and_wait(w, "notes", "s-parrot", PARROT, "2024-03-10T09:30:00Z")
+    async with served.session(reader) as r:
+        denied = await r.call_tool("add_memory", {"forest": "notes", "text": KAYAK})
+        assert "forbidden" in error_of(denied) and "'write'" in error_of(denied)
+        denied = await r.call_tool("forget_session", {"forest": "notes", "session_id": "s-parrot"})
+        assert "forbidden" in error_of(denied)
+        found = payload(await r.call_tool("search_memory", {"forest": "notes", "query": "Marisol parrot"}))
+        assert any("Pistachio" in e["text"] for e in found["evidence"])
+        trees = payload(await r.call_tool("browse_tree", {"forest": "notes"}))["trees"]
+        assert [t["label"] for t in trees if t["kind"] == "session"] == ["s-parrot"]
+
+
+async def test_http_tenants_are_isolated(served: Served) -> None:
+    a_key = await served.key("acme", ["read", "write"])
+    b_key = await served.key("globex", ["read", "write", "admin"])
+    async with served.session(a_key) as a:
+        added = await add_and_wait(a, "notes", "s-parrot", PARROT, "2024-03-10T09:30:00Z")
+        a_trees = payload(await a.call_tool("browse_tree", {"forest": "notes"}))["trees"]
+        a_root = a_trees[0]["root_node_id"]
+    async with served.session(b_key) as b:
+        assert "not-found" in error_of(await b.call_tool("search_memory", {"forest": "notes", "query": "parrot"}))
+        assert "not-found" in error_of(await b.call_tool("get_context", {"forest": "notes", "query": "parrot"}))
+        assert "not-found" in error_of(await b.call_tool("browse_tree", {"forest": "notes"}))
+        assert "not-found" in error_of(await b.call_tool("get_job", {"job_id": added["job_id"]}))
+        # B's own forest of the same name holds none of A's memory, and A's node ids are absent to B
+        await add_and_wait(b, "notes", "s-kayak", KAYAK, "2024-04-02T12:00:00Z")
+        assert "not-found" in error_of(await b.call_tool("browse_tree", {"forest": "notes", "node_id": a_root}))
+        found = payload(await b.call_tool("search_memory", {"forest": "notes", "query": "Marisol parrot Pistachio"}))
+        assert not any("Pistachio" in e["text"] for e in found["evidence"])
+        # the same session id in B's forest is B's own session, not a conflict with A's
+        assert payload(await b.call_tool("add_memory", {"forest": "notes", "text": KAYAK, "session_id": "s-parrot"}))
+
+
+# ---------------------------------------------------------------- stdio: memforest mcp
+
+
+async def test_stdio_command_serves_the_local_tenant(settings: Settings, db_url: str, tmp_path: Path) -> None:
+    exe = Path(sys.executable).parent / "memforest"
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "MEMFOREST_HOME": str(settings.home),
+        "MEMFOREST_DATABASE_URL": db_url,
+        "MEMFOREST_EMBEDDING__DIM": str(TEST_DIM),
+        "MEMFOREST_WORKER__POLL_INTERVAL_S": "0.05",
+    }
+    params = StdioServerParameters(command=str(exe), args=["mcp", "--forest", "diary"], env=env)
+    errlog = (tmp_path / "stderr.log").open("w+")
+    try:
+        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            assert {t.name for t in (await s.list_tools()).tools} == TOOLS
+            added = payload(await s.call_tool("add_memory", {"text": PARROT, "time": "2024-03-10 09:30"}))
+            job = await wait_job(s, added["job_id"])
+            assert job["state"] == "succeeded" and job["forest"] == "diary"
+            found = payload(await s.call_tool("search_memory", {"query": "Which parrot did Marisol adopt?"}))
+            assert found["forest"] == "diary"
+            assert "Pistachio" in found["evidence"][0]["text"]
+            assert found["evidence"][0]["session_id"] == added["session_id"]
+            ctx = text_of(await s.call_tool("get_context", {"query": "Marisol parrot"}))
+            assert "[2024-03-10 09:30]" in ctx
+    finally:
+        errlog.close()
+
+
+def test_stdio_protocol_stream_keeps_stray_output_off_stdout() -> None:
+    code = (
+        "import os, subprocess, sys\n"
+        "from memforest.mcp.stdio import protocol_stdout\n"
+        "with protocol_stdout() as out:\n"
+        "    print('stray print', flush=True)\n"
+        "    subprocess.run(['echo', 'child output'], check=True)\n"
+        '    out.write(\'{"jsonrpc": "2.0"}\\n\'); out.flush()\n'
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout == '{"jsonrpc": "2.0"}\n'
+    assert "stray print" in done.stderr and "child output" in done.stderr
