@@ -9,17 +9,18 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header, Query, Request, status
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 from sqlalchemy.exc import IntegrityError
 
 from memforest.api.auth import Admin, Reader, TenantAdmin, Writer, create_key, list_keys, revoke_key
 from memforest.db.engine import Database
 from memforest.errors import ConflictError, InputError, NotFoundError
-from memforest.ingest.schema import Limits, SessionModel
+from memforest.ingest.schema import Limits, SessionModel, as_utc_if_naive
+from memforest.lifecycle.forget import forget_forest, forget_tenant
 from memforest.pipeline.accept import accept_session
 from memforest.pipeline.jobs import get_job
 from memforest.settings import Settings
-from memforest.store.sql import execute, fetch_all, fetch_one
+from memforest.store.sql import fetch_all, fetch_one
 from memforest.store.stats import forest_stats
 from memforest.store.tenants import create_tenant, ensure_forest, get_forest, list_forests
 
@@ -87,14 +88,14 @@ async def get_tenants(request: Request, _: Admin) -> dict[str, Any]:
     return {"items": items, "next_cursor": None}
 
 
-@admin_router.delete("/tenants/{tenant_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def delete_tenant(tenant_id: str, request: Request, _: Admin) -> Response:
-    """Delete a tenant and everything it owns."""
+@admin_router.delete("/tenants/{tenant_id}")
+async def delete_tenant(tenant_id: str, request: Request, _: Admin) -> dict[str, Any]:
+    """Forget a tenant and everything it owns (forests, keys, jobs). Returns what was deleted."""
     tid = _uuid(tenant_id)
-    async with _db(request).system() as conn:
-        if not await execute(conn, "DELETE FROM tenants WHERE tenant_id = :t", {"t": tid}):
-            raise NotFoundError("no such tenant")
-    return Response(status_code=status.HTTP_204_NO_CONTENT)
+    counts = await forget_tenant(_db(request), tid)
+    if not counts["tenants"]:
+        raise NotFoundError("no such tenant")
+    return {"id": str(tid), "deleted": counts}
 
 
 @admin_router.post("/tenants/{tenant_id}/keys", status_code=status.HTTP_201_CREATED)
@@ -156,13 +157,10 @@ async def get_one_forest(forest: str, request: Request, caller: Reader) -> dict[
 @tenant_router.delete("/forests/{forest}", tags=["forests"])
 async def delete_forest(forest: str, request: Request, caller: TenantAdmin) -> dict[str, Any]:
     """Forget a forest: every session, fact, tree and job in it. Returns what was deleted."""
-    async with _db(request).tenant(caller.tenant_id) as conn:
-        f = await get_forest(conn, caller.tenant_id, forest)
-        counts = await forest_stats(conn, caller.tenant_id, f.forest_id)
-        p = {"t": caller.tenant_id, "f": f.forest_id}
-        counts["jobs"] = await execute(conn, "DELETE FROM jobs WHERE tenant_id = :t AND forest_id = :f", p)
-        await execute(conn, "DELETE FROM forests WHERE tenant_id = :t AND forest_id = :f", p)
-    return {"name": f.name, "deleted": counts}
+    counts = await forget_forest(_db(request), caller.tenant_id, forest)
+    if not counts["forests"]:
+        raise NotFoundError(f"no forest named {forest!r}")
+    return {"name": forest, "deleted": counts}
 
 
 # ---------------------------------------------------------------- sessions
@@ -323,6 +321,11 @@ class QueryIn(BaseModel):
     scope: list[str] | None = Field(default=None, max_length=3)
     include_superseded: bool = False
     token_budget: int | None = Field(default=None, ge=1, le=1_000_000)
+
+    @field_validator("as_of", "time_from", "time_to")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc_if_naive(value)  # 422, not a 500, when out of range
 
 
 @tenant_router.post("/forests/{forest}/query", tags=["query"], response_model=None)

@@ -1,0 +1,1 @@
+"""Lifecycle operations on persistent state: delete, forget, merge, export/import, re-materialise."""

@@ -1,0 +1,142 @@
+"""Forget (DESIGN.md 4): a forest or a tenant is hard-deleted with exact counts, idempotently, and
+nothing of any other forest or tenant is touched. Through the library and the HTTP API."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import httpx
+from pydantic import SecretStr
+
+from memforest.api.app import create_app
+from memforest.api.auth import create_key
+from memforest.backends.factory import build_backends
+from memforest.db.engine import Database
+from memforest.domain import SessionInput, TurnInput
+from memforest.lifecycle.forget import FOREST_TABLES, TENANT_TABLES, forget_forest, forget_tenant
+from memforest.pipeline.service import accept_sessions, ingest_sessions
+from memforest.settings import Settings
+from memforest.store.sql import scalar
+from memforest.store.tenants import ensure_tenant
+
+ADMIN = "Adm1n-" + "f4Kt8Vr2Np6Lw9Qx3Zs7Jd5B"
+COUNTED = tuple(t for t in FOREST_TABLES if t != "forests")
+
+
+def _sessions(prefix: str) -> list[SessionInput]:
+    when = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+    texts = [
+        "I adopted a grey cat named Pistachio last weekend.",
+        "Nice, I repaired my old bicycle in the garage yesterday.",
+        "Pistachio sleeps on the windowsill every afternoon.",
+        "I plan to cycle along the river next Sunday.",
+    ]
+    return [
+        SessionInput(
+            f"{prefix}{n}",
+            when + timedelta(days=7 * n),
+            tuple(TurnInput(("Ilse", "Marek")[i % 2], t, external_id=f"{prefix}{n}:{i}") for i, t in enumerate(texts)),
+        )
+        for n in range(2)
+    ]
+
+
+async def _rows(db: Database, tenant_id: uuid.UUID, forest_name: str | None = None) -> dict[str, int]:
+    """Rows per table of one forest (or of the whole tenant), counted independently of forget."""
+    out = {}
+    async with db.system() as conn:
+        fid = None
+        if forest_name is not None:
+            fid = await scalar(
+                conn,
+                "SELECT forest_id FROM forests WHERE tenant_id = :t AND name = :n",
+                {"t": tenant_id, "n": forest_name},
+            )
+        for table in TENANT_TABLES:
+            if forest_name is not None and table in ("api_keys", "tenants"):
+                continue
+            where = "tenant_id = :t" + (" AND forest_id = :f" if forest_name is not None else "")
+            out[table] = int(
+                await scalar(conn, f"SELECT count(*) FROM {table} WHERE {where}", {"t": tenant_id, "f": fid})
+            )
+    return out
+
+
+async def _world(db: Database, settings: Settings) -> tuple[uuid.UUID, uuid.UUID]:
+    backends = build_backends(settings)
+    try:
+        a, b = await ensure_tenant(db, "a"), await ensure_tenant(db, "b")
+        for tenant in (a, b):
+            for forest in ("f", "g"):
+                report = await ingest_sessions(db, settings, backends, tenant, forest, _sessions(forest))
+                assert report.jobs_failed == 0
+        await create_key(db, a, ["read"])
+    finally:
+        await backends.aclose()
+    return a, b
+
+
+async def test_forget_forest_counts_exactly_and_touches_nothing_else(db: Database, settings: Settings) -> None:
+    a, b = await _world(db, settings)
+    await accept_sessions(db, settings, a, "f", [_sessions("late")[0]])  # a queued job too
+    expected = await _rows(db, a, "f")
+    others = {"a/g": await _rows(db, a, "g"), "b": await _rows(db, b)}
+    assert all(expected[t] > 0 for t in COUNTED)  # every table has rows to delete
+    assert expected["jobs"] == 3
+
+    counts = await forget_forest(db, a, "f")
+
+    assert counts == {**{t: expected[t] for t in COUNTED}, "forests": 1}
+    assert not any((await _rows(db, a, "f")).values())
+    assert {"a/g": await _rows(db, a, "g"), "b": await _rows(db, b)} == others
+    assert await forget_forest(db, a, "f") == dict.fromkeys(FOREST_TABLES, 0)  # idempotent
+    assert await forget_forest(db, a, "never-was") == dict.fromkeys(FOREST_TABLES, 0)
+    assert await forget_forest(db, b, "f") != dict.fromkeys(FOREST_TABLES, 0)  # b's own f was untouched
+
+
+async def test_forget_tenant_counts_exactly_and_is_idempotent(db: Database, settings: Settings) -> None:
+    a, b = await _world(db, settings)
+    async with db.system() as conn:  # a job outside any forest
+        await conn.exec_driver_sql(
+            f"INSERT INTO jobs (tenant_id, job_id, kind) VALUES ('{a}', '{uuid.uuid4()}', 'maintenance')"
+        )
+    expected = await _rows(db, a)
+    other = await _rows(db, b)
+    assert expected["forests"] == 2 and expected["api_keys"] == 1 and expected["tenants"] == 1
+
+    counts = await forget_tenant(db, a)
+
+    assert counts == expected
+    assert not any((await _rows(db, a)).values())
+    assert await _rows(db, b) == other
+    assert await forget_tenant(db, a) == dict.fromkeys(TENANT_TABLES, 0)
+
+
+async def test_api_forget_forest_and_tenant(db: Database, settings: Settings) -> None:
+    app = create_app(settings.model_copy(update={"admin_key": SecretStr(ADMIN)}), db=db, start_worker=False)
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    transport = httpx.ASGITransport(app=app)
+    async with app.router.lifespan_context(app), httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+        tid = (await c.post("/v1/tenants", json={"name": "acme"}, headers=admin)).json()["id"]
+        r = await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["read", "write", "admin"]}, headers=admin)
+        key = {"Authorization": f"Bearer {r.json()['key']}"}
+        backends = build_backends(settings)
+        try:
+            await ingest_sessions(db, settings, backends, uuid.UUID(tid), "f", _sessions("s"))
+        finally:
+            await backends.aclose()
+        expected = await _rows(db, uuid.UUID(tid), "f")
+
+        r = await c.delete("/v1/forests/f", headers=key)
+        assert r.status_code == 200, r.text
+        assert r.json() == {"name": "f", "deleted": {**{t: expected[t] for t in COUNTED}, "forests": 1}}
+        assert (await c.delete("/v1/forests/f", headers=key)).status_code == 404
+
+        assert (await c.post("/v1/forests", json={"name": "g"}, headers=key)).status_code == 201
+        r = await c.delete(f"/v1/tenants/{tid}", headers=admin)
+        assert r.status_code == 200, r.text
+        deleted = r.json()["deleted"]
+        assert (deleted["tenants"], deleted["forests"], deleted["api_keys"]) == (1, 1, 1)
+        assert (await c.delete(f"/v1/tenants/{tid}", headers=admin)).status_code == 404
+        assert (await c.get("/v1/forests", headers=key)).status_code == 401  # its key is gone

@@ -1,0 +1,512 @@
+"""Retract (DESIGN.md 4, ADR 0007): a session or one turn leaves no trace in any query, listing or
+table, facts also stated elsewhere keep their other sources, the forest stays valid, and only the
+touched paths are refreshed. Through the library, the CLI and the HTTP API."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pydantic import SecretStr
+
+from memforest.api.app import create_app
+from memforest.backends.factory import Backends, build_backends
+from memforest.cli import main
+from memforest.db.engine import Database
+from memforest.domain import SessionInput, TurnInput
+from memforest.errors import ConflictError, NotFoundError
+from memforest.lifecycle.retract import RetractReport, retract
+from memforest.pipeline.service import accept_sessions, ingest_sessions
+from memforest.retrieval.recall import lexical_facts, lexical_nodes
+from memforest.retrieval.service import query
+from memforest.settings import Settings
+from memforest.store.check import check_forest
+from memforest.store.sql import fetch_all, fetch_one, scalar
+from memforest.store.tenants import ensure_tenant
+
+ADMIN = "Adm1n-" + "q8Wz3Lp5Tn7Rv2Xk9Mb4Hc6D"
+
+# Invented conversation. s2 states the lighthouse sentence again (one fact, two sources), moves
+# Nadia from Porto to Tromso (supersession) and says things no other session says (Zephyrine,
+# Tromso, aurora observatory).
+CONVERSATION = [
+    (
+        "s1",
+        datetime(2024, 2, 3, 17, 0, tzinfo=UTC),
+        [
+            "I live in Porto and I work as a baker at a small bakery.",
+            "Lovely. My cousin Teodora collects antique maps of the Azores.",
+            "I love sketching lighthouses with charcoal pencils.",
+            "I started learning the accordion last week.",
+            "We should try the new ramen bar near the harbor.",
+        ],
+    ),
+    (
+        "s2",
+        datetime(2024, 4, 12, 18, 30, tzinfo=UTC),
+        [
+            "I moved to Tromso last month for a job at the aurora observatory.",
+            "I bought a red kayak called Zephyrine two days ago.",
+            "I love sketching lighthouses with charcoal pencils.",
+            "Teodora visited me in Tromso yesterday.",
+        ],
+    ),
+    (
+        "s3",
+        datetime(2024, 6, 1, 10, 0, tzinfo=UTC),
+        [
+            "My accordion teacher Bruno says I improved a lot.",
+            "Teodora found a map of Flores island from 1850.",
+            "I baked rye bread for the neighbors yesterday.",
+            "Bruno plays the accordion at weddings every Saturday.",
+        ],
+    ),
+]
+S2_MARKERS = ("zephyrine", "tromso", "aurora", "kayak")
+S2_QUESTIONS = (
+    "Who owns a red kayak called Zephyrine?",
+    "Where did Nadia move for the job at the aurora observatory?",
+    "Who visited Oskar in Tromso?",
+)
+TSQ_S2 = "zephyrine | tromso | aurora | kayak"
+
+
+def _sessions(only: set[str] | None = None) -> list[SessionInput]:
+    return [
+        SessionInput(
+            external_id=ext,
+            time=when,
+            turns=tuple(
+                TurnInput(
+                    ("Nadia", "Oskar")[i % 2],
+                    t,
+                    role="user",
+                    external_id=f"{ext}:{i}",
+                    time=when + timedelta(minutes=i),
+                )
+                for i, t in enumerate(texts)
+            ),
+        )
+        for ext, when, texts in CONVERSATION
+        if only is None or ext in only
+    ]
+
+
+def _small_fanout(settings: Settings) -> Settings:
+    """Fan-out 3 everywhere, so even this small forest has trees of height > 1."""
+    pipeline = settings.pipeline.model_copy(update={"fanout_session": 3, "fanout_entity": 3, "fanout_scene": 3})
+    return settings.model_copy(update={"pipeline": pipeline})
+
+
+@pytest.fixture
+async def backends(settings: Settings) -> AsyncIterator[Backends]:
+    b = build_backends(settings)
+    yield b
+    await b.aclose()
+
+
+async def _ingest(
+    db: Database, settings: Settings, backends: Backends, tenant_id: uuid.UUID, forest: str = "f"
+) -> None:
+    report = await ingest_sessions(db, settings, backends, tenant_id, forest, _sessions())
+    assert report.jobs_failed == 0 and report.counts.facts_merged >= 1
+
+
+async def _forest_id(db: Database, tenant_id: uuid.UUID, forest: str = "f") -> int:
+    async with db.tenant(tenant_id) as conn:
+        return int(await scalar(conn, "SELECT forest_id FROM forests WHERE name = :n", {"n": forest}))
+
+
+async def _violations(db: Database, tenant_id: uuid.UUID, forest: str = "f") -> list[str]:
+    forest_id = await _forest_id(db, tenant_id, forest)
+    async with db.tenant(tenant_id) as conn:
+        return (await check_forest(conn, tenant_id, forest_id)).violations
+
+
+async def _consistency(db: Database, tenant_id: uuid.UUID) -> dict[str, int]:
+    """Cross-table counters that must agree after any ingest or retract (zero = consistent)."""
+    q = {
+        "source_count_mismatch": "SELECT count(*) FROM facts f WHERE f.source_count <> "
+        "(SELECT count(*) FROM fact_sources s WHERE s.fact_id = f.fact_id)",
+        "facts_without_source": "SELECT count(*) FROM facts f WHERE NOT EXISTS "
+        "(SELECT 1 FROM fact_sources s WHERE s.fact_id = f.fact_id)",
+        "scene_member_mismatch": "SELECT abs((SELECT coalesce(sum(member_count), 0) FROM scene_clusters) "
+        "- (SELECT count(*) FROM facts))",
+        "facts_not_in_one_scene": "SELECT count(*) FROM facts f WHERE (SELECT count(*) FROM placements p "
+        "JOIN trees t ON t.tree_id = p.tree_id WHERE t.kind = 'scene' AND p.source_kind = 'fact' "
+        "AND p.source_id = f.fact_id) <> 1",
+        "entity_count_mismatch": "SELECT count(*) FROM entities e WHERE e.fact_count <> "
+        "(SELECT count(*) FROM entity_facts ef WHERE ef.entity_id = e.entity_id) OR e.session_count <> "
+        "(SELECT count(DISTINCT ef.session_id) FROM entity_facts ef WHERE ef.entity_id = e.entity_id)",
+        "entity_links_to_gone_sessions": "SELECT count(*) FROM entity_facts ef WHERE NOT EXISTS "
+        "(SELECT 1 FROM sessions s WHERE s.session_id = ef.session_id)",
+        "activated_without_tree": "SELECT count(*) FROM entities e WHERE e.activated AND NOT EXISTS "
+        "(SELECT 1 FROM trees t WHERE t.kind = 'entity' AND t.key = e.key AND t.forest_id = e.forest_id)",
+        "empty_trees": "SELECT count(*) FROM trees WHERE n_leaves = 0",
+        "session_turn_mismatch": "SELECT count(*) FROM sessions s WHERE s.n_turns <> "
+        "(SELECT count(*) FROM turns t WHERE t.session_id = s.session_id)",
+    }
+    async with db.tenant(tenant_id) as conn:
+        return {k: int(await scalar(conn, sql)) for k, sql in q.items()}
+
+
+async def _evidence(
+    db: Database, settings: Settings, backends: Backends, tenant_id: uuid.UUID, question: str, mode: str
+) -> list[dict[str, Any]]:
+    result = await query(db, settings, backends, tenant_id, "f", question, mode=mode, top_k=30)
+    return [e.to_json() for e in result.evidence] + [{"text": result.context(), "turn_ids": [], "session_id": None}]
+
+
+async def _traces(db: Database, tenant_id: uuid.UUID, markers: tuple[str, ...], turn_ids: tuple[str, ...]) -> int:
+    """Rows anywhere in the tenant's memory that still carry the markers or the turn ids."""
+    like = [f"%{m}%" for m in markers]
+    async with db.tenant(tenant_id) as conn:
+        return int(
+            await scalar(
+                conn,
+                "SELECT (SELECT count(*) FROM turns WHERE lower(text) LIKE ANY(:l) OR external_id = ANY(:ids)) "
+                "+ (SELECT count(*) FROM cells WHERE lower(text) LIKE ANY(:l)) "
+                "+ (SELECT count(*) FROM facts WHERE lower(text) LIKE ANY(:l)) "
+                "+ (SELECT count(*) FROM nodes WHERE lower(coalesce(summary, '')) LIKE ANY(:l)) "
+                "+ (SELECT count(*) FROM trees WHERE lower(label) LIKE ANY(:l) OR lower(key) LIKE ANY(:l)) "
+                "+ (SELECT count(*) FROM entities WHERE lower(key) LIKE ANY(:l))",
+                {"l": like, "ids": list(turn_ids)},
+            )
+        )
+
+
+def _mentions(items: list[dict[str, Any]], markers: tuple[str, ...], session: str, turns: tuple[str, ...]) -> bool:
+    for e in items:
+        if e["session_id"] == session or set(e["turn_ids"]) & set(turns):
+            return True
+        if any(m in e["text"].lower() for m in markers):
+            return True
+    return False
+
+
+async def _nodes(db: Database, tenant_id: uuid.UUID) -> dict[int, tuple[int, int, str | None]]:
+    async with db.tenant(tenant_id) as conn:
+        rows = await fetch_all(conn, "SELECT node_id, tree_id, version, summary_hash FROM nodes")
+    return {int(r["node_id"]): (int(r["tree_id"]), int(r["version"]), r["summary_hash"]) for r in rows}
+
+
+# ------------------------------------------------------------------------------ session retract
+
+
+async def test_retract_session_leaves_no_trace_and_touches_only_its_paths(
+    db: Database, settings: Settings, backends: Backends
+) -> None:
+    settings = _small_fanout(settings)
+    tenant_id = await ensure_tenant(db, "t")
+    await _ingest(db, settings, backends, tenant_id)
+    assert await _violations(db, tenant_id) == []
+    s2_turns = tuple(f"s2:{i}" for i in range(len(CONVERSATION[1][2])))
+    async with db.tenant(tenant_id) as conn:
+        facts = await fetch_all(
+            conn,
+            "SELECT f.fact_id, f.subject, f.value, f.superseded_by, array_agg(DISTINCT s.session_id) AS sessions "
+            "FROM facts f JOIN fact_sources s ON s.fact_id = f.fact_id GROUP BY f.tenant_id, f.fact_id",
+        )
+        s2 = int(await scalar(conn, "SELECT session_id FROM sessions WHERE external_id = 's2'"))
+        only_s2 = {int(f["fact_id"]) for f in facts if f["sessions"] == [s2]}
+        shared = {int(f["fact_id"]) for f in facts if s2 in f["sessions"] and len(f["sessions"]) > 1}
+        touched_trees = {
+            int(r["tree_id"])
+            for r in await fetch_all(
+                conn,
+                "SELECT tree_id FROM placements WHERE source_kind = 'fact' AND source_id = ANY(:ids) "
+                "UNION SELECT tree_id FROM trees WHERE kind = 'session' AND key = 's2'",
+                {"ids": sorted(only_s2)},
+            )
+        }
+        internal_in_touched = int(
+            await scalar(
+                conn,
+                "SELECT count(*) FROM nodes WHERE level > 0 AND tree_id = ANY(:ids)",
+                {"ids": sorted(touched_trees)},
+            )
+        )
+    porto = next(f for f in facts if f["subject"] == "nadia" and f["value"] == "Porto")
+    assert only_s2 and shared and porto["superseded_by"] in only_s2  # the data exercises every case
+    before_nodes = await _nodes(db, tenant_id)
+    # Positive control: before the retract the queries do find s2.
+    found = [await _evidence(db, settings, backends, tenant_id, q, "emb") for q in S2_QUESTIONS]
+    assert any(_mentions(items, S2_MARKERS, "s2", s2_turns) for items in found)
+    async with db.tenant(tenant_id) as conn:
+        assert await lexical_facts(conn, tenant_id, await _forest_id(db, tenant_id), TSQ_S2, 50, None)
+
+    report = await retract(db, settings, backends, tenant_id, "f", "s2")
+
+    assert isinstance(report, RetractReport)
+    assert (report.sessions, report.turns, report.cells) == (1, len(s2_turns), 2)
+    assert (report.facts_removed, report.facts_detached) == (len(only_s2), len(shared))
+    assert report.facts_restored >= 1 and report.trees_removed >= 1 and report.leaves_removed >= len(only_s2)
+    assert report.as_dict()["facts_removed"] == len(only_s2) and report.model_calls >= report.summary_calls > 0
+    assert await _violations(db, tenant_id) == []
+    assert all(v == 0 for v in (await _consistency(db, tenant_id)).values()), await _consistency(db, tenant_id)
+
+    async with db.tenant(tenant_id) as conn:
+        left = {int(r["fact_id"]) for r in await fetch_all(conn, "SELECT fact_id FROM facts")}
+        sources = await fetch_all(
+            conn,
+            "SELECT s.fact_id, t.external_id, f.source_count FROM fact_sources s JOIN turns t ON t.turn_id = s.turn_id "
+            "JOIN facts f ON f.fact_id = s.fact_id WHERE s.fact_id = ANY(:ids)",
+            {"ids": sorted(shared)},
+        )
+        now_porto = await fetch_one(
+            conn, "SELECT superseded_by, valid_to FROM facts WHERE fact_id = :id", {"id": porto["fact_id"]}
+        )
+        listed = [r["external_id"] for r in await fetch_all(conn, "SELECT external_id FROM sessions ORDER BY 1")]
+        provenance = [
+            r["external_id"]
+            for r in await fetch_all(
+                conn, "SELECT t.external_id FROM fact_sources s JOIN turns t ON t.turn_id = s.turn_id"
+            )
+        ]
+        forest_id = await _forest_id(db, tenant_id)
+        lexical = await lexical_facts(conn, tenant_id, forest_id, TSQ_S2, 50, None)
+        lexical_n = await lexical_nodes(conn, tenant_id, forest_id, TSQ_S2, 50, None)
+    assert not (left & only_s2) and shared <= left
+    assert sources and all(r["external_id"].startswith("s1:") and r["source_count"] == 1 for r in sources)
+    assert now_porto == {"superseded_by": None, "valid_to": None}  # Porto is current again
+    assert listed == ["s1", "s3"] and not any(p.startswith("s2:") for p in provenance)
+    assert lexical == [] and lexical_n == []
+    assert await _traces(db, tenant_id, S2_MARKERS, s2_turns) == 0
+    for q in S2_QUESTIONS:
+        for mode in ("emb", "llm"):
+            items = await _evidence(db, settings, backends, tenant_id, q, mode)
+            assert not _mentions(items, S2_MARKERS, "s2", s2_turns), (q, mode, items)
+
+    # Only touched paths were refreshed: every node of an untouched tree is exactly as before.
+    after_nodes = await _nodes(db, tenant_id)
+    for node_id, (tree_id, version, h) in before_nodes.items():
+        if tree_id not in touched_trees:
+            assert after_nodes.get(node_id) == (tree_id, version, h), node_id
+    assert 0 < report.nodes_refreshed <= internal_in_touched < len(before_nodes) // 2
+
+    with pytest.raises(NotFoundError):
+        await retract(db, settings, backends, tenant_id, "f", "s2")  # idempotent: already gone
+    with pytest.raises(NotFoundError):
+        await retract(db, settings, backends, tenant_id, "nope", "s1")
+    other = await ensure_tenant(db, "other")
+    with pytest.raises(NotFoundError):
+        await retract(db, settings, backends, other, "f", "s1")  # another tenant sees no forest f
+
+
+async def test_retracted_session_can_be_ingested_again(db: Database, settings: Settings, backends: Backends) -> None:
+    tenant_id = await ensure_tenant(db, "t")
+    await _ingest(db, settings, backends, tenant_id)
+    async with db.tenant(tenant_id) as conn:
+        facts_before = int(await scalar(conn, "SELECT count(*) FROM facts"))
+    await retract(db, settings, backends, tenant_id, "f", "s2")
+    again = await ingest_sessions(db, settings, backends, tenant_id, "f", _sessions({"s2"}))
+    assert again.sessions_accepted == 1 and again.jobs_failed == 0
+    async with db.tenant(tenant_id) as conn:
+        assert int(await scalar(conn, "SELECT count(*) FROM facts")) == facts_before
+    assert await _violations(db, tenant_id) == []
+    assert all(v == 0 for v in (await _consistency(db, tenant_id)).values())
+
+
+# ------------------------------------------------------------------------------ turn retract
+
+
+async def test_retract_one_turn_keeps_its_cell_mates(db: Database, settings: Settings, backends: Backends) -> None:
+    settings = _small_fanout(settings)
+    tenant_id = await ensure_tenant(db, "t")
+    await _ingest(db, settings, backends, tenant_id)
+    markers = ("teodora collects", "antique maps", "azores")
+    async with db.tenant(tenant_id) as conn:
+        cell = await fetch_one(conn, "SELECT cell_id, text FROM cells WHERE text LIKE '%antique maps%'")
+    assert cell is not None and "Porto" in cell["text"]  # s1:1 shares its cell with s1:0
+
+    report = await retract(db, settings, backends, tenant_id, "f", "s1", "s1:1")
+
+    assert (report.sessions, report.turns, report.cells, report.cells_rewritten) == (0, 1, 0, 1)
+    assert report.facts_removed >= 1 and report.nodes_refreshed > 0
+    assert await _violations(db, tenant_id) == []
+    assert all(v == 0 for v in (await _consistency(db, tenant_id)).values())
+    assert await _traces(db, tenant_id, markers, ("s1:1",)) == 0
+    async with db.tenant(tenant_id) as conn:
+        rewritten = await fetch_one(
+            conn, "SELECT text, turn_from, turn_to FROM cells WHERE cell_id = :c", {"c": cell["cell_id"]}
+        )
+        n_turns = await scalar(conn, "SELECT n_turns FROM sessions WHERE external_id = 's1'")
+    assert (
+        rewritten is not None and rewritten["text"] == "Nadia: I live in Porto and I work as a baker at a small bakery."
+    )
+    assert (rewritten["turn_from"], rewritten["turn_to"], n_turns) == (0, 0, 4)
+    for mode in ("emb", "llm"):
+        items = await _evidence(db, settings, backends, tenant_id, "Who collects antique maps of the Azores?", mode)
+        assert not _mentions(items, markers, "-", ("s1:1",))
+    # The cell mate stays retrievable, with its own turn id.
+    items = await _evidence(db, settings, backends, tenant_id, "Where does Nadia live and work as a baker?", "emb")
+    assert any("s1:0" in e["turn_ids"] for e in items)
+
+    with pytest.raises(NotFoundError):
+        await retract(db, settings, backends, tenant_id, "f", "s1", "s1:1")
+    with pytest.raises(NotFoundError):
+        await retract(db, settings, backends, tenant_id, "f", "s1", "s1:\x001")
+    # Re-sending the original s1 is now a conflict, not a silent "unchanged".
+    with pytest.raises(ConflictError):
+        await accept_sessions(db, settings, tenant_id, "f", _sessions({"s1"}))
+
+
+async def test_retracting_every_turn_removes_the_session(db: Database, settings: Settings, backends: Backends) -> None:
+    tenant_id = await ensure_tenant(db, "t")
+    await _ingest(db, settings, backends, tenant_id)
+    reports = [await retract(db, settings, backends, tenant_id, "f", "s3", f"s3:{i}") for i in range(4)]
+    assert [r.turns for r in reports] == [1, 1, 1, 1]
+    assert [r.cells for r in reports[:3]] == [0, 1, 0]  # a cell goes with the last of its turns
+    assert reports[-1].sessions == 1 and reports[-1].trees_removed >= 1
+    async with db.tenant(tenant_id) as conn:
+        assert await scalar(conn, "SELECT count(*) FROM sessions WHERE external_id = 's3'") == 0
+        assert await scalar(conn, "SELECT count(*) FROM trees WHERE kind = 'session' AND key = 's3'") == 0
+    assert await _traces(db, tenant_id, ("bruno", "flores", "rye bread"), ()) == 0
+    assert await _violations(db, tenant_id) == []
+    assert all(v == 0 for v in (await _consistency(db, tenant_id)).values())
+
+
+async def test_pending_sessions(db: Database, settings: Settings, backends: Backends) -> None:
+    tenant_id = await ensure_tenant(db, "t")
+    await accept_sessions(db, settings, tenant_id, "f", _sessions({"s1"}))  # queued, not extracted
+    with pytest.raises(ConflictError):
+        await retract(db, settings, backends, tenant_id, "f", "s1", "s1:1")
+    report = await retract(db, settings, backends, tenant_id, "f", "s1")
+    assert (report.sessions, report.facts_removed) == (1, 0)
+    async with db.tenant(tenant_id) as conn:
+        assert await scalar(conn, "SELECT count(*) FROM jobs") == 0  # its queued job went with it
+    assert await _violations(db, tenant_id) == []
+
+
+# ------------------------------------------------------------------------------ CLI
+
+
+@pytest.fixture
+def cli_env(db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
+    monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", "64")
+    monkeypatch.setenv("MEMFOREST_HOME", str(tmp_path / "home"))
+    path = tmp_path / "conv.jsonl"
+    lines = [
+        {
+            "id": s.external_id,
+            "time": s.time.isoformat(),
+            "turns": [{"speaker": t.speaker, "text": t.text, "id": t.external_id} for t in s.turns],
+        }
+        for s in _sessions()
+    ]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return path
+
+
+def test_cli_retract_and_forget(cli_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ingest", str(cli_env), "--forest", "f", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["retract", "--forest", "f", "--session", "s2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["sessions"] == 1 and report["turns"] == 4 and report["facts_removed"] >= 1
+    assert main(["retract", "--forest", "f", "--session", "s1", "--turn", "s1:1"]) == 0
+    assert "retract" in capsys.readouterr().out
+    assert main(["check", "--forest", "f"]) == 0
+    capsys.readouterr()
+    assert main(["retract", "--forest", "f", "--session", "s2"]) == 2  # already gone: one line, exit 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no session 's2'" in err[0]
+    assert main(["retract", "--forest", "f", "--session", "s1", "--tenant", "nobody"]) == 2
+    capsys.readouterr()
+
+    assert main(["forget", "--forest", "f", "--json"]) == 0
+    counts = json.loads(capsys.readouterr().out)
+    assert counts["forests"] == 1 and counts["sessions"] == 2 and counts["facts"] > 0 and counts["nodes"] > 0
+    assert main(["forget", "--forest", "f", "--json"]) == 0  # idempotent
+    assert not any(json.loads(capsys.readouterr().out).values())
+    assert main(["forget", "--all"]) == 2  # --all needs --tenant
+    assert "--tenant" in capsys.readouterr().err
+    assert main(["forget", "--tenant", "local", "--all", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tenants"] == 1
+    assert main(["forget", "--tenant", "local", "--all", "--json"]) == 0
+    assert not any(json.loads(capsys.readouterr().out).values())
+
+
+# ------------------------------------------------------------------------------ HTTP API
+
+
+async def test_api_retract_session_and_turn(db: Database, settings: Settings, backends: Backends) -> None:
+    app_settings = settings.model_copy(update={"admin_key": SecretStr(ADMIN)})
+    app = create_app(app_settings, db=db, start_worker=False)
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            keys = {}
+            for name in ("acme", "evil"):
+                tid = (await c.post("/v1/tenants", json={"name": name}, headers=admin)).json()["id"]
+                for scopes in (["read", "write"], ["read"]):
+                    r = await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": scopes}, headers=admin)
+                    keys[(name, len(scopes))] = {"Authorization": f"Bearer {r.json()['key']}"}
+                if name == "acme":
+                    acme = uuid.UUID(tid)
+            await _ingest(db, settings, backends, acme)
+            evil, writer, reader = keys[("evil", 2)], keys[("acme", 2)], keys[("acme", 1)]
+            assert (await c.post("/v1/forests", json={"name": "f"}, headers=evil)).status_code == 201
+
+            # another tenant (even with a forest of the same name) sees nothing to retract
+            for path in ("/v1/forests/f/sessions/s2", "/v1/forests/f/sessions/s1/turns/s1:1"):
+                r = await c.delete(path, headers=evil)
+                assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json")
+            assert (await c.delete("/v1/forests/f/sessions/s2", headers=reader)).status_code == 403
+
+            r = await c.delete("/v1/forests/f/sessions/s2", headers=writer)
+            assert r.status_code == 200, r.text
+            assert r.json()["sessions"] == 1 and r.json()["facts_removed"] >= 1
+            assert (await c.delete("/v1/forests/f/sessions/s2", headers=writer)).status_code == 404
+            listed = (await c.get("/v1/forests/f/sessions", headers=reader)).json()["items"]
+            assert [s["session_id"] for s in listed] == ["s1", "s3"]
+            assert (await c.get("/v1/forests/f/sessions/s2", headers=reader)).status_code == 404
+
+            r = await c.delete("/v1/forests/f/sessions/s1/turns/s1:1", headers=writer)
+            assert r.status_code == 200 and r.json()["turns"] == 1 and r.json()["turn"] == "s1:1"
+            assert (await c.delete("/v1/forests/f/sessions/s1/turns/s1:1", headers=writer)).status_code == 404
+            turns = (await c.get("/v1/forests/f/sessions/s1", headers=reader)).json()["turns"]
+            assert [t["id"] for t in turns] == ["s1:0", "s1:2", "s1:3", "s1:4"]
+            body = (
+                await c.post("/v1/forests/f/query", json={"query": "Zephyrine kayak Tromso"}, headers=reader)
+            ).json()
+            assert not _mentions(body["evidence"], S2_MARKERS, "s2", ("s2:1",))
+    assert await _violations(db, acme) == []
+
+
+# ------------------------------------------------------------------------------ bench smoke
+
+
+def test_bench_retract_quick(db_url: str, tmp_path: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives at the repo root
+    from bench import retract as bench_retract
+
+    conv: dict[str, Any] = {"speaker_a": "Nadia", "speaker_b": "Oskar"}
+    for n, (_, when, texts) in enumerate(CONVERSATION, start=1):
+        conv[f"session_{n}_date_time"] = (
+            f"{when.hour % 12 or 12}:{when.minute:02d} pm on {when.day} {when:%B}, {when.year}"
+        )
+        conv[f"session_{n}"] = [
+            {"speaker": ("Nadia", "Oskar")[i % 2], "dia_id": f"D{n}:{i + 1}", "text": t} for i, t in enumerate(texts)
+        ]
+    data = tmp_path / "tiny.json"
+    data.write_text(json.dumps([{"sample_id": "tiny", "conversation": conv}]))
+    args = ["--quick", "--no-progress", "--data", str(data), "--database-url", db_url, "--embed-dim", "64"]
+    assert bench_retract.main([*args, "--out", str(tmp_path)]) == 0
+    result = json.loads((tmp_path / "retract_quick.json").read_text())
+    assert (tmp_path / "retract_quick.png").stat().st_size > 0
+    row = result["forests"][0]
+    assert row["retracted"]["session"] == "session_2" and result["all_checks_ok"]
+    assert row["retract"]["forest_after"]["facts"] == row["rebuild"]["forest_after"]["facts"]
+    assert 0 < row["retract"]["summary_calls"] < row["rebuild"]["summary_calls"]
+    assert row["retract"]["model_calls"].get("extract", 0) == 0 < row["rebuild"]["model_calls"]["extract"]
