@@ -97,8 +97,10 @@ async def get_forest(conn: AsyncConnection, tenant_id: uuid.UUID, name: str) -> 
 
 
 async def list_forests(conn: AsyncConnection, tenant_id: uuid.UUID) -> list[Forest]:
-    """All forests of the tenant, by name."""
+    """All forests of the tenant, by name (an import's hidden ``~staging:`` forests left out)."""
     rows = await fetch_all(
-        conn, "SELECT forest_id, name FROM forests WHERE tenant_id = :t ORDER BY name", {"t": tenant_id}
+        conn,
+        "SELECT forest_id, name FROM forests WHERE tenant_id = :t AND name NOT LIKE '~staging:%' ORDER BY name",
+        {"t": tenant_id},
     )
     return [Forest(tenant_id=tenant_id, forest_id=int(r["forest_id"]), name=str(r["name"])) for r in rows]
