@@ -6,17 +6,16 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
-from sqlalchemy import text
+from fastapi import FastAPI
 
+from memforest.api import browse_routes, lifecycle_routes, remat_routes, transfer_routes
 from memforest.api.auth import check_admin_key
-from memforest.api.problems import BodyLimitMiddleware, install_problem_handlers, problem_response
+from memforest.api.health import health_router
+from memforest.api.metrics import install_observability
+from memforest.api.problems import BodyLimitMiddleware, install_problem_handlers
 from memforest.api.routes import admin_router, tenant_router
 from memforest.backends.factory import build_backends
-from memforest.db import migrate
 from memforest.db.engine import Database
 from memforest.db.runtime import open_database
 from memforest.pipeline.worker import run_worker
@@ -31,7 +30,10 @@ def create_app(settings: Settings, *, db: Database | None = None, start_worker: 
     With ``db`` the app uses (and does not close) that database; otherwise the lifespan opens the
     configured one, migrated. ``start_worker`` runs a job worker inside the process.
     """
+    from memforest.mcp.http import McpHttp  # here: memforest.mcp imports memforest.api.auth
+
     admin_key = check_admin_key(settings)
+    mcp_http = McpHttp(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -55,6 +57,7 @@ def create_app(settings: Settings, *, db: Database | None = None, start_worker: 
                         log.exception("in-process worker failed")
 
                 stack.push_async_callback(_stop_worker)
+            await stack.enter_async_context(mcp_http.run())
             yield
 
     app = FastAPI(
@@ -69,29 +72,12 @@ def create_app(settings: Settings, *, db: Database | None = None, start_worker: 
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.api.max_body_bytes)
     app.include_router(admin_router)
     app.include_router(tenant_router)
+    app.include_router(browse_routes.router)
+    app.include_router(remat_routes.router)
+    app.include_router(lifecycle_routes.router)
+    app.include_router(transfer_routes.router)
+    mcp_http.mount(app)
 
-    @app.get("/healthz", tags=["operations"])
-    async def healthz() -> dict[str, str]:
-        """Liveness: the process answers."""
-        return {"status": "ok"}
-
-    @app.get("/readyz", tags=["operations"], response_model=None)
-    async def readyz(request: Request) -> Response:
-        """Readiness: database reachable and migrated to head."""
-        database: Database = request.app.state.db
-        checks: dict[str, Any] = {}
-        try:
-            async with database.engine.connect() as conn:
-                await conn.execute(text("SELECT 1"))
-            checks["database"] = "ok"
-            current = await asyncio.to_thread(migrate.current_revision, database.url)
-            head = await asyncio.to_thread(migrate.head_revision)
-            checks["migrations"] = "ok" if current == head else f"at {current}, head is {head}"
-        except Exception as exc:  # any failure means: not ready
-            checks.setdefault("database", f"unreachable: {type(exc).__name__}")
-        checks["backends"] = request.app.state.backends.describe()
-        if checks.get("database") != "ok" or checks.get("migrations") != "ok":
-            return problem_response(503, "unavailable", "not ready", extra={"checks": checks})
-        return JSONResponse({"status": "ready", "checks": checks})
-
+    app.include_router(health_router)  # /healthz, /readyz
+    install_observability(app)  # last, so its middleware is outermost; adds /metrics
     return app

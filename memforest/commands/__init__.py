@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import argparse
 
-from memforest.commands import db_cmd, ingest_cmd, query_cmd, serve_cmd
+from memforest.commands import (
+    db_cmd,
+    ingest_cmd,
+    lifecycle_cmd,
+    mcp_cmd,
+    query_cmd,
+    remat_cmd,
+    serve_cmd,
+    transfer_cmd,
+)
 
 
 def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register every subcommand group on ``sub``."""
-    for module in (db_cmd, ingest_cmd, query_cmd, serve_cmd):
+    for module in (db_cmd, ingest_cmd, lifecycle_cmd, mcp_cmd, query_cmd, remat_cmd, serve_cmd, transfer_cmd):
         module.register(sub)

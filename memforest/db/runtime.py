@@ -36,21 +36,25 @@ def resolve_database(settings: Settings) -> DatabaseLocation:
     return DatabaseLocation(url=server.url(EMBEDDED_DB), embedded=server)
 
 
-def ensure_schema(url: str, settings: Settings) -> None:
-    """Migrate to head; refuse to run when the stored embedding dimension differs from settings."""
+def ensure_schema(url: str, settings: Settings, *, check_embedding_dim: bool = True) -> None:
+    """Migrate to head; refuse to run when the stored embedding dimension differs from settings
+    (unless ``check_embedding_dim`` is False: the dimension change itself must open the database)."""
     stored = migrate.stored_embedding_dim(url)
-    if stored is not None and stored != settings.embedding.dim:
+    if check_embedding_dim and stored is not None and stored != settings.embedding.dim:
         raise ConfigurationError(
-            f"the database stores {stored}-dimensional embeddings but settings say "
-            f"{settings.embedding.dim}; run `memforest rematerialize --embeddings` or set "
-            f"MEMFOREST_EMBEDDING__DIM={stored}"
+            f"the database stores {stored}-dimensional embeddings but MEMFOREST_EMBEDDING__DIM="
+            f"{settings.embedding.dim}; run `memforest rematerialize --embeddings --all` to re-embed "
+            f"everything at {settings.embedding.dim} dimensions, or set MEMFOREST_EMBEDDING__DIM={stored}"
         )
     migrate.upgrade(url, embedding_dim=settings.embedding.dim)
 
 
 @asynccontextmanager
-async def open_database(settings: Settings, *, migrate_schema: bool = True) -> AsyncIterator[Database]:
-    """Open the configured database (starting the embedded one if needed), checked and migrated."""
+async def open_database(
+    settings: Settings, *, migrate_schema: bool = True, check_embedding_dim: bool = True
+) -> AsyncIterator[Database]:
+    """Open the configured database (starting the embedded one if needed), checked and migrated.
+    ``check_embedding_dim=False`` skips the dimension check (only for the dimension change)."""
     location = await asyncio.to_thread(resolve_database, settings)
     db = Database(
         location.url,
@@ -61,7 +65,7 @@ async def open_database(settings: Settings, *, migrate_schema: bool = True) -> A
     try:
         await db.check_versions()
         if migrate_schema:
-            await asyncio.to_thread(ensure_schema, location.url, settings)
+            await asyncio.to_thread(ensure_schema, location.url, settings, check_embedding_dim=check_embedding_dim)
             await db.engine.dispose()  # pooled connections predate the vector type: reconnect
         yield db
     finally:

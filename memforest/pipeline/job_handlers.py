@@ -26,8 +26,39 @@ async def _ingest(db: Database, settings: Settings, backends: Backends, job: Job
     return counts.as_dict(), errors
 
 
+async def _rematerialize(
+    db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger
+) -> JobResult:
+    from memforest.errors import InputError
+    from memforest.lifecycle.rematerialize import rematerialize_forest
+
+    if job.forest_id is None:
+        return {}, [{"error": "a rematerialize job needs a forest"}]
+    p = job.payload
+    try:
+        report = await rematerialize_forest(
+            db, settings, backends, job.tenant_id, int(job.forest_id), embeddings=bool(p.get("embeddings")),
+            summaries=bool(p.get("summaries")), rebuild=bool(p.get("rebuild_trees")), fanout=p.get("k"),
+            ledger=ledger,
+        )  # fmt: skip
+    except InputError as exc:  # a bad payload fails at once instead of being retried
+        return {}, [{"error": str(exc)}]
+    return report.as_dict(), []
+
+
+async def _merge(db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger) -> JobResult:
+    from memforest.lifecycle.importer import run_import_job
+    from memforest.lifecycle.merge import run_merge_job
+
+    run = run_import_job if job.kind == "import" else run_merge_job
+    return await run(db, settings, backends, job, ledger)
+
+
 HANDLERS: dict[str, Handler] = {
     "ingest": _ingest,
+    "rematerialize": _rematerialize,
+    "merge": _merge,
+    "import": _merge,
 }
 
 
