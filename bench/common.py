@@ -35,13 +35,21 @@ from memforest.db.runtime import open_database
 from memforest.domain import JobState, SessionInput, TurnInput
 from memforest.errors import MemForestError
 from memforest.pipeline import jobs
-from memforest.pipeline.canonical import SourceRef, canonicalize, clean_surface
-from memforest.pipeline.ingest_job import CellWork, IngestCounts, _commit, _load_cells, embed_candidates
+from memforest.pipeline.ingest_job import (
+    CellWork,
+    IngestCounts,
+    _commit,
+    _load_cells,
+    add_structure_counts,
+    commit_candidates,
+    embed_candidates,
+    mark_cells,
+)
 from memforest.pipeline.refresh import refresh_forest
-from memforest.pipeline.route import FactForRouting, Router
+from memforest.pipeline.route import Router
 from memforest.pipeline.service import accept_sessions
 from memforest.settings import Settings
-from memforest.store.sql import execute, fetch_all, lock_forest
+from memforest.store.sql import fetch_all, lock_forest
 from memforest.store.tenants import ensure_tenant
 from memforest.store.trees import InsertStats
 
@@ -474,54 +482,21 @@ async def _commit_fact(
     counts: IngestCounts,
 ) -> None:
     """One short transaction: canonicalise, route and insert ONE fact of ``cell`` (``index``), and mark
-    the cell extracted when ``index`` is its last candidate (or None: a cell without candidates)."""
+    the cell extracted when ``index`` is its last candidate (or None: a cell without candidates).
+    The same steps as the worker's commit (ingest_job), one fact at a time."""
     settings, t = env.settings, env.tenant_id
     insert_stats = InsertStats()
     async with env.db.tenant(t) as conn:
         await lock_forest(conn, t, forest_id)
         router = Router(conn, t, forest_id, settings.pipeline, insert_stats)
         await router.register_speakers(speakers)
-        last = index is None or index == len(cell.candidates) - 1
-        if last:
-            await execute(
-                conn,
-                "UPDATE cells SET extracted_at = now(), extract_attempts = extract_attempts + 1, extract_error = NULL "
-                "WHERE tenant_id = :t AND cell_id = :c AND extracted_at IS NULL",
-                {"t": t, "c": cell.cell_id},
-            )
-            counts.cells_extracted += 1
+        if index is None or index == len(cell.candidates) - 1:
+            await mark_cells(conn, t, [cell], counts)
         if index is not None and embedding is not None:
-            cand = cell.candidates[index]
-            counts.candidates += 1
-            turn_ids = tuple(cell.turn_ids[s] for s in cand.source_turn_seqs if s in cell.turn_ids)
-            source = SourceRef(
-                session_id, cell.cell_id, turn_ids or tuple(cell.turn_ids.values()), said_at=cell.view.t_end
-            )
-            outcome = await canonicalize(
-                conn, t, forest_id, cand, embedding, source, near_threshold=settings.pipeline.near_duplicate_threshold
-            )
-            if outcome.status == "merged":
-                counts.facts_merged += 1
-            elif outcome.status == "duplicate":
-                counts.facts_duplicate += 1
-            else:
-                counts.facts_new += 1
-                counts.facts_superseded += int(outcome.superseded is not None)
-                await router.route(
-                    FactForRouting(
-                        fact_id=outcome.fact_id,
-                        session_id=session_id,
-                        text=clean_surface(cand.text),
-                        entities=cand.entities,
-                        topics=cand.topics,
-                        valid_from=cand.valid_from,
-                        embedding=embedding,
-                    )
-                )
-    counts.leaves += insert_stats.leaves
-    counts.splits += insert_stats.splits
-    counts.entities_activated += router.stats.entities_activated
-    counts.scenes_spawned += router.stats.scenes_spawned
+            picks = [(cell, index)]
+            embeddings = {(cell.cell_id, index): embedding}
+            await commit_candidates(conn, t, forest_id, session_id, router, picks, embeddings, settings, counts)
+    add_structure_counts(counts, insert_stats, router)
 
 
 async def ingest_stepwise(

@@ -13,8 +13,8 @@ refresh per session job, dirty marks coalesced, batched level by level).
 
 Default backends: rule-based extraction, extractive summaries, hashed embeddings.
 
-    python -m bench.write_scaling                      # the documented full run (to 50K facts)
-    python -m bench.write_scaling --max-facts 10000    # what fits in ~15 minutes on 2 cores
+    python -m bench.write_scaling                      # the documented full run (to 50K facts, ~45 min on 2 cores)
+    python -m bench.write_scaling --max-facts 10000    # ~8 minutes on 2 cores
     python -m bench.write_scaling --quick              # smoke run
 """
 

@@ -344,6 +344,8 @@ nodes = Table(
         "embedding",
         postgresql_using="hnsw",
         postgresql_ops={"embedding": "vector_cosine_ops"},
+        # only cell leaves are searched by vector; see migration 0004 and ADR 0012
+        postgresql_where=text("level = 0 AND leaf_cell_id IS NOT NULL"),
     ),
     Index("ix_nodes_tsv", "tsv", postgresql_using="gin"),
 )

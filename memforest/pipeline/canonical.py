@@ -14,7 +14,7 @@ import numpy as np
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.domain import Candidate, FactKind
-from memforest.store.sql import execute, fetch_all, fetch_one, scalar
+from memforest.store.sql import execute, fetch_all, scalar
 
 _PUNCT = re.compile(r"[^\w\s']+")
 _SPACE = re.compile(r"\s+")
@@ -58,24 +58,63 @@ class CanonicalOutcome:
     superseded: int | None = None
 
 
+_ADD_SOURCES_SQL = """
+WITH ins AS (
+    INSERT INTO fact_sources (tenant_id, fact_id, turn_id, cell_id, forest_id, session_id)
+    SELECT :t, :fa, u.turn, :c, :f, :s FROM unnest(CAST(:turns AS bigint[])) WITH ORDINALITY AS u(turn, i)
+    ORDER BY u.i ON CONFLICT DO NOTHING RETURNING 1
+),
+upd AS (
+    UPDATE facts SET source_count = source_count + (SELECT count(*) FROM ins)
+    WHERE tenant_id = :t AND fact_id = :fa AND EXISTS (SELECT 1 FROM ins)
+)
+SELECT count(*) FROM ins
+"""
+
+
 async def _add_sources(
     conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, fact_id: int, src: SourceRef
 ) -> int:
-    added = 0
-    for turn_id in src.turn_ids:
-        added += await execute(
-            conn,
-            "INSERT INTO fact_sources (tenant_id, fact_id, turn_id, cell_id, forest_id, session_id) "
-            "VALUES (:t, :fa, :tu, :c, :f, :s) ON CONFLICT DO NOTHING",
-            {"t": tenant_id, "fa": fact_id, "tu": turn_id, "c": src.cell_id, "f": forest_id, "s": src.session_id},
-        )
-    if added:
-        await execute(
-            conn,
-            "UPDATE facts SET source_count = source_count + :n WHERE tenant_id = :t AND fact_id = :fa",
-            {"n": added, "t": tenant_id, "fa": fact_id},
-        )
-    return added
+    """Add the source turns not yet recorded and count them into ``source_count`` (one statement)."""
+    if not src.turn_ids:
+        return 0
+    added = await scalar(
+        conn,
+        _ADD_SOURCES_SQL,
+        {"t": tenant_id, "fa": fact_id, "turns": list(src.turn_ids), "c": src.cell_id, "f": forest_id,
+         "s": src.session_id},
+    )  # fmt: skip
+    return int(added or 0)
+
+
+_EXACT_SQL = "SELECT fact_id FROM facts WHERE tenant_id = :t AND forest_id = :f AND text_hash = :h"
+_NEAR_SQL = (
+    "SELECT fact_id, kind, speaker, valid_from, 1 - (embedding <=> :e) AS sim FROM facts "
+    "WHERE tenant_id = :t AND forest_id = :f AND retracted_at IS NULL AND embedding IS NOT NULL "
+    "ORDER BY embedding <=> :e LIMIT 3"
+)
+# The exact match, else the nearest live facts: one round trip (the kNN part runs only without a match).
+_LOOKUP_SQL = f"""
+WITH ex AS ({_EXACT_SQL})
+SELECT true AS exact, fact_id, NULL::text AS kind, NULL::text AS speaker, NULL::timestamptz AS valid_from,
+       NULL::float8 AS sim FROM ex
+UNION ALL
+SELECT false, k.* FROM (
+    SELECT fact_id, kind, speaker, valid_from, 1 - (embedding <=> :e) AS sim FROM facts
+    WHERE tenant_id = :t AND forest_id = :f AND retracted_at IS NULL AND embedding IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM ex) ORDER BY embedding <=> :e LIMIT 3
+) k
+"""
+
+
+def _pick_near(rows: list[dict[str, Any]], cand: Candidate, threshold: float) -> int | None:
+    for r in rows:
+        if float(r["sim"]) < threshold or r["speaker"] != cand.speaker:
+            continue
+        same_time = abs(r["valid_from"] - cand.valid_from) <= timedelta(days=1)
+        if same_time or (r["kind"] in STATE_KINDS and cand.kind.value in STATE_KINDS):
+            return int(r["fact_id"])
+    return None
 
 
 async def _near_duplicate(
@@ -90,20 +129,44 @@ async def _near_duplicate(
     preferences merge across time, events only within a day (two hikes are two facts)."""
     if not np.any(embedding):
         return None
-    rows = await fetch_all(
-        conn,
-        "SELECT fact_id, kind, speaker, valid_from, 1 - (embedding <=> :e) AS sim FROM facts "
-        "WHERE tenant_id = :t AND forest_id = :f AND retracted_at IS NULL AND embedding IS NOT NULL "
-        "ORDER BY embedding <=> :e LIMIT 3",
-        {"t": tenant_id, "f": forest_id, "e": embedding},
-    )
-    for r in rows:
-        if float(r["sim"]) < threshold or r["speaker"] != cand.speaker:
-            continue
-        same_time = abs(r["valid_from"] - cand.valid_from) <= timedelta(days=1)
-        if same_time or (r["kind"] in STATE_KINDS and cand.kind.value in STATE_KINDS):
-            return int(r["fact_id"])
-    return None
+    rows = await fetch_all(conn, _NEAR_SQL, {"t": tenant_id, "f": forest_id, "e": embedding})
+    return _pick_near(rows, cand, threshold)
+
+
+async def _match(
+    conn: AsyncConnection,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    text_hash_: str,
+    cand: Candidate,
+    embedding: np.ndarray[Any, Any],
+    threshold: float,
+) -> int | None:
+    """The existing fact ``cand`` merges into: the exact duplicate, else a near duplicate, else None."""
+    p = {"t": tenant_id, "f": forest_id, "h": text_hash_}
+    if not np.any(embedding):
+        exact = await scalar(conn, _EXACT_SQL, p)
+        return int(exact) if exact is not None else None
+    rows = await fetch_all(conn, _LOOKUP_SQL, {**p, "e": embedding})
+    if rows and rows[0]["exact"]:
+        return int(rows[0]["fact_id"])
+    return _pick_near(rows, cand, threshold)
+
+
+# Link a new fact (:new) into its slot: the holder before it (:old) ends where it starts, and it ends
+# where the next holder (:nxt, starting :nvf) starts. LEAST ignores NULL: an open end takes the new one.
+_LINK_SQL = """
+UPDATE facts f SET
+    superseded_by = CASE WHEN f.fact_id = p.old THEN p.new WHEN f.fact_id = p.new AND p.nxt IS NOT NULL THEN p.nxt
+                         ELSE f.superseded_by END,
+    valid_to = CASE WHEN f.fact_id = p.old THEN LEAST(f.valid_to, p.vf)
+                    WHEN f.fact_id = p.new AND p.nxt IS NOT NULL THEN LEAST(f.valid_to, p.nvf) ELSE f.valid_to END,
+    supersedes = CASE WHEN f.fact_id = p.new AND p.old IS NOT NULL THEN p.old WHEN f.fact_id = p.nxt THEN p.new
+                      ELSE f.supersedes END
+FROM (SELECT CAST(:old AS bigint) AS old, CAST(:new AS bigint) AS new, CAST(:nxt AS bigint) AS nxt,
+             CAST(:vf AS timestamptz) AS vf, CAST(:nvf AS timestamptz) AS nvf) AS p
+WHERE f.tenant_id = :t AND f.fact_id = ANY(CAST(:ids AS bigint[]))
+"""
 
 
 async def _supersede(
@@ -121,40 +184,36 @@ async def _supersede(
         "tenant_id = :t AND forest_id = :f AND subject = :s AND attribute = :a AND fact_id <> :id "
         "AND retracted_at IS NULL"
     )
-    before = await fetch_one(
+    rows = await fetch_all(
         conn,
-        f"SELECT fact_id, value, valid_from FROM facts WHERE {where} AND valid_from <= :vf "
-        "ORDER BY valid_from DESC, fact_id DESC LIMIT 1",
+        f"(SELECT true AS before, fact_id, value, valid_from FROM facts WHERE {where} AND valid_from <= :vf "
+        "ORDER BY valid_from DESC, fact_id DESC LIMIT 1) UNION ALL "
+        f"(SELECT false, fact_id, value, valid_from FROM facts WHERE {where} AND valid_from > :vf "
+        "ORDER BY valid_from, fact_id LIMIT 1)",
         slot,
     )
-    after = await fetch_one(
-        conn,
-        f"SELECT fact_id, value, valid_from FROM facts WHERE {where} AND valid_from > :vf "
-        "ORDER BY valid_from, fact_id LIMIT 1",
-        slot,
-    )
+    before = next((r for r in rows if r["before"]), None)
+    after = next((r for r in rows if not r["before"]), None)
     value = cand.value.casefold()
-    superseded = None
-    if before is not None and (before["value"] or "").casefold() != value:
-        p = {"t": tenant_id, "old": int(before["fact_id"]), "new": fact_id, "vf": cand.valid_from}
-        await execute(
-            conn,
-            "UPDATE facts SET superseded_by = :new, valid_to = CASE WHEN valid_to IS NULL OR valid_to > :vf "
-            "THEN :vf ELSE valid_to END WHERE tenant_id = :t AND fact_id = :old",
-            p,
-        )
-        await execute(conn, "UPDATE facts SET supersedes = :old WHERE tenant_id = :t AND fact_id = :new", p)
-        superseded = int(before["fact_id"])
-    if after is not None and (after["value"] or "").casefold() != value:
-        p = {"t": tenant_id, "next": int(after["fact_id"]), "new": fact_id, "nvf": after["valid_from"]}
-        await execute(
-            conn,
-            "UPDATE facts SET superseded_by = :next, valid_to = CASE WHEN valid_to IS NULL OR valid_to > :nvf "
-            "THEN :nvf ELSE valid_to END WHERE tenant_id = :t AND fact_id = :new",
-            p,
-        )
-        await execute(conn, "UPDATE facts SET supersedes = :new WHERE tenant_id = :t AND fact_id = :next", p)
-        superseded = superseded if superseded is not None else int(after["fact_id"])
+    old = int(before["fact_id"]) if before is not None and (before["value"] or "").casefold() != value else None
+    nxt = int(after["fact_id"]) if after is not None and (after["value"] or "").casefold() != value else None
+    if old is None and nxt is None:
+        return None
+    # old ends where the new fact starts; the new fact ends where the next holder starts (one statement)
+    await execute(
+        conn,
+        _LINK_SQL,
+        {
+            "t": tenant_id,
+            "new": fact_id,
+            "old": old,
+            "nxt": nxt,
+            "vf": cand.valid_from,
+            "nvf": after["valid_from"] if nxt is not None and after is not None else None,
+            "ids": [i for i in (old, fact_id, nxt) if i is not None],
+        },
+    )
+    superseded = old if old is not None else nxt
     return superseded
 
 
@@ -171,25 +230,23 @@ async def canonicalize(
     """Merge ``cand`` into an existing fact (adding a source) or insert it as a new fact."""
     surface = clean_surface(cand.text)
     h = text_hash(surface)
-    exact = await scalar(
-        conn,
-        "SELECT fact_id FROM facts WHERE tenant_id = :t AND forest_id = :f AND text_hash = :h",
-        {"t": tenant_id, "f": forest_id, "h": h},
-    )
-    match = int(exact) if exact is not None else None
-    if match is None:
-        match = await _near_duplicate(conn, tenant_id, forest_id, cand, embedding, near_threshold)
+    match = await _match(conn, tenant_id, forest_id, h, cand, embedding, near_threshold)
     if match is not None:
         added = await _add_sources(conn, tenant_id, forest_id, match, source)
         return CanonicalOutcome(match, "merged" if added else "duplicate")
+    # The fact and its sources in one statement; a new fact's sources are all new, so its
+    # source_count is the number of distinct source turns.
     fact_id = int(
         await scalar(
             conn,
-            "INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, entities, topics, speaker, subject, "
-            "attribute, value, time_text, valid_from, valid_to, recorded_at, source_count, embedding) VALUES (:t, :f, "
-            ":x, :h, :k, :en, :to, :sp, :su, :at, :va, :tt, :vf, :vt, coalesce(CAST(:ra AS timestamptz), now()), 0, "
-            ":e) "
-            "RETURNING fact_id",
+            "WITH fa AS (INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, entities, topics, speaker, "
+            "subject, attribute, value, time_text, valid_from, valid_to, recorded_at, source_count, embedding) "
+            "VALUES (:t, :f, :x, :h, :k, :en, :to, :sp, :su, :at, :va, :tt, :vf, :vt, "
+            "coalesce(CAST(:ra AS timestamptz), now()), :n, :e) RETURNING fact_id), "
+            "src AS (INSERT INTO fact_sources (tenant_id, fact_id, turn_id, cell_id, forest_id, session_id) "
+            "SELECT :t, fa.fact_id, u.turn, :c, :f, :s FROM fa, unnest(CAST(:turns AS bigint[])) WITH ORDINALITY "
+            "AS u(turn, i) ORDER BY u.i ON CONFLICT DO NOTHING) "
+            "SELECT fact_id FROM fa",
             {
                 "t": tenant_id,
                 "f": forest_id,
@@ -206,10 +263,13 @@ async def canonicalize(
                 "vf": cand.valid_from,
                 "vt": cand.valid_to,
                 "ra": source.said_at,
+                "n": len(set(source.turn_ids)),
                 "e": embedding,
+                "turns": list(source.turn_ids),
+                "c": source.cell_id,
+                "s": source.session_id,
             },
         )
     )
-    await _add_sources(conn, tenant_id, forest_id, fact_id, source)
     superseded = await _supersede(conn, tenant_id, forest_id, fact_id, cand)
     return CanonicalOutcome(fact_id, "new", superseded)

@@ -13,10 +13,12 @@ import logging
 import random
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
@@ -156,6 +158,85 @@ async def embed_candidates(
     return {k: np.asarray(v, dtype=np.float32) for k, v in zip(keys, vectors, strict=True)}
 
 
+async def mark_cells(
+    conn: AsyncConnection, tenant_id: uuid.UUID, work: Sequence[CellWork], counts: IngestCounts
+) -> list[CellWork]:
+    """Record failed cells' errors and mark the others extracted (two statements for all cells).
+    Returns the cells this transaction marked, in order: those another worker committed meanwhile
+    are left out."""
+    failed = [c for c in work if c.error is not None]
+    if failed:
+        await execute(
+            conn,
+            "UPDATE cells c SET extract_attempts = c.extract_attempts + 1, extract_error = u.e FROM "
+            "unnest(CAST(:ids AS bigint[]), CAST(:errs AS text[])) AS u(id, e) "
+            "WHERE c.tenant_id = :t AND c.cell_id = u.id",
+            {"t": tenant_id, "ids": [c.cell_id for c in failed], "errs": [(c.error or "")[:2000] for c in failed]},
+        )
+        counts.cells_failed += len(failed)
+    ok = [c for c in work if c.error is None]
+    if not ok:
+        return []
+    rows = await fetch_all(
+        conn,
+        "UPDATE cells SET extracted_at = now(), extract_attempts = extract_attempts + 1, extract_error = NULL "
+        "WHERE tenant_id = :t AND cell_id = ANY(CAST(:ids AS bigint[])) AND extracted_at IS NULL RETURNING cell_id",
+        {"t": tenant_id, "ids": [c.cell_id for c in ok]},
+    )
+    marked = {int(r["cell_id"]) for r in rows}
+    counts.cells_extracted += len(marked)
+    return [c for c in ok if c.cell_id in marked]
+
+
+async def commit_candidates(
+    conn: AsyncConnection,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    session_id: int,
+    router: Router,
+    picks: Sequence[tuple[CellWork, int]],
+    embeddings: dict[tuple[int, int], np.ndarray[Any, Any]],
+    settings: Settings,
+    counts: IngestCounts,
+) -> None:
+    """Canonicalise the picked candidates ``(cell, index)`` in order, then route every new fact, hanging
+    all their leaves with one batched insert. Routing reads nothing canonicalisation writes besides
+    the new facts themselves, so this equals routing each new fact right after canonicalising it."""
+    new: list[FactForRouting] = []
+    for cell, i in picks:
+        cand = cell.candidates[i]  # already in time order; i keys the embedding
+        counts.candidates += 1
+        emb = embeddings[(cell.cell_id, i)]
+        turn_ids = tuple(cell.turn_ids[s] for s in cand.source_turn_seqs if s in cell.turn_ids)
+        source = SourceRef(session_id, cell.cell_id, turn_ids or tuple(cell.turn_ids.values()), said_at=cell.view.t_end)
+        outcome = await canonicalize(
+            conn, tenant_id, forest_id, cand, emb, source, near_threshold=settings.pipeline.near_duplicate_threshold
+        )
+        if outcome.status == "merged":
+            counts.facts_merged += 1
+        elif outcome.status == "duplicate":
+            counts.facts_duplicate += 1
+        else:
+            counts.facts_new += 1
+            if outcome.superseded is not None:
+                counts.facts_superseded += 1
+            new.append(
+                FactForRouting(
+                    fact_id=outcome.fact_id, session_id=session_id, text=clean_surface(cand.text),
+                    entities=cand.entities, topics=cand.topics, valid_from=cand.valid_from, embedding=emb,
+                )
+            )  # fmt: skip
+    await router.route_many(new)
+
+
+def add_structure_counts(counts: IngestCounts, insert_stats: InsertStats, router: Router) -> None:
+    """Fold a commit's structural counters into ``counts``."""
+    counts.leaves += insert_stats.leaves
+    counts.splits += insert_stats.splits
+    counts.entities_activated += router.stats.entities_activated
+    counts.scenes_spawned += router.stats.scenes_spawned
+
+
 async def _commit(
     db: Database,
     tenant_id: uuid.UUID,
@@ -172,54 +253,10 @@ async def _commit(
         await lock_forest(conn, tenant_id, forest_id)
         router = Router(conn, tenant_id, forest_id, settings.pipeline, insert_stats)
         await router.register_speakers(speakers)
-        for cell in work:
-            if cell.error is not None:
-                await execute(
-                    conn,
-                    "UPDATE cells SET extract_attempts = extract_attempts + 1, extract_error = :e "
-                    "WHERE tenant_id = :t AND cell_id = :c",
-                    {"e": cell.error[:2000], "t": tenant_id, "c": cell.cell_id},
-                )
-                counts.cells_failed += 1
-                continue
-            still_pending = await execute(
-                conn,
-                "UPDATE cells SET extracted_at = now(), extract_attempts = extract_attempts + 1, extract_error = NULL "
-                "WHERE tenant_id = :t AND cell_id = :c AND extracted_at IS NULL",
-                {"t": tenant_id, "c": cell.cell_id},
-            )
-            if not still_pending:  # another worker committed this cell meanwhile
-                continue
-            counts.cells_extracted += 1
-            for i, cand in enumerate(cell.candidates):  # already in time order; i keys the embedding
-                counts.candidates += 1
-                emb = embeddings[(cell.cell_id, i)]
-                turn_ids = tuple(cell.turn_ids[s] for s in cand.source_turn_seqs if s in cell.turn_ids)
-                source = SourceRef(
-                    session_id, cell.cell_id, turn_ids or tuple(cell.turn_ids.values()), said_at=cell.view.t_end
-                )
-                outcome = await canonicalize(
-                    conn, tenant_id, forest_id, cand, emb, source,
-                    near_threshold=settings.pipeline.near_duplicate_threshold,
-                )  # fmt: skip
-                if outcome.status == "merged":
-                    counts.facts_merged += 1
-                elif outcome.status == "duplicate":
-                    counts.facts_duplicate += 1
-                else:
-                    counts.facts_new += 1
-                    if outcome.superseded is not None:
-                        counts.facts_superseded += 1
-                    await router.route(
-                        FactForRouting(
-                            fact_id=outcome.fact_id, session_id=session_id, text=clean_surface(cand.text),
-                            entities=cand.entities, topics=cand.topics, valid_from=cand.valid_from, embedding=emb,
-                        )
-                    )  # fmt: skip
-    counts.leaves += insert_stats.leaves
-    counts.splits += insert_stats.splits
-    counts.entities_activated += router.stats.entities_activated
-    counts.scenes_spawned += router.stats.scenes_spawned
+        live = await mark_cells(conn, tenant_id, work, counts)
+        picks = [(cell, i) for cell in live for i in range(len(cell.candidates))]
+        await commit_candidates(conn, tenant_id, forest_id, session_id, router, picks, embeddings, settings, counts)
+    add_structure_counts(counts, insert_stats, router)
 
 
 async def run_ingest(

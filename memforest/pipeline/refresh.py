@@ -11,6 +11,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+from pgvector import Vector
 from sqlalchemy import text
 
 from memforest.backends.base import Embedder, Summarizer, SummaryInput, UsageLedger
@@ -153,31 +155,31 @@ async def _refresh_level(
         embedded = await embedder.embed([summaries[i] for i in to_embed], stage="embed", ledger=ledger)
         vectors = dict(zip(to_embed, embedded, strict=True))
     stats = RefreshStats(levels=[level], embedded=len(vectors))
+    stats.summaries_changed = sum(1 for i, n in enumerate(nodes) if n["summary_hash"] != hashes[i])
+    if not nodes:
+        return stats
     async with db.tenant(tenant_id) as conn:
         await lock_forest(conn, tenant_id, forest_id)  # short write, ordered with structural edits
-        for i, n in enumerate(nodes):
-            if n["summary_hash"] != hashes[i]:
-                stats.summaries_changed += 1
-            vec = vectors.get(i)
-            written = await conn.execute(
-                text(
-                    "UPDATE nodes SET summary = :s, summary_hash = :h, dirty = false, "
-                    "embedding = CASE WHEN :has_vec THEN CAST(:v AS vector) ELSE embedding END, "
-                    "embedded_hash = CASE WHEN :has_vec THEN :h ELSE embedded_hash END "
-                    "WHERE tenant_id = :t AND node_id = :id AND version = :ver"
-                ),
-                {
-                    "s": summaries[i],
-                    "h": hashes[i],
-                    "has_vec": vec is not None,
-                    "v": vec,
-                    "t": tenant_id,
-                    "id": int(n["node_id"]),
-                    "ver": int(n["version"]),
-                },
-            )
-            if written.rowcount:
-                stats.nodes_refreshed += 1
-            else:
-                stats.stale_writes += 1
+        # every node of the level in one statement; a node whose version moved on stays dirty
+        written = await fetch_all(
+            conn,
+            "UPDATE nodes n SET summary = u.s, summary_hash = u.h, dirty = false, "
+            "embedding = CASE WHEN u.has_vec THEN u.v ELSE n.embedding END, "
+            "embedded_hash = CASE WHEN u.has_vec THEN u.h ELSE n.embedded_hash END "
+            "FROM unnest(CAST(:id AS bigint[]), CAST(:ver AS int[]), CAST(:s AS text[]), CAST(:h AS text[]), "
+            "CAST(:has_vec AS boolean[]), CAST(:v AS vector[])) AS u(id, ver, s, h, has_vec, v) "
+            "WHERE n.tenant_id = :t AND n.node_id = u.id AND n.version = u.ver RETURNING n.node_id",
+            {
+                "t": tenant_id,
+                "id": [int(n["node_id"]) for n in nodes],
+                "ver": [int(n["version"]) for n in nodes],
+                "s": summaries,
+                "h": hashes,
+                "has_vec": [i in vectors for i in range(len(nodes))],
+                "v": [Vector(np.asarray(vectors[i], dtype=np.float32)) if i in vectors else None
+                      for i in range(len(nodes))],
+            },
+        )  # fmt: skip
+    stats.nodes_refreshed = len(written)
+    stats.stale_writes = len(nodes) - len(written)
     return stats

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -18,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from memforest.domain import TreeKind
 from memforest.settings import PipelineSettings
 from memforest.store.sql import as_vector, execute, fetch_all, fetch_one
-from memforest.store.trees import InsertStats, LeafSpec, TreeRef, get_or_create_tree, insert_leaf
+from memforest.store.trees import InsertStats, LeafSpec, TreeRef, get_or_create_tree, insert_leaves
 
 TOPIC_WEIGHT = 0.15
 
@@ -73,6 +74,14 @@ class Router:
         self.insert_stats = insert_stats
         self.stats = RouteStats()
         self._trees: dict[tuple[TreeKind, str], TreeRef] = {}
+        self._pending: list[tuple[TreeRef, LeafSpec]] | None = None  # leaves held back by route_many
+
+    async def _insert(self, tree: TreeRef, leaf: LeafSpec) -> None:
+        """Hang a leaf now, or queue it when a batch is open (route_many writes the queue at once)."""
+        if self._pending is not None:
+            self._pending.append((tree, leaf))
+        else:
+            await insert_leaves(self.conn, self.tenant_id, [(tree, leaf)], self.insert_stats)
 
     async def _tree(self, kind: TreeKind, key: str, label: str) -> TreeRef:
         cached = self._trees.get((kind, key))
@@ -89,16 +98,39 @@ class Router:
 
     async def register_speakers(self, speakers: set[str]) -> None:
         """Speakers always get an entity tree."""
+        first: dict[str, str] = {}  # key -> first label in sorted order (later ones only re-set the flag)
         for label in sorted(speakers):
-            await execute(
-                self.conn,
-                "INSERT INTO entities (tenant_id, forest_id, key, label, is_speaker) VALUES (:t, :f, :k, :l, true) "
-                "ON CONFLICT (tenant_id, forest_id, key) DO UPDATE SET is_speaker = true",
-                {"t": self.tenant_id, "f": self.forest_id, "k": entity_key(label), "l": label},
-            )
+            first.setdefault(entity_key(label), label)
+        if not first:
+            return
+        # one statement, rows in label order (as one upsert per label would run)
+        await execute(
+            self.conn,
+            "INSERT INTO entities (tenant_id, forest_id, key, label, is_speaker) "
+            "SELECT :t, :f, u.k, u.l, true FROM unnest(CAST(:k AS text[]), CAST(:l AS text[])) WITH ORDINALITY "
+            "AS u(k, l, i) ORDER BY u.i "
+            "ON CONFLICT (tenant_id, forest_id, key) DO UPDATE SET is_speaker = true",
+            {"t": self.tenant_id, "f": self.forest_id, "k": list(first), "l": list(first.values())},
+        )
 
     async def route(self, fact: FactForRouting) -> None:
         """Link the fact to its entities and scene, inserting leaves in every active tree."""
+        await self.route_many([fact])
+
+    async def route_many(self, facts: Sequence[FactForRouting]) -> None:
+        """Route ``facts`` in order, as :meth:`route` on each would, but hang all their leaves with one
+        batched insert at the end (nothing routing reads depends on the leaves)."""
+        outer = self._pending
+        self._pending = [] if outer is None else outer
+        try:
+            for fact in facts:
+                await self._route_one(fact)
+            if outer is None and self._pending:
+                await insert_leaves(self.conn, self.tenant_id, self._pending, self.insert_stats)
+        finally:
+            self._pending = outer
+
+    async def _route_one(self, fact: FactForRouting) -> None:
         seen: set[str] = set()
         for label in fact.entities:
             key = entity_key(label)
@@ -108,49 +140,33 @@ class Router:
         await self._route_scene(fact)
 
     async def _route_entity(self, fact: FactForRouting, key: str, label: str) -> None:
-        p = {"t": self.tenant_id, "f": self.forest_id, "k": key, "l": label, "ts": fact.valid_from}
+        p = {"t": self.tenant_id, "f": self.forest_id, "k": key, "l": label, "ts": fact.valid_from,
+             "fa": fact.fact_id, "s": fact.session_id}  # fmt: skip
+        # One statement: count the fact, count the session when the entity has no fact of it yet
+        # (checked before this fact's link is added: same snapshot), and link the fact.
         ent = await fetch_one(
             self.conn,
-            "INSERT INTO entities (tenant_id, forest_id, key, label, fact_count, first_time, last_time) "
-            "VALUES (:t, :f, :k, :l, 1, :ts, :ts) ON CONFLICT (tenant_id, forest_id, key) DO UPDATE SET "
+            "WITH e AS (INSERT INTO entities (tenant_id, forest_id, key, label, fact_count, session_count, "
+            "first_time, last_time) VALUES (:t, :f, :k, :l, 1, 1, :ts, :ts) "
+            "ON CONFLICT (tenant_id, forest_id, key) DO UPDATE SET "
             "fact_count = entities.fact_count + 1, first_time = LEAST(entities.first_time, :ts), "
-            "last_time = GREATEST(entities.last_time, :ts) "
-            "RETURNING entity_id, label, fact_count, session_count, activated, is_speaker",
+            "last_time = GREATEST(entities.last_time, :ts), session_count = entities.session_count + "
+            "CASE WHEN EXISTS (SELECT 1 FROM entity_facts ef WHERE ef.tenant_id = :t "
+            "AND ef.entity_id = entities.entity_id AND ef.session_id = :s) THEN 0 ELSE 1 END "
+            "RETURNING entity_id, label, fact_count, session_count, activated, is_speaker), "
+            "link AS (INSERT INTO entity_facts (tenant_id, entity_id, fact_id, forest_id, session_id) "
+            "SELECT :t, e.entity_id, :fa, :f, :s FROM e ON CONFLICT DO NOTHING) "
+            "SELECT * FROM e",
             p,
         )
         assert ent is not None
         entity_id = int(ent["entity_id"])
-        q = {"t": self.tenant_id, "e": entity_id, "fa": fact.fact_id, "f": self.forest_id, "s": fact.session_id}
-        seen_session = await fetch_one(
-            self.conn,
-            "SELECT 1 AS x FROM entity_facts WHERE tenant_id = :t AND entity_id = :e AND session_id = :s LIMIT 1",
-            q,
-        )
-        await execute(
-            self.conn,
-            "INSERT INTO entity_facts (tenant_id, entity_id, fact_id, forest_id, session_id) "
-            "VALUES (:t, :e, :fa, :f, :s) ON CONFLICT DO NOTHING",
-            q,
-        )
         self.stats.entity_links += 1
         sessions = int(ent["session_count"])
-        if seen_session is None:
-            sessions += 1
-            await execute(
-                self.conn,
-                "UPDATE entities SET session_count = session_count + 1 WHERE tenant_id = :t AND entity_id = :e",
-                q,
-            )
         label = str(ent["label"])
         if ent["activated"]:
             tree = await self._tree(TreeKind.ENTITY, key, label)
-            await insert_leaf(
-                self.conn,
-                self.tenant_id,
-                tree,
-                self._leaf(fact.fact_id, fact.valid_from, fact.text, fact.embedding),
-                self.insert_stats,
-            )
+            await self._insert(tree, self._leaf(fact.fact_id, fact.valid_from, fact.text, fact.embedding))
             return
         supported = (
             int(ent["fact_count"]) >= self.settings.entity_min_facts and sessions >= self.settings.entity_min_sessions
@@ -175,8 +191,7 @@ class Router:
             {"t": self.tenant_id, "e": entity_id},
         )
         for f in facts:
-            leaf = self._leaf(int(f["fact_id"]), f["valid_from"], str(f["text"]), f["embedding"])
-            await insert_leaf(self.conn, self.tenant_id, tree, leaf, self.insert_stats)
+            await self._insert(tree, self._leaf(int(f["fact_id"]), f["valid_from"], str(f["text"]), f["embedding"]))
 
     async def _route_scene(self, fact: FactForRouting) -> None:
         emb = np.asarray(fact.embedding, dtype=np.float32)
@@ -234,13 +249,7 @@ class Router:
             self.stats.scenes_spawned += 1
             label = self._scene_label(counts)
         tree = await self._tree(TreeKind.SCENE, str(cluster_id), label)
-        await insert_leaf(
-            self.conn,
-            self.tenant_id,
-            tree,
-            self._leaf(fact.fact_id, fact.valid_from, fact.text, emb),
-            self.insert_stats,
-        )
+        await self._insert(tree, self._leaf(fact.fact_id, fact.valid_from, fact.text, emb))
 
     @staticmethod
     def _scene_label(counts: dict[str, int]) -> str:
