@@ -84,7 +84,7 @@ async def accept_session(
 ) -> AcceptResult:
     """Store ``session`` (idempotent on forest + session id + content) inside the caller's transaction."""
     tenant_id = forest.tenant_id
-    await lock_forest(conn, tenant_id, forest.forest_id)
+    await lock_forest(conn, tenant_id, forest.forest_id, "sessions")
     content_hash = session_content_hash(session)
     if idempotency_key is not None:
         prior = await fetch_one(

@@ -250,7 +250,7 @@ async def _commit(
 ) -> None:
     insert_stats = InsertStats()
     async with db.tenant(tenant_id) as conn:
-        await lock_forest(conn, tenant_id, forest_id)
+        await lock_forest(conn, tenant_id, forest_id, "graph")
         router = Router(conn, tenant_id, forest_id, settings.pipeline, insert_stats)
         await router.register_speakers(speakers)
         live = await mark_cells(conn, tenant_id, work, counts)

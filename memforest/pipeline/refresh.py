@@ -159,7 +159,7 @@ async def _refresh_level(
     if not nodes:
         return stats
     async with db.tenant(tenant_id) as conn:
-        await lock_forest(conn, tenant_id, forest_id)  # short write, ordered with structural edits
+        await lock_forest(conn, tenant_id, forest_id, "graph")  # short write, ordered with structural edits
         # every node of the level in one statement; a node whose version moved on stays dirty
         written = await fetch_all(
             conn,

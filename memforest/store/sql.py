@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from sqlalchemy import text
@@ -37,12 +37,24 @@ async def execute(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | N
     return int(result.rowcount or 0)
 
 
-async def lock_forest(conn: AsyncConnection, tenant_id: object, forest_id: int) -> None:
-    """Serialise structural edits of one forest for the rest of this transaction."""
-    await conn.execute(
-        text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
-        {"k": f"memforest:forest:{tenant_id}:{forest_id}"},
-    )
+ForestLockPart = Literal["all", "sessions", "graph"]
+
+
+async def lock_forest(conn: AsyncConnection, tenant_id: object, forest_id: int, part: ForestLockPart = "all") -> None:
+    """Serialise structural edits of one forest for the rest of this transaction.
+
+    A forest has two transaction-scoped advisory locks: ``sessions`` (accepting a session builds
+    only that session's own new tree) and ``graph`` (an ingest commit or a refresh edits the shared
+    entity and scene trees and node summaries). Accepts therefore never wait for a running commit.
+    Lifecycle operations (retract, merge, forget, rebuild, export) take ``all``: both, always in
+    the order sessions then graph, so no two lockers can wait on each other in a cycle.
+    """
+    parts = ("sessions", "graph") if part == "all" else (part,)
+    for name in parts:
+        await conn.execute(
+            text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
+            {"k": f"memforest:forest:{tenant_id}:{forest_id}:{name}"},
+        )
 
 
 def as_vector(value: Any) -> np.ndarray[Any, Any]:
