@@ -18,7 +18,7 @@ from memforest.errors import ConflictError, InputError, NotFoundError
 from memforest.ingest.schema import Limits, SessionModel, as_utc_if_naive
 from memforest.lifecycle.forget import forget_forest, forget_tenant
 from memforest.pipeline.accept import accept_session
-from memforest.pipeline.jobs import get_job
+from memforest.pipeline.jobs import job_view
 from memforest.settings import Settings
 from memforest.store.sql import fetch_all, fetch_one
 from memforest.store.stats import forest_stats
@@ -279,33 +279,11 @@ async def get_session(forest: str, session_id: str, request: Request, caller: Re
 @tenant_router.get("/jobs/{job_id}", tags=["jobs"])
 async def get_one_job(job_id: str, request: Request, caller: Reader) -> dict[str, Any]:
     """A job: state (queued, running, succeeded, failed), progress, errors, usage per stage."""
-    jid = _uuid(job_id)
     async with _db(request).tenant(caller.tenant_id) as conn:
-        row = await get_job(conn, caller.tenant_id, jid)
-        if row is None:
-            raise NotFoundError("no such job")
-        forest = None
-        if row["forest_id"] is not None:
-            f = await fetch_one(
-                conn,
-                "SELECT name FROM forests WHERE tenant_id = :t AND forest_id = :f",
-                {"t": caller.tenant_id, "f": row["forest_id"]},
-            )
-            forest = f["name"] if f else None
-    return {
-        "job_id": str(row["job_id"]),
-        "forest": forest,
-        "kind": row["kind"],
-        "state": row["state"],
-        "attempts": row["attempts"],
-        "progress": row["progress"],
-        "result": row["result"],
-        "usage": row["usage"],
-        "errors": row["errors"],
-        "created_at": _iso(row["created_at"]),
-        "started_at": _iso(row["started_at"]),
-        "finished_at": _iso(row["finished_at"]),
-    }
+        view = await job_view(conn, caller.tenant_id, _uuid(job_id))
+    if view is None:
+        raise NotFoundError("no such job")
+    return view
 
 
 # ---------------------------------------------------------------- query

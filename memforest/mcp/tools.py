@@ -20,11 +20,10 @@ from memforest.domain import TreeKind
 from memforest.errors import InputError, NotFoundError
 from memforest.ingest.schema import Limits, SessionModel
 from memforest.pipeline.accept import accept_session
-from memforest.pipeline.jobs import get_job
+from memforest.pipeline.jobs import job_view
 from memforest.retrieval.service import Evidence, query
 from memforest.settings import Settings
 from memforest.store import browse
-from memforest.store.sql import fetch_one
 from memforest.store.tenants import ensure_forest, get_forest
 
 DEFAULT_CONTEXT_BUDGET = 1000
@@ -48,10 +47,6 @@ def parse_time(value: str, location: str) -> datetime:
     except (ValueError, OverflowError) as exc:
         raise InputError(f"not a time: {value!r}", location=location) from exc
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
 
 
 def _check_query(svc: Services, text: str) -> None:
@@ -215,28 +210,7 @@ async def job_status(svc: Services, tenant_id: uuid.UUID, job_id: str) -> dict[s
     except ValueError:
         raise NotFoundError("no such job") from None
     async with svc.db.tenant(tenant_id) as conn:
-        row = await get_job(conn, tenant_id, jid)
-        if row is None:
-            raise NotFoundError("no such job")
-        name = None
-        if row["forest_id"] is not None:
-            f = await fetch_one(
-                conn,
-                "SELECT name FROM forests WHERE tenant_id = :t AND forest_id = :f",
-                {"t": tenant_id, "f": row["forest_id"]},
-            )
-            name = f["name"] if f else None
-    return {
-        "job_id": str(row["job_id"]),
-        "forest": name,
-        "kind": row["kind"],
-        "state": row["state"],
-        "attempts": row["attempts"],
-        "progress": row["progress"],
-        "result": row["result"],
-        "usage": row["usage"],
-        "errors": row["errors"],
-        "created_at": _iso(row["created_at"]),
-        "started_at": _iso(row["started_at"]),
-        "finished_at": _iso(row["finished_at"]),
-    }
+        view = await job_view(conn, tenant_id, jid)
+    if view is None:
+        raise NotFoundError("no such job")
+    return view

@@ -157,3 +157,36 @@ async def get_job(conn: AsyncConnection, tenant_id: uuid.UUID, job_id: uuid.UUID
         "started_at, finished_at FROM jobs WHERE tenant_id = :t AND job_id = :j",
         {"t": tenant_id, "j": job_id},
     )
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+async def job_view(conn: AsyncConnection, tenant_id: uuid.UUID, job_id: uuid.UUID) -> dict[str, Any] | None:
+    """A job of this tenant as the API and the MCP tools show it (None when absent or another tenant's)."""
+    row = await get_job(conn, tenant_id, job_id)
+    if row is None:
+        return None
+    forest = None
+    if row["forest_id"] is not None:
+        f = await fetch_one(
+            conn,
+            "SELECT name FROM forests WHERE tenant_id = :t AND forest_id = :f",
+            {"t": tenant_id, "f": row["forest_id"]},
+        )
+        forest = f["name"] if f else None
+    return {
+        "job_id": str(row["job_id"]),
+        "forest": forest,
+        "kind": row["kind"],
+        "state": row["state"],
+        "attempts": row["attempts"],
+        "progress": row["progress"],
+        "result": row["result"],
+        "usage": row["usage"],
+        "errors": row["errors"],
+        "created_at": _iso(row["created_at"]),
+        "started_at": _iso(row["started_at"]),
+        "finished_at": _iso(row["finished_at"]),
+    }
