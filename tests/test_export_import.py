@@ -28,6 +28,7 @@ from memforest.retrieval.service import query
 from memforest.settings import Settings
 from memforest.store.sql import fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
+from memforest.store.tree_bulk import layout
 
 QUESTIONS = (
     "Where does Ysolde breed carrier pigeons?",
@@ -60,13 +61,16 @@ async def facts_view(db: Database, tenant_id: uuid.UUID, forest: str) -> list[tu
 
 
 async def tree_shapes(db: Database, tenant_id: uuid.UUID, forest: str) -> list[tuple[Any, ...]]:
-    """(kind, key, leaves, height) per tree; scene keys are cluster ids, so scenes go by label."""
+    """(kind, key, leaves, height, child counts of every internal node in key order per level) per
+    tree: the whole shape. Scene keys are cluster ids, so scenes go by label."""
     fid = await forest_id(db, tenant_id, forest)
     async with db.tenant(tenant_id) as conn:
         rows = await fetch_all(
             conn,
-            "SELECT kind, CASE WHEN kind = 'scene' THEN label ELSE key END AS k, n_leaves, height FROM trees "
-            "WHERE tenant_id = :t AND forest_id = :f ORDER BY 1, 2, 3, 4",
+            "SELECT tr.kind, CASE WHEN tr.kind = 'scene' THEN tr.label ELSE tr.key END AS k, tr.n_leaves, tr.height, "
+            "array(SELECT n.n_children FROM nodes n WHERE n.tenant_id = tr.tenant_id AND n.tree_id = tr.tree_id "
+            "AND n.level > 0 ORDER BY n.level DESC, n.t_start, n.seq) AS fanouts FROM trees tr "
+            "WHERE tr.tenant_id = :t AND tr.forest_id = :f ORDER BY 1, 2, 3, 4",
             {"t": tenant_id, "f": fid},
         )
     return [tuple(r.values()) for r in rows]
@@ -139,6 +143,33 @@ async def test_round_trip_into_a_fresh_tenant(
         assert await scalar(conn, "SELECT count(*) FROM forests WHERE tenant_id = :t", {"t": fresh}) == 1
     if derived:  # copied as they were: summaries reused, nothing to summarise or embed again
         assert report["merge"]["nodes_refreshed"] == 0 and "embed" not in ledger.as_dict()
+
+
+async def test_round_trip_without_derived_keeps_deep_tree_shapes(db: Database, settings: Settings) -> None:
+    """Fan-out 2 everywhere makes deep trees whose shapes depend on the order leaves went in: an import
+    without derived artifacts replays the write path's order (ADR 0009), so every node of every tree
+    comes back with the same children count, where a bottom-up bulk build would differ."""
+    small = settings.model_copy(
+        update={
+            "pipeline": settings.pipeline.model_copy(
+                update={"fanout_session": 2, "fanout_entity": 2, "fanout_scene": 2}
+            )
+        }
+    )
+    origin = await ensure_tenant(db, "origin")
+    await ingest(db, small, origin, "alpha", ALPHA + [(f"b{s}", t.replace(year=2023), turns) for s, t, turns in BETA])
+    data = await export_text(db, small, origin, "alpha", False)
+    assert json.loads(data.splitlines()[0])["settings"]["fanout"] == {"session": 2, "entity": 2, "scene": 2}
+    fresh = await ensure_tenant(db, "elsewhere")
+    report, _ = await import_text(db, small, fresh, data, "copy")
+    assert report["rebuilt_trees"] is True
+    assert await violations(db, fresh, "copy") == []
+    shapes = await tree_shapes(db, origin, "alpha")
+    assert await tree_shapes(db, fresh, "copy") == shapes
+    assert await answers(db, small, fresh, "copy") == await answers(db, small, origin, "alpha")
+    assert max(height for _, _, _, height, _ in shapes) >= 3
+    bulk = [[c for level in reversed(layout(n, 2)) for c in level] for _, _, n, _, _ in shapes]
+    assert any(list(fanouts) != b for (*_, fanouts), b in zip(shapes, bulk, strict=True))
 
 
 async def test_import_into_an_existing_forest_merges(db: Database, settings: Settings, source: uuid.UUID) -> None:

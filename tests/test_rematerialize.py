@@ -33,6 +33,7 @@ from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import as_vector, execute, fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
+from memforest.store.tree_bulk import layout
 
 TENANT = "local"  # the CLI's default tenant
 FOREST = "harbour"
@@ -216,6 +217,8 @@ async def test_rebuild_with_k4_then_k3_keeps_every_leaf_and_answer(
         assert set(after["fanouts"].values()) == {k}
         assert after["leaves"] == before["leaves"]  # same scopes, same sources in each
         assert after["n_leaves"] == before["n_leaves"]
+        # bulk-built bottom-up: every tree at the least height its leaves allow with fan-out k
+        assert all(after["heights"][t] == len(layout(n, k)) for t, n in after["n_leaves"].items() if n)
         assert after["facts_reachable"] == before["facts_reachable"]
         assert after["tree_ids"].isdisjoint(previous_ids)  # really rebuilt, not left in place
         previous_ids = after["tree_ids"]

@@ -32,16 +32,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
-from memforest.domain import TreeKind
 from memforest.errors import InputError, MemForestError, NotFoundError
 from memforest.lifecycle.export import DERIVED_TYPES, FORMAT, PERSISTENT_TYPES, VERSION, decode_vector, embedding_info
 from memforest.lifecycle.merge import MergeReport, Progress, merge_forests, notify
+from memforest.lifecycle.treebuild import SceneScope, build_forest_trees, route_unscened
 from memforest.pipeline.jobs import Job, enqueue, update_progress
-from memforest.pipeline.route import FactForRouting, Router
 from memforest.settings import Settings
-from memforest.store.sql import as_vector, execute, fetch_all, scalar
+from memforest.store.sql import execute, fetch_all, scalar
 from memforest.store.tenants import ensure_forest
-from memforest.store.trees import InsertStats, LeafSpec, get_or_create_tree, insert_leaf
+from memforest.store.trees import InsertStats
 
 __all__ = [
     "STAGING_PREFIX",
@@ -676,11 +675,6 @@ async def _load_trees(
 # ---------------------------------------------------------------- trees from persistent state
 
 
-def _fact_leaf(r: dict[str, Any]) -> LeafSpec:
-    fid = int(r["fact_id"])
-    return LeafSpec("fact", fid, r["valid_from"], r["valid_from"], fid, str(r["text"]), r["embedding"])
-
-
 async def build_trees_from_state(
     conn: AsyncConnection,
     tenant_id: uuid.UUID,
@@ -689,115 +683,25 @@ async def build_trees_from_state(
     *,
     scenes: Sequence[tuple[int, str, Sequence[int]]] | None = None,
 ) -> InsertStats:
-    """Hang a forest's evidence in fresh trees from its persistent state (the forest has no trees):
-    session trees from cells, entity trees for activated entities from their links, scene trees from
-    ``scenes`` (cluster id, label, member fact ids in insertion order). Leaves go in in the order the
-    write path inserted them (cells in order; an entity's facts backfilled in time order up to the
-    point it earned its tree, then in creation order; scene members in order), so a forest ingested
-    with the same settings gets the same tree shapes. Live facts left without any tree are routed to a
-    scene when they have a vector (``place_orphans``). Caller holds the transaction."""
-    t, f = tenant_id, forest_id
-    pipe = settings.pipeline
-    stats = InsertStats()
-    p = {"t": t, "f": f}
-    sessions = await fetch_all(
-        conn,
-        "SELECT session_id, external_id FROM sessions WHERE tenant_id = :t AND forest_id = :f ORDER BY session_id",
-        p,
-    )
-    cells = await fetch_all(
-        conn,
-        "SELECT cell_id, session_id, text, t_start, t_end FROM cells WHERE tenant_id = :t AND forest_id = :f "
-        "ORDER BY session_id, seq",
-        p,
-    )
-    cells_of: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for c in cells:
-        cells_of[int(c["session_id"])].append(c)
-    for s in sessions:
-        name = str(s["external_id"])
-        tree = await get_or_create_tree(conn, t, f, TreeKind.SESSION, name, name, pipe.fanout_session, stats)
-        for c in cells_of.get(int(s["session_id"]), []):
-            cid = int(c["cell_id"])
-            await insert_leaf(
-                conn, t, tree, LeafSpec("cell", cid, c["t_start"], c["t_end"], cid, str(c["text"])), stats
-            )
-    facts = {
-        int(r["fact_id"]): r
-        for r in await fetch_all(
-            conn,
-            "SELECT fact_id, text, valid_from, embedding FROM facts WHERE tenant_id = :t AND forest_id = :f "
-            "AND retracted_at IS NULL",
-            p,
-        )
-    }
-    ents = await fetch_all(
-        conn,
-        "SELECT entity_id, key, label, is_speaker FROM entities WHERE tenant_id = :t AND forest_id = :f AND activated "
-        "ORDER BY entity_id",
-        p,
-    )
-    links = await fetch_all(
-        conn,
-        "SELECT entity_id, fact_id, session_id FROM entity_facts WHERE tenant_id = :t AND forest_id = :f "
-        "ORDER BY entity_id, fact_id",
-        p,
-    )
-    links_of: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for link in links:
-        if int(link["fact_id"]) in facts:
-            links_of[int(link["entity_id"])].append(link)
-    for e in ents:
-        items = links_of.get(int(e["entity_id"]), [])
-        if not items:
-            continue
-        earned, seen = len(items), set()
-        for i, link in enumerate(items):
-            seen.add(int(link["session_id"]))
-            if e["is_speaker"] or (i + 1 >= pipe.entity_min_facts and len(seen) >= pipe.entity_min_sessions):
-                earned = i + 1
-                break
-        head = sorted((facts[int(x["fact_id"])] for x in items[:earned]), key=lambda r: (r["valid_from"], r["fact_id"]))
-        order = head + [facts[int(x["fact_id"])] for x in items[earned:]]
-        tree = await get_or_create_tree(
-            conn, t, f, TreeKind.ENTITY, str(e["key"]), str(e["label"]), pipe.fanout_entity, stats
-        )
-        for r in order:
-            await insert_leaf(conn, t, tree, _fact_leaf(r), stats)
-    for cluster_id, label, members in scenes or ():
-        live = [facts[m] for m in members if m in facts]
-        if not live:
-            continue
-        tree = await get_or_create_tree(conn, t, f, TreeKind.SCENE, str(cluster_id), label, pipe.fanout_scene, stats)
-        for r in live:
-            await insert_leaf(conn, t, tree, _fact_leaf(r), stats)
-    await place_orphans(conn, t, f, settings, stats)
-    return stats
+    """Hang a forest's evidence in fresh trees from its persistent state (the forest has no trees)
+    with ``treebuild.build_forest_trees`` in replay mode: session trees from cells, entity trees for
+    activated entities from their links, scene trees from ``scenes`` (cluster id, label, member fact
+    ids in insertion order). Leaves go in in the order the write path inserted them (cells in order;
+    an entity's facts backfilled in time order up to the point it earned its tree, then in creation
+    order; scene members in order), batched, so a forest ingested with the same settings gets the
+    same tree shapes. Live facts with a vector left without a scene are clustered. Caller holds the
+    transaction."""
+    return await build_forest_trees(
+        conn, tenant_id, forest_id, settings.pipeline, replay=True,
+        scenes=[SceneScope(str(cluster_id), label, members) for cluster_id, label, members in scenes or ()],
+    )  # fmt: skip
 
 
 async def place_orphans(
     conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, settings: Settings, stats: InsertStats
 ) -> int:
-    """Route live facts that no tree holds (and that have a vector) to a scene, as the write path does."""
-    rows = await fetch_all(
-        conn,
-        "SELECT x.fact_id, x.text, x.valid_from, x.embedding, x.entities, x.topics FROM facts x "
-        "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.retracted_at IS NULL AND x.embedding IS NOT NULL "
-        "AND NOT EXISTS (SELECT 1 FROM placements pl WHERE pl.tenant_id = :t AND pl.source_kind = 'fact' "
-        "AND pl.source_id = x.fact_id) ORDER BY x.fact_id",
-        {"t": tenant_id, "f": forest_id},
-    )
-    if not rows:
-        return 0
-    router = Router(conn, tenant_id, forest_id, settings.pipeline, stats)
-    for r in rows:
-        await router._route_scene(
-            FactForRouting(
-                fact_id=int(r["fact_id"]), session_id=0, text=str(r["text"]), entities=tuple(r["entities"] or ()),
-                topics=tuple(r["topics"] or ()), valid_from=r["valid_from"], embedding=as_vector(r["embedding"]),
-            )
-        )  # fmt: skip
-    return len(rows)
+    """Route live facts that no scene tree holds (and that have a vector) to a scene, as the write path does."""
+    return await route_unscened(conn, tenant_id, forest_id, settings.pipeline, stats)
 
 
 # ---------------------------------------------------------------- completing an import

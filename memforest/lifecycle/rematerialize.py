@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,13 +30,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from memforest.backends.base import Embedder, UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
-from memforest.domain import TreeKind
 from memforest.errors import ConfigurationError, InputError
+from memforest.lifecycle.treebuild import SceneScope, build_forest_trees
 from memforest.pipeline.refresh import RefreshStats, refresh_forest, summary_hash
-from memforest.pipeline.route import FactForRouting, Router
+from memforest.pipeline.route import Router
 from memforest.settings import PipelineSettings, Settings
-from memforest.store.sql import as_vector, execute, fetch_all, lock_forest, scalar
-from memforest.store.trees import InsertStats, LeafSpec, get_or_create_tree, insert_leaf
+from memforest.store.sql import execute, fetch_all, lock_forest, scalar
+from memforest.store.trees import InsertStats
 
 __all__ = [
     "MAX_HNSW_DIM",
@@ -398,45 +397,38 @@ async def resummarize(
 class _Captured:
     """What a rebuild keeps from the trees it drops."""
 
-    scene_of_fact: dict[int, str] = field(default_factory=dict)  # fact_id -> scene tree key (cluster id)
-    scene_labels: dict[str, str] = field(default_factory=dict)  # scene key -> label, in tree order
+    scenes: list[SceneScope] = field(default_factory=list)  # scene trees (key = cluster id) with their facts
+    cell_vectors: dict[int, Any] = field(default_factory=dict)  # cell id -> vector of its current text
 
 
 async def _capture(conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int) -> _Captured:
+    """The fact -> scene assignment (recorded only in placements) and the cell-leaf vectors that
+    still match their cell's text, read before the trees are dropped."""
     p = {"t": tenant_id, "f": forest_id}
-    captured = _Captured()
+    members: dict[str, list[int]] = {}
+    labels: dict[str, str] = {}
     for r in await fetch_all(
         conn,
-        "SELECT key, label FROM trees WHERE tenant_id = :t AND forest_id = :f AND kind = 'scene' ORDER BY tree_id",
+        "SELECT t.key, t.label, pl.source_id FROM trees t LEFT JOIN placements pl ON pl.tenant_id = t.tenant_id "
+        "AND pl.tree_id = t.tree_id AND pl.source_kind = 'fact' WHERE t.tenant_id = :t AND t.forest_id = :f "
+        "AND t.kind = 'scene' ORDER BY t.tree_id, pl.source_id",
         p,
     ):
-        captured.scene_labels[str(r["key"])] = str(r["label"])
+        key = str(r["key"])
+        labels.setdefault(key, str(r["label"]))
+        facts = members.setdefault(key, [])
+        if r["source_id"] is not None:
+            facts.append(int(r["source_id"]))
+    captured = _Captured(scenes=[SceneScope(key, labels[key], facts) for key, facts in members.items()])
     for r in await fetch_all(
         conn,
-        "SELECT pl.source_id, t.key FROM placements pl JOIN trees t ON t.tenant_id = pl.tenant_id "
-        "AND t.tree_id = pl.tree_id WHERE pl.tenant_id = :t AND pl.forest_id = :f AND pl.source_kind = 'fact' "
-        "AND t.kind = 'scene' ORDER BY pl.source_id, t.tree_id",
+        "SELECT n.leaf_cell_id, n.embedding FROM nodes n JOIN cells c ON c.tenant_id = n.tenant_id "
+        "AND c.cell_id = n.leaf_cell_id WHERE n.tenant_id = :t AND n.forest_id = :f AND n.level = 0 "
+        "AND n.embedding IS NOT NULL AND n.embedded_hash = md5(c.text)",
         p,
     ):
-        captured.scene_of_fact.setdefault(int(r["source_id"]), str(r["key"]))
-    # Cell leaves keep their vectors when their text is unchanged (restored after the rebuild).
-    await execute(
-        conn,
-        "CREATE TEMP TABLE remat_cell_vectors (cell_id bigint, embedding vector, embedded_hash text) ON COMMIT DROP",
-    )
-    await execute(
-        conn,
-        "INSERT INTO remat_cell_vectors SELECT leaf_cell_id, embedding, embedded_hash FROM nodes "
-        "WHERE tenant_id = :t AND forest_id = :f AND level = 0 AND leaf_cell_id IS NOT NULL "
-        "AND embedding IS NOT NULL AND embedded_hash IS NOT NULL",
-        p,
-    )
+        captured.cell_vectors[int(r["leaf_cell_id"])] = r["embedding"]
     return captured
-
-
-def _fact_leaf(r: dict[str, Any]) -> LeafSpec:
-    fid = int(r["fact_id"])
-    return LeafSpec("fact", fid, r["valid_from"], r["valid_from"], fid, str(r["text"]), r["embedding"])
 
 
 async def _rebuild_structure(
@@ -444,118 +436,23 @@ async def _rebuild_structure(
     tenant_id: uuid.UUID,
     forest_id: int,
     pipeline: PipelineSettings,
+    fanout: int | None,
     stats: InsertStats,
     progress: Progress | None,
 ) -> None:
-    """Inside one transaction under the forest lock: drop every tree and hang all evidence again."""
+    """Inside one transaction under the forest lock: drop every tree and bulk-build them again from
+    persistent state (``treebuild.build_forest_trees``) with the captured scene assignment. Fact
+    leaves copy the fact vector and cell leaves get their old vector back (when their text is
+    unchanged), so only the new internal nodes are dirty."""
     p = {"t": tenant_id, "f": forest_id}
     captured = await _capture(conn, tenant_id, forest_id)
     await execute(conn, "DELETE FROM placements WHERE tenant_id = :t AND forest_id = :f", p)
     await execute(conn, "DELETE FROM nodes WHERE tenant_id = :t AND forest_id = :f", p)
     await execute(conn, "DELETE FROM trees WHERE tenant_id = :t AND forest_id = :f", p)
-
-    sessions = await fetch_all(
-        conn,
-        "SELECT session_id, external_id FROM sessions WHERE tenant_id = :t AND forest_id = :f "
-        "ORDER BY time, session_id",
-        p,
-    )
-    entities = await fetch_all(
-        conn,
-        "SELECT entity_id, key, label FROM entities WHERE tenant_id = :t AND forest_id = :f AND activated "
-        "ORDER BY entity_id",
-        p,
-    )
-    facts = await fetch_all(
-        conn,
-        "SELECT fact_id, text, valid_from, embedding, entities, topics FROM facts WHERE tenant_id = :t "
-        "AND forest_id = :f AND retracted_at IS NULL ORDER BY valid_from, fact_id",
-        p,
-    )
-    total = len(sessions) + len(entities) + len(captured.scene_labels)
-    done = 0
-    _notify(progress, "rebuild trees", 0, total)
-
-    cells = await fetch_all(
-        conn,
-        "SELECT cell_id, session_id, text, t_start, t_end FROM cells WHERE tenant_id = :t AND forest_id = :f "
-        "ORDER BY t_start, cell_id",
-        p,
-    )
-    cells_of: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for c in cells:
-        cells_of[int(c["session_id"])].append(c)
-    for s in sessions:
-        name = str(s["external_id"])
-        tree = await get_or_create_tree(
-            conn, tenant_id, forest_id, TreeKind.SESSION, name, name, pipeline.fanout_session, stats
-        )
-        for c in cells_of.get(int(s["session_id"]), []):
-            cid = int(c["cell_id"])
-            await insert_leaf(
-                conn, tenant_id, tree, LeafSpec("cell", cid, c["t_start"], c["t_end"], cid, str(c["text"])), stats
-            )
-        done += 1
-        _notify(progress, "rebuild trees", done, total)
-
-    fact_by_id = {int(f["fact_id"]): f for f in facts}
-    links = await fetch_all(
-        conn,
-        "SELECT ef.entity_id, ef.fact_id FROM entity_facts ef JOIN entities e ON e.tenant_id = ef.tenant_id "
-        "AND e.entity_id = ef.entity_id WHERE ef.tenant_id = :t AND e.forest_id = :f AND e.activated",
-        p,
-    )
-    facts_of: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for link in links:
-        fact = fact_by_id.get(int(link["fact_id"]))
-        if fact is not None:
-            facts_of[int(link["entity_id"])].append(fact)
-    for e in entities:
-        tree = await get_or_create_tree(
-            conn, tenant_id, forest_id, TreeKind.ENTITY, str(e["key"]), str(e["label"]), pipeline.fanout_entity, stats
-        )
-        for f in sorted(facts_of.get(int(e["entity_id"]), []), key=lambda r: (r["valid_from"], r["fact_id"])):
-            await insert_leaf(conn, tenant_id, tree, _fact_leaf(f), stats)
-        done += 1
-        _notify(progress, "rebuild trees", done, total)
-
-    in_scene: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    unassigned: list[dict[str, Any]] = []
-    for f in facts:  # already in time order
-        key = captured.scene_of_fact.get(int(f["fact_id"]))
-        if key is None:
-            unassigned.append(f)
-        else:
-            in_scene[key].append(f)
-    for key, label in captured.scene_labels.items():
-        tree = await get_or_create_tree(
-            conn, tenant_id, forest_id, TreeKind.SCENE, key, label, pipeline.fanout_scene, stats
-        )
-        for f in in_scene.get(key, []):
-            await insert_leaf(conn, tenant_id, tree, _fact_leaf(f), stats)
-        done += 1
-        _notify(progress, "rebuild trees", done, total)
-
-    # Facts with no recorded scene (e.g. imported without derived artifacts) are clustered as on
-    # the write path: assign to the best live cluster or spawn one (cluster state is updated).
-    if unassigned:
-        router = Router(conn, tenant_id, forest_id, pipeline, stats)
-        for f in unassigned:
-            await router._route_scene(
-                FactForRouting(
-                    fact_id=int(f["fact_id"]), session_id=0, text=str(f["text"]),
-                    entities=tuple(f["entities"] or ()), topics=tuple(f["topics"] or ()),
-                    valid_from=f["valid_from"], embedding=as_vector(f["embedding"]),
-                )
-            )  # fmt: skip
-
-    await execute(
-        conn,
-        "UPDATE nodes n SET embedding = c.embedding, embedded_hash = c.embedded_hash, dirty = false "
-        "FROM remat_cell_vectors c WHERE n.tenant_id = :t AND n.forest_id = :f AND n.level = 0 "
-        "AND n.leaf_cell_id = c.cell_id AND n.summary_hash = c.embedded_hash",
-        p,
-    )
+    await build_forest_trees(
+        conn, tenant_id, forest_id, pipeline, fanout=fanout, scenes=captured.scenes,
+        cell_vectors=captured.cell_vectors, stats=stats, progress=progress,
+    )  # fmt: skip
 
 
 async def rebuild_trees(
@@ -571,20 +468,18 @@ async def rebuild_trees(
 ) -> RematReport:
     """Drop the forest's trees, nodes and placements and rebuild them from persistent state: session
     trees from cells, entity trees from the facts linked to activated entities, scene trees from the
-    fact -> scene assignment; leaves in time order; every tree gets fan-out ``fanout`` (2..16; None =
-    the settings' per-kind defaults). Facts without a vector are embedded first. The structural part
-    is one transaction under the forest lock; the refresh (summaries, node vectors) follows."""
+    fact -> scene assignment; each tree bulk-built bottom-up from its leaves in time order; every tree
+    gets fan-out ``fanout`` (2..16; None = the settings' per-kind defaults). Facts without a vector are
+    embedded first. The structural part is one transaction under the forest lock; the refresh
+    (summaries, node vectors) follows."""
     k = check_fanout(fanout)
     t0, local = time.perf_counter(), UsageLedger()
-    pipeline = settings.pipeline
-    if k is not None:
-        pipeline = pipeline.model_copy(update={"fanout_session": k, "fanout_entity": k, "fanout_scene": k})
     report = RematReport(forests=1)
     report.embedded_facts = await _embed_facts(db, tenant_id, forest_id, backends.embedder, local, only_missing=True)
     stats = InsertStats()
     async with db.tenant(tenant_id) as conn:
         await lock_forest(conn, tenant_id, forest_id)
-        await _rebuild_structure(conn, tenant_id, forest_id, pipeline, stats, progress)
+        await _rebuild_structure(conn, tenant_id, forest_id, settings.pipeline, k, stats, progress)
     report.trees_rebuilt = stats.trees_created
     report.leaves = stats.leaves
     _notify(progress, "refresh", 0, 1)
