@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,6 +158,22 @@ async def _embed_texts(embedder: Embedder, texts: list[str], ledger: UsageLedger
     return [np.asarray(v, dtype=np.float32) for v in vectors]
 
 
+async def _keyset_batches(
+    db: Database, tenant_id: uuid.UUID, sql: str, params: dict[str, Any], key: str, total: int
+) -> AsyncIterator[list[dict[str, Any]]]:
+    """Up to ``total`` rows of ``sql`` (which pages on ``:last`` / ``:n`` by ``key``), EMBED_BATCH
+    at a time, each batch read in its own short transaction."""
+    done, last = 0, 0
+    while done < total:
+        async with db.tenant(tenant_id) as conn:
+            rows = await fetch_all(conn, sql, {**params, "last": last, "n": EMBED_BATCH})
+        if not rows:
+            return
+        yield rows
+        done += len(rows)
+        last = int(rows[-1][key])
+
+
 async def _embed_facts(
     db: Database,
     tenant_id: uuid.UUID,
@@ -175,17 +191,12 @@ async def _embed_facts(
         total = int(
             await scalar(conn, f"SELECT count(*) FROM facts WHERE tenant_id = :t AND forest_id = :f {missing}", p)
         )
-    done, last = 0, 0
-    while done < total:
-        async with db.tenant(tenant_id) as conn:
-            rows = await fetch_all(
-                conn,
-                f"SELECT fact_id, text FROM facts WHERE tenant_id = :t AND forest_id = :f AND fact_id > :last {missing}"
-                "ORDER BY fact_id LIMIT :n",
-                {**p, "last": last, "n": EMBED_BATCH},
-            )
-        if not rows:
-            break
+    done = 0
+    sql = (
+        f"SELECT fact_id, text FROM facts WHERE tenant_id = :t AND forest_id = :f AND fact_id > :last {missing}"
+        "ORDER BY fact_id LIMIT :n"
+    )
+    async for rows in _keyset_batches(db, tenant_id, sql, p, "fact_id", total):
         vectors = await _embed_texts(embedder, [str(r["text"]) for r in rows], ledger)
         async with db.tenant(tenant_id) as conn:
             await conn.execute(
@@ -193,7 +204,6 @@ async def _embed_facts(
                 [{"e": v, "t": tenant_id, "id": int(r["fact_id"])} for r, v in zip(rows, vectors, strict=True)],
             )
         done += len(rows)
-        last = int(rows[-1]["fact_id"])
         _notify(progress, "embed facts", done, total)
     return done
 
@@ -233,18 +243,10 @@ async def _embed_nodes(
             f"AND NOT (n.leaf_fact_id IS NOT NULL AND {_FACT_LEAF_MATCH})"
         )
         total = int(await scalar(conn, f"SELECT count(*) FROM nodes n WHERE {where}", p))
-    done, last = 0, 0
+    done = 0
     _notify(progress, "embed nodes", 0, total)
-    while done < total:
-        async with db.tenant(tenant_id) as conn:
-            rows = await fetch_all(
-                conn,
-                f"SELECT n.node_id, n.summary FROM nodes n WHERE {where} AND n.node_id > :last "
-                "ORDER BY n.node_id LIMIT :n",
-                {**p, "last": last, "n": EMBED_BATCH},
-            )
-        if not rows:
-            break
+    sql = f"SELECT n.node_id, n.summary FROM nodes n WHERE {where} AND n.node_id > :last ORDER BY n.node_id LIMIT :n"
+    async for rows in _keyset_batches(db, tenant_id, sql, p, "node_id", total):
         texts = [str(r["summary"]) for r in rows]
         vectors = await _embed_texts(embedder, texts, ledger)
         async with db.tenant(tenant_id) as conn:
@@ -260,7 +262,6 @@ async def _embed_nodes(
                 ],
             )
         done += len(rows)
-        last = int(rows[-1]["node_id"])
         _notify(progress, "embed nodes", done, total)
     return copied + done
 
