@@ -15,6 +15,7 @@ import os
 import platform
 import random
 import shutil
+import sys
 import tempfile
 import time
 import uuid
@@ -49,8 +50,9 @@ from memforest.pipeline.refresh import refresh_forest
 from memforest.pipeline.route import Router
 from memforest.pipeline.service import accept_sessions
 from memforest.settings import Settings
+from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, lock_forest
-from memforest.store.tenants import ensure_tenant
+from memforest.store.tenants import ensure_tenant, get_forest
 from memforest.store.trees import InsertStats
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +69,15 @@ def default_locomo() -> Path | None:
         if path.is_file():
             return path
     return None
+
+
+def locomo_or_complain(data: Path | None) -> Path | None:
+    """``data`` or the shared LoCoMo file; None (after one line on stderr) when neither exists."""
+    path = data or default_locomo()
+    if path is None or not Path(path).is_file():
+        print("no LoCoMo data: pass --data FILE (looked for ../shared/data/locomo/locomo_dev5.json)", file=sys.stderr)
+        return None
+    return Path(path)
 
 
 def machine_info() -> dict[str, Any]:
@@ -608,3 +619,11 @@ def stage_breakdown(stage_wall_s: dict[str, float], accept_wall_s: float | None 
     for k in ("extract", "embed", "commit", "refresh"):
         out[k] = float(stage_wall_s.get(k, 0.0))
     return out
+
+
+async def check_verdict(env: BenchEnv, forest: str) -> str:
+    """``ok`` when every tree invariant of the forest holds, else the first violation."""
+    async with env.db.tenant(env.tenant_id) as conn:
+        f = await get_forest(conn, env.tenant_id, forest)
+        report = await check_forest(conn, env.tenant_id, f.forest_id)
+    return "ok" if report.ok else report.violations[0]

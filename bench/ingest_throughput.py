@@ -28,8 +28,9 @@ from tqdm import tqdm
 from bench.common import (
     RESULTS_DIR,
     bench_env,
-    default_locomo,
+    check_verdict,
     forest_counts,
+    locomo_or_complain,
     machine_info,
     new_figure,
     publish,
@@ -38,8 +39,6 @@ from bench.common import (
 )
 from memforest.ingest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
-from memforest.store.check import check_forest
-from memforest.store.tenants import get_forest
 
 NAME = "ingest_throughput"
 STAGES = ("accept", "extract", "embed", "commit", "refresh")
@@ -104,10 +103,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             counts = await forest_counts(env, name)
             verdict: str | None = None
             if not args.no_check:
-                async with env.db.tenant(env.tenant_id) as conn:
-                    f = await get_forest(conn, env.tenant_id, name)
-                    chk = await check_forest(conn, env.tenant_id, f.forest_id)
-                verdict = "ok" if chk.ok else chk.violations[0]
+                verdict = await check_verdict(env, name)
             wall = float(d["wall_s"])
             rows.append(
                 {
@@ -229,14 +225,13 @@ def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    data = args.data or default_locomo()
-    if data is None or not Path(data).is_file():
-        print("no LoCoMo data: pass --data FILE (looked for ../shared/data/locomo/locomo_dev5.json)", file=sys.stderr)
+    data = locomo_or_complain(args.data)
+    if data is None:
         return 2
     if args.quick:
         args.limit = 1 if args.limit is None else args.limit
         args.sessions_limit = 3 if args.sessions_limit is None else args.sessions_limit
-    result = asyncio.run(run(args, Path(data)))
+    result = asyncio.run(run(args, data))
     name = f"{NAME}_quick" if args.quick else NAME
     publish(args.out, name, result, plot, render, width=190)
     return 0

@@ -32,8 +32,9 @@ from bench.common import (
     RESULTS_DIR,
     BenchEnv,
     bench_env,
-    default_locomo,
+    check_verdict,
     forest_counts,
+    locomo_or_complain,
     machine_info,
     new_figure,
     publish,
@@ -45,8 +46,7 @@ from memforest.domain import ForestInput, SessionInput
 from memforest.ingest.formats import load_forests
 from memforest.lifecycle.merge import merge_forests
 from memforest.pipeline.service import ingest_sessions
-from memforest.store.check import check_forest
-from memforest.store.tenants import ensure_forest, get_forest
+from memforest.store.tenants import ensure_forest
 
 NAME = "merge"
 FACTS_TOLERANCE = 0.01
@@ -64,13 +64,6 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="smoke run: 2 conversations, 3 sessions each")
     p.add_argument("--no-progress", action="store_true")
     return p
-
-
-async def _check(env: BenchEnv, forest: str) -> str:
-    async with env.db.tenant(env.tenant_id) as conn:
-        f = await get_forest(conn, env.tenant_id, forest)
-        report = await check_forest(conn, env.tenant_id, f.forest_id)
-    return "ok" if report.ok else report.violations[0]
 
 
 async def _forest_id(env: BenchEnv, forest: str) -> int:
@@ -147,7 +140,11 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                                            "wall_s", "stage_wall_s")})  # fmt: skip
         wall_a = time.perf_counter() - t0
         row_a = _row(
-            "(a) merge", wall_a, ledger_a.as_dict(), await forest_counts(env, "merged"), await _check(env, "merged")
+            "(a) merge",
+            wall_a,
+            ledger_a.as_dict(),
+            await forest_counts(env, "merged"),
+            await check_verdict(env, "merged"),
         )
 
         # (b) re-ingest every session into one fresh forest
@@ -169,7 +166,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         bar.close()
         row_b = _row(
             "(b) re-ingest", wall_b, report_b.usage.as_dict(), await forest_counts(env, "reingested"),
-            await _check(env, "reingested"),
+            await check_verdict(env, "reingested"),
         )  # fmt: skip
         database = env.database
     facts_diff = abs(row_a["facts"] - row_b["facts"]) / max(row_b["facts"], 1)
@@ -264,14 +261,13 @@ def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    data = args.data or default_locomo()
-    if data is None or not Path(data).is_file():
-        print("no LoCoMo data: pass --data FILE (looked for ../shared/data/locomo/locomo_dev5.json)", file=sys.stderr)
+    data = locomo_or_complain(args.data)
+    if data is None:
         return 2
     if args.quick:
         args.limit = 2 if args.limit is None else args.limit
         args.sessions_limit = 3 if args.sessions_limit is None else args.sessions_limit
-    result = asyncio.run(run(args, Path(data)))
+    result = asyncio.run(run(args, data))
     name = f"{NAME}_quick" if args.quick else NAME
     publish(args.out, name, result, plot, render, width=170)
     return 0

@@ -30,8 +30,9 @@ from bench.common import (
     RESULTS_DIR,
     BenchEnv,
     bench_env,
-    default_locomo,
+    check_verdict,
     forest_counts,
+    locomo_or_complain,
     machine_info,
     new_figure,
     publish,
@@ -41,8 +42,6 @@ from memforest.domain import SessionInput
 from memforest.ingest.formats import load_forests
 from memforest.lifecycle.retract import retract
 from memforest.pipeline.service import ingest_sessions
-from memforest.store.check import check_forest
-from memforest.store.tenants import get_forest
 
 NAME = "retract"
 
@@ -60,13 +59,6 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="smoke run: 1 conversation, 4 sessions")
     p.add_argument("--no-progress", action="store_true")
     return p
-
-
-async def _check(env: BenchEnv, forest: str) -> str:
-    async with env.db.tenant(env.tenant_id) as conn:
-        f = await get_forest(conn, env.tenant_id, forest)
-        report = await check_forest(conn, env.tenant_id, f.forest_id)
-    return "ok" if report.ok else report.violations[0]
 
 
 def _calls(usage: dict[str, dict[str, Any]]) -> dict[str, int]:
@@ -109,7 +101,7 @@ async def _one(env: BenchEnv, name: str, sessions: Sequence[SessionInput], args:
         "wall_structural_s": report.structural_wall_s,
         "wall_refresh_s": report.refresh_wall_s,
         "forest_after": await forest_counts(env, name),
-        "check": await _check(env, name),
+        "check": await check_verdict(env, name),
         "report": d,
     }
     rest = [s for s in sessions if s.external_id != victim.external_id]
@@ -125,7 +117,7 @@ async def _one(env: BenchEnv, name: str, sessions: Sequence[SessionInput], args:
         "nodes_refreshed": int(rb["nodes_refreshed"]),
         "wall_s": rebuild_wall,
         "forest_after": await forest_counts(env, rebuilt_name),
-        "check": await _check(env, rebuilt_name),
+        "check": await check_verdict(env, rebuilt_name),
     }
     return {
         "forest": name,
@@ -245,14 +237,13 @@ def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    data = args.data or default_locomo()
-    if data is None or not Path(data).is_file():
-        print("no LoCoMo data: pass --data FILE (looked for ../shared/data/locomo/locomo_dev5.json)", file=sys.stderr)
+    data = locomo_or_complain(args.data)
+    if data is None:
         return 2
     if args.quick:
         args.limit = 1
         args.sessions_limit = 4 if args.sessions_limit is None else args.sessions_limit
-    result = asyncio.run(run(args, Path(data)))
+    result = asyncio.run(run(args, data))
     publish(args.out, f"{NAME}_quick" if args.quick else NAME, result, plot, render, width=190)
     return 0 if result["all_checks_ok"] else 1
 

@@ -37,9 +37,9 @@ from bench.common import (
     RESULTS_DIR,
     BenchEnv,
     bench_env,
-    default_locomo,
     forest_counts,
     ingest_stepwise,
+    locomo_or_complain,
     machine_info,
     new_figure,
     publish,
@@ -440,16 +440,15 @@ def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    data = args.data or default_locomo()
-    if data is None or not Path(data).is_file():
-        print("no LoCoMo data: pass --data FILE (looked for ../shared/data/locomo/locomo_dev5.json)", file=sys.stderr)
+    data = locomo_or_complain(args.data)
+    if data is None:
         return 2
     if args.simulate and args.sessions_limit is None:
         args.sessions_limit = 2
     if args.quick:
         args.forests = min(args.forests, 1)
         args.sessions_limit = 1 if args.sessions_limit is None else min(args.sessions_limit, 1)
-    result = asyncio.run(run(args, Path(data)))
+    result = asyncio.run(run(args, data))
     name = f"{NAME}_quick" if args.quick else (f"{NAME}_simulated" if args.simulate else NAME)
     publish(args.out, name, result, plot, render)
     return 0
