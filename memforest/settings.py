@@ -75,6 +75,12 @@ class PipelineSettings(BaseModel):
     scene_merge_threshold: float = Field(default=0.85, ge=-1, le=1)
     summary_max_chars: int = Field(default=600, ge=80, le=20_000)
     extract_max_attempts: int = Field(default=3, ge=1, le=20)
+    # Coalesced refresh (ADR 0013): an ingest job refreshes dirty nodes up to this level itself;
+    # the levels above wait for one per-forest refresh job that runs once this many ingest commits
+    # are pending or this many seconds after the first of them. 1 commit = every job refreshes all.
+    refresh_eager_max_level: int = Field(default=1, ge=0, le=64)
+    refresh_coalesce_commits: int = Field(default=16, ge=1, le=100_000)
+    refresh_coalesce_delay_s: float = Field(default=5.0, ge=0, le=86_400)
 
 
 class RetrievalSettings(BaseModel):

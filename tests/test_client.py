@@ -207,7 +207,7 @@ async def test_forest_session_job_query_flow(server: Server) -> None:
     assert early.evidence == ()
 
     deleted = await mf.delete_forest("notes")
-    assert deleted.name == "notes" and deleted.deleted["sessions"] == 1 and deleted.deleted["jobs"] == 1
+    assert deleted.name == "notes" and deleted.deleted["sessions"] == 1 and deleted.deleted["jobs"] == 2  # ingest + refresh
     with pytest.raises(NotFoundError):
         await mf.get_forest("notes")
     with pytest.raises(NotFoundError):

@@ -83,7 +83,7 @@ async def test_forget_forest_counts_exactly_and_touches_nothing_else(db: Databas
     expected = await _rows(db, a, "f")
     others = {"a/g": await _rows(db, a, "g"), "b": await _rows(db, b)}
     assert all(expected[t] > 0 for t in COUNTED)  # every table has rows to delete
-    assert expected["jobs"] == 3
+    assert expected["jobs"] == 4  # two ingest jobs, the forest's refresh job, the queued one
 
     counts = await forget_forest(db, a, "f")
 

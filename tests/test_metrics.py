@@ -159,9 +159,15 @@ async def test_job_and_dirty_gauges_follow_the_database(settings: Settings, db: 
 
         await run_worker(db, s, app.state.backends, stop_when_idle=True)
         text = await scrape(c)
-        assert value(text, "memforest_jobs", state="queued") == 0
+        # the forest's coalesced refresh job waits for more commits (ADR 0013)
+        assert value(text, "memforest_jobs", state="queued") == 1
         assert value(text, "memforest_jobs", state="succeeded") == 3
+        await run_worker(db, s, app.state.backends, stop_when_idle=True, early=True)
+        text = await scrape(c)
+        assert value(text, "memforest_jobs", state="queued") == 0
+        assert value(text, "memforest_jobs", state="succeeded") == 4
         assert value(text, "memforest_queue_depth") == 0
+        assert value(text, "memforest_dirty_nodes") == 0
 
         async with db.system() as conn:
             nodes = int(await scalar(conn, "SELECT count(*) FROM nodes"))

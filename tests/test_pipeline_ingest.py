@@ -230,7 +230,7 @@ from memforest.settings import Settings
 async def main():
     settings = Settings()
     db = Database(settings.effective_database_url)
-    await run_worker(db, settings, build_backends(settings), stop_when_idle=True)
+    await run_worker(db, settings, build_backends(settings), stop_when_idle=True, early=True)
 
 asyncio.run(main())
 """
@@ -264,7 +264,8 @@ def _many_sessions(n: int) -> list[SessionInput]:
 async def _job_states(db: Database) -> list[dict[str, Any]]:
     async with db.system() as conn:
         return await fetch_all(
-            conn, "SELECT job_id, state, attempts, leased_until < now() AS expired FROM jobs ORDER BY created_at"
+            conn,
+            "SELECT job_id, kind, state, attempts, leased_until < now() AS expired FROM jobs ORDER BY created_at",
         )
 
 
@@ -275,13 +276,25 @@ async def _running_job_committed(db: Database) -> bool:
             conn,
             "SELECT count(*) FROM jobs j JOIN cells c ON c.tenant_id = j.tenant_id "
             "AND c.session_id = (j.payload->>'session_id')::bigint WHERE j.state = 'running' "
-            "AND c.extracted_at IS NULL",
+            "AND j.kind = 'ingest' AND c.extracted_at IS NULL",
         )
-        running = await scalar(conn, "SELECT count(*) FROM jobs WHERE state = 'running'")
+        running = await scalar(conn, "SELECT count(*) FROM jobs WHERE state = 'running' AND kind = 'ingest'")
     return bool(running) and pending == 0
 
 
-@pytest.mark.parametrize("kill_during", ["extract", "refresh"])
+async def _stage_reached(db: Database, kill_during: str) -> bool:
+    """Whether the worker is at the stage to kill it in: an ingest job extracting, an ingest job
+    refreshing its own lowest levels, or the forest's coalesced refresh job summarising."""
+    jobs = await _job_states(db)
+    if kill_during == "coalesced":
+        return any(j["kind"] == "refresh" and j["state"] == "running" for j in jobs)
+    states = [j["state"] for j in jobs if j["kind"] == "ingest"]
+    if not ("succeeded" in states and "running" in states):
+        return False
+    return await _running_job_committed(db) is (kill_during == "refresh")
+
+
+@pytest.mark.parametrize("kill_during", ["extract", "refresh", "coalesced"])
 async def test_worker_killed_mid_job_is_recovered_without_duplicates(
     db: Database, db_url: str, tmp_path: Path, kill_during: str
 ) -> None:
@@ -298,6 +311,8 @@ async def test_worker_killed_mid_job_is_recovered_without_duplicates(
             "MEMFOREST_EMBEDDING__DIM": "64",
             "MEMFOREST_WORKER__LEASE_S": "2",
             "MEMFOREST_WORKER__POLL_INTERVAL_S": "0.1",
+            # the forest's refresh job is due after 2 commits, so it can be killed mid-way too
+            "MEMFOREST_PIPELINE__REFRESH_COALESCE_COMMITS": "2",
             "MEMFOREST_LLM__BASE_URL": url,
             "MEMFOREST_LLM__MAX_ATTEMPTS": "3",
         }
@@ -306,15 +321,13 @@ async def test_worker_killed_mid_job_is_recovered_without_duplicates(
                 sys.executable, "-c", WORKER, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT
             )
         try:
-            for _ in range(3000):  # wait for one finished job and the next one at the chosen stage
-                states = [j["state"] for j in await _job_states(db)]
-                stage_reached = "succeeded" in states and "running" in states
-                if stage_reached and await _running_job_committed(db) is (kill_during == "refresh"):
-                    break  # extraction calls in flight / facts committed and summary calls in flight
+            for _ in range(3000):  # wait for the chosen stage: model calls in flight there
+                if await _stage_reached(db, kill_during):
+                    break
                 assert proc.returncode is None, (tmp_path / "worker.log").read_text()[-3000:]
                 await asyncio.sleep(0.02)
             else:
-                raise AssertionError(f"worker never reached the {kill_during} stage: {states}")
+                raise AssertionError(f"worker never reached the {kill_during} stage: {await _job_states(db)}")
             proc.send_signal(signal.SIGKILL)
             await asyncio.wait_for(proc.wait(), 10)
         finally:
@@ -333,14 +346,15 @@ async def test_worker_killed_mid_job_is_recovered_without_duplicates(
 
         backends = build_backends(settings)
         try:
-            await run_worker(db, settings, backends, stop_when_idle=True)
+            await run_worker(db, settings, backends, stop_when_idle=True, early=True)
         finally:
             await backends.aclose()
 
     final = {j["job_id"]: j for j in await _job_states(db)}
     assert {j["state"] for j in final.values()} == {"succeeded"}
-    assert len(final) == N_SESSIONS
+    assert sum(j["kind"] == "ingest" for j in final.values()) == N_SESSIONS
     assert final[killed[0]]["attempts"] == 2  # claimed by the dead worker, then retried to completion
+    assert final[killed[0]]["kind"] == ("refresh" if kill_during == "coalesced" else "ingest")
     assert await _check(db, tenant_id) == []
     _assert_consistent(await _consistency(db, tenant_id))
     async with db.tenant(tenant_id) as conn:

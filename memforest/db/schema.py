@@ -388,6 +388,7 @@ jobs = Table(
     Column("created_at", TS, nullable=False, server_default=text("now()")),
     Column("started_at", TS),
     Column("finished_at", TS),
+    Column("run_after", TS),  # not claimed before this time (a coalesced refresh waits for more commits)
     PrimaryKeyConstraint("tenant_id", "job_id", name="pk_jobs"),
     UniqueConstraint("tenant_id", "idempotency_key", name="uq_jobs_idempotency"),
     CheckConstraint("state IN ('queued', 'running', 'succeeded', 'failed')", name="ck_jobs_state"),
@@ -395,6 +396,14 @@ jobs = Table(
     _fk(["forest_id"], "forests", ["forest_id"], "fk_jobs_forest"),
     Index("ix_jobs_claim", "state", "created_at", postgresql_where=text("state IN ('queued', 'running')")),
     Index("ix_jobs_forest", "tenant_id", "forest_id"),
+    # at most one queued refresh job per forest: later commits join it (ADR 0013)
+    Index(
+        "uq_jobs_queued_refresh",
+        "tenant_id",
+        "forest_id",
+        unique=True,
+        postgresql_where=text("kind = 'refresh' AND state = 'queued'"),
+    ),
 )
 
 TENANT_TABLES: tuple[str, ...] = tuple(t.name for t in metadata.sorted_tables if "tenant_id" in t.c)

@@ -25,6 +25,7 @@ from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.domain import Candidate, CellTurn, CellView
 from memforest.errors import MemForestError
+from memforest.pipeline import jobs
 from memforest.pipeline.canonical import SourceRef, canonicalize, clean_surface
 from memforest.pipeline.refresh import RefreshStats, refresh_forest
 from memforest.pipeline.route import FactForRouting, Router
@@ -256,7 +257,34 @@ async def _commit(
         live = await mark_cells(conn, tenant_id, work, counts)
         picks = [(cell, i) for cell in live for i in range(len(cell.candidates))]
         await commit_candidates(conn, tenant_id, forest_id, session_id, router, picks, embeddings, settings, counts)
+        if coalesced(settings):
+            await jobs.schedule_refresh(
+                conn, tenant_id, forest_id, due_commits=settings.pipeline.refresh_coalesce_commits,
+                delay_s=settings.pipeline.refresh_coalesce_delay_s,
+            )  # fmt: skip
     add_structure_counts(counts, insert_stats, router)
+
+
+def coalesced(settings: Settings) -> bool:
+    """Whether ingest jobs leave the upper levels to a coalesced per-forest refresh job (ADR 0013)."""
+    return settings.pipeline.refresh_coalesce_commits > 1
+
+
+async def run_coalesced_refresh(
+    db: Database, settings: Settings, backends: Backends, tenant_id: uuid.UUID, forest_id: int, ledger: UsageLedger
+) -> IngestCounts:
+    """The refresh job: every dirty node of the forest, all levels, bottom-up."""
+    t0 = time.perf_counter()
+    refreshed = await refresh_forest(
+        db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
+        concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
+    )  # fmt: skip
+    counts = IngestCounts(
+        nodes_refreshed=refreshed.nodes_refreshed, summaries_changed=refreshed.summaries_changed,
+        embedded=refreshed.embedded,
+    )  # fmt: skip
+    counts.stage_wall_s = {"refresh": time.perf_counter() - t0}
+    return counts
 
 
 async def run_ingest(
@@ -272,9 +300,12 @@ async def run_ingest(
     t2 = time.perf_counter()
     await _commit(db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts)
     t3 = time.perf_counter()
+    # With coalescing, only the lowest levels now (this job's own leaves and their parents); the
+    # upper levels, shared by many sessions' paths, wait for the forest's refresh job.
     refreshed: RefreshStats = await refresh_forest(
         db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
         concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
+        max_level=settings.pipeline.refresh_eager_max_level if coalesced(settings) else None,
     )  # fmt: skip
     t4 = time.perf_counter()
     counts.nodes_refreshed += refreshed.nodes_refreshed

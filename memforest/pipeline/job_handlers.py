@@ -26,6 +26,15 @@ async def _ingest(db: Database, settings: Settings, backends: Backends, job: Job
     return counts.as_dict(), errors
 
 
+async def _refresh(db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger) -> JobResult:
+    from memforest.pipeline.ingest_job import run_coalesced_refresh
+
+    if job.forest_id is None:
+        return {}, [{"error": "a refresh job needs a forest"}]
+    counts = await run_coalesced_refresh(db, settings, backends, job.tenant_id, int(job.forest_id), ledger)
+    return {**counts.as_dict(), "commits": int(job.payload.get("commits", 0))}, []
+
+
 async def _rematerialize(
     db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger
 ) -> JobResult:
@@ -56,6 +65,7 @@ async def _merge(db: Database, settings: Settings, backends: Backends, job: Job,
 
 HANDLERS: dict[str, Handler] = {
     "ingest": _ingest,
+    "refresh": _refresh,
     "rematerialize": _rematerialize,
     "merge": _merge,
     "import": _merge,

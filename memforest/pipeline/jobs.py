@@ -68,15 +68,46 @@ async def enqueue(
     return job_id
 
 
+REFRESH_KIND = "refresh"
+
+SCHEDULE_REFRESH_SQL = """
+INSERT INTO jobs (tenant_id, job_id, forest_id, kind, payload, run_after)
+VALUES (:t, :j, :f, 'refresh', jsonb_build_object('commits', 1),
+        now() + make_interval(secs => CASE WHEN :due <= 1 THEN 0 ELSE :delay END))
+ON CONFLICT (tenant_id, forest_id) WHERE kind = 'refresh' AND state = 'queued' DO UPDATE
+SET payload = jsonb_set(jobs.payload, '{commits}', to_jsonb(coalesce((jobs.payload->>'commits')::int, 0) + 1)),
+    run_after = CASE WHEN coalesce((jobs.payload->>'commits')::int, 0) + 1 >= :due
+                     THEN least(jobs.run_after, now()) ELSE jobs.run_after END
+RETURNING job_id
+"""
+
+
+async def schedule_refresh(
+    conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, *, due_commits: int, delay_s: float
+) -> uuid.UUID:
+    """Count one more commit towards the forest's queued refresh job, creating it if there is none,
+    inside the caller's transaction (so a commit never lands without the job that refreshes it).
+    The job becomes claimable ``delay_s`` after it was created, or at once when ``due_commits``
+    commits are pending. Returns the job id."""
+    row = await fetch_one(
+        conn,
+        SCHEDULE_REFRESH_SQL,
+        {"t": tenant_id, "j": uuid.uuid4(), "f": forest_id, "due": due_commits, "delay": delay_s},
+    )
+    assert row is not None  # INSERT ... ON CONFLICT DO UPDATE always returns the row
+    return uuid.UUID(str(row["job_id"]))
+
+
 CLAIM_SQL = """
 UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, worker_id = :w,
     leased_until = now() + make_interval(secs => :lease), started_at = coalesce(j.started_at, now())
 FROM (
     SELECT tenant_id, job_id FROM jobs
-    WHERE (state = 'queued' OR (state = 'running' AND leased_until < now()))
+    WHERE ((state = 'queued' AND (run_after IS NULL OR run_after <= now() OR CAST(:early AS boolean)))
+           OR (state = 'running' AND leased_until < now()))
       AND (CAST(:tenant AS uuid) IS NULL OR tenant_id = CAST(:tenant AS uuid))
       AND (CAST(:forest AS bigint) IS NULL OR forest_id = CAST(:forest AS bigint))
-    ORDER BY created_at, job_id
+    ORDER BY coalesce(run_after, created_at), job_id
     FOR UPDATE SKIP LOCKED
     LIMIT 1
 ) picked
@@ -92,11 +123,15 @@ async def claim(
     lease_s: float,
     tenant_id: uuid.UUID | None = None,
     forest_id: int | None = None,
+    early: bool = False,
 ) -> Job | None:
-    """Take the oldest queued job (or one whose lease expired: its worker died), or None."""
+    """Take the oldest due queued job (or one whose lease expired: its worker died), or None.
+    ``early`` also takes jobs whose ``run_after`` is still ahead (a caller flushing a forest)."""
     async with db.system() as conn:
         row = await fetch_one(
-            conn, CLAIM_SQL, {"w": worker_id, "lease": lease_s, "tenant": tenant_id, "forest": forest_id}
+            conn,
+            CLAIM_SQL,
+            {"w": worker_id, "lease": lease_s, "tenant": tenant_id, "forest": forest_id, "early": early},
         )
     return _job(row) if row is not None else None
 

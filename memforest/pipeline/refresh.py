@@ -54,9 +54,12 @@ async def refresh_forest(
     concurrency: int,
     ledger: UsageLedger | None = None,
     max_passes: int = 8,
+    max_level: int | None = None,
 ) -> RefreshStats:
-    """Refresh every dirty node of the forest, lowest level first. Serialised per forest with a
-    session-level advisory lock (held on a connection, not in a transaction)."""
+    """Refresh every dirty node of the forest, lowest level first; with ``max_level``, only the dirty
+    nodes up to that level (the ones above stay dirty for a later, coalesced refresh). Serialised per
+    forest with a session-level advisory lock (held on a connection, not in a transaction)."""
+    top = max_level if max_level is not None else 2**31 - 1
     stats = RefreshStats()
     async with db.engine.connect() as lock_conn:
         key = f"memforest:refresh:{tenant_id}:{forest_id}"
@@ -70,8 +73,8 @@ async def refresh_forest(
                         next_level = await scalar(
                             conn,
                             "SELECT min(level) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty "
-                            "AND level >= :l",
-                            {"t": tenant_id, "f": forest_id, "l": level},
+                            "AND level >= :l AND level <= :top",
+                            {"t": tenant_id, "f": forest_id, "l": level, "top": top},
                         )
                     if next_level is None:
                         break
@@ -85,8 +88,9 @@ async def refresh_forest(
                 async with db.tenant(tenant_id) as conn:
                     remaining = await scalar(
                         conn,
-                        "SELECT count(*) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty",
-                        {"t": tenant_id, "f": forest_id},
+                        "SELECT count(*) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty "
+                        "AND level <= :top",
+                        {"t": tenant_id, "f": forest_id, "top": top},
                     )
                 if not remaining or not progressed:
                     break

@@ -34,6 +34,7 @@ class IngestReport:
     cells: int = 0
     jobs_succeeded: int = 0
     jobs_failed: int = 0
+    refresh_jobs: int = 0
     counts: IngestCounts = field(default_factory=IngestCounts)
     usage: UsageLedger = field(default_factory=UsageLedger)
     trees_by_kind: dict[str, int] = field(default_factory=dict)
@@ -52,6 +53,7 @@ class IngestReport:
             "cells": self.cells,
             "jobs_succeeded": self.jobs_succeeded,
             "jobs_failed": self.jobs_failed,
+            "refresh_jobs": self.refresh_jobs,
             **self.counts.as_dict(),
             "trees_by_kind": dict(sorted(self.trees_by_kind.items())),
             "nodes": self.nodes,
@@ -93,8 +95,13 @@ async def ingest_sessions(
     *,
     progress: Callable[[int, int], None] | None = None,
     job_concurrency: int = 4,
+    flush: bool = True,
+    count_forest: bool = True,
 ) -> IngestReport:
-    """Accept ``sessions`` and run every queued job of the forest to completion in this process."""
+    """Accept ``sessions`` and run every due job of the forest to completion in this process. With
+    ``flush`` (the default), then also the forest's coalesced refresh job, so no node is left dirty;
+    without it, that job runs only if it is already due (enough commits pending). ``count_forest``
+    adds the forest's tree and node counts to the report (a scan of its nodes)."""
     t0 = time.perf_counter()
     forest, accepted = await accept_sessions(db, settings, tenant_id, forest_name, sessions)
     report = IngestReport(forest=forest.name)
@@ -109,40 +116,52 @@ async def ingest_sessions(
     total = report.sessions_accepted
     done: list[uuid.UUID] = []
 
+    sessions_done = 0
+
     def on_done(job: jobs.Job, state: JobState) -> None:
+        nonlocal sessions_done
         if state in (JobState.SUCCEEDED, JobState.FAILED):
             done.append(job.job_id)
+            if job.kind == jobs.REFRESH_KIND:
+                return
+            sessions_done += 1
             if progress is not None:
-                progress(len(done), max(total, len(done)))
+                progress(sessions_done, max(total, sessions_done))
 
-    await run_worker(
-        db,
-        settings,
-        backends,
-        concurrency=job_concurrency,
-        stop_when_idle=True,
-        tenant_id=tenant_id,
-        forest_id=forest.forest_id,
-        on_done=on_done,
-    )
+    for early in (False, True) if flush else (False,):
+        await run_worker(
+            db,
+            settings,
+            backends,
+            concurrency=job_concurrency,
+            stop_when_idle=True,
+            tenant_id=tenant_id,
+            forest_id=forest.forest_id,
+            on_done=on_done,
+            early=early,
+        )
     async with db.tenant(tenant_id) as conn:
         rows = await fetch_all(
             conn,
-            "SELECT state, result, usage, errors FROM jobs WHERE tenant_id = :t AND job_id = ANY(:ids)",
+            "SELECT kind, state, result, usage, errors FROM jobs WHERE tenant_id = :t AND job_id = ANY(:ids)",
             {"t": tenant_id, "ids": done},
         )
-        trees = await fetch_all(
-            conn,
-            "SELECT kind, count(*) AS n FROM trees WHERE tenant_id = :t AND forest_id = :f GROUP BY kind",
-            {"t": tenant_id, "f": forest.forest_id},
-        )
-        nodes = await fetch_all(
-            conn,
-            "SELECT count(*) AS n FROM nodes WHERE tenant_id = :t AND forest_id = :f",
-            {"t": tenant_id, "f": forest.forest_id},
-        )
+        trees = nodes = []
+        if count_forest:
+            trees = await fetch_all(
+                conn,
+                "SELECT kind, count(*) AS n FROM trees WHERE tenant_id = :t AND forest_id = :f GROUP BY kind",
+                {"t": tenant_id, "f": forest.forest_id},
+            )
+            nodes = await fetch_all(
+                conn,
+                "SELECT count(*) AS n FROM nodes WHERE tenant_id = :t AND forest_id = :f",
+                {"t": tenant_id, "f": forest.forest_id},
+            )
     for row in rows:
-        if row["state"] == JobState.SUCCEEDED.value:
+        if row["kind"] == jobs.REFRESH_KIND:
+            report.refresh_jobs += 1
+        elif row["state"] == JobState.SUCCEEDED.value:
             report.jobs_succeeded += 1
         else:
             report.jobs_failed += 1

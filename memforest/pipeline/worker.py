@@ -96,14 +96,16 @@ async def run_worker(
     forest_id: int | None = None,
     on_done: Callable[[jobs.Job, JobState], None] | None = None,
     stop: asyncio.Event | None = None,
+    early: bool = False,
 ) -> None:
-    """Claim and run jobs with ``concurrency`` loops until stopped (or idle, if asked)."""
+    """Claim and run jobs with ``concurrency`` loops until stopped (or idle, if asked); ``early``
+    also runs jobs scheduled for later (a coalesced refresh), to flush a forest now."""
 
     async def loop() -> None:
         worker_id = new_worker_id()
         while stop is None or not stop.is_set():
             job = await jobs.claim(
-                db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id
+                db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id, early=early
             )
             if job is None:
                 if stop_when_idle:
