@@ -162,6 +162,7 @@ async def test_job_and_dirty_gauges_follow_the_database(settings: Settings, db: 
         # the forest's coalesced refresh job waits for more commits (ADR 0013)
         assert value(text, "memforest_jobs", state="queued") == 1
         assert value(text, "memforest_jobs", state="succeeded") == 3
+        assert value(text, "memforest_queue_depth") == 0  # scheduled for later, so nobody is waiting for it
         await run_worker(db, s, app.state.backends, stop_when_idle=True, early=True)
         text = await scrape(c)
         assert value(text, "memforest_jobs", state="queued") == 0

@@ -118,6 +118,7 @@ class QueueSnapshot:
     """What one scrape read from the database."""
 
     jobs_by_state: dict[str, int]
+    due_queued: int
     oldest_queued_s: float
     dirty_nodes: int
 
@@ -127,18 +128,22 @@ async def read_queue_snapshot(db: Database) -> QueueSnapshot:
     async with db.system() as conn:
         rows = await fetch_all(
             conn,
-            "SELECT state, count(*) AS n, "
-            "extract(epoch FROM now() - min(created_at) FILTER (WHERE state = 'queued')) AS oldest_s "
-            "FROM jobs GROUP BY state",
+            # "due": queued and claimable now (a coalesced refresh job scheduled for later is not)
+            "SELECT state, count(*) AS n, count(*) FILTER (WHERE due) AS due, "
+            "extract(epoch FROM now() - min(coalesce(run_after, created_at)) FILTER (WHERE due)) AS oldest_s "
+            "FROM (SELECT state, created_at, run_after, "
+            "state = 'queued' AND (run_after IS NULL OR run_after <= now()) AS due FROM jobs) j GROUP BY state",
         )
         dirty = await scalar(conn, "SELECT count(*) FROM nodes WHERE dirty")
     by_state = dict.fromkeys(JOB_STATES, 0)
     oldest = 0.0
+    due = 0
     for row in rows:
         by_state[str(row["state"])] = int(row["n"])
+        due += int(row["due"])
         if row["oldest_s"] is not None:
             oldest = max(0.0, float(row["oldest_s"]))
-    return QueueSnapshot(jobs_by_state=by_state, oldest_queued_s=oldest, dirty_nodes=int(dirty or 0))
+    return QueueSnapshot(jobs_by_state=by_state, due_queued=due, oldest_queued_s=oldest, dirty_nodes=int(dirty or 0))
 
 
 class AppMetrics:
@@ -159,9 +164,15 @@ class AppMetrics:
         self.jobs = Gauge(
             "memforest_jobs", "Jobs in the queue table by state (read at scrape time).", ["state"], registry=r
         )
-        self.queue_depth = Gauge("memforest_queue_depth", "Queued jobs waiting for a worker.", registry=r)
+        self.queue_depth = Gauge(
+            "memforest_queue_depth",
+            "Queued jobs waiting for a worker (due now; not refreshes scheduled for later).",
+            registry=r,
+        )
         self.queue_age = Gauge(
-            "memforest_queue_oldest_age_seconds", "Age of the oldest queued job (0 when none).", registry=r
+            "memforest_queue_oldest_age_seconds",
+            "How long the oldest due queued job has waited (0 when none).",
+            registry=r,
         )
         self.dirty_nodes = Gauge("memforest_dirty_nodes", "Tree nodes waiting for a summary refresh.", registry=r)
         self.db_up = Gauge(
@@ -190,7 +201,7 @@ class AppMetrics:
         else:
             for state, n in snap.jobs_by_state.items():
                 self.jobs.labels(state).set(n)
-            self.queue_depth.set(snap.jobs_by_state.get("queued", 0))
+            self.queue_depth.set(snap.due_queued)
             self.queue_age.set(snap.oldest_queued_s)
             self.dirty_nodes.set(snap.dirty_nodes)
             self.db_up.set(1)

@@ -1,0 +1,208 @@
+"""Coalesced refresh (ADR 0013): ingest jobs refresh the lowest levels they dirtied; the levels above
+wait for one refresh job per forest, which later commits join and which falls due after N commits
+or a delay. The end state is the same forest a refresh after every job would give."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from memforest.backends.factory import build_backends
+from memforest.db.engine import Database
+from memforest.domain import SessionInput, TurnInput
+from memforest.pipeline import jobs
+from memforest.pipeline.service import IngestReport, ingest_sessions
+from memforest.settings import Settings
+from memforest.store.check import check_forest
+from memforest.store.sql import fetch_all, scalar
+from memforest.store.tenants import ensure_tenant
+
+PEOPLE = ("Ilse", "Teodor")
+HOBBIES = ("bouldering", "cello", "birdwatching", "ceramics", "fencing")
+
+
+def _sessions(n: int, prefix: str = "s") -> list[SessionInput]:
+    base = datetime(2022, 3, 1, 9, 0, tzinfo=UTC)
+    out = []
+    for i in range(n):
+        hobby = HOBBIES[i % len(HOBBIES)]
+        texts = [
+            f"I went {hobby} with Orla near Lake Veltin on day {i}.",
+            f"Orla told me she bought a new {hobby} kit in Brakel, note {i}.",
+            f"My cousin Kasimir wants to try {hobby} next month, entry {i}.",
+            f"Kasimir and Orla met at the Brakel market yesterday, item {i}.",
+        ]
+        out.append(
+            SessionInput(
+                external_id=f"{prefix}{i}",
+                time=base + timedelta(days=3 * i),
+                turns=tuple(TurnInput(PEOPLE[k % 2], t) for k, t in enumerate(texts)),
+            )
+        )
+    return out
+
+
+def _small_trees(settings: Settings, **pipeline: Any) -> Settings:
+    """Fan-out 3, so a few sessions already give trees with levels above 1."""
+    knobs = {"fanout_session": 3, "fanout_entity": 3, "fanout_scene": 3, **pipeline}
+    return settings.model_copy(update={"pipeline": settings.pipeline.model_copy(update=knobs)})
+
+
+async def _ingest_one_by_one(
+    db: Database, settings: Settings, tenant_id: uuid.UUID, forest: str, sessions: list[SessionInput]
+) -> list[IngestReport]:
+    backends = build_backends(settings)
+    try:
+        return [
+            await ingest_sessions(db, settings, backends, tenant_id, forest, [s], job_concurrency=1, flush=False)
+            for s in sessions
+        ]
+    finally:
+        await backends.aclose()
+
+
+async def _flush(db: Database, settings: Settings, tenant_id: uuid.UUID, forest: str) -> IngestReport:
+    backends = build_backends(settings)
+    try:
+        return await ingest_sessions(db, settings, backends, tenant_id, forest, [])
+    finally:
+        await backends.aclose()
+
+
+async def _forest_id(db: Database, tenant_id: uuid.UUID, forest: str) -> int:
+    async with db.tenant(tenant_id) as conn:
+        return int(
+            await scalar(
+                conn, "SELECT forest_id FROM forests WHERE tenant_id = :t AND name = :n", {"t": tenant_id, "n": forest}
+            )
+        )
+
+
+async def _dirty_levels(db: Database, tenant_id: uuid.UUID, forest_id: int) -> dict[int, int]:
+    async with db.tenant(tenant_id) as conn:
+        rows = await fetch_all(
+            conn,
+            "SELECT level, count(*) AS n FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty GROUP BY level",
+            {"t": tenant_id, "f": forest_id},
+        )
+    return {int(r["level"]): int(r["n"]) for r in rows}
+
+
+async def _refresh_jobs(db: Database, tenant_id: uuid.UUID) -> list[dict[str, Any]]:
+    async with db.tenant(tenant_id) as conn:
+        return await fetch_all(
+            conn,
+            "SELECT job_id, state, payload, run_after > now() AS waiting FROM jobs WHERE tenant_id = :t "
+            "AND kind = 'refresh' ORDER BY created_at",
+            {"t": tenant_id},
+        )
+
+
+async def _violations(db: Database, tenant_id: uuid.UUID, forest_id: int) -> list[str]:
+    async with db.tenant(tenant_id) as conn:
+        return (await check_forest(conn, tenant_id, forest_id)).violations
+
+
+async def test_upper_levels_wait_for_the_forest_refresh_job(db: Database, settings: Settings) -> None:
+    s = _small_trees(settings, refresh_coalesce_commits=100, refresh_coalesce_delay_s=3600)
+    tenant_id = await ensure_tenant(db, "t")
+    reports = await _ingest_one_by_one(db, s, tenant_id, "f", _sessions(6))
+    assert [r.jobs_succeeded for r in reports] == [1] * 6 and sum(r.refresh_jobs for r in reports) == 0
+    fid = await _forest_id(db, tenant_id, "f")
+
+    dirty = await _dirty_levels(db, tenant_id, fid)
+    assert dirty and min(dirty) == 2  # every job refreshed levels 0 and 1 itself; the rest waits
+    pending = await _refresh_jobs(db, tenant_id)
+    assert [(j["state"], j["payload"]["commits"], j["waiting"]) for j in pending] == [("queued", 6, True)]
+    assert await jobs.claim(db, "w", lease_s=30, tenant_id=tenant_id) is None  # not due yet
+    assert any("dirty" in v for v in await _violations(db, tenant_id, fid))
+
+    flushed = await _flush(db, s, tenant_id, "f")
+    assert flushed.refresh_jobs == 1 and flushed.counts.nodes_refreshed == sum(dirty.values())
+    assert await _dirty_levels(db, tenant_id, fid) == {}
+    assert await _violations(db, tenant_id, fid) == []
+    assert [j["state"] for j in await _refresh_jobs(db, tenant_id)] == ["succeeded"]
+
+
+async def test_the_refresh_job_falls_due_after_n_commits(db: Database, settings: Settings) -> None:
+    s = _small_trees(settings, refresh_coalesce_commits=3, refresh_coalesce_delay_s=3600)
+    tenant_id = await ensure_tenant(db, "t")
+    reports = await _ingest_one_by_one(db, s, tenant_id, "f", _sessions(4))
+    fid = await _forest_id(db, tenant_id, "f")
+    # the third commit made the job due, so the third call ran it right after that session's job
+    assert [r.refresh_jobs for r in reports] == [0, 0, 1, 0]
+    assert reports[2].counts.nodes_refreshed > 0
+    # the fourth commit started a new pending job
+    assert [(j["state"], j["payload"]["commits"]) for j in await _refresh_jobs(db, tenant_id)] == [
+        ("succeeded", 3),
+        ("queued", 1),
+    ]
+    await _flush(db, s, tenant_id, "f")
+    assert await _violations(db, tenant_id, fid) == []
+
+
+async def test_a_zero_delay_refreshes_after_every_job(db: Database, settings: Settings) -> None:
+    s = _small_trees(settings, refresh_coalesce_commits=50, refresh_coalesce_delay_s=0)
+    tenant_id = await ensure_tenant(db, "t")
+    reports = await _ingest_one_by_one(db, s, tenant_id, "f", _sessions(2))
+    assert [r.refresh_jobs for r in reports] == [1, 1]
+    assert await _dirty_levels(db, tenant_id, await _forest_id(db, tenant_id, "f")) == {}
+
+
+async def test_a_running_refresh_job_takes_no_more_commits(db: Database) -> None:
+    tenant_id = await ensure_tenant(db, "t")
+    async with db.tenant(tenant_id) as conn:
+        fid = int(
+            await scalar(
+                conn, "INSERT INTO forests (tenant_id, name) VALUES (:t, 'f') RETURNING forest_id", {"t": tenant_id}
+            )
+        )
+        first = await jobs.schedule_refresh(conn, tenant_id, fid, due_commits=10, delay_s=3600)
+        again = await jobs.schedule_refresh(conn, tenant_id, fid, due_commits=10, delay_s=3600)
+    assert again == first
+    assert await jobs.claim(db, "w", lease_s=30, tenant_id=tenant_id) is None
+    claimed = await jobs.claim(db, "w", lease_s=30, tenant_id=tenant_id, early=True)
+    assert claimed is not None and claimed.job_id == first and claimed.payload == {"commits": 2}
+    async with db.tenant(tenant_id) as conn:
+        later = await jobs.schedule_refresh(conn, tenant_id, fid, due_commits=10, delay_s=3600)
+    assert later != first  # the running job may already have read the nodes: a new one follows it
+    rows = await _refresh_jobs(db, tenant_id)
+    assert [(str(j["job_id"]), j["state"], j["payload"]["commits"]) for j in rows] == [
+        (str(first), "running", 2),
+        (str(later), "queued", 1),
+    ]
+
+
+async def _tree_contents(db: Database, tenant_id: uuid.UUID, forest_id: int) -> list[tuple[Any, ...]]:
+    """Every node by tree and position, with its summary (ids differ between forests, so left out)."""
+    async with db.tenant(tenant_id) as conn:
+        rows = await fetch_all(
+            conn,
+            "SELECT tr.kind, tr.label, n.level, n.t_start, n.t_end, n.n_children, n.summary FROM nodes n "
+            "JOIN trees tr ON tr.tenant_id = n.tenant_id AND tr.tree_id = n.tree_id "
+            "WHERE n.tenant_id = :t AND n.forest_id = :f",
+            {"t": tenant_id, "f": forest_id},
+        )
+    return sorted(tuple(r.values()) for r in rows)
+
+
+async def test_coalescing_ends_in_the_same_forest_with_fewer_summary_calls(db: Database, settings: Settings) -> None:
+    tenant_id = await ensure_tenant(db, "t")
+    sessions = _sessions(9)
+    every_job = _small_trees(settings, refresh_coalesce_commits=1)
+    coalesced = _small_trees(settings, refresh_coalesce_commits=4, refresh_coalesce_delay_s=3600)
+    a = await _ingest_one_by_one(db, every_job, tenant_id, "a", sessions)
+    b = [
+        *await _ingest_one_by_one(db, coalesced, tenant_id, "b", sessions),
+        await _flush(db, coalesced, tenant_id, "b"),
+    ]
+    fa, fb = await _forest_id(db, tenant_id, "a"), await _forest_id(db, tenant_id, "b")
+    assert sum(r.refresh_jobs for r in a) == 0 and sum(r.refresh_jobs for r in b) == 3  # after 4, 8, and the flush
+
+    def calls(reports: list[IngestReport]) -> int:
+        return sum(int(r.usage.as_dict().get("summarize", {}).get("calls", 0)) for r in reports)
+
+    assert calls(b) < calls(a)
+    assert await _tree_contents(db, tenant_id, fa) == await _tree_contents(db, tenant_id, fb)
+    assert await _violations(db, tenant_id, fa) == [] and await _violations(db, tenant_id, fb) == []
