@@ -19,8 +19,8 @@ path; lazy batch ingests all the sessions in one call.
 
 Default backends: rule-based extraction, extractive summaries, hashed embeddings.
 
-    python -m bench.write_scaling                      # the documented full run (to 50K facts, ~45 min on 2 cores)
-    python -m bench.write_scaling --max-facts 10000    # ~8 minutes on 2 cores
+    python -m bench.write_scaling                      # the documented full run (to 50K facts, ~17 min on 2 cores)
+    python -m bench.write_scaling --max-facts 10000    # ~4 minutes on 2 cores
     python -m bench.write_scaling --quick              # smoke run
 """
 
