@@ -62,13 +62,17 @@ def test_write_scaling_quick(db_url: str, tmp_path: Path) -> None:
     assert result["final_forest"]["superseded"] >= 0
     cmp = result["eager_vs_lazy"]
     modes = cmp["modes"]
-    assert set(modes) == {"eager_per_fact", "eager_per_cell", "lazy_per_session", "lazy_batch"}
+    assert set(modes) == {"eager_per_fact", "eager_per_cell", "lazy_per_session", "lazy_coalesced", "lazy_batch"}
     facts = {m["facts_new"] for m in modes.values()}
     assert len(facts) == 1 and facts.pop() > 0  # the same sessions give the same facts in every mode
     # refreshing after every insert costs more summary calls than lazy batched refresh
     assert modes["eager_per_fact"]["summary_calls"] >= modes["eager_per_cell"]["summary_calls"]
     assert modes["eager_per_cell"]["summary_calls"] > modes["lazy_per_session"]["summary_calls"]
     assert modes["eager_per_fact"]["refreshes"] > modes["eager_per_cell"]["refreshes"] > 0
+    assert modes["lazy_coalesced"]["summary_calls"] <= modes["lazy_per_session"]["summary_calls"]
+    assert result["config"]["refresh_coalesce_commits"] == 16  # the service default is what is measured
+    for p in points:  # every probe ends flushed: its refresh jobs are in its totals
+        assert p["refresh_jobs"] >= 1
 
 
 def test_ingest_throughput_quick(db_url: str, tmp_path: Path) -> None:
