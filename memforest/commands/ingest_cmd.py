@@ -72,12 +72,13 @@ def _summary_table(report: IngestReport) -> Table:
         ("trees by kind", ", ".join(f"{k}={v}" for k, v in d["trees_by_kind"].items()) or "-"),
         ("nodes (forest total)", d["nodes"]),
         ("nodes refreshed / summaries changed", f"{d['nodes_refreshed']} / {d['summaries_changed']}"),
+        ("jobs ingest ok / failed / refresh", f"{d['jobs_succeeded']} / {d['jobs_failed']} / {d['refresh_jobs']}"),
     ]
     for stage, u in d["model_usage"].items():
         rows.append((f"model {stage}", f"{u['calls']} calls, {u['prompt_tokens']}+{u['completion_tokens']} tokens"))
     rows.append(("wall accept", f"{d['accept_wall_s']:.2f}s"))
     for stage, secs in d["stage_wall_s"].items():
-        rows.append((f"wall {stage} (summed over sessions)", f"{secs:.2f}s"))
+        rows.append((f"wall {stage} (summed over jobs)", f"{secs:.2f}s"))
     rows.append(("wall total", f"{d['wall_s']:.2f}s"))
     for k, v in rows:
         table.add_row(k, str(v))
