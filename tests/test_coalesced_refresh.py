@@ -8,11 +8,14 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.domain import SessionInput, TurnInput
-from memforest.pipeline import jobs
+from memforest.domain import JobState, SessionInput, TurnInput
+from memforest.pipeline import job_handlers, jobs
 from memforest.pipeline.service import IngestReport, ingest_sessions
+from memforest.pipeline.worker import process_job
 from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, scalar
@@ -206,3 +209,37 @@ async def test_coalescing_ends_in_the_same_forest_with_fewer_summary_calls(db: D
     assert calls(b) < calls(a)
     assert await _tree_contents(db, tenant_id, fa) == await _tree_contents(db, tenant_id, fb)
     assert await _violations(db, tenant_id, fa) == [] and await _violations(db, tenant_id, fb) == []
+
+
+async def test_a_failed_refresh_job_yields_to_a_newer_queued_one(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tenant_id = await ensure_tenant(db, "t")
+    async with db.tenant(tenant_id) as conn:
+        fid = int(
+            await scalar(
+                conn, "INSERT INTO forests (tenant_id, name) VALUES (:t, 'f') RETURNING forest_id", {"t": tenant_id}
+            )
+        )
+        first = await jobs.schedule_refresh(conn, tenant_id, fid, due_commits=10, delay_s=3600)
+
+    async def broken(*_: Any) -> Any:
+        raise RuntimeError("summary server went away")
+
+    monkeypatch.setitem(job_handlers.HANDLERS, "refresh", broken)
+    backends = build_backends(settings)
+    try:
+        claimed = await jobs.claim(db, "w", lease_s=30, tenant_id=tenant_id, early=True)
+        assert claimed is not None and claimed.job_id == first
+        # alone, it goes back to the queue for another attempt
+        assert await process_job(db, settings, backends, claimed) == JobState.QUEUED
+        claimed = await jobs.claim(db, "w", lease_s=30, tenant_id=tenant_id, early=True)
+        assert claimed is not None and claimed.job_id == first
+        async with db.tenant(tenant_id) as conn:  # a commit meanwhile queues the next refresh job
+            later = await jobs.schedule_refresh(conn, tenant_id, fid, due_commits=10, delay_s=3600)
+        # now it cannot go back (one queued refresh job per forest): it fails, the newer one stays
+        assert await process_job(db, settings, backends, claimed) == JobState.FAILED
+    finally:
+        await backends.aclose()
+    rows = await _refresh_jobs(db, tenant_id)
+    assert [(str(j["job_id"]), j["state"]) for j in rows] == [(str(first), "failed"), (str(later), "queued")]
