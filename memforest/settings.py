@@ -81,6 +81,9 @@ class PipelineSettings(BaseModel):
     refresh_eager_max_level: int = Field(default=1, ge=0, le=64)
     refresh_coalesce_commits: int = Field(default=16, ge=1, le=100_000)
     refresh_coalesce_delay_s: float = Field(default=5.0, ge=0, le=86_400)
+    # Sessions of one forest commit in the order they were accepted (extraction still runs in
+    # parallel): a job waits at most this long for older sessions' commits. 0 = commit at once.
+    commit_order_wait_s: float = Field(default=30.0, ge=0, le=3_600)
 
 
 class RetrievalSettings(BaseModel):

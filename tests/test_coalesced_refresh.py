@@ -1,9 +1,13 @@
-"""Coalesced refresh (ADR 0013): ingest jobs refresh the lowest levels they dirtied; the levels above
-wait for one refresh job per forest, which later commits join and which falls due after N commits
-or a delay. The end state is the same forest a refresh after every job would give."""
+"""Coalesced refresh (ADR 0013) and commit order. Ingest jobs refresh the lowest levels they
+dirtied; the levels above wait for one refresh job per forest, which later commits join and which
+falls due after N commits or a delay. The end state is the same forest a refresh after every job
+would give. Jobs of one forest extract in parallel but commit in acceptance order, so a parallel
+ingest is reproducible."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -243,3 +247,47 @@ async def test_a_failed_refresh_job_yields_to_a_newer_queued_one(
         await backends.aclose()
     rows = await _refresh_jobs(db, tenant_id)
     assert [(str(j["job_id"]), j["state"]) for j in rows] == [(str(first), "failed"), (str(later), "queued")]
+
+
+class _SlowFor:
+    """The rule-based extractor, but slow for one session's cells (so its job would commit last)."""
+
+    def __init__(self, inner: Any, session: str, delay_s: float) -> None:
+        self.inner, self.session, self.delay_s = inner, session, delay_s
+        self.name = inner.name
+
+    async def extract(self, cell: Any, *, ledger: Any = None) -> Any:
+        if cell.session_external_id == self.session:
+            await asyncio.sleep(self.delay_s)
+        return await self.inner.extract(cell, ledger=ledger)
+
+
+async def _fact_texts(db: Database, tenant_id: uuid.UUID, forest_id: int) -> list[str]:
+    async with db.tenant(tenant_id) as conn:
+        rows = await fetch_all(
+            conn, "SELECT text FROM facts WHERE tenant_id = :t AND forest_id = :f ORDER BY fact_id",
+            {"t": tenant_id, "f": forest_id},
+        )  # fmt: skip
+    return [str(r["text"]) for r in rows]
+
+
+async def test_parallel_jobs_commit_in_acceptance_order(db: Database, settings: Settings) -> None:
+    """Extraction runs in parallel, but a forest's sessions commit in the order they were accepted,
+    so a concurrent ingest builds exactly the forest a one-job-at-a-time ingest builds."""
+    tenant_id = await ensure_tenant(db, "t")
+    s = _small_trees(settings)
+    sessions = _sessions(6)
+    backends = build_backends(s)
+    try:
+        await ingest_sessions(db, s, backends, tenant_id, "one-by-one", sessions, job_concurrency=1)
+        slow = dataclasses.replace(backends, extractor=_SlowFor(backends.extractor, "s0", 0.4))
+        await ingest_sessions(db, s, slow, tenant_id, "parallel", sessions, job_concurrency=4)
+        unordered = s.model_copy(update={"pipeline": s.pipeline.model_copy(update={"commit_order_wait_s": 0})})
+        await ingest_sessions(db, unordered, slow, tenant_id, "unordered", sessions, job_concurrency=4)
+    finally:
+        await backends.aclose()
+    one, par, unord = [await _forest_id(db, tenant_id, f) for f in ("one-by-one", "parallel", "unordered")]
+    assert await _fact_texts(db, tenant_id, par) == await _fact_texts(db, tenant_id, one)
+    assert await _tree_contents(db, tenant_id, par) == await _tree_contents(db, tenant_id, one)
+    # without the wait, the slow first session commits last: the facts come in another order
+    assert await _fact_texts(db, tenant_id, unord) != await _fact_texts(db, tenant_id, one)

@@ -30,7 +30,7 @@ from memforest.pipeline.canonical import SourceRef, canonicalize, clean_surface
 from memforest.pipeline.refresh import RefreshStats, refresh_forest
 from memforest.pipeline.route import FactForRouting, Router
 from memforest.settings import Settings
-from memforest.store.sql import execute, fetch_all, fetch_one, lock_forest
+from memforest.store.sql import execute, fetch_all, fetch_one, lock_forest, scalar
 from memforest.store.trees import InsertStats
 
 log = logging.getLogger(__name__)
@@ -265,6 +265,36 @@ async def _commit(
     add_structure_counts(counts, insert_stats, router)
 
 
+OLDER_UNCOMMITTED_SQL = """
+SELECT EXISTS (
+    SELECT 1 FROM jobs j JOIN cells c ON c.tenant_id = j.tenant_id
+        AND c.session_id = (j.payload->>'session_id')::bigint AND c.extracted_at IS NULL
+    WHERE j.tenant_id = :t AND j.forest_id = :f AND j.kind = 'ingest' AND j.state IN ('queued', 'running')
+      AND (j.payload->>'session_id')::bigint < :s
+)
+"""
+
+
+async def wait_for_older_commits(
+    db: Database, tenant_id: uuid.UUID, forest_id: int, session_id: int, max_wait_s: float, poll_s: float = 0.02
+) -> bool:
+    """Wait until no session of the forest accepted before this one still has a pending job with
+    uncommitted cells, so concurrent jobs commit in acceptance order and an ingest is reproducible
+    (scene clustering and node ids depend on commit order). Gives up after ``max_wait_s`` (a stuck
+    or retrying older job must not stall the forest). Returns whether the order was kept."""
+    deadline = time.monotonic() + max_wait_s
+    while True:
+        async with db.tenant(tenant_id) as conn:
+            pending = await scalar(conn, OLDER_UNCOMMITTED_SQL, {"t": tenant_id, "f": forest_id, "s": session_id})
+        if not pending:
+            return True
+        if time.monotonic() >= deadline:
+            log.warning("session %s commits before older sessions of forest %s (waited %.0f s)", session_id,
+                        forest_id, max_wait_s)  # fmt: skip
+            return False
+        await asyncio.sleep(poll_s)
+
+
 def coalesced(settings: Settings) -> bool:
     """Whether ingest jobs leave the upper levels to a coalesced per-forest refresh job (ADR 0013)."""
     return settings.pipeline.refresh_coalesce_commits > 1
@@ -298,6 +328,7 @@ async def run_ingest(
     t1 = time.perf_counter()
     embeddings = await embed_candidates(work, backends, ledger)
     t2 = time.perf_counter()
+    await wait_for_older_commits(db, tenant_id, forest_id, session_id, settings.pipeline.commit_order_wait_s)
     await _commit(db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts)
     t3 = time.perf_counter()
     # With coalescing, only the lowest levels now (this job's own leaves and their parents); the
