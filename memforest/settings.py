@@ -116,6 +116,9 @@ class WorkerSettings(BaseModel):
     poll_interval_s: float = Field(default=0.5, gt=0)
     lease_s: float = Field(default=300.0, gt=0)
     max_attempts: int = Field(default=5, ge=1)
+    # an idle long-running worker queues a refresh job for forests left with dirty nodes and no job
+    # that would refresh them (the last refresh job failed, a crash between two statements)
+    sweep_interval_s: float = Field(default=60.0, gt=0)
 
 
 class Settings(BaseSettings):

@@ -19,7 +19,7 @@ from memforest.db.engine import Database
 from memforest.domain import JobState, SessionInput, TurnInput
 from memforest.pipeline import job_handlers, jobs
 from memforest.pipeline.service import IngestReport, ingest_sessions
-from memforest.pipeline.worker import process_job
+from memforest.pipeline.worker import process_job, run_worker
 from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, scalar
@@ -291,3 +291,34 @@ async def test_parallel_jobs_commit_in_acceptance_order(db: Database, settings: 
     assert await _tree_contents(db, tenant_id, par) == await _tree_contents(db, tenant_id, one)
     # without the wait, the slow first session commits last: the facts come in another order
     assert await _fact_texts(db, tenant_id, unord) != await _fact_texts(db, tenant_id, one)
+
+
+async def test_a_sweep_queues_a_refresh_for_dirty_nodes_nobody_will_refresh(db: Database, settings: Settings) -> None:
+    s = _small_trees(settings, refresh_coalesce_commits=100, refresh_coalesce_delay_s=3600)
+    tenant_id = await ensure_tenant(db, "t")
+    await _ingest_one_by_one(db, s, tenant_id, "f", _sessions(4))
+    fid = await _forest_id(db, tenant_id, "f")
+    assert await _dirty_levels(db, tenant_id, fid)
+    # a queued refresh job exists: nothing to sweep
+    assert await jobs.sweep_orphaned_refreshes(db) == 0
+    async with db.tenant(tenant_id) as conn:  # its last attempt failed for good
+        await scalar(conn, "UPDATE jobs SET state = 'failed' WHERE kind = 'refresh' RETURNING 1")
+    assert await jobs.sweep_orphaned_refreshes(db, tenant_id=uuid.uuid4()) == 0  # another tenant's sweep
+    assert await jobs.sweep_orphaned_refreshes(db) == 1
+    assert await jobs.sweep_orphaned_refreshes(db) == 0  # queued now
+    backends = build_backends(s)
+    try:
+        stop = asyncio.Event()
+        worker = asyncio.create_task(run_worker(db, s, backends, stop=stop))  # the swept job is due now
+        for _ in range(200):
+            if not await _dirty_levels(db, tenant_id, fid):
+                break
+            await asyncio.sleep(0.05)
+        stop.set()
+        await asyncio.wait_for(worker, 10)
+    finally:
+        await backends.aclose()
+    assert await _dirty_levels(db, tenant_id, fid) == {}
+    assert await _violations(db, tenant_id, fid) == []
+    assert [j["state"] for j in await _refresh_jobs(db, tenant_id)] == ["failed", "succeeded"]
+    assert await jobs.sweep_orphaned_refreshes(db) == 0  # nothing dirty left

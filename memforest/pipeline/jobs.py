@@ -98,6 +98,28 @@ async def schedule_refresh(
     return uuid.UUID(str(row["job_id"]))
 
 
+SWEEP_SQL = """
+INSERT INTO jobs (tenant_id, job_id, forest_id, kind, payload, run_after)
+SELECT d.tenant_id, gen_random_uuid(), d.forest_id, 'refresh', jsonb_build_object('commits', 0, 'swept', true), now()
+FROM (SELECT DISTINCT tenant_id, forest_id FROM nodes WHERE dirty
+      AND (CAST(:tenant AS uuid) IS NULL OR tenant_id = CAST(:tenant AS uuid))
+      AND (CAST(:forest AS bigint) IS NULL OR forest_id = CAST(:forest AS bigint))) d
+WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.tenant_id = d.tenant_id AND j.forest_id = d.forest_id
+                  AND j.state IN ('queued', 'running'))
+ON CONFLICT DO NOTHING
+"""
+
+
+async def sweep_orphaned_refreshes(
+    db: Database, *, tenant_id: uuid.UUID | None = None, forest_id: int | None = None
+) -> int:
+    """Queue a refresh job, due now, for every forest that has dirty nodes but no queued or running
+    job (any kind) that would refresh them: its last refresh job failed for good, or a lifecycle
+    operation died between its edit and its refresh. Returns how many were queued."""
+    async with db.system() as conn:
+        return await execute(conn, SWEEP_SQL, {"tenant": tenant_id, "forest": forest_id})
+
+
 CLAIM_SQL = """
 UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, worker_id = :w,
     leased_until = now() + make_interval(secs => :lease), started_at = coalesce(j.started_at, now())

@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import os
 import socket
+import time
 import uuid
 from collections.abc import Callable
 
@@ -109,6 +111,21 @@ async def run_worker(
     """Claim and run jobs with ``concurrency`` loops until stopped (or idle, if asked); ``early``
     also runs jobs scheduled for later (a coalesced refresh), to flush a forest now."""
 
+    last_sweep = -math.inf
+
+    async def sweep() -> None:
+        nonlocal last_sweep
+        if time.monotonic() - last_sweep < settings.worker.sweep_interval_s:
+            return
+        last_sweep = time.monotonic()
+        try:
+            queued = await jobs.sweep_orphaned_refreshes(db, tenant_id=tenant_id, forest_id=forest_id)
+        except Exception:  # the next sweep tries again
+            log.warning("the sweep for orphaned dirty nodes failed", exc_info=True)
+            return
+        if queued:
+            log.warning("queued %s refresh job(s) for forests left with dirty nodes", queued)
+
     async def loop() -> None:
         worker_id = new_worker_id()
         while stop is None or not stop.is_set():
@@ -118,6 +135,7 @@ async def run_worker(
             if job is None:
                 if stop_when_idle:
                     return
+                await sweep()  # long-running workers only: a one-shot run must not queue others' work
                 await asyncio.sleep(settings.worker.poll_interval_s)
                 continue
             state = await process_job(db, settings, backends, job, worker_id)
