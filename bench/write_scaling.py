@@ -11,6 +11,8 @@ refresh job per forest does the upper levels once ``--refresh-every`` commits ar
 amortised honestly: the probe ends by flushing the forest (the last refresh job runs), and every
 refresh job's calls, nodes and wall time are added to the probe's totals before dividing by the
 number of sessions. The ratio last/first of each must stay <= 1.5 (wall time: the amortised mean).
+Before each probe the database is settled (VACUUM (ANALYZE) and CHECKPOINT, ``--no-settle`` skips
+it), so autovacuum set off by the growth batch does not land inside one probe and not another.
 
 Then eager against lazy refresh over the same sessions (fresh forests): eager refreshes the forest
 after every single fact insert ("fact") or after every cell ("cell"); lazy per session refreshes
@@ -37,6 +39,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from sqlalchemy import text
 from tqdm import tqdm
 
 from bench.common import (
@@ -53,6 +56,8 @@ from bench.common import (
     stage_breakdown,
 )
 from memforest.pipeline.service import ingest_sessions
+
+SETTLE_SQL = ("VACUUM (ANALYZE)", "CHECKPOINT")
 
 NAME = "write_scaling"
 DEFAULT_CHECKPOINTS = (1000, 2000, 5000, 10000, 20000, 50000)
@@ -84,6 +89,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--compare-sessions", type=int, default=30, help="sessions for eager vs lazy (0 skips)")
     p.add_argument("--growth-batch", type=int, default=50, help="max sessions per growth ingest call")
     p.add_argument("--job-concurrency", type=int, default=4, help="ingest jobs at once while growing")
+    p.add_argument(
+        "--no-settle",
+        dest="settle",
+        action="store_false",
+        help="skip VACUUM (ANALYZE) + CHECKPOINT before each probe (then autovacuum may run inside a probe)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
     p.add_argument("--database-url", default=None, help="external PostgreSQL (default: temporary embedded)")
@@ -105,6 +116,18 @@ def _checkpoints(args: argparse.Namespace) -> list[int]:
 
 def _summary_calls(report: dict[str, Any]) -> int:
     return int(report.get("model_usage", {}).get("summarize", {}).get("calls", 0))
+
+
+async def _settle(env: BenchEnv) -> float:
+    """VACUUM (ANALYZE) and CHECKPOINT the bench database before a probe, so the autovacuum and the
+    dirty-buffer writes that a growth batch triggers do not run during the probe, and the planner
+    sees current statistics: every checkpoint is measured on a settled database. Returns seconds."""
+    t0 = time.perf_counter()
+    async with env.db.engine.connect() as conn:
+        auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        for sql in SETTLE_SQL:
+            await auto.execute(text(sql))
+    return time.perf_counter() - t0
 
 
 def _probe_row(report: dict[str, Any]) -> dict[str, Any]:
@@ -312,8 +335,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 facts = now
             before = await forest_counts(env, forest)
             bar.set_description(f"probe at {before['facts']} facts")
+            settle_s = await _settle(env) if args.settle else None
             probe = await _probe(env, forest, gen.sessions(args.probe_sessions))
-            results.append({"checkpoint": target, "forest_before": before, **probe})
+            results.append({"checkpoint": target, "forest_before": before, "settle_s": settle_s, **probe})
             tqdm.write(
                 f"probe at {before['facts']:,} facts (height {before['height']}): "
                 f"{1000 * probe['wall_s_per_session_mean']:.0f} ms/session amortised, "
@@ -363,6 +387,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "compare_sessions": args.compare_sessions,
             "growth_batch": args.growth_batch,
             "job_concurrency": args.job_concurrency,
+            "settle_before_probe": bool(args.settle),
             "refresh_coalesce_commits": env_pipeline["refresh_coalesce_commits"],
             "refresh_coalesce_delay_s": env_pipeline["refresh_coalesce_delay_s"],
             "refresh_eager_max_level": env_pipeline["refresh_eager_max_level"],
