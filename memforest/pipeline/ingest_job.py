@@ -65,6 +65,12 @@ class IngestCounts:
             else:
                 setattr(self, name, getattr(self, name) + getattr(other, name))
 
+    def add_refresh(self, refreshed: RefreshStats) -> None:
+        """Fold what a refresh did into these counts."""
+        self.nodes_refreshed += refreshed.nodes_refreshed
+        self.summaries_changed += refreshed.summaries_changed
+        self.embedded += refreshed.embedded
+
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "stage_wall_s"}
         out["stage_wall_s"] = {k: round(v, 4) for k, v in sorted(self.stage_wall_s.items())}
@@ -309,11 +315,8 @@ async def run_coalesced_refresh(
         db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
         concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
     )  # fmt: skip
-    counts = IngestCounts(
-        nodes_refreshed=refreshed.nodes_refreshed, summaries_changed=refreshed.summaries_changed,
-        embedded=refreshed.embedded,
-    )  # fmt: skip
-    counts.stage_wall_s = {"refresh": time.perf_counter() - t0}
+    counts = IngestCounts(stage_wall_s={"refresh": time.perf_counter() - t0})
+    counts.add_refresh(refreshed)
     return counts
 
 
@@ -339,9 +342,7 @@ async def run_ingest(
         max_level=settings.pipeline.refresh_eager_max_level if coalesced(settings) else None,
     )  # fmt: skip
     t4 = time.perf_counter()
-    counts.nodes_refreshed += refreshed.nodes_refreshed
-    counts.summaries_changed += refreshed.summaries_changed
-    counts.embedded += refreshed.embedded
+    counts.add_refresh(refreshed)
     counts.stage_wall_s = {"extract": t1 - t0, "embed": t2 - t1, "commit": t3 - t2, "refresh": t4 - t3}
     errors = [{"cell_id": c.cell_id, "error": c.error} for c in work if c.error is not None]
     return counts, errors
