@@ -7,8 +7,9 @@ invariant check after each.
     python -m bench.ingest_throughput --data FILE --limit 2 --quick
 
 Stage times: ``accept`` is the wall time of accepting the forest's sessions; extract, embed, commit
-and refresh are summed over the forest's ingest jobs, which run ``--job-concurrency`` at a time, so
-their sum can exceed the forest's wall time (commit and refresh include waiting for the forest lock).
+and refresh are summed over the forest's jobs, which run ``--job-concurrency`` at a time, so their
+sum can exceed the forest's wall time (commit includes waiting for older sessions' commits and for
+the forest lock, ADR 0014; refresh includes the forest's coalesced refresh jobs, ADR 0013).
 """
 
 from __future__ import annotations
