@@ -33,7 +33,7 @@ import asyncio
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,7 @@ from bench.common import (
     stage_breakdown,
 )
 from memforest.pipeline.service import ingest_sessions
+from memforest.settings import Settings
 
 SETTLE_SQL = ("VACUUM (ANALYZE)", "CHECKPOINT")
 
@@ -184,8 +185,43 @@ async def _probe(env: BenchEnv, forest: str, sessions: list[Any]) -> dict[str, A
     }
 
 
+def _mode_row(reports: Sequence[dict[str, Any]], refreshes: int, wall_s: float) -> dict[str, Any]:
+    """One row of the eager-vs-lazy table from the ingest reports of one mode."""
+    return {
+        "refreshes": refreshes,
+        "summary_calls": sum(_summary_calls(d) for d in reports),
+        "nodes_refreshed": sum(d["nodes_refreshed"] for d in reports),
+        "facts_new": sum(d["facts_new"] for d in reports),
+        "leaves": sum(d["leaves"] for d in reports),
+        "wall_s": wall_s,
+    }
+
+
+async def _one_session_at_a_time(
+    env: BenchEnv, settings: Settings, forest: str, sessions: Sequence[Any], tick: Callable[[], None]
+) -> dict[str, Any]:
+    """Each session its own ingest call without a flush, then one closing flush; every job that ran
+    (ingest and refresh) counts as one refresh pass."""
+    t0 = time.perf_counter()
+    reports = []
+    for s in [*sessions, None]:  # None: the closing flush
+        reports.append(
+            (
+                await ingest_sessions(
+                    env.db, settings, env.backends, env.tenant_id, forest, [s] if s else [], job_concurrency=1,
+                    flush=s is None, count_forest=False,
+                )
+            ).as_dict()
+        )  # fmt: skip
+        if s is not None:
+            tick()
+    refreshes = sum(d["jobs_succeeded"] + d["refresh_jobs"] for d in reports)
+    return _mode_row(reports, refreshes, time.perf_counter() - t0)
+
+
 async def _compare(env: BenchEnv, args: argparse.Namespace, bar: tqdm | None) -> dict[str, Any]:
-    """Eager (per fact, per cell) against lazy (per session job, and one batch) over the same sessions."""
+    """Eager (per fact, per cell) against lazy (per session job, coalesced, one batch) over the same
+    sessions."""
     sessions = SyntheticConversations(args.seed + 1, prefix="c").sessions(args.compare_sessions)
     modes: dict[str, dict[str, Any]] = {}
 
@@ -203,60 +239,13 @@ async def _compare(env: BenchEnv, args: argparse.Namespace, bar: tqdm | None) ->
             progress=tick,
         )
         d = rep.as_dict()
-        modes[f"eager_per_{granularity}"] = {
-            "refreshes": d["refreshes"],
-            "summary_calls": _summary_calls(d),
-            "nodes_refreshed": d["nodes_refreshed"],
-            "facts_new": d["facts_new"],
-            "leaves": d["leaves"],
-            "wall_s": d["wall_s"],
-        }
-    t0 = time.perf_counter()
-    refreshes = summary = nodes = facts = leaves = 0
-    for s in sessions:
-        d = (
-            await ingest_sessions(
-                env.db, env.settings, env.backends, env.tenant_id, "cmp-lazy-session", [s], job_concurrency=1
-            )
-        ).as_dict()
-        refreshes += 1
-        summary += _summary_calls(d)
-        nodes += d["nodes_refreshed"]
-        facts += d["facts_new"]
-        leaves += d["leaves"]
-        tick()
-    modes["lazy_per_session"] = {
-        "refreshes": refreshes,
-        "summary_calls": summary,
-        "nodes_refreshed": nodes,
-        "facts_new": facts,
-        "leaves": leaves,
-        "wall_s": time.perf_counter() - t0,
-    }
-    t0 = time.perf_counter()
-    refreshes = summary = nodes = facts = leaves = 0
-    for s in [*sessions, None]:  # None: the closing flush
-        d = (
-            await ingest_sessions(
-                env.db, env.settings, env.backends, env.tenant_id, "cmp-lazy-coalesced", [s] if s else [],
-                job_concurrency=1, flush=s is None, count_forest=False,
-            )
-        ).as_dict()  # fmt: skip
-        refreshes += d["jobs_succeeded"] + d["refresh_jobs"]
-        summary += _summary_calls(d)
-        nodes += d["nodes_refreshed"]
-        facts += d["facts_new"]
-        leaves += d["leaves"]
-        if s is not None:
-            tick()
-    modes["lazy_coalesced"] = {
-        "refreshes": refreshes,
-        "summary_calls": summary,
-        "nodes_refreshed": nodes,
-        "facts_new": facts,
-        "leaves": leaves,
-        "wall_s": time.perf_counter() - t0,
-    }
+        modes[f"eager_per_{granularity}"] = _mode_row([d], d["refreshes"], d["wall_s"])
+    # every job refreshes every level itself: the path before ADR 0013
+    per_job = env.settings.model_copy(
+        update={"pipeline": env.settings.pipeline.model_copy(update={"refresh_coalesce_commits": 1})}
+    )
+    modes["lazy_per_session"] = await _one_session_at_a_time(env, per_job, "cmp-lazy-session", sessions, tick)
+    modes["lazy_coalesced"] = await _one_session_at_a_time(env, env.settings, "cmp-lazy-coalesced", sessions, tick)
     d = (
         await ingest_sessions(
             env.db,
@@ -269,14 +258,7 @@ async def _compare(env: BenchEnv, args: argparse.Namespace, bar: tqdm | None) ->
         )
     ).as_dict()
     tick(len(sessions))
-    modes["lazy_batch"] = {
-        "refreshes": d["jobs_succeeded"] + d["jobs_failed"] + d["refresh_jobs"],
-        "summary_calls": _summary_calls(d),
-        "nodes_refreshed": d["nodes_refreshed"],
-        "facts_new": d["facts_new"],
-        "leaves": d["leaves"],
-        "wall_s": d["wall_s"],
-    }
+    modes["lazy_batch"] = _mode_row([d], d["jobs_succeeded"] + d["jobs_failed"] + d["refresh_jobs"], d["wall_s"])
     lazy = max(1, modes["lazy_per_session"]["summary_calls"])
     return {
         "sessions": len(sessions),
