@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
+
+from memforest.backends import summarize as summarize_module
 from memforest.backends.base import Summarizer, SummaryInput, UsageLedger
 from memforest.backends.summarize import ExtractiveSummarizer, strip_header, truncate_text
 from memforest.domain import TreeKind
@@ -126,3 +129,36 @@ async def test_ledger_counts_calls() -> None:
     await ExtractiveSummarizer().summarize(_item(["Alice adopted a cat."]), ledger=ledger)
     assert ledger.as_dict()["summarize"]["calls"] == 1
     assert ledger.as_dict()["summarize"]["prompt_tokens"] == 0
+
+
+def _overlapping_items() -> list[SummaryInput]:
+    """Summaries of a growing right edge: each item shares most child texts with the one before."""
+    pool = [
+        f"{name} {verb} {place} on {day}. {name} said it was {adj}."
+        for name, verb, place, day, adj in (
+            ("Alice", "hiked", "Mount Tam", "Monday", "windy"),
+            ("Bob", "cooked", "at home", "Tuesday", "spicy"),
+            ("Carol", "visited", "Lisbon", "last week", "sunny"),
+            ("Dan", "bought a bike in", "Oakland", "Friday", "expensive"),
+            ("Erin", "moved to", "Denver", "2023-05-02", "exciting"),
+            ("Frank", "painted", "the fence", "yesterday", "tiring"),
+        )
+    ]
+    children = [f"[2023-05-0{1 + i % 9}] " + " ".join(pool[(i + j) % len(pool)] for j in range(3)) for i in range(24)]
+    return [_item(children[max(0, k - 8) : k + 1], kind=TreeKind.ENTITY) for k in range(len(children))]
+
+
+def test_sentence_caches_do_not_change_summaries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-instance sentence caches (hits, misses, evictions when full) give exactly the
+    summaries that a fresh summariser without any cached sentence gives."""
+    items = _overlapping_items()
+    fresh = [ExtractiveSummarizer(max_chars=160).summarize_sync(item) for item in items]
+    warm = ExtractiveSummarizer(max_chars=160)
+    assert [warm.summarize_sync(item) for item in items] == fresh
+    assert [warm.summarize_sync(item) for item in items] == fresh  # every sentence cached now
+    assert warm._sentence_features and warm._child_sentences
+    monkeypatch.setattr(summarize_module, "_SENTENCE_CACHE_MAX", 5)
+    monkeypatch.setattr(summarize_module, "_CHILD_CACHE_MAX", 2)
+    tiny = ExtractiveSummarizer(max_chars=160)
+    assert [tiny.summarize_sync(item) for item in items] == fresh
+    assert len(tiny._child_sentences) == 2 and len(tiny._sentence_features) == 5

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +40,12 @@ _MIN_COSINE = 0.02  # sentences less central than this (or than a fraction of th
 _MIN_RELATIVE = 0.25
 _NEAR_DUPLICATE = 0.8  # never pick a sentence this similar to one already picked
 _ELLIPSIS = "\u2026"
+
+# A node's children keep their summaries between refreshes (only the right-most one changed), so a
+# refresh sees mostly the same child texts and sentences again: their sentence split, vectors and
+# bonuses are kept in least-recently-used caches of bounded size (results do not depend on them).
+_CHILD_CACHE_MAX = 8_000
+_SENTENCE_CACHE_MAX = 30_000
 
 
 def _has_name(sentence: str) -> bool:
@@ -82,6 +90,8 @@ class ExtractiveSummarizer:
             raise ValueError("max_chars must be positive")
         self.max_chars = max_chars
         self._embedder = embedder or HashedEmbedder(256)
+        self._child_sentences: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+        self._sentence_features: OrderedDict[str, tuple[np.ndarray[Any, Any], float, float]] = OrderedDict()
 
     @staticmethod
     def header(t_start: datetime, t_end: datetime) -> str:
@@ -106,16 +116,49 @@ class ExtractiveSummarizer:
         body = self.select(item.child_texts, budget)
         return f"{head} {body}" if body else head
 
+    def _sentences(self, child_text: str) -> tuple[str, ...]:
+        """The whitespace-normalised, non-empty sentences of one child text, header removed."""
+        cache = self._child_sentences
+        cached = cache.get(child_text)
+        if cached is not None:
+            cache.move_to_end(child_text)
+            return cached
+        cleaned = (_WS_RE.sub(" ", s).strip() for s in split_sentences(strip_header(child_text)))
+        cache[child_text] = cached = tuple(s for s in cleaned if s)
+        if len(cache) > _CHILD_CACHE_MAX:
+            cache.popitem(last=False)
+        return cached
+
+    def _features(
+        self, sents: Sequence[str]
+    ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """Hashed vectors (float64, one row per sentence), and the name and the date bonus of each."""
+        cache = self._sentence_features
+        known = {s: f for s in sents if (f := cache.get(s)) is not None}
+        for s in known:
+            cache.move_to_end(s)
+        missing = [s for s in dict.fromkeys(sents) if s not in known]
+        if missing:
+            vectors = self._embedder.embed_sync(missing)
+            for s, v in zip(missing, vectors, strict=True):
+                name = _NAME_BONUS if _has_name(s) else 0.0
+                date = _DATE_BONUS if _DATE_RE.search(s) else 0.0
+                known[s] = cache[s] = (v, name, date)
+            while len(cache) > _SENTENCE_CACHE_MAX:
+                cache.popitem(last=False)
+        rows = [known[s] for s in sents]
+        vectors_ = np.stack([r[0] for r in rows]).astype(np.float64)
+        return vectors_, np.array([r[1] for r in rows]), np.array([r[2] for r in rows])
+
     def select(self, child_texts: Sequence[str], budget: int) -> str:
         """Pick sentences of ``child_texts`` fitting ``budget`` chars, joined in original order."""
         sents: list[str] = []
         owner: list[int] = []
         seen: set[str] = set()
         for ci, raw in enumerate(child_texts):
-            for s in split_sentences(strip_header(raw)):
-                s = _WS_RE.sub(" ", s).strip()
+            for s in self._sentences(raw):
                 key = s.lower()
-                if not s or key in seen:
+                if key in seen:
                     continue
                 seen.add(key)
                 sents.append(s)
@@ -126,7 +169,7 @@ class ExtractiveSummarizer:
         if len(full) <= budget:
             return full
 
-        vecs = self._embedder.embed_sync(sents).astype(np.float64)
+        vecs, name_bonus, date_bonus = self._features(sents)
         # leave-one-out centroid: with few sentences, a sentence's own share of the centroid
         # would otherwise make even off-topic sentences look central
         others = vecs.sum(axis=0)[None, :] - vecs
@@ -134,11 +177,8 @@ class ExtractiveSummarizer:
         dots = np.einsum("ij,ij->i", vecs, others)
         rel = np.divide(dots, norms, out=np.zeros(len(sents)), where=norms > 1e-12)
         best_cosine = float(rel.max())
-        for i, s in enumerate(sents):
-            if _has_name(s):
-                rel[i] += _NAME_BONUS
-            if _DATE_RE.search(s):
-                rel[i] += _DATE_BONUS
+        rel += name_bonus  # added one after the other, as floats add
+        rel += date_bonus
         # filler ("Okay.", "The weather was fine.") is never picked just to use up the budget
         eligible = rel >= max(_MIN_COSINE, _MIN_RELATIVE * best_cosine)
         if not eligible.any():
