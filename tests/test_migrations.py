@@ -77,3 +77,25 @@ def test_vector_columns_have_the_initialised_dimension(db_url: str) -> None:
         ("scene_clusters", "centroid"),
     }
     assert {ty for _, _, ty in typmods} == {"vector(64)"}
+
+
+def test_fact_pages_keep_room_for_hot_updates(db_url: str) -> None:
+    """Migration 0006: source_count / superseded_by updates can stay on the row's page (HOT)."""
+    engine = create_engine(migrate.sync_url(db_url), poolclass=pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            options = conn.execute(text("SELECT reloptions FROM pg_class WHERE relname = 'facts'")).scalar()
+            indexed = (
+                conn.execute(
+                    text(
+                        "SELECT DISTINCT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid "
+                        "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'facts'::regclass"
+                    )
+                )
+                .scalars()
+                .all()
+            )
+    finally:
+        engine.dispose()
+    assert options == ["fillfactor=85"]
+    assert not {"source_count", "superseded_by", "valid_to"} & set(indexed)

@@ -153,6 +153,7 @@ cells = Table(
     Index("ix_cells_pending", "tenant_id", "session_id", postgresql_where=text("extracted_at IS NULL")),
 )
 
+# Stored with fillfactor 85 (migration 0006) so unindexed-column updates stay HOT; see ADR 0015.
 facts = Table(
     "facts",
     metadata,
