@@ -19,30 +19,15 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-import numpy as np
-from pgvector import Vector
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from memforest.store.sql import as_vector, execute, fetch_all
-from memforest.store.trees import InsertStats, LeafSpec, TreeRef
+from memforest.store.sql import execute, fetch_all
+from memforest.store.trees import INSERT_NODES_SQL, InsertStats, LeafSpec, TreeRef, leaf_columns
 
 __all__ = ["bulk_build_tree", "bulk_build_trees", "group_sizes", "layout"]
 
 CHUNK = 4096  # rows per multi-row statement
-
-_INSERT_NODES_SQL = """
-INSERT INTO nodes (tenant_id, node_id, forest_id, tree_id, level, parent_id, t_start, t_end, seq, n_children,
-                   dirty, summary, summary_hash, embedding, embedded_hash, leaf_fact_id, leaf_cell_id)
-SELECT :t, u.id, u.f, u.tree, u.lvl, u.p, u.ts, u.te, u.seq, u.n, u.dirty, u.txt, md5(u.txt), u.emb,
-       CASE WHEN u.emb IS NOT NULL THEN md5(u.txt) END, u.fid, u.cid
-FROM unnest(CAST(:id AS bigint[]), CAST(:f AS bigint[]), CAST(:tree AS bigint[]), CAST(:lvl AS int[]),
-            CAST(:p AS bigint[]), CAST(:ts AS timestamptz[]), CAST(:te AS timestamptz[]), CAST(:seq AS bigint[]),
-            CAST(:n AS int[]), CAST(:dirty AS boolean[]), CAST(:txt AS text[]), CAST(:emb AS vector[]),
-            CAST(:fid AS bigint[]), CAST(:cid AS bigint[]))
-     AS u(id, f, tree, lvl, p, ts, te, seq, n, dirty, txt, emb, fid, cid)
-"""
 
 
 def group_sizes(count: int, fanout: int) -> list[int]:
@@ -81,13 +66,6 @@ class _Row:
     n_children: int = 0
     parent: int | None = None
     leaf: LeafSpec | None = None
-
-
-def _vector(value: Any) -> Vector | None:
-    """A leaf embedding as an element of a ``vector[]`` parameter (None stays None)."""
-    if value is None:
-        return None
-    return Vector(np.asarray(as_vector(value), dtype=np.float32))
 
 
 def _check_leaves(tree: TreeRef, leaves: Sequence[LeafSpec]) -> None:
@@ -171,7 +149,7 @@ async def bulk_build_trees(
         chunk = [rows[i] for i in order[c : c + CHUNK]]
         await execute(
             conn,
-            _INSERT_NODES_SQL,
+            INSERT_NODES_SQL,
             {
                 "t": tenant_id,
                 "id": [ids[i] for i in order[c : c + CHUNK]],
@@ -183,13 +161,8 @@ async def bulk_build_trees(
                 "te": [r.t_end for r in chunk],
                 "seq": [r.seq for r in chunk],
                 "n": [r.n_children for r in chunk],
-                "dirty": [r.leaf is None or r.leaf.embedding is None for r in chunk],
-                "txt": [None if r.leaf is None else r.leaf.text for r in chunk],
-                "emb": [None if r.leaf is None else _vector(r.leaf.embedding) for r in chunk],
-                "fid": [r.leaf.source_id if r.leaf is not None and r.leaf.source_kind == "fact" else None
-                        for r in chunk],
-                "cid": [r.leaf.source_id if r.leaf is not None and r.leaf.source_kind == "cell" else None
-                        for r in chunk],
+                "ver": [0] * len(chunk),
+                **leaf_columns([r.leaf for r in chunk]),
             },
         )  # fmt: skip
     leaf_rows = [i for i, r in enumerate(rows) if r.leaf is not None]

@@ -420,7 +420,7 @@ SELECT false, n.node_id, n.tree_id, n.level, n.parent_id, n.t_start, n.seq, n.t_
 FROM nodes n WHERE n.tenant_id = :t AND n.parent_id IN (SELECT node_id FROM chain)
 """
 
-_INSERT_NODES_SQL = """
+INSERT_NODES_SQL = """
 INSERT INTO nodes (tenant_id, node_id, forest_id, tree_id, level, parent_id, t_start, t_end, seq, n_children,
                    version, dirty, summary, summary_hash, embedding, embedded_hash, leaf_fact_id, leaf_cell_id)
 SELECT :t, u.id, u.f, u.tree, u.lvl, u.p, u.ts, u.te, u.seq, u.n, u.ver, u.dirty, u.txt, md5(u.txt), u.emb,
@@ -586,11 +586,9 @@ class _Batch:
         new = [self.nodes[i] for i in self.created]
         if new:
             forest = {t.tree_id: t.forest_id for t in self.trees.values()}
-            fact_ids = [n.leaf.source_id if n.leaf and n.leaf.source_kind == "fact" else None for n in new]
-            cell_ids = [n.leaf.source_id if n.leaf and n.leaf.source_kind != "fact" else None for n in new]
             await execute(
                 conn,
-                _INSERT_NODES_SQL,
+                INSERT_NODES_SQL,
                 {
                     "t": tenant_id,
                     "id": [ids[n.node_id] for n in new],
@@ -603,11 +601,7 @@ class _Batch:
                     "seq": [n.seq for n in new],
                     "n": [n.n_children for n in new],
                     "ver": [n.bumps for n in new],
-                    "dirty": [n.leaf is None or n.leaf.embedding is None for n in new],
-                    "txt": [n.leaf.text if n.leaf is not None else None for n in new],
-                    "emb": [_vector(n.leaf.embedding) if n.leaf is not None else None for n in new],
-                    "fid": fact_ids,
-                    "cid": cell_ids,
+                    **leaf_columns([n.leaf for n in new]),
                 },
             )
         changed = [n for n in self.nodes.values() if not n.new and (n.bumps or n.moved)]
@@ -667,6 +661,19 @@ def _vector(value: Any) -> Vector | None:
     if value is None:
         return None
     return Vector(np.asarray(as_vector(value), dtype=np.float32))
+
+
+def leaf_columns(leaves: Sequence[LeafSpec | None]) -> dict[str, list[Any]]:
+    """The leaf-derived arrays of :data:`INSERT_NODES_SQL` (``dirty``, ``txt``, ``emb``, ``fid``,
+    ``cid``) for nodes whose leaf is given, None for internal nodes. A leaf without an embedding
+    is dirty, so the refresh embeds it."""
+    return {
+        "dirty": [leaf is None or leaf.embedding is None for leaf in leaves],
+        "txt": [None if leaf is None else leaf.text for leaf in leaves],
+        "emb": [None if leaf is None else _vector(leaf.embedding) for leaf in leaves],
+        "fid": [leaf.source_id if leaf is not None and leaf.source_kind == "fact" else None for leaf in leaves],
+        "cid": [leaf.source_id if leaf is not None and leaf.source_kind != "fact" else None for leaf in leaves],
+    }
 
 
 async def insert_leaves(
