@@ -1,0 +1,112 @@
+"""Write-path rules, each written once as a pure function.
+
+Ingest (``pipeline``), rebuild (``lifecycle.treebuild``), merge and import all decide the same
+questions: does an entity earn its own tree, is a new fact a near duplicate of a live one, which
+scene cluster does a fact (or a merged cluster) belong to, and which supersession slot does a
+state fact thread into. The answers live here, so the copies cannot drift apart again; set-based
+SQL that applies a rule to many rows at once takes its parameters from the constants below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from memforest.domain import FactKind
+from memforest.settings import PipelineSettings
+
+# Kinds whose facts describe a lasting condition: they merge with a restatement whatever its date.
+STATE_KINDS: frozenset[str] = frozenset({FactKind.STATE.value, FactKind.PREFERENCE.value, FactKind.RELATION.value})
+
+# Two events (or plans, opinions ...) are one fact only when they are this close in time.
+NEAR_DUPLICATE_WINDOW = timedelta(days=1)
+
+# Weight of the topic overlap next to the centroid cosine in the scene score.
+TOPIC_WEIGHT = 0.15
+
+# How many of a cluster's most frequent topics take part in the overlap, and how many name it.
+SCENE_TOPICS = 8
+SCENE_LABEL_TOPICS = 3
+
+# How many nearest live clusters (by centroid) a fact or a merged cluster is scored against.
+SCENE_CANDIDATES = 5
+
+
+def entity_key(label: str) -> str:
+    """The normalised form entities are keyed by (case-insensitive, single-spaced, no possessive)."""
+    key = " ".join(label.casefold().split())
+    for suffix in ("'s", "’s"):
+        if key.endswith(suffix):
+            key = key[: -len(suffix)]
+    return key
+
+
+def entity_earns_tree(*, is_speaker: bool, fact_count: int, session_count: int, settings: PipelineSettings) -> bool:
+    """Whether an entity with these counts has (or gets) its own entity tree.
+
+    A speaker does as soon as one fact links to it; any other entity once it has
+    ``entity_min_facts`` facts over ``entity_min_sessions`` sessions. An entity with no fact never
+    does: a tree without leaves is not kept.
+    """
+    if fact_count < 1:
+        return False
+    return is_speaker or (fact_count >= settings.entity_min_facts and session_count >= settings.entity_min_sessions)
+
+
+def is_near_duplicate(
+    *,
+    similarity: float,
+    threshold: float,
+    same_speaker: bool,
+    kind_a: str,
+    kind_b: str,
+    time_a: datetime,
+    time_b: datetime,
+) -> bool:
+    """Whether two facts say the same thing: same speaker, cosine >= ``threshold``, and either both
+    are lasting kinds (states, preferences, relations merge across time) or they lie within
+    ``NEAR_DUPLICATE_WINDOW`` of each other (two hikes a week apart are two facts)."""
+    if similarity < threshold or not same_speaker:
+        return False
+    if abs(time_a - time_b) <= NEAR_DUPLICATE_WINDOW:
+        return True
+    return kind_a in STATE_KINDS and kind_b in STATE_KINDS
+
+
+def top_topics(counts: Mapping[str, Any], n: int = SCENE_TOPICS) -> set[str]:
+    """A cluster's ``n`` most frequent topics (ties by name)."""
+    return {k for k, _ in sorted(counts.items(), key=lambda kv: (-int(kv[1]), kv[0]))[:n]}
+
+
+def scene_label(counts: Mapping[str, Any]) -> str:
+    """The label of a scene tree: its cluster's three most frequent topics, else ``misc``."""
+    top = [k for k, _ in sorted(counts.items(), key=lambda kv: (-int(kv[1]), kv[0]))[:SCENE_LABEL_TOPICS]]
+    return ", ".join(top) if top else "misc"
+
+
+def scene_score(similarity: float, topics: Iterable[str], cluster_topics: set[str]) -> float:
+    """How well a fact (or a cluster) with ``topics`` fits a cluster: centroid cosine plus
+    ``TOPIC_WEIGHT`` times the Jaccard overlap of the topics with the cluster's top topics."""
+    mine = set(topics)
+    union = mine | cluster_topics
+    overlap = len(mine & cluster_topics) / len(union) if union else 0.0
+    return similarity + TOPIC_WEIGHT * overlap
+
+
+def scene_accepts(score: float, settings: PipelineSettings) -> bool:
+    """Whether the best-scoring cluster takes the fact; below the threshold a new cluster spawns."""
+    return score >= settings.scene_assign_threshold
+
+
+def supersession_slot(subject: str | None, attribute: str | None, value: str | None) -> tuple[str, str] | None:
+    """The (subject, attribute) timeline a state fact threads into, normalised; None when the fact
+    names no complete state (all three of subject, attribute and value are needed)."""
+    if not (subject and attribute and value):
+        return None
+    return subject.casefold(), attribute.casefold()
+
+
+def same_state_value(a: str | None, b: str | None) -> bool:
+    """Whether two holders of one slot state the same value (then neither supersedes the other)."""
+    return (a or "").casefold() == (b or "").casefold()
