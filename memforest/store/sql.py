@@ -11,6 +11,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 Row = dict[str, Any]
 
+# The transaction handle layers above the store hold and pass down. Only store/ and db/ run
+# statements on it; everyone else just passes it to store functions.
+Conn = AsyncConnection
+
 
 async def fetch_all(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> list[Row]:
     """All rows of ``sql`` as dicts."""
