@@ -1,0 +1,178 @@
+"""Check the layering rules of ``docs/architecture.md`` over the ``memforest`` package.
+
+    python scripts/check_layers.py [--root DIR]
+
+Rules (each violation is printed as ``path:line: rule: detail``; exit 1 if there is any):
+
+- ``sql``: no string literal containing SQL outside ``memforest/store/`` and ``memforest/db/``
+  (``migrations/`` is outside the package). Docstrings are prose and are not read.
+- ``layer``: an import points only to the same or a lower layer (table ``LAYERS``).
+- ``adapter``: no adapter (api, mcp, commands, client) imports another adapter; the client
+  imports only the wire models and the errors.
+- ``local-import``: no ``import`` of a ``memforest`` module inside a function or class body
+  (such an import only hides a cycle; the shared part belongs a layer down).
+- ``size``: no module over ``MAX_LINES`` lines.
+- ``unassigned``: every top-level module or package of ``memforest`` has a layer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE = "memforest"
+MAX_LINES = 500
+
+# Top-level module or package of memforest -> layer; an import may point only to the same or a lower layer.
+LAYERS: dict[str, int] = {
+    **dict.fromkeys(("domain", "errors", "settings", "rules", "schemas", "logs", "timefmt"), 0),
+    **dict.fromkeys(("db", "store", "text", "ingest"), 1),
+    "backends": 2,
+    **dict.fromkeys(("pipeline", "retrieval", "lifecycle"), 3),
+    "app": 4,
+    **dict.fromkeys(("api", "mcp", "commands", "client", "cli", "demo", "testing", "__main__"), 5),
+}
+ADAPTERS = frozenset({"api", "mcp", "commands", "client"})
+CLIENT_MAY_IMPORT = frozenset({"client", "schemas", "errors"})
+SQL_HOMES = frozenset({"store", "db"})
+
+_SQL = re.compile(
+    r"\b(SELECT\s+[\w*(]|INSERT\s+INTO|UPDATE\s+\w+(\s+\w+)?\s+SET|DELETE\s+FROM|CREATE\s+(TEMP|TABLE|INDEX|UNIQUE|"
+    r"EXTENSION|ROLE|DATABASE|SCHEMA|POLICY)|ALTER\s+(TABLE|ROLE|DATABASE)|DROP\s+(TABLE|INDEX|DATABASE|ROLE)|"
+    r"TRUNCATE\s+\w|SET\s+LOCAL|RESET\s+ROLE|LOCK\s+TABLE|ON\s+CONFLICT|RETURNING\s+\w|ORDER\s+BY\s+\w|"
+    r"GROUP\s+BY\s+\w|pg_advisory\w*|pg_has_role|WHERE\s+\w+(\.\w+)?\s*(=|<>|IS|IN|<|>))"
+    r"|(=|<>|<=|>=)\s*:[a-z_]\w*\b|\bANY\s*\(\s*:|\bCAST\s*\(\s*:",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule at one place."""
+
+    path: Path
+    line: int
+    rule: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.rule}: {self.detail}"
+
+
+def _docstring_nodes(tree: ast.AST) -> set[int]:
+    """ids of the string constants that are docstrings (module, class, function)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                out.add(id(first.value))
+    return out
+
+
+def _imported_modules(node: ast.Import | ast.ImportFrom) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if node.level or node.module is None:
+        return []
+    return [node.module]
+
+
+def _top(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] != PACKAGE:
+        return None
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _check_sql(path: Path, tree: ast.AST, where: str) -> Iterator[Violation]:
+    if where in SQL_HOMES:
+        return
+    docs = _docstring_nodes(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            m = _SQL.search(node.value)
+            if m:
+                yield Violation(path, node.lineno, "sql", f"SQL outside store/ and db/: {m.group(0)!r}")
+
+
+def _check_imports(path: Path, tree: ast.Module, where: str) -> Iterator[Violation]:
+    mine = LAYERS[where]
+    local: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Import | ast.ImportFrom):
+                    local.add(id(inner))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            continue
+        for module in _imported_modules(node):
+            target = _top(module)
+            if target is None or target == "":
+                continue
+            if id(node) in local:
+                yield Violation(path, node.lineno, "local-import", f"{module} imported inside a function or class")
+            if target not in LAYERS:
+                yield Violation(path, node.lineno, "unassigned", f"{module}: memforest.{target} has no layer")
+                continue
+            if LAYERS[target] > mine:
+                yield Violation(
+                    path, node.lineno, "layer", f"{where} (layer {mine}) imports {module} (layer {LAYERS[target]})"
+                )
+            if where in ADAPTERS and target in ADAPTERS and target != where:
+                yield Violation(path, node.lineno, "adapter", f"adapter {where} imports adapter {module}")
+            if where == "client" and target not in CLIENT_MAY_IMPORT:
+                yield Violation(path, node.lineno, "adapter", f"the client imports {module} (only schemas, errors)")
+
+
+def check_file(path: Path, package_root: Path) -> list[Violation]:
+    """Every violation in one module of the package."""
+    rel = path.relative_to(package_root)
+    where = rel.parts[0].removesuffix(".py") if len(rel.parts) > 1 or rel.name != "__init__.py" else ""
+    source = path.read_text(encoding="utf-8")
+    out: list[Violation] = []
+    lines = source.count("\n") + (0 if source.endswith("\n") or not source else 1)
+    if lines > MAX_LINES:
+        out.append(Violation(path, 1, "size", f"{lines} lines (at most {MAX_LINES})"))
+    if where == "":
+        return out
+    if where not in LAYERS:
+        return [*out, Violation(path, 1, "unassigned", f"memforest.{where} has no layer in LAYERS")]
+    tree = ast.parse(source, filename=str(path))
+    out.extend(_check_sql(path, tree, where))
+    out.extend(_check_imports(path, tree, where))
+    return out
+
+
+def check_tree(root: Path) -> list[Violation]:
+    """Every violation under ``root/memforest``."""
+    package_root = root / PACKAGE
+    out: list[Violation] = []
+    for path in sorted(package_root.rglob("*.py")):
+        out.extend(check_file(path, package_root))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the violations; 0 when there are none."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
+    args = parser.parse_args(argv)
+    if not (args.root / PACKAGE).is_dir():
+        print(f"check_layers: no {PACKAGE}/ package under {args.root}", file=sys.stderr)
+        return 2
+    violations = check_tree(args.root)
+    for v in violations:
+        print(v)
+    n = sum(1 for _ in (args.root / PACKAGE).rglob("*.py"))
+    print(f"check_layers: {len(violations)} violation(s) in {n} modules")
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
