@@ -19,9 +19,10 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 lint: $(STAMP)
-	$(BIN)/ruff check memforest tests bench migrations
-	$(BIN)/ruff format --check memforest tests bench migrations
+	$(BIN)/ruff check memforest tests bench migrations scripts
+	$(BIN)/ruff format --check memforest tests bench migrations scripts
 	$(BIN)/mypy
+	$(BIN)/python scripts/check_layers.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
