@@ -22,12 +22,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection
-
 from memforest.domain import TreeKind
 from memforest.pipeline.route import FactForRouting, Router
+from memforest.rules import entity_earns_tree
 from memforest.settings import PipelineSettings
-from memforest.store.sql import as_vector, fetch_all, scalar
+from memforest.store import rebuild as q
+from memforest.store.rebuild import TreeSpec
+from memforest.store.sql import Conn, Row, as_vector
 from memforest.store.tree_bulk import bulk_build_trees
 from memforest.store.trees import InsertStats, LeafSpec, TreeRef, insert_leaves
 
@@ -48,10 +49,7 @@ class SceneScope:
 
 @dataclass(slots=True)
 class _TreePlan:
-    kind: TreeKind
-    key: str
-    label: str
-    fanout: int
+    tree: TreeSpec
     leaves: list[LeafSpec]
 
 
@@ -67,8 +65,24 @@ def _fact_leaf(r: Mapping[str, Any]) -> LeafSpec:
     return LeafSpec("fact", fid, r["valid_from"], r["valid_from"], fid, str(r["text"]), r["embedding"])
 
 
+def _entity_order(
+    is_speaker: bool, links: Sequence[Row], facts: Mapping[int, Row], pipeline: PipelineSettings
+) -> list[Row]:
+    """An entity tree's facts in the write path's insertion order. The write path links facts in
+    creation order and, once the entity earns its tree, backfills the facts linked so far in time
+    order; later facts follow in creation order."""
+    earned, seen = len(links), set()
+    for i, link in enumerate(links):
+        seen.add(int(link["session_id"]))
+        if entity_earns_tree(is_speaker=is_speaker, fact_count=i + 1, session_count=len(seen), settings=pipeline):
+            earned = i + 1
+            break
+    head = sorted((facts[int(x["fact_id"])] for x in links[:earned]), key=lambda r: (r["valid_from"], r["fact_id"]))
+    return head + [facts[int(x["fact_id"])] for x in links[earned:]]
+
+
 async def _plan(
-    conn: AsyncConnection,
+    conn: Conn,
     tenant_id: uuid.UUID,
     forest_id: int,
     pipeline: PipelineSettings,
@@ -76,74 +90,29 @@ async def _plan(
     cell_vectors: Mapping[int, Any],
 ) -> list[_TreePlan]:
     """Every tree of the forest with its leaves in the write path's insertion order."""
-    p = {"t": tenant_id, "f": forest_id}
     plans: list[_TreePlan] = []
-    sessions = await fetch_all(
-        conn,
-        "SELECT session_id, external_id FROM sessions WHERE tenant_id = :t AND forest_id = :f "
-        "ORDER BY time, session_id",
-        p,
-    )
-    cells = await fetch_all(
-        conn,
-        "SELECT cell_id, session_id, text, t_start, t_end FROM cells WHERE tenant_id = :t AND forest_id = :f "
-        "ORDER BY session_id, seq",
-        p,
-    )
+    sessions = await q.forest_sessions(conn, tenant_id, forest_id)
     cells_of: dict[int, list[LeafSpec]] = defaultdict(list)
-    for c in cells:
+    for c in await q.forest_cells(conn, tenant_id, forest_id):
         cid = int(c["cell_id"])
         cells_of[int(c["session_id"])].append(
             LeafSpec("cell", cid, c["t_start"], c["t_end"], cid, str(c["text"]), cell_vectors.get(cid))
         )
     for s in sessions:
         name = str(s["external_id"])
-        plans.append(
-            _TreePlan(TreeKind.SESSION, name, name, pipeline.fanout_session, cells_of.get(int(s["session_id"]), []))
-        )
+        spec = TreeSpec(TreeKind.SESSION, name, name, pipeline.fanout_session)
+        plans.append(_TreePlan(spec, cells_of.get(int(s["session_id"]), [])))
 
-    facts = {
-        int(r["fact_id"]): r
-        for r in await fetch_all(
-            conn,
-            "SELECT fact_id, text, valid_from, embedding FROM facts WHERE tenant_id = :t AND forest_id = :f "
-            "AND retracted_at IS NULL",
-            p,
-        )
-    }
-    entities = await fetch_all(
-        conn,
-        "SELECT entity_id, key, label, is_speaker FROM entities WHERE tenant_id = :t AND forest_id = :f AND activated "
-        "ORDER BY entity_id",
-        p,
-    )
-    links = await fetch_all(
-        conn,
-        "SELECT entity_id, fact_id, session_id FROM entity_facts WHERE tenant_id = :t AND forest_id = :f "
-        "ORDER BY entity_id, fact_id",
-        p,
-    )
-    links_of: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for link in links:
+    facts = {int(r["fact_id"]): r for r in await q.live_facts(conn, tenant_id, forest_id)}
+    entities = await q.activated_entities(conn, tenant_id, forest_id)
+    links_of: dict[int, list[Row]] = defaultdict(list)
+    for link in await q.entity_links(conn, tenant_id, forest_id):
         if int(link["fact_id"]) in facts:
             links_of[int(link["entity_id"])].append(link)
     for e in entities:
-        items = links_of.get(int(e["entity_id"]), [])
-        # The write path links facts in creation order and, once the entity earns its tree, backfills
-        # the facts linked so far in time order; later facts follow in creation order.
-        earned, seen = len(items), set()
-        for i, link in enumerate(items):
-            seen.add(int(link["session_id"]))
-            if e["is_speaker"] or (i + 1 >= pipeline.entity_min_facts and len(seen) >= pipeline.entity_min_sessions):
-                earned = i + 1
-                break
-        head = sorted((facts[int(x["fact_id"])] for x in items[:earned]), key=lambda r: (r["valid_from"], r["fact_id"]))
-        order = head + [facts[int(x["fact_id"])] for x in items[earned:]]
-        plans.append(
-            _TreePlan(
-                TreeKind.ENTITY, str(e["key"]), str(e["label"]), pipeline.fanout_entity, [_fact_leaf(r) for r in order]
-            )
-        )
+        order = _entity_order(bool(e["is_speaker"]), links_of.get(int(e["entity_id"]), []), facts, pipeline)
+        spec = TreeSpec(TreeKind.ENTITY, str(e["key"]), str(e["label"]), pipeline.fanout_entity)
+        plans.append(_TreePlan(spec, [_fact_leaf(r) for r in order]))
 
     in_scene: set[int] = set()
     keys: set[str] = set()
@@ -156,59 +125,16 @@ async def _plan(
             if fid in facts and fid not in in_scene:
                 in_scene.add(fid)
                 members.append(_fact_leaf(facts[fid]))
-        plans.append(_TreePlan(TreeKind.SCENE, scene.key, scene.label, pipeline.fanout_scene, members))
+        plans.append(_TreePlan(TreeSpec(TreeKind.SCENE, scene.key, scene.label, pipeline.fanout_scene), members))
     return plans
 
 
-async def _create_trees(
-    conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, plans: Sequence[_TreePlan], stats: InsertStats
-) -> list[TreeRef]:
-    """One INSERT for every planned tree (the forest has none yet); TreeRefs in plan order."""
-    if not plans:
-        return []
-    rows = await fetch_all(
-        conn,
-        "INSERT INTO trees (tenant_id, forest_id, kind, key, label, fanout) SELECT :t, :f, u.k, u.key, u.l, u.fo "
-        "FROM unnest(CAST(:k AS text[]), CAST(:key AS text[]), CAST(:l AS text[]), CAST(:fo AS int[])) "
-        "WITH ORDINALITY AS u(k, key, l, fo, i) ORDER BY u.i RETURNING tree_id, kind, key, root_node_id, height",
-        {
-            "t": tenant_id,
-            "f": forest_id,
-            "k": [pl.kind.value for pl in plans],
-            "key": [pl.key for pl in plans],
-            "l": [pl.label for pl in plans],
-            "fo": [pl.fanout for pl in plans],
-        },
-    )
-    by_key = {(str(r["kind"]), str(r["key"])): r for r in rows}
-    stats.trees_created += len(rows)
-    out = []
-    for pl in plans:
-        r = by_key[(pl.kind.value, pl.key)]
-        out.append(
-            TreeRef(
-                int(r["tree_id"]), forest_id, pl.kind, pl.key, pl.label, pl.fanout, r["root_node_id"], int(r["height"])
-            )
-        )
-    return out
-
-
 async def route_unscened(
-    conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, pipeline: PipelineSettings, stats: InsertStats
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, pipeline: PipelineSettings, stats: InsertStats
 ) -> int:
     """Cluster the live facts that have a vector but no scene tree, in time order, as the write path
-    does (best live cluster or a new one; cluster state is updated). Returns how many were routed.
-    (``NOT IN`` over a hashed subquery: a correlated ``NOT EXISTS`` was planned as a scan of the
-    forest's placements per fact right after a rebuild, 13 s for 900 facts.)"""
-    rows = await fetch_all(
-        conn,
-        "SELECT x.fact_id, x.text, x.valid_from, x.embedding, x.entities, x.topics FROM facts x "
-        "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.retracted_at IS NULL AND x.embedding IS NOT NULL "
-        "AND x.fact_id NOT IN (SELECT pl.source_id FROM placements pl WHERE pl.tenant_id = :t AND pl.forest_id = :f "
-        "AND pl.source_kind = 'fact' AND pl.tree_id IN (SELECT tr.tree_id FROM trees tr WHERE tr.tenant_id = :t "
-        "AND tr.forest_id = :f AND tr.kind = 'scene')) ORDER BY x.valid_from, x.fact_id",
-        {"t": tenant_id, "f": forest_id},
-    )
+    does (best live cluster or a new one; cluster state is updated). Returns how many were routed."""
+    rows = await q.unscened_facts(conn, tenant_id, forest_id)
     if not rows:
         return 0
     router = Router(conn, tenant_id, forest_id, pipeline, stats)
@@ -223,7 +149,7 @@ async def route_unscened(
 
 
 async def build_forest_trees(
-    conn: AsyncConnection,
+    conn: Conn,
     tenant_id: uuid.UUID,
     forest_id: int,
     pipeline: PipelineSettings,
@@ -244,13 +170,11 @@ async def build_forest_trees(
     holds the transaction and the forest lock."""
     stats = stats if stats is not None else InsertStats()
     pipeline = with_fanout(pipeline, fanout)
-    has_trees = await scalar(
-        conn, "SELECT 1 FROM trees WHERE tenant_id = :t AND forest_id = :f LIMIT 1", {"t": tenant_id, "f": forest_id}
-    )
-    if has_trees is not None:
+    if await q.forest_has_trees(conn, tenant_id, forest_id):
         raise ValueError(f"forest {forest_id} already has trees: drop them before building from state")
     plans = await _plan(conn, tenant_id, forest_id, pipeline, scenes, cell_vectors or {})
-    trees = await _create_trees(conn, tenant_id, forest_id, plans, stats)
+    trees = await q.create_trees(conn, tenant_id, forest_id, [pl.tree for pl in plans])
+    stats.trees_created += len(trees)
     total = len(trees)
     if progress is not None:
         progress("rebuild trees", 0, total)

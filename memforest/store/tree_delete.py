@@ -22,9 +22,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection
-
-from memforest.store.sql import execute, fetch_all, fetch_one, scalar
+from memforest.store.sql import Conn, execute, fetch_all, fetch_one, scalar
 from memforest.store.trees import TreeRef, load_tree
 
 
@@ -69,23 +67,42 @@ _CHILDREN_SQL = (
     "SELECT node_id, t_start, seq, t_end, n_children FROM nodes WHERE tenant_id = :t AND parent_id = :p "
     "ORDER BY t_start, seq, node_id"
 )
+_NODE_SQL = "SELECT node_id, level, parent_id, t_start, seq, t_end FROM nodes WHERE tenant_id = :t AND node_id = :id"
+_REFIT_SQL = (
+    "UPDATE nodes SET n_children = :n, t_start = :ts, seq = :seq, t_end = :te, dirty = true, "
+    "version = version + 1 WHERE tenant_id = :t AND node_id = :id"
+)
+_REPARENT_SQL = "UPDATE nodes SET parent_id = :p WHERE tenant_id = :t AND node_id = ANY(:ids)"
+_DETACH_SQL = "UPDATE nodes SET parent_id = NULL WHERE tenant_id = :t AND node_id = :c"
+_DELETE_NODE_SQL = "DELETE FROM nodes WHERE tenant_id = :t AND node_id = :id"
+_SET_ROOT_SQL = "UPDATE trees SET root_node_id = :r, height = :h WHERE tenant_id = :t AND tree_id = :tree"
+_DELETE_LEAF_SQL = (
+    "DELETE FROM nodes WHERE tenant_id = :t AND node_id = :n AND tree_id = :tree AND level = 0 RETURNING parent_id"
+)
+_LOST_LEAF_SQL = "UPDATE trees SET n_leaves = n_leaves - 1 WHERE tenant_id = :t AND tree_id = :tree"
+_PLACEMENTS_OF_SQL = (
+    "SELECT tree_id, node_id FROM placements WHERE tenant_id = :t AND source_kind = :k AND source_id = :s "
+    "ORDER BY tree_id"
+)
+_COUNT_TREE_NODES_SQL = "SELECT count(*) FROM nodes WHERE tenant_id = :t AND tree_id = :tree"
+_DROP_TREE_SQL = (
+    "DELETE FROM placements WHERE tenant_id = :t AND tree_id = :tree",
+    "DELETE FROM nodes WHERE tenant_id = :t AND tree_id = :tree",
+    "DELETE FROM trees WHERE tenant_id = :t AND tree_id = :tree",
+)
 
 
-async def _children(conn: AsyncConnection, tenant_id: uuid.UUID, node_id: int) -> list[dict[str, Any]]:
+async def _children(conn: Conn, tenant_id: uuid.UUID, node_id: int) -> list[dict[str, Any]]:
     return await fetch_all(conn, _CHILDREN_SQL, {"t": tenant_id, "p": node_id})
 
 
 async def _refit(
-    conn: AsyncConnection, tenant_id: uuid.UUID, node_id: int, kids: list[dict[str, Any]], stats: DeleteStats
+    conn: Conn, tenant_id: uuid.UUID, node_id: int, kids: list[dict[str, Any]], stats: DeleteStats
 ) -> None:
     """Recompute key, interval and child count of ``node_id`` from ``kids`` (in order); mark it dirty."""
     t_start, seq, t_end = _fit(kids)
-    await execute(
-        conn,
-        "UPDATE nodes SET n_children = :n, t_start = :ts, seq = :seq, t_end = :te, dirty = true, "
-        "version = version + 1 WHERE tenant_id = :t AND node_id = :id",
-        {"n": len(kids), "ts": t_start, "seq": seq, "te": t_end, "t": tenant_id, "id": node_id},
-    )
+    params = {"n": len(kids), "ts": t_start, "seq": seq, "te": t_end, "t": tenant_id, "id": node_id}
+    await execute(conn, _REFIT_SQL, params)
     stats.marks += 1
 
 
@@ -105,46 +122,32 @@ FROM chain WHERE n.tenant_id = :t AND n.node_id = chain.node_id
 """
 
 
-async def _mark_up(conn: AsyncConnection, tenant_id: uuid.UUID, start: int) -> int:
+async def _mark_up(conn: Conn, tenant_id: uuid.UUID, start: int) -> int:
     """Mark ``start`` and its ancestors dirty (keys untouched) in one statement; returns how many."""
     return await execute(conn, MARK_UP_SQL, {"t": tenant_id, "start": start})
 
 
-async def _reparent(conn: AsyncConnection, tenant_id: uuid.UUID, ids: list[int], parent_id: int) -> None:
-    await execute(
-        conn,
-        "UPDATE nodes SET parent_id = :p WHERE tenant_id = :t AND node_id = ANY(:ids)",
-        {"p": parent_id, "t": tenant_id, "ids": ids},
-    )
+async def _reparent(conn: Conn, tenant_id: uuid.UUID, ids: list[int], parent_id: int) -> None:
+    await execute(conn, _REPARENT_SQL, {"p": parent_id, "t": tenant_id, "ids": ids})
 
 
-async def _delete_node(conn: AsyncConnection, tenant_id: uuid.UUID, node_id: int, stats: DeleteStats) -> None:
-    await execute(conn, "DELETE FROM nodes WHERE tenant_id = :t AND node_id = :id", {"t": tenant_id, "id": node_id})
+async def _delete_node(conn: Conn, tenant_id: uuid.UUID, node_id: int, stats: DeleteStats) -> None:
+    await execute(conn, _DELETE_NODE_SQL, {"t": tenant_id, "id": node_id})
     stats.nodes_removed += 1
 
 
-async def _set_root(conn: AsyncConnection, tenant_id: uuid.UUID, tree: TreeRef, root: int | None, height: int) -> None:
-    await execute(
-        conn,
-        "UPDATE trees SET root_node_id = :r, height = :h WHERE tenant_id = :t AND tree_id = :tree",
-        {"r": root, "h": height, "t": tenant_id, "tree": tree.tree_id},
-    )
+async def _set_root(conn: Conn, tenant_id: uuid.UUID, tree: TreeRef, root: int | None, height: int) -> None:
+    await execute(conn, _SET_ROOT_SQL, {"r": root, "h": height, "t": tenant_id, "tree": tree.tree_id})
     tree.root_node_id, tree.height = root, height
 
 
-async def _rebalance(
-    conn: AsyncConnection, tenant_id: uuid.UUID, tree: TreeRef, start: int, stats: DeleteStats
-) -> None:
+async def _rebalance(conn: Conn, tenant_id: uuid.UUID, tree: TreeRef, start: int, stats: DeleteStats) -> None:
     """Walk up from ``start`` (a node that just lost a child): borrow, merge or collapse as needed and
     refit every node on the way to the root."""
     min_k = (tree.fanout + 1) // 2
     current: int | None = start
     while current is not None:
-        node = await fetch_one(
-            conn,
-            "SELECT node_id, level, parent_id, t_start, seq, t_end FROM nodes WHERE tenant_id = :t AND node_id = :id",
-            {"t": tenant_id, "id": current},
-        )
+        node = await fetch_one(conn, _NODE_SQL, {"t": tenant_id, "id": current})
         assert node is not None, f"node {current} vanished"
         kids = await _children(conn, tenant_id, current)
         level = int(node["level"])
@@ -156,10 +159,7 @@ async def _rebalance(
                 return
             if level > 1 and len(kids) == 1:
                 child = int(kids[0]["node_id"])
-                await execute(
-                    conn, "UPDATE nodes SET parent_id = NULL WHERE tenant_id = :t AND node_id = :c",
-                    {"t": tenant_id, "c": child},
-                )  # fmt: skip
+                await execute(conn, _DETACH_SQL, {"t": tenant_id, "c": child})
                 await _delete_node(conn, tenant_id, current, stats)
                 await _set_root(conn, tenant_id, tree, child, level - 1)
                 stats.collapses += 1
@@ -213,24 +213,14 @@ async def _rebalance(
         current = parent
 
 
-async def remove_leaf(
-    conn: AsyncConnection, tenant_id: uuid.UUID, tree: TreeRef, leaf_node_id: int, stats: DeleteStats
-) -> bool:
+async def remove_leaf(conn: Conn, tenant_id: uuid.UUID, tree: TreeRef, leaf_node_id: int, stats: DeleteStats) -> bool:
     """Remove one leaf (and its placement) from ``tree`` and rebalance; False when it is not a leaf
     of this tree (nothing changes then)."""
     # (its placement goes with it: placements cascade on their node)
-    deleted = await fetch_one(
-        conn,
-        "DELETE FROM nodes WHERE tenant_id = :t AND node_id = :n AND tree_id = :tree AND level = 0 RETURNING parent_id",
-        {"t": tenant_id, "n": leaf_node_id, "tree": tree.tree_id},
-    )
+    deleted = await fetch_one(conn, _DELETE_LEAF_SQL, {"t": tenant_id, "n": leaf_node_id, "tree": tree.tree_id})
     if deleted is None:
         return False
-    await execute(
-        conn,
-        "UPDATE trees SET n_leaves = n_leaves - 1 WHERE tenant_id = :t AND tree_id = :tree",
-        {"t": tenant_id, "tree": tree.tree_id},
-    )
+    await execute(conn, _LOST_LEAF_SQL, {"t": tenant_id, "tree": tree.tree_id})
     stats.leaves += 1
     stats.touched_trees.add(tree.tree_id)
     if deleted["parent_id"] is not None:  # the leaf's parent lost a child
@@ -239,7 +229,7 @@ async def remove_leaf(
 
 
 async def remove_source(
-    conn: AsyncConnection,
+    conn: Conn,
     tenant_id: uuid.UUID,
     source_kind: str,
     source_id: int,
@@ -249,12 +239,7 @@ async def remove_source(
     """Remove every leaf of a fact or cell, in every tree that holds one (found through placements).
     Returns the ids of the trees it was removed from. ``trees`` caches tree rows across calls."""
     cache = trees if trees is not None else {}
-    rows = await fetch_all(
-        conn,
-        "SELECT tree_id, node_id FROM placements WHERE tenant_id = :t AND source_kind = :k AND source_id = :s "
-        "ORDER BY tree_id",
-        {"t": tenant_id, "k": source_kind, "s": source_id},
-    )
+    rows = await fetch_all(conn, _PLACEMENTS_OF_SQL, {"t": tenant_id, "k": source_kind, "s": source_id})
     out = []
     for r in rows:
         tree_id = int(r["tree_id"])
@@ -266,16 +251,10 @@ async def remove_source(
     return out
 
 
-async def drop_tree(conn: AsyncConnection, tenant_id: uuid.UUID, tree_id: int) -> int:
+async def drop_tree(conn: Conn, tenant_id: uuid.UUID, tree_id: int) -> int:
     """Delete a tree with its nodes and placements; returns how many nodes it had (0 when absent)."""
-    nodes = await scalar(
-        conn,
-        "SELECT count(*) FROM nodes WHERE tenant_id = :t AND tree_id = :tree",
-        {"t": tenant_id, "tree": tree_id},
-    )
-    await execute(
-        conn, "DELETE FROM placements WHERE tenant_id = :t AND tree_id = :tree", {"t": tenant_id, "tree": tree_id}
-    )
-    await execute(conn, "DELETE FROM nodes WHERE tenant_id = :t AND tree_id = :tree", {"t": tenant_id, "tree": tree_id})
-    await execute(conn, "DELETE FROM trees WHERE tenant_id = :t AND tree_id = :tree", {"t": tenant_id, "tree": tree_id})
+    p = {"t": tenant_id, "tree": tree_id}
+    nodes = await scalar(conn, _COUNT_TREE_NODES_SQL, p)
+    for statement in _DROP_TREE_SQL:
+        await execute(conn, statement, p)
     return int(nodes or 0)
