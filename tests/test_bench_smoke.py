@@ -59,7 +59,7 @@ def test_write_scaling_quick(db_url: str, tmp_path: Path) -> None:
         assert 0 < p["wall_s_per_session_median"] < 30
         assert p["summary_calls_per_session"] > 0 and p["nodes_touched_per_session"] > 0
     assert result["final_forest"]["facts"] > 120
-    assert result["final_forest"]["superseded"] >= 0
+    assert result["final_forest"]["superseded"] > 0  # the synthetic speakers move, change jobs and favourites
     cmp = result["eager_vs_lazy"]
     modes = cmp["modes"]
     assert set(modes) == {"eager_per_fact", "eager_per_cell", "lazy_per_session", "lazy_coalesced", "lazy_batch"}
