@@ -33,19 +33,9 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.common import (
-    RESULTS_DIR,
-    BenchEnv,
-    bench_env,
-    forest_counts,
-    ingest_stepwise,
-    locomo_or_complain,
-    machine_info,
-    new_figure,
-    publish,
-    save_figure,
-    usage_totals,
-)
+from bench.env import RESULTS_DIR, BenchEnv, bench_env, forest_counts, locomo_or_complain
+from bench.report import machine_info, new_figure, publish, save_figure, usage_totals
+from bench.stepwise import ingest_stepwise
 from memforest.backends.base import UsageLedger
 from memforest.domain import ForestInput
 from memforest.ingest.formats import load_forests

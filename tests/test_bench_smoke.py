@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives at the repo root, not installed
 
 from bench import ingest_throughput, throughput, write_scaling
-from bench.common import SyntheticConversations
+from bench.synthetic import SyntheticConversations
 
 TEST_DIM = 64  # the dimension conftest migrates the test databases with
 
