@@ -41,8 +41,9 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.common import RESULTS_DIR, machine_info, write_json
+from bench.env import RESULTS_DIR
 from bench.load import serve
+from bench.report import machine_info, write_json
 from memforest.client import MemForestClient
 from memforest.errors import MemForestError
 

@@ -26,18 +26,8 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.common import (
-    RESULTS_DIR,
-    bench_env,
-    check_verdict,
-    forest_counts,
-    locomo_or_complain,
-    machine_info,
-    new_figure,
-    publish,
-    save_figure,
-    stage_breakdown,
-)
+from bench.env import RESULTS_DIR, bench_env, check_verdict, forest_counts, locomo_or_complain
+from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
 from memforest.ingest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
 

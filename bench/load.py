@@ -37,7 +37,9 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.common import RESULTS_DIR, SyntheticConversations, machine_info, new_figure, publish, save_figure
+from bench.env import RESULTS_DIR
+from bench.report import machine_info, new_figure, publish, save_figure
+from bench.synthetic import SyntheticConversations
 from memforest.client import JobWaitTimeout, MemForestClient
 from memforest.errors import MemForestError
 

@@ -28,19 +28,8 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.common import (
-    RESULTS_DIR,
-    BenchEnv,
-    bench_env,
-    check_verdict,
-    forest_counts,
-    locomo_or_complain,
-    machine_info,
-    new_figure,
-    publish,
-    save_figure,
-    usage_totals,
-)
+from bench.env import RESULTS_DIR, BenchEnv, bench_env, check_verdict, forest_counts, locomo_or_complain
+from bench.report import machine_info, new_figure, publish, save_figure, usage_totals
 from memforest.backends.base import UsageLedger
 from memforest.domain import ForestInput, SessionInput
 from memforest.ingest.formats import load_forests

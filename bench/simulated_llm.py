@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import uvicorn
 
-from memforest.simulated_llm import FAIL_KINDS, SimulationConfig, create_app
+from memforest.testing.simulated_llm import FAIL_KINDS, SimulationConfig, create_app
 
 
 def _parser() -> argparse.ArgumentParser:

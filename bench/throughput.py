@@ -5,7 +5,7 @@ Prints sessions/s, turns/s, model calls and prompt/completion tokens per stage, 
 hit rate (cached/prompt tokens, where the server reports cached tokens), per-stage wall time, and the
 critical path (wall time) against the sum of call latencies: parallelism = sum of latencies / wall.
 
-``--simulate`` starts the SIMULATED OpenAI-compatible server of ``memforest.simulated_llm`` in this
+``--simulate`` starts the SIMULATED OpenAI-compatible server of ``memforest.testing.simulated_llm`` in this
 process (latency = ttft + tpot x completion tokens, at most ``--max-num-seqs`` sequences at once,
 the rest queue; synthetic outputs, no model) and runs, over the same sessions, MemForest's parallel
 write path AND a sequential baseline: one cell at a time (extraction concurrency 1, one job at a
@@ -33,24 +33,14 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.common import (
-    RESULTS_DIR,
-    BenchEnv,
-    bench_env,
-    forest_counts,
-    ingest_stepwise,
-    locomo_or_complain,
-    machine_info,
-    new_figure,
-    publish,
-    save_figure,
-    usage_totals,
-)
+from bench.env import RESULTS_DIR, BenchEnv, bench_env, forest_counts, locomo_or_complain
+from bench.report import machine_info, new_figure, publish, save_figure, usage_totals
+from bench.stepwise import ingest_stepwise
 from memforest.backends.base import UsageLedger
 from memforest.domain import ForestInput
 from memforest.ingest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
-from memforest.simulated_llm import SimulationConfig, run_server_in_thread
+from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
 
 NAME = "throughput"
 STAGE_ORDER = ("accept", "extract", "embed", "commit", "refresh")

@@ -42,19 +42,10 @@ from rich.table import Table
 from sqlalchemy import text
 from tqdm import tqdm
 
-from bench.common import (
-    RESULTS_DIR,
-    BenchEnv,
-    SyntheticConversations,
-    bench_env,
-    forest_counts,
-    ingest_stepwise,
-    machine_info,
-    new_figure,
-    publish,
-    save_figure,
-    stage_breakdown,
-)
+from bench.env import RESULTS_DIR, BenchEnv, bench_env, forest_counts
+from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
+from bench.stepwise import ingest_stepwise
+from bench.synthetic import SyntheticConversations
 from memforest.pipeline.service import ingest_sessions
 from memforest.settings import Settings
 

@@ -1,5 +1,6 @@
 """Shared fixtures: one embedded PostgreSQL per test session, a migrated template database,
-and a fresh database cloned from it (``CREATE DATABASE ... TEMPLATE``) for each test that asks."""
+a fresh database cloned from it (``CREATE DATABASE ... TEMPLATE``) for each test that asks,
+and the API app with an ASGI client. Helpers the fixtures wrap live in ``tests/support/``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from support import AppClient, admin_settings, app_client
 
 from memforest.db import migrate
 from memforest.db.embedded import EmbeddedServer, start_embedded
@@ -61,3 +63,16 @@ async def db(db_url: str) -> AsyncIterator[Database]:
     database = Database(db_url, pool_size=4, max_overflow=4)
     yield database
     await database.dispose()
+
+
+@pytest.fixture
+def api_settings(settings: Settings) -> Settings:
+    """This test's settings with the shared admin key (``support.ADMIN_KEY``)."""
+    return admin_settings(settings)
+
+
+@pytest.fixture
+async def api_client(api_settings: Settings, db: Database) -> AsyncIterator[AppClient]:
+    """The API app on this test's database (lifespan running, no worker) and an ASGI client."""
+    async with app_client(api_settings, db) as pair:
+        yield pair

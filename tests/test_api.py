@@ -9,8 +9,10 @@ from typing import Any
 
 import httpx
 import pytest
+import support
 from fastapi import FastAPI
 from pydantic import SecretStr
+from support import ADMIN_AUTH, ADMIN_KEY, admin_settings, app_client, bearer
 
 from memforest.api.app import create_app
 from memforest.api.problems import PROBLEM_CONTENT_TYPE
@@ -18,18 +20,10 @@ from memforest.db.engine import Database
 from memforest.errors import ConfigurationError
 from memforest.settings import Settings
 
-ADMIN = "Adm1n-" + "x7Q2pL9vR4mK8sT3wZ6yB1nC"
-
 
 def session_body(sid: str = "s1", text: str = "I moved to Lisbon last spring.") -> dict[str, Any]:
-    return {
-        "id": sid,
-        "time": "2024-05-01T10:00:00Z",
-        "turns": [
-            {"speaker": "alice", "role": "user", "text": text},
-            {"speaker": "bot", "role": "assistant", "text": "Nice, how do you like it?"},
-        ],
-    }
+    texts = [text, "Nice, how do you like it?"]
+    return support.session_body(sid, "2024-05-01T10:00:00Z", texts, ("alice", "bot"), roles=("user", "assistant"))
 
 
 class Api:
@@ -39,37 +33,27 @@ class Api:
         self.app = app
         self.client = client
 
-    @staticmethod
-    def auth(key: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {key}"}
+    auth = staticmethod(bearer)
 
     async def tenant(self, name: str, scopes: list[str] | None = None) -> tuple[str, str]:
-        r = await self.client.post("/v1/tenants", json={"name": name}, headers=self.auth(ADMIN))
+        r = await self.client.post("/v1/tenants", json={"name": name}, headers=ADMIN_AUTH)
         assert r.status_code == 201, r.text
         tid = r.json()["id"]
         key = await self.key(tid, scopes or ["read", "write", "admin"])
         return tid, key
 
     async def key(self, tid: str, scopes: list[str]) -> str:
-        r = await self.client.post(f"/v1/tenants/{tid}/keys", json={"scopes": scopes}, headers=self.auth(ADMIN))
+        r = await self.client.post(f"/v1/tenants/{tid}/keys", json={"scopes": scopes}, headers=ADMIN_AUTH)
         assert r.status_code == 201, r.text
         key: str = r.json()["key"]
         return key
 
 
-def _settings(settings: Settings, **api: Any) -> Settings:
-    return settings.model_copy(
-        update={"admin_key": SecretStr(ADMIN), "api": settings.api.model_copy(update=api)}, deep=True
-    )
-
-
 @pytest.fixture
 async def api(settings: Settings, db: Database) -> AsyncIterator[Api]:
-    app = create_app(_settings(settings, max_body_bytes=50_000, max_turns_per_session=20), db=db, start_worker=False)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield Api(app, client)
+    s = admin_settings(settings, api={"max_body_bytes": 50_000, "max_turns_per_session": 20})
+    async with app_client(s, db) as (app, client):
+        yield Api(app, client)
 
 
 def assert_problem(r: httpx.Response, status: int, slug: str) -> dict[str, Any]:
@@ -94,7 +78,7 @@ def test_weak_or_missing_admin_key_is_refused(settings: Settings, key: str | Non
 
 
 def test_strong_admin_key_is_accepted(settings: Settings) -> None:
-    create_app(_settings(settings), start_worker=False)
+    create_app(admin_settings(settings), start_worker=False)
 
 
 async def test_health_ready_and_docs(api: Api) -> None:
@@ -119,16 +103,16 @@ async def test_auth_missing_malformed_unknown_revoked(api: Api) -> None:
     for header in ("Basic abc", "Bearer", "Bearer ", f"Token {key}", f"Bearer {key} extra", key):
         assert_problem(await c.get("/v1/forests", headers={"Authorization": header}), 401, "unauthorized")
     assert_problem(await c.get("/v1/forests", headers=api.auth("mf_" + "A" * 43)), 401, "unauthorized")
-    assert_problem(await c.get("/v1/forests", headers=api.auth(ADMIN + "x")), 401, "unauthorized")
+    assert_problem(await c.get("/v1/forests", headers=api.auth(ADMIN_KEY + "x")), 401, "unauthorized")
     assert (await c.get("/v1/forests", headers=api.auth(key))).status_code == 200
-    keys = (await c.get(f"/v1/tenants/{tid}/keys", headers=api.auth(ADMIN))).json()["items"]
+    keys = (await c.get(f"/v1/tenants/{tid}/keys", headers=ADMIN_AUTH)).json()["items"]
     assert len(keys) == 1 and key.startswith(keys[0]["prefix"]) and "key" not in keys[0]
-    r = await c.delete(f"/v1/tenants/{tid}/keys/{keys[0]['id']}", headers=api.auth(ADMIN))
+    r = await c.delete(f"/v1/tenants/{tid}/keys/{keys[0]['id']}", headers=ADMIN_AUTH)
     assert r.status_code == 204
     assert_problem(await c.get("/v1/forests", headers=api.auth(key)), 401, "unauthorized")
     # revoking again is harmless; an unknown key id is 404
-    assert (await c.delete(f"/v1/tenants/{tid}/keys/{keys[0]['id']}", headers=api.auth(ADMIN))).status_code == 204
-    assert_problem(await c.delete(f"/v1/tenants/{tid}/keys/{uuid.uuid4()}", headers=api.auth(ADMIN)), 404, "not-found")
+    assert (await c.delete(f"/v1/tenants/{tid}/keys/{keys[0]['id']}", headers=ADMIN_AUTH)).status_code == 204
+    assert_problem(await c.delete(f"/v1/tenants/{tid}/keys/{uuid.uuid4()}", headers=ADMIN_AUTH), 404, "not-found")
 
 
 async def test_scopes(api: Api) -> None:
@@ -146,15 +130,15 @@ async def test_scopes(api: Api) -> None:
     # tenant keys cannot use admin endpoints, the admin key cannot act as a tenant
     assert_problem(await c.get("/v1/tenants", headers=api.auth(admin_key)), 403, "forbidden")
     assert_problem(await c.post("/v1/tenants", json={"name": "x"}, headers=api.auth(admin_key)), 403, "forbidden")
-    assert_problem(await c.get("/v1/forests", headers=api.auth(ADMIN)), 403, "forbidden")
-    r = await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["root"]}, headers=api.auth(ADMIN))
+    assert_problem(await c.get("/v1/forests", headers=ADMIN_AUTH), 403, "forbidden")
+    r = await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["root"]}, headers=ADMIN_AUTH)
     assert_problem(r, 422, "invalid-input")
-    r = await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": []}, headers=api.auth(ADMIN))
+    r = await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": []}, headers=ADMIN_AUTH)
     assert_problem(r, 422, "invalid-input")
 
 
 async def test_tenant_lifecycle(api: Api) -> None:
-    c, h = api.client, api.auth(ADMIN)
+    c, h = api.client, ADMIN_AUTH
     tid, key = await api.tenant("acme")
     assert_problem(await c.post("/v1/tenants", json={"name": "acme"}, headers=h), 409, "conflict")
     assert [t["name"] for t in (await c.get("/v1/tenants", headers=h)).json()["items"]] == ["acme"]
@@ -323,15 +307,8 @@ async def test_cross_tenant_access_is_404(api: Api) -> None:
 
 
 async def test_in_process_worker_runs_jobs(settings: Settings, db: Database) -> None:
-    s = _settings(settings).model_copy(
-        update={"worker": settings.worker.model_copy(update={"poll_interval_s": 0.05})}, deep=True
-    )
-    app = create_app(s, db=db, start_worker=True)
-    transport = httpx.ASGITransport(app=app)
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=transport, base_url="http://test") as client,
-    ):
+    s = admin_settings(settings, worker={"poll_interval_s": 0.05})
+    async with app_client(s, db, start_worker=True) as (app, client):
         api = Api(app, client)
         _, key = await api.tenant("acme")
         h = api.auth(key)

@@ -11,18 +11,15 @@ from typing import Any
 
 import httpx
 import pytest
-from pydantic import SecretStr
+from support import ADMIN_AUTH, admin_settings, app_client, bearer, new_tenant, session_input
 
-from memforest.api.app import create_app
 from memforest.api.problems import PROBLEM_CONTENT_TYPE
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import ingest_sessions
 from memforest.settings import Settings
 from memforest.store.sql import execute, fetch_all
 
-ADMIN = "Adm1n-" + "q3Wz8rT1yU6iO2pA5sD9fG4h"
 JAN = datetime(2023, 1, 10, 9, 0, tzinfo=UTC)
 MAR = datetime(2023, 3, 14, 9, 0, tzinfo=UTC)
 MAY = datetime(2023, 5, 3, 9, 0, tzinfo=UTC)
@@ -63,14 +60,6 @@ CONVERSATION = [
         ],
     ),
 ]
-
-
-def _session(ext: str, when: datetime, texts: list[str]) -> SessionInput:
-    turns = tuple(
-        TurnInput(speaker=("Nora", "Theo")[i % 2], text=t, role="user", external_id=f"{ext}:{i}")
-        for i, t in enumerate(texts)
-    )
-    return SessionInput(external_id=ext, time=when, turns=turns)
 
 
 @dataclass
@@ -119,32 +108,20 @@ class Browse:
         return str(rows[0]["fact_id"])
 
 
-def _settings(settings: Settings) -> Settings:
-    pipeline = settings.pipeline.model_copy(update={"fanout_session": 2, "fanout_entity": 3, "fanout_scene": 3})
-    return settings.model_copy(update={"admin_key": SecretStr(ADMIN), "pipeline": pipeline}, deep=True)
-
-
 @pytest.fixture
 async def browse(settings: Settings, db: Database) -> AsyncIterator[Browse]:
-    s = _settings(settings)
-    app = create_app(s, db=db, start_worker=False)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            admin = {"Authorization": f"Bearer {ADMIN}"}
-            r = await client.post("/v1/tenants", json={"name": "acme"}, headers=admin)
-            tid = uuid.UUID(r.json()["id"])
-            r = await client.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["read"]}, headers=admin)
-            key = r.json()["key"]
-            backends = build_backends(s)
-            try:
-                report = await ingest_sessions(
-                    db, s, backends, tid, "f", [_session(*c) for c in CONVERSATION], job_concurrency=1
-                )
-            finally:
-                await backends.aclose()
-            assert report.jobs_failed == 0 and report.counts.facts_superseded >= 1
-            yield Browse(client, db, tid, {"Authorization": f"Bearer {key}"}, admin)
+    s = admin_settings(settings, pipeline={"fanout_session": 2, "fanout_entity": 3, "fanout_scene": 3})
+    async with app_client(s, db) as (_, client):
+        tenant, key = await new_tenant(client, "acme", ["read"])
+        tid = uuid.UUID(tenant)
+        backends = build_backends(s)
+        try:
+            sessions = [session_input(ext, when, texts, ("Nora", "Theo")) for ext, when, texts in CONVERSATION]
+            report = await ingest_sessions(db, s, backends, tid, "f", sessions, job_concurrency=1)
+        finally:
+            await backends.aclose()
+        assert report.jobs_failed == 0 and report.counts.facts_superseded >= 1
+        yield Browse(client, db, tid, bearer(key), ADMIN_AUTH)
 
 
 def assert_problem(r: httpx.Response, status: int) -> None:

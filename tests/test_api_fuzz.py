@@ -27,16 +27,15 @@ from hypothesis import strategies as st
 from pydantic import SecretStr
 from schemathesis.core.result import Ok
 from schemathesis.generation import GenerationMode
+from support import ADMIN_AUTH, ADMIN_KEY, admin_settings, app_client, session_input
 
 from memforest.api.app import create_app
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import ingest_sessions
 from memforest.settings import Settings
 from memforest.store.sql import fetch_all
 
-ADMIN = "Adm1n-" + "f5Hk2Lm8Nq4Rs7Tv1Wx3Yz6"
 EXCLUDED = r"^/(mcp|metrics)"
 JSON_TYPES = ("application/json", "application/problem+json")
 NDJSON = "application/x-ndjson"
@@ -45,7 +44,7 @@ MAX_EXAMPLES = 400
 
 def _operations() -> list[Any]:
     """Every API operation in the app's schema (the schema does not need a database)."""
-    app = create_app(Settings(admin_key=SecretStr(ADMIN)), start_worker=False)
+    app = create_app(Settings(admin_key=SecretStr(ADMIN_KEY)), start_worker=False)
     schema = schemathesis.openapi.from_dict(app.openapi()).exclude(path_regex=EXCLUDED)
     results = list(schema.get_all_operations())
     operations = [r.ok() for r in results if isinstance(r, Ok)]
@@ -85,36 +84,31 @@ async def _known_values(db: Database, tenant_id: uuid.UUID) -> dict[str, list[st
 
 @pytest.fixture
 async def target(settings: Settings, db: Database) -> AsyncIterator[Target]:
-    s = settings.model_copy(update={"admin_key": SecretStr(ADMIN)})
-    app = create_app(s, db=db, start_worker=False)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            admin = {"Authorization": f"Bearer {ADMIN}"}
-            tid = uuid.UUID((await client.post("/v1/tenants", json={"name": "fuzz"}, headers=admin)).json()["id"])
-            keys = []
-            for scopes in (["read", "write", "admin"], ["read"]):
-                r = await client.post(f"/v1/tenants/{tid}/keys", json={"scopes": scopes}, headers=admin)
-                keys.append(r.json()["key"])
-            turns = ("I live in Oslo.", "Nice.", "I adopted a cat named Pixel.", "Lovely.")
-            sessions = [
-                SessionInput(
-                    external_id=sid,
-                    time=datetime(2023, month, 5, 9, tzinfo=UTC),
-                    turns=tuple(TurnInput(speaker=("Nora", "Theo")[i % 2], text=t) for i, t in enumerate(turns)),
-                )
-                for sid, month in (("s1", 1), ("s2", 4))
-            ]
-            backends = build_backends(s)
-            try:
-                await ingest_sessions(db, s, backends, tid, "f", sessions, job_concurrency=1)
-            finally:
-                await backends.aclose()
-            queued = {"id": "s3", "time": "2023-06-01T00:00:00Z", "turns": [{"speaker": "Nora", "text": "Hello."}]}
-            r = await client.post("/v1/forests/f/sessions", json=queued, headers={"Authorization": f"Bearer {keys[0]}"})
-            assert r.status_code == 202, r.text  # a queued job to look at
-            auth = [keys[0], keys[0], keys[0], keys[1], ADMIN, ADMIN, "mf_" + "x" * 43, None]
-            yield Target(client, auth, await _known_values(db, tid))
+    s = admin_settings(settings)
+    async with app_client(s, db) as (_, client):
+        admin = ADMIN_AUTH
+        tid = uuid.UUID((await client.post("/v1/tenants", json={"name": "fuzz"}, headers=admin)).json()["id"])
+        keys = []
+        for scopes in (["read", "write", "admin"], ["read"]):
+            r = await client.post(f"/v1/tenants/{tid}/keys", json={"scopes": scopes}, headers=admin)
+            keys.append(r.json()["key"])
+        turns = ("I live in Oslo.", "Nice.", "I adopted a cat named Pixel.", "Lovely.")
+        sessions = [
+            session_input(
+                sid, datetime(2023, month, 5, 9, tzinfo=UTC), turns, ("Nora", "Theo"), role=None, turn_ids=False
+            )
+            for sid, month in (("s1", 1), ("s2", 4))
+        ]
+        backends = build_backends(s)
+        try:
+            await ingest_sessions(db, s, backends, tid, "f", sessions, job_concurrency=1)
+        finally:
+            await backends.aclose()
+        queued = {"id": "s3", "time": "2023-06-01T00:00:00Z", "turns": [{"speaker": "Nora", "text": "Hello."}]}
+        r = await client.post("/v1/forests/f/sessions", json=queued, headers={"Authorization": f"Bearer {keys[0]}"})
+        assert r.status_code == 202, r.text  # a queued job to look at
+        auth = [keys[0], keys[0], keys[0], keys[1], ADMIN_KEY, ADMIN_KEY, "mf_" + "x" * 43, None]
+        yield Target(client, auth, await _known_values(db, tid))
 
 
 # Values that have broken handlers before: NUL (PostgreSQL text cannot hold it), lone surrogates
@@ -248,7 +242,7 @@ async def test_known_edge_values_never_5xx_and_store_nothing(target: Target) -> 
         assert r.status_code < 500, (method, path, body, r.status_code, r.text[:300])
         assert r.headers["content-type"].startswith(JSON_TYPES)
         assert r.status_code >= 400 or method == "GET" or path.endswith("/query"), (method, path, r.text[:300])
-    admin = {"Authorization": f"Bearer {ADMIN}", "Content-Type": "application/json"}
+    admin = {**ADMIN_AUTH, "Content-Type": "application/json"}
     r = await target.client.post("/v1/tenants", content=json.dumps({"name": "t\x00"}).encode(), headers=admin)
     assert 400 <= r.status_code < 500, r.text
     assert (await target.client.get("/v1/forests/f", headers=headers)).json()["counts"] == before

@@ -14,16 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
-from pydantic import SecretStr
+from support import admin_settings, app_client, new_tenant, session_input, tenant_key
 
-from memforest.api.app import create_app
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import ingest_sessions
 from memforest.settings import Settings
 
-ADMIN = "Adm1n-" + "x7Q2pL9vR4mK8sT3wZ6yB1nC"
 N_TENANTS = 3
 OPS = (
     "create_forest",
@@ -145,25 +142,14 @@ class World:
 
 
 @pytest.fixture
-async def world_factory(settings: Settings, db: Database) -> AsyncIterator[Any]:
-    s = settings.model_copy(update={"admin_key": SecretStr(ADMIN)})
-    app = create_app(s, db=db, start_worker=False)
-    transport = httpx.ASGITransport(app=app)
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=transport, base_url="http://test") as client,
-    ):
+async def world_factory(api_settings: Settings, db: Database) -> AsyncIterator[Any]:
+    async with app_client(api_settings, db) as (_, client):
 
         async def make() -> World:
             keys = []
             for _ in range(N_TENANTS):
-                admin = {"Authorization": f"Bearer {ADMIN}"}
-                r = await client.post("/v1/tenants", json={"name": f"t-{uuid.uuid4().hex}"}, headers=admin)
-                tid = r.json()["id"]
-                r = await client.post(
-                    f"/v1/tenants/{tid}/keys", json={"scopes": ["read", "write", "admin"]}, headers=admin
-                )
-                keys.append(r.json()["key"])
+                _, key = await new_tenant(client, f"t-{uuid.uuid4().hex}", ["read", "write", "admin"])
+                keys.append(key)
             return World(client, keys)
 
         yield make
@@ -181,8 +167,8 @@ async def test_isolation_property(world_factory: Any, ops: list[tuple[int, str, 
 
 
 async def _ingest(db: Database, settings: Settings, tenant_id: uuid.UUID, sid: str, texts: list[str]) -> None:
-    turns = tuple(TurnInput(speaker=("Ines", "Omar")[i % 2], text=t) for i, t in enumerate(texts))
-    session = SessionInput(external_id=sid, time=datetime(2023, 2, 1, 10, tzinfo=UTC), turns=turns)
+    when = datetime(2023, 2, 1, 10, tzinfo=UTC)
+    session = session_input(sid, when, texts, ("Ines", "Omar"), role=None, turn_ids=False)
     backends = build_backends(settings)
     try:
         report = await ingest_sessions(db, settings, backends, tenant_id, "notes", [session], job_concurrency=1)
@@ -193,18 +179,12 @@ async def _ingest(db: Database, settings: Settings, tenant_id: uuid.UUID, sid: s
 
 async def test_browse_ids_of_another_tenant_are_404(settings: Settings, db: Database) -> None:
     """Tenant b holds a forest of the same name; a's fact, node and tree ids are absent for b."""
-    s = settings.model_copy(update={"admin_key": SecretStr(ADMIN)})
-    app = create_app(s, db=db, start_worker=False)
-    admin = {"Authorization": f"Bearer {ADMIN}"}
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client,
-    ):
+    s = admin_settings(settings)
+    async with app_client(s, db) as (_, client):
         tenants: list[tuple[uuid.UUID, dict[str, str]]] = []
         for name in ("a", "b"):
-            tid = uuid.UUID((await client.post("/v1/tenants", json={"name": name}, headers=admin)).json()["id"])
-            r = await client.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["read", "write"]}, headers=admin)
-            tenants.append((tid, {"Authorization": f"Bearer {r.json()['key']}"}))
+            tid, auth = await tenant_key(client, name)
+            tenants.append((uuid.UUID(tid), auth))
         (ta, ha), (tb, hb) = tenants
         a_texts = ["I keep bees on the roof of the library.", "Do they sting?"]
         await _ingest(db, s, ta, "sa", a_texts)

@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives at the repo root, not installed
 
 from bench import ingest_throughput, throughput, write_scaling
-from bench.common import SyntheticConversations
+from bench.synthetic import SyntheticConversations
 
 TEST_DIM = 64  # the dimension conftest migrates the test databases with
 
@@ -59,7 +59,7 @@ def test_write_scaling_quick(db_url: str, tmp_path: Path) -> None:
         assert 0 < p["wall_s_per_session_median"] < 30
         assert p["summary_calls_per_session"] > 0 and p["nodes_touched_per_session"] > 0
     assert result["final_forest"]["facts"] > 120
-    assert result["final_forest"]["superseded"] >= 0
+    assert result["final_forest"]["superseded"] > 0  # the synthetic speakers move, change jobs and favourites
     cmp = result["eager_vs_lazy"]
     modes = cmp["modes"]
     assert set(modes) == {"eager_per_fact", "eager_per_cell", "lazy_per_session", "lazy_coalesced", "lazy_batch"}

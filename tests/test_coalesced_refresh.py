@@ -13,10 +13,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from support import alternating_turns
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.domain import JobState, SessionInput, TurnInput
+from memforest.domain import JobState, SessionInput
 from memforest.pipeline import job_handlers, jobs
 from memforest.pipeline.service import IngestReport, ingest_sessions
 from memforest.pipeline.worker import process_job, run_worker
@@ -44,7 +45,7 @@ def _sessions(n: int, prefix: str = "s") -> list[SessionInput]:
             SessionInput(
                 external_id=f"{prefix}{i}",
                 time=base + timedelta(days=3 * i),
-                turns=tuple(TurnInput(PEOPLE[k % 2], t) for k, t in enumerate(texts)),
+                turns=alternating_turns(f"{prefix}{i}", texts, PEOPLE, role=None, turn_ids=False),
             )
         )
     return out

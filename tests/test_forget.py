@@ -6,21 +6,18 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime, timedelta
 
-import httpx
-from pydantic import SecretStr
+from support import ADMIN_AUTH, admin_settings, app_client, session_input, tenant_key
 
-from memforest.api.app import create_app
 from memforest.api.auth import create_key
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.domain import SessionInput, TurnInput
+from memforest.domain import SessionInput
 from memforest.lifecycle.forget import FOREST_TABLES, TENANT_TABLES, forget_forest, forget_tenant
 from memforest.pipeline.service import accept_sessions, ingest_sessions
 from memforest.settings import Settings
 from memforest.store.sql import scalar
 from memforest.store.tenants import ensure_tenant
 
-ADMIN = "Adm1n-" + "f4Kt8Vr2Np6Lw9Qx3Zs7Jd5B"
 COUNTED = tuple(t for t in FOREST_TABLES if t != "forests")
 
 
@@ -33,11 +30,7 @@ def _sessions(prefix: str) -> list[SessionInput]:
         "I plan to cycle along the river next Sunday.",
     ]
     return [
-        SessionInput(
-            f"{prefix}{n}",
-            when + timedelta(days=7 * n),
-            tuple(TurnInput(("Ilse", "Marek")[i % 2], t, external_id=f"{prefix}{n}:{i}") for i, t in enumerate(texts)),
-        )
+        session_input(f"{prefix}{n}", when + timedelta(days=7 * n), texts, ("Ilse", "Marek"), role=None)
         for n in range(2)
     ]
 
@@ -114,13 +107,9 @@ async def test_forget_tenant_counts_exactly_and_is_idempotent(db: Database, sett
 
 
 async def test_api_forget_forest_and_tenant(db: Database, settings: Settings) -> None:
-    app = create_app(settings.model_copy(update={"admin_key": SecretStr(ADMIN)}), db=db, start_worker=False)
-    admin = {"Authorization": f"Bearer {ADMIN}"}
-    transport = httpx.ASGITransport(app=app)
-    async with app.router.lifespan_context(app), httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-        tid = (await c.post("/v1/tenants", json={"name": "acme"}, headers=admin)).json()["id"]
-        r = await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["read", "write", "admin"]}, headers=admin)
-        key = {"Authorization": f"Bearer {r.json()['key']}"}
+    admin = ADMIN_AUTH
+    async with app_client(admin_settings(settings), db) as (_, c):
+        tid, key = await tenant_key(c, "acme", ["read", "write", "admin"])
         backends = build_backends(settings)
         try:
             await ingest_sessions(db, settings, backends, uuid.UUID(tid), "f", _sessions("s"))

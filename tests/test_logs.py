@@ -6,14 +6,12 @@ import io
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
-from fastapi import FastAPI
-from pydantic import SecretStr, ValidationError
+from pydantic import ValidationError
+from support import AppClient, admin_settings, open_client, tenant_key
 
 from memforest.api.app import create_app
 from memforest.backends.base import UsageLedger
@@ -24,10 +22,9 @@ from memforest.pipeline import jobs
 from memforest.pipeline.job_handlers import HANDLERS, JobResult
 from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
-from memforest.simulated_llm import SimulationConfig, run_server_in_thread
 from memforest.store.tenants import ensure_forest, ensure_tenant
+from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
 
-ADMIN = "Adm1n-" + "h6Tg2Vb9Nq4Xe7Jc1Rs8Ku3"
 SECRET_TURN = "Ottoline keeps her spare house key under the third blue flowerpot."
 SECRET_QUERY = "where does Ottoline hide the key to the greenhouse?"
 
@@ -63,36 +60,6 @@ def logs() -> Iterator[Captured]:
     finally:
         root.removeHandler(handler)
         root.setLevel(level)
-
-
-def configured(settings: Settings, **updates: Any) -> Settings:
-    changes: dict[str, Any] = {"admin_key": SecretStr(ADMIN)}
-    for section, values in updates.items():
-        changes[section] = getattr(settings, section).model_copy(update=values)
-    return settings.model_copy(update=changes, deep=True)
-
-
-@asynccontextmanager
-async def open_client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client,
-    ):
-        yield client
-
-
-@pytest.fixture
-async def app_client(settings: Settings, db: Database) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
-    app = create_app(configured(settings), db=db, start_worker=False)
-    async with open_client(app) as client:
-        yield app, client
-
-
-async def tenant_key(client: httpx.AsyncClient) -> tuple[str, dict[str, str]]:
-    admin = {"Authorization": f"Bearer {ADMIN}"}
-    tid = (await client.post("/v1/tenants", json={"name": "acme"}, headers=admin)).json()["id"]
-    r = await client.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["read", "write"]}, headers=admin)
-    return tid, {"Authorization": f"Bearer {r.json()['key']}"}
 
 
 # ---------------------------------------------------------------- the formatter and context
@@ -154,10 +121,8 @@ def test_log_format_setting(monkeypatch: pytest.MonkeyPatch) -> None:
 # ---------------------------------------------------------------- requests
 
 
-async def test_access_lines_carry_request_and_tenant_ids(
-    app_client: tuple[FastAPI, httpx.AsyncClient], logs: Captured
-) -> None:
-    _, c = app_client
+async def test_access_lines_carry_request_and_tenant_ids(api_client: AppClient, logs: Captured) -> None:
+    _, c = api_client
     tid, h = await tenant_key(c)
     r = await c.post("/v1/forests", json={"name": "garden"}, headers=h | {"X-Request-ID": "trace-abc.123"})
     assert r.status_code == 201 and r.headers["x-request-id"] == "trace-abc.123"
@@ -179,10 +144,8 @@ async def test_access_lines_carry_request_and_tenant_ids(
     assert admin_lines and all("tenant_id" not in e for e in admin_lines)
 
 
-async def test_unhandled_error_is_logged_with_its_request_id(
-    app_client: tuple[FastAPI, httpx.AsyncClient], logs: Captured
-) -> None:
-    app, c = app_client
+async def test_unhandled_error_is_logged_with_its_request_id(api_client: AppClient, logs: Captured) -> None:
+    app, c = api_client
 
     async def explode() -> None:
         raise RuntimeError("kaboom in handler")
@@ -202,7 +165,7 @@ async def test_turn_text_and_queries_never_reach_the_logs(settings: Settings, db
     plan = ["500", "invalid_json", "429", "invalid_json", "invalid_json", "invalid_json", "invalid_json"]
     with run_server_in_thread(SimulationConfig(ttft_ms=1.0, tpot_ms=0.01, fail_plan=plan)) as url:
         llm = {"base_url": url, "backoff_base_s": 0.01, "backoff_max_s": 0.02, "max_attempts": 2, "timeout_s": 5.0}
-        s = configured(settings, llm=llm)
+        s = admin_settings(settings, llm=llm)
         app = create_app(s, db=db, start_worker=False)
         async with open_client(app) as c:
             _, h = await tenant_key(c)

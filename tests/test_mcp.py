@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -16,12 +15,11 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, TextContent
-from pydantic import SecretStr
+from support import ADMIN_AUTH, admin_settings, serve_app
 
 from memforest.api.app import create_app
 from memforest.api.auth import create_key
@@ -30,7 +28,6 @@ from memforest.settings import Settings
 from memforest.store.sql import scalar
 from memforest.store.tenants import create_tenant
 
-ADMIN = "Adm1n-" + "q4Wz8Lr2Tk6Yp0Hs3Vn7Bc5M"
 TEST_DIM = 64  # the dimension conftest migrates the test databases with
 TOOLS = {"add_memory", "search_memory", "get_context", "browse_tree", "forget_session", "get_job"}
 PARROT = "Marisol adopted a grey parrot called Pistachio from the shelter on Orchard Lane."
@@ -66,27 +63,9 @@ class Served:
 
 @pytest.fixture
 async def served(settings: Settings, db: Database) -> AsyncIterator[Served]:
-    s = settings.model_copy(
-        update={"admin_key": SecretStr(ADMIN), "worker": settings.worker.model_copy(update={"poll_interval_s": 0.05})},
-        deep=True,
-    )
-    app = create_app(s, db=db, start_worker=True)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    for _ in range(200):
-        if server.started or task.done():
-            break
-        await asyncio.sleep(0.05)
-    assert server.started, "uvicorn did not start"
-    try:
-        yield Served(f"http://127.0.0.1:{port}/mcp", db)
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, timeout=30)
-        sock.close()
+    s = admin_settings(settings, worker={"poll_interval_s": 0.05})
+    async with serve_app(create_app(s, db=db, start_worker=True)) as url:
+        yield Served(f"{url}/mcp", db)
 
 
 def payload(result: CallToolResult) -> dict[str, Any]:
@@ -269,7 +248,7 @@ async def test_http_needs_a_tenant_key(served: Served) -> None:
         assert r.status_code == 401, r.text
         assert r.headers["content-type"].startswith("application/problem+json")
         assert r.headers["www-authenticate"] == "Bearer"
-    r = await _raw_initialize(served.url, {"Authorization": f"Bearer {ADMIN}"})
+    r = await _raw_initialize(served.url, ADMIN_AUTH)
     assert r.status_code == 403 and "tenant API key" in r.json()["detail"]
     ok = await _raw_initialize(served.url, {"Authorization": f"Bearer {key}"})
     assert ok.status_code == 200, ok.text

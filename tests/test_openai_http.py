@@ -18,7 +18,7 @@ from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.openai_http import OpenAIChatModel, OpenAIEmbedder
 from memforest.errors import ModelBackendError, ModelOutputError
 from memforest.settings import EmbeddingSettings, LLMSettings
-from memforest.simulated_llm import SimulationConfig, run_server_in_thread, simulated_embedding
+from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread, simulated_embedding
 
 SYSTEM = "You extract durable facts from a conversation cell. Answer with JSON only."
 USER = (

@@ -8,9 +8,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from support import session_input
 
 from memforest.db.engine import Database
-from memforest.domain import SessionInput, TurnInput
+from memforest.domain import SessionInput
 from memforest.errors import ConflictError
 from memforest.pipeline.accept import accept_session
 from memforest.pipeline.service import accept_sessions
@@ -24,20 +25,7 @@ TABLES = ("sessions", "turns", "cells", "facts", "trees", "nodes", "placements",
 
 
 def _session(ext: str, texts: list[str], when: datetime = BASE) -> SessionInput:
-    return SessionInput(
-        external_id=ext,
-        time=when,
-        turns=tuple(
-            TurnInput(
-                speaker=("Alice", "Bob")[i % 2],
-                text=t,
-                role="user",
-                external_id=f"{ext}:{i}",
-                time=when + timedelta(minutes=i),
-            )
-            for i, t in enumerate(texts)
-        ),
-    )
+    return session_input(ext, when, texts, minutes=True)
 
 
 def _texts(n: int) -> list[str]:

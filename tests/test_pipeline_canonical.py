@@ -8,11 +8,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
+from support import session_input
 
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
-from memforest.domain import Candidate, FactKind, SessionInput, TurnInput
+from memforest.domain import Candidate, FactKind, SessionInput
 from memforest.pipeline.canonical import SourceRef, canonicalize, normalise_text, text_hash
 from memforest.pipeline.service import IngestReport, accept_sessions, ingest_sessions
 from memforest.settings import Settings
@@ -23,14 +24,6 @@ from memforest.store.tenants import ensure_tenant
 JAN = datetime(2023, 1, 10, 9, 0, tzinfo=UTC)
 MAR = datetime(2023, 3, 14, 9, 0, tzinfo=UTC)
 MAY = datetime(2023, 5, 3, 9, 0, tzinfo=UTC)
-
-
-def _session(ext: str, when: datetime, texts: list[str]) -> SessionInput:
-    turns = tuple(
-        TurnInput(speaker=("Alice", "Bob")[i % 2], text=t, role="user", external_id=f"{ext}:{i}")
-        for i, t in enumerate(texts)
-    )
-    return SessionInput(external_id=ext, time=when, turns=turns)
 
 
 async def _ingest(db: Database, settings: Settings, tenant_id: uuid.UUID, *sessions: SessionInput) -> IngestReport:
@@ -71,8 +64,8 @@ async def test_exact_duplicate_across_sessions_is_one_fact_with_two_sources(db: 
         db,
         settings,
         tenant_id,
-        _session("s1", JAN, [line, "That sounds lovely."]),
-        _session("s2", MAR, [line, "Nice city."]),
+        session_input("s1", JAN, [line, "That sounds lovely."]),
+        session_input("s2", MAR, [line, "Nice city."]),
     )
     assert report.jobs_succeeded == 2 and report.jobs_failed == 0
     assert report.counts.facts_merged == 1
@@ -127,7 +120,7 @@ async def _fixture(db: Database, settings: Settings) -> _Fixture:
     settings.pipeline.cell_turns = 8
     tenant_id = await ensure_tenant(db, "t")
     forest, (res,) = await accept_sessions(
-        db, settings, tenant_id, "f", [_session("s1", JAN, [f"turn {i}" for i in range(8)])]
+        db, settings, tenant_id, "f", [session_input("s1", JAN, [f"turn {i}" for i in range(8)])]
     )
     async with db.tenant(tenant_id) as conn:
         turns = await fetch_all(conn, "SELECT turn_id FROM turns ORDER BY seq")
@@ -200,9 +193,11 @@ async def test_supersession_links_old_and_new_and_deletes_nothing(db: Database, 
         db,
         settings,
         tenant_id,
-        _session("s1", JAN, ["I live in Boston.", "Nice city."]),
+        session_input("s1", JAN, ["I live in Boston.", "Nice city."]),
     )
-    report2 = await _ingest(db, settings, tenant_id, _session("s2", MAY, ["I moved to Davis.", "Oh wow, big change."]))
+    report2 = await _ingest(
+        db, settings, tenant_id, session_input("s2", MAY, ["I moved to Davis.", "Oh wow, big change."])
+    )
     assert report.counts.facts_superseded == 0 and report2.counts.facts_superseded == 1
     facts = await _residence_facts(db, tenant_id)
     assert set(facts) == {"Boston", "Davis"}
@@ -217,8 +212,8 @@ async def test_supersession_links_old_and_new_and_deletes_nothing(db: Database, 
 
 async def test_supersession_out_of_order_newer_first(db: Database, settings: Settings) -> None:
     tenant_id = await ensure_tenant(db, "t")
-    await _ingest(db, settings, tenant_id, _session("s2", MAY, ["I moved to Davis.", "Oh wow, big change."]))
-    report = await _ingest(db, settings, tenant_id, _session("s1", JAN, ["I live in Boston.", "Nice city."]))
+    await _ingest(db, settings, tenant_id, session_input("s2", MAY, ["I moved to Davis.", "Oh wow, big change."]))
+    report = await _ingest(db, settings, tenant_id, session_input("s1", JAN, ["I live in Boston.", "Nice city."]))
     assert report.counts.facts_superseded == 1
     facts = await _residence_facts(db, tenant_id)
     boston, davis = facts["Boston"], facts["Davis"]
@@ -234,10 +229,10 @@ async def test_supersession_inserted_between_two_linked_facts(db: Database, sett
         db,
         settings,
         tenant_id,
-        _session("s1", JAN, ["I live in Boston.", "Nice city."]),
+        session_input("s1", JAN, ["I live in Boston.", "Nice city."]),
     )
-    await _ingest(db, settings, tenant_id, _session("s3", MAY, ["I moved to Davis.", "Oh wow, big change."]))
-    await _ingest(db, settings, tenant_id, _session("s2", MAR, ["I moved to Chicago.", "Oh wow, big change."]))
+    await _ingest(db, settings, tenant_id, session_input("s3", MAY, ["I moved to Davis.", "Oh wow, big change."]))
+    await _ingest(db, settings, tenant_id, session_input("s2", MAR, ["I moved to Chicago.", "Oh wow, big change."]))
     facts = await _residence_facts(db, tenant_id)
     boston, chicago, davis = facts["Boston"], facts["Chicago"], facts["Davis"]
     assert chicago["valid_from"] == MAR

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import session_input
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
@@ -23,10 +24,10 @@ from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import IngestReport, accept_sessions, ingest_sessions
 from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
-from memforest.simulated_llm import SimulationConfig, run_server_in_thread
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
+from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
 
 REPO = Path(__file__).resolve().parents[1]
 TABLES = (
@@ -72,23 +73,7 @@ CONVERSATION = [
 
 
 def _sessions() -> list[SessionInput]:
-    return [
-        SessionInput(
-            external_id=ext,
-            time=when,
-            turns=tuple(
-                TurnInput(
-                    ("Alice", "Bob")[i % 2],
-                    text,
-                    role="user",
-                    external_id=f"{ext}:{i}",
-                    time=when + timedelta(minutes=i),
-                )
-                for i, text in enumerate(texts)
-            ),
-        )
-        for ext, when, texts in CONVERSATION
-    ]
+    return [session_input(ext, when, texts, minutes=True) for ext, when, texts in CONVERSATION]
 
 
 async def _table_counts(db: Database) -> dict[str, int]:

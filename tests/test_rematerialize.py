@@ -7,23 +7,21 @@ import asyncio
 import json
 import uuid
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 import numpy as np
 import pytest
-from pydantic import SecretStr
+from support import ADMIN_AUTH, admin_settings, app_client, session_body, session_input
 
-from memforest.api.app import create_app
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
 from memforest.backends.hashed import HashedEmbedder
 from memforest.cli import main
 from memforest.db.engine import Database
 from memforest.db.runtime import open_database
-from memforest.domain import SessionInput, TurnInput
+from memforest.domain import SessionInput
 from memforest.errors import ConfigurationError, InputError
 from memforest.lifecycle.rematerialize import change_embedding_dimension, rebuild_trees, reembed, resummarize
 from memforest.pipeline.service import ingest_sessions
@@ -37,7 +35,6 @@ from memforest.store.tree_bulk import layout
 
 TENANT = "local"  # the CLI's default tenant
 FOREST = "harbour"
-ADMIN = "Adm1n-" + "r8Vq3nT6wLk2Zp9Xc4Hs7Bm1"
 
 CONVERSATION = [
     (
@@ -91,16 +88,9 @@ QUESTIONS = {
 
 
 def _sessions() -> list[SessionInput]:
+    speakers = ("Orla", "Tamsin")
     return [
-        SessionInput(
-            external_id=ext,
-            time=when,
-            turns=tuple(
-                TurnInput(("Orla", "Tamsin")[i % 2], text, role="user", time=when + timedelta(minutes=i))
-                for i, text in enumerate(texts)
-            ),
-        )
-        for ext, when, texts in CONVERSATION
+        session_input(ext, when, texts, speakers, turn_ids=False, minutes=True) for ext, when, texts in CONVERSATION
     ]
 
 
@@ -516,61 +506,50 @@ def test_cli_bad_arguments_exit_2_and_change_nothing(
 # ---------------------------------------------------------------- API
 
 
-def _session(sid: str, when: str, lines: list[str]) -> dict[str, Any]:
-    return {
-        "id": sid,
-        "time": when,
-        "turns": [{"speaker": ("Orla", "Tamsin")[i % 2], "role": "user", "text": t} for i, t in enumerate(lines)],
-    }
-
-
 async def test_api_queues_a_job_the_worker_completes(db: Database, settings: Settings) -> None:
-    s = settings.model_copy(update={"admin_key": SecretStr(ADMIN)})
-    app = create_app(s, db=db, start_worker=False)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            admin = {"Authorization": f"Bearer {ADMIN}"}
-            tid = (await c.post("/v1/tenants", json={"name": "acme"}, headers=admin)).json()["id"]
-            key = (await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["read", "write"]}, headers=admin)).json()
-            reader = (await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["read"]}, headers=admin)).json()
-            auth = {"Authorization": f"Bearer {key['key']}"}
-            assert (await c.post("/v1/forests", json={"name": FOREST}, headers=auth)).status_code == 201
-            for sid, when, lines in CONVERSATION:
-                body = _session(sid, when.isoformat(), lines)
-                r = await c.post(f"/v1/forests/{FOREST}/sessions", json=body, headers=auth)
-                assert r.status_code == 202, r.text
-            await run_worker(db, s, app.state.backends, stop_when_idle=True)
-
-            url = f"/v1/forests/{FOREST}/rematerialize"
-            bad_bodies: list[Any] = [
-                {},
-                {"embeddings": False},
-                {"summaries": True, "k": 3},
-                {"rebuild_trees": True, "k": 1},
-                {"rebuild_trees": True, "k": 17},
-                {"embeddings": "yes"},
-                {"embeddings": True, "dimension": 32},
-                [],
-            ]
-            for body in bad_bodies:
-                r = await c.post(url, json=body, headers=auth)
-                assert r.status_code == 422, (body, r.text)
-                assert r.headers["content-type"].startswith("application/problem+json")
-            r = await c.post(url, json={"summaries": True}, headers={"Authorization": f"Bearer {reader['key']}"})
-            assert r.status_code == 403
-            r = await c.post("/v1/forests/elsewhere/rematerialize", json={"summaries": True}, headers=auth)
-            assert r.status_code == 404
-
-            r = await c.post(url, json={"rebuild_trees": True, "k": 3, "embeddings": True}, headers=auth)
+    s = admin_settings(settings)
+    async with app_client(s, db) as (app, c):
+        admin = ADMIN_AUTH
+        tid = (await c.post("/v1/tenants", json={"name": "acme"}, headers=admin)).json()["id"]
+        key = (await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["read", "write"]}, headers=admin)).json()
+        reader = (await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["read"]}, headers=admin)).json()
+        auth = {"Authorization": f"Bearer {key['key']}"}
+        assert (await c.post("/v1/forests", json={"name": FOREST}, headers=auth)).status_code == 201
+        for sid, when, lines in CONVERSATION:
+            body = session_body(sid, when.isoformat(), lines, ("Orla", "Tamsin"))
+            r = await c.post(f"/v1/forests/{FOREST}/sessions", json=body, headers=auth)
             assert r.status_code == 202, r.text
-            job_id = r.json()["job_id"]
-            assert (await c.get(f"/v1/jobs/{job_id}", headers=auth)).json()["state"] == "queued"
-            await run_worker(db, s, app.state.backends, stop_when_idle=True)
-            job = (await c.get(f"/v1/jobs/{job_id}", headers=auth)).json()
-            assert job["state"] == "succeeded", job
-            assert job["kind"] == "rematerialize" and job["result"]["trees_rebuilt"] > 0
-            assert job["result"]["embedded_facts"] > 0 and "extract" not in job["usage"]
+        await run_worker(db, s, app.state.backends, stop_when_idle=True)
+
+        url = f"/v1/forests/{FOREST}/rematerialize"
+        bad_bodies: list[Any] = [
+            {},
+            {"embeddings": False},
+            {"summaries": True, "k": 3},
+            {"rebuild_trees": True, "k": 1},
+            {"rebuild_trees": True, "k": 17},
+            {"embeddings": "yes"},
+            {"embeddings": True, "dimension": 32},
+            [],
+        ]
+        for body in bad_bodies:
+            r = await c.post(url, json=body, headers=auth)
+            assert r.status_code == 422, (body, r.text)
+            assert r.headers["content-type"].startswith("application/problem+json")
+        r = await c.post(url, json={"summaries": True}, headers={"Authorization": f"Bearer {reader['key']}"})
+        assert r.status_code == 403
+        r = await c.post("/v1/forests/elsewhere/rematerialize", json={"summaries": True}, headers=auth)
+        assert r.status_code == 404
+
+        r = await c.post(url, json={"rebuild_trees": True, "k": 3, "embeddings": True}, headers=auth)
+        assert r.status_code == 202, r.text
+        job_id = r.json()["job_id"]
+        assert (await c.get(f"/v1/jobs/{job_id}", headers=auth)).json()["state"] == "queued"
+        await run_worker(db, s, app.state.backends, stop_when_idle=True)
+        job = (await c.get(f"/v1/jobs/{job_id}", headers=auth)).json()
+        assert job["state"] == "succeeded", job
+        assert job["kind"] == "rematerialize" and job["result"]["trees_rebuilt"] > 0
+        assert job["result"]["embedded_facts"] > 0 and "extract" not in job["usage"]
 
     tenant_id = uuid.UUID(tid)
     async with db.tenant(tenant_id) as conn:

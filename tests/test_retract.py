@@ -7,19 +7,17 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from pydantic import SecretStr
+from support import ADMIN_AUTH, admin_settings, app_client, session_input
 
-from memforest.api.app import create_app
 from memforest.backends.factory import Backends, build_backends
 from memforest.cli import main
 from memforest.db.engine import Database
-from memforest.domain import SessionInput, TurnInput
+from memforest.domain import SessionInput
 from memforest.errors import ConflictError, NotFoundError
 from memforest.lifecycle.retract import RetractReport, retract
 from memforest.pipeline.service import accept_sessions, ingest_sessions
@@ -29,8 +27,6 @@ from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, fetch_one, scalar
 from memforest.store.tenants import ensure_tenant
-
-ADMIN = "Adm1n-" + "q8Wz3Lp5Tn7Rv2Xk9Mb4Hc6D"
 
 # Invented conversation. s2 states the lighthouse sentence again (one fact, two sources), moves
 # Nadia from Porto to Tromso (supersession) and says things no other session says (Zephyrine,
@@ -79,20 +75,7 @@ TSQ_S2 = "zephyrine | tromso | aurora | kayak"
 
 def _sessions(only: set[str] | None = None) -> list[SessionInput]:
     return [
-        SessionInput(
-            external_id=ext,
-            time=when,
-            turns=tuple(
-                TurnInput(
-                    ("Nadia", "Oskar")[i % 2],
-                    t,
-                    role="user",
-                    external_id=f"{ext}:{i}",
-                    time=when + timedelta(minutes=i),
-                )
-                for i, t in enumerate(texts)
-            ),
-        )
+        session_input(ext, when, texts, ("Nadia", "Oskar"), minutes=True)
         for ext, when, texts in CONVERSATION
         if only is None or ext in only
     ]
@@ -438,47 +421,41 @@ def test_cli_retract_and_forget(cli_env: Path, capsys: pytest.CaptureFixture[str
 
 
 async def test_api_retract_session_and_turn(db: Database, settings: Settings, backends: Backends) -> None:
-    app_settings = settings.model_copy(update={"admin_key": SecretStr(ADMIN)})
-    app = create_app(app_settings, db=db, start_worker=False)
-    admin = {"Authorization": f"Bearer {ADMIN}"}
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            keys = {}
-            for name in ("acme", "evil"):
-                tid = (await c.post("/v1/tenants", json={"name": name}, headers=admin)).json()["id"]
-                for scopes in (["read", "write"], ["read"]):
-                    r = await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": scopes}, headers=admin)
-                    keys[(name, len(scopes))] = {"Authorization": f"Bearer {r.json()['key']}"}
-                if name == "acme":
-                    acme = uuid.UUID(tid)
-            await _ingest(db, settings, backends, acme)
-            evil, writer, reader = keys[("evil", 2)], keys[("acme", 2)], keys[("acme", 1)]
-            assert (await c.post("/v1/forests", json={"name": "f"}, headers=evil)).status_code == 201
+    admin = ADMIN_AUTH
+    async with app_client(admin_settings(settings), db) as (_, c):
+        keys = {}
+        for name in ("acme", "evil"):
+            tid = (await c.post("/v1/tenants", json={"name": name}, headers=admin)).json()["id"]
+            for scopes in (["read", "write"], ["read"]):
+                r = await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": scopes}, headers=admin)
+                keys[(name, len(scopes))] = {"Authorization": f"Bearer {r.json()['key']}"}
+            if name == "acme":
+                acme = uuid.UUID(tid)
+        await _ingest(db, settings, backends, acme)
+        evil, writer, reader = keys[("evil", 2)], keys[("acme", 2)], keys[("acme", 1)]
+        assert (await c.post("/v1/forests", json={"name": "f"}, headers=evil)).status_code == 201
 
-            # another tenant (even with a forest of the same name) sees nothing to retract
-            for path in ("/v1/forests/f/sessions/s2", "/v1/forests/f/sessions/s1/turns/s1:1"):
-                r = await c.delete(path, headers=evil)
-                assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json")
-            assert (await c.delete("/v1/forests/f/sessions/s2", headers=reader)).status_code == 403
+        # another tenant (even with a forest of the same name) sees nothing to retract
+        for path in ("/v1/forests/f/sessions/s2", "/v1/forests/f/sessions/s1/turns/s1:1"):
+            r = await c.delete(path, headers=evil)
+            assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json")
+        assert (await c.delete("/v1/forests/f/sessions/s2", headers=reader)).status_code == 403
 
-            r = await c.delete("/v1/forests/f/sessions/s2", headers=writer)
-            assert r.status_code == 200, r.text
-            assert r.json()["sessions"] == 1 and r.json()["facts_removed"] >= 1
-            assert (await c.delete("/v1/forests/f/sessions/s2", headers=writer)).status_code == 404
-            listed = (await c.get("/v1/forests/f/sessions", headers=reader)).json()["items"]
-            assert [s["session_id"] for s in listed] == ["s1", "s3"]
-            assert (await c.get("/v1/forests/f/sessions/s2", headers=reader)).status_code == 404
+        r = await c.delete("/v1/forests/f/sessions/s2", headers=writer)
+        assert r.status_code == 200, r.text
+        assert r.json()["sessions"] == 1 and r.json()["facts_removed"] >= 1
+        assert (await c.delete("/v1/forests/f/sessions/s2", headers=writer)).status_code == 404
+        listed = (await c.get("/v1/forests/f/sessions", headers=reader)).json()["items"]
+        assert [s["session_id"] for s in listed] == ["s1", "s3"]
+        assert (await c.get("/v1/forests/f/sessions/s2", headers=reader)).status_code == 404
 
-            r = await c.delete("/v1/forests/f/sessions/s1/turns/s1:1", headers=writer)
-            assert r.status_code == 200 and r.json()["turns"] == 1 and r.json()["turn"] == "s1:1"
-            assert (await c.delete("/v1/forests/f/sessions/s1/turns/s1:1", headers=writer)).status_code == 404
-            turns = (await c.get("/v1/forests/f/sessions/s1", headers=reader)).json()["turns"]
-            assert [t["id"] for t in turns] == ["s1:0", "s1:2", "s1:3", "s1:4"]
-            body = (
-                await c.post("/v1/forests/f/query", json={"query": "Zephyrine kayak Tromso"}, headers=reader)
-            ).json()
-            assert not _mentions(body["evidence"], S2_MARKERS, "s2", ("s2:1",))
+        r = await c.delete("/v1/forests/f/sessions/s1/turns/s1:1", headers=writer)
+        assert r.status_code == 200 and r.json()["turns"] == 1 and r.json()["turn"] == "s1:1"
+        assert (await c.delete("/v1/forests/f/sessions/s1/turns/s1:1", headers=writer)).status_code == 404
+        turns = (await c.get("/v1/forests/f/sessions/s1", headers=reader)).json()["turns"]
+        assert [t["id"] for t in turns] == ["s1:0", "s1:2", "s1:3", "s1:4"]
+        body = (await c.post("/v1/forests/f/query", json={"query": "Zephyrine kayak Tromso"}, headers=reader)).json()
+        assert not _mentions(body["evidence"], S2_MARKERS, "s2", ("s2:1",))
     assert await _violations(db, acme) == []
 
 

@@ -22,10 +22,10 @@ from memforest.domain import SessionInput, TreeKind, TurnInput
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import query
 from memforest.settings import Settings
-from memforest.simulated_llm import SimulationConfig, run_server_in_thread
 from memforest.store.sql import execute, fetch_all, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
 from memforest.store.trees import InsertStats, LeafSpec, get_or_create_tree, insert_leaf
+from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
 
 DIM = 64
 

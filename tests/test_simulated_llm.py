@@ -16,7 +16,7 @@ import httpx
 import pytest
 from pydantic import BaseModel, Field
 
-from memforest.simulated_llm import (
+from memforest.testing.simulated_llm import (
     SimulationConfig,
     generate_json_output,
     run_server_in_thread,

@@ -1,0 +1,87 @@
+"""Reporting of a bench run: the machine it ran on, the JSON result file, matplotlib figures, the
+console tables (``publish``), and small summaries (model usage totals, per-stage seconds)."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+
+def machine_info() -> dict[str, Any]:
+    """Where the numbers were taken."""
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "processor": platform.processor() or platform.machine(),
+    }
+
+
+# ------------------------------------------------------------------------------------ results
+
+
+def write_json(out_dir: Path, name: str, payload: dict[str, Any]) -> Path:
+    """Write ``payload`` as ``out_dir/name.json`` (sorted keys, indented)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{name}.json"
+    path.write_text(json.dumps(payload, indent=2, sort_keys=True, default=str) + "\n")
+    return path
+
+
+def new_figure(ncols: int, width: float = 5.0, height: float = 3.8) -> tuple[Any, Any]:
+    """A matplotlib figure with ``ncols`` axes (headless backend)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False)
+    return fig, axes[0]
+
+
+def save_figure(fig: Any, out_dir: Path, name: str) -> Path:
+    import matplotlib.pyplot as plt
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{name}.png"
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def publish(
+    out_dir: Path,
+    name: str,
+    result: dict[str, Any],
+    plot: Callable[[dict[str, Any], Path, str], Path],
+    render: Callable[[dict[str, Any], Console], None],
+    *,
+    width: int = 170,
+) -> None:
+    """What every bench ends with: write the JSON, draw the PNG, print the tables, say where."""
+    json_path = write_json(out_dir, name, result)
+    png_path = plot(result, out_dir, name)
+    console = Console(width=width)
+    render(result, console)
+    console.print(f"wrote {json_path} and {png_path}")
+
+
+def usage_totals(usage: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """Calls, tokens and summed call latency over every stage of a ledger dict."""
+    keys = ("calls", "prompt_tokens", "completion_tokens", "cached_prompt_tokens", "latency_s")
+    return {k: sum(float(u.get(k, 0)) for u in usage.values()) for k in keys}
+
+
+def stage_breakdown(stage_wall_s: dict[str, float], accept_wall_s: float | None = None) -> dict[str, float]:
+    """Per-stage seconds in the fixed order accept, extract, embed, commit, refresh."""
+    out = {"accept": float(accept_wall_s if accept_wall_s is not None else stage_wall_s.get("accept", 0.0))}
+    for k in ("extract", "embed", "commit", "refresh"):
+        out[k] = float(stage_wall_s.get(k, 0.0))
+    return out

@@ -1,0 +1,109 @@
+"""What the SIMULATED server reads from a prompt: sentences, names, phrases, ``[n]`` markers, dates.
+
+Also the simulation's token count (whitespace tokens) and its deterministic digest of a value.
+Nothing here models language; it only copies material out of the prompt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from datetime import date, timedelta
+from typing import Any
+
+_MARKER_RE = re.compile(r"\[(\d{1,4})\]")
+_ISO_DATE_RE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+_STOPWORD_TEXT = (
+    "i a an the and or but if then so we you he she it they my your our their me him her us them "
+    "this that these those is are was were be been am do does did have has had to of in on at by "
+    "for with from as not no yes oh ok okay hi hello hey well also just really very what when where "
+    "who why how which user assistant"
+)
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+def split_sentences(text: str) -> list[str]:
+    """The simulation's own sentence splitter: break after ``.!?`` + space or at newlines.
+
+    Pieces are whitespace-normalised (and may be empty). Kept in this one function so that it can
+    be swapped for the package's sentence splitter without touching the rest of the simulation.
+    """
+    return [" ".join(raw.split()) for raw in _SENTENCE_SPLIT_RE.split(text)]
+
+
+class TextSource:
+    """Material taken from the last user message: sentences, short phrases, names, markers, dates."""
+
+    def __init__(self, text: str) -> None:
+        self.markers = sorted({int(m) for m in _MARKER_RE.findall(text)})
+        self.dates = sorted(set(_ISO_DATE_RE.findall(text)))
+        clean = _MARKER_RE.sub(" ", text)
+        sentences = [sentence for sentence in split_sentences(clean) if len(sentence.split()) >= 2]
+        self.sentences = sentences or [" ".join(clean.split()) or "Nothing was said."]
+        names: list[str] = []
+        phrases: list[str] = []
+        for sentence in self.sentences:
+            tokens = sentence.split()
+            for index, token in enumerate(tokens):
+                word = token.strip(".,;:!?\"'()[]")
+                if not _WORD_RE.fullmatch(word) or word.lower() in _STOPWORDS or len(word) < 3:
+                    continue
+                if token.endswith(":"):
+                    continue  # a speaker label, not content
+                if word[0].isupper() and index > 0:
+                    names.append(word)
+                phrases.append(phrase_from(tokens, index))
+        self.names = list(dict.fromkeys(names))
+        self.phrases = list(dict.fromkeys(phrases)) or ["something"]
+
+    def sentence(self, rng: random.Random) -> str:
+        """One sentence of the text."""
+        return rng.choice(self.sentences)
+
+    def short(self, rng: random.Random) -> str:
+        """A name from the text, or a 1-3 word phrase copied from one of its sentences."""
+        if self.names and rng.random() < 0.7:
+            chosen: str = rng.choice(self.names)
+        else:
+            chosen = rng.choice(self.phrases)
+        return chosen
+
+    def iso_date(self, rng: random.Random) -> str:
+        """An ISO date from the text, else a random one in 2023-2024."""
+        if self.dates:
+            chosen: str = rng.choice(self.dates)
+            return chosen
+        return (date(2023, 1, 1) + timedelta(days=rng.randrange(0, 731))).isoformat()
+
+
+def phrase_from(tokens: list[str], start: int) -> str:
+    """Up to three consecutive tokens from ``start``, stopping at punctuation; edges stripped."""
+    picked: list[str] = []
+    for token in tokens[start : start + 3]:
+        word = token.strip(".,;:!?\"'()[]")
+        if not word or (picked and not token.startswith(word)):
+            break
+        picked.append(word)
+        if word != token.rstrip("\"')]"):
+            break  # the token carried punctuation: the phrase ends here
+    return " ".join(picked)
+
+
+def last_user_text(messages: list[dict[str, str]]) -> str:
+    """The content of the last ``user`` message ("" when there is none)."""
+    return next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
+
+
+def digest(value: Any) -> int:
+    """A stable 64-bit integer digest of a JSON-serialisable value (seeds and ids)."""
+    data = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode()
+    return int.from_bytes(hashlib.sha256(data).digest()[:8], "big")
+
+
+def count_tokens(text: str) -> int:
+    """Whitespace tokens: the simulation's (documented) approximation of a tokenizer."""
+    return len(text.split())

@@ -1,0 +1,26 @@
+"""Shared test support: the admin key, settings, session/turn builders, app clients and servers.
+
+Test files import from here (``from support import ADMIN_KEY, app_client``); the fixtures that
+wrap these helpers live in ``tests/conftest.py``.
+"""
+
+from support.apps import AppClient, app_client, free_port, new_tenant, open_client, serve_app, tenant_key
+from support.auth import ADMIN_AUTH, ADMIN_KEY, admin_settings, bearer
+from support.sessions import alternating_turns, session_body, session_input
+
+__all__ = [
+    "ADMIN_AUTH",
+    "ADMIN_KEY",
+    "AppClient",
+    "admin_settings",
+    "alternating_turns",
+    "app_client",
+    "bearer",
+    "free_port",
+    "new_tenant",
+    "open_client",
+    "serve_app",
+    "session_body",
+    "session_input",
+    "tenant_key",
+]

@@ -1,0 +1,65 @@
+"""Builders of sessions and turns: domain ``SessionInput`` objects and HTTP JSON bodies."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from memforest.domain import SessionInput, TurnInput
+
+
+def alternating_turns(
+    ext: str,
+    texts: Sequence[str],
+    speakers: tuple[str, str] = ("Alice", "Bob"),
+    *,
+    role: str | None = "user",
+    turn_ids: bool = True,
+    start: datetime | None = None,
+) -> tuple[TurnInput, ...]:
+    """Turns spoken by ``speakers`` in turn; ids ``ext:i`` when ``turn_ids``; a minute apart from ``start``."""
+    return tuple(
+        TurnInput(
+            speaker=speakers[i % 2],
+            text=text,
+            role=role,
+            external_id=f"{ext}:{i}" if turn_ids else None,
+            time=start + timedelta(minutes=i) if start is not None else None,
+        )
+        for i, text in enumerate(texts)
+    )
+
+
+def session_input(
+    ext: str,
+    when: datetime,
+    texts: Sequence[str],
+    speakers: tuple[str, str] = ("Alice", "Bob"),
+    *,
+    role: str | None = "user",
+    turn_ids: bool = True,
+    minutes: bool = False,
+) -> SessionInput:
+    """A session of alternating turns (see :func:`alternating_turns`); ``minutes`` times them a minute apart."""
+    turns = alternating_turns(ext, texts, speakers, role=role, turn_ids=turn_ids, start=when if minutes else None)
+    return SessionInput(external_id=ext, time=when, turns=turns)
+
+
+def session_body(
+    sid: str,
+    time: str,
+    texts: Sequence[str],
+    speakers: tuple[str, str] = ("Alice", "Bob"),
+    *,
+    roles: tuple[str | None, str | None] = ("user", "user"),
+) -> dict[str, Any]:
+    """The JSON body of ``POST /v1/forests/{forest}/sessions``: alternating speakers and roles."""
+    turns = []
+    for i, text in enumerate(texts):
+        turn: dict[str, Any] = {"speaker": speakers[i % 2]}
+        if roles[i % 2] is not None:
+            turn["role"] = roles[i % 2]
+        turn["text"] = text
+        turns.append(turn)
+    return {"id": sid, "time": time, "turns": turns}
