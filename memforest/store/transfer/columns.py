@@ -12,14 +12,18 @@ from memforest.db.catalogue import spec
 
 __all__ = ["insert_select", "insert_values", "select_fields"]
 
+# A copy writes into the target forest: its tenant and forest replace the source's.
+_TARGET = {"tenant_id": ":t", "forest_id": ":f"}
+
 
 def insert_select(table: str, source: str, exprs: Mapping[str, str | None], *, alias: str) -> str:
-    """``INSERT INTO table (every stored column) SELECT ... <source>``: a column takes its
-    expression from ``exprs`` (None leaves it to its default) or else ``<alias>.<column>``."""
+    """``INSERT INTO table (every stored column) SELECT ... <source>`` into the target forest (tenant
+    ``:t``, forest ``:f``): a column takes its expression from ``exprs`` (None leaves it to its
+    default) or else ``<alias>.<column>``."""
     cols: list[str] = []
     values: list[str] = []
     for col in spec(table).stored:
-        expr = exprs.get(col, f"{alias}.{col}")
+        expr = exprs.get(col, _TARGET.get(col, f"{alias}.{col}"))
         if expr is not None:
             cols.append(col)
             values.append(expr)

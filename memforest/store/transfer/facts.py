@@ -67,14 +67,7 @@ _EF_SEARCH = "SET LOCAL hnsw.ef_search = {ef:d}"
 _COPY_FACTS = insert_select(
     "facts",
     "FROM mm_facts a JOIN mm_fact_map m ON m.old = a.fact_id AND m.how = 'new'",
-    {
-        "tenant_id": ":t",
-        "fact_id": "m.new",
-        "forest_id": ":f",
-        "supersedes": None,
-        "superseded_by": None,
-        "source_count": "0",
-    },
+    {"fact_id": "m.new", "supersedes": None, "superseded_by": None, "source_count": "0"},
     alias="a",
 )
 
@@ -123,14 +116,7 @@ _INSERT_SOURCES = insert_select(
     "FROM mm_fact_sources s JOIN mm_fact_map fm ON fm.old = s.fact_id JOIN mm_turn_map tm ON tm.old = s.turn_id "
     "JOIN mm_cell_map cm ON cm.old = s.cell_id JOIN mm_session_map sm ON sm.old = s.session_id "
     "ON CONFLICT DO NOTHING RETURNING fact_id",
-    {
-        "tenant_id": ":t",
-        "fact_id": "fm.new",
-        "turn_id": "tm.new",
-        "cell_id": "cm.new",
-        "forest_id": ":f",
-        "session_id": "sm.new",
-    },
+    {"fact_id": "fm.new", "turn_id": "tm.new", "cell_id": "cm.new", "session_id": "sm.new"},
     alias="s",
 )
 _ADD_SOURCES = (

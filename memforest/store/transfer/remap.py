@@ -50,9 +50,7 @@ _COPY_SESSIONS = insert_select(
     "sessions",
     "FROM mm_sessions s JOIN mm_session_map m ON m.old = s.session_id WHERE NOT m.shared",
     {
-        "tenant_id": ":t",
         "session_id": "m.new",
-        "forest_id": ":f",
         "external_id": "m.external_id",
         "metadata": "CASE WHEN s.metadata ? 'merged_from' THEN s.metadata ELSE s.metadata || jsonb_build_object("
         "'merged_from', jsonb_build_object('forest', CAST(:an AS text), 'session_id', s.external_id)) END",
@@ -78,7 +76,7 @@ _COPY_ROWS = {
         table,
         f"FROM mm_{table} x JOIN mm_session_map m ON m.old = x.session_id AND NOT m.shared "
         f"JOIN mm_{table[:-1]}_map r ON r.old = x.{key}",
-        {"tenant_id": ":t", key: "r.new", "forest_id": ":f", "session_id": "m.new"},
+        {key: "r.new", "session_id": "m.new"},
         alias="x",
     )
     for table, key in (("turns", "turn_id"), ("cells", "cell_id"))

@@ -30,7 +30,7 @@ _MAP_MATCHED_ENTITIES = (
 _COPY_ENTITIES = insert_select(
     "entities",
     "FROM mm_entities a JOIN mm_entity_map m ON m.old = a.entity_id AND NOT m.matched",
-    {"tenant_id": ":t", "entity_id": "m.new", "forest_id": ":f", "activated": "false"},
+    {"entity_id": "m.new", "activated": "false"},
     alias="a",
 )
 
@@ -46,7 +46,7 @@ _COPY_ENTITY_LINKS = (
         "entity_facts",
         "FROM mm_entity_facts x JOIN mm_entity_map em ON em.old = x.entity_id JOIN mm_fact_map fm "
         "ON fm.old = x.fact_id AND fm.how = 'new' JOIN mm_session_map sm ON sm.old = x.session_id",
-        {"tenant_id": ":t", "entity_id": "em.new", "fact_id": "fm.new", "forest_id": ":f", "session_id": "sm.new"},
+        {"entity_id": "em.new", "fact_id": "fm.new", "session_id": "sm.new"},
         alias="x",
     )
     + " ON CONFLICT DO NOTHING"
@@ -89,7 +89,7 @@ _MAP_NEW_CLUSTERS = (
 _COPY_CLUSTERS = insert_select(
     "scene_clusters",
     "FROM mm_scene_clusters a JOIN mm_cluster_map m ON m.old = a.cluster_id AND NOT m.matched",
-    {"tenant_id": ":t", "cluster_id": "m.new", "forest_id": ":f", "member_count": "m.members", "merged_into": None},
+    {"cluster_id": "m.new", "member_count": "m.members", "merged_into": None},
     alias="a",
 )
 

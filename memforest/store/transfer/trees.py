@@ -65,14 +65,7 @@ _COPY_TREES = insert_select(
     "trees",
     "FROM mm_trees x JOIN mm_tree_plan pl ON pl.old = x.tree_id AND pl.action = 'copy' "
     "LEFT JOIN mm_node_map r ON r.old = x.root_node_id",
-    {
-        "tenant_id": ":t",
-        "tree_id": "pl.new",
-        "forest_id": ":f",
-        "key": "pl.key",
-        "label": "pl.label",
-        "root_node_id": "r.new",
-    },
+    {"tree_id": "pl.new", "key": "pl.key", "label": "pl.label", "root_node_id": "r.new"},
     alias="x",
 )
 
@@ -83,9 +76,7 @@ _COPY_NODES = insert_select(
     "JOIN mm_node_map nm ON nm.old = n.node_id LEFT JOIN mm_node_map pm ON pm.old = n.parent_id "
     "LEFT JOIN mm_fact_map fm ON fm.old = n.leaf_fact_id LEFT JOIN mm_cell_map cm ON cm.old = n.leaf_cell_id",
     {
-        "tenant_id": ":t",
         "node_id": "nm.new",
-        "forest_id": ":f",
         "tree_id": "pl.new",
         "parent_id": "pm.new",
         "leaf_fact_id": "fm.new",
@@ -102,10 +93,8 @@ _COPY_PLACEMENTS = insert_select(
     "LEFT JOIN mm_cell_map cm ON x.source_kind = 'cell' AND cm.old = x.source_id "
     "WHERE x.source_kind = 'cell' OR fm.how = 'new'",
     {
-        "tenant_id": ":t",
         "tree_id": "pl.new",
         "source_id": "CASE WHEN x.source_kind = 'fact' THEN fm.new ELSE cm.new END",
-        "forest_id": ":f",
         "node_id": "nm.new",
     },
     alias="x",
