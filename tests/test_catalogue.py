@@ -44,7 +44,7 @@ def test_tables_come_parents_first() -> None:
                 continue
             assert ref in seen or ref == s.name, (s.name, col, ref)
         seen.add(s.name)
-    assert PERSISTENT_TYPES + DERIVED_TYPES == tuple(s.record for s in TRANSFER_TABLES)
+    assert tuple(s.record for s in TRANSFER_TABLES) == PERSISTENT_TYPES + DERIVED_TYPES
 
 
 def test_export_records_carry_the_catalogue_columns_in_order() -> None:
