@@ -1,0 +1,107 @@
+"""Merge step 5: trees. An A tree whose (kind, key) exists in B gets A's leaves through the normal
+``insert_leaf`` (placements make a leaf that is already there a no-op); other trees are copied as
+they are, and the leaves of merged facts are then removed with ``store.tree_delete.remove_leaf``.
+Entities that now earn a tree (``rules.entity_earns_tree``) get it and are backfilled."""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from typing import Any
+
+from memforest import rules
+from memforest.domain import TreeKind
+from memforest.lifecycle.merge.report import MergeReport, Progress, notify
+from memforest.settings import Settings
+from memforest.store.sql import Conn
+from memforest.store.transfer import trees as tree_store
+from memforest.store.tree_delete import DeleteStats, remove_leaf
+from memforest.store.trees import InsertStats, LeafSpec, TreeRef, get_or_create_tree, insert_leaf, load_tree
+
+__all__ = ["activate_entities", "copy_trees", "insert_leaves"]
+
+
+async def copy_trees(conn: Conn, t: uuid.UUID, f: int, report: MergeReport) -> None:
+    """Plan every A tree (insert, skip, rebuild, copy), copy the ``copy`` trees as they are, then take
+    out the leaves of facts that merged into B's facts, with the usual rebalancing (only their paths
+    become dirty)."""
+    await tree_store.plan_trees(conn, t, f)
+    report.trees_copied, report.nodes_copied = await tree_store.copy_planned_trees(conn, t, f)
+    trees: dict[int, TreeRef] = {}
+    removed = DeleteStats()
+    for r in await tree_store.merged_leaves(conn):
+        tree_id = int(r["tree_id"])
+        if tree_id not in trees:
+            trees[tree_id] = await load_tree(conn, t, tree_id)
+        await remove_leaf(conn, t, trees[tree_id], int(r["node_id"]), removed)
+    report.leaves_removed = removed.leaves
+
+
+async def insert_leaves(
+    conn: Conn,
+    t: uuid.UUID,
+    f: int,
+    report: MergeReport,
+    stats: InsertStats,
+    progress: Progress | None,
+) -> None:
+    """A's leaves of ``insert``/``rebuild`` trees go in one by one through ``insert_leaf``: into B's
+    tree in time order (as routing appends), into a rebuilt tree in A's insertion order (node ids).
+    Facts that merged into B's facts bring no leaf."""
+    plans = await tree_store.tree_plans(conn)
+    if not plans:
+        return
+    leaves = await tree_store.leaves_to_insert(conn, t)
+    by_tree: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for leaf in leaves:
+        by_tree[(str(leaf["kind"]), str(leaf["key"]))].append(leaf)
+    total, done = len(leaves), 0
+    step = max(1, total // 20)
+    for plan in plans:
+        kind, key = TreeKind(str(plan["kind"])), str(plan["key"])
+        items = by_tree.get((kind.value, key), [])
+        if plan["action"] == "insert":
+            report.trees_matched += 1
+            tree: TreeRef = await load_tree(conn, t, int(plan["new"]))
+            items.sort(key=lambda r: (r["ts"], r["sid"]))
+        elif items:
+            report.trees_rebuilt += 1
+            tree = await get_or_create_tree(conn, t, f, kind, key, str(plan["label"]), int(plan["fanout"]), stats)
+            items.sort(key=lambda r: int(r["a_node"]))
+        for leaf in items:
+            sid = int(leaf["sid"])
+            spec = LeafSpec(str(leaf["sk"]), sid, leaf["ts"], leaf["te"], sid, str(leaf["text"]), leaf["embedding"])
+            await insert_leaf(conn, t, tree, spec, stats)
+            done += 1
+            if done % step == 0:
+                await notify(progress, "leaves", done, total)
+
+
+async def activate_entities(
+    conn: Conn, t: uuid.UUID, f: int, settings: Settings, report: MergeReport, stats: InsertStats
+) -> None:
+    """Every entity the merge touched that has (or now earns, by ``rules.entity_earns_tree``) a tree
+    holds all its live linked facts, as routing would have left it: trees backfilled in time order."""
+    pipe = settings.pipeline
+    earning = [
+        int(r["entity_id"])
+        for r in await tree_store.entity_candidates(conn, t, f)
+        if r["has_tree"]
+        or rules.entity_earns_tree(
+            is_speaker=bool(r["is_speaker"]),
+            fact_count=int(r["fact_count"]),
+            session_count=int(r["session_count"]),
+            settings=pipe,
+        )
+    ]
+    report.entities_activated = await tree_store.activate_entities(conn, t, earning)
+    trees: dict[str, TreeRef] = {}
+    for r in await tree_store.missing_entity_leaves(conn, t):
+        key = str(r["key"])
+        if key not in trees:
+            trees[key] = await get_or_create_tree(
+                conn, t, f, TreeKind.ENTITY, key, str(r["label"]), pipe.fanout_entity, stats
+            )
+        fid = int(r["fact_id"])
+        spec = LeafSpec("fact", fid, r["valid_from"], r["valid_from"], fid, str(r["text"]), r["embedding"])
+        await insert_leaf(conn, t, trees[key], spec, stats)
