@@ -1,0 +1,80 @@
+"""The write-path rules, pinned once (memforest/rules.py): ingest, rebuild, merge and import call these."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memforest import rules
+from memforest.settings import PipelineSettings
+
+T0 = datetime(2024, 5, 1, 10, tzinfo=UTC)
+PIPE = PipelineSettings()
+
+
+def test_entity_key_normalises_case_space_and_possessive() -> None:
+    assert rules.entity_key("  Caroline's ") == "caroline"
+    assert rules.entity_key("New   York") == "new york"
+    assert rules.entity_key("Mel’s") == "mel"
+
+
+@pytest.mark.parametrize(
+    ("is_speaker", "facts", "sessions", "earns"),
+    [
+        (True, 1, 1, True),  # a speaker as soon as one fact links to it
+        (True, 0, 0, False),  # no fact, no tree
+        (False, PIPE.entity_min_facts, PIPE.entity_min_sessions, True),
+        (False, PIPE.entity_min_facts - 1, PIPE.entity_min_sessions, False),
+        (False, PIPE.entity_min_facts, PIPE.entity_min_sessions - 1, False),
+    ],
+)
+def test_entity_earns_tree(is_speaker: bool, facts: int, sessions: int, earns: bool) -> None:
+    got = rules.entity_earns_tree(is_speaker=is_speaker, fact_count=facts, session_count=sessions, settings=PIPE)
+    assert got is earns
+
+
+def _near(sim: float, kind_a: str, kind_b: str, dt: timedelta, same_speaker: bool = True) -> bool:
+    return rules.is_near_duplicate(
+        similarity=sim,
+        threshold=0.9,
+        same_speaker=same_speaker,
+        kind_a=kind_a,
+        kind_b=kind_b,
+        time_a=T0,
+        time_b=T0 + dt,
+    )
+
+
+def test_near_duplicate_states_merge_across_time_events_only_within_the_window() -> None:
+    assert _near(0.95, "state", "preference", timedelta(days=300))
+    assert _near(0.95, "event", "event", timedelta(hours=20))
+    assert not _near(0.95, "event", "event", timedelta(days=2))
+    assert not _near(0.95, "state", "event", timedelta(days=2))
+    assert not _near(0.85, "state", "state", timedelta(0))
+    assert not _near(0.99, "state", "state", timedelta(0), same_speaker=False)
+    assert rules.NEAR_DUPLICATE_WINDOW == timedelta(days=1)
+
+
+def test_scene_score_adds_weighted_topic_overlap() -> None:
+    top = rules.top_topics({"hike": 5, "dog": 3, "work": 1})
+    assert top == {"hike", "dog", "work"}
+    assert rules.scene_score(0.5, ["hike", "dog"], top) == pytest.approx(0.5 + rules.TOPIC_WEIGHT * 2 / 3)
+    assert rules.scene_score(0.5, [], set()) == 0.5
+    assert rules.scene_accepts(PIPE.scene_assign_threshold, PIPE)
+    assert not rules.scene_accepts(PIPE.scene_assign_threshold - 1e-9, PIPE)
+
+
+def test_top_topics_and_label_break_ties_by_name() -> None:
+    counts = {f"t{i:02d}": 1 for i in range(12)}
+    assert rules.top_topics(counts) == {f"t{i:02d}" for i in range(rules.SCENE_TOPICS)}
+    assert rules.scene_label({"b": 2, "a": 2, "c": 1, "d": 1}) == "a, b, c"
+    assert rules.scene_label({}) == "misc"
+
+
+def test_supersession_slot_needs_subject_attribute_and_value() -> None:
+    assert rules.supersession_slot("Bob", "Home", "Miami") == ("bob", "home")
+    assert rules.supersession_slot("Bob", "home", None) is None
+    assert rules.supersession_slot(None, "home", "Miami") is None
+    assert rules.same_state_value("Miami", "miami")
+    assert not rules.same_state_value("Miami", "Davis")
