@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from memforest.domain import ForestInput, SessionInput
 from memforest.errors import InputError
-from memforest.ingest.schema import (
+from memforest.schemas.session import (
     MAX_ID_CHARS,
     Limits,
     SessionModel,
