@@ -121,3 +121,7 @@ class Candidate:
     subject: str | None = None
     attribute: str | None = None
     value: str | None = None
+
+
+#: The fan-out a tree may be (re)built with (``trees.fanout`` has the same CHECK).
+MIN_FANOUT, MAX_FANOUT = 2, 16

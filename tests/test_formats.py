@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from memforest.errors import InputError
-from memforest.ingest import schema
 from memforest.ingest.formats import (
     DEMO_PATH,
     detect_format,
@@ -19,7 +18,8 @@ from memforest.ingest.formats import (
     parse_locomo_datetime,
     parse_longmemeval_datetime,
 )
-from memforest.ingest.schema import Limits, SessionModel
+from memforest.schemas import session as schema
+from memforest.schemas.session import Limits, SessionModel
 
 LOCOMO_DEV = Path("/work/shared/data/locomo/locomo_dev5.json")
 

@@ -13,9 +13,11 @@ from fastapi import APIRouter, Query, Request
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.api.auth import Reader, TenantCaller
+from memforest.api.openapi import ERRORS
 from memforest.db.engine import Database
 from memforest.domain import FactKind, TreeKind
 from memforest.errors import NotFoundError
+from memforest.schemas import Fact, Node, Page, Tree
 from memforest.store import browse
 from memforest.store.tenants import Forest, get_forest
 
@@ -36,7 +38,7 @@ async def _forest(conn: AsyncConnection, caller: TenantCaller, name: str) -> For
     return await get_forest(conn, caller.tenant_id, name)
 
 
-@router.get("/forests/{forest}/facts")
+@router.get("/forests/{forest}/facts", response_model=Page[Fact], response_model_exclude_unset=True, responses=ERRORS)
 async def get_facts(
     forest: str,
     request: Request,
@@ -85,7 +87,7 @@ async def get_facts(
     return page.to_json()
 
 
-@router.get("/forests/{forest}/facts/{fact_id}")
+@router.get("/forests/{forest}/facts/{fact_id}", response_model=Fact, responses=ERRORS)
 async def get_fact(forest: str, fact_id: str, request: Request, caller: Reader) -> dict[str, Any]:
     """One fact (the fields of the listing) plus:
 
@@ -102,7 +104,7 @@ async def get_fact(forest: str, fact_id: str, request: Request, caller: Reader) 
         return await browse.get_fact(conn, caller.tenant_id, f.forest_id, fid)
 
 
-@router.get("/forests/{forest}/trees")
+@router.get("/forests/{forest}/trees", response_model=Page[Tree], responses=ERRORS)
 async def get_trees(
     forest: str,
     request: Request,
@@ -123,7 +125,7 @@ async def get_trees(
     return page.to_json()
 
 
-@router.get("/forests/{forest}/nodes/{node_id}")
+@router.get("/forests/{forest}/nodes/{node_id}", response_model=Node, responses=ERRORS)
 async def get_node(
     forest: str,
     node_id: str,

@@ -19,10 +19,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy import text
 
+from memforest.api.openapi import problems
 from memforest.api.problems import problem_response
 from memforest.backends.factory import Backends
 from memforest.db import migrate
 from memforest.db.engine import Database
+from memforest.schemas import Health, Readiness
 
 PING_TIMEOUT_S = 2.0
 PING_CACHE_S = 5.0
@@ -108,13 +110,13 @@ def _probe(request: Request) -> ModelProbe:
     return probe
 
 
-@health_router.get("/healthz")
+@health_router.get("/healthz", response_model=Health)
 async def healthz() -> dict[str, str]:
     """Liveness: the process answers."""
     return {"status": "ok"}
 
 
-@health_router.get("/readyz", response_model=None)
+@health_router.get("/readyz", response_model=Readiness, responses=problems(503))
 async def readyz(request: Request) -> Response:
     """Readiness: database reachable and migrated to head, model servers (if any) answering."""
     database: Database = request.app.state.db

@@ -11,8 +11,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from memforest.api.auth import Writer
+from memforest.api.openapi import ERRORS
 from memforest.db.engine import Database
 from memforest.lifecycle.retract import retract
+from memforest.schemas import RetractReport
 from memforest.settings import Settings
 
 router = APIRouter(prefix="/v1", tags=["lifecycle"])
@@ -25,7 +27,7 @@ async def _retract(request: Request, caller: Writer, forest: str, session_id: st
     return report.as_dict()
 
 
-@router.delete("/forests/{forest}/sessions/{session_id}")
+@router.delete("/forests/{forest}/sessions/{session_id}", response_model=RetractReport, responses=ERRORS)
 async def delete_session(forest: str, session_id: str, request: Request, caller: Writer) -> dict[str, Any]:
     """Retract a session: its turns, cells, the facts only it supports (with their leaves) and its
     session tree go; facts also stated elsewhere only lose it as a source. Returns the report."""
@@ -33,7 +35,9 @@ async def delete_session(forest: str, session_id: str, request: Request, caller:
     return out
 
 
-@router.delete("/forests/{forest}/sessions/{session_id}/turns/{turn_id}")
+@router.delete(
+    "/forests/{forest}/sessions/{session_id}/turns/{turn_id}", response_model=RetractReport, responses=ERRORS
+)
 async def delete_turn(forest: str, session_id: str, turn_id: str, request: Request, caller: Writer) -> dict[str, Any]:
     """Retract one turn (by its client id, or ``<session>#<seq>`` for a turn sent without one): the
     facts only it supports go, and the cell that held it is rewritten for its other turns."""

@@ -37,6 +37,7 @@ from prometheus_client import (
     generate_latest,
 )
 
+from memforest.api.openapi import PlainTextResponse, problems
 from memforest.api.problems import ASGIApp, Message, Receive, Scope, Send, problem_response
 from memforest.backends.base import MODEL_OBSERVERS
 from memforest.db.engine import Database
@@ -327,7 +328,13 @@ class RequestTelemetryMiddleware:
 metrics_router = APIRouter(tags=["operations"])
 
 
-@metrics_router.get("/metrics", response_model=None, include_in_schema=True)
+@metrics_router.get(
+    "/metrics",
+    response_model=None,
+    response_class=PlainTextResponse,
+    include_in_schema=True,
+    responses=problems(401),
+)
 async def get_metrics(request: Request) -> Response:
     """Prometheus text format. Open, unless ``MEMFOREST_API__METRICS_KEY`` is set (then a bearer key)."""
     settings: Settings = request.app.state.settings

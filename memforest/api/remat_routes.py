@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, status
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from memforest.api.auth import Writer
+from memforest.api.openapi import ERRORS
 from memforest.db.engine import Database
 from memforest.errors import InputError, NotFoundError
-from memforest.lifecycle.rematerialize import MAX_FANOUT, MIN_FANOUT
 from memforest.pipeline import jobs
+from memforest.schemas import RematAccepted, RematIn
 from memforest.store.tenants import get_forest
 
 router = APIRouter(prefix="/v1", tags=["lifecycle"])
@@ -24,20 +24,12 @@ router = APIRouter(prefix="/v1", tags=["lifecycle"])
 JOB_KIND = "rematerialize"
 
 
-class RematIn(BaseModel):
-    """What to regenerate. At least one action; ``k`` only with ``rebuild_trees``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    embeddings: StrictBool = Field(default=False, description="Recompute fact, node and centroid embeddings.")
-    summaries: StrictBool = Field(default=False, description="Regenerate every internal-node summary.")
-    rebuild_trees: StrictBool = Field(default=False, description="Drop and rebuild every tree from facts and cells.")
-    k: int | None = Field(
-        default=None, ge=MIN_FANOUT, le=MAX_FANOUT, description="Fan-out of the rebuilt trees (default: settings)."
-    )
-
-
-@router.post("/forests/{forest}/rematerialize", status_code=status.HTTP_202_ACCEPTED)
+@router.post(
+    "/forests/{forest}/rematerialize",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=RematAccepted,
+    responses=ERRORS,
+)
 async def post_rematerialize(forest: str, body: RematIn, request: Request, caller: Writer) -> dict[str, Any]:
     """Queue a re-materialisation of the forest's derived artifacts (no extraction is replayed)."""
     if not (body.embeddings or body.summaries or body.rebuild_trees):

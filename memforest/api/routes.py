@@ -9,16 +9,35 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header, Query, Request, status
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 
 from memforest.api.auth import Admin, Reader, TenantAdmin, Writer, create_key, list_keys, revoke_key
+from memforest.api.openapi import ERRORS, problems
 from memforest.db.engine import Database
 from memforest.errors import ConflictError, InputError, NotFoundError
-from memforest.ingest.schema import Limits, SessionModel, as_utc_if_naive
 from memforest.lifecycle.forget import forget_forest, forget_tenant
 from memforest.pipeline.accept import accept_session
 from memforest.pipeline.jobs import job_view
+from memforest.schemas import (
+    ApiKey,
+    Forest,
+    ForestDeleted,
+    ForestIn,
+    Job,
+    KeyIn,
+    Limits,
+    Page,
+    QueryIn,
+    QueryResult,
+    Session,
+    SessionAccepted,
+    SessionModel,
+    SessionSummary,
+    Tenant,
+    TenantDeleted,
+    TenantIn,
+)
 from memforest.settings import Settings
 from memforest.store.sql import fetch_all, fetch_one
 from memforest.store.stats import forest_stats
@@ -64,22 +83,20 @@ def _uuid(value: str) -> uuid.UUID:
 # ---------------------------------------------------------------- admin: tenants and keys
 
 
-class TenantIn(BaseModel):
-    name: str = Field(min_length=1, max_length=200)
-
-
-class KeyIn(BaseModel):
-    scopes: list[str] = Field(default_factory=lambda: ["read", "write"], max_length=3)
-
-
-@admin_router.post("/tenants", status_code=status.HTTP_201_CREATED)
+@admin_router.post(
+    "/tenants",
+    status_code=status.HTTP_201_CREATED,
+    response_model=Tenant,
+    response_model_exclude_unset=True,
+    responses=ERRORS,
+)
 async def post_tenant(body: TenantIn, request: Request, _: Admin) -> dict[str, str]:
     """Create a tenant."""
     tid = await create_tenant(_db(request), body.name)
     return {"id": str(tid), "name": body.name.strip()}
 
 
-@admin_router.get("/tenants")
+@admin_router.get("/tenants", response_model=Page[Tenant], responses=ERRORS)
 async def get_tenants(request: Request, _: Admin) -> dict[str, Any]:
     """All tenants."""
     async with _db(request).system() as conn:
@@ -88,7 +105,7 @@ async def get_tenants(request: Request, _: Admin) -> dict[str, Any]:
     return {"items": items, "next_cursor": None}
 
 
-@admin_router.delete("/tenants/{tenant_id}")
+@admin_router.delete("/tenants/{tenant_id}", response_model=TenantDeleted, responses=ERRORS)
 async def delete_tenant(tenant_id: str, request: Request, _: Admin) -> dict[str, Any]:
     """Forget a tenant and everything it owns (forests, keys, jobs). Returns what was deleted."""
     tid = _uuid(tenant_id)
@@ -98,20 +115,30 @@ async def delete_tenant(tenant_id: str, request: Request, _: Admin) -> dict[str,
     return {"id": str(tid), "deleted": counts}
 
 
-@admin_router.post("/tenants/{tenant_id}/keys", status_code=status.HTTP_201_CREATED)
+@admin_router.post(
+    "/tenants/{tenant_id}/keys",
+    status_code=status.HTTP_201_CREATED,
+    response_model=ApiKey,
+    response_model_exclude_unset=True,
+    responses=ERRORS,
+)
 async def post_key(tenant_id: str, body: KeyIn, request: Request, _: Admin) -> dict[str, Any]:
     """Create an API key for the tenant; the key is shown only in this response."""
     key_id, key, scopes = await create_key(_db(request), _uuid(tenant_id), body.scopes)
     return {"id": str(key_id), "key": key, "scopes": scopes}
 
 
-@admin_router.get("/tenants/{tenant_id}/keys")
+@admin_router.get(
+    "/tenants/{tenant_id}/keys", response_model=Page[ApiKey], response_model_exclude_unset=True, responses=ERRORS
+)
 async def get_keys(tenant_id: str, request: Request, _: Admin) -> dict[str, Any]:
     """The tenant's keys (prefixes only)."""
     return {"items": await list_keys(_db(request), _uuid(tenant_id)), "next_cursor": None}
 
 
-@admin_router.delete("/tenants/{tenant_id}/keys/{key_id}", status_code=status.HTTP_204_NO_CONTENT)
+@admin_router.delete(
+    "/tenants/{tenant_id}/keys/{key_id}", status_code=status.HTTP_204_NO_CONTENT, response_model=None, responses=ERRORS
+)
 async def delete_key(tenant_id: str, key_id: str, request: Request, _: Admin) -> Response:
     """Revoke a key."""
     await revoke_key(_db(request), _uuid(tenant_id), _uuid(key_id))
@@ -121,11 +148,14 @@ async def delete_key(tenant_id: str, key_id: str, request: Request, _: Admin) ->
 # ---------------------------------------------------------------- forests
 
 
-class ForestIn(BaseModel):
-    name: str = Field(min_length=1, max_length=200)
-
-
-@tenant_router.post("/forests", status_code=status.HTTP_201_CREATED, tags=["forests"])
+@tenant_router.post(
+    "/forests",
+    status_code=status.HTTP_201_CREATED,
+    tags=["forests"],
+    response_model=Forest,
+    response_model_exclude_unset=True,
+    responses=ERRORS | problems(409),
+)
 async def post_forest(body: ForestIn, request: Request, caller: Writer) -> dict[str, Any]:
     """Create a forest (409 when the name is taken)."""
     async with _db(request).tenant(caller.tenant_id) as conn:
@@ -137,7 +167,9 @@ async def post_forest(body: ForestIn, request: Request, caller: Writer) -> dict[
     raise ConflictError(f"forest {body.name.strip()!r} already exists")
 
 
-@tenant_router.get("/forests", tags=["forests"])
+@tenant_router.get(
+    "/forests", tags=["forests"], response_model=Page[Forest], response_model_exclude_unset=True, responses=ERRORS
+)
 async def get_forests(request: Request, caller: Reader) -> dict[str, Any]:
     """The tenant's forests."""
     async with _db(request).tenant(caller.tenant_id) as conn:
@@ -145,7 +177,7 @@ async def get_forests(request: Request, caller: Reader) -> dict[str, Any]:
     return {"items": [{"name": f.name} for f in forests], "next_cursor": None}
 
 
-@tenant_router.get("/forests/{forest}", tags=["forests"])
+@tenant_router.get("/forests/{forest}", tags=["forests"], response_model=Forest, responses=ERRORS)
 async def get_one_forest(forest: str, request: Request, caller: Reader) -> dict[str, Any]:
     """A forest with its counts."""
     async with _db(request).tenant(caller.tenant_id) as conn:
@@ -154,7 +186,7 @@ async def get_one_forest(forest: str, request: Request, caller: Reader) -> dict[
     return {"name": f.name, "counts": counts}
 
 
-@tenant_router.delete("/forests/{forest}", tags=["forests"])
+@tenant_router.delete("/forests/{forest}", tags=["forests"], response_model=ForestDeleted, responses=ERRORS)
 async def delete_forest(forest: str, request: Request, caller: TenantAdmin) -> dict[str, Any]:
     """Forget a forest: every session, fact, tree and job in it. Returns what was deleted."""
     counts = await forget_forest(_db(request), caller.tenant_id, forest)
@@ -166,7 +198,13 @@ async def delete_forest(forest: str, request: Request, caller: TenantAdmin) -> d
 # ---------------------------------------------------------------- sessions
 
 
-@tenant_router.post("/forests/{forest}/sessions", status_code=status.HTTP_202_ACCEPTED, tags=["sessions"])
+@tenant_router.post(
+    "/forests/{forest}/sessions",
+    status_code=status.HTTP_202_ACCEPTED,
+    tags=["sessions"],
+    response_model=SessionAccepted,
+    responses=ERRORS | problems(409, 413),
+)
 async def post_session(
     forest: str,
     request: Request,
@@ -204,7 +242,9 @@ async def post_session(
     }
 
 
-@tenant_router.get("/forests/{forest}/sessions", tags=["sessions"])
+@tenant_router.get(
+    "/forests/{forest}/sessions", tags=["sessions"], response_model=Page[SessionSummary], responses=ERRORS
+)
 async def get_sessions(
     forest: str,
     request: Request,
@@ -236,7 +276,9 @@ async def get_sessions(
     return {"items": items, "next_cursor": str(rows[-1]["session_id"]) if more and rows else None}
 
 
-@tenant_router.get("/forests/{forest}/sessions/{session_id}", tags=["sessions"])
+@tenant_router.get(
+    "/forests/{forest}/sessions/{session_id}", tags=["sessions"], response_model=Session, responses=ERRORS
+)
 async def get_session(forest: str, session_id: str, request: Request, caller: Reader) -> dict[str, Any]:
     """One session with its turns."""
     async with _db(request).tenant(caller.tenant_id) as conn:
@@ -276,7 +318,7 @@ async def get_session(forest: str, session_id: str, request: Request, caller: Re
 # ---------------------------------------------------------------- jobs
 
 
-@tenant_router.get("/jobs/{job_id}", tags=["jobs"])
+@tenant_router.get("/jobs/{job_id}", tags=["jobs"], response_model=Job, responses=ERRORS)
 async def get_one_job(job_id: str, request: Request, caller: Reader) -> dict[str, Any]:
     """A job: state (queued, running, succeeded, failed), progress, errors, usage per stage."""
     async with _db(request).tenant(caller.tenant_id) as conn:
@@ -289,24 +331,7 @@ async def get_one_job(job_id: str, request: Request, caller: Reader) -> dict[str
 # ---------------------------------------------------------------- query
 
 
-class QueryIn(BaseModel):
-    query: str = Field(min_length=1, max_length=20_000)
-    mode: str = "emb"
-    top_k: int | None = Field(default=None, ge=1)
-    as_of: datetime | None = None
-    time_from: datetime | None = None
-    time_to: datetime | None = None
-    scope: list[str] | None = Field(default=None, max_length=3)
-    include_superseded: bool = False
-    token_budget: int | None = Field(default=None, ge=1, le=1_000_000)
-
-    @field_validator("as_of", "time_from", "time_to")
-    @classmethod
-    def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc_if_naive(value)  # 422, not a 500, when out of range
-
-
-@tenant_router.post("/forests/{forest}/query", tags=["query"], response_model=None)
+@tenant_router.post("/forests/{forest}/query", tags=["query"], response_model=QueryResult, responses=ERRORS)
 async def post_query(forest: str, body: QueryIn, request: Request, caller: Reader) -> JSONResponse:
     """Time-stamped evidence for a question, best first (the same items as the CLI's JSON)."""
     from memforest.retrieval.service import query

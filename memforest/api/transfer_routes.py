@@ -19,14 +19,15 @@ from typing import Any
 
 from fastapi import APIRouter, Request, status
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
 
 from memforest.api.auth import Admin, Reader, Writer
+from memforest.api.openapi import ERRORS, NdjsonResponse, problems
 from memforest.db.engine import Database
 from memforest.errors import InputError, NotFoundError, PermissionDeniedError
 from memforest.lifecycle.export import export_lines
 from memforest.lifecycle.importer import load_staging, parse_export
 from memforest.pipeline import jobs
+from memforest.schemas import AdminMergeAccepted, AdminMergeIn, ImportAccepted, Job, MergeAccepted, MergeIn
 from memforest.settings import Settings
 from memforest.store.sql import scalar
 from memforest.store.tenants import ensure_forest, get_forest
@@ -47,27 +48,9 @@ def _name(value: str) -> str:
     return value
 
 
-class MergeIn(BaseModel):
-    """Merge forest ``from`` (same tenant) into the forest of the path."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    from_: str = Field(alias="from", min_length=1, max_length=200, description="The forest to merge (unchanged).")
-    from_tenant: str | None = Field(default=None, description="Not allowed with a tenant key (403).")
-
-
-class AdminMergeIn(BaseModel):
-    """A merge across tenants (admin key only)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    from_tenant: uuid.UUID
-    from_forest: str = Field(min_length=1, max_length=200)
-    into_tenant: uuid.UUID
-    into_forest: str = Field(min_length=1, max_length=200)
-
-
-@router.post("/forests/{forest}/merge", status_code=status.HTTP_202_ACCEPTED)
+@router.post(
+    "/forests/{forest}/merge", status_code=status.HTTP_202_ACCEPTED, response_model=MergeAccepted, responses=ERRORS
+)
 async def post_merge(forest: str, body: MergeIn, request: Request, caller: Writer) -> dict[str, Any]:
     """Queue a merge of forest ``from`` into ``forest`` (both of the caller's tenant; no extraction)."""
     if body.from_tenant is not None:
@@ -88,7 +71,13 @@ async def _tenant_exists(db: Database, tenant_id: uuid.UUID, field: str) -> None
             raise NotFoundError(f"no tenant {tenant_id} ({field})")
 
 
-@router.post("/admin/merge", status_code=status.HTTP_202_ACCEPTED, tags=["admin"])
+@router.post(
+    "/admin/merge",
+    status_code=status.HTTP_202_ACCEPTED,
+    tags=["admin"],
+    response_model=AdminMergeAccepted,
+    responses=ERRORS,
+)
 async def post_admin_merge(body: AdminMergeIn, request: Request, _: Admin) -> dict[str, Any]:
     """Queue a merge of a forest of one tenant into a forest of another (created when missing)."""
     db = _db(request)
@@ -105,7 +94,13 @@ async def post_admin_merge(body: AdminMergeIn, request: Request, _: Admin) -> di
     return {"job_id": str(job_id), "kind": "merge", "tenant": str(body.into_tenant), "forest": dst.name}
 
 
-@router.get("/admin/tenants/{tenant_id}/jobs/{job_id}", tags=["admin"])
+@router.get(
+    "/admin/tenants/{tenant_id}/jobs/{job_id}",
+    tags=["admin"],
+    response_model=Job,
+    response_model_exclude_unset=True,
+    responses=ERRORS,
+)
 async def get_admin_job(tenant_id: str, job_id: str, request: Request, _: Admin) -> dict[str, Any]:
     """A job of any tenant (the admin polls the merges it queued)."""
     try:
@@ -120,7 +115,12 @@ async def get_admin_job(tenant_id: str, job_id: str, request: Request, _: Admin)
     return {"job_id": str(row["job_id"]), **{k: row[k] for k in keys}}
 
 
-@router.get("/forests/{forest}/export", response_model=None)
+@router.get(
+    "/forests/{forest}/export",
+    response_model=None,
+    response_class=NdjsonResponse,
+    responses=ERRORS,
+)
 async def get_export(forest: str, request: Request, caller: Reader, with_derived: bool = False) -> StreamingResponse:
     """The forest as versioned JSON Lines (header line, then one record per line), streamed."""
     db = _db(request)
@@ -134,7 +134,12 @@ async def get_export(forest: str, request: Request, caller: Reader, with_derived
     )
 
 
-@router.post("/forests/{forest}/import", status_code=status.HTTP_202_ACCEPTED)
+@router.post(
+    "/forests/{forest}/import",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=ImportAccepted,
+    responses=ERRORS | problems(413),
+)
 async def post_import(forest: str, request: Request, caller: Writer) -> dict[str, Any]:
     """Import an export (the request body) into ``forest`` through the merge path, as an ``import`` job."""
     settings: Settings = request.app.state.settings

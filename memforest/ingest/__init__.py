@@ -12,7 +12,7 @@ from memforest.ingest.formats import (
     parse_locomo_datetime,
     parse_longmemeval_datetime,
 )
-from memforest.ingest.schema import Limits, SessionModel, TurnModel, validate_session
+from memforest.schemas.session import Limits, SessionModel, TurnModel, validate_session
 
 __all__ = [
     "DEMO_PATH",

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from memforest.domain import ForestInput, SessionInput
 from memforest.ingest.problems import Loc, expect, from_validation, input_error
-from memforest.ingest.schema import MAX_ID_CHARS, Limits, SessionModel, as_utc_if_naive, validate_session
+from memforest.schemas.session import MAX_ID_CHARS, Limits, SessionModel, as_utc_if_naive, validate_session
 
 # ------------------------------------------------------------------ dates
 

@@ -19,10 +19,7 @@ from memforest.ingest.benchmarks import (
 )
 from memforest.ingest.native import parse_native
 from memforest.ingest.problems import input_error, load_json
-from memforest.ingest.schema import (
-    Limits,
-    default_limits,
-)
+from memforest.schemas.session import Limits, default_limits
 
 __all__ = [
     "DEMO_PATH",

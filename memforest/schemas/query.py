@@ -1,0 +1,51 @@
+"""The answer to a query: evidence items, best first (``retrieval.assemble.Evidence`` on the wire)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from memforest.schemas.base import RawKept, Timestamp, WireModel
+
+
+class EvidenceItem(WireModel):
+    """One evidence item of a query, best first by ``rank``."""
+
+    rank: int
+    kind: str = Field(description="fact or cell")
+    text: str
+    time: Timestamp
+    valid_from: Timestamp | None
+    valid_to: Timestamp | None
+    tree: str = Field(description="The tree that led to it, as kind:label.")
+    score: float
+    session_id: str | None
+    turn_ids: tuple[str, ...]
+
+
+class TreeHit(WireModel):
+    """A tree the forest recall picked, with its fused score and its rank per channel."""
+
+    tree: str
+    score: float
+    ranks: dict[str, int]
+
+
+class QueryResult(RawKept):
+    """The answer to a query. ``raw`` is the server's JSON as is (what ``memforest query --json`` prints)."""
+
+    question: str
+    forest: str
+    mode: str
+    mode_used: str
+    fallback: str | None = None
+    evidence: tuple[EvidenceItem, ...]
+    context: str = ""
+    strategy: str | None = None
+    trees: tuple[TreeHit, ...] = ()
+    time_cues: str | None = None
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    llm_calls: dict[str, int] = Field(default_factory=dict)
+
+    def in_time_order(self) -> list[EvidenceItem]:
+        """The evidence ordered by time (then rank)."""
+        return sorted(self.evidence, key=lambda e: (e.time, e.rank))
