@@ -112,42 +112,33 @@ async def use_hnsw(conn: Conn, ef_search: int) -> None:
     await execute(conn, _SET_ITERATIVE_SCAN)
 
 
-async def nearest_facts(
-    conn: Conn,
-    tenant_id: uuid.UUID,
-    forest_id: int,
-    q: Vec,
-    limit: int,
-    *,
-    exact: bool,
-    as_of: datetime | None = None,
+async def _nearest(
+    conn: Conn, sql: str, key: str, tenant_id: uuid.UUID, forest_id: int, q: Vec, limit: int, as_of: datetime | None
 ) -> list[tuple[int, float]]:
-    """The ``limit`` facts of the forest nearest to ``q`` (cosine), best first."""
-    template = _NEAREST_FACTS_EXACT if exact else _NEAREST_FACTS_HNSW
+    """``(id, cosine)`` of the rows of ``sql`` in order, the first row of each ``key`` id only."""
     params: dict[str, Any] = {"t": tenant_id, "f": forest_id, "q": q, "n": limit, "as_of": as_of}
-    rows = await fetch_all(conn, template.format(visible=_fact_visibility(as_of)), params)
-    return [(int(r["fact_id"]), float(r["sim"])) for r in rows]
+    out: dict[int, float] = {}
+    for r in await fetch_all(conn, sql, params):
+        out.setdefault(int(r[key]), float(r["sim"]))
+    return list(out.items())
+
+
+async def nearest_facts(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, q: Vec, limit: int, *, exact: bool, as_of: datetime | None = None
+) -> list[tuple[int, float]]:
+    """The ``limit`` facts of the forest nearest to ``q``: ``(fact_id, cosine)``, best first."""
+    template = _NEAREST_FACTS_EXACT if exact else _NEAREST_FACTS_HNSW
+    sql = template.format(visible=_fact_visibility(as_of))
+    return await _nearest(conn, sql, "fact_id", tenant_id, forest_id, q, limit, as_of)
 
 
 async def nearest_cells(
-    conn: Conn,
-    tenant_id: uuid.UUID,
-    forest_id: int,
-    q: Vec,
-    limit: int,
-    *,
-    exact: bool,
-    as_of: datetime | None = None,
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, q: Vec, limit: int, *, exact: bool, as_of: datetime | None = None
 ) -> list[tuple[int, float]]:
     """The ``limit`` cell leaves (session trees) nearest to ``q``: ``(cell_id, cosine)``, best first."""
     template = _NEAREST_CELLS_EXACT if exact else _NEAREST_CELLS_HNSW
-    leaves = _CELL_LEAVES.format(as_of=_node_visibility(as_of))
-    params: dict[str, Any] = {"t": tenant_id, "f": forest_id, "q": q, "n": limit, "as_of": as_of}
-    rows = await fetch_all(conn, template.format(leaves=leaves), params)
-    out: dict[int, float] = {}
-    for r in rows:
-        out.setdefault(int(r["leaf_cell_id"]), float(r["sim"]))
-    return list(out.items())
+    sql = template.format(leaves=_CELL_LEAVES.format(as_of=_node_visibility(as_of)))
+    return await _nearest(conn, sql, "leaf_cell_id", tenant_id, forest_id, q, limit, as_of)
 
 
 async def lexical_facts(
