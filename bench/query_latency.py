@@ -37,8 +37,9 @@ from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.db.runtime import open_database
 from memforest.retrieval import RetrievalPreset, query
-from memforest.retrieval.recall import nearest_facts, use_hnsw
+from memforest.retrieval.recall import use_hnsw
 from memforest.settings import Settings
+from memforest.store.recall import nearest_facts
 from memforest.store.sql import execute, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
 

@@ -21,10 +21,10 @@ from memforest.domain import SessionInput
 from memforest.errors import ConflictError, NotFoundError
 from memforest.lifecycle.retract import RetractReport, retract
 from memforest.pipeline.service import accept_sessions, ingest_sessions
-from memforest.retrieval.recall import lexical_facts, lexical_nodes
 from memforest.retrieval.service import query
 from memforest.settings import Settings
 from memforest.store.check import check_forest
+from memforest.store.recall import lexical_facts, lexical_nodes
 from memforest.store.sql import fetch_all, fetch_one, scalar
 from memforest.store.tenants import ensure_tenant
 

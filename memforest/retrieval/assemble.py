@@ -22,13 +22,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection
-
 from memforest.backends.text import content_terms
 from memforest.retrieval.preset import RetrievalPreset
-from memforest.retrieval.recall import Vec
 from memforest.retrieval.timecues import TimeCues
-from memforest.store.sql import fetch_all
+from memforest.store import evidence as evidence_store
+from memforest.store.recall import Vec
+from memforest.store.sql import Conn
 
 
 @dataclass(slots=True)
@@ -111,34 +110,12 @@ class _Item:
     score: float = 0.0
 
 
-async def _load_facts(
-    conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, ids: Sequence[int], q: Vec
-) -> list[_Item]:
+async def _load_facts(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Sequence[int], q: Vec) -> list[_Item]:
     if not ids:
         return []
-    params = {"t": tenant_id, "f": forest_id, "ids": list(ids), "q": q}
-    rows = await fetch_all(
-        conn,
-        "SELECT x.fact_id, x.text, x.valid_from, x.valid_to, x.time_text, x.superseded_by, x.recorded_at, "
-        "x.retracted_at, "
-        "coalesce(1 - (x.embedding <=> :q), 0) AS sim FROM facts x "
-        "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.fact_id = ANY(:ids)",
-        params,
-    )
-    srcs = await fetch_all(
-        conn,
-        "SELECT fs.fact_id, s.external_id AS session_ext, coalesce(tu.external_id, s.external_id || '#' || tu.seq) "
-        "AS turn_ext FROM fact_sources fs "
-        "JOIN turns tu ON tu.tenant_id = fs.tenant_id AND tu.turn_id = fs.turn_id "
-        "JOIN sessions s ON s.tenant_id = tu.tenant_id AND s.session_id = tu.session_id "
-        "WHERE fs.tenant_id = :t AND fs.forest_id = :f AND fs.fact_id = ANY(:ids) "
-        "ORDER BY fs.fact_id, s.time, tu.seq",
-        params,
-    )
-    sources: dict[int, list[tuple[str, str]]] = {}
-    for r in srcs:
-        sources.setdefault(int(r["fact_id"]), []).append((str(r["session_ext"]), str(r["turn_ext"])))
-    trees = await _placements(conn, tenant_id, forest_id, "fact", ids)
+    rows = await evidence_store.facts_with_sim(conn, tenant_id, forest_id, ids, q)
+    sources = await evidence_store.fact_turns(conn, tenant_id, forest_id, ids)
+    trees = await evidence_store.source_trees(conn, tenant_id, forest_id, "fact", ids)
     out: list[_Item] = []
     for r in rows:
         fid = int(r["fact_id"])
@@ -166,24 +143,11 @@ async def _load_facts(
     return out
 
 
-async def _load_cells(
-    conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, ids: Sequence[int], q: Vec
-) -> list[_Item]:
+async def _load_cells(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Sequence[int], q: Vec) -> list[_Item]:
     if not ids:
         return []
-    rows = await fetch_all(
-        conn,
-        "SELECT c.cell_id, c.text, c.t_start, c.t_end, s.external_id AS session_ext, "
-        "(SELECT coalesce(1 - (n.embedding <=> :q), 0) FROM nodes n WHERE n.tenant_id = c.tenant_id "
-        " AND n.leaf_cell_id = c.cell_id AND n.embedding IS NOT NULL LIMIT 1) AS sim, "
-        "(SELECT array_agg(coalesce(tu.external_id, s.external_id || '#' || tu.seq) ORDER BY tu.seq) FROM turns tu "
-        " WHERE tu.tenant_id = c.tenant_id AND tu.session_id = c.session_id "
-        " AND tu.seq BETWEEN c.turn_from AND c.turn_to) AS turn_ids "
-        "FROM cells c JOIN sessions s ON s.tenant_id = c.tenant_id AND s.session_id = c.session_id "
-        "WHERE c.tenant_id = :t AND c.forest_id = :f AND c.cell_id = ANY(:ids)",
-        {"t": tenant_id, "f": forest_id, "ids": list(ids), "q": q},
-    )
-    trees = await _placements(conn, tenant_id, forest_id, "cell", ids)
+    rows = await evidence_store.cells_with_sim(conn, tenant_id, forest_id, ids, q)
+    trees = await evidence_store.source_trees(conn, tenant_id, forest_id, "cell", ids)
     return [
         _Item(
             kind="cell",
@@ -200,23 +164,6 @@ async def _load_cells(
         )
         for r in rows
     ]
-
-
-async def _placements(
-    conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, kind: str, ids: Sequence[int]
-) -> dict[int, list[tuple[int, str, str]]]:
-    rows = await fetch_all(
-        conn,
-        "SELECT p.source_id, tr.tree_id, tr.kind, tr.label FROM placements p "
-        "JOIN trees tr ON tr.tenant_id = p.tenant_id AND tr.tree_id = p.tree_id "
-        "WHERE p.tenant_id = :t AND p.forest_id = :f AND p.source_kind = :k AND p.source_id = ANY(:ids) "
-        "ORDER BY p.source_id, tr.tree_id",
-        {"t": tenant_id, "f": forest_id, "k": kind, "ids": list(ids)},
-    )
-    out: dict[int, list[tuple[int, str, str]]] = {}
-    for r in rows:
-        out.setdefault(int(r["source_id"]), []).append((int(r["tree_id"]), str(r["kind"]), str(r["label"])))
-    return out
 
 
 def _overlaps(item: _Item, after: datetime | None, before: datetime | None) -> bool:
@@ -304,7 +251,7 @@ def _tree_label(item: _Item, tree_scores: dict[int, float]) -> str:
 
 
 async def assemble(
-    conn: AsyncConnection,
+    conn: Conn,
     tenant_id: uuid.UUID,
     forest_id: int,
     candidates: dict[tuple[str, int], Candidate],

@@ -16,14 +16,15 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.backends.base import Embedder, UsageLedger
 from memforest.backends.llm import LLMNavigator, LLMPlanner
 from memforest.retrieval.preset import RetrievalPreset
-from memforest.retrieval.recall import TreeHit, Vec
+from memforest.retrieval.recall import TreeHit
 from memforest.retrieval.timecues import TimeCues
-from memforest.store.sql import fetch_all
+from memforest.store.browse.descent import children_of, node_vectors
+from memforest.store.recall import Vec
+from memforest.store.sql import Conn
 
 OUT_OF_WINDOW_PENALTY = 0.2
 
@@ -39,28 +40,7 @@ class Leaf:
     sim: float
 
 
-ConnFactory = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
-
-
-async def _children(
-    conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int, parents: Sequence[int], q: Vec | None
-) -> list[dict[str, Any]]:
-    """Children of ``parents`` in time order, with cosine to ``q`` when given."""
-    sim = "1 - (embedding <=> :q)" if q is not None else "NULL::float8"
-    return await fetch_all(
-        conn,
-        f"SELECT node_id, parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, "
-        f"coalesce(summary, '') AS summary, coalesce({sim}, 0) AS sim FROM nodes "
-        "WHERE tenant_id = :t AND forest_id = :f AND parent_id = ANY(:p) ORDER BY parent_id, t_start, seq",
-        {"t": tenant_id, "f": forest_id, "p": list(parents), "q": q},
-    )
-
-
-def _as_array(value: Any) -> Vec:
-    """A vector column value (pgvector ``Vector``, numpy array or list) as float32 numpy."""
-    to_numpy = getattr(value, "to_numpy", None)
-    arr = to_numpy() if to_numpy is not None else value
-    return np.asarray(arr, dtype=np.float32)
+ConnFactory = Callable[[], AbstractAsyncContextManager[Conn]]
 
 
 def _overlaps(row: dict[str, Any], after: datetime | None, before: datetime | None) -> bool:
@@ -80,7 +60,7 @@ def _leaf(row: dict[str, Any], sim: float | None = None) -> Leaf:
 
 
 async def browse_emb(
-    conn: AsyncConnection,
+    conn: Conn,
     tenant_id: uuid.UUID,
     forest_id: int,
     trees: Sequence[TreeHit],
@@ -93,7 +73,7 @@ async def browse_emb(
     frontier = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
     leaves: list[Leaf] = []
     while frontier:
-        rows = await _children(conn, tenant_id, forest_id, frontier, q)
+        rows = await children_of(conn, tenant_id, forest_id, frontier, q)
         by_tree: dict[int, list[tuple[float, int]]] = {}
         for r in rows:
             if int(r["level"]) == 0:
@@ -155,7 +135,7 @@ async def browse_llm(
     leaves: list[Leaf] = []
     while frontier:
         async with connect() as conn:
-            rows = await _children(conn, tenant_id, forest_id, frontier, None)
+            rows = await children_of(conn, tenant_id, forest_id, frontier, None)
         by_parent: dict[int, list[dict[str, Any]]] = {}
         for r in rows:
             by_parent.setdefault(int(r["parent_id"]), []).append(r)
@@ -181,13 +161,7 @@ async def browse_llm(
                     frontier.append(int(row["node_id"]))
     if leaves:
         async with connect() as conn:
-            emb_rows = await fetch_all(
-                conn,
-                "SELECT node_id, embedding FROM nodes WHERE tenant_id = :t AND forest_id = :f "
-                "AND node_id = ANY(:ids) AND embedding IS NOT NULL",
-                {"t": tenant_id, "f": forest_id, "ids": [lf.node_id for lf in leaves]},
-            )
-        embs = {int(r["node_id"]): _as_array(r["embedding"]) for r in emb_rows}
+            embs = await node_vectors(conn, tenant_id, forest_id, [lf.node_id for lf in leaves])
         for lf in leaves:
             e = embs.get(lf.node_id)
             if e is not None:

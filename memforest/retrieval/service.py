@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import numpy as np
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.llm import LLMNavigator, LLMPlanner
@@ -20,10 +19,11 @@ from memforest.errors import InputError
 from memforest.retrieval.assemble import AssembleOptions, Candidate, Evidence, assemble
 from memforest.retrieval.browse import Leaf, browse_emb, browse_llm
 from memforest.retrieval.preset import RetrievalPreset
-from memforest.retrieval.recall import RecallResult, Vec, nearest_cells, nearest_facts, recall
+from memforest.retrieval.recall import RecallResult, recall
 from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
-from memforest.store.sql import fetch_all, scalar
+from memforest.store.recall import Vec, anchor_candidates, latest_session_time, nearest_cells, nearest_facts
+from memforest.store.sql import Conn
 from memforest.store.tenants import get_forest
 
 __all__ = ["MODES", "Evidence", "QueryBackends", "QueryResult", "query"]
@@ -102,7 +102,7 @@ def _ms(t0: float) -> float:
 
 
 async def _resolve_anchor(
-    conn: AsyncConnection,
+    conn: Conn,
     tenant_id: uuid.UUID,
     forest_id: int,
     anchor: str,
@@ -115,14 +115,7 @@ async def _resolve_anchor(
     facts = await nearest_facts(conn, tenant_id, forest_id, vec, 10, exact=exact, as_of=as_of)
     cells = await nearest_cells(conn, tenant_id, forest_id, vec, 10, exact=exact, as_of=as_of)
     terms = set(content_terms(anchor))
-    rows = await fetch_all(
-        conn,
-        "SELECT 'fact' AS k, fact_id AS id, text, valid_from AS ts FROM facts WHERE tenant_id = :t "
-        "AND forest_id = :f AND fact_id = ANY(:fids) UNION ALL "
-        "SELECT 'cell', cell_id, text, t_start FROM cells WHERE tenant_id = :t AND forest_id = :f "
-        "AND cell_id = ANY(:cids)",
-        {"t": tenant_id, "f": forest_id, "fids": [i for i, _ in facts], "cids": [i for i, _ in cells]},
-    )
+    rows = await anchor_candidates(conn, tenant_id, forest_id, [i for i, _ in facts], [i for i, _ in cells])
     sims = {("fact", i): s for i, s in facts} | {("cell", i): s for i, s in cells}
     best: tuple[float, datetime] | None = None
     for r in rows:
@@ -199,11 +192,7 @@ async def query(
 
     async with db.tenant(tenant_id) as conn:
         forest = await get_forest(conn, tenant_id, forest_name)
-        latest = await scalar(
-            conn,
-            "SELECT max(time) FROM sessions WHERE tenant_id = :t AND forest_id = :f",
-            {"t": tenant_id, "f": forest.forest_id},
-        )
+        latest = await latest_session_time(conn, tenant_id, forest.forest_id)
     ref = as_of or latest or datetime.now(UTC)
     cues: TimeCues = parse_time_cues(question, ref)
 

@@ -99,13 +99,3 @@ def parse_time_cues(question: str, ref: datetime) -> TimeCues:
             side = "before" if match.group("side").lower() in ("before", "prior to", "until") else "after"
             cues = replace(cues, anchor_text=match.group("event").strip(), anchor_side=side)
     return cues
-
-
-def strip_anchor(question: str, cues: TimeCues) -> str:
-    """The question without its anchor clause ("Where did Bob live before Miami?" -> "Where did Bob live?")."""
-    if cues.anchor_text is None:
-        return question
-    match = _ANCHOR_RE.search(question)
-    if match is None:
-        return question
-    return (question[: match.start()] + question[match.end() :]).strip() or question

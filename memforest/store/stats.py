@@ -5,9 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection
-
-from memforest.store.sql import fetch_all, scalar
+from memforest.store.sql import Conn, fetch_all, scalar
 
 _COUNTS = {
     "sessions": "SELECT count(*) FROM sessions WHERE tenant_id = :t AND forest_id = :f",
@@ -29,24 +27,22 @@ _COUNTS = {
     "dirty_nodes": "SELECT count(*) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty",
     "placements": "SELECT count(*) FROM placements WHERE tenant_id = :t AND forest_id = :f",
 }
+_TREES_BY_KIND = (
+    "SELECT kind, count(*) AS n, coalesce(max(height), 0) AS h FROM trees WHERE tenant_id = :t AND forest_id = :f "
+    "GROUP BY kind ORDER BY kind"
+)
+_NODES_BY_LEVEL = (
+    "SELECT level, count(*) AS n FROM nodes WHERE tenant_id = :t AND forest_id = :f GROUP BY level ORDER BY level"
+)
 
 
-async def forest_stats(conn: AsyncConnection, tenant_id: uuid.UUID, forest_id: int) -> dict[str, Any]:
+async def forest_stats(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> dict[str, Any]:
     """Counts of every kind of row in the forest, plus trees by kind and nodes by level."""
     p = {"t": tenant_id, "f": forest_id}
     out: dict[str, Any] = {name: int(await scalar(conn, sql, p)) for name, sql in _COUNTS.items()}
-    trees = await fetch_all(
-        conn,
-        "SELECT kind, count(*) AS n, coalesce(max(height), 0) AS h FROM trees WHERE tenant_id = :t AND forest_id = :f "
-        "GROUP BY kind ORDER BY kind",
-        p,
-    )
+    trees = await fetch_all(conn, _TREES_BY_KIND, p)
     out["trees_by_kind"] = {str(r["kind"]): int(r["n"]) for r in trees}
     out["max_height_by_kind"] = {str(r["kind"]): int(r["h"]) for r in trees}
-    levels = await fetch_all(
-        conn,
-        "SELECT level, count(*) AS n FROM nodes WHERE tenant_id = :t AND forest_id = :f GROUP BY level ORDER BY level",
-        p,
-    )
+    levels = await fetch_all(conn, _NODES_BY_LEVEL, p)
     out["nodes_by_level"] = {str(r["level"]): int(r["n"]) for r in levels}
     return out
