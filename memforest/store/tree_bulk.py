@@ -23,7 +23,8 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.store.sql import execute, fetch_all
-from memforest.store.trees import INSERT_NODES_SQL, InsertStats, LeafSpec, TreeRef, leaf_columns
+from memforest.store.tree_columns import INSERT_NODES_SQL, leaf_columns
+from memforest.store.tree_model import InsertStats, LeafSpec, TreeRef
 
 __all__ = ["bulk_build_tree", "bulk_build_trees", "group_sizes", "layout"]
 
