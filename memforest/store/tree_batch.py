@@ -78,8 +78,8 @@ class Batch:
 
     def _new(self, tree: TreeRef, level: int, parent: int | None, t_start: datetime, seq: int, t_end: datetime,
              n_children: int, leaf: LeafSpec | None = None) -> BatchNode:  # fmt: skip
-        node = BatchNode(-(len(self.created) + 1), tree.tree_id, level, parent, t_start, seq, t_end, n_children, new=True,
-                     children=None if level == 0 else [], leaf=leaf)  # fmt: skip
+        node = BatchNode(-(len(self.created) + 1), tree.tree_id, level, parent, t_start, seq, t_end, n_children,
+                         new=True, children=None if level == 0 else [], leaf=leaf)  # fmt: skip
         self.nodes[node.node_id] = node
         self.created.append(node.node_id)
         if level == 1:

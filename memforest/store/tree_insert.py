@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from memforest.store.sql import Conn, execute, fetch_all
 from memforest.store.tree_batch import Batch
-from memforest.store.tree_columns import INSERT_NODES_SQL, leaf_columns
+from memforest.store.tree_columns import NodeRow, PlacementRow, insert_nodes, insert_placements, next_node_ids
 from memforest.store.tree_model import InsertStats, LeafSpec, TreeRef
 
 __all__ = ["insert_leaf", "insert_leaves"]
@@ -54,15 +54,6 @@ FROM unnest(CAST(:id AS bigint[]), CAST(:p AS bigint[]), CAST(:ts AS timestamptz
 WHERE n.tenant_id = :t AND n.node_id = u.id
 """
 
-_NEXT_NODE_IDS = "SELECT nextval(pg_get_serial_sequence('nodes', 'node_id')) AS id FROM generate_series(1, :n)"
-
-_INSERT_PLACEMENTS = """
-INSERT INTO placements (tenant_id, tree_id, source_kind, source_id, forest_id, node_id)
-SELECT :t, u.tree, u.sk, u.sid, u.f, u.n FROM unnest(CAST(:tree AS bigint[]),
-CAST(:sk AS text[]), CAST(:sid AS bigint[]), CAST(:f AS bigint[]), CAST(:n AS bigint[]))
-AS u(tree, sk, sid, f, n)
-"""
-
 _UPDATE_TREES = """
 UPDATE trees tr SET root_node_id = coalesce(u.r, tr.root_node_id), height = coalesce(u.h, tr.height),
 n_leaves = tr.n_leaves + u.n FROM unnest(CAST(:id AS bigint[]), CAST(:r AS bigint[]),
@@ -80,8 +71,7 @@ async def _write(conn: Conn, tenant_id: uuid.UUID, batch: Batch) -> dict[int, in
     """Write the simulated batch back; returns temporary id -> node id."""
     ids: dict[int, int] = {}
     if batch.created:
-        rows = await fetch_all(conn, _NEXT_NODE_IDS, {"n": len(batch.created)})
-        ids = dict(zip(batch.created, sorted(int(r["id"]) for r in rows), strict=True))
+        ids = dict(zip(batch.created, await next_node_ids(conn, len(batch.created)), strict=True))
 
     def real(nid: int | None) -> int | None:
         return None if nid is None else ids.get(nid, nid)
@@ -89,24 +79,12 @@ async def _write(conn: Conn, tenant_id: uuid.UUID, batch: Batch) -> dict[int, in
     new = [batch.nodes[i] for i in batch.created]
     if new:
         forest = {t.tree_id: t.forest_id for t in batch.trees.values()}
-        await execute(
-            conn,
-            INSERT_NODES_SQL,
-            {
-                "t": tenant_id,
-                "id": [ids[n.node_id] for n in new],
-                "f": [forest[n.tree_id] for n in new],
-                "tree": [n.tree_id for n in new],
-                "lvl": [n.level for n in new],
-                "p": [real(n.parent_id) for n in new],
-                "ts": [n.t_start for n in new],
-                "te": [n.t_end for n in new],
-                "seq": [n.seq for n in new],
-                "n": [n.n_children for n in new],
-                "ver": [n.bumps for n in new],
-                **leaf_columns([n.leaf for n in new]),
-            },
-        )
+        rows = [
+            NodeRow(ids[n.node_id], forest[n.tree_id], n.tree_id, n.level, real(n.parent_id), n.t_start, n.t_end,
+                    n.seq, n.n_children, n.bumps, n.leaf)
+            for n in new
+        ]  # fmt: skip
+        await insert_nodes(conn, tenant_id, rows)
     changed = [n for n in batch.nodes.values() if not n.new and (n.bumps or n.moved)]
     if changed:
         await execute(
@@ -124,18 +102,8 @@ async def _write(conn: Conn, tenant_id: uuid.UUID, batch: Batch) -> dict[int, in
             },
         )
     if batch.placements:
-        await execute(
-            conn,
-            _INSERT_PLACEMENTS,
-            {
-                "t": tenant_id,
-                "tree": [p[0] for p in batch.placements],
-                "sk": [p[1] for p in batch.placements],
-                "sid": [p[2] for p in batch.placements],
-                "f": [p[3] for p in batch.placements],
-                "n": [ids[p[4]] for p in batch.placements],
-            },
-        )
+        placements = [PlacementRow(tree, sk, sid, f, ids[n]) for tree, sk, sid, f, n in batch.placements]
+        await insert_placements(conn, tenant_id, placements)
     trees = list(batch.trees.values())
     for tree in trees:
         tree.root_node_id = real(tree.root_node_id)

@@ -9,19 +9,16 @@ from typing import Any
 
 from memforest.domain import TreeKind
 from memforest.store.sql import Conn, fetch_one
-from memforest.store.tree_columns import INSERT_NODES_SQL, leaf_columns
 from memforest.store.tree_insert import insert_leaf, insert_leaves
 from memforest.store.tree_model import InsertStats, LeafSpec, TreeRef
 
 __all__ = [
-    "INSERT_NODES_SQL",
     "InsertStats",
     "LeafSpec",
     "TreeRef",
     "get_or_create_tree",
     "insert_leaf",
     "insert_leaves",
-    "leaf_columns",
     "load_tree",
 ]
 
