@@ -50,7 +50,7 @@ INSERT INTO jobs (tenant_id, job_id, forest_id, kind, payload, idempotency_key, 
 VALUES (:t, :j, :f, :k, CAST(:p AS jsonb), :ik, :rh)
 """
 
-IDEMPOTENCY_CONFLICT = "this Idempotency-Key was already used for another request"
+_IDEMPOTENCY_CONFLICT = "this Idempotency-Key was already used for another request"
 
 
 async def insert_job(
@@ -70,7 +70,7 @@ async def insert_job(
     try:
         await execute(conn, _INSERT, params)
     except IntegrityError:
-        raise ConflictError(IDEMPOTENCY_CONFLICT) from None
+        raise ConflictError(_IDEMPOTENCY_CONFLICT) from None
     return job_id
 
 
@@ -96,7 +96,7 @@ async def find_session_ingest_job(
     return job_id if job_id is None else uuid.UUID(str(job_id))
 
 
-SCHEDULE_REFRESH_SQL = """
+_SCHEDULE_REFRESH = """
 INSERT INTO jobs (tenant_id, job_id, forest_id, kind, payload, run_after)
 VALUES (:t, :j, :f, 'refresh', jsonb_build_object('commits', 1),
         now() + make_interval(secs => CASE WHEN :due <= 1 THEN 0 ELSE :delay END))
@@ -117,14 +117,14 @@ async def schedule_refresh(
     commits are pending. Returns the job id."""
     row = await fetch_one(
         conn,
-        SCHEDULE_REFRESH_SQL,
+        _SCHEDULE_REFRESH,
         {"t": tenant_id, "j": uuid.uuid4(), "f": forest_id, "due": due_commits, "delay": delay_s},
     )
     assert row is not None  # INSERT ... ON CONFLICT DO UPDATE always returns the row
     return uuid.UUID(str(row["job_id"]))
 
 
-SWEEP_SQL = """
+_SWEEP = """
 INSERT INTO jobs (tenant_id, job_id, forest_id, kind, payload, run_after)
 SELECT d.tenant_id, gen_random_uuid(), d.forest_id, 'refresh', jsonb_build_object('commits', 0, 'swept', true), now()
 FROM (SELECT DISTINCT tenant_id, forest_id FROM nodes WHERE dirty
@@ -139,10 +139,10 @@ ON CONFLICT DO NOTHING
 async def sweep_orphaned_refreshes(conn: Conn, tenant_id: uuid.UUID | None, forest_id: int | None) -> int:
     """Queue a due refresh job for every forest (of ``tenant_id``/``forest_id`` when given) with dirty
     nodes and no queued or running job. Returns how many were queued."""
-    return await execute(conn, SWEEP_SQL, {"tenant": tenant_id, "forest": forest_id})
+    return await execute(conn, _SWEEP, {"tenant": tenant_id, "forest": forest_id})
 
 
-CLAIM_SQL = """
+_CLAIM = """
 UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, worker_id = :w,
     leased_until = now() + make_interval(secs => :lease), started_at = coalesce(j.started_at, now())
 FROM (
@@ -165,7 +165,7 @@ async def claim(
 ) -> Job | None:
     """Take the oldest due queued job (or one whose lease expired), or None."""
     row = await fetch_one(
-        conn, CLAIM_SQL, {"w": worker_id, "lease": lease_s, "tenant": tenant_id, "forest": forest_id, "early": early}
+        conn, _CLAIM, {"w": worker_id, "lease": lease_s, "tenant": tenant_id, "forest": forest_id, "early": early}
     )
     return _job(row) if row is not None else None
 
@@ -260,7 +260,7 @@ async def job_outcomes(conn: Conn, tenant_id: uuid.UUID, job_ids: list[uuid.UUID
     return await fetch_all(conn, _OUTCOMES, {"t": tenant_id, "ids": job_ids})
 
 
-OLDER_UNCOMMITTED_SQL = """
+_OLDER_UNCOMMITTED = """
 SELECT EXISTS (
     SELECT 1 FROM jobs j JOIN cells c ON c.tenant_id = j.tenant_id
         AND c.session_id = (j.payload->>'session_id')::bigint AND c.extracted_at IS NULL
@@ -273,4 +273,4 @@ SELECT EXISTS (
 async def older_uncommitted(conn: Conn, tenant_id: uuid.UUID, forest_id: int, session_id: int) -> bool:
     """Whether a session of the forest accepted before ``session_id`` has a pending ingest job with
     cells not yet committed."""
-    return bool(await scalar(conn, OLDER_UNCOMMITTED_SQL, {"t": tenant_id, "f": forest_id, "s": session_id}))
+    return bool(await scalar(conn, _OLDER_UNCOMMITTED, {"t": tenant_id, "f": forest_id, "s": session_id}))

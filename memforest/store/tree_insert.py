@@ -21,7 +21,7 @@ __all__ = ["insert_leaf", "insert_leaves"]
 
 # For each (tree, leaf key): the level-1 node a seek finds now; for each tree: its first level-1
 # node. Their ancestor chains, and every child of a chain node, are what a batch can touch.
-_LOAD_SQL = """
+_LOAD = """
 WITH RECURSIVE seeds AS (
     SELECT (SELECT n.node_id FROM nodes n WHERE n.tenant_id = :t AND n.forest_id = u.f AND n.tree_id = u.tree
             AND n.level = 1 AND (n.t_start, n.seq) <= (u.ts, u.seq) ORDER BY n.t_start DESC, n.seq DESC LIMIT 1)
@@ -45,7 +45,7 @@ SELECT false, n.node_id, n.tree_id, n.level, n.parent_id, n.t_start, n.seq, n.t_
 FROM nodes n WHERE n.tenant_id = :t AND n.parent_id IN (SELECT node_id FROM chain)
 """
 
-_UPDATE_NODES_SQL = """
+_UPDATE_NODES = """
 UPDATE nodes n SET
     parent_id = u.p, t_start = u.ts, seq = u.seq, t_end = u.te, n_children = u.n,
     dirty = CASE WHEN u.bumps > 0 THEN true ELSE n.dirty END, version = n.version + u.bumps
@@ -89,7 +89,7 @@ async def _write(conn: Conn, tenant_id: uuid.UUID, batch: Batch) -> dict[int, in
     if changed:
         await execute(
             conn,
-            _UPDATE_NODES_SQL,
+            _UPDATE_NODES,
             {
                 "t": tenant_id,
                 "id": [n.node_id for n in changed],
@@ -158,7 +158,7 @@ async def insert_leaves(
         firsts = {t.tree_id: t for t, _ in rooted}
         rows = await fetch_all(
             conn,
-            _LOAD_SQL,
+            _LOAD,
             {
                 "t": tenant_id,
                 "f": [t.forest_id for t, _ in rooted],
