@@ -3,21 +3,16 @@ tree (ancestors marked dirty) and enqueues the ingest job. Raw cells are recalla
 
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass
-from typing import Any
-
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.domain import SessionInput, TreeKind
 from memforest.errors import ConflictError
 from memforest.ingest.cells import chunk_turns, session_content_hash
-from memforest.pipeline import jobs
-from memforest.store.sql import fetch_all, fetch_one, lock_forest, scalar
+from memforest.store import cells, jobs, sessions
+from memforest.store.sql import Conn, lock_forest
 from memforest.store.tenants import Forest
-from memforest.store.trees import InsertStats, LeafSpec, get_or_create_tree, insert_leaf
+from memforest.store.trees import InsertStats, LeafSpec, get_or_create_tree, insert_leaves
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,44 +32,40 @@ def render_turn(speaker: str, text_: str) -> str:
     return f"{speaker}: {text_}"
 
 
-async def _existing(
-    conn: AsyncConnection, forest: Forest, session: SessionInput, content_hash: str
-) -> AcceptResult | None:
-    row = await fetch_one(
-        conn,
-        "SELECT session_id, content_hash, n_turns FROM sessions WHERE tenant_id = :t AND forest_id = :f "
-        "AND external_id = :e",
-        {"t": forest.tenant_id, "f": forest.forest_id, "e": session.external_id},
-    )
+async def _existing(conn: Conn, forest: Forest, session: SessionInput, content_hash: str) -> AcceptResult | None:
+    row = await sessions.find_session(conn, forest.tenant_id, forest.forest_id, session.external_id)
     if row is None:
         return None
     if row["content_hash"] != content_hash:
         raise ConflictError(
             f"session {session.external_id!r} already exists in forest {forest.name!r} with different content"
         )
-    job_id = await scalar(
-        conn,
-        "SELECT job_id FROM jobs WHERE tenant_id = :t AND forest_id = :f AND kind = 'ingest' "
-        "AND payload->>'session_id' = :s ORDER BY created_at LIMIT 1",
-        {"t": forest.tenant_id, "f": forest.forest_id, "s": str(row["session_id"])},
-    )
-    n_cells = await scalar(
-        conn,
-        "SELECT count(*) FROM cells WHERE tenant_id = :t AND session_id = :s",
-        {"t": forest.tenant_id, "s": row["session_id"]},
-    )
+    session_id = int(row["session_id"])
+    job_id = await jobs.find_session_ingest_job(conn, forest.tenant_id, forest.forest_id, session_id)
+    n_cells = await cells.count_cells(conn, forest.tenant_id, session_id)
     return AcceptResult(
-        session_id=int(row["session_id"]),
+        session_id=session_id,
         external_id=session.external_id,
         job_id=job_id,
         created=False,
         turns=int(row["n_turns"]),
-        cells=int(n_cells),
+        cells=n_cells,
     )
 
 
+def _cells(session: SessionInput, cell_turns: int) -> list[cells.NewCell]:
+    """The session's turns chunked into cells of ``cell_turns`` consecutive turns."""
+    out = []
+    for cseq, span in enumerate(chunk_turns(len(session.turns), cell_turns)):
+        members = [session.turns[i] for i in span]
+        times = [m.time or session.time for m in members]
+        text_ = "\n".join(render_turn(m.speaker, m.text) for m in members)
+        out.append(cells.NewCell(cseq, span.start, span.stop - 1, text_, min(times), max(times)))
+    return out
+
+
 async def accept_session(
-    conn: AsyncConnection,
+    conn: Conn,
     forest: Forest,
     session: SessionInput,
     *,
@@ -87,11 +78,7 @@ async def accept_session(
     await lock_forest(conn, tenant_id, forest.forest_id, "sessions")
     content_hash = session_content_hash(session)
     if idempotency_key is not None:
-        prior = await fetch_one(
-            conn,
-            "SELECT job_id, forest_id, request_hash FROM jobs WHERE tenant_id = :t AND idempotency_key = :k",
-            {"t": tenant_id, "k": idempotency_key},
-        )
+        prior = await jobs.find_by_idempotency_key(conn, tenant_id, idempotency_key)
         if prior is not None:
             if prior["request_hash"] != content_hash or prior["forest_id"] != forest.forest_id:
                 raise ConflictError("this Idempotency-Key was used with a different request")
@@ -103,79 +90,22 @@ async def accept_session(
     existing = await _existing(conn, forest, session, content_hash)
     if existing is not None:
         return existing
-    session_id = int(
-        await scalar(
-            conn,
-            "INSERT INTO sessions (tenant_id, forest_id, external_id, time, content_hash, metadata, n_turns) "
-            "VALUES (:t, :f, :e, :ts, :h, CAST(:m AS jsonb), :n) RETURNING session_id",
-            {
-                "t": tenant_id,
-                "f": forest.forest_id,
-                "e": session.external_id,
-                "ts": session.time,
-                "h": content_hash,
-                "m": json.dumps(session.metadata, default=str),
-                "n": len(session.turns),
-            },
-        )
-    )
-    turn_rows: list[dict[str, Any]] = [
-        {
-            "t": tenant_id,
-            "f": forest.forest_id,
-            "s": session_id,
-            "seq": i,
-            "e": turn.external_id,
-            "sp": turn.speaker,
-            "r": turn.role,
-            "x": turn.text,
-            "ts": turn.time or session.time,
-        }
-        for i, turn in enumerate(session.turns)
-    ]
-    await conn.execute(
-        text(
-            "INSERT INTO turns (tenant_id, forest_id, session_id, seq, external_id, speaker, role, text, time) "
-            "VALUES (:t, :f, :s, :seq, :e, :sp, :r, :x, :ts)"
-        ),
-        turn_rows,
-    )
-    cell_rows = []
-    for cseq, span in enumerate(chunk_turns(len(session.turns), cell_turns)):
-        members = [turn_rows[i] for i in span]
-        cell_rows.append(
-            {
-                "t": tenant_id,
-                "f": forest.forest_id,
-                "s": session_id,
-                "seq": cseq,
-                "a": span.start,
-                "b": span.stop - 1,
-                "x": "\n".join(render_turn(m["sp"], m["x"]) for m in members),
-                "ts": min(m["ts"] for m in members),
-                "te": max(m["ts"] for m in members),
-            }
-        )
-    await conn.execute(
-        text(
-            "INSERT INTO cells (tenant_id, forest_id, session_id, seq, turn_from, turn_to, text, t_start, t_end) "
-            "VALUES (:t, :f, :s, :seq, :a, :b, :x, :ts, :te)"
-        ),
-        cell_rows,
-    )
-    cells = await fetch_all(
-        conn,
-        "SELECT cell_id, text, t_start, t_end FROM cells WHERE tenant_id = :t AND session_id = :s ORDER BY seq",
-        {"t": tenant_id, "s": session_id},
-    )
+    session_id = await sessions.insert_session(
+        conn, tenant_id, forest.forest_id, external_id=session.external_id, time=session.time,
+        content_hash=content_hash, metadata=session.metadata, n_turns=len(session.turns),
+    )  # fmt: skip
+    await sessions.insert_turns(conn, tenant_id, forest.forest_id, session_id, session.turns, session.time)
+    await cells.insert_cells(conn, tenant_id, forest.forest_id, session_id, _cells(session, cell_turns))
+    stored = await cells.list_cells(conn, tenant_id, session_id)
     tree = await get_or_create_tree(
         conn, tenant_id, forest.forest_id, TreeKind.SESSION, session.external_id, session.external_id, fanout
     )
-    stats = InsertStats()
-    for c in cells:
-        leaf = LeafSpec("cell", int(c["cell_id"]), c["t_start"], c["t_end"], int(c["cell_id"]), str(c["text"]))
-        await insert_leaf(conn, tenant_id, tree, leaf, stats)
-    job_id = await jobs.enqueue(
+    leaves = [
+        (tree, LeafSpec("cell", int(c["cell_id"]), c["t_start"], c["t_end"], int(c["cell_id"]), str(c["text"])))
+        for c in stored
+    ]
+    await insert_leaves(conn, tenant_id, leaves, InsertStats())
+    job_id = await jobs.insert_job(
         conn,
         tenant_id,
         forest.forest_id,
@@ -184,4 +114,4 @@ async def accept_session(
         idempotency_key=idempotency_key,
         request_hash=content_hash,
     )
-    return AcceptResult(session_id, session.external_id, job_id, True, len(turn_rows), len(cells))
+    return AcceptResult(session_id, session.external_id, job_id, True, len(session.turns), len(stored))

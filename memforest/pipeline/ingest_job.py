@@ -18,19 +18,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.domain import Candidate, CellTurn, CellView
 from memforest.errors import MemForestError
-from memforest.pipeline import jobs
 from memforest.pipeline.canonical import SourceRef, canonicalize, clean_surface
 from memforest.pipeline.refresh import RefreshStats, refresh_forest
 from memforest.pipeline.route import FactForRouting, Router
 from memforest.settings import Settings
-from memforest.store.sql import execute, fetch_all, fetch_one, lock_forest, scalar
+from memforest.store import cells, jobs, sessions
+from memforest.store.sql import Conn, lock_forest
 from memforest.store.trees import InsertStats
 
 log = logging.getLogger(__name__)
@@ -90,28 +89,14 @@ class CellWork:
 
 async def _load_cells(db: Database, tenant_id: uuid.UUID, session_id: int) -> tuple[int, list[CellWork], set[str]]:
     async with db.tenant(tenant_id) as conn:
-        session = await fetch_one(
-            conn,
-            "SELECT forest_id, external_id, time FROM sessions WHERE tenant_id = :t AND session_id = :s",
-            {"t": tenant_id, "s": session_id},
-        )
+        session = await sessions.get_session(conn, tenant_id, session_id)
         if session is None:
             raise MemForestError(f"session {session_id} is gone")
-        turns = await fetch_all(
-            conn,
-            "SELECT turn_id, seq, speaker, text, time, external_id FROM turns WHERE tenant_id = :t "
-            "AND session_id = :s ORDER BY seq",
-            {"t": tenant_id, "s": session_id},
-        )
-        cells = await fetch_all(
-            conn,
-            "SELECT cell_id, turn_from, turn_to FROM cells WHERE tenant_id = :t AND session_id = :s "
-            "AND extracted_at IS NULL ORDER BY seq",
-            {"t": tenant_id, "s": session_id},
-        )
+        turns = await sessions.list_turns(conn, tenant_id, session_id)
+        pending = await cells.list_pending_cells(conn, tenant_id, session_id)
     by_seq = {int(t["seq"]): t for t in turns}
     work = []
-    for c in cells:
+    for c in pending:
         members = [by_seq[s] for s in range(int(c["turn_from"]), int(c["turn_to"]) + 1)]
         view = CellView(
             session_external_id=str(session["external_id"]),
@@ -166,37 +151,27 @@ async def embed_candidates(
 
 
 async def mark_cells(
-    conn: AsyncConnection, tenant_id: uuid.UUID, work: Sequence[CellWork], counts: IngestCounts
+    conn: Conn, tenant_id: uuid.UUID, work: Sequence[CellWork], counts: IngestCounts
 ) -> list[CellWork]:
     """Record failed cells' errors and mark the others extracted (two statements for all cells).
     Returns the cells this transaction marked, in order: those another worker committed meanwhile
     are left out."""
     failed = [c for c in work if c.error is not None]
     if failed:
-        await execute(
-            conn,
-            "UPDATE cells c SET extract_attempts = c.extract_attempts + 1, extract_error = u.e FROM "
-            "unnest(CAST(:ids AS bigint[]), CAST(:errs AS text[])) AS u(id, e) "
-            "WHERE c.tenant_id = :t AND c.cell_id = u.id",
-            {"t": tenant_id, "ids": [c.cell_id for c in failed], "errs": [(c.error or "")[:2000] for c in failed]},
+        await cells.record_extract_errors(
+            conn, tenant_id, [c.cell_id for c in failed], [(c.error or "")[:2000] for c in failed]
         )
         counts.cells_failed += len(failed)
     ok = [c for c in work if c.error is None]
     if not ok:
         return []
-    rows = await fetch_all(
-        conn,
-        "UPDATE cells SET extracted_at = now(), extract_attempts = extract_attempts + 1, extract_error = NULL "
-        "WHERE tenant_id = :t AND cell_id = ANY(CAST(:ids AS bigint[])) AND extracted_at IS NULL RETURNING cell_id",
-        {"t": tenant_id, "ids": [c.cell_id for c in ok]},
-    )
-    marked = {int(r["cell_id"]) for r in rows}
+    marked = await cells.mark_extracted(conn, tenant_id, [c.cell_id for c in ok])
     counts.cells_extracted += len(marked)
     return [c for c in ok if c.cell_id in marked]
 
 
 async def commit_candidates(
-    conn: AsyncConnection,
+    conn: Conn,
     tenant_id: uuid.UUID,
     forest_id: int,
     session_id: int,
@@ -271,16 +246,6 @@ async def _commit(
     add_structure_counts(counts, insert_stats, router)
 
 
-OLDER_UNCOMMITTED_SQL = """
-SELECT EXISTS (
-    SELECT 1 FROM jobs j JOIN cells c ON c.tenant_id = j.tenant_id
-        AND c.session_id = (j.payload->>'session_id')::bigint AND c.extracted_at IS NULL
-    WHERE j.tenant_id = :t AND j.forest_id = :f AND j.kind = 'ingest' AND j.state IN ('queued', 'running')
-      AND (j.payload->>'session_id')::bigint < :s
-)
-"""
-
-
 async def wait_for_older_commits(
     db: Database, tenant_id: uuid.UUID, forest_id: int, session_id: int, max_wait_s: float, poll_s: float = 0.02
 ) -> bool:
@@ -291,7 +256,7 @@ async def wait_for_older_commits(
     deadline = time.monotonic() + max_wait_s
     while True:
         async with db.tenant(tenant_id) as conn:
-            pending = await scalar(conn, OLDER_UNCOMMITTED_SQL, {"t": tenant_id, "f": forest_id, "s": session_id})
+            pending = await jobs.older_uncommitted(conn, tenant_id, forest_id, session_id)
         if not pending:
             return True
         if time.monotonic() >= deadline:

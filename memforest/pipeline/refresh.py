@@ -11,14 +11,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-from pgvector import Vector
-from sqlalchemy import text
-
 from memforest.backends.base import Embedder, Summarizer, SummaryInput, UsageLedger
 from memforest.db.engine import Database
 from memforest.domain import TreeKind
-from memforest.store.sql import fetch_all, lock_forest, scalar
+from memforest.store import nodes as store
+from memforest.store.sql import lock_forest, lock_refresh, unlock_refresh
 
 
 @dataclass(slots=True)
@@ -62,23 +59,17 @@ async def refresh_forest(
     top = max_level if max_level is not None else 2**31 - 1
     stats = RefreshStats()
     async with db.engine.connect() as lock_conn:
-        key = f"memforest:refresh:{tenant_id}:{forest_id}"
-        await lock_conn.execute(text("SELECT pg_advisory_lock(hashtextextended(:k, 0))"), {"k": key})
+        await lock_refresh(lock_conn, tenant_id, forest_id)
         await lock_conn.commit()
         try:
             for _ in range(max_passes):
                 level, progressed = 0, False
                 while True:
                     async with db.tenant(tenant_id) as conn:
-                        next_level = await scalar(
-                            conn,
-                            "SELECT min(level) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty "
-                            "AND level >= :l AND level <= :top",
-                            {"t": tenant_id, "f": forest_id, "l": level, "top": top},
-                        )
+                        next_level = await store.min_dirty_level(conn, tenant_id, forest_id, level, top)
                     if next_level is None:
                         break
-                    level = int(next_level)
+                    level = next_level
                     done = await _refresh_level(
                         db, tenant_id, forest_id, level, summarizer, embedder, concurrency, ledger
                     )
@@ -86,16 +77,11 @@ async def refresh_forest(
                     stats.add(done)
                     level += 1
                 async with db.tenant(tenant_id) as conn:
-                    remaining = await scalar(
-                        conn,
-                        "SELECT count(*) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty "
-                        "AND level <= :top",
-                        {"t": tenant_id, "f": forest_id, "top": top},
-                    )
+                    remaining = await store.count_dirty(conn, tenant_id, forest_id, top)
                 if not remaining or not progressed:
                     break
         finally:
-            await lock_conn.execute(text("SELECT pg_advisory_unlock(hashtextextended(:k, 0))"), {"k": key})
+            await unlock_refresh(lock_conn, tenant_id, forest_id)
             await lock_conn.commit()
     return stats
 
@@ -110,29 +96,11 @@ async def _refresh_level(
     concurrency: int,
     ledger: UsageLedger | None,
 ) -> RefreshStats:
-    p = {"t": tenant_id, "f": forest_id, "l": level}
     async with db.tenant(tenant_id) as conn:
-        nodes = await fetch_all(
-            conn,
-            "SELECT n.node_id, n.version, n.t_start, n.t_end, n.summary, n.summary_hash, n.embedded_hash, "
-            "n.embedding IS NULL AS no_embedding, tr.kind, tr.label FROM nodes n JOIN trees tr "
-            "ON tr.tenant_id = n.tenant_id AND tr.tree_id = n.tree_id "
-            "WHERE n.tenant_id = :t AND n.forest_id = :f AND n.dirty AND n.level = :l "
-            # A node whose child is still dirty (a stale write below) waits: it must be summarised
-            # from its children's current summaries, so it stays dirty for the next pass.
-            "AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.tenant_id = n.tenant_id AND c.parent_id = n.node_id "
-            "AND c.dirty) ORDER BY n.node_id",
-            p,
-        )
+        nodes = await store.dirty_nodes_at_level(conn, tenant_id, forest_id, level)
         children: dict[int, list[str]] = defaultdict(list)
         if level > 0 and nodes:
-            rows = await fetch_all(
-                conn,
-                "SELECT parent_id, summary FROM nodes WHERE tenant_id = :t AND parent_id = ANY(:ids) "
-                "ORDER BY parent_id, t_start, seq",
-                {"t": tenant_id, "ids": [int(n["node_id"]) for n in nodes]},
-            )
-            for r in rows:
+            for r in await store.child_summaries(conn, tenant_id, [int(n["node_id"]) for n in nodes]):
                 children[int(r["parent_id"])].append(str(r["summary"] or ""))
     # Model work, outside any transaction.
     gate = asyncio.Semaphore(concurrency)
@@ -164,25 +132,9 @@ async def _refresh_level(
         return stats
     async with db.tenant(tenant_id) as conn:
         await lock_forest(conn, tenant_id, forest_id, "graph")  # short write, ordered with structural edits
-        # every node of the level in one statement; a node whose version moved on stays dirty
-        written = await fetch_all(
-            conn,
-            "UPDATE nodes n SET summary = u.s, summary_hash = u.h, dirty = false, "
-            "embedding = CASE WHEN u.has_vec THEN u.v ELSE n.embedding END, "
-            "embedded_hash = CASE WHEN u.has_vec THEN u.h ELSE n.embedded_hash END "
-            "FROM unnest(CAST(:id AS bigint[]), CAST(:ver AS int[]), CAST(:s AS text[]), CAST(:h AS text[]), "
-            "CAST(:has_vec AS boolean[]), CAST(:v AS vector[])) AS u(id, ver, s, h, has_vec, v) "
-            "WHERE n.tenant_id = :t AND n.node_id = u.id AND n.version = u.ver RETURNING n.node_id",
-            {
-                "t": tenant_id,
-                "id": [int(n["node_id"]) for n in nodes],
-                "ver": [int(n["version"]) for n in nodes],
-                "s": summaries,
-                "h": hashes,
-                "has_vec": [i in vectors for i in range(len(nodes))],
-                "v": [Vector(np.asarray(vectors[i], dtype=np.float32)) if i in vectors else None
-                      for i in range(len(nodes))],
-            },
+        written = await store.write_summaries(
+            conn, tenant_id, [int(n["node_id"]) for n in nodes], [int(n["version"]) for n in nodes], summaries,
+            hashes, [vectors.get(i) for i in range(len(nodes))],
         )  # fmt: skip
     stats.nodes_refreshed = len(written)
     stats.stale_writes = len(nodes) - len(written)

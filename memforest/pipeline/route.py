@@ -6,7 +6,6 @@ Scene scope: persistent online clustering of fact embeddings and topics (assign 
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,23 +13,25 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.domain import TreeKind
+from memforest.rules import (
+    TOPIC_WEIGHT,
+    entity_earns_tree,
+    entity_key,
+    scene_accepts,
+    scene_label,
+    scene_score,
+    top_topics,
+)
 from memforest.settings import PipelineSettings
-from memforest.store.sql import as_vector, execute, fetch_all, fetch_one
+from memforest.store import entities, scenes
+from memforest.store.sql import Conn, as_vector
 from memforest.store.trees import InsertStats, LeafSpec, TreeRef, get_or_create_tree, insert_leaves
 
-TOPIC_WEIGHT = 0.15
-
-
-def entity_key(label: str) -> str:
-    """The normalised form entities are keyed by (case-insensitive, single-spaced, no possessive)."""
-    key = " ".join(label.casefold().split())
-    for suffix in ("'s", "’s"):
-        if key.endswith(suffix):
-            key = key[: -len(suffix)]
-    return key
+# entity_key and TOPIC_WEIGHT live in memforest.rules; re-exported while lifecycle and store code
+# still import them from here.
+__all__ = ["TOPIC_WEIGHT", "FactForRouting", "RouteStats", "Router", "entity_key"]
 
 
 @dataclass(slots=True)
@@ -61,7 +62,7 @@ class Router:
 
     def __init__(
         self,
-        conn: AsyncConnection,
+        conn: Conn,
         tenant_id: uuid.UUID,
         forest_id: int,
         settings: PipelineSettings,
@@ -103,15 +104,7 @@ class Router:
             first.setdefault(entity_key(label), label)
         if not first:
             return
-        # one statement, rows in label order (as one upsert per label would run)
-        await execute(
-            self.conn,
-            "INSERT INTO entities (tenant_id, forest_id, key, label, is_speaker) "
-            "SELECT :t, :f, u.k, u.l, true FROM unnest(CAST(:k AS text[]), CAST(:l AS text[])) WITH ORDINALITY "
-            "AS u(k, l, i) ORDER BY u.i "
-            "ON CONFLICT (tenant_id, forest_id, key) DO UPDATE SET is_speaker = true",
-            {"t": self.tenant_id, "f": self.forest_id, "k": list(first), "l": list(first.values())},
-        )
+        await entities.register_speakers(self.conn, self.tenant_id, self.forest_id, list(first), list(first.values()))
 
     async def route(self, fact: FactForRouting) -> None:
         """Link the fact to its entities and scene, inserting leaves in every active tree."""
@@ -140,118 +133,63 @@ class Router:
         await self._route_scene(fact)
 
     async def _route_entity(self, fact: FactForRouting, key: str, label: str) -> None:
-        p = {"t": self.tenant_id, "f": self.forest_id, "k": key, "l": label, "ts": fact.valid_from,
-             "fa": fact.fact_id, "s": fact.session_id}  # fmt: skip
-        # One statement: count the fact, count the session when the entity has no fact of it yet
-        # (checked before this fact's link is added: same snapshot), and link the fact.
-        ent = await fetch_one(
-            self.conn,
-            "WITH e AS (INSERT INTO entities (tenant_id, forest_id, key, label, fact_count, session_count, "
-            "first_time, last_time) VALUES (:t, :f, :k, :l, 1, 1, :ts, :ts) "
-            "ON CONFLICT (tenant_id, forest_id, key) DO UPDATE SET "
-            "fact_count = entities.fact_count + 1, first_time = LEAST(entities.first_time, :ts), "
-            "last_time = GREATEST(entities.last_time, :ts), session_count = entities.session_count + "
-            "CASE WHEN EXISTS (SELECT 1 FROM entity_facts ef WHERE ef.tenant_id = :t "
-            "AND ef.entity_id = entities.entity_id AND ef.session_id = :s) THEN 0 ELSE 1 END "
-            "RETURNING entity_id, label, fact_count, session_count, activated, is_speaker), "
-            "link AS (INSERT INTO entity_facts (tenant_id, entity_id, fact_id, forest_id, session_id) "
-            "SELECT :t, e.entity_id, :fa, :f, :s FROM e ON CONFLICT DO NOTHING) "
-            "SELECT * FROM e",
-            p,
-        )
-        assert ent is not None
+        ent = await entities.link_fact(
+            self.conn, self.tenant_id, self.forest_id, key=key, label=label, time=fact.valid_from,
+            fact_id=fact.fact_id, session_id=fact.session_id,
+        )  # fmt: skip
         entity_id = int(ent["entity_id"])
         self.stats.entity_links += 1
-        sessions = int(ent["session_count"])
         label = str(ent["label"])
         if ent["activated"]:
             tree = await self._tree(TreeKind.ENTITY, key, label)
             await self._insert(tree, self._leaf(fact.fact_id, fact.valid_from, fact.text, fact.embedding))
             return
-        supported = (
-            int(ent["fact_count"]) >= self.settings.entity_min_facts and sessions >= self.settings.entity_min_sessions
-        )
-        if ent["is_speaker"] or supported:
+        if entity_earns_tree(
+            is_speaker=bool(ent["is_speaker"]), fact_count=int(ent["fact_count"]),
+            session_count=int(ent["session_count"]), settings=self.settings,
+        ):  # fmt: skip
             await self._activate(entity_id, key, label)
 
     async def _activate(self, entity_id: int, key: str, label: str) -> None:
         """Give the entity its tree and backfill every fact linked to it so far, in time order."""
-        await execute(
-            self.conn,
-            "UPDATE entities SET activated = true WHERE tenant_id = :t AND entity_id = :e",
-            {"t": self.tenant_id, "e": entity_id},
-        )
+        await entities.activate(self.conn, self.tenant_id, entity_id)
         self.stats.entities_activated += 1
         tree = await self._tree(TreeKind.ENTITY, key, label)
-        facts = await fetch_all(
-            self.conn,
-            "SELECT f.fact_id, f.text, f.valid_from, f.embedding FROM entity_facts ef JOIN facts f "
-            "ON f.tenant_id = ef.tenant_id AND f.fact_id = ef.fact_id WHERE ef.tenant_id = :t AND ef.entity_id = :e "
-            "AND f.retracted_at IS NULL ORDER BY f.valid_from, f.fact_id",
-            {"t": self.tenant_id, "e": entity_id},
-        )
-        for f in facts:
+        for f in await entities.live_facts(self.conn, self.tenant_id, entity_id):
             await self._insert(tree, self._leaf(int(f["fact_id"]), f["valid_from"], str(f["text"]), f["embedding"]))
 
     async def _route_scene(self, fact: FactForRouting) -> None:
         emb = np.asarray(fact.embedding, dtype=np.float32)
-        p: dict[str, Any] = {"t": self.tenant_id, "f": self.forest_id, "e": emb}
-        candidates = await fetch_all(
-            self.conn,
-            "SELECT cluster_id, member_count, topic_counts, centroid, 1 - (centroid <=> :e) AS sim "
-            "FROM scene_clusters WHERE tenant_id = :t AND forest_id = :f AND merged_into IS NULL "
-            "ORDER BY centroid <=> :e LIMIT 5",
-            p,
-        ) if np.any(emb) else []  # fmt: skip
+        candidates = (
+            await scenes.nearest_clusters(self.conn, self.tenant_id, self.forest_id, emb) if np.any(emb) else []
+        )
         best: dict[str, Any] | None = None
         best_score = -1.0
-        topics = set(fact.topics)
         for c in candidates:
-            counts: dict[str, int] = dict(c["topic_counts"] or {})
-            top = {t for t, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:8]}
-            overlap = len(topics & top) / len(topics | top) if topics | top else 0.0
-            score = float(c["sim"]) + TOPIC_WEIGHT * overlap
+            score = scene_score(float(c["sim"]), fact.topics, top_topics(dict(c["topic_counts"] or {})))
             if score > best_score:
                 best, best_score = c, score
-        if best is not None and best_score >= self.settings.scene_assign_threshold:
+        if best is not None and scene_accepts(best_score, self.settings):
             cluster_id = int(best["cluster_id"])
             n = int(best["member_count"])
             centroid = as_vector(best["centroid"]) * n + emb
             norm = float(np.linalg.norm(centroid))
-            counts = dict(best["topic_counts"] or {})
+            counts: dict[str, int] = dict(best["topic_counts"] or {})
             for t in fact.topics:
                 counts[t] = int(counts.get(t, 0)) + 1
-            await execute(
-                self.conn,
-                "UPDATE scene_clusters SET centroid = :c, member_count = member_count + 1, "
-                "topic_counts = CAST(:tc AS jsonb), last_time = GREATEST(last_time, :ts) "
-                "WHERE tenant_id = :t AND cluster_id = :id",
-                {
-                    "c": centroid / norm if norm else centroid,
-                    "tc": json.dumps(counts, sort_keys=True),
-                    "ts": fact.valid_from,
-                    "t": self.tenant_id,
-                    "id": cluster_id,
-                },
-            )
+            await scenes.add_member(
+                self.conn, self.tenant_id, cluster_id, centroid=centroid / norm if norm else centroid,
+                topic_counts=counts, time=fact.valid_from,
+            )  # fmt: skip
             self.stats.scene_assignments += 1
-            label = self._scene_label(counts)
         else:
             counts = {t: 1 for t in fact.topics}
-            row = await fetch_one(
-                self.conn,
-                "INSERT INTO scene_clusters (tenant_id, forest_id, centroid, member_count, topic_counts, last_time) "
-                "VALUES (:t, :f, :e, 1, CAST(:tc AS jsonb), :ts) RETURNING cluster_id",
-                {**p, "tc": json.dumps(counts, sort_keys=True), "ts": fact.valid_from},
+            cluster_id = await scenes.spawn(
+                self.conn, self.tenant_id, self.forest_id, centroid=emb, topic_counts=counts, time=fact.valid_from
             )
-            assert row is not None
-            cluster_id = int(row["cluster_id"])
             self.stats.scenes_spawned += 1
-            label = self._scene_label(counts)
-        tree = await self._tree(TreeKind.SCENE, str(cluster_id), label)
+        tree = await self._tree(TreeKind.SCENE, str(cluster_id), scene_label(counts))
         await self._insert(tree, self._leaf(fact.fact_id, fact.valid_from, fact.text, emb))
 
-    @staticmethod
-    def _scene_label(counts: dict[str, int]) -> str:
-        top = [t for t, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]]
-        return ", ".join(top) if top else "misc"
+    # rules.scene_label; kept while lifecycle code still calls it by this name.
+    _scene_label = staticmethod(scene_label)

@@ -17,7 +17,8 @@ from memforest.pipeline.accept import AcceptResult, accept_session
 from memforest.pipeline.ingest_job import IngestCounts
 from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
-from memforest.store.sql import fetch_all
+from memforest.store import jobs as store_jobs
+from memforest.store import nodes as store_nodes
 from memforest.store.tenants import Forest, ensure_forest
 
 __all__ = ["IngestReport", "accept_sessions", "build_backends", "ingest_sessions"]
@@ -140,24 +141,13 @@ async def ingest_sessions(
             on_done=on_done,
             early=early,
         )
+    trees: dict[str, int] = {}
+    nodes = 0
     async with db.tenant(tenant_id) as conn:
-        rows = await fetch_all(
-            conn,
-            "SELECT kind, state, result, usage, errors FROM jobs WHERE tenant_id = :t AND job_id = ANY(:ids)",
-            {"t": tenant_id, "ids": done},
-        )
-        trees = nodes = []
+        rows = await store_jobs.job_outcomes(conn, tenant_id, done)
         if count_forest:
-            trees = await fetch_all(
-                conn,
-                "SELECT kind, count(*) AS n FROM trees WHERE tenant_id = :t AND forest_id = :f GROUP BY kind",
-                {"t": tenant_id, "f": forest.forest_id},
-            )
-            nodes = await fetch_all(
-                conn,
-                "SELECT count(*) AS n FROM nodes WHERE tenant_id = :t AND forest_id = :f",
-                {"t": tenant_id, "f": forest.forest_id},
-            )
+            trees = await store_nodes.count_trees_by_kind(conn, tenant_id, forest.forest_id)
+            nodes = await store_nodes.count_nodes(conn, tenant_id, forest.forest_id)
     for row in rows:
         if row["kind"] == jobs.REFRESH_KIND:
             report.refresh_jobs += 1
@@ -174,7 +164,7 @@ async def ingest_sessions(
         for stage, u in dict(row["usage"] or {}).items():
             report.usage.record(stage, **{k: v for k, v in u.items()})
         report.errors.extend(list(row["errors"] or []))
-    report.trees_by_kind = {str(t["kind"]): int(t["n"]) for t in trees}
-    report.nodes = int(nodes[0]["n"]) if nodes else 0
+    report.trees_by_kind = trees
+    report.nodes = nodes
     report.wall_s = time.perf_counter() - t0
     return report

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 import os
@@ -20,7 +19,6 @@ from memforest.logs import log_context
 from memforest.pipeline import jobs
 from memforest.pipeline.job_handlers import handler_for
 from memforest.settings import Settings
-from memforest.store.sql import execute
 
 log = logging.getLogger(__name__)
 
@@ -73,21 +71,7 @@ async def _process(db: Database, settings: Settings, backends: Backends, job: jo
         if job.attempts >= settings.worker.max_attempts:
             await jobs.finish(db, job, JobState.FAILED, result={}, usage=ledger.as_dict(), errors=[{"error": str(exc)}])
             return JobState.FAILED
-        async with db.system() as conn:
-            # A refresh job is not put back while a newer one of its forest is queued (one queued
-            # refresh job per forest): that one refreshes every dirty node, so this one ends failed.
-            requeued = await execute(
-                conn,
-                "UPDATE jobs SET state = 'queued', leased_until = NULL, errors = errors || CAST(:e AS jsonb) "
-                "WHERE tenant_id = :t AND job_id = :j AND NOT (kind = 'refresh' AND EXISTS (SELECT 1 FROM jobs q "
-                "WHERE q.tenant_id = jobs.tenant_id AND q.forest_id = jobs.forest_id AND q.kind = 'refresh' "
-                "AND q.state = 'queued'))",
-                {
-                    "e": json.dumps([{"attempt_error": str(exc)[:500]}]),
-                    "t": job.tenant_id,
-                    "j": job.job_id,
-                },
-            )
+        requeued = await jobs.requeue(db, job, str(exc)[:500])
         if not requeued:
             errors = [{"error": str(exc)[:500]}, {"error": "a newer queued refresh job of this forest redoes it"}]
             await jobs.finish(db, job, JobState.FAILED, result={}, usage=ledger.as_dict(), errors=errors)

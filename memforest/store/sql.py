@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -41,7 +41,13 @@ async def execute(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | N
     return int(result.rowcount or 0)
 
 
+async def execute_many(conn: AsyncConnection, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Run a statement once per parameter row (the driver's executemany)."""
+    await conn.execute(text(sql), [dict(r) for r in rows])
+
+
 ForestLockPart = Literal["all", "sessions", "graph"]
+_FOREST_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"
 
 
 async def lock_forest(conn: AsyncConnection, tenant_id: object, forest_id: int, part: ForestLockPart = "all") -> None:
@@ -56,9 +62,28 @@ async def lock_forest(conn: AsyncConnection, tenant_id: object, forest_id: int, 
     parts = ("sessions", "graph") if part == "all" else (part,)
     for name in parts:
         await conn.execute(
-            text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
+            text(_FOREST_LOCK),
             {"k": f"memforest:forest:{tenant_id}:{forest_id}:{name}"},
         )
+
+
+_REFRESH_LOCK = "SELECT pg_advisory_lock(hashtextextended(:k, 0))"
+_REFRESH_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(:k, 0))"
+
+
+def _refresh_key(tenant_id: object, forest_id: int) -> str:
+    return f"memforest:refresh:{tenant_id}:{forest_id}"
+
+
+async def lock_refresh(conn: AsyncConnection, tenant_id: object, forest_id: int) -> None:
+    """Take the session-level advisory lock that serialises refreshes of one forest (held by the
+    connection until :func:`unlock_refresh`, across the transactions the refresh opens)."""
+    await conn.execute(text(_REFRESH_LOCK), {"k": _refresh_key(tenant_id, forest_id)})
+
+
+async def unlock_refresh(conn: AsyncConnection, tenant_id: object, forest_id: int) -> None:
+    """Release :func:`lock_refresh`."""
+    await conn.execute(text(_REFRESH_UNLOCK), {"k": _refresh_key(tenant_id, forest_id)})
 
 
 def as_vector(value: Any) -> np.ndarray[Any, Any]:

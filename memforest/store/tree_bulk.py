@@ -23,11 +23,22 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.store.sql import execute, fetch_all
-from memforest.store.trees import INSERT_NODES_SQL, InsertStats, LeafSpec, TreeRef, leaf_columns
+from memforest.store.tree_columns import NodeRow, PlacementRow, insert_nodes, insert_placements, next_node_ids
+from memforest.store.tree_model import InsertStats, LeafSpec, TreeRef
 
 __all__ = ["bulk_build_tree", "bulk_build_trees", "group_sizes", "layout"]
 
 CHUNK = 4096  # rows per multi-row statement
+
+_FIRST_BUSY = """
+SELECT tree_id FROM trees WHERE tenant_id = :t AND tree_id = ANY(:ids)
+AND (root_node_id IS NOT NULL OR n_leaves <> 0) LIMIT 1
+"""
+_SET_ROOTS = """
+UPDATE trees tr SET root_node_id = u.r, height = u.h, n_leaves = u.n FROM unnest(CAST(:id AS bigint[]),
+CAST(:r AS bigint[]), CAST(:h AS int[]), CAST(:n AS int[])) AS u(id, r, h, n)
+WHERE tr.tenant_id = :t AND tr.tree_id = u.id
+"""
 
 
 def group_sizes(count: int, fanout: int) -> list[int]:
@@ -122,8 +133,7 @@ async def bulk_build_trees(
         seen.add(tree.tree_id)
     busy = await fetch_all(
         conn,
-        "SELECT tree_id FROM trees WHERE tenant_id = :t AND tree_id = ANY(:ids) "
-        "AND (root_node_id IS NOT NULL OR n_leaves <> 0) LIMIT 1",
+        _FIRST_BUSY,
         {"t": tenant_id, "ids": sorted(seen)},
     )
     if busy:
@@ -134,60 +144,29 @@ async def bulk_build_trees(
     for tree, leaves in todo:
         root, height = _plan(tree, leaves, rows)
         roots.append((tree, root, height, len(leaves)))
-    fetched = await fetch_all(
-        conn,
-        "SELECT nextval(pg_get_serial_sequence('nodes', 'node_id')) AS id FROM generate_series(1, :n)",
-        {"n": len(rows)},
-    )
-    ids = sorted(int(r["id"]) for r in fetched)  # leaves first (in key order), then level by level
+    ids = await next_node_ids(conn, len(rows))  # leaves first (in key order), then level by level
 
     def real(i: int | None) -> int | None:
         return None if i is None else ids[i]
 
     order = sorted(range(len(rows)), key=lambda i: -rows[i].level)  # parents before children
     for c in range(0, len(order), CHUNK):
-        chunk = [rows[i] for i in order[c : c + CHUNK]]
-        await execute(
-            conn,
-            INSERT_NODES_SQL,
-            {
-                "t": tenant_id,
-                "id": [ids[i] for i in order[c : c + CHUNK]],
-                "f": [r.tree.forest_id for r in chunk],
-                "tree": [r.tree.tree_id for r in chunk],
-                "lvl": [r.level for r in chunk],
-                "p": [real(r.parent) for r in chunk],
-                "ts": [r.t_start for r in chunk],
-                "te": [r.t_end for r in chunk],
-                "seq": [r.seq for r in chunk],
-                "n": [r.n_children for r in chunk],
-                "ver": [0] * len(chunk),
-                **leaf_columns([r.leaf for r in chunk]),
-            },
-        )  # fmt: skip
+        chunk = order[c : c + CHUNK]
+        await insert_nodes(conn, tenant_id, [
+            NodeRow(ids[i], rows[i].tree.forest_id, rows[i].tree.tree_id, rows[i].level, real(rows[i].parent),
+                    rows[i].t_start, rows[i].t_end, rows[i].seq, rows[i].n_children, 0, rows[i].leaf)
+            for i in chunk
+        ])  # fmt: skip
     leaf_rows = [i for i, r in enumerate(rows) if r.leaf is not None]
     for c in range(0, len(leaf_rows), CHUNK):
-        chunk_ids = leaf_rows[c : c + CHUNK]
-        placed = [rows[i] for i in chunk_ids]
-        await execute(
-            conn,
-            "INSERT INTO placements (tenant_id, tree_id, source_kind, source_id, forest_id, node_id) "
-            "SELECT :t, u.tree, u.sk, u.sid, u.f, u.n FROM unnest(CAST(:tree AS bigint[]), CAST(:sk AS text[]), "
-            "CAST(:sid AS bigint[]), CAST(:f AS bigint[]), CAST(:n AS bigint[])) AS u(tree, sk, sid, f, n)",
-            {
-                "t": tenant_id,
-                "tree": [r.tree.tree_id for r in placed],
-                "sk": [r.leaf.source_kind for r in placed if r.leaf is not None],
-                "sid": [r.leaf.source_id for r in placed if r.leaf is not None],
-                "f": [r.tree.forest_id for r in placed],
-                "n": [ids[i] for i in chunk_ids],
-            },
-        )
+        await insert_placements(conn, tenant_id, [
+            PlacementRow(rows[i].tree.tree_id, leaf.source_kind, leaf.source_id, rows[i].tree.forest_id, ids[i])
+            for i in leaf_rows[c : c + CHUNK]
+            if (leaf := rows[i].leaf) is not None
+        ])  # fmt: skip
     await execute(
         conn,
-        "UPDATE trees tr SET root_node_id = u.r, height = u.h, n_leaves = u.n FROM unnest(CAST(:id AS bigint[]), "
-        "CAST(:r AS bigint[]), CAST(:h AS int[]), CAST(:n AS int[])) AS u(id, r, h, n) "
-        "WHERE tr.tenant_id = :t AND tr.tree_id = u.id",
+        _SET_ROOTS,
         {
             "t": tenant_id,
             "id": [tree.tree_id for tree, *_ in roots],

@@ -1,0 +1,91 @@
+"""Cells (the extraction units of a session): named statements of the write path."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from memforest.store.sql import Conn, Row, execute, execute_many, fetch_all, scalar
+
+
+@dataclass(frozen=True, slots=True)
+class NewCell:
+    """A cell to store: its position in the session, the turn range it covers, its text and span."""
+
+    seq: int
+    turn_from: int
+    turn_to: int
+    text: str
+    t_start: datetime
+    t_end: datetime
+
+
+_COUNT = "SELECT count(*) FROM cells WHERE tenant_id = :t AND session_id = :s"
+
+
+async def count_cells(conn: Conn, tenant_id: uuid.UUID, session_id: int) -> int:
+    """How many cells a session has."""
+    return int(await scalar(conn, _COUNT, {"t": tenant_id, "s": session_id}))
+
+
+_INSERT = """
+INSERT INTO cells (tenant_id, forest_id, session_id, seq, turn_from, turn_to, text, t_start, t_end)
+VALUES (:t, :f, :s, :seq, :a, :b, :x, :ts, :te)
+"""
+
+
+async def insert_cells(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, session_id: int, cells: Sequence[NewCell]
+) -> None:
+    """Store a session's cells."""
+    rows = [
+        {"t": tenant_id, "f": forest_id, "s": session_id, "seq": c.seq, "a": c.turn_from, "b": c.turn_to,
+         "x": c.text, "ts": c.t_start, "te": c.t_end}
+        for c in cells
+    ]  # fmt: skip
+    await execute_many(conn, _INSERT, rows)
+
+
+_LIST = "SELECT cell_id, text, t_start, t_end FROM cells WHERE tenant_id = :t AND session_id = :s ORDER BY seq"
+
+
+async def list_cells(conn: Conn, tenant_id: uuid.UUID, session_id: int) -> list[Row]:
+    """A session's cells in order (cell_id, text, t_start, t_end)."""
+    return await fetch_all(conn, _LIST, {"t": tenant_id, "s": session_id})
+
+
+_LIST_PENDING = """
+SELECT cell_id, turn_from, turn_to FROM cells WHERE tenant_id = :t AND session_id = :s
+AND extracted_at IS NULL ORDER BY seq
+"""
+
+
+async def list_pending_cells(conn: Conn, tenant_id: uuid.UUID, session_id: int) -> list[Row]:
+    """A session's cells not yet extracted, in order (cell_id, turn_from, turn_to)."""
+    return await fetch_all(conn, _LIST_PENDING, {"t": tenant_id, "s": session_id})
+
+
+_RECORD_ERRORS = """
+UPDATE cells c SET extract_attempts = c.extract_attempts + 1, extract_error = u.e FROM
+unnest(CAST(:ids AS bigint[]), CAST(:errs AS text[])) AS u(id, e)
+WHERE c.tenant_id = :t AND c.cell_id = u.id
+"""
+
+
+async def record_extract_errors(conn: Conn, tenant_id: uuid.UUID, cell_ids: list[int], errors: list[str]) -> None:
+    """Count a failed extraction attempt on each cell and record its error."""
+    await execute(conn, _RECORD_ERRORS, {"t": tenant_id, "ids": cell_ids, "errs": errors})
+
+
+_MARK_EXTRACTED = """
+UPDATE cells SET extracted_at = now(), extract_attempts = extract_attempts + 1, extract_error = NULL
+WHERE tenant_id = :t AND cell_id = ANY(CAST(:ids AS bigint[])) AND extracted_at IS NULL RETURNING cell_id
+"""
+
+
+async def mark_extracted(conn: Conn, tenant_id: uuid.UUID, cell_ids: list[int]) -> set[int]:
+    """Mark the cells extracted; returns those this call marked (not already marked by another worker)."""
+    rows = await fetch_all(conn, _MARK_EXTRACTED, {"t": tenant_id, "ids": cell_ids})
+    return {int(r["cell_id"]) for r in rows}

@@ -1,0 +1,276 @@
+"""The job queue (ADR 0003): named statements over ``jobs``, claimed with ``FOR UPDATE SKIP LOCKED``.
+
+Functions take the connection, then the tenant id (``None`` where a system worker looks across
+tenants). They return :class:`Job` or plain rows.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from memforest.domain import JobState
+from memforest.errors import ConflictError
+from memforest.store.sql import Conn, Row, execute, fetch_all, fetch_one, scalar
+
+REFRESH_KIND = "refresh"
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A claimed (or looked-up) job."""
+
+    tenant_id: uuid.UUID
+    job_id: uuid.UUID
+    forest_id: int | None
+    kind: str
+    state: JobState
+    payload: dict[str, Any]
+    attempts: int
+
+
+def _job(row: Row) -> Job:
+    return Job(
+        tenant_id=row["tenant_id"],
+        job_id=row["job_id"],
+        forest_id=row["forest_id"],
+        kind=str(row["kind"]),
+        state=JobState(row["state"]),
+        payload=dict(row["payload"] or {}),
+        attempts=int(row["attempts"]),
+    )
+
+
+_INSERT = """
+INSERT INTO jobs (tenant_id, job_id, forest_id, kind, payload, idempotency_key, request_hash)
+VALUES (:t, :j, :f, :k, CAST(:p AS jsonb), :ik, :rh)
+"""
+
+_IDEMPOTENCY_CONFLICT = "this Idempotency-Key was already used for another request"
+
+
+async def insert_job(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int | None,
+    kind: str,
+    payload: dict[str, Any],
+    *,
+    idempotency_key: str | None = None,
+    request_hash: str | None = None,
+) -> uuid.UUID:
+    """Add a queued job inside the caller's transaction; a reused idempotency key is a ConflictError."""
+    job_id = uuid.uuid4()
+    params = {"t": tenant_id, "j": job_id, "f": forest_id, "k": kind, "p": json.dumps(payload),
+              "ik": idempotency_key, "rh": request_hash}  # fmt: skip
+    try:
+        await execute(conn, _INSERT, params)
+    except IntegrityError:
+        raise ConflictError(_IDEMPOTENCY_CONFLICT) from None
+    return job_id
+
+
+_BY_IDEMPOTENCY_KEY = "SELECT job_id, forest_id, request_hash FROM jobs WHERE tenant_id = :t AND idempotency_key = :k"
+
+
+async def find_by_idempotency_key(conn: Conn, tenant_id: uuid.UUID, key: str) -> Row | None:
+    """The job an idempotency key created (job_id, forest_id, request_hash), or None."""
+    return await fetch_one(conn, _BY_IDEMPOTENCY_KEY, {"t": tenant_id, "k": key})
+
+
+_SESSION_INGEST_JOB = """
+SELECT job_id FROM jobs WHERE tenant_id = :t AND forest_id = :f AND kind = 'ingest'
+AND payload->>'session_id' = :s ORDER BY created_at LIMIT 1
+"""
+
+
+async def find_session_ingest_job(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, session_id: int
+) -> uuid.UUID | None:
+    """The first ingest job of a session, or None."""
+    job_id = await scalar(conn, _SESSION_INGEST_JOB, {"t": tenant_id, "f": forest_id, "s": str(session_id)})
+    return job_id if job_id is None else uuid.UUID(str(job_id))
+
+
+_SCHEDULE_REFRESH = """
+INSERT INTO jobs (tenant_id, job_id, forest_id, kind, payload, run_after)
+VALUES (:t, :j, :f, 'refresh', jsonb_build_object('commits', 1),
+        now() + make_interval(secs => CASE WHEN :due <= 1 THEN 0 ELSE :delay END))
+ON CONFLICT (tenant_id, forest_id) WHERE kind = 'refresh' AND state = 'queued' DO UPDATE
+SET payload = jsonb_set(jobs.payload, '{commits}', to_jsonb(coalesce((jobs.payload->>'commits')::int, 0) + 1)),
+    run_after = CASE WHEN coalesce((jobs.payload->>'commits')::int, 0) + 1 >= :due
+                     THEN least(jobs.run_after, now()) ELSE jobs.run_after END
+RETURNING job_id
+"""
+
+
+async def schedule_refresh(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, *, due_commits: int, delay_s: float
+) -> uuid.UUID:
+    """Count one more commit towards the forest's queued refresh job, creating it if there is none,
+    inside the caller's transaction (so a commit never lands without the job that refreshes it).
+    The job becomes claimable ``delay_s`` after it was created, or at once when ``due_commits``
+    commits are pending. Returns the job id."""
+    row = await fetch_one(
+        conn,
+        _SCHEDULE_REFRESH,
+        {"t": tenant_id, "j": uuid.uuid4(), "f": forest_id, "due": due_commits, "delay": delay_s},
+    )
+    assert row is not None  # INSERT ... ON CONFLICT DO UPDATE always returns the row
+    return uuid.UUID(str(row["job_id"]))
+
+
+_SWEEP = """
+INSERT INTO jobs (tenant_id, job_id, forest_id, kind, payload, run_after)
+SELECT d.tenant_id, gen_random_uuid(), d.forest_id, 'refresh', jsonb_build_object('commits', 0, 'swept', true), now()
+FROM (SELECT DISTINCT tenant_id, forest_id FROM nodes WHERE dirty
+      AND (CAST(:tenant AS uuid) IS NULL OR tenant_id = CAST(:tenant AS uuid))
+      AND (CAST(:forest AS bigint) IS NULL OR forest_id = CAST(:forest AS bigint))) d
+WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.tenant_id = d.tenant_id AND j.forest_id = d.forest_id
+                  AND j.state IN ('queued', 'running'))
+ON CONFLICT DO NOTHING
+"""
+
+
+async def sweep_orphaned_refreshes(conn: Conn, tenant_id: uuid.UUID | None, forest_id: int | None) -> int:
+    """Queue a due refresh job for every forest (of ``tenant_id``/``forest_id`` when given) with dirty
+    nodes and no queued or running job. Returns how many were queued."""
+    return await execute(conn, _SWEEP, {"tenant": tenant_id, "forest": forest_id})
+
+
+_CLAIM = """
+UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, worker_id = :w,
+    leased_until = now() + make_interval(secs => :lease), started_at = coalesce(j.started_at, now())
+FROM (
+    SELECT tenant_id, job_id FROM jobs
+    WHERE ((state = 'queued' AND (run_after IS NULL OR run_after <= now() OR CAST(:early AS boolean)))
+           OR (state = 'running' AND leased_until < now()))
+      AND (CAST(:tenant AS uuid) IS NULL OR tenant_id = CAST(:tenant AS uuid))
+      AND (CAST(:forest AS bigint) IS NULL OR forest_id = CAST(:forest AS bigint))
+    ORDER BY coalesce(run_after, created_at), job_id
+    FOR UPDATE SKIP LOCKED
+    LIMIT 1
+) picked
+WHERE j.tenant_id = picked.tenant_id AND j.job_id = picked.job_id
+RETURNING j.tenant_id, j.job_id, j.forest_id, j.kind, j.state, j.payload, j.attempts
+"""
+
+
+async def claim(
+    conn: Conn, tenant_id: uuid.UUID | None, forest_id: int | None, worker_id: str, *, lease_s: float, early: bool
+) -> Job | None:
+    """Take the oldest due queued job (or one whose lease expired), or None."""
+    row = await fetch_one(
+        conn, _CLAIM, {"w": worker_id, "lease": lease_s, "tenant": tenant_id, "forest": forest_id, "early": early}
+    )
+    return _job(row) if row is not None else None
+
+
+_EXTEND_LEASE = """
+UPDATE jobs SET leased_until = now() + make_interval(secs => :lease)
+WHERE tenant_id = :t AND job_id = :j AND worker_id = :w AND state = 'running'
+"""
+
+
+async def extend_lease(conn: Conn, tenant_id: uuid.UUID, job_id: uuid.UUID, worker_id: str, lease_s: float) -> None:
+    """Keep a running job leased to ``worker_id``."""
+    await execute(conn, _EXTEND_LEASE, {"lease": lease_s, "t": tenant_id, "j": job_id, "w": worker_id})
+
+
+_SET_PROGRESS = "UPDATE jobs SET progress = CAST(:p AS jsonb) WHERE tenant_id = :t AND job_id = :j"
+
+
+async def set_progress(conn: Conn, tenant_id: uuid.UUID, job_id: uuid.UUID, progress: dict[str, Any]) -> None:
+    """Record a job's progress."""
+    await execute(conn, _SET_PROGRESS, {"p": json.dumps(progress), "t": tenant_id, "j": job_id})
+
+
+_FINISH = """
+UPDATE jobs SET state = :s, result = CAST(:r AS jsonb), usage = CAST(:u AS jsonb),
+errors = CAST(:e AS jsonb), finished_at = now(), leased_until = NULL
+WHERE tenant_id = :t AND job_id = :j
+"""
+
+
+async def finish(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    job_id: uuid.UUID,
+    state: JobState,
+    *,
+    result: dict[str, Any],
+    usage: dict[str, Any],
+    errors: list[dict[str, Any]],
+) -> None:
+    """Close a job with its final state, result, usage and errors."""
+    await execute(
+        conn,
+        _FINISH,
+        {"s": state.value, "r": json.dumps(result), "u": json.dumps(usage), "e": json.dumps(errors),
+         "t": tenant_id, "j": job_id},
+    )  # fmt: skip
+
+
+# A refresh job is not put back while a newer one of its forest is queued (one queued refresh job
+# per forest): that one refreshes every dirty node.
+_REQUEUE = """
+UPDATE jobs SET state = 'queued', leased_until = NULL, errors = errors || CAST(:e AS jsonb)
+WHERE tenant_id = :t AND job_id = :j AND NOT (kind = 'refresh' AND EXISTS (SELECT 1 FROM jobs q
+WHERE q.tenant_id = jobs.tenant_id AND q.forest_id = jobs.forest_id AND q.kind = 'refresh'
+AND q.state = 'queued'))
+"""
+
+
+async def requeue(conn: Conn, tenant_id: uuid.UUID, job_id: uuid.UUID, error: str) -> bool:
+    """Put a job that failed unexpectedly back in the queue, recording ``error``; False when it was
+    not (a refresh job with a newer queued refresh job of its forest)."""
+    params = {"e": json.dumps([{"attempt_error": error}]), "t": tenant_id, "j": job_id}
+    return await execute(conn, _REQUEUE, params) > 0
+
+
+_GET = """
+SELECT job_id, forest_id, kind, state, payload, progress, result, usage, errors, attempts, created_at,
+started_at, finished_at FROM jobs WHERE tenant_id = :t AND job_id = :j
+"""
+
+
+async def get_job(conn: Conn, tenant_id: uuid.UUID, job_id: uuid.UUID) -> Row | None:
+    """A job row of this tenant (None when absent or another tenant's)."""
+    return await fetch_one(conn, _GET, {"t": tenant_id, "j": job_id})
+
+
+_FOREST_NAME = "SELECT name FROM forests WHERE tenant_id = :t AND forest_id = :f"
+
+
+async def forest_name(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> str | None:
+    """The name of a forest a job belongs to (None when it is gone)."""
+    name = await scalar(conn, _FOREST_NAME, {"t": tenant_id, "f": forest_id})
+    return None if name is None else str(name)
+
+
+_OUTCOMES = "SELECT kind, state, result, usage, errors FROM jobs WHERE tenant_id = :t AND job_id = ANY(:ids)"
+
+
+async def job_outcomes(conn: Conn, tenant_id: uuid.UUID, job_ids: list[uuid.UUID]) -> list[Row]:
+    """kind, state, result, usage and errors of the given jobs."""
+    return await fetch_all(conn, _OUTCOMES, {"t": tenant_id, "ids": job_ids})
+
+
+_OLDER_UNCOMMITTED = """
+SELECT EXISTS (
+    SELECT 1 FROM jobs j JOIN cells c ON c.tenant_id = j.tenant_id
+        AND c.session_id = (j.payload->>'session_id')::bigint AND c.extracted_at IS NULL
+    WHERE j.tenant_id = :t AND j.forest_id = :f AND j.kind = 'ingest' AND j.state IN ('queued', 'running')
+      AND (j.payload->>'session_id')::bigint < :s
+)
+"""
+
+
+async def older_uncommitted(conn: Conn, tenant_id: uuid.UUID, forest_id: int, session_id: int) -> bool:
+    """Whether a session of the forest accepted before ``session_id`` has a pending ingest job with
+    cells not yet committed."""
+    return bool(await scalar(conn, _OLDER_UNCOMMITTED, {"t": tenant_id, "f": forest_id, "s": session_id}))

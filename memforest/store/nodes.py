@@ -1,0 +1,111 @@
+"""Node summaries and embeddings as refresh reads and writes them, and forest-level node counts."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import numpy as np
+from pgvector import Vector
+
+from memforest.store.sql import Conn, Row, fetch_all, scalar
+
+_MIN_DIRTY_LEVEL = """
+SELECT min(level) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty AND level >= :l AND level <= :top
+"""
+
+
+async def min_dirty_level(conn: Conn, tenant_id: uuid.UUID, forest_id: int, lowest: int, highest: int) -> int | None:
+    """The lowest level in ``lowest..highest`` with a dirty node of the forest, or None."""
+    level = await scalar(conn, _MIN_DIRTY_LEVEL, {"t": tenant_id, "f": forest_id, "l": lowest, "top": highest})
+    return None if level is None else int(level)
+
+
+_COUNT_DIRTY = "SELECT count(*) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty AND level <= :top"
+
+
+async def count_dirty(conn: Conn, tenant_id: uuid.UUID, forest_id: int, highest: int) -> int:
+    """How many dirty nodes of the forest sit at or below level ``highest``."""
+    return int(await scalar(conn, _COUNT_DIRTY, {"t": tenant_id, "f": forest_id, "top": highest}) or 0)
+
+
+# A node whose child is still dirty (a stale write below) waits: it must be summarised from its
+# children's current summaries, so it stays dirty for the next pass.
+_DIRTY_AT_LEVEL = """
+SELECT n.node_id, n.version, n.t_start, n.t_end, n.summary, n.summary_hash, n.embedded_hash,
+n.embedding IS NULL AS no_embedding, tr.kind, tr.label FROM nodes n JOIN trees tr
+ON tr.tenant_id = n.tenant_id AND tr.tree_id = n.tree_id
+WHERE n.tenant_id = :t AND n.forest_id = :f AND n.dirty AND n.level = :l
+AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.tenant_id = n.tenant_id AND c.parent_id = n.node_id
+AND c.dirty) ORDER BY n.node_id
+"""
+
+
+async def dirty_nodes_at_level(conn: Conn, tenant_id: uuid.UUID, forest_id: int, level: int) -> list[Row]:
+    """The dirty nodes of one level whose children are all clean, by id: node_id, version, t_start,
+    t_end, summary, summary_hash, embedded_hash, no_embedding, and the tree's kind and label."""
+    return await fetch_all(conn, _DIRTY_AT_LEVEL, {"t": tenant_id, "f": forest_id, "l": level})
+
+
+_CHILD_SUMMARIES = """
+SELECT parent_id, summary FROM nodes WHERE tenant_id = :t AND parent_id = ANY(:ids)
+ORDER BY parent_id, t_start, seq
+"""
+
+
+async def child_summaries(conn: Conn, tenant_id: uuid.UUID, parent_ids: list[int]) -> list[Row]:
+    """parent_id and summary of every child of the given nodes, in key order per parent."""
+    return await fetch_all(conn, _CHILD_SUMMARIES, {"t": tenant_id, "ids": parent_ids})
+
+
+# Every node of a level in one statement; a node whose version moved on stays dirty.
+_WRITE_SUMMARIES = """
+UPDATE nodes n SET summary = u.s, summary_hash = u.h, dirty = false,
+embedding = CASE WHEN u.has_vec THEN u.v ELSE n.embedding END,
+embedded_hash = CASE WHEN u.has_vec THEN u.h ELSE n.embedded_hash END
+FROM unnest(CAST(:id AS bigint[]), CAST(:ver AS int[]), CAST(:s AS text[]), CAST(:h AS text[]),
+CAST(:has_vec AS boolean[]), CAST(:v AS vector[])) AS u(id, ver, s, h, has_vec, v)
+WHERE n.tenant_id = :t AND n.node_id = u.id AND n.version = u.ver RETURNING n.node_id
+"""
+
+
+async def write_summaries(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    node_ids: list[int],
+    versions: list[int],
+    summaries: list[str],
+    hashes: list[str],
+    vectors: list[Any | None],
+) -> list[int]:
+    """Store each node's summary (and embedding where given) and clear its dirty flag, only where
+    its version is still the one read; returns the nodes written."""
+    rows = await fetch_all(
+        conn,
+        _WRITE_SUMMARIES,
+        {
+            "t": tenant_id,
+            "id": node_ids,
+            "ver": versions,
+            "s": summaries,
+            "h": hashes,
+            "has_vec": [v is not None for v in vectors],
+            "v": [Vector(np.asarray(v, dtype=np.float32)) if v is not None else None for v in vectors],
+        },
+    )
+    return [int(r["node_id"]) for r in rows]
+
+
+_TREES_BY_KIND = "SELECT kind, count(*) AS n FROM trees WHERE tenant_id = :t AND forest_id = :f GROUP BY kind"
+_COUNT_NODES = "SELECT count(*) AS n FROM nodes WHERE tenant_id = :t AND forest_id = :f"
+
+
+async def count_trees_by_kind(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> dict[str, int]:
+    """How many trees of each kind the forest has."""
+    rows = await fetch_all(conn, _TREES_BY_KIND, {"t": tenant_id, "f": forest_id})
+    return {str(r["kind"]): int(r["n"]) for r in rows}
+
+
+async def count_nodes(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> int:
+    """How many nodes the forest has."""
+    return int(await scalar(conn, _COUNT_NODES, {"t": tenant_id, "f": forest_id}) or 0)

@@ -1,0 +1,87 @@
+"""Sessions and their turns: named statements of the write path."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from memforest.domain import TurnInput
+from memforest.store.sql import Conn, Row, execute_many, fetch_all, fetch_one, scalar
+
+_FIND_BY_EXTERNAL_ID = """
+SELECT session_id, content_hash, n_turns FROM sessions
+WHERE tenant_id = :t AND forest_id = :f AND external_id = :e
+"""
+
+
+async def find_session(conn: Conn, tenant_id: uuid.UUID, forest_id: int, external_id: str) -> Row | None:
+    """session_id, content_hash and n_turns of a forest's session by its client id, or None."""
+    return await fetch_one(conn, _FIND_BY_EXTERNAL_ID, {"t": tenant_id, "f": forest_id, "e": external_id})
+
+
+_INSERT_SESSION = """
+INSERT INTO sessions (tenant_id, forest_id, external_id, time, content_hash, metadata, n_turns)
+VALUES (:t, :f, :e, :ts, :h, CAST(:m AS jsonb), :n) RETURNING session_id
+"""
+
+
+async def insert_session(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    *,
+    external_id: str,
+    time: datetime,
+    content_hash: str,
+    metadata: dict[str, Any],
+    n_turns: int,
+) -> int:
+    """Store a session row; returns its id."""
+    params = {"t": tenant_id, "f": forest_id, "e": external_id, "ts": time, "h": content_hash,
+              "m": json.dumps(metadata, default=str), "n": n_turns}  # fmt: skip
+    return int(await scalar(conn, _INSERT_SESSION, params))
+
+
+_INSERT_TURN = """
+INSERT INTO turns (tenant_id, forest_id, session_id, seq, external_id, speaker, role, text, time)
+VALUES (:t, :f, :s, :seq, :e, :sp, :r, :x, :ts)
+"""
+
+
+async def insert_turns(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    session_id: int,
+    turns: Sequence[TurnInput],
+    session_time: datetime,
+) -> None:
+    """Store a session's turns in order (seq = position); a turn without a time takes the session's."""
+    rows = [
+        {"t": tenant_id, "f": forest_id, "s": session_id, "seq": i, "e": turn.external_id, "sp": turn.speaker,
+         "r": turn.role, "x": turn.text, "ts": turn.time or session_time}
+        for i, turn in enumerate(turns)
+    ]  # fmt: skip
+    await execute_many(conn, _INSERT_TURN, rows)
+
+
+_GET_SESSION = "SELECT forest_id, external_id, time FROM sessions WHERE tenant_id = :t AND session_id = :s"
+
+
+async def get_session(conn: Conn, tenant_id: uuid.UUID, session_id: int) -> Row | None:
+    """forest_id, external_id and time of a session, or None when it is gone."""
+    return await fetch_one(conn, _GET_SESSION, {"t": tenant_id, "s": session_id})
+
+
+_LIST_TURNS = """
+SELECT turn_id, seq, speaker, text, time, external_id FROM turns
+WHERE tenant_id = :t AND session_id = :s ORDER BY seq
+"""
+
+
+async def list_turns(conn: Conn, tenant_id: uuid.UUID, session_id: int) -> list[Row]:
+    """A session's turns in order (turn_id, seq, speaker, text, time, external_id)."""
+    return await fetch_all(conn, _LIST_TURNS, {"t": tenant_id, "s": session_id})
