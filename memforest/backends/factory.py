@@ -6,6 +6,10 @@ from dataclasses import dataclass
 
 from memforest.backends.base import ChatModel, Embedder, Extractor, Summarizer
 from memforest.backends.hashed import HashedEmbedder
+from memforest.backends.llm import LLMExtractor, LLMSummarizer
+from memforest.backends.local_embed import SentenceTransformerEmbedder
+from memforest.backends.openai_http import OpenAIChatModel, OpenAIEmbedder
+from memforest.backends.rule_based import RuleBasedExtractor
 from memforest.backends.summarize import ExtractiveSummarizer
 from memforest.errors import ConfigurationError
 from memforest.settings import Settings
@@ -45,13 +49,9 @@ def build_embedder(settings: Settings) -> Embedder:
     if emb.backend == "http":
         if not emb.base_url:
             raise ConfigurationError("MEMFOREST_EMBEDDING__BASE_URL is required with the http embedding backend")
-        from memforest.backends.openai_http import OpenAIEmbedder
-
         return OpenAIEmbedder(emb)
     if not emb.local_path:
         raise ConfigurationError("MEMFOREST_EMBEDDING__LOCAL_PATH is required with the local embedding backend")
-    from memforest.backends.local_embed import SentenceTransformerEmbedder
-
     local = SentenceTransformerEmbedder(emb.local_path)
     if local.dim != emb.dim:
         raise ConfigurationError(f"local model produces {local.dim}-dim vectors but MEMFOREST_EMBEDDING__DIM={emb.dim}")
@@ -63,9 +63,6 @@ def build_backends(settings: Settings) -> Backends:
     embedder = build_embedder(settings)
     max_chars = settings.pipeline.summary_max_chars
     if settings.llm.base_url:
-        from memforest.backends.llm import LLMExtractor, LLMSummarizer
-        from memforest.backends.openai_http import OpenAIChatModel
-
         chat = OpenAIChatModel(settings.llm)
         return Backends(
             extractor=LLMExtractor(chat),
@@ -73,8 +70,6 @@ def build_backends(settings: Settings) -> Backends:
             embedder=embedder,
             chat=chat,
         )
-    from memforest.backends.rule_based import RuleBasedExtractor
-
     return Backends(
         extractor=RuleBasedExtractor(),
         summarizer=ExtractiveSummarizer(max_chars=max_chars),
