@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from pydantic import SecretStr
 
 from memforest.api.app import create_app
-from memforest.api.problems import PROBLEM_CONTENT_TYPE
+from memforest.app.problems import PROBLEM_CONTENT_TYPE
 from memforest.db.engine import Database
 from memforest.errors import ConfigurationError
 from memforest.settings import Settings
@@ -191,7 +191,11 @@ async def test_forest_session_job_flow(api: Api) -> None:
     got = (await c.get("/v1/forests/f/sessions/s1", headers=h)).json()
     assert got["session_id"] == "s1" and [t["speaker"] for t in got["turns"]] == ["alice", "bot"]
     assert_problem(await c.get("/v1/forests/f/sessions/nope", headers=h), 404, "not-found")
-    assert_problem(await c.post("/v1/forests/nope/sessions", json=session_body(), headers=h), 404, "not-found")
+    # a forest that does not exist yet is created on the first write; reads of an unknown forest stay 404
+    r = await c.post("/v1/forests/fresh/sessions", json=session_body(), headers=h)
+    assert r.status_code == 202, r.text
+    assert (await c.get("/v1/forests/fresh", headers=h)).json()["counts"]["sessions"] == 1
+    assert_problem(await c.get("/v1/forests/nope/sessions", headers=h), 404, "not-found")
 
     counts = (await c.get("/v1/forests/f", headers=h)).json()["counts"]
     assert counts["sessions"] == 1 and counts["turns"] == 2

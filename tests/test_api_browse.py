@@ -14,7 +14,7 @@ import pytest
 from pydantic import SecretStr
 
 from memforest.api.app import create_app
-from memforest.api.problems import PROBLEM_CONTENT_TYPE
+from memforest.app.problems import PROBLEM_CONTENT_TYPE
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput

@@ -10,7 +10,7 @@ import httpx
 from pydantic import SecretStr
 
 from memforest.api.app import create_app
-from memforest.api.auth import create_key
+from memforest.app.tenants import create_key
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput

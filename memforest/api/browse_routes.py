@@ -2,7 +2,7 @@
 
 Read-only; a tenant key with the ``read`` scope. The tenant comes from the key only, every statement
 filters by it and runs inside ``db.tenant(tid)``; another tenant's ids are 404 exactly like absent
-ones. The SQL lives in ``memforest.store.browse`` (shared with the MCP server and the CLI)."""
+ones. The use cases live in ``memforest.app.browse`` (shared with the MCP server)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,11 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from sqlalchemy.ext.asyncio import AsyncConnection
 
-from memforest.api.auth import Reader, TenantCaller
+from memforest.api.auth import Reader
+from memforest.app import browse
 from memforest.db.engine import Database
 from memforest.domain import FactKind, TreeKind
-from memforest.errors import NotFoundError
-from memforest.store import browse
-from memforest.store.tenants import Forest, get_forest
 
 router = APIRouter(prefix="/v1", tags=["browse"])
 
@@ -28,12 +25,6 @@ Cursor = Annotated[str | None, Query(max_length=200, description="`next_cursor` 
 def _db(request: Request) -> Database:
     db: Database = request.app.state.db
     return db
-
-
-async def _forest(conn: AsyncConnection, caller: TenantCaller, name: str) -> Forest:
-    if "\x00" in name:
-        raise NotFoundError(f"no forest named {name!r}")
-    return await get_forest(conn, caller.tenant_id, name)
 
 
 @router.get("/forests/{forest}/facts")
@@ -79,9 +70,7 @@ async def get_facts(
         include_retracted=include_retracted,
         q=q,
     )
-    async with _db(request).tenant(caller.tenant_id) as conn:
-        f = await _forest(conn, caller, forest)
-        page = await browse.list_facts(conn, caller.tenant_id, f.forest_id, flt, cursor=cursor, limit=limit)
+    page = await browse.facts_page(_db(request), caller.tenant_id, forest, flt, cursor=cursor, limit=limit)
     return page.to_json()
 
 
@@ -96,10 +85,7 @@ async def get_fact(forest: str, fact_id: str, request: Request, caller: Reader) 
       (`is_requested`): `id`, `text`, `valid_from`, `valid_to`, `recorded_at`, `retracted_at`.
     - `placements`: the trees holding it: `tree_id`, `tree_kind`, `tree_label`, `node_id` (its leaf).
     """
-    fid = browse.parse_id(fact_id)
-    async with _db(request).tenant(caller.tenant_id) as conn:
-        f = await _forest(conn, caller, forest)
-        return await browse.get_fact(conn, caller.tenant_id, f.forest_id, fid)
+    return await browse.fact_detail(_db(request), caller.tenant_id, forest, fact_id)
 
 
 @router.get("/forests/{forest}/trees")
@@ -117,9 +103,7 @@ async def get_trees(
     `entity` or `scene`), `label`, `key`, `root_node_id` (string or null), `height`, `n_leaves`,
     `fanout`, `created_at`.
     """
-    async with _db(request).tenant(caller.tenant_id) as conn:
-        f = await _forest(conn, caller, forest)
-        page = await browse.list_trees(conn, caller.tenant_id, f.forest_id, kind, cursor=cursor, limit=limit)
+    page = await browse.trees_page(_db(request), caller.tenant_id, forest, kind, cursor=cursor, limit=limit)
     return page.to_json()
 
 
@@ -142,7 +126,4 @@ async def get_node(
     `interval`, `n_children`, `dirty`, `text` (summary or leaf text, shortened), `leaf` {`kind`, `id`}
     or null) and `children_next_cursor`.
     """
-    nid = browse.parse_id(node_id)
-    async with _db(request).tenant(caller.tenant_id) as conn:
-        f = await _forest(conn, caller, forest)
-        return await browse.get_node(conn, caller.tenant_id, f.forest_id, nid, cursor=cursor, limit=limit)
+    return await browse.node_detail(_db(request), caller.tenant_id, forest, node_id, cursor=cursor, limit=limit)

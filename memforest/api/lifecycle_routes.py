@@ -11,8 +11,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from memforest.api.auth import Writer
+from memforest.app.maintenance import retract
 from memforest.db.engine import Database
-from memforest.lifecycle.retract import retract
 from memforest.settings import Settings
 
 router = APIRouter(prefix="/v1", tags=["lifecycle"])

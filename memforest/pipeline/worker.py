@@ -1,16 +1,18 @@
-"""Workers: claim jobs from the queue and run them; several may run side by side."""
+"""Workers: claim jobs from the queue and run them; several may run side by side.
+
+The loop dispatches by job kind through a handler table. Its default knows the write path's kinds
+only; ``memforest.app.jobs`` runs it with every kind (the maintenance kinds live above the pipeline)."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 import os
 import socket
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
@@ -18,9 +20,9 @@ from memforest.db.engine import Database
 from memforest.domain import JobState
 from memforest.logs import log_context
 from memforest.pipeline import jobs
-from memforest.pipeline.job_handlers import handler_for
+from memforest.pipeline.job_handlers import HANDLERS, Handler
 from memforest.settings import Settings
-from memforest.store.sql import execute
+from memforest.store.ops import requeue_job
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +43,13 @@ async def _heartbeat(db: Database, job: jobs.Job, worker_id: str, lease_s: float
 
 
 async def process_job(
-    db: Database, settings: Settings, backends: Backends, job: jobs.Job, worker_id: str | None = None
+    db: Database,
+    settings: Settings,
+    backends: Backends,
+    job: jobs.Job,
+    worker_id: str | None = None,
+    *,
+    handlers: Mapping[str, Handler] = HANDLERS,
 ) -> JobState:
     """Run one claimed job to a final state (or hand it back to the queue after an unexpected error)."""
     beat = (
@@ -49,16 +57,18 @@ async def process_job(
     )
     try:
         with log_context(job_id=job.job_id, tenant_id=job.tenant_id, forest_id=job.forest_id, job_kind=job.kind):
-            return await _process(db, settings, backends, job)
+            return await _process(db, settings, backends, job, handlers)
     finally:
         if beat is not None:
             beat.cancel()
 
 
-async def _process(db: Database, settings: Settings, backends: Backends, job: jobs.Job) -> JobState:
+async def _process(
+    db: Database, settings: Settings, backends: Backends, job: jobs.Job, handlers: Mapping[str, Handler]
+) -> JobState:
     ledger = UsageLedger()
     try:
-        handler = handler_for(job.kind)
+        handler = handlers.get(job.kind)
         if handler is None:
             await jobs.finish(
                 db, job, JobState.FAILED, result={}, usage={}, errors=[{"error": f"unknown job kind {job.kind!r}"}]
@@ -74,20 +84,7 @@ async def _process(db: Database, settings: Settings, backends: Backends, job: jo
             await jobs.finish(db, job, JobState.FAILED, result={}, usage=ledger.as_dict(), errors=[{"error": str(exc)}])
             return JobState.FAILED
         async with db.system() as conn:
-            # A refresh job is not put back while a newer one of its forest is queued (one queued
-            # refresh job per forest): that one refreshes every dirty node, so this one ends failed.
-            requeued = await execute(
-                conn,
-                "UPDATE jobs SET state = 'queued', leased_until = NULL, errors = errors || CAST(:e AS jsonb) "
-                "WHERE tenant_id = :t AND job_id = :j AND NOT (kind = 'refresh' AND EXISTS (SELECT 1 FROM jobs q "
-                "WHERE q.tenant_id = jobs.tenant_id AND q.forest_id = jobs.forest_id AND q.kind = 'refresh' "
-                "AND q.state = 'queued'))",
-                {
-                    "e": json.dumps([{"attempt_error": str(exc)[:500]}]),
-                    "t": job.tenant_id,
-                    "j": job.job_id,
-                },
-            )
+            requeued = await requeue_job(conn, job.tenant_id, job.job_id, {"attempt_error": str(exc)[:500]})
         if not requeued:
             errors = [{"error": str(exc)[:500]}, {"error": "a newer queued refresh job of this forest redoes it"}]
             await jobs.finish(db, job, JobState.FAILED, result={}, usage=ledger.as_dict(), errors=errors)
@@ -107,9 +104,11 @@ async def run_worker(
     on_done: Callable[[jobs.Job, JobState], None] | None = None,
     stop: asyncio.Event | None = None,
     early: bool = False,
+    handlers: Mapping[str, Handler] = HANDLERS,
 ) -> None:
     """Claim and run jobs with ``concurrency`` loops until stopped (or idle, if asked); ``early``
-    also runs jobs scheduled for later (a coalesced refresh), to flush a forest now."""
+    also runs jobs scheduled for later (a coalesced refresh), to flush a forest now. ``handlers``
+    maps job kinds to the functions that run them (a kind it lacks fails its job)."""
 
     last_sweep = -math.inf
 
@@ -138,7 +137,7 @@ async def run_worker(
                 await sweep()  # long-running workers only: a one-shot run must not queue others' work
                 await asyncio.sleep(settings.worker.poll_interval_s)
                 continue
-            state = await process_job(db, settings, backends, job, worker_id)
+            state = await process_job(db, settings, backends, job, worker_id, handlers=handlers)
             if on_done is not None:
                 on_done(job, state)
 
