@@ -310,16 +310,17 @@ async def test_cross_tenant_access_is_404(api: Api) -> None:
         ("DELETE", "/v1/forests/secret-a", None),
         ("GET", "/v1/forests/secret-a/sessions", None),
         ("GET", "/v1/forests/secret-a/sessions/sa", None),
-        ("POST", "/v1/forests/secret-a/sessions", session_body("sb")),
         ("POST", "/v1/forests/secret-a/query", {"query": "Lisbon"}),
         ("GET", f"/v1/jobs/{job_id}", None),
     ]:
         r = await c.request(method, path, json=body, headers=hb)
         assert_problem(r, 404, "not-found")
         assert job_id not in r.text
-    # b's own forest of the same name is separate
-    assert (await c.post("/v1/forests", json={"name": "secret-a"}, headers=hb)).status_code == 201
-    assert (await c.get("/v1/forests/secret-a/sessions", headers=hb)).json()["items"] == []
+    # b's own forest of the same name is separate: b's first write creates it, a's forest is untouched
+    r = await c.post("/v1/forests/secret-a/sessions", json=session_body("sb"), headers=hb)
+    assert r.status_code == 202 and job_id not in r.text
+    items = (await c.get("/v1/forests/secret-a/sessions", headers=hb)).json()["items"]
+    assert [i["session_id"] for i in items] == ["sb"]
     assert (await c.get("/v1/forests/secret-a", headers=ha)).json()["counts"]["sessions"] == 1
 
 
