@@ -16,9 +16,9 @@ from pydantic import SecretStr
 
 from memforest.api.app import create_app
 from memforest.api.health import ModelProbe
+from memforest.app.jobs import run_worker
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
 from memforest.simulated_llm import SimulationConfig, run_server_in_thread
 from memforest.store.sql import execute, scalar

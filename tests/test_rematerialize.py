@@ -17,6 +17,7 @@ import pytest
 from pydantic import SecretStr
 
 from memforest.api.app import create_app
+from memforest.app.jobs import run_worker
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
 from memforest.backends.hashed import HashedEmbedder
@@ -27,7 +28,6 @@ from memforest.domain import SessionInput, TurnInput
 from memforest.errors import ConfigurationError, InputError
 from memforest.lifecycle.rematerialize import change_embedding_dimension, rebuild_trees, reembed, resummarize
 from memforest.pipeline.service import ingest_sessions
-from memforest.pipeline.worker import run_worker
 from memforest.retrieval import RetrievalPreset, query
 from memforest.settings import Settings
 from memforest.store.check import check_forest
