@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import uuid
 from collections import ChainMap
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from memforest.backends.base import UsageLedger
@@ -22,8 +23,6 @@ from memforest.lifecycle.rematerialize import rematerialize_forest
 from memforest.pipeline import job_handlers, jobs, worker
 from memforest.pipeline.job_handlers import Handler, JobResult
 from memforest.settings import Settings
-from memforest.store.tenants import forest_name
-from memforest.timefmt import iso
 
 log = logging.getLogger(__name__)
 
@@ -80,24 +79,8 @@ async def process_job(
     return await worker.process_job(db, settings, backends, job, worker_id, handlers=HANDLERS)
 
 
-async def run_worker(
-    db: Database,
-    settings: Settings,
-    backends: Backends,
-    *,
-    concurrency: int = 1,
-    stop_when_idle: bool = False,
-    tenant_id: uuid.UUID | None = None,
-    forest_id: int | None = None,
-    on_done: Callable[[jobs.Job, JobState], None] | None = None,
-    stop: asyncio.Event | None = None,
-    early: bool = False,
-) -> None:
-    """Claim and run jobs of every kind until stopped (or idle); see ``pipeline.worker.run_worker``."""
-    await worker.run_worker(
-        db, settings, backends, concurrency=concurrency, stop_when_idle=stop_when_idle, tenant_id=tenant_id,
-        forest_id=forest_id, on_done=on_done, stop=stop, early=early, handlers=HANDLERS,
-    )  # fmt: skip
+#: Claim and run jobs of every kind until stopped (or idle): ``pipeline.worker.run_worker`` over ``HANDLERS``.
+run_worker = functools.partial(worker.run_worker, handlers=HANDLERS)
 
 
 @contextlib.asynccontextmanager
@@ -141,24 +124,10 @@ async def job_view(db: Database, tenant_id: uuid.UUID, job_id: str) -> dict[str,
     """A job of this tenant as the API and the MCP tools show it; NotFoundError when absent or another tenant's."""
     jid = parse_job_id(job_id)
     async with db.tenant(tenant_id) as conn:
-        row = await jobs.get_job(conn, tenant_id, jid)
-        if row is None:
-            raise NotFoundError("no such job")
-        forest = await forest_name(conn, tenant_id, row["forest_id"]) if row["forest_id"] is not None else None
-    return {
-        "job_id": str(row["job_id"]),
-        "forest": forest,
-        "kind": row["kind"],
-        "state": row["state"],
-        "attempts": row["attempts"],
-        "progress": row["progress"],
-        "result": row["result"],
-        "usage": row["usage"],
-        "errors": row["errors"],
-        "created_at": iso(row["created_at"]),
-        "started_at": iso(row["started_at"]),
-        "finished_at": iso(row["finished_at"]),
-    }
+        view = await jobs.job_view(conn, tenant_id, jid)
+    if view is None:
+        raise NotFoundError("no such job")
+    return view
 
 
 async def admin_job_view(db: Database, tenant_id: str, job_id: str) -> dict[str, Any]:

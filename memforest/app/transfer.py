@@ -12,8 +12,6 @@ from memforest.db.engine import Database
 from memforest.errors import InputError, NotFoundError
 from memforest.lifecycle.export import export_lines
 from memforest.lifecycle.importer import (
-    ImportReport,
-    ParsedExport,
     import_parsed,
     load_staging,
     parse_export,
@@ -28,7 +26,7 @@ __all__ = [
     "STAGES",
     "export_forest",
     "import_body",
-    "import_now",
+    "import_parsed",
     "merge_now",
     "queue_admin_merge",
     "queue_merge",
@@ -127,19 +125,3 @@ async def import_body(
         "records": parsed.counts,
         "derived": "reused" if staging.reused_vectors else "rebuilt",
     }
-
-
-async def import_now(
-    db: Database,
-    settings: Settings,
-    backends: Backends,
-    tenant_id: uuid.UUID,
-    parsed: ParsedExport,
-    forest: str,
-    *,
-    progress: Progress | None = None,
-) -> ImportReport:
-    """Import a validated export (``read_export``) into ``forest`` (created when missing) in this process."""
-    return await import_parsed(
-        db, settings, backends, tenant_id, parsed, forest, ledger=UsageLedger(), progress=progress
-    )

@@ -14,7 +14,8 @@ from rich.table import Table
 from tqdm import tqdm
 
 from memforest.app.tenants import find_tenant
-from memforest.app.transfer import STAGES, export_forest, import_now, merge_now, read_export
+from memforest.app.transfer import STAGES, export_forest, import_parsed, merge_now, read_export
+from memforest.backends.base import UsageLedger
 from memforest.backends.factory import build_backends
 from memforest.commands.common import add_tenant_arg, resolve_tenant
 from memforest.db.runtime import open_database
@@ -148,7 +149,9 @@ async def import_(args: argparse.Namespace, settings: Settings) -> int:
         backends = build_backends(settings)
         bar = _Bar(f"import {args.path.name} -> {args.forest}")
         try:
-            report = await import_now(db, settings, backends, tenant_id, parsed, args.forest, progress=bar)
+            report = await import_parsed(
+                db, settings, backends, tenant_id, parsed, args.forest, ledger=UsageLedger(), progress=bar
+            )
         finally:
             bar.close()
             await backends.aclose()

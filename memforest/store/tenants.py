@@ -53,7 +53,6 @@ _INSERT_FOREST = (
     "INSERT INTO forests (tenant_id, name) VALUES (:t, :n) ON CONFLICT (tenant_id, name) DO NOTHING RETURNING forest_id"
 )
 _FOREST_BY_NAME = "SELECT forest_id FROM forests WHERE tenant_id = :t AND name = :n"
-_FOREST_NAME = "SELECT name FROM forests WHERE tenant_id = :t AND forest_id = :f"
 _LIST_FORESTS = "SELECT forest_id, name FROM forests WHERE tenant_id = :t AND name NOT LIKE '~staging:%' ORDER BY name"
 
 
@@ -165,12 +164,6 @@ async def get_forest(conn: Conn, tenant_id: uuid.UUID, name: str) -> Forest:
     if row is None:
         raise NotFoundError(f"no forest named {name!r}")
     return Forest(tenant_id=tenant_id, forest_id=int(row["forest_id"]), name=name)
-
-
-async def forest_name(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> str | None:
-    """The name of forest ``forest_id`` of the tenant (None when absent)."""
-    name = await scalar(conn, _FOREST_NAME, {"t": tenant_id, "f": forest_id})
-    return str(name) if name is not None else None
 
 
 async def list_forests(conn: Conn, tenant_id: uuid.UUID) -> list[Forest]:
