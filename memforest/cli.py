@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
+from memforest.commands import register_all
 from memforest.errors import MemForestError
 from memforest.settings import Settings
 
@@ -17,8 +18,6 @@ Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (subcommands register themselves from ``memforest.commands``)."""
-    from memforest.commands import register_all
-
     parser = argparse.ArgumentParser(prog="memforest", description="MemForest: long-term memory for LLM agents")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details to stderr")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

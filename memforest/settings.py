@@ -14,9 +14,8 @@ def _default_home() -> Path:
 
 
 class DatabaseSettings(BaseModel):
-    """Where the database is. ``url`` unset means: start the embedded PostgreSQL under home."""
+    """Database connection pool. Where the database is: ``Settings.database_url``."""
 
-    url: str | None = None
     pool_size: int = 10
     max_overflow: int = 10
     statement_timeout_ms: int = 60_000
@@ -102,7 +101,6 @@ class APISettings(BaseModel):
 
     host: str = "127.0.0.1"
     port: int = 8420
-    admin_key: SecretStr | None = None
     max_body_bytes: int = 2_000_000
     max_turns_per_session: int = 5_000
     max_text_chars: int = 20_000
@@ -124,7 +122,8 @@ class WorkerSettings(BaseModel):
 class Settings(BaseSettings):
     """All configuration. Nested sections read ``MEMFOREST_<SECTION>__<FIELD>``.
 
-    ``MEMFOREST_DATABASE_URL`` and ``MEMFOREST_ADMIN_KEY`` are accepted as flat shortcuts.
+    ``database_url`` (``MEMFOREST_DATABASE_URL``; unset means: start the embedded PostgreSQL under
+    home) and ``admin_key`` (``MEMFOREST_ADMIN_KEY``) are top-level fields.
     """
 
     model_config = SettingsConfigDict(
@@ -143,17 +142,3 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     api: APISettings = Field(default_factory=APISettings)
     worker: WorkerSettings = Field(default_factory=WorkerSettings)
-
-    @property
-    def effective_database_url(self) -> str | None:
-        """The external database URL, if any (flat shortcut wins over the nested field)."""
-        return self.database_url or self.database.url
-
-    @property
-    def effective_admin_key(self) -> SecretStr | None:
-        return self.admin_key or self.api.admin_key
-
-
-def load_settings(**overrides: object) -> Settings:
-    """Build settings from the environment, with explicit overrides (used by CLI flags and tests)."""
-    return Settings(**overrides)  # type: ignore[arg-type]

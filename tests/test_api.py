@@ -15,7 +15,7 @@ from pydantic import SecretStr
 from support import ADMIN_AUTH, ADMIN_KEY, admin_settings, app_client, bearer
 
 from memforest.api.app import create_app
-from memforest.api.problems import PROBLEM_CONTENT_TYPE
+from memforest.app.problems import PROBLEM_CONTENT_TYPE
 from memforest.db.engine import Database
 from memforest.errors import ConfigurationError
 from memforest.settings import Settings
@@ -175,7 +175,11 @@ async def test_forest_session_job_flow(api: Api) -> None:
     got = (await c.get("/v1/forests/f/sessions/s1", headers=h)).json()
     assert got["session_id"] == "s1" and [t["speaker"] for t in got["turns"]] == ["alice", "bot"]
     assert_problem(await c.get("/v1/forests/f/sessions/nope", headers=h), 404, "not-found")
-    assert_problem(await c.post("/v1/forests/nope/sessions", json=session_body(), headers=h), 404, "not-found")
+    # a forest that does not exist yet is created on the first write; reads of an unknown forest stay 404
+    r = await c.post("/v1/forests/fresh/sessions", json=session_body(), headers=h)
+    assert r.status_code == 202, r.text
+    assert (await c.get("/v1/forests/fresh", headers=h)).json()["counts"]["sessions"] == 1
+    assert_problem(await c.get("/v1/forests/nope/sessions", headers=h), 404, "not-found")
 
     counts = (await c.get("/v1/forests/f", headers=h)).json()["counts"]
     assert counts["sessions"] == 1 and counts["turns"] == 2
@@ -290,16 +294,17 @@ async def test_cross_tenant_access_is_404(api: Api) -> None:
         ("DELETE", "/v1/forests/secret-a", None),
         ("GET", "/v1/forests/secret-a/sessions", None),
         ("GET", "/v1/forests/secret-a/sessions/sa", None),
-        ("POST", "/v1/forests/secret-a/sessions", session_body("sb")),
         ("POST", "/v1/forests/secret-a/query", {"query": "Lisbon"}),
         ("GET", f"/v1/jobs/{job_id}", None),
     ]:
         r = await c.request(method, path, json=body, headers=hb)
         assert_problem(r, 404, "not-found")
         assert job_id not in r.text
-    # b's own forest of the same name is separate
-    assert (await c.post("/v1/forests", json={"name": "secret-a"}, headers=hb)).status_code == 201
-    assert (await c.get("/v1/forests/secret-a/sessions", headers=hb)).json()["items"] == []
+    # b's own forest of the same name is separate: b's first write creates it, a's forest is untouched
+    r = await c.post("/v1/forests/secret-a/sessions", json=session_body("sb"), headers=hb)
+    assert r.status_code == 202 and job_id not in r.text
+    items = (await c.get("/v1/forests/secret-a/sessions", headers=hb)).json()["items"]
+    assert [i["session_id"] for i in items] == ["sb"]
     assert (await c.get("/v1/forests/secret-a", headers=ha)).json()["counts"]["sessions"] == 1
 
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from support import ADMIN_AUTH, admin_settings, app_client, bearer, new_tenant, session_input
 
-from memforest.api.problems import PROBLEM_CONTENT_TYPE
+from memforest.app.problems import PROBLEM_CONTENT_TYPE
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.pipeline.service import ingest_sessions

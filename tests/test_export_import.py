@@ -16,6 +16,7 @@ from pydantic import SecretStr
 from test_merge import ADMIN, ALPHA, BETA, forest_id, ingest, stats, violations
 
 from memforest.api.app import create_app
+from memforest.app.jobs import run_worker
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import build_backends
 from memforest.cli import main
@@ -23,7 +24,6 @@ from memforest.db.engine import Database
 from memforest.errors import InputError
 from memforest.lifecycle.export import export_lines
 from memforest.lifecycle.importer import import_parsed, parse_export
-from memforest.pipeline.worker import run_worker
 from memforest.retrieval.service import query
 from memforest.settings import Settings
 from memforest.store.sql import fetch_all, scalar

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from support import ADMIN_AUTH, admin_settings, app_client, session_input, tenant_key
 
-from memforest.api.auth import create_key
+from memforest.app.tenants import create_key
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import SessionInput

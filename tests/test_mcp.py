@@ -22,7 +22,7 @@ from mcp.types import CallToolResult, TextContent
 from support import ADMIN_AUTH, admin_settings, serve_app
 
 from memforest.api.app import create_app
-from memforest.api.auth import create_key
+from memforest.app.tenants import create_key
 from memforest.db.engine import Database
 from memforest.settings import Settings
 from memforest.store.sql import scalar

@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from pydantic import SecretStr
 
 from memforest.api.app import create_app
+from memforest.app.jobs import run_worker
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import build_backends
 from memforest.cli import main
@@ -24,7 +25,6 @@ from memforest.domain import SessionInput, TurnInput
 from memforest.errors import InputError, NotFoundError
 from memforest.lifecycle.merge import merge_forests
 from memforest.pipeline.service import ingest_sessions
-from memforest.pipeline.worker import run_worker
 from memforest.retrieval.service import query
 from memforest.settings import Settings
 from memforest.store.check import check_forest

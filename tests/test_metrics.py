@@ -12,9 +12,9 @@ from pydantic import SecretStr
 from support import ADMIN_AUTH, admin_settings, app_client, free_port, session_body, tenant_key
 
 from memforest.api.health import ModelProbe
+from memforest.app.jobs import run_worker
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
 from memforest.store.sql import execute, scalar
 from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from support import ADMIN_AUTH, admin_settings, app_client, session_body, session_input
 
+from memforest.app.jobs import run_worker
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
 from memforest.backends.hashed import HashedEmbedder
@@ -25,7 +26,6 @@ from memforest.domain import SessionInput
 from memforest.errors import ConfigurationError, InputError
 from memforest.lifecycle.rematerialize import change_embedding_dimension, rebuild_trees, reembed, resummarize
 from memforest.pipeline.service import ingest_sessions
-from memforest.pipeline.worker import run_worker
 from memforest.retrieval import RetrievalPreset, query
 from memforest.settings import Settings
 from memforest.store.check import check_forest

@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import logging
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
 
 from memforest.api import browse_routes, lifecycle_routes, remat_routes, transfer_routes
-from memforest.api.auth import check_admin_key
 from memforest.api.health import health_router
 from memforest.api.metrics import install_observability
 from memforest.api.problems import BodyLimitMiddleware, install_problem_handlers
 from memforest.api.routes import admin_router, tenant_router
+from memforest.app.auth import check_admin_key
+from memforest.app.jobs import running_worker
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.db.runtime import open_database
-from memforest.pipeline.worker import run_worker
+from memforest.mcp.http import McpHttp
 from memforest.settings import Settings
-
-log = logging.getLogger(__name__)
 
 
 def create_app(settings: Settings, *, db: Database | None = None, start_worker: bool = True) -> FastAPI:
@@ -30,8 +27,6 @@ def create_app(settings: Settings, *, db: Database | None = None, start_worker: 
     With ``db`` the app uses (and does not close) that database; otherwise the lifespan opens the
     configured one, migrated. ``start_worker`` runs a job worker inside the process.
     """
-    from memforest.mcp.http import McpHttp  # here: memforest.mcp imports memforest.api.auth
-
     admin_key = check_admin_key(settings)
     mcp_http = McpHttp(settings)
 
@@ -43,20 +38,7 @@ def create_app(settings: Settings, *, db: Database | None = None, start_worker: 
             stack.push_async_callback(backends.aclose)
             app.state.db = database
             app.state.backends = backends
-            if start_worker:
-                stop = asyncio.Event()
-                task = asyncio.create_task(run_worker(database, settings, backends, stop=stop))
-
-                async def _stop_worker() -> None:
-                    stop.set()
-                    try:
-                        await asyncio.wait_for(task, timeout=10)
-                    except (TimeoutError, asyncio.CancelledError):
-                        task.cancel()
-                    except Exception:
-                        log.exception("in-process worker failed")
-
-                stack.push_async_callback(_stop_worker)
+            await stack.enter_async_context(running_worker(database, settings, backends, enabled=start_worker))
             await stack.enter_async_context(mcp_http.run())
             yield
 

@@ -2,7 +2,7 @@
 
 Read-only; a tenant key with the ``read`` scope. The tenant comes from the key only, every statement
 filters by it and runs inside ``db.tenant(tid)``; another tenant's ids are 404 exactly like absent
-ones. The SQL lives in ``memforest.store.browse`` (shared with the MCP server and the CLI)."""
+ones. The use cases live in ``memforest.app.browse`` (shared with the MCP server)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,13 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from sqlalchemy.ext.asyncio import AsyncConnection
 
-from memforest.api.auth import Reader, TenantCaller
+from memforest.api.auth import Reader
 from memforest.api.openapi import ERRORS
+from memforest.app import browse
 from memforest.db.engine import Database
 from memforest.domain import FactKind, TreeKind
-from memforest.errors import NotFoundError
 from memforest.schemas import Fact, Node, Page, Tree
-from memforest.store import browse
-from memforest.store.tenants import Forest, get_forest
 
 router = APIRouter(prefix="/v1", tags=["browse"])
 
@@ -30,12 +27,6 @@ Cursor = Annotated[str | None, Query(max_length=200, description="`next_cursor` 
 def _db(request: Request) -> Database:
     db: Database = request.app.state.db
     return db
-
-
-async def _forest(conn: AsyncConnection, caller: TenantCaller, name: str) -> Forest:
-    if "\x00" in name:
-        raise NotFoundError(f"no forest named {name!r}")
-    return await get_forest(conn, caller.tenant_id, name)
 
 
 @router.get("/forests/{forest}/facts", response_model=Page[Fact], response_model_exclude_unset=True, responses=ERRORS)
@@ -81,9 +72,7 @@ async def get_facts(
         include_retracted=include_retracted,
         q=q,
     )
-    async with _db(request).tenant(caller.tenant_id) as conn:
-        f = await _forest(conn, caller, forest)
-        page = await browse.list_facts(conn, caller.tenant_id, f.forest_id, flt, cursor=cursor, limit=limit)
+    page = await browse.facts_page(_db(request), caller.tenant_id, forest, flt, cursor=cursor, limit=limit)
     return page.to_json()
 
 
@@ -98,10 +87,7 @@ async def get_fact(forest: str, fact_id: str, request: Request, caller: Reader) 
       (`is_requested`): `id`, `text`, `valid_from`, `valid_to`, `recorded_at`, `retracted_at`.
     - `placements`: the trees holding it: `tree_id`, `tree_kind`, `tree_label`, `node_id` (its leaf).
     """
-    fid = browse.parse_id(fact_id)
-    async with _db(request).tenant(caller.tenant_id) as conn:
-        f = await _forest(conn, caller, forest)
-        return await browse.get_fact(conn, caller.tenant_id, f.forest_id, fid)
+    return await browse.fact_detail(_db(request), caller.tenant_id, forest, fact_id)
 
 
 @router.get("/forests/{forest}/trees", response_model=Page[Tree], responses=ERRORS)
@@ -119,9 +105,7 @@ async def get_trees(
     `entity` or `scene`), `label`, `key`, `root_node_id` (string or null), `height`, `n_leaves`,
     `fanout`, `created_at`.
     """
-    async with _db(request).tenant(caller.tenant_id) as conn:
-        f = await _forest(conn, caller, forest)
-        page = await browse.list_trees(conn, caller.tenant_id, f.forest_id, kind, cursor=cursor, limit=limit)
+    page = await browse.trees_page(_db(request), caller.tenant_id, forest, kind, cursor=cursor, limit=limit)
     return page.to_json()
 
 
@@ -144,7 +128,4 @@ async def get_node(
     `interval`, `n_children`, `dirty`, `text` (summary or leaf text, shortened), `leaf` {`kind`, `id`}
     or null) and `children_next_cursor`.
     """
-    nid = browse.parse_id(node_id)
-    async with _db(request).tenant(caller.tenant_id) as conn:
-        f = await _forest(conn, caller, forest)
-        return await browse.get_node(conn, caller.tenant_id, f.forest_id, nid, cursor=cursor, limit=limit)
+    return await browse.node_detail(_db(request), caller.tenant_id, forest, node_id, cursor=cursor, limit=limit)

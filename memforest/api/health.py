@@ -17,18 +17,16 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy import text
 
 from memforest.api.openapi import problems
-from memforest.api.problems import problem_response
+from memforest.app.ops import OK, database_checks
+from memforest.app.problems import problem_response
 from memforest.backends.factory import Backends
-from memforest.db import migrate
 from memforest.db.engine import Database
 from memforest.schemas import Health, Readiness
 
 PING_TIMEOUT_S = 2.0
 PING_CACHE_S = 5.0
-OK = "ok"
 BUILT_IN = "ok (built-in)"
 
 health_router = APIRouter(tags=["operations"])
@@ -85,21 +83,6 @@ class ModelProbe:
 def model_checks_ok(checks: dict[str, str]) -> bool:
     """Every model check is ``ok``, built in, or not configured."""
     return all(v in (OK, BUILT_IN) or v.startswith("not configured") for v in checks.values())
-
-
-async def database_checks(database: Database) -> dict[str, str]:
-    """``database`` reachable and ``migrations`` at head."""
-    checks: dict[str, str] = {}
-    try:
-        async with database.engine.connect() as conn:
-            await conn.execute(text("SELECT 1"))
-        checks["database"] = OK
-        current = await asyncio.to_thread(migrate.current_revision, database.url)
-        head = await asyncio.to_thread(migrate.head_revision)
-        checks["migrations"] = OK if current == head else f"at {current}, head is {head}"
-    except Exception as exc:  # any failure means: not ready
-        checks.setdefault("database", f"unreachable: {type(exc).__name__}")
-    return checks
 
 
 def _probe(request: Request) -> ModelProbe:

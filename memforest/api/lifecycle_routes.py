@@ -12,8 +12,8 @@ from fastapi import APIRouter, Request
 
 from memforest.api.auth import Writer
 from memforest.api.openapi import ERRORS
+from memforest.app.maintenance import retract
 from memforest.db.engine import Database
-from memforest.lifecycle.retract import retract
 from memforest.schemas import RetractReport
 from memforest.settings import Settings
 

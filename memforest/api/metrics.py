@@ -20,7 +20,6 @@ import logging
 import re
 import time
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -38,12 +37,12 @@ from prometheus_client import (
 )
 
 from memforest.api.openapi import PlainTextResponse, problems
-from memforest.api.problems import ASGIApp, Message, Receive, Scope, Send, problem_response
+from memforest.app.ops import read_queue_snapshot
+from memforest.app.problems import ASGIApp, Message, Receive, Scope, Send, problem_response
 from memforest.backends.base import MODEL_OBSERVERS
 from memforest.db.engine import Database
 from memforest.logs import log_context
 from memforest.settings import Settings
-from memforest.store.sql import fetch_all, scalar
 
 access_log = logging.getLogger("memforest.access")
 log = logging.getLogger(__name__)
@@ -53,7 +52,6 @@ _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 UNMATCHED_ROUTE = "unmatched"
 HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 MODEL_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
-JOB_STATES = ("queued", "running", "succeeded", "failed")
 
 # ---------------------------------------------------------------- process-wide model metrics
 
@@ -112,39 +110,6 @@ if not any(isinstance(o, PrometheusModelObserver) for o in MODEL_OBSERVERS):
 
 
 # ---------------------------------------------------------------- per-app metrics
-
-
-@dataclass(frozen=True, slots=True)
-class QueueSnapshot:
-    """What one scrape read from the database."""
-
-    jobs_by_state: dict[str, int]
-    due_queued: int
-    oldest_queued_s: float
-    dirty_nodes: int
-
-
-async def read_queue_snapshot(db: Database) -> QueueSnapshot:
-    """Jobs by state (one grouped COUNT) and the dirty-node backlog (served by the partial dirty index)."""
-    async with db.system() as conn:
-        rows = await fetch_all(
-            conn,
-            # "due": queued and claimable now (a coalesced refresh job scheduled for later is not)
-            "SELECT state, count(*) AS n, count(*) FILTER (WHERE due) AS due, "
-            "extract(epoch FROM now() - min(coalesce(run_after, created_at)) FILTER (WHERE due)) AS oldest_s "
-            "FROM (SELECT state, created_at, run_after, "
-            "state = 'queued' AND (run_after IS NULL OR run_after <= now()) AS due FROM jobs) j GROUP BY state",
-        )
-        dirty = await scalar(conn, "SELECT count(*) FROM nodes WHERE dirty")
-    by_state = dict.fromkeys(JOB_STATES, 0)
-    oldest = 0.0
-    due = 0
-    for row in rows:
-        by_state[str(row["state"])] = int(row["n"])
-        due += int(row["due"])
-        if row["oldest_s"] is not None:
-            oldest = max(0.0, float(row["oldest_s"]))
-    return QueueSnapshot(jobs_by_state=by_state, due_queued=due, oldest_queued_s=oldest, dirty_nodes=int(dirty or 0))
 
 
 class AppMetrics:

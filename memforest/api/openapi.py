@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.responses import Response, StreamingResponse
 
-from memforest.api.problems import PROBLEM_CONTENT_TYPE
+from memforest.app.problems import PROBLEM_CONTENT_TYPE
 from memforest.schemas import Problem
 
 _WHY = {

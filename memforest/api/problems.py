@@ -1,22 +1,18 @@
-"""Errors as ``application/problem+json`` (RFC 9457), mapped in one place."""
+"""Exception handlers mapping every error to ``application/problem+json`` (the shape: ``app.problems``)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from memforest.app.problems import ASGIApp, Message, Receive, Scope, Send, error_response, problem_response
 from memforest.errors import MemForestError
 
 log = logging.getLogger(__name__)
-
-PROBLEM_BASE = "https://memforest.dev/problems/"
-PROBLEM_CONTENT_TYPE = "application/problem+json"
 
 _HTTP_SLUGS = {
     400: "bad-request",
@@ -32,40 +28,11 @@ _HTTP_SLUGS = {
 }
 
 
-def problem_type(slug: str) -> str:
-    """The stable URI naming a problem type."""
-    return PROBLEM_BASE + slug
-
-
-def _title(slug: str) -> str:
-    return slug.replace("-", " ").capitalize()
-
-
-def problem_response(
-    status: int,
-    slug: str,
-    detail: str,
-    *,
-    extra: dict[str, Any] | None = None,
-    headers: dict[str, str] | None = None,
-) -> JSONResponse:
-    """A problem+json response."""
-    body: dict[str, Any] = {"type": problem_type(slug), "title": _title(slug), "status": status, "detail": detail}
-    if extra:
-        body.update(extra)
-    return JSONResponse(body, status_code=status, media_type=PROBLEM_CONTENT_TYPE, headers=headers)
-
-
 def _memforest_error(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, MemForestError)
-    headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
     if exc.status_code >= 500:
         log.error("request failed: %s: %s", type(exc).__name__, exc)
-    extra: dict[str, Any] | None = None
-    location = getattr(exc, "location", None)
-    if isinstance(location, str):
-        extra = {"location": location}
-    return problem_response(exc.status_code, exc.type_slug, str(exc), extra=extra, headers=headers)
+    return error_response(exc)
 
 
 def _validation_error(_: Request, exc: Exception) -> Response:
@@ -96,13 +63,6 @@ def install_problem_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unexpected)
-
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class BodyLimitMiddleware:

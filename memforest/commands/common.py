@@ -6,11 +6,11 @@ import argparse
 import os
 import uuid
 
+from memforest.app.tenants import ensure_tenant
 from memforest.client import MemForestClient
 from memforest.db.engine import Database
 from memforest.errors import ConfigurationError
 from memforest.settings import Settings
-from memforest.store.tenants import Forest, ensure_tenant, get_forest
 
 
 def add_tenant_arg(p: argparse.ArgumentParser) -> None:
@@ -21,12 +21,6 @@ def add_tenant_arg(p: argparse.ArgumentParser) -> None:
 async def resolve_tenant(db: Database, args: argparse.Namespace, settings: Settings) -> uuid.UUID:
     """The tenant named on the command line, or the local default tenant (created when missing)."""
     return await ensure_tenant(db, args.tenant or settings.default_tenant)
-
-
-async def resolve_forest(db: Database, tenant_id: uuid.UUID, name: str) -> Forest:
-    """An existing forest of the tenant (NotFoundError otherwise)."""
-    async with db.tenant(tenant_id) as conn:
-        return await get_forest(conn, tenant_id, name)
 
 
 # ---------------------------------------------------------------- --url: talk to a running server

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from sqlalchemy import text
-
+from memforest.app.ops import database_info
 from memforest.db import migrate
 from memforest.db.runtime import ensure_schema, open_database, resolve_database
 from memforest.settings import Settings
@@ -42,14 +41,7 @@ async def current(args: argparse.Namespace, settings: Settings) -> int:
 async def info(args: argparse.Namespace, settings: Settings) -> int:
     """Versions and tables of the configured database (migrating it first)."""
     async with open_database(settings) as db:
-        v = await db.check_versions()
-        async with db.system() as conn:
-            tables = (
-                await conn.execute(
-                    text("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename")
-                )
-            ).scalars()
-            names = list(tables)
+        v, names = await database_info(db)
     print(f"PostgreSQL {v.postgres}")
     print(f"pgvector {v.pgvector}")
     print(f"schema revision {migrate.head_revision()}; tables ({len(names)}): {', '.join(names)}")

@@ -13,18 +13,18 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
+from memforest.app import forests
+from memforest.app.jobs import run_worker
+from memforest.app.sessions import IngestReport, ingest_sessions
 from memforest.backends.factory import build_backends
 from memforest.client import Job, MemForestClient
-from memforest.commands.common import add_remote_args, add_tenant_arg, remote_client, resolve_forest, resolve_tenant
+from memforest.commands.common import add_remote_args, add_tenant_arg, remote_client, resolve_tenant
 from memforest.db.runtime import open_database
 from memforest.domain import ForestInput
 from memforest.errors import InvariantViolation
 from memforest.ingest.formats import FORMATS, load_forests
-from memforest.pipeline.service import IngestReport, ingest_sessions
-from memforest.pipeline.worker import run_worker
+from memforest.logs import configure_logging
 from memforest.settings import Settings
-from memforest.store.check import check_forest
-from memforest.store.stats import forest_stats
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -178,9 +178,7 @@ async def check(args: argparse.Namespace, settings: Settings) -> int:
     """Exit 0 when every invariant holds, else print the first violation and exit non-zero."""
     async with open_database(settings) as db:
         tenant_id = await resolve_tenant(db, args, settings)
-        forest = await resolve_forest(db, tenant_id, args.forest)
-        async with db.tenant(tenant_id) as conn:
-            report = await check_forest(conn, tenant_id, forest.forest_id)
+        report = await forests.check(db, tenant_id, args.forest)
     if not report.ok:
         raise InvariantViolation(
             f"forest {args.forest!r}: {report.violations[0]} ({len(report.violations)} violation(s))"
@@ -198,9 +196,7 @@ async def stats(args: argparse.Namespace, settings: Settings) -> int:
     else:
         async with open_database(settings) as db:
             tenant_id = await resolve_tenant(db, args, settings)
-            forest = await resolve_forest(db, tenant_id, args.forest)
-            async with db.tenant(tenant_id) as conn:
-                counts = await forest_stats(conn, tenant_id, forest.forest_id)
+            counts = (await forests.forest_detail(db, tenant_id, args.forest))["counts"]
     if args.json:
         print(json.dumps(counts, sort_keys=True))
     else:
@@ -211,8 +207,6 @@ async def stats(args: argparse.Namespace, settings: Settings) -> int:
 
 async def worker(args: argparse.Namespace, settings: Settings) -> int:
     """Run jobs until interrupted (or until the queue is empty with --until-idle)."""
-    from memforest.logs import configure_logging
-
     configure_logging(settings.log_format)  # JSON lines by default, each with its job's context (ADR 0010)
     async with open_database(settings) as db:
         backends = build_backends(settings)

@@ -12,14 +12,13 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from memforest.app.maintenance import forget_by_name, retract
+from memforest.app.tenants import find_tenant
 from memforest.backends.factory import build_backends
 from memforest.commands.common import add_tenant_arg
 from memforest.db.runtime import open_database
-from memforest.errors import InputError, NotFoundError
-from memforest.lifecycle.forget import FOREST_TABLES, TENANT_TABLES, forget_forest, forget_tenant
-from memforest.lifecycle.retract import retract
+from memforest.errors import InputError
 from memforest.settings import Settings
-from memforest.store.tenants import find_tenant
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -91,18 +90,9 @@ async def forget_cmd(args: argparse.Namespace, settings: Settings) -> int:
     if not args.all and args.forest is None:
         raise InputError("give --forest F (or --tenant X --all to forget a tenant)")
     tenant_name = args.tenant if args.all else args.tenant or settings.default_tenant
-    counts = dict.fromkeys(TENANT_TABLES if args.all else FOREST_TABLES, 0)
     async with open_database(settings) as db:
-        try:
-            tenant_id = await find_tenant(db, tenant_name)
-        except NotFoundError:  # no such tenant: nothing to forget
-            pass
-        else:
-            with _status("forgetting", quiet=args.json):
-                if args.all:
-                    counts = await forget_tenant(db, tenant_id)
-                else:
-                    counts = await forget_forest(db, tenant_id, args.forest)
+        with _status("forgetting", quiet=args.json):
+            counts = await forget_by_name(db, tenant_name, None if args.all else args.forest)
     title = f"forget tenant {tenant_name!r}" if args.all else f"forget forest {args.forest!r}"
     if args.json:
         print(json.dumps(counts, sort_keys=True))

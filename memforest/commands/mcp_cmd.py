@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from memforest.commands.common import add_tenant_arg
+from memforest.mcp.stdio import serve_stdio
 from memforest.settings import Settings
 
 
@@ -24,8 +25,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 async def run(args: argparse.Namespace, settings: Settings) -> int:
     """Serve until the client closes stdin."""
-    from memforest.mcp.stdio import serve_stdio
-
     await serve_stdio(
         settings, tenant=args.tenant or settings.default_tenant, forest=args.forest, worker=not args.no_worker
     )

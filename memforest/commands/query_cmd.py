@@ -6,20 +6,19 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from dateutil import parser as date_parser
-
+from memforest.app.query import MODES, ask
+from memforest.app.tenants import ensure_tenant
 from memforest.backends.factory import build_backends
 from memforest.client import MemForestClient
 from memforest.commands.common import add_remote_args, remote_client
 from memforest.db.runtime import open_database
 from memforest.errors import InputError
-from memforest.retrieval.service import MODES, query
 from memforest.settings import Settings
-from memforest.store.tenants import ensure_tenant
+from memforest.timefmt import parse_time
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,15 +37,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of a readable list")
     add_remote_args(p)
     p.set_defaults(handler=run)
-
-
-def parse_time(value: str, location: str) -> datetime:
-    """A timestamp from ISO or a readable date; naive values are taken as UTC."""
-    try:
-        parsed = date_parser.parse(value)
-    except (ValueError, OverflowError) as exc:
-        raise InputError(f"not a time: {value!r}", location=location) from exc
-    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
 def _read_batch(path: Path) -> list[dict[str, Any]]:
@@ -156,7 +146,7 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
         async with open_database(settings) as db:
             tenant_id = await ensure_tenant(db, args.tenant or settings.default_tenant)
             for item in batch:
-                result = await query(
+                result = await ask(
                     db,
                     settings,
                     backends,
@@ -169,6 +159,7 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
                     scope_kinds=scope,
                     include_superseded=args.include_superseded,
                     token_budget=args.token_budget,
+                    api_limits=False,
                 )
                 if args.questions is not None:
                     line = {"id": item["id"], "question": item["question"]}

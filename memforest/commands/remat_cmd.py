@@ -10,12 +10,13 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
+from memforest.app.maintenance import RematReport, check_fanout, rematerialize
+from memforest.app.tenants import named_forest
 from memforest.backends.factory import build_backends
 from memforest.db.runtime import open_database
 from memforest.errors import InputError
-from memforest.lifecycle.rematerialize import RematReport, check_fanout, rematerialize_all, rematerialize_forest
 from memforest.settings import Settings
-from memforest.store.tenants import Forest, find_tenant, get_forest
+from memforest.store.tenants import Forest
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--rebuild-trees", action="store_true", help="drop and rebuild every tree from facts and cells")
     p.add_argument("--k", type=int, default=None, help="fan-out (2..16) of the rebuilt trees (with --rebuild-trees)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.set_defaults(handler=rematerialize)
+    p.set_defaults(handler=rematerialize_cmd)
 
 
 def _validate(args: argparse.Namespace) -> None:
@@ -70,16 +71,14 @@ def _table(report: RematReport, title: str) -> Table:
     return table
 
 
-async def rematerialize(args: argparse.Namespace, settings: Settings) -> int:
+async def rematerialize_cmd(args: argparse.Namespace, settings: Settings) -> int:
     """Run the requested actions with a progress bar and print what was done."""
     _validate(args)
     # The dimension change must be able to open a database whose stored dimension differs.
     async with open_database(settings, check_embedding_dim=not (args.all and args.embeddings)) as db:
         forest: Forest | None = None
         if not args.all:  # resolved before anything is drawn or changed
-            tenant_id = await find_tenant(db, args.tenant or settings.default_tenant)
-            async with db.tenant(tenant_id) as conn:
-                forest = await get_forest(conn, tenant_id, args.forest)
+            forest = await named_forest(db, args.tenant or settings.default_tenant, args.forest)
         backends = build_backends(settings)
         try:
             with tqdm(total=1, desc="rematerialize", unit="item") as bar:
@@ -90,18 +89,10 @@ async def rematerialize(args: argparse.Namespace, settings: Settings) -> int:
                     bar.n = done
                     bar.refresh()
 
-                if forest is None:
-                    report = await rematerialize_all(
-                        db, settings, backends, embeddings=args.embeddings, summaries=args.summaries,
-                        rebuild=args.rebuild_trees, fanout=args.k, progress=progress,
-                    )  # fmt: skip
-                    title = "rematerialize: every forest"
-                else:
-                    report = await rematerialize_forest(
-                        db, settings, backends, forest.tenant_id, forest.forest_id, embeddings=args.embeddings,
-                        summaries=args.summaries, rebuild=args.rebuild_trees, fanout=args.k, progress=progress,
-                    )  # fmt: skip
-                    title = f"rematerialize: forest {forest.name}"
+                report, title = await rematerialize(
+                    db, settings, backends, forest, embeddings=args.embeddings, summaries=args.summaries,
+                    rebuild=args.rebuild_trees, fanout=args.k, progress=progress,
+                )  # fmt: skip
         finally:
             await backends.aclose()
     if args.json:

@@ -13,16 +13,13 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
+from memforest.app.tenants import find_tenant
+from memforest.app.transfer import STAGES, export_forest, import_parsed, merge_now, read_export
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import build_backends
-from memforest.commands.common import add_tenant_arg, resolve_forest, resolve_tenant
+from memforest.commands.common import add_tenant_arg, resolve_tenant
 from memforest.db.runtime import open_database
-from memforest.errors import InputError
-from memforest.lifecycle.export import export_lines
-from memforest.lifecycle.importer import import_parsed, read_export
-from memforest.lifecycle.merge import STAGES, merge_forests
 from memforest.settings import Settings
-from memforest.store.tenants import ensure_forest, find_tenant
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -97,17 +94,12 @@ async def merge(args: argparse.Namespace, settings: Settings) -> int:
     async with open_database(settings) as db:
         dst_tenant = await resolve_tenant(db, args, settings)
         src_tenant = await find_tenant(db, args.from_tenant) if args.from_tenant else dst_tenant
-        src = await resolve_forest(db, src_tenant, args.src)
-        async with db.tenant(dst_tenant) as conn:
-            dst = await ensure_forest(conn, dst_tenant, args.dst)
-        if src_tenant == dst_tenant and src.forest_id == dst.forest_id:
-            raise InputError("cannot merge a forest into itself", location="--from")
         backends = build_backends(settings)
         bar = _Bar(f"merge {args.src} -> {args.dst}")
         try:
-            report = await merge_forests(
-                db, settings, backends, src_tenant=src_tenant, src_forest_id=src.forest_id, dst_tenant=dst_tenant,
-                dst_forest_id=dst.forest_id, ledger=UsageLedger(), progress=bar,
+            report = await merge_now(
+                db, settings, backends, src_tenant=src_tenant, src_forest=args.src, dst_tenant=dst_tenant,
+                dst_forest=args.dst, progress=bar,
             )  # fmt: skip
         finally:
             bar.close()
@@ -128,11 +120,12 @@ async def export(args: argparse.Namespace, settings: Settings) -> int:
     lines = 0
     async with open_database(settings) as db:
         tenant_id = await resolve_tenant(db, args, settings)
-        await resolve_forest(db, tenant_id, args.forest)  # a missing forest fails before any file is created
+        # a missing forest fails before any file is created
+        _, export = await export_forest(db, settings, tenant_id, args.forest, with_derived=args.with_derived)
         out = sys.stdout if to_stdout else partial.open("w", encoding="utf-8")
         try:
             with tqdm(desc=f"export {args.forest}", unit="line", file=sys.stderr, disable=to_stdout) as bar:
-                async for line in export_lines(db, settings, tenant_id, args.forest, with_derived=args.with_derived):
+                async for line in export:
                     out.write(line)
                     lines += 1
                     bar.update(1)

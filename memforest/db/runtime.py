@@ -26,7 +26,7 @@ class DatabaseLocation:
 
 def resolve_database(settings: Settings) -> DatabaseLocation:
     """External ``MEMFOREST_DATABASE_URL`` if set, else the embedded server under MEMFOREST_HOME."""
-    url = settings.effective_database_url
+    url = settings.database_url
     if url:
         return DatabaseLocation(url=url)
     server = start_embedded(settings.home / "pgdata")

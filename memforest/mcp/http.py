@@ -1,6 +1,7 @@
 """The MCP server at ``/mcp`` on the API app (streamable HTTP, stateless, JSON responses).
 
-Every request is authenticated with the API's bearer keys before the MCP transport sees it;
+The API app mounts it (``McpHttp.mount``); it imports nothing of the API. Every request is
+authenticated with the same bearer keys (``memforest.app.auth``) before the MCP transport sees it;
 the principal travels in the ASGI scope, which the MCP SDK hands to tools as the request of the
 call (``ctx.request_context.request``). A context variable would not work: the SDK runs each
 request's server in a task of its own task group, outside the request's context (ADR 0011).
@@ -19,8 +20,8 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.requests import Request
 from starlette.routing import Route
 
-from memforest.api.auth import Principal, authenticate
-from memforest.api.problems import Receive, Scope, Send, problem_response
+from memforest.app.auth import Principal, authenticate
+from memforest.app.problems import Receive, Scope, Send, error_response
 from memforest.errors import AuthenticationError, MemForestError, PermissionDeniedError
 from memforest.mcp.server import Caller, build_server
 from memforest.mcp.tools import Services
@@ -53,13 +54,14 @@ class McpEndpoint:
         self.manager = manager
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        state = request.app.state
         try:
-            principal = await authenticate(Request(scope, receive))
+            principal = await authenticate(state.db, state.admin_key, request.headers.get("authorization"))
             if principal.tenant_id is None:
                 raise PermissionDeniedError("the MCP endpoint needs a tenant API key, not the admin key")
         except MemForestError as exc:
-            headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
-            await problem_response(exc.status_code, exc.type_slug, str(exc), headers=headers)(scope, receive, send)
+            await error_response(exc)(scope, receive, send)
             return
         scope[PRINCIPAL_SCOPE_KEY] = principal
         await self.manager.handle_request(scope, receive, send)

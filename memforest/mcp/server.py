@@ -20,7 +20,7 @@ from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
-from memforest.api.auth import Principal
+from memforest.app.auth import Principal
 from memforest.errors import InputError, MemForestError, PermissionDeniedError
 from memforest.mcp import tools
 from memforest.mcp.tools import Services

@@ -1,7 +1,7 @@
 """The operations behind the MCP tools, for one tenant; each returns a JSON-able dict.
 
-They call the same services as the HTTP API (``accept_session``, ``query``, the job table,
-``retract``) and raise :class:`~memforest.errors.MemForestError` for anything the caller got wrong.
+They parse the tools' arguments, call the same use cases as the HTTP API (``memforest.app``) and
+raise :class:`~memforest.errors.MemForestError` for anything the caller got wrong.
 """
 
 from __future__ import annotations
@@ -11,20 +11,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from dateutil import parser as date_parser
-from pydantic import ValidationError
-
+from memforest.app import browse, jobs, maintenance, query, sessions
+from memforest.app.query import Evidence
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
-from memforest.domain import TreeKind
-from memforest.errors import InputError, NotFoundError
-from memforest.ingest.schema import Limits, SessionModel
-from memforest.pipeline.accept import accept_session
-from memforest.pipeline.jobs import job_view
-from memforest.retrieval.service import Evidence, query
+from memforest.errors import InputError
 from memforest.settings import Settings
-from memforest.store import browse
-from memforest.store.tenants import ensure_forest, get_forest
+from memforest.timefmt import parse_time
 
 DEFAULT_CONTEXT_BUDGET = 1000
 MAX_CONTEXT_BUDGET = 100_000
@@ -38,20 +31,6 @@ class Services:
     db: Database
     settings: Settings
     backends: Backends
-
-
-def parse_time(value: str, location: str) -> datetime:
-    """A timestamp from ISO 8601 or a readable date; naive values are taken as UTC."""
-    try:
-        parsed = date_parser.parse(value)
-    except (ValueError, OverflowError) as exc:
-        raise InputError(f"not a time: {value!r}", location=location) from exc
-    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
-
-
-def _check_query(svc: Services, text: str) -> None:
-    if len(text) > svc.settings.api.max_text_chars:
-        raise InputError(f"query is longer than {svc.settings.api.max_text_chars} characters", location="query")
 
 
 async def add_memory(
@@ -74,23 +53,7 @@ async def add_memory(
         "turns": turns if turns is not None else [{"speaker": "user", "role": "user", "text": text}],
         "metadata": {"source": "mcp"},
     }
-    try:
-        model = SessionModel.model_validate(body, context=Limits.from_settings(svc.settings.api))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise InputError(str(first["msg"]), location=loc or "session") from None
-    pipeline = svc.settings.pipeline
-    async with svc.db.tenant(tenant_id) as conn:
-        f = await ensure_forest(conn, tenant_id, forest)
-        result = await accept_session(
-            conn, f, model.to_domain(), cell_turns=pipeline.cell_turns, fanout=pipeline.fanout_session
-        )
-    return {
-        "job_id": str(result.job_id) if result.job_id else None,
-        "session_id": result.external_id,
-        "created": result.created,
-    }
+    return await sessions.add_session(svc.db, svc.settings, tenant_id, forest, body, root="session")
 
 
 async def search_memory(
@@ -104,8 +67,7 @@ async def search_memory(
     mode: str,
 ) -> dict[str, Any]:
     """Evidence items, best first, in the API's item JSON."""
-    _check_query(svc, text)
-    result = await query(
+    result = await query.ask(
         svc.db,
         svc.settings,
         svc.backends,
@@ -149,8 +111,7 @@ async def get_context(
     budget = DEFAULT_CONTEXT_BUDGET if token_budget is None else token_budget
     if not 1 <= budget <= MAX_CONTEXT_BUDGET:
         raise InputError(f"token_budget must be between 1 and {MAX_CONTEXT_BUDGET}", location="token_budget")
-    _check_query(svc, text)
-    result = await query(svc.db, svc.settings, svc.backends, tenant_id, forest, text, top_k=top_k)
+    result = await query.ask(svc.db, svc.settings, svc.backends, tenant_id, forest, text, top_k=top_k)
     header = f"Memories from forest {forest!r} (times UTC, oldest first):"
     used = _tokens(header)
     kept: list[tuple[Evidence, str]] = []
@@ -179,38 +140,21 @@ async def browse_tree(
     cursor: str | None,
 ) -> dict[str, Any]:
     """The forest's trees, or one node with its children (pages via ``next_cursor``)."""
-    tree_kind: TreeKind | None = None
-    if kind is not None:
-        try:
-            tree_kind = TreeKind(kind)
-        except ValueError:
-            raise InputError(f"kind must be one of {', '.join(k.value for k in TreeKind)}", location="kind") from None
-    async with svc.db.tenant(tenant_id) as conn:
-        f = await get_forest(conn, tenant_id, forest)
-        if node_id is not None:
-            node = await browse.get_node(conn, tenant_id, f.forest_id, browse.parse_id(node_id), cursor=cursor)
-            return {"forest": forest, "node": node}
-        page = await browse.list_trees(conn, tenant_id, f.forest_id, tree_kind, cursor=cursor, limit=TREES_PAGE)
+    tree_kind = browse.parse_tree_kind(kind)
+    if node_id is not None:
+        node = await browse.node_detail(svc.db, tenant_id, forest, node_id, cursor=cursor)
+        return {"forest": forest, "node": node}
+    page = await browse.trees_page(svc.db, tenant_id, forest, tree_kind, cursor=cursor, limit=TREES_PAGE)
     return {"forest": forest, "trees": page.items, "next_cursor": page.next_cursor}
 
 
 async def forget_session(svc: Services, tenant_id: uuid.UUID, forest: str, session_id: str) -> dict[str, Any]:
     """Retract one session and everything derived only from it."""
-    from memforest.lifecycle.retract import retract
-
-    report = await retract(svc.db, svc.settings, svc.backends, tenant_id, forest, session_id)
+    report = await maintenance.retract(svc.db, svc.settings, svc.backends, tenant_id, forest, session_id)
     out: dict[str, Any] = report.as_dict()
     return out
 
 
 async def job_status(svc: Services, tenant_id: uuid.UUID, job_id: str) -> dict[str, Any]:
     """A job of this tenant: state, progress, result, errors and usage."""
-    try:
-        jid = uuid.UUID(job_id)
-    except ValueError:
-        raise NotFoundError("no such job") from None
-    async with svc.db.tenant(tenant_id) as conn:
-        view = await job_view(conn, tenant_id, jid)
-    if view is None:
-        raise NotFoundError("no such job")
-    return view
+    return await jobs.job_view(svc.db, tenant_id, job_id)

@@ -1,4 +1,7 @@
-"""Workers: claim jobs from the queue and run them; several may run side by side."""
+"""Workers: claim jobs from the queue and run them; several may run side by side.
+
+The loop dispatches by job kind through a handler table. Its default knows the write path's kinds
+only; ``memforest.app.jobs`` runs it with every kind (the maintenance kinds live above the pipeline)."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
@@ -17,7 +20,7 @@ from memforest.db.engine import Database
 from memforest.domain import JobState
 from memforest.logs import log_context
 from memforest.pipeline import jobs
-from memforest.pipeline.job_handlers import handler_for
+from memforest.pipeline.job_handlers import HANDLERS, Handler
 from memforest.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -39,7 +42,13 @@ async def _heartbeat(db: Database, job: jobs.Job, worker_id: str, lease_s: float
 
 
 async def process_job(
-    db: Database, settings: Settings, backends: Backends, job: jobs.Job, worker_id: str | None = None
+    db: Database,
+    settings: Settings,
+    backends: Backends,
+    job: jobs.Job,
+    worker_id: str | None = None,
+    *,
+    handlers: Mapping[str, Handler] = HANDLERS,
 ) -> JobState:
     """Run one claimed job to a final state (or hand it back to the queue after an unexpected error)."""
     beat = (
@@ -47,16 +56,18 @@ async def process_job(
     )
     try:
         with log_context(job_id=job.job_id, tenant_id=job.tenant_id, forest_id=job.forest_id, job_kind=job.kind):
-            return await _process(db, settings, backends, job)
+            return await _process(db, settings, backends, job, handlers)
     finally:
         if beat is not None:
             beat.cancel()
 
 
-async def _process(db: Database, settings: Settings, backends: Backends, job: jobs.Job) -> JobState:
+async def _process(
+    db: Database, settings: Settings, backends: Backends, job: jobs.Job, handlers: Mapping[str, Handler]
+) -> JobState:
     ledger = UsageLedger()
     try:
-        handler = handler_for(job.kind)
+        handler = handlers.get(job.kind)
         if handler is None:
             await jobs.finish(
                 db, job, JobState.FAILED, result={}, usage={}, errors=[{"error": f"unknown job kind {job.kind!r}"}]
@@ -91,9 +102,11 @@ async def run_worker(
     on_done: Callable[[jobs.Job, JobState], None] | None = None,
     stop: asyncio.Event | None = None,
     early: bool = False,
+    handlers: Mapping[str, Handler] = HANDLERS,
 ) -> None:
     """Claim and run jobs with ``concurrency`` loops until stopped (or idle, if asked); ``early``
-    also runs jobs scheduled for later (a coalesced refresh), to flush a forest now."""
+    also runs jobs scheduled for later (a coalesced refresh), to flush a forest now. ``handlers``
+    maps job kinds to the functions that run them (a kind it lacks fails its job)."""
 
     last_sweep = -math.inf
 
@@ -122,7 +135,7 @@ async def run_worker(
                 await sweep()  # long-running workers only: a one-shot run must not queue others' work
                 await asyncio.sleep(settings.worker.poll_interval_s)
                 continue
-            state = await process_job(db, settings, backends, job, worker_id)
+            state = await process_job(db, settings, backends, job, worker_id, handlers=handlers)
             if on_done is not None:
                 on_done(job, state)
 

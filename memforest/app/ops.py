@@ -1,0 +1,63 @@
+"""Operations: readiness checks of the database, the queue gauges a metrics scrape reads, and
+what ``memforest db info`` shows."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from memforest.db import migrate
+from memforest.db.engine import Database, ServerVersions
+from memforest.store import ops
+
+OK = "ok"
+JOB_STATES = ("queued", "running", "succeeded", "failed")
+
+
+async def database_checks(database: Database) -> dict[str, str]:
+    """``database`` reachable and ``migrations`` at head."""
+    checks: dict[str, str] = {}
+    try:
+        async with database.system() as conn:
+            await ops.ping(conn)
+        checks["database"] = OK
+        current = await asyncio.to_thread(migrate.current_revision, database.url)
+        head = await asyncio.to_thread(migrate.head_revision)
+        checks["migrations"] = OK if current == head else f"at {current}, head is {head}"
+    except Exception as exc:  # any failure means: not ready
+        checks.setdefault("database", f"unreachable: {type(exc).__name__}")
+    return checks
+
+
+@dataclass(frozen=True, slots=True)
+class QueueSnapshot:
+    """What one scrape read from the database."""
+
+    jobs_by_state: dict[str, int]
+    due_queued: int
+    oldest_queued_s: float
+    dirty_nodes: int
+
+
+async def read_queue_snapshot(db: Database) -> QueueSnapshot:
+    """Jobs by state (one grouped COUNT) and the dirty-node backlog."""
+    async with db.system() as conn:
+        rows = await ops.jobs_by_state(conn)
+        dirty = await ops.dirty_node_count(conn)
+    by_state = dict.fromkeys(JOB_STATES, 0)
+    oldest = 0.0
+    due = 0
+    for row in rows:
+        by_state[str(row["state"])] = int(row["n"])
+        due += int(row["due"])
+        if row["oldest_s"] is not None:
+            oldest = max(0.0, float(row["oldest_s"]))
+    return QueueSnapshot(jobs_by_state=by_state, due_queued=due, oldest_queued_s=oldest, dirty_nodes=dirty)
+
+
+async def database_info(db: Database) -> tuple[ServerVersions, list[str]]:
+    """The server's PostgreSQL and pgvector versions (checked) and the tables of the schema."""
+    versions = await db.check_versions()
+    async with db.system() as conn:
+        names = await ops.table_names(conn)
+    return versions, names
