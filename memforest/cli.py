@@ -1,4 +1,5 @@
-"""The ``memforest`` command line. Each subcommand lives in ``memforest.commands``."""
+"""The ``memforest`` command line. Subcommands live in ``memforest.commands``; ``serve`` and ``mcp``, which
+start the servers, in ``memforest.servers``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from memforest.commands import register_all
 from memforest.errors import MemForestError
+from memforest.servers import register_all as register_servers
 from memforest.settings import Settings
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
@@ -22,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details to stderr")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     register_all(sub)
+    register_servers(sub)
     return parser
 
 

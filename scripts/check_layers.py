@@ -35,7 +35,9 @@ LAYERS: dict[str, int] = {
     "backends": 2,
     **dict.fromkeys(("pipeline", "retrieval", "lifecycle"), 3),
     "app": 4,
-    **dict.fromkeys(("api", "mcp", "commands", "client", "cli", "demo", "testing", "__main__"), 5),
+    **dict.fromkeys(("api", "mcp", "commands", "client", "testing"), 5),
+    # the composition root: processes that host adapters, and the command line that starts them
+    **dict.fromkeys(("servers", "cli", "demo", "__main__"), 6),
 }
 ADAPTERS = frozenset({"api", "mcp", "commands", "client"})
 # The CLI's --url mode talks to a running server through the Python client, a library of the HTTP API.

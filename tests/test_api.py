@@ -14,10 +14,10 @@ from fastapi import FastAPI
 from pydantic import SecretStr
 from support import ADMIN_AUTH, ADMIN_KEY, admin_settings, app_client, bearer
 
-from memforest.api.app import create_app
 from memforest.app.problems import PROBLEM_CONTENT_TYPE
 from memforest.db.engine import Database
 from memforest.errors import ConfigurationError
+from memforest.servers import create_app
 from memforest.settings import Settings
 
 
@@ -333,7 +333,7 @@ async def test_in_process_worker_runs_jobs(settings: Settings, db: Database) -> 
 def test_serve_refuses_weak_admin_key(settings: Settings, capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
 
-    from memforest.commands import serve_cmd
+    from memforest.servers import serve_cmd
 
     parser = argparse.ArgumentParser()
     serve_cmd.register(parser.add_subparsers(dest="command"))

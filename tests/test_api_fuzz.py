@@ -29,10 +29,10 @@ from schemathesis.core.result import Ok
 from schemathesis.generation import GenerationMode
 from support import ADMIN_AUTH, ADMIN_KEY, admin_settings, app_client, session_input
 
-from memforest.api.app import create_app
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.pipeline.service import ingest_sessions
+from memforest.servers import create_app
 from memforest.settings import Settings
 from memforest.store.sql import fetch_all
 

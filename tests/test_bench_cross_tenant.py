@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives
 
 from bench import cross_tenant as ct
 from memforest.api import auth
-from memforest.api.app import create_app
 from memforest.db.engine import Database
+from memforest.servers import create_app
 from memforest.settings import Settings
 
 TEST_DIM = 64  # the dimension conftest migrates the test databases with

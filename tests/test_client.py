@@ -21,7 +21,6 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
-from memforest.api.app import create_app
 from memforest.cli import main
 from memforest.client import (
     ApiAuthenticationError,
@@ -66,6 +65,7 @@ from memforest.errors import (
     PayloadTooLargeError,
     PermissionDeniedError,
 )
+from memforest.servers import create_app
 from memforest.settings import Settings
 
 ADMIN = "Adm1n-" + "c9Vh3Lq7Zt2Xw5Nb8Rk4Pj6Y"

@@ -15,7 +15,6 @@ import pytest
 from pydantic import SecretStr
 from test_merge import ADMIN, ALPHA, BETA, forest_id, ingest, stats, violations
 
-from memforest.api.app import create_app
 from memforest.app.jobs import run_worker
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import build_backends
@@ -25,6 +24,7 @@ from memforest.errors import InputError
 from memforest.lifecycle.export import export_lines
 from memforest.lifecycle.importer import import_parsed, parse_export
 from memforest.retrieval.service import query
+from memforest.servers import create_app
 from memforest.settings import Settings
 from memforest.store.sql import fetch_all, scalar
 from memforest.store.tenants import ensure_tenant

@@ -13,7 +13,6 @@ import pytest
 from pydantic import ValidationError
 from support import AppClient, admin_settings, open_client, tenant_key
 
-from memforest.api.app import create_app
 from memforest.app.jobs import run_worker
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
@@ -21,6 +20,7 @@ from memforest.db.engine import Database
 from memforest.logs import JsonFormatter, bind, configure_logging, current_context, log_context
 from memforest.pipeline import jobs
 from memforest.pipeline.job_handlers import HANDLERS, JobResult
+from memforest.servers import create_app
 from memforest.settings import Settings
 from memforest.store.tenants import ensure_forest, ensure_tenant
 from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread

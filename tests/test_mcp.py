@@ -21,9 +21,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, TextContent
 from support import ADMIN_AUTH, admin_settings, serve_app
 
-from memforest.api.app import create_app
 from memforest.app.tenants import create_key
 from memforest.db.engine import Database
+from memforest.servers import create_app
 from memforest.settings import Settings
 from memforest.store.sql import scalar
 from memforest.store.tenants import create_tenant

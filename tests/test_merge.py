@@ -15,7 +15,6 @@ import pytest
 from fastapi import FastAPI
 from pydantic import SecretStr
 
-from memforest.api.app import create_app
 from memforest.app.jobs import run_worker
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import build_backends
@@ -26,6 +25,7 @@ from memforest.errors import InputError, NotFoundError
 from memforest.lifecycle.merge import merge_forests
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval.service import query
+from memforest.servers import create_app
 from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, scalar

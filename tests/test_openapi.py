@@ -12,10 +12,10 @@ import pytest
 from fastapi import FastAPI
 from pydantic import SecretStr
 
-from memforest.api.app import create_app
-from memforest.api.problems import PROBLEM_CONTENT_TYPE
+from memforest.app.problems import PROBLEM_CONTENT_TYPE
 from memforest.db.engine import Database
 from memforest.schemas import EvidenceItem, Job, Tenant, session
+from memforest.servers import create_app
 from memforest.settings import APISettings, Settings
 
 ADMIN = "Adm1n-" + "q3Lw8Rt5Yp1Zx6Nc9Vb2Mk4H"

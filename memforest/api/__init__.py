@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from memforest.api.app import create_app
+from memforest.api.app import AppExtension, create_api_app
 
-__all__ = ["create_app"]
+__all__ = ["AppExtension", "create_api_app"]

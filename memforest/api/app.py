@@ -1,9 +1,14 @@
-"""``create_app``: the FastAPI application, its lifespan (database, backends, in-process worker)."""
+"""``create_api_app``: the FastAPI application, its lifespan (database, backends, in-process worker).
+
+The process that serves it (``memforest.servers``) adds extensions such as the MCP endpoint, so
+this adapter imports no other adapter."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Protocol
 
 from fastapi import FastAPI
 
@@ -17,18 +22,32 @@ from memforest.app.jobs import running_worker
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.db.runtime import open_database
-from memforest.mcp.http import McpHttp
 from memforest.settings import Settings
 
 
-def create_app(settings: Settings, *, db: Database | None = None, start_worker: bool = True) -> FastAPI:
+class AppExtension(Protocol):
+    """Something the serving process hangs into the app: routes mounted once, a context run for the app's life."""
+
+    def mount(self, app: FastAPI) -> None:
+        """Add its routes or sub-application to ``app``."""
+
+    def run(self) -> AbstractAsyncContextManager[None]:
+        """Enter while the app runs (inside the lifespan, after the database and worker)."""
+
+
+def create_api_app(
+    settings: Settings,
+    *,
+    db: Database | None = None,
+    start_worker: bool = True,
+    extensions: Sequence[AppExtension] = (),
+) -> FastAPI:
     """The API. Raises ConfigurationError at once without a strong admin key.
 
     With ``db`` the app uses (and does not close) that database; otherwise the lifespan opens the
     configured one, migrated. ``start_worker`` runs a job worker inside the process.
     """
     admin_key = check_admin_key(settings)
-    mcp_http = McpHttp(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -39,7 +58,8 @@ def create_app(settings: Settings, *, db: Database | None = None, start_worker: 
             app.state.db = database
             app.state.backends = backends
             await stack.enter_async_context(running_worker(database, settings, backends, enabled=start_worker))
-            await stack.enter_async_context(mcp_http.run())
+            for extension in extensions:
+                await stack.enter_async_context(extension.run())
             yield
 
     app = FastAPI(
@@ -58,7 +78,8 @@ def create_app(settings: Settings, *, db: Database | None = None, start_worker: 
     app.include_router(remat_routes.router)
     app.include_router(lifecycle_routes.router)
     app.include_router(transfer_routes.router)
-    mcp_http.mount(app)
+    for extension in extensions:
+        extension.mount(app)
 
     app.include_router(health_router)  # /healthz, /readyz
     install_observability(app)  # last, so its middleware is outermost; adds /metrics

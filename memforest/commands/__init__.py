@@ -8,15 +8,13 @@ from memforest.commands import (
     db_cmd,
     ingest_cmd,
     lifecycle_cmd,
-    mcp_cmd,
     query_cmd,
     remat_cmd,
-    serve_cmd,
     transfer_cmd,
 )
 
 
 def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register every subcommand group on ``sub``."""
-    for module in (db_cmd, ingest_cmd, lifecycle_cmd, mcp_cmd, query_cmd, remat_cmd, serve_cmd, transfer_cmd):
+    for module in (db_cmd, ingest_cmd, lifecycle_cmd, query_cmd, remat_cmd, transfer_cmd):
         module.register(sub)

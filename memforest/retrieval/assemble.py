@@ -132,7 +132,7 @@ async def _load_facts(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Seq
                 valid_to=r["valid_to"],
                 session_id=src[0][0] if src else None,
                 turn_ids=turn_ids,
-                sim=float(r["sim"]),
+                sim=_finite(r["sim"]),
                 trees=trees.get(fid, []),
                 has_time_text=bool(r["time_text"]),
                 superseded=r["superseded_by"] is not None,
@@ -159,7 +159,7 @@ async def _load_cells(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Seq
             valid_to=None,
             session_id=str(r["session_ext"]),
             turn_ids=tuple(r["turn_ids"] or ()),
-            sim=float(r["sim"] or 0.0),
+            sim=_finite(r["sim"]),
             trees=trees.get(int(r["cell_id"]), []),
         )
         for r in rows
@@ -196,6 +196,12 @@ def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues) -> bool:
         # question's time window reaches into its validity interval
         return cues.has_window and _overlaps(item, cues.after, cues.before)
     return True
+
+
+def _finite(value: object) -> float:
+    """A similarity as a float; pgvector answers NaN for a zero vector (no content words), which JSON cannot carry."""
+    x = float(value) if isinstance(value, int | float) else 0.0
+    return x if math.isfinite(x) else 0.0
 
 
 def _lexical(items: Sequence[_Item], query_terms: set[str]) -> list[float]:

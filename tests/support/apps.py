@@ -12,8 +12,8 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
-from memforest.api.app import create_app
 from memforest.db.engine import Database
+from memforest.servers import create_app
 from memforest.settings import Settings
 from support.auth import ADMIN_AUTH, bearer
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from memforest.api.app import create_app
+import uvicorn
+
 from memforest.app.auth import check_admin_key
 from memforest.logs import configure_logging
+from memforest.servers.http import create_app
 from memforest.settings import Settings
 
 
@@ -21,7 +23,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 async def run(args: argparse.Namespace, settings: Settings) -> int:
     """Check the admin key, then serve until interrupted."""
-    import uvicorn
 
     check_admin_key(settings)  # ConfigurationError -> one-line error from the CLI's main
     configure_logging(settings.log_format)  # JSON lines by default (MEMFOREST_LOG_FORMAT=text for people)
