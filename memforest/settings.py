@@ -71,7 +71,6 @@ class PipelineSettings(BaseModel):
     entity_min_facts: int = Field(default=3, ge=1)
     entity_min_sessions: int = Field(default=2, ge=1)
     scene_assign_threshold: float = Field(default=0.22, ge=-1, le=1)
-    scene_merge_threshold: float = Field(default=0.85, ge=-1, le=1)
     summary_max_chars: int = Field(default=600, ge=80, le=20_000)
     extract_max_attempts: int = Field(default=3, ge=1, le=20)
     # Coalesced refresh (ADR 0013): an ingest job refreshes dirty nodes up to this level itself;

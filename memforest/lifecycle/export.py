@@ -51,7 +51,6 @@ def _settings_block(settings: Settings) -> dict[str, Any]:
         "entity_min_facts": pipe.entity_min_facts,
         "entity_min_sessions": pipe.entity_min_sessions,
         "scene_assign_threshold": pipe.scene_assign_threshold,
-        "scene_merge_threshold": pipe.scene_merge_threshold,
         "near_duplicate_threshold": pipe.near_duplicate_threshold,
         "summary_prompt_version": PROMPT_VERSION,
         "summarizer": "llm" if settings.llm.base_url else "extractive",
