@@ -52,13 +52,17 @@ def _value(row: Row, subject: str) -> str | None:
 
 
 def states_of(rows: Sequence[Row], attribute: str, subject: str) -> list[State]:
-    """The subject's states of ``attribute``: slot facts of it, and facts with no slot whose cue
-    words point to it; oldest first."""
+    """The subject's states of ``attribute``: slot facts of it, and facts with no slot that name
+    the subject and a value and whose cue words point to the attribute; oldest first."""
     out: list[State] = []
     for r in rows:
         slot = r["attribute"] is not None and str(r["attribute"]).casefold() == attribute
-        if slot or (r["attribute"] is None and is_state_of(str(r["text"]), attribute)):
-            out.append(State(int(r["fact_id"]), r["valid_from"], str(r["text"]), _value(r, subject), slot))
+        value = _value(r, subject)
+        # without a slot, the statement must be about the subject (its rewritten text names them)
+        # and name a value (an entity other than the subject) its cue words tie to the attribute
+        cued = value is not None and _mentions(str(r["text"]), subject) and is_state_of(str(r["text"]), attribute)
+        if slot or (r["attribute"] is None and cued):
+            out.append(State(int(r["fact_id"]), r["valid_from"], str(r["text"]), value, slot))
     out.sort(key=lambda s: (s.time, s.fact_id))
     return out
 
