@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from memforest.attributes import ATTRIBUTE_WORDS
+from memforest.retrieval.timecues import WHEN_RE
 
 OPERATORS = ("before", "after", "between", "when", "how_long", "first", "latest", "now", "as_of")
 
@@ -16,10 +17,6 @@ _BETWEEN_RE = re.compile(r"\bbetween\s+(?P<x>[^?.!,;]+?)\s+and\s+(?P<y>[^?.!,;]+
 _BEFORE_RE = re.compile(r"\b(?:before|prior\s+to|until|till|up\s+to)\s+" + _ANCHOR_END, re.IGNORECASE)
 _AFTER_RE = re.compile(
     r"\b(?:after|following|since|once\s+\w+\s+(?:left|moved\s+out\s+of|sold|quit|lost))\s+" + _ANCHOR_END,
-    re.IGNORECASE,
-)
-_WHEN_RE = re.compile(
-    r"^\s*when\b|\bwhat\s+(?:year|month|day|date|time)\b|\bwhich\s+(?:year|month|day|date)\b|\bhow\s+long\s+ago\b",
     re.IGNORECASE,
 )
 _HOW_LONG_RE = re.compile(r"\bhow\s+long\b", re.IGNORECASE)
@@ -100,7 +97,7 @@ def parse_question(question: str, *, has_as_of: bool = False) -> TemporalQuestio
     m = _BETWEEN_RE.search(question)
     if m is not None:
         return TemporalQuestion("between", attribute, names, clean_anchor(m["x"]), clean_anchor(m["y"]))
-    if _WHEN_RE.search(question):
+    if WHEN_RE.search(question):
         return TemporalQuestion("when", attribute, names, None)
     for op, rx in (("before", _BEFORE_RE), ("after", _AFTER_RE)):
         m = rx.search(question)
