@@ -8,7 +8,11 @@ import sys
 from memforest.cli import main
 from memforest.ingest.formats import DEMO_PATH
 
-QUESTIONS = ("Where did Bob live before Miami?", "What is Alice's dog called?")
+QUESTIONS = (
+    "Where did Bob live before Miami?",
+    "What is Alice's dog called?",
+    "Where does Alice work now?",
+)
 
 
 def run() -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -56,10 +56,11 @@ class Evidence:
     turn_ids: tuple[str, ...]
     source_id: int = 0
     superseded: bool = False
+    temporal_role: str | None = None  # "answer" | "earlier" | "later" for a temporal question's states
 
     def to_json(self) -> dict[str, Any]:
-        """The evidence JSON object: exactly the documented keys."""
-        return {
+        """The evidence JSON object: exactly the documented keys (``temporal_role`` only when set)."""
+        out = {
             "rank": self.rank,
             "kind": self.kind,
             "text": self.text,
@@ -71,6 +72,9 @@ class Evidence:
             "session_id": self.session_id,
             "turn_ids": list(self.turn_ids),
         }
+        if self.temporal_role is not None:
+            out["temporal_role"] = self.temporal_role
+        return out
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -174,7 +178,7 @@ def _overlaps(item: _Item, after: datetime | None, before: datetime | None) -> b
     return not (after is not None and end < after)
 
 
-def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues) -> bool:
+def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues, pinned: bool = False) -> bool:
     if opts.as_of is None:
         if item.retracted_at is not None:
             return False
@@ -191,7 +195,7 @@ def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues) -> bool:
         return False
     if opts.scope_kinds is not None and item.trees and not any(k in opts.scope_kinds for _, k, _ in item.trees):
         return False
-    if item.superseded and opts.as_of is None and not opts.include_superseded:
+    if item.superseded and opts.as_of is None and not opts.include_superseded and not pinned:
         # a superseded fact is shown only as of its own validity: when asked as_of, or when the
         # question's time window reaches into its validity interval
         return cues.has_window and _overlaps(item, cues.after, cues.before)
@@ -267,8 +271,12 @@ async def assemble(
     cues: TimeCues,
     opts: AssembleOptions,
     preset: RetrievalPreset,
+    pinned: Mapping[tuple[str, int], str] | None = None,
 ) -> list[Evidence]:
-    """Resolve, filter, dedupe, rerank and cut ``candidates`` to the final evidence list."""
+    """Resolve, filter, dedupe, rerank and cut ``candidates`` to the final evidence list. ``pinned``
+    items (a temporal question's answer state and its neighbours, with their roles, in rank order)
+    come first, superseded or not; the reranked rest follows."""
+    pinned = pinned or {}
     fact_ids = sorted(c.source_id for c in candidates.values() if c.kind == "fact")
     cell_ids = sorted(c.source_id for c in candidates.values() if c.kind == "cell")
     items = await _load_facts(conn, tenant_id, forest_id, fact_ids, q)
@@ -277,7 +285,7 @@ async def assemble(
         cand = candidates[(it.kind, it.source_id)]
         if cand.sim is not None:
             it.sim = max(it.sim, cand.sim)
-    items = [it for it in items if _visible(it, opts, cues)]
+    items = [it for it in items if _visible(it, opts, cues, (it.kind, it.source_id) in pinned)]
     seen_text: set[str] = set()
     unique: list[_Item] = []
     for it in sorted(items, key=lambda i: (i.kind, i.source_id)):
@@ -287,6 +295,8 @@ async def assemble(
         seen_text.add(norm)
         unique.append(it)
     ranked = rerank(unique, query_text, tree_scores, cues, preset)
+    order = {key: i for i, key in enumerate(pinned)}
+    ranked.sort(key=lambda it: order.get((it.kind, it.source_id), len(order)))  # stable: the rest keeps its order
     out: list[Evidence] = []
     used = 0
     for it in ranked:
@@ -310,6 +320,7 @@ async def assemble(
                 turn_ids=it.turn_ids,
                 source_id=it.source_id,
                 superseded=it.superseded,
+                temporal_role=pinned.get((it.kind, it.source_id)),
             )
         )
     return out

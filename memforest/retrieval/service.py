@@ -20,6 +20,9 @@ from memforest.retrieval.assemble import AssembleOptions, Candidate, Evidence, a
 from memforest.retrieval.browse import Leaf, browse_emb, browse_llm
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.recall import RecallResult, recall
+from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.temporal.plan import TemporalPlan
+from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
 from memforest.store.recall import Vec, anchor_candidates, latest_session_time, nearest_cells, nearest_facts
@@ -55,6 +58,7 @@ class QueryResult:
     strategy: str = "exact"
     trees: list[dict[str, Any]] = field(default_factory=list)
     time_cues: str | None = None
+    temporal: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
     llm_calls: dict[str, int] = field(default_factory=dict)
 
@@ -86,6 +90,7 @@ class QueryResult:
             "strategy": self.strategy,
             "trees": self.trees,
             "time_cues": self.time_cues,
+            "temporal": self.temporal,
             "timings_ms": self.timings_ms,
             "llm_calls": self.llm_calls,
         }
@@ -210,11 +215,13 @@ async def query(
 
     leaves: list[Leaf] = []
     llm_calls: dict[str, int] = {}
+    plan: TemporalPlan | None = None
     async with db.tenant(tenant_id) as conn:
         t0 = time.perf_counter()
         recalled = await recall(
             conn, tenant_id, forest.forest_id, question, qvec, preset, as_of=as_of, scope_kinds=scope_kinds
         )
+        anchor_time = None
         if cues.anchor_text:
             anchor_time = await _resolve_anchor(
                 conn, tenant_id, forest.forest_id, cues.anchor_text, vecs[1], recalled, as_of
@@ -225,6 +232,10 @@ async def query(
                 else:
                     cues = cues.with_window(anchor_time, None)
         timings["recall"] = _ms(t0)
+        t0 = time.perf_counter()
+        tq = parse_question(question, has_as_of=as_of is not None)
+        plan = await temporal_plan(conn, tenant_id, forest.forest_id, tq, as_of, anchor_time)
+        timings["temporal"] = _ms(t0)
         if mode_used == "emb":
             t0 = time.perf_counter()
             leaves = await browse_emb(conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues)
@@ -260,12 +271,17 @@ async def query(
         include_superseded=include_superseded,
         token_budget=token_budget,
     )
+    candidates = _collect(recalled, leaves)
+    pinned: dict[tuple[str, int], str] = {}
+    if plan is not None:
+        pinned = {("fact", fid): role for fid, role in plan.roles.items()}
+        for key in pinned:
+            candidates.setdefault(key, Candidate(kind="fact", source_id=key[1]))
     t0 = time.perf_counter()
     async with db.tenant(tenant_id) as conn:
         evidence = await assemble(
-            conn, tenant_id, forest.forest_id, _collect(recalled, leaves), qvec, question, tree_scores, cues,
-            opts, preset,
-        )  # fmt: skip
+            conn, tenant_id, forest.forest_id, candidates, qvec, question, tree_scores, cues, opts, preset, pinned
+        )
     timings["assemble"] = _ms(t0)
     timings["total"] = _ms(t_all)
     return QueryResult(
@@ -278,6 +294,7 @@ async def query(
         strategy=recalled.strategy,
         trees=[{"tree": f"{t.kind}:{t.label}", "score": round(t.score, 6), "ranks": t.ranks} for t in recalled.trees],
         time_cues=cues.describe(),
+        temporal=plan.describe() if plan is not None else None,
         timings_ms=timings,
         llm_calls=llm_calls,
     )

@@ -15,7 +15,7 @@ _AFTER_WORDS = ("after", "since", "following", "later than", "from")
 _ANCHOR_RE = re.compile(
     r"\b(?P<side>before|prior to|after|since|following|until)\s+(?P<event>[^?.!,;]+)", re.IGNORECASE
 )
-_WHEN_RE = re.compile(
+WHEN_RE = re.compile(
     r"^\s*when\b|\bwhat (?:year|month|day|date|time)\b|\bwhich (?:year|month|day)\b|\bhow long ago\b",
     re.IGNORECASE,
 )
@@ -77,7 +77,7 @@ def _mention_end(m: TimeMention) -> datetime:
 def parse_time_cues(question: str, ref: datetime) -> TimeCues:
     """Read the time cues of ``question``; relative expressions resolve against tz-aware ``ref``."""
     cues = TimeCues(
-        asks_when=bool(_WHEN_RE.search(question)),
+        asks_when=bool(WHEN_RE.search(question)),
         wants_latest=bool(_LATEST_RE.search(question)),
         wants_earliest=bool(_EARLIEST_RE.search(question)),
         present_tense=bool(_PRESENT_RE.search(question)),

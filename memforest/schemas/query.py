@@ -20,6 +20,10 @@ class EvidenceItem(WireModel):
     score: float
     session_id: str | None
     turn_ids: tuple[str, ...]
+    temporal_role: str | None = Field(
+        default=None,
+        description="For a temporal question: answer (the state asked for), earlier or later (its neighbours).",
+    )
 
 
 class TreeHit(WireModel):

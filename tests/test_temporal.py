@@ -1,0 +1,166 @@
+"""The temporal read path on small forests built here through the real write path: before, after,
+as of, now, when, first; with out-of-order sessions, a retracted state and a value that recurs."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from memforest.backends.factory import build_backends
+from memforest.db.engine import Database
+from memforest.domain import SessionInput, TurnInput
+from memforest.lifecycle.retract import retract
+from memforest.pipeline.service import ingest_sessions
+from memforest.retrieval import query
+from memforest.retrieval.service import QueryResult
+from memforest.retrieval.temporal.parse import parse_question
+from memforest.settings import Settings
+from memforest.store.tenants import ensure_tenant
+
+
+def ts(y: int, m: int, d: int) -> datetime:
+    return datetime(y, m, d, 12, 0, tzinfo=UTC)
+
+
+# (session id, time, what Bob says); Ann answers with chatter
+BOB = [
+    ("s1", ts(2021, 2, 1), "I live in Boston."),
+    ("s2", ts(2021, 9, 1), "I work at Acme."),
+    ("s3", ts(2022, 3, 1), "I moved to Davis."),
+    ("s4", ts(2022, 11, 1), "The weather was lovely on the weekend."),
+    ("s5", ts(2023, 6, 1), "I moved to Miami."),
+    ("s6", ts(2023, 9, 1), "I work at Globex."),
+]
+
+
+def _sessions(rows: list[tuple[str, datetime, str]]) -> list[SessionInput]:
+    return [
+        SessionInput(
+            external_id=sid,
+            time=when,
+            turns=(
+                TurnInput(speaker="Bob", text=text, external_id=f"{sid}:1"),
+                TurnInput(speaker="Ann", text="Nice, tell me more some time.", external_id=f"{sid}:2"),
+            ),
+        )
+        for sid, when, text in rows
+    ]
+
+
+async def _forest(db: Database, settings: Settings, rows: list[tuple[str, datetime, str]]) -> uuid.UUID:
+    tenant_id = await ensure_tenant(db, "temporal")
+    backends = build_backends(settings)
+    try:
+        await ingest_sessions(db, settings, backends, tenant_id, "bob", _sessions(rows))
+    finally:
+        await backends.aclose()
+    return tenant_id
+
+
+async def _ask(db: Database, settings: Settings, tenant_id: uuid.UUID, q: str, **kw: object) -> QueryResult:
+    backends = build_backends(settings)
+    try:
+        return await query(db, settings, backends, tenant_id, "bob", q, **kw)  # type: ignore[arg-type]
+    finally:
+        await backends.aclose()
+
+
+def _top(r: QueryResult) -> tuple[str, str | None, tuple[str, ...]]:
+    e = r.evidence[0]
+    return e.text, e.temporal_role, e.turn_ids
+
+
+def _roles(r: QueryResult) -> dict[str, str]:
+    return {e.text: e.temporal_role for e in r.evidence if e.temporal_role is not None}
+
+
+def test_parse_operators() -> None:
+    cases = {
+        "Where did Bob live before Miami?": ("before", "residence", "Miami"),
+        "Where was Bob living before the move to Miami?": ("before", "residence", "Miami"),
+        "Where did Bob work after Acme?": ("after", "employer", "Acme"),
+        "Where does Bob work now?": ("now", "employer", None),
+        "Where is Bob living currently?": ("now", "residence", None),
+        "When did Bob move to Davis?": ("when", "residence", None),
+        "Where did Bob live first?": ("first", "residence", None),
+        "Which city did Bob move to most recently?": ("latest", "residence", None),
+        "How long did Bob live in Davis?": ("how_long", "residence", None),
+    }
+    for q, (op, attribute, anchor) in cases.items():
+        tq = parse_question(q)
+        assert (tq.operator, tq.attribute, tq.anchor) == (op, attribute, anchor), q
+        assert "Bob" in tq.names
+    assert parse_question("Where does Bob live?", has_as_of=True).operator == "as_of"
+    assert parse_question("Where does Bob live?").operator is None  # no time named: answered as before
+    assert parse_question("What did Bob cook for the party?").attribute is None
+
+
+async def test_before_after_now_as_of_when_first(db: Database, settings: Settings) -> None:
+    t = await _forest(db, settings, BOB)
+    text, role, turns = _top(await _ask(db, settings, t, "Where did Bob live before Miami?"))
+    assert "Davis" in text and role == "answer" and turns == ("s3:1",)
+    r = await _ask(db, settings, t, "Where did Bob live before Miami?")
+    roles = _roles(r)
+    assert any("Boston" in k and v == "earlier" for k, v in roles.items()), roles
+    assert any("Miami" in k and v == "later" for k, v in roles.items()), roles
+    assert [e.temporal_role for e in r.evidence[:3]] == ["answer", "earlier", "later"]
+    text, role, _ = _top(await _ask(db, settings, t, "Where did Bob live after Boston?"))
+    assert "Davis" in text and role == "answer"
+    text, _, _ = _top(await _ask(db, settings, t, "Where did Bob move after Davis?"))
+    assert "Miami" in text
+    text, _, _ = _top(await _ask(db, settings, t, "Where does Bob live now?"))
+    assert "Miami" in text
+    text, _, _ = _top(await _ask(db, settings, t, "Where does Bob work now?"))
+    assert "Globex" in text
+    text, _, _ = _top(await _ask(db, settings, t, "Where did Bob work before Globex?"))
+    assert "Acme" in text
+    text, _, _ = _top(await _ask(db, settings, t, "Where does Bob live?", as_of=ts(2022, 6, 1)))
+    assert "Davis" in text
+    r = await _ask(db, settings, t, "Where does Bob live?", as_of=ts(2021, 6, 1))
+    assert "Boston" in r.evidence[0].text and not any("Davis" in e.text or "Miami" in e.text for e in r.evidence)
+    text, _, turns = _top(await _ask(db, settings, t, "When did Bob move to Davis?"))
+    assert "Davis" in text and turns == ("s3:1",)
+    text, _, _ = _top(await _ask(db, settings, t, "Where did Bob live first?"))
+    assert "Boston" in text
+    r = await _ask(db, settings, t, "Where does Bob live?")  # no time named: no temporal plan
+    assert r.temporal is None and all(e.temporal_role is None for e in r.evidence)
+
+
+async def test_out_of_order_sessions(db: Database, settings: Settings) -> None:
+    shuffled = [BOB[4], BOB[0], BOB[5], BOB[2], BOB[1], BOB[3]]
+    t = await _forest(db, settings, shuffled)
+    text, role, _ = _top(await _ask(db, settings, t, "Where did Bob live before Miami?"))
+    assert "Davis" in text and role == "answer"
+    text, _, _ = _top(await _ask(db, settings, t, "Where does Bob live now?"))
+    assert "Miami" in text
+    text, _, _ = _top(await _ask(db, settings, t, "Where does Bob live?", as_of=ts(2022, 6, 1)))
+    assert "Davis" in text
+
+
+async def test_retracted_state_is_skipped(db: Database, settings: Settings) -> None:
+    t = await _forest(db, settings, BOB)
+    backends = build_backends(settings)
+    try:
+        await retract(db, settings, backends, t, "bob", "s3")
+    finally:
+        await backends.aclose()
+    r = await _ask(db, settings, t, "Where did Bob live before Miami?")
+    assert "Boston" in r.evidence[0].text and r.evidence[0].temporal_role == "answer"
+    assert not any("Davis" in e.text for e in r.evidence)
+
+
+async def test_recurring_value(db: Database, settings: Settings) -> None:
+    rows = [
+        ("s1", ts(2021, 2, 1), "I live in Boston."),
+        ("s2", ts(2022, 3, 1), "I moved to Miami."),
+        ("s3", ts(2023, 6, 1), "I moved back to Boston."),
+    ]
+    t = await _forest(db, settings, rows)
+    text, _, turns = _top(await _ask(db, settings, t, "Where did Bob live before Miami?"))
+    assert "Boston" in text and turns == ("s1:1",)
+    text, _, turns = _top(await _ask(db, settings, t, "Where did Bob live after Miami?"))
+    assert "Boston" in text and turns == ("s3:1",)
+    text, _, turns = _top(await _ask(db, settings, t, "Where does Bob live now?"))
+    assert turns == ("s3:1",)
+    text, _, turns = _top(await _ask(db, settings, t, "Where does Bob live?", as_of=ts(2022, 9, 1)))
+    assert "Miami" in text and turns == ("s2:1",)
