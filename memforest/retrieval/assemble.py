@@ -24,11 +24,11 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from memforest.backends.text import content_terms
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.recall import Vec
 from memforest.retrieval.timecues import TimeCues
 from memforest.store.sql import fetch_all
+from memforest.text.terms import content_terms
 
 
 @dataclass(slots=True)

@@ -20,9 +20,10 @@ import numpy as np
 import numpy.typing as npt
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from memforest.backends.text import STOPWORDS, tokenize
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.store.sql import execute, fetch_all, scalar
+from memforest.text.lexicon import STOPWORDS
+from memforest.text.terms import tokenize
 
 Vec = npt.NDArray[np.float32]
 _TERM_RE = re.compile(r"[^a-z0-9]+")

@@ -14,7 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.llm import LLMNavigator, LLMPlanner
-from memforest.backends.text import content_terms
 from memforest.db.engine import Database
 from memforest.errors import InputError
 from memforest.retrieval.assemble import AssembleOptions, Candidate, Evidence, assemble
@@ -25,6 +24,7 @@ from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
 from memforest.store.sql import fetch_all, scalar
 from memforest.store.tenants import get_forest
+from memforest.text.terms import content_terms
 
 __all__ = ["MODES", "Evidence", "QueryBackends", "QueryResult", "query"]
 
