@@ -14,7 +14,7 @@ from memforest.backends.hashed import HashedEmbedder
 from memforest.backends.local_embed import SentenceTransformerEmbedder
 from memforest.errors import ConfigurationError
 from memforest.text.lexicon import STOPWORDS
-from memforest.text.sentences import split_lines_legacy as split_sentences
+from memforest.text.sentences import split_sentences
 from memforest.text.stem import stem
 from memforest.text.terms import content_terms, tokenize
 

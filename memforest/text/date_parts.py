@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from dateutil.relativedelta import relativedelta
 
 from memforest.text.lexicon import MONTH_NAMES
+from memforest.text.sentences import sentence_spans
 
 MONTH_LOOKUP: dict[str, int] = {}
 for _i, _name in enumerate(MONTH_NAMES, start=1):
@@ -56,7 +57,6 @@ PAST_RE = re.compile(
     r"said|found|left|spent|\w{3,}ed)\b",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.!?]+\s+(?=[A-Z])|\n")
 
 
 # ------------------------------------------------------------------ formatting helpers
@@ -106,11 +106,11 @@ def year_start(day: datetime) -> datetime:
 def tense_near(text: str, start: int, end: int) -> str | None:
     """'future', 'past' or None, judged from the sentence around ``text[start:end]``."""
     left, right = 0, len(text)
-    for b in _SENTENCE_END.finditer(text):
-        if b.end() <= start:
-            left = b.end()
-        elif b.start() >= end:
-            right = b.start()
+    for s, e in sentence_spans(text):
+        if s <= start:
+            left = s
+        if e >= end:
+            right = e
             break
     window = text[left:start] + " " + text[end:right]
     if FUTURE_RE.search(window):

@@ -12,7 +12,7 @@ import numpy as np
 
 from memforest.text.hashed import embed_hashed
 from memforest.text.lexicon import STOPWORDS
-from memforest.text.sentences import split_lines_legacy as split_sentences
+from memforest.text.sentences import split_sentences
 
 __all__ = ["EmbedFn", "ExtractiveSelector", "strip_header", "truncate_text"]
 
