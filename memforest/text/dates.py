@@ -38,6 +38,7 @@ _PREP_BEFORE_RE = re.compile(
     r"\b(since|until|till|by|from|before|after|on|in|of|during|around|for|through|to|between|at)\s+$",
     re.IGNORECASE,
 )
+_PREP_MAX_LEN = 7  # "between", "through"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +108,28 @@ def resolve_time_expressions(text: str, ref: datetime) -> list[TimeMention]:
     return chosen
 
 
+def _space_before(text: str, at: int) -> int:
+    """Start of the run of whitespace that ends at ``at``."""
+    while at > 0 and text[at - 1].isspace():
+        at -= 1
+    return at
+
+
+def _after_preposition(text: str, at: int) -> bool:
+    """Whether ``text[:at]`` ends with a preposition and whitespace ("since ", "in "); looks back
+    only over that whitespace and the longest preposition, not the whole prefix."""
+    word_end = _space_before(text, at)
+    return word_end < at and _PREP_BEFORE_RE.search(text, max(0, word_end - _PREP_MAX_LEN), at) is not None
+
+
+def _starts_sentence(text: str, at: int) -> bool:
+    """Whether ``text[:at]`` is empty (or one line break) or ends with ``.``, ``!`` or ``?`` and whitespace."""
+    word_end = _space_before(text, at)
+    if word_end == 0:
+        return at == 0 or (at == 1 and text[0] == "\n")
+    return word_end < at and text[word_end - 1] in ".!?"
+
+
 def rewrite_relative(text: str, ref: datetime) -> tuple[str, list[TimeMention]]:
     """Replace relative time expressions in ``text`` by readable absolute ones.
 
@@ -124,9 +147,9 @@ def rewrite_relative(text: str, ref: datetime) -> tuple[str, list[TimeMention]]:
             out.append(mention.text)
             continue
         replacement = mention.absolute_text
-        if _PREP_BEFORE_RE.search(text, 0, mention.span_start) and replacement.startswith(("on ", "in ")):
+        if _after_preposition(text, mention.span_start) and replacement.startswith(("on ", "in ")):
             replacement = replacement[3:]
-        if mention.text[:1].isupper() and re.search(r"(?:^|[.!?]\s+)$", text[: mention.span_start]):
+        if mention.text[:1].isupper() and _starts_sentence(text, mention.span_start):
             replacement = replacement[:1].upper() + replacement[1:]
         out.append(replacement)
     out.append(text[pos:])

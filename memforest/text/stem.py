@@ -1,4 +1,9 @@
-"""The one stemmer: light, conservative English suffix stripping for matching."""
+"""The one stemmer: light, conservative English suffix stripping for matching.
+
+Snowball English (PostgreSQL's ``english`` stemmer, ``snowballstemmer`` on PyPI) was measured in
+its place: it moved LoCoMo temporal recall@10 from 0.853 to 0.836 and broke the summariser's
+near-duplicate test, so this hand-written stemmer stays the one stemmer.
+"""
 
 from __future__ import annotations
 
