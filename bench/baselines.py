@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memforest.backends.hashed import HashedEmbedder
-from memforest.backends.text import content_terms
+from memforest.text.terms import content_terms
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from memforest.backends.dates import TimeMention, format_day, resolve_time_expressions, rewrite_relative
+from memforest.text.dates import TimeMention, format_day, resolve_time_expressions, rewrite_relative
 
 # Monday 8 May 2023, 13:56 UTC
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)

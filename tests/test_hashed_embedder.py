@@ -12,8 +12,11 @@ import pytest
 from memforest.backends.base import Embedder, UsageLedger
 from memforest.backends.hashed import HashedEmbedder
 from memforest.backends.local_embed import SentenceTransformerEmbedder
-from memforest.backends.text import STOPWORDS, content_terms, split_sentences, stem, tokenize
 from memforest.errors import ConfigurationError
+from memforest.text.lexicon import STOPWORDS
+from memforest.text.sentences import split_sentences
+from memforest.text.stem import stem
+from memforest.text.terms import content_terms, tokenize
 
 # ---------------------------------------------------------------- text utilities
 

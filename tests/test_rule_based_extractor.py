@@ -8,8 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memforest.backends.base import Extractor, UsageLedger
-from memforest.backends.rule_based import RuleBasedExtractor, extract_cell, rewrite_persons, split_sentences
+from memforest.backends.rule_based import RuleBasedExtractor
 from memforest.domain import Candidate, CellTurn, CellView, FactKind
+from memforest.text.extractor import extract_cell
+from memforest.text.persons import rewrite_persons
+from memforest.text.sentences import split_sentences
 
 T = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 

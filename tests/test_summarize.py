@@ -6,10 +6,10 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from memforest.backends import summarize as summarize_module
 from memforest.backends.base import Summarizer, SummaryInput, UsageLedger
 from memforest.backends.summarize import ExtractiveSummarizer, strip_header, truncate_text
 from memforest.domain import TreeKind
+from memforest.text import summarize as summarize_module
 
 T0 = datetime(2023, 5, 7, 13, 0, tzinfo=UTC)
 

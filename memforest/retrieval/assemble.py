@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from memforest.backends.text import content_terms
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.timecues import TimeCues
 from memforest.store import evidence as evidence_store
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn
+from memforest.text.terms import content_terms
 
 
 @dataclass(slots=True)

@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memforest.backends.text import STOPWORDS, tokenize
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.store import recall as store
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn, Row
+from memforest.text.lexicon import STOPWORDS
+from memforest.text.terms import tokenize
 
 _TERM_RE = re.compile(r"[^a-z0-9]+")
 

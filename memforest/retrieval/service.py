@@ -13,7 +13,6 @@ import numpy as np
 
 from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.llm import LLMNavigator, LLMPlanner
-from memforest.backends.text import content_terms
 from memforest.db.engine import Database
 from memforest.errors import InputError
 from memforest.retrieval.assemble import AssembleOptions, Candidate, Evidence, assemble
@@ -28,6 +27,7 @@ from memforest.settings import Settings
 from memforest.store.recall import Vec, anchor_candidates, latest_session_time, nearest_cells, nearest_facts
 from memforest.store.sql import Conn
 from memforest.store.tenants import get_forest
+from memforest.text.terms import content_terms
 
 __all__ = ["MODES", "Evidence", "QueryBackends", "QueryResult", "query"]
 

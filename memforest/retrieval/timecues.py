@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from memforest.backends.dates import TimeMention, resolve_time_expressions
-from memforest.backends.text import content_terms
+from memforest.text.dates import TimeMention, resolve_time_expressions
+from memforest.text.terms import content_terms
 
 _BEFORE_WORDS = ("before", "prior to", "until", "till", "by", "earlier than", "up to")
 _AFTER_WORDS = ("after", "since", "following", "later than", "from")

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Final
 
 from memforest.attributes import ATTRIBUTE_WORDS
-from memforest.backends.text import content_terms
+from memforest.text.terms import content_terms
 
 _EXTRA: Final = {
     "residence": """live lived living move moved moving relocate relocated relocation home house flat apartment

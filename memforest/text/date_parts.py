@@ -1,0 +1,211 @@
+"""Calendar arithmetic and phrasing shared by the date-expression handlers (see ``dates``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from dateutil.relativedelta import relativedelta
+
+from memforest.text.lexicon import MONTH_NAMES
+from memforest.text.sentences import sentence_spans
+
+MONTH_LOOKUP: dict[str, int] = {}
+for _i, _name in enumerate(MONTH_NAMES, start=1):
+    MONTH_LOOKUP[_name.lower()] = _i
+    MONTH_LOOKUP[_name[:3].lower()] = _i
+MONTH_LOOKUP["sept"] = 9
+
+SEASON_START: dict[str, int] = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+
+NUMBER_WORDS: dict[str, int] = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+}
+APPROX_NUMBERS: dict[str, int] = {"a few": 3, "few": 3, "several": 3, "a couple of": 2, "a couple": 2}
+
+FUTURE_RE = re.compile(
+    r"\b(?:will|won't|shall|gonna|going\s+to|plan(?:s|ning)?\s+to|planning|intend(?:s|ing)?|"
+    r"hop(?:e|ing)\s+to|want(?:s)?\s+to|wanna|looking\s+forward|can't\s+wait|cannot\s+wait|about\s+to|"
+    r"upcoming|tomorrow|next)\b|['’]ll\b",
+    re.IGNORECASE,
+)
+PAST_RE = re.compile(
+    r"\b(?:was|were|went|did|had|ago|yesterday|last|got|saw|made|took|came|met|bought|felt|told|"
+    r"said|found|left|spent|\w{3,}ed)\b",
+    re.IGNORECASE,
+)
+
+
+# ------------------------------------------------------------------ formatting helpers
+
+
+def format_day(dt: datetime) -> str:
+    """Render a date as "7 May 2023"."""
+    return f"{dt.day} {MONTH_NAMES[dt.month - 1]} {dt.year}"
+
+
+def format_month(dt: datetime) -> str:
+    return f"{MONTH_NAMES[dt.month - 1]} {dt.year}"
+
+
+def format_season(name: str, start: datetime) -> str:
+    if name == "winter":
+        return f"the winter of {start.year}/{str(start.year + 1)[-2:]}"
+    return f"{name} {start.year}"
+
+
+# ------------------------------------------------------------------ calendar helpers
+
+
+def midnight(ref: datetime) -> datetime:
+    return ref.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def make_date(ref: datetime, year: int, month: int, day: int) -> datetime | None:
+    try:
+        return datetime(year, month, day, tzinfo=ref.tzinfo)
+    except ValueError:
+        return None
+
+
+def week_start(day: datetime) -> datetime:
+    return midnight(day) - timedelta(days=day.weekday())
+
+
+def month_start(day: datetime) -> datetime:
+    return midnight(day).replace(day=1)
+
+
+def year_start(day: datetime) -> datetime:
+    return midnight(day).replace(month=1, day=1)
+
+
+def tense_near(text: str, start: int, end: int) -> str | None:
+    """'future', 'past' or None, judged from the sentence around ``text[start:end]``."""
+    left, right = 0, len(text)
+    for s, e in sentence_spans(text):
+        if s <= start:
+            left = s
+        if e >= end:
+            right = e
+            break
+    window = text[left:start] + " " + text[end:right]
+    if FUTURE_RE.search(window):
+        return "future"
+    if PAST_RE.search(window):
+        return "past"
+    return None
+
+
+def parse_number(raw: str) -> tuple[int, bool]:
+    key = re.sub(r"\s+", " ", raw.lower())
+    if key in APPROX_NUMBERS:
+        return APPROX_NUMBERS[key], True
+    if key == "couple of":
+        return 2, True
+    if key.isdigit():
+        return int(key), False
+    return NUMBER_WORDS.get(key, 1), False
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    start: datetime
+    end: datetime | None
+    granularity: str
+    absolute_text: str
+    relative: bool = True
+    approximate: bool = False
+    span_start: int | None = None  # override the match span start (to leave a preposition out)
+
+
+def period(start: datetime, unit: str, approx: bool = False) -> Resolved:
+    """A whole day/week/month/year period starting at ``start`` with its readable phrase."""
+    pre = "around " if approx else ""
+    if unit == "day":
+        return Resolved(start, None, "day", (pre or "on ") + format_day(start), approximate=approx)
+    if unit == "week":
+        text = f"{pre or 'in '}the week of {format_day(start)}"
+        return Resolved(start, start + timedelta(days=7), "week", text, approximate=approx)
+    if unit == "month":
+        return Resolved(
+            start,
+            start + relativedelta(months=1),
+            "month",
+            (pre or "in ") + format_month(start),
+            approximate=approx,
+        )
+    return Resolved(start, start + relativedelta(years=1), "year", f"{pre or 'in '}{start.year}", approximate=approx)
+
+
+def unit_containing(day: datetime, unit: str) -> datetime:
+    if unit == "week":
+        return week_start(day)
+    if unit == "month":
+        return month_start(day)
+    if unit == "year":
+        return year_start(day)
+    return midnight(day)
+
+
+def season_instance(ref: datetime, name: str, year: int) -> datetime:
+    return datetime(year, SEASON_START[name], 1, tzinfo=ref.tzinfo)
+
+
+def current_season_start(ref: datetime) -> datetime:
+    month = ref.month
+    if month == 12:
+        return datetime(ref.year, 12, 1, tzinfo=ref.tzinfo)
+    if month <= 2:
+        return datetime(ref.year - 1, 12, 1, tzinfo=ref.tzinfo)
+    return datetime(ref.year, ((month - 3) // 3) * 3 + 3, 1, tzinfo=ref.tzinfo)
+
+
+def season_period(ref: datetime, name: str, which: str) -> Resolved:
+    """Resolve a season against ``ref``; ``which``: last, next, this, current-or-next, current-or-last."""
+    name = "fall" if name == "autumn" else name
+    current = current_season_start(ref)
+    instances = [season_instance(ref, name, y) for y in range(ref.year - 2, ref.year + 2)]
+    if which == "this":
+        chosen = current if current.month == SEASON_START[name] else season_instance(ref, name, ref.year)
+    elif which in ("last", "current-or-last"):
+        bound = current + timedelta(days=1) if which == "current-or-last" else current
+        chosen = max(s for s in instances if s < bound)
+    else:
+        bound = current - timedelta(days=1) if which == "current-or-next" else current
+        chosen = min(s for s in instances if s > bound)
+    return Resolved(chosen, chosen + relativedelta(months=3), "season", "in " + format_season(name, chosen))
+
+
+def year_for(ref: datetime, month: int, day: int, tense: str | None) -> int:
+    """Year for a month/day given without one, moved to the side of ``ref`` the tense implies."""
+    year = ref.year
+    key, ref_key = (month, day), (ref.month, ref.day)
+    if tense == "past" and key > ref_key:
+        return year - 1
+    if tense == "future" and key < ref_key:
+        return year + 1
+    return year

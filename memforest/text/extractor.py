@@ -1,0 +1,172 @@
+"""The built-in rule-based extractor: deterministic heuristics, no model.
+
+It splits turns into sentences, drops content-free ones (greetings, thanks, bare questions),
+rewrites first/second person to speaker names, resolves relative dates against the turn time,
+and tags entities, topics, a fact kind and, where a simple pattern matches, a supersession slot
+(residence, employer, relationship status, favourites, age, pets). It is a fallback for
+deployments without a model server and for tests; it is not equivalent to an LLM extractor.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from memforest.domain import Candidate, CellTurn, CellView, FactKind
+from memforest.text.cleaning import clean_sentence, informative, strip_emoji
+from memforest.text.dates import TimeMention, rewrite_relative
+from memforest.text.entities import sentence_entities
+from memforest.text.kinds import fact_kind
+from memforest.text.persons import rewrite_persons
+from memforest.text.sentences import split_sentences
+from memforest.text.slots import find_slot
+from memforest.text.topics import topics
+
+__all__ = ["MAX_PER_TURN", "extract_cell"]
+
+MAX_PER_TURN = 6
+_SHORT_WORDS = 5  # sentences shorter than this are merged with a neighbour of the same turn
+_MAX_MERGED_WORDS = 40
+_CAPTION_RE = re.compile(r"\s*\[(?:image|photo|picture|img)\s*:\s*(?P<cap>[^\]]*)\]", re.IGNORECASE)
+_SELF_CONTAINED_RE = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|We|We're|Our)\b")
+_OPEN_BOUND_RE = re.compile(r"\b(?:since|from|after|starting|as\s+of)\s+$", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class _Unit:
+    """One or more adjacent kept sentences of a turn that become one candidate."""
+
+    sentences: list[str]
+    entities: list[str] = field(default_factory=list)
+    caption: bool = False
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.sentences)
+
+    @property
+    def words(self) -> int:
+        return sum(len(s.split()) for s in self.sentences)
+
+
+def _finish_text(text: str) -> str:
+    text = re.sub(r"\s{2,}", " ", text).strip()
+    text = re.sub(r"\s+([,.;:!?])", r"\1", text)
+    if not text:
+        return text
+    text = text[:1].upper() + text[1:]
+    if text.endswith("!"):
+        text = text.rstrip("!") + "."
+    if not text.endswith((".", "?", '"', "'", ")")):
+        text += "."
+    return text
+
+
+# ------------------------------------------------------------------ the extractor
+
+
+def _turn_units(turn: CellTurn, names: dict[str, str]) -> list[_Unit]:
+    captions = [c.strip() for c in (m["cap"] for m in _CAPTION_RE.finditer(turn.text)) if c.strip()]
+    body = _CAPTION_RE.sub(" ", turn.text)
+    units: list[_Unit] = []
+    for raw in split_sentences(body):
+        sentence = clean_sentence(raw, names)
+        if not sentence or not informative(sentence, names):
+            continue
+        ents = sentence_entities(sentence, names)
+        words = len(sentence.split())
+        if (
+            units
+            and words < _SHORT_WORDS
+            and not _SELF_CONTAINED_RE.match(sentence)
+            and units[-1].words + words <= _MAX_MERGED_WORDS
+        ):
+            units[-1].sentences.append(sentence)
+            units[-1].entities.extend(ents)
+        else:
+            units.append(_Unit([sentence], ents))
+    limit = max(1, MAX_PER_TURN - len(captions))
+    while len(units) > limit:
+        i = min(range(len(units) - 1), key=lambda j: (units[j].words + units[j + 1].words, j))
+        units[i] = _Unit(units[i].sentences + units[i + 1].sentences, units[i].entities + units[i + 1].entities)
+        del units[i + 1]
+    for caption in captions[:MAX_PER_TURN]:
+        cap = strip_emoji(caption).rstrip(". ")
+        cap = re.sub(r"^(?:a|an)\s+(?:photo|picture|image|pic)\s+of\s+", "", cap, flags=re.IGNORECASE)
+        units.append(_Unit([f"{turn.speaker} shared a photo of {cap}."], [], caption=True))
+    return units
+
+
+def _candidate(unit: _Unit, turn: CellTurn, other: str | None, names: dict[str, str]) -> Candidate:
+    original = unit.text
+    mentions: list[TimeMention] = []
+    if unit.caption:
+        text, kind = original, FactKind.EVENT
+    else:
+        timed, mentions = rewrite_relative(original, turn.time)
+        text = rewrite_persons(timed, turn.speaker, other)
+        kind = fact_kind(original, mentions, turn.time)
+    text = _finish_text(text)
+    valid_from = mentions[0].start if mentions else turn.time
+    valid_to = None
+    time_text = mentions[0].text if mentions else None
+    if (
+        mentions
+        and kind is FactKind.STATE
+        and mentions[0].end is not None
+        and not _OPEN_BOUND_RE.search(original, 0, mentions[0].span_start)
+    ):
+        valid_to = mentions[0].end
+    entities: list[str] = [turn.speaker]
+    for display in names.values():
+        if display != turn.speaker and re.search(rf"\b{re.escape(display)}\b", text):
+            entities.append(display)
+    entities.extend(unit.entities)
+    seen: set[str] = set()
+    unique: list[str] = []
+    for ent in entities:
+        ent = re.sub(r"\s+", " ", ent).strip()
+        if ent and ent.lower() not in seen:
+            seen.add(ent.lower())
+            unique.append(ent)
+    slot = None
+    if kind is not FactKind.PLAN and not unit.caption and not original.rstrip().endswith("?"):
+        slot = find_slot(text)
+    topic_source = original if unit.caption else _strip_spans(original, mentions)
+    return Candidate(
+        text=text,
+        kind=kind,
+        source_turn_seqs=(turn.seq,),
+        valid_from=valid_from,
+        valid_to=valid_to,
+        time_text=time_text,
+        entities=tuple(unique),
+        topics=topics(topic_source, names),
+        speaker=turn.speaker,
+        subject=slot[0] if slot else None,
+        attribute=slot[1] if slot else None,
+        value=slot[2] if slot else None,
+    )
+
+
+def _strip_spans(text: str, mentions: list[TimeMention]) -> str:
+    for m in reversed(mentions):
+        text = text[: m.span_start] + " " + text[m.span_end :]
+    return text
+
+
+def extract_cell(cell: CellView) -> list[Candidate]:
+    """Extract memory candidates from one cell, deterministically, in turn then sentence order."""
+    names: dict[str, str] = {}
+    for turn in cell.turns:
+        if turn.speaker.strip():
+            names.setdefault(turn.speaker.strip().lower(), turn.speaker.strip())
+    out: list[Candidate] = []
+    for turn in sorted(cell.turns, key=lambda t: t.seq):
+        others = [n for n in names.values() if n.lower() != turn.speaker.strip().lower()]
+        other = others[0] if len(others) == 1 else None
+        for unit in _turn_units(turn, names):
+            candidate = _candidate(unit, turn, other, names)
+            if candidate.text:
+                out.append(candidate)
+    return out

@@ -1,0 +1,128 @@
+"""Rewriting first and second person to the names of the speakers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memforest.text.lexicon import ADVERBS, COMMON_VERBS, IRREGULAR_PAST, MODALS, NOT_VERBS
+
+__all__ = ["rewrite_persons"]
+
+
+def _third_person(verb: str) -> str:
+    low = verb.lower()
+    special = {
+        "am": "is",
+        "are": "is",
+        "were": "was",
+        "have": "has",
+        "do": "does",
+        "go": "goes",
+        "don't": "doesn't",
+        "haven't": "hasn't",
+        "aren't": "isn't",
+        "weren't": "wasn't",
+        "ain't": "isn't",
+        "dont": "doesn't",
+    }
+    if low in special:
+        return special[low]
+    if (
+        "'" in low
+        or low in MODALS
+        or low in IRREGULAR_PAST
+        or low in NOT_VERBS
+        or low.endswith(("ed", "ing", "ly"))
+        or not low.isalpha()
+        or len(low) < 2
+    ):
+        return verb
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _possessive(name: str) -> str:
+    return name + "'s"
+
+
+def _expand_contractions(text: str) -> str:
+    def had_or_would(m: re.Match[str]) -> str:
+        nxt = (m["next"] or "").lower()
+        aux = (
+            "had"
+            if nxt in ("been", "gone", "seen", "done", "never", "already", "just") or nxt.endswith("ed")
+            else "would"
+        )
+        return f"{m['pro']} {aux}{m['sp'] or ''}{m['next'] or ''}"
+
+    text = re.sub(r"\b(?P<pro>[Ii]|[Ww]e|[Yy]ou)'d\b(?P<sp>\s+)?(?P<next>[A-Za-z]+)?", had_or_would, text)
+    text = re.sub(r"\b([Ii])'m\b", r"\1 am", text)
+    text = re.sub(r"\bIm\b", "I am", text)
+    text = re.sub(r"\b([Ii]|[Ww]e|[Yy]ou)'ve\b", r"\1 have", text)
+    text = re.sub(r"\b([Ii]|[Ww]e|[Yy]ou)'ll\b", r"\1 will", text)
+    text = re.sub(r"\b([Ww]e|[Yy]ou)'re\b", r"\1 are", text)
+    return text
+
+
+def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
+    """Rewrite first person to ``speaker`` and (when known) second person to ``other``.
+
+    "I love my dog" by Priya -> "Priya loves Priya's dog"; "we" -> "Priya and others".
+    """
+    text = _expand_contractions(text.replace("’", "'"))
+
+    def subject(name: str, known_verbs_only: bool) -> Callable[[re.Match[str]], str]:
+        def repl(m: re.Match[str]) -> str:
+            verb = m["verb"]
+            adv = m["adv"] or ""
+            if verb is None:
+                return name + adv
+            low = verb.lower()
+            conj = verb
+            if (
+                not known_verbs_only
+                or low in COMMON_VERBS
+                or low in ("am", "are", "were", "have", "do", "don't", "haven't", "aren't", "weren't")
+            ):
+                conj = _third_person(verb)
+            return f"{name}{adv} {conj}"
+
+        return repl
+
+    adv_group = rf"(?P<adv>(?:\s+(?:{ADVERBS}))*)"
+    text = re.sub(
+        rf"\b(?:I|i(?![.'’]\w))\b{adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?))?",
+        subject(speaker, known_verbs_only=False),
+        text,
+    )
+    we_sub = f"{speaker} and others"
+    replacements: list[tuple[str, str]] = [
+        (r"\b(?:[Mm]yself)\b", "themself"),
+        (r"\b(?:[Mm]ine)\b", _possessive(speaker)),
+        (r"\b(?:[Mm]y)\b", _possessive(speaker)),
+        (r"\b(?:[Mm]e)\b", speaker),
+        (r"\b(?:[Oo]urselves)\b", "themselves"),
+        (r"\b(?:[Oo]urs)\b", _possessive(speaker)),
+        (r"\b(?:[Oo]ur)\b", _possessive(speaker)),
+        (r"\b(?:[Ww]e)\b", we_sub),
+        (r"\b(?:us|Us)\b", we_sub),
+    ]
+    if other:
+        replacements += [
+            (r"\b(?:[Yy]ourself)\b", "themself"),
+            (r"\b(?:[Yy]ours)\b", _possessive(other)),
+            (r"\b(?:[Yy]our)\b", _possessive(other)),
+        ]
+    for pattern, repl in replacements:
+        text = re.sub(pattern, repl, text)
+    if other:
+        text = re.sub(
+            rf"\b[Yy]ou\b(?!\s+guys){adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?))?",
+            subject(other, known_verbs_only=True),
+            text,
+        )
+    return text

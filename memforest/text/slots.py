@@ -1,0 +1,142 @@
+"""Supersession slots (residence, employer, relationship status, favourites, age, pets) of a fact."""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.lexicon import ENTITY_EXCLUDE, NUMBER_WORDS, PET_ANIMALS, PET_CANON
+from memforest.text.topics import singular
+
+__all__ = ["find_slot"]
+
+# slots work on the person-rewritten text, where the subject is a capitalised name
+_SUBJ = r"(?P<subj>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"
+_ADV = (
+    r"(?:\s+(?:just|recently|finally|now|still|currently|also|actually|originally|officially|happily|"
+    r"already))*"
+)
+_VAL = (
+    r"(?P<val>[^,.;!?()\[\]]+?)(?=\s+(?:in|on|at|since|last|this|next|with|and|but|because|for|when|after|"
+    r"before|from|ago|about|to|now|recently|yesterday|today|around|during|so|which|who|where|while|as|"
+    r"near|by)\b|[,.;!?()\[\]]|$)"
+)
+_NAME_VAL = r"(?P<val>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+_SLOT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            _SUBJ + _ADV + r"\s+(?:lives|lived|has\s+lived|has\s+been\s+living|is\s+living|was\s+living|"
+            r"had\s+lived|is\s+based|has\s+been\s+based|resides)\s+in\s+" + _VAL
+        ),
+        "residence",
+    ),
+    (
+        re.compile(
+            _SUBJ + _ADV + r"\s+(?:moved|relocated|has\s+moved|has\s+relocated|had\s+moved)\s+(?:back\s+|over\s+)?"
+            r"(?:to|into)\s+" + _VAL
+        ),
+        "residence",
+    ),
+    (re.compile(_SUBJ + _ADV + r"\s+(?:is|was|comes|came)\s+(?:originally\s+)?from\s+" + _VAL), "origin"),
+    (re.compile(_SUBJ + _ADV + r"\s+grew\s+up\s+in\s+" + _VAL), "origin"),
+    (
+        re.compile(
+            _SUBJ + _ADV + r"\s+(?:works|worked|has\s+worked|has\s+been\s+working|is\s+working|is\s+now\s+working|"
+            r"started\s+working|began\s+working|is\s+employed|got\s+hired|was\s+hired|got\s+a\s+(?:new\s+)?job|"
+            r"started\s+a\s+(?:new\s+)?job|found\s+a\s+(?:new\s+)?job|landed\s+a\s+(?:new\s+)?job)\s+as\s+"
+            r"(?:an?\s+)?" + _VAL
+        ),
+        "job",
+    ),
+    (re.compile(_SUBJ + r"'s\s+(?:new\s+)?job\s+as\s+(?:an?\s+)?" + _VAL), "job"),
+    (
+        re.compile(
+            _SUBJ + _ADV + r"\s+(?:works|worked|has\s+worked|has\s+been\s+working|is\s+working|is\s+now\s+working|"
+            r"started\s+working|began\s+working|is\s+employed|got\s+hired|was\s+hired|got\s+a\s+(?:new\s+)?job|"
+            r"started\s+a\s+(?:new\s+)?job|found\s+a\s+(?:new\s+)?job|landed\s+a\s+(?:new\s+)?job)\s+"
+            r"(?:at|for|with|by)\s+" + _VAL
+        ),
+        "employer",
+    ),
+    (
+        re.compile(
+            _SUBJ + _ADV + r"\s+(?:is|was|got|has\s+been|just\s+got|became|is\s+now|got\s+recently)\s+"
+            r"(?:now\s+|happily\s+|recently\s+)?(?P<val>single|married|engaged|divorced|widowed|separated)\b"
+        ),
+        "relationship_status",
+    ),
+    (
+        re.compile(
+            _SUBJ + r"'s\s+(?:all-time\s+|absolute\s+|very\s+)?favou?rite\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+"
+            r"(?:is|was|has\s+to\s+be|would\s+be|are)\s+" + _VAL
+        ),
+        "favorite",
+    ),
+    (
+        re.compile(
+            _SUBJ
+            + _ADV
+            + r"\s+(?:is|just\s+turned|turned|has\s+turned)\s+(?P<val>\d{1,3}|"
+            + "|".join(NUMBER_WORDS)
+            + r")\s+(?:years?\s+old|yrs?\s+old)\b"
+        ),
+        "age",
+    ),
+    (
+        re.compile(_SUBJ + _ADV + r"\s+(?:just\s+)?turned\s+(?P<val>\d{1,3})\b(?!\s*(?:%|percent|minutes|hours))"),
+        "age",
+    ),
+    (
+        re.compile(
+            _SUBJ + _ADV + r"\s+(?:has|had|got|adopted|owns|has\s+got|rescued|brought\s+home)\s+"
+            r"(?:a|an|another|a\s+new|one)\s+(?:[a-z]+\s+){0,2}?(?P<animal>" + PET_ANIMALS + r")\s+"
+            r"(?:named|called)\s+" + _NAME_VAL
+        ),
+        "pet",
+    ),
+    (
+        re.compile(
+            _SUBJ + r"'s\s+(?:new\s+|little\s+)?(?P<animal>" + PET_ANIMALS + r")(?:'s\s+name)?\s+"
+            r"(?:is\s+)?(?:named|called|is)\s+" + _NAME_VAL
+        ),
+        "pet",
+    ),
+)
+
+
+def _normalise_value(value: str) -> str:
+    value = re.sub(r"\s+", " ", value).strip().rstrip(".,;:!?'\" ")
+    value = re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE)
+    return value.strip()
+
+
+def _clean_subject(subject: str) -> str | None:
+    words = subject.split()
+    while words and words[0].lower() in ENTITY_EXCLUDE:
+        words.pop(0)
+    return " ".join(words) or None
+
+
+def find_slot(text: str) -> tuple[str, str, str] | None:
+    """(subject, attribute, value) from a person-rewritten sentence, when a slot pattern matches."""
+    for pattern, attribute in _SLOT_PATTERNS:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        subject = _clean_subject(m["subj"])
+        value = _normalise_value(m["val"])
+        if not subject or not value:
+            continue
+        attr = attribute
+        groups = m.groupdict()
+        if attribute == "favorite":
+            thing = "_".join(singular(w) for w in m["thing"].lower().split())
+            attr = f"favorite_{thing}"
+        elif attribute == "pet":
+            animal = re.sub(r"\s+", " ", (groups.get("animal") or "pet").lower())
+            attr = "pet_" + PET_CANON.get(animal, animal)
+        elif attribute == "age" and value.lower() in NUMBER_WORDS:
+            value = str(NUMBER_WORDS[value.lower()])
+        elif attribute == "relationship_status":
+            value = value.lower()
+        return subject, attr, value
+    return None

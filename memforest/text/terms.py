@@ -1,0 +1,32 @@
+"""Word tokens and the stemmed content terms of a text (what search and the embedder match on)."""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.lexicon import STOPWORDS
+from memforest.text.stem import stem
+
+__all__ = ["content_terms", "tokenize"]
+
+# Words: runs of letters/digits (any script), allowing inner apostrophes ("don't", "bob's").
+# Numbers keep inner separators ("3.5", "10,000", "2023-05-07" splits on "-" on purpose).
+_TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*|[^\W_]+(?:'[^\W_]+)*")
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercase word tokens (unicode letters and digits; inner apostrophes kept)."""
+    return _TOKEN_RE.findall(text.translate(_APOSTROPHES).lower())
+
+
+def content_terms(text: str) -> list[str]:
+    """Tokens of ``text`` without stopwords, stemmed, in order (repeats kept)."""
+    out: list[str] = []
+    for tok in tokenize(text):
+        if tok in STOPWORDS:
+            continue
+        s = stem(tok)
+        if s and s not in STOPWORDS:
+            out.append(s)
+    return out
