@@ -165,6 +165,7 @@ def _log_findings(c: Cluster) -> dict[str, Any]:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Start the cluster, load it while breaking things, drain, verify; the result dict."""
     rng = random.Random(args.seed)
+    commit = git_commit()  # of the code that runs, taken before it starts
     spec = FaultSpec(
         workers=args.workers, fail_rate=args.fail_rate, seed=args.seed, server_worker=not args.no_server_worker
     )
@@ -207,7 +208,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             sim_stats = {}
         logs = _log_findings(c)
         events = list(c.events)
-    return _result(args, traffic, prober, jobs, sessions, checks, sim_stats, logs, events, load_s, drain_s, plan)
+    result = _result(args, traffic, prober, jobs, sessions, checks, sim_stats, logs, events, load_s, drain_s, plan)
+    return result | {"git_commit": commit}
 
 
 def _result(
