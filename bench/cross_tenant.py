@@ -12,7 +12,10 @@ parameters filled with A's ids, in phases:
 - ``own-ns``: B creates a forest of that name and imports its own export into it (B's namespace);
 - ``same-name``: B owns a forest named like A's: A's session, turn, fact, node and job ids are 404
   there, and B's listings, query and export carry none of A's ids or text;
-- ``admin``: the admin-only operations (``/v1/tenants*``, ``/v1/admin/*``) answer 401/403.
+- ``admin``: the admin-only operations (``/v1/tenants*``, ``/v1/admin/*``) answer 401/403;
+- ``mcp``: the MCP tools at ``/mcp`` with B's key and A's job, session and node ids are tool errors,
+  B's own searches carry none of A's text (``bench/cross_tenant_surfaces.py``);
+- ``ops``: ``/metrics``, ``/readyz`` and ``/healthz`` (no key, B's key) leak none of A's text or ids.
 
 Nothing may answer 5xx, no response may contain A's session text, and A's forest (counts,
 sessions, facts, trees, job) must read the same with A's key before and after. Exits 1 on any
@@ -30,8 +33,7 @@ import os
 import secrets
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -41,85 +43,39 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
+from bench.cross_tenant_setup import (
+    FOREST_A,
+    FOREST_B,
+    AIds,
+    BIds,
+    Check,
+    Probe,
+    _absent,
+    _disjoint,
+    _empty_listing,
+    _json,
+    a_session,
+    b_session,
+    collect_a,
+    snapshot,
+    wait_succeeded,
+)
+from bench.cross_tenant_surfaces import probe_surfaces
 from bench.env import RESULTS_DIR
 from bench.load import serve
 from bench.report import machine_info, write_json
 from memforest.client import MemForestClient
 from memforest.errors import MemForestError
 
-FOREST_A = "cross-notes"  # A's forest; B has none of this name until the own-ns phase
-FOREST_B = "beta-journal"  # B's own forest
+__all__ = ["ADMIN_STATUSES", "PHASES", "AIds", "BIds", "Check", "Probe", "evaluate", "main", "operations", "plan"]
+
 ALL_SCOPES = ["read", "write", "admin"]
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")
-PHASES = ("foreign", "own-ns", "same-name", "admin")
+PHASES = ("foreign", "own-ns", "same-name", "admin")  # of the /v1 plan; then "mcp" and "ops" (cross_tenant_surfaces)
 ADMIN_STATUSES = (401, 403)
-
-Check = Callable[[httpx.Response], str | None]
 
 
 # ---------------------------------------------------------------- what is probed
-
-
-@dataclass(slots=True)
-class AIds:
-    """Tenant A's objects, as A's key sees them, plus the text that must never reach B."""
-
-    tenant_id: str
-    key_id: str
-    forest: str
-    session_id: str
-    turn_id: str
-    job_id: str
-    fact_ids: list[str]
-    tree_ids: list[str]
-    root_node_id: str
-    leaf_node_id: str
-    secrets: list[str]  # A's canary and turn texts
-
-
-@dataclass(slots=True)
-class BIds:
-    """Tenant B's own things the probes need."""
-
-    tenant_id: str
-    forest: str
-    export: bytes  # B's own forest, exported (the body of the import probe)
-
-
-@dataclass(slots=True)
-class Probe:
-    """One call with B's key and what it must answer."""
-
-    phase: str
-    method: str
-    route: str  # the OpenAPI path template
-    path: str  # filled (percent-encoded) path with query string
-    expected: tuple[int, ...]
-    note: str
-    json_body: Any = None
-    content: bytes | None = None
-    check: Check | None = None  # extra check of a 2xx body; returns why it fails
-    control: bool = False  # also send it with A's key (read-only calls): must be 2xx, so B's 404 is isolation
-    status: int | None = None
-    control_status: int | None = None
-    ok: bool = False
-    why: str = ""
-    ms: float = 0.0
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "phase": self.phase,
-            "method": self.method,
-            "route": self.route,
-            "path": self.path,
-            "note": self.note,
-            "expected": list(self.expected),
-            "status": self.status,
-            "control_status": self.control_status,
-            "ok": self.ok,
-            "why": self.why,
-            "ms": round(self.ms, 2),
-        }
 
 
 def is_admin_route(route: str) -> bool:
@@ -145,51 +101,6 @@ def _fill(route: str, params: dict[str, str]) -> str:
     for name, value in params.items():
         path = path.replace("{" + name + "}", _seg(value))
     return path
-
-
-def _json(response: httpx.Response) -> Any:
-    try:
-        return response.json()
-    except ValueError:
-        return None
-
-
-def _ids(field_name: str) -> Callable[[httpx.Response], set[str]]:
-    def get(response: httpx.Response) -> set[str]:
-        body = _json(response)
-        items = body.get("items") if isinstance(body, dict) else None
-        return {str(i.get(field_name)) for i in items or [] if isinstance(i, dict)}
-
-    return get
-
-
-def _disjoint(what: str, field_name: str, forbidden: Sequence[str]) -> Check:
-    """The listing is not empty (B's own things) and its ``items[*].field_name`` hold none of ``forbidden``."""
-    get = _ids(field_name)
-
-    def check(response: httpx.Response) -> str | None:
-        mine = get(response)
-        leaked = mine & set(forbidden)
-        if leaked:
-            return f"listing holds A's {what}: {sorted(leaked)}"
-        return None if mine else f"B's own {what} listing is empty (setup did not reach it)"
-
-    return check
-
-
-def _empty_listing(response: httpx.Response) -> str | None:
-    body = _json(response)
-    if not isinstance(body, dict) or body.get("items") != []:
-        return "expected an empty listing"
-    return None
-
-
-def _absent(*needles: str) -> Check:
-    def check(response: httpx.Response) -> str | None:
-        found = [n for n in needles if n in response.text]
-        return f"body contains {found}" if found else None
-
-    return check
 
 
 def _session_body(external_id: str, speaker: str, text: str) -> dict[str, Any]:
@@ -346,83 +257,6 @@ def evaluate(
 # ---------------------------------------------------------------- setup and snapshots
 
 
-def _a_session(canary: str, tag: str) -> dict[str, Any]:
-    lines = [
-        ("Marisol", "Hi Tobias! I moved to Reykjavik last Friday. The new apartment has 4 windows."),
-        ("Tobias", "That sounds wonderful! I started working as a chef two weeks ago."),
-        ("Marisol", f"My favorite book is Middlemarch these days. My locker code is {canary}."),
-        ("Tobias", "I went kayaking at Harbor Market yesterday with Ines. We stayed for 3 hours."),
-        ("Marisol", "I got a new job at Northwind. My team there has 9 people."),
-    ]
-    turns = [{"id": f"a-t{i}", "speaker": s, "role": "user", "text": t} for i, (s, t) in enumerate(lines)]
-    return {"id": f"a-session-{tag}", "time": "2024-02-10T18:30:00+00:00", "turns": turns}
-
-
-def _b_session(tag: str) -> dict[str, Any]:
-    lines = [
-        ("Yusuf", "Hi Ingrid! I moved to Nairobi last month."),
-        ("Ingrid", "I got a new job at Globex. My team there has 12 people."),
-        ("Yusuf", "My favorite food is ramen these days."),
-    ]
-    turns = [{"id": f"b-t{i}", "speaker": s, "role": "user", "text": t} for i, (s, t) in enumerate(lines)]
-    return {"id": f"b-session-{tag}", "time": "2024-02-11T09:15:00+00:00", "turns": turns}
-
-
-async def _wait_succeeded(mf: MemForestClient, job_id: str | None, wait_s: float, what: str) -> None:
-    if job_id is None:
-        raise MemForestError(f"{what}: no job was queued")
-    job = await mf.wait_job(job_id, timeout=wait_s, poll_interval=0.2)
-    if not job.succeeded:
-        raise MemForestError(f"{what}: job {job_id} ended {job.state}: {job.errors}")
-
-
-async def _leaf_under(mf: MemForestClient, forest: str, node_id: str) -> str:
-    node = await mf.get_node(forest, node_id)
-    while node.level > 0 and node.children:
-        node = await mf.get_node(forest, node.children[0].id)
-    if node.level != 0:
-        raise MemForestError(f"node {node_id} of A's forest has no leaf below it")
-    return node.id
-
-
-async def _collect_a(mf: MemForestClient, ids: dict[str, str], canary: str, session: dict[str, Any]) -> AIds:
-    facts = (await mf.list_facts(FOREST_A, limit=200)).items
-    trees = sorted((await mf.list_trees(FOREST_A, limit=200)).items, key=lambda t: -t.height)  # tallest first
-    got = await mf.get_session(FOREST_A, session["id"])
-    roots = [t.root_node_id for t in trees if t.root_node_id is not None]
-    if not facts or not roots or not got.turns:
-        raise MemForestError(f"A's forest is too thin to probe: {len(facts)} facts, {len(roots)} roots")
-    return AIds(
-        tenant_id=ids["tenant"],
-        key_id=ids["key"],
-        forest=FOREST_A,
-        session_id=got.session_id,
-        turn_id=got.turns[1].id or got.turns[0].id or "a-t0",
-        job_id=ids["job"],
-        fact_ids=[f.id for f in facts[:3]],
-        tree_ids=[t.id for t in trees],
-        root_node_id=roots[0],
-        leaf_node_id=await _leaf_under(mf, FOREST_A, roots[0]),
-        secrets=[canary, *(t["text"] for t in session["turns"])],
-    )
-
-
-async def snapshot(mf: MemForestClient, forest: str, job_id: str) -> dict[str, Any]:
-    """What A sees of its forest: counts, sessions, facts (with status), trees, its job."""
-    f = await mf.get_forest(forest)
-    facts = await mf.list_facts(forest, include_superseded=True, include_retracted=True, limit=200)
-    trees = await mf.list_trees(forest, limit=200)
-    sessions = await mf.list_sessions(forest, limit=200)
-    job = await mf.get_job(job_id)
-    return {
-        "counts": dict(f.counts or {}),
-        "sessions": sorted(s.session_id for s in sessions.items),
-        "facts": sorted([x.id, x.status, x.text] for x in facts.items),
-        "trees": sorted([t.id, t.root_node_id, t.n_leaves] for t in trees.items),
-        "job": [job.job_id, job.state],
-    }
-
-
 # ---------------------------------------------------------------- the run
 
 
@@ -444,7 +278,7 @@ async def probe_server(
     """Set up A and B on a running server, probe every /v1 operation with B's key; the result dict."""
     tag = secrets.token_hex(4)
     canary = f"quokka-canary-{secrets.token_hex(8)}"
-    a_session, b_session = _a_session(canary, tag), _b_session(tag)
+    session_a, session_b = a_session(canary, tag), b_session(tag)
 
     def client(key: str) -> MemForestClient:
         return MemForestClient(base_url, key, transport=transport, timeout=120)
@@ -457,12 +291,12 @@ async def probe_server(
     async with client(key_a.key) as mfa, client(key_b.key) as mfb:
         await mfa.create_forest(FOREST_A)
         await mfb.create_forest(FOREST_B)
-        job_a = (await mfa.add_session(FOREST_A, a_session)).job_id
-        job_b = (await mfb.add_session(FOREST_B, b_session)).job_id
-        await _wait_succeeded(mfa, job_a, job_timeout, "A's ingest")
-        await _wait_succeeded(mfb, job_b, job_timeout, "B's ingest")
+        job_a = (await mfa.add_session(FOREST_A, session_a)).job_id
+        job_b = (await mfb.add_session(FOREST_B, session_b)).job_id
+        await wait_succeeded(mfa, job_a, job_timeout, "A's ingest")
+        await wait_succeeded(mfb, job_b, job_timeout, "B's ingest")
         assert job_a is not None
-        a = await _collect_a(mfa, {"tenant": ta.id, "key": key_a.id, "job": job_a}, canary, a_session)
+        a = await collect_a(mfa, {"tenant": ta.id, "key": key_a.id, "job": job_a}, canary, session_a)
         b_export = "".join(json.dumps(r) + "\n" for r in await mfb.export_forest(FOREST_B)).encode()
         b = BIds(tenant_id=tb.id, forest=FOREST_B, export=b_export)
         before = await snapshot(mfa, FOREST_A, job_a)
@@ -481,10 +315,11 @@ async def probe_server(
                     evaluate(probe, response, a.secrets, control)
                     if probe.route.endswith("/import") and response.status_code == 202:
                         try:
-                            await _wait_succeeded(mfb, _json(response)["job_id"], job_timeout, "B's import")
+                            await wait_succeeded(mfb, _json(response)["job_id"], job_timeout, "B's import")
                         except MemForestError as exc:
                             probe.ok, probe.why = False, f"B's import job: {exc}"
                     bar.update(1)
+            probes += await probe_surfaces(http, key_b.key, a)
         try:
             after = await snapshot(mfa, FOREST_A, job_a)
         except MemForestError as exc:  # e.g. A's forest or key is gone: a violation, reported, not a crash
@@ -537,6 +372,10 @@ def _result(
         "calls_on_a_objects": len(refs_a),
         "calls_on_a_objects_404": sum(1 for p in refs_a if p.status == 404),
         "admin_calls_refused": sum(1 for p in probes if p.phase == "admin" and p.status in ADMIN_STATUSES),
+        "mcp_calls": sum(1 for p in probes if p.phase == "mcp"),
+        "mcp_calls_ok": sum(1 for p in probes if p.phase == "mcp" and p.ok),
+        "ops_calls": sum(1 for p in probes if p.phase == "ops"),
+        "ops_calls_ok": sum(1 for p in probes if p.phase == "ops" and p.ok),
         "server_errors": sum(1 for p in probes if p.status is not None and p.status >= 500),
         "a_unchanged": before == after,
         "a_before": before,
@@ -574,6 +413,8 @@ def summary(result: dict[str, Any]) -> str:
         f"admin), {result['calls']} calls with B's key: {result['calls_on_a_objects_404']}/"
         f"{result['calls_on_a_objects']} calls on A's objects 404, {result['admin_calls_refused']}/"
         f"{sum(1 for p in result['probes'] if p['phase'] == 'admin')} admin calls refused, "
+        f"{result['mcp_calls_ok']}/{result['mcp_calls']} MCP tool calls and {result['ops_calls_ok']}/"
+        f"{result['ops_calls']} /metrics, /readyz, /healthz calls clean, "
         f"{result['server_errors']} 5xx, A's forest {'unchanged' if result['a_unchanged'] else 'CHANGED'}, "
         f"{len(result['violations'])} violations"
     )

@@ -12,6 +12,7 @@ Its answers are synthetic: it measures the client and the pipeline, never a mode
 from __future__ import annotations
 
 import argparse
+import random
 from collections.abc import Sequence
 
 import uvicorn
@@ -39,20 +40,40 @@ def _parser() -> argparse.ArgumentParser:
         help=f"comma-separated script for the first requests, each one of {sorted(FAIL_KINDS)}",
     )
     parser.add_argument("--timeout-sleep-s", type=float, default=30.0, help="stall length of 'timeout'")
+    parser.add_argument(
+        "--fail-rate",
+        type=float,
+        default=0.0,
+        help="instead of --fail-plan: this share (0..1) of calls fail, drawn at random from --fail-kinds",
+    )
+    parser.add_argument("--fail-kinds", default="500,429,timeout,invalid_json", help="kinds drawn by --fail-rate")
+    parser.add_argument("--fail-length", type=int, default=200_000, help="calls the --fail-rate plan covers")
     parser.add_argument("--log-level", default="warning")
     return parser
+
+
+def random_fail_plan(rate: float, kinds: Sequence[str], length: int, seed: int) -> list[str]:
+    """A fail plan of ``length`` calls where each fails with probability ``rate`` (kind drawn from ``kinds``)."""
+    if not 0.0 <= rate <= 1.0:
+        raise ValueError("the fail rate must be within 0..1")
+    rng = random.Random(seed)
+    return [rng.choice(kinds) if rng.random() < rate else "ok" for _ in range(length)]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse flags, print the simulation banner, serve until interrupted."""
     args = _parser().parse_args(argv)
+    plan = [kind.strip() for kind in args.fail_plan.split(",") if kind.strip()]
+    if args.fail_rate > 0:
+        kinds = [kind.strip() for kind in args.fail_kinds.split(",") if kind.strip()]
+        plan = random_fail_plan(args.fail_rate, kinds, args.fail_length, args.seed)
     config = SimulationConfig(
         ttft_ms=args.ttft_ms,
         tpot_ms=args.tpot_ms,
         max_num_seqs=args.max_num_seqs,
         embed_dim=args.embed_dim,
         embed_latency_ms=args.embed_latency_ms,
-        fail_plan=[kind.strip() for kind in args.fail_plan.split(",") if kind.strip()],
+        fail_plan=plan,
         model_name=args.model_name,
         seed=args.seed,
         timeout_sleep_s=args.timeout_sleep_s,
@@ -64,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"  ttft={config.ttft_ms} ms  tpot={config.tpot_ms} ms  max_num_seqs={config.max_num_seqs}  "
         f"embed_dim={config.embed_dim}"
     )
+    print(f"  fail plan: {sum(k != 'ok' for k in plan)} failures in the first {len(plan)} calls")
     print(f"  base_url: http://{args.host}:{args.port}/v1   stats: http://{args.host}:{args.port}/stats")
     print("=" * 78, flush=True)
     uvicorn.run(create_app(config), host=args.host, port=args.port, log_level=args.log_level)

@@ -19,6 +19,8 @@ from pydantic import SecretStr
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives at the repo root, not installed
 
 from bench import cross_tenant as ct
+from bench import cross_tenant_setup as cts
+from bench import cross_tenant_surfaces as surfaces
 from memforest.api import auth
 from memforest.db.engine import Database
 from memforest.servers import create_app
@@ -56,8 +58,14 @@ def test_cross_tenant_end_to_end(db_url: str, settings: Settings, tmp_path: Path
     assert result["server_errors"] == 0 and result["a_unchanged"] is True
     assert result["a_before"]["facts"] and result["a_before"]["sessions"] == [result["config"]["a_ids"]["session_id"]]
     ops = _schema_ops(settings)
-    probed = {(p["method"], p["route"]) for p in result["probes"]}
+    probed = {(p["method"], p["route"]) for p in result["probes"] if p["phase"] not in ("mcp", "ops")}
     assert probed == set(ops) and result["operations"] == len(ops)
+    mcp = [p for p in result["probes"] if p["phase"] == "mcp"]
+    tools = {p["route"].split()[1] for p in mcp}
+    assert {"get_job", "forget_session", "search_memory", "get_context", "browse_tree"} <= tools
+    assert result["mcp_calls"] == result["mcp_calls_ok"] == len(mcp) >= 7
+    ops_paths = {p["route"] for p in result["probes"] if p["phase"] == "ops"}
+    assert ops_paths == {"/metrics", "/readyz", "/healthz"} and result["ops_calls_ok"] == result["ops_calls"] == 6
     assert not any(p["note"].startswith("generic") for p in result["probes"])
     assert result["calls_on_a_objects"] == result["calls_on_a_objects_404"] >= 25
     for p in result["probes"]:
@@ -106,11 +114,11 @@ def test_evaluate_flags_every_kind_of_violation() -> None:
     five = judged(500, {}, expected=(404, 500))
     assert not five.ok and "server error" in five.why
     assert "A's text" in judged(404, {"detail": "Marisol moved to Reykjavik."}).why
-    leak = judged(200, {"items": [{"id": "12"}]}, expected=(200,), check=ct._disjoint("fact", "id", ["11", "12"]))
+    leak = judged(200, {"items": [{"id": "12"}]}, expected=(200,), check=cts._disjoint("fact", "id", ["11", "12"]))
     assert not leak.ok and "12" in leak.why
-    empty = judged(200, {"items": []}, expected=(200,), check=ct._disjoint("fact", "id", ["11"]))
+    empty = judged(200, {"items": []}, expected=(200,), check=cts._disjoint("fact", "id", ["11"]))
     assert not empty.ok and "empty" in empty.why
-    assert judged(200, {"items": [{"id": "99"}]}, expected=(200,), check=ct._disjoint("fact", "id", ["11"])).ok
+    assert judged(200, {"items": [{"id": "99"}]}, expected=(200,), check=cts._disjoint("fact", "id", ["11"])).ok
 
     probe = ct.Probe("foreign", "GET", "/v1/x", "/v1/x", (404,), "n", control=True)
     ct.evaluate(probe, _response(404, {}), secret, _response(404, {}))
@@ -149,3 +157,47 @@ async def test_a_tenant_confusion_bug_is_caught(
     assert ("GET", "/v1/forests/{forest}/sessions/{session_id}") in failed
     assert ("GET", "/v1/forests/{forest}/facts/{fact_id}") in failed
     assert any("A's text" in p["why"] for p in result["probes"])
+
+
+def _rpc_answer(is_error: bool, text: str) -> httpx.Response:
+    result = {"content": [{"type": "text", "text": text}], "isError": is_error}
+    return httpx.Response(200, json={"jsonrpc": "2.0", "id": 1, "result": result})
+
+
+def test_mcp_and_ops_judges_flag_leaks_and_answers_to_a_objects() -> None:
+    a = _a_ids()
+
+    def mcp(response: httpx.Response, must_fail: bool) -> ct.Probe:
+        probe = ct.Probe("mcp", "POST", "/mcp get_job", "/mcp", (200,), "n")
+        surfaces.judge_mcp(probe, response, must_fail, a)
+        return probe
+
+    assert mcp(_rpc_answer(True, "no job with that id"), must_fail=True).ok
+    echo = ct.Probe("mcp", "POST", "/mcp get_job", "/mcp", (200,), "n")
+    surfaces.judge_mcp(echo, _rpc_answer(True, f"no job {a.job_id}"), True, a, {"job_id": a.job_id})
+    assert echo.ok  # echoing the id B sent is no leak; naming another of A's ids is
+    assert not mcp(_rpc_answer(True, f"no job {a.job_id}"), must_fail=True).ok
+    assert "instead of an error" in mcp(_rpc_answer(False, "{}"), must_fail=True).why
+    assert "A's text" in mcp(_rpc_answer(False, "Marisol moved to Reykjavik."), must_fail=False).why
+    assert "B's own call failed" in mcp(_rpc_answer(True, "boom"), must_fail=False).why
+    sse = httpx.Response(
+        200,
+        headers={"content-type": "text/event-stream"},
+        text='event: message\ndata: {"jsonrpc": "2.0", "id": 1, "result": {"isError": true, "content": []}}\n\n',
+    )
+    assert mcp(sse, must_fail=True).ok
+    assert "server error" in mcp(httpx.Response(500, text="oops"), must_fail=True).why
+    tools = surfaces.mcp_calls(a)
+    assert ("get_job", {"job_id": a.job_id}, True, "A's job") in tools
+    assert [t for t in tools if t[0] == "browse_tree" and t[1].get("node_id") == a.leaf_node_id and t[2]]
+
+    def ops(response: httpx.Response) -> ct.Probe:
+        probe = ct.Probe("ops", "GET", "/metrics", "/metrics", (200, 401), "n")
+        surfaces.judge_ops(probe, response, a)
+        return probe
+
+    assert ops(httpx.Response(200, text="memforest_jobs_total 3")).ok
+    assert ops(httpx.Response(401, text="{}")).ok
+    assert not ops(httpx.Response(200, text=f'memforest_jobs{{tenant="{a.tenant_id}"}} 3')).ok
+    assert not ops(httpx.Response(200, text=f'x{{forest="{a.forest}"}} 1')).ok
+    assert "server error" in ops(httpx.Response(503, text="")).why

@@ -1,0 +1,333 @@
+"""Fault injection: the service keeps working and loses nothing under worker crashes, database
+restarts, a failing model and hostile inputs.
+
+Against a real ``memforest serve`` (with its in-process worker) plus separate ``memforest worker``
+processes, an embedded PostgreSQL started by the bench under a temporary MEMFOREST_HOME (migrated
+with ``memforest db upgrade``) and the SIMULATED model server failing ``--fail-rate`` of its calls
+(500, 429, stalls past the client timeout, broken JSON), all on 127.0.0.1, for ``--duration``
+seconds: two tenants ingest generated sessions and query; one also sends slow-to-process 20 KB
+turns and queries, deeply nested JSON and oversized bodies; meanwhile ``--kills`` workers are
+SIGKILLed at random moments (and restarted) and the database is restarted ``--db-restarts`` times.
+A prober thread times ``/healthz`` every 50 ms. After a bounded drain it checks, from the database:
+every acknowledged session in its forest exactly once and complete, no job stuck, every failed job
+with a reason, ``memforest check`` ok for every forest; and counts the 5xx answers.
+
+    python -m bench.faults            # full size: 20 kills, 3 database restarts, 20% model faults
+    python -m bench.faults --quick    # CI size (well under 2 minutes)
+
+Writes ``bench/results/faults.json`` (arguments, git commit, figures), a table, and
+``faults.png`` (a timeline: /healthz latency, kills, restarts, 5xx). Exits 1 on any violation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+
+from bench.env import REPO_ROOT, RESULTS_DIR
+from bench.faults_load import Prober, Tenant, Traffic, adversarial_loop, ingest_loop, query_loop
+from bench.faults_procs import Cluster, FaultSpec, cluster
+from bench.faults_report import plot, render
+from bench.faults_verify import check_forests, verify_jobs, verify_sessions, wait_drained
+from bench.report import machine_info, publish
+from bench.synthetic import SyntheticConversations
+from memforest.db.engine import Database
+from memforest.errors import MemForestError
+
+HEALTHZ_P99_TARGET_MS = 250.0
+QUICK = {"duration": 15.0, "kills": 2, "db_restarts": 1, "ingest_clients": 2, "query_clients": 1,
+         "drain_timeout": 60.0, "ingest_pause": 1.5, "max_sessions": 8, "adversarial_pause": 2.0}  # fmt: skip
+FULL = {"duration": 240.0, "kills": 20, "db_restarts": 3, "ingest_clients": 3, "query_clients": 2,
+        "drain_timeout": 540.0, "ingest_pause": 3.0, "max_sessions": 400, "adversarial_pause": 0.5}  # fmt: skip
+
+
+def git_commit() -> str:
+    """The commit of the checkout (with ``+dirty`` when it has changes), or ``unknown``."""
+    try:
+        sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return sha.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "") if sha.returncode == 0 else "unknown"
+
+
+def schedule(args: argparse.Namespace, rng: random.Random) -> list[tuple[float, str]]:
+    """When (seconds into the load) each kill and each database restart happens, in order."""
+    lo, hi = 0.1 * args.duration, 0.85 * args.duration
+    events = [(rng.uniform(lo, hi), "kill") for _ in range(args.kills)]
+    # restarts spread over the window (one per slice), so that the database is up between them
+    for i in range(args.db_restarts):
+        width = (hi - lo) / args.db_restarts
+        events.append((rng.uniform(lo + i * width, lo + (i + 0.8) * width), "db_restart"))
+    return sorted(events)
+
+
+async def chaos(c: Cluster, plan: list[tuple[float, str]], start: float, end: float, rng: random.Random) -> None:
+    """Run the planned kills and restarts at their times; restart workers that exit on their own."""
+    pending = list(plan)
+    while time.monotonic() < end or pending:
+        now = time.monotonic() - start
+        while pending and pending[0][0] <= now:
+            _, what = pending.pop(0)
+            if what == "kill":
+                i = rng.randrange(len(c.workers))
+                pid = c.kill_worker(i)
+                c.note("kill", worker=c.workers[i].name, pid=pid)
+                await asyncio.sleep(rng.uniform(0.2, 1.0))
+                c.start_worker(i)
+            else:
+                c.note("db_restart_begin")
+                try:
+                    took = await asyncio.to_thread(c.restart_database)
+                    c.note("db_restart_end", seconds=round(took, 3))
+                except subprocess.SubprocessError as exc:
+                    c.note("db_restart_failed", error=str(exc)[:300])
+        c.restart_dead_workers()
+        if c.serve is not None and not c.serve.alive():
+            c.note("serve_exited", rc=c.serve.popen.returncode if c.serve.popen else None)
+            raise MemForestError(f"memforest serve exited during the run:\n{c.serve.log_tail()}")
+        if time.monotonic() > end and not pending:
+            return
+        await asyncio.sleep(0.2)
+
+
+async def _tenants(c: Cluster) -> list[Tenant]:
+    out = []
+    headers = {"Authorization": f"Bearer {c.admin_key}"}
+    async with httpx.AsyncClient(base_url=c.url, timeout=60, headers=headers) as http:
+        for name in ("faults-a", "faults-b"):
+            tenant = (await http.post("/v1/tenants", json={"name": name})).raise_for_status().json()
+            key = (
+                (await http.post(f"/v1/tenants/{tenant['id']}/keys", json={"scopes": ["read", "write"]}))
+                .raise_for_status()
+                .json()
+            )
+            forest = f"{name}-notes"
+            auth = {"Authorization": f"Bearer {key['key']}"}
+            (await http.post("/v1/forests", json={"name": forest}, headers=auth)).raise_for_status()
+            out.append(Tenant(name, key["key"], forest))
+    return out
+
+
+def _percentiles(values: Sequence[float]) -> dict[str, float]:
+    if not values:
+        return {}
+    p50, p95, p99 = np.percentile(np.array(values, dtype=float), [50, 95, 99])
+    return {"n": len(values), "p50_ms": round(float(p50), 2), "p95_ms": round(float(p95), 2),
+            "p99_ms": round(float(p99), 2), "max_ms": round(float(max(values)), 2)}  # fmt: skip
+
+
+def exceptions_in(lines: Sequence[str]) -> Counter[str]:
+    """The final exception line of every traceback in a log, counted."""
+    found: Counter[str] = Counter()
+    inside = False
+    for line in lines:
+        if line.startswith("Traceback (most recent call last)"):
+            inside = True
+        elif inside and line and not line[0].isspace() and not line.startswith(("During handling", "The above")):
+            found[re.split(r" (?:request_id|job_id)=", line, maxsplit=1)[0][:200]] += 1
+            inside = False
+    return found
+
+
+def _log_findings(c: Cluster) -> dict[str, Any]:
+    """Per process log: starts, tracebacks, the exceptions they end with, and the ERROR lines' sources."""
+    out: dict[str, Any] = {}
+    for proc in [p for p in (c.serve, *c.workers) if p is not None]:
+        try:
+            lines = proc.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            continue
+        errors = Counter(ln.split(" ERROR ", 1)[1][:120] for ln in lines if " ERROR " in ln)
+        out[proc.name] = {
+            "starts": proc.starts,
+            "tracebacks": sum(ln.startswith("Traceback") for ln in lines),
+            "exceptions": dict(exceptions_in(lines).most_common(8)),
+            "error_lines": dict(errors.most_common(8)),
+        }
+    return out
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Start the cluster, load it while breaking things, drain, verify; the result dict."""
+    rng = random.Random(args.seed)
+    commit = git_commit()  # of the code that runs, taken before it starts
+    spec = FaultSpec(
+        workers=args.workers, fail_rate=args.fail_rate, seed=args.seed, server_worker=not args.no_server_worker
+    )
+    with cluster(spec, keep_logs=args.keep_logs) as c:
+        tenants = await _tenants(c)
+        traffic = Traffic(t0=c.t0)
+        names = [p.name for p in SyntheticConversations(seed=args.seed).people]
+        plan = schedule(args, rng)
+        prober = Prober(c.url, c.t0)
+        prober.start()
+        start = time.monotonic()
+        end = start + args.duration
+        c.note("load_begin")
+        tasks = [ingest_loop(c.url, tenants[n % 2], n, args, end, traffic) for n in range(args.ingest_clients)]
+        tasks += [
+            query_loop(c.url, tenants[n % 2], n, args.seed, end, traffic, names) for n in range(args.query_clients)
+        ]
+        adversarial = asyncio.ensure_future(adversarial_loop(c.url, tenants[1], end, traffic, args.adversarial_pause))
+        try:
+            await asyncio.gather(chaos(c, plan, start, end, rng), *tasks, adversarial)
+        finally:
+            c.note("load_end")
+        load_s = time.monotonic() - start
+        db = Database(c.database_url, pool_size=2, max_overflow=0)
+        try:
+            drain_s = await wait_drained(db, args.drain_timeout)
+            c.restart_dead_workers()
+            c.note("drained", seconds=drain_s)
+            prober.stop()
+            jobs = await verify_jobs(db)
+            sessions = await verify_sessions(db, traffic.accepted, jobs.pop("state_of"))
+        finally:
+            prober.stop()
+            await db.dispose()
+        checks = await check_forests(c.memforest, [(t.name, t.forest) for t in tenants])
+        try:
+            async with httpx.AsyncClient(timeout=10) as http:
+                sim_stats = (await http.get(f"{c.sim_url}/stats")).json()
+        except (httpx.HTTPError, ValueError):
+            sim_stats = {}
+        logs = _log_findings(c)
+        events = list(c.events)
+    result = _result(args, traffic, prober, jobs, sessions, checks, sim_stats, logs, events, load_s, drain_s, plan)
+    return result | {"git_commit": commit}
+
+
+def _result(
+    args: argparse.Namespace,
+    traffic: Traffic,
+    prober: Prober,
+    jobs: dict[str, Any],
+    sessions: dict[str, Any],
+    checks: dict[str, str],
+    sim_stats: dict[str, Any],
+    logs: dict[str, Any],
+    events: list[dict[str, Any]],
+    load_s: float,
+    drain_s: float,
+    plan: list[tuple[float, str]],
+) -> dict[str, Any]:
+    begin = next((e["t"] for e in events if e["kind"] == "load_begin"), 0.0)
+    finish = next((e["t"] for e in events if e["kind"] == "load_end"), float("inf"))
+    under_load = [ms for t, ms, _ in prober.samples if begin <= t <= finish]
+    healthz = _percentiles(under_load) | {
+        "failed": sum(1 for t, _, s in prober.samples if begin <= t <= finish and s != 200)
+    }
+    five_xx = len(traffic.server_errors)
+    violations = [f"lost session {x['session']}: {'; '.join(x['problems'])}" for x in sessions["lost"]]
+    violations += [f"duplicated session {x['session']} ({x['copies']} copies)" for x in sessions["duplicated"]]
+    violations += [f"stuck job {x['job_id']} ({x['kind']}, {x['state']})" for x in jobs["stuck"]]
+    violations += [f"failed job without a reason {x['job_id']}" for x in jobs["failed_without_reason"]]
+    violations += [f"memforest check {f}: {v}" for f, v in checks.items() if v != "ok"]
+    violations += [f"session never acknowledged: {k}" for k in traffic.given_up]
+    if five_xx:
+        violations.append(f"{five_xx} answers were 5xx")
+    healthz_ok = bool(healthz.get("p99_ms", float("inf")) < HEALTHZ_P99_TARGET_MS) and healthz["failed"] == 0
+    return {
+        "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "git_commit": git_commit(),
+        "machine": machine_info(),
+        "config": {
+            "server": f"memforest serve (in-process worker: {'no' if args.no_server_worker else 'yes'}) "
+            f"+ {args.workers} memforest worker processes",
+            "model": f"SIMULATED OpenAI-compatible server, {args.fail_rate:.0%} of calls fail "
+            "(500/429/timeout/invalid JSON)",
+            "database": "embedded PostgreSQL started by the bench, restarted with pg_ctl restart -m fast",
+            "planned": [{"t": round(t, 3), "kind": k} for t, k in plan],
+        },
+        "load_s": round(load_s, 3),
+        "drain_s": drain_s,
+        "requests": dict(sorted(traffic.statuses.items())),
+        "transport_errors": dict(sorted(traffic.errors.items())),
+        "server_errors": five_xx,
+        "server_error_samples": traffic.server_errors[:50],
+        "latency": {k: _percentiles([v * 1000 for v in vs]) for k, vs in traffic.latencies.items()},
+        "healthz": healthz,
+        "healthz_target_ms": HEALTHZ_P99_TARGET_MS,
+        "healthz_ok": healthz_ok,
+        "healthz_samples": prober.samples,
+        "jobs": jobs,
+        "sessions": sessions,
+        "checks": checks,
+        "model_server": sim_stats,
+        "process_logs": logs,
+        "events": events,
+        "kills": sum(1 for e in events if e["kind"] == "kill"),
+        "db_restarts": sum(1 for e in events if e["kind"] == "db_restart_end"),
+        "worker_exits": sum(1 for e in events if e["kind"] == "worker_exited"),
+        "violations": violations,
+        "pass": not violations,
+    }
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m bench.faults", description=(__doc__ or "").split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help=f"CI size: {QUICK}")
+    p.add_argument("--duration", type=float, default=None, help="seconds of load (full: 240)")
+    p.add_argument("--kills", type=int, default=None, help="worker SIGKILLs (full: 20)")
+    p.add_argument("--db-restarts", type=int, default=None, help="PostgreSQL restarts (full: 3)")
+    p.add_argument("--ingest-clients", type=int, default=None)
+    p.add_argument("--query-clients", type=int, default=None)
+    p.add_argument("--drain-timeout", type=float, default=None, help="seconds to wait for every job to finish")
+    p.add_argument("--workers", type=int, default=2, help="separate memforest worker processes")
+    p.add_argument("--no-server-worker", action="store_true", help="serve without its in-process worker")
+    p.add_argument("--fail-rate", type=float, default=0.2, help="share of model calls that fail")
+    p.add_argument("--max-sessions", type=int, default=None, help="sessions per ingest client at most")
+    p.add_argument("--adversarial-pause", type=float, default=None, help="seconds between hostile requests")
+    p.add_argument("--ingest-pause", type=float, default=None, help="seconds between one client's sessions")
+    p.add_argument("--keep-logs", type=Path, default=None, help="copy the processes' logs to this folder")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--out", type=Path, default=RESULTS_DIR)
+    p.add_argument("--name", default=None, help="result file name (default: faults, or faults_quick)")
+    return p
+
+
+def resolve_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse; fill the size knobs from --quick or the full size."""
+    args = _parser().parse_args(argv)
+    size = QUICK if args.quick else FULL
+    for k, v in size.items():
+        if getattr(args, k) is None:
+            setattr(args, k, v)
+    args.name = args.name or ("faults_quick" if args.quick else "faults")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run; exit 1 on any violation, 2 on bad arguments."""
+    args = resolve_args(argv)
+    if args.duration <= 0 or args.kills < 0 or args.db_restarts < 0 or args.workers < 1 or not 0 <= args.fail_rate <= 1:
+        print(
+            "bench.faults: need --duration > 0, --kills >= 0, --db-restarts >= 0, --workers >= 1, 0 <= --fail-rate <= 1"
+        )
+        return 2
+    try:
+        result = asyncio.run(run(args))
+    except (MemForestError, httpx.HTTPError) as exc:
+        print(f"bench.faults: error: {exc}", file=sys.stderr)
+        return 1
+    publish(args.out, args.name, result, plot, render, width=200)
+    return 0 if result["pass"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
