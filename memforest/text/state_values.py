@@ -20,9 +20,35 @@ __all__ = [
 
 _NOT_VALUE = frozenset(
     (
-        "january february march april may june july august september october november december monday tuesday "
-        "wednesday thursday friday saturday sunday i the a an my our this that it"
-    ).split()
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "i",
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "this",
+        "that",
+        "it",
+    )
 )
 _CAP = r"[A-Z][\w&'.-]*(?:\s+(?:of\s+|de\s+|du\s+|&\s+|and\s+)?[A-Z][\w&'.-]*){0,3}"
 _CAP_RE = re.compile(_CAP)
