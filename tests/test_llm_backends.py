@@ -28,6 +28,7 @@ from memforest.backends.prompts import (
     PlannerOutput,
     SummaryOutput,
     TreePlan,
+    canonical_attribute,
     render_extraction_user,
     render_summary_user,
 )
@@ -87,7 +88,7 @@ def _cell() -> CellView:
 
 
 def test_prompts_are_static_and_render_cells() -> None:
-    assert PROMPT_VERSION == "2026-11-21.1"
+    assert PROMPT_VERSION == "2026-11-22.1"
     assert set(SUMMARY_SYSTEM_PROMPTS) == set(TreeKind)
     for prompt in (EXTRACTION_SYSTEM_PROMPT, PLANNER_SYSTEM_PROMPT, NAVIGATOR_SYSTEM_PROMPT):
         assert "{" in prompt and "conv-1" not in prompt
@@ -310,3 +311,46 @@ async def test_navigator_trivial_cases_make_no_call() -> None:
 
 def test_fake_chat_satisfies_protocol() -> None:
     assert isinstance(FakeChat(), ChatModel)
+
+
+def test_extraction_prompt_names_the_state_attributes() -> None:
+    for attribute in ("residence", "employer", "pet", "vehicle", "home_type", "device"):
+        assert attribute in EXTRACTION_SYSTEM_PROMPT
+    assert "residence" in str(ExtractionOutput.model_json_schema())
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("residence", "residence"),
+        (" City ", "residence"),
+        ("pet_dog", "pet"),
+        ("car", "vehicle"),
+        ("current_employer", "employer"),
+        ("job-title", "job"),
+        ("favourite_food", "favourite_food"),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_canonical_attribute(written: str | None, expected: str | None) -> None:
+    assert canonical_attribute(written) == expected
+
+
+async def test_extractor_maps_state_attributes_to_the_vocabulary() -> None:
+    chat = FakeChat(
+        ExtractionOutput(
+            items=[
+                ExtractedItem(
+                    text="Priya signed her contract with Acme Labs.",
+                    kind="state",
+                    source_turns=[4],
+                    subject="Priya",
+                    attribute="Company",
+                    value="Acme Labs",
+                )
+            ]
+        )
+    )
+    (cand,) = await LLMExtractor(chat).extract(_cell())
+    assert (cand.subject, cand.attribute, cand.value) == ("Priya", "employer", "Acme Labs")

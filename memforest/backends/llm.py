@@ -20,6 +20,7 @@ from memforest.backends.prompts import (
     PlannerOutput,
     SummaryOutput,
     TreePlan,
+    canonical_attribute,
     render_extraction_user,
     render_navigator_user,
     render_planner_user,
@@ -119,7 +120,7 @@ def item_to_candidate(item: ExtractedItem, cell: CellView) -> Candidate | None:
         topics=_dedupe(t.lower() for t in item.topics),
         speaker=first.speaker if first is not None else None,
         subject=_clean(item.subject),
-        attribute=_clean(item.attribute),
+        attribute=canonical_attribute(_clean(item.attribute)),
         value=_clean(item.value),
     )
 

@@ -15,6 +15,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from memforest.attributes import STATE_ATTRIBUTES
 from memforest.backends.base import SummaryInput
 from memforest.domain import CellView, FactKind, TreeKind
 
@@ -32,6 +33,7 @@ __all__ = [
     "PlannerOutput",
     "SummaryOutput",
     "TreePlan",
+    "canonical_attribute",
     "render_extraction_user",
     "render_navigator_user",
     "render_planner_user",
@@ -39,7 +41,7 @@ __all__ = [
     "summary_system_prompt",
 ]
 
-PROMPT_VERSION = "2026-11-21.1"
+PROMPT_VERSION = "2026-11-22.1"  # state attributes named from memforest.attributes
 
 FACT_KIND_VALUES: tuple[str, ...] = tuple(k.value for k in FactKind)
 TIME_FOCUS_VALUES: tuple[str, ...] = ("before", "after", "between")
@@ -66,7 +68,9 @@ class ExtractedItem(BaseModel):
     entities: list[str] = Field(default_factory=list, description="People, places, organisations, things.")
     topics: list[str] = Field(default_factory=list, description="Short lowercase topic labels.")
     subject: str | None = Field(default=None, description="Who/what the slot belongs to, e.g. 'Bob'.")
-    attribute: str | None = Field(default=None, description="Slot name, e.g. 'residence'.")
+    attribute: str | None = Field(
+        default=None, description="Slot name, one of " + ", ".join(sorted(STATE_ATTRIBUTES)) + " where one fits."
+    )
     value: str | None = Field(default=None, description="Slot value, e.g. 'Davis'.")
 
 
@@ -110,7 +114,8 @@ class NavigatorOutput(BaseModel):
 
 # ---------------------------------------------------------------- extraction
 
-EXTRACTION_SYSTEM_PROMPT = """\
+EXTRACTION_SYSTEM_PROMPT = (
+    """\
 You are the memory extractor of a long-term memory service for conversational agents.
 You read a short excerpt of one conversation (a few consecutive turns) and write down every
 piece of information worth remembering about the speakers and the people, places, things and
@@ -138,15 +143,22 @@ Rules:
 6. entities: the proper names and key things the item mentions (people, pets, places,
    organisations, works, products), as written. topics: 1 to 3 short lowercase labels
    ("hiking", "career", "family").
-7. For a state, preference or relation that can change over time, fill subject (whose it is),
-   attribute (a short snake_case slot name such as residence, job, partner,
-   favourite_food) and value; otherwise leave them null.
+7. For a state of a person that can change over time, fill subject (whose it is: the person's
+   name), attribute and value (the new value only, e.g. the city, company, pet's name, car model),
+   even when the sentence names neither the attribute nor the previous value ("the lease on our
+   flat in Lisbon starts next week" -> residence Lisbon; "signed my contract with Acme" ->
+   employer Acme; "finally sold the Honda, the new Kia is so quiet" -> vehicle Kia). Use these
+   attribute names: """
+    + ", ".join(sorted(STATE_ATTRIBUTES))
+    + """; another state or preference gets a short snake_case name (favourite_food).
+   Otherwise leave the three null.
 8. If nothing is worth remembering, return an empty list.
 
 Answer with JSON only: {"items": [ {"text": ..., "kind": ..., "source_turns": [...],
 "time_text": ..., "valid_from": ..., "valid_to": ..., "entities": [...], "topics": [...],
 "subject": ..., "attribute": ..., "value": ...}, ... ]}
 """
+)
 
 
 def _fmt_time(t: datetime) -> str:
@@ -289,3 +301,35 @@ def render_navigator_user(
     for i, text in enumerate(children):
         lines.append(f"[{i}] {_one_line(text)}")
     return "\n".join(lines)
+
+
+_ATTRIBUTE_SYNONYMS: dict[str, str] = {
+    **dict.fromkeys(("city", "home", "location", "lives_in", "address", "current_city", "hometown_now"), "residence"),
+    **dict.fromkeys(
+        ("company", "workplace", "work", "employment", "works_at", "organisation", "organization"), "employer"
+    ),
+    **dict.fromkeys(("job_title", "occupation", "profession", "position", "role", "title"), "job"),
+    **dict.fromkeys(("university", "college", "education", "studies", "studies_at"), "school"),
+    **dict.fromkeys(("girlfriend", "boyfriend", "spouse", "significant_other", "dating", "wife", "husband"), "partner"),
+    **dict.fromkeys(("dog", "cat", "pets", "pet_name"), "pet"),
+    **dict.fromkeys(("car", "cars", "vehicles", "ride", "motorbike"), "vehicle"),
+    **dict.fromkeys(("housing", "dwelling", "home_kind", "residence_type"), "home_type"),
+    **dict.fromkeys(("eating", "diet_type", "dietary_preference"), "diet"),
+    **dict.fromkeys(("health_condition", "medical_condition", "condition", "illness", "injury"), "health"),
+    **dict.fromkeys(("sport", "pastime", "main_hobby", "hobbies"), "hobby"),
+    **dict.fromkeys(("phone", "laptop", "computer", "gadget", "tablet"), "device"),
+}
+
+
+def canonical_attribute(name: str | None) -> str | None:
+    """A model-written slot name in the vocabulary of ``memforest.attributes`` where it has a
+    synonym there ("city" -> residence, "pet_dog" -> pet); other names snake_cased as written."""
+    if name is None:
+        return None
+    key = "_".join(name.strip().lower().replace("-", " ").split())
+    if not key:
+        return None
+    if key.startswith("pet_"):
+        return "pet"
+    key = key.removeprefix("current_") if key.removeprefix("current_") in STATE_ATTRIBUTES else key
+    return key if key in STATE_ATTRIBUTES else _ATTRIBUTE_SYNONYMS.get(key, key)

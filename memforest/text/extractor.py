@@ -20,6 +20,7 @@ from memforest.text.kinds import fact_kind
 from memforest.text.persons import rewrite_persons
 from memforest.text.sentences import split_sentences
 from memforest.text.slots import find_slot
+from memforest.text.states import find_state
 from memforest.text.topics import topics
 
 __all__ = ["MAX_PER_TURN", "extract_cell"]
@@ -130,8 +131,11 @@ def _candidate(unit: _Unit, turn: CellTurn, other: str | None, names: dict[str, 
             seen.add(ent.lower())
             unique.append(ent)
     slot = None
-    if kind is not FactKind.PLAN and not unit.caption and not original.rstrip().endswith("?"):
-        slot = find_slot(text)
+    if not unit.caption and not original.rstrip().endswith("?"):
+        # a plan ("the lease starts next week") states a state from its date; hedged plans
+        # ("going to move") are left out by find_state, and the fixed patterns skip plans
+        slot = None if kind is FactKind.PLAN else find_slot(text)
+        slot = slot or find_state(text, turn.speaker, tuple(names.values()))
     topic_source = original if unit.caption else _strip_spans(original, mentions)
     return Candidate(
         text=text,

@@ -95,7 +95,7 @@ def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
 
     adv_group = rf"(?P<adv>(?:\s+(?:{ADVERBS}))*)"
     text = re.sub(
-        rf"\b(?:I|i(?![.'’]\w))\b{adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?))?",
+        rf"\b(?:I|i(?![.'’]\w))\b{adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?)(?![\w']))?",
         subject(speaker, known_verbs_only=False),
         text,
     )
@@ -121,7 +121,7 @@ def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
         text = re.sub(pattern, repl, text)
     if other:
         text = re.sub(
-            rf"\b[Yy]ou\b(?!\s+guys){adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?))?",
+            rf"\b[Yy]ou\b(?!\s+guys){adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?)(?![\w']))?",
             subject(other, known_verbs_only=True),
             text,
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from memforest.text.lexicon import ENTITY_EXCLUDE, NUMBER_WORDS, PET_ANIMALS, PET_CANON
+from memforest.text.lexicon import ENTITY_EXCLUDE, NUMBER_WORDS, PET_ANIMALS
 from memforest.text.topics import singular
 
 __all__ = ["find_slot"]
@@ -127,13 +127,12 @@ def find_slot(text: str) -> tuple[str, str, str] | None:
         if not subject or not value:
             continue
         attr = attribute
-        groups = m.groupdict()
+        m.groupdict()
         if attribute == "favorite":
             thing = "_".join(singular(w) for w in m["thing"].lower().split())
             attr = f"favorite_{thing}"
         elif attribute == "pet":
-            animal = re.sub(r"\s+", " ", (groups.get("animal") or "pet").lower())
-            attr = "pet_" + PET_CANON.get(animal, animal)
+            attr = "pet"  # one chain per person (attributes.py); the animal stays in the text
         elif attribute == "age" and value.lower() in NUMBER_WORDS:
             value = str(NUMBER_WORDS[value.lower()])
         elif attribute == "relationship_status":

@@ -1,0 +1,253 @@
+"""Value readers of ``memforest.text.states``: the value a state sentence names for one attribute
+(a capitalised place or organisation, a pet's name, a car's make and model, a diet, a condition)."""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.lexicon import PET_ANIMALS
+
+__all__ = [
+    "cap_after",
+    "device_value",
+    "diet_value",
+    "health_value",
+    "hobby_value",
+    "job_value",
+    "pet_value",
+    "vehicle_value",
+]
+
+_NOT_VALUE = frozenset(
+    (
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "i",
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "this",
+        "that",
+        "it",
+    )
+)
+_CAP = r"[A-Z][\w&'.-]*(?:\s+(?:of\s+|de\s+|du\s+|&\s+|and\s+)?[A-Z][\w&'.-]*){0,3}"
+_CAP_RE = re.compile(_CAP)
+_STOP = (
+    r"in|on|at|since|last|this|next|with|and|but|because|for|when|after|before|from|ago|about|to|now|"
+    r"recently|yesterday|today|around|during|so|which|who|where|while|as|near|by|is|was|are|were|it|its|"
+    r"every|each|again|already|too|lately|these|those|the|a|an|of|than|then|all|just|really|very"
+)
+_LOWER = rf"(?P<v>(?:(?!(?:{_STOP})\b)[a-z][a-z'-]*)(?:\s+(?!(?:{_STOP})\b)[a-z][a-z'-]*){{0,2}})"
+_SOLD = re.compile(
+    r"(?:sold|old|rid\s+of|scrapped|crashed|totall?ed|replaced|traded\s+in|broke|lost|returned)\s+"
+    r"(?:the\s+|my\s+|our\s+|an?\s+|\w+'s\s+)?(?:old\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _clean_cap(value: str) -> str | None:
+    words = value.split()
+    while words and (words[-1].lower() in {"and", "of", "de", "du", "&"} or words[-1].endswith("'s")):
+        words.pop()
+    if not words or words[0].lower() in _NOT_VALUE or words[0].endswith("'s"):
+        return None
+    return " ".join(words).rstrip(".'")
+
+
+def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
+    """The first capitalised phrase right after one of ``preps`` (a regex alternation), skipping
+    months, weekdays and possessives; with ``school`` only names that look like a school."""
+    for m in re.finditer(rf"\b{preps}\s+(?:the\s+)?(?P<v>{_CAP})", text):
+        value = _clean_cap(m["v"])
+        if value is None:
+            continue
+        named = re.search(r"\b(?:University|College|School|Academy|Institute|Polytechnic|Uni)\b", value)
+        later = re.search(r"\b(?:university|college|school|academy|institute|uni)\b", text[m.end() :], re.I)
+        if school and not named and not later:
+            continue
+        return value
+    return None
+
+
+_BRANDS = (
+    r"Honda|Kia|Toyota|Subaru|Ford|Volvo|Mazda|Tesla|Skoda|Škoda|Nissan|Jeep|Fiat|Hyundai|Renault|Audi|Mini|"
+    r"Peugeot|Volkswagen|VW|Seat|SEAT|Dacia|BMW|Mercedes(?:-Benz)?|Chevrolet|Chevy|Porsche|Lexus|Citro[eë]n|"
+    r"Opel|Vauxhall|Mitsubishi|Suzuki|Dodge|Jaguar|Land\s+Rover|Range\s+Rover|Alfa\s+Romeo|Polestar|Rivian|"
+    r"Cupra|GMC|Buick|Cadillac|Chrysler|Acura|Infiniti|Genesis|Lucid|BYD|MG|Saab|Lancia|Alpine|"
+    r"Harley(?:-Davidson)?|Ducati|Yamaha|Kawasaki|Vespa|Triumph|Royal\s+Enfield"
+)
+_MODEL = r"(?:\s+(?!(?:is|was|and|from|for|on|in|at|now|last|today|the)\b)(?:[A-Z0-9][\w-]*|[a-z]?\d[\w-]*)){0,2}"
+_VEHICLE_RE = re.compile(rf"\b(?P<v>(?:{_BRANDS}){_MODEL})")
+_DEVICES = (
+    r"iPhone|iPad|MacBook(?:\s+(?:Air|Pro))?|iMac|Pixel|Galaxy|Samsung\s+Galaxy|OnePlus|Xiaomi|Huawei|Motorola|"
+    r"Nokia|ThinkPad|Surface|Chromebook|Kindle|Apple\s+Watch|Fitbit|Garmin|Dell\s+XPS|Lenovo|Asus|Acer|Razer|"
+    r"Steam\s+Deck|Nintendo\s+Switch|PlayStation|Xbox|Fairphone|Sony\s+Xperia"
+)
+_DEVICE_RE = re.compile(
+    rf"\b(?P<v>(?:{_DEVICES})(?:\s+(?:\d+\w*|Pro|Max|Plus|Ultra|Mini|Air|Fold\d*|Flip\d*|Lite|[A-Z]\d+\w*)){{0,3}})"
+)
+
+
+def _last_kept(regex: re.Pattern[str], text: str) -> str | None:
+    kept = [m["v"] for m in regex.finditer(text) if not _SOLD.search(text[: m.start()])]
+    return kept[-1].strip() if kept else None
+
+
+def vehicle_value(text: str, _m: re.Match[str]) -> str | None:
+    """The make and model of the car the sentence says the subject has (not one sold)."""
+    return _last_kept(_VEHICLE_RE, text)
+
+
+def device_value(text: str, _m: re.Match[str]) -> str | None:
+    """The phone, laptop or similar device the sentence says the subject has (not one replaced)."""
+    return _last_kept(_DEVICE_RE, text)
+
+
+_ANIMALS = (
+    PET_ANIMALS + r"|kitty|tabby|rescue|retriever|labrador|lab|beagle|terrier|spaniel|poodle|collie|husky|"
+    r"corgi|dachshund|pug|greyhound|shepherd|bulldog|whippet|chihuahua|doodle|moggy|budgie|gecko|ferret|tortoise|pony"
+)
+_NAME = r"(?P<v>[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*)?)"
+_PET_RES = (
+    re.compile(r"\b(?:named|called|name\s+is|name's|goes\s+by|answers\s+to)\s+" + _NAME),
+    re.compile(r"^(?i:meet|say\s+hi\s+to|say\s+hello\s+to|this\s+is|introducing|welcome)\s+" + _NAME),
+    re.compile(
+        r"^" + _NAME + r"\s+(?:is|has\s+been)\s+(?:\w+'s|our|my|the)\s+(?:new\s+)?(?:\w+\s+)?(?:" + _ANIMALS + r")\b"
+    ),
+    re.compile(r"\b(?:adopted|rescued|brought\s+home|welcomed|fostering|got)\s+" + _NAME + r"\b"),
+    re.compile(r"\b(?:family|household|home|pack|crew),\s+" + _NAME + r"\b"),
+    re.compile(r"\b(?:" + _ANIMALS + r"),?\s+" + _NAME),
+)
+
+
+def pet_value(text: str, _m: re.Match[str]) -> str | None:
+    """The name of the pet the sentence introduces."""
+    for regex in _PET_RES:
+        m = regex.search(text)
+        if m:
+            return m["v"]
+    return None
+
+
+_JOB_SUFFIX = re.compile(
+    r"(?:er|or|ist|ian|ant|ent|nurse|chef|cook|medic|pilot|clerk|lead|head|director|ceo|cto|intern|"
+    r"associate|coach|tutor|barista|vet|judge|officer|agent|engineer|architect|analyst|attorney)$"
+)
+
+
+def job_value(text: str, _m: re.Match[str]) -> str | None:
+    """The job title the sentence gives the subject ("as a nurse", "promoted to senior editor")."""
+    m = re.search(r"\b(?:as|promoted\s+to|job\s+title\s+is)\s+(?:an?\s+|the\s+)?" + _LOWER, text)
+    if m:
+        return m["v"]
+    m = re.search(r"\b(?:became|become|is\s+now|now\s+an?|qualified\s+as|trained\s+as)\s+(?:an?\s+)?" + _LOWER, text)
+    if m and _JOB_SUFFIX.search(m["v"]):
+        return m["v"]
+    return None
+
+
+_DIETS = {
+    "vegan": "vegan",
+    "vegetarian": "vegetarian",
+    "veggie": "vegetarian",
+    "pescatarian": "pescatarian",
+    "keto": "keto",
+    "paleo": "paleo",
+    "gluten-free": "gluten-free",
+    "gluten free": "gluten-free",
+    "dairy-free": "dairy-free",
+    "dairy free": "dairy-free",
+    "low-carb": "low-carb",
+    "low carb": "low-carb",
+    "plant-based": "plant-based",
+    "plant based": "plant-based",
+    "carnivore": "carnivore",
+}
+_DIET_RE = re.compile(
+    r"\b(?:is|am|are|went|gone|going|became|become|turned|switched\s+to|now|started|on\s+an?|follow\w*|"
+    r"eat\w*|fully|strictly|officially)\s+(?:\w+\s+)?(?P<d>" + "|".join(map(re.escape, _DIETS)) + r")\b"
+    r"(?!\s+(?:restaurant|place|cafe|café|bakery|recipes?|dish|burger|food|options?|menu|cookbook|friends?))",
+    re.IGNORECASE,
+)
+_NO_MEAT = re.compile(r"\b(?:gave\s+up|quit|stopped\s+eating|cut\s+out|no\s+more)\s+(?:meat|animal\s+products)\b", re.I)
+
+
+def diet_value(text: str, _m: re.Match[str]) -> str | None:
+    """The diet the sentence says the subject follows (normalised: vegan, vegetarian, keto, ...)."""
+    m = _DIET_RE.search(text)
+    if m:
+        return _DIETS[m["d"].lower()]
+    return "vegetarian" if _NO_MEAT.search(text) else None
+
+
+_PARTICIPLE = {"broke": "broken", "tore": "torn", "hurt": "hurt"}
+_CONDITIONS = (
+    r"asthma|diabetes|type\s+[12]\s+diabetes|migraines|arthritis|anxiety|depression|a\s+concussion|the\s+flu|"
+    r"covid|long\s+covid|pneumonia|cancer|celiac\s+disease|coeliac\s+disease|insomnia|hypertension|"
+    r"high\s+blood\s+pressure|an?\s+\w+\s+allergy|tendinitis|shingles|bronchitis"
+)
+_HEALTH_RES = (
+    re.compile(r"\bdiagnosed\s+with\s+(?:an?\s+)?" + _LOWER),
+    re.compile(r"\b(?:recovering|recovered|suffer\w*)\s+from\s+(?:an?\s+|the\s+)?" + _LOWER),
+    re.compile(r"\btested\s+positive\s+for\s+" + _LOWER),
+    re.compile(r"\b(?:has|have|got|developed|caught)\s+(?P<v>" + _CONDITIONS + r")\b"),
+    re.compile(r"\b(?:is|am|now)\s+(?P<v>pregnant|diabetic)\b"),
+)
+_INJURY = re.compile(
+    r"\b(?P<verb>broke|fractured|sprained|tore|injured|hurt|dislocated)\s+(?:\w+'s|my|his|her|a|the)\s+"
+    r"(?P<part>(?:left\s+|right\s+)?[a-z]+)"
+)
+
+
+def health_value(text: str, _m: re.Match[str]) -> str | None:
+    """The condition or injury the sentence says the subject has."""
+    for regex in _HEALTH_RES:
+        m = regex.search(text)
+        if m:
+            return re.sub(r"^(?:an?|the)\s+", "", m["v"].lower())
+    m = _INJURY.search(text)
+    if m:
+        return f"{_PARTICIPLE.get(m['verb'], m['verb'])} {m['part']}"
+    return None
+
+
+_HOBBY_RES = (
+    re.compile(r"\b(?:took|taken|taking)\s+up\s+(?:an?\s+|the\s+)?" + _LOWER),
+    re.compile(r"\b(?:got|getting|gotten|is|am|really)\s+(?:really\s+|so\s+|big\s+)?into\s+" + _LOWER),
+    re.compile(r"\b(?:hooked\s+on|obsessed\s+with)\s+" + _LOWER),
+    re.compile(r"\b(?:started|began|begun)\s+(?:doing|playing|learning|practi[cs]ing)\s+" + _LOWER),
+    re.compile(
+        r"\b(?:started|began|joined|signed\s+up\s+for|taking)\s+(?:an?\s+|the\s+|some\s+)?(?:local\s+|weekly\s+)?"
+        r"(?P<v>[a-z]+(?:\s+[a-z]+)?)\s+(?:class|classes|lessons|course|club|league|team|group)\b"
+    ),
+    re.compile(r"\b(?:hobby|pastime|passion)\s+(?:these\s+days\s+|now\s+)?is\s+" + _LOWER),
+)
+
+
+def hobby_value(text: str, _m: re.Match[str]) -> str | None:
+    """The hobby or sport the sentence says the subject has taken up."""
+    for regex in _HOBBY_RES:
+        m = regex.search(text)
+        if m and m["v"] not in {"it", "this", "that", "them", "work", "bed", "trouble"}:
+            return m["v"]
+    return None

@@ -1,0 +1,202 @@
+"""State slots from cue words: (subject, attribute, value) for sentences that state a person's
+residence, employer, job, school, partner, pet, vehicle, home type, diet, health, hobby or device
+without the fixed "X lives in Y" shape of ``memforest.text.slots``.
+
+Each attribute has cue patterns (what marks the sentence as a statement of it, e.g. a lease, the
+keys to a place, signing a contract, a rescue tabby) and a way to read the value (a capitalised
+place or organisation after a preposition, a pet's name after "called", a car's make and model).
+The subject is the person the sentence is about: the participant named in it (as speaker-rewritten
+text names them), else the speaker when the sentence has no subject of its own ("Signed my
+contract with X" becomes "Signed Alice's contract with X"). Sentences about someone else's
+relative ("Alice's sister moved to Y"), negated or hedged sentences give no slot.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from memforest.text.state_values import (
+    cap_after,
+    device_value,
+    diet_value,
+    health_value,
+    hobby_value,
+    job_value,
+    pet_value,
+    vehicle_value,
+)
+
+__all__ = ["find_state"]
+
+_NEGATED = re.compile(
+    r"\b(?:not|never|no\s+longer|didn't|don't|doesn't|won't|wasn't|isn't|aren't|haven't|hasn't|can't|couldn't|"
+    r"wouldn't|shouldn't|want|wants|wanted|wish|hope|hoping|might|maybe|perhaps|considering|thinking\s+about|"
+    r"thinking\s+of|dream|dreaming|if|would|could|should|going\s+to|gonna|planning|plan\s+to|someday|one\s+day)\b",
+    re.IGNORECASE,
+)
+_ABOUT_ADDRESSEE = re.compile(r"^(?:congrat\w*|good\s+luck|best\s+of\s+luck|enjoy|hope|wish)\b", re.I)
+_KIN = (
+    r"sister|brother|mom|mum|mother|dad|father|parents?|cousin|friend|friends|son|daughter|kids?|children|"
+    r"aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew|boss|colleague|coworker|co-worker|"
+    r"neighbou?r|roommate|flatmate|sibling|in-laws?|family|grandparents?"
+)
+_PARTNER_NOUNS = r"girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse"
+_PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|it|its|someone|everyone)\b", re.IGNORECASE)
+
+# attribute -> cue pattern (case-insensitive, searched in the rewritten sentence) and value reader
+_Reader = Callable[[str, re.Match[str]], str | None]
+
+
+def _cue(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_RESIDENCE_CUE = _cue(
+    r"\b(?:mov(?:e|ed|es|ing)|relocat\w*|settl\w*|lease|leased|rent\w*|keys?\s+to|unpack\w*|live|lives|lived|"
+    r"living|based|resid\w*|new\s+(?:flat|place|apartment|house|home|address|neighbou?rhood|city|town)|"
+    r"(?:flat|apartment|house|home|place|condo|studio)\s+in|bought\s+a\s+(?:house|flat|home|place|apartment)|"
+    r"call\w*\s+\w+\s+home|home\s+now|now\s+home|home\s+is|landed\s+in|neighbou?rs|address)\b"
+)
+_RESIDENCE_VETO = _cue(
+    r"\b(?:trip|visit\w*|vacation|holiday|conference|festival|concert|tour|weekend\s+in|flight|flew|fly|back\s+from|"
+    r"stay\w*\s+at\s+a\s+hotel|hotel)\b"
+)
+_EMPLOYER_CUE = _cue(
+    r"\b(?:work|works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|"
+    r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
+    r"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|is\s+with\s+[A-Z]\w*\s+now)\b"
+)
+_EMPLOYER_VETO = _cue(r"\b(?:from\s+home|homework|working\s+out|workout|work\s+on|worked\s+on|working\s+on)\b")
+_SCHOOL_CUE = _cue(
+    r"\b(?:school|university|college|uni|campus|semester|enroll?\w*|studying|study|studies|student|degree|"
+    r"phd|masters?|mba|grad(?:uate)?\s+school|accepted\s+(?:into|to|at)|got\s+into|transferred|attend\w*|"
+    r"classes\s+at|lectures?)\b"
+)
+_PARTNER_CUE = _cue(
+    r"\b(?:dating|seeing|going\s+out\s+with|together|married|engaged|moved\s+in\s+with|in\s+a\s+relationship|"
+    r"fell\s+for|" + _PARTNER_NOUNS + r")\b"
+)
+_PET_CUE = _cue(
+    r"\b(?:dog|cat|puppy|pup|kitten|kitty|tabby|rescue|rescued|adopt\w*|shelter|hamster|rabbit|bunny|parrot|"
+    r"budgie|bird|fish|turtle|tortoise|horse|pony|snake|lizard|gecko|guinea\s+pig|ferret|retriever|labrador|"
+    r"lab|beagle|terrier|spaniel|poodle|collie|husky|corgi|dachshund|pug|greyhound|shepherd|bulldog|"
+    r"whippet|chihuahua|doodle|moggy|furball|litter|vet|leash|walkies|pet)\b"
+)
+_VEHICLE_CUE = _cue(
+    r"\b(?:car|cars|drive|drives|driving|drove|driven|bought|buy|buying|sold|sell|selling|traded|trade|"
+    r"dealer\w*|test[\s-]drive|lease|leasing|new|got|picked\s+up|ride|parked|garage|mileage|electric|ev|suv|"
+    r"hatchback|sedan|wagon|pickup|truck|van|motorbike|motorcycle|scooter|owns?|switched|upgraded|wheels|swap\w*|"
+    r"exchang\w*|replac\w*)\b"
+)
+_HOME_TYPE_CUE = _cue(
+    r"\b(?:flat|apartment|house|condo|studio|bungalow|townhouse|townhome|loft|cottage|cabin|duplex|"
+    r"houseboat|dorm|mobile\s+home|tiny\s+house)\b"
+)
+_DIET_CUE = _cue(
+    r"\b(?:vegan|vegetarian|pescatarian|keto|paleo|gluten[\s-]free|dairy[\s-]free|lactose|low[\s-]carb|"
+    r"plant[\s-]based|diet|meat|carnivore|whole30|halal|kosher|sugar)\b"
+)
+_HEALTH_CUE = _cue(
+    r"\b(?:diagnos\w*|broke|broken|fractured|sprained|tore|torn|injur\w*|recover\w*|surgery|operation|"
+    r"suffer\w*|tested\s+positive|asthma|diabetes|diabetic|migraines?|arthritis|anxiety|depression|"
+    r"concussion|flu|covid|pneumonia|cancer|allerg\w*|celiac|coeliac|insomnia|hypertension|cast|crutches|"
+    r"physio\w*|chemo\w*|pregnant|long\s+covid)\b"
+)
+_HOBBY_CUE = _cue(
+    r"\b(?:took\s+up|taken\s+up|taking\s+up|got\s+into|getting\s+into|into|hooked\s+on|obsessed\s+with|"
+    r"hobby|pastime|passion|started|began|joined|signed\s+up|lessons?|classes|class|club|league|team)\b"
+)
+_JOB_CUE = _cue(r"\b(?:as\s+an?|promoted|became|become|role|position|job|work\w*|qualified|trained|now\s+an?)\b")
+_DEVICE_CUE = _cue(r"\b(?:phone|laptop|tablet|computer|device|watch|bought|got|new|switched|upgraded|using|use|uses)\b")
+
+
+def _residence(text: str, _m: re.Match[str]) -> str | None:
+    if _RESIDENCE_VETO.search(text):
+        return None
+    to = cap_after(text, r"(?:to|into)")
+    return to or cap_after(text, r"(?:in|home\s+is|base\s+is)")
+
+
+def _employer(text: str, _m: re.Match[str]) -> str | None:
+    if _EMPLOYER_VETO.search(text):
+        return None
+    value = cap_after(text, r"(?:at|with|for|from|joined|joining|join|by|employer\s+is|company\s+is)")
+    if value is None:
+        m = re.search(r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,3})\s+(?:hired|offered|recruited)\b", text)
+        value = m["org"] if m else None
+    return value
+
+
+def _school(text: str, _m: re.Match[str]) -> str | None:
+    return cap_after(text, r"(?:at|to|into|from|attend|attends|attending|attended|enrolled\s+in|in)", school=True)
+
+
+def _partner(text: str, _m: re.Match[str]) -> str | None:
+    m = re.search(
+        r"\b(?:dating|seeing|out\s+with|married|engaged\s+to|moved\s+in\s+with|fell\s+for|(?:"
+        + _PARTNER_NOUNS
+        + r")(?:,|\s+is|\s+named|\s+called)?)\s+(?P<v>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)",
+        text,
+    )
+    if m:
+        return m["v"]
+    m = re.search(r"(?P<v>[A-Z][\w'-]*)\s+(?:and\s+\w+\s+are|is\s+\w+'s\s+(?:new\s+)?(?:" + _PARTNER_NOUNS + "))", text)
+    return m["v"] if m else None
+
+
+_READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
+    ("vehicle", _VEHICLE_CUE, vehicle_value),
+    ("device", _DEVICE_CUE, device_value),
+    ("school", _SCHOOL_CUE, _school),
+    ("employer", _EMPLOYER_CUE, _employer),
+    ("job", _JOB_CUE, job_value),
+    ("residence", _RESIDENCE_CUE, _residence),
+    ("pet", _PET_CUE, pet_value),
+    ("partner", _PARTNER_CUE, _partner),
+    ("home_type", _HOME_TYPE_CUE, lambda t, m: m.group(0).lower()),
+    ("diet", _DIET_CUE, diet_value),
+    ("health", _HEALTH_CUE, health_value),
+    ("hobby", _HOBBY_CUE, hobby_value),
+)
+
+
+def _subject(text: str, speaker: str, participants: Sequence[str]) -> str | None:
+    """Whose state the sentence states, or None when it is someone else's (a relative's)."""
+    best: tuple[int, str] | None = None
+    for name in {speaker, *participants}:
+        m = re.search(rf"(?<![\w']){re.escape(name)}(?![\w-])", text)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), name)
+    if best is None:
+        return None if _PRONOUN_START.match(text) else speaker
+    start, name = best
+    if re.match(rf"{re.escape(name)}'s\s+(?:new\s+|old\s+|little\s+|older\s+|younger\s+)?(?:{_KIN})\b", text[start:]):
+        return None
+    if start > 0 and re.search(r"\b(?:" + _KIN + r")\s+$", text[:start], re.IGNORECASE):
+        return None
+    return name
+
+
+def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tuple[str, str, str] | None:
+    """(subject, attribute, value) of a person-rewritten sentence that states a state from cue
+    words (see module doc); None when no attribute's cue and value are found."""
+    if _NEGATED.search(text) or _ABOUT_ADDRESSEE.match(text) or text.rstrip().endswith("?"):
+        return None
+    names = {n.casefold() for n in (speaker, *participants)}
+    for attribute, cue, reader in _READERS:
+        m = cue.search(text)
+        if m is None:
+            continue
+        value = reader(text, m)
+        words = (value or "").split()
+        while words and words[-1].casefold() in names:
+            words.pop()
+        value = " ".join(words)
+        if not value or value.casefold() in names:
+            continue
+        subject = _subject(text, speaker, participants)
+        if subject is None:
+            return None
+        return subject, attribute, value
+    return None
