@@ -1,0 +1,39 @@
+"""The options every benchmark takes, the same way: ``--out DIR`` (always a folder; the file name
+is the bench's own), ``--home``, ``--repeat`` and ``--no-progress``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bench.env import RESULTS_DIR
+
+
+def bench_parser(prog: str, description: str | None, *, repeat: int = 1) -> argparse.ArgumentParser:
+    """An argument parser for ``python -m bench.<prog>`` with the shared options already added."""
+    parser = argparse.ArgumentParser(
+        prog=f"python -m bench.{prog}",
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    shared = parser.add_argument_group("shared by every benchmark")
+    shared.add_argument(
+        "--out",
+        type=_folder,
+        default=RESULTS_DIR,
+        metavar="DIR",
+        help="folder for the result JSON (and PNG); the file name is the bench's (default: bench/results)",
+    )
+    shared.add_argument(
+        "--home", type=Path, default=None, help="MEMFOREST_HOME for the embedded database (default: a temp dir)"
+    )
+    shared.add_argument("--repeat", type=int, default=repeat, help=f"repetitions of the measurement ({repeat})")
+    shared.add_argument("--no-progress", action="store_true", help="no progress bars")
+    return parser
+
+
+def _folder(value: str) -> Path:
+    path = Path(value)
+    if path.suffix.lower() in {".json", ".png", ".md"} or path.is_file():
+        raise argparse.ArgumentTypeError(f"--out takes a folder, not a file: {value}")
+    return path
