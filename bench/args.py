@@ -37,3 +37,9 @@ def _folder(value: str) -> Path:
     if path.suffix.lower() in {".json", ".png", ".md"} or path.is_file():
         raise argparse.ArgumentTypeError(f"--out takes a folder, not a file: {value}")
     return path
+
+
+def single_run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """For a bench that measures once: refuse ``--repeat`` other than 1 (a clear error, exit 2)."""
+    if args.repeat != 1:
+        parser.error(f"{parser.prog} measures once; --repeat must be 1 (got {args.repeat})")

@@ -62,7 +62,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     t_all = time.perf_counter()
     total_sessions = sum(len(f.sessions) for f in forests)
-    async with bench_env(database_url=args.database_url, settings_overrides=overrides) as env:
+    async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         bar = tqdm(
             total=total_sessions,
             unit="session",

@@ -93,7 +93,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     names = [f.name or f"conversation-{i}" for i, f in enumerate(forests)]
     total_sessions = sum(len(f.sessions) for f in forests)
     t_all = time.perf_counter()
-    async with bench_env(database_url=args.database_url) as env:
+    async with bench_env(database_url=args.database_url, home=args.home) as env:
         bar = tqdm(total=total_sessions, unit="session", desc="setup: ingest", disable=args.no_progress,
                    file=sys.stderr, dynamic_ncols=True)  # fmt: skip
         setup_s = 0.0

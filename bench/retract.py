@@ -134,7 +134,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         overrides["embedding"] = {"dim": args.embed_dim}
     t_all = time.perf_counter()
     rows = []
-    async with bench_env(database_url=args.database_url, settings_overrides=overrides) as env:
+    async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         for i, forest in enumerate(forests):
             rows.append(await _one(env, forest.name or f"conversation-{i}", forest.sessions, args))
         database = env.database

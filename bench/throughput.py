@@ -265,7 +265,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     t_all = time.perf_counter()
     with _endpoints(args) as (chat_url, embed_url, sim):
         overrides = _settings_overrides(args, chat_url, embed_url)
-        async with bench_env(database_url=args.database_url, settings_overrides=overrides) as env:
+        async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
             monitor = ServerMonitor(chat_url)
             source = await monitor.detect()
             bar = tqdm(

@@ -275,7 +275,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     results: list[dict[str, Any]] = []
     growth_sessions = 0
     growth_wall = 0.0
-    async with bench_env(database_url=args.database_url, settings_overrides=overrides) as env:
+    async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         bar = tqdm(
             total=checkpoints[-1],
             unit="fact",
