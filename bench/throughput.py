@@ -43,7 +43,7 @@ from tqdm import tqdm
 
 from bench.args import bench_parser
 from bench.env import BenchEnv, bench_env, locomo_or_complain
-from bench.report import machine_info, publish, usage_totals
+from bench.report import machine_info, provenance, publish, usage_totals
 from bench.sequential_memory import ingest_user
 from bench.server_stats import ServerMonitor, reset_prefix_cache
 from bench.throughput_report import plot, render
@@ -339,7 +339,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.quick:
         args.forests, args.repeat = min(args.forests, 1), 1
         args.sessions_limit = 1 if args.sessions_limit is None else min(args.sessions_limit, 1)
+    made = provenance(args, argv)  # the commit as the run starts, not as it ends
     result = asyncio.run(run(args, data))
+    result["provenance"] = made
     name = f"{NAME}_quick" if args.quick else (f"{NAME}_simulated" if args.simulate else NAME)
     if args.simulate and args.preset != "4b" and not args.quick:
         name = f"{name}_{args.preset.replace('-', '_')}"
