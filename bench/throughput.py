@@ -123,7 +123,9 @@ def _settings_overrides(args: argparse.Namespace, chat_url: str, embed_url: str 
         "fanout_entity": k,
         "fanout_scene": k,
     }
-    return {"llm": llm, "embedding": embedding, "pipeline": pipeline}
+    # every user's ingest jobs hold connections at once: size the pool so none waits on another
+    database = {"pool_size": max(10, args.forests * args.job_concurrency + 10)}
+    return {"llm": llm, "embedding": embedding, "pipeline": pipeline, "database": database}
 
 
 def _percentile(values: Sequence[float], q: float) -> float:

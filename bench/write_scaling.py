@@ -42,7 +42,8 @@ from rich.table import Table
 from sqlalchemy import text
 from tqdm import tqdm
 
-from bench.env import RESULTS_DIR, BenchEnv, bench_env, forest_counts
+from bench.args import bench_parser, single_run
+from bench.env import BenchEnv, bench_env, forest_counts
 from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
 from bench.stepwise import ingest_stepwise
 from bench.synthetic import SyntheticConversations
@@ -57,7 +58,7 @@ RATIO_LIMIT = 1.5
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m bench.write_scaling", description=__doc__.split("\n\n")[0])
+    p = bench_parser("write_scaling", __doc__.split("\n\n")[0])
     p.add_argument("--max-facts", type=int, default=50_000, help="grow the forest to this many facts")
     p.add_argument(
         "--checkpoints",
@@ -90,9 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
     p.add_argument("--database-url", default=None, help="external PostgreSQL (default: temporary embedded)")
-    p.add_argument("--out", type=Path, default=RESULTS_DIR, help="directory for the JSON and PNG")
     p.add_argument("--quick", action="store_true", help="small smoke run (~150 facts, 2 probe sessions)")
-    p.add_argument("--no-progress", action="store_true")
     return p
 
 
@@ -488,7 +487,9 @@ def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    single_run(parser, args)
     if args.quick:
         args.max_facts = min(args.max_facts, 120)
         args.checkpoints = args.checkpoints or "40,120"
@@ -497,7 +498,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.growth_batch = min(args.growth_batch, 6)
     result = asyncio.run(run(args))
     name = f"{NAME}_quick" if args.quick else NAME
-    publish(args.out, name, result, plot, render)
+    publish(args.out, name, result, plot, render, args=args, argv=argv)
     return 0
 
 
