@@ -54,8 +54,18 @@ def test_write_scaling_quick(db_url: str, tmp_path: Path) -> None:
     assert len(points) == 2
     assert points[0]["forest_before"]["facts"] >= 40
     assert points[1]["forest_before"]["facts"] >= 120 > points[0]["forest_before"]["facts"]
+    ratios = result["ratios_last_over_first"]
+    for key in ("wall_ms_per_leaf", "summary_calls_per_leaf", "nodes_touched_per_leaf"):
+        assert ratios[key] == pytest.approx(points[1][key] / points[0][key])  # reported per leaf ...
+    assert result["pass"] == (result["pass_per_session"] and result["pass_per_leaf"])  # ... and gated both ways
+    assert result["pass_per_leaf"] == all(ratios[k] <= 1.5 for k in result["gated"]["per_leaf"])
+    assert result["provenance"]["args"]["quick"] is True
     for p in points:
         assert p["sessions"] == 2
+        assert p["wall_ms_per_leaf"] > 0 and p["summary_calls_per_leaf"] > 0
+        assert p["wall_ms_per_leaf"] == pytest.approx(
+            1000 * p["wall_s_per_session_mean"] / p["leaves_per_session"], rel=1e-6
+        )
         assert 0 < p["wall_s_per_session_median"] < 30
         assert p["summary_calls_per_session"] > 0 and p["nodes_touched_per_session"] > 0
     assert result["final_forest"]["facts"] > 120
