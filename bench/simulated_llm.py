@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import uvicorn
 
+from bench.args import add_simulation_timing, simulation_timing
 from memforest.testing.simulated_llm import FAIL_KINDS, PRESETS, create_app, preset_config
 
 
@@ -26,12 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8001)
-    parser.add_argument("--preset", choices=sorted(PRESETS), default="4b", help="calibrated timing preset")
-    parser.add_argument("--ttft-ms", type=float, default=None, help="fixed overhead per request (preset)")
-    parser.add_argument("--tpot-ms", type=float, default=None, help="time per output token, one sequence (preset)")
-    parser.add_argument("--max-num-seqs", type=int, default=None, help="concurrent sequences; more queue (preset)")
-    parser.add_argument("--prefill-ms-per-token", type=float, default=None, help="per uncached prompt token")
-    parser.add_argument("--decode-slowdown-per-seq", type=float, default=None, help="tpot growth per extra sequence")
+    add_simulation_timing(parser, sorted(PRESETS))
     parser.add_argument("--embed-dim", type=int, default=384)
     parser.add_argument("--embed-latency-ms", type=float, default=5.0)
     parser.add_argument("--model-name", default="memforest-simulated-llm")
@@ -49,14 +45,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse flags, print the simulation banner, serve until interrupted."""
     args = _parser().parse_args(argv)
-    timing = {
-        key: getattr(args, key)
-        for key in ("ttft_ms", "tpot_ms", "max_num_seqs", "prefill_ms_per_token", "decode_slowdown_per_seq")
-        if getattr(args, key) is not None
-    }
     config = preset_config(
         args.preset,
-        **timing,
+        **simulation_timing(args),
         embed_dim=args.embed_dim,
         embed_latency_ms=args.embed_latency_ms,
         fail_plan=[kind.strip() for kind in args.fail_plan.split(",") if kind.strip()],

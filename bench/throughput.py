@@ -41,7 +41,7 @@ from typing import Any
 import httpx
 from tqdm import tqdm
 
-from bench.args import bench_parser
+from bench.args import add_simulation_timing, bench_parser, simulation_timing
 from bench.env import BenchEnv, bench_env, locomo_or_complain
 from bench.report import machine_info, provenance, publish, usage_totals
 from bench.sequential_memory import ingest_user
@@ -55,7 +55,6 @@ from memforest.testing.simulated_llm import PRESETS, SimulationConfig, preset_co
 
 NAME = "throughput"
 SYSTEMS = ("memforest", "serial_pipeline", "sequential_memory")
-_TIMING = ("ttft_ms", "tpot_ms", "max_num_seqs", "prefill_ms_per_token", "decode_slowdown_per_seq")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -77,12 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="smoke run: 1 user, 1 session, 1 repetition")
     sim = p.add_argument_group("simulation (--simulate)")
     sim.add_argument("--simulate", action="store_true", help="start the SIMULATED vLLM-like server in-process")
-    sim.add_argument("--preset", choices=sorted(PRESETS), default="4b", help="calibrated model/GPU preset")
-    sim.add_argument("--ttft-ms", type=float, default=None, help="fixed overhead per request (preset)")
-    sim.add_argument("--tpot-ms", type=float, default=None, help="ms per output token, one sequence (preset)")
-    sim.add_argument("--max-num-seqs", type=int, default=None, help="sequences served at once (preset)")
-    sim.add_argument("--prefill-ms-per-token", type=float, default=None, help="per uncached prompt token (preset)")
-    sim.add_argument("--decode-slowdown-per-seq", type=float, default=None, help="tpot growth per sequence (preset)")
+    add_simulation_timing(sim, sorted(PRESETS))
     sim.add_argument("--embed-latency-ms", type=float, default=5.0)
     sim.add_argument("--simulate-embed", action="store_true", help="embed via the simulated server too")
     return p
@@ -95,9 +89,8 @@ def _endpoints(args: argparse.Namespace) -> Iterator[tuple[str, str | None, Simu
             raise SystemExit("give --chat-url (an OpenAI-compatible server) or --simulate")
         yield args.chat_url, args.embed_url, None
         return
-    timing = {k: getattr(args, k) for k in _TIMING if getattr(args, k) is not None}
     config = preset_config(
-        args.preset, **timing, embed_dim=args.embed_dim or 384, embed_latency_ms=args.embed_latency_ms
+        args.preset, **simulation_timing(args), embed_dim=args.embed_dim or 384, embed_latency_ms=args.embed_latency_ms
     )
     with run_server_in_thread(config) as url:
         yield url, (url if args.simulate_embed else args.embed_url), config
