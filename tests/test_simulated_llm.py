@@ -287,7 +287,7 @@ def test_presets_are_calibrated_and_distinct() -> None:
 
 
 async def test_decode_slows_with_batch_size_and_gains_throughput() -> None:
-    config = SimulationConfig(ttft_ms=0, tpot_ms=2.0, decode_slowdown_per_seq=0.5, prefill_ms_per_token=0)
+    config = SimulationConfig(ttft_ms=0, tpot_ms=10.0, decode_slowdown_per_seq=0.5, prefill_ms_per_token=0)
     engine = Engine(config, ServerClock())
     loop = asyncio.get_running_loop()
     t0 = loop.time()
@@ -296,9 +296,9 @@ async def test_decode_slows_with_batch_size_and_gains_throughput() -> None:
     t0 = loop.time()
     await asyncio.gather(*(engine.decode(20) for _ in range(8)))
     together = loop.time() - t0
-    assert alone == pytest.approx(0.040, rel=0.5)
-    assert together == pytest.approx(20 * 2.0 * (1 + 0.5 * 7) / 1000, rel=0.25)  # 180 ms
-    assert together > 3 * alone  # each sequence is much slower in a batch of eight ...
+    assert alone >= 0.2 * 0.98  # 20 tokens at 10 ms
+    assert together >= 20 * 10.0 * (1 + 0.5 * 7) / 1000 * 0.98  # 900 ms: 45 ms per token at 8 sequences
+    assert together > 2.5 * alone  # each sequence is much slower in a batch of eight ...
     assert 8 * 20 / together > 20 / alone  # ... while the server makes more tokens per second
     assert engine.max_batch == 8
 
@@ -320,24 +320,25 @@ async def _wall_at(url: str, requests: int, concurrency: int) -> float:
 
 
 async def test_doubling_concurrency_past_saturation_does_not_halve_wall_time() -> None:
+    # 200 ms per request alone: long enough that a loaded machine's scheduling noise stays small
     config = SimulationConfig(
-        ttft_ms=0, tpot_ms=2.0, decode_slowdown_per_seq=0.1, prefill_ms_per_token=0.0, max_num_seqs=4
+        ttft_ms=0, tpot_ms=10.0, decode_slowdown_per_seq=0.1, prefill_ms_per_token=0.0, max_num_seqs=4
     )
     with run_server_in_thread(config) as url:
-        one = await _wall_at(url, 8, 1)
-        two = await _wall_at(url, 8, 2)
+        one = await _wall_at(url, 4, 1)
+        two = await _wall_at(url, 4, 2)
         four = await _wall_at(url, 16, 4)
         eight = await _wall_at(url, 16, 8)
         stats = (await httpx.AsyncClient().get(url.removesuffix("/v1") + "/stats")).json()
     assert two < 0.75 * one  # below saturation, more concurrency pays
-    assert eight > 0.85 * four  # past max_num_seqs=4 the extra requests only queue
+    assert eight > 0.7 * four  # past max_num_seqs=4 the extra requests only queue (halving would be 0.5)
     assert stats["max_concurrent_seen"] == 4
     assert stats["time"]["queue_wait_s"] > 0
     assert stats["time"]["sequence_s"] / stats["time"]["busy_s"] <= 4.0 + 1e-6
 
 
 async def test_prefix_cache_hits_cut_prefill_time() -> None:
-    config = SimulationConfig(ttft_ms=0, tpot_ms=0.0, prefill_ms_per_token=0.5, prefix_block_tokens=16)
+    config = SimulationConfig(ttft_ms=0, tpot_ms=0.0, prefill_ms_per_token=2.0, prefix_block_tokens=16)
     system = " ".join(f"rule{i}" for i in range(320))
     body = {"model": "m", "messages": _messages("hello there", system), "max_tokens": 1}
     other = {"model": "m", "messages": _messages("another question", system), "max_tokens": 1}
@@ -355,8 +356,8 @@ async def test_prefix_cache_hits_cut_prefill_time() -> None:
             again = (await client.post("/chat/completions", json=other)).json()
     assert cold["usage"]["prompt_tokens_details"]["cached_tokens"] == 0
     assert warm["usage"]["prompt_tokens_details"]["cached_tokens"] == 320  # 20 whole blocks of the system prompt
-    assert cold_s > 0.150  # 322 uncached tokens at 0.5 ms
-    assert warm_s < cold_s / 3
+    assert cold_s > 0.6  # 322 uncached tokens at 2 ms
+    assert cold_s - warm_s > 0.5  # the warm request prefills 2 tokens, not 322
     assert stats["cached_tokens"] == 320
-    assert stats["time"]["prefill_s"] == pytest.approx((322 + 2) * 0.0005, rel=0.01)
+    assert stats["time"]["prefill_s"] == pytest.approx((322 + 2) * 0.002, rel=0.01)
     assert again["usage"]["prompt_tokens_details"]["cached_tokens"] == 0  # the cache was reset
