@@ -1,4 +1,5 @@
-"""Flat retrieval baselines over raw turns: Okapi BM25, dense (the project's embedder), and their RRF."""
+"""Flat retrieval baselines over raw turns: Okapi BM25, cosine over hashed n-gram embeddings (the
+project's built-in embedder, not a dense neural model), and their RRF."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ class BM25:
         return [self.docs[i].doc_id for _, i in scores[:k]]
 
 
-class Dense:
+class HashedNgramTurns:
     """Cosine search over the project's hashed n-gram embeddings."""
 
     def __init__(self, docs: Sequence[Doc], dim: int) -> None:

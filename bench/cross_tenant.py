@@ -34,7 +34,6 @@ import secrets
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -43,6 +42,7 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
+from bench.args import bench_parser, single_run
 from bench.cross_tenant_setup import (
     FOREST_A,
     FOREST_B,
@@ -61,9 +61,8 @@ from bench.cross_tenant_setup import (
     wait_succeeded,
 )
 from bench.cross_tenant_surfaces import probe_surfaces
-from bench.env import RESULTS_DIR
 from bench.load import serve
-from bench.report import machine_info, write_json
+from bench.report import machine_info, provenance, write_json
 from memforest.client import MemForestClient
 from memforest.errors import MemForestError
 
@@ -422,7 +421,7 @@ def summary(result: dict[str, Any]) -> str:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Start the server, probe, stop it (also on failure)."""
-    with serve(database_url=args.database_url, embed_dim=args.embed_dim) as server:
+    with serve(database_url=args.database_url, embed_dim=args.embed_dim, home=args.home) as server:
         result = await probe_server(
             server.url, server.admin_key, job_timeout=args.job_timeout, progress=not args.no_progress
         )
@@ -431,7 +430,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m bench.cross_tenant", description=(__doc__ or "").split("\n\n")[0])
+    p = bench_parser("cross_tenant", (__doc__ or "").split("\n\n")[0])
     p.add_argument(
         "--database-url",
         default=os.environ.get("MEMFOREST_DATABASE_URL"),
@@ -439,15 +438,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--embed-dim", type=int, default=None, help="MEMFOREST_EMBEDDING__DIM for the server")
     p.add_argument("--job-timeout", type=float, default=180.0, help="seconds to wait for each setup job")
-    p.add_argument("--out", type=Path, default=RESULTS_DIR)
-    p.add_argument("--name", default="cross_tenant", help="result file name (NAME.json)")
-    p.add_argument("--no-progress", action="store_true")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the probe; exit 1 on any violation (or when the setup fails)."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    single_run(parser, args)
     if args.job_timeout <= 0:
         print("bench.cross_tenant: need --job-timeout > 0", file=sys.stderr)
         return 2
@@ -456,7 +454,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (MemForestError, httpx.HTTPError) as exc:
         print(f"bench.cross_tenant: error: {exc}", file=sys.stderr)
         return 1
-    path = write_json(args.out, args.name, result)
+    result["provenance"] = provenance(args, argv)
+    path = write_json(args.out, "cross_tenant", result)
     console = Console(width=200)
     render(result, console)
     console.print(f"wrote {path}")

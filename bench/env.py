@@ -64,21 +64,28 @@ class BenchEnv:
 
 @asynccontextmanager
 async def bench_env(
-    *, database_url: str | None = None, settings_overrides: dict[str, Any] | None = None
+    *,
+    database_url: str | None = None,
+    settings_overrides: dict[str, Any] | None = None,
+    home: Path | None = None,
 ) -> AsyncIterator[BenchEnv]:
-    """A migrated database for one bench run: ``database_url`` when given, else a temporary embedded
-    PostgreSQL (deleted when this process's last user of it stops) under a temporary MEMFOREST_HOME."""
+    """A migrated database for one bench run: ``database_url`` when given, else an embedded
+    PostgreSQL under ``home`` (kept, a fresh database per run) or under a temporary MEMFOREST_HOME
+    (deleted when this process's last user of it stops)."""
     overrides = dict(settings_overrides or {})
-    home = Path(tempfile.mkdtemp(prefix="memforest-bench-"))
+    temporary = home is None
+    home = Path(tempfile.mkdtemp(prefix="memforest-bench-")) if home is None else Path(home)
+    home.mkdir(parents=True, exist_ok=True)
     where = "external"
     if database_url is None:
-        # registered before the server's own exit hook, so it runs after the server stopped
-        atexit.register(shutil.rmtree, home, True)
-
-        server = start_embedded(home / "pgdata", delete_on_exit=True)
-        server.handle.psql("CREATE DATABASE memforest_bench;")
-        database_url = server.url("memforest_bench")
-        where = "embedded (temporary)"
+        if temporary:
+            # registered before the server's own exit hook, so it runs after the server stopped
+            atexit.register(shutil.rmtree, home, True)
+        server = start_embedded(home / "pgdata", delete_on_exit=temporary)
+        name = "memforest_bench" if temporary else f"memforest_bench_{uuid.uuid4().hex[:8]}"
+        server.handle.psql(f"CREATE DATABASE {name};")
+        database_url = server.url(name)
+        where = "embedded (temporary)" if temporary else f"embedded ({home})"
     settings = Settings(home=home, database_url=database_url, **overrides)
     backends = build_backends(settings)
     try:
@@ -87,7 +94,7 @@ async def bench_env(
             yield BenchEnv(db=db, settings=settings, backends=backends, tenant_id=tenant_id, database=where)
     finally:
         await backends.aclose()
-        if where == "external":
+        if where == "external" and temporary:
             shutil.rmtree(home, ignore_errors=True)
 
 

@@ -26,7 +26,8 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.env import RESULTS_DIR, bench_env, check_verdict, forest_counts, locomo_or_complain
+from bench.args import bench_parser, single_run
+from bench.env import bench_env, check_verdict, forest_counts, locomo_or_complain
 from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
 from memforest.ingest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
@@ -36,7 +37,7 @@ STAGES = ("accept", "extract", "embed", "commit", "refresh")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m bench.ingest_throughput", description=__doc__.split("\n\n")[0])
+    p = bench_parser("ingest_throughput", __doc__.split("\n\n")[0])
     p.add_argument("--data", type=Path, default=None, help="LoCoMo JSON (default: the shared locomo_dev5.json)")
     p.add_argument("--limit", type=int, default=None, help="only the first N conversations")
     p.add_argument("--sessions-limit", type=int, default=None, help="only the first N sessions of each")
@@ -44,9 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-check", action="store_true", help="skip the forest invariant check")
     p.add_argument("--embed-dim", type=int, default=None)
     p.add_argument("--database-url", default=None, help="external PostgreSQL (default: temporary embedded)")
-    p.add_argument("--out", type=Path, default=RESULTS_DIR)
     p.add_argument("--quick", action="store_true", help="smoke run: 1 conversation, 3 sessions")
-    p.add_argument("--no-progress", action="store_true")
     return p
 
 
@@ -62,7 +61,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     t_all = time.perf_counter()
     total_sessions = sum(len(f.sessions) for f in forests)
-    async with bench_env(database_url=args.database_url, settings_overrides=overrides) as env:
+    async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         bar = tqdm(
             total=total_sessions,
             unit="session",
@@ -215,7 +214,9 @@ def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    single_run(parser, args)
     data = locomo_or_complain(args.data)
     if data is None:
         return 2
@@ -224,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.sessions_limit = 3 if args.sessions_limit is None else args.sessions_limit
     result = asyncio.run(run(args, data))
     name = f"{NAME}_quick" if args.quick else NAME
-    publish(args.out, name, result, plot, render, width=190)
+    publish(args.out, name, result, plot, render, width=190, args=args, argv=argv)
     return 0
 
 

@@ -37,7 +37,7 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.env import RESULTS_DIR
+from bench.args import bench_parser, single_run
 from bench.report import machine_info, new_figure, publish, save_figure
 from bench.synthetic import SyntheticConversations
 from memforest.client import JobWaitTimeout, MemForestClient
@@ -86,9 +86,14 @@ class ServerProcess:
 
 
 @contextlib.contextmanager
-def serve(*, database_url: str | None, embed_dim: int | None, ready_timeout: float = 240.0) -> Iterator[ServerProcess]:
-    """Start ``memforest serve`` on a free port in a temporary home; stop it (SIGINT) and clean up after."""
-    home = Path(tempfile.mkdtemp(prefix="memforest-load-"))
+def serve(
+    *, database_url: str | None, embed_dim: int | None, ready_timeout: float = 240.0, home: Path | None = None
+) -> Iterator[ServerProcess]:
+    """Start ``memforest serve`` on a free port in ``home`` (kept) or a temporary home (removed
+    after); stop it (SIGINT) after."""
+    temporary = home is None
+    home = Path(tempfile.mkdtemp(prefix="memforest-load-")) if home is None else Path(home)
+    home.mkdir(parents=True, exist_ok=True)
     admin_key = secrets.token_urlsafe(32)
     env = {k: v for k, v in os.environ.items() if k != "MEMFOREST_API_KEY"}
     env |= {"MEMFOREST_HOME": str(home), "MEMFOREST_ADMIN_KEY": admin_key, "MEMFOREST_LOG_FORMAT": "text"}
@@ -120,7 +125,8 @@ def serve(*, database_url: str | None, embed_dim: int | None, ready_timeout: flo
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-        shutil.rmtree(home, ignore_errors=True)
+        if temporary:
+            shutil.rmtree(home, ignore_errors=True)
 
 
 def _wait_ready(server: ServerProcess, timeout: float) -> None:
@@ -225,7 +231,7 @@ def _op_stats(latencies: list[float], errors: int, duration: float) -> dict[str,
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Start the server, seed, load, drain; the result dict."""
     progress = not args.no_progress
-    with serve(database_url=args.database_url, embed_dim=args.embed_dim) as server:
+    with serve(database_url=args.database_url, embed_dim=args.embed_dim, home=args.home) as server:
         async with MemForestClient(server.url, server.admin_key) as admin:
             tenant = await admin.create_tenant("load-bench")
             key = (await admin.create_key(tenant.id, ["read", "write"])).key
@@ -360,7 +366,7 @@ def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m bench.load", description=(__doc__ or "").split("\n\n")[0])
+    p = bench_parser("load", (__doc__ or "").split("\n\n")[0])
     p.add_argument("--clients", type=int, default=8, help="concurrent clients")
     p.add_argument("--duration", type=float, default=60.0, help="seconds of load")
     p.add_argument("--query-ratio", type=float, default=0.8, help="share of operations that are queries (0..1)")
@@ -375,15 +381,14 @@ def _parser() -> argparse.ArgumentParser:
         help="external PostgreSQL (default: MEMFOREST_DATABASE_URL, else a temporary embedded one)",
     )
     p.add_argument("--embed-dim", type=int, default=None, help="MEMFOREST_EMBEDDING__DIM for the server")
-    p.add_argument("--out", type=Path, default=RESULTS_DIR)
-    p.add_argument("--name", default="load", help="result file name (NAME.json, NAME.png)")
-    p.add_argument("--no-progress", action="store_true")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the load test; exit 1 on any error, failed or unfinished job."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    single_run(parser, args)
     if args.clients < 1 or args.duration <= 0 or not 0 <= args.query_ratio <= 1 or args.seed_sessions < 0:
         print("bench.load: need --clients >= 1, --duration > 0, 0 <= --query-ratio <= 1, --seed-sessions >= 0")
         return 2
@@ -392,7 +397,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemForestError as exc:
         print(f"bench.load: error: {exc}", file=sys.stderr)
         return 1
-    publish(args.out, args.name, result, plot, render)
+    publish(args.out, "load", result, plot, render, args=args, argv=argv)
     return 0 if result["pass"] else 1
 
 

@@ -26,7 +26,9 @@ from typing import Any
 
 from tqdm import tqdm
 
-from bench.baselines import BM25, Dense, Doc, rrf_fuse
+from bench.args import bench_parser, single_run
+from bench.baselines import BM25, Doc, HashedNgramTurns, rrf_fuse
+from bench.report import provenance
 from memforest.backends.factory import build_backends
 from memforest.db.runtime import open_database
 from memforest.domain import ForestInput
@@ -100,7 +102,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     settings = Settings(home=home, database_url=None, database={"url": None})  # type: ignore[arg-type]
     backends = build_backends(settings)
     modes = ["emb"] + (["llm"] if settings.llm.base_url else [])
-    systems = [f"memforest-{m}" for m in modes] + ["bm25-turns", "dense-turns", "rrf-turns"]
+    systems = [f"memforest-{m}" for m in modes] + ["bm25-turns", "hashed-ngram-turns", "rrf-turns"]
     per_q: list[dict[str, Any]] = []
     latency: dict[str, list[float]] = {m: [] for m in modes}
     ingest: list[dict[str, Any]] = []
@@ -109,7 +111,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for forest in forests:
             name = forest.name or "forest"
             questions = [q for q in qrels.get(name, []) if q.get("scorable") and q.get("evidence_turns")]
-            bar = tqdm(total=len(forest.sessions), desc=f"ingest {name}", unit="session", file=sys.stderr)
+            bar = tqdm(
+                total=len(forest.sessions),
+                desc=f"ingest {name}",
+                unit="session",
+                file=sys.stderr,
+                disable=args.no_progress,
+            )
             t0 = time.perf_counter()
             last = [0]
 
@@ -121,8 +129,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             bar.close()
             ingest.append({**report.as_dict(), "wall_s": round(time.perf_counter() - t0, 2)})
             docs = turn_docs(forest)
-            bm25, dense = BM25(docs), Dense(docs, settings.embedding.dim)
-            for q in tqdm(questions, desc=f"query {name}", unit="q", file=sys.stderr):
+            bm25, hashed = BM25(docs), HashedNgramTurns(docs, settings.embedding.dim)
+            for q in tqdm(questions, desc=f"query {name}", unit="q", file=sys.stderr, disable=args.no_progress):
                 gold = set(q["evidence_turns"])
                 rankings: dict[str, list[str]] = {}
                 for m in modes:
@@ -131,8 +139,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     latency[m].append((time.perf_counter() - t1) * 1000.0)
                     rankings[f"memforest-{m}"] = [t for e in res.evidence for t in e.turn_ids]
                 b = bm25.search(q["question"], 100)
-                d = dense.search(q["question"], 100)
-                rankings["bm25-turns"], rankings["dense-turns"] = b, d
+                d = hashed.search(q["question"], 100)
+                rankings["bm25-turns"], rankings["hashed-ngram-turns"] = b, d
                 rankings["rrf-turns"] = rrf_fuse([b, d])
                 per_q.append(
                     {
@@ -220,16 +228,16 @@ def chart(report: dict[str, Any], path: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
-    p = argparse.ArgumentParser(prog="python -m bench.locomo_recall", description=__doc__.split("\n")[0])
+    p = bench_parser("locomo_recall", __doc__.split("\n")[0])
     p.add_argument("--data", default=None, help="LoCoMo JSON (default ../shared/data/locomo/locomo_dev5.json)")
     p.add_argument("--qrels", default=None, help="qrels JSONL (default: <data>_qrels.jsonl)")
-    p.add_argument("--out", default=str(REPO / "bench" / "results" / "locomo_recall.json"))
-    p.add_argument("--home", default=None, help="MEMFOREST_HOME for the embedded database (default: a temp dir)")
     p.add_argument("--top-k", type=int, default=50, help="evidence items requested per question")
     p.add_argument("--limit-forests", type=int, default=0, help="only the first N conversations")
     args = p.parse_args(argv)
+    single_run(p, args)
     report = asyncio.run(run(args))
-    out = Path(args.out)
+    report["provenance"] = provenance(args, argv)
+    out = Path(args.out) / "locomo_recall.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     chart(report, out.with_suffix(".png"))

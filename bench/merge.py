@@ -28,7 +28,8 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.env import RESULTS_DIR, BenchEnv, bench_env, check_verdict, forest_counts, locomo_or_complain
+from bench.args import bench_parser, single_run
+from bench.env import BenchEnv, bench_env, check_verdict, forest_counts, locomo_or_complain
 from bench.report import machine_info, new_figure, publish, save_figure, usage_totals
 from memforest.backends.base import UsageLedger
 from memforest.domain import ForestInput, SessionInput
@@ -43,15 +44,13 @@ TREES_TOLERANCE = 0.10
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m bench.merge", description=__doc__.split("\n\n")[0])
+    p = bench_parser("merge", __doc__.split("\n\n")[0])
     p.add_argument("--data", type=Path, default=None, help="LoCoMo JSON (default: the shared locomo_dev5.json)")
     p.add_argument("--limit", type=int, default=None, help="only the first N conversations")
     p.add_argument("--sessions-limit", type=int, default=None, help="only the first N sessions of each")
     p.add_argument("--job-concurrency", type=int, default=4, help="ingest jobs of one forest at once")
     p.add_argument("--database-url", default=None, help="external PostgreSQL (default: temporary embedded)")
-    p.add_argument("--out", type=Path, default=RESULTS_DIR)
     p.add_argument("--quick", action="store_true", help="smoke run: 2 conversations, 3 sessions each")
-    p.add_argument("--no-progress", action="store_true")
     return p
 
 
@@ -93,7 +92,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     names = [f.name or f"conversation-{i}" for i, f in enumerate(forests)]
     total_sessions = sum(len(f.sessions) for f in forests)
     t_all = time.perf_counter()
-    async with bench_env(database_url=args.database_url) as env:
+    async with bench_env(database_url=args.database_url, home=args.home) as env:
         bar = tqdm(total=total_sessions, unit="session", desc="setup: ingest", disable=args.no_progress,
                    file=sys.stderr, dynamic_ncols=True)  # fmt: skip
         setup_s = 0.0
@@ -249,7 +248,9 @@ def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    single_run(parser, args)
     data = locomo_or_complain(args.data)
     if data is None:
         return 2
@@ -258,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.sessions_limit = 3 if args.sessions_limit is None else args.sessions_limit
     result = asyncio.run(run(args, data))
     name = f"{NAME}_quick" if args.quick else NAME
-    publish(args.out, name, result, plot, render, width=170)
+    publish(args.out, name, result, plot, render, width=170, args=args, argv=argv)
     return 0
 
 

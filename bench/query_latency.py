@@ -32,6 +32,8 @@ import numpy.typing as npt
 from sqlalchemy.ext.asyncio import AsyncConnection
 from tqdm import tqdm
 
+from bench.args import bench_parser, single_run
+from bench.report import provenance
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
@@ -347,16 +349,16 @@ def table(report: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
-    p = argparse.ArgumentParser(prog="python -m bench.query_latency", description=__doc__.split("\n")[0])
+    p = bench_parser("query_latency", __doc__.split("\n")[0])
     p.add_argument("--scale", type=float, default=1.0, help="size factor (0.1 = 1K/10K facts, 100 forests)")
     p.add_argument("--queries", type=int, default=60)
     p.add_argument("--many-forests", type=int, default=0, help="forests of 1K facts (default 1000 x scale)")
     p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--home", default=None, help="MEMFOREST_HOME for the embedded database (default: a temp dir)")
-    p.add_argument("--out", default=str(REPO / "bench" / "results" / "query_latency.json"))
     args = p.parse_args(argv)
+    single_run(p, args)
     report = asyncio.run(run(args))
-    out = Path(args.out)
+    report["provenance"] = provenance(args, argv)
+    out = Path(args.out) / "query_latency.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     text = table(report)

@@ -3,10 +3,13 @@ console tables (``publish``), and small summaries (model usage totals, per-stage
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,36 @@ def machine_info() -> dict[str, Any]:
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),
         "processor": platform.processor() or platform.machine(),
+    }
+
+
+def git_commit() -> dict[str, Any]:
+    """The commit the bench ran on, and whether the working tree had uncommitted changes."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": None, "dirty": None}
+    return {"commit": head, "dirty": bool(dirty)}
+
+
+def provenance(args: argparse.Namespace | None, argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """What a result JSON records about how it was made: the command line, the parsed arguments
+    and the git commit."""
+    return {
+        "argv": list(sys.argv[1:] if argv is None else argv),
+        "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()} if args else {},
+        "git": git_commit(),
     }
 
 
@@ -64,8 +97,12 @@ def publish(
     render: Callable[[dict[str, Any], Console], None],
     *,
     width: int = 170,
+    args: argparse.Namespace | None = None,
+    argv: Sequence[str] | None = None,
 ) -> None:
-    """What every bench ends with: write the JSON, draw the PNG, print the tables, say where."""
+    """What every bench ends with: write the JSON (with :func:`provenance` of ``args``), draw the
+    PNG, print the tables, say where."""
+    result.setdefault("provenance", provenance(args, argv))
     json_path = write_json(out_dir, name, result)
     png_path = plot(result, out_dir, name)
     console = Console(width=width)

@@ -26,7 +26,8 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.env import RESULTS_DIR, BenchEnv, bench_env, check_verdict, forest_counts, locomo_or_complain
+from bench.args import bench_parser, single_run
+from bench.env import BenchEnv, bench_env, check_verdict, forest_counts, locomo_or_complain
 from bench.report import machine_info, new_figure, publish, save_figure
 from memforest.domain import SessionInput
 from memforest.ingest.formats import load_forests
@@ -37,7 +38,7 @@ NAME = "retract"
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m bench.retract", description=__doc__.split("\n\n")[0])
+    p = bench_parser("retract", __doc__.split("\n\n")[0])
     p.add_argument("--data", type=Path, default=None, help="LoCoMo JSON (default: the shared locomo_dev5.json)")
     p.add_argument("--limit", type=int, default=1, help="the first N conversations (default 1)")
     p.add_argument("--sessions-limit", type=int, default=None, help="only the first N sessions of each")
@@ -45,9 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--job-concurrency", type=int, default=4)
     p.add_argument("--embed-dim", type=int, default=None)
     p.add_argument("--database-url", default=None, help="external PostgreSQL (default: temporary embedded)")
-    p.add_argument("--out", type=Path, default=RESULTS_DIR)
     p.add_argument("--quick", action="store_true", help="smoke run: 1 conversation, 4 sessions")
-    p.add_argument("--no-progress", action="store_true")
     return p
 
 
@@ -134,7 +133,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         overrides["embedding"] = {"dim": args.embed_dim}
     t_all = time.perf_counter()
     rows = []
-    async with bench_env(database_url=args.database_url, settings_overrides=overrides) as env:
+    async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         for i, forest in enumerate(forests):
             rows.append(await _one(env, forest.name or f"conversation-{i}", forest.sessions, args))
         database = env.database
@@ -226,7 +225,9 @@ def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    single_run(parser, args)
     data = locomo_or_complain(args.data)
     if data is None:
         return 2
@@ -234,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.limit = 1
         args.sessions_limit = 4 if args.sessions_limit is None else args.sessions_limit
     result = asyncio.run(run(args, data))
-    publish(args.out, f"{NAME}_quick" if args.quick else NAME, result, plot, render, width=190)
+    publish(args.out, f"{NAME}_quick" if args.quick else NAME, result, plot, render, width=190, args=args, argv=argv)
     return 0 if result["all_checks_ok"] else 1
 
 

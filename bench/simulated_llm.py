@@ -2,8 +2,8 @@
 
 Example::
 
-    python -m bench.simulated_llm --host 127.0.0.1 --port 8001 --ttft-ms 50 --tpot-ms 10 \\
-        --max-num-seqs 64 --embed-dim 384
+    python -m bench.simulated_llm --preset 4b --port 8001          # a Qwen3-4B-class model on one H100
+    python -m bench.simulated_llm --preset 30b-a3b --max-num-seqs 64 --embed-dim 384
 
 Point ``MEMFOREST_LLM__BASE_URL`` / ``MEMFOREST_EMBEDDING__BASE_URL`` at ``http://HOST:PORT/v1``.
 Its answers are synthetic: it measures the client and the pipeline, never a model.
@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 import uvicorn
 
-from memforest.testing.simulated_llm import FAIL_KINDS, SimulationConfig, create_app
+from bench.args import add_simulation_timing, simulation_timing
+from memforest.testing.simulated_llm import FAIL_KINDS, PRESETS, create_app, preset_config
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,9 +28,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8001)
-    parser.add_argument("--ttft-ms", type=float, default=50.0, help="time to first token")
-    parser.add_argument("--tpot-ms", type=float, default=10.0, help="time per output token")
-    parser.add_argument("--max-num-seqs", type=int, default=64, help="concurrent sequences; more queue")
+    add_simulation_timing(parser, sorted(PRESETS))
     parser.add_argument("--embed-dim", type=int, default=384)
     parser.add_argument("--embed-latency-ms", type=float, default=5.0)
     parser.add_argument("--model-name", default="memforest-simulated-llm")
@@ -67,10 +66,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.fail_rate > 0:
         kinds = [kind.strip() for kind in args.fail_kinds.split(",") if kind.strip()]
         plan = random_fail_plan(args.fail_rate, kinds, args.fail_length, args.seed)
-    config = SimulationConfig(
-        ttft_ms=args.ttft_ms,
-        tpot_ms=args.tpot_ms,
-        max_num_seqs=args.max_num_seqs,
+    config = preset_config(
+        args.preset,
+        **simulation_timing(args),
         embed_dim=args.embed_dim,
         embed_latency_ms=args.embed_latency_ms,
         fail_plan=plan,
@@ -82,8 +80,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("  MemForest SIMULATED LLM server -- a latency simulation, NOT a language model.")
     print("  Outputs are synthetic JSON built from the prompt text; use for throughput only.")
     print(
-        f"  ttft={config.ttft_ms} ms  tpot={config.tpot_ms} ms  max_num_seqs={config.max_num_seqs}  "
-        f"embed_dim={config.embed_dim}"
+        f"  preset={config.preset}  ttft={config.ttft_ms} ms  tpot={config.tpot_ms} ms "
+        f"(+{config.decode_slowdown_per_seq:g} per extra sequence)  prefill={config.prefill_ms_per_token} ms/token  "
+        f"max_num_seqs={config.max_num_seqs}  embed_dim={config.embed_dim}"
     )
     print(f"  fail plan: {sum(k != 'ok' for k in plan)} failures in the first {len(plan)} calls")
     print(f"  base_url: http://{args.host}:{args.port}/v1   stats: http://{args.host}:{args.port}/stats")

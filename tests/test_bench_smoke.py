@@ -54,8 +54,18 @@ def test_write_scaling_quick(db_url: str, tmp_path: Path) -> None:
     assert len(points) == 2
     assert points[0]["forest_before"]["facts"] >= 40
     assert points[1]["forest_before"]["facts"] >= 120 > points[0]["forest_before"]["facts"]
+    ratios = result["ratios_last_over_first"]
+    for key in ("wall_ms_per_leaf", "summary_calls_per_leaf", "nodes_touched_per_leaf"):
+        assert ratios[key] == pytest.approx(points[1][key] / points[0][key])  # reported per leaf ...
+    assert result["pass"] == (result["pass_per_session"] and result["pass_per_leaf"])  # ... and gated both ways
+    assert result["pass_per_leaf"] == all(ratios[k] <= 1.5 for k in result["gated"]["per_leaf"])
+    assert result["provenance"]["args"]["quick"] is True
     for p in points:
         assert p["sessions"] == 2
+        assert p["wall_ms_per_leaf"] > 0 and p["summary_calls_per_leaf"] > 0
+        assert p["wall_ms_per_leaf"] == pytest.approx(
+            1000 * p["wall_s_per_session_mean"] / p["leaves_per_session"], rel=1e-6
+        )
         assert 0 < p["wall_s_per_session_median"] < 30
         assert p["summary_calls_per_session"] > 0 and p["nodes_touched_per_session"] > 0
     assert result["final_forest"]["facts"] > 120
@@ -93,20 +103,58 @@ def test_ingest_throughput_quick(db_url: str, tmp_path: Path) -> None:
 
 
 def test_throughput_simulated_quick(db_url: str, tmp_path: Path) -> None:
-    data = _tiny_locomo(tmp_path / "tiny_locomo.json", samples=1, sessions=1)
-    argv = [*_common(db_url, tmp_path), "--data", str(data), "--simulate", "--ttft-ms", "2", "--tpot-ms", "0.2"]
+    data = _tiny_locomo(tmp_path / "tiny_locomo.json", samples=2, sessions=2)
+    argv = [
+        *_common(db_url, tmp_path),
+        "--data",
+        str(data),
+        "--simulate",
+        "--forests",
+        "2",
+        "--sessions-limit",
+        "2",
+        "--repeat",
+        "2",
+        "--tpot-ms",
+        "0.2",
+        "--ttft-ms",
+        "2",
+    ]
+    argv.remove("--quick")  # two users, two sessions each, two repetitions: still seconds
     assert throughput.main(argv) == 0
-    result = json.loads((tmp_path / "throughput_quick.json").read_text())
-    assert (tmp_path / "throughput_quick.png").stat().st_size > 0
-    assert result["simulated"] is True
-    par, seq = result["parallel"], result["baseline"]
-    for r in (par, seq):
-        assert r["sessions"] == 1 and r["turns"] >= 8
-        assert r["model_usage"]["extract"]["calls"] > 0 and r["model_usage"]["summarize"]["calls"] > 0
-        assert r["prompt_tokens"] > 0 and r["completion_tokens"] > 0
-        assert 0 <= r["prefix_cache_hit_rate"] <= 1
-        assert r["parallelism"] > 0 and r["wall_s"] > 0
-    assert par["model_usage"]["extract"]["calls"] == seq["model_usage"]["extract"]["calls"]
-    assert seq["refreshes"] >= seq["model_usage"]["extract"]["calls"]  # a refresh after every cell
-    assert par["server"]["requests"] >= par["model_calls"] - par["model_usage"].get("embed", {}).get("calls", 0)
-    assert result["speedup"] == pytest.approx(seq["wall_s"] / par["wall_s"])
+    result = json.loads((tmp_path / "throughput_simulated.json").read_text())
+    assert (tmp_path / "throughput_simulated.png").stat().st_size > 0
+    assert result["simulated"] is True and result["config"]["simulation"]["preset"] == "4b"
+    assert result["provenance"]["args"]["repeat"] == 2 and len(result["provenance"]["git"]["commit"]) == 40
+    runs = result["runs"]
+    assert len(runs) == 3 * 2
+    assert {r["system"] for r in runs} == {"memforest", "serial_pipeline", "sequential_memory"}
+    for r in runs:
+        assert r["sessions"] == 4 and r["wall_s"] > 0 and r["prefix_cache_reset"] is True
+        assert 0 < r["queryable_p50_s"] <= r["queryable_p95_s"] <= r["wall_s"] + 1e-6
+        assert r["model_calls"] > 0 and r["prompt_tokens"] > 0 and r["completion_tokens"] > 0
+        server = r["server"]
+        assert server["source"] == "simulation"
+        assert server["requests"] == r["model_calls"]  # every chat call of the run, counted by the server
+        assert server["prompt_tokens"] == r["prompt_tokens"]
+        assert server["cached_tokens"] == r["cached_prompt_tokens"]
+        assert 0 < server["busy_s"] <= r["wall_s"] + 0.05 and server["busy_overlap"] >= 1.0
+    seq = [r for r in runs if r["system"] == "sequential_memory"]
+    assert all(r["model_usage"]["extract"]["calls"] == r["pairs"] for r in seq)
+    assert all(r["model_usage"]["update"]["calls"] == r["facts_extracted"] for r in seq)
+    summary = result["summary"]
+    for system in ("memforest", "serial_pipeline", "sequential_memory"):
+        walls = sorted(r["wall_s"] for r in runs if r["system"] == system)
+        assert summary[system]["wall_s"] == pytest.approx(sum(walls) / 2)  # the median of two
+        assert summary[system]["queryable_p50_s"] > 0
+    assert summary["speedup_vs_sequential_memory"] == pytest.approx(
+        summary["sequential_memory"]["wall_s"] / summary["memforest"]["wall_s"]
+    )
+    assert summary["speedup_vs_serial_pipeline"] == pytest.approx(
+        summary["serial_pipeline"]["wall_s"] / summary["memforest"]["wall_s"]
+    )
+
+
+def test_bench_out_must_be_a_folder(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        throughput.main(["--simulate", "--out", str(tmp_path / "result.json")])

@@ -207,7 +207,7 @@ def test_missing_base_url_is_backend_error() -> None:
 
 
 async def test_usage_sums_and_prefix_cache() -> None:
-    with sim() as url:
+    with sim(prefix_block_tokens=1) as url:
         ledger = UsageLedger()
         async with llm(url) as chat:
             await chat.complete_json(system=SYSTEM, user=USER, schema=Extraction, stage="extract", ledger=ledger)
@@ -225,7 +225,8 @@ async def test_usage_sums_and_prefix_cache() -> None:
         usage = ledger.as_dict()
         seen = stats(url)
         assert first_cached == 0
-        assert usage["extract"]["cached_prompt_tokens"] == len(SYSTEM.split())
+        # the second prompt starts with the whole first one (system and user message)
+        assert usage["extract"]["cached_prompt_tokens"] == len(SYSTEM.split()) + len(USER.split())
         assert usage["plan"]["cached_prompt_tokens"] == 0
         assert usage["extract"]["calls"] == 2
         total_prompt = sum(int(u["prompt_tokens"]) for u in usage.values())

@@ -17,11 +17,14 @@ import pytest
 from pydantic import BaseModel, Field
 
 from memforest.testing.simulated_llm import (
+    PRESETS,
     SimulationConfig,
     generate_json_output,
+    preset_config,
     run_server_in_thread,
     simulated_embedding,
 )
+from memforest.testing.simulated_llm.engine import Engine, PrefixCache, ServerClock
 
 USER = (
     "Session on 2024-03-10.\n"
@@ -168,7 +171,7 @@ def _chat_body(user: str, *, schema: dict[str, Any] | None = None, **extra: Any)
 
 
 async def test_http_surface_and_determinism() -> None:
-    config = SimulationConfig(ttft_ms=1, tpot_ms=0.01, embed_dim=48, model_name="sim-model")
+    config = SimulationConfig(ttft_ms=1, tpot_ms=0.01, embed_dim=48, model_name="sim-model", prefix_block_tokens=1)
     with run_server_in_thread(config) as url:
         root = url.removesuffix("/v1")
         async with httpx.AsyncClient(base_url=url) as client:
@@ -184,7 +187,8 @@ async def test_http_surface_and_determinism() -> None:
             ExtractionOutput.model_validate_json(content)
             assert first["usage"]["completion_tokens"] == len(content.split())
             assert first["usage"]["prompt_tokens_details"]["cached_tokens"] == 0
-            assert second["usage"]["prompt_tokens_details"]["cached_tokens"] == 2
+            # the whole prompt was seen: all but the last token come from the prefix cache
+            assert second["usage"]["prompt_tokens_details"]["cached_tokens"] == first["usage"]["prompt_tokens"] - 1
 
             plain = (await client.post("/chat/completions", json=_chat_body(USER))).json()
             assert plain["choices"][0]["message"]["content"].startswith("(simulated)")
@@ -252,3 +256,108 @@ def test_bench_entry_point_help() -> None:
     )
     assert "SIMULATED" in result.stdout
     assert "--max-num-seqs" in result.stdout
+
+
+# ------------------------------------------------------------------ the vLLM-like timing model
+
+
+def test_prefix_cache_hits_whole_leading_blocks() -> None:
+    cache = PrefixCache(block_tokens=4, capacity_blocks=100)
+    first = [f"t{i}" for i in range(10)]  # two full blocks and a tail
+    assert cache.lookup(first) == 0
+    assert cache.lookup(first) == 8  # the two full blocks; the tail is never cached
+    changed = [*first[:5], "other", *first[6:]]
+    assert cache.lookup(changed) == 4  # the first block still matches, the second does not
+    assert cache.lookup(["x", *first]) == 0  # same words shifted: another prefix
+    cache.clear()
+    assert cache.lookup(first) == 0
+
+
+def test_presets_are_calibrated_and_distinct() -> None:
+    small, moe = preset_config("4b"), preset_config("30b-a3b")
+    assert set(PRESETS) == {"4b", "30b-a3b"}
+    assert small.preset == "4b" and moe.max_num_seqs == 256
+    assert moe.decode_ms_per_token(32) / moe.decode_ms_per_token(1) == pytest.approx(2.43, abs=0.05)
+    assert small.decode_ms_per_token(64) / small.decode_ms_per_token(1) == pytest.approx(2.0, abs=0.05)
+    assert preset_config("4b", max_num_seqs=8).max_num_seqs == 8
+    with pytest.raises(ValueError, match="unknown preset"):
+        preset_config("70b")
+    with pytest.raises(ValueError, match="tpot_ms"):
+        SimulationConfig(tpot_ms=-1)
+
+
+async def test_decode_slows_with_batch_size_and_gains_throughput() -> None:
+    config = SimulationConfig(ttft_ms=0, tpot_ms=10.0, decode_slowdown_per_seq=0.5, prefill_ms_per_token=0)
+    engine = Engine(config, ServerClock())
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    await engine.decode(20)
+    alone = loop.time() - t0
+    t0 = loop.time()
+    await asyncio.gather(*(engine.decode(20) for _ in range(8)))
+    together = loop.time() - t0
+    assert alone >= 0.2 * 0.98  # 20 tokens at 10 ms
+    assert together >= 20 * 10.0 * (1 + 0.5 * 7) / 1000 * 0.98  # 900 ms: 45 ms per token at 8 sequences
+    assert together > 2.5 * alone  # each sequence is much slower in a batch of eight ...
+    assert 8 * 20 / together > 20 / alone  # ... while the server makes more tokens per second
+    assert engine.max_batch == 8
+
+
+async def _wall_at(url: str, requests: int, concurrency: int) -> float:
+    gate = asyncio.Semaphore(concurrency)
+    long_user = " ".join(f"word{i}" for i in range(60))
+
+    async def one(client: httpx.AsyncClient, i: int) -> None:
+        async with gate:
+            r = await client.post("/chat/completions", json=_chat_body(f"{i} {long_user}", max_tokens=20))
+            assert r.json()["usage"]["completion_tokens"] == 20
+
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        await asyncio.gather(*(one(client, i) for i in range(requests)))
+        return loop.time() - t0
+
+
+async def test_doubling_concurrency_past_saturation_does_not_halve_wall_time() -> None:
+    # 200 ms per request alone: long enough that a loaded machine's scheduling noise stays small
+    config = SimulationConfig(
+        ttft_ms=0, tpot_ms=10.0, decode_slowdown_per_seq=0.1, prefill_ms_per_token=0.0, max_num_seqs=4
+    )
+    with run_server_in_thread(config) as url:
+        one = await _wall_at(url, 4, 1)
+        two = await _wall_at(url, 4, 2)
+        four = await _wall_at(url, 16, 4)
+        eight = await _wall_at(url, 16, 8)
+        stats = (await httpx.AsyncClient().get(url.removesuffix("/v1") + "/stats")).json()
+    assert two < 0.75 * one  # below saturation, more concurrency pays
+    assert eight > 0.7 * four  # past max_num_seqs=4 the extra requests only queue (halving would be 0.5)
+    assert stats["max_concurrent_seen"] == 4
+    assert stats["time"]["queue_wait_s"] > 0
+    assert stats["time"]["sequence_s"] / stats["time"]["busy_s"] <= 4.0 + 1e-6
+
+
+async def test_prefix_cache_hits_cut_prefill_time() -> None:
+    config = SimulationConfig(ttft_ms=0, tpot_ms=0.0, prefill_ms_per_token=2.0, prefix_block_tokens=16)
+    system = " ".join(f"rule{i}" for i in range(320))
+    body = {"model": "m", "messages": _messages("hello there", system), "max_tokens": 1}
+    other = {"model": "m", "messages": _messages("another question", system), "max_tokens": 1}
+    with run_server_in_thread(config) as url:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+            loop = asyncio.get_running_loop()
+            t0 = loop.time()
+            cold = (await client.post("/chat/completions", json=body)).json()
+            cold_s = loop.time() - t0
+            t0 = loop.time()
+            warm = (await client.post("/chat/completions", json=other)).json()
+            warm_s = loop.time() - t0
+            stats = (await client.get(url.removesuffix("/v1") + "/stats")).json()
+            assert (await client.post(url.removesuffix("/v1") + "/reset_prefix_cache")).status_code == 200
+            again = (await client.post("/chat/completions", json=other)).json()
+    assert cold["usage"]["prompt_tokens_details"]["cached_tokens"] == 0
+    assert warm["usage"]["prompt_tokens_details"]["cached_tokens"] == 320  # 20 whole blocks of the system prompt
+    assert cold_s > 0.6  # 322 uncached tokens at 2 ms
+    assert cold_s - warm_s > 0.5  # the warm request prefills 2 tokens, not 322
+    assert stats["cached_tokens"] == 320
+    assert stats["time"]["prefill_s"] == pytest.approx((322 + 2) * 0.002, rel=0.01)
+    assert again["usage"]["prompt_tokens_details"]["cached_tokens"] == 0  # the cache was reset

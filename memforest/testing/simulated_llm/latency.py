@@ -1,8 +1,9 @@
-"""The SIMULATED server's latency and failure model: sequence slots (queueing), the fail plan, stalls.
+"""The SIMULATED server's state: sequence slots (queueing), the engine, the fail plan, counters.
 
-``max_num_seqs`` slots are held while a request "generates" (``ttft_ms + tpot_ms * tokens``);
-excess requests wait for a slot, as on a vLLM server. A scripted ``fail_plan`` injects 500s,
-429s, stalls and broken JSON. Counters of all of it are served at ``/stats``.
+``max_num_seqs`` slots are held while a request is served by the :mod:`.engine` (fixed overhead,
+prefill of its uncached tokens, decode in the shared batch); excess requests wait for a slot, as on
+a vLLM server. A scripted ``fail_plan`` injects 500s, 429s, stalls and broken JSON. Counters of all
+of it, with the server's own time accounting, are served at ``/stats``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -18,6 +19,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 
 from memforest.testing.simulated_llm.config import SimulationConfig
+from memforest.testing.simulated_llm.engine import Engine, PrefixCache, ServerClock
 
 
 class SimulationState:
@@ -36,8 +38,11 @@ class SimulationState:
         self.cache_queries = 0
         self.cache_hits = 0
         self.prompt_tokens = 0
+        self.cached_tokens = 0
         self.completion_tokens = 0
-        self.seen_prompts: OrderedDict[str, None] = OrderedDict()
+        self.prefix_cache = PrefixCache(config.prefix_block_tokens, config.prefix_cache_blocks)
+        self.clock = ServerClock()
+        self.engine = Engine(config, self.clock)
         self._semaphore: asyncio.Semaphore | None = None
 
     @property
@@ -55,32 +60,38 @@ class SimulationState:
             return action
         return "ok"
 
-    def prefix_lookup(self, system_prompt: str) -> bool:
-        """Was this exact system prompt seen before? Remembers it either way (LRU)."""
+    def prefix_lookup(self, tokens: list[str]) -> int:
+        """Cached leading tokens of a prompt (whole blocks); counts the query and any hit."""
         self.cache_queries += 1
-        if system_prompt in self.seen_prompts:
-            self.seen_prompts.move_to_end(system_prompt)
+        cached = self.prefix_cache.lookup(tokens)
+        if cached:
             self.cache_hits += 1
-            return True
-        self.seen_prompts[system_prompt] = None
-        while len(self.seen_prompts) > self.config.prefix_cache_entries:
-            self.seen_prompts.popitem(last=False)
-        return False
+        return cached
+
+    async def serve_chat(self, prompt_tokens: int, cached_tokens: int, completion_tokens: int) -> None:
+        """Fixed overhead, prefill of the uncached tokens, decode in the batch (inside a slot)."""
+        await asyncio.sleep(self.config.ttft_ms / 1000.0)
+        await self.engine.prefill(prompt_tokens - cached_tokens)
+        await self.engine.decode(completion_tokens)
 
     @contextlib.asynccontextmanager
     async def sequence_slot(self) -> AsyncIterator[None]:
         """Hold one of ``max_num_seqs`` slots; requests beyond that wait (queue) here."""
         self.waiting += 1
         self.max_waiting = max(self.max_waiting, self.waiting)
+        asked = time.monotonic()
         try:
             await self.semaphore.acquire()
         finally:
             self.waiting -= 1
+            self.clock.queue_wait_s += time.monotonic() - asked
         self.in_flight += 1
         self.max_concurrent = max(self.max_concurrent, self.in_flight)
+        self.clock.enter()
         try:
             yield
         finally:
+            self.clock.leave()
             self.in_flight -= 1
             self.semaphore.release()
 
@@ -102,14 +113,13 @@ class SimulationState:
             "in_flight": self.in_flight,
             "max_concurrent_seen": self.max_concurrent,
             "max_waiting_seen": self.max_waiting,
+            "max_decode_batch_seen": self.engine.max_batch,
             "prefix_cache": {"queries": self.cache_queries, "hits": self.cache_hits},
             "prompt_tokens": self.prompt_tokens,
+            "cached_tokens": self.cached_tokens,
             "completion_tokens": self.completion_tokens,
+            "time": self.clock.snapshot(),
         }
-
-    def chat_delay_s(self, completion_tokens: int) -> float:
-        """Simulated generation time of a chat answer: time to first token plus time per token."""
-        return (self.config.ttft_ms + self.config.tpot_ms * completion_tokens) / 1000.0
 
     async def inject_failure(self, request: Request, action: str) -> Response | None:
         """The failure answer scripted by ``action`` ("500", "429", "timeout"), else None."""

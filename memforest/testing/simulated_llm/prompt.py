@@ -107,3 +107,10 @@ def digest(value: Any) -> int:
 def count_tokens(text: str) -> int:
     """Whitespace tokens: the simulation's (documented) approximation of a tokenizer."""
     return len(text.split())
+
+
+def prompt_token_list(messages: list[dict[str, str]]) -> list[str]:
+    """The prompt as the prefix cache sees it: each message's whitespace tokens tagged with its role
+    (so that the same words under another role are another prefix); as many tokens as
+    :func:`count_tokens` counts over the contents."""
+    return [f"{m['role']}\x1d{token}" for m in messages for token in m["content"].split()]

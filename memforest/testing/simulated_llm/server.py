@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from memforest.testing.simulated_llm.config import SimulationConfig
 from memforest.testing.simulated_llm.latency import SimulationState, error_response
-from memforest.testing.simulated_llm.prompt import count_tokens, digest
+from memforest.testing.simulated_llm.prompt import count_tokens, digest, prompt_token_list
 from memforest.testing.simulated_llm.responders import (
     generate_json_output,
     generate_text_output,
@@ -77,6 +77,11 @@ def create_app(config: SimulationConfig) -> FastAPI:
     async def stats() -> dict[str, Any]:
         return state.snapshot()
 
+    @app.post("/reset_prefix_cache")
+    async def reset_prefix_cache() -> Response:
+        state.prefix_cache.clear()  # the name and effect of vLLM's endpoint
+        return PlainTextResponse("ok (simulation)")
+
     @app.get("/v1/models")
     async def models() -> Response:
         data = [{"id": config.model_name, "object": "model", "owned_by": "memforest-simulation"}]
@@ -124,15 +129,14 @@ def create_app(config: SimulationConfig) -> FastAPI:
         if isinstance(limit, int) and limit > 0 and len(tokens) > limit:
             content, finish_reason = " ".join(tokens[:limit]), "length"
         completion_tokens = max(1, count_tokens(content))
-        prompt_tokens = sum(count_tokens(m["content"]) for m in messages)
-        system = next((m["content"] for m in messages if m["role"] == "system"), None)
+        tokens = prompt_token_list(messages)
+        prompt_tokens = len(tokens)
 
         async with state.sequence_slot():
-            cached = 0
-            if system is not None and state.prefix_lookup(system):
-                cached = count_tokens(system)
-            await asyncio.sleep(state.chat_delay_s(completion_tokens))
+            cached = state.prefix_lookup(tokens)
+            await state.serve_chat(prompt_tokens, cached, completion_tokens)
         state.prompt_tokens += prompt_tokens
+        state.cached_tokens += cached
         state.completion_tokens += completion_tokens
         if action == "invalid_json":
             state.injected[action] += 1

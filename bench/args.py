@@ -1,0 +1,64 @@
+"""The options every benchmark takes, the same way: ``--out DIR`` (always a folder; the file name
+is the bench's own), ``--home``, ``--repeat`` and ``--no-progress``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from bench.env import RESULTS_DIR
+
+
+def bench_parser(prog: str, description: str | None, *, repeat: int = 1) -> argparse.ArgumentParser:
+    """An argument parser for ``python -m bench.<prog>`` with the shared options already added."""
+    parser = argparse.ArgumentParser(
+        prog=f"python -m bench.{prog}",
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    shared = parser.add_argument_group("shared by every benchmark")
+    shared.add_argument(
+        "--out",
+        type=_folder,
+        default=RESULTS_DIR,
+        metavar="DIR",
+        help="folder for the result JSON (and PNG); the file name is the bench's (default: bench/results)",
+    )
+    shared.add_argument(
+        "--home", type=Path, default=None, help="MEMFOREST_HOME for the embedded database (default: a temp dir)"
+    )
+    shared.add_argument("--repeat", type=int, default=repeat, help=f"repetitions of the measurement ({repeat})")
+    shared.add_argument("--no-progress", action="store_true", help="no progress bars")
+    return parser
+
+
+def _folder(value: str) -> Path:
+    path = Path(value)
+    if path.suffix.lower() in {".json", ".png", ".md"} or path.is_file():
+        raise argparse.ArgumentTypeError(f"--out takes a folder, not a file: {value}")
+    return path
+
+
+def single_run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """For a bench that measures once: refuse ``--repeat`` other than 1 (a clear error, exit 2)."""
+    if args.repeat != 1:
+        parser.error(f"{parser.prog} measures once; --repeat must be 1 (got {args.repeat})")
+
+
+SIMULATION_TIMING = ("ttft_ms", "tpot_ms", "max_num_seqs", "prefill_ms_per_token", "decode_slowdown_per_seq")
+
+
+def add_simulation_timing(group: argparse._ActionsContainer, presets: list[str]) -> None:
+    """The simulated server's ``--preset`` and its timing overrides (each defaults to the preset's)."""
+    group.add_argument("--preset", choices=presets, default="4b", help="calibrated model/GPU preset (ADR 0017)")
+    group.add_argument("--ttft-ms", type=float, default=None, help="fixed overhead per request (preset)")
+    group.add_argument("--tpot-ms", type=float, default=None, help="ms per output token, one sequence (preset)")
+    group.add_argument("--max-num-seqs", type=int, default=None, help="sequences served at once; more queue (preset)")
+    group.add_argument("--prefill-ms-per-token", type=float, default=None, help="per uncached prompt token (preset)")
+    group.add_argument("--decode-slowdown-per-seq", type=float, default=None, help="tpot growth per sequence (preset)")
+
+
+def simulation_timing(args: argparse.Namespace) -> dict[str, Any]:
+    """The timing overrides given on the command line (the rest come from the preset)."""
+    return {key: getattr(args, key) for key in SIMULATION_TIMING if getattr(args, key) is not None}
