@@ -169,7 +169,9 @@ def plan(ops: Sequence[tuple[str, str]], a: AIds, b: BIds) -> list[Probe]:
         elif key == ("DELETE", "/v1/forests/{forest}"):
             add("foreign", method, route, (404,), "A's forest")
         elif key == ("POST", "/v1/forests/{forest}/sessions"):
-            add("foreign", method, route, (404,), "into A's forest", json_body=sneaky_session)
+            # a write creates the caller's own forest of that name (ADR 0016): A's forest stays untouched
+            note = "B's session into a forest of A's name: creates B's own"
+            add("own-ns", method, route, (202,), note, json_body=sneaky_session)
         elif key == ("GET", "/v1/forests/{forest}/sessions"):
             add("foreign", method, route, (404,), "A's forest")
             check = _disjoint("session", "session_id", [a.session_id])
