@@ -206,3 +206,20 @@ async def test_descent_reads_grow_with_height_not_leaves(db: Database, settings:
             assert value in text, (n, q, text)
             counts[n] = max(counts.get(n, 0), reads)
     assert 0 < counts[400] <= counts[50] + 4, counts  # 8x the leaves: a level or two more, not 8x the reads
+
+
+async def test_no_chain_prefers_evidence_next_to_the_anchor(db: Database, settings: Settings) -> None:
+    rows = [
+        ("e1", ts(2021, 1, 5), "I painted the old shed green."),
+        ("e2", ts(2021, 5, 5), "I painted a portrait of my grandmother."),
+        ("e3", ts(2021, 6, 1), "I went to the wedding of my cousin in Lisbon."),
+        ("e4", ts(2021, 6, 20), "I painted the kitchen walls blue."),
+        ("e5", ts(2021, 12, 5), "I painted a mural at the school."),
+    ]
+    t = await _forest(db, settings, rows)
+    r = await _ask(db, settings, t, "What did Bob paint before the wedding?")
+    assert "grandmother" in r.evidence[0].text and r.evidence[0].temporal_role == "earlier", r.evidence[0]
+    texts = [e.text for e in r.evidence]
+    assert not any("kitchen" in x or "mural" in x for x in texts[:2]), texts
+    r = await _ask(db, settings, t, "What did Bob paint after the wedding?")
+    assert "kitchen" in r.evidence[0].text and r.evidence[0].temporal_role == "later", r.evidence[0]

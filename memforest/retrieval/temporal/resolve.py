@@ -17,7 +17,16 @@ from datetime import datetime
 
 from memforest.retrieval.temporal.descent import BACKWARD, FORWARD, TimeCursor, fact_ids
 from memforest.retrieval.temporal.parse import TemporalQuestion
-from memforest.retrieval.temporal.plan import TemporalPlan, mentions, plan_answer, run_count, states_of
+from memforest.retrieval.temporal.plan import (
+    ANSWER,
+    EARLIER,
+    LATER,
+    TemporalPlan,
+    mentions,
+    plan_answer,
+    run_count,
+    states_of,
+)
 from memforest.store import temporal as store
 from memforest.store.sql import Conn, Row
 
@@ -34,6 +43,7 @@ NEED_RUNS: dict[str, dict[int, int]] = {
     "as_of": {BACKWARD: 2},
     "first": {FORWARD: 2},
 }
+NEAR = 2  # facts a question with no attribute chain pins next to its anchor
 MAX_READS = 256  # a bound on one walk's node reads (a subject whose attribute is very sparse)
 _ANCHORED = ("before", "after", "when", "between")
 
@@ -79,7 +89,9 @@ async def _anchor(
     attribute = tq.attribute
     if attribute is None:
         slot = [r for r in rows if r["attribute"]]
-        if not slot:
+        if not slot:  # no chain: the event's own time, else the fact naming it
+            if at is None and rows and tq.operator in _ANCHORED:
+                at = rows[-1]["valid_from"] if tq.operator == "before" else rows[0]["valid_from"]
             return tq, at
         attribute = str(slot[-1]["attribute"]).casefold()
         tq = TemporalQuestion(tq.operator, attribute, tq.names, tq.anchor, tq.anchor_to)
@@ -128,10 +140,43 @@ async def subject_plan(scope: _Scope, tq: TemporalQuestion, event_time: datetime
     tq, at = await _anchor(scope, tq, event_time)
     if at is None and tq.operator in _ANCHORED:
         return None
+    if tq.attribute is None:
+        return await _near(scope, root, tq, at) if at is not None else None
     rows, reads = await _browse(scope, root, tq, at)
     plan = plan_answer(tq, scope.subject, rows, event_time)
     if plan is not None:
         plan.node_reads = reads
+    return plan
+
+
+async def _near(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime) -> TemporalPlan | None:
+    """No attribute chain: the same descent toward the anchor time, and the subject's facts
+    immediately before it (marked earlier) or after it (later), nearest first; for when, the
+    fact at it. Facts naming the anchor itself are the anchor, not the answer."""
+    side = FORWARD if tq.operator in ("after", "between") else BACKWARD
+    cursor = TimeCursor(scope.conn, scope.tenant_id, scope.forest_id)
+    rows = await scope.facts(await cursor.descend(root, at, side))
+    anchor = _anchor_of(tq, scope.subject)
+
+    def beyond(r: Row) -> bool:
+        if anchor is not None and mentions(str(r["text"]), anchor):
+            return tq.operator == "when"
+        return r["valid_from"] < at if side == BACKWARD else r["valid_from"] > at
+
+    while cursor.reads < MAX_READS and sum(1 for r in rows if beyond(r)) < NEAR:
+        leaves = await cursor.step(side)
+        if leaves is None:
+            break
+        rows += await scope.facts(leaves)
+    near = sorted(
+        (r for r in rows if beyond(r)), key=lambda r: (abs((r["valid_from"] - at).total_seconds()), r["fact_id"])
+    )
+    if not near:
+        return None
+    plan = TemporalPlan(str(tq.operator), scope.subject, None, at, node_reads=cursor.reads)
+    role = ANSWER if tq.operator == "when" else (EARLIER if side == BACKWARD else LATER)
+    for r in near[:NEAR]:
+        plan.roles.setdefault(int(r["fact_id"]), role)
     return plan
 
 
