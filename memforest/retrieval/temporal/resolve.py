@@ -161,7 +161,7 @@ async def _near(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime) ->
     def beyond(r: Row) -> bool:
         if anchor is not None and mentions(str(r["text"]), anchor):
             return tq.operator == "when"
-        return r["valid_from"] < at if side == BACKWARD else r["valid_from"] > at
+        return bool(r["valid_from"] < at if side == BACKWARD else r["valid_from"] > at)
 
     while cursor.reads < MAX_READS and sum(1 for r in rows if beyond(r)) < NEAR:
         leaves = await cursor.step(side)
