@@ -4,7 +4,7 @@ as of, now, when, first; with out-of-order sessions, a retracted state and a val
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
@@ -14,8 +14,10 @@ from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import query
 from memforest.retrieval.service import QueryResult
 from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.settings import Settings
-from memforest.store.tenants import ensure_tenant
+from memforest.store.temporal import facts_by_id
+from memforest.store.tenants import ensure_tenant, get_forest
 
 
 def ts(y: int, m: int, d: int) -> datetime:
@@ -47,8 +49,10 @@ def _sessions(rows: list[tuple[str, datetime, str]]) -> list[SessionInput]:
     ]
 
 
-async def _forest(db: Database, settings: Settings, rows: list[tuple[str, datetime, str]]) -> uuid.UUID:
-    tenant_id = await ensure_tenant(db, "temporal")
+async def _forest(
+    db: Database, settings: Settings, rows: list[tuple[str, datetime, str]], tenant: str = "temporal"
+) -> uuid.UUID:
+    tenant_id = await ensure_tenant(db, tenant)
     backends = build_backends(settings)
     try:
         await ingest_sessions(db, settings, backends, tenant_id, "bob", _sessions(rows))
@@ -164,3 +168,58 @@ async def test_recurring_value(db: Database, settings: Settings) -> None:
     assert turns == ("s3:1",)
     text, _, turns = _top(await _ask(db, settings, t, "Where does Bob live?", as_of=ts(2022, 9, 1)))
     assert "Miami" in text and turns == ("s2:1",)
+
+
+_THINGS = ("pasta", "chess", "jazz", "tennis", "poetry", "pottery", "sushi", "hiking", "opera", "baking")
+_VERBS = ("enjoyed", "tried", "talked about", "read about", "practised", "watched")
+
+
+def _filler(n: int, start: datetime) -> list[tuple[str, datetime, str]]:
+    """``n`` distinct statements of Bob, one a day from ``start``, with three homes among them near the end."""
+    rows = []
+    for i in range(n):
+        thing, verb = _THINGS[i % len(_THINGS)], _VERBS[(i // len(_THINGS)) % len(_VERBS)]
+        rows.append((f"f{i}", start + timedelta(days=i), f"I {verb} {thing} on day {i} of the season {i // 60}."))
+    rows[-30] = ("h1", rows[-30][1], "I live in Boston.")
+    rows[-20] = ("h2", rows[-20][1], "I moved to Davis.")
+    rows[-10] = ("h3", rows[-10][1], "I moved to Miami.")
+    return rows
+
+
+async def _reads(db: Database, settings: Settings, t: uuid.UUID, q: str) -> tuple[int, str]:
+    tq = parse_question(q)
+    async with db.tenant(t) as conn:
+        forest_id = (await get_forest(conn, t, "bob")).forest_id
+        plan = await temporal_plan(conn, t, forest_id, tq, None, None)
+        assert plan is not None, q
+        answer = next(fid for fid, role in plan.roles.items() if role == "answer")
+        (row,) = await facts_by_id(conn, t, forest_id, "bob", [answer], None)
+    return plan.node_reads, str(row["text"])
+
+
+async def test_descent_reads_grow_with_height_not_leaves(db: Database, settings: Settings) -> None:
+    counts: dict[int, int] = {}
+    for n in (50, 400):
+        t = await _forest(db, settings, _filler(n, ts(2020, 1, 1)), tenant=f"reads{n}")
+        for q, value in (("Where did Bob live before Miami?", "Davis"), ("Where does Bob live now?", "Miami")):
+            reads, text = await _reads(db, settings, t, q)
+            assert value in text, (n, q, text)
+            counts[n] = max(counts.get(n, 0), reads)
+    assert 0 < counts[400] <= counts[50] + 4, counts  # 8x the leaves: a level or two more, not 8x the reads
+
+
+async def test_no_chain_prefers_evidence_next_to_the_anchor(db: Database, settings: Settings) -> None:
+    rows = [
+        ("e1", ts(2021, 1, 5), "I painted the old shed green."),
+        ("e2", ts(2021, 5, 5), "I painted a portrait of my grandmother."),
+        ("e3", ts(2021, 6, 1), "I went to the wedding of my cousin in Lisbon."),
+        ("e4", ts(2021, 6, 20), "I painted the kitchen walls blue."),
+        ("e5", ts(2021, 12, 5), "I painted a mural at the school."),
+    ]
+    t = await _forest(db, settings, rows)
+    r = await _ask(db, settings, t, "What did Bob paint before the wedding?")
+    assert "grandmother" in r.evidence[0].text and r.evidence[0].temporal_role == "earlier", r.evidence[0]
+    texts = [e.text for e in r.evidence]
+    assert not any("kitchen" in x or "mural" in x for x in texts[:2]), texts
+    r = await _ask(db, settings, t, "What did Bob paint after the wedding?")
+    assert "kitchen" in r.evidence[0].text and r.evidence[0].temporal_role == "later", r.evidence[0]

@@ -1,6 +1,6 @@
 """Reads of the temporal read path: which names of a question are subjects of the forest, a
-subject's facts (its states and state-like statements) in time order, and an interval-guided
-descent of the subject's entity tree toward a time (one node read per level)."""
+subject's facts by id or naming a value, and the node reads of an interval-guided descent of the
+subject's entity tree (its root, the children of a node)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ _KNOWN_SUBJECTS = (
     "UNION SELECT lower(tr.label) FROM trees tr WHERE tr.tenant_id = :t AND tr.forest_id = :f "
     "AND tr.kind = 'entity' AND lower(tr.label) = ANY(:names)"
 )
-_SUBJECT_FACTS = (
+_FACT_COLUMNS = (
     "SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, "
     "x.superseded_by, x.recorded_at, x.retracted_at FROM facts x "
     "WHERE x.tenant_id = :t AND x.forest_id = :f "
@@ -26,11 +26,14 @@ _SUBJECT_FACTS = (
     "AND (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of "
     "     AND (x.retracted_at IS NULL OR x.retracted_at > :as_of))) "
     "AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL) "
-    "ORDER BY x.valid_from, x.fact_id"
 )
+_ORDER = "ORDER BY x.valid_from, x.fact_id"
+_SUBJECT_FACTS = _FACT_COLUMNS + _ORDER
+_FACTS_BY_ID = _FACT_COLUMNS + "AND x.fact_id = ANY(:ids) " + _ORDER
+_FACTS_NAMING = _FACT_COLUMNS + "AND strpos(lower(x.text), :a) > 0 " + _ORDER
 _ENTITY_ROOT = (
-    "SELECT tr.tree_id, tr.root_node_id FROM trees tr WHERE tr.tenant_id = :t AND tr.forest_id = :f "
-    "AND tr.kind = 'entity' AND lower(tr.label) = :s AND tr.root_node_id IS NOT NULL"
+    "SELECT tr.root_node_id FROM trees tr WHERE tr.tenant_id = :t AND tr.forest_id = :f "
+    "AND tr.kind = 'entity' AND lower(tr.label) = :s AND tr.root_node_id IS NOT NULL ORDER BY tr.tree_id LIMIT 1"
 )
 _CHILDREN = (
     "SELECT node_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end FROM nodes "
@@ -57,25 +60,32 @@ async def subject_facts(
     return await fetch_all(conn, _SUBJECT_FACTS, params)
 
 
-async def descend_to_time(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, subject: str, at: datetime, side: str
+async def facts_by_id(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, subject: str, ids: Sequence[int], as_of: datetime | None
 ) -> list[Row]:
-    """Browse the subject's entity tree toward ``at``: at each level read the children of the
-    current node and follow the one whose ``[t_start, t_end]`` holds ``at`` (for ``side`` "before",
-    the last child starting before it; "after", the first ending after it). Returns the leaves of
-    the last node reached (``node_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end``), one
-    read per level: O(log N) for a tree of N leaves. Empty when the subject has no entity tree."""
-    roots = await fetch_all(conn, _ENTITY_ROOT, {"t": tenant_id, "f": forest_id, "s": subject.casefold()})
-    if not roots:
+    """Those of the facts ``ids`` that ``subject_facts`` would return (same columns, same filter)."""
+    if not ids:
         return []
-    node = int(roots[0]["root_node_id"])
-    while True:
-        kids = await fetch_all(conn, _CHILDREN, {"t": tenant_id, "f": forest_id, "p": node})
-        if not kids or int(kids[0]["level"]) == 0:
-            return kids
-        if side == "after":
-            pick = next((k for k in kids if k["t_end"] >= at), kids[-1])
-        else:
-            earlier = [k for k in kids if k["t_start"] <= at]
-            pick = earlier[-1] if earlier else kids[0]
-        node = int(pick["node_id"])
+    params = {"t": tenant_id, "f": forest_id, "s": subject.casefold(), "as_of": as_of, "ids": list(ids)}
+    return await fetch_all(conn, _FACTS_BY_ID, params)
+
+
+async def facts_naming(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, subject: str, text: str, as_of: datetime | None
+) -> list[Row]:
+    """The subject's facts (as ``subject_facts``) whose text contains ``text`` (case-insensitive):
+    the candidates for the state an anchor value names."""
+    params = {"t": tenant_id, "f": forest_id, "s": subject.casefold(), "as_of": as_of, "a": text.casefold()}
+    return await fetch_all(conn, _FACTS_NAMING, params)
+
+
+async def entity_root(conn: Conn, tenant_id: uuid.UUID, forest_id: int, subject: str) -> int | None:
+    """The root node of the subject's entity tree, None when it has none."""
+    rows = await fetch_all(conn, _ENTITY_ROOT, {"t": tenant_id, "f": forest_id, "s": subject.casefold()})
+    return int(rows[0]["root_node_id"]) if rows else None
+
+
+async def children(conn: Conn, tenant_id: uuid.UUID, forest_id: int, node_id: int) -> list[Row]:
+    """One node read: the children of ``node_id`` in time order (``node_id, level, leaf_fact_id,
+    leaf_cell_id, t_start, t_end``)."""
+    return await fetch_all(conn, _CHILDREN, {"t": tenant_id, "f": forest_id, "p": node_id})

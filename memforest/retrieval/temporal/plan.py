@@ -36,6 +36,7 @@ class TemporalPlan:
     attribute: str | None
     anchor_time: datetime | None = None
     roles: dict[int, str] = field(default_factory=dict)  # fact id -> answer | earlier | later, in rank order
+    node_reads: int = 0  # node reads of the interval-guided descent that found the states
 
     def describe(self) -> str:
         """A short phrase for the query result ("before X of alice.residence")."""
@@ -60,7 +61,7 @@ def states_of(rows: Sequence[Row], attribute: str, subject: str) -> list[State]:
         value = _value(r, subject)
         # without a slot, the statement must be about the subject (its rewritten text names them)
         # and name a value (an entity other than the subject) its cue words tie to the attribute
-        cued = value is not None and _mentions(str(r["text"]), subject) and is_state_of(str(r["text"]), attribute)
+        cued = value is not None and mentions(str(r["text"]), subject) and is_state_of(str(r["text"]), attribute)
         if slot or (r["attribute"] is None and cued):
             out.append(State(int(r["fact_id"]), r["valid_from"], str(r["text"]), value, slot))
     out.sort(key=lambda s: (s.time, s.fact_id))
@@ -79,12 +80,18 @@ def _runs(states: Sequence[State]) -> list[list[State]]:
     return runs
 
 
-def _mentions(text: str, anchor: str) -> bool:
+def run_count(states: Sequence[State]) -> int:
+    """How many runs (changes of value) ``states`` (oldest first) make."""
+    return len(_runs(states))
+
+
+def mentions(text: str, anchor: str) -> bool:
+    """``text`` names ``anchor`` as a whole word or phrase (case-insensitive)."""
     return re.search(rf"(?<!\w){re.escape(anchor)}(?!\w)", text, re.IGNORECASE) is not None
 
 
 def _holding(runs: Sequence[list[State]], anchor: str) -> list[int]:
-    return [i for i, run in enumerate(runs) if any(_mentions(s.text, anchor) for s in run)]
+    return [i for i, run in enumerate(runs) if any(mentions(s.text, anchor) for s in run)]
 
 
 def _pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime | None) -> int | None:
@@ -125,7 +132,7 @@ def plan_answer(
         return None
     if attribute is None:
         anchor = tq.anchor or next((n for n in tq.names if n.casefold() != subject.casefold()), None)
-        slot_rows = [r for r in rows if r["attribute"] and anchor and _mentions(str(r["text"]), anchor)]
+        slot_rows = [r for r in rows if r["attribute"] and anchor and mentions(str(r["text"]), anchor)]
         if not slot_rows:
             return None
         attribute = str(slot_rows[-1]["attribute"]).casefold()

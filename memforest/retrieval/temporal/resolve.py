@@ -1,16 +1,183 @@
-"""The temporal step of a query: confirm the subject against the forest, read its facts, plan the
-answer (``plan.plan_answer``). When the subject has states but none names the anchor and no event
-time was found, the anchor is looked up in the subject's entity tree by interval descent."""
+"""The temporal step of a query: confirm the subject against the forest, resolve the anchor to a
+time, browse the subject's entity tree by interval toward it, and plan the answer among the leaves
+reached (``plan.plan_answer``).
+
+The descent reads one node per level down to the bottom node holding the anchor time (the tree's
+last node for now / latest, its first for first), then walks neighbouring bottom nodes outward only
+until enough states of the attribute lie on each side to tell the answer and its neighbours: node
+reads grow with the tree's height and with how sparse the attribute is near the anchor, not with
+the number of the subject's facts. A subject with no entity tree falls back to one read of its facts.
+"""
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 
+from memforest.retrieval.temporal.descent import BACKWARD, FORWARD, TimeCursor, fact_ids
 from memforest.retrieval.temporal.parse import TemporalQuestion
-from memforest.retrieval.temporal.plan import TemporalPlan, plan_answer
+from memforest.retrieval.temporal.plan import (
+    ANSWER,
+    EARLIER,
+    LATER,
+    TemporalPlan,
+    mentions,
+    plan_answer,
+    run_count,
+    states_of,
+)
 from memforest.store import temporal as store
-from memforest.store.sql import Conn
+from memforest.store.sql import Conn, Row
+
+# runs (changes of value) a walk must see on each side of the anchor, per operator: the answer's
+# run, one beyond it (which fixes where the answer's run starts) and the neighbour the answer shows
+NEED_RUNS: dict[str, dict[int, int]] = {
+    "before": {BACKWARD: 3, FORWARD: 1},
+    "after": {BACKWARD: 2, FORWARD: 3},
+    "between": {BACKWARD: 2, FORWARD: 3},
+    "when": {BACKWARD: 2, FORWARD: 2},
+    "how_long": {BACKWARD: 2, FORWARD: 2},
+    "now": {BACKWARD: 2},
+    "latest": {BACKWARD: 2},
+    "as_of": {BACKWARD: 2},
+    "first": {FORWARD: 2},
+}
+NEAR = 2  # facts a question with no attribute chain pins next to its anchor
+MAX_READS = 256  # a bound on one walk's node reads (a subject whose attribute is very sparse)
+_ANCHORED = ("before", "after", "when", "between")
+
+
+@dataclass(slots=True)
+class _Scope:
+    conn: Conn
+    tenant_id: uuid.UUID
+    forest_id: int
+    subject: str
+    as_of: datetime | None
+
+    async def facts(self, leaves: list[Row]) -> list[Row]:
+        ids = fact_ids(leaves)
+        return await store.facts_by_id(self.conn, self.tenant_id, self.forest_id, self.subject, ids, self.as_of)
+
+
+def _anchor_of(tq: TemporalQuestion, subject: str) -> str | None:
+    if tq.anchor:
+        return tq.anchor
+    if tq.attribute is None or tq.operator == "when":
+        return next((n for n in tq.names if n.casefold() != subject.casefold()), None)
+    return None
+
+
+async def _anchor(
+    scope: _Scope, tq: TemporalQuestion, event_time: datetime | None
+) -> tuple[TemporalQuestion, datetime | None]:
+    """The question with its attribute filled in from the anchor's states when it named none, and
+    the anchor's time: the state naming the value (the latest for before, else the earliest), else
+    the event time found elsewhere, else None (the as-of time for now / latest / as of)."""
+    anchor = _anchor_of(tq, scope.subject)
+    if tq.operator in ("now", "latest", "as_of"):
+        at = scope.as_of
+    elif tq.operator in _ANCHORED or tq.operator == "how_long":
+        at = event_time
+    else:
+        at = None
+    if anchor is None:
+        return tq, at
+    rows = await store.facts_naming(scope.conn, scope.tenant_id, scope.forest_id, scope.subject, anchor, scope.as_of)
+    rows = [r for r in rows if mentions(str(r["text"]), anchor)]
+    attribute = tq.attribute
+    if attribute is None:
+        slot = [r for r in rows if r["attribute"]]
+        if not slot:  # no chain: the event's own time, else the fact naming it
+            if at is None and rows and tq.operator in _ANCHORED:
+                at = rows[-1]["valid_from"] if tq.operator == "before" else rows[0]["valid_from"]
+            return tq, at
+        attribute = str(slot[-1]["attribute"]).casefold()
+        tq = TemporalQuestion(tq.operator, attribute, tq.names, tq.anchor, tq.anchor_to)
+    held = [s for s in states_of(rows, attribute, scope.subject) if mentions(s.text, anchor)]
+    if not held or not (tq.operator in _ANCHORED or tq.operator == "how_long"):
+        return tq, at
+    return tq, (held[-1].time if tq.operator == "before" else held[0].time)
+
+
+def _runs_beyond(rows: list[Row], tq: TemporalQuestion, subject: str, at: datetime | None, side: int) -> int:
+    if tq.attribute is None:
+        return 0
+    states = states_of(rows, tq.attribute, subject)
+    if at is not None:
+        states = [s for s in states if (s.time <= at if side == BACKWARD else s.time >= at)]
+    return run_count(states)
+
+
+async def _browse(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime | None) -> tuple[list[Row], int]:
+    """The subject's facts under the bottom nodes around ``at`` (enough on each side), and the
+    node reads it took."""
+    need = NEED_RUNS[str(tq.operator)]
+    sides = tuple(need) if at is not None else ((FORWARD,) if tq.operator == "first" else (BACKWARD,))
+    cursor = TimeCursor(scope.conn, scope.tenant_id, scope.forest_id)
+    start = await cursor.descend(root, at, sides[0])
+    rows = await scope.facts(start)
+    reads = cursor.reads
+    for side in sides:
+        walk = cursor.copy()
+        while walk.reads < MAX_READS and _runs_beyond(rows, tq, scope.subject, at, side) < need.get(side, 2):
+            leaves = await walk.step(side)
+            if leaves is None:
+                break
+            rows += await scope.facts(leaves)
+        reads += walk.reads
+    unique = {int(r["fact_id"]): r for r in rows}
+    return sorted(unique.values(), key=lambda r: (r["valid_from"], r["fact_id"])), reads
+
+
+async def subject_plan(scope: _Scope, tq: TemporalQuestion, event_time: datetime | None) -> TemporalPlan | None:
+    """The plan for one subject: by interval descent of its entity tree, else from all its facts."""
+    root = await store.entity_root(scope.conn, scope.tenant_id, scope.forest_id, scope.subject)
+    if root is None:
+        rows = await store.subject_facts(scope.conn, scope.tenant_id, scope.forest_id, scope.subject, scope.as_of)
+        return plan_answer(tq, scope.subject, rows, event_time)
+    tq, at = await _anchor(scope, tq, event_time)
+    if at is None and tq.operator in _ANCHORED:
+        return None
+    if tq.attribute is None:
+        return await _near(scope, root, tq, at) if at is not None else None
+    rows, reads = await _browse(scope, root, tq, at)
+    plan = plan_answer(tq, scope.subject, rows, event_time)
+    if plan is not None:
+        plan.node_reads = reads
+    return plan
+
+
+async def _near(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime) -> TemporalPlan | None:
+    """No attribute chain: the same descent toward the anchor time, and the subject's facts
+    immediately before it (marked earlier) or after it (later), nearest first; for when, the
+    fact at it. Facts naming the anchor itself are the anchor, not the answer."""
+    side = FORWARD if tq.operator in ("after", "between") else BACKWARD
+    cursor = TimeCursor(scope.conn, scope.tenant_id, scope.forest_id)
+    rows = await scope.facts(await cursor.descend(root, at, side))
+    anchor = _anchor_of(tq, scope.subject)
+
+    def beyond(r: Row) -> bool:
+        if anchor is not None and mentions(str(r["text"]), anchor):
+            return tq.operator == "when"
+        return bool(r["valid_from"] < at if side == BACKWARD else r["valid_from"] > at)
+
+    while cursor.reads < MAX_READS and sum(1 for r in rows if beyond(r)) < NEAR:
+        leaves = await cursor.step(side)
+        if leaves is None:
+            break
+        rows += await scope.facts(leaves)
+    near = sorted(
+        (r for r in rows if beyond(r)), key=lambda r: (abs((r["valid_from"] - at).total_seconds()), r["fact_id"])
+    )
+    if not near:
+        return None
+    plan = TemporalPlan(str(tq.operator), scope.subject, None, at, node_reads=cursor.reads)
+    role = ANSWER if tq.operator == "when" else (EARLIER if side == BACKWARD else LATER)
+    for r in near[:NEAR]:
+        plan.roles.setdefault(int(r["fact_id"]), role)
+    return plan
 
 
 async def temporal_plan(
@@ -29,8 +196,7 @@ async def temporal_plan(
     anchor = (tq.anchor or "").casefold()
     subjects = [n for n in tq.names if n.casefold() in known and n.casefold() != anchor]
     for subject in subjects:
-        rows = await store.subject_facts(conn, tenant_id, forest_id, subject, as_of)
-        plan = plan_answer(tq, subject, rows, anchor_time)
+        plan = await subject_plan(_Scope(conn, tenant_id, forest_id, subject, as_of), tq, anchor_time)
         if plan is not None:
             return plan
     return None
