@@ -12,6 +12,7 @@ from memforest.text.terms import content_terms
 
 _BEFORE_WORDS = ("before", "prior to", "until", "till", "by", "earlier than", "up to")
 _AFTER_WORDS = ("after", "since", "following", "later than", "from")
+_PHRASE_REACH = 2 + max(len(p) for p in (*_BEFORE_WORDS, *_AFTER_WORDS))
 _ANCHOR_RE = re.compile(
     r"\b(?P<side>before|prior to|after|since|following|until)\s+(?P<event>[^?.!,;]+)", re.IGNORECASE
 )
@@ -63,9 +64,15 @@ class TimeCues:
 
 
 def _preceding_word(text: str, start: int) -> str:
-    head = text[:start].rstrip().lower()
+    """The before/after phrase that ends ``text[:start]`` (whitespace aside), else ""; reads only
+    the whitespace before ``start`` and the few characters before it."""
+    end = start
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    head = text[max(0, end - _PHRASE_REACH) : end].lower()
+    whole = end <= _PHRASE_REACH  # ``head`` is all of the text before the phrase
     for phrase in (*_BEFORE_WORDS, *_AFTER_WORDS):
-        if head.endswith(" " + phrase) or head == phrase:
+        if head.endswith(" " + phrase) or (whole and head == phrase):
             return phrase
     return ""
 
