@@ -54,6 +54,8 @@ FUTURE_RE = re.compile(
     r"upcoming|tomorrow|next)\b|['’]ll\b",
     re.IGNORECASE,
 )
+# first words of the two-word future markers, the only markers that can span a removed mention
+_PAIR_FIRST = frozenset("going plan plans planning hope hoping want wants looking can't cannot about".split())
 JUNCTION_REACH = 24  # characters either side of a mention searched for a marker spanning it
 _SPACE_RE = re.compile(r"\s")
 PAST_RE = re.compile(
@@ -160,14 +162,13 @@ def tense_near(text: str, start: int, end: int) -> str | None:
     """
     left, right = _sentence_around(text, start, end)
     future, past = _tense_marks(text)
-    junction: str | None = None
-    for marks, regex, answer in ((future, FUTURE_RE, "future"), (past, PAST_RE, "past")):
-        if _marked(marks, left, start) or _marked(marks, end, right):
-            return answer
-        if junction is None:
-            junction = _junction(text, left, start, end, right)
-        if regex.search(junction):
-            return answer
+    if _marked(future, left, start) or _marked(future, end, right):
+        return "future"
+    before = text[max(left, start - JUNCTION_REACH) : start].split()
+    if before and before[-1].lower() in _PAIR_FIRST and FUTURE_RE.search(_junction(text, left, start, end, right)):
+        return "future"
+    if _marked(past, left, start) or _marked(past, end, right):
+        return "past"  # past markers are single words: none can span the mention
     return None
 
 

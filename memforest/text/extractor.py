@@ -18,6 +18,7 @@ from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
 from memforest.text.entities import sentence_entities
 from memforest.text.kinds import fact_kind
+from memforest.text.offload import Deadline
 from memforest.text.persons import rewrite_persons
 from memforest.text.sentences import split_sentences
 from memforest.text.slots import find_slot
@@ -66,11 +67,13 @@ def _finish_text(text: str) -> str:
 # ------------------------------------------------------------------ the extractor
 
 
-def _turn_units(turn: CellTurn, names: dict[str, str]) -> list[_Unit]:
+def _turn_units(turn: CellTurn, names: dict[str, str], deadline: Deadline | None) -> list[_Unit]:
     captions = [c.strip() for c in (m["cap"] for m in _CAPTION_RE.finditer(turn.text)) if c.strip()]
     body = _CAPTION_RE.sub(" ", turn.text)
     units: list[_Unit] = []
     for raw in split_sentences(body):
+        if deadline is not None:
+            deadline.check()
         sentence = clean_sentence(raw, names)
         if not sentence or not informative(sentence, names):
             continue
@@ -192,8 +195,11 @@ def _strip_spans(text: str, mentions: list[TimeMention]) -> str:
     return " ".join(parts)
 
 
-def extract_cell(cell: CellView) -> list[Candidate]:
-    """Extract memory candidates from one cell, deterministically, in turn then sentence order."""
+def extract_cell(cell: CellView, deadline: Deadline | None = None) -> list[Candidate]:
+    """Extract memory candidates from one cell, deterministically, in turn then sentence order.
+
+    Linear in the length of the cell's text; with a ``deadline``, raises
+    :class:`~memforest.text.offload.TextBudgetExceededError` once it has passed."""
     names: dict[str, str] = {}
     for turn in cell.turns:
         if turn.speaker.strip():
@@ -202,7 +208,9 @@ def extract_cell(cell: CellView) -> list[Candidate]:
     for turn in sorted(cell.turns, key=lambda t: t.seq):
         others = [n for n in names.values() if n.lower() != turn.speaker.strip().lower()]
         other = others[0] if len(others) == 1 else None
-        for unit in _turn_units(turn, names):
+        for unit in _turn_units(turn, names, deadline):
+            if deadline is not None:
+                deadline.check()
             candidate = _candidate(unit, turn, other, names)
             if candidate.text:
                 out.append(candidate)
