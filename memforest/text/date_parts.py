@@ -55,7 +55,9 @@ FUTURE_RE = re.compile(
     re.IGNORECASE,
 )
 # first words of the two-word future markers, the only markers that can span a removed mention
-_PAIR_FIRST = frozenset("going plan plans planning hope hoping want wants looking can't cannot about".split())
+_PAIR_FIRST = frozenset(
+    ["going", "plan", "plans", "planning", "hope", "hoping", "want", "wants", "looking", "can't", "cannot", "about"]
+)
 JUNCTION_REACH = 24  # characters either side of a mention searched for a marker spanning it
 _SPACE_RE = re.compile(r"\s")
 PAST_RE = re.compile(
