@@ -7,19 +7,37 @@ import time
 from memforest.backends.base import UsageLedger
 from memforest.domain import Candidate, CellView
 from memforest.text.extractor import extract_cell
+from memforest.text.offload import DEFAULT_BUDGET_S, run_off_loop
 
 __all__ = ["RuleBasedExtractor"]
 
 
 class RuleBasedExtractor:
-    """The built-in extractor (rule-based heuristics, not a model); implements ``Extractor``."""
+    """The built-in extractor (rule-based heuristics, not a model); implements ``Extractor``.
+
+    Extraction runs in the text thread pool (off the event loop) with ``budget_s`` seconds per
+    cell; a cell over budget raises ``TextBudgetExceededError`` (a ``ModelBackendError``), which
+    the ingest job records as that cell's error.
+    """
 
     name = "rule-based"
+
+    def __init__(self, budget_s: float = DEFAULT_BUDGET_S) -> None:
+        self.budget_s = budget_s
 
     async def extract(self, cell: CellView, *, ledger: UsageLedger | None = None) -> list[Candidate]:
         """Return the candidates of ``cell`` (see ``extract_cell``); records one zero-token call."""
         started = time.perf_counter()
-        result = extract_cell(cell)
+        result = await run_off_loop(
+            lambda deadline: extract_cell(cell, deadline),
+            budget_s=self.budget_s,
+            what=f"extracting the cell of session {cell.session_external_id!r} (turns {_seqs(cell)})",
+        )
         if ledger is not None:
             ledger.record("extract", latency_s=time.perf_counter() - started)
         return result
+
+
+def _seqs(cell: CellView) -> str:
+    seqs = [t.seq for t in cell.turns]
+    return f"{min(seqs)}-{max(seqs)}" if seqs else "none"

@@ -12,6 +12,9 @@ from memforest.text.terms import content_terms
 
 _BEFORE_WORDS = ("before", "prior to", "until", "till", "by", "earlier than", "up to")
 _AFTER_WORDS = ("after", "since", "following", "later than", "from")
+CUE_PREFIX_CHARS = 2000
+_WORD_REACH = 64  # a word longer than this may be cut at the prefix's end
+_PHRASE_REACH = 2 + max(len(p) for p in (*_BEFORE_WORDS, *_AFTER_WORDS))
 _ANCHOR_RE = re.compile(
     r"\b(?P<side>before|prior to|after|since|following|until)\s+(?P<event>[^?.!,;]+)", re.IGNORECASE
 )
@@ -63,11 +66,28 @@ class TimeCues:
 
 
 def _preceding_word(text: str, start: int) -> str:
-    head = text[:start].rstrip().lower()
+    """The before/after phrase that ends ``text[:start]`` (whitespace aside), else ""; reads only
+    the whitespace before ``start`` and the few characters before it."""
+    end = start
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    head = text[max(0, end - _PHRASE_REACH) : end].lower()
+    whole = end <= _PHRASE_REACH  # ``head`` is all of the text before the phrase
     for phrase in (*_BEFORE_WORDS, *_AFTER_WORDS):
-        if head.endswith(" " + phrase) or head == phrase:
+        if head.endswith(" " + phrase) or (whole and head == phrase):
             return phrase
     return ""
+
+
+def cue_prefix(question: str) -> str:
+    """The part of ``question`` time cues are read from: its first :data:`CUE_PREFIX_CHARS`
+    characters, cut back to a space so no word is split."""
+    if len(question) <= CUE_PREFIX_CHARS:
+        return question
+    cut = CUE_PREFIX_CHARS
+    while cut > CUE_PREFIX_CHARS - _WORD_REACH and not question[cut].isspace():
+        cut -= 1
+    return question[:cut]
 
 
 def _mention_end(m: TimeMention) -> datetime:
@@ -75,7 +95,11 @@ def _mention_end(m: TimeMention) -> datetime:
 
 
 def parse_time_cues(question: str, ref: datetime) -> TimeCues:
-    """Read the time cues of ``question``; relative expressions resolve against tz-aware ``ref``."""
+    """Read the time cues of ``question``; relative expressions resolve against tz-aware ``ref``.
+
+    Only the first :data:`CUE_PREFIX_CHARS` characters are read (cut at a space), which bounds the
+    work a long query costs on the event loop."""
+    question = cue_prefix(question)
     cues = TimeCues(
         asks_when=bool(WHEN_RE.search(question)),
         wants_latest=bool(_LATEST_RE.search(question)),

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from dateutil.relativedelta import relativedelta
 
 from memforest.text.lexicon import MONTH_NAMES
-from memforest.text.sentences import sentence_spans
+from memforest.text.sentences import sentence_bounds
 
 MONTH_LOOKUP: dict[str, int] = {}
 for _i, _name in enumerate(MONTH_NAMES, start=1):
@@ -52,6 +54,12 @@ FUTURE_RE = re.compile(
     r"upcoming|tomorrow|next)\b|['’]ll\b",
     re.IGNORECASE,
 )
+# first words of the two-word future markers, the only markers that can span a removed mention
+_PAIR_FIRST = frozenset(
+    ["going", "plan", "plans", "planning", "hope", "hoping", "want", "wants", "looking", "can't", "cannot", "about"]
+)
+JUNCTION_REACH = 24  # characters either side of a mention searched for a marker spanning it
+_SPACE_RE = re.compile(r"\s")
 PAST_RE = re.compile(
     r"\b(?:was|were|went|did|had|ago|yesterday|last|got|saw|made|took|came|met|bought|felt|told|"
     r"said|found|left|spent|\w{3,}ed)\b",
@@ -103,20 +111,66 @@ def year_start(day: datetime) -> datetime:
     return midnight(day).replace(month=1, day=1)
 
 
+def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """``(left, right)``: from the start of the sentence holding ``start`` to the end of the one
+    holding ``end`` (the text's ends when none), found by bisection over the cached sentence bounds."""
+    starts, ends = sentence_bounds(text)
+    k = bisect_left(ends, end)  # the first sentence ending at or after ``end``
+    right = ends[k] if k < len(ends) else len(text)
+    i = min(bisect_right(starts, start) - 1, k, len(starts) - 1)
+    left = starts[i] if i >= 0 else 0
+    return left, right
+
+
+@lru_cache(maxsize=16)
+def _tense_marks(text: str) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The (starts, ends) of the future and of the past markers of ``text``, one pass each."""
+    future = [m.span() for m in FUTURE_RE.finditer(text)]
+    past = [m.span() for m in PAST_RE.finditer(text)]
+    return (
+        (tuple(a for a, _ in future), tuple(b for _, b in future)),
+        (tuple(a for a, _ in past), tuple(b for _, b in past)),
+    )
+
+
+def _marked(marks: tuple[tuple[int, ...], tuple[int, ...]], lo: int, hi: int) -> bool:
+    """Whether a marker lies wholly inside ``[lo, hi)`` (markers are sorted and disjoint)."""
+    starts, ends = marks
+    k = bisect_left(starts, lo)
+    return k < len(starts) and ends[k] <= hi
+
+
+def _junction(text: str, left: int, start: int, end: int, right: int) -> str:
+    """The words just before ``start`` and just after ``end`` (within the sentence), joined by a
+    space: where a marker could span the removed mention ("going [May 1] to")."""
+    lo, hi = left, right
+    if start - left > JUNCTION_REACH:
+        cut = _SPACE_RE.search(text, start - JUNCTION_REACH, start)
+        lo = cut.start() if cut is not None else start
+    if right - end > JUNCTION_REACH:
+        hi = end + JUNCTION_REACH
+        while hi > end and not text[hi].isspace():
+            hi -= 1
+    return text[lo:start] + " " + text[end:hi]
+
+
 def tense_near(text: str, start: int, end: int) -> str | None:
-    """'future', 'past' or None, judged from the sentence around ``text[start:end]``."""
-    left, right = 0, len(text)
-    for s, e in sentence_spans(text):
-        if s <= start:
-            left = s
-        if e >= end:
-            right = e
-            break
-    window = text[left:start] + " " + text[end:right]
-    if FUTURE_RE.search(window):
+    """'future', 'past' or None, judged from the sentence around ``text[start:end]`` (the mention
+    itself left out): a future marker wins over a past one.
+
+    The markers of the whole text are found once (cached) and looked up by bisection, so resolving
+    every mention of a long text stays linear; only a marker spanning the mention is searched for
+    in the :data:`JUNCTION_REACH` characters around it.
+    """
+    left, right = _sentence_around(text, start, end)
+    future, past = _tense_marks(text)
+    if _marked(future, left, start) or _marked(future, end, right):
         return "future"
-    if PAST_RE.search(window):
-        return "past"
+    before = text[max(left, start - JUNCTION_REACH) : start].split()
+    if before and before[-1].lower() in _PAIR_FIRST and FUTURE_RE.search(_junction(text, left, start, end, right)):
+        return "future"
+    if _marked(past, left, start) or _marked(past, end, right):
+        return "past"  # past markers are single words: none can span the mention
     return None
 
 

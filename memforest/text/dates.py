@@ -18,6 +18,7 @@ external parser. Conventions (documented because English is ambiguous):
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -100,11 +101,22 @@ def resolve_time_expressions(text: str, ref: datetime) -> list[TimeMention]:
                 )
             )
     found.sort(key=lambda t: (-(t.span_end - t.span_start), t.span_start))
+    return _non_overlapping(found)
+
+
+def _non_overlapping(found: list[TimeMention]) -> list[TimeMention]:
+    """Keep each mention of ``found`` (in priority order) that overlaps none kept before it; return
+    them in text order. The kept spans stay sorted and disjoint, so each test is a bisection."""
+    starts: list[int] = []
     chosen: list[TimeMention] = []
     for mention in found:
-        if all(mention.span_end <= c.span_start or mention.span_start >= c.span_end for c in chosen):
-            chosen.append(mention)
-    chosen.sort(key=lambda t: t.span_start)
+        i = bisect_right(starts, mention.span_start)
+        if i > 0 and chosen[i - 1].span_end > mention.span_start:
+            continue  # overlaps the kept span starting at or before it
+        if i < len(chosen) and chosen[i].span_start < mention.span_end:
+            continue  # overlaps the kept span starting after it
+        starts.insert(i, mention.span_start)
+        chosen.insert(i, mention)
     return chosen
 
 

@@ -9,6 +9,7 @@ deployments without a model server and for tests; it is not equivalent to an LLM
 
 from __future__ import annotations
 
+import heapq
 import re
 from dataclasses import dataclass, field
 
@@ -17,6 +18,7 @@ from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
 from memforest.text.entities import sentence_entities
 from memforest.text.kinds import fact_kind
+from memforest.text.offload import Deadline
 from memforest.text.persons import rewrite_persons
 from memforest.text.sentences import split_sentences
 from memforest.text.slots import find_slot
@@ -66,11 +68,13 @@ def _finish_text(text: str) -> str:
 # ------------------------------------------------------------------ the extractor
 
 
-def _turn_units(turn: CellTurn, names: dict[str, str]) -> list[_Unit]:
+def _turn_units(turn: CellTurn, names: dict[str, str], deadline: Deadline | None) -> list[_Unit]:
     captions = [c.strip() for c in (m["cap"] for m in _CAPTION_RE.finditer(turn.text)) if c.strip()]
     body = _CAPTION_RE.sub(" ", turn.text)
     units: list[_Unit] = []
     for raw in split_sentences(body):
+        if deadline is not None:
+            deadline.check()
         sentence = clean_sentence(raw, names)
         if not sentence or not informative(sentence, names):
             continue
@@ -86,16 +90,47 @@ def _turn_units(turn: CellTurn, names: dict[str, str]) -> list[_Unit]:
             units[-1].entities.extend(ents)
         else:
             units.append(_Unit([sentence], ents))
-    limit = max(1, MAX_PER_TURN - len(captions))
-    while len(units) > limit:
-        i = min(range(len(units) - 1), key=lambda j: (units[j].words + units[j + 1].words, j))
-        units[i] = _Unit(units[i].sentences + units[i + 1].sentences, units[i].entities + units[i + 1].entities)
-        del units[i + 1]
+    units = _merge_down(units, max(1, MAX_PER_TURN - len(captions)))
     for caption in captions[:MAX_PER_TURN]:
         cap = strip_emoji(caption).rstrip(". ")
         cap = re.sub(r"^(?:a|an)\s+(?:photo|picture|image|pic)\s+of\s+", "", cap, flags=re.IGNORECASE)
         units.append(_Unit([f"{turn.speaker} shared a photo of {cap}."], [], caption=True))
     return units
+
+
+def _merge_down(units: list[_Unit], limit: int) -> list[_Unit]:
+    """Merge adjacent units until at most ``limit`` are left, each time the pair with the fewest
+    words together (the leftmost on a tie). A heap of pairs with stale entries skipped keeps this
+    O(n log n) on a turn of thousands of sentences."""
+    n = len(units)
+    if n <= limit:
+        return units
+    words = [u.words for u in units]
+    nxt = list(range(1, n + 1))
+    prv = list(range(-1, n - 1))
+    version = [0] * n
+    alive = [True] * n
+    heap = [(words[i] + words[i + 1], i, i + 1, 0, 0) for i in range(n - 1)]
+    heapq.heapify(heap)
+    left = n
+    while left > limit:
+        _, i, j, vi, vj = heapq.heappop(heap)
+        if not (alive[i] and alive[j] and version[i] == vi and version[j] == vj):
+            continue  # a pair one of whose units has since been merged
+        units[i].sentences.extend(units[j].sentences)
+        units[i].entities.extend(units[j].entities)
+        words[i] += words[j]
+        version[i] += 1
+        alive[j] = False
+        nxt[i] = nxt[j]
+        if nxt[i] < n:
+            prv[nxt[i]] = i
+            heapq.heappush(heap, (words[i] + words[nxt[i]], i, nxt[i], version[i], version[nxt[i]]))
+        if prv[i] >= 0:
+            p = prv[i]
+            heapq.heappush(heap, (words[p] + words[i], p, i, version[p], version[i]))
+        left -= 1
+    return [u for u, keep in zip(units, alive, strict=True) if keep]
 
 
 def _candidate(unit: _Unit, turn: CellTurn, other: str | None, names: dict[str, str]) -> Candidate:
@@ -154,13 +189,21 @@ def _candidate(unit: _Unit, turn: CellTurn, other: str | None, names: dict[str, 
 
 
 def _strip_spans(text: str, mentions: list[TimeMention]) -> str:
-    for m in reversed(mentions):
-        text = text[: m.span_start] + " " + text[m.span_end :]
-    return text
+    """``text`` with each mention's span replaced by a space (mentions are disjoint, in order)."""
+    parts: list[str] = []
+    pos = 0
+    for m in mentions:
+        parts.append(text[pos : m.span_start])
+        pos = m.span_end
+    parts.append(text[pos:])
+    return " ".join(parts)
 
 
-def extract_cell(cell: CellView) -> list[Candidate]:
-    """Extract memory candidates from one cell, deterministically, in turn then sentence order."""
+def extract_cell(cell: CellView, deadline: Deadline | None = None) -> list[Candidate]:
+    """Extract memory candidates from one cell, deterministically, in turn then sentence order.
+
+    Linear in the length of the cell's text; with a ``deadline``, raises
+    :class:`~memforest.text.offload.TextBudgetExceededError` once it has passed."""
     names: dict[str, str] = {}
     for turn in cell.turns:
         if turn.speaker.strip():
@@ -169,7 +212,9 @@ def extract_cell(cell: CellView) -> list[Candidate]:
     for turn in sorted(cell.turns, key=lambda t: t.seq):
         others = [n for n in names.values() if n.lower() != turn.speaker.strip().lower()]
         other = others[0] if len(others) == 1 else None
-        for unit in _turn_units(turn, names):
+        for unit in _turn_units(turn, names, deadline):
+            if deadline is not None:
+                deadline.check()
             candidate = _candidate(unit, turn, other, names)
             if candidate.text:
                 out.append(candidate)

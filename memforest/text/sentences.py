@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from memforest.text.lexicon import words
 
-__all__ = ["EMOJI_CLASS", "sentence_spans", "split_sentences"]
+__all__ = ["EMOJI_CLASS", "sentence_bounds", "sentence_spans", "split_sentences"]
 
 # Emoji and pictographs (a run of them ends a sentence when a capital follows).
 EMOJI_CLASS = "\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\u2190-\u21ff\u2300-\u23ff"
@@ -77,6 +77,13 @@ def sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
             spans.append((s, e))
         start = end
     return tuple(spans)
+
+
+@lru_cache(maxsize=64)
+def sentence_bounds(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The starts and the ends of :func:`sentence_spans` of ``text``, each ascending (for bisect)."""
+    spans = sentence_spans(text)
+    return tuple(s for s, _ in spans), tuple(e for _, e in spans)
 
 
 def split_sentences(text: str) -> list[str]:
