@@ -32,7 +32,12 @@ from memforest.text.sentences import sentence_spans, split_sentences
 
 T = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 SIZE = 20_000
-BOUND_S = 1.5  # generous: the machine is shared; before the fix these took 2 s to over 20 s
+# A complexity guard, not a speed target (speed is bench.faults' business): linear code takes well
+# under a second on 20 KB here, the quadratic paths it replaced took 20 s to minutes.
+BOUND_S = 5.0
+# The event loop froze for 5-13 s before the text work moved off it; the 250 ms p99 target is measured
+# by bench.faults, this guard only catches a loop blocked again.
+HEALTHZ_GUARD_S = 1.0
 
 
 def fill(unit: str, head: str = "") -> str:
@@ -236,11 +241,11 @@ async def test_healthz_stays_responsive_during_adversarial_extraction_and_query(
         job = asyncio.ensure_future(job_done())
         worst = await _healthz_worst(client, job)
         assert job.result() in ("succeeded", "failed")
-        assert worst < 0.25, f"/healthz took {worst * 1000:.0f} ms during extraction"
+        assert worst < HEALTHZ_GUARD_S, f"/healthz took {worst * 1000:.0f} ms during extraction"
 
         query = asyncio.ensure_future(
             client.post("/v1/forests/f/query", json={"query": ADVERSARIAL["may-1"], "top_k": 5}, headers=h)
         )
         worst = await _healthz_worst(client, query)
         assert query.result().status_code == 200, query.result().text
-        assert worst < 0.25, f"/healthz took {worst * 1000:.0f} ms during the query"
+        assert worst < HEALTHZ_GUARD_S, f"/healthz took {worst * 1000:.0f} ms during the query"
