@@ -56,10 +56,11 @@ class Evidence:
     turn_ids: tuple[str, ...]
     source_id: int = 0
     superseded: bool = False
+    forest: str | None = None  # set by a query over several forests
 
     def to_json(self) -> dict[str, Any]:
-        """The evidence JSON object: exactly the documented keys."""
-        return {
+        """The evidence JSON object: exactly the documented keys (``forest`` only across forests)."""
+        out: dict[str, Any] = {
             "rank": self.rank,
             "kind": self.kind,
             "text": self.text,
@@ -70,7 +71,12 @@ class Evidence:
             "score": round(self.score, 6),
             "session_id": self.session_id,
             "turn_ids": list(self.turn_ids),
+            "fact_id": str(self.source_id) if self.kind == "fact" else None,
+            "superseded": self.superseded,
         }
+        if self.forest is not None:
+            out["forest"] = self.forest
+        return out
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -20,6 +20,9 @@ class EvidenceItem(WireModel):
     score: float
     session_id: str | None
     turn_ids: tuple[str, ...]
+    fact_id: str | None = Field(default=None, description="The fact's id (facts only): PATCH or DELETE it.")
+    superseded: bool = Field(default=False, description="Superseded by a newer value (with include_superseded).")
+    forest: str | None = Field(default=None, description="The forest it came from (POST /v1/query only).")
 
 
 class TreeHit(WireModel):
