@@ -53,8 +53,8 @@ class Receiver:
         return [e for s, e, _ in self.got if e["data"]["job_id"] == job_id and (answered is None or s == answered)]
 
 
-async def _until(check: Callable[[], Awaitable[bool] | bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
+async def _until(check: Callable[[], Awaitable[bool] | bool], within_s: float = 20.0) -> None:
+    deadline = time.monotonic() + within_s
     while True:
         done = check()
         if not isinstance(done, bool):
