@@ -75,6 +75,7 @@ class AIds:
     root_node_id: str
     leaf_node_id: str
     secrets: list[str]  # A's canary and turn texts
+    webhook_id: str = ""  # A's webhook (issue 18); a random id when the server refuses A's target
 
 
 @dataclass(slots=True)
@@ -303,10 +304,57 @@ def plan(ops: Sequence[tuple[str, str]], a: AIds, b: BIds) -> list[Probe]:
             add("same-name", method, route, (200,), "B's own forest", check=_absent(a.session_id))
         elif key == ("POST", "/v1/forests/{forest}/import"):
             add("own-ns", method, route, (202,), "B's own export into B's forest of A's name", content=b.export)
+        elif agent_probe(method, route, add, a, b, query_body):
+            pass
         else:  # an operation this bench does not know yet: still probed, generically
             body = {} if method in ("POST", "PUT", "PATCH") else None
             add("foreign", method, route, (404,), "generic probe (unknown operation)", json_body=body)
     return [p for phase in PHASES for p in sorted(by_phase[phase], key=_rank)]
+
+
+# ---------------------------------------------------------------- issue 18: the agent operations
+
+
+def agent_probe(method: str, route: str, add: Callable[..., None], a: AIds, b: BIds, query: dict[str, Any]) -> bool:
+    """Probes of messages, fact corrections and deletions, the multi-forest query and webhooks with
+    B's key and A's ids; False for any other operation."""
+    key, f = (method, route), a.forest
+    hook = {"webhook_id": a.webhook_id or "00000000-0000-4000-8000-000000000000"}
+    if key == ("POST", "/v1/forests/{forest}/messages"):  # a write creates B's own forest: same-name phase only
+        body = {"messages": [{"role": "user", "content": "I moved to Quito last week."}], "session_id": "b-msg-1"}
+        add("same-name", method, route, (202,), "into B's own same-named forest", json_body=body,
+            check=_absent(a.session_id))  # fmt: skip
+    elif route == "/v1/forests/{forest}/facts/{fact_id}" and method in ("PATCH", "DELETE"):
+        body = {"text": "B rewrote this."} if method == "PATCH" else None
+        for fid in a.fact_ids:
+            add("foreign", method, route, (404,), f"A's fact {fid}", fact_id=fid, json_body=body)
+            add("same-name", method, route, (404,), f"A's fact {fid} in B's same-named forest", fact_id=fid,
+                json_body=body)  # fmt: skip
+    elif key == ("POST", "/v1/query"):
+        add("foreign", method, route, (404,), "A's forest by name", json_body=query | {"forests": [f]})
+        add("same-name", method, route, (200,), "B's own forests: no A evidence",
+            json_body=query | {"forests": [f, b.forest]}, check=_absent(a.session_id))  # fmt: skip
+    elif key == ("GET", "/v1/webhooks"):
+        check = _disjoint_or_empty("webhook", [a.webhook_id])
+        add("foreign", method, route, (200,), "B's own list: no A webhook", check=check)
+    elif key == ("POST", "/v1/webhooks"):
+        body = {"url": "http://127.0.0.1:9/b-hook"}  # 201 where private targets are allowed, else 422
+        add("foreign", method, route, (201, 422), "B's own hook", json_body=body, check=_absent(a.webhook_id or "-"))
+    elif route.startswith("/v1/webhooks/{webhook_id}"):
+        add("foreign", method, route, (404,), "A's webhook", **hook)
+    else:
+        return False
+    return True
+
+
+def _disjoint_or_empty(what: str, forbidden: Sequence[str]) -> Check:
+    """A listing with none of these ids (it may be empty)."""
+
+    def check(response: httpx.Response) -> str | None:
+        leaked = _ids("id")(response) & {x for x in forbidden if x}
+        return f"listing holds A's {what}: {sorted(leaked)}" if leaked else None
+
+    return check
 
 
 def _rank(probe: Probe) -> int:
@@ -404,7 +452,16 @@ async def _collect_a(mf: MemForestClient, ids: dict[str, str], canary: str, sess
         root_node_id=roots[0],
         leaf_node_id=await _leaf_under(mf, FOREST_A, roots[0]),
         secrets=[canary, *(t["text"] for t in session["turns"])],
+        webhook_id=await _a_webhook(mf),
     )
+
+
+async def _a_webhook(mf: MemForestClient) -> str:
+    """A's webhook (a loopback target: the server must allow private targets, as ``main`` asks)."""
+    try:
+        return (await mf.create_webhook("http://127.0.0.1:9/a-hook")).id
+    except MemForestError:
+        return ""
 
 
 async def snapshot(mf: MemForestClient, forest: str, job_id: str) -> dict[str, Any]:
@@ -581,6 +638,7 @@ def summary(result: dict[str, Any]) -> str:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Start the server, probe, stop it (also on failure)."""
+    os.environ.setdefault("MEMFOREST_WEBHOOKS__ALLOW_PRIVATE", "true")  # A's webhook targets 127.0.0.1
     with serve(database_url=args.database_url, embed_dim=args.embed_dim) as server:
         result = await probe_server(
             server.url, server.admin_key, job_timeout=args.job_timeout, progress=not args.no_progress
