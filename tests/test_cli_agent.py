@@ -29,8 +29,8 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
 
 def test_agent_commands_locally(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     msgs = env / "m.json"
-    msgs.write_text(json.dumps({"messages": [{"role": "user", "name": "Ana", "content": "My favourite tea is jasmine."}],
-                                "metadata": {"app": "cli"}}))  # fmt: skip
+    message = {"role": "user", "name": "Ana", "content": "My favourite tea is jasmine."}
+    msgs.write_text(json.dumps({"messages": [message], "metadata": {"app": "cli"}}))
     accepted = _run(capsys, "add-messages", "--forest", "mine", "--session-id", "c1", str(msgs))
     assert accepted["session_id"] == "c1" and accepted["created"] is True
     team = env / "t.json"
