@@ -17,11 +17,12 @@ import httpx
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
-from support import admin_settings, app_client, serve_app, tenant_key
+from support import ADMIN_AUTH, admin_settings, app_client, serve_app, tenant_key
 
 from memforest.app.webhooks import sign
 from memforest.db.engine import Database
 from memforest.settings import Settings
+from memforest.store.sql import scalar
 
 MESSAGES = {"messages": [{"role": "user", "content": "I started learning the cello in March."}]}
 
@@ -129,7 +130,7 @@ async def test_only_the_tenants_own_jobs_reach_its_webhook(
     rec, url = receiver
     rec.status = 200
     async with app_client(hook_settings, db, start_worker=True) as (_, c):
-        _, h = await tenant_key(c)
+        tid, h = await tenant_key(c)
         _, other = await tenant_key(c, "other")
         hook = (await c.post("/v1/webhooks", json={"url": url}, headers=h)).json()
         rec.secret = hook["secret"]
@@ -148,6 +149,11 @@ async def test_only_the_tenants_own_jobs_reach_its_webhook(
         assert (await c.delete(f"/v1/webhooks/{hook['id']}", headers=h)).status_code == 404
         assert (await c.get(f"/v1/webhooks/{hook['id']}/deliveries", headers=h)).status_code == 404
         assert (await c.get("/v1/webhooks/not-a-uuid/deliveries", headers=h)).status_code == 404
+        # forgetting the tenant takes its webhooks and deliveries with it
+        assert (await c.post("/v1/webhooks", json={"url": url}, headers=h)).status_code == 201
+        assert (await c.delete(f"/v1/tenants/{tid}", headers=ADMIN_AUTH)).status_code == 200
+        async with db.system() as conn:
+            assert await scalar(conn, "SELECT count(*) FROM webhooks WHERE tenant_id = :t", {"t": tid}) == 0
 
 
 async def test_registration_rules(settings: Settings, db: Database) -> None:
