@@ -33,7 +33,7 @@ import os
 import secrets
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -53,6 +53,7 @@ from bench.cross_tenant_setup import (
     _absent,
     _disjoint,
     _empty_listing,
+    _ids,
     _json,
     a_session,
     b_session,
@@ -215,10 +216,57 @@ def plan(ops: Sequence[tuple[str, str]], a: AIds, b: BIds) -> list[Probe]:
             add("same-name", method, route, (200,), "B's own forest", check=_absent(a.session_id))
         elif key == ("POST", "/v1/forests/{forest}/import"):
             add("own-ns", method, route, (202,), "B's own export into B's forest of A's name", content=b.export)
+        elif agent_probe(method, route, add, a, b, query_body):
+            pass
         else:  # an operation this bench does not know yet: still probed, generically
             body = {} if method in ("POST", "PUT", "PATCH") else None
             add("foreign", method, route, (404,), "generic probe (unknown operation)", json_body=body)
     return [p for phase in PHASES for p in sorted(by_phase[phase], key=_rank)]
+
+
+# ---------------------------------------------------------------- issue 18: the agent operations
+
+
+def agent_probe(method: str, route: str, add: Callable[..., None], a: AIds, b: BIds, query: dict[str, Any]) -> bool:
+    """Probes of messages, fact corrections and deletions, the multi-forest query and webhooks with
+    B's key and A's ids; False for any other operation."""
+    key, f = (method, route), a.forest
+    hook = {"webhook_id": a.webhook_id or "00000000-0000-4000-8000-000000000000"}
+    if key == ("POST", "/v1/forests/{forest}/messages"):  # a write creates B's own forest: same-name phase only
+        body = {"messages": [{"role": "user", "content": "I moved to Quito last week."}], "session_id": "b-msg-1"}
+        add("same-name", method, route, (202,), "into B's own same-named forest", json_body=body,
+            check=_absent(a.session_id))  # fmt: skip
+    elif route == "/v1/forests/{forest}/facts/{fact_id}" and method in ("PATCH", "DELETE"):
+        body = {"text": "B rewrote this."} if method == "PATCH" else None
+        for fid in a.fact_ids:
+            add("foreign", method, route, (404,), f"A's fact {fid}", fact_id=fid, json_body=body)
+            add("same-name", method, route, (404,), f"A's fact {fid} in B's same-named forest", fact_id=fid,
+                json_body=body)  # fmt: skip
+    elif key == ("POST", "/v1/query"):
+        add("foreign", method, route, (404,), "A's forest by name", json_body=query | {"forests": [f]})
+        add("same-name", method, route, (200,), "B's own forests: no A evidence",
+            json_body=query | {"forests": [f, b.forest]}, check=_absent(a.session_id))  # fmt: skip
+    elif key == ("GET", "/v1/webhooks"):
+        check = _disjoint_or_empty("webhook", [a.webhook_id])
+        add("foreign", method, route, (200,), "B's own list: no A webhook", check=check)
+    elif key == ("POST", "/v1/webhooks"):
+        body = {"url": "http://127.0.0.1:9/b-hook"}  # 201 where private targets are allowed, else 422
+        add("foreign", method, route, (201, 422), "B's own hook", json_body=body, check=_absent(a.webhook_id or "-"))
+    elif route.startswith("/v1/webhooks/{webhook_id}"):
+        add("foreign", method, route, (404,), "A's webhook", **hook)
+    else:
+        return False
+    return True
+
+
+def _disjoint_or_empty(what: str, forbidden: Sequence[str]) -> Check:
+    """A listing with none of these ids (it may be empty)."""
+
+    def check(response: httpx.Response) -> str | None:
+        leaked = _ids("id")(response) & {x for x in forbidden if x}
+        return f"listing holds A's {what}: {sorted(leaked)}" if leaked else None
+
+    return check
 
 
 def _rank(probe: Probe) -> int:
@@ -423,6 +471,7 @@ def summary(result: dict[str, Any]) -> str:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Start the server, probe, stop it (also on failure)."""
+    os.environ.setdefault("MEMFOREST_WEBHOOKS__ALLOW_PRIVATE", "true")  # A's webhook targets 127.0.0.1
     with serve(database_url=args.database_url, embed_dim=args.embed_dim, home=args.home) as server:
         result = await probe_server(
             server.url, server.admin_key, job_timeout=args.job_timeout, progress=not args.no_progress

@@ -33,6 +33,7 @@ class AIds:
     root_node_id: str
     leaf_node_id: str
     secrets: list[str]  # A's canary and turn texts
+    webhook_id: str = ""  # A's webhook (issue 18); a random id when the server refuses A's target
 
 
 @dataclass(slots=True)
@@ -183,7 +184,16 @@ async def collect_a(mf: MemForestClient, ids: dict[str, str], canary: str, sessi
         root_node_id=roots[0],
         leaf_node_id=await _leaf_under(mf, FOREST_A, roots[0]),
         secrets=[canary, *(t["text"] for t in session["turns"])],
+        webhook_id=await _a_webhook(mf),
     )
+
+
+async def _a_webhook(mf: MemForestClient) -> str:
+    """A's webhook (a loopback target: the server must allow private targets, as ``main`` asks)."""
+    try:
+        return (await mf.create_webhook("http://127.0.0.1:9/a-hook")).id
+    except MemForestError:
+        return ""
 
 
 async def snapshot(mf: MemForestClient, forest: str, job_id: str) -> dict[str, Any]:

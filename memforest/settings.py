@@ -118,6 +118,19 @@ class WorkerSettings(BaseModel):
     sweep_interval_s: float = Field(default=60.0, gt=0)
 
 
+class WebhookSettings(BaseModel):
+    """Webhook deliveries (ADR 0020): retried with exponential backoff for ``retry_for_s`` seconds."""
+
+    allow_private: bool = False  # targets on private, loopback or link-local addresses (tests, trusted nets)
+    timeout_s: float = Field(default=10.0, gt=0)
+    backoff_base_s: float = Field(default=2.0, gt=0)
+    backoff_max_s: float = Field(default=600.0, gt=0)
+    retry_for_s: float = Field(default=86_400.0, gt=0)
+    poll_interval_s: float = Field(default=1.0, gt=0)
+    batch: int = Field(default=20, ge=1, le=1_000)
+    max_per_tenant: int = Field(default=20, ge=1)
+
+
 class Settings(BaseSettings):
     """All configuration. Nested sections read ``MEMFOREST_<SECTION>__<FIELD>``.
 
@@ -141,3 +154,4 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     api: APISettings = Field(default_factory=APISettings)
     worker: WorkerSettings = Field(default_factory=WorkerSettings)
+    webhooks: WebhookSettings = Field(default_factory=WebhookSettings)

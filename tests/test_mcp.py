@@ -29,7 +29,10 @@ from memforest.store.sql import scalar
 from memforest.store.tenants import create_tenant
 
 TEST_DIM = 64  # the dimension conftest migrates the test databases with
-TOOLS = {"add_memory", "search_memory", "get_context", "browse_tree", "forget_session", "get_job"}
+TOOLS = {
+    "add_memory", "search_memory", "get_context", "browse_tree", "forget_session", "get_job", "update_memory",
+    "delete_memory",
+}  # fmt: skip
 PARROT = "Marisol adopted a grey parrot called Pistachio from the shelter on Orchard Lane."
 KAYAK = "Tobiah repaired the red kayak before the regatta at Lake Wenlow."
 
@@ -158,6 +161,8 @@ async def test_http_tools_add_search_context_browse_job(served: Served) -> None:
             "score",
             "session_id",
             "turn_ids",
+            "fact_id",
+            "superseded",
         }
         assert top["time"].startswith("2024-03-10")
 
@@ -189,7 +194,7 @@ async def test_http_tool_errors_are_one_line(served: Served) -> None:
     async with served.session(key) as s:
         assert "invalid-input" in error_of(await s.call_tool("add_memory", {"forest": "notes"}))
         both = await s.call_tool("add_memory", {"forest": "notes", "text": "x", "turns": session_turns("y")})
-        assert "either turns or text" in error_of(both)
+        assert "exactly one of turns, messages or text" in error_of(both)
         empty = await s.call_tool("add_memory", {"forest": "notes", "text": "   "})
         assert "text" in error_of(empty)
         assert "not-found" in error_of(await s.call_tool("search_memory", {"forest": "nowhere", "query": "anything"}))
@@ -223,6 +228,37 @@ async def test_http_forget_session_removes_it(served: Served) -> None:
         assert not any("Pistachio" in e["text"] for e in found["evidence"])
         assert all(e["session_id"] != "s-parrot" for e in found["evidence"])
         again = await s.call_tool("forget_session", {"forest": "notes", "session_id": "s-parrot"})
+        assert "not-found" in error_of(again)
+
+
+async def test_http_messages_filters_update_and_delete(served: Served) -> None:
+    key = await served.key("acme", ["read", "write"])
+    other = await served.key("globex", ["read", "write"])
+    msgs = [{"role": "user", "name": "Marisol", "content": PARROT}, {"role": "assistant", "content": "Lovely!"}]
+    async with served.session(key) as s:
+        added = payload(await s.call_tool("add_memory", {"forest": "n", "messages": msgs, "session_id": "m1"}))
+        assert (await wait_job(s, added["job_id"]))["state"] == "succeeded"
+        await add_and_wait(s, "n", "s-kayak", KAYAK, "2024-04-02T12:00:00Z")
+        bad = await s.call_tool("add_memory", {"forest": "n", "messages": msgs, "text": "x"})
+        assert "invalid-input" in error_of(bad)
+        assert "invalid-input" in error_of(await s.call_tool("add_memory", {"forest": "n", "messages": []}))
+        q = {"forest": "n", "query": "Which parrot did Marisol adopt?"}
+        found = payload(await s.call_tool("search_memory", q | {"speakers": ["Marisol"]}))["evidence"]
+        assert found and all(e["session_id"] == "m1" for e in found)
+        assert payload(await s.call_tool("search_memory", q | {"session_ids": ["nope"]}))["evidence"] == []
+        fact = next(e for e in found if e["kind"] == "fact" and "Pistachio" in e["text"])
+        new = payload(
+            await s.call_tool(
+                "update_memory",
+                {"forest": "n", "fact_id": fact["fact_id"], "text": "Marisol adopted a green parrot called Kiwi."},
+            )
+        )
+        assert new["kind"] == "correction" and new["supersedes"] == fact["fact_id"]
+        async with served.session(other) as b:  # another tenant cannot touch it
+            assert "not-found" in error_of(await b.call_tool("delete_memory", {"forest": "n", "fact_id": new["id"]}))
+        done = payload(await s.call_tool("delete_memory", {"forest": "n", "fact_id": new["id"]}))
+        assert done["fact_id"] == new["id"] and done["leaves_removed"] >= 1
+        again = await s.call_tool("delete_memory", {"forest": "n", "fact_id": new["id"]})
         assert "not-found" in error_of(again)
 
 

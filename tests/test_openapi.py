@@ -71,7 +71,8 @@ def test_timestamps_keep_their_isoformat_on_the_wire() -> None:
     when = datetime(2024, 5, 1, 10, 0, 0, 123456, tzinfo=UTC)
     item = {
         "rank": 1, "kind": "fact", "text": "x", "time": when.isoformat(), "valid_from": None, "valid_to": None,
-        "tree": "session:s1", "score": 0.5, "session_id": "s1", "turn_ids": ["t1"],
+        "tree": "session:s1", "score": 0.5, "session_id": "s1", "turn_ids": ["t1"], "fact_id": "7",
+        "superseded": False, "forest": "f",
     }  # fmt: skip
     parsed = EvidenceItem.model_validate(item)
     assert parsed.time == when

@@ -284,7 +284,7 @@ def test_batch_cli_json_contract(
         for i, e in enumerate(line["evidence"], start=1):
             assert [k for k in e if k != "temporal_role"] == ["rank", "kind", "text", "time", "valid_from",
                                                                  "valid_to", "tree", "score", "session_id",
-                                                                 "turn_ids"]  # fmt: skip
+                                                                 "turn_ids", "fact_id", "superseded"]  # fmt: skip
             assert e["rank"] == i and isinstance(e["turn_ids"], list) and e["turn_ids"][0].startswith("D")
     assert all(e["time"] < "2021-01-02" for e in lines[1]["evidence"])
     # readable form: time order

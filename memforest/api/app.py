@@ -12,7 +12,7 @@ from typing import Protocol
 
 from fastapi import FastAPI
 
-from memforest.api import browse_routes, lifecycle_routes, remat_routes, transfer_routes
+from memforest.api import browse_routes, lifecycle_routes, remat_routes, transfer_routes, webhook_routes
 from memforest.api.health import health_router
 from memforest.api.metrics import install_observability
 from memforest.api.problems import BodyLimitMiddleware, install_problem_handlers
@@ -78,6 +78,7 @@ def create_api_app(
     app.include_router(remat_routes.router)
     app.include_router(lifecycle_routes.router)
     app.include_router(transfer_routes.router)
+    app.include_router(webhook_routes.router)
     for extension in extensions:
         extension.mount(app)
 

@@ -11,12 +11,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
-from memforest.api.auth import Reader
+from memforest.api.auth import Reader, Writer
 from memforest.api.openapi import ERRORS
-from memforest.app import browse
+from memforest.app import browse, facts
 from memforest.db.engine import Database
 from memforest.domain import FactKind, TreeKind
 from memforest.schemas import Fact, Node, Page, Tree
+from memforest.schemas.agent import FactCorrectionIn, FactDeleted
+from memforest.settings import Settings
 
 router = APIRouter(prefix="/v1", tags=["browse"])
 
@@ -88,6 +90,28 @@ async def get_fact(forest: str, fact_id: str, request: Request, caller: Reader) 
     - `placements`: the trees holding it: `tree_id`, `tree_kind`, `tree_label`, `node_id` (its leaf).
     """
     return await browse.fact_detail(_db(request), caller.tenant_id, forest, fact_id)
+
+
+@router.patch("/forests/{forest}/facts/{fact_id}", tags=["facts"], response_model=Fact, responses=ERRORS)
+async def patch_fact(forest: str, fact_id: str, body: FactCorrectionIn, request: Request, caller: Writer) -> Any:
+    """Correct a fact: a new fact (kind `correction`, no source turns) with `text`, placed in the same
+    trees, supersedes it from `valid_from` (default now); the old one stays, marked superseded.
+    Answers the new fact. 409 when the fact is already superseded (correct the current one)."""
+    settings: Settings = request.app.state.settings
+    return await facts.correct_fact(
+        _db(request), settings, request.app.state.backends, caller.tenant_id, forest, fact_id, body.text,
+        body.valid_from,
+    )  # fmt: skip
+
+
+@router.delete("/forests/{forest}/facts/{fact_id}", tags=["facts"], response_model=FactDeleted, responses=ERRORS)
+async def delete_fact(forest: str, fact_id: str, request: Request, caller: Writer) -> dict[str, Any]:
+    """Delete a fact: it leaves query, browse, listings and export, and its leaves leave every tree
+    (rebalanced, touched paths refreshed). A second delete is a 404."""
+    settings: Settings = request.app.state.settings
+    return await facts.delete_fact(
+        _db(request), settings, request.app.state.backends, caller.tenant_id, forest, fact_id
+    )
 
 
 @router.get("/forests/{forest}/trees", response_model=Page[Tree], responses=ERRORS)

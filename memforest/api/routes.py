@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, Response
 
 from memforest.api.auth import Admin, Reader, TenantAdmin, Writer
 from memforest.api.openapi import ERRORS, problems
-from memforest.app import forests, jobs, query, sessions, tenants
+from memforest.app import forests, jobs, query, sessions, tenants, waiting
 from memforest.app.tenants import parse_uuid
 from memforest.db.engine import Database
 from memforest.errors import InputError
@@ -22,7 +22,6 @@ from memforest.schemas import (
     Job,
     KeyIn,
     Page,
-    QueryIn,
     QueryResult,
     Session,
     SessionAccepted,
@@ -31,6 +30,7 @@ from memforest.schemas import (
     TenantDeleted,
     TenantIn,
 )
+from memforest.schemas.agent import MAX_WAIT_S, FilteredQueryIn, MessagesIn, MultiQueryIn
 from memforest.settings import Settings
 
 admin_router = APIRouter(prefix="/v1", tags=["admin"])
@@ -148,26 +148,77 @@ async def delete_forest(forest: str, request: Request, caller: TenantAdmin) -> d
 # ---------------------------------------------------------------- sessions
 
 
+Wait = Annotated[
+    float,
+    Query(
+        ge=0,
+        le=MAX_WAIT_S,
+        description="Seconds (0-30) to wait for the job: 200 with the job if it ends in time, else 202.",
+    ),
+]
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key")]
+ACCEPT_RESPONSES = ERRORS | problems(409, 413) | {200: {"model": Job, "description": "The job ended in time."}}
+
+
+def _check_idempotency_key(idempotency_key: str | None) -> None:
+    if idempotency_key is not None and not 1 <= len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
+        raise InputError(f"Idempotency-Key must be 1-{MAX_IDEMPOTENCY_KEY} characters", location="Idempotency-Key")
+
+
+async def _accepted_or_job(request: Request, caller: Writer, accepted: dict[str, Any], wait: float) -> Any:
+    """The 202 answer, or 200 with the job when it ended within ``wait`` seconds."""
+    if wait > 0 and accepted.get("job_id"):
+        job = await waiting.wait_for_job(_db(request), caller.tenant_id, accepted["job_id"], wait)
+        if job is not None:
+            return JSONResponse(Job.model_validate(job).model_dump(mode="json", exclude_unset=True))
+    return accepted
+
+
 @tenant_router.post(
     "/forests/{forest}/sessions",
     status_code=status.HTTP_202_ACCEPTED,
     tags=["sessions"],
     response_model=SessionAccepted,
-    responses=ERRORS | problems(409, 413),
+    responses=ACCEPT_RESPONSES,
 )
 async def post_session(
     forest: str,
     request: Request,
     caller: Writer,
     session: Annotated[dict[str, Any], Body(description="One session in the native format (see SessionModel).")],
-    idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
-) -> dict[str, Any]:
+    idempotency_key: IdempotencyKey = None,
+    wait: Wait = 0,
+) -> Any:
     """Accept one session into the forest (created on the first write); a worker processes it (poll the job)."""
-    if idempotency_key is not None and not 1 <= len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
-        raise InputError(f"Idempotency-Key must be 1-{MAX_IDEMPOTENCY_KEY} characters", location="Idempotency-Key")
-    return await sessions.add_session(
+    _check_idempotency_key(idempotency_key)
+    accepted = await sessions.add_session(
         _db(request), _settings(request), caller.tenant_id, forest, session, idempotency_key=idempotency_key
     )
+    return await _accepted_or_job(request, caller, accepted, wait)
+
+
+@tenant_router.post(
+    "/forests/{forest}/messages",
+    status_code=status.HTTP_202_ACCEPTED,
+    tags=["sessions"],
+    response_model=SessionAccepted,
+    responses=ACCEPT_RESPONSES,
+)
+async def post_messages(
+    forest: str,
+    body: MessagesIn,
+    request: Request,
+    caller: Writer,
+    idempotency_key: IdempotencyKey = None,
+    wait: Wait = 0,
+) -> Any:
+    """Accept chat messages (the OpenAI ``messages`` shape) as one session of the forest (created on
+    the first write). A turn's speaker is the message's ``name``, else its role."""
+    _check_idempotency_key(idempotency_key)
+    accepted = await sessions.add_messages(
+        _db(request), _settings(request), caller.tenant_id, forest, body, idempotency_key=idempotency_key
+    )
+    return await _accepted_or_job(request, caller, accepted, wait)
 
 
 @tenant_router.get(
@@ -204,23 +255,34 @@ async def get_one_job(job_id: str, request: Request, caller: Reader) -> dict[str
 # ---------------------------------------------------------------- query
 
 
+def _query_options(body: FilteredQueryIn) -> dict[str, Any]:
+    return {
+        "mode": body.mode, "top_k": body.top_k, "as_of": body.as_of, "time_from": body.time_from,
+        "time_to": body.time_to, "scope_kinds": body.scope, "include_superseded": body.include_superseded,
+        "token_budget": body.token_budget, "source_filter": query.source_filter(body.filter),
+    }  # fmt: skip
+
+
 @tenant_router.post("/forests/{forest}/query", tags=["query"], response_model=QueryResult, responses=ERRORS)
-async def post_query(forest: str, body: QueryIn, request: Request, caller: Reader) -> JSONResponse:
-    """Time-stamped evidence for a question, best first (the same items as the CLI's JSON)."""
+async def post_query(forest: str, body: FilteredQueryIn, request: Request, caller: Reader) -> JSONResponse:
+    """Time-stamped evidence for a question, best first (the same items as the CLI's JSON). ``filter``
+    keeps only evidence from matching sources: session ``metadata`` (top-level keys equal),
+    ``session_ids``, ``speakers`` (ANDed; a fact matches when one of its sources does)."""
     result = await query.ask(
-        _db(request),
-        _settings(request),
-        request.app.state.backends,
-        caller.tenant_id,
-        forest,
-        body.query,
-        mode=body.mode,
-        top_k=body.top_k,
-        as_of=body.as_of,
-        time_from=body.time_from,
-        time_to=body.time_to,
-        scope_kinds=body.scope,
-        include_superseded=body.include_superseded,
-        token_budget=body.token_budget,
-    )
+        _db(request), _settings(request), request.app.state.backends, caller.tenant_id, forest, body.query,
+        **_query_options(body),
+    )  # fmt: skip
     return JSONResponse(result.to_json())
+
+
+@tenant_router.post("/query", tags=["query"], response_model=QueryResult, responses=ERRORS)
+async def post_multi_query(body: MultiQueryIn, request: Request, caller: Reader) -> JSONResponse:
+    """One ranked list of evidence from several forests of the tenant (the options of the per-forest
+    query); every item carries its ``forest``. 404 when a forest does not exist."""
+    result = await query.ask_many(
+        _db(request), _settings(request), request.app.state.backends, caller.tenant_id, body.forests, body.query,
+        **_query_options(body),
+    )  # fmt: skip
+    out = result.to_json()
+    out["forests"] = list(body.forests)
+    return JSONResponse(out)

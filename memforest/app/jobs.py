@@ -12,6 +12,7 @@ from collections import ChainMap
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
+from memforest.app.webhooks import running_deliverer
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
@@ -94,14 +95,16 @@ async def running_worker(
 ) -> AsyncIterator[None]:
     """A worker running in this process for the duration of the block (nothing when not ``enabled``).
 
-    On exit it is asked to stop and given ``STOP_TIMEOUT_S`` to finish its job, then cancelled."""
+    On exit it is asked to stop and given ``STOP_TIMEOUT_S`` to finish its job, then cancelled. A
+    process-wide worker (no ``tenant_id``) also delivers the webhook outbox (``app.webhooks``)."""
     if not enabled:
         yield
         return
     stop = asyncio.Event()
     task = asyncio.create_task(run_worker(db, settings, backends, stop=stop, tenant_id=tenant_id))
     try:
-        yield
+        async with running_deliverer(db, settings, enabled=tenant_id is None):
+            yield
     finally:
         stop.set()
         try:

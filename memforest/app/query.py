@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.errors import InputError
-from memforest.retrieval.service import MODES, Evidence, QueryResult, query
+from memforest.retrieval.service import MODES, Evidence, QueryResult, SourceFilter, query
+from memforest.schemas.agent import QueryFilter
 from memforest.settings import Settings
 
-__all__ = ["MODES", "Evidence", "QueryResult", "ask"]
+__all__ = ["MODES", "Evidence", "QueryResult", "ask", "ask_many", "source_filter"]
 
 
 async def ask(
@@ -31,3 +34,46 @@ async def ask(
     if api_limits and len(question) > settings.api.max_text_chars:
         raise InputError(f"query is longer than {settings.api.max_text_chars} characters", location="query")
     return await query(db, settings, backends, tenant_id, forest, question, **options)
+
+
+def source_filter(flt: QueryFilter | None) -> SourceFilter | None:
+    """The read path's filter from the wire's ``filter`` object (None when absent or empty)."""
+    if flt is None:
+        return None
+    return SourceFilter.of(flt.metadata, flt.session_ids, flt.speakers)
+
+
+async def ask_many(
+    db: Database,
+    settings: Settings,
+    backends: Backends,
+    tenant_id: uuid.UUID,
+    forests: Sequence[str],
+    question: str,
+    **options: Any,
+) -> QueryResult:
+    """Answer ``question`` from several forests of the tenant: each forest is queried with the same
+    options, and their evidence is merged into one list by score (best first, cut to ``top_k``),
+    every item naming its ``forest``. NotFoundError names the first unknown forest."""
+    if not forests:
+        raise InputError("name at least one forest", location="forests")
+    results = [await ask(db, settings, backends, tenant_id, name, question, **options) for name in forests]
+    merged = sorted(
+        (replace(e, forest=r.forest) for r in results for e in r.evidence), key=lambda e: (-e.score, e.rank)
+    )
+    k = options.get("top_k") or max(len(r.evidence) for r in results)  # default: the preset's top_k
+    evidence = [replace(e, rank=i) for i, e in enumerate(merged[:k], start=1)]
+    first = results[0]
+    return QueryResult(
+        question=first.question,
+        forest=",".join(forests),
+        mode=first.mode,
+        mode_used=first.mode_used,
+        evidence=evidence,
+        fallback=first.fallback,
+        strategy=first.strategy,
+        trees=[t | {"tree": f"{r.forest}/{t['tree']}"} for r in results for t in r.trees],
+        time_cues=first.time_cues,
+        timings_ms={"total": round(sum(r.timings_ms.get("total", 0.0) for r in results), 3)},
+        llm_calls={k2: sum(r.llm_calls.get(k2, 0) for r in results) for r in results for k2 in r.llm_calls},
+    )

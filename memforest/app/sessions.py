@@ -4,6 +4,7 @@ write), and enqueue its ingest job. The HTTP API and the MCP ``add_memory`` tool
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -15,10 +16,19 @@ from memforest.errors import ConflictError, InputError
 from memforest.ingest.schema import Limits, SessionModel
 from memforest.pipeline.accept import accept_session
 from memforest.pipeline.service import IngestReport, ingest_sessions
+from memforest.schemas.agent import MessagesIn
 from memforest.settings import Settings
+from memforest.store.agent_sessions import session_of_idempotency_key
 from memforest.store.tenants import ensure_forest
 
-__all__ = ["IngestReport", "add_session", "ingest_sessions", "session_from_json"]
+__all__ = [
+    "IngestReport",
+    "add_messages",
+    "add_session",
+    "ingest_sessions",
+    "messages_to_session",
+    "session_from_json",
+]
 
 
 def session_from_json(body: dict[str, Any], settings: Settings, *, root: str) -> SessionInput:
@@ -65,3 +75,46 @@ async def add_session(
         "session_id": result.external_id,
         "created": result.created,
     }
+
+
+def messages_to_session(body: MessagesIn, *, now: datetime | None = None) -> dict[str, Any]:
+    """The native session JSON of an OpenAI ``messages`` list: one turn per message, spoken by its
+    ``name`` (else its role); a new session id and the current time unless given."""
+    turns: list[dict[str, Any]] = []
+    for i, m in enumerate(body.messages):
+        text = m.text().strip()
+        if not text:
+            raise InputError("message content must not be empty", location=f"messages.{i}.content")
+        turns.append({"speaker": m.name or m.role, "role": m.role, "text": text})
+    when = body.time or now or datetime.now(UTC)
+    session: dict[str, Any] = {
+        "id": body.session_id or f"msg-{uuid.uuid4().hex}",
+        "time": when.isoformat(),
+        "turns": turns,
+    }
+    if body.metadata:
+        session["metadata"] = body.metadata
+    return session
+
+
+async def add_messages(
+    db: Database,
+    settings: Settings,
+    tenant_id: uuid.UUID,
+    forest: str,
+    body: MessagesIn,
+    *,
+    idempotency_key: str | None = None,
+) -> dict[str, Any]:
+    """Accept chat messages as one session of ``forest`` (created on the first write); as
+    :func:`add_session` otherwise."""
+    if idempotency_key is not None and (body.session_id is None or body.time is None):
+        # A retry under the same key reuses the generated id and time, so it replays instead of conflicting.
+        async with db.tenant(tenant_id) as conn:
+            prior = await session_of_idempotency_key(conn, tenant_id, idempotency_key)
+        if prior is not None:
+            body = body.model_copy(
+                update={"session_id": body.session_id or str(prior["external_id"]), "time": body.time or prior["time"]}
+            )
+    session = messages_to_session(body)
+    return await add_session(db, settings, tenant_id, forest, session, idempotency_key=idempotency_key)

@@ -22,11 +22,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
-from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
+from memforest.client.agent import AgentMethods
 from memforest.client.errors import (
     JobWaitTimeout,
     RequestTimeoutError,
@@ -34,6 +34,7 @@ from memforest.client.errors import (
     UnexpectedResponseError,
     error_from_response,
 )
+from memforest.client.wire import parse, query_body, seg
 from memforest.errors import ConflictError
 from memforest.schemas import (
     ApiKey,
@@ -65,22 +66,11 @@ T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
 
 
-def _parse(model: type[M], data: Any, what: str) -> M:
-    """``model.model_validate(data)``; a body that does not fit is an UnexpectedResponseError."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "body"
-        raise UnexpectedResponseError(f"malformed {what} in the response: {where}: {first['msg']}") from None
+_parse = parse
+_seg = seg
 
 
-def _seg(value: str) -> str:
-    """A path segment, percent-encoded (names may contain '/', spaces, ...)."""
-    return quote(str(value), safe="")
-
-
-class MemForestClient:
+class MemForestClient(AgentMethods):
     """Async client for the MemForest API.
 
     ``api_key`` is a tenant key for tenant endpoints, or the server's admin key for the tenant and
@@ -305,18 +295,14 @@ class MemForestClient:
         scope: Sequence[str] | None = None,
         include_superseded: bool = False,
         token_budget: int | None = None,
+        source_filter: Mapping[str, Any] | None = None,
     ) -> QueryResult:
-        """Time-stamped evidence for a question, best first."""
-        body: dict[str, Any] = {"query": query, "mode": mode, "include_superseded": include_superseded}
-        optional = {
-            "top_k": top_k,
-            "as_of": as_of.isoformat() if as_of else None,
-            "time_from": time_from.isoformat() if time_from else None,
-            "time_to": time_to.isoformat() if time_to else None,
-            "scope": list(scope) if scope is not None else None,
-            "token_budget": token_budget,
-        }
-        body.update({k: v for k, v in optional.items() if v is not None})
+        """Time-stamped evidence for a question, best first; ``source_filter`` keeps only evidence from
+        matching sources (``{"metadata": {...}, "session_ids": [...], "speakers": [...]}``)."""
+        body = query_body(
+            query, mode=mode, top_k=top_k, as_of=as_of, time_from=time_from, time_to=time_to, scope=scope,
+            include_superseded=include_superseded, token_budget=token_budget, source_filter=source_filter,
+        )  # fmt: skip
         data = await self._json("POST", f"/v1/forests/{_seg(forest)}/query", json_body=body)
         return _parse(QueryResult, data, "query result")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from memforest.commands import (
+    agent_cmd,
     db_cmd,
     ingest_cmd,
     lifecycle_cmd,
@@ -16,5 +17,5 @@ from memforest.commands import (
 
 def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register every subcommand group on ``sub``."""
-    for module in (db_cmd, ingest_cmd, lifecycle_cmd, query_cmd, remat_cmd, transfer_cmd):
+    for module in (agent_cmd, db_cmd, ingest_cmd, lifecycle_cmd, query_cmd, remat_cmd, transfer_cmd):
         module.register(sub)

@@ -16,6 +16,7 @@ from tqdm import tqdm
 from memforest.app import forests
 from memforest.app.jobs import run_worker
 from memforest.app.sessions import IngestReport, ingest_sessions
+from memforest.app.webhooks import running_deliverer
 from memforest.backends.factory import build_backends
 from memforest.client import Job, MemForestClient
 from memforest.commands.common import add_remote_args, add_tenant_arg, remote_client, resolve_tenant
@@ -210,8 +211,9 @@ async def worker(args: argparse.Namespace, settings: Settings) -> int:
     configure_logging(settings.log_format)  # JSON lines by default, each with its job's context (ADR 0010)
     async with open_database(settings) as db:
         backends = build_backends(settings)
-        try:
-            await run_worker(db, settings, backends, concurrency=args.concurrency, stop_when_idle=args.until_idle)
+        try:  # a long-running worker also delivers the webhook outbox
+            async with running_deliverer(db, settings, enabled=not args.until_idle):
+                await run_worker(db, settings, backends, concurrency=args.concurrency, stop_when_idle=args.until_idle)
         except asyncio.CancelledError:  # pragma: no cover - shutdown
             pass
         finally:

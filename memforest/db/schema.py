@@ -407,4 +407,47 @@ jobs = Table(
     ),
 )
 
+
+# ---------------------------------------------------------------- webhooks (migration 0007_webhooks, ADR 0020)
+# Filled by the trigger trg_jobs_webhook_outbox on jobs (declared in the migration only).
+
+webhooks = Table(
+    "webhooks",
+    metadata,
+    _tenant(),
+    Column("webhook_id", UUID(as_uuid=True), nullable=False),
+    Column("url", Text, nullable=False),
+    Column("events", ARRAY(Text), nullable=False),
+    Column("secret", Text, nullable=False),
+    Column("created_at", TS, nullable=False, server_default=text("now()")),
+    PrimaryKeyConstraint("tenant_id", "webhook_id", name="pk_webhooks"),
+    ForeignKeyConstraint(["tenant_id"], ["tenants.tenant_id"], name="fk_webhooks_tenant", ondelete="CASCADE"),
+)
+
+webhook_deliveries = Table(
+    "webhook_deliveries",
+    metadata,
+    _tenant(),
+    Column("delivery_id", UUID(as_uuid=True), nullable=False),
+    Column("webhook_id", UUID(as_uuid=True), nullable=False),
+    Column("event_id", UUID(as_uuid=True), nullable=False),
+    Column("type", Text, nullable=False),
+    Column("job_id", UUID(as_uuid=True), nullable=False),
+    Column("body", Text),
+    Column("state", Text, nullable=False, server_default=text("'pending'::text")),
+    Column("attempts", Integer, nullable=False, server_default=text("0")),
+    Column("next_attempt_at", TS, nullable=False, server_default=text("now()")),
+    Column("last_status", Integer),
+    Column("last_error", Text),
+    Column("created_at", TS, nullable=False, server_default=text("now()")),
+    Column("delivered_at", TS),
+    PrimaryKeyConstraint("tenant_id", "delivery_id", name="pk_webhook_deliveries"),
+    _fk(["webhook_id"], "webhooks", ["webhook_id"], "fk_webhook_deliveries_webhook"),
+    CheckConstraint("state IN ('pending', 'delivered', 'failed')", name="ck_webhook_deliveries_state"),
+    Index("ix_webhook_deliveries_due", "next_attempt_at", postgresql_where=text("state = 'pending'")),
+    Index("ix_webhook_deliveries_webhook", "tenant_id", "webhook_id", "created_at"),
+)
+
+WEBHOOK_TABLES = (webhooks.name, webhook_deliveries.name)
+
 TENANT_TABLES: tuple[str, ...] = tuple(t.name for t in metadata.sorted_tables if "tenant_id" in t.c)

@@ -9,7 +9,7 @@ from memforest.lifecycle.retract_report import RetractWork
 from memforest.store import retraction as q
 from memforest.store.tree_delete import remove_source
 
-__all__ = ["retract_sources"]
+__all__ = ["remove_fact", "retract_sources"]
 
 
 async def retract_sources(w: RetractWork, turn_ids: list[int]) -> None:
@@ -25,7 +25,7 @@ async def retract_sources(w: RetractWork, turn_ids: list[int]) -> None:
     if detached:
         await _detach(w, detached)
     for fact_id in removed:
-        await _remove_fact(w, fact_id)
+        await remove_fact(w, fact_id)
 
 
 async def _detach(w: RetractWork, fact_ids: list[int]) -> None:
@@ -36,8 +36,9 @@ async def _detach(w: RetractWork, fact_ids: list[int]) -> None:
     w.report.facts_detached += len(fact_ids)
 
 
-async def _remove_fact(w: RetractWork, fact_id: int) -> None:
-    """Re-thread supersession around the fact, remove its leaves everywhere, then the fact itself."""
+async def remove_fact(w: RetractWork, fact_id: int) -> None:
+    """Re-thread supersession around the fact, remove its leaves everywhere, then the fact itself
+    (its sources must be gone already)."""
     await unlink_supersession(w, fact_id)
     scene_keys = await q.fact_scene_keys(w.conn, w.tenant_id, fact_id)
     fact = await q.fact_for_removal(w.conn, w.tenant_id, fact_id)

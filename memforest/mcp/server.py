@@ -31,7 +31,8 @@ INSTRUCTIONS = (
     "MemForest is a long-term memory. Store conversation snippets with add_memory; recall them with "
     "search_memory (structured evidence) or get_context (a ready-to-paste, time-stamped block); look "
     "around with browse_tree; remove a session with forget_session. Ingestion runs in the background: "
-    "add_memory returns a job_id to poll with get_job."
+    "add_memory returns a job_id to poll with get_job. Correct a remembered fact with update_memory or "
+    "remove it with delete_memory (fact_id from search_memory)."
 )
 
 #: The FastMCP context as tools receive it (a concrete class, so FastMCP finds the parameter).
@@ -153,11 +154,13 @@ def build_server(
         text: str | None = None,
         session_id: str | None = None,
         time: str | None = None,
+        messages: list[dict[str, Any]] | None = None,
     ) -> CallToolResult:
         """Store one conversation session in a forest (created if missing); needs the write scope.
 
-        Give either `turns` (objects with speaker, text, and optional role, id, time) or `text`
-        (stored as one user turn). `session_id` defaults to a fresh id; `time` (ISO 8601 or a
+        Give one of `turns` (objects with speaker, text, and optional role, id, time), `messages`
+        (OpenAI chat messages: role user/assistant/system, content, optional name = the speaker) or
+        `text` (stored as one user turn). `session_id` defaults to a fresh id; `time` (ISO 8601 or a
         readable date, naive = UTC) defaults to now. Returns {job_id, session_id, created}; the
         memory is processed in the background (poll get_job).
         """
@@ -165,7 +168,14 @@ def build_server(
             ctx,
             "write",
             lambda c: tools.add_memory(
-                c.services, c.tenant_id, c.forest(forest), turns=turns, text=text, session_id=session_id, time=time
+                c.services,
+                c.tenant_id,
+                c.forest(forest),
+                turns=turns,
+                text=text,
+                session_id=session_id,
+                time=time,
+                messages=messages,
             ),
         )
 
@@ -177,16 +187,31 @@ def build_server(
         top_k: int | None = None,
         as_of: str | None = None,
         mode: str = "emb",
+        metadata: dict[str, Any] | None = None,
+        session_ids: list[str] | None = None,
+        speakers: list[str] | None = None,
     ) -> CallToolResult:
-        """Recall evidence for a question: items with text, time, validity, score and provenance, best first.
+        """Recall evidence for a question: items with text, time, validity, score, provenance and
+        fact_id (for update_memory / delete_memory), best first.
 
         `as_of` limits to what was valid and known at that time; `mode` is "emb" (default) or "llm".
+        Filters (ANDed): `metadata` (session metadata keys equal to these values), `session_ids`,
+        `speakers`; a fact matches when one of its sources does.
         """
         return await call(
             ctx,
             "read",
             lambda c: tools.search_memory(
-                c.services, c.tenant_id, c.forest(forest), query, top_k=top_k, as_of=as_of, mode=mode
+                c.services,
+                c.tenant_id,
+                c.forest(forest),
+                query,
+                top_k=top_k,
+                as_of=as_of,
+                mode=mode,
+                metadata=metadata,
+                session_ids=session_ids,
+                speakers=speakers,
             ),
         )
 
@@ -234,6 +259,25 @@ def build_server(
         """Forget one session: its turns, cells and the memories derived only from it; needs the write scope."""
         return await call(
             ctx, "write", lambda c: tools.forget_session(c.services, c.tenant_id, c.forest(forest), session_id)
+        )
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False))
+    async def update_memory(
+        ctx: Ctx, fact_id: str | int, text: str, forest: str | None = None, valid_from: str | None = None
+    ) -> CallToolResult:
+        """Correct one remembered fact (its fact_id from search_memory): a new fact with `text` supersedes
+        it from `valid_from` (default now); the old one is kept as history. Needs the write scope."""
+        return await call(
+            ctx, "write",
+            lambda c: tools.update_memory(c.services, c.tenant_id, c.forest(forest), str(fact_id), text, valid_from),
+        )  # fmt: skip
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False))
+    async def delete_memory(ctx: Ctx, fact_id: str | int, forest: str | None = None) -> CallToolResult:
+        """Delete one remembered fact (its fact_id from search_memory) from every tree, listing and
+        query; needs the write scope."""
+        return await call(
+            ctx, "write", lambda c: tools.delete_memory(c.services, c.tenant_id, c.forest(forest), str(fact_id))
         )
 
     @server.tool(annotations=read_only)

@@ -11,11 +11,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from memforest.app import browse, jobs, maintenance, query, sessions
+from pydantic import ValidationError
+
+from memforest.app import browse, facts, jobs, maintenance, query, sessions
 from memforest.app.query import Evidence
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.errors import InputError
+from memforest.schemas.agent import MessagesIn, QueryFilter
 from memforest.settings import Settings
 from memforest.timefmt import parse_time
 
@@ -42,11 +45,22 @@ async def add_memory(
     text: str | None,
     session_id: str | None,
     time: str | None,
+    messages: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Accept one session (native turns, or one user turn from ``text``) like POST .../sessions."""
-    if (turns is None) == (text is None):
-        raise InputError("give either turns or text (not both)", location="turns")
+    """Accept one session (native turns, OpenAI ``messages``, or one user turn from ``text``) like
+    POST .../sessions and POST .../messages."""
+    if sum(x is not None for x in (turns, text, messages)) != 1:
+        raise InputError("give exactly one of turns, messages or text", location="turns")
     when = parse_time(time, "time") if time is not None else datetime.now(UTC)
+    if messages is not None:
+        try:
+            msgs = MessagesIn.model_validate(
+                {"messages": messages, "session_id": session_id, "time": when, "metadata": {"source": "mcp"}}
+            )
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise InputError(str(first["msg"]), location=".".join(str(p) for p in first["loc"])) from None
+        return await sessions.add_messages(svc.db, svc.settings, tenant_id, forest, msgs)
     body: dict[str, Any] = {
         "id": session_id if session_id is not None else f"mcp-{uuid.uuid4().hex[:16]}",
         "time": when,
@@ -65,8 +79,15 @@ async def search_memory(
     top_k: int | None,
     as_of: str | None,
     mode: str,
+    metadata: dict[str, Any] | None = None,
+    session_ids: list[str] | None = None,
+    speakers: list[str] | None = None,
 ) -> dict[str, Any]:
-    """Evidence items, best first, in the API's item JSON."""
+    """Evidence items, best first, in the API's item JSON; the filters as in POST .../query."""
+    try:
+        flt = QueryFilter(metadata=metadata, session_ids=session_ids, speakers=speakers)
+    except ValidationError as exc:
+        raise InputError(str(exc.errors()[0]["msg"]), location="filter") from None
     result = await query.ask(
         svc.db,
         svc.settings,
@@ -77,6 +98,7 @@ async def search_memory(
         mode=mode,
         top_k=top_k,
         as_of=parse_time(as_of, "as_of") if as_of is not None else None,
+        source_filter=query.source_filter(flt),
     )
     return {
         "forest": forest,
@@ -153,6 +175,21 @@ async def forget_session(svc: Services, tenant_id: uuid.UUID, forest: str, sessi
     report = await maintenance.retract(svc.db, svc.settings, svc.backends, tenant_id, forest, session_id)
     out: dict[str, Any] = report.as_dict()
     return out
+
+
+async def update_memory(
+    svc: Services, tenant_id: uuid.UUID, forest: str, fact_id: str, text: str, valid_from: str | None
+) -> dict[str, Any]:
+    """Correct a fact (PATCH .../facts/{id}): the new fact supersedes the old one, which is kept."""
+    if not text.strip():
+        raise InputError("text must not be empty", location="text")
+    start = parse_time(valid_from, "valid_from") if valid_from is not None else None
+    return await facts.correct_fact(svc.db, svc.settings, svc.backends, tenant_id, forest, fact_id, text, start)
+
+
+async def delete_memory(svc: Services, tenant_id: uuid.UUID, forest: str, fact_id: str) -> dict[str, Any]:
+    """Delete a fact (DELETE .../facts/{id}) from every tree, listing and query."""
+    return await facts.delete_fact(svc.db, svc.settings, svc.backends, tenant_id, forest, fact_id)
 
 
 async def job_status(svc: Services, tenant_id: uuid.UUID, job_id: str) -> dict[str, Any]:

@@ -57,10 +57,12 @@ class Evidence:
     source_id: int = 0
     superseded: bool = False
     temporal_role: str | None = None  # "answer" | "earlier" | "later" for a temporal question's states
+    forest: str | None = None  # set by a query over several forests
 
     def to_json(self) -> dict[str, Any]:
-        """The evidence JSON object: exactly the documented keys (``temporal_role`` only when set)."""
-        out = {
+        """The evidence JSON object: exactly the documented keys (``temporal_role`` only when set,
+        ``forest`` only across forests)."""
+        out: dict[str, Any] = {
             "rank": self.rank,
             "kind": self.kind,
             "text": self.text,
@@ -71,9 +73,13 @@ class Evidence:
             "score": round(self.score, 6),
             "session_id": self.session_id,
             "turn_ids": list(self.turn_ids),
+            "fact_id": str(self.source_id) if self.kind == "fact" else None,
+            "superseded": self.superseded,
         }
         if self.temporal_role is not None:
             out["temporal_role"] = self.temporal_role
+        if self.forest is not None:
+            out["forest"] = self.forest
         return out
 
 

@@ -17,6 +17,7 @@ from memforest.db.engine import Database
 from memforest.errors import InputError
 from memforest.retrieval.assemble import AssembleOptions, Candidate, Evidence, assemble
 from memforest.retrieval.browse import Leaf, browse_emb, browse_llm
+from memforest.retrieval.filters import SourceFilter, apply_filter
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.recall import RecallResult, recall
 from memforest.retrieval.temporal.parse import parse_question
@@ -29,7 +30,7 @@ from memforest.store.sql import Conn
 from memforest.store.tenants import get_forest
 from memforest.text.terms import content_terms
 
-__all__ = ["MODES", "Evidence", "QueryBackends", "QueryResult", "query"]
+__all__ = ["MODES", "Evidence", "QueryBackends", "QueryResult", "SourceFilter", "query"]
 
 MODES = ("emb", "llm")
 SCOPE_KINDS = ("session", "entity", "scene")
@@ -176,6 +177,7 @@ async def query(
     token_budget: int | None = None,
     preset: RetrievalPreset | None = None,
     ledger: UsageLedger | None = None,
+    source_filter: SourceFilter | None = None,
 ) -> QueryResult:
     """Answer ``question`` from forest ``forest_name`` of the tenant with time-stamped evidence."""
     question = " ".join(question.split())
@@ -279,6 +281,9 @@ async def query(
             candidates.setdefault(key, Candidate(kind="fact", source_id=key[1]))
     t0 = time.perf_counter()
     async with db.tenant(tenant_id) as conn:
+        candidates = _collect(recalled, leaves)
+        if source_filter is not None:  # only matching sources; their nearest items join the pool
+            candidates = await apply_filter(conn, tenant_id, forest.forest_id, candidates, source_filter, qvec, 3 * k)
         evidence = await assemble(
             conn, tenant_id, forest.forest_id, candidates, qvec, question, tree_scores, cues, opts, preset, pinned
         )

@@ -24,6 +24,9 @@ class EvidenceItem(WireModel):
         default=None,
         description="For a temporal question: answer (the state asked for), earlier or later (its neighbours).",
     )
+    fact_id: str | None = Field(default=None, description="The fact's id (facts only): PATCH or DELETE it.")
+    superseded: bool = Field(default=False, description="Superseded by a newer value (with include_superseded).")
+    forest: str | None = Field(default=None, description="The forest it came from (POST /v1/query only).")
 
 
 class TreeHit(WireModel):

@@ -1,0 +1,111 @@
+"""Webhooks and their delivery outbox (ADR 0020). Registration reads and writes run as the tenant;
+the deliverer claims due rows across tenants as the owning role (``Database.system``)."""
+
+from __future__ import annotations
+
+import uuid
+
+from memforest.store.sql import Conn, Row, execute, fetch_all, fetch_one, scalar
+
+_INSERT = """
+INSERT INTO webhooks (tenant_id, webhook_id, url, events, secret) VALUES (:t, :id, :u, :e, :s)
+RETURNING webhook_id, url, events, created_at
+"""
+_COUNT = "SELECT count(*) FROM webhooks WHERE tenant_id = :t"
+_LIST = "SELECT webhook_id, url, events, created_at FROM webhooks WHERE tenant_id = :t ORDER BY created_at, webhook_id"
+_GET = "SELECT webhook_id FROM webhooks WHERE tenant_id = :t AND webhook_id = :id"
+_DELETE = "DELETE FROM webhooks WHERE tenant_id = :t AND webhook_id = :id"
+_DELIVERIES = """
+SELECT delivery_id, event_id, type, state, attempts, last_status, last_error, created_at, next_attempt_at,
+       delivered_at FROM webhook_deliveries WHERE tenant_id = :t AND webhook_id = :id
+ORDER BY created_at DESC, delivery_id LIMIT :n
+"""
+# Due deliveries of any tenant; claimed by moving next_attempt_at past a lease, so a deliverer that
+# dies mid-send leaves them to be retried when the lease runs out.
+_CLAIM = """
+UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => :lease)
+FROM webhooks w
+WHERE w.tenant_id = d.tenant_id AND w.webhook_id = d.webhook_id AND (d.tenant_id, d.delivery_id) IN (
+    SELECT tenant_id, delivery_id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now()
+    ORDER BY next_attempt_at LIMIT :n FOR UPDATE SKIP LOCKED)
+RETURNING d.tenant_id, d.delivery_id, d.event_id, d.type, d.job_id, d.body, d.attempts, d.created_at, w.url, w.secret
+"""
+_SET_BODY = "UPDATE webhook_deliveries SET body = :b WHERE tenant_id = :t AND delivery_id = :id AND body IS NULL"
+_DELIVERED = """
+UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, last_status = :st, last_error = NULL,
+    delivered_at = now() WHERE tenant_id = :t AND delivery_id = :id
+"""
+# A failed attempt: retry after base * 2^attempts (capped), or give up once the retry window closed.
+_FAILED = """
+UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = :st, last_error = :err,
+    state = CASE WHEN now() + make_interval(secs => LEAST(:base * power(2, attempts), :cap)) > created_at
+                 + make_interval(secs => :window) THEN 'failed' ELSE 'pending' END,
+    next_attempt_at = now() + make_interval(secs => LEAST(:base * power(2, attempts), :cap))
+WHERE tenant_id = :t AND delivery_id = :id RETURNING state
+"""
+
+
+async def insert_webhook(
+    conn: Conn, tenant_id: uuid.UUID, webhook_id: uuid.UUID, url: str, events: list[str], secret: str
+) -> Row:
+    """Register a webhook; returns webhook_id, url, events, created_at."""
+    row = await fetch_one(conn, _INSERT, {"t": tenant_id, "id": webhook_id, "u": url, "e": events, "s": secret})
+    assert row is not None
+    return row
+
+
+async def count_webhooks(conn: Conn, tenant_id: uuid.UUID) -> int:
+    """How many webhooks the tenant has."""
+    return int(await scalar(conn, _COUNT, {"t": tenant_id}) or 0)
+
+
+async def list_webhooks(conn: Conn, tenant_id: uuid.UUID) -> list[Row]:
+    """The tenant's webhooks, oldest first (no secrets)."""
+    return await fetch_all(conn, _LIST, {"t": tenant_id})
+
+
+async def webhook_exists(conn: Conn, tenant_id: uuid.UUID, webhook_id: uuid.UUID) -> bool:
+    """Whether the tenant has this webhook."""
+    return await fetch_one(conn, _GET, {"t": tenant_id, "id": webhook_id}) is not None
+
+
+async def delete_webhook(conn: Conn, tenant_id: uuid.UUID, webhook_id: uuid.UUID) -> bool:
+    """Remove the webhook with its deliveries; False when there was none."""
+    return await execute(conn, _DELETE, {"t": tenant_id, "id": webhook_id}) > 0
+
+
+async def list_deliveries(conn: Conn, tenant_id: uuid.UUID, webhook_id: uuid.UUID, limit: int) -> list[Row]:
+    """The webhook's latest deliveries, newest first."""
+    return await fetch_all(conn, _DELIVERIES, {"t": tenant_id, "id": webhook_id, "n": limit})
+
+
+async def claim_due(conn: Conn, batch: int, lease_s: float) -> list[Row]:
+    """Claim up to ``batch`` due deliveries of any tenant (with their webhook's url and secret)."""
+    return await fetch_all(conn, _CLAIM, {"n": batch, "lease": lease_s})
+
+
+async def set_body(conn: Conn, tenant_id: uuid.UUID, delivery_id: uuid.UUID, body: str) -> None:
+    """Fix the delivery's body on its first attempt (retries send the same bytes)."""
+    await execute(conn, _SET_BODY, {"t": tenant_id, "id": delivery_id, "b": body})
+
+
+async def mark_delivered(conn: Conn, tenant_id: uuid.UUID, delivery_id: uuid.UUID, status: int) -> None:
+    """Record a successful attempt."""
+    await execute(conn, _DELIVERED, {"t": tenant_id, "id": delivery_id, "st": status})
+
+
+async def mark_failed(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    delivery_id: uuid.UUID,
+    *,
+    status: int | None,
+    error: str,
+    backoff_base_s: float,
+    backoff_max_s: float,
+    retry_for_s: float,
+) -> str:
+    """Record a failed attempt and schedule the next one (or give up); returns the new state."""
+    params = {"t": tenant_id, "id": delivery_id, "st": status, "err": error[:500], "base": backoff_base_s,
+              "cap": backoff_max_s, "window": retry_for_s}  # fmt: skip
+    return str(await scalar(conn, _FAILED, params))

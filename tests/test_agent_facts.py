@@ -1,0 +1,151 @@
+"""``PATCH`` and ``DELETE /v1/forests/{forest}/facts/{fact_id}`` over HTTP against the real database:
+a correction supersedes the fact (history kept, same trees), a deletion removes it everywhere."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+from support import admin_settings, app_client, session_body, tenant_key
+
+from memforest.db.engine import Database
+from memforest.settings import Settings
+from memforest.store.check import check_forest
+from memforest.store.tenants import get_forest
+
+TEXTS = [
+    "I moved to Lisbon last spring.",
+    "My sister Carla works as a nurse in Porto.",
+    "I adopted a beagle named Rufus in June.",
+    "Carla visited me in Lisbon for my birthday.",
+]
+
+
+@pytest.fixture
+async def api(settings: Settings, db: Database) -> AsyncIterator[httpx.AsyncClient]:
+    s = admin_settings(settings, worker={"poll_interval_s": 0.05})
+    async with app_client(s, db, start_worker=True) as (_, client):
+        yield client
+
+
+async def _forest(c: httpx.AsyncClient, h: dict[str, str]) -> list[dict[str, Any]]:
+    body = session_body("s1", "2024-05-01T10:00:00Z", TEXTS, ("dana", "dana"))
+    r = await c.post("/v1/forests/f/sessions?wait=30", json=body, headers=h)
+    assert r.status_code == 200 and r.json()["state"] == "succeeded", r.text
+    facts: list[dict[str, Any]] = (await c.get("/v1/forests/f/facts?limit=200", headers=h)).json()["items"]
+    assert facts
+    return facts
+
+
+def _find(facts: list[dict[str, Any]], word: str) -> dict[str, Any]:
+    return next(f for f in facts if word in f["text"])
+
+
+async def _check(db: Database, tid: str) -> None:
+    """Every tree invariant holds (refresh ran: nothing dirty)."""
+    t = uuid.UUID(tid)
+    async with db.tenant(t) as conn:
+        forest = await get_forest(conn, t, "f")
+        report = await check_forest(conn, t, forest.forest_id)
+    assert report.ok, report.violations
+
+
+async def _query(c: httpx.AsyncClient, h: dict[str, str], q: str, **extra: Any) -> list[dict[str, Any]]:
+    r = await c.post("/v1/forests/f/query", json={"query": q, "top_k": 20} | extra, headers=h)
+    assert r.status_code == 200, r.text
+    evidence: list[dict[str, Any]] = r.json()["evidence"]
+    return evidence
+
+
+async def test_correction_supersedes_and_keeps_history(api: httpx.AsyncClient, db: Database) -> None:
+    c = api
+    tid, h = await tenant_key(c)
+    facts = await _forest(c, h)
+    old = _find(facts, "Rufus")
+    detail = (await c.get(f"/v1/forests/f/facts/{old['id']}", headers=h)).json()
+    old_trees = sorted(p["tree_id"] for p in detail["placements"])
+    body = {"text": "I adopted a beagle named Rocket in June", "valid_from": "2024-06-01T00:00:00Z"}
+    r = await c.patch(f"/v1/forests/f/facts/{old['id']}", json=body, headers=h)
+    assert r.status_code == 200, r.text
+    new = r.json()
+    assert new["text"] == "I adopted a beagle named Rocket in June." and new["kind"] == "correction"
+    assert new["provenance"] == [] and new["supersedes"] == old["id"] and new["status"] == "current"
+    assert new["valid_from"].startswith("2024-06-01T00:00:00")
+    assert sorted(p["tree_id"] for p in new["placements"]) == old_trees  # the same trees
+    again = (await c.get(f"/v1/forests/f/facts/{old['id']}", headers=h)).json()
+    assert again["status"] == "superseded" and again["superseded_by"] == new["id"]
+    assert again["valid_to"] == new["valid_from"] and again["text"] == old["text"]  # nothing deleted
+    # queries return the new text; with include_superseded the old one comes back marked superseded
+    ev = await _query(c, h, "What is the name of the beagle?")
+    texts = [e["text"] for e in ev]
+    assert new["text"] in texts and old["text"] not in texts
+    assert next(e for e in ev if e["text"] == new["text"])["fact_id"] == new["id"]
+    ev = await _query(c, h, "What is the name of the beagle?", include_superseded=True)
+    marked = {e["text"]: e["superseded"] for e in ev if e["kind"] == "fact"}
+    assert marked.get(old["text"]) is True and marked.get(new["text"]) is False
+    await _check(db, tid)
+    # correcting the superseded one is a conflict; bad input and unknown ids are problems
+    assert (await c.patch(f"/v1/forests/f/facts/{old['id']}", json=body, headers=h)).status_code == 409
+    early = {"text": "Something else entirely", "valid_from": "2000-01-01T00:00:00Z"}
+    assert (await c.patch(f"/v1/forests/f/facts/{new['id']}", json=early, headers=h)).status_code == 422
+    assert (await c.patch(f"/v1/forests/f/facts/{new['id']}", json={"text": ""}, headers=h)).status_code == 422
+    for fid in ("999999", "abc", "-1"):
+        assert (await c.patch(f"/v1/forests/f/facts/{fid}", json=body, headers=h)).status_code == 404
+    assert (await c.patch(f"/v1/forests/nope/facts/{new['id']}", json=body, headers=h)).status_code == 404
+    # a correction of the correction (default valid_from: now) chains on
+    r = await c.patch(f"/v1/forests/f/facts/{new['id']}", json={"text": "The beagle is called Rex."}, headers=h)
+    assert r.status_code == 200 and r.json()["supersedes"] == new["id"], r.text
+    chain = [x["id"] for x in r.json()["supersession_chain"]]
+    assert chain == [old["id"], new["id"], r.json()["id"]]
+    # another tenant cannot see or touch it
+    _, other = await tenant_key(c, "other")
+    assert (await c.patch(f"/v1/forests/f/facts/{new['id']}", json=body, headers=other)).status_code == 404
+    _, ro = await tenant_key(c, "reader", scopes=("read",))
+    assert (await c.patch(f"/v1/forests/f/facts/{new['id']}", json=body, headers=ro)).status_code == 403
+
+
+async def test_delete_removes_the_fact_everywhere(api: httpx.AsyncClient, db: Database) -> None:
+    c = api
+    tid, h = await tenant_key(c)
+    facts = await _forest(c, h)
+    gone = _find(facts, "nurse")
+    detail = (await c.get(f"/v1/forests/f/facts/{gone['id']}", headers=h)).json()
+    assert detail["placements"]
+    leaves_before = {t["id"]: t["n_leaves"] for t in (await c.get("/v1/forests/f/trees", headers=h)).json()["items"]}
+    r = await c.delete(f"/v1/forests/f/facts/{gone['id']}", headers=h)
+    assert r.status_code == 200, r.text
+    report = r.json()
+    assert report["fact_id"] == gone["id"] and report["leaves_removed"] == len(detail["placements"])
+    # gone from browse, listings, query and export
+    assert (await c.get(f"/v1/forests/f/facts/{gone['id']}", headers=h)).status_code == 404
+    listed = (await c.get("/v1/forests/f/facts?include_superseded=true&limit=200", headers=h)).json()["items"]
+    assert gone["id"] not in {f["id"] for f in listed} and len(listed) == len(facts) - 1
+    ev = await _query(c, h, "What does Carla do for work?", include_superseded=True)
+    assert gone["text"] not in [e["text"] for e in ev if e["kind"] == "fact"]
+    export = await c.get("/v1/forests/f/export", headers=h)
+    assert export.status_code == 200 and gone["text"] not in export.text
+    trees = {t["id"]: t["n_leaves"] for t in (await c.get("/v1/forests/f/trees", headers=h)).json()["items"]}
+    for p in detail["placements"]:
+        assert trees.get(p["tree_id"], 0) == leaves_before[p["tree_id"]] - 1
+    await _check(db, tid)
+    # the second delete is a 404, as are other tenants and unknown ids
+    assert (await c.delete(f"/v1/forests/f/facts/{gone['id']}", headers=h)).status_code == 404
+    _, other = await tenant_key(c, "other")
+    keep = _find(facts, "Lisbon")
+    assert (await c.delete(f"/v1/forests/f/facts/{keep['id']}", headers=other)).status_code == 404
+    assert (await c.delete("/v1/forests/f/facts/x1", headers=h)).status_code == 404
+    assert (await c.get(f"/v1/forests/f/facts/{keep['id']}", headers=h)).status_code == 200
+
+
+async def test_deleting_a_correction_restores_the_fact(api: httpx.AsyncClient, db: Database) -> None:
+    c = api
+    tid, h = await tenant_key(c)
+    old = _find(await _forest(c, h), "Lisbon")
+    new = (await c.patch(f"/v1/forests/f/facts/{old['id']}", json={"text": "I moved to Madrid."}, headers=h)).json()
+    assert (await c.delete(f"/v1/forests/f/facts/{new['id']}", headers=h)).status_code == 200
+    back = (await c.get(f"/v1/forests/f/facts/{old['id']}", headers=h)).json()
+    assert back["status"] == "current" and back["valid_to"] == old["valid_to"]
+    await _check(db, tid)

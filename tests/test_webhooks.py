@@ -1,0 +1,184 @@
+"""Webhooks over HTTP against the real database and a receiver on 127.0.0.1 that checks the
+signature: registration rules, signed deliveries of the tenant's own jobs only, and a delivery that
+first fails and is delivered by the next server after a restart (the outbox is in PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
+from support import ADMIN_AUTH, admin_settings, app_client, serve_app, tenant_key
+
+from memforest.app.webhooks import sign
+from memforest.db.engine import Database
+from memforest.settings import Settings
+from memforest.store.sql import scalar
+
+MESSAGES = {"messages": [{"role": "user", "content": "I started learning the cello in March."}]}
+
+
+@dataclass
+class Receiver:
+    """A webhook target: answers ``status``; keeps what it got and whether the signature held."""
+
+    secret: str = ""
+    status: int = 500
+    got: list[tuple[int, dict[str, Any], bool]] = field(default_factory=list)  # (answer, event, signature ok)
+
+    def app(self) -> FastAPI:
+        app = FastAPI()
+
+        @app.post("/hook")
+        async def hook(request: Request) -> Response:
+            raw = await request.body()
+            header = request.headers.get("memforest-signature", "")
+            parts = dict(p.split("=", 1) for p in header.split(",") if "=" in p)
+            expected = hmac.new(self.secret.encode(), f"{parts.get('t')}.".encode() + raw, hashlib.sha256).hexdigest()
+            ok = hmac.compare_digest(expected, parts.get("v1", "")) and abs(time.time() - int(parts["t"])) < 300
+            self.got.append((self.status, json.loads(raw), ok))
+            return Response(status_code=self.status)
+
+        return app
+
+    def events(self, job_id: str, answered: int | None = None) -> list[dict[str, Any]]:
+        return [e for s, e, _ in self.got if e["data"]["job_id"] == job_id and (answered is None or s == answered)]
+
+
+async def _until(check: Callable[[], Awaitable[bool] | bool], within_s: float = 20.0) -> None:
+    deadline = time.monotonic() + within_s
+    while True:
+        done = check()
+        if not isinstance(done, bool):
+            done = await done
+        if done:
+            return
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+async def _deliveries(c: httpx.AsyncClient, h: dict[str, str], hook_id: str) -> list[dict[str, Any]]:
+    r = await c.get(f"/v1/webhooks/{hook_id}/deliveries", headers=h)
+    assert r.status_code == 200, r.text
+    items: list[dict[str, Any]] = r.json()["items"]
+    return items
+
+
+@pytest.fixture
+def hook_settings(settings: Settings) -> Settings:
+    return admin_settings(
+        settings,
+        worker={"poll_interval_s": 0.05},
+        webhooks={"allow_private": True, "backoff_base_s": 0.5, "poll_interval_s": 0.05},
+    )
+
+
+@pytest.fixture
+async def receiver() -> AsyncIterator[tuple[Receiver, str]]:
+    rec = Receiver()
+    async with serve_app(rec.app()) as base:
+        yield rec, f"{base}/hook"
+
+
+async def test_delivery_fails_then_is_retried_after_a_restart(
+    hook_settings: Settings, db: Database, receiver: tuple[Receiver, str]
+) -> None:
+    rec, url = receiver
+    async with app_client(hook_settings, db, start_worker=True) as (_, c):
+        _, h = await tenant_key(c)
+        r = await c.post("/v1/webhooks", json={"url": url, "events": ["job.succeeded"]}, headers=h)
+        assert r.status_code == 201, r.text
+        hook = r.json()
+        rec.secret = hook["secret"]
+        assert hook["secret"].startswith("whsec_") and hook["events"] == ["job.succeeded"]
+        listed = (await c.get("/v1/webhooks", headers=h)).json()["items"]
+        assert [w["id"] for w in listed] == [hook["id"]] and "secret" not in listed[0]
+        job = (await c.post("/v1/forests/f/messages?wait=30", json=MESSAGES, headers=h)).json()
+        assert job["state"] == "succeeded"
+        await _until(lambda: bool(rec.events(job["job_id"])))  # the first attempt, answered 500
+
+        async def failed_once() -> bool:  # recorded, so the next server retries after the backoff
+            return any(d["last_status"] == 500 and d["state"] == "pending" for d in await _deliveries(c, h, hook["id"]))
+
+        await _until(failed_once)
+        # the server stops before the retry succeeds
+    assert not rec.events(job["job_id"], answered=200)
+    rec.status = 200
+    async with app_client(hook_settings, db, start_worker=True) as (_, c):
+        await _until(lambda: bool(rec.events(job["job_id"], answered=200)))
+        event = rec.events(job["job_id"], answered=200)[0]
+        assert event["type"] == "job.succeeded" and event["data"]["state"] == "succeeded"
+        assert event["data"]["forest"] == "f" and set(event) == {"id", "type", "created_at", "data"}
+        assert all(ok for _, _, ok in rec.got)  # every delivery carried a valid signature
+        assert len({e["id"] for e in rec.events(job["job_id"])}) == 1  # retries resend the same event
+        mine = next(x for x in await _deliveries(c, h, hook["id"]) if x["event_id"] == event["id"])
+        assert mine["state"] == "delivered" and mine["attempts"] >= 2 and mine["last_status"] == 200
+
+
+async def test_only_the_tenants_own_jobs_reach_its_webhook(
+    hook_settings: Settings, db: Database, receiver: tuple[Receiver, str]
+) -> None:
+    rec, url = receiver
+    rec.status = 200
+    async with app_client(hook_settings, db, start_worker=True) as (_, c):
+        tid, h = await tenant_key(c)
+        _, other = await tenant_key(c, "other")
+        hook = (await c.post("/v1/webhooks", json={"url": url}, headers=h)).json()
+        rec.secret = hook["secret"]
+        theirs = (await c.post("/v1/forests/f/messages?wait=30", json=MESSAGES, headers=other)).json()
+        mine = (await c.post("/v1/forests/f/messages?wait=30", json=MESSAGES, headers=h)).json()
+        assert theirs["state"] == mine["state"] == "succeeded"
+        await _until(lambda: bool(rec.events(mine["job_id"])))
+        await asyncio.sleep(0.5)  # time for a stray delivery to arrive
+        assert rec.events(theirs["job_id"]) == []
+        # another tenant sees none of it: its webhooks list is empty, the hook's id is a 404
+        assert (await c.get("/v1/webhooks", headers=other)).json()["items"] == []
+        assert (await c.get(f"/v1/webhooks/{hook['id']}/deliveries", headers=other)).status_code == 404
+        assert (await c.delete(f"/v1/webhooks/{hook['id']}", headers=other)).status_code == 404
+        # delete: 204, then 404; its deliveries go with it
+        assert (await c.delete(f"/v1/webhooks/{hook['id']}", headers=h)).status_code == 204
+        assert (await c.delete(f"/v1/webhooks/{hook['id']}", headers=h)).status_code == 404
+        assert (await c.get(f"/v1/webhooks/{hook['id']}/deliveries", headers=h)).status_code == 404
+        assert (await c.get("/v1/webhooks/not-a-uuid/deliveries", headers=h)).status_code == 404
+        # forgetting the tenant takes its webhooks and deliveries with it
+        assert (await c.post("/v1/webhooks", json={"url": url}, headers=h)).status_code == 201
+        assert (await c.delete(f"/v1/tenants/{tid}", headers=ADMIN_AUTH)).status_code == 200
+        async with db.system() as conn:
+            assert await scalar(conn, "SELECT count(*) FROM webhooks WHERE tenant_id = :t", {"t": tid}) == 0
+
+
+async def test_registration_rules(settings: Settings, db: Database) -> None:
+    async with app_client(admin_settings(settings), db) as (_, c):  # private targets not allowed here
+        _, h = await tenant_key(c)
+        for body in (
+            {"url": "http://127.0.0.1:9/hook"},
+            {"url": "http://localhost/hook"},
+            {"url": "http://10.1.2.3/hook"},
+            {"url": "http://[::1]/hook"},
+            {"url": "ftp://example.com/hook"},
+            {"url": "http:///nohost"},
+            {"url": "https://example.com/hook", "events": ["job.exploded"]},
+            {"url": "https://example.com/hook", "events": []},
+            {"url": "https://example.com/hook", "extra": 1},
+        ):
+            r = await c.post("/v1/webhooks", json=body, headers=h)
+            assert r.status_code == 422, (body, r.text)
+            assert r.headers["content-type"].startswith("application/problem+json")
+        assert (await c.get("/v1/webhooks", headers=h)).json()["items"] == []
+        _, ro = await tenant_key(c, "reader", scopes=("read",))
+        assert (await c.post("/v1/webhooks", json={"url": "http://127.0.0.1/x"}, headers=ro)).status_code == 403
+
+
+def test_signature_matches_the_documented_recipe() -> None:
+    body = b'{"id":"e1"}'
+    expected = hmac.new(b"whsec_x", b"1700000000." + body, hashlib.sha256).hexdigest()
+    assert sign("whsec_x", body, 1_700_000_000) == f"t=1700000000,v1={expected}"
