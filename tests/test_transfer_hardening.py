@@ -46,13 +46,14 @@ def _deep(depth: int) -> str:
 
 async def test_deeply_nested_or_undecodable_import_lines_are_422(settings: Settings, db: Database) -> None:
     header = {"format": "memforest-export", "version": 1}
+    nested = '{"type": "session", "metadata": ' + _deep(500) + "}"
     async with app_client(admin_settings(settings), db) as (_, c):
         _, h = await tenant_key(c)
         before = await all_rows(db)
         bodies = {
             "deep record": (json.dumps(header) + "\n" + _deep(200_000) + "\n").encode(),
             "deep header": (_deep(200_000) + "\n").encode(),
-            "deep but parseable": (json.dumps(header) + '\n{"type": "session", "metadata": ' + _deep(500) + "}\n").encode(),
+            "deep but parseable": (json.dumps(header) + "\n" + nested + "\n").encode(),
             "not UTF-8": json.dumps(header).encode() + b"\n\xff\xfe\n",
         }  # fmt: skip
         for name, body in bodies.items():
