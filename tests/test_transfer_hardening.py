@@ -15,6 +15,7 @@ from test_export_import import all_rows, export_text, import_text, source
 from memforest.app.transfer import export_forest
 from memforest.db.engine import Database
 from memforest.errors import InputError
+from memforest.lifecycle.transfer_format import FORMAT, VERSION
 from memforest.settings import Settings
 from memforest.store.sql import scalar
 
@@ -45,7 +46,8 @@ def _deep(depth: int) -> str:
 
 
 async def test_deeply_nested_or_undecodable_import_lines_are_422(settings: Settings, db: Database) -> None:
-    header = {"format": "memforest-export", "version": 1}
+    header = {"format": FORMAT, "version": VERSION, "forest": "f", "with_derived": False, "counts": {"session": 1},
+              "embedding": {"backend": "hashed", "model": "hashed", "dim": 64}}  # fmt: skip
     nested = '{"type": "session", "metadata": ' + _deep(500) + "}"
     async with app_client(admin_settings(settings), db) as (_, c):
         _, h = await tenant_key(c)
@@ -60,7 +62,7 @@ async def test_deeply_nested_or_undecodable_import_lines_are_422(settings: Setti
             r = await c.post("/v1/forests/f/import", content=body, headers=h)
             assert r.status_code == 422, (name, r.status_code, r.text)
             assert r.headers["content-type"].startswith("application/problem+json")
-            assert "line" in r.json()["location"], name
+            assert r.json()["location"].endswith("line 1" if name == "deep header" else "line 2"), (name, r.text)
         assert await all_rows(db) == before
 
 
