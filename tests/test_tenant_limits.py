@@ -34,19 +34,17 @@ async def test_a_tenant_over_its_concurrent_requests_gets_429(settings: Settings
     async with app_client(s, db) as (_, c):
         _, h = await tenant_key(c, "t")
         _, other = await tenant_key(c, "u")
-        release = asyncio.Event()
+        release, reading = asyncio.Event(), asyncio.Event()
 
         async def slow_body() -> AsyncIterator[bytes]:
             yield b"{"
+            reading.set()  # the route is reading the body
             await release.wait()  # the upload stalls: the request stays in flight
             yield b"}\n"
 
         first = asyncio.create_task(c.post("/v1/forests/f/import", content=slow_body(), headers=h))
-        for _ in range(100):
-            r = await c.get("/v1/forests", headers=h)
-            if r.status_code == 429:
-                break
-            await asyncio.sleep(0.01)
+        await asyncio.wait_for(reading.wait(), timeout=30)
+        r = await c.get("/v1/forests", headers=h)
         assert r.status_code == 429 and "concurrent" in r.json()["detail"] and r.headers["retry-after"] == "1"
         assert (await c.get("/v1/forests", headers=other)).status_code == 200
         release.set()
