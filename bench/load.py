@@ -97,6 +97,8 @@ def serve(
     admin_key = secrets.token_urlsafe(32)
     env = {k: v for k, v in os.environ.items() if k != "MEMFOREST_API_KEY"}
     env |= {"MEMFOREST_HOME": str(home), "MEMFOREST_ADMIN_KEY": admin_key, "MEMFOREST_LOG_FORMAT": "text"}
+    # one tenant's clients measure the server's throughput: no per-tenant limits (ADR 0019)
+    env |= {"MEMFOREST_LIMITS__RATE_PER_S": "0", "MEMFOREST_LIMITS__MAX_IN_FLIGHT": "0"}
     if database_url:
         env["MEMFOREST_DATABASE_URL"] = database_url
     else:

@@ -116,6 +116,22 @@ class WorkerSettings(BaseModel):
     # an idle long-running worker queues a refresh job for forests left with dirty nodes and no job
     # that would refresh them (the last refresh job failed, a crash between two statements)
     sweep_interval_s: float = Field(default=60.0, gt=0)
+    # finished (succeeded or failed) jobs are deleted this long after they finished; a long-running
+    # worker prunes every prune_interval_s (ADR 0019). Idempotency keys are honoured as long.
+    job_retention_s: float = Field(default=7 * 86_400.0, gt=0)
+    prune_interval_s: float = Field(default=3_600.0, gt=0)
+
+
+class LimitSettings(BaseModel):
+    """Per-tenant fairness (ADR 0019): defaults a tenant's own columns override (NULL = these).
+
+    Each server process enforces them for the requests it serves; 0 switches a limit off."""
+
+    rate_per_s: float = Field(default=50.0, ge=0)  # sustained requests per second per tenant
+    burst: int = Field(default=100, ge=0)  # requests a tenant may make at once above the rate
+    max_in_flight: int = Field(default=16, ge=0)  # concurrent requests per tenant
+    key_cache_s: float = Field(default=10.0, ge=0)  # how long a key -> tenant limits lookup is reused
+    export_spool_memory_bytes: int = Field(default=4_000_000, ge=0)  # an export spools to disk beyond this
 
 
 class WebhookSettings(BaseModel):
@@ -155,3 +171,4 @@ class Settings(BaseSettings):
     api: APISettings = Field(default_factory=APISettings)
     worker: WorkerSettings = Field(default_factory=WorkerSettings)
     webhooks: WebhookSettings = Field(default_factory=WebhookSettings)
+    limits: LimitSettings = Field(default_factory=LimitSettings)

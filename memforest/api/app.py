@@ -14,6 +14,7 @@ from fastapi import FastAPI
 
 from memforest.api import browse_routes, lifecycle_routes, remat_routes, transfer_routes, webhook_routes
 from memforest.api.health import health_router
+from memforest.api.limits import install_limits
 from memforest.api.metrics import install_observability
 from memforest.api.problems import BodyLimitMiddleware, install_problem_handlers
 from memforest.api.routes import admin_router, tenant_router
@@ -72,6 +73,7 @@ def create_api_app(
     app.state.admin_key = admin_key
     install_problem_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.api.max_body_bytes)
+    install_limits(app, settings)  # per-tenant rate and in-flight limits, before the body is read
     app.include_router(admin_router)
     app.include_router(tenant_router)
     app.include_router(browse_routes.router)

@@ -16,6 +16,7 @@ raw paths; methods outside the standard set become ``OTHER``; no tenant ids or f
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import logging
 import re
 import time
@@ -41,6 +42,7 @@ from memforest.app.ops import read_queue_snapshot
 from memforest.app.problems import ASGIApp, Message, Receive, Scope, Send, problem_response
 from memforest.backends.base import MODEL_OBSERVERS
 from memforest.db.engine import Database
+from memforest.errors import ConfigurationError
 from memforest.logs import log_context
 from memforest.settings import Settings
 
@@ -292,21 +294,57 @@ class RequestTelemetryMiddleware:
 
 metrics_router = APIRouter(tags=["operations"])
 
+_LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+def is_loopback(host: str | None) -> bool:
+    """Whether ``host`` (an address or name a server binds to, or a client address) is loopback only."""
+    if not host:
+        return False
+    host = host.strip().strip("[]")
+    if host.lower() in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _metrics_key(settings: Settings) -> str | None:
+    key = settings.api.metrics_key
+    return key.get_secret_value() if key is not None and key.get_secret_value() else None
+
+
+def require_metrics_key(settings: Settings, host: str | None = None) -> None:
+    """ConfigurationError when the server would listen beyond loopback (``host``, default
+    ``api.host``) with ``/metrics`` open: set MEMFOREST_API__METRICS_KEY (ADR 0019)."""
+    bind = settings.api.host if host is None else host
+    if _metrics_key(settings) is None and not is_loopback(bind):
+        raise ConfigurationError(
+            f"MEMFOREST_API__METRICS_KEY is not set but the server listens on {bind!r}, beyond loopback; "
+            "set a metrics key (or bind 127.0.0.1)"
+        )
+
 
 @metrics_router.get(
     "/metrics",
     response_model=None,
     response_class=PlainTextResponse,
     include_in_schema=True,
-    responses=problems(401),
+    responses=problems(401, 403),
 )
 async def get_metrics(request: Request) -> Response:
-    """Prometheus text format. Open, unless ``MEMFOREST_API__METRICS_KEY`` is set (then a bearer key)."""
+    """Prometheus text format. With ``MEMFOREST_API__METRICS_KEY`` set, a bearer key; without it, for
+    loopback callers only (a server reachable beyond loopback refuses to start without the key)."""
     settings: Settings = request.app.state.settings
-    key = settings.api.metrics_key
-    if key is not None and key.get_secret_value():
+    key = _metrics_key(settings)
+    if key is None and not is_loopback(request.client.host if request.client else None):
+        return problem_response(
+            403, "forbidden", "metrics are served beyond loopback only with MEMFOREST_API__METRICS_KEY set"
+        )
+    if key is not None:
         given = request.headers.get("authorization", "")
-        expected = f"Bearer {key.get_secret_value()}"
+        expected = f"Bearer {key}"
         if not hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8")):
             return problem_response(
                 401,
@@ -320,7 +358,9 @@ async def get_metrics(request: Request) -> Response:
 
 
 def install_observability(app: FastAPI) -> AppMetrics:
-    """Give ``app`` its metrics registry, the request telemetry middleware (outermost) and ``/metrics``."""
+    """Give ``app`` its metrics registry, the request telemetry middleware (outermost) and ``/metrics``.
+    ConfigurationError when ``api.host`` is beyond loopback and no metrics key is set."""
+    require_metrics_key(app.state.settings)
     metrics = AppMetrics()
     app.state.metrics = metrics
     app.add_middleware(RequestTelemetryMiddleware, metrics=metrics, templates=TemplateMatcher(app))

@@ -24,6 +24,7 @@ _HTTP_SLUGS = {
     413: "payload-too-large",
     415: "unsupported-media-type",
     422: "invalid-input",
+    429: "too-many-requests",
     503: "unavailable",
 }
 

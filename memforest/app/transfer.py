@@ -10,7 +10,7 @@ from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.errors import InputError, NotFoundError
-from memforest.lifecycle.export import export_lines
+from memforest.lifecycle.export import spooled_export_lines
 from memforest.lifecycle.importer import (
     import_parsed,
     load_staging,
@@ -104,10 +104,16 @@ async def merge_now(
 async def export_forest(
     db: Database, settings: Settings, tenant_id: uuid.UUID, forest: str, *, with_derived: bool
 ) -> tuple[Forest, AsyncIterator[str]]:
-    """The forest (NotFoundError before any line is produced) and its JSON Lines export."""
+    """The forest (NotFoundError before any line is produced) and its JSON Lines export, spooled:
+    read in full (one transaction) before the first line comes, so a slow reader holds no
+    transaction or pooled connection (ADR 0019)."""
     async with db.tenant(tenant_id) as conn:
         f = await get_forest(conn, tenant_id, _name(forest))
-    return f, export_lines(db, settings, tenant_id, f.name, with_derived=with_derived)
+    lines = spooled_export_lines(
+        db, settings, tenant_id, f.name, with_derived=with_derived,
+        max_memory_bytes=settings.limits.export_spool_memory_bytes,
+    )  # fmt: skip
+    return f, lines
 
 
 async def import_body(

@@ -16,6 +16,7 @@ from sqlalchemy import (
     Column,
     Computed,
     DateTime,
+    Double,
     ForeignKeyConstraint,
     Identity,
     Index,
@@ -64,8 +65,16 @@ tenants = Table(
     _tenant(),
     Column("name", Text, nullable=False),
     Column("created_at", TS, nullable=False, server_default=text("now()")),
+    # per-tenant overrides of the fairness limits (NULL = the server's default; ADR 0019)
+    Column("rate_limit_per_s", Double),
+    Column("rate_limit_burst", Integer),
+    Column("max_in_flight", Integer),
     PrimaryKeyConstraint("tenant_id", name="pk_tenants"),
     UniqueConstraint("name", name="uq_tenants_name"),
+    CheckConstraint(
+        "coalesce(rate_limit_per_s, 0) >= 0 AND coalesce(rate_limit_burst, 0) >= 0 AND coalesce(max_in_flight, 0) >= 0",
+        name="ck_tenants_limits",
+    ),
 )
 
 api_keys = Table(
@@ -397,6 +406,8 @@ jobs = Table(
     _fk(["forest_id"], "forests", ["forest_id"], "fk_jobs_forest"),
     Index("ix_jobs_claim", "state", "created_at", postgresql_where=text("state IN ('queued', 'running')")),
     Index("ix_jobs_forest", "tenant_id", "forest_id"),
+    # the retention prune and the /metrics gauges of finished jobs (ADR 0019)
+    Index("ix_jobs_finished", "state", "finished_at", postgresql_where=text("state IN ('succeeded', 'failed')")),
     # at most one queued refresh job per forest: later commits join it (ADR 0013)
     Index(
         "uq_jobs_queued_refresh",
@@ -408,7 +419,7 @@ jobs = Table(
 )
 
 
-# ---------------------------------------------------------------- webhooks (migration 0007_webhooks, ADR 0020)
+# ---------------------------------------------------------------- webhooks (migration 0008_webhooks, ADR 0020)
 # Filled by the trigger trg_jobs_webhook_outbox on jobs (declared in the migration only).
 
 webhooks = Table(

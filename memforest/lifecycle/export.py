@@ -1,11 +1,15 @@
 """Export a forest as versioned, self-describing JSON Lines (ADR 0008; the format is in
 ``transfer_format``). The export reads one consistent state (one transaction under the forest
-lock) and streams it row by row through server-side cursors.
+lock) and streams it row by row through server-side cursors. ``spooled_export_lines`` first
+writes the whole export to a spool (memory up to a bound, then a temporary file) and closes the
+transaction, so a slow reader holds no connection, transaction or forest lock (ADR 0019).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import tempfile
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -37,7 +41,10 @@ __all__ = [
     "embedding_info",
     "encode_vector",
     "export_lines",
+    "spooled_export_lines",
 ]
+
+SPOOL_BATCH_CHARS = 1 << 16
 
 # Field names that hold a vector (written as base64), from the catalogue's vector columns.
 _VECTOR_FIELDS = frozenset(s.field(c) for s in TRANSFER_TABLES for c in s.vectors)
@@ -98,3 +105,33 @@ async def export_lines(
         for kind in types:
             async for row in stream_records(conn, tenant_id, forest.forest_id, kind, with_derived=with_derived):
                 yield _record(kind, row)
+
+
+async def spooled_export_lines(
+    db: Database,
+    settings: Settings,
+    tenant_id: uuid.UUID,
+    forest_name: str,
+    *,
+    with_derived: bool = False,
+    max_memory_bytes: int,
+) -> AsyncIterator[str]:
+    """:func:`export_lines`, read in full into a spool (in memory up to ``max_memory_bytes``, then a
+    temporary file) before the first line is yielded: the transaction and its pooled connection are
+    closed by then, whatever pace the lines are read at. The spool goes when the iterator ends or
+    is closed. 0 spools to disk from the start."""
+    memory = max(1, max_memory_bytes)  # SpooledTemporaryFile reads 0 as "never roll over"
+    with tempfile.SpooledTemporaryFile(max_size=memory, mode="w+", encoding="utf-8", newline="") as spool:
+        batch: list[str] = []
+        size = 0
+        async for line in export_lines(db, settings, tenant_id, forest_name, with_derived=with_derived):
+            batch.append(line)
+            size += len(line)
+            if size >= SPOOL_BATCH_CHARS:
+                await asyncio.to_thread(spool.write, "".join(batch))
+                batch, size = [], 0
+        spool.write("".join(batch))
+        spool.seek(0)
+        while lines := await asyncio.to_thread(spool.readlines, SPOOL_BATCH_CHARS):
+            for line in lines:
+                yield line

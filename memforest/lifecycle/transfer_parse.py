@@ -1,7 +1,10 @@
 """Reading an export file: every line validated before anything is written.
 
 Header (format, version, embedding space), each record's fields and types, references to earlier
-records, vector sizes, and the header's counts (a truncated file fails). Errors name the line.
+records, vector sizes, the header's counts (a truncated file fails), and the structure of the
+trees the file brings (levels, heights, child counts within the fan-out, keys, time intervals,
+leaf order and placements: the invariants ``memforest check`` verifies). Any bad line, deeply
+nested, undecodable or otherwise, is an InputError naming the line.
 """
 
 from __future__ import annotations
@@ -26,8 +29,12 @@ from memforest.lifecycle.transfer_format import (
     Header,
     decode_vector,
 )
+from memforest.store.check import check_tree
 
-__all__ = ["ParsedExport", "parse_export", "read_export"]
+__all__ = ["MAX_DEPTH", "ParsedExport", "parse_export", "read_export"]
+
+#: How deeply a record's JSON may nest (objects and arrays); deeper lines are refused.
+MAX_DEPTH = 64
 
 
 @dataclass(slots=True)
@@ -57,11 +64,42 @@ def _validation_message(exc: ValidationError, kind: str) -> str:
     return f"{kind}.{loc}: {first['msg']}" if loc else f"{kind}: {first['msg']}"
 
 
-def _parse_header(raw: str, source: str) -> Header:
+def _depth_ok(doc: Any) -> bool:
+    """Whether ``doc`` nests at most ``MAX_DEPTH`` objects and arrays deep (walked without recursion)."""
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        elif not isinstance(value, list):
+            continue
+        if depth > MAX_DEPTH:
+            return False
+        stack.extend((v, depth + 1) for v in value if isinstance(v, (dict, list)))
+    return True
+
+
+def _load(raw: str | bytes, source: str, line: int, what: str) -> Any:
+    """One line's JSON document; InputError for anything that is not (bad UTF-8, bad JSON, too deep)."""
     try:
-        doc = json.loads(raw)
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError:
+        raise _fail(source, line, f"{what} is not UTF-8 text") from None
+    if "\\u0000" in text or "\x00" in text:
+        raise _fail(source, line, "NUL characters are not allowed")
+    try:
+        doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise _fail(source, 1, f"the header is not valid JSON ({exc.msg})") from None
+        raise _fail(source, line, f"{what} is not valid JSON ({exc.msg}; truncated line?)") from None
+    except (RecursionError, ValueError):
+        raise _fail(source, line, f"{what} is not valid JSON (nested more than {MAX_DEPTH} deep?)") from None
+    if not _depth_ok(doc):
+        raise _fail(source, line, f"{what} nests more than {MAX_DEPTH} levels deep")
+    return doc
+
+
+def _parse_header(raw: str | bytes, source: str) -> Header:
+    doc = _load(raw, source, 1, "the header")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise _fail(source, 1, f"not a MemForest export: the first line must be a header with format {FORMAT!r}")
     if doc.get("version") != VERSION:
@@ -158,28 +196,70 @@ def _check_refs(rec: Any, refs: _Refs) -> str | None:
     return None
 
 
+def _leaf(n: Any) -> tuple[str, int] | None:
+    if n.leaf_fact is not None:
+        return ("fact", int(n.leaf_fact))
+    if n.leaf_cell is not None:
+        return ("cell", int(n.leaf_cell))
+    return None
+
+
+def _check_trees(parsed: ParsedExport) -> str | None:
+    """The first broken tree invariant of the file's trees, nodes and placements (None when sound):
+    ``check_tree`` per tree (levels, height, child counts within fan-out, keys, intervals, leaf
+    order, reachability), plus node intervals, one leaf per source per tree, and every leaf placed
+    exactly where its placement says."""
+    nodes_by_tree: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    leaves: set[tuple[int, str, int]] = set()
+    for n in parsed.records["node"]:
+        if n.t_start > n.t_end:
+            return f"node {n.id}: t_start is after t_end"
+        leaf = _leaf(n)
+        if leaf is not None:
+            if (n.tree, *leaf) in leaves:
+                return f"tree {n.tree} has two leaves for {leaf[0]} {leaf[1]}"
+            leaves.add((n.tree, *leaf))
+        nodes_by_tree[n.tree].append(
+            {"node_id": n.id, "tree_id": n.tree, "level": n.level, "parent_id": n.parent, "t_start": n.t_start,
+             "t_end": n.t_end, "seq": n.seq, "n_children": n.n_children, "dirty": n.dirty,
+             "leaf_fact_id": n.leaf_fact, "leaf_cell_id": n.leaf_cell}
+        )  # fmt: skip
+    for t in parsed.records["tree"]:
+        tree = {"tree_id": t.id, "kind": t.kind, "label": t.label, "fanout": t.fanout, "root_node_id": t.root,
+                "height": t.height, "n_leaves": t.n_leaves}  # fmt: skip
+        broken = check_tree(tree, nodes_by_tree.get(t.id, []), allow_dirty=True)
+        if broken:
+            return broken[0]
+    nodes = {n.id: n for n in parsed.records["node"]}
+    placed: set[tuple[int, str, int]] = set()
+    for p in parsed.records["placement"]:
+        node = nodes[p.node]
+        if node.tree != p.tree or _leaf(node) != (p.source_kind, p.source_id):
+            return f"placement of {p.source_kind} {p.source_id} in tree {p.tree} does not name its leaf"
+        placed.add((p.tree, p.source_kind, p.source_id))
+    unplaced = leaves - placed
+    if unplaced:
+        tree_id, kind, source_id = min(unplaced)
+        return f"the leaf of {kind} {source_id} in tree {tree_id} has no placement"
+    return None
+
+
 def parse_export(lines: Iterable[str | bytes], *, source: str = "<input>") -> ParsedExport:
     """Validate an export line by line (streaming the input); InputError names the first bad line."""
     it = iter(lines)
     first = next(it, None)
     if first is None:
         raise _fail(source, 1, "the file is empty")
-    header = _parse_header(first.decode("utf-8") if isinstance(first, bytes) else first, source)
+    header = _parse_header(first, source)
     dim = header.embedding.dim
     allowed = set(PERSISTENT_TYPES) | (set(DERIVED_TYPES) if header.with_derived else set())
     parsed = ParsedExport(header=header)
     refs = _Refs()
     n = 1
     for n, raw_line in enumerate(it, start=2):
-        raw = raw_line.decode("utf-8") if isinstance(raw_line, bytes) else raw_line
-        if not raw.strip():
+        if not raw_line.strip():
             continue
-        if "\\u0000" in raw or "\x00" in raw:
-            raise _fail(source, n, "NUL characters are not allowed")
-        try:
-            doc = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise _fail(source, n, f"not valid JSON ({exc.msg}; truncated line?)") from None
+        doc = _load(raw_line, source, n, "the line")
         if not isinstance(doc, dict):
             raise _fail(source, n, "a record must be a JSON object")
         kind = doc.get("type")
@@ -222,6 +302,9 @@ def parse_export(lines: Iterable[str | bytes], *, source: str = "<input>") -> Pa
     for tree in parsed.records["tree"]:
         if tree.root is not None and refs.node_tree.get(tree.root) != tree.id:
             raise _fail(source, end, f"tree {tree.id}.root refers to unknown node {tree.root}")
+    broken = _check_trees(parsed)
+    if broken is not None:
+        raise _fail(source, end, f"the file's trees are not sound: {broken}")
     for kind in allowed | set(header.counts):
         announced, found = header.counts.get(kind, 0), len(parsed.records.get(kind, []))
         if announced != found:

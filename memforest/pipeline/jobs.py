@@ -8,10 +8,14 @@ from typing import Any
 
 from memforest.db.engine import Database
 from memforest.domain import JobState
+from memforest.settings import WorkerSettings
 from memforest.store import jobs as store
 from memforest.store.jobs import REFRESH_KIND, Job, get_job, schedule_refresh
 from memforest.store.jobs import insert_job as enqueue
 from memforest.store.sql import Conn
+
+DEFAULT_MAX_ATTEMPTS: int = WorkerSettings().max_attempts
+PRUNE_BATCH = 1000
 
 __all__ = [
     "REFRESH_KIND",
@@ -22,6 +26,7 @@ __all__ = [
     "finish",
     "get_job",
     "job_view",
+    "prune_finished",
     "requeue",
     "schedule_refresh",
     "sweep_orphaned_refreshes",
@@ -47,11 +52,28 @@ async def claim(
     tenant_id: uuid.UUID | None = None,
     forest_id: int | None = None,
     early: bool = False,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
 ) -> Job | None:
-    """Take the oldest due queued job (or one whose lease expired: its worker died), or None.
-    ``early`` also takes jobs whose ``run_after`` is still ahead (a caller flushing a forest)."""
+    """Take the oldest due queued job (or one whose lease expired: its worker died) of the tenant
+    with the fewest running jobs, or None. A job whose lease expired after ``max_attempts``
+    attempts fails instead. ``early`` also takes jobs whose ``run_after`` is still ahead (a caller
+    flushing a forest)."""
     async with db.system() as conn:
-        return await store.claim(conn, tenant_id, forest_id, worker_id, lease_s=lease_s, early=early)
+        return await store.claim(
+            conn, tenant_id, forest_id, worker_id, lease_s=lease_s, early=early, max_attempts=max_attempts
+        )
+
+
+async def prune_finished(db: Database, *, retention_s: float, batch: int = PRUNE_BATCH) -> int:
+    """Delete the jobs (all tenants) that finished more than ``retention_s`` ago, ``batch`` rows per
+    short transaction. Returns how many went."""
+    total = 0
+    while True:
+        async with db.system() as conn:
+            n = await store.prune_finished(conn, retention_s=retention_s, batch=batch)
+        total += n
+        if n < batch:
+            return total
 
 
 async def extend_lease(db: Database, job: Job, worker_id: str, lease_s: float) -> None:

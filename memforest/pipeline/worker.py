@@ -109,6 +109,20 @@ async def run_worker(
     maps job kinds to the functions that run them (a kind it lacks fails its job)."""
 
     last_sweep = -math.inf
+    last_prune = -math.inf
+
+    async def prune() -> None:
+        nonlocal last_prune
+        if time.monotonic() - last_prune < settings.worker.prune_interval_s:
+            return
+        last_prune = time.monotonic()
+        try:
+            pruned = await jobs.prune_finished(db, retention_s=settings.worker.job_retention_s)
+        except Exception:  # the next round tries again
+            log.warning("pruning finished jobs failed", exc_info=True)
+            return
+        if pruned:
+            log.info("pruned %s job(s) finished more than %ss ago", pruned, settings.worker.job_retention_s)
 
     async def sweep() -> None:
         nonlocal last_sweep
@@ -126,9 +140,12 @@ async def run_worker(
     async def loop() -> None:
         worker_id = new_worker_id()
         while stop is None or not stop.is_set():
+            if not stop_when_idle and tenant_id is None and forest_id is None:
+                await prune()  # a long-running worker of all tenants, busy or idle
             job = await jobs.claim(
-                db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id, early=early
-            )
+                db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id,
+                early=early, max_attempts=settings.worker.max_attempts,
+            )  # fmt: skip
             if job is None:
                 if stop_when_idle:
                     return

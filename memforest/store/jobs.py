@@ -142,17 +142,38 @@ async def sweep_orphaned_refreshes(conn: Conn, tenant_id: uuid.UUID | None, fore
     return await execute(conn, _SWEEP, {"tenant": tenant_id, "forest": forest_id})
 
 
+# A job whose lease ran out was left by a worker that died or hung. It is taken back while it has
+# attempts left; once they are spent it fails here (the handler never got to say why).
+_ABANDON = """
+UPDATE jobs j SET state = 'failed', finished_at = now(), leased_until = NULL,
+    errors = j.errors || jsonb_build_array(jsonb_build_object('error', format(
+        'gave up after %s attempts: each attempt''s worker stopped (crashed, was killed or hung past its '
+        'lease) before finishing the job', j.attempts)))
+FROM (
+    SELECT tenant_id, job_id FROM jobs
+    WHERE state = 'running' AND leased_until < now() AND attempts >= :max
+      AND (CAST(:tenant AS uuid) IS NULL OR tenant_id = CAST(:tenant AS uuid))
+      AND (CAST(:forest AS bigint) IS NULL OR forest_id = CAST(:forest AS bigint))
+    FOR UPDATE SKIP LOCKED
+) spent
+WHERE j.tenant_id = spent.tenant_id AND j.job_id = spent.job_id
+"""
+
+# Fair across tenants (ADR 0019): the tenant with the fewest running jobs goes first, and within
+# it the oldest due job; a tenant with a large backlog takes turns with the others.
 _CLAIM = """
 UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, worker_id = :w,
     leased_until = now() + make_interval(secs => :lease), started_at = coalesce(j.started_at, now())
 FROM (
-    SELECT tenant_id, job_id FROM jobs
-    WHERE ((state = 'queued' AND (run_after IS NULL OR run_after <= now() OR CAST(:early AS boolean)))
-           OR (state = 'running' AND leased_until < now()))
-      AND (CAST(:tenant AS uuid) IS NULL OR tenant_id = CAST(:tenant AS uuid))
-      AND (CAST(:forest AS bigint) IS NULL OR forest_id = CAST(:forest AS bigint))
-    ORDER BY coalesce(run_after, created_at), job_id
-    FOR UPDATE SKIP LOCKED
+    SELECT c.tenant_id, c.job_id FROM jobs c
+    LEFT JOIN (SELECT tenant_id, count(*) AS n FROM jobs WHERE state = 'running' AND leased_until >= now()
+               GROUP BY tenant_id) busy ON busy.tenant_id = c.tenant_id
+    WHERE ((c.state = 'queued' AND (c.run_after IS NULL OR c.run_after <= now() OR CAST(:early AS boolean)))
+           OR (c.state = 'running' AND c.leased_until < now() AND c.attempts < :max))
+      AND (CAST(:tenant AS uuid) IS NULL OR c.tenant_id = CAST(:tenant AS uuid))
+      AND (CAST(:forest AS bigint) IS NULL OR c.forest_id = CAST(:forest AS bigint))
+    ORDER BY coalesce(busy.n, 0), coalesce(c.run_after, c.created_at), c.job_id
+    FOR UPDATE OF c SKIP LOCKED
     LIMIT 1
 ) picked
 WHERE j.tenant_id = picked.tenant_id AND j.job_id = picked.job_id
@@ -161,13 +182,38 @@ RETURNING j.tenant_id, j.job_id, j.forest_id, j.kind, j.state, j.payload, j.atte
 
 
 async def claim(
-    conn: Conn, tenant_id: uuid.UUID | None, forest_id: int | None, worker_id: str, *, lease_s: float, early: bool
+    conn: Conn,
+    tenant_id: uuid.UUID | None,
+    forest_id: int | None,
+    worker_id: str,
+    *,
+    lease_s: float,
+    early: bool,
+    max_attempts: int,
 ) -> Job | None:
-    """Take the oldest due queued job (or one whose lease expired), or None."""
-    row = await fetch_one(
-        conn, _CLAIM, {"w": worker_id, "lease": lease_s, "tenant": tenant_id, "forest": forest_id, "early": early}
-    )
+    """Fail the jobs whose lease expired with their ``max_attempts`` spent, then take the oldest due
+    queued job (or one whose lease expired, with attempts left) of the tenant with the fewest
+    running jobs, or None."""
+    scope = {"tenant": tenant_id, "forest": forest_id, "max": max_attempts}
+    await execute(conn, _ABANDON, scope)
+    row = await fetch_one(conn, _CLAIM, {**scope, "w": worker_id, "lease": lease_s, "early": early})
     return _job(row) if row is not None else None
+
+
+_PRUNE = """
+DELETE FROM jobs j USING (
+    SELECT tenant_id, job_id FROM jobs
+    WHERE state IN ('succeeded', 'failed') AND finished_at < now() - make_interval(secs => :keep)
+    LIMIT :batch FOR UPDATE SKIP LOCKED
+) old
+WHERE j.tenant_id = old.tenant_id AND j.job_id = old.job_id
+"""
+
+
+async def prune_finished(conn: Conn, *, retention_s: float, batch: int) -> int:
+    """Delete up to ``batch`` jobs (all tenants) that finished more than ``retention_s`` ago (served
+    by the partial index on finished jobs). Returns how many went."""
+    return await execute(conn, _PRUNE, {"keep": retention_s, "batch": batch})
 
 
 _EXTEND_LEASE = """

@@ -9,12 +9,16 @@ from typing import Any
 from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
 
 _PING = "SELECT 1"
-# "due": queued and claimable now (a coalesced refresh job scheduled for later is not)
+# "due": queued and claimable now (a coalesced refresh job scheduled for later is not). Active jobs
+# are read through the partial claim index, finished ones through the partial finished index (an
+# index-only count), so a scrape never scans the whole table (ADR 0019).
 _JOBS_BY_STATE = (
     "SELECT state, count(*) AS n, count(*) FILTER (WHERE due) AS due, "
     "extract(epoch FROM now() - min(coalesce(run_after, created_at)) FILTER (WHERE due)) AS oldest_s "
     "FROM (SELECT state, created_at, run_after, "
-    "state = 'queued' AND (run_after IS NULL OR run_after <= now()) AS due FROM jobs) j GROUP BY state"
+    "state = 'queued' AND (run_after IS NULL OR run_after <= now()) AS due FROM jobs "
+    "WHERE state IN ('queued', 'running')) j GROUP BY state "
+    "UNION ALL SELECT state, count(*), 0, NULL FROM jobs WHERE state IN ('succeeded', 'failed') GROUP BY state"
 )
 _DIRTY_NODES = "SELECT count(*) FROM nodes WHERE dirty"
 _TABLES = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"

@@ -1,7 +1,7 @@
 """Webhooks: registrations and a durable delivery outbox filled by a trigger when a job finishes.
 
-Revision ID: 0007_webhooks
-Revises: 0006
+Revision ID: 0008_webhooks
+Revises: 0007
 Create Date: 2026-11-23
 
 A job's move to ``succeeded`` or ``failed`` inserts, in the same transaction, one delivery per
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0007_webhooks"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

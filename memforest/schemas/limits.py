@@ -1,0 +1,33 @@
+"""A tenant's fairness limits (``/v1/admin/tenants/{tenant_id}/limits``, ADR 0019)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from memforest.schemas.base import WireModel
+
+
+class LimitsIn(BaseModel):
+    """``PUT /v1/admin/tenants/{tenant_id}/limits``: a field left out or null is the server's default; 0 = no limit."""
+
+    rate_per_s: float | None = Field(default=None, ge=0, le=1_000_000)
+    burst: int | None = Field(default=None, ge=0, le=1_000_000)
+    max_in_flight: int | None = Field(default=None, ge=0, le=100_000)
+
+
+class EffectiveLimits(WireModel):
+    """The limits in force (0 = none)."""
+
+    rate_per_s: float
+    burst: int
+    max_in_flight: int
+
+
+class TenantLimits(WireModel):
+    """A tenant's stored overrides (null = the server's default) and the limits in force."""
+
+    tenant: str
+    rate_per_s: float | None = None
+    burst: int | None = None
+    max_in_flight: int | None = None
+    effective: EffectiveLimits
