@@ -1,6 +1,6 @@
 """Webhooks: registrations and a durable delivery outbox filled by a trigger when a job finishes.
 
-Revision ID: 0008_webhooks
+Revision ID: 0008
 Revises: 0007
 Create Date: 2026-11-23
 
