@@ -7,7 +7,7 @@ import re
 from memforest.text.lexicon import CHAT_STOPWORDS, FILLER
 from memforest.text.sentences import EMOJI_CLASS
 
-__all__ = ["WORD_RE", "clean_sentence", "informative", "is_known_name", "strip_emoji"]
+__all__ = ["WORD_RE", "clean_sentence", "content_tokens", "informative", "is_known_name", "strip_emoji"]
 
 _EMOJI_RE = re.compile(f"[{EMOJI_CLASS}]+")
 _LEAD_INTERJECTION_RE = re.compile(
@@ -48,7 +48,7 @@ def clean_sentence(sentence: str, names: dict[str, str]) -> str:
     return s[:1].upper() + s[1:] if s else s
 
 
-def _content_tokens(sentence: str, names: dict[str, str]) -> list[str]:
+def content_tokens(sentence: str, names: dict[str, str]) -> list[str]:
     out = []
     for word in WORD_RE.findall(sentence):
         low = word.lower().strip("'-")
@@ -62,12 +62,12 @@ def informative(sentence: str, names: dict[str, str]) -> bool:
     words = WORD_RE.findall(sentence)
     if len(words) < 2:
         return False
-    if not _content_tokens(sentence, names):
+    if not content_tokens(sentence, names):
         return False
     if sentence.rstrip().endswith("?") or (
         _QUESTION_START_RE.match(sentence) and not sentence.rstrip().endswith((".", "!"))
     ):
         if _QUESTION_START_RE.match(sentence):
             return False  # an inverted question asks, it does not state
-        return bool(_FIRST_PERSON_RE.search(sentence)) and len(_content_tokens(sentence, names)) >= 2
+        return bool(_FIRST_PERSON_RE.search(sentence)) and len(content_tokens(sentence, names)) >= 2
     return True

@@ -2,7 +2,7 @@
 
 It splits turns into sentences, drops content-free ones (greetings, thanks, bare questions),
 rewrites first/second person to speaker names, resolves relative dates against the turn time,
-and tags entities, topics, a fact kind and, where a simple pattern matches, a supersession slot
+drops chatter (courtesy formulas, reactions, requests: text/chatter.py), and tags entities, topics, a fact kind and, where a simple pattern matches, a supersession slot
 (residence, employer, relationship status, favourites, age, pets). It is a fallback for
 deployments without a model server and for tests; it is not equivalent to an LLM extractor.
 """
@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from memforest.domain import Candidate, CellTurn, CellView, FactKind
+from memforest.text.chatter import is_chatter
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
 from memforest.text.entities import sentence_entities
@@ -76,7 +77,7 @@ def _turn_units(turn: CellTurn, names: dict[str, str], deadline: Deadline | None
         if deadline is not None:
             deadline.check()
         sentence = clean_sentence(raw, names)
-        if not sentence or not informative(sentence, names):
+        if not sentence or not informative(sentence, names) or is_chatter(sentence, names):
             continue
         ents = sentence_entities(sentence, names)
         words = len(sentence.split())
