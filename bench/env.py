@@ -75,9 +75,9 @@ async def bench_env(
         # registered before the server's own exit hook, so it runs after the server stopped
         atexit.register(shutil.rmtree, home, True)
 
-        server = start_embedded(home / "pgdata", delete_on_exit=True)
-        server.handle.psql("CREATE DATABASE memforest_bench;")
-        database_url = server.url("memforest_bench")
+        # started here to delete it on exit; open_database below finds it running and, as for any
+        # embedded server, makes the tenant login role (ADR 0018)
+        start_embedded(home / "pgdata", delete_on_exit=True)
         where = "embedded (temporary)"
     settings = Settings(home=home, database_url=database_url, **overrides)
     backends = build_backends(settings)

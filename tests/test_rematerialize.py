@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from support import ADMIN_AUTH, admin_settings, app_client, session_body, session_input
+from support import ADMIN_AUTH, admin_settings, app_client, session_body, session_input, tenant_url
 
 from memforest.app.jobs import run_worker
 from memforest.backends.base import UsageLedger
@@ -362,6 +362,7 @@ async def test_change_dimension_rejects_what_hnsw_cannot_index(db: Database) -> 
 
 def _cli_env(monkeypatch: pytest.MonkeyPatch, db_url: str, tmp_path: Path, dim: int) -> None:
     monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
+    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
     monkeypatch.setenv("MEMFOREST_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", str(dim))
 
