@@ -8,12 +8,11 @@ import asyncio
 import io
 import json
 import logging
-import uuid
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
-from support import admin_settings, app_client, session_body, tenant_key
+from support import admin_settings, app_client, seed_two_tenants, session_body, tenant_key
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
@@ -27,17 +26,8 @@ SECRET = "TOPSECRET-4711"
 LEAKY = "SELECT CAST(CAST(:secret AS text) AS integer)"  # the server's message itself quotes the value
 
 
-async def _seed(db: Database) -> tuple[uuid.UUID, uuid.UUID]:
-    a, b = uuid.uuid4(), uuid.uuid4()
-    async with db.system() as conn:
-        for tid in (a, b):
-            await conn.execute(text("INSERT INTO tenants (tenant_id, name) VALUES (:t, :n)"), {"t": tid, "n": str(tid)})
-            await conn.execute(text("INSERT INTO forests (tenant_id, name) VALUES (:t, 'f')"), {"t": tid})
-    return a, b
-
-
 async def test_reset_role_inside_a_tenant_transaction_cannot_see_other_tenants(db: Database) -> None:
-    a, _b = await _seed(db)
+    a, _b = await seed_two_tenants(db)
     async with db.tenant(a) as conn:
         await conn.execute(text("RESET ROLE"))
         who = (await conn.execute(text("SELECT current_user, session_user"))).one()
@@ -126,7 +116,7 @@ async def test_a_job_failing_in_the_driver_tells_the_tenant_only_a_generic_reaso
 
 
 async def test_pools_end_idle_transactions(db: Database) -> None:
-    a, _ = await _seed(db)
+    a, _ = await seed_two_tenants(db)
     async with db.tenant(a) as conn:
         tenant_timeout = (await conn.execute(text("SHOW idle_in_transaction_session_timeout"))).scalar_one()
     async with db.system() as conn:

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from sqlalchemy import text
-from support import ADMIN_KEY
+from support import ADMIN_KEY, seed_two_tenants
 
 from memforest.db import migrate
 from memforest.db.embedded import EmbeddedServer, ensure_tenant_login, start_embedded
@@ -45,15 +45,6 @@ def _new_db(server: EmbeddedServer, owner: str = "postgres") -> str:
     _psql(server, f"CREATE DATABASE {name} OWNER {owner};")
     _psql(server, "CREATE EXTENSION IF NOT EXISTS vector;", name)  # not a trusted extension: the operator's step
     return name
-
-
-async def _seed(db: Database) -> tuple[uuid.UUID, uuid.UUID]:
-    a, b = uuid.uuid4(), uuid.uuid4()
-    async with db.system() as conn:
-        for tid in (a, b):
-            await conn.execute(text("INSERT INTO tenants (tenant_id, name) VALUES (:t, :n)"), {"t": tid, "n": str(tid)})
-            await conn.execute(text("INSERT INTO forests (tenant_id, name) VALUES (:t, 'f')"), {"t": tid})
-    return a, b
 
 
 async def _visible_forests(db: Database, tenant: uuid.UUID, escape: str | None = None) -> int:
@@ -119,7 +110,7 @@ async def test_a_createrole_migrator_on_pg18_runs_tenant_work(cluster: EmbeddedS
 
     owner = Database(owner_url)
     try:
-        a, b = await _seed(owner)
+        a, b = await seed_two_tenants(owner)
         async with owner.system() as conn:  # hole 3: the owner may become the role (SET), not only ADMIN it
             await conn.execute(text(f"SET LOCAL ROLE {APP_ROLE}"))
             await conn.execute(text("SELECT set_config('memforest.tenant_id', :t, true)"), {"t": str(a)})

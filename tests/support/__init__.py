@@ -6,7 +6,7 @@ wrap these helpers live in ``tests/conftest.py``.
 
 from support.apps import AppClient, app_client, free_port, new_tenant, open_client, serve_app, tenant_key
 from support.auth import ADMIN_AUTH, ADMIN_KEY, admin_settings, bearer
-from support.db import tenant_url
+from support.db import seed_two_tenants, tenant_url
 from support.sessions import alternating_turns, session_body, session_input
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "free_port",
     "new_tenant",
     "open_client",
+    "seed_two_tenants",
     "serve_app",
     "session_body",
     "session_input",
