@@ -300,6 +300,7 @@ async def test_stdio_command_serves_the_local_tenant(settings: Settings, db_url:
     env = {
         "PATH": os.environ.get("PATH", ""),
         "HOME": str(tmp_path),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),  # this tree's code, not the installed one
         "MEMFOREST_HOME": str(settings.home),
         "MEMFOREST_DATABASE_URL": db_url,
         "MEMFOREST_DATABASE_TENANT_URL": tenant_url(db_url),

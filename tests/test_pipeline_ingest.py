@@ -215,7 +215,7 @@ from memforest.settings import Settings
 
 async def main():
     settings = Settings()
-    db = Database(settings.database_url)
+    db = Database(settings.database_url, tenant_url=settings.database_tenant_url)
     await run_worker(db, settings, build_backends(settings), stop_when_idle=True, early=True)
 
 asyncio.run(main())

@@ -374,7 +374,7 @@ def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
 
 
 async def _ingest_fresh(db_url: str, settings: Settings) -> tuple[uuid.UUID, int]:
-    db = Database(db_url, pool_size=2, max_overflow=2)
+    db = Database(db_url, tenant_url=tenant_url(db_url), pool_size=2, max_overflow=2)
     b = build_backends(settings)
     try:
         return await _ingest(db, settings, b)
@@ -471,7 +471,7 @@ def test_cli_bad_arguments_exit_2_and_change_nothing(
     _cli_env(monkeypatch, db_url, tmp_path, settings.embedding.dim)
 
     async def snap() -> dict[str, Any]:
-        db = Database(db_url, pool_size=2, max_overflow=2)
+        db = Database(db_url, tenant_url=tenant_url(db_url), pool_size=2, max_overflow=2)
         try:
             return await _snapshot(db, tenant_id, forest_id)
         finally:

@@ -260,7 +260,7 @@ def test_batch_cli_json_contract(
     from memforest.cli import main
 
     async def setup() -> None:
-        database = Database(db_url, pool_size=2, max_overflow=2)
+        database = Database(db_url, tenant_url=tenant_url(db_url), pool_size=2, max_overflow=2)
         try:
             await build_forest(database, "local", "bob", BOB)
         finally:
