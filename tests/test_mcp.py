@@ -294,13 +294,15 @@ async def test_http_tenants_are_isolated(served: Served) -> None:
 
 # ---------------------------------------------------------------- stdio: memforest mcp
 
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 
 async def test_stdio_command_serves_the_local_tenant(settings: Settings, db_url: str, tmp_path: Path) -> None:
     exe = Path(sys.executable).parent / "memforest"
     env = {
         "PATH": os.environ.get("PATH", ""),
         "HOME": str(tmp_path),
-        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),  # this tree's code, not the installed one
+        "PYTHONPATH": REPO_ROOT,  # this tree's code, not the installed one
         "MEMFOREST_HOME": str(settings.home),
         "MEMFOREST_DATABASE_URL": db_url,
         "MEMFOREST_DATABASE_TENANT_URL": tenant_url(db_url),
