@@ -70,7 +70,7 @@ async def bench_env(
     home: Path | None = None,
 ) -> AsyncIterator[BenchEnv]:
     """A migrated database for one bench run: ``database_url`` when given, else an embedded
-    PostgreSQL under ``home`` (kept, a fresh database per run) or under a temporary MEMFOREST_HOME
+    PostgreSQL under ``home`` (kept and reused) or under a temporary MEMFOREST_HOME
     (deleted when this process's last user of it stops)."""
     overrides = dict(settings_overrides or {})
     temporary = home is None
@@ -81,10 +81,9 @@ async def bench_env(
         if temporary:
             # registered before the server's own exit hook, so it runs after the server stopped
             atexit.register(shutil.rmtree, home, True)
-        server = start_embedded(home / "pgdata", delete_on_exit=temporary)
-        name = "memforest_bench" if temporary else f"memforest_bench_{uuid.uuid4().hex[:8]}"
-        server.handle.psql(f"CREATE DATABASE {name};")
-        database_url = server.url(name)
+        # started here (deleted on exit when temporary); open_database below finds it running and, as
+        # for any embedded server, makes the tenant login role (ADR 0018). A kept --home is reused.
+        start_embedded(home / "pgdata", delete_on_exit=temporary)
         where = "embedded (temporary)" if temporary else f"embedded ({home})"
     settings = Settings(home=home, database_url=database_url, **overrides)
     backends = build_backends(settings)

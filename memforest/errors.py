@@ -85,3 +85,26 @@ class InvariantViolation(MemForestError):
     """A MemTree or forest invariant does not hold (reported by ``memforest check``)."""
 
     type_slug = "invariant-violation"
+
+
+_DRIVER_MODULES = ("sqlalchemy", "asyncpg", "psycopg")
+
+
+def is_driver_error(exc: BaseException) -> bool:
+    """Whether ``exc`` comes from the database driver (its text may quote SQL and stored values)."""
+    return type(exc).__module__.split(".", 1)[0] in _DRIVER_MODULES
+
+
+def public_reason(exc: BaseException) -> str:
+    """What logs and job errors may say about ``exc``: a driver error becomes its class and SQLSTATE
+    (its text quotes statements and values, which belong to tenants); other errors keep their text."""
+    if not is_driver_error(exc):
+        return str(exc)
+    # the most specific error in the chain: the driver's own (asyncpg names the SQLSTATE's class)
+    cause: BaseException = exc
+    for link in (getattr(exc, "orig", None), exc.__cause__, getattr(exc.__cause__, "__cause__", None)):
+        if isinstance(link, BaseException) and is_driver_error(link):
+            cause = link
+    sqlstate = next((getattr(e, a) for e in (cause, exc) for a in ("sqlstate", "pgcode") if getattr(e, a, None)), None)
+    name = type(cause).__name__
+    return f"database error ({name}, SQLSTATE {sqlstate})" if sqlstate else f"database error ({name})"

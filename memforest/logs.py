@@ -17,9 +17,13 @@ import contextvars
 import json
 import logging
 import sys
+import traceback
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from types import TracebackType
 from typing import Any, Literal
+
+from memforest.errors import public_reason
 
 LogFormat = Literal["json", "text"]
 
@@ -63,7 +67,39 @@ def bind(**fields: object) -> None:
         ctx.update(values)
 
 
-class JsonFormatter(logging.Formatter):
+_ExcInfo = tuple[type[BaseException], BaseException, TracebackType | None] | tuple[None, None, None]
+
+
+def format_exception_safely(exc: BaseException) -> str:
+    """A traceback whose driver errors show their class and SQLSTATE only, never the statement,
+    its parameters or the server's message (which quotes stored values)."""
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = current.__cause__ or (None if current.__suppress_context__ else current.__context__)
+    parts: list[str] = []
+    for link in reversed(chain):
+        if parts:
+            parts.append("\nThe above exception led to the following one:\n\n")
+        parts.append("Traceback (most recent call last):\n")
+        parts.extend(traceback.format_tb(link.__traceback__))
+        parts.append(f"{type(link).__module__}.{type(link).__qualname__}: {public_reason(link)}")
+    return "".join(parts)
+
+
+class _SafeExceptions(logging.Formatter):
+    def formatException(self, ei: _ExcInfo) -> str:
+        """The traceback with driver errors redacted (see :func:`format_exception_safely`)."""
+        return format_exception_safely(ei[1]) if ei[1] is not None else ""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """Format ``record``; a traceback another handler cached unredacted is formatted anew."""
+        record.exc_text = None
+        return super().format(record)
+
+
+class JsonFormatter(_SafeExceptions):
     """One JSON object per line: timestamp, level, logger, message, context fields, extras, exception."""
 
     def format(self, record: logging.LogRecord) -> str:
@@ -83,7 +119,7 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str, ensure_ascii=False)
 
 
-class TextFormatter(logging.Formatter):
+class TextFormatter(_SafeExceptions):
     """``time level logger: message [key=value ...]`` for people reading a terminal."""
 
     def __init__(self) -> None:

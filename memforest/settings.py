@@ -19,6 +19,8 @@ class DatabaseSettings(BaseModel):
     pool_size: int = 10
     max_overflow: int = 10
     statement_timeout_ms: int = 60_000
+    # a transaction left idle this long is ended by the server (its locks and pooled connection freed)
+    idle_in_transaction_timeout_ms: int = Field(default=60_000, ge=0)
 
 
 class LLMSettings(BaseModel):
@@ -172,3 +174,6 @@ class Settings(BaseSettings):
     worker: WorkerSettings = Field(default_factory=WorkerSettings)
     webhooks: WebhookSettings = Field(default_factory=WebhookSettings)
     limits: LimitSettings = Field(default_factory=LimitSettings)
+    # MEMFOREST_DATABASE_TENANT_URL: the login role tenant work connects as (a member of
+    # memforest_app that cannot bypass row-level security); the embedded default makes its own (ADR 0018)
+    database_tenant_url: str | None = None

@@ -11,10 +11,10 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from support import AppClient, admin_settings, app_client
+from support import AppClient, admin_settings, app_client, tenant_url
 
 from memforest.db import migrate
-from memforest.db.embedded import EmbeddedServer, start_embedded
+from memforest.db.embedded import EmbeddedServer, ensure_tenant_login, start_embedded
 from memforest.db.engine import Database
 from memforest.settings import Settings
 
@@ -30,6 +30,7 @@ def pg_server() -> Iterator[EmbeddedServer]:
     server = start_embedded(root / "pgdata", delete_on_exit=True)
     server.handle.psql(f"DROP DATABASE IF EXISTS {TEMPLATE}; CREATE DATABASE {TEMPLATE};")
     migrate.upgrade(server.url(TEMPLATE), embedding_dim=TEST_DIM)
+    ensure_tenant_login(server)  # tenant work runs as this non-superuser login role (ADR 0018)
     yield server
 
 
@@ -53,6 +54,7 @@ def settings(db_url: str, tmp_path: Path) -> Settings:
     return Settings(
         home=tmp_path / "home",
         database_url=db_url,
+        database_tenant_url=tenant_url(db_url),
         embedding={"dim": TEST_DIM},  # type: ignore[arg-type]
     )
 
@@ -60,7 +62,7 @@ def settings(db_url: str, tmp_path: Path) -> Settings:
 @pytest.fixture
 async def db(db_url: str) -> AsyncIterator[Database]:
     """An open Database on this test's fresh database."""
-    database = Database(db_url, pool_size=4, max_overflow=4)
+    database = Database(db_url, tenant_url=tenant_url(db_url), pool_size=4, max_overflow=4)
     yield database
     await database.dispose()
 

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from pydantic import SecretStr
+from support.db import tenant_url
 
 from memforest.cli import main
 from memforest.client import (
@@ -499,6 +500,7 @@ def served(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iter
     env = os.environ | {
         "MEMFOREST_ADMIN_KEY": ADMIN,
         "MEMFOREST_DATABASE_URL": db_url,
+        "MEMFOREST_DATABASE_TENANT_URL": tenant_url(db_url),
         "MEMFOREST_EMBEDDING__DIM": "64",
         "MEMFOREST_HOME": str(tmp_path / "home"),
         "MEMFOREST_WORKER__POLL_INTERVAL_S": "0.05",
@@ -600,6 +602,7 @@ def test_cli_url_ingest_query_stats_round_trip(
     # the same question on the same database without --url prints the same thing
     monkeypatch.delenv("MEMFOREST_API_KEY")
     monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
+    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
     monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", "64")
     monkeypatch.setenv("MEMFOREST_HOME", str(tmp_path / "local-home"))
     assert main(["query", question, "--forest", "trip", "--tenant", "cli-tenant"]) == 0

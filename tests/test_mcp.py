@@ -19,7 +19,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, TextContent
-from support import ADMIN_AUTH, admin_settings, serve_app
+from support import ADMIN_AUTH, admin_settings, serve_app, tenant_url
 
 from memforest.app.tenants import create_key
 from memforest.db.engine import Database
@@ -330,14 +330,18 @@ async def test_http_tenants_are_isolated(served: Served) -> None:
 
 # ---------------------------------------------------------------- stdio: memforest mcp
 
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 
 async def test_stdio_command_serves_the_local_tenant(settings: Settings, db_url: str, tmp_path: Path) -> None:
     exe = Path(sys.executable).parent / "memforest"
     env = {
         "PATH": os.environ.get("PATH", ""),
         "HOME": str(tmp_path),
+        "PYTHONPATH": REPO_ROOT,  # this tree's code, not the installed one
         "MEMFOREST_HOME": str(settings.home),
         "MEMFOREST_DATABASE_URL": db_url,
+        "MEMFOREST_DATABASE_TENANT_URL": tenant_url(db_url),
         "MEMFOREST_EMBEDDING__DIM": str(TEST_DIM),
         "MEMFOREST_WORKER__POLL_INTERVAL_S": "0.05",
     }

@@ -14,6 +14,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from pydantic import SecretStr
+from support.db import tenant_url
 
 from memforest.app.jobs import run_worker
 from memforest.backends.base import UsageLedger
@@ -444,6 +445,7 @@ async def test_cross_tenant_merge_needs_the_admin_key(
 @pytest.fixture
 def cli_env(db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
+    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
     monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", "64")
     monkeypatch.setenv("MEMFOREST_HOME", str(tmp_path / "home"))
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import session_input
+from support import session_input, tenant_url
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
@@ -175,6 +175,7 @@ def _llm_settings(db_url: str, home: Path, url: str) -> Settings:
     return Settings(
         home=home,
         database_url=db_url,
+        database_tenant_url=tenant_url(db_url),
         embedding={"dim": 64},  # type: ignore[arg-type]
         llm={"base_url": url, "max_attempts": 3, "backoff_base_s": 0.01, "backoff_max_s": 0.05},  # type: ignore[arg-type]
     )
@@ -214,7 +215,7 @@ from memforest.settings import Settings
 
 async def main():
     settings = Settings()
-    db = Database(settings.database_url)
+    db = Database(settings.database_url, tenant_url=settings.database_tenant_url)
     await run_worker(db, settings, build_backends(settings), stop_when_idle=True, early=True)
 
 asyncio.run(main())
@@ -292,6 +293,7 @@ async def test_worker_killed_mid_job_is_recovered_without_duplicates(
         env = {
             **os.environ,
             "MEMFOREST_DATABASE_URL": db_url,
+            "MEMFOREST_DATABASE_TENANT_URL": tenant_url(db_url),
             "MEMFOREST_HOME": str(tmp_path / "worker-home"),
             "MEMFOREST_EMBEDDING__DIM": "64",
             "MEMFOREST_WORKER__LEASE_S": "2",

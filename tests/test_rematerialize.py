@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from support import ADMIN_AUTH, admin_settings, app_client, session_body, session_input
+from support import ADMIN_AUTH, admin_settings, app_client, session_body, session_input, tenant_url
 
 from memforest.app.jobs import run_worker
 from memforest.backends.base import UsageLedger
@@ -362,6 +362,7 @@ async def test_change_dimension_rejects_what_hnsw_cannot_index(db: Database) -> 
 
 def _cli_env(monkeypatch: pytest.MonkeyPatch, db_url: str, tmp_path: Path, dim: int) -> None:
     monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
+    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
     monkeypatch.setenv("MEMFOREST_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", str(dim))
 
@@ -373,7 +374,7 @@ def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
 
 
 async def _ingest_fresh(db_url: str, settings: Settings) -> tuple[uuid.UUID, int]:
-    db = Database(db_url, pool_size=2, max_overflow=2)
+    db = Database(db_url, tenant_url=tenant_url(db_url), pool_size=2, max_overflow=2)
     b = build_backends(settings)
     try:
         return await _ingest(db, settings, b)
@@ -470,7 +471,7 @@ def test_cli_bad_arguments_exit_2_and_change_nothing(
     _cli_env(monkeypatch, db_url, tmp_path, settings.embedding.dim)
 
     async def snap() -> dict[str, Any]:
-        db = Database(db_url, pool_size=2, max_overflow=2)
+        db = Database(db_url, tenant_url=tenant_url(db_url), pool_size=2, max_overflow=2)
         try:
             return await _snapshot(db, tenant_id, forest_id)
         finally:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import ADMIN_AUTH, admin_settings, app_client, session_input
+from support import ADMIN_AUTH, admin_settings, app_client, session_input, tenant_url
 
 from memforest.backends.factory import Backends, build_backends
 from memforest.cli import main
@@ -373,6 +373,7 @@ async def test_pending_sessions(db: Database, settings: Settings, backends: Back
 @pytest.fixture
 def cli_env(db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
+    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
     monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", "64")
     monkeypatch.setenv("MEMFOREST_HOME", str(tmp_path / "home"))
     path = tmp_path / "conv.jsonl"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncConnection
+from support.db import tenant_url
 
 from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.factory import build_backends
@@ -259,7 +260,7 @@ def test_batch_cli_json_contract(
     from memforest.cli import main
 
     async def setup() -> None:
-        database = Database(db_url, pool_size=2, max_overflow=2)
+        database = Database(db_url, tenant_url=tenant_url(db_url), pool_size=2, max_overflow=2)
         try:
             await build_forest(database, "local", "bob", BOB)
         finally:
@@ -273,6 +274,7 @@ def test_batch_cli_json_contract(
         encoding="utf-8",
     )  # fmt: skip
     monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
+    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
     monkeypatch.setenv("MEMFOREST_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", str(DIM))
     assert main(["query", "--forest", "bob", "--questions", str(batch), "--top-k", "3"]) == 0

@@ -1,4 +1,6 @@
-"""Liveness (``/healthz``) and readiness (``/readyz``): database, migrations and model backends.
+"""Liveness (``/healthz``) and readiness (``/readyz``): database, migrations, row-level security
+and model backends. The database is pinged through the pool; migrations and RLS are read once
+they pass (ADR 0018), so an unauthenticated probe never makes the database start a backend.
 
 Model backends with a ``ping()`` (the OpenAI-compatible HTTP chat model and embedder) are
 probed with a short timeout, concurrently, and the answers are cached for a few seconds per app
@@ -19,7 +21,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from memforest.api.openapi import problems
-from memforest.app.ops import OK, database_checks
+from memforest.app.ops import OK, database_checks, database_ready
 from memforest.app.problems import problem_response
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
@@ -101,12 +103,12 @@ async def healthz() -> dict[str, str]:
 
 @health_router.get("/readyz", response_model=Readiness, responses=problems(503))
 async def readyz(request: Request) -> Response:
-    """Readiness: database reachable and migrated to head, model servers (if any) answering."""
+    """Readiness: database reachable, migrated to head, RLS in force, model servers (if any) answering."""
     database: Database = request.app.state.db
     backends: Backends = request.app.state.backends
     db_checks, model_checks = await asyncio.gather(database_checks(database), _probe(request).check(backends))
     checks: dict[str, Any] = {**db_checks, **model_checks, "backends": backends.describe()}
-    ready = db_checks.get("database") == OK and db_checks.get("migrations") == OK and model_checks_ok(model_checks)
+    ready = database_ready(db_checks) and model_checks_ok(model_checks)
     if not ready:
         return problem_response(503, "unavailable", "not ready", extra={"checks": checks})
     return JSONResponse({"status": "ready", "checks": checks})

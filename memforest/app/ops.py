@@ -3,10 +3,8 @@ what ``memforest db info`` shows."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
-from memforest.db import migrate
 from memforest.db.engine import Database, ServerVersions
 from memforest.store import ops
 
@@ -15,18 +13,23 @@ JOB_STATES = ("queued", "running", "succeeded", "failed")
 
 
 async def database_checks(database: Database) -> dict[str, str]:
-    """``database`` reachable and ``migrations`` at head."""
+    """``database`` reachable (a pooled connection), ``migrations`` at head and ``rls`` in force.
+    The last two are read once they pass, then remembered: a probe costs one pooled ``SELECT 1``."""
     checks: dict[str, str] = {}
     try:
         async with database.system() as conn:
             await ops.ping(conn)
         checks["database"] = OK
-        current = await asyncio.to_thread(migrate.current_revision, database.url)
-        head = await asyncio.to_thread(migrate.head_revision)
-        checks["migrations"] = OK if current == head else f"at {current}, head is {head}"
+        checks["migrations"] = await database.migrations_problem() or OK
+        checks["rls"] = await database.rls_problem() or OK
     except Exception as exc:  # any failure means: not ready
         checks.setdefault("database", f"unreachable: {type(exc).__name__}")
     return checks
+
+
+def database_ready(checks: dict[str, str]) -> bool:
+    """Every database check passed."""
+    return all(checks.get(name) == OK for name in ("database", "migrations", "rls"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,29 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from memforest.db.rls import APP_ROLE
 from memforest.errors import ConfigurationError
 
 log = logging.getLogger(__name__)
+
+# The login role tenant work connects as on the embedded server (the superuser does system work):
+# a member of memforest_app and nothing else, so RESET ROLE leaves it under RLS (ADR 0018).
+TENANT_LOGIN = "memforest_tenant"
+# start_embedded calls not yet matched by stop_embedded, per data directory, in this process
+_users: dict[Path, int] = {}
+_ENSURE_TENANT_LOGIN = f"""
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{TENANT_LOGIN}') THEN
+        CREATE ROLE {TENANT_LOGIN} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE;
+    END IF;
+    IF EXISTS (SELECT FROM pg_roles WHERE rolname = '{APP_ROLE}')
+            AND NOT pg_has_role('{TENANT_LOGIN}', '{APP_ROLE}', 'MEMBER') THEN
+        GRANT {APP_ROLE} TO {TENANT_LOGIN};
+    END IF;
+END
+$$;
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,9 +45,9 @@ class EmbeddedServer:
     socket_dir: str
     handle: Any
 
-    def url(self, database: str = "postgres", driver: str = "asyncpg") -> str:
-        """SQLAlchemy URL for ``database`` over the server's unix socket."""
-        return f"postgresql+{driver}://postgres@/{database}?host={quote(self.socket_dir)}"
+    def url(self, database: str = "postgres", driver: str = "asyncpg", *, user: str = "postgres") -> str:
+        """SQLAlchemy URL for ``database`` over the server's unix socket, logging in as ``user``."""
+        return f"postgresql+{driver}://{user}@/{database}?host={quote(self.socket_dir)}"
 
 
 def _check_root_can_run() -> None:
@@ -82,7 +102,30 @@ def start_embedded(pgdata: Path, *, delete_on_exit: bool = False) -> EmbeddedSer
             )
     except Exception as exc:
         raise ConfigurationError(f"could not start the embedded PostgreSQL in {pgdata}: {exc}") from exc
+    _users[handle.pgdata] = _users.get(handle.pgdata, 0) + 1
     uri: str = handle.get_uri()
     socket_dir = uri.split("host=", 1)[1].split("&", 1)[0]
     log.info("embedded PostgreSQL ready in %s", pgdata)
     return EmbeddedServer(pgdata=pgdata, socket_dir=socket_dir, handle=handle)
+
+
+def ensure_tenant_login(server: EmbeddedServer) -> str:
+    """Create the tenant login role (a member of memforest_app, which the migration creates) when
+    missing; return its name. Runs as the embedded superuser."""
+    server.handle.psql(_ENSURE_TENANT_LOGIN)
+    return TENANT_LOGIN
+
+
+def stop_embedded(server: EmbeddedServer) -> None:
+    """Let go of the server (one ``start_embedded`` call's worth): when this process holds it no
+    more, it stops unless another MemForest process still uses it. Without this, only an orderly
+    interpreter exit stops it, and uvicorn ends the process on SIGTERM by re-raising the signal."""
+    left = _users.get(server.handle.pgdata, 0) - 1
+    if left > 0:
+        _users[server.handle.pgdata] = left
+        return
+    _users.pop(server.handle.pgdata, None)
+    try:
+        server.handle.cleanup()
+    except Exception:  # pragma: no cover - pgserver kills the postmaster itself when pg_ctl fails
+        log.warning("could not stop the embedded PostgreSQL in %s", server.pgdata, exc_info=True)

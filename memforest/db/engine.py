@@ -13,11 +13,12 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from memforest.errors import ConfigurationError, DatabaseVersionError, InputError
+from memforest.db import migrate, rls
+from memforest.db.rls import APP_ROLE
+from memforest.errors import ConfigurationError, DatabaseVersionError, InputError, public_reason
 
 MIN_POSTGRES = 150000
 MIN_PGVECTOR = (0, 8)
-APP_ROLE = "memforest_app"
 # SQLSTATEs of text PostgreSQL cannot store (NUL characters, unencodable code points): bad input.
 BAD_TEXT_SQLSTATES = frozenset({"22021", "22P05"})
 
@@ -50,52 +51,103 @@ class ServerVersions:
     pgvector: str | None
 
 
+def _create_engine(url: str, server_settings: dict[str, str], *, pool_size: int, max_overflow: int) -> AsyncEngine:
+    """An asyncpg engine that never prints statement parameters and registers pgvector per connection."""
+    engine = create_async_engine(
+        async_url(url),
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+        pool_pre_ping=True,
+        hide_parameters=True,  # parameters are tenants' text: keep them out of errors and logs
+        connect_args={"server_settings": dict(server_settings)},
+    )
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        with suppress(Exception):
+            dbapi_connection.run_async(register_vector)
+
+    return engine
+
+
 def _version_tuple(v: str) -> tuple[int, ...]:
     return tuple(int(p) for p in v.split(".") if p.isdigit())
 
 
 class Database:
-    """One engine per process. ``tenant()`` opens a transaction in which RLS sees one tenant."""
+    """One process's pools. ``tenant()`` opens a transaction in which RLS sees one tenant,
+    ``system()`` one for work across tenants. Tenant transactions use their own pool when
+    ``tenant_url`` names another login role (ADR 0018); either way they run only once the start-up
+    check found RLS in force (:mod:`memforest.db.rls`), and never silently without it."""
 
-    def __init__(self, url: str, *, pool_size: int = 10, max_overflow: int = 10, statement_timeout_ms: int = 0):
+    def __init__(
+        self,
+        url: str,
+        *,
+        tenant_url: str | None = None,
+        pool_size: int = 10,
+        max_overflow: int = 10,
+        statement_timeout_ms: int = 0,
+        idle_in_transaction_timeout_ms: int = 60_000,
+    ):
         self.url = url
-        connect_args: dict[str, Any] = {"server_settings": {"application_name": "memforest"}}
+        self.tenant_url = tenant_url or url
+        server_settings = {"application_name": "memforest"}
         if statement_timeout_ms:
-            connect_args["server_settings"]["statement_timeout"] = str(statement_timeout_ms)
-        self.engine: AsyncEngine = create_async_engine(
-            async_url(url),
-            pool_size=pool_size,
-            max_overflow=max_overflow,
-            pool_pre_ping=True,
-            connect_args=connect_args,
+            server_settings["statement_timeout"] = str(statement_timeout_ms)
+        server_settings["idle_in_transaction_session_timeout"] = str(idle_in_transaction_timeout_ms)
+        sizes = {"pool_size": pool_size, "max_overflow": max_overflow}
+        self.engine: AsyncEngine = _create_engine(url, server_settings, **sizes)
+        self.tenant_engine: AsyncEngine = (
+            _create_engine(self.tenant_url, server_settings, **sizes) if self.tenant_url != url else self.engine
         )
-        self._rls_role: bool | None = None
-
-        @event.listens_for(self.engine.sync_engine, "connect")
-        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-            with suppress(Exception):
-                dbapi_connection.run_async(register_vector)
+        self._verified: set[str] = set()  # checks that passed once (they are not re-run)
+        self._server_version_num: int | None = None
 
     async def dispose(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection (the engines stay usable)."""
         await self.engine.dispose()
+        if self.tenant_engine is not self.engine:
+            await self.tenant_engine.dispose()
 
-    async def _use_rls_role(self, conn: AsyncConnection) -> bool:
-        if self._rls_role is None:
-            row = await conn.execute(
-                text("SELECT pg_has_role(current_user, :r, 'MEMBER') FROM pg_roles WHERE rolname = :r"),
-                {"r": APP_ROLE},
-            )
-            self._rls_role = bool(row.scalar())
-        return self._rls_role
+    async def rls_problem(self) -> str | None:
+        """None when row-level security is in force for tenant work, else why not (one line)."""
+        if "rls" in self._verified:
+            return None
+        async with self.tenant_engine.connect() as conn:
+            if self._server_version_num is None:
+                self._server_version_num = int((await conn.execute(text("SHOW server_version_num"))).scalar_one())
+            problem = await rls.rls_problem(conn, self._server_version_num)
+        if problem is None:
+            self._verified.add("rls")
+        return problem
+
+    async def verify_rls(self) -> None:
+        """Raise ConfigurationError (one line) unless row-level security is in force."""
+        problem = await self.rls_problem()
+        if problem is not None:
+            raise ConfigurationError(problem)
+
+    async def migrations_problem(self) -> str | None:
+        """None when the schema is at the code's head revision (read through the pool), else where it is."""
+        if "migrations" in self._verified:
+            return None
+        async with self.engine.connect() as conn:
+            exists = (await conn.execute(text("SELECT to_regclass('alembic_version') IS NOT NULL"))).scalar()
+            current = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar() if exists else None
+        head = migrate.head_revision()
+        if current == head:
+            self._verified.add("migrations")
+            return None
+        return f"at {current}, head is {head}"
 
     @asynccontextmanager
     async def tenant(self, tenant_id: uuid.UUID) -> AsyncIterator[AsyncConnection]:
         """A transaction confined to ``tenant_id`` by row-level security (and by our own filters)."""
+        await self.verify_rls()
         with _text_input_errors():
-            async with self.engine.begin() as conn:
-                if await self._use_rls_role(conn):
-                    await conn.execute(text(f"SET LOCAL ROLE {APP_ROLE}"))
+            async with self.tenant_engine.begin() as conn:
+                await conn.execute(text(f"SET LOCAL ROLE {APP_ROLE}"))
                 await conn.execute(text("SELECT set_config('memforest.tenant_id', :t, true)"), {"t": str(tenant_id)})
                 yield conn
 
@@ -121,7 +173,7 @@ class Database:
                     )
                 ).scalar()
         except (OSError, DBAPIError) as exc:
-            raise ConfigurationError(f"cannot reach the database: {exc}") from exc
+            raise ConfigurationError(f"cannot reach the database: {public_reason(exc)}") from exc
         return ServerVersions(postgres=str(ver), postgres_num=num, pgvector=vec)
 
     async def check_versions(self) -> ServerVersions:

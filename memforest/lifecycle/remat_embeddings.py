@@ -195,7 +195,7 @@ async def change_embedding_dimension(db: Database, new_dim: int) -> int | None:
         old = await store.change_vector_dimension(conn, new_dim)
     if old is None:
         return None
-    await db.engine.dispose()  # pooled connections may hold plans typed for the old dimension
+    await db.dispose()  # pooled connections (both pools) may hold plans typed for the old dimension
     return old
 
 

@@ -18,6 +18,7 @@ from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.domain import JobState
+from memforest.errors import public_reason
 from memforest.logs import log_context
 from memforest.pipeline import jobs
 from memforest.pipeline.job_handlers import HANDLERS, Handler
@@ -79,12 +80,13 @@ async def _process(
         return state
     except Exception as exc:
         log.exception("job %s failed", job.job_id)
+        reason = public_reason(exc)[:500]  # tenants read it: a driver error's SQL and values stay out
         if job.attempts >= settings.worker.max_attempts:
-            await jobs.finish(db, job, JobState.FAILED, result={}, usage=ledger.as_dict(), errors=[{"error": str(exc)}])
+            await jobs.finish(db, job, JobState.FAILED, result={}, usage=ledger.as_dict(), errors=[{"error": reason}])
             return JobState.FAILED
-        requeued = await jobs.requeue(db, job, str(exc)[:500])
+        requeued = await jobs.requeue(db, job, reason)
         if not requeued:
-            errors = [{"error": str(exc)[:500]}, {"error": "a newer queued refresh job of this forest redoes it"}]
+            errors = [{"error": reason}, {"error": "a newer queued refresh job of this forest redoes it"}]
             await jobs.finish(db, job, JobState.FAILED, result={}, usage=ledger.as_dict(), errors=errors)
             return JobState.FAILED
         return JobState.QUEUED

@@ -2,8 +2,8 @@
 
 It splits turns into sentences, drops content-free ones (greetings, thanks, bare questions),
 rewrites first/second person to speaker names, resolves relative dates against the turn time,
-drops chatter (courtesy formulas, reactions, requests: text/chatter.py), and tags entities, topics, a fact kind and, where a simple pattern matches, a supersession slot
-(residence, employer, relationship status, favourites, age, pets). It is a fallback for
+drops chatter (courtesy formulas, reactions, requests: text/chatter.py), and tags entities, topics,
+a fact kind and, where a pattern matches, a supersession slot (text/slots.py, text/states.py). It is a fallback for
 deployments without a model server and for tests; it is not equivalent to an LLM extractor.
 """
 

@@ -6,6 +6,7 @@ wrap these helpers live in ``tests/conftest.py``.
 
 from support.apps import AppClient, app_client, free_port, new_tenant, open_client, serve_app, tenant_key
 from support.auth import ADMIN_AUTH, ADMIN_KEY, admin_settings, bearer
+from support.db import seed_two_tenants, tenant_url
 from support.sessions import alternating_turns, session_body, session_input
 
 __all__ = [
@@ -19,8 +20,10 @@ __all__ = [
     "free_port",
     "new_tenant",
     "open_client",
+    "seed_two_tenants",
     "serve_app",
     "session_body",
     "session_input",
     "tenant_key",
+    "tenant_url",
 ]
