@@ -33,7 +33,7 @@ from sqlalchemy import event
 
 from bench.env import RESULTS_DIR, bench_env
 from bench.faults import git_commit
-from bench.query_latency_data import load, questions
+from bench.query_latency_data import find_loaded, load, questions
 from bench.report import machine_info, new_figure, publish, save_figure
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
@@ -155,7 +155,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         db, settings = env.db, env.settings
         report["dim"] = settings.embedding.dim
         t0 = time.perf_counter()
-        searched = await load(db, settings.embedding.dim, plan, args.seed, progress=not args.no_progress)
+        found = await find_loaded(db, plan) if args.reuse else None
+        searched = found or await load(db, settings.embedding.dim, plan, args.seed, progress=not args.no_progress)
         report["load_s"] = round(time.perf_counter() - t0, 1)
         preset = RetrievalPreset.from_settings(settings.retrieval)
         emb = HashedEmbedder(settings.embedding.dim)
@@ -260,6 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="tiny forests and 6 questions (the CI smoke run)")
     p.add_argument("--database-url", default=None, help="a migrated database (default: a temporary embedded one)")
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
+    p.add_argument("--reuse", action="store_true", help="keep the forests an earlier run loaded into --database-url")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--out", default=str(RESULTS_DIR), help="folder for query_latency.json/.md/.png")
     args = p.parse_args(argv)

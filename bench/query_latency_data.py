@@ -24,8 +24,9 @@ from tqdm import tqdm
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db import schema
 from memforest.db.engine import Database
+from memforest.errors import NotFoundError
 from memforest.store.sql import execute, scalar
-from memforest.store.tenants import ensure_forest, ensure_tenant
+from memforest.store.tenants import ensure_forest, ensure_tenant, get_forest
 
 BASE = datetime(2022, 1, 1, tzinfo=UTC)
 FANOUT = 8
@@ -230,6 +231,21 @@ async def load(
         ac = await c.execution_options(isolation_level="AUTOCOMMIT")
         await execute(ac, "ANALYZE")
     return searched
+
+
+async def find_loaded(db: Database, plan: list[tuple[str, int, int]]) -> dict[str, tuple[uuid.UUID, int, str]] | None:
+    """The searched forests of ``plan`` when an earlier run loaded them into this database, else None."""
+    tenant_id = await ensure_tenant(db, "latency-bench")
+    out: dict[str, tuple[uuid.UUID, int, str]] = {}
+    async with db.tenant(tenant_id) as conn:
+        for name, _n_facts, n_forests in plan:
+            fname = name if n_forests == 1 else f"{name}-{n_forests // 2:04d}"
+            try:
+                forest = await get_forest(conn, tenant_id, fname)
+            except NotFoundError:
+                return None
+            out[name] = (tenant_id, forest.forest_id, fname)
+    return out
 
 
 def _vector_indexes() -> list[Index]:
