@@ -1,264 +1,56 @@
-"""``emb`` query latency at size: one forest of 10K facts, one of 100K, and 1,000 forests of 1K
-facts each (searching one), on one self-contained database (embedded PostgreSQL in a temp home).
+"""``emb`` query latency at size, against a flat vector baseline measured in the same run.
 
-Facts, turns, cells, sessions, entity trees (fact leaves) and session trees (cell leaves) are
-synthesised and bulk-loaded with COPY (the write pipeline is not the subject here); internal nodes
-get a time-interval summary and the normalised mean of their children's embeddings. Each scenario
-is queried three ways: the automatic choice (exact scan up to ``exact_scan_max_rows`` facts, HNSW
-above), forced exact, forced HNSW; HNSW's overlap with the exact top facts is reported as recall.
+Scenarios: one forest of 10K facts, one of 100K, and 1,000 forests of 1K facts each (searching one),
+all in one self-contained database (embedded PostgreSQL in a temp home unless ``--database-url``).
+The forests are synthesised and bulk-loaded (``bench.query_latency_data``). Every question is
+asked twice in turn: the full read path (``memforest.retrieval.query``) and the flat baseline (the
+same embedding, then a plain pgvector top-k over the forest's fact embeddings under the same tenant
+and forest filter, exact or HNSW as the read path would choose). Reported per scenario: p50/p95 of
+both, their ratio, the read path's per-stage medians and round trips per query (statements, BEGIN
+and COMMIT counted on the engine), and HNSW's overlap with the exact top facts where HNSW is used.
 
-    python -m bench.query_latency [--scale 1.0] [--queries 60] [--out bench/results/query_latency.json]
+    python -m bench.query_latency [--scale 1.0] [--queries 60] [--rounds 3] [--out bench/results]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import random
 import statistics
 import sys
-import tempfile
 import time
 import uuid
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
-from sqlalchemy.ext.asyncio import AsyncConnection
-from tqdm import tqdm
+from rich.console import Console
+from rich.table import Table
+from sqlalchemy import event
 
 from bench.args import bench_parser, single_run
-from bench.report import provenance
-from memforest.backends.factory import build_backends
+from bench.env import bench_env
+from bench.faults import git_commit
+from bench.query_latency_data import find_loaded, load, questions
+from bench.report import machine_info, new_figure, provenance, publish, save_figure
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
-from memforest.db.runtime import open_database
 from memforest.retrieval import RetrievalPreset, query
 from memforest.retrieval.recall import use_hnsw
-from memforest.settings import Settings
-from memforest.store.recall import nearest_facts
-from memforest.store.sql import execute, scalar
-from memforest.store.tenants import ensure_forest, ensure_tenant
+from memforest.store.recall import count_facts_capped, nearest_facts
 
-REPO = Path(__file__).resolve().parent.parent
-BASE = datetime(2022, 1, 1, tzinfo=UTC)
-FANOUT = 8
-NAMES = [
-    "Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Gray", "Harper", "Indigo", "Jordan",
-    "Kai", "Logan", "Morgan", "Noor", "Oakley", "Parker", "Quinn", "Reese", "Sage", "Taylor",
-]  # fmt: skip
-VERBS = ["visited", "bought", "painted", "cooked", "learned", "watched", "repaired", "planted", "wrote", "sold"]
-THINGS = [
-    "a red bicycle", "sourdough bread", "a jazz record", "the old lighthouse", "a pottery class",
-    "a mountain cabin", "tomato seedlings", "a chess set", "a vintage camera", "a marathon plan",
-    "a violin", "the city museum", "a blue kayak", "spicy noodles", "a poetry book", "a garden shed",
-]  # fmt: skip
-PLACES = ["in Lisbon", "at the market", "near the lake", "with friends", "downtown", "at home", "in Osaka"]
-
-Vec = npt.NDArray[np.float32]
+STAGES = ("forest", "cues", "embed", "recall", "temporal", "browse", "assemble")
+# goals of issue 16: p50 and p95 bounds per forest size, ratio to the flat baseline, HNSW overlap
+GOAL_RATIO = 4.0
+GOAL_OVERLAP = 0.95
 
 
-@dataclass(slots=True)
-class Ids:
-    """Explicit id allocation for bulk loads (sequences are moved past them afterwards)."""
-
-    next: dict[str, int] = field(default_factory=dict)
-
-    def take(self, table: str, n: int = 1) -> int:
-        start = self.next[table]
-        self.next[table] = start + n
-        return start
-
-
-@dataclass(slots=True)
-class Rows:
-    """Records for COPY, per table."""
-
-    data: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
-
-    def add(self, table: str, row: tuple[Any, ...]) -> None:
-        self.data.setdefault(table, []).append(row)
-
-
-COLUMNS = {
-    "sessions": ["tenant_id", "session_id", "forest_id", "external_id", "time", "content_hash", "n_turns"],
-    "turns": ["tenant_id", "turn_id", "forest_id", "session_id", "seq", "external_id", "speaker", "text", "time"],
-    "cells": ["tenant_id", "cell_id", "forest_id", "session_id", "seq", "turn_from", "turn_to", "text", "t_start",
-              "t_end", "extracted_at"],
-    "facts": ["tenant_id", "fact_id", "forest_id", "text", "text_hash", "kind", "entities", "valid_from",
-              "recorded_at", "embedding"],
-    "fact_sources": ["tenant_id", "fact_id", "turn_id", "cell_id", "forest_id", "session_id"],
-    "trees": ["tenant_id", "tree_id", "forest_id", "kind", "key", "label", "fanout", "root_node_id", "height",
-              "n_leaves"],
-    "nodes": ["tenant_id", "node_id", "forest_id", "tree_id", "level", "parent_id", "t_start", "t_end", "seq",
-              "n_children", "summary", "dirty", "embedding", "leaf_fact_id", "leaf_cell_id"],
-    "placements": ["tenant_id", "tree_id", "source_kind", "source_id", "forest_id", "node_id"],
-}  # fmt: skip
-
-
-def _fact_text(rng: random.Random, name: str) -> str:
-    return f"{name} {rng.choice(VERBS)} {rng.choice(THINGS)} {rng.choice(PLACES)}"
-
-
-def _unit(v: Vec) -> Vec:
-    n = float(np.linalg.norm(v))
-    return v / n if n > 1e-12 else v
-
-
-def _build_tree(
-    rows: Rows, ids: Ids, tenant_id: uuid.UUID, forest_id: int, kind: str, key: str,
-    leaves: list[tuple[datetime, str, Vec, str, int]],
-) -> None:  # fmt: skip
-    """Bottom-up B+-tree over time-ordered leaves ``(time, text, vec, source_kind, source_id)``."""
-    tree_id = ids.take("trees")
-    n = len(leaves)
-    # level 0
-    level: list[tuple[int, datetime, datetime, str, Vec]] = []
-    node_rows: list[list[Any]] = []
-    for i, (t, text, vec, sk, sid) in enumerate(leaves):
-        nid = ids.take("nodes")
-        node_rows.append([tenant_id, nid, forest_id, tree_id, 0, None, t, t, i, 0, text, False, vec,
-                          sid if sk == "fact" else None, sid if sk == "cell" else None])  # fmt: skip
-        rows.add("placements", (tenant_id, tree_id, sk, sid, forest_id, nid))
-        level.append((nid, t, t, text, vec))
-    index = {r[1]: r for r in node_rows}
-    depth = 0
-    while len(level) > 1 or depth == 0:
-        depth += 1
-        parents: list[tuple[int, datetime, datetime, str, Vec]] = []
-        for j in range(0, len(level), FANOUT):
-            group = level[j : j + FANOUT]
-            pid = ids.take("nodes")
-            for child in group:
-                index[child[0]][5] = pid
-            t0, t1 = group[0][1], max(c[2] for c in group)
-            summary = f"[{t0.date()} .. {t1.date()}] " + " ".join(c[3] for c in group)[:400]
-            vec = _unit(np.mean([c[4] for c in group], axis=0).astype(np.float32))
-            row = [tenant_id, pid, forest_id, tree_id, depth, None, t0, t1, j, len(group), summary, False, vec,
-                   None, None]  # fmt: skip
-            node_rows.append(row)
-            index[pid] = row
-            parents.append((pid, t0, t1, summary, vec))
-        level = parents
-    root = level[0][0]
-    rows.add("trees", (tenant_id, tree_id, forest_id, kind, key, key, FANOUT, root, depth, n))
-    for r in node_rows:
-        rows.add("nodes", tuple(r))
-
-
-def synth_forest(
-    rows: Rows, ids: Ids, tenant_id: uuid.UUID, forest_id: int, n_facts: int, rng: random.Random, emb: HashedEmbedder
-) -> None:
-    """Sessions of 20 turns, cells of 2 turns, one fact per turn; entity and session trees."""
-    names = NAMES[: max(2, min(len(NAMES), n_facts // 50))]
-    texts = [_fact_text(rng, rng.choice(names)) for _ in range(n_facts)]
-    vecs = emb.embed_sync(texts)
-    by_name: dict[str, list[tuple[datetime, str, Vec, str, int]]] = {}
-    now = datetime.now(UTC)
-    for s0 in range(0, n_facts, 20):
-        sid = ids.take("sessions")
-        s_time = BASE + timedelta(hours=s0)
-        chunk = list(range(s0, min(n_facts, s0 + 20)))
-        rows.add("sessions", (tenant_id, sid, forest_id, f"S{s0 // 20 + 1}", s_time, f"h{sid}", len(chunk)))
-        cell_leaves: list[tuple[datetime, str, Vec, str, int]] = []
-        for c0 in range(0, len(chunk), 2):
-            cid = ids.take("cells")
-            members = chunk[c0 : c0 + 2]
-            t = s_time + timedelta(minutes=c0)
-            ctext = "\n".join(f"{texts[i].split()[0]}: {texts[i]}" for i in members)
-            rows.add("cells", (tenant_id, cid, forest_id, sid, c0 // 2, c0, c0 + len(members) - 1, ctext, t, t, now))
-            cvec = emb.embed_sync([ctext])[0]
-            cell_leaves.append((t, ctext, cvec, "cell", cid))
-            for k, i in enumerate(members):
-                tid = ids.take("turns")
-                seq = c0 + k
-                name = texts[i].split()[0]
-                rows.add("turns", (tenant_id, tid, forest_id, sid, seq, f"D{s0 // 20 + 1}:{seq + 1}", name,
-                                   texts[i], t))  # fmt: skip
-                fid = ids.take("facts")
-                rows.add("facts", (tenant_id, fid, forest_id, texts[i], f"{forest_id}-{fid}", "event", [name], t,
-                                   now, vecs[i]))  # fmt: skip
-                rows.add("fact_sources", (tenant_id, fid, tid, cid, forest_id, sid))
-                by_name.setdefault(name, []).append((t, texts[i], vecs[i], "fact", fid))
-        _build_tree(rows, ids, tenant_id, forest_id, "session", f"S{s0 // 20 + 1}", cell_leaves)
-    for name, leaves in by_name.items():
-        _build_tree(rows, ids, tenant_id, forest_id, "entity", name, leaves)
-
-
-async def _raw(conn: AsyncConnection) -> Any:
-    raw = await conn.get_raw_connection()
-    return raw.driver_connection
-
-
-async def copy_rows(conn: AsyncConnection, rows: Rows) -> None:
-    """COPY every table in dependency order."""
-    pg = await _raw(conn)
-    for table in ("sessions", "turns", "cells", "facts", "fact_sources", "trees", "nodes", "placements"):
-        records = rows.data.get(table, [])
-        if records:
-            await pg.copy_records_to_table(table, records=records, columns=COLUMNS[table])
-
-
-async def load(
-    db: Database, dim: int, plan: list[tuple[str, int, int]], seed: int
-) -> dict[str, tuple[uuid.UUID, int, str]]:
-    """Create and fill the forests of ``plan`` ``(forest name, n_facts, n_forests)``; indexes rebuilt once."""
-    emb = HashedEmbedder(dim)
-    rng = random.Random(seed)
-    tenant_id = await ensure_tenant(db, "latency-bench")
-    searched: dict[str, tuple[uuid.UUID, int, str]] = {}
-    async with db.system() as conn:
-        await execute(conn, "DROP INDEX IF EXISTS ix_facts_embedding")
-        await execute(conn, "DROP INDEX IF EXISTS ix_nodes_embedding")
-        ids = Ids()
-        for table, col in (("sessions", "session_id"), ("turns", "turn_id"), ("cells", "cell_id"),
-                           ("facts", "fact_id"), ("trees", "tree_id"), ("nodes", "node_id")):  # fmt: skip
-            ids.next[table] = int(await scalar(conn, f"SELECT coalesce(max({col}), 0) + 1 FROM {table}"))
-        total = sum(n * k for _, n, k in plan)
-        bar = tqdm(total=total, desc="synthesise+copy facts", unit="fact", file=sys.stderr)
-        for name, n_facts, n_forests in plan:
-            for j in range(n_forests):
-                fname = name if n_forests == 1 else f"{name}-{j:04d}"
-                forest = await ensure_forest(conn, tenant_id, fname)
-                rows = Rows()
-                synth_forest(rows, ids, tenant_id, forest.forest_id, n_facts, rng, emb)
-                await copy_rows(conn, rows)
-                bar.update(n_facts)
-                if j == n_forests // 2:
-                    searched[name] = (tenant_id, forest.forest_id, fname)
-        bar.close()
-        for table, col in (("sessions", "session_id"), ("turns", "turn_id"), ("cells", "cell_id"),
-                           ("facts", "fact_id"), ("trees", "tree_id"), ("nodes", "node_id")):  # fmt: skip
-            await execute(conn, f"SELECT setval(pg_get_serial_sequence('{table}', '{col}'), {ids.next[table]})")
-    t0 = time.perf_counter()
-    async with db.system() as conn:
-        await execute(conn, "SET LOCAL statement_timeout = 0")
-        await execute(conn, "SET LOCAL maintenance_work_mem = '1GB'")
-        await execute(conn, "SET LOCAL max_parallel_maintenance_workers = 4")
-        await execute(conn, "CREATE INDEX ix_facts_embedding ON facts USING hnsw (embedding vector_cosine_ops)")
-        await execute(conn, "CREATE INDEX ix_nodes_embedding ON nodes USING hnsw (embedding vector_cosine_ops)")
-    print(f"HNSW indexes built in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    async with db.engine.connect() as c:
-        ac = await c.execution_options(isolation_level="AUTOCOMMIT")
-        await execute(ac, "ANALYZE")
-    return searched
-
-
-def questions(n: int, seed: int) -> list[str]:
-    """Synthetic questions in the vocabulary of the facts."""
-    rng = random.Random(seed + 1)
-    forms = ["What did {n} buy {p}?", "When did {n} visit {t}?", "Who {v} {t}?", "What did {n} do {p}?"]
-    return [
-        rng.choice(forms).format(
-            n=rng.choice(NAMES[:10]), p=rng.choice(PLACES), t=rng.choice(THINGS), v=rng.choice(VERBS)
-        )
-        for _ in range(n)
-    ]
+def goal_bounds(facts_per_forest: int) -> tuple[float, float]:
+    """(p50, p95) bounds in ms of issue 16 for a forest of this size."""
+    return (10.0, 50.0) if facts_per_forest <= 1_000 else (20.0, 50.0)
 
 
 def pct(values: Sequence[float], q: float) -> float:
@@ -267,13 +59,71 @@ def pct(values: Sequence[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, round(q / 100.0 * len(s) + 0.5) - 1))] if s else 0.0
 
 
-async def hnsw_recall(db: Database, tenant_id: uuid.UUID, forest_id: int, qs: list[str], dim: int,
-                      preset: RetrievalPreset) -> float:  # fmt: skip
-    """Mean overlap of HNSW's top facts with the exact top facts (same forest filter)."""
-    emb = HashedEmbedder(dim)
+@dataclass(slots=True)
+class RoundTrips:
+    """Counts what the engine sends to the server: statements, BEGINs and COMMITs."""
+
+    n: int = 0
+
+    def attach(self, db: Database) -> None:
+        """Listen on the engine's statement and transaction events."""
+        engine = db.engine.sync_engine
+        for name in ("before_cursor_execute", "begin", "commit", "rollback"):
+            event.listen(engine, name, self._bump)
+
+    def _bump(self, *_: Any) -> None:
+        self.n += 1
+
+    @contextmanager
+    def counting(self, into: list[int]) -> Iterator[None]:
+        """Append the round trips made inside the block to ``into``."""
+        start = self.n
+        yield
+        into.append(self.n - start)
+
+
+@dataclass(slots=True)
+class Series:
+    """Latencies (ms) and round trips of one side of a scenario."""
+
+    lat: list[float] = field(default_factory=list)
+    trips: list[int] = field(default_factory=list)
+    stages: dict[str, list[float]] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "p50_ms": round(pct(self.lat, 50), 2),
+            "p95_ms": round(pct(self.lat, 95), 2),
+            "n": len(self.lat),
+            "round_trips": statistics.median(self.trips) if self.trips else 0,
+        }
+        if self.stages:
+            out["stages_p50_ms"] = {k: round(statistics.median(v), 2) for k, v in self.stages.items()}
+        return out
+
+
+async def flat_topk(
+    db: Database, emb: HashedEmbedder, tenant_id: uuid.UUID, forest_id: int, q: str, preset: RetrievalPreset
+) -> list[tuple[int, float]]:
+    """The flat baseline: embed, then one pgvector top-k over the forest's facts (exact or HNSW as
+    the read path would choose for this forest size)."""
+    vec = np.asarray(emb.embed_sync([q])[0], dtype=np.float32)
+    async with db.tenant(tenant_id) as conn:
+        exact = await count_facts_capped(conn, tenant_id, forest_id, preset.exact_scan_max_rows) <= (
+            preset.exact_scan_max_rows
+        )
+        if not exact:
+            await use_hnsw(conn, preset)
+        return await nearest_facts(conn, tenant_id, forest_id, vec, preset.top_k, exact=exact)
+
+
+async def hnsw_overlap(
+    db: Database, emb: HashedEmbedder, tenant_id: uuid.UUID, forest_id: int, qs: list[str], preset: RetrievalPreset
+) -> float:
+    """Mean overlap of HNSW's top ``fact_candidates`` facts with the exact ones (same forest filter)."""
     overlaps = []
     for q in qs:
-        v = emb.embed_sync([q])[0]
+        v = np.asarray(emb.embed_sync([q])[0], dtype=np.float32)
         async with db.tenant(tenant_id) as conn:
             exact = await nearest_facts(conn, tenant_id, forest_id, v, preset.fact_candidates, exact=True)
         async with db.tenant(tenant_id) as conn:
@@ -284,87 +134,142 @@ async def hnsw_recall(db: Database, tenant_id: uuid.UUID, forest_id: int, qs: li
     return statistics.fmean(overlaps)
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Load, then time every scenario under the three strategies."""
-    home = Path(args.home) if args.home else Path(tempfile.mkdtemp(prefix="memforest-latency-"))
-    settings = Settings(home=home, database_url=None, database={"url": None})  # type: ignore[arg-type]
+def plan_of(args: argparse.Namespace) -> list[tuple[str, int, int]]:
+    """``(scenario, facts per forest, forests)`` for the arguments."""
+    if args.quick:
+        return [("one-10k", 300, 1), ("one-100k", 600, 1), ("many-1k", 200, 3)]
     s = args.scale
-    plan = [
-        ("one-10k", max(100, round(10_000 * s)), 1),
-        ("one-100k", max(100, round(100_000 * s)), 1),
-        ("many-1k", 1_000, args.many_forests or max(2, round(1_000 * s))),
-    ]
-    backends = build_backends(settings)
-    report: dict[str, Any] = {"scale": s, "dim": settings.embedding.dim, "scenarios": {}}
-    async with open_database(settings) as db:
+    many = args.many_forests or max(2, round(1_000 * s))
+    return [("one-10k", max(100, round(10_000 * s)), 1), ("one-100k", max(100, round(100_000 * s)), 1),
+            ("many-1k", 1_000, many)]  # fmt: skip
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Load, then time every scenario: read path and flat baseline, question by question."""
+    overrides: dict[str, Any] = {"embedding": {"dim": args.embed_dim}} if args.embed_dim else {}
+    plan = plan_of(args)
+    n_queries = 6 if args.quick else args.queries
+    rounds = 1 if args.quick else args.rounds
+    prov = provenance(args)
+    report: dict[str, Any] = {"args": prov["args"], "commit": git_commit(), "provenance": prov,
+                              "machine": machine_info(), "scenarios": []}  # fmt: skip
+    async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
+        db, settings = env.db, env.settings
+        report["dim"] = settings.embedding.dim
         t0 = time.perf_counter()
-        searched = await load(db, settings.embedding.dim, plan, args.seed)
+        found = await find_loaded(db, plan) if args.reuse else None
+        searched = found or await load(db, settings.embedding.dim, plan, args.seed, progress=not args.no_progress)
         report["load_s"] = round(time.perf_counter() - t0, 1)
-        base = RetrievalPreset.from_settings(settings.retrieval)
-        qs = questions(args.queries, args.seed)
+        preset = RetrievalPreset.from_settings(settings.retrieval)
+        emb = HashedEmbedder(settings.embedding.dim)
+        trips = RoundTrips()
+        trips.attach(db)
+        qs = questions(n_queries, args.seed)
         for name, n_facts, n_forests in plan:
             tenant_id, forest_id, fname = searched[name]
-            entry: dict[str, Any] = {"facts_per_forest": n_facts, "forests": n_forests}
-            for label, preset in (
-                ("auto", base),
-                ("exact", replace(base, exact_scan_max_rows=10**9)),
-                ("hnsw", replace(base, exact_scan_max_rows=0)),
-            ):
-                for q in qs[:5]:  # warm-up
-                    await query(db, settings, backends, tenant_id, fname, q, preset=preset)
-                lat: list[float] = []
-                strategy = ""
-                for q in tqdm(qs, desc=f"{name} {label}", unit="q", file=sys.stderr):
-                    t1 = time.perf_counter()
-                    res = await query(db, settings, backends, tenant_id, fname, q, preset=preset)
-                    lat.append((time.perf_counter() - t1) * 1000.0)
+            for q in qs[:5]:  # warm-up
+                await query(db, settings, env.backends, tenant_id, fname, q, preset=preset)
+                await flat_topk(db, emb, tenant_id, forest_id, q, preset)
+            mem, flat = Series(), Series()
+            strategy = ""
+            for _ in range(rounds):
+                for q in qs:
+                    with trips.counting(mem.trips):
+                        t1 = time.perf_counter()
+                        res = await query(db, settings, env.backends, tenant_id, fname, q, preset=preset)
+                        mem.lat.append((time.perf_counter() - t1) * 1000.0)
+                    for stage in STAGES:
+                        mem.stages.setdefault(stage, []).append(res.timings_ms.get(stage, 0.0))
                     strategy = res.strategy
-                entry[label] = {"p50_ms": round(pct(lat, 50), 2), "p95_ms": round(pct(lat, 95), 2),
-                                "strategy": strategy, "n": len(lat)}  # fmt: skip
-            entry["hnsw_recall_vs_exact"] = round(
-                await hnsw_recall(db, tenant_id, forest_id, qs[:20], settings.embedding.dim, base), 4
-            )
-            report["scenarios"][name] = entry
-    await backends.aclose()
+                    with trips.counting(flat.trips):
+                        t1 = time.perf_counter()
+                        await flat_topk(db, emb, tenant_id, forest_id, q, preset)
+                        flat.lat.append((time.perf_counter() - t1) * 1000.0)
+            entry: dict[str, Any] = {"name": name, "facts_per_forest": n_facts, "forests": n_forests}
+            entry |= {"strategy": strategy, "memforest": mem.summary(), "flat": flat.summary()}
+            entry["ratio_p50"] = round(entry["memforest"]["p50_ms"] / max(entry["flat"]["p50_ms"], 1e-6), 2)
+            if strategy == "hnsw":
+                entry["hnsw_overlap"] = round(await hnsw_overlap(db, emb, tenant_id, forest_id, qs[:20], preset), 4)
+            p50_max, p95_max = goal_bounds(n_facts)
+            entry["goals_met"] = {
+                "p50": entry["memforest"]["p50_ms"] <= p50_max,
+                "p95": entry["memforest"]["p95_ms"] <= p95_max,
+                "ratio": entry["ratio_p50"] <= GOAL_RATIO,
+                "overlap": entry.get("hnsw_overlap", 1.0) >= GOAL_OVERLAP,
+            }
+            report["scenarios"].append(entry)
     return report
 
 
-def table(report: dict[str, Any]) -> str:
-    """Markdown table of the report."""
+def render(report: dict[str, Any], console: Console) -> None:
+    """The scenario table: read path vs flat baseline, stages and round trips."""
+    t = Table(title=f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit "
+                    f"{report['commit'][:12]}; shared machine: timings are noisy)")  # fmt: skip
+    for col in ("scenario", "facts/forest", "forests", "strategy", "p50", "p95", "flat p50", "flat p95", "ratio",
+                "hnsw overlap", "trips", "stage p50s"):  # fmt: skip
+        t.add_column(col)
+    for e in report["scenarios"]:
+        m, f = e["memforest"], e["flat"]
+        stages = " ".join(f"{k} {v}" for k, v in m.get("stages_p50_ms", {}).items())
+        t.add_row(e["name"], str(e["facts_per_forest"]), str(e["forests"]), e["strategy"], str(m["p50_ms"]),
+                  str(m["p95_ms"]), str(f["p50_ms"]), str(f["p95_ms"]), str(e["ratio_p50"]),
+                  str(e.get("hnsw_overlap", "-")), str(m["round_trips"]), stages)  # fmt: skip
+    console.print(t)
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The same table as markdown (kept next to the JSON)."""
     lines = [
-        f"emb query latency, ms (scale {report['scale']}, dim {report['dim']}, load {report['load_s']} s)",
+        f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit {report['commit'][:12]})",
         "",
-        "| scenario | facts/forest | forests | auto p50 | auto p95 | auto uses | exact p50 | exact p95 "
-        "| hnsw p50 | hnsw p95 | hnsw recall@60 vs exact |",
-        "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+        "| scenario | facts/forest | forests | strategy | p50 | p95 | flat p50 | flat p95 | ratio p50 "
+        "| hnsw overlap | round trips | stage p50s |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for name, e in report["scenarios"].items():
+    for e in report["scenarios"]:
+        m, f = e["memforest"], e["flat"]
+        stages = ", ".join(f"{k} {v}" for k, v in m.get("stages_p50_ms", {}).items())
         lines.append(
-            f"| {name} | {e['facts_per_forest']} | {e['forests']} | {e['auto']['p50_ms']} | {e['auto']['p95_ms']} "
-            f"| {e['auto']['strategy']} | {e['exact']['p50_ms']} | {e['exact']['p95_ms']} | {e['hnsw']['p50_ms']} "
-            f"| {e['hnsw']['p95_ms']} | {e['hnsw_recall_vs_exact']} |"
+            f"| {e['name']} | {e['facts_per_forest']} | {e['forests']} | {e['strategy']} | {m['p50_ms']} "
+            f"| {m['p95_ms']} | {f['p50_ms']} | {f['p95_ms']} | {e['ratio_p50']} | {e.get('hnsw_overlap', '-')} "
+            f"| {m['round_trips']} | {stages} |"
         )
     return "\n".join(lines)
+
+
+def plot(report: dict[str, Any], out_dir: Path, name: str) -> Path:
+    """p50 and p95 of the read path and the flat baseline per scenario."""
+    fig, (ax,) = new_figure(1, width=7.0)
+    names = [e["name"] for e in report["scenarios"]]
+    x = np.arange(len(names))
+    for i, (side, key) in enumerate((("memforest", "p50_ms"), ("memforest", "p95_ms"), ("flat", "p50_ms"),
+                                     ("flat", "p95_ms"))):  # fmt: skip
+        ax.bar(x + (i - 1.5) * 0.2, [e[side][key] for e in report["scenarios"]], 0.2, label=f"{side} {key[:3]}")
+    ax.set_xticks(x, names)
+    ax.set_ylabel("ms")
+    ax.set_title("emb query latency vs flat pgvector top-k")
+    ax.legend()
+    return save_figure(fig, out_dir, name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     p = bench_parser("query_latency", __doc__.split("\n")[0])
     p.add_argument("--scale", type=float, default=1.0, help="size factor (0.1 = 1K/10K facts, 100 forests)")
-    p.add_argument("--queries", type=int, default=60)
+    p.add_argument("--queries", type=int, default=60, help="distinct questions per scenario")
+    p.add_argument("--rounds", type=int, default=3, help="times every question is asked per scenario")
     p.add_argument("--many-forests", type=int, default=0, help="forests of 1K facts (default 1000 x scale)")
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--quick", action="store_true", help="tiny forests and 6 questions (the CI smoke run)")
+    p.add_argument("--database-url", default=None, help="a migrated database (default: a temporary embedded one)")
+    p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
+    p.add_argument("--reuse", action="store_true", help="keep the forests an earlier run loaded into --database-url")
     args = p.parse_args(argv)
     single_run(p, args)
     report = asyncio.run(run(args))
-    report["provenance"] = provenance(args, argv)
-    out = Path(args.out) / "query_latency.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    text = table(report)
-    out.with_suffix(".md").write_text(text + "\n", encoding="utf-8")
-    print(text)
-    print(f"\nwrote {out}")
+    out = Path(args.out)
+    publish(out, "query_latency", report, plot, render)
+    (out / "query_latency.md").write_text(markdown(report) + "\n", encoding="utf-8")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Smoke tests of the write-path benchmarks: each main() runs with --quick on tiny synthetic data
+"""Smoke tests of the benchmarks: each main() runs with --quick on tiny synthetic data
 against this test's database and writes a JSON (with the expected keys and sane numbers) and a PNG."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from support import tenant_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives at the repo root, not installed
 
-from bench import ingest_throughput, throughput, write_scaling
+from bench import ingest_throughput, query_latency, throughput, write_scaling
 from bench.synthetic import SyntheticConversations
 
 TEST_DIM = 64  # the dimension conftest migrates the test databases with
@@ -166,3 +166,20 @@ def test_throughput_simulated_quick(bench_db_url: str, tmp_path: Path) -> None:
 def test_bench_out_must_be_a_folder(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         throughput.main(["--simulate", "--out", str(tmp_path / "result.json")])
+
+
+def test_query_latency_quick(db_url: str, tmp_path: Path) -> None:
+    argv = ["--quick", "--no-progress", "--database-url", db_url, "--embed-dim", str(TEST_DIM), "--out", str(tmp_path)]
+    assert query_latency.main(argv) == 0
+    report = json.loads((tmp_path / "query_latency.json").read_text())
+    assert report["commit"] and report["args"]["quick"] is True
+    names = [s["name"] for s in report["scenarios"]]
+    assert names == ["one-10k", "one-100k", "many-1k"]
+    for s in report["scenarios"]:
+        assert s["forests"] >= 1 and s["facts_per_forest"] > 0
+        for side in ("memforest", "flat"):
+            assert 0 < s[side]["p50_ms"] <= s[side]["p95_ms"]
+            assert s[side]["round_trips"] > 0
+        assert s["memforest"]["round_trips"] > s["flat"]["round_trips"]
+        assert set(s["memforest"]["stages_p50_ms"]) >= {"embed", "recall", "browse", "assemble"}
+    assert (tmp_path / "query_latency.png").is_file() and (tmp_path / "query_latency.md").is_file()

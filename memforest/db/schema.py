@@ -358,6 +358,15 @@ nodes = Table(
         postgresql_where=text("level = 0 AND leaf_cell_id IS NOT NULL"),
     ),
     Index("ix_nodes_tsv", "tsv", postgresql_using="gin"),
+    # tree roots only (migration 0010_read_indexes, ADR 0021): recall reads the top roots, not all
+    Index("ix_nodes_roots", "tenant_id", "forest_id", postgresql_where=text("parent_id IS NULL")),
+    Index(
+        "ix_nodes_root_embedding",
+        "embedding",
+        postgresql_using="hnsw",
+        postgresql_ops={"embedding": "vector_cosine_ops"},
+        postgresql_where=text("parent_id IS NULL"),
+    ),
 )
 
 placements = Table(

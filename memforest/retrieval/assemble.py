@@ -124,12 +124,10 @@ async def _load_facts(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Seq
     if not ids:
         return []
     rows = await evidence_store.facts_with_sim(conn, tenant_id, forest_id, ids, q)
-    sources = await evidence_store.fact_turns(conn, tenant_id, forest_id, ids)
-    trees = await evidence_store.source_trees(conn, tenant_id, forest_id, "fact", ids)
     out: list[_Item] = []
     for r in rows:
         fid = int(r["fact_id"])
-        src = sources.get(fid, [])
+        src = [(str(a), str(b)) for a, b in r["sources"] or ()]
         turn_ids = tuple(dict.fromkeys(t for _, t in src))
         out.append(
             _Item(
@@ -143,7 +141,7 @@ async def _load_facts(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Seq
                 session_id=src[0][0] if src else None,
                 turn_ids=turn_ids,
                 sim=_finite(r["sim"]),
-                trees=trees.get(fid, []),
+                trees=evidence_store.tree_triples(r["trees"]),
                 has_time_text=bool(r["time_text"]),
                 superseded=r["superseded_by"] is not None,
                 recorded_at=r["recorded_at"],
@@ -157,7 +155,6 @@ async def _load_cells(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Seq
     if not ids:
         return []
     rows = await evidence_store.cells_with_sim(conn, tenant_id, forest_id, ids, q)
-    trees = await evidence_store.source_trees(conn, tenant_id, forest_id, "cell", ids)
     return [
         _Item(
             kind="cell",
@@ -170,7 +167,7 @@ async def _load_cells(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Seq
             session_id=str(r["session_ext"]),
             turn_ids=tuple(r["turn_ids"] or ()),
             sim=_finite(r["sim"]),
-            trees=trees.get(int(r["cell_id"]), []),
+            trees=evidence_store.tree_triples(r["trees"]),
         )
         for r in rows
     ]

@@ -15,6 +15,7 @@ from datetime import datetime
 
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.store import recall as store
+from memforest.store import recall_channels as channels
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn, Row
 from memforest.text.lexicon import STOPWORDS
@@ -50,14 +51,20 @@ class RecallResult:
     forest_rows: int  # facts counted (capped at exact_scan_max_rows + 1)
 
 
-def or_tsquery(text: str) -> str | None:
-    """An OR-of-terms tsquery string for ``to_tsquery('english', ...)``; None when no terms remain."""
+def query_terms(text: str) -> list[str]:
+    """The question's content words as ``to_tsquery`` lexemes (lower-cased, alphanumeric, no stopwords)."""
     terms: list[str] = []
     for tok in tokenize(text):
         t = _TERM_RE.sub("", tok.lower())
         if len(t) < 2 or t in STOPWORDS or tok in STOPWORDS or t in terms:
             continue
         terms.append(t)
+    return terms
+
+
+def or_tsquery(text: str) -> str | None:
+    """An OR-of-terms tsquery string for ``to_tsquery('english', ...)``; None when no terms remain."""
+    terms = query_terms(text)
     return " | ".join(terms) if terms else None
 
 
@@ -89,6 +96,21 @@ async def use_hnsw(conn: Conn, preset: RetrievalPreset) -> None:
     await store.use_hnsw(conn, preset.hnsw_ef_search)
 
 
+def _channel(rows: Sequence[Row], name: str) -> list[Row]:
+    """The rows of one channel, best first (ties by id, as the statements order them)."""
+    return sorted((r for r in rows if r["ch"] == name), key=lambda r: (-float(r["s"] or 0.0), int(r["id"])))
+
+
+def _hits(rows: Sequence[Row]) -> tuple[list[tuple[int, float]], dict[int, list[int]]]:
+    """``(id, score)`` best first (first row of an id wins) and id -> trees holding it."""
+    hits: dict[int, float] = {}
+    trees: dict[int, list[int]] = {}
+    for r in rows:
+        hits.setdefault(int(r["id"]), float(r["s"]))
+        trees.setdefault(int(r["id"]), [int(t) for t in r["trees"] or ()])
+    return list(hits.items()), trees
+
+
 async def recall(
     conn: Conn,
     tenant_id: uuid.UUID,
@@ -100,44 +122,39 @@ async def recall(
     as_of: datetime | None = None,
     scope_kinds: Sequence[str] | None = None,
 ) -> RecallResult:
-    """Rank the forest's trees for ``question`` and keep the top ``preset.top_trees``."""
-    rows = await store.count_facts_capped(conn, tenant_id, forest_id, preset.exact_scan_max_rows)
-    exact = rows <= preset.exact_scan_max_rows
-    if not exact:
-        await use_hnsw(conn, preset)
+    """Rank the forest's trees for ``question`` and keep the top ``preset.top_trees`` (two round
+    trips: the forest's size, then every channel in one statement)."""
+    cap = preset.exact_scan_max_rows
+    rows = await channels.forest_size_and_knobs(conn, tenant_id, forest_id, cap, preset.hnsw_ef_search)
+    exact = rows <= cap
     kinds = list(scope_kinds) if scope_kinds else ["session", "entity", "scene"]
-    tree_rows = await store.rooted_trees(conn, tenant_id, forest_id, kinds)
-    root_rows = await store.root_nodes(conn, tenant_id, forest_id, q, [int(r["root_node_id"]) for r in tree_rows])
-    roots = {int(r["node_id"]): r for r in root_rows}
-    trees = {int(r["tree_id"]): r for r in tree_rows if int(r["root_node_id"]) in roots}
-    root_order = sorted(trees, key=lambda tid: (-float(roots[int(trees[tid]["root_node_id"])]["sim"]), tid))
-    fact_hits = await store.nearest_facts(
-        conn, tenant_id, forest_id, q, preset.fact_candidates, exact=exact, as_of=as_of
+    names = sorted({t.lower() for t in tokenize(question)} - STOPWORDS)
+    limits = channels.ChannelLimits(
+        roots=preset.root_candidates,
+        facts=preset.fact_candidates,
+        cells=preset.cell_candidates,
+        lexical=preset.lexical_candidates,
+        lexical_cap=preset.lexical_scan_cap,
     )
-    cell_hits = await store.nearest_cells(
-        conn, tenant_id, forest_id, q, preset.cell_candidates, exact=exact, as_of=as_of
+    got = await channels.recall_channels(
+        conn, tenant_id, forest_id, q, query_terms(question), kinds, names, limits, exact=exact, as_of=as_of
     )
-    tsq = or_tsquery(question)
-    lex_facts: list[tuple[int, float]] = []
-    lex_nodes: list[Row] = []
-    if tsq is not None:
-        lex_facts = await store.lexical_facts(conn, tenant_id, forest_id, tsq, preset.lexical_candidates, as_of)
-        lex_nodes = await store.lexical_nodes(conn, tenant_id, forest_id, tsq, preset.lexical_candidates, as_of)
-    fact_trees = await store.placement_trees(conn, tenant_id, forest_id, "fact", [f for f, _ in fact_hits + lex_facts])
-    cell_trees = await store.placement_trees(conn, tenant_id, forest_id, "cell", [c for c, _ in cell_hits])
+    trees = {int(r["id"]): r for r in got if r["ch"] == "tree"}
+    fact_hits, fact_trees = _hits(_channel(got, "fact"))
+    cell_hits, cell_trees = _hits(_channel(got, "cell"))
+    lex_facts, lex_fact_trees = _hits(_channel(got, "lexical_fact"))
+    lex_nodes = _channel(got, "lexical_node")
     lex_tree_order: list[int] = []
     for r in lex_nodes:
-        if int(r["tree_id"]) not in lex_tree_order:
-            lex_tree_order.append(int(r["tree_id"]))
-    names = sorted({t.lower() for t in tokenize(question)} - STOPWORDS)
-    label_trees = await store.entity_trees_by_label(conn, tenant_id, forest_id, names)
+        if int(r["trees"][0]) not in lex_tree_order:
+            lex_tree_order.append(int(r["trees"][0]))
     rankings = {
-        "root": root_order[: preset.root_candidates],
+        "root": [int(r["id"]) for r in _channel(got, "root")],
         "fact": _tree_ranking(fact_hits, fact_trees),
         "cell": _tree_ranking(cell_hits, cell_trees),
-        "lexical_fact": _tree_ranking(lex_facts, fact_trees),
+        "lexical_fact": _tree_ranking(lex_facts, lex_fact_trees),
         "lexical_node": lex_tree_order,
-        "label": label_trees,
+        "label": [int(r["id"]) for r in _channel(got, "label")],
     }
     fused = rrf(rankings, preset.rrf_k)
     hits: list[TreeHit] = []
@@ -150,11 +167,11 @@ async def recall(
                 tree_id=tid,
                 kind=str(row["kind"]),
                 label=str(row["label"]),
-                root_node_id=int(row["root_node_id"]),
+                root_node_id=int(row["root"]),
                 height=int(row["height"]),
                 score=score,
                 ranks=ranks,
-                root_summary=str(roots[int(row["root_node_id"])]["summary"]),
+                root_summary=str(row["summary"]),
             )
         )
     hits.sort(key=lambda h: (-h.score, h.tree_id))
@@ -163,7 +180,7 @@ async def recall(
         fact_sims=dict(fact_hits),
         cell_sims=dict(cell_hits),
         fact_lex=dict(lex_facts),
-        cell_lex={int(r["leaf_cell_id"]): float(r["r"]) for r in lex_nodes if r["leaf_cell_id"] is not None},
+        cell_lex={int(r["cell"]): float(r["s"]) for r in lex_nodes if r["cell"] is not None},
         strategy="exact" if exact else "hnsw",
         forest_rows=rows,
     )

@@ -200,8 +200,11 @@ async def query(
     async with db.tenant(tenant_id) as conn:
         forest = await get_forest(conn, tenant_id, forest_name)
         latest = await latest_session_time(conn, tenant_id, forest.forest_id)
+    timings["forest"] = _ms(t_all)
+    t0 = time.perf_counter()
     ref = as_of or latest or datetime.now(UTC)
     cues: TimeCues = parse_time_cues(question, ref)
+    timings["cues"] = _ms(t0)
 
     t0 = time.perf_counter()
     texts = [question] + ([cues.anchor_text] if cues.anchor_text else [])

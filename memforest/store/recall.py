@@ -1,5 +1,5 @@
-"""Forest recall reads: the candidate channels of the read path (tree roots, nearest facts and
-cells, full-text matches, placements, entity labels) and the anchor lookup of time cues.
+"""Forest recall reads: nearest facts and cells (the templates the one-statement recall of
+``memforest.store.recall_channels`` reuses), the forest's size, and the anchor lookup of time cues.
 
 Vector search always runs under the tenant + forest filter. ``exact=True`` scans the forest
 exactly (a MATERIALIZED CTE restricted to the forest, so the planner cannot route it through the
@@ -34,54 +34,27 @@ _COUNT_FACTS_CAPPED = "SELECT count(*) FROM (SELECT 1 FROM facts WHERE tenant_id
 _SET_EF_SEARCH = "SET LOCAL hnsw.ef_search = {ef_search:d}"
 _SET_ITERATIVE_SCAN = "SET LOCAL hnsw.iterative_scan = relaxed_order"
 
-_NEAREST_FACTS_EXACT = (
+NEAREST_FACTS_EXACT = (
     "WITH c AS MATERIALIZED (SELECT x.fact_id, x.embedding FROM facts x "
     "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.embedding IS NOT NULL AND {visible}) "
-    "SELECT fact_id, 1 - (embedding <=> :q) AS sim FROM c ORDER BY embedding <=> :q LIMIT :n"
+    "SELECT fact_id, 1 - (embedding <=> :q) AS sim FROM c ORDER BY embedding <=> :q LIMIT {lim}"
 )
-_NEAREST_FACTS_HNSW = (
+NEAREST_FACTS_HNSW = (
     "WITH c AS MATERIALIZED (SELECT x.fact_id, x.embedding <=> :q AS d FROM facts x "
-    "WHERE x.tenant_id = :t AND x.forest_id = :f AND {visible} ORDER BY x.embedding <=> :q LIMIT :n) "
+    "WHERE x.tenant_id = :t AND x.forest_id = :f AND {visible} ORDER BY x.embedding <=> :q LIMIT {lim}) "
     "SELECT fact_id, 1 - d AS sim FROM c ORDER BY d"
 )
 _CELL_LEAVES = (
     "FROM nodes x WHERE x.tenant_id = :t AND x.forest_id = :f AND x.level = 0 "
     "AND x.leaf_cell_id IS NOT NULL AND x.embedding IS NOT NULL {as_of}"
 )
-_NEAREST_CELLS_EXACT = (
+NEAREST_CELLS_EXACT = (
     "WITH c AS MATERIALIZED (SELECT x.leaf_cell_id, x.embedding {leaves}) "
-    "SELECT leaf_cell_id, 1 - (embedding <=> :q) AS sim FROM c ORDER BY embedding <=> :q LIMIT :n"
+    "SELECT leaf_cell_id, 1 - (embedding <=> :q) AS sim FROM c ORDER BY embedding <=> :q LIMIT {lim}"
 )
-_NEAREST_CELLS_HNSW = (
+NEAREST_CELLS_HNSW = (
     "WITH c AS MATERIALIZED (SELECT x.leaf_cell_id, x.embedding <=> :q AS d {leaves} "
-    "ORDER BY x.embedding <=> :q LIMIT :n) SELECT leaf_cell_id, 1 - d AS sim FROM c ORDER BY d"
-)
-_LEXICAL_FACTS = (
-    "SELECT x.fact_id, ts_rank_cd(x.tsv, q, 1) AS r FROM facts x, to_tsquery('english', :tsq) q "
-    "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.tsv @@ q AND {visible} ORDER BY r DESC, x.fact_id LIMIT :n"
-)
-_LEXICAL_NODES = (
-    "SELECT x.node_id, x.tree_id, x.level, x.leaf_cell_id, ts_rank_cd(x.tsv, q, 1) AS r "
-    "FROM nodes x, to_tsquery('english', :tsq) q "
-    "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.tsv @@ q AND x.leaf_fact_id IS NULL {as_of} "
-    "ORDER BY r DESC, x.node_id LIMIT :n"
-)
-_PLACEMENT_TREES = (
-    "SELECT source_id, tree_id FROM placements WHERE tenant_id = :t AND forest_id = :f "
-    "AND source_kind = :k AND source_id = ANY(:ids)"
-)
-_ROOTED_TREES = (
-    "SELECT tree_id, kind, label, root_node_id, height FROM trees "
-    "WHERE tenant_id = :t AND forest_id = :f AND kind = ANY(:kinds) AND root_node_id IS NOT NULL"
-)
-# roots by primary key (a short list), so no plan can wander through the forest's nodes
-_ROOT_NODES = (
-    "SELECT node_id, coalesce(summary, '') AS summary, coalesce(1 - (embedding <=> :q), -1) AS sim "
-    "FROM nodes WHERE tenant_id = :t AND node_id = ANY(:ids) AND forest_id = :f"
-)
-_ENTITY_TREES_BY_LABEL = (
-    "SELECT tree_id FROM trees WHERE tenant_id = :t AND forest_id = :f AND kind = 'entity' "
-    "AND lower(label) = ANY(:names) ORDER BY n_leaves DESC"
+    "ORDER BY x.embedding <=> :q LIMIT {lim}) SELECT leaf_cell_id, 1 - d AS sim FROM c ORDER BY d"
 )
 _LATEST_SESSION_TIME = "SELECT max(time) FROM sessions WHERE tenant_id = :t AND forest_id = :f"
 _ANCHOR_CANDIDATES = (
@@ -92,12 +65,19 @@ _ANCHOR_CANDIDATES = (
 )
 
 
-def _fact_visibility(as_of: datetime | None) -> str:
+def fact_visibility(as_of: datetime | None) -> str:
+    """The predicate on facts ``x`` of visibility (as of ``as_of`` when given)."""
     return _FACT_VISIBLE if as_of is None else _FACT_VISIBLE_AS_OF
 
 
-def _node_visibility(as_of: datetime | None) -> str:
+def node_visibility(as_of: datetime | None) -> str:
+    """The ``AND ...`` clause of node visibility as of ``as_of`` (empty without one)."""
     return _NODE_AS_OF if as_of is not None else ""
+
+
+def cell_leaves_sql(as_of: datetime | None) -> str:
+    """``FROM nodes x WHERE ...``: the forest's cell leaves visible as of ``as_of``."""
+    return _CELL_LEAVES.format(as_of=node_visibility(as_of))
 
 
 async def count_facts_capped(conn: Conn, tenant_id: uuid.UUID, forest_id: int, cap: int) -> int:
@@ -127,8 +107,8 @@ async def nearest_facts(
     conn: Conn, tenant_id: uuid.UUID, forest_id: int, q: Vec, limit: int, *, exact: bool, as_of: datetime | None = None
 ) -> list[tuple[int, float]]:
     """The ``limit`` facts of the forest nearest to ``q``: ``(fact_id, cosine)``, best first."""
-    template = _NEAREST_FACTS_EXACT if exact else _NEAREST_FACTS_HNSW
-    sql = template.format(visible=_fact_visibility(as_of))
+    template = NEAREST_FACTS_EXACT if exact else NEAREST_FACTS_HNSW
+    sql = template.format(visible=fact_visibility(as_of), lim=":n")
     return await _nearest(conn, sql, "fact_id", tenant_id, forest_id, q, limit, as_of)
 
 
@@ -136,62 +116,9 @@ async def nearest_cells(
     conn: Conn, tenant_id: uuid.UUID, forest_id: int, q: Vec, limit: int, *, exact: bool, as_of: datetime | None = None
 ) -> list[tuple[int, float]]:
     """The ``limit`` cell leaves (session trees) nearest to ``q``: ``(cell_id, cosine)``, best first."""
-    template = _NEAREST_CELLS_EXACT if exact else _NEAREST_CELLS_HNSW
-    sql = template.format(leaves=_CELL_LEAVES.format(as_of=_node_visibility(as_of)))
+    template = NEAREST_CELLS_EXACT if exact else NEAREST_CELLS_HNSW
+    sql = template.format(leaves=cell_leaves_sql(as_of), lim=":n")
     return await _nearest(conn, sql, "leaf_cell_id", tenant_id, forest_id, q, limit, as_of)
-
-
-async def lexical_facts(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, tsq: str, limit: int, as_of: datetime | None
-) -> list[tuple[int, float]]:
-    """Full-text matches over fact texts, best ``ts_rank_cd`` first."""
-    rows = await fetch_all(
-        conn,
-        _LEXICAL_FACTS.format(visible=_fact_visibility(as_of)),
-        {"t": tenant_id, "f": forest_id, "tsq": tsq, "n": limit, "as_of": as_of},
-    )
-    return [(int(r["fact_id"]), float(r["r"])) for r in rows]
-
-
-async def lexical_nodes(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, tsq: str, limit: int, as_of: datetime | None
-) -> list[Row]:
-    """Full-text matches over node texts (summaries and cell leaves), best first:
-    ``node_id, tree_id, level, leaf_cell_id, r``."""
-    return await fetch_all(
-        conn,
-        _LEXICAL_NODES.format(as_of=_node_visibility(as_of)),
-        {"t": tenant_id, "f": forest_id, "tsq": tsq, "n": limit, "as_of": as_of},
-    )
-
-
-async def placement_trees(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, kind: str, ids: Sequence[int]
-) -> dict[int, list[int]]:
-    """source id -> tree ids holding it (through placements) for sources of ``kind``."""
-    if not ids:
-        return {}
-    rows = await fetch_all(conn, _PLACEMENT_TREES, {"t": tenant_id, "f": forest_id, "k": kind, "ids": list(ids)})
-    out: dict[int, list[int]] = {}
-    for r in rows:
-        out.setdefault(int(r["source_id"]), []).append(int(r["tree_id"]))
-    return out
-
-
-async def rooted_trees(conn: Conn, tenant_id: uuid.UUID, forest_id: int, kinds: Sequence[str]) -> list[Row]:
-    """Trees of the given kinds that have a root: ``tree_id, kind, label, root_node_id, height``."""
-    return await fetch_all(conn, _ROOTED_TREES, {"t": tenant_id, "f": forest_id, "kinds": list(kinds)})
-
-
-async def root_nodes(conn: Conn, tenant_id: uuid.UUID, forest_id: int, q: Vec, node_ids: Sequence[int]) -> list[Row]:
-    """The given (root) nodes with their summary and cosine to ``q``: ``node_id, summary, sim``."""
-    return await fetch_all(conn, _ROOT_NODES, {"t": tenant_id, "f": forest_id, "q": q, "ids": list(node_ids)})
-
-
-async def entity_trees_by_label(conn: Conn, tenant_id: uuid.UUID, forest_id: int, names: Sequence[str]) -> list[int]:
-    """Entity trees whose lower-cased label is one of ``names``, biggest first."""
-    rows = await fetch_all(conn, _ENTITY_TREES_BY_LABEL, {"t": tenant_id, "f": forest_id, "names": list(names)})
-    return [int(r["tree_id"]) for r in rows]
 
 
 async def latest_session_time(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> datetime | None:

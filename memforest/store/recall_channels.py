@@ -1,0 +1,170 @@
+"""Forest recall in two round trips: the forest's size (with the HNSW knobs set in the same
+statement), then every candidate channel of the read path in ONE statement.
+
+Channels (each bounded by its own LIMIT, none reads the whole forest):
+
+- ``root``: the top root nodes by cosine. Roots are the nodes without a parent; the partial
+  indexes ``ix_nodes_roots`` (b-tree on tenant, forest) and ``ix_nodes_root_embedding`` (HNSW) hold
+  only them, so an exact scan reads the forest's roots alone and a large forest orders by the index;
+- ``fact`` / ``cell``: nearest facts and cell leaves (``memforest.store.recall`` templates), each
+  with the trees that hold it (placements);
+- ``lexical_fact`` / ``lexical_node``: full-text matches ranked by ``ts_rank_cd``, over a capped
+  candidate set: first the rows matching at least two of the question's terms (up to ``cap``),
+  then rows matching any term (up to ``cap``), so the ranking costs at most ``2 * cap`` rows
+  whatever the forest's size;
+- ``label``: entity trees whose label is a word of the question;
+- ``tree``: the tree rows (kind, label, root, height, root summary) of every tree named above.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from memforest.store.recall import (
+    NEAREST_CELLS_EXACT,
+    NEAREST_CELLS_HNSW,
+    NEAREST_FACTS_EXACT,
+    NEAREST_FACTS_HNSW,
+    Vec,
+    cell_leaves_sql,
+    fact_visibility,
+    node_visibility,
+)
+from memforest.store.sql import Conn, Row, fetch_all, scalar
+
+# the forest's size, capped, and the knobs of a filtered HNSW scan (harmless for exact scans)
+_SIZE_AND_KNOBS = (
+    "SELECT (SELECT count(*) FROM (SELECT 1 FROM facts WHERE tenant_id = :t AND forest_id = :f LIMIT :cap) s) "
+    "+ 0 * length(set_config('hnsw.ef_search', :ef, true)) "
+    "+ 0 * length(set_config('hnsw.iterative_scan', 'relaxed_order', true))"
+)
+
+_ROOTS_EXACT = (
+    "SELECT tr.tree_id, 1 - (c.embedding <=> :q) AS s FROM (SELECT x.node_id, x.embedding FROM nodes x "
+    "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.parent_id IS NULL AND x.embedding IS NOT NULL "
+    "OFFSET 0) c JOIN trees tr ON tr.tenant_id = :t AND tr.root_node_id = c.node_id AND tr.kind = ANY(:kinds) "
+    "ORDER BY c.embedding <=> :q, tr.tree_id LIMIT :nr"
+)
+_ROOTS_HNSW = (
+    "SELECT tr.tree_id, 1 - c.d AS s FROM (SELECT x.node_id, x.embedding <=> :q AS d FROM nodes x "
+    "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.parent_id IS NULL ORDER BY x.embedding <=> :q "
+    "LIMIT 2 * :nr) c JOIN trees tr ON tr.tenant_id = :t AND tr.root_node_id = c.node_id AND tr.kind = ANY(:kinds) "
+    "ORDER BY c.d, tr.tree_id LIMIT :nr"
+)
+_TREES_OF = (
+    "(SELECT array_agg(p.tree_id ORDER BY p.tree_id) FROM placements p WHERE p.tenant_id = :t "
+    "AND p.source_kind = '{kind}' AND p.source_id = {col} AND p.forest_id = :f)"
+)
+# candidates: rows matching >= 2 terms first (up to :cap), then rows matching any term (up to :cap)
+_LEXICAL_FACTS = (
+    "SELECT m.fact_id, ts_rank_cd(m.tsv, to_tsquery('english', :tsq), 1) AS s FROM ("
+    "(SELECT x.fact_id, x.tsv FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f "
+    "AND x.tsv @@ to_tsquery('english', :tsq2) AND {visible} LIMIT :cap) UNION "
+    "(SELECT x.fact_id, x.tsv FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f "
+    "AND x.tsv @@ to_tsquery('english', :tsq) AND {visible} LIMIT :cap)) m ORDER BY s DESC, m.fact_id LIMIT :nl"
+)
+_LEXICAL_NODES = (
+    "SELECT m.node_id, m.tree_id, m.leaf_cell_id, ts_rank_cd(m.tsv, to_tsquery('english', :tsq), 1) AS s FROM ("
+    "(SELECT x.node_id, x.tree_id, x.leaf_cell_id, x.tsv FROM nodes x WHERE x.tenant_id = :t AND x.forest_id = :f "
+    "AND x.tsv @@ to_tsquery('english', :tsq2) AND x.leaf_fact_id IS NULL {as_of} LIMIT :cap) UNION "
+    "(SELECT x.node_id, x.tree_id, x.leaf_cell_id, x.tsv FROM nodes x WHERE x.tenant_id = :t AND x.forest_id = :f "
+    "AND x.tsv @@ to_tsquery('english', :tsq) AND x.leaf_fact_id IS NULL {as_of} LIMIT :cap)) m "
+    "ORDER BY s DESC, m.node_id LIMIT :nl"
+)
+_CHANNELS = (
+    "WITH rt AS MATERIALIZED ({roots}), "
+    "fh AS MATERIALIZED ({facts}), "
+    "ch AS MATERIALIZED ({cells}), "
+    "lf AS MATERIALIZED ({lex_facts}), "
+    "ln AS MATERIALIZED ({lex_nodes}), "
+    "lab AS MATERIALIZED (SELECT tree_id, n_leaves FROM trees WHERE tenant_id = :t AND forest_id = :f "
+    "AND kind = 'entity' AND lower(label) = ANY(:names)), "
+    "fx AS MATERIALIZED (SELECT fact_id, sim, {fact_trees} AS trees FROM fh), "
+    "cx AS MATERIALIZED (SELECT leaf_cell_id, sim, {cell_trees} AS trees FROM ch), "
+    "lx AS MATERIALIZED (SELECT fact_id, s, {lex_trees} AS trees FROM lf), "
+    "ids AS (SELECT tree_id FROM rt UNION SELECT unnest(trees) FROM fx UNION SELECT unnest(trees) FROM cx "
+    "UNION SELECT unnest(trees) FROM lx UNION SELECT tree_id FROM ln UNION SELECT tree_id FROM lab) "
+    "SELECT 'root' AS ch, tree_id AS id, s, NULL::bigint[] AS trees, NULL::bigint AS cell, NULL::text AS kind, "
+    "NULL::text AS label, NULL::bigint AS root, NULL::int AS height, NULL::text AS summary FROM rt "
+    "UNION ALL SELECT 'fact', fact_id, sim, trees, NULL, NULL, NULL, NULL, NULL, NULL FROM fx "
+    "UNION ALL SELECT 'cell', leaf_cell_id, sim, trees, NULL, NULL, NULL, NULL, NULL, NULL FROM cx "
+    "UNION ALL SELECT 'lexical_fact', fact_id, s, trees, NULL, NULL, NULL, NULL, NULL, NULL FROM lx "
+    "UNION ALL SELECT 'lexical_node', node_id, s, ARRAY[tree_id], leaf_cell_id, NULL, NULL, NULL, NULL, NULL FROM ln "
+    "UNION ALL SELECT 'label', tree_id, n_leaves, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM lab "
+    "UNION ALL SELECT 'tree', t.tree_id, NULL, NULL, NULL, t.kind, t.label, t.root_node_id, t.height, "
+    "coalesce(n.summary, '') FROM trees t JOIN nodes n ON n.tenant_id = t.tenant_id AND n.node_id = t.root_node_id "
+    "WHERE t.tenant_id = :t AND t.forest_id = :f AND t.kind = ANY(:kinds) AND t.tree_id IN (SELECT tree_id FROM ids)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelLimits:
+    """Rows per channel: roots, facts, cells, lexical results, and the lexical candidate cap."""
+
+    roots: int
+    facts: int
+    cells: int
+    lexical: int
+    lexical_cap: int
+
+
+async def forest_size_and_knobs(conn: Conn, tenant_id: uuid.UUID, forest_id: int, cap: int, ef_search: int) -> int:
+    """Facts of the forest (counting at most ``cap + 1``); sets the transaction's HNSW knobs too."""
+    n = await scalar(conn, _SIZE_AND_KNOBS, {"t": tenant_id, "f": forest_id, "cap": cap + 1, "ef": str(ef_search)})
+    return int(n or 0)
+
+
+def channels_sql(exact: bool, as_of: datetime | None) -> str:
+    """The one statement of every recall channel, for an exact or HNSW forest."""
+    visible, node_as_of = fact_visibility(as_of), node_visibility(as_of)
+    facts = (NEAREST_FACTS_EXACT if exact else NEAREST_FACTS_HNSW).format(visible=visible, lim=":nf")
+    cells = (NEAREST_CELLS_EXACT if exact else NEAREST_CELLS_HNSW).format(leaves=cell_leaves_sql(as_of), lim=":nc")
+    return _CHANNELS.format(
+        roots=_ROOTS_EXACT if exact else _ROOTS_HNSW,
+        facts=facts,
+        cells=cells,
+        lex_facts=_LEXICAL_FACTS.format(visible=visible),
+        lex_nodes=_LEXICAL_NODES.format(as_of=node_as_of),
+        fact_trees=_TREES_OF.format(kind="fact", col="fh.fact_id"),
+        cell_trees=_TREES_OF.format(kind="cell", col="ch.leaf_cell_id"),
+        lex_trees=_TREES_OF.format(kind="fact", col="lf.fact_id"),
+    )
+
+
+async def recall_channels(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    q: Vec,
+    terms: Sequence[str],
+    kinds: Sequence[str],
+    names: Sequence[str],
+    limits: ChannelLimits,
+    *,
+    exact: bool,
+    as_of: datetime | None,
+) -> list[Row]:
+    """Every channel's rows: ``ch, id, s, trees, cell, kind, label, root, height, summary`` (see the
+    module docstring); rows of one channel come in no particular order."""
+    tsq = " | ".join(terms) if terms else None
+    pairs = [f"({a} & {b})" for i, a in enumerate(terms) for b in terms[i + 1 :]]
+    params: dict[str, Any] = {
+        "t": tenant_id,
+        "f": forest_id,
+        "q": q,
+        "tsq": tsq,
+        "tsq2": " | ".join(pairs) if pairs else None,
+        "kinds": list(kinds),
+        "names": list(names),
+        "nr": limits.roots,
+        "nf": limits.facts,
+        "nc": limits.cells,
+        "nl": limits.lexical,
+        "cap": limits.lexical_cap,
+        "as_of": as_of,
+    }
+    return await fetch_all(conn, channels_sql(exact, as_of), params)
