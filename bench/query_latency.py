@@ -66,10 +66,10 @@ class RoundTrips:
     n: int = 0
 
     def attach(self, db: Database) -> None:
-        """Listen on the engine's statement and transaction events."""
-        engine = db.engine.sync_engine
-        for name in ("before_cursor_execute", "begin", "commit", "rollback"):
-            event.listen(engine, name, self._bump)
+        """Listen on the statement and transaction events of both engines (system and tenant work)."""
+        for engine in {db.engine.sync_engine, db.tenant_engine.sync_engine}:
+            for name in ("before_cursor_execute", "begin", "commit", "rollback"):
+                event.listen(engine, name, self._bump)
 
     def _bump(self, *_: Any) -> None:
         self.n += 1

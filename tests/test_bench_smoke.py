@@ -168,8 +168,8 @@ def test_bench_out_must_be_a_folder(tmp_path: Path) -> None:
         throughput.main(["--simulate", "--out", str(tmp_path / "result.json")])
 
 
-def test_query_latency_quick(db_url: str, tmp_path: Path) -> None:
-    argv = ["--quick", "--no-progress", "--database-url", db_url, "--embed-dim", str(TEST_DIM), "--out", str(tmp_path)]
+def test_query_latency_quick(bench_db_url: str, tmp_path: Path) -> None:
+    argv = _common(bench_db_url, tmp_path)
     assert query_latency.main(argv) == 0
     report = json.loads((tmp_path / "query_latency.json").read_text())
     assert report["commit"] and report["args"]["quick"] is True
