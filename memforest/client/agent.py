@@ -3,7 +3,7 @@ corrected or deleted, a query over several forests, and webhooks. Mixed into ``M
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -19,20 +19,9 @@ __all__ = ["AgentMethods"]
 class AgentMethods:
     """Agent operations over the client's transport (``_json`` and ``_request`` come from the client)."""
 
-    async def _json(self, method: str, path: str, **kwargs: Any) -> Any:
-        raise NotImplementedError
-
-    async def _request(
-        self,
-        method: str,
-        path: str,
-        *,
-        json_body: Any = None,
-        params: Mapping[str, Any] | None = None,
-        content: bytes | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> httpx.Response:
-        raise NotImplementedError
+    # The client's transport, supplied by MemForestClient (this class is only mixed into it).
+    _json: Callable[..., Awaitable[Any]]
+    _request: Callable[..., Awaitable[httpx.Response]]
 
     async def add_messages(
         self,
