@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ from tqdm import tqdm
 from memforest.app.tenants import find_tenant
 from memforest.app.transfer import STAGES, export_forest, import_parsed, merge_now, read_export
 from memforest.backends.base import UsageLedger
-from memforest.backends.factory import build_backends
+from memforest.backends.factory import Backends, build_backends
 from memforest.commands.common import add_tenant_arg, resolve_tenant
 from memforest.db.runtime import open_database
 from memforest.settings import Settings
@@ -89,21 +91,28 @@ class _Bar:
         self.bar.close()
 
 
+@asynccontextmanager
+async def _backends_and_bar(settings: Settings, title: str) -> AsyncIterator[tuple[Backends, _Bar]]:
+    """Model backends and a stage progress bar for one merge or import, both closed afterwards."""
+    backends = build_backends(settings)
+    bar = _Bar(title)
+    try:
+        yield backends, bar
+    finally:
+        bar.close()
+        await backends.aclose()
+
+
 async def merge(args: argparse.Namespace, settings: Settings) -> int:
     """Merge ``--from`` into ``--into`` in this process; print what happened."""
     async with open_database(settings) as db:
         dst_tenant = await resolve_tenant(db, args, settings)
         src_tenant = await find_tenant(db, args.from_tenant) if args.from_tenant else dst_tenant
-        backends = build_backends(settings)
-        bar = _Bar(f"merge {args.src} -> {args.dst}")
-        try:
+        async with _backends_and_bar(settings, f"merge {args.src} -> {args.dst}") as (backends, bar):
             report = await merge_now(
                 db, settings, backends, src_tenant=src_tenant, src_forest=args.src, dst_tenant=dst_tenant,
                 dst_forest=args.dst, progress=bar,
             )  # fmt: skip
-        finally:
-            bar.close()
-            await backends.aclose()
     d = report.as_dict()
     if args.json:
         print(json.dumps(d, sort_keys=True))
@@ -146,15 +155,10 @@ async def import_(args: argparse.Namespace, settings: Settings) -> int:
     parsed = read_export(args.path)
     async with open_database(settings) as db:
         tenant_id = await resolve_tenant(db, args, settings)
-        backends = build_backends(settings)
-        bar = _Bar(f"import {args.path.name} -> {args.forest}")
-        try:
+        async with _backends_and_bar(settings, f"import {args.path.name} -> {args.forest}") as (backends, bar):
             report = await import_parsed(
                 db, settings, backends, tenant_id, parsed, args.forest, ledger=UsageLedger(), progress=bar
             )
-        finally:
-            bar.close()
-            await backends.aclose()
     d = report.as_dict()
     if args.json:
         print(json.dumps(d, sort_keys=True))
