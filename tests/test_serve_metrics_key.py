@@ -6,12 +6,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
-import pytest
-from support import ADMIN_KEY, free_port
+from support import ADMIN_KEY, free_port, wait_ready
 
 from memforest.settings import Settings
 
@@ -50,17 +48,7 @@ def test_serve_on_all_interfaces_with_a_metrics_key_starts(settings: Settings) -
     env = _env(settings, MEMFOREST_API__METRICS_KEY=METRICS_KEY)
     proc = subprocess.Popen(_serve(port), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.3)
-        else:
-            pytest.fail("serve did not become ready")
+        wait_ready(proc, port)
         assert httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).status_code == 401
         auth = {"Authorization": f"Bearer {METRICS_KEY}"}
         assert httpx.get(f"http://127.0.0.1:{port}/metrics", headers=auth, timeout=5).status_code == 200
