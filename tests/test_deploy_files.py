@@ -227,17 +227,45 @@ def test_compose_secrets_come_from_env_file() -> None:
     text = COMPOSE.read_text(encoding="utf-8")
     assert "${POSTGRES_PASSWORD:?" in text
     assert "${MEMFOREST_ADMIN_KEY:?" in text
+    assert "${TENANT_DB_PASSWORD:?" in text
+    assert "${METRICS_KEY:?" in text
     example = (DEPLOY / ".env.example").read_text(encoding="utf-8")
     keys = {
         line.split("=", 1)[0] for line in example.splitlines() if line.strip() and not line.lstrip().startswith("#")
     }
-    assert {"POSTGRES_PASSWORD", "MEMFOREST_ADMIN_KEY"} <= keys
+    assert {"POSTGRES_PASSWORD", "MEMFOREST_ADMIN_KEY", "TENANT_DB_USER", "TENANT_DB_PASSWORD", "METRICS_KEY"} <= keys
     # Every variable compose interpolates is documented in the example.
     used = set(re.findall(r"\$\{([A-Z0-9_]+)", text))
     assert used <= keys, sorted(used - keys)
     for line in example.splitlines():
-        if line.startswith(("POSTGRES_PASSWORD=", "MEMFOREST_ADMIN_KEY=")):
+        if line.startswith(("POSTGRES_PASSWORD=", "MEMFOREST_ADMIN_KEY=", "TENANT_DB_PASSWORD=", "METRICS_KEY=")):
             assert "change-me" in line, "the example must hold placeholders, not secrets"
+
+
+def test_compose_tenant_work_logs_in_as_its_own_role() -> None:
+    # ADR 0018: the owner (POSTGRES_USER, a superuser in this image) migrates; tenant work logs in as
+    # a role that is only a member of memforest_app, which `db upgrade` (the migrate service) creates.
+    services = _compose()["services"]
+    for name in ("migrate", "memforest-api", "memforest-worker"):
+        env = _service_env(services[name])
+        tenant, owner = env["MEMFOREST_DATABASE_TENANT_URL"], env["MEMFOREST_DATABASE_URL"]
+        assert tenant.startswith("postgresql://") and "@postgres:5432/" in tenant, name
+        assert "${TENANT_DB_USER:-memforest_tenant}" in tenant and "${TENANT_DB_PASSWORD:?" in tenant, name
+        assert "POSTGRES_USER" not in tenant and "POSTGRES_PASSWORD" not in tenant, name
+        assert tenant.rsplit("/", 1)[1] == owner.rsplit("/", 1)[1], "the same database"
+    assert services["migrate"]["command"] == ["db", "upgrade"]
+
+
+def test_compose_servers_beyond_loopback_have_a_metrics_key() -> None:
+    # ADR 0019: serve refuses to listen beyond loopback without MEMFOREST_API__METRICS_KEY.
+    services = _compose()["services"]
+    serving = {n: s for n, s in services.items() if s.get("command", [None])[:1] == ["serve"]}
+    assert serving
+    for name, service in serving.items():
+        cmd = service["command"]
+        host = cmd[cmd.index("--host") + 1] if "--host" in cmd else "127.0.0.1"
+        if host not in {"127.0.0.1", "localhost", "::1"}:
+            assert _service_env(service).get("MEMFOREST_API__METRICS_KEY", "").startswith("${METRICS_KEY:?"), name
 
 
 def test_dockerfile() -> None:
@@ -248,6 +276,10 @@ def test_dockerfile() -> None:
     assert users and users[-1].split(":")[0] not in {"root", "0"}
     assert re.search(r'^ENTRYPOINT \["memforest"\]', text, re.M)
     assert "COPY migrations" in text
+    # The default command binds 0.0.0.0: the image says which settings it needs for that.
+    assert re.search(r'^CMD \["serve", "--host", "0\.0\.0\.0"', text, re.M)
+    for name in ("MEMFOREST_API__METRICS_KEY", "MEMFOREST_DATABASE_TENANT_URL"):
+        assert name in text, name
 
 
 # --------------------------------------------------------------------------- Helm chart
@@ -329,6 +361,49 @@ def test_values_gpu_and_autoscaling_defaults() -> None:
     assert values["worker"]["autoscaling"]["metricName"] == "memforest_queue_depth"
     assert values["worker"]["autoscaling"]["kind"] in {"hpa", "keda"}
     assert values["secrets"]["adminKey"] == "" and values["secrets"]["databaseUrl"] == ""
+    assert values["secrets"]["tenantDatabaseUrl"] == "" and values["secrets"]["metricsKey"] == ""
+
+
+def test_chart_passes_the_tenant_login_and_the_metrics_key() -> None:
+    values = _load(CHART / "values.yaml")
+    keys = values["secrets"]["keys"]
+    assert keys["tenantDatabaseUrl"] == "MEMFOREST_DATABASE_TENANT_URL"
+    assert keys["metricsKey"] == "MEMFOREST_API__METRICS_KEY"
+    assert all(setting_exists(keys[k]) for k in ("adminKey", "databaseUrl", "tenantDatabaseUrl", "metricsKey"))
+    secret = (TEMPLATES / "secret.yaml").read_text(encoding="utf-8")
+    for k in ("tenantDatabaseUrl", "metricsKey"):
+        assert f'required "secrets.{k} is required' in secret and f".Values.secrets.keys.{k}" in secret, k
+
+    def env_from_secret(text: str, name: str, key: str) -> bool:
+        block = re.search(rf"- name: {name}\n(\s+valueFrom:\n(?:\s+.*\n){{1,4}})", text)
+        return block is not None and f".Values.secrets.keys.{key} }}}}" in block.group(1)
+
+    helpers = (TEMPLATES / "_helpers.tpl").read_text(encoding="utf-8")
+    assert env_from_secret(helpers, "MEMFOREST_DATABASE_TENANT_URL", "tenantDatabaseUrl")  # api and worker
+    for deployment in ("api-deployment.yaml", "worker-deployment.yaml"):
+        assert 'include "memforest.secretEnv"' in (TEMPLATES / deployment).read_text(encoding="utf-8")
+    api = (TEMPLATES / "api-deployment.yaml").read_text(encoding="utf-8")
+    assert '"--host", "0.0.0.0"' in api and env_from_secret(api, "MEMFOREST_API__METRICS_KEY", "metricsKey")
+    job = (TEMPLATES / "migrations-job.yaml").read_text(encoding="utf-8")
+    assert env_from_secret(job, "MEMFOREST_DATABASE_TENANT_URL", "tenantDatabaseUrl")  # db upgrade creates the role
+    assert job.count(".Values.secrets.tenantDatabaseUrl") == 1  # and the hook Secret carries it
+    ci = _load(CI_VALUES)["secrets"]
+    assert ci["tenantDatabaseUrl"].startswith("postgresql://memforest_tenant:") and ci["metricsKey"]
+
+
+def test_deploy_docs_name_the_roles_and_keys() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    section = text.split("### Row-level security and roles", 1)[1].split("\n## ", 1)[0]
+    for word in (
+        "MEMFOREST_DATABASE_TENANT_URL",
+        "TENANT_DB_PASSWORD",
+        "METRICS_KEY",
+        "MEMFOREST_API__METRICS_KEY",
+        "secrets.tenantDatabaseUrl",
+        "secrets.metricsKey",
+        "CREATEROLE",
+    ):
+        assert word in section, word
 
 
 def test_expected_templates_exist() -> None:
@@ -392,6 +467,18 @@ def test_helm_template_renders() -> None:
     assert len(gpu) == 2
     cm = kinds["ConfigMap"][0]["data"]
     assert all(setting_exists(k) for k in cm)
+    for deployment in kinds["Deployment"]:
+        container = deployment["spec"]["template"]["spec"]["containers"][0]
+        names = {e["name"] for e in container.get("env", [])}
+        if deployment["metadata"]["name"].endswith(("-api", "-worker")):
+            assert "MEMFOREST_DATABASE_TENANT_URL" in names, deployment["metadata"]["name"]
+        if deployment["metadata"]["name"].endswith("-api"):
+            assert "MEMFOREST_API__METRICS_KEY" in names
+    migrate = next(j for j in kinds["Job"] if j["metadata"]["name"].endswith("-migrate"))
+    job_env = {e["name"] for e in migrate["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert "MEMFOREST_DATABASE_TENANT_URL" in job_env
+    secret = next(d for d in kinds["Secret"] if d["metadata"]["name"] == "t-memforest")["stringData"]
+    assert {"MEMFOREST_DATABASE_TENANT_URL", "MEMFOREST_API__METRICS_KEY"} <= set(secret)
     assert cm["MEMFOREST_LLM__BASE_URL"] == "http://t-memforest-vllm-chat:8000/v1"
 
 

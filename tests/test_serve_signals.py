@@ -8,13 +8,11 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-import httpx
 import psutil
 import pytest
-from support import ADMIN_KEY, free_port
+from support import ADMIN_KEY, free_port, wait_ready
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,17 +42,7 @@ def test_a_signal_stops_serve_and_its_embedded_postgres(sig: signal.Signals) -> 
     cmd = [sys.executable, "-m", "memforest.cli", "serve", "--port", str(port), "--no-worker"]
     proc = subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.3)
-        else:
-            pytest.fail("serve did not become ready")
+        wait_ready(proc, port)
         pid = _postmaster_pid(tmp_path / "home" / "pgdata")
         assert pid is not None and psutil.pid_exists(pid)
         postmaster = psutil.Process(pid)

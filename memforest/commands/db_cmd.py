@@ -6,7 +6,8 @@ import argparse
 import asyncio
 
 from memforest.app.ops import database_info
-from memforest.db import migrate
+from memforest.db import migrate, tenant_login
+from memforest.db.embedded import ensure_tenant_login
 from memforest.db.runtime import ensure_schema, open_database, resolve_database
 from memforest.settings import Settings
 
@@ -21,11 +22,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def upgrade(args: argparse.Namespace, settings: Settings) -> int:
-    """Migrate to head."""
+    """Migrate to head, then set up the tenant login role of MEMFOREST_DATABASE_TENANT_URL when it
+    is missing or unusable (ADR 0018); what that needs is checked before migrating."""
     location = await asyncio.to_thread(resolve_database, settings)
     async with open_database(settings, migrate_schema=False) as db:
         await db.check_versions()
-    await asyncio.to_thread(ensure_schema, location.url, settings)
+        login = await tenant_login.plan(db, location.tenant_url) if location.embedded is None else None
+        await asyncio.to_thread(ensure_schema, location.url, settings)
+        if location.embedded is not None:
+            await asyncio.to_thread(ensure_tenant_login, location.embedded)
+        if login is not None:
+            await db.dispose()  # pooled connections predate the schema: reconnect
+            print(await tenant_login.provision(db, login))
     print(f"database at revision {migrate.current_revision(location.url)} (head {migrate.head_revision()})")
     return 0
 

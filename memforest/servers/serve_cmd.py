@@ -6,6 +6,7 @@ import argparse
 
 import uvicorn
 
+from memforest.api.metrics import require_metrics_key
 from memforest.app.auth import check_admin_key
 from memforest.logs import configure_logging
 from memforest.servers.http import create_app
@@ -22,14 +23,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace, settings: Settings) -> int:
-    """Check the admin key, then serve until interrupted."""
+    """Check the admin key and, for the address it binds, the metrics key; then serve until interrupted."""
 
     check_admin_key(settings)  # ConfigurationError -> one-line error from the CLI's main
+    host = args.host or settings.api.host
+    require_metrics_key(settings, host)  # --host 0.0.0.0 without MEMFOREST_API__METRICS_KEY: refuse (ADR 0019)
     configure_logging(settings.log_format)  # JSON lines by default (MEMFOREST_LOG_FORMAT=text for people)
     app = create_app(settings, start_worker=not args.no_worker)
     config = uvicorn.Config(
         app,
-        host=args.host or settings.api.host,
+        host=host,
         port=args.port if args.port is not None else settings.api.port,
         log_level="info",
         log_config=None,  # keep our handler: uvicorn's records go through it

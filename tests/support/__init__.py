@@ -4,7 +4,7 @@ Test files import from here (``from support import ADMIN_KEY, app_client``); the
 wrap these helpers live in ``tests/conftest.py``.
 """
 
-from support.apps import AppClient, app_client, free_port, new_tenant, open_client, serve_app, tenant_key
+from support.apps import AppClient, app_client, free_port, new_tenant, open_client, serve_app, tenant_key, wait_ready
 from support.auth import ADMIN_AUTH, ADMIN_KEY, admin_settings, bearer
 from support.db import seed_two_tenants, tenant_url
 from support.sessions import alternating_turns, session_body, session_input
@@ -26,4 +26,5 @@ __all__ = [
     "session_input",
     "tenant_key",
     "tenant_url",
+    "wait_ready",
 ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import subprocess
+import time
 from collections.abc import AsyncIterator, Sequence
 from typing import NamedTuple
 
@@ -91,3 +93,16 @@ async def serve_app(app: FastAPI) -> AsyncIterator[str]:
         server.should_exit = True
         await asyncio.wait_for(task, timeout=30)
         sock.close()
+
+
+def wait_ready(proc: subprocess.Popen[bytes], port: int, timeout_s: float = 120) -> None:
+    """Wait until the ``memforest serve`` process ``proc`` answers ``/readyz`` 200 on ``port``;
+    AssertionError (with its output) if it exits first or takes longer than ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
+                return
+        time.sleep(0.3)
+    raise AssertionError("serve did not become ready")

@@ -121,6 +121,11 @@ Secret-backed environment shared by the API, the workers and the migrations Job.
     secretKeyRef:
       name: {{ include "memforest.secretName" . }}
       key: {{ .Values.secrets.keys.databaseUrl }}
+- name: MEMFOREST_DATABASE_TENANT_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "memforest.secretName" . }}
+      key: {{ .Values.secrets.keys.tenantDatabaseUrl }}
 - name: MEMFOREST_ADMIN_KEY
   valueFrom:
     secretKeyRef:
