@@ -11,9 +11,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from support import ADMIN_AUTH, admin_settings, app_client, session_input, tenant_url
 
+from bench import retract as bench_retract
 from memforest.backends.factory import Backends, build_backends
 from memforest.cli import main
 from memforest.db.engine import Database
@@ -24,7 +26,7 @@ from memforest.pipeline.service import accept_sessions, ingest_sessions
 from memforest.retrieval.service import query
 from memforest.settings import Settings
 from memforest.store.check import check_forest
-from memforest.store.recall import lexical_facts, lexical_nodes
+from memforest.store.recall_channels import ChannelLimits, recall_channels
 from memforest.store.sql import fetch_all, fetch_one, scalar
 from memforest.store.tenants import ensure_tenant
 
@@ -70,7 +72,19 @@ S2_QUESTIONS = (
     "Where did Nadia move for the job at the aurora observatory?",
     "Who visited Oskar in Tromso?",
 )
-TSQ_S2 = "zephyrine | tromso | aurora | kayak"
+TEST_DIM = 64  # the dimension conftest migrates the test databases with
+TERMS_S2 = ("zephyrine", "tromso", "aurora", "kayak")
+
+
+async def _lexical(conn: Any, tenant_id: uuid.UUID, forest_id: int) -> tuple[list[int], list[int]]:
+    """The read path's two lexical channels (facts, nodes) for s2's words; no vector channel."""
+    limits = ChannelLimits(roots=0, facts=0, cells=0, lexical=50, lexical_cap=1000)
+    rows = await recall_channels(
+        conn, tenant_id, forest_id, np.zeros(TEST_DIM, dtype=np.float32), TERMS_S2, [], [], limits,
+        exact=True, as_of=None,
+    )  # fmt: skip
+    return ([int(r["id"]) for r in rows if r["ch"] == "lexical_fact"],
+            [int(r["id"]) for r in rows if r["ch"] == "lexical_node"])  # fmt: skip
 
 
 def _sessions(only: set[str] | None = None) -> list[SessionInput]:
@@ -222,7 +236,7 @@ async def test_retract_session_leaves_no_trace_and_touches_only_its_paths(
     found = [await _evidence(db, settings, backends, tenant_id, q, "emb") for q in S2_QUESTIONS]
     assert any(_mentions(items, S2_MARKERS, "s2", s2_turns) for items in found)
     async with db.tenant(tenant_id) as conn:
-        assert await lexical_facts(conn, tenant_id, await _forest_id(db, tenant_id), TSQ_S2, 50, None)
+        assert (await _lexical(conn, tenant_id, await _forest_id(db, tenant_id)))[0]
 
     report = await retract(db, settings, backends, tenant_id, "f", "s2")
 
@@ -253,8 +267,7 @@ async def test_retract_session_leaves_no_trace_and_touches_only_its_paths(
             )
         ]
         forest_id = await _forest_id(db, tenant_id)
-        lexical = await lexical_facts(conn, tenant_id, forest_id, TSQ_S2, 50, None)
-        lexical_n = await lexical_nodes(conn, tenant_id, forest_id, TSQ_S2, 50, None)
+        lexical, lexical_n = await _lexical(conn, tenant_id, forest_id)
     assert not (left & only_s2) and shared <= left
     assert sources and all(r["external_id"].startswith("s1:") and r["source_count"] == 1 for r in sources)
     assert now_porto == {"superseded_by": None, "valid_to": None}  # Porto is current again
@@ -463,12 +476,8 @@ async def test_api_retract_session_and_turn(db: Database, settings: Settings, ba
 # ------------------------------------------------------------------------------ bench smoke
 
 
-def test_bench_retract_quick(db_url: str, tmp_path: Path) -> None:
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives at the repo root
-    from bench import retract as bench_retract
-
+def test_bench_retract_quick(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))  # the bench reads it from the environment
     conv: dict[str, Any] = {"speaker_a": "Nadia", "speaker_b": "Oskar"}
     for n, (_, when, texts) in enumerate(CONVERSATION, start=1):
         conv[f"session_{n}_date_time"] = (
