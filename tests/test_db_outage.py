@@ -13,6 +13,7 @@ import contextlib
 import glob
 import logging
 import struct
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
@@ -111,7 +112,9 @@ async def relay(pg_server: EmbeddedServer) -> AsyncIterator[Relay]:
 @pytest.fixture
 async def relayed_db(relay: Relay, db_url: str) -> AsyncIterator[Database]:
     name = _db_name(db_url)
-    database = Database(relay.url(name), tenant_url=relay.url(name, TENANT_LOGIN), pool_size=2, max_overflow=2)
+    database = Database(
+        relay.url(name), tenant_url=relay.url(name, TENANT_LOGIN), pool_size=2, max_overflow=2, connect_wait_s=0.3
+    )
     yield database
     await database.dispose()
 
@@ -133,6 +136,21 @@ async def test_requests_during_an_outage_answer_503_with_retry_after_then_recove
             relay.up()
             # the pool recovers at once: connections the restart broke are not handed out again
             assert (await client.get("/v1/forests", headers=auth)).status_code == 200
+
+
+async def test_a_restart_shorter_than_the_connect_wait_only_delays_requests(
+    settings: Settings, relay: Relay, relayed_db: Database
+) -> None:
+    async with app_client(admin_settings(settings), relayed_db) as (_, client):
+        _, auth = await tenant_key(client)
+        relayed_db.connect_wait_s = 5.0
+        for refuse in (False, True):
+            await relay.down(refuse=refuse)
+            asyncio.get_running_loop().call_later(0.6, relay.up)
+            started = time.monotonic()
+            r = await client.get("/v1/forests", headers=auth)
+            assert r.status_code == 200, r.text
+            assert time.monotonic() - started >= 0.5  # it waited for the database instead of failing
 
 
 async def test_a_connection_lost_mid_transaction_is_database_unavailable(

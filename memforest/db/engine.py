@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager, suppress
@@ -30,6 +33,12 @@ MIN_PGVECTOR = (0, 8)
 # SQLSTATEs of text PostgreSQL cannot store (NUL characters, unencodable code points): bad input.
 BAD_TEXT_SQLSTATES = frozenset({"22021", "22P05"})
 
+
+# Opening a transaction while the database is unavailable is retried this long by default (a
+# fast restart takes about 2 s), with pauses doubling from the first to the most.
+CONNECT_WAIT_S = 5.0
+CONNECT_RETRY_FIRST_S = 0.05
+CONNECT_RETRY_MAX_S = 1.0
 
 # SQLSTATE classes meaning "the server is not there for us": 08 connection exception, 57P01-05
 # admin/crash shutdown, cannot connect now (starting up or shutting down), database dropped.
@@ -88,15 +97,33 @@ def _driver_errors() -> Iterator[None]:
         raise
 
 
+def _unavailable_on_open(exc: BaseException) -> bool:
+    """Whether an error of opening a transaction means the database is not there (yet)."""
+    # connecting: refused, timed out, the socket file gone (a restarting server removes it)
+    return isinstance(exc, OSError | TimeoutError) or database_unavailable(exc)
+
+
 @asynccontextmanager
-async def _transaction(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
-    """``engine.begin()`` with driver errors translated (:func:`_driver_errors`), opening included."""
+async def _transaction(engine: AsyncEngine, wait_s: float) -> AsyncIterator[AsyncConnection]:
+    """``engine.begin()`` with driver errors translated (:func:`_driver_errors`), opening included.
+    While the database is unavailable, opening is retried (jittered, doubling pauses) for up to
+    ``wait_s`` seconds, so a quick restart only delays a request; nothing has run yet, so a retry
+    cannot do anything twice. After that, DatabaseUnavailableError."""
+    deadline = time.monotonic() + wait_s
+    pause = CONNECT_RETRY_FIRST_S
     with _driver_errors():
         async with AsyncExitStack() as stack:
-            try:
-                conn = await stack.enter_async_context(engine.begin())
-            except (OSError, TimeoutError) as exc:  # connecting: refused, timed out, the socket file gone
-                raise DatabaseUnavailableError() from exc
+            while True:
+                try:
+                    conn = await stack.enter_async_context(engine.begin())
+                    break
+                except (OSError, TimeoutError, DBAPIError, asyncpg.exceptions.PostgresError) as exc:
+                    if not _unavailable_on_open(exc):
+                        raise
+                    if time.monotonic() + pause > deadline:
+                        raise DatabaseUnavailableError() from exc
+                    await asyncio.sleep(pause * random.uniform(0.5, 1.0))
+                    pause = min(2 * pause, CONNECT_RETRY_MAX_S)
             yield conn
 
 
@@ -155,8 +182,10 @@ class Database:
         max_overflow: int = 10,
         statement_timeout_ms: int = 0,
         idle_in_transaction_timeout_ms: int = 60_000,
+        connect_wait_s: float = CONNECT_WAIT_S,
     ):
         self.url = url
+        self.connect_wait_s = connect_wait_s  # how long opening a transaction waits for the database
         self.tenant_url = tenant_url or url
         server_settings = {"application_name": "memforest"}
         if statement_timeout_ms:
@@ -212,7 +241,7 @@ class Database:
         """A transaction confined to ``tenant_id`` by row-level security (and by our own filters)."""
         with _driver_errors():
             await self.verify_rls()
-        async with _transaction(self.tenant_engine) as conn:
+        async with _transaction(self.tenant_engine, self.connect_wait_s) as conn:
             await conn.execute(text(f"SET LOCAL ROLE {APP_ROLE}"))
             await conn.execute(text("SELECT set_config('memforest.tenant_id', :t, true)"), {"t": str(tenant_id)})
             yield conn
@@ -220,7 +249,7 @@ class Database:
     @asynccontextmanager
     async def system(self) -> AsyncIterator[AsyncConnection]:
         """A transaction as the owning role (admin work, auth lookups, job claims across tenants)."""
-        async with _transaction(self.engine) as conn:
+        async with _transaction(self.engine, self.connect_wait_s) as conn:
             yield conn
 
     async def server_versions(self) -> ServerVersions:
