@@ -33,10 +33,15 @@ from memforest.store.sql import scalar
 from memforest.store.tenants import ensure_tenant
 
 
+def _fatal(sqlstate: str, message: str) -> bytes:
+    """A FATAL ErrorResponse as PostgreSQL sends it."""
+    fields = b"SFATAL\x00VFATAL\x00C" + sqlstate.encode() + b"\x00M" + message.encode() + b"\x00\x00"
+    return b"E" + struct.pack("!i", 4 + len(fields)) + fields
+
+
 def _shutting_down() -> bytes:
     """The ErrorResponse a stopping PostgreSQL sends a new connection."""
-    fields = b"SFATAL\x00VFATAL\x00C57P03\x00Mthe database system is shutting down\x00\x00"
-    return b"E" + struct.pack("!i", 4 + len(fields)) + fields
+    return _fatal("57P03", "the database system is shutting down")
 
 
 class Relay:
@@ -50,6 +55,7 @@ class Relay:
         self.port = 0
         self._server: asyncio.Server | None = None
         self._open: set[asyncio.StreamWriter] = set()
+        self._clients: set[asyncio.StreamWriter] = set()
 
     async def start(self) -> None:
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
@@ -66,6 +72,13 @@ class Relay:
 
     def up(self) -> None:
         self.is_up = True
+
+    async def terminate_sent(self) -> None:
+        """What a fast shutdown first does to every backend: FATAL 57P01 to its client. The
+        sockets stay open here (the server closes them a moment later)."""
+        for w in list(self._clients):
+            w.write(_fatal("57P01", "terminating connection due to administrator command"))
+            await w.drain()
 
     async def close(self) -> None:
         await self.down()
@@ -84,6 +97,7 @@ class Relay:
             return
         up_reader, up_writer = await asyncio.open_unix_connection(self.unix_path)
         self._open |= {writer, up_writer}
+        self._clients.add(writer)
 
         async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
             with contextlib.suppress(Exception):
@@ -94,6 +108,7 @@ class Relay:
 
         await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
         self._open -= {writer, up_writer}
+        self._clients.discard(writer)
 
 
 def _db_name(db_url: str) -> str:
@@ -151,6 +166,22 @@ async def test_a_restart_shorter_than_the_connect_wait_only_delays_requests(
             r = await client.get("/v1/forests", headers=auth)
             assert r.status_code == 200, r.text
             assert time.monotonic() - started >= 0.5  # it waited for the database instead of failing
+
+
+async def test_a_pooled_connection_told_fatal_is_replaced_not_reused(
+    settings: Settings, relay: Relay, relayed_db: Database
+) -> None:
+    """A fast shutdown's FATAL 57P01 reaches idle pooled connections before their sockets close;
+    none of them may be handed out again. (A regression check for the handle_error hook in
+    db/engine.py: it passes without the hook too, as asyncpg already marks these connections.)"""
+    async with app_client(admin_settings(settings), relayed_db) as (_, client):
+        _, auth = await tenant_key(client)
+        assert (await client.get("/v1/forests", headers=auth)).status_code == 200
+        await relay.terminate_sent()
+        await asyncio.sleep(0.2)  # asyncpg reads the FATAL; the sockets stay open
+        for _ in range(3):
+            r = await client.get("/v1/forests", headers=auth)
+            assert r.status_code == 200, r.text
 
 
 async def test_a_connection_lost_mid_transaction_is_database_unavailable(

@@ -79,6 +79,15 @@ def database_unavailable(exc: BaseException) -> bool:
     return False
 
 
+def broken_connection(exc: BaseException) -> bool:
+    """Whether ``exc`` leaves its connection unusable: the database went away, or asyncpg's
+    protocol is stuck mid-operation (after an unsolicited FATAL or an interrupted statement)."""
+    for e in _error_chain(exc):
+        if isinstance(e, asyncpg.exceptions.InternalClientError) and "cannot switch to state" in str(e):
+            return True
+    return database_unavailable(exc)
+
+
 @contextmanager
 def _driver_errors() -> Iterator[None]:
     """Translate driver errors into ``memforest.errors``: "cannot store this text" into InputError,
@@ -154,6 +163,16 @@ def _create_engine(url: str, server_settings: dict[str, str], *, pool_size: int,
         hide_parameters=True,  # parameters are tenants' text: keep them out of errors and logs
         connect_args={"server_settings": dict(server_settings)},
     )
+
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def _on_error(context: Any) -> None:
+        # asyncpg's dialect calls a connection broken only once its socket is closed; a server
+        # that shuts down sends FATAL first, and a connection that got it (idle in the pool or
+        # mid-statement) is left in a protocol state where every later use fails with "cannot
+        # switch to state 12; another operation is in progress". Mark such errors as disconnects
+        # so SQLAlchemy discards the connection (and pre-ping replaces it) instead of reusing it.
+        if not context.is_disconnect and broken_connection(context.original_exception):
+            context.is_disconnect = True
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
