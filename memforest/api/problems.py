@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memforest.app.problems import ASGIApp, Message, Receive, Scope, Send, error_response, problem_response
-from memforest.errors import MemForestError
+from memforest.errors import DatabaseUnavailableError, MemForestError, public_reason
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,9 @@ _HTTP_SLUGS = {
 
 def _memforest_error(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, MemForestError)
-    if exc.status_code >= 500:
+    if isinstance(exc, DatabaseUnavailableError):  # transient: the client is told to retry
+        log.warning("request refused, database unavailable: %s", public_reason(exc.__cause__ or exc))
+    elif exc.status_code >= 500:
         log.error("request failed: %s: %s", type(exc).__name__, exc)
     return error_response(exc)
 

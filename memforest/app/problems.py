@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -46,8 +47,12 @@ def problem_response(
 
 def error_response(exc: MemForestError) -> JSONResponse:
     """The problem for a MemForest error: its status and slug, ``location`` when it names one,
-    and ``WWW-Authenticate: Bearer`` on a 401."""
-    headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
+    ``WWW-Authenticate: Bearer`` on a 401 and ``Retry-After`` when the error says when to retry
+    (a 503 while the database is unavailable)."""
+    headers: dict[str, str] = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else {}
+    retry_after = getattr(exc, "retry_after_s", None)
+    if isinstance(retry_after, int | float) and not isinstance(retry_after, bool):
+        headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
     location = getattr(exc, "location", None)
     extra = {"location": location} if isinstance(location, str) else None
-    return problem_response(exc.status_code, exc.type_slug, str(exc), extra=extra, headers=headers)
+    return problem_response(exc.status_code, exc.type_slug, str(exc), extra=extra, headers=headers or None)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager, suppress
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
+import asyncpg
 from pgvector.asyncpg import register_vector
 from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
@@ -15,7 +19,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from memforest.db import migrate, rls
 from memforest.db.rls import APP_ROLE
-from memforest.errors import ConfigurationError, DatabaseVersionError, InputError, public_reason
+from memforest.errors import (
+    ConfigurationError,
+    DatabaseUnavailableError,
+    DatabaseVersionError,
+    InputError,
+    is_driver_error,
+    public_reason,
+)
 
 MIN_POSTGRES = 150000
 MIN_PGVECTOR = (0, 8)
@@ -23,15 +34,106 @@ MIN_PGVECTOR = (0, 8)
 BAD_TEXT_SQLSTATES = frozenset({"22021", "22P05"})
 
 
+# Opening a transaction while the database is unavailable is retried this long by default (a
+# fast restart takes about 2 s), with pauses doubling from the first to the most.
+CONNECT_WAIT_S = 5.0
+CONNECT_RETRY_FIRST_S = 0.05
+CONNECT_RETRY_MAX_S = 1.0
+
+# SQLSTATE classes meaning "the server is not there for us": 08 connection exception, 57P01-05
+# admin/crash shutdown, cannot connect now (starting up or shutting down), database dropped.
+UNAVAILABLE_SQLSTATE_PREFIXES = ("08", "57P")
+# What asyncpg says when the connection died under it (no SQLSTATE: the socket is gone).
+_CLOSED_PHRASES = ("connection is closed", "connection was closed", "underlying connection is closed")
+
+
+def _error_chain(exc: BaseException) -> Iterator[BaseException]:
+    """``exc``, the driver error SQLAlchemy wraps (``orig``) and their causes and contexts."""
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo and len(seen) < 16:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        yield e
+        orig = getattr(e, "orig", None)
+        todo += [e.__context__, e.__cause__, orig if isinstance(orig, BaseException) else None]
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` means the database cannot be reached now (restart, shutdown, lost
+    connection) rather than that a statement is wrong: the caller may retry later."""
+    for e in _error_chain(exc):
+        if isinstance(e, DBAPIError) and e.connection_invalidated:
+            return True
+        if isinstance(e, asyncpg.exceptions.ConnectionDoesNotExistError | asyncpg.exceptions.ConnectionFailureError):
+            return True
+        if isinstance(e, ConnectionError):  # refused or reset
+            return True
+        state = getattr(e, "sqlstate", None) or getattr(e, "pgcode", None)
+        if isinstance(state, str) and state.startswith(UNAVAILABLE_SQLSTATE_PREFIXES):
+            return True
+        if is_driver_error(e) and any(p in str(e) for p in _CLOSED_PHRASES):
+            return True
+    return False
+
+
+def broken_connection(exc: BaseException) -> bool:
+    """Whether ``exc`` leaves its connection unusable: the database went away, or asyncpg's
+    protocol is stuck mid-operation (after an unsolicited FATAL or an interrupted statement)."""
+    for e in _error_chain(exc):
+        if isinstance(e, asyncpg.exceptions.InternalClientError) and "cannot switch to state" in str(e):
+            return True
+    return database_unavailable(exc)
+
+
 @contextmanager
-def _text_input_errors() -> Iterator[None]:
-    """Translate the driver's "cannot store this text" errors into InputError (after rollback)."""
+def _driver_errors() -> Iterator[None]:
+    """Translate driver errors into ``memforest.errors``: "cannot store this text" into InputError,
+    "the database is not there" into DatabaseUnavailableError (503, retry later)."""
     try:
         yield
     except DBAPIError as exc:
         if getattr(exc.orig, "sqlstate", None) in BAD_TEXT_SQLSTATES:
             raise InputError("text contains characters that cannot be stored (such as NUL)") from None
+        if database_unavailable(exc):
+            raise DatabaseUnavailableError() from exc
         raise
+    except asyncpg.exceptions.PostgresError as exc:  # raw: SQLAlchemy does not wrap errors of connecting
+        if database_unavailable(exc):
+            raise DatabaseUnavailableError() from exc
+        raise
+
+
+def _unavailable_on_open(exc: BaseException) -> bool:
+    """Whether an error of opening a transaction means the database is not there (yet)."""
+    # connecting: refused, timed out, the socket file gone (a restarting server removes it)
+    return isinstance(exc, OSError | TimeoutError) or database_unavailable(exc)
+
+
+@asynccontextmanager
+async def _transaction(engine: AsyncEngine, wait_s: float) -> AsyncIterator[AsyncConnection]:
+    """``engine.begin()`` with driver errors translated (:func:`_driver_errors`), opening included.
+    While the database is unavailable, opening is retried (jittered, doubling pauses) for up to
+    ``wait_s`` seconds, so a quick restart only delays a request; nothing has run yet, so a retry
+    cannot do anything twice. After that, DatabaseUnavailableError."""
+    deadline = time.monotonic() + wait_s
+    pause = CONNECT_RETRY_FIRST_S
+    with _driver_errors():
+        async with AsyncExitStack() as stack:
+            while True:
+                try:
+                    conn = await stack.enter_async_context(engine.begin())
+                    break
+                except (OSError, TimeoutError, DBAPIError, asyncpg.exceptions.PostgresError) as exc:
+                    if not _unavailable_on_open(exc):
+                        raise
+                    if time.monotonic() + pause > deadline:
+                        raise DatabaseUnavailableError() from exc
+                    await asyncio.sleep(pause * random.uniform(0.5, 1.0))
+                    pause = min(2 * pause, CONNECT_RETRY_MAX_S)
+            yield conn
 
 
 def async_url(url: str) -> str:
@@ -62,6 +164,16 @@ def _create_engine(url: str, server_settings: dict[str, str], *, pool_size: int,
         connect_args={"server_settings": dict(server_settings)},
     )
 
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def _on_error(context: Any) -> None:
+        # asyncpg's dialect calls a connection broken only once its socket is closed; a server
+        # that shuts down sends FATAL first, and a connection that got it (idle in the pool or
+        # mid-statement) is left in a protocol state where every later use fails with "cannot
+        # switch to state 12; another operation is in progress". Mark such errors as disconnects
+        # so SQLAlchemy discards the connection (and pre-ping replaces it) instead of reusing it.
+        if not context.is_disconnect and broken_connection(context.original_exception):
+            context.is_disconnect = True
+
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         with suppress(Exception):
@@ -89,8 +201,10 @@ class Database:
         max_overflow: int = 10,
         statement_timeout_ms: int = 0,
         idle_in_transaction_timeout_ms: int = 60_000,
+        connect_wait_s: float = CONNECT_WAIT_S,
     ):
         self.url = url
+        self.connect_wait_s = connect_wait_s  # how long opening a transaction waits for the database
         self.tenant_url = tenant_url or url
         server_settings = {"application_name": "memforest"}
         if statement_timeout_ms:
@@ -144,19 +258,18 @@ class Database:
     @asynccontextmanager
     async def tenant(self, tenant_id: uuid.UUID) -> AsyncIterator[AsyncConnection]:
         """A transaction confined to ``tenant_id`` by row-level security (and by our own filters)."""
-        await self.verify_rls()
-        with _text_input_errors():
-            async with self.tenant_engine.begin() as conn:
-                await conn.execute(text(f"SET LOCAL ROLE {APP_ROLE}"))
-                await conn.execute(text("SELECT set_config('memforest.tenant_id', :t, true)"), {"t": str(tenant_id)})
-                yield conn
+        with _driver_errors():
+            await self.verify_rls()
+        async with _transaction(self.tenant_engine, self.connect_wait_s) as conn:
+            await conn.execute(text(f"SET LOCAL ROLE {APP_ROLE}"))
+            await conn.execute(text("SELECT set_config('memforest.tenant_id', :t, true)"), {"t": str(tenant_id)})
+            yield conn
 
     @asynccontextmanager
     async def system(self) -> AsyncIterator[AsyncConnection]:
         """A transaction as the owning role (admin work, auth lookups, job claims across tenants)."""
-        with _text_input_errors():
-            async with self.engine.begin() as conn:
-                yield conn
+        async with _transaction(self.engine, self.connect_wait_s) as conn:
+            yield conn
 
     async def server_versions(self) -> ServerVersions:
         """Ask the server for its PostgreSQL and pgvector versions."""

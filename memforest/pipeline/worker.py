@@ -6,25 +6,63 @@ only; ``memforest.app.jobs`` runs it with every kind (the maintenance kinds live
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import os
+import random
 import socket
 import time
 import uuid
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.domain import JobState
-from memforest.errors import public_reason
+from memforest.errors import DatabaseUnavailableError, public_reason
 from memforest.logs import log_context
 from memforest.pipeline import jobs
 from memforest.pipeline.job_handlers import HANDLERS, Handler
 from memforest.settings import Settings
 
 log = logging.getLogger(__name__)
+
+
+#: Pauses of a worker loop after a failure (a database outage): full jitter, doubling from the
+#: base up to the cap, so restarted databases are not hammered and workers come back within seconds.
+BACKOFF_BASE_S = 0.25
+BACKOFF_MAX_S = 5.0
+
+
+@dataclass(slots=True)
+class Backoff:
+    """Bounded exponential backoff with full jitter, reset after a success."""
+
+    base_s: float = BACKOFF_BASE_S
+    max_s: float = BACKOFF_MAX_S
+    failures: int = 0
+    rng: random.Random = field(default_factory=random.Random)
+
+    def next_delay(self) -> float:
+        """Seconds to wait after one more failure: uniform in [base/2, min(max, base * 2**n)]."""
+        cap = min(self.max_s, self.base_s * 2 ** min(self.failures, 30))
+        self.failures += 1
+        return self.rng.uniform(min(self.base_s / 2, cap), cap)
+
+    def reset(self) -> None:
+        """After a success: the next failure waits the base again."""
+        self.failures = 0
+
+
+async def _pause(seconds: float, stop: asyncio.Event | None) -> None:
+    """Sleep ``seconds``, or less when ``stop`` is set meanwhile."""
+    if stop is None:
+        await asyncio.sleep(seconds)
+        return
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), timeout=seconds)
 
 
 def new_worker_id() -> str:
@@ -139,23 +177,42 @@ async def run_worker(
         if queued:
             log.warning("queued %s refresh job(s) for forests left with dirty nodes", queued)
 
+    async def step(worker_id: str) -> bool:
+        """Claim and run one job (or wait a poll interval); False when an idle one-shot run is done."""
+        if not stop_when_idle and tenant_id is None and forest_id is None:
+            await prune()  # a long-running worker of all tenants, busy or idle
+        job = await jobs.claim(
+            db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id,
+            early=early, max_attempts=settings.worker.max_attempts,
+        )  # fmt: skip
+        if job is None:
+            if stop_when_idle:
+                return False
+            await sweep()  # long-running workers only: a one-shot run must not queue others' work
+            await asyncio.sleep(settings.worker.poll_interval_s)
+            return True
+        state = await process_job(db, settings, backends, job, worker_id, handlers=handlers)
+        if on_done is not None:
+            on_done(job, state)
+        return True
+
     async def loop() -> None:
         worker_id = new_worker_id()
+        backoff = Backoff()
         while stop is None or not stop.is_set():
-            if not stop_when_idle and tenant_id is None and forest_id is None:
-                await prune()  # a long-running worker of all tenants, busy or idle
-            job = await jobs.claim(
-                db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id,
-                early=early, max_attempts=settings.worker.max_attempts,
-            )  # fmt: skip
-            if job is None:
-                if stop_when_idle:
+            try:
+                if not await step(worker_id):
                     return
-                await sweep()  # long-running workers only: a one-shot run must not queue others' work
-                await asyncio.sleep(settings.worker.poll_interval_s)
-                continue
-            state = await process_job(db, settings, backends, job, worker_id, handlers=handlers)
-            if on_done is not None:
-                on_done(job, state)
+            except Exception as exc:  # a database outage (or, long-running, any surprise) must not end it
+                if stop_when_idle and not isinstance(exc, DatabaseUnavailableError):
+                    raise
+                delay = backoff.next_delay()
+                if isinstance(exc, DatabaseUnavailableError):
+                    log.warning("worker: the database is unavailable; retrying in %.1fs", delay)
+                else:
+                    log.exception("worker loop failed; retrying in %.1fs", delay)
+                await _pause(delay, stop)
+            else:
+                backoff.reset()
 
     await asyncio.gather(*(loop() for _ in range(concurrency)))
