@@ -63,11 +63,19 @@ def is_near_duplicate(
     kind_b: str,
     time_a: datetime,
     time_b: datetime,
+    slot_a: tuple[str, str] | None,
+    slot_b: tuple[str, str] | None,
+    value_a: str | None,
+    value_b: str | None,
 ) -> bool:
-    """Whether two facts say the same thing: same speaker, cosine >= ``threshold``, and either both
-    are lasting kinds (states, preferences, relations merge across time) or they lie within
+    """Whether two facts say the same thing: same speaker, cosine >= ``threshold``, not two
+    different values of one supersession slot (``slot_*`` from ``supersession_slot``: "Cosmo is
+    our new cat" and "Waffles is our new cat" are two states, whatever their cosine), and either
+    both are lasting kinds (states, preferences, relations merge across time) or they lie within
     ``NEAR_DUPLICATE_WINDOW`` of each other (two hikes a week apart are two facts)."""
     if similarity < threshold or not same_speaker:
+        return False
+    if slot_a is not None and slot_a == slot_b and not same_state_value(value_a, value_b):
         return False
     if abs(time_a - time_b) <= NEAR_DUPLICATE_WINDOW:
         return True

@@ -465,3 +465,32 @@ def test_cli_merge(two_forests: uuid.UUID, cli_env: None, capsys: pytest.Capture
     assert "cannot merge a forest into itself" in capsys.readouterr().err
     assert main(["merge", "--from", "nope", "--into", "beta", "--tenant", "acme"]) == 2
     assert "no forest named 'nope'" in capsys.readouterr().err
+
+
+async def test_merge_keeps_two_values_of_one_slot_apart(db: Database, settings: Settings) -> None:
+    # rules.is_near_duplicate applied set-based: two pets of one person are two states, not one fact
+    t = await ensure_tenant(db, "acme")
+    when = datetime(2022, 3, 4, 17, 0, tzinfo=UTC)
+    cat = "is our new cat, she loves the windowsill."
+    await ingest(db, settings, t, "alpha", [("s1", when, [("Odalys", f"Cosmo {cat}")])])
+    await ingest(db, settings, t, "beta", [("s1", when + timedelta(days=60), [("Odalys", f"Waffles {cat}")])])
+    fid = await forest_id(db, t, "alpha")
+    async with db.tenant(t) as conn:
+        slot = await fetch_all(
+            conn,
+            "SELECT subject, attribute, value FROM facts WHERE tenant_id = :t AND forest_id = :f",
+            {"t": t, "f": fid},
+        )
+    assert [(r["subject"], r["attribute"], r["value"]) for r in slot] == [("odalys", "pet", "Cosmo")]  # precondition
+    settings.pipeline.near_duplicate_threshold = 0.3  # the two sentences pass any cosine threshold here
+    report = await run_merge(db, settings, (t, "alpha"), (t, "beta"), UsageLedger())
+    assert report["facts_near"] == 0 and report["facts_new"] == 1
+    bid = await forest_id(db, t, "beta")
+    async with db.tenant(t) as conn:
+        rows = await fetch_all(
+            conn,
+            "SELECT value, superseded_by IS NOT NULL AS old FROM facts WHERE tenant_id = :t AND forest_id = :f "
+            "ORDER BY valid_from",
+            {"t": t, "f": bid},
+        )
+    assert [(r["value"], r["old"]) for r in rows] == [("Cosmo", True), ("Waffles", False)]

@@ -240,3 +240,33 @@ async def test_supersession_inserted_between_two_linked_facts(db: Database, sett
     assert (chicago["valid_to"], chicago["superseded_by"]) == (MAY, davis["fact_id"])
     assert (boston["valid_to"], boston["superseded_by"]) == (MAR, chicago["fact_id"])
     assert davis["supersedes"] == chicago["fact_id"]
+
+
+async def test_two_values_of_one_slot_stay_two_states_however_similar(db: Database, settings: Settings) -> None:
+    fx = await _fixture(db, settings)
+    threshold = 0.8  # a threshold these sentences pass under the 64-dimension test embedder
+    tail = "is our new cat, she loves the windowsill and sleeps on the warm radiator all afternoon."
+    cosmo, waffles, cosmo_again = f"Cosmo {tail}", f"Waffles {tail}", f"Cosmo really {tail}"
+    # Precondition: without the slot values these would be near duplicates.
+    assert float(fx.vec(cosmo) @ fx.vec(waffles)) >= threshold
+    assert float(fx.vec(cosmo) @ fx.vec(cosmo_again)) >= threshold
+
+    async def put(text: str, value: str, when: datetime, src: int) -> tuple[int, str, int | None]:
+        cand = Candidate(
+            text=text, kind=FactKind.STATE, source_turn_seqs=(0,), valid_from=when, speaker="Alice",
+            subject="Alice", attribute="pet", value=value,
+        )  # fmt: skip
+        async with db.tenant(fx.tenant_id) as conn:
+            out = await canonicalize(
+                conn, fx.tenant_id, fx.forest_id, cand, fx.vec(text), fx.src(src), near_threshold=threshold
+            )
+        return out.fact_id, out.status, out.superseded
+
+    cosmo_id, status, _ = await put(cosmo, "Cosmo", JAN, 0)
+    assert status == "new"
+    waffles_id, status, superseded = await put(waffles, "Waffles", MAY, 1)
+    assert status == "new" and waffles_id != cosmo_id and superseded == cosmo_id  # a second state, threaded
+    assert await put(cosmo_again, "cosmo", JAN + timedelta(days=3), 2) == (cosmo_id, "merged", None)
+    async with db.tenant(fx.tenant_id) as conn:
+        rows = await fetch_all(conn, "SELECT value, superseded_by FROM facts ORDER BY fact_id")
+    assert [(r["value"], r["superseded_by"]) for r in rows] == [("Cosmo", waffles_id), ("Waffles", None)]

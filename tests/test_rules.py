@@ -34,7 +34,15 @@ def test_entity_earns_tree(is_speaker: bool, facts: int, sessions: int, earns: b
     assert got is earns
 
 
-def _near(sim: float, kind_a: str, kind_b: str, dt: timedelta, same_speaker: bool = True) -> bool:
+def _near(
+    sim: float,
+    kind_a: str,
+    kind_b: str,
+    dt: timedelta,
+    same_speaker: bool = True,
+    state_a: tuple[str | None, str | None, str | None] = (None, None, None),
+    state_b: tuple[str | None, str | None, str | None] = (None, None, None),
+) -> bool:
     return rules.is_near_duplicate(
         similarity=sim,
         threshold=0.9,
@@ -43,6 +51,10 @@ def _near(sim: float, kind_a: str, kind_b: str, dt: timedelta, same_speaker: boo
         kind_b=kind_b,
         time_a=T0,
         time_b=T0 + dt,
+        slot_a=rules.supersession_slot(*state_a),
+        slot_b=rules.supersession_slot(*state_b),
+        value_a=state_a[2],
+        value_b=state_b[2],
     )
 
 
@@ -54,6 +66,19 @@ def test_near_duplicate_states_merge_across_time_events_only_within_the_window()
     assert not _near(0.85, "state", "state", timedelta(0))
     assert not _near(0.99, "state", "state", timedelta(0), same_speaker=False)
     assert timedelta(days=1) == rules.NEAR_DUPLICATE_WINDOW
+
+
+def test_near_duplicate_refuses_two_values_of_one_slot() -> None:
+    cosmo = ("Alice", "pet", "Cosmo")
+    waffles = ("alice", "Pet", "Waffles")
+    # two pets of one person are two states, however close their sentences and whatever the gap
+    assert not _near(0.99, "state", "state", timedelta(days=90), state_a=cosmo, state_b=waffles)
+    assert not _near(0.99, "state", "state", timedelta(0), state_a=cosmo, state_b=waffles)
+    # the same value (any case) restated still merges; so do facts of other slots or with no slot
+    assert _near(0.95, "state", "state", timedelta(days=90), state_a=cosmo, state_b=("alice", "pet", "cosmo"))
+    assert _near(0.95, "state", "state", timedelta(days=90), state_a=cosmo, state_b=("alice", "vehicle", "Kia"))
+    assert _near(0.95, "state", "state", timedelta(days=90), state_a=cosmo)
+    assert _near(0.95, "state", "state", timedelta(days=90), state_a=("alice", "pet", None), state_b=waffles)
 
 
 def test_scene_score_adds_weighted_topic_overlap() -> None:

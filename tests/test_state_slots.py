@@ -119,3 +119,16 @@ def test_other_participant_is_the_subject_when_named() -> None:
 
 def test_negative_contraction_is_not_conjugated() -> None:
     assert rewrite_persons("I didn't get it.", "Mia", None) == "Mia didn't get it."
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("We got a hamster and named her Biscuit.", "Biscuit"),
+        ("Biscuit the goldfish joined the family today.", "Biscuit"),
+        ("Last week we brought Nacho home, a ginger tomcat.", "Nacho"),
+        ("Meet Rex, the kitten we brought home from the shelter.", "Rex"),
+    ],
+)
+def test_pet_phrasings_with_the_name_before_the_animal_or_after_a_pronoun(text: str, value: str) -> None:
+    assert slot(text) == ("Mia", "pet", value)

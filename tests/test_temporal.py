@@ -223,3 +223,32 @@ async def test_no_chain_prefers_evidence_next_to_the_anchor(db: Database, settin
     assert not any("kitchen" in x or "mural" in x for x in texts[:2]), texts
     r = await _ask(db, settings, t, "What did Bob paint after the wedding?")
     assert "kitchen" in r.evidence[0].text and r.evidence[0].temporal_role == "later", r.evidence[0]
+
+
+async def test_when_never_takes_the_value_for_the_person(db: Database, settings: Settings) -> None:
+    # Alice is a speaker with facts of her own naming Bob, and the value of Bob's partner slot: in
+    # "When did Alice become Bob's girlfriend?" she is the anchor of when, not the subject
+    tenant_id = await ensure_tenant(db, "partner")
+    said = [
+        ("a1", ts(2021, 2, 1), "Alice", "Bob and I went hiking near the lake."),
+        ("b1", ts(2021, 9, 1), "Bob", "Alice is my girlfriend now."),
+        ("a2", ts(2022, 3, 1), "Alice", "Bob cooked a lovely dinner for my birthday."),
+    ]
+    sessions = [
+        SessionInput(sid, when, (TurnInput(speaker=who, text=text, external_id=f"{sid}:1"),))
+        for sid, when, who, text in said
+    ]
+    backends = build_backends(settings)
+    try:
+        await ingest_sessions(db, settings, backends, tenant_id, "bob", sessions)
+    finally:
+        await backends.aclose()
+    q = "When did Alice become Bob's girlfriend?"
+    tq = parse_question(q)
+    assert tq.operator == "when" and tq.names == ("Alice", "Bob") and tq.anchor is None
+    async with db.tenant(tenant_id) as conn:
+        forest_id = (await get_forest(conn, tenant_id, "bob")).forest_id
+        plan = await temporal_plan(conn, tenant_id, forest_id, tq, None, None)
+    assert plan is not None and plan.subject == "Bob", plan
+    text, role, turns = _top(await _ask(db, settings, tenant_id, q))
+    assert "girlfriend" in text and role == "answer" and turns == ("b1:1",), text

@@ -79,10 +79,13 @@ async def _add_sources(conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact_id
 
 def _pick_near(rows: list[Row], cand: Candidate, threshold: float) -> int | None:
     """The first of the nearest live facts that is a near duplicate of ``cand`` (rules.is_near_duplicate)."""
+    slot = supersession_slot(cand.subject, cand.attribute, cand.value)
     for r in rows:
         if is_near_duplicate(
             similarity=float(r["sim"]), threshold=threshold, same_speaker=r["speaker"] == cand.speaker,
             kind_a=str(r["kind"]), kind_b=cand.kind.value, time_a=r["valid_from"], time_b=cand.valid_from,
+            slot_a=supersession_slot(r["subject"], r["attribute"], r["value"]), slot_b=slot,
+            value_a=r["value"], value_b=cand.value,
         ):  # fmt: skip
             return int(r["fact_id"])
     return None

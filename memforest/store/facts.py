@@ -46,10 +46,10 @@ _EXACT = "SELECT fact_id FROM facts WHERE tenant_id = :t AND forest_id = :f AND 
 _LOOKUP = f"""
 WITH ex AS ({_EXACT})
 SELECT true AS exact, fact_id, NULL::text AS kind, NULL::text AS speaker, NULL::timestamptz AS valid_from,
-       NULL::float8 AS sim FROM ex
+       NULL::float8 AS sim, NULL::text AS subject, NULL::text AS attribute, NULL::text AS value FROM ex
 UNION ALL
 SELECT false, k.* FROM (
-    SELECT fact_id, kind, speaker, valid_from, 1 - (embedding <=> :e) AS sim FROM facts
+    SELECT fact_id, kind, speaker, valid_from, 1 - (embedding <=> :e) AS sim, subject, attribute, value FROM facts
     WHERE tenant_id = :t AND forest_id = :f AND retracted_at IS NULL AND embedding IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM ex) ORDER BY embedding <=> :e LIMIT 3
 ) k
@@ -66,7 +66,7 @@ async def exact_or_nearest(
     conn: Conn, tenant_id: uuid.UUID, forest_id: int, text_hash: str, embedding: np.ndarray[Any, Any]
 ) -> list[Row]:
     """One row ``exact = true`` for the exact match, else the three nearest live facts (``exact =
-    false``: fact_id, kind, speaker, valid_from, cosine ``sim``)."""
+    false``: fact_id, kind, speaker, valid_from, cosine ``sim``, subject, attribute, value)."""
     return await fetch_all(conn, _LOOKUP, {"t": tenant_id, "f": forest_id, "h": text_hash, "e": embedding})
 
 

@@ -125,15 +125,22 @@ def device_value(text: str, _m: re.Match[str]) -> str | None:
 
 _ANIMALS = (
     PET_ANIMALS + r"|kitty|tabby|rescue|retriever|labrador|lab|beagle|terrier|spaniel|poodle|collie|husky|"
-    r"corgi|dachshund|pug|greyhound|shepherd|bulldog|whippet|chihuahua|doodle|moggy|budgie|gecko|ferret|tortoise|pony"
+    r"corgi|dachshund|pug|greyhound|shepherd|bulldog|whippet|chihuahua|doodle|moggy|budgie|gecko|ferret|tortoise|pony|"
+    r"goldfish|mutt|pooch|hound|tomcat|canary|cockatiel|parakeet|chinchilla|gerbil|mouse|rat|iguana|rottweiler|"
+    r"dalmatian|schnauzer|sheepdog|mastiff|setter|siamese|tabby\s+cat"
 )
 _NAME = r"(?P<v>[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*)?)"
 _PET_RES = (
-    re.compile(r"\b(?:named|called|name\s+is|name's|goes\s+by|answers\s+to)\s+" + _NAME),
+    re.compile(
+        r"\b(?:named|called|name\s+is|name's|goes\s+by|answers\s+to|(?:we|I)\s+call(?:ed)?|the\s+name)\s+"
+        r"(?:(?:him|her|it|them)\s+)?" + _NAME
+    ),
+    re.compile(r"\bbrought\s+" + _NAME + r"\s+home\b"),
     re.compile(r"^(?i:meet|say\s+hi\s+to|say\s+hello\s+to|this\s+is|introducing|welcome)\s+" + _NAME),
     re.compile(
         r"^" + _NAME + r"\s+(?:is|has\s+been)\s+(?:\w+'s|our|my|the)\s+(?:new\s+)?(?:\w+\s+)?(?:" + _ANIMALS + r")\b"
     ),
+    re.compile(r"^" + _NAME + r",?\s+(?:the|our|my)\s+(?:\w+\s+)?(?:" + _ANIMALS + r")\b"),
     re.compile(r"\b(?:adopted|rescued|brought\s+home|welcomed|fostering|got)\s+" + _NAME + r"\b"),
     re.compile(r"\b(?:family|household|home|pack|crew),\s+" + _NAME + r"\b"),
     re.compile(r"\b(?:" + _ANIMALS + r"),?\s+" + _NAME),

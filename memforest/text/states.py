@@ -81,7 +81,8 @@ _PET_CUE = _cue(
     r"\b(?:dog|cat|puppy|pup|kitten|kitty|tabby|rescue|rescued|adopt\w*|shelter|hamster|rabbit|bunny|parrot|"
     r"budgie|bird|fish|turtle|tortoise|horse|pony|snake|lizard|gecko|guinea\s+pig|ferret|retriever|labrador|"
     r"lab|beagle|terrier|spaniel|poodle|collie|husky|corgi|dachshund|pug|greyhound|shepherd|bulldog|"
-    r"whippet|chihuahua|doodle|moggy|furball|litter|vet|leash|walkies|pet)\b"
+    r"whippet|chihuahua|doodle|moggy|furball|litter|vet|leash|walkies|pet|goldfish|mutt|pooch|hound|tomcat|"
+    r"canary|cockatiel|parakeet|chinchilla|gerbil|iguana|rottweiler|dalmatian|schnauzer|sheepdog|mastiff)\b"
 )
 _VEHICLE_CUE = _cue(
     r"\b(?:car|cars|drive|drives|driving|drove|driven|bought|buy|buying|sold|sell|selling|traded|trade|"

@@ -1,7 +1,9 @@
 """Merge step 3: A's facts onto B's (exact text, near duplicate) or copied, links re-threaded.
 
 The near-duplicate test is ``rules.is_near_duplicate`` applied set-based: the caller passes the
-window (seconds), the lasting kinds and the cosine threshold from ``memforest.rules`` / settings.
+window (seconds), the lasting kinds and the cosine threshold from ``memforest.rules`` / settings;
+two different values of one supersession slot (``rules.supersession_slot``: subject, attribute and
+value all set; ``rules.same_state_value``: compared case-insensitively) never merge.
 """
 
 from __future__ import annotations
@@ -34,6 +36,13 @@ _B_FACTS = (
 
 _COUNT_B = f"SELECT count(*) FROM (SELECT 1 FROM facts WHERE {_B_FACTS} LIMIT :cap) x"
 
+# A and B hold different values of one (subject, attribute) slot: two states, never one fact.
+_OTHER_VALUE = (
+    "coalesce(a.subject, '') <> '' AND coalesce(a.attribute, '') <> '' AND coalesce(a.value, '') <> '' "
+    "AND coalesce(b.value, '') <> '' AND lower(b.subject) = lower(a.subject) "
+    "AND lower(b.attribute) = lower(a.attribute) AND lower(b.value) <> lower(a.value)"
+)
+
 # The nearest live fact of B that could be the same statement (same speaker; within the window, or
 # both of lasting kinds) and is similar enough. Canonicalisation takes the first such fact among the
 # 3 nearest; filtering first finds the same facts and more, and lets the speaker filter prune the scan.
@@ -45,6 +54,7 @@ FROM mm_facts a CROSS JOIN LATERAL (
     {where} b.speaker IS NOT DISTINCT FROM a.speaker
       AND (abs(extract(epoch FROM b.valid_from - a.valid_from)) <= :win
            OR (b.kind = ANY(:sk) AND a.kind = ANY(:sk)))
+      AND NOT ({_OTHER_VALUE})
     ORDER BY b.embedding <=> a.embedding LIMIT 1
 ) n
 WHERE a.retracted_at IS NULL AND a.embedding IS NOT NULL AND vector_norm(a.embedding) > 0
@@ -54,12 +64,14 @@ WHERE a.retracted_at IS NULL AND a.embedding IS NOT NULL AND vector_norm(a.embed
 
 # Exact: B's facts materialised once, scanned per A fact.
 _NEAR_EXACT = (
-    f"WITH bf AS MATERIALIZED (SELECT fact_id, kind, speaker, valid_from, embedding FROM facts WHERE {_B_FACTS}) "
-    + _NEAR.format(source="bf b", where="WHERE")
+    "WITH bf AS MATERIALIZED (SELECT fact_id, kind, speaker, valid_from, subject, attribute, value, embedding "
+    f"FROM facts WHERE {_B_FACTS}) " + _NEAR.format(source="bf b", where="WHERE", _OTHER_VALUE=_OTHER_VALUE)
 )
 # Large B: the HNSW index with iterative scans, as the read path does (ADR 0005).
 _NEAR_INDEX = _NEAR.format(
-    source="facts b WHERE b.tenant_id = :t AND b.forest_id = :f AND b.retracted_at IS NULL", where="AND"
+    source="facts b WHERE b.tenant_id = :t AND b.forest_id = :f AND b.retracted_at IS NULL",
+    where="AND",
+    _OTHER_VALUE=_OTHER_VALUE,
 )
 _ITERATIVE_SCAN = "SET LOCAL hnsw.iterative_scan = relaxed_order"
 _EF_SEARCH = "SET LOCAL hnsw.ef_search = {ef:d}"
