@@ -15,14 +15,7 @@ from typing import Any
 import numpy as np
 
 from memforest.domain import TreeKind
-from memforest.rules import (
-    entity_earns_tree,
-    entity_key,
-    scene_accepts,
-    scene_label,
-    scene_score,
-    top_topics,
-)
+from memforest.rules import entity_earns_tree, entity_key, scene_accepts, scene_label, scene_score, top_topics
 from memforest.settings import PipelineSettings
 from memforest.store import entities, scenes
 from memforest.store.sql import Conn, as_vector
