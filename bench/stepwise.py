@@ -20,13 +20,15 @@ from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.domain import JobState, SessionInput
 from memforest.errors import MemForestError
-from memforest.pipeline import ingest_job, jobs
+from memforest.pipeline import jobs
 from memforest.pipeline.ingest_job import (
     CellWork,
     IngestCounts,
     add_structure_counts,
     commit_candidates,
+    commit_cells,
     embed_candidates,
+    load_session_cells,
     mark_cells,
 )
 from memforest.pipeline.refresh import refresh_forest
@@ -35,12 +37,6 @@ from memforest.pipeline.service import accept_sessions
 from memforest.settings import Settings
 from memforest.store.sql import lock_forest
 from memforest.store.trees import InsertStats
-
-# The two worker steps the pipeline has no public name for yet: loading a session's unextracted
-# cells, and committing whole cells (mark, canonicalise, route, insert, schedule a coalesced
-# refresh). They are reached through the module, in this one place, until the pipeline exports them.
-_load_session_cells = ingest_job._load_cells
-_commit_cells = ingest_job._commit
 
 
 @dataclass(slots=True)
@@ -165,7 +161,7 @@ async def ingest_stepwise(
         report.cells += result.cells
         job = await jobs.claim(env.db, worker_id, lease_s=3600, tenant_id=env.tenant_id, forest_id=forest.forest_id)
         counts = IngestCounts(sessions=1)
-        forest_id, work, speakers = await _load_session_cells(env.db, env.tenant_id, result.session_id)
+        forest_id, work, speakers = await load_session_cells(env.db, env.tenant_id, result.session_id)
         for cell in work:
             ts = time.perf_counter()
             await _extract_one(cell, env.backends, env.settings, ledger)
@@ -175,7 +171,7 @@ async def ingest_stepwise(
             add_stage(counts, "embed", ts)
             if cell.error is not None or granularity == "cell":
                 ts = time.perf_counter()
-                await _commit_cells(
+                await commit_cells(
                     env.db,
                     env.tenant_id,
                     forest_id,

@@ -11,8 +11,9 @@ from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.domain import Candidate, FactKind, SessionInput, TurnInput
 from memforest.pipeline.canonical import SourceRef, canonicalize, clean_surface
-from memforest.pipeline.route import FactForRouting, Router, entity_key
+from memforest.pipeline.route import FactForRouting, Router
 from memforest.pipeline.service import accept_sessions
+from memforest.rules import entity_key
 from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, scalar

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -138,6 +140,26 @@ class Embedder(Protocol):
     ) -> list[list[float]]:
         """Embed ``texts`` in order; every vector has length ``dim`` and unit norm (or is zero)."""
         ...
+
+
+async def embed_in_process(
+    embed_sync: Callable[[list[str]], Any],
+    texts: Sequence[str],
+    *,
+    stage: str,
+    ledger: UsageLedger | None,
+    in_thread: bool,
+) -> list[list[float]]:
+    """The ``embed`` of an in-process embedder: ``embed_sync`` (texts to a ``(n, dim)`` array) run in a
+    worker thread when ``in_thread``, else inline; one ledger call for the batch, no tokens."""
+    if not texts:
+        return []
+    t0 = time.perf_counter()
+    mat = await asyncio.to_thread(embed_sync, list(texts)) if in_thread else embed_sync(list(texts))
+    if ledger is not None:
+        ledger.record(stage, calls=1, latency_s=time.perf_counter() - t0)
+    result: list[list[float]] = mat.tolist()
+    return result
 
 
 @runtime_checkable

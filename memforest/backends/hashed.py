@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from memforest.backends.base import UsageLedger
+from memforest.backends.base import UsageLedger, embed_in_process
 from memforest.text.hashed import embed_hashed
 
 __all__ = ["HashedEmbedder"]
@@ -38,15 +36,6 @@ class HashedEmbedder:
     async def embed(
         self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None
     ) -> list[list[float]]:
-        """Embed ``texts`` in order (one ledger call per batch, no tokens)."""
-        if not texts:
-            return []
-        t0 = time.perf_counter()
-        if len(texts) > _THREAD_THRESHOLD:
-            mat = await asyncio.to_thread(self.embed_sync, list(texts))
-        else:
-            mat = self.embed_sync(texts)
-        if ledger is not None:
-            ledger.record(stage, calls=1, latency_s=time.perf_counter() - t0)
-        result: list[list[float]] = mat.tolist()
-        return result
+        """Embed ``texts`` in order (one ledger call per batch, no tokens; big batches in a thread)."""
+        in_thread = len(texts) > _THREAD_THRESHOLD
+        return await embed_in_process(self.embed_sync, texts, stage=stage, ledger=ledger, in_thread=in_thread)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -12,7 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memforest.backends.base import UsageLedger
+from memforest.backends.base import UsageLedger, embed_in_process
 from memforest.errors import ConfigurationError
 
 __all__ = ["SentenceTransformerEmbedder"]
@@ -82,11 +80,4 @@ class SentenceTransformerEmbedder:
         self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None
     ) -> list[list[float]]:
         """Embed ``texts`` in order in a worker thread; one ledger call per batch."""
-        if not texts:
-            return []
-        t0 = time.perf_counter()
-        mat = await asyncio.to_thread(self.embed_sync, list(texts))
-        if ledger is not None:
-            ledger.record(stage, calls=1, latency_s=time.perf_counter() - t0)
-        result: list[list[float]] = mat.tolist()
-        return result
+        return await embed_in_process(self.embed_sync, texts, stage=stage, ledger=ledger, in_thread=True)

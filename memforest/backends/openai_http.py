@@ -275,13 +275,50 @@ def _int_field(mapping: Any, *keys: str) -> int:
 class _HTTPBackend:
     """What both HTTP backends share: the client, its concurrency budget, lifecycle and probe."""
 
+    name: str
     _client: httpx.AsyncClient
     _semaphore: asyncio.Semaphore
+    _policy: _RetryPolicy
+    _rng: random.Random
 
     async def _post(self, path: str, payload: dict[str, Any], what: str) -> Any:
         """POST within the concurrency budget (held per attempt, not during backoff)."""
         async with self._semaphore:
             return await _post_json(self._client, path, payload, what)
+
+    async def _request(
+        self,
+        path: str,
+        payload: dict[str, Any],
+        what: str,
+        parse: Callable[[Any], T],
+        *,
+        stage: str,
+        ledger: UsageLedger | None,
+    ) -> T:
+        """POST ``payload`` and ``parse`` the answer, retrying per the policy (an unusable answer is
+        retried too); then account the call with the token counts of the answer's ``usage`` (a count
+        the server does not report is 0)."""
+
+        async def attempt() -> tuple[T, Any]:
+            body = await self._post(path, payload, what)
+            return parse(body), body.get("usage") if isinstance(body, dict) else None
+
+        outcome = await _call_with_retries(
+            attempt, policy=self._policy, rng=self._rng, what=what, stage=stage, ledger=ledger, backend=self.name
+        )
+        value, usage = outcome.value
+        _account(
+            ledger,
+            stage,
+            self.name,
+            retries=outcome.retries,
+            prompt_tokens=_int_field(usage, "prompt_tokens"),
+            completion_tokens=_int_field(usage, "completion_tokens"),
+            cached_prompt_tokens=_int_field(usage, "prompt_tokens_details", "cached_tokens"),
+            latency_s=outcome.latency_s,
+        )
+        return value
 
     async def ping(self) -> bool:
         """True when ``GET /models`` answers 2xx (never raises)."""
@@ -347,26 +384,9 @@ class OpenAIChatModel(_HTTPBackend):
             },
         }
         what = f"chat completion ({self.name}, stage {stage!r})"
-
-        async def attempt() -> tuple[ModelT, Any]:
-            body = await self._post("/chat/completions", payload, what)
-            return self._parse(body, schema, what), body.get("usage") if isinstance(body, dict) else None
-
-        outcome = await _call_with_retries(
-            attempt, policy=self._policy, rng=self._rng, what=what, stage=stage, ledger=ledger, backend=self.name
+        return await self._request(
+            "/chat/completions", payload, what, lambda body: self._parse(body, schema, what), stage=stage, ledger=ledger
         )
-        result, usage = outcome.value
-        _account(
-            ledger,
-            stage,
-            self.name,
-            retries=outcome.retries,
-            prompt_tokens=_int_field(usage, "prompt_tokens"),
-            completion_tokens=_int_field(usage, "completion_tokens"),
-            cached_prompt_tokens=_int_field(usage, "prompt_tokens_details", "cached_tokens"),
-            latency_s=outcome.latency_s,
-        )
-        return result
 
     @staticmethod
     def _parse(body: Any, schema: type[ModelT], what: str) -> ModelT:
@@ -428,24 +448,9 @@ class OpenAIEmbedder(_HTTPBackend):
     async def _embed_batch(self, batch: list[str], stage: str, ledger: UsageLedger | None) -> list[list[float]]:
         payload = {"model": self.settings.model, "input": batch}
         what = f"embeddings ({self.name}, {len(batch)} input(s))"
-
-        async def attempt() -> tuple[list[list[float]], Any]:
-            body = await self._post("/embeddings", payload, what)
-            return self._parse(body, len(batch), what), body.get("usage") if isinstance(body, dict) else None
-
-        outcome = await _call_with_retries(
-            attempt, policy=self._policy, rng=self._rng, what=what, stage=stage, ledger=ledger, backend=self.name
+        return await self._request(
+            "/embeddings", payload, what, lambda body: self._parse(body, len(batch), what), stage=stage, ledger=ledger
         )
-        vectors, usage = outcome.value
-        _account(
-            ledger,
-            stage,
-            self.name,
-            retries=outcome.retries,
-            prompt_tokens=_int_field(usage, "prompt_tokens"),
-            latency_s=outcome.latency_s,
-        )
-        return vectors
 
     def _parse(self, body: Any, expected: int, what: str) -> list[list[float]]:
         data = body.get("data") if isinstance(body, dict) else None

@@ -13,12 +13,11 @@ from typing import Any
 import numpy as np
 
 from memforest.domain import Candidate
-from memforest.rules import STATE_KINDS, is_near_duplicate, same_state_value, supersession_slot
+from memforest.rules import is_near_duplicate, same_state_value, supersession_slot
 from memforest.store import facts
 from memforest.store.sql import Conn, Row
 
 __all__ = [
-    "STATE_KINDS",
     "CanonicalOutcome",
     "SourceRef",
     "canonicalize",

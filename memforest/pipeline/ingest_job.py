@@ -87,7 +87,12 @@ class CellWork:
     error: str | None = None
 
 
-async def _load_cells(db: Database, tenant_id: uuid.UUID, session_id: int) -> tuple[int, list[CellWork], set[str]]:
+async def load_session_cells(
+    db: Database, tenant_id: uuid.UUID, session_id: int
+) -> tuple[int, list[CellWork], set[str]]:
+    """The not yet extracted cells of a session as extraction work (each with its turns' view), in a
+    short read transaction. Returns ``(forest_id, work, speakers)``, speakers being every speaker of
+    the session's turns; MemForestError when the session is gone."""
     async with db.tenant(tenant_id) as conn:
         session = await sessions.get_session(conn, tenant_id, session_id)
         if session is None:
@@ -137,7 +142,7 @@ async def _extract_all(work: list[CellWork], backends: Backends, settings: Setti
 async def embed_candidates(
     work: list[CellWork], backends: Backends, ledger: UsageLedger
 ) -> dict[tuple[int, int], np.ndarray[Any, Any]]:
-    """Put each cell's candidates in time order (the order _commit writes them) and embed them in
+    """Put each cell's candidates in time order (the order :func:`commit_cells` writes them) and embed them in
     one batch, keyed by (cell_id, position in that order)."""
     keys: list[tuple[int, int]] = []
     texts: list[str] = []
@@ -219,7 +224,7 @@ def add_structure_counts(counts: IngestCounts, insert_stats: InsertStats, router
     counts.scenes_spawned += router.stats.scenes_spawned
 
 
-async def _commit(
+async def commit_cells(
     db: Database,
     tenant_id: uuid.UUID,
     forest_id: int,
@@ -230,6 +235,11 @@ async def _commit(
     settings: Settings,
     counts: IngestCounts,
 ) -> None:
+    """Commit extracted cells in one transaction under the forest lock (:func:`mark_cells`: record
+    failed cells' errors, mark the others extracted, leaving out those another worker committed
+    meanwhile), canonicalise, route and insert the candidates of the cells this call marked with
+    their ``embeddings`` (keyed as :func:`embed_candidates` returns), and, with coalesced refresh,
+    schedule the forest's refresh job. Adds to ``counts``."""
     insert_stats = InsertStats()
     async with db.tenant(tenant_id) as conn:
         await lock_forest(conn, tenant_id, forest_id, "graph")
@@ -291,13 +301,13 @@ async def run_ingest(
     """Bring one accepted session all the way through the write path. Returns counts and errors."""
     counts = IngestCounts(sessions=1)
     t0 = time.perf_counter()
-    forest_id, work, speakers = await _load_cells(db, tenant_id, session_id)
+    forest_id, work, speakers = await load_session_cells(db, tenant_id, session_id)
     await _extract_all(work, backends, settings, ledger)
     t1 = time.perf_counter()
     embeddings = await embed_candidates(work, backends, ledger)
     t2 = time.perf_counter()
     await wait_for_older_commits(db, tenant_id, forest_id, session_id, settings.pipeline.commit_order_wait_s)
-    await _commit(db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts)
+    await commit_cells(db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts)
     t3 = time.perf_counter()
     # With coalescing, only the lowest levels now (this job's own leaves and their parents); the
     # upper levels, shared by many sessions' paths, wait for the forest's refresh job.

@@ -15,23 +15,13 @@ from typing import Any
 import numpy as np
 
 from memforest.domain import TreeKind
-from memforest.rules import (
-    TOPIC_WEIGHT,
-    entity_earns_tree,
-    entity_key,
-    scene_accepts,
-    scene_label,
-    scene_score,
-    top_topics,
-)
+from memforest.rules import entity_earns_tree, entity_key, scene_accepts, scene_label, scene_score, top_topics
 from memforest.settings import PipelineSettings
 from memforest.store import entities, scenes
 from memforest.store.sql import Conn, as_vector
 from memforest.store.trees import InsertStats, LeafSpec, TreeRef, get_or_create_tree, insert_leaves
 
-# entity_key and TOPIC_WEIGHT live in memforest.rules; re-exported while lifecycle and store code
-# still import them from here.
-__all__ = ["TOPIC_WEIGHT", "FactForRouting", "RouteStats", "Router", "entity_key"]
+__all__ = ["FactForRouting", "RouteStats", "Router"]
 
 
 @dataclass(slots=True)
@@ -190,6 +180,3 @@ class Router:
             self.stats.scenes_spawned += 1
         tree = await self._tree(TreeKind.SCENE, str(cluster_id), scene_label(counts))
         await self._insert(tree, self._leaf(fact.fact_id, fact.valid_from, fact.text, emb))
-
-    # rules.scene_label; kept while lifecycle code still calls it by this name.
-    _scene_label = staticmethod(scene_label)

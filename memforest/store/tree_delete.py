@@ -6,11 +6,12 @@ adjacent sibling in time order that has children to spare, else merges with that
 merged node has at most ``k`` children); a merge removes a child of the parent, which may then be
 under-full in turn. Every node on the path gets its key ``(t_start, seq)``, ``t_end`` and
 ``n_children`` recomputed from its (at most k) children and is marked dirty with a version bump,
-the same convention as :func:`memforest.store.trees.mark_path`, so refresh regenerates exactly the
-touched paths and a concurrent refresh write of a changed node is rejected as stale. An internal
-root left with one child is replaced by that child (the height shrinks); a root left with no child
-is deleted: the tree stays, empty, with ``root_node_id`` NULL (``memforest check`` accepts that and
-the next insert grows a new root). Callers decide whether to drop empty trees.
+the same convention as the insert path (:meth:`memforest.store.tree_batch.Batch.insert` marks the
+new leaf's ancestors that way), so refresh regenerates exactly the touched paths and a concurrent
+refresh write of a changed node is rejected as stale. An internal root left with one child is
+replaced by that child (the height shrinks); a root left with no child is deleted: the tree stays,
+empty, with ``root_node_id`` NULL (``memforest check`` accepts that and the next insert grows a new
+root). Callers decide whether to drop empty trees.
 
 Cost per removed leaf: O(height) statements over at most ``k`` rows each; no tree is ever rebuilt.
 The caller holds the forest lock (:func:`memforest.store.sql.lock_forest`).

@@ -13,7 +13,6 @@ from memforest.rules import entity_key
 from memforest.store.browse.paging import (
     Page,
     check_limit,
-    iso,
     page_rows,
     read_cursor,
     short,
@@ -22,6 +21,7 @@ from memforest.store.browse.paging import (
     utc_time,
 )
 from memforest.store.sql import Conn, Row, fetch_all, fetch_one
+from memforest.timefmt import iso
 
 MAX_CHAIN = 50  # supersession steps followed in each direction
 SNIPPET_CHARS = 300

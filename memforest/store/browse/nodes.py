@@ -9,8 +9,9 @@ from typing import Any
 
 from memforest.domain import TreeKind
 from memforest.errors import NotFoundError
-from memforest.store.browse.paging import Page, check_limit, iso, page_rows, read_cursor, short, sid
+from memforest.store.browse.paging import Page, check_limit, page_rows, read_cursor, short, sid
 from memforest.store.sql import Conn, Row, fetch_all, fetch_one
+from memforest.timefmt import iso
 
 _LIST_TREES = (
     "SELECT tree_id, kind, key, label, fanout, root_node_id, height, n_leaves, created_at FROM trees "

@@ -40,11 +40,6 @@ def parse_id(value: str) -> int:
     return int(value)
 
 
-def iso(value: datetime | None) -> str | None:
-    """A time as ISO 8601 (None stays None)."""
-    return value.isoformat() if value is not None else None
-
-
 def sid(value: Any) -> str | None:
     """An id as a string (None stays None)."""
     return str(value) if value is not None else None

@@ -13,9 +13,10 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
+from memforest.text.sentences import split_sentences
+
 _MARKER_RE = re.compile(r"\[(\d{1,4})\]")
 _ISO_DATE_RE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
-_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 _STOPWORD_TEXT = (
     "i a an the and or but if then so we you he she it they my your our their me him her us them "
@@ -26,13 +27,11 @@ _STOPWORD_TEXT = (
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
-def split_sentences(text: str) -> list[str]:
-    """The simulation's own sentence splitter: break after ``.!?`` + space or at newlines.
-
-    Pieces are whitespace-normalised (and may be empty). Kept in this one function so that it can
-    be swapped for the package's sentence splitter without touching the rest of the simulation.
-    """
-    return [" ".join(raw.split()) for raw in _SENTENCE_SPLIT_RE.split(text)]
+def prompt_sentences(text: str) -> list[str]:
+    """The sentences of a prompt, whitespace-normalised: each line (a turn, a header) split by the
+    package's splitter (:func:`memforest.text.sentences.split_sentences`), so a turn without final
+    punctuation never runs into the next line."""
+    return [" ".join(s.split()) for line in text.split("\n") for s in split_sentences(line)]
 
 
 class TextSource:
@@ -42,7 +41,7 @@ class TextSource:
         self.markers = sorted({int(m) for m in _MARKER_RE.findall(text)})
         self.dates = sorted(set(_ISO_DATE_RE.findall(text)))
         clean = _MARKER_RE.sub(" ", text)
-        sentences = [sentence for sentence in split_sentences(clean) if len(sentence.split()) >= 2]
+        sentences = [sentence for sentence in prompt_sentences(clean) if len(sentence.split()) >= 2]
         self.sentences = sentences or [" ".join(clean.split()) or "Nothing was said."]
         names: list[str] = []
         phrases: list[str] = []
