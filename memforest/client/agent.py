@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Unpack
 
 import httpx
 
-from memforest.client.wire import parse, query_body, seg
+from memforest.client.wire import QueryOptions, parse, query_body, seg
 from memforest.schemas import Fact, Job, Page, QueryResult, SessionAccepted
 from memforest.schemas.agent import FactDeleted, Webhook, WebhookDelivery
 
@@ -62,7 +62,7 @@ class AgentMethods:
         data = await self._json("DELETE", f"/v1/forests/{seg(forest)}/facts/{seg(str(fact_id))}")
         return parse(FactDeleted, data, "fact deletion")
 
-    async def query_forests(self, forests: Sequence[str], query: str, **options: Any) -> QueryResult:
+    async def query_forests(self, forests: Sequence[str], query: str, **options: Unpack[QueryOptions]) -> QueryResult:
         """One ranked list of evidence from several forests (the options of ``query``); each item
         names its ``forest``."""
         body = query_body(query, **options) | {"forests": list(forests)}

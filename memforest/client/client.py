@@ -21,7 +21,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, Unpack
 
 import httpx
 from pydantic import BaseModel
@@ -34,7 +34,7 @@ from memforest.client.errors import (
     UnexpectedResponseError,
     error_from_response,
 )
-from memforest.client.wire import parse, query_body, seg
+from memforest.client.wire import QueryOptions, parse, query_body, seg
 from memforest.errors import ConflictError
 from memforest.schemas import (
     ApiKey,
@@ -282,27 +282,12 @@ class MemForestClient(AgentMethods):
 
     # ------------------------------------------------------------ query
 
-    async def query(
-        self,
-        forest: str,
-        query: str,
-        *,
-        mode: str = "emb",
-        top_k: int | None = None,
-        as_of: datetime | None = None,
-        time_from: datetime | None = None,
-        time_to: datetime | None = None,
-        scope: Sequence[str] | None = None,
-        include_superseded: bool = False,
-        token_budget: int | None = None,
-        source_filter: Mapping[str, Any] | None = None,
-    ) -> QueryResult:
-        """Time-stamped evidence for a question, best first; ``source_filter`` keeps only evidence from
-        matching sources (``{"metadata": {...}, "session_ids": [...], "speakers": [...]}``)."""
-        body = query_body(
-            query, mode=mode, top_k=top_k, as_of=as_of, time_from=time_from, time_to=time_to, scope=scope,
-            include_superseded=include_superseded, token_budget=token_budget, source_filter=source_filter,
-        )  # fmt: skip
+    async def query(self, forest: str, query: str, **options: Unpack[QueryOptions]) -> QueryResult:
+        """Time-stamped evidence for a question, best first. Options (``QueryOptions``): mode ("emb"
+        or "llm"), top_k, as_of, time_from, time_to, scope, include_superseded, token_budget, and
+        source_filter, which keeps only evidence from matching sources (``{"metadata": {...},
+        "session_ids": [...], "speakers": [...]}``)."""
+        body = query_body(query, **options)
         data = await self._json("POST", f"/v1/forests/{_seg(forest)}/query", json_body=body)
         return _parse(QueryResult, data, "query result")
 

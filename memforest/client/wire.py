@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar, Unpack
 from urllib.parse import quote
 
 from pydantic import BaseModel, ValidationError
@@ -30,29 +30,37 @@ def seg(value: str) -> str:
     return quote(str(value), safe="")
 
 
-def query_body(
-    query: str,
-    *,
-    mode: str = "emb",
-    top_k: int | None = None,
-    as_of: datetime | None = None,
-    time_from: datetime | None = None,
-    time_to: datetime | None = None,
-    scope: Sequence[str] | None = None,
-    include_superseded: bool = False,
-    token_budget: int | None = None,
-    source_filter: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+class QueryOptions(TypedDict, total=False):
+    """The options of a query, shared by ``query`` and ``query_forests`` (all optional)."""
+
+    mode: str  # "emb" (default) or "llm"
+    top_k: int | None
+    as_of: datetime | None
+    time_from: datetime | None
+    time_to: datetime | None
+    scope: Sequence[str] | None
+    include_superseded: bool
+    token_budget: int | None
+    source_filter: Mapping[str, Any] | None  # the ``filter`` object: metadata, session_ids, speakers
+
+
+def query_body(query: str, **options: Unpack[QueryOptions]) -> dict[str, Any]:
     """The JSON body of ``POST .../query`` and ``POST /v1/query`` (absent options left out);
     ``source_filter`` is the ``filter`` object (metadata, session_ids, speakers)."""
-    body: dict[str, Any] = {"query": query, "mode": mode, "include_superseded": include_superseded}
+    body: dict[str, Any] = {
+        "query": query,
+        "mode": options.get("mode", "emb"),
+        "include_superseded": options.get("include_superseded", False),
+    }
+    as_of, time_from, time_to = options.get("as_of"), options.get("time_from"), options.get("time_to")
+    scope, source_filter = options.get("scope"), options.get("source_filter")
     optional = {
-        "top_k": top_k,
+        "top_k": options.get("top_k"),
         "as_of": as_of.isoformat() if as_of else None,
         "time_from": time_from.isoformat() if time_from else None,
         "time_to": time_to.isoformat() if time_to else None,
         "scope": list(scope) if scope is not None else None,
-        "token_budget": token_budget,
+        "token_budget": options.get("token_budget"),
         "filter": dict(source_filter) if source_filter is not None else None,
     }
     body.update({k: v for k, v in optional.items() if v is not None})
