@@ -471,8 +471,8 @@ def summary(result: dict[str, Any]) -> str:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Start the server, probe, stop it (also on failure)."""
-    os.environ.setdefault("MEMFOREST_WEBHOOKS__ALLOW_PRIVATE", "true")  # A's webhook targets 127.0.0.1
-    with serve(database_url=args.database_url, embed_dim=args.embed_dim, home=args.home) as server:
+    private_ok = {"MEMFOREST_WEBHOOKS__ALLOW_PRIVATE": "true"}  # A's webhook targets 127.0.0.1 (server only)
+    with serve(database_url=args.database_url, embed_dim=args.embed_dim, home=args.home, env=private_ok) as server:
         result = await probe_server(
             server.url, server.admin_key, job_timeout=args.job_timeout, progress=not args.no_progress
         )

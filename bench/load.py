@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,22 +87,29 @@ class ServerProcess:
 
 @contextlib.contextmanager
 def serve(
-    *, database_url: str | None, embed_dim: int | None, ready_timeout: float = 240.0, home: Path | None = None
+    *,
+    database_url: str | None,
+    embed_dim: int | None,
+    ready_timeout: float = 240.0,
+    home: Path | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[ServerProcess]:
     """Start ``memforest serve`` on a free port in ``home`` (kept) or a temporary home (removed
-    after); stop it (SIGINT) after."""
+    after), with ``env`` added to its environment (not to this process's); stop it (SIGINT) after."""
     temporary = home is None
     home = Path(tempfile.mkdtemp(prefix="memforest-load-")) if home is None else Path(home)
     home.mkdir(parents=True, exist_ok=True)
     admin_key = secrets.token_urlsafe(32)
-    env = {k: v for k, v in os.environ.items() if k != "MEMFOREST_API_KEY"}
+    extra = dict(env or {})
+    env = {k: v for k, v in os.environ.items() if k != "MEMFOREST_API_KEY"} | extra
     env |= {"MEMFOREST_HOME": str(home), "MEMFOREST_ADMIN_KEY": admin_key, "MEMFOREST_LOG_FORMAT": "text"}
     # one tenant's clients measure the server's throughput: no per-tenant limits (ADR 0019)
     env |= {"MEMFOREST_LIMITS__RATE_PER_S": "0", "MEMFOREST_LIMITS__MAX_IN_FLIGHT": "0"}
-    if database_url:
+    if database_url:  # tenant work logs in as MEMFOREST_DATABASE_TENANT_URL from the environment (ADR 0018)
         env["MEMFOREST_DATABASE_URL"] = database_url
-    else:
+    else:  # the embedded server makes its own tenant login
         env.pop("MEMFOREST_DATABASE_URL", None)
+        env.pop("MEMFOREST_DATABASE_TENANT_URL", None)
     if embed_dim is not None:
         env["MEMFOREST_EMBEDDING__DIM"] = str(embed_dim)
     port = free_port()

@@ -4,17 +4,18 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives at the repo root, not installed
+import pytest
+from support import tenant_url
 
 from bench import load
 
 TEST_DIM = 64  # the dimension conftest migrates the test databases with
 
 
-def test_load_smoke(db_url: str, tmp_path: Path) -> None:
+def test_load_smoke(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
     argv = ["--clients", "2", "--duration", "3", "--seed-sessions", "3", "--query-ratio", "0.7"]
     argv += ["--database-url", db_url, "--embed-dim", str(TEST_DIM), "--out", str(tmp_path), "--no-progress"]
     assert load.main(argv) == 0
