@@ -32,8 +32,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run the subcommand, turn MemForest errors into one line and exit 2."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
     handler: Handler = args.handler
+    # Log to this call's stderr for this call only: a handler left on the root logger would keep
+    # writing to whatever stderr was when it was made (in-process callers, tests) after it closed.
+    root, log_handler = logging.getLogger(), logging.StreamHandler(sys.stderr)
+    log_handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    level = root.level
+    root.addHandler(log_handler)
+    root.setLevel(logging.INFO if args.verbose else logging.WARNING)
     try:
         settings = Settings()
         return asyncio.run(handler(args, settings))
@@ -43,6 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("memforest: interrupted", file=sys.stderr)
         return 130
+    finally:
+        root.removeHandler(log_handler)
+        root.setLevel(level)
 
 
 if __name__ == "__main__":  # pragma: no cover
