@@ -11,10 +11,13 @@ from __future__ import annotations
 import asyncio
 import glob
 import logging
+import os
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from support import ADMIN_AUTH, admin_settings, app_client, session_body, session_input, tenant_key
@@ -23,14 +26,17 @@ from support.relay import Relay
 from memforest.backends.factory import build_backends
 from memforest.db.embedded import TENANT_LOGIN, EmbeddedServer
 from memforest.db.engine import Database, database_unavailable
+from memforest.db.runtime import open_database
 from memforest.domain import JobState
-from memforest.errors import DatabaseUnavailableError
+from memforest.errors import ConfigurationError, DatabaseUnavailableError
 from memforest.pipeline import jobs
 from memforest.pipeline.service import accept_sessions
 from memforest.pipeline.worker import Backoff, run_worker
 from memforest.settings import Settings
 from memforest.store.sql import scalar
 from memforest.store.tenants import ensure_tenant
+
+REPO_ROOT = str(Path(__file__).resolve().parent.parent)
 
 
 def _db_name(db_url: str) -> str:
@@ -216,3 +222,68 @@ async def test_a_session_whose_commit_answer_a_restart_lost_is_accepted_once(
     async with db.tenant(tenant_id) as conn:
         assert await scalar(conn, "SELECT count(*) FROM sessions WHERE external_id = 's1'") == 1
         assert await scalar(conn, "SELECT count(*) FROM jobs WHERE kind = 'ingest'") == 1
+
+
+async def _line_with(stream: asyncio.StreamReader, needle: bytes, seen: list[bytes]) -> None:
+    while needle not in (line := await stream.readline()):
+        assert line, b"".join(seen)  # the process ended before saying it
+        seen.append(line)
+    seen.append(line)
+
+
+async def test_a_worker_started_while_the_database_is_down_waits_for_it(
+    settings: Settings, relay: Relay, db_url: str, db: Database, tmp_path: Path
+) -> None:
+    """``memforest worker`` used to exit at start-up when the database was restarting; it now tries
+    again (each attempt logged) and, once the database is back, runs the queued work."""
+    tenant_id = await ensure_tenant(db, "t")
+    _, results = await accept_sessions(
+        db, settings, tenant_id, "f", [session_input("s1", datetime(2024, 5, 1, tzinfo=UTC), ["I moved to Davis."])]
+    )
+    job_id = results[0].job_id
+    assert job_id is not None
+    name = _db_name(db_url)
+    env = {
+        **os.environ,
+        "PYTHONPATH": REPO_ROOT,
+        "MEMFOREST_HOME": str(tmp_path / "home"),
+        # no ?ssl= (psycopg, which migrates, does not know it): both drivers read PGSSLMODE
+        "MEMFOREST_DATABASE_URL": relay.url(name).split("?")[0],
+        "MEMFOREST_DATABASE_TENANT_URL": relay.url(name, TENANT_LOGIN).split("?")[0],
+        "PGSSLMODE": "disable",
+        "MEMFOREST_EMBEDDING__DIM": str(settings.embedding.dim),
+        "MEMFOREST_LOG_FORMAT": "text",
+    }
+    await relay.down()  # new connections hear 57P03 "shutting down"
+    argv = ["-m", "memforest.cli", "worker", "--until-idle", "--wait-for-database", "60"]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, *argv, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
+    seen: list[bytes] = []
+    try:
+        assert proc.stdout is not None
+        await asyncio.wait_for(_line_with(proc.stdout, b"database not reachable (attempt 1", seen), 60)
+        await relay.down(refuse=True)  # then connections are refused
+        await asyncio.wait_for(_line_with(proc.stdout, b"database not reachable (attempt 2", seen), 30)
+        assert proc.returncode is None
+        relay.up()
+        out, _ = await asyncio.wait_for(proc.communicate(), 90)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+    assert proc.returncode == 0, (b"".join(seen) + out).decode(errors="replace")
+    async with db.tenant(tenant_id) as conn:
+        assert (await jobs.get_job(conn, tenant_id, job_id) or {}).get("state") == JobState.SUCCEEDED.value
+
+
+async def test_a_worker_told_not_to_wait_exits_at_once_with_one_line(
+    settings: Settings, relay: Relay, db_url: str
+) -> None:
+    await relay.down(refuse=True)
+    name = _db_name(db_url)
+    s = settings.model_copy(
+        update={"database_url": relay.url(name), "database_tenant_url": relay.url(name, TENANT_LOGIN)}
+    )
+    with pytest.raises(ConfigurationError, match="cannot reach the database"):
+        async with open_database(s, wait_s=0.0):
+            pass

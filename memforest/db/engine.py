@@ -289,7 +289,8 @@ class Database:
                         )
                     )
                 ).scalar()
-        except (OSError, DBAPIError) as exc:
+        except (OSError, TimeoutError, DBAPIError, asyncpg.exceptions.PostgresError, asyncpg.InterfaceError) as exc:
+            # asyncpg's errors of connecting come unwrapped: 57P03 "shutting down", closed mid-startup
             raise ConfigurationError(f"cannot reach the database: {public_reason(exc)}") from exc
         return ServerVersions(postgres=str(ver), postgres_num=num, pgvector=vec)
 
