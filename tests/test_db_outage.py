@@ -2,29 +2,33 @@
 pool recovers afterwards, and workers (separate or in-process) keep running and pick up work again.
 
 The outage is real at the wire: the service talks to the test's PostgreSQL through a TCP relay
-that can "restart" it, closing every open connection (as a fast shutdown does) and, while down,
-answering new connections the way a stopping server does (FATAL 57P03 "the database system is
-shutting down") or refusing them outright."""
+that can "restart" it (``tests/support/relay.py``), closing every open connection (as a fast
+shutdown does) and, while down, answering new connections the way a stopping server does (FATAL
+57P03 "the database system is shutting down") or refusing them outright."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import glob
 import logging
-import struct
+import os
+import sys
 import time
+import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
-from support import ADMIN_AUTH, admin_settings, app_client, session_input, tenant_key
+from support import ADMIN_AUTH, admin_settings, app_client, session_body, session_input, tenant_key
+from support.relay import Relay
 
 from memforest.backends.factory import build_backends
 from memforest.db.embedded import TENANT_LOGIN, EmbeddedServer
 from memforest.db.engine import Database, database_unavailable
+from memforest.db.runtime import open_database
 from memforest.domain import JobState
-from memforest.errors import DatabaseUnavailableError
+from memforest.errors import ConfigurationError, DatabaseUnavailableError
 from memforest.pipeline import jobs
 from memforest.pipeline.service import accept_sessions
 from memforest.pipeline.worker import Backoff, run_worker
@@ -32,83 +36,7 @@ from memforest.settings import Settings
 from memforest.store.sql import scalar
 from memforest.store.tenants import ensure_tenant
 
-
-def _fatal(sqlstate: str, message: str) -> bytes:
-    """A FATAL ErrorResponse as PostgreSQL sends it."""
-    fields = b"SFATAL\x00VFATAL\x00C" + sqlstate.encode() + b"\x00M" + message.encode() + b"\x00\x00"
-    return b"E" + struct.pack("!i", 4 + len(fields)) + fields
-
-
-def _shutting_down() -> bytes:
-    """The ErrorResponse a stopping PostgreSQL sends a new connection."""
-    return _fatal("57P03", "the database system is shutting down")
-
-
-class Relay:
-    """TCP on 127.0.0.1 to the server's unix socket, with a switch: ``down()`` closes every open
-    connection and answers new ones with 57P03 (or refuses them: ``refuse=True``); ``up()``."""
-
-    def __init__(self, unix_path: str) -> None:
-        self.unix_path = unix_path
-        self.is_up = True
-        self.refuse = False
-        self.port = 0
-        self._server: asyncio.Server | None = None
-        self._open: set[asyncio.StreamWriter] = set()
-        self._clients: set[asyncio.StreamWriter] = set()
-
-    async def start(self) -> None:
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        self.port = self._server.sockets[0].getsockname()[1]
-
-    def url(self, database: str, user: str = "postgres") -> str:
-        return f"postgresql+asyncpg://{user}@127.0.0.1:{self.port}/{database}?ssl=disable"
-
-    async def down(self, *, refuse: bool = False) -> None:
-        self.is_up, self.refuse = False, refuse
-        for w in list(self._open):
-            w.transport.abort()
-        self._open.clear()
-
-    def up(self) -> None:
-        self.is_up = True
-
-    async def terminate_sent(self) -> None:
-        """What a fast shutdown first does to every backend: FATAL 57P01 to its client. The
-        sockets stay open here (the server closes them a moment later)."""
-        for w in list(self._clients):
-            w.write(_fatal("57P01", "terminating connection due to administrator command"))
-            await w.drain()
-
-    async def close(self) -> None:
-        await self.down()
-        if self._server is not None:
-            self._server.close()
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if not self.is_up:
-            with contextlib.suppress(Exception):
-                if not self.refuse:
-                    size = struct.unpack("!i", await reader.readexactly(4))[0]
-                    await reader.readexactly(size - 4)  # the startup message
-                    writer.write(_shutting_down())
-                    await writer.drain()
-            writer.transport.abort()
-            return
-        up_reader, up_writer = await asyncio.open_unix_connection(self.unix_path)
-        self._open |= {writer, up_writer}
-        self._clients.add(writer)
-
-        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
-            with contextlib.suppress(Exception):
-                while data := await src.read(65536):
-                    dst.write(data)
-                    await dst.drain()
-            dst.transport.abort()
-
-        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
-        self._open -= {writer, up_writer}
-        self._clients.discard(writer)
+REPO_ROOT = str(Path(__file__).resolve().parent.parent)
 
 
 def _db_name(db_url: str) -> str:
@@ -257,3 +185,105 @@ async def test_the_worker_survives_a_database_outage_and_works_after_it(
         stop.set()
         await asyncio.wait_for(worker, timeout=30)
         await backends.aclose()
+
+
+async def test_a_query_whose_transaction_a_restart_cuts_is_run_again(
+    settings: Settings, relay: Relay, relayed_db: Database
+) -> None:
+    """Opening a transaction waits for the database, but a restart in the middle of one used to
+    answer 503: a read-only use case now runs once more, its new transaction waiting for the
+    database to come back."""
+    async with app_client(admin_settings(settings), relayed_db) as (_, client):
+        _, auth = await tenant_key(client)
+        assert (await client.post("/v1/forests", json={"name": "f"}, headers=auth)).status_code == 201
+        relayed_db.connect_wait_s = 5.0
+        cut = relay.cut_at(b"SELECT max(time) FROM sessions", down_for_s=0.5)
+        r = await client.post("/v1/forests/f/query", json={"query": "where did I move?"}, headers=auth)
+        assert cut.fired
+        assert r.status_code == 200, r.text
+
+
+async def test_a_session_whose_commit_answer_a_restart_lost_is_accepted_once(
+    settings: Settings, relay: Relay, relayed_db: Database, db: Database
+) -> None:
+    """The hardest cut for a write: the server committed, the answer never came back. Accepting
+    is idempotent by construction (forest + session id + content), so the run once more finds the
+    first one's session and adds nothing: one session, one job, and the client gets its 202."""
+    async with app_client(admin_settings(settings), relayed_db) as (_, client):
+        tid, auth = await tenant_key(client)
+        relayed_db.connect_wait_s = 5.0
+        cut = relay.cut_at(b"INSERT INTO jobs", reply=b"COMMIT\x00", down_for_s=0.5)
+        body = session_body("s1", "2024-05-01T10:00:00Z", ["I moved to Davis last spring.", "Nice, how is it?"])
+        r = await client.post("/v1/forests/f/sessions", json=body, headers=auth)
+        assert cut.fired
+        assert r.status_code == 202, r.text
+        assert r.json()["created"] is False  # the first run's commit stood
+    tenant_id = uuid.UUID(tid)
+    async with db.tenant(tenant_id) as conn:
+        assert await scalar(conn, "SELECT count(*) FROM sessions WHERE external_id = 's1'") == 1
+        assert await scalar(conn, "SELECT count(*) FROM jobs WHERE kind = 'ingest'") == 1
+
+
+async def _line_with(stream: asyncio.StreamReader, needle: bytes, seen: list[bytes]) -> None:
+    while needle not in (line := await stream.readline()):
+        assert line, b"".join(seen)  # the process ended before saying it
+        seen.append(line)
+    seen.append(line)
+
+
+async def test_a_worker_started_while_the_database_is_down_waits_for_it(
+    settings: Settings, relay: Relay, db_url: str, db: Database, tmp_path: Path
+) -> None:
+    """``memforest worker`` used to exit at start-up when the database was restarting; it now tries
+    again (each attempt logged) and, once the database is back, runs the queued work."""
+    tenant_id = await ensure_tenant(db, "t")
+    _, results = await accept_sessions(
+        db, settings, tenant_id, "f", [session_input("s1", datetime(2024, 5, 1, tzinfo=UTC), ["I moved to Davis."])]
+    )
+    job_id = results[0].job_id
+    assert job_id is not None
+    name = _db_name(db_url)
+    env = {
+        **os.environ,
+        "PYTHONPATH": REPO_ROOT,
+        "MEMFOREST_HOME": str(tmp_path / "home"),
+        # no ?ssl= (psycopg, which migrates, does not know it): both drivers read PGSSLMODE
+        "MEMFOREST_DATABASE_URL": relay.url(name).split("?")[0],
+        "MEMFOREST_DATABASE_TENANT_URL": relay.url(name, TENANT_LOGIN).split("?")[0],
+        "PGSSLMODE": "disable",
+        "MEMFOREST_EMBEDDING__DIM": str(settings.embedding.dim),
+        "MEMFOREST_LOG_FORMAT": "text",
+    }
+    await relay.down()  # new connections hear 57P03 "shutting down"
+    argv = ["-m", "memforest.cli", "worker", "--until-idle", "--wait-for-database", "60"]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, *argv, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
+    seen: list[bytes] = []
+    try:
+        assert proc.stdout is not None
+        await asyncio.wait_for(_line_with(proc.stdout, b"database not reachable (attempt 1", seen), 60)
+        await relay.down(refuse=True)  # then connections are refused
+        await asyncio.wait_for(_line_with(proc.stdout, b"database not reachable (attempt 2", seen), 30)
+        assert proc.returncode is None
+        relay.up()
+        out, _ = await asyncio.wait_for(proc.communicate(), 90)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+    assert proc.returncode == 0, (b"".join(seen) + out).decode(errors="replace")
+    async with db.tenant(tenant_id) as conn:
+        assert (await jobs.get_job(conn, tenant_id, job_id) or {}).get("state") == JobState.SUCCEEDED.value
+
+
+async def test_a_worker_told_not_to_wait_exits_at_once_with_one_line(
+    settings: Settings, relay: Relay, db_url: str
+) -> None:
+    await relay.down(refuse=True)
+    name = _db_name(db_url)
+    s = settings.model_copy(
+        update={"database_url": relay.url(name), "database_tenant_url": relay.url(name, TENANT_LOGIN)}
+    )
+    with pytest.raises(ConfigurationError, match="cannot reach the database"):
+        async with open_database(s, wait_s=0.0):
+            pass

@@ -11,6 +11,7 @@ import string
 import uuid
 from dataclasses import dataclass
 
+from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.errors import AuthenticationError, ConfigurationError, InputError
 from memforest.logs import bind
@@ -88,6 +89,7 @@ def bearer_token(header: str | None) -> str:
     return token
 
 
+@retry_if_cut
 async def authenticate(db: Database, admin_key: str, authorization: str | None) -> Principal:
     """The caller of an ``Authorization`` header; AuthenticationError (401) for missing, malformed,
     unknown or revoked keys. A tenant key binds its tenant to the log context of the request."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.domain import TreeKind
 from memforest.errors import InputError, NotFoundError
@@ -33,6 +34,7 @@ def parse_tree_kind(kind: str | None) -> TreeKind | None:
         raise InputError(f"kind must be one of {', '.join(k.value for k in TreeKind)}", location="kind") from None
 
 
+@retry_if_cut
 async def facts_page(
     db: Database, tenant_id: uuid.UUID, forest: str, flt: FactFilter, *, cursor: str | None, limit: int
 ) -> Page:
@@ -42,6 +44,7 @@ async def facts_page(
         return await browse.list_facts(conn, tenant_id, f.forest_id, flt, cursor=cursor, limit=limit)
 
 
+@retry_if_cut
 async def fact_detail(db: Database, tenant_id: uuid.UUID, forest: str, fact_id: str) -> dict[str, Any]:
     """One fact with its provenance, supersession chain and placements."""
     fid = parse_id(fact_id)
@@ -50,6 +53,7 @@ async def fact_detail(db: Database, tenant_id: uuid.UUID, forest: str, fact_id: 
         return await browse.get_fact(conn, tenant_id, f.forest_id, fid)
 
 
+@retry_if_cut
 async def trees_page(
     db: Database, tenant_id: uuid.UUID, forest: str, kind: TreeKind | None, *, cursor: str | None, limit: int
 ) -> Page:
@@ -59,6 +63,7 @@ async def trees_page(
         return await browse.list_trees(conn, tenant_id, f.forest_id, kind, cursor=cursor, limit=limit)
 
 
+@retry_if_cut
 async def node_detail(
     db: Database, tenant_id: uuid.UUID, forest: str, node_id: str, *, cursor: str | None, limit: int = 50
 ) -> dict[str, Any]:

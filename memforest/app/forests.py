@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.errors import ConflictError, InputError, NotFoundError
 from memforest.lifecycle.forget import forget_forest
@@ -26,6 +27,7 @@ async def create_forest(db: Database, tenant_id: uuid.UUID, name: str) -> dict[s
     raise ConflictError(f"forest {name.strip()!r} already exists")
 
 
+@retry_if_cut
 async def forests(db: Database, tenant_id: uuid.UUID) -> list[dict[str, Any]]:
     """The tenant's forests by name."""
     async with db.tenant(tenant_id) as conn:
@@ -33,6 +35,7 @@ async def forests(db: Database, tenant_id: uuid.UUID) -> list[dict[str, Any]]:
     return [{"name": f.name} for f in found]
 
 
+@retry_if_cut
 async def forest_detail(db: Database, tenant_id: uuid.UUID, name: str) -> dict[str, Any]:
     """A forest with its counts; NotFoundError for an unknown forest."""
     async with db.tenant(tenant_id) as conn:
@@ -57,6 +60,7 @@ def _int_cursor(cursor: str | None) -> int:
     return int(cursor)
 
 
+@retry_if_cut
 async def sessions_page(
     db: Database, tenant_id: uuid.UUID, forest: str, *, cursor: str | None, limit: int
 ) -> dict[str, Any]:
@@ -79,6 +83,7 @@ async def sessions_page(
     return {"items": items, "next_cursor": str(rows[-1]["session_id"]) if more and rows else None}
 
 
+@retry_if_cut
 async def session_detail(db: Database, tenant_id: uuid.UUID, forest: str, session_id: str) -> dict[str, Any]:
     """One session with its turns; NotFoundError for an unknown forest or session."""
     async with db.tenant(tenant_id) as conn:
@@ -105,6 +110,7 @@ async def session_detail(db: Database, tenant_id: uuid.UUID, forest: str, sessio
     }
 
 
+@retry_if_cut
 async def check(db: Database, tenant_id: uuid.UUID, forest: str) -> CheckReport:
     """Every tree invariant of the forest (the report lists the violations)."""
     async with db.tenant(tenant_id) as conn:

@@ -12,6 +12,7 @@ from collections import ChainMap
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
+from memforest.app.retry import retry_if_cut
 from memforest.app.webhooks import running_deliverer
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
@@ -123,6 +124,7 @@ def parse_job_id(value: str) -> uuid.UUID:
         raise NotFoundError("no such job") from None
 
 
+@retry_if_cut
 async def job_view(db: Database, tenant_id: uuid.UUID, job_id: str) -> dict[str, Any]:
     """A job of this tenant as the API and the MCP tools show it; NotFoundError when absent or another tenant's."""
     jid = parse_job_id(job_id)
@@ -133,6 +135,7 @@ async def job_view(db: Database, tenant_id: uuid.UUID, job_id: str) -> dict[str,
     return view
 
 
+@retry_if_cut
 async def admin_job_view(db: Database, tenant_id: str, job_id: str) -> dict[str, Any]:
     """A job of any tenant as the admin polls it (the merges it queued); NotFoundError when absent."""
     try:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memforest.app.auth import KEY_PREFIX, MAX_KEY_CHARS, hash_key
+from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.errors import NotFoundError
 from memforest.settings import LimitSettings
@@ -67,6 +68,7 @@ class Limiter:
     _buckets: dict[uuid.UUID, _Bucket] = field(default_factory=dict)
     _keys: dict[str, tuple[float, uuid.UUID, TenantLimits]] = field(default_factory=dict)
 
+    @retry_if_cut
     async def tenant_of(self, db: Database, token: str) -> tuple[uuid.UUID, TenantLimits] | None:
         """The tenant of a tenant key and its limits (cached), or None for anything else."""
         if not token.startswith(KEY_PREFIX) or len(token) > MAX_KEY_CHARS:
@@ -149,6 +151,7 @@ async def set_limits(
     return _view(row, defaults)
 
 
+@retry_if_cut
 async def get_limits(db: Database, defaults: LimitSettings, tenant_id: uuid.UUID) -> dict[str, Any]:
     """A tenant's overrides and the limits in force."""
     async with db.system() as conn:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database, ServerVersions
 from memforest.store import ops
 
@@ -12,13 +13,18 @@ OK = "ok"
 JOB_STATES = ("queued", "running", "succeeded", "failed")
 
 
+@retry_if_cut
+async def _ping(database: Database) -> None:
+    async with database.system() as conn:
+        await ops.ping(conn)
+
+
 async def database_checks(database: Database) -> dict[str, str]:
     """``database`` reachable (a pooled connection), ``migrations`` at head and ``rls`` in force.
     The last two are read once they pass, then remembered: a probe costs one pooled ``SELECT 1``."""
     checks: dict[str, str] = {}
     try:
-        async with database.system() as conn:
-            await ops.ping(conn)
+        await _ping(database)
         checks["database"] = OK
         checks["migrations"] = await database.migrations_problem() or OK
         checks["rls"] = await database.rls_problem() or OK
@@ -42,6 +48,7 @@ class QueueSnapshot:
     dirty_nodes: int
 
 
+@retry_if_cut
 async def read_queue_snapshot(db: Database) -> QueueSnapshot:
     """Jobs by state (one grouped COUNT) and the dirty-node backlog."""
     async with db.system() as conn:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from memforest.app.retry import retry_if_cut
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.errors import InputError
@@ -17,6 +18,7 @@ from memforest.settings import Settings
 __all__ = ["MODES", "Evidence", "QueryResult", "ask", "ask_many", "source_filter"]
 
 
+@retry_if_cut
 async def ask(
     db: Database,
     settings: Settings,

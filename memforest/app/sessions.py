@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 
+from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.domain import SessionInput
 from memforest.errors import ConflictError, InputError
@@ -43,6 +44,7 @@ def session_from_json(body: dict[str, Any], settings: Settings, *, root: str) ->
     return model.to_domain()
 
 
+@retry_if_cut
 async def add_session(
     db: Database,
     settings: Settings,
@@ -54,7 +56,10 @@ async def add_session(
     root: str = "body",
 ) -> dict[str, Any]:
     """Accept one JSON session into ``forest`` (created when it does not exist yet) and queue its
-    ingest job. Returns ``{job_id, session_id, created}``; a repeated session is not queued again."""
+    ingest job. Returns ``{job_id, session_id, created}``; a repeated session is not queued again.
+    Run once more when a database restart cuts the transaction: accepting is idempotent by
+    construction (forest + session id + content, under the forest's lock, or the Idempotency-Key),
+    so a second run finds a first one that did commit and adds nothing (``created`` is then false)."""
     session = session_from_json(body, settings, root=root)
     pipeline = settings.pipeline
     try:

@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 from memforest.app.auth import hash_key, new_tenant_key, validate_scopes
+from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.errors import NotFoundError
 from memforest.lifecycle.forget import forget_tenant
@@ -37,6 +38,7 @@ def parse_uuid(value: str) -> uuid.UUID:
         raise NotFoundError("not found") from None
 
 
+@retry_if_cut
 async def list_tenants(db: Database) -> list[dict[str, Any]]:
     """Every tenant by name: ``id``, ``name``, ``created_at``."""
     async with db.system() as conn:
@@ -62,6 +64,7 @@ async def create_key(db: Database, tenant_id: uuid.UUID, scopes: list[str]) -> t
     return key_id, key, scopes
 
 
+@retry_if_cut
 async def list_keys(db: Database, tenant_id: uuid.UUID) -> list[dict[str, Any]]:
     """Keys of a tenant (never the key itself)."""
     async with db.system() as conn:
@@ -84,6 +87,7 @@ async def revoke_key(db: Database, tenant_id: uuid.UUID, key_id: uuid.UUID) -> N
         await store.revoke_key(conn, tenant_id, key_id)
 
 
+@retry_if_cut
 async def existing_forest(db: Database, tenant_id: uuid.UUID, name: str) -> Forest:
     """An existing forest of the tenant (NotFoundError otherwise)."""
     async with db.tenant(tenant_id) as conn:

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.errors import ConflictError, InputError, NotFoundError
 from memforest.pipeline.jobs import job_view
@@ -102,6 +103,7 @@ def _webhook(row: Row) -> dict[str, Any]:
             "created_at": row["created_at"]}  # fmt: skip
 
 
+@retry_if_cut
 async def list_webhooks(db: Database, tenant_id: uuid.UUID) -> list[dict[str, Any]]:
     """The tenant's webhooks (no secrets)."""
     async with db.tenant(tenant_id) as conn:
@@ -116,6 +118,7 @@ async def delete_webhook(db: Database, tenant_id: uuid.UUID, webhook_id: str) ->
             raise NotFoundError("no such webhook")
 
 
+@retry_if_cut
 async def deliveries(db: Database, tenant_id: uuid.UUID, webhook_id: str, limit: int) -> list[dict[str, Any]]:
     """The webhook's latest deliveries, newest first; NotFoundError when absent."""
     wid = _parse_id(webhook_id)

@@ -27,6 +27,9 @@ from memforest.ingest.formats import FORMATS, load_forests
 from memforest.logs import configure_logging
 from memforest.settings import Settings
 
+# A worker (re)started while the database restarts waits for it this long instead of exiting.
+WORKER_DATABASE_WAIT_S = 60.0
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``ingest``, ``check``, ``stats`` and ``worker``."""
@@ -58,6 +61,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     w = sub.add_parser("worker", help="run a worker that claims and runs queued jobs")
     w.add_argument("--concurrency", type=int, default=2)
     w.add_argument("--until-idle", action="store_true", help="exit when the queue is empty")
+    w.add_argument(
+        "--wait-for-database",
+        type=float,
+        default=WORKER_DATABASE_WAIT_S,
+        metavar="SECONDS",
+        help=f"at start-up, wait this long for an unreachable database (default {WORKER_DATABASE_WAIT_S:g})",
+    )
     w.set_defaults(handler=worker)
 
 
@@ -209,7 +219,7 @@ async def stats(args: argparse.Namespace, settings: Settings) -> int:
 async def worker(args: argparse.Namespace, settings: Settings) -> int:
     """Run jobs until interrupted (or until the queue is empty with --until-idle)."""
     configure_logging(settings.log_format)  # JSON lines by default, each with its job's context (ADR 0010)
-    async with open_database(settings) as db:
+    async with open_database(settings, wait_s=max(0.0, args.wait_for_database)) as db:
         backends = build_backends(settings)
         try:  # a long-running worker also delivers the webhook outbox
             async with running_deliverer(db, settings, enabled=not args.until_idle):

@@ -47,6 +47,10 @@ UNAVAILABLE_SQLSTATE_PREFIXES = ("08", "57P")
 _CLOSED_PHRASES = ("connection is closed", "connection was closed", "underlying connection is closed")
 
 
+class DatabaseWaitExpired(DatabaseUnavailableError):
+    """Opening a transaction gave up: the database stayed unavailable for the whole wait."""
+
+
 def _error_chain(exc: BaseException) -> Iterator[BaseException]:
     """``exc``, the driver error SQLAlchemy wraps (``orig``) and their causes and contexts."""
     seen: set[int] = set()
@@ -130,7 +134,7 @@ async def _transaction(engine: AsyncEngine, wait_s: float) -> AsyncIterator[Asyn
                     if not _unavailable_on_open(exc):
                         raise
                     if time.monotonic() + pause > deadline:
-                        raise DatabaseUnavailableError() from exc
+                        raise DatabaseWaitExpired() from exc
                     await asyncio.sleep(pause * random.uniform(0.5, 1.0))
                     pause = min(2 * pause, CONNECT_RETRY_MAX_S)
             yield conn
@@ -285,7 +289,8 @@ class Database:
                         )
                     )
                 ).scalar()
-        except (OSError, DBAPIError) as exc:
+        except (OSError, TimeoutError, DBAPIError, asyncpg.exceptions.PostgresError, asyncpg.InterfaceError) as exc:
+            # asyncpg's errors of connecting come unwrapped: 57P03 "shutting down", closed mid-startup
             raise ConfigurationError(f"cannot reach the database: {public_reason(exc)}") from exc
         return ServerVersions(postgres=str(ver), postgres_num=num, pgvector=vec)
 

@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import random
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from memforest.db import migrate
 from memforest.db.embedded import TENANT_LOGIN, EmbeddedServer, ensure_tenant_login, start_embedded, stop_embedded
-from memforest.db.engine import Database
+from memforest.db.engine import Database, ServerVersions, database_unavailable
 from memforest.errors import ConfigurationError
 from memforest.settings import Settings
 
 EMBEDDED_DB = "memforest"
+# Waiting for the database at start-up (``open_database(wait_s=...)``): pauses double up to this.
+START_RETRY_FIRST_S = 0.5
+START_RETRY_MAX_S = 5.0
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
@@ -51,13 +59,42 @@ def ensure_schema(url: str, settings: Settings, *, check_embedding_dim: bool = T
     migrate.upgrade(url, embedding_dim=settings.embedding.dim)
 
 
+def _unreachable(exc: BaseException) -> bool:
+    """Whether a failure to read the server's versions means it is not there (yet), rather than
+    refusing us (a wrong password, an unknown database)."""
+    return any(
+        isinstance(e, OSError | TimeoutError) or database_unavailable(e) for e in (exc, exc.__cause__) if e is not None
+    )
+
+
+async def wait_for_server(db: Database, wait_s: float) -> ServerVersions:
+    """The server's versions, checked; while it cannot be reached, tried again (jittered pauses
+    doubling from 0.5 to 5 s, each failed attempt logged) for up to ``wait_s`` seconds, then the
+    last error (ConfigurationError, one line)."""
+    deadline = time.monotonic() + wait_s
+    pause = START_RETRY_FIRST_S
+    attempt = 1
+    while True:
+        try:
+            return await db.check_versions()
+        except Exception as exc:  # refused, "starting up" / "shutting down" (57P03), reset
+            left = deadline - time.monotonic()
+            if not _unreachable(exc) or left <= 0:
+                raise
+            delay = min(pause * random.uniform(0.75, 1.0), left)
+            log.warning("database not reachable (attempt %d: %s); trying again in %.1f s", attempt, exc, delay)
+            await asyncio.sleep(delay)
+            pause, attempt = min(2 * pause, START_RETRY_MAX_S), attempt + 1
+
+
 @asynccontextmanager
 async def open_database(
-    settings: Settings, *, migrate_schema: bool = True, check_embedding_dim: bool = True
+    settings: Settings, *, migrate_schema: bool = True, check_embedding_dim: bool = True, wait_s: float = 0.0
 ) -> AsyncIterator[Database]:
     """Open the configured database (starting the embedded one if needed), checked and migrated;
     refuse (ConfigurationError) unless row-level security is in force for tenant work (ADR 0018).
     ``check_embedding_dim=False`` skips the dimension check (only for the dimension change).
+    ``wait_s`` > 0 waits that long for a database that cannot be reached yet (:func:`wait_for_server`).
     The embedded server this started is let go on the way out (it stops if no one else uses it)."""
     location = await asyncio.to_thread(resolve_database, settings)
     try:
@@ -70,7 +107,7 @@ async def open_database(
             idle_in_transaction_timeout_ms=settings.database.idle_in_transaction_timeout_ms,
         )
         try:
-            await db.check_versions()
+            await wait_for_server(db, wait_s)
             if migrate_schema:
                 await asyncio.to_thread(ensure_schema, location.url, settings, check_embedding_dim=check_embedding_dim)
                 if location.embedded is not None:
