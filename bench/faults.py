@@ -48,7 +48,7 @@ from memforest.errors import MemForestError
 
 HEALTHZ_P99_TARGET_MS = 250.0
 QUICK = {"duration": 15.0, "kills": 2, "db_restarts": 1, "ingest_clients": 2, "query_clients": 1,
-         "drain_timeout": 60.0, "ingest_pause": 1.5, "max_sessions": 8, "adversarial_pause": 2.0}  # fmt: skip
+         "drain_timeout": 240.0, "ingest_pause": 1.5, "max_sessions": 8, "adversarial_pause": 2.0}  # fmt: skip
 FULL = {"duration": 240.0, "kills": 20, "db_restarts": 3, "ingest_clients": 3, "query_clients": 2,
         "drain_timeout": 540.0, "ingest_pause": 3.0, "max_sessions": 400, "adversarial_pause": 0.5}  # fmt: skip
 
