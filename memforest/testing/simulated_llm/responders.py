@@ -158,7 +158,11 @@ class SchemaFiller:
         else:
             value = self.source.sentence(self.rng)
         max_len = schema.get("maxLength")
-        if isinstance(max_len, int) and len(value) > max_len:
+        if not isinstance(max_len, int):
+            # a model writes a sentence-sized string; it does not paste a 20 KB run-on "sentence" of
+            # its input back (which would overrun max_tokens and come back truncated, invalid JSON)
+            max_len = MAX_STRING_CHARS
+        if len(value) > max_len:
             value = value[:max_len]
         min_len = schema.get("minLength")
         if isinstance(min_len, int) and len(value) < min_len:
@@ -184,6 +188,9 @@ class SchemaFiller:
         if "exclusiveMaximum" in schema and value >= high:
             value = low + (high - low) / 2
         return value
+
+
+MAX_STRING_CHARS = 400  # longest string the simulation writes where the schema sets no maxLength
 
 
 def _is_date_name(name: str) -> bool:
