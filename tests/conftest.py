@@ -49,6 +49,16 @@ def db_url(pg_server: EmbeddedServer) -> Iterator[str]:
 
 
 @pytest.fixture
+def db_env(db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """``db_url``, also set in the environment as processes read it (the CLI, benches, ``memforest
+    serve`` subprocesses): owner URL, tenant login (ADR 0018) and the test embedding dimension."""
+    monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
+    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
+    monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", str(TEST_DIM))
+    return db_url
+
+
+@pytest.fixture
 def settings(db_url: str, tmp_path: Path) -> Settings:
     """Settings pointing at this test's database, with small deterministic defaults."""
     return Settings(

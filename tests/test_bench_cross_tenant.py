@@ -15,7 +15,6 @@ import httpx
 import pytest
 from fastapi import Request
 from pydantic import SecretStr
-from support import tenant_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives at the repo root, not installed
 
@@ -51,11 +50,8 @@ def _schema_ops(settings: Settings) -> list[tuple[str, str]]:
     return ct.operations(create_app(s, start_worker=False).openapi())
 
 
-def test_cross_tenant_end_to_end(
-    db_url: str, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
-    argv = ["--database-url", db_url, "--embed-dim", str(TEST_DIM), "--out", str(tmp_path), "--no-progress"]
+def test_cross_tenant_end_to_end(db_env: str, settings: Settings, tmp_path: Path) -> None:
+    argv = ["--database-url", db_env, "--embed-dim", str(TEST_DIM), "--out", str(tmp_path), "--no-progress"]
     assert ct.main(argv) == 0
     result = json.loads((tmp_path / "cross_tenant.json").read_text())
     assert result["pass"] is True and result["violations"] == []

@@ -6,18 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from support import tenant_url
-
 from bench import load
 
 TEST_DIM = 64  # the dimension conftest migrates the test databases with
 
 
-def test_load_smoke(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
+def test_load_smoke(db_env: str, tmp_path: Path) -> None:
     argv = ["--clients", "2", "--duration", "3", "--seed-sessions", "3", "--query-ratio", "0.7"]
-    argv += ["--database-url", db_url, "--embed-dim", str(TEST_DIM), "--out", str(tmp_path), "--no-progress"]
+    argv += ["--database-url", db_env, "--embed-dim", str(TEST_DIM), "--out", str(tmp_path), "--no-progress"]
     assert load.main(argv) == 0
     result = json.loads((tmp_path / "load.json").read_text())
     assert (tmp_path / "load.png").stat().st_size > 0

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import tenant_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives at the repo root, not installed
 
@@ -42,19 +41,12 @@ def _tiny_locomo(path: Path, samples: int = 2, sessions: int = 2) -> Path:
     return path
 
 
-@pytest.fixture
-def bench_db_url(db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    """``db_url``, with tenant work on the tenant login role (the benches read it from the environment)."""
-    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
-    return db_url
-
-
 def _common(db_url: str, out: Path) -> list[str]:
     return ["--quick", "--no-progress", "--database-url", db_url, "--embed-dim", str(TEST_DIM), "--out", str(out)]
 
 
-def test_write_scaling_quick(bench_db_url: str, tmp_path: Path) -> None:
-    assert write_scaling.main(_common(bench_db_url, tmp_path)) == 0
+def test_write_scaling_quick(db_env: str, tmp_path: Path) -> None:
+    assert write_scaling.main(_common(db_env, tmp_path)) == 0
     result = json.loads((tmp_path / "write_scaling_quick.json").read_text())
     assert (tmp_path / "write_scaling_quick.png").stat().st_size > 0
     assert {"checkpoints", "ratios_last_over_first", "pass", "eager_vs_lazy", "final_forest"} <= set(result)
@@ -93,9 +85,9 @@ def test_write_scaling_quick(bench_db_url: str, tmp_path: Path) -> None:
         assert p["refresh_jobs"] >= 1
 
 
-def test_ingest_throughput_quick(bench_db_url: str, tmp_path: Path) -> None:
+def test_ingest_throughput_quick(db_env: str, tmp_path: Path) -> None:
     data = _tiny_locomo(tmp_path / "tiny_locomo.json")
-    assert ingest_throughput.main([*_common(bench_db_url, tmp_path), "--data", str(data), "--limit", "2"]) == 0
+    assert ingest_throughput.main([*_common(db_env, tmp_path), "--data", str(data), "--limit", "2"]) == 0
     result = json.loads((tmp_path / "ingest_throughput_quick.json").read_text())
     assert (tmp_path / "ingest_throughput_quick.png").stat().st_size > 0
     assert [r["forest"] for r in result["forests"]] == ["tiny-0", "tiny-1"]
@@ -110,10 +102,10 @@ def test_ingest_throughput_quick(bench_db_url: str, tmp_path: Path) -> None:
     assert total["turns_per_s"] == pytest.approx(total["turns"] / total["wall_s"])
 
 
-def test_throughput_simulated_quick(bench_db_url: str, tmp_path: Path) -> None:
+def test_throughput_simulated_quick(db_env: str, tmp_path: Path) -> None:
     data = _tiny_locomo(tmp_path / "tiny_locomo.json", samples=2, sessions=2)
     argv = [
-        *_common(bench_db_url, tmp_path),
+        *_common(db_env, tmp_path),
         "--data",
         str(data),
         "--simulate",
@@ -168,8 +160,8 @@ def test_bench_out_must_be_a_folder(tmp_path: Path) -> None:
         throughput.main(["--simulate", "--out", str(tmp_path / "result.json")])
 
 
-def test_query_latency_quick(bench_db_url: str, tmp_path: Path) -> None:
-    argv = _common(bench_db_url, tmp_path)
+def test_query_latency_quick(db_env: str, tmp_path: Path) -> None:
+    argv = _common(db_env, tmp_path)
     assert query_latency.main(argv) == 0
     report = json.loads((tmp_path / "query_latency.json").read_text())
     assert report["commit"] and report["args"]["quick"] is True

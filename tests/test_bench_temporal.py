@@ -6,9 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from support import tenant_url
-
 from bench import temporal
 from bench.temporal_data import OPERATORS, STATEMENTS, WorldSpec, all_turn_ids, generate, template_overlap
 
@@ -34,9 +31,8 @@ def test_template_sets_are_disjoint_and_gold_turns_exist() -> None:
     assert generate(3, "eval", spec)[0].questions == world[0].questions  # deterministic
 
 
-def test_temporal_quick(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))  # the bench reads it from the environment
-    argv = ["--quick", "--no-progress", "--database-url", db_url, "--embed-dim", str(TEST_DIM), "--out", str(tmp_path)]
+def test_temporal_quick(db_env: str, tmp_path: Path) -> None:
+    argv = ["--quick", "--no-progress", "--database-url", db_env, "--embed-dim", str(TEST_DIM), "--out", str(tmp_path)]
     assert temporal.main(argv) == 0
     result = json.loads((tmp_path / "temporal_eval_quick.json").read_text())
     assert (tmp_path / "temporal_eval_quick.png").stat().st_size > 0

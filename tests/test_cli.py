@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from support import tenant_url
 
 from memforest.cli import main
 from memforest.db.engine import Database, ServerVersions
@@ -15,12 +14,9 @@ from memforest.ingest.formats import DEMO_PATH
 
 
 @pytest.fixture
-def cli_env(db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
-    monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
-    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
-    monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", "64")
+def cli_env(db_env: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
     monkeypatch.setenv("MEMFOREST_HOME", str(tmp_path / "home"))
-    return db_url
+    return db_env
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from support import tenant_url
 
 from memforest.cli import main
 
@@ -15,9 +14,7 @@ DIM = 64
 
 
 @pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, db_url: str, tmp_path: Path) -> Path:
-    monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
-    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
+def env(monkeypatch: pytest.MonkeyPatch, db_env: str, tmp_path: Path) -> Path:
     monkeypatch.setenv("MEMFOREST_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", str(DIM))
     return tmp_path

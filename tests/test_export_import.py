@@ -13,7 +13,6 @@ from typing import Any
 import httpx
 import pytest
 from pydantic import SecretStr
-from support.db import tenant_url
 from test_merge import ADMIN, ALPHA, BETA, forest_id, ingest, stats, violations
 
 from memforest.app.jobs import run_worker
@@ -262,10 +261,7 @@ async def test_bad_files_fail_with_the_line_and_write_nothing(
 
 
 @pytest.fixture
-def cli_env(db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
-    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
-    monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", "64")
+def cli_env(db_env: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MEMFOREST_HOME", str(tmp_path / "home"))
 
 

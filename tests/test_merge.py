@@ -14,7 +14,6 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from pydantic import SecretStr
-from support.db import tenant_url
 
 from memforest.app.jobs import run_worker
 from memforest.backends.base import UsageLedger
@@ -443,10 +442,7 @@ async def test_cross_tenant_merge_needs_the_admin_key(
 
 
 @pytest.fixture
-def cli_env(db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
-    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
-    monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", "64")
+def cli_env(db_env: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MEMFOREST_HOME", str(tmp_path / "home"))
 
 

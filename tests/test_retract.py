@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from support import ADMIN_AUTH, admin_settings, app_client, session_input, tenant_url
+from support import ADMIN_AUTH, admin_settings, app_client, session_input
 
 from bench import retract as bench_retract
 from memforest.backends.factory import Backends, build_backends
@@ -384,10 +384,7 @@ async def test_pending_sessions(db: Database, settings: Settings, backends: Back
 
 
 @pytest.fixture
-def cli_env(db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    monkeypatch.setenv("MEMFOREST_DATABASE_URL", db_url)
-    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))
-    monkeypatch.setenv("MEMFOREST_EMBEDDING__DIM", "64")
+def cli_env(db_env: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("MEMFOREST_HOME", str(tmp_path / "home"))
     path = tmp_path / "conv.jsonl"
     lines = [
@@ -476,8 +473,7 @@ async def test_api_retract_session_and_turn(db: Database, settings: Settings, ba
 # ------------------------------------------------------------------------------ bench smoke
 
 
-def test_bench_retract_quick(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMFOREST_DATABASE_TENANT_URL", tenant_url(db_url))  # the bench reads it from the environment
+def test_bench_retract_quick(db_env: str, tmp_path: Path) -> None:
     conv: dict[str, Any] = {"speaker_a": "Nadia", "speaker_b": "Oskar"}
     for n, (_, when, texts) in enumerate(CONVERSATION, start=1):
         conv[f"session_{n}_date_time"] = (
@@ -488,7 +484,7 @@ def test_bench_retract_quick(db_url: str, tmp_path: Path, monkeypatch: pytest.Mo
         ]
     data = tmp_path / "tiny.json"
     data.write_text(json.dumps([{"sample_id": "tiny", "conversation": conv}]))
-    args = ["--quick", "--no-progress", "--data", str(data), "--database-url", db_url, "--embed-dim", "64"]
+    args = ["--quick", "--no-progress", "--data", str(data), "--database-url", db_env, "--embed-dim", "64"]
     assert bench_retract.main([*args, "--out", str(tmp_path)]) == 0
     result = json.loads((tmp_path / "retract_quick.json").read_text())
     assert (tmp_path / "retract_quick.png").stat().st_size > 0
