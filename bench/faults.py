@@ -36,7 +36,8 @@ from typing import Any
 import httpx
 import numpy as np
 
-from bench.env import REPO_ROOT, RESULTS_DIR
+from bench import report
+from bench.env import RESULTS_DIR
 from bench.faults_load import Prober, Tenant, Traffic, adversarial_loop, ingest_loop, query_loop
 from bench.faults_procs import Cluster, FaultSpec, cluster
 from bench.faults_report import plot, render
@@ -54,15 +55,11 @@ FULL = {"duration": 240.0, "kills": 20, "db_restarts": 3, "ingest_clients": 3, "
 
 
 def git_commit() -> str:
-    """The commit of the checkout (with ``+dirty`` when it has changes), or ``unknown``."""
-    try:
-        sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10
-        )
-    except (OSError, subprocess.SubprocessError):
+    """The commit of the checkout as one string (``+dirty`` when tracked files changed), or ``unknown``."""
+    info = report.git_commit()
+    if not info["commit"]:
         return "unknown"
-    return sha.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "") if sha.returncode == 0 else "unknown"
+    return str(info["commit"]) + ("+dirty" if info["dirty"] else "")
 
 
 def schedule(args: argparse.Namespace, rng: random.Random) -> list[tuple[float, str]]:

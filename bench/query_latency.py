@@ -33,7 +33,6 @@ from sqlalchemy import event
 
 from bench.args import bench_parser, single_run
 from bench.env import bench_env
-from bench.faults import git_commit
 from bench.query_latency_data import find_loaded, load, questions
 from bench.report import machine_info, new_figure, provenance, publish, save_figure
 from memforest.backends.hashed import HashedEmbedder
@@ -151,7 +150,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     n_queries = 6 if args.quick else args.queries
     rounds = 1 if args.quick else args.rounds
     prov = provenance(args)
-    report: dict[str, Any] = {"args": prov["args"], "commit": git_commit(), "provenance": prov,
+    report: dict[str, Any] = {"args": prov["args"], "commit": prov["git"]["commit"], "provenance": prov,
                               "machine": machine_info(), "scenarios": []}  # fmt: skip
     async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         db, settings = env.db, env.settings
