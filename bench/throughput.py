@@ -51,7 +51,7 @@ from memforest.backends.base import UsageLedger
 from memforest.domain import ForestInput
 from memforest.ingest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
-from memforest.testing.simulated_llm import PRESETS, SimulationConfig, preset_config, run_server_in_thread
+from memforest.testing.simulated_llm import PRESETS, SimulationConfig, preset_config, run_server_in_process
 
 NAME = "throughput"
 SYSTEMS = ("memforest", "serial_pipeline", "sequential_memory")
@@ -92,7 +92,7 @@ def _endpoints(args: argparse.Namespace) -> Iterator[tuple[str, str | None, Simu
     config = preset_config(
         args.preset, **simulation_timing(args), embed_dim=args.embed_dim or 384, embed_latency_ms=args.embed_latency_ms
     )
-    with run_server_in_thread(config) as url:
+    with run_server_in_process(config) as url:  # its own interpreter, as a real server
         yield url, (url if args.simulate_embed else args.embed_url), config
 
 

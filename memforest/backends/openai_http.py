@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import functools
 import json
 import math
 import random
@@ -28,9 +29,10 @@ from types import TracebackType
 from typing import Any, Generic, Self, TypeVar
 
 import httpx
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from memforest.backends.base import MODEL_OBSERVERS, ModelT, UsageLedger
+from memforest.backends.http_slots import ClientSlots
 from memforest.errors import ModelBackendError, ModelOutputError
 from memforest.settings import EmbeddingSettings, LLMSettings
 
@@ -195,6 +197,12 @@ def _parse_retry_after(value: str | None) -> float | None:
     return max(0.0, seconds)
 
 
+@functools.cache
+def _json_schema(schema: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema of an output model, built once per model (pydantic rebuilds it per call)."""
+    return schema.model_json_schema()
+
+
 def _strip_wrapping(content: str) -> str:
     """Remove a leading ``<think>…</think>`` block and Markdown code fences around JSON."""
     content = _THINK_RE.sub("", content, count=1)
@@ -202,27 +210,33 @@ def _strip_wrapping(content: str) -> str:
     return match.group(1) if match else content.strip()
 
 
-def _make_client(
+def _client_slots(
     base_url: str | None,
     api_key: str | None,
     timeout_s: float,
     concurrency: int,
     what: str,
     transport: httpx.AsyncBaseTransport | None,
-) -> httpx.AsyncClient:
-    """One pooled client per backend: base URL, bearer auth, timeout, connection limits."""
+) -> ClientSlots:
+    """The backend's ``concurrency`` connection slots: base URL, bearer auth, timeout."""
     if not base_url:
         raise ModelBackendError(f"{what}: base_url is not configured")
     headers = {"Accept": "application/json"}
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
-    return httpx.AsyncClient(
-        base_url=base_url,
-        headers=headers,
-        timeout=httpx.Timeout(timeout_s),
-        limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency),
-        transport=transport,
-    )
+    tls = httpx.create_ssl_context()  # one per backend: building it is most of a client's start-up cost
+
+    def make_client(connections: int) -> httpx.AsyncClient:
+        return httpx.AsyncClient(
+            base_url=base_url,
+            headers=headers,
+            verify=tls,
+            timeout=httpx.Timeout(timeout_s),
+            limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
+            transport=transport,
+        )
+
+    return ClientSlots(make_client, concurrency, transport=transport)
 
 
 async def _post_json(client: httpx.AsyncClient, path: str, payload: dict[str, Any], what: str) -> Any:
@@ -273,18 +287,17 @@ def _int_field(mapping: Any, *keys: str) -> int:
 
 
 class _HTTPBackend:
-    """What both HTTP backends share: the client, its concurrency budget, lifecycle and probe."""
+    """What both HTTP backends share: the connection slots (the concurrency budget), lifecycle, probe."""
 
     name: str
-    _client: httpx.AsyncClient
-    _semaphore: asyncio.Semaphore
+    _slots: ClientSlots
     _policy: _RetryPolicy
     _rng: random.Random
 
     async def _post(self, path: str, payload: dict[str, Any], what: str) -> Any:
         """POST within the concurrency budget (held per attempt, not during backoff)."""
-        async with self._semaphore:
-            return await _post_json(self._client, path, payload, what)
+        async with self._slots.slot() as client:
+            return await _post_json(client, path, payload, what)
 
     async def _request(
         self,
@@ -323,14 +336,15 @@ class _HTTPBackend:
     async def ping(self) -> bool:
         """True when ``GET /models`` answers 2xx (never raises)."""
         try:
-            response = await self._client.get("/models")
+            async with self._slots.slot() as client:
+                response = await client.get("/models")
         except httpx.HTTPError:
             return False
         return response.is_success
 
     async def aclose(self) -> None:
-        """Close the HTTP connection pool."""
-        await self._client.aclose()
+        """Close the HTTP connections."""
+        await self._slots.aclose()
 
     async def __aenter__(self) -> Self:
         return self
@@ -348,10 +362,9 @@ class OpenAIChatModel(_HTTPBackend):
         self.settings = settings
         self.name: str = settings.model
         api_key = settings.api_key.get_secret_value() if settings.api_key else None
-        self._client = _make_client(
+        self._slots = _client_slots(
             settings.base_url, api_key, settings.timeout_s, settings.concurrency, "chat model", transport
         )
-        self._semaphore = asyncio.Semaphore(settings.concurrency)
         self._policy = _RetryPolicy(settings.max_attempts, settings.backoff_base_s, settings.backoff_max_s)
         self._rng = random.Random()
 
@@ -378,7 +391,7 @@ class OpenAIChatModel(_HTTPBackend):
                 "type": "json_schema",
                 "json_schema": {
                     "name": schema.__name__,
-                    "schema": schema.model_json_schema(),
+                    "schema": _json_schema(schema),
                     "strict": True,
                 },
             },
@@ -429,10 +442,9 @@ class OpenAIEmbedder(_HTTPBackend):
         self.name: str = settings.model
         self.dim: int = settings.dim
         api_key = settings.api_key.get_secret_value() if settings.api_key else None
-        self._client = _make_client(
+        self._slots = _client_slots(
             settings.base_url, api_key, settings.timeout_s, settings.concurrency, "embedder", transport
         )
-        self._semaphore = asyncio.Semaphore(settings.concurrency)
         self._policy = _RetryPolicy(settings.max_attempts, backoff_base_s, backoff_max_s)
         self._rng = random.Random()
 

@@ -116,6 +116,9 @@ def _unavailable_on_open(exc: BaseException) -> bool:
     return isinstance(exc, OSError | TimeoutError) or database_unavailable(exc)
 
 
+_ENTER_TENANT = text("SELECT set_config('role', :role, true), set_config('memforest.tenant_id', :t, true)")
+
+
 @asynccontextmanager
 async def _transaction(engine: AsyncEngine, wait_s: float) -> AsyncIterator[AsyncConnection]:
     """``engine.begin()`` with driver errors translated (:func:`_driver_errors`), opening included.
@@ -265,8 +268,8 @@ class Database:
         with _driver_errors():
             await self.verify_rls()
         async with _transaction(self.tenant_engine, self.connect_wait_s) as conn:
-            await conn.execute(text(f"SET LOCAL ROLE {APP_ROLE}"))
-            await conn.execute(text("SELECT set_config('memforest.tenant_id', :t, true)"), {"t": str(tenant_id)})
+            # one round trip: set_config('role', ..., true) is SET LOCAL ROLE
+            await conn.execute(_ENTER_TENANT, {"role": APP_ROLE, "t": str(tenant_id)})
             yield conn
 
     @asynccontextmanager

@@ -25,6 +25,7 @@ from memforest.db.engine import Database
 from memforest.domain import Candidate, CellTurn, CellView
 from memforest.errors import MemForestError
 from memforest.pipeline.canonical import SourceRef, canonicalize, clean_surface
+from memforest.pipeline.commit_order import COMMITS, wait_for_older_commits
 from memforest.pipeline.refresh import RefreshStats, refresh_forest
 from memforest.pipeline.route import FactForRouting, Router
 from memforest.settings import Settings
@@ -256,26 +257,6 @@ async def commit_cells(
     add_structure_counts(counts, insert_stats, router)
 
 
-async def wait_for_older_commits(
-    db: Database, tenant_id: uuid.UUID, forest_id: int, session_id: int, max_wait_s: float, poll_s: float = 0.02
-) -> bool:
-    """Wait until no session of the forest accepted before this one still has a pending job with
-    uncommitted cells, so concurrent jobs commit in acceptance order and an ingest is reproducible
-    (scene clustering and node ids depend on commit order). Gives up after ``max_wait_s`` (a stuck
-    or retrying older job must not stall the forest). Returns whether the order was kept."""
-    deadline = time.monotonic() + max_wait_s
-    while True:
-        async with db.tenant(tenant_id) as conn:
-            pending = await jobs.older_uncommitted(conn, tenant_id, forest_id, session_id)
-        if not pending:
-            return True
-        if time.monotonic() >= deadline:
-            log.warning("session %s commits before older sessions of forest %s (waited %.0f s)", session_id,
-                        forest_id, max_wait_s)  # fmt: skip
-            return False
-        await asyncio.sleep(poll_s)
-
-
 def coalesced(settings: Settings) -> bool:
     """Whether ingest jobs leave the upper levels to a coalesced per-forest refresh job (ADR 0013)."""
     return settings.pipeline.refresh_coalesce_commits > 1
@@ -307,7 +288,10 @@ async def run_ingest(
     embeddings = await embed_candidates(work, backends, ledger)
     t2 = time.perf_counter()
     await wait_for_older_commits(db, tenant_id, forest_id, session_id, settings.pipeline.commit_order_wait_s)
-    await commit_cells(db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts)
+    try:
+        await commit_cells(db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts)
+    finally:
+        COMMITS.ring((tenant_id, forest_id))  # younger sessions of this forest may commit now
     t3 = time.perf_counter()
     # With coalescing, only the lowest levels now (this job's own leaves and their parents); the
     # upper levels, shared by many sessions' paths, wait for the forest's refresh job.

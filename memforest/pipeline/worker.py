@@ -24,6 +24,7 @@ from memforest.domain import JobState
 from memforest.errors import DatabaseUnavailableError, public_reason
 from memforest.logs import log_context
 from memforest.pipeline import jobs
+from memforest.pipeline.commit_order import COMMITS
 from memforest.pipeline.job_handlers import HANDLERS, Handler
 from memforest.settings import Settings
 
@@ -99,6 +100,8 @@ async def process_job(
     finally:
         if beat is not None:
             beat.cancel()
+        if job.forest_id is not None:
+            COMMITS.ring((job.tenant_id, job.forest_id))  # a job that ended wakes the forest's waiting sessions
 
 
 async def _process(

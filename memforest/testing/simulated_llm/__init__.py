@@ -47,11 +47,13 @@ Modules: :mod:`.config` (the knobs), :mod:`.prompt` (what is read from a prompt)
 :mod:`.responders` (JSON, text and embedding answers), :mod:`.latency` (queueing, failures,
 counters), :mod:`.server` (the FastAPI app and the background-thread runner).
 
-Tests start it with :func:`run_server_in_thread`; ``python -m bench.simulated_llm`` runs it in
-the foreground.
+Tests start it with :func:`run_server_in_thread`; throughput benchmarks with
+:func:`run_server_in_process` (its own interpreter, as a real server); ``python -m
+bench.simulated_llm`` runs it in the foreground.
 """
 
 from memforest.testing.simulated_llm.config import FAIL_KINDS, PRESETS, SimulationConfig, preset_config
+from memforest.testing.simulated_llm.process import run_server_in_process
 from memforest.testing.simulated_llm.prompt import count_tokens
 from memforest.testing.simulated_llm.responders import generate_json_output, simulated_embedding
 from memforest.testing.simulated_llm.server import create_app, run_server_in_thread
@@ -64,6 +66,7 @@ __all__ = [
     "create_app",
     "generate_json_output",
     "preset_config",
+    "run_server_in_process",
     "run_server_in_thread",
     "simulated_embedding",
 ]
