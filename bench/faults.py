@@ -37,7 +37,7 @@ import httpx
 import numpy as np
 
 from bench import report
-from bench.env import RESULTS_DIR
+from bench.args import bench_parser, single_run
 from bench.faults_load import Prober, Tenant, Traffic, adversarial_loop, ingest_loop, query_loop
 from bench.faults_procs import Cluster, FaultSpec, cluster
 from bench.faults_report import plot, render
@@ -166,7 +166,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     spec = FaultSpec(
         workers=args.workers, fail_rate=args.fail_rate, seed=args.seed, server_worker=not args.no_server_worker
     )
-    with cluster(spec, keep_logs=args.keep_logs) as c:
+    with cluster(spec, keep_logs=args.keep_logs, parent=args.home) as c:
         tenants = await _tenants(c)
         traffic = Traffic(t0=c.t0)
         names = [p.name for p in SyntheticConversations(seed=args.seed).people]
@@ -277,7 +277,7 @@ def _result(
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m bench.faults", description=(__doc__ or "").split("\n\n")[0])
+    p = bench_parser("faults", (__doc__ or "").split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help=f"CI size: {QUICK}")
     p.add_argument("--duration", type=float, default=None, help="seconds of load (full: 240)")
     p.add_argument("--kills", type=int, default=None, help="worker SIGKILLs (full: 20)")
@@ -293,14 +293,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ingest-pause", type=float, default=None, help="seconds between one client's sessions")
     p.add_argument("--keep-logs", type=Path, default=None, help="copy the processes' logs to this folder")
     p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--out", type=Path, default=RESULTS_DIR)
     p.add_argument("--name", default=None, help="result file name (default: faults, or faults_quick)")
     return p
 
 
 def resolve_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """Parse; fill the size knobs from --quick or the full size."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    single_run(parser, args)
     size = QUICK if args.quick else FULL
     for k, v in size.items():
         if getattr(args, k) is None:
@@ -322,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (MemForestError, httpx.HTTPError) as exc:
         print(f"bench.faults: error: {exc}", file=sys.stderr)
         return 1
-    publish(args.out, args.name, result, plot, render, width=200)
+    publish(args.out, args.name, result, plot, render, width=200, args=args, argv=argv)
     return 0 if result["pass"] else 1
 
 

@@ -198,10 +198,15 @@ def _base_env(home: Path, admin_key: str, database_url: str, spec: FaultSpec) ->
 
 
 @contextlib.contextmanager
-def cluster(spec: FaultSpec, *, ready_timeout: float = 240.0, keep_logs: Path | None = None) -> Iterator[Cluster]:
+def cluster(
+    spec: FaultSpec, *, ready_timeout: float = 240.0, keep_logs: Path | None = None, parent: Path | None = None
+) -> Iterator[Cluster]:
     """Start database, model server, ``memforest db upgrade``, serve and workers; stop all after
-    (copying the process logs to ``keep_logs`` first, when given)."""
-    home = Path(tempfile.mkdtemp(prefix="memforest-faults-"))
+    (copying the process logs to ``keep_logs`` first, when given). The run's MEMFOREST_HOME is a new
+    folder inside ``parent`` (default: the system's temp folder), removed at the end."""
+    if parent is not None:
+        parent.mkdir(parents=True, exist_ok=True)
+    home = Path(tempfile.mkdtemp(prefix="memforest-faults-", dir=parent))
     (home / "logs").mkdir()
     pg = start_embedded(home / "pgdata")
     c: Cluster | None = None

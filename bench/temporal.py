@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -34,9 +33,10 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
+from bench.args import bench_parser, single_run
 from bench.baselines import BM25, Doc
-from bench.env import REPO_ROOT, RESULTS_DIR, bench_env
-from bench.report import machine_info, new_figure, publish, save_figure
+from bench.env import bench_env
+from bench.report import machine_info, new_figure, provenance, publish, save_figure
 from bench.temporal_data import OPERATORS, ForestData, Question, WorldSpec, generate
 from memforest.backends.base import ChatModel, Embedder
 from memforest.backends.openai_http import OpenAIChatModel
@@ -84,15 +84,6 @@ def _bm25(docs: list[tuple[Doc, Any]], q: Question) -> list[str]:
     return BM25(pool).search(q.text, 20)
 
 
-def git_commit() -> str:
-    """The repository's HEAD commit (``unknown`` outside git)."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return out.stdout.strip()
-
-
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Generate, ingest, ask, score; the JSON report."""
     spec = WorldSpec(forests=1, people=2, states=3, per_operator=1) if args.quick else WorldSpec(
@@ -104,7 +95,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     ingest_s = 0.0
     systems = [s for s in SYSTEMS if not (args.no_llm and "llm" in s)]
     latency: dict[str, list[float]] = {s: [] for s in systems}
-    async with bench_env(database_url=args.database_url, settings_overrides=overrides) as env:
+    async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         sim = SimulationConfig(ttft_ms=0.0, tpot_ms=0.0, embed_dim=env.settings.embedding.dim, embed_latency_ms=0.0)
         with run_server_in_thread(sim) as url:
             llm_settings = env.settings.model_copy(
@@ -184,8 +175,7 @@ def summarise(
                 ),
             }
     return {
-        "args": vars(args),
-        "git_commit": git_commit(),
+        "args": provenance(args)["args"],
         "machine": machine_info(),
         "note": "llm mode runs against the SIMULATED OpenAI-compatible server (no model quality); "
         "shared machine, timings are noisy",
@@ -237,7 +227,7 @@ def _plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
-    p = argparse.ArgumentParser(prog="python -m bench.temporal", description=(__doc__ or "").split("\n")[0])
+    p = bench_parser("temporal", __doc__)
     p.add_argument("--templates", choices=("eval", "tune"), default="eval", help="phrasing set (eval: reported)")
     p.add_argument("--quick", action="store_true", help="one small forest (smoke test)")
     p.add_argument("--forests", type=int, default=4)
@@ -249,12 +239,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--no-llm", action="store_true", help="skip the llm mode")
     p.add_argument("--database-url", default=None, help="an existing database (default: a temporary embedded one)")
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
-    p.add_argument("--out", default=str(RESULTS_DIR))
-    p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
+    single_run(p, args)
+    made = provenance(args, argv)  # the commit as the run starts
     result = asyncio.run(run(args))
+    result["provenance"] = made
     name = f"temporal_{args.templates}" + ("_quick" if args.quick else "")
-    publish(Path(args.out), name, result, _plot, _render)
+    publish(args.out, name, result, _plot, _render, args=args, argv=argv)
     return 0
 
 

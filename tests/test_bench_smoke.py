@@ -3,6 +3,7 @@ against this test's database and writes a JSON (with the expected keys and sane 
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from datetime import datetime
@@ -158,6 +159,23 @@ def test_throughput_simulated_quick(db_env: str, tmp_path: Path) -> None:
 def test_bench_out_must_be_a_folder(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         throughput.main(["--simulate", "--out", str(tmp_path / "result.json")])
+
+
+BENCHES = (
+    "cross_tenant", "faults", "ingest_throughput", "load", "locomo_recall", "merge", "query_latency", "retract",
+    "temporal", "throughput", "write_scaling",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", BENCHES)
+def test_every_bench_takes_the_shared_options(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    module = importlib.import_module(f"bench.{name}")
+    with pytest.raises(SystemExit) as done:
+        module.main(["--help"])
+    assert done.value.code == 0
+    usage = capsys.readouterr().out
+    for option in ("--out DIR", "--home", "--repeat", "--no-progress"):
+        assert option in usage, f"bench.{name} lacks {option}"
 
 
 def test_query_latency_quick(db_env: str, tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ def test_temporal_quick(db_env: str, tmp_path: Path) -> None:
     assert temporal.main(argv) == 0
     result = json.loads((tmp_path / "temporal_eval_quick.json").read_text())
     assert (tmp_path / "temporal_eval_quick.png").stat().st_size > 0
-    assert result["args"]["templates"] == "eval" and result["git_commit"]
+    assert result["args"]["templates"] == "eval" and result["provenance"]["git"]["commit"]
     assert set(result["systems"]) == set(temporal.SYSTEMS)
     assert set(result["scores"]) == {*OPERATORS, "all"}
     for row in result["scores"].values():
