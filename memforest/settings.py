@@ -113,6 +113,9 @@ class WorkerSettings(BaseModel):
     """Job queue workers."""
 
     poll_interval_s: float = Field(default=0.5, gt=0)
+    # jobs one worker runs at once (the server's in-process worker and `memforest worker`): each
+    # ingest job is one session, so with 1 a server works through its users' sessions one by one
+    concurrency: int = Field(default=8, ge=1, le=256)
     lease_s: float = Field(default=300.0, gt=0)
     max_attempts: int = Field(default=5, ge=1)
     # an idle long-running worker queues a refresh job for forests left with dirty nodes and no job

@@ -230,6 +230,14 @@ async def test_summarizer_without_children_makes_no_call() -> None:
     assert chat.calls == []
 
 
+async def test_summarizer_with_one_child_takes_its_text_without_a_call() -> None:
+    chat = FakeChat()
+    day = datetime(2023, 5, 7, tzinfo=UTC)
+    item = SummaryInput(TreeKind.SCENE, "x", day, day, ("", "[2023-05-07] Priya went to a support group."), 1)
+    assert await LLMSummarizer(chat).summarize(item) == "[2023-05-07] Priya went to a support group."
+    assert chat.calls == []
+
+
 def test_render_summary_user() -> None:
     text = render_summary_user(_summary_item(), max_chars=300)
     assert "Tree: entity 'Priya'" in text

@@ -102,7 +102,9 @@ async def running_worker(
         yield
         return
     stop = asyncio.Event()
-    task = asyncio.create_task(run_worker(db, settings, backends, stop=stop, tenant_id=tenant_id))
+    task = asyncio.create_task(
+        run_worker(db, settings, backends, concurrency=settings.worker.concurrency, stop=stop, tenant_id=tenant_id)
+    )
     try:
         async with running_deliverer(db, settings, enabled=tenant_id is None):
             yield

@@ -162,7 +162,9 @@ class LLMExtractor:
 class LLMSummarizer:
     """Summarizer protocol over a chat model (stage "summarize"): header + model summary.
 
-    Falls back to the extractive summary when the model returns nothing usable.
+    A node with a single non-empty child text takes that text (extractive, no model call: a
+    one-child summary has nothing to fuse). Falls back to the extractive summary when the model
+    returns nothing usable.
     """
 
     def __init__(self, chat: ChatModel, *, max_chars: int = 600, max_tokens: int | None = None) -> None:
@@ -175,8 +177,11 @@ class LLMSummarizer:
     async def summarize(self, item: SummaryInput, *, ledger: UsageLedger | None = None) -> str:
         """Return ``header + " " + summary`` cut to ``max_chars``."""
         head = ExtractiveSummarizer.header(item.t_start, item.t_end)
-        if not any(t.strip() for t in item.child_texts):
+        texts = [t for t in item.child_texts if t.strip()]
+        if not texts:
             return head
+        if len(texts) == 1:  # nothing to fuse: the one child's own text, no model call
+            return self._fallback.summarize_sync(item)
         budget = max(1, self.max_chars - len(head) - 1)
         out = await self.chat.complete_json(
             system=summary_system_prompt(item.tree_kind),

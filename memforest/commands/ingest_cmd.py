@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.set_defaults(handler=stats)
 
     w = sub.add_parser("worker", help="run a worker that claims and runs queued jobs")
-    w.add_argument("--concurrency", type=int, default=2)
+    w.add_argument("--concurrency", type=int, default=None, help="jobs at once (default: worker.concurrency, 8)")
     w.add_argument("--until-idle", action="store_true", help="exit when the queue is empty")
     w.add_argument(
         "--wait-for-database",
@@ -223,7 +223,10 @@ async def worker(args: argparse.Namespace, settings: Settings) -> int:
         backends = build_backends(settings)
         try:  # a long-running worker also delivers the webhook outbox
             async with running_deliverer(db, settings, enabled=not args.until_idle):
-                await run_worker(db, settings, backends, concurrency=args.concurrency, stop_when_idle=args.until_idle)
+                await run_worker(
+                    db, settings, backends, concurrency=args.concurrency or settings.worker.concurrency,
+                    stop_when_idle=args.until_idle,
+                )  # fmt: skip
         except asyncio.CancelledError:  # pragma: no cover - shutdown
             pass
         finally:
