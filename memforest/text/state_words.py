@@ -12,8 +12,10 @@ from typing import Final
 
 __all__ = [
     "ANIMALS",
+    "ANIMAL_WORDS",
     "CAR_MAKES",
     "CAR_MODELS",
+    "CAR_WORDS",
     "DWELLINGS",
     "JOB_CUES",
     "alternation",
@@ -47,21 +49,37 @@ _ANIMAL_WORDS = """
     lop holland_lop angora
 """
 ANIMALS: Final = alternation(_ANIMAL_WORDS)
+# words that also name something else ("a lab", "python", "chicken" for dinner): kept out of the
+# plain word lists, which are matched without the context the regexes require
+_AMBIGUOUS = frozenset(
+    str.split(
+        """lab pointer boxer setter python chicken chickens duck hen pig mouse rat stray fish frog unit room pad crib
+    mini seat smart alpine lotus triumph genesis mix baby tom fold blue bull martin enfield dragon glider bernard
+    russell dane persian bengal maltese burmese siamese newfoundland romeo cavalier"""
+    )
+)
+
+
+def _plain(words: str) -> str:
+    """The entries' head words ("border_collie" -> "collie"), ambiguous ones left out."""
+    heads = (w.split("_")[-1] for w in words.split())
+    return " ".join(dict.fromkeys(h for h in heads if h.casefold() not in _AMBIGUOUS))
+
+
+ANIMAL_WORDS: Final = _plain(_ANIMAL_WORDS)
 
 # car makes, as written (capitalised)
-CAR_MAKES: Final = alternation(
-    """Honda Kia Toyota Subaru Ford Volvo Mazda Tesla Skoda Škoda Nissan Jeep Fiat Hyundai Renault Audi Mini
+_MAKES = """Honda Kia Toyota Subaru Ford Volvo Mazda Tesla Skoda Škoda Nissan Jeep Fiat Hyundai Renault Audi Mini
     MINI Peugeot Volkswagen VW Seat SEAT Dacia BMW Mercedes Mercedes-Benz Chevrolet Chevy Porsche Lexus
     Citroen Citroën Opel Vauxhall Mitsubishi Suzuki Dodge Jaguar Land_Rover Range_Rover Alfa_Romeo
     Polestar Rivian Cupra GMC Buick Cadillac Chrysler Acura Infiniti Genesis Lucid BYD MG Saab Lancia
     Alpine Lotus Ferrari Lamborghini Maserati Bentley Aston_Martin Rolls-Royce McLaren Lada Tata
     Mahindra Proton Perodua Holden Harley Harley-Davidson Ducati Yamaha Kawasaki Vespa Triumph
     Royal_Enfield KTM Aprilia Piaggio"""
-)
+CAR_MAKES: Final = alternation(_MAKES)
 
 # common models that name a car without its make ("the Civic", "my Outback"), capitalised
-CAR_MODELS: Final = alternation(
-    """Civic Accord CR-V HR-V Corolla Camry Prius Yaris RAV4 Aygo Auris Hilux Tacoma Tundra Highlander
+_MODELS = """Civic Accord CR-V HR-V Corolla Camry Prius Yaris RAV4 Aygo Auris Hilux Tacoma Tundra Highlander
     Outback Forester Impreza Crosstrek Fiesta Focus Mondeo Kuga Puma Mustang F-150 Ranger Bronco
     Golf Polo Passat Tiguan Touran Jetta Beetle ID.3 ID.4 Clio Megane Mégane Twingo Zoe
     Captur Kadjar Qashqai Juke Micra Leaf Navara Sentra Altima Wrangler Cherokee Renegade
@@ -71,7 +89,8 @@ CAR_MODELS: Final = alternation(
     Model_X Model_Y Cybertruck Miata MX-5 CX-5 CX-30 Mazda3 Mazda2 Tahoe Silverado Malibu Camaro
     Corvette Bolt Volt Equinox Odyssey Sienna Challenger Durango XC40 XC60 XC90 V40 V60
     V90 S60 Cayenne Macan Taycan Boxster Evoque Polestar_2 Smart_Fortwo"""
-)
+CAR_MODELS: Final = alternation(_MODELS)
+CAR_WORDS: Final = _plain(_MAKES)
 
 # words for a dwelling (lower case)
 DWELLINGS: Final = alternation(
