@@ -37,6 +37,7 @@ CASES = [  # (attribute, value, sentence)
     ("residence", "Dublin", "The movers dropped the last boxes at our new place in Dublin this morning."),
     ("residence", "Montreal", "Just got my Montreal address sorted, so send postcards there."),
     ("residence", "Oslo", "We've been living out of boxes since we got to Oslo."),
+    ("residence", "Montreal", "Left Toronto behind for good, we're in Montreal now."),
     # employer
     ("employer", "Northwind", "Northwind took me on as a data analyst, starting Monday."),
     ("employer", "Globex", "I was hired by Globex after the third interview."),
@@ -50,6 +51,7 @@ CASES = [  # (attribute, value, sentence)
     ("employer", "Wayne Logistics", "Officially a Wayne Logistics employee as of today."),
     ("employer", "Dunder Mifflin", "Quit the old job, I'm selling paper for Dunder Mifflin now."),
     ("employer", "Blue Harbor Bank", "Just finished orientation at Blue Harbor Bank, so many forms."),
+    ("employer", "Stark Analytics", "Quit Northwind last month, I'm with Stark Analytics now."),
     # pet
     ("pet", "Biscuit", "We brought home a little beagle, Biscuit, from the rescue centre."),
     ("pet", "Mochi", "Mochi the ragdoll has claimed the sofa as her own."),

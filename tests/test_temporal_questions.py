@@ -79,6 +79,7 @@ def test_operator_and_attribute(operator: str, attribute: str, question: str) ->
     ("question", "anchor"),
     [
         ("Where did Bob go after leaving Miami?", "Miami"),
+        ("Once Alice left Montreal, where did they settle?", "Montreal"),
         ("Who hired Farid after he quit Initech?", "Initech"),
         ("Where was Keiko based until she moved to Osaka?", "Osaka"),
         ("What pet did Deepak have before getting Mochi?", "Mochi"),
@@ -91,6 +92,10 @@ def test_operator_and_attribute(operator: str, attribute: str, question: str) ->
 )
 def test_anchor(question: str, anchor: str) -> None:
     assert parse_question(question).anchor == anchor
+
+
+def test_sentence_initial_connective_is_not_part_of_a_name() -> None:
+    assert parse_question("Once Alice left Montreal, where did they settle?").names == ("Alice", "Montreal")
 
 
 def test_last_year_is_no_latest() -> None:

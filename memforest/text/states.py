@@ -68,7 +68,8 @@ _RESIDENCE_CUE = _cue(
     r"(?:bought|buying|closed\s+on|closing\s+on)\s+(?:a|an|the|\w+'s)\s+(?:\w+\s+)?(?:" + DWELLINGS + r")|"
     r"call\w*\s+\w+\s+home|home\s+now|now\s+home|home\s+is|is\s+(?:\w+\s+)?home|landed\s+in|neighbou?rs|"
     r"address|landlord|landlady|housemates?|roommates?|flatmates?|packed\s+up|boxes|arrived\s+in|"
-    r"headed\s+(?:to|for)|been\s+in)\b"
+    r"headed\s+(?:to|for)|been\s+in|left\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+(?:behind|for\s+good)|"
+    r"(?:is|are|am)\s+(?:now\s+)?in\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+(?:now|these\s+days|for\s+good))\b"
 )
 _RESIDENCE_VETO = _cue(
     r"\b(?:trip|visit\w*|vacation|holiday|conference|festival|concert|tour|weekend\s+in|flight|flew|fly|back\s+from|"
@@ -77,7 +78,7 @@ _RESIDENCE_VETO = _cue(
 _EMPLOYER_CUE = _cue(
     r"\b(?:work|works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|"
     r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
-    r"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|is\s+with\s+[A-Z]\w*\s+now|took\s+\w+\s+on|"
+    r"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|(?:is|are|am)\s+(?:now\s+)?(?:with|at)\s+[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*\s+(?:now|these\s+days|nowadays)|took\s+\w+\s+on|"
     r"brought\s+\w+\s+on|signed\s+(?:with|on\s+with)|wants\s+\w+\s+to\s+start|" + JOB_CUES + r")\b"
 )
 _EMPLOYER_VETO = _cue(r"\b(?:from\s+home|homework|working\s+out|workout|work\s+on|worked\s+on|working\s+on)\b")

@@ -62,7 +62,13 @@ _KIND_RES = {
     "pet": re.compile(rf"\b(?:{ANIMALS})\b", re.IGNORECASE),
     "vehicle": re.compile(rf"\b(?:{CAR_MAKES}|{CAR_MODELS})\b"),
 }
-_QUESTION_WORDS = frozenset({"which", "what", "where", "who", "when", "how", "did", "does", "is", "was", "the"})
+_QUESTION_WORDS = frozenset(
+    str.split(
+        """which what where who whom whose when how did does do is was were has have had the a an once after
+        before following since until till prior now currently so and but then in on at as of by for from with
+        to also"""
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
