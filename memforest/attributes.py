@@ -11,23 +11,35 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
+
+def _words(text: str) -> tuple[str, ...]:
+    """Comma-separated words or phrases -> tuple (keeps the lists readable)."""
+    return tuple(w.strip() for w in text.split(",") if w.strip())
+
+
 # attribute -> words a question may use for it (lower case, single words or short phrases)
 ATTRIBUTE_WORDS: Final = MappingProxyType(
     {
-        "residence": ("live", "lives", "lived", "living", "home", "city", "town", "move", "moved", "based"),
-        "employer": ("work", "works", "worked", "working", "employer", "company", "job at", "employed"),
-        "job": ("job", "job title", "position", "role", "occupation", "profession"),
-        "school": ("school", "study", "studies", "studied", "university", "college", "student"),
-        "partner": ("partner", "dating", "date", "girlfriend", "boyfriend", "wife", "husband", "married", "with"),
-        "pet": ("pet", "dog", "cat", "puppy", "kitten", "rescue"),
-        "vehicle": ("car", "drive", "drives", "drove", "vehicle", "bike", "motorbike"),
-        "home_type": ("flat", "apartment", "house", "home type", "condo"),
-        "diet": ("diet", "eat", "eats", "vegan", "vegetarian"),
-        "health": ("health", "condition", "diagnosed", "illness", "injury"),
-        "hobby": ("hobby", "sport", "pastime", "play", "plays", "into"),
-        "device": ("phone", "laptop", "device", "computer", "tablet"),
-        "relationship_status": ("single", "married", "engaged", "divorced", "relationship status"),
-        "origin": ("from", "grew up", "origin", "born"),
+        "residence": _words(
+            "live, lives, lived, living, home, city, town, move, moved, based, reside, resides, resided, address, "
+            "relocate, relocated, settle, settled, neighbourhood, neighborhood"
+        ),
+        "employer": _words(
+            "work, works, worked, working, employer, employers, company, job at, employed, employ, employs, boss, "
+            "hired, hire, join, joined, firm, workplace"
+        ),
+        "job": _words("job, job title, position, role, occupation, profession"),
+        "school": _words("school, study, studies, studied, university, college, student"),
+        "partner": _words("partner, dating, girlfriend, boyfriend, wife, husband, married, with"),
+        "pet": _words("pet, pets, dog, cat, puppy, kitten, rescue, animal, animals, adopt, adopted, furry"),
+        "vehicle": _words("car, cars, drive, drives, drove, driving, driven, vehicle, ride, wheels, bike, motorbike"),
+        "home_type": _words("flat, apartment, house, home type, condo"),
+        "diet": _words("diet, eat, eats, vegan, vegetarian"),
+        "health": _words("health, condition, diagnosed, illness, injury"),
+        "hobby": _words("hobby, sport, pastime, play, plays, into"),
+        "device": _words("phone, laptop, device, computer, tablet"),
+        "relationship_status": _words("single, married, engaged, divorced, relationship status"),
+        "origin": _words("from, grew up, origin, born"),
     }
 )
 

@@ -58,6 +58,7 @@ class Evidence:
     superseded: bool = False
     temporal_role: str | None = None  # "answer" | "earlier" | "later" for a temporal question's states
     forest: str | None = None  # set by a query over several forests
+    other_turns: int = 0  # source turns of the fact not cited (restatements outside the question's time)
 
     def to_json(self) -> dict[str, Any]:
         """The evidence JSON object: exactly the documented keys (``temporal_role`` only when set,
@@ -80,6 +81,8 @@ class Evidence:
             out["temporal_role"] = self.temporal_role
         if self.forest is not None:
             out["forest"] = self.forest
+        if self.other_turns:
+            out["other_turns"] = self.other_turns
         return out
 
 
@@ -118,6 +121,7 @@ class _Item:
     recorded_at: datetime | None = None
     retracted_at: datetime | None = None
     score: float = 0.0
+    sources: tuple[tuple[str, str, datetime], ...] = ()  # a fact's (session, turn, time), oldest first
 
 
 async def _load_facts(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Sequence[int], q: Vec) -> list[_Item]:
@@ -129,6 +133,8 @@ async def _load_facts(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Seq
         fid = int(r["fact_id"])
         src = [(str(a), str(b)) for a, b in r["sources"] or ()]
         turn_ids = tuple(dict.fromkeys(t for _, t in src))
+        times = list(r["source_times"] or ())
+        sources = tuple((a, b, when) for (a, b), when in zip(src, times, strict=False))
         out.append(
             _Item(
                 kind="fact",
@@ -146,6 +152,7 @@ async def _load_facts(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Seq
                 superseded=r["superseded_by"] is not None,
                 recorded_at=r["recorded_at"],
                 retracted_at=r["retracted_at"],
+                sources=sources,
             )
         )
     return out
@@ -203,6 +210,29 @@ def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues, pinned: bool = 
         # question's time window reaches into its validity interval
         return cues.has_window and _overlaps(item, cues.after, cues.before)
     return True
+
+
+def _cited(item: _Item, opts: AssembleOptions, cues: TimeCues) -> tuple[str | None, tuple[str, ...], int]:
+    """The session, turns and count of uncited other turns of an item: a fact restated in several
+    turns cites those said in the question's time window (its cues' window, the asked time range,
+    up to as_of), else the latest one (the earliest when the question asks when or for the first)."""
+    if len(item.sources) < 2:
+        return item.session_id, item.turn_ids, 0
+    after = max((t for t in (cues.after, opts.time_from) if t is not None), default=None)
+    before = min((t for t in (cues.before, opts.time_to) if t is not None), default=None)
+    window = after is not None or before is not None or opts.as_of is not None
+    inside = [
+        s
+        for s in item.sources
+        if window
+        and (after is None or s[2] >= after)
+        and (before is None or s[2] < before)
+        and (opts.as_of is None or s[2] <= opts.as_of)
+    ]
+    if not inside:
+        inside = [item.sources[0] if cues.asks_when or cues.wants_earliest else item.sources[-1]]
+    turns = tuple(dict.fromkeys(t for _, t, _ in inside))
+    return inside[0][0], turns, len(item.turn_ids) - len(turns)
 
 
 def _finite(value: object) -> float:
@@ -309,6 +339,7 @@ async def assemble(
         if opts.token_budget is not None and out and used + cost > opts.token_budget:
             break
         used += cost
+        session_id, turn_ids, others = _cited(it, opts, cues)
         out.append(
             Evidence(
                 rank=len(out) + 1,
@@ -319,11 +350,12 @@ async def assemble(
                 valid_to=it.valid_to,
                 tree=_tree_label(it, tree_scores),
                 score=it.score,
-                session_id=it.session_id,
-                turn_ids=it.turn_ids,
+                session_id=session_id,
+                turn_ids=turn_ids,
                 source_id=it.source_id,
                 superseded=it.superseded,
                 temporal_role=pinned.get((it.kind, it.source_id)),
+                other_turns=others,
             )
         )
     return out

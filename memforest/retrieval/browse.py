@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -47,6 +47,25 @@ def _overlaps(row: dict[str, Any], after: datetime | None, before: datetime | No
     if after is not None and row["t_end"] < after:
         return False
     return not (before is not None and row["t_start"] >= before)
+
+
+def _day(value: str | None) -> datetime | None:
+    """A planner's ``YYYY-MM-DD`` bound as a UTC datetime (None when absent or unreadable)."""
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value).replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def in_window(rows: list[dict[str, Any]], cues: TimeCues) -> list[dict[str, Any]]:
+    """The children whose time meets the window, or all of them when none does (or no window is
+    known): the llm navigator's version of emb mode's out-of-window penalty."""
+    if not cues.has_window:
+        return rows
+    inside = [r for r in rows if _overlaps(r, cues.after, cues.before)]
+    return inside or rows
 
 
 def _leaf(row: dict[str, Any], sim: float | None = None) -> Leaf:
@@ -121,14 +140,10 @@ async def browse_llm(
     plan = await planner.plan(question, [t.root_summary or f"{t.kind}: {t.label}" for t in roots], ledger)
     stats.planner_calls += 1
     sub_queries = [p.sub_query for p in plan.plans]
-    hints: list[str | None] = []
-    for p in plan.plans:
-        if p.time_focus == "between":
-            hints.append(f"between {p.after} and {p.before}")
-        elif p.time_focus in ("before", "after"):
-            hints.append(f"{p.time_focus} {p.before if p.time_focus == 'before' else p.after}")
-        else:
-            hints.append(cues.describe())
+    # each tree's window: the planner's time focus narrowing the question's own; it restricts the
+    # descent as in emb mode (out-of-window nodes only when nothing under a parent is in it)
+    windows = [cues.with_window(_day(p.after), _day(p.before)) for p in plan.plans]
+    hints = [w.describe() for w in windows]
     vecs = np.asarray(await embedder.embed(sub_queries, stage="query_embed", ledger=ledger), dtype=np.float32)
     tree_index = {t.tree_id: i for i, t in enumerate(roots)}
     frontier = [int(t.root_node_id) for t in roots if t.root_node_id is not None]
@@ -141,8 +156,9 @@ async def browse_llm(
             by_parent.setdefault(int(r["parent_id"]), []).append(r)
         calls: list[Awaitable[list[int]]] = []
         groups: list[list[dict[str, Any]]] = []
-        for kids in by_parent.values():
-            i = tree_index[int(kids[0]["tree_id"])]
+        for all_kids in by_parent.values():
+            i = tree_index[int(all_kids[0]["tree_id"])]
+            kids = in_window(all_kids, windows[i])
             is_leaf_level = int(kids[0]["level"]) == 0
             limit = preset.llm_leaf_choices if is_leaf_level else preset.beam_width
             calls.append(

@@ -284,7 +284,6 @@ async def query(
             candidates.setdefault(key, Candidate(kind="fact", source_id=key[1]))
     t0 = time.perf_counter()
     async with db.tenant(tenant_id) as conn:
-        candidates = _collect(recalled, leaves)
         if source_filter is not None:  # only matching sources; their nearest items join the pool
             candidates = await apply_filter(conn, tenant_id, forest.forest_id, candidates, source_filter, qvec, 3 * k)
         evidence = await assemble(

@@ -27,6 +27,11 @@ class EvidenceItem(WireModel):
     fact_id: str | None = Field(default=None, description="The fact's id (facts only): PATCH or DELETE it.")
     superseded: bool = Field(default=False, description="Superseded by a newer value (with include_superseded).")
     forest: str | None = Field(default=None, description="The forest it came from (POST /v1/query only).")
+    other_turns: int = Field(
+        default=0,
+        description="A fact restated in several turns cites those in the question's time window (else the "
+        "latest); how many of its other source turns are not cited (present only when not 0).",
+    )
 
 
 class TreeHit(WireModel):

@@ -18,6 +18,10 @@ _FACTS = (
     " JOIN turns tu ON tu.tenant_id = fs.tenant_id AND tu.turn_id = fs.turn_id "
     " JOIN sessions s ON s.tenant_id = tu.tenant_id AND s.session_id = tu.session_id "
     " WHERE fs.tenant_id = x.tenant_id AND fs.fact_id = x.fact_id AND fs.forest_id = :f) AS sources, "
+    "(SELECT array_agg(s.time ORDER BY s.time, tu.seq) FROM fact_sources fs "
+    " JOIN turns tu ON tu.tenant_id = fs.tenant_id AND tu.turn_id = fs.turn_id "
+    " JOIN sessions s ON s.tenant_id = tu.tenant_id AND s.session_id = tu.session_id "
+    " WHERE fs.tenant_id = x.tenant_id AND fs.fact_id = x.fact_id AND fs.forest_id = :f) AS source_times, "
     "{trees} AS trees FROM facts x "
     "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.fact_id = ANY(:ids)"
 )
@@ -43,7 +47,8 @@ async def facts_with_sim(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: 
     """The given facts with their cosine to ``q`` (0 without a vector), their sources and trees in
     one statement: ``fact_id, text, valid_from, valid_to, time_text, superseded_by, recorded_at,
     retracted_at, sim, sources`` (``[session external id, client turn id]`` pairs, oldest session
-    first) ``, trees`` (``[tree_id, kind, label]`` triples by tree id; see :func:`tree_triples`)."""
+    first) ``, source_times`` (each source's session time, in the same order) ``, trees``
+    (``[tree_id, kind, label]`` triples by tree id; see :func:`tree_triples`)."""
     sql = _FACTS.format(trees=_TREES_OF.format(kind="fact", col="x.fact_id"))
     return await fetch_all(conn, sql, {"t": tenant_id, "f": forest_id, "ids": list(ids), "q": q})
 

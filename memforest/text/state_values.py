@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
-from memforest.text.lexicon import PET_ANIMALS
+from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS
 
 __all__ = [
     "cap_after",
+    "clean_cap",
     "device_value",
     "diet_value",
     "health_value",
@@ -65,7 +66,9 @@ _SOLD = re.compile(
 )
 
 
-def _clean_cap(value: str) -> str | None:
+def clean_cap(value: str) -> str | None:
+    """A capitalised phrase without trailing joiners and possessives; None for a month, weekday,
+    pronoun or determiner."""
     words = value.split()
     while words and (words[-1].lower() in {"and", "of", "de", "du", "&"} or words[-1].endswith("'s")):
         words.pop()
@@ -78,7 +81,7 @@ def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
     """The first capitalised phrase right after one of ``preps`` (a regex alternation), skipping
     months, weekdays and possessives; with ``school`` only names that look like a school."""
     for m in re.finditer(rf"\b{preps}\s+(?:the\s+)?(?P<v>{_CAP})", text):
-        value = _clean_cap(m["v"])
+        value = clean_cap(m["v"])
         if value is None:
             continue
         named = re.search(r"\b(?:University|College|School|Academy|Institute|Polytechnic|Uni)\b", value)
@@ -89,15 +92,18 @@ def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
     return None
 
 
-_BRANDS = (
-    r"Honda|Kia|Toyota|Subaru|Ford|Volvo|Mazda|Tesla|Skoda|Škoda|Nissan|Jeep|Fiat|Hyundai|Renault|Audi|Mini|"
-    r"Peugeot|Volkswagen|VW|Seat|SEAT|Dacia|BMW|Mercedes(?:-Benz)?|Chevrolet|Chevy|Porsche|Lexus|Citro[eë]n|"
-    r"Opel|Vauxhall|Mitsubishi|Suzuki|Dodge|Jaguar|Land\s+Rover|Range\s+Rover|Alfa\s+Romeo|Polestar|Rivian|"
-    r"Cupra|GMC|Buick|Cadillac|Chrysler|Acura|Infiniti|Genesis|Lucid|BYD|MG|Saab|Lancia|Alpine|"
-    r"Harley(?:-Davidson)?|Ducati|Yamaha|Kawasaki|Vespa|Triumph|Royal\s+Enfield"
+_MODEL = (
+    r"(?:\s+(?!(?:is|was|and|from|for|on|in|at|now|last|today|the)\b)(?:[A-Z0-9][\w-]*(?:\.\d+)?|[a-z]?\d[\w-]*)){0,2}"
 )
-_MODEL = r"(?:\s+(?!(?:is|was|and|from|for|on|in|at|now|last|today|the)\b)(?:[A-Z0-9][\w-]*|[a-z]?\d[\w-]*)){0,2}"
-_VEHICLE_RE = re.compile(rf"\b(?P<v>(?:{_BRANDS}){_MODEL})")
+# a make and its model ("Kia Niro", "Tesla Model 3"), or a well-known model alone after a determiner
+# ("the new Civic", "Mia's Outback")
+_VEHICLE_RE = re.compile(
+    rf"\b(?P<v>(?:{CAR_MAKES}){_MODEL})(?![\w-])"
+    rf"|\b(?:an?|the|my|our|his|her|their|\w+'s)\s+(?:(?:new|old|used|little|trusty|second-hand|"
+    rf"secondhand|electric|red|blue|black|white|silver|grey|gray|green)\s+)?(?P<m>(?:{CAR_MODELS}))(?![\w-])"
+)
+# a make right after "at / for / with / joined" names a company, not a car ("a job at Tesla")
+_EMPLOYER_BEFORE = re.compile(r"\b(?:at|for|with|joined|joining|by)\s+$")
 _DEVICES = (
     r"iPhone|iPad|MacBook(?:\s+(?:Air|Pro))?|iMac|Pixel|Galaxy|Samsung\s+Galaxy|OnePlus|Xiaomi|Huawei|Motorola|"
     r"Nokia|ThinkPad|Surface|Chromebook|Kindle|Apple\s+Watch|Fitbit|Garmin|Dell\s+XPS|Lenovo|Asus|Acer|Razer|"
@@ -109,7 +115,11 @@ _DEVICE_RE = re.compile(
 
 
 def _last_kept(regex: re.Pattern[str], text: str) -> str | None:
-    kept = [m["v"] for m in regex.finditer(text) if not _SOLD.search(text[: m.start()])]
+    kept = [
+        str(m["v"] or m.groupdict().get("m") or "")
+        for m in regex.finditer(text)
+        if not _SOLD.search(text[: m.start()]) and not _EMPLOYER_BEFORE.search(text[: m.start()])
+    ]
     return kept[-1].strip() if kept else None
 
 
@@ -123,27 +133,39 @@ def device_value(text: str, _m: re.Match[str]) -> str | None:
     return _last_kept(_DEVICE_RE, text)
 
 
-_ANIMALS = (
-    PET_ANIMALS + r"|kitty|tabby|rescue|retriever|labrador|lab|beagle|terrier|spaniel|poodle|collie|husky|"
-    r"corgi|dachshund|pug|greyhound|shepherd|bulldog|whippet|chihuahua|doodle|moggy|budgie|gecko|ferret|tortoise|pony|"
-    r"goldfish|mutt|pooch|hound|tomcat|canary|cockatiel|parakeet|chinchilla|gerbil|mouse|rat|iguana|rottweiler|"
-    r"dalmatian|schnauzer|sheepdog|mastiff|setter|siamese|tabby\s+cat"
-)
+_ANIMALS = r"(?i:" + ANIMALS + r")"
 _NAME = r"(?P<v>[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*)?)"
+_OWNER = r"(?:\w+'s|our|my|the|a|an|this|that)"
 _PET_RES = (
     re.compile(
         r"\b(?:named|called|name\s+is|name's|goes\s+by|answers\s+to|(?:we|I)\s+call(?:ed)?|the\s+name)\s+"
         r"(?:(?:him|her|it|them)\s+)?" + _NAME
     ),
-    re.compile(r"\bbrought\s+" + _NAME + r"\s+home\b"),
+    re.compile(r"\b(?i:brought|bring|bringing|take|took|taking|carried|drove)\s+" + _NAME + r"\s+home\b"),
     re.compile(r"^(?i:meet|say\s+hi\s+to|say\s+hello\s+to|this\s+is|introducing|welcome)\s+" + _NAME),
     re.compile(
-        r"^" + _NAME + r"\s+(?:is|has\s+been)\s+(?:\w+'s|our|my|the)\s+(?:new\s+)?(?:\w+\s+)?(?:" + _ANIMALS + r")\b"
+        r"^"
+        + _NAME
+        + r"\s+(?:is|has\s+been)\s+(?:\w+'s|our|my|the|an?)\s+(?:new\s+)?(?:[\w-]+\s+){0,2}?(?:"
+        + _ANIMALS
+        + r")\b"
     ),
-    re.compile(r"^" + _NAME + r",?\s+(?:the|our|my)\s+(?:\w+\s+)?(?:" + _ANIMALS + r")\b"),
-    re.compile(r"\b(?:adopted|rescued|brought\s+home|welcomed|fostering|got)\s+" + _NAME + r"\b"),
+    re.compile(
+        r"^" + _NAME + r"(?:,\s+" + _OWNER + r"|\s+(?:\w+'s|our|my|the))\s+(?:[\w-]+\s+){0,2}?(?:" + _ANIMALS + r")\b"
+    ),
+    re.compile(r"^" + _NAME + r"\s+(?:came|comes|arrived|moved\s+in)\s+(?:home|with|to\s+live)\b"),
+    re.compile(
+        r"\b(?i:adopted|adopting|rescued|brought\s+home|welcomed|fostering|fostered|got|picked\s+up|collected)\s+"
+        + _NAME
+        + r"\b"
+    ),
     re.compile(r"\b(?:family|household|home|pack|crew),\s+" + _NAME + r"\b"),
     re.compile(r"\b(?:" + _ANIMALS + r"),?\s+" + _NAME),
+    re.compile(
+        r"\b(?i:walked|walking|walk|fed|feeding|groomed|brushed|bathed|cuddled|cuddling|trained|training)\s+"
+        + _NAME
+        + r"\b"
+    ),
 )
 
 

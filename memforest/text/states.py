@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 
 from memforest.text.state_values import (
     cap_after,
+    clean_cap,
     device_value,
     diet_value,
     health_value,
@@ -26,6 +27,7 @@ from memforest.text.state_values import (
     pet_value,
     vehicle_value,
 )
+from memforest.text.state_words import ANIMALS, DWELLINGS, JOB_CUES
 
 __all__ = ["find_state"]
 
@@ -33,6 +35,13 @@ _NEGATED = re.compile(
     r"\b(?:not|never|no\s+longer|didn't|don't|doesn't|won't|wasn't|isn't|aren't|haven't|hasn't|can't|couldn't|"
     r"wouldn't|shouldn't|want|wants|wanted|wish|hope|hoping|might|maybe|perhaps|considering|thinking\s+about|"
     r"thinking\s+of|dream|dreaming|if|would|could|should|going\s+to|gonna|planning|plan\s+to|someday|one\s+day)\b",
+    re.IGNORECASE,
+)
+# set phrases with a negation word that negate nothing ("can't believe", "couldn't be happier")
+_NOT_NEGATION = re.compile(
+    r"\b(?:can't|cannot|couldn't)\s+(?:believe|wait|stop|complain|recommend|get\s+over|be\s+happier|imagine)|"
+    r"\b(?:never|not)\s+(?:been\s+happier|looked\s+back|looking\s+back|bad|too\s+bad|a\s+bad)|"
+    r"\bwants?\s+\w+\s+to\s+(?:start|join)|\bwouldn't\s+(?:trade|change|have\s+it)|\bif\s+(?:i'm|i\s+am|we're)\s+honest|\bnot\s+gonna\s+lie",
     re.IGNORECASE,
 )
 _ABOUT_ADDRESSEE = re.compile(r"^(?:congrat\w*|good\s+luck|best\s+of\s+luck|enjoy|hope|wish)\b", re.I)
@@ -53,10 +62,14 @@ def _cue(pattern: str) -> re.Pattern[str]:
 
 
 _RESIDENCE_CUE = _cue(
-    r"\b(?:mov(?:e|ed|es|ing)|relocat\w*|settl\w*|lease|leased|rent\w*|keys?\s+to|unpack\w*|live|lives|lived|"
-    r"living|based|resid\w*|new\s+(?:flat|place|apartment|house|home|address|neighbou?rhood|city|town)|"
-    r"(?:flat|apartment|house|home|place|condo|studio)\s+in|bought\s+a\s+(?:house|flat|home|place|apartment)|"
-    r"call\w*\s+\w+\s+home|home\s+now|now\s+home|home\s+is|landed\s+in|neighbou?rs|address)\b"
+    r"\b(?:mov(?:e|ed|es|ing)|movers|relocat\w*|settl\w*|lease|leased|rent\w*|keys?\s+to|unpack\w*|live|lives|"
+    r"lived|living|based|resid\w*|new\s+(?:" + DWELLINGS + r"|address|neighbou?rhood|city|town)|"
+    r"(?:" + DWELLINGS + r")\s+(?:in|over\s+in|out\s+in|down\s+in|up\s+in)|"
+    r"(?:bought|buying|closed\s+on|closing\s+on)\s+(?:a|an|the|\w+'s)\s+(?:\w+\s+)?(?:" + DWELLINGS + r")|"
+    r"call\w*\s+\w+\s+home|home\s+now|now\s+home|home\s+is|is\s+(?:\w+\s+)?home|landed\s+in|neighbou?rs|"
+    r"address|landlord|landlady|housemates?|roommates?|flatmates?|packed\s+up|boxes|arrived\s+in|"
+    r"headed\s+(?:to|for)|been\s+in|left\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+(?:behind|for\s+good)|"
+    r"(?:is|are|am)\s+(?:now\s+)?in\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+(?:now|these\s+days|for\s+good))\b"
 )
 _RESIDENCE_VETO = _cue(
     r"\b(?:trip|visit\w*|vacation|holiday|conference|festival|concert|tour|weekend\s+in|flight|flew|fly|back\s+from|"
@@ -65,7 +78,8 @@ _RESIDENCE_VETO = _cue(
 _EMPLOYER_CUE = _cue(
     r"\b(?:work|works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|"
     r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
-    r"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|is\s+with\s+[A-Z]\w*\s+now)\b"
+    r"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|(?:is|are|am)\s+(?:now\s+)?(?:with|at)\s+[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*\s+(?:now|these\s+days|nowadays)|took\s+\w+\s+on|"
+    r"brought\s+\w+\s+on|signed\s+(?:with|on\s+with)|wants\s+\w+\s+to\s+start|" + JOB_CUES + r")\b"
 )
 _EMPLOYER_VETO = _cue(r"\b(?:from\s+home|homework|working\s+out|workout|work\s+on|worked\s+on|working\s+on)\b")
 _SCHOOL_CUE = _cue(
@@ -78,21 +92,21 @@ _PARTNER_CUE = _cue(
     r"fell\s+for|" + _PARTNER_NOUNS + r")\b"
 )
 _PET_CUE = _cue(
-    r"\b(?:dog|cat|puppy|pup|kitten|kitty|tabby|rescue|rescued|adopt\w*|shelter|hamster|rabbit|bunny|parrot|"
-    r"budgie|bird|fish|turtle|tortoise|horse|pony|snake|lizard|gecko|guinea\s+pig|ferret|retriever|labrador|"
-    r"lab|beagle|terrier|spaniel|poodle|collie|husky|corgi|dachshund|pug|greyhound|shepherd|bulldog|"
-    r"whippet|chihuahua|doodle|moggy|furball|litter|vet|leash|walkies|pet|goldfish|mutt|pooch|hound|tomcat|"
-    r"canary|cockatiel|parakeet|chinchilla|gerbil|iguana|rottweiler|dalmatian|schnauzer|sheepdog|mastiff)\b"
+    r"\b(?:" + ANIMALS + r"|rescued|adopt\w*|shelter|breeder|litter|vet|leash|lead|collar|walkies|pet|pets|"
+    r"fur\s+baby|furry|paws?|purr\w*|bark\w*|meow\w*|fetch|belly\s+rubs|cage|hutch|tank|aquarium)\b"
 )
 _VEHICLE_CUE = _cue(
     r"\b(?:car|cars|drive|drives|driving|drove|driven|bought|buy|buying|sold|sell|selling|traded|trade|"
-    r"dealer\w*|test[\s-]drive|lease|leasing|new|got|picked\s+up|ride|parked|garage|mileage|electric|ev|suv|"
-    r"hatchback|sedan|wagon|pickup|truck|van|motorbike|motorcycle|scooter|owns?|switched|upgraded|wheels|swap\w*|"
-    r"exchang\w*|replac\w*)\b"
+    r"dealer\w*|test[\s-]drive|lease|leased|leasing|new|got|picked\s+up|ride|parked|parking|park|garage|mileage|"
+    r"electric|ev|suv|hatchback|sedan|wagon|pickup|truck|van|motorbike|motorcycle|scooter|owns?|switched|upgraded|"
+    r"wheels|swap\w*|exchang\w*|replac\w*|charg\w*|deliver\w*|insur\w*|commute|zipp\w*|road\s+trip|fill\w*\s+up|"
+    r"my|our|mine|family|goodbye)\b"
 )
+# a car that is not the subject's own (hired, borrowed, seen)
+_VEHICLE_VETO = _cue(r"\b(?:rent(?:ed|al|ing)?|hire\s+car|taxi|cab|uber|lyft|borrow\w*|saw|spotted|test[\s-]drov\w*)\b")
 _HOME_TYPE_CUE = _cue(
     r"\b(?:flat|apartment|house|condo|studio|bungalow|townhouse|townhome|loft|cottage|cabin|duplex|"
-    r"houseboat|dorm|mobile\s+home|tiny\s+house)\b"
+    r"houseboat|dorm|mobile\s+home|tiny\s+house|maisonette|penthouse|farmhouse|villa)\b"
 )
 _DIET_CUE = _cue(
     r"\b(?:vegan|vegetarian|pescatarian|keto|paleo|gluten[\s-]free|dairy[\s-]free|lactose|low[\s-]carb|"
@@ -112,21 +126,49 @@ _JOB_CUE = _cue(r"\b(?:as\s+an?|promoted|became|become|role|position|job|work\w*
 _DEVICE_CUE = _cue(r"\b(?:phone|laptop|tablet|computer|device|watch|bought|got|new|switched|upgraded|using|use|uses)\b")
 
 
+_CAP = r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}(?!['\w])"
+_PLACE_BEFORE = re.compile(
+    rf"(?<![\w'])(?P<v>{_CAP})\s+(?:(?:resident|local|address|postcode|zip\s+code)\b|"
+    rf"(?:is|has\s+become|became|feels\s+like)\s+(?:\w+'s\s+|our\s+|my\s+)?(?:new\s+)?home\b)"
+)
+
+
+def _first_named(regexes: Sequence[re.Pattern[str]], text: str) -> str | None:
+    """The first capitalised name (group ``v``) a regex of ``regexes`` finds, months and the like aside."""
+    for regex in regexes:
+        for m in regex.finditer(text):
+            value = clean_cap(m["v"])
+            if value:
+                return value
+    return None
+
+
 def _residence(text: str, _m: re.Match[str]) -> str | None:
     if _RESIDENCE_VETO.search(text):
         return None
-    to = cap_after(text, r"(?:to|into)")
-    return to or cap_after(text, r"(?:in|home\s+is|base\s+is)")
+    to = cap_after(text, r"(?:to|into|for)")
+    value = to or cap_after(text, r"(?:in|home\s+is|base\s+is)")
+    return value or _first_named((_PLACE_BEFORE,), text)
+
+
+_ORG = r"(?<![\w'])(?P<v>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,3}(?!['\w]))"
+_ORG_BEFORE = (
+    re.compile(
+        _ORG + r"\s+(?:hired|offered|recruited|(?:took|brought|signed)\s+\w+\s+on|made\s+\w+\s+an?\s+(?:\w+\s+)?offer|"
+        r"wants\s+\w+\s+to\s+start|(?:has|have)\s+hired|picked\s+\w+)\b"
+    ),
+    re.compile(
+        _ORG + r"\s+(?:onboarding|orientation|induction|employee|staffer|badge|payroll|paycheck|paycheque|payslip|"
+        r"contract|offer|team|office|colleagues|coworkers|internship|job)\b"
+    ),
+)
 
 
 def _employer(text: str, _m: re.Match[str]) -> str | None:
     if _EMPLOYER_VETO.search(text):
         return None
-    value = cap_after(text, r"(?:at|with|for|from|joined|joining|join|by|employer\s+is|company\s+is)")
-    if value is None:
-        m = re.search(r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,3})\s+(?:hired|offered|recruited)\b", text)
-        value = m["org"] if m else None
-    return value
+    value = cap_after(text, r"(?:at|with|for|from|joined|joining|join|by|employer\s+is|company\s+is|yes\s+to)")
+    return value or _first_named(_ORG_BEFORE, text)
 
 
 def _school(text: str, _m: re.Match[str]) -> str | None:
@@ -146,14 +188,25 @@ def _partner(text: str, _m: re.Match[str]) -> str | None:
     return m["v"] if m else None
 
 
+_PET_VETO = _cue(r"\b(?:dog|cat|pet)\s+(?:walker|sitter|groomer|trainer|food|park|show|cafe|café)s?\b")
+
+
+def _pet(text: str, m: re.Match[str]) -> str | None:
+    return None if _PET_VETO.search(text) else pet_value(text, m)
+
+
+def _vehicle(text: str, m: re.Match[str]) -> str | None:
+    return None if _VEHICLE_VETO.search(text) else vehicle_value(text, m)
+
+
 _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
-    ("vehicle", _VEHICLE_CUE, vehicle_value),
+    ("vehicle", _VEHICLE_CUE, _vehicle),
     ("device", _DEVICE_CUE, device_value),
     ("school", _SCHOOL_CUE, _school),
     ("employer", _EMPLOYER_CUE, _employer),
     ("job", _JOB_CUE, job_value),
     ("residence", _RESIDENCE_CUE, _residence),
-    ("pet", _PET_CUE, pet_value),
+    ("pet", _PET_CUE, _pet),
     ("partner", _PARTNER_CUE, _partner),
     ("home_type", _HOME_TYPE_CUE, lambda t, m: m.group(0).lower()),
     ("diet", _DIET_CUE, diet_value),
@@ -179,10 +232,18 @@ def _subject(text: str, speaker: str, participants: Sequence[str]) -> str | None
     return name
 
 
+def _negated(text: str, upto: int) -> bool:
+    """A negation or hedge before ``upto`` (the end of the cue and the value), set phrases such as
+    "can't believe" aside: "Toronto is home now, can't wait to explore" still states a home."""
+    cleared = _NOT_NEGATION.sub(lambda m: " " * len(m.group(0)), text)
+    m = _NEGATED.search(cleared)
+    return m is not None and m.start() < upto
+
+
 def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tuple[str, str, str] | None:
     """(subject, attribute, value) of a person-rewritten sentence that states a state from cue
     words (see module doc); None when no attribute's cue and value are found."""
-    if _NEGATED.search(text) or _ABOUT_ADDRESSEE.match(text) or text.rstrip().endswith("?"):
+    if _ABOUT_ADDRESSEE.match(text) or text.rstrip().endswith("?"):
         return None
     names = {n.casefold() for n in (speaker, *participants)}
     for attribute, cue, reader in _READERS:
@@ -196,6 +257,9 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         value = " ".join(words)
         if not value or value.casefold() in names:
             continue
+        at = text.find(value)
+        if _negated(text, max(m.end(), at + len(value) if at >= 0 else len(text))):
+            return None
         subject = _subject(text, speaker, participants)
         if subject is None:
             return None

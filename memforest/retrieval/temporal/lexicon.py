@@ -13,23 +13,28 @@ from types import MappingProxyType
 from typing import Final
 
 from memforest.attributes import ATTRIBUTE_WORDS
+from memforest.text.state_words import ANIMAL_WORDS, CAR_WORDS
 from memforest.text.terms import content_terms
 
 _EXTRA: Final = {
     "residence": """live lived living move moved moving relocate relocated relocation home house flat apartment
         condo lease rent rental renting address neighbourhood neighborhood settle settled unpack unpacking
-        landlord roommate flatmate movers place city town suburb downtown""",
+        landlord landlady roommate flatmate housemate movers place city town suburb downtown boxes resident
+        mortgage keys studio townhouse bungalow cottage loft""",
     "employer": """work worked working job hired hire hiring employer employed company office contract offer
         position joined join colleague colleagues team boss manager onboarding hr badge salary notice resign
-        resigned interview career firm promotion startup coworkers workplace""",
+        resigned interview career firm promotion startup coworkers workplace payroll paycheck payslip
+        orientation induction probation employee staff intern internship recruiter recruited""",
     "pet": """pet pets dog dogs cat cats puppy pup kitten kitty rescue adopt adopted adoption shelter breeder vet
         tabby beagle terrier retriever labrador poodle greyhound spaniel bulldog collie dachshund husky
         parrot rabbit bunny hamster guinea goldfish fish turtle tortoise bird budgie lizard snake ferret
-        horse pony leash litter""",
+        horse pony leash litter breed breeder walkies fur furry paw paws purr bark """
+    + ANIMAL_WORDS,
     "vehicle": """car cars drive drove driving vehicle bike motorbike motorcycle scooter truck van suv sedan
         hatchback dealer dealership mileage garage dmv registration leased honda toyota kia subaru ford volvo
         mazda tesla skoda nissan jeep fiat hyundai renault audi mini peugeot volkswagen vw seat dacia bmw
-        mercedes chevrolet chevy porsche lexus jaguar citroen opel suzuki mitsubishi rivian polestar""",
+        electric hybrid charging parked parking ride wheels """
+    + CAR_WORDS,
 }
 
 

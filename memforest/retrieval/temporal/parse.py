@@ -9,31 +9,66 @@ from dataclasses import dataclass
 
 from memforest.attributes import ATTRIBUTE_WORDS
 from memforest.retrieval.timecues import WHEN_RE
+from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS
 
 OPERATORS = ("before", "after", "between", "when", "how_long", "first", "latest", "now", "as_of")
 
 _ANCHOR_END = r"(?P<x>[^?.!,;]+)"
 _BETWEEN_RE = re.compile(r"\bbetween\s+(?P<x>[^?.!,;]+?)\s+and\s+(?P<y>[^?.!,;]+)", re.IGNORECASE)
-_BEFORE_RE = re.compile(r"\b(?:before|prior\s+to|until|till|up\s+to)\s+" + _ANCHOR_END, re.IGNORECASE)
-_AFTER_RE = re.compile(
-    r"\b(?:after|following|since|once\s+\w+\s+(?:left|moved\s+out\s+of|sold|quit|lost))\s+" + _ANCHOR_END,
+_WHEN_RE = re.compile(r"\bsince\s+when\b|\bat\s+what\s+point\b|\bon\s+what\s+date\b", re.IGNORECASE)
+_BEFORE_RE = re.compile(
+    r"\b(?:before|prior\s+to|until|till|up\s+to|ahead\s+of|earlier\s+than|preceded|came\s+before|"
+    r"(?:was\s+)?replaced\s+by|gave\s+way\s+to)\s+" + _ANCHOR_END,
     re.IGNORECASE,
 )
-_HOW_LONG_RE = re.compile(r"\bhow\s+long\b", re.IGNORECASE)
-_FIRST_RE = re.compile(r"\b(?:first|originally|initially|original|earliest|at\s+first)\b", re.IGNORECASE)
-_LATEST_RE = re.compile(r"\b(?:most\s+recent(?:ly)?|latest|newest|last)\b", re.IGNORECASE)
-_NOW_RE = re.compile(
-    r"\b(?:now|currently|current|these\s+days|at\s+the\s+moment|nowadays|still|at\s+present|today)\b", re.IGNORECASE
+_AFTER_RE = re.compile(
+    r"\b(?:after|following|since|later\s+than|replaced|succeeded|came\s+after|took\s+over\s+from|"
+    r"once\s+\w+\s+(?:had\s+)?(?:left|moved\s+out\s+of|moved\s+away\s+from|sold|quit|lost|got\s+rid\s+of|"
+    r"gave\s+up|ditched))\s+" + _ANCHOR_END,
+    re.IGNORECASE,
 )
-# what an anchor phrase starts with before the value itself ("before the move to Miami")
+_HOW_LONG_RE = re.compile(r"\bhow\s+long\b(?!\s+ago)", re.IGNORECASE)
+_FIRST_RE = re.compile(
+    r"\b(?:first|originally|initially|original|earliest|at\s+first|to\s+(?:begin|start)\s+with|"
+    r"in\s+the\s+(?:beginning|first\s+place)|at\s+the\s+(?:start|beginning|outset)|starting\s+out|"
+    r"early\s+on)\b",
+    re.IGNORECASE,
+)
+_LATEST_RE = re.compile(
+    r"\b(?:most\s+recent(?:ly)?|latest|newest|last(?!\s+(?:year|month|week|weekend|summer|winter|spring|fall|"
+    r"autumn|night|time|christmas|easter|\d))|recently|lately)\b",
+    re.IGNORECASE,
+)
+_NOW_RE = re.compile(
+    r"\b(?:now|currently|current|these\s+days|at\s+the\s+moment|nowadays|still|at\s+present|today|presently|"
+    r"anymore|any\s+more|at\s+this\s+point|as\s+things\s+stand|right\s+now)\b",
+    re.IGNORECASE,
+)
+# what an anchor phrase starts with before the value itself ("before the move to Miami", "after he
+# quit Initech", "before getting Mochi")
 _ANCHOR_LEAD_RE = re.compile(
-    r"^(?:(?:the|a|an|his|her|their|its)\s+)?(?:(?:move|moving|relocation|switch|change)\s+(?:to|into)\s+|"
-    r"(?:moving|leaving|joining|getting|buying|adopting|selling)\s+)?(?:(?:the|a|an|his|her|their)\s+)?",
+    r"^(?:(?:he|she|they|\w+)\s+(?:had\s+|has\s+)?(?:moved\s+(?:to|into|out\s+of|away\s+from|from)|"
+    r"relocated\s+to|left|quit|joined|started\s+(?:at|with)|sold|bought|got|adopted|lost|ditched|traded\s+in)\s+)?"
+    r"(?:(?:the|a|an|his|her|their|its)\s+)?(?:(?:move|moving|relocation|switch|change)\s+(?:to|into|from)\s+|"
+    r"(?:moving\s+(?:to|into|out\s+of|from)|living\s+in|working\s+(?:at|for)|starting\s+at|leaving|quitting|"
+    r"joining|getting|buying|adopting|selling|having|owning|driving|trading\s+in)\s+)?"
+    r"(?:(?:the|a|an|his|her|their)\s+|\w+'s\s+)?",
     re.IGNORECASE,
 )
 _NAME_RE = re.compile(r"\b([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)(?:'s)?")
 _HEAD_RE = re.compile(r"^\s*(?:which|what)\s+(?P<head>[a-z]+)|'s\s+(?:\w+\s+)?(?P<head2>[a-z]+)\b", re.IGNORECASE)
-_QUESTION_WORDS = frozenset({"which", "what", "where", "who", "when", "how", "did", "does", "is", "was", "the"})
+# kinds of thing whose mention names the attribute ("after the parrot", "before the Kia Niro")
+_KIND_RES = {
+    "pet": re.compile(rf"\b(?:{ANIMALS})\b", re.IGNORECASE),
+    "vehicle": re.compile(rf"\b(?:{CAR_MAKES}|{CAR_MODELS})\b"),
+}
+_QUESTION_WORDS = frozenset(
+    str.split(
+        """which what where who whom whose when how did does do is was were has have had the a an once after
+        before following since until till prior now currently so and but then in on at as of by for from with
+        to also"""
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +99,8 @@ def attribute_of(question: str) -> str | None:
     best: tuple[int, int, str] | None = None
     for attribute, words in ATTRIBUTE_WORDS.items():
         hits = [m.start() for w in words for m in re.finditer(rf"\b{re.escape(w)}\b", lowered)]
+        if attribute in _KIND_RES:
+            hits += [m.start() for m in _KIND_RES[attribute].finditer(question)]
         if hits:
             key = (-len(hits), min(hits), attribute)
             if best is None or key < best:
@@ -71,10 +108,16 @@ def attribute_of(question: str) -> str | None:
     return best[2] if best else None
 
 
-def clean_anchor(text: str) -> str:
-    """The value or event of an anchor phrase ("the move to Miami" -> "Miami")."""
+def clean_anchor(text: str, names: tuple[str, ...] = ()) -> str:
+    """The value or event of an anchor phrase ("the move to Miami" -> "Miami"), without a trailing
+    phrase about one of the question's other ``names`` ("Rex in Elena's home" -> "Rex")."""
     text = " ".join(text.split()).strip(" '\"")
-    return _ANCHOR_LEAD_RE.sub("", text, count=1).strip() or text
+    value = _ANCHOR_LEAD_RE.sub("", text, count=1).strip() or text
+    for name in names:
+        tail = re.search(rf"\s+(?:in|for|at|with|by)\s+{re.escape(name)}(?:'s\b.*)?$", value)
+        if tail and tail.start() > 0:
+            value = value[: tail.start()]
+    return value
 
 
 def _names(question: str) -> tuple[str, ...]:
@@ -96,13 +139,13 @@ def parse_question(question: str, *, has_as_of: bool = False) -> TemporalQuestio
     names = _names(question)
     m = _BETWEEN_RE.search(question)
     if m is not None:
-        return TemporalQuestion("between", attribute, names, clean_anchor(m["x"]), clean_anchor(m["y"]))
-    if WHEN_RE.search(question):
+        return TemporalQuestion("between", attribute, names, clean_anchor(m["x"], names), clean_anchor(m["y"], names))
+    if WHEN_RE.search(question) or _WHEN_RE.search(question):
         return TemporalQuestion("when", attribute, names, None)
     for op, rx in (("before", _BEFORE_RE), ("after", _AFTER_RE)):
         m = rx.search(question)
         if m is not None:
-            return TemporalQuestion(op, attribute, names, clean_anchor(m["x"]))
+            return TemporalQuestion(op, attribute, names, clean_anchor(m["x"], names))
     if _HOW_LONG_RE.search(question):
         return TemporalQuestion("how_long", attribute, names)
     if _FIRST_RE.search(question):

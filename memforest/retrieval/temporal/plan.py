@@ -91,7 +91,16 @@ def mentions(text: str, anchor: str) -> bool:
 
 
 def _holding(runs: Sequence[list[State]], anchor: str) -> list[int]:
-    return [i for i, run in enumerate(runs) if any(mentions(s.text, anchor) for s in run)]
+    """The runs whose value is the anchor; else those whose text names it ("sold the Kia Niro"
+    names the old car in the statement of the new one, so a value match comes first)."""
+    valued = [i for i, run in enumerate(runs) if run[0].value is not None and _same(run[0].value, anchor)]
+    return valued or [i for i, run in enumerate(runs) if any(mentions(s.text, anchor) for s in run)]
+
+
+def _same(value: str, anchor: str) -> bool:
+    """``value`` and ``anchor`` name the same thing: equal, or one a whole-word part of the other
+    ("Kia Niro" and "Niro", "the Honda Civic" and "Honda Civic")."""
+    return value.casefold() == anchor.casefold() or mentions(value, anchor) or mentions(anchor, value)
 
 
 def _pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime | None) -> int | None:

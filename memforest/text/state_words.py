@@ -1,0 +1,108 @@
+"""General vocabulary of the state attributes: kinds and breeds of pets, car makes and models,
+words for dwellings and the cues of being employed. Regex alternations (lower case unless a name
+is capitalised by nature, e.g. a car model), shared by the write path's state reader
+(``memforest.text.states``) and the read path's fallback classifier. Ordinary English
+vocabulary, not phrasings of any benchmark.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+__all__ = [
+    "ANIMALS",
+    "ANIMAL_WORDS",
+    "CAR_MAKES",
+    "CAR_MODELS",
+    "CAR_WORDS",
+    "DWELLINGS",
+    "JOB_CUES",
+    "alternation",
+]
+
+
+def alternation(words: str) -> str:
+    """A regex alternation of the whitespace-separated entries of ``words`` ('_' stands for a
+    space inside an entry), longest first so that "border collie" wins over "collie"."""
+    entries = sorted({re.escape(w).replace("_", r"\s+") for w in words.split()}, key=lambda w: (-len(w), w))
+    return "|".join(entries)
+
+
+# kinds of pet, their young and pet-talk words, and common breeds (lower case)
+_ANIMAL_WORDS = """
+    dog dogs doggo doggy pupper puppy pup pups cat cats kitten kitty kittens moggy tomcat furball fur_baby
+    rescue rescue_dog rescue_cat hamster rabbit bunny parrot bird birdie budgie budgerigar canary cockatiel
+    cockatoo parakeet lovebird macaw finch fish goldfish betta guppy turtle tortoise terrapin horse pony
+    donkey snake python corn_snake lizard gecko leopard_gecko iguana chameleon bearded_dragon axolotl frog
+    guinea_pig ferret chinchilla gerbil mouse rat hedgehog hen chicken chickens duck goat pig mini_pig
+    sugar_glider tarantula mutt pooch hound stray
+    retriever golden_retriever labrador lab lab_mix labradoodle goldendoodle doodle cockapoo cavapoo
+    cavoodle maltipoo schnoodle beagle terrier jack_russell westie yorkie staffie pit_bull pitbull
+    spaniel cocker_spaniel springer_spaniel cavalier poodle toy_poodle collie border_collie sheepdog
+    husky malamute corgi dachshund sausage_dog pug greyhound whippet lurcher shepherd german_shepherd
+    alsatian bulldog french_bulldog frenchie boxer rottweiler dalmatian schnauzer mastiff great_dane
+    setter pointer weimaraner vizsla shiba shiba_inu akita samoyed chihuahua pomeranian shih_tzu maltese
+    bichon havanese papillon basset_hound bloodhound newfoundland saint_bernard bernese doberman
+    tabby ginger_tom tortie tortoiseshell calico siamese persian ragdoll maine_coon bengal sphynx
+    british_shorthair russian_blue burmese birman abyssinian scottish_fold norwegian_forest_cat
+    lop holland_lop angora
+"""
+ANIMALS: Final = alternation(_ANIMAL_WORDS)
+# words that also name something else ("a lab", "python", "chicken" for dinner): kept out of the
+# plain word lists, which are matched without the context the regexes require
+_AMBIGUOUS = frozenset(
+    str.split(
+        """lab pointer boxer setter python chicken chickens duck hen pig mouse rat stray fish frog unit room pad crib
+    mini seat smart alpine lotus triumph genesis mix baby tom fold blue bull martin enfield dragon glider bernard
+    russell dane persian bengal maltese burmese siamese newfoundland romeo cavalier"""
+    )
+)
+
+
+def _plain(words: str) -> str:
+    """The entries' head words ("border_collie" -> "collie"), ambiguous ones left out."""
+    heads = (w.split("_")[-1] for w in words.split())
+    return " ".join(dict.fromkeys(h for h in heads if h.casefold() not in _AMBIGUOUS))
+
+
+ANIMAL_WORDS: Final = _plain(_ANIMAL_WORDS)
+
+# car makes, as written (capitalised)
+_MAKES = """Honda Kia Toyota Subaru Ford Volvo Mazda Tesla Skoda Škoda Nissan Jeep Fiat Hyundai Renault Audi Mini
+    MINI Peugeot Volkswagen VW Seat SEAT Dacia BMW Mercedes Mercedes-Benz Chevrolet Chevy Porsche Lexus
+    Citroen Citroën Opel Vauxhall Mitsubishi Suzuki Dodge Jaguar Land_Rover Range_Rover Alfa_Romeo
+    Polestar Rivian Cupra GMC Buick Cadillac Chrysler Acura Infiniti Genesis Lucid BYD MG Saab Lancia
+    Alpine Lotus Ferrari Lamborghini Maserati Bentley Aston_Martin Rolls-Royce McLaren Lada Tata
+    Mahindra Proton Perodua Holden Harley Harley-Davidson Ducati Yamaha Kawasaki Vespa Triumph
+    Royal_Enfield KTM Aprilia Piaggio"""
+CAR_MAKES: Final = alternation(_MAKES)
+
+# common models that name a car without its make ("the Civic", "my Outback"), capitalised
+_MODELS = """Civic Accord CR-V HR-V Corolla Camry Prius Yaris RAV4 Aygo Auris Hilux Tacoma Tundra Highlander
+    Outback Forester Impreza Crosstrek Fiesta Focus Mondeo Kuga Puma Mustang F-150 Ranger Bronco
+    Golf Polo Passat Tiguan Touran Jetta Beetle ID.3 ID.4 Clio Megane Mégane Twingo Zoe
+    Captur Kadjar Qashqai Juke Micra Leaf Navara Sentra Altima Wrangler Cherokee Renegade
+    Panda Punto Tipo Octavia Fabia Kodiaq Karoq Enyaq Kona Tucson Ioniq i10 i20 i30 Santa_Fe
+    Niro Sportage Sorento Ceed Picanto Stinger EV6 Corsa Astra Insignia Mokka Duster Sandero
+    Ibiza Arona Ateca Vitara Jimny Outlander Lancer Countryman Model_3 Model_S
+    Model_X Model_Y Cybertruck Miata MX-5 CX-5 CX-30 Mazda3 Mazda2 Tahoe Silverado Malibu Camaro
+    Corvette Bolt Volt Equinox Odyssey Sienna Challenger Durango XC40 XC60 XC90 V40 V60
+    V90 S60 Cayenne Macan Taycan Boxster Evoque Polestar_2 Smart_Fortwo"""
+CAR_MODELS: Final = alternation(_MODELS)
+CAR_WORDS: Final = _plain(_MAKES)
+
+# words for a dwelling (lower case)
+DWELLINGS: Final = alternation(
+    """flat apartment apt house home place condo studio bungalow townhouse townhome terrace terraced_house
+    semi loft cottage cabin duplex maisonette penthouse houseboat dorm bedsit room digs pad crib
+    mobile_home tiny_house farmhouse villa unit"""
+)
+
+# words of being employed somewhere (lower case): they tie a capitalised organisation to a job
+JOB_CUES: Final = alternation(
+    """payroll paycheck paycheque payslip salary onboarding orientation induction probation badge
+    employee employees staffer staff hire new_hire intern internship apprentice apprenticeship
+    colleagues colleague coworkers coworker co-workers teammates team manager boss office offer contract
+    job gig position role shift shifts"""
+)

@@ -1,0 +1,103 @@
+"""Question parsing in phrasings of my own (not the benchmark's): many ways of asking now / latest /
+first / after / before / when / as of, with and without the attribute word; the attribute is told
+from a head noun, a verb ("driving", "hired") or a kind of thing ("the parrot", "the Kia Niro")."""
+
+from __future__ import annotations
+
+import pytest
+
+from memforest.retrieval.temporal.parse import clean_anchor, parse_question
+
+CASES = [  # (operator, attribute, question)
+    ("now", "residence", "Where's Bob based these days?"),
+    ("now", "residence", "Which city is Alice in at the moment?"),
+    ("now", "residence", "Where does Carmen call home nowadays?"),
+    ("now", "employer", "Who's Bob's boss these days?"),
+    ("now", "employer", "Who does Alice work for at present?"),
+    ("now", "employer", "Which company employs Deepak right now?"),
+    ("now", "employer", "Who is Elena's employer today?"),
+    ("now", "vehicle", "What's Alice driving now?"),
+    ("now", "vehicle", "What is Farid's ride these days?"),
+    ("now", "vehicle", "Which car has Greta got at the moment?"),
+    ("now", "pet", "What animal does Hiro have now?"),
+    ("now", "pet", "Who's Ingrid's furry friend these days?"),
+    ("now", "pet", "What's the name of Jamal's dog at the moment?"),
+    ("latest", "residence", "Where did Keiko most recently move to?"),
+    ("latest", "residence", "What's Luca's newest address?"),
+    ("latest", "employer", "Who was Bob's last employer?"),
+    ("latest", "employer", "What's the latest company Alice joined?"),
+    ("latest", "vehicle", "What was the last car Carmen bought?"),
+    ("latest", "vehicle", "Which vehicle did Deepak get most recently?"),
+    ("latest", "pet", "Which animal did Elena adopt most recently?"),
+    ("latest", "pet", "What's the newest addition to Farid's family of pets?"),
+    ("first", "residence", "Where did Greta originally live?"),
+    ("first", "residence", "Where was Hiro living to begin with?"),
+    ("first", "employer", "Who did Ingrid initially work for?"),
+    ("first", "employer", "What was Jamal's earliest employer?"),
+    ("first", "vehicle", "Which car did Keiko own first?"),
+    ("first", "vehicle", "What did Luca drive originally?"),
+    ("first", "pet", "What was the first animal Bob adopted?"),
+    ("first", "pet", "Which pet did Alice have in the beginning?"),
+    ("after", "residence", "Once Carmen left Denver, where did she live?"),
+    ("after", "residence", "Where did Deepak move next after Lisbon?"),
+    ("after", "employer", "Following Globex, who did Elena work for?"),
+    ("after", "employer", "Who hired Farid after he quit Initech?"),
+    ("after", "employer", "Where did Greta work once she left Hooli?"),
+    ("after", "vehicle", "What did Hiro drive after selling the Honda Civic?"),
+    ("after", "vehicle", "Which car replaced Ingrid's Kia Niro?"),
+    ("after", "pet", "What animal did Carmen get after the parrot?"),
+    ("after", "pet", "Which pet came after Biscuit for Jamal?"),
+    ("before", "residence", "Where did Bob live prior to Miami?"),
+    ("before", "residence", "Where was Keiko based until she moved to Osaka?"),
+    ("before", "employer", "Who employed Luca before Hooli?"),
+    ("before", "employer", "Where was Alice working before joining Globex?"),
+    ("before", "vehicle", "What did Bob drive prior to the Tesla Model 3?"),
+    ("before", "vehicle", "Which car did Carmen have before she bought the Audi A4?"),
+    ("before", "pet", "What pet did Deepak have before getting Mochi?"),
+    ("before", "pet", "Which animal preceded Rex in Elena's home?"),
+    ("when", "residence", "When did Farid relocate to Berlin?"),
+    ("when", "residence", "Since when has Greta lived in Seattle?"),
+    ("when", "employer", "When was Hiro hired by Globex?"),
+    ("when", "employer", "What date did Ingrid join Initech?"),
+    ("when", "vehicle", "When did Jamal buy the Fiat Panda?"),
+    ("when", "pet", "When was Luna adopted by Keiko?"),
+    ("as_of", "residence", "Where is Bob living?"),
+    ("as_of", "employer", "Who is Alice's employer?"),
+    ("as_of", "vehicle", "What does Carmen drive?"),
+    ("as_of", "pet", "What's Deepak's pet called?"),
+    ("as_of", "pet", "Does Elena have a dog or a cat?"),
+]
+
+
+@pytest.mark.parametrize(("operator", "attribute", "question"), CASES)
+def test_operator_and_attribute(operator: str, attribute: str, question: str) -> None:
+    tq = parse_question(question, has_as_of=operator == "as_of")
+    assert (tq.operator, tq.attribute) == (operator, attribute)
+
+
+@pytest.mark.parametrize(
+    ("question", "anchor"),
+    [
+        ("Where did Bob go after leaving Miami?", "Miami"),
+        ("Once Alice left Montreal, where did they settle?", "Montreal"),
+        ("Who hired Farid after he quit Initech?", "Initech"),
+        ("Where was Keiko based until she moved to Osaka?", "Osaka"),
+        ("What pet did Deepak have before getting Mochi?", "Mochi"),
+        ("Which animal preceded Rex in Elena's home?", "Rex"),
+        ("Which pet came after Biscuit for Jamal?", "Biscuit"),
+        ("Which car replaced Ingrid's Kia Niro?", "Kia Niro"),
+        ("What animal did Carmen get after the parrot?", "parrot"),
+        ("Where did Alice work before the Bank of Ireland?", "Bank of Ireland"),
+    ],
+)
+def test_anchor(question: str, anchor: str) -> None:
+    assert parse_question(question).anchor == anchor
+
+
+def test_sentence_initial_connective_is_not_part_of_a_name() -> None:
+    assert parse_question("Once Alice left Montreal, where did they settle?").names == ("Alice", "Montreal")
+
+
+def test_last_year_is_no_latest() -> None:
+    assert parse_question("Where did Bob live last year?").operator != "latest"
+    assert clean_anchor("the move to Miami") == "Miami"
