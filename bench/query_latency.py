@@ -8,6 +8,8 @@ same embedding, then a plain pgvector top-k over the forest's fact embeddings un
 and forest filter, exact or HNSW as the read path would choose). Reported per scenario: p50/p95 of
 both, their ratio, the read path's per-stage medians and round trips per query (statements, BEGIN
 and COMMIT counted on the engine), and HNSW's overlap with the exact top facts where HNSW is used.
+The 100K forest is also asked over HTTP (``POST /v1/forests/{f}/query`` against a ``memforest serve``
+started on the same database; ``--no-http`` skips it).
 
     python -m bench.query_latency [--scale 1.0] [--queries 60] [--rounds 3] [--out bench/results]
 """
@@ -34,6 +36,7 @@ from sqlalchemy import event
 from bench.args import bench_parser, single_run
 from bench.env import bench_env
 from bench.query_latency_data import find_loaded, load, questions
+from bench.query_latency_http import http_latency, read_key
 from bench.report import machine_info, new_figure, provenance, publish, save_figure
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
@@ -196,6 +199,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "ratio": entry["ratio_p50"] <= GOAL_RATIO,
                 "overlap": entry.get("hnsw_overlap", 1.0) >= GOAL_OVERLAP,
             }
+            if name == "one-100k" and not args.no_http:
+                key = await read_key(db, tenant_id)
+                entry["http"] = await asyncio.to_thread(
+                    http_latency, db, key, fname, qs, rounds, embed_dim=settings.embedding.dim
+                )
             report["scenarios"].append(entry)
     return report
 
@@ -205,15 +213,20 @@ def render(report: dict[str, Any], console: Console) -> None:
     t = Table(title=f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit "
                     f"{report['commit'][:12]}; shared machine: timings are noisy)")  # fmt: skip
     for col in ("scenario", "facts/forest", "forests", "strategy", "p50", "p95", "flat p50", "flat p95", "ratio",
-                "hnsw overlap", "trips", "stage p50s"):  # fmt: skip
+                "hnsw overlap", "trips", "http p50/p95", "stage p50s"):  # fmt: skip
         t.add_column(col)
     for e in report["scenarios"]:
         m, f = e["memforest"], e["flat"]
         stages = " ".join(f"{k} {v}" for k, v in m.get("stages_p50_ms", {}).items())
         t.add_row(e["name"], str(e["facts_per_forest"]), str(e["forests"]), e["strategy"], str(m["p50_ms"]),
                   str(m["p95_ms"]), str(f["p50_ms"]), str(f["p95_ms"]), str(e["ratio_p50"]),
-                  str(e.get("hnsw_overlap", "-")), str(m["round_trips"]), stages)  # fmt: skip
+                  str(e.get("hnsw_overlap", "-")), str(m["round_trips"]), _http(e), stages)  # fmt: skip
     console.print(t)
+
+
+def _http(entry: dict[str, Any]) -> str:
+    http = entry.get("http")
+    return f"{http['p50_ms']} / {http['p95_ms']}" if http else "-"
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -222,8 +235,8 @@ def markdown(report: dict[str, Any]) -> str:
         f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit {report['commit'][:12]})",
         "",
         "| scenario | facts/forest | forests | strategy | p50 | p95 | flat p50 | flat p95 | ratio p50 "
-        "| hnsw overlap | round trips | stage p50s |",
-        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| hnsw overlap | round trips | http p50/p95 | stage p50s |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for e in report["scenarios"]:
         m, f = e["memforest"], e["flat"]
@@ -231,7 +244,7 @@ def markdown(report: dict[str, Any]) -> str:
         lines.append(
             f"| {e['name']} | {e['facts_per_forest']} | {e['forests']} | {e['strategy']} | {m['p50_ms']} "
             f"| {m['p95_ms']} | {f['p50_ms']} | {f['p95_ms']} | {e['ratio_p50']} | {e.get('hnsw_overlap', '-')} "
-            f"| {m['round_trips']} | {stages} |"
+            f"| {m['round_trips']} | {_http(e)} | {stages} |"
         )
     return "\n".join(lines)
 
@@ -263,6 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--database-url", default=None, help="a migrated database (default: a temporary embedded one)")
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
     p.add_argument("--reuse", action="store_true", help="keep the forests an earlier run loaded into --database-url")
+    p.add_argument("--no-http", action="store_true", help="skip the HTTP measurement (memforest serve, 100K forest)")
     args = p.parse_args(argv)
     single_run(p, args)
     report = asyncio.run(run(args))

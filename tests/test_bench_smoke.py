@@ -192,4 +192,7 @@ def test_query_latency_quick(db_env: str, tmp_path: Path) -> None:
             assert s[side]["round_trips"] > 0
         assert s["memforest"]["round_trips"] > s["flat"]["round_trips"]
         assert set(s["memforest"]["stages_p50_ms"]) >= {"embed", "recall", "browse", "assemble"}
+    http = report["scenarios"][1]["http"]  # the 100K forest asked through a real `memforest serve`
+    assert http["n"] == 6 and 0 < http["p50_ms"] <= http["p95_ms"]
+    assert "http" not in report["scenarios"][0]
     assert (tmp_path / "query_latency.png").is_file() and (tmp_path / "query_latency.md").is_file()
