@@ -119,6 +119,15 @@ _REPLIES = (
 )
 
 
+_SYLLABLES = ("ka", "lo", "mi", "ren", "sa", "tor", "vel", "zu", "bri", "don", "el", "fa", "gor", "ish", "ju", "nor")
+_PLACE_KINDS = ("Park", "Cafe", "Trail", "Market", "Gallery", "Hall", "Beach", "Studio", "Bistro", "Gardens")
+_RECENT = 12  # people mostly mention the friends and places of late
+
+
+def _coined_name(rng: random.Random) -> str:
+    return "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3))).capitalize()
+
+
 @dataclass(slots=True)
 class _Person:
     name: str
@@ -134,7 +143,12 @@ class SyntheticConversations:
     """A deterministic stream of ~10-turn sessions among recurring speakers whose states change over
     time (moves, new jobs, new favourites, birthdays, relationships), so the rule-based extractor finds
     slot facts and supersession happens; events carry relative dates ("last Friday") and recurring
-    friends, places and companies, so entity and scene trees keep growing."""
+    friends, places and companies, so entity and scene trees keep growing.
+
+    The world does not saturate: as time goes on the speakers keep meeting new friends and finding
+    new places (a new one every few sessions, mentioned mostly while recent), so a session of a
+    large forest brings about as many new facts as one of a small forest, and write cost per
+    session measures the write path, not a world that has run out of things to say."""
 
     def __init__(self, seed: int = 0, *, prefix: str = "s", start: datetime | None = None) -> None:
         self.rng = random.Random(seed)
@@ -142,6 +156,8 @@ class SyntheticConversations:
         self.time = start or datetime(2020, 1, 6, 9, 0, tzinfo=UTC)
         self.count = 0
         r = self.rng
+        self.friends = list(_FRIENDS)
+        self.venues = list(_VENUES)
         self.people = [
             _Person(
                 name=n,
@@ -154,6 +170,20 @@ class SyntheticConversations:
             )
             for n in _PEOPLE
         ]
+
+    def _friend(self) -> str:
+        return self.rng.choice(self.friends[-_RECENT:])
+
+    def _venue(self) -> str:
+        return self.rng.choice(self.venues[-_RECENT:])
+
+    def _meet_the_world(self) -> None:
+        """Between sessions: now and then a new friend or a new place enters the speakers' lives."""
+        r = self.rng
+        if r.random() < 0.35:
+            self.friends.append(_coined_name(r))
+        if r.random() < 0.25:
+            self.venues.append(f"{_coined_name(r)} {r.choice(_PLACE_KINDS)}")
 
     def _statement(self, p: _Person) -> str:
         r = self.rng
@@ -173,7 +203,7 @@ class SyntheticConversations:
             return f"My favorite {thing} is {p.favorites[thing]} these days."
         if roll < 0.35:
             p.age += 1
-            return f"I turned {p.age} {r.choice(_WHEN)} and we celebrated at {r.choice(_VENUES)}."
+            return f"I turned {p.age} {r.choice(_WHEN)} and we celebrated at {self._venue()}."
         if roll < 0.38:
             p.status = r.choice([s for s in _STATUSES if s != p.status])
             return f"I got {p.status} {r.choice(_WHEN)}!"
@@ -186,19 +216,23 @@ class SyntheticConversations:
             return f"I live in {p.city} and I work as a {p.job} at {p.company}."
         if roll < 0.75:
             return (
-                f"I went {r.choice(_ACTIVITIES)} at {r.choice(_VENUES)} {r.choice(_WHEN)} with {r.choice(_FRIENDS)}. "
+                f"I went {r.choice(_ACTIVITIES)} at {self._venue()} {r.choice(_WHEN)} with {self._friend()}. "
                 f"We stayed for {r.randint(1, 8)} hours."
             )
         if roll < 0.85:
-            return f"I am planning to visit {r.choice(_CITIES)} {r.choice(_NEXT)} with {r.choice(_FRIENDS)}."
+            return f"I am planning to visit {r.choice(_CITIES)} {r.choice(_NEXT)} with {self._friend()}."
         if roll < 0.93:
-            friend, venue = r.choice(_FRIENDS), r.choice(_VENUES)
+            friend, venue = self._friend(), self._venue()
             return f"{friend} and I met at {venue} {r.choice(_WHEN)} for {r.randint(2, 40)} minutes."
-        return f"I really love {r.choice(_ACTIVITIES)} because it helps me relax after work at {p.company}."
+        return (
+            f"I really love {r.choice(_ACTIVITIES)} with {self._friend()} because it helps me relax after work "
+            f"at {p.company}."
+        )
 
     def session(self) -> SessionInput:
         """The next session (~10 turns)."""
         r = self.rng
+        self._meet_the_world()
         self.time += timedelta(hours=r.randint(6, 40), minutes=r.randint(0, 59))
         a, b = r.sample(self.people, 2)
         n_turns = r.randint(8, 12)
