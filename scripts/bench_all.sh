@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Regenerate every file in bench/results/ on the current commit, with the arguments the closing
+# notes quote. Usage: scripts/bench_all.sh [write|read|all]   (two lanes that may run side by side;
+# timings are then taken on a busier machine, as the notes say). Needs ../shared/data/locomo.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PY:-.venv/bin/python}
+unset MEMFOREST_DATABASE_URL MEMFOREST_DATABASE_TENANT_URL
+lane=${1:-all}
+run() {
+  local start=$SECONDS
+  echo "== $(date -u +%H:%M:%S) python -m $*"
+  "$PY" -m "$@" --no-progress
+  echo "== done in $((SECONDS - start)) s: $1"
+}
+if [[ $lane == write || $lane == all ]]; then
+  run bench.throughput --simulate --sessions-limit 6
+  run bench.throughput --simulate --preset 30b-a3b --sessions-limit 6
+  run bench.write_scaling
+  run bench.ingest_throughput
+  run bench.load
+  run bench.query_latency
+fi
+if [[ $lane == read || $lane == all ]]; then
+  run bench.locomo_recall
+  run bench.temporal
+  run bench.merge
+  run bench.retract
+  run bench.cross_tenant
+  run bench.faults
+fi
