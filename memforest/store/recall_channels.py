@@ -64,19 +64,17 @@ _TREES_OF = (
 # (migration 0011, ADR 0022): under row-level security the planner may not use ``@@`` (not
 # leakproof) as an index condition, so a plain query evaluated it on every row of the forest; the
 # functions run as the owner with the policy's tenant filter written out and use the forest-keyed
-# GIN indexes. Rows matching >= 2 terms first (up to :cap), then rows matching any term (up to :cap).
-_LEXICAL_FACTS = (
-    "SELECT m.fact_id, ts_rank_cd(m.tsv, to_tsquery('english', :tsq), 1) AS s FROM ("
-    "SELECT * FROM memforest_fact_text_matches(:f, to_tsquery('english', :tsq2), :cap, CAST(:as_of AS timestamptz)) "
-    "UNION SELECT * FROM memforest_fact_text_matches(:f, to_tsquery('english', :tsq), :cap, "
-    "CAST(:as_of AS timestamptz))) m ORDER BY s DESC, m.fact_id LIMIT :nl"
+# GIN indexes. Rows matching >= 2 terms first (up to :cap), then rows matching any term (up to
+# :cap), the latter only while the former did not fill :cap (then they rank below them anyway,
+# ts_rank_cd counting matched occurrences; a forest where the cap does not bind is unaffected).
+_LEXICAL = (
+    "SELECT m.*, ts_rank_cd(m.tsv, to_tsquery('english', :tsq), 1) AS s FROM ("
+    "WITH two AS MATERIALIZED (SELECT * FROM {fn}(:f, to_tsquery('english', :tsq2), :cap, CAST(:as_of AS timestamptz)"
+    ")) SELECT * FROM two UNION SELECT * FROM {fn}(:f, to_tsquery('english', :tsq), :cap, CAST(:as_of AS timestamptz)) "
+    "WHERE (SELECT count(*) FROM two) < :cap) m ORDER BY s DESC, m.{key} LIMIT :nl"
 )
-_LEXICAL_NODES = (
-    "SELECT m.node_id, m.tree_id, m.leaf_cell_id, ts_rank_cd(m.tsv, to_tsquery('english', :tsq), 1) AS s FROM ("
-    "SELECT * FROM memforest_node_text_matches(:f, to_tsquery('english', :tsq2), :cap, CAST(:as_of AS timestamptz)) "
-    "UNION SELECT * FROM memforest_node_text_matches(:f, to_tsquery('english', :tsq), :cap, "
-    "CAST(:as_of AS timestamptz))) m ORDER BY s DESC, m.node_id LIMIT :nl"
-)
+_LEXICAL_FACTS = _LEXICAL.format(fn="memforest_fact_text_matches", key="fact_id")
+_LEXICAL_NODES = _LEXICAL.format(fn="memforest_node_text_matches", key="node_id")
 _CHANNELS = (
     "WITH rt AS MATERIALIZED ({roots}), "
     "fh AS MATERIALIZED ({facts}), "

@@ -37,12 +37,13 @@ _FACT_MATCHES = f"""
 CREATE FUNCTION memforest_fact_text_matches(p_forest bigint, p_query tsquery, p_cap integer, p_as_of timestamptz)
 RETURNS TABLE (fact_id bigint, tsv tsvector)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $$
-    SELECT x.fact_id, x.tsv FROM facts x
-    WHERE x.tenant_id = {_TENANT} AND x.forest_id = p_forest AND ARRAY[x.forest_id] @> ARRAY[p_forest]
-      AND x.tsv @@ p_query
-      AND CASE WHEN p_as_of IS NULL THEN x.retracted_at IS NULL
-               ELSE (x.retracted_at IS NULL OR x.retracted_at > p_as_of) AND x.valid_from <= p_as_of
-                    AND x.recorded_at <= p_as_of AND (x.valid_to IS NULL OR x.valid_to > p_as_of) END
+    SELECT m.fact_id, m.tsv FROM (
+        SELECT x.* FROM facts x WHERE ARRAY[x.forest_id] @> ARRAY[p_forest] AND x.tsv @@ p_query OFFSET 0
+    ) m
+    WHERE m.tenant_id = {_TENANT} AND m.forest_id = p_forest
+      AND CASE WHEN p_as_of IS NULL THEN m.retracted_at IS NULL
+               ELSE (m.retracted_at IS NULL OR m.retracted_at > p_as_of) AND m.valid_from <= p_as_of
+                    AND m.recorded_at <= p_as_of AND (m.valid_to IS NULL OR m.valid_to > p_as_of) END
     LIMIT p_cap
 $$
 """
@@ -51,13 +52,18 @@ _NODE_MATCHES = f"""
 CREATE FUNCTION memforest_node_text_matches(p_forest bigint, p_query tsquery, p_cap integer, p_as_of timestamptz)
 RETURNS TABLE (node_id bigint, tree_id bigint, leaf_cell_id bigint, tsv tsvector)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $$
-    SELECT x.node_id, x.tree_id, x.leaf_cell_id, x.tsv FROM nodes x
-    WHERE x.tenant_id = {_TENANT} AND x.forest_id = p_forest AND ARRAY[x.forest_id] @> ARRAY[p_forest]
-      AND x.tsv @@ p_query AND x.leaf_fact_id IS NULL AND (p_as_of IS NULL OR x.t_start <= p_as_of)
+    SELECT m.node_id, m.tree_id, m.leaf_cell_id, m.tsv FROM (
+        SELECT x.* FROM nodes x
+        WHERE ARRAY[x.forest_id] @> ARRAY[p_forest] AND x.tsv @@ p_query AND x.leaf_fact_id IS NULL OFFSET 0
+    ) m
+    WHERE m.tenant_id = {_TENANT} AND m.forest_id = p_forest AND (p_as_of IS NULL OR m.t_start <= p_as_of)
     LIMIT p_cap
 $$
 """
 _SIGNATURE = "(bigint, tsquery, integer, timestamptz)"
+# The inner query reads the GIN index alone (OFFSET 0 keeps the tenant and forest tests out of it):
+# left to itself the planner ANDed the GIN bitmap with a b-tree bitmap of the whole forest
+# (ix_facts_forest_time, 100K entries, 15-28 ms at 100K facts) that removes nothing.
 
 revision = "0011"
 down_revision = "0010"
