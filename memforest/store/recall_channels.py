@@ -50,11 +50,13 @@ _ROOTS_EXACT = (
     "OFFSET 0) c JOIN trees tr ON tr.tenant_id = :t AND tr.tree_id = c.tree_id AND tr.root_node_id = c.node_id "
     "AND tr.kind = ANY(:kinds) ORDER BY c.d, tr.tree_id LIMIT :nr"
 )
+# (the tree of each of the 2 * :nr candidates by primary key: LATERAL ... LIMIT 1 keeps the planner
+# from hashing a sequential scan of all the tenant's trees, 12K rows, for 100 probes)
 _ROOTS_HNSW = (
-    "SELECT tr.tree_id, 1 - c.d AS s FROM (SELECT x.node_id, x.tree_id, x.embedding <=> :q AS d FROM nodes x "
+    "SELECT c.tree_id, 1 - c.d AS s FROM (SELECT x.node_id, x.tree_id, x.embedding <=> :q AS d FROM nodes x "
     "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.parent_id IS NULL ORDER BY x.embedding <=> :q "
-    "LIMIT 2 * :nr) c JOIN trees tr ON tr.tenant_id = :t AND tr.tree_id = c.tree_id AND tr.root_node_id = c.node_id "
-    "AND tr.kind = ANY(:kinds) ORDER BY c.d, tr.tree_id LIMIT :nr"
+    "LIMIT 2 * :nr) c CROSS JOIN LATERAL (SELECT 1 FROM trees tr WHERE tr.tenant_id = :t AND tr.tree_id = c.tree_id "
+    "AND tr.root_node_id = c.node_id AND tr.kind = ANY(:kinds) LIMIT 1) z ORDER BY c.d, c.tree_id LIMIT :nr"
 )
 _TREES_OF = (
     "(SELECT array_agg(p.tree_id ORDER BY p.tree_id) FROM placements p WHERE p.tenant_id = :t "
@@ -70,9 +72,12 @@ _TREES_OF = (
 _LEXICAL = (
     "SELECT m.*, ts_rank_cd(m.tsv, to_tsquery('english', :tsq), 1) AS s FROM ("
     "WITH two AS MATERIALIZED (SELECT * FROM {fn}(:f, to_tsquery('english', :tsq2), :cap, CAST(:as_of AS timestamptz)"
-    ")) SELECT * FROM two UNION SELECT * FROM {fn}(:f, to_tsquery('english', :tsq), :cap, CAST(:as_of AS timestamptz)) "
-    "WHERE (SELECT count(*) FROM two) < :cap) m ORDER BY s DESC, m.{key} LIMIT :nl"
+    ")) SELECT * FROM two UNION ALL SELECT * FROM {fn}(:f, to_tsquery('english', :tsq), :cap, "
+    "CAST(:as_of AS timestamptz)) "
+    "a WHERE (SELECT count(*) FROM two) < :cap AND a.{key} NOT IN (SELECT {key} FROM two)"
+    ") m ORDER BY s DESC, m.{key} LIMIT :nl"
 )
+# (UNION ALL with an anti-join on the id: a UNION compared whole rows, tsvectors included)
 _LEXICAL_FACTS = _LEXICAL.format(fn="memforest_fact_text_matches", key="fact_id")
 _LEXICAL_NODES = _LEXICAL.format(fn="memforest_node_text_matches", key="node_id")
 _CHANNELS = (
