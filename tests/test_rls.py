@@ -54,3 +54,26 @@ async def test_no_tenant_set_sees_nothing(db: Database) -> None:
     async with db.engine.begin() as conn:
         await conn.execute(text("SET LOCAL ROLE memforest_app"))
         assert (await conn.execute(text("SELECT count(*) FROM forests"))).scalar() == 0
+
+
+async def test_text_match_functions_keep_to_the_callers_tenant(db: Database) -> None:
+    """The SECURITY DEFINER full-text functions (migration 0011) run as the owner, so they must
+    apply the policy's tenant filter themselves: another tenant's forest id yields nothing."""
+    a, b = await _seed(db)
+    async with db.system() as conn:
+        fb = (await conn.execute(text("SELECT forest_id FROM forests WHERE tenant_id = :t"), {"t": b})).scalar()
+        await conn.execute(
+            text(
+                "INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, valid_from) "
+                "VALUES (:t, :f, 'Blake painted the lighthouse', 'h1', 'event', now())"
+            ),
+            {"t": b, "f": fb},
+        )
+    call = "SELECT count(*) FROM memforest_fact_text_matches(:f, to_tsquery('english', 'lighthouse'), 10, NULL)"
+    async with db.tenant(a) as conn:
+        assert (await conn.execute(text(call), {"f": fb})).scalar() == 0
+    async with db.tenant(b) as conn:
+        assert (await conn.execute(text(call), {"f": fb})).scalar() == 1
+    async with db.engine.begin() as conn:  # no tenant set
+        await conn.execute(text("SET LOCAL ROLE memforest_app"))
+        assert (await conn.execute(text(call), {"f": fb})).scalar() == 0

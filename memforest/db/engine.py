@@ -43,6 +43,9 @@ CONNECT_RETRY_MAX_S = 1.0
 # SQLSTATE classes meaning "the server is not there for us": 08 connection exception, 57P01-05
 # admin/crash shutdown, cannot connect now (starting up or shutting down), database dropped.
 UNAVAILABLE_SQLSTATE_PREFIXES = ("08", "57P")
+# the role and the tenant of a tenant transaction, in one statement (transaction-local, like SET LOCAL)
+_ENTER_TENANT = text("SELECT set_config('role', :role, true), set_config('memforest.tenant_id', :t, true)")
+
 # What asyncpg says when the connection died under it (no SQLSTATE: the socket is gone).
 _CLOSED_PHRASES = ("connection is closed", "connection was closed", "underlying connection is closed")
 
@@ -114,9 +117,6 @@ def _unavailable_on_open(exc: BaseException) -> bool:
     """Whether an error of opening a transaction means the database is not there (yet)."""
     # connecting: refused, timed out, the socket file gone (a restarting server removes it)
     return isinstance(exc, OSError | TimeoutError) or database_unavailable(exc)
-
-
-_ENTER_TENANT = text("SELECT set_config('role', :role, true), set_config('memforest.tenant_id', :t, true)")
 
 
 @asynccontextmanager
@@ -268,7 +268,7 @@ class Database:
         with _driver_errors():
             await self.verify_rls()
         async with _transaction(self.tenant_engine, self.connect_wait_s) as conn:
-            # one round trip: set_config('role', ..., true) is SET LOCAL ROLE
+            # one round trip: set_config('role', ..., true) is SET LOCAL ROLE (ADR 0022)
             await conn.execute(_ENTER_TENANT, {"role": APP_ROLE, "t": str(tenant_id)})
             yield conn
 

@@ -208,7 +208,13 @@ facts = Table(
         postgresql_using="hnsw",
         postgresql_ops={"embedding": "vector_cosine_ops"},
     ),
-    Index("ix_facts_tsv", "tsv", postgresql_using="gin"),
+    # full text per forest (migration 0011, ADR 0022): GIN keys are the forest and the lexemes
+    Index("ix_facts_forest_tsv", text("(ARRAY[forest_id])"), "tsv", postgresql_using="gin"),
+    # the known-subject test of temporal questions (migration 0011): ix_facts_speaker, ix_facts_subject
+    *(
+        Index(f"ix_facts_{c}", "tenant_id", "forest_id", text(f"lower({c})"), postgresql_where=text(f"{c} IS NOT NULL"))
+        for c in ("speaker", "subject")
+    ),
 )
 
 fact_sources = Table(
@@ -357,7 +363,21 @@ nodes = Table(
         # only cell leaves are searched by vector; see migration 0004 and ADR 0012
         postgresql_where=text("level = 0 AND leaf_cell_id IS NOT NULL"),
     ),
-    Index("ix_nodes_tsv", "tsv", postgresql_using="gin"),
+    # full text per forest of the nodes the lexical channel reads (migration 0011, ADR 0022)
+    Index(
+        "ix_nodes_forest_tsv",
+        text("(ARRAY[forest_id])"),
+        "tsv",
+        postgresql_using="gin",
+        postgresql_where=text("leaf_fact_id IS NULL"),
+    ),
+    # the forest's cell leaves, for the exact cell scan (migration 0011, ADR 0022)
+    Index(
+        "ix_nodes_cell_leaves",
+        "tenant_id",
+        "forest_id",
+        postgresql_where=text("level = 0 AND leaf_cell_id IS NOT NULL"),
+    ),
     # tree roots only (migration 0010_read_indexes, ADR 0021): recall reads the top roots, not all
     Index("ix_nodes_roots", "tenant_id", "forest_id", postgresql_where=text("parent_id IS NULL")),
     Index(

@@ -219,8 +219,38 @@ async def query(
         fallback = "llm mode needs a chat model; none is configured (rule-based backend), so emb was used"
 
     leaves: list[Leaf] = []
+    evidence: list[Evidence] = []
     llm_calls: dict[str, int] = {}
     plan: TemporalPlan | None = None
+
+    async def assemble_in(conn: Conn) -> list[Evidence]:
+        """Assemble the evidence of ``recalled`` and ``leaves`` (times itself as ``assemble``)."""
+        t0 = time.perf_counter()
+        tree_scores = {t.tree_id: t.score for t in recalled.trees}
+        opts = AssembleOptions(
+            top_k=k,
+            as_of=as_of,
+            time_from=time_from,
+            time_to=time_to,
+            scope_kinds=tuple(scope_kinds) if scope_kinds is not None else None,
+            include_superseded=include_superseded,
+            token_budget=token_budget,
+        )
+        candidates = _collect(recalled, leaves)
+        pinned: dict[tuple[str, int], str] = {}
+        if plan is not None:  # the temporal plan's answer states join the pool (browse may not reach them)
+            pinned = {("fact", fid): role for fid, role in plan.roles.items()}
+            for key in pinned:
+                candidates.setdefault(key, Candidate(kind="fact", source_id=key[1]))
+        if source_filter is not None:  # only matching sources; their nearest items join the pool
+            candidates = await apply_filter(conn, tenant_id, forest.forest_id, candidates, source_filter, qvec, 3 * k)
+        out = await assemble(
+            conn, tenant_id, forest.forest_id, candidates, qvec, question, tree_scores, cues, opts, preset, pinned
+        )
+        timings["assemble"] = _ms(t0)
+        return out
+
+    # emb mode: recall, browse and assembly in one tenant transaction (no model call in between)
     async with db.tenant(tenant_id) as conn:
         t0 = time.perf_counter()
         recalled = await recall(
@@ -245,6 +275,7 @@ async def query(
             t0 = time.perf_counter()
             leaves = await browse_emb(conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues)
             timings["browse"] = _ms(t0)
+            evidence = await assemble_in(conn)
 
     if mode_used == "llm" and chat is not None:
         t0 = time.perf_counter()
@@ -266,30 +297,9 @@ async def query(
         llm_calls = {"plan": stats.planner_calls, "navigate": stats.navigator_calls}
         timings["browse"] = _ms(t0)
 
-    tree_scores = {t.tree_id: t.score for t in recalled.trees}
-    opts = AssembleOptions(
-        top_k=k,
-        as_of=as_of,
-        time_from=time_from,
-        time_to=time_to,
-        scope_kinds=tuple(scope_kinds) if scope_kinds is not None else None,
-        include_superseded=include_superseded,
-        token_budget=token_budget,
-    )
-    candidates = _collect(recalled, leaves)
-    pinned: dict[tuple[str, int], str] = {}
-    if plan is not None:
-        pinned = {("fact", fid): role for fid, role in plan.roles.items()}
-        for key in pinned:
-            candidates.setdefault(key, Candidate(kind="fact", source_id=key[1]))
-    t0 = time.perf_counter()
-    async with db.tenant(tenant_id) as conn:
-        if source_filter is not None:  # only matching sources; their nearest items join the pool
-            candidates = await apply_filter(conn, tenant_id, forest.forest_id, candidates, source_filter, qvec, 3 * k)
-        evidence = await assemble(
-            conn, tenant_id, forest.forest_id, candidates, qvec, question, tree_scores, cues, opts, preset, pinned
-        )
-    timings["assemble"] = _ms(t0)
+    if mode_used != "emb":  # emb mode assembled in the recall transaction above
+        async with db.tenant(tenant_id) as conn:
+            evidence = await assemble_in(conn)
     timings["total"] = _ms(t_all)
     return QueryResult(
         question=question,

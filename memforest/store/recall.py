@@ -34,10 +34,12 @@ _COUNT_FACTS_CAPPED = "SELECT count(*) FROM (SELECT 1 FROM facts WHERE tenant_id
 _SET_EF_SEARCH = "SET LOCAL hnsw.ef_search = {ef_search:d}"
 _SET_ITERATIVE_SCAN = "SET LOCAL hnsw.iterative_scan = relaxed_order"
 
+# The exact scans materialise the distance, not the vector: a CTE of 10K 1.5 KB vectors spilled to
+# temporary files (ADR 0022); (id, distance) pairs stay in memory.
 NEAREST_FACTS_EXACT = (
-    "WITH c AS MATERIALIZED (SELECT x.fact_id, x.embedding FROM facts x "
+    "WITH c AS MATERIALIZED (SELECT x.fact_id, x.embedding <=> :q AS d FROM facts x "
     "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.embedding IS NOT NULL AND {visible}) "
-    "SELECT fact_id, 1 - (embedding <=> :q) AS sim FROM c ORDER BY embedding <=> :q LIMIT {lim}"
+    "SELECT fact_id, 1 - d AS sim FROM c ORDER BY d LIMIT {lim}"
 )
 NEAREST_FACTS_HNSW = (
     "WITH c AS MATERIALIZED (SELECT x.fact_id, x.embedding <=> :q AS d FROM facts x "
@@ -49,8 +51,8 @@ _CELL_LEAVES = (
     "AND x.leaf_cell_id IS NOT NULL AND x.embedding IS NOT NULL {as_of}"
 )
 NEAREST_CELLS_EXACT = (
-    "WITH c AS MATERIALIZED (SELECT x.leaf_cell_id, x.embedding {leaves}) "
-    "SELECT leaf_cell_id, 1 - (embedding <=> :q) AS sim FROM c ORDER BY embedding <=> :q LIMIT {lim}"
+    "WITH c AS MATERIALIZED (SELECT x.leaf_cell_id, x.embedding <=> :q AS d {leaves}) "
+    "SELECT leaf_cell_id, 1 - d AS sim FROM c ORDER BY d LIMIT {lim}"
 )
 NEAREST_CELLS_HNSW = (
     "WITH c AS MATERIALIZED (SELECT x.leaf_cell_id, x.embedding <=> :q AS d {leaves} "

@@ -32,7 +32,6 @@ from memforest.store.recall import (
     Vec,
     cell_leaves_sql,
     fact_visibility,
-    node_visibility,
 )
 from memforest.store.sql import Conn, Row, fetch_all, scalar
 
@@ -43,38 +42,44 @@ _SIZE_AND_KNOBS = (
     "+ 0 * length(set_config('hnsw.iterative_scan', 'relaxed_order', true))"
 )
 
+# a root's tree is its node's ``tree_id`` (joined by the trees' primary key, not a scan of the
+# tenant's trees); ``root_node_id`` still has to name it
 _ROOTS_EXACT = (
-    "SELECT tr.tree_id, 1 - (c.embedding <=> :q) AS s FROM (SELECT x.node_id, x.embedding FROM nodes x "
+    "SELECT tr.tree_id, 1 - c.d AS s FROM (SELECT x.node_id, x.tree_id, x.embedding <=> :q AS d FROM nodes x "
     "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.parent_id IS NULL AND x.embedding IS NOT NULL "
-    "OFFSET 0) c JOIN trees tr ON tr.tenant_id = :t AND tr.root_node_id = c.node_id AND tr.kind = ANY(:kinds) "
-    "ORDER BY c.embedding <=> :q, tr.tree_id LIMIT :nr"
+    "OFFSET 0) c JOIN trees tr ON tr.tenant_id = :t AND tr.tree_id = c.tree_id AND tr.root_node_id = c.node_id "
+    "AND tr.kind = ANY(:kinds) ORDER BY c.d, tr.tree_id LIMIT :nr"
 )
+# (the tree of each of the 2 * :nr candidates by primary key: LATERAL ... LIMIT 1 keeps the planner
+# from hashing a sequential scan of all the tenant's trees, 12K rows, for 100 probes)
 _ROOTS_HNSW = (
-    "SELECT tr.tree_id, 1 - c.d AS s FROM (SELECT x.node_id, x.embedding <=> :q AS d FROM nodes x "
+    "SELECT c.tree_id, 1 - c.d AS s FROM (SELECT x.node_id, x.tree_id, x.embedding <=> :q AS d FROM nodes x "
     "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.parent_id IS NULL ORDER BY x.embedding <=> :q "
-    "LIMIT 2 * :nr) c JOIN trees tr ON tr.tenant_id = :t AND tr.root_node_id = c.node_id AND tr.kind = ANY(:kinds) "
-    "ORDER BY c.d, tr.tree_id LIMIT :nr"
+    "LIMIT 2 * :nr) c CROSS JOIN LATERAL (SELECT 1 FROM trees tr WHERE tr.tenant_id = :t AND tr.tree_id = c.tree_id "
+    "AND tr.root_node_id = c.node_id AND tr.kind = ANY(:kinds) LIMIT 1) z ORDER BY c.d, c.tree_id LIMIT :nr"
 )
 _TREES_OF = (
     "(SELECT array_agg(p.tree_id ORDER BY p.tree_id) FROM placements p WHERE p.tenant_id = :t "
     "AND p.source_kind = '{kind}' AND p.source_id = {col} AND p.forest_id = :f)"
 )
-# candidates: rows matching >= 2 terms first (up to :cap), then rows matching any term (up to :cap)
-_LEXICAL_FACTS = (
-    "SELECT m.fact_id, ts_rank_cd(m.tsv, to_tsquery('english', :tsq), 1) AS s FROM ("
-    "(SELECT x.fact_id, x.tsv FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f "
-    "AND x.tsv @@ to_tsquery('english', :tsq2) AND {visible} LIMIT :cap) UNION "
-    "(SELECT x.fact_id, x.tsv FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f "
-    "AND x.tsv @@ to_tsquery('english', :tsq) AND {visible} LIMIT :cap)) m ORDER BY s DESC, m.fact_id LIMIT :nl"
+# Full-text candidates come from ``memforest_fact_text_matches`` / ``memforest_node_text_matches``
+# (migration 0011, ADR 0022): under row-level security the planner may not use ``@@`` (not
+# leakproof) as an index condition, so a plain query evaluated it on every row of the forest; the
+# functions run as the owner with the policy's tenant filter written out and use the forest-keyed
+# GIN indexes. Rows matching >= 2 terms first (up to :cap), then rows matching any term (up to
+# :cap), the latter only while the former did not fill :cap (then they rank below them anyway,
+# ts_rank_cd counting matched occurrences; a forest where the cap does not bind is unaffected).
+_LEXICAL = (
+    "SELECT m.*, ts_rank_cd(m.tsv, to_tsquery('english', :tsq), 1) AS s FROM ("
+    "WITH two AS MATERIALIZED (SELECT * FROM {fn}(:f, to_tsquery('english', :tsq2), :cap, CAST(:as_of AS timestamptz)"
+    ")) SELECT * FROM two UNION ALL SELECT * FROM {fn}(:f, to_tsquery('english', :tsq), :cap, "
+    "CAST(:as_of AS timestamptz)) "
+    "a WHERE (SELECT count(*) FROM two) < :cap AND a.{key} NOT IN (SELECT {key} FROM two)"
+    ") m ORDER BY s DESC, m.{key} LIMIT :nl"
 )
-_LEXICAL_NODES = (
-    "SELECT m.node_id, m.tree_id, m.leaf_cell_id, ts_rank_cd(m.tsv, to_tsquery('english', :tsq), 1) AS s FROM ("
-    "(SELECT x.node_id, x.tree_id, x.leaf_cell_id, x.tsv FROM nodes x WHERE x.tenant_id = :t AND x.forest_id = :f "
-    "AND x.tsv @@ to_tsquery('english', :tsq2) AND x.leaf_fact_id IS NULL {as_of} LIMIT :cap) UNION "
-    "(SELECT x.node_id, x.tree_id, x.leaf_cell_id, x.tsv FROM nodes x WHERE x.tenant_id = :t AND x.forest_id = :f "
-    "AND x.tsv @@ to_tsquery('english', :tsq) AND x.leaf_fact_id IS NULL {as_of} LIMIT :cap)) m "
-    "ORDER BY s DESC, m.node_id LIMIT :nl"
-)
+# (UNION ALL with an anti-join on the id: a UNION compared whole rows, tsvectors included)
+_LEXICAL_FACTS = _LEXICAL.format(fn="memforest_fact_text_matches", key="fact_id")
+_LEXICAL_NODES = _LEXICAL.format(fn="memforest_node_text_matches", key="node_id")
 _CHANNELS = (
     "WITH rt AS MATERIALIZED ({roots}), "
     "fh AS MATERIALIZED ({facts}), "
@@ -120,15 +125,15 @@ async def forest_size_and_knobs(conn: Conn, tenant_id: uuid.UUID, forest_id: int
 
 def channels_sql(exact: bool, as_of: datetime | None) -> str:
     """The one statement of every recall channel, for an exact or HNSW forest."""
-    visible, node_as_of = fact_visibility(as_of), node_visibility(as_of)
+    visible = fact_visibility(as_of)
     facts = (NEAREST_FACTS_EXACT if exact else NEAREST_FACTS_HNSW).format(visible=visible, lim=":nf")
     cells = (NEAREST_CELLS_EXACT if exact else NEAREST_CELLS_HNSW).format(leaves=cell_leaves_sql(as_of), lim=":nc")
     return _CHANNELS.format(
         roots=_ROOTS_EXACT if exact else _ROOTS_HNSW,
         facts=facts,
         cells=cells,
-        lex_facts=_LEXICAL_FACTS.format(visible=visible),
-        lex_nodes=_LEXICAL_NODES.format(as_of=node_as_of),
+        lex_facts=_LEXICAL_FACTS,
+        lex_nodes=_LEXICAL_NODES,
         fact_trees=_TREES_OF.format(kind="fact", col="fh.fact_id"),
         cell_trees=_TREES_OF.format(kind="cell", col="ch.leaf_cell_id"),
         lex_trees=_TREES_OF.format(kind="fact", col="lf.fact_id"),

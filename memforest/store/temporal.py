@@ -10,13 +10,16 @@ from datetime import datetime
 
 from memforest.store.sql import Conn, Row, fetch_all
 
+# one probe per name (each stops at its first row, through ``ix_facts_speaker`` / ``ix_facts_subject``,
+# migration 0011), not every fact of the forest a name matches (ADR 0022)
 _KNOWN_SUBJECTS = (
-    "SELECT DISTINCT lower(x.speaker) AS name FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f "
-    "AND lower(x.speaker) = ANY(:names) "
-    "UNION SELECT DISTINCT lower(x.subject) FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f "
-    "AND x.subject IS NOT NULL AND lower(x.subject) = ANY(:names) "
-    "UNION SELECT lower(tr.label) FROM trees tr WHERE tr.tenant_id = :t AND tr.forest_id = :f "
-    "AND tr.kind = 'entity' AND lower(tr.label) = ANY(:names)"
+    "SELECT n.name FROM unnest(CAST(:names AS text[])) AS n(name) WHERE "
+    "EXISTS (SELECT 1 FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f AND x.speaker IS NOT NULL "
+    "AND lower(x.speaker) = n.name) "
+    "OR EXISTS (SELECT 1 FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f AND x.subject IS NOT NULL "
+    "AND lower(x.subject) = n.name) "
+    "OR EXISTS (SELECT 1 FROM trees tr WHERE tr.tenant_id = :t AND tr.forest_id = :f AND tr.kind = 'entity' "
+    "AND lower(tr.label) = n.name)"
 )
 _FACT_COLUMNS = (
     "SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, "
