@@ -78,9 +78,10 @@ def clean_cap(value: str) -> str | None:
 
 
 def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
-    """The first capitalised phrase right after one of ``preps`` (a regex alternation), skipping
-    months, weekdays and possessives; with ``school`` only names that look like a school."""
-    for m in re.finditer(rf"\b{preps}\s+(?:the\s+)?(?P<v>{_CAP})", text):
+    """The first capitalised phrase right after one of ``preps`` (a regex alternation, matched in
+    any case: "Home is Oslo"), skipping months, weekdays and possessives; with ``school`` only names
+    that look like a school."""
+    for m in re.finditer(rf"\b(?i:{preps})\s+(?:the\s+)?(?P<v>{_CAP})", text):
         value = clean_cap(m["v"])
         if value is None:
             continue
