@@ -88,6 +88,7 @@ CASES = [  # (attribute, value, sentence)
     ("residence", "Porto", "Somehow we ended up in Porto, five minutes from the beach."),
     ("vehicle", "Kia Niro", "Bought a used Kia Niro from my uncle."),
     ("pet", "Biscuit", "Said goodbye to Hazel in the spring, and now a puppy called Biscuit lives with us."),
+    ("pet", "Nacho", "Took in a stray ginger cat and we call him Nacho."),
 ]
 
 

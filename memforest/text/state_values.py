@@ -139,7 +139,8 @@ _NAME = r"(?P<v>[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*)?)"
 _OWNER = r"(?:\w+'s|our|my|the|a|an|this|that)"
 _PET_RES = (
     re.compile(
-        r"\b(?:named|called|name\s+is|name's|goes\s+by|answers\s+to|(?:we|I)\s+call(?:ed)?|the\s+name)\s+"
+        r"\b(?:named|called|name\s+is|name's|goes\s+by|answers\s+to|(?:we|I)\s+call(?:ed)?|the\s+name|"
+        r"call(?:s|ed)?(?=\s+(?:him|her|it|them)\b))\s+"
         r"(?:(?:him|her|it|them)\s+)?" + _NAME
     ),
     re.compile(r"\b(?i:brought|bring|bringing|take|took|taking|carried|drove)\s+" + _NAME + r"\s+home\b"),
