@@ -31,7 +31,9 @@ ATTRIBUTE_WORDS: Final = MappingProxyType(
         "job": _words("job, job title, position, role, occupation, profession"),
         "school": _words("school, study, studies, studied, university, college, student"),
         "partner": _words("partner, dating, girlfriend, boyfriend, wife, husband, married, with"),
-        "pet": _words("pet, pets, dog, cat, puppy, kitten, rescue, animal, animals, adopt, adopted, furry"),
+        "pet": _words(
+            "pet, pets, dog, cat, puppy, kitten, rescue, animal, animals, adopt, adopted, furry, creature, critter"
+        ),
         "vehicle": _words("car, cars, drive, drives, drove, driving, driven, vehicle, ride, wheels, bike, motorbike"),
         "home_type": _words("flat, apartment, house, home type, condo"),
         "diet": _words("diet, eat, eats, vegan, vegetarian"),

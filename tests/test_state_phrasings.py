@@ -81,6 +81,14 @@ CASES = [  # (attribute, value, sentence)
     ("vehicle", "Dacia Duster", "We're a Dacia Duster family now, lol."),
     ("vehicle", "Mini Cooper", "Zipping around town in my Mini Cooper, love it."),
     ("vehicle", "Renault Clio", "The Renault Clio we got is tiny but reliable."),
+    # a value after a case-insensitive cue, a participant named before the value, a relative named
+    # after it, a farewell's "to"
+    ("residence", "Oslo", "Home is Oslo these days, and I love the fjords."),
+    ("residence", "Leeds", "The new address is in Leeds, I'll send it to you tonight."),
+    ("residence", "Porto", "Somehow we ended up in Porto, five minutes from the beach."),
+    ("vehicle", "Kia Niro", "Bought a used Kia Niro from my uncle."),
+    ("pet", "Biscuit", "Said goodbye to Hazel in the spring, and now a puppy called Biscuit lives with us."),
+    ("pet", "Nacho", "Took in a stray ginger cat and we call him Nacho."),
 ]
 
 
@@ -116,6 +124,8 @@ def test_state_in_everyday_phrasing(attribute: str, value: str, text: str) -> No
         "I had lunch with Omar at a cafe.",
         "Nadia's new puppy is adorable.",
         "I'd love a Volvo XC40 one day.",
+        "Lisbon is where my sister lives.",
+        "The Kia Niro my uncle bought is red.",
     ],
 )
 def test_no_state_of_the_speaker(text: str) -> None:

@@ -252,3 +252,36 @@ async def test_when_never_takes_the_value_for_the_person(db: Database, settings:
     assert plan is not None and plan.subject == "Bob", plan
     text, role, turns = _top(await _ask(db, settings, tenant_id, q))
     assert "girlfriend" in text and role == "answer" and turns == ("b1:1",), text
+
+
+# Bob's pet, home and employer, stated once each change; Davis restated later (one fact, two turns)
+PETS = [
+    ("p1", ts(2021, 2, 1), "We adopted a beagle called Pepper."),
+    ("p2", ts(2021, 8, 1), "I moved to Davis."),
+    ("p3", ts(2022, 3, 1), "We rescued a kitten named Mochi."),
+    ("p4", ts(2022, 9, 1), "I moved to Davis."),
+    ("p5", ts(2023, 1, 1), "Got hired by Globex, I start next week."),
+    ("p6", ts(2023, 6, 1), "I moved to Miami."),
+]
+
+
+async def test_when_in_many_phrasings_cites_the_stating_turn(db: Database, settings: Settings) -> None:
+    t = await _forest(db, settings, PETS)
+    cases = {  # the question's verb may name another attribute ("home", "live", "join"): the anchor's state tells
+        "When did Bob bring Pepper home?": "p1:1",
+        "Since when has Bob had Pepper?": "p1:1",
+        "How long ago did Bob get Pepper?": "p1:1",
+        "At what point did Bob take in Mochi?": "p3:1",
+        "When did Mochi come to live with Bob?": "p3:1",
+        "Do you remember when Bob relocated to Davis?": "p2:1",
+        "Since when has Bob lived in Davis?": "p2:1",
+        "At what point did Bob end up in Davis?": "p2:1",
+        "What year did Bob start at Globex?": "p5:1",
+        "When did Bob sign with Globex?": "p5:1",
+        "When did Bob move to Globex?": "p5:1",
+        "When was it that Bob settled in Miami?": "p6:1",
+    }
+    for q, turn in cases.items():
+        r = await _ask(db, settings, t, q)
+        assert r.evidence and r.evidence[0].turn_ids[:1] == (turn,), (q, r.temporal, r.evidence[0])
+        assert r.evidence[0].temporal_role == "answer", (q, r.temporal)

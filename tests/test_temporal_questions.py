@@ -4,9 +4,12 @@ from a head noun, a verb ("driving", "hired") or a kind of thing ("the parrot", 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from memforest.retrieval.temporal.parse import clean_anchor, parse_question
+from memforest.retrieval.timecues import parse_time_cues
 
 CASES = [  # (operator, attribute, question)
     ("now", "residence", "Where's Bob based these days?"),
@@ -61,6 +64,23 @@ CASES = [  # (operator, attribute, question)
     ("when", "employer", "What date did Ingrid join Initech?"),
     ("when", "vehicle", "When did Jamal buy the Fiat Panda?"),
     ("when", "pet", "When was Luna adopted by Keiko?"),
+    ("when", "residence", "At what point did Alice get a place in Lisbon?"),
+    ("when", "residence", "When did Bob end up in Oslo?"),
+    ("when", "residence", "What month did Carmen arrive in Porto?"),
+    ("when", "residence", "Around when did Deepak settle down in Leeds?"),
+    ("when", "residence", "Do you remember when Elena relocated to Osaka?"),
+    ("when", "employer", "What year did Farid start at Globex?"),
+    ("when", "employer", "When did Greta sign on with Hooli?"),
+    ("when", "employer", "When did Hiro get the offer from Initech?"),
+    ("when", "employer", "Since when has Ingrid been working at Oscorp?"),
+    ("when", "employer", "At what point did Jamal go to work for Cyberdyne?"),
+    ("when", "pet", "When did Keiko start fostering Pepper?"),
+    ("when", "pet", "When did Luca bring Mochi home?"),
+    ("when", "pet", "When did Alice take in Rex?"),
+    ("when", "vehicle", "How long ago did Bob lease the Kia Niro?"),
+    ("when", "vehicle", "Since when has Carmen been driving the Mini Cooper?"),
+    ("now", "pet", "What pet is Deepak looking after at the moment?"),
+    ("now", "pet", "Which animal lives with Elena these days?"),
     ("as_of", "residence", "Where is Bob living?"),
     ("as_of", "employer", "Who is Alice's employer?"),
     ("as_of", "vehicle", "What does Carmen drive?"),
@@ -88,6 +108,10 @@ def test_operator_and_attribute(operator: str, attribute: str, question: str) ->
         ("Which car replaced Ingrid's Kia Niro?", "Kia Niro"),
         ("What animal did Carmen get after the parrot?", "parrot"),
         ("Where did Alice work before the Bank of Ireland?", "Bank of Ireland"),
+        ("Which city did Greta call home before relocating to Berlin?", "Berlin"),
+        ("Where did Bob live before settling in Oslo?", "Oslo"),
+        ("Who did Carmen work for after signing with Hooli?", "Hooli"),
+        ("Which pet did Deepak have before rescuing Rex?", "Rex"),
     ],
 )
 def test_anchor(question: str, anchor: str) -> None:
@@ -101,3 +125,26 @@ def test_sentence_initial_connective_is_not_part_of_a_name() -> None:
 def test_last_year_is_no_latest() -> None:
     assert parse_question("Where did Bob live last year?").operator != "latest"
     assert clean_anchor("the move to Miami") == "Miami"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Since when has Bob lived in Miami?",
+        "At what point did Alice join Globex?",
+        "Do you remember when Carmen got Pepper?",
+        "Tell me when Deepak bought the Kia Niro.",
+        "Around when did Elena move to Oslo?",
+    ],
+)
+def test_when_inside_a_question_asks_when(question: str) -> None:
+    cues = parse_time_cues(question, datetime(2024, 1, 1, tzinfo=UTC))
+    assert cues.asks_when and cues.anchor_text is None  # "since when" is no event to resolve
+    assert parse_question(question).operator == "when"
+
+
+def test_phrasal_after_is_no_time() -> None:
+    q = "What pet is Bob looking after at the moment?"
+    assert parse_question(q).operator == "now"
+    assert parse_time_cues(q, datetime(2024, 1, 1, tzinfo=UTC)).anchor_text is None
+    assert parse_question("Which dog did Bob get after Rex?").operator == "after"

@@ -16,12 +16,28 @@ CUE_PREFIX_CHARS = 2000
 _WORD_REACH = 64  # a word longer than this may be cut at the prefix's end
 _PHRASE_REACH = 2 + max(len(p) for p in (*_BEFORE_WORDS, *_AFTER_WORDS))
 _ANCHOR_RE = re.compile(
-    r"\b(?P<side>before|prior to|after|since|following|until)\s+(?P<event>[^?.!,;]+)", re.IGNORECASE
+    r"\b(?P<side>before|prior to|after|since(?!\s+when\b)|following|until)\s+(?P<event>[^?.!,;]+)", re.IGNORECASE
 )
+# a question asking for the time of something: "When did ...", "what year ...", "since when ...",
+# "at what point ...", and "when did / was ..." inside a longer question ("Do you remember when ...")
 WHEN_RE = re.compile(
-    r"^\s*when\b|\bwhat (?:year|month|day|date|time)\b|\bwhich (?:year|month|day)\b|\bhow long ago\b",
+    r"^\s*when\b|\bwhat (?:year|month|day|date|time|week|season)\b|\bwhich (?:year|month|day|week)\b|"
+    r"\bhow long ago\b|\bsince when\b|\bat what (?:point|stage|time)\b|\bon what (?:date|day)\b|"
+    r"\b(?:around|roughly|about|approximately|remember|recall|know|tell me|wondering|forget|forgotten)\s+when\b|"
+    r"\bwhen (?:exactly |roughly )?(?:did|was|were|has|had)\b",
     re.IGNORECASE,
 )
+# verbs whose "after" is no time ("looking after a dog", "named after her aunt")
+_PHRASAL_AFTER_RE = re.compile(
+    r"\b(?:(?:look|ask|hanker|lust)(?:s|ed|ing)?|tak(?:e|es|ing)|took|named|sought)\s+after\b", re.IGNORECASE
+)
+
+
+def without_phrasal_after(question: str) -> str:
+    """``question`` with the "after" of phrasal verbs ("looking after") blanked out (same length)."""
+    return _PHRASAL_AFTER_RE.sub(lambda m: m.group(0)[:-5] + "_____", question)
+
+
 _LATEST_RE = re.compile(
     r"\b(?:now|currently|current|these days|latest|most recent(?:ly)?|recently|still|anymore|nowadays)\b",
     re.IGNORECASE,
@@ -99,7 +115,7 @@ def parse_time_cues(question: str, ref: datetime) -> TimeCues:
 
     Only the first :data:`CUE_PREFIX_CHARS` characters are read (cut at a space), which bounds the
     work a long query costs on the event loop."""
-    question = cue_prefix(question)
+    question = without_phrasal_after(cue_prefix(question))
     cues = TimeCues(
         asks_when=bool(WHEN_RE.search(question)),
         wants_latest=bool(_LATEST_RE.search(question)),

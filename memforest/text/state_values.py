@@ -78,9 +78,10 @@ def clean_cap(value: str) -> str | None:
 
 
 def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
-    """The first capitalised phrase right after one of ``preps`` (a regex alternation), skipping
-    months, weekdays and possessives; with ``school`` only names that look like a school."""
-    for m in re.finditer(rf"\b{preps}\s+(?:the\s+)?(?P<v>{_CAP})", text):
+    """The first capitalised phrase right after one of ``preps`` (a regex alternation, matched in
+    any case: "Home is Oslo"), skipping months, weekdays and possessives; with ``school`` only names
+    that look like a school."""
+    for m in re.finditer(rf"\b(?i:{preps})\s+(?:the\s+)?(?P<v>{_CAP})", text):
         value = clean_cap(m["v"])
         if value is None:
             continue
@@ -138,7 +139,8 @@ _NAME = r"(?P<v>[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*)?)"
 _OWNER = r"(?:\w+'s|our|my|the|a|an|this|that)"
 _PET_RES = (
     re.compile(
-        r"\b(?:named|called|name\s+is|name's|goes\s+by|answers\s+to|(?:we|I)\s+call(?:ed)?|the\s+name)\s+"
+        r"\b(?:named|called|name\s+is|name's|goes\s+by|answers\s+to|(?:we|I)\s+call(?:ed)?|the\s+name|"
+        r"call(?:s|ed)?(?=\s+(?:him|her|it|them)\b))\s+"
         r"(?:(?:him|her|it|them)\s+)?" + _NAME
     ),
     re.compile(r"\b(?i:brought|bring|bringing|take|took|taking|carried|drove)\s+" + _NAME + r"\s+home\b"),

@@ -68,7 +68,7 @@ _RESIDENCE_CUE = _cue(
     r"(?:bought|buying|closed\s+on|closing\s+on)\s+(?:a|an|the|\w+'s)\s+(?:\w+\s+)?(?:" + DWELLINGS + r")|"
     r"call\w*\s+\w+\s+home|home\s+now|now\s+home|home\s+is|is\s+(?:\w+\s+)?home|landed\s+in|neighbou?rs|"
     r"address|landlord|landlady|housemates?|roommates?|flatmates?|packed\s+up|boxes|arrived\s+in|"
-    r"headed\s+(?:to|for)|been\s+in|left\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+(?:behind|for\s+good)|"
+    r"headed\s+(?:to|for)|been\s+in|end(?:ed|s|ing)?\s+up\s+(?:in|living\s+in|settling\s+in)|left\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+(?:behind|for\s+good)|"
     r"(?:is|are|am)\s+(?:now\s+)?in\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+(?:now|these\s+days|for\s+good))\b"
 )
 _RESIDENCE_VETO = _cue(
@@ -143,9 +143,14 @@ def _first_named(regexes: Sequence[re.Pattern[str]], text: str) -> str | None:
     return None
 
 
+# "to" after a greeting or farewell names no destination ("said goodbye to Hazel")
+_GREETED = re.compile(r"\b(?:goodbye|good-bye|bye|farewell|hello|hi|welcome|thanks|cheers)\s+to\s+", re.IGNORECASE)
+
+
 def _residence(text: str, _m: re.Match[str]) -> str | None:
     if _RESIDENCE_VETO.search(text):
         return None
+    text = _GREETED.sub(lambda m: "_" * len(m.group(0)), text)
     to = cap_after(text, r"(?:to|into|for)")
     value = to or cap_after(text, r"(?:in|home\s+is|base\s+is)")
     return value or _first_named((_PLACE_BEFORE,), text)
@@ -215,8 +220,10 @@ _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
 )
 
 
-def _subject(text: str, speaker: str, participants: Sequence[str]) -> str | None:
-    """Whose state the sentence states, or None when it is someone else's (a relative's)."""
+def _subject(text: str, speaker: str, participants: Sequence[str], stated: int = 0) -> str | None:
+    """Whose state the sentence states, or None when it is someone else's (a relative's); a
+    relative named only after ``stated`` (where the later of the cue and the value begins) is no
+    subject: "Bought a Kia Niro from Mia's neighbour" is Mia's car."""
     best: tuple[int, str] | None = None
     for name in {speaker, *participants}:
         m = re.search(rf"(?<![\w']){re.escape(name)}(?![\w-])", text)
@@ -225,7 +232,8 @@ def _subject(text: str, speaker: str, participants: Sequence[str]) -> str | None
     if best is None:
         return None if _PRONOUN_START.match(text) else speaker
     start, name = best
-    if re.match(rf"{re.escape(name)}'s\s+(?:new\s+|old\s+|little\s+|older\s+|younger\s+)?(?:{_KIN})\b", text[start:]):
+    kin = re.match(rf"{re.escape(name)}'s\s+(?:new\s+|old\s+|little\s+|older\s+|younger\s+)?(?:{_KIN})\b", text[start:])
+    if kin and start <= stated:
         return None
     if start > 0 and re.search(r"\b(?:" + _KIN + r")\s+$", text[:start], re.IGNORECASE):
         return None
@@ -240,6 +248,21 @@ def _negated(text: str, upto: int) -> bool:
     return m is not None and m.start() < upto
 
 
+def _read(reader: _Reader, text: str, m: re.Match[str], names: set[str]) -> str:
+    """The reader's value, with trailing participant names dropped; a value that is a participant
+    ("Mia will text it to Ravi") is masked out and the sentence read again, a few times at most."""
+    for _ in range(3):
+        raw = reader(text, m) or ""
+        words = raw.split()
+        while words and words[-1].casefold().removesuffix("'s") in names:
+            words.pop()
+        value = " ".join(words)
+        if not raw or (value and value.casefold().removesuffix("'s") not in names):
+            return value
+        text = re.sub(rf"(?<![\w']){re.escape(raw)}(?![\w-])", lambda x: "_" * len(x.group(0)), text)
+    return ""
+
+
 def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tuple[str, str, str] | None:
     """(subject, attribute, value) of a person-rewritten sentence that states a state from cue
     words (see module doc); None when no attribute's cue and value are found."""
@@ -250,17 +273,13 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         m = cue.search(text)
         if m is None:
             continue
-        value = reader(text, m)
-        words = (value or "").split()
-        while words and words[-1].casefold() in names:
-            words.pop()
-        value = " ".join(words)
-        if not value or value.casefold() in names:
+        value = _read(reader, text, m, names)
+        if not value:
             continue
         at = text.find(value)
         if _negated(text, max(m.end(), at + len(value) if at >= 0 else len(text))):
             return None
-        subject = _subject(text, speaker, participants)
+        subject = _subject(text, speaker, participants, max(m.start(), at))
         if subject is None:
             return None
         return subject, attribute, value

@@ -8,14 +8,13 @@ import re
 from dataclasses import dataclass
 
 from memforest.attributes import ATTRIBUTE_WORDS
-from memforest.retrieval.timecues import WHEN_RE
+from memforest.retrieval.timecues import WHEN_RE, without_phrasal_after
 from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS
 
 OPERATORS = ("before", "after", "between", "when", "how_long", "first", "latest", "now", "as_of")
 
 _ANCHOR_END = r"(?P<x>[^?.!,;]+)"
 _BETWEEN_RE = re.compile(r"\bbetween\s+(?P<x>[^?.!,;]+?)\s+and\s+(?P<y>[^?.!,;]+)", re.IGNORECASE)
-_WHEN_RE = re.compile(r"\bsince\s+when\b|\bat\s+what\s+point\b|\bon\s+what\s+date\b", re.IGNORECASE)
 _BEFORE_RE = re.compile(
     r"\b(?:before|prior\s+to|until|till|up\s+to|ahead\s+of|earlier\s+than|preceded|came\s+before|"
     r"(?:was\s+)?replaced\s+by|gave\s+way\s+to)\s+" + _ANCHOR_END,
@@ -48,10 +47,12 @@ _NOW_RE = re.compile(
 # quit Initech", "before getting Mochi")
 _ANCHOR_LEAD_RE = re.compile(
     r"^(?:(?:he|she|they|\w+)\s+(?:had\s+|has\s+)?(?:moved\s+(?:to|into|out\s+of|away\s+from|from)|"
-    r"relocated\s+to|left|quit|joined|started\s+(?:at|with)|sold|bought|got|adopted|lost|ditched|traded\s+in)\s+)?"
+    r"relocated\s+to|settled\s+in|left|quit|joined|started\s+(?:at|with)|signed\s+(?:on\s+)?with|switched\s+to|sold|"
+    r"bought|got|adopted|rescued|leased|lost|ditched|traded\s+in)\s+)?"
     r"(?:(?:the|a|an|his|her|their|its)\s+)?(?:(?:move|moving|relocation|switch|change)\s+(?:to|into|from)\s+|"
     r"(?:moving\s+(?:to|into|out\s+of|from)|living\s+in|working\s+(?:at|for)|starting\s+at|leaving|quitting|"
-    r"joining|getting|buying|adopting|selling|having|owning|driving|trading\s+in)\s+)?"
+    r"joining|getting|buying|adopting|selling|having|owning|driving|trading\s+in|rescuing|leasing|"
+    r"[a-z]+ing\s+(?:to|into|in|at|for|with|from|on\s+with|out\s+of|away\s+from|up|in))\s+)?"
     r"(?:(?:the|a|an|his|her|their)\s+|\w+'s\s+)?",
     re.IGNORECASE,
 )
@@ -62,11 +63,22 @@ _KIND_RES = {
     "pet": re.compile(rf"\b(?:{ANIMALS})\b", re.IGNORECASE),
     "vehicle": re.compile(rf"\b(?:{CAR_MAKES}|{CAR_MODELS})\b"),
 }
+# verb phrases of a question that name an attribute only as a whole ("start at", "took in"): their
+# single words name nothing, so they stay out of the shared vocabulary's word lists
+_PHRASES = {
+    "residence": r"end(?:ed|s)?\s+up\s+(?:in|living\s+in)|arriv(?:e|ed|es)\s+in|(?:get|got|find|found|buy|bought)\s+"
+    r"(?:a|an|the|his|her|their)\s+(?:\w+\s+)?(?:place|flat|apartment|house|home)\s+in|set(?:tle)?\s+up\s+home",
+    "employer": r"start(?:ed|s|ing)?\s+(?:at|with|working)|sign(?:ed|s|ing)?\s+(?:on\s+)?with|offer|employee|"
+    r"go(?:es)?\s+to\s+work|went\s+to\s+work|(?:take|took|land|landed|get|got)\s+(?:the|a|his|her|their)\s+job",
+    "pet": r"fost(?:er|ers|ered|ering)|t(?:ake|akes|ook|aking)\s+in\s+(?=(?-i:[A-Z]))|rescued|adopting|"
+    r"br(?:ing|ings|ought|inging)\s+(?-i:[A-Z])\w*\s+home",
+}
+_PHRASE_RES = {a: re.compile(rf"\b(?:{p})\b", re.IGNORECASE) for a, p in _PHRASES.items()}
 _QUESTION_WORDS = frozenset(
     str.split(
         """which what where who whom whose when how did does do is was were has have had the a an once after
         before following since until till prior now currently so and but then in on at as of by for from with
-        to also"""
+        to also around roughly tell remember recall please hey ok"""
     )
 )
 
@@ -101,6 +113,8 @@ def attribute_of(question: str) -> str | None:
         hits = [m.start() for w in words for m in re.finditer(rf"\b{re.escape(w)}\b", lowered)]
         if attribute in _KIND_RES:
             hits += [m.start() for m in _KIND_RES[attribute].finditer(question)]
+        if attribute in _PHRASE_RES:
+            hits += [m.start() for m in _PHRASE_RES[attribute].finditer(question)]
         if hits:
             key = (-len(hits), min(hits), attribute)
             if best is None or key < best:
@@ -135,12 +149,13 @@ def _names(question: str) -> tuple[str, ...]:
 def parse_question(question: str, *, has_as_of: bool = False) -> TemporalQuestion:
     """Operator, attribute, names and anchor of ``question``; ``has_as_of``: the API's as_of is set
     (a question naming no other operator then asks for the state as of that time)."""
+    question = without_phrasal_after(question)
     attribute = attribute_of(question)
     names = _names(question)
     m = _BETWEEN_RE.search(question)
     if m is not None:
         return TemporalQuestion("between", attribute, names, clean_anchor(m["x"], names), clean_anchor(m["y"], names))
-    if WHEN_RE.search(question) or _WHEN_RE.search(question):
+    if WHEN_RE.search(question):
         return TemporalQuestion("when", attribute, names, None)
     for op, rx in (("before", _BEFORE_RE), ("after", _AFTER_RE)):
         m = rx.search(question)

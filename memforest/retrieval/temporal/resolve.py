@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memforest.retrieval.temporal.descent import BACKWARD, FORWARD, TimeCursor, fact_ids
+from memforest.retrieval.temporal.lexicon import CUES
 from memforest.retrieval.temporal.parse import TemporalQuestion
 from memforest.retrieval.temporal.plan import (
     ANSWER,
@@ -46,6 +47,7 @@ NEED_RUNS: dict[str, dict[int, int]] = {
 NEAR = 2  # facts a question with no attribute chain pins next to its anchor
 MAX_READS = 256  # a bound on one walk's node reads (a subject whose attribute is very sparse)
 _ANCHORED = ("before", "after", "when", "between")
+_OWN_ANCHOR = ("when", "how_long")  # operators whose anchor is the asked state's own value
 
 
 @dataclass(slots=True)
@@ -59,6 +61,20 @@ class _Scope:
     async def facts(self, leaves: list[Row]) -> list[Row]:
         ids = fact_ids(leaves)
         return await store.facts_by_id(self.conn, self.tenant_id, self.forest_id, self.subject, ids, self.as_of)
+
+
+def _holding_attribute(rows: list[Row], asked: str | None, subject: str, anchor: str) -> str | None:
+    """The attribute of which a state of the subject names ``anchor``: the asked one when one of
+    its states does, else that of the latest slot fact naming it, else one whose cue words tell
+    such a state (``rows``: the subject's facts naming the anchor). For when / how long the anchor
+    is the state itself, so its own facts tell the attribute better than the question's verb
+    ("When did Bob bring Pepper home?" is no question about a home)."""
+    slots = [str(r["attribute"]).casefold() for r in reversed(rows) if r["attribute"]]
+    order = [a for a in dict.fromkeys([asked, *slots, *CUES]) if a is not None]
+    for attribute in order:
+        if any(mentions(s.text, anchor) for s in states_of(rows, attribute, subject)):
+            return attribute
+    return None
 
 
 def _anchor_of(tq: TemporalQuestion, subject: str) -> str | None:
@@ -87,6 +103,8 @@ async def _anchor(
     rows = await store.facts_naming(scope.conn, scope.tenant_id, scope.forest_id, scope.subject, anchor, scope.as_of)
     rows = [r for r in rows if mentions(str(r["text"]), anchor)]
     attribute = tq.attribute
+    if tq.operator in _OWN_ANCHOR:
+        attribute = _holding_attribute(rows, attribute, scope.subject, anchor) or attribute
     if attribute is None:
         slot = [r for r in rows if r["attribute"]]
         if not slot:  # no chain: the event's own time, else the fact naming it
@@ -94,6 +112,7 @@ async def _anchor(
                 at = rows[-1]["valid_from"] if tq.operator == "before" else rows[0]["valid_from"]
             return tq, at
         attribute = str(slot[-1]["attribute"]).casefold()
+    if attribute != tq.attribute:
         tq = TemporalQuestion(tq.operator, attribute, tq.names, tq.anchor, tq.anchor_to)
     held = [s for s in states_of(rows, attribute, scope.subject) if mentions(s.text, anchor)]
     if not held or not (tq.operator in _ANCHORED or tq.operator == "how_long"):
