@@ -27,14 +27,16 @@ def machine_info() -> dict[str, Any]:
 
 
 def git_commit() -> dict[str, Any]:
-    """The commit the bench ran on, and whether the working tree had uncommitted changes."""
+    """The commit the bench ran on, and whether the working tree had uncommitted changes (outside
+    ``bench/results``)."""
     root = Path(__file__).resolve().parent.parent
     try:
         head = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True, timeout=10
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
+            # results written by earlier benches of the same regeneration are not code changes
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)bench/results"],
             cwd=root,
             capture_output=True,
             text=True,
