@@ -148,11 +148,14 @@ async def canonicalize(
     if match is not None:
         added = await _add_sources(conn, tenant_id, forest_id, match, source)
         return CanonicalOutcome(match, "merged" if added else "duplicate")
+    # a state holds until a later state of its slot supersedes it: the time expression ("in the week
+    # of 25 September") dates the change, its end is not the end of the state
+    valid_to = None if supersession_slot(cand.subject, cand.attribute, cand.value) is not None else cand.valid_to
     new = facts.NewFact(
         text=surface, text_hash=h, kind=cand.kind.value, entities=list(cand.entities), topics=list(cand.topics),
         speaker=cand.speaker, subject=cand.subject.casefold() if cand.subject else None,
         attribute=cand.attribute.casefold() if cand.attribute else None, value=cand.value,
-        time_text=cand.time_text, valid_from=cand.valid_from, valid_to=cand.valid_to, recorded_at=source.said_at,
+        time_text=cand.time_text, valid_from=cand.valid_from, valid_to=valid_to, recorded_at=source.said_at,
         embedding=embedding, session_id=source.session_id, cell_id=source.cell_id, turn_ids=source.turn_ids,
     )  # fmt: skip
     fact_id = await facts.insert_fact(conn, tenant_id, forest_id, new)

@@ -78,6 +78,7 @@ _RESIDENCE_VETO = _cue(
 _EMPLOYER_CUE = _cue(
     r"\b(?:work|works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|"
     r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
+    r"start(?:ed|ing|s)?\s+(?:out\s+)?as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:at|with|for)|"
     r"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|(?:is|are|am)\s+(?:now\s+)?(?:with|at)\s+[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*\s+(?:now|these\s+days|nowadays)|took\s+\w+\s+on|"
     r"brought\s+\w+\s+on|signed\s+(?:with|on\s+with)|wants\s+\w+\s+to\s+start|" + JOB_CUES + r")\b"
 )
@@ -169,9 +170,19 @@ _ORG_BEFORE = (
 )
 
 
+_ORG_CALLED = re.compile(
+    r"\b(?:at|with|for|joined|joining|join)\s+(?:an?|the|this)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:startup|start-up|company|firm|agency|studio|business|bank|lab|practice|clinic|shop|restaurant|"
+    r"nonprofit|charity|hospital)\s+(?:called|named)\s+([A-Z][\w&-]*(?:\s+(?:&\s+)?[A-Z][\w&-]*)*)"
+)
+
+
 def _employer(text: str, _m: re.Match[str]) -> str | None:
     if _EMPLOYER_VETO.search(text):
         return None
+    called = _ORG_CALLED.search(text)  # "at a health-tech startup called Brightwell"
+    if called is not None:
+        return called.group(1)
     value = cap_after(text, r"(?:at|with|for|from|joined|joining|join|by|employer\s+is|company\s+is|yes\s+to)")
     return value or _first_named(_ORG_BEFORE, text)
 
