@@ -210,6 +210,17 @@ async def test_supersession_links_old_and_new_and_deletes_nothing(db: Database, 
     await _assert_check_ok(db, tenant_id)
 
 
+async def test_a_state_dated_by_a_week_holds_until_superseded(db: Database, settings: Settings) -> None:
+    """The week in "moved to Davis in the week of 6 March" dates the move; it does not end the state."""
+    tenant_id = await ensure_tenant(db, "t")
+    await _ingest(
+        db, settings, tenant_id, session_input("s1", MAY, ["I moved to Davis in the week of 6 March.", "Oh wow."])
+    )
+    davis = (await _residence_facts(db, tenant_id))["Davis"]
+    assert davis["valid_from"].date().isoformat() == "2023-03-06"
+    assert davis["valid_to"] is None
+
+
 async def test_supersession_out_of_order_newer_first(db: Database, settings: Settings) -> None:
     tenant_id = await ensure_tenant(db, "t")
     await _ingest(db, settings, tenant_id, session_input("s2", MAY, ["I moved to Davis.", "Oh wow, big change."]))

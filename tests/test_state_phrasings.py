@@ -41,6 +41,8 @@ CASES = [  # (attribute, value, sentence)
     # employer
     ("employer", "Northwind", "Northwind took me on as a data analyst, starting Monday."),
     ("employer", "Globex", "I was hired by Globex after the third interview."),
+    ("employer", "Brightwell", "I started as a UX designer at a health-tech startup called Brightwell."),
+    ("employer", "Pixel & Co", "These days I work at a small agency called Pixel & Co."),
     ("employer", "Hooli", "Handed in my badge at the old place, Hooli onboarding is tomorrow."),
     ("employer", "Initech", "My first paycheck from Initech just landed."),
     ("employer", "Cyberdyne", "Got the job! Cyberdyne wants me to start in June."),

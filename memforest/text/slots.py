@@ -103,10 +103,14 @@ _SLOT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+_CALLED = re.compile(r"\b(?:called|named)\s+([A-Z].*)$")
+
+
 def _normalise_value(value: str) -> str:
     value = re.sub(r"\s+", " ", value).strip().rstrip(".,;:!?'\" ")
     value = re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE)
-    return value.strip()
+    called = _CALLED.search(value)  # "small agency called Pixel & Co": the name is the value
+    return (called.group(1) if called else value).strip()
 
 
 def _clean_subject(subject: str) -> str | None:
