@@ -6,19 +6,12 @@ template."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
-
-from memforest.domain import CellTurn, CellView
-from memforest.text.extractor import extract_cell
-
-T = datetime(2023, 5, 10, 12, tzinfo=UTC)
+from support.states import Slot, speaker_slots
 
 
-def slots(text: str, speaker: str = "Mia") -> list[tuple[str | None, str | None, str | None]]:
-    cell = CellView("s", T, (CellTurn(0, speaker, text, T), CellTurn(1, "Ravi", "Oh nice.", T)))
-    return [(c.subject, c.attribute, c.value) for c in extract_cell(cell) if c.speaker == speaker]
+def slots(text: str, speaker: str = "Mia") -> list[Slot]:
+    return speaker_slots(text, speaker)
 
 
 CASES = [  # (attribute, value, sentence)

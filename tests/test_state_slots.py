@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from support.states import speaker_slots
 
 from memforest.attributes import STATE_ATTRIBUTES
 from memforest.domain import CellTurn, CellView
@@ -17,10 +18,9 @@ T = datetime(2023, 5, 10, 12, tzinfo=UTC)
 
 
 def slot(text: str, speaker: str = "Mia") -> tuple[str | None, str | None, str | None]:
-    cell = CellView("s", T, (CellTurn(0, speaker, text, T), CellTurn(1, "Ravi", "Oh nice.", T)))
-    cands = [c for c in extract_cell(cell) if c.speaker == speaker]
-    assert len(cands) == 1, cands
-    return cands[0].subject, cands[0].attribute, cands[0].value
+    found = speaker_slots(text, speaker)
+    assert len(found) == 1, found
+    return found[0]
 
 
 CASES = [
