@@ -1,13 +1,13 @@
 """Synthetic forests for ``bench.query_latency``: facts, turns, cells, sessions, entity trees (fact
 leaves) and session trees (cell leaves), bulk-loaded with COPY (the write pipeline is not the
 subject there). Internal nodes get a time-interval summary and the normalised mean of their
-children's embeddings; the HNSW indexes are dropped during the load and rebuilt once."""
+children's embeddings. The large forests' own HNSW indexes are built afterwards by the product's
+maintenance code (``memforest.pipeline.vector_index``), as ``memforest db index-forests`` would."""
 
 from __future__ import annotations
 
 import random
 import sys
-import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -15,14 +15,10 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from sqlalchemy import Index
-from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncConnection
-from sqlalchemy.schema import CreateIndex
 from tqdm import tqdm
 
 from memforest.backends.hashed import HashedEmbedder
-from memforest.db import schema
 from memforest.db.engine import Database
 from memforest.errors import NotFoundError
 from memforest.store.sql import execute, scalar
@@ -205,7 +201,7 @@ async def copy_rows(conn: AsyncConnection, rows: Rows) -> None:
 async def load(
     db: Database, dim: int, plan: list[tuple[str, int, int]], seed: int, *, progress: bool = True
 ) -> dict[str, tuple[uuid.UUID, int, str]]:
-    """Create and fill the forests of ``plan`` ``(forest name, n_facts, n_forests)``; indexes rebuilt once.
+    """Create and fill the forests of ``plan`` ``(forest name, n_facts, n_forests)``, then ANALYZE.
 
     The forests of a many-forest scenario are copies of one synthetic forest (same texts and vectors,
     their own ids): the other forests are there for their volume, and synthesising a million facts
@@ -214,8 +210,6 @@ async def load(
     tenant_id = await ensure_tenant(db, "latency-bench")
     searched: dict[str, tuple[uuid.UUID, int, str]] = {}
     async with db.system() as conn:
-        for index in _vector_indexes():
-            await execute(conn, f"DROP INDEX IF EXISTS {index.name}")
         ids = Ids()
         for table, col in (("sessions", "session_id"), ("turns", "turn_id"), ("cells", "cell_id"),
                            ("facts", "fact_id"), ("trees", "tree_id"), ("nodes", "node_id")):  # fmt: skip
@@ -238,14 +232,6 @@ async def load(
         for table, col in (("sessions", "session_id"), ("turns", "turn_id"), ("cells", "cell_id"),
                            ("facts", "fact_id"), ("trees", "tree_id"), ("nodes", "node_id")):  # fmt: skip
             await execute(conn, f"SELECT setval(pg_get_serial_sequence('{table}', '{col}'), {ids.next[table]})")
-    t0 = time.perf_counter()
-    async with db.system() as conn:
-        await execute(conn, "SET LOCAL statement_timeout = 0")
-        await execute(conn, "SET LOCAL maintenance_work_mem = '1GB'")
-        await execute(conn, "SET LOCAL max_parallel_maintenance_workers = 4")
-        for index in _vector_indexes():
-            await execute(conn, str(CreateIndex(index).compile(dialect=postgresql.dialect())))
-    print(f"HNSW indexes built in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     async with db.engine.connect() as c:
         ac = await c.execution_options(isolation_level="AUTOCOMMIT")
         await execute(ac, "ANALYZE")
@@ -265,16 +251,6 @@ async def find_loaded(db: Database, plan: list[tuple[str, int, int]]) -> dict[st
                 return None
             out[name] = (tenant_id, forest.forest_id, fname)
     return out
-
-
-def _vector_indexes() -> list[Index]:
-    """The HNSW indexes the declared schema puts on facts and nodes (partial predicates included)."""
-    return [
-        idx
-        for table in (schema.facts, schema.nodes)
-        for idx in sorted(table.indexes, key=lambda i: str(i.name))
-        if idx.dialect_options["postgresql"].get("using") == "hnsw"
-    ]
 
 
 def questions(n: int, seed: int) -> list[str]:

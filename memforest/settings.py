@@ -92,8 +92,12 @@ class RetrievalSettings(BaseModel):
     top_trees: int = Field(default=10, ge=1, le=200)
     top_k: int = Field(default=10, ge=1, le=200)
     beam_width: int = Field(default=4, ge=1, le=64)
-    exact_scan_max_rows: int = Field(default=20_000, ge=0)
+    # a forest with more facts gets its own HNSW indexes (built after a refresh, ADR 0024); until
+    # they are built, and below this size, its vectors are scanned exactly
+    exact_scan_max_rows: int = Field(default=5_000, ge=0)
     hnsw_ef_search: int = Field(default=100, ge=1, le=1000)
+    # maintenance_work_mem of a forest's index builds (a graph that fits builds several times faster)
+    vector_index_build_memory: str = Field(default="256MB", pattern=r"^[1-9][0-9]*(kB|MB|GB)$")
     rrf_k: int = Field(default=60, ge=1)
 
 

@@ -26,6 +26,7 @@ from memforest.domain import SessionInput
 from memforest.errors import ConfigurationError, InputError
 from memforest.lifecycle.rematerialize import change_embedding_dimension, rebuild_trees, reembed, resummarize
 from memforest.pipeline.service import ingest_sessions
+from memforest.pipeline.vector_index import ensure_forest_indexes
 from memforest.retrieval import RetrievalPreset, query
 from memforest.settings import Settings
 from memforest.store.check import check_forest
@@ -415,17 +416,20 @@ async def _verify_dim_32(db_url: str, settings: Settings, tenant_id: uuid.UUID, 
             assert meta == "32"
             assert {str(r["tbl"]) for r in types} >= {"facts", "nodes", "scene_clusters"}
             assert {str(r["ty"]) for r in types} == {"vector(32)"}
-            assert {"ix_facts_embedding", "ix_nodes_embedding"} <= {str(r["indexname"]) for r in indexes}
+            assert not [r for r in indexes if not str(r["indexname"]).startswith(("ix_facts_vec_f", "ix_nodes_"))]
             assert {(str(r["t"]), r["d"]) for r in dims} == {("facts", 32), ("nodes", 32), ("scene_clusters", 32)}
             assert zero_centroids == 0
             async with db.tenant(tenant_id) as conn:
                 assert (await check_forest(conn, tenant_id, forest_id)).violations == []
             await _assert_answered(db, s32, b, tenant_id, forest_id)
-            # The HNSW path (forced: the forest is far below the exact-scan threshold) finds them too.
-            hnsw = RetrievalPreset.from_settings(s32.retrieval, exact_scan_max_rows=0)
-            answers = await _answers(db, s32, b, tenant_id, preset=hnsw)
+            # The HNSW path (the forest's own indexes, built although it is far below the threshold)
+            # finds them too.
+            s0 = s32.model_copy(update={"retrieval": s32.retrieval.model_copy(update={"exact_scan_max_rows": 0})})
+            built = await ensure_forest_indexes(db, s0, tenant_id, forest_id)
+            assert len(built.built) == 3
+            answers = await _answers(db, s32, b, tenant_id)
             assert {strategy for _, strategy in answers.values()} == {"hnsw"}
-            await _assert_answered(db, s32, b, tenant_id, forest_id, preset=hnsw)
+            await _assert_answered(db, s32, b, tenant_id, forest_id)
         finally:
             await b.aclose()
 

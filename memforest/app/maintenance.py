@@ -20,6 +20,7 @@ from memforest.lifecycle.rematerialize import (
 )
 from memforest.lifecycle.retract import RetractReport, retract
 from memforest.pipeline import jobs
+from memforest.pipeline.vector_index import IndexReport, ensure_all_indexes
 from memforest.settings import Settings
 from memforest.store.tenants import Forest, find_tenant, get_forest
 
@@ -27,9 +28,11 @@ __all__ = [
     "MAX_FANOUT",
     "MIN_FANOUT",
     "REMAT_KIND",
+    "IndexReport",
     "RematReport",
     "RetractReport",
     "check_fanout",
+    "ensure_all_indexes",
     "forget_by_name",
     "queue_rematerialize",
     "rematerialize",

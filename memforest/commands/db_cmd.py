@@ -1,10 +1,11 @@
-"""``memforest db upgrade|current|info``."""
+"""``memforest db upgrade|current|info|index-forests``."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 
+from memforest.app.maintenance import ensure_all_indexes
 from memforest.app.ops import database_info
 from memforest.db import migrate, tenant_login
 from memforest.db.embedded import ensure_tenant_login
@@ -19,6 +20,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     dsub.add_parser("upgrade", help="migrate the database to the newest schema").set_defaults(handler=upgrade)
     dsub.add_parser("current", help="print the schema revision the database is at").set_defaults(handler=current)
     dsub.add_parser("info", help="print PostgreSQL/pgvector versions and the tables").set_defaults(handler=info)
+    dsub.add_parser(
+        "index-forests",
+        help="build the HNSW indexes of every forest past exact_scan_max_rows facts, drop deleted forests'",
+    ).set_defaults(handler=index_forests)
 
 
 async def upgrade(args: argparse.Namespace, settings: Settings) -> int:
@@ -53,4 +58,15 @@ async def info(args: argparse.Namespace, settings: Settings) -> int:
     print(f"PostgreSQL {v.postgres}")
     print(f"pgvector {v.pgvector}")
     print(f"schema revision {migrate.head_revision()}; tables ({len(names)}): {', '.join(names)}")
+    return 0
+
+
+async def index_forests(args: argparse.Namespace, settings: Settings) -> int:
+    """Build the per-forest HNSW indexes that are missing or invalid (ADR 0024); print what changed."""
+    async with open_database(settings) as db:
+        report = await ensure_all_indexes(db, settings)
+    print(
+        f"vector indexes: {len(report.built)} built, {len(report.rebuilt)} rebuilt, {len(report.dropped)} dropped"
+        + (f", forests busy elsewhere: {report.skipped_busy}" if report.skipped_busy else "")
+    )
     return 0

@@ -44,7 +44,13 @@ CONNECT_RETRY_MAX_S = 1.0
 # admin/crash shutdown, cannot connect now (starting up or shutting down), database dropped.
 UNAVAILABLE_SQLSTATE_PREFIXES = ("08", "57P")
 # the role and the tenant of a tenant transaction, in one statement (transaction-local, like SET LOCAL)
-_ENTER_TENANT = text("SELECT set_config('role', :role, true), set_config('memforest.tenant_id', :t, true)")
+# Tenant statements are planned for their parameters (``force_custom_plan``): a forest's own HNSW
+# indexes are partial (``WHERE forest_id = N``, ADR 0024) and a generic plan, made for any forest,
+# could never use them.
+_ENTER_TENANT = text(
+    "SELECT set_config('role', :role, true), set_config('memforest.tenant_id', :t, true), "
+    "set_config('plan_cache_mode', 'force_custom_plan', true)"
+)
 
 # What asyncpg says when the connection died under it (no SQLSTATE: the socket is gone).
 _CLOSED_PHRASES = ("connection is closed", "connection was closed", "underlying connection is closed")
@@ -277,6 +283,14 @@ class Database:
         """A transaction as the owning role (admin work, auth lookups, job claims across tenants)."""
         async with _transaction(self.engine, self.connect_wait_s) as conn:
             yield conn
+
+    @asynccontextmanager
+    async def autocommit(self) -> AsyncIterator[AsyncConnection]:
+        """A connection of the owning role outside any transaction (each statement commits on its
+        own): for ``CREATE INDEX CONCURRENTLY`` and session-level advisory locks."""
+        with _driver_errors():
+            async with self.engine.connect() as conn:
+                yield await conn.execution_options(isolation_level="AUTOCOMMIT")
 
     async def server_versions(self) -> ServerVersions:
         """Ask the server for its PostgreSQL and pgvector versions."""

@@ -202,12 +202,8 @@ facts = Table(
         "attribute",
         postgresql_where=text("subject IS NOT NULL AND attribute IS NOT NULL"),
     ),
-    Index(
-        "ix_facts_embedding",
-        "embedding",
-        postgresql_using="hnsw",
-        postgresql_ops={"embedding": "vector_cosine_ops"},
-    ),
+    # no vector index here: a forest past exact_scan_max_rows facts gets partial HNSW indexes of its
+    # own (memforest.store.vector_indexes; migration 0012, ADR 0024)
     # full text per forest (migration 0011, ADR 0022): GIN keys are the forest and the lexemes
     Index("ix_facts_forest_tsv", text("(ARRAY[forest_id])"), "tsv", postgresql_using="gin"),
     # the known-subject test of temporal questions (migration 0011): ix_facts_speaker, ix_facts_subject
@@ -355,14 +351,6 @@ nodes = Table(
         "leaf_cell_id",
         postgresql_where=text("leaf_cell_id IS NOT NULL"),
     ),
-    Index(
-        "ix_nodes_embedding",
-        "embedding",
-        postgresql_using="hnsw",
-        postgresql_ops={"embedding": "vector_cosine_ops"},
-        # only cell leaves are searched by vector; see migration 0004 and ADR 0012
-        postgresql_where=text("level = 0 AND leaf_cell_id IS NOT NULL"),
-    ),
     # full text per forest of the nodes the lexical channel reads (migration 0011, ADR 0022)
     Index(
         "ix_nodes_forest_tsv",
@@ -380,13 +368,6 @@ nodes = Table(
     ),
     # tree roots only (migration 0010_read_indexes, ADR 0021): recall reads the top roots, not all
     Index("ix_nodes_roots", "tenant_id", "forest_id", postgresql_where=text("parent_id IS NULL")),
-    Index(
-        "ix_nodes_root_embedding",
-        "embedding",
-        postgresql_using="hnsw",
-        postgresql_ops={"embedding": "vector_cosine_ops"},
-        postgresql_where=text("parent_id IS NULL"),
-    ),
 )
 
 placements = Table(

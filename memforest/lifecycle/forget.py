@@ -13,6 +13,7 @@ from __future__ import annotations
 import uuid
 
 from memforest.db.engine import Database
+from memforest.pipeline.vector_index import drop_forest_indexes
 from memforest.store.forget import (
     FOREST_TABLES,
     TENANT_TABLES,
@@ -43,7 +44,9 @@ async def forget_forest(db: Database, tenant_id: uuid.UUID, name: str) -> dict[s
         forest_id = await find_forest_id(conn, tenant_id, name)
         if forest_id is None:
             return _zeros(FOREST_TABLES)
-        return await _forget_forest_in(conn, tenant_id, forest_id)
+        counts = await _forget_forest_in(conn, tenant_id, forest_id)
+    await drop_forest_indexes(db, forest_id)  # its own HNSW indexes (ADR 0024), once the rows are gone
+    return counts
 
 
 async def forget_tenant(db: Database, tenant_id: uuid.UUID) -> dict[str, int]:
@@ -56,6 +59,7 @@ async def forget_tenant(db: Database, tenant_id: uuid.UUID) -> dict[str, int]:
         async with db.tenant(tenant_id) as conn:
             for table, n in (await _forget_forest_in(conn, tenant_id, forest_id)).items():
                 counts[table] += n
+        await drop_forest_indexes(db, forest_id)
     async with db.tenant(tenant_id) as conn:
         for table, n in (await delete_tenant_rows(conn, tenant_id)).items():
             counts[table] += n

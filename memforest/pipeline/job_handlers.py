@@ -14,6 +14,7 @@ from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.pipeline.ingest_job import run_coalesced_refresh, run_ingest
 from memforest.pipeline.jobs import Job
+from memforest.pipeline.vector_index import ensure_forest_indexes
 from memforest.settings import Settings
 
 JobResult = tuple[dict[str, Any], list[dict[str, Any]]]
@@ -29,7 +30,12 @@ async def _refresh(db: Database, settings: Settings, backends: Backends, job: Jo
     if job.forest_id is None:
         return {}, [{"error": "a refresh job needs a forest"}]
     counts = await run_coalesced_refresh(db, settings, backends, job.tenant_id, int(job.forest_id), ledger)
-    return {**counts.as_dict(), "commits": int(job.payload.get("commits", 0))}, []
+    result: dict[str, Any] = {**counts.as_dict(), "commits": int(job.payload.get("commits", 0))}
+    # a forest that outgrew exact scans gets its own HNSW indexes (ADR 0024)
+    indexes = await ensure_forest_indexes(db, settings, job.tenant_id, int(job.forest_id))
+    if indexes.built or indexes.rebuilt:
+        result["vector_indexes_built"] = indexes.built + indexes.rebuilt
+    return result, []
 
 
 HANDLERS: dict[str, Handler] = {

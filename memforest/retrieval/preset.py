@@ -19,7 +19,7 @@ class RetrievalPreset:
     top_trees: int = 10
     top_k: int = 10
     beam_width: int = 4
-    exact_scan_max_rows: int = 20_000
+    exact_scan_max_rows: int = 5_000
     hnsw_ef_search: int = 100
     rrf_k: int = 60
     # candidate budgets of forest recall

@@ -1,8 +1,9 @@
 """Forest recall: candidate trees from root similarity, fact-to-tree and full-text matches,
 fused by reciprocal-rank fusion; plus the direct fact/cell hits, kept as evidence candidates.
 
-A forest with at most ``exact_scan_max_rows`` facts is scanned exactly; larger forests use the
-HNSW index with ``hnsw.ef_search`` from the preset (the reads live in ``memforest.store.recall``).
+A forest with its own HNSW indexes (built once it passed ``exact_scan_max_rows`` facts, ADR 0024)
+is searched through them with ``hnsw.ef_search`` from the preset; any other forest is scanned
+exactly (the reads live in ``memforest.store.recall``).
 """
 
 from __future__ import annotations
@@ -125,8 +126,8 @@ async def recall(
     """Rank the forest's trees for ``question`` and keep the top ``preset.top_trees`` (two round
     trips: the forest's size, then every channel in one statement)."""
     cap = preset.exact_scan_max_rows
-    rows = await channels.forest_size_and_knobs(conn, tenant_id, forest_id, cap, preset.hnsw_ef_search)
-    exact = rows <= cap
+    shape = await channels.forest_size_and_knobs(conn, tenant_id, forest_id, cap, preset.hnsw_ef_search)
+    exact = not shape.indexed  # a forest is searched by HNSW only through its own indexes (ADR 0024)
     kinds = list(scope_kinds) if scope_kinds else ["session", "entity", "scene"]
     names = sorted({t.lower() for t in tokenize(question)} - STOPWORDS)
     limits = channels.ChannelLimits(
@@ -182,5 +183,5 @@ async def recall(
         fact_lex=dict(lex_facts),
         cell_lex={int(r["cell"]): float(r["s"]) for r in lex_nodes if r["cell"] is not None},
         strategy="exact" if exact else "hnsw",
-        forest_rows=rows,
+        forest_rows=shape.rows,
     )

@@ -33,13 +33,16 @@ from memforest.store.recall import (
     cell_leaves_sql,
     fact_visibility,
 )
-from memforest.store.sql import Conn, Row, fetch_all, scalar
+from memforest.store.sql import Conn, Row, fetch_all, fetch_one
+from memforest.store.vector_indexes import INDEXED_SQL
 
-# the forest's size, capped, and the knobs of a filtered HNSW scan (harmless for exact scans)
+# the forest's size (capped), whether it has its own HNSW indexes (ADR 0024), and the knobs of an
+# HNSW scan (harmless for exact scans)
 _SIZE_AND_KNOBS = (
     "SELECT (SELECT count(*) FROM (SELECT 1 FROM facts WHERE tenant_id = :t AND forest_id = :f LIMIT :cap) s) "
     "+ 0 * length(set_config('hnsw.ef_search', :ef, true)) "
-    "+ 0 * length(set_config('hnsw.iterative_scan', 'relaxed_order', true))"
+    "+ 0 * length(set_config('hnsw.iterative_scan', 'relaxed_order', true)) AS n, "
+    f"{INDEXED_SQL} AS indexed"
 )
 
 # a root's tree is its node's ``tree_id`` (joined by the trees' primary key, not a scan of the
@@ -117,10 +120,22 @@ class ChannelLimits:
     lexical_cap: int
 
 
-async def forest_size_and_knobs(conn: Conn, tenant_id: uuid.UUID, forest_id: int, cap: int, ef_search: int) -> int:
-    """Facts of the forest (counting at most ``cap + 1``); sets the transaction's HNSW knobs too."""
-    n = await scalar(conn, _SIZE_AND_KNOBS, {"t": tenant_id, "f": forest_id, "cap": cap + 1, "ef": str(ef_search)})
-    return int(n or 0)
+@dataclass(frozen=True, slots=True)
+class ForestShape:
+    """What recall needs to know of a forest before it searches: its size and its own indexes."""
+
+    rows: int  # facts, counted up to ``cap + 1``
+    indexed: bool  # every per-forest HNSW index exists and is valid
+
+
+async def forest_size_and_knobs(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, cap: int, ef_search: int
+) -> ForestShape:
+    """The forest's size (at most ``cap + 1``) and whether it has its own HNSW indexes; sets the
+    transaction's HNSW knobs too."""
+    row = await fetch_one(conn, _SIZE_AND_KNOBS, {"t": tenant_id, "f": forest_id, "cap": cap + 1, "ef": str(ef_search)})
+    assert row is not None  # a SELECT without FROM returns one row
+    return ForestShape(rows=int(row["n"] or 0), indexed=bool(row["indexed"]))
 
 
 def channels_sql(exact: bool, as_of: datetime | None) -> str:

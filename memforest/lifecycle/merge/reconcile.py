@@ -15,6 +15,7 @@ from memforest.settings import Settings
 from memforest.store.sql import Conn, Row, as_vector
 from memforest.store.transfer import facts as fact_store
 from memforest.store.transfer import scopes
+from memforest.store.vector_indexes import forest_indexed
 
 __all__ = ["reconcile_clusters", "reconcile_entities", "reconcile_facts"]
 
@@ -37,7 +38,8 @@ async def reconcile_facts(conn: Conn, t: uuid.UUID, f: int, settings: Settings, 
             threshold=settings.pipeline.near_duplicate_threshold,
             window_s=rules.NEAR_DUPLICATE_WINDOW.total_seconds(),
             state_kinds=sorted(rules.STATE_KINDS),
-            ef_search=None if n_b <= cap else int(settings.retrieval.hnsw_ef_search),
+            # B's own HNSW index when it has one (ADR 0024), else an exact scan of B's facts
+            ef_search=int(settings.retrieval.hnsw_ef_search) if await forest_indexed(conn, f) else None,
         )
     report.facts_new = await fact_store.copy_new_facts(conn, t, f)
     report.supersession_links = await fact_store.rethread_slots(conn, t, f)

@@ -1,0 +1,135 @@
+"""Per-forest HNSW indexes (ADR 0024): a forest past ``exact_scan_max_rows`` facts gets three partial
+HNSW indexes of its own (its facts, its cell leaves, its roots: ``WHERE forest_id = N``); smaller
+forests are scanned exactly and have no vector index at all.
+
+One global index served both one huge forest and many small ones badly: a 100K forest among 1.1M
+facts was 9% of the graph, so a filtered search walked mostly other forests' vectors (overlap with
+the exact top-60: 0.20), and every insert into a small forest paid for a graph over everyone's
+vectors. A partial index holds one forest's vectors only. The planner uses it when the statement's
+``forest_id`` is a known constant, which tenant transactions guarantee by planning every statement
+for its parameters (``plan_cache_mode = force_custom_plan``, ``memforest.db.engine``).
+
+Indexes are named after the forest (``ix_facts_vec_f<forest>`` ...), so "does this forest have its
+indexes" is a catalogue lookup that can never disagree with what the planner sees, and an index
+left INVALID by an interrupted ``CREATE INDEX CONCURRENTLY`` counts as missing (and is rebuilt).
+Building and dropping needs the owning role (``Database.system``'s engine) outside a transaction.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
+
+
+@dataclass(frozen=True, slots=True)
+class VectorIndexSpec:
+    """One of a forest's HNSW indexes: its name prefix, table and the rows it holds."""
+
+    prefix: str
+    table: str
+    rows: str  # predicate besides the forest (empty: every row of the forest)
+
+    def name(self, forest_id: int) -> str:
+        """The index's name for ``forest_id``."""
+        return f"{self.prefix}{int(forest_id)}"
+
+    def create_sql(self, forest_id: int) -> str:
+        """``CREATE INDEX CONCURRENTLY`` of this index for ``forest_id`` (cosine HNSW, pgvector defaults)."""
+        where = f"forest_id = {int(forest_id)}" + (f" AND {self.rows}" if self.rows else "")
+        return (
+            f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {self.name(forest_id)} ON {self.table} "
+            f"USING hnsw (embedding vector_cosine_ops) WHERE {where}"
+        )
+
+
+# The three vector channels of recall (memforest.store.recall / recall_channels) and the write
+# path's near-duplicate lookup; the predicates are those of their statements.
+FOREST_VECTOR_INDEXES: tuple[VectorIndexSpec, ...] = (
+    VectorIndexSpec("ix_nodes_root_vec_f", "nodes", "parent_id IS NULL"),
+    VectorIndexSpec("ix_nodes_cell_vec_f", "nodes", "level = 0 AND leaf_cell_id IS NOT NULL"),
+    VectorIndexSpec("ix_facts_vec_f", "facts", ""),
+)
+_PREFIXES = tuple(s.prefix for s in FOREST_VECTOR_INDEXES)
+
+# true when every index of the forest exists and is valid (an SQL expression over :f)
+INDEXED_SQL = "(SELECT count(*) = {n} FROM pg_index i WHERE i.indisvalid AND i.indexrelid IN ({regs}))".format(
+    n=len(FOREST_VECTOR_INDEXES),
+    regs=", ".join(f"to_regclass('{p}' || CAST(:f AS bigint))" for p in _PREFIXES),
+)
+_INDEXED = f"SELECT {INDEXED_SQL}"
+_STATE = (
+    "SELECT p.prefix, i.indisvalid AS valid FROM unnest(CAST(:prefixes AS text[])) AS p(prefix) "
+    "LEFT JOIN pg_index i ON i.indexrelid = to_regclass(p.prefix || CAST(:f AS bigint))"
+)
+# forests with more than :n facts (every tenant): the ones that should have their own indexes
+_LARGE_FORESTS = (
+    "SELECT tenant_id, forest_id FROM facts GROUP BY tenant_id, forest_id HAVING count(*) > :n "
+    "ORDER BY tenant_id, forest_id"
+)
+_FACTS_OVER = "SELECT count(*) > :n FROM (SELECT 1 FROM facts WHERE tenant_id = :t AND forest_id = :f LIMIT :n + 1) s"
+# per-forest vector indexes whose forest no longer exists (deleted forests and tenants)
+_ORPHANS = (
+    "SELECT c.relname::text AS name FROM pg_class c JOIN pg_namespace ns ON ns.oid = c.relnamespace "
+    "WHERE c.relkind = 'i' AND ns.nspname = current_schema() AND c.relname ~ :pattern "
+    "AND NOT EXISTS (SELECT 1 FROM forests f WHERE f.forest_id = CAST(substring(c.relname FROM '[0-9]+$') AS bigint))"
+)
+_ORPHAN_PATTERN = "^(" + "|".join(_PREFIXES) + ")[0-9]+$"
+_LOCK = "SELECT pg_try_advisory_lock(hashtextextended('memforest:vector_index:' || CAST(:f AS bigint), 0))"
+_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended('memforest:vector_index:' || CAST(:f AS bigint), 0))"
+_BUILD_MEMORY = "SELECT set_config('maintenance_work_mem', :mem, false)"
+
+
+async def forest_indexed(conn: Conn, forest_id: int) -> bool:
+    """Whether every per-forest vector index of ``forest_id`` exists and is valid."""
+    return bool(await scalar(conn, _INDEXED, {"f": forest_id}))
+
+
+async def index_state(conn: Conn, forest_id: int) -> dict[str, bool | None]:
+    """Per index name of the forest: True (valid), False (left invalid by a failed build), None (absent)."""
+    rows = await fetch_all(conn, _STATE, {"prefixes": list(_PREFIXES), "f": forest_id})
+    return {f"{r['prefix']}{int(forest_id)}": r["valid"] for r in rows}
+
+
+async def has_more_facts_than(conn: Conn, tenant_id: uuid.UUID, forest_id: int, n: int) -> bool:
+    """Whether the forest holds more than ``n`` facts (reads at most ``n + 1`` index entries)."""
+    return bool(await scalar(conn, _FACTS_OVER, {"t": tenant_id, "f": forest_id, "n": n}))
+
+
+async def large_forests(conn: Conn, min_rows: int) -> list[Row]:
+    """``tenant_id, forest_id`` of every forest with more than ``min_rows`` facts (a full count)."""
+    return await fetch_all(conn, _LARGE_FORESTS, {"n": min_rows})
+
+
+async def orphan_indexes(conn: Conn) -> list[str]:
+    """Names of per-forest vector indexes whose forest was deleted."""
+    return [str(r["name"]) for r in await fetch_all(conn, _ORPHANS, {"pattern": _ORPHAN_PATTERN})]
+
+
+async def try_lock_forest(conn: Conn, forest_id: int) -> bool:
+    """A session advisory lock on building ``forest_id``'s indexes (False: another builder holds it)."""
+    return bool(await scalar(conn, _LOCK, {"f": forest_id}))
+
+
+async def unlock_forest(conn: Conn, forest_id: int) -> None:
+    """Release :func:`try_lock_forest`'s lock."""
+    await execute(conn, _UNLOCK, {"f": forest_id})
+
+
+async def set_build_memory(conn: Conn, memory: str) -> None:
+    """``maintenance_work_mem`` for the session's index builds (an HNSW graph built in memory is
+    several times faster than one that spills)."""
+    await execute(conn, _BUILD_MEMORY, {"mem": memory})
+
+
+async def create_index(conn: Conn, spec: VectorIndexSpec, forest_id: int) -> None:
+    """Build one index (``conn`` must be in autocommit: CONCURRENTLY runs outside a transaction)."""
+    await execute(conn, spec.create_sql(forest_id))
+
+
+async def drop_index(conn: Conn, name: str) -> None:
+    """Drop a per-forest vector index by name, without blocking writes (autocommit ``conn``)."""
+    if not name.startswith(_PREFIXES) or not name[len(name.rstrip("0123456789")) :].isdigit():
+        raise ValueError(f"not a per-forest vector index: {name!r}")
+    await execute(conn, f"DROP INDEX CONCURRENTLY IF EXISTS {name}")

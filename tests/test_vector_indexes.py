@@ -1,0 +1,144 @@
+"""Per-forest HNSW indexes (ADR 0024): a forest past ``exact_scan_max_rows`` facts gets its own
+partial indexes from its refresh job, recall and the write path's near-duplicate lookup use them
+(also once a statement has been prepared and run many times), an index left invalid is rebuilt,
+and forgetting the forest drops them."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+from support import session_input
+
+from memforest.backends.factory import build_backends
+from memforest.backends.hashed import HashedEmbedder
+from memforest.db.engine import Database
+from memforest.domain import SessionInput
+from memforest.lifecycle.forget import forget_forest
+from memforest.pipeline.service import ingest_sessions
+from memforest.pipeline.vector_index import ensure_all_indexes, ensure_forest_indexes
+from memforest.retrieval import query
+from memforest.settings import Settings
+from memforest.store import vector_indexes as vx
+from memforest.store.facts import exact_or_nearest
+from memforest.store.recall import NEAREST_FACTS_HNSW, fact_visibility
+from memforest.store.sql import execute, fetch_all
+from memforest.store.tenants import ensure_tenant
+
+FOREST = "big"
+TEXTS = [
+    "I adopted a grey cat named Pistachio last weekend.",
+    "Nice, I repaired my old bicycle in the garage yesterday.",
+    "Pistachio sleeps on the windowsill every afternoon.",
+    "I plan to cycle along the river next Sunday.",
+]
+
+
+def _small_threshold(settings: Settings, rows: int) -> Settings:
+    retrieval = settings.retrieval.model_copy(update={"exact_scan_max_rows": rows})
+    return settings.model_copy(update={"retrieval": retrieval})
+
+
+def _sessions(n: int) -> list[SessionInput]:
+    when = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+    return [session_input(f"s{i}", when + timedelta(days=7 * i), TEXTS, ("Ilse", "Marek"), role=None) for i in range(n)]
+
+
+async def _ingest(db: Database, settings: Settings) -> tuple[uuid.UUID, int]:
+    backends = build_backends(settings)
+    try:
+        tenant_id = await ensure_tenant(db, "acme")
+        report = await ingest_sessions(db, settings, backends, tenant_id, FOREST, _sessions(2))
+        assert report.jobs_failed == 0 and not report.errors
+        async with db.tenant(tenant_id) as conn:
+            rows = await fetch_all(conn, "SELECT forest_id FROM forests WHERE name = :n", {"n": FOREST})
+        return tenant_id, int(rows[0]["forest_id"])
+    finally:
+        await backends.aclose()
+
+
+async def test_the_refresh_job_gives_a_large_forest_its_own_indexes(db: Database, settings: Settings) -> None:
+    s = _small_threshold(settings, 3)
+    tenant_id, forest_id = await _ingest(db, s)
+    async with db.autocommit() as conn:
+        state = await vx.index_state(conn, forest_id)
+        assert await vx.forest_indexed(conn, forest_id)
+    assert state == {spec.name(forest_id): True for spec in vx.FOREST_VECTOR_INDEXES}
+    backends = build_backends(s)
+    try:
+        result = await query(db, s, backends, tenant_id, FOREST, "What is the cat called?")
+    finally:
+        await backends.aclose()
+    assert result.strategy == "hnsw"
+    assert any("Pistachio" in e.text for e in result.evidence)
+    # a forest under the threshold has none, and is scanned exactly
+    other_id = (await _ingest_other(db, settings, tenant_id))[1]
+    async with db.autocommit() as conn:
+        assert set((await vx.index_state(conn, other_id)).values()) == {None}
+
+
+async def _ingest_other(db: Database, settings: Settings, tenant_id: uuid.UUID) -> tuple[uuid.UUID, int]:
+    backends = build_backends(settings)
+    try:
+        await ingest_sessions(db, settings, backends, tenant_id, "small", _sessions(1))
+    finally:
+        await backends.aclose()
+    async with db.tenant(tenant_id) as conn:
+        rows = await fetch_all(conn, "SELECT forest_id FROM forests WHERE name = 'small'")
+    return tenant_id, int(rows[0]["forest_id"])
+
+
+async def test_tenant_statements_use_the_partial_index_even_when_prepared(db: Database, settings: Settings) -> None:
+    """The partial predicate ``forest_id = N`` matches only a plan made for the parameter's value:
+    tenant transactions force custom plans, so no run of a prepared statement gets a generic one."""
+    s = _small_threshold(settings, 3)
+    tenant_id, forest_id = await _ingest(db, s)
+    q = np.asarray(HashedEmbedder(s.embedding.dim).embed_sync(["a grey cat"])[0], dtype=np.float32)
+    sql = NEAREST_FACTS_HNSW.format(visible=fact_visibility(None), lim=":n")
+    params: dict[str, object] = {"t": tenant_id, "f": forest_id, "q": q, "n": 5}
+    async with db.tenant(tenant_id) as conn:
+        await execute(conn, "SET LOCAL enable_seqscan = off")  # a 16-row table would rather be read whole
+        for _ in range(10):  # past the five custom plans after which a generic plan may be chosen
+            await fetch_all(conn, sql, params)
+            await exact_or_nearest(conn, tenant_id, forest_id, "no-such-hash", q)  # the write path's lookup
+        plans = await fetch_all(
+            conn,
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%embedding <=>%' "
+            "AND statement NOT LIKE '%pg_prepared_statements%'",
+        )
+        plan = await fetch_all(conn, "EXPLAIN " + sql, params)
+    assert len(plans) == 2
+    assert all(r["generic_plans"] == 0 and r["custom_plans"] >= 10 for r in plans)
+    assert f"ix_facts_vec_f{forest_id}" in "\n".join(str(r["QUERY PLAN"]) for r in plan)
+
+
+async def test_an_invalid_index_is_rebuilt_and_forgetting_drops_them(db: Database, settings: Settings) -> None:
+    s = _small_threshold(settings, 3)
+    tenant_id, forest_id = await _ingest(db, s)
+    name = f"ix_facts_vec_f{forest_id}"
+    async with db.system() as conn:  # what an interrupted CREATE INDEX CONCURRENTLY leaves behind
+        await execute(conn, "UPDATE pg_index SET indisvalid = false WHERE indexrelid = to_regclass(:n)", {"n": name})
+    async with db.autocommit() as conn:
+        assert not await vx.forest_indexed(conn, forest_id)
+    report = await ensure_forest_indexes(db, s, tenant_id, forest_id)
+    assert report.rebuilt == [name] and report.built == []
+    async with db.autocommit() as conn:
+        assert await vx.forest_indexed(conn, forest_id)
+    assert (await ensure_forest_indexes(db, s, tenant_id, forest_id)).built == []  # nothing left to do
+    await forget_forest(db, tenant_id, FOREST)
+    async with db.autocommit() as conn:
+        assert set((await vx.index_state(conn, forest_id)).values()) == {None}
+
+
+async def test_index_forests_builds_what_is_missing_and_drops_orphans(db: Database, settings: Settings) -> None:
+    _, forest_id = await _ingest(db, settings)  # default threshold: no index yet
+    async with db.autocommit() as conn:
+        assert not await vx.forest_indexed(conn, forest_id)
+        # an index whose forest is gone (deleted behind our back)
+        await vx.create_index(conn, vx.FOREST_VECTOR_INDEXES[2], 987654321)
+    report = await ensure_all_indexes(db, _small_threshold(settings, 3))
+    assert report.dropped == ["ix_facts_vec_f987654321"]
+    assert sorted(report.built) == sorted(spec.name(forest_id) for spec in vx.FOREST_VECTOR_INDEXES)
+    async with db.autocommit() as conn:
+        assert await vx.forest_indexed(conn, forest_id)
