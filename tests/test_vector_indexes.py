@@ -23,6 +23,7 @@ from memforest.settings import Settings
 from memforest.store import vector_indexes as vx
 from memforest.store.facts import exact_or_nearest
 from memforest.store.recall import NEAREST_FACTS_HNSW, fact_visibility
+from memforest.store.recall_channels import ChannelLimits, recall_channels
 from memforest.store.sql import execute, fetch_all
 from memforest.store.tenants import ensure_tenant
 
@@ -142,3 +143,21 @@ async def test_index_forests_builds_what_is_missing_and_drops_orphans(db: Databa
     assert sorted(report.built) == sorted(spec.name(forest_id) for spec in vx.FOREST_VECTOR_INDEXES)
     async with db.autocommit() as conn:
         assert await vx.forest_indexed(conn, forest_id)
+
+
+async def test_a_small_forest_finds_the_same_text_matches_by_scanning(db: Database, settings: Settings) -> None:
+    """Full-text candidates of a small forest come from its rows (migration 0013), not the GIN
+    index; where the cap does not bind, both ways find the same rows with the same ranks."""
+    tenant_id, forest_id = await _ingest(db, settings)
+    q = np.asarray(HashedEmbedder(settings.embedding.dim).embed_sync(["cat bicycle"])[0], dtype=np.float32)
+    limits = ChannelLimits(roots=5, facts=5, cells=5, lexical=50, lexical_cap=300)
+    got = {}
+    for scan in (False, True):
+        async with db.tenant(tenant_id) as conn:
+            rows = await recall_channels(
+                conn, tenant_id, forest_id, q, ["pistachio", "bicycle", "windowsill"], ["session", "entity"], [],
+                limits, exact=True, scan_text=scan, as_of=None,
+            )  # fmt: skip
+        got[scan] = sorted((r["ch"], int(r["id"]), float(r["s"])) for r in rows if str(r["ch"]).startswith("lexical"))
+    assert got[True] == got[False]
+    assert {ch for ch, _, _ in got[True]} == {"lexical_fact", "lexical_node"}

@@ -28,7 +28,7 @@ class RetrievalPreset:
     lexical_candidates: int = 60
     root_candidates: int = 50
     # full-text rows ranked per lexical channel: up to this many matching >= 2 terms, as many matching any
-    lexical_scan_cap: int = 1000
+    lexical_scan_cap: int = 300
     # rerank weights (score = sim * w_sim + lexical * w_lex + tree * w_tree + time adjustments)
     w_sim: float = 0.45
     w_lex: float = 0.40

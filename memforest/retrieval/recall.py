@@ -138,7 +138,17 @@ async def recall(
         lexical_cap=preset.lexical_scan_cap,
     )
     got = await channels.recall_channels(
-        conn, tenant_id, forest_id, q, query_terms(question), kinds, names, limits, exact=exact, as_of=as_of
+        conn,
+        tenant_id,
+        forest_id,
+        q,
+        query_terms(question),
+        kinds,
+        names,
+        limits,
+        exact=exact,
+        scan_text=shape.rows <= cap,
+        as_of=as_of,
     )
     trees = {int(r["id"]): r for r in got if r["ch"] == "tree"}
     fact_hits, fact_trees = _hits(_channel(got, "fact"))

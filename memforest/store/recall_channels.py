@@ -74,9 +74,9 @@ _TREES_OF = (
 # ts_rank_cd counting matched occurrences; a forest where the cap does not bind is unaffected).
 _LEXICAL = (
     "SELECT m.*, ts_rank_cd(m.tsv, to_tsquery('english', :tsq), 1) AS s FROM ("
-    "WITH two AS MATERIALIZED (SELECT * FROM {fn}(:f, to_tsquery('english', :tsq2), :cap, CAST(:as_of AS timestamptz)"
-    ")) SELECT * FROM two UNION ALL SELECT * FROM {fn}(:f, to_tsquery('english', :tsq), :cap, "
-    "CAST(:as_of AS timestamptz)) "
+    "WITH two AS MATERIALIZED (SELECT * FROM {fn}(:f, to_tsquery('english', :tsq2), :cap, CAST(:as_of AS timestamptz), "
+    ":scan)) SELECT * FROM two UNION ALL SELECT * FROM {fn}(:f, to_tsquery('english', :tsq), :cap, "
+    "CAST(:as_of AS timestamptz), :scan) "
     "a WHERE (SELECT count(*) FROM two) < :cap AND a.{key} NOT IN (SELECT {key} FROM two)"
     ") m ORDER BY s DESC, m.{key} LIMIT :nl"
 )
@@ -166,10 +166,13 @@ async def recall_channels(
     limits: ChannelLimits,
     *,
     exact: bool,
+    scan_text: bool,
     as_of: datetime | None,
 ) -> list[Row]:
     """Every channel's rows: ``ch, id, s, trees, cell, kind, label, root, height, summary`` (see the
-    module docstring); rows of one channel come in no particular order."""
+    module docstring); rows of one channel come in no particular order. ``scan_text`` (a small
+    forest) finds full-text candidates by reading the forest's rows instead of the GIN index
+    (migration 0013: the GIN posting lists span every forest)."""
     tsq = " | ".join(terms) if terms else None
     pairs = [f"({a} & {b})" for i, a in enumerate(terms) for b in terms[i + 1 :]]
     params: dict[str, Any] = {
@@ -186,5 +189,6 @@ async def recall_channels(
         "nl": limits.lexical,
         "cap": limits.lexical_cap,
         "as_of": as_of,
+        "scan": scan_text,
     }
     return await fetch_all(conn, channels_sql(exact, as_of), params)
