@@ -2,7 +2,7 @@
 leaves) and session trees (cell leaves), bulk-loaded with COPY (the write pipeline is not the
 subject there). Internal nodes get a time-interval summary and the normalised mean of their
 children's embeddings. The large forests' own HNSW indexes are built afterwards by the product's
-maintenance code (``memforest.pipeline.vector_index``), as ``memforest db index-forests`` would."""
+maintenance code (``memforest.pipeline.forest_indexes``), as ``memforest db index-forests`` would."""
 
 from __future__ import annotations
 

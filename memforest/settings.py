@@ -97,7 +97,7 @@ class RetrievalSettings(BaseModel):
     exact_scan_max_rows: int = Field(default=5_000, ge=0)
     hnsw_ef_search: int = Field(default=100, ge=1, le=1000)
     # maintenance_work_mem of a forest's index builds (a graph that fits builds several times faster)
-    vector_index_build_memory: str = Field(default="256MB", pattern=r"^[1-9][0-9]*(kB|MB|GB)$")
+    forest_index_build_memory: str = Field(default="256MB", pattern=r"^[1-9][0-9]*(kB|MB|GB)$")
     rrf_k: int = Field(default=60, ge=1)
 
 

@@ -25,11 +25,12 @@ from memforest.db.runtime import open_database
 from memforest.domain import SessionInput
 from memforest.errors import ConfigurationError, InputError
 from memforest.lifecycle.rematerialize import change_embedding_dimension, rebuild_trees, reembed, resummarize
+from memforest.pipeline.forest_indexes import ensure_forest_indexes
 from memforest.pipeline.service import ingest_sessions
-from memforest.pipeline.vector_index import ensure_forest_indexes
 from memforest.retrieval import RetrievalPreset, query
 from memforest.settings import Settings
 from memforest.store.check import check_forest
+from memforest.store.forest_indexes import FOREST_INDEXES
 from memforest.store.sql import as_vector, execute, fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
 from memforest.store.tree_bulk import layout
@@ -426,7 +427,7 @@ async def _verify_dim_32(db_url: str, settings: Settings, tenant_id: uuid.UUID, 
             # finds them too.
             s0 = s32.model_copy(update={"retrieval": s32.retrieval.model_copy(update={"exact_scan_max_rows": 0})})
             built = await ensure_forest_indexes(db, s0, tenant_id, forest_id)
-            assert len(built.built) == 3
+            assert len(built.built) == len(FOREST_INDEXES)
             answers = await _answers(db, s32, b, tenant_id)
             assert {strategy for _, strategy in answers.values()} == {"hnsw"}
             await _assert_answered(db, s32, b, tenant_id, forest_id)

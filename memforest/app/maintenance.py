@@ -20,7 +20,7 @@ from memforest.lifecycle.rematerialize import (
 )
 from memforest.lifecycle.retract import RetractReport, retract
 from memforest.pipeline import jobs
-from memforest.pipeline.vector_index import IndexReport, ensure_all_indexes
+from memforest.pipeline.forest_indexes import IndexReport, ensure_all_indexes
 from memforest.settings import Settings
 from memforest.store.tenants import Forest, find_tenant, get_forest
 

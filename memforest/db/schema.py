@@ -202,10 +202,8 @@ facts = Table(
         "attribute",
         postgresql_where=text("subject IS NOT NULL AND attribute IS NOT NULL"),
     ),
-    # no vector index here: a forest past exact_scan_max_rows facts gets partial HNSW indexes of its
-    # own (memforest.store.vector_indexes; migration 0012, ADR 0024)
-    # full text per forest (migration 0011, ADR 0022): GIN keys are the forest and the lexemes
-    Index("ix_facts_forest_tsv", text("(ARRAY[forest_id])"), "tsv", postgresql_using="gin"),
+    # no vector or full-text index here: a forest past exact_scan_max_rows facts gets partial HNSW
+    # and GIN indexes of its own (memforest.store.forest_indexes; migrations 0012-0013, ADR 0024)
     # the known-subject test of temporal questions (migration 0011): ix_facts_speaker, ix_facts_subject
     *(
         Index(f"ix_facts_{c}", "tenant_id", "forest_id", text(f"lower({c})"), postgresql_where=text(f"{c} IS NOT NULL"))
@@ -350,14 +348,6 @@ nodes = Table(
         "tenant_id",
         "leaf_cell_id",
         postgresql_where=text("leaf_cell_id IS NOT NULL"),
-    ),
-    # full text per forest of the nodes the lexical channel reads (migration 0011, ADR 0022)
-    Index(
-        "ix_nodes_forest_tsv",
-        text("(ARRAY[forest_id])"),
-        "tsv",
-        postgresql_using="gin",
-        postgresql_where=text("leaf_fact_id IS NULL"),
     ),
     # the forest's cell leaves, for the exact cell scan (migration 0011, ADR 0022)
     Index(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import uuid
 
 from memforest.db.engine import Database
-from memforest.pipeline.vector_index import drop_forest_indexes
+from memforest.pipeline.forest_indexes import drop_forest_indexes
 from memforest.store.forget import (
     FOREST_TABLES,
     TENANT_TABLES,

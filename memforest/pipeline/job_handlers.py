@@ -12,9 +12,9 @@ from typing import Any
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
+from memforest.pipeline.forest_indexes import ensure_forest_indexes
 from memforest.pipeline.ingest_job import run_coalesced_refresh, run_ingest
 from memforest.pipeline.jobs import Job
-from memforest.pipeline.vector_index import ensure_forest_indexes
 from memforest.settings import Settings
 
 JobResult = tuple[dict[str, Any], list[dict[str, Any]]]
@@ -34,7 +34,7 @@ async def _refresh(db: Database, settings: Settings, backends: Backends, job: Jo
     # a forest that outgrew exact scans gets its own HNSW indexes (ADR 0024)
     indexes = await ensure_forest_indexes(db, settings, job.tenant_id, int(job.forest_id))
     if indexes.built or indexes.rebuilt:
-        result["vector_indexes_built"] = indexes.built + indexes.rebuilt
+        result["forest_indexes_built"] = indexes.built + indexes.rebuilt
     return result, []
 
 

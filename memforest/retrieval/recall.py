@@ -127,7 +127,7 @@ async def recall(
     trips: the forest's size, then every channel in one statement)."""
     cap = preset.exact_scan_max_rows
     shape = await channels.forest_size_and_knobs(conn, tenant_id, forest_id, cap, preset.hnsw_ef_search)
-    exact = not shape.indexed  # a forest is searched by HNSW only through its own indexes (ADR 0024)
+    exact = not shape.indexed  # a forest is searched by index only through its own indexes (ADR 0024)
     kinds = list(scope_kinds) if scope_kinds else ["session", "entity", "scene"]
     names = sorted({t.lower() for t in tokenize(question)} - STOPWORDS)
     limits = channels.ChannelLimits(
@@ -147,7 +147,7 @@ async def recall(
         names,
         limits,
         exact=exact,
-        scan_text=shape.rows <= cap,
+        scan_text=exact,  # no index of its own: full-text candidates from the forest's rows too
         as_of=as_of,
     )
     trees = {int(r["id"]): r for r in got if r["ch"] == "tree"}

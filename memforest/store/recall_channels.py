@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from memforest.store.forest_indexes import INDEXED_SQL
 from memforest.store.recall import (
     NEAREST_CELLS_EXACT,
     NEAREST_CELLS_HNSW,
@@ -34,9 +35,8 @@ from memforest.store.recall import (
     fact_visibility,
 )
 from memforest.store.sql import Conn, Row, fetch_all, fetch_one
-from memforest.store.vector_indexes import INDEXED_SQL
 
-# the forest's size (capped), whether it has its own HNSW indexes (ADR 0024), and the knobs of an
+# the forest's size (capped), whether it has its own indexes (ADR 0024), and the knobs of an
 # HNSW scan (harmless for exact scans)
 _SIZE_AND_KNOBS = (
     "SELECT (SELECT count(*) FROM (SELECT 1 FROM facts WHERE tenant_id = :t AND forest_id = :f LIMIT :cap) s) "
@@ -66,12 +66,13 @@ _TREES_OF = (
     "AND p.source_kind = '{kind}' AND p.source_id = {col} AND p.forest_id = :f)"
 )
 # Full-text candidates come from ``memforest_fact_text_matches`` / ``memforest_node_text_matches``
-# (migration 0011, ADR 0022): under row-level security the planner may not use ``@@`` (not
-# leakproof) as an index condition, so a plain query evaluated it on every row of the forest; the
-# functions run as the owner with the policy's tenant filter written out and use the forest-keyed
-# GIN indexes. Rows matching >= 2 terms first (up to :cap), then rows matching any term (up to
-# :cap), the latter only while the former did not fill :cap (then they rank below them anyway,
-# ts_rank_cd counting matched occurrences; a forest where the cap does not bind is unaffected).
+# (migrations 0011, 0013; ADRs 0022, 0024): under row-level security the planner may not use ``@@``
+# (not leakproof) as an index condition, so a plain query evaluated it on every row of the forest;
+# the functions run as the owner with the policy's tenant filter written out and read the forest's
+# own GIN indexes (``:scan`` false) or, for a forest without them, its rows. Rows matching >= 2
+# terms first (up to :cap), then rows matching any term (up to :cap), the latter only while the
+# former did not fill :cap (then they rank below them anyway, ts_rank_cd counting matched
+# occurrences; a forest where the cap does not bind is unaffected).
 _LEXICAL = (
     "SELECT m.*, ts_rank_cd(m.tsv, to_tsquery('english', :tsq), 1) AS s FROM ("
     "WITH two AS MATERIALIZED (SELECT * FROM {fn}(:f, to_tsquery('english', :tsq2), :cap, CAST(:as_of AS timestamptz), "
@@ -170,9 +171,9 @@ async def recall_channels(
     as_of: datetime | None,
 ) -> list[Row]:
     """Every channel's rows: ``ch, id, s, trees, cell, kind, label, root, height, summary`` (see the
-    module docstring); rows of one channel come in no particular order. ``scan_text`` (a small
-    forest) finds full-text candidates by reading the forest's rows instead of the GIN index
-    (migration 0013: the GIN posting lists span every forest)."""
+    module docstring); rows of one channel come in no particular order. ``scan_text`` (a forest
+    without its own indexes) finds full-text candidates by reading the forest's rows instead of its
+    GIN indexes (migration 0013)."""
     tsq = " | ".join(terms) if terms else None
     pairs = [f"({a} & {b})" for i, a in enumerate(terms) for b in terms[i + 1 :]]
     params: dict[str, Any] = {

@@ -10,7 +10,7 @@ mostly other forests' vectors (overlap with the exact top-60 fell to 0.20), and 
 a forest of a few hundred facts paid for a graph over everyone's. Small forests are scanned exactly
 (they always were, below the threshold); a large one is searched through partial indexes
 ``WHERE forest_id = N`` that the refresh job builds when the forest crosses the threshold
-(``memforest.pipeline.vector_index``). Those are runtime objects, not part of this schema.
+(``memforest.pipeline.forest_indexes``). Those are runtime objects, not part of this schema.
 
 After upgrading, large forests are scanned exactly until their next refresh builds their indexes;
 ``memforest db index-forests`` builds them all at once.

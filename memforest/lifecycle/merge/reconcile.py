@@ -12,10 +12,10 @@ import numpy as np
 from memforest import rules
 from memforest.lifecycle.merge.report import MergeReport
 from memforest.settings import Settings
+from memforest.store.forest_indexes import forest_indexed
 from memforest.store.sql import Conn, Row, as_vector
 from memforest.store.transfer import facts as fact_store
 from memforest.store.transfer import scopes
-from memforest.store.vector_indexes import forest_indexed
 
 __all__ = ["reconcile_clusters", "reconcile_entities", "reconcile_facts"]
 

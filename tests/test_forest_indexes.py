@@ -1,7 +1,8 @@
-"""Per-forest HNSW indexes (ADR 0024): a forest past ``exact_scan_max_rows`` facts gets its own
-partial indexes from its refresh job, recall and the write path's near-duplicate lookup use them
-(also once a statement has been prepared and run many times), an index left invalid is rebuilt,
-and forgetting the forest drops them."""
+"""A large forest's own indexes (ADR 0024): a forest past ``exact_scan_max_rows`` facts gets its own
+partial HNSW and GIN indexes from its refresh job, recall and the write path's near-duplicate
+lookup use them (also once a statement has been prepared and run many times), full-text matches
+are the same by index and by scan, an index left invalid is rebuilt, and forgetting the forest
+drops them."""
 
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.domain import SessionInput
 from memforest.lifecycle.forget import forget_forest
+from memforest.pipeline.forest_indexes import ensure_all_indexes, ensure_forest_indexes
 from memforest.pipeline.service import ingest_sessions
-from memforest.pipeline.vector_index import ensure_all_indexes, ensure_forest_indexes
 from memforest.retrieval import query
 from memforest.settings import Settings
-from memforest.store import vector_indexes as vx
+from memforest.store import forest_indexes as vx
 from memforest.store.facts import exact_or_nearest
 from memforest.store.recall import NEAREST_FACTS_HNSW, fact_visibility
 from memforest.store.recall_channels import ChannelLimits, recall_channels
@@ -65,7 +66,7 @@ async def test_the_refresh_job_gives_a_large_forest_its_own_indexes(db: Database
     async with db.autocommit() as conn:
         state = await vx.index_state(conn, forest_id)
         assert await vx.forest_indexed(conn, forest_id)
-    assert state == {spec.name(forest_id): True for spec in vx.FOREST_VECTOR_INDEXES}
+    assert state == {spec.name(forest_id): True for spec in vx.FOREST_INDEXES}
     backends = build_backends(s)
     try:
         result = await query(db, s, backends, tenant_id, FOREST, "What is the cat called?")
@@ -137,18 +138,19 @@ async def test_index_forests_builds_what_is_missing_and_drops_orphans(db: Databa
     async with db.autocommit() as conn:
         assert not await vx.forest_indexed(conn, forest_id)
         # an index whose forest is gone (deleted behind our back)
-        await vx.create_index(conn, vx.FOREST_VECTOR_INDEXES[2], 987654321)
+        await vx.create_index(conn, vx.FOREST_INDEXES[-1], 987654321)
     report = await ensure_all_indexes(db, _small_threshold(settings, 3))
     assert report.dropped == ["ix_facts_vec_f987654321"]
-    assert sorted(report.built) == sorted(spec.name(forest_id) for spec in vx.FOREST_VECTOR_INDEXES)
+    assert sorted(report.built) == sorted(spec.name(forest_id) for spec in vx.FOREST_INDEXES)
     async with db.autocommit() as conn:
         assert await vx.forest_indexed(conn, forest_id)
 
 
-async def test_a_small_forest_finds_the_same_text_matches_by_scanning(db: Database, settings: Settings) -> None:
-    """Full-text candidates of a small forest come from its rows (migration 0013), not the GIN
-    index; where the cap does not bind, both ways find the same rows with the same ranks."""
-    tenant_id, forest_id = await _ingest(db, settings)
+async def test_scanning_and_the_forests_gin_index_find_the_same_text_matches(db: Database, settings: Settings) -> None:
+    """Full-text candidates of a forest without its own indexes come from its rows (migration 0013),
+    of one with them from its GIN indexes; where the cap does not bind, both find the same rows
+    with the same ranks."""
+    tenant_id, forest_id = await _ingest(db, _small_threshold(settings, 3))
     q = np.asarray(HashedEmbedder(settings.embedding.dim).embed_sync(["cat bicycle"])[0], dtype=np.float32)
     limits = ChannelLimits(roots=5, facts=5, cells=5, lexical=50, lexical_cap=300)
     got = {}

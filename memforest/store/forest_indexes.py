@@ -1,18 +1,21 @@
-"""Per-forest HNSW indexes (ADR 0024): a forest past ``exact_scan_max_rows`` facts gets three partial
-HNSW indexes of its own (its facts, its cell leaves, its roots: ``WHERE forest_id = N``); smaller
-forests are scanned exactly and have no vector index at all.
+"""A large forest's own indexes (ADR 0024): a forest past ``exact_scan_max_rows`` facts gets five
+partial indexes of its own (``WHERE forest_id = N``): HNSW over its facts, its cell leaves and its
+roots, GIN over the full text of its facts and of its other nodes. Smaller forests have none: their
+rows are read through the ``(tenant, forest)`` b-trees and scanned.
 
-One global index served both one huge forest and many small ones badly: a 100K forest among 1.1M
-facts was 9% of the graph, so a filtered search walked mostly other forests' vectors (overlap with
-the exact top-60: 0.20), and every insert into a small forest paid for a graph over everyone's
-vectors. A partial index holds one forest's vectors only. The planner uses it when the statement's
+Global indexes served both one huge forest and many small ones badly: a 100K forest among 1.1M
+facts was 9% of the HNSW graph, so a filtered search walked mostly other forests' vectors (overlap
+with the exact top-60: 0.20); a GIN posting list held a word's rows of every forest, so a 1K
+forest's matches cost as much as the whole table's; and every insert into a small forest paid for
+both. A partial index holds one forest's rows only. The planner uses it when the statement's
 ``forest_id`` is a known constant, which tenant transactions guarantee by planning every statement
-for its parameters (``plan_cache_mode = force_custom_plan``, ``memforest.db.engine``).
+for its parameters (``plan_cache_mode = force_custom_plan``, ``memforest.db.engine``) and the
+full-text functions by building their statement with the forest id (migration 0013).
 
 Indexes are named after the forest (``ix_facts_vec_f<forest>`` ...), so "does this forest have its
 indexes" is a catalogue lookup that can never disagree with what the planner sees, and an index
 left INVALID by an interrupted ``CREATE INDEX CONCURRENTLY`` counts as missing (and is rebuilt).
-Building and dropping needs the owning role (``Database.system``'s engine) outside a transaction.
+Building and dropping needs the owning role (``Database.autocommit``) outside a transaction.
 """
 
 from __future__ import annotations
@@ -24,11 +27,13 @@ from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
 
 
 @dataclass(frozen=True, slots=True)
-class VectorIndexSpec:
-    """One of a forest's HNSW indexes: its name prefix, table and the rows it holds."""
+class ForestIndexSpec:
+    """One of a forest's indexes: name prefix, table, access method and column, and the rows it
+    holds besides the forest's."""
 
     prefix: str
     table: str
+    using: str  # "hnsw (embedding vector_cosine_ops)" | "gin (tsv)"
     rows: str  # predicate besides the forest (empty: every row of the forest)
 
     def name(self, forest_id: int) -> str:
@@ -36,26 +41,30 @@ class VectorIndexSpec:
         return f"{self.prefix}{int(forest_id)}"
 
     def create_sql(self, forest_id: int) -> str:
-        """``CREATE INDEX CONCURRENTLY`` of this index for ``forest_id`` (cosine HNSW, pgvector defaults)."""
+        """``CREATE INDEX CONCURRENTLY`` of this index for ``forest_id``."""
         where = f"forest_id = {int(forest_id)}" + (f" AND {self.rows}" if self.rows else "")
         return (
             f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {self.name(forest_id)} ON {self.table} "
-            f"USING hnsw (embedding vector_cosine_ops) WHERE {where}"
+            f"USING {self.using} WHERE {where}"
         )
 
 
-# The three vector channels of recall (memforest.store.recall / recall_channels) and the write
-# path's near-duplicate lookup; the predicates are those of their statements.
-FOREST_VECTOR_INDEXES: tuple[VectorIndexSpec, ...] = (
-    VectorIndexSpec("ix_nodes_root_vec_f", "nodes", "parent_id IS NULL"),
-    VectorIndexSpec("ix_nodes_cell_vec_f", "nodes", "level = 0 AND leaf_cell_id IS NOT NULL"),
-    VectorIndexSpec("ix_facts_vec_f", "facts", ""),
+_HNSW = "hnsw (embedding vector_cosine_ops)"
+# The vector channels of recall (memforest.store.recall / recall_channels) and the write path's
+# near-duplicate lookup, then the full-text channels (migration 0013's functions); the predicates
+# are those of their statements.
+FOREST_INDEXES: tuple[ForestIndexSpec, ...] = (
+    ForestIndexSpec("ix_nodes_root_vec_f", "nodes", _HNSW, "parent_id IS NULL"),
+    ForestIndexSpec("ix_nodes_cell_vec_f", "nodes", _HNSW, "level = 0 AND leaf_cell_id IS NOT NULL"),
+    ForestIndexSpec("ix_nodes_tsv_f", "nodes", "gin (tsv)", "leaf_fact_id IS NULL"),
+    ForestIndexSpec("ix_facts_tsv_f", "facts", "gin (tsv)", ""),
+    ForestIndexSpec("ix_facts_vec_f", "facts", _HNSW, ""),
 )
-_PREFIXES = tuple(s.prefix for s in FOREST_VECTOR_INDEXES)
+_PREFIXES = tuple(s.prefix for s in FOREST_INDEXES)
 
 # true when every index of the forest exists and is valid (an SQL expression over :f)
 INDEXED_SQL = "(SELECT count(*) = {n} FROM pg_index i WHERE i.indisvalid AND i.indexrelid IN ({regs}))".format(
-    n=len(FOREST_VECTOR_INDEXES),
+    n=len(FOREST_INDEXES),
     regs=", ".join(f"to_regclass('{p}' || CAST(:f AS bigint))" for p in _PREFIXES),
 )
 _INDEXED = f"SELECT {INDEXED_SQL}"
@@ -69,20 +78,20 @@ _LARGE_FORESTS = (
     "ORDER BY tenant_id, forest_id"
 )
 _FACTS_OVER = "SELECT count(*) > :n FROM (SELECT 1 FROM facts WHERE tenant_id = :t AND forest_id = :f LIMIT :n + 1) s"
-# per-forest vector indexes whose forest no longer exists (deleted forests and tenants)
+# per-forest indexes whose forest no longer exists (deleted forests and tenants)
 _ORPHANS = (
     "SELECT c.relname::text AS name FROM pg_class c JOIN pg_namespace ns ON ns.oid = c.relnamespace "
     "WHERE c.relkind = 'i' AND ns.nspname = current_schema() AND c.relname ~ :pattern "
     "AND NOT EXISTS (SELECT 1 FROM forests f WHERE f.forest_id = CAST(substring(c.relname FROM '[0-9]+$') AS bigint))"
 )
 _ORPHAN_PATTERN = "^(" + "|".join(_PREFIXES) + ")[0-9]+$"
-_LOCK = "SELECT pg_try_advisory_lock(hashtextextended('memforest:vector_index:' || CAST(:f AS bigint), 0))"
-_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended('memforest:vector_index:' || CAST(:f AS bigint), 0))"
+_LOCK = "SELECT pg_try_advisory_lock(hashtextextended('memforest:forest_index:' || CAST(:f AS bigint), 0))"
+_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended('memforest:forest_index:' || CAST(:f AS bigint), 0))"
 _BUILD_MEMORY = "SELECT set_config('maintenance_work_mem', :mem, false)"
 
 
 async def forest_indexed(conn: Conn, forest_id: int) -> bool:
-    """Whether every per-forest vector index of ``forest_id`` exists and is valid."""
+    """Whether every index of ``forest_id``'s own exists and is valid."""
     return bool(await scalar(conn, _INDEXED, {"f": forest_id}))
 
 
@@ -103,7 +112,7 @@ async def large_forests(conn: Conn, min_rows: int) -> list[Row]:
 
 
 async def orphan_indexes(conn: Conn) -> list[str]:
-    """Names of per-forest vector indexes whose forest was deleted."""
+    """Names of per-forest indexes whose forest was deleted."""
     return [str(r["name"]) for r in await fetch_all(conn, _ORPHANS, {"pattern": _ORPHAN_PATTERN})]
 
 
@@ -118,18 +127,18 @@ async def unlock_forest(conn: Conn, forest_id: int) -> None:
 
 
 async def set_build_memory(conn: Conn, memory: str) -> None:
-    """``maintenance_work_mem`` for the session's index builds (an HNSW graph built in memory is
-    several times faster than one that spills)."""
+    """``maintenance_work_mem`` for the session's index builds (an HNSW graph or a GIN index built
+    in memory is several times faster than one that spills)."""
     await execute(conn, _BUILD_MEMORY, {"mem": memory})
 
 
-async def create_index(conn: Conn, spec: VectorIndexSpec, forest_id: int) -> None:
+async def create_index(conn: Conn, spec: ForestIndexSpec, forest_id: int) -> None:
     """Build one index (``conn`` must be in autocommit: CONCURRENTLY runs outside a transaction)."""
     await execute(conn, spec.create_sql(forest_id))
 
 
 async def drop_index(conn: Conn, name: str) -> None:
-    """Drop a per-forest vector index by name, without blocking writes (autocommit ``conn``)."""
+    """Drop a per-forest index by name, without blocking writes (autocommit ``conn``)."""
     if not name.startswith(_PREFIXES) or not name[len(name.rstrip("0123456789")) :].isdigit():
-        raise ValueError(f"not a per-forest vector index: {name!r}")
+        raise ValueError(f"not a per-forest index: {name!r}")
     await execute(conn, f"DROP INDEX CONCURRENTLY IF EXISTS {name}")

@@ -1,4 +1,4 @@
-"""Building a forest's own HNSW indexes once it outgrows exact scans (ADR 0024).
+"""Building a forest's own indexes (HNSW and full text) once it outgrows scans (ADR 0024).
 
 The refresh job of a forest calls :func:`ensure_forest_indexes` when it is done, so a forest that
 crossed ``exact_scan_max_rows`` facts gets its indexes within one refresh; ``memforest db
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from memforest.db.engine import Database
 from memforest.settings import Settings
-from memforest.store import vector_indexes as store
+from memforest.store import forest_indexes as store
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +45,9 @@ async def _build(db: Database, settings: Settings, forest_id: int, report: Index
             report.skipped_busy.append(forest_id)
             return
         try:
-            await store.set_build_memory(conn, settings.retrieval.vector_index_build_memory)
+            await store.set_build_memory(conn, settings.retrieval.forest_index_build_memory)
             state = await store.index_state(conn, forest_id)  # again, now that we hold the lock
-            for spec in store.FOREST_VECTOR_INDEXES:
+            for spec in store.FOREST_INDEXES:
                 name = spec.name(forest_id)
                 if state[name]:
                     continue
@@ -57,7 +57,7 @@ async def _build(db: Database, settings: Settings, forest_id: int, report: Index
                 else:
                     report.built.append(name)
                 await store.create_index(conn, spec, forest_id)
-                log.info("built vector index %s", name)
+                log.info("built forest index %s", name)
         finally:
             await store.unlock_forest(conn, forest_id)
 
