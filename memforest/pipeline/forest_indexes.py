@@ -59,6 +59,7 @@ async def _build(db: Database, settings: Settings, forest_id: int, report: Index
                 await store.create_index(conn, spec, forest_id)
                 log.info("built forest index %s", name)
         finally:
+            await store.reset_build_memory(conn)
             await store.unlock_forest(conn, forest_id)
 
 

@@ -88,6 +88,7 @@ _ORPHAN_PATTERN = "^(" + "|".join(_PREFIXES) + ")[0-9]+$"
 _LOCK = "SELECT pg_try_advisory_lock(hashtextextended('memforest:forest_index:' || CAST(:f AS bigint), 0))"
 _UNLOCK = "SELECT pg_advisory_unlock(hashtextextended('memforest:forest_index:' || CAST(:f AS bigint), 0))"
 _BUILD_MEMORY = "SELECT set_config('maintenance_work_mem', :mem, false)"
+_RESET_BUILD_MEMORY = "RESET maintenance_work_mem"
 
 
 async def forest_indexed(conn: Conn, forest_id: int) -> bool:
@@ -130,6 +131,11 @@ async def set_build_memory(conn: Conn, memory: str) -> None:
     """``maintenance_work_mem`` for the session's index builds (an HNSW graph or a GIN index built
     in memory is several times faster than one that spills)."""
     await execute(conn, _BUILD_MEMORY, {"mem": memory})
+
+
+async def reset_build_memory(conn: Conn) -> None:
+    """Back to the server's ``maintenance_work_mem`` (the connection returns to a pool)."""
+    await execute(conn, _RESET_BUILD_MEMORY)
 
 
 async def create_index(conn: Conn, spec: ForestIndexSpec, forest_id: int) -> None:
