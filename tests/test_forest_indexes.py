@@ -6,14 +6,17 @@ drops them."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 from support import session_input
 
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
+from memforest.cli import main
 from memforest.db.engine import Database
 from memforest.domain import SessionInput
 from memforest.lifecycle.forget import forget_forest
@@ -163,3 +166,14 @@ async def test_scanning_and_the_forests_gin_index_find_the_same_text_matches(db:
         got[scan] = sorted((r["ch"], int(r["id"]), float(r["s"])) for r in rows if str(r["ch"]).startswith("lexical"))
     assert got[True] == got[False]
     assert {ch for ch, _, _ in got[True]} == {"lexical_fact", "lexical_node"}
+
+
+async def test_the_index_forests_command_reports_what_it_built(
+    db: Database, settings: Settings, db_env: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    await _ingest(db, settings)
+    monkeypatch.setenv("MEMFOREST_RETRIEVAL__EXACT_SCAN_MAX_ROWS", "3")
+    assert await asyncio.to_thread(main, ["db", "index-forests"]) == 0
+    assert capsys.readouterr().out.strip() == f"forest indexes: {len(vx.FOREST_INDEXES)} built, 0 rebuilt, 0 dropped"
+    assert await asyncio.to_thread(main, ["db", "index-forests"]) == 0
+    assert capsys.readouterr().out.strip() == "forest indexes: 0 built, 0 rebuilt, 0 dropped"

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     dsub.add_parser("info", help="print PostgreSQL/pgvector versions and the tables").set_defaults(handler=info)
     dsub.add_parser(
         "index-forests",
-        help="build the HNSW indexes of every forest past exact_scan_max_rows facts, drop deleted forests'",
+        help="build the own indexes of every forest past exact_scan_max_rows facts, drop deleted forests'",
     ).set_defaults(handler=index_forests)
 
 
@@ -62,11 +62,11 @@ async def info(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def index_forests(args: argparse.Namespace, settings: Settings) -> int:
-    """Build the per-forest HNSW indexes that are missing or invalid (ADR 0024); print what changed."""
+    """Build the per-forest HNSW and GIN indexes that are missing or invalid (ADR 0024); print what changed."""
     async with open_database(settings) as db:
         report = await ensure_all_indexes(db, settings)
     print(
-        f"vector indexes: {len(report.built)} built, {len(report.rebuilt)} rebuilt, {len(report.dropped)} dropped"
+        f"forest indexes: {len(report.built)} built, {len(report.rebuilt)} rebuilt, {len(report.dropped)} dropped"
         + (f", forests busy elsewhere: {report.skipped_busy}" if report.skipped_busy else "")
     )
     return 0
