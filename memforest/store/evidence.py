@@ -15,27 +15,25 @@ from collections.abc import Sequence
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn, Row, fetch_all
 
-# (tree_id, kind, label) of every tree holding a source, as a text[][] by tree id, grouped per
-# source in one pass over the placements (not one subplan per row)
+# (tree_id, kind, label) of every tree holding a source, as a text[][] by tree id: a subplan per
+# row, whose cost stays linear in the candidates whatever plan the planner picks (a grouped join
+# was faster as a custom plan but its generic plan, estimating a few rows, rescanned it per cell)
 _TREES_OF = (
-    "SELECT p.source_id, array_agg(ARRAY[tr.tree_id::text, tr.kind, tr.label] ORDER BY tr.tree_id) AS trees "
-    "FROM placements p JOIN trees tr ON tr.tenant_id = p.tenant_id AND tr.tree_id = p.tree_id "
-    "WHERE p.tenant_id = :t AND p.forest_id = :f AND p.source_kind = '{kind}' AND p.source_id = ANY(:{ids}) "
-    "GROUP BY p.source_id"
+    "(SELECT array_agg(ARRAY[tr.tree_id::text, tr.kind, tr.label] ORDER BY tr.tree_id) FROM placements p "
+    " JOIN trees tr ON tr.tenant_id = p.tenant_id AND tr.tree_id = p.tree_id "
+    " WHERE p.tenant_id = :t AND p.forest_id = :f AND p.source_kind = '{kind}' AND p.source_id = {col})"
 )
 _CANDIDATES = (
-    f"WITH ft AS ({_TREES_OF.format(kind='fact', ids='fids')}), ct AS ({_TREES_OF.format(kind='cell', ids='cids')}) "
     "SELECT 'fact' AS kind, x.fact_id AS id, x.text, x.valid_from AS t_start, x.valid_to AS t_end, x.time_text, "
     "x.superseded_by, x.recorded_at, x.retracted_at, NULL::text AS session_ext, "
-    "coalesce(1 - (x.embedding <=> :q), 0) AS sim, ft.trees "
-    "FROM facts x LEFT JOIN ft ON ft.source_id = x.fact_id "
-    "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.fact_id = ANY(:fids) "
+    f"coalesce(1 - (x.embedding <=> :q), 0) AS sim, {_TREES_OF.format(kind='fact', col='x.fact_id')} AS trees "
+    "FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f AND x.fact_id = ANY(:fids) "
     "UNION ALL "
     "SELECT 'cell', c.cell_id, c.text, c.t_start, c.t_end, NULL, NULL, NULL, NULL, s.external_id, "
     "(SELECT coalesce(1 - (n.embedding <=> :q), 0) FROM nodes n WHERE n.tenant_id = c.tenant_id "
-    " AND n.leaf_cell_id = c.cell_id AND n.embedding IS NOT NULL LIMIT 1), ct.trees "
+    " AND n.leaf_cell_id = c.cell_id AND n.embedding IS NOT NULL LIMIT 1), "
+    f"{_TREES_OF.format(kind='cell', col='c.cell_id')} "
     "FROM cells c JOIN sessions s ON s.tenant_id = c.tenant_id AND s.session_id = c.session_id "
-    "LEFT JOIN ct ON ct.source_id = c.cell_id "
     "WHERE c.tenant_id = :t AND c.forest_id = :f AND c.cell_id = ANY(:cids)"
 )
 # a fact's sources: [session external id, client turn id] pairs and the session times, oldest
