@@ -100,9 +100,10 @@ async def browse_emb(
     descent = await beam_descent(
         conn, tenant_id, forest_id, frontier, q, preset.beam_width, *window, OUT_OF_WINDOW_PENALTY
     )
-    levels: dict[int, list[dict[str, Any]]] | None = {}
+    by_depth: dict[int, list[dict[str, Any]]] = {}
     for r in descent:
-        levels.setdefault(int(r["depth"]), []).append(r)
+        by_depth.setdefault(int(r["depth"]), []).append(r)
+    levels: dict[int, list[dict[str, Any]]] | None = by_depth
     depth = 1
     while frontier:
         if levels is not None:
