@@ -5,9 +5,11 @@ Asks every LoCoMo question (qrels, adversarial included) of the forests a kept
 filters (top_k and token budget, as_of, a time range, a scope, superseded facts, a session
 filter), and writes one JSON line per answer: the evidence's public JSON plus each item's exact
 score (``repr``), so even a last-bit change of a score shows. Run it with the old code and with the
-new one on the same database and compare the files (``cmp``, or ``--diff A B``).
+new one on the same database and compare the files (``cmp``, or ``--diff A B``). Fix
+``PYTHONHASHSEED`` (0) for both: the rerank sums the query terms' weights in set order, so the
+last bit of a score (and then the order of near-ties) depends on the process's hash seed.
 
-    PYTHONPATH=$PWD python scripts/query_snapshot.py --home /tmp/asm_lc --out /tmp/snap_new.jsonl
+    PYTHONHASHSEED=0 PYTHONPATH=$PWD python scripts/query_snapshot.py --home /tmp/asm_lc --out /tmp/snap_new.jsonl
     python scripts/query_snapshot.py --diff /tmp/snap_old.jsonl /tmp/snap_new.jsonl
 """
 
