@@ -25,6 +25,8 @@ _NO_SIM = "NULL::float8"
 # with ``kept`` = among the ``:beam`` best internal children of their tree at that level (cosine to
 # the query, less ``:penalty`` outside the ``[:after, :before)`` window; ties by node id), which is
 # what ``retrieval.browse`` chooses; it checks that level by level and reads on alone if not.
+# ``OFFSET 0`` keeps each level a subquery: the cosine is computed once per node and the window
+# sorts narrow rows (flattened, the sort carried every node's vector and the cosine ran twice).
 _BEAM_RANK = (
     "k.level > 0 AND row_number() OVER (PARTITION BY k.tree_id, k.level > 0 ORDER BY "
     "k.sim - CASE WHEN k.outside THEN CAST(:penalty AS float8) ELSE 0::float8 END DESC, k.node_id) <= :beam"
@@ -37,10 +39,10 @@ _BEAM_COLS = (
 _BEAM = (
     f"WITH RECURSIVE walk AS (SELECT k.*, {_BEAM_RANK} AS kept FROM ("
     f" SELECT 1 AS depth, {_BEAM_COLS} FROM nodes n"
-    " WHERE n.tenant_id = :t AND n.forest_id = :f AND n.parent_id = ANY(:p)) k"
+    " WHERE n.tenant_id = :t AND n.forest_id = :f AND n.parent_id = ANY(:p) OFFSET 0) k"
     f" UNION ALL SELECT k.*, {_BEAM_RANK} FROM ("
     f" SELECT w.depth + 1, {_BEAM_COLS} FROM walk w JOIN nodes n"
-    " ON n.tenant_id = :t AND n.parent_id = w.node_id AND n.forest_id = :f WHERE w.kept) k"
+    " ON n.tenant_id = :t AND n.parent_id = w.node_id AND n.forest_id = :f WHERE w.kept OFFSET 0) k"
     ") SELECT depth, node_id, parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, sim, kept "
     "FROM walk ORDER BY depth, parent_id, t_start, seq"
 )
