@@ -20,14 +20,18 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.timecues import TimeCues
 from memforest.store import evidence as evidence_store
 from memforest.store.recall import Vec
-from memforest.store.sql import Conn
+from memforest.store.sql import Conn, Row
 from memforest.text.terms import content_terms
+
+# candidate texts whose content terms are kept (a few hundred per query; ~1 KB each at most)
+DOC_TERMS_CACHE = 8192
 
 
 @dataclass(slots=True)
@@ -124,60 +128,56 @@ class _Item:
     sources: tuple[tuple[str, str, datetime], ...] = ()  # a fact's (session, turn, time), oldest first
 
 
-async def _load_facts(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Sequence[int], q: Vec) -> list[_Item]:
-    if not ids:
-        return []
-    rows = await evidence_store.facts_with_sim(conn, tenant_id, forest_id, ids, q)
-    out: list[_Item] = []
-    for r in rows:
-        fid = int(r["fact_id"])
-        src = [(str(a), str(b)) for a, b in r["sources"] or ()]
-        turn_ids = tuple(dict.fromkeys(t for _, t in src))
-        times = list(r["source_times"] or ())
-        sources = tuple((a, b, when) for (a, b), when in zip(src, times, strict=False))
-        out.append(
-            _Item(
-                kind="fact",
-                source_id=fid,
-                text=str(r["text"]),
-                start=r["valid_from"],
-                end=r["valid_to"],
-                valid_from=r["valid_from"],
-                valid_to=r["valid_to"],
-                session_id=src[0][0] if src else None,
-                turn_ids=turn_ids,
-                sim=_finite(r["sim"]),
-                trees=evidence_store.tree_triples(r["trees"]),
-                has_time_text=bool(r["time_text"]),
-                superseded=r["superseded_by"] is not None,
-                recorded_at=r["recorded_at"],
-                retracted_at=r["retracted_at"],
-                sources=sources,
-            )
-        )
-    return out
+def _item(r: Row) -> _Item:
+    """A candidate row of :func:`evidence_store.candidates_with_sim` (provenance comes later)."""
+    fact = r["kind"] == "fact"
+    return _Item(
+        kind=str(r["kind"]),
+        source_id=int(r["id"]),
+        text=str(r["text"]),
+        start=r["t_start"],
+        end=r["t_end"],
+        valid_from=r["t_start"] if fact else None,
+        valid_to=r["t_end"] if fact else None,
+        session_id=None if fact else str(r["session_ext"]),
+        turn_ids=(),
+        sim=_finite(r["sim"]),
+        trees=evidence_store.tree_triples(r["trees"]),
+        has_time_text=bool(r["time_text"]),
+        superseded=r["superseded_by"] is not None,
+        recorded_at=r["recorded_at"],
+        retracted_at=r["retracted_at"],
+    )
 
 
-async def _load_cells(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Sequence[int], q: Vec) -> list[_Item]:
-    if not ids:
+async def _load(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact_ids: Sequence[int], cell_ids: Sequence[int], q: Vec
+) -> list[_Item]:
+    """The candidates (in no particular order: assembly sorts them)."""
+    if not fact_ids and not cell_ids:
         return []
-    rows = await evidence_store.cells_with_sim(conn, tenant_id, forest_id, ids, q)
-    return [
-        _Item(
-            kind="cell",
-            source_id=int(r["cell_id"]),
-            text=str(r["text"]),
-            start=r["t_start"],
-            end=r["t_end"],
-            valid_from=None,
-            valid_to=None,
-            session_id=str(r["session_ext"]),
-            turn_ids=tuple(r["turn_ids"] or ()),
-            sim=_finite(r["sim"]),
-            trees=evidence_store.tree_triples(r["trees"]),
-        )
-        for r in rows
-    ]
+    rows = await evidence_store.candidates_with_sim(conn, tenant_id, forest_id, fact_ids, cell_ids, q)
+    return [_item(r) for r in rows]
+
+
+async def _add_provenance(conn: Conn, tenant_id: uuid.UUID, forest_id: int, items: Sequence[_Item]) -> None:
+    """Fill in the session, turns and (for facts) sources of ``items``, the ones kept."""
+    fact_ids = [it.source_id for it in items if it.kind == "fact"]
+    cell_ids = [it.source_id for it in items if it.kind == "cell"]
+    if not fact_ids and not cell_ids:
+        return
+    rows = await evidence_store.provenance(conn, tenant_id, forest_id, fact_ids, cell_ids)
+    by_key = {(str(r["kind"]), int(r["id"])): r for r in rows}
+    for it in items:
+        r = by_key.get((it.kind, it.source_id))
+        pairs = [(str(a), str(b)) for a, b in (r["turns"] or ())] if r is not None else []
+        if it.kind == "cell":
+            it.turn_ids = tuple(b for _, b in pairs)
+            continue
+        it.turn_ids = tuple(dict.fromkeys(b for _, b in pairs))
+        it.session_id = pairs[0][0] if pairs else None
+        times = list(r["times"] or ()) if r is not None else []
+        it.sources = tuple((a, b, when) for (a, b), when in zip(pairs, times, strict=False))
 
 
 def _overlaps(item: _Item, after: datetime | None, before: datetime | None) -> bool:
@@ -241,13 +241,22 @@ def _finite(value: object) -> float:
     return x if math.isfinite(x) else 0.0
 
 
+@lru_cache(maxsize=DOC_TERMS_CACHE)
+def _doc_terms(text: str) -> frozenset[str]:
+    """The content terms of a candidate's text, memoised: the same facts come back query after
+    query, and tokenising them was most of the rerank's cost."""
+    return frozenset(content_terms(text))
+
+
 def _lexical(items: Sequence[_Item], query_terms: set[str]) -> list[float]:
     if not query_terms:
         return [0.0] * len(items)
-    docs = [set(content_terms(it.text)) for it in items]
+    docs = [_doc_terms(it.text) for it in items]
     n = len(docs)
-    idf = {t: math.log(1.0 + (n - sum(1 for d in docs if t in d) + 0.5) / (sum(1 for d in docs if t in d) + 0.5))
-           for t in query_terms}  # fmt: skip
+    idf: dict[str, float] = {}
+    for t in query_terms:
+        df = sum(1 for d in docs if t in d)
+        idf[t] = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
     total = sum(idf.values()) or 1.0
     return [sum(idf[t] for t in query_terms if t in d) / total for d in docs]
 
@@ -312,8 +321,7 @@ async def assemble(
     pinned = pinned or {}
     fact_ids = sorted(c.source_id for c in candidates.values() if c.kind == "fact")
     cell_ids = sorted(c.source_id for c in candidates.values() if c.kind == "cell")
-    items = await _load_facts(conn, tenant_id, forest_id, fact_ids, q)
-    items += await _load_cells(conn, tenant_id, forest_id, cell_ids, q)
+    items = await _load(conn, tenant_id, forest_id, fact_ids, cell_ids, q)
     for it in items:
         cand = candidates[(it.kind, it.source_id)]
         if cand.sim is not None:
@@ -330,15 +338,19 @@ async def assemble(
     ranked = rerank(unique, query_text, tree_scores, cues, preset)
     order = {key: i for i, key in enumerate(pinned)}
     ranked.sort(key=lambda it: order.get((it.kind, it.source_id), len(order)))  # stable: the rest keeps its order
-    out: list[Evidence] = []
+    kept: list[_Item] = []
     used = 0
     for it in ranked:
-        if len(out) >= opts.top_k:
+        if len(kept) >= opts.top_k:
             break
         cost = max(1, len(it.text) // 4)
-        if opts.token_budget is not None and out and used + cost > opts.token_budget:
+        if opts.token_budget is not None and kept and used + cost > opts.token_budget:
             break
         used += cost
+        kept.append(it)
+    await _add_provenance(conn, tenant_id, forest_id, kept)
+    out: list[Evidence] = []
+    for it in kept:
         session_id, turn_ids, others = _cited(it, opts, cues)
         out.append(
             Evidence(

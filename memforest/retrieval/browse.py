@@ -22,7 +22,7 @@ from memforest.backends.llm import LLMNavigator, LLMPlanner
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.recall import TreeHit
 from memforest.retrieval.timecues import TimeCues
-from memforest.store.browse.descent import children_of, node_vectors
+from memforest.store.browse.descent import beam_descent, children_of, node_vectors
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn
 
@@ -91,8 +91,25 @@ async def browse_emb(
     (cosine to ``q``, lowered for nodes outside the question's time window) until leaves."""
     frontier = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
     leaves: list[Leaf] = []
+    if not frontier:
+        return leaves
+    # every level in one statement, the database predicting the beam; each level is still chosen
+    # here, and where the prediction differs (a NaN similarity sorts differently there) the rest
+    # is read level by level as before
+    window = (cues.after, cues.before) if cues.has_window else (None, None)
+    descent = await beam_descent(
+        conn, tenant_id, forest_id, frontier, q, preset.beam_width, *window, OUT_OF_WINDOW_PENALTY
+    )
+    by_depth: dict[int, list[dict[str, Any]]] = {}
+    for r in descent:
+        by_depth.setdefault(int(r["depth"]), []).append(r)
+    levels: dict[int, list[dict[str, Any]]] | None = by_depth
+    depth = 1
     while frontier:
-        rows = await children_of(conn, tenant_id, forest_id, frontier, q)
+        if levels is not None:
+            rows = levels.get(depth, [])
+        else:
+            rows = await children_of(conn, tenant_id, forest_id, frontier, q)
         by_tree: dict[int, list[tuple[float, int]]] = {}
         for r in rows:
             if int(r["level"]) == 0:
@@ -106,6 +123,9 @@ async def browse_emb(
         for scored in by_tree.values():
             scored.sort(key=lambda s: (-s[0], s[1]))
             frontier.extend(node_id for _, node_id in scored[: preset.beam_width])
+        if levels is not None and {int(r["node_id"]) for r in rows if r["kept"]} != set(frontier):
+            levels = None
+        depth += 1
     return leaves
 
 

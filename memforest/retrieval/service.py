@@ -25,9 +25,9 @@ from memforest.retrieval.temporal.plan import TemporalPlan
 from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
-from memforest.store.recall import Vec, anchor_candidates, latest_session_time, nearest_cells, nearest_facts
+from memforest.store.recall import Vec, anchor_candidates, nearest_cells, nearest_facts
 from memforest.store.sql import Conn
-from memforest.store.tenants import get_forest
+from memforest.store.tenants import get_forest_and_latest
 from memforest.text.terms import content_terms
 
 __all__ = ["MODES", "Evidence", "QueryBackends", "QueryResult", "SourceFilter", "query"]
@@ -198,8 +198,7 @@ async def query(
     t_all = time.perf_counter()
 
     async with db.tenant(tenant_id) as conn:
-        forest = await get_forest(conn, tenant_id, forest_name)
-        latest = await latest_session_time(conn, tenant_id, forest.forest_id)
+        forest, latest = await get_forest_and_latest(conn, tenant_id, forest_name)
     timings["forest"] = _ms(t_all)
     t0 = time.perf_counter()
     ref = as_of or latest or datetime.now(UTC)

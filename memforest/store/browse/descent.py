@@ -1,10 +1,12 @@
 """Reads of the read path's tree descent (``emb`` beam and ``llm`` navigator): the children of a
-frontier of nodes, and the vectors of the leaves reached."""
+frontier of nodes, the whole ``emb`` beam descent in one statement, and the vectors of the leaves
+reached."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -19,6 +21,31 @@ _CHILDREN = (
 )
 _SIM_TO_QUERY = "1 - (embedding <=> :q)"
 _NO_SIM = "NULL::float8"
+# The emb beam descent in one statement: every level's children of the nodes the level above kept,
+# with ``kept`` = among the ``:beam`` best internal children of their tree at that level (cosine to
+# the query, less ``:penalty`` outside the ``[:after, :before)`` window; ties by node id), which is
+# what ``retrieval.browse`` chooses; it checks that level by level and reads on alone if not.
+# ``OFFSET 0`` keeps each level a subquery: the cosine is computed once per node and the window
+# sorts narrow rows (flattened, the sort carried every node's vector and the cosine ran twice).
+_BEAM_RANK = (
+    "k.level > 0 AND row_number() OVER (PARTITION BY k.tree_id, k.level > 0 ORDER BY "
+    "k.sim - CASE WHEN k.outside THEN CAST(:penalty AS float8) ELSE 0::float8 END DESC, k.node_id) <= :beam"
+)
+_BEAM_COLS = (
+    "n.node_id, n.parent_id, n.tree_id, n.level, n.leaf_fact_id, n.leaf_cell_id, n.t_start, n.t_end, n.seq, "
+    "coalesce(1 - (n.embedding <=> :q), 0) AS sim, "
+    "coalesce(n.t_end < :after, false) OR coalesce(n.t_start >= :before, false) AS outside"
+)
+_BEAM = (
+    f"WITH RECURSIVE walk AS (SELECT k.*, {_BEAM_RANK} AS kept FROM ("
+    f" SELECT 1 AS depth, {_BEAM_COLS} FROM nodes n"
+    " WHERE n.tenant_id = :t AND n.forest_id = :f AND n.parent_id = ANY(:p) OFFSET 0) k"
+    f" UNION ALL SELECT k.*, {_BEAM_RANK} FROM ("
+    f" SELECT w.depth + 1, {_BEAM_COLS} FROM walk w JOIN nodes n"
+    " ON n.tenant_id = :t AND n.parent_id = w.node_id AND n.forest_id = :f WHERE w.kept OFFSET 0) k"
+    ") SELECT depth, node_id, parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, sim, kept "
+    "FROM walk ORDER BY depth, parent_id, t_start, seq"
+)
 _NODE_VECTORS = (
     "SELECT node_id, embedding FROM nodes WHERE tenant_id = :t AND forest_id = :f "
     "AND node_id = ANY(:ids) AND embedding IS NOT NULL"
@@ -33,6 +60,27 @@ async def children_of(
     leaf_cell_id, t_start, t_end, summary, sim``."""
     sql = _CHILDREN.format(sim=_SIM_TO_QUERY if q is not None else _NO_SIM)
     return await fetch_all(conn, sql, {"t": tenant_id, "f": forest_id, "p": list(parents), "q": q})
+
+
+async def beam_descent(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    roots: Sequence[int],
+    q: Vec,
+    beam: int,
+    after: datetime | None,
+    before: datetime | None,
+    penalty: float,
+) -> list[Row]:
+    """Every level of a beam descent from ``roots`` in one statement, level by level (``depth`` 1 =
+    the roots' children), each level's rows as :func:`children_of` orders them: ``depth, node_id,
+    parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, sim, kept`` (``kept``:
+    the node is among the ``beam`` best internal children of its tree at its level, scored by
+    ``sim`` less ``penalty`` when it lies outside ``[after, before)``; its children are the next
+    level's rows)."""
+    p = {"t": tenant_id, "f": forest_id, "p": list(roots), "q": q, "beam": beam}
+    return await fetch_all(conn, _BEAM, p | {"after": after, "before": before, "penalty": penalty})
 
 
 async def node_vectors(
