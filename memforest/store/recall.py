@@ -58,7 +58,6 @@ NEAREST_CELLS_HNSW = (
     "WITH c AS MATERIALIZED (SELECT x.leaf_cell_id, x.embedding <=> :q AS d {leaves} "
     "ORDER BY x.embedding <=> :q LIMIT {lim}) SELECT leaf_cell_id, 1 - d AS sim FROM c ORDER BY d"
 )
-_LATEST_SESSION_TIME = "SELECT max(time) FROM sessions WHERE tenant_id = :t AND forest_id = :f"
 _ANCHOR_CANDIDATES = (
     "SELECT 'fact' AS k, fact_id AS id, text, valid_from AS ts FROM facts WHERE tenant_id = :t "
     "AND forest_id = :f AND fact_id = ANY(:fids) UNION ALL "
@@ -121,12 +120,6 @@ async def nearest_cells(
     template = NEAREST_CELLS_EXACT if exact else NEAREST_CELLS_HNSW
     sql = template.format(leaves=cell_leaves_sql(as_of), lim=":n")
     return await _nearest(conn, sql, "leaf_cell_id", tenant_id, forest_id, q, limit, as_of)
-
-
-async def latest_session_time(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> datetime | None:
-    """The time of the forest's latest session (None when it has none)."""
-    value: datetime | None = await scalar(conn, _LATEST_SESSION_TIME, {"t": tenant_id, "f": forest_id})
-    return value
 
 
 async def anchor_candidates(
