@@ -97,9 +97,14 @@ async def use_hnsw(conn: Conn, preset: RetrievalPreset) -> None:
     await store.use_hnsw(conn, preset.hnsw_ef_search)
 
 
-def _channel(rows: Sequence[Row], name: str) -> list[Row]:
-    """The rows of one channel, best first (ties by id, as the statements order them)."""
-    return sorted((r for r in rows if r["ch"] == name), key=lambda r: (-float(r["s"] or 0.0), int(r["id"])))
+def _by_channel(rows: Sequence[Row]) -> dict[str, list[Row]]:
+    """The rows of each channel, best first (ties by id, as the statements order them)."""
+    out: dict[str, list[Row]] = {}
+    for r in rows:
+        out.setdefault(str(r["ch"]), []).append(r)
+    for channel_rows in out.values():
+        channel_rows.sort(key=lambda r: (-float(r["s"] or 0.0), int(r["id"])))
+    return out
 
 
 def _hits(rows: Sequence[Row]) -> tuple[list[tuple[int, float]], dict[int, list[int]]]:
@@ -150,22 +155,23 @@ async def recall(
         scan_text=exact,  # no index of its own: full-text candidates from the forest's rows too
         as_of=as_of,
     )
-    trees = {int(r["id"]): r for r in got if r["ch"] == "tree"}
-    fact_hits, fact_trees = _hits(_channel(got, "fact"))
-    cell_hits, cell_trees = _hits(_channel(got, "cell"))
-    lex_facts, lex_fact_trees = _hits(_channel(got, "lexical_fact"))
-    lex_nodes = _channel(got, "lexical_node")
+    channel = _by_channel(got)
+    trees = {int(r["id"]): r for r in channel.get("tree", ())}
+    fact_hits, fact_trees = _hits(channel.get("fact", []))
+    cell_hits, cell_trees = _hits(channel.get("cell", []))
+    lex_facts, lex_fact_trees = _hits(channel.get("lexical_fact", []))
+    lex_nodes = channel.get("lexical_node", [])
     lex_tree_order: list[int] = []
     for r in lex_nodes:
         if int(r["trees"][0]) not in lex_tree_order:
             lex_tree_order.append(int(r["trees"][0]))
     rankings = {
-        "root": [int(r["id"]) for r in _channel(got, "root")],
+        "root": [int(r["id"]) for r in channel.get("root", ())],
         "fact": _tree_ranking(fact_hits, fact_trees),
         "cell": _tree_ranking(cell_hits, cell_trees),
         "lexical_fact": _tree_ranking(lex_facts, lex_fact_trees),
         "lexical_node": lex_tree_order,
-        "label": [int(r["id"]) for r in _channel(got, "label")],
+        "label": [int(r["id"]) for r in channel.get("label", ())],
     }
     fused = rrf(rankings, preset.rrf_k)
     hits: list[TreeHit] = []
