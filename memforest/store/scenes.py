@@ -84,12 +84,14 @@ def _flat(vectors: Sequence[np.ndarray[Any, Any]]) -> tuple[np.ndarray[Any, Any]
 _SLICE = "CAST((CAST(:v AS real[]))[({i} - 1) * :d + 1 : {i} * :d] AS vector)"
 
 _NEAREST_MANY = f"""
+WITH q AS MATERIALIZED (  -- each vector sliced and cast once, not once per cluster it is compared with
+    SELECT g.i, {_SLICE.format(i="g.i")} AS e, (CAST(:lim AS int[]))[g.i] AS lim FROM generate_series(1, :n) AS g(i)
+)
 SELECT q.i, k.cluster_id, k.sim,
 CASE WHEN row_number() OVER (PARTITION BY k.cluster_id ORDER BY q.i) = 1 THEN k.member_count END AS member_count,
 CASE WHEN row_number() OVER (PARTITION BY k.cluster_id ORDER BY q.i) = 1 THEN k.topic_counts END AS topic_counts,
 CASE WHEN row_number() OVER (PARTITION BY k.cluster_id ORDER BY q.i) = 1 THEN k.centroid END AS centroid
-FROM (SELECT g.i, {_SLICE.format(i="g.i")} AS e, (CAST(:lim AS int[]))[g.i] AS lim
-      FROM generate_series(1, :n) AS g(i)) q
+FROM q
 CROSS JOIN LATERAL (
     SELECT cluster_id, member_count, topic_counts, centroid, 1 - (centroid <=> q.e) AS sim FROM scene_clusters
     WHERE tenant_id = :t AND forest_id = :f AND merged_into IS NULL ORDER BY centroid <=> q.e LIMIT q.lim
