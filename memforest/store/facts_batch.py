@@ -12,16 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from memforest.store.sql import Conn, Row, fetch_all
+from memforest.store.sql import Conn, Row, fetch_all, vector_array
 
 __all__ = ["FactRow", "LinkUpdate", "SourceRow", "lookup_many", "new_ids_and_neighbours", "write_facts"]
-
-
-def _flat(vectors: Sequence[np.ndarray[Any, Any]]) -> np.ndarray[Any, Any]:
-    """Vectors as one flat float32 array (a ``real[]`` parameter the statements slice back into vectors)."""
-    if not vectors:
-        return np.zeros(0, dtype=np.float32)
-    return np.concatenate([np.asarray(v, dtype=np.float32).ravel() for v in vectors])
 
 
 # Candidate i (1-based): its exact match by text hash (``exact``), else, when it has a non-zero
@@ -30,7 +23,7 @@ _LOOKUP_MANY = """
 WITH q AS MATERIALIZED (  -- each vector sliced and cast once, not once per fact it is compared with
     SELECT g.i, (CAST(:h AS text[]))[g.i] AS h, (CAST(:nz AS boolean[]))[g.i] AS nz,
            CASE WHEN (CAST(:nz AS boolean[]))[g.i]
-                THEN CAST((CAST(:v AS real[]))[(g.i - 1) * :d + 1 : g.i * :d] AS vector) END AS e
+                THEN (CAST(:v AS vector[]))[g.i] END AS e
     FROM generate_series(1, :n) AS g(i)
 )
 SELECT q.i, x.fact_id AS exact_id, k.fact_id, k.kind, k.speaker, k.valid_from, k.sim, k.subject, k.attribute, k.value
@@ -53,10 +46,15 @@ async def lookup_many(
     ``exact_id`` when a fact of the forest has its text hash; else its three nearest live facts (one
     row each, nearest first: fact_id, kind, speaker, valid_from, cosine ``sim``, subject, attribute,
     value) when its vector is non-zero, else one row of NULLs."""
-    dim = len(embeddings[0]) if embeddings else 0
     nz = [bool(np.any(e)) for e in embeddings]
-    flat = _flat(embeddings)
-    params = {"t": tenant_id, "f": forest_id, "h": list(hashes), "nz": nz, "v": flat, "d": dim, "n": len(hashes)}
+    params = {
+        "t": tenant_id,
+        "f": forest_id,
+        "h": list(hashes),
+        "nz": nz,
+        "v": vector_array(embeddings),
+        "n": len(hashes),
+    }
     return await fetch_all(conn, _LOOKUP_MANY, params)
 
 
@@ -149,7 +147,7 @@ WITH fa AS (
     attribute, value, time_text, valid_from, valid_to, recorded_at, source_count, supersedes, superseded_by, embedding)
     SELECT :t, u.id, :f, u.x, u.h, u.k, (CAST(:en AS text[]))[u.en0 : u.en1], (CAST(:to AS text[]))[u.to0 : u.to1],
     u.sp, u.su, u.at, u.va, u.tt, u.vf, u.vt, coalesce(u.ra, now()), u.n, u.ss, u.sb,
-    CAST((CAST(:v AS real[]))[(u.i - 1) * :d + 1 : u.i * :d] AS vector)
+    (CAST(:v AS vector[]))[u.i]
     FROM unnest(CAST(:id AS bigint[]), CAST(:x AS text[]), CAST(:h AS text[]), CAST(:k AS text[]),
     CAST(:en0 AS int[]), CAST(:en1 AS int[]), CAST(:to0 AS int[]), CAST(:to1 AS int[]), CAST(:sp AS text[]),
     CAST(:su AS text[]), CAST(:at AS text[]), CAST(:va AS text[]), CAST(:tt AS text[]), CAST(:vf AS timestamptz[]),
@@ -200,8 +198,6 @@ async def write_facts(
     ``(fact_id, turn_id)`` sources added to the facts of ``updates``."""
     en, en0, en1 = _ranges([f.entities for f in facts])
     to, to0, to1 = _ranges([f.topics for f in facts])
-    dim = len(facts[0].embedding) if facts else 0
-    flat = _flat([f.embedding for f in facts])
     params = {
         "t": tenant_id, "f": forest_id, "id": [f.fact_id for f in facts], "x": [f.text for f in facts],
         "h": [f.text_hash for f in facts], "k": [f.kind for f in facts], "en": en, "en0": en0, "en1": en1,
@@ -209,7 +205,8 @@ async def write_facts(
         "at": [f.attribute for f in facts], "va": [f.value for f in facts], "tt": [f.time_text for f in facts],
         "vf": [f.valid_from for f in facts], "vt": [f.valid_to for f in facts],
         "ra": [f.recorded_at for f in facts], "n": [f.source_count for f in facts],
-        "ss": [f.supersedes for f in facts], "sb": [f.superseded_by for f in facts], "v": flat, "d": dim,
+        "ss": [f.supersedes for f in facts], "sb": [f.superseded_by for f in facts],
+        "v": vector_array([f.embedding for f in facts]),
         "sfa": [s.fact_id for s in sources], "sturn": [s.turn_id for s in sources],
         "sc": [s.cell_id for s in sources], "ss_": [s.session_id for s in sources],
         "oid": [u.fact_id for u in updates], "ovt": [u.valid_to for u in updates],

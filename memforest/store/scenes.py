@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from memforest.rules import SCENE_CANDIDATES
-from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
+from memforest.store.sql import Conn, Row, execute, fetch_all, scalar, vector_array
 
 _NEAREST = f"""
 SELECT cluster_id, member_count, topic_counts, centroid, 1 - (centroid <=> :e) AS sim
@@ -72,16 +72,8 @@ async def spawn(
     return int(await scalar(conn, _SPAWN, params))
 
 
-def _flat(vectors: Sequence[np.ndarray[Any, Any]]) -> tuple[np.ndarray[Any, Any], int]:
-    """Vectors of one dimension as one flat float32 array (a ``real[]`` parameter) and that dimension;
-    the statements slice it back into vectors."""
-    if not vectors:
-        return np.zeros(0, dtype=np.float32), 0
-    return np.concatenate([np.asarray(v, dtype=np.float32).ravel() for v in vectors]), len(vectors[0])
-
-
-# vector i of the flat ``:v`` (1-based)
-_SLICE = "CAST((CAST(:v AS real[]))[({i} - 1) * :d + 1 : {i} * :d] AS vector)"
+# vector i of ``:v`` (1-based)
+_SLICE = "(CAST(:v AS vector[]))[{i}]"
 
 _NEAREST_MANY = f"""
 WITH q AS MATERIALIZED (  -- each vector sliced and cast once, not once per cluster it is compared with
@@ -112,8 +104,7 @@ async def nearest_clusters_many(
     topic_counts and centroid only on a cluster's first row (None on its later ones)."""
     if not embeddings:
         return []
-    flat, dim = _flat(embeddings)
-    params = {"t": tenant_id, "f": forest_id, "v": flat, "d": dim, "n": len(embeddings), "lim": list(limits)}
+    params = {"t": tenant_id, "f": forest_id, "v": vector_array(embeddings), "n": len(embeddings), "lim": list(limits)}
     return await fetch_all(conn, _NEAREST_MANY, params)
 
 
@@ -160,13 +151,13 @@ async def write_clusters(
     if not spawned and not updated:
         return []
     ups = list(updated.items())
-    flat, dim = _flat([s.centroid for s in spawned] + [s.centroid for _, s in ups])
+    vectors = vector_array([s.centroid for s in spawned] + [s.centroid for _, s in ups])
 
     def dumps(counts: Mapping[str, int]) -> str:
         return json.dumps(counts, sort_keys=True)
 
     params = {
-        "t": tenant_id, "f": forest_id, "v": flat, "d": dim, "n": len(spawned),
+        "t": tenant_id, "f": forest_id, "v": vectors, "n": len(spawned),
         "mc": [s.added for s in spawned], "tc": [dumps(s.topic_counts) for s in spawned],
         "ts": [s.last_time for s in spawned], "uid": [cid for cid, _ in ups], "un": [s.added for _, s in ups],
         "utc": [dumps(s.topic_counts) for _, s in ups], "uts": [s.last_time for _, s in ups],
