@@ -58,9 +58,10 @@ async def refresh_forest(
     forest with a session-level advisory lock (held on a connection, not in a transaction)."""
     top = max_level if max_level is not None else 2**31 - 1
     stats = RefreshStats()
-    async with db.engine.connect() as lock_conn:
+    async with db.engine.connect() as raw:
+        # autocommit: the lock statements need no BEGIN and COMMIT around them (two round trips each)
+        lock_conn = await raw.execution_options(isolation_level="AUTOCOMMIT")
         await lock_refresh(lock_conn, tenant_id, forest_id)
-        await lock_conn.commit()
         try:
             for _ in range(max_passes):
                 level, progressed, remaining = 0, False, 0
@@ -84,7 +85,6 @@ async def refresh_forest(
                     break
         finally:
             await unlock_refresh(lock_conn, tenant_id, forest_id)
-            await lock_conn.commit()
     return stats
 
 
