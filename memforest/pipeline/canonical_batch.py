@@ -18,7 +18,6 @@ for the whole batch instead of two to four per candidate.
 
 from __future__ import annotations
 
-import math
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ import numpy as np
 
 from memforest.domain import Candidate
 from memforest.pipeline.canonical import CanonicalOutcome, SourceRef, clean_surface, pick_near, text_hash
-from memforest.rules import same_state_value, supersession_slot
+from memforest.rules import cosine, nearest_first, same_state_value, supersession_slot
 from memforest.store import facts_batch
 from memforest.store.sql import Conn, Row
 
@@ -76,14 +75,6 @@ class _Stored:
     superseded_by: int | None = None
 
 
-def _cosine(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> float:
-    na = float(np.dot(a, a))
-    nb = float(np.dot(b, b))
-    if na == 0.0 or nb == 0.0:
-        return math.nan
-    return max(-1.0, min(1.0, float(np.dot(a, b)) / math.sqrt(na * nb)))
-
-
 def _earlier(a: datetime | None, b: datetime | None) -> datetime | None:
     """LEAST as PostgreSQL computes it (NULL ignored)."""
     if a is None:
@@ -110,8 +101,8 @@ class _Batch:
         near = [r for r in rows if r["fact_id"] is not None]
         # a stored zero vector has a NaN cosine: PostgreSQL sorts it last, and is_near_duplicate does
         # not reject NaN, so it stays a candidate exactly as in the one-at-a-time lookup
-        near += [n.row(_cosine(n.emb, emb)) for n in self.new]
-        near.sort(key=lambda r: math.inf if math.isnan(r["sim"]) else 1.0 - float(r["sim"]))
+        near += [n.row(cosine(n.emb, emb)) for n in self.new]
+        near.sort(key=lambda r: nearest_first(float(r["sim"])))
         found = pick_near(near[:_NEAREST], cand, self.near_threshold)
         if found is None:
             return None

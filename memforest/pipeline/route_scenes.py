@@ -11,7 +11,6 @@ touched (and spawned) clusters are scored against their centroids in memory.
 
 from __future__ import annotations
 
-import math
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from memforest.rules import SCENE_CANDIDATES, scene_accepts, scene_score, top_topics
+from memforest.rules import SCENE_CANDIDATES, cosine, nearest_first, scene_accepts, scene_score, top_topics
 from memforest.settings import PipelineSettings
 from memforest.store import scenes
 from memforest.store.sql import Conn, Row, as_vector
@@ -40,20 +39,6 @@ class Cluster:
     added: int = 0
     last_time: datetime | None = None
     touched: bool = False
-
-
-def _cosine(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> float:
-    """Cosine similarity as pgvector computes it (NaN when either vector is zero)."""
-    na = float(np.dot(a, a))
-    nb = float(np.dot(b, b))
-    if na == 0.0 or nb == 0.0:
-        return math.nan
-    return max(-1.0, min(1.0, float(np.dot(a, b)) / math.sqrt(na * nb)))
-
-
-def _distance_key(sim: float) -> float:
-    """Sort key of a candidate: cosine distance, NaN last (as PostgreSQL orders NaN)."""
-    return math.inf if math.isnan(sim) else 1.0 - sim
 
 
 @dataclass(slots=True)
@@ -85,8 +70,8 @@ class SceneBatch:
         """The ``SCENE_CANDIDATES`` clusters nearest to the fact now, nearest first, with their sims."""
         out = [(self.loaded[cid], sim) for cid, sim in self.nearest.get(position, []) if not self.loaded[cid].touched]
         moved = [c for c in self.loaded.values() if c.touched] + self.spawned
-        out += [(c, _cosine(c.centroid, emb)) for c in moved]
-        out.sort(key=lambda cs: _distance_key(cs[1]))
+        out += [(c, cosine(c.centroid, emb)) for c in moved]
+        out.sort(key=lambda cs: nearest_first(cs[1]))
         return out[:SCENE_CANDIDATES]
 
     def assign(self, position: int, emb: np.ndarray[Any, Any], topics: Sequence[str], time: datetime) -> Cluster:
