@@ -9,9 +9,12 @@ SQL that applies a rule to many rows at once takes its parameters from the const
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
+
+import numpy as np
 
 from memforest.domain import FactKind
 from memforest.settings import PipelineSettings
@@ -118,3 +121,19 @@ def supersession_slot(subject: str | None, attribute: str | None, value: str | N
 def same_state_value(a: str | None, b: str | None) -> bool:
     """Whether two holders of one slot state the same value (then neither supersedes the other)."""
     return (a or "").casefold() == (b or "").casefold()
+
+
+def cosine(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> float:
+    """The cosine similarity of two vectors as the database's ``1 - (a <=> b)`` gives it, for batched
+    steps that score vectors in memory: NaN when either vector is zero (PostgreSQL sorts a NaN
+    distance last; ``is_near_duplicate`` does not reject a NaN similarity)."""
+    na = float(np.dot(a, a))
+    nb = float(np.dot(b, b))
+    if na == 0.0 or nb == 0.0:
+        return math.nan
+    return max(-1.0, min(1.0, float(np.dot(a, b)) / math.sqrt(na * nb)))
+
+
+def nearest_first(similarity: float) -> float:
+    """Sort key putting the most similar first and NaN last, as ``ORDER BY a <=> b`` does."""
+    return math.inf if math.isnan(similarity) else 1.0 - similarity

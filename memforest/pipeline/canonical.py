@@ -23,6 +23,7 @@ __all__ = [
     "canonicalize",
     "clean_surface",
     "normalise_text",
+    "pick_near",
     "text_hash",
 ]
 
@@ -76,7 +77,7 @@ async def _add_sources(conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact_id
     )
 
 
-def _pick_near(rows: list[Row], cand: Candidate, threshold: float) -> int | None:
+def pick_near(rows: list[Row], cand: Candidate, threshold: float) -> int | None:
     """The first of the nearest live facts that is a near duplicate of ``cand`` (rules.is_near_duplicate)."""
     slot = supersession_slot(cand.subject, cand.attribute, cand.value)
     for r in rows:
@@ -105,7 +106,7 @@ async def _match(
     rows = await facts.exact_or_nearest(conn, tenant_id, forest_id, text_hash_, embedding)
     if rows and rows[0]["exact"]:
         return int(rows[0]["fact_id"])
-    return _pick_near(rows, cand, threshold)
+    return pick_near(rows, cand, threshold)
 
 
 async def _supersede(conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact_id: int, cand: Candidate) -> int | None:

@@ -24,7 +24,8 @@ from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.domain import Candidate, CellTurn, CellView
 from memforest.errors import MemForestError
-from memforest.pipeline.canonical import SourceRef, canonicalize, clean_surface
+from memforest.pipeline.canonical import SourceRef, clean_surface
+from memforest.pipeline.canonical_batch import canonicalize_many
 from memforest.pipeline.commit_order import COMMITS, wait_for_older_commits
 from memforest.pipeline.refresh import RefreshStats, refresh_forest
 from memforest.pipeline.route import FactForRouting, Router
@@ -187,19 +188,22 @@ async def commit_candidates(
     settings: Settings,
     counts: IngestCounts,
 ) -> None:
-    """Canonicalise the picked candidates ``(cell, index)`` in order, then route every new fact, hanging
-    all their leaves with one batched insert. Routing reads nothing canonicalisation writes besides
-    the new facts themselves, so this equals routing each new fact right after canonicalising it."""
-    new: list[FactForRouting] = []
+    """Canonicalise the picked candidates ``(cell, index)`` in order (one batch: as canonicalising each
+    in turn would), then route every new fact, hanging all their leaves with one batched insert.
+    Routing reads nothing canonicalisation writes besides the new facts themselves, so this equals
+    routing each new fact right after canonicalising it."""
+    items = []
     for cell, i in picks:
         cand = cell.candidates[i]  # already in time order; i keys the embedding
-        counts.candidates += 1
-        emb = embeddings[(cell.cell_id, i)]
         turn_ids = tuple(cell.turn_ids[s] for s in cand.source_turn_seqs if s in cell.turn_ids)
         source = SourceRef(session_id, cell.cell_id, turn_ids or tuple(cell.turn_ids.values()), said_at=cell.view.t_end)
-        outcome = await canonicalize(
-            conn, tenant_id, forest_id, cand, emb, source, near_threshold=settings.pipeline.near_duplicate_threshold
-        )
+        items.append((cand, embeddings[(cell.cell_id, i)], source))
+    outcomes = await canonicalize_many(
+        conn, tenant_id, forest_id, items, near_threshold=settings.pipeline.near_duplicate_threshold
+    )
+    new: list[FactForRouting] = []
+    for (cand, emb, _), outcome in zip(items, outcomes, strict=True):
+        counts.candidates += 1
         if outcome.status == "merged":
             counts.facts_merged += 1
         elif outcome.status == "duplicate":

@@ -15,7 +15,7 @@ from memforest.backends.base import Embedder, Summarizer, SummaryInput, UsageLed
 from memforest.db.engine import Database
 from memforest.domain import TreeKind
 from memforest.store import nodes as store
-from memforest.store.sql import lock_forest, lock_refresh, unlock_refresh
+from memforest.store.sql import Conn, lock_forest, lock_refresh, unlock_refresh
 
 
 @dataclass(slots=True)
@@ -58,32 +58,46 @@ async def refresh_forest(
     forest with a session-level advisory lock (held on a connection, not in a transaction)."""
     top = max_level if max_level is not None else 2**31 - 1
     stats = RefreshStats()
-    async with db.engine.connect() as lock_conn:
+    async with db.engine.connect() as raw:
+        # autocommit: the lock statements need no BEGIN and COMMIT around them (two round trips each)
+        lock_conn = await raw.execution_options(isolation_level="AUTOCOMMIT")
         await lock_refresh(lock_conn, tenant_id, forest_id)
-        await lock_conn.commit()
         try:
             for _ in range(max_passes):
-                level, progressed = 0, False
+                level, progressed, remaining = 0, False, 0
                 while True:
+                    # one transaction finds the next dirty level and reads it (or, past the last
+                    # one, counts what is left dirty): each transaction is four round trips more
                     async with db.tenant(tenant_id) as conn:
                         next_level = await store.min_dirty_level(conn, tenant_id, forest_id, level, top)
-                    if next_level is None:
-                        break
+                        if next_level is None:
+                            remaining = await store.count_dirty(conn, tenant_id, forest_id, top)
+                            break
+                        read = await _read_level(conn, tenant_id, forest_id, next_level)
                     level = next_level
                     done = await _refresh_level(
-                        db, tenant_id, forest_id, level, summarizer, embedder, concurrency, ledger
+                        db, tenant_id, forest_id, level, read, summarizer, embedder, concurrency, ledger
                     )
                     progressed = progressed or done.nodes_refreshed > 0
                     stats.add(done)
                     level += 1
-                async with db.tenant(tenant_id) as conn:
-                    remaining = await store.count_dirty(conn, tenant_id, forest_id, top)
                 if not remaining or not progressed:
                     break
         finally:
             await unlock_refresh(lock_conn, tenant_id, forest_id)
-            await lock_conn.commit()
     return stats
+
+
+async def _read_level(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, level: int
+) -> tuple[list[dict[str, Any]], dict[int, list[str]]]:
+    """The dirty nodes of a level that can be refreshed now, and their children's summaries."""
+    nodes = await store.dirty_nodes_at_level(conn, tenant_id, forest_id, level)
+    children: dict[int, list[str]] = defaultdict(list)
+    if level > 0 and nodes:
+        for r in await store.child_summaries(conn, tenant_id, [int(n["node_id"]) for n in nodes]):
+            children[int(r["parent_id"])].append(str(r["summary"] or ""))
+    return nodes, children
 
 
 async def _refresh_level(
@@ -91,17 +105,13 @@ async def _refresh_level(
     tenant_id: uuid.UUID,
     forest_id: int,
     level: int,
+    read: tuple[list[dict[str, Any]], dict[int, list[str]]],
     summarizer: Summarizer,
     embedder: Embedder,
     concurrency: int,
     ledger: UsageLedger | None,
 ) -> RefreshStats:
-    async with db.tenant(tenant_id) as conn:
-        nodes = await store.dirty_nodes_at_level(conn, tenant_id, forest_id, level)
-        children: dict[int, list[str]] = defaultdict(list)
-        if level > 0 and nodes:
-            for r in await store.child_summaries(conn, tenant_id, [int(n["node_id"]) for n in nodes]):
-                children[int(r["parent_id"])].append(str(r["summary"] or ""))
+    nodes, children = read
     # Model work, outside any transaction.
     gate = asyncio.Semaphore(concurrency)
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
+from pgvector import Vector
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -87,6 +88,12 @@ async def lock_refresh(conn: AsyncConnection, tenant_id: object, forest_id: int)
 async def unlock_refresh(conn: AsyncConnection, tenant_id: object, forest_id: int) -> None:
     """Release :func:`lock_refresh`."""
     await conn.execute(text(_REFRESH_UNLOCK), {"k": _refresh_key(tenant_id, forest_id)})
+
+
+def vector_array(vectors: Sequence[Any]) -> list[Vector]:
+    """Vectors as a ``vector[]`` parameter (``CAST(:v AS vector[])``, indexed from 1): pgvector's
+    binary codec per element, far cheaper than a flat ``real[]`` encoded number by number."""
+    return [Vector(np.asarray(v, dtype=np.float32)) for v in vectors]
 
 
 def as_vector(value: Any) -> np.ndarray[Any, Any]:

@@ -5,10 +5,11 @@ writers (leaf insertion lives in :mod:`memforest.store.tree_insert`, the node co
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from memforest.domain import TreeKind
-from memforest.store.sql import Conn, fetch_one
+from memforest.store.sql import Conn, fetch_all, fetch_one
 from memforest.store.tree_insert import insert_leaf, insert_leaves
 from memforest.store.tree_model import InsertStats, LeafSpec, TreeRef
 
@@ -17,6 +18,7 @@ __all__ = [
     "LeafSpec",
     "TreeRef",
     "get_or_create_tree",
+    "get_or_create_trees",
     "insert_leaf",
     "insert_leaves",
     "load_tree",
@@ -64,6 +66,43 @@ async def get_or_create_tree(
     row = await fetch_one(conn, _BY_SCOPE, params)
     assert row is not None
     return _tree_from_row(row)
+
+
+# Every scope in the given order: created (in that order) when missing, else read. The outer SELECT
+# sees the trees as they were before the statement, so each scope comes back exactly once.
+_CREATE_MANY = f"""
+WITH u AS (SELECT * FROM unnest(CAST(:k AS text[]), CAST(:key AS text[]), CAST(:l AS text[]), CAST(:fo AS int[]))
+           WITH ORDINALITY AS u(k, key, l, fo, i)),
+ins AS (INSERT INTO trees (tenant_id, forest_id, kind, key, label, fanout) SELECT :t, :f, u.k, u.key, u.l, u.fo
+        FROM u ORDER BY u.i ON CONFLICT (tenant_id, forest_id, kind, key) DO NOTHING RETURNING {_TREE_COLUMNS})
+SELECT true AS created, {_TREE_COLUMNS} FROM ins
+UNION ALL
+SELECT false, {", ".join("tr." + c for c in _TREE_COLUMNS.split(", "))} FROM trees tr JOIN u
+ON tr.kind = u.k AND tr.key = u.key WHERE tr.tenant_id = :t AND tr.forest_id = :f
+"""
+
+
+async def get_or_create_trees(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    scopes: Sequence[tuple[TreeKind, str, str, int]],
+    stats: InsertStats | None = None,
+) -> list[TreeRef]:
+    """:func:`get_or_create_tree` of every distinct ``(kind, key, label, fanout)`` in one statement, the
+    missing ones created in the given order; returns the trees in that order."""
+    if not scopes:
+        return []
+    params = {
+        "t": tenant_id, "f": forest_id, "k": [s[0].value for s in scopes], "key": [s[1] for s in scopes],
+        "l": [s[2] for s in scopes], "fo": [s[3] for s in scopes],
+    }  # fmt: skip
+    found: dict[tuple[str, str], TreeRef] = {}
+    for row in await fetch_all(conn, _CREATE_MANY, params):
+        if row["created"] and stats is not None:
+            stats.trees_created += 1
+        found[(str(row["kind"]), str(row["key"]))] = _tree_from_row(row)
+    return [found[(s[0].value, s[1])] for s in scopes]
 
 
 async def load_tree(conn: Conn, tenant_id: uuid.UUID, tree_id: int) -> TreeRef:

@@ -1,0 +1,114 @@
+"""Scene assignment of a batch of facts in memory (ADR 0023): the clusters each fact could pick are
+loaded once for the batch, and each fact is assigned (or spawns a cluster) as it would be against
+the database after the batch's earlier facts moved their clusters' centroids.
+
+Why one load suffices: a fact's candidates are the ``SCENE_CANDIDATES`` live clusters nearest to it.
+Clusters the batch has not touched still have the centroid they were loaded with; at most one
+cluster is touched per earlier fact, so the nearest ``SCENE_CANDIDATES + position`` clusters as
+loaded, less the touched ones, hold every untouched cluster that can be among the candidates; the
+touched (and spawned) clusters are scored against their centroids in memory.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from memforest.rules import SCENE_CANDIDATES, cosine, nearest_first, scene_accepts, scene_score, top_topics
+from memforest.settings import PipelineSettings
+from memforest.store import scenes
+from memforest.store.sql import Conn, Row, as_vector
+
+__all__ = ["Cluster", "SceneBatch"]
+
+
+@dataclass(slots=True, eq=False)
+class Cluster:
+    """A cluster as the batch sees it: loaded (``cluster_id`` known) or spawned by the batch (id
+    known once written)."""
+
+    cluster_id: int | None
+    centroid: np.ndarray[Any, Any]
+    member_count: int
+    topic_counts: dict[str, int]
+    added: int = 0
+    last_time: datetime | None = None
+    touched: bool = False
+
+
+@dataclass(slots=True)
+class SceneBatch:
+    """Assign a batch's facts to clusters in order; :meth:`write` stores the outcome."""
+
+    settings: PipelineSettings
+    loaded: dict[int, Cluster] = field(default_factory=dict)
+    nearest: dict[int, list[tuple[int, float]]] = field(default_factory=dict)  # position -> (cluster, sim)
+    spawned: list[Cluster] = field(default_factory=list)
+    assignments: int = 0
+
+    async def load(
+        self, conn: Conn, tenant_id: uuid.UUID, forest_id: int, embeddings: Sequence[np.ndarray[Any, Any]]
+    ) -> None:
+        """Load, for each fact (by position) with a non-zero vector, the clusters it could pick."""
+        positions = [i for i, e in enumerate(embeddings) if np.any(e)]
+        rows: list[Row] = await scenes.nearest_clusters_many(
+            conn, tenant_id, forest_id, [embeddings[i] for i in positions], [SCENE_CANDIDATES + i for i in positions]
+        )
+        for r in rows:
+            cid = int(r["cluster_id"])
+            if r["centroid"] is not None:
+                counts = {str(k): int(v) for k, v in dict(r["topic_counts"] or {}).items()}
+                self.loaded[cid] = Cluster(cid, as_vector(r["centroid"]), int(r["member_count"]), counts)
+            self.nearest.setdefault(positions[int(r["i"]) - 1], []).append((cid, float(r["sim"])))
+
+    def _candidates(self, position: int, emb: np.ndarray[Any, Any]) -> list[tuple[Cluster, float]]:
+        """The ``SCENE_CANDIDATES`` clusters nearest to the fact now, nearest first, with their sims."""
+        out = [(self.loaded[cid], sim) for cid, sim in self.nearest.get(position, []) if not self.loaded[cid].touched]
+        moved = [c for c in self.loaded.values() if c.touched] + self.spawned
+        out += [(c, cosine(c.centroid, emb)) for c in moved]
+        out.sort(key=lambda cs: nearest_first(cs[1]))
+        return out[:SCENE_CANDIDATES]
+
+    def assign(self, position: int, emb: np.ndarray[Any, Any], topics: Sequence[str], time: datetime) -> Cluster:
+        """Assign the fact at ``position`` (vector ``emb``) to its best cluster, or spawn one; returns it."""
+        best: Cluster | None = None
+        best_score = -1.0
+        if np.any(emb):
+            for c, sim in self._candidates(position, emb):
+                score = scene_score(sim, topics, top_topics(c.topic_counts))
+                if score > best_score:
+                    best, best_score = c, score
+        if best is not None and scene_accepts(best_score, self.settings):
+            centroid = best.centroid * best.member_count + emb
+            norm = float(np.linalg.norm(centroid))
+            best.centroid = centroid / norm if norm else centroid
+            counts = dict(best.topic_counts)
+            for t in topics:
+                counts[t] = int(counts.get(t, 0)) + 1
+            best.topic_counts = counts
+            best.member_count += 1
+            best.added += 1
+            best.last_time = time if best.last_time is None else max(best.last_time, time)
+            best.touched = True
+            self.assignments += 1
+            return best
+        spawned = Cluster(None, emb, 1, {t: 1 for t in topics}, added=1, last_time=time, touched=True)
+        self.spawned.append(spawned)
+        return spawned
+
+    async def write(self, conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> None:
+        """Store the spawned clusters (their ids set here) and the new state of the touched ones."""
+
+        def state(c: Cluster) -> scenes.ClusterState:
+            assert c.last_time is not None
+            return scenes.ClusterState(c.centroid, c.topic_counts, c.last_time, c.added)
+
+        updated = {cid: state(c) for cid, c in self.loaded.items() if c.touched}
+        ids = await scenes.write_clusters(conn, tenant_id, forest_id, [state(c) for c in self.spawned], updated)
+        for c, cid in zip(self.spawned, ids, strict=True):
+            c.cluster_id = cid
