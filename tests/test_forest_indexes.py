@@ -25,7 +25,7 @@ from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import query
 from memforest.settings import Settings
 from memforest.store import forest_indexes as vx
-from memforest.store.facts import exact_or_nearest
+from memforest.store.facts_batch import lookup_many
 from memforest.store.recall import NEAREST_FACTS_HNSW, fact_visibility
 from memforest.store.recall_channels import ChannelLimits, recall_channels
 from memforest.store.sql import execute, fetch_all
@@ -106,15 +106,16 @@ async def test_tenant_statements_use_the_partial_index_even_when_prepared(db: Da
         await execute(conn, "SET LOCAL enable_seqscan = off")  # a 16-row table would rather be read whole
         for _ in range(10):  # past the five custom plans after which a generic plan may be chosen
             await fetch_all(conn, sql, params)
-            await exact_or_nearest(conn, tenant_id, forest_id, "no-such-hash", q)  # the write path's lookup
+            await lookup_many(conn, tenant_id, forest_id, ["no-such-hash"], [q])  # the write path's lookup
         plans = await fetch_all(
             conn,
             "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%embedding <=>%' "
             "AND statement NOT LIKE '%pg_prepared_statements%'",
         )
         plan = await fetch_all(conn, "EXPLAIN " + sql, params)
-    assert len(plans) == 2
-    assert all(r["generic_plans"] == 0 and r["custom_plans"] >= 10 for r in plans)
+    # (the connection may hold other statements the ingest prepared: none got a generic plan either)
+    assert all(r["generic_plans"] == 0 for r in plans)
+    assert len([r for r in plans if r["custom_plans"] >= 10]) >= 2
     assert f"ix_facts_vec_f{forest_id}" in "\n".join(str(r["QUERY PLAN"]) for r in plan)
 
 
