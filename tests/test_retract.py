@@ -81,7 +81,7 @@ async def _lexical(conn: Any, tenant_id: uuid.UUID, forest_id: int) -> tuple[lis
     limits = ChannelLimits(roots=0, facts=0, cells=0, lexical=50, lexical_cap=1000)
     rows = await recall_channels(
         conn, tenant_id, forest_id, np.zeros(TEST_DIM, dtype=np.float32), TERMS_S2, [], [], limits,
-        exact=True, as_of=None,
+        exact=True, scan_text=True, as_of=None,
     )  # fmt: skip
     return ([int(r["id"]) for r in rows if r["ch"] == "lexical_fact"],
             [int(r["id"]) for r in rows if r["ch"] == "lexical_node"])  # fmt: skip
