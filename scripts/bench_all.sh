@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerate every file in bench/results/ on the current commit, with the arguments the closing
-# notes quote. Usage: scripts/bench_all.sh [write|read|all]   (two lanes that may run side by side;
-# timings are then taken on a busier machine, as the notes say). Needs ../shared/data/locomo.
+# notes quote. Usage: scripts/bench_all.sh [write|read|latency|all]. The write and read lanes may
+# run side by side (timings are then taken on a busier machine, as the notes say); the latency lane
+# (bench.query_latency) should run alone. Needs ../shared/data/locomo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -19,7 +20,9 @@ if [[ $lane == write || $lane == all ]]; then
   run bench.write_scaling
   run bench.ingest_throughput
   run bench.load
-  run bench.query_latency
+fi
+if [[ $lane == latency || $lane == all ]]; then
+  run bench.query_latency  # run alone: its latencies are the goal figures of issue 16
 fi
 if [[ $lane == read || $lane == all ]]; then
   run bench.locomo_recall
