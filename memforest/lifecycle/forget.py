@@ -45,7 +45,7 @@ async def forget_forest(db: Database, tenant_id: uuid.UUID, name: str) -> dict[s
         if forest_id is None:
             return _zeros(FOREST_TABLES)
         counts = await _forget_forest_in(conn, tenant_id, forest_id)
-    await drop_forest_indexes(db, forest_id)  # its own HNSW indexes (ADR 0024), once the rows are gone
+    await drop_forest_indexes(db, forest_id)  # its own indexes (ADR 0024), once the rows are gone
     return counts
 
 

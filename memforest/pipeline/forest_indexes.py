@@ -30,10 +30,6 @@ class IndexReport:
     dropped: list[str] = field(default_factory=list)
     skipped_busy: list[int] = field(default_factory=list)  # forests another builder was building
 
-    def as_dict(self) -> dict[str, list[str] | list[int]]:
-        """The report as JSON-ready lists."""
-        return {"built": self.built, "rebuilt": self.rebuilt, "dropped": self.dropped, "busy": self.skipped_busy}
-
 
 async def _build(db: Database, settings: Settings, forest_id: int, report: IndexReport) -> None:
     """Build the missing or invalid indexes of one forest (skips when another builder holds it)."""
@@ -64,7 +60,7 @@ async def _build(db: Database, settings: Settings, forest_id: int, report: Index
 
 
 async def ensure_forest_indexes(db: Database, settings: Settings, tenant_id: uuid.UUID, forest_id: int) -> IndexReport:
-    """Give the forest its HNSW indexes if it has more than ``exact_scan_max_rows`` facts."""
+    """Give the forest its own indexes if it has more than ``exact_scan_max_rows`` facts."""
     report = IndexReport()
     async with db.tenant(tenant_id) as conn:
         large = await store.has_more_facts_than(conn, tenant_id, forest_id, settings.retrieval.exact_scan_max_rows)
@@ -82,9 +78,9 @@ async def drop_forest_indexes(db: Database, forest_id: int) -> list[str]:
     return present
 
 
-async def drop_orphan_indexes(db: Database, report: IndexReport | None = None) -> IndexReport:
+async def drop_orphan_indexes(db: Database) -> IndexReport:
     """Drop the indexes of forests that were deleted (forget, tenant deletion)."""
-    report = report if report is not None else IndexReport()
+    report = IndexReport()
     async with db.system() as conn:
         orphans = await store.orphan_indexes(conn)
     async with db.autocommit() as conn:

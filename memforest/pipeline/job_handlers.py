@@ -31,7 +31,7 @@ async def _refresh(db: Database, settings: Settings, backends: Backends, job: Jo
         return {}, [{"error": "a refresh job needs a forest"}]
     counts = await run_coalesced_refresh(db, settings, backends, job.tenant_id, int(job.forest_id), ledger)
     result: dict[str, Any] = {**counts.as_dict(), "commits": int(job.payload.get("commits", 0))}
-    # a forest that outgrew exact scans gets its own HNSW indexes (ADR 0024)
+    # a forest that outgrew scans gets its own HNSW and GIN indexes (ADR 0024)
     indexes = await ensure_forest_indexes(db, settings, job.tenant_id, int(job.forest_id))
     if indexes.built or indexes.rebuilt:
         result["forest_indexes_built"] = indexes.built + indexes.rebuilt

@@ -1,5 +1,5 @@
 """Forest recall reads: nearest facts and cells (the templates the one-statement recall of
-``memforest.store.recall_channels`` reuses), the forest's size, and the anchor lookup of time cues.
+``memforest.store.recall_channels`` reuses), the HNSW knobs, and the anchor lookup of time cues.
 
 Vector search always runs under the tenant + forest filter. ``exact=True`` scans the forest
 exactly (a MATERIALIZED CTE restricted to the forest, so the planner cannot route it through the
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
+from memforest.store.sql import Conn, Row, execute, fetch_all
 
 Vec = npt.NDArray[np.float32]
 
@@ -30,7 +30,6 @@ _FACT_VISIBLE_AS_OF = (
 # A node is visible as of a time when it starts by then.
 _NODE_AS_OF = "AND x.t_start <= :as_of"
 
-_COUNT_FACTS_CAPPED = "SELECT count(*) FROM (SELECT 1 FROM facts WHERE tenant_id = :t AND forest_id = :f LIMIT :cap) s"
 _SET_EF_SEARCH = "SET LOCAL hnsw.ef_search = {ef_search:d}"
 _SET_ITERATIVE_SCAN = "SET LOCAL hnsw.iterative_scan = relaxed_order"
 
@@ -79,12 +78,6 @@ def node_visibility(as_of: datetime | None) -> str:
 def cell_leaves_sql(as_of: datetime | None) -> str:
     """``FROM nodes x WHERE ...``: the forest's cell leaves visible as of ``as_of``."""
     return _CELL_LEAVES.format(as_of=node_visibility(as_of))
-
-
-async def count_facts_capped(conn: Conn, tenant_id: uuid.UUID, forest_id: int, cap: int) -> int:
-    """Facts of the forest, counting at most ``cap + 1`` (cheap either way)."""
-    n = await scalar(conn, _COUNT_FACTS_CAPPED, {"t": tenant_id, "f": forest_id, "cap": cap + 1})
-    return int(n or 0)
 
 
 async def use_hnsw(conn: Conn, ef_search: int) -> None:
