@@ -63,6 +63,10 @@ async def ensure_forest_indexes(db: Database, settings: Settings, tenant_id: uui
     """Give the forest its own indexes if it has more than ``exact_scan_max_rows`` facts."""
     report = IndexReport()
     async with db.tenant(tenant_id) as conn:
+        # the catalogue first: a forest with its own indexes needs no count (and a capped count by
+        # forest was planned as a full scan of the forest's GIN index, 60 ms at 100K facts)
+        if await store.forest_indexed(conn, forest_id):
+            return report
         large = await store.has_more_facts_than(conn, tenant_id, forest_id, settings.retrieval.exact_scan_max_rows)
     if large:
         await _build(db, settings, forest_id, report)

@@ -49,7 +49,6 @@ class RecallResult:
     fact_lex: dict[int, float]  # fact_id -> ts_rank_cd
     cell_lex: dict[int, float]  # cell_id -> ts_rank_cd
     strategy: str  # "exact" | "hnsw"
-    forest_rows: int  # facts counted (capped at exact_scan_max_rows + 1)
 
 
 def query_terms(text: str) -> list[str]:
@@ -129,10 +128,9 @@ async def recall(
     scope_kinds: Sequence[str] | None = None,
 ) -> RecallResult:
     """Rank the forest's trees for ``question`` and keep the top ``preset.top_trees`` (two round
-    trips: the forest's size, then every channel in one statement)."""
-    cap = preset.exact_scan_max_rows
-    shape = await channels.forest_size_and_knobs(conn, tenant_id, forest_id, cap, preset.hnsw_ef_search)
-    exact = not shape.indexed  # a forest is searched by index only through its own indexes (ADR 0024)
+    trips: whether the forest has its own indexes, then every channel in one statement)."""
+    # a forest is searched by index only through its own indexes (ADR 0024)
+    exact = not await channels.indexed_and_knobs(conn, forest_id, preset.hnsw_ef_search)
     kinds = list(scope_kinds) if scope_kinds else ["session", "entity", "scene"]
     names = sorted({t.lower() for t in tokenize(question)} - STOPWORDS)
     limits = channels.ChannelLimits(
@@ -199,5 +197,4 @@ async def recall(
         fact_lex=dict(lex_facts),
         cell_lex={int(r["cell"]): float(r["s"]) for r in lex_nodes if r["cell"] is not None},
         strategy="exact" if exact else "hnsw",
-        forest_rows=shape.rows,
     )

@@ -1,5 +1,5 @@
-"""Forest recall in two round trips: the forest's size (with the HNSW knobs set in the same
-statement), then every candidate channel of the read path in ONE statement.
+"""Forest recall in two round trips: whether the forest has its own indexes (with the HNSW knobs
+set in the same statement), then every candidate channel of the read path in ONE statement.
 
 Channels (each bounded by its own LIMIT, none reads the whole forest):
 
@@ -36,12 +36,12 @@ from memforest.store.recall import (
 )
 from memforest.store.sql import Conn, Row, fetch_all, fetch_one
 
-# the forest's size (capped), whether it has its own indexes (ADR 0024), and the knobs of an
-# HNSW scan (harmless for exact scans)
-_SIZE_AND_KNOBS = (
-    "SELECT (SELECT count(*) FROM (SELECT 1 FROM facts WHERE tenant_id = :t AND forest_id = :f LIMIT :cap) s) "
-    "+ 0 * length(set_config('hnsw.ef_search', :ef, true)) "
-    "+ 0 * length(set_config('hnsw.iterative_scan', 'relaxed_order', true)) AS n, "
+# whether the forest has its own indexes (ADR 0024) and the knobs of an HNSW scan (harmless for
+# exact scans). No count of the forest's facts: the catalogue decides, and a capped count by forest
+# was planned as a full scan of the forest's own GIN index when it had one (60 ms at 100K facts)
+_INDEXED_AND_KNOBS = (
+    "SELECT 0 * length(set_config('hnsw.ef_search', :ef, true)) "
+    "+ 0 * length(set_config('hnsw.iterative_scan', 'relaxed_order', true)) AS knobs, "
     f"{INDEXED_SQL} AS indexed"
 )
 
@@ -121,22 +121,12 @@ class ChannelLimits:
     lexical_cap: int
 
 
-@dataclass(frozen=True, slots=True)
-class ForestShape:
-    """What recall needs to know of a forest before it searches: its size and its own indexes."""
-
-    rows: int  # facts, counted up to ``cap + 1``
-    indexed: bool  # every per-forest HNSW index exists and is valid
-
-
-async def forest_size_and_knobs(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, cap: int, ef_search: int
-) -> ForestShape:
-    """The forest's size (at most ``cap + 1``) and whether it has its own HNSW indexes; sets the
-    transaction's HNSW knobs too."""
-    row = await fetch_one(conn, _SIZE_AND_KNOBS, {"t": tenant_id, "f": forest_id, "cap": cap + 1, "ef": str(ef_search)})
+async def indexed_and_knobs(conn: Conn, forest_id: int, ef_search: int) -> bool:
+    """Whether the forest has every one of its own indexes, valid (ADR 0024); sets the
+    transaction's HNSW knobs too (one round trip)."""
+    row = await fetch_one(conn, _INDEXED_AND_KNOBS, {"f": forest_id, "ef": str(ef_search)})
     assert row is not None  # a SELECT without FROM returns one row
-    return ForestShape(rows=int(row["n"] or 0), indexed=bool(row["indexed"]))
+    return bool(row["indexed"])
 
 
 def channels_sql(exact: bool, as_of: datetime | None) -> str:
