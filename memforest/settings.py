@@ -21,6 +21,10 @@ class DatabaseSettings(BaseModel):
     statement_timeout_ms: int = 60_000
     # a transaction left idle this long is ended by the server (its locks and pooled connection freed)
     idle_in_transaction_timeout_ms: int = Field(default=60_000, ge=0)
+    # shared_buffers of the embedded server (written to its memforest.conf at each start, effective
+    # from the next start of the server): "auto" = an eighth of the machine's memory, 128MB to 4GB;
+    # else a PostgreSQL size such as "512MB". Ignored for an external database (its DBA tunes it).
+    embedded_shared_buffers: str = Field(default="auto", pattern=r"^(auto|[0-9]+(kB|MB|GB))$")
 
 
 class LLMSettings(BaseModel):

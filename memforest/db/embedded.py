@@ -80,8 +80,41 @@ def _check_root_can_run() -> None:
         ) from exc
 
 
-def start_embedded(pgdata: Path, *, delete_on_exit: bool = False) -> EmbeddedServer:
-    """Start (or reuse) the embedded server whose data lives in ``pgdata``.
+# the server's own settings file, included from postgresql.conf (rewritten at each start)
+TUNING_FILE = "memforest.conf"
+_INCLUDE = f"include_if_exists = '{TUNING_FILE}'"
+_MB = 1024 * 1024
+
+
+def auto_shared_buffers() -> str:
+    """An eighth of the machine's physical memory, from 128MB to 4GB (PostgreSQL's own default of
+    128MB left a 100K-fact forest's indexes and rows mostly outside the buffer cache, ADR 0024)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return "128MB"
+    return f"{min(4096, max(128, total // 8 // _MB))}MB"
+
+
+def write_tuning(pgdata: Path, shared_buffers: str) -> None:
+    """Write the embedded server's settings (``shared_buffers``; "auto" sizes it by the machine)
+    to ``pgdata/memforest.conf`` and include that file from postgresql.conf. A running server
+    takes them at its next start."""
+    value = auto_shared_buffers() if shared_buffers == "auto" else shared_buffers
+    (pgdata / TUNING_FILE).write_text(
+        f"# written by MemForest at each start (database.embedded_shared_buffers)\nshared_buffers = '{value}'\n",
+        encoding="utf-8",
+    )
+    conf = pgdata / "postgresql.conf"
+    text = conf.read_text(encoding="utf-8")
+    if _INCLUDE not in text:
+        with conf.open("a", encoding="utf-8") as fh:
+            fh.write(f"\n{_INCLUDE}\n")
+
+
+def start_embedded(pgdata: Path, *, delete_on_exit: bool = False, shared_buffers: str = "auto") -> EmbeddedServer:
+    """Start (or reuse) the embedded server whose data lives in ``pgdata``, with its settings
+    (:func:`write_tuning`) written first.
 
     The server is reference counted across processes by pgserver: it stops when the last
     MemForest process using it exits (``delete_on_exit`` also removes the data, for tests).
@@ -98,8 +131,12 @@ def start_embedded(pgdata: Path, *, delete_on_exit: bool = False) -> EmbeddedSer
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
             handle = pgserver.get_server(  # type: ignore[attr-defined,unused-ignore]
-                pgdata, cleanup_mode="delete" if delete_on_exit else "stop"
+                pgdata, cleanup_mode="delete" if delete_on_exit else "stop", start=False
             )
+            if _users.get(handle.pgdata, 0) == 0:  # not started by this process yet
+                handle.ensure_pgdata_inited()  # initdb for a new home (start() repeats it, then skips)
+                write_tuning(handle.pgdata, shared_buffers)
+                handle.start()
     except Exception as exc:
         raise ConfigurationError(f"could not start the embedded PostgreSQL in {pgdata}: {exc}") from exc
     _users[handle.pgdata] = _users.get(handle.pgdata, 0) + 1

@@ -38,7 +38,7 @@ def resolve_database(settings: Settings) -> DatabaseLocation:
     url = settings.database_url
     if url:
         return DatabaseLocation(url=url, tenant_url=settings.database_tenant_url)
-    server = start_embedded(settings.home / "pgdata")
+    server = start_embedded(settings.home / "pgdata", shared_buffers=settings.database.embedded_shared_buffers)
     dbs = server.handle.psql(f"SELECT 1 FROM pg_database WHERE datname = '{EMBEDDED_DB}';")
     if "(1 row)" not in dbs:
         server.handle.psql(f"CREATE DATABASE {EMBEDDED_DB};")
