@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
 from pgvector import Vector
-from sqlalchemy import text
+from sqlalchemy import TextClause
+from sqlalchemy import text as sa_text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 Row = dict[str, Any]
@@ -15,6 +17,13 @@ Row = dict[str, Any]
 # The transaction handle layers above the store hold and pass down. Only store/ and db/ run
 # statements on it; everyone else just passes it to store functions.
 Conn = AsyncConnection
+
+
+@lru_cache(maxsize=2048)
+def text(sql: str) -> TextClause:
+    """``sqlalchemy.text(sql)``, made once per statement: building it parses the bind parameters
+    with a regular expression (~0.1 ms a statement, several per query on the read path)."""
+    return sa_text(sql)
 
 
 async def fetch_all(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> list[Row]:
