@@ -56,6 +56,7 @@ class IngestCounts:
     embedded: int = 0
     entities_activated: int = 0
     scenes_spawned: int = 0
+    refresh_handoffs: int = 0  # eager refreshes left to a refresh of the forest already running
     stage_wall_s: dict[str, float] = field(default_factory=dict)
 
     def add(self, other: IngestCounts) -> None:
@@ -71,6 +72,7 @@ class IngestCounts:
         self.nodes_refreshed += refreshed.nodes_refreshed
         self.summaries_changed += refreshed.summaries_changed
         self.embedded += refreshed.embedded
+        self.refresh_handoffs += int(refreshed.handed_off)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "stage_wall_s"}
@@ -275,7 +277,8 @@ async def run_coalesced_refresh(
         db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
         concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
     )  # fmt: skip
-    counts = IngestCounts(stage_wall_s={"refresh": time.perf_counter() - t0})
+    wall = time.perf_counter() - t0
+    counts = IngestCounts(stage_wall_s={"refresh_wait": refreshed.lock_wait_s, "refresh": wall - refreshed.lock_wait_s})
     counts.add_refresh(refreshed)
     return counts
 
@@ -292,20 +295,27 @@ async def run_ingest(
     embeddings = await embed_candidates(work, backends, ledger)
     t2 = time.perf_counter()
     await wait_for_older_commits(db, tenant_id, forest_id, session_id, settings.pipeline.commit_order_wait_s)
+    t_wait = time.perf_counter()
     try:
         await commit_cells(db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts)
     finally:
         COMMITS.ring((tenant_id, forest_id))  # younger sessions of this forest may commit now
     t3 = time.perf_counter()
     # With coalescing, only the lowest levels now (this job's own leaves and their parents); the
-    # upper levels, shared by many sessions' paths, wait for the forest's refresh job.
+    # upper levels, shared by many sessions' paths, wait for the forest's refresh job. And when
+    # another refresh of the forest is running, it takes this job's dirty nodes over (ADR 0025): the
+    # job ends now, so the worker starts the next session's extraction instead of waiting.
     refreshed: RefreshStats = await refresh_forest(
         db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
         concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
         max_level=settings.pipeline.refresh_eager_max_level if coalesced(settings) else None,
+        hand_off=coalesced(settings),
     )  # fmt: skip
     t4 = time.perf_counter()
     counts.add_refresh(refreshed)
-    counts.stage_wall_s = {"extract": t1 - t0, "embed": t2 - t1, "commit": t3 - t2, "refresh": t4 - t3}
+    counts.stage_wall_s = {
+        "extract": t1 - t0, "embed": t2 - t1, "commit_wait": t_wait - t2, "commit": t3 - t_wait,
+        "refresh_wait": refreshed.lock_wait_s, "refresh": t4 - t3 - refreshed.lock_wait_s,
+    }  # fmt: skip
     errors = [{"cell_id": c.cell_id, "error": c.error} for c in work if c.error is not None]
     return counts, errors

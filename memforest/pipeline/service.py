@@ -43,6 +43,9 @@ class IngestReport:
     accept_wall_s: float = 0.0
     wall_s: float = 0.0
     errors: list[dict[str, Any]] = field(default_factory=list)
+    # per job: kind, session, claimed and finished (s after the first job was queued, database
+    # clock) and its stages' seconds: where a forest's wall went (its critical path)
+    timeline: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON."""
@@ -62,7 +65,19 @@ class IngestReport:
             "accept_wall_s": round(self.accept_wall_s, 4),
             "wall_s": round(self.wall_s, 4),
             "errors": self.errors,
+            "timeline": self.timeline,
         }
+
+
+def _timeline_entry(row: Any, origin: Any, stages: dict[str, float]) -> dict[str, Any]:
+    def since(t: Any) -> float | None:
+        return None if t is None or origin is None else round((t - origin).total_seconds(), 4)
+
+    return {
+        "kind": row["kind"], "session_id": (row["payload"] or {}).get("session_id"), "state": row["state"],
+        "queued_s": since(row["created_at"]), "started_s": since(row["started_at"]),
+        "finished_s": since(row["finished_at"]), "stages": {k: round(v, 4) for k, v in stages.items()},
+    }  # fmt: skip
 
 
 async def accept_sessions(
@@ -164,6 +179,7 @@ async def ingest_sessions(
         for stage, u in dict(row["usage"] or {}).items():
             report.usage.record(stage, **{k: v for k, v in u.items()})
         report.errors.extend(list(row["errors"] or []))
+        report.timeline.append(_timeline_entry(row, rows[0]["created_at"], part.stage_wall_s))
     report.trees_by_kind = trees
     report.nodes = nodes
     report.wall_s = time.perf_counter() - t0

@@ -298,11 +298,14 @@ async def forest_name(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> str |
     return None if name is None else str(name)
 
 
-_OUTCOMES = "SELECT kind, state, result, usage, errors FROM jobs WHERE tenant_id = :t AND job_id = ANY(:ids)"
+_OUTCOMES = """
+SELECT kind, state, payload, result, usage, errors, created_at, started_at, finished_at FROM jobs
+WHERE tenant_id = :t AND job_id = ANY(:ids) ORDER BY created_at, job_id
+"""
 
 
 async def job_outcomes(conn: Conn, tenant_id: uuid.UUID, job_ids: list[uuid.UUID]) -> list[Row]:
-    """kind, state, result, usage and errors of the given jobs."""
+    """kind, state, payload, result, usage, errors and times of the given jobs, oldest first."""
     return await fetch_all(conn, _OUTCOMES, {"t": tenant_id, "ids": job_ids})
 
 
