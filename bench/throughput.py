@@ -267,7 +267,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     with _endpoints(args) as (chat_url, embed_url, sim):
         overrides = _settings_overrides(args, chat_url, embed_url)
         async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
-            monitor = ServerMonitor(chat_url)
+            monitor = ServerMonitor(chat_url, interval_s=0.1)
             source = await monitor.detect()
             bar = tqdm(
                 total=n_sessions * len(systems) * args.repeat,
