@@ -323,3 +323,12 @@ async def older_uncommitted(conn: Conn, tenant_id: uuid.UUID, forest_id: int, se
     """Whether a session of the forest accepted before ``session_id`` has a pending ingest job with
     cells not yet committed."""
     return bool(await scalar(conn, _OLDER_UNCOMMITTED, {"t": tenant_id, "f": forest_id, "s": session_id}))
+
+
+_YOUNGER_UNCOMMITTED = _OLDER_UNCOMMITTED.replace("::bigint < :s", "::bigint > :s")
+
+
+async def younger_uncommitted(conn: Conn, tenant_id: uuid.UUID, forest_id: int, session_id: int) -> bool:
+    """Whether a session of the forest accepted after ``session_id`` has a pending ingest job with
+    cells not yet committed (its commit is still to come)."""
+    return bool(await scalar(conn, _YOUNGER_UNCOMMITTED, {"t": tenant_id, "f": forest_id, "s": session_id}))
