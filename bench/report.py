@@ -119,8 +119,9 @@ def usage_totals(usage: dict[str, dict[str, Any]]) -> dict[str, float]:
 
 
 def stage_breakdown(stage_wall_s: dict[str, float], accept_wall_s: float | None = None) -> dict[str, float]:
-    """Per-stage seconds in the fixed order accept, extract, embed, commit, refresh."""
+    """Per-stage seconds in the fixed order accept, extract, embed, commit, refresh (commit and refresh
+    with the time their jobs waited for them: ``commit_wait``, ``refresh_wait``)."""
     out = {"accept": float(accept_wall_s if accept_wall_s is not None else stage_wall_s.get("accept", 0.0))}
     for k in ("extract", "embed", "commit", "refresh"):
-        out[k] = float(stage_wall_s.get(k, 0.0))
+        out[k] = float(stage_wall_s.get(k, 0.0)) + float(stage_wall_s.get(f"{k}_wait", 0.0))
     return out

@@ -104,6 +104,9 @@ class ServerMonitor:
         return {key: metrics.get(name, 0.0) for key, name in _VLLM_COUNTERS.items()}
 
     async def _gauges(self) -> tuple[float, float]:
+        if self.kind == "simulation":
+            stats = (await self._client.get(self.root + "/stats")).json()
+            return float(stats["in_flight"]), 0.0
         metrics = parse_prometheus((await self._client.get(self.root + "/metrics")).text)
         return metrics.get("vllm:num_requests_running", 0.0), metrics.get("vllm:num_requests_waiting", 0.0)
 
@@ -116,30 +119,35 @@ class ServerMonitor:
             return
         before = await self._totals()
         sampled = {"busy_s": 0.0, "sequence_s": 0.0, "queue_wait_s": 0.0}
-        sampler = asyncio.create_task(self._sample(sampled)) if self.kind == "vllm" else None
+        profile: list[tuple[float, float]] = []
+        sampler = asyncio.create_task(self._sample(sampled, profile))
         try:
             yield result
         finally:
-            if sampler is not None:
-                sampler.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await sampler
+            sampler.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sampler
             after = await self._totals()
-            delta = {key: after[key] - before.get(key, 0.0) for key in after}
-            if sampler is not None:
+            delta: dict[str, Any] = {key: after[key] - before.get(key, 0.0) for key in after}
+            if self.kind == "vllm":
                 delta.update(sampled)
             busy = delta.get("busy_s", 0.0)
             delta["busy_overlap"] = delta["sequence_s"] / busy if busy else 0.0
+            # requests being served, every interval: where the run left the server idle
+            delta["in_flight_profile"] = [[round(t, 2), n] for t, n in profile]
             result.update(delta)
 
-    async def _sample(self, into: dict[str, float]) -> None:
-        last = time.monotonic()
+    async def _sample(self, into: dict[str, float], profile: list[tuple[float, float]]) -> None:
+        """Sample the server's gauges every ``interval_s``: integrate them into ``into`` and append
+        ``(seconds since the start, requests being served)`` to ``profile``."""
+        start = last = time.monotonic()
         while True:
             await asyncio.sleep(self.interval_s)
             with contextlib.suppress(httpx.HTTPError):
                 running, waiting = await self._gauges()
                 now = time.monotonic()
                 step, last = now - last, now
+                profile.append((now - start, running))
                 if running > 0:
                     into["busy_s"] += step
                 into["sequence_s"] += running * step

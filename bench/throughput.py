@@ -188,6 +188,12 @@ async def _run_pipeline(
     out["facts_new"] = sum(d["facts_new"] for d in reports)
     out["nodes_refreshed"] = sum(d["nodes_refreshed"] for d in reports)
     out["jobs_failed"] = sum(d["jobs_failed"] for d in reports)
+    # where each user's wall went: per job its start, end and stages (its critical path)
+    out["stage_wall_s"] = {k: round(sum(d["stage_wall_s"].get(k, 0.0) for d in reports), 3)
+                           for k in sorted({k for d in reports for k in d["stage_wall_s"]})}  # fmt: skip
+    out["forests"] = [
+        {"accept_wall_s": d["accept_wall_s"], "wall_s": d["wall_s"], "timeline": d["timeline"]} for d in reports
+    ]
     return out
 
 
@@ -261,7 +267,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     with _endpoints(args) as (chat_url, embed_url, sim):
         overrides = _settings_overrides(args, chat_url, embed_url)
         async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
-            monitor = ServerMonitor(chat_url)
+            monitor = ServerMonitor(chat_url, interval_s=0.1)
             source = await monitor.detect()
             bar = tqdm(
                 total=n_sessions * len(systems) * args.repeat,

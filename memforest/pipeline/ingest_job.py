@@ -56,6 +56,7 @@ class IngestCounts:
     embedded: int = 0
     entities_activated: int = 0
     scenes_spawned: int = 0
+    refresh_handoffs: int = 0  # eager refreshes left to a refresh of the forest already running
     stage_wall_s: dict[str, float] = field(default_factory=dict)
 
     def add(self, other: IngestCounts) -> None:
@@ -71,6 +72,7 @@ class IngestCounts:
         self.nodes_refreshed += refreshed.nodes_refreshed
         self.summaries_changed += refreshed.summaries_changed
         self.embedded += refreshed.embedded
+        self.refresh_handoffs += int(refreshed.handed_off)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "stage_wall_s"}
@@ -239,12 +241,14 @@ async def commit_cells(
     embeddings: dict[tuple[int, int], np.ndarray[Any, Any]],
     settings: Settings,
     counts: IngestCounts,
-) -> None:
+) -> bool:
     """Commit extracted cells in one transaction under the forest lock (:func:`mark_cells`: record
     failed cells' errors, mark the others extracted, leaving out those another worker committed
     meanwhile), canonicalise, route and insert the candidates of the cells this call marked with
     their ``embeddings`` (keyed as :func:`embed_candidates` returns), and, with coalesced refresh,
-    schedule the forest's refresh job. Adds to ``counts``."""
+    schedule the forest's refresh job. Adds to ``counts``. Returns whether, with coalesced refresh,
+    a session of the forest accepted after this one has yet to commit."""
+    more_coming = False
     insert_stats = InsertStats()
     async with db.tenant(tenant_id) as conn:
         await lock_forest(conn, tenant_id, forest_id, "graph")
@@ -258,7 +262,9 @@ async def commit_cells(
                 conn, tenant_id, forest_id, due_commits=settings.pipeline.refresh_coalesce_commits,
                 delay_s=settings.pipeline.refresh_coalesce_delay_s,
             )  # fmt: skip
+            more_coming = await jobs.younger_uncommitted(conn, tenant_id, forest_id, session_id)
     add_structure_counts(counts, insert_stats, router)
+    return more_coming
 
 
 def coalesced(settings: Settings) -> bool:
@@ -275,7 +281,8 @@ async def run_coalesced_refresh(
         db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
         concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
     )  # fmt: skip
-    counts = IngestCounts(stage_wall_s={"refresh": time.perf_counter() - t0})
+    wall = time.perf_counter() - t0
+    counts = IngestCounts(stage_wall_s={"refresh_wait": refreshed.lock_wait_s, "refresh": wall - refreshed.lock_wait_s})
     counts.add_refresh(refreshed)
     return counts
 
@@ -292,20 +299,31 @@ async def run_ingest(
     embeddings = await embed_candidates(work, backends, ledger)
     t2 = time.perf_counter()
     await wait_for_older_commits(db, tenant_id, forest_id, session_id, settings.pipeline.commit_order_wait_s)
+    t_wait = time.perf_counter()
     try:
-        await commit_cells(db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts)
+        more_coming = await commit_cells(
+            db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts
+        )
     finally:
         COMMITS.ring((tenant_id, forest_id))  # younger sessions of this forest may commit now
     t3 = time.perf_counter()
     # With coalescing, only the lowest levels now (this job's own leaves and their parents); the
-    # upper levels, shared by many sessions' paths, wait for the forest's refresh job.
+    # upper levels, shared by many sessions' paths, wait for the forest's refresh job. While a
+    # younger session of the forest is still to commit (a burst, an import), only the leaves: its
+    # commit dirties the same parents again, and the last session of the burst summarises them
+    # once (ADR 0025). Such a job also never waits for a refresh of the forest that is running: that
+    # one takes this job's dirty leaves over, and the worker goes on to the next session.
+    eager = settings.pipeline.refresh_eager_max_level
     refreshed: RefreshStats = await refresh_forest(
         db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
         concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
-        max_level=settings.pipeline.refresh_eager_max_level if coalesced(settings) else None,
+        max_level=(0 if more_coming else eager) if coalesced(settings) else None, hand_off=more_coming,
     )  # fmt: skip
     t4 = time.perf_counter()
     counts.add_refresh(refreshed)
-    counts.stage_wall_s = {"extract": t1 - t0, "embed": t2 - t1, "commit": t3 - t2, "refresh": t4 - t3}
+    counts.stage_wall_s = {
+        "extract": t1 - t0, "embed": t2 - t1, "commit_wait": t_wait - t2, "commit": t3 - t_wait,
+        "refresh_wait": refreshed.lock_wait_s, "refresh": t4 - t3 - refreshed.lock_wait_s,
+    }  # fmt: skip
     errors = [{"cell_id": c.cell_id, "error": c.error} for c in work if c.error is not None]
     return counts, errors

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from memforest.backends.base import Embedder, Summarizer, SummaryInput, UsageLed
 from memforest.db.engine import Database
 from memforest.domain import TreeKind
 from memforest.store import nodes as store
-from memforest.store.sql import Conn, lock_forest, lock_refresh, unlock_refresh
+from memforest.store.sql import Conn, lock_forest, lock_refresh, try_lock_refresh, unlock_refresh
 
 
 @dataclass(slots=True)
@@ -27,6 +28,8 @@ class RefreshStats:
     summaries_changed: int = 0
     embedded: int = 0
     stale_writes: int = 0
+    lock_wait_s: float = 0.0  # waiting for another refresh of the forest to end
+    handed_off: bool = False  # another refresh of the forest was running and took this one's work
 
     def add(self, other: RefreshStats) -> None:
         self.levels = sorted(set(self.levels) | set(other.levels))
@@ -34,6 +37,8 @@ class RefreshStats:
         self.summaries_changed += other.summaries_changed
         self.embedded += other.embedded
         self.stale_writes += other.stale_writes
+        self.lock_wait_s += other.lock_wait_s
+        self.handed_off = self.handed_off or other.handed_off
 
 
 def summary_hash(summary: str) -> str:
@@ -52,40 +57,89 @@ async def refresh_forest(
     ledger: UsageLedger | None = None,
     max_passes: int = 8,
     max_level: int | None = None,
+    hand_off: bool = False,
 ) -> RefreshStats:
     """Refresh every dirty node of the forest, lowest level first; with ``max_level``, only the dirty
     nodes up to that level (the ones above stay dirty for a later, coalesced refresh). Serialised per
-    forest with a session-level advisory lock (held on a connection, not in a transaction)."""
+    forest with a session-level advisory lock (held on a connection, not in a transaction).
+
+    With ``hand_off``, a caller that finds another refresh of the forest running does not wait for
+    it: that refresh takes the caller's dirty nodes over (``stats.handed_off``). Only a caller whose
+    dirty nodes a queued refresh job would also reach may hand off (an ingest job's eager refresh,
+    ADR 0025). Every refresh, after releasing the lock, looks for dirty nodes once more and, when
+    there are some and the lock is free, goes on: a hand-off made between its last look inside the
+    lock and the release is never left behind."""
     top = max_level if max_level is not None else 2**31 - 1
     stats = RefreshStats()
     async with db.engine.connect() as raw:
         # autocommit: the lock statements need no BEGIN and COMMIT around them (two round trips each)
         lock_conn = await raw.execution_options(isolation_level="AUTOCOMMIT")
-        await lock_refresh(lock_conn, tenant_id, forest_id)
-        try:
-            for _ in range(max_passes):
-                level, progressed, remaining = 0, False, 0
-                while True:
-                    # one transaction finds the next dirty level and reads it (or, past the last
-                    # one, counts what is left dirty): each transaction is four round trips more
-                    async with db.tenant(tenant_id) as conn:
-                        next_level = await store.min_dirty_level(conn, tenant_id, forest_id, level, top)
-                        if next_level is None:
-                            remaining = await store.count_dirty(conn, tenant_id, forest_id, top)
-                            break
-                        read = await _read_level(conn, tenant_id, forest_id, next_level)
-                    level = next_level
-                    done = await _refresh_level(
-                        db, tenant_id, forest_id, level, read, summarizer, embedder, concurrency, ledger
-                    )
-                    progressed = progressed or done.nodes_refreshed > 0
-                    stats.add(done)
-                    level += 1
-                if not remaining or not progressed:
+        t_lock = time.perf_counter()
+        if hand_off:
+            if not await try_lock_refresh(lock_conn, tenant_id, forest_id):
+                stats.handed_off = True
+                return stats
+        else:
+            await lock_refresh(lock_conn, tenant_id, forest_id)
+        stats.lock_wait_s = time.perf_counter() - t_lock
+        rounds = 0
+        while True:
+            try:
+                clean = await _passes(
+                    db, tenant_id, forest_id, top, summarizer, embedder, concurrency, ledger, max_passes, stats
+                )
+            finally:
+                await unlock_refresh(lock_conn, tenant_id, forest_id)
+            rounds += 1
+            # a refresh that could not finish leaves the rest to the forest's refresh job; one that
+            # did, takes over what was handed off after its last look (bounded, as its passes are)
+            if not clean or rounds >= max_passes:
+                break
+            async with db.tenant(tenant_id) as conn:
+                if not await store.count_dirty(conn, tenant_id, forest_id, top):
                     break
-        finally:
-            await unlock_refresh(lock_conn, tenant_id, forest_id)
+            if not await try_lock_refresh(lock_conn, tenant_id, forest_id):
+                break  # the refresh holding it now looks again after its own release
     return stats
+
+
+async def _passes(
+    db: Database,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    top: int,
+    summarizer: Summarizer,
+    embedder: Embedder,
+    concurrency: int,
+    ledger: UsageLedger | None,
+    max_passes: int,
+    stats: RefreshStats,
+) -> bool:
+    """Passes over the dirty levels up to ``top`` (under the refresh lock) until none is left dirty
+    (returns True) or a pass made no progress or ``max_passes`` ran out (False)."""
+    for _ in range(max_passes):
+        level, progressed, remaining = 0, False, 0
+        while True:
+            # one transaction finds the next dirty level and reads it (or, past the last
+            # one, counts what is left dirty): each transaction is four round trips more
+            async with db.tenant(tenant_id) as conn:
+                next_level = await store.min_dirty_level(conn, tenant_id, forest_id, level, top)
+                if next_level is None:
+                    remaining = await store.count_dirty(conn, tenant_id, forest_id, top)
+                    break
+                read = await _read_level(conn, tenant_id, forest_id, next_level)
+            level = next_level
+            done = await _refresh_level(
+                db, tenant_id, forest_id, level, read, summarizer, embedder, concurrency, ledger
+            )
+            progressed = progressed or done.nodes_refreshed > 0
+            stats.add(done)
+            level += 1
+        if not remaining:
+            return True
+        if not progressed:
+            return False
+    return False
 
 
 async def _read_level(

@@ -298,11 +298,14 @@ async def forest_name(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> str |
     return None if name is None else str(name)
 
 
-_OUTCOMES = "SELECT kind, state, result, usage, errors FROM jobs WHERE tenant_id = :t AND job_id = ANY(:ids)"
+_OUTCOMES = """
+SELECT kind, state, payload, result, usage, errors, created_at, started_at, finished_at FROM jobs
+WHERE tenant_id = :t AND job_id = ANY(:ids) ORDER BY created_at, job_id
+"""
 
 
 async def job_outcomes(conn: Conn, tenant_id: uuid.UUID, job_ids: list[uuid.UUID]) -> list[Row]:
-    """kind, state, result, usage and errors of the given jobs."""
+    """kind, state, payload, result, usage, errors and times of the given jobs, oldest first."""
     return await fetch_all(conn, _OUTCOMES, {"t": tenant_id, "ids": job_ids})
 
 
@@ -320,3 +323,12 @@ async def older_uncommitted(conn: Conn, tenant_id: uuid.UUID, forest_id: int, se
     """Whether a session of the forest accepted before ``session_id`` has a pending ingest job with
     cells not yet committed."""
     return bool(await scalar(conn, _OLDER_UNCOMMITTED, {"t": tenant_id, "f": forest_id, "s": session_id}))
+
+
+_YOUNGER_UNCOMMITTED = _OLDER_UNCOMMITTED.replace("::bigint < :s", "::bigint > :s")
+
+
+async def younger_uncommitted(conn: Conn, tenant_id: uuid.UUID, forest_id: int, session_id: int) -> bool:
+    """Whether a session of the forest accepted after ``session_id`` has a pending ingest job with
+    cells not yet committed (its commit is still to come)."""
+    return bool(await scalar(conn, _YOUNGER_UNCOMMITTED, {"t": tenant_id, "f": forest_id, "s": session_id}))

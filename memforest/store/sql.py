@@ -81,6 +81,7 @@ async def lock_forest(conn: AsyncConnection, tenant_id: object, forest_id: int, 
 
 
 _REFRESH_LOCK = "SELECT pg_advisory_lock(hashtextextended(:k, 0))"
+_REFRESH_TRY_LOCK = "SELECT pg_try_advisory_lock(hashtextextended(:k, 0))"
 _REFRESH_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(:k, 0))"
 
 
@@ -92,6 +93,12 @@ async def lock_refresh(conn: AsyncConnection, tenant_id: object, forest_id: int)
     """Take the session-level advisory lock that serialises refreshes of one forest (held by the
     connection until :func:`unlock_refresh`, across the transactions the refresh opens)."""
     await conn.execute(text(_REFRESH_LOCK), {"k": _refresh_key(tenant_id, forest_id)})
+
+
+async def try_lock_refresh(conn: AsyncConnection, tenant_id: object, forest_id: int) -> bool:
+    """:func:`lock_refresh` if no other connection holds it now; False (and no lock) otherwise."""
+    result = await conn.execute(text(_REFRESH_TRY_LOCK), {"k": _refresh_key(tenant_id, forest_id)})
+    return bool(result.scalar())
 
 
 async def unlock_refresh(conn: AsyncConnection, tenant_id: object, forest_id: int) -> None:
