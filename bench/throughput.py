@@ -5,6 +5,8 @@ Systems (``--systems``):
 
 * ``memforest``: MemForest's write path as deployed (parallel extraction, several ingest jobs
   per forest, lazy level-parallel refresh);
+* ``memforest_burst``: the same with ``pipeline.burst_refresh_handoff`` (opt-in, ADR 0025: in a
+  burst of one user's sessions, level-1 summaries wait for the burst's last session);
 * ``serial_pipeline``: the same pipeline at concurrency 1 inside each user (one job, one
   extraction call and one summary call at a time): the ablation of in-session parallelism;
 * ``sequential_memory``: a MODEL of a Mem0-style write path (``bench/sequential_memory.py``):
@@ -54,7 +56,7 @@ from memforest.pipeline.service import ingest_sessions
 from memforest.testing.simulated_llm import PRESETS, SimulationConfig, preset_config, run_server_in_process
 
 NAME = "throughput"
-SYSTEMS = ("memforest", "serial_pipeline", "sequential_memory")
+SYSTEMS = ("memforest", "memforest_burst", "serial_pipeline", "sequential_memory")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -152,10 +154,14 @@ def _run_record(system: str, wall: float, queryable: list[float], usage: dict[st
 
 
 async def _run_pipeline(
-    env: BenchEnv, forests: list[ForestInput], tag: str, *, serial: bool, job_concurrency: int, tick: Callable[[], None]
+    env: BenchEnv, forests: list[ForestInput], tag: str, *, system: str, job_concurrency: int, tick: Callable[[], None]
 ) -> dict[str, Any]:
-    if serial:
-        pipeline = env.settings.pipeline.model_copy(update={"extract_concurrency": 1, "refresh_concurrency": 1})
+    serial = system == "serial_pipeline"
+    knobs: dict[str, Any] = {"extract_concurrency": 1, "refresh_concurrency": 1} if serial else {}
+    if system == "memforest_burst":
+        knobs["burst_refresh_handoff"] = True
+    if knobs:
+        pipeline = env.settings.pipeline.model_copy(update=knobs)
         env = dataclasses.replace(env, settings=env.settings.model_copy(update={"pipeline": pipeline}))
     started = time.perf_counter()
     queryable: list[float] = []
@@ -184,7 +190,7 @@ async def _run_pipeline(
     for d in reports:
         for stage, u in d["model_usage"].items():
             ledger.record(stage, **u)
-    out = _run_record("serial_pipeline" if serial else "memforest", wall, queryable, ledger.as_dict())
+    out = _run_record(system, wall, queryable, ledger.as_dict())
     out["facts_new"] = sum(d["facts_new"] for d in reports)
     out["nodes_refreshed"] = sum(d["nodes_refreshed"] for d in reports)
     out["jobs_failed"] = sum(d["jobs_failed"] for d in reports)
@@ -248,6 +254,10 @@ def summarise(runs: list[dict[str, Any]], systems: Sequence[str]) -> dict[str, A
         key = f"speedup_vs_{other}"
         ref = summary.get(other)
         summary[key] = ref["wall_s"] / base["wall_s"] if base and ref and base["wall_s"] else None
+    burst, ref = summary.get("memforest_burst"), summary.get("sequential_memory")
+    summary["burst_speedup_vs_sequential_memory"] = (
+        ref["wall_s"] / burst["wall_s"] if burst and ref and burst["wall_s"] else None
+    )
     return summary
 
 
@@ -294,7 +304,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                                     env,
                                     forests,
                                     f"{system}-r{rep}",
-                                    serial=system == "serial_pipeline",
+                                    system=system,
                                     job_concurrency=args.job_concurrency,
                                     tick=tick,
                                 )

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from bench.report import new_figure, save_figure
 
-COLORS = {"memforest": "#2a6", "serial_pipeline": "#e90", "sequential_memory": "#c44"}
+COLORS = {"memforest": "#2a6", "memforest_burst": "#6c9", "serial_pipeline": "#e90", "sequential_memory": "#c44"}
 
 
 def _spread(row: dict[str, Any], key: str) -> str:
@@ -71,6 +71,9 @@ def render(result: dict[str, Any], console: Console) -> None:
     ):
         if summary.get(key) is not None:
             console.print(f"[bold]MemForest {summary[key]:.2f}x faster[/bold] (median wall) {label}")
+    if summary.get("burst_speedup_vs_sequential_memory") is not None:
+        burst = summary["burst_speedup_vs_sequential_memory"]
+        console.print(f"with burst refresh hand-off (opt-in): {burst:.2f}x over the sequential memory")
     if sim:
         console.print(
             f"saturation: busy overlap near max_num_seqs ({sim['max_num_seqs']}) or queue wait > 0 means the "

@@ -128,8 +128,8 @@ def test_throughput_simulated_quick(db_env: str, tmp_path: Path) -> None:
     assert result["simulated"] is True and result["config"]["simulation"]["preset"] == "4b"
     assert result["provenance"]["args"]["repeat"] == 2 and len(result["provenance"]["git"]["commit"]) == 40
     runs = result["runs"]
-    assert len(runs) == 3 * 2
-    assert {r["system"] for r in runs} == {"memforest", "serial_pipeline", "sequential_memory"}
+    assert len(runs) == 4 * 2
+    assert {r["system"] for r in runs} == {"memforest", "memforest_burst", "serial_pipeline", "sequential_memory"}
     for r in runs:
         assert r["sessions"] == 4 and r["wall_s"] > 0 and r["prefix_cache_reset"] is True
         assert 0 < r["queryable_p50_s"] <= r["queryable_p95_s"] <= r["wall_s"] + 1e-6
@@ -144,7 +144,7 @@ def test_throughput_simulated_quick(db_env: str, tmp_path: Path) -> None:
     assert all(r["model_usage"]["extract"]["calls"] == r["pairs"] for r in seq)
     assert all(r["model_usage"]["update"]["calls"] == r["facts_extracted"] for r in seq)
     summary = result["summary"]
-    for system in ("memforest", "serial_pipeline", "sequential_memory"):
+    for system in ("memforest", "memforest_burst", "serial_pipeline", "sequential_memory"):
         walls = sorted(r["wall_s"] for r in runs if r["system"] == system)
         assert summary[system]["wall_s"] == pytest.approx(sum(walls) / 2)  # the median of two
         assert summary[system]["queryable_p50_s"] > 0
@@ -153,6 +153,9 @@ def test_throughput_simulated_quick(db_env: str, tmp_path: Path) -> None:
     )
     assert summary["speedup_vs_serial_pipeline"] == pytest.approx(
         summary["serial_pipeline"]["wall_s"] / summary["memforest"]["wall_s"]
+    )
+    assert summary["burst_speedup_vs_sequential_memory"] == pytest.approx(
+        summary["sequential_memory"]["wall_s"] / summary["memforest_burst"]["wall_s"]
     )
 
 

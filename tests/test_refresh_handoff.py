@@ -109,7 +109,7 @@ async def _violations(db: Database, tenant_id: uuid.UUID, forest_id: int) -> lis
 async def test_a_burst_summarises_shared_parents_once_and_builds_the_same_forest(
     db: Database, settings: Settings
 ) -> None:
-    s = _small_trees(settings)
+    s = _small_trees(settings, burst_refresh_handoff=True)
     tenant_id = await ensure_tenant(db, "t")
     backends = build_backends(s)
     one_by_one, burst = _Counting(), _Counting()

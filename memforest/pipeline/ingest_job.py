@@ -246,8 +246,8 @@ async def commit_cells(
     failed cells' errors, mark the others extracted, leaving out those another worker committed
     meanwhile), canonicalise, route and insert the candidates of the cells this call marked with
     their ``embeddings`` (keyed as :func:`embed_candidates` returns), and, with coalesced refresh,
-    schedule the forest's refresh job. Adds to ``counts``. Returns whether, with coalesced refresh,
-    a session of the forest accepted after this one has yet to commit."""
+    schedule the forest's refresh job. Adds to ``counts``. Returns whether, with coalesced and burst
+    refresh, a session of the forest accepted after this one has yet to commit."""
     more_coming = False
     insert_stats = InsertStats()
     async with db.tenant(tenant_id) as conn:
@@ -262,7 +262,8 @@ async def commit_cells(
                 conn, tenant_id, forest_id, due_commits=settings.pipeline.refresh_coalesce_commits,
                 delay_s=settings.pipeline.refresh_coalesce_delay_s,
             )  # fmt: skip
-            more_coming = await jobs.younger_uncommitted(conn, tenant_id, forest_id, session_id)
+            if settings.pipeline.burst_refresh_handoff:
+                more_coming = await jobs.younger_uncommitted(conn, tenant_id, forest_id, session_id)
     add_structure_counts(counts, insert_stats, router)
     return more_coming
 
@@ -308,16 +309,17 @@ async def run_ingest(
         COMMITS.ring((tenant_id, forest_id))  # younger sessions of this forest may commit now
     t3 = time.perf_counter()
     # With coalescing, only the lowest levels now (this job's own leaves and their parents); the
-    # upper levels, shared by many sessions' paths, wait for the forest's refresh job. While a
-    # younger session of the forest is still to commit (a burst, an import), only the leaves: its
-    # commit dirties the same parents again, and the last session of the burst summarises them
-    # once (ADR 0025). Such a job also never waits for a refresh of the forest that is running: that
-    # one takes this job's dirty leaves over, and the worker goes on to the next session.
+    # upper levels, shared by many sessions' paths, wait for the forest's refresh job. With
+    # burst_refresh_handoff (opt-in, ADR 0025), while a younger session of the forest is still to
+    # commit, only the leaves: its commit dirties the same parents again, and the last session of
+    # the burst summarises them once; such a job never waits for a running refresh of the forest
+    # either (that one takes its dirty leaves over, and the worker goes on to the next session).
     eager = settings.pipeline.refresh_eager_max_level
+    burst = more_coming and settings.pipeline.burst_refresh_handoff
     refreshed: RefreshStats = await refresh_forest(
         db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
         concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
-        max_level=(0 if more_coming else eager) if coalesced(settings) else None, hand_off=more_coming,
+        max_level=(0 if burst else eager) if coalesced(settings) else None, hand_off=burst,
     )  # fmt: skip
     t4 = time.perf_counter()
     counts.add_refresh(refreshed)
