@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -16,7 +15,7 @@ from memforest.domain import JobState, SessionInput
 from memforest.pipeline import jobs
 from memforest.pipeline.accept import AcceptResult, accept_session
 from memforest.pipeline.ingest_job import IngestCounts
-from memforest.pipeline.worker import JobArrivals, run_worker
+from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
 from memforest.store import jobs as store_jobs
 from memforest.store import nodes as store_nodes
@@ -87,36 +86,19 @@ async def accept_sessions(
     """Accept each session in its own short transaction (each returns at once; extraction is queued)."""
     async with db.tenant(tenant_id) as conn:
         forest = await ensure_forest(conn, tenant_id, forest_name)
-    results: list[AcceptResult] = []
-    await _accept_into(db, settings, tenant_id, forest, sessions, results)
+    results = []
+    for session in sessions:
+        async with db.tenant(tenant_id) as conn:
+            results.append(
+                await accept_session(
+                    conn,
+                    forest,
+                    session,
+                    cell_turns=settings.pipeline.cell_turns,
+                    fanout=settings.pipeline.fanout_session,
+                )
+            )
     return forest, results
-
-
-async def _accept_into(
-    db: Database,
-    settings: Settings,
-    tenant_id: uuid.UUID,
-    forest: Forest,
-    sessions: Sequence[SessionInput],
-    results: list[AcceptResult],
-    arrivals: JobArrivals | None = None,
-) -> None:
-    """Accept ``sessions`` one short transaction each, appending to ``results`` and ringing
-    ``arrivals`` after each; closes ``arrivals`` at the end (or on an error)."""
-    try:
-        for session in sessions:
-            async with db.tenant(tenant_id) as conn:
-                results.append(
-                    await accept_session(
-                        conn, forest, session, cell_turns=settings.pipeline.cell_turns,
-                        fanout=settings.pipeline.fanout_session,
-                    )
-                )  # fmt: skip
-            if arrivals is not None:
-                arrivals.ring()
-    finally:
-        if arrivals is not None:
-            arrivals.close()
 
 
 async def ingest_sessions(
@@ -135,31 +117,20 @@ async def ingest_sessions(
     """Accept ``sessions`` and run every due job of the forest to completion in this process. With
     ``flush`` (the default), then also the forest's coalesced refresh job, so no node is left dirty;
     without it, that job runs only if it is already due (enough commits pending). ``count_forest``
-    adds the forest's tree and node counts to the report (a scan of its nodes).
-
-    The workers start with the first accepted session: extraction of the first sessions runs while
-    the later ones are still being accepted (ADR 0025). A session that cannot be accepted raises
-    once the sessions accepted before it have been run."""
+    adds the forest's tree and node counts to the report (a scan of its nodes)."""
     t0 = time.perf_counter()
-    async with db.tenant(tenant_id) as conn:
-        forest = await ensure_forest(conn, tenant_id, forest_name)
-    accepted: list[AcceptResult] = []
-    arrivals = JobArrivals()
-    accept_s: list[float] = []
-
-    async def accept_all() -> None:
-        try:
-            await _accept_into(db, settings, tenant_id, forest, sessions, accepted, arrivals)
-        finally:
-            accept_s.append(time.perf_counter() - t0)
-
-    accepting = asyncio.create_task(accept_all())
+    forest, accepted = await accept_sessions(db, settings, tenant_id, forest_name, sessions)
     report = IngestReport(forest=forest.name)
+    report.accept_wall_s = time.perf_counter() - t0
+    for r in accepted:
+        if r.created:
+            report.sessions_accepted += 1
+            report.turns += r.turns
+            report.cells += r.cells
+        else:
+            report.sessions_unchanged += 1
+    total = report.sessions_accepted
     done: list[uuid.UUID] = []
-
-    def total() -> int:
-        """Sessions with a job: the accepted new ones, and (while accepting) those still to come."""
-        return sum(1 for r in accepted if r.created) + len(sessions) - len(accepted)
 
     sessions_done = 0
 
@@ -171,35 +142,20 @@ async def ingest_sessions(
                 return
             sessions_done += 1
             if progress is not None:
-                progress(sessions_done, max(total(), sessions_done))
+                progress(sessions_done, max(total, sessions_done))
 
-    try:
-        for early in (False, True) if flush else (False,):
-            await run_worker(
-                db,
-                settings,
-                backends,
-                concurrency=job_concurrency,
-                stop_when_idle=True,
-                tenant_id=tenant_id,
-                forest_id=forest.forest_id,
-                on_done=on_done,
-                early=early,
-                arrivals=None if early else arrivals,  # the first pass ends only once acceptance has
-            )
-    except BaseException:
-        accepting.cancel()
-        await asyncio.gather(accepting, return_exceptions=True)
-        raise
-    await accepting  # a session that could not be accepted raises here, after the others ran
-    report.accept_wall_s = accept_s[0]
-    for r in accepted:
-        if r.created:
-            report.sessions_accepted += 1
-            report.turns += r.turns
-            report.cells += r.cells
-        else:
-            report.sessions_unchanged += 1
+    for early in (False, True) if flush else (False,):
+        await run_worker(
+            db,
+            settings,
+            backends,
+            concurrency=job_concurrency,
+            stop_when_idle=True,
+            tenant_id=tenant_id,
+            forest_id=forest.forest_id,
+            on_done=on_done,
+            early=early,
+        )
     trees: dict[str, int] = {}
     nodes = 0
     async with db.tenant(tenant_id) as conn:

@@ -66,29 +66,6 @@ async def _pause(seconds: float, stop: asyncio.Event | None) -> None:
         await asyncio.wait_for(stop.wait(), timeout=seconds)
 
 
-class JobArrivals:
-    """Tells one-shot workers (``stop_when_idle``) that jobs are still being queued in this process:
-    an idle loop waits for the next :meth:`ring` instead of ending, until :meth:`close`."""
-
-    def __init__(self) -> None:
-        self._event = asyncio.Event()
-        self.closed = False
-
-    def ring(self) -> None:
-        """A job was queued: idle loops look again."""
-        self._event.set()
-        self._event = asyncio.Event()
-
-    def close(self) -> None:
-        """No more jobs will be queued: idle loops end."""
-        self.closed = True
-        self._event.set()
-
-    def current(self) -> asyncio.Event:
-        """The event the next :meth:`ring` (or :meth:`close`) sets; take it before looking for jobs."""
-        return self._event
-
-
 def new_worker_id() -> str:
     """host:pid:random — unique per worker task."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -169,12 +146,10 @@ async def run_worker(
     stop: asyncio.Event | None = None,
     early: bool = False,
     handlers: Mapping[str, Handler] = HANDLERS,
-    arrivals: JobArrivals | None = None,
 ) -> None:
-    """Claim and run jobs with ``concurrency`` loops until stopped (or idle, if asked; with
-    ``arrivals``, idle once it is closed); ``early`` also runs jobs scheduled for later (a coalesced
-    refresh), to flush a forest now. ``handlers`` maps job kinds to the functions that run them (a
-    kind it lacks fails its job)."""
+    """Claim and run jobs with ``concurrency`` loops until stopped (or idle, if asked); ``early``
+    also runs jobs scheduled for later (a coalesced refresh), to flush a forest now. ``handlers``
+    maps job kinds to the functions that run them (a kind it lacks fails its job)."""
 
     last_sweep = -math.inf
     last_prune = -math.inf
@@ -209,18 +184,11 @@ async def run_worker(
         """Claim and run one job (or wait a poll interval); False when an idle one-shot run is done."""
         if not stop_when_idle and tenant_id is None and forest_id is None:
             await prune()  # a long-running worker of all tenants, busy or idle
-        # taken before looking for a job: a job queued after the look rings (or closes) this event,
-        # and a look that starts after the close sees every job queued before it
-        queued = arrivals.current() if arrivals is not None and not arrivals.closed else None
         job = await jobs.claim(
             db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id,
             early=early, max_attempts=settings.worker.max_attempts,
         )  # fmt: skip
         if job is None:
-            if stop_when_idle and queued is not None:
-                with contextlib.suppress(TimeoutError):  # the next job queued here, or a slow poll
-                    await asyncio.wait_for(queued.wait(), timeout=settings.worker.poll_interval_s)
-                return True
             if stop_when_idle:
                 return False
             await sweep()  # long-running workers only: a one-shot run must not queue others' work
