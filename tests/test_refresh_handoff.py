@@ -1,8 +1,8 @@
 """A burst of sessions through the write path (ADR 0025): an ingest job whose forest has younger
 sessions still to commit refreshes only its leaves and hands them to a refresh of the forest that
 is running instead of waiting for it; the last session of the burst summarises the shared parents
-once; workers start while sessions are still being accepted. The end state is the forest a
-one-session-at-a-time ingest builds."""
+once (opt-in: pipeline.burst_refresh_handoff). The end state is the forest a one-session-at-a-time
+ingest builds."""
 
 from __future__ import annotations
 
@@ -21,12 +21,10 @@ from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
 from memforest.backends.summarize import ExtractiveSummarizer
 from memforest.db.engine import Database
-from memforest.domain import JobState, SessionInput, TreeKind
-from memforest.errors import ConflictError
-from memforest.pipeline import jobs, refresh
+from memforest.domain import SessionInput, TreeKind
+from memforest.pipeline import refresh
 from memforest.pipeline.refresh import refresh_forest
 from memforest.pipeline.service import accept_sessions, ingest_sessions
-from memforest.pipeline.worker import JobArrivals, run_worker
 from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, lock_forest, lock_refresh, scalar, unlock_refresh
@@ -212,50 +210,3 @@ async def test_a_hand_off_after_the_last_look_is_refreshed_by_the_holder(
     async with db.tenant(tenant_id) as conn:
         root = await scalar(conn, "SELECT summary FROM nodes WHERE node_id = (SELECT root_node_id FROM trees)")
     assert "Sheldon" in root
-
-
-async def test_an_idle_worker_waits_for_sessions_still_being_accepted(db: Database, settings: Settings) -> None:
-    s = _small_trees(settings)
-    tenant_id = await ensure_tenant(db, "t")
-    forest, _ = await accept_sessions(db, s, tenant_id, "f", [])
-    backends = build_backends(s)
-    arrivals = JobArrivals()
-    finished: list[JobState] = []
-    try:
-        worker = asyncio.create_task(
-            run_worker(db, s, backends, concurrency=2, stop_when_idle=True, tenant_id=tenant_id,
-                       forest_id=forest.forest_id, arrivals=arrivals, on_done=lambda _j, st: finished.append(st))
-        )  # fmt: skip
-        await asyncio.sleep(0.3)
-        assert not worker.done()  # idle, but sessions may still come
-        await accept_sessions(db, s, tenant_id, "f", _sessions(1))
-        arrivals.ring()
-        for _ in range(200):
-            if finished:
-                break
-            await asyncio.sleep(0.05)
-        assert finished == [JobState.SUCCEEDED] and not worker.done()
-        arrivals.close()
-        await asyncio.wait_for(worker, timeout=10)
-    finally:
-        await backends.aclose()
-
-
-async def test_a_session_that_cannot_be_accepted_raises_after_the_others_ran(db: Database, settings: Settings) -> None:
-    s = _small_trees(settings)
-    tenant_id = await ensure_tenant(db, "t")
-    first, second = _sessions(2)
-    clash = dataclasses.replace(first, turns=second.turns)  # the first one's id, other content
-    backends = build_backends(s)
-    try:
-        with pytest.raises(ConflictError):
-            await ingest_sessions(db, s, backends, tenant_id, "f", [first, second, clash], job_concurrency=2)
-    finally:
-        await backends.aclose()
-    fid = await _forest_id(db, tenant_id, "f")
-    async with db.tenant(tenant_id) as conn:
-        states = await fetch_all(conn, "SELECT kind, state FROM jobs ORDER BY created_at")
-    assert [(r["kind"], r["state"]) for r in states] == [("ingest", "succeeded")] * 2 + [("refresh", "succeeded")]
-    assert await _dirty_levels(db, tenant_id, fid) == {}
-    assert await _violations(db, tenant_id, fid) == []
-    assert await jobs.claim(db, "w", lease_s=30, tenant_id=tenant_id, early=True) is None
