@@ -9,11 +9,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from support import alternating_turns
+from support import hobby_sessions
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
@@ -26,29 +26,9 @@ from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
 
-PEOPLE = ("Ilse", "Teodor")
-HOBBIES = ("bouldering", "cello", "birdwatching", "ceramics", "fencing")
-
 
 def _sessions(n: int, prefix: str = "s") -> list[SessionInput]:
-    base = datetime(2022, 3, 1, 9, 0, tzinfo=UTC)
-    out = []
-    for i in range(n):
-        hobby = HOBBIES[i % len(HOBBIES)]
-        texts = [
-            f"I went {hobby} with Orla near Lake Veltin on day {i}.",
-            f"Orla told me she bought a new {hobby} kit in Brakel, note {i}.",
-            f"My cousin Kasimir wants to try {hobby} next month, entry {i}.",
-            f"Kasimir and Orla met at the Brakel market yesterday, item {i}.",
-        ]
-        out.append(
-            SessionInput(
-                external_id=f"{prefix}{i}",
-                time=base + timedelta(days=3 * i),
-                turns=alternating_turns(f"{prefix}{i}", texts, PEOPLE, role=None, turn_ids=False),
-            )
-        )
-    return out
+    return hobby_sessions(n, datetime(2022, 3, 1, 9, 0, tzinfo=UTC), prefix)
 
 
 def _small_trees(settings: Settings, **pipeline: Any) -> Settings:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from support import alternating_turns
+from support import hobby_sessions
 
 from memforest.backends.base import SummaryInput, UsageLedger
 from memforest.backends.factory import build_backends
@@ -32,23 +32,10 @@ from memforest.store.tenants import ensure_tenant
 from memforest.store.trees import InsertStats, LeafSpec, get_or_create_tree, insert_leaf
 
 BASE = datetime(2023, 4, 2, 9, 0, tzinfo=UTC)
-PEOPLE = ("Ilse", "Teodor")
-HOBBIES = ("bouldering", "cello", "birdwatching", "ceramics", "fencing")
 
 
 def _sessions(n: int, prefix: str = "s") -> list[SessionInput]:
-    out = []
-    for i in range(n):
-        hobby = HOBBIES[i % len(HOBBIES)]
-        texts = [
-            f"I went {hobby} with Orla near Lake Veltin on day {i}.",
-            f"Orla told me she bought a new {hobby} kit in Brakel, note {i}.",
-            f"My cousin Kasimir wants to try {hobby} next month, entry {i}.",
-            f"Kasimir and Orla met at the Brakel market yesterday, item {i}.",
-        ]
-        turns = alternating_turns(f"{prefix}{i}", texts, PEOPLE, role=None, turn_ids=False)
-        out.append(SessionInput(external_id=f"{prefix}{i}", time=BASE + timedelta(days=3 * i), turns=turns))
-    return out
+    return hobby_sessions(n, BASE, prefix)
 
 
 def _small_trees(settings: Settings, **pipeline: Any) -> Settings:

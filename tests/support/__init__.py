@@ -7,7 +7,7 @@ wrap these helpers live in ``tests/conftest.py``.
 from support.apps import AppClient, app_client, free_port, new_tenant, open_client, serve_app, tenant_key, wait_ready
 from support.auth import ADMIN_AUTH, ADMIN_KEY, admin_settings, bearer
 from support.db import seed_two_tenants, tenant_url
-from support.sessions import alternating_turns, session_body, session_input
+from support.sessions import alternating_turns, hobby_sessions, session_body, session_input
 
 __all__ = [
     "ADMIN_AUTH",
@@ -18,6 +18,7 @@ __all__ = [
     "app_client",
     "bearer",
     "free_port",
+    "hobby_sessions",
     "new_tenant",
     "open_client",
     "seed_two_tenants",

@@ -63,3 +63,25 @@ def session_body(
         turn["text"] = text
         turns.append(turn)
     return {"id": sid, "time": time, "turns": turns}
+
+
+HOBBY_SPEAKERS = ("Ilse", "Teodor")
+HOBBIES = ("bouldering", "cello", "birdwatching", "ceramics", "fencing")
+
+
+def hobby_sessions(n: int, base: datetime, prefix: str = "s") -> list[SessionInput]:
+    """``n`` sessions three days apart from ``base``, each four turns on one hobby with the same
+    people and places (Orla, Kasimir, Lake Veltin, Brakel): they share entity trees and scenes, so a
+    few sessions grow trees above level 1. No client turn ids."""
+    out = []
+    for i in range(n):
+        hobby = HOBBIES[i % len(HOBBIES)]
+        texts = [
+            f"I went {hobby} with Orla near Lake Veltin on day {i}.",
+            f"Orla told me she bought a new {hobby} kit in Brakel, note {i}.",
+            f"My cousin Kasimir wants to try {hobby} next month, entry {i}.",
+            f"Kasimir and Orla met at the Brakel market yesterday, item {i}.",
+        ]
+        turns = alternating_turns(f"{prefix}{i}", texts, HOBBY_SPEAKERS, role=None, turn_ids=False)
+        out.append(SessionInput(external_id=f"{prefix}{i}", time=base + timedelta(days=3 * i), turns=turns))
+    return out
