@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -134,8 +135,11 @@ def start_embedded(pgdata: Path, *, delete_on_exit: bool = False, shared_buffers
                 pgdata, cleanup_mode="delete" if delete_on_exit else "stop", start=False
             )
             if _users.get(handle.pgdata, 0) == 0:  # not started by this process yet
-                handle.ensure_pgdata_inited()  # initdb for a new home (start() repeats it, then skips)
-                write_tuning(handle.pgdata, shared_buffers)
+                # under pgserver's inter-process lock, as its start() initialises: two processes
+                # starting on a new home must not both run initdb (start() repeats it, then skips)
+                with getattr(handle, "_lock", None) or contextlib.nullcontext():
+                    handle.ensure_pgdata_inited()
+                    write_tuning(handle.pgdata, shared_buffers)
                 handle.start()
     except Exception as exc:
         raise ConfigurationError(f"could not start the embedded PostgreSQL in {pgdata}: {exc}") from exc
