@@ -22,7 +22,7 @@ from memforest.backends.llm import LLMNavigator, LLMPlanner
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.recall import TreeHit
 from memforest.retrieval.timecues import TimeCues
-from memforest.store.browse.descent import beam_descent, children_of, node_vectors
+from memforest.store.browse.descent import beam_descent, children_of, node_summaries, node_vectors
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn
 
@@ -157,7 +157,10 @@ async def browse_llm(
     roots = [t for t in trees if t.root_node_id is not None]
     if not roots:
         return [], stats
-    plan = await planner.plan(question, [t.root_summary or f"{t.kind}: {t.label}" for t in roots], ledger)
+    async with connect() as conn:  # recall reads no summaries: only this mode shows them
+        summaries = await node_summaries(conn, tenant_id, forest_id, [int(t.root_node_id or 0) for t in roots])
+    shown = [summaries.get(int(t.root_node_id or 0)) or f"{t.kind}: {t.label}" for t in roots]
+    plan = await planner.plan(question, shown, ledger)
     stats.planner_calls += 1
     sub_queries = [p.sub_query for p in plan.plans]
     # each tree's window: the planner's time focus narrowing the question's own; it restricts the

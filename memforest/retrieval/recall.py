@@ -36,7 +36,6 @@ class TreeHit:
     height: int
     score: float = 0.0
     ranks: dict[str, int] = field(default_factory=dict)
-    root_summary: str = ""
 
 
 @dataclass(slots=True)
@@ -112,7 +111,7 @@ def _hits(rows: Sequence[Row]) -> tuple[list[tuple[int, float]], dict[int, list[
     trees: dict[int, list[int]] = {}
     for r in rows:
         hits.setdefault(int(r["id"]), float(r["s"]))
-        trees.setdefault(int(r["id"]), [int(t) for t in r["trees"] or ()])
+        trees.setdefault(int(r["id"]), list(r["trees"] or ()))  # bigint[]: ints already
     return list(hits.items()), trees
 
 
@@ -186,7 +185,6 @@ async def recall(
                 height=int(row["height"]),
                 score=score,
                 ranks=ranks,
-                root_summary=str(row["summary"]),
             )
         )
     hits.sort(key=lambda h: (-h.score, h.tree_id))

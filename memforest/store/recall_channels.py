@@ -13,7 +13,8 @@ Channels (each bounded by its own LIMIT, none reads the whole forest):
   then rows matching any term (up to ``cap``), so the ranking costs at most ``2 * cap`` rows
   whatever the forest's size;
 - ``label``: entity trees whose label is a word of the question;
-- ``tree``: the tree rows (kind, label, root, height, root summary) of every tree named above.
+- ``tree``: the tree rows (kind, label, root, height) of every tree named above (no root summary:
+  only ``llm`` mode reads one, for its few top trees, in a statement of its own).
 """
 
 from __future__ import annotations
@@ -45,13 +46,15 @@ _INDEXED_AND_KNOBS = (
     f"{INDEXED_SQL} AS indexed"
 )
 
-# a root's tree is its node's ``tree_id`` (joined by the trees' primary key, not a scan of the
-# tenant's trees); ``root_node_id`` still has to name it
+# a root's tree is its node's ``tree_id``, looked up by the trees' primary key for each root
+# (LATERAL ... LIMIT 1): a join let the planner hash a sequential scan of ALL the tenant's trees
+# (7,590 rows, 1.5 ms, for 70 roots of a 1K-fact forest among 100); ``root_node_id`` still has to
+# name the node
 _ROOTS_EXACT = (
-    "SELECT tr.tree_id, 1 - c.d AS s FROM (SELECT x.node_id, x.tree_id, x.embedding <=> :q AS d FROM nodes x "
+    "SELECT c.tree_id, 1 - c.d AS s FROM (SELECT x.node_id, x.tree_id, x.embedding <=> :q AS d FROM nodes x "
     "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.parent_id IS NULL AND x.embedding IS NOT NULL "
-    "OFFSET 0) c JOIN trees tr ON tr.tenant_id = :t AND tr.tree_id = c.tree_id AND tr.root_node_id = c.node_id "
-    "AND tr.kind = ANY(:kinds) ORDER BY c.d, tr.tree_id LIMIT :nr"
+    "OFFSET 0) c CROSS JOIN LATERAL (SELECT 1 FROM trees tr WHERE tr.tenant_id = :t AND tr.tree_id = c.tree_id "
+    "AND tr.root_node_id = c.node_id AND tr.kind = ANY(:kinds) LIMIT 1) z ORDER BY c.d, c.tree_id LIMIT :nr"
 )
 # (the tree of each of the 2 * :nr candidates by primary key: LATERAL ... LIMIT 1 keeps the planner
 # from hashing a sequential scan of all the tenant's trees, 12K rows, for 100 probes)
@@ -98,15 +101,15 @@ _CHANNELS = (
     "ids AS (SELECT tree_id FROM rt UNION SELECT unnest(trees) FROM fx UNION SELECT unnest(trees) FROM cx "
     "UNION SELECT unnest(trees) FROM lx UNION SELECT tree_id FROM ln UNION SELECT tree_id FROM lab) "
     "SELECT 'root' AS ch, tree_id AS id, s, NULL::bigint[] AS trees, NULL::bigint AS cell, NULL::text AS kind, "
-    "NULL::text AS label, NULL::bigint AS root, NULL::int AS height, NULL::text AS summary FROM rt "
-    "UNION ALL SELECT 'fact', fact_id, sim, trees, NULL, NULL, NULL, NULL, NULL, NULL FROM fx "
-    "UNION ALL SELECT 'cell', leaf_cell_id, sim, trees, NULL, NULL, NULL, NULL, NULL, NULL FROM cx "
-    "UNION ALL SELECT 'lexical_fact', fact_id, s, trees, NULL, NULL, NULL, NULL, NULL, NULL FROM lx "
-    "UNION ALL SELECT 'lexical_node', node_id, s, ARRAY[tree_id], leaf_cell_id, NULL, NULL, NULL, NULL, NULL FROM ln "
-    "UNION ALL SELECT 'label', tree_id, n_leaves, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM lab "
-    "UNION ALL SELECT 'tree', t.tree_id, NULL, NULL, NULL, t.kind, t.label, t.root_node_id, t.height, "
-    "coalesce(n.summary, '') FROM trees t JOIN nodes n ON n.tenant_id = t.tenant_id AND n.node_id = t.root_node_id "
-    "WHERE t.tenant_id = :t AND t.forest_id = :f AND t.kind = ANY(:kinds) AND t.tree_id IN (SELECT tree_id FROM ids)"
+    "NULL::text AS label, NULL::bigint AS root, NULL::int AS height FROM rt "
+    "UNION ALL SELECT 'fact', fact_id, sim, trees, NULL, NULL, NULL, NULL, NULL FROM fx "
+    "UNION ALL SELECT 'cell', leaf_cell_id, sim, trees, NULL, NULL, NULL, NULL, NULL FROM cx "
+    "UNION ALL SELECT 'lexical_fact', fact_id, s, trees, NULL, NULL, NULL, NULL, NULL FROM lx "
+    "UNION ALL SELECT 'lexical_node', node_id, s, ARRAY[tree_id], leaf_cell_id, NULL, NULL, NULL, NULL FROM ln "
+    "UNION ALL SELECT 'label', tree_id, n_leaves, NULL, NULL, NULL, NULL, NULL, NULL FROM lab "
+    "UNION ALL SELECT 'tree', t.tree_id, NULL, NULL, NULL, t.kind, t.label, t.root_node_id, t.height "
+    "FROM trees t WHERE t.tenant_id = :t AND t.forest_id = :f AND t.kind = ANY(:kinds) AND t.root_node_id IS NOT NULL "
+    "AND t.tree_id IN (SELECT tree_id FROM ids)"
 )
 
 
@@ -160,7 +163,7 @@ async def recall_channels(
     scan_text: bool,
     as_of: datetime | None,
 ) -> list[Row]:
-    """Every channel's rows: ``ch, id, s, trees, cell, kind, label, root, height, summary`` (see the
+    """Every channel's rows: ``ch, id, s, trees, cell, kind, label, root, height`` (see the
     module docstring); rows of one channel come in no particular order. ``scan_text`` (a forest
     without its own indexes) finds full-text candidates by reading the forest's rows instead of its
     GIN indexes (migration 0013)."""

@@ -46,6 +46,7 @@ _BEAM = (
     ") SELECT depth, node_id, parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, sim, kept "
     "FROM walk ORDER BY depth, parent_id, t_start, seq"
 )
+_NODE_SUMMARIES = "SELECT node_id, summary FROM nodes WHERE tenant_id = :t AND forest_id = :f AND node_id = ANY(:ids)"
 _NODE_VECTORS = (
     "SELECT node_id, embedding FROM nodes WHERE tenant_id = :t AND forest_id = :f "
     "AND node_id = ANY(:ids) AND embedding IS NOT NULL"
@@ -89,3 +90,9 @@ async def node_vectors(
     """node id -> its vector (float32 numpy) for the given nodes that have one."""
     rows = await fetch_all(conn, _NODE_VECTORS, {"t": tenant_id, "f": forest_id, "ids": list(node_ids)})
     return {int(r["node_id"]): as_vector(r["embedding"]) for r in rows}
+
+
+async def node_summaries(conn: Conn, tenant_id: uuid.UUID, forest_id: int, node_ids: Sequence[int]) -> dict[int, str]:
+    """node id -> its summary ('' when it has none) for the given nodes."""
+    rows = await fetch_all(conn, _NODE_SUMMARIES, {"t": tenant_id, "f": forest_id, "ids": list(node_ids)})
+    return {int(r["node_id"]): str(r["summary"] or "") for r in rows}
