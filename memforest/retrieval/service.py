@@ -133,6 +133,12 @@ async def _resolve_anchor(
     return best[1] if best is not None else None
 
 
+async def _embed_one(embedder: Embedder, text: str, ledger: UsageLedger | None) -> Vec:
+    """The query embedding of one text."""
+    vecs = await embedder.embed([text], stage="query_embed", ledger=ledger)
+    return np.asarray(vecs[0], dtype=np.float32)
+
+
 def _collect(recalled: RecallResult, leaves: Sequence[Leaf]) -> dict[tuple[str, int], Candidate]:
     out: dict[tuple[str, int], Candidate] = {}
 
@@ -197,20 +203,12 @@ async def query(
     timings: dict[str, float] = {}
     t_all = time.perf_counter()
 
-    async with db.tenant(tenant_id) as conn:
-        forest, latest = await get_forest_and_latest(conn, tenant_id, forest_name)
-    timings["forest"] = _ms(t_all)
+    # the question's vector first, outside any transaction (a model server's embedding call holds
+    # no pooled connection); the forest lookup then opens the one transaction of recall, browse
+    # and assembly (ADR 0024 addendum, session 9: a transaction of its own cost ~1.2 ms of trips)
     t0 = time.perf_counter()
-    ref = as_of or latest or datetime.now(UTC)
-    cues: TimeCues = parse_time_cues(question, ref)
-    timings["cues"] = _ms(t0)
-
-    t0 = time.perf_counter()
-    texts = [question] + ([cues.anchor_text] if cues.anchor_text else [])
-    vecs = np.asarray(await backends.embedder.embed(texts, stage="query_embed", ledger=ledger), dtype=np.float32)
-    qvec = vecs[0]
+    qvec = await _embed_one(backends.embedder, question, ledger)
     timings["embed"] = _ms(t0)
-
     mode_used, fallback = mode, None
     chat = backends.chat
     if mode == "llm" and chat is None:
@@ -249,16 +247,25 @@ async def query(
         timings["assemble"] = _ms(t0)
         return out
 
-    # emb mode: recall, browse and assembly in one tenant transaction (no model call in between)
+    # emb mode: forest lookup, recall, browse and assembly in one tenant transaction (no model
+    # call in between but the rare anchor embedding)
     async with db.tenant(tenant_id) as conn:
+        t0 = time.perf_counter()
+        forest, latest = await get_forest_and_latest(conn, tenant_id, forest_name)
+        timings["forest"] = _ms(t0)
+        t0 = time.perf_counter()
+        ref = as_of or latest or datetime.now(UTC)
+        cues: TimeCues = parse_time_cues(question, ref)
+        timings["cues"] = _ms(t0)
         t0 = time.perf_counter()
         recalled = await recall(
             conn, tenant_id, forest.forest_id, question, qvec, preset, as_of=as_of, scope_kinds=scope_kinds
         )
         anchor_time = None
         if cues.anchor_text:
+            anchor_vec = await _embed_one(backends.embedder, cues.anchor_text, ledger)
             anchor_time = await _resolve_anchor(
-                conn, tenant_id, forest.forest_id, cues.anchor_text, vecs[1], recalled, as_of
+                conn, tenant_id, forest.forest_id, cues.anchor_text, anchor_vec, recalled, as_of
             )
             if anchor_time is not None:
                 if cues.anchor_side == "before":
