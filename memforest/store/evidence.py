@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn, Row, fetch_all
 
-# (tree_id, kind, label) of every tree holding a source, as a text[][] by tree id: a subplan per
-# row, whose cost stays linear in the candidates whatever plan the planner picks (a grouped join
-# was faster as a custom plan but its generic plan, estimating a few rows, rescanned it per cell)
+# (tree_id, kind, label) of every tree holding a source, as an array of records (the driver hands
+# them over as typed tuples: no text to parse), in no particular order: a subplan per row, whose
+# cost stays linear in the candidates whatever plan the planner picks (a grouped join was faster
+# as a custom plan but its generic plan, estimating a few rows, rescanned it per cell)
 _TREES_OF = (
-    "(SELECT array_agg(ARRAY[tr.tree_id::text, tr.kind, tr.label] ORDER BY tr.tree_id) FROM placements p "
+    "(SELECT array_agg(ROW(tr.tree_id, tr.kind, tr.label)) FROM placements p "
     " JOIN trees tr ON tr.tenant_id = p.tenant_id AND tr.tree_id = p.tree_id "
     " WHERE p.tenant_id = :t AND p.forest_id = :f AND p.source_kind = '{kind}' AND p.source_id = {col})"
 )
@@ -61,8 +63,8 @@ async def candidates_with_sim(
     leaf node's) and their trees, in one statement: ``kind`` (``fact`` | ``cell``), ``id, text,
     t_start, t_end`` (a fact's validity interval, a cell's time span)``, time_text, superseded_by,
     recorded_at, retracted_at`` (NULL for cells)``, session_ext`` (a cell's session external id;
-    NULL for facts)``, sim, trees`` (``[tree_id, kind, label]`` triples by tree id; see
-    :func:`tree_triples`). Facts come first; order within a kind is unspecified."""
+    NULL for facts)``, sim, trees`` (``(tree_id, kind, label)`` records in no particular order;
+    see :func:`tree_triples`). Facts come first; order within a kind is unspecified."""
     p = {"t": tenant_id, "f": forest_id, "fids": list(fact_ids), "cids": list(cell_ids), "q": q}
     return await fetch_all(conn, _CANDIDATES, p)
 
@@ -78,6 +80,6 @@ async def provenance(
     return await fetch_all(conn, _PROVENANCE, p)
 
 
-def tree_triples(value: Sequence[Sequence[str]] | None) -> list[tuple[int, str, str]]:
+def tree_triples(value: Sequence[Sequence[Any]] | None) -> list[tuple[int, str, str]]:
     """A ``trees`` column as ``(tree_id, kind, label)`` tuples."""
-    return [(int(t[0]), str(t[1]), str(t[2])) for t in value or ()]
+    return [(t[0], t[1], t[2]) for t in value or ()]
