@@ -125,11 +125,16 @@ async def recall(
     *,
     as_of: datetime | None = None,
     scope_kinds: Sequence[str] | None = None,
+    indexed: bool | None = None,
 ) -> RecallResult:
-    """Rank the forest's trees for ``question`` and keep the top ``preset.top_trees`` (two round
-    trips: whether the forest has its own indexes, then every channel in one statement)."""
-    # a forest is searched by index only through its own indexes (ADR 0024)
-    exact = not await channels.indexed_and_knobs(conn, forest_id, preset.hnsw_ef_search)
+    """Rank the forest's trees for ``question`` and keep the top ``preset.top_trees``: every channel
+    in one statement (and first, unless the caller says whether the forest has its own indexes,
+    a round trip to ask the catalogue and set the HNSW knobs)."""
+    # a forest is searched by index only through its own indexes (ADR 0024); a caller that looked
+    # the forest up with channels.forest_for_recall knows (and has set the knobs)
+    if indexed is None:
+        indexed = await channels.indexed_and_knobs(conn, forest_id, preset.hnsw_ef_search)
+    exact = not indexed
     kinds = list(scope_kinds) if scope_kinds else ["session", "entity", "scene"]
     names = sorted({t.lower() for t in tokenize(question)} - STOPWORDS)
     limits = channels.ChannelLimits(

@@ -26,8 +26,8 @@ from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
 from memforest.store.recall import Vec, anchor_candidates, nearest_cells, nearest_facts
+from memforest.store.recall_channels import forest_for_recall
 from memforest.store.sql import Conn
-from memforest.store.tenants import get_forest_and_latest
 from memforest.text.terms import content_terms
 
 __all__ = ["MODES", "Evidence", "QueryBackends", "QueryResult", "SourceFilter", "query"]
@@ -251,15 +251,24 @@ async def query(
     # call in between but the rare anchor embedding)
     async with db.tenant(tenant_id) as conn:
         t0 = time.perf_counter()
-        forest, latest = await get_forest_and_latest(conn, tenant_id, forest_name)
+        found = await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
+        forest = found.forest
         timings["forest"] = _ms(t0)
         t0 = time.perf_counter()
-        ref = as_of or latest or datetime.now(UTC)
+        ref = as_of or found.latest or datetime.now(UTC)
         cues: TimeCues = parse_time_cues(question, ref)
         timings["cues"] = _ms(t0)
         t0 = time.perf_counter()
         recalled = await recall(
-            conn, tenant_id, forest.forest_id, question, qvec, preset, as_of=as_of, scope_kinds=scope_kinds
+            conn,
+            tenant_id,
+            forest.forest_id,
+            question,
+            qvec,
+            preset,
+            as_of=as_of,
+            scope_kinds=scope_kinds,
+            indexed=found.indexed,
         )
         anchor_time = None
         if cues.anchor_text:

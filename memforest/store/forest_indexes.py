@@ -62,11 +62,16 @@ FOREST_INDEXES: tuple[ForestIndexSpec, ...] = (
 )
 _PREFIXES = tuple(s.prefix for s in FOREST_INDEXES)
 
-# true when every index of the forest exists and is valid (an SQL expression over :f)
-INDEXED_SQL = "(SELECT count(*) = {n} FROM pg_index i WHERE i.indisvalid AND i.indexrelid IN ({regs}))".format(
-    n=len(FOREST_INDEXES),
-    regs=", ".join(f"to_regclass('{p}' || CAST(:f AS bigint))" for p in _PREFIXES),
-)
+
+def indexed_sql(forest: str) -> str:
+    """An SQL expression, true when every index of the forest ``forest`` (an SQL expression of
+    type bigint) exists and is valid."""
+    regs = ", ".join(f"to_regclass('{p}' || {forest})" for p in _PREFIXES)
+    return f"(SELECT count(*) = {len(FOREST_INDEXES)} FROM pg_index i WHERE i.indisvalid AND i.indexrelid IN ({regs}))"
+
+
+# true when every index of the forest :f exists and is valid
+INDEXED_SQL = indexed_sql("CAST(:f AS bigint)")
 _INDEXED = f"SELECT {INDEXED_SQL}"
 _STATE = (
     "SELECT p.prefix, i.indisvalid AS valid FROM unnest(CAST(:prefixes AS text[])) AS p(prefix) "

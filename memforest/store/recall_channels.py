@@ -1,5 +1,6 @@
-"""Forest recall in two round trips: whether the forest has its own indexes (with the HNSW knobs
-set in the same statement), then every candidate channel of the read path in ONE statement.
+"""Forest recall in two round trips: the forest by name with whether it has its own indexes (and
+the HNSW knobs set in the same statement), then every candidate channel of the read path in ONE
+statement.
 
 Channels (each bounded by its own LIMIT, none reads the whole forest):
 
@@ -25,7 +26,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from memforest.store.forest_indexes import INDEXED_SQL
+from memforest.errors import NotFoundError
+from memforest.store.forest_indexes import INDEXED_SQL, indexed_sql
 from memforest.store.recall import (
     NEAREST_CELLS_EXACT,
     NEAREST_CELLS_HNSW,
@@ -36,6 +38,7 @@ from memforest.store.recall import (
     fact_visibility,
 )
 from memforest.store.sql import Conn, Row, fetch_all, fetch_one
+from memforest.store.tenants import Forest
 
 # whether the forest has its own indexes (ADR 0024) and the knobs of an HNSW scan (harmless for
 # exact scans). No count of the forest's facts: the catalogue decides, and a capped count by forest
@@ -44,6 +47,15 @@ _INDEXED_AND_KNOBS = (
     "SELECT 0 * length(set_config('hnsw.ef_search', :ef, true)) "
     "+ 0 * length(set_config('hnsw.iterative_scan', 'relaxed_order', true)) AS knobs, "
     f"{INDEXED_SQL} AS indexed"
+)
+# the read path's first statement: the forest by name, the time of its latest session, whether it
+# has its own indexes, and the HNSW knobs (one round trip instead of two)
+_FOREST_FOR_RECALL = (
+    "SELECT f.forest_id, (SELECT max(s.time) FROM sessions s WHERE s.tenant_id = :t AND s.forest_id = f.forest_id) "
+    f"AS latest, {indexed_sql('f.forest_id')} AS indexed, "
+    "0 * length(set_config('hnsw.ef_search', :ef, true)) "
+    "+ 0 * length(set_config('hnsw.iterative_scan', 'relaxed_order', true)) AS knobs "
+    "FROM forests f WHERE f.tenant_id = :t AND f.name = :n"
 )
 
 # a root's tree is its node's ``tree_id``, looked up by the trees' primary key for each root
@@ -130,6 +142,26 @@ async def indexed_and_knobs(conn: Conn, forest_id: int, ef_search: int) -> bool:
     row = await fetch_one(conn, _INDEXED_AND_KNOBS, {"f": forest_id, "ef": str(ef_search)})
     assert row is not None  # a SELECT without FROM returns one row
     return bool(row["indexed"])
+
+
+@dataclass(frozen=True, slots=True)
+class RecallForest:
+    """The forest a query reads: its row, its latest session's time (None without sessions) and
+    whether it has its own indexes (ADR 0024)."""
+
+    forest: Forest
+    latest: datetime | None
+    indexed: bool
+
+
+async def forest_for_recall(conn: Conn, tenant_id: uuid.UUID, name: str, ef_search: int) -> RecallForest:
+    """The forest ``name`` of the tenant for a query (NotFoundError if none), with the
+    transaction's HNSW knobs set, in one round trip."""
+    row = await fetch_one(conn, _FOREST_FOR_RECALL, {"t": tenant_id, "n": name, "ef": str(ef_search)})
+    if row is None:
+        raise NotFoundError(f"no forest named {name!r}")
+    forest = Forest(tenant_id=tenant_id, forest_id=int(row["forest_id"]), name=name)
+    return RecallForest(forest=forest, latest=row["latest"], indexed=bool(row["indexed"]))
 
 
 def channels_sql(exact: bool, as_of: datetime | None) -> str:

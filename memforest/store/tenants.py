@@ -53,10 +53,6 @@ _INSERT_FOREST = (
     "INSERT INTO forests (tenant_id, name) VALUES (:t, :n) ON CONFLICT (tenant_id, name) DO NOTHING RETURNING forest_id"
 )
 _FOREST_BY_NAME = "SELECT forest_id FROM forests WHERE tenant_id = :t AND name = :n"
-_FOREST_AND_LATEST = (
-    "SELECT f.forest_id, (SELECT max(s.time) FROM sessions s WHERE s.tenant_id = :t AND s.forest_id = f.forest_id) "
-    "AS latest FROM forests f WHERE f.tenant_id = :t AND f.name = :n"
-)
 _LIST_FORESTS = "SELECT forest_id, name FROM forests WHERE tenant_id = :t AND name NOT LIKE '~staging:%' ORDER BY name"
 
 
@@ -168,16 +164,6 @@ async def get_forest(conn: Conn, tenant_id: uuid.UUID, name: str) -> Forest:
     if row is None:
         raise NotFoundError(f"no forest named {name!r}")
     return Forest(tenant_id=tenant_id, forest_id=int(row["forest_id"]), name=name)
-
-
-async def get_forest_and_latest(conn: Conn, tenant_id: uuid.UUID, name: str) -> tuple[Forest, datetime | None]:
-    """:func:`get_forest` and the time of the forest's latest session (None when it has none), in
-    one statement (the read path's first two reads)."""
-    row = await fetch_one(conn, _FOREST_AND_LATEST, {"t": tenant_id, "n": name})
-    if row is None:
-        raise NotFoundError(f"no forest named {name!r}")
-    latest: datetime | None = row["latest"]
-    return Forest(tenant_id=tenant_id, forest_id=int(row["forest_id"]), name=name), latest
 
 
 async def list_forests(conn: Conn, tenant_id: uuid.UUID) -> list[Forest]:
