@@ -6,8 +6,8 @@ The forests are synthesised and bulk-loaded (``bench.query_latency_data``). Ever
 asked twice in turn: the full read path (``memforest.retrieval.query``) and the flat baseline (the
 same embedding, then a plain pgvector top-k over the forest's fact embeddings under the same tenant
 and forest filter, exact or HNSW as the read path would choose). Reported per scenario: p50/p95 of
-both, their ratio, the read path's per-stage medians and round trips per query (statements, BEGIN
-and COMMIT counted on the engine), and HNSW's overlap with the exact top facts where HNSW is used.
+both, their ratio, the read path's per-stage medians and round trips per query (statements, BEGIN,
+COMMIT and the pool's pre-ping: see ``RoundTrips``), and HNSW's overlap with the exact top facts where HNSW is used.
 The 100K forest is also asked over HTTP (``POST /v1/forests/{f}/query`` against a ``memforest serve``
 started on the same database; ``--no-http`` skips it).
 
@@ -65,22 +65,30 @@ def pct(values: Sequence[float], q: float) -> float:
 
 @dataclass(slots=True)
 class RoundTrips:
-    """Counts what the engine sends to the server: statements, BEGINs and COMMITs."""
+    """Counts what the read path sends to the server: every statement, BEGIN, COMMIT and the pool's
+    pre-ping. Statements through SQLAlchemy are counted on its cursor events; the rest (BEGIN,
+    COMMIT, the ping and ``store.sql.fetch_all``'s statements, which go to asyncpg directly) on
+    asyncpg's query logger of each pooled connection. The two do not overlap: SQLAlchemy's own
+    statements run as asyncpg prepared statements, which the query logger does not see."""
 
     n: int = 0
 
     def attach(self, db: Database) -> None:
-        """Listen on the statement and transaction events of both engines (system and tenant work)."""
+        """Listen on both engines (system and tenant work) and on each connection they check out."""
         for engine in {db.engine.sync_engine, db.tenant_engine.sync_engine}:
-            for name in ("before_cursor_execute", "begin", "commit", "rollback"):
-                event.listen(engine, name, self._bump)
+            event.listen(engine, "before_cursor_execute", self._bump)
+            event.listen(engine, "checkout", self._watch)
+
+    def _watch(self, dbapi_connection: Any, *_: Any) -> None:
+        dbapi_connection.driver_connection.add_query_logger(self._bump)  # a set: added once
 
     def _bump(self, *_: Any) -> None:
         self.n += 1
 
     @contextmanager
     def counting(self, into: list[int]) -> Iterator[None]:
-        """Append the round trips made inside the block to ``into``."""
+        """Append the round trips made inside the block to ``into`` (the query logger reports on the
+        next turn of the event loop: the caller yields once before the block ends)."""
         start = self.n
         yield
         into.append(self.n - start)
@@ -186,6 +194,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         t1 = time.perf_counter()
                         res = await query(db, settings, env.backends, tenant_id, fname, q, preset=preset)
                         mem.lat.append((time.perf_counter() - t1) * 1000.0)
+                        await asyncio.sleep(0)  # the query logger's last reports
                     for stage in STAGES:
                         mem.stages.setdefault(stage, []).append(res.timings_ms.get(stage, 0.0))
                     strategy = res.strategy
@@ -193,6 +202,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         t1 = time.perf_counter()
                         await flat_topk(db, emb, tenant_id, forest_id, q, preset)
                         flat.lat.append((time.perf_counter() - t1) * 1000.0)
+                        await asyncio.sleep(0)
             entry: dict[str, Any] = {"name": name, "facts_per_forest": n_facts, "forests": n_forests}
             entry |= {"strategy": strategy, "memforest": mem.summary(), "flat": flat.summary()}
             entry["ratio_p50"] = round(entry["memforest"]["p50_ms"] / max(entry["flat"]["p50_ms"], 1e-6), 2)
