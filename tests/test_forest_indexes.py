@@ -29,7 +29,7 @@ from memforest.store.facts_batch import lookup_many
 from memforest.store.recall import NEAREST_FACTS_HNSW, fact_visibility
 from memforest.store.recall_channels import ChannelLimits, recall_channels
 from memforest.store.sql import execute, fetch_all
-from memforest.store.tenants import ensure_tenant
+from memforest.store.tenants import ensure_forest, ensure_tenant
 
 FOREST = "big"
 TEXTS = [
@@ -178,3 +178,36 @@ async def test_the_index_forests_command_reports_what_it_built(
     assert capsys.readouterr().out.strip() == f"forest indexes: {len(vx.FOREST_INDEXES)} built, 0 rebuilt, 0 dropped"
     assert await asyncio.to_thread(main, ["db", "index-forests"]) == 0
     assert capsys.readouterr().out.strip() == "forest indexes: 0 built, 0 rebuilt, 0 dropped"
+
+
+async def test_text_candidates_keep_pair_matches_first_up_to_the_cap(db: Database) -> None:
+    """Migration 0014's one call per kind (a forest with its own indexes): the rows matching a pair
+    of the question's terms come first, up to the cap; rows matching one term join only while the
+    pairs did not fill it, up to the cap."""
+    tenant_id = await ensure_tenant(db, "acme")
+    texts = ["amber beacon one", "amber beacon two"] + [f"amber alone {i}" for i in range(6)] + ["nothing here"]
+    async with db.tenant(tenant_id) as conn:
+        forest_id = (await ensure_forest(conn, tenant_id, "lex")).forest_id
+        for i, t in enumerate(texts):
+            await execute(
+                conn,
+                "INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, valid_from) "
+                "VALUES (:t, :f, :x, :h, 'event', now())",
+                {"t": tenant_id, "f": forest_id, "x": t, "h": f"h{i}"},
+            )
+    call = (
+        "SELECT f.text FROM memforest_fact_text_candidates(:f, to_tsquery('english', 'amber | beacon'), "
+        "to_tsquery('english', :two), :cap, NULL) c JOIN facts f ON f.fact_id = c.fact_id"
+    )
+    pairs = {"amber beacon one", "amber beacon two"}
+    async with db.tenant(tenant_id) as conn:
+        pair_query = {"f": forest_id, "two": "amber & beacon"}
+        got = {}
+        for cap in (1, 2, 3, 10):
+            got[cap] = {str(r["text"]) for r in await fetch_all(conn, call, pair_query | {"cap": cap})}
+        no_pairs = await fetch_all(conn, call, {"f": forest_id, "two": None, "cap": 3})
+    assert len(got[1]) == 1 and got[1] <= pairs  # the pairs fill the cap: nothing else
+    assert got[2] == pairs
+    assert len(got[3]) == 5 and pairs <= got[3]  # two pairs, then three single matches
+    assert got[10] == set(texts[:-1])  # the cap does not bind: every match
+    assert len(no_pairs) == 3  # one term only: any match, up to the cap

@@ -57,7 +57,7 @@ async def test_no_tenant_set_sees_nothing(db: Database) -> None:
 
 
 async def test_text_match_functions_keep_to_the_callers_tenant(db: Database) -> None:
-    """The SECURITY DEFINER full-text functions (migrations 0011, 0013) run as the owner, so they must
+    """The SECURITY DEFINER full-text functions (migrations 0011, 0013, 0014) run as the owner, so they must
     apply the policy's tenant filter themselves: another tenant's forest id yields nothing."""
     a, b = await _seed(db)
     async with db.system() as conn:
@@ -69,13 +69,15 @@ async def test_text_match_functions_keep_to_the_callers_tenant(db: Database) -> 
             ),
             {"t": b, "f": fb},
         )
-    # both ways of finding candidates: the GIN index (large forests) and the forest's rows (migration 0013)
-    call = "SELECT count(*) FROM memforest_fact_text_matches(:f, to_tsquery('english', 'lighthouse'), 10, NULL, :scan)"
-    for scan in (False, True):
-        async with db.tenant(a) as conn:
-            assert (await conn.execute(text(call), {"f": fb, "scan": scan})).scalar() == 0
-        async with db.tenant(b) as conn:
-            assert (await conn.execute(text(call), {"f": fb, "scan": scan})).scalar() == 1
-        async with db.engine.begin() as conn:  # no tenant set
-            await conn.execute(text("SET LOCAL ROLE memforest_app"))
-            assert (await conn.execute(text(call), {"f": fb, "scan": scan})).scalar() == 0
+    # a large forest's candidates come from the function (migration 0014), a small one's from the
+    # recall statement itself under the policy (test_forest_indexes compares the two)
+    call = (
+        "SELECT count(*) FROM memforest_fact_text_candidates(:f, to_tsquery('english', 'lighthouse'), NULL, 10, NULL)"
+    )
+    async with db.tenant(a) as conn:
+        assert (await conn.execute(text(call), {"f": fb})).scalar() == 0
+    async with db.tenant(b) as conn:
+        assert (await conn.execute(text(call), {"f": fb})).scalar() == 1
+    async with db.engine.begin() as conn:  # no tenant set
+        await conn.execute(text("SET LOCAL ROLE memforest_app"))
+        assert (await conn.execute(text(call), {"f": fb})).scalar() == 0

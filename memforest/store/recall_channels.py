@@ -9,10 +9,11 @@ Channels (each bounded by its own LIMIT, none reads the whole forest):
   only them, so an exact scan reads the forest's roots alone and a large forest orders by the index;
 - ``fact`` / ``cell``: nearest facts and cell leaves (``memforest.store.recall`` templates), each
   with the trees that hold it (placements);
-- ``lexical_fact`` / ``lexical_node``: full-text matches ranked by ``ts_rank_cd``, over a capped
-  candidate set: first the rows matching at least two of the question's terms (up to ``cap``),
-  then rows matching any term (up to ``cap``), so the ranking costs at most ``2 * cap`` rows
-  whatever the forest's size;
+- ``lexical_fact`` / ``lexical_node``: full-text matches ranked by ``ts_rank``: every match of a
+  forest without its own indexes (small by definition); in a forest with them, a capped candidate
+  set: first the rows matching at least two of the question's terms (up to ``cap``), then rows
+  matching any term (up to ``cap``), so the ranking costs at most ``2 * cap`` rows whatever the
+  forest's size;
 - ``label``: entity trees whose label is a word of the question;
 - ``tree``: the tree rows (kind, label, root, height) of every tree named above (no root summary:
   only ``llm`` mode reads one, for its few top trees, in a statement of its own).
@@ -36,6 +37,7 @@ from memforest.store.recall import (
     Vec,
     cell_leaves_sql,
     fact_visibility,
+    node_visibility,
 )
 from memforest.store.sql import Conn, Row, fetch_all, fetch_one
 from memforest.store.tenants import Forest
@@ -80,25 +82,34 @@ _TREES_OF = (
     "(SELECT array_agg(p.tree_id ORDER BY p.tree_id) FROM placements p WHERE p.tenant_id = :t "
     "AND p.source_kind = '{kind}' AND p.source_id = {col} AND p.forest_id = :f)"
 )
-# Full-text candidates come from ``memforest_fact_text_matches`` / ``memforest_node_text_matches``
-# (migrations 0011, 0013; ADRs 0022, 0024): under row-level security the planner may not use ``@@``
-# (not leakproof) as an index condition, so a plain query evaluated it on every row of the forest;
-# the functions run as the owner with the policy's tenant filter written out and read the forest's
-# own GIN indexes (``:scan`` false) or, for a forest without them, its rows. Rows matching >= 2
-# terms first (up to :cap), then rows matching any term (up to :cap), the latter only while the
-# former did not fill :cap (then they rank below them anyway, ts_rank_cd counting matched
-# occurrences; a forest where the cap does not bind is unaffected).
-_LEXICAL = (
-    "SELECT m.*, ts_rank_cd(m.tsv, to_tsquery('english', :tsq), 1) AS s FROM ("
-    "WITH two AS MATERIALIZED (SELECT * FROM {fn}(:f, to_tsquery('english', :tsq2), :cap, CAST(:as_of AS timestamptz), "
-    ":scan)) SELECT * FROM two UNION ALL SELECT * FROM {fn}(:f, to_tsquery('english', :tsq), :cap, "
-    "CAST(:as_of AS timestamptz), :scan) "
-    "a WHERE (SELECT count(*) FROM two) < :cap AND a.{key} NOT IN (SELECT {key} FROM two)"
-    ") m ORDER BY s DESC, m.{key} LIMIT :nl"
+# Full-text candidates, ranked by ``ts_rank`` (normalised by document length; ``ts_rank_cd``, the
+# cover density, cost ~5 us a row, 1.5 ms for 300 candidates, ts_rank ~0.3 us: ADR 0024, session 9).
+# A forest without its own indexes is read here: its rows through the (tenant, forest) b-tree, the
+# policy applying, ``@@`` a filter on each, every match ranked (the forest is small by definition).
+# A forest with its own GIN indexes calls ``memforest_fact_text_candidates`` /
+# ``memforest_node_text_candidates`` (migration 0014; ADRs 0022, 0024): under row-level security the
+# planner may not use ``@@`` (not leakproof) as an index condition, so a plain query evaluated it
+# on every row of the forest; the functions run as the owner with the policy's tenant filter written
+# out and read the forest's GIN index: rows matching >= 2 terms first (up to :cap), then rows
+# matching any term (up to :cap) while the former did not fill :cap.
+_RANK = "ts_rank({m}.tsv, to_tsquery('english', :tsq), 1)"
+_LEXICAL_FACTS_SCAN = (
+    f"SELECT x.fact_id, {_RANK.format(m='x')} AS s FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f "
+    "AND x.tsv @@ to_tsquery('english', :tsq) AND {visible} ORDER BY s DESC, x.fact_id LIMIT :nl"
 )
-# (UNION ALL with an anti-join on the id: a UNION compared whole rows, tsvectors included)
-_LEXICAL_FACTS = _LEXICAL.format(fn="memforest_fact_text_matches", key="fact_id")
-_LEXICAL_NODES = _LEXICAL.format(fn="memforest_node_text_matches", key="node_id")
+_LEXICAL_NODES_SCAN = (
+    f"SELECT x.node_id, x.tree_id, x.leaf_cell_id, {_RANK.format(m='x')} AS s FROM nodes x WHERE x.tenant_id = :t "
+    "AND x.forest_id = :f AND x.leaf_fact_id IS NULL AND x.tsv @@ to_tsquery('english', :tsq) {node_as_of} "
+    "ORDER BY s DESC, x.node_id LIMIT :nl"
+)
+_LEXICAL_INDEXED = (
+    f"SELECT m.{{key}}{{cols}}, {_RANK.format(m='m')} AS s FROM {{fn}}(:f, to_tsquery('english', :tsq), "
+    "to_tsquery('english', :tsq2), :cap, CAST(:as_of AS timestamptz)) m ORDER BY s DESC, m.{key} LIMIT :nl"
+)
+_LEXICAL_FACTS_INDEXED = _LEXICAL_INDEXED.format(key="fact_id", cols="", fn="memforest_fact_text_candidates")
+_LEXICAL_NODES_INDEXED = _LEXICAL_INDEXED.format(
+    key="node_id", cols=", m.tree_id, m.leaf_cell_id", fn="memforest_node_text_candidates"
+)
 _CHANNELS = (
     "WITH rt AS MATERIALIZED ({roots}), "
     "fh AS MATERIALIZED ({facts}), "
@@ -164,17 +175,24 @@ async def forest_for_recall(conn: Conn, tenant_id: uuid.UUID, name: str, ef_sear
     return RecallForest(forest=forest, latest=row["latest"], indexed=bool(row["indexed"]))
 
 
-def channels_sql(exact: bool, as_of: datetime | None) -> str:
-    """The one statement of every recall channel, for an exact or HNSW forest."""
+def channels_sql(exact: bool, as_of: datetime | None, *, scan_text: bool | None = None) -> str:
+    """The one statement of every recall channel, for an exact or HNSW forest; full-text
+    candidates from the forest's rows (``scan_text``, by default when ``exact``) or its GIN indexes."""
+    scan_text = exact if scan_text is None else scan_text
     visible = fact_visibility(as_of)
     facts = (NEAREST_FACTS_EXACT if exact else NEAREST_FACTS_HNSW).format(visible=visible, lim=":nf")
     cells = (NEAREST_CELLS_EXACT if exact else NEAREST_CELLS_HNSW).format(leaves=cell_leaves_sql(as_of), lim=":nc")
+    if scan_text:
+        lex_facts = _LEXICAL_FACTS_SCAN.format(visible=visible)
+        lex_nodes = _LEXICAL_NODES_SCAN.format(node_as_of=node_visibility(as_of))
+    else:
+        lex_facts, lex_nodes = _LEXICAL_FACTS_INDEXED, _LEXICAL_NODES_INDEXED
     return _CHANNELS.format(
         roots=_ROOTS_EXACT if exact else _ROOTS_HNSW,
         facts=facts,
         cells=cells,
-        lex_facts=_LEXICAL_FACTS,
-        lex_nodes=_LEXICAL_NODES,
+        lex_facts=lex_facts,
+        lex_nodes=lex_nodes,
         fact_trees=_TREES_OF.format(kind="fact", col="fh.fact_id"),
         cell_trees=_TREES_OF.format(kind="cell", col="ch.leaf_cell_id"),
         lex_trees=_TREES_OF.format(kind="fact", col="lf.fact_id"),
@@ -215,6 +233,5 @@ async def recall_channels(
         "nl": limits.lexical,
         "cap": limits.lexical_cap,
         "as_of": as_of,
-        "scan": scan_text,
     }
-    return await fetch_all(conn, channels_sql(exact, as_of), params)
+    return await fetch_all(conn, channels_sql(exact, as_of, scan_text=scan_text), params)
