@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import Any
 
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn, Row, fetch_all
@@ -80,6 +79,7 @@ async def provenance(
     return await fetch_all(conn, _PROVENANCE, p)
 
 
-def tree_triples(value: Sequence[Sequence[Any]] | None) -> list[tuple[int, str, str]]:
-    """A ``trees`` column as ``(tree_id, kind, label)`` tuples."""
-    return [(t[0], t[1], t[2]) for t in value or ()]
+def tree_triples(value: Sequence[tuple[int, str, str]] | None) -> list[tuple[int, str, str]]:
+    """A ``trees`` column as a list of ``(tree_id, kind, label)`` tuples (the driver decodes the
+    records as such)."""
+    return list(value or ())
