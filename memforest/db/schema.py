@@ -119,6 +119,9 @@ sessions = Table(
     PrimaryKeyConstraint("tenant_id", "session_id", name="pk_sessions"),
     UniqueConstraint("tenant_id", "forest_id", "external_id", name="uq_sessions_external"),
     _fk(["forest_id"], "forests", ["forest_id"], "fk_sessions_forest"),
+    # the forest's latest session, read by every query (its time resolves "now" and relative dates):
+    # without it, max(time) read every session of the forest (1.4 ms at 5,000 sessions)
+    Index("ix_sessions_forest_time", "tenant_id", "forest_id", "time"),
 )
 
 turns = Table(

@@ -20,7 +20,7 @@ class RetrievalPreset:
     top_k: int = 10
     beam_width: int = 4
     exact_scan_max_rows: int = 5_000
-    hnsw_ef_search: int = 100
+    hnsw_ef_search: int = 128
     rrf_k: int = 60
     # candidate budgets of forest recall
     fact_candidates: int = 60

@@ -19,6 +19,10 @@ forest with its own indexes and for one without alike. Now:
 
 Tenant filter, visibility and the grant to ``memforest_app`` only are as in 0013. The functions of
 0013 go (nothing calls them); a downgrade restores them.
+
+Also ``ix_sessions_forest_time``: every query reads the time of the forest's latest session (it
+resolves "now" and relative dates), and ``max(time)`` read every session of the forest without it
+(1.4 ms at 5,000 sessions; an index-only look at the end of the b-tree with it).
 """
 
 from __future__ import annotations
@@ -121,9 +125,11 @@ def upgrade() -> None:
     only_cells = "AND x.leaf_fact_id IS NULL "
     op.execute(_function(_FUNCTIONS[1], node_returns, node_cols, "nodes", only_cells, node_visible))
     _grant(_FUNCTIONS, _SIGNATURE)
+    op.create_index("ix_sessions_forest_time", "sessions", ["tenant_id", "forest_id", "time"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_sessions_forest_time", table_name="sessions")
     for fn in _FUNCTIONS:
         op.execute(f"DROP FUNCTION IF EXISTS {fn}{_SIGNATURE}")
     op.execute(_V13._FACT_MATCHES)
