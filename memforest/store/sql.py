@@ -74,10 +74,10 @@ async def fetch_all(conn: AsyncConnection, sql: str, params: Mapping[str, Any] |
 
 
 async def fetch_one(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> Row | None:
-    """The first row of ``sql`` as a dict, or None."""
-    result = await conn.execute(text(sql), dict(params or {}))
-    row = result.mappings().first()
-    return dict(row) if row is not None else None
+    """The first row of ``sql`` as a dict, or None (by :func:`fetch_all`: the driver reads every row
+    of a statement either way)."""
+    rows = await fetch_all(conn, sql, params)
+    return rows[0] if rows else None
 
 
 async def scalar(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> Any:
