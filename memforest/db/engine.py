@@ -113,9 +113,7 @@ def _driver_errors() -> Iterator[None]:
         if database_unavailable(exc):
             raise DatabaseUnavailableError() from exc
         raise
-    except asyncpg.exceptions.PostgresError as exc:  # raw: errors of connecting, and store.sql.fetch_all's
-        if getattr(exc, "sqlstate", None) in BAD_TEXT_SQLSTATES:
-            raise InputError("text contains characters that cannot be stored (such as NUL)") from None
+    except asyncpg.exceptions.PostgresError as exc:  # raw: SQLAlchemy does not wrap errors of connecting
         if database_unavailable(exc):
             raise DatabaseUnavailableError() from exc
         raise

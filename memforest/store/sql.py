@@ -12,6 +12,7 @@ from pgvector import Vector
 from sqlalchemy import TextClause
 from sqlalchemy import text as sa_text
 from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.db.engine import broken_connection
@@ -47,9 +48,9 @@ async def fetch_all(conn: AsyncConnection, sql: str, params: Mapping[str, Any] |
     it (same placeholders, same parameters: ``text()`` binds nothing itself): SQLAlchemy's result
     machinery cost ~2.5 us a row, ~0.8 ms for each of the read path's few-hundred-row statements.
     Outside one (SQLAlchemy opens its transactions lazily, at the first statement) it goes through
-    SQLAlchemy, so a fetch never runs outside the transaction its caller opened. An error that
-    leaves the connection unusable invalidates it, as the engine's error hook does for SQLAlchemy's
-    statements."""
+    SQLAlchemy, so a fetch never runs outside the transaction its caller opened. Errors come out as
+    SQLAlchemy's would (:func:`_as_sqlalchemy_error`), and one that leaves the connection unusable
+    invalidates it, as the engine's error hook does for SQLAlchemy's statements."""
     fairy = await conn.get_raw_connection()
     driver = fairy.driver_connection
     if not isinstance(driver, asyncpg.Connection) or not driver.is_in_transaction():
@@ -59,18 +60,35 @@ async def fetch_all(conn: AsyncConnection, sql: str, params: Mapping[str, Any] |
         return [dict(zip(keys, r, strict=True)) for r in result]
     statement, names = _positional(sql)
     values = params or {}
+    adapted = fairy.dbapi_connection  # (None once invalidated: kept for the error's translation)
     try:
         records = await driver.fetch(statement, *[values[n] for n in names])
-    except BaseException as exc:
-        if broken_connection(exc):
-            await conn.invalidate(exc if isinstance(exc, Exception) else None)
-        raise
+    except Exception as exc:
+        broken = broken_connection(exc)
+        if broken:
+            await conn.invalidate(exc)
+        raise _as_sqlalchemy_error(adapted, statement, exc, broken) from exc
     if not records:
         return []
     # zip with the keys read once (every record has the same): ~0.55 us a row, against ~1 us for
     # dict(record.items()) and 0.7 us with strict=True (the lengths are equal by construction)
     keys = tuple(records[0].keys())
     return [dict(zip(keys, r, strict=False)) for r in records]
+
+
+def _as_sqlalchemy_error(adapted: Any, statement: str, exc: Exception, invalidated: bool) -> BaseException:
+    """A driver error as SQLAlchemy raises it for its own statements: the asyncpg adapter's DBAPI
+    translation (IntegrityError, InterfaceError, ...) wrapped in ``sqlalchemy.exc.DBAPIError``,
+    parameters hidden, ``connection_invalidated`` set when the connection broke. Callers catch
+    ``IntegrityError`` and the engine turns an invalidated connection into 503, whichever path
+    the statement took."""
+    try:
+        adapted._handle_exception(exc)  # raises the adapter's translation (or exc itself)
+    except Exception as translated:
+        return DBAPIError.instance(
+            statement, None, translated, adapted.dbapi.Error, hide_parameters=True, connection_invalidated=invalidated
+        )
+    return exc  # (the adapter always raises)
 
 
 async def fetch_one(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> Row | None:

@@ -1,0 +1,48 @@
+"""``store.sql.fetch_all`` / ``fetch_one`` send statements inside a transaction to asyncpg directly
+(ADR 0024, session 9). Their errors must still be SQLAlchemy's: a constraint violation is
+``IntegrityError`` (callers turn it into 409), a connection cut mid-transaction is unavailability
+(503), and the statement runs inside its caller's transaction."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from memforest.db.engine import Database
+from memforest.errors import DatabaseUnavailableError
+from memforest.store.sql import execute, fetch_all, fetch_one, scalar
+from memforest.store.tenants import ensure_forest, ensure_tenant
+
+_INSERT_FOREST = "INSERT INTO forests (tenant_id, name) VALUES (:t, :n) RETURNING forest_id"
+
+
+async def test_a_constraint_violation_on_the_direct_path_is_sqlalchemys_integrity_error(db: Database) -> None:
+    tenant_id = await ensure_tenant(db, "acme")
+    async with db.tenant(tenant_id) as conn:
+        await ensure_forest(conn, tenant_id, "notes")
+    with pytest.raises(IntegrityError) as caught:
+        async with db.tenant(tenant_id) as conn:
+            await fetch_one(conn, _INSERT_FOREST, {"t": tenant_id, "n": "notes"})
+    assert "notes" not in str(caught.value)  # parameters stay out of the error, as the engine's do
+
+
+async def test_a_direct_statement_belongs_to_its_callers_transaction(db: Database) -> None:
+    tenant_id = await ensure_tenant(db, "acme")
+    with pytest.raises(RuntimeError):
+        async with db.tenant(tenant_id) as conn:
+            await fetch_one(conn, _INSERT_FOREST, {"t": tenant_id, "n": "rolled-back"})
+            raise RuntimeError("abort")
+    async with db.tenant(tenant_id) as conn:
+        assert await fetch_all(conn, "SELECT name FROM forests WHERE name = 'rolled-back'") == []
+
+
+async def test_a_connection_cut_mid_transaction_on_the_direct_path_is_unavailability(db: Database) -> None:
+    tenant_id = await ensure_tenant(db, "acme")
+    with pytest.raises(DatabaseUnavailableError):
+        async with db.tenant(tenant_id) as conn:
+            pid = await scalar(conn, "SELECT pg_backend_pid()")
+            async with db.system() as other:
+                await execute(other, "SELECT pg_terminate_backend(:p)", {"p": pid})
+            await fetch_all(conn, "SELECT forest_id FROM forests")
+    async with db.tenant(tenant_id) as conn:  # the pool replaced the cut connection
+        assert await fetch_all(conn, "SELECT forest_id FROM forests") == []
