@@ -203,11 +203,15 @@ async def query(
     timings: dict[str, float] = {}
     t_all = time.perf_counter()
 
-    # the question's vector first, outside any transaction (a model server's embedding call holds
-    # no pooled connection); the forest lookup then opens the one transaction of recall, browse
-    # and assembly (ADR 0024 addendum, session 9: a transaction of its own cost ~1.2 ms of trips)
+    # the vectors first, outside any transaction (a model server's embedding call holds no pooled
+    # connection): the question's, and the event's of "before/after <event>" (the cues read against
+    # now; the forest's own "now" comes with its lookup, which opens the one transaction of recall,
+    # browse and assembly: ADR 0024 addendum, session 9)
     t0 = time.perf_counter()
-    qvec = await _embed_one(backends.embedder, question, ledger)
+    anchor_text = parse_time_cues(question, as_of or datetime.now(UTC)).anchor_text
+    texts = [question] + ([anchor_text] if anchor_text else [])
+    vecs = np.asarray(await backends.embedder.embed(texts, stage="query_embed", ledger=ledger), dtype=np.float32)
+    qvec = vecs[0]
     timings["embed"] = _ms(t0)
     mode_used, fallback = mode, None
     chat = backends.chat
@@ -272,7 +276,10 @@ async def query(
         )
         anchor_time = None
         if cues.anchor_text:
-            anchor_vec = await _embed_one(backends.embedder, cues.anchor_text, ledger)
+            if cues.anchor_text == anchor_text:
+                anchor_vec = vecs[1]
+            else:  # the forest's "now" read the question differently (rare): embed its event here
+                anchor_vec = await _embed_one(backends.embedder, cues.anchor_text, ledger)
             anchor_time = await _resolve_anchor(
                 conn, tenant_id, forest.forest_id, cues.anchor_text, anchor_vec, recalled, as_of
             )
