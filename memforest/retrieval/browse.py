@@ -158,8 +158,8 @@ async def browse_llm(
     if not roots:
         return [], stats
     async with connect() as conn:  # recall reads no summaries: only this mode shows them
-        summaries = await node_summaries(conn, tenant_id, forest_id, [int(t.root_node_id or 0) for t in roots])
-    shown = [summaries.get(int(t.root_node_id or 0)) or f"{t.kind}: {t.label}" for t in roots]
+        summaries = await node_summaries(conn, tenant_id, forest_id, [r for r in (t.root_node_id for t in roots) if r])
+    shown = [summaries.get(t.root_node_id or -1) or f"{t.kind}: {t.label}" for t in roots]
     plan = await planner.plan(question, shown, ledger)
     stats.planner_calls += 1
     sub_queries = [p.sub_query for p in plan.plans]

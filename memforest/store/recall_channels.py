@@ -10,7 +10,7 @@ Channels (each bounded by its own LIMIT, none reads the whole forest):
 - ``fact`` / ``cell``: nearest facts and cell leaves (``memforest.store.recall`` templates), each
   with the trees that hold it (placements);
 - ``lexical_fact`` / ``lexical_node``: full-text matches ranked by ``ts_rank``: every match of a
-  forest without its own indexes (small by definition); in a forest with them, a capped candidate
+  forest without its own indexes (small, or waiting for them to be built); in a forest with them, a capped candidate
   set: first the rows matching at least two of the question's terms (up to ``cap``), then rows
   matching any term (up to ``cap``), so the ranking costs at most ``2 * cap`` rows whatever the
   forest's size;
@@ -42,21 +42,21 @@ from memforest.store.recall import (
 from memforest.store.sql import Conn, Row, fetch_all, fetch_one
 from memforest.store.tenants import Forest
 
-# whether the forest has its own indexes (ADR 0024) and the knobs of an HNSW scan (harmless for
-# exact scans). No count of the forest's facts: the catalogue decides, and a capped count by forest
-# was planned as a full scan of the forest's own GIN index when it had one (60 ms at 100K facts)
-_INDEXED_AND_KNOBS = (
-    "SELECT 0 * length(set_config('hnsw.ef_search', :ef, true)) "
-    "+ 0 * length(set_config('hnsw.iterative_scan', 'relaxed_order', true)) AS knobs, "
-    f"{INDEXED_SQL} AS indexed"
+# the knobs of an HNSW scan, set for the rest of the transaction (harmless for exact scans), as a
+# column of a statement that runs anyway
+_KNOBS = (
+    "0 * length(set_config('hnsw.ef_search', :ef, true)) "
+    "+ 0 * length(set_config('hnsw.iterative_scan', 'relaxed_order', true)) AS knobs"
 )
+# whether the forest has its own indexes (ADR 0024), and the knobs. No count of the forest's facts:
+# the catalogue decides, and a capped count by forest was planned as a full scan of the forest's
+# own GIN index when it had one (60 ms at 100K facts)
+_INDEXED_AND_KNOBS = f"SELECT {_KNOBS}, {INDEXED_SQL} AS indexed"
 # the read path's first statement: the forest by name, the time of its latest session, whether it
 # has its own indexes, and the HNSW knobs (one round trip instead of two)
 _FOREST_FOR_RECALL = (
     "SELECT f.forest_id, (SELECT max(s.time) FROM sessions s WHERE s.tenant_id = :t AND s.forest_id = f.forest_id) "
-    f"AS latest, {indexed_sql('f.forest_id')} AS indexed, "
-    "0 * length(set_config('hnsw.ef_search', :ef, true)) "
-    "+ 0 * length(set_config('hnsw.iterative_scan', 'relaxed_order', true)) AS knobs "
+    f"AS latest, {indexed_sql('f.forest_id')} AS indexed, {_KNOBS} "
     "FROM forests f WHERE f.tenant_id = :t AND f.name = :n"
 )
 
@@ -85,7 +85,8 @@ _TREES_OF = (
 # Full-text candidates, ranked by ``ts_rank`` (normalised by document length; ``ts_rank_cd``, the
 # cover density, cost ~5 us a row, 1.5 ms for 300 candidates, ts_rank ~0.3 us: ADR 0024, session 9).
 # A forest without its own indexes is read here: its rows through the (tenant, forest) b-tree, the
-# policy applying, ``@@`` a filter on each, every match ranked (the forest is small by definition).
+# policy applying, ``@@`` a filter on each, every match ranked (the forest is small, or large and
+# waiting for its indexes: then the scan reads it all either way, as migration 0013's did).
 # A forest with its own GIN indexes calls ``memforest_fact_text_candidates`` /
 # ``memforest_node_text_candidates`` (migration 0014; ADRs 0022, 0024): under row-level security the
 # planner may not use ``@@`` (not leakproof) as an index condition, so a plain query evaluated it
@@ -175,10 +176,9 @@ async def forest_for_recall(conn: Conn, tenant_id: uuid.UUID, name: str, ef_sear
     return RecallForest(forest=forest, latest=row["latest"], indexed=bool(row["indexed"]))
 
 
-def channels_sql(exact: bool, as_of: datetime | None, *, scan_text: bool | None = None) -> str:
+def channels_sql(exact: bool, as_of: datetime | None, *, scan_text: bool) -> str:
     """The one statement of every recall channel, for an exact or HNSW forest; full-text
-    candidates from the forest's rows (``scan_text``, by default when ``exact``) or its GIN indexes."""
-    scan_text = exact if scan_text is None else scan_text
+    candidates from the forest's rows (``scan_text``) or its GIN indexes."""
     visible = fact_visibility(as_of)
     facts = (NEAREST_FACTS_EXACT if exact else NEAREST_FACTS_HNSW).format(visible=visible, lim=":nf")
     cells = (NEAREST_CELLS_EXACT if exact else NEAREST_CELLS_HNSW).format(leaves=cell_leaves_sql(as_of), lim=":nc")
@@ -216,7 +216,7 @@ async def recall_channels(
     """Every channel's rows: ``ch, id, s, trees, cell, kind, label, root, height`` (see the
     module docstring); rows of one channel come in no particular order. ``scan_text`` (a forest
     without its own indexes) finds full-text candidates by reading the forest's rows instead of its
-    GIN indexes (migration 0013)."""
+    GIN indexes (migration 0014)."""
     tsq = " | ".join(terms) if terms else None
     pairs = [f"({a} & {b})" for i, a in enumerate(terms) for b in terms[i + 1 :]]
     params: dict[str, Any] = {
