@@ -7,7 +7,8 @@ asked twice in turn: the full read path (``memforest.retrieval.query``) and the 
 same embedding, then a plain pgvector top-k over the forest's fact embeddings under the same tenant
 and forest filter, exact or HNSW as the read path would choose). Reported per scenario: p50/p95 of
 both, their ratio, the read path's per-stage medians and round trips per query (statements, BEGIN,
-COMMIT and the pool's pre-ping: see ``RoundTrips``), and HNSW's overlap with the exact top facts where HNSW is used.
+COMMIT and the pool's pre-ping: see ``RoundTrips``), and HNSW's overlap with the exact top facts
+where HNSW is used.
 The 100K forest is also asked over HTTP (``POST /v1/forests/{f}/query`` against a ``memforest serve``
 started on the same database; ``--no-http`` skips it).
 

@@ -157,9 +157,10 @@ async def browse_llm(
     roots = [t for t in trees if t.root_node_id is not None]
     if not roots:
         return [], stats
+    root_ids = [int(t.root_node_id) for t in roots if t.root_node_id is not None]
     async with connect() as conn:  # recall reads no summaries: only this mode shows them
-        summaries = await node_summaries(conn, tenant_id, forest_id, [r for r in (t.root_node_id for t in roots) if r])
-    shown = [summaries.get(t.root_node_id or -1) or f"{t.kind}: {t.label}" for t in roots]
+        summaries = await node_summaries(conn, tenant_id, forest_id, root_ids)
+    shown = [summaries.get(nid) or f"{t.kind}: {t.label}" for t, nid in zip(roots, root_ids, strict=True)]
     plan = await planner.plan(question, shown, ledger)
     stats.planner_calls += 1
     sub_queries = [p.sub_query for p in plan.plans]
@@ -169,7 +170,7 @@ async def browse_llm(
     hints = [w.describe() for w in windows]
     vecs = np.asarray(await embedder.embed(sub_queries, stage="query_embed", ledger=ledger), dtype=np.float32)
     tree_index = {t.tree_id: i for i, t in enumerate(roots)}
-    frontier = [int(t.root_node_id) for t in roots if t.root_node_id is not None]
+    frontier = list(root_ids)
     leaves: list[Leaf] = []
     while frontier:
         async with connect() as conn:

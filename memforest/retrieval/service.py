@@ -133,10 +133,9 @@ async def _resolve_anchor(
     return best[1] if best is not None else None
 
 
-async def _embed_one(embedder: Embedder, text: str, ledger: UsageLedger | None) -> Vec:
-    """The query embedding of one text."""
-    vecs = await embedder.embed([text], stage="query_embed", ledger=ledger)
-    return np.asarray(vecs[0], dtype=np.float32)
+async def _embed(embedder: Embedder, texts: Sequence[str], ledger: UsageLedger | None) -> Vec:
+    """The query embeddings of ``texts``, one row each (float32)."""
+    return np.asarray(await embedder.embed(texts, stage="query_embed", ledger=ledger), dtype=np.float32)
 
 
 def _collect(recalled: RecallResult, leaves: Sequence[Leaf]) -> dict[tuple[str, int], Candidate]:
@@ -210,7 +209,7 @@ async def query(
     t0 = time.perf_counter()
     anchor_text = parse_time_cues(question, as_of or datetime.now(UTC)).anchor_text
     texts = [question] + ([anchor_text] if anchor_text else [])
-    vecs = np.asarray(await backends.embedder.embed(texts, stage="query_embed", ledger=ledger), dtype=np.float32)
+    vecs = await _embed(backends.embedder, texts, ledger)
     qvec = vecs[0]
     timings["embed"] = _ms(t0)
     mode_used, fallback = mode, None
@@ -279,7 +278,7 @@ async def query(
             if cues.anchor_text == anchor_text:
                 anchor_vec = vecs[1]
             else:  # the forest's "now" read the question differently (rare): embed its event here
-                anchor_vec = await _embed_one(backends.embedder, cues.anchor_text, ledger)
+                anchor_vec = (await _embed(backends.embedder, [cues.anchor_text], ledger))[0]
             anchor_time = await _resolve_anchor(
                 conn, tenant_id, forest.forest_id, cues.anchor_text, anchor_vec, recalled, as_of
             )

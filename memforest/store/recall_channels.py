@@ -10,10 +10,10 @@ Channels (each bounded by its own LIMIT, none reads the whole forest):
 - ``fact`` / ``cell``: nearest facts and cell leaves (``memforest.store.recall`` templates), each
   with the trees that hold it (placements);
 - ``lexical_fact`` / ``lexical_node``: full-text matches ranked by ``ts_rank``: every match of a
-  forest without its own indexes (small, or waiting for them to be built); in a forest with them, a capped candidate
-  set: first the rows matching at least two of the question's terms (up to ``cap``), then rows
-  matching any term (up to ``cap``), so the ranking costs at most ``2 * cap`` rows whatever the
-  forest's size;
+  forest without its own indexes (small, or waiting for them to be built); in a forest with them,
+  a capped candidate set: first the rows matching at least two of the question's terms (up to
+  ``cap``), then rows matching any term (up to ``cap``), so the ranking costs at most ``2 * cap``
+  rows whatever the forest's size;
 - ``label``: entity trees whose label is a word of the question;
 - ``tree``: the tree rows (kind, label, root, height) of every tree named above (no root summary:
   only ``llm`` mode reads one, for its few top trees, in a statement of its own).
@@ -60,24 +60,19 @@ _FOREST_FOR_RECALL = (
     "FROM forests f WHERE f.tenant_id = :t AND f.name = :n"
 )
 
-# a root's tree is its node's ``tree_id``, looked up by the trees' primary key for each root
-# (LATERAL ... LIMIT 1): a join let the planner hash a sequential scan of ALL the tenant's trees
-# (7,590 rows, 1.5 ms, for 70 roots of a 1K-fact forest among 100); ``root_node_id`` still has to
-# name the node
-_ROOTS_EXACT = (
+# The top roots ``c`` (node, tree, distance: every root of the forest when scanned exactly, the
+# 2 * :nr nearest by its HNSW index otherwise), each kept when its node's ``tree_id`` names a tree
+# of the asked kinds rooted at it, looked up by the trees' primary key per root (LATERAL ... LIMIT 1):
+# a join let the planner hash a sequential scan of ALL the tenant's trees (7,590 rows, 1.5 ms, for
+# 70 roots of a 1K-fact forest among 100; 12K rows for 100 probes at 100K)
+_ROOTS = (
     "SELECT c.tree_id, 1 - c.d AS s FROM (SELECT x.node_id, x.tree_id, x.embedding <=> :q AS d FROM nodes x "
-    "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.parent_id IS NULL AND x.embedding IS NOT NULL "
-    "OFFSET 0) c CROSS JOIN LATERAL (SELECT 1 FROM trees tr WHERE tr.tenant_id = :t AND tr.tree_id = c.tree_id "
+    "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.parent_id IS NULL {top}) c CROSS JOIN LATERAL "
+    "(SELECT 1 FROM trees tr WHERE tr.tenant_id = :t AND tr.tree_id = c.tree_id "
     "AND tr.root_node_id = c.node_id AND tr.kind = ANY(:kinds) LIMIT 1) z ORDER BY c.d, c.tree_id LIMIT :nr"
 )
-# (the tree of each of the 2 * :nr candidates by primary key: LATERAL ... LIMIT 1 keeps the planner
-# from hashing a sequential scan of all the tenant's trees, 12K rows, for 100 probes)
-_ROOTS_HNSW = (
-    "SELECT c.tree_id, 1 - c.d AS s FROM (SELECT x.node_id, x.tree_id, x.embedding <=> :q AS d FROM nodes x "
-    "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.parent_id IS NULL ORDER BY x.embedding <=> :q "
-    "LIMIT 2 * :nr) c CROSS JOIN LATERAL (SELECT 1 FROM trees tr WHERE tr.tenant_id = :t AND tr.tree_id = c.tree_id "
-    "AND tr.root_node_id = c.node_id AND tr.kind = ANY(:kinds) LIMIT 1) z ORDER BY c.d, c.tree_id LIMIT :nr"
-)
+_ROOTS_EXACT = _ROOTS.format(top="AND x.embedding IS NOT NULL OFFSET 0")
+_ROOTS_HNSW = _ROOTS.format(top="ORDER BY x.embedding <=> :q LIMIT 2 * :nr")
 _TREES_OF = (
     "(SELECT array_agg(p.tree_id ORDER BY p.tree_id) FROM placements p WHERE p.tenant_id = :t "
     "AND p.source_kind = '{kind}' AND p.source_id = {col} AND p.forest_id = :f)"
