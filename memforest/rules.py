@@ -75,8 +75,9 @@ def is_near_duplicate(
     different values of one supersession slot (``slot_*`` from ``supersession_slot``: "Cosmo is
     our new cat" and "Waffles is our new cat" are two states, whatever their cosine), and either
     both are lasting kinds (states, preferences, relations merge across time) or they lie within
-    ``NEAR_DUPLICATE_WINDOW`` of each other (two hikes a week apart are two facts)."""
-    if similarity < threshold or not same_speaker:
+    ``NEAR_DUPLICATE_WINDOW`` of each other (two hikes a week apart are two facts). A NaN cosine
+    (pgvector's answer for a zero vector: a fact without content words) is no match."""
+    if not similarity >= threshold or not same_speaker:  # (NaN >= threshold is False)
         return False
     if slot_a is not None and slot_a == slot_b and not same_state_value(value_a, value_b):
         return False

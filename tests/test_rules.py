@@ -65,6 +65,7 @@ def test_near_duplicate_states_merge_across_time_events_only_within_the_window()
     assert not _near(0.95, "state", "event", timedelta(days=2))
     assert not _near(0.85, "state", "state", timedelta(0))
     assert not _near(0.99, "state", "state", timedelta(0), same_speaker=False)
+    assert not _near(float("nan"), "state", "state", timedelta(0))  # a zero vector's cosine matches nothing
     assert timedelta(days=1) == rules.NEAR_DUPLICATE_WINDOW
 
 

@@ -99,8 +99,8 @@ class _Batch:
         if not np.any(emb):
             return None
         near = [r for r in rows if r["fact_id"] is not None]
-        # a stored zero vector has a NaN cosine: PostgreSQL sorts it last, and is_near_duplicate does
-        # not reject NaN, so it stays a candidate exactly as in the one-at-a-time lookup
+        # a stored zero vector has a NaN cosine: PostgreSQL sorts it last, and is_near_duplicate
+        # rejects it, as in the one-at-a-time lookup
         near += [n.row(cosine(n.emb, emb)) for n in self.new]
         near.sort(key=lambda r: nearest_first(float(r["sim"])))
         found = pick_near(near[:_NEAREST], cand, self.near_threshold)
