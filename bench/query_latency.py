@@ -3,12 +3,14 @@
 Scenarios: one forest of 10K facts, one of 100K, and 1,000 forests of 1K facts each (searching one),
 all in one self-contained database (embedded PostgreSQL in a temp home unless ``--database-url``).
 The forests are synthesised and bulk-loaded (``bench.query_latency_data``). Every question is
-asked twice in turn: the full read path (``memforest.retrieval.query``) and the flat baseline (the
-same embedding, then a plain pgvector top-k over the forest's fact embeddings under the same tenant
-and forest filter, exact or HNSW as the read path would choose). Reported per scenario: p50/p95 of
-both, their ratio, the read path's per-stage medians and round trips per query (statements, BEGIN,
-COMMIT and the pool's pre-ping: see ``RoundTrips``), and HNSW's overlap with the exact top facts
-where HNSW is used.
+asked in turn by the full read path (``memforest.retrieval.query``), by the same read path with
+every recall channel in the query's own transaction (``memforest_one_transaction``: no side pool,
+the comparison arm of ADR 0024's session-10 change), and by the flat baseline (the same embedding,
+then a plain pgvector top-k over the forest's fact embeddings under the same tenant and forest
+filter, exact or HNSW as the read path would choose). Reported per scenario: p50/p95 of each, the
+ratio of the read path's p50 to the flat one's, the read path's per-stage medians and round trips
+per query (statements, BEGIN, COMMIT and the pool's pre-ping: see ``RoundTrips``; the side pool's
+apart), and HNSW's overlap with the exact top facts where HNSW is used.
 The 100K forest is also asked over HTTP (``POST /v1/forests/{f}/query`` against a ``memforest serve``
 started on the same database; ``--no-http`` skips it).
 
@@ -73,29 +75,56 @@ class RoundTrips:
     SQLAlchemy's own statements run as asyncpg prepared statements, which the query logger does
     not see (its executemany, which the read path never uses, would count twice). Not counted: a
     connection's first pre-ping (before its logger is attached: the warm-up queries make them) and
-    the parse of a statement new to a connection's statement cache."""
+    the parse of a statement new to a connection's statement cache. Round trips of the side pool's
+    transactions (the full-text channels beside the query's own, ADR 0024 session 10) are counted
+    apart, in ``side``: they run at the same time as the others."""
 
     n: int = 0
+    side: int = 0
 
     def attach(self, db: Database) -> None:
-        """Listen on both engines (system and tenant work) and on each connection they check out."""
+        """Listen on both engines (system and tenant work) and on each connection they check out,
+        and apart on the side pool's."""
         for engine in {db.engine.sync_engine, db.tenant_engine.sync_engine}:
             event.listen(engine, "before_cursor_execute", self._bump)
             event.listen(engine, "checkout", self._watch)
+        if db.side_engine is not None:
+            event.listen(db.side_engine.sync_engine, "before_cursor_execute", self._bump_side)
+            event.listen(db.side_engine.sync_engine, "checkout", self._watch_side)
 
     def _watch(self, dbapi_connection: Any, *_: Any) -> None:
         dbapi_connection.driver_connection.add_query_logger(self._bump)  # a set: added once
 
+    def _watch_side(self, dbapi_connection: Any, *_: Any) -> None:
+        dbapi_connection.driver_connection.add_query_logger(self._bump_side)
+
     def _bump(self, *_: Any) -> None:
         self.n += 1
 
+    def _bump_side(self, *_: Any) -> None:
+        self.side += 1
+
     @contextmanager
-    def counting(self, into: list[int]) -> Iterator[None]:
-        """Append the round trips made inside the block to ``into`` (the query logger reports on the
-        next turn of the event loop: the caller yields once before the block ends)."""
-        start = self.n
+    def counting(self, into: list[int], side_into: list[int] | None = None) -> Iterator[None]:
+        """Append the round trips made inside the block to ``into`` (and the side pool's to
+        ``side_into``; the query logger reports on the next turn of the event loop: the caller
+        yields once before the block ends)."""
+        start, side_start = self.n, self.side
         yield
         into.append(self.n - start)
+        if side_into is not None:
+            side_into.append(self.side - side_start)
+
+
+@contextmanager
+def one_transaction(db: Database) -> Iterator[None]:
+    """Queries inside the block read every recall channel in their own transaction, as without a
+    side pool (``database.side_pool_size = 0``): the comparison arm of the same run."""
+    side, db.side_engine = db.side_engine, None
+    try:
+        yield
+    finally:
+        db.side_engine = side
 
 
 @dataclass(slots=True)
@@ -104,6 +133,7 @@ class Series:
 
     lat: list[float] = field(default_factory=list)
     trips: list[int] = field(default_factory=list)
+    side_trips: list[int] = field(default_factory=list)
     stages: dict[str, list[float]] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
@@ -113,6 +143,8 @@ class Series:
             "n": len(self.lat),
             "round_trips": statistics.median(self.trips) if self.trips else 0,
         }
+        if self.side_trips:
+            out["side_round_trips"] = statistics.median(self.side_trips)
         if self.stages:
             out["stages_p50_ms"] = {k: round(statistics.median(v), 2) for k, v in self.stages.items()}
         return out
@@ -191,11 +223,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await query(db, settings, env.backends, tenant_id, fname, q, preset=preset)
                 await flat_topk(db, emb, tenant_id, forest_id, q, preset)
             await asyncio.sleep(0)  # the query logger's reports of the warm-up, before counting
-            mem, flat = Series(), Series()
+            mem, one, flat = Series(), Series(), Series()
             strategy = ""
             for _ in range(rounds):
                 for q in qs:
-                    with trips.counting(mem.trips):
+                    with trips.counting(mem.trips, mem.side_trips):
                         t1 = time.perf_counter()
                         res = await query(db, settings, env.backends, tenant_id, fname, q, preset=preset)
                         mem.lat.append((time.perf_counter() - t1) * 1000.0)
@@ -203,6 +235,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     for stage in STAGES:
                         mem.stages.setdefault(stage, []).append(res.timings_ms.get(stage, 0.0))
                     strategy = res.strategy
+                    if db.side_engine is not None:  # the same query, every channel in its own transaction
+                        with one_transaction(db), trips.counting(one.trips):
+                            t1 = time.perf_counter()
+                            await query(db, settings, env.backends, tenant_id, fname, q, preset=preset)
+                            one.lat.append((time.perf_counter() - t1) * 1000.0)
+                            await asyncio.sleep(0)
                     with trips.counting(flat.trips):
                         t1 = time.perf_counter()
                         await flat_topk(db, emb, tenant_id, forest_id, q, preset)
@@ -210,6 +248,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         await asyncio.sleep(0)
             entry: dict[str, Any] = {"name": name, "facts_per_forest": n_facts, "forests": n_forests}
             entry |= {"strategy": strategy, "memforest": mem.summary(), "flat": flat.summary()}
+            if one.lat:
+                entry["memforest_one_transaction"] = one.summary()
             entry["ratio_p50"] = round(entry["memforest"]["p50_ms"] / max(entry["flat"]["p50_ms"], 1e-6), 2)
             if strategy == "hnsw":
                 entry["hnsw_overlap"] = round(await hnsw_overlap(db, emb, tenant_id, forest_id, qs[:20], preset), 4)
@@ -234,15 +274,26 @@ def render(report: dict[str, Any], console: Console) -> None:
     t = Table(title=f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit "
                     f"{report['commit'][:12]}; shared machine: timings are noisy)")  # fmt: skip
     for col in ("scenario", "facts/forest", "forests", "strategy", "p50", "p95", "flat p50", "flat p95", "ratio",
-                "hnsw overlap", "trips", "http p50/p95", "stage p50s"):  # fmt: skip
+                "one-tx p50", "hnsw overlap", "trips", "http p50/p95", "stage p50s"):  # fmt: skip
         t.add_column(col)
     for e in report["scenarios"]:
         m, f = e["memforest"], e["flat"]
         stages = " ".join(f"{k} {v}" for k, v in m.get("stages_p50_ms", {}).items())
         t.add_row(e["name"], str(e["facts_per_forest"]), str(e["forests"]), e["strategy"], str(m["p50_ms"]),
-                  str(m["p95_ms"]), str(f["p50_ms"]), str(f["p95_ms"]), str(e["ratio_p50"]),
-                  str(e.get("hnsw_overlap", "-")), str(m["round_trips"]), _http(e), stages)  # fmt: skip
+                  str(m["p95_ms"]), str(f["p50_ms"]), str(f["p95_ms"]), str(e["ratio_p50"]), _one(e),
+                  str(e.get("hnsw_overlap", "-")), _trips(m), _http(e), stages)  # fmt: skip
     console.print(t)
+
+
+def _one(entry: dict[str, Any]) -> str:
+    """p50 of the comparison arm: every recall channel in the query's own transaction."""
+    one = entry.get("memforest_one_transaction")
+    return str(one["p50_ms"]) if one else "-"
+
+
+def _trips(m: dict[str, Any]) -> str:
+    """Round trips of the query's transaction, and beside it those of the side pool's."""
+    return f"{m['round_trips']} + {m['side_round_trips']} beside" if "side_round_trips" in m else str(m["round_trips"])
 
 
 def _http(entry: dict[str, Any]) -> str:
@@ -256,16 +307,17 @@ def markdown(report: dict[str, Any]) -> str:
         f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit {report['commit'][:12]})",
         "",
         "| scenario | facts/forest | forests | strategy | p50 | p95 | flat p50 | flat p95 | ratio p50 "
-        "| hnsw overlap | round trips | http p50/p95 | stage p50s |",
-        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| one-tx p50 | hnsw overlap | round trips | http p50/p95 | stage p50s |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for e in report["scenarios"]:
         m, f = e["memforest"], e["flat"]
         stages = ", ".join(f"{k} {v}" for k, v in m.get("stages_p50_ms", {}).items())
         lines.append(
             f"| {e['name']} | {e['facts_per_forest']} | {e['forests']} | {e['strategy']} | {m['p50_ms']} "
-            f"| {m['p95_ms']} | {f['p50_ms']} | {f['p95_ms']} | {e['ratio_p50']} | {e.get('hnsw_overlap', '-')} "
-            f"| {m['round_trips']} | {_http(e)} | {stages} |"
+            f"| {m['p95_ms']} | {f['p50_ms']} | {f['p95_ms']} | {e['ratio_p50']} | {_one(e)} "
+            f"| {e.get('hnsw_overlap', '-')} "
+            f"| {_trips(m)} | {_http(e)} | {stages} |"
         )
     return "\n".join(lines)
 
@@ -275,9 +327,13 @@ def plot(report: dict[str, Any], out_dir: Path, name: str) -> Path:
     fig, (ax,) = new_figure(1, width=7.0)
     names = [e["name"] for e in report["scenarios"]]
     x = np.arange(len(names))
-    for i, (side, key) in enumerate((("memforest", "p50_ms"), ("memforest", "p95_ms"), ("flat", "p50_ms"),
-                                     ("flat", "p95_ms"))):  # fmt: skip
-        ax.bar(x + (i - 1.5) * 0.2, [e[side][key] for e in report["scenarios"]], 0.2, label=f"{side} {key[:3]}")
+    bars = [("memforest", "p50_ms"), ("memforest", "p95_ms"), ("flat", "p50_ms"), ("flat", "p95_ms")]
+    if all("memforest_one_transaction" in e for e in report["scenarios"]):
+        bars.insert(1, ("memforest_one_transaction", "p50_ms"))
+    width = 0.8 / len(bars)
+    for i, (side, key) in enumerate(bars):
+        offset = (i - (len(bars) - 1) / 2) * width
+        ax.bar(x + offset, [e[side][key] for e in report["scenarios"]], width, label=f"{side} {key[:3]}")
     ax.set_xticks(x, names)
     ax.set_ylabel("ms")
     ax.set_title("emb query latency vs flat pgvector top-k")

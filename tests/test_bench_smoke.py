@@ -194,6 +194,11 @@ def test_query_latency_quick(db_env: str, tmp_path: Path) -> None:
             assert 0 < s[side]["p50_ms"] <= s[side]["p95_ms"]
             assert s[side]["round_trips"] > 0
         assert s["memforest"]["round_trips"] > s["flat"]["round_trips"]
+        # the full-text channels beside (side pool), and the comparison arm without them
+        assert s["memforest"]["side_round_trips"] > 0 and "side_round_trips" not in s["flat"]
+        one = s["memforest_one_transaction"]
+        assert 0 < one["p50_ms"] <= one["p95_ms"] and one["n"] == s["memforest"]["n"]
+        assert one["round_trips"] == s["memforest"]["round_trips"]  # full text joins the vector channels' statement
         assert set(s["memforest"]["stages_p50_ms"]) >= {"embed", "recall", "browse", "assemble"}
     http = report["scenarios"][1]["http"]  # the 100K forest asked through a real `memforest serve`
     assert http["n"] == 6 and 0 < http["p50_ms"] <= http["p95_ms"]
