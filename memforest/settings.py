@@ -18,6 +18,10 @@ class DatabaseSettings(BaseModel):
 
     pool_size: int = 10
     max_overflow: int = 10
+    # connections (and as many again in overflow) for statements that run beside a request's own
+    # transaction: a query reads its full-text channels there while its vector channels run (ADR
+    # 0024, session 10). 0: no such pool; a query reads every channel in its own transaction
+    side_pool_size: int = Field(default=5, ge=0, le=1000)
     statement_timeout_ms: int = 60_000
     # a transaction left idle this long is ended by the server (its locks and pooled connection freed)
     idle_in_transaction_timeout_ms: int = Field(default=60_000, ge=0)

@@ -72,7 +72,7 @@ def settings(db_url: str, tmp_path: Path) -> Settings:
 @pytest.fixture
 async def db(db_url: str) -> AsyncIterator[Database]:
     """An open Database on this test's fresh database."""
-    database = Database(db_url, tenant_url=tenant_url(db_url), pool_size=4, max_overflow=4)
+    database = Database(db_url, tenant_url=tenant_url(db_url), pool_size=4, max_overflow=4, side_pool_size=2)
     yield database
     await database.dispose()
 

@@ -225,6 +225,7 @@ class Database:
         tenant_url: str | None = None,
         pool_size: int = 10,
         max_overflow: int = 10,
+        side_pool_size: int = 0,
         statement_timeout_ms: int = 0,
         idle_in_transaction_timeout_ms: int = 60_000,
         connect_wait_s: float = CONNECT_WAIT_S,
@@ -241,6 +242,15 @@ class Database:
         self.tenant_engine: AsyncEngine = (
             _create_engine(self.tenant_url, server_settings, **sizes) if self.tenant_url != url else self.engine
         )
+        # tenant transactions that run beside another of the same request (the read path's full-text
+        # channels beside its vector channels, ADR 0024 session 10), from a pool of their own: a
+        # request holding a connection of the main pool never waits on that pool for a second one,
+        # so requests cannot deadlock holding one connection each
+        self.side_engine: AsyncEngine | None = (
+            _create_engine(self.tenant_url, server_settings, pool_size=side_pool_size, max_overflow=side_pool_size)
+            if side_pool_size > 0
+            else None
+        )
         self._verified: set[str] = set()  # checks that passed once (they are not re-run)
         self._server_version_num: int | None = None
 
@@ -249,6 +259,8 @@ class Database:
         await self.engine.dispose()
         if self.tenant_engine is not self.engine:
             await self.tenant_engine.dispose()
+        if self.side_engine is not None:
+            await self.side_engine.dispose()
 
     async def rls_problem(self) -> str | None:
         """None when row-level security is in force for tenant work, else why not (one line)."""
@@ -282,11 +294,18 @@ class Database:
         return f"at {current}, head is {head}"
 
     @asynccontextmanager
-    async def tenant(self, tenant_id: uuid.UUID) -> AsyncIterator[AsyncConnection]:
-        """A transaction confined to ``tenant_id`` by row-level security (and by our own filters)."""
+    async def tenant(self, tenant_id: uuid.UUID, *, side: bool = False) -> AsyncIterator[AsyncConnection]:
+        """A transaction confined to ``tenant_id`` by row-level security (and by our own filters).
+        ``side``: from the side pool (``side_engine``, which must exist), for work that runs beside
+        a transaction the caller holds."""
         with _driver_errors():
             await self.verify_rls()
-        async with _transaction(self.tenant_engine, self.connect_wait_s) as conn:
+        engine = self.tenant_engine
+        if side:
+            if self.side_engine is None:
+                raise ValueError("this Database has no side pool (side_pool_size=0)")
+            engine = self.side_engine
+        async with _transaction(engine, self.connect_wait_s) as conn:
             # one round trip: set_config('role', ..., true) is SET LOCAL ROLE (ADR 0022)
             await conn.execute(_ENTER_TENANT, {"role": APP_ROLE, "t": str(tenant_id)})
             yield conn

@@ -103,6 +103,7 @@ async def open_database(
             tenant_url=location.tenant_url,
             pool_size=settings.database.pool_size,
             max_overflow=settings.database.max_overflow,
+            side_pool_size=settings.database.side_pool_size,
             statement_timeout_ms=settings.database.statement_timeout_ms,
             idle_in_transaction_timeout_ms=settings.database.idle_in_transaction_timeout_ms,
         )

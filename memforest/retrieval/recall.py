@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -115,6 +116,59 @@ def _hits(rows: Sequence[Row]) -> tuple[list[tuple[int, float]], dict[int, list[
     return list(hits.items()), trees
 
 
+SideConnection = Callable[[], AbstractAsyncContextManager[Conn]]
+
+
+def _limits(preset: RetrievalPreset) -> channels.ChannelLimits:
+    return channels.ChannelLimits(
+        roots=preset.root_candidates,
+        facts=preset.fact_candidates,
+        cells=preset.cell_candidates,
+        lexical=preset.lexical_candidates,
+        lexical_cap=preset.lexical_scan_cap,
+    )
+
+
+def _kinds(scope_kinds: Sequence[str] | None) -> list[str]:
+    return list(scope_kinds) if scope_kinds else ["session", "entity", "scene"]
+
+
+def _names(question: str) -> list[str]:
+    return sorted({t.lower() for t in tokenize(question)} - STOPWORDS)
+
+
+async def lexical_beside(
+    beside: SideConnection,
+    tenant_id: uuid.UUID,
+    forest_name: str,
+    question: str,
+    preset: RetrievalPreset,
+    *,
+    as_of: datetime | None = None,
+    scope_kinds: Sequence[str] | None = None,
+) -> list[Row]:
+    """The full-text channels' rows for :func:`recall` (its ``lexical``), read in a transaction of
+    ``beside`` that needs nothing from the query's own: started with the query, they run while the
+    question is embedded and the vector channels read (ADR 0024, session 10). The forest is looked
+    up by name here too (NotFoundError if none)."""
+    async with beside() as side:
+        found = await channels.forest_for_recall(side, tenant_id, forest_name, preset.hnsw_ef_search)
+        return await channels.recall_channels(
+            side,
+            tenant_id,
+            found.forest.forest_id,
+            None,
+            query_terms(question),
+            _kinds(scope_kinds),
+            _names(question),
+            _limits(preset),
+            exact=not found.indexed,
+            scan_text=not found.indexed,
+            as_of=as_of,
+            parts=("lexical",),
+        )
+
+
 async def recall(
     conn: Conn,
     tenant_id: uuid.UUID,
@@ -126,37 +180,34 @@ async def recall(
     as_of: datetime | None = None,
     scope_kinds: Sequence[str] | None = None,
     indexed: bool | None = None,
+    lexical: Awaitable[list[Row]] | None = None,
 ) -> RecallResult:
     """Rank the forest's trees for ``question`` and keep the top ``preset.top_trees``: every channel
-    in one statement (and first, unless the caller says whether the forest has its own indexes,
-    a round trip to ask the catalogue and set the HNSW knobs)."""
+    in one statement, or the vector channels alone when the full-text channels' rows come as
+    ``lexical`` (:func:`lexical_beside`, awaited after the vector channels' statement). First,
+    unless the caller says whether the forest has its own indexes, a round trip to ask the
+    catalogue and set the HNSW knobs."""
     # a forest is searched by index only through its own indexes (ADR 0024); a caller that looked
     # the forest up with channels.forest_for_recall knows (and has set the knobs)
     if indexed is None:
         indexed = await channels.indexed_and_knobs(conn, forest_id, preset.hnsw_ef_search)
     exact = not indexed
-    kinds = list(scope_kinds) if scope_kinds else ["session", "entity", "scene"]
-    names = sorted({t.lower() for t in tokenize(question)} - STOPWORDS)
-    limits = channels.ChannelLimits(
-        roots=preset.root_candidates,
-        facts=preset.fact_candidates,
-        cells=preset.cell_candidates,
-        lexical=preset.lexical_candidates,
-        lexical_cap=preset.lexical_scan_cap,
-    )
     got = await channels.recall_channels(
         conn,
         tenant_id,
         forest_id,
         q,
         query_terms(question),
-        kinds,
-        names,
-        limits,
+        _kinds(scope_kinds),
+        _names(question),
+        _limits(preset),
         exact=exact,
         scan_text=exact,  # no index of its own: full-text candidates from the forest's rows too
         as_of=as_of,
+        parts=channels.PARTS if lexical is None else ("vector",),
     )
+    if lexical is not None:
+        got += await lexical
     channel = _by_channel(got)
     trees = {int(r["id"]): r for r in channel.get("tree", ())}
     fact_hits, fact_trees = _hits(channel.get("fact", []))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -19,7 +21,7 @@ from memforest.retrieval.assemble import AssembleOptions, Candidate, Evidence, a
 from memforest.retrieval.browse import Leaf, browse_emb, browse_llm
 from memforest.retrieval.filters import SourceFilter, apply_filter
 from memforest.retrieval.preset import RetrievalPreset
-from memforest.retrieval.recall import RecallResult, recall
+from memforest.retrieval.recall import RecallResult, lexical_beside, recall
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import TemporalPlan
 from memforest.retrieval.temporal.resolve import temporal_plan
@@ -27,7 +29,7 @@ from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
 from memforest.store.recall import Vec, anchor_candidates, nearest_cells, nearest_facts
 from memforest.store.recall_channels import forest_for_recall
-from memforest.store.sql import Conn
+from memforest.store.sql import Conn, Row
 from memforest.text.terms import content_terms
 
 __all__ = ["MODES", "Evidence", "QueryBackends", "QueryResult", "SourceFilter", "query"]
@@ -202,137 +204,164 @@ async def query(
     timings: dict[str, float] = {}
     t_all = time.perf_counter()
 
-    # the vectors first, outside any transaction (a model server's embedding call holds no pooled
-    # connection): the question's, and the event's of "before/after <event>" (the cues read against
-    # now; the forest's own "now" comes with its lookup, which opens the one transaction of recall,
-    # browse and assembly: ADR 0024 addendum, session 9)
-    t0 = time.perf_counter()
-    anchor_text = parse_time_cues(question, as_of or datetime.now(UTC)).anchor_text
-    texts = [question] + ([anchor_text] if anchor_text else [])
-    vecs = await _embed(backends.embedder, texts, ledger)
-    qvec = vecs[0]
-    timings["embed"] = _ms(t0)
-    mode_used, fallback = mode, None
-    chat = backends.chat
-    if mode == "llm" and chat is None:
-        mode_used = "emb"
-        fallback = "llm mode needs a chat model; none is configured (rule-based backend), so emb was used"
-
-    leaves: list[Leaf] = []
-    evidence: list[Evidence] = []
-    llm_calls: dict[str, int] = {}
-    plan: TemporalPlan | None = None
-
-    async def assemble_in(conn: Conn) -> list[Evidence]:
-        """Assemble the evidence of ``recalled`` and ``leaves`` (times itself as ``assemble``)."""
-        t0 = time.perf_counter()
-        tree_scores = {t.tree_id: t.score for t in recalled.trees}
-        opts = AssembleOptions(
-            top_k=k,
-            as_of=as_of,
-            time_from=time_from,
-            time_to=time_to,
-            scope_kinds=tuple(scope_kinds) if scope_kinds is not None else None,
-            include_superseded=include_superseded,
-            token_budget=token_budget,
-        )
-        candidates = _collect(recalled, leaves)
-        pinned: dict[tuple[str, int], str] = {}
-        if plan is not None:  # the temporal plan's answer states join the pool (browse may not reach them)
-            pinned = {("fact", fid): role for fid, role in plan.roles.items()}
-            for key in pinned:
-                candidates.setdefault(key, Candidate(kind="fact", source_id=key[1]))
-        if source_filter is not None:  # only matching sources; their nearest items join the pool
-            candidates = await apply_filter(conn, tenant_id, forest.forest_id, candidates, source_filter, qvec, 3 * k)
-        out = await assemble(
-            conn, tenant_id, forest.forest_id, candidates, qvec, question, tree_scores, cues, opts, preset, pinned
-        )
-        timings["assemble"] = _ms(t0)
-        return out
-
-    # emb mode: forest lookup, recall, browse and assembly in one tenant transaction (no model
-    # call in between but the rare anchor embedding)
-    async with db.tenant(tenant_id) as conn:
-        t0 = time.perf_counter()
-        found = await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
-        forest = found.forest
-        timings["forest"] = _ms(t0)
-        t0 = time.perf_counter()
-        ref = as_of or found.latest or datetime.now(UTC)
-        cues: TimeCues = parse_time_cues(question, ref)
-        timings["cues"] = _ms(t0)
-        t0 = time.perf_counter()
-        recalled = await recall(
-            conn,
-            tenant_id,
-            forest.forest_id,
-            question,
-            qvec,
-            preset,
-            as_of=as_of,
-            scope_kinds=scope_kinds,
-            indexed=found.indexed,
-        )
-        anchor_time = None
-        if cues.anchor_text:
-            if cues.anchor_text == anchor_text:
-                anchor_vec = vecs[1]
-            else:  # the forest's "now" read the question differently (rare): embed its event here
-                anchor_vec = (await _embed(backends.embedder, [cues.anchor_text], ledger))[0]
-            anchor_time = await _resolve_anchor(
-                conn, tenant_id, forest.forest_id, cues.anchor_text, anchor_vec, recalled, as_of
+    # the full-text channels start at once, beside the rest (they need no vector): a transaction of
+    # the side pool, when there is one (ADR 0024, session 10)
+    lexical: asyncio.Task[list[Row]] | None = None
+    if db.side_engine is not None:
+        lexical = asyncio.create_task(
+            lexical_beside(
+                lambda: db.tenant(tenant_id, side=True),
+                tenant_id,
+                forest_name,
+                question,
+                preset,
+                as_of=as_of,
+                scope_kinds=scope_kinds,
             )
-            if anchor_time is not None:
-                if cues.anchor_side == "before":
-                    cues = cues.with_window(None, anchor_time)
-                else:
-                    cues = cues.with_window(anchor_time, None)
-        timings["recall"] = _ms(t0)
-        t0 = time.perf_counter()
-        tq = parse_question(question, has_as_of=as_of is not None)
-        plan = await temporal_plan(conn, tenant_id, forest.forest_id, tq, as_of, anchor_time)
-        timings["temporal"] = _ms(t0)
-        if mode_used == "emb":
-            t0 = time.perf_counter()
-            leaves = await browse_emb(conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues)
-            timings["browse"] = _ms(t0)
-            evidence = await assemble_in(conn)
-
-    if mode_used == "llm" and chat is not None:
-        t0 = time.perf_counter()
-        planner = getattr(backends, "planner", None) or LLMPlanner(chat)
-        navigator = getattr(backends, "navigator", None) or LLMNavigator(chat)
-        leaves, stats = await browse_llm(
-            lambda: db.tenant(tenant_id),
-            tenant_id,
-            forest.forest_id,
-            recalled.trees,
-            question,
-            backends.embedder,
-            planner,
-            navigator,
-            preset,
-            cues,
-            ledger,
         )
-        llm_calls = {"plan": stats.planner_calls, "navigate": stats.navigator_calls}
-        timings["browse"] = _ms(t0)
+    try:
+        # the vectors first, outside any transaction (a model server's embedding call holds no pooled
+        # connection): the question's, and the event's of "before/after <event>" (the cues read against
+        # now; the forest's own "now" comes with its lookup, which opens the one transaction of recall,
+        # browse and assembly: ADR 0024 addendum, session 9)
+        t0 = time.perf_counter()
+        anchor_text = parse_time_cues(question, as_of or datetime.now(UTC)).anchor_text
+        texts = [question] + ([anchor_text] if anchor_text else [])
+        vecs = await _embed(backends.embedder, texts, ledger)
+        qvec = vecs[0]
+        timings["embed"] = _ms(t0)
+        mode_used, fallback = mode, None
+        chat = backends.chat
+        if mode == "llm" and chat is None:
+            mode_used = "emb"
+            fallback = "llm mode needs a chat model; none is configured (rule-based backend), so emb was used"
 
-    if mode_used != "emb":  # emb mode assembled in the recall transaction above
+        leaves: list[Leaf] = []
+        evidence: list[Evidence] = []
+        llm_calls: dict[str, int] = {}
+        plan: TemporalPlan | None = None
+
+        async def assemble_in(conn: Conn) -> list[Evidence]:
+            """Assemble the evidence of ``recalled`` and ``leaves`` (times itself as ``assemble``)."""
+            t0 = time.perf_counter()
+            tree_scores = {t.tree_id: t.score for t in recalled.trees}
+            opts = AssembleOptions(
+                top_k=k,
+                as_of=as_of,
+                time_from=time_from,
+                time_to=time_to,
+                scope_kinds=tuple(scope_kinds) if scope_kinds is not None else None,
+                include_superseded=include_superseded,
+                token_budget=token_budget,
+            )
+            candidates = _collect(recalled, leaves)
+            pinned: dict[tuple[str, int], str] = {}
+            if plan is not None:  # the temporal plan's answer states join the pool (browse may not reach them)
+                pinned = {("fact", fid): role for fid, role in plan.roles.items()}
+                for key in pinned:
+                    candidates.setdefault(key, Candidate(kind="fact", source_id=key[1]))
+            if source_filter is not None:  # only matching sources; their nearest items join the pool
+                candidates = await apply_filter(
+                    conn, tenant_id, forest.forest_id, candidates, source_filter, qvec, 3 * k
+                )
+            out = await assemble(
+                conn, tenant_id, forest.forest_id, candidates, qvec, question, tree_scores, cues, opts, preset, pinned
+            )
+            timings["assemble"] = _ms(t0)
+            return out
+
+        # emb mode: forest lookup, recall, browse and assembly in one tenant transaction (no model
+        # call in between but the rare anchor embedding)
         async with db.tenant(tenant_id) as conn:
-            evidence = await assemble_in(conn)
-    timings["total"] = _ms(t_all)
-    return QueryResult(
-        question=question,
-        forest=forest_name,
-        mode=mode,
-        mode_used=mode_used,
-        evidence=evidence,
-        fallback=fallback,
-        strategy=recalled.strategy,
-        trees=[{"tree": f"{t.kind}:{t.label}", "score": round(t.score, 6), "ranks": t.ranks} for t in recalled.trees],
-        time_cues=cues.describe(),
-        temporal=plan.describe() if plan is not None else None,
-        timings_ms=timings,
-        llm_calls=llm_calls,
-    )
+            t0 = time.perf_counter()
+            found = await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
+            forest = found.forest
+            timings["forest"] = _ms(t0)
+            t0 = time.perf_counter()
+            ref = as_of or found.latest or datetime.now(UTC)
+            cues: TimeCues = parse_time_cues(question, ref)
+            timings["cues"] = _ms(t0)
+            t0 = time.perf_counter()
+            recalled = await recall(
+                conn,
+                tenant_id,
+                forest.forest_id,
+                question,
+                qvec,
+                preset,
+                as_of=as_of,
+                scope_kinds=scope_kinds,
+                indexed=found.indexed,
+                lexical=lexical,
+            )
+            anchor_time = None
+            if cues.anchor_text:
+                if cues.anchor_text == anchor_text:
+                    anchor_vec = vecs[1]
+                else:  # the forest's "now" read the question differently (rare): embed its event here
+                    anchor_vec = (await _embed(backends.embedder, [cues.anchor_text], ledger))[0]
+                anchor_time = await _resolve_anchor(
+                    conn, tenant_id, forest.forest_id, cues.anchor_text, anchor_vec, recalled, as_of
+                )
+                if anchor_time is not None:
+                    if cues.anchor_side == "before":
+                        cues = cues.with_window(None, anchor_time)
+                    else:
+                        cues = cues.with_window(anchor_time, None)
+            timings["recall"] = _ms(t0)
+            t0 = time.perf_counter()
+            tq = parse_question(question, has_as_of=as_of is not None)
+            plan = await temporal_plan(conn, tenant_id, forest.forest_id, tq, as_of, anchor_time)
+            timings["temporal"] = _ms(t0)
+            if mode_used == "emb":
+                t0 = time.perf_counter()
+                leaves = await browse_emb(conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues)
+                timings["browse"] = _ms(t0)
+                evidence = await assemble_in(conn)
+
+        if mode_used == "llm" and chat is not None:
+            t0 = time.perf_counter()
+            planner = getattr(backends, "planner", None) or LLMPlanner(chat)
+            navigator = getattr(backends, "navigator", None) or LLMNavigator(chat)
+            leaves, stats = await browse_llm(
+                lambda: db.tenant(tenant_id),
+                tenant_id,
+                forest.forest_id,
+                recalled.trees,
+                question,
+                backends.embedder,
+                planner,
+                navigator,
+                preset,
+                cues,
+                ledger,
+            )
+            llm_calls = {"plan": stats.planner_calls, "navigate": stats.navigator_calls}
+            timings["browse"] = _ms(t0)
+
+        if mode_used != "emb":  # emb mode assembled in the recall transaction above
+            async with db.tenant(tenant_id) as conn:
+                evidence = await assemble_in(conn)
+        timings["total"] = _ms(t_all)
+        return QueryResult(
+            question=question,
+            forest=forest_name,
+            mode=mode,
+            mode_used=mode_used,
+            evidence=evidence,
+            fallback=fallback,
+            strategy=recalled.strategy,
+            trees=[
+                {"tree": f"{t.kind}:{t.label}", "score": round(t.score, 6), "ranks": t.ranks} for t in recalled.trees
+            ],
+            time_cues=cues.describe(),
+            temporal=plan.describe() if plan is not None else None,
+            timings_ms=timings,
+            llm_calls=llm_calls,
+        )
+    finally:
+        if lexical is not None:  # an error came before recall awaited it: end the side transaction
+            if not lexical.done():
+                lexical.cancel()
+            with suppress(BaseException):  # (and take its outcome, so that no error is left unread)
+                await lexical

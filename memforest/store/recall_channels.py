@@ -1,6 +1,8 @@
 """Forest recall in two round trips: the forest by name with whether it has its own indexes (and
 the HNSW knobs set in the same statement), then every candidate channel of the read path in ONE
-statement.
+statement, or its two parts (``vector``: roots, facts, cells, labels; ``lexical``: full text) as
+two statements, which the read path runs at the same time in two transactions (the query's own and
+one of the side pool: ADR 0024, session 10).
 
 Channels (each bounded by its own LIMIT, none reads the whole forest):
 
@@ -25,7 +27,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from memforest.errors import NotFoundError
 from memforest.store.forest_indexes import INDEXED_SQL, indexed_sql
@@ -106,30 +108,49 @@ _LEXICAL_FACTS_INDEXED = _LEXICAL_INDEXED.format(key="fact_id", cols="", fn="mem
 _LEXICAL_NODES_INDEXED = _LEXICAL_INDEXED.format(
     key="node_id", cols=", m.tree_id, m.leaf_cell_id", fn="memforest_node_text_candidates"
 )
-_CHANNELS = (
-    "WITH rt AS MATERIALIZED ({roots}), "
-    "fh AS MATERIALIZED ({facts}), "
-    "ch AS MATERIALIZED ({cells}), "
-    "lf AS MATERIALIZED ({lex_facts}), "
-    "ln AS MATERIALIZED ({lex_nodes}), "
+# The channels come in two parts, each a statement on its own or both in one (``channels_sql``):
+# ``vector`` (roots, facts, cells by cosine; entity labels) and ``lexical`` (full text). Each part
+# is CTEs, the trees they name (``ids``) and its result rows; the ``tree`` rows of every tree named
+# close the statement. ``_HEADER`` gives the result its column names and types (no rows).
+_HEADER = (
+    "SELECT NULL::text AS ch, NULL::bigint AS id, NULL::float8 AS s, NULL::bigint[] AS trees, "
+    "NULL::bigint AS cell, NULL::text AS kind, NULL::text AS label, NULL::bigint AS root, NULL::int AS height "
+    "WHERE false"
+)
+_VECTOR_CTES = (
+    "rt AS MATERIALIZED ({roots}), fh AS MATERIALIZED ({facts}), ch AS MATERIALIZED ({cells}), "
     "lab AS MATERIALIZED (SELECT tree_id, n_leaves FROM trees WHERE tenant_id = :t AND forest_id = :f "
     "AND kind = 'entity' AND lower(label) = ANY(:names)), "
     "fx AS MATERIALIZED (SELECT fact_id, sim, {fact_trees} AS trees FROM fh), "
-    "cx AS MATERIALIZED (SELECT leaf_cell_id, sim, {cell_trees} AS trees FROM ch), "
-    "lx AS MATERIALIZED (SELECT fact_id, s, {lex_trees} AS trees FROM lf), "
-    "ids AS (SELECT tree_id FROM rt UNION SELECT unnest(trees) FROM fx UNION SELECT unnest(trees) FROM cx "
-    "UNION SELECT unnest(trees) FROM lx UNION SELECT tree_id FROM ln UNION SELECT tree_id FROM lab) "
-    "SELECT 'root' AS ch, tree_id AS id, s, NULL::bigint[] AS trees, NULL::bigint AS cell, NULL::text AS kind, "
-    "NULL::text AS label, NULL::bigint AS root, NULL::int AS height FROM rt "
+    "cx AS MATERIALIZED (SELECT leaf_cell_id, sim, {cell_trees} AS trees FROM ch)"
+)
+_VECTOR_IDS = (
+    "SELECT tree_id FROM rt UNION SELECT unnest(trees) FROM fx UNION SELECT unnest(trees) FROM cx "
+    "UNION SELECT tree_id FROM lab"
+)
+_VECTOR_ROWS = (
+    "SELECT 'root', tree_id, s, NULL, NULL, NULL, NULL, NULL, NULL FROM rt "
     "UNION ALL SELECT 'fact', fact_id, sim, trees, NULL, NULL, NULL, NULL, NULL FROM fx "
     "UNION ALL SELECT 'cell', leaf_cell_id, sim, trees, NULL, NULL, NULL, NULL, NULL FROM cx "
-    "UNION ALL SELECT 'lexical_fact', fact_id, s, trees, NULL, NULL, NULL, NULL, NULL FROM lx "
-    "UNION ALL SELECT 'lexical_node', node_id, s, ARRAY[tree_id], leaf_cell_id, NULL, NULL, NULL, NULL FROM ln "
-    "UNION ALL SELECT 'label', tree_id, n_leaves, NULL, NULL, NULL, NULL, NULL, NULL FROM lab "
-    "UNION ALL SELECT 'tree', t.tree_id, NULL, NULL, NULL, t.kind, t.label, t.root_node_id, t.height "
+    "UNION ALL SELECT 'label', tree_id, n_leaves, NULL, NULL, NULL, NULL, NULL, NULL FROM lab"
+)
+_LEXICAL_CTES = (
+    "lf AS MATERIALIZED ({lex_facts}), ln AS MATERIALIZED ({lex_nodes}), "
+    "lx AS MATERIALIZED (SELECT fact_id, s, {lex_trees} AS trees FROM lf)"
+)
+_LEXICAL_IDS = "SELECT unnest(trees) FROM lx UNION SELECT tree_id FROM ln"
+_LEXICAL_ROWS = (
+    "SELECT 'lexical_fact', fact_id, s, trees, NULL, NULL, NULL, NULL, NULL FROM lx "
+    "UNION ALL SELECT 'lexical_node', node_id, s, ARRAY[tree_id], leaf_cell_id, NULL, NULL, NULL, NULL FROM ln"
+)
+_TREE_ROWS = (
+    "SELECT 'tree', t.tree_id, NULL, NULL, NULL, t.kind, t.label, t.root_node_id, t.height "
     "FROM trees t WHERE t.tenant_id = :t AND t.forest_id = :f AND t.kind = ANY(:kinds) AND t.root_node_id IS NOT NULL "
     "AND t.tree_id IN (SELECT tree_id FROM ids)"
 )
+_PARTS = {"vector": (_VECTOR_CTES, _VECTOR_IDS, _VECTOR_ROWS), "lexical": (_LEXICAL_CTES, _LEXICAL_IDS, _LEXICAL_ROWS)}
+ChannelPart = Literal["vector", "lexical"]
+PARTS: tuple[ChannelPart, ...] = ("vector", "lexical")
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,9 +192,10 @@ async def forest_for_recall(conn: Conn, tenant_id: uuid.UUID, name: str, ef_sear
     return RecallForest(forest=forest, latest=row["latest"], indexed=bool(row["indexed"]))
 
 
-def channels_sql(exact: bool, as_of: datetime | None, *, scan_text: bool) -> str:
-    """The one statement of every recall channel, for an exact or HNSW forest; full-text
-    candidates from the forest's rows (``scan_text``) or its GIN indexes."""
+def channels_sql(exact: bool, as_of: datetime | None, *, scan_text: bool, parts: Sequence[ChannelPart] = PARTS) -> str:
+    """The statement of the recall channels of ``parts`` (both: every channel in one statement), for
+    an exact or HNSW forest; full-text candidates from the forest's rows (``scan_text``) or its GIN
+    indexes."""
     visible = fact_visibility(as_of)
     facts = (NEAREST_FACTS_EXACT if exact else NEAREST_FACTS_HNSW).format(visible=visible, lim=":nf")
     cells = (NEAREST_CELLS_EXACT if exact else NEAREST_CELLS_HNSW).format(leaves=cell_leaves_sql(as_of), lim=":nc")
@@ -182,23 +204,30 @@ def channels_sql(exact: bool, as_of: datetime | None, *, scan_text: bool) -> str
         lex_nodes = _LEXICAL_NODES_SCAN.format(node_as_of=node_visibility(as_of))
     else:
         lex_facts, lex_nodes = _LEXICAL_FACTS_INDEXED, _LEXICAL_NODES_INDEXED
-    return _CHANNELS.format(
-        roots=_ROOTS_EXACT if exact else _ROOTS_HNSW,
-        facts=facts,
-        cells=cells,
-        lex_facts=lex_facts,
-        lex_nodes=lex_nodes,
-        fact_trees=_TREES_OF.format(kind="fact", col="fh.fact_id"),
-        cell_trees=_TREES_OF.format(kind="cell", col="ch.leaf_cell_id"),
-        lex_trees=_TREES_OF.format(kind="fact", col="lf.fact_id"),
-    )
+    pieces = {
+        "roots": _ROOTS_EXACT if exact else _ROOTS_HNSW,
+        "facts": facts,
+        "cells": cells,
+        "lex_facts": lex_facts,
+        "lex_nodes": lex_nodes,
+        "fact_trees": _TREES_OF.format(kind="fact", col="fh.fact_id"),
+        "cell_trees": _TREES_OF.format(kind="cell", col="ch.leaf_cell_id"),
+        "lex_trees": _TREES_OF.format(kind="fact", col="lf.fact_id"),
+    }
+    chosen = [_PARTS[p] for p in PARTS if p in parts]
+    if not chosen:
+        raise ValueError("channels_sql needs at least one part")
+    ctes = ", ".join(ctes.format(**pieces) for ctes, _, _ in chosen)
+    ids = " UNION ".join(part_ids for _, part_ids, _ in chosen)
+    rows = " UNION ALL ".join(part_rows for _, _, part_rows in chosen)
+    return f"WITH {ctes}, ids(tree_id) AS ({ids}) {_HEADER} UNION ALL {rows} UNION ALL {_TREE_ROWS}"
 
 
 async def recall_channels(
     conn: Conn,
     tenant_id: uuid.UUID,
     forest_id: int,
-    q: Vec,
+    q: Vec | None,
     terms: Sequence[str],
     kinds: Sequence[str],
     names: Sequence[str],
@@ -207,11 +236,13 @@ async def recall_channels(
     exact: bool,
     scan_text: bool,
     as_of: datetime | None,
+    parts: Sequence[ChannelPart] = PARTS,
 ) -> list[Row]:
-    """Every channel's rows: ``ch, id, s, trees, cell, kind, label, root, height`` (see the
-    module docstring); rows of one channel come in no particular order. ``scan_text`` (a forest
-    without its own indexes) finds full-text candidates by reading the forest's rows instead of its
-    GIN indexes (migration 0014)."""
+    """The rows of the channels of ``parts`` (default: every channel): ``ch, id, s, trees, cell,
+    kind, label, root, height`` (see the module docstring), with the ``tree`` rows of the trees
+    they name; rows of one channel come in no particular order. ``scan_text`` (a forest without its
+    own indexes) finds full-text candidates by reading the forest's rows instead of its GIN indexes
+    (migration 0014). ``q`` may be None when ``parts`` has no vector channel."""
     tsq = " | ".join(terms) if terms else None
     pairs = [f"({a} & {b})" for i, a in enumerate(terms) for b in terms[i + 1 :]]
     params: dict[str, Any] = {
@@ -229,4 +260,4 @@ async def recall_channels(
         "cap": limits.lexical_cap,
         "as_of": as_of,
     }
-    return await fetch_all(conn, channels_sql(exact, as_of, scan_text=scan_text), params)
+    return await fetch_all(conn, channels_sql(exact, as_of, scan_text=scan_text, parts=parts), params)
