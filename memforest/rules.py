@@ -127,7 +127,7 @@ def same_state_value(a: str | None, b: str | None) -> bool:
 def cosine(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> float:
     """The cosine similarity of two vectors as the database's ``1 - (a <=> b)`` gives it, for batched
     steps that score vectors in memory: NaN when either vector is zero (PostgreSQL sorts a NaN
-    distance last; ``is_near_duplicate`` does not reject a NaN similarity)."""
+    distance last; ``is_near_duplicate`` rejects a NaN similarity)."""
     na = float(np.dot(a, a))
     nb = float(np.dot(b, b))
     if na == 0.0 or nb == 0.0:

@@ -6,7 +6,9 @@ of either side come out as they are, the other side's work cancelled."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,17 +19,16 @@ from sqlalchemy.exc import DBAPIError
 from support import session_input
 from support.db import tenant_url
 
-from memforest.backends.base import ChatModel, Embedder
+from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
-from memforest.db.engine import Database
+from memforest.db.engine import Database, SidePoolBusy
 from memforest.errors import DatabaseUnavailableError, NotFoundError
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import RetrievalPreset, query
-from memforest.retrieval.recall import lexical_beside, recall
+from memforest.retrieval import RetrievalPreset, query, service
+from memforest.retrieval.recall import LexicalRows, lexical_beside, recall
 from memforest.settings import Settings
 from memforest.store.recall_channels import PARTS, channels_sql, forest_for_recall
-from memforest.store.sql import Row
 from memforest.store.tenants import ensure_tenant
 
 FOREST = "pets"
@@ -136,40 +137,131 @@ async def _forest_in_own_db(db_url: str, settings: Settings) -> uuid.UUID:
 @dataclass
 class _Hashed:
     """Query backends with a hashed embedder of ``dim`` dimensions (one too many: the vector
-    channels' statement fails)."""
+    channels' statement fails), which answers once ``ready`` is set, when given."""
 
     dim: int
+    ready: asyncio.Event | None = None
     chat: ChatModel | None = None
 
     @property
     def embedder(self) -> Embedder:
-        return HashedEmbedder(self.dim)
+        return _WaitingEmbedder(HashedEmbedder(self.dim), self.ready)
 
 
-async def test_errors_of_either_side_come_out_and_leave_no_side_transaction(db: Database, settings: Settings) -> None:
+class _WaitingEmbedder:
+    def __init__(self, inner: HashedEmbedder, ready: asyncio.Event | None) -> None:
+        self.inner, self.ready = inner, ready
+        self.name, self.dim = "hashed-waiting", inner.dim
+
+    async def embed(
+        self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None
+    ) -> list[list[float]]:
+        if self.ready is not None:
+            await self.ready.wait()
+        return await self.inner.embed(texts, stage=stage, ledger=ledger)
+
+
+async def test_an_error_beside_comes_out(db: Database, settings: Settings) -> None:
     tenant_id = await _forest(db, settings)
     preset = RetrievalPreset.from_settings(settings.retrieval)
     q = np.asarray(HashedEmbedder(settings.embedding.dim).embed_sync(["cat"])[0], dtype=np.float32)
 
-    async def unavailable() -> list[Row]:
+    async def unavailable() -> LexicalRows | None:
         raise DatabaseUnavailableError()
 
     async with db.tenant(tenant_id) as conn:
         found = await forest_for_recall(conn, tenant_id, FOREST, preset.hnsw_ef_search)
+        forest_id = found.forest.forest_id
         with pytest.raises(DatabaseUnavailableError):
-            await recall(
-                conn, tenant_id, found.forest.forest_id, "cat", q, preset, indexed=False, lexical=unavailable()
-            )
+            await recall(conn, tenant_id, forest_id, "cat", q, preset, indexed=False, lexical=unavailable())
+
+
+async def test_an_error_of_the_query_cancels_the_side_transaction(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The vector channels fail (a vector of the wrong dimension), or the forest is unknown, while
+    the full-text channels still run beside: the query's error comes out, the side work is
+    cancelled and waited for, and no side connection stays checked out."""
+    tenant_id = await _forest(db, settings)
+    started, cancelled = asyncio.Event(), asyncio.Event()
+
+    async def blocked(beside: Any, *args: Any, **kwargs: Any) -> LexicalRows | None:
+        async with beside():
+            started.set()
+            try:
+                await asyncio.sleep(60)
+            except asyncio.CancelledError:
+                cancelled.set()
+                raise
+        return None
+
+    monkeypatch.setattr(service, "lexical_beside", blocked)  # (the module's own name)
     assert db.side_engine is not None
     side_pool: Any = db.side_engine.pool
-    # the vector channels fail (or the forest is unknown) while the full-text ones run beside: the
-    # query's error comes out, and the side transaction was ended, not left running
+    wrong = _Hashed(settings.embedding.dim + 1, ready=started)  # embeds once the side work has begun
     with pytest.raises(DBAPIError, match="dimensions"):
-        await query(db, settings, _Hashed(settings.embedding.dim + 1), tenant_id, FOREST, "Where is the cat?")
-    assert side_pool.checkedout() == 0
+        await asyncio.wait_for(query(db, settings, wrong, tenant_id, FOREST, "Where is the cat?"), 20)
+    assert cancelled.is_set() and side_pool.checkedout() == 0
+    started.clear()
+    cancelled.clear()
+    unknown = _Hashed(settings.embedding.dim, ready=started)
     with pytest.raises(NotFoundError):
-        await query(db, settings, _Hashed(settings.embedding.dim), tenant_id, "no-such-forest", "Where is the cat?")
-    assert side_pool.checkedout() == 0
+        await asyncio.wait_for(query(db, settings, unknown, tenant_id, "no-such-forest", "Where is the cat?"), 20)
+    assert cancelled.is_set() and side_pool.checkedout() == 0
+
+
+async def test_a_busy_side_pool_or_another_forest_reads_full_text_in_the_query(
+    db: Database, settings: Settings
+) -> None:
+    """No free side connection within a moment, or rows of another forest of that name: recall reads
+    the full-text channels in the query's own transaction, and finds what one statement finds."""
+    tenant_id = await _forest(db, settings)
+    preset = RetrievalPreset.from_settings(settings.retrieval)
+    question = "Who sleeps on the windowsill?"
+    q = np.asarray(HashedEmbedder(settings.embedding.dim).embed_sync([question])[0], dtype=np.float32)
+    async with db.tenant(tenant_id) as conn:
+        found = await forest_for_recall(conn, tenant_id, FOREST, preset.hnsw_ef_search)
+        forest_id = found.forest.forest_id
+        want = await recall(conn, tenant_id, forest_id, question, q, preset, indexed=False)
+
+        async def elsewhere() -> LexicalRows | None:
+            return LexicalRows(forest_id + 1000, [])
+
+        other = await recall(conn, tenant_id, forest_id, question, q, preset, indexed=False, lexical=elsewhere())
+    assert want.fact_lex or want.cell_lex
+    assert [t.tree_id for t in other.trees] == [t.tree_id for t in want.trees]
+    assert (other.fact_lex, other.cell_lex) == (want.fact_lex, want.cell_lex)
+    # every side connection held (side_pool_size 2: 2 + 2 overflow): the query does not wait for one
+    async with contextlib.AsyncExitStack() as held:
+        for _ in range(4):
+            await held.enter_async_context(db.tenant(tenant_id, side=True))
+        with pytest.raises(SidePoolBusy):
+            async with db.tenant(tenant_id, side=True):
+                pass
+        busy = await asyncio.wait_for(
+            query(db, settings, _Hashed(settings.embedding.dim), tenant_id, FOREST, question), 10
+        )
+    free = await query(db, settings, _Hashed(settings.embedding.dim), tenant_id, FOREST, question)
+    assert [e.text for e in busy.evidence] == [e.text for e in free.evidence] and free.evidence
+
+
+async def test_a_question_without_words_to_look_for_opens_no_side_transaction(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tenant_id = await _forest(db, settings)
+    calls: list[str] = []
+    real = lexical_beside
+
+    async def counting(*args: Any, **kwargs: Any) -> LexicalRows | None:
+        calls.append(str(args[3]))
+        got: LexicalRows | None = await real(*args, **kwargs)
+        return got
+
+    monkeypatch.setattr(service, "lexical_beside", counting)
+    backends = _Hashed(settings.embedding.dim)
+    await query(db, settings, backends, tenant_id, FOREST, "Where is it?")  # stopwords only
+    await query(db, settings, backends, tenant_id, FOREST, "Where is the cat?")
+    assert calls == ["Where is the cat?"]
 
 
 async def test_a_database_without_a_side_pool_refuses_side_transactions(db_url: str) -> None:

@@ -15,6 +15,7 @@ import asyncpg
 from pgvector.asyncpg import register_vector
 from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from memforest.db import migrate, rls
@@ -24,6 +25,7 @@ from memforest.errors import (
     DatabaseUnavailableError,
     DatabaseVersionError,
     InputError,
+    MemForestError,
     is_driver_error,
     public_reason,
 )
@@ -58,6 +60,16 @@ _CLOSED_PHRASES = ("connection is closed", "connection was closed", "underlying 
 
 class DatabaseWaitExpired(DatabaseUnavailableError):
     """Opening a transaction gave up: the database stayed unavailable for the whole wait."""
+
+
+# How long a side transaction waits for a free connection of the side pool: its work can always be
+# done in the caller's own transaction instead, so it does not queue behind other requests' work
+SIDE_POOL_WAIT_S = 0.05
+
+
+class SidePoolBusy(MemForestError):
+    """No connection of the side pool was free in time (``Database.tenant(side=True)``): the caller
+    does the work in its own transaction. Never shown to clients."""
 
 
 def _error_chain(exc: BaseException) -> Iterator[BaseException]:
@@ -166,12 +178,15 @@ class ServerVersions:
     pgvector: str | None
 
 
-def _create_engine(url: str, server_settings: dict[str, str], *, pool_size: int, max_overflow: int) -> AsyncEngine:
+def _create_engine(
+    url: str, server_settings: dict[str, str], *, pool_size: int, max_overflow: int, pool_timeout: float = 30.0
+) -> AsyncEngine:
     """An asyncpg engine that never prints statement parameters and registers pgvector per connection."""
     engine = create_async_engine(
         async_url(url),
         pool_size=pool_size,
         max_overflow=max_overflow,
+        pool_timeout=pool_timeout,
         pool_pre_ping=True,
         hide_parameters=True,  # parameters are tenants' text: keep them out of errors and logs
         connect_args={"server_settings": dict(server_settings)},
@@ -247,7 +262,13 @@ class Database:
         # request holding a connection of the main pool never waits on that pool for a second one,
         # so requests cannot deadlock holding one connection each
         self.side_engine: AsyncEngine | None = (
-            _create_engine(self.tenant_url, server_settings, pool_size=side_pool_size, max_overflow=side_pool_size)
+            _create_engine(
+                self.tenant_url,
+                server_settings,
+                pool_size=side_pool_size,
+                max_overflow=side_pool_size,
+                pool_timeout=SIDE_POOL_WAIT_S,
+            )
             if side_pool_size > 0
             else None
         )
@@ -262,11 +283,12 @@ class Database:
         if self.side_engine is not None:
             await self.side_engine.dispose()
 
-    async def rls_problem(self) -> str | None:
-        """None when row-level security is in force for tenant work, else why not (one line)."""
+    async def rls_problem(self, engine: AsyncEngine | None = None) -> str | None:
+        """None when row-level security is in force for tenant work, else why not (one line); asked
+        through a connection of ``engine`` (default: the tenant pool), once."""
         if "rls" in self._verified:
             return None
-        async with self.tenant_engine.connect() as conn:
+        async with (engine or self.tenant_engine).connect() as conn:
             if self._server_version_num is None:
                 self._server_version_num = int((await conn.execute(text("SHOW server_version_num"))).scalar_one())
             problem = await rls.rls_problem(conn, self._server_version_num)
@@ -274,9 +296,9 @@ class Database:
             self._verified.add("rls")
         return problem
 
-    async def verify_rls(self) -> None:
+    async def verify_rls(self, engine: AsyncEngine | None = None) -> None:
         """Raise ConfigurationError (one line) unless row-level security is in force."""
-        problem = await self.rls_problem()
+        problem = await self.rls_problem(engine)
         if problem is not None:
             raise ConfigurationError(problem)
 
@@ -297,15 +319,22 @@ class Database:
     async def tenant(self, tenant_id: uuid.UUID, *, side: bool = False) -> AsyncIterator[AsyncConnection]:
         """A transaction confined to ``tenant_id`` by row-level security (and by our own filters).
         ``side``: from the side pool (``side_engine``, which must exist), for work that runs beside
-        a transaction the caller holds."""
-        with _driver_errors():
-            await self.verify_rls()
+        a transaction the caller holds; SidePoolBusy when none of its connections is free within
+        ``SIDE_POOL_WAIT_S`` (the caller then does the work in its own transaction)."""
         engine = self.tenant_engine
         if side:
             if self.side_engine is None:
                 raise ValueError("this Database has no side pool (side_pool_size=0)")
             engine = self.side_engine
-        async with _transaction(engine, self.connect_wait_s) as conn:
+        async with AsyncExitStack() as stack:
+            try:
+                with _driver_errors():  # (a side transaction asks through its own pool: it waits on no other)
+                    await self.verify_rls(engine)
+                conn = await stack.enter_async_context(_transaction(engine, self.connect_wait_s))
+            except PoolTimeout as exc:
+                if side:
+                    raise SidePoolBusy() from exc
+                raise
             # one round trip: set_config('role', ..., true) is SET LOCAL ROLE (ADR 0022)
             await conn.execute(_ENTER_TENANT, {"role": APP_ROLE, "t": str(tenant_id)})
             yield conn

@@ -15,6 +15,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from memforest.db.engine import SidePoolBusy
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.store import recall as store
 from memforest.store import recall_channels as channels
@@ -137,6 +138,14 @@ def _names(question: str) -> list[str]:
     return sorted({t.lower() for t in tokenize(question)} - STOPWORDS)
 
 
+@dataclass(frozen=True, slots=True)
+class LexicalRows:
+    """The full-text channels' rows read beside a query, and the forest they were read from."""
+
+    forest_id: int
+    rows: list[Row]
+
+
 async def lexical_beside(
     beside: SideConnection,
     tenant_id: uuid.UUID,
@@ -146,27 +155,32 @@ async def lexical_beside(
     *,
     as_of: datetime | None = None,
     scope_kinds: Sequence[str] | None = None,
-) -> list[Row]:
+) -> LexicalRows | None:
     """The full-text channels' rows for :func:`recall` (its ``lexical``), read in a transaction of
     ``beside`` that needs nothing from the query's own: started with the query, they run while the
     question is embedded and the vector channels read (ADR 0024, session 10). The forest is looked
-    up by name here too (NotFoundError if none)."""
-    async with beside() as side:
-        found = await channels.forest_for_recall(side, tenant_id, forest_name, preset.hnsw_ef_search)
-        return await channels.recall_channels(
-            side,
-            tenant_id,
-            found.forest.forest_id,
-            None,
-            query_terms(question),
-            _kinds(scope_kinds),
-            _names(question),
-            _limits(preset),
-            exact=not found.indexed,
-            scan_text=not found.indexed,
-            as_of=as_of,
-            parts=("lexical",),
-        )
+    up by name here too (NotFoundError if none). None when the side pool had no free connection:
+    recall then reads them in the query's own transaction."""
+    try:
+        async with beside() as side:
+            found = await channels.forest_for_recall(side, tenant_id, forest_name, preset.hnsw_ef_search)
+            rows = await channels.recall_channels(
+                side,
+                tenant_id,
+                found.forest.forest_id,
+                None,
+                query_terms(question),
+                _kinds(scope_kinds),
+                _names(question),
+                _limits(preset),
+                exact=not found.indexed,
+                scan_text=not found.indexed,
+                as_of=as_of,
+                parts=("lexical",),
+            )
+    except SidePoolBusy:
+        return None
+    return LexicalRows(found.forest.forest_id, rows)
 
 
 async def recall(
@@ -180,34 +194,46 @@ async def recall(
     as_of: datetime | None = None,
     scope_kinds: Sequence[str] | None = None,
     indexed: bool | None = None,
-    lexical: Awaitable[list[Row]] | None = None,
+    lexical: Awaitable[LexicalRows | None] | None = None,
 ) -> RecallResult:
     """Rank the forest's trees for ``question`` and keep the top ``preset.top_trees``: every channel
     in one statement, or the vector channels alone when the full-text channels' rows come as
-    ``lexical`` (:func:`lexical_beside`, awaited after the vector channels' statement). First,
-    unless the caller says whether the forest has its own indexes, a round trip to ask the
-    catalogue and set the HNSW knobs."""
+    ``lexical`` (:func:`lexical_beside`, awaited after the vector channels' statement; read here
+    after all when it brings none, or rows of another forest of that name). First, unless the
+    caller says whether the forest has its own indexes, a round trip to ask the catalogue and set
+    the HNSW knobs."""
     # a forest is searched by index only through its own indexes (ADR 0024); a caller that looked
     # the forest up with channels.forest_for_recall knows (and has set the knobs)
     if indexed is None:
         indexed = await channels.indexed_and_knobs(conn, forest_id, preset.hnsw_ef_search)
     exact = not indexed
-    got = await channels.recall_channels(
-        conn,
-        tenant_id,
-        forest_id,
-        q,
-        query_terms(question),
-        _kinds(scope_kinds),
-        _names(question),
-        _limits(preset),
-        exact=exact,
-        scan_text=exact,  # no index of its own: full-text candidates from the forest's rows too
-        as_of=as_of,
-        parts=channels.PARTS if lexical is None else ("vector",),
-    )
-    if lexical is not None:
-        got += await lexical
+    terms = query_terms(question)
+
+    async def read(parts: Sequence[channels.ChannelPart]) -> list[Row]:
+        return await channels.recall_channels(
+            conn,
+            tenant_id,
+            forest_id,
+            q,
+            terms,
+            _kinds(scope_kinds),
+            _names(question),
+            _limits(preset),
+            exact=exact,
+            scan_text=exact,  # no index of its own: full-text candidates from the forest's rows too
+            as_of=as_of,
+            parts=parts,
+        )
+
+    if lexical is None:
+        got = await read(channels.PARTS)
+    else:
+        got = await read(("vector",))
+        beside = await lexical
+        if beside is not None and beside.forest_id == forest_id:
+            got = beside.rows + got  # (this transaction's tree rows last: they are the ones kept)
+        else:  # the side pool was busy, or the name found another forest (deleted and made again)
+            got = await read(("lexical",)) + got
     channel = _by_channel(got)
     trees = {int(r["id"]): r for r in channel.get("tree", ())}
     fact_hits, fact_trees = _hits(channel.get("fact", []))

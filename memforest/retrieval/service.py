@@ -6,7 +6,6 @@ import asyncio
 import time
 import uuid
 from collections.abc import Sequence
-from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -21,7 +20,7 @@ from memforest.retrieval.assemble import AssembleOptions, Candidate, Evidence, a
 from memforest.retrieval.browse import Leaf, browse_emb, browse_llm
 from memforest.retrieval.filters import SourceFilter, apply_filter
 from memforest.retrieval.preset import RetrievalPreset
-from memforest.retrieval.recall import RecallResult, lexical_beside, recall
+from memforest.retrieval.recall import LexicalRows, RecallResult, lexical_beside, query_terms, recall
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import TemporalPlan
 from memforest.retrieval.temporal.resolve import temporal_plan
@@ -29,7 +28,7 @@ from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
 from memforest.store.recall import Vec, anchor_candidates, nearest_cells, nearest_facts
 from memforest.store.recall_channels import forest_for_recall
-from memforest.store.sql import Conn, Row
+from memforest.store.sql import Conn
 from memforest.text.terms import content_terms
 
 __all__ = ["MODES", "Evidence", "QueryBackends", "QueryResult", "SourceFilter", "query"]
@@ -205,9 +204,9 @@ async def query(
     t_all = time.perf_counter()
 
     # the full-text channels start at once, beside the rest (they need no vector): a transaction of
-    # the side pool, when there is one (ADR 0024, session 10)
-    lexical: asyncio.Task[list[Row]] | None = None
-    if db.side_engine is not None:
+    # the side pool, when there is one and the question has words to look for (ADR 0024, session 10)
+    lexical: asyncio.Task[LexicalRows | None] | None = None
+    if db.side_engine is not None and query_terms(question):
         lexical = asyncio.create_task(
             lexical_beside(
                 lambda: db.tenant(tenant_id, side=True),
@@ -360,8 +359,8 @@ async def query(
             llm_calls=llm_calls,
         )
     finally:
-        if lexical is not None:  # an error came before recall awaited it: end the side transaction
-            if not lexical.done():
-                lexical.cancel()
-            with suppress(BaseException):  # (and take its outcome, so that no error is left unread)
-                await lexical
+        if lexical is not None and not lexical.done():  # an error came first: end the side transaction
+            lexical.cancel()
+            await asyncio.wait({lexical})
+        if lexical is not None and not lexical.cancelled():
+            lexical.exception()  # (its error, if any, is read: the query's own error is the one raised)

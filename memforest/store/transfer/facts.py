@@ -59,7 +59,7 @@ FROM mm_facts a CROSS JOIN LATERAL (
 ) n
 WHERE a.retracted_at IS NULL AND a.embedding IS NOT NULL AND vector_norm(a.embedding) > 0
   AND NOT EXISTS (SELECT 1 FROM mm_fact_map m WHERE m.old = a.fact_id)
-  AND 1 - n.d >= :thr
+  AND 1 - n.d >= :thr AND n.d <> 'NaN'::float8
 """
 
 # Exact: B's facts materialised once, scanned per A fact.
