@@ -120,22 +120,42 @@ def _hits(rows: Sequence[Row]) -> tuple[list[tuple[int, float]], dict[int, list[
 SideConnection = Callable[[], AbstractAsyncContextManager[Conn]]
 
 
-def _limits(preset: RetrievalPreset) -> channels.ChannelLimits:
-    return channels.ChannelLimits(
+async def _read_channels(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    question: str,
+    q: Vec | None,
+    preset: RetrievalPreset,
+    parts: Sequence[channels.ChannelPart],
+    *,
+    indexed: bool,
+    as_of: datetime | None,
+    scope_kinds: Sequence[str] | None,
+) -> list[Row]:
+    """The rows of the channels of ``parts`` for ``question`` (``q`` None without vector channels):
+    through the forest's own indexes when it has them, else by scanning it, full text included."""
+    limits = channels.ChannelLimits(
         roots=preset.root_candidates,
         facts=preset.fact_candidates,
         cells=preset.cell_candidates,
         lexical=preset.lexical_candidates,
         lexical_cap=preset.lexical_scan_cap,
     )
-
-
-def _kinds(scope_kinds: Sequence[str] | None) -> list[str]:
-    return list(scope_kinds) if scope_kinds else ["session", "entity", "scene"]
-
-
-def _names(question: str) -> list[str]:
-    return sorted({t.lower() for t in tokenize(question)} - STOPWORDS)
+    return await channels.recall_channels(
+        conn,
+        tenant_id,
+        forest_id,
+        q,
+        query_terms(question),
+        list(scope_kinds) if scope_kinds else ["session", "entity", "scene"],
+        sorted({t.lower() for t in tokenize(question)} - STOPWORDS),
+        limits,
+        exact=not indexed,
+        scan_text=not indexed,  # no index of its own: full-text candidates from the forest's rows too
+        as_of=as_of,
+        parts=parts,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,23 +184,14 @@ async def lexical_beside(
     try:
         async with beside() as side:
             found = await channels.forest_for_recall(side, tenant_id, forest_name, preset.hnsw_ef_search)
-            rows = await channels.recall_channels(
-                side,
-                tenant_id,
-                found.forest.forest_id,
-                None,
-                query_terms(question),
-                _kinds(scope_kinds),
-                _names(question),
-                _limits(preset),
-                exact=not found.indexed,
-                scan_text=not found.indexed,
-                as_of=as_of,
-                parts=("lexical",),
-            )
+            forest_id = found.forest.forest_id
+            rows = await _read_channels(
+                side, tenant_id, forest_id, question, None, preset, ("lexical",),
+                indexed=found.indexed, as_of=as_of, scope_kinds=scope_kinds,
+            )  # fmt: skip
     except SidePoolBusy:
         return None
-    return LexicalRows(found.forest.forest_id, rows)
+    return LexicalRows(forest_id, rows)
 
 
 async def recall(
@@ -207,23 +218,12 @@ async def recall(
     if indexed is None:
         indexed = await channels.indexed_and_knobs(conn, forest_id, preset.hnsw_ef_search)
     exact = not indexed
-    terms = query_terms(question)
 
     async def read(parts: Sequence[channels.ChannelPart]) -> list[Row]:
-        return await channels.recall_channels(
-            conn,
-            tenant_id,
-            forest_id,
-            q,
-            terms,
-            _kinds(scope_kinds),
-            _names(question),
-            _limits(preset),
-            exact=exact,
-            scan_text=exact,  # no index of its own: full-text candidates from the forest's rows too
-            as_of=as_of,
-            parts=parts,
-        )
+        return await _read_channels(
+            conn, tenant_id, forest_id, question, q, preset, parts,
+            indexed=not exact, as_of=as_of, scope_kinds=scope_kinds,
+        )  # fmt: skip
 
     if lexical is None:
         got = await read(channels.PARTS)
