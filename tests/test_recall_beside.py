@@ -245,6 +245,32 @@ async def test_a_busy_side_pool_or_another_forest_reads_full_text_in_the_query(
     assert [e.text for e in busy.evidence] == [e.text for e in free.evidence] and free.evidence
 
 
+async def test_a_forest_the_side_does_not_find_yet_is_read_in_the_query(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The side looks the forest up before the query does; a forest made in between is not there
+    for the side. The side then brings nothing (no 404), and the query reads full text itself."""
+    tenant_id = await _forest(db, settings)
+    preset = RetrievalPreset.from_settings(settings.retrieval)
+    side = lambda: db.tenant(tenant_id, side=True)  # noqa: E731
+    assert await lexical_beside(side, tenant_id, "made-later", "Where is the cat?", preset) is None
+    real = lexical_beside
+    misses: list[LexicalRows | None] = []
+
+    async def too_early(beside: Any, tenant: uuid.UUID, name: str, *args: Any, **kwargs: Any) -> LexicalRows | None:
+        got: LexicalRows | None = await real(beside, tenant, "made-later", *args, **kwargs)
+        misses.append(got)
+        return got
+
+    backends = _Hashed(settings.embedding.dim)
+    question = "Who sleeps on the windowsill?"
+    want = await query(db, settings, backends, tenant_id, FOREST, question)
+    monkeypatch.setattr(service, "lexical_beside", too_early)
+    got = await query(db, settings, backends, tenant_id, FOREST, question)
+    assert misses == [None]
+    assert want.evidence and [e.text for e in got.evidence] == [e.text for e in want.evidence]
+
+
 async def test_a_question_without_words_to_look_for_opens_no_side_transaction(
     db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

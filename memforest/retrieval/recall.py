@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memforest.db.engine import SidePoolBusy
+from memforest.errors import NotFoundError
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.store import recall as store
 from memforest.store import recall_channels as channels
@@ -179,8 +180,9 @@ async def lexical_beside(
     """The full-text channels' rows for :func:`recall` (its ``lexical``), read in a transaction of
     ``beside`` that needs nothing from the query's own: started with the query, they run while the
     question is embedded and the vector channels read (ADR 0024, session 10). The forest is looked
-    up by name here too (NotFoundError if none). None when the side pool had no free connection:
-    recall then reads them in the query's own transaction."""
+    up by name here too. None when the side pool had no free connection or found no forest of that
+    name: recall then reads them in the query's own transaction, whose own lookup decides whether
+    the forest exists (it may have been made between the two lookups)."""
     try:
         async with beside() as side:
             found = await channels.forest_for_recall(side, tenant_id, forest_name, preset.hnsw_ef_search)
@@ -189,7 +191,7 @@ async def lexical_beside(
                 side, tenant_id, forest_id, question, None, preset, ("lexical",),
                 indexed=found.indexed, as_of=as_of, scope_kinds=scope_kinds,
             )  # fmt: skip
-    except SidePoolBusy:
+    except (SidePoolBusy, NotFoundError):
         return None
     return LexicalRows(forest_id, rows)
 
