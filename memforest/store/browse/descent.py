@@ -31,6 +31,12 @@ _BEAM_RANK = (
     "k.level > 0 AND row_number() OVER (PARTITION BY k.tree_id, k.level > 0 ORDER BY "
     "k.sim - CASE WHEN k.outside THEN CAST(:penalty AS float8) ELSE 0::float8 END DESC, k.node_id) <= :beam"
 )
+# a leaf is returned when it is among the ``:leaves`` best leaves of its tree (0: every leaf),
+# scored as the beam scores nodes, a NaN score last, ties by node id: retrieval.browse keeps the same
+_LEAF_RANK = (
+    "w.level > 0 OR CAST(:leaves AS int) <= 0 OR row_number() OVER (PARTITION BY w.tree_id, w.level > 0 ORDER BY "
+    "{score} = 'NaN'::float8, {score} DESC, w.node_id) <= :leaves"
+).format(score="(w.sim - CASE WHEN w.outside THEN CAST(:penalty AS float8) ELSE 0::float8 END)")
 _BEAM_COLS = (
     "n.node_id, n.parent_id, n.tree_id, n.level, n.leaf_fact_id, n.leaf_cell_id, n.t_start, n.t_end, n.seq, "
     "coalesce(1 - (n.embedding <=> :q), 0) AS sim, "
@@ -44,7 +50,7 @@ _BEAM = (
     f" SELECT w.depth + 1, {_BEAM_COLS} FROM walk w JOIN nodes n"
     " ON n.tenant_id = :t AND n.parent_id = w.node_id AND n.forest_id = :f WHERE w.kept OFFSET 0) k"
     ") SELECT depth, node_id, parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, sim, kept "
-    "FROM walk ORDER BY depth, parent_id, t_start, seq"
+    f"FROM (SELECT w.*, {_LEAF_RANK} AS shown FROM walk w) x WHERE shown ORDER BY depth, parent_id, t_start, seq"
 )
 _NODE_SUMMARIES = "SELECT node_id, summary FROM nodes WHERE tenant_id = :t AND forest_id = :f AND node_id = ANY(:ids)"
 _NODE_VECTORS = (
@@ -73,14 +79,16 @@ async def beam_descent(
     after: datetime | None,
     before: datetime | None,
     penalty: float,
+    leaves: int = 0,
 ) -> list[Row]:
     """Every level of a beam descent from ``roots`` in one statement, level by level (``depth`` 1 =
     the roots' children), each level's rows as :func:`children_of` orders them: ``depth, node_id,
     parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, sim, kept`` (``kept``:
     the node is among the ``beam`` best internal children of its tree at its level, scored by
     ``sim`` less ``penalty`` when it lies outside ``[after, before)``; its children are the next
-    level's rows)."""
-    p = {"t": tenant_id, "f": forest_id, "p": list(roots), "q": q, "beam": beam}
+    level's rows). Of the leaves reached, only the ``leaves`` best of each tree come back (scored
+    the same way, a NaN score last, ties by node id; 0: all of them)."""
+    p = {"t": tenant_id, "f": forest_id, "p": list(roots), "q": q, "beam": beam, "leaves": leaves}
     return await fetch_all(conn, _BEAM, p | {"after": after, "before": before, "penalty": penalty})
 
 
