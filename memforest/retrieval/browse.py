@@ -8,7 +8,6 @@ in its own short transaction, then the navigator calls run, then the next level 
 from __future__ import annotations
 
 import asyncio
-import math
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -90,64 +89,17 @@ async def browse_emb(
 ) -> list[Leaf]:
     """Beam descent from every recalled root: per tree keep the ``beam_width`` best children
     (cosine to ``q``, lowered for nodes outside the question's time window) until leaves, then the
-    ``leaves_per_tree`` best leaves of each tree, scored the same way."""
-    frontier = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
-    leaves: list[Leaf] = []
-    scores: list[float] = []  # each leaf's, as the beam scores nodes (sim, less the window penalty)
-    if not frontier:
-        return leaves
-    # every level in one statement, the database predicting the beam; each level is still chosen
-    # here, and where the prediction differs (a NaN similarity sorts differently there) the rest
-    # is read level by level as before
+    ``leaves_per_tree`` best leaves of each tree, scored the same way (a NaN last, ties by node
+    id). The database chooses the beam and sends the leaves only, in one statement."""
+    roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
+    if not roots:
+        return []
     window = (cues.after, cues.before) if cues.has_window else (None, None)
-    descent = await beam_descent(
-        conn, tenant_id, forest_id, frontier, q, preset.beam_width, *window, OUT_OF_WINDOW_PENALTY,
+    rows = await beam_descent(
+        conn, tenant_id, forest_id, roots, q, preset.beam_width, *window, OUT_OF_WINDOW_PENALTY,
         preset.leaves_per_tree,
     )  # fmt: skip
-    by_depth: dict[int, list[dict[str, Any]]] = {}
-    for r in descent:
-        by_depth.setdefault(int(r["depth"]), []).append(r)
-    levels: dict[int, list[dict[str, Any]]] | None = by_depth
-    depth = 1
-    while frontier:
-        if levels is not None:
-            rows = levels.get(depth, [])
-        else:
-            rows = await children_of(conn, tenant_id, forest_id, frontier, q)
-        by_tree: dict[int, list[tuple[float, int]]] = {}
-        for r in rows:
-            score = float(r["sim"])
-            if cues.has_window and not _overlaps(r, cues.after, cues.before):
-                score -= OUT_OF_WINDOW_PENALTY
-            if int(r["level"]) == 0:
-                leaves.append(_leaf(r))
-                scores.append(score)
-                continue
-            by_tree.setdefault(int(r["tree_id"]), []).append((score, int(r["node_id"])))
-        frontier = []
-        for scored in by_tree.values():
-            scored.sort(key=lambda s: (-s[0], s[1]))
-            frontier.extend(node_id for _, node_id in scored[: preset.beam_width])
-        if levels is not None and {int(r["node_id"]) for r in rows if r["kept"]} != set(frontier):
-            levels = None
-        depth += 1
-    return _best_per_tree(leaves, scores, preset.leaves_per_tree)
-
-
-def _best_per_tree(leaves: list[Leaf], scores: list[float], keep: int) -> list[Leaf]:
-    """The ``keep`` best leaves of each tree by ``scores`` (a NaN last, ties by node id; all when
-    ``keep`` is 0), in their order: the order the descent statement ranks them by."""
-    if keep <= 0:
-        return leaves
-    by_tree: dict[int, list[tuple[bool, float, int, int]]] = {}
-    for i, (lf, score) in enumerate(zip(leaves, scores, strict=True)):
-        nan = math.isnan(score)
-        by_tree.setdefault(lf.tree_id, []).append((nan, 0.0 if nan else -score, lf.node_id, i))
-    kept: set[int] = set()
-    for ranked in by_tree.values():
-        ranked.sort()
-        kept.update(i for *_, i in ranked[:keep])
-    return [lf for i, lf in enumerate(leaves) if i in kept]
+    return [_leaf(r) for r in rows]
 
 
 @dataclass(slots=True)

@@ -1,6 +1,6 @@
 """Reads of the read path's tree descent (``emb`` beam and ``llm`` navigator): the children of a
-frontier of nodes, the whole ``emb`` beam descent in one statement, and the vectors of the leaves
-reached."""
+frontier of nodes, the leaves of the whole ``emb`` beam descent in one statement, and the vectors
+of the leaves reached."""
 
 from __future__ import annotations
 
@@ -21,22 +21,21 @@ _CHILDREN = (
 )
 _SIM_TO_QUERY = "1 - (embedding <=> :q)"
 _NO_SIM = "NULL::float8"
-# The emb beam descent in one statement: every level's children of the nodes the level above kept,
-# with ``kept`` = among the ``:beam`` best internal children of their tree at that level (cosine to
-# the query, less ``:penalty`` outside the ``[:after, :before)`` window; ties by node id), which is
-# what ``retrieval.browse`` chooses; it checks that level by level and reads on alone if not.
-# ``OFFSET 0`` keeps each level a subquery: the cosine is computed once per node and the window
-# sorts narrow rows (flattened, the sort carried every node's vector and the cosine ran twice).
-_BEAM_RANK = (
-    "k.level > 0 AND row_number() OVER (PARTITION BY k.tree_id, k.level > 0 ORDER BY "
-    "k.sim - CASE WHEN k.outside THEN CAST(:penalty AS float8) ELSE 0::float8 END DESC, k.node_id) <= :beam"
+# The emb beam descent in one statement, which chooses the beam itself: every level's children of
+# the nodes the level above kept, ``kept`` = among the ``:beam`` best internal children of their
+# tree at that level; at the bottom, the ``:leaves`` best leaves of each tree (0: all). "Best" is
+# one score throughout: the cosine to the query, less ``:penalty`` outside the ``[:after, :before)``
+# window, a NaN score (a node or query without content words: pgvector's cosine of a zero vector)
+# last, ties by node id. ``OFFSET 0`` keeps each level a subquery: the cosine is computed once per
+# node and the window sorts narrow rows (flattened, the sort carried every node's vector and the
+# cosine ran twice). Only the leaves come back: the internal rows were read only to check the beam.
+_SCORE = "({n}.sim - CASE WHEN {n}.outside THEN CAST(:penalty AS float8) ELSE 0::float8 END)"
+_RANK = (
+    "row_number() OVER (PARTITION BY {n}.tree_id, {n}.level > 0 "
+    "ORDER BY {s} = 'NaN'::float8, {s} DESC, {n}.node_id)"
 )
-# a leaf is returned when it is among the ``:leaves`` best leaves of its tree (0: every leaf),
-# scored as the beam scores nodes, a NaN score last, ties by node id: retrieval.browse keeps the same
-_LEAF_RANK = (
-    "w.level > 0 OR CAST(:leaves AS int) <= 0 OR row_number() OVER (PARTITION BY w.tree_id, w.level > 0 ORDER BY "
-    "{score} = 'NaN'::float8, {score} DESC, w.node_id) <= :leaves"
-).format(score="(w.sim - CASE WHEN w.outside THEN CAST(:penalty AS float8) ELSE 0::float8 END)")
+_BEAM_RANK = "k.level > 0 AND " + _RANK.format(n="k", s=_SCORE.format(n="k")) + " <= :beam"
+_LEAF_RANK = "CAST(:leaves AS int) <= 0 OR " + _RANK.format(n="w", s=_SCORE.format(n="w")) + " <= :leaves"
 _BEAM_COLS = (
     "n.node_id, n.parent_id, n.tree_id, n.level, n.leaf_fact_id, n.leaf_cell_id, n.t_start, n.t_end, n.seq, "
     "coalesce(1 - (n.embedding <=> :q), 0) AS sim, "
@@ -49,8 +48,9 @@ _BEAM = (
     f" UNION ALL SELECT k.*, {_BEAM_RANK} FROM ("
     f" SELECT w.depth + 1, {_BEAM_COLS} FROM walk w JOIN nodes n"
     " ON n.tenant_id = :t AND n.parent_id = w.node_id AND n.forest_id = :f WHERE w.kept OFFSET 0) k"
-    ") SELECT depth, node_id, parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, sim, kept "
-    f"FROM (SELECT w.*, {_LEAF_RANK} AS shown FROM walk w) x WHERE shown ORDER BY depth, parent_id, t_start, seq"
+    ") SELECT node_id, tree_id, leaf_fact_id, leaf_cell_id, sim "
+    f"FROM (SELECT w.*, {_LEAF_RANK} AS shown FROM walk w WHERE w.level = 0) x WHERE shown "
+    "ORDER BY depth, parent_id, t_start, seq"
 )
 _NODE_SUMMARIES = "SELECT node_id, summary FROM nodes WHERE tenant_id = :t AND forest_id = :f AND node_id = ANY(:ids)"
 _NODE_VECTORS = (
@@ -81,13 +81,11 @@ async def beam_descent(
     penalty: float,
     leaves: int = 0,
 ) -> list[Row]:
-    """Every level of a beam descent from ``roots`` in one statement, level by level (``depth`` 1 =
-    the roots' children), each level's rows as :func:`children_of` orders them: ``depth, node_id,
-    parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, sim, kept`` (``kept``:
-    the node is among the ``beam`` best internal children of its tree at its level, scored by
-    ``sim`` less ``penalty`` when it lies outside ``[after, before)``; its children are the next
-    level's rows). Of the leaves reached, only the ``leaves`` best of each tree come back (scored
-    the same way, a NaN score last, ties by node id; 0: all of them)."""
+    """The leaves of a beam descent from ``roots``, in one statement: from each level keep the
+    ``beam`` best internal children of each tree, then the ``leaves`` best leaves of each tree (0:
+    all), "best" by the cosine to ``q`` less ``penalty`` outside ``[after, before)``, a NaN last,
+    ties by node id. Rows ``node_id, tree_id, leaf_fact_id, leaf_cell_id, sim`` (the plain
+    cosine), level by level and each level as :func:`children_of` orders its rows."""
     p = {"t": tenant_id, "f": forest_id, "p": list(roots), "q": q, "beam": beam, "leaves": leaves}
     return await fetch_all(conn, _BEAM, p | {"after": after, "before": before, "penalty": penalty})
 
