@@ -197,12 +197,15 @@ facts = Table(
     _fk(["supersedes"], "facts", ["fact_id"], "fk_facts_supersedes", ondelete="SET NULL (supersedes)"),
     _fk(["superseded_by"], "facts", ["fact_id"], "fk_facts_superseded_by", ondelete="SET NULL (superseded_by)"),
     Index("ix_facts_forest_time", "tenant_id", "forest_id", "valid_from"),
+    # a slot's facts in time order: a new fact's neighbours in its slot are one probe (migration 0015)
     Index(
         "ix_facts_slot",
         "tenant_id",
         "forest_id",
         "subject",
         "attribute",
+        "valid_from",
+        "fact_id",
         postgresql_where=text("subject IS NOT NULL AND attribute IS NOT NULL"),
     ),
     # no vector or full-text index here: a forest past exact_scan_max_rows facts gets partial HNSW
