@@ -31,8 +31,7 @@ _NO_SIM = "NULL::float8"
 # cosine ran twice). Only the leaves come back: the internal rows were read only to check the beam.
 _SCORE = "({n}.sim - CASE WHEN {n}.outside THEN CAST(:penalty AS float8) ELSE 0::float8 END)"
 _RANK = (
-    "row_number() OVER (PARTITION BY {n}.tree_id, {n}.level > 0 "
-    "ORDER BY {s} = 'NaN'::float8, {s} DESC, {n}.node_id)"
+    "row_number() OVER (PARTITION BY {n}.tree_id, {n}.level > 0 ORDER BY {s} = 'NaN'::float8, {s} DESC, {n}.node_id)"
 )
 _BEAM_RANK = "k.level > 0 AND " + _RANK.format(n="k", s=_SCORE.format(n="k")) + " <= :beam"
 _LEAF_RANK = "CAST(:leaves AS int) <= 0 OR " + _RANK.format(n="w", s=_SCORE.format(n="w")) + " <= :leaves"
