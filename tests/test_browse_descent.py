@@ -1,5 +1,7 @@
-"""The emb beam descent read in one statement chooses exactly what the level-by-level descent
-chose, and falls back to reading level by level where the database's prediction differs."""
+"""The emb beam descent read in one statement (the database chooses the beam and the leaves) gives
+the same leaves, in the same order, as a descent read level by level and chosen here: with and
+without the per-tree cap of live leaves, NaN scores last, superseded and retracted facts left out
+first where the cap applies."""
 
 from __future__ import annotations
 
@@ -7,22 +9,24 @@ import math
 import uuid
 from collections import Counter
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 import pytest
 from test_retrieval import DIM, FactSpec, build_forest, ts
 
+from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
-from memforest.retrieval import browse
-from memforest.retrieval.browse import OUT_OF_WINDOW_PENALTY, Leaf, browse_emb
+from memforest.retrieval import browse, query, service
+from memforest.retrieval.browse import OUT_OF_WINDOW_PENALTY, Leaf, browse_emb, leaf_cap
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.recall import TreeHit
 from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
 from memforest.store.browse.descent import beam_descent, children_of
-from memforest.store.sql import Conn, fetch_all
+from memforest.store.sql import Conn, execute, fetch_all
 
 THINGS = ["a kayak", "a violin", "a tent", "a bicycle", "a telescope", "a guitar", "a camera", "a drone"]
 FACTS = [
@@ -30,12 +34,23 @@ FACTS = [
              ts(2015 + i % 9, 1 + i % 12, 1 + i % 27), entity=who)
     for i, (who, thing) in enumerate((w, t) for w in ("Bob", "Alice") for t in THINGS * 3)
 ]  # fmt: skip
+REF_TIME = ts(2024, 1, 1)
 
 
-def _order(score: float, node_id: int) -> tuple[bool, float, int]:
-    """Best first: the higher score, a NaN last, ties by node id."""
+def _order(score: float, outside: bool, node_id: int) -> tuple[bool, float, bool, int]:
+    """Best first: the higher score, a NaN after every number, inside the window before outside,
+    then the node id."""
     nan = math.isnan(score)
-    return nan, 0.0 if nan else -score, node_id
+    return nan, 0.0 if nan else -score, outside, node_id
+
+
+async def _hidden_facts(conn: Conn, tenant_id: uuid.UUID) -> set[int]:
+    rows = await fetch_all(
+        conn,
+        "SELECT fact_id FROM facts WHERE tenant_id = :t AND (superseded_by IS NOT NULL OR retracted_at IS NOT NULL)",
+        {"t": tenant_id},
+    )
+    return {int(r["fact_id"]) for r in rows}
 
 
 async def _reference(
@@ -48,33 +63,46 @@ async def _reference(
     cues: TimeCues,
     keep: int = 0,
 ) -> list[Leaf]:
-    """The level-by-level descent (children read a level at a time, the beam chosen here), then the
-    ``keep`` best leaves of each tree (0 keeps all); "best" by :func:`_order` throughout."""
-    frontier, leaves, scores = list(roots), [], {}
+    """The descent read level by level (the beam chosen here by :func:`_order`), then with ``keep``
+    > 0 the ``keep`` best leaves of each tree among those not of a superseded or retracted fact."""
+    frontier, leaves, rank = list(roots), [], {}
     while frontier:
         rows = await children_of(conn, tenant_id, forest_id, frontier, q)
-        by_tree: dict[int, list[tuple[float, int]]] = {}
+        by_tree: dict[int, list[tuple[bool, float, bool, int]]] = {}
         for r in rows:
             score = float(r["sim"])
-            if cues.has_window and not browse._overlaps(r, cues.after, cues.before):
+            outside = cues.has_window and not browse._overlaps(r, cues.after, cues.before)
+            if outside:
                 score -= OUT_OF_WINDOW_PENALTY
             if int(r["level"]) == 0:
                 leaves.append(Leaf(int(r["node_id"]), int(r["tree_id"]), r["leaf_fact_id"], r["leaf_cell_id"],
                                    float(r["sim"])))  # fmt: skip
-                scores[int(r["node_id"])] = score
+                rank[int(r["node_id"])] = _order(score, outside, int(r["node_id"]))
                 continue
-            by_tree.setdefault(int(r["tree_id"]), []).append((score, int(r["node_id"])))
+            by_tree.setdefault(int(r["tree_id"]), []).append(_order(score, outside, int(r["node_id"])))
         frontier = []
-        for scored in by_tree.values():
-            scored.sort(key=lambda s: _order(*s))
-            frontier.extend(n for _, n in scored[:beam])
+        for ranked in by_tree.values():
+            frontier.extend(o[-1] for o in sorted(ranked)[:beam])
     if keep <= 0:
         return leaves
+    hidden = await _hidden_facts(conn, tenant_id)
+    live = [lf for lf in leaves if lf.fact_id is None or int(lf.fact_id) not in hidden]
     best: set[int] = set()
-    for tree_id in {lf.tree_id for lf in leaves}:
-        mine = sorted((lf.node_id for lf in leaves if lf.tree_id == tree_id), key=lambda n: _order(scores[n], n))
-        best.update(mine[:keep])
-    return [lf for lf in leaves if lf.node_id in best]
+    for tree_id in {lf.tree_id for lf in live}:
+        mine = sorted((lf for lf in live if lf.tree_id == tree_id), key=lambda lf: rank[lf.node_id])
+        best.update(lf.node_id for lf in mine[:keep])
+    return [lf for lf in live if lf.node_id in best]
+
+
+async def _forest_id(conn: Conn) -> int:
+    return int((await fetch_all(conn, "SELECT forest_id FROM forests WHERE name = 'gear'"))[0]["forest_id"])
+
+
+async def _descent_rows(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, roots: list[int], q: Any, beam: int, cues: TimeCues, keep: int
+) -> list[dict[str, Any]]:
+    window: tuple[datetime | None, datetime | None] = (cues.after, cues.before) if cues.has_window else (None, None)
+    return await beam_descent(conn, tenant_id, forest_id, roots, q, beam, *window, OUT_OF_WINDOW_PENALTY, keep)
 
 
 async def _trees(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> list[TreeHit]:
@@ -97,31 +125,34 @@ async def test_one_statement_descent_matches_the_level_by_level_one(
 ) -> None:
     tenant_id = await build_forest(db, "t", "gear", FACTS)
     emb = HashedEmbedder(DIM)
-    ref_time = ts(2024, 1, 1)
-    questions = ["What did Bob buy in spring?", "What did Alice buy before 2018?", "telescope camera after 2020"]
+    questions = [
+        "What did Bob buy in spring?",
+        "What did Alice buy before 2018?",
+        "telescope camera after 2020",
+        "Which camera did Alice buy?",
+    ]
     capped: list[bool] = []
-    preset = RetrievalPreset.from_settings(settings.retrieval)
-    preset = replace(preset, beam_width=beam, leaves_per_tree=keep)
+    preset = replace(RetrievalPreset.from_settings(settings.retrieval), beam_width=beam, leaves_per_tree=keep)
     async with db.tenant(tenant_id) as conn:
-        forest_id = int((await fetch_all(conn, "SELECT forest_id FROM forests WHERE name = 'gear'"))[0]["forest_id"])
+        forest_id = await _forest_id(conn)
         trees = await _trees(conn, tenant_id, forest_id)
         assert max(t.height for t in trees) >= 3  # several levels to choose among
         roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
         vectors = [*emb.embed_sync(questions), np.zeros(DIM, dtype=np.float32)]  # a zero vector: NaN cosines
         for q, question in zip(vectors, [*questions, "the"], strict=True):
-            cues = parse_time_cues(question, ref_time)
-            want = _key(await _reference(conn, tenant_id, forest_id, roots, q, beam, cues, keep))
+            cues = parse_time_cues(question, REF_TIME)
+            cap = leaf_cap(preset, cues, live_only=True)  # none with a time window
+            want = await _reference(conn, tenant_id, forest_id, roots, q, beam, cues, cap)
             assert want
-            assert _key(await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues)) == want
-            if keep:  # the cap took some leaves away (the descent reaches more than it keeps) ...
-                every = await _reference(conn, tenant_id, forest_id, roots, q, beam, cues)
+            got = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=True)
+            assert _key(got) == _key(want)
+            every = await _reference(conn, tenant_id, forest_id, roots, q, beam, cues)
+            uncapped = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=False)
+            assert _key(uncapped) == _key(every)
+            if cap:  # the cap took some leaves away, and the statement sends no more than cap of a tree
                 capped.append(len(every) > len(want))
-                # ... and the statement itself sends no more than ``keep`` leaves of a tree
-                window = (cues.after, cues.before) if cues.has_window else (None, None)
-                rows = await beam_descent(
-                    conn, tenant_id, forest_id, roots, q, beam, *window, OUT_OF_WINDOW_PENALTY, keep
-                )
-                assert max(Counter(int(r["tree_id"]) for r in rows).values()) <= keep
+                rows = await _descent_rows(conn, tenant_id, forest_id, roots, q, beam, cues, cap)
+                assert max(Counter(int(r["tree_id"]) for r in rows).values()) <= cap
     assert not keep or any(capped)
 
 
@@ -132,21 +163,75 @@ async def test_leaves_without_a_score_rank_last_and_only_leaves_come_back(db: Da
     stopwords = ["it was the one", "it is what it is", "was it that", "this was it", "they were there", "so it is"]
     blank = [FactSpec(text, ts(2016, 3, 1 + i), ts(2016, 3, 1 + i)) for i, text in enumerate(stopwords)]
     tenant_id = await build_forest(db, "t", "gear", FACTS + blank)
-    preset = replace(RetrievalPreset.from_settings(settings.retrieval), leaves_per_tree=2)
-    question = "What did Bob buy before 2019?"
-    cues = parse_time_cues(question, ts(2024, 1, 1))
+    # a beam wider than any node's children: every leaf is reached, and the cap alone chooses
+    preset = replace(RetrievalPreset.from_settings(settings.retrieval), beam_width=64, leaves_per_tree=2)
+    question = "What did Bob buy?"
+    cues = parse_time_cues(question, REF_TIME)
+    assert not cues.has_window
     q = HashedEmbedder(DIM).embed_sync([question])[0]
     async with db.tenant(tenant_id) as conn:
-        forest_id = int((await fetch_all(conn, "SELECT forest_id FROM forests WHERE name = 'gear'"))[0]["forest_id"])
+        forest_id = await _forest_id(conn)
         trees = await _trees(conn, tenant_id, forest_id)
         roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
         every = await _reference(conn, tenant_id, forest_id, roots, q, preset.beam_width, cues)
         assert any(math.isnan(lf.sim) for lf in every)  # the descent reaches unscored leaves
         want = await _reference(conn, tenant_id, forest_id, roots, q, preset.beam_width, cues, preset.leaves_per_tree)
-        got = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues)
+        got = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=True)
         assert _key(got) == _key(want)
-        scored_trees = {lf.tree_id for lf in every if not math.isnan(lf.sim)}
-        assert not any(math.isnan(lf.sim) and lf.tree_id in scored_trees for lf in got)  # scored ones won
-        window = (cues.after, cues.before) if cues.has_window else (None, None)
-        rows = await beam_descent(conn, tenant_id, forest_id, roots, q, preset.beam_width, *window, 0.2, 0)
+        rows = await _descent_rows(conn, tenant_id, forest_id, roots, q, preset.beam_width, cues, 0)
         assert rows and all(r["leaf_fact_id"] is not None or r["leaf_cell_id"] is not None for r in rows)
+
+
+async def test_the_cap_leaves_out_superseded_and_retracted_facts_first(db: Database, settings: Settings) -> None:
+    """A query without time filters never shows a superseded or retracted fact, so under the cap such
+    a leaf must not take a live leaf's place; a query that may show them gets every leaf."""
+    tenant_id = await build_forest(db, "t", "gear", FACTS)
+    preset = replace(RetrievalPreset.from_settings(settings.retrieval), leaves_per_tree=3)
+    question = "Which kayak or violin did Bob buy?"
+    cues = parse_time_cues(question, REF_TIME)
+    assert not cues.has_window
+    q = HashedEmbedder(DIM).embed_sync([question])[0]
+    async with db.tenant(tenant_id) as conn:
+        forest_id = await _forest_id(conn)
+        trees = await _trees(conn, tenant_id, forest_id)
+        roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
+        before = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=True)
+        firsts = sorted({int(lf.fact_id) for lf in before if lf.fact_id is not None})
+        assert len(firsts) >= 3
+        # hide three of the facts the cap chose: two superseded, one retracted
+        supersede = "UPDATE facts SET superseded_by = (SELECT max(fact_id) FROM facts) WHERE fact_id = ANY(:ids)"
+        await execute(conn, supersede, {"ids": firsts[:2]})
+        await execute(conn, "UPDATE facts SET retracted_at = now() WHERE fact_id = :id", {"id": firsts[2]})
+        hidden = await _hidden_facts(conn, tenant_id)
+        assert set(firsts[:3]) <= hidden
+        got = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=True)
+        want = await _reference(conn, tenant_id, forest_id, roots, q, preset.beam_width, cues, preset.leaves_per_tree)
+        assert _key(got) == _key(want)
+        assert not {int(lf.fact_id) for lf in got if lf.fact_id is not None} & hidden
+        assert len(got) == len(before)  # live leaves took their places
+        every = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=False)
+        assert {int(lf.fact_id) for lf in every if lf.fact_id is not None} & hidden  # shown when they may be asked
+
+
+async def test_only_a_query_without_time_filters_caps_the_leaves(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The query service asks browse for the live-leaf cap only when nothing it was asked (as_of, a
+    time range, superseded facts, a source filter) may show a superseded or retracted fact."""
+    tenant_id = await build_forest(db, "t", "gear", FACTS)
+    asked: list[bool] = []
+    real = service.browse_emb
+
+    async def recording(*args: Any, live_only: bool = False) -> list[Leaf]:
+        asked.append(live_only)
+        return await real(*args, live_only=live_only)
+
+    monkeypatch.setattr(service, "browse_emb", recording)
+    backends = build_backends(settings)
+    question = "Which camera did Alice buy?"
+    await query(db, settings, backends, tenant_id, "gear", question)
+    await query(db, settings, backends, tenant_id, "gear", question, as_of=ts(2020, 1, 1))
+    await query(db, settings, backends, tenant_id, "gear", question, time_from=ts(2018, 1, 1))
+    await query(db, settings, backends, tenant_id, "gear", question, time_to=ts(2018, 1, 1))
+    await query(db, settings, backends, tenant_id, "gear", question, include_superseded=True)
+    assert asked == [True, False, False, False, False]

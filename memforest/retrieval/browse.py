@@ -86,20 +86,32 @@ async def browse_emb(
     q: Vec,
     preset: RetrievalPreset,
     cues: TimeCues,
+    *,
+    live_only: bool = False,
 ) -> list[Leaf]:
     """Beam descent from every recalled root: per tree keep the ``beam_width`` best children
-    (cosine to ``q``, lowered for nodes outside the question's time window) until leaves, then the
-    ``leaves_per_tree`` best leaves of each tree, scored the same way (a NaN last, ties by node
-    id). The database chooses the beam and sends the leaves only, in one statement."""
+    (cosine to ``q``, lowered for nodes outside the question's time window) until leaves. The
+    database chooses the beam and sends the leaves only, in one statement. Every leaf reached comes
+    back, except for a query that shows live facts only (``live_only``: no as_of, time range,
+    superseded facts or source filter asked) and has no time window: then the ``leaves_per_tree``
+    best of each tree among the leaves that query can show (:func:`leaf_cap`)."""
     roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
     if not roots:
         return []
     window = (cues.after, cues.before) if cues.has_window else (None, None)
     rows = await beam_descent(
         conn, tenant_id, forest_id, roots, q, preset.beam_width, *window, OUT_OF_WINDOW_PENALTY,
-        preset.leaves_per_tree,
+        leaf_cap(preset, cues, live_only=live_only),
     )  # fmt: skip
     return [_leaf(r) for r in rows]
+
+
+def leaf_cap(preset: RetrievalPreset, cues: TimeCues, *, live_only: bool) -> int:
+    """Live leaves kept per tree by :func:`browse_emb` (0: every leaf). Only a query that shows live
+    facts alone and names no time is capped: assembly drops superseded and retracted facts there,
+    so the cap can leave them out first; with a time window, an as_of or a time range, superseded
+    states may be the answer and every leaf goes on to assembly."""
+    return preset.leaves_per_tree if live_only and not cues.has_window else 0
 
 
 @dataclass(slots=True)

@@ -27,8 +27,8 @@ class RetrievalPreset:
     cell_candidates: int = 40
     lexical_candidates: int = 60
     root_candidates: int = 50
-    # leaves kept per tree by emb browse, the best by the beam's score (0: every leaf the beam
-    # reaches, ~20 a tree; 8 kept LoCoMo recall@10 and temporal_eval, ADR 0024 session 11)
+    # live leaves kept per tree by emb browse for a query without time filters or window, the best
+    # by the beam's order (0: every leaf the beam reaches, ~20 a tree; ADR 0024 session 11)
     leaves_per_tree: int = 8
     # full-text rows ranked per lexical channel: up to this many matching >= 2 terms, as many matching any
     lexical_scan_cap: int = 300

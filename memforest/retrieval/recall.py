@@ -234,7 +234,7 @@ async def recall(
         beside = await lexical
         if beside is not None and beside.forest_id == forest_id:
             got = beside.rows + got  # (this transaction's tree rows last: they are the ones kept)
-        else:  # the side pool was busy, or the name found another forest (deleted and made again)
+        else:  # the side pool was busy, or the name found no forest yet or another one (deleted and made again)
             got = await read(("lexical",)) + got
     channel = _by_channel(got)
     trees = {int(r["id"]): r for r in channel.get("tree", ())}

@@ -314,7 +314,16 @@ async def query(
             timings["temporal"] = _ms(t0)
             if mode_used == "emb":
                 t0 = time.perf_counter()
-                leaves = await browse_emb(conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues)
+                live_only = (
+                    as_of is None
+                    and time_from is None
+                    and time_to is None
+                    and not include_superseded
+                    and source_filter is None
+                )
+                leaves = await browse_emb(
+                    conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues, live_only=live_only
+                )
                 timings["browse"] = _ms(t0)
                 evidence = await assemble_in(conn)
 

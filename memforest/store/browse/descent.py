@@ -23,24 +23,26 @@ _SIM_TO_QUERY = "1 - (embedding <=> :q)"
 _NO_SIM = "NULL::float8"
 # The emb beam descent in one statement, which chooses the beam itself: every level's children of
 # the nodes the level above kept, ``kept`` = among the ``:beam`` best internal children of their
-# tree at that level; at the bottom, the ``:leaves`` best leaves of each tree (0: all). "Best" is
-# one score throughout: the cosine to the query, less ``:penalty`` outside the ``[:after, :before)``
-# window, a NaN score (a node or query without content words: pgvector's cosine of a zero vector)
-# last, ties by node id. ``OFFSET 0`` keeps each level a subquery: the cosine is computed once per
-# node and the window sorts narrow rows (flattened, the sort carried every node's vector and the
-# cosine ran twice). Only the leaves come back: the internal rows were read only to check the beam.
+# tree at that level, then the leaves reached. "Best" is one order throughout: the cosine to the
+# query less ``:penalty`` outside the ``[:after, :before)`` window, a NaN score (a node or query
+# without content words: pgvector's cosine of a zero vector) after every number, then inside the
+# window before outside, then the node id. ``OFFSET 0`` keeps each level a subquery: the cosine is
+# computed once per node and the window sorts narrow rows (flattened, the sort carried every node's
+# vector and the cosine ran twice). Only the leaves come back; the internal rows, which the client
+# once re-read to check the beam, stay on the server.
 _SCORE = "({n}.sim - CASE WHEN {n}.outside THEN CAST(:penalty AS float8) ELSE 0::float8 END)"
-_RANK = (
-    "row_number() OVER (PARTITION BY {n}.tree_id, {n}.level > 0 ORDER BY {s} = 'NaN'::float8, {s} DESC, {n}.node_id)"
+_ORDER = "{s} = 'NaN'::float8, {s} DESC, {n}.outside, {n}.node_id"
+_BEAM_RANK = (
+    "k.level > 0 AND row_number() OVER (PARTITION BY k.tree_id, k.level > 0 ORDER BY "
+    + _ORDER.format(s=_SCORE.format(n="k"), n="k")
+    + ") <= :beam"
 )
-_BEAM_RANK = "k.level > 0 AND " + _RANK.format(n="k", s=_SCORE.format(n="k")) + " <= :beam"
-_LEAF_RANK = "CAST(:leaves AS int) <= 0 OR " + _RANK.format(n="w", s=_SCORE.format(n="w")) + " <= :leaves"
 _BEAM_COLS = (
     "n.node_id, n.parent_id, n.tree_id, n.level, n.leaf_fact_id, n.leaf_cell_id, n.t_start, n.t_end, n.seq, "
     "coalesce(1 - (n.embedding <=> :q), 0) AS sim, "
     "coalesce(n.t_end < :after, false) OR coalesce(n.t_start >= :before, false) AS outside"
 )
-_BEAM = (
+_WALK = (
     f"WITH RECURSIVE walk AS (SELECT k.*, {_BEAM_RANK} AS kept FROM ("
     f" SELECT 1 AS depth, {_BEAM_COLS} FROM nodes n"
     " WHERE n.tenant_id = :t AND n.forest_id = :f AND n.parent_id = ANY(:p) OFFSET 0) k"
@@ -48,8 +50,18 @@ _BEAM = (
     f" SELECT w.depth + 1, {_BEAM_COLS} FROM walk w JOIN nodes n"
     " ON n.tenant_id = :t AND n.parent_id = w.node_id AND n.forest_id = :f WHERE w.kept OFFSET 0) k"
     ") SELECT node_id, tree_id, leaf_fact_id, leaf_cell_id, sim "
-    f"FROM (SELECT w.*, {_LEAF_RANK} AS shown FROM walk w WHERE w.level = 0) x WHERE shown "
-    "ORDER BY depth, parent_id, t_start, seq"
+)
+_LEVEL_ORDER = " ORDER BY depth, parent_id, t_start, seq"
+# every leaf reached
+_BEAM = _WALK + "FROM walk WHERE level = 0" + _LEVEL_ORDER
+# the :leaves best live leaves of each tree: a superseded or retracted fact's leaf is left out first
+# (a query without a time filter never shows it, and it must not take a live leaf's place)
+_BEAM_LIVE = (
+    _WALK
+    + "FROM (SELECT w.*, row_number() OVER (PARTITION BY w.tree_id ORDER BY "
+    + _ORDER.format(s=_SCORE.format(n="w"), n="w")
+    + ") AS r FROM walk w LEFT JOIN facts x ON x.tenant_id = :t AND x.fact_id = w.leaf_fact_id"
+    " WHERE w.level = 0 AND x.superseded_by IS NULL AND x.retracted_at IS NULL) l WHERE r <= :leaves" + _LEVEL_ORDER
 )
 _NODE_SUMMARIES = "SELECT node_id, summary FROM nodes WHERE tenant_id = :t AND forest_id = :f AND node_id = ANY(:ids)"
 _NODE_VECTORS = (
@@ -78,15 +90,18 @@ async def beam_descent(
     after: datetime | None,
     before: datetime | None,
     penalty: float,
-    leaves: int = 0,
+    live_leaves: int = 0,
 ) -> list[Row]:
     """The leaves of a beam descent from ``roots``, in one statement: from each level keep the
-    ``beam`` best internal children of each tree, then the ``leaves`` best leaves of each tree (0:
-    all), "best" by the cosine to ``q`` less ``penalty`` outside ``[after, before)``, a NaN last,
-    ties by node id. Rows ``node_id, tree_id, leaf_fact_id, leaf_cell_id, sim`` (the plain
-    cosine), level by level and each level as :func:`children_of` orders its rows."""
-    p = {"t": tenant_id, "f": forest_id, "p": list(roots), "q": q, "beam": beam, "leaves": leaves}
-    return await fetch_all(conn, _BEAM, p | {"after": after, "before": before, "penalty": penalty})
+    ``beam`` best internal children of each tree, "best" by the cosine to ``q`` less ``penalty``
+    outside ``[after, before)``, a NaN after every number, then inside before outside, then the
+    node id. Every leaf reached comes back, or with ``live_leaves`` > 0 the ``live_leaves`` best of
+    each tree among those not of a superseded or retracted fact (for a query that shows live facts
+    only). Rows ``node_id, tree_id, leaf_fact_id, leaf_cell_id, sim`` (the plain cosine), level by
+    level and each level as :func:`children_of` orders its rows."""
+    p = {"t": tenant_id, "f": forest_id, "p": list(roots), "q": q, "beam": beam, "leaves": live_leaves}
+    sql = _BEAM_LIVE if live_leaves > 0 else _BEAM
+    return await fetch_all(conn, sql, p | {"after": after, "before": before, "penalty": penalty})
 
 
 async def node_vectors(
