@@ -21,6 +21,7 @@ from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.retrieval import browse, query, service
 from memforest.retrieval.browse import OUT_OF_WINDOW_PENALTY, Leaf, browse_emb, leaf_cap
+from memforest.retrieval.filters import SourceFilter
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.recall import TreeHit
 from memforest.retrieval.timecues import TimeCues, parse_time_cues
@@ -138,10 +139,12 @@ async def test_one_statement_descent_matches_the_level_by_level_one(
         trees = await _trees(conn, tenant_id, forest_id)
         assert max(t.height for t in trees) >= 3  # several levels to choose among
         roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
-        vectors = [*emb.embed_sync(questions), np.zeros(DIM, dtype=np.float32)]  # a zero vector: NaN cosines
-        for q, question in zip(vectors, [*questions, "the"], strict=True):
+        zero = np.zeros(DIM, dtype=np.float32)  # a zero vector: NaN cosines, so the window and ids decide
+        vectors = [*emb.embed_sync(questions), zero, zero]
+        for q, question in zip(vectors, [*questions, "the", "What was bought before 2018?"], strict=True):
             cues = parse_time_cues(question, REF_TIME)
-            cap = leaf_cap(preset, cues, live_only=True)  # none with a time window
+            cap = 0 if cues.has_window else keep  # none with a time window
+            assert leaf_cap(preset, cues, live_only=True) == cap
             want = await _reference(conn, tenant_id, forest_id, roots, q, beam, cues, cap)
             assert want
             got = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=True)
@@ -217,13 +220,15 @@ async def test_only_a_query_without_time_filters_caps_the_leaves(
     db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The query service asks browse for the live-leaf cap only when nothing it was asked (as_of, a
-    time range, superseded facts, a source filter) may show a superseded or retracted fact."""
+    time range, superseded facts, a source filter) may show a superseded or retracted fact, and
+    browse caps only a question without a time window."""
     tenant_id = await build_forest(db, "t", "gear", FACTS)
-    asked: list[bool] = []
+    asked: list[int] = []
     real = service.browse_emb
 
     async def recording(*args: Any, live_only: bool = False) -> list[Leaf]:
-        asked.append(live_only)
+        preset, cues = args[5], args[6]
+        asked.append(leaf_cap(preset, cues, live_only=live_only))
         return await real(*args, live_only=live_only)
 
     monkeypatch.setattr(service, "browse_emb", recording)
@@ -234,4 +239,7 @@ async def test_only_a_query_without_time_filters_caps_the_leaves(
     await query(db, settings, backends, tenant_id, "gear", question, time_from=ts(2018, 1, 1))
     await query(db, settings, backends, tenant_id, "gear", question, time_to=ts(2018, 1, 1))
     await query(db, settings, backends, tenant_id, "gear", question, include_superseded=True)
-    assert asked == [True, False, False, False, False]
+    await query(db, settings, backends, tenant_id, "gear", question, source_filter=SourceFilter.of(speakers=["Bob"]))
+    await query(db, settings, backends, tenant_id, "gear", "What did Alice buy before 2018?")  # a time window
+    cap = RetrievalPreset.from_settings(settings.retrieval).leaves_per_tree
+    assert cap > 0 and asked == [cap, 0, 0, 0, 0, 0, 0]

@@ -108,9 +108,10 @@ async def browse_emb(
 
 def leaf_cap(preset: RetrievalPreset, cues: TimeCues, *, live_only: bool) -> int:
     """Live leaves kept per tree by :func:`browse_emb` (0: every leaf). Only a query that shows live
-    facts alone and names no time is capped: assembly drops superseded and retracted facts there,
-    so the cap can leave them out first; with a time window, an as_of or a time range, superseded
-    states may be the answer and every leaf goes on to assembly."""
+    facts alone and names no time is capped: assembly drops superseded and retracted facts there
+    (but those its temporal plan pins, which join the candidates without browse), so the cap can
+    leave them out first; with a time window, an as_of or a time range, superseded states may be
+    the answer and every leaf goes on to assembly."""
     return preset.leaves_per_tree if live_only and not cues.has_window else 0
 
 

@@ -59,8 +59,9 @@ _INDEXED_AND_KNOBS = f"SELECT {_KNOBS}, {INDEXED_SQL} AS indexed"
 # rest of the transaction is planned: a tenant transaction plans every statement for its parameters
 # (``force_custom_plan``, memforest.db.engine) so that a forest's partial indexes can be used; a
 # forest without them has nothing a generic plan would miss, so its statements may keep one
-# (``auto``: PostgreSQL's default, which keeps a generic plan only when it costs no more than the
-# custom ones did), which saves planning each statement again (~0.4 ms each; ADR 0024, session 11)
+# (``auto``: PostgreSQL's default, which after five custom plans of a prepared statement uses a
+# generic one when its estimated cost is below the custom plans' average on that connection, for
+# any forest), which saves planning each statement again (~0.4 ms each; ADR 0024, session 11)
 _PLANS = (
     "0 * length(set_config('plan_cache_mode', CASE WHEN ix.indexed THEN 'force_custom_plan' ELSE 'auto' END, true)) "
     "AS plans"

@@ -55,7 +55,8 @@ _LEVEL_ORDER = " ORDER BY depth, parent_id, t_start, seq"
 # every leaf reached
 _BEAM = _WALK + "FROM walk WHERE level = 0" + _LEVEL_ORDER
 # the :leaves best live leaves of each tree: a superseded or retracted fact's leaf is left out first
-# (a query without a time filter never shows it, and it must not take a live leaf's place)
+# (a query without a time filter shows such a fact only when its temporal plan pins it, and pinned
+# facts join the candidates without browse; it must not take a live leaf's place)
 _BEAM_LIVE = (
     _WALK
     + "FROM (SELECT w.*, row_number() OVER (PARTITION BY w.tree_id ORDER BY "
