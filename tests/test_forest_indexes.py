@@ -27,8 +27,8 @@ from memforest.settings import Settings
 from memforest.store import forest_indexes as vx
 from memforest.store.facts_batch import lookup_many
 from memforest.store.recall import NEAREST_FACTS_HNSW, fact_visibility
-from memforest.store.recall_channels import ChannelLimits, forest_for_recall, recall_channels
-from memforest.store.sql import execute, fetch_all, scalar
+from memforest.store.recall_channels import ChannelLimits, recall_channels
+from memforest.store.sql import execute, fetch_all
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
 FOREST = "big"
@@ -211,19 +211,3 @@ async def test_text_candidates_keep_pair_matches_first_up_to_the_cap(db: Databas
     assert len(got[3]) == 5 and pairs <= got[3]  # two pairs, then three single matches
     assert got[10] == set(texts[:-1])  # the cap does not bind: every match
     assert len(no_pairs) == 3  # one term only: any match, up to the cap
-
-
-async def test_the_forest_lookup_keeps_custom_plans_only_for_a_forest_with_its_own_indexes(
-    db: Database, settings: Settings
-) -> None:
-    """A forest's partial indexes need plans made for its id; a forest without them lets the rest of
-    the query's transaction keep generic plans (PostgreSQL's ``auto``). Each transaction starts
-    with custom plans again."""
-    tenant_id, _ = await _ingest(db, _small_threshold(settings, 3))  # "big": has its own indexes
-    await _ingest_other(db, settings, tenant_id)  # "small": under the default threshold
-    for name, indexed, mode in (("big", True, "force_custom_plan"), ("small", False, "auto")):
-        async with db.tenant(tenant_id) as conn:
-            assert await scalar(conn, "SELECT current_setting('plan_cache_mode')") == "force_custom_plan"
-            found = await forest_for_recall(conn, tenant_id, name, 40)
-            assert found.indexed is indexed
-            assert await scalar(conn, "SELECT current_setting('plan_cache_mode')") == mode

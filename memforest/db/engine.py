@@ -48,8 +48,7 @@ UNAVAILABLE_SQLSTATE_PREFIXES = ("08", "57P")
 # the role and the tenant of a tenant transaction, in one statement (transaction-local, like SET LOCAL)
 # Tenant statements are planned for their parameters (``force_custom_plan``): a forest's own HNSW
 # indexes are partial (``WHERE forest_id = N``, ADR 0024) and a generic plan, made for any forest,
-# could never use them. A query's forest lookup relaxes this to ``auto`` for the rest of its
-# transaction when the forest has no indexes of its own (memforest.store.recall_channels).
+# could never use them.
 _ENTER_TENANT = text(
     "SELECT set_config('role', :role, true), set_config('memforest.tenant_id', :t, true), "
     "set_config('plan_cache_mode', 'force_custom_plan', true)"

@@ -55,22 +55,11 @@ _KNOBS = (
 # own GIN index when it had one (60 ms at 100K facts)
 _INDEXED_AND_KNOBS = f"SELECT {_KNOBS}, {INDEXED_SQL} AS indexed"
 # the read path's first statement: the forest by name, the time of its latest session, whether it
-# has its own indexes, and the HNSW knobs (one round trip instead of two). It also chooses how the
-# rest of the transaction is planned: a tenant transaction plans every statement for its parameters
-# (``force_custom_plan``, memforest.db.engine) so that a forest's partial indexes can be used; a
-# forest without them has nothing a generic plan would miss, so its statements may keep one
-# (``auto``: PostgreSQL's default, which after five custom plans of a prepared statement uses a
-# generic one when its estimated cost is below the custom plans' average on that connection, for
-# any forest), which saves planning each statement again (~0.4 ms each; ADR 0024, session 11)
-_PLANS = (
-    "0 * length(set_config('plan_cache_mode', CASE WHEN ix.indexed THEN 'force_custom_plan' ELSE 'auto' END, true)) "
-    "AS plans"
-)
+# has its own indexes, and the HNSW knobs (one round trip instead of two)
 _FOREST_FOR_RECALL = (
     "SELECT f.forest_id, (SELECT max(s.time) FROM sessions s WHERE s.tenant_id = :t AND s.forest_id = f.forest_id) "
-    f"AS latest, ix.indexed, {_KNOBS}, {_PLANS} "
-    f"FROM forests f, LATERAL (SELECT {indexed_sql('f.forest_id')} AS indexed) ix "
-    "WHERE f.tenant_id = :t AND f.name = :n"
+    f"AS latest, {indexed_sql('f.forest_id')} AS indexed, {_KNOBS} "
+    "FROM forests f WHERE f.tenant_id = :t AND f.name = :n"
 )
 
 # The top roots ``c`` (node, tree, distance: every root of the forest when scanned exactly, the
@@ -195,8 +184,7 @@ class RecallForest:
 
 async def forest_for_recall(conn: Conn, tenant_id: uuid.UUID, name: str, ef_search: int) -> RecallForest:
     """The forest ``name`` of the tenant for a query (NotFoundError if none), with the
-    transaction's HNSW knobs and plan mode set (custom plans only for a forest with its own
-    indexes), in one round trip."""
+    transaction's HNSW knobs set, in one round trip."""
     row = await fetch_one(conn, _FOREST_FOR_RECALL, {"t": tenant_id, "n": name, "ef": str(ef_search)})
     if row is None:
         raise NotFoundError(f"no forest named {name!r}")
