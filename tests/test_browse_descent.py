@@ -95,8 +95,19 @@ async def _reference(
     return [lf for lf in live if lf.node_id in best]
 
 
-async def _forest_id(conn: Conn) -> int:
-    return int((await fetch_all(conn, "SELECT forest_id FROM forests WHERE name = 'gear'"))[0]["forest_id"])
+async def _forest(conn: Conn, tenant_id: uuid.UUID) -> tuple[int, list[TreeHit], list[int]]:
+    """The "gear" forest's id, trees and their root nodes."""
+    rows = await fetch_all(conn, "SELECT forest_id FROM forests WHERE name = 'gear'")
+    forest_id = int(rows[0]["forest_id"])
+    trees = await _trees(conn, tenant_id, forest_id)
+    return forest_id, trees, [int(t.root_node_id) for t in trees if t.root_node_id is not None]
+
+
+def _timeless(question: str) -> tuple[TimeCues, Any]:
+    """The cues of a question that names no time, and its vector."""
+    cues = parse_time_cues(question, REF_TIME)
+    assert not cues.has_window
+    return cues, HashedEmbedder(DIM).embed_sync([question])[0]
 
 
 async def _descent_rows(
@@ -135,10 +146,8 @@ async def test_one_statement_descent_matches_the_level_by_level_one(
     capped: list[bool] = []
     preset = replace(RetrievalPreset.from_settings(settings.retrieval), beam_width=beam, leaves_per_tree=keep)
     async with db.tenant(tenant_id) as conn:
-        forest_id = await _forest_id(conn)
-        trees = await _trees(conn, tenant_id, forest_id)
+        forest_id, trees, roots = await _forest(conn, tenant_id)
         assert max(t.height for t in trees) >= 3  # several levels to choose among
-        roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
         zero = np.zeros(DIM, dtype=np.float32)  # a zero vector: NaN cosines, so the window and ids decide
         vectors = [*emb.embed_sync(questions), zero, zero]
         for q, question in zip(vectors, [*questions, "the", "What was bought before 2018?"], strict=True):
@@ -169,13 +178,9 @@ async def test_leaves_without_a_score_rank_last_and_only_leaves_come_back(db: Da
     # a beam wider than any node's children: every leaf is reached, and the cap alone chooses
     preset = replace(RetrievalPreset.from_settings(settings.retrieval), beam_width=64, leaves_per_tree=2)
     question = "What did Bob buy?"
-    cues = parse_time_cues(question, REF_TIME)
-    assert not cues.has_window
-    q = HashedEmbedder(DIM).embed_sync([question])[0]
+    cues, q = _timeless(question)
     async with db.tenant(tenant_id) as conn:
-        forest_id = await _forest_id(conn)
-        trees = await _trees(conn, tenant_id, forest_id)
-        roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
+        forest_id, trees, roots = await _forest(conn, tenant_id)
         every = await _reference(conn, tenant_id, forest_id, roots, q, preset.beam_width, cues)
         assert any(math.isnan(lf.sim) for lf in every)  # the descent reaches unscored leaves
         want = await _reference(conn, tenant_id, forest_id, roots, q, preset.beam_width, cues, preset.leaves_per_tree)
@@ -191,13 +196,9 @@ async def test_the_cap_leaves_out_superseded_and_retracted_facts_first(db: Datab
     tenant_id = await build_forest(db, "t", "gear", FACTS)
     preset = replace(RetrievalPreset.from_settings(settings.retrieval), leaves_per_tree=3)
     question = "Which kayak or violin did Bob buy?"
-    cues = parse_time_cues(question, REF_TIME)
-    assert not cues.has_window
-    q = HashedEmbedder(DIM).embed_sync([question])[0]
+    cues, q = _timeless(question)
     async with db.tenant(tenant_id) as conn:
-        forest_id = await _forest_id(conn)
-        trees = await _trees(conn, tenant_id, forest_id)
-        roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
+        forest_id, trees, roots = await _forest(conn, tenant_id)
         before = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=True)
         firsts = sorted({int(lf.fact_id) for lf in before if lf.fact_id is not None})
         assert len(firsts) >= 3
