@@ -242,5 +242,6 @@ async def test_only_a_query_without_time_filters_caps_the_leaves(
     await query(db, settings, backends, tenant_id, "gear", question, include_superseded=True)
     await query(db, settings, backends, tenant_id, "gear", question, source_filter=SourceFilter.of(speakers=["Bob"]))
     await query(db, settings, backends, tenant_id, "gear", "What did Alice buy before 2018?")  # a time window
-    cap = RetrievalPreset.from_settings(settings.retrieval).leaves_per_tree
+    default_k = settings.retrieval.top_k
+    cap = RetrievalPreset.from_settings(settings.retrieval).for_top_k(default_k).leaves_per_tree
     assert cap > 0 and asked == [cap, 0, 0, 0, 0, 0, 0]

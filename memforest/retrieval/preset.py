@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -42,6 +43,11 @@ class RetrievalPreset:
     recency_bonus: float = 0.06
     # navigator: leaves picked per chosen parent in ``llm`` mode
     llm_leaf_choices: int = 6
+    # the candidate budgets above (facts, cells, full text, leaves a tree) serve a top_k of
+    # budget_full_k or more; a smaller top_k gets its share of them, at least budget_min_share
+    # (ADR 0024, session 12)
+    budget_full_k: int = 20
+    budget_min_share: float = 0.5
 
     @classmethod
     def from_settings(cls, settings: RetrievalSettings, **overrides: Any) -> RetrievalPreset:
@@ -55,3 +61,23 @@ class RetrievalPreset:
             rrf_k=settings.rrf_k,
         )
         return replace(base, **overrides) if overrides else base
+
+    def for_top_k(self, k: int) -> RetrievalPreset:
+        """This preset with its candidate budgets scaled to a query asking for ``k`` items: the
+        share ``k / budget_full_k`` of each, between ``budget_min_share`` and all of it (rounded
+        up). The tree ranking (``root_candidates``) and the full-text scan cap are not scaled;
+        ``leaves_per_tree`` 0 (every leaf) stays 0."""
+        share = min(1.0, max(self.budget_min_share, k / self.budget_full_k))
+        if share >= 1.0:
+            return self
+
+        def part(budget: int) -> int:
+            return max(1, math.ceil(budget * share))
+
+        return replace(
+            self,
+            fact_candidates=part(self.fact_candidates),
+            cell_candidates=part(self.cell_candidates),
+            lexical_candidates=part(self.lexical_candidates),
+            leaves_per_tree=part(self.leaves_per_tree) if self.leaves_per_tree else 0,
+        )

@@ -142,12 +142,10 @@ async def _embed(embedder: Embedder, texts: Sequence[str], ledger: UsageLedger |
 def _collect(recalled: RecallResult, leaves: Sequence[Leaf]) -> dict[tuple[str, int], Candidate]:
     out: dict[tuple[str, int], Candidate] = {}
 
-    def add(kind: str, source_id: int, sim: float | None, tree_id: int | None = None) -> None:
+    def add(kind: str, source_id: int, sim: float | None) -> None:
         cand = out.setdefault((kind, source_id), Candidate(kind=kind, source_id=source_id))
         if sim is not None:
             cand.sim = sim if cand.sim is None else max(cand.sim, sim)
-        if tree_id is not None:
-            cand.tree_ids.add(tree_id)
 
     for fid, sim in recalled.fact_sims.items():
         add("fact", fid, sim)
@@ -159,9 +157,9 @@ def _collect(recalled: RecallResult, leaves: Sequence[Leaf]) -> dict[tuple[str, 
         add("cell", cid, None)
     for lf in leaves:
         if lf.fact_id is not None:
-            add("fact", int(lf.fact_id), lf.sim, lf.tree_id)
+            add("fact", int(lf.fact_id), lf.sim)
         elif lf.cell_id is not None:
-            add("cell", int(lf.cell_id), lf.sim, lf.tree_id)
+            add("cell", int(lf.cell_id), lf.sim)
     return out
 
 
@@ -199,6 +197,7 @@ async def query(
     k = top_k if top_k is not None else preset.top_k
     if not 1 <= k <= settings.api.max_top_k:
         raise InputError(f"top_k must be between 1 and {settings.api.max_top_k}", location="top_k")
+    preset = preset.for_top_k(k)  # candidate budgets for k items (the full ones from budget_full_k)
     as_of, time_from, time_to = _aware(as_of), _aware(time_from), _aware(time_to)
     timings: dict[str, float] = {}
     t_all = time.perf_counter()

@@ -1,0 +1,83 @@
+"""The read path's candidate budgets follow the number of items asked for (ADR 0024, session 12):
+the preset's budgets serve ``budget_full_k`` items or more, a smaller ``top_k`` gets its share of
+them (at least ``budget_min_share``), and a query reads with the budgets of its own ``top_k``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from test_retrieval import FactSpec, build_forest, ts
+
+from memforest.backends.factory import build_backends
+from memforest.db.engine import Database
+from memforest.retrieval import query, service
+from memforest.retrieval.browse import Leaf, leaf_cap
+from memforest.retrieval.preset import RetrievalPreset
+from memforest.settings import Settings
+from memforest.store import recall_channels
+
+FACTS = [
+    FactSpec("Alice bought a Leica camera in Berlin.", ts(2021, 3, 1), ts(2021, 3, 1), entity="Alice"),
+    FactSpec("Alice sold her Leica camera and bought a Fuji.", ts(2023, 5, 1), ts(2023, 5, 1), entity="Alice"),
+    FactSpec("Bob repaired his bicycle in the garage.", ts(2022, 6, 1), ts(2022, 6, 1)),
+    FactSpec("Bob moved to Lisbon for a job at a bakery.", ts(2022, 9, 1), ts(2022, 9, 1)),
+]
+
+BUDGETS = ("fact_candidates", "cell_candidates", "lexical_candidates", "leaves_per_tree")
+
+
+def _budgets(preset: RetrievalPreset) -> tuple[int, ...]:
+    return tuple(getattr(preset, name) for name in BUDGETS)
+
+
+def test_a_small_top_k_gets_its_share_of_the_budgets_rounded_up() -> None:
+    full = RetrievalPreset(fact_candidates=60, cell_candidates=40, lexical_candidates=60, leaves_per_tree=7)
+    assert full.budget_full_k == 20 and full.budget_min_share == 0.5
+    assert _budgets(full.for_top_k(15)) == (45, 30, 45, 6)  # 3/4, 5.25 leaves rounded up
+    assert _budgets(full.for_top_k(10)) == (30, 20, 30, 4)
+    assert _budgets(full.for_top_k(1)) == (30, 20, 30, 4)  # never below half
+    assert full.for_top_k(20) is full and full.for_top_k(200) is full
+    small = full.for_top_k(10)
+    # the tree ranking, the full-text scan cap, the weights are not budgets of candidates
+    assert replace(small, **{name: getattr(full, name) for name in BUDGETS}) == full
+
+
+def test_every_leaf_stays_every_leaf_and_budgets_never_reach_zero() -> None:
+    preset = RetrievalPreset(leaves_per_tree=0, fact_candidates=1, cell_candidates=1, lexical_candidates=1)
+    assert _budgets(preset.for_top_k(1)) == (1, 1, 1, 0)
+    no_scaling = replace(preset, fact_candidates=60, budget_min_share=1.0)
+    assert no_scaling.for_top_k(1) is no_scaling
+
+
+@pytest.mark.parametrize("top_k", [None, 5, 15, 50])
+async def test_a_query_reads_with_the_budgets_of_its_own_top_k(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, top_k: int | None
+) -> None:
+    """Both channels' statements (the vector ones here, the full-text ones beside) and the browse's
+    leaf cap see the budgets of the query's top_k (the settings' default when it names none)."""
+    tenant_id = await build_forest(db, "t", "gear", FACTS)
+    limits: list[recall_channels.ChannelLimits] = []
+    caps: list[int] = []
+    read, browse = recall_channels.recall_channels, service.browse_emb
+
+    async def reading(*args: Any, **kwargs: Any) -> Any:
+        limits.append(args[7])
+        return await read(*args, **kwargs)
+
+    async def browsing(*args: Any, live_only: bool = False) -> list[Leaf]:
+        caps.append(leaf_cap(args[5], args[6], live_only=live_only))
+        return await browse(*args, live_only=live_only)
+
+    monkeypatch.setattr(recall_channels, "recall_channels", reading)
+    monkeypatch.setattr(service, "browse_emb", browsing)
+    backends = build_backends(settings)
+    result = await query(db, settings, backends, tenant_id, "gear", "Which camera did Alice buy?", top_k=top_k)
+    assert result.evidence
+    want = RetrievalPreset.from_settings(settings.retrieval).for_top_k(top_k or settings.retrieval.top_k)
+    assert limits and all(
+        (lim.facts, lim.cells, lim.lexical) == (want.fact_candidates, want.cell_candidates, want.lexical_candidates)
+        for lim in limits
+    )
+    assert caps == [want.leaves_per_tree]
