@@ -146,7 +146,7 @@ _LEXICAL_ROWS = (
 _TREE_ROWS = (
     "SELECT 'tree', t.tree_id, NULL, NULL, NULL, t.kind, t.label, t.root_node_id, t.height "
     "FROM trees t WHERE t.tenant_id = :t AND t.forest_id = :f AND t.kind = ANY(:kinds) AND t.root_node_id IS NOT NULL "
-    "AND t.tree_id IN (SELECT tree_id FROM ids)"
+    "AND t.tree_id = ANY(ARRAY(SELECT tree_id FROM ids))"
 )
 _PARTS = {"vector": (_VECTOR_CTES, _VECTOR_IDS, _VECTOR_ROWS), "lexical": (_LEXICAL_CTES, _LEXICAL_IDS, _LEXICAL_ROWS)}
 ChannelPart = Literal["vector", "lexical"]
