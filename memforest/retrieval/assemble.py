@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -40,8 +40,7 @@ class Candidate:
 
     kind: str  # "fact" | "cell"
     source_id: int
-    tree_ids: set[int] = field(default_factory=set)
-    sim: float | None = None
+    sim: float | None = None  # the best cosine a stage saw (assembly reads every candidate's own too)
 
 
 @dataclass(frozen=True, slots=True)
