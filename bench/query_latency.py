@@ -213,6 +213,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         print(f"{n_built} forest indexes (HNSW, GIN) built in {took} s", file=sys.stderr)
         report["load_s"] = round(time.perf_counter() - t0, 1)
         preset = RetrievalPreset.from_settings(settings.retrieval)
+        read = preset.for_top_k(preset.top_k)  # the budgets each query reads with (ADR 0024, session 12)
+        report["read_budgets"] = {
+            "top_k": preset.top_k,
+            "facts": read.fact_candidates,
+            "cells": read.cell_candidates,
+            "full_text": read.lexical_candidates,
+            "leaves_per_tree": read.leaves_per_tree,
+        }
         emb = HashedEmbedder(settings.embedding.dim)
         trips = RoundTrips()
         trips.attach(db)
