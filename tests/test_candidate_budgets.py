@@ -34,21 +34,31 @@ def _budgets(preset: RetrievalPreset) -> tuple[int, ...]:
 
 def test_a_small_top_k_gets_its_share_of_the_budgets_rounded_up() -> None:
     full = RetrievalPreset(fact_candidates=60, cell_candidates=40, lexical_candidates=60, leaves_per_tree=7)
-    assert full.budget_full_k == 20 and full.budget_min_share == 0.5
-    assert _budgets(full.for_top_k(15)) == (45, 30, 45, 6)  # 3/4, 5.25 leaves rounded up
+    assert (full.budget_full_k, full.budget_min_k) == (20, 10)
+    assert _budgets(full.for_top_k(15)) == (45, 30, 45, 6)  # 3/4; 5.25 leaves rounded up
     assert _budgets(full.for_top_k(10)) == (30, 20, 30, 4)
-    assert _budgets(full.for_top_k(1)) == (30, 20, 30, 4)  # never below half
+    assert _budgets(full.for_top_k(1)) == (30, 20, 30, 4)  # a k below 10 reads as 10
     assert full.for_top_k(20) is full and full.for_top_k(200) is full
     small = full.for_top_k(10)
-    # the tree ranking, the full-text scan cap, the weights are not budgets of candidates
-    assert replace(small, **{name: getattr(full, name) for name in BUDGETS}) == full
+    # the tree ranking, the full-text scan cap and the weights are not budgets of candidates
+    kept = {name: getattr(full, name) for name in (*BUDGETS, "budget_full_k", "budget_min_k")}
+    assert replace(small, **kept) == full
 
 
-def test_every_leaf_stays_every_leaf_and_budgets_never_reach_zero() -> None:
-    preset = RetrievalPreset(leaves_per_tree=0, fact_candidates=1, cell_candidates=1, lexical_candidates=1)
-    assert _budgets(preset.for_top_k(1)) == (1, 1, 1, 0)
-    no_scaling = replace(preset, fact_candidates=60, budget_min_share=1.0)
+def test_rounding_is_exact_and_a_budget_of_zero_stays_zero() -> None:
+    # 100 * 11 / 20 is 55 exactly (55.00000000000001 in floating point)
+    preset = RetrievalPreset(fact_candidates=100, cell_candidates=0, lexical_candidates=1, leaves_per_tree=0)
+    assert _budgets(preset.for_top_k(11)) == (55, 0, 1, 0)
+    assert _budgets(preset.for_top_k(1)) == (50, 0, 1, 0)
+    no_scaling = replace(preset, budget_min_k=20)
     assert no_scaling.for_top_k(1) is no_scaling
+
+
+def test_a_scaled_preset_is_not_scaled_again() -> None:
+    """A caller may pass ``query`` a preset it scaled itself (a benchmark does): no second share."""
+    once = RetrievalPreset().for_top_k(10)
+    assert once.for_top_k(10) is once and once.for_top_k(1) is once
+    assert _budgets(once) == (30, 20, 30, 4)
 
 
 @pytest.mark.parametrize("top_k", [None, 5, 15, 50])
@@ -76,7 +86,8 @@ async def test_a_query_reads_with_the_budgets_of_its_own_top_k(
     result = await query(db, settings, backends, tenant_id, "gear", "Which camera did Alice buy?", top_k=top_k)
     assert result.evidence
     want = RetrievalPreset.from_settings(settings.retrieval).for_top_k(top_k or settings.retrieval.top_k)
-    assert limits and all(
+    assert len(limits) == 2  # the vector channels here, the full-text ones beside (both scaled)
+    assert all(
         (lim.facts, lim.cells, lim.lexical) == (want.fact_candidates, want.cell_candidates, want.lexical_candidates)
         for lim in limits
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -44,10 +43,10 @@ class RetrievalPreset:
     # navigator: leaves picked per chosen parent in ``llm`` mode
     llm_leaf_choices: int = 6
     # the candidate budgets above (facts, cells, full text, leaves a tree) serve a top_k of
-    # budget_full_k or more; a smaller top_k gets its share of them, at least budget_min_share
-    # (ADR 0024, session 12)
+    # budget_full_k or more; a smaller top_k reads the share top_k / budget_full_k of each, and
+    # one below budget_min_k reads as one asking for budget_min_k (ADR 0024, session 12)
     budget_full_k: int = 20
-    budget_min_share: float = 0.5
+    budget_min_k: int = 10
 
     @classmethod
     def from_settings(cls, settings: RetrievalSettings, **overrides: Any) -> RetrievalPreset:
@@ -63,21 +62,27 @@ class RetrievalPreset:
         return replace(base, **overrides) if overrides else base
 
     def for_top_k(self, k: int) -> RetrievalPreset:
-        """This preset with its candidate budgets scaled to a query asking for ``k`` items: the
-        share ``k / budget_full_k`` of each, between ``budget_min_share`` and all of it (rounded
-        up). The tree ranking (``root_candidates``) and the full-text scan cap are not scaled;
-        ``leaves_per_tree`` 0 (every leaf) stays 0."""
-        share = min(1.0, max(self.budget_min_share, k / self.budget_full_k))
-        if share >= 1.0:
+        """This preset with its candidate budgets scaled to a query asking for ``k`` items: each
+        budget times ``k / budget_full_k``, ``k`` taken between ``budget_min_k`` and
+        ``budget_full_k``, rounded up (a budget of 0 stays 0: ``leaves_per_tree`` 0 is every leaf).
+        The returned preset's budgets are marked as those of that ``k`` (``budget_min_k`` and
+        ``budget_full_k`` both set to it), so scaling it again changes nothing. The budgets shape
+        the tree ranking too (its fact, cell and full-text channels rank trees by their candidates)
+        and the rerank's IDF (over the pool), so the first 10 items asked for are not always the
+        first 10 of 20; ``root_candidates`` and the full-text scan cap are not scaled."""
+        served = min(max(k, self.budget_min_k), self.budget_full_k)
+        if served >= self.budget_full_k:
             return self
 
         def part(budget: int) -> int:
-            return max(1, math.ceil(budget * share))
+            return -(-budget * served // self.budget_full_k)  # (integer ceiling)
 
         return replace(
             self,
             fact_candidates=part(self.fact_candidates),
             cell_candidates=part(self.cell_candidates),
             lexical_candidates=part(self.lexical_candidates),
-            leaves_per_tree=part(self.leaves_per_tree) if self.leaves_per_tree else 0,
+            leaves_per_tree=part(self.leaves_per_tree),
+            budget_min_k=served,
+            budget_full_k=served,
         )
