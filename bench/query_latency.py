@@ -261,12 +261,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             entry["ratio_p50"] = round(entry["memforest"]["p50_ms"] / max(entry["flat"]["p50_ms"], 1e-6), 2)
             if strategy == "hnsw":
                 entry["hnsw_overlap"] = round(await hnsw_overlap(db, emb, tenant_id, forest_id, qs[:20], preset), 4)
+                # (and at the fact budget the benchmark's queries read: top 30 for their 10 items)
+                entry["hnsw_overlap_read"] = round(await hnsw_overlap(db, emb, tenant_id, forest_id, qs[:20], read), 4)
             p50_max, p95_max = goal_bounds(n_facts)
             entry["goals_met"] = {
                 "p50": entry["memforest"]["p50_ms"] <= p50_max,
                 "p95": entry["memforest"]["p95_ms"] <= p95_max,
                 "ratio": entry["ratio_p50"] <= GOAL_RATIO,
-                "overlap": entry.get("hnsw_overlap", 1.0) >= GOAL_OVERLAP,
+                "overlap": min(entry.get("hnsw_overlap", 1.0), entry.get("hnsw_overlap_read", 1.0)) >= GOAL_OVERLAP,
             }
             if name == "one-100k" and not args.no_http:
                 key = await read_key(db, tenant_id)
@@ -282,14 +284,14 @@ def render(report: dict[str, Any], console: Console) -> None:
     t = Table(title=f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit "
                     f"{report['commit'][:12]}; shared machine: timings are noisy)")  # fmt: skip
     for col in ("scenario", "facts/forest", "forests", "strategy", "p50", "p95", "flat p50", "flat p95", "ratio",
-                "one-tx p50", "hnsw overlap", "trips", "http p50/p95", "stage p50s"):  # fmt: skip
+                "one-tx p50", "hnsw overlap 60 / read", "trips", "http p50/p95", "stage p50s"):  # fmt: skip
         t.add_column(col)
     for e in report["scenarios"]:
         m, f = e["memforest"], e["flat"]
         stages = " ".join(f"{k} {v}" for k, v in m.get("stages_p50_ms", {}).items())
         t.add_row(e["name"], str(e["facts_per_forest"]), str(e["forests"]), e["strategy"], str(m["p50_ms"]),
                   str(m["p95_ms"]), str(f["p50_ms"]), str(f["p95_ms"]), str(e["ratio_p50"]), _one(e),
-                  str(e.get("hnsw_overlap", "-")), _trips(m), _http(e), stages)  # fmt: skip
+                  _overlap(e), _trips(m), _http(e), stages)  # fmt: skip
     console.print(t)
 
 
@@ -304,6 +306,13 @@ def _trips(m: dict[str, Any]) -> str:
     return f"{m['round_trips']} + {m['side_round_trips']} beside" if "side_round_trips" in m else str(m["round_trips"])
 
 
+def _overlap(entry: dict[str, Any]) -> str:
+    """HNSW's overlap with the exact top 60 facts, and with the exact top of the queries' budget."""
+    if "hnsw_overlap" not in entry:
+        return "-"
+    return f"{entry['hnsw_overlap']} / {entry.get('hnsw_overlap_read', '-')}"
+
+
 def _http(entry: dict[str, Any]) -> str:
     http = entry.get("http")
     return f"{http['p50_ms']} / {http['p95_ms']}" if http else "-"
@@ -315,7 +324,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit {report['commit'][:12]})",
         "",
         "| scenario | facts/forest | forests | strategy | p50 | p95 | flat p50 | flat p95 | ratio p50 "
-        "| one-tx p50 | hnsw overlap | round trips | http p50/p95 | stage p50s |",
+        "| one-tx p50 | hnsw overlap top 60 / read budget | round trips | http p50/p95 | stage p50s |",
         "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for e in report["scenarios"]:
@@ -324,7 +333,7 @@ def markdown(report: dict[str, Any]) -> str:
         lines.append(
             f"| {e['name']} | {e['facts_per_forest']} | {e['forests']} | {e['strategy']} | {m['p50_ms']} "
             f"| {m['p95_ms']} | {f['p50_ms']} | {f['p95_ms']} | {e['ratio_p50']} | {_one(e)} "
-            f"| {e.get('hnsw_overlap', '-')} "
+            f"| {_overlap(e)} "
             f"| {_trips(m)} | {_http(e)} | {stages} |"
         )
     return "\n".join(lines)

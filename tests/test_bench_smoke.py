@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives at the repo root, not installed
 
-from bench import ingest_throughput, query_latency, throughput, write_scaling
+from bench import ingest_throughput, locomo_recall, query_latency, throughput, write_scaling
 from bench.synthetic import SyntheticConversations
 
 TEST_DIM = 64  # the dimension conftest migrates the test databases with
@@ -181,6 +181,29 @@ def test_every_bench_takes_the_shared_options(name: str, capsys: pytest.CaptureF
         assert option in usage, f"bench.{name} lacks {option}"
 
 
+def test_locomo_recall_measures_the_default_top_k_too(tmp_path: Path) -> None:
+    """Asked for 20 items a question, the benchmark also asks for the default 10 (whose candidate
+    budgets are smaller) and reports its recall apart; its own embedded database under --home."""
+    data = _tiny_locomo(tmp_path / "tiny_locomo.json", samples=1, sessions=2)
+    conv = json.loads(data.read_text())[0]["conversation"]
+    qrels = [
+        {"sample_id": "tiny-0", "qa_index": i, "category": 4 if i % 2 else 2, "question": turn["text"],
+         "evidence_turns": [turn["dia_id"]], "scorable": True}
+        for i, turn in enumerate(conv["session_1"][:4])
+    ]  # fmt: skip
+    (tmp_path / "qrels.jsonl").write_text("".join(json.dumps(q) + "\n" for q in qrels))
+    argv = ["--no-progress", "--home", str(tmp_path / "home"), "--out", str(tmp_path), "--data", str(data)]
+    assert locomo_recall.main([*argv, "--qrels", str(tmp_path / "qrels.jsonl"), "--top-k", "20"]) == 0
+    report = json.loads((tmp_path / "locomo_recall.json").read_text())
+    assert report["n_questions"]["headline"] == 4
+    default = report["default_top_k"]
+    assert default["top_k"] == 10 and default["system"] == "memforest-emb"
+    assert set(default["recall"]["headline"]) == {"5", "10"}  # no recall past the items asked for
+    assert all(0.0 <= v <= 1.0 for v in default["recall"]["headline"].values())
+    assert default["recall"]["headline"]["10"] > 0  # a turn's own words find it
+    assert "memforest-emb asked for the default 10 items: R@5" in (tmp_path / "locomo_recall.md").read_text()
+
+
 def test_query_latency_quick(db_env: str, tmp_path: Path) -> None:
     argv = _common(db_env, tmp_path)
     assert query_latency.main(argv) == 0
@@ -204,3 +227,5 @@ def test_query_latency_quick(db_env: str, tmp_path: Path) -> None:
     assert http["n"] == 6 and 0 < http["p50_ms"] <= http["p95_ms"]
     assert "http" not in report["scenarios"][0]
     assert (tmp_path / "query_latency.png").is_file() and (tmp_path / "query_latency.md").is_file()
+    # the budgets the queries read with: half of the preset's for the default 10 items
+    assert report["read_budgets"] == {"top_k": 10, "facts": 30, "cells": 20, "full_text": 30, "leaves_per_tree": 4}
