@@ -105,6 +105,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     systems = [f"memforest-{m}" for m in modes] + ["bm25-turns", "hashed-ngram-turns", "rrf-turns"]
     per_q: list[dict[str, Any]] = []
     latency: dict[str, list[float]] = {m: [] for m in modes}
+    # emb mode asked for the default number of items too, when --top-k asks for another: its
+    # candidate budgets follow top_k (ADR 0024, session 12), so the default query is measured itself
+    default_k = settings.retrieval.top_k if args.top_k != settings.retrieval.top_k else None
     ingest: list[dict[str, Any]] = []
     async with open_database(settings) as db:
         tenant_id = await ensure_tenant(db, "locomo-bench")
@@ -138,6 +141,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     res = await query(db, settings, backends, tenant_id, name, q["question"], mode=m, top_k=args.top_k)
                     latency[m].append((time.perf_counter() - t1) * 1000.0)
                     rankings[f"memforest-{m}"] = [t for e in res.evidence for t in e.turn_ids]
+                at_default: dict[int, float] = {}
+                if default_k is not None:
+                    res = await query(db, settings, backends, tenant_id, name, q["question"], top_k=default_k)
+                    turns = [t for e in res.evidence for t in e.turn_ids]
+                    at_default = {k: recall_at(turns, gold, k) for k in KS if k <= default_k}
                 b = bm25.search(q["question"], 100)
                 d = hashed.search(q["question"], 100)
                 rankings["bm25-turns"], rankings["hashed-ngram-turns"] = b, d
@@ -148,10 +156,35 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         "qa_index": q.get("qa_index"),
                         "category": int(q["category"]),
                         "recall": {s: {k: recall_at(rankings[s], gold, k) for k in KS} for s in systems},
+                        "recall_default_k": at_default,
                     }
                 )
     await backends.aclose()
-    return summarise(per_q, systems, latency, ingest, data, modes)
+    summary = summarise(per_q, systems, latency, ingest, data, modes)
+    if default_k is not None:
+        summary["default_top_k"] = summarise_default_k(per_q, default_k)
+    return summary
+
+
+def _groups(per_q: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The headline questions (categories 1-4), then each category's."""
+    groups = {"headline": [q for q in per_q if q["category"] in HEADLINE]}
+    for c, cname in CATEGORIES.items():
+        groups[cname] = [q for q in per_q if q["category"] == c]
+    return groups
+
+
+def summarise_default_k(per_q: list[dict[str, Any]], default_k: int) -> dict[str, Any]:
+    """Mean recall of memforest-emb asked for the default ``default_k`` items, per group and k <= it."""
+    ks = [k for k in KS if k <= default_k]
+    return {
+        "top_k": default_k,
+        "system": "memforest-emb",
+        "recall": {
+            g: {str(k): round(statistics.fmean(q["recall_default_k"][k] for q in qs), 4) if qs else None for k in ks}
+            for g, qs in _groups(per_q).items()
+        },
+    }
 
 
 def summarise(
@@ -164,10 +197,7 @@ def summarise(
 ) -> dict[str, Any]:
     """Mean recall per system, category and k; latency percentiles."""
     out: dict[str, Any] = {"data": str(data), "n_questions": {}, "recall": {}, "latency_ms": {}, "ingest": ingest}
-    groups: dict[str, list[dict[str, Any]]] = {"headline": [q for q in per_q if q["category"] in HEADLINE]}
-    for c, cname in CATEGORIES.items():
-        groups[cname] = [q for q in per_q if q["category"] == c]
-    for g, qs in groups.items():
+    for g, qs in _groups(per_q).items():
         out["n_questions"][g] = len(qs)
         out["recall"][g] = {
             s: {str(k): round(statistics.fmean(q["recall"][s][k] for q in qs), 4) if qs else None for k in KS}
@@ -197,6 +227,11 @@ def table(report: dict[str, Any]) -> str:
     for s in systems:
         vals = [report["recall"][c][s]["10"] for c in cats]
         lines.append(f"| {s} | " + " | ".join("-" if v is None else f"{v:.3f}" for v in vals) + " |")
+    if "default_top_k" in report:
+        d = report["default_top_k"]
+        head = ", ".join(f"R@{k} {v:.3f}" for k, v in d["recall"]["headline"].items())
+        per_cat = ", ".join(f"{c} {d['recall'][c]['10']:.3f}" for c in cats if d["recall"][c].get("10") is not None)
+        lines += ["", f"{d['system']} asked for the default {d['top_k']} items: {head}; R@10 {per_cat}"]
     lines += ["", "query latency (ms)", ""]
     for m, v in report["latency_ms"].items():
         lines.append(f"- {m}: " + (f"p50 {v['p50']}, p95 {v['p95']} (n={v['n']})" if "p50" in v else v["note"]))
