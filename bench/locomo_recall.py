@@ -143,7 +143,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     rankings[f"memforest-{m}"] = [t for e in res.evidence for t in e.turn_ids]
                 at_default: dict[int, float] = {}
                 if default_k is not None:
+                    t1 = time.perf_counter()
                     res = await query(db, settings, backends, tenant_id, name, q["question"], top_k=default_k)
+                    latency.setdefault(f"emb (top {default_k})", []).append((time.perf_counter() - t1) * 1000.0)
                     turns = [t for e in res.evidence for t in e.turn_ids]
                     at_default = {k: recall_at(turns, gold, k) for k in KS if k <= default_k}
                 b = bm25.search(q["question"], 100)
@@ -203,7 +205,7 @@ def summarise(
             s: {str(k): round(statistics.fmean(q["recall"][s][k] for q in qs), 4) if qs else None for k in KS}
             for s in systems
         }
-    for m in modes:
+    for m in latency:
         v = latency[m]
         out["latency_ms"][m] = {"p50": round(percentile(v, 50), 2), "p95": round(percentile(v, 95), 2), "n": len(v)}
     if "llm" not in modes:
@@ -229,7 +231,7 @@ def table(report: dict[str, Any]) -> str:
         lines.append(f"| {s} | " + " | ".join("-" if v is None else f"{v:.3f}" for v in vals) + " |")
     if "default_top_k" in report:
         d = report["default_top_k"]
-        head = ", ".join(f"R@{k} {v:.3f}" for k, v in d["recall"]["headline"].items())
+        head = ", ".join(f"R@{k} {'-' if v is None else f'{v:.3f}'}" for k, v in d["recall"]["headline"].items())
         per_cat = ", ".join(f"{c} {d['recall'][c]['10']:.3f}" for c in cats if d["recall"][c].get("10") is not None)
         lines += ["", f"{d['system']} asked for the default {d['top_k']} items: {head}; R@10 {per_cat}"]
     lines += ["", "query latency (ms)", ""]

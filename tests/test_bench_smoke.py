@@ -202,6 +202,12 @@ def test_locomo_recall_measures_the_default_top_k_too(tmp_path: Path) -> None:
     assert all(0.0 <= v <= 1.0 for v in default["recall"]["headline"].values())
     assert default["recall"]["headline"]["10"] > 0  # a turn's own words find it
     assert "memforest-emb asked for the default 10 items: R@5" in (tmp_path / "locomo_recall.md").read_text()
+    assert report["latency_ms"]["emb (top 10)"]["n"] == report["latency_ms"]["emb"]["n"] == 4
+
+
+def test_query_latency_reports_both_overlaps() -> None:
+    assert query_latency._overlap({"hnsw_overlap": 0.96, "hnsw_overlap_read": 0.97}) == "0.96 / 0.97"
+    assert query_latency._overlap({"strategy": "exact"}) == "-"
 
 
 def test_query_latency_quick(db_env: str, tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """The read path's candidate budgets follow the number of items asked for (ADR 0024, session 12):
-the preset's budgets serve ``budget_full_k`` items or more, a smaller ``top_k`` gets its share of
-them (at least ``budget_min_share``), and a query reads with the budgets of its own ``top_k``."""
+the preset's budgets serve ``budget_full_k`` items or more, a smaller ``top_k`` reads its share of
+them (one below ``budget_min_k`` as one of ``budget_min_k``), and a query reads with the budgets of
+its own ``top_k``."""
 
 from __future__ import annotations
 
@@ -52,6 +53,10 @@ def test_rounding_is_exact_and_a_budget_of_zero_stays_zero() -> None:
     assert _budgets(preset.for_top_k(1)) == (50, 0, 1, 0)
     no_scaling = replace(preset, budget_min_k=20)
     assert no_scaling.for_top_k(1) is no_scaling
+    high_floor = replace(preset, budget_min_k=30)
+    assert high_floor.for_top_k(1) is high_floor  # a floor above the full k: no share
+    # no floor at all: a query for 0 items still reads as one for 1 (every leaf never becomes "none")
+    assert _budgets(RetrievalPreset(budget_min_k=0).for_top_k(0)) == (3, 2, 3, 1)
 
 
 def test_a_scaled_preset_is_not_scaled_again() -> None:

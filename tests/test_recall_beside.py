@@ -111,7 +111,7 @@ async def test_the_named_trees_are_read_by_primary_key_not_by_scanning_the_fores
     async with db.tenant(tenant_id) as conn:
         for sql, params in statements:
             plan = "\n".join(str(r["QUERY PLAN"]) for r in await fetch_all(conn, "EXPLAIN " + sql, params))
-            assert "using pk_trees on trees t " in plan and "Scan on trees t " not in plan.replace("Index Scan", "")
+            assert "using pk_trees on trees t " in plan and "Scan on trees t " not in plan
 
 
 @pytest.mark.parametrize("indexed", [False, True], ids=["exact", "own-indexes"])

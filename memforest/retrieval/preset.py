@@ -70,7 +70,7 @@ class RetrievalPreset:
         the tree ranking too (its fact, cell and full-text channels rank trees by their candidates)
         and the rerank's IDF (over the pool), so the first 10 items asked for are not always the
         first 10 of 20; ``root_candidates`` and the full-text scan cap are not scaled."""
-        served = min(max(k, self.budget_min_k), self.budget_full_k)
+        served = max(1, min(max(k, self.budget_min_k), self.budget_full_k))
         if served >= self.budget_full_k:
             return self
 
