@@ -14,12 +14,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from support import record_leaf_caps
 from test_retrieval import DIM, FactSpec, build_forest, ts
 
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
-from memforest.retrieval import browse, query, service
+from memforest.retrieval import browse, query
 from memforest.retrieval.browse import OUT_OF_WINDOW_PENALTY, Leaf, browse_emb, leaf_cap
 from memforest.retrieval.filters import SourceFilter
 from memforest.retrieval.preset import RetrievalPreset
@@ -224,15 +225,7 @@ async def test_only_a_query_without_time_filters_caps_the_leaves(
     time range, superseded facts, a source filter) may show a superseded or retracted fact, and
     browse caps only a question without a time window."""
     tenant_id = await build_forest(db, "t", "gear", FACTS)
-    asked: list[int] = []
-    real = service.browse_emb
-
-    async def recording(*args: Any, live_only: bool = False) -> list[Leaf]:
-        preset, cues = args[5], args[6]
-        asked.append(leaf_cap(preset, cues, live_only=live_only))
-        return await real(*args, live_only=live_only)
-
-    monkeypatch.setattr(service, "browse_emb", recording)
+    asked = record_leaf_caps(monkeypatch)
     backends = build_backends(settings)
     question = "Which camera did Alice buy?"
     await query(db, settings, backends, tenant_id, "gear", question)

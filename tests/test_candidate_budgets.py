@@ -9,12 +9,12 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from support import record_leaf_caps
 from test_retrieval import FactSpec, build_forest, ts
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.retrieval import query, service
-from memforest.retrieval.browse import Leaf, leaf_cap
+from memforest.retrieval import query
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.settings import Settings
 from memforest.store import recall_channels
@@ -74,19 +74,14 @@ async def test_a_query_reads_with_the_budgets_of_its_own_top_k(
     leaf cap see the budgets of the query's top_k (the settings' default when it names none)."""
     tenant_id = await build_forest(db, "t", "gear", FACTS)
     limits: list[recall_channels.ChannelLimits] = []
-    caps: list[int] = []
-    read, browse = recall_channels.recall_channels, service.browse_emb
+    read = recall_channels.recall_channels
 
     async def reading(*args: Any, **kwargs: Any) -> Any:
         limits.append(args[7])
         return await read(*args, **kwargs)
 
-    async def browsing(*args: Any, live_only: bool = False) -> list[Leaf]:
-        caps.append(leaf_cap(args[5], args[6], live_only=live_only))
-        return await browse(*args, live_only=live_only)
-
     monkeypatch.setattr(recall_channels, "recall_channels", reading)
-    monkeypatch.setattr(service, "browse_emb", browsing)
+    caps = record_leaf_caps(monkeypatch)
     backends = build_backends(settings)
     result = await query(db, settings, backends, tenant_id, "gear", "Which camera did Alice buy?", top_k=top_k)
     assert result.evidence

@@ -7,6 +7,7 @@ wrap these helpers live in ``tests/conftest.py``.
 from support.apps import AppClient, app_client, free_port, new_tenant, open_client, serve_app, tenant_key, wait_ready
 from support.auth import ADMIN_AUTH, ADMIN_KEY, admin_settings, bearer
 from support.db import seed_two_tenants, tenant_url
+from support.reads import record_leaf_caps
 from support.sessions import alternating_turns, hobby_sessions, session_body, session_input
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "hobby_sessions",
     "new_tenant",
     "open_client",
+    "record_leaf_caps",
     "seed_two_tenants",
     "serve_app",
     "session_body",
