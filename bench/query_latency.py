@@ -47,12 +47,16 @@ from memforest.pipeline.forest_indexes import ensure_all_indexes
 from memforest.retrieval import RetrievalPreset, query
 from memforest.retrieval.recall import use_hnsw
 from memforest.store.forest_indexes import forest_indexed
-from memforest.store.recall import nearest_facts
+from memforest.store.recall import nearest_cells, nearest_facts
 
 STAGES = ("forest", "cues", "embed", "recall", "temporal", "browse", "assemble")
 # goals of issue 16: p50 and p95 bounds per forest size, ratio to the flat baseline, HNSW overlap
 GOAL_RATIO = 4.0
 GOAL_OVERLAP = 0.95
+# the overlaps the goal needs, wherever HNSW is used: facts at the issue's top 60 and at the queries'
+# own fact budget, cell leaves at the full and the queries' cell budget (the roots' graph, the third
+# a query reads, is not measured yet)
+OVERLAP_KEYS = ("hnsw_overlap", "hnsw_overlap_read", "hnsw_overlap_cells", "hnsw_overlap_cells_read")
 
 
 def goal_bounds(facts_per_forest: int) -> tuple[float, float]:
@@ -163,18 +167,30 @@ async def flat_topk(
         return await nearest_facts(conn, tenant_id, forest_id, vec, preset.top_k, exact=exact)
 
 
+_NEAREST = {"facts": nearest_facts, "cells": nearest_cells}
+
+
 async def hnsw_overlap(
-    db: Database, emb: HashedEmbedder, tenant_id: uuid.UUID, forest_id: int, qs: list[str], preset: RetrievalPreset
+    db: Database,
+    emb: HashedEmbedder,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    qs: list[str],
+    preset: RetrievalPreset,
+    channel: str = "facts",
 ) -> float:
-    """Mean overlap of HNSW's top ``fact_candidates`` facts with the exact ones (same forest filter)."""
+    """Mean overlap of HNSW's top ``fact_candidates`` facts (``channel`` "cells": top
+    ``cell_candidates`` cell leaves) with the exact ones (same forest filter)."""
+    nearest = _NEAREST[channel]
+    k = preset.fact_candidates if channel == "facts" else preset.cell_candidates
     overlaps = []
     for q in qs:
         v = np.asarray(emb.embed_sync([q])[0], dtype=np.float32)
         async with db.tenant(tenant_id) as conn:
-            exact = await nearest_facts(conn, tenant_id, forest_id, v, preset.fact_candidates, exact=True)
+            exact = await nearest(conn, tenant_id, forest_id, v, k, exact=True)
         async with db.tenant(tenant_id) as conn:
             await use_hnsw(conn, preset)
-            approx = await nearest_facts(conn, tenant_id, forest_id, v, preset.fact_candidates, exact=False)
+            approx = await nearest(conn, tenant_id, forest_id, v, k, exact=False)
         e = {f for f, _ in exact}
         overlaps.append(len(e & {f for f, _ in approx}) / max(1, len(e)))
     return statistics.fmean(overlaps)
@@ -263,12 +279,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 entry["hnsw_overlap"] = round(await hnsw_overlap(db, emb, tenant_id, forest_id, qs[:20], preset), 4)
                 # (and at the fact budget the benchmark's queries read: top 30 for their 10 items)
                 entry["hnsw_overlap_read"] = round(await hnsw_overlap(db, emb, tenant_id, forest_id, qs[:20], read), 4)
+                # the cell leaves' graph too (the cell channel: 40 nearest, 20 for the default query)
+                entry["hnsw_overlap_cells"] = round(
+                    await hnsw_overlap(db, emb, tenant_id, forest_id, qs[:20], preset, "cells"), 4
+                )
+                entry["hnsw_overlap_cells_read"] = round(
+                    await hnsw_overlap(db, emb, tenant_id, forest_id, qs[:20], read, "cells"), 4
+                )
             p50_max, p95_max = goal_bounds(n_facts)
             entry["goals_met"] = {
                 "p50": entry["memforest"]["p50_ms"] <= p50_max,
                 "p95": entry["memforest"]["p95_ms"] <= p95_max,
                 "ratio": entry["ratio_p50"] <= GOAL_RATIO,
-                "overlap": min(entry.get("hnsw_overlap", 1.0), entry.get("hnsw_overlap_read", 1.0)) >= GOAL_OVERLAP,
+                "overlap": min(entry.get(k, 1.0) for k in OVERLAP_KEYS) >= GOAL_OVERLAP,
             }
             if name == "one-100k" and not args.no_http:
                 key = await read_key(db, tenant_id)
@@ -284,7 +307,8 @@ def render(report: dict[str, Any], console: Console) -> None:
     t = Table(title=f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit "
                     f"{report['commit'][:12]}; shared machine: timings are noisy)")  # fmt: skip
     for col in ("scenario", "facts/forest", "forests", "strategy", "p50", "p95", "flat p50", "flat p95", "ratio",
-                "one-tx p50", "hnsw overlap 60 / read", "trips", "http p50/p95", "stage p50s"):  # fmt: skip
+                "one-tx p50", "hnsw overlap facts 60 / read, cells 40 / read", "trips", "http p50/p95",
+                "stage p50s"):  # fmt: skip
         t.add_column(col)
     for e in report["scenarios"]:
         m, f = e["memforest"], e["flat"]
@@ -307,10 +331,11 @@ def _trips(m: dict[str, Any]) -> str:
 
 
 def _overlap(entry: dict[str, Any]) -> str:
-    """HNSW's overlap with the exact top 60 facts, and with the exact top of the queries' budget."""
+    """HNSW's overlap with the exact top 60 facts and with the exact top of the queries' fact
+    budget; then the same for the cell leaves (top 40, and the queries' cell budget)."""
     if "hnsw_overlap" not in entry:
         return "-"
-    return f"{entry['hnsw_overlap']} / {entry.get('hnsw_overlap_read', '-')}"
+    return " / ".join(str(entry.get(k, "-")) for k in OVERLAP_KEYS)
 
 
 def _http(entry: dict[str, Any]) -> str:
@@ -324,7 +349,8 @@ def markdown(report: dict[str, Any]) -> str:
         f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit {report['commit'][:12]})",
         "",
         "| scenario | facts/forest | forests | strategy | p50 | p95 | flat p50 | flat p95 | ratio p50 "
-        "| one-tx p50 | hnsw overlap top 60 / read budget | round trips | http p50/p95 | stage p50s |",
+        "| one-tx p50 | hnsw overlap facts top 60 / read budget, cells top 40 / read budget "
+        "| round trips | http p50/p95 | stage p50s |",
         "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for e in report["scenarios"]:

@@ -205,8 +205,10 @@ def test_locomo_recall_measures_the_default_top_k_too(tmp_path: Path) -> None:
     assert report["latency_ms"]["emb (top 10)"]["n"] == report["latency_ms"]["emb"]["n"] == 4
 
 
-def test_query_latency_reports_both_overlaps() -> None:
-    assert query_latency._overlap({"hnsw_overlap": 0.96, "hnsw_overlap_read": 0.97}) == "0.96 / 0.97"
+def test_query_latency_reports_every_overlap() -> None:
+    entry = {"hnsw_overlap": 0.96, "hnsw_overlap_read": 0.97, "hnsw_overlap_cells": 0.9, "hnsw_overlap_cells_read": 0.8}
+    assert query_latency._overlap(entry) == "0.96 / 0.97 / 0.9 / 0.8"
+    assert query_latency._overlap({"hnsw_overlap": 0.96}) == "0.96 / - / - / -"
     assert query_latency._overlap({"strategy": "exact"}) == "-"
 
 
@@ -229,9 +231,35 @@ def test_query_latency_quick(db_env: str, tmp_path: Path) -> None:
         assert 0 < one["p50_ms"] <= one["p95_ms"] and one["n"] == s["memforest"]["n"]
         assert one["round_trips"] == s["memforest"]["round_trips"]  # full text joins the vector channels' statement
         assert set(s["memforest"]["stages_p50_ms"]) >= {"embed", "recall", "browse", "assemble"}
+        if s["strategy"] == "hnsw":  # every graph measured is in the overlap goal
+            overlaps = [s[k] for k in query_latency.OVERLAP_KEYS]
+            assert all(0 < o <= 1 for o in overlaps)
+            assert s["goals_met"]["overlap"] == (min(overlaps) >= query_latency.GOAL_OVERLAP)
     http = report["scenarios"][1]["http"]  # the 100K forest asked through a real `memforest serve`
     assert http["n"] == 6 and 0 < http["p50_ms"] <= http["p95_ms"]
     assert "http" not in report["scenarios"][0]
     assert (tmp_path / "query_latency.png").is_file() and (tmp_path / "query_latency.md").is_file()
     # the budgets the queries read with: half of the preset's for the default 10 items
     assert report["read_budgets"] == {"top_k": 10, "facts": 30, "cells": 20, "full_text": 30, "leaves_per_tree": 4}
+
+
+async def test_query_latency_overlap_reads_the_cell_leaves_too(db: Any, settings: Any) -> None:
+    """The cell channel's overlap compares cell leaves (here a forest without its own indexes: both
+    reads are exact, so they agree), at the preset's cell budget."""
+    from test_retrieval import FactSpec, build_forest, ts
+
+    from memforest.backends.hashed import HashedEmbedder
+    from memforest.retrieval import RetrievalPreset
+    from memforest.store.sql import scalar
+
+    facts = [FactSpec(f"Ann planted {w} seedlings in the garden.", ts(2022, 1, i + 1), ts(2022, 1, i + 1)) for i, w in
+             enumerate(("tomato", "pepper", "basil", "mint"))]  # fmt: skip
+    tenant_id = await build_forest(db, "t", "garden", facts)
+    async with db.tenant(tenant_id) as conn:
+        forest_id = int(await scalar(conn, "SELECT forest_id FROM forests WHERE name = 'garden'"))
+    emb = HashedEmbedder(settings.embedding.dim)
+    preset = RetrievalPreset(cell_candidates=3)
+    got = await query_latency.hnsw_overlap(db, emb, tenant_id, forest_id, ["tomato seedlings"], preset, "cells")
+    assert got == 1.0
+    with pytest.raises(KeyError):
+        await query_latency.hnsw_overlap(db, emb, tenant_id, forest_id, ["x"], preset, "roots")
