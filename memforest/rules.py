@@ -9,6 +9,7 @@ SQL that applies a rule to many rows at once takes its parameters from the const
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
@@ -86,14 +87,28 @@ def is_near_duplicate(
     return kind_a in STATE_KINDS and kind_b in STATE_KINDS
 
 
+def _most_frequent(counts: Mapping[str, Any], n: int) -> list[str]:
+    """The ``n`` most frequent topics of ``counts``, most frequent first, ties by name. A large
+    cluster counts hundreds of topics: only those counted at least as often as the ``n``-th most
+    frequent are sorted (every one of the first ``n`` is among them)."""
+    if n <= 0 or not counts:
+        return []
+    items = [(k, int(v)) for k, v in counts.items()]
+    if len(items) > n:
+        floor = heapq.nlargest(n, [v for _, v in items])[-1]
+        items = [kv for kv in items if kv[1] >= floor]
+    items.sort(key=lambda kv: (-kv[1], kv[0]))
+    return [k for k, _ in items[:n]]
+
+
 def top_topics(counts: Mapping[str, Any], n: int = SCENE_TOPICS) -> set[str]:
     """A cluster's ``n`` most frequent topics (ties by name)."""
-    return {k for k, _ in sorted(counts.items(), key=lambda kv: (-int(kv[1]), kv[0]))[:n]}
+    return set(_most_frequent(counts, n))
 
 
 def scene_label(counts: Mapping[str, Any]) -> str:
     """The label of a scene tree: its cluster's three most frequent topics, else ``misc``."""
-    top = [k for k, _ in sorted(counts.items(), key=lambda kv: (-int(kv[1]), kv[0]))[:SCENE_LABEL_TOPICS]]
+    top = _most_frequent(counts, SCENE_LABEL_TOPICS)
     return ", ".join(top) if top else "misc"
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from memforest import rules
+from memforest.pipeline.route_scenes import Cluster, SceneBatch
 from memforest.settings import PipelineSettings
 
 T0 = datetime(2024, 5, 1, 10, tzinfo=UTC)
@@ -98,9 +101,36 @@ def test_top_topics_and_label_break_ties_by_name() -> None:
     assert rules.scene_label({}) == "misc"
 
 
+def test_top_topics_of_large_clusters_are_those_of_a_full_sort() -> None:
+    """Only topics counted at least as often as the n-th are sorted: the same topics, ties at the
+    cut included, as sorting every count (and counts read from JSON may be any int-like)."""
+    rng = random.Random(3)
+    for _ in range(500):
+        counts: dict[str, object] = {f"t{rng.randrange(900)}": rng.choice([1, 1, 2, 3, rng.randrange(1, 40)])
+                                     for _ in range(rng.choice([0, 2, 8, 9, 40, 600]))}  # fmt: skip
+        by_count = sorted(counts.items(), key=lambda kv: (-int(str(kv[1])), kv[0]))
+        assert rules.top_topics(counts) == {k for k, _ in by_count[: rules.SCENE_TOPICS]}
+        assert rules.scene_label(counts) == (", ".join(k for k, _ in by_count[:3]) or "misc")
+    assert rules.top_topics({"a": "2", "b": 3}, 1) == {"b"}
+
+
 def test_supersession_slot_needs_subject_attribute_and_value() -> None:
     assert rules.supersession_slot("Bob", "Home", "Miami") == ("bob", "home")
     assert rules.supersession_slot("Bob", "home", None) is None
     assert rules.supersession_slot(None, "home", "Miami") is None
     assert rules.same_state_value("Miami", "miami")
     assert not rules.same_state_value("Miami", "Davis")
+
+
+def test_a_clusters_cached_top_topics_follow_its_counts() -> None:
+    """A batch scores each fact against its candidate clusters' top topics, computed once per change
+    of a cluster's counts: a fact assigned to it changes them."""
+    cluster = Cluster(1, np.array([1.0, 0.0], dtype=np.float32), 9, {t: 1 for t in "abcdefghi"})
+    batch = SceneBatch(PipelineSettings(scene_assign_threshold=0.0), loaded={1: cluster})
+    batch.nearest = {0: [(1, 1.0)], 1: [(1, 1.0)]}
+    assert cluster.top_topics() == set("abcdefgh")
+    now = datetime(2024, 1, 1, tzinfo=UTC)
+    for position in (0, 1):
+        assert batch.assign(position, np.array([1.0, 0.0], dtype=np.float32), ["z"], now) is cluster
+    assert cluster.topic_counts["z"] == 2
+    assert cluster.top_topics() == rules.top_topics(cluster.topic_counts) == set("abcdefgz")

@@ -39,6 +39,14 @@ class Cluster:
     added: int = 0
     last_time: datetime | None = None
     touched: bool = False
+    top: set[str] | None = None  # top_topics(topic_counts), kept until the counts change
+
+    def top_topics(self) -> set[str]:
+        """The cluster's most frequent topics, computed once per change of its counts (every fact
+        of a batch scores its candidate clusters by them)."""
+        if self.top is None:
+            self.top = top_topics(self.topic_counts)
+        return self.top
 
 
 @dataclass(slots=True)
@@ -80,7 +88,7 @@ class SceneBatch:
         best_score = -1.0
         if np.any(emb):
             for c, sim in self._candidates(position, emb):
-                score = scene_score(sim, topics, top_topics(c.topic_counts))
+                score = scene_score(sim, topics, c.top_topics())
                 if score > best_score:
                     best, best_score = c, score
         if best is not None and scene_accepts(best_score, self.settings):
@@ -91,6 +99,7 @@ class SceneBatch:
             for t in topics:
                 counts[t] = int(counts.get(t, 0)) + 1
             best.topic_counts = counts
+            best.top = None
             best.member_count += 1
             best.added += 1
             best.last_time = time if best.last_time is None else max(best.last_time, time)
