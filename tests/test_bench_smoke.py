@@ -14,8 +14,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives at the repo root, not installed
 
+from test_retrieval import FactSpec, build_forest, ts
+
 from bench import ingest_throughput, locomo_recall, query_latency, throughput, write_scaling
 from bench.synthetic import SyntheticConversations
+from memforest.backends.hashed import HashedEmbedder
+from memforest.db.engine import Database
+from memforest.retrieval import RetrievalPreset
+from memforest.settings import Settings
+from memforest.store.sql import scalar
 
 TEST_DIM = 64  # the dimension conftest migrates the test databases with
 
@@ -243,15 +250,9 @@ def test_query_latency_quick(db_env: str, tmp_path: Path) -> None:
     assert report["read_budgets"] == {"top_k": 10, "facts": 30, "cells": 20, "full_text": 30, "leaves_per_tree": 4}
 
 
-async def test_query_latency_overlap_reads_the_cell_leaves_too(db: Any, settings: Any) -> None:
+async def test_query_latency_overlap_reads_the_cell_leaves_too(db: Database, settings: Settings) -> None:
     """The cell channel's overlap compares cell leaves (here a forest without its own indexes: both
     reads are exact, so they agree), at the preset's cell budget."""
-    from test_retrieval import FactSpec, build_forest, ts
-
-    from memforest.backends.hashed import HashedEmbedder
-    from memforest.retrieval import RetrievalPreset
-    from memforest.store.sql import scalar
-
     facts = [FactSpec(f"Ann planted {w} seedlings in the garden.", ts(2022, 1, i + 1), ts(2022, 1, i + 1)) for i, w in
              enumerate(("tomato", "pepper", "basil", "mint"))]  # fmt: skip
     tenant_id = await build_forest(db, "t", "garden", facts)
