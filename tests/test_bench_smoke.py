@@ -219,7 +219,10 @@ def test_query_latency_reports_every_overlap() -> None:
     assert query_latency._overlap({"strategy": "exact"}) == "-"
 
 
-def test_query_latency_quick(db_env: str, tmp_path: Path) -> None:
+def test_query_latency_quick(db_env: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the two single-forest scenarios (300 and 600 facts here) get their own HNSW indexes, the
+    # 1,000-forest one's (200 facts each) are scanned: both strategies and their overlaps run
+    monkeypatch.setenv("MEMFOREST_RETRIEVAL__EXACT_SCAN_MAX_ROWS", "250")
     argv = _common(db_env, tmp_path)
     assert query_latency.main(argv) == 0
     report = json.loads((tmp_path / "query_latency.json").read_text())
@@ -242,6 +245,7 @@ def test_query_latency_quick(db_env: str, tmp_path: Path) -> None:
             overlaps = [s[k] for k in query_latency.OVERLAP_KEYS]
             assert all(0 < o <= 1 for o in overlaps)
             assert s["goals_met"]["overlap"] == (min(overlaps) >= query_latency.GOAL_OVERLAP)
+    assert [s["strategy"] for s in report["scenarios"]] == ["hnsw", "hnsw", "exact"]
     http = report["scenarios"][1]["http"]  # the 100K forest asked through a real `memforest serve`
     assert http["n"] == 6 and 0 < http["p50_ms"] <= http["p95_ms"]
     assert "http" not in report["scenarios"][0]
@@ -250,7 +254,9 @@ def test_query_latency_quick(db_env: str, tmp_path: Path) -> None:
     assert report["read_budgets"] == {"top_k": 10, "facts": 30, "cells": 20, "full_text": 30, "leaves_per_tree": 4}
 
 
-async def test_query_latency_overlap_reads_the_cell_leaves_too(db: Database, settings: Settings) -> None:
+async def test_query_latency_overlap_reads_the_cell_leaves_too(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The cell channel's overlap compares cell leaves (here a forest without its own indexes: both
     reads are exact, so they agree), at the preset's cell budget."""
     facts = [FactSpec(f"Ann planted {w} seedlings in the garden.", ts(2022, 1, i + 1), ts(2022, 1, i + 1)) for i, w in
@@ -260,7 +266,18 @@ async def test_query_latency_overlap_reads_the_cell_leaves_too(db: Database, set
         forest_id = int(await scalar(conn, "SELECT forest_id FROM forests WHERE name = 'garden'"))
     emb = HashedEmbedder(settings.embedding.dim)
     preset = RetrievalPreset(cell_candidates=3)
+    read: list[tuple[Any, int]] = []
+    cells = query_latency._NEAREST["cells"]
+
+    async def spy(conn: Any, t: Any, f: int, q: Any, k: int, *, exact: bool) -> list[tuple[int, float]]:
+        got = await cells(conn, t, f, q, k, exact=exact)
+        read.append((got, k))
+        return got
+
+    monkeypatch.setitem(query_latency._NEAREST, "cells", spy)
     got = await query_latency.hnsw_overlap(db, emb, tenant_id, forest_id, ["tomato seedlings"], preset, "cells")
     assert got == 1.0
+    assert [k for _, k in read] == [3, 3]  # the exact read and the index read, at the cell budget
+    assert all(len(rows) == 3 for rows, _ in read)  # cell leaves: the forest has more than 3
     with pytest.raises(KeyError):
         await query_latency.hnsw_overlap(db, emb, tenant_id, forest_id, ["x"], preset, "roots")

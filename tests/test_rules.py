@@ -112,6 +112,7 @@ def test_top_topics_of_large_clusters_are_those_of_a_full_sort() -> None:
         assert rules.top_topics(counts) == {k for k, _ in by_count[: rules.SCENE_TOPICS]}
         assert rules.scene_label(counts) == (", ".join(k for k, _ in by_count[:3]) or "misc")
     assert rules.top_topics({"a": "2", "b": 3}, 1) == {"b"}
+    assert rules.top_topics({"a": 1}, 0) == rules.top_topics({"a": 1}, -1) == set()  # (never a slice from the end)
 
 
 def test_supersession_slot_needs_subject_attribute_and_value() -> None:
