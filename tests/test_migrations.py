@@ -8,6 +8,7 @@ from sqlalchemy import create_engine, inspect, pool, text
 
 from memforest.db import migrate
 from memforest.db.schema import TENANT_TABLES, metadata
+from memforest.store.forest_indexes import FOREST_INDEXES
 
 
 def _diff(url: str) -> list[object]:
@@ -99,3 +100,41 @@ def test_fact_pages_keep_room_for_hot_updates(db_url: str) -> None:
         engine.dispose()
     assert options == ["fillfactor=85"]
     assert not {"source_count", "superseded_by", "valid_to"} & set(indexed)
+
+
+def _node_text_state(url: str) -> tuple[str, str]:
+    """The definition of forest 42's node GIN index and the node candidates function's body."""
+    engine = create_engine(migrate.sync_url(url), poolclass=pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            index = conn.execute(text("SELECT pg_get_indexdef('ix_nodes_tsv_f42'::regclass)")).scalar()
+            body = conn.execute(
+                text("SELECT prosrc FROM pg_proc WHERE proname = 'memforest_node_text_candidates'")
+            ).scalar()
+    finally:
+        engine.dispose()
+    return str(index), str(body)
+
+
+def test_migration_0016_rebuilds_forest_node_text_indexes_over_cell_leaves(db_url: str) -> None:
+    """A forest's node GIN index built before 0016 (every row without a fact) holds its cell leaves
+    after it, as the index a forest gets now; the candidates function reads the same rows; a
+    downgrade restores both."""
+    spec = next(s for s in FOREST_INDEXES if s.prefix == "ix_nodes_tsv_f")
+    migrate.downgrade(db_url, embedding_dim=64, revision="0015")
+    engine = create_engine(migrate.sync_url(db_url), poolclass=pool.NullPool)
+    try:
+        with engine.begin() as conn:
+            old = "CREATE INDEX ix_nodes_tsv_f42 ON nodes USING gin (tsv) WHERE forest_id = 42 AND leaf_fact_id IS NULL"
+            conn.execute(text(old))
+    finally:
+        engine.dispose()
+    migrate.upgrade(db_url, embedding_dim=64)
+    index, body = _node_text_state(db_url)
+    assert spec.rows == "leaf_cell_id IS NOT NULL"
+    assert index.endswith("WHERE ((forest_id = 42) AND (leaf_cell_id IS NOT NULL))")
+    assert "x.leaf_cell_id IS NOT NULL" in body and "leaf_fact_id" not in body
+    migrate.downgrade(db_url, embedding_dim=64, revision="0015")
+    index, body = _node_text_state(db_url)
+    assert index.endswith("WHERE ((forest_id = 42) AND (leaf_fact_id IS NULL))")
+    assert "x.leaf_fact_id IS NULL" in body and "leaf_cell_id IS NOT NULL" not in body

@@ -1,7 +1,7 @@
 """A large forest's own indexes (ADR 0024): a forest past ``exact_scan_max_rows`` facts gets five
 partial indexes of its own (``WHERE forest_id = N``): HNSW over its facts, its cell leaves and its
-roots, GIN over the full text of its facts and of its other nodes. Smaller forests have none: their
-rows are read through the ``(tenant, forest)`` b-trees and scanned.
+roots, GIN over the full text of its facts and of its cell leaves (migration 0016). Smaller forests
+have none: their rows are read through the ``(tenant, forest)`` b-trees and scanned.
 
 Global indexes served both one huge forest and many small ones badly: a 100K forest among 1.1M
 facts was 9% of the HNSW graph, so a filtered search walked mostly other forests' vectors (overlap
@@ -56,7 +56,7 @@ _HNSW = "hnsw (embedding vector_cosine_ops)"
 FOREST_INDEXES: tuple[ForestIndexSpec, ...] = (
     ForestIndexSpec("ix_nodes_root_vec_f", "nodes", _HNSW, "parent_id IS NULL"),
     ForestIndexSpec("ix_nodes_cell_vec_f", "nodes", _HNSW, "level = 0 AND leaf_cell_id IS NOT NULL"),
-    ForestIndexSpec("ix_nodes_tsv_f", "nodes", "gin (tsv)", "leaf_fact_id IS NULL"),
+    ForestIndexSpec("ix_nodes_tsv_f", "nodes", "gin (tsv)", "leaf_cell_id IS NOT NULL"),
     ForestIndexSpec("ix_facts_tsv_f", "facts", "gin (tsv)", ""),
     ForestIndexSpec("ix_facts_vec_f", "facts", _HNSW, ""),
 )

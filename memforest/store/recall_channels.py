@@ -11,7 +11,8 @@ Channels (each bounded by its own LIMIT, none reads the whole forest):
   only them, so an exact scan reads the forest's roots alone and a large forest orders by the index;
 - ``fact`` / ``cell``: nearest facts and cell leaves (``memforest.store.recall`` templates), each
   with the trees that hold it (placements);
-- ``lexical_fact`` / ``lexical_node``: full-text matches ranked by ``ts_rank``: every match of a
+- ``lexical_fact`` / ``lexical_node``: full-text matches of facts and of cell leaves (not internal
+  nodes, whose summaries gather their leaves' words: migration 0016) ranked by ``ts_rank``: every match of a
   forest without its own indexes (small, or waiting for them to be built); in a forest with them,
   a capped candidate set: first the rows matching at least two of the question's terms (up to
   ``cap``), then rows matching any term (up to ``cap``), so the ranking costs at most ``2 * cap``
@@ -97,7 +98,7 @@ _LEXICAL_FACTS_SCAN = (
 )
 _LEXICAL_NODES_SCAN = (
     f"SELECT x.node_id, x.tree_id, x.leaf_cell_id, {_RANK.format(m='x')} AS s FROM nodes x WHERE x.tenant_id = :t "
-    "AND x.forest_id = :f AND x.leaf_fact_id IS NULL AND x.tsv @@ to_tsquery('english', :tsq) {node_as_of} "
+    "AND x.forest_id = :f AND x.leaf_cell_id IS NOT NULL AND x.tsv @@ to_tsquery('english', :tsq) {node_as_of} "
     "ORDER BY s DESC, x.node_id LIMIT :nl"
 )
 _LEXICAL_INDEXED = (
