@@ -22,7 +22,7 @@ from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.retrieval import RetrievalPreset
 from memforest.settings import Settings
-from memforest.store.sql import scalar
+from memforest.store.sql import fetch_all, scalar
 
 TEST_DIM = 64  # the dimension conftest migrates the test databases with
 
@@ -214,8 +214,8 @@ def test_locomo_recall_measures_the_default_top_k_too(tmp_path: Path) -> None:
 
 def test_query_latency_reports_every_overlap() -> None:
     entry = {"hnsw_overlap": 0.96, "hnsw_overlap_read": 0.97, "hnsw_overlap_cells": 0.9, "hnsw_overlap_cells_read": 0.8}
-    assert query_latency._overlap(entry) == "0.96 / 0.97 / 0.9 / 0.8"
-    assert query_latency._overlap({"hnsw_overlap": 0.96}) == "0.96 / - / - / -"
+    assert query_latency._overlap(entry | {"hnsw_overlap_roots": 0.7}) == "0.96 / 0.97 / 0.9 / 0.8 / 0.7"
+    assert query_latency._overlap({"hnsw_overlap": 0.96}) == "0.96 / - / - / - / -"
     assert query_latency._overlap({"strategy": "exact"}) == "-"
 
 
@@ -254,30 +254,43 @@ def test_query_latency_quick(db_env: str, tmp_path: Path, monkeypatch: pytest.Mo
     assert report["read_budgets"] == {"top_k": 10, "facts": 30, "cells": 20, "full_text": 30, "leaves_per_tree": 4}
 
 
-async def test_query_latency_overlap_reads_the_cell_leaves_too(
-    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The cell channel's overlap compares cell leaves (here a forest without its own indexes: both
-    reads are exact, so they agree), at the preset's cell budget."""
+async def _garden(db: Database) -> tuple[Any, int]:
+    """A small forest (tenant, forest id) whose four facts make cell leaves and several trees."""
     facts = [FactSpec(f"Ann planted {w} seedlings in the garden.", ts(2022, 1, i + 1), ts(2022, 1, i + 1)) for i, w in
              enumerate(("tomato", "pepper", "basil", "mint"))]  # fmt: skip
     tenant_id = await build_forest(db, "t", "garden", facts)
     async with db.tenant(tenant_id) as conn:
         forest_id = int(await scalar(conn, "SELECT forest_id FROM forests WHERE name = 'garden'"))
+    return tenant_id, forest_id
+
+
+@pytest.mark.parametrize(("channel", "budget"), [("cells", 3), ("roots", 2)])
+async def test_query_latency_overlap_reads_each_graph_at_its_budget(
+    channel: str, budget: int, db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cell channel's overlap compares cell leaves, the roots' the forest's tree roots (nodes
+    without a parent), each at its preset budget (here a forest without its own indexes: both
+    reads are exact, so they agree)."""
+    tenant_id, forest_id = await _garden(db)
     emb = HashedEmbedder(settings.embedding.dim)
-    preset = RetrievalPreset(cell_candidates=3)
+    preset = RetrievalPreset(cell_candidates=3, root_candidates=2)
     read: list[tuple[Any, int]] = []
-    cells = query_latency._NEAREST["cells"]
+    nearest = query_latency._NEAREST[channel]
 
     async def spy(conn: Any, t: Any, f: int, q: Any, k: int, *, exact: bool) -> list[tuple[int, float]]:
-        got = await cells(conn, t, f, q, k, exact=exact)
+        got = await nearest(conn, t, f, q, k, exact=exact)
         read.append((got, k))
         return got
 
-    monkeypatch.setitem(query_latency._NEAREST, "cells", spy)
-    got = await query_latency.hnsw_overlap(db, emb, tenant_id, forest_id, ["tomato seedlings"], preset, "cells")
+    monkeypatch.setitem(query_latency._NEAREST, channel, spy)
+    got = await query_latency.hnsw_overlap(db, emb, tenant_id, forest_id, ["tomato seedlings"], preset, channel)
     assert got == 1.0
-    assert [k for _, k in read] == [3, 3]  # the exact read and the index read, at the cell budget
-    assert all(len(rows) == 3 for rows, _ in read)  # cell leaves: the forest has more than 3
+    assert [k for _, k in read] == [budget, budget]  # the exact read and the index read
+    assert all(len(rows) == budget for rows, _ in read)  # the forest has more of each
+    if channel == "roots":
+        async with db.tenant(tenant_id) as conn:
+            rows = await fetch_all(conn, "SELECT node_id FROM nodes WHERE forest_id = :f AND parent_id IS NULL",
+                                   {"f": forest_id})  # fmt: skip
+        assert all({n for n, _ in got_rows} <= {int(r["node_id"]) for r in rows} for got_rows, _ in read)
     with pytest.raises(KeyError):
-        await query_latency.hnsw_overlap(db, emb, tenant_id, forest_id, ["x"], preset, "roots")
+        await query_latency.hnsw_overlap(db, emb, tenant_id, forest_id, ["x"], preset, "nodes")

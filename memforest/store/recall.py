@@ -57,6 +57,18 @@ NEAREST_CELLS_HNSW = (
     "WITH c AS MATERIALIZED (SELECT x.leaf_cell_id, x.embedding <=> :q AS d {leaves} "
     "ORDER BY x.embedding <=> :q LIMIT {lim}) SELECT leaf_cell_id, 1 - d AS sim FROM c ORDER BY d"
 )
+# the forest's tree roots (nodes without a parent; the partial indexes ``ix_nodes_roots`` and the
+# forest's ``ix_nodes_root_vec_f<forest>`` hold only them): the root channel of recall reads them
+# through ``memforest.store.recall_channels``, which also checks each root's tree
+_ROOTS = "FROM nodes x WHERE x.tenant_id = :t AND x.forest_id = :f AND x.parent_id IS NULL AND x.embedding IS NOT NULL"
+NEAREST_ROOTS_EXACT = (
+    f"WITH c AS MATERIALIZED (SELECT x.node_id, x.embedding <=> :q AS d {_ROOTS}) "
+    "SELECT node_id, 1 - d AS sim FROM c ORDER BY d LIMIT {lim}"
+)
+NEAREST_ROOTS_HNSW = (
+    f"WITH c AS MATERIALIZED (SELECT x.node_id, x.embedding <=> :q AS d {_ROOTS} "
+    "ORDER BY x.embedding <=> :q LIMIT {lim}) SELECT node_id, 1 - d AS sim FROM c ORDER BY d"
+)
 _ANCHOR_CANDIDATES = (
     "SELECT 'fact' AS k, fact_id AS id, text, valid_from AS ts FROM facts WHERE tenant_id = :t "
     "AND forest_id = :f AND fact_id = ANY(:fids) UNION ALL "
@@ -113,6 +125,15 @@ async def nearest_cells(
     template = NEAREST_CELLS_EXACT if exact else NEAREST_CELLS_HNSW
     sql = template.format(leaves=cell_leaves_sql(as_of), lim=":n")
     return await _nearest(conn, sql, "leaf_cell_id", tenant_id, forest_id, q, limit, as_of)
+
+
+async def nearest_roots(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, q: Vec, limit: int, *, exact: bool, as_of: datetime | None = None
+) -> list[tuple[int, float]]:
+    """The ``limit`` tree roots of the forest nearest to ``q``: ``(node_id, cosine)``, best first
+    (``as_of`` is accepted for a common signature: roots are read as they are now)."""
+    template = NEAREST_ROOTS_EXACT if exact else NEAREST_ROOTS_HNSW
+    return await _nearest(conn, template.format(lim=":n"), "node_id", tenant_id, forest_id, q, limit, as_of)
 
 
 async def anchor_candidates(
