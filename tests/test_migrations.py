@@ -111,8 +111,10 @@ def _node_text_state(url: str) -> tuple[str, str]:
             body = conn.execute(
                 text("SELECT prosrc FROM pg_proc WHERE proname = 'memforest_node_text_candidates'")
             ).scalar()
+            others = conn.execute(text("SELECT relname FROM pg_class WHERE relname LIKE 'ix_nodes_tsv_f42%'")).all()
     finally:
         engine.dispose()
+    assert [r[0] for r in others] == ["ix_nodes_tsv_f42"]  # the new index took the old one's name
     return str(index), str(body)
 
 
