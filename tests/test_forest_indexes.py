@@ -119,6 +119,27 @@ async def test_tenant_statements_use_the_partial_index_even_when_prepared(db: Da
     assert f"ix_facts_vec_f{forest_id}" in "\n".join(str(r["QUERY PLAN"]) for r in plan)
 
 
+async def test_an_index_holding_other_rows_than_its_spec_is_rebuilt(db: Database, settings: Settings) -> None:
+    """An index built with another predicate (the node full-text index as releases before
+    migration 0016 built it) counts as to build again, and ``db index-forests`` rebuilds it."""
+    s = _small_threshold(settings, 3)
+    _, forest_id = await _ingest(db, s)
+    name = f"ix_nodes_tsv_f{forest_id}"
+    async with db.autocommit() as conn:
+        assert (await vx.index_state(conn, forest_id))[name] is True
+        await execute(conn, f"DROP INDEX {name}")
+        await execute(conn, f"CREATE INDEX {name} ON nodes USING gin (tsv) WHERE forest_id = {forest_id} "
+                            "AND leaf_fact_id IS NULL")  # fmt: skip
+        state = await vx.index_state(conn, forest_id)
+    assert state[name] is False and all(v for k, v in state.items() if k != name)
+    report = await ensure_all_indexes(db, s)
+    assert report.rebuilt == [name] and report.built == []
+    async with db.autocommit() as conn:
+        assert all((await vx.index_state(conn, forest_id)).values())
+        rows = await fetch_all(conn, "SELECT pg_get_indexdef(to_regclass(:n)) AS d", {"n": name})
+    assert str(rows[0]["d"]).endswith(f"WHERE ((forest_id = {forest_id}) AND (leaf_cell_id IS NOT NULL))")
+
+
 async def test_an_invalid_index_is_rebuilt_and_forgetting_drops_them(db: Database, settings: Settings) -> None:
     s = _small_threshold(settings, 3)
     tenant_id, forest_id = await _ingest(db, s)

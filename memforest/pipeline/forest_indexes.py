@@ -47,7 +47,7 @@ async def _build(db: Database, settings: Settings, forest_id: int, report: Index
                 name = spec.name(forest_id)
                 if state[name]:
                     continue
-                if state[name] is False:  # left invalid by an interrupted concurrent build
+                if state[name] is False:  # left invalid by an interrupted build, or built for other rows
                     await store.drop_index(conn, name)
                     report.rebuilt.append(name)
                 else:

@@ -14,7 +14,9 @@ full-text functions by building their statement with the forest id (migration 00
 
 Indexes are named after the forest (``ix_facts_vec_f<forest>`` ...), so "does this forest have its
 indexes" is a catalogue lookup that can never disagree with what the planner sees, and an index
-left INVALID by an interrupted ``CREATE INDEX CONCURRENTLY`` counts as missing (and is rebuilt).
+left INVALID by an interrupted ``CREATE INDEX CONCURRENTLY`` counts as missing (and is rebuilt);
+in :func:`index_state` (the builders' view, not the read path's) one whose rows differ from its
+spec's (built by an older release after a migration changed the spec) counts as invalid too.
 Building and dropping needs the owning role (``Database.autocommit``) outside a transaction.
 """
 
@@ -40,13 +42,27 @@ class ForestIndexSpec:
         """The index's name for ``forest_id``."""
         return f"{self.prefix}{int(forest_id)}"
 
+    def predicate(self, forest_id: int) -> str:
+        """The rows this index holds for ``forest_id`` (its ``WHERE``)."""
+        return f"forest_id = {int(forest_id)}" + (f" AND {self.rows}" if self.rows else "")
+
+    def holds_rows_of(self, forest_id: int, predicate: str | None) -> bool:
+        """Whether an index predicate as the catalogue prints it (``pg_get_expr``, parenthesised) is
+        this spec's for ``forest_id``: one built with other rows (by an older release) is not."""
+        return _bare(predicate or "") == _bare(self.predicate(forest_id))
+
     def create_sql(self, forest_id: int) -> str:
         """``CREATE INDEX CONCURRENTLY`` of this index for ``forest_id``."""
-        where = f"forest_id = {int(forest_id)}" + (f" AND {self.rows}" if self.rows else "")
+        where = self.predicate(forest_id)
         return (
             f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {self.name(forest_id)} ON {self.table} "
             f"USING {self.using} WHERE {where}"
         )
+
+
+def _bare(predicate: str) -> str:
+    """A predicate without parentheses and repeated spaces (how the catalogue and a spec differ)."""
+    return " ".join(predicate.replace("(", " ").replace(")", " ").split())
 
 
 _HNSW = "hnsw (embedding vector_cosine_ops)"
@@ -74,7 +90,8 @@ def indexed_sql(forest: str) -> str:
 INDEXED_SQL = indexed_sql("CAST(:f AS bigint)")
 _INDEXED = f"SELECT {INDEXED_SQL}"
 _STATE = (
-    "SELECT p.prefix, i.indisvalid AS valid FROM unnest(CAST(:prefixes AS text[])) AS p(prefix) "
+    "SELECT p.prefix, i.indisvalid AS valid, pg_get_expr(i.indpred, i.indrelid) AS predicate "
+    "FROM unnest(CAST(:prefixes AS text[])) AS p(prefix) "
     "LEFT JOIN pg_index i ON i.indexrelid = to_regclass(p.prefix || CAST(:f AS bigint))"
 )
 # forests with more than :n facts (every tenant): the ones that should have their own indexes
@@ -102,9 +119,18 @@ async def forest_indexed(conn: Conn, forest_id: int) -> bool:
 
 
 async def index_state(conn: Conn, forest_id: int) -> dict[str, bool | None]:
-    """Per index name of the forest: True (valid), False (left invalid by a failed build), None (absent)."""
+    """Per index name of the forest: True (valid), False (to build again: left invalid by a failed
+    build, or holding other rows than its spec's, e.g. built by an older release after a
+    migration changed the spec), None (absent)."""
     rows = await fetch_all(conn, _STATE, {"prefixes": list(_PREFIXES), "f": forest_id})
-    return {f"{r['prefix']}{int(forest_id)}": r["valid"] for r in rows}
+    specs = {s.prefix: s for s in FOREST_INDEXES}
+    state: dict[str, bool | None] = {}
+    for r in rows:
+        valid = r["valid"]
+        if valid is not None:
+            valid = bool(valid) and specs[r["prefix"]].holds_rows_of(forest_id, r["predicate"])
+        state[f"{r['prefix']}{int(forest_id)}"] = valid
+    return state
 
 
 async def has_more_facts_than(conn: Conn, tenant_id: uuid.UUID, forest_id: int, n: int) -> bool:
