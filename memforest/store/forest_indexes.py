@@ -76,7 +76,8 @@ FOREST_INDEXES: tuple[ForestIndexSpec, ...] = (
     ForestIndexSpec("ix_facts_tsv_f", "facts", "gin (tsv)", ""),
     ForestIndexSpec("ix_facts_vec_f", "facts", _HNSW, ""),
 )
-_PREFIXES = tuple(s.prefix for s in FOREST_INDEXES)
+_SPECS = {s.prefix: s for s in FOREST_INDEXES}
+_PREFIXES = tuple(_SPECS)
 
 
 def indexed_sql(forest: str) -> str:
@@ -123,12 +124,11 @@ async def index_state(conn: Conn, forest_id: int) -> dict[str, bool | None]:
     build, or holding other rows than its spec's, e.g. built by an older release after a
     migration changed the spec), None (absent)."""
     rows = await fetch_all(conn, _STATE, {"prefixes": list(_PREFIXES), "f": forest_id})
-    specs = {s.prefix: s for s in FOREST_INDEXES}
     state: dict[str, bool | None] = {}
     for r in rows:
         valid = r["valid"]
         if valid is not None:
-            valid = bool(valid) and specs[r["prefix"]].holds_rows_of(forest_id, r["predicate"])
+            valid = bool(valid) and _SPECS[r["prefix"]].holds_rows_of(forest_id, r["predicate"])
         state[f"{r['prefix']}{int(forest_id)}"] = valid
     return state
 

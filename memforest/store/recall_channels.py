@@ -12,8 +12,8 @@ Channels (each bounded by its own LIMIT, none reads the whole forest):
 - ``fact`` / ``cell``: nearest facts and cell leaves (``memforest.store.recall`` templates), each
   with the trees that hold it (placements);
 - ``lexical_fact`` / ``lexical_node``: full-text matches of facts and of cell leaves (not internal
-  nodes, whose summaries gather their leaves' words: migration 0016) ranked by ``ts_rank``: every match of a
-  forest without its own indexes (small, or waiting for them to be built); in a forest with them,
+  nodes, whose summaries gather their leaves' words: migration 0016) ranked by ``ts_rank``: every
+  match of a forest without its own indexes (small, or waiting for them to be built); in one with them,
   a capped candidate set: first the rows matching at least two of the question's terms (up to
   ``cap``), then rows matching any term (up to ``cap``), so the ranking costs at most ``2 * cap``
   rows whatever the forest's size;

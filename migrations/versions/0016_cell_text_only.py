@@ -20,7 +20,8 @@ tree whose leaves the fact and cell channels reach directly. So:
   on; a few seconds per 100K-fact forest), then the old ones are dropped and the new renamed,
   and the function replaced: those take ACCESS EXCLUSIVE locks, held until the migration commits
   (moments after). Stop the workers for the upgrade: an old worker could build a forest's index
-  with the old predicate afterwards, which the catalogue check (by name) would take as current.
+  with the old predicate afterwards, which the read path's check (by name) would take as current
+  (``memforest db index-forests`` compares predicates and rebuilds it).
 
 A downgrade restores both.
 """
