@@ -118,7 +118,9 @@ class _Item:
     session_id: str | None
     turn_ids: tuple[str, ...]
     sim: float
-    trees: list[tuple[int, str, str]]  # (tree_id, kind, label)
+    tree_ids: tuple[int, ...]  # the scoring trees holding it (every tree when read for a scoped query)
+    tree_kinds: tuple[str, ...] | None = None  # the kinds of all its trees (read for a scoped query only)
+    trees: tuple[tuple[int, str, str], ...] = ()  # (tree_id, kind, label) of all its trees, once kept
     has_time_text: bool = False
     superseded: bool = False
     recorded_at: datetime | None = None
@@ -130,6 +132,7 @@ class _Item:
 def _item(r: Row) -> _Item:
     """A candidate row of :func:`evidence_store.candidates_with_sim` (provenance comes later)."""
     fact = r["kind"] == "fact"
+    every = evidence_store.tree_triples(r["trees"]) if r["trees"] is not None else None
     return _Item(
         kind=str(r["kind"]),
         source_id=int(r["id"]),
@@ -141,7 +144,8 @@ def _item(r: Row) -> _Item:
         session_id=None if fact else str(r["session_ext"]),
         turn_ids=(),
         sim=_finite(r["sim"]),
-        trees=evidence_store.tree_triples(r["trees"]),
+        tree_ids=tuple(r["in_trees"] or ()) if every is None else tuple(t[0] for t in every),
+        tree_kinds=None if every is None else tuple(t[1] for t in every),
         has_time_text=bool(r["time_text"]),
         superseded=r["superseded_by"] is not None,
         recorded_at=r["recorded_at"],
@@ -150,17 +154,24 @@ def _item(r: Row) -> _Item:
 
 
 async def _load(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact_ids: Sequence[int], cell_ids: Sequence[int], q: Vec
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    fact_ids: Sequence[int],
+    cell_ids: Sequence[int],
+    q: Vec,
+    scoring_trees: Sequence[int] | None,
 ) -> list[_Item]:
-    """The candidates (in no particular order: assembly sorts them)."""
+    """The candidates (in no particular order: assembly sorts them), each with the ids of the
+    ``scoring_trees`` that hold it, or with all its trees when ``scoring_trees`` is None."""
     if not fact_ids and not cell_ids:
         return []
-    rows = await evidence_store.candidates_with_sim(conn, tenant_id, forest_id, fact_ids, cell_ids, q)
+    rows = await evidence_store.candidates_with_sim(conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring_trees)
     return [_item(r) for r in rows]
 
 
 async def _add_provenance(conn: Conn, tenant_id: uuid.UUID, forest_id: int, items: Sequence[_Item]) -> None:
-    """Fill in the session, turns and (for facts) sources of ``items``, the ones kept."""
+    """Fill in the session, turns, trees and (for facts) sources of ``items``, the ones kept."""
     fact_ids = [it.source_id for it in items if it.kind == "fact"]
     cell_ids = [it.source_id for it in items if it.kind == "cell"]
     if not fact_ids and not cell_ids:
@@ -169,6 +180,7 @@ async def _add_provenance(conn: Conn, tenant_id: uuid.UUID, forest_id: int, item
     by_key = {(str(r["kind"]), int(r["id"])): r for r in rows}
     for it in items:
         r = by_key.get((it.kind, it.source_id))
+        it.trees = tuple(evidence_store.tree_triples(r["trees"])) if r is not None else ()
         pairs = [(str(a), str(b)) for a, b in (r["turns"] or ())] if r is not None else []
         if it.kind == "cell":
             it.turn_ids = tuple(b for _, b in pairs)
@@ -202,7 +214,7 @@ def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues, pinned: bool = 
             return False
     if (opts.time_from is not None or opts.time_to is not None) and not _overlaps(item, opts.time_from, opts.time_to):
         return False
-    if opts.scope_kinds is not None and item.trees and not any(k in opts.scope_kinds for _, k, _ in item.trees):
+    if opts.scope_kinds is not None and item.tree_kinds and not any(k in opts.scope_kinds for k in item.tree_kinds):
         return False
     if item.superseded and opts.as_of is None and not opts.include_superseded and not pinned:
         # a superseded fact is shown only as of its own validity: when asked as_of, or when the
@@ -278,7 +290,7 @@ def rerank(
     prefer_late = (cues.anchor_side == "before" or cues.wants_latest or cues.present_tense) and not cues.wants_earliest
     prefer_early = cues.anchor_side == "after" or cues.wants_earliest
     for it, lx, ok in zip(items, lex, in_window, strict=True):
-        tree = max((tree_scores.get(tid, 0.0) for tid, _, _ in it.trees), default=0.0) / best_tree
+        tree = max((tree_scores.get(tid, 0.0) for tid in it.tree_ids), default=0.0) / best_tree
         score = preset.w_sim * it.sim + preset.w_lex * lx + preset.w_tree * tree
         if cues.has_window:
             score += preset.time_in_window if ok else preset.time_out_of_window
@@ -320,7 +332,10 @@ async def assemble(
     pinned = pinned or {}
     fact_ids = sorted(c.source_id for c in candidates.values() if c.kind == "fact")
     cell_ids = sorted(c.source_id for c in candidates.values() if c.kind == "cell")
-    items = await _load(conn, tenant_id, forest_id, fact_ids, cell_ids, q)
+    # ranking scores an item by the recalled trees holding it (``tree_scores``); a scoped query
+    # also filters on the kinds of all its trees, so it reads them all
+    scoring = None if opts.scope_kinds is not None else sorted(tree_scores)
+    items = await _load(conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring)
     for it in items:
         cand = candidates[(it.kind, it.source_id)]
         if cand.sim is not None:

@@ -74,6 +74,9 @@ _PHRASES = {
     r"br(?:ing|ings|ought|inging)\s+(?-i:[A-Z])\w*\s+home",
 }
 _PHRASE_RES = {a: re.compile(rf"\b(?:{p})\b", re.IGNORECASE) for a, p in _PHRASES.items()}
+# each attribute word's own pattern, compiled once (building and looking them up per question was
+# ~0.3 ms of every query); a word counts every place it occurs, as one pattern per word does
+_WORD_RES = {a: tuple((w, re.compile(rf"\b{re.escape(w)}\b")) for w in words) for a, words in ATTRIBUTE_WORDS.items()}
 _QUESTION_WORDS = frozenset(
     str.split(
         """which what where who whom whose when how did does do is was were has have had the a an once after
@@ -109,8 +112,9 @@ def attribute_of(question: str) -> str | None:
             if h in words:
                 return attribute
     best: tuple[int, int, str] | None = None
-    for attribute, words in ATTRIBUTE_WORDS.items():
-        hits = [m.start() for w in words for m in re.finditer(rf"\b{re.escape(w)}\b", lowered)]
+    for attribute in ATTRIBUTE_WORDS:
+        # (a word's pattern runs only where the word occurs at all: most never do)
+        hits = [m.start() for w, rx in _WORD_RES[attribute] if w in lowered for m in rx.finditer(lowered)]
         if attribute in _KIND_RES:
             hits += [m.start() for m in _KIND_RES[attribute].finditer(question)]
         if attribute in _PHRASE_RES:
