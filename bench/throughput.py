@@ -18,6 +18,12 @@ prompt / cached / completion tokens, and the server's own accounting (busy time,
 queue wait). The summary holds medians over repetitions with their spread; speedups are ratios of
 median wall times.
 
+MemForest's chat budget (``--concurrency``, its in-flight calls) defaults to the simulated server's
+``max_num_seqs``: the bench is one MemForest process against one server, and the deploy guide sizes
+a process's budget to the capacity it has (docs/deploy.md, section 3). Against a real server give
+its ``--max-num-seqs``. The sequential memory and the serial pipeline cannot use a budget: they
+have at most one call in flight per user.
+
 ``--simulate`` starts the SIMULATED vLLM-like server (``memforest.testing.simulated_llm``, preset
 ``--preset``, 4b by default); ``--chat-url`` / ``--embed-url`` run the same harness against a real
 vLLM (docs/deploy.md).
@@ -57,6 +63,9 @@ from memforest.testing.simulated_llm import PRESETS, SimulationConfig, preset_co
 
 NAME = "throughput"
 SYSTEMS = ("memforest", "memforest_burst", "serial_pipeline", "sequential_memory")
+# MemForest's chat budget against a real server when --concurrency is not given (set it to the
+# server's --max-num-seqs: docs/deploy.md section 3)
+REAL_SERVER_BUDGET = 64
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -67,7 +76,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--embed-model", default=None, help="embedding model name (default: settings)")
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
     p.add_argument("--systems", default=",".join(SYSTEMS), help=f"comma-separated subset of {','.join(SYSTEMS)}")
-    p.add_argument("--concurrency", type=int, default=64, help="MemForest's chat budget (in-flight calls)")
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        help="MemForest's chat budget (in-flight calls); default: the simulated server's max_num_seqs with "
+        f"--simulate (one process fills one server, docs/deploy.md section 3), else {REAL_SERVER_BUDGET}",
+    )
     p.add_argument("--cell-turns", type=int, default=2, help="turns per cell (b)")
     p.add_argument("--fanout", type=int, default=8, help="fan-out k of every tree kind")
     p.add_argument("--forests", type=int, default=5, help="users (conversations), served concurrently")
@@ -82,6 +97,16 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--embed-latency-ms", type=float, default=5.0)
     sim.add_argument("--simulate-embed", action="store_true", help="embed via the simulated server too")
     return p
+
+
+def _default_budget(args: argparse.Namespace) -> int:
+    """MemForest's chat budget when ``--concurrency`` is not given: the simulated server's batch
+    (``--max-num-seqs`` or the preset's), since the bench is one MemForest process against one
+    server and the deploy guide sizes a process's budget to the capacity it has; against a real
+    server, whose batch the bench cannot know, :data:`REAL_SERVER_BUDGET`."""
+    if not args.simulate:
+        return REAL_SERVER_BUDGET
+    return int(args.max_num_seqs or PRESETS[args.preset]["max_num_seqs"])
 
 
 @contextlib.contextmanager
@@ -350,6 +375,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.quick:
         args.forests, args.repeat = min(args.forests, 1), 1
         args.sessions_limit = 1 if args.sessions_limit is None else min(args.sessions_limit, 1)
+    if args.concurrency is None:
+        args.concurrency = _default_budget(args)
     made = provenance(args, argv)  # the commit as the run starts, not as it ends
     result = asyncio.run(run(args, data))
     result["provenance"] = made
