@@ -1,6 +1,6 @@
-"""Assembly reads each candidate's scoring trees only, and the kept items' trees with their
-provenance: the statements give the same trees as placements hold, a kept fact without sources
-still gets its trees (and its label), and a scoped query still filters on every tree's kind."""
+"""Assembly reads each candidate's scoring trees only (and its first tree), and the kept items'
+tree labels with their provenance: the statements give the same trees as placements hold, a kept
+fact without sources still gets its label, and a scoped query still filters on every tree's kind."""
 
 from __future__ import annotations
 
@@ -68,21 +68,32 @@ async def test_candidates_read_the_scoring_trees_or_every_tree(db: Database, set
         part = await evidence.candidates_with_sim(conn, tenant_id, forest_id, fids, cids, q, scoring)
     assert {(r["kind"], r["id"]) for r in full} == {(r["kind"], r["id"]) for r in part} == set(placed)
     for r in full:
-        assert r["in_trees"] is None
+        assert r["in_trees"] is None and r["first_tree"] is None
         assert {t[0] for t in evidence.tree_triples(r["trees"])} == placed[(r["kind"], r["id"])]
     for r in part:
         assert r["trees"] is None
         assert set(r["in_trees"] or ()) == placed[(r["kind"], r["id"])] & set(scoring)
+        assert r["first_tree"] == min(placed[(r["kind"], r["id"])])
 
 
-async def test_provenance_brings_the_trees_of_a_fact_without_sources(db: Database, settings: Settings) -> None:
+async def test_a_kept_fact_without_sources_keeps_its_label(db: Database, settings: Settings) -> None:
     tenant_id, forest_id, placed = await _forest(db, settings)
-    fact_id = min(i for k, i in placed if k == "fact")
     async with db.tenant(tenant_id) as conn:
+        rows = await fetch_all(
+            conn, "SELECT fact_id FROM facts WHERE tenant_id = :t AND text LIKE '%Lisbon for a job%'", {"t": tenant_id}
+        )
+        fact_id = int(rows[0]["fact_id"])
         assert await delete_fact_sources(conn, tenant_id, fact_id) > 0
-        rows = await evidence.provenance(conn, tenant_id, forest_id, [fact_id], [])
-    assert len(rows) == 1 and rows[0]["turns"] is None
-    assert {t[0] for t in evidence.tree_triples(rows[0]["trees"])} == placed[("fact", fact_id)]
+        names = await evidence.provenance(conn, tenant_id, forest_id, [fact_id], [], sorted(placed[("fact", fact_id)]))
+    assert {(r["kind"], r["id"]) for r in names} == {("tree", t) for t in placed[("fact", fact_id)]}
+    backends = build_backends(settings)
+    try:
+        res = await query(db, settings, backends, tenant_id, "bob", "Why did Bob move to Lisbon for a job?")
+    finally:
+        await backends.aclose()
+    kept = next(e for e in res.evidence if e.kind == "fact" and e.source_id == fact_id)
+    assert kept.session_id is None and kept.turn_ids == ()
+    assert kept.tree in {str(r["tree"]) for r in names}
 
 
 async def test_evidence_names_a_tree_that_holds_it_and_scope_filters_on_kinds(db: Database, settings: Settings) -> None:

@@ -119,8 +119,10 @@ class _Item:
     turn_ids: tuple[str, ...]
     sim: float
     tree_ids: tuple[int, ...]  # the scoring trees holding it (every tree when read for a scoped query)
-    tree_kinds: tuple[str, ...] | None = None  # the kinds of all its trees (read for a scoped query only)
-    trees: tuple[tuple[int, str, str], ...] = ()  # (tree_id, kind, label) of all its trees, once kept
+    # (tree_id, kind, label) of all its trees: read for a scoped query only, which filters on kinds
+    trees: tuple[tuple[int, str, str], ...] = ()
+    first_tree: int | None = None  # the smallest id of its trees (when ``trees`` is not read)
+    label: str = ""  # "kind:label" of the tree it is shown in (set for the items kept)
     has_time_text: bool = False
     superseded: bool = False
     recorded_at: datetime | None = None
@@ -132,7 +134,7 @@ class _Item:
 def _item(r: Row) -> _Item:
     """A candidate row of :func:`evidence_store.candidates_with_sim` (provenance comes later)."""
     fact = r["kind"] == "fact"
-    every = evidence_store.tree_triples(r["trees"]) if r["trees"] is not None else None
+    every = tuple(evidence_store.tree_triples(r["trees"]))
     return _Item(
         kind=str(r["kind"]),
         source_id=int(r["id"]),
@@ -144,8 +146,9 @@ def _item(r: Row) -> _Item:
         session_id=None if fact else str(r["session_ext"]),
         turn_ids=(),
         sim=_finite(r["sim"]),
-        tree_ids=tuple(r["in_trees"] or ()) if every is None else tuple(t[0] for t in every),
-        tree_kinds=None if every is None else tuple(t[1] for t in every),
+        tree_ids=tuple(t[0] for t in every) if every else tuple(r["in_trees"] or ()),
+        trees=every,
+        first_tree=r["first_tree"],
         has_time_text=bool(r["time_text"]),
         superseded=r["superseded_by"] is not None,
         recorded_at=r["recorded_at"],
@@ -170,17 +173,23 @@ async def _load(
     return [_item(r) for r in rows]
 
 
-async def _add_provenance(conn: Conn, tenant_id: uuid.UUID, forest_id: int, items: Sequence[_Item]) -> None:
-    """Fill in the session, turns, trees and (for facts) sources of ``items``, the ones kept."""
+async def _add_provenance(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, items: Sequence[_Item], tree_scores: dict[int, float]
+) -> None:
+    """Fill in the session, turns, label and (for facts) sources of ``items``, the ones kept."""
     fact_ids = [it.source_id for it in items if it.kind == "fact"]
     cell_ids = [it.source_id for it in items if it.kind == "cell"]
     if not fact_ids and not cell_ids:
         return
-    rows = await evidence_store.provenance(conn, tenant_id, forest_id, fact_ids, cell_ids)
+    shown = {(it.kind, it.source_id): _shown_tree(it, tree_scores) for it in items}
+    named = sorted({tid for tid in shown.values() if tid is not None})
+    rows = await evidence_store.provenance(conn, tenant_id, forest_id, fact_ids, cell_ids, named)
     by_key = {(str(r["kind"]), int(r["id"])): r for r in rows}
     for it in items:
+        tid = shown[(it.kind, it.source_id)]
+        tree = by_key.get(("tree", tid)) if tid is not None else None
+        it.label = str(tree["tree"]) if tree is not None else ""
         r = by_key.get((it.kind, it.source_id))
-        it.trees = tuple(evidence_store.tree_triples(r["trees"])) if r is not None else ()
         pairs = [(str(a), str(b)) for a, b in (r["turns"] or ())] if r is not None else []
         if it.kind == "cell":
             it.turn_ids = tuple(b for _, b in pairs)
@@ -214,7 +223,7 @@ def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues, pinned: bool = 
             return False
     if (opts.time_from is not None or opts.time_to is not None) and not _overlaps(item, opts.time_from, opts.time_to):
         return False
-    if opts.scope_kinds is not None and item.tree_kinds and not any(k in opts.scope_kinds for k in item.tree_kinds):
+    if opts.scope_kinds is not None and item.trees and not any(k in opts.scope_kinds for _, k, _ in item.trees):
         return False
     if item.superseded and opts.as_of is None and not opts.include_superseded and not pinned:
         # a superseded fact is shown only as of its own validity: when asked as_of, or when the
@@ -306,11 +315,11 @@ def rerank(
     return items
 
 
-def _tree_label(item: _Item, tree_scores: dict[int, float]) -> str:
-    if not item.trees:
-        return ""
-    _tid, kind, label = max(item.trees, key=lambda t: (tree_scores.get(t[0], 0.0), -t[0]))
-    return f"{kind}:{label}"
+def _shown_tree(item: _Item, tree_scores: dict[int, float]) -> int | None:
+    """The tree an item is shown in: its best scoring tree (ties: the smallest id), else its
+    first tree (no tree of it scores; None when it has none)."""
+    ids = item.tree_ids if item.tree_ids else ((item.first_tree,) if item.first_tree is not None else ())
+    return max(ids, key=lambda tid: (tree_scores.get(tid, 0.0), -tid), default=None)
 
 
 async def assemble(
@@ -362,7 +371,7 @@ async def assemble(
             break
         used += cost
         kept.append(it)
-    await _add_provenance(conn, tenant_id, forest_id, kept)
+    await _add_provenance(conn, tenant_id, forest_id, kept, tree_scores)
     out: list[Evidence] = []
     for it in kept:
         session_id, turn_ids, others = _cited(it, opts, cues)
@@ -374,7 +383,7 @@ async def assemble(
                 time=it.start,
                 valid_from=it.valid_from,
                 valid_to=it.valid_to,
-                tree=_tree_label(it, tree_scores),
+                tree=it.label,
                 score=it.score,
                 session_id=session_id,
                 turn_ids=turn_ids,
