@@ -92,8 +92,11 @@ async def test_correction_supersedes_and_keeps_history(api: httpx.AsyncClient, d
     early = {"text": "Something else entirely", "valid_from": "2000-01-01T00:00:00Z"}
     assert (await c.patch(f"/v1/forests/f/facts/{new['id']}", json=early, headers=h)).status_code == 422
     assert (await c.patch(f"/v1/forests/f/facts/{new['id']}", json={"text": ""}, headers=h)).status_code == 422
-    for fid in ("999999", "abc", "-1"):
+    # (a superscript is a digit to str.isdigit and no number to int; a bigint overflow is no id)
+    for fid in ("999999", "abc", "-1", "\u00b2", "1\u00b2", "\u0663", "99999999999999999999"):
         assert (await c.patch(f"/v1/forests/f/facts/{fid}", json=body, headers=h)).status_code == 404
+        assert (await c.delete(f"/v1/forests/f/facts/{fid}", headers=h)).status_code == 404
+        assert (await c.get(f"/v1/forests/f/facts/{fid}", headers=h)).status_code == 404
     assert (await c.patch(f"/v1/forests/nope/facts/{new['id']}", json=body, headers=h)).status_code == 404
     # a correction of the correction (default valid_from: now) chains on
     r = await c.patch(f"/v1/forests/f/facts/{new['id']}", json={"text": "The beagle is called Rex."}, headers=h)

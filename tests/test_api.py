@@ -206,6 +206,8 @@ async def test_session_pagination(api: Api) -> None:
             break
     assert seen == [f"s{i}" for i in range(5)]
     assert_problem(await c.get("/v1/forests/f/sessions?cursor=abc", headers=h), 422, "invalid-input")
+    for bad in ("\u00b2", "99999999999999999999"):  # a digit to str.isdigit, no number to int; past bigint
+        assert_problem(await c.get("/v1/forests/f/sessions", params={"cursor": bad}, headers=h), 422, "invalid-input")
     assert_problem(await c.get("/v1/forests/f/sessions?limit=0", headers=h), 422, "invalid-input")
 
 

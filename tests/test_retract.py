@@ -348,6 +348,10 @@ async def test_retract_one_turn_keeps_its_cell_mates(db: Database, settings: Set
         await retract(db, settings, backends, tenant_id, "f", "s1", "s1:1")
     with pytest.raises(NotFoundError):
         await retract(db, settings, backends, tenant_id, "f", "s1", "s1:\x001")
+    # "<session>#<seq>" names a turn sent without an id: a seq that is no int4 is no turn
+    for seq in ("\u00b2", "99999999999"):
+        with pytest.raises(NotFoundError):
+            await retract(db, settings, backends, tenant_id, "f", "s1", f"s1#{seq}")
     # Re-sending the original s1 is now a conflict, not a silent "unchanged".
     with pytest.raises(ConflictError):
         await accept_sessions(db, settings, tenant_id, "f", _sessions({"s1"}))

@@ -13,6 +13,7 @@ from memforest.store import listing
 from memforest.store.check import CheckReport, check_forest
 from memforest.store.stats import forest_stats
 from memforest.store.tenants import ensure_forest, get_forest, list_forests
+from memforest.text.digits import decimal_int
 from memforest.timefmt import iso
 
 
@@ -55,9 +56,10 @@ async def delete_forest(db: Database, tenant_id: uuid.UUID, name: str) -> dict[s
 def _int_cursor(cursor: str | None) -> int:
     if cursor is None:
         return 0
-    if not cursor.isdigit() or len(cursor) > 19:
+    value = decimal_int(cursor)
+    if value is None:
         raise InputError("invalid cursor", location="cursor")
-    return int(cursor)
+    return value
 
 
 @retry_if_cut

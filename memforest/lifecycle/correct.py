@@ -43,6 +43,7 @@ from memforest.store.retraction_graph import scene_cluster
 from memforest.store.sql import Conn, Row, as_vector, lock_forest
 from memforest.store.tenants import get_forest
 from memforest.store.trees import InsertStats, LeafSpec, insert_leaf, load_tree
+from memforest.text.digits import decimal_int
 
 __all__ = ["CORRECTION_KIND", "CorrectionResult", "correct_fact", "delete_fact", "parse_fact_id"]
 
@@ -52,9 +53,10 @@ CORRECTION_KIND = "correction"
 
 def parse_fact_id(value: str) -> int:
     """A fact id from a path; anything that is not one is simply absent (NotFoundError)."""
-    if not value.isdigit() or len(value) > 18:
+    fact_id = decimal_int(value)
+    if fact_id is None:
         raise NotFoundError("no such fact")
-    return int(value)
+    return fact_id
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ from memforest.store.tenants import ensure_forest
 from memforest.store.transfer import staging as store
 from memforest.store.transfer.snapshot import forest_name
 from memforest.store.trees import InsertStats
+from memforest.text.digits import decimal_int
 
 __all__ = [
     "STAGING_PREFIX",
@@ -187,8 +188,9 @@ async def _load_trees(conn: Conn, t: uuid.UUID, f: int, parsed: ParsedExport, ma
     km = maps["scene_clusters"]
 
     def key_of(r: TreeRec) -> str:
-        if r.kind == "scene" and r.key.isdigit() and int(r.key) in km:
-            return str(km[int(r.key)])
+        cluster = decimal_int(r.key) if r.kind == "scene" else None
+        if cluster is not None and cluster in km:
+            return str(km[cluster])
         return r.key
 
     def source_of(r: Any) -> int:

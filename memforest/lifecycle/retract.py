@@ -44,6 +44,7 @@ from memforest.store.sql import Row, lock_forest
 from memforest.store.tenants import get_forest
 from memforest.store.tree_delete import drop_tree, remove_source
 from memforest.store.trees import InsertStats, LeafSpec, insert_leaf, load_tree
+from memforest.text.digits import INT_MAX, decimal_int
 
 __all__ = ["RetractReport", "retract"]
 
@@ -119,8 +120,9 @@ async def _find_turn(w: RetractWork, session: Row, turn_external_id: str) -> Row
     sid = int(session["session_id"])
     row = await q.find_turn(w.conn, w.tenant_id, sid, turn_external_id)
     prefix = f"{session['external_id']}#"
-    if row is None and turn_external_id.startswith(prefix) and turn_external_id[len(prefix) :].isdigit():
-        row = await q.find_unnamed_turn(w.conn, w.tenant_id, sid, int(turn_external_id[len(prefix) :]))
+    seq = decimal_int(turn_external_id[len(prefix) :], INT_MAX) if turn_external_id.startswith(prefix) else None
+    if row is None and seq is not None:
+        row = await q.find_unnamed_turn(w.conn, w.tenant_id, sid, seq)
     if row is None:
         raise NotFoundError(f"no turn {turn_external_id!r} in session {session['external_id']!r}")
     return row
