@@ -28,8 +28,8 @@ _TREES_OF = (
 # of every tree holding it, in one lookup of its placements: ranking looks at the scoring trees
 # only, and an item's label names its best scoring tree, else that first tree (the one the label
 # rule picks when no tree scores). Reading every tree of every candidate with its kind and label
-# (above) cost ~0.4 ms more a query at 1K-100K facts (ADR 0024, session 15); the labels of the few
-# items kept come from :func:`provenance`. (One scan of placements by the scoring trees' key,
+# (above) cost assembly 0.3-0.6 ms more a query at 1K-100K facts (ADR 0024, session 15); the labels
+# of the few items kept come from :func:`provenance`. (One scan of placements by the scoring trees' key,
 # joined to the candidates, was slower: those trees hold thousands of sources at 100K facts.)
 _IN_TREES = (
     "LEFT JOIN LATERAL (SELECT min(p.tree_id) AS first_tree, "
