@@ -112,9 +112,9 @@ def attribute_of(question: str) -> str | None:
             if h in words:
                 return attribute
     best: tuple[int, int, str] | None = None
-    for attribute in ATTRIBUTE_WORDS:
+    for attribute, patterns in _WORD_RES.items():
         # (a word's pattern runs only where the word occurs at all: most never do)
-        hits = [m.start() for w, rx in _WORD_RES[attribute] if w in lowered for m in rx.finditer(lowered)]
+        hits = [m.start() for w, rx in patterns if w in lowered for m in rx.finditer(lowered)]
         if attribute in _KIND_RES:
             hits += [m.start() for m in _KIND_RES[attribute].finditer(question)]
         if attribute in _PHRASE_RES:
