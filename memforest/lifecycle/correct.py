@@ -142,8 +142,9 @@ async def _place_like(
     placements = await fact_edits.fact_placements(conn, tenant_id, int(old["fact_id"]))
     stats = InsertStats()
     for p in placements:
-        if p["kind"] == TreeKind.SCENE and str(p["key"]).isdigit():
-            await _join_scene(conn, tenant_id, int(p["key"]), list(old["topics"] or []), start, vec)
+        cluster = decimal_int(str(p["key"])) if p["kind"] == TreeKind.SCENE else None
+        if cluster is not None:
+            await _join_scene(conn, tenant_id, cluster, list(old["topics"] or []), start, vec)
         tree = await load_tree(conn, tenant_id, int(p["tree_id"]))
         await insert_leaf(conn, tenant_id, tree, LeafSpec("fact", new_id, start, start, new_id, text, vec), stats)
     return len(placements)

@@ -8,6 +8,7 @@ from memforest.lifecycle.retract_chain import unlink_supersession
 from memforest.lifecycle.retract_report import RetractWork
 from memforest.store import retraction as q
 from memforest.store.tree_delete import remove_source
+from memforest.text.digits import decimal_int
 
 __all__ = ["remove_fact", "retract_sources"]
 
@@ -44,8 +45,9 @@ async def remove_fact(w: RetractWork, fact_id: int) -> None:
     fact = await q.fact_for_removal(w.conn, w.tenant_id, fact_id)
     assert fact is not None
     for key in scene_keys:
-        if key.isdigit():
-            w.touched_scenes.setdefault(int(key), []).append(fact)
+        cluster = decimal_int(key)
+        if cluster is not None:
+            w.touched_scenes.setdefault(cluster, []).append(fact)
     await remove_source(w.conn, w.tenant_id, "fact", fact_id, w.report.rebalance, w.trees)
     w.touched_entities |= set(await q.delete_fact(w.conn, w.tenant_id, fact_id))
     w.report.facts_removed += 1
