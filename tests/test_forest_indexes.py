@@ -27,7 +27,7 @@ from memforest.settings import Settings
 from memforest.store import forest_indexes as vx
 from memforest.store.facts_batch import lookup_many
 from memforest.store.recall import NEAREST_FACTS_HNSW, fact_visibility
-from memforest.store.recall_channels import ChannelLimits, recall_channels
+from memforest.store.recall_channels import ChannelLimits, channels_sql, recall_channels
 from memforest.store.sql import execute, fetch_all
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
@@ -140,6 +140,39 @@ async def test_an_index_holding_other_rows_than_its_spec_is_rebuilt(db: Database
     assert str(rows[0]["d"]).endswith(f"WHERE ((forest_id = {forest_id}) AND (leaf_cell_id IS NOT NULL))")
 
 
+async def test_the_vector_channels_read_the_half_precision_node_graphs(db: Database, settings: Settings) -> None:
+    """The roots' and cell leaves' graphs index ``halfvec`` keys (migration 0017): the vector
+    channels' statement must order by the same key, or the planner would scan the forest; each row
+    keeps its full-precision similarity. A graph of an older release (full precision) counts as to
+    build again."""
+    s = _small_threshold(settings, 3)
+    tenant_id, forest_id = await _ingest(db, s)
+    q = np.asarray(HashedEmbedder(s.embedding.dim).embed_sync(["a grey cat"])[0], dtype=np.float32)
+    sql = channels_sql(False, None, scan_text=False, parts=("vector",), dim=s.embedding.dim)
+    params: dict[str, object] = {"t": tenant_id, "f": forest_id, "q": q, "kinds": ["session", "entity", "scene"],
+                                 "names": [], "nr": 5, "nf": 5, "nc": 5}  # fmt: skip
+    async with db.tenant(tenant_id) as conn:
+        await execute(conn, "SET LOCAL enable_seqscan = off")  # a tiny forest would rather be read whole
+        plan = "\n".join(str(r["QUERY PLAN"]) for r in await fetch_all(conn, "EXPLAIN " + sql, params))
+        cells = await fetch_all(conn, sql, params)
+        exact = await fetch_all(
+            conn,
+            "SELECT leaf_cell_id AS id, 1 - (embedding <=> :q) AS s FROM nodes WHERE tenant_id = :t "
+            "AND forest_id = :f AND leaf_cell_id = ANY(:ids) AND level = 0",
+            {"t": tenant_id, "f": forest_id, "q": q, "ids": [int(r["id"]) for r in cells if r["ch"] == "cell"]},
+        )
+    assert f"ix_nodes_root_vec_f{forest_id}" in plan and f"ix_nodes_cell_vec_f{forest_id}" in plan
+    got = {int(r["id"]): float(r["s"]) for r in cells if r["ch"] == "cell"}
+    assert got and got == pytest.approx({int(r["id"]): float(r["s"]) for r in exact}, abs=1e-6)
+    name = f"ix_nodes_cell_vec_f{forest_id}"
+    async with db.autocommit() as conn:
+        await execute(conn, f"DROP INDEX {name}")
+        await execute(conn, f"CREATE INDEX {name} ON nodes USING hnsw (embedding vector_cosine_ops) "
+                            f"WHERE forest_id = {forest_id} AND level = 0 AND leaf_cell_id IS NOT NULL")  # fmt: skip
+        assert (await vx.index_state(conn, forest_id))[name] is False
+    assert (await ensure_all_indexes(db, s)).rebuilt == [name]
+
+
 async def test_an_invalid_index_is_rebuilt_and_forgetting_drops_them(db: Database, settings: Settings) -> None:
     s = _small_threshold(settings, 3)
     tenant_id, forest_id = await _ingest(db, s)
@@ -163,7 +196,7 @@ async def test_index_forests_builds_what_is_missing_and_drops_orphans(db: Databa
     async with db.autocommit() as conn:
         assert not await vx.forest_indexed(conn, forest_id)
         # an index whose forest is gone (deleted behind our back)
-        await vx.create_index(conn, vx.FOREST_INDEXES[-1], 987654321)
+        await vx.create_index(conn, vx.FOREST_INDEXES[-1], 987654321, settings.embedding.dim)
     report = await ensure_all_indexes(db, _small_threshold(settings, 3))
     assert report.dropped == ["ix_facts_vec_f987654321"]
     assert sorted(report.built) == sorted(spec.name(forest_id) for spec in vx.FOREST_INDEXES)

@@ -140,3 +140,43 @@ def test_migration_0016_rebuilds_forest_node_text_indexes_over_cell_leaves(db_ur
     index, body = _node_text_state(db_url)
     assert index.endswith("WHERE ((forest_id = 42) AND (leaf_fact_id IS NULL))")
     assert "x.leaf_fact_id IS NULL" in body and "leaf_cell_id IS NOT NULL" not in body
+
+
+def _node_graphs(url: str) -> dict[str, str]:
+    """Forest 42's node graphs by name: their definitions."""
+    engine = create_engine(migrate.sync_url(url), poolclass=pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text("SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'ix_nodes_%_vec_f42%'")
+            ).all()
+    finally:
+        engine.dispose()
+    return {str(r[0]): str(r[1]) for r in rows}
+
+
+def test_migration_0017_rebuilds_forest_node_graphs_at_half_precision(db_url: str) -> None:
+    """A forest's two node graphs built before 0017 (full precision) index ``halfvec`` keys of the
+    stored dimension after it, under the same names and predicates, as the specs build them now;
+    the facts' graph is left alone; a downgrade restores full precision."""
+    migrate.downgrade(db_url, embedding_dim=64, revision="0016")
+    engine = create_engine(migrate.sync_url(db_url), poolclass=pool.NullPool)
+    try:
+        with engine.begin() as conn:
+            for spec in FOREST_INDEXES:
+                if spec.prefix.startswith("ix_nodes_") and "hnsw" in spec.using:
+                    old = f"USING hnsw (embedding vector_cosine_ops) WHERE {spec.predicate(42)}"
+                    conn.execute(text(f"CREATE INDEX {spec.name(42)} ON nodes {old}"))
+    finally:
+        engine.dispose()
+    before = _node_graphs(db_url)
+    assert sorted(before) == ["ix_nodes_cell_vec_f42", "ix_nodes_root_vec_f42"]
+    migrate.upgrade(db_url, embedding_dim=64)
+    after = _node_graphs(db_url)
+    assert sorted(after) == sorted(before)  # the new graphs took the old ones' names
+    for name, definition in after.items():
+        assert "USING hnsw (((embedding)::halfvec(64)) halfvec_cosine_ops)" in definition
+        assert "halfvec_cosine_ops" in definition
+        assert definition.split(" WHERE ")[1] == before[name].split(" WHERE ")[1]
+    migrate.downgrade(db_url, embedding_dim=64, revision="0016")
+    assert all("embedding vector_cosine_ops" in d for d in _node_graphs(db_url).values())

@@ -64,10 +64,12 @@ async def _forest(db: Database, settings: Settings) -> uuid.UUID:
 def test_the_two_parts_make_the_one_statement_between_them() -> None:
     """Each part names its own channels; both together are the one statement of every channel."""
     for exact in (True, False):
-        both = channels_sql(exact, None, scan_text=exact)
-        vector = channels_sql(exact, None, scan_text=exact, parts=("vector",))
+        both = channels_sql(exact, None, scan_text=exact, dim=64)
+        vector = channels_sql(exact, None, scan_text=exact, parts=("vector",), dim=64)
         lexical = channels_sql(exact, None, scan_text=exact, parts=("lexical",))
-        assert channels_sql(exact, None, scan_text=exact, parts=PARTS) == both
+        assert channels_sql(exact, None, scan_text=exact, parts=PARTS, dim=64) == both
+        # an indexed forest's node graphs are read by their half-precision key, a scan by the vector
+        assert ("halfvec(64)" in vector) is (not exact) and "halfvec" not in lexical
         for name in ("root", "fact", "cell", "label"):
             row = f"SELECT '{name}', "
             assert row in vector and row not in lexical and row in both
@@ -76,6 +78,8 @@ def test_the_two_parts_make_the_one_statement_between_them() -> None:
             assert row in lexical and row not in vector and row in both
     with pytest.raises(ValueError):
         channels_sql(True, None, scan_text=True, parts=())
+    with pytest.raises(ValueError, match="dimension"):
+        channels_sql(False, None, scan_text=False, parts=("vector",))
 
 
 async def test_the_named_trees_are_read_by_primary_key_not_by_scanning_the_forest(

@@ -375,11 +375,21 @@ def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
     return err[0]
 
 
-async def _ingest_fresh(db_url: str, settings: Settings) -> tuple[uuid.UUID, int]:
+def _index_everything(settings: Settings) -> Settings:
+    """Settings under which any forest gets its own indexes (ADR 0024), however small."""
+    return settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"exact_scan_max_rows": 0})})
+
+
+async def _ingest_fresh(db_url: str, settings: Settings, *, indexed: bool = False) -> tuple[uuid.UUID, int]:
+    """A fresh tenant's forest (with its own indexes when ``indexed``)."""
     db = Database(db_url, tenant_url=tenant_url(db_url), pool_size=2, max_overflow=2)
     b = build_backends(settings)
     try:
-        return await _ingest(db, settings, b)
+        tenant_id, forest_id = await _ingest(db, settings, b)
+        if indexed:
+            built = await ensure_forest_indexes(db, _index_everything(settings), tenant_id, forest_id)
+            assert len(built.built) == len(FOREST_INDEXES)
+        return tenant_id, forest_id
     finally:
         await b.aclose()
         await db.dispose()
@@ -423,11 +433,15 @@ async def _verify_dim_32(db_url: str, settings: Settings, tenant_id: uuid.UUID, 
             async with db.tenant(tenant_id) as conn:
                 assert (await check_forest(conn, tenant_id, forest_id)).violations == []
             await _assert_answered(db, s32, b, tenant_id, forest_id)
-            # The HNSW path (the forest's own indexes, built although it is far below the threshold)
-            # finds them too.
-            s0 = s32.model_copy(update={"retrieval": s32.retrieval.model_copy(update={"exact_scan_max_rows": 0})})
-            built = await ensure_forest_indexes(db, s0, tenant_id, forest_id)
-            assert len(built.built) == len(FOREST_INDEXES)
+            # The forest's own indexes (built before the change although it is far below the
+            # threshold) came through it, the half-precision node graphs at the new dimension
+            # (re-embedding wrote 32-dimensional vectors into them), and the HNSW path finds them too.
+            assert (await ensure_forest_indexes(db, _index_everything(s32), tenant_id, forest_id)).built == []
+            async with db.system() as conn:
+                graphs = await fetch_all(
+                    conn, "SELECT indexdef FROM pg_indexes WHERE indexdef ILIKE '%halfvec_cosine_ops%'"
+                )
+            assert len(graphs) == 2 and all("halfvec(32)" in str(r["indexdef"]) for r in graphs)
             answers = await _answers(db, s32, b, tenant_id)
             assert {strategy for _, strategy in answers.values()} == {"hnsw"}
             await _assert_answered(db, s32, b, tenant_id, forest_id)
@@ -438,7 +452,7 @@ async def _verify_dim_32(db_url: str, settings: Settings, tenant_id: uuid.UUID, 
 def test_dimension_change_through_the_cli(
     db_url: str, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    tenant_id, forest_id = asyncio.run(_ingest_fresh(db_url, settings))
+    tenant_id, forest_id = asyncio.run(_ingest_fresh(db_url, settings, indexed=True))
     _cli_env(monkeypatch, db_url, tmp_path, 32)
     # Start-up refuses the mismatch with one line naming the fix, for every other command.
     assert main(["check", "--forest", FOREST]) == 2

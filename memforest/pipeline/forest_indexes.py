@@ -43,6 +43,7 @@ async def _build(db: Database, settings: Settings, forest_id: int, report: Index
         try:
             await store.set_build_memory(conn, settings.retrieval.forest_index_build_memory)
             state = await store.index_state(conn, forest_id)  # again, now that we hold the lock
+            dim = await store.embedding_dim(conn)
             for spec in store.FOREST_INDEXES:
                 name = spec.name(forest_id)
                 if state[name]:
@@ -52,7 +53,7 @@ async def _build(db: Database, settings: Settings, forest_id: int, report: Index
                     report.rebuilt.append(name)
                 else:
                     report.built.append(name)
-                await store.create_index(conn, spec, forest_id)
+                await store.create_index(conn, spec, forest_id, dim)
                 log.info("built forest index %s", name)
         finally:
             await store.reset_build_memory(conn)

@@ -15,8 +15,9 @@ full-text functions by building their statement with the forest id (migration 00
 Indexes are named after the forest (``ix_facts_vec_f<forest>`` ...), so "does this forest have its
 indexes" is a catalogue lookup that can never disagree with what the planner sees, and an index
 left INVALID by an interrupted ``CREATE INDEX CONCURRENTLY`` counts as missing (and is rebuilt);
-in :func:`index_state` (the builders' view, not the read path's) one whose rows differ from its
-spec's (built by an older release after a migration changed the spec) counts as invalid too.
+in :func:`index_state` (the builders' view, not the read path's) one whose rows or operator class
+differ from its spec's (built by an older release after a migration changed the spec) counts as
+invalid too.
 Building and dropping needs the owning role (``Database.autocommit``) outside a transaction.
 """
 
@@ -30,12 +31,13 @@ from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
 
 @dataclass(frozen=True, slots=True)
 class ForestIndexSpec:
-    """One of a forest's indexes: name prefix, table, access method and column, and the rows it
-    holds besides the forest's."""
+    """One of a forest's indexes: name prefix, table, access method and key (``{dim}`` for the
+    embedding dimension), its operator class, and the rows it holds besides the forest's."""
 
     prefix: str
     table: str
-    using: str  # "hnsw (embedding vector_cosine_ops)" | "gin (tsv)"
+    using: str  # "hnsw (embedding vector_cosine_ops)" | "gin (tsv)" | a half-precision graph
+    opclass: str  # the key's operator class as the catalogue names it
     rows: str  # predicate besides the forest (empty: every row of the forest)
 
     def name(self, forest_id: int) -> str:
@@ -46,17 +48,18 @@ class ForestIndexSpec:
         """The rows this index holds for ``forest_id`` (its ``WHERE``)."""
         return f"forest_id = {int(forest_id)}" + (f" AND {self.rows}" if self.rows else "")
 
-    def holds_rows_of(self, forest_id: int, predicate: str | None) -> bool:
-        """Whether an index predicate as the catalogue prints it (``pg_get_expr``, parenthesised) is
-        this spec's for ``forest_id``: one built with other rows (by an older release) is not."""
-        return _bare(predicate or "") == _bare(self.predicate(forest_id))
+    def matches(self, forest_id: int, predicate: str | None, opclass: str | None) -> bool:
+        """Whether an index with this predicate as the catalogue prints it (``pg_get_expr``,
+        parenthesised) and this operator class is this spec's for ``forest_id``: one built with
+        other rows or another key (by an older release) is not."""
+        return _bare(predicate or "") == _bare(self.predicate(forest_id)) and opclass == self.opclass
 
-    def create_sql(self, forest_id: int) -> str:
-        """``CREATE INDEX CONCURRENTLY`` of this index for ``forest_id``."""
+    def create_sql(self, forest_id: int, dim: int) -> str:
+        """``CREATE INDEX CONCURRENTLY`` of this index for ``forest_id`` (vectors of ``dim``)."""
         where = self.predicate(forest_id)
         return (
             f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {self.name(forest_id)} ON {self.table} "
-            f"USING {self.using} WHERE {where}"
+            f"USING {self.using.format(dim=int(dim))} WHERE {where}"
         )
 
 
@@ -65,16 +68,26 @@ def _bare(predicate: str) -> str:
     return " ".join(predicate.replace("(", " ").replace(")", " ").split())
 
 
+def half_precision(column: str, dim: int) -> str:
+    """``column`` (a ``vector``) as the half-precision key of the node graphs: a statement that
+    orders by ``half_precision(col, d) <=> half_precision(CAST(:q AS vector), d)`` reads them."""
+    return f"CAST({column} AS halfvec({int(dim)}))"
+
+
 _HNSW = "hnsw (embedding vector_cosine_ops)"
+_HALF_HNSW = "hnsw ((CAST(embedding AS halfvec({dim}))) halfvec_cosine_ops)"  # half_precision("embedding", dim)
+_GIN = "gin (tsv)"
 # The vector channels of recall (memforest.store.recall / recall_channels) and the write path's
 # near-duplicate lookup, then the full-text channels (migration 0013's functions); the predicates
 # are those of their statements.
 FOREST_INDEXES: tuple[ForestIndexSpec, ...] = (
-    ForestIndexSpec("ix_nodes_root_vec_f", "nodes", _HNSW, "parent_id IS NULL"),
-    ForestIndexSpec("ix_nodes_cell_vec_f", "nodes", _HNSW, "level = 0 AND leaf_cell_id IS NOT NULL"),
-    ForestIndexSpec("ix_nodes_tsv_f", "nodes", "gin (tsv)", "leaf_cell_id IS NOT NULL"),
-    ForestIndexSpec("ix_facts_tsv_f", "facts", "gin (tsv)", ""),
-    ForestIndexSpec("ix_facts_vec_f", "facts", _HNSW, ""),
+    ForestIndexSpec("ix_nodes_root_vec_f", "nodes", _HALF_HNSW, "halfvec_cosine_ops", "parent_id IS NULL"),
+    ForestIndexSpec(
+        "ix_nodes_cell_vec_f", "nodes", _HALF_HNSW, "halfvec_cosine_ops", "level = 0 AND leaf_cell_id IS NOT NULL"
+    ),
+    ForestIndexSpec("ix_nodes_tsv_f", "nodes", _GIN, "tsvector_ops", "leaf_cell_id IS NOT NULL"),
+    ForestIndexSpec("ix_facts_tsv_f", "facts", _GIN, "tsvector_ops", ""),
+    ForestIndexSpec("ix_facts_vec_f", "facts", _HNSW, "vector_cosine_ops", ""),
 )
 _SPECS = {s.prefix: s for s in FOREST_INDEXES}
 _PREFIXES = tuple(_SPECS)
@@ -91,9 +104,15 @@ def indexed_sql(forest: str) -> str:
 INDEXED_SQL = indexed_sql("CAST(:f AS bigint)")
 _INDEXED = f"SELECT {INDEXED_SQL}"
 _STATE = (
-    "SELECT p.prefix, i.indisvalid AS valid, pg_get_expr(i.indpred, i.indrelid) AS predicate "
+    "SELECT p.prefix, i.indisvalid AS valid, pg_get_expr(i.indpred, i.indrelid) AS predicate, "
+    "(SELECT o.opcname::text FROM pg_opclass o WHERE o.oid = i.indclass[0]) AS opclass "
     "FROM unnest(CAST(:prefixes AS text[])) AS p(prefix) "
     "LEFT JOIN pg_index i ON i.indexrelid = to_regclass(p.prefix || CAST(:f AS bigint))"
+)
+# the dimension of the stored vectors (pgvector keeps it as the column's type modifier)
+_DIM = (
+    "SELECT a.atttypmod FROM pg_attribute a WHERE a.attrelid = CAST('nodes' AS regclass) "
+    "AND a.attname = 'embedding' AND NOT a.attisdropped"
 )
 # forests with more than :n facts (every tenant): the ones that should have their own indexes
 _LARGE_FORESTS = (
@@ -121,14 +140,14 @@ async def forest_indexed(conn: Conn, forest_id: int) -> bool:
 
 async def index_state(conn: Conn, forest_id: int) -> dict[str, bool | None]:
     """Per index name of the forest: True (valid), False (to build again: left invalid by a failed
-    build, or holding other rows than its spec's, e.g. built by an older release after a
-    migration changed the spec), None (absent)."""
+    build, or holding other rows or another key than its spec's, e.g. built by an older release
+    after a migration changed the spec), None (absent)."""
     rows = await fetch_all(conn, _STATE, {"prefixes": list(_PREFIXES), "f": forest_id})
     state: dict[str, bool | None] = {}
     for r in rows:
         valid = r["valid"]
         if valid is not None:
-            valid = bool(valid) and _SPECS[r["prefix"]].holds_rows_of(forest_id, r["predicate"])
+            valid = bool(valid) and _SPECS[r["prefix"]].matches(forest_id, r["predicate"], r["opclass"])
         state[f"{r['prefix']}{int(forest_id)}"] = valid
     return state
 
@@ -169,9 +188,15 @@ async def reset_build_memory(conn: Conn) -> None:
     await execute(conn, _RESET_BUILD_MEMORY)
 
 
-async def create_index(conn: Conn, spec: ForestIndexSpec, forest_id: int) -> None:
-    """Build one index (``conn`` must be in autocommit: CONCURRENTLY runs outside a transaction)."""
-    await execute(conn, spec.create_sql(forest_id))
+async def embedding_dim(conn: Conn) -> int:
+    """The dimension of the stored vectors (the half-precision graphs are built for it)."""
+    return int(await scalar(conn, _DIM))
+
+
+async def create_index(conn: Conn, spec: ForestIndexSpec, forest_id: int, dim: int) -> None:
+    """Build one index for vectors of ``dim`` (``conn`` must be in autocommit: CONCURRENTLY runs
+    outside a transaction)."""
+    await execute(conn, spec.create_sql(forest_id, dim))
 
 
 async def drop_index(conn: Conn, name: str) -> None:

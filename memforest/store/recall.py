@@ -4,7 +4,9 @@
 Vector search always runs under the tenant + forest filter. ``exact=True`` scans the forest
 exactly (a MATERIALIZED CTE restricted to the forest, so the planner cannot route it through the
 global HNSW index and lose rows to the filter); ``exact=False`` orders by the HNSW index, with the
-transaction-local knobs ``use_hnsw`` sets.
+transaction-local knobs ``use_hnsw`` sets. The node graphs (roots, cell leaves) are read by their
+half-precision key (:func:`node_graph_order`, ADR 0026); the distance a row keeps is the
+full-precision one either way.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from memforest.store.forest_indexes import half_precision
 from memforest.store.sql import Conn, Row, execute, fetch_all
 
 Vec = npt.NDArray[np.float32]
@@ -55,7 +58,7 @@ NEAREST_CELLS_EXACT = (
 )
 NEAREST_CELLS_HNSW = (
     "WITH c AS MATERIALIZED (SELECT x.leaf_cell_id, x.embedding <=> :q AS d {leaves} "
-    "ORDER BY x.embedding <=> :q LIMIT {lim}) SELECT leaf_cell_id, 1 - d AS sim FROM c ORDER BY d"
+    "ORDER BY {order} LIMIT {lim}) SELECT leaf_cell_id, 1 - d AS sim FROM c ORDER BY d"
 )
 # the forest's tree roots (nodes without a parent; the partial indexes ``ix_nodes_roots`` and the
 # forest's ``ix_nodes_root_vec_f<forest>`` hold only them): the root channel of recall reads them
@@ -67,7 +70,7 @@ NEAREST_ROOTS_EXACT = (
 )
 NEAREST_ROOTS_HNSW = (
     f"WITH c AS MATERIALIZED (SELECT x.node_id, x.embedding <=> :q AS d {_ROOTS} "
-    "ORDER BY x.embedding <=> :q LIMIT {lim}) SELECT node_id, 1 - d AS sim FROM c ORDER BY d"
+    "ORDER BY {order} LIMIT {lim}) SELECT node_id, 1 - d AS sim FROM c ORDER BY d"
 )
 _ANCHOR_CANDIDATES = (
     "SELECT 'fact' AS k, fact_id AS id, text, valid_from AS ts FROM facts WHERE tenant_id = :t "
@@ -75,6 +78,12 @@ _ANCHOR_CANDIDATES = (
     "SELECT 'cell', cell_id, text, t_start FROM cells WHERE tenant_id = :t AND forest_id = :f "
     "AND cell_id = ANY(:cids)"
 )
+
+
+def node_graph_order(dim: int) -> str:
+    """The ``ORDER BY`` key of a node ``x`` nearest to ``:q`` (``dim`` dimensions) that a forest's
+    half-precision node graph serves (``memforest.store.forest_indexes``)."""
+    return f"{half_precision('x.embedding', dim)} <=> {half_precision('CAST(:q AS vector)', dim)}"
 
 
 def fact_visibility(as_of: datetime | None) -> str:
@@ -123,7 +132,7 @@ async def nearest_cells(
 ) -> list[tuple[int, float]]:
     """The ``limit`` cell leaves (session trees) nearest to ``q``: ``(cell_id, cosine)``, best first."""
     template = NEAREST_CELLS_EXACT if exact else NEAREST_CELLS_HNSW
-    sql = template.format(leaves=cell_leaves_sql(as_of), lim=":n")
+    sql = template.format(leaves=cell_leaves_sql(as_of), lim=":n", order=node_graph_order(len(q)))
     return await _nearest(conn, sql, "leaf_cell_id", tenant_id, forest_id, q, limit, as_of)
 
 
@@ -133,7 +142,8 @@ async def nearest_roots(
     """The ``limit`` tree roots of the forest nearest to ``q``: ``(node_id, cosine)``, best first
     (``as_of`` is accepted for a common signature: roots are read as they are now)."""
     template = NEAREST_ROOTS_EXACT if exact else NEAREST_ROOTS_HNSW
-    return await _nearest(conn, template.format(lim=":n"), "node_id", tenant_id, forest_id, q, limit, as_of)
+    sql = template.format(lim=":n", order=node_graph_order(len(q)))
+    return await _nearest(conn, sql, "node_id", tenant_id, forest_id, q, limit, as_of)
 
 
 async def anchor_candidates(

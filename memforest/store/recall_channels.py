@@ -40,6 +40,7 @@ from memforest.store.recall import (
     Vec,
     cell_leaves_sql,
     fact_visibility,
+    node_graph_order,
     node_visibility,
 )
 from memforest.store.sql import Conn, Row, fetch_all, fetch_one
@@ -75,7 +76,7 @@ _ROOTS = (
     "AND tr.root_node_id = c.node_id AND tr.kind = ANY(:kinds) LIMIT 1) z ORDER BY c.d, c.tree_id LIMIT :nr"
 )
 _ROOTS_EXACT = _ROOTS.format(top="AND x.embedding IS NOT NULL OFFSET 0")
-_ROOTS_HNSW = _ROOTS.format(top="ORDER BY x.embedding <=> :q LIMIT 2 * :nr")
+_ROOTS_HNSW = _ROOTS.format(top="ORDER BY {order} LIMIT 2 * :nr")  # the forest's root graph (node_graph_order)
 _TREES_OF = (
     "(SELECT array_agg(p.tree_id ORDER BY p.tree_id) FROM placements p WHERE p.tenant_id = :t "
     "AND p.source_kind = '{kind}' AND p.source_id = {col} AND p.forest_id = :f)"
@@ -195,20 +196,24 @@ async def forest_for_recall(conn: Conn, tenant_id: uuid.UUID, name: str, ef_sear
     return RecallForest(forest=forest, latest=row["latest"], indexed=bool(row["indexed"]))
 
 
-def channels_sql(exact: bool, as_of: datetime | None, *, scan_text: bool, parts: Sequence[ChannelPart] = PARTS) -> str:
+def channels_sql(
+    exact: bool, as_of: datetime | None, *, scan_text: bool, parts: Sequence[ChannelPart] = PARTS, dim: int = 0
+) -> str:
     """The statement of the recall channels of ``parts`` (both: every channel in one statement), for
-    an exact or HNSW forest; full-text candidates from the forest's rows (``scan_text``) or its GIN
-    indexes."""
+    an exact or HNSW forest (whose node graphs are read for vectors of ``dim``); full-text
+    candidates from the forest's rows (``scan_text``) or its GIN indexes."""
     visible = fact_visibility(as_of)
+    order = node_graph_order(dim)
     facts = (NEAREST_FACTS_EXACT if exact else NEAREST_FACTS_HNSW).format(visible=visible, lim=":nf")
-    cells = (NEAREST_CELLS_EXACT if exact else NEAREST_CELLS_HNSW).format(leaves=cell_leaves_sql(as_of), lim=":nc")
+    cells_of = NEAREST_CELLS_EXACT if exact else NEAREST_CELLS_HNSW
+    cells = cells_of.format(leaves=cell_leaves_sql(as_of), lim=":nc", order=order)
     if scan_text:
         lex_facts = _LEXICAL_FACTS_SCAN.format(visible=visible)
         lex_nodes = _LEXICAL_NODES_SCAN.format(node_as_of=node_visibility(as_of))
     else:
         lex_facts, lex_nodes = _LEXICAL_FACTS_INDEXED, _LEXICAL_NODES_INDEXED
     pieces = {
-        "roots": _ROOTS_EXACT if exact else _ROOTS_HNSW,
+        "roots": _ROOTS_EXACT if exact else _ROOTS_HNSW.format(order=order),
         "facts": facts,
         "cells": cells,
         "lex_facts": lex_facts,
@@ -220,6 +225,8 @@ def channels_sql(exact: bool, as_of: datetime | None, *, scan_text: bool, parts:
     chosen = [_PARTS[p] for p in PARTS if p in parts]
     if not chosen:
         raise ValueError("channels_sql needs at least one part")
+    if not exact and "vector" in parts and dim < 1:
+        raise ValueError("the vector channels of an indexed forest need the vectors' dimension")
     ctes = ", ".join(ctes.format(**pieces) for ctes, _, _ in chosen)
     ids = " UNION ".join(part_ids for _, part_ids, _ in chosen)
     rows = " UNION ALL ".join(part_rows for _, _, part_rows in chosen)
@@ -263,4 +270,5 @@ async def recall_channels(
         "cap": limits.lexical_cap,
         "as_of": as_of,
     }
-    return await fetch_all(conn, channels_sql(exact, as_of, scan_text=scan_text, parts=parts), params)
+    sql = channels_sql(exact, as_of, scan_text=scan_text, parts=parts, dim=0 if q is None else len(q))
+    return await fetch_all(conn, sql, params)

@@ -235,7 +235,8 @@ def _quote(name: str) -> str:
 async def change_vector_dimension(conn: Conn, new_dim: int) -> int | None:
     """Retype every ``vector`` column to ``vector(new_dim)`` under the migration lock: drop the
     vector indexes, retype (values become NULL, or a zero placeholder in NOT NULL columns), update
-    ``memforest_meta.embedding_dim``, recreate the indexes. The old dimension, or None when it
+    ``memforest_meta.embedding_dim``, recreate the indexes (a half-precision key at the new
+    dimension). The old dimension, or None when it
     already was ``new_dim``. ConfigurationError when the database is not initialised."""
     await execute(conn, _MIGRATION_LOCK)
     stored = await scalar(conn, _STORED_DIM)
@@ -255,6 +256,6 @@ async def change_vector_dimension(conn: Conn, new_dim: int) -> int | None:
         )
         await execute(conn, retype)
     await execute(conn, _SET_STORED_DIM, {"v": str(new_dim)})
-    for ix in indexes:
-        await execute(conn, str(ix["indexdef"]))
+    for ix in indexes:  # a half-precision graph's key names the dimension too (ADR 0026)
+        await execute(conn, str(ix["indexdef"]).replace(f"halfvec({old})", f"halfvec({new_dim})"))
     return old
