@@ -27,7 +27,7 @@ from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.recall import TreeHit
 from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
-from memforest.store.browse.descent import Descent, beam_descent, children_of
+from memforest.store.browse.descent import beam_descent, children_of
 from memforest.store.sql import Conn, execute, fetch_all
 
 THINGS = ["a kayak", "a violin", "a tent", "a bicycle", "a telescope", "a guitar", "a camera", "a drone"]
@@ -115,8 +115,7 @@ async def _descent_rows(
     conn: Conn, tenant_id: uuid.UUID, forest_id: int, roots: list[int], q: Any, beam: int, cues: TimeCues, keep: int
 ) -> list[dict[str, Any]]:
     window: tuple[datetime | None, datetime | None] = (cues.after, cues.before) if cues.has_window else (None, None)
-    descent = Descent(tuple(roots), beam, *window, OUT_OF_WINDOW_PENALTY, keep)
-    return await beam_descent(conn, tenant_id, forest_id, descent, q)
+    return await beam_descent(conn, tenant_id, forest_id, roots, q, beam, *window, OUT_OF_WINDOW_PENALTY, keep)
 
 
 async def _trees(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> list[TreeHit]:

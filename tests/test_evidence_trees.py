@@ -8,17 +8,14 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
-import pytest
 
 from memforest.backends.factory import build_backends
-from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import query
 from memforest.settings import Settings
 from memforest.store import evidence
-from memforest.store.browse.descent import Descent, beam_descent
 from memforest.store.fact_edits import delete_fact_sources
 from memforest.store.sql import fetch_all
 from memforest.store.tenants import ensure_tenant
@@ -120,41 +117,3 @@ async def test_evidence_names_a_tree_that_holds_it_and_scope_filters_on_kinds(db
             assert "entity" in kinds[(e.kind, e.source_id)]
     finally:
         await backends.aclose()
-
-
-async def test_candidates_after_a_descent_add_its_leaves_with_their_cosine(db: Database, settings: Settings) -> None:
-    """Browse's descent run inside the candidates' statement (the read path's one round trip less)
-    gives the rows the descent and the candidates' statement give one after the other: the given
-    ids and every leaf reached, each reached one with the best cosine of its leaves."""
-    tenant_id, forest_id, _ = await _forest(db, settings)
-    q = np.asarray(HashedEmbedder(settings.embedding.dim).embed_sync(["Where does Bob live now?"])[0], np.float32)
-    async with db.tenant(tenant_id) as conn:
-        trees = await fetch_all(
-            conn, "SELECT tree_id, root_node_id FROM trees WHERE tenant_id = :t AND root_node_id IS NOT NULL",
-            {"t": tenant_id},
-        )  # fmt: skip
-        given = await fetch_all(conn, "SELECT min(fact_id) AS id FROM facts WHERE tenant_id = :t", {"t": tenant_id})
-        roots = tuple(int(r["root_node_id"]) for r in trees)
-        scoring = sorted(int(r["tree_id"]) for r in trees)[::2]
-        for live in (0, 1):
-            descent = Descent(roots, 2, None, None, 0.2, live)
-            leaves = await beam_descent(conn, tenant_id, forest_id, descent, q)
-            best: dict[tuple[str, int], float] = {}
-            for lf in leaves:
-                fact = lf["leaf_fact_id"] is not None
-                key = ("fact", int(lf["leaf_fact_id"])) if fact else ("cell", int(lf["leaf_cell_id"]))
-                best[key] = max(best.get(key, -2.0), float(lf["sim"]))
-            fids = [int(given[0]["id"])]
-            folded = await evidence.candidates_with_sim(conn, tenant_id, forest_id, fids, [], q, scoring, descent)
-            apart = await evidence.candidates_with_sim(
-                conn, tenant_id, forest_id, sorted({*fids, *(i for k, i in best if k == "fact")}),
-                sorted(i for k, i in best if k == "cell"), q, scoring,
-            )  # fmt: skip
-            assert leaves and {k for k in best if k[0] == "cell"}  # the descent reached cells and facts
-            by_key = {(str(r["kind"]), int(r["id"])): dict(r) for r in folded}
-            assert set(by_key) == {(str(r["kind"]), int(r["id"])) for r in apart} == set(best) | {("fact", fids[0])}
-            for r in apart:
-                row = by_key[(str(r["kind"]), int(r["id"]))]
-                leaf_sim = row.pop("leaf_sim")
-                assert leaf_sim == (pytest.approx(best[(r["kind"], r["id"])]) if (r["kind"], r["id"]) in best else None)
-                assert row == {k: v for k, v in dict(r).items() if k != "leaf_sim"}

@@ -26,7 +26,6 @@ from typing import Any
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.timecues import TimeCues
 from memforest.store import evidence as evidence_store
-from memforest.store.browse.descent import Descent
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn, Row
 from memforest.text.terms import content_terms
@@ -146,7 +145,7 @@ def _item(r: Row) -> _Item:
         valid_to=r["t_end"] if fact else None,
         session_id=None if fact else str(r["session_ext"]),
         turn_ids=(),
-        sim=_with_leaf(_finite(r["sim"]), r["leaf_sim"]),
+        sim=_finite(r["sim"]),
         tree_ids=tuple(t[0] for t in every) if every else tuple(r["in_trees"] or ()),
         trees=every,
         first_tree=r["first_tree"],
@@ -165,16 +164,12 @@ async def _load(
     cell_ids: Sequence[int],
     q: Vec,
     scoring_trees: Sequence[int] | None,
-    descent: Descent | None,
 ) -> list[_Item]:
     """The candidates (in no particular order: assembly sorts them), each with the ids of the
-    ``scoring_trees`` that hold it, or with all its trees when ``scoring_trees`` is None; with the
-    leaves ``descent`` reaches among them."""
-    if not fact_ids and not cell_ids and descent is None:
+    ``scoring_trees`` that hold it, or with all its trees when ``scoring_trees`` is None."""
+    if not fact_ids and not cell_ids:
         return []
-    rows = await evidence_store.candidates_with_sim(
-        conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring_trees, descent
-    )
+    rows = await evidence_store.candidates_with_sim(conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring_trees)
     return [_item(r) for r in rows]
 
 
@@ -260,12 +255,6 @@ def _cited(item: _Item, opts: AssembleOptions, cues: TimeCues) -> tuple[str | No
     return inside[0][0], turns, len(item.turn_ids) - len(turns)
 
 
-def _with_leaf(sim: float, leaf_sim: float | None) -> float:
-    """An item's cosine, raised to the best of its leaves a descent reached (None: none), as a
-    stage's similarity raises it (a NaN of a leaf without content words changes nothing)."""
-    return sim if leaf_sim is None else max(sim, float(leaf_sim))
-
-
 def _finite(value: object) -> float:
     """A similarity as a float; pgvector answers NaN for a zero vector (no content words), which JSON cannot carry."""
     x = float(value) if isinstance(value, int | float) else 0.0
@@ -345,23 +334,20 @@ async def assemble(
     opts: AssembleOptions,
     preset: RetrievalPreset,
     pinned: Mapping[tuple[str, int], str] | None = None,
-    descent: Descent | None = None,
 ) -> list[Evidence]:
     """Resolve, filter, dedupe, rerank and cut ``candidates`` to the final evidence list. ``pinned``
     items (a temporal question's answer state and its neighbours, with their roles, in rank order)
-    come first, superseded or not; the reranked rest follows. A ``descent`` not run yet (browse's,
-    :func:`memforest.retrieval.browse.emb_descent`) runs in the candidates' statement: the leaves it
-    reaches are candidates too, as if browse had added them."""
+    come first, superseded or not; the reranked rest follows."""
     pinned = pinned or {}
     fact_ids = sorted(c.source_id for c in candidates.values() if c.kind == "fact")
     cell_ids = sorted(c.source_id for c in candidates.values() if c.kind == "cell")
     # ranking scores an item by the recalled trees holding it (``tree_scores``); a scoped query
     # also filters on the kinds of all its trees, so it reads them all
     scoring = None if opts.scope_kinds is not None else sorted(tree_scores)
-    items = await _load(conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring, descent)
+    items = await _load(conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring)
     for it in items:
-        cand = candidates.get((it.kind, it.source_id))  # (None: a leaf the descent reached)
-        if cand is not None and cand.sim is not None:
+        cand = candidates[(it.kind, it.source_id)]
+        if cand.sim is not None:
             it.sim = max(it.sim, cand.sim)
     items = [it for it in items if _visible(it, opts, cues, (it.kind, it.source_id) in pinned)]
     seen_text: set[str] = set()

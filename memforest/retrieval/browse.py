@@ -22,7 +22,7 @@ from memforest.backends.llm import LLMNavigator, LLMPlanner
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.recall import TreeHit
 from memforest.retrieval.timecues import TimeCues
-from memforest.store.browse.descent import Descent, beam_descent, children_of, node_summaries, node_vectors
+from memforest.store.browse.descent import beam_descent, children_of, node_summaries, node_vectors
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn
 
@@ -95,23 +95,15 @@ async def browse_emb(
     back, except for a query that shows live facts only (``live_only``: no as_of, time range,
     superseded facts or source filter asked) and has no time window: then the ``leaves_per_tree``
     best of each tree among the leaves that query can show (:func:`leaf_cap`)."""
-    descent = emb_descent(trees, preset, cues, live_only=live_only)
-    if descent is None:
-        return []
-    return [_leaf(r) for r in await beam_descent(conn, tenant_id, forest_id, descent, q)]
-
-
-def emb_descent(
-    trees: Sequence[TreeHit], preset: RetrievalPreset, cues: TimeCues, *, live_only: bool = False
-) -> Descent | None:
-    """The beam descent :func:`browse_emb` runs from the roots of ``trees`` (None without any):
-    assembly can read its leaves in its own candidates' statement instead (one round trip less)."""
-    roots = tuple(int(t.root_node_id) for t in trees if t.root_node_id is not None)
+    roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
     if not roots:
-        return None
-    after, before = (cues.after, cues.before) if cues.has_window else (None, None)
-    live = leaf_cap(preset, cues, live_only=live_only)
-    return Descent(roots, preset.beam_width, after, before, OUT_OF_WINDOW_PENALTY, live)
+        return []
+    window = (cues.after, cues.before) if cues.has_window else (None, None)
+    rows = await beam_descent(
+        conn, tenant_id, forest_id, roots, q, preset.beam_width, *window, OUT_OF_WINDOW_PENALTY,
+        leaf_cap(preset, cues, live_only=live_only),
+    )  # fmt: skip
+    return [_leaf(r) for r in rows]
 
 
 def leaf_cap(preset: RetrievalPreset, cues: TimeCues, *, live_only: bool) -> int:

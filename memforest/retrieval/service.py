@@ -17,7 +17,7 @@ from memforest.backends.llm import LLMNavigator, LLMPlanner
 from memforest.db.engine import Database
 from memforest.errors import InputError
 from memforest.retrieval.assemble import AssembleOptions, Candidate, Evidence, assemble
-from memforest.retrieval.browse import Leaf, browse_emb, browse_llm, emb_descent
+from memforest.retrieval.browse import Leaf, browse_emb, browse_llm
 from memforest.retrieval.filters import SourceFilter, apply_filter
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.recall import LexicalRows, RecallResult, lexical_beside, query_terms, recall
@@ -26,7 +26,6 @@ from memforest.retrieval.temporal.plan import TemporalPlan
 from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
-from memforest.store.browse.descent import Descent
 from memforest.store.recall import Vec, anchor_candidates, nearest_cells, nearest_facts
 from memforest.store.recall_channels import forest_for_recall
 from memforest.store.sql import Conn
@@ -240,9 +239,8 @@ async def query(
         llm_calls: dict[str, int] = {}
         plan: TemporalPlan | None = None
 
-        async def assemble_in(conn: Conn, descent: Descent | None = None) -> list[Evidence]:
-            """Assemble the evidence of ``recalled``, ``leaves`` and the leaves of ``descent`` (browse's,
-            when it runs in assembly's candidates' statement) (times itself as ``assemble``)."""
+        async def assemble_in(conn: Conn) -> list[Evidence]:
+            """Assemble the evidence of ``recalled`` and ``leaves`` (times itself as ``assemble``)."""
             t0 = time.perf_counter()
             tree_scores = {t.tree_id: t.score for t in recalled.trees}
             opts = AssembleOptions(
@@ -265,9 +263,8 @@ async def query(
                     conn, tenant_id, forest.forest_id, candidates, source_filter, qvec, 3 * k
                 )
             out = await assemble(
-                conn, tenant_id, forest.forest_id, candidates, qvec, question, tree_scores, cues, opts, preset, pinned,
-                descent,
-            )  # fmt: skip
+                conn, tenant_id, forest.forest_id, candidates, qvec, question, tree_scores, cues, opts, preset, pinned
+            )
             timings["assemble"] = _ms(t0)
             return out
 
@@ -323,18 +320,11 @@ async def query(
                     and not include_superseded
                     and source_filter is None
                 )
-                if source_filter is None:
-                    # browse's descent runs in assembly's candidates' statement (one round trip and
-                    # one planning less): its time is part of ``assemble``
-                    descent = emb_descent(recalled.trees, preset, cues, live_only=live_only)
-                    timings["browse"] = _ms(t0)
-                    evidence = await assemble_in(conn, descent)
-                else:  # the filter reads the candidates browse found: browse first
-                    leaves = await browse_emb(
-                        conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues, live_only=live_only
-                    )
-                    timings["browse"] = _ms(t0)
-                    evidence = await assemble_in(conn)
+                leaves = await browse_emb(
+                    conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues, live_only=live_only
+                )
+                timings["browse"] = _ms(t0)
+                evidence = await assemble_in(conn)
 
         if mode_used == "llm" and chat is not None:
             t0 = time.perf_counter()

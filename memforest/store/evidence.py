@@ -12,7 +12,6 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
-from memforest.store.browse.descent import Descent
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn, Row, fetch_all
 
@@ -38,63 +37,36 @@ _IN_TREES = (
     "WHERE p.tenant_id = :t AND p.source_kind = '{kind}' AND p.source_id = {col}) pt ON true "
 )
 _CANDIDATES_OF = (
-    "{descent}SELECT 'fact' AS kind, x.fact_id AS id, x.text, x.valid_from AS t_start, x.valid_to AS t_end, "
-    "x.time_text, x.superseded_by, x.recorded_at, x.retracted_at, NULL::text AS session_ext, "
-    "coalesce(1 - (x.embedding <=> :q), 0) AS sim, {fact_leaf} AS leaf_sim, {fact_trees} AS trees, "
-    "{in_trees} AS in_trees, {first_tree} AS first_tree "
-    "FROM facts x {fact_join}WHERE x.tenant_id = :t AND x.forest_id = :f AND x.fact_id = ANY({fids}) "
+    "SELECT 'fact' AS kind, x.fact_id AS id, x.text, x.valid_from AS t_start, x.valid_to AS t_end, x.time_text, "
+    "x.superseded_by, x.recorded_at, x.retracted_at, NULL::text AS session_ext, "
+    "coalesce(1 - (x.embedding <=> :q), 0) AS sim, {fact_trees} AS trees, {in_trees} AS in_trees, "
+    "{first_tree} AS first_tree "
+    "FROM facts x {fact_join}WHERE x.tenant_id = :t AND x.forest_id = :f AND x.fact_id = ANY(:fids) "
     "UNION ALL "
     "SELECT 'cell', c.cell_id, c.text, c.t_start, c.t_end, NULL, NULL, NULL, NULL, s.external_id, "
     "(SELECT coalesce(1 - (n.embedding <=> :q), 0) FROM nodes n WHERE n.tenant_id = c.tenant_id "
-    " AND n.leaf_cell_id = c.cell_id AND n.embedding IS NOT NULL LIMIT 1), {cell_leaf}, {cell_trees}, {in_trees}, "
-    "{first_tree} FROM cells c JOIN sessions s ON s.tenant_id = c.tenant_id AND s.session_id = c.session_id "
-    "{cell_join}WHERE c.tenant_id = :t AND c.forest_id = :f AND c.cell_id = ANY({cids})"
+    " AND n.leaf_cell_id = c.cell_id AND n.embedding IS NOT NULL LIMIT 1), {cell_trees}, {in_trees}, {first_tree} "
+    "FROM cells c JOIN sessions s ON s.tenant_id = c.tenant_id AND s.session_id = c.session_id {cell_join}"
+    "WHERE c.tenant_id = :t AND c.forest_id = :f AND c.cell_id = ANY(:cids)"
 )
-# The candidates of a query whose browse has not run yet: its beam descent (``Descent.ctes``) runs
-# first in the same statement and the leaves it reaches join the given ids, each with the best
-# cosine a leaf of it had (``leaf_sim``), as a separate descent statement handed them to assembly.
-_REACHED = (
-    "WITH RECURSIVE {ctes}, reached AS MATERIALIZED (SELECT leaf_fact_id, leaf_cell_id, max(sim) AS sim "
-    "FROM leaves GROUP BY leaf_fact_id, leaf_cell_id) "
-)
-_WITH_LEAVES = {
-    "fids": "ARRAY(SELECT unnest(CAST(:fids AS bigint[])) UNION SELECT leaf_fact_id FROM reached "
-    "WHERE leaf_fact_id IS NOT NULL)",
-    "cids": "ARRAY(SELECT unnest(CAST(:cids AS bigint[])) UNION SELECT leaf_cell_id FROM reached "
-    "WHERE leaf_cell_id IS NOT NULL)",
-    "fact_leaf": "(SELECT r.sim FROM reached r WHERE r.leaf_fact_id = x.fact_id)",
-    "cell_leaf": "(SELECT r.sim FROM reached r WHERE r.leaf_cell_id = c.cell_id)",
-}
-_WITHOUT_LEAVES = {"descent": "", "fids": ":fids", "cids": ":cids", "fact_leaf": "NULL::float8", "cell_leaf": "NULL"}
 # every tree of every candidate (a scoped query filters on their kinds)
-_ALL_TREES = {
-    "fact_trees": _TREES_OF.format(kind="fact", col="x.fact_id"),
-    "cell_trees": _TREES_OF.format(kind="cell", col="c.cell_id"),
-    "in_trees": "NULL::bigint[]",
-    "first_tree": "NULL::bigint",
-    "fact_join": "",
-    "cell_join": "",
-}
+_CANDIDATES = _CANDIDATES_OF.format(
+    fact_trees=_TREES_OF.format(kind="fact", col="x.fact_id"),
+    cell_trees=_TREES_OF.format(kind="cell", col="c.cell_id"),
+    in_trees="NULL::bigint[]",
+    first_tree="NULL::bigint",
+    fact_join="",
+    cell_join="",
+)
 # the scoring trees of every candidate only
-_SCORING_TREES = {
-    "fact_trees": "NULL",
-    "cell_trees": "NULL",
-    "in_trees": "pt.in_trees",
-    "first_tree": "pt.first_tree",
-    "fact_join": _IN_TREES.format(kind="fact", col="x.fact_id"),
-    "cell_join": _IN_TREES.format(kind="cell", col="c.cell_id"),
-}
-
-
-def _candidates_sql(scoring: bool, descent: Descent | None) -> str:
-    """The candidates' statement: with the scoring trees or every tree of each, after a descent
-    or not."""
-    trees = _SCORING_TREES if scoring else _ALL_TREES
-    if descent is None:
-        return _CANDIDATES_OF.format(**trees, **_WITHOUT_LEAVES)
-    return _CANDIDATES_OF.format(**trees, **_WITH_LEAVES, descent=_REACHED.format(ctes=descent.ctes()))
-
-
+_CANDIDATES_IN_TREES = _CANDIDATES_OF.format(
+    fact_trees="NULL",
+    cell_trees="NULL",
+    in_trees="pt.in_trees",
+    first_tree="pt.first_tree",
+    fact_join=_IN_TREES.format(kind="fact", col="x.fact_id"),
+    cell_join=_IN_TREES.format(kind="cell", col="c.cell_id"),
+)
 # a fact's sources: [session external id, client turn id] pairs and the session times, oldest
 # session first; a cell's client turn ids in turn order (``times`` NULL); and ``kind:label`` of the
 # trees asked for (their labels)
@@ -126,7 +98,6 @@ async def candidates_with_sim(
     cell_ids: Sequence[int],
     q: Vec,
     scoring_trees: Sequence[int] | None = None,
-    descent: Descent | None = None,
 ) -> list[Row]:
     """The given facts and cells with their cosine to ``q`` (0 without a vector; a cell's is its
     leaf node's) and their trees, in one statement: ``kind`` (``fact`` | ``cell``), ``id, text,
@@ -136,16 +107,11 @@ async def candidates_with_sim(
     holds every tree of the item as ``(tree_id, kind, label)`` records in no particular order (see
     :func:`tree_triples`), the other two NULL; with them, ``trees`` is NULL, ``in_trees`` the ids of
     those of ``scoring_trees`` that hold the item (NULL for none) and ``first_tree`` the smallest id
-    of every tree holding it. Facts come first; order within a kind is unspecified. With a
-    ``descent``, the leaves it reaches are candidates too, read in the same statement, and
-    ``leaf_sim`` is the best cosine of a leaf of the item it reached (NULL for an item it did not
-    reach; NULL for all without a descent)."""
+    of every tree holding it. Facts come first; order within a kind is unspecified."""
     p = {"t": tenant_id, "f": forest_id, "fids": list(fact_ids), "cids": list(cell_ids), "q": q}
-    if descent is not None:
-        p |= descent.params()
-    if scoring_trees is not None:
-        p["rt"] = list(scoring_trees)
-    return await fetch_all(conn, _candidates_sql(scoring_trees is not None, descent), p)
+    if scoring_trees is None:
+        return await fetch_all(conn, _CANDIDATES, p)
+    return await fetch_all(conn, _CANDIDATES_IN_TREES, p | {"rt": list(scoring_trees)})
 
 
 async def provenance(

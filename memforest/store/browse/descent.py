@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -43,66 +42,28 @@ _BEAM_COLS = (
     "coalesce(1 - (n.embedding <=> :q), 0) AS sim, "
     "coalesce(n.t_end < :after, false) OR coalesce(n.t_start >= :before, false) AS outside"
 )
-# the descent's recursive CTE ``walk`` (every level's children, ``kept`` marking the beam)
-_WALK_CTE = (
-    f"walk AS (SELECT k.*, {_BEAM_RANK} AS kept FROM ("
+_WALK = (
+    f"WITH RECURSIVE walk AS (SELECT k.*, {_BEAM_RANK} AS kept FROM ("
     f" SELECT 1 AS depth, {_BEAM_COLS} FROM nodes n"
     " WHERE n.tenant_id = :t AND n.forest_id = :f AND n.parent_id = ANY(:p) OFFSET 0) k"
     f" UNION ALL SELECT k.*, {_BEAM_RANK} FROM ("
     f" SELECT w.depth + 1, {_BEAM_COLS} FROM walk w JOIN nodes n"
     " ON n.tenant_id = :t AND n.parent_id = w.node_id AND n.forest_id = :f WHERE w.kept OFFSET 0) k"
-    ")"
+    ") SELECT node_id, tree_id, leaf_fact_id, leaf_cell_id, sim "
 )
-_LEAF_COLS = "SELECT node_id, tree_id, leaf_fact_id, leaf_cell_id, sim "
 _LEVEL_ORDER = " ORDER BY depth, parent_id, t_start, seq"
 # every leaf reached
-_ALL_LEAVES = "FROM walk WHERE level = 0"
+_BEAM = _WALK + "FROM walk WHERE level = 0" + _LEVEL_ORDER
 # the :leaves best live leaves of each tree: a superseded or retracted fact's leaf is left out first
 # (a query without a time filter shows such a fact only when its temporal plan pins it, and pinned
 # facts join the candidates without browse; it must not take a live leaf's place)
-_LIVE_LEAVES = (
-    "FROM (SELECT w.*, row_number() OVER (PARTITION BY w.tree_id ORDER BY "
+_BEAM_LIVE = (
+    _WALK
+    + "FROM (SELECT w.*, row_number() OVER (PARTITION BY w.tree_id ORDER BY "
     + _ORDER.format(s=_SCORE.format(n="w"), n="w")
     + ") AS r FROM walk w LEFT JOIN facts x ON x.tenant_id = :t AND x.fact_id = w.leaf_fact_id"
-    " WHERE w.level = 0 AND x.superseded_by IS NULL AND x.retracted_at IS NULL) l WHERE r <= :leaves"
+    " WHERE w.level = 0 AND x.superseded_by IS NULL AND x.retracted_at IS NULL) l WHERE r <= :leaves" + _LEVEL_ORDER
 )
-_BEAM = f"WITH RECURSIVE {_WALK_CTE} {_LEAF_COLS}{_ALL_LEAVES}{_LEVEL_ORDER}"
-_BEAM_LIVE = f"WITH RECURSIVE {_WALK_CTE} {_LEAF_COLS}{_LIVE_LEAVES}{_LEVEL_ORDER}"
-
-
-@dataclass(frozen=True, slots=True)
-class Descent:
-    """An ``emb`` beam descent to run: from ``roots``, the ``beam`` best internal children of each
-    tree per level ("best": the cosine to the query less ``penalty`` outside ``[after, before)``),
-    every leaf reached or, with ``live_leaves`` > 0, the ``live_leaves`` best live leaves of each
-    tree (see :func:`beam_descent`)."""
-
-    roots: tuple[int, ...]
-    beam: int
-    after: datetime | None
-    before: datetime | None
-    penalty: float
-    live_leaves: int = 0
-
-    def params(self) -> dict[str, Any]:
-        """The statement parameters of the descent (besides ``:t``, ``:f`` and the query ``:q``)."""
-        return {
-            "p": list(self.roots),
-            "beam": self.beam,
-            "leaves": self.live_leaves,
-            "after": self.after,
-            "before": self.before,
-            "penalty": self.penalty,
-        }
-
-    def ctes(self) -> str:
-        """The CTEs ``walk`` and ``leaves`` (``node_id, tree_id, leaf_fact_id, leaf_cell_id, sim``:
-        the leaves this descent reaches) for the ``WITH RECURSIVE`` of another statement, which
-        then reads the leaves in the same round trip (``memforest.store.evidence``)."""
-        leaves = _LIVE_LEAVES if self.live_leaves > 0 else _ALL_LEAVES
-        return f"{_WALK_CTE}, leaves AS MATERIALIZED ({_LEAF_COLS}{leaves})"
-
-
 _NODE_SUMMARIES = "SELECT node_id, summary FROM nodes WHERE tenant_id = :t AND forest_id = :f AND node_id = ANY(:ids)"
 _NODE_VECTORS = (
     "SELECT node_id, embedding FROM nodes WHERE tenant_id = :t AND forest_id = :f "
@@ -120,16 +81,28 @@ async def children_of(
     return await fetch_all(conn, sql, {"t": tenant_id, "f": forest_id, "p": list(parents), "q": q})
 
 
-async def beam_descent(conn: Conn, tenant_id: uuid.UUID, forest_id: int, descent: Descent, q: Vec) -> list[Row]:
-    """The leaves of a beam descent from ``descent.roots``, in one statement: from each level keep
-    the ``beam`` best internal children of each tree, "best" by the cosine to ``q`` less
-    ``penalty`` outside ``[after, before)``, a NaN after every number, then inside before outside,
-    then the node id. Every leaf reached comes back, or with ``live_leaves`` > 0 the
-    ``live_leaves`` best of each tree among those not of a superseded or retracted fact (for a
-    query that shows live facts only). Rows ``node_id, tree_id, leaf_fact_id, leaf_cell_id, sim``
-    (the plain cosine), level by level and each level as :func:`children_of` orders its rows."""
-    sql = _BEAM_LIVE if descent.live_leaves > 0 else _BEAM
-    return await fetch_all(conn, sql, {"t": tenant_id, "f": forest_id, "q": q} | descent.params())
+async def beam_descent(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    roots: Sequence[int],
+    q: Vec,
+    beam: int,
+    after: datetime | None,
+    before: datetime | None,
+    penalty: float,
+    live_leaves: int = 0,
+) -> list[Row]:
+    """The leaves of a beam descent from ``roots``, in one statement: from each level keep the
+    ``beam`` best internal children of each tree, "best" by the cosine to ``q`` less ``penalty``
+    outside ``[after, before)``, a NaN after every number, then inside before outside, then the
+    node id. Every leaf reached comes back, or with ``live_leaves`` > 0 the ``live_leaves`` best of
+    each tree among those not of a superseded or retracted fact (for a query that shows live facts
+    only). Rows ``node_id, tree_id, leaf_fact_id, leaf_cell_id, sim`` (the plain cosine), level by
+    level and each level as :func:`children_of` orders its rows."""
+    p = {"t": tenant_id, "f": forest_id, "p": list(roots), "q": q, "beam": beam, "leaves": live_leaves}
+    sql = _BEAM_LIVE if live_leaves > 0 else _BEAM
+    return await fetch_all(conn, sql, p | {"after": after, "before": before, "penalty": penalty})
 
 
 async def node_vectors(
