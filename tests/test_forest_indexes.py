@@ -143,8 +143,8 @@ async def test_an_index_holding_other_rows_than_its_spec_is_rebuilt(db: Database
 async def test_the_vector_channels_read_the_half_precision_node_graphs(db: Database, settings: Settings) -> None:
     """The roots' and cell leaves' graphs index ``halfvec`` keys (migration 0017): the vector
     channels' statement must order by the same key, or the planner would scan the forest; each row
-    keeps its full-precision similarity. A graph of an older release (full precision) counts as to
-    build again."""
+    keeps its full-precision similarity. A graph of an older release (full precision, or pgvector's
+    default links where the spec asks for fewer) counts as to build again."""
     s = _small_threshold(settings, 3)
     tenant_id, forest_id = await _ingest(db, s)
     q = np.asarray(HashedEmbedder(s.embedding.dim).embed_sync(["a grey cat"])[0], dtype=np.float32)
@@ -171,6 +171,12 @@ async def test_the_vector_channels_read_the_half_precision_node_graphs(db: Datab
                             f"WHERE forest_id = {forest_id} AND level = 0 AND leaf_cell_id IS NOT NULL")  # fmt: skip
         assert (await vx.index_state(conn, forest_id))[name] is False
     assert (await ensure_all_indexes(db, s)).rebuilt == [name]
+    async with db.autocommit() as conn:  # the right key with pgvector's default links is stale too
+        rows = await fetch_all(conn, "SELECT pg_get_indexdef(to_regclass(:n)) AS d", {"n": name})
+        assert "WITH (m='8')" in str(rows[0]["d"])
+        await execute(conn, f"DROP INDEX {name}")
+        await execute(conn, str(rows[0]["d"]).replace(" WITH (m='8')", ""))
+        assert (await vx.index_state(conn, forest_id))[name] is False
 
 
 async def test_an_invalid_index_is_rebuilt_and_forgetting_drops_them(db: Database, settings: Settings) -> None:

@@ -178,5 +178,6 @@ def test_migration_0017_rebuilds_forest_node_graphs_at_half_precision(db_url: st
         assert "USING hnsw (((embedding)::halfvec(64)) halfvec_cosine_ops)" in definition
         assert "halfvec_cosine_ops" in definition
         assert definition.split(" WHERE ")[1] == before[name].split(" WHERE ")[1]
+        assert ("WITH (m='8')" in definition) is ("cell" in name)  # the cell leaves' graph links fewer
     migrate.downgrade(db_url, embedding_dim=64, revision="0016")
-    assert all("embedding vector_cosine_ops" in d for d in _node_graphs(db_url).values())
+    assert all("embedding vector_cosine_ops" in d and "WITH" not in d for d in _node_graphs(db_url).values())

@@ -1,7 +1,11 @@
 """A large forest's own indexes (ADR 0024): a forest past ``exact_scan_max_rows`` facts gets five
 partial indexes of its own (``WHERE forest_id = N``): HNSW over its facts, its cell leaves and its
 roots, GIN over the full text of its facts and of its cell leaves (migration 0016). Smaller forests
-have none: their rows are read through the ``(tenant, forest)`` b-trees and scanned.
+have none: their rows are read through the ``(tenant, forest)`` b-trees and scanned. The two node
+graphs index the vectors at half precision (``halfvec``, migration 0017, ADR 0026): half the bytes
+to read per search and to write per insert; the cell leaves' graph also links fewer neighbours
+(``m = 8``). The facts' graph keeps full precision and pgvector's defaults (the write path's
+near-duplicate test and a plain pgvector search read it).
 
 Global indexes served both one huge forest and many small ones badly: a 100K forest among 1.1M
 facts was 9% of the HNSW graph, so a filtered search walked mostly other forests' vectors (overlap
@@ -15,9 +19,9 @@ full-text functions by building their statement with the forest id (migration 00
 Indexes are named after the forest (``ix_facts_vec_f<forest>`` ...), so "does this forest have its
 indexes" is a catalogue lookup that can never disagree with what the planner sees, and an index
 left INVALID by an interrupted ``CREATE INDEX CONCURRENTLY`` counts as missing (and is rebuilt);
-in :func:`index_state` (the builders' view, not the read path's) one whose rows or operator class
-differ from its spec's (built by an older release after a migration changed the spec) counts as
-invalid too.
+in :func:`index_state` (the builders' view, not the read path's) one whose rows, operator class or
+storage parameters differ from its spec's (built by an older release after a migration changed the
+spec) counts as invalid too.
 Building and dropping needs the owning role (``Database.autocommit``) outside a transaction.
 """
 
@@ -39,6 +43,7 @@ class ForestIndexSpec:
     using: str  # "hnsw (embedding vector_cosine_ops)" | "gin (tsv)" | a half-precision graph
     opclass: str  # the key's operator class as the catalogue names it
     rows: str  # predicate besides the forest (empty: every row of the forest)
+    options: tuple[str, ...] = ()  # storage parameters ("m=8"), as the catalogue lists them
 
     def name(self, forest_id: int) -> str:
         """The index's name for ``forest_id``."""
@@ -48,18 +53,23 @@ class ForestIndexSpec:
         """The rows this index holds for ``forest_id`` (its ``WHERE``)."""
         return f"forest_id = {int(forest_id)}" + (f" AND {self.rows}" if self.rows else "")
 
-    def matches(self, forest_id: int, predicate: str | None, opclass: str | None) -> bool:
+    def matches(
+        self, forest_id: int, predicate: str | None, opclass: str | None, options: list[str] | None = None
+    ) -> bool:
         """Whether an index with this predicate as the catalogue prints it (``pg_get_expr``,
-        parenthesised) and this operator class is this spec's for ``forest_id``: one built with
-        other rows or another key (by an older release) is not."""
-        return _bare(predicate or "") == _bare(self.predicate(forest_id)) and opclass == self.opclass
+        parenthesised), this operator class and these storage parameters (``pg_class.reloptions``)
+        is this spec's for ``forest_id``: one built with other rows, another key or other
+        parameters (by an older release) is not."""
+        same_rows = _bare(predicate or "") == _bare(self.predicate(forest_id))
+        return same_rows and opclass == self.opclass and sorted(options or ()) == sorted(self.options)
 
     def create_sql(self, forest_id: int, dim: int) -> str:
         """``CREATE INDEX CONCURRENTLY`` of this index for ``forest_id`` (vectors of ``dim``)."""
         where = self.predicate(forest_id)
+        with_ = f" WITH ({', '.join(o.replace('=', ' = ') for o in self.options)})" if self.options else ""
         return (
             f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {self.name(forest_id)} ON {self.table} "
-            f"USING {self.using.format(dim=int(dim))} WHERE {where}"
+            f"USING {self.using.format(dim=int(dim))}{with_} WHERE {where}"
         )
 
 
@@ -80,10 +90,20 @@ _GIN = "gin (tsv)"
 # The vector channels of recall (memforest.store.recall / recall_channels) and the write path's
 # near-duplicate lookup, then the full-text channels (migration 0013's functions); the predicates
 # are those of their statements.
+# The cell leaves' graph links each element to 8 neighbours a layer (16 on layer 0) where the others
+# keep pgvector's default 16 (32): at 100K facts its search at the read path's ef_search took 2.0
+# against 2.8 ms and a new leaf's insert ~25% less, its overlap with the exact top 40 0.974 against
+# 0.993 (ADR 0026); the roots' graph with 8 fell to 0.917 and keeps 16.
+CELL_GRAPH_OPTIONS = ("m=8",)
 FOREST_INDEXES: tuple[ForestIndexSpec, ...] = (
     ForestIndexSpec("ix_nodes_root_vec_f", "nodes", _HALF_HNSW, "halfvec_cosine_ops", "parent_id IS NULL"),
     ForestIndexSpec(
-        "ix_nodes_cell_vec_f", "nodes", _HALF_HNSW, "halfvec_cosine_ops", "level = 0 AND leaf_cell_id IS NOT NULL"
+        "ix_nodes_cell_vec_f",
+        "nodes",
+        _HALF_HNSW,
+        "halfvec_cosine_ops",
+        "level = 0 AND leaf_cell_id IS NOT NULL",
+        CELL_GRAPH_OPTIONS,
     ),
     ForestIndexSpec("ix_nodes_tsv_f", "nodes", _GIN, "tsvector_ops", "leaf_cell_id IS NOT NULL"),
     ForestIndexSpec("ix_facts_tsv_f", "facts", _GIN, "tsvector_ops", ""),
@@ -105,7 +125,8 @@ INDEXED_SQL = indexed_sql("CAST(:f AS bigint)")
 _INDEXED = f"SELECT {INDEXED_SQL}"
 _STATE = (
     "SELECT p.prefix, i.indisvalid AS valid, pg_get_expr(i.indpred, i.indrelid) AS predicate, "
-    "(SELECT o.opcname::text FROM pg_opclass o WHERE o.oid = i.indclass[0]) AS opclass "
+    "(SELECT o.opcname::text FROM pg_opclass o WHERE o.oid = i.indclass[0]) AS opclass, "
+    "(SELECT c.reloptions FROM pg_class c WHERE c.oid = i.indexrelid) AS options "
     "FROM unnest(CAST(:prefixes AS text[])) AS p(prefix) "
     "LEFT JOIN pg_index i ON i.indexrelid = to_regclass(p.prefix || CAST(:f AS bigint))"
 )
@@ -147,7 +168,9 @@ async def index_state(conn: Conn, forest_id: int) -> dict[str, bool | None]:
     for r in rows:
         valid = r["valid"]
         if valid is not None:
-            valid = bool(valid) and _SPECS[r["prefix"]].matches(forest_id, r["predicate"], r["opclass"])
+            valid = bool(valid) and _SPECS[r["prefix"]].matches(
+                forest_id, r["predicate"], r["opclass"], list(r["options"] or ())
+            )
         state[f"{r['prefix']}{int(forest_id)}"] = valid
     return state
 
