@@ -9,15 +9,15 @@ Every forest's own HNSW graphs of nodes, ``ix_nodes_root_vec_f<forest>`` (its tr
 halfvec(dim))`` with ``halfvec_cosine_ops`` (``memforest.store.forest_indexes``), ``dim`` being the
 stored vectors' dimension: an element of the graph is half the bytes, so a search reads fewer pages
 and a refresh or a new cell leaf writes fewer. The cell leaves' graph also links 8 neighbours a
-layer instead of pgvector's default 16 (``WITH (m = 8)``): a search and an insert visit fewer. The read path orders those two graphs by the same
-key and keeps each row's full-precision distance (``memforest.store.recall.node_graph_order``).
-The facts' graph is unchanged. Each new index is built beside the old one (``CREATE INDEX`` takes a
-SHARE lock: writes to nodes wait, reads go on; ~10-60 s per 100K-fact forest), then the old ones
-are dropped and the new renamed (ACCESS EXCLUSIVE locks, held until the migration commits). Until
-it commits the read path goes on with the old graphs; an old release's read path would scan the
-new ones' forests exactly (its ORDER BY no longer matches them): stop the old readers for the
-upgrade, and the workers, as for 0016 (``memforest db index-forests`` rebuilds a graph an old worker
-made with the old key).
+layer instead of pgvector's default 16 (``WITH (m = 8)``): a search and an insert visit fewer. The
+read path orders those two graphs by the same key and keeps each row's full-precision distance
+(``memforest.store.recall.node_graph_order``). The facts' graph is unchanged. Each new index is
+built beside the old one (``CREATE INDEX`` takes a SHARE lock: writes to nodes wait, reads go on;
+~16 s for the two large forests of bench.query_latency), then the old ones are dropped and the new
+renamed (ACCESS EXCLUSIVE locks, held until the migration commits). Until it commits the read path
+goes on with the old graphs; an old release's read path would scan the new ones' forests exactly
+(its ORDER BY no longer matches them): stop the old readers for the upgrade, and the workers, as for
+0016 (``memforest db index-forests`` rebuilds a graph an old worker made with the old key).
 
 A downgrade restores full-precision graphs.
 """
