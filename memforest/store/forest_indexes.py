@@ -87,14 +87,14 @@ def half_precision(column: str, dim: int) -> str:
 _HNSW = "hnsw (embedding vector_cosine_ops)"
 _HALF_HNSW = "hnsw ((CAST(embedding AS halfvec({dim}))) halfvec_cosine_ops)"  # half_precision("embedding", dim)
 _GIN = "gin (tsv)"
-# The vector channels of recall (memforest.store.recall / recall_channels) and the write path's
-# near-duplicate lookup, then the full-text channels (migration 0013's functions); the predicates
-# are those of their statements.
 # The cell leaves' graph links each element to 8 neighbours a layer (16 on layer 0) where the others
 # keep pgvector's default 16 (32): at 100K facts its search at the read path's ef_search took 2.0
 # against 2.8 ms and a new leaf's insert ~25% less, its overlap with the exact top 40 0.974 against
 # 0.993 (ADR 0026); the roots' graph with 8 fell to 0.917 and keeps 16.
 CELL_GRAPH_OPTIONS = ("m=8",)
+# The vector channels of recall (memforest.store.recall / recall_channels) and the write path's
+# near-duplicate lookup, then the full-text channels (migration 0013's functions); the predicates
+# are those of their statements.
 FOREST_INDEXES: tuple[ForestIndexSpec, ...] = (
     ForestIndexSpec("ix_nodes_root_vec_f", "nodes", _HALF_HNSW, "halfvec_cosine_ops", "parent_id IS NULL"),
     ForestIndexSpec(
