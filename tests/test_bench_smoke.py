@@ -294,3 +294,27 @@ async def test_query_latency_overlap_reads_each_graph_at_its_budget(
         assert all({n for n, _ in got_rows} <= {int(r["node_id"]) for r in rows} for got_rows, _ in read)
     with pytest.raises(KeyError):
         await query_latency.hnsw_overlap(db, emb, tenant_id, forest_id, ["x"], preset, "nodes")
+
+
+async def test_query_latency_counts_a_tied_row_as_found_by_distance_only(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row with the exact k-th's similarity but another id (equal vectors: the exact scan kept
+    one of the tie by id) is a miss by ids and found by distance; a less similar row is a miss both
+    ways."""
+    tenant_id, forest_id = await _garden(db)
+    exact_rows = [(1, 0.9), (2, 0.8)]
+    answers = {"tie": [(1, 0.9), (3, 0.8)], "worse": [(1, 0.9), (4, 0.7)]}
+    case = ["tie"]
+
+    async def fake(conn: Any, t: Any, f: int, q: Any, k: int, *, exact: bool) -> list[tuple[int, float]]:
+        return exact_rows if exact else answers[case[0]]
+
+    monkeypatch.setitem(query_latency._NEAREST, "facts", fake)
+    emb = HashedEmbedder(settings.embedding.dim)
+    preset = RetrievalPreset(fact_candidates=2)
+    assert await query_latency.hnsw_agreement(db, emb, tenant_id, forest_id, ["q"], preset) == (0.5, 1.0)
+    case[0] = "worse"
+    assert await query_latency.hnsw_agreement(db, emb, tenant_id, forest_id, ["q"], preset) == (0.5, 0.5)
+    report = {"scenarios": [{"name": "one-10k", "hnsw_overlap": 0.5, "hnsw_overlap_by_distance": 1.0}]}
+    assert query_latency._overlap(report["scenarios"][0], "_by_distance") == "1.0 / - / - / - / -"
