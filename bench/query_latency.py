@@ -215,19 +215,6 @@ async def hnsw_agreement(
     return statistics.fmean(overlaps), statistics.fmean(by_distance)
 
 
-async def hnsw_overlap(
-    db: Database,
-    emb: HashedEmbedder,
-    tenant_id: uuid.UUID,
-    forest_id: int,
-    qs: list[str],
-    preset: RetrievalPreset,
-    channel: str = "facts",
-) -> float:
-    """The id overlap of :func:`hnsw_agreement` alone (the goal's figure)."""
-    return (await hnsw_agreement(db, emb, tenant_id, forest_id, qs, preset, channel))[0]
-
-
 def plan_of(args: argparse.Namespace) -> list[tuple[str, int, int]]:
     """``(scenario, facts per forest, forests)`` for the arguments."""
     if args.quick:

@@ -283,8 +283,8 @@ async def test_query_latency_overlap_reads_each_graph_at_its_budget(
         return got
 
     monkeypatch.setitem(query_latency._NEAREST, channel, spy)
-    got = await query_latency.hnsw_overlap(db, emb, tenant_id, forest_id, ["tomato seedlings"], preset, channel)
-    assert got == 1.0
+    got = await query_latency.hnsw_agreement(db, emb, tenant_id, forest_id, ["tomato seedlings"], preset, channel)
+    assert got == (1.0, 1.0)
     assert [k for _, k in read] == [budget, budget]  # the exact read and the index read
     assert all(len(rows) == budget for rows, _ in read)  # the forest has more of each
     if channel == "roots":
@@ -293,7 +293,7 @@ async def test_query_latency_overlap_reads_each_graph_at_its_budget(
                                    {"f": forest_id})  # fmt: skip
         assert all({n for n, _ in got_rows} <= {int(r["node_id"]) for r in rows} for got_rows, _ in read)
     with pytest.raises(KeyError):
-        await query_latency.hnsw_overlap(db, emb, tenant_id, forest_id, ["x"], preset, "nodes")
+        await query_latency.hnsw_agreement(db, emb, tenant_id, forest_id, ["x"], preset, "nodes")
 
 
 async def test_query_latency_counts_a_tied_row_as_found_by_distance_only(
