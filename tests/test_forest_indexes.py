@@ -179,6 +179,19 @@ async def test_the_vector_channels_read_the_half_precision_node_graphs(db: Datab
         assert (await vx.index_state(conn, forest_id))[name] is False
 
 
+async def test_a_graph_keyed_at_another_dimension_is_stale(db: Database, settings: Settings) -> None:
+    """A half-precision graph keyed at another dimension than the stored vectors' (a builder that
+    a dimension change overtook) would refuse every new vector: it counts as to build again."""
+    forest_id = 987654321  # no rows: any key builds
+    spec = next(s for s in vx.FOREST_INDEXES if s.prefix == "ix_nodes_cell_vec_f")
+    name = spec.name(forest_id)
+    async with db.autocommit() as conn:
+        for dim, fresh in ((settings.embedding.dim // 2, False), (settings.embedding.dim, True)):
+            await vx.create_index(conn, spec, forest_id, dim)
+            assert (await vx.index_state(conn, forest_id))[name] is fresh, dim
+            await vx.drop_index(conn, name)
+
+
 async def test_an_invalid_index_is_rebuilt_and_forgetting_drops_them(db: Database, settings: Settings) -> None:
     s = _small_threshold(settings, 3)
     tenant_id, forest_id = await _ingest(db, s)

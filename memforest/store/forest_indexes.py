@@ -54,14 +54,23 @@ class ForestIndexSpec:
         return f"forest_id = {int(forest_id)}" + (f" AND {self.rows}" if self.rows else "")
 
     def matches(
-        self, forest_id: int, predicate: str | None, opclass: str | None, options: list[str] | None = None
+        self,
+        forest_id: int,
+        predicate: str | None,
+        opclass: str | None,
+        options: list[str] | None = None,
+        key_dim: int | None = None,
+        dim: int | None = None,
     ) -> bool:
         """Whether an index with this predicate as the catalogue prints it (``pg_get_expr``,
         parenthesised), this operator class and these storage parameters (``pg_class.reloptions``)
         is this spec's for ``forest_id``: one built with other rows, another key or other
-        parameters (by an older release) is not."""
+        parameters (by an older release) is not; nor, for a key cast to the vectors' dimension,
+        one whose key (``key_dim``) is not at the stored vectors' (``dim``): built for the old
+        dimension by a builder a dimension change overtook, it would refuse every new vector."""
         same_rows = _bare(predicate or "") == _bare(self.predicate(forest_id))
-        return same_rows and opclass == self.opclass and sorted(options or ()) == sorted(self.options)
+        same_dim = "{dim}" not in self.using or key_dim == dim
+        return same_rows and same_dim and opclass == self.opclass and sorted(options or ()) == sorted(self.options)
 
     def create_sql(self, forest_id: int, dim: int) -> str:
         """``CREATE INDEX CONCURRENTLY`` of this index for ``forest_id`` (vectors of ``dim``)."""
@@ -123,18 +132,21 @@ def indexed_sql(forest: str) -> str:
 # true when every index of the forest :f exists and is valid
 INDEXED_SQL = indexed_sql("CAST(:f AS bigint)")
 _INDEXED = f"SELECT {INDEXED_SQL}"
-_STATE = (
-    "SELECT p.prefix, i.indisvalid AS valid, pg_get_expr(i.indpred, i.indrelid) AS predicate, "
-    "(SELECT o.opcname::text FROM pg_opclass o WHERE o.oid = i.indclass[0]) AS opclass, "
-    "(SELECT c.reloptions FROM pg_class c WHERE c.oid = i.indexrelid) AS options "
-    "FROM unnest(CAST(:prefixes AS text[])) AS p(prefix) "
-    "LEFT JOIN pg_index i ON i.indexrelid = to_regclass(p.prefix || CAST(:f AS bigint))"
-)
 # the dimension of the stored vectors (pgvector keeps it as the column's type modifier)
 _DIM = (
     "SELECT a.atttypmod FROM pg_attribute a WHERE a.attrelid = CAST('nodes' AS regclass) "
     "AND a.attname = 'embedding' AND NOT a.attisdropped"
 )
+_STATE = (
+    "SELECT p.prefix, i.indisvalid AS valid, pg_get_expr(i.indpred, i.indrelid) AS predicate, "
+    "(SELECT o.opcname::text FROM pg_opclass o WHERE o.oid = i.indclass[0]) AS opclass, "
+    "(SELECT c.reloptions FROM pg_class c WHERE c.oid = i.indexrelid) AS options, "
+    "(SELECT a.atttypmod FROM pg_attribute a WHERE a.attrelid = i.indexrelid AND a.attnum = 1) AS key_dim, "
+    f"({_DIM}) AS dim "
+    "FROM unnest(CAST(:prefixes AS text[])) AS p(prefix) "
+    "LEFT JOIN pg_index i ON i.indexrelid = to_regclass(p.prefix || CAST(:f AS bigint))"
+)
+
 # forests with more than :n facts (every tenant): the ones that should have their own indexes
 _LARGE_FORESTS = (
     "SELECT tenant_id, forest_id FROM facts GROUP BY tenant_id, forest_id HAVING count(*) > :n "
@@ -162,14 +174,15 @@ async def forest_indexed(conn: Conn, forest_id: int) -> bool:
 async def index_state(conn: Conn, forest_id: int) -> dict[str, bool | None]:
     """Per index name of the forest: True (valid), False (to build again: left invalid by a failed
     build, or holding other rows or another key than its spec's, e.g. built by an older release
-    after a migration changed the spec), None (absent)."""
+    after a migration changed the spec, or keyed at another dimension than the stored vectors'),
+    None (absent)."""
     rows = await fetch_all(conn, _STATE, {"prefixes": list(_PREFIXES), "f": forest_id})
     state: dict[str, bool | None] = {}
     for r in rows:
         valid = r["valid"]
         if valid is not None:
             valid = bool(valid) and _SPECS[r["prefix"]].matches(
-                forest_id, r["predicate"], r["opclass"], list(r["options"] or ())
+                forest_id, r["predicate"], r["opclass"], list(r["options"] or ()), r["key_dim"], r["dim"]
             )
         state[f"{r['prefix']}{int(forest_id)}"] = valid
     return state

@@ -4,6 +4,7 @@ deployment-wide change of the embedding dimension."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -114,6 +115,8 @@ _DROP_INDEX = "DROP INDEX {index}"
 _ZERO_VECTOR = "CAST(array_fill(CAST(0 AS real), ARRAY[{dim:d}]) AS vector({dim:d}))"
 _NULL_VECTOR = "CAST(NULL AS vector({dim:d}))"
 _RETYPE_COLUMN = "ALTER TABLE {table} ALTER COLUMN {column} TYPE vector({dim:d}) USING {placeholder}"
+# a half-precision key's dimension in an index definition (whatever it was built for)
+_HALFVEC_KEY = re.compile(r"halfvec\(\d+\)")
 _SET_STORED_DIM = "UPDATE memforest_meta SET value = :v WHERE key = 'embedding_dim'"
 
 
@@ -257,5 +260,5 @@ async def change_vector_dimension(conn: Conn, new_dim: int) -> int | None:
         await execute(conn, retype)
     await execute(conn, _SET_STORED_DIM, {"v": str(new_dim)})
     for ix in indexes:  # a half-precision graph's key names the dimension too (ADR 0026)
-        await execute(conn, str(ix["indexdef"]).replace(f"halfvec({old})", f"halfvec({new_dim})"))
+        await execute(conn, _HALFVEC_KEY.sub(f"halfvec({new_dim})", str(ix["indexdef"])))
     return old
