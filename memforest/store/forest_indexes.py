@@ -35,8 +35,9 @@ from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
 
 @dataclass(frozen=True, slots=True)
 class ForestIndexSpec:
-    """One of a forest's indexes: name prefix, table, access method and key (``{dim}`` for the
-    embedding dimension), its operator class, and the rows it holds besides the forest's."""
+    """One of a forest's indexes: name prefix, table, access method and key (``{half_key}``: the
+    embedding as :func:`half_precision` casts it, at the stored dimension), its operator class,
+    and the rows it holds besides the forest's."""
 
     prefix: str
     table: str
@@ -69,7 +70,7 @@ class ForestIndexSpec:
         one whose key (``key_dim``) is not at the stored vectors' (``dim``): built for the old
         dimension by a builder a dimension change overtook, it would refuse every new vector."""
         same_rows = _bare(predicate or "") == _bare(self.predicate(forest_id))
-        same_dim = "{dim}" not in self.using or key_dim == dim
+        same_dim = "{half_key}" not in self.using or key_dim == dim
         return same_rows and same_dim and opclass == self.opclass and sorted(options or ()) == sorted(self.options)
 
     def create_sql(self, forest_id: int, dim: int) -> str:
@@ -78,7 +79,7 @@ class ForestIndexSpec:
         with_ = f" WITH ({', '.join(o.replace('=', ' = ') for o in self.options)})" if self.options else ""
         return (
             f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {self.name(forest_id)} ON {self.table} "
-            f"USING {self.using.format(dim=int(dim))}{with_} WHERE {where}"
+            f"USING {self.using.format(half_key=half_precision('embedding', dim))}{with_} WHERE {where}"
         )
 
 
@@ -94,7 +95,7 @@ def half_precision(column: str, dim: int) -> str:
 
 
 _HNSW = "hnsw (embedding vector_cosine_ops)"
-_HALF_HNSW = "hnsw ((CAST(embedding AS halfvec({dim}))) halfvec_cosine_ops)"  # half_precision("embedding", dim)
+_HALF_HNSW = "hnsw (({half_key}) halfvec_cosine_ops)"
 _GIN = "gin (tsv)"
 # The cell leaves' graph links each element to 8 neighbours a layer (16 on layer 0) where the others
 # keep pgvector's default 16 (32): at 100K facts its search at the read path's ef_search took 2.0

@@ -239,8 +239,8 @@ async def change_vector_dimension(conn: Conn, new_dim: int) -> int | None:
     """Retype every ``vector`` column to ``vector(new_dim)`` under the migration lock: drop the
     vector indexes, retype (values become NULL, or a zero placeholder in NOT NULL columns), update
     ``memforest_meta.embedding_dim``, recreate the indexes (a half-precision key at the new
-    dimension). The old dimension, or None when it
-    already was ``new_dim``. ConfigurationError when the database is not initialised."""
+    dimension). The old dimension, or None when it already was ``new_dim``. ConfigurationError
+    when the database is not initialised."""
     await execute(conn, _MIGRATION_LOCK)
     stored = await scalar(conn, _STORED_DIM)
     if stored is None:
