@@ -26,6 +26,7 @@ from memforest.db.engine import Database, SidePoolBusy
 from memforest.errors import DatabaseUnavailableError, NotFoundError
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import RetrievalPreset, query, service
+from memforest.retrieval.forest_cache import forest_cache
 from memforest.retrieval.recall import LexicalRows, lexical_beside, recall
 from memforest.settings import Settings
 from memforest.store import recall_channels
@@ -308,6 +309,7 @@ async def test_a_forest_the_side_does_not_find_yet_is_read_in_the_query(
     question = "Who sleeps on the windowsill?"
     want = await query(db, settings, backends, tenant_id, FOREST, question)
     monkeypatch.setattr(service, "lexical_beside", too_early)
+    forest_cache(db).drop(tenant_id, FOREST)  # (a name the process knows is not looked up, beside or not)
     got = await query(db, settings, backends, tenant_id, FOREST, question)
     assert misses == [None]
     assert want.evidence and [e.text for e in got.evidence] == [e.text for e in want.evidence]

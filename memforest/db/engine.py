@@ -6,14 +6,15 @@ import asyncio
 import random
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import asyncpg
 from pgvector.asyncpg import register_vector
-from sqlalchemy import event, text
+from sqlalchemy import TextClause, event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -49,10 +50,19 @@ UNAVAILABLE_SQLSTATE_PREFIXES = ("08", "57P")
 # Tenant statements are planned for their parameters (``force_custom_plan``): a forest's own HNSW
 # indexes are partial (``WHERE forest_id = N``, ADR 0024) and a generic plan, made for any forest,
 # could never use them.
-_ENTER_TENANT = text(
+_ENTER_TENANT_SQL = (
     "SELECT set_config('role', :role, true), set_config('memforest.tenant_id', :t, true), "
     "set_config('plan_cache_mode', 'force_custom_plan', true)"
 )
+
+
+@lru_cache(maxsize=16)
+def _enter_tenant(knob_count: int) -> TextClause:
+    """The statement that enters a tenant transaction and sets ``knob_count`` more transaction-local
+    settings (``:k0``/``:v0``, ...) in the same round trip."""
+    knobs = "".join(f", set_config(:k{i}, :v{i}, true)" for i in range(knob_count))
+    return text(_ENTER_TENANT_SQL + knobs)
+
 
 # What asyncpg says when the connection died under it (no SQLSTATE: the socket is gone).
 _CLOSED_PHRASES = ("connection is closed", "connection was closed", "underlying connection is closed")
@@ -316,11 +326,15 @@ class Database:
         return f"at {current}, head is {head}"
 
     @asynccontextmanager
-    async def tenant(self, tenant_id: uuid.UUID, *, side: bool = False) -> AsyncIterator[AsyncConnection]:
+    async def tenant(
+        self, tenant_id: uuid.UUID, *, side: bool = False, knobs: Mapping[str, str] | None = None
+    ) -> AsyncIterator[AsyncConnection]:
         """A transaction confined to ``tenant_id`` by row-level security (and by our own filters).
         ``side``: from the side pool (``side_engine``, which must exist), for work that runs beside
         a transaction the caller holds; SidePoolBusy when none of its connections is free within
-        ``SIDE_POOL_WAIT_S`` (the caller then does the work in its own transaction)."""
+        ``SIDE_POOL_WAIT_S`` (the caller then does the work in its own transaction). ``knobs``:
+        server settings (name -> value) for this transaction only, set with the tenant (the read
+        path's HNSW knobs: no round trip of their own)."""
         engine = self.tenant_engine
         if side:
             if self.side_engine is None:
@@ -336,7 +350,10 @@ class Database:
                     raise SidePoolBusy() from exc
                 raise
             # one round trip: set_config('role', ..., true) is SET LOCAL ROLE (ADR 0022)
-            await conn.execute(_ENTER_TENANT, {"role": APP_ROLE, "t": str(tenant_id)})
+            params = {"role": APP_ROLE, "t": str(tenant_id)}
+            for i, (name, value) in enumerate((knobs or {}).items()):
+                params |= {f"k{i}": name, f"v{i}": value}
+            await conn.execute(_enter_tenant(len(knobs or {})), params)
             yield conn
 
     @asynccontextmanager

@@ -51,6 +51,8 @@ class RecallResult:
     fact_lex: dict[int, float]  # fact_id -> ts_rank_cd
     cell_lex: dict[int, float]  # cell_id -> ts_rank_cd
     strategy: str  # "exact" | "hnsw"
+    # the forest as the vector channels' statement found it (None: no forest of that id any more)
+    forest: channels.RecallForest | None = None
 
 
 def query_terms(text: str) -> list[str]:
@@ -176,16 +178,18 @@ async def lexical_beside(
     *,
     as_of: datetime | None = None,
     scope_kinds: Sequence[str] | None = None,
+    known: channels.RecallForest | None = None,
 ) -> LexicalRows | None:
     """The full-text channels' rows for :func:`recall` (its ``lexical``), read in a transaction of
     ``beside`` that needs nothing from the query's own: started with the query, they run while the
-    question is embedded and the vector channels read (ADR 0024, session 10). The forest is looked
-    up by name here too. None when the side pool had no free connection or found no forest of that
-    name: recall then reads them in the query's own transaction, whose own lookup decides whether
-    the forest exists (it may have been made between the two lookups)."""
+    question is embedded and the vector channels read (ADR 0024, session 10). The forest is the
+    ``known`` one (the query's cache entry), else looked up by name here too. None when the side
+    pool had no free connection or found no forest of that name: recall then reads them in the
+    query's own transaction, whose own lookup decides whether the forest exists (it may have been
+    made between the two lookups)."""
     try:
         async with beside() as side:
-            found = await channels.forest_for_recall(side, tenant_id, forest_name, preset.hnsw_ef_search)
+            found = known or await channels.forest_for_recall(side, tenant_id, forest_name, preset.hnsw_ef_search)
             forest_id = found.forest.forest_id
             rows = await _read_channels(
                 side, tenant_id, forest_id, question, None, preset, ("lexical",),
@@ -279,4 +283,5 @@ async def recall(
         fact_lex=dict(lex_facts),
         cell_lex={int(r["cell"]): float(r["s"]) for r in lex_nodes if r["cell"] is not None},
         strategy="exact" if exact else "hnsw",
+        forest=channels.forest_of_rows(tenant_id, channel.get("forest", ())),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -19,6 +19,7 @@ from memforest.errors import InputError
 from memforest.retrieval.assemble import AssembleOptions, Candidate, Evidence, assemble
 from memforest.retrieval.browse import Leaf, browse_emb, browse_llm
 from memforest.retrieval.filters import SourceFilter, apply_filter
+from memforest.retrieval.forest_cache import forest_cache
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.recall import LexicalRows, RecallResult, lexical_beside, query_terms, recall
 from memforest.retrieval.temporal.parse import parse_question
@@ -27,7 +28,7 @@ from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
 from memforest.store.recall import Vec, anchor_candidates, nearest_cells, nearest_facts
-from memforest.store.recall_channels import forest_for_recall
+from memforest.store.recall_channels import RecallForest, forest_for_recall, recall_knobs
 from memforest.store.sql import Conn
 from memforest.text.terms import content_terms
 
@@ -204,6 +205,8 @@ async def query(
 
     # the full-text channels start at once, beside the rest (they need no vector): a transaction of
     # the side pool, when there is one and the question has words to look for (ADR 0024, session 10)
+    cache = forest_cache(db)
+    known = cache.get(tenant_id, forest_name)  # (the forest this name meant at this process's last query)
     lexical: asyncio.Task[LexicalRows | None] | None = None
     if db.side_engine is not None and query_terms(question):
         lexical = asyncio.create_task(
@@ -215,6 +218,7 @@ async def query(
                 preset,
                 as_of=as_of,
                 scope_kinds=scope_kinds,
+                known=known,
             )
         )
     try:
@@ -268,30 +272,32 @@ async def query(
             timings["assemble"] = _ms(t0)
             return out
 
-        # emb mode: forest lookup, recall, browse and assembly in one tenant transaction (no model
-        # call in between but the rare anchor embedding)
-        async with db.tenant(tenant_id) as conn:
+        # emb mode: forest lookup (none when the cache knows the name), recall, browse and assembly
+        # in one tenant transaction (no model call in between but the rare anchor embedding)
+        async with db.tenant(tenant_id, knobs=recall_knobs(preset.hnsw_ef_search)) as conn:
             t0 = time.perf_counter()
-            found = await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
-            forest = found.forest
+            found = known or await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
             timings["forest"] = _ms(t0)
             t0 = time.perf_counter()
-            ref = as_of or found.latest or datetime.now(UTC)
-            cues: TimeCues = parse_time_cues(question, ref)
-            timings["cues"] = _ms(t0)
-            t0 = time.perf_counter()
-            recalled = await recall(
-                conn,
-                tenant_id,
-                forest.forest_id,
-                question,
-                qvec,
-                preset,
-                as_of=as_of,
-                scope_kinds=scope_kinds,
-                indexed=found.indexed,
-                lexical=lexical,
-            )
+
+            async def recall_in(found: RecallForest, beside: Awaitable[LexicalRows | None] | None) -> RecallResult:
+                return await recall(
+                    conn, tenant_id, found.forest.forest_id, question, qvec, preset,
+                    as_of=as_of, scope_kinds=scope_kinds, indexed=found.indexed, lexical=beside,
+                )  # fmt: skip
+
+            recalled = await recall_in(found, lexical)
+            if known is not None and (recalled.forest is None or recalled.forest.forest.name != forest_name):
+                # the name means another forest now, or none: look it up (NotFoundError) and read again
+                cache.drop(tenant_id, forest_name)
+                found = await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
+                recalled = await recall_in(found, None)
+            found = recalled.forest or found  # (indexes and latest session as they are now)
+            cache.put(found)
+            forest = found.forest
+            t_cues = time.perf_counter()  # (the question's time cues read against the forest's "now")
+            cues: TimeCues = parse_time_cues(question, as_of or found.latest or datetime.now(UTC))
+            timings["cues"] = _ms(t_cues)
             anchor_time = None
             if cues.anchor_text:
                 if cues.anchor_text == anchor_text:
@@ -306,7 +312,7 @@ async def query(
                         cues = cues.with_window(None, anchor_time)
                     else:
                         cues = cues.with_window(anchor_time, None)
-            timings["recall"] = _ms(t0)
+            timings["recall"] = _ms(t0) - timings["cues"]
             t0 = time.perf_counter()
             tq = parse_question(question, has_as_of=as_of is not None)
             plan = await temporal_plan(conn, tenant_id, forest.forest_id, tq, as_of, anchor_time)

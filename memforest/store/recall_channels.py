@@ -1,7 +1,8 @@
-"""Forest recall in two round trips: the forest by name with whether it has its own indexes (and
-the HNSW knobs set in the same statement), then every candidate channel of the read path in ONE
-statement, or its two parts (``vector``: roots, facts, cells, labels; ``lexical``: full text) as
-two statements, which the read path runs at the same time in two transactions (the query's own and
+"""Forest recall: the forest by name with whether it has its own indexes (and the HNSW knobs set
+in the same statement; a process that knows the name skips this round trip: ADR 0024, session 17),
+then every candidate channel of the read path in ONE statement, or its two parts (``vector``:
+roots, facts, cells, labels, and the forest's own row as it is now; ``lexical``: full text) as two
+statements, which the read path runs at the same time in two transactions (the query's own and
 one of the side pool: ADR 0024, session 10).
 
 Channels (each bounded by its own LIMIT, none reads the whole forest):
@@ -27,7 +28,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from memforest.errors import NotFoundError
@@ -48,9 +49,10 @@ from memforest.store.tenants import Forest
 
 # the knobs of an HNSW scan, set for the rest of the transaction (harmless for exact scans), as a
 # column of a statement that runs anyway
+_ITERATIVE_SCAN = "relaxed_order"
 _KNOBS = (
     "0 * length(set_config('hnsw.ef_search', :ef, true)) "
-    "+ 0 * length(set_config('hnsw.iterative_scan', 'relaxed_order', true)) AS knobs"
+    f"+ 0 * length(set_config('hnsw.iterative_scan', '{_ITERATIVE_SCAN}', true)) AS knobs"
 )
 # whether the forest has its own indexes (ADR 0024), and the knobs. No count of the forest's facts:
 # the catalogue decides, and a capped count by forest was planned as a full scan of the forest's
@@ -130,11 +132,21 @@ _VECTOR_IDS = (
     "SELECT tree_id FROM rt UNION SELECT unnest(trees) FROM fx UNION SELECT unnest(trees) FROM cx "
     "UNION SELECT tree_id FROM lab"
 )
+# The forest the vector channels read, as it is now (a caller that took its id from a cache learns
+# whether the name still means it): id, name (``label``), whether it has its own indexes (``kind``)
+# and its latest session's time in microseconds since the epoch (``root``); no row once it is gone.
+_FOREST_ROW = (
+    f"SELECT 'forest', f.forest_id, NULL, NULL, NULL, CASE WHEN {indexed_sql('f.forest_id')} THEN 'indexed' "
+    "ELSE 'exact' END, f.name, (SELECT CAST(extract(epoch FROM max(s.time)) * 1000000 AS bigint) "
+    "FROM sessions s WHERE s.tenant_id = :t AND s.forest_id = f.forest_id), NULL "
+    "FROM forests f WHERE f.tenant_id = :t AND f.forest_id = :f"
+)
 _VECTOR_ROWS = (
     "SELECT 'root', tree_id, s, NULL, NULL, NULL, NULL, NULL, NULL FROM rt "
     "UNION ALL SELECT 'fact', fact_id, sim, trees, NULL, NULL, NULL, NULL, NULL FROM fx "
     "UNION ALL SELECT 'cell', leaf_cell_id, sim, trees, NULL, NULL, NULL, NULL, NULL FROM cx "
-    "UNION ALL SELECT 'label', tree_id, n_leaves, NULL, NULL, NULL, NULL, NULL, NULL FROM lab"
+    "UNION ALL SELECT 'label', tree_id, n_leaves, NULL, NULL, NULL, NULL, NULL, NULL FROM lab "
+    f"UNION ALL {_FOREST_ROW}"
 )
 _LEXICAL_CTES = (
     "lf AS MATERIALIZED ({lex_facts}), ln AS MATERIALIZED ({lex_nodes}), "
@@ -184,6 +196,27 @@ class RecallForest:
     forest: Forest
     latest: datetime | None
     indexed: bool
+
+
+def recall_knobs(ef_search: int) -> dict[str, str]:
+    """The settings of a read path's transaction (``Database.tenant(knobs=...)``): its HNSW scans'
+    candidate list, and iterative scans that go on past it when filters drop rows."""
+    return {"hnsw.ef_search": str(ef_search), "hnsw.iterative_scan": _ITERATIVE_SCAN}
+
+
+def forest_of_rows(tenant_id: uuid.UUID, rows: Sequence[Row]) -> RecallForest | None:
+    """The forest of a vector channels' statement (its ``forest`` row): None when the forest it
+    was asked about no longer exists."""
+    for r in rows:
+        if r["ch"] == "forest":
+            micros = r["root"]
+            latest = None if micros is None else _EPOCH + timedelta(microseconds=int(micros))
+            forest = Forest(tenant_id=tenant_id, forest_id=int(r["id"]), name=str(r["label"]))
+            return RecallForest(forest=forest, latest=latest, indexed=r["kind"] == "indexed")
+    return None
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 async def forest_for_recall(conn: Conn, tenant_id: uuid.UUID, name: str, ef_search: int) -> RecallForest:
