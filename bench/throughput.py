@@ -188,6 +188,9 @@ async def _run_pipeline(
     if knobs:
         pipeline = env.settings.pipeline.model_copy(update=knobs)
         env = dataclasses.replace(env, settings=env.settings.model_copy(update={"pipeline": pipeline}))
+    if serial:  # one job of a user at a time, also past its model calls (no commit overlap)
+        worker = env.settings.worker.model_copy(update={"commit_overlap": False})
+        env = dataclasses.replace(env, settings=env.settings.model_copy(update={"worker": worker}))
     started = time.perf_counter()
     queryable: list[float] = []
 

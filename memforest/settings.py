@@ -136,6 +136,10 @@ class WorkerSettings(BaseModel):
     # jobs one worker runs at once (the server's in-process worker and `memforest worker`): each
     # ingest job is one session, so with 1 a server works through its users' sessions one by one
     concurrency: int = Field(default=8, ge=1, le=256)
+    # an ingest job done with its model calls (extraction, embedding) gives its slot to the next
+    # job while it waits for its forest's older sessions to commit, commits and refreshes its
+    # lowest levels: at most `concurrency` such jobs more run at once (ADR 0027)
+    commit_overlap: bool = True
     lease_s: float = Field(default=300.0, gt=0)
     max_attempts: int = Field(default=5, ge=1)
     # an idle long-running worker queues a refresh job for forests left with dirty nodes and no job

@@ -274,13 +274,15 @@ async def _stage_reached(db: Database, kill_during: str) -> bool:
     jobs = await _job_states(db)
     if kill_during == "coalesced":
         return any(j["kind"] == "refresh" and j["state"] == "running" for j in jobs)
+    if kill_during == "overlap":  # two sessions at once: one past its model calls, the next extracting
+        return sum(j["kind"] == "ingest" and j["state"] == "running" for j in jobs) == 2
     states = [j["state"] for j in jobs if j["kind"] == "ingest"]
     if not ("succeeded" in states and "running" in states):
         return False
     return await _running_job_committed(db) is (kill_during == "refresh")
 
 
-@pytest.mark.parametrize("kill_during", ["extract", "refresh", "coalesced"])
+@pytest.mark.parametrize("kill_during", ["extract", "refresh", "coalesced", "overlap"])
 async def test_worker_killed_mid_job_is_recovered_without_duplicates(
     db: Database, db_url: str, tmp_path: Path, kill_during: str
 ) -> None:
@@ -302,6 +304,8 @@ async def test_worker_killed_mid_job_is_recovered_without_duplicates(
             "MEMFOREST_PIPELINE__REFRESH_COALESCE_COMMITS": "2",
             "MEMFOREST_LLM__BASE_URL": url,
             "MEMFOREST_LLM__MAX_ATTEMPTS": "3",
+            # one job at a time (a job's slot held to its end), but for the kill with two alive (ADR 0027)
+            "MEMFOREST_WORKER__COMMIT_OVERLAP": str(kill_during == "overlap").lower(),
         }
         with (tmp_path / "worker.log").open("wb") as log:
             proc = await asyncio.create_subprocess_exec(
@@ -325,7 +329,8 @@ async def test_worker_killed_mid_job_is_recovered_without_duplicates(
 
         at_kill = await _job_states(db)
         killed = [j["job_id"] for j in at_kill if j["state"] == "running"]
-        assert len(killed) == 1, at_kill  # the kill left a job half done (at the stage chosen above)
+        # the kill left a job half done (at the stage chosen above), or two with the overlap
+        assert len(killed) == (2 if kill_during == "overlap" else 1), at_kill
         for _ in range(100):  # the dead worker's lease (2 s) runs out
             if all(j["expired"] for j in await _job_states(db) if j["state"] == "running"):
                 break
@@ -340,8 +345,9 @@ async def test_worker_killed_mid_job_is_recovered_without_duplicates(
     final = {j["job_id"]: j for j in await _job_states(db)}
     assert {j["state"] for j in final.values()} == {"succeeded"}
     assert sum(j["kind"] == "ingest" for j in final.values()) == N_SESSIONS
-    assert final[killed[0]]["attempts"] == 2  # claimed by the dead worker, then retried to completion
-    assert final[killed[0]]["kind"] == ("refresh" if kill_during == "coalesced" else "ingest")
+    for job_id in killed:  # claimed by the dead worker, then retried to completion
+        assert final[job_id]["attempts"] == 2
+        assert final[job_id]["kind"] == ("refresh" if kill_during == "coalesced" else "ingest")
     assert await _check(db, tenant_id) == []
     _assert_consistent(await _consistency(db, tenant_id))
     async with db.tenant(tenant_id) as conn:

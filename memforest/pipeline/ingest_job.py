@@ -29,6 +29,7 @@ from memforest.pipeline.canonical_batch import canonicalize_many
 from memforest.pipeline.commit_order import COMMITS, wait_for_older_commits
 from memforest.pipeline.refresh import RefreshStats, refresh_forest
 from memforest.pipeline.route import FactForRouting, Router
+from memforest.pipeline.slots import release_slot
 from memforest.settings import Settings
 from memforest.store import cells, jobs, sessions
 from memforest.store.sql import Conn, lock_forest
@@ -299,6 +300,7 @@ async def run_ingest(
     t1 = time.perf_counter()
     embeddings = await embed_candidates(work, backends, ledger)
     t2 = time.perf_counter()
+    release_slot()  # the model calls are done: the worker may start the next job (worker.commit_overlap)
     await wait_for_older_commits(db, tenant_id, forest_id, session_id, settings.pipeline.commit_order_wait_s)
     t_wait = time.perf_counter()
     try:

@@ -26,6 +26,7 @@ from memforest.logs import log_context
 from memforest.pipeline import jobs
 from memforest.pipeline.commit_order import COMMITS
 from memforest.pipeline.job_handlers import HANDLERS, Handler
+from memforest.pipeline.slots import CURRENT_SLOT, JobSlot
 from memforest.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -147,12 +148,18 @@ async def run_worker(
     early: bool = False,
     handlers: Mapping[str, Handler] = HANDLERS,
 ) -> None:
-    """Claim and run jobs with ``concurrency`` loops until stopped (or idle, if asked); ``early``
-    also runs jobs scheduled for later (a coalesced refresh), to flush a forest now. ``handlers``
-    maps job kinds to the functions that run them (a kind it lacks fails its job)."""
+    """Claim and run jobs, ``concurrency`` at once, until stopped (or idle, if asked); with
+    ``worker.commit_overlap``, an ingest job done with its model calls gives its slot to the next
+    job (:mod:`memforest.pipeline.slots`). ``early`` also runs jobs scheduled for later (a coalesced
+    refresh), to flush a forest now. ``handlers`` maps job kinds to the functions that run them (a
+    kind it lacks fails its job)."""
 
     last_sweep = -math.inf
     last_prune = -math.inf
+    # ``concurrency`` jobs hold a slot at once; with commit overlap as many again may be past their
+    # model calls, waiting for their forest's older commits, committing, refreshing (slots module)
+    slots = asyncio.Semaphore(concurrency)
+    overlap = settings.worker.commit_overlap
 
     async def prune() -> None:
         nonlocal last_prune
@@ -184,17 +191,27 @@ async def run_worker(
         """Claim and run one job (or wait a poll interval); False when an idle one-shot run is done."""
         if not stop_when_idle and tenant_id is None and forest_id is None:
             await prune()  # a long-running worker of all tenants, busy or idle
-        job = await jobs.claim(
-            db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id,
-            early=early, max_attempts=settings.worker.max_attempts,
-        )  # fmt: skip
-        if job is None:
-            if stop_when_idle:
-                return False
-            await sweep()  # long-running workers only: a one-shot run must not queue others' work
-            await asyncio.sleep(settings.worker.poll_interval_s)
-            return True
-        state = await process_job(db, settings, backends, job, worker_id, handlers=handlers)
+        await slots.acquire()
+        slot = JobSlot(slots)
+        try:
+            job = await jobs.claim(
+                db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id,
+                early=early, max_attempts=settings.worker.max_attempts,
+            )  # fmt: skip
+            if job is None:
+                slot.release()
+                if stop_when_idle:
+                    return False
+                await sweep()  # long-running workers only: a one-shot run must not queue others' work
+                await asyncio.sleep(settings.worker.poll_interval_s)
+                return True
+            token = CURRENT_SLOT.set(slot if overlap else None)
+            try:
+                state = await process_job(db, settings, backends, job, worker_id, handlers=handlers)
+            finally:
+                CURRENT_SLOT.reset(token)
+        finally:
+            slot.release()
         if on_done is not None:
             on_done(job, state)
         return True
@@ -218,4 +235,4 @@ async def run_worker(
             else:
                 backoff.reset()
 
-    await asyncio.gather(*(loop() for _ in range(concurrency)))
+    await asyncio.gather(*(loop() for _ in range(2 * concurrency if overlap else concurrency)))

@@ -1,0 +1,97 @@
+"""Worker slots (memforest.pipeline.slots, ADR 0027): a job done with its model calls gives its
+slot to the next queued job when ``worker.commit_overlap`` is on; the worker then runs at most
+``concurrency`` more jobs past their model calls, and without overlap (or a job that never gives
+its slot back) one job waits for the one before it to end."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from dataclasses import dataclass, field
+
+import pytest
+
+from memforest.backends.base import UsageLedger
+from memforest.backends.factory import Backends, build_backends
+from memforest.db.engine import Database
+from memforest.pipeline.jobs import Job
+from memforest.pipeline.slots import release_slot
+from memforest.pipeline.worker import run_worker
+from memforest.settings import Settings
+from memforest.store.jobs import insert_job
+from memforest.store.tenants import ensure_forest, ensure_tenant
+
+WAIT_S = 0.6  # how long a job waits for company before it gives up
+
+
+@dataclass
+class Probe:
+    """Jobs that (optionally) give their slot back, then wait until ``company`` jobs are alive."""
+
+    company: int
+    release: bool = True
+    alive: int = 0
+    most_alive: int = 0
+    events: list[str] = field(default_factory=list)
+    crowd: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def handler(
+        self, _db: Database, _s: Settings, _b: Backends, job: Job, _l: UsageLedger
+    ) -> tuple[dict[str, object], list[dict[str, object]]]:
+        n = int(job.payload["n"])
+        self.events.append(f"start {n}")
+        self.alive += 1
+        self.most_alive = max(self.most_alive, self.alive)
+        if self.alive >= self.company:
+            self.crowd.set()
+        if self.release:
+            release_slot()
+        try:
+            await asyncio.wait_for(self.crowd.wait(), WAIT_S)
+            self.events.append(f"end {n}")
+        except TimeoutError:
+            self.events.append(f"alone {n}")
+        finally:
+            self.alive -= 1
+        return {}, []
+
+
+async def _run(db: Database, settings: Settings, probe: Probe, jobs: int, *, overlap: bool) -> None:
+    tenant_id = await ensure_tenant(db, f"t-{uuid.uuid4().hex[:8]}")
+    async with db.tenant(tenant_id) as conn:
+        forest = await ensure_forest(conn, tenant_id, "f")
+        for n in range(jobs):
+            await insert_job(conn, tenant_id, forest.forest_id, "probe", {"n": n})
+    s = settings.model_copy(update={"worker": settings.worker.model_copy(update={"commit_overlap": overlap})})
+    backends = build_backends(s)
+    try:
+        await run_worker(
+            db, s, backends, concurrency=1, stop_when_idle=True, tenant_id=tenant_id, handlers={"probe": probe.handler}
+        )
+    finally:
+        await backends.aclose()
+
+
+async def test_a_job_done_with_its_model_calls_lets_the_next_one_start(db: Database, settings: Settings) -> None:
+    probe = Probe(company=2)
+    await _run(db, settings, probe, 2, overlap=True)
+    assert sorted(probe.events[:2]) == ["start 0", "start 1"] and sorted(probe.events[2:]) == ["end 0", "end 1"]
+
+
+@pytest.mark.parametrize(("overlap", "release"), [(False, True), (True, False)])
+async def test_without_overlap_or_release_one_job_runs_at_a_time(
+    db: Database, settings: Settings, overlap: bool, release: bool
+) -> None:
+    probe = Probe(company=2, release=release)
+    await _run(db, settings, probe, 2, overlap=overlap)
+    first, second = (e.split()[1] for e in probe.events if e.startswith("start"))  # (claim order is free)
+    assert probe.events == [f"start {first}", f"alone {first}", f"start {second}", f"alone {second}"]
+    assert probe.most_alive == 1
+
+
+async def test_at_most_concurrency_more_jobs_run_past_their_model_calls(db: Database, settings: Settings) -> None:
+    probe = Probe(company=3)  # three would meet; concurrency 1 lets two be alive at once
+    await _run(db, settings, probe, 3, overlap=True)
+    assert probe.most_alive == 2
+    assert sorted(e for e in probe.events if e.startswith("start")) == ["start 0", "start 1", "start 2"]
+    assert all(e.split()[0] != "end" for e in probe.events)  # three never met
