@@ -136,7 +136,7 @@ class WorkerSettings(BaseModel):
     # jobs one worker runs at once (the server's in-process worker and `memforest worker`): each
     # ingest job is one session, so with 1 a server works through its users' sessions one by one
     concurrency: int = Field(default=8, ge=1, le=256)
-    # an ingest job done with its model calls (extraction, embedding) gives its slot to the next
+    # an ingest job done with its extraction and embedding calls gives its slot to the next
     # job while it waits for its forest's older sessions to commit, commits and refreshes its
     # lowest levels: at most `concurrency` such jobs more run at once (ADR 0027)
     commit_overlap: bool = True

@@ -141,3 +141,8 @@ def test_the_cache_forgets_the_least_recently_used_name() -> None:
     assert cache.get(uuid.uuid4(), "f1") is None  # another tenant's name is another entry
     cache.drop(tenant, "f1")
     assert cache.get(tenant, "f1") is None
+    # a query that read the name's older forest and ended last does not put it back over the newer
+    newer = RecallForest(forest=Forest(tenant_id=tenant, forest_id=9, name="f3"), latest=None, indexed=True)
+    cache.put(newer)
+    cache.put(forest(3))
+    assert cache.get(tenant, "f3") == newer

@@ -171,6 +171,33 @@ async def test_a_refresh_that_finds_one_running_hands_its_nodes_over(db: Databas
     assert await _dirty_levels(db, tenant_id, forest_id) == {}
 
 
+async def test_a_refresh_waiting_for_the_lock_holds_no_connection(db: Database, settings: Settings) -> None:
+    """With commit overlap (ADR 0027) up to twice a worker's concurrency of jobs may wait for their
+    forest's refresh lock: a waiter gives its connection back, and goes on once the lock is free
+    (here held outside any refresh of this process, so no bell rings: it looks again by itself)."""
+    tenant_id, forest_id = await _forest_with_a_session(db, settings)
+    assert await _dirty_levels(db, tenant_id, forest_id)
+    summarizer, embedder = _Counting(), HashedEmbedder(64)
+    async with db.engine.connect() as raw:
+        holder = await raw.execution_options(isolation_level="AUTOCOMMIT")
+        await lock_refresh(holder, tenant_id, forest_id)
+        waiters = [
+            asyncio.create_task(
+                refresh_forest(db, tenant_id, forest_id, summarizer=summarizer, embedder=embedder, concurrency=2)
+            )
+            for _ in range(3)
+        ]
+        try:
+            await asyncio.sleep(0.5)
+            assert not any(w.done() for w in waiters)
+            assert db.engine.pool.checkedout() == 1  # the holder's alone: the three waiters hold none
+        finally:
+            await unlock_refresh(holder, tenant_id, forest_id)
+    done = await asyncio.wait_for(asyncio.gather(*waiters), timeout=10)
+    assert all(d.lock_wait_s >= 0.5 for d in done) and sum(d.nodes_refreshed for d in done) > 0
+    assert await _dirty_levels(db, tenant_id, forest_id) == {}
+
+
 async def test_a_hand_off_after_the_last_look_is_refreshed_by_the_holder(
     db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

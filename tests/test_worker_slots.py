@@ -19,6 +19,7 @@ from memforest.pipeline.slots import release_slot
 from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
 from memforest.store.jobs import insert_job
+from memforest.store.sql import fetch_all
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
 WAIT_S = 0.6  # how long a job waits for company before it gives up
@@ -95,3 +96,40 @@ async def test_at_most_concurrency_more_jobs_run_past_their_model_calls(db: Data
     assert probe.most_alive == 2
     assert sorted(e for e in probe.events if e.startswith("start")) == ["start 0", "start 1", "start 2"]
     assert all(e.split()[0] != "end" for e in probe.events)  # three never met
+
+
+async def test_a_worker_told_to_stop_claims_no_job_for_a_freed_slot(db: Database, settings: Settings) -> None:
+    """A loop waiting for a slot when the worker is told to stop takes no new job once one frees."""
+    stop = asyncio.Event()
+    ran: list[int] = []
+
+    async def handler(
+        _db: Database, _s: Settings, _b: Backends, job: Job, _l: UsageLedger
+    ) -> tuple[dict[str, object], list[dict[str, object]]]:
+        ran.append(int(job.payload["n"]))
+        stop.set()  # told to stop while the second loop waits for this job's slot ...
+        release_slot()  # ... which this job then gives back
+        await asyncio.sleep(0.3)
+        return {}, []
+
+    tenant_id = await ensure_tenant(db, "stopping")
+    async with db.tenant(tenant_id) as conn:
+        forest = await ensure_forest(conn, tenant_id, "f")
+        for n in range(2):
+            await insert_job(conn, tenant_id, forest.forest_id, "probe", {"n": n})
+    backends = build_backends(settings)
+    try:
+        await asyncio.wait_for(
+            run_worker(
+                db, settings, backends, concurrency=1, tenant_id=tenant_id, stop=stop, handlers={"probe": handler}
+            ),
+            timeout=10,
+        )
+    finally:
+        await backends.aclose()
+    assert len(ran) == 1  # the other job is still queued, for the next worker
+    async with db.tenant(tenant_id) as conn:
+        states = sorted(
+            r["state"] for r in await fetch_all(conn, "SELECT state FROM jobs WHERE tenant_id = :t", {"t": tenant_id})
+        )
+    assert states == ["queued", "succeeded"]

@@ -300,7 +300,7 @@ async def run_ingest(
     t1 = time.perf_counter()
     embeddings = await embed_candidates(work, backends, ledger)
     t2 = time.perf_counter()
-    release_slot()  # the model calls are done: the worker may start the next job (worker.commit_overlap)
+    release_slot()  # extraction and embedding are done: the worker may start the next job (worker.commit_overlap)
     await wait_for_older_commits(db, tenant_id, forest_id, session_id, settings.pipeline.commit_order_wait_s)
     t_wait = time.perf_counter()
     try:

@@ -9,14 +9,17 @@ import hashlib
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from memforest.backends.base import Embedder, Summarizer, SummaryInput, UsageLedger
 from memforest.db.engine import Database
 from memforest.domain import TreeKind
+from memforest.pipeline.commit_order import CommitBell
 from memforest.store import nodes as store
-from memforest.store.sql import Conn, lock_forest, lock_refresh, try_lock_refresh, unlock_refresh
+from memforest.store.sql import Conn, lock_forest, try_lock_refresh, unlock_refresh
 
 
 @dataclass(slots=True)
@@ -71,17 +74,12 @@ async def refresh_forest(
     lock and the release is never left behind."""
     top = max_level if max_level is not None else 2**31 - 1
     stats = RefreshStats()
-    async with db.engine.connect() as raw:
-        # autocommit: the lock statements need no BEGIN and COMMIT around them (two round trips each)
-        lock_conn = await raw.execution_options(isolation_level="AUTOCOMMIT")
-        t_lock = time.perf_counter()
-        if hand_off:
-            if not await try_lock_refresh(lock_conn, tenant_id, forest_id):
-                stats.handed_off = True
-                return stats
-        else:
-            await lock_refresh(lock_conn, tenant_id, forest_id)
+    t_lock = time.perf_counter()
+    async with _refresh_lock(db, tenant_id, forest_id, wait=not hand_off) as lock_conn:
         stats.lock_wait_s = time.perf_counter() - t_lock
+        if lock_conn is None:
+            stats.handed_off = True
+            return stats
         rounds = 0
         while True:
             try:
@@ -90,6 +88,7 @@ async def refresh_forest(
                 )
             finally:
                 await unlock_refresh(lock_conn, tenant_id, forest_id)
+                REFRESHES.ring((tenant_id, forest_id))
             rounds += 1
             # a refresh that could not finish leaves the rest to the forest's refresh job; one that
             # did, takes over what was handed off after its last look (bounded, as its passes are)
@@ -101,6 +100,32 @@ async def refresh_forest(
             if not await try_lock_refresh(lock_conn, tenant_id, forest_id):
                 break  # the refresh holding it now looks again after its own release
     return stats
+
+
+# A refresh of this process that releases a forest's lock rings the forest's bell; one waiting for
+# the lock looks again then, or after this many seconds (the holder may be another process).
+REFRESH_LOCK_POLL_S = 0.1
+REFRESHES = CommitBell()
+
+
+@asynccontextmanager
+async def _refresh_lock(
+    db: Database, tenant_id: uuid.UUID, forest_id: int, *, wait: bool
+) -> AsyncIterator[Conn | None]:
+    """An autocommit connection holding the forest's refresh lock (autocommit: the lock statements
+    need no BEGIN and COMMIT around them), or None without ``wait`` when another refresh holds it.
+    A waiter holds no connection of the pool while it waits: with commit overlap (ADR 0027) as many
+    as twice a worker's concurrency of jobs may wait, and the holder needs connections of its own."""
+    while True:
+        async with db.engine.connect() as raw:
+            conn = await raw.execution_options(isolation_level="AUTOCOMMIT")
+            if await try_lock_refresh(conn, tenant_id, forest_id):
+                yield conn
+                return
+        if not wait:
+            yield None
+            return
+        await REFRESHES.wait((tenant_id, forest_id), REFRESH_LOCK_POLL_S)
 
 
 async def _passes(

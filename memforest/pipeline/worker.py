@@ -149,15 +149,15 @@ async def run_worker(
     handlers: Mapping[str, Handler] = HANDLERS,
 ) -> None:
     """Claim and run jobs, ``concurrency`` at once, until stopped (or idle, if asked); with
-    ``worker.commit_overlap``, an ingest job done with its model calls gives its slot to the next
-    job (:mod:`memforest.pipeline.slots`). ``early`` also runs jobs scheduled for later (a coalesced
-    refresh), to flush a forest now. ``handlers`` maps job kinds to the functions that run them (a
-    kind it lacks fails its job)."""
+    ``worker.commit_overlap``, an ingest job done with extraction and embedding gives its slot to
+    the next job (:mod:`memforest.pipeline.slots`). ``early`` also runs jobs scheduled for later (a
+    coalesced refresh), to flush a forest now. ``handlers`` maps job kinds to the functions that run
+    them (a kind it lacks fails its job)."""
 
     last_sweep = -math.inf
     last_prune = -math.inf
     # ``concurrency`` jobs hold a slot at once; with commit overlap as many again may be past their
-    # model calls, waiting for their forest's older commits, committing, refreshing (slots module)
+    # extraction and embedding, waiting for older commits, committing, refreshing (slots module)
     slots = asyncio.Semaphore(concurrency)
     overlap = settings.worker.commit_overlap
 
@@ -194,6 +194,8 @@ async def run_worker(
         await slots.acquire()
         slot = JobSlot(slots)
         try:
+            if stop is not None and stop.is_set():  # (stopped while this loop waited for a slot)
+                return True
             job = await jobs.claim(
                 db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id,
                 early=early, max_attempts=settings.worker.max_attempts,

@@ -3,10 +3,12 @@
 A query looked its forest up by name in a statement of its own, a round trip and a plan on each of
 its two transactions. With an entry here it goes straight to the channels: the vector channels'
 statement reads the forest's row as it is now (:func:`memforest.store.recall_channels.forest_of_rows`),
-so a name that means another forest now (deleted, made again, renamed) is noticed by the same
-query, which then looks the name up and reads again; whether the forest has its own indexes and
-its latest session's time come fresh with every query. An entry is only ever used together with
-its tenant's id (every statement filters on both, and row-level security on the tenant).
+so a name that means another forest now (the forest deleted, or deleted and made again) or none is
+noticed by the same query, which then looks the name up and reads again. The query reads with the
+entry's idea of whether the forest has its own indexes (exact or through them: the same rows) and
+learns from its statement the state now, and the latest session's time, which its time cues use;
+the next query reads accordingly. An entry is only ever used together with its tenant's id (every
+statement filters on both, and row-level security on the tenant).
 """
 
 from __future__ import annotations
@@ -38,8 +40,12 @@ class ForestCache:
         return found
 
     def put(self, found: RecallForest) -> None:
-        """Remember ``found`` under its tenant and name."""
+        """Remember ``found`` under its tenant and name, unless a query that ended first saw a newer
+        forest of that name there (forest ids only grow, and a name means one forest at a time)."""
         key = (found.forest.tenant_id, found.forest.name)
+        held = self._entries.get(key)
+        if held is not None and held.forest.forest_id > found.forest.forest_id:
+            return
         self._entries[key] = found
         self._entries.move_to_end(key)
         while len(self._entries) > self._max:

@@ -290,7 +290,9 @@ async def query(
             if known is not None and (recalled.forest is None or recalled.forest.forest.name != forest_name):
                 # the name means another forest now, or none: look it up (NotFoundError) and read again
                 cache.drop(tenant_id, forest_name)
+                t_lookup = time.perf_counter()
                 found = await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
+                timings["forest"] += _ms(t_lookup)
                 recalled = await recall_in(found, None)
             found = recalled.forest or found  # (indexes and latest session as they are now)
             cache.put(found)
@@ -312,7 +314,7 @@ async def query(
                         cues = cues.with_window(None, anchor_time)
                     else:
                         cues = cues.with_window(anchor_time, None)
-            timings["recall"] = _ms(t0) - timings["cues"]
+            timings["recall"] = round(_ms(t0) - timings["cues"], 3)
             t0 = time.perf_counter()
             tq = parse_question(question, has_as_of=as_of is not None)
             plan = await temporal_plan(conn, tenant_id, forest.forest_id, tq, as_of, anchor_time)
