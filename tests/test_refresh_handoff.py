@@ -27,7 +27,7 @@ from memforest.pipeline.refresh import refresh_forest
 from memforest.pipeline.service import accept_sessions, ingest_sessions
 from memforest.settings import Settings
 from memforest.store.check import check_forest
-from memforest.store.sql import fetch_all, lock_forest, lock_refresh, scalar, unlock_refresh
+from memforest.store.sql import fetch_all, lock_forest, scalar, try_lock_refresh, unlock_refresh
 from memforest.store.tenants import ensure_tenant
 from memforest.store.trees import InsertStats, LeafSpec, get_or_create_tree, insert_leaf
 
@@ -154,7 +154,7 @@ async def test_a_refresh_that_finds_one_running_hands_its_nodes_over(db: Databas
     summarizer, embedder = _Counting(), HashedEmbedder(64)
     async with db.engine.connect() as raw:
         holder = await raw.execution_options(isolation_level="AUTOCOMMIT")
-        await lock_refresh(holder, tenant_id, forest_id)  # another refresh of the forest is running
+        assert await try_lock_refresh(holder, tenant_id, forest_id)  # another refresh of the forest is running
         try:
             stats = await asyncio.wait_for(
                 refresh_forest(db, tenant_id, forest_id, summarizer=summarizer, embedder=embedder, concurrency=2,
@@ -180,7 +180,7 @@ async def test_a_refresh_waiting_for_the_lock_holds_no_connection(db: Database, 
     summarizer, embedder = _Counting(), HashedEmbedder(64)
     async with db.engine.connect() as raw:
         holder = await raw.execution_options(isolation_level="AUTOCOMMIT")
-        await lock_refresh(holder, tenant_id, forest_id)
+        assert await try_lock_refresh(holder, tenant_id, forest_id)
         waiters = [
             asyncio.create_task(
                 refresh_forest(db, tenant_id, forest_id, summarizer=summarizer, embedder=embedder, concurrency=2)

@@ -21,7 +21,8 @@ _ForestKey = tuple[uuid.UUID, int]
 
 
 class CommitBell:
-    """Wakes this process's jobs waiting on a forest's older commits."""
+    """Wakes this process's tasks waiting on something of a forest (its older commits, or its
+    refresh lock: ``memforest.pipeline.refresh``)."""
 
     def __init__(self) -> None:
         self._waiters: dict[_ForestKey, set[asyncio.Future[None]]] = {}

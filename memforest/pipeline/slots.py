@@ -28,11 +28,6 @@ class JobSlot:
             self._held = False
             self._semaphore.release()
 
-    @property
-    def held(self) -> bool:
-        """Whether the job still holds its slot."""
-        return self._held
-
 
 CURRENT_SLOT: ContextVar[JobSlot | None] = ContextVar("memforest_job_slot", default=None)
 

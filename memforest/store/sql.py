@@ -136,7 +136,6 @@ async def lock_forest(conn: AsyncConnection, tenant_id: object, forest_id: int, 
         )
 
 
-_REFRESH_LOCK = "SELECT pg_advisory_lock(hashtextextended(:k, 0))"
 _REFRESH_TRY_LOCK = "SELECT pg_try_advisory_lock(hashtextextended(:k, 0))"
 _REFRESH_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(:k, 0))"
 
@@ -145,20 +144,17 @@ def _refresh_key(tenant_id: object, forest_id: int) -> str:
     return f"memforest:refresh:{tenant_id}:{forest_id}"
 
 
-async def lock_refresh(conn: AsyncConnection, tenant_id: object, forest_id: int) -> None:
-    """Take the session-level advisory lock that serialises refreshes of one forest (held by the
-    connection until :func:`unlock_refresh`, across the transactions the refresh opens)."""
-    await conn.execute(text(_REFRESH_LOCK), {"k": _refresh_key(tenant_id, forest_id)})
-
-
 async def try_lock_refresh(conn: AsyncConnection, tenant_id: object, forest_id: int) -> bool:
-    """:func:`lock_refresh` if no other connection holds it now; False (and no lock) otherwise."""
+    """Take the session-level advisory lock that serialises refreshes of one forest (held by the
+    connection until :func:`unlock_refresh`, across the transactions the refresh opens) if no other
+    connection holds it now; False (and no lock) otherwise. A refresh that must wait tries again
+    (``memforest.pipeline.refresh``): waiting in the server would hold a pooled connection."""
     result = await conn.execute(text(_REFRESH_TRY_LOCK), {"k": _refresh_key(tenant_id, forest_id)})
     return bool(result.scalar())
 
 
 async def unlock_refresh(conn: AsyncConnection, tenant_id: object, forest_id: int) -> None:
-    """Release :func:`lock_refresh`."""
+    """Release the lock :func:`try_lock_refresh` took."""
     await conn.execute(text(_REFRESH_UNLOCK), {"k": _refresh_key(tenant_id, forest_id)})
 
 
