@@ -222,6 +222,8 @@ EDGE_CASES: list[tuple[str, str, Any]] = [
     ("POST", "/v1/forests", {"name": "a\x00b"}),
     ("POST", "/v1/forests", {"name": "a\ud800"}),
     ("POST", "/v1/forests/f/query", {"query": "a\x00b"}),
+    ("POST", "/v1/query", {"query": "x", "forests": ["a\ud800"]}),
+    ("POST", "/v1/query", {"query": "x", "forests": ["f", "a\x00b"]}),
     ("POST", "/v1/forests/f/query", {"query": "x", "as_of": "0001-01-01T00:00:00+05:00"}),
     ("POST", "/v1/forests/f/query", {"query": "x", "time_to": "9999-12-31T23:59:59-05:00"}),
     ("POST", "/v1/forests/f/sessions", _session("e1", "0001-01-01T00:00:00+05:00")),

@@ -123,6 +123,12 @@ def broken_connection(exc: BaseException) -> bool:
     return database_unavailable(exc)
 
 
+def _unencodable(exc: BaseException) -> bool:
+    """Whether the driver could not even send a parameter: text that is not UTF-8 (a lone
+    surrogate, which JSON's escapes can carry), refused before it reaches the server."""
+    return any(isinstance(e, UnicodeEncodeError) for e in _error_chain(exc))
+
+
 @contextmanager
 def _driver_errors() -> Iterator[None]:
     """Translate driver errors into ``memforest.errors``: "cannot store this text" into InputError,
@@ -130,7 +136,7 @@ def _driver_errors() -> Iterator[None]:
     try:
         yield
     except DBAPIError as exc:
-        if getattr(exc.orig, "sqlstate", None) in BAD_TEXT_SQLSTATES:
+        if getattr(exc.orig, "sqlstate", None) in BAD_TEXT_SQLSTATES or _unencodable(exc):
             raise InputError("text contains characters that cannot be stored (such as NUL)") from None
         if database_unavailable(exc):
             raise DatabaseUnavailableError() from exc
