@@ -88,20 +88,23 @@ async def browse_emb(
     cues: TimeCues,
     *,
     live_only: bool = False,
+    key_lookups_after: bool = False,
 ) -> list[Leaf]:
     """Beam descent from every recalled root: per tree keep the ``beam_width`` best children
     (cosine to ``q``, lowered for nodes outside the question's time window) until leaves. The
     database chooses the beam and sends the leaves only, in one statement. Every leaf reached comes
     back, except for a query that shows live facts only (``live_only``: no as_of, time range,
     superseded facts or source filter asked) and has no time window: then the ``leaves_per_tree``
-    best of each tree among the leaves that query can show (:func:`leaf_cap`)."""
+    best of each tree among the leaves that query can show (:func:`leaf_cap`). ``key_lookups_after``:
+    what the caller runs next in this transaction reads rows by key only (evidence assembly), and may
+    run on cached generic plans (:func:`~memforest.store.browse.descent.beam_descent`)."""
     roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
     if not roots:
         return []
     window = (cues.after, cues.before) if cues.has_window else (None, None)
     rows = await beam_descent(
         conn, tenant_id, forest_id, roots, q, preset.beam_width, *window, OUT_OF_WINDOW_PENALTY,
-        leaf_cap(preset, cues, live_only=live_only),
+        leaf_cap(preset, cues, live_only=live_only), key_lookups_after=key_lookups_after,
     )  # fmt: skip
     return [_leaf(r) for r in rows]
 

@@ -328,9 +328,12 @@ async def query(
                     and not include_superseded
                     and source_filter is None
                 )
+                # assembly reads its candidates and their provenance by key: on cached generic plans
+                # (a source filter's nearest items may need a large forest's own graphs: planned as before)
                 leaves = await browse_emb(
-                    conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues, live_only=live_only
-                )
+                    conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues,
+                    live_only=live_only, key_lookups_after=source_filter is None,
+                )  # fmt: skip
                 timings["browse"] = _ms(t0)
                 evidence = await assemble_in(conn)
 

@@ -16,10 +16,10 @@ def record_leaf_caps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     caps: list[int] = []
     real = service.browse_emb
 
-    async def recording(*args: Any, live_only: bool = False) -> list[Leaf]:
+    async def recording(*args: Any, live_only: bool = False, **kwargs: Any) -> list[Leaf]:
         preset, cues = args[5], args[6]
         caps.append(leaf_cap(preset, cues, live_only=live_only))
-        return await real(*args, live_only=live_only)
+        return await real(*args, live_only=live_only, **kwargs)
 
     monkeypatch.setattr(service, "browse_emb", recording)
     return caps

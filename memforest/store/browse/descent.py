@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from memforest.store.recall import Vec
-from memforest.store.sql import Conn, Row, as_vector, fetch_all
+from memforest.store.sql import KEY_LOOKUP_PLANS, Conn, Row, as_vector, fetch_all
 
 _CHILDREN = (
     "SELECT node_id, parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, "
@@ -49,7 +49,7 @@ _WALK = (
     f" UNION ALL SELECT k.*, {_BEAM_RANK} FROM ("
     f" SELECT w.depth + 1, {_BEAM_COLS} FROM walk w JOIN nodes n"
     " ON n.tenant_id = :t AND n.parent_id = w.node_id AND n.forest_id = :f WHERE w.kept OFFSET 0) k"
-    ") SELECT node_id, tree_id, leaf_fact_id, leaf_cell_id, sim "
+    ") SELECT node_id, tree_id, leaf_fact_id, leaf_cell_id, sim{plans} "
 )
 _LEVEL_ORDER = " ORDER BY depth, parent_id, t_start, seq"
 # every leaf reached
@@ -64,6 +64,12 @@ _BEAM_LIVE = (
     + ") AS r FROM walk w LEFT JOIN facts x ON x.tenant_id = :t AND x.fact_id = w.leaf_fact_id"
     " WHERE w.level = 0 AND x.superseded_by IS NULL AND x.retracted_at IS NULL) l WHERE r <= :leaves" + _LEVEL_ORDER
 )
+# (live leaves only, the caller's later statements on generic plans) -> the statement
+_STATEMENTS = {
+    (live, plans): sql.format(plans=f", {KEY_LOOKUP_PLANS} AS plans" if plans else "")
+    for live, sql in ((False, _BEAM), (True, _BEAM_LIVE))
+    for plans in (False, True)
+}
 _NODE_SUMMARIES = "SELECT node_id, summary FROM nodes WHERE tenant_id = :t AND forest_id = :f AND node_id = ANY(:ids)"
 _NODE_VECTORS = (
     "SELECT node_id, embedding FROM nodes WHERE tenant_id = :t AND forest_id = :f "
@@ -92,6 +98,8 @@ async def beam_descent(
     before: datetime | None,
     penalty: float,
     live_leaves: int = 0,
+    *,
+    key_lookups_after: bool = False,
 ) -> list[Row]:
     """The leaves of a beam descent from ``roots``, in one statement: from each level keep the
     ``beam`` best internal children of each tree, "best" by the cosine to ``q`` less ``penalty``
@@ -99,9 +107,11 @@ async def beam_descent(
     node id. Every leaf reached comes back, or with ``live_leaves`` > 0 the ``live_leaves`` best of
     each tree among those not of a superseded or retracted fact (for a query that shows live facts
     only). Rows ``node_id, tree_id, leaf_fact_id, leaf_cell_id, sim`` (the plain cosine), level by
-    level and each level as :func:`children_of` orders its rows."""
+    level and each level as :func:`children_of` orders its rows. ``key_lookups_after``: the
+    caller's statements after this one read rows by key only and may run on cached generic plans
+    (:data:`~memforest.store.sql.KEY_LOOKUP_PLANS`; the rows then carry a ``plans`` column)."""
     p = {"t": tenant_id, "f": forest_id, "p": list(roots), "q": q, "beam": beam, "leaves": live_leaves}
-    sql = _BEAM_LIVE if live_leaves > 0 else _BEAM
+    sql = _STATEMENTS[(live_leaves > 0, key_lookups_after)]
     return await fetch_all(conn, sql, p | {"after": after, "before": before, "penalty": penalty})
 
 

@@ -1,0 +1,169 @@
+"""Evidence assembly's key lookups on cached generic plans (ADR 0024, session 18): the emb descent
+switches the rest of its transaction, and only that transaction, to generic plans without
+sequential scans; those plans read the candidates and their provenance through their keys even
+on tables small enough for a scan to look cheaper; and a query reads the same evidence either way."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import numpy as np
+import pytest
+from test_retrieval import DIM, FactSpec, build_forest, ts
+
+from memforest.backends.factory import build_backends
+from memforest.backends.hashed import HashedEmbedder
+from memforest.db.engine import Database
+from memforest.retrieval import browse, query
+from memforest.retrieval.browse import OUT_OF_WINDOW_PENALTY
+from memforest.retrieval.filters import SourceFilter
+from memforest.settings import Settings
+from memforest.store import evidence
+from memforest.store.browse.descent import beam_descent
+from memforest.store.sql import Conn, _positional, execute, fetch_all, scalar
+
+FACTS = [
+    FactSpec(f"{who} repaired {thing} in {2016 + i % 7}", ts(2016 + i % 7, 1 + i % 12, 1 + i % 27),
+             ts(2016 + i % 7, 1 + i % 12, 1 + i % 27), entity=who)
+    for i, (who, thing) in enumerate((w, t) for w in ("Dana", "Eli") for t in ("a boat", "a clock", "a lamp") * 4)
+]  # fmt: skip
+QUESTION = "What did Dana repair?"
+
+
+async def _forest(conn: Conn, tenant_id: uuid.UUID) -> tuple[int, list[int]]:
+    """The "shop" forest's id and its trees' root nodes."""
+    forest_id = int(await scalar(conn, "SELECT forest_id FROM forests WHERE name = 'shop'"))
+    rows = await fetch_all(
+        conn, "SELECT root_node_id FROM trees WHERE tenant_id = :t AND forest_id = :f AND root_node_id IS NOT NULL",
+        {"t": tenant_id, "f": forest_id},
+    )  # fmt: skip
+    return forest_id, [int(r["root_node_id"]) for r in rows]
+
+
+async def _planning(conn: Conn) -> tuple[str, str]:
+    row = (
+        await fetch_all(conn, "SELECT current_setting('plan_cache_mode') AS m, current_setting('enable_seqscan') AS s")
+    )[0]
+    return str(row["m"]), str(row["s"])
+
+
+async def _descend(conn: Conn, tenant_id: uuid.UUID, *, switch: bool) -> list[dict[str, Any]]:
+    forest_id, roots = await _forest(conn, tenant_id)
+    q = HashedEmbedder(DIM).embed_sync([QUESTION])[0]
+    return await beam_descent(
+        conn, tenant_id, forest_id, roots, q, 2, None, None, OUT_OF_WINDOW_PENALTY, key_lookups_after=switch
+    )
+
+
+async def test_the_descent_switches_only_the_rest_of_its_transaction(db: Database) -> None:
+    tenant_id = await build_forest(db, "t", "shop", FACTS)
+    async with db.tenant(tenant_id) as conn:
+        assert await _planning(conn) == ("force_custom_plan", "on")  # as every tenant transaction starts
+        plain = await _descend(conn, tenant_id, switch=False)
+        assert await _planning(conn) == ("force_custom_plan", "on")
+        switched = await _descend(conn, tenant_id, switch=True)
+        assert await _planning(conn) == ("force_generic_plan", "off")
+    assert plain and [{k: v for k, v in r.items() if k != "plans"} for r in switched] == plain
+    async with db.tenant(tenant_id) as conn:  # (transaction-local: the next one plans as before)
+        assert await _planning(conn) == ("force_custom_plan", "on")
+
+
+def _literal(value: Any) -> str:
+    """``value`` as an SQL literal of the type its parameter takes."""
+    if isinstance(value, uuid.UUID):
+        return f"'{value}'::uuid"
+    if isinstance(value, bool | int):
+        return str(int(value))
+    if isinstance(value, np.ndarray):
+        return "'[" + ",".join(repr(float(x)) for x in value) + "]'::vector"
+    if isinstance(value, list):
+        return "'{" + ",".join(str(int(x)) for x in value) + "}'::bigint[]"
+    raise TypeError(type(value))
+
+
+def _nodes(plan: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    yield plan
+    for child in plan.get("Plans", ()):
+        yield from _nodes(child)
+
+
+async def _generic_plan(conn: Conn, sql: str, params: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The nodes of the plan that a prepared ``sql`` runs on with ``params`` (the generic one while
+    the transaction plans generically), read with EXPLAIN EXECUTE of an SQL-level prepared statement."""
+    statement, names = _positional(sql)
+    await execute(conn, f"PREPARE key_lookup AS {statement}")
+    try:
+        args = ", ".join(_literal(params[n]) for n in names)
+        raw = await scalar(conn, f"EXPLAIN (FORMAT JSON) EXECUTE key_lookup({args})")
+    finally:
+        await execute(conn, "DEALLOCATE key_lookup")
+    top = (json.loads(raw) if isinstance(raw, str) else raw)[0]["Plan"]
+    return list(_nodes(top))
+
+
+async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Database) -> None:
+    tenant_id = await build_forest(db, "t", "shop", FACTS)
+    async with db.system() as conn:  # statistics of tables this small: a scan looks cheapest
+        await execute(conn, "ANALYZE facts, cells, placements, trees, nodes, sessions, turns, fact_sources")
+    async with db.tenant(tenant_id) as conn:
+        forest_id, _ = await _forest(conn, tenant_id)
+        ids = await fetch_all(
+            conn, "SELECT fact_id FROM facts WHERE tenant_id = :t ORDER BY fact_id LIMIT 5", {"t": tenant_id}
+        )
+        cells = await fetch_all(
+            conn, "SELECT cell_id FROM cells WHERE tenant_id = :t ORDER BY cell_id LIMIT 5", {"t": tenant_id}
+        )
+        trees = await fetch_all(
+            conn, "SELECT tree_id FROM trees WHERE tenant_id = :t ORDER BY tree_id", {"t": tenant_id}
+        )
+        q = HashedEmbedder(DIM).embed_sync([QUESTION])[0]
+        params = {
+            "t": tenant_id, "f": forest_id, "q": np.asarray(q, dtype=np.float32),
+            "fids": [int(r["fact_id"]) for r in ids], "cids": [int(r["cell_id"]) for r in cells],
+            "rt": [int(r["tree_id"]) for r in trees], "tids": [int(r["tree_id"]) for r in trees][:3],
+        }  # fmt: skip
+        statements = (evidence._CANDIDATES_IN_TREES, evidence._CANDIDATES, evidence._PROVENANCE)
+        assert await _descend(conn, tenant_id, switch=True)
+        scans: set[str] = set()
+        for sql in statements:
+            nodes = await _generic_plan(conn, sql, params)
+            assert any("$" in str(n.get("Index Cond", "")) for n in nodes), "not a generic plan"
+            scans |= {str(n["Node Type"]) for n in nodes if "Scan" in str(n["Node Type"])}
+        assert "Seq Scan" not in scans and "Index Scan" in scans
+        # the same generic plans with sequential scans allowed: on tables this small some read a whole
+        # table (what the switch leaves out, so that a plan kept while the tables grow stays a lookup)
+        await execute(conn, "SELECT set_config('enable_seqscan', 'on', true)")
+        allowed = [await _generic_plan(conn, sql, params) for sql in statements]
+        assert any(n["Node Type"] == "Seq Scan" for nodes in allowed for n in nodes)
+
+
+@pytest.mark.parametrize("filtered", [False, True])
+async def test_a_query_reads_the_same_evidence_either_way(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, filtered: bool
+) -> None:
+    """The query asks the descent to switch unless a source filter runs a vector search after it;
+    the evidence equals that of the same query with the switch refused."""
+    tenant_id = await build_forest(db, "t", "shop", FACTS)
+    backends = build_backends(settings)
+    asked: list[bool] = []
+    refuse = {"on": False}
+    real = browse.beam_descent
+
+    async def descent(*args: Any, key_lookups_after: bool = False, **kwargs: Any) -> list[dict[str, Any]]:
+        asked.append(key_lookups_after)
+        return await real(*args, key_lookups_after=key_lookups_after and not refuse["on"], **kwargs)
+
+    monkeypatch.setattr(browse, "beam_descent", descent)
+    source = SourceFilter(session_ids=("S1", "S2", "S4")) if filtered else None
+
+    async def evidence_of() -> list[tuple[Any, ...]]:
+        res = await query(db, settings, backends, tenant_id, "shop", QUESTION, source_filter=source)
+        return [(e.kind, e.source_id, round(e.score, 9), e.turn_ids, e.tree, e.session_id) for e in res.evidence]
+
+    switched = await evidence_of()
+    refuse["on"] = True
+    assert switched and await evidence_of() == switched
+    assert asked == [not filtered, not filtered]
