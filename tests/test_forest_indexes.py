@@ -26,8 +26,8 @@ from memforest.retrieval import query
 from memforest.settings import Settings
 from memforest.store import forest_indexes as vx
 from memforest.store.facts_batch import lookup_many
-from memforest.store.recall import NEAREST_FACTS_HNSW, fact_visibility
-from memforest.store.recall_channels import ChannelLimits, channels_sql, recall_channels
+from memforest.store.recall import NEAREST_FACTS_HNSW, fact_visibility, nearest_cells, nearest_facts, nearest_roots
+from memforest.store.recall_channels import ChannelLimits, channels_sql, recall_channels, recall_knobs
 from memforest.store.sql import execute, fetch_all
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
@@ -186,6 +186,47 @@ async def test_the_vector_channels_read_the_half_precision_node_graphs(db: Datab
         await execute(conn, f"DROP INDEX {name}")
         await execute(conn, str(rows[0]["d"]).replace(" WITH (m='8')", ""))
         assert (await vx.index_state(conn, forest_id))[name] is False
+
+
+async def test_rows_at_the_same_distance_are_kept_by_id_through_the_graphs_and_exactly(
+    db: Database, settings: Settings
+) -> None:
+    """Equal vectors (a statement restated in several sessions) tie: the exact scans and the forest's
+    graphs keep the same ones, the smallest ids first, whichever the graph meets first."""
+    s = _small_threshold(settings, 3)
+    tenant_id, forest_id = await _ingest(db, s)
+    cell_leaves = "level = 0 AND leaf_cell_id IS NOT NULL"
+    async with db.system() as conn:  # every fact, every cell leaf and every root: one vector each
+        for table, rows in (("facts", "true"), ("nodes", cell_leaves), ("nodes", "parent_id IS NULL")):
+            await execute(
+                conn,
+                f"UPDATE {table} SET embedding = (SELECT embedding FROM {table} WHERE forest_id = :f AND {rows} "
+                f"AND embedding IS NOT NULL ORDER BY 1 LIMIT 1) "
+                f"WHERE forest_id = :f AND {rows} AND embedding IS NOT NULL",
+                {"f": forest_id},
+            )
+    got: dict[tuple[str, bool], list[int]] = {}
+    async with db.tenant(tenant_id, knobs=recall_knobs(s.retrieval.hnsw_ef_search)) as conn:
+        await execute(conn, "SET LOCAL enable_seqscan = off")  # a tiny forest would rather be read whole
+        for kind, nearest, table, key, rows in (
+            ("facts", nearest_facts, "facts", "fact_id", "true"),
+            ("cells", nearest_cells, "nodes", "leaf_cell_id", cell_leaves),
+            ("roots", nearest_roots, "nodes", "node_id", "parent_id IS NULL"),
+        ):
+            ids = await fetch_all(
+                conn, f"SELECT {key} AS id, embedding FROM {table} WHERE tenant_id = :t AND forest_id = :f "
+                f"AND {rows} AND embedding IS NOT NULL ORDER BY {key}", {"t": tenant_id, "f": forest_id},
+            )  # fmt: skip
+            vectors = [r["embedding"].to_numpy() for r in ids]
+            tied = [int(r["id"]) for r, v in zip(ids, vectors, strict=True) if np.array_equal(v, vectors[-1])]
+            assert len(tied) > 3, kind  # a tie wider than the limit
+            q = np.asarray(vectors[-1], dtype=np.float32)
+            for exact in (True, False):
+                got[(kind, exact)] = [i for i, _ in await nearest(conn, tenant_id, forest_id, q, 3, exact=exact)]
+            assert got[(kind, True)] == got[(kind, False)] == tied[:3], kind
+        plan = await fetch_all(conn, "EXPLAIN " + NEAREST_FACTS_HNSW.format(visible=fact_visibility(None), lim=":n"),
+                               {"t": tenant_id, "f": forest_id, "q": q, "n": 3})  # fmt: skip
+    assert f"ix_facts_vec_f{forest_id}" in "\n".join(str(r["QUERY PLAN"]) for r in plan)
 
 
 async def test_a_graph_keyed_at_another_dimension_is_stale(db: Database, settings: Settings) -> None:

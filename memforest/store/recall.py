@@ -38,15 +38,21 @@ _SET_ITERATIVE_SCAN = "SET LOCAL hnsw.iterative_scan = relaxed_order"
 
 # The exact scans materialise the distance, not the vector: a CTE of 10K 1.5 KB vectors spilled to
 # temporary files (ADR 0022); (id, distance) pairs stay in memory.
+# Rows at the same distance (equal vectors: a statement restated in several sessions) are kept by
+# id, the smallest first, by the exact scan and by the graph alike: an HNSW scan reads
+# ``TIE_MARGIN`` rows past the limit (its order is relaxed, and which of several equal rows it
+# meets first is the graph's), then keeps the nearest by distance and id (ADR 0024, session 18).
+TIE_MARGIN = 8
 NEAREST_FACTS_EXACT = (
     "WITH c AS MATERIALIZED (SELECT x.fact_id, x.embedding <=> :q AS d FROM facts x "
     "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.embedding IS NOT NULL AND {visible}) "
-    "SELECT fact_id, 1 - d AS sim FROM c ORDER BY d LIMIT {lim}"
+    "SELECT fact_id, 1 - d AS sim FROM c ORDER BY d, fact_id LIMIT {lim}"
 )
 NEAREST_FACTS_HNSW = (
     "WITH c AS MATERIALIZED (SELECT x.fact_id, x.embedding <=> :q AS d FROM facts x "
-    "WHERE x.tenant_id = :t AND x.forest_id = :f AND {visible} ORDER BY x.embedding <=> :q LIMIT {lim}) "
-    "SELECT fact_id, 1 - d AS sim FROM c ORDER BY d"
+    "WHERE x.tenant_id = :t AND x.forest_id = :f AND {visible} ORDER BY x.embedding <=> :q "
+    f"LIMIT {{lim}} + {TIE_MARGIN}) "
+    "SELECT fact_id, 1 - d AS sim FROM c ORDER BY d, fact_id LIMIT {lim}"
 )
 _CELL_LEAVES = (
     "FROM nodes x WHERE x.tenant_id = :t AND x.forest_id = :f AND x.level = 0 "
@@ -54,11 +60,12 @@ _CELL_LEAVES = (
 )
 NEAREST_CELLS_EXACT = (
     "WITH c AS MATERIALIZED (SELECT x.leaf_cell_id, x.embedding <=> :q AS d {leaves}) "
-    "SELECT leaf_cell_id, 1 - d AS sim FROM c ORDER BY d LIMIT {lim}"
+    "SELECT leaf_cell_id, 1 - d AS sim FROM c ORDER BY d, leaf_cell_id LIMIT {lim}"
 )
 NEAREST_CELLS_HNSW = (
     "WITH c AS MATERIALIZED (SELECT x.leaf_cell_id, x.embedding <=> :q AS d {leaves} "
-    "ORDER BY {order} LIMIT {lim}) SELECT leaf_cell_id, 1 - d AS sim FROM c ORDER BY d"
+    f"ORDER BY {{order}} LIMIT {{lim}} + {TIE_MARGIN}) "
+    "SELECT leaf_cell_id, 1 - d AS sim FROM c ORDER BY d, leaf_cell_id LIMIT {lim}"
 )
 # the forest's tree roots (nodes without a parent; the partial indexes ``ix_nodes_roots`` and the
 # forest's ``ix_nodes_root_vec_f<forest>`` hold only them): the root channel of recall reads them
@@ -66,11 +73,12 @@ NEAREST_CELLS_HNSW = (
 _ROOTS = "FROM nodes x WHERE x.tenant_id = :t AND x.forest_id = :f AND x.parent_id IS NULL AND x.embedding IS NOT NULL"
 NEAREST_ROOTS_EXACT = (
     f"WITH c AS MATERIALIZED (SELECT x.node_id, x.embedding <=> :q AS d {_ROOTS}) "
-    "SELECT node_id, 1 - d AS sim FROM c ORDER BY d LIMIT {lim}"
+    "SELECT node_id, 1 - d AS sim FROM c ORDER BY d, node_id LIMIT {lim}"
 )
 NEAREST_ROOTS_HNSW = (
     f"WITH c AS MATERIALIZED (SELECT x.node_id, x.embedding <=> :q AS d {_ROOTS} "
-    "ORDER BY {order} LIMIT {lim}) SELECT node_id, 1 - d AS sim FROM c ORDER BY d"
+    f"ORDER BY {{order}} LIMIT {{lim}} + {TIE_MARGIN}) "
+    "SELECT node_id, 1 - d AS sim FROM c ORDER BY d, node_id LIMIT {lim}"
 )
 _ANCHOR_CANDIDATES = (
     "SELECT 'fact' AS k, fact_id AS id, text, valid_from AS ts FROM facts WHERE tenant_id = :t "
