@@ -12,6 +12,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from sqlalchemy import event
+from test_forest_indexes import FOREST as BIG_FOREST
+from test_forest_indexes import _ingest as ingest_big_forest
+from test_forest_indexes import _small_threshold as small_threshold
 from test_retrieval import DIM, FactSpec, build_forest, ts
 
 from memforest.backends.factory import build_backends
@@ -140,30 +144,61 @@ async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Databa
         assert any(n["Node Type"] == "Seq Scan" for nodes in allowed for n in nodes)
 
 
+def _log_statements(db: Database) -> list[tuple[int, str]]:
+    """Every statement the tenant pool's connections run from now on, as (connection, text), in order."""
+    log: list[tuple[int, str]] = []
+    seen: set[int] = set()
+
+    def watch(dbapi_connection: Any, *_: Any) -> None:
+        driver = dbapi_connection.driver_connection
+        if id(driver) not in seen:
+            seen.add(id(driver))
+            driver.add_query_logger(lambda rec, key=id(driver): log.append((key, rec.query)))
+
+    event.listen(db.tenant_engine.sync_engine, "checkout", watch)
+    return log
+
+
+@pytest.mark.parametrize("indexed", [False, True])
 @pytest.mark.parametrize("filtered", [False, True])
 async def test_a_query_reads_the_same_evidence_either_way(
-    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, filtered: bool
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, filtered: bool, indexed: bool
 ) -> None:
-    """The query asks the descent to switch unless a source filter runs a vector search after it;
-    the evidence equals that of the same query with the switch refused."""
-    tenant_id = await build_forest(db, "t", "shop", FACTS)
+    """The query switches after its descent unless a source filter runs a vector search after it;
+    only assembly's two key lookups then run in the transaction; the evidence equals that of the
+    same query with the switch refused, in a forest read exactly and in one with its own indexes."""
+    if indexed:
+        settings = small_threshold(settings, 3)
+        tenant_id, _ = await ingest_big_forest(db, settings)
+        forest, question, sessions = BIG_FOREST, "What is the cat called?", ("s0",)
+    else:
+        tenant_id = await build_forest(db, "t", "shop", FACTS)
+        forest, question, sessions = "shop", QUESTION, ("S1", "S2", "S4")
     backends = build_backends(settings)
-    asked: list[bool] = []
+    switched: list[tuple[bool, bool]] = []  # (asked, the rows carried the switch)
     refuse = {"on": False}
     real = browse.beam_descent
 
     async def descent(*args: Any, key_lookups_after: bool = False, **kwargs: Any) -> list[dict[str, Any]]:
-        asked.append(key_lookups_after)
-        return await real(*args, key_lookups_after=key_lookups_after and not refuse["on"], **kwargs)
+        rows = await real(*args, key_lookups_after=key_lookups_after and not refuse["on"], **kwargs)
+        switched.append((key_lookups_after, bool(rows) and "plans" in rows[0]))
+        return rows
 
     monkeypatch.setattr(browse, "beam_descent", descent)
-    source = SourceFilter(session_ids=("S1", "S2", "S4")) if filtered else None
+    source = SourceFilter(session_ids=sessions) if filtered else None
 
-    async def evidence_of() -> list[tuple[Any, ...]]:
-        res = await query(db, settings, backends, tenant_id, "shop", QUESTION, source_filter=source)
-        return [(e.kind, e.source_id, round(e.score, 9), e.turn_ids, e.tree, e.session_id) for e in res.evidence]
+    async def evidence_of() -> tuple[str, list[tuple[Any, ...]]]:
+        res = await query(db, settings, backends, tenant_id, forest, question, source_filter=source)
+        return res.strategy, [(e.kind, e.source_id, round(e.score, 9), e.turn_ids, e.tree) for e in res.evidence]
 
-    switched = await evidence_of()
+    log = _log_statements(db)
+    strategy, got = await evidence_of()
+    assert strategy == ("hnsw" if indexed else "exact") and got
+    if not filtered:  # after the descent, on its connection: assembly's candidates and provenance, then COMMIT
+        at = next(i for i, (_, sql) in enumerate(log) if "WITH RECURSIVE walk" in sql)
+        after = [sql for key, sql in log[at + 1 :] if key == log[at][0]]
+        assert after[:2] == [_positional(evidence._CANDIDATES_IN_TREES)[0], _positional(evidence._PROVENANCE)[0]]
+        assert [sql.strip().upper() for sql in after[2:3]] == ["COMMIT;"]
     refuse["on"] = True
-    assert switched and await evidence_of() == switched
-    assert asked == [not filtered, not filtered]
+    assert await evidence_of() == (strategy, got)
+    assert switched == [(not filtered, not filtered), (not filtered, False)]

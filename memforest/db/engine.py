@@ -49,10 +49,20 @@ UNAVAILABLE_SQLSTATE_PREFIXES = ("08", "57P")
 # the role and the tenant of a tenant transaction, in one statement (transaction-local, like SET LOCAL)
 # Tenant statements are planned for their parameters (``force_custom_plan``): a forest's own HNSW
 # indexes are partial (``WHERE forest_id = N``, ADR 0024) and a generic plan, made for any forest,
-# could never use them.
+# could never use them. Until :data:`KEY_LOOKUP_PLANS` switches the rest of a transaction.
 _ENTER_TENANT_SQL = (
     "SELECT set_config('role', :role, true), set_config('memforest.tenant_id', :t, true), "
     "set_config('plan_cache_mode', 'force_custom_plan', true)"
+)
+# A column holding this expression (an uncorrelated subquery: run once, with the statement's first
+# row) switches the rest of its tenant transaction to the prepared statements' cached generic plans,
+# without sequential scans (ADR 0024, session 18). For statements that read rows by key only
+# (``= ANY`` of ids through primary keys and b-trees; none of a forest's partial indexes): their
+# generic plan is the same index lookups whatever the ids, and without sequential scans a plan made
+# while the tables were small cannot stay a scan of the whole table when they grow. It lasts until
+# the transaction ends; a statement that returns no row changes nothing.
+KEY_LOOKUP_PLANS = (
+    "(SELECT set_config('plan_cache_mode', 'force_generic_plan', true) || set_config('enable_seqscan', 'off', true))"
 )
 
 

@@ -200,6 +200,7 @@ async def query(
         raise InputError(f"top_k must be between 1 and {settings.api.max_top_k}", location="top_k")
     preset = preset.for_top_k(k)  # candidate budgets for k items (the full ones from budget_full_k)
     as_of, time_from, time_to = _aware(as_of), _aware(time_from), _aware(time_to)
+    filtered = source_filter is not None
     timings: dict[str, float] = {}
     t_all = time.perf_counter()
 
@@ -322,17 +323,13 @@ async def query(
             if mode_used == "emb":
                 t0 = time.perf_counter()
                 live_only = (
-                    as_of is None
-                    and time_from is None
-                    and time_to is None
-                    and not include_superseded
-                    and source_filter is None
+                    as_of is None and time_from is None and time_to is None and not include_superseded and not filtered
                 )
                 # assembly reads its candidates and their provenance by key: on cached generic plans
                 # (a source filter's nearest items may need a large forest's own graphs: planned as before)
                 leaves = await browse_emb(
                     conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues,
-                    live_only=live_only, key_lookups_after=source_filter is None,
+                    live_only=live_only, key_lookups_after=not filtered,
                 )  # fmt: skip
                 timings["browse"] = _ms(t0)
                 evidence = await assemble_in(conn)

@@ -12,9 +12,10 @@ facts was 9% of the HNSW graph, so a filtered search walked mostly other forests
 with the exact top-60: 0.20); a GIN posting list held a word's rows of every forest, so a 1K
 forest's matches cost as much as the whole table's; and every insert into a small forest paid for
 both. A partial index holds one forest's rows only. The planner uses it when the statement's
-``forest_id`` is a known constant, which tenant transactions guarantee by planning every statement
-for its parameters (``plan_cache_mode = force_custom_plan``, ``memforest.db.engine``) and the
-full-text functions by building their statement with the forest id (migration 0013).
+``forest_id`` is a known constant, which tenant transactions guarantee by planning their statements
+for their parameters (``plan_cache_mode = force_custom_plan``, ``memforest.db.engine``; a query's
+evidence assembly, which reads by key only, runs on generic plans: ``KEY_LOOKUP_PLANS`` there) and
+the full-text functions by building their statement with the forest id (migration 0013).
 
 Indexes are named after the forest (``ix_facts_vec_f<forest>`` ...), so "does this forest have its
 indexes" is a catalogue lookup that can never disagree with what the planner sees, and an index

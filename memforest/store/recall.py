@@ -39,9 +39,12 @@ _SET_ITERATIVE_SCAN = "SET LOCAL hnsw.iterative_scan = relaxed_order"
 # The exact scans materialise the distance, not the vector: a CTE of 10K 1.5 KB vectors spilled to
 # temporary files (ADR 0022); (id, distance) pairs stay in memory.
 # Rows at the same distance (equal vectors: a statement restated in several sessions) are kept by
-# id, the smallest first, by the exact scan and by the graph alike: an HNSW scan reads
-# ``TIE_MARGIN`` rows past the limit (its order is relaxed, and which of several equal rows it
-# meets first is the graph's), then keeps the nearest by distance and id (ADR 0024, session 18).
+# id, the smallest first: an exact scan orders by distance, then id; an HNSW scan reads
+# ``TIE_MARGIN`` rows past the limit (which of several equal rows a graph meets first is its own
+# affair), then keeps the nearest of them by full-precision distance and id, so the two keep the
+# same rows of a tie of up to ``TIE_MARGIN`` rows past the limit that the graph finds. Those extra
+# rows may also replace a row that the iterative scan's relaxed order, or a node graph's
+# half-precision key, put before a nearer one (ADR 0024, session 18).
 TIE_MARGIN = 8
 NEAREST_FACTS_EXACT = (
     "WITH c AS MATERIALIZED (SELECT x.fact_id, x.embedding <=> :q AS d FROM facts x "

@@ -9,7 +9,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from memforest.store.recall import Vec
+from memforest.store.recall import TIE_MARGIN, Vec
 from memforest.store.sql import Conn, fetch_all
 
 # :m (jsonb or NULL), :sids (text[] or NULL) and :sp (text[] or NULL) are the filter's parts.
@@ -40,15 +40,19 @@ _MATCHING_CELLS = (
     f"SELECT c.cell_id FROM {_CELL_FROM} WHERE c.tenant_id = :t AND c.forest_id = :f AND c.cell_id = ANY(:ids) "
     f"AND {_CELL_OK}"
 )
+# the nearest matching items; rows at the same distance kept by id, as recall keeps them
+# (``memforest.store.recall``: ``TIE_MARGIN`` rows past the limit, then distance and id)
 _NEAREST_FACTS = (
-    "SELECT x.fact_id AS id, coalesce(1 - (x.embedding <=> :q), 0) AS sim FROM facts x "
+    "WITH c AS MATERIALIZED (SELECT x.fact_id AS id, x.embedding <=> :q AS d FROM facts x "
     "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.retracted_at IS NULL AND x.embedding IS NOT NULL "
-    f"AND {_FACT_OK} ORDER BY x.embedding <=> :q LIMIT :k"
+    f"AND {_FACT_OK} ORDER BY x.embedding <=> :q LIMIT :k + {TIE_MARGIN}) "
+    "SELECT id, coalesce(1 - d, 0) AS sim FROM c ORDER BY d, id LIMIT :k"
 )
 _NEAREST_CELLS = (
-    f"SELECT c.cell_id AS id, coalesce(1 - (n.embedding <=> :q), 0) AS sim FROM {_CELL_FROM} "
+    f"WITH m AS MATERIALIZED (SELECT c.cell_id AS id, n.embedding <=> :q AS d FROM {_CELL_FROM} "
     "JOIN nodes n ON n.tenant_id = c.tenant_id AND n.leaf_cell_id = c.cell_id AND n.embedding IS NOT NULL "
-    f"WHERE c.tenant_id = :t AND c.forest_id = :f AND {_CELL_OK} ORDER BY n.embedding <=> :q LIMIT :k"
+    f"WHERE c.tenant_id = :t AND c.forest_id = :f AND {_CELL_OK} ORDER BY n.embedding <=> :q "
+    f"LIMIT :k + {TIE_MARGIN}) SELECT id, coalesce(1 - d, 0) AS sim FROM m ORDER BY d, id LIMIT :k"
 )
 
 

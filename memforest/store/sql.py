@@ -116,20 +116,6 @@ async def execute_many(conn: AsyncConnection, sql: str, rows: Sequence[Mapping[s
 
 
 ForestLockPart = Literal["all", "sessions", "graph"]
-# The rest of a tenant transaction plans its statements once per connection (ADR 0024, session 18):
-# a column holding this expression (an uncorrelated subquery: run once, when the first row is made)
-# switches the transaction from planning every statement for its parameters (``force_custom_plan``,
-# which a large forest's partial indexes need) to the prepared statement's cached generic plan, and
-# leaves sequential scans out of those plans. For statements that read rows by key only (``= ANY``
-# of ids through primary keys and b-trees): their generic plan is the same index lookups whatever
-# the ids, and without sequential scans a plan made while the tables were small cannot stay a scan
-# of the whole table when they grow. Only what the caller runs after that statement is affected,
-# until the transaction ends; a statement that returns no row changes nothing.
-KEY_LOOKUP_PLANS = (
-    "(SELECT set_config('plan_cache_mode', 'force_generic_plan', true) || set_config('enable_seqscan', 'off', true))"
-)
-
-
 _FOREST_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"
 
 

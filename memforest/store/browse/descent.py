@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
+from memforest.db.engine import KEY_LOOKUP_PLANS
 from memforest.store.recall import Vec
-from memforest.store.sql import KEY_LOOKUP_PLANS, Conn, Row, as_vector, fetch_all
+from memforest.store.sql import Conn, Row, as_vector, fetch_all
 
 _CHILDREN = (
     "SELECT node_id, parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, "
@@ -109,7 +110,8 @@ async def beam_descent(
     only). Rows ``node_id, tree_id, leaf_fact_id, leaf_cell_id, sim`` (the plain cosine), level by
     level and each level as :func:`children_of` orders its rows. ``key_lookups_after``: the
     caller's statements after this one read rows by key only and may run on cached generic plans
-    (:data:`~memforest.store.sql.KEY_LOOKUP_PLANS`; the rows then carry a ``plans`` column)."""
+    (:data:`~memforest.db.engine.KEY_LOOKUP_PLANS`; the rows then carry a ``plans`` column, to
+    ignore)."""
     p = {"t": tenant_id, "f": forest_id, "p": list(roots), "q": q, "beam": beam, "leaves": live_leaves}
     sql = _STATEMENTS[(live_leaves > 0, key_lookups_after)]
     return await fetch_all(conn, sql, p | {"after": after, "before": before, "penalty": penalty})
