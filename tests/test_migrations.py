@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import random
+import uuid
+
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, pool, text
 
 from memforest.db import migrate
+from memforest.db.embedded import EmbeddedServer
 from memforest.db.schema import TENANT_TABLES, metadata
+from memforest.settings import Settings
 from memforest.store.forest_indexes import FOREST_INDEXES
 
 
@@ -81,7 +86,7 @@ def test_vector_columns_have_the_initialised_dimension(db_url: str) -> None:
 
 
 def test_fact_pages_keep_room_for_hot_updates(db_url: str) -> None:
-    """Migration 0006: source_count / superseded_by updates can stay on the row's page (HOT)."""
+    """Migrations 0006 and 0018: source_count / superseded_by updates can stay on the row's page (HOT)."""
     engine = create_engine(migrate.sync_url(db_url), poolclass=pool.NullPool)
     try:
         with engine.connect() as conn:
@@ -98,8 +103,88 @@ def test_fact_pages_keep_room_for_hot_updates(db_url: str) -> None:
             )
     finally:
         engine.dispose()
-    assert options == ["fillfactor=85"]
+    assert options == ["fillfactor=75"]
     assert not {"source_count", "superseded_by", "valid_to"} & set(indexed)
+
+
+def test_fact_rows_at_the_default_dimension_update_in_place(pg_server: EmbeddedServer) -> None:
+    """At the default dimension a page of facts keeps room for one more version of an inline row,
+    also when it holds rows whose long text pushed their vector out of line (migration 0018):
+    superseding or re-mentioning an old fact is a HOT update, no new index entries. The control:
+    the same facts stored at 0006's fill factor of 85 move some of those updates to other pages."""
+    hot, updated = _hot_updates_of_old_facts(pg_server, fillfactor=None)
+    assert updated > 50 and hot == updated
+    hot_85, updated_85 = _hot_updates_of_old_facts(pg_server, fillfactor=85)
+    assert updated_85 == updated and hot_85 < updated_85
+
+
+def _hot_updates_of_old_facts(pg_server: EmbeddedServer, fillfactor: int | None) -> tuple[int, int]:
+    """In a new database at the default dimension (``fillfactor``: set on facts first), insert 24
+    sessions of 5 facts (three short texts, then two long ones whose rows keep the vector out of
+    line), then update every short-text fact as a supersession does, a third per transaction;
+    returns (HOT updates, updates)."""
+    dim = Settings().embedding.dim
+    name = f"mf_fill_{uuid.uuid4().hex[:8]}"
+    pg_server.handle.psql(f"CREATE DATABASE {name};")
+    engine = create_engine(migrate.sync_url(pg_server.url(name)), poolclass=pool.NullPool)
+    try:
+        migrate.upgrade(pg_server.url(name), embedding_dim=dim)
+        rnd = random.Random(0)
+        words = [
+            "alice",
+            "bob",
+            "moved",
+            "to",
+            "davis",
+            "in",
+            "may",
+            "and",
+            "started",
+            "work",
+            "at",
+            "a",
+            "bakery",
+            "near",
+            "the",
+            "river",
+        ]
+        with engine.begin() as conn:
+            if fillfactor is not None:
+                conn.execute(text(f"ALTER TABLE facts SET (fillfactor = {int(fillfactor)})"))
+            t = uuid.uuid4()
+            conn.execute(text("INSERT INTO tenants (tenant_id, name) VALUES (:t, 'fill')"), {"t": t})
+            f = conn.execute(
+                text("INSERT INTO forests (tenant_id, name) VALUES (:t, 'f') RETURNING forest_id"), {"t": t}
+            ).scalar()
+        short: list[int] = []
+        for _ in range(24):
+            with engine.begin() as conn:
+                for i in range(5):
+                    vec = "[" + ",".join(f"{rnd.uniform(-1, 1):.6f}" for _ in range(dim)) + "]"
+                    fid = conn.execute(
+                        text(
+                            "INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, valid_from, embedding) "
+                            "VALUES (:t, :f, :x, :h, 'state', now(), CAST(:e AS vector)) RETURNING fact_id"
+                        ),
+                        {"t": t, "f": f, "x": " ".join(rnd.choice(words) for _ in range(100 if i >= 3 else 12)),
+                         "h": uuid.uuid4().hex, "e": vec},
+                    ).scalar()  # fmt: skip
+                    if i < 3:
+                        short.append(int(fid))
+        hot = 0
+        for part in range(3):
+            with engine.begin() as conn:
+                conn.execute(
+                    text(
+                        "UPDATE facts SET source_count = source_count + 1, valid_to = now() WHERE fact_id = ANY(:ids)"
+                    ),
+                    {"ids": short[part::3]},
+                )
+                hot += int(conn.execute(text("SELECT pg_stat_get_xact_tuples_hot_updated('facts'::regclass)")).scalar())
+    finally:
+        engine.dispose()
+        pg_server.handle.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
+    return hot, len(short)
 
 
 def _node_text_state(url: str) -> tuple[str, str]:

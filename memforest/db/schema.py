@@ -165,7 +165,8 @@ cells = Table(
     Index("ix_cells_pending", "tenant_id", "session_id", postgresql_where=text("extracted_at IS NULL")),
 )
 
-# Stored with fillfactor 85 (migration 0006) so unindexed-column updates stay HOT; see ADR 0015.
+# Stored with fillfactor 75 (migrations 0006, 0018) so a page keeps room for one more version of a
+# full row and unindexed-column updates stay HOT; see ADR 0015 and the ADR 0025 session-19 addendum.
 facts = Table(
     "facts",
     metadata,
