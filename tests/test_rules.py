@@ -135,3 +135,54 @@ def test_a_clusters_cached_top_topics_follow_its_counts() -> None:
         assert batch.assign(position, np.array([1.0, 0.0], dtype=np.float32), ["z"], now) is cluster
     assert cluster.topic_counts["z"] == 2
     assert cluster.top_topics() == rules.top_topics(cluster.topic_counts) == set("abcdefgz")
+
+
+def test_topic_counts_stay_bounded_and_keep_frequent_late_topics() -> None:
+    """A cluster counts at most SCENE_TOPIC_COUNTS topics however many its members brought; a topic
+    that arrives after thousands of others and recurs is counted and ranks among the top; a count
+    is never below the topic's true count; eviction among equal counts is by name."""
+    rng = random.Random(5)
+    counts: dict[str, int] = {}
+    truth: dict[str, int] = {}
+    stream = [[f"rare{rng.randrange(3000)}", "dog"] for _ in range(3000)]
+    stream += [[f"rare{rng.randrange(3000)}", "river"] if i % 3 else ["river"] for i in range(600)]
+    for topics in stream:
+        counts = rules.count_topics(counts, topics)
+        for t in topics:
+            truth[t] = truth.get(t, 0) + 1
+        assert len(counts) <= rules.SCENE_TOPIC_COUNTS
+    assert all(counts[t] >= truth[t] for t in counts)
+    assert {"dog", "river"} <= rules.top_topics(counts)
+    assert rules.scene_label(counts).startswith("dog, river")
+    full = {f"t{i:02d}": 1 for i in range(rules.SCENE_TOPIC_COUNTS)}
+    after = rules.count_topics(full, ["new"])
+    assert "new" in after and f"t{rules.SCENE_TOPIC_COUNTS - 1:02d}" not in after and after["new"] == 2
+    assert rules.count_topics({}, ["a", "b"], limit=0) == {}
+
+
+def test_stored_and_merged_topic_counts_are_cut_to_the_most_frequent() -> None:
+    """Counts stored before the bound (or two clusters' summed in a merge) keep their most frequent
+    topics, ties by name, as top_topics ranks them."""
+    legacy = {f"t{i:04d}": 1 + i % 7 for i in range(1500)}
+    cut = rules.bound_topic_counts(legacy)
+    assert len(cut) == rules.SCENE_TOPIC_COUNTS
+    assert set(cut) == rules.top_topics(legacy, rules.SCENE_TOPIC_COUNTS)
+    assert rules.top_topics(cut) == rules.top_topics(legacy)
+    merged = rules.merge_topic_counts({"a": 3, "b": 1}, {"b": "4", "c": 1})
+    assert merged == {"a": 3, "b": 5, "c": 1}
+    assert len(rules.merge_topic_counts(legacy, {"x": 100})) == rules.SCENE_TOPIC_COUNTS
+    assert rules.merge_topic_counts(legacy, {"x": 100})["x"] == 100
+
+
+def test_a_batch_keeps_a_clusters_counts_bounded() -> None:
+    """Scene assignment counts a member's topics with the bounded counter: a cluster loaded with
+    more topics than the bound is cut, and new topics never grow it past the bound."""
+    legacy = {f"t{i:04d}": 1 + i % 5 for i in range(500)}
+    cluster = Cluster(1, np.array([1.0, 0.0], dtype=np.float32), 500, dict(legacy))
+    batch = SceneBatch(PipelineSettings(scene_assign_threshold=0.0), loaded={1: cluster})
+    batch.nearest = {i: [(1, 1.0)] for i in range(40)}
+    now = datetime(2024, 1, 1, tzinfo=UTC)
+    for position in range(40):
+        batch.assign(position, np.array([1.0, 0.0], dtype=np.float32), [f"new{position}", "hike"], now)
+    assert len(cluster.topic_counts) == rules.SCENE_TOPIC_COUNTS
+    assert "hike" in cluster.top_topics()
