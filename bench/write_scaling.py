@@ -18,6 +18,16 @@ per session fall with size and per session alone would flatter the growth.
 Before each probe the database is settled (VACUUM (ANALYZE) and CHECKPOINT, ``--no-settle`` skips
 it), so autovacuum set off by the growth batch does not land inside one probe and not another.
 
+The first and the last probe are ~15 minutes apart, and this machine's speed drifts by more than the
+gate's margin within an hour (the extraction stage, the same CPU work at every size, took 6.9 and 7.6
+ms a session at the first and last probe of one run and 8.9 and 11.5 in another). So each checkpoint
+also probes a reference forest: right after the probe, a fresh forest is grown to the first
+checkpoint's size (``--reference-facts``; the same deterministic sessions each time, so every
+reference forest is the same) and the same probe sessions are ingested into it the same way. The
+ratio of the two probes (``paired``), taken a minute apart, is the cost of the size with the hour
+left out; it is reported beside the last/first ratio, which stays the gate (``pass``), and gates
+``pass_paired``.
+
 Then eager against lazy refresh over the same sessions (fresh forests): eager refreshes the forest
 after every single fact insert ("fact") or after every cell ("cell"); lazy per session refreshes
 every level at the end of each session's job (the pre-ADR-0013 path); lazy coalesced is the normal
@@ -93,6 +103,13 @@ def _parser() -> argparse.ArgumentParser:
         dest="settle",
         action="store_false",
         help="skip VACUUM (ANALYZE) + CHECKPOINT before each probe (then autovacuum may run inside a probe)",
+    )
+    p.add_argument(
+        "--reference-facts",
+        type=int,
+        default=None,
+        help="grow a fresh reference forest to this many facts at each checkpoint and probe it right after the "
+        "main probe with the same sessions (default: the first checkpoint; 0 skips)",
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
@@ -272,6 +289,52 @@ async def _compare(env: BenchEnv, args: argparse.Namespace, bar: tqdm | None) ->
     }
 
 
+async def _grow(
+    env: BenchEnv,
+    gen: SyntheticConversations,
+    forest: str,
+    target: int,
+    args: argparse.Namespace,
+    on_facts: Callable[[int], None] | None = None,
+) -> tuple[int, int, float]:
+    """Ingest ``gen``'s sessions into ``forest`` in batches until it holds ``target`` facts; returns
+    (facts, sessions ingested, seconds). ``on_facts`` hears the fact count after each batch."""
+    facts = start = (await forest_counts(env, forest))["facts"]
+    sessions = 0
+    wall = 0.0
+    facts_per_session = 10.0
+    while facts < target:
+        need = max(1, int((target - facts) / max(1.0, facts_per_session)) + 1)
+        batch = gen.sessions(min(args.growth_batch, need))
+        t0 = time.perf_counter()
+        await ingest_sessions(
+            env.db, env.settings, env.backends, env.tenant_id, forest, batch, job_concurrency=args.job_concurrency
+        )
+        wall += time.perf_counter() - t0
+        sessions += len(batch)
+        now = (await forest_counts(env, forest))["facts"]
+        facts_per_session = max(1.0, (now - start) / sessions)
+        if on_facts is not None:
+            on_facts(now)
+        facts = now
+    return facts, sessions, wall
+
+
+async def _reference_probe(
+    env: BenchEnv, args: argparse.Namespace, index: int, target: int, sessions: list[Any]
+) -> dict[str, Any]:
+    """Grow a fresh reference forest to ``target`` facts (the same sessions every time), settle, and
+    probe it with ``sessions`` (those the main probe just ingested)."""
+    forest = f"write-scaling-reference-{index}"
+    await _grow(env, SyntheticConversations(args.seed + 2, prefix="r"), forest, target, args)
+    before = await forest_counts(env, forest)
+    settle_s = await _settle(env) if args.settle else None
+    return {"forest_before": before, "settle_s": settle_s, **await _probe(env, forest, sessions)}
+
+
+PAIRED = ("wall_ms_per_leaf", "wall_s_per_session_mean", "wall_s_per_session_median")
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     checkpoints = _checkpoints(args)
     pipeline: dict[str, Any] = {"refresh_coalesce_delay_s": args.refresh_delay}
@@ -295,42 +358,40 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             file=sys.stderr,
             dynamic_ncols=True,
         )
-        facts = 0
-        facts_per_session = 10.0
-        for target in checkpoints:
-            while facts < target:
-                need = max(1, int((target - facts) / max(1.0, facts_per_session)) + 1)
-                batch = gen.sessions(min(args.growth_batch, need))
-                t0 = time.perf_counter()
-                await ingest_sessions(
-                    env.db,
-                    env.settings,
-                    env.backends,
-                    env.tenant_id,
-                    forest,
-                    batch,
-                    job_concurrency=args.job_concurrency,
-                )
-                growth_wall += time.perf_counter() - t0
-                growth_sessions += len(batch)
-                now = (await forest_counts(env, forest))["facts"]
-                facts_per_session = max(1.0, (now - 0) / max(1, growth_sessions))
-                bar.update(min(now, checkpoints[-1]) - min(facts, checkpoints[-1]))
-                facts = now
+        reference_facts = checkpoints[0] if args.reference_facts is None else args.reference_facts
+
+        def advance(now: int) -> None:
+            bar.update(min(now, checkpoints[-1]) - min(bar.n, checkpoints[-1]))
+
+        for index, target in enumerate(checkpoints):
+            _, grown, wall = await _grow(env, gen, forest, target, args, advance)
+            growth_sessions += grown
+            growth_wall += wall
             before = await forest_counts(env, forest)
             bar.set_description(f"probe at {before['facts']} facts")
             settle_s = await _settle(env) if args.settle else None
-            probe = await _probe(env, forest, gen.sessions(args.probe_sessions))
-            results.append({"checkpoint": target, "forest_before": before, "settle_s": settle_s, **probe})
+            probe_sessions = gen.sessions(args.probe_sessions)
+            probe = await _probe(env, forest, probe_sessions)
+            row: dict[str, Any] = {"checkpoint": target, "forest_before": before, "settle_s": settle_s, **probe}
+            if reference_facts > 0:
+                bar.set_description(f"reference probe at {reference_facts} facts")
+                ref = await _reference_probe(env, args, index, reference_facts, probe_sessions)
+                row["reference"] = ref
+                row["paired"] = {k: float(probe[k]) / float(ref[k]) if ref[k] else float("inf") for k in PAIRED}
+            results.append(row)
             tqdm.write(
                 f"probe at {before['facts']:,} facts (height {before['height']}): "
                 f"{1000 * probe['wall_s_per_session_mean']:.0f} ms/session amortised, "
                 f"{probe['summary_calls_per_session']:.1f} summary calls/session, "
-                f"{probe['nodes_touched_per_session']:.1f} nodes touched/session",
+                f"{probe['nodes_touched_per_session']:.1f} nodes touched/session"
+                + (
+                    f"; reference forest {1000 * row['reference']['wall_s_per_session_mean']:.0f} ms/session, "
+                    f"paired ratio per leaf {row['paired']['wall_ms_per_leaf']:.2f}"
+                    if "paired" in row
+                    else ""
+                ),
                 file=sys.stderr,
             )
-            # the probe's own facts count as growth
-            facts = (await forest_counts(env, forest))["facts"]
             bar.set_description("growing forest")
         bar.close()
         final = await forest_counts(env, forest)
@@ -365,6 +426,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
     pass_session = all(ratios[k] <= RATIO_LIMIT for k in GATE_PER_SESSION)
     pass_leaf = all(ratios[k] <= RATIO_LIMIT for k in GATE_PER_LEAF)
+    # the last probe over its reference probe (same sessions, a minute apart) for the wall times; the
+    # work counts, which do not drift with the machine, as last over first
+    paired = last.get("paired")
+    paired_gate: dict[str, float] | None = None
+    if paired is not None:
+        paired_gate = {
+            "wall_s_per_session_mean": paired["wall_s_per_session_mean"],
+            "wall_ms_per_leaf": paired["wall_ms_per_leaf"],
+            **{k: ratios[k] for k in (*GATE_PER_SESSION, *GATE_PER_LEAF) if not k.startswith("wall")},
+        }
     return {
         "bench": NAME,
         "quick": bool(args.quick),
@@ -380,6 +451,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "refresh_coalesce_delay_s": env_pipeline["refresh_coalesce_delay_s"],
             "refresh_eager_max_level": env_pipeline["refresh_eager_max_level"],
             "seed": args.seed,
+            "reference_facts": reference_facts,
             "backends": "rule-based + extractive + hashed",
             "database": database,
         },
@@ -393,6 +465,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "pass_per_session": pass_session,
         "pass_per_leaf": pass_leaf,
         "pass": pass_session and pass_leaf,
+        "reference_facts": reference_facts,
+        "paired_ratios_last": paired_gate,
+        "paired_ratio_first": results[0].get("paired"),
+        "pass_paired": None if paired_gate is None else all(v <= RATIO_LIMIT for v in paired_gate.values()),
         "eager_vs_lazy": compare,
         "total_wall_s": time.perf_counter() - t_start,
     }
@@ -462,6 +538,19 @@ def render(result: dict[str, Any], console: Console) -> None:
         f"{result['growth']['wall_s']:.0f} s; "
         f"final forest {result['final_forest']['facts']:,} facts, {result['final_forest']['nodes']:,} nodes)"
     )
+    paired = result.get("paired_ratios_last")
+    if paired:
+        per_point = ", ".join(
+            f"{c['forest_before']['facts']:,}: {c['paired']['wall_ms_per_leaf']:.2f}"
+            for c in result["checkpoints"]
+            if "paired" in c
+        )
+        console.print(
+            f"paired with a {result['reference_facts']:,}-fact reference forest probed right after each probe "
+            f"(wall per leaf, probe / reference: {per_point}); last: wall per leaf "
+            f"{paired['wall_ms_per_leaf']:.2f}, per session {paired['wall_s_per_session_mean']:.2f}: "
+            f"{verdict(bool(result['pass_paired']))}"
+        )
     cmp = result.get("eager_vs_lazy")
     if cmp:
         t2 = Table(title=f"eager vs lazy refresh over the same {cmp['sessions']} sessions ({cmp['turns']} turns)")

@@ -67,6 +67,18 @@ def test_write_scaling_quick(db_env: str, tmp_path: Path) -> None:
         assert ratios[key] == pytest.approx(points[1][key] / points[0][key])  # reported per leaf ...
     assert result["pass"] == (result["pass_per_session"] and result["pass_per_leaf"])  # ... and gated both ways
     assert result["pass_per_leaf"] == all(ratios[k] <= 1.5 for k in result["gated"]["per_leaf"])
+    # each probe is paired with a reference forest of the first checkpoint's size, probed right after
+    # it with the same sessions: the ratio of the two is reported and gates pass_paired
+    for p in points:
+        ref = p["reference"]
+        assert ref["sessions"] == p["sessions"] and ref["forest_before"]["facts"] >= 40
+        assert ref["forest_before"]["facts"] < points[1]["forest_before"]["facts"]
+        assert p["paired"]["wall_ms_per_leaf"] == pytest.approx(p["wall_ms_per_leaf"] / ref["wall_ms_per_leaf"])
+    assert points[0]["reference"]["forest_before"] == points[1]["reference"]["forest_before"]  # the same forest
+    paired = result["paired_ratios_last"]
+    assert paired["wall_ms_per_leaf"] == points[1]["paired"]["wall_ms_per_leaf"]
+    assert paired["summary_calls_per_leaf"] == ratios["summary_calls_per_leaf"]
+    assert result["pass_paired"] == all(v <= 1.5 for v in paired.values())
     assert result["provenance"]["args"]["quick"] is True
     for p in points:
         assert p["sessions"] == 2
