@@ -33,11 +33,6 @@ TOPIC_WEIGHT = 0.15
 SCENE_TOPICS = 8
 SCENE_LABEL_TOPICS = 3
 
-# How many topics a scene cluster keeps counts of (:func:`count_topics`): many times the
-# SCENE_TOPICS that score it, so that those are counted whatever arrived late, and few enough that a
-# cluster of thousands of facts loads, copies and stores in constant time (ADR 0025, session 19).
-SCENE_TOPIC_COUNTS = 64
-
 # How many nearest live clusters (by centroid) a fact or a merged cluster is scored against.
 SCENE_CANDIDATES = 5
 
@@ -104,40 +99,6 @@ def _most_frequent(counts: Mapping[str, Any], n: int) -> list[str]:
         items = [kv for kv in items if kv[1] >= floor]
     items.sort(key=lambda kv: (-kv[1], kv[0]))
     return [k for k, _ in items[:n]]
-
-
-def bound_topic_counts(counts: Mapping[str, Any], limit: int = SCENE_TOPIC_COUNTS) -> dict[str, int]:
-    """``counts`` as ints, cut to its ``limit`` most frequent topics (ties by name) when it has more
-    (a cluster stored before counts were bounded, or two clusters' counts summed)."""
-    if len(counts) <= limit:
-        return {str(k): int(v) for k, v in counts.items()}
-    return {k: int(counts[k]) for k in _most_frequent(counts, limit)}
-
-
-def count_topics(counts: Mapping[str, Any], topics: Iterable[str], limit: int = SCENE_TOPIC_COUNTS) -> dict[str, int]:
-    """A cluster's topic counts with one more of each of ``topics`` (a new member's), never more
-    than ``limit`` of them. A topic not counted yet when ``limit`` are takes the place of the least
-    counted one (the last by name among equals) and starts from that one's count plus one: the
-    Space-Saving counter (Metwally, Agrawal, El Abbadi, ICDT 2005), whose counts never fall below a
-    topic's true count and which keeps every topic counted more than 1/``limit`` of the time."""
-    out = bound_topic_counts(counts, limit)
-    for t in topics:
-        if t in out:
-            out[t] += 1
-        elif len(out) < limit:
-            out[t] = 1
-        elif limit > 0:
-            least = max(out, key=lambda k: (-out[k], k))
-            out[t] = out.pop(least) + 1
-    return out
-
-
-def merge_topic_counts(a: Mapping[str, Any], b: Mapping[str, Any], limit: int = SCENE_TOPIC_COUNTS) -> dict[str, int]:
-    """Two clusters' topic counts summed (a merge of stores), cut to the ``limit`` most frequent."""
-    out = {str(k): int(v) for k, v in a.items()}
-    for k, v in b.items():
-        out[str(k)] = out.get(str(k), 0) + int(v)
-    return bound_topic_counts(out, limit)
 
 
 def top_topics(counts: Mapping[str, Any], n: int = SCENE_TOPICS) -> set[str]:

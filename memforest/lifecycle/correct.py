@@ -35,7 +35,6 @@ from memforest.lifecycle.retract_report import RetractReport, RetractWork
 from memforest.lifecycle.retract_settle import settle_entities
 from memforest.pipeline.canonical import clean_surface, text_hash
 from memforest.pipeline.refresh import refresh_forest
-from memforest.rules import count_topics
 from memforest.settings import Settings
 from memforest.store import entities, fact_edits, scenes
 from memforest.store.facts import NewFact, insert_fact
@@ -161,7 +160,9 @@ async def _join_scene(
     n = int(row["member_count"])
     centroid = as_vector(row["centroid"]) * n + vec
     norm = float(np.linalg.norm(centroid))
-    counts = count_topics(row["topic_counts"] or {}, topics)
+    counts: dict[str, int] = {k: int(v) for k, v in dict(row["topic_counts"] or {}).items()}
+    for t in topics:
+        counts[t] = counts.get(t, 0) + 1
     await scenes.add_member(
         conn, tenant_id, cluster_id, centroid=centroid / norm if norm else centroid, topic_counts=counts, time=start
     )

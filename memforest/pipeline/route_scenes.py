@@ -19,16 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from memforest.rules import (
-    SCENE_CANDIDATES,
-    bound_topic_counts,
-    cosine,
-    count_topics,
-    nearest_first,
-    scene_accepts,
-    scene_score,
-    top_topics,
-)
+from memforest.rules import SCENE_CANDIDATES, cosine, nearest_first, scene_accepts, scene_score, top_topics
 from memforest.settings import PipelineSettings
 from memforest.store import scenes
 from memforest.store.sql import Conn, Row, as_vector
@@ -79,7 +70,7 @@ class SceneBatch:
         for r in rows:
             cid = int(r["cluster_id"])
             if r["centroid"] is not None:
-                counts = bound_topic_counts(r["topic_counts"] or {})
+                counts = {str(k): int(v) for k, v in dict(r["topic_counts"] or {}).items()}
                 self.loaded[cid] = Cluster(cid, as_vector(r["centroid"]), int(r["member_count"]), counts)
             self.nearest.setdefault(positions[int(r["i"]) - 1], []).append((cid, float(r["sim"])))
 
@@ -104,7 +95,10 @@ class SceneBatch:
             centroid = best.centroid * best.member_count + emb
             norm = float(np.linalg.norm(centroid))
             best.centroid = centroid / norm if norm else centroid
-            best.topic_counts = count_topics(best.topic_counts, topics)
+            counts = dict(best.topic_counts)
+            for t in topics:
+                counts[t] = int(counts.get(t, 0)) + 1
+            best.topic_counts = counts
             best.top = None
             best.member_count += 1
             best.added += 1
@@ -112,7 +106,7 @@ class SceneBatch:
             best.touched = True
             self.assignments += 1
             return best
-        spawned = Cluster(None, emb, 1, count_topics({}, topics), added=1, last_time=time, touched=True)
+        spawned = Cluster(None, emb, 1, {t: 1 for t in topics}, added=1, last_time=time, touched=True)
         self.spawned.append(spawned)
         return spawned
 

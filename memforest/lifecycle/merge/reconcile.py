@@ -107,7 +107,8 @@ async def reconcile_clusters(conn: Conn, t: uuid.UUID, f: int, settings: Setting
         s = state[int(r["new"])]
         s["sum"] = s["sum"] + as_vector(r["centroid"]) * int(r["members"])
         s["n"] += int(r["members"])
-        s["topics"] = rules.merge_topic_counts(s["topics"], r["topic_counts"] or {})
+        for topic, c in dict(r["topic_counts"] or {}).items():
+            s["topics"][topic] = int(s["topics"].get(topic, 0)) + int(c)
         if r["last_time"] is not None and (s["last"] is None or r["last_time"] > s["last"]):
             s["last"] = r["last_time"]
     updates = []
