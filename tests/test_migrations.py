@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, inspect, pool, text
 from memforest.db import migrate
 from memforest.db.embedded import EmbeddedServer
 from memforest.db.schema import TENANT_TABLES, metadata
-from memforest.settings import Settings
+from memforest.settings import EmbeddingSettings
 from memforest.store.forest_indexes import FOREST_INDEXES
 
 
@@ -123,7 +123,7 @@ def _hot_updates_of_old_facts(pg_server: EmbeddedServer, fillfactor: int | None)
     sessions of 5 facts (three short texts, then two long ones whose rows keep the vector out of
     line), then update every short-text fact as a supersession does, a third per transaction;
     returns (HOT updates, updates)."""
-    dim = Settings().embedding.dim
+    dim = EmbeddingSettings().dim  # the default (a BaseModel: no environment override)
     name = f"mf_fill_{uuid.uuid4().hex[:8]}"
     pg_server.handle.psql(f"CREATE DATABASE {name};")
     engine = create_engine(migrate.sync_url(pg_server.url(name)), poolclass=pool.NullPool)
@@ -171,6 +171,11 @@ def _hot_updates_of_old_facts(pg_server: EmbeddedServer, fillfactor: int | None)
                     ).scalar()  # fmt: skip
                     if i < 3:
                         short.append(int(fid))
+        with engine.connect() as conn:  # the premise: long texts keep their rows' vectors out of line
+            out_of_line = conn.execute(
+                text("SELECT count(*) FROM facts WHERE pg_column_toast_chunk_id(embedding) IS NOT NULL")
+            )
+            assert out_of_line.scalar() == 24 * 2
         hot = 0
         for part in range(3):
             with engine.begin() as conn:
