@@ -110,8 +110,8 @@ def _parser() -> argparse.ArgumentParser:
         "--reference-facts",
         type=int,
         default=None,
-        help="after each probe, grow a fresh reference forest to this many facts, probe it with the same sessions "
-        "every time and delete it: the machine's drift (default: the first checkpoint; 0 skips)",
+        help="after each probe, grow a fresh reference forest to this many facts and probe it with the same "
+        "sessions every time: the machine's drift (default: the first checkpoint; 0 skips)",
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
@@ -298,9 +298,9 @@ async def _grow(
     target: int,
     args: argparse.Namespace,
     on_facts: Callable[[int], None] | None = None,
-) -> tuple[int, int, float]:
+) -> tuple[int, float]:
     """Ingest ``gen``'s sessions into ``forest`` in batches until it holds ``target`` facts; returns
-    (facts, sessions ingested, seconds). ``on_facts`` hears the fact count after each batch."""
+    (sessions ingested, seconds). ``on_facts`` hears the fact count after each batch."""
     facts = start = (await forest_counts(env, forest))["facts"]
     sessions = 0
     wall = 0.0
@@ -319,7 +319,7 @@ async def _grow(
         if on_facts is not None:
             on_facts(now)
         facts = now
-    return facts, sessions, wall
+    return sessions, wall
 
 
 async def _reference_probe(env: BenchEnv, args: argparse.Namespace, index: int, target: int) -> dict[str, Any]:
@@ -368,7 +368,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             bar.update(min(now, checkpoints[-1]) - min(bar.n, checkpoints[-1]))
 
         for index, target in enumerate(checkpoints):
-            _, grown, wall = await _grow(env, gen, forest, target, args, advance)
+            grown, wall = await _grow(env, gen, forest, target, args, advance)
             growth_sessions += grown
             growth_wall += wall
             before = await forest_counts(env, forest)
