@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from sqlalchemy import text
 from support import ADMIN_AUTH, admin_settings, app_client, session_input, tenant_key
 
 from memforest.app.tenants import create_key
@@ -15,6 +16,7 @@ from memforest.domain import SessionInput
 from memforest.lifecycle.forget import FOREST_TABLES, TENANT_TABLES, forget_forest, forget_tenant
 from memforest.pipeline.service import accept_sessions, ingest_sessions
 from memforest.settings import Settings
+from memforest.store.forget import delete_forest_rows
 from memforest.store.sql import scalar
 from memforest.store.tenants import ensure_tenant
 
@@ -86,6 +88,60 @@ async def test_forget_forest_counts_exactly_and_touches_nothing_else(db: Databas
     assert await forget_forest(db, a, "f") == dict.fromkeys(FOREST_TABLES, 0)  # idempotent
     assert await forget_forest(db, a, "never-was") == dict.fromkeys(FOREST_TABLES, 0)
     assert await forget_forest(db, b, "f") != dict.fromkeys(FOREST_TABLES, 0)  # b's own f was untouched
+
+
+# Facts added beside the ingested ones, in slot chains of 3 (each supersedes the one before), so
+# deleting them exercises both supersession links; the large forest makes a whole-table scan show.
+_BULK_FACTS = """
+INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, subject, attribute, value, valid_from)
+SELECT :t, :f, 'bulk fact ' || i, md5(:h || i::text), 'state', 'bulk', 'slot ' || (i / 3), i::text,
+       TIMESTAMPTZ '2024-01-01' + i * INTERVAL '1 minute'
+FROM generate_series(0, :n - 1) i
+"""
+_CHAIN_BULK_FACTS = """
+UPDATE facts x SET supersedes = c.prev FROM (
+    SELECT fact_id, lag(fact_id) OVER (PARTITION BY attribute ORDER BY valid_from) AS prev
+    FROM facts WHERE tenant_id = :t AND forest_id = :f AND subject = 'bulk') c
+WHERE x.tenant_id = :t AND x.fact_id = c.fact_id AND c.prev IS NOT NULL
+"""
+_BACK_LINKS = """
+UPDATE facts p SET superseded_by = x.fact_id FROM facts x
+WHERE x.tenant_id = :t AND x.forest_id = :f AND p.tenant_id = :t AND p.fact_id = x.supersedes
+"""
+
+
+async def test_forgetting_a_small_forest_beside_a_large_one_scans_no_whole_table(
+    db: Database, settings: Settings
+) -> None:
+    """Migration 0019: a deleted fact's successors are found by index. Before it every deleted fact
+    ran two sequential scans of the tenant's facts (ON DELETE SET NULL on unindexed link columns)."""
+    a, _ = await _world(db, settings)
+    async with db.system() as conn:
+        forests = {
+            str(r[0]): int(r[1])
+            for r in await conn.exec_driver_sql(f"SELECT name, forest_id FROM forests WHERE tenant_id = '{a}'")
+        }
+        for name, n in (("g", 6000), ("f", 300)):
+            p = {"t": a, "f": forests[name], "n": n, "h": f"{name}/"}
+            await conn.execute(text(_BULK_FACTS), p)
+            await conn.execute(text(_CHAIN_BULK_FACTS), p)
+            await conn.execute(text(_BACK_LINKS), p)
+        await conn.exec_driver_sql("ANALYZE facts")
+        links = await scalar(
+            conn,
+            "SELECT count(*) FROM facts WHERE tenant_id = :t AND forest_id = :f AND supersedes IS NOT NULL",
+            {"t": a, "f": forests["f"]},
+        )
+        assert links == 200  # the small forest's chains are linked both ways
+    g_before = await _rows(db, a, "g")
+
+    async with db.system() as conn:
+        counts = await delete_forest_rows(conn, a, forests["f"])
+        seq_scans = await scalar(conn, "SELECT seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'facts'")
+
+    assert counts["facts"] >= 300
+    assert seq_scans <= 2, f"{seq_scans} sequential scans of facts to delete {counts['facts']} facts"
+    assert await _rows(db, a, "g") == g_before
 
 
 async def test_forget_tenant_counts_exactly_and_is_idempotent(db: Database, settings: Settings) -> None:

@@ -196,7 +196,9 @@ facts = Table(
     UniqueConstraint("tenant_id", "forest_id", "text_hash", name="uq_facts_text_hash"),
     _fk(["forest_id"], "forests", ["forest_id"], "fk_facts_forest"),
     _fk(["supersedes"], "facts", ["fact_id"], "fk_facts_supersedes", ondelete="SET NULL (supersedes)"),
-    _fk(["superseded_by"], "facts", ["fact_id"], "fk_facts_superseded_by", ondelete="SET NULL (superseded_by)"),
+    # a deleted fact's successors are found by index; superseded_by has no foreign key (written by
+    # every supersession, an index there would make those updates non-HOT): migration 0019, ADR 0028
+    Index("ix_facts_supersedes", "tenant_id", "supersedes", postgresql_where=text("supersedes IS NOT NULL")),
     Index("ix_facts_forest_time", "tenant_id", "forest_id", "valid_from"),
     # a slot's facts in time order: a new fact's neighbours in its slot are one probe (migration 0015)
     Index(
