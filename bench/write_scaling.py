@@ -22,11 +22,11 @@ The first and the last probe are ~15 minutes apart, and this machine's speed dri
 gate's margin within an hour (the extraction stage, the same CPU work at every size, took 6.9 and 7.6
 ms a session at the first and last probe of one run and 8.9 and 11.5 in another). So each checkpoint
 also measures the drift: right after the probe, a reference forest is grown afresh to the first
-checkpoint's size (``--reference-facts``) from its own deterministic sessions and probed with the
-same 32 sessions of its own world every time. Each is kept (at 50K facts deleting one timed out,
-ADR 0025's session-19 addendum), so six of ~1K facts sit beside the main forest. The reference
-probes are the same work at every checkpoint, so the last one over the first is the machine's
-drift alone; the last/first ratios of the wall times divided by it (``ratios_drift_corrected``;
+checkpoint's size (``--reference-facts``) from its own deterministic sessions, probed with the same
+32 sessions of its own world every time, and deleted (``forget``; since migration 0019 that takes
+well under a second beside 50K facts, ADR 0028), so the main forest's later probes see the database
+as before. The reference probes are the same work at every checkpoint, so the last one over the
+first is the machine's drift alone; the last/first ratios of the wall times divided by it (``ratios_drift_corrected``;
 the work counts do not drift) are reported beside the last/first ratios, which stay the gate
 (``pass``), and gate ``pass_drift_corrected``.
 
@@ -63,6 +63,7 @@ from bench.env import BenchEnv, bench_env, forest_counts
 from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
 from bench.stepwise import ingest_stepwise
 from bench.synthetic import SyntheticConversations
+from memforest.lifecycle.forget import forget_forest
 from memforest.pipeline.service import ingest_sessions
 from memforest.settings import Settings
 
@@ -324,15 +325,18 @@ async def _grow(
 
 async def _reference_probe(env: BenchEnv, args: argparse.Namespace, index: int, target: int) -> dict[str, Any]:
     """The same work at every checkpoint: grow a fresh reference forest to ``target`` facts from its
-    own world (the same sessions every time), settle, and probe it with that world's next sessions
-    (the same every time)."""
+    own world (the same sessions every time), settle, probe it with that world's next sessions (the
+    same every time), then delete it so that the main forest's later probes see the database as
+    before."""
     forest = f"write-scaling-reference-{index}"
     gen = SyntheticConversations(args.seed + 2, prefix="r")
     await _grow(env, gen, forest, target, args)
     before = await forest_counts(env, forest)
     settle_s = await _settle(env) if args.settle else None
     probe = await _probe(env, forest, gen.sessions(args.probe_sessions))
-    return {"forest_before": before, "settle_s": settle_s, **probe}
+    t0 = time.perf_counter()
+    await forget_forest(env.db, env.tenant_id, forest)
+    return {"forest_before": before, "settle_s": settle_s, **probe, "delete_s": round(time.perf_counter() - t0, 3)}
 
 
 # the wall times a drift correction applies to (work counts do not drift with the machine)

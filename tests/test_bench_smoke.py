@@ -72,6 +72,7 @@ def test_write_scaling_quick(db_env: str, tmp_path: Path) -> None:
     # the wall-time ratios are also reported divided by, gating pass_drift_corrected
     refs = [p["reference"] for p in points]
     assert refs[0]["forest_before"] == refs[1]["forest_before"] and refs[0]["forest_before"]["facts"] >= 40
+    assert all(r["delete_s"] >= 0 for r in refs)  # each is deleted after its probe (forget)
     for key in ("leaves_per_session", "facts_new_per_session", "candidates_per_session", "summary_calls_per_session"):
         assert refs[0][key] == refs[1][key] > 0
     drift = result["drift_last_over_first"]
