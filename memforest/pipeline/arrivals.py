@@ -35,8 +35,9 @@ class Arrivals:
         """Until the next arrival or the close."""
         if self.closed:
             return
-        queued = asyncio.ensure_future(self._queued.acquire())
-        closed = asyncio.ensure_future(self._closed.wait())
-        _, pending = await asyncio.wait({queued, closed}, return_when=asyncio.FIRST_COMPLETED)
-        for task in pending:
-            task.cancel()
+        waits = {asyncio.ensure_future(self._queued.acquire()), asyncio.ensure_future(self._closed.wait())}
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:  # the other one, or both when the waiter itself is cancelled
+            for task in waits:
+                task.cancel()
