@@ -171,28 +171,6 @@ async def test_ingest_end_to_end_then_reingest_changes_nothing(db: Database, set
     assert again.nodes == report.nodes and again.trees_by_kind == report.trees_by_kind
 
 
-async def test_jobs_start_while_later_sessions_are_accepted(db: Database, settings: Settings) -> None:
-    """ingest_sessions works as a served deployment does: the first session's job starts before the
-    last session is accepted (the worker runs beside acceptance), and every job still commits."""
-    tenant_id = await ensure_tenant(db, "t")
-    sessions = [
-        session_input(f"{ext}-{k}", when + timedelta(days=100 * k), texts, minutes=True)
-        for k in range(3)
-        for ext, when, texts in CONVERSATION
-    ]
-    backends = build_backends(settings)
-    try:
-        report = await ingest_sessions(db, settings, backends, tenant_id, "f", sessions)
-    finally:
-        await backends.aclose()
-    assert (report.sessions_accepted, report.jobs_succeeded, report.jobs_failed) == (9, 9, 0)
-    ingests = [t for t in report.timeline if t["kind"] == "ingest"]
-    assert len(ingests) == 9
-    assert min(t["started_s"] for t in ingests) < max(t["queued_s"] for t in ingests)
-    assert await _check(db, tenant_id) == []
-    _assert_consistent(await _consistency(db, tenant_id))
-
-
 def _llm_settings(db_url: str, home: Path, url: str) -> Settings:
     return Settings(
         home=home,

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import time
 import uuid
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +14,6 @@ from memforest.db.engine import Database
 from memforest.domain import JobState, SessionInput
 from memforest.pipeline import jobs
 from memforest.pipeline.accept import AcceptResult, accept_session
-from memforest.pipeline.arrivals import Arrivals
 from memforest.pipeline.ingest_job import IngestCounts
 from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
@@ -89,28 +86,19 @@ async def accept_sessions(
     """Accept each session in its own short transaction (each returns at once; extraction is queued)."""
     async with db.tenant(tenant_id) as conn:
         forest = await ensure_forest(conn, tenant_id, forest_name)
-    return forest, await _accept_into(db, settings, tenant_id, forest, sessions)
-
-
-async def _accept_into(
-    db: Database,
-    settings: Settings,
-    tenant_id: uuid.UUID,
-    forest: Forest,
-    sessions: Sequence[SessionInput],
-    arrivals: Arrivals | None = None,
-) -> list[AcceptResult]:
-    """Accept each session into ``forest`` in its own transaction; ``arrivals`` hears of each queued job."""
     results = []
     for session in sessions:
         async with db.tenant(tenant_id) as conn:
-            result = await accept_session(
-                conn, forest, session, cell_turns=settings.pipeline.cell_turns, fanout=settings.pipeline.fanout_session
+            results.append(
+                await accept_session(
+                    conn,
+                    forest,
+                    session,
+                    cell_turns=settings.pipeline.cell_turns,
+                    fanout=settings.pipeline.fanout_session,
+                )
             )
-        results.append(result)
-        if arrivals is not None and result.created:
-            arrivals.arrived()
-    return results
+    return forest, results
 
 
 async def ingest_sessions(
@@ -131,11 +119,19 @@ async def ingest_sessions(
     without it, that job runs only if it is already due (enough commits pending). ``count_forest``
     adds the forest's tree and node counts to the report (a scan of its nodes)."""
     t0 = time.perf_counter()
-    async with db.tenant(tenant_id) as conn:
-        forest = await ensure_forest(conn, tenant_id, forest_name)
+    forest, accepted = await accept_sessions(db, settings, tenant_id, forest_name, sessions)
     report = IngestReport(forest=forest.name)
-    total = len(sessions)  # until acceptance tells how many were new
+    report.accept_wall_s = time.perf_counter() - t0
+    for r in accepted:
+        if r.created:
+            report.sessions_accepted += 1
+            report.turns += r.turns
+            report.cells += r.cells
+        else:
+            report.sessions_unchanged += 1
+    total = report.sessions_accepted
     done: list[uuid.UUID] = []
+
     sessions_done = 0
 
     def on_done(job: jobs.Job, state: JobState) -> None:
@@ -148,36 +144,18 @@ async def ingest_sessions(
             if progress is not None:
                 progress(sessions_done, max(total, sessions_done))
 
-    def work(early: bool, arrivals: Arrivals | None = None) -> Coroutine[Any, Any, None]:
-        return run_worker(
-            db, settings, backends, concurrency=job_concurrency, stop_when_idle=True, tenant_id=tenant_id,
-            forest_id=forest.forest_id, on_done=on_done, early=early, arrivals=arrivals,
-        )  # fmt: skip
-
-    # the jobs run while later sessions are still being accepted, as a served deployment's would
-    arrivals = Arrivals()
-    running = asyncio.create_task(work(False, arrivals))
-    try:
-        accepted = await _accept_into(db, settings, tenant_id, forest, sessions, arrivals)
-    except BaseException:
-        running.cancel()  # the accepted sessions' jobs stay queued for a worker (leases expire)
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await running
-        raise
-    finally:
-        arrivals.close()
-    report.accept_wall_s = time.perf_counter() - t0
-    for r in accepted:
-        if r.created:
-            report.sessions_accepted += 1
-            report.turns += r.turns
-            report.cells += r.cells
-        else:
-            report.sessions_unchanged += 1
-    total = report.sessions_accepted
-    await running
-    if flush:
-        await work(True)
+    for early in (False, True) if flush else (False,):
+        await run_worker(
+            db,
+            settings,
+            backends,
+            concurrency=job_concurrency,
+            stop_when_idle=True,
+            tenant_id=tenant_id,
+            forest_id=forest.forest_id,
+            on_done=on_done,
+            early=early,
+        )
     trees: dict[str, int] = {}
     nodes = 0
     async with db.tenant(tenant_id) as conn:

@@ -24,7 +24,6 @@ from memforest.domain import JobState
 from memforest.errors import DatabaseUnavailableError, public_reason
 from memforest.logs import log_context
 from memforest.pipeline import jobs
-from memforest.pipeline.arrivals import Arrivals
 from memforest.pipeline.commit_order import COMMITS
 from memforest.pipeline.job_handlers import HANDLERS, Handler
 from memforest.pipeline.slots import CURRENT_SLOT, JobSlot
@@ -148,14 +147,12 @@ async def run_worker(
     stop: asyncio.Event | None = None,
     early: bool = False,
     handlers: Mapping[str, Handler] = HANDLERS,
-    arrivals: Arrivals | None = None,
 ) -> None:
     """Claim and run jobs, ``concurrency`` at once, until stopped (or idle, if asked); with
     ``worker.commit_overlap``, an ingest job done with extraction and embedding gives its slot to
     the next job (:mod:`memforest.pipeline.slots`). ``early`` also runs jobs scheduled for later (a
     coalesced refresh), to flush a forest now. ``handlers`` maps job kinds to the functions that run
-    them (a kind it lacks fails its job). With ``stop_when_idle`` and ``arrivals``, an idle loop waits
-    for the next arrival until ``arrivals`` is closed, then stops when idle."""
+    them (a kind it lacks fails its job)."""
 
     last_sweep = -math.inf
     last_prune = -math.inf
@@ -199,7 +196,6 @@ async def run_worker(
         try:
             if stop is not None and stop.is_set():  # (stopped while this loop waited for a slot)
                 return True
-            more_coming = arrivals is not None and not arrivals.closed  # (read before the claim)
             job = await jobs.claim(
                 db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id,
                 early=early, max_attempts=settings.worker.max_attempts,
@@ -207,10 +203,7 @@ async def run_worker(
             if job is None:
                 slot.release()
                 if stop_when_idle:
-                    if arrivals is None or not more_coming:
-                        return False
-                    await arrivals.wait()  # sessions are still being accepted: look again after the next
-                    return True
+                    return False
                 await sweep()  # long-running workers only: a one-shot run must not queue others' work
                 await asyncio.sleep(settings.worker.poll_interval_s)
                 return True
