@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import text
 from support import admin_settings, app_client, session_body, tenant_key
 
 from memforest.db.engine import Database
@@ -151,4 +152,42 @@ async def test_deleting_a_correction_restores_the_fact(api: httpx.AsyncClient, d
     assert (await c.delete(f"/v1/forests/f/facts/{new['id']}", headers=h)).status_code == 200
     back = (await c.get(f"/v1/forests/f/facts/{old['id']}", headers=h)).json()
     assert back["status"] == "current" and back["valid_to"] == old["valid_to"]
+    await _check(db, tid)
+
+
+async def test_deleting_a_fact_releases_facts_linked_to_it_from_outside_its_slot(
+    api: httpx.AsyncClient, db: Database
+) -> None:
+    """superseded_by has no foreign key (migration 0019): a fact pointing at the deleted one from
+    another slot (a merge can link a copied fact so) is current again, not left pointing at nothing."""
+    c = api
+    tid, h = await tenant_key(c)
+    facts = await _forest(c, h)
+    gone, linked = _find(facts, "nurse"), _find(facts, "beagle")
+    async with db.system() as conn:
+        await conn.execute(
+            text(
+                "UPDATE facts x SET superseded_by = g.fact_id, valid_to = g.valid_from FROM facts g "
+                "WHERE x.tenant_id = :t AND x.fact_id = :x AND g.tenant_id = :t AND g.fact_id = :g"
+            ),
+            {"t": uuid.UUID(tid), "x": int(linked["id"]), "g": int(gone["id"])},
+        )
+    before = (await c.get(f"/v1/forests/f/facts/{linked['id']}", headers=h)).json()
+    assert before["status"] == "superseded" and before["superseded_by"] == gone["id"]  # the premise
+
+    r = await c.delete(f"/v1/forests/f/facts/{gone['id']}", headers=h)
+
+    assert r.status_code == 200, r.text
+    assert r.json()["facts_restored"] >= 1
+    after = (await c.get(f"/v1/forests/f/facts/{linked['id']}", headers=h)).json()
+    assert after["status"] == "current" and after["superseded_by"] is None
+    assert after["valid_to"] == linked["valid_to"]  # the end the link had set is cleared
+    async with db.system() as conn:
+        dangling = await conn.scalar(
+            text(
+                "SELECT count(*) FROM facts f WHERE f.superseded_by IS NOT NULL AND NOT EXISTS "
+                "(SELECT 1 FROM facts n WHERE n.tenant_id = f.tenant_id AND n.fact_id = f.superseded_by)"
+            )
+        )
+    assert dangling == 0
     await _check(db, tid)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from memforest.lifecycle.retract_report import RetractWork
 from memforest.rules import same_state_value
 from memforest.store import retraction as q
+from memforest.store.sql import Row
 
 __all__ = ["unlink_supersession"]
 
@@ -13,11 +14,18 @@ __all__ = ["unlink_supersession"]
 async def unlink_supersession(w: RetractWork, fact_id: int) -> None:
     """The slot timeline without the fact: each fact it superseded is linked to its successor when
     their values differ (as canonicalisation would have linked them), else becomes current again.
-    A ``valid_to`` is only reset when it was the removed fact's start (set by supersession)."""
+    A ``valid_to`` is only reset when it was the removed fact's start (set by supersession). Any
+    other fact still pointing at it (outside its slot: a merge can link so) becomes current too."""
     x = await q.fact_slot(w.conn, w.tenant_id, fact_id)
     assert x is not None
-    if x["subject"] is None or x["attribute"] is None:  # supersession only links facts of one slot
-        return
+    if x["subject"] is not None and x["attribute"] is not None:  # canonical supersession links one slot
+        await _rethread_slot(w, fact_id, x)
+    # superseded_by has no foreign key to clear it (migration 0019, ADR 0028)
+    w.report.facts_restored += await q.release_superseded(w.conn, w.tenant_id, w.forest_id, fact_id, x["valid_from"])
+
+
+async def _rethread_slot(w: RetractWork, fact_id: int, x: Row) -> None:
+    """The slot's facts that ``x`` superseded: linked to its successor or current again."""
     nxt = None
     if x["superseded_by"] is not None:
         nxt = await q.fact_successor(w.conn, w.tenant_id, int(x["superseded_by"]))

@@ -244,6 +244,13 @@ UPDATE facts SET superseded_by = NULL, valid_to = CASE WHEN valid_to = :xvf THEN
 ELSE valid_to END WHERE tenant_id = :t AND fact_id = :id
 """
 _SET_SUPERSEDES = "UPDATE facts SET supersedes = :p WHERE tenant_id = :t AND fact_id = :n"
+# Any other fact of the forest still pointing at the removed one (a merge can link a copied fact to a
+# target fact outside its slot): current again. No index leads with superseded_by (migration 0019,
+# ADR 0028), so this reads the forest's facts: one forest, where the old foreign key read the tenant.
+_RELEASE_SUPERSEDED = """
+UPDATE facts SET superseded_by = NULL, valid_to = CASE WHEN valid_to = :xvf THEN NULL ELSE valid_to END
+WHERE tenant_id = :t AND forest_id = :f AND superseded_by = :id
+"""
 
 
 async def fact_slot(conn: Conn, tenant_id: uuid.UUID, fact_id: int) -> Row | None:
@@ -281,3 +288,11 @@ async def make_current(conn: Conn, tenant_id: uuid.UUID, fact_id: int, old_start
 async def set_supersedes(conn: Conn, tenant_id: uuid.UUID, fact_id: int, predecessor_id: int | None) -> None:
     """Point the fact's ``supersedes`` at ``predecessor_id`` (None: nothing)."""
     await execute(conn, _SET_SUPERSEDES, {"p": predecessor_id, "t": tenant_id, "n": fact_id})
+
+
+async def release_superseded(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact_id: int, old_start: datetime
+) -> int:
+    """Every fact of the forest still superseded by ``fact_id`` becomes current (a ``valid_to`` that
+    was ``old_start`` is cleared); how many."""
+    return await execute(conn, _RELEASE_SUPERSEDED, {"t": tenant_id, "f": forest_id, "id": fact_id, "xvf": old_start})

@@ -18,9 +18,10 @@ superseding fact and no update of an old fact stops being HOT.
 ``superseded_by`` loses its foreign key instead. It is the column a supersession writes on the old
 fact; indexing it would make every supersession a non-HOT update that re-enters each index of the
 table, the forest's HNSW graph included (migration 0018). Its integrity is kept by the only paths
-that delete single facts (retraction and client deletion re-thread the slot around the removed fact
-first, ``memforest.lifecycle.retract_chain``); whole-forest and whole-tenant deletions remove both
-ends of every link, which never crosses a forest.
+that delete single facts: retraction and client deletion re-thread the slot around the removed fact
+and make current any other fact of the forest still pointing at it (``memforest.lifecycle.retract_chain``;
+that one statement reads the forest's facts, where the key read the tenant's). Whole-forest and
+whole-tenant deletions remove both ends of every link, which never crosses a forest.
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # the key would not validate over links left to deleted facts: those end as the key would have
+    op.execute(
+        "UPDATE facts f SET superseded_by = NULL WHERE superseded_by IS NOT NULL AND NOT EXISTS "
+        "(SELECT 1 FROM facts n WHERE n.tenant_id = f.tenant_id AND n.fact_id = f.superseded_by)"
+    )
     op.execute(
         "ALTER TABLE facts ADD CONSTRAINT fk_facts_superseded_by FOREIGN KEY (tenant_id, superseded_by) "
         "REFERENCES facts (tenant_id, fact_id) ON DELETE SET NULL (superseded_by)"
