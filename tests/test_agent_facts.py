@@ -191,3 +191,31 @@ async def test_deleting_a_fact_releases_facts_linked_to_it_from_outside_its_slot
         )
     assert dangling == 0
     await _check(db, tid)
+
+
+async def test_deleting_a_correction_leaves_a_fact_it_no_longer_supersedes_alone(
+    api: httpx.AsyncClient, db: Database
+) -> None:
+    """A merge remaps a copied correction's ``supersedes`` to the target's fact, which points on to
+    its own successor: deleting the copy releases only what still points at it."""
+    c = api
+    tid, h = await tenant_key(c)
+    facts = await _forest(c, h)
+    old, other, successor = _find(facts, "visited"), _find(facts, "nurse"), _find(facts, "beagle")
+    new = (await c.patch(f"/v1/forests/f/facts/{old['id']}", json={"text": "Carla visited in May."}, headers=h)).json()
+    async with db.system() as conn:  # as a merge leaves it: supersedes names a fact superseded by another
+        await conn.execute(
+            text("UPDATE facts SET supersedes = :o WHERE tenant_id = :t AND fact_id = :n"),
+            {"t": uuid.UUID(tid), "o": int(other["id"]), "n": int(new["id"])},
+        )
+        await conn.execute(
+            text("UPDATE facts SET superseded_by = :s WHERE tenant_id = :t AND fact_id = :o"),
+            {"t": uuid.UUID(tid), "o": int(other["id"]), "s": int(successor["id"])},
+        )
+
+    assert (await c.delete(f"/v1/forests/f/facts/{new['id']}", headers=h)).status_code == 200
+
+    kept = (await c.get(f"/v1/forests/f/facts/{other['id']}", headers=h)).json()
+    assert kept["status"] == "superseded" and kept["superseded_by"] == successor["id"]
+    back = (await c.get(f"/v1/forests/f/facts/{old['id']}", headers=h)).json()
+    assert back["status"] == "current" and back["valid_to"] == old["valid_to"]  # what still pointed at it

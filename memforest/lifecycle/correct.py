@@ -38,7 +38,6 @@ from memforest.pipeline.refresh import refresh_forest
 from memforest.settings import Settings
 from memforest.store import entities, fact_edits, scenes
 from memforest.store.facts import NewFact, insert_fact
-from memforest.store.retraction import make_current
 from memforest.store.retraction_graph import scene_cluster
 from memforest.store.sql import Conn, Row, as_vector, lock_forest
 from memforest.store.tenants import get_forest
@@ -176,13 +175,11 @@ async def delete_fact(
     report = RetractReport(forest=forest_name, session="")
     t0 = time.perf_counter()
     async with db.tenant(tenant_id) as conn:
-        forest_id, row = await _locked_fact(conn, tenant_id, forest_name, fid)
+        forest_id, _ = await _locked_fact(conn, tenant_id, forest_name, fid)
         work = RetractWork(conn, tenant_id, forest_id, report)
         await fact_edits.delete_fact_sources(conn, tenant_id, fid)
-        if row["supersedes"] is not None and (row["subject"] is None or row["attribute"] is None):
-            # outside a slot (a correction of a slotless fact) the superseded fact is current again
-            await make_current(conn, tenant_id, int(row["supersedes"]), row["valid_from"])
-            report.facts_restored += 1
+        # (a fact it superseded outside a slot, as a slotless fact's correction does, is current
+        # again: removal releases every fact still superseded by it, lifecycle.retract_chain)
         await remove_fact(work, fid)
         await settle_entities(work, {})
     t1 = time.perf_counter()
