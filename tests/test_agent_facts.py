@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import text
-from support import admin_settings, app_client, session_body, tenant_key
+from support import DANGLING_SUPERSEDED_BY, admin_settings, app_client, session_body, tenant_key
 
 from memforest.db.engine import Database
 from memforest.settings import Settings
@@ -183,12 +183,7 @@ async def test_deleting_a_fact_releases_facts_linked_to_it_from_outside_its_slot
     assert after["status"] == "current" and after["superseded_by"] is None
     assert after["valid_to"] == linked["valid_to"]  # the end the link had set is cleared
     async with db.system() as conn:
-        dangling = await conn.scalar(
-            text(
-                "SELECT count(*) FROM facts f WHERE f.superseded_by IS NOT NULL AND NOT EXISTS "
-                "(SELECT 1 FROM facts n WHERE n.tenant_id = f.tenant_id AND n.fact_id = f.superseded_by)"
-            )
-        )
+        dangling = await conn.scalar(text(DANGLING_SUPERSEDED_BY))
     assert dangling == 0
     await _check(db, tid)
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from sqlalchemy import text
-from support import ADMIN_AUTH, admin_settings, app_client, session_input
+from support import ADMIN_AUTH, DANGLING_SUPERSEDED_BY, admin_settings, app_client, session_input
 
 from bench import retract as bench_retract
 from memforest.backends.factory import Backends, build_backends
@@ -152,9 +152,7 @@ async def _consistency(db: Database, tenant_id: uuid.UUID) -> dict[str, int]:
         "empty_trees": "SELECT count(*) FROM trees WHERE n_leaves = 0",
         "session_turn_mismatch": "SELECT count(*) FROM sessions s WHERE s.n_turns <> "
         "(SELECT count(*) FROM turns t WHERE t.session_id = s.session_id)",
-        # superseded_by has no foreign key (migration 0019): removal re-threads the slot itself
-        "superseded_by_gone_fact": "SELECT count(*) FROM facts f WHERE f.superseded_by IS NOT NULL "
-        "AND NOT EXISTS (SELECT 1 FROM facts n WHERE n.fact_id = f.superseded_by)",
+        "superseded_by_gone_fact": DANGLING_SUPERSEDED_BY,
     }
     async with db.tenant(tenant_id) as conn:
         return {k: int(await scalar(conn, sql)) for k, sql in q.items()}

@@ -6,13 +6,14 @@ wrap these helpers live in ``tests/conftest.py``.
 
 from support.apps import AppClient, app_client, free_port, new_tenant, open_client, serve_app, tenant_key, wait_ready
 from support.auth import ADMIN_AUTH, ADMIN_KEY, admin_settings, bearer
-from support.db import seed_two_tenants, tenant_url
+from support.db import DANGLING_SUPERSEDED_BY, seed_two_tenants, tenant_url
 from support.reads import record_leaf_caps
 from support.sessions import alternating_turns, hobby_sessions, session_body, session_input
 
 __all__ = [
     "ADMIN_AUTH",
     "ADMIN_KEY",
+    "DANGLING_SUPERSEDED_BY",
     "AppClient",
     "admin_settings",
     "alternating_turns",

@@ -9,6 +9,13 @@ from sqlalchemy import text
 from memforest.db.embedded import TENANT_LOGIN
 from memforest.db.engine import Database
 
+#: Facts whose ``superseded_by`` names a fact that no longer exists: no foreign key clears the link
+#: since migration 0019 (ADR 0028), so fact removal must, and tests count what it left.
+DANGLING_SUPERSEDED_BY = (
+    "SELECT count(*) FROM facts f WHERE f.superseded_by IS NOT NULL AND NOT EXISTS "
+    "(SELECT 1 FROM facts n WHERE n.tenant_id = f.tenant_id AND n.fact_id = f.superseded_by)"
+)
+
 
 def tenant_url(db_url: str) -> str:
     """``db_url`` logging in as the tenant login role instead of the ``postgres`` superuser."""
