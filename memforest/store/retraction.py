@@ -244,6 +244,17 @@ UPDATE facts SET superseded_by = NULL, valid_to = CASE WHEN valid_to = :xvf THEN
 ELSE valid_to END WHERE tenant_id = :t AND fact_id = :id
 """
 _SET_SUPERSEDES = "UPDATE facts SET supersedes = :p WHERE tenant_id = :t AND fact_id = :n"
+# The slot's live fact just before the removed one in its timeline (by valid_from, then fact_id).
+_SLOT_PREDECESSOR = """
+SELECT fact_id, value, superseded_by FROM facts WHERE tenant_id = :t AND forest_id = :f AND subject = :s
+AND attribute = :a AND fact_id <> :id AND retracted_at IS NULL AND (valid_from, fact_id) < (:xvf, :id)
+ORDER BY valid_from DESC, fact_id DESC LIMIT 1
+"""
+# A current fact gains a successor: it ends where the successor starts (LEAST ignores an open end).
+_LINK_CURRENT = """
+UPDATE facts SET superseded_by = :n, valid_to = LEAST(valid_to, :nvf)
+WHERE tenant_id = :t AND fact_id = :id AND superseded_by IS NULL
+"""
 # Any other fact of the forest still pointing at the removed one (a merge can link a copied fact to a
 # target fact outside its slot): current again. No index leads with superseded_by (migration 0019,
 # ADR 0028), so this reads the forest's facts: one forest, where the old foreign key read the tenant.
@@ -283,6 +294,20 @@ async def relink_superseded(
 async def make_current(conn: Conn, tenant_id: uuid.UUID, fact_id: int, old_start: datetime) -> None:
     """The fact is superseded no more; a ``valid_to`` that was ``old_start`` is cleared."""
     await execute(conn, _MAKE_CURRENT, {"t": tenant_id, "id": fact_id, "xvf": old_start})
+
+
+async def slot_predecessor(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, slot: tuple[str, str], fact_id: int, valid_from: datetime
+) -> Row | None:
+    """The slot's live fact just before ``fact_id`` (starting ``valid_from``) in its timeline:
+    ``fact_id``, ``value``, ``superseded_by``; None when it is the first."""
+    params = {"t": tenant_id, "f": forest_id, "s": slot[0], "a": slot[1], "id": fact_id, "xvf": valid_from}
+    return await fetch_one(conn, _SLOT_PREDECESSOR, params)
+
+
+async def link_current(conn: Conn, tenant_id: uuid.UUID, fact_id: int, successor_id: int, new_start: datetime) -> int:
+    """Let ``successor_id`` supersede the fact if it is current; it ends at ``new_start``. How many (0 or 1)."""
+    return await execute(conn, _LINK_CURRENT, {"t": tenant_id, "id": fact_id, "n": successor_id, "nvf": new_start})
 
 
 async def set_supersedes(conn: Conn, tenant_id: uuid.UUID, fact_id: int, predecessor_id: int | None) -> None:
