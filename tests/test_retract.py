@@ -514,43 +514,83 @@ WHERE p.tenant_id = :t AND p.fact_id = :p AND n.tenant_id = :t AND n.fact_id = :
 """
 
 
-@pytest.mark.parametrize("order", [("B", "A"), ("A", "B")])
-async def test_removing_a_move_and_the_move_back_leaves_one_current_holder(
-    db: Database, order: tuple[str, str]
+# Slot timelines as the write path (or a merge) leaves them, the facts a retraction removes (in that
+# order), and every remaining fact's (superseded_by, supersedes) after, with how many facts were
+# counted as restored. Each fact: (name, value, year); links: (older, newer) sets the older's
+# superseded_by and valid_to; back: (newer, older) sets the newer's supersedes.
+_CHAINS = {
+    # Boston -> Miami -> Boston -> Davis without the move and the move back: Boston -> Davis
+    "move and move back": (
+        (("P", "Boston", 2020), ("B", "Miami", 2021), ("A", "Boston", 2022), ("N", "Davis", 2023)),
+        (("P", "B"), ("B", "A"), ("A", "N")), (("B", "P"), ("A", "B"), ("N", "A")),
+        ("B", "A"), {"P": ("N", None), "N": (None, "P")}, 0,
+    ),
+    "move back and move": (
+        (("P", "Boston", 2020), ("B", "Miami", 2021), ("A", "Boston", 2022), ("N", "Davis", 2023)),
+        (("P", "B"), ("B", "A"), ("A", "N")), (("B", "P"), ("A", "B"), ("N", "A")),
+        ("A", "B"), {"P": ("N", None), "N": (None, "P")}, 0,
+    ),
+    # a restatement (not linked to the first statement) is what the move was linked to
+    "restatement before a move": (
+        (("P", "Boston", 2020), ("X", "Boston", 2021), ("N", "Davis", 2022)),
+        (("X", "N"),), (("N", "X"),),
+        ("X",), {"P": ("N", None), "N": (None, "P")}, 0,
+    ),
+    # the current fact goes, and the first one meets a later state stated before it
+    "current fact between": (
+        (("P", "Boston", 2020), ("X", "Miami", 2021), ("M", "Miami", 2022), ("N", "Davis", 2023)),
+        (("P", "X"), ("M", "N")), (("X", "P"), ("M", "P"), ("N", "M")),
+        ("X",), {"P": ("M", None), "M": ("N", "P"), "N": (None, "M")}, 0,
+    ),
+    # a merge kept a link to an earlier fact: the timeline, not that link, decides
+    "successor earlier in time": (
+        (("Y", "Davis", 2020), ("P", "Boston", 2021), ("X", "Boston", 2022)),
+        (("Y", "P"), ("X", "Y")), (("P", "Y"),),
+        ("X",), {"Y": ("P", None), "P": (None, "Y")}, 0,
+    ),
+    # the neighbours state one value: both stay current
+    "same value either side": (
+        (("P", "Boston", 2020), ("X", "Miami", 2021), ("A", "Boston", 2022)),
+        (("P", "X"), ("X", "A")), (("X", "P"), ("A", "X")),
+        ("X",), {"P": (None, None), "A": (None, None)}, 1,
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("shape", list(_CHAINS))
+async def test_removing_facts_leaves_the_slot_as_canonicalisation_would_have_threaded_it(
+    db: Database, shape: str
 ) -> None:
+    facts, links, back, removed, expected, restored = _CHAINS[shape]
     t = await ensure_tenant(db, "t")
     ids: dict[str, int] = {}
     async with db.system() as conn:
         new_forest = "INSERT INTO forests (tenant_id, name) VALUES (:t, 'f') RETURNING forest_id"
         f = int(await scalar(conn, new_forest, {"t": t}))
-        chain = (("P", "Boston", 2020), ("B", "Miami", 2021), ("A", "Boston", 2022), ("N", "Davis", 2023))
-        for name, value, year in chain:
+        for name, value, year in facts:
             row = await fetch_one(
                 conn, _SLOT_FACT, {"t": t, "f": f, "x": f"Alice lives in {value} ({name})", "v": value,
                                    "vf": datetime(year, 1, 1, tzinfo=UTC)},
             )  # fmt: skip
             assert row is not None
             ids[name] = int(row["fact_id"])
-        for older, newer in (("P", "B"), ("B", "A"), ("A", "N")):
+        for older, newer in links:
             await conn.execute(text(_LINK), {"t": t, "p": ids[older], "n": ids[newer]})
+        for newer, older in back:
             await conn.execute(
                 text("UPDATE facts SET supersedes = :p WHERE tenant_id = :t AND fact_id = :n"),
                 {"t": t, "p": ids[older], "n": ids[newer]},
             )
         work = RetractWork(conn, t, f, RetractReport(forest="f", session=""))
-        for name in order:  # fact-id order (as a retraction removes a session's facts) and the reverse
+        for name in removed:
             await unlink_supersession(work, ids[name])
             await delete_retracted_fact(conn, t, ids[name])
-        current = await fetch_all(
-            conn, "SELECT value FROM facts WHERE forest_id = :f AND superseded_by IS NULL", {"f": f}
-        )
-        left = await fetch_all(
-            conn,
-            "SELECT fact_id, supersedes, superseded_by, valid_to FROM facts WHERE forest_id = :f ORDER BY valid_from",
-            {"f": f},
-        )
-    assert [r["value"] for r in current] == ["Davis"]
-    # as if Boston (2020) had been followed by Davis (2023) alone: linked both ways, ending where Davis starts
-    p_row, n_row = left
-    assert (p_row["superseded_by"], n_row["supersedes"]) == (ids["N"], ids["P"])
-    assert p_row["valid_to"] == datetime(2023, 1, 1, tzinfo=UTC)
+        columns = "fact_id, supersedes, superseded_by, valid_from, valid_to"
+        left = await fetch_all(conn, f"SELECT {columns} FROM facts WHERE forest_id = :f", {"f": f})
+    names = {v: k for k, v in ids.items()} | {None: None}
+    got = {names[r["fact_id"]]: (names[r["superseded_by"]], names[r["supersedes"]]) for r in left}
+    assert got == expected
+    starts = {r["fact_id"]: r["valid_from"] for r in left}
+    # a superseded fact ends where its successor starts; a current one (here) does not end
+    assert all(r["valid_to"] == starts.get(r["superseded_by"]) for r in left)
+    assert work.report.facts_restored == restored

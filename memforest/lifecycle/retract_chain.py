@@ -41,22 +41,31 @@ async def _rethread_slot(w: RetractWork, fact_id: int, x: Row) -> None:
         else:
             await q.make_current(w.conn, w.tenant_id, pred_id, x["valid_from"])
             w.report.facts_restored += 1
-    if nxt is not None and relinked is None:
-        relinked = await _link_unlinked_predecessor(w, fact_id, x, nxt)
+            w.restored.add(pred_id)
     if nxt is not None and nxt["supersedes"] is not None and int(nxt["supersedes"]) == fact_id:
         await q.set_supersedes(w.conn, w.tenant_id, int(nxt["fact_id"]), relinked)
+    await _link_new_neighbours(w, fact_id, x)
 
 
-async def _link_unlinked_predecessor(w: RetractWork, fact_id: int, x: Row, nxt: Row) -> int | None:
-    """The fact just before ``x`` in the slot's timeline, when current (it stated ``x``'s value, so
-    nothing linked it to ``x``), now meets ``x``'s successor: linked to it when their values differ,
-    as canonicalisation links neighbours. Returns its id when linked."""
+async def _link_new_neighbours(w: RetractWork, fact_id: int, x: Row) -> None:
+    """The facts just before and just after ``x`` in the slot's timeline meet once it is gone: when
+    the earlier is current (it stated ``x``'s value, so nothing linked it to ``x``; or it was just
+    made current) and their values differ, the later supersedes it, as canonicalisation links
+    neighbours. Only the timeline decides: ``x``'s own successor may be earlier or in another slot
+    (a merge keeps such links)."""
     slot = (str(x["subject"]), str(x["attribute"]))
-    prev = await q.slot_predecessor(w.conn, w.tenant_id, w.forest_id, slot, fact_id, x["valid_from"])
-    if prev is None or prev["superseded_by"] is not None or same_state_value(prev["value"], nxt["value"]):
-        return None
-    prev_id = int(prev["fact_id"])
-    if prev_id == int(nxt["fact_id"]):  # a link against the timeline (a merge's) is left as it is
-        return None
-    linked = await q.link_current(w.conn, w.tenant_id, prev_id, int(nxt["fact_id"]), nxt["valid_from"])
-    return prev_id if linked else None
+    rows = await q.slot_around(w.conn, w.tenant_id, w.forest_id, slot, fact_id, x["valid_from"])
+    prev = next((r for r in rows if r["before"]), None)
+    nxt = next((r for r in rows if not r["before"]), None)
+    if prev is None or nxt is None or prev["superseded_by"] is not None:
+        return
+    if same_state_value(prev["value"], nxt["value"]):
+        return
+    prev_id, nxt_id = int(prev["fact_id"]), int(nxt["fact_id"])
+    if not await q.link_current(w.conn, w.tenant_id, prev_id, nxt_id, nxt["valid_from"]):
+        return
+    if prev_id in w.restored:  # (current again for a moment only: not counted as restored)
+        w.restored.discard(prev_id)
+        w.report.facts_restored -= 1
+    if nxt["supersedes"] is None or int(nxt["supersedes"]) == fact_id:
+        await q.set_supersedes(w.conn, w.tenant_id, nxt_id, prev_id)

@@ -62,3 +62,4 @@ class RetractWork:
     trees: dict[int, TreeRef] = field(default_factory=dict)  # tree rows cached across leaf removals
     touched_entities: set[int] = field(default_factory=set)
     touched_scenes: dict[int, list[Row]] = field(default_factory=dict)  # cluster id -> removed facts
+    restored: set[int] = field(default_factory=set)  # facts a removal made current again (slot re-threading)

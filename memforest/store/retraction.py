@@ -244,12 +244,19 @@ UPDATE facts SET superseded_by = NULL, valid_to = CASE WHEN valid_to = :xvf THEN
 ELSE valid_to END WHERE tenant_id = :t AND fact_id = :id
 """
 _SET_SUPERSEDES = "UPDATE facts SET supersedes = :p WHERE tenant_id = :t AND fact_id = :n"
-# The slot's live fact just before the removed one in its timeline (by valid_from, then fact_id).
-_SLOT_PREDECESSOR = """
-SELECT fact_id, value, superseded_by FROM facts WHERE tenant_id = :t AND forest_id = :f AND subject = :s
-AND attribute = :a AND fact_id <> :id AND retracted_at IS NULL AND (valid_from, fact_id) < (:xvf, :id)
-ORDER BY valid_from DESC, fact_id DESC LIMIT 1
-"""
+# The slot's live facts stating a value just before and just after the removed one in its timeline
+# (by valid_from, then fact_id): the pair canonicalisation would have threaded had it never been stated.
+_SLOT_AROUND_WHERE = (
+    "tenant_id = :t AND forest_id = :f AND subject = :s AND attribute = :a AND fact_id <> :id "
+    "AND retracted_at IS NULL AND value IS NOT NULL"
+)
+_SLOT_AROUND = (
+    "(SELECT true AS before, fact_id, value, valid_from, superseded_by, supersedes FROM facts "
+    f"WHERE {_SLOT_AROUND_WHERE} AND (valid_from, fact_id) < (:xvf, :id) ORDER BY valid_from DESC, fact_id DESC "
+    "LIMIT 1) UNION ALL "
+    "(SELECT false, fact_id, value, valid_from, superseded_by, supersedes FROM facts "
+    f"WHERE {_SLOT_AROUND_WHERE} AND (valid_from, fact_id) > (:xvf, :id) ORDER BY valid_from, fact_id LIMIT 1)"
+)
 # A current fact gains a successor: it ends where the successor starts (LEAST ignores an open end).
 _LINK_CURRENT = """
 UPDATE facts SET superseded_by = :n, valid_to = LEAST(valid_to, :nvf)
@@ -296,13 +303,13 @@ async def make_current(conn: Conn, tenant_id: uuid.UUID, fact_id: int, old_start
     await execute(conn, _MAKE_CURRENT, {"t": tenant_id, "id": fact_id, "xvf": old_start})
 
 
-async def slot_predecessor(
+async def slot_around(
     conn: Conn, tenant_id: uuid.UUID, forest_id: int, slot: tuple[str, str], fact_id: int, valid_from: datetime
-) -> Row | None:
-    """The slot's live fact just before ``fact_id`` (starting ``valid_from``) in its timeline:
-    ``fact_id``, ``value``, ``superseded_by``; None when it is the first."""
+) -> list[Row]:
+    """The slot's live facts with a value just before (``before`` true) and just after ``fact_id``
+    (starting ``valid_from``) in its timeline: ``fact_id, value, valid_from, superseded_by, supersedes``."""
     params = {"t": tenant_id, "f": forest_id, "s": slot[0], "a": slot[1], "id": fact_id, "xvf": valid_from}
-    return await fetch_one(conn, _SLOT_PREDECESSOR, params)
+    return await fetch_all(conn, _SLOT_AROUND, params)
 
 
 async def link_current(conn: Conn, tenant_id: uuid.UUID, fact_id: int, successor_id: int, new_start: datetime) -> int:
