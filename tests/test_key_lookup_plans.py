@@ -57,9 +57,10 @@ async def _planning(conn: Conn) -> tuple[str, str]:
 async def _descend(conn: Conn, tenant_id: uuid.UUID, *, switch: bool) -> list[dict[str, Any]]:
     forest_id, roots = await _forest(conn, tenant_id)
     q = HashedEmbedder(DIM).embed_sync([QUESTION])[0]
-    return await beam_descent(
+    rows = await beam_descent(
         conn, tenant_id, forest_id, roots, q, 2, None, None, OUT_OF_WINDOW_PENALTY, key_lookups_after=switch
     )
+    return [dict(r) for r in rows]
 
 
 async def test_the_descent_switches_only_the_rest_of_its_transaction(db: Database) -> None:

@@ -91,13 +91,13 @@ async def test_the_named_trees_are_read_by_primary_key_not_by_scanning_the_fores
     statement at 5,000 trees; ADR 0024, session 12)."""
     tenant_id = await _forest(db, settings)
     statements: list[tuple[str, dict[str, Any]]] = []
-    fetch = recall_channels.fetch_all
+    fetch = recall_channels.fetch_rows
 
     async def recording(conn: Any, sql: str, params: dict[str, Any]) -> Any:
         statements.append((sql, params))
         return await fetch(conn, sql, params)
 
-    monkeypatch.setattr(recall_channels, "fetch_all", recording)
+    monkeypatch.setattr(recall_channels, "fetch_rows", recording)
     backends = build_backends(settings)
     try:
         await query(db, settings, backends, tenant_id, FOREST, "Where did Dana move?")

@@ -1,4 +1,4 @@
-"""``store.sql.fetch_all`` / ``fetch_one`` send statements inside a transaction to asyncpg directly
+"""``store.sql.fetch_all`` / ``fetch_one`` / ``fetch_rows`` send statements inside a transaction to asyncpg directly
 (ADR 0024, session 9). Their errors must still be SQLAlchemy's: a constraint violation is
 ``IntegrityError`` (callers turn it into 409), a connection cut mid-transaction is unavailability
 (503), and the statement runs inside its caller's transaction."""
@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 
 from memforest.db.engine import Database
 from memforest.errors import DatabaseUnavailableError
-from memforest.store.sql import execute, fetch_all, fetch_one, scalar
+from memforest.store.sql import execute, fetch_all, fetch_one, fetch_rows, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
 _INSERT_FOREST = "INSERT INTO forests (tenant_id, name) VALUES (:t, :n) RETURNING forest_id"
@@ -46,3 +46,27 @@ async def test_a_connection_cut_mid_transaction_on_the_direct_path_is_unavailabi
             await fetch_all(conn, "SELECT forest_id FROM forests")
     async with db.tenant(tenant_id) as conn:  # the pool replaced the cut connection
         assert await fetch_all(conn, "SELECT forest_id FROM forests") == []
+
+
+async def test_row_views_read_like_rows_inside_and_outside_a_transaction(db: Database) -> None:
+    tenant_id = await ensure_tenant(db, "acme")
+    sql = "SELECT forest_id, name FROM forests WHERE tenant_id = :t ORDER BY forest_id"
+    async with db.tenant(tenant_id) as conn:
+        await ensure_forest(conn, tenant_id, "notes")
+        await ensure_forest(conn, tenant_id, "work")
+        inside = await fetch_rows(conn, sql, {"t": tenant_id})  # the driver's records
+        expected = await fetch_all(conn, sql, {"t": tenant_id})
+    async with db.engine.connect() as conn:  # no transaction open yet: through SQLAlchemy
+        outside = await fetch_rows(conn, sql, {"t": tenant_id})
+    for rows in (inside, outside):
+        assert [r["name"] for r in rows] == ["notes", "work"]
+        assert [dict(r) for r in rows] == expected
+
+
+async def test_a_constraint_violation_of_a_row_view_statement_is_sqlalchemys_integrity_error(db: Database) -> None:
+    tenant_id = await ensure_tenant(db, "acme")
+    async with db.tenant(tenant_id) as conn:
+        await ensure_forest(conn, tenant_id, "notes")
+    with pytest.raises(IntegrityError):
+        async with db.tenant(tenant_id) as conn:
+            await fetch_rows(conn, _INSERT_FOREST, {"t": tenant_id, "n": "notes"})

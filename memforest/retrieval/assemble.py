@@ -27,7 +27,7 @@ from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.timecues import TimeCues
 from memforest.store import evidence as evidence_store
 from memforest.store.recall import Vec
-from memforest.store.sql import Conn, Row
+from memforest.store.sql import Conn, RowView
 from memforest.text.terms import content_terms
 
 # candidate texts whose content terms are kept (a few hundred per query; ~1 KB each at most)
@@ -131,7 +131,7 @@ class _Item:
     sources: tuple[tuple[str, str, datetime], ...] = ()  # a fact's (session, turn, time), oldest first
 
 
-def _item(r: Row) -> _Item:
+def _item(r: RowView) -> _Item:
     """A candidate row of :func:`evidence_store.candidates_with_sim` (provenance comes later)."""
     fact = r["kind"] == "fact"
     every = tuple(evidence_store.tree_triples(r["trees"]))

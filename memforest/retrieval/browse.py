@@ -24,7 +24,7 @@ from memforest.retrieval.recall import TreeHit
 from memforest.retrieval.timecues import TimeCues
 from memforest.store.browse.descent import beam_descent, children_of, node_summaries, node_vectors
 from memforest.store.recall import Vec
-from memforest.store.sql import Conn
+from memforest.store.sql import Conn, RowView
 
 OUT_OF_WINDOW_PENALTY = 0.2
 
@@ -68,7 +68,7 @@ def in_window(rows: list[dict[str, Any]], cues: TimeCues) -> list[dict[str, Any]
     return inside or rows
 
 
-def _leaf(row: dict[str, Any], sim: float | None = None) -> Leaf:
+def _leaf(row: RowView, sim: float | None = None) -> Leaf:
     return Leaf(
         node_id=int(row["node_id"]),
         tree_id=int(row["tree_id"]),

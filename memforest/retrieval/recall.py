@@ -21,7 +21,7 @@ from memforest.retrieval.preset import RetrievalPreset
 from memforest.store import recall as store
 from memforest.store import recall_channels as channels
 from memforest.store.recall import Vec
-from memforest.store.sql import Conn, Row
+from memforest.store.sql import Conn, RowView
 from memforest.text.lexicon import STOPWORDS
 from memforest.text.terms import tokenize
 
@@ -100,9 +100,9 @@ async def use_hnsw(conn: Conn, preset: RetrievalPreset) -> None:
     await store.use_hnsw(conn, preset.hnsw_ef_search)
 
 
-def _by_channel(rows: Sequence[Row]) -> dict[str, list[Row]]:
+def _by_channel(rows: Sequence[RowView]) -> dict[str, list[RowView]]:
     """The rows of each channel, best first (ties by id, as the statements order them)."""
-    out: dict[str, list[Row]] = {}
+    out: dict[str, list[RowView]] = {}
     for r in rows:
         out.setdefault(str(r["ch"]), []).append(r)
     for channel_rows in out.values():
@@ -110,7 +110,7 @@ def _by_channel(rows: Sequence[Row]) -> dict[str, list[Row]]:
     return out
 
 
-def _hits(rows: Sequence[Row]) -> tuple[list[tuple[int, float]], dict[int, list[int]]]:
+def _hits(rows: Sequence[RowView]) -> tuple[list[tuple[int, float]], dict[int, list[int]]]:
     """``(id, score)`` best first (first row of an id wins) and id -> trees holding it."""
     hits: dict[int, float] = {}
     trees: dict[int, list[int]] = {}
@@ -135,7 +135,7 @@ async def _read_channels(
     indexed: bool,
     as_of: datetime | None,
     scope_kinds: Sequence[str] | None,
-) -> list[Row]:
+) -> list[RowView]:
     """The rows of the channels of ``parts`` for ``question`` (``q`` None without vector channels):
     through the forest's own indexes when it has them, else by scanning it, full text included."""
     limits = channels.ChannelLimits(
@@ -166,7 +166,7 @@ class LexicalRows:
     """The full-text channels' rows read beside a query, and the forest they were read from."""
 
     forest_id: int
-    rows: list[Row]
+    rows: list[RowView]
 
 
 async def lexical_beside(
@@ -225,7 +225,7 @@ async def recall(
         indexed = await channels.indexed_and_knobs(conn, forest_id, preset.hnsw_ef_search)
     exact = not indexed
 
-    async def read(parts: Sequence[channels.ChannelPart]) -> list[Row]:
+    async def read(parts: Sequence[channels.ChannelPart]) -> list[RowView]:
         return await _read_channels(
             conn, tenant_id, forest_id, question, q, preset, parts,
             indexed=not exact, as_of=as_of, scope_kinds=scope_kinds,

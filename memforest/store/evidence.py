@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Sequence
 
 from memforest.store.recall import Vec
-from memforest.store.sql import Conn, Row, fetch_all
+from memforest.store.sql import Conn, RowView, fetch_rows
 
 # (tree_id, kind, label) of every tree holding a source, as an array of records (the driver hands
 # them over as typed tuples: no text to parse), in no particular order: a subplan per row, whose
@@ -98,7 +98,7 @@ async def candidates_with_sim(
     cell_ids: Sequence[int],
     q: Vec,
     scoring_trees: Sequence[int] | None = None,
-) -> list[Row]:
+) -> list[RowView]:
     """The given facts and cells with their cosine to ``q`` (0 without a vector; a cell's is its
     leaf node's) and their trees, in one statement: ``kind`` (``fact`` | ``cell``), ``id, text,
     t_start, t_end`` (a fact's validity interval, a cell's time span)``, time_text, superseded_by,
@@ -110,8 +110,8 @@ async def candidates_with_sim(
     of every tree holding it. Facts come first; order within a kind is unspecified."""
     p = {"t": tenant_id, "f": forest_id, "fids": list(fact_ids), "cids": list(cell_ids), "q": q}
     if scoring_trees is None:
-        return await fetch_all(conn, _CANDIDATES, p)
-    return await fetch_all(conn, _CANDIDATES_IN_TREES, p | {"rt": list(scoring_trees)})
+        return await fetch_rows(conn, _CANDIDATES, p)
+    return await fetch_rows(conn, _CANDIDATES_IN_TREES, p | {"rt": list(scoring_trees)})
 
 
 async def provenance(
@@ -121,14 +121,14 @@ async def provenance(
     fact_ids: Sequence[int],
     cell_ids: Sequence[int],
     tree_ids: Sequence[int] = (),
-) -> list[Row]:
+) -> list[RowView]:
     """The sources of the given facts, the turns of the given cells and the names of the given
     trees, in one statement: ``kind, id, turns`` (``[session external id, client turn id]`` pairs;
     a fact's oldest session first, a cell's in turn order)``, times`` (a fact's session time per
     pair; NULL for cells)``, tree`` (NULL); and for each tree a row ``tree, id, NULL, NULL,
     kind:label``. A fact or cell with no sources or turns has no row."""
     p = {"t": tenant_id, "f": forest_id, "fids": list(fact_ids), "cids": list(cell_ids), "tids": list(tree_ids)}
-    return await fetch_all(conn, _PROVENANCE, p)
+    return await fetch_rows(conn, _PROVENANCE, p)
 
 
 def tree_triples(value: Sequence[tuple[int, str, str]] | None) -> list[tuple[int, str, str]]:

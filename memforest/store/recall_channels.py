@@ -44,7 +44,7 @@ from memforest.store.recall import (
     node_graph_order,
     node_visibility,
 )
-from memforest.store.sql import Conn, Row, fetch_all, fetch_one
+from memforest.store.sql import Conn, RowView, fetch_one, fetch_rows
 from memforest.store.tenants import Forest
 
 # the knobs of an HNSW scan, set for the rest of the transaction (harmless for exact scans), as a
@@ -204,7 +204,7 @@ def recall_knobs(ef_search: int) -> dict[str, str]:
     return {"hnsw.ef_search": str(ef_search), "hnsw.iterative_scan": _ITERATIVE_SCAN}
 
 
-def forest_of_rows(tenant_id: uuid.UUID, rows: Sequence[Row]) -> RecallForest | None:
+def forest_of_rows(tenant_id: uuid.UUID, rows: Sequence[RowView]) -> RecallForest | None:
     """The forest of a vector channels' statement (its ``forest`` row): None when the forest it
     was asked about no longer exists."""
     for r in rows:
@@ -280,7 +280,7 @@ async def recall_channels(
     scan_text: bool,
     as_of: datetime | None,
     parts: Sequence[ChannelPart] = PARTS,
-) -> list[Row]:
+) -> list[RowView]:
     """The rows of the channels of ``parts`` (default: every channel): ``ch, id, s, trees, cell,
     kind, label, root, height`` (see the module docstring), with the ``tree`` rows of the trees
     they name; rows of one channel come in no particular order. ``scan_text`` (a forest without its
@@ -304,4 +304,4 @@ async def recall_channels(
         "as_of": as_of,
     }
     sql = channels_sql(exact, as_of, scan_text=scan_text, parts=parts, dim=0 if q is None else len(q))
-    return await fetch_all(conn, sql, params)
+    return await fetch_rows(conn, sql, params)

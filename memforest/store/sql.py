@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, cast
 
 import asyncpg
 import numpy as np
@@ -18,6 +18,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from memforest.db.engine import broken_connection
 
 Row = dict[str, Any]
+
+
+class RowView(Protocol):
+    """A row read by column name and not changed: a dict (:data:`Row`) or an asyncpg record."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...  # (so ``dict(row)`` copies one)
+
 
 # The transaction handle layers above the store hold and pass down. Only store/ and db/ run
 # statements on it; everyone else just passes it to store functions.
@@ -51,29 +60,47 @@ async def fetch_all(conn: AsyncConnection, sql: str, params: Mapping[str, Any] |
     SQLAlchemy, so a fetch never runs outside the transaction its caller opened. Errors come out as
     SQLAlchemy's would (:func:`_as_sqlalchemy_error`), and one that leaves the connection unusable
     invalidates it, as the engine's error hook does for SQLAlchemy's statements."""
-    fairy = await conn.get_raw_connection()
-    driver = fairy.driver_connection
-    if not isinstance(driver, asyncpg.Connection) or not driver.is_in_transaction():
+    records = await _driver_fetch(conn, sql, params)
+    if records is None:
         result = await conn.execute(text(sql), dict(params or {}))
         # zip with the keys read once: ``dict(row_mapping)`` rebuilt the key view for every row
         keys = tuple(result.keys())
         return [dict(zip(keys, r, strict=True)) for r in result]
-    statement, names = _positional(sql)
-    values = params or {}
-    adapted = fairy.dbapi_connection  # (None once invalidated: kept for the error's translation)
-    try:
-        records = await driver.fetch(statement, *[values[n] for n in names])
-    except Exception as exc:
-        broken = broken_connection(exc)
-        if broken:
-            await conn.invalidate(exc)
-        raise _as_sqlalchemy_error(adapted, statement, exc, broken) from exc
     if not records:
         return []
     # zip with the keys read once (every record has the same): ~0.55 us a row, against ~1 us for
     # dict(record.items()) and 0.7 us with strict=True (the lengths are equal by construction)
     keys = tuple(records[0].keys())
     return [dict(zip(keys, r, strict=False)) for r in records]
+
+
+async def fetch_rows(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> list[RowView]:
+    """All rows of ``sql`` as read-only views (columns by name), for the read path's statements of
+    a few hundred rows that are read once and dropped: inside a transaction the driver's own
+    records, not copied into dicts (~0.3-0.6 ms of CPU a query, ADR 0022 addendum, session 21);
+    outside one, dicts from :func:`fetch_all`. A view cannot be changed or merged (``|``)."""
+    records = await _driver_fetch(conn, sql, params)
+    rows = records if records is not None else await fetch_all(conn, sql, params)
+    return cast("list[RowView]", rows)
+
+
+async def _driver_fetch(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None) -> list[Any] | None:
+    """The records of ``sql`` run by asyncpg directly inside the caller's transaction (see
+    :func:`fetch_all`); None outside a transaction (the caller goes through SQLAlchemy)."""
+    fairy = await conn.get_raw_connection()
+    driver = fairy.driver_connection
+    if not isinstance(driver, asyncpg.Connection) or not driver.is_in_transaction():
+        return None
+    statement, names = _positional(sql)
+    values = params or {}
+    adapted = fairy.dbapi_connection  # (None once invalidated: kept for the error's translation)
+    try:
+        return await driver.fetch(statement, *[values[n] for n in names])  # type: ignore[no-any-return]
+    except Exception as exc:
+        broken = broken_connection(exc)
+        if broken:
+            await conn.invalidate(exc)
+        raise _as_sqlalchemy_error(adapted, statement, exc, broken) from exc
 
 
 def _as_sqlalchemy_error(adapted: Any, statement: str, exc: Exception, invalidated: bool) -> BaseException:

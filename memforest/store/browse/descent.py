@@ -13,7 +13,7 @@ import numpy as np
 
 from memforest.db.engine import KEY_LOOKUP_PLANS
 from memforest.store.recall import Vec
-from memforest.store.sql import Conn, Row, as_vector, fetch_all
+from memforest.store.sql import Conn, Row, RowView, as_vector, fetch_all, fetch_rows
 
 _CHILDREN = (
     "SELECT node_id, parent_id, tree_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end, "
@@ -101,7 +101,7 @@ async def beam_descent(
     live_leaves: int = 0,
     *,
     key_lookups_after: bool = False,
-) -> list[Row]:
+) -> list[RowView]:
     """The leaves of a beam descent from ``roots``, in one statement: from each level keep the
     ``beam`` best internal children of each tree, "best" by the cosine to ``q`` less ``penalty``
     outside ``[after, before)``, a NaN after every number, then inside before outside, then the
@@ -114,7 +114,7 @@ async def beam_descent(
     ignore)."""
     p = {"t": tenant_id, "f": forest_id, "p": list(roots), "q": q, "beam": beam, "leaves": live_leaves}
     sql = _STATEMENTS[(live_leaves > 0, key_lookups_after)]
-    return await fetch_all(conn, sql, p | {"after": after, "before": before, "penalty": penalty})
+    return await fetch_rows(conn, sql, p | {"after": after, "before": before, "penalty": penalty})
 
 
 async def node_vectors(
