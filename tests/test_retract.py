@@ -554,6 +554,30 @@ _CHAINS = {
         (("P", "X"), ("X", "A")), (("X", "P"), ("A", "X")),
         ("X",), {"P": (None, None), "A": (None, None)}, 1,
     ),
+    # a merge kept the later neighbour superseded by the earlier one: no cycle is made
+    "later neighbour linked back": (
+        (("P", "Boston", 2020), ("X", "Boston", 2021), ("N", "Davis", 2022)),
+        (("X", "N"), ("N", "P")), (("N", "X"),),
+        ("X",), {"P": (None, None), "N": ("P", None)}, 0,
+    ),
+    # an agent's correction (no value) stands between: nothing is linked across it
+    "correction between": (
+        (("P", "Boston", 2020), ("X", "Boston", 2021), ("C", None, 2022), ("N", "Davis", 2023)),
+        (("X", "C"), ("C", "N")), (("C", "X"), ("N", "C")),
+        ("X",), {"P": (None, None), "C": ("N", None), "N": (None, "C")}, 0,
+    ),
+    # the removed fact's successor link points back in time (a merge's): not followed
+    "successor link back in time": (
+        (("Y", "Davis", 2020), ("P", "Boston", 2021), ("X", "Miami", 2022)),
+        (("Y", "P"), ("P", "X"), ("X", "Y")), (("P", "Y"), ("X", "P"), ("Y", "X")),
+        ("X",), {"Y": ("P", None), "P": (None, "Y")}, 1,
+    ),
+    # a fact made current by the first removal is removed next: not counted as restored
+    "restored then removed": (
+        (("P", "Boston", 2020), ("X", "Miami", 2021), ("A", "Boston", 2022)),
+        (("P", "X"), ("X", "A")), (("X", "P"), ("A", "X")),
+        ("X", "P"), {"A": (None, None)}, 0,
+    ),
 }  # fmt: skip
 
 

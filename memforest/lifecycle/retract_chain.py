@@ -18,17 +18,21 @@ async def unlink_supersession(w: RetractWork, fact_id: int) -> None:
     other fact still pointing at it (outside its slot: a merge can link so) becomes current too."""
     x = await q.fact_slot(w.conn, w.tenant_id, fact_id)
     assert x is not None
+    _forget_restored(w, fact_id)  # (made current earlier in this retraction, now removed itself)
     if x["subject"] is not None and x["attribute"] is not None:  # canonical supersession links one slot
         await _rethread_slot(w, fact_id, x)
     # superseded_by has no foreign key to clear it (migration 0019, ADR 0028)
-    w.report.facts_restored += await q.release_superseded(w.conn, w.tenant_id, w.forest_id, fact_id, x["valid_from"])
+    for released in await q.release_superseded(w.conn, w.tenant_id, w.forest_id, fact_id, x["valid_from"]):
+        _restored(w, released)
 
 
 async def _rethread_slot(w: RetractWork, fact_id: int, x: Row) -> None:
-    """The slot's facts that ``x`` superseded: linked to its successor or current again."""
-    nxt = None
+    """The slot's facts that ``x`` superseded: linked to its successor (one later in the slot's
+    timeline; a merge can link otherwise) or current again."""
+    succ = None
     if x["superseded_by"] is not None:
-        nxt = await q.fact_successor(w.conn, w.tenant_id, int(x["superseded_by"]))
+        succ = await q.fact_successor(w.conn, w.tenant_id, int(x["superseded_by"]))
+    nxt = succ if succ is not None and _later_in_slot(succ, x) else None
     preds = await q.superseded_by(w.conn, w.tenant_id, w.forest_id, x["subject"], x["attribute"], fact_id)
     relinked = None
     for pred in preds:
@@ -40,10 +44,9 @@ async def _rethread_slot(w: RetractWork, fact_id: int, x: Row) -> None:
             relinked = relinked if relinked is not None else pred_id
         else:
             await q.make_current(w.conn, w.tenant_id, pred_id, x["valid_from"])
-            w.report.facts_restored += 1
-            w.restored.add(pred_id)
-    if nxt is not None and nxt["supersedes"] is not None and int(nxt["supersedes"]) == fact_id:
-        await q.set_supersedes(w.conn, w.tenant_id, int(nxt["fact_id"]), relinked)
+            _restored(w, pred_id)
+    if succ is not None and succ["supersedes"] is not None and int(succ["supersedes"]) == fact_id:
+        await q.set_supersedes(w.conn, w.tenant_id, int(succ["fact_id"]), relinked)
     await _link_new_neighbours(w, fact_id, x)
 
 
@@ -59,13 +62,34 @@ async def _link_new_neighbours(w: RetractWork, fact_id: int, x: Row) -> None:
     nxt = next((r for r in rows if not r["before"]), None)
     if prev is None or nxt is None or prev["superseded_by"] is not None:
         return
-    if same_state_value(prev["value"], nxt["value"]):
+    if prev["value"] is None or nxt["value"] is None:  # a correction between: left as it was linked
         return
     prev_id, nxt_id = int(prev["fact_id"]), int(nxt["fact_id"])
+    if same_state_value(prev["value"], nxt["value"]) or nxt["superseded_by"] == prev_id:  # (no cycle)
+        return
     if not await q.link_current(w.conn, w.tenant_id, prev_id, nxt_id, nxt["valid_from"]):
         return
-    if prev_id in w.restored:  # (current again for a moment only: not counted as restored)
-        w.restored.discard(prev_id)
-        w.report.facts_restored -= 1
+    _forget_restored(w, prev_id)  # (current again for a moment only)
     if nxt["supersedes"] is None or int(nxt["supersedes"]) == fact_id:
         await q.set_supersedes(w.conn, w.tenant_id, nxt_id, prev_id)
+
+
+def _later_in_slot(succ: Row, x: Row) -> bool:
+    """Whether ``succ`` holds ``x``'s slot after ``x`` in its timeline (valid_from, then fact id)."""
+    if (succ["subject"], succ["attribute"]) != (x["subject"], x["attribute"]):
+        return False
+    return bool((succ["valid_from"], succ["fact_id"]) > (x["valid_from"], x["fact_id"]))
+
+
+def _restored(w: RetractWork, fact_id: int) -> None:
+    """Count a fact made current again (once)."""
+    if fact_id not in w.restored:
+        w.restored.add(fact_id)
+        w.report.facts_restored += 1
+
+
+def _forget_restored(w: RetractWork, fact_id: int) -> None:
+    """Uncount a fact made current earlier in this retraction that is superseded or removed after all."""
+    if fact_id in w.restored:
+        w.restored.discard(fact_id)
+        w.report.facts_restored -= 1

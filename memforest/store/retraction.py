@@ -230,7 +230,9 @@ async def delete_fact(conn: Conn, tenant_id: uuid.UUID, fact_id: int) -> list[in
 _FACT_SLOT = """
 SELECT fact_id, valid_from, superseded_by, subject, attribute FROM facts WHERE tenant_id = :t AND fact_id = :id
 """
-_FACT_SUCCESSOR = "SELECT fact_id, value, valid_from, supersedes FROM facts WHERE tenant_id = :t AND fact_id = :id"
+_FACT_SUCCESSOR = """
+SELECT fact_id, value, valid_from, supersedes, subject, attribute FROM facts WHERE tenant_id = :t AND fact_id = :id
+"""
 _SUPERSEDED_BY = """
 SELECT fact_id, value FROM facts WHERE tenant_id = :t AND forest_id = :f AND subject = :s
 AND attribute = :a AND superseded_by = :id ORDER BY valid_from DESC, fact_id DESC
@@ -244,11 +246,11 @@ UPDATE facts SET superseded_by = NULL, valid_to = CASE WHEN valid_to = :xvf THEN
 ELSE valid_to END WHERE tenant_id = :t AND fact_id = :id
 """
 _SET_SUPERSEDES = "UPDATE facts SET supersedes = :p WHERE tenant_id = :t AND fact_id = :n"
-# The slot's live facts stating a value just before and just after the removed one in its timeline
-# (by valid_from, then fact_id): the pair canonicalisation would have threaded had it never been stated.
+# The slot's live facts just before and just after the removed one in its timeline (by valid_from,
+# then fact_id; as the write path's slot_neighbours reads them, valueless corrections included): the
+# pair canonicalisation would have threaded had it never been stated.
 _SLOT_AROUND_WHERE = (
-    "tenant_id = :t AND forest_id = :f AND subject = :s AND attribute = :a AND fact_id <> :id "
-    "AND retracted_at IS NULL AND value IS NOT NULL"
+    "tenant_id = :t AND forest_id = :f AND subject = :s AND attribute = :a AND fact_id <> :id AND retracted_at IS NULL"
 )
 _SLOT_AROUND = (
     "(SELECT true AS before, fact_id, value, valid_from, superseded_by, supersedes FROM facts "
@@ -267,7 +269,7 @@ WHERE tenant_id = :t AND fact_id = :id AND superseded_by IS NULL
 # ADR 0028), so this reads the forest's facts: one forest, where the old foreign key read the tenant.
 _RELEASE_SUPERSEDED = """
 UPDATE facts SET superseded_by = NULL, valid_to = CASE WHEN valid_to = :xvf THEN NULL ELSE valid_to END
-WHERE tenant_id = :t AND forest_id = :f AND superseded_by = :id
+WHERE tenant_id = :t AND forest_id = :f AND superseded_by = :id RETURNING fact_id
 """
 
 
@@ -277,7 +279,7 @@ async def fact_slot(conn: Conn, tenant_id: uuid.UUID, fact_id: int) -> Row | Non
 
 
 async def fact_successor(conn: Conn, tenant_id: uuid.UUID, fact_id: int) -> Row | None:
-    """A fact's ``fact_id``, ``value``, ``valid_from`` and ``supersedes`` (read as a successor)."""
+    """A fact's ``fact_id, value, valid_from, supersedes, subject, attribute`` (read as a successor)."""
     return await fetch_one(conn, _FACT_SUCCESSOR, {"t": tenant_id, "id": fact_id})
 
 
@@ -324,7 +326,8 @@ async def set_supersedes(conn: Conn, tenant_id: uuid.UUID, fact_id: int, predece
 
 async def release_superseded(
     conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact_id: int, old_start: datetime
-) -> int:
+) -> list[int]:
     """Every fact of the forest still superseded by ``fact_id`` becomes current (a ``valid_to`` that
-    was ``old_start`` is cleared); how many."""
-    return await execute(conn, _RELEASE_SUPERSEDED, {"t": tenant_id, "f": forest_id, "id": fact_id, "xvf": old_start})
+    was ``old_start`` is cleared); their ids."""
+    rows = await fetch_all(conn, _RELEASE_SUPERSEDED, {"t": tenant_id, "f": forest_id, "id": fact_id, "xvf": old_start})
+    return [int(r["fact_id"]) for r in rows]
