@@ -572,6 +572,30 @@ _CHAINS = {
         (("Y", "P"), ("P", "X"), ("X", "Y")), (("P", "Y"), ("X", "P"), ("Y", "X")),
         ("X",), {"Y": ("P", None), "P": (None, "Y")}, 1,
     ),
+    # a merge's backward link closes a loop two steps on: still no cycle
+    "loop through an earlier fact": (
+        (("Q", "Miami", 2019), ("P", "Boston", 2020), ("X", "Boston", 2021), ("N", "Davis", 2022)),
+        (("Q", "P"), ("X", "N"), ("N", "Q")), (("P", "Q"), ("N", "X")),
+        ("X",), {"Q": ("P", None), "P": (None, "Q"), "N": ("Q", None)}, 0,
+    ),
+    # current before, superseded by the first removal, current again after the second: no restoration
+    "restatement and the move": (
+        (("P", "Boston", 2020), ("X", "Boston", 2021), ("N", "Davis", 2022)),
+        (("X", "N"),), (("N", "X"),),
+        ("X", "N"), {"P": (None, None)}, 0,
+    ),
+    # the removed fact's correction starts after a later statement: the timeline's next fact wins
+    "correction after a later fact": (
+        (("P", "Boston", 2020), ("X", "Miami", 2021), ("M", "Miami", 2022), ("C", None, 2023)),
+        (("P", "X"), ("X", "C")), (("X", "P"), ("C", "X")),
+        ("X",), {"P": ("M", None), "M": (None, "P"), "C": (None, None)}, 0,
+    ),
+    # a restatement inserted later between the removed fact and its successor (the write path's shape)
+    "restatement inserted before the successor": (
+        (("P", "Boston", 2020), ("X", "Miami", 2021), ("M", "Miami", 2022), ("N", "Davis", 2023)),
+        (("P", "X"), ("X", "N"), ("M", "N")), (("X", "P"), ("N", "M")),
+        ("X",), {"P": ("M", None), "M": ("N", "P"), "N": (None, "M")}, 0,
+    ),
     # a fact made current by the first removal is removed next: not counted as restored
     "restored then removed": (
         (("P", "Boston", 2020), ("X", "Miami", 2021), ("A", "Boston", 2022)),

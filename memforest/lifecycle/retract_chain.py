@@ -6,7 +6,7 @@ from __future__ import annotations
 from memforest.lifecycle.retract_report import RetractWork
 from memforest.rules import same_state_value
 from memforest.store import retraction as q
-from memforest.store.sql import Row
+from memforest.store.sql import Row, RowView
 
 __all__ = ["unlink_supersession"]
 
@@ -27,12 +27,16 @@ async def unlink_supersession(w: RetractWork, fact_id: int) -> None:
 
 
 async def _rethread_slot(w: RetractWork, fact_id: int, x: Row) -> None:
-    """The slot's facts that ``x`` superseded: linked to its successor (one later in the slot's
-    timeline; a merge can link otherwise) or current again."""
+    """The slot's facts that ``x`` superseded: linked to its successor when that is the next fact of
+    the slot's timeline and states a value (a merge can link backwards or across slots, a correction
+    or a later insert can start after others), else current again; then the new neighbours."""
     succ = None
     if x["superseded_by"] is not None:
         succ = await q.fact_successor(w.conn, w.tenant_id, int(x["superseded_by"]))
-    nxt = succ if succ is not None and _later_in_slot(succ, x) else None
+    _, after = await _around(w, fact_id, x)
+    nxt = None
+    if succ is not None and after is not None and int(after["fact_id"]) == int(succ["fact_id"]):
+        nxt = succ if succ["value"] is not None else None
     preds = await q.superseded_by(w.conn, w.tenant_id, w.forest_id, x["subject"], x["attribute"], fact_id)
     relinked = None
     for pred in preds:
@@ -50,40 +54,42 @@ async def _rethread_slot(w: RetractWork, fact_id: int, x: Row) -> None:
     await _link_new_neighbours(w, fact_id, x)
 
 
+async def _around(w: RetractWork, fact_id: int, x: Row) -> tuple[RowView | None, RowView | None]:
+    """The slot's live facts just before and just after ``x`` in its timeline (either may be None)."""
+    slot = (str(x["subject"]), str(x["attribute"]))
+    rows = await q.slot_around(w.conn, w.tenant_id, w.forest_id, slot, fact_id, x["valid_from"])
+    return next((r for r in rows if r["before"]), None), next((r for r in rows if not r["before"]), None)
+
+
 async def _link_new_neighbours(w: RetractWork, fact_id: int, x: Row) -> None:
     """The facts just before and just after ``x`` in the slot's timeline meet once it is gone: when
     the earlier is current (it stated ``x``'s value, so nothing linked it to ``x``; or it was just
     made current) and their values differ, the later supersedes it, as canonicalisation links
-    neighbours. Only the timeline decides: ``x``'s own successor may be earlier or in another slot
-    (a merge keeps such links)."""
-    slot = (str(x["subject"]), str(x["attribute"]))
-    rows = await q.slot_around(w.conn, w.tenant_id, w.forest_id, slot, fact_id, x["valid_from"])
-    prev = next((r for r in rows if r["before"]), None)
-    nxt = next((r for r in rows if not r["before"]), None)
+    neighbours. Nothing is linked across a correction (no value), nor when the earlier can already
+    be reached from the later by ``superseded_by`` (a merge's backward links: that would close a cycle)."""
+    prev, nxt = await _around(w, fact_id, x)
     if prev is None or nxt is None or prev["superseded_by"] is not None:
         return
-    if prev["value"] is None or nxt["value"] is None:  # a correction between: left as it was linked
+    if prev["value"] is None or nxt["value"] is None or same_state_value(prev["value"], nxt["value"]):
         return
     prev_id, nxt_id = int(prev["fact_id"]), int(nxt["fact_id"])
-    if same_state_value(prev["value"], nxt["value"]) or nxt["superseded_by"] == prev_id:  # (no cycle)
+    if nxt["superseded_by"] is not None and await q.supersession_reaches(w.conn, w.tenant_id, nxt_id, prev_id):
         return
     if not await q.link_current(w.conn, w.tenant_id, prev_id, nxt_id, nxt["valid_from"]):
         return
-    _forget_restored(w, prev_id)  # (current again for a moment only)
+    if prev_id in w.restored:  # (current again for a moment only)
+        _forget_restored(w, prev_id)
+    else:  # (current before this retraction: current again later is no restoration)
+        w.superseded_here.add(prev_id)
     if nxt["supersedes"] is None or int(nxt["supersedes"]) == fact_id:
         await q.set_supersedes(w.conn, w.tenant_id, nxt_id, prev_id)
 
 
-def _later_in_slot(succ: Row, x: Row) -> bool:
-    """Whether ``succ`` holds ``x``'s slot after ``x`` in its timeline (valid_from, then fact id)."""
-    if (succ["subject"], succ["attribute"]) != (x["subject"], x["attribute"]):
-        return False
-    return bool((succ["valid_from"], succ["fact_id"]) > (x["valid_from"], x["fact_id"]))
-
-
 def _restored(w: RetractWork, fact_id: int) -> None:
-    """Count a fact made current again (once)."""
-    if fact_id not in w.restored:
+    """Count a fact made current again (once; not one that was current when the retraction began)."""
+    if fact_id in w.superseded_here:
+        w.superseded_here.discard(fact_id)
+    elif fact_id not in w.restored:
         w.restored.add(fact_id)
         w.report.facts_restored += 1
 

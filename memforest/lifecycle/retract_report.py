@@ -63,3 +63,4 @@ class RetractWork:
     touched_entities: set[int] = field(default_factory=set)
     touched_scenes: dict[int, list[Row]] = field(default_factory=dict)  # cluster id -> removed facts
     restored: set[int] = field(default_factory=set)  # facts a removal made current again (slot re-threading)
+    superseded_here: set[int] = field(default_factory=set)  # facts current before, superseded by re-threading

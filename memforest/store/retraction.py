@@ -259,6 +259,16 @@ _SLOT_AROUND = (
     "(SELECT false, fact_id, value, valid_from, superseded_by, supersedes FROM facts "
     f"WHERE {_SLOT_AROUND_WHERE} AND (valid_from, fact_id) > (:xvf, :id) ORDER BY valid_from, fact_id LIMIT 1)"
 )
+# Whether following superseded_by from :start reaches :target (UNION stops at a repeated fact).
+_REACHES = """
+WITH RECURSIVE chain (fact_id) AS (
+    SELECT superseded_by FROM facts WHERE tenant_id = :t AND fact_id = :start AND superseded_by IS NOT NULL
+    UNION
+    SELECT f.superseded_by FROM facts f JOIN chain c ON f.tenant_id = :t AND f.fact_id = c.fact_id
+    WHERE f.superseded_by IS NOT NULL
+)
+SELECT EXISTS (SELECT 1 FROM chain WHERE fact_id = :target)
+"""
 # A current fact gains a successor: it ends where the successor starts (LEAST ignores an open end).
 _LINK_CURRENT = """
 UPDATE facts SET superseded_by = :n, valid_to = LEAST(valid_to, :nvf)
@@ -312,6 +322,11 @@ async def slot_around(
     (starting ``valid_from``) in its timeline: ``fact_id, value, valid_from, superseded_by, supersedes``."""
     params = {"t": tenant_id, "f": forest_id, "s": slot[0], "a": slot[1], "id": fact_id, "xvf": valid_from}
     return await fetch_all(conn, _SLOT_AROUND, params)
+
+
+async def supersession_reaches(conn: Conn, tenant_id: uuid.UUID, start_id: int, target_id: int) -> bool:
+    """Whether ``target_id`` is among the successors of ``start_id`` (following ``superseded_by``)."""
+    return bool(await scalar(conn, _REACHES, {"t": tenant_id, "start": start_id, "target": target_id}))
 
 
 async def link_current(conn: Conn, tenant_id: uuid.UUID, fact_id: int, successor_id: int, new_start: datetime) -> int:
