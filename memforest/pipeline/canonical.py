@@ -25,6 +25,7 @@ __all__ = [
     "normalise_text",
     "pick_near",
     "text_hash",
+    "thread_into_slot",
 ]
 
 _PUNCT = re.compile(r"[^\w\s']+")
@@ -109,7 +110,9 @@ async def _match(
     return pick_near(rows, cand, threshold)
 
 
-async def _supersede(conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact_id: int, cand: Candidate) -> int | None:
+async def thread_into_slot(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact_id: int, cand: Candidate
+) -> int | None:
     """Thread the new fact into its (subject, attribute) slot's timeline: the holder just before it
     (by valid_from) ends where it starts, and it ends where the next holder starts. Only holders
     with a different value are linked; nothing is deleted. Returns the fact linked to it (the one
@@ -160,5 +163,5 @@ async def canonicalize(
         embedding=embedding, session_id=source.session_id, cell_id=source.cell_id, turn_ids=source.turn_ids,
     )  # fmt: skip
     fact_id = await facts.insert_fact(conn, tenant_id, forest_id, new)
-    superseded = await _supersede(conn, tenant_id, forest_id, fact_id, cand)
+    superseded = await thread_into_slot(conn, tenant_id, forest_id, fact_id, cand)
     return CanonicalOutcome(fact_id, "new", superseded)

@@ -109,7 +109,7 @@ class _Batch:
         return self.new[-found - 1] if found < 0 else found
 
     def supersede(self, n: _New, before: tuple[Any, ...] | None, after: tuple[Any, ...] | None) -> None:
-        """Thread new fact ``n`` into its slot as canonical._supersede does, given the stored holders
+        """Thread new fact ``n`` into its slot as canonical.thread_into_slot does, given the stored holders
         just before and after it: ``(valid_from, fact_id, value)``."""
         slot = supersession_slot(n.cand.subject, n.cand.attribute, n.cand.value)
         if slot is None:

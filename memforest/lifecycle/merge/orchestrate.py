@@ -17,7 +17,7 @@ deadlock) does all structural work set-based:
    at cosine >= ``near_duplicate_threshold``) maps A's fact onto B's, which only gains A's sources.
    Other facts are copied with their embeddings; supersession links are remapped and the slot
    timelines touched by the new facts are re-threaded (neighbours with different values are linked,
-   as ``_supersede`` does).
+   as ``canonical.thread_into_slot`` does).
 4. **Scopes** are unioned: entities by normalised key (links unioned, counts recounted); a scene
    cluster of A joins the cluster of B that routing would pick for it (centroid cosine + topic
    overlap >= ``scene_assign_threshold``) or is copied. As in canonicalisation, a fact that merged
