@@ -12,10 +12,12 @@ __all__ = ["unlink_supersession"]
 
 
 async def unlink_supersession(w: RetractWork, fact_id: int) -> None:
-    """The slot timeline without the fact: each fact it superseded is linked to its successor when
-    their values differ (as canonicalisation would have linked them), else becomes current again.
-    A ``valid_to`` is only reset when it was the removed fact's start (set by supersession). Any
-    other fact still pointing at it (outside its slot: a merge can link so) becomes current too."""
+    """The slot timeline without the fact (ADR 0028, session 21): each fact it superseded is linked to
+    its successor when that is the slot's next fact and their values differ, else becomes current
+    again; then the facts just before and after it in the timeline are linked as canonicalisation
+    links neighbours. A ``valid_to`` is only reset when it was the removed fact's start (set by
+    supersession). Any other fact still pointing at it (outside its slot: a merge can link so)
+    becomes current too."""
     x = await q.fact_slot(w.conn, w.tenant_id, fact_id)
     assert x is not None
     _forget_restored(w, fact_id)  # (made current earlier in this retraction, now removed itself)
