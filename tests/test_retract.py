@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -607,51 +607,12 @@ _CHAINS = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("shape", list(_CHAINS))
-async def test_removing_facts_leaves_the_slot_as_canonicalisation_would_have_threaded_it(
-    db: Database, shape: str
-) -> None:
-    facts, links, back, removed, expected, restored = _CHAINS[shape]
-    t = await ensure_tenant(db, "t")
-    ids: dict[str, int] = {}
-    async with db.system() as conn:
-        new_forest = "INSERT INTO forests (tenant_id, name) VALUES (:t, 'f') RETURNING forest_id"
-        f = int(await scalar(conn, new_forest, {"t": t}))
-        for name, value, year in facts:
-            row = await fetch_one(
-                conn, _SLOT_FACT, {"t": t, "f": f, "x": f"Alice lives in {value} ({name})", "v": value,
-                                   "vf": datetime(year, 1, 1, tzinfo=UTC)},
-            )  # fmt: skip
-            assert row is not None
-            ids[name] = int(row["fact_id"])
-        for older, newer in links:
-            await conn.execute(text(_LINK), {"t": t, "p": ids[older], "n": ids[newer]})
-        for newer, older in back:
-            await conn.execute(
-                text("UPDATE facts SET supersedes = :p WHERE tenant_id = :t AND fact_id = :n"),
-                {"t": t, "p": ids[older], "n": ids[newer]},
-            )
-        work = RetractWork(conn, t, f, RetractReport(forest="f", session=""))
-        for name in removed:
-            await unlink_supersession(work, ids[name])
-            await delete_retracted_fact(conn, t, ids[name])
-        columns = "fact_id, supersedes, superseded_by, valid_from, valid_to"
-        left = await fetch_all(conn, f"SELECT {columns} FROM facts WHERE forest_id = :f", {"f": f})
-    names = {v: k for k, v in ids.items()} | {None: None}
-    got = {names[r["fact_id"]]: (names[r["superseded_by"]], names[r["supersedes"]]) for r in left}
-    assert got == expected
-    starts = {r["fact_id"]: r["valid_from"] for r in left}
-    # a superseded fact ends where its successor starts; a current one (here) does not end
-    assert all(r["valid_to"] == starts.get(r["superseded_by"]) for r in left)
-    assert work.report.facts_restored == restored
+_Facts = list[tuple[str, str | None, int]]
 
 
-_Facts = list[tuple[str, str, int]]
-
-
-async def _threaded_slot(conn: Any, t: uuid.UUID, forest: str, facts: _Facts) -> tuple[int, dict[str, int]]:
-    """A forest whose slot holds ``facts`` (name, value, year), each inserted in that order and
-    threaded by the write path's own rule (canonical.thread_into_slot)."""
+async def _slot(conn: Any, t: uuid.UUID, forest: str, facts: _Facts, *, threaded: bool) -> tuple[int, dict[str, int]]:
+    """A forest whose slot holds ``facts`` (name, value, year), inserted in that order; ``threaded``:
+    each linked by the write path's own rule (canonical.thread_into_slot), else left unlinked."""
     f = int(await scalar(conn, "INSERT INTO forests (tenant_id, name) VALUES (:t, :n) RETURNING forest_id",
                          {"t": t, "n": forest}))  # fmt: skip
     ids: dict[str, int] = {}
@@ -662,18 +623,53 @@ async def _threaded_slot(conn: Any, t: uuid.UUID, forest: str, facts: _Facts) ->
         )
         assert row is not None
         ids[name] = int(row["fact_id"])
-        cand = Candidate(text=name, kind=FactKind.STATE, source_turn_seqs=(), valid_from=start,
-                         subject="alice", attribute="residence", value=value)  # fmt: skip
-        await thread_into_slot(conn, t, f, ids[name], cand)
+        if threaded:
+            cand = Candidate(text=name, kind=FactKind.STATE, source_turn_seqs=(), valid_from=start,
+                             subject="alice", attribute="residence", value=value)  # fmt: skip
+            await thread_into_slot(conn, t, f, ids[name], cand)
     return f, ids
 
 
+async def _remove(conn: Any, t: uuid.UUID, f: int, ids: dict[str, int], removed: Sequence[str]) -> RetractWork:
+    """Remove the named facts one by one, as a retraction does; its work (with the report)."""
+    work = RetractWork(conn, t, f, RetractReport(forest="f", session=""))
+    for name in removed:
+        await unlink_supersession(work, ids[name])
+        await delete_retracted_fact(conn, t, ids[name])
+    return work
+
+
 async def _links(conn: Any, f: int, ids: dict[str, int]) -> dict[str, tuple[Any, ...]]:
+    """Each fact's (superseded_by, supersedes, valid_to), facts named as in ``ids``."""
     names: dict[Any, Any] = {v: k for k, v in ids.items()} | {None: None}
     rows = await fetch_all(
         conn, "SELECT fact_id, supersedes, superseded_by, valid_to FROM facts WHERE forest_id = :f", {"f": f}
     )
     return {names[r["fact_id"]]: (names[r["superseded_by"]], names[r["supersedes"]], r["valid_to"]) for r in rows}
+
+
+@pytest.mark.parametrize("shape", list(_CHAINS))
+async def test_removing_facts_leaves_the_slot_as_canonicalisation_would_have_threaded_it(
+    db: Database, shape: str
+) -> None:
+    facts, links, back, removed, expected, restored = _CHAINS[shape]
+    t = await ensure_tenant(db, "t")
+    async with db.system() as conn:
+        f, ids = await _slot(conn, t, "f", list(facts), threaded=False)
+        for older, newer in links:
+            await conn.execute(text(_LINK), {"t": t, "p": ids[older], "n": ids[newer]})
+        for newer, older in back:
+            await conn.execute(
+                text("UPDATE facts SET supersedes = :p WHERE tenant_id = :t AND fact_id = :n"),
+                {"t": t, "p": ids[older], "n": ids[newer]},
+            )
+        work = await _remove(conn, t, f, ids, removed)
+        got = await _links(conn, f, ids)
+    assert {name: (after, before) for name, (after, before, _) in got.items()} == expected
+    starts = {name: datetime(year, 1, 1, tzinfo=UTC) for name, _, year in facts}
+    # a superseded fact ends where its successor starts; a current one (here) does not end
+    assert all(end == (starts[after] if after else None) for after, _, end in got.values())
+    assert work.report.facts_restored == restored
 
 
 async def test_removing_facts_from_a_slot_equals_stating_the_others_alone(db: Database) -> None:
@@ -686,7 +682,7 @@ async def test_removing_facts_from_a_slot_equals_stating_the_others_alone(db: Da
     rng = random.Random(21)
     for trial in range(120):
         n = rng.randint(3, 6)
-        facts = [
+        facts: _Facts = [
             (chr(65 + i), rng.choice(["Boston", "Miami", "Davis"]), y)
             for i, y in enumerate(rng.sample(range(2000, 2030), n))
         ]
@@ -695,14 +691,11 @@ async def test_removing_facts_from_a_slot_equals_stating_the_others_alone(db: Da
             facts.sort(key=lambda fact: fact[2])
         removed = sorted(rng.sample([name for name, _, _ in facts], rng.randint(1, 2)))
         async with db.system() as conn:
-            f, ids = await _threaded_slot(conn, t, f"told-{trial}", facts)
-            work = RetractWork(conn, t, f, RetractReport(forest="f", session=""))
-            for name in removed:  # fact-id order, as a retraction removes them
-                await unlink_supersession(work, ids[name])
-                await delete_retracted_fact(conn, t, ids[name])
+            f, ids = await _slot(conn, t, f"told-{trial}", facts, threaded=True)
+            await _remove(conn, t, f, ids, removed)  # (in fact-id order, as a retraction removes them)
             got = await _links(conn, f, ids)
             others = [fact for fact in facts if fact[0] not in removed]
-            g, alone_ids = await _threaded_slot(conn, t, f"alone-{trial}", others)
+            g, alone_ids = await _slot(conn, t, f"alone-{trial}", others, threaded=True)
             alone = await _links(conn, g, alone_ids)
         if in_order:
             assert got == alone, (facts, removed)
