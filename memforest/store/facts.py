@@ -119,13 +119,14 @@ async def insert_fact(conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact: Ne
     return int(await scalar(conn, _INSERT, params))
 
 
-_SLOT_WHERE = (
+# A slot's live facts other than :id (also how a retraction reads a slot's timeline: store.retraction)
+SLOT_WHERE = (
     "tenant_id = :t AND forest_id = :f AND subject = :s AND attribute = :a AND fact_id <> :id AND retracted_at IS NULL"
 )
 _SLOT_NEIGHBOURS = (
-    f"(SELECT true AS before, fact_id, value, valid_from FROM facts WHERE {_SLOT_WHERE} AND valid_from <= :vf "
+    f"(SELECT true AS before, fact_id, value, valid_from FROM facts WHERE {SLOT_WHERE} AND valid_from <= :vf "
     "ORDER BY valid_from DESC, fact_id DESC LIMIT 1) UNION ALL "
-    f"(SELECT false, fact_id, value, valid_from FROM facts WHERE {_SLOT_WHERE} AND valid_from > :vf "
+    f"(SELECT false, fact_id, value, valid_from FROM facts WHERE {SLOT_WHERE} AND valid_from > :vf "
     "ORDER BY valid_from, fact_id LIMIT 1)"
 )
 

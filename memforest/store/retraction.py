@@ -10,6 +10,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
+from memforest.store.facts import SLOT_WHERE
 from memforest.store.sql import Conn, Row, execute, fetch_all, fetch_one, scalar
 
 # ------------------------------------------------------------------------------ sessions and turns
@@ -247,17 +248,14 @@ ELSE valid_to END WHERE tenant_id = :t AND fact_id = :id
 """
 _SET_SUPERSEDES = "UPDATE facts SET supersedes = :p WHERE tenant_id = :t AND fact_id = :n"
 # The slot's live facts just before and just after the removed one in its timeline (by valid_from,
-# then fact_id; as the write path's slot_neighbours reads them, valueless corrections included): the
+# then fact_id; the facts the write path's slot_neighbours reads, valueless corrections included): the
 # pair canonicalisation would have threaded had it never been stated.
-_SLOT_AROUND_WHERE = (
-    "tenant_id = :t AND forest_id = :f AND subject = :s AND attribute = :a AND fact_id <> :id AND retracted_at IS NULL"
-)
 _SLOT_AROUND = (
     "(SELECT true AS before, fact_id, value, valid_from, superseded_by, supersedes FROM facts "
-    f"WHERE {_SLOT_AROUND_WHERE} AND (valid_from, fact_id) < (:xvf, :id) ORDER BY valid_from DESC, fact_id DESC "
+    f"WHERE {SLOT_WHERE} AND (valid_from, fact_id) < (:xvf, :id) ORDER BY valid_from DESC, fact_id DESC "
     "LIMIT 1) UNION ALL "
     "(SELECT false, fact_id, value, valid_from, superseded_by, supersedes FROM facts "
-    f"WHERE {_SLOT_AROUND_WHERE} AND (valid_from, fact_id) > (:xvf, :id) ORDER BY valid_from, fact_id LIMIT 1)"
+    f"WHERE {SLOT_WHERE} AND (valid_from, fact_id) > (:xvf, :id) ORDER BY valid_from, fact_id LIMIT 1)"
 )
 # Whether following superseded_by from :start reaches :target (UNION stops at a repeated fact).
 _REACHES = """
@@ -318,7 +316,7 @@ async def make_current(conn: Conn, tenant_id: uuid.UUID, fact_id: int, old_start
 async def slot_around(
     conn: Conn, tenant_id: uuid.UUID, forest_id: int, slot: tuple[str, str], fact_id: int, valid_from: datetime
 ) -> list[Row]:
-    """The slot's live facts with a value just before (``before`` true) and just after ``fact_id``
+    """The slot's live facts just before (``before`` true) and just after ``fact_id``
     (starting ``valid_from``) in its timeline: ``fact_id, value, valid_from, superseded_by, supersedes``."""
     params = {"t": tenant_id, "f": forest_id, "s": slot[0], "a": slot[1], "id": fact_id, "xvf": valid_from}
     return await fetch_all(conn, _SLOT_AROUND, params)
