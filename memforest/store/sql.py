@@ -62,10 +62,7 @@ async def fetch_all(conn: AsyncConnection, sql: str, params: Mapping[str, Any] |
     invalidates it, as the engine's error hook does for SQLAlchemy's statements."""
     records = await _driver_fetch(conn, sql, params)
     if records is None:
-        result = await conn.execute(text(sql), dict(params or {}))
-        # zip with the keys read once: ``dict(row_mapping)`` rebuilt the key view for every row
-        keys = tuple(result.keys())
-        return [dict(zip(keys, r, strict=True)) for r in result]
+        return await _sqlalchemy_fetch(conn, sql, params)
     if not records:
         return []
     # zip with the keys read once (every record has the same): ~0.55 us a row, against ~1 us for
@@ -78,10 +75,18 @@ async def fetch_rows(conn: AsyncConnection, sql: str, params: Mapping[str, Any] 
     """All rows of ``sql`` as read-only views (columns by name), for the read path's statements of
     a few hundred rows that are read once and dropped: inside a transaction the driver's own
     records, not copied into dicts (~0.3-0.6 ms of CPU a query, ADR 0022 addendum, session 21);
-    outside one, dicts from :func:`fetch_all`. A view cannot be changed or merged (``|``)."""
+    outside one, dicts (as :func:`fetch_all` gives). A view cannot be changed or merged (``|``)."""
     records = await _driver_fetch(conn, sql, params)
-    rows = records if records is not None else await fetch_all(conn, sql, params)
+    rows = records if records is not None else await _sqlalchemy_fetch(conn, sql, params)
     return cast("list[RowView]", rows)
+
+
+async def _sqlalchemy_fetch(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None) -> list[Row]:
+    """The rows of ``sql`` through SQLAlchemy (no transaction open yet: it opens one) as dicts."""
+    result = await conn.execute(text(sql), dict(params or {}))
+    # zip with the keys read once: ``dict(row_mapping)`` rebuilt the key view for every row
+    keys = tuple(result.keys())
+    return [dict(zip(keys, r, strict=True)) for r in result]
 
 
 async def _driver_fetch(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None) -> list[Any] | None:
