@@ -16,6 +16,7 @@ from memforest.domain import SessionInput
 from memforest.errors import ConflictError, InputError
 from memforest.ingest.schema import Limits, SessionModel
 from memforest.pipeline.accept import accept_session
+from memforest.pipeline.job_bell import QUEUED
 from memforest.pipeline.service import IngestReport, ingest_sessions
 from memforest.schemas.agent import MessagesIn
 from memforest.settings import Settings
@@ -75,6 +76,8 @@ async def add_session(
             )
     except IntegrityError:
         raise ConflictError("this Idempotency-Key was already used for another request") from None
+    if result.created:
+        QUEUED.ring()  # this process's idle worker claims the job now, not at its next poll
     return {
         "job_id": str(result.job_id) if result.job_id else None,
         "session_id": result.external_id,

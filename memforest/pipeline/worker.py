@@ -16,6 +16,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
@@ -25,6 +26,7 @@ from memforest.errors import DatabaseUnavailableError, public_reason
 from memforest.logs import log_context
 from memforest.pipeline import jobs
 from memforest.pipeline.commit_order import COMMITS
+from memforest.pipeline.job_bell import QUEUED
 from memforest.pipeline.job_handlers import HANDLERS, Handler
 from memforest.pipeline.slots import CURRENT_SLOT, JobSlot
 from memforest.settings import Settings
@@ -147,12 +149,16 @@ async def run_worker(
     stop: asyncio.Event | None = None,
     early: bool = False,
     handlers: Mapping[str, Handler] = HANDLERS,
+    busy_until: asyncio.Future[Any] | None = None,
 ) -> None:
     """Claim and run jobs, ``concurrency`` at once, until stopped (or idle, if asked); with
     ``worker.commit_overlap``, an ingest job done with extraction and embedding gives its slot to
     the next job (:mod:`memforest.pipeline.slots`). ``early`` also runs jobs scheduled for later (a
     coalesced refresh), to flush a forest now. ``handlers`` maps job kinds to the functions that run
-    them (a kind it lacks fails its job)."""
+    them (a kind it lacks fails its job). An idle loop waits for this process's next queued job
+    (:data:`memforest.pipeline.job_bell.QUEUED`) or a poll interval; with ``stop_when_idle`` it
+    returns instead, unless ``busy_until`` (jobs are still being queued: ``memforest ingest``
+    accepting its sessions) is not done yet."""
 
     last_sweep = -math.inf
     last_prune = -math.inf
@@ -160,6 +166,8 @@ async def run_worker(
     # extraction and embedding, waiting for older commits, committing, refreshing (slots module)
     slots = asyncio.Semaphore(concurrency)
     overlap = settings.worker.commit_overlap
+    if busy_until is not None:  # loops waiting for more jobs learn that none will come
+        busy_until.add_done_callback(lambda _: QUEUED.ring())
 
     async def prune() -> None:
         nonlocal last_prune
@@ -196,6 +204,7 @@ async def run_worker(
         try:
             if stop is not None and stop.is_set():  # (stopped while this loop waited for a slot)
                 return True
+            rings = QUEUED.rings  # (read before the claim: a job queued after it rings again)
             job = await jobs.claim(
                 db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id,
                 early=early, max_attempts=settings.worker.max_attempts,
@@ -203,9 +212,11 @@ async def run_worker(
             if job is None:
                 slot.release()
                 if stop_when_idle:
-                    return False
-                await sweep()  # long-running workers only: a one-shot run must not queue others' work
-                await asyncio.sleep(settings.worker.poll_interval_s)
+                    if busy_until is None or busy_until.done():
+                        return False
+                else:
+                    await sweep()  # long-running workers only: a one-shot run must not queue others' work
+                await QUEUED.wait(rings, settings.worker.poll_interval_s)
                 return True
             token = CURRENT_SLOT.set(slot if overlap else None)
             try:

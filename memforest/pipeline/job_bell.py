@@ -1,0 +1,47 @@
+"""Jobs queued in this process wake this process's idle workers at once.
+
+A worker that finds no job waits ``worker.poll_interval_s`` before it asks again; a session
+accepted by this process's API (or by ``memforest ingest``) would wait up to that long for its
+extraction to start. Whoever commits a transaction that queued a job rings :data:`QUEUED` after
+the commit, and idle loops of this process claim again at once. Jobs queued by other processes
+are still found by polling. The bell counts its rings, so a loop that read the count before its
+claim misses no ring that came between the claim and its wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+
+class JobBell:
+    """Counts the rings; :meth:`wait` returns at the first ring after the count a loop read."""
+
+    def __init__(self) -> None:
+        self._rings = 0
+        self._waiters: set[asyncio.Future[None]] = set()
+
+    @property
+    def rings(self) -> int:
+        """How many times the bell has rung (read it before looking for work)."""
+        return self._rings
+
+    def ring(self) -> None:
+        """A job was queued and committed: wake every waiting loop."""
+        self._rings += 1
+        for future in self._waiters:
+            if not future.done() and not future.get_loop().is_closed():
+                future.set_result(None)
+
+    async def wait(self, since: int, timeout_s: float) -> None:
+        """Return when the bell has rung since it counted ``since`` rings, or after ``timeout_s``."""
+        if self._rings != since:
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.add(future)
+        try:
+            await asyncio.wait({future}, timeout=timeout_s)
+        finally:
+            self._waiters.discard(future)
+
+
+QUEUED = JobBell()
