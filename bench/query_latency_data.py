@@ -201,7 +201,8 @@ async def copy_rows(conn: AsyncConnection, rows: Rows) -> None:
 async def load(
     db: Database, dim: int, plan: list[tuple[str, int, int]], seed: int, *, progress: bool = True
 ) -> dict[str, tuple[uuid.UUID, int, str]]:
-    """Create and fill the forests of ``plan`` ``(forest name, n_facts, n_forests)``, then ANALYZE.
+    """Create and fill the forests of ``plan`` ``(forest name, n_facts, n_forests)``, then VACUUM
+    (ANALYZE) the database.
 
     The forests of a many-forest scenario are copies of one synthetic forest (same texts and vectors,
     their own ids): the other forests are there for their volume, and synthesising a million facts
@@ -234,7 +235,11 @@ async def load(
             await execute(conn, f"SELECT setval(pg_get_serial_sequence('{table}', '{col}'), {ids.next[table]})")
     async with db.engine.connect() as c:
         ac = await c.execution_options(isolation_level="AUTOCOMMIT")
-        await execute(ac, "ANALYZE")
+        # VACUUM too, not only ANALYZE: the pages of a bulk load get their visibility map and hint
+        # bits now, as a database that has been serving for a while has them, instead of from
+        # autovacuum workers that otherwise vacuumed ``nodes`` on these two cores while the
+        # scenarios were being timed (ADR 0022, session 22)
+        await execute(ac, "VACUUM (ANALYZE)")
     return searched
 
 
