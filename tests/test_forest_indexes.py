@@ -7,12 +7,14 @@ drops them."""
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
 from support import session_input
+from support.plans import generic_plan
 
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
@@ -39,7 +41,7 @@ from memforest.store.recall import (
     node_graph_order,
 )
 from memforest.store.recall_channels import ChannelLimits, channels_sql, recall_channels, recall_knobs
-from memforest.store.sql import execute, fetch_all
+from memforest.store.sql import _positional, execute, fetch_all
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
 FOREST = "big"
@@ -92,6 +94,45 @@ async def test_the_refresh_job_gives_a_large_forest_its_own_indexes(db: Database
     other_id = (await _ingest_other(db, settings, tenant_id))[1]
     async with db.autocommit() as conn:
         assert set((await vx.index_state(conn, other_id)).values()) == {None}
+
+
+async def test_an_indexed_forests_vector_channels_planned_once_read_its_graphs(
+    db: Database, settings: Settings
+) -> None:
+    """With ``recall_knobs(planned_once=True)`` the vector channels' statement of a forest with its
+    own indexes runs on a generic plan (made once per connection). It names the forest by a
+    literal, so that plan still reads the forest's three graphs; it returns what the plan made for
+    the parameters returns; and it hands the rest of the transaction back to custom plans with
+    sequential scans allowed."""
+    s = _small_threshold(settings, 3)
+    tenant_id, forest_id = await _ingest(db, s)
+    q = np.asarray(HashedEmbedder(s.embedding.dim).embed_sync(["a grey cat"])[0], dtype=np.float32)
+    sql = channels_sql(False, None, scan_text=False, parts=("vector",), dim=s.embedding.dim, forest_id=forest_id)
+    stmt, names = _positional(sql)
+    assert "f" not in names and f"forest_id = {forest_id}" in stmt
+    kinds, names = ["session", "entity", "scene"], ["cat"]
+    params: dict[str, object] = {"t": tenant_id, "q": q, "kinds": kinds, "names": names, "nr": 5, "nf": 5, "nc": 5}
+    limits = ChannelLimits(roots=5, facts=5, cells=5, lexical=5, lexical_cap=50)
+    ef = s.retrieval.hnsw_ef_search
+
+    async def channel_rows(planned_once: bool) -> tuple[set[tuple[str, int]], dict[str, str]]:
+        async with db.tenant(tenant_id, knobs=recall_knobs(ef, planned_once=planned_once)) as conn:
+            rows = await recall_channels(conn, tenant_id, forest_id, q, [], kinds, names, limits,
+                                         exact=False, scan_text=False, as_of=None, parts=("vector",))  # fmt: skip
+            after = await fetch_all(
+                conn, "SELECT current_setting('plan_cache_mode') AS mode, current_setting('enable_seqscan') AS seq"
+            )
+        return {(str(r["ch"]), int(r["id"])) for r in rows}, dict(after[0])
+
+    async with db.tenant(tenant_id, knobs=recall_knobs(ef, planned_once=True)) as conn:
+        nodes = await generic_plan(conn, sql, params)
+    assert any("$1" in json.dumps(n.get("Order By", "")) for n in nodes)  # generic (a custom plan shows values)
+    read = {str(n.get("Index Name")) for n in nodes}
+    assert {f"{graph}{forest_id}" for graph in ("ix_facts_vec_f", "ix_nodes_root_vec_f", "ix_nodes_cell_vec_f")} <= read
+    once, after = await channel_rows(planned_once=True)
+    custom, _ = await channel_rows(planned_once=False)
+    assert once == custom and {ch for ch, _ in once} >= {"fact", "cell", "root", "forest"}
+    assert after == {"mode": "force_custom_plan", "seq": "on"}
 
 
 async def _ingest_other(db: Database, settings: Settings, tenant_id: uuid.UUID) -> tuple[uuid.UUID, int]:

@@ -5,14 +5,13 @@ on tables small enough for a scan to look cheaper; and a query reads the same ev
 
 from __future__ import annotations
 
-import json
 import uuid
-from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
 import pytest
 from sqlalchemy import event
+from support.plans import generic_plan
 from test_forest_indexes import FOREST as BIG_FOREST
 from test_forest_indexes import _ingest as ingest_big_forest
 from test_forest_indexes import _small_threshold as small_threshold
@@ -76,39 +75,6 @@ async def test_the_descent_switches_only_the_rest_of_its_transaction(db: Databas
         assert await _planning(conn) == ("force_custom_plan", "on")
 
 
-def _literal(value: Any) -> str:
-    """``value`` as an SQL literal of the type its parameter takes."""
-    if isinstance(value, uuid.UUID):
-        return f"'{value}'::uuid"
-    if isinstance(value, bool | int):
-        return str(int(value))
-    if isinstance(value, np.ndarray):
-        return "'[" + ",".join(repr(float(x)) for x in value) + "]'::vector"
-    if isinstance(value, list):
-        return "'{" + ",".join(str(int(x)) for x in value) + "}'::bigint[]"
-    raise TypeError(type(value))
-
-
-def _nodes(plan: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
-    yield plan
-    for child in plan.get("Plans", ()):
-        yield from _nodes(child)
-
-
-async def _generic_plan(conn: Conn, sql: str, params: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The nodes of the plan that a prepared ``sql`` runs on with ``params`` (the generic one while
-    the transaction plans generically), read with EXPLAIN EXECUTE of an SQL-level prepared statement."""
-    statement, names = _positional(sql)
-    await execute(conn, f"PREPARE key_lookup AS {statement}")
-    try:
-        args = ", ".join(_literal(params[n]) for n in names)
-        raw = await scalar(conn, f"EXPLAIN (FORMAT JSON) EXECUTE key_lookup({args})")
-    finally:
-        await execute(conn, "DEALLOCATE key_lookup")
-    top = (json.loads(raw) if isinstance(raw, str) else raw)[0]["Plan"]
-    return list(_nodes(top))
-
-
 async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Database) -> None:
     tenant_id = await build_forest(db, "t", "shop", FACTS)
     async with db.system() as conn:  # statistics of tables this small: a scan looks cheapest
@@ -134,14 +100,14 @@ async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Databa
         assert await _descend(conn, tenant_id, switch=True)
         scans: set[str] = set()
         for sql in statements:
-            nodes = await _generic_plan(conn, sql, params)
+            nodes = await generic_plan(conn, sql, params)
             assert any("$" in str(n.get("Index Cond", "")) for n in nodes), "not a generic plan"
             scans |= {str(n["Node Type"]) for n in nodes if "Scan" in str(n["Node Type"])}
         assert "Seq Scan" not in scans and "Index Scan" in scans
         # the same generic plans with sequential scans allowed: on tables this small some read a whole
         # table (what the switch leaves out, so that a plan kept while the tables grow stays a lookup)
         await execute(conn, "SELECT set_config('enable_seqscan', 'on', true)")
-        allowed = [await _generic_plan(conn, sql, params) for sql in statements]
+        allowed = [await generic_plan(conn, sql, params) for sql in statements]
         assert any(n["Node Type"] == "Seq Scan" for nodes in allowed for n in nodes)
 
 

@@ -275,7 +275,8 @@ async def query(
 
         # emb mode: forest lookup (none when the cache knows the name), recall, browse and assembly
         # in one tenant transaction (no model call in between but the rare anchor embedding)
-        async with db.tenant(tenant_id, knobs=recall_knobs(preset.hnsw_ef_search)) as conn:
+        planned_once = known is not None and known.indexed  # (recall_knobs: its vector channels' plan)
+        async with db.tenant(tenant_id, knobs=recall_knobs(preset.hnsw_ef_search, planned_once=planned_once)) as conn:
             t0 = time.perf_counter()
             found = known or await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
             timings["forest"] = _ms(t0)
