@@ -1,11 +1,15 @@
-"""This process's job bell (memforest.pipeline.job_bell): a job queued and committed here wakes
-the idle workers of this process at once instead of at their next poll, and a one-shot worker
-told that jobs are still being queued (``busy_until``) waits for them instead of returning."""
+"""This process's job bell (memforest.pipeline.job_bell): a session accepted here (through the
+API's use case or ``accept_sessions``) wakes the idle loops of this process's long-running worker
+at once instead of at their next poll."""
 
 from __future__ import annotations
 
 import asyncio
 import uuid
+from datetime import UTC, datetime
+
+import pytest
+from support import session_body, session_input
 
 from memforest.app.sessions import add_session
 from memforest.backends.base import UsageLedger
@@ -13,17 +17,16 @@ from memforest.backends.factory import Backends, build_backends
 from memforest.db.engine import Database
 from memforest.pipeline.job_bell import QUEUED, JobBell
 from memforest.pipeline.jobs import Job
+from memforest.pipeline.service import accept_sessions
 from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
-from memforest.store.jobs import insert_job
-from memforest.store.tenants import ensure_forest, ensure_tenant
-from tests.support.sessions import session_body
+from memforest.store.tenants import ensure_tenant
 
 SLOW_POLL_S = 30.0  # a worker that relied on polling would miss every deadline below
 
 
 class Seen:
-    """A handler that records the jobs it ran (by payload ``n``, or kind) and signals each one."""
+    """A handler that records the kinds of the jobs it ran and signals each one."""
 
     def __init__(self) -> None:
         self.ran: list[str] = []
@@ -32,7 +35,7 @@ class Seen:
     async def handler(
         self, _db: Database, _s: Settings, _b: Backends, job: Job, _l: UsageLedger
     ) -> tuple[dict[str, object], list[dict[str, object]]]:
-        self.ran.append(str(job.payload.get("n", job.kind)))
+        self.ran.append(job.kind)
         self.event.set()
         return {}, []
 
@@ -58,39 +61,9 @@ async def test_the_bell_wakes_a_waiter_and_a_ring_before_the_wait_is_not_missed(
     await asyncio.wait_for(bell.wait(seen, timeout_s=SLOW_POLL_S), timeout=1)
 
 
-async def test_a_one_shot_worker_runs_jobs_queued_until_it_is_told_no_more_come(
-    db: Database, settings: Settings
-) -> None:
-    tenant_id = await ensure_tenant(db, f"bell-{uuid.uuid4().hex[:8]}")
-    async with db.tenant(tenant_id) as conn:
-        forest = await ensure_forest(conn, tenant_id, "f")
-    s = _slow_polling(settings)
-    seen = Seen()
-    busy: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-    backends = build_backends(s)
-    try:
-        worker = asyncio.create_task(
-            run_worker(
-                db, s, backends, concurrency=2, stop_when_idle=True, tenant_id=tenant_id,
-                busy_until=busy, handlers={"probe": seen.handler},
-            )
-        )  # fmt: skip
-        await asyncio.sleep(0.3)
-        assert not worker.done()  # idle, but jobs are still coming
-        for n in range(2):
-            async with db.tenant(tenant_id) as conn:
-                await insert_job(conn, tenant_id, forest.forest_id, "probe", {"n": n})
-            QUEUED.ring()
-            await seen.next()
-        busy.set_result(None)
-        await asyncio.wait_for(worker, timeout=5)  # ... and now it is done, without a poll interval
-    finally:
-        await backends.aclose()
-    assert seen.ran == ["0", "1"]
-
-
-async def test_a_session_accepted_by_the_api_is_claimed_at_once_by_an_idle_worker(
-    db: Database, settings: Settings
+@pytest.mark.parametrize("path", ["api", "accept_sessions"])
+async def test_a_session_accepted_here_is_claimed_at_once_by_an_idle_worker(
+    db: Database, settings: Settings, path: str
 ) -> None:
     tenant_id = await ensure_tenant(db, f"bell-{uuid.uuid4().hex[:8]}")
     s = _slow_polling(settings)
@@ -104,9 +77,13 @@ async def test_a_session_accepted_by_the_api_is_claimed_at_once_by_an_idle_worke
             )
         )
         await asyncio.sleep(0.3)  # its loops found nothing and wait
-        body = session_body("s1", "2024-03-01T10:00:00Z", ["I moved to Porto.", "Nice!"])
-        accepted = await add_session(db, s, tenant_id, "f", body)
-        assert accepted["created"]
+        if path == "api":
+            body = session_body("s1", "2024-03-01T10:00:00Z", ["I moved to Porto.", "Nice!"])
+            assert (await add_session(db, s, tenant_id, "f", body))["created"]
+        else:
+            session = session_input("s1", datetime(2024, 3, 1, 10, tzinfo=UTC), ["I moved to Porto.", "Nice!"])
+            _, (accepted,) = await accept_sessions(db, s, tenant_id, "f", [session])
+            assert accepted.created
         await seen.next()  # within seconds, not at the next poll (30 s)
         stop.set()
         QUEUED.ring()  # (waiting loops see the stop at once)

@@ -1,11 +1,15 @@
 """Jobs queued in this process wake this process's idle workers at once.
 
-A worker that finds no job waits ``worker.poll_interval_s`` before it asks again; a session
-accepted by this process's API (or by ``memforest ingest``) would wait up to that long for its
-extraction to start. Whoever commits a transaction that queued a job rings :data:`QUEUED` after
-the commit, and idle loops of this process claim again at once. Jobs queued by other processes
-are still found by polling. The bell counts its rings, so a loop that read the count before its
-claim misses no ring that came between the claim and its wait.
+A long-running worker that finds no job waits ``worker.poll_interval_s`` before it asks again, so
+a session accepted by the server's API waited up to that long (0.5 s by default) for its
+extraction to start. The session accept paths ring :data:`QUEUED` after their transaction commits,
+and this process's idle loops claim again at once. Jobs queued by other processes are still found
+by polling. The bell counts its rings, so a loop that read the count before its claim misses no
+ring that came between the claim and its wait.
+
+One-shot workers (``memforest ingest``) still start after the whole batch is accepted: starting
+them on the first accepted session made trees depend on timing (ADR 0025, decision 3, reverted
+three times).
 """
 
 from __future__ import annotations

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -15,8 +14,8 @@ from memforest.db.engine import Database
 from memforest.domain import JobState, SessionInput
 from memforest.pipeline import jobs
 from memforest.pipeline.accept import AcceptResult, accept_session
-from memforest.pipeline.ingest_job import IngestCounts
 from memforest.pipeline.job_bell import QUEUED
+from memforest.pipeline.ingest_job import IngestCounts
 from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
 from memforest.store import jobs as store_jobs
@@ -88,17 +87,9 @@ async def accept_sessions(
     """Accept each session in its own short transaction (each returns at once; extraction is queued)."""
     async with db.tenant(tenant_id) as conn:
         forest = await ensure_forest(conn, tenant_id, forest_name)
-    return forest, await _accept_into(db, settings, forest, sessions)
-
-
-async def _accept_into(
-    db: Database, settings: Settings, forest: Forest, sessions: Sequence[SessionInput]
-) -> list[AcceptResult]:
-    """Accept ``sessions`` into ``forest``, one transaction each, ringing this process's job bell
-    after each one that queued a job (an idle worker of this process claims it at once)."""
     results = []
     for session in sessions:
-        async with db.tenant(forest.tenant_id) as conn:
+        async with db.tenant(tenant_id) as conn:
             result = await accept_session(
                 conn,
                 forest,
@@ -108,8 +99,8 @@ async def _accept_into(
             )
         results.append(result)
         if result.created:
-            QUEUED.ring()
-    return results
+            QUEUED.ring()  # an idle worker of this process (a server's) claims its job now
+    return forest, results
 
 
 async def ingest_sessions(
@@ -125,25 +116,24 @@ async def ingest_sessions(
     flush: bool = True,
     count_forest: bool = True,
 ) -> IngestReport:
-    """Accept ``sessions`` and run every due job of the forest to completion in this process: the
-    worker claims each session's job as soon as it is accepted, as a server's worker would, while
-    the later ones are being accepted. With ``flush`` (the default), then also the forest's
-    coalesced refresh job, so no node is left dirty; without it, that job runs only if it is already
-    due (enough commits pending). ``count_forest`` adds the forest's tree and node counts to the
-    report (a scan of its nodes)."""
+    """Accept ``sessions`` and run every due job of the forest to completion in this process. With
+    ``flush`` (the default), then also the forest's coalesced refresh job, so no node is left dirty;
+    without it, that job runs only if it is already due (enough commits pending). ``count_forest``
+    adds the forest's tree and node counts to the report (a scan of its nodes)."""
     t0 = time.perf_counter()
-    async with db.tenant(tenant_id) as conn:
-        forest = await ensure_forest(conn, tenant_id, forest_name)
+    forest, accepted = await accept_sessions(db, settings, tenant_id, forest_name, sessions)
     report = IngestReport(forest=forest.name)
-
-    async def accept_all() -> list[AcceptResult]:
-        results = await _accept_into(db, settings, forest, sessions)
-        report.accept_wall_s = time.perf_counter() - t0
-        return results
-
-    accepting = asyncio.create_task(accept_all())
-    total = len(sessions)  # until accepting tells how many sessions were new
+    report.accept_wall_s = time.perf_counter() - t0
+    for r in accepted:
+        if r.created:
+            report.sessions_accepted += 1
+            report.turns += r.turns
+            report.cells += r.cells
+        else:
+            report.sessions_unchanged += 1
+    total = report.sessions_accepted
     done: list[uuid.UUID] = []
+
     sessions_done = 0
 
     def on_done(job: jobs.Job, state: JobState) -> None:
@@ -156,7 +146,7 @@ async def ingest_sessions(
             if progress is not None:
                 progress(sessions_done, max(total, sessions_done))
 
-    async def work(early: bool) -> None:
+    for early in (False, True) if flush else (False,):
         await run_worker(
             db,
             settings,
@@ -167,25 +157,7 @@ async def ingest_sessions(
             forest_id=forest.forest_id,
             on_done=on_done,
             early=early,
-            busy_until=None if early else accepting,
         )
-
-    try:
-        await work(False)
-    except BaseException:  # the worker failed: stop accepting (an open transaction rolls back)
-        accepting.cancel()
-        await asyncio.gather(accepting, return_exceptions=True)
-        raise
-    for r in await accepting:
-        if r.created:
-            report.sessions_accepted += 1
-            report.turns += r.turns
-            report.cells += r.cells
-        else:
-            report.sessions_unchanged += 1
-    total = report.sessions_accepted
-    if flush:
-        await work(True)
     trees: dict[str, int] = {}
     nodes = 0
     async with db.tenant(tenant_id) as conn:

@@ -16,7 +16,6 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
@@ -149,7 +148,6 @@ async def run_worker(
     stop: asyncio.Event | None = None,
     early: bool = False,
     handlers: Mapping[str, Handler] = HANDLERS,
-    busy_until: asyncio.Future[Any] | None = None,
 ) -> None:
     """Claim and run jobs, ``concurrency`` at once, until stopped (or idle, if asked); with
     ``worker.commit_overlap``, an ingest job done with extraction and embedding gives its slot to
@@ -157,8 +155,7 @@ async def run_worker(
     coalesced refresh), to flush a forest now. ``handlers`` maps job kinds to the functions that run
     them (a kind it lacks fails its job). An idle loop waits for this process's next queued job
     (:data:`memforest.pipeline.job_bell.QUEUED`) or a poll interval; with ``stop_when_idle`` it
-    returns instead, unless ``busy_until`` (jobs are still being queued: ``memforest ingest``
-    accepting its sessions) is not done yet."""
+    returns instead."""
 
     last_sweep = -math.inf
     last_prune = -math.inf
@@ -166,8 +163,6 @@ async def run_worker(
     # extraction and embedding, waiting for older commits, committing, refreshing (slots module)
     slots = asyncio.Semaphore(concurrency)
     overlap = settings.worker.commit_overlap
-    if busy_until is not None:  # loops waiting for more jobs learn that none will come
-        busy_until.add_done_callback(lambda _: QUEUED.ring())
 
     async def prune() -> None:
         nonlocal last_prune
@@ -212,10 +207,8 @@ async def run_worker(
             if job is None:
                 slot.release()
                 if stop_when_idle:
-                    if busy_until is None or busy_until.done():
-                        return False
-                else:
-                    await sweep()  # long-running workers only: a one-shot run must not queue others' work
+                    return False
+                await sweep()  # long-running workers only: a one-shot run must not queue others' work
                 await QUEUED.wait(rings, settings.worker.poll_interval_s)
                 return True
             token = CURRENT_SLOT.set(slot if overlap else None)
