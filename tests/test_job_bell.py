@@ -49,14 +49,18 @@ def _slow_polling(settings: Settings) -> Settings:
     return settings.model_copy(update={"worker": worker})
 
 
-async def test_the_bell_wakes_a_waiter_and_a_ring_before_the_wait_is_not_missed() -> None:
+async def test_a_ring_wakes_one_waiter_and_a_ring_before_the_wait_is_not_missed() -> None:
     bell = JobBell()
     seen = bell.rings
-    waiter = asyncio.create_task(bell.wait(seen, timeout_s=SLOW_POLL_S))
+    first, second = (asyncio.create_task(bell.wait(seen, timeout_s=SLOW_POLL_S)) for _ in range(2))
     await asyncio.sleep(0.01)
-    assert not waiter.done()
+    assert not first.done() and not second.done()
     bell.ring()
-    await asyncio.wait_for(waiter, timeout=1)
+    await asyncio.wait_for(first, timeout=1)  # the longest waiting
+    await asyncio.sleep(0.01)
+    assert not second.done()  # one job, one claim
+    bell.ring()
+    await asyncio.wait_for(second, timeout=1)
     # rung between reading the count and waiting: the wait returns at once
     await asyncio.wait_for(bell.wait(seen, timeout_s=SLOW_POLL_S), timeout=1)
 
@@ -86,7 +90,8 @@ async def test_a_session_accepted_here_is_claimed_at_once_by_an_idle_worker(
             assert accepted.created
         await seen.next()  # within seconds, not at the next poll (30 s)
         stop.set()
-        QUEUED.ring()  # (waiting loops see the stop at once)
+        for _ in range(2):  # (the worker's two loops: each ring wakes one, which sees the stop)
+            QUEUED.ring()
         await asyncio.wait_for(worker, timeout=5)
     finally:
         await backends.aclose()

@@ -18,11 +18,12 @@ import asyncio
 
 
 class JobBell:
-    """Counts the rings; :meth:`wait` returns at the first ring after the count a loop read."""
+    """Counts the rings; each ring wakes one waiting loop (the longest waiting), and a loop whose
+    count is already behind does not wait at all."""
 
     def __init__(self) -> None:
         self._rings = 0
-        self._waiters: set[asyncio.Future[None]] = set()
+        self._waiters: dict[asyncio.Future[None], None] = {}  # (insertion-ordered: oldest first)
 
     @property
     def rings(self) -> int:
@@ -30,22 +31,25 @@ class JobBell:
         return self._rings
 
     def ring(self) -> None:
-        """A job was queued and committed: wake every waiting loop."""
+        """One job was queued and committed: wake one waiting loop. One, not all: a server's
+        worker has two loops per slot, and each woken loop runs a claim."""
         self._rings += 1
         for future in self._waiters:
             if not future.done() and not future.get_loop().is_closed():
                 future.set_result(None)
+                return
 
     async def wait(self, since: int, timeout_s: float) -> None:
-        """Return when the bell has rung since it counted ``since`` rings, or after ``timeout_s``."""
+        """Return at once if the bell rang since it counted ``since`` rings; else when a ring
+        wakes this loop, or after ``timeout_s``."""
         if self._rings != since:
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.add(future)
+        self._waiters[future] = None
         try:
             await asyncio.wait({future}, timeout=timeout_s)
         finally:
-            self._waiters.discard(future)
+            self._waiters.pop(future, None)
 
 
 QUEUED = JobBell()
