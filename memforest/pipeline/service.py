@@ -14,8 +14,8 @@ from memforest.db.engine import Database
 from memforest.domain import JobState, SessionInput
 from memforest.pipeline import jobs
 from memforest.pipeline.accept import AcceptResult, accept_session
-from memforest.pipeline.job_bell import QUEUED
 from memforest.pipeline.ingest_job import IngestCounts
+from memforest.pipeline.job_bell import QUEUED
 from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
 from memforest.store import jobs as store_jobs
