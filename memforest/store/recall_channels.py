@@ -213,7 +213,7 @@ class RecallForest:
 # can prove the forest's partial indexes apply, and sequential scans are off while it is planned
 # (a plan made for any LIMIT must not prefer reading the forest). Its forest row turns both back
 # (``CUSTOM_PLANS_AGAIN``) for whatever the transaction runs next. Exact forests keep custom
-# plans: a generic plan of their scans read the 1K-fact forest in ~33 ms instead of ~4.
+# plans: their generic plan saved the planning but executed slower (ADR 0022, session 22).
 _PLANNED_ONCE = {"plan_cache_mode": "force_generic_plan", "enable_seqscan": "off"}
 
 
