@@ -40,8 +40,14 @@ from memforest.store.recall import (
     nearest_roots,
     node_graph_order,
 )
-from memforest.store.recall_channels import ChannelLimits, channels_sql, recall_channels, recall_knobs
-from memforest.store.sql import _positional, execute, fetch_all
+from memforest.store.recall_channels import (
+    ChannelLimits,
+    channels_sql,
+    plans_as_usual,
+    recall_channels,
+    recall_knobs,
+)
+from memforest.store.sql import Conn, _positional, execute, fetch_all
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
 FOREST = "big"
@@ -103,7 +109,7 @@ async def test_an_indexed_forests_vector_channels_planned_once_read_its_graphs(
     own indexes runs on a generic plan (made once per connection). It names the forest by a
     literal, so that plan still reads the forest's three graphs; it returns what the plan made for
     the parameters returns; and it hands the rest of the transaction back to custom plans with
-    sequential scans allowed."""
+    sequential scans allowed (a statement that finds no forest row cannot: ``plans_as_usual``)."""
     s = _small_threshold(settings, 3)
     tenant_id, forest_id = await _ingest(db, s)
     q = np.asarray(HashedEmbedder(s.embedding.dim).embed_sync(["a grey cat"])[0], dtype=np.float32)
@@ -115,24 +121,34 @@ async def test_an_indexed_forests_vector_channels_planned_once_read_its_graphs(
     limits = ChannelLimits(roots=5, facts=5, cells=5, lexical=5, lexical_cap=50)
     ef = s.retrieval.hnsw_ef_search
 
-    async def channel_rows(planned_once: bool) -> tuple[set[tuple[str, int]], dict[str, str]]:
+    async def settings_now(conn: Conn) -> dict[str, str]:
+        rows = await fetch_all(
+            conn, "SELECT current_setting('plan_cache_mode') AS mode, current_setting('enable_seqscan') AS seq"
+        )
+        return dict(rows[0])
+
+    async def channel_rows(planned_once: bool, forest: int) -> tuple[set[tuple[str, int]], dict[str, str]]:
         async with db.tenant(tenant_id, knobs=recall_knobs(ef, planned_once=planned_once)) as conn:
-            rows = await recall_channels(conn, tenant_id, forest_id, q, [], kinds, names, limits,
+            rows = await recall_channels(conn, tenant_id, forest, q, [], kinds, names, limits,
                                          exact=False, scan_text=False, as_of=None, parts=("vector",))  # fmt: skip
-            after = await fetch_all(
-                conn, "SELECT current_setting('plan_cache_mode') AS mode, current_setting('enable_seqscan') AS seq"
-            )
-        return {(str(r["ch"]), int(r["id"])) for r in rows}, dict(after[0])
+            after = await settings_now(conn)
+            if planned_once and not rows:
+                await plans_as_usual(conn)
+                after |= {f"then {k}": v for k, v in (await settings_now(conn)).items()}
+        return {(str(r["ch"]), int(r["id"])) for r in rows}, after
 
     async with db.tenant(tenant_id, knobs=recall_knobs(ef, planned_once=True)) as conn:
         nodes = await generic_plan(conn, sql, params)
     assert any("$1" in json.dumps(n.get("Order By", "")) for n in nodes)  # generic (a custom plan shows values)
     read = {str(n.get("Index Name")) for n in nodes}
     assert {f"{graph}{forest_id}" for graph in ("ix_facts_vec_f", "ix_nodes_root_vec_f", "ix_nodes_cell_vec_f")} <= read
-    once, after = await channel_rows(planned_once=True)
-    custom, _ = await channel_rows(planned_once=False)
+    once, after = await channel_rows(True, forest_id)
+    custom, _ = await channel_rows(False, forest_id)
     assert once == custom and {ch for ch, _ in once} >= {"fact", "cell", "root", "forest"}
     assert after == {"mode": "force_custom_plan", "seq": "on"}
+    gone, after = await channel_rows(True, forest_id + 1000)  # (no such forest: no forest row)
+    assert not gone and after == {"mode": "force_generic_plan", "seq": "off",
+                                  "then mode": "force_custom_plan", "then seq": "on"}  # fmt: skip
 
 
 async def _ingest_other(db: Database, settings: Settings, tenant_id: uuid.UUID) -> tuple[uuid.UUID, int]:

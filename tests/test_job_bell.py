@@ -94,5 +94,6 @@ async def test_a_session_accepted_here_is_claimed_at_once_by_an_idle_worker(
             QUEUED.ring()
         await asyncio.wait_for(worker, timeout=5)
     finally:
+        worker.cancel()  # (a failed assertion must not leave it polling)
         await backends.aclose()
     assert seen.ran == ["ingest"]

@@ -21,6 +21,7 @@ from memforest.lifecycle.rematerialize import (
 from memforest.lifecycle.retract import RetractReport, retract
 from memforest.pipeline import jobs
 from memforest.pipeline.forest_indexes import IndexReport, ensure_all_indexes
+from memforest.pipeline.job_bell import QUEUED
 from memforest.settings import Settings
 from memforest.store.tenants import Forest, find_tenant, get_forest
 
@@ -75,6 +76,7 @@ async def queue_rematerialize(
     async with db.tenant(tenant_id) as conn:
         f = await get_forest(conn, tenant_id, forest)
         job_id = await jobs.enqueue(conn, tenant_id, f.forest_id, REMAT_KIND, request)
+    QUEUED.ring()
     return {"job_id": str(job_id), "kind": REMAT_KIND, "forest": f.name}
 
 

@@ -19,6 +19,7 @@ from memforest.lifecycle.importer import (
 )
 from memforest.lifecycle.merge import STAGES, MergeReport, Progress, merge_forests
 from memforest.pipeline import jobs
+from memforest.pipeline.job_bell import QUEUED
 from memforest.settings import Settings
 from memforest.store.tenants import Forest, ensure_forest, get_forest, tenant_exists
 
@@ -52,6 +53,7 @@ async def queue_merge(db: Database, tenant_id: uuid.UUID, forest: str, src_fores
         if src.forest_id == dst.forest_id:
             raise InputError("cannot merge a forest into itself", location="from")
         job_id = await jobs.enqueue(conn, tenant_id, dst.forest_id, "merge", _merge_payload(tenant_id, src, dst))
+    QUEUED.ring()
     return {"job_id": str(job_id), "kind": "merge", "from": src.name, "forest": dst.name}
 
 
@@ -74,6 +76,7 @@ async def queue_admin_merge(
         if from_tenant == into_tenant and src.forest_id == dst.forest_id:
             raise InputError("cannot merge a forest into itself", location="into_forest")
         job_id = await jobs.enqueue(conn, into_tenant, dst.forest_id, "merge", _merge_payload(from_tenant, src, dst))
+    QUEUED.ring()
     return {"job_id": str(job_id), "kind": "merge", "tenant": str(into_tenant), "forest": dst.name}
 
 
@@ -124,6 +127,7 @@ async def import_body(
     name = _name(forest)
     parsed = parse_export(body.split(b"\n"), source="body")
     staging = await load_staging(db, settings, tenant_id, parsed, name, enqueue_job=True)
+    QUEUED.ring()
     return {
         "job_id": str(staging.job_id),
         "kind": "import",

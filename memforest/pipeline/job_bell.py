@@ -2,10 +2,12 @@
 
 A long-running worker that finds no job waits ``worker.poll_interval_s`` before it asks again, so
 a session accepted by the server's API waited up to that long (0.5 s by default) for its
-extraction to start. The session accept paths ring :data:`QUEUED` after their transaction commits,
-and this process's idle loops claim again at once. Jobs queued by other processes are still found
-by polling. The bell counts its rings, so a loop that read the count before its claim misses no
-ring that came between the claim and its wait.
+extraction to start. The use cases that queue a job (a session accepted, a rematerialization, a
+merge, an import) ring :data:`QUEUED` after their transaction commits, and an idle loop of this
+process claims at once. Jobs queued by other processes (``memforest worker`` queues none of its
+own) are still found by polling. The bell lives on the event loop: ring it from the loop's thread.
+It counts its rings, so a loop that read the count before its claim misses no ring that came
+between the claim and its wait.
 
 One-shot workers (``memforest ingest``) still start after the whole batch is accepted: starting
 them on the first accepted session made trees depend on timing (ADR 0025, decision 3, reverted

@@ -99,7 +99,7 @@ async def accept_sessions(
             )
         results.append(result)
         if result.created:
-            QUEUED.ring()  # an idle worker of this process (a server's) claims its job now
+            QUEUED.ring()  # an idle long-running worker of this process claims its job now
     return forest, results
 
 

@@ -28,7 +28,7 @@ from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
 from memforest.store.recall import Vec, anchor_candidates, nearest_cells, nearest_facts
-from memforest.store.recall_channels import RecallForest, forest_for_recall, recall_knobs
+from memforest.store.recall_channels import RecallForest, forest_for_recall, plans_as_usual, recall_knobs
 from memforest.store.sql import Conn
 from memforest.text.terms import content_terms
 
@@ -292,6 +292,8 @@ async def query(
             if known is not None and (recalled.forest is None or recalled.forest.forest.name != forest_name):
                 # the name means another forest now, or none: look it up (NotFoundError) and read again
                 cache.drop(tenant_id, forest_name)
+                if planned_once:  # (the statement that turns the plan settings back may have found no forest)
+                    await plans_as_usual(conn)
                 t_lookup = time.perf_counter()
                 found = await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
                 timings["forest"] += _ms(t_lookup)

@@ -137,14 +137,16 @@ _VECTOR_IDS = (
 # whether the name still means it): id, name (``label``), whether it has its own indexes (``kind``)
 # and its latest session's time in microseconds since the epoch (``root``); no row once it is gone.
 # Its name column also hands the rest of the transaction back to plans made for their parameters,
-# with sequential scans allowed (an empty string: ``CUSTOM_PLANS_AGAIN``), whatever
-# :func:`recall_knobs` opened the transaction with.
-CUSTOM_PLANS_AGAIN = (
+# with sequential scans allowed (an empty string: ``_CUSTOM_PLANS_AGAIN``), whatever
+# :func:`recall_knobs` opened the transaction with; without the row (the forest is gone), the
+# caller does (:func:`plans_as_usual`). In the one-statement form the full-text channels' functions
+# come after this row, so they too run on custom plans.
+_CUSTOM_PLANS_AGAIN = (
     "left(set_config('plan_cache_mode', 'force_custom_plan', true) || set_config('enable_seqscan', 'on', true), 0)"
 )
 _FOREST_ROW = (
     f"SELECT 'forest', f.forest_id, NULL, NULL, NULL, CASE WHEN {indexed_sql('f.forest_id')} THEN 'indexed' "
-    f"ELSE 'exact' END, f.name || {CUSTOM_PLANS_AGAIN}, "
+    f"ELSE 'exact' END, f.name || {_CUSTOM_PLANS_AGAIN}, "
     "(SELECT CAST(extract(epoch FROM max(s.time)) * 1000000 AS bigint) "
     "FROM sessions s WHERE s.tenant_id = :t AND s.forest_id = f.forest_id), NULL "
     "FROM forests f WHERE f.tenant_id = :t AND f.forest_id = :f"
@@ -212,7 +214,7 @@ class RecallForest:
 # kept. The statement names the forest by a literal (:func:`channels_sql`), so the generic plan
 # can prove the forest's partial indexes apply, and sequential scans are off while it is planned
 # (a plan made for any LIMIT must not prefer reading the forest). Its forest row turns both back
-# (``CUSTOM_PLANS_AGAIN``) for whatever the transaction runs next. Exact forests keep custom
+# (``_CUSTOM_PLANS_AGAIN``) for whatever the transaction runs next. Exact forests keep custom
 # plans: their generic plan saved the planning but executed slower (ADR 0022, session 22).
 _PLANNED_ONCE = {"plan_cache_mode": "force_generic_plan", "enable_seqscan": "off"}
 
@@ -224,6 +226,12 @@ def recall_knobs(ef_search: int, *, planned_once: bool = False) -> dict[str, str
     connection made the first time, until that statement turns it back (``_PLANNED_ONCE``)."""
     knobs = {"hnsw.ef_search": str(ef_search), "hnsw.iterative_scan": _ITERATIVE_SCAN}
     return knobs | _PLANNED_ONCE if planned_once else knobs
+
+
+async def plans_as_usual(conn: Conn) -> None:
+    """Hand a transaction opened with ``recall_knobs(planned_once=True)`` back to custom plans with
+    sequential scans allowed, when its vector channels' statement found no forest row to do it."""
+    await fetch_one(conn, f"SELECT {_CUSTOM_PLANS_AGAIN} AS reset")
 
 
 def forest_of_rows(tenant_id: uuid.UUID, rows: Sequence[RowView]) -> RecallForest | None:
@@ -252,7 +260,7 @@ async def forest_for_recall(conn: Conn, tenant_id: uuid.UUID, name: str, ef_sear
 
 
 # ``:f``, the forest's parameter (not the ``::float8`` of a cast)
-_FOREST_PARAM = re.compile(r"(?<!:):f\b")
+_FOREST_PARAM = re.compile(r"(?<![:\w\\]):f(?![:\w])")  # (as SQLAlchemy finds a bind)
 
 
 def channels_sql(
