@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 from support import session_input
-from support.plans import generic_plan
+from support.plans import generic_plan, planning
 
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
@@ -47,7 +47,7 @@ from memforest.store.recall_channels import (
     recall_channels,
     recall_knobs,
 )
-from memforest.store.sql import Conn, _positional, execute, fetch_all
+from memforest.store.sql import _positional, execute, fetch_all
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
 FOREST = "big"
@@ -121,20 +121,14 @@ async def test_an_indexed_forests_vector_channels_planned_once_read_its_graphs(
     limits = ChannelLimits(roots=5, facts=5, cells=5, lexical=5, lexical_cap=50)
     ef = s.retrieval.hnsw_ef_search
 
-    async def settings_now(conn: Conn) -> dict[str, str]:
-        rows = await fetch_all(
-            conn, "SELECT current_setting('plan_cache_mode') AS mode, current_setting('enable_seqscan') AS seq"
-        )
-        return dict(rows[0])
-
-    async def channel_rows(planned_once: bool, forest: int) -> tuple[set[tuple[str, int]], dict[str, str]]:
+    async def channel_rows(planned_once: bool, forest: int) -> tuple[set[tuple[str, int]], list[tuple[str, str]]]:
         async with db.tenant(tenant_id, knobs=recall_knobs(ef, planned_once=planned_once)) as conn:
             rows = await recall_channels(conn, tenant_id, forest, q, [], kinds, names, limits,
                                          exact=False, scan_text=False, as_of=None, parts=("vector",))  # fmt: skip
-            after = await settings_now(conn)
+            after = [await planning(conn)]
             if planned_once and not rows:
                 await plans_as_usual(conn)
-                after |= {f"then {k}": v for k, v in (await settings_now(conn)).items()}
+                after.append(await planning(conn))
         return {(str(r["ch"]), int(r["id"])) for r in rows}, after
 
     async with db.tenant(tenant_id, knobs=recall_knobs(ef, planned_once=True)) as conn:
@@ -145,10 +139,9 @@ async def test_an_indexed_forests_vector_channels_planned_once_read_its_graphs(
     once, after = await channel_rows(True, forest_id)
     custom, _ = await channel_rows(False, forest_id)
     assert once == custom and {ch for ch, _ in once} >= {"fact", "cell", "root", "forest"}
-    assert after == {"mode": "force_custom_plan", "seq": "on"}
+    assert after == [("force_custom_plan", "on")]
     gone, after = await channel_rows(True, forest_id + 1000)  # (no such forest: no forest row)
-    assert not gone and after == {"mode": "force_generic_plan", "seq": "off",
-                                  "then mode": "force_custom_plan", "then seq": "on"}  # fmt: skip
+    assert not gone and after == [("force_generic_plan", "off"), ("force_custom_plan", "on")]
 
 
 async def _ingest_other(db: Database, settings: Settings, tenant_id: uuid.UUID) -> tuple[uuid.UUID, int]:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 from sqlalchemy import event
-from support.plans import generic_plan
+from support.plans import generic_plan, planning
 from test_forest_indexes import FOREST as BIG_FOREST
 from test_forest_indexes import _ingest as ingest_big_forest
 from test_forest_indexes import _small_threshold as small_threshold
@@ -46,13 +46,6 @@ async def _forest(conn: Conn, tenant_id: uuid.UUID) -> tuple[int, list[int]]:
     return forest_id, [int(r["root_node_id"]) for r in rows]
 
 
-async def _planning(conn: Conn) -> tuple[str, str]:
-    row = (
-        await fetch_all(conn, "SELECT current_setting('plan_cache_mode') AS m, current_setting('enable_seqscan') AS s")
-    )[0]
-    return str(row["m"]), str(row["s"])
-
-
 async def _descend(conn: Conn, tenant_id: uuid.UUID, *, switch: bool) -> list[dict[str, Any]]:
     forest_id, roots = await _forest(conn, tenant_id)
     q = HashedEmbedder(DIM).embed_sync([QUESTION])[0]
@@ -65,14 +58,14 @@ async def _descend(conn: Conn, tenant_id: uuid.UUID, *, switch: bool) -> list[di
 async def test_the_descent_switches_only_the_rest_of_its_transaction(db: Database) -> None:
     tenant_id = await build_forest(db, "t", "shop", FACTS)
     async with db.tenant(tenant_id) as conn:
-        assert await _planning(conn) == ("force_custom_plan", "on")  # as every tenant transaction starts
+        assert await planning(conn) == ("force_custom_plan", "on")  # as every tenant transaction starts
         plain = await _descend(conn, tenant_id, switch=False)
-        assert await _planning(conn) == ("force_custom_plan", "on")
+        assert await planning(conn) == ("force_custom_plan", "on")
         switched = await _descend(conn, tenant_id, switch=True)
-        assert await _planning(conn) == ("force_generic_plan", "off")
+        assert await planning(conn) == ("force_generic_plan", "off")
     assert plain and [{k: v for k, v in r.items() if k != "plans"} for r in switched] == plain
     async with db.tenant(tenant_id) as conn:  # (transaction-local: the next one plans as before)
-        assert await _planning(conn) == ("force_custom_plan", "on")
+        assert await planning(conn) == ("force_custom_plan", "on")
 
 
 async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Database) -> None:

@@ -61,9 +61,22 @@ _ENTER_TENANT_SQL = (
 # generic plan is the same index lookups whatever the ids, and without sequential scans a plan made
 # while the tables were small cannot stay a scan of the whole table when they grow. It lasts until
 # the transaction ends; a statement that returns no row changes nothing.
-KEY_LOOKUP_PLANS = (
-    "(SELECT set_config('plan_cache_mode', 'force_generic_plan', true) || set_config('enable_seqscan', 'off', true))"
-)
+# The two planning regimes of a tenant transaction: generic plans without sequential scans (key
+# lookups; an indexed forest's vector channels, ``memforest.store.recall_channels``), and the
+# custom plans with sequential scans allowed that every tenant transaction starts with.
+GENERIC_PLANS = {"plan_cache_mode": "force_generic_plan", "enable_seqscan": "off"}
+CUSTOM_PLANS = {"plan_cache_mode": "force_custom_plan", "enable_seqscan": "on"}
+
+
+def _set_configs(settings: Mapping[str, str]) -> str:
+    """``set_config(name, value, true) || ...``: ``settings`` for the rest of the transaction, as text."""
+    return " || ".join(f"set_config('{name}', '{value}', true)" for name, value in settings.items())
+
+
+KEY_LOOKUP_PLANS = f"(SELECT {_set_configs(GENERIC_PLANS)})"
+# A column expression (the empty string) that hands the rest of the transaction back to
+# ``CUSTOM_PLANS``, as a statement run on ``GENERIC_PLANS`` may have to (session 22).
+CUSTOM_PLANS_AGAIN = f"left({_set_configs(CUSTOM_PLANS)}, 0)"
 
 
 @lru_cache(maxsize=16)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
+from memforest.db.engine import CUSTOM_PLANS_AGAIN, GENERIC_PLANS
 from memforest.errors import NotFoundError
 from memforest.store.forest_indexes import INDEXED_SQL, indexed_sql
 from memforest.store.recall import (
@@ -137,16 +138,13 @@ _VECTOR_IDS = (
 # whether the name still means it): id, name (``label``), whether it has its own indexes (``kind``)
 # and its latest session's time in microseconds since the epoch (``root``); no row once it is gone.
 # Its name column also hands the rest of the transaction back to plans made for their parameters,
-# with sequential scans allowed (an empty string: ``_CUSTOM_PLANS_AGAIN``), whatever
+# with sequential scans allowed (``CUSTOM_PLANS_AGAIN``, an empty string), whatever
 # :func:`recall_knobs` opened the transaction with; without the row (the forest is gone), the
 # caller does (:func:`plans_as_usual`). In the one-statement form the full-text channels' functions
 # come after this row, so they too run on custom plans.
-_CUSTOM_PLANS_AGAIN = (
-    "left(set_config('plan_cache_mode', 'force_custom_plan', true) || set_config('enable_seqscan', 'on', true), 0)"
-)
 _FOREST_ROW = (
     f"SELECT 'forest', f.forest_id, NULL, NULL, NULL, CASE WHEN {indexed_sql('f.forest_id')} THEN 'indexed' "
-    f"ELSE 'exact' END, f.name || {_CUSTOM_PLANS_AGAIN}, "
+    f"ELSE 'exact' END, f.name || {CUSTOM_PLANS_AGAIN}, "
     "(SELECT CAST(extract(epoch FROM max(s.time)) * 1000000 AS bigint) "
     "FROM sessions s WHERE s.tenant_id = :t AND s.forest_id = f.forest_id), NULL "
     "FROM forests f WHERE f.tenant_id = :t AND f.forest_id = :f"
@@ -214,24 +212,23 @@ class RecallForest:
 # kept. The statement names the forest by a literal (:func:`channels_sql`), so the generic plan
 # can prove the forest's partial indexes apply, and sequential scans are off while it is planned
 # (a plan made for any LIMIT must not prefer reading the forest). Its forest row turns both back
-# (``_CUSTOM_PLANS_AGAIN``) for whatever the transaction runs next. Exact forests keep custom
+# (``CUSTOM_PLANS_AGAIN``) for whatever the transaction runs next. Exact forests keep custom
 # plans: their generic plan saved the planning but executed slower (ADR 0022, session 22).
-_PLANNED_ONCE = {"plan_cache_mode": "force_generic_plan", "enable_seqscan": "off"}
 
 
 def recall_knobs(ef_search: int, *, planned_once: bool = False) -> dict[str, str]:
     """The settings of a read path's transaction (``Database.tenant(knobs=...)``): its HNSW scans'
     candidate list, and iterative scans that go on past it when filters drop rows. ``planned_once``
     (a forest known to have its own indexes): its vector channels' statement runs on the plan its
-    connection made the first time, until that statement turns it back (``_PLANNED_ONCE``)."""
+    connection made the first time (``GENERIC_PLANS``), until that statement turns it back."""
     knobs = {"hnsw.ef_search": str(ef_search), "hnsw.iterative_scan": _ITERATIVE_SCAN}
-    return knobs | _PLANNED_ONCE if planned_once else knobs
+    return knobs | GENERIC_PLANS if planned_once else knobs
 
 
 async def plans_as_usual(conn: Conn) -> None:
     """Hand a transaction opened with ``recall_knobs(planned_once=True)`` back to custom plans with
     sequential scans allowed, when its vector channels' statement found no forest row to do it."""
-    await fetch_one(conn, f"SELECT {_CUSTOM_PLANS_AGAIN} AS reset")
+    await fetch_one(conn, f"SELECT {CUSTOM_PLANS_AGAIN} AS reset")
 
 
 def forest_of_rows(tenant_id: uuid.UUID, rows: Sequence[RowView]) -> RecallForest | None:

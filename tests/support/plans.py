@@ -9,7 +9,15 @@ from typing import Any
 
 import numpy as np
 
-from memforest.store.sql import Conn, _positional, execute, scalar
+from memforest.store.sql import Conn, _positional, execute, fetch_all, scalar
+
+
+async def planning(conn: Conn) -> tuple[str, str]:
+    """The transaction's ``plan_cache_mode`` and ``enable_seqscan``, as they are now."""
+    rows = await fetch_all(
+        conn, "SELECT current_setting('plan_cache_mode') AS m, current_setting('enable_seqscan') AS s"
+    )
+    return str(rows[0]["m"]), str(rows[0]["s"])
 
 
 def sql_literal(value: Any) -> str:
