@@ -169,7 +169,7 @@ async def flat_topk(
     """The flat baseline: embed, then one pgvector top-k over the forest's facts (exact or HNSW as
     the read path would choose for this forest: its own HNSW indexes when it has them)."""
     vec = np.asarray(emb.embed_sync([q])[0], dtype=np.float32)
-    async with db.tenant(tenant_id) as conn:
+    async with db.reading(tenant_id) as conn:  # (the read path's transaction, as MemForest's own)
         exact = not await forest_indexed(conn, forest_id)
         if not exact:
             await use_hnsw(conn, preset)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import asyncpg
 from pgvector.asyncpg import register_vector
@@ -85,6 +86,34 @@ def _enter_tenant(knob_count: int) -> TextClause:
     settings (``:k0``/``:v0``, ...) in the same round trip."""
     knobs = "".join(f", set_config(:k{i}, :v{i}, true)" for i in range(knob_count))
     return text(_ENTER_TENANT_SQL + knobs)
+
+
+# a reading transaction's setting names and values (literals in its BEGIN): no quote, no backslash
+_PLAIN_SETTING = re.compile(r"[A-Za-z0-9_.\-]+")
+
+
+def _enter_reading(tenant_id: uuid.UUID, knobs: Mapping[str, str]) -> str:
+    """``BEGIN READ ONLY`` and the settings of :data:`_ENTER_TENANT_SQL` plus ``knobs``, as one
+    simple-protocol string (one round trip; that protocol takes no parameters, so every name and
+    value is checked to be plain and written as a literal). ValueError for anything else."""
+    settings = {"role": APP_ROLE, "memforest.tenant_id": str(tenant_id), "plan_cache_mode": "force_custom_plan"}
+    settings |= knobs
+    for part in (p for item in settings.items() for p in item if not _PLAIN_SETTING.fullmatch(p)):
+        raise ValueError(f"not a plain setting: {part!r}")
+    return "BEGIN READ ONLY; SELECT " + ", ".join(f"set_config('{k}', '{v}', true)" for k, v in settings.items())
+
+
+async def _run_simple(conn: AsyncConnection, driver: asyncpg.Connection, sql: str) -> None:
+    """``sql`` on ``conn``'s driver (simple protocol); an error that broke the connection invalidates
+    it and is DatabaseUnavailableError (as ``handle_error`` does for SQLAlchemy's statements)."""
+    try:
+        await driver.execute(sql)
+    except Exception as exc:
+        if not broken_connection(exc):
+            raise
+        with suppress(Exception):
+            await conn.invalidate(exc)
+        raise DatabaseUnavailableError() from exc
 
 
 # What asyncpg says when the connection died under it (no SQLSTATE: the socket is gone).
@@ -177,18 +206,19 @@ def _unavailable_on_open(exc: BaseException) -> bool:
 
 
 @asynccontextmanager
-async def _transaction(engine: AsyncEngine, wait_s: float) -> AsyncIterator[AsyncConnection]:
+async def _transaction(engine: AsyncEngine, wait_s: float, *, begin: bool = True) -> AsyncIterator[AsyncConnection]:
     """``engine.begin()`` with driver errors translated (:func:`_driver_errors`), opening included.
     While the database is unavailable, opening is retried (jittered, doubling pauses) for up to
     ``wait_s`` seconds, so a quick restart only delays a request; nothing has run yet, so a retry
-    cannot do anything twice. After that, DatabaseUnavailableError."""
+    cannot do anything twice. After that, DatabaseUnavailableError. ``begin=False``: a pooled
+    connection (``engine.connect()``) whose transaction the caller runs itself."""
     deadline = time.monotonic() + wait_s
     pause = CONNECT_RETRY_FIRST_S
     with _driver_errors():
         async with AsyncExitStack() as stack:
             while True:
                 try:
-                    conn = await stack.enter_async_context(engine.begin())
+                    conn = await stack.enter_async_context(engine.begin() if begin else engine.connect())
                     break
                 except (OSError, TimeoutError, DBAPIError, asyncpg.exceptions.PostgresError) as exc:
                     if not _unavailable_on_open(exc):
@@ -240,6 +270,14 @@ def _create_engine(
         # so SQLAlchemy discards the connection (and pre-ping replaces it) instead of reusing it.
         if not context.is_disconnect and broken_connection(context.original_exception):
             context.is_disconnect = True
+
+    @event.listens_for(engine.sync_engine.pool, "checkin")
+    def _on_checkin(dbapi_connection: Any, record: Any) -> None:
+        # a transaction the driver still has open (a reading transaction, Database.reading, that
+        # could not end it) must not reach the next user: SQLAlchemy's reset ends only its own
+        driver = getattr(dbapi_connection, "_connection", None)
+        if driver is not None and not driver.is_closed() and driver.is_in_transaction():
+            record.invalidate()
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -364,6 +402,42 @@ class Database:
         ``SIDE_POOL_WAIT_S`` (the caller then does the work in its own transaction). ``knobs``:
         server settings (name -> value) for this transaction only, set with the tenant (the read
         path's HNSW knobs: no round trip of their own)."""
+        async with self._tenant_connection(side, begin=True) as conn:
+            # one round trip: set_config('role', ..., true) is SET LOCAL ROLE (ADR 0022)
+            params = {"role": APP_ROLE, "t": str(tenant_id)}
+            for i, (name, value) in enumerate((knobs or {}).items()):
+                params |= {f"k{i}": name, f"v{i}": value}
+            await conn.execute(_enter_tenant(len(knobs or {})), params)
+            yield conn
+
+    @asynccontextmanager
+    async def reading(
+        self, tenant_id: uuid.UUID, *, side: bool = False, knobs: Mapping[str, str] | None = None
+    ) -> AsyncIterator[AsyncConnection]:
+        """A read-only :meth:`tenant` transaction (same ``side`` and ``knobs``) run by the driver, not
+        SQLAlchemy: ``BEGIN READ ONLY`` and the settings in one round trip (ADR 0022, session 23).
+        ``memforest.store.sql`` hands its statements to the driver; writes fail. COMMIT on leaving,
+        ROLLBACK after an error; a connection whose transaction could not end is closed."""
+        enter = _enter_reading(tenant_id, knobs or {})
+        async with self._tenant_connection(side, begin=False) as conn:
+            driver = cast(asyncpg.Connection, (await conn.get_raw_connection()).driver_connection)
+            await _run_simple(conn, driver, enter)
+            try:
+                yield conn
+            except BaseException:
+                with suppress(Exception):  # (the body's error is the one raised)
+                    if driver.is_in_transaction() and not driver.is_closed():
+                        await _run_simple(conn, driver, "ROLLBACK")
+                    if driver.is_in_transaction() and not driver.is_closed():  # (an interrupted statement)
+                        await conn.invalidate()
+                raise
+            with _driver_errors():
+                await _run_simple(conn, driver, "COMMIT")
+
+    @asynccontextmanager
+    async def _tenant_connection(self, side: bool, *, begin: bool) -> AsyncIterator[AsyncConnection]:
+        """A tenant (``side``: side) pool connection once RLS is known to be in force, in SQLAlchemy's
+        transaction (``begin``) or none; SidePoolBusy when the side pool had none free in time."""
         engine = self.tenant_engine
         if side:
             if self.side_engine is None:
@@ -373,16 +447,11 @@ class Database:
             try:
                 with _driver_errors():  # (a side transaction asks through its own pool: it waits on no other)
                     await self.verify_rls(engine)
-                conn = await stack.enter_async_context(_transaction(engine, self.connect_wait_s))
+                conn = await stack.enter_async_context(_transaction(engine, self.connect_wait_s, begin=begin))
             except PoolTimeout as exc:
                 if side:
                     raise SidePoolBusy() from exc
                 raise
-            # one round trip: set_config('role', ..., true) is SET LOCAL ROLE (ADR 0022)
-            params = {"role": APP_ROLE, "t": str(tenant_id)}
-            for i, (name, value) in enumerate((knobs or {}).items()):
-                params |= {f"k{i}": name, f"v{i}": value}
-            await conn.execute(_enter_tenant(len(knobs or {})), params)
             yield conn
 
     @asynccontextmanager

@@ -212,7 +212,7 @@ async def query(
     if db.side_engine is not None and query_terms(question):
         lexical = asyncio.create_task(
             lexical_beside(
-                lambda: db.tenant(tenant_id, side=True),
+                lambda: db.reading(tenant_id, side=True),
                 tenant_id,
                 forest_name,
                 question,
@@ -276,7 +276,7 @@ async def query(
         # emb mode: forest lookup (none when the cache knows the name), recall, browse and assembly
         # in one tenant transaction (no model call in between but the rare anchor embedding)
         planned_once = known is not None and known.indexed  # (recall_knobs: its vector channels' plan)
-        async with db.tenant(tenant_id, knobs=recall_knobs(preset.hnsw_ef_search, planned_once=planned_once)) as conn:
+        async with db.reading(tenant_id, knobs=recall_knobs(preset.hnsw_ef_search, planned_once=planned_once)) as conn:
             t0 = time.perf_counter()
             found = known or await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
             timings["forest"] = _ms(t0)

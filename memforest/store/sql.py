@@ -132,14 +132,29 @@ async def fetch_one(conn: AsyncConnection, sql: str, params: Mapping[str, Any] |
 
 async def scalar(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> Any:
     """The first column of the first row (None when there is no row)."""
+    if await _in_reading(conn):
+        records = await _driver_fetch(conn, sql, params) or []
+        return records[0][0] if records else None
     result = await conn.execute(text(sql), dict(params or {}))
     return result.scalar()
 
 
 async def execute(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> int:
     """Run a statement; return the affected row count."""
+    if await _in_reading(conn):
+        return len(await _driver_fetch(conn, sql, params) or [])  # (read-only: a SELECT's rows)
     result = await conn.execute(text(sql), dict(params or {}))
     return int(result.rowcount or 0)
+
+
+async def _in_reading(conn: AsyncConnection) -> bool:
+    """Whether ``conn`` is in a transaction of the driver's own (``Database.reading``), which
+    SQLAlchemy does not know of: its statements must go to the driver (SQLAlchemy would try to
+    open a transaction of its own)."""
+    if conn.in_transaction():
+        return False
+    driver = (await conn.get_raw_connection()).driver_connection
+    return isinstance(driver, asyncpg.Connection) and driver.is_in_transaction()
 
 
 async def execute_many(conn: AsyncConnection, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
