@@ -25,7 +25,8 @@ from support.relay import Relay
 
 from memforest.backends.factory import build_backends
 from memforest.db.embedded import TENANT_LOGIN, EmbeddedServer
-from memforest.db.engine import Database, database_unavailable
+from memforest.db.engine import Database
+from memforest.db.failures import database_unavailable
 from memforest.db.runtime import open_database
 from memforest.domain import JobState
 from memforest.errors import ConfigurationError, DatabaseUnavailableError

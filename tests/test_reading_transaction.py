@@ -80,6 +80,24 @@ async def test_a_write_is_refused_and_changes_nothing(db: Database) -> None:
         assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-a"]
 
 
+async def test_the_pool_does_not_ping_for_it_its_first_statement_checks_the_connection(db: Database) -> None:
+    a, _ = await _two_tenants(db)
+    log = _log_statements(db)
+    async with db.reading(a) as conn:
+        first = await scalar(conn, "SELECT pg_backend_pid()")
+    async with db.tenant(a) as conn:  # (a transaction of the usual kind is pinged)
+        assert await scalar(conn, "SELECT pg_backend_pid()") == first
+    pinged = len(log)
+    async with db.reading(a) as conn:
+        assert await scalar(conn, "SELECT pg_backend_pid()") == first
+    assert ";" in log[:pinged] and ";" not in log[pinged:]
+    async with db.system() as other:  # the database drops the idle pooled connection
+        await execute(other, "SELECT pg_terminate_backend(:p)", {"p": first})
+    async with db.reading(a) as conn:  # on another connection, without an error
+        assert await scalar(conn, "SELECT pg_backend_pid()") != first
+        assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-a"]
+
+
 async def test_an_error_inside_rolls_back_and_the_connection_comes_back_clean(db: Database) -> None:
     a, _ = await _two_tenants(db)
     for _ in range(3):  # more uses than a pool of one would survive with a transaction left open

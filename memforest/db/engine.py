@@ -9,6 +9,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager, suppress
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
@@ -21,6 +22,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from memforest.db import migrate, rls
+from memforest.db.failures import broken_connection, database_unavailable, unencodable
 from memforest.db.rls import APP_ROLE
 from memforest.errors import (
     ConfigurationError,
@@ -28,7 +30,6 @@ from memforest.errors import (
     DatabaseVersionError,
     InputError,
     MemForestError,
-    is_driver_error,
     public_reason,
 )
 
@@ -44,9 +45,6 @@ CONNECT_WAIT_S = 5.0
 CONNECT_RETRY_FIRST_S = 0.05
 CONNECT_RETRY_MAX_S = 1.0
 
-# SQLSTATE classes meaning "the server is not there for us": 08 connection exception, 57P01-05
-# admin/crash shutdown, cannot connect now (starting up or shutting down), database dropped.
-UNAVAILABLE_SQLSTATE_PREFIXES = ("08", "57P")
 # the role and the tenant of a tenant transaction, in one statement (transaction-local, like SET LOCAL)
 # Tenant statements are planned for their parameters (``force_custom_plan``): a forest's own HNSW
 # indexes are partial (``WHERE forest_id = N``, ADR 0024) and a generic plan, made for any forest,
@@ -88,6 +86,8 @@ def _enter_tenant(knob_count: int) -> TextClause:
     return text(_ENTER_TENANT_SQL + knobs)
 
 
+# set while Database.reading checks a connection out: the pool's pre-ping is left out (ADR 0022)
+_UNPINGED: ContextVar[bool] = ContextVar("memforest_unpinged", default=False)
 # a reading transaction's setting names and values (literals in its BEGIN): no quote, no backslash
 _PLAIN_SETTING = re.compile(r"[A-Za-z0-9_.\-]+")
 
@@ -103,21 +103,17 @@ def _enter_reading(tenant_id: uuid.UUID, knobs: Mapping[str, str]) -> str:
     return "BEGIN READ ONLY; SELECT " + ", ".join(f"set_config('{k}', '{v}', true)" for k, v in settings.items())
 
 
-async def _run_simple(conn: AsyncConnection, driver: asyncpg.Connection, sql: str) -> None:
+async def _run_simple(conn: AsyncConnection, sql: str) -> None:
     """``sql`` on ``conn``'s driver (simple protocol); an error that broke the connection invalidates
     it and is DatabaseUnavailableError (as ``handle_error`` does for SQLAlchemy's statements)."""
     try:
-        await driver.execute(sql)
+        await cast(asyncpg.Connection, (await conn.get_raw_connection()).driver_connection).execute(sql)
     except Exception as exc:
         if not broken_connection(exc):
             raise
         with suppress(Exception):
             await conn.invalidate(exc)
         raise DatabaseUnavailableError() from exc
-
-
-# What asyncpg says when the connection died under it (no SQLSTATE: the socket is gone).
-_CLOSED_PHRASES = ("connection is closed", "connection was closed", "underlying connection is closed")
 
 
 class DatabaseWaitExpired(DatabaseUnavailableError):
@@ -134,53 +130,6 @@ class SidePoolBusy(MemForestError):
     does the work in its own transaction. Never shown to clients."""
 
 
-def _error_chain(exc: BaseException) -> Iterator[BaseException]:
-    """``exc``, the driver error SQLAlchemy wraps (``orig``) and their causes and contexts."""
-    seen: set[int] = set()
-    todo: list[BaseException | None] = [exc]
-    while todo and len(seen) < 16:
-        e = todo.pop()
-        if e is None or id(e) in seen:
-            continue
-        seen.add(id(e))
-        yield e
-        orig = getattr(e, "orig", None)
-        todo += [e.__context__, e.__cause__, orig if isinstance(orig, BaseException) else None]
-
-
-def database_unavailable(exc: BaseException) -> bool:
-    """Whether ``exc`` means the database cannot be reached now (restart, shutdown, lost
-    connection) rather than that a statement is wrong: the caller may retry later."""
-    for e in _error_chain(exc):
-        if isinstance(e, DBAPIError) and e.connection_invalidated:
-            return True
-        if isinstance(e, asyncpg.exceptions.ConnectionDoesNotExistError | asyncpg.exceptions.ConnectionFailureError):
-            return True
-        if isinstance(e, ConnectionError):  # refused or reset
-            return True
-        state = getattr(e, "sqlstate", None) or getattr(e, "pgcode", None)
-        if isinstance(state, str) and state.startswith(UNAVAILABLE_SQLSTATE_PREFIXES):
-            return True
-        if is_driver_error(e) and any(p in str(e) for p in _CLOSED_PHRASES):
-            return True
-    return False
-
-
-def broken_connection(exc: BaseException) -> bool:
-    """Whether ``exc`` leaves its connection unusable: the database went away, or asyncpg's
-    protocol is stuck mid-operation (after an unsolicited FATAL or an interrupted statement)."""
-    for e in _error_chain(exc):
-        if isinstance(e, asyncpg.exceptions.InternalClientError) and "cannot switch to state" in str(e):
-            return True
-    return database_unavailable(exc)
-
-
-def _unencodable(exc: BaseException) -> bool:
-    """Whether the driver could not even send a parameter: text that is not UTF-8 (a lone
-    surrogate, which JSON's escapes can carry), refused before it reaches the server."""
-    return any(isinstance(e, UnicodeEncodeError) for e in _error_chain(exc))
-
-
 @contextmanager
 def _driver_errors() -> Iterator[None]:
     """Translate driver errors into ``memforest.errors``: "cannot store this text" into InputError,
@@ -188,7 +137,7 @@ def _driver_errors() -> Iterator[None]:
     try:
         yield
     except DBAPIError as exc:
-        if getattr(exc.orig, "sqlstate", None) in BAD_TEXT_SQLSTATES or _unencodable(exc):
+        if getattr(exc.orig, "sqlstate", None) in BAD_TEXT_SQLSTATES or unencodable(exc):
             raise InputError("text contains characters that cannot be stored (such as NUL)") from None
         if database_unavailable(exc):
             raise DatabaseUnavailableError() from exc
@@ -293,6 +242,8 @@ def _ping_once(dbapi_connection: Any) -> bool:
     ROLLBACK (for pgbouncer's transaction mode, which MemForest does not use): three round trips,
     and three wake-ups of the server, on every checkout, i.e. every transaction (ADR 0023). Errors
     are translated as the adapter's own ping translates them, so a dead connection is replaced."""
+    if _UNPINGED.get():  # (a checkout for Database.reading: its first statement is the check)
+        return True
     try:
         dbapi_connection.await_(dbapi_connection._connection.fetchrow(";"))
     except Exception as error:  # translated (and re-raised) by the adapter
@@ -419,20 +370,49 @@ class Database:
         ``memforest.store.sql`` hands its statements to the driver; writes fail. COMMIT on leaving,
         ROLLBACK after an error; a connection whose transaction could not end is closed."""
         enter = _enter_reading(tenant_id, knobs or {})
-        async with self._tenant_connection(side, begin=False) as conn:
+        async with AsyncExitStack() as stack:
+            conn = await self._entered(stack, side, enter)
             driver = cast(asyncpg.Connection, (await conn.get_raw_connection()).driver_connection)
-            await _run_simple(conn, driver, enter)
             try:
                 yield conn
             except BaseException:
                 with suppress(Exception):  # (the body's error is the one raised)
                     if driver.is_in_transaction() and not driver.is_closed():
-                        await _run_simple(conn, driver, "ROLLBACK")
+                        await _run_simple(conn, "ROLLBACK")
                     if driver.is_in_transaction() and not driver.is_closed():  # (an interrupted statement)
                         await conn.invalidate()
                 raise
             with _driver_errors():
-                await _run_simple(conn, driver, "COMMIT")
+                await _run_simple(conn, "COMMIT")
+
+    async def _entered(self, outer: AsyncExitStack, side: bool, enter: str) -> AsyncConnection:
+        """A connection (closed with ``outer``) on which ``enter`` ran. The pool does not ping it first:
+        ``enter`` is its first statement and as good a check. When the connection turns out to be
+        one the database dropped while it sat in the pool, nothing has run on it: it is discarded
+        and ``enter`` runs on another, which the pool pings as usual."""
+        for ping in (False, True):
+            stack = AsyncExitStack()
+            unpinged = _UNPINGED.set(not ping)
+            try:
+                conn = await stack.enter_async_context(self._tenant_connection(side, begin=False))
+            except BaseException:
+                await stack.aclose()
+                raise
+            finally:
+                _UNPINGED.reset(unpinged)
+            try:
+                await _run_simple(conn, enter)
+            except DatabaseUnavailableError:
+                await stack.aclose()
+                if ping:
+                    raise
+                continue
+            except BaseException:
+                await stack.aclose()
+                raise
+            await outer.enter_async_context(stack)
+            return conn
+        raise AssertionError("unreachable")  # pragma: no cover
 
     @asynccontextmanager
     async def _tenant_connection(self, side: bool, *, begin: bool) -> AsyncIterator[AsyncConnection]:

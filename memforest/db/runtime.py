@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from memforest.db import migrate
 from memforest.db.embedded import TENANT_LOGIN, EmbeddedServer, ensure_tenant_login, start_embedded, stop_embedded
-from memforest.db.engine import Database, ServerVersions, database_unavailable
+from memforest.db.engine import Database, ServerVersions
+from memforest.db.failures import database_unavailable
 from memforest.errors import ConfigurationError
 from memforest.settings import Settings
 

@@ -15,7 +15,7 @@ from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from memforest.db.engine import broken_connection
+from memforest.db.failures import broken_connection
 
 Row = dict[str, Any]
 
