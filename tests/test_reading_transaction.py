@@ -5,13 +5,16 @@ open transaction back to the pool."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError
 
+from memforest.db import engine
 from memforest.db.engine import Database
 from memforest.db.rls import APP_ROLE
 from memforest.errors import DatabaseUnavailableError
@@ -98,40 +101,90 @@ async def test_the_pool_does_not_ping_for_it_its_first_statement_checks_the_conn
         assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-a"]
 
 
-async def test_an_error_inside_rolls_back_and_the_connection_comes_back_clean(db: Database) -> None:
+@pytest.fixture
+async def one_connection(db: Database) -> AsyncIterator[Database]:
+    """A Database on the same server whose tenant pool holds one connection: every transaction
+    gets the connection the one before it left behind."""
+    single = Database(db.url, tenant_url=db.tenant_url, pool_size=1, max_overflow=0)
+    yield single
+    await single.dispose()
+
+
+async def _pid(db: Database, tenant_id: uuid.UUID) -> int:
+    async with db.tenant(tenant_id) as conn:
+        return int(await scalar(conn, "SELECT pg_backend_pid()"))
+
+
+async def test_an_error_inside_rolls_back_and_the_connection_comes_back_clean(
+    db: Database, one_connection: Database
+) -> None:
     a, _ = await _two_tenants(db)
-    for _ in range(3):  # more uses than a pool of one would survive with a transaction left open
+    pid = await _pid(one_connection, a)
+    for _ in range(3):
         with pytest.raises(DBAPIError):
-            async with db.reading(a) as conn:
+            async with one_connection.reading(a) as conn:
                 await scalar(conn, "SELECT 1 / 0")
         with pytest.raises(RuntimeError):
-            async with db.reading(a) as conn:
+            async with one_connection.reading(a) as conn:
                 await scalar(conn, "SELECT 1")
                 raise RuntimeError("the caller's own error")
-    async with db.tenant_engine.connect() as conn:
-        driver = (await conn.get_raw_connection()).driver_connection
-        assert not driver.is_in_transaction()
-    async with db.reading(a) as conn:
+    assert await _pid(one_connection, a) == pid  # rolled back and kept, not closed
+    async with one_connection.reading(a) as conn:
         assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-a"]
 
 
-async def test_a_connection_cut_inside_is_unavailability_and_is_replaced(db: Database) -> None:
+@pytest.mark.parametrize("where", ["entering", "inside"])
+async def test_a_cancelled_reading_leaves_no_transaction_for_the_next_user(
+    db: Database, one_connection: Database, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """A task cancelled while its statement runs on the server (the query's full-text side task is
+    cancelled when the query fails): the connection must not reach the next transaction with the
+    statement's BEGIN and tenant still in force."""
+    a, b = await _two_tenants(db)
+    if where == "entering":  # (a slow enter statement, to be cancelled in)
+        real = engine._enter_reading
+        monkeypatch.setattr(engine, "_enter_reading", lambda *args: real(*args) + ", pg_sleep(0.5)")
+
+    async def read() -> None:
+        async with one_connection.reading(a) as conn:
+            await scalar(conn, "SELECT pg_sleep(0.5)")
+
+    task = asyncio.create_task(read())
+    await asyncio.sleep(0.2)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    monkeypatch.undo()
+    async with one_connection.tenant(b) as conn:  # not inside a's transaction: a transaction of its own
+        assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-b"]
+    async with one_connection.reading(b) as conn:
+        assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-b"]
+
+
+async def test_a_connection_cut_inside_is_not_replaced_behind_the_callers_back(db: Database) -> None:
     a, _ = await _two_tenants(db)
     with pytest.raises(DatabaseUnavailableError):
         async with db.reading(a) as conn:
             pid = await scalar(conn, "SELECT pg_backend_pid()")
             async with db.system() as other:
                 await execute(other, "SELECT pg_terminate_backend(:p)", {"p": pid})
-            await fetch_all(conn, _FORESTS)
-    async with db.reading(a) as conn:
+            with pytest.raises(DBAPIError) as cut:  # (inside, SQLAlchemy's error: translated on leaving)
+                await fetch_all(conn, _FORESTS)
+            assert cut.value.connection_invalidated
+            for again in (fetch_all(conn, _FORESTS), scalar(conn, "SELECT 1"), execute(conn, "SELECT 1")):
+                with pytest.raises(DatabaseUnavailableError):  # (not run on a new connection without the tenant)
+                    await again
+    async with db.reading(a) as conn:  # the pool replaced the cut connection
         assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-a"]
 
 
-@pytest.mark.parametrize("knobs", [{"hnsw.ef_search": "1'; DROP TABLE facts; --"}, {"a b": "1"}, {"x": ""}])
+@pytest.mark.parametrize(
+    "knobs", [{"hnsw.ef_search": "1'; DROP TABLE facts; --"}, {"a b": "1"}, {"x": ""}, {"role": "postgres"}]
+)
 async def test_a_setting_that_is_not_plain_is_refused_before_anything_runs(db: Database, knobs: dict[str, str]) -> None:
     a, _ = await _two_tenants(db)
     log = _log_statements(db)
-    with pytest.raises(ValueError, match="not a plain setting"):
+    with pytest.raises(ValueError, match=r"not a plain setting|cannot set the role"):
         async with db.reading(a, knobs=knobs):
             pass
     assert not any("DROP" in sql or "set_config" in sql for sql in log)

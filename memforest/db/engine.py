@@ -97,6 +97,8 @@ def _enter_reading(tenant_id: uuid.UUID, knobs: Mapping[str, str]) -> str:
     simple-protocol string (one round trip; that protocol takes no parameters, so every name and
     value is checked to be plain and written as a literal). ValueError for anything else."""
     settings = {"role": APP_ROLE, "memforest.tenant_id": str(tenant_id), "plan_cache_mode": "force_custom_plan"}
+    if {"role", "memforest.tenant_id"} & set(knobs):
+        raise ValueError("knobs cannot set the role or the tenant")
     settings |= knobs
     for part in (p for item in settings.items() for p in item if not _PLAIN_SETTING.fullmatch(p)):
         raise ValueError(f"not a plain setting: {part!r}")
@@ -106,6 +108,8 @@ def _enter_reading(tenant_id: uuid.UUID, knobs: Mapping[str, str]) -> str:
 async def _run_simple(conn: AsyncConnection, sql: str) -> None:
     """``sql`` on ``conn``'s driver (simple protocol); an error that broke the connection invalidates
     it and is DatabaseUnavailableError (as ``handle_error`` does for SQLAlchemy's statements)."""
+    if conn.invalidated:  # (asking for its driver would silently check out another connection)
+        raise DatabaseUnavailableError()
     try:
         await cast(asyncpg.Connection, (await conn.get_raw_connection()).driver_connection).execute(sql)
     except Exception as exc:
@@ -223,9 +227,10 @@ def _create_engine(
     @event.listens_for(engine.sync_engine.pool, "checkin")
     def _on_checkin(dbapi_connection: Any, record: Any) -> None:
         # a transaction the driver still has open (a reading transaction, Database.reading, that
-        # could not end it) must not reach the next user: SQLAlchemy's reset ends only its own
+        # could not end it) must not reach the next user: SQLAlchemy's reset ends only its own;
+        # nor a connection already closed (a reading checkout is not pinged)
         driver = getattr(dbapi_connection, "_connection", None)
-        if driver is not None and not driver.is_closed() and driver.is_in_transaction():
+        if driver is not None and (driver.is_closed() or driver.is_in_transaction()):
             record.invalidate()
 
     @event.listens_for(engine.sync_engine, "connect")
@@ -375,12 +380,17 @@ class Database:
             driver = cast(asyncpg.Connection, (await conn.get_raw_connection()).driver_connection)
             try:
                 yield conn
-            except BaseException:
+            except Exception:
                 with suppress(Exception):  # (the body's error is the one raised)
-                    if driver.is_in_transaction() and not driver.is_closed():
+                    if driver.is_in_transaction() and not driver.is_closed() and not conn.invalidated:
                         await _run_simple(conn, "ROLLBACK")
-                    if driver.is_in_transaction() and not driver.is_closed():  # (an interrupted statement)
+                with suppress(Exception):  # (a statement interrupted mid-way: the connection goes)
+                    if driver.is_in_transaction() and not conn.invalidated:
                         await conn.invalidate()
+                raise
+            except BaseException:  # cancelled: a statement may still be running on the connection
+                with suppress(Exception):
+                    await conn.invalidate()
                 raise
             with _driver_errors():
                 await _run_simple(conn, "COMMIT")
@@ -392,22 +402,21 @@ class Database:
         and ``enter`` runs on another, which the pool pings as usual."""
         for ping in (False, True):
             stack = AsyncExitStack()
-            unpinged = _UNPINGED.set(not ping)
             try:
-                conn = await stack.enter_async_context(self._tenant_connection(side, begin=False))
+                conn = await stack.enter_async_context(self._tenant_connection(side, begin=False, ping=ping))
             except BaseException:
                 await stack.aclose()
                 raise
-            finally:
-                _UNPINGED.reset(unpinged)
             try:
                 await _run_simple(conn, enter)
-            except DatabaseUnavailableError:
+            except DatabaseUnavailableError:  # (the connection was invalidated)
                 await stack.aclose()
                 if ping:
                     raise
                 continue
-            except BaseException:
+            except BaseException:  # an error or a cancel: ``enter`` may have run, or still be running
+                with suppress(Exception):
+                    await conn.invalidate()
                 await stack.aclose()
                 raise
             await outer.enter_async_context(stack)
@@ -415,9 +424,10 @@ class Database:
         raise AssertionError("unreachable")  # pragma: no cover
 
     @asynccontextmanager
-    async def _tenant_connection(self, side: bool, *, begin: bool) -> AsyncIterator[AsyncConnection]:
+    async def _tenant_connection(self, side: bool, *, begin: bool, ping: bool = True) -> AsyncIterator[AsyncConnection]:
         """A tenant (``side``: side) pool connection once RLS is known to be in force, in SQLAlchemy's
-        transaction (``begin``) or none; SidePoolBusy when the side pool had none free in time."""
+        transaction (``begin``) or none, pre-pinged unless ``ping`` is false; SidePoolBusy when the
+        side pool had none free in time."""
         engine = self.tenant_engine
         if side:
             if self.side_engine is None:
@@ -427,7 +437,11 @@ class Database:
             try:
                 with _driver_errors():  # (a side transaction asks through its own pool: it waits on no other)
                     await self.verify_rls(engine)
-                conn = await stack.enter_async_context(_transaction(engine, self.connect_wait_s, begin=begin))
+                unpinged = _UNPINGED.set(not ping)
+                try:
+                    conn = await stack.enter_async_context(_transaction(engine, self.connect_wait_s, begin=begin))
+                finally:
+                    _UNPINGED.reset(unpinged)
             except PoolTimeout as exc:
                 if side:
                     raise SidePoolBusy() from exc

@@ -16,6 +16,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.db.failures import broken_connection
+from memforest.errors import DatabaseUnavailableError
 
 Row = dict[str, Any]
 
@@ -57,7 +58,8 @@ async def fetch_all(conn: AsyncConnection, sql: str, params: Mapping[str, Any] |
     it (same placeholders, same parameters: ``text()`` binds nothing itself): SQLAlchemy's result
     machinery cost ~2.5 us a row, ~0.8 ms for each of the read path's few-hundred-row statements.
     Outside one (SQLAlchemy opens its transactions lazily, at the first statement) it goes through
-    SQLAlchemy, so a fetch never runs outside the transaction its caller opened. Errors come out as
+    SQLAlchemy, so a fetch never runs outside the transaction its caller opened (on a connection
+    invalidated in it: DatabaseUnavailableError, not another connection). Errors come out as
     SQLAlchemy's would (:func:`_as_sqlalchemy_error`), and one that leaves the connection unusable
     invalidates it, as the engine's error hook does for SQLAlchemy's statements."""
     records = await _driver_fetch(conn, sql, params)
@@ -92,6 +94,8 @@ async def _sqlalchemy_fetch(conn: AsyncConnection, sql: str, params: Mapping[str
 async def _driver_fetch(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None) -> list[Any] | None:
     """The records of ``sql`` run by asyncpg directly inside the caller's transaction (see
     :func:`fetch_all`); None outside a transaction (the caller goes through SQLAlchemy)."""
+    if conn.invalidated:  # (asking for its driver would check out another connection, outside the transaction)
+        raise DatabaseUnavailableError()
     fairy = await conn.get_raw_connection()
     driver = fairy.driver_connection
     if not isinstance(driver, asyncpg.Connection) or not driver.is_in_transaction():
@@ -140,7 +144,8 @@ async def scalar(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | No
 
 
 async def execute(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> int:
-    """Run a statement; return the affected row count."""
+    """Run a statement; return the affected row count (in a reading transaction, which cannot write:
+    the rows it returned)."""
     if await _in_reading(conn):
         return len(await _driver_fetch(conn, sql, params) or [])  # (read-only: a SELECT's rows)
     result = await conn.execute(text(sql), dict(params or {}))
@@ -153,6 +158,8 @@ async def _in_reading(conn: AsyncConnection) -> bool:
     open a transaction of its own)."""
     if conn.in_transaction():
         return False
+    if conn.invalidated:  # (see _driver_fetch)
+        raise DatabaseUnavailableError()
     driver = (await conn.get_raw_connection()).driver_connection
     return isinstance(driver, asyncpg.Connection) and driver.is_in_transaction()
 
