@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sqlalchemy import event
+from support.db import log_statements
 from support.plans import generic_plan, planning
 from test_forest_indexes import FOREST as BIG_FOREST
 from test_forest_indexes import _ingest as ingest_big_forest
@@ -104,21 +104,6 @@ async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Databa
         assert any(n["Node Type"] == "Seq Scan" for nodes in allowed for n in nodes)
 
 
-def _log_statements(db: Database) -> list[tuple[int, str]]:
-    """Every statement the tenant pool's connections run from now on, as (connection, text), in order."""
-    log: list[tuple[int, str]] = []
-    seen: set[int] = set()
-
-    def watch(dbapi_connection: Any, *_: Any) -> None:
-        driver = dbapi_connection.driver_connection
-        if id(driver) not in seen:
-            seen.add(id(driver))
-            driver.add_query_logger(lambda rec, key=id(driver): log.append((key, rec.query)))
-
-    event.listen(db.tenant_engine.sync_engine, "checkout", watch)
-    return log
-
-
 @pytest.mark.parametrize("indexed", [False, True])
 @pytest.mark.parametrize("filtered", [False, True])
 async def test_a_query_reads_the_same_evidence_either_way(
@@ -151,7 +136,7 @@ async def test_a_query_reads_the_same_evidence_either_way(
         res = await query(db, settings, backends, tenant_id, forest, question, source_filter=source)
         return res.strategy, [(e.kind, e.source_id, round(e.score, 9), e.turn_ids, e.tree) for e in res.evidence]
 
-    log = _log_statements(db)
+    log = log_statements(db)
     strategy, got = await evidence_of()
     assert strategy == ("hnsw" if indexed else "exact") and got
     if not filtered:  # after the descent, on its connection: assembly's candidates and provenance, then COMMIT

@@ -8,11 +8,10 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
-from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError
+from support.db import log_statements
 
 from memforest.db import engine
 from memforest.db.engine import Database
@@ -23,21 +22,6 @@ from memforest.store.tenants import ensure_forest, ensure_tenant
 
 _FORESTS = "SELECT name FROM forests ORDER BY name"
 _INSERT_FOREST = "INSERT INTO forests (tenant_id, name) VALUES (:t, 'x') RETURNING forest_id"
-
-
-def _log_statements(db: Database) -> list[str]:
-    """Every statement the tenant pool's connections run from now on, in order."""
-    log: list[str] = []
-    seen: set[int] = set()
-
-    def watch(dbapi_connection: Any, *_: Any) -> None:
-        driver = dbapi_connection.driver_connection
-        if id(driver) not in seen:
-            seen.add(id(driver))
-            driver.add_query_logger(lambda rec: log.append(rec.query))
-
-    event.listen(db.tenant_engine.sync_engine, "checkout", watch)
-    return log
 
 
 async def _two_tenants(db: Database) -> tuple[uuid.UUID, uuid.UUID]:
@@ -59,11 +43,11 @@ async def test_a_reading_transaction_sees_its_tenant_only_as_the_app_role(db: Da
 
 async def test_it_enters_in_one_round_trip_with_its_knobs_and_ends_with_commit(db: Database) -> None:
     a, _ = await _two_tenants(db)
-    log = _log_statements(db)
+    log = log_statements(db)
     async with db.reading(a, knobs={"hnsw.ef_search": "77"}) as conn:
         assert await scalar(conn, "SELECT current_setting('hnsw.ef_search')") == "77"
         assert await scalar(conn, "SELECT current_setting('transaction_read_only')") == "on"
-    enter, *_, end = log
+    enter, *_, end = [sql for _, sql in log]
     assert enter.startswith("BEGIN READ ONLY; SELECT set_config('role'")
     assert "set_config('hnsw.ef_search', '77', true)" in enter
     assert end == "COMMIT"
@@ -85,7 +69,7 @@ async def test_a_write_is_refused_and_changes_nothing(db: Database) -> None:
 
 async def test_the_pool_does_not_ping_for_it_its_first_statement_checks_the_connection(db: Database) -> None:
     a, _ = await _two_tenants(db)
-    log = _log_statements(db)
+    log = log_statements(db)
     async with db.reading(a) as conn:
         first = await scalar(conn, "SELECT pg_backend_pid()")
     async with db.tenant(a) as conn:  # (a transaction of the usual kind is pinged)
@@ -93,7 +77,8 @@ async def test_the_pool_does_not_ping_for_it_its_first_statement_checks_the_conn
     pinged = len(log)
     async with db.reading(a) as conn:
         assert await scalar(conn, "SELECT pg_backend_pid()") == first
-    assert ";" in log[:pinged] and ";" not in log[pinged:]
+    sent = [sql for _, sql in log]
+    assert ";" in sent[:pinged] and ";" not in sent[pinged:]
     async with db.system() as other:  # the database drops the idle pooled connection
         await execute(other, "SELECT pg_terminate_backend(:p)", {"p": first})
     async with db.reading(a) as conn:  # on another connection, without an error
@@ -183,11 +168,11 @@ async def test_a_connection_cut_inside_is_not_replaced_behind_the_callers_back(d
 )
 async def test_a_setting_that_is_not_plain_is_refused_before_anything_runs(db: Database, knobs: dict[str, str]) -> None:
     a, _ = await _two_tenants(db)
-    log = _log_statements(db)
+    log = log_statements(db)
     with pytest.raises(ValueError, match=r"not a plain setting|cannot set the role"):
         async with db.reading(a, knobs=knobs):
             pass
-    assert not any("DROP" in sql or "set_config" in sql for sql in log)
+    assert not any("DROP" in sql or "set_config" in sql for _, sql in log)
 
 
 async def test_a_connection_returned_inside_a_driver_transaction_is_not_handed_out_again(db: Database) -> None:

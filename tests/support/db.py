@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 from memforest.db.embedded import TENANT_LOGIN
 from memforest.db.engine import Database
@@ -30,3 +31,19 @@ async def seed_two_tenants(db: Database) -> tuple[uuid.UUID, uuid.UUID]:
             await conn.execute(text("INSERT INTO tenants (tenant_id, name) VALUES (:t, :n)"), {"t": tid, "n": str(tid)})
             await conn.execute(text("INSERT INTO forests (tenant_id, name) VALUES (:t, 'f')"), {"t": tid})
     return a, b
+
+
+def log_statements(db: Database) -> list[tuple[int, str]]:
+    """Every statement the tenant pool's connections run from now on (their pre-pings included), as
+    (connection, text), in order: asyncpg's query logger on each connection the pool checks out."""
+    log: list[tuple[int, str]] = []
+    seen: set[int] = set()
+
+    def watch(dbapi_connection: Any, *_: Any) -> None:
+        driver = dbapi_connection.driver_connection
+        if id(driver) not in seen:
+            seen.add(id(driver))
+            driver.add_query_logger(lambda rec, key=id(driver): log.append((key, rec.query)))
+
+    event.listen(db.tenant_engine.sync_engine, "checkout", watch)
+    return log
