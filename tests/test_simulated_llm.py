@@ -325,10 +325,12 @@ async def test_doubling_concurrency_past_saturation_does_not_halve_wall_time() -
         ttft_ms=0, tpot_ms=10.0, decode_slowdown_per_seq=0.1, prefill_ms_per_token=0.0, max_num_seqs=4
     )
     with run_server_in_thread(config) as url:
-        one = await _wall_at(url, 4, 1)
-        two = await _wall_at(url, 4, 2)
-        four = await _wall_at(url, 16, 4)
-        eight = await _wall_at(url, 16, 8)
+        # the least of two runs each: a shared machine's stalls only ever add time (one inflated run
+        # of ``four`` once made ``eight`` look 0.67x of it)
+        one = min([await _wall_at(url, 4, 1) for _ in range(2)])
+        two = min([await _wall_at(url, 4, 2) for _ in range(2)])
+        four = min([await _wall_at(url, 16, 4) for _ in range(2)])
+        eight = min([await _wall_at(url, 16, 8) for _ in range(2)])
         stats = (await httpx.AsyncClient().get(url.removesuffix("/v1") + "/stats")).json()
     assert two < 0.75 * one  # below saturation, more concurrency pays
     assert eight > 0.7 * four  # past max_num_seqs=4 the extra requests only queue (halving would be 0.5)
