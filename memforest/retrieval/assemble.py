@@ -269,16 +269,19 @@ def _doc_terms(text: str) -> frozenset[str]:
 
 
 def _lexical(items: Sequence[_Item], query_terms: set[str]) -> list[float]:
+    """Each item's share of the query terms' BM25-style idf weight (idf over the candidates)."""
     if not query_terms:
         return [0.0] * len(items)
-    docs = [_doc_terms(it.text) for it in items]
-    n = len(docs)
-    idf: dict[str, float] = {}
-    for t in query_terms:
-        df = sum(1 for d in docs if t in d)
-        idf[t] = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+    order = list(query_terms)  # (sums in the set's order, as before: the same floats to the last bit)
+    hits = [query_terms & _doc_terms(it.text) for it in items]  # (set intersections: the loops in C)
+    df = dict.fromkeys(order, 0)
+    for h in hits:
+        for t in h:
+            df[t] += 1
+    n = len(hits)
+    idf = {t: math.log(1.0 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
     total = sum(idf.values()) or 1.0
-    return [sum(idf[t] for t in query_terms if t in d) / total for d in docs]
+    return [sum(idf[t] for t in order if t in h) / total if h else 0.0 for h in hits]
 
 
 def rerank(
@@ -298,9 +301,10 @@ def rerank(
     position = {t: (i / (len(times) - 1) if len(times) > 1 else 1.0) for i, t in enumerate(times)}
     prefer_late = (cues.anchor_side == "before" or cues.wants_latest or cues.present_tense) and not cues.wants_earliest
     prefer_early = cues.anchor_side == "after" or cues.wants_earliest
+    w_sim, w_lex, w_tree, tree_score = preset.w_sim, preset.w_lex, preset.w_tree, tree_scores.get
     for it, lx, ok in zip(items, lex, in_window, strict=True):
-        tree = max((tree_scores.get(tid, 0.0) for tid in it.tree_ids), default=0.0) / best_tree
-        score = preset.w_sim * it.sim + preset.w_lex * lx + preset.w_tree * tree
+        tree = max([tree_score(tid, 0.0) for tid in it.tree_ids], default=0.0) / best_tree
+        score = w_sim * it.sim + w_lex * lx + w_tree * tree
         if cues.has_window:
             score += preset.time_in_window if ok else preset.time_out_of_window
         if ok and (prefer_late or prefer_early) and it.start in position:
