@@ -24,7 +24,7 @@ from memforest.retrieval import browse, query
 from memforest.retrieval.browse import OUT_OF_WINDOW_PENALTY
 from memforest.retrieval.filters import SourceFilter
 from memforest.settings import Settings
-from memforest.store import evidence
+from memforest.store import evidence, recall_channels
 from memforest.store.browse.descent import beam_descent
 from memforest.store.sql import Conn, _positional, execute, fetch_all, scalar
 
@@ -147,3 +147,41 @@ async def test_a_query_reads_the_same_evidence_either_way(
     refuse["on"] = True
     assert await evidence_of() == (strategy, got)
     assert switched == [(not filtered, not filtered), (not filtered, False)]
+
+
+@pytest.mark.parametrize("indexed", [False, True])
+async def test_the_descent_plans_once_per_connection_unless_a_vector_search_may_follow(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, indexed: bool
+) -> None:
+    """After the vector channels, a query that will only read by key (no event anchor, no source
+    filter) runs its descent on generic plans (ADR 0022, session 24); one with an anchor, whose
+    nearest facts may need the forest's own graphs, or a source filter keeps custom plans. The
+    evidence equals that of the same query kept on custom plans."""
+    if indexed:
+        settings = small_threshold(settings, 3)
+        tenant_id, _ = await ingest_big_forest(db, settings)
+        forest, plain, anchored = BIG_FOREST, "What is the cat called?", "What was the cat called before the move?"
+    else:
+        tenant_id = await build_forest(db, "t", "shop", FACTS)
+        forest, plain, anchored = "shop", QUESTION, "What did Dana repair before the lamp?"
+    backends = build_backends(settings)
+    seen: list[tuple[str, str]] = []
+    real = browse.beam_descent
+
+    async def descent(conn: Conn, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        seen.append(await planning(conn))
+        return await real(conn, *args, **kwargs)
+
+    monkeypatch.setattr(browse, "beam_descent", descent)
+
+    async def evidence_of(question: str, **kw: Any) -> list[tuple[Any, ...]]:
+        res = await query(db, settings, backends, tenant_id, forest, question, **kw)
+        return [(e.kind, e.source_id, round(e.score, 9), e.turn_ids, e.tree) for e in res.evidence]
+
+    got = await evidence_of(plain)
+    await evidence_of(anchored)
+    await evidence_of(plain, source_filter=SourceFilter(session_ids=("s0", "S1")))
+    assert seen == [("force_generic_plan", "off"), ("force_custom_plan", "on"), ("force_custom_plan", "on")]
+    monkeypatch.setattr(recall_channels, "GENERIC_PLANS_NEXT", recall_channels.CUSTOM_PLANS_AGAIN)
+    assert await evidence_of(plain) == got and got
+    assert seen[-1] == ("force_custom_plan", "on")

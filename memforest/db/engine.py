@@ -76,6 +76,8 @@ KEY_LOOKUP_PLANS = f"(SELECT {_set_configs(GENERIC_PLANS)})"
 # A column expression (the empty string) that hands the rest of the transaction back to
 # ``CUSTOM_PLANS``, as a statement run on ``GENERIC_PLANS`` may have to (session 22).
 CUSTOM_PLANS_AGAIN = f"left({_set_configs(CUSTOM_PLANS)}, 0)"
+# The same empty string switching the rest of the transaction to ``GENERIC_PLANS`` (session 24).
+GENERIC_PLANS_NEXT = f"left({_set_configs(GENERIC_PLANS)}, 0)"
 
 
 @lru_cache(maxsize=16)

@@ -135,6 +135,7 @@ async def _read_channels(
     indexed: bool,
     as_of: datetime | None,
     scope_kinds: Sequence[str] | None,
+    generic_next: bool = False,
 ) -> list[RowView]:
     """The rows of the channels of ``parts`` for ``question`` (``q`` None without vector channels):
     through the forest's own indexes when it has them, else by scanning it, full text included."""
@@ -158,6 +159,7 @@ async def _read_channels(
         scan_text=not indexed,  # no index of its own: full-text candidates from the forest's rows too
         as_of=as_of,
         parts=parts,
+        generic_next=generic_next,
     )
 
 
@@ -212,33 +214,37 @@ async def recall(
     scope_kinds: Sequence[str] | None = None,
     indexed: bool | None = None,
     lexical: Awaitable[LexicalRows | None] | None = None,
+    generic_next: bool = False,
 ) -> RecallResult:
     """Rank the forest's trees for ``question`` and keep the top ``preset.top_trees``: every channel
     in one statement, or the vector channels alone when the full-text channels' rows come as
     ``lexical`` (:func:`lexical_beside`, awaited after the vector channels' statement; read here
     after all when it brings none, or rows of another forest of that name). First, unless the
     caller says whether the forest has its own indexes, a round trip to ask the catalogue and set
-    the HNSW knobs."""
+    the HNSW knobs. ``generic_next`` (with ``lexical``): the caller's next statements read by key
+    only and run on generic plans (``recall_channels.channels_sql``)."""
     # a forest is searched by index only through its own indexes (ADR 0024); a caller that looked
     # the forest up with channels.forest_for_recall knows (and has set the knobs)
     if indexed is None:
         indexed = await channels.indexed_and_knobs(conn, forest_id, preset.hnsw_ef_search)
     exact = not indexed
 
-    async def read(parts: Sequence[channels.ChannelPart]) -> list[RowView]:
+    async def read(parts: Sequence[channels.ChannelPart], generic_next: bool = False) -> list[RowView]:
         return await _read_channels(
             conn, tenant_id, forest_id, question, q, preset, parts,
-            indexed=not exact, as_of=as_of, scope_kinds=scope_kinds,
+            indexed=not exact, as_of=as_of, scope_kinds=scope_kinds, generic_next=generic_next,
         )  # fmt: skip
 
     if lexical is None:
         got = await read(channels.PARTS)
     else:
-        got = await read(("vector",))
+        got = await read(("vector",), generic_next)
         beside = await lexical
         if beside is not None and beside.forest_id == forest_id:
             got = beside.rows + got  # (this transaction's tree rows last: they are the ones kept)
         else:  # the side pool was busy, or the name found no forest yet or another one (deleted and made again)
+            if generic_next:  # (full text is planned for its forest and may scan it: custom plans)
+                await channels.plans_as_usual(conn)
             got = await read(("lexical",)) + got
     channel = _by_channel(got)
     trees = {int(r["id"]): r for r in channel.get("tree", ())}

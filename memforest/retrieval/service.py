@@ -276,6 +276,9 @@ async def query(
         # emb mode: forest lookup (none when the cache knows the name), recall, browse and assembly
         # in one tenant transaction (no model call in between but the rare anchor embedding)
         planned_once = known is not None and known.indexed  # (recall_knobs: its vector channels' plan)
+        # after recall, an emb query without an event anchor or a source filter reads by key only
+        # (temporal plan, beam descent, assembly): on generic plans, made once per connection
+        key_lookups_next = mode_used == "emb" and anchor_text is None and not filtered and lexical is not None
         async with db.reading(tenant_id, knobs=recall_knobs(preset.hnsw_ef_search, planned_once=planned_once)) as conn:
             t0 = time.perf_counter()
             found = known or await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
@@ -284,8 +287,9 @@ async def query(
 
             async def recall_in(found: RecallForest, beside: Awaitable[LexicalRows | None] | None) -> RecallResult:
                 return await recall(
-                    conn, tenant_id, found.forest.forest_id, question, qvec, preset,
-                    as_of=as_of, scope_kinds=scope_kinds, indexed=found.indexed, lexical=beside,
+                    conn, tenant_id, found.forest.forest_id, question, qvec, preset, as_of=as_of,
+                    scope_kinds=scope_kinds, indexed=found.indexed, lexical=beside,
+                    generic_next=key_lookups_next and beside is not None,
                 )  # fmt: skip
 
             recalled = await recall_in(found, lexical)
@@ -305,6 +309,8 @@ async def query(
             cues: TimeCues = parse_time_cues(question, as_of or found.latest or datetime.now(UTC))
             timings["cues"] = _ms(t_cues)
             anchor_time = None
+            if cues.anchor_text and key_lookups_next and recalled.forest is not None:
+                await plans_as_usual(conn)  # (the forest's "now" found an anchor the first reading did not)
             if cues.anchor_text:
                 if cues.anchor_text == anchor_text:
                     anchor_vec = vecs[1]

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from memforest.db.engine import CUSTOM_PLANS_AGAIN, GENERIC_PLANS
+from memforest.db.engine import CUSTOM_PLANS_AGAIN, GENERIC_PLANS, GENERIC_PLANS_NEXT
 from memforest.errors import NotFoundError
 from memforest.store.forest_indexes import INDEXED_SQL, indexed_sql
 from memforest.store.recall import (
@@ -141,10 +141,13 @@ _VECTOR_IDS = (
 # with sequential scans allowed (``CUSTOM_PLANS_AGAIN``, an empty string), whatever
 # :func:`recall_knobs` opened the transaction with; without the row (the forest is gone), the
 # caller does (:func:`plans_as_usual`). In the one-statement form the full-text channels' functions
-# come after this row, so they too run on custom plans.
+# come after this row, so they too run on custom plans. A caller whose next statements read by
+# key only (the ``emb`` beam descent, assembly) asks for ``GENERIC_PLANS_NEXT`` instead
+# (``generic_next``; the vector part alone): their plans are then made once per connection and the
+# descent is not planned on every query (~0.4 ms at 1K and at 100K facts; ADR 0022, session 24).
 _FOREST_ROW = (
     f"SELECT 'forest', f.forest_id, NULL, NULL, NULL, CASE WHEN {indexed_sql('f.forest_id')} THEN 'indexed' "
-    f"ELSE 'exact' END, f.name || {CUSTOM_PLANS_AGAIN}, "
+    "ELSE 'exact' END, f.name || {plans_next}, "
     "(SELECT CAST(extract(epoch FROM max(s.time)) * 1000000 AS bigint) "
     "FROM sessions s WHERE s.tenant_id = :t AND s.forest_id = f.forest_id), NULL "
     "FROM forests f WHERE f.tenant_id = :t AND f.forest_id = :f"
@@ -268,12 +271,14 @@ def channels_sql(
     parts: Sequence[ChannelPart] = PARTS,
     dim: int = 0,
     forest_id: int | None = None,
+    generic_next: bool = False,
 ) -> str:
     """The statement of the recall channels of ``parts`` (both: every channel in one statement), for
     an exact or HNSW forest (whose node graphs are read for vectors of ``dim``); full-text
     candidates from the forest's rows (``scan_text``) or its GIN indexes. ``forest_id``: the forest
     written into the statement instead of its ``:f`` parameter (a generic plan of it can then use
-    the forest's own partial indexes: ``recall_knobs``)."""
+    the forest's own partial indexes: ``recall_knobs``). ``generic_next`` (the vector part alone):
+    its forest row switches the rest of the transaction to generic plans, not back to custom ones."""
     visible = fact_visibility(as_of)
     order = node_graph_order(dim)
     facts = (NEAREST_FACTS_EXACT if exact else NEAREST_FACTS_HNSW).format(visible=visible, lim=":nf")
@@ -299,10 +304,13 @@ def channels_sql(
         raise ValueError("channels_sql needs at least one part")
     if not exact and "vector" in parts and dim < 1:
         raise ValueError("the vector channels of an indexed forest need the vectors' dimension")
+    if generic_next and tuple(parts) != ("vector",):
+        raise ValueError("only the vector part alone may hand the transaction to generic plans")
     ctes = ", ".join(ctes.format(**pieces) for ctes, _, _ in chosen)
     ids = " UNION ".join(part_ids for _, part_ids, _ in chosen)
     rows = " UNION ALL ".join(part_rows for _, _, part_rows in chosen)
     sql = f"WITH {ctes}, ids(tree_id) AS ({ids}) {_HEADER} UNION ALL {rows} UNION ALL {_TREE_ROWS}"
+    sql = sql.replace("{plans_next}", GENERIC_PLANS_NEXT if generic_next else CUSTOM_PLANS_AGAIN)
     return sql if forest_id is None else _FOREST_PARAM.sub(str(int(forest_id)), sql)
 
 
@@ -320,12 +328,14 @@ async def recall_channels(
     scan_text: bool,
     as_of: datetime | None,
     parts: Sequence[ChannelPart] = PARTS,
+    generic_next: bool = False,
 ) -> list[RowView]:
     """The rows of the channels of ``parts`` (default: every channel): ``ch, id, s, trees, cell,
     kind, label, root, height`` (see the module docstring), with the ``tree`` rows of the trees
     they name; rows of one channel come in no particular order. ``scan_text`` (a forest without its
     own indexes) finds full-text candidates by reading the forest's rows instead of its GIN indexes
-    (migration 0014). ``q`` may be None when ``parts`` has no vector channel."""
+    (migration 0014). ``q`` may be None when ``parts`` has no vector channel. ``generic_next``: see
+    :func:`channels_sql`."""
     tsq = " | ".join(terms) if terms else None
     pairs = [f"({a} & {b})" for i, a in enumerate(terms) for b in terms[i + 1 :]]
     params: dict[str, Any] = {
@@ -346,5 +356,7 @@ async def recall_channels(
     dim = 0 if q is None else len(q)
     # an indexed forest's vector channels name it by a literal (their generic plan: recall_knobs)
     literal = forest_id if not exact and "vector" in parts else None
-    sql = channels_sql(exact, as_of, scan_text=scan_text, parts=parts, dim=dim, forest_id=literal)
+    sql = channels_sql(
+        exact, as_of, scan_text=scan_text, parts=parts, dim=dim, forest_id=literal, generic_next=generic_next
+    )
     return await fetch_rows(conn, sql, params)
