@@ -2,7 +2,10 @@
 leaves) and session trees (cell leaves), bulk-loaded with COPY (the write pipeline is not the
 subject there). Internal nodes get a time-interval summary and the normalised mean of their
 children's embeddings. The large forests' own HNSW indexes are built afterwards by the product's
-maintenance code (``memforest.pipeline.forest_indexes``), as ``memforest db index-forests`` would."""
+maintenance code (``memforest.pipeline.forest_indexes``), as ``memforest db index-forests`` would.
+Each fact has its turn's speaker, as the write pipeline stores it: a temporal question naming someone
+looks the name up among the forest's speakers (without them that lookup found an empty index and
+cost nothing, where a real forest's took time growing with it: migration 0020, ADR 0029)."""
 
 from __future__ import annotations
 
@@ -68,7 +71,7 @@ COLUMNS = {
     "turns": ["tenant_id", "turn_id", "forest_id", "session_id", "seq", "external_id", "speaker", "text", "time"],
     "cells": ["tenant_id", "cell_id", "forest_id", "session_id", "seq", "turn_from", "turn_to", "text", "t_start",
               "t_end", "extracted_at"],
-    "facts": ["tenant_id", "fact_id", "forest_id", "text", "text_hash", "kind", "entities", "valid_from",
+    "facts": ["tenant_id", "fact_id", "forest_id", "text", "text_hash", "kind", "entities", "speaker", "valid_from",
               "recorded_at", "embedding"],
     "fact_sources": ["tenant_id", "fact_id", "turn_id", "cell_id", "forest_id", "session_id"],
     "trees": ["tenant_id", "tree_id", "forest_id", "kind", "key", "label", "fanout", "root_node_id", "height",
@@ -175,8 +178,8 @@ def synth_forest(
                 rows.add("turns", (tenant_id, tid, forest_id, sid, seq, f"D{s0 // 20 + 1}:{seq + 1}", name,
                                    texts[i], t))  # fmt: skip
                 fid = ids.take("facts")
-                rows.add("facts", (tenant_id, fid, forest_id, texts[i], f"{forest_id}-{fid}", "event", [name], t,
-                                   now, vecs[i]))  # fmt: skip
+                rows.add("facts", (tenant_id, fid, forest_id, texts[i], f"{forest_id}-{fid}", "event", [name], name,
+                                   t, now, vecs[i]))  # fmt: skip
                 rows.add("fact_sources", (tenant_id, fid, tid, cid, forest_id, sid))
                 by_name.setdefault(name, []).append((t, texts[i], vecs[i], "fact", fid))
         _build_tree(rows, ids, tenant_id, forest_id, "session", f"S{s0 // 20 + 1}", cell_leaves)

@@ -1,0 +1,84 @@
+"""A temporal question's subject lookups under row-level security (migration 0020, ADR 0029): they
+read the speaker and subject indexes, not every fact of the forest, and keep to the caller's tenant."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import text
+
+from memforest.db.engine import Database
+from memforest.store import temporal as store
+from memforest.store.sql import Conn, scalar
+
+_BASE = datetime(2024, 1, 1, tzinfo=UTC)
+# the facts of the forest the lookups touch, this transaction (the functions' reads as the owner count too)
+_FETCHED = (
+    "SELECT pg_stat_get_xact_tuples_fetched('facts'::regclass) + pg_stat_get_xact_tuples_returned('facts'::regclass)"
+)
+
+
+async def _forest(db: Database, name: str, others: int) -> tuple[uuid.UUID, int]:
+    """A tenant with one forest: ``others`` facts said by Blake, and three about Alice (one her own
+    state with a subject, two she said)."""
+    tenant = uuid.uuid4()
+    async with db.system() as conn:
+        await conn.execute(text("INSERT INTO tenants (tenant_id, name) VALUES (:t, :n)"), {"t": tenant, "n": name})
+        forest = (
+            await conn.execute(
+                text("INSERT INTO forests (tenant_id, name) VALUES (:t, 'f') RETURNING forest_id"), {"t": tenant}
+            )
+        ).scalar_one()
+        rows = [("Blake", None, f"Blake mentioned item {i}") for i in range(others)]
+        rows += [("Blake", "Alice", "Alice lives in Davis"), ("Alice", None, "I moved"), ("Alice", None, "I sold it")]
+        for i, (speaker, subject, fact) in enumerate(rows):
+            await conn.execute(
+                text(
+                    "INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, speaker, subject, valid_from) "
+                    "VALUES (:t, :f, :x, :h, 'event', :sp, :su, :v)"
+                ),
+                {"t": tenant, "f": forest, "x": fact, "h": f"{name}-{i}", "sp": speaker, "su": subject,
+                 "v": _BASE + timedelta(minutes=i)},
+            )  # fmt: skip
+        await conn.execute(text("ANALYZE facts"))
+    return tenant, forest
+
+
+async def _no_scans(conn: Conn) -> None:
+    """Sequential scans off, as a large forest would make the planner choose: on a small table
+    the planner may read it all whatever the indexes, which would hide the difference."""
+    await conn.execute(text("SET LOCAL enable_seqscan = off"))
+
+
+async def test_lookups_read_the_subjects_facts_not_the_forest(db: Database) -> None:
+    tenant, forest = await _forest(db, "lookups", others=300)
+    async with db.tenant(tenant) as conn:
+        await _no_scans(conn)
+        before = int(await scalar(conn, _FETCHED))
+        assert await store.known_subjects(conn, tenant, forest, ["alice", "blake", "nobody"]) == {"alice", "blake"}
+        facts = await store.subject_facts(conn, tenant, forest, "Alice", None)
+        read = int(await scalar(conn, _FETCHED)) - before
+    # her subject's fact, and the two she said that have no subject of their own
+    assert [f["text"] for f in facts] == ["Alice lives in Davis", "I moved", "I sold it"]
+    # a probe per name stops at its first row; her facts are three (before migration 0020 the
+    # policy kept ``lower(...)`` out of the index conditions: every fact of the forest was read)
+    assert read < 30, read
+
+
+async def test_lookups_keep_to_the_callers_tenant(db: Database) -> None:
+    a, _ = await _forest(db, "tenant-a", others=1)
+    b, forest_b = await _forest(db, "tenant-b", others=1)
+    async with db.tenant(a) as conn:  # tenant B's forest id, asked for as tenant A
+        assert await store.known_subjects(conn, a, forest_b, ["alice", "blake"]) == set()
+        assert await store.subject_facts(conn, a, forest_b, "alice", None) == []
+    async with db.tenant(b) as conn:
+        assert await store.known_subjects(conn, b, forest_b, ["alice", "blake"]) == {"alice", "blake"}
+        assert len(await store.subject_facts(conn, b, forest_b, "alice", None)) == 3
+    async with db.engine.begin() as conn:  # no tenant set
+        await conn.execute(text("SET LOCAL ROLE memforest_app"))
+        counts = [
+            (await conn.execute(text(f"SELECT count(*) FROM {call}"), {"f": forest_b})).scalar()
+            for call in ("memforest_known_subjects(:f, ARRAY['alice'])", "memforest_subject_facts(:f, 'alice')")
+        ]
+    assert counts == [0, 0]
