@@ -24,6 +24,7 @@ from tqdm import tqdm
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.errors import NotFoundError
+from memforest.rules import entity_key
 from memforest.store.sql import execute, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant, get_forest
 
@@ -92,10 +93,11 @@ def _unit(v: Vec) -> Vec:
 
 
 def _build_tree(
-    rows: Rows, ids: Ids, tenant_id: uuid.UUID, forest_id: int, kind: str, key: str,
+    rows: Rows, ids: Ids, tenant_id: uuid.UUID, forest_id: int, kind: str, label: str,
     leaves: list[tuple[datetime, str, Vec, str, int]],
 ) -> None:  # fmt: skip
-    """Bottom-up B+-tree over time-ordered leaves ``(time, text, vec, source_kind, source_id)``."""
+    """Bottom-up B+-tree over time-ordered leaves ``(time, text, vec, source_kind, source_id)``; an
+    entity tree is keyed as the pipeline keys it (``rules.entity_key`` of its label)."""
     tree_id = ids.take("trees")
     n = len(leaves)
     # level 0
@@ -127,7 +129,8 @@ def _build_tree(
             parents.append((pid, t0, t1, summary, vec))
         level = parents
     root = level[0][0]
-    rows.add("trees", (tenant_id, tree_id, forest_id, kind, key, key, FANOUT, root, depth, n))
+    key = entity_key(label) if kind == "entity" else label
+    rows.add("trees", (tenant_id, tree_id, forest_id, kind, key, label, FANOUT, root, depth, n))
     for r in node_rows:
         rows.add("nodes", tuple(r))
 

@@ -144,7 +144,8 @@ async def test_a_query_reads_the_same_evidence_either_way(
         after = [sql for key, sql in log[at + 1 :] if key == log[at][0]]
         assert after[:2] == [_positional(evidence._CANDIDATES_IN_TREES)[0], _positional(evidence._PROVENANCE)[0]]
         assert [sql.strip().rstrip(";").upper() for sql in after[2:3]] == ["COMMIT"]
-    refuse["on"] = True
+    refuse["on"] = True  # (and the vector channels' switch before the descent: session 24)
+    monkeypatch.setattr(recall_channels, "GENERIC_PLANS_NEXT", recall_channels.CUSTOM_PLANS_AGAIN)
     assert await evidence_of() == (strategy, got)
     assert switched == [(not filtered, not filtered), (not filtered, False)]
 

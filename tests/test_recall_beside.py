@@ -88,7 +88,9 @@ async def test_the_named_trees_are_read_by_primary_key_not_by_scanning_the_fores
 ) -> None:
     """Each channel statement closes with the rows of the ~100 trees its channels named: probed
     through ``pk_trees``, not a scan of every tree of the forest joined to them (0.8 ms of each
-    statement at 5,000 trees; ADR 0024, session 12)."""
+    statement at 5,000 trees; ADR 0024, session 12). The label channel finds the entity trees
+    named by the question's words through the trees' unique key, not by filtering every entity
+    tree of the forest (``lower(label)`` could not be an index condition under the policy; ADR 0029)."""
     tenant_id = await _forest(db, settings)
     statements: list[tuple[str, dict[str, Any]]] = []
     fetch = recall_channels.fetch_rows
@@ -117,6 +119,9 @@ async def test_the_named_trees_are_read_by_primary_key_not_by_scanning_the_fores
         for sql, params in statements:
             plan = "\n".join(str(r["QUERY PLAN"]) for r in await fetch_all(conn, "EXPLAIN " + sql, params))
             assert "using pk_trees on trees t " in plan and "Scan on trees t " not in plan
+            if "lab AS" in sql:
+                assert "using uq_trees_key on trees" in plan and "ix_trees_forest_kind" not in plan, plan
+    assert sum("lab AS" in sql for sql, _ in statements) == 1
 
 
 @pytest.mark.parametrize("indexed", [False, True], ids=["exact", "own-indexes"])

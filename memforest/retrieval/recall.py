@@ -153,7 +153,7 @@ async def _read_channels(
         q,
         query_terms(question),
         list(scope_kinds) if scope_kinds else ["session", "entity", "scene"],
-        sorted({t.lower() for t in tokenize(question)} - STOPWORDS),
+        sorted({t.casefold() for t in tokenize(question)} - STOPWORDS),  # (entity trees' keys: casefolded)
         limits,
         exact=not indexed,
         scan_text=not indexed,  # no index of its own: full-text candidates from the forest's rows too

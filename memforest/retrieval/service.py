@@ -296,7 +296,7 @@ async def query(
             if known is not None and (recalled.forest is None or recalled.forest.forest.name != forest_name):
                 # the name means another forest now, or none: look it up (NotFoundError) and read again
                 cache.drop(tenant_id, forest_name)
-                if planned_once:  # (the statement that turns the plan settings back may have found no forest)
+                if planned_once or key_lookups_next:  # (the forest row's switch, or no row to turn them back)
                     await plans_as_usual(conn)
                 t_lookup = time.perf_counter()
                 found = await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)

@@ -18,7 +18,9 @@ Channels (each bounded by its own LIMIT, none reads the whole forest):
   a capped candidate set: first the rows matching at least two of the question's terms (up to
   ``cap``), then rows matching any term (up to ``cap``), so the ranking costs at most ``2 * cap``
   rows whatever the forest's size;
-- ``label``: entity trees whose label is a word of the question;
+- ``label``: entity trees whose label is a word of the question: their key (``rules.entity_key`` of
+  the label) through the trees' unique key, a lookup the tenant's policy allows (``lower(label)``,
+  not leakproof, filtered every entity tree of the forest: ADR 0029);
 - ``tree``: the tree rows (kind, label, root, height) of every tree named above (no root summary:
   only ``llm`` mode reads one, for its few top trees, in a statement of its own).
 """
@@ -126,7 +128,7 @@ _HEADER = (
 _VECTOR_CTES = (
     "rt AS MATERIALIZED ({roots}), fh AS MATERIALIZED ({facts}), ch AS MATERIALIZED ({cells}), "
     "lab AS MATERIALIZED (SELECT tree_id, n_leaves FROM trees WHERE tenant_id = :t AND forest_id = :f "
-    "AND kind = 'entity' AND lower(label) = ANY(:names)), "
+    "AND kind = 'entity' AND key = ANY(:names)), "
     "fx AS MATERIALIZED (SELECT fact_id, sim, {fact_trees} AS trees FROM fh), "
     "cx AS MATERIALIZED (SELECT leaf_cell_id, sim, {cell_trees} AS trees FROM ch)"
 )

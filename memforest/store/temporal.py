@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
+from memforest.rules import entity_key
 from memforest.store.sql import Conn, Row, fetch_all
 
 # One probe per name (each stops at its first row), not every fact of the forest a name matches
@@ -37,7 +38,7 @@ _FACTS_BY_ID = (
 )
 _ENTITY_ROOT = (
     "SELECT tr.root_node_id FROM trees tr WHERE tr.tenant_id = :t AND tr.forest_id = :f "
-    "AND tr.kind = 'entity' AND lower(tr.label) = :s AND tr.root_node_id IS NOT NULL ORDER BY tr.tree_id LIMIT 1"
+    "AND tr.kind = 'entity' AND tr.key = :s AND tr.root_node_id IS NOT NULL ORDER BY tr.tree_id LIMIT 1"
 )
 _CHILDREN = (
     "SELECT node_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end FROM nodes "
@@ -85,7 +86,7 @@ async def facts_naming(
 
 async def entity_root(conn: Conn, tenant_id: uuid.UUID, forest_id: int, subject: str) -> int | None:
     """The root node of the subject's entity tree, None when it has none."""
-    rows = await fetch_all(conn, _ENTITY_ROOT, {"t": tenant_id, "f": forest_id, "s": subject.casefold()})
+    rows = await fetch_all(conn, _ENTITY_ROOT, {"t": tenant_id, "f": forest_id, "s": entity_key(subject)})
     return int(rows[0]["root_node_id"]) if rows else None
 
 

@@ -17,7 +17,8 @@ written out (as the full-text functions of migrations 0013-0014 do), so the expr
 serve them:
 
 - ``memforest_known_subjects(forest, names)``: those of ``names`` (lower case) that are a speaker
-  or a fact subject of the forest, or the label of one of its entity trees;
+  or a fact subject of the forest, or the key of one of its entity trees (``rules.entity_key`` of
+  its label: the trees' unique key serves it);
 - ``memforest_subject_facts(forest, subject)``: the facts whose subject is ``subject``, or that have
   none and whose speaker is, with the columns the temporal read path reads (visibility is the
   caller's). Granted to ``memforest_app`` only.
@@ -55,7 +56,7 @@ WHERE EXISTS (SELECT 1 FROM facts x WHERE x.tenant_id = {_TENANT} AND x.forest_i
    OR EXISTS (SELECT 1 FROM facts x WHERE x.tenant_id = {_TENANT} AND x.forest_id = p_forest
               AND x.subject IS NOT NULL AND lower(x.subject) = n.name)
    OR EXISTS (SELECT 1 FROM trees tr WHERE tr.tenant_id = {_TENANT} AND tr.forest_id = p_forest
-              AND tr.kind = 'entity' AND lower(tr.label) = n.name)
+              AND tr.kind = 'entity' AND tr.key = n.name)
 $fn$
 """
     )
