@@ -22,7 +22,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from memforest.db import migrate, rls
-from memforest.db.failures import broken_connection, database_unavailable, unencodable
+from memforest.db.failures import broken_connection, database_unavailable, raw_connection, unencodable
 from memforest.db.rls import APP_ROLE
 from memforest.errors import (
     ConfigurationError,
@@ -110,10 +110,8 @@ def _enter_reading(tenant_id: uuid.UUID, knobs: Mapping[str, str]) -> str:
 async def _run_simple(conn: AsyncConnection, sql: str) -> None:
     """``sql`` on ``conn``'s driver (simple protocol); an error that broke the connection invalidates
     it and is DatabaseUnavailableError (as ``handle_error`` does for SQLAlchemy's statements)."""
-    if conn.invalidated:  # (asking for its driver would silently check out another connection)
-        raise DatabaseUnavailableError()
     try:
-        await cast(asyncpg.Connection, (await conn.get_raw_connection()).driver_connection).execute(sql)
+        await cast(asyncpg.Connection, (await raw_connection(conn)).driver_connection).execute(sql)
     except Exception as exc:
         if not broken_connection(exc):
             raise

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import asyncpg
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from memforest.errors import is_driver_error
+from memforest.errors import DatabaseUnavailableError, is_driver_error
 
 # SQLSTATE classes meaning "the server is not there for us": 08 connection exception, 57P01-05
 # admin/crash shutdown, cannot connect now (starting up or shutting down), database dropped.
@@ -61,3 +63,13 @@ def unencodable(exc: BaseException) -> bool:
     """Whether the driver could not even send a parameter: text that is not UTF-8 (a lone
     surrogate, which JSON's escapes can carry), refused before it reaches the server."""
     return any(isinstance(e, UnicodeEncodeError) for e in _error_chain(exc))
+
+
+async def raw_connection(conn: AsyncConnection) -> Any:
+    """The pool's connection under ``conn`` (its ``driver_connection`` is asyncpg's), for a statement
+    of a transaction the driver runs; DatabaseUnavailableError once ``conn`` was invalidated:
+    SQLAlchemy would silently check out another connection, outside the transaction and without
+    the tenant's role (ADR 0022, session 23)."""
+    if conn.invalidated:
+        raise DatabaseUnavailableError()
+    return await conn.get_raw_connection()

@@ -289,7 +289,7 @@ async def query(
                 return await recall(
                     conn, tenant_id, found.forest.forest_id, question, qvec, preset, as_of=as_of,
                     scope_kinds=scope_kinds, indexed=found.indexed, lexical=beside,
-                    generic_next=key_lookups_next and beside is not None,
+                    generic_next=key_lookups_next,
                 )  # fmt: skip
 
             recalled = await recall_in(found, lexical)

@@ -15,8 +15,7 @@ from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from memforest.db.failures import broken_connection
-from memforest.errors import DatabaseUnavailableError
+from memforest.db.failures import broken_connection, raw_connection
 
 Row = dict[str, Any]
 
@@ -94,9 +93,7 @@ async def _sqlalchemy_fetch(conn: AsyncConnection, sql: str, params: Mapping[str
 async def _driver_fetch(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None) -> list[Any] | None:
     """The records of ``sql`` run by asyncpg directly inside the caller's transaction (see
     :func:`fetch_all`); None outside a transaction (the caller goes through SQLAlchemy)."""
-    if conn.invalidated:  # (asking for its driver would check out another connection, outside the transaction)
-        raise DatabaseUnavailableError()
-    fairy = await conn.get_raw_connection()
+    fairy = await raw_connection(conn)
     driver = fairy.driver_connection
     if not isinstance(driver, asyncpg.Connection) or not driver.is_in_transaction():
         return None
@@ -158,9 +155,7 @@ async def _in_reading(conn: AsyncConnection) -> bool:
     open a transaction of its own)."""
     if conn.in_transaction():
         return False
-    if conn.invalidated:  # (see _driver_fetch)
-        raise DatabaseUnavailableError()
-    driver = (await conn.get_raw_connection()).driver_connection
+    driver = (await raw_connection(conn)).driver_connection
     return isinstance(driver, asyncpg.Connection) and driver.is_in_transaction()
 
 
