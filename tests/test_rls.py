@@ -56,19 +56,27 @@ async def test_no_tenant_set_sees_nothing(db: Database) -> None:
         assert (await conn.execute(text("SELECT count(*) FROM forests"))).scalar() == 0
 
 
-async def test_text_match_functions_keep_to_the_callers_tenant(db: Database) -> None:
-    """The SECURITY DEFINER full-text functions (migrations 0011, 0013, 0014) run as the owner, so they must
-    apply the policy's tenant filter themselves: another tenant's forest id yields nothing."""
-    a, b = await _seed(db)
+async def _lighthouse_fact(db: Database, tenant_id: uuid.UUID) -> int:
+    """Add one fact about a lighthouse to the tenant's forest; its forest id."""
     async with db.system() as conn:
-        fb = (await conn.execute(text("SELECT forest_id FROM forests WHERE tenant_id = :t"), {"t": b})).scalar()
+        forest_id = int(
+            (await conn.execute(text("SELECT forest_id FROM forests WHERE tenant_id = :t"), {"t": tenant_id})).scalar()
+        )
         await conn.execute(
             text(
                 "INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, valid_from) "
                 "VALUES (:t, :f, 'Blake painted the lighthouse', 'h1', 'event', now())"
             ),
-            {"t": b, "f": fb},
+            {"t": tenant_id, "f": forest_id},
         )
+    return forest_id
+
+
+async def test_text_match_functions_keep_to_the_callers_tenant(db: Database) -> None:
+    """The SECURITY DEFINER full-text functions (migrations 0011, 0013, 0014) run as the owner, so they must
+    apply the policy's tenant filter themselves: another tenant's forest id yields nothing."""
+    a, b = await _seed(db)
+    fb = await _lighthouse_fact(db, b)
     # a large forest's candidates come from the function (migration 0014), a small one's from the
     # recall statement itself under the policy (test_forest_indexes compares the two)
     call = (
@@ -81,3 +89,30 @@ async def test_text_match_functions_keep_to_the_callers_tenant(db: Database) -> 
     async with db.engine.begin() as conn:  # no tenant set
         await conn.execute(text("SET LOCAL ROLE memforest_app"))
         assert (await conn.execute(text(call), {"f": fb})).scalar() == 0
+
+
+async def test_definer_functions_do_not_read_the_callers_temporary_tables(db: Database) -> None:
+    """A SECURITY DEFINER function searches the caller's temporary schema last (migration 0021): a
+    temporary ``facts`` that ``memforest_app`` makes does not stand in for the table inside it. Every
+    such function of MemForest names ``pg_temp`` last (a new one must too)."""
+    _, b = await _seed(db)
+    fb = await _lighthouse_fact(db, b)
+    async with db.system() as conn:
+        paths = (
+            await conn.execute(
+                text(
+                    "SELECT p.proname, array_to_string(p.proconfig, ';') FROM pg_proc p "
+                    "WHERE p.prosecdef AND p.proname LIKE 'memforest%'"
+                )
+            )
+        ).all()
+    assert len(paths) >= 5
+    assert all(config.endswith(", pg_temp") for _, config in paths), paths
+    call = (
+        "SELECT count(*) FROM memforest_fact_text_candidates(:f, to_tsquery('english', 'lighthouse'), NULL, 10, NULL)"
+    )
+    async with db.tenant(b) as conn:
+        await conn.execute(text("CREATE TEMPORARY TABLE facts ON COMMIT DROP AS SELECT * FROM facts"))
+        await conn.execute(text("INSERT INTO pg_temp.facts SELECT * FROM pg_temp.facts"))  # the fact twice
+        assert (await conn.execute(text("SELECT count(*) FROM facts WHERE text LIKE '%lighthouse'"))).scalar() == 2
+        assert (await conn.execute(text(call), {"f": fb})).scalar() == 1
