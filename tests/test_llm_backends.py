@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TypeVar
 
@@ -214,7 +215,7 @@ async def test_summarizer_adds_header_and_truncates() -> None:
     assert out == "[2023-05-07 .. 2023-06-01] Priya attended a support group and plans to adopt."
     assert chat.calls[0]["stage"] == "summarize"
     assert chat.calls[0]["system"] == SUMMARY_SYSTEM_PROMPTS[TreeKind.ENTITY]
-    assert "Parts (2, in time order)" in chat.calls[0]["user"]
+    assert "Interval: 2023-05-07 .. 2023-06-01 (2 parts)." in chat.calls[0]["user"]
 
     long = await summarizer.summarize(item)
     assert len(long) <= 120 and long.startswith("[2023-05-07 .. 2023-06-01] word")
@@ -243,6 +244,17 @@ def test_render_summary_user() -> None:
     assert "Tree: entity 'Priya'" in text
     assert "1. [2023-05-07] Priya went to a support group." in text
     assert "at most 300 characters" in text
+
+
+def test_a_summary_prompt_keeps_its_prefix_when_the_node_gains_a_child() -> None:
+    item = _summary_item()
+    grown = dataclasses.replace(
+        item, t_end=datetime(2023, 7, 2, tzinfo=UTC), child_texts=(*item.child_texts, "[2023-07-02] Priya adopted.")
+    )
+    before, after = render_summary_user(item, max_chars=300), render_summary_user(grown, max_chars=300)
+    parts = before[: before.index("\n\nInterval:")]  # everything up to the last old part
+    assert after.startswith(parts)
+    assert "Interval: 2023-05-07 .. 2023-07-02 (3 parts)." in after
 
 
 # ---------------------------------------------------------------- planner / navigator

@@ -226,17 +226,22 @@ def summary_system_prompt(kind: TreeKind) -> str:
 
 
 def render_summary_user(item: SummaryInput, *, max_chars: int | None = None) -> str:
-    """Per-node part of the summary prompt: tree, interval, level and numbered child texts."""
+    """Per-node part of the summary prompt: tree, level, numbered child texts, then the interval.
+
+    What stays the same when a node gains a child comes first (tree, level, the older parts in
+    time order), what changes with it last (interval, count, budget): a node re-summarised after
+    an append then shares its earlier prompt's prefix, which a server's prefix cache skips (ADR 0031).
+    """
     a, b = item.t_start.date().isoformat(), item.t_end.date().isoformat()
     lines = [
         f"Tree: {item.tree_kind.value} {item.tree_label!r}",
-        f"Interval: {a} .. {b}",
         f"Level: {item.level}",
-        f"Parts ({len(item.child_texts)}, in time order):",
+        "Parts, in time order:",
     ]
     for i, text in enumerate(item.child_texts, start=1):
         lines.append(f"{i}. {_one_line(text)}")
     lines.append("")
+    lines.append(f"Interval: {a} .. {b} ({len(item.child_texts)} parts).")
     if max_chars is not None:
         lines.append(f"Write the summary in at most {max_chars} characters.")
     else:
