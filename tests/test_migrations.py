@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import uuid
+from collections.abc import Iterator
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, inspect, pool, text
+from sqlalchemy import Engine, create_engine, inspect, pool, text
 
 from memforest.db import migrate
 from memforest.db.embedded import EmbeddedServer
@@ -123,12 +125,8 @@ def _hot_updates_of_old_facts(pg_server: EmbeddedServer, fillfactor: int | None)
     sessions of 5 facts (three short texts, then two long ones whose rows keep the vector out of
     line), then update every short-text fact as a supersession does, a third per transaction;
     returns (HOT updates, updates)."""
-    dim = EmbeddingSettings().dim  # the default (a BaseModel: no environment override)
-    name = f"mf_fill_{uuid.uuid4().hex[:8]}"
-    pg_server.handle.psql(f"CREATE DATABASE {name};")
-    engine = create_engine(migrate.sync_url(pg_server.url(name)), poolclass=pool.NullPool)
-    try:
-        migrate.upgrade(pg_server.url(name), embedding_dim=dim)
+    dim = EmbeddingSettings().dim
+    with _default_dim_database(pg_server) as engine:
         rnd = random.Random(0)
         words = [
             "alice",
@@ -186,10 +184,62 @@ def _hot_updates_of_old_facts(pg_server: EmbeddedServer, fillfactor: int | None)
                     {"ids": short[part::3]},
                 )
                 hot += int(conn.execute(text("SELECT pg_stat_get_xact_tuples_hot_updated('facts'::regclass)")).scalar())
+    return hot, len(short)
+
+
+@contextlib.contextmanager
+def _default_dim_database(pg_server: EmbeddedServer) -> Iterator[Engine]:
+    """A new database migrated at the default embedding dimension (the test database uses 64,
+    whose rows never reach PostgreSQL's TOAST threshold); dropped afterwards."""
+    dim = EmbeddingSettings().dim  # the default (a BaseModel: no environment override)
+    name = f"mf_dim_{uuid.uuid4().hex[:8]}"
+    pg_server.handle.psql(f"CREATE DATABASE {name};")
+    engine = create_engine(migrate.sync_url(pg_server.url(name)), poolclass=pool.NullPool)
+    try:
+        migrate.upgrade(pg_server.url(name), embedding_dim=dim)
+        yield engine
     finally:
         engine.dispose()
         pg_server.handle.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
-    return hot, len(short)
+
+
+def test_a_summary_node_keeps_its_vector_in_its_row(pg_server: EmbeddedServer) -> None:
+    """Migration 0022: at the default dimension a level-1 node with a full summary budget stores its
+    embedding in its own row, not in the TOAST table. The control: the same row without the
+    table's option keeps its embedding out of line."""
+    dim = EmbeddingSettings().dim
+    vec = "[" + ",".join(f"{(i % 7 - 3) / 10:.6f}" for i in range(dim)) + "]"
+    rnd = random.Random(1)  # (words that do not compress: a summary's text, not a repeated phrase)
+    words = ("".join(rnd.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rnd.randint(3, 9))) for _ in range(200))
+    summary = ("[2024-03-01 .. 2024-03-09] " + " ".join(words))[:600]
+    assert len(summary) >= 600
+    with _default_dim_database(pg_server) as engine, engine.begin() as conn:
+        t = uuid.uuid4()
+        conn.execute(text("INSERT INTO tenants (tenant_id, name) VALUES (:t, 'toast')"), {"t": t})
+        f = conn.execute(text("INSERT INTO forests (tenant_id, name) VALUES (:t, 'f') RETURNING forest_id"), {"t": t})
+        tree = conn.execute(
+            text(
+                "INSERT INTO trees (tenant_id, forest_id, kind, key, label, fanout) "
+                "VALUES (:t, :f, 'entity', 'ilse', 'Ilse', 8) RETURNING tree_id"
+            ),
+            {"t": t, "f": f.scalar()},
+        ).scalar()
+
+        def out_of_line() -> bool:
+            node = conn.execute(
+                text(
+                    "INSERT INTO nodes (tenant_id, forest_id, tree_id, level, t_start, t_end, seq, summary, embedding) "
+                    "SELECT tenant_id, forest_id, tree_id, 1, now(), now(), 0, :s, CAST(:e AS vector) FROM trees "
+                    "WHERE tree_id = :tree RETURNING node_id"
+                ),
+                {"s": summary, "e": vec, "tree": tree},
+            ).scalar()
+            stored = "SELECT pg_column_toast_chunk_id(embedding) IS NOT NULL FROM nodes WHERE node_id = :n"
+            return bool(conn.execute(text(stored), {"n": node}).scalar())
+
+        assert not out_of_line()
+        conn.execute(text("ALTER TABLE nodes RESET (toast_tuple_target)"))
+        assert out_of_line()
 
 
 def _node_text_state(url: str) -> tuple[str, str]:

@@ -311,6 +311,8 @@ trees = Table(
     Index("ix_trees_forest_kind", "tenant_id", "forest_id", "kind"),
 )
 
+# Stored with toast_tuple_target 4080 (migration 0022): a summary node's row, embedding included,
+# stays whole in its page at the default dimension instead of reading its vector from TOAST (ADR 0032).
 nodes = Table(
     "nodes",
     metadata,
