@@ -97,17 +97,6 @@ async def test_definer_functions_do_not_read_the_callers_temporary_tables(db: Da
     such function of MemForest names ``pg_temp`` last (a new one must too)."""
     _, b = await _seed(db)
     fb = await _lighthouse_fact(db, b)
-    async with db.system() as conn:
-        paths = (
-            await conn.execute(
-                text(
-                    "SELECT p.proname, array_to_string(p.proconfig, ';') FROM pg_proc p "
-                    "WHERE p.prosecdef AND p.proname LIKE 'memforest%'"
-                )
-            )
-        ).all()
-    assert len(paths) >= 5
-    assert all(config.endswith(", pg_temp") for _, config in paths), paths
     call = (
         "SELECT count(*) FROM memforest_fact_text_candidates(:f, to_tsquery('english', 'lighthouse'), NULL, 10, NULL)"
     )
@@ -116,3 +105,14 @@ async def test_definer_functions_do_not_read_the_callers_temporary_tables(db: Da
         await conn.execute(text("INSERT INTO pg_temp.facts SELECT * FROM pg_temp.facts"))  # the fact twice
         assert (await conn.execute(text("SELECT count(*) FROM facts WHERE text LIKE '%lighthouse'"))).scalar() == 2
         assert (await conn.execute(text(call), {"f": fb})).scalar() == 1
+    async with db.system() as conn:
+        paths = (
+            await conn.execute(
+                text(
+                    "SELECT p.proname, coalesce(array_to_string(p.proconfig, ';'), '') FROM pg_proc p "
+                    "WHERE p.prosecdef AND p.proname LIKE 'memforest%'"
+                )
+            )
+        ).all()
+    assert len(paths) >= 5
+    assert all(config.endswith(", pg_temp") for _, config in paths), paths

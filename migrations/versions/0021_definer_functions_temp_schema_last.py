@@ -34,7 +34,6 @@ _DEFINERS = r"""
 """
 
 
-
 def _for_each_definer(test: str, new_path: str) -> None:
     """Run ``ALTER FUNCTION ... SET search_path = <new_path>`` on each definer function whose stored
     path ``f.path`` passes ``test`` (both PL/pgSQL expressions over ``f.path``)."""
@@ -54,7 +53,11 @@ def _for_each_definer(test: str, new_path: str) -> None:
 
 
 def upgrade() -> None:
-    _for_each_definer("f.path IS NOT NULL AND f.path !~ 'pg_temp'", "f.path || ', pg_temp'")
+    # (a function stored without a path gets the migration session's, the one FROM CURRENT takes)
+    _for_each_definer(
+        r"f.path IS NULL OR f.path !~ '(^|,)\s*pg_temp\s*$'",
+        "coalesce(f.path, current_setting('search_path')) || ', pg_temp'",
+    )
 
 
 def downgrade() -> None:
