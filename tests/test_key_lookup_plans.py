@@ -186,3 +186,39 @@ async def test_the_descent_plans_once_per_connection_unless_a_vector_search_may_
     monkeypatch.setattr(recall_channels, "GENERIC_PLANS_NEXT", recall_channels.CUSTOM_PLANS_AGAIN)
     assert await evidence_of(plain) == got and got
     assert seen[-1] == ("force_custom_plan", "on")
+
+
+@pytest.mark.parametrize("indexed", [False, True])
+async def test_a_known_forests_vector_channels_run_on_the_plan_made_once(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, indexed: bool
+) -> None:
+    """A query of a forest this process has read before runs its vector channels' statement on
+    generic plans, read exactly or through the forest's own indexes (ADR 0022, session 26: exact
+    forests too); the first query, which looks the forest up, plans it for its parameters. The
+    evidence is the same."""
+    if indexed:
+        settings = small_threshold(settings, 3)
+        tenant_id, _ = await ingest_big_forest(db, settings)
+        forest, question = BIG_FOREST, "What is the cat called?"
+    else:
+        tenant_id = await build_forest(db, "t", "shop", FACTS)
+        forest, question = "shop", QUESTION
+    backends = build_backends(settings)
+    seen: list[tuple[str, str]] = []
+    real = recall_channels.recall_channels
+
+    async def channels(conn: Conn, *args: Any, **kwargs: Any) -> list[Any]:
+        if "vector" in kwargs.get("parts", recall_channels.PARTS):
+            seen.append(await planning(conn))
+        return await real(conn, *args, **kwargs)
+
+    monkeypatch.setattr(recall_channels, "recall_channels", channels)
+
+    async def evidence_of() -> list[tuple[Any, ...]]:
+        res = await query(db, settings, backends, tenant_id, forest, question)
+        assert res.strategy == ("hnsw" if indexed else "exact")
+        return [(e.kind, e.source_id, round(e.score, 9), e.turn_ids, e.tree) for e in res.evidence]
+
+    first = await evidence_of()
+    assert first and await evidence_of() == first
+    assert seen == [("force_custom_plan", "on"), ("force_generic_plan", "off")]

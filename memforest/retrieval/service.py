@@ -275,7 +275,7 @@ async def query(
 
         # emb mode: forest lookup (none when the cache knows the name), recall, browse and assembly
         # in one tenant transaction (no model call in between but the rare anchor embedding)
-        planned_once = known is not None and known.indexed  # (recall_knobs: its vector channels' plan)
+        planned_once = known is not None  # (recall_knobs: its vector channels' plan)
         # after recall, an emb query without an event anchor or a source filter reads by key only
         # (temporal plan, beam descent, assembly): on generic plans, made once per connection
         key_lookups_next = mode_used == "emb" and anchor_text is None and not filtered and lexical is not None

@@ -217,14 +217,16 @@ class RecallForest:
 # kept. The statement names the forest by a literal (:func:`channels_sql`), so the generic plan
 # can prove the forest's partial indexes apply, and sequential scans are off while it is planned
 # (a plan made for any LIMIT must not prefer reading the forest). Its forest row turns both back
-# (``CUSTOM_PLANS_AGAIN``) for whatever the transaction runs next. Exact forests keep custom
-# plans: their generic plan saved the planning but executed slower (ADR 0022, session 22).
+# (``CUSTOM_PLANS_AGAIN``) for whatever the transaction runs next. A forest read exactly runs it
+# on a generic plan too (one plan per connection for every such forest: their statement names the
+# forest by its parameter): paired A/Bs at 1K facts of 1,000 forests, -0.3 to -0.6 ms a query
+# (ADR 0022, session 26; session 22 had measured it slower).
 
 
 def recall_knobs(ef_search: int, *, planned_once: bool = False) -> dict[str, str]:
     """The settings of a read path's transaction (``Database.tenant(knobs=...)``): its HNSW scans'
     candidate list, and iterative scans that go on past it when filters drop rows. ``planned_once``
-    (a forest known to have its own indexes): its vector channels' statement runs on the plan its
+    (a forest the process has read before): its vector channels' statement runs on the plan its
     connection made the first time (``GENERIC_PLANS``), until that statement turns it back."""
     knobs = {"hnsw.ef_search": str(ef_search), "hnsw.iterative_scan": _ITERATIVE_SCAN}
     return knobs | GENERIC_PLANS if planned_once else knobs
