@@ -143,7 +143,10 @@ _VECTOR_IDS = (
 # with sequential scans allowed (``CUSTOM_PLANS_AGAIN``, an empty string), whatever
 # :func:`recall_knobs` opened the transaction with; without the row (the forest is gone), the
 # caller does (:func:`plans_as_usual`). In the one-statement form the full-text channels' functions
-# come after this row, so they too run on custom plans. A caller whose next statements read by
+# (a forest with its own indexes) come after this row, so they too plan their statements for their
+# parameters; a forest read exactly scans its full text inline, planned with the rest of the
+# statement (generic, for a forest read before: through its (tenant, forest) b-trees with ``@@`` a
+# filter, as its custom plan does; ADR 0022, session 26). A caller whose next statements read by
 # key only (the ``emb`` beam descent, assembly) asks for ``GENERIC_PLANS_NEXT`` instead
 # (``generic_next``; the vector part alone): their plans are then made once per connection and the
 # descent is not planned on every query (~0.4 ms at 1K and at 100K facts; ADR 0022, session 24).

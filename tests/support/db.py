@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from asyncpg import introspection
 from sqlalchemy import event, text
 
 from memforest.db.embedded import TENANT_LOGIN
@@ -33,9 +34,19 @@ async def seed_two_tenants(db: Database) -> tuple[uuid.UUID, uuid.UUID]:
     return a, b
 
 
+# asyncpg's own statements: the type lookups it runs on a connection the first time a statement
+# returns a type it has not seen (with JIT turned off around them)
+_DRIVER_LOOKUPS = frozenset({introspection.INTRO_LOOKUP_TYPES, introspection.INTRO_LOOKUP_TYPES_13})
+
+
+def _drivers_own(sql: str) -> bool:
+    return sql in _DRIVER_LOOKUPS or "set_config('jit'" in sql
+
+
 def log_statements(db: Database) -> list[tuple[int, str]]:
-    """Every statement the tenant pool's connections run from now on (their pre-pings included), as
-    (connection, text), in order: asyncpg's query logger on each connection the pool checks out."""
+    """Every statement the tenant pool's connections run from now on (their pre-pings included, the
+    driver's own type lookups not), as (connection, text), in order: asyncpg's query logger on each
+    connection the pool checks out."""
     log: list[tuple[int, str]] = []
     seen: set[int] = set()
 
@@ -43,7 +54,9 @@ def log_statements(db: Database) -> list[tuple[int, str]]:
         driver = dbapi_connection.driver_connection
         if id(driver) not in seen:
             seen.add(id(driver))
-            driver.add_query_logger(lambda rec, key=id(driver): log.append((key, rec.query)))
+            driver.add_query_logger(
+                lambda rec, key=id(driver): None if _drivers_own(rec.query) else log.append((key, rec.query))
+            )
 
     event.listen(db.tenant_engine.sync_engine, "checkout", watch)
     return log
