@@ -125,8 +125,7 @@ def _hot_updates_of_old_facts(pg_server: EmbeddedServer, fillfactor: int | None)
     sessions of 5 facts (three short texts, then two long ones whose rows keep the vector out of
     line), then update every short-text fact as a supersession does, a third per transaction;
     returns (HOT updates, updates)."""
-    dim = EmbeddingSettings().dim
-    with _default_dim_database(pg_server) as engine:
+    with _default_dim_database(pg_server) as (engine, dim):
         rnd = random.Random(0)
         words = [
             "alice",
@@ -188,16 +187,16 @@ def _hot_updates_of_old_facts(pg_server: EmbeddedServer, fillfactor: int | None)
 
 
 @contextlib.contextmanager
-def _default_dim_database(pg_server: EmbeddedServer) -> Iterator[Engine]:
+def _default_dim_database(pg_server: EmbeddedServer) -> Iterator[tuple[Engine, int]]:
     """A new database migrated at the default embedding dimension (the test database uses 64,
-    whose rows never reach PostgreSQL's TOAST threshold); dropped afterwards."""
+    whose rows never reach PostgreSQL's TOAST threshold), and that dimension; dropped afterwards."""
     dim = EmbeddingSettings().dim  # the default (a BaseModel: no environment override)
     name = f"mf_dim_{uuid.uuid4().hex[:8]}"
     pg_server.handle.psql(f"CREATE DATABASE {name};")
     engine = create_engine(migrate.sync_url(pg_server.url(name)), poolclass=pool.NullPool)
     try:
         migrate.upgrade(pg_server.url(name), embedding_dim=dim)
-        yield engine
+        yield engine, dim
     finally:
         engine.dispose()
         pg_server.handle.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
@@ -207,13 +206,12 @@ def test_a_summary_node_keeps_its_vector_in_its_row(pg_server: EmbeddedServer) -
     """Migration 0022: at the default dimension a level-1 node with a full summary budget stores its
     embedding in its own row, not in the TOAST table. The control: the same row without the
     table's option keeps its embedding out of line."""
-    dim = EmbeddingSettings().dim
-    vec = "[" + ",".join(f"{(i % 7 - 3) / 10:.6f}" for i in range(dim)) + "]"
     rnd = random.Random(1)  # (words that do not compress: a summary's text, not a repeated phrase)
     words = ("".join(rnd.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rnd.randint(3, 9))) for _ in range(200))
     summary = ("[2024-03-01 .. 2024-03-09] " + " ".join(words))[:600]
     assert len(summary) >= 600
-    with _default_dim_database(pg_server) as engine, engine.begin() as conn:
+    with _default_dim_database(pg_server) as (engine, dim), engine.begin() as conn:
+        vec = "[" + ",".join(f"{(i % 7 - 3) / 10:.6f}" for i in range(dim)) + "]"
         t = uuid.uuid4()
         conn.execute(text("INSERT INTO tenants (tenant_id, name) VALUES (:t, 'toast')"), {"t": t})
         f = conn.execute(text("INSERT INTO forests (tenant_id, name) VALUES (:t, 'f') RETURNING forest_id"), {"t": t})
