@@ -299,6 +299,26 @@ async def test_rows_at_the_same_distance_are_kept_by_id_through_the_graphs_and_e
             assert index in "\n".join(str(r["QUERY PLAN"]) for r in plan)
 
 
+async def test_the_facts_graph_is_built_wider_and_a_default_one_is_rebuilt(db: Database, settings: Settings) -> None:
+    """The facts' graph is built with ``ef_construction = 128`` (session 27: at pgvector's default
+    64 a 10K forest's graph missed up to 6% of the exact top 60); one built at the default (by an
+    older release) counts as to build again, and the forest's refresh job rebuilds it."""
+    s = _small_threshold(settings, 3)
+    tenant_id, forest_id = await _ingest(db, s)
+    name = f"ix_facts_vec_f{forest_id}"
+    async with db.autocommit() as conn:
+        rows = await fetch_all(conn, "SELECT pg_get_indexdef(to_regclass(:n)) AS d", {"n": name})
+        definition = str(rows[0]["d"])
+        assert "WITH (ef_construction='128')" in definition
+        await execute(conn, f"DROP INDEX {name}")
+        await execute(conn, definition.replace(" WITH (ef_construction='128')", ""))
+        assert (await vx.index_state(conn, forest_id))[name] is False
+    assert (await ensure_forest_indexes(db, s, tenant_id, forest_id)).rebuilt == [name]
+    async with db.autocommit() as conn:
+        rows = await fetch_all(conn, "SELECT pg_get_indexdef(to_regclass(:n)) AS d", {"n": name})
+        assert str(rows[0]["d"]) == definition
+
+
 async def test_a_graph_keyed_at_another_dimension_is_stale(db: Database, settings: Settings) -> None:
     """A half-precision graph keyed at another dimension than the stored vectors' (a builder that
     a dimension change overtook) would refuse every new vector: it counts as to build again."""

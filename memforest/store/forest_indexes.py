@@ -4,8 +4,9 @@ roots, GIN over the full text of its facts and of its cell leaves (migration 001
 have none: their rows are read through the ``(tenant, forest)`` b-trees and scanned. The two node
 graphs index the vectors at half precision (``halfvec``, migration 0017, ADR 0026): half the bytes
 to read per search and to write per insert; the cell leaves' graph also links fewer neighbours
-(``m = 8``). The facts' graph keeps full precision and pgvector's defaults (the write path's
-near-duplicate test and a plain pgvector search read it).
+(``m = 8``). The facts' graph keeps full precision (the write path's near-duplicate test and a
+plain pgvector search read it) and is built with a wider candidate list than pgvector's default
+(``ef_construction = 128``, ADR 0024 addendum, session 27).
 
 Global indexes served both one huge forest and many small ones badly: a 100K forest among 1.1M
 facts was 9% of the HNSW graph, so a filtered search walked mostly other forests' vectors (overlap
@@ -103,6 +104,11 @@ _GIN = "gin (tsv)"
 # against 2.8 ms and a new leaf's insert ~25% less, its overlap with the exact top 40 0.974 against
 # 0.993 (ADR 0026); the roots' graph with 8 fell to 0.917 and keeps 16.
 CELL_GRAPH_OPTIONS = ("m=8",)
+# The facts' graph is built with twice pgvector's default candidate list: at its default (64) the
+# 10K forest's graph found 0.94-0.97 of the exact top 60 at the read path's ef_search, from build to
+# build; at 128, 0.999 in each of three builds. Its build took ~25% longer (1.8 -> 2.2 s at 10K),
+# and so does the graph's part of each fact insert (ADR 0024 addendum, session 27).
+FACT_GRAPH_OPTIONS = ("ef_construction=128",)
 # The vector channels of recall (memforest.store.recall / recall_channels) and the write path's
 # near-duplicate lookup, then the full-text channels (migration 0013's functions); the predicates
 # are those of their statements.
@@ -118,7 +124,7 @@ FOREST_INDEXES: tuple[ForestIndexSpec, ...] = (
     ),
     ForestIndexSpec("ix_nodes_tsv_f", "nodes", _GIN, "tsvector_ops", "leaf_cell_id IS NOT NULL"),
     ForestIndexSpec("ix_facts_tsv_f", "facts", _GIN, "tsvector_ops", ""),
-    ForestIndexSpec("ix_facts_vec_f", "facts", _HNSW, "vector_cosine_ops", ""),
+    ForestIndexSpec("ix_facts_vec_f", "facts", _HNSW, "vector_cosine_ops", "", FACT_GRAPH_OPTIONS),
 )
 _SPECS = {s.prefix: s for s in FOREST_INDEXES}
 _PREFIXES = tuple(_SPECS)
