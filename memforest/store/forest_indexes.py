@@ -107,8 +107,8 @@ CELL_GRAPH_OPTIONS = ("m=8",)
 # The facts' graph is built with twice pgvector's default candidate list: at its default (64) the
 # 10K forest's graph found 0.94-0.98 of the exact top 60 at the read path's ef_search, from build to
 # build; at 128, 0.999 in each of three builds, at the same search time. Its build took ~25% longer
-# (1.8 -> 2.2 s at 10K); the graph's part of each fact insert should grow about as much (estimated,
-# not measured apart: ADR 0024 addendum, session 27).
+# (1.8 -> 2.2 s at 10K), and a fact's insert (every index of the table) 1.18 -> 1.68 ms at 10K facts:
+# ~4 ms a session of ~7.5 new facts (ADR 0024 addendum, session 27).
 FACT_GRAPH_OPTIONS = ("ef_construction=128",)
 # The vector channels of recall (memforest.store.recall / recall_channels) and the write path's
 # near-duplicate lookup, then the full-text channels (migration 0013's functions); the predicates
