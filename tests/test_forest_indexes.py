@@ -47,7 +47,7 @@ from memforest.store.recall_channels import (
     recall_channels,
     recall_knobs,
 )
-from memforest.store.sql import _positional, execute, fetch_all
+from memforest.store.sql import Conn, _positional, execute, fetch_all
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
 FOREST = "big"
@@ -198,8 +198,27 @@ async def test_an_index_holding_other_rows_than_its_spec_is_rebuilt(db: Database
     assert report.rebuilt == [name] and report.built == []
     async with db.autocommit() as conn:
         assert all((await vx.index_state(conn, forest_id)).values())
-        rows = await fetch_all(conn, "SELECT pg_get_indexdef(to_regclass(:n)) AS d", {"n": name})
-    assert str(rows[0]["d"]).endswith(f"WHERE ((forest_id = {forest_id}) AND (leaf_cell_id IS NOT NULL))")
+        definition = await _definition(conn, name)
+    assert definition.endswith(f"WHERE ((forest_id = {forest_id}) AND (leaf_cell_id IS NOT NULL))")
+
+
+async def _definition(conn: Conn, name: str) -> str:
+    """The index's ``CREATE INDEX`` statement as the catalogue prints it."""
+    rows = await fetch_all(conn, "SELECT pg_get_indexdef(to_regclass(:n)) AS d", {"n": name})
+    return str(rows[0]["d"])
+
+
+async def _rebuilt_without(db: Database, forest_id: int, name: str, storage: str) -> str:
+    """Replace the forest's index ``name`` by the same index without its storage parameters
+    ``storage`` (as pgvector's defaults build it, e.g. by an older release), which must count as
+    stale; returns the definition it had."""
+    async with db.autocommit() as conn:
+        definition = await _definition(conn, name)
+        assert f" WITH ({storage})" in definition
+        await execute(conn, f"DROP INDEX {name}")
+        await execute(conn, definition.replace(f" WITH ({storage})", ""))
+        assert (await vx.index_state(conn, forest_id))[name] is False
+    return definition
 
 
 async def _full_precision_cell_graph(db: Database, forest_id: int) -> str:
@@ -242,12 +261,7 @@ async def test_the_vector_channels_read_the_half_precision_node_graphs(db: Datab
     assert (await ensure_forest_indexes(db, s, tenant_id, forest_id)).rebuilt == [name]
     await _full_precision_cell_graph(db, forest_id)
     assert (await ensure_all_indexes(db, s)).rebuilt == [name]  # ... and so does `db index-forests`
-    async with db.autocommit() as conn:  # the right key with pgvector's default links is stale too
-        rows = await fetch_all(conn, "SELECT pg_get_indexdef(to_regclass(:n)) AS d", {"n": name})
-        assert "WITH (m='8')" in str(rows[0]["d"])
-        await execute(conn, f"DROP INDEX {name}")
-        await execute(conn, str(rows[0]["d"]).replace(" WITH (m='8')", ""))
-        assert (await vx.index_state(conn, forest_id))[name] is False
+    await _rebuilt_without(db, forest_id, name, "m='8'")  # the right key with pgvector's default links is stale too
 
 
 async def test_rows_at_the_same_distance_are_kept_by_id_through_the_graphs_and_exactly(
@@ -306,17 +320,10 @@ async def test_the_facts_graph_is_built_wider_and_a_default_one_is_rebuilt(db: D
     s = _small_threshold(settings, 3)
     tenant_id, forest_id = await _ingest(db, s)
     name = f"ix_facts_vec_f{forest_id}"
-    async with db.autocommit() as conn:
-        rows = await fetch_all(conn, "SELECT pg_get_indexdef(to_regclass(:n)) AS d", {"n": name})
-        definition = str(rows[0]["d"])
-        assert "WITH (ef_construction='128')" in definition
-        await execute(conn, f"DROP INDEX {name}")
-        await execute(conn, definition.replace(" WITH (ef_construction='128')", ""))
-        assert (await vx.index_state(conn, forest_id))[name] is False
+    definition = await _rebuilt_without(db, forest_id, name, "ef_construction='128'")
     assert (await ensure_forest_indexes(db, s, tenant_id, forest_id)).rebuilt == [name]
     async with db.autocommit() as conn:
-        rows = await fetch_all(conn, "SELECT pg_get_indexdef(to_regclass(:n)) AS d", {"n": name})
-        assert str(rows[0]["d"]) == definition
+        assert await _definition(conn, name) == definition
 
 
 async def test_a_graph_keyed_at_another_dimension_is_stale(db: Database, settings: Settings) -> None:
