@@ -28,7 +28,13 @@ from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
 from memforest.store.recall import Vec, anchor_candidates, nearest_cells, nearest_facts
-from memforest.store.recall_channels import RecallForest, forest_for_recall, plans_as_usual, recall_knobs
+from memforest.store.recall_channels import (
+    LEXICAL_BESIDE_KNOBS,
+    RecallForest,
+    forest_for_recall,
+    plans_as_usual,
+    recall_knobs,
+)
 from memforest.store.sql import Conn
 from memforest.text.terms import content_terms
 
@@ -212,7 +218,7 @@ async def query(
     if db.side_engine is not None and query_terms(question):
         lexical = asyncio.create_task(
             lexical_beside(
-                lambda: db.reading(tenant_id, side=True),
+                lambda: db.reading(tenant_id, side=True, knobs=LEXICAL_BESIDE_KNOBS),
                 tenant_id,
                 forest_name,
                 question,

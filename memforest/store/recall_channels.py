@@ -98,14 +98,18 @@ _TREES_OF = (
 # on every row of the forest; the functions run as the owner with the policy's tenant filter written
 # out and read the forest's GIN index: rows matching >= 2 terms first (up to :cap), then rows
 # matching any term (up to :cap) while the former did not fill :cap.
-_RANK = "ts_rank({m}.tsv, to_tsquery('english', :tsq), 1)"
+# The question's tsquery, computed once per execution (an InitPlan): a generic plan (the full-text
+# channels read beside a query: ``LEXICAL_BESIDE_KNOBS``) cannot fold ``to_tsquery('english', $1)``
+# into a constant and parsed it again for every row it tested and ranked (~4 ms more at 1K facts).
+_TSQ = "(SELECT to_tsquery('english', :tsq))"
+_RANK = "ts_rank({m}.tsv, " + _TSQ + ", 1)"
 _LEXICAL_FACTS_SCAN = (
     f"SELECT x.fact_id, {_RANK.format(m='x')} AS s FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f "
-    "AND x.tsv @@ to_tsquery('english', :tsq) AND {visible} ORDER BY s DESC, x.fact_id LIMIT :nl"
+    f"AND x.tsv @@ {_TSQ} AND {{visible}} ORDER BY s DESC, x.fact_id LIMIT :nl"
 )
 _LEXICAL_NODES_SCAN = (
     f"SELECT x.node_id, x.tree_id, x.leaf_cell_id, {_RANK.format(m='x')} AS s FROM nodes x WHERE x.tenant_id = :t "
-    "AND x.forest_id = :f AND x.leaf_cell_id IS NOT NULL AND x.tsv @@ to_tsquery('english', :tsq) {node_as_of} "
+    f"AND x.forest_id = :f AND x.leaf_cell_id IS NOT NULL AND x.tsv @@ {_TSQ} {{node_as_of}} "
     "ORDER BY s DESC, x.node_id LIMIT :nl"
 )
 _LEXICAL_INDEXED = (
@@ -233,6 +237,15 @@ def recall_knobs(ef_search: int, *, planned_once: bool = False) -> dict[str, str
     connection made the first time (``GENERIC_PLANS``), until that statement turns it back."""
     knobs = {"hnsw.ef_search": str(ef_search), "hnsw.iterative_scan": _ITERATIVE_SCAN}
     return knobs | GENERIC_PLANS if planned_once else knobs
+
+
+# The transaction of the side pool that reads the full-text channels beside a query (ADR 0024,
+# session 10) plans generically, once per connection: its statement reads a forest without its
+# own indexes through the forest's b-trees (what its custom plan chose too) and one with them
+# through the functions of migration 0014, and planning it took ~1 ms of every query (as long as
+# its execution at 1K facts). Paired A/B, 180 queries each (ADR 0022, session 28): -0.46 ms a query
+# at 1K facts of 1,000 forests, -0.08 to -0.24 ms at 10K and 100K.
+LEXICAL_BESIDE_KNOBS: dict[str, str] = dict(GENERIC_PLANS)
 
 
 async def plans_as_usual(conn: Conn) -> None:

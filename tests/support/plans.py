@@ -22,6 +22,10 @@ async def planning(conn: Conn) -> tuple[str, str]:
 
 def sql_literal(value: Any) -> str:
     """``value`` as an SQL literal of the type its parameter takes."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
     if isinstance(value, uuid.UUID):
         return f"'{value}'::uuid"
     if isinstance(value, bool | int):
