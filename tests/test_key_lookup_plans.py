@@ -6,6 +6,7 @@ on tables small enough for a scan to look cheaper; and a query reads the same ev
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import numpy as np
@@ -188,14 +189,15 @@ async def test_the_descent_plans_once_per_connection_unless_a_vector_search_may_
     assert seen[-1] == ("force_custom_plan", "on")
 
 
-@pytest.mark.parametrize("indexed", [False, True])
-async def test_a_known_forests_vector_channels_run_on_the_plan_made_once(
-    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, indexed: bool
-) -> None:
-    """A query of a forest this process has read before runs its vector channels' statement on
-    generic plans, read exactly or through the forest's own indexes (ADR 0022, session 26: exact
-    forests too); the first query, which looks the forest up, plans it for its parameters. The
-    evidence is the same."""
+Evidence = list[tuple[Any, ...]]
+
+
+async def _watched_query(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, indexed: bool, part: str
+) -> tuple[Callable[[], Awaitable[Evidence]], list[tuple[str, str]]]:
+    """A forest read exactly (``indexed`` False) or through its own indexes, and a query of it
+    (its evidence), which records the planning settings of each statement of the recall channels
+    holding ``part`` ("vector" or "lexical")."""
     if indexed:
         settings = small_threshold(settings, 3)
         tenant_id, _ = await ingest_big_forest(db, settings)
@@ -208,17 +210,29 @@ async def test_a_known_forests_vector_channels_run_on_the_plan_made_once(
     real = recall_channels.recall_channels
 
     async def channels(conn: Conn, *args: Any, **kwargs: Any) -> list[Any]:
-        if "vector" in kwargs.get("parts", recall_channels.PARTS):
+        if part in kwargs.get("parts", recall_channels.PARTS):
             seen.append(await planning(conn))
         return await real(conn, *args, **kwargs)
 
     monkeypatch.setattr(recall_channels, "recall_channels", channels)
 
-    async def evidence_of() -> list[tuple[Any, ...]]:
+    async def evidence_of() -> Evidence:
         res = await query(db, settings, backends, tenant_id, forest, question)
         assert res.strategy == ("hnsw" if indexed else "exact")
         return [(e.kind, e.source_id, round(e.score, 9), e.turn_ids, e.tree) for e in res.evidence]
 
+    return evidence_of, seen
+
+
+@pytest.mark.parametrize("indexed", [False, True])
+async def test_a_known_forests_vector_channels_run_on_the_plan_made_once(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, indexed: bool
+) -> None:
+    """A query of a forest this process has read before runs its vector channels' statement on
+    generic plans, read exactly or through the forest's own indexes (ADR 0022, session 26: exact
+    forests too); the first query, which looks the forest up, plans it for its parameters. The
+    evidence is the same."""
+    evidence_of, seen = await _watched_query(db, settings, monkeypatch, indexed, "vector")
     first = await evidence_of()
     assert first and await evidence_of() == first
     assert seen == [("force_custom_plan", "on"), ("force_generic_plan", "off")]
@@ -232,29 +246,7 @@ async def test_the_full_text_read_beside_a_query_runs_on_generic_plans(
     generic plans without sequential scans (made once per connection: ADR 0022, session 28), in a
     forest read exactly and in one with its own indexes. The evidence equals that of the same query
     with its full text on custom plans."""
-    if indexed:
-        settings = small_threshold(settings, 3)
-        tenant_id, _ = await ingest_big_forest(db, settings)
-        forest, question = BIG_FOREST, "What is the cat called?"
-    else:
-        tenant_id = await build_forest(db, "t", "shop", FACTS)
-        forest, question = "shop", QUESTION
-    backends = build_backends(settings)
-    seen: list[tuple[str, str]] = []
-    real = recall_channels.recall_channels
-
-    async def channels(conn: Conn, *args: Any, **kwargs: Any) -> list[Any]:
-        if tuple(kwargs.get("parts", recall_channels.PARTS)) == ("lexical",):
-            seen.append(await planning(conn))
-        return await real(conn, *args, **kwargs)
-
-    monkeypatch.setattr(recall_channels, "recall_channels", channels)
-
-    async def evidence_of() -> list[tuple[Any, ...]]:
-        res = await query(db, settings, backends, tenant_id, forest, question)
-        assert res.strategy == ("hnsw" if indexed else "exact")
-        return [(e.kind, e.source_id, round(e.score, 9), e.turn_ids, e.tree) for e in res.evidence]
-
+    evidence_of, seen = await _watched_query(db, settings, monkeypatch, indexed, "lexical")
     got = await evidence_of()
     monkeypatch.setattr(service, "LEXICAL_BESIDE_KNOBS", {})
     assert await evidence_of() == got and got
