@@ -377,7 +377,7 @@ class Database:
         enter = _enter_reading(tenant_id, knobs or {})
         async with AsyncExitStack() as stack:
             conn = await self._entered(stack, side, enter)
-            driver = cast(asyncpg.Connection, (await conn.get_raw_connection()).driver_connection)
+            driver = cast(asyncpg.Connection, (await raw_connection(conn)).driver_connection)
             try:
                 yield conn
             except Exception:
