@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from types import MappingProxyType
 from typing import Any, Literal
 
 from memforest.db.engine import CUSTOM_PLANS_AGAIN, GENERIC_PLANS, GENERIC_PLANS_NEXT
@@ -98,9 +99,11 @@ _TREES_OF = (
 # on every row of the forest; the functions run as the owner with the policy's tenant filter written
 # out and read the forest's GIN index: rows matching >= 2 terms first (up to :cap), then rows
 # matching any term (up to :cap) while the former did not fill :cap.
-# The question's tsquery, computed once per execution (an InitPlan): a generic plan (the full-text
-# channels read beside a query: ``LEXICAL_BESIDE_KNOBS``) cannot fold ``to_tsquery('english', $1)``
-# into a constant and parsed it again for every row it tested and ranked (~4 ms more at 1K facts).
+# The question's tsquery as an InitPlan, computed once per execution (each place it is written: up
+# to four a statement): a generic plan (the full-text channels read beside a query:
+# ``LEXICAL_BESIDE_KNOBS``; a forest read before without a side pool) cannot fold
+# ``to_tsquery('english', $1)`` into a constant and parsed it again for every row it tested and
+# ranked (~4 ms more at 1K facts). A custom plan pays ~0.1-0.2 ms for the InitPlans.
 _TSQ = "(SELECT to_tsquery('english', :tsq))"
 _RANK = "ts_rank({m}.tsv, " + _TSQ + ", 1)"
 _LEXICAL_FACTS_SCAN = (
@@ -243,9 +246,9 @@ def recall_knobs(ef_search: int, *, planned_once: bool = False) -> dict[str, str
 # session 10) plans generically, once per connection: its statement reads a forest without its
 # own indexes through the forest's b-trees (what its custom plan chose too) and one with them
 # through the functions of migration 0014, and planning it took ~1 ms of every query (as long as
-# its execution at 1K facts). Paired A/B, 180 queries each (ADR 0022, session 28): -0.46 ms a query
-# at 1K facts of 1,000 forests, -0.08 to -0.24 ms at 10K and 100K.
-LEXICAL_BESIDE_KNOBS: dict[str, str] = dict(GENERIC_PLANS)
+# its execution at 1K facts). Paired A/B, 180 queries each (ADR 0022, session 28): -0.34 ms a query
+# at 1K facts of 1,000 forests, -0.19 and -0.14 ms at 10K and 100K.
+LEXICAL_BESIDE_KNOBS: Mapping[str, str] = MappingProxyType(dict(GENERIC_PLANS))
 
 
 async def plans_as_usual(conn: Conn) -> None:
