@@ -92,7 +92,11 @@ _TREES_OF = (
 # cover density, cost ~5 us a row, 1.5 ms for 300 candidates, ts_rank ~0.3 us: ADR 0024, session 9).
 # A forest without its own indexes is read here: its rows through the (tenant, forest) b-tree, the
 # policy applying, ``@@`` a filter on each, every match ranked (the forest is small, or large and
-# waiting for its indexes: then the scan reads it all either way, as migration 0013's did).
+# waiting for its indexes: then the scan reads it all either way, as migration 0013's did). Its cell
+# leaves are written ``level = 0 AND leaf_cell_id IS NOT NULL`` (the same rows: ``ck_nodes_leaf``),
+# the predicate of ``ix_nodes_cell_leaves`` on (tenant, forest): with ``leaf_cell_id`` alone the
+# scan read the forest's internal nodes too (``ix_nodes_seek``), or, on a generic plan over tables
+# of few rows, every cell leaf of the tenant (``ix_nodes_leaf_cell`` on (tenant, cell); session 28).
 # A forest with its own GIN indexes calls ``memforest_fact_text_candidates`` /
 # ``memforest_node_text_candidates`` (migration 0014; ADRs 0022, 0024): under row-level security the
 # planner may not use ``@@`` (not leakproof) as an index condition, so a plain query evaluated it
@@ -112,7 +116,7 @@ _LEXICAL_FACTS_SCAN = (
 )
 _LEXICAL_NODES_SCAN = (
     f"SELECT x.node_id, x.tree_id, x.leaf_cell_id, {_RANK.format(m='x')} AS s FROM nodes x WHERE x.tenant_id = :t "
-    f"AND x.forest_id = :f AND x.leaf_cell_id IS NOT NULL AND x.tsv @@ {_TSQ} {{node_as_of}} "
+    f"AND x.forest_id = :f AND x.level = 0 AND x.leaf_cell_id IS NOT NULL AND x.tsv @@ {_TSQ} {{node_as_of}} "
     "ORDER BY s DESC, x.node_id LIMIT :nl"
 )
 _LEXICAL_INDEXED = (
