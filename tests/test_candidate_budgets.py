@@ -18,6 +18,7 @@ from memforest.retrieval import query
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.settings import Settings
 from memforest.store import recall_channels
+from memforest.store.recall import TIE_MARGIN
 
 FACTS = [
     FactSpec("Alice bought a Leica camera in Berlin.", ts(2021, 3, 1), ts(2021, 3, 1), entity="Alice"),
@@ -66,13 +67,8 @@ def test_a_scaled_preset_is_not_scaled_again() -> None:
     assert _budgets(once) == (30, 20, 30, 4)
 
 
-@pytest.mark.parametrize("top_k", [None, 5, 15, 50])
-async def test_a_query_reads_with_the_budgets_of_its_own_top_k(
-    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, top_k: int | None
-) -> None:
-    """Both channels' statements (the vector ones here, the full-text ones beside) and the browse's
-    leaf cap see the budgets of the query's top_k (the settings' default when it names none)."""
-    tenant_id = await build_forest(db, "t", "gear", FACTS)
+def _recorded_limits(monkeypatch: pytest.MonkeyPatch) -> list[recall_channels.ChannelLimits]:
+    """The channel limits of every recall statement from now on (the list fills as they run)."""
     limits: list[recall_channels.ChannelLimits] = []
     read = recall_channels.recall_channels
 
@@ -81,6 +77,17 @@ async def test_a_query_reads_with_the_budgets_of_its_own_top_k(
         return await read(*args, **kwargs)
 
     monkeypatch.setattr(recall_channels, "recall_channels", reading)
+    return limits
+
+
+@pytest.mark.parametrize("top_k", [None, 5, 15, 50])
+async def test_a_query_reads_with_the_budgets_of_its_own_top_k(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, top_k: int | None
+) -> None:
+    """Both channels' statements (the vector ones here, the full-text ones beside) and the browse's
+    leaf cap see the budgets of the query's top_k (the settings' default when it names none)."""
+    tenant_id = await build_forest(db, "t", "gear", FACTS)
+    limits = _recorded_limits(monkeypatch)
     caps = record_leaf_caps(monkeypatch)
     backends = build_backends(settings)
     result = await query(db, settings, backends, tenant_id, "gear", "Which camera did Alice buy?", top_k=top_k)
@@ -92,3 +99,19 @@ async def test_a_query_reads_with_the_budgets_of_its_own_top_k(
         for lim in limits
     )
     assert caps == [want.leaves_per_tree]
+
+
+@pytest.mark.parametrize("scope", [None, ["entity"]])
+async def test_a_query_reads_its_root_graph_a_margin_past_the_root_budget(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, scope: list[str] | None
+) -> None:
+    """The root nodes read from a forest's root graph before their trees are checked (ADR 0033): the
+    other graphs' margin past the root budget when every kind is asked (every root's tree passes),
+    twice the budget for a query scoped to some kinds (roots of the others drop out after the graph)."""
+    tenant_id = await build_forest(db, "t", "gear", FACTS)
+    limits = _recorded_limits(monkeypatch)
+    backends = build_backends(settings)
+    await query(db, settings, backends, tenant_id, "gear", "Which camera did Alice buy?", scope_kinds=scope)
+    roots = RetrievalPreset.from_settings(settings.retrieval).root_candidates
+    want = 2 * roots if scope else roots + TIE_MARGIN
+    assert limits and {lim.roots_read for lim in limits} == {want}

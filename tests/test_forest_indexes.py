@@ -117,8 +117,9 @@ async def test_an_indexed_forests_vector_channels_planned_once_read_its_graphs(
     stmt, names = _positional(sql)
     assert "f" not in names and f"forest_id = {forest_id}" in stmt
     kinds, names = ["session", "entity", "scene"], ["cat"]
-    params: dict[str, object] = {"t": tenant_id, "q": q, "kinds": kinds, "names": names, "nr": 5, "nf": 5, "nc": 5}
-    limits = ChannelLimits(roots=5, facts=5, cells=5, lexical=5, lexical_cap=50)
+    params: dict[str, object] = {"t": tenant_id, "q": q, "kinds": kinds, "names": names}
+    params |= {"nr": 5, "nrg": 13, "nf": 5, "nc": 5}
+    limits = ChannelLimits(roots=5, facts=5, cells=5, lexical=5, lexical_cap=50, roots_read=13)
     ef = s.retrieval.hnsw_ef_search
 
     async def channel_rows(planned_once: bool, forest: int) -> tuple[set[tuple[str, int]], list[tuple[str, str]]]:
@@ -242,7 +243,7 @@ async def test_the_vector_channels_read_the_half_precision_node_graphs(db: Datab
     q = np.asarray(HashedEmbedder(s.embedding.dim).embed_sync(["a grey cat"])[0], dtype=np.float32)
     sql = channels_sql(False, None, scan_text=False, parts=("vector",), dim=s.embedding.dim)
     params: dict[str, object] = {"t": tenant_id, "f": forest_id, "q": q, "kinds": ["session", "entity", "scene"],
-                                 "names": [], "nr": 5, "nf": 5, "nc": 5}  # fmt: skip
+                                 "names": [], "nr": 5, "nrg": 13, "nf": 5, "nc": 5}  # fmt: skip
     async with db.tenant(tenant_id) as conn:
         await execute(conn, "SET LOCAL enable_seqscan = off")  # a tiny forest would rather be read whole
         plan = "\n".join(str(r["QUERY PLAN"]) for r in await fetch_all(conn, "EXPLAIN " + sql, params))
@@ -376,7 +377,7 @@ async def test_scanning_and_the_forests_gin_index_find_the_same_text_matches(db:
     with the same ranks."""
     tenant_id, forest_id = await _ingest(db, _small_threshold(settings, 3))
     q = np.asarray(HashedEmbedder(settings.embedding.dim).embed_sync(["cat bicycle"])[0], dtype=np.float32)
-    limits = ChannelLimits(roots=5, facts=5, cells=5, lexical=50, lexical_cap=300)
+    limits = ChannelLimits(roots=5, facts=5, cells=5, lexical=50, lexical_cap=300, roots_read=13)
     got = {}
     for scan in (False, True):
         async with db.tenant(tenant_id) as conn:
@@ -400,12 +401,9 @@ async def test_the_index_forests_command_reports_what_it_built(
     assert capsys.readouterr().out.strip() == "forest indexes: 0 built, 0 rebuilt, 0 dropped"
 
 
-async def test_text_candidates_keep_pair_matches_first_up_to_the_cap(db: Database) -> None:
-    """Migration 0014's one call per kind (a forest with its own indexes): the rows matching a pair
-    of the question's terms come first, up to the cap; rows matching one term join only while the
-    pairs did not fill it, up to the cap."""
+async def _text_forest(db: Database, texts: list[str]) -> tuple[uuid.UUID, int]:
+    """A tenant and a forest holding one fact per text (no vectors: the full-text functions only)."""
     tenant_id = await ensure_tenant(db, "acme")
-    texts = ["amber beacon one", "amber beacon two"] + [f"amber alone {i}" for i in range(6)] + ["nothing here"]
     async with db.tenant(tenant_id) as conn:
         forest_id = (await ensure_forest(conn, tenant_id, "lex")).forest_id
         for i, t in enumerate(texts):
@@ -415,19 +413,60 @@ async def test_text_candidates_keep_pair_matches_first_up_to_the_cap(db: Databas
                 "VALUES (:t, :f, :x, :h, 'event', now())",
                 {"t": tenant_id, "f": forest_id, "x": t, "h": f"h{i}"},
             )
-    call = (
-        "SELECT f.text FROM memforest_fact_text_candidates(:f, to_tsquery('english', 'amber | beacon'), "
-        "to_tsquery('english', :two), :cap, NULL) c JOIN facts f ON f.fact_id = c.fact_id"
-    )
+    return tenant_id, forest_id
+
+
+# the candidates of a forest with its own indexes (migration 0023's signature), by their texts
+_TEXT_CANDIDATES = (
+    "SELECT f.text FROM memforest_fact_text_candidates(:f, to_tsquery('english', :any), to_tsquery('english', :two), "
+    "to_tsquery('english', :all), :enough, :cap, NULL) c JOIN facts f ON f.fact_id = c.fact_id"
+)
+
+
+async def test_text_candidates_keep_pair_matches_first_up_to_the_cap(db: Database) -> None:
+    """Migration 0014's one call per kind (a forest with its own indexes): the rows matching a pair
+    of the question's terms come first, up to the cap; rows matching one term join only while the
+    pairs did not fill it, up to the cap (a question of two terms: no every-term query)."""
+    texts = ["amber beacon one", "amber beacon two"] + [f"amber alone {i}" for i in range(6)] + ["nothing here"]
+    tenant_id, forest_id = await _text_forest(db, texts)
     pairs = {"amber beacon one", "amber beacon two"}
     async with db.tenant(tenant_id) as conn:
-        pair_query = {"f": forest_id, "two": "amber & beacon"}
+        pair_query = {"f": forest_id, "any": "amber | beacon", "two": "amber & beacon", "all": None, "enough": 10}
         got = {}
         for cap in (1, 2, 3, 10):
-            got[cap] = {str(r["text"]) for r in await fetch_all(conn, call, pair_query | {"cap": cap})}
-        no_pairs = await fetch_all(conn, call, {"f": forest_id, "two": None, "cap": 3})
+            got[cap] = {str(r["text"]) for r in await fetch_all(conn, _TEXT_CANDIDATES, pair_query | {"cap": cap})}
+        no_pairs = await fetch_all(conn, _TEXT_CANDIDATES, pair_query | {"two": None, "cap": 3})
     assert len(got[1]) == 1 and got[1] <= pairs  # the pairs fill the cap: nothing else
     assert got[2] == pairs
     assert len(got[3]) == 5 and pairs <= got[3]  # two pairs, then three single matches
     assert got[10] == set(texts[:-1])  # the cap does not bind: every match
     assert len(no_pairs) == 3  # one term only: any match, up to the cap
+
+
+async def test_text_candidates_read_rows_matching_every_term_first(db: Database) -> None:
+    """Migration 0023: with a query of every term, its matches come first, up to the cap; when
+    there are ``enough`` of them (the caller's own row count) nothing else is read; otherwise the
+    pair matches that are not every-term matches follow, then the single-term ones while those
+    did not fill the cap, each read once."""
+    every = {f"amber beacon cedar {i}" for i in range(3)}
+    pairs = {f"amber beacon {i}" for i in range(2)}
+    singles = {f"cedar alone {i}" for i in range(2)}
+    tenant_id, forest_id = await _text_forest(db, [*sorted(every | pairs | singles), "nothing here"])
+    question = {
+        "f": forest_id,
+        "any": "amber | beacon | cedar",
+        "two": "(amber & beacon) | (amber & cedar) | (beacon & cedar)",
+        "all": "amber & beacon & cedar",
+    }
+
+    async def candidates(enough: int, cap: int) -> list[str]:
+        async with db.tenant(tenant_id) as conn:
+            params = question | {"enough": enough, "cap": cap}
+            return [str(r["text"]) for r in await fetch_all(conn, _TEXT_CANDIDATES, params)]
+
+    assert sorted(await candidates(3, 10)) == sorted(every)  # enough every-term matches: those alone
+    assert sorted(await candidates(2, 10)) == sorted(every)  # (up to the cap, not to ``enough``)
+    more = await candidates(4, 10)
+    assert sorted(more) == sorted(every | pairs | singles)  # too few: pairs and single terms too, once
+    capped = await candidates(5, 2)
+    assert len(capped) == 4 and set(capped[:2]) <= every and set(capped[2:]) == pairs  # the cap per read

@@ -271,7 +271,7 @@ async def test_a_generic_full_text_plan_parses_the_question_once_per_execution(d
     async with db.tenant(tenant_id, knobs=recall_channels.LEXICAL_BESIDE_KNOBS) as conn:
         forest_id, _ = await _forest(conn, tenant_id)
         params = {
-            "t": tenant_id, "f": forest_id, "tsq": "dana | repair", "tsq2": "dana & repair", "cap": 300,
+            "t": tenant_id, "f": forest_id, "tsq": "dana | repair", "tsq2": "dana & repair", "tsq3": None, "cap": 300,
             "nl": 30, "as_of": None, "kinds": ["session", "entity", "scene"],
         }  # fmt: skip
         nodes = await generic_plan(conn, sql, params)

@@ -84,7 +84,7 @@ TERMS_S2 = ("zephyrine", "tromso", "aurora", "kayak")
 
 async def _lexical(conn: Any, tenant_id: uuid.UUID, forest_id: int) -> tuple[list[int], list[int]]:
     """The read path's two lexical channels (facts, nodes) for s2's words; no vector channel."""
-    limits = ChannelLimits(roots=0, facts=0, cells=0, lexical=50, lexical_cap=1000)
+    limits = ChannelLimits(roots=0, facts=0, cells=0, lexical=50, lexical_cap=1000, roots_read=0)
     rows = await recall_channels(
         conn, tenant_id, forest_id, np.zeros(TEST_DIM, dtype=np.float32), TERMS_S2, [], [], limits,
         exact=True, scan_text=True, as_of=None,

@@ -73,14 +73,16 @@ async def _lighthouse_fact(db: Database, tenant_id: uuid.UUID) -> int:
 
 
 async def test_text_match_functions_keep_to_the_callers_tenant(db: Database) -> None:
-    """The SECURITY DEFINER full-text functions (migrations 0011, 0013, 0014) run as the owner, so they must
-    apply the policy's tenant filter themselves: another tenant's forest id yields nothing."""
+    """The SECURITY DEFINER full-text functions (migrations 0011, 0013, 0014, 0023) run as the
+    owner, so they must apply the policy's tenant filter themselves: another tenant's forest id
+    yields nothing."""
     a, b = await _seed(db)
     fb = await _lighthouse_fact(db, b)
     # a large forest's candidates come from the function (migration 0014), a small one's from the
     # recall statement itself under the policy (test_forest_indexes compares the two)
     call = (
-        "SELECT count(*) FROM memforest_fact_text_candidates(:f, to_tsquery('english', 'lighthouse'), NULL, 10, NULL)"
+        "SELECT count(*) FROM memforest_fact_text_candidates(:f, to_tsquery('english', 'lighthouse'), NULL, NULL, "
+        "10, 10, NULL)"
     )
     async with db.tenant(a) as conn:
         assert (await conn.execute(text(call), {"f": fb})).scalar() == 0
@@ -98,7 +100,8 @@ async def test_definer_functions_do_not_read_the_callers_temporary_tables(db: Da
     _, b = await _seed(db)
     fb = await _lighthouse_fact(db, b)
     call = (
-        "SELECT count(*) FROM memforest_fact_text_candidates(:f, to_tsquery('english', 'lighthouse'), NULL, 10, NULL)"
+        "SELECT count(*) FROM memforest_fact_text_candidates(:f, to_tsquery('english', 'lighthouse'), NULL, NULL, "
+        "10, 10, NULL)"
     )
     async with db.tenant(b) as conn:
         await conn.execute(text("CREATE TEMPORARY TABLE facts ON COMMIT DROP AS SELECT * FROM facts"))

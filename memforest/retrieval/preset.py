@@ -30,7 +30,8 @@ class RetrievalPreset:
     # live leaves kept per tree by emb browse for a query without time filters or window, the best
     # by the beam's order (0: every leaf the beam reaches, ~20 a tree; ADR 0024 session 11)
     leaves_per_tree: int = 8
-    # full-text rows ranked per lexical channel: up to this many matching >= 2 terms, as many matching any
+    # full-text rows ranked per lexical channel of a forest with its own indexes: up to this many
+    # matching every term (only those when they fill the channel), as many matching >= 2, as many any
     lexical_scan_cap: int = 300
     # rerank weights (score = sim * w_sim + lexical * w_lex + tree * w_tree + time adjustments)
     w_sim: float = 0.45

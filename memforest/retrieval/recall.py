@@ -145,6 +145,7 @@ async def _read_channels(
         cells=preset.cell_candidates,
         lexical=preset.lexical_candidates,
         lexical_cap=preset.lexical_scan_cap,
+        roots_read=channels.roots_read(preset.root_candidates, scoped=bool(scope_kinds)),
     )
     return await channels.recall_channels(
         conn,
@@ -265,8 +266,10 @@ async def recall(
         "label": [int(r["id"]) for r in channel.get("label", ())],
     }
     fused = rrf(rankings, preset.rrf_k)
-    hits: list[TreeHit] = []
-    for tid, (score, ranks) in fused.items():
+    hits: list[TreeHit] = []  # the top ``top_trees``, best first (ties: the smaller id), built for those only
+    for tid, (score, ranks) in sorted(fused.items(), key=lambda item: (-item[1][0], item[0])):
+        if len(hits) >= preset.top_trees:
+            break
         row = trees.get(tid)
         if row is None:  # a tree of another scope kind, or one without a root yet
             continue
@@ -281,9 +284,8 @@ async def recall(
                 ranks=ranks,
             )
         )
-    hits.sort(key=lambda h: (-h.score, h.tree_id))
     return RecallResult(
-        trees=hits[: preset.top_trees],
+        trees=hits,
         fact_sims=dict(fact_hits),
         cell_sims=dict(cell_hits),
         fact_lex=dict(lex_facts),

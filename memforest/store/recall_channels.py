@@ -15,9 +15,10 @@ Channels (each bounded by its own LIMIT, none reads the whole forest):
 - ``lexical_fact`` / ``lexical_node``: full-text matches of facts and of cell leaves (not internal
   nodes, whose summaries gather their leaves' words: migration 0016) ranked by ``ts_rank``: every
   match of a forest without its own indexes (small, or waiting for them to be built); in one with them,
-  a capped candidate set: first the rows matching at least two of the question's terms (up to
-  ``cap``), then rows matching any term (up to ``cap``), so the ranking costs at most ``2 * cap``
-  rows whatever the forest's size;
+  a capped candidate set: first the rows matching every term of a question of three or more (up to
+  ``cap``; when there are ``nl`` of them, the channel's own count, nothing else is read: migration
+  0023, ADR 0033), then rows matching at least two of its terms (up to ``cap``), then rows matching
+  any term (up to ``cap``), so the ranking costs at most ``3 * cap`` rows whatever the forest's size;
 - ``label``: entity trees whose label is a word of the question: their key (``rules.entity_key`` of
   the label) through the trees' unique key, a lookup the tenant's policy allows (``lower(label)``,
   not leakproof, filtered every entity tree of the forest: ADR 0029);
@@ -43,6 +44,7 @@ from memforest.store.recall import (
     NEAREST_CELLS_HNSW,
     NEAREST_FACTS_EXACT,
     NEAREST_FACTS_HNSW,
+    TIE_MARGIN,
     Vec,
     cell_leaves_sql,
     fact_visibility,
@@ -72,10 +74,11 @@ _FOREST_FOR_RECALL = (
 )
 
 # The top roots ``c`` (node, tree, distance: every root of the forest when scanned exactly, the
-# 2 * :nr nearest by its HNSW index otherwise), each kept when its node's ``tree_id`` names a tree
-# of the asked kinds rooted at it, looked up by the trees' primary key per root (LATERAL ... LIMIT 1):
-# a join let the planner hash a sequential scan of ALL the tenant's trees (7,590 rows, 1.5 ms, for
-# 70 roots of a 1K-fact forest among 100; 12K rows for 100 probes at 100K)
+# :nrg nearest by its HNSW index otherwise: ``ChannelLimits.roots_read``), each kept when its
+# node's ``tree_id`` names a tree of the asked kinds rooted at it, looked up by the trees' primary
+# key per root (LATERAL ... LIMIT 1): a join let the planner hash a sequential scan of ALL the
+# tenant's trees (7,590 rows, 1.5 ms, for 70 roots of a 1K-fact forest among 100; 12K rows for 100
+# probes at 100K)
 _ROOTS = (
     "SELECT c.tree_id, 1 - c.d AS s FROM (SELECT x.node_id, x.tree_id, x.embedding <=> :q AS d FROM nodes x "
     "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.parent_id IS NULL {top}) c CROSS JOIN LATERAL "
@@ -83,7 +86,7 @@ _ROOTS = (
     "AND tr.root_node_id = c.node_id AND tr.kind = ANY(:kinds) LIMIT 1) z ORDER BY c.d, c.tree_id LIMIT :nr"
 )
 _ROOTS_EXACT = _ROOTS.format(top="AND x.embedding IS NOT NULL OFFSET 0")
-_ROOTS_HNSW = _ROOTS.format(top="ORDER BY {order} LIMIT 2 * :nr")  # the forest's root graph (node_graph_order)
+_ROOTS_HNSW = _ROOTS.format(top="ORDER BY {order} LIMIT :nrg")  # the forest's root graph (node_graph_order)
 _TREES_OF = (
     "(SELECT array_agg(p.tree_id ORDER BY p.tree_id) FROM placements p WHERE p.tenant_id = :t "
     "AND p.source_kind = '{kind}' AND p.source_id = {col} AND p.forest_id = :f)"
@@ -101,8 +104,11 @@ _TREES_OF = (
 # ``memforest_node_text_candidates`` (migration 0014; ADRs 0022, 0024): under row-level security the
 # planner may not use ``@@`` (not leakproof) as an index condition, so a plain query evaluated it
 # on every row of the forest; the functions run as the owner with the policy's tenant filter written
-# out and read the forest's GIN index: rows matching >= 2 terms first (up to :cap), then rows
-# matching any term (up to :cap) while the former did not fill :cap.
+# out and read the forest's GIN index: rows matching every term first (:tsq3, a question of three
+# terms or more; up to :cap, and only those when there are :nl of them: an AND is the one query
+# shape a GIN scan answers without walking every posting list to its end, migration 0023, ADR
+# 0033), then rows matching >= 2 terms (up to :cap), then rows matching any term (up to :cap)
+# while the former did not fill :cap.
 # The question's tsquery as an InitPlan, computed once per execution (each place it is written: up
 # to four a statement): a generic plan (the full-text channels read beside a query:
 # ``LEXICAL_BESIDE_KNOBS``; a forest read before without a side pool) cannot fold
@@ -121,8 +127,12 @@ _LEXICAL_NODES_SCAN = (
 )
 _LEXICAL_INDEXED = (
     f"SELECT m.{{key}}{{cols}}, {_RANK.format(m='m')} AS s FROM {{fn}}(:f, to_tsquery('english', :tsq), "
-    "to_tsquery('english', :tsq2), :cap, CAST(:as_of AS timestamptz)) m ORDER BY s DESC, m.{key} LIMIT :nl"
+    "to_tsquery('english', :tsq2), to_tsquery('english', :tsq3), :nl, :cap, CAST(:as_of AS timestamptz)) m "
+    "ORDER BY s DESC, m.{key} LIMIT :nl"
 )
+# a question of this many terms or more asks the candidate functions for its rows matching every
+# term first (with two, the pairs are that query)
+ALL_TERMS_FROM = 3
 _LEXICAL_FACTS_INDEXED = _LEXICAL_INDEXED.format(key="fact_id", cols="", fn="memforest_fact_text_candidates")
 _LEXICAL_NODES_INDEXED = _LEXICAL_INDEXED.format(
     key="node_id", cols=", m.tree_id, m.leaf_cell_id", fn="memforest_node_text_candidates"
@@ -198,13 +208,26 @@ PARTS: tuple[ChannelPart, ...] = ("vector", "lexical")
 
 @dataclass(frozen=True, slots=True)
 class ChannelLimits:
-    """Rows per channel: roots, facts, cells, lexical results, and the lexical candidate cap."""
+    """Rows per channel: roots, facts, cells, lexical results, and the lexical candidate cap; and
+    ``roots_read``, the root nodes a forest's root graph hands over before their trees are checked
+    (kind, still its root), of which the first ``roots`` that pass are kept."""
 
     roots: int
     facts: int
     cells: int
     lexical: int
     lexical_cap: int
+    roots_read: int
+
+
+def roots_read(roots: int, *, scoped: bool) -> int:
+    """The root nodes to read from a forest's root graph for ``roots`` kept: the margin of the
+    facts' and cells' channels past them (``TIE_MARGIN``: ties, and the graph's half-precision
+    order, which the kept rows' full-precision distances correct) when every tree kind is asked
+    (every root's tree passes), twice as many for a query scoped to some kinds (roots of the others
+    drop out after the graph). Reading twice as many unscoped too cost ~0.5 ms of the vector
+    channels' ~10 ms at 100K facts (ADR 0033)."""
+    return 2 * roots if scoped else roots + TIE_MARGIN
 
 
 async def indexed_and_knobs(conn: Conn, forest_id: int, ef_search: int) -> bool:
@@ -371,9 +394,11 @@ async def recall_channels(
         "q": q,
         "tsq": tsq,
         "tsq2": " | ".join(pairs) if pairs else None,
+        "tsq3": " & ".join(terms) if len(terms) >= ALL_TERMS_FROM else None,
         "kinds": list(kinds),
         "names": list(names),
         "nr": limits.roots,
+        "nrg": limits.roots_read,
         "nf": limits.facts,
         "nc": limits.cells,
         "nl": limits.lexical,
