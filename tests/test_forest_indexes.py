@@ -373,7 +373,8 @@ async def test_index_forests_builds_what_is_missing_and_drops_orphans(db: Databa
 
 async def test_scanning_and_the_forests_gin_index_find_the_same_text_matches(db: Database, settings: Settings) -> None:
     """Full-text candidates of a forest without its own indexes come from its rows (migration 0013),
-    of one with them from its GIN indexes; where the cap does not bind, both find the same rows
+    of one with them from its GIN indexes; where the cap does not bind and fewer rows than the
+    channel returns match every term of the question (migration 0023), both find the same rows
     with the same ranks."""
     tenant_id, forest_id = await _ingest(db, _small_threshold(settings, 3))
     q = np.asarray(HashedEmbedder(settings.embedding.dim).embed_sync(["cat bicycle"])[0], dtype=np.float32)
@@ -416,10 +417,12 @@ async def _text_forest(db: Database, texts: list[str]) -> tuple[uuid.UUID, int]:
     return tenant_id, forest_id
 
 
-# the candidates of a forest with its own indexes (migration 0023's signature), by their texts
+# the candidates of a forest with its own indexes (migration 0023's signature), by their texts, in
+# the order the function returns them
 _TEXT_CANDIDATES = (
     "SELECT f.text FROM memforest_fact_text_candidates(:f, to_tsquery('english', :any), to_tsquery('english', :two), "
-    "to_tsquery('english', :all), :enough, :cap, NULL) c JOIN facts f ON f.fact_id = c.fact_id"
+    "to_tsquery('english', :all), :enough, :cap, NULL) WITH ORDINALITY AS c(fact_id, tsv, n) "
+    "JOIN facts f ON f.fact_id = c.fact_id ORDER BY c.n"
 )
 
 
@@ -468,5 +471,31 @@ async def test_text_candidates_read_rows_matching_every_term_first(db: Database)
     assert sorted(await candidates(2, 10)) == sorted(every)  # (up to the cap, not to ``enough``)
     more = await candidates(4, 10)
     assert sorted(more) == sorted(every | pairs | singles)  # too few: pairs and single terms too, once
+    assert sorted(await candidates(4, 5)) == sorted(every | pairs)  # the two reads filled the cap: no single terms
     capped = await candidates(5, 2)
     assert len(capped) == 4 and set(capped[:2]) <= every and set(capped[2:]) == pairs  # the cap per read
+
+
+async def test_the_full_text_channel_of_an_indexed_forest_ranks_every_term_matches_alone(db: Database) -> None:
+    """Through ``recall_channels`` (a forest with its own indexes: the candidate functions): a
+    question of three terms with as many every-term matches as the channel returns gets those,
+    though a pair match ranks higher by ``ts_rank``; with fewer, the pair match joins them."""
+    filler = " ".join(f"filler{j}" for j in range(40))
+    every = [f"amber beacon cedar {i} {filler}" for i in range(3)]  # (long: ts_rank divides by length)
+    pair = "amber amber amber beacon beacon beacon"  # (short, terms repeated: the higher ts_rank)
+    tenant_id, forest_id = await _text_forest(db, [*every, pair])
+    terms = ["amber", "beacon", "cedar"]
+
+    async def lexical(rows: int) -> list[str]:
+        limits = ChannelLimits(roots=0, facts=0, cells=0, lexical=rows, lexical_cap=300, roots_read=0)
+        async with db.tenant(tenant_id) as conn:
+            got = await recall_channels(conn, tenant_id, forest_id, None, terms, ["session"], [], limits,
+                                        exact=False, scan_text=False, as_of=None, parts=("lexical",))  # fmt: skip
+            ids = [int(r["id"]) for r in got if r["ch"] == "lexical_fact"]
+            texts = await fetch_all(conn, "SELECT fact_id, text FROM facts WHERE fact_id = ANY(:ids)", {"ids": ids})
+        by_id = {int(r["fact_id"]): str(r["text"]) for r in texts}
+        return [by_id[i] for i in ids]
+
+    assert sorted(await lexical(3)) == sorted(every)
+    four = await lexical(4)
+    assert sorted(four) == sorted([*every, pair]) and four[0] == pair  # ranked together: the pair first

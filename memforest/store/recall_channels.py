@@ -18,7 +18,8 @@ Channels (each bounded by its own LIMIT, none reads the whole forest):
   a capped candidate set: first the rows matching every term of a question of three or more (up to
   ``cap``; when there are ``nl`` of them, the channel's own count, nothing else is read: migration
   0023, ADR 0033), then rows matching at least two of its terms (up to ``cap``), then rows matching
-  any term (up to ``cap``), so the ranking costs at most ``3 * cap`` rows whatever the forest's size;
+  any term (up to ``cap``, only while the two did not fill it), so the ranking costs at most ``2 * cap``
+  rows whatever the forest's size;
 - ``label``: entity trees whose label is a word of the question: their key (``rules.entity_key`` of
   the label) through the trees' unique key, a lookup the tenant's policy allows (``lower(label)``,
   not leakproof, filtered every entity tree of the forest: ADR 0029);

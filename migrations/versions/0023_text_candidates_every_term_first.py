@@ -20,7 +20,9 @@ channel's LIMIT): the rows matching every term come first, up to ``p_cap``; when
 up to ``p_cap``, then (while the two did not fill ``p_cap``) those matching one term only, as
 before. Tenant filter, visibility, grants and the path searched (``pg_temp`` last: 0021) as before;
 same names, a new signature (the old one is dropped). A downgrade restores 0014's functions (the
-node one over cell leaves, as 0016 left it).
+node one over cell leaves, as 0016 left it). Upgrade with the servers stopped (or restart them right
+after): a process of the previous release calls the old signature, and its queries of forests with
+their own indexes fail until it restarts.
 """
 
 from __future__ import annotations
