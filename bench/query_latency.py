@@ -57,13 +57,15 @@ GOAL_OVERLAP = 0.95
 # the overlaps the goal needs, wherever HNSW is used: (JSON key, at the queries' own budgets rather
 # than the full ones, graph). Facts at the issue's top 60 and at the queries' fact budget, cell
 # leaves at the full and the queries' cell budget, tree roots at the root budget (not scaled by
-# top_k): every graph a query reads
+# top_k): every graph a query reads, with the HNSW candidate list of the full budgets and with the
+# queries' own (their share of it, ADR 0034)
 OVERLAPS = (
     ("hnsw_overlap", False, "facts"),
     ("hnsw_overlap_read", True, "facts"),
     ("hnsw_overlap_cells", False, "cells"),
     ("hnsw_overlap_cells_read", True, "cells"),
     ("hnsw_overlap_roots", False, "roots"),
+    ("hnsw_overlap_roots_read", True, "roots"),
 )
 OVERLAP_KEYS = tuple(key for key, _, _ in OVERLAPS)
 
@@ -167,12 +169,13 @@ async def flat_topk(
     db: Database, emb: HashedEmbedder, tenant_id: uuid.UUID, forest_id: int, q: str, preset: RetrievalPreset
 ) -> list[tuple[int, float]]:
     """The flat baseline: embed, then one pgvector top-k over the forest's facts (exact or HNSW as
-    the read path would choose for this forest: its own HNSW indexes when it has them)."""
+    the read path would choose for this forest: its own HNSW indexes when it has them, searched with
+    the candidate list the read path's own query for ``top_k`` items uses: ADR 0034)."""
     vec = np.asarray(emb.embed_sync([q])[0], dtype=np.float32)
     async with db.reading(tenant_id) as conn:  # (the read path's transaction, as MemForest's own)
         exact = not await forest_indexed(conn, forest_id)
         if not exact:
-            await use_hnsw(conn, preset)
+            await use_hnsw(conn, preset.for_top_k(preset.top_k))
         return await nearest_facts(conn, tenant_id, forest_id, vec, preset.top_k, exact=exact)
 
 
@@ -255,6 +258,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "cells": read.cell_candidates,
             "full_text": read.lexical_candidates,
             "leaves_per_tree": read.leaves_per_tree,
+            "hnsw_ef_search": read.hnsw_ef_search,  # (the full budgets': the settings' own; ADR 0034)
         }
         emb = HashedEmbedder(settings.embedding.dim)
         trips = RoundTrips()
@@ -322,7 +326,7 @@ def render(report: dict[str, Any], console: Console) -> None:
     t = Table(title=f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit "
                     f"{report['commit'][:12]}; shared machine: timings are noisy)")  # fmt: skip
     for col in ("scenario", "facts/forest", "forests", "strategy", "p50", "p95", "flat p50", "flat p95", "ratio",
-                "one-tx p50", "hnsw overlap facts 60 / read, cells 40 / read, roots 50", "trips", "http p50/p95",
+                "one-tx p50", "hnsw overlap facts 60 / read, cells 40 / read, roots 50 / read", "trips", "http p50/p95",
                 "stage p50s"):  # fmt: skip
         t.add_column(col)
     for e in report["scenarios"]:
@@ -348,7 +352,8 @@ def _trips(m: dict[str, Any]) -> str:
 def _overlap(entry: dict[str, Any], suffix: str = "") -> str:
     """HNSW's overlap with the exact top 60 facts and with the exact top of the queries' fact
     budget; then the same for the cell leaves (top 40, and the queries' cell budget); then the
-    tree roots' (top 50). ``suffix`` "_by_distance": the tie-aware figures."""
+    tree roots' (top 50, with the full and the queries' HNSW candidate list). ``suffix``
+    "_by_distance": the tie-aware figures."""
     if "hnsw_overlap" not in entry:
         return "-"
     return " / ".join(str(entry.get(k + suffix, "-")) for k in OVERLAP_KEYS)
@@ -365,7 +370,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit {report['commit'][:12]})",
         "",
         "| scenario | facts/forest | forests | strategy | p50 | p95 | flat p50 | flat p95 | ratio p50 "
-        "| one-tx p50 | hnsw overlap facts top 60 / read budget, cells top 40 / read budget, roots top 50 "
+        "| one-tx p50 | hnsw overlap facts top 60 / read budget, cells top 40 / read budget, roots top 50 / read ef "
         "| round trips | http p50/p95 | stage p50s |",
         "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]

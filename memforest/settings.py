@@ -110,7 +110,8 @@ class RetrievalSettings(BaseModel):
     exact_scan_max_rows: int = Field(default=5_000, ge=0)
     # candidates an HNSW search keeps: 128 holds the overlap with the exact top 60 (the fact budget of
     # a query for 20+ items; one for 10 reads 30) at >= 0.95 across index builds (100 gave
-    # 0.938-0.961 at 10K facts depending on the build; ADR 0024, session 9)
+    # 0.938-0.961 at 10K facts depending on the build; ADR 0024, session 9). A query for fewer items
+    # searches with its share, as it reads its share of the budgets, but no fewer than 80 (ADR 0034)
     hnsw_ef_search: int = Field(default=128, ge=1, le=1000)
     # maintenance_work_mem of a forest's index builds (a graph that fits builds several times faster)
     forest_index_build_memory: str = Field(default="256MB", pattern=r"^[1-9][0-9]*(kB|MB|GB)$")

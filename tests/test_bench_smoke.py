@@ -229,8 +229,9 @@ def test_locomo_recall_measures_the_default_top_k_too(tmp_path: Path) -> None:
 
 def test_query_latency_reports_every_overlap() -> None:
     entry = {"hnsw_overlap": 0.96, "hnsw_overlap_read": 0.97, "hnsw_overlap_cells": 0.9, "hnsw_overlap_cells_read": 0.8}
-    assert query_latency._overlap(entry | {"hnsw_overlap_roots": 0.7}) == "0.96 / 0.97 / 0.9 / 0.8 / 0.7"
-    assert query_latency._overlap({"hnsw_overlap": 0.96}) == "0.96 / - / - / - / -"
+    roots = {"hnsw_overlap_roots": 0.7, "hnsw_overlap_roots_read": 0.6}
+    assert query_latency._overlap(entry | roots) == "0.96 / 0.97 / 0.9 / 0.8 / 0.7 / 0.6"
+    assert query_latency._overlap({"hnsw_overlap": 0.96}) == "0.96 / - / - / - / - / -"
     assert query_latency._overlap({"strategy": "exact"}) == "-"
 
 
@@ -266,7 +267,9 @@ def test_query_latency_quick(db_env: str, tmp_path: Path, monkeypatch: pytest.Mo
     assert "http" not in report["scenarios"][0]
     assert (tmp_path / "query_latency.png").is_file() and (tmp_path / "query_latency.md").is_file()
     # the budgets the queries read with: half of the preset's for the default 10 items
-    assert report["read_budgets"] == {"top_k": 10, "facts": 30, "cells": 20, "full_text": 30, "leaves_per_tree": 4}
+    # and half of the HNSW candidate list, but not below its floor (ADR 0034)
+    budgets = {"top_k": 10, "facts": 30, "cells": 20, "full_text": 30, "leaves_per_tree": 4, "hnsw_ef_search": 80}
+    assert report["read_budgets"] == budgets
 
 
 async def _garden(db: Database) -> tuple[Any, int]:
@@ -332,4 +335,4 @@ async def test_query_latency_counts_a_tied_row_as_found_by_distance_only(
     case[0] = "worse"
     assert await query_latency.hnsw_agreement(db, emb, tenant_id, forest_id, ["q"], preset) == (0.5, 0.5)
     report = {"scenarios": [{"name": "one-10k", "hnsw_overlap": 0.5, "hnsw_overlap_by_distance": 1.0}]}
-    assert query_latency._overlap(report["scenarios"][0], "_by_distance") == "1.0 / - / - / - / -"
+    assert query_latency._overlap(report["scenarios"][0], "_by_distance") == "1.0 / - / - / - / - / -"

@@ -19,6 +19,7 @@ from memforest.retrieval.preset import RetrievalPreset
 from memforest.settings import Settings
 from memforest.store import recall_channels
 from memforest.store.recall import TIE_MARGIN
+from memforest.store.sql import fetch_one
 
 FACTS = [
     FactSpec("Alice bought a Leica camera in Berlin.", ts(2021, 3, 1), ts(2021, 3, 1), entity="Alice"),
@@ -43,8 +44,21 @@ def test_a_small_top_k_gets_its_share_of_the_budgets_rounded_up() -> None:
     assert full.for_top_k(20) is full and full.for_top_k(200) is full
     small = full.for_top_k(10)
     # the tree ranking, the full-text scan cap and the weights are not budgets of candidates
-    kept = {name: getattr(full, name) for name in (*BUDGETS, "budget_full_k", "budget_min_k")}
+    kept = {name: getattr(full, name) for name in (*BUDGETS, "hnsw_ef_search", "budget_full_k", "budget_min_k")}
     assert replace(small, **kept) == full
+
+
+def test_a_small_top_k_searches_its_share_of_the_hnsw_candidate_list_down_to_a_floor() -> None:
+    """Fewer rows asked from each graph, a shorter search of it (ADR 0034): the share of the
+    budgets, not below the floor, and never longer than the settings' own list."""
+    wide = RetrievalPreset(hnsw_ef_search=200, hnsw_ef_search_floor=80)
+    assert [wide.for_top_k(k).hnsw_ef_search for k in (20, 15, 10, 1)] == [200, 150, 100, 100]
+    default = RetrievalPreset()
+    assert (default.hnsw_ef_search, default.hnsw_ef_search_floor) == (128, 80)
+    assert default.for_top_k(10).hnsw_ef_search == 80  # 64, raised to the floor
+    assert default.for_top_k(19).hnsw_ef_search == 122  # ceil(128 * 19 / 20)
+    assert RetrievalPreset(hnsw_ef_search=60).for_top_k(10).hnsw_ef_search == 60  # the setting is shorter
+    assert default.for_top_k(10).for_top_k(10).hnsw_ef_search == 80  # (scaled once)
 
 
 def test_rounding_is_exact_and_a_budget_of_zero_stays_zero() -> None:
@@ -99,6 +113,31 @@ async def test_a_query_reads_with_the_budgets_of_its_own_top_k(
         for lim in limits
     )
     assert caps == [want.leaves_per_tree]
+
+
+@pytest.mark.parametrize("top_k", [None, 15, 50])
+async def test_a_query_searches_its_graphs_with_the_candidate_list_of_its_own_top_k(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, top_k: int | None
+) -> None:
+    """The transaction of the vector channels' statement has ``hnsw.ef_search`` set to the query's
+    share of the candidate list (ADR 0034), read back from the server there."""
+    tenant_id = await build_forest(db, "t", "gear", FACTS)
+    seen: list[str] = []
+    read = recall_channels.recall_channels
+
+    async def reading(*args: Any, **kwargs: Any) -> Any:
+        if args[3] is not None:  # (a vector: the vector channels' statement)
+            row = await fetch_one(args[0], "SELECT current_setting('hnsw.ef_search') AS ef")
+            seen.append(str(row["ef"]))
+        return await read(*args, **kwargs)
+
+    monkeypatch.setattr(recall_channels, "recall_channels", reading)
+    backends = build_backends(settings)
+    for _ in range(2):  # the forest looked up, then known to the process (its lookup skipped)
+        await query(db, settings, backends, tenant_id, "gear", "Which camera did Alice buy?", top_k=top_k)
+    want = RetrievalPreset.from_settings(settings.retrieval).for_top_k(top_k or settings.retrieval.top_k)
+    assert want.hnsw_ef_search == {None: 80, 15: 96, 50: settings.retrieval.hnsw_ef_search}[top_k]
+    assert seen == [str(want.hnsw_ef_search)] * 2
 
 
 @pytest.mark.parametrize("scope", [None, ["entity"]])
