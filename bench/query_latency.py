@@ -258,7 +258,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "cells": read.cell_candidates,
             "full_text": read.lexical_candidates,
             "leaves_per_tree": read.leaves_per_tree,
-            "hnsw_ef_search": read.hnsw_ef_search,  # (the full budgets': the settings' own; ADR 0034)
+            "hnsw_ef_search": read.hnsw_ef_search,  # (the queries' share of the settings' list; ADR 0034)
         }
         emb = HashedEmbedder(settings.embedding.dim)
         trips = RoundTrips()

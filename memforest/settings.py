@@ -111,8 +111,13 @@ class RetrievalSettings(BaseModel):
     # candidates an HNSW search keeps: 128 holds the overlap with the exact top 60 (the fact budget of
     # a query for 20+ items; one for 10 reads 30) at >= 0.95 across index builds (100 gave
     # 0.938-0.961 at 10K facts depending on the build; ADR 0024, session 9). A query for fewer items
-    # searches with its share, as it reads its share of the budgets, but no fewer than 80 (ADR 0034)
+    # searches with its share of it, as it reads its share of the budgets (ADR 0034)
     hnsw_ef_search: int = Field(default=128, ge=1, le=1000)
+    # ... but with no fewer candidates than this (nor more than hnsw_ef_search): at 96 the cell
+    # leaves' graph of a 100K-fact forest kept >= 0.97 of its exact top 20 (a top-10 query's cell
+    # budget) for three question sets, at 80 0.957-0.973 (ADR 0034). Set it to hnsw_ef_search or
+    # more for every query to search with the whole list
+    hnsw_ef_search_floor: int = Field(default=96, ge=1, le=1000)
     # maintenance_work_mem of a forest's index builds (a graph that fits builds several times faster)
     forest_index_build_memory: str = Field(default="256MB", pattern=r"^[1-9][0-9]*(kB|MB|GB)$")
     rrf_k: int = Field(default=60, ge=1)

@@ -268,7 +268,7 @@ def test_query_latency_quick(db_env: str, tmp_path: Path, monkeypatch: pytest.Mo
     assert (tmp_path / "query_latency.png").is_file() and (tmp_path / "query_latency.md").is_file()
     # the budgets the queries read with: half of the preset's for the default 10 items
     # and half of the HNSW candidate list, but not below its floor (ADR 0034)
-    budgets = {"top_k": 10, "facts": 30, "cells": 20, "full_text": 30, "leaves_per_tree": 4, "hnsw_ef_search": 80}
+    budgets = {"top_k": 10, "facts": 30, "cells": 20, "full_text": 30, "leaves_per_tree": 4, "hnsw_ef_search": 96}
     assert report["read_budgets"] == budgets
 
 
@@ -280,6 +280,32 @@ async def _garden(db: Database) -> tuple[Any, int]:
     async with db.tenant(tenant_id) as conn:
         forest_id = int(await scalar(conn, "SELECT forest_id FROM forests WHERE name = 'garden'"))
     return tenant_id, forest_id
+
+
+async def test_query_latency_flat_baseline_searches_with_the_read_paths_own_candidate_list(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The flat baseline's top 10 of a forest with its own graphs searches with the candidate list
+    MemForest's own query for 10 items uses (its share of ``hnsw_ef_search``, ADR 0034), read back
+    from the server in the baseline's transaction."""
+    tenant_id, forest_id = await _garden(db)
+    seen: list[str] = []
+    nearest = query_latency.nearest_facts
+
+    async def indexed(conn: Any, forest: int) -> bool:
+        return True  # (as a forest past the exact-scan size: its graphs are searched)
+
+    async def reading(conn: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(str(await scalar(conn, "SELECT current_setting('hnsw.ef_search')")))
+        return await nearest(conn, *args, **kwargs)
+
+    monkeypatch.setattr(query_latency, "forest_indexed", indexed)
+    monkeypatch.setattr(query_latency, "nearest_facts", reading)
+    preset = RetrievalPreset.from_settings(settings.retrieval)
+    emb = HashedEmbedder(settings.embedding.dim)
+    assert await query_latency.flat_topk(db, emb, tenant_id, forest_id, "tomato seedlings", preset)
+    read_ef = preset.for_top_k(preset.top_k).hnsw_ef_search
+    assert read_ef < preset.hnsw_ef_search and seen == [str(read_ef)]
 
 
 @pytest.mark.parametrize(("channel", "budget"), [("cells", 3), ("roots", 2)])

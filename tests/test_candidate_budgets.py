@@ -16,7 +16,7 @@ from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.retrieval import query
 from memforest.retrieval.preset import RetrievalPreset
-from memforest.settings import Settings
+from memforest.settings import RetrievalSettings, Settings
 from memforest.store import recall_channels
 from memforest.store.recall import TIE_MARGIN
 from memforest.store.sql import fetch_one
@@ -54,11 +54,20 @@ def test_a_small_top_k_searches_its_share_of_the_hnsw_candidate_list_down_to_a_f
     wide = RetrievalPreset(hnsw_ef_search=200, hnsw_ef_search_floor=80)
     assert [wide.for_top_k(k).hnsw_ef_search for k in (20, 15, 10, 1)] == [200, 150, 100, 100]
     default = RetrievalPreset()
-    assert (default.hnsw_ef_search, default.hnsw_ef_search_floor) == (128, 80)
-    assert default.for_top_k(10).hnsw_ef_search == 80  # 64, raised to the floor
+    assert (default.hnsw_ef_search, default.hnsw_ef_search_floor) == (128, 96)
+    assert default.for_top_k(10).hnsw_ef_search == 96  # 64, raised to the floor
     assert default.for_top_k(19).hnsw_ef_search == 122  # ceil(128 * 19 / 20)
     assert RetrievalPreset(hnsw_ef_search=60).for_top_k(10).hnsw_ef_search == 60  # the setting is shorter
-    assert default.for_top_k(10).for_top_k(10).hnsw_ef_search == 80  # (scaled once)
+    assert default.for_top_k(10).for_top_k(10).hnsw_ef_search == 96  # (scaled once)
+    whole = RetrievalPreset(hnsw_ef_search_floor=128)  # a floor of the whole list: no scaling
+    assert whole.for_top_k(10).hnsw_ef_search == 128
+
+
+def test_the_settings_give_the_preset_its_candidate_list_and_floor() -> None:
+    preset = RetrievalPreset.from_settings(RetrievalSettings(hnsw_ef_search=300, hnsw_ef_search_floor=50))
+    assert (preset.hnsw_ef_search, preset.hnsw_ef_search_floor) == (300, 50)
+    assert preset.for_top_k(10).hnsw_ef_search == 150
+    assert RetrievalPreset.from_settings(RetrievalSettings()).for_top_k(10).hnsw_ef_search == 96
 
 
 def test_rounding_is_exact_and_a_budget_of_zero_stays_zero() -> None:
@@ -136,7 +145,7 @@ async def test_a_query_searches_its_graphs_with_the_candidate_list_of_its_own_to
     for _ in range(2):  # the forest looked up, then known to the process (its lookup skipped)
         await query(db, settings, backends, tenant_id, "gear", "Which camera did Alice buy?", top_k=top_k)
     want = RetrievalPreset.from_settings(settings.retrieval).for_top_k(top_k or settings.retrieval.top_k)
-    assert want.hnsw_ef_search == {None: 80, 15: 96, 50: settings.retrieval.hnsw_ef_search}[top_k]
+    assert want.hnsw_ef_search == {None: 96, 15: 96, 50: settings.retrieval.hnsw_ef_search}[top_k]
     assert seen == [str(want.hnsw_ef_search)] * 2
 
 

@@ -12,7 +12,7 @@ from memforest.settings import RetrievalSettings
 class RetrievalPreset:
     """Every knob of the read path in one value object.
 
-    The first six fields mirror :class:`~memforest.settings.RetrievalSettings`; the rest are the
+    The first seven fields mirror :class:`~memforest.settings.RetrievalSettings`; the rest are the
     read path's internal candidate budgets and rerank weights.
     """
 
@@ -21,12 +21,10 @@ class RetrievalPreset:
     beam_width: int = 4
     exact_scan_max_rows: int = 5_000
     # HNSW candidate list of a query asking budget_full_k items or more; a smaller top_k scales it
-    # like the candidate budgets, never below hnsw_ef_search_floor (nor above the setting): ADR 0034
+    # like the candidate budgets, never below hnsw_ef_search_floor (nor above hnsw_ef_search): ADR 0034
     hnsw_ef_search: int = 128
     rrf_k: int = 60
-    # measured: below 80, the cell leaves' graph of a 100K-fact forest (m=8) kept under 0.96 of its
-    # exact top 28 (a top-10 query's read); at 80, 0.97
-    hnsw_ef_search_floor: int = 80
+    hnsw_ef_search_floor: int = 96
     # candidate budgets of forest recall
     fact_candidates: int = 60
     cell_candidates: int = 40
@@ -64,6 +62,7 @@ class RetrievalPreset:
             exact_scan_max_rows=settings.exact_scan_max_rows,
             hnsw_ef_search=settings.hnsw_ef_search,
             rrf_k=settings.rrf_k,
+            hnsw_ef_search_floor=settings.hnsw_ef_search_floor,
         )
         return replace(base, **overrides) if overrides else base
 

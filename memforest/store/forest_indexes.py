@@ -100,12 +100,12 @@ _HNSW = "hnsw (embedding vector_cosine_ops)"
 _HALF_HNSW = "hnsw (({half_key}) halfvec_cosine_ops)"
 _GIN = "gin (tsv)"
 # The cell leaves' graph links each element to 8 neighbours a layer (16 on layer 0) where the others
-# keep pgvector's default 16 (32): at 100K facts its search at the read path's ef_search took 2.0
+# keep pgvector's default 16 (32): at 100K facts its search at ef_search 128 took 2.0
 # against 2.8 ms and a new leaf's insert ~25% less, its overlap with the exact top 40 0.974 against
 # 0.993 (ADR 0026); the roots' graph with 8 fell to 0.917 and keeps 16.
 CELL_GRAPH_OPTIONS = ("m=8",)
 # The facts' graph is built with twice pgvector's default candidate list: at its default (64) the
-# 10K forest's graph found 0.94-0.98 of the exact top 60 at the read path's ef_search, from build to
+# 10K forest's graph found 0.94-0.98 of the exact top 60 at ef_search 128, from build to
 # build; at 128, 0.999 in each of three builds, at the same search time. Its build took ~25% longer
 # (1.8 -> 2.2 s at 10K), and a fact's insert (every index of the table) 1.18 -> 1.68 ms at 10K facts:
 # ~4 ms a session of ~7.5 new facts (ADR 0024 addendum, session 27).
