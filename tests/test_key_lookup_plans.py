@@ -89,6 +89,7 @@ async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Databa
             "t": tenant_id, "f": forest_id, "q": np.asarray(q, dtype=np.float32),
             "fids": [int(r["fact_id"]) for r in ids], "cids": [int(r["cell_id"]) for r in cells],
             "rt": [int(r["tree_id"]) for r in trees], "tids": [int(r["tree_id"]) for r in trees][:3],
+            "kfact": [int(r["fact_id"]) for r in ids][:2], "kcell": [int(r["cell_id"]) for r in cells][:1],
         }  # fmt: skip
         statements = (evidence._CANDIDATES_IN_TREES, evidence._CANDIDATES, evidence._PROVENANCE)
         assert await _descend(conn, tenant_id, switch=True)
@@ -97,6 +98,9 @@ async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Databa
             nodes = await generic_plan(conn, sql, params)
             assert any("$" in str(n.get("Index Cond", "")) for n in nodes), "not a generic plan"
             scans |= {str(n["Node Type"]) for n in nodes if "Scan" in str(n["Node Type"])}
+            if sql is evidence._CANDIDATES_IN_TREES:  # known candidates' lookups: a test per rescan (ADR 0035)
+                gates = [str(n.get("One-Time Filter", "")) for n in nodes]
+                assert sum("<> ALL" in g for g in gates) == 3, gates  # (facts' and cells' placements, a cell's leaf)
         assert "Seq Scan" not in scans and "Index Scan" in scans
         # the same generic plans with sequential scans allowed: on tables this small some read a whole
         # table (what the switch leaves out, so that a plan kept while the tables grow stays a lookup)

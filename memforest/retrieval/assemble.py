@@ -41,6 +41,9 @@ class Candidate:
     kind: str  # "fact" | "cell"
     source_id: int
     sim: float | None = None  # the best cosine a stage saw (assembly reads every candidate's own too)
+    # every tree holding it, when read earlier in the assembling transaction (its own vector channel
+    # row: then assembly reads neither its placements nor, for a cell, its leaf's cosine again)
+    trees: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,17 +163,42 @@ async def _load(
     conn: Conn,
     tenant_id: uuid.UUID,
     forest_id: int,
-    fact_ids: Sequence[int],
-    cell_ids: Sequence[int],
+    candidates: Mapping[tuple[str, int], Candidate],
     q: Vec,
     scoring_trees: Sequence[int] | None,
 ) -> list[_Item]:
     """The candidates (in no particular order: assembly sorts them), each with the ids of the
-    ``scoring_trees`` that hold it, or with all its trees when ``scoring_trees`` is None."""
+    ``scoring_trees`` that hold it, or with all its trees when ``scoring_trees`` is None; a
+    candidate's similarity is the best of its own and the one its stages saw. With scoring trees,
+    the trees (and a cell's cosine) that a candidate brings are not read again (ADR 0035)."""
+    fact_ids = sorted(c.source_id for c in candidates.values() if c.kind == "fact")
+    cell_ids = sorted(c.source_id for c in candidates.values() if c.kind == "cell")
     if not fact_ids and not cell_ids:
         return []
-    rows = await evidence_store.candidates_with_sim(conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring_trees)
-    return [_item(r) for r in rows]
+    known: dict[str, list[int]] = {"fact": [], "cell": []}
+    if scoring_trees is not None:
+        for c in candidates.values():
+            if c.trees is not None:
+                known[c.kind].append(c.source_id)
+    rows = await evidence_store.candidates_with_sim(
+        conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring_trees, known["fact"], known["cell"]
+    )
+    scoring = set(scoring_trees or ())
+    items: list[_Item] = []
+    for r in rows:
+        it = _item(r)
+        cand = candidates[(it.kind, it.source_id)]
+        if scoring_trees is not None and cand.trees is not None:  # (its row read no placements)
+            it.tree_ids = tuple(t for t in cand.trees if t in scoring)
+            it.first_tree = min(cand.trees, default=None)
+            if r["sim"] is None:  # (a cell: its one leaf, in its session tree, is the one its channel read)
+                it.sim = _finite(cand.sim)
+                items.append(it)
+                continue
+        if cand.sim is not None:
+            it.sim = max(it.sim, cand.sim)
+        items.append(it)
+    return items
 
 
 async def _add_provenance(
@@ -343,16 +371,10 @@ async def assemble(
     items (a temporal question's answer state and its neighbours, with their roles, in rank order)
     come first, superseded or not; the reranked rest follows."""
     pinned = pinned or {}
-    fact_ids = sorted(c.source_id for c in candidates.values() if c.kind == "fact")
-    cell_ids = sorted(c.source_id for c in candidates.values() if c.kind == "cell")
     # ranking scores an item by the recalled trees holding it (``tree_scores``); a scoped query
     # also filters on the kinds of all its trees, so it reads them all
     scoring = None if opts.scope_kinds is not None else sorted(tree_scores)
-    items = await _load(conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring)
-    for it in items:
-        cand = candidates[(it.kind, it.source_id)]
-        if cand.sim is not None:
-            it.sim = max(it.sim, cand.sim)
+    items = await _load(conn, tenant_id, forest_id, candidates, q, scoring)
     items = [it for it in items if _visible(it, opts, cues, (it.kind, it.source_id) in pinned)]
     seen_text: set[str] = set()
     unique: list[_Item] = []

@@ -53,6 +53,11 @@ class RecallResult:
     strategy: str  # "exact" | "hnsw"
     # the forest as the vector channels' statement found it (None: no forest of that id any more)
     forest: channels.RecallForest | None = None
+    # the ids of every tree holding each fact and cell of ``fact_sims`` and ``cell_sims``, read by
+    # the vector channels' statement in the query's own transaction (assembly, later in it, need
+    # not look them up again)
+    fact_trees: dict[int, list[int]] = field(default_factory=dict)
+    cell_trees: dict[int, list[int]] = field(default_factory=dict)
 
 
 def query_terms(text: str) -> list[str]:
@@ -100,13 +105,24 @@ async def use_hnsw(conn: Conn, preset: RetrievalPreset) -> None:
     await store.use_hnsw(conn, preset.hnsw_ef_search)
 
 
+# channels looked up by id, never ranked: their rows keep the statements' order (a tree read by
+# both transactions: the query's own row last, the one kept); the ``tree`` rows were ~90 of the
+# ~250 rows a query sorted, at 1K and at 100K facts (ADR 0035)
+_LOOKED_UP = frozenset({"tree", "forest"})
+
+
+def _best_first(r: RowView) -> tuple[float, int]:
+    return -float(r["s"] or 0.0), int(r["id"])
+
+
 def _by_channel(rows: Sequence[RowView]) -> dict[str, list[RowView]]:
-    """The rows of each channel, best first (ties by id, as the statements order them)."""
+    """The rows of each channel, the ranked ones best first (ties by id, as the statements order them)."""
     out: dict[str, list[RowView]] = {}
     for r in rows:
         out.setdefault(str(r["ch"]), []).append(r)
-    for channel_rows in out.values():
-        channel_rows.sort(key=lambda r: (-float(r["s"] or 0.0), int(r["id"])))
+    for channel, channel_rows in out.items():
+        if channel not in _LOOKED_UP:
+            channel_rows.sort(key=_best_first)
     return out
 
 
@@ -292,4 +308,6 @@ async def recall(
         cell_lex={int(r["cell"]): float(r["s"]) for r in lex_nodes if r["cell"] is not None},
         strategy="exact" if exact else "hnsw",
         forest=channels.forest_of_rows(tenant_id, channel.get("forest", ())),
+        fact_trees=fact_trees,
+        cell_trees=cell_trees,
     )

@@ -146,7 +146,12 @@ async def _embed(embedder: Embedder, texts: Sequence[str], ledger: UsageLedger |
     return np.asarray(await embedder.embed(texts, stage="query_embed", ledger=ledger), dtype=np.float32)
 
 
-def _collect(recalled: RecallResult, leaves: Sequence[Leaf]) -> dict[tuple[str, int], Candidate]:
+def _collect(
+    recalled: RecallResult, leaves: Sequence[Leaf], *, with_trees: bool = False
+) -> dict[tuple[str, int], Candidate]:
+    """The candidates of recall and browse, each with the best cosine seen; ``with_trees``: the
+    vector channels' hits bring the trees holding them (they were read in the transaction that
+    assembles: :class:`~memforest.retrieval.assemble.Candidate`)."""
     out: dict[tuple[str, int], Candidate] = {}
 
     def add(kind: str, source_id: int, sim: float | None) -> None:
@@ -158,6 +163,10 @@ def _collect(recalled: RecallResult, leaves: Sequence[Leaf]) -> dict[tuple[str, 
         add("fact", fid, sim)
     for cid, sim in recalled.cell_sims.items():
         add("cell", cid, sim)
+    if with_trees:
+        for kind, trees_of in (("fact", recalled.fact_trees), ("cell", recalled.cell_trees)):
+            for source_id, trees in trees_of.items():
+                out[(kind, source_id)].trees = tuple(trees)
     for fid in recalled.fact_lex:
         add("fact", fid, None)
     for cid in recalled.cell_lex:
@@ -263,7 +272,7 @@ async def query(
                 include_superseded=include_superseded,
                 token_budget=token_budget,
             )
-            candidates = _collect(recalled, leaves)
+            candidates = _collect(recalled, leaves, with_trees=mode_used == "emb")  # (recall's transaction)
             pinned: dict[tuple[str, int], str] = {}
             if plan is not None:  # the temporal plan's answer states join the pool (browse may not reach them)
                 pinned = {("fact", fid): role for fid, role in plan.roles.items()}

@@ -31,10 +31,15 @@ _TREES_OF = (
 # (above) cost assembly 0.3-0.6 ms more a query at 1K-100K facts (ADR 0024, session 15); the labels
 # of the few items kept come from :func:`provenance`. (One scan of placements by the scoring trees' key,
 # joined to the candidates, was slower: those trees hold thousands of sources at 100K facts.)
+# A candidate whose trees the caller knows already (``:k{kind}``: read by the query's own vector
+# channels, an earlier statement of this READ COMMITTED transaction) skips the lookup: the test of
+# its id is a one-time filter of each rescan, which then reads no placements (both columns NULL;
+# the caller fills them in).
 _IN_TREES = (
     "LEFT JOIN LATERAL (SELECT min(p.tree_id) AS first_tree, "
     "array_agg(p.tree_id) FILTER (WHERE p.tree_id = ANY(:rt)) AS in_trees FROM placements p "
-    "WHERE p.tenant_id = :t AND p.source_kind = '{kind}' AND p.source_id = {col}) pt ON true "
+    "WHERE p.tenant_id = :t AND p.source_kind = '{kind}' AND p.source_id = {col} "
+    "AND NOT ({col} = ANY(:k{kind}))) pt ON true "
 )
 _CANDIDATES_OF = (
     "SELECT 'fact' AS kind, x.fact_id AS id, x.text, x.valid_from AS t_start, x.valid_to AS t_end, x.time_text, "
@@ -45,7 +50,8 @@ _CANDIDATES_OF = (
     "UNION ALL "
     "SELECT 'cell', c.cell_id, c.text, c.t_start, c.t_end, NULL, NULL, NULL, NULL, s.external_id, "
     "(SELECT coalesce(1 - (n.embedding <=> :q), 0) FROM nodes n WHERE n.tenant_id = c.tenant_id "
-    " AND n.leaf_cell_id = c.cell_id AND n.embedding IS NOT NULL LIMIT 1), {cell_trees}, {in_trees}, {first_tree} "
+    " AND n.leaf_cell_id = c.cell_id AND n.embedding IS NOT NULL {cell_sim_known} LIMIT 1), {cell_trees}, {in_trees}, "
+    "{first_tree} "
     "FROM cells c JOIN sessions s ON s.tenant_id = c.tenant_id AND s.session_id = c.session_id {cell_join}"
     "WHERE c.tenant_id = :t AND c.forest_id = :f AND c.cell_id = ANY(:cids)"
 )
@@ -57,8 +63,10 @@ _CANDIDATES = _CANDIDATES_OF.format(
     first_tree="NULL::bigint",
     fact_join="",
     cell_join="",
+    cell_sim_known="",
 )
-# the scoring trees of every candidate only
+# the scoring trees of every candidate only; a known cell (``:kcell``) reads no leaf vector either
+# (its ``sim`` NULL: the caller knows it, the same leaf's cosine)
 _CANDIDATES_IN_TREES = _CANDIDATES_OF.format(
     fact_trees="NULL",
     cell_trees="NULL",
@@ -66,6 +74,7 @@ _CANDIDATES_IN_TREES = _CANDIDATES_OF.format(
     first_tree="pt.first_tree",
     fact_join=_IN_TREES.format(kind="fact", col="x.fact_id"),
     cell_join=_IN_TREES.format(kind="cell", col="c.cell_id"),
+    cell_sim_known="AND NOT (c.cell_id = ANY(:kcell))",
 )
 # a fact's sources: [session external id, client turn id] pairs and the session times, oldest
 # session first; a cell's client turn ids in turn order (``times`` NULL); and ``kind:label`` of the
@@ -98,6 +107,8 @@ async def candidates_with_sim(
     cell_ids: Sequence[int],
     q: Vec,
     scoring_trees: Sequence[int] | None = None,
+    known_facts: Sequence[int] = (),
+    known_cells: Sequence[int] = (),
 ) -> list[RowView]:
     """The given facts and cells with their cosine to ``q`` (0 without a vector; a cell's is its
     leaf node's) and their trees, in one statement: ``kind`` (``fact`` | ``cell``), ``id, text,
@@ -107,11 +118,15 @@ async def candidates_with_sim(
     holds every tree of the item as ``(tree_id, kind, label)`` records in no particular order (see
     :func:`tree_triples`), the other two NULL; with them, ``trees`` is NULL, ``in_trees`` the ids of
     those of ``scoring_trees`` that hold the item (NULL for none) and ``first_tree`` the smallest id
-    of every tree holding it. Facts come first; order within a kind is unspecified."""
+    of every tree holding it. With ``scoring_trees``, the ``known_facts`` and ``known_cells`` (whose
+    trees the caller read in an earlier statement of this transaction) read no placements:
+    ``in_trees`` and ``first_tree`` NULL, and a known cell's ``sim`` NULL too (ADR 0035). Facts
+    come first; order within a kind is unspecified."""
     p = {"t": tenant_id, "f": forest_id, "fids": list(fact_ids), "cids": list(cell_ids), "q": q}
     if scoring_trees is None:
         return await fetch_rows(conn, _CANDIDATES, p)
-    return await fetch_rows(conn, _CANDIDATES_IN_TREES, p | {"rt": list(scoring_trees)})
+    known = {"kfact": list(known_facts), "kcell": list(known_cells)}
+    return await fetch_rows(conn, _CANDIDATES_IN_TREES, p | {"rt": list(scoring_trees)} | known)
 
 
 async def provenance(
