@@ -14,10 +14,10 @@ from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.domain import SessionInput
 from memforest.errors import ConflictError, InputError
-from memforest.ingest.schema import Limits, SessionModel
 from memforest.pipeline.accept import accept_session
 from memforest.pipeline.job_bell import QUEUED
 from memforest.pipeline.service import IngestReport, ingest_sessions
+from memforest.schemas import Limits, SessionModel
 from memforest.schemas.agent import MessagesIn
 from memforest.settings import Settings
 from memforest.store.agent_sessions import session_of_idempotency_key

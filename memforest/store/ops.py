@@ -1,12 +1,8 @@
-"""Operational statements: readiness ping, queue and backlog gauges, the table list, job requeue."""
+"""Operational statements: readiness ping, queue and backlog gauges, and the table list."""
 
 from __future__ import annotations
 
-import json
-import uuid
-from typing import Any
-
-from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
+from memforest.store.sql import Conn, Row, fetch_all, scalar
 
 _PING = "SELECT 1"
 # "due": queued and claimable now (a coalesced refresh job scheduled for later is not). Active jobs
@@ -22,15 +18,6 @@ _JOBS_BY_STATE = (
 )
 _DIRTY_NODES = "SELECT count(*) FROM nodes WHERE dirty"
 _TABLES = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
-# A refresh job is not put back while a newer one of its forest is queued (one queued refresh job
-# per forest): that one refreshes every dirty node.
-_REQUEUE = (
-    "UPDATE jobs SET state = 'queued', leased_until = NULL, errors = errors || CAST(:e AS jsonb) "
-    "WHERE tenant_id = :t AND job_id = :j AND NOT (kind = 'refresh' AND EXISTS (SELECT 1 FROM jobs q "
-    "WHERE q.tenant_id = jobs.tenant_id AND q.forest_id = jobs.forest_id AND q.kind = 'refresh' "
-    "AND q.state = 'queued'))"
-)
-
 
 async def ping(conn: Conn) -> None:
     """A round trip to the database (raises when it is unreachable)."""
@@ -51,9 +38,3 @@ async def table_names(conn: Conn) -> list[str]:
     """The tables of the current schema, by name."""
     return [str(r["tablename"]) for r in await fetch_all(conn, _TABLES)]
 
-
-async def requeue_job(conn: Conn, tenant_id: uuid.UUID, job_id: uuid.UUID, attempt_error: dict[str, Any]) -> bool:
-    """Put a failed attempt's job back in the queue, noting the error; False when it was not put
-    back (a refresh job whose forest already has a newer queued refresh job)."""
-    params = {"e": json.dumps([attempt_error]), "t": tenant_id, "j": job_id}
-    return await execute(conn, _REQUEUE, params) > 0

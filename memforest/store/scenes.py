@@ -11,23 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from memforest.rules import SCENE_CANDIDATES
 from memforest.store.sql import Conn, Row, execute, fetch_all, scalar, vector_array
-
-_NEAREST = f"""
-SELECT cluster_id, member_count, topic_counts, centroid, 1 - (centroid <=> :e) AS sim
-FROM scene_clusters WHERE tenant_id = :t AND forest_id = :f AND merged_into IS NULL
-ORDER BY centroid <=> :e LIMIT {SCENE_CANDIDATES}
-"""
-
-
-async def nearest_clusters(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, embedding: np.ndarray[Any, Any]
-) -> list[Row]:
-    """The ``SCENE_CANDIDATES`` live clusters nearest to ``embedding`` by centroid (cluster_id, member_count,
-    topic_counts, centroid, cosine ``sim``)."""
-    return await fetch_all(conn, _NEAREST, {"t": tenant_id, "f": forest_id, "e": embedding})
-
 
 _ASSIGN = """
 UPDATE scene_clusters SET centroid = :c, member_count = member_count + 1,
