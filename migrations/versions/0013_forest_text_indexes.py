@@ -18,10 +18,6 @@ visibility and the cap are unchanged; EXECUTE stays granted to ``memforest_app``
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from typing import Any
-
 from alembic import op
 
 revision = "0013"
@@ -90,6 +86,33 @@ BEGIN
 END
 $fn$
 """
+# The functions as migration 0011 created them, which a downgrade restores (a frozen copy: history).
+_FACT_MATCHES_0011 = """
+CREATE FUNCTION memforest_fact_text_matches(p_forest bigint, p_query tsquery, p_cap integer, p_as_of timestamptz)
+RETURNS TABLE (fact_id bigint, tsv tsvector)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $$
+    SELECT m.fact_id, m.tsv FROM (
+        SELECT x.* FROM facts x WHERE ARRAY[x.forest_id] @> ARRAY[p_forest] AND x.tsv @@ p_query OFFSET 0
+    ) m
+    WHERE m.tenant_id = NULLIF(current_setting('memforest.tenant_id', true), '')::uuid AND m.forest_id = p_forest
+      AND CASE WHEN p_as_of IS NULL THEN m.retracted_at IS NULL
+               ELSE (m.retracted_at IS NULL OR m.retracted_at > p_as_of) AND m.valid_from <= p_as_of
+                    AND m.recorded_at <= p_as_of AND (m.valid_to IS NULL OR m.valid_to > p_as_of) END
+    LIMIT p_cap
+$$
+"""
+_NODE_MATCHES_0011 = """
+CREATE FUNCTION memforest_node_text_matches(p_forest bigint, p_query tsquery, p_cap integer, p_as_of timestamptz)
+RETURNS TABLE (node_id bigint, tree_id bigint, leaf_cell_id bigint, tsv tsvector)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $$
+    SELECT m.node_id, m.tree_id, m.leaf_cell_id, m.tsv FROM (
+        SELECT x.* FROM nodes x
+        WHERE ARRAY[x.forest_id] @> ARRAY[p_forest] AND x.tsv @@ p_query AND x.leaf_fact_id IS NULL OFFSET 0
+    ) m
+    WHERE m.tenant_id = NULLIF(current_setting('memforest.tenant_id', true), '')::uuid AND m.forest_id = p_forest AND (p_as_of IS NULL OR m.t_start <= p_as_of)
+    LIMIT p_cap
+$$
+"""
 # the global full-text indexes of migration 0011, replaced by each large forest's own
 _GLOBAL_GIN = {
     "ix_facts_forest_tsv": "facts USING gin ((ARRAY[forest_id]), tsv)",
@@ -116,22 +139,11 @@ def upgrade() -> None:
     _grant(_SIGNATURE)
 
 
-def _revision_0011() -> Any:
-    """Migration 0011's module (its function bodies are what a downgrade restores)."""
-    path = Path(__file__).with_name("0011_forest_scoped_lookups.py")
-    spec = importlib.util.spec_from_file_location("memforest_migration_0011", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def downgrade() -> None:
-    previous = _revision_0011()
     for fn in ("memforest_fact_text_matches", "memforest_node_text_matches"):
         op.execute(f"DROP FUNCTION IF EXISTS {fn}{_SIGNATURE}")
-    op.execute(previous._FACT_MATCHES)
-    op.execute(previous._NODE_MATCHES)
+    op.execute(_FACT_MATCHES_0011)
+    op.execute(_NODE_MATCHES_0011)
     _grant(_OLD_SIGNATURE)
     for name, definition in _GLOBAL_GIN.items():
         op.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {definition}")
