@@ -27,10 +27,6 @@ resolves "now" and relative dates), and ``max(time)`` read every session of the 
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from typing import Any
-
 from alembic import op
 
 revision = "0014"
@@ -38,19 +34,16 @@ down_revision = "0013"
 branch_labels = None
 depends_on = None
 
-
-def _revision_0013() -> Any:
-    """Migration 0013's module: its tenant expression, visibility, role and the function bodies a
-    downgrade restores."""
-    path = Path(__file__).with_name("0013_forest_text_indexes.py")
-    spec = importlib.util.spec_from_file_location("memforest_migration_0013", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_V13 = _revision_0013()
+APP_ROLE = "memforest_app"
+# the tenant of the transaction, as the tenant_isolation policy reads it (as in migration 0013)
+_TENANT = "NULLIF(current_setting('memforest.tenant_id', true), '')::uuid"
+# a fact row m visible as of $2 (NULL: now), as in migration 0013
+_FACT_VISIBLE = (
+    "CASE WHEN $2 IS NULL THEN m.retracted_at IS NULL "
+    "ELSE (m.retracted_at IS NULL OR m.retracted_at > $2) AND m.valid_from <= $2 "
+    "AND m.recorded_at <= $2 AND (m.valid_to IS NULL OR m.valid_to > $2) END"
+)
+_OLD_SIGNATURE = "(bigint, tsquery, integer, timestamptz, boolean)"
 _SIGNATURE = "(bigint, tsquery, tsquery, integer, timestamptz)"
 _FUNCTIONS = ("memforest_fact_text_candidates", "memforest_node_text_candidates")
 _OLD_FUNCTIONS = ("memforest_fact_text_matches", "memforest_node_text_matches")
@@ -90,6 +83,54 @@ BEGIN
 END
 $fn$
 """
+# The functions as migration 0013 created them, which a downgrade restores (a frozen copy: history).
+_FACT_MATCHES_0013 = """
+CREATE FUNCTION memforest_fact_text_matches(
+    p_forest bigint, p_query tsquery, p_cap integer, p_as_of timestamptz, p_scan boolean)
+RETURNS TABLE (fact_id bigint, tsv tsvector)
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
+#variable_conflict use_column
+DECLARE
+    v_tenant uuid := NULLIF(current_setting('memforest.tenant_id', true), '')::uuid;
+BEGIN
+    IF p_scan THEN
+        RETURN QUERY SELECT x.fact_id, x.tsv FROM facts x
+            WHERE x.tenant_id = v_tenant AND x.forest_id = p_forest AND x.tsv @@ p_query
+              AND CASE WHEN p_as_of IS NULL THEN x.retracted_at IS NULL ELSE (x.retracted_at IS NULL OR x.retracted_at > p_as_of) AND x.valid_from <= p_as_of AND x.recorded_at <= p_as_of AND (x.valid_to IS NULL OR x.valid_to > p_as_of) END
+            LIMIT p_cap;
+    ELSE
+        RETURN QUERY EXECUTE format(
+            'SELECT m.fact_id, m.tsv FROM (SELECT x.* FROM facts x WHERE x.forest_id = %s AND x.tsv @@ $1 OFFSET 0) m '
+            'WHERE m.tenant_id = $4 AND CASE WHEN $2 IS NULL THEN m.retracted_at IS NULL ELSE (m.retracted_at IS NULL OR m.retracted_at > $2) AND m.valid_from <= $2 AND m.recorded_at <= $2 AND (m.valid_to IS NULL OR m.valid_to > $2) END LIMIT $3', p_forest)
+            USING p_query, p_as_of, p_cap, v_tenant;
+    END IF;
+END
+$fn$
+"""
+_NODE_MATCHES_0013 = """
+CREATE FUNCTION memforest_node_text_matches(
+    p_forest bigint, p_query tsquery, p_cap integer, p_as_of timestamptz, p_scan boolean)
+RETURNS TABLE (node_id bigint, tree_id bigint, leaf_cell_id bigint, tsv tsvector)
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
+#variable_conflict use_column
+DECLARE
+    v_tenant uuid := NULLIF(current_setting('memforest.tenant_id', true), '')::uuid;
+BEGIN
+    IF p_scan THEN
+        RETURN QUERY SELECT x.node_id, x.tree_id, x.leaf_cell_id, x.tsv FROM nodes x
+            WHERE x.tenant_id = v_tenant AND x.forest_id = p_forest AND x.leaf_fact_id IS NULL
+              AND x.tsv @@ p_query AND (p_as_of IS NULL OR x.t_start <= p_as_of)
+            LIMIT p_cap;
+    ELSE
+        RETURN QUERY EXECUTE format(
+            'SELECT m.node_id, m.tree_id, m.leaf_cell_id, m.tsv FROM (SELECT x.* FROM nodes x '
+            'WHERE x.forest_id = %s AND x.leaf_fact_id IS NULL AND x.tsv @@ $1 OFFSET 0) m '
+            'WHERE m.tenant_id = $4 AND ($2 IS NULL OR m.t_start <= $2) LIMIT $3', p_forest)
+            USING p_query, p_as_of, p_cap, v_tenant;
+    END IF;
+END
+$fn$
+"""
 
 
 def _function(name: str, returns: str, cols: str, table: str, only: str, visible: str) -> str:
@@ -98,7 +139,7 @@ def _function(name: str, returns: str, cols: str, table: str, only: str, visible
     return _FUNCTION.format(
         name=name,
         returns=returns,
-        tenant=_V13._TENANT,
+        tenant=_TENANT,
         read_pairs=_READ.format(**read, exclude=""),
         read_any=_READ.format(**read, exclude=_NOT_A_PAIR),
     )
@@ -108,17 +149,16 @@ def _grant(functions: tuple[str, ...], signature: str) -> None:
     for fn in functions:
         op.execute(f"REVOKE ALL ON FUNCTION {fn}{signature} FROM PUBLIC")
         op.execute(
-            f"DO $$ BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '{_V13.APP_ROLE}') THEN "
-            f"EXECUTE 'GRANT EXECUTE ON FUNCTION {fn}{signature} TO {_V13.APP_ROLE}'; END IF; END $$"
+            f"DO $$ BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '{APP_ROLE}') THEN "
+            f"EXECUTE 'GRANT EXECUTE ON FUNCTION {fn}{signature} TO {APP_ROLE}'; END IF; END $$"
         )
 
 
 def upgrade() -> None:
     for fn in _OLD_FUNCTIONS:
-        op.execute(f"DROP FUNCTION IF EXISTS {fn}{_V13._SIGNATURE}")
-    fact_visible = _V13._FACT_VISIBLE.format(m="m", as_of="$2")
+        op.execute(f"DROP FUNCTION IF EXISTS {fn}{_OLD_SIGNATURE}")
     fact_cols = "m.fact_id, m.tsv"
-    op.execute(_function(_FUNCTIONS[0], "fact_id bigint, tsv tsvector", fact_cols, "facts", "", fact_visible))
+    op.execute(_function(_FUNCTIONS[0], "fact_id bigint, tsv tsvector", fact_cols, "facts", "", _FACT_VISIBLE))
     node_returns = "node_id bigint, tree_id bigint, leaf_cell_id bigint, tsv tsvector"
     node_cols = "m.node_id, m.tree_id, m.leaf_cell_id, m.tsv"
     node_visible = "($2 IS NULL OR m.t_start <= $2)"
@@ -132,6 +172,6 @@ def downgrade() -> None:
     op.drop_index("ix_sessions_forest_time", table_name="sessions")
     for fn in _FUNCTIONS:
         op.execute(f"DROP FUNCTION IF EXISTS {fn}{_SIGNATURE}")
-    op.execute(_V13._FACT_MATCHES)
-    op.execute(_V13._NODE_MATCHES)
-    _grant(_OLD_FUNCTIONS, _V13._SIGNATURE)
+    op.execute(_FACT_MATCHES_0013)
+    op.execute(_NODE_MATCHES_0013)
+    _grant(_OLD_FUNCTIONS, _OLD_SIGNATURE)

@@ -28,10 +28,6 @@ A downgrade restores both.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from typing import Any
-
 from alembic import op
 
 revision = "0016"
@@ -39,22 +35,69 @@ down_revision = "0015"
 branch_labels = None
 depends_on = None
 
-
-def _revision_0014() -> Any:
-    """Migration 0014's module: the function builder, the grants and 0013's pieces it uses."""
-    path = Path(__file__).with_name("0014_text_candidates_one_call.py")
-    spec = importlib.util.spec_from_file_location("memforest_migration_0014", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_V14 = _revision_0014()
+APP_ROLE = "memforest_app"
 _NAME = "memforest_node_text_candidates"
-_RETURNS = "node_id bigint, tree_id bigint, leaf_cell_id bigint, tsv tsvector"
-_COLS = "m.node_id, m.tree_id, m.leaf_cell_id, m.tsv"
-_VISIBLE = "($2 IS NULL OR m.t_start <= $2)"
+_SIGNATURE = "(bigint, tsquery, tsquery, integer, timestamptz)"
+# The node candidates function over the cell leaves (this migration's): migration 0014's function
+# with only the rows it reads changed.
+_OVER_CELL_LEAVES = """
+CREATE FUNCTION memforest_node_text_candidates(p_forest bigint, p_any tsquery, p_two tsquery, p_cap integer, p_as_of timestamptz)
+RETURNS TABLE (node_id bigint, tree_id bigint, leaf_cell_id bigint, tsv tsvector)
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
+#variable_conflict use_column
+DECLARE
+    v_tenant uuid := NULLIF(current_setting('memforest.tenant_id', true), '')::uuid;
+    v_two bigint := 0;
+BEGIN
+    IF p_any IS NULL THEN
+        RETURN;
+    END IF;
+    IF p_two IS NOT NULL THEN
+        RETURN QUERY EXECUTE format(
+            'SELECT m.node_id, m.tree_id, m.leaf_cell_id, m.tsv FROM (SELECT x.* FROM nodes x WHERE x.forest_id = %s AND x.leaf_cell_id IS NOT NULL AND x.tsv @@ $1 OFFSET 0) m '
+            'WHERE m.tenant_id = $4 AND ($2 IS NULL OR m.t_start <= $2) LIMIT $3', p_forest)
+            USING p_two, p_as_of, p_cap, v_tenant;
+        GET DIAGNOSTICS v_two = ROW_COUNT;
+    END IF;
+    IF v_two < p_cap THEN
+        RETURN QUERY EXECUTE format(
+            'SELECT m.node_id, m.tree_id, m.leaf_cell_id, m.tsv FROM (SELECT x.* FROM nodes x WHERE x.forest_id = %s AND x.leaf_cell_id IS NOT NULL AND x.tsv @@ $1 OFFSET 0) m '
+            'WHERE m.tenant_id = $4 AND ($2 IS NULL OR m.t_start <= $2) AND NOT coalesce(m.tsv @@ $5, false) LIMIT $3', p_forest)
+            USING p_any, p_as_of, p_cap, v_tenant, p_two;
+    END IF;
+END
+$fn$
+"""
+# The node candidates function as migration 0014 created it, which a downgrade restores (a frozen
+# copy: history).
+_OVER_NODES_BUT_FACT_LEAVES = """
+CREATE FUNCTION memforest_node_text_candidates(p_forest bigint, p_any tsquery, p_two tsquery, p_cap integer, p_as_of timestamptz)
+RETURNS TABLE (node_id bigint, tree_id bigint, leaf_cell_id bigint, tsv tsvector)
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
+#variable_conflict use_column
+DECLARE
+    v_tenant uuid := NULLIF(current_setting('memforest.tenant_id', true), '')::uuid;
+    v_two bigint := 0;
+BEGIN
+    IF p_any IS NULL THEN
+        RETURN;
+    END IF;
+    IF p_two IS NOT NULL THEN
+        RETURN QUERY EXECUTE format(
+            'SELECT m.node_id, m.tree_id, m.leaf_cell_id, m.tsv FROM (SELECT x.* FROM nodes x WHERE x.forest_id = %s AND x.leaf_fact_id IS NULL AND x.tsv @@ $1 OFFSET 0) m '
+            'WHERE m.tenant_id = $4 AND ($2 IS NULL OR m.t_start <= $2) LIMIT $3', p_forest)
+            USING p_two, p_as_of, p_cap, v_tenant;
+        GET DIAGNOSTICS v_two = ROW_COUNT;
+    END IF;
+    IF v_two < p_cap THEN
+        RETURN QUERY EXECUTE format(
+            'SELECT m.node_id, m.tree_id, m.leaf_cell_id, m.tsv FROM (SELECT x.* FROM nodes x WHERE x.forest_id = %s AND x.leaf_fact_id IS NULL AND x.tsv @@ $1 OFFSET 0) m '
+            'WHERE m.tenant_id = $4 AND ($2 IS NULL OR m.t_start <= $2) AND NOT coalesce(m.tsv @@ $5, false) LIMIT $3', p_forest)
+            USING p_any, p_as_of, p_cap, v_tenant, p_two;
+    END IF;
+END
+$fn$
+"""
 _CELLS = "leaf_cell_id IS NOT NULL"
 _NOT_FACTS = "leaf_fact_id IS NULL"
 # every forest's own node GIN index, built again over the rows of ``{rows}``: each new one beside
@@ -81,20 +124,25 @@ END $$
 """
 
 
-def _replace(rows: str) -> None:
-    """The forests' node GIN indexes and the node candidates function over the rows of ``rows``
-    (the indexes first: replacing the function locks it until the migration commits)."""
+def _replace(rows: str, function: str) -> None:
+    """The forests' node GIN indexes over the rows of ``rows`` and the node candidates function
+    ``function`` reading them (the indexes first: replacing the function locks it until the
+    migration commits)."""
     op.execute("SET LOCAL statement_timeout = 0")  # a forest's GIN build may take seconds
     op.execute("SET LOCAL maintenance_work_mem = '256MB'")  # as forest index builds (settings)
     op.execute(_REBUILD.format(rows=rows))
-    op.execute(f"DROP FUNCTION IF EXISTS {_NAME}{_V14._SIGNATURE}")
-    op.execute(_V14._function(_NAME, _RETURNS, _COLS, "nodes", f"AND x.{rows} ", _VISIBLE))
-    _V14._grant((_NAME,), _V14._SIGNATURE)
+    op.execute(f"DROP FUNCTION IF EXISTS {_NAME}{_SIGNATURE}")
+    op.execute(function)
+    op.execute(f"REVOKE ALL ON FUNCTION {_NAME}{_SIGNATURE} FROM PUBLIC")
+    op.execute(
+        f"DO $$ BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '{APP_ROLE}') THEN "
+        f"EXECUTE 'GRANT EXECUTE ON FUNCTION {_NAME}{_SIGNATURE} TO {APP_ROLE}'; END IF; END $$"
+    )
 
 
 def upgrade() -> None:
-    _replace(_CELLS)
+    _replace(_CELLS, _OVER_CELL_LEAVES)
 
 
 def downgrade() -> None:
-    _replace(_NOT_FACTS)
+    _replace(_NOT_FACTS, _OVER_NODES_BUT_FACT_LEAVES)
