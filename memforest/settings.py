@@ -19,8 +19,8 @@ class DatabaseSettings(BaseModel):
     pool_size: int = 10
     max_overflow: int = 10
     # connections (and as many again in overflow) for statements that run beside a request's own
-    # transaction: a query reads its full-text channels there while its vector channels run (ADR
-    # 0024, session 10). 0: no such pool; a query reads every channel in its own transaction
+    # transaction: a query reads its full-text channels there while its vector channels run
+    # (ADR 0024). 0: no such pool; a query reads every channel in its own transaction
     side_pool_size: int = Field(default=5, ge=0, le=1000)
     statement_timeout_ms: int = 60_000
     # a transaction left idle this long is ended by the server (its locks and pooled connection freed)
@@ -109,8 +109,8 @@ class RetrievalSettings(BaseModel):
     # they are built, and below this size, its vectors are scanned exactly
     exact_scan_max_rows: int = Field(default=5_000, ge=0)
     # candidates an HNSW search keeps: 128 holds the overlap with the exact top 60 (the fact budget of
-    # a query for 20+ items; one for 10 reads 30) at >= 0.95 across index builds (100 gave
-    # 0.938-0.961 at 10K facts depending on the build; ADR 0024, session 9). A query for fewer items
+    # a query for 20+ items; one for 10 reads 30) at >= 0.95 across index builds, where 100 fell
+    # below it on some builds (ADR 0024). A query for fewer items
     # searches with its share of it, as it reads its share of the budgets (ADR 0034)
     hnsw_ef_search: int = Field(default=128, ge=1, le=1000)
     # ... but with no fewer candidates than this (nor more than hnsw_ef_search): at 96 the cell

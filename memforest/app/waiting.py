@@ -1,8 +1,8 @@
 """Bounded waiting for a job to finish (``?wait=SECONDS`` on the write endpoints).
 
 The wait polls the job's state with a short transaction per poll (no connection is held between
-polls), starting at 50 ms and backing off to 500 ms, so a request that waits costs at most a few
-dozen tiny reads."""
+polls), starting at ``FIRST_POLL_S`` and backing off to ``MAX_POLL_S``, so a request that waits
+costs at most a few dozen tiny reads."""
 
 from __future__ import annotations
 

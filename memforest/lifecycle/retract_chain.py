@@ -12,7 +12,7 @@ __all__ = ["unlink_supersession"]
 
 
 async def unlink_supersession(w: RetractWork, fact_id: int) -> None:
-    """The slot timeline without the fact (ADR 0028, session 21): each fact it superseded is linked to
+    """The slot timeline without the fact (ADR 0028): each fact it superseded is linked to
     its successor when that is the slot's next fact and their values differ, else becomes current
     again; then the facts just before and after it in the timeline are linked as canonicalisation
     links neighbours. A ``valid_to`` is only reset when it was the removed fact's start (set by

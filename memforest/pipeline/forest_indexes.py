@@ -64,9 +64,9 @@ async def ensure_forest_indexes(db: Database, settings: Settings, tenant_id: uui
     """Give the forest its own indexes if it has more than ``exact_scan_max_rows`` facts."""
     report = IndexReport()
     async with db.tenant(tenant_id) as conn:
-        # the catalogue first: a forest with its own indexes as its specs ask needs no count (and a
-        # capped count by forest was planned as a full scan of the forest's GIN index, 60 ms at
-        # 100K facts); one with a stale index (an older release's, e.g. built by an old worker
+        # the catalogue first: a forest with its own indexes as its specs ask needs no count (a
+        # count filtered by the forest alone is planned as a full scan of the forest's GIN index,
+        # ADR 0024); one with a stale index (an older release's, e.g. built by an old worker
         # during an upgrade) is large: it is rebuilt here, without waiting for `db index-forests`
         state = await store.index_state(conn, forest_id)
         if all(state.values()):

@@ -6,7 +6,7 @@ graphs index the vectors at half precision (``halfvec``, migration 0017, ADR 002
 to read per search and to write per insert; the cell leaves' graph also links fewer neighbours
 (``m = 8``). The facts' graph keeps full precision (the write path's near-duplicate test and a
 plain pgvector search read it) and is built with a wider candidate list than pgvector's default
-(``ef_construction = 128``, ADR 0024 addendum, session 27).
+(``ef_construction = 128``, ADR 0024).
 
 Global indexes served both one huge forest and many small ones badly: a 100K forest among 1.1M
 facts was 9% of the HNSW graph, so a filtered search walked mostly other forests' vectors (overlap
@@ -100,15 +100,15 @@ _HNSW = "hnsw (embedding vector_cosine_ops)"
 _HALF_HNSW = "hnsw (({half_key}) halfvec_cosine_ops)"
 _GIN = "gin (tsv)"
 # The cell leaves' graph links each element to 8 neighbours a layer (16 on layer 0) where the others
-# keep pgvector's default 16 (32): at 100K facts its search at ef_search 128 took 2.0
-# against 2.8 ms and a new leaf's insert ~25% less, its overlap with the exact top 40 0.974 against
-# 0.993 (ADR 0026); the roots' graph with 8 fell to 0.917 and keeps 16.
+# keep pgvector's default 16 (32): its searches and inserts are cheaper and its overlap with the
+# exact top 40 stays above the goal's 0.95 (ADR 0026); the roots' graph with 8 fell below it and
+# keeps 16.
 CELL_GRAPH_OPTIONS = ("m=8",)
 # The facts' graph is built with twice pgvector's default candidate list: at its default (64) the
 # 10K forest's graph found 0.94-0.98 of the exact top 60 at ef_search 128, from build to
-# build; at 128, 0.999 in each of three builds, at the same search time. Its build took ~25% longer
-# (1.8 -> 2.2 s at 10K), and a fact's insert (every index of the table) 1.18 -> 1.68 ms at 10K facts:
-# ~4 ms a session of ~7.5 new facts (ADR 0024 addendum, session 27).
+# build; at 128, 0.999 in each of three builds, at the same search time. The price is a longer
+# build and a dearer insert of a fact into a large forest, a small share of a session's write
+# (ADR 0024).
 FACT_GRAPH_OPTIONS = ("ef_construction=128",)
 # The vector channels of recall (memforest.store.recall / recall_channels) and the write path's
 # near-duplicate lookup, then the full-text channels (migration 0013's functions); the predicates
