@@ -94,8 +94,8 @@ class PipelineSettings(BaseModel):
     commit_order_wait_s: float = Field(default=30.0, ge=0, le=3_600)
     # Burst refresh (ADR 0025, opt-in): while a younger session of the forest is still to commit,
     # an ingest job refreshes only its leaves and hands them to a running refresh instead of waiting
-    # for it. Fewer summary calls (-17%) and earlier queryable sessions in a burst, but routing then
-    # sees stale level-1 summaries: LoCoMo recall@10 0.676 -> 0.670-0.672 (temporal 0.867 -> 0.85).
+    # for it. Fewer summary calls and earlier queryable sessions in a burst, but routing then sees
+    # stale level-1 summaries, which costs LoCoMo recall; hence off by default.
     burst_refresh_handoff: bool = False
 
 

@@ -8,13 +8,13 @@ to read per search and to write per insert; the cell leaves' graph also links fe
 plain pgvector search read it) and is built with a wider candidate list than pgvector's default
 (``ef_construction = 128``, ADR 0024).
 
-Global indexes served both one huge forest and many small ones badly: a 100K forest among 1.1M
-facts was 9% of the HNSW graph, so a filtered search walked mostly other forests' vectors (overlap
-with the exact top-60: 0.20); a GIN posting list held a word's rows of every forest, so a 1K
-forest's matches cost as much as the whole table's; and every insert into a small forest paid for
-both. A partial index holds one forest's rows only. The planner uses it when the statement's
-``forest_id`` is a known constant, which tenant transactions guarantee by planning their statements
-for their parameters (``plan_cache_mode = force_custom_plan``, ``memforest.db.engine``; a query's
+Global indexes serve both one huge forest and many small ones badly: a large forest among many
+small ones is a small part of a global HNSW graph, so a filtered search walks mostly other forests'
+vectors and misses most of the exact nearest rows; a GIN posting list holds a word's rows of every
+forest, so a small forest's matches cost as much as the whole table's; and every insert into a
+small forest pays for both. A partial index holds one forest's rows only. The planner uses it when
+the statement's ``forest_id`` is a known constant, which tenant transactions guarantee by planning
+their statements for their parameters (``plan_cache_mode = force_custom_plan``, ``memforest.db.engine``; a query's
 evidence assembly, which reads by key only, runs on generic plans: ``KEY_LOOKUP_PLANS`` there) and
 the full-text functions by building their statement with the forest id (migration 0013).
 
