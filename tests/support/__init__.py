@@ -1,7 +1,7 @@
 """Shared test support: the admin key, settings, session/turn builders, app clients and servers.
 
 Test files import from here (``from support import ADMIN_KEY, app_client``); the fixtures that
-wrap these helpers live in ``tests/conftest.py``.
+wrap these helpers live in ``tests/db/conftest.py``.
 """
 
 from support.apps import AppClient, app_client, free_port, new_tenant, open_client, serve_app, tenant_key, wait_ready

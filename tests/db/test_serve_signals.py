@@ -14,7 +14,7 @@ import psutil
 import pytest
 from support import ADMIN_KEY, free_port, wait_ready
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _postmaster_pid(pgdata: Path) -> int | None:

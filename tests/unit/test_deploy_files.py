@@ -17,7 +17,7 @@ from memforest.settings import Settings
 
 yaml = pytest.importorskip("yaml", reason="PyYAML is needed to check the deployment files")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 COMPOSE = DEPLOY / "docker-compose.yml"
 CHART = DEPLOY / "helm" / "memforest"

@@ -330,7 +330,7 @@ async def test_http_tenants_are_isolated(served: Served) -> None:
 
 # ---------------------------------------------------------------- stdio: memforest mcp
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO_ROOT = str(Path(__file__).resolve().parents[2])
 
 
 async def test_stdio_command_serves_the_local_tenant(settings: Settings, db_url: str, tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ from memforest.settings import Settings
 from memforest.store.sql import scalar
 from memforest.store.tenants import ensure_tenant
 
-REPO_ROOT = str(Path(__file__).resolve().parent.parent)
+REPO_ROOT = str(Path(__file__).resolve().parents[2])
 
 
 def _db_name(db_url: str) -> str:

@@ -29,7 +29,7 @@ from memforest.store.sql import fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
 from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TABLES = (
     "sessions", "turns", "cells", "facts", "fact_sources", "entities", "entity_facts", "scene_clusters", "trees",
     "nodes", "placements", "jobs",

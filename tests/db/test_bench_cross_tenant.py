@@ -16,7 +16,7 @@ import pytest
 from fastapi import Request
 from pydantic import SecretStr
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # `bench` lives at the repo root, not installed
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # `bench` lives at the repo root, not installed
 
 from bench import cross_tenant as ct
 from bench import cross_tenant_setup as cts

@@ -13,7 +13,7 @@ from support import ADMIN_KEY, free_port, wait_ready
 
 from memforest.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 METRICS_KEY = "m" * 32
 
 
