@@ -20,6 +20,7 @@ from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.domain import JobState, SessionInput
 from memforest.errors import MemForestError
+from memforest.memtree.model import InsertStats
 from memforest.pipeline import jobs
 from memforest.pipeline.ingest_job import (
     CellWork,
@@ -36,7 +37,6 @@ from memforest.pipeline.route import Router
 from memforest.pipeline.service import accept_sessions
 from memforest.settings import Settings
 from memforest.store.sql import lock_forest
-from memforest.store.trees import InsertStats
 
 
 @dataclass(slots=True)

@@ -33,6 +33,7 @@ from memforest.errors import ConflictError, InputError, NotFoundError
 from memforest.lifecycle.retract_facts import remove_fact
 from memforest.lifecycle.retract_report import RetractReport, RetractWork
 from memforest.lifecycle.retract_settle import settle_entities
+from memforest.memtree.model import InsertStats, LeafSpec
 from memforest.pipeline.canonical import clean_surface, text_hash
 from memforest.pipeline.refresh import refresh_forest
 from memforest.settings import Settings
@@ -41,7 +42,7 @@ from memforest.store.facts import NewFact, insert_fact
 from memforest.store.retraction_graph import scene_cluster
 from memforest.store.sql import Conn, Row, as_vector, lock_forest
 from memforest.store.tenants import get_forest
-from memforest.store.trees import InsertStats, LeafSpec, insert_leaf, load_tree
+from memforest.store.trees import insert_leaf, load_tree
 from memforest.text.digits import decimal_int
 
 __all__ = ["CORRECTION_KIND", "CorrectionResult", "correct_fact", "delete_fact", "parse_fact_id"]

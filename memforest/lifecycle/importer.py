@@ -32,13 +32,13 @@ from memforest.lifecycle.merge import MergeReport, Progress, merge_forests, noti
 from memforest.lifecycle.transfer_format import TreeRec, embedding_info
 from memforest.lifecycle.transfer_parse import ParsedExport, parse_export, read_export
 from memforest.lifecycle.treebuild import SceneScope, build_forest_trees, route_unscened
+from memforest.memtree.model import InsertStats
 from memforest.pipeline.jobs import Job, enqueue, update_progress
 from memforest.settings import Settings
 from memforest.store.sql import Conn
 from memforest.store.tenants import ensure_forest
 from memforest.store.transfer import staging as store
 from memforest.store.transfer.snapshot import forest_name
-from memforest.store.trees import InsertStats
 from memforest.text.digits import decimal_int
 
 __all__ = [

@@ -14,10 +14,10 @@ from memforest.db.engine import Database
 from memforest.lifecycle.remat_embeddings import embed_facts
 from memforest.lifecycle.remat_report import Progress, RematReport, check_fanout, finish, notify, refresh
 from memforest.lifecycle.treebuild import SceneScope, build_forest_trees
+from memforest.memtree.model import InsertStats
 from memforest.settings import PipelineSettings, Settings
 from memforest.store import rematerialize as store
 from memforest.store.sql import Conn, lock_forest
-from memforest.store.trees import InsertStats
 
 
 @dataclass(slots=True)

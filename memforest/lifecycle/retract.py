@@ -34,6 +34,7 @@ from memforest.errors import ConflictError, InputError, NotFoundError
 from memforest.lifecycle.retract_facts import retract_sources
 from memforest.lifecycle.retract_report import RetractReport, RetractWork
 from memforest.lifecycle.retract_settle import settle_entities
+from memforest.memtree.model import InsertStats, LeafSpec
 from memforest.pipeline.accept import render_turn
 from memforest.pipeline.refresh import refresh_forest
 from memforest.rules import entity_key
@@ -43,7 +44,7 @@ from memforest.store.retraction_graph import find_tree, session_tree_id
 from memforest.store.sql import Row, lock_forest
 from memforest.store.tenants import get_forest
 from memforest.store.tree_delete import drop_tree, remove_source
-from memforest.store.trees import InsertStats, LeafSpec, insert_leaf, load_tree
+from memforest.store.trees import insert_leaf, load_tree
 from memforest.text.digits import INT_MAX, decimal_int
 
 __all__ = ["RetractReport", "retract"]

@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memforest.backends.base import UsageLedger
+from memforest.memtree.model import DeleteStats, TreeRef
 from memforest.store.sql import Conn, Row
-from memforest.store.tree_delete import DeleteStats
-from memforest.store.trees import TreeRef
 
 __all__ = ["RetractReport", "RetractWork"]
 

@@ -29,7 +29,7 @@ from memforest.lifecycle.transfer_format import (
     Header,
     decode_vector,
 )
-from memforest.store.check import check_tree
+from memforest.memtree.invariants import check_tree
 
 __all__ = ["MAX_DEPTH", "ParsedExport", "parse_export", "read_export"]
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memforest.domain import TreeKind
+from memforest.memtree.model import InsertStats, LeafSpec, TreeRef
 from memforest.pipeline.route import FactForRouting, Router
 from memforest.rules import entity_earns_tree
 from memforest.settings import PipelineSettings
@@ -30,7 +31,7 @@ from memforest.store import rebuild as q
 from memforest.store.rebuild import TreeSpec
 from memforest.store.sql import Conn, Row, as_vector
 from memforest.store.tree_bulk import bulk_build_trees
-from memforest.store.trees import InsertStats, LeafSpec, TreeRef, insert_leaves
+from memforest.store.trees import insert_leaves
 
 __all__ = ["BULK_BATCH_LEAVES", "SceneScope", "build_forest_trees", "route_unscened", "with_fanout"]
 

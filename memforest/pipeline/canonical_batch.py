@@ -1,6 +1,6 @@
-"""Canonicalise a commit's candidates as a batch (ADR 0023): the same outcome as
-:func:`memforest.pipeline.canonical.canonicalize` on each candidate in order, with three statements
-for the whole batch instead of two to four per candidate.
+"""Canonicalise a commit's candidates as a batch (ADR 0023): the same outcome as canonicalising each
+candidate in order one at a time (the tests' oracle, ``tests/support/reference/canonical.py``), with
+three statements for the whole batch instead of two to four per candidate.
 
 1. One lookup: each candidate's exact match by text hash, else its three nearest stored live facts.
 2. In memory, in order: a candidate matches an exact duplicate (stored, or new earlier in the batch),
@@ -34,7 +34,7 @@ from memforest.store.sql import Conn, Row
 
 __all__ = ["canonicalize_many"]
 
-_NEAREST = 3  # as facts.exact_or_nearest
+_NEAREST = 3  # as the one-at-a-time reference reads
 
 
 @dataclass(slots=True)
@@ -109,8 +109,8 @@ class _Batch:
         return self.new[-found - 1] if found < 0 else found
 
     def supersede(self, n: _New, before: tuple[Any, ...] | None, after: tuple[Any, ...] | None) -> None:
-        """Thread new fact ``n`` into its slot as canonical.thread_into_slot does, given the stored holders
-        just before and after it: ``(valid_from, fact_id, value)``."""
+        """Thread new fact ``n`` into its slot as the one-at-a-time reference does, given the stored
+        holders just before and after it: ``(valid_from, fact_id, value)``."""
         slot = supersession_slot(n.cand.subject, n.cand.attribute, n.cand.value)
         if slot is None:
             return
@@ -160,8 +160,8 @@ async def canonicalize_many(
     *,
     near_threshold: float,
 ) -> list[CanonicalOutcome]:
-    """:func:`memforest.pipeline.canonical.canonicalize` of every ``(candidate, embedding, source)`` in
-    order, as a batch (see the module docstring)."""
+    """Canonicalise every ``(candidate, embedding, source)`` in order, as a batch (see the module
+    docstring)."""
     if not items:
         return []
     surfaces = [clean_surface(c.text) for c, _, _ in items]

@@ -24,6 +24,7 @@ from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.domain import Candidate, CellTurn, CellView
 from memforest.errors import MemForestError
+from memforest.memtree.model import InsertStats
 from memforest.pipeline.canonical import SourceRef, clean_surface
 from memforest.pipeline.canonical_batch import canonicalize_many
 from memforest.pipeline.commit_order import COMMITS, wait_for_older_commits
@@ -33,7 +34,6 @@ from memforest.pipeline.slots import release_slot
 from memforest.settings import Settings
 from memforest.store import cells, jobs, sessions
 from memforest.store.sql import Conn, lock_forest
-from memforest.store.trees import InsertStats
 
 log = logging.getLogger(__name__)
 

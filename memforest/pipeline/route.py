@@ -21,12 +21,13 @@ from typing import Any
 import numpy as np
 
 from memforest.domain import TreeKind
+from memforest.memtree.model import InsertStats, LeafSpec, TreeRef
 from memforest.pipeline.route_scenes import Cluster, SceneBatch
 from memforest.rules import entity_earns_tree, entity_key, scene_label
 from memforest.settings import PipelineSettings
 from memforest.store import entities
 from memforest.store.sql import Conn, Row
-from memforest.store.trees import InsertStats, LeafSpec, TreeRef, get_or_create_trees, insert_leaves
+from memforest.store.trees import get_or_create_trees, insert_leaves
 
 __all__ = ["FactForRouting", "RouteStats", "Router"]
 

@@ -18,7 +18,7 @@ __all__ = ["FactRow", "LinkUpdate", "SourceRow", "lookup_many", "new_ids_and_nei
 
 
 # Candidate i (1-based): its exact match by text hash (``exact``), else, when it has a non-zero
-# vector (``:nz``), the three nearest live facts, as facts.exact_or_nearest per candidate.
+# vector (``:nz``), the three nearest live facts, as the one-at-a-time reference reads per candidate.
 _LOOKUP_MANY = """
 WITH q AS MATERIALIZED (  -- each vector sliced and cast once, not once per fact it is compared with
     SELECT g.i, (CAST(:h AS text[]))[g.i] AS h, (CAST(:nz AS boolean[]))[g.i] AS nz,

@@ -248,7 +248,7 @@ ELSE valid_to END WHERE tenant_id = :t AND fact_id = :id
 """
 _SET_SUPERSEDES = "UPDATE facts SET supersedes = :p WHERE tenant_id = :t AND fact_id = :n"
 # The slot's live facts just before and just after the removed one in its timeline (by valid_from,
-# then fact_id; the facts the write path's slot_neighbours reads, valueless corrections included): the
+# then fact_id; the facts canonicalisation threads a new fact between, valueless corrections included): the
 # pair canonicalisation would have threaded had it never been stated.
 _SLOT_AROUND = (
     "(SELECT true AS before, fact_id, value, valid_from, superseded_by, supersedes FROM facts "

@@ -1,32 +1,27 @@
-"""Bottom-up bulk loading of empty MemTrees (tree rebuilds, ADR 0009).
+"""Bulk loading of empty MemTrees (tree rebuilds, ADR 0009): the bottom-up layout of
+:mod:`memforest.memtree.layout` written with a constant number of statements.
 
 ``insert_leaf`` costs O(height) statements per leaf. A tree that is built from scratch with all its
-leaves known (a re-materialisation) is instead laid out in memory: leaves in key order, each level
-groups consecutive nodes of the level below into parents of between ``ceil(k/2)`` and ``k`` children
-(shared as evenly as possible), up to one root. Ids come from the node sequence in one query and
-every node (all levels, parents first), every placement and every tree row is written with one
-multi-row statement each, for any number of trees. The result satisfies the same invariants as
-repeated ``insert_leaf`` (``store/check.py``): keys are the smallest key below, intervals the widest,
-every non-root node holds ``ceil(k/2)..k`` children, a tree has height >= 1. Leaf rows follow
+leaves known (a re-materialisation) is instead laid out in memory; ids come from the node sequence
+in one query and every node (all levels, parents first), every placement and every tree row is
+written with one multi-row statement each, for any number of trees. Leaf rows follow
 ``insert_leaf``'s conventions exactly; every internal node is dirty, so refresh summarises it. Later
 ``insert_leaf``/``insert_leaves`` calls work on a bulk-built tree as on any other.
 """
 
 from __future__ import annotations
 
-import itertools
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from memforest.memtree.layout import plan_trees, trees_to_build
+from memforest.memtree.model import InsertStats, LeafSpec, TreeRef
 from memforest.store.sql import execute, fetch_all
 from memforest.store.tree_columns import NodeRow, PlacementRow, insert_nodes, insert_placements, next_node_ids
-from memforest.store.tree_model import InsertStats, LeafSpec, TreeRef
 
-__all__ = ["bulk_build_tree", "bulk_build_trees", "group_sizes", "layout"]
+__all__ = ["bulk_build_tree", "bulk_build_trees"]
 
 CHUNK = 4096  # rows per multi-row statement
 
@@ -41,76 +36,6 @@ WHERE tr.tenant_id = :t AND tr.tree_id = u.id
 """
 
 
-def group_sizes(count: int, fanout: int) -> list[int]:
-    """Child counts of the parents of ``count`` consecutive nodes: one parent when they fit in one,
-    else ``ceil(count / fanout)`` parents sharing them evenly, so each gets ``ceil(fanout/2)..fanout``."""
-    if count < 1 or fanout < 2:
-        raise ValueError(f"need count >= 1 and fanout >= 2, got {count} and {fanout}")
-    groups = -(-count // fanout)
-    q, r = divmod(count, groups)
-    return [q + 1] * r + [q] * (groups - r)
-
-
-def layout(n_leaves: int, fanout: int) -> list[list[int]]:
-    """The shape of a bulk-built tree: for each level from 1 up to the root, its nodes' child counts.
-    Empty for no leaves; the root is always the single node of the last level (height = length)."""
-    levels: list[list[int]] = []
-    count = n_leaves
-    while count > 0:
-        sizes = group_sizes(count, fanout)
-        levels.append(sizes)
-        if len(sizes) == 1:
-            break
-        count = len(sizes)
-    return levels
-
-
-@dataclass(slots=True)
-class _Row:
-    """A node to write: ``parent`` and ``ref`` index the forest-wide row list until ids exist."""
-
-    tree: TreeRef
-    level: int
-    t_start: datetime
-    seq: int
-    t_end: datetime
-    n_children: int = 0
-    parent: int | None = None
-    leaf: LeafSpec | None = None
-
-
-def _check_leaves(tree: TreeRef, leaves: Sequence[LeafSpec]) -> None:
-    if tree.root_node_id is not None:
-        raise ValueError(f"tree {tree.tree_id} is not empty: bulk building needs an empty tree")
-    for a, b in itertools.pairwise(leaves):
-        if (a.t_start, a.seq) >= (b.t_start, b.seq):
-            raise ValueError(f"tree {tree.tree_id}: leaves must be sorted by (t_start, seq) without repeated keys")
-    for leaf in leaves:
-        if leaf.source_kind not in ("fact", "cell"):
-            raise ValueError(f"unknown leaf source kind {leaf.source_kind!r}")
-
-
-def _plan(tree: TreeRef, leaves: Sequence[LeafSpec], rows: list[_Row]) -> tuple[int, int]:
-    """Append the tree's nodes to ``rows`` (leaves first, then each level); returns (root row, height)."""
-    below = list(range(len(rows), len(rows) + len(leaves)))
-    rows.extend(_Row(tree, 0, leaf.t_start, leaf.seq, leaf.t_end, leaf=leaf) for leaf in leaves)
-    levels = layout(len(leaves), tree.fanout)
-    for level, sizes in enumerate(levels, start=1):
-        above: list[int] = []
-        start = 0
-        for size in sizes:
-            kids = below[start : start + size]
-            start += size
-            first = rows[kids[0]]
-            parent = len(rows)
-            rows.append(_Row(tree, level, first.t_start, first.seq, max(rows[k].t_end for k in kids), size))
-            for k in kids:
-                rows[k].parent = parent
-            above.append(parent)
-        below = above
-    return below[0], len(levels)
-
-
 async def bulk_build_trees(
     conn: AsyncConnection,
     tenant_id: uuid.UUID,
@@ -121,29 +46,19 @@ async def bulk_build_trees(
     source): one ``nextval`` query, multi-row INSERTs of nodes and placements and one UPDATE of the
     tree rows for all of them. The caller holds the forest lock. Trees given no leaves stay empty.
     Raises ValueError for a tree that is not empty or leaves out of order (nothing is written)."""
-    todo = [(tree, list(leaves)) for tree, leaves in items if leaves]
-    for tree, leaves in todo:
-        _check_leaves(tree, leaves)
+    todo = trees_to_build(items)
     if not todo:
         return
-    seen: set[int] = set()
-    for tree, _ in todo:
-        if tree.tree_id in seen:
-            raise ValueError(f"tree {tree.tree_id} is given twice")
-        seen.add(tree.tree_id)
     busy = await fetch_all(
         conn,
         _FIRST_BUSY,
-        {"t": tenant_id, "ids": sorted(seen)},
+        {"t": tenant_id, "ids": sorted(tree.tree_id for tree, _ in todo)},
     )
     if busy:
         raise ValueError(f"tree {busy[0]['tree_id']} is not empty: bulk building needs an empty tree")
 
-    rows: list[_Row] = []
-    roots: list[tuple[TreeRef, int, int, int]] = []  # tree, root row, height, leaves
-    for tree, leaves in todo:
-        root, height = _plan(tree, leaves, rows)
-        roots.append((tree, root, height, len(leaves)))
+    plan = plan_trees(todo)
+    rows, roots = plan.nodes, plan.roots
     ids = await next_node_ids(conn, len(rows))  # leaves first (in key order), then level by level
 
     def real(i: int | None) -> int | None:
@@ -169,18 +84,18 @@ async def bulk_build_trees(
         _SET_ROOTS,
         {
             "t": tenant_id,
-            "id": [tree.tree_id for tree, *_ in roots],
-            "r": [ids[root] for _, root, _, _ in roots],
-            "h": [height for _, _, height, _ in roots],
-            "n": [n for *_, n in roots],
+            "id": [root.tree.tree_id for root in roots],
+            "r": [ids[root.root] for root in roots],
+            "h": [root.height for root in roots],
+            "n": [root.leaves for root in roots],
         },
     )
-    for tree, root, height, _ in roots:
-        tree.root_node_id, tree.height = ids[root], height
+    for root in roots:
+        root.tree.root_node_id, root.tree.height = ids[root.root], root.height
     if stats is not None:
         stats.leaves += len(leaf_rows)
         stats.nodes_created += len(rows)
-        stats.touched_trees.update(tree.tree_id for tree, *_ in roots)
+        stats.touched_trees.update(root.tree.tree_id for root in roots)
 
 
 async def bulk_build_tree(

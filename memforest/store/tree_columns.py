@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 from pgvector import Vector
 
+from memforest.memtree.model import LeafSpec
 from memforest.store.sql import Conn, as_vector, execute, fetch_all
-from memforest.store.tree_model import LeafSpec
 
 __all__ = ["NodeRow", "PlacementRow", "insert_nodes", "insert_placements", "leaf_columns", "next_node_ids"]
 

@@ -1,17 +1,10 @@
-"""MemTree deletion: remove leaves, then rebalance B+-tree style along the one affected path.
+"""MemTree deletion: remove leaves, then rebalance along the one affected path
+(:mod:`memforest.memtree.rebalance`, run here over SQL).
 
-Removing a leaf deletes the leaf node and its placement and walks up from its parent. A node left
-under-full (fewer than ``ceil(k/2)`` children, the root excepted) first borrows one child from an
-adjacent sibling in time order that has children to spare, else merges with that sibling (the
-merged node has at most ``k`` children); a merge removes a child of the parent, which may then be
-under-full in turn. Every node on the path gets its key ``(t_start, seq)``, ``t_end`` and
-``n_children`` recomputed from its (at most k) children and is marked dirty with a version bump,
-the same convention as the insert path (:meth:`memforest.store.tree_batch.Batch.insert` marks the
-new leaf's ancestors that way), so refresh regenerates exactly the touched paths and a concurrent
-refresh write of a changed node is rejected as stale. An internal root left with one child is
-replaced by that child (the height shrinks); a root left with no child is deleted: the tree stays,
-empty, with ``root_node_id`` NULL (``memforest check`` accepts that and the next insert grows a new
-root). Callers decide whether to drop empty trees.
+Removing a leaf deletes the leaf node and its placement and walks up from its parent; a concurrent
+refresh write of a node the walk changed is rejected as stale (its version was bumped). A tree whose
+last leaf goes stays, empty, with ``root_node_id`` NULL (``memforest check`` accepts that and the
+next insert grows a new root). Callers decide whether to drop empty trees.
 
 Cost per removed leaf: O(height) statements over at most ``k`` rows each; no tree is ever rebuilt.
 The caller holds the forest lock (:func:`memforest.store.sql.lock_forest`).
@@ -20,49 +13,15 @@ The caller holds the forest lock (:func:`memforest.store.sql.lock_forest`).
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
+from memforest.memtree.model import DeleteStats, TreeRef
+from memforest.memtree.rebalance import NodeRow, rebalance
 from memforest.store.sql import Conn, execute, fetch_all, fetch_one, scalar
-from memforest.store.trees import TreeRef, load_tree
+from memforest.store.trees import load_tree
 
-
-@dataclass(slots=True)
-class DeleteStats:
-    """Counters of structural work done by deletions."""
-
-    leaves: int = 0
-    borrows: int = 0
-    merges: int = 0
-    collapses: int = 0
-    nodes_removed: int = 0  # internal nodes removed by merges, collapses and emptied roots
-    marks: int = 0
-    trees_emptied: int = 0
-    touched_trees: set[int] = field(default_factory=set)
-
-    def add(self, other: DeleteStats) -> None:
-        self.leaves += other.leaves
-        self.borrows += other.borrows
-        self.merges += other.merges
-        self.collapses += other.collapses
-        self.nodes_removed += other.nodes_removed
-        self.marks += other.marks
-        self.trees_emptied += other.trees_emptied
-        self.touched_trees |= other.touched_trees
-
-    def as_dict(self) -> dict[str, int]:
-        """Plain JSON (the touched trees as a count)."""
-        return {
-            "leaves": self.leaves,
-            "borrows": self.borrows,
-            "merges": self.merges,
-            "collapses": self.collapses,
-            "nodes_removed": self.nodes_removed,
-            "marks": self.marks,
-            "trees_emptied": self.trees_emptied,
-            "trees_touched": len(self.touched_trees),
-        }
-
+__all__ = ["drop_tree", "remove_leaf", "remove_source"]
 
 _CHILDREN_SQL = (
     "SELECT node_id, t_start, seq, t_end, n_children FROM nodes WHERE tenant_id = :t AND parent_id = :p "
@@ -91,28 +50,7 @@ _DROP_TREE_SQL = (
     "DELETE FROM nodes WHERE tenant_id = :t AND tree_id = :tree",
     "DELETE FROM trees WHERE tenant_id = :t AND tree_id = :tree",
 )
-
-
-async def _children(conn: Conn, tenant_id: uuid.UUID, node_id: int) -> list[dict[str, Any]]:
-    return await fetch_all(conn, _CHILDREN_SQL, {"t": tenant_id, "p": node_id})
-
-
-async def _refit(
-    conn: Conn, tenant_id: uuid.UUID, node_id: int, kids: list[dict[str, Any]], stats: DeleteStats
-) -> None:
-    """Recompute key, interval and child count of ``node_id`` from ``kids`` (in order); mark it dirty."""
-    t_start, seq, t_end = _fit(kids)
-    params = {"n": len(kids), "ts": t_start, "seq": seq, "te": t_end, "t": tenant_id, "id": node_id}
-    await execute(conn, _REFIT_SQL, params)
-    stats.marks += 1
-
-
-def _fit(kids: list[dict[str, Any]]) -> tuple[Any, int, Any]:
-    """The key and end a node with these children (in order) has."""
-    return kids[0]["t_start"], int(kids[0]["seq"]), max(k["t_end"] for k in kids)
-
-
-MARK_UP_SQL = """
+_MARK_UP_SQL = """
 WITH RECURSIVE chain AS (
     SELECT node_id, parent_id FROM nodes WHERE tenant_id = :t AND node_id = :start
     UNION ALL
@@ -123,95 +61,37 @@ FROM chain WHERE n.tenant_id = :t AND n.node_id = chain.node_id
 """
 
 
-async def _mark_up(conn: Conn, tenant_id: uuid.UUID, start: int) -> int:
-    """Mark ``start`` and its ancestors dirty (keys untouched) in one statement; returns how many."""
-    return await execute(conn, MARK_UP_SQL, {"t": tenant_id, "start": start})
+class _SqlNodes:
+    """The :class:`memforest.memtree.rebalance.NodeEditor` of one tenant's nodes: one statement a call."""
 
+    def __init__(self, conn: Conn, tenant_id: uuid.UUID) -> None:
+        self.conn = conn
+        self.tenant_id = tenant_id
 
-async def _reparent(conn: Conn, tenant_id: uuid.UUID, ids: list[int], parent_id: int) -> None:
-    await execute(conn, _REPARENT_SQL, {"p": parent_id, "t": tenant_id, "ids": ids})
+    async def node(self, node_id: int) -> NodeRow | None:
+        return await fetch_one(self.conn, _NODE_SQL, {"t": self.tenant_id, "id": node_id})
 
+    async def children(self, node_id: int) -> Sequence[NodeRow]:
+        return await fetch_all(self.conn, _CHILDREN_SQL, {"t": self.tenant_id, "p": node_id})
 
-async def _delete_node(conn: Conn, tenant_id: uuid.UUID, node_id: int, stats: DeleteStats) -> None:
-    await execute(conn, _DELETE_NODE_SQL, {"t": tenant_id, "id": node_id})
-    stats.nodes_removed += 1
+    async def refit(self, node_id: int, n_children: int, t_start: Any, seq: int, t_end: Any) -> None:
+        params = {"n": n_children, "ts": t_start, "seq": seq, "te": t_end, "t": self.tenant_id, "id": node_id}
+        await execute(self.conn, _REFIT_SQL, params)
 
+    async def reparent(self, node_ids: list[int], parent_id: int) -> None:
+        await execute(self.conn, _REPARENT_SQL, {"p": parent_id, "t": self.tenant_id, "ids": node_ids})
 
-async def _set_root(conn: Conn, tenant_id: uuid.UUID, tree: TreeRef, root: int | None, height: int) -> None:
-    await execute(conn, _SET_ROOT_SQL, {"r": root, "h": height, "t": tenant_id, "tree": tree.tree_id})
-    tree.root_node_id, tree.height = root, height
+    async def detach(self, node_id: int) -> None:
+        await execute(self.conn, _DETACH_SQL, {"t": self.tenant_id, "c": node_id})
 
+    async def delete(self, node_id: int) -> None:
+        await execute(self.conn, _DELETE_NODE_SQL, {"t": self.tenant_id, "id": node_id})
 
-async def _rebalance(conn: Conn, tenant_id: uuid.UUID, tree: TreeRef, start: int, stats: DeleteStats) -> None:
-    """Walk up from ``start`` (a node that just lost a child): borrow, merge or collapse as needed and
-    refit every node on the way to the root."""
-    min_k = (tree.fanout + 1) // 2
-    current: int | None = start
-    while current is not None:
-        node = await fetch_one(conn, _NODE_SQL, {"t": tenant_id, "id": current})
-        assert node is not None, f"node {current} vanished"
-        kids = await _children(conn, tenant_id, current)
-        level = int(node["level"])
-        if node["parent_id"] is None:  # the root
-            if not kids:
-                await _delete_node(conn, tenant_id, current, stats)
-                await _set_root(conn, tenant_id, tree, None, 1)
-                stats.trees_emptied += 1
-                return
-            if level > 1 and len(kids) == 1:
-                child = int(kids[0]["node_id"])
-                await execute(conn, _DETACH_SQL, {"t": tenant_id, "c": child})
-                await _delete_node(conn, tenant_id, current, stats)
-                await _set_root(conn, tenant_id, tree, child, level - 1)
-                stats.collapses += 1
-                current = child
-                continue
-            await _refit(conn, tenant_id, current, kids, stats)
-            return
-        parent = int(node["parent_id"])
-        if len(kids) >= min_k:
-            await _refit(conn, tenant_id, current, kids, stats)
-            if _fit(kids) == (node["t_start"], int(node["seq"]), node["t_end"]):
-                # Key and interval unchanged, so no ancestor's changes either: mark them, done.
-                stats.marks += await _mark_up(conn, tenant_id, parent)
-                return
-            current = parent
-            continue
-        # Under-full: borrow from or merge with an adjacent sibling in time order.
-        siblings = await _children(conn, tenant_id, parent)
-        pos = next(i for i, s in enumerate(siblings) if int(s["node_id"]) == current)
-        left = siblings[pos - 1] if pos > 0 else None
-        right = siblings[pos + 1] if pos + 1 < len(siblings) else None
-        if left is not None and int(left["n_children"]) > min_k:
-            lkids = await _children(conn, tenant_id, int(left["node_id"]))
-            moved = lkids[-1]
-            await _reparent(conn, tenant_id, [int(moved["node_id"])], current)
-            await _refit(conn, tenant_id, int(left["node_id"]), lkids[:-1], stats)
-            await _refit(conn, tenant_id, current, [moved, *kids], stats)
-            stats.borrows += 1
-        elif right is not None and int(right["n_children"]) > min_k:
-            rkids = await _children(conn, tenant_id, int(right["node_id"]))
-            moved = rkids[0]
-            await _reparent(conn, tenant_id, [int(moved["node_id"])], current)
-            await _refit(conn, tenant_id, int(right["node_id"]), rkids[1:], stats)
-            await _refit(conn, tenant_id, current, [*kids, moved], stats)
-            stats.borrows += 1
-        elif left is not None or right is not None:
-            target = left if left is not None else right
-            assert target is not None
-            tid = int(target["node_id"])
-            tkids = await _children(conn, tenant_id, tid)
-            merged = [*tkids, *kids] if target is left else [*kids, *tkids]
-            if kids:
-                await _reparent(conn, tenant_id, [int(k["node_id"]) for k in kids], tid)
-            await _delete_node(conn, tenant_id, current, stats)
-            await _refit(conn, tenant_id, tid, merged, stats)
-            stats.merges += 1
-        elif kids:  # an only child cannot be under-full unless empty (k = 2); keep it, refit it
-            await _refit(conn, tenant_id, current, kids, stats)
-        else:
-            await _delete_node(conn, tenant_id, current, stats)
-        current = parent
+    async def set_root(self, tree_id: int, root: int | None, height: int) -> None:
+        await execute(self.conn, _SET_ROOT_SQL, {"r": root, "h": height, "t": self.tenant_id, "tree": tree_id})
+
+    async def mark_up(self, start: int) -> int:
+        return await execute(self.conn, _MARK_UP_SQL, {"t": self.tenant_id, "start": start})
 
 
 async def remove_leaf(conn: Conn, tenant_id: uuid.UUID, tree: TreeRef, leaf_node_id: int, stats: DeleteStats) -> bool:
@@ -225,7 +105,7 @@ async def remove_leaf(conn: Conn, tenant_id: uuid.UUID, tree: TreeRef, leaf_node
     stats.leaves += 1
     stats.touched_trees.add(tree.tree_id)
     if deleted["parent_id"] is not None:  # the leaf's parent lost a child
-        await _rebalance(conn, tenant_id, tree, int(deleted["parent_id"]), stats)
+        await rebalance(_SqlNodes(conn, tenant_id), tree, int(deleted["parent_id"]), stats)
     return True
 
 

@@ -1,5 +1,5 @@
 """Leaf insertion into MemTrees: placements checked at once, the reachable part of the trees loaded in
-one query, inserts, marks and splits simulated in memory (:mod:`memforest.store.tree_batch`), then every
+one query, inserts, marks and splits simulated in memory (:mod:`memforest.memtree.batch`), then every
 new and changed node, placement and tree row written with one statement each (ADR 0012).
 
 Leaves sit at level 0; every other node is internal and its key ``(t_start, seq)`` is the smallest key
@@ -12,10 +12,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
+from memforest.memtree.batch import Batch
+from memforest.memtree.model import InsertStats, LeafSpec, TreeRef
 from memforest.store.sql import Conn, execute, fetch_all
-from memforest.store.tree_batch import Batch
 from memforest.store.tree_columns import NodeRow, PlacementRow, insert_nodes, insert_placements, next_node_ids
-from memforest.store.tree_model import InsertStats, LeafSpec, TreeRef
 
 __all__ = ["insert_leaf", "insert_leaves"]
 

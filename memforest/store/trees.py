@@ -1,6 +1,6 @@
 """MemTree rows: find or create the tree of a scope, re-read a tree; and the public names of the tree
 writers (leaf insertion lives in :mod:`memforest.store.tree_insert`, the node columns in
-:mod:`memforest.store.tree_columns`, the shared dataclasses in :mod:`memforest.store.tree_model`)."""
+:mod:`memforest.store.tree_columns`; the dataclasses they pass around in :mod:`memforest.memtree.model`)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from memforest.domain import TreeKind
+from memforest.memtree.model import InsertStats, TreeRef
 from memforest.store.sql import Conn, fetch_all, fetch_one
 from memforest.store.tree_insert import insert_leaf, insert_leaves
-from memforest.store.tree_model import InsertStats, LeafSpec, TreeRef
 
 __all__ = [
-    "InsertStats",
-    "LeafSpec",
-    "TreeRef",
     "get_or_create_tree",
     "get_or_create_trees",
     "insert_leaf",

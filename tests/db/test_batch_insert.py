@@ -21,10 +21,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.db.engine import Database
 from memforest.domain import TreeKind
+from memforest.memtree.model import InsertStats, LeafSpec, TreeRef
 from memforest.store.check import check_forest
 from memforest.store.sql import Row, fetch_all, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
-from memforest.store.trees import InsertStats, LeafSpec, TreeRef, get_or_create_tree, insert_leaf, insert_leaves
+from memforest.store.trees import get_or_create_tree, insert_leaf, insert_leaves
 
 BASE = datetime(2024, 3, 1, tzinfo=UTC)
 DIM = 64

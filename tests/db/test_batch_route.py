@@ -8,10 +8,13 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from support.reference.canonical import canonicalize
+
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.domain import Candidate, CellTurn, CellView, FactKind, SessionInput, TurnInput
-from memforest.pipeline.canonical import SourceRef, canonicalize, clean_surface
+from memforest.memtree.model import InsertStats
+from memforest.pipeline.canonical import SourceRef, clean_surface
 from memforest.pipeline.ingest_job import CellWork, IngestCounts, mark_cells
 from memforest.pipeline.route import FactForRouting, Router
 from memforest.pipeline.service import accept_sessions
@@ -19,7 +22,6 @@ from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import as_vector, fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
-from memforest.store.trees import InsertStats
 
 START = datetime(2022, 6, 1, 8, 0, tzinfo=UTC)
 EMBEDDER = HashedEmbedder(64)

@@ -10,6 +10,7 @@ import numpy as np
 
 from memforest.db.engine import Database
 from memforest.domain import Candidate, FactKind, SessionInput, TreeKind, TurnInput
+from memforest.memtree.model import InsertStats
 from memforest.pipeline.canonical import SourceRef
 from memforest.pipeline.canonical_batch import canonicalize_many
 from memforest.pipeline.route import FactForRouting, Router
@@ -18,7 +19,7 @@ from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
-from memforest.store.trees import InsertStats, get_or_create_tree, get_or_create_trees
+from memforest.store.trees import get_or_create_tree, get_or_create_trees
 
 START = datetime(2024, 2, 1, 9, 0, tzinfo=UTC)
 

@@ -11,11 +11,12 @@ from typing import Any
 
 import numpy as np
 from support import session_input
+from support.reference.canonical import canonicalize
 
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.domain import Candidate, FactKind
-from memforest.pipeline.canonical import SourceRef, canonicalize
+from memforest.pipeline.canonical import SourceRef
 from memforest.pipeline.canonical_batch import canonicalize_many
 from memforest.pipeline.service import accept_sessions
 from memforest.settings import Settings

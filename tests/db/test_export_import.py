@@ -23,12 +23,12 @@ from memforest.db.engine import Database
 from memforest.errors import InputError
 from memforest.lifecycle.export import export_lines
 from memforest.lifecycle.importer import import_parsed, parse_export
+from memforest.memtree.layout import layout
 from memforest.retrieval.service import query
 from memforest.servers import create_app
 from memforest.settings import Settings
 from memforest.store.sql import fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
-from memforest.store.tree_bulk import layout
 
 QUESTIONS = (
     "Where does Ysolde breed carrier pigeons?",

@@ -9,12 +9,13 @@ from typing import Any
 
 import numpy as np
 from support import session_input
+from support.reference.canonical import canonicalize
 
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.domain import Candidate, FactKind, SessionInput
-from memforest.pipeline.canonical import SourceRef, canonicalize, normalise_text, text_hash
+from memforest.pipeline.canonical import SourceRef, normalise_text, text_hash
 from memforest.pipeline.service import IngestReport, accept_sessions, ingest_sessions
 from memforest.settings import Settings
 from memforest.store.check import check_forest

@@ -15,13 +15,14 @@ from memforest.backends.hashed import HashedEmbedder
 from memforest.backends.summarize import ExtractiveSummarizer
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TreeKind, TurnInput
+from memforest.memtree.model import InsertStats, LeafSpec
 from memforest.pipeline.refresh import RefreshStats, refresh_forest
 from memforest.pipeline.service import accept_sessions
 from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import as_vector, execute, fetch_all, fetch_one, lock_forest, scalar
 from memforest.store.tenants import ensure_tenant
-from memforest.store.trees import InsertStats, LeafSpec, get_or_create_tree, insert_leaf
+from memforest.store.trees import get_or_create_tree, insert_leaf
 
 BASE = datetime(2023, 1, 10, 9, 0, tzinfo=UTC)
 Hook = Callable[[SummaryInput], Awaitable[None]]

@@ -7,10 +7,13 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from support.reference.canonical import canonicalize
+
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.domain import Candidate, FactKind, SessionInput, TurnInput
-from memforest.pipeline.canonical import SourceRef, canonicalize, clean_surface
+from memforest.memtree.model import InsertStats
+from memforest.pipeline.canonical import SourceRef, clean_surface
 from memforest.pipeline.route import FactForRouting, Router
 from memforest.pipeline.service import accept_sessions
 from memforest.rules import entity_key
@@ -18,7 +21,6 @@ from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
-from memforest.store.trees import InsertStats
 
 JAN = datetime(2023, 1, 10, 9, 0, tzinfo=UTC)
 EMBEDDER = HashedEmbedder(64)

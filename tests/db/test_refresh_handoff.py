@@ -22,6 +22,7 @@ from memforest.backends.hashed import HashedEmbedder
 from memforest.backends.summarize import ExtractiveSummarizer
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TreeKind
+from memforest.memtree.model import InsertStats, LeafSpec
 from memforest.pipeline import refresh
 from memforest.pipeline.refresh import refresh_forest
 from memforest.pipeline.service import accept_sessions, ingest_sessions
@@ -29,7 +30,7 @@ from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, lock_forest, scalar, try_lock_refresh, unlock_refresh
 from memforest.store.tenants import ensure_tenant
-from memforest.store.trees import InsertStats, LeafSpec, get_or_create_tree, insert_leaf
+from memforest.store.trees import get_or_create_tree, insert_leaf
 
 BASE = datetime(2023, 4, 2, 9, 0, tzinfo=UTC)
 

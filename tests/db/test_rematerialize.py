@@ -25,6 +25,7 @@ from memforest.db.runtime import open_database
 from memforest.domain import SessionInput
 from memforest.errors import ConfigurationError, InputError
 from memforest.lifecycle.rematerialize import change_embedding_dimension, rebuild_trees, reembed, resummarize
+from memforest.memtree.layout import layout
 from memforest.pipeline.forest_indexes import ensure_forest_indexes
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import RetrievalPreset, query
@@ -33,7 +34,6 @@ from memforest.store.check import check_forest
 from memforest.store.forest_indexes import FOREST_INDEXES
 from memforest.store.sql import as_vector, execute, fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
-from memforest.store.tree_bulk import layout
 
 TENANT = "local"  # the CLI's default tenant
 FOREST = "harbour"

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from sqlalchemy import text
 from support import ADMIN_AUTH, DANGLING_SUPERSEDED_BY, admin_settings, app_client, session_input
+from support.reference.canonical import thread_into_slot
 
 from bench import retract as bench_retract
 from memforest.backends.factory import Backends, build_backends
@@ -26,7 +27,6 @@ from memforest.errors import ConflictError, NotFoundError
 from memforest.lifecycle.retract import RetractReport, retract
 from memforest.lifecycle.retract_chain import unlink_supersession
 from memforest.lifecycle.retract_report import RetractWork
-from memforest.pipeline.canonical import thread_into_slot
 from memforest.pipeline.service import accept_sessions, ingest_sessions
 from memforest.retrieval.service import query
 from memforest.settings import Settings
@@ -612,7 +612,7 @@ _Facts = list[tuple[str, str | None, int]]
 
 async def _slot(conn: Any, t: uuid.UUID, forest: str, facts: _Facts, *, threaded: bool) -> tuple[int, dict[str, int]]:
     """A forest whose slot holds ``facts`` (name, value, year), inserted in that order; ``threaded``:
-    each linked by the write path's own rule (canonical.thread_into_slot), else left unlinked."""
+    each linked by the write path's own rule (the reference thread_into_slot), else left unlinked."""
     f = int(await scalar(conn, "INSERT INTO forests (tenant_id, name) VALUES (:t, :n) RETURNING forest_id",
                          {"t": t, "n": forest}))  # fmt: skip
     ids: dict[str, int] = {}

@@ -20,12 +20,13 @@ from memforest.backends.hashed import HashedEmbedder
 from memforest.backends.openai_http import OpenAIChatModel
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TreeKind, TurnInput
+from memforest.memtree.model import InsertStats, LeafSpec
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import query
 from memforest.settings import Settings
 from memforest.store.sql import execute, fetch_all, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
-from memforest.store.trees import InsertStats, LeafSpec, get_or_create_tree, insert_leaf
+from memforest.store.trees import get_or_create_tree, insert_leaf
 from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
 
 DIM = 64

@@ -1,7 +1,7 @@
-"""Bottom-up bulk loading (``store/tree_bulk.py``): for any leaf set, times with ties and fan-out, a
-bulk-built tree passes every invariant ``memforest check`` verifies, holds each leaf once in time
-order at the minimal height, writes leaf rows exactly as ``insert_leaf`` does, and keeps accepting
-incremental inserts."""
+"""Bottom-up bulk loading (``store/tree_bulk.py`` writing the plan of ``memtree/layout.py``): for any
+leaf set, times with ties and fan-out, a bulk-built tree passes every invariant ``memforest check``
+verifies, holds each leaf once in time order at the minimal height, writes leaf rows exactly as
+``insert_leaf`` does, and keeps accepting incremental inserts."""
 
 from __future__ import annotations
 
@@ -18,11 +18,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.db.engine import Database
 from memforest.domain import TreeKind
-from memforest.store.check import check_tree
+from memforest.memtree.invariants import check_tree
+from memforest.memtree.layout import layout
+from memforest.memtree.model import InsertStats, LeafSpec, TreeRef
 from memforest.store.sql import as_vector, fetch_all, fetch_one, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
-from memforest.store.tree_bulk import bulk_build_tree, bulk_build_trees, group_sizes, layout
-from memforest.store.trees import InsertStats, LeafSpec, TreeRef, get_or_create_tree, insert_leaf
+from memforest.store.tree_bulk import bulk_build_tree, bulk_build_trees
+from memforest.store.trees import get_or_create_tree, insert_leaf
 
 BASE = datetime(2025, 6, 1, tzinfo=UTC)
 DIM = 64
@@ -235,14 +237,3 @@ async def test_refuses_a_tree_that_is_not_empty_or_unsorted_leaves(db: Database)
             await bulk_build_tree(conn, tenant_id, other, repeated)
         assert await scalar(conn, "SELECT count(*) FROM nodes WHERE tenant_id = :t", {"t": tenant_id}) == 2
         assert (other.root_node_id, await _placed(conn, tenant_id, other.tree_id)) == (None, [])
-
-
-def test_group_sizes_share_children_evenly_within_bounds() -> None:
-    for k in range(2, 17):
-        for count in range(1, 300):
-            sizes = group_sizes(count, k)
-            assert sum(sizes) == count and max(sizes) - min(sizes) <= 1 and max(sizes) <= k
-            assert len(sizes) == 1 or min(sizes) >= (k + 1) // 2
-    assert layout(0, 4) == [] and layout(1, 4) == [[1]] and layout(9, 4) == [[3, 3, 3], [3]]
-    with pytest.raises(ValueError):
-        group_sizes(0, 4)

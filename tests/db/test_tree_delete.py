@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 
 from memforest.db.engine import Database
 from memforest.domain import TreeKind
+from memforest.memtree.model import DeleteStats, InsertStats, LeafSpec, TreeRef
 from memforest.store.check import check_forest
 from memforest.store.sql import execute, fetch_all, fetch_one, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
-from memforest.store.tree_delete import DeleteStats, drop_tree, remove_leaf, remove_source
-from memforest.store.trees import InsertStats, LeafSpec, TreeRef, get_or_create_tree, insert_leaf, load_tree
+from memforest.store.tree_delete import drop_tree, remove_leaf, remove_source
+from memforest.store.trees import get_or_create_tree, insert_leaf, load_tree
 
 BASE = datetime(2024, 1, 1, tzinfo=UTC)
 _names = itertools.count()

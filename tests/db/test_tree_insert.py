@@ -12,10 +12,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.db.engine import Database
 from memforest.domain import TreeKind
+from memforest.memtree.model import InsertStats, LeafSpec
 from memforest.store.check import check_forest
 from memforest.store.sql import execute, fetch_all, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
-from memforest.store.trees import InsertStats, LeafSpec, get_or_create_tree, insert_leaf
+from memforest.store.trees import get_or_create_tree, insert_leaf
 
 BASE = datetime(2024, 1, 1, tzinfo=UTC)
 _names = itertools.count()

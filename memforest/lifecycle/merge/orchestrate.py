@@ -17,7 +17,7 @@ deadlock) does all structural work set-based:
    at cosine >= ``near_duplicate_threshold``) maps A's fact onto B's, which only gains A's sources.
    Other facts are copied with their embeddings; supersession links are remapped and the slot
    timelines touched by the new facts are re-threaded (neighbours with different values are linked,
-   as ``canonical.thread_into_slot`` does).
+   as canonicalisation does).
 4. **Scopes** are unioned: entities by normalised key (links unioned, counts recounted); a scene
    cluster of A joins the cluster of B that routing would pick for it (centroid cosine + topic
    overlap >= ``scene_assign_threshold``) or is copied. As in canonicalisation, a fact that merged
@@ -47,12 +47,12 @@ from memforest.lifecycle.merge.reconcile import reconcile_clusters, reconcile_en
 from memforest.lifecycle.merge.remap import enter_target, remap_sessions, snapshot_source
 from memforest.lifecycle.merge.report import STAGES, MergeReport, Progress, notify
 from memforest.lifecycle.merge.trees import activate_entities, copy_trees, insert_leaves
+from memforest.memtree.model import InsertStats
 from memforest.pipeline.jobs import Job, update_progress
 from memforest.pipeline.refresh import refresh_forest
 from memforest.settings import Settings
 from memforest.store.sql import lock_forest
 from memforest.store.tenants import get_forest
-from memforest.store.trees import InsertStats
 
 __all__ = ["merge_forests", "run_merge_job"]
 

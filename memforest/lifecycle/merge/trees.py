@@ -12,11 +12,12 @@ from typing import Any
 from memforest import rules
 from memforest.domain import TreeKind
 from memforest.lifecycle.merge.report import MergeReport, Progress, notify
+from memforest.memtree.model import DeleteStats, InsertStats, LeafSpec, TreeRef
 from memforest.settings import Settings
 from memforest.store.sql import Conn
 from memforest.store.transfer import trees as tree_store
-from memforest.store.tree_delete import DeleteStats, remove_leaf
-from memforest.store.trees import InsertStats, LeafSpec, TreeRef, get_or_create_tree, insert_leaf, load_tree
+from memforest.store.tree_delete import remove_leaf
+from memforest.store.trees import get_or_create_tree, insert_leaf, load_tree
 
 __all__ = ["activate_entities", "copy_trees", "insert_leaves"]
 

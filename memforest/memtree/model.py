@@ -1,4 +1,5 @@
-"""What the MemTree writers pass around: a tree row, a leaf to hang, and counters of the work done."""
+"""What the MemTree writers pass around: a tree row, a leaf to hang, and counters of the work done by
+inserts and by deletions."""
 
 from __future__ import annotations
 
@@ -56,3 +57,40 @@ class InsertStats:
         self.marks += other.marks
         self.trees_created += other.trees_created
         self.touched_trees |= other.touched_trees
+
+
+@dataclass(slots=True)
+class DeleteStats:
+    """Counters of structural work done by deletions."""
+
+    leaves: int = 0
+    borrows: int = 0
+    merges: int = 0
+    collapses: int = 0
+    nodes_removed: int = 0  # internal nodes removed by merges, collapses and emptied roots
+    marks: int = 0
+    trees_emptied: int = 0
+    touched_trees: set[int] = field(default_factory=set)
+
+    def add(self, other: DeleteStats) -> None:
+        self.leaves += other.leaves
+        self.borrows += other.borrows
+        self.merges += other.merges
+        self.collapses += other.collapses
+        self.nodes_removed += other.nodes_removed
+        self.marks += other.marks
+        self.trees_emptied += other.trees_emptied
+        self.touched_trees |= other.touched_trees
+
+    def as_dict(self) -> dict[str, int]:
+        """Plain JSON (the touched trees as a count)."""
+        return {
+            "leaves": self.leaves,
+            "borrows": self.borrows,
+            "merges": self.merges,
+            "collapses": self.collapses,
+            "nodes_removed": self.nodes_removed,
+            "marks": self.marks,
+            "trees_emptied": self.trees_emptied,
+            "trees_touched": len(self.touched_trees),
+        }

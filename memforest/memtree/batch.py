@@ -1,6 +1,7 @@
 """Batched B+-tree insertion simulated in memory (ADR 0012): a batch of leaf inserts, their ancestor
 marks and their splits are applied to the loaded part of the trees; :mod:`memforest.store.tree_insert`
-loads that part and writes the result back with a fixed number of statements.
+loads that part and writes the result back with a fixed number of statements. Trees that start
+empty need no loading at all.
 
 The algorithm, per leaf: the parent is the level-1 node with the largest key ``(t_start, seq)`` not
 above the leaf's key (else the first level-1 node); the leaf is attached, the parent and its
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from memforest.store.tree_model import InsertStats, LeafSpec, TreeRef
+from memforest.memtree.model import InsertStats, LeafSpec, TreeRef
 
 
 @dataclass(slots=True)
@@ -43,7 +44,7 @@ class BatchNode:
 
 
 class Batch:
-    """One batch of leaf inserts simulated in memory (the caller holds the forest lock)."""
+    """One batch of leaf inserts simulated in memory (the caller of the writer holds the forest lock)."""
 
     def __init__(self, stats: InsertStats) -> None:
         self.stats = stats
