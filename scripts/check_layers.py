@@ -13,14 +13,28 @@ Rules (each violation is printed as ``path:line: rule: detail``; exit 1 if there
   (such an import only hides a cycle; the shared part belongs a layer down).
 - ``size``: no module over ``MAX_LINES`` lines.
 - ``unassigned``: every top-level module or package of ``memforest`` has a layer.
+- ``planner``: the plan-mode constants (``PLANNER_NAMES``) and the ``plan_cache_mode`` /
+  ``enable_seqscan`` settings are named only in ``memforest/store/`` and ``memforest/db/``; the
+  layers above say what they will read, never how PostgreSQL should plan it.
+- ``work-log``: comments and docstrings say what is true now, with an ADR number: no references to
+  a working session (``session 12``) or an ADR addendum, and no timing figures (``0.3 ms``,
+  ``~13 us``); measurements belong to the ADRs, ``docs/perf/`` and ``bench/results/``. Code is not
+  read (``SIDE_POOL_WAIT_S = 0.05`` is a setting), nor the simulators' documented latencies under
+  ``memforest/testing/`` (their specification, not a measurement).
+
+Violations in the paths of ``PENDING`` are printed as pending and do not fail the check: each entry
+names work under way elsewhere, and is removed when that work lands (the check says when an entry
+no longer matches anything).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import io
 import re
 import sys
+import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +66,45 @@ _SQL = re.compile(
     r"GROUP\s+BY\s+\w|pg_advisory\w*|pg_has_role|WHERE\s+\w+(\.\w+)?\s*(=|<>|IS|IN|<|>))"
     r"|(=|<>|<=|>=)\s*:[a-z_]\w*\b|\bANY\s*\(\s*:|\bCAST\s*\(\s*:",
 )
+
+
+# The planner's settings belong to the store and db layers (ADR 0022, ADR 0024): retrieval states its
+# intent (what it will read next) and the store chooses the plan mode.
+PLANNER_HOMES = SQL_HOMES
+PLANNER_NAMES = frozenset(
+    {"GENERIC_PLANS", "CUSTOM_PLANS", "KEY_LOOKUP_PLANS", "CUSTOM_PLANS_AGAIN", "GENERIC_PLANS_NEXT"}
+)
+_PLANNER_SETTING = re.compile(r"\b(plan_cache_mode|enable_seqscan)\b")
+
+# Comments say what is true now (docs/adr/README.md). A reference to a working session or an ADR
+# addendum ("session 26", "sessions 11 and 13", "session-19 addendum") cannot be resolved by a reader
+# of the code; a session of conversation turns is written with a count or a noun after the number
+# ("session 3 of 5" is not a work log, "2 sessions" neither), so only "session N" not followed by
+# such words counts. A timing figure is a number with a time unit below the second.
+_WORK_LOG = re.compile(
+    r"\bsessions?[ -]\d+(?:\s*(?:,|and|or|to|-)\s*\d+)*\b(?!\s*(?:of|facts?|sessions?|turns?|items?)\b)"
+    r"|\baddend(?:um|a)\b",
+    re.IGNORECASE,
+)
+_TIMING = re.compile(r"(?<![\w.])~?\d+(?:\.\d+)?\s?(?:ms|us|\u00b5s|\u03bcs|ns)\b")
+# Simulations document the latencies they simulate; those figures are their specification.
+TIMING_EXEMPT = frozenset({"testing"})
+
+# Paths (relative to memforest/, a trailing "/" for a folder) whose violations of a rule are work under
+# way elsewhere: reported as pending, not failed. Remove an entry when its work lands.
+PENDING: dict[str, tuple[str, ...]] = {
+    # comments rewritten by the engineers who own these modules
+    "work-log": (
+        "retrieval/",
+        "store/recall_channels.py",
+        "store/recall.py",
+        "store/evidence.py",
+        "store/temporal.py",
+        "store/sql.py",
+        "db/engine.py",
+        "db/failures.py",
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +155,55 @@ def _check_sql(path: Path, tree: ast.AST, where: str) -> Iterator[Violation]:
             m = _SQL.search(node.value)
             if m:
                 yield Violation(path, node.lineno, "sql", f"SQL outside store/ and db/: {m.group(0)!r}")
+
+
+def _check_planner(path: Path, tree: ast.AST, where: str) -> Iterator[Violation]:
+    if where in PLANNER_HOMES:
+        return
+    docs = _docstring_nodes(tree)
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Name):
+            names = [node.id]
+        elif isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, ast.alias):
+            names = [n.rsplit(".", 1)[-1] for n in (node.name, node.asname) if n]
+        for name in names:
+            if name in PLANNER_NAMES:
+                line = getattr(node, "lineno", 1)
+                yield Violation(path, line, "planner", f"plan mode {name} outside store/ and db/")
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            m = _PLANNER_SETTING.search(node.value)
+            if m:
+                yield Violation(path, node.lineno, "planner", f"planner setting {m.group(0)!r} outside store/ and db/")
+
+
+def _prose(source: str, tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """(line, text) of every comment and docstring line of a module."""
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT:
+            yield tok.start[0], tok.string
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                for offset, text in enumerate(first.value.value.split("\n")):
+                    yield first.value.lineno + offset, text
+
+
+def _check_work_log(path: Path, source: str, tree: ast.AST, where: str) -> Iterator[Violation]:
+    patterns = [("work-log reference", _WORK_LOG)]
+    if where not in TIMING_EXEMPT:
+        patterns.append(("timing figure", _TIMING))
+    for line, text in _prose(source, tree):
+        for what, pattern in patterns:
+            for m in pattern.finditer(text):
+                yield Violation(path, line, "work-log", f"{what} in a comment or docstring: {m.group(0)!r}")
 
 
 def _check_imports(path: Path, tree: ast.Module, where: str) -> Iterator[Violation]:
@@ -155,6 +257,8 @@ def check_file(path: Path, package_root: Path) -> list[Violation]:
     tree = ast.parse(source, filename=str(path))
     out.extend(_check_sql(path, tree, where))
     out.extend(_check_imports(path, tree, where))
+    out.extend(_check_planner(path, tree, where))
+    out.extend(_check_work_log(path, source, tree, where))
     return out
 
 
@@ -175,12 +279,37 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.root / PACKAGE).is_dir():
         print(f"check_layers: no {PACKAGE}/ package under {args.root}", file=sys.stderr)
         return 2
-    violations = check_tree(args.root)
+    package_root = args.root / PACKAGE
+    violations: list[Violation] = []
+    pending: list[Violation] = []
+    used: set[tuple[str, str]] = set()
+    for v in check_tree(args.root):
+        entry = _pending_entry(v, package_root)
+        if entry is None:
+            violations.append(v)
+        else:
+            pending.append(v)
+            used.add((v.rule, entry))
     for v in violations:
         print(v)
-    n = sum(1 for _ in (args.root / PACKAGE).rglob("*.py"))
-    print(f"check_layers: {len(violations)} violation(s) in {n} modules")
+    for v in pending:
+        print(f"pending: {v}")
+    for rule, entries in PENDING.items():
+        for entry in entries:
+            if (rule, entry) not in used:
+                print(f"check_layers: PENDING[{rule!r}] entry {entry!r} matches nothing now; remove it")
+    n = sum(1 for _ in package_root.rglob("*.py"))
+    print(f"check_layers: {len(violations)} violation(s), {len(pending)} pending, in {n} modules")
     return 1 if violations else 0
+
+
+def _pending_entry(v: Violation, package_root: Path) -> str | None:
+    """The ``PENDING`` entry that covers a violation, if any."""
+    rel = v.path.relative_to(package_root).as_posix()
+    for entry in PENDING.get(v.rule, ()):
+        if rel == entry or (entry.endswith("/") and rel.startswith(entry)):
+            return entry
+    return None
 
 
 if __name__ == "__main__":
