@@ -51,7 +51,7 @@ FROM unnest(CAST(:k AS text[]), CAST(:key AS text[]), CAST(:l AS text[]), CAST(:
 WITH ORDINALITY AS u(k, key, l, fo, i) ORDER BY u.i RETURNING tree_id, kind, key, root_node_id, height
 """
 # (``NOT IN`` over a hashed subquery: a correlated ``NOT EXISTS`` was planned as a scan of the
-# forest's placements per fact right after a rebuild, a slow scan.)
+# forest's placements per fact right after a rebuild.)
 _UNSCENED_FACTS = """
 SELECT x.fact_id, x.text, x.valid_from, x.embedding, x.entities, x.topics FROM facts x
 WHERE x.tenant_id = :t AND x.forest_id = :f AND x.retracted_at IS NULL AND x.embedding IS NOT NULL
