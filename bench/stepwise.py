@@ -21,7 +21,6 @@ from memforest.backends.factory import Backends
 from memforest.domain import JobState, SessionInput
 from memforest.errors import MemForestError
 from memforest.memtree.model import InsertStats
-from memforest.pipeline import jobs
 from memforest.pipeline.ingest_job import (
     CellWork,
     IngestCounts,
@@ -36,6 +35,7 @@ from memforest.pipeline.refresh import refresh_forest
 from memforest.pipeline.route import Router
 from memforest.pipeline.service import accept_sessions
 from memforest.settings import Settings
+from memforest.store import jobs
 from memforest.store.sql import lock_forest
 
 
@@ -159,7 +159,11 @@ async def ingest_stepwise(
         report.sessions += 1
         report.turns += result.turns
         report.cells += result.cells
-        job = await jobs.claim(env.db, worker_id, lease_s=3600, tenant_id=env.tenant_id, forest_id=forest.forest_id)
+        async with env.db.system() as conn:
+            job = await jobs.claim(
+                conn, env.tenant_id, forest.forest_id, worker_id, lease_s=3600, early=False,
+                max_attempts=env.settings.worker.max_attempts,
+            )  # fmt: skip
         counts = IngestCounts(sessions=1)
         forest_id, work, speakers = await load_session_cells(env.db, env.tenant_id, result.session_id)
         for cell in work:
@@ -194,14 +198,16 @@ async def ingest_stepwise(
                 await refresh(forest_id, counts)
         errors = [{"cell_id": c.cell_id, "error": c.error} for c in work if c.error is not None]
         if job is not None:
-            await jobs.finish(
-                env.db,
-                job,
-                JobState.FAILED if errors else JobState.SUCCEEDED,
-                result=counts.as_dict(),
-                usage={},
-                errors=errors,
-            )
+            async with env.db.system() as conn:
+                await jobs.finish(
+                    conn,
+                    job.tenant_id,
+                    job.job_id,
+                    JobState.FAILED if errors else JobState.SUCCEEDED,
+                    result=counts.as_dict(),
+                    usage={},
+                    errors=errors,
+                )
         report.counts.add(counts)
         if progress is not None:
             progress(1)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import enum
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 
 class TreeKind(enum.StrEnum):
@@ -34,6 +36,19 @@ class JobState(enum.StrEnum):
     RUNNING = "running"
     SUCCEEDED = "succeeded"
     FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A queued job as a worker claims it (the wire's view of a job is ``schemas.resources.Job``)."""
+
+    tenant_id: uuid.UUID
+    job_id: uuid.UUID
+    forest_id: int | None
+    kind: str
+    state: JobState
+    payload: dict[str, Any]
+    attempts: int
 
 
 # ---------------------------------------------------------------- input side

@@ -8,8 +8,7 @@ import contextlib
 import functools
 import logging
 import uuid
-from collections import ChainMap
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from typing import Any
 
 from memforest.app.retry import retry_if_cut
@@ -17,14 +16,16 @@ from memforest.app.webhooks import running_deliverer
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
-from memforest.domain import JobState
+from memforest.domain import Job, JobState
 from memforest.errors import InputError, NotFoundError
 from memforest.lifecycle.importer import run_import_job
 from memforest.lifecycle.merge import run_merge_job
 from memforest.lifecycle.rematerialize import rematerialize_forest
-from memforest.pipeline import job_handlers, jobs, worker
-from memforest.pipeline.job_handlers import Handler, JobResult
+from memforest.pipeline import worker
+from memforest.pipeline.job_handlers import run_ingest_job, run_refresh_job
+from memforest.pipeline.worker import Handler, JobResult
 from memforest.settings import Settings
+from memforest.store import jobs
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ STOP_TIMEOUT_S = 10.0
 
 
 async def _rematerialize(
-    db: Database, settings: Settings, backends: Backends, job: jobs.Job, ledger: UsageLedger
+    db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger
 ) -> JobResult:
     if job.forest_id is None:
         return {}, [{"error": "a rematerialize job needs a forest"}]
@@ -48,25 +49,22 @@ async def _rematerialize(
     return report.as_dict(), []
 
 
-async def _merge(db: Database, settings: Settings, backends: Backends, job: jobs.Job, ledger: UsageLedger) -> JobResult:
+async def _merge(db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger) -> JobResult:
     return await run_merge_job(db, settings, backends, job, ledger)
 
 
-async def _import(
-    db: Database, settings: Settings, backends: Backends, job: jobs.Job, ledger: UsageLedger
-) -> JobResult:
+async def _import(db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger) -> JobResult:
     return await run_import_job(db, settings, backends, job, ledger)
 
 
-#: The maintenance kinds; the write path's kinds come from ``pipeline.job_handlers.HANDLERS``.
-LIFECYCLE_HANDLERS: dict[str, Handler] = {
+#: Every job kind and the function that runs it: a new kind is registered here, and only here.
+HANDLERS: dict[str, Handler] = {
+    "ingest": run_ingest_job,
+    "refresh": run_refresh_job,
     "rematerialize": _rematerialize,
     "merge": _merge,
     "import": _import,
 }
-
-#: Every job kind (a live view: entries added to either table are seen).
-HANDLERS: Mapping[str, Handler] = ChainMap(LIFECYCLE_HANDLERS, job_handlers.HANDLERS)
 
 
 def handler_for(kind: str) -> Handler | None:
@@ -75,7 +73,7 @@ def handler_for(kind: str) -> Handler | None:
 
 
 async def process_job(
-    db: Database, settings: Settings, backends: Backends, job: jobs.Job, worker_id: str | None = None
+    db: Database, settings: Settings, backends: Backends, job: Job, worker_id: str | None = None
 ) -> JobState:
     """Run one claimed job of any kind to a final state (see ``pipeline.worker.process_job``)."""
     return await worker.process_job(db, settings, backends, job, worker_id, handlers=HANDLERS)

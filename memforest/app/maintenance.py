@@ -19,10 +19,10 @@ from memforest.lifecycle.rematerialize import (
     rematerialize_forest,
 )
 from memforest.lifecycle.retract import RetractReport, retract
-from memforest.pipeline import jobs
 from memforest.pipeline.forest_indexes import IndexReport, ensure_all_indexes
 from memforest.pipeline.job_bell import QUEUED
 from memforest.settings import Settings
+from memforest.store import jobs
 from memforest.store.tenants import Forest, find_tenant, get_forest
 
 __all__ = [
@@ -75,7 +75,7 @@ async def queue_rematerialize(
         raise NotFoundError(f"no forest named {forest!r}")
     async with db.tenant(tenant_id) as conn:
         f = await get_forest(conn, tenant_id, forest)
-        job_id = await jobs.enqueue(conn, tenant_id, f.forest_id, REMAT_KIND, request)
+        job_id = await jobs.insert_job(conn, tenant_id, f.forest_id, REMAT_KIND, request)
     QUEUED.ring()
     return {"job_id": str(job_id), "kind": REMAT_KIND, "forest": f.name}
 

@@ -18,9 +18,9 @@ from memforest.lifecycle.importer import (
     read_export,
 )
 from memforest.lifecycle.merge import STAGES, MergeReport, Progress, merge_forests
-from memforest.pipeline import jobs
 from memforest.pipeline.job_bell import QUEUED
 from memforest.settings import Settings
+from memforest.store import jobs
 from memforest.store.tenants import Forest, ensure_forest, get_forest, tenant_exists
 
 __all__ = [
@@ -52,7 +52,7 @@ async def queue_merge(db: Database, tenant_id: uuid.UUID, forest: str, src_fores
         src = await get_forest(conn, tenant_id, _name(src_forest))
         if src.forest_id == dst.forest_id:
             raise InputError("cannot merge a forest into itself", location="from")
-        job_id = await jobs.enqueue(conn, tenant_id, dst.forest_id, "merge", _merge_payload(tenant_id, src, dst))
+        job_id = await jobs.insert_job(conn, tenant_id, dst.forest_id, "merge", _merge_payload(tenant_id, src, dst))
     QUEUED.ring()
     return {"job_id": str(job_id), "kind": "merge", "from": src.name, "forest": dst.name}
 
@@ -75,7 +75,7 @@ async def queue_admin_merge(
         dst = await ensure_forest(conn, into_tenant, _name(into_forest))
         if from_tenant == into_tenant and src.forest_id == dst.forest_id:
             raise InputError("cannot merge a forest into itself", location="into_forest")
-        job_id = await jobs.enqueue(conn, into_tenant, dst.forest_id, "merge", _merge_payload(from_tenant, src, dst))
+        job_id = await jobs.insert_job(conn, into_tenant, dst.forest_id, "merge", _merge_payload(from_tenant, src, dst))
     QUEUED.ring()
     return {"job_id": str(job_id), "kind": "merge", "tenant": str(into_tenant), "forest": dst.name}
 

@@ -28,9 +28,9 @@ import httpx
 from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.errors import ConflictError, InputError, NotFoundError
-from memforest.pipeline.jobs import job_view
 from memforest.settings import Settings, WebhookSettings
 from memforest.store import webhooks as q
+from memforest.store.jobs import job_view
 from memforest.store.sql import Row
 
 __all__ = [

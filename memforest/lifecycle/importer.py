@@ -27,14 +27,16 @@ from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.catalogue import SCOPE_COLUMNS, spec
 from memforest.db.engine import Database
+from memforest.domain import Job
 from memforest.errors import MemForestError, NotFoundError
 from memforest.lifecycle.merge import MergeReport, Progress, merge_forests, notify
 from memforest.lifecycle.transfer_format import TreeRec, embedding_info
 from memforest.lifecycle.transfer_parse import ParsedExport, parse_export, read_export
 from memforest.lifecycle.treebuild import SceneScope, build_forest_trees, route_unscened
 from memforest.memtree.model import InsertStats
-from memforest.pipeline.jobs import Job, enqueue, update_progress
+from memforest.pipeline.worker import update_progress
 from memforest.settings import Settings
+from memforest.store.jobs import insert_job
 from memforest.store.sql import Conn
 from memforest.store.tenants import ensure_forest
 from memforest.store.transfer import staging as store
@@ -176,7 +178,7 @@ async def load_staging(
         if enqueue_job:
             payload = {"staging_forest_id": f, "records": parsed.counts, "reused_vectors": use_derived,
                        "rebuilt_trees": not use_derived}  # fmt: skip
-            job_id = await enqueue(conn, t, dst.forest_id, "import", payload)
+            job_id = await insert_job(conn, t, dst.forest_id, "import", payload)
     return Staging(f, staging_name, dst.forest_id, dst.name, use_derived, not use_derived, job_id)
 
 

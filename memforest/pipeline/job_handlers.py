@@ -1,32 +1,32 @@
-"""The write path's job kinds (``ingest``, ``refresh``) and the functions that run them.
-
-A handler gets the claimed job and the job's usage ledger and returns ``(result, errors)``; a
-non-empty ``errors`` list marks the job failed. The maintenance kinds (rematerialize, merge,
-import) run code above the pipeline; ``memforest.app.jobs`` adds them to this table."""
+"""The functions that run the write path's job kinds (``ingest``, ``refresh``); the table from kind
+to handler is ``memforest.app.jobs.HANDLERS``."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
+from memforest.domain import Job
 from memforest.pipeline.forest_indexes import ensure_forest_indexes
 from memforest.pipeline.ingest_job import run_coalesced_refresh, run_ingest
-from memforest.pipeline.jobs import Job
+from memforest.pipeline.worker import JobResult
 from memforest.settings import Settings
 
-JobResult = tuple[dict[str, Any], list[dict[str, Any]]]
-Handler = Callable[[Database, Settings, Backends, Job, UsageLedger], Awaitable[JobResult]]
 
-
-async def _ingest(db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger) -> JobResult:
+async def run_ingest_job(
+    db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger
+) -> JobResult:
+    """Extract, embed and commit the job's session."""
     counts, errors = await run_ingest(db, settings, backends, job.tenant_id, int(job.payload["session_id"]), ledger)
     return counts.as_dict(), errors
 
 
-async def _refresh(db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger) -> JobResult:
+async def run_refresh_job(
+    db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger
+) -> JobResult:
+    """Refresh the forest's dirty nodes, then give a forest that outgrew scans its own indexes."""
     if job.forest_id is None:
         return {}, [{"error": "a refresh job needs a forest"}]
     counts = await run_coalesced_refresh(db, settings, backends, job.tenant_id, int(job.forest_id), ledger)
@@ -36,9 +36,3 @@ async def _refresh(db: Database, settings: Settings, backends: Backends, job: Jo
     if indexes.built or indexes.rebuilt:
         result["forest_indexes_built"] = indexes.built + indexes.rebuilt
     return result, []
-
-
-HANDLERS: dict[str, Handler] = {
-    "ingest": _ingest,
-    "refresh": _refresh,
-}

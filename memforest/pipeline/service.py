@@ -11,18 +11,21 @@ from typing import Any
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
 from memforest.db.engine import Database
-from memforest.domain import JobState, SessionInput
-from memforest.pipeline import jobs
+from memforest.domain import Job, JobState, SessionInput
 from memforest.pipeline.accept import AcceptResult, accept_session
 from memforest.pipeline.ingest_job import IngestCounts
 from memforest.pipeline.job_bell import QUEUED
-from memforest.pipeline.worker import run_worker
+from memforest.pipeline.job_handlers import run_ingest_job, run_refresh_job
+from memforest.pipeline.worker import Handler, run_worker
 from memforest.settings import Settings
 from memforest.store import jobs as store_jobs
 from memforest.store import nodes as store_nodes
 from memforest.store.tenants import Forest, ensure_forest
 
 __all__ = ["IngestReport", "accept_sessions", "build_backends", "ingest_sessions"]
+
+#: The kinds a one-shot ingest runs: the write path's (the process-wide table is ``app.jobs.HANDLERS``).
+WRITE_PATH_HANDLERS: dict[str, Handler] = {"ingest": run_ingest_job, "refresh": run_refresh_job}
 
 
 @dataclass(slots=True)
@@ -136,11 +139,11 @@ async def ingest_sessions(
 
     sessions_done = 0
 
-    def on_done(job: jobs.Job, state: JobState) -> None:
+    def on_done(job: Job, state: JobState) -> None:
         nonlocal sessions_done
         if state in (JobState.SUCCEEDED, JobState.FAILED):
             done.append(job.job_id)
-            if job.kind == jobs.REFRESH_KIND:
+            if job.kind == store_jobs.REFRESH_KIND:
                 return
             sessions_done += 1
             if progress is not None:
@@ -157,6 +160,7 @@ async def ingest_sessions(
             forest_id=forest.forest_id,
             on_done=on_done,
             early=early,
+            handlers=WRITE_PATH_HANDLERS,
         )
     trees: dict[str, int] = {}
     nodes = 0
@@ -166,7 +170,7 @@ async def ingest_sessions(
             trees = await store_nodes.count_trees_by_kind(conn, tenant_id, forest.forest_id)
             nodes = await store_nodes.count_nodes(conn, tenant_id, forest.forest_id)
     for row in rows:
-        if row["kind"] == jobs.REFRESH_KIND:
+        if row["kind"] == store_jobs.REFRESH_KIND:
             report.refresh_jobs += 1
         elif row["state"] == JobState.SUCCEEDED.value:
             report.jobs_succeeded += 1

@@ -1,7 +1,10 @@
 """Workers: claim jobs from the queue and run them; several may run side by side.
 
-The loop dispatches by job kind through a handler table. Its default knows the write path's kinds
-only; ``memforest.app.jobs`` runs it with every kind (the maintenance kinds live above the pipeline)."""
+The queue's statements live in :mod:`memforest.store.jobs`; the worker runs each in a short system
+transaction of its own. The loop dispatches by job kind through the handler table it is given:
+``memforest.app.jobs.HANDLERS`` holds every kind (handlers reach into pipeline and lifecycle alike).
+A handler gets the claimed job and the job's usage ledger and returns ``(result, errors)``; a
+non-empty ``errors`` list marks the job failed."""
 
 from __future__ import annotations
 
@@ -14,23 +17,33 @@ import random
 import socket
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
-from memforest.domain import JobState
+from memforest.domain import Job, JobState
 from memforest.errors import DatabaseUnavailableError, public_reason
 from memforest.logs import log_context
-from memforest.pipeline import jobs
 from memforest.pipeline.commit_order import COMMITS
 from memforest.pipeline.job_bell import QUEUED
-from memforest.pipeline.job_handlers import HANDLERS, Handler
 from memforest.pipeline.slots import CURRENT_SLOT, JobSlot
 from memforest.settings import Settings
+from memforest.store import jobs
+from memforest.store.sql import Conn
 
 log = logging.getLogger(__name__)
+
+JobResult = tuple[dict[str, Any], list[dict[str, Any]]]
+Handler = Callable[[Database, Settings, Backends, Job, UsageLedger], Awaitable[JobResult]]
+
+#: Finished jobs deleted per short transaction when the worker prunes.
+PRUNE_BATCH = 1000
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 
 #: Pauses of a worker loop after a failure (a database outage): full jitter, doubling from the
@@ -73,12 +86,49 @@ def new_worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
-async def _heartbeat(db: Database, job: jobs.Job, worker_id: str, lease_s: float) -> None:
+async def _system(
+    db: Database, statement: Callable[Concatenate[Conn, _P], Awaitable[_T]], *args: _P.args, **kwargs: _P.kwargs
+) -> _T:
+    """Run one queue statement of :mod:`memforest.store.jobs` in a short system transaction."""
+    async with db.system() as conn:
+        return await statement(conn, *args, **kwargs)
+
+
+async def update_progress(db: Database, job: Job, progress: dict[str, Any]) -> None:
+    """Record a running job's progress (shown by the jobs endpoint)."""
+    await _system(db, jobs.set_progress, job.tenant_id, job.job_id, progress)
+
+
+async def _finish(
+    db: Database,
+    job: Job,
+    state: JobState,
+    *,
+    result: dict[str, Any],
+    usage: dict[str, Any],
+    errors: list[dict[str, Any]],
+) -> None:
+    """Close a job as succeeded or failed with its result, usage and errors."""
+    await _system(db, jobs.finish, job.tenant_id, job.job_id, state, result=result, usage=usage, errors=errors)
+
+
+async def _prune_finished(db: Database, retention_s: float) -> int:
+    """Delete the jobs (all tenants) that finished more than ``retention_s`` ago, ``PRUNE_BATCH``
+    rows per short transaction. Returns how many went."""
+    total = 0
+    while True:
+        n = await _system(db, jobs.prune_finished, retention_s=retention_s, batch=PRUNE_BATCH)
+        total += n
+        if n < PRUNE_BATCH:
+            return total
+
+
+async def _heartbeat(db: Database, job: Job, worker_id: str, lease_s: float) -> None:
     """Extend the job's lease every third of it, so a long job is not taken over while alive."""
     while True:
         await asyncio.sleep(lease_s / 3)
         try:
-            await jobs.extend_lease(db, job, worker_id, lease_s)
+            await _system(db, jobs.extend_lease, job.tenant_id, job.job_id, worker_id, lease_s)
         except Exception:  # a missed beat only risks duplicated (idempotent) work
             log.warning("could not extend the lease of job %s", job.job_id)
 
@@ -87,10 +137,10 @@ async def process_job(
     db: Database,
     settings: Settings,
     backends: Backends,
-    job: jobs.Job,
+    job: Job,
     worker_id: str | None = None,
     *,
-    handlers: Mapping[str, Handler] = HANDLERS,
+    handlers: Mapping[str, Handler],
 ) -> JobState:
     """Run one claimed job to a final state (or hand it back to the queue after an unexpected error)."""
     beat = (
@@ -107,30 +157,30 @@ async def process_job(
 
 
 async def _process(
-    db: Database, settings: Settings, backends: Backends, job: jobs.Job, handlers: Mapping[str, Handler]
+    db: Database, settings: Settings, backends: Backends, job: Job, handlers: Mapping[str, Handler]
 ) -> JobState:
     ledger = UsageLedger()
     try:
         handler = handlers.get(job.kind)
         if handler is None:
-            await jobs.finish(
+            await _finish(
                 db, job, JobState.FAILED, result={}, usage={}, errors=[{"error": f"unknown job kind {job.kind!r}"}]
             )
             return JobState.FAILED
         result, errors = await handler(db, settings, backends, job, ledger)
         state = JobState.FAILED if errors else JobState.SUCCEEDED
-        await jobs.finish(db, job, state, result=result, usage=ledger.as_dict(), errors=errors)
+        await _finish(db, job, state, result=result, usage=ledger.as_dict(), errors=errors)
         return state
     except Exception as exc:
         log.exception("job %s failed", job.job_id)
         reason = public_reason(exc)[:500]  # tenants read it: a driver error's SQL and values stay out
         if job.attempts >= settings.worker.max_attempts:
-            await jobs.finish(db, job, JobState.FAILED, result={}, usage=ledger.as_dict(), errors=[{"error": reason}])
+            await _finish(db, job, JobState.FAILED, result={}, usage=ledger.as_dict(), errors=[{"error": reason}])
             return JobState.FAILED
-        requeued = await jobs.requeue(db, job, reason)
+        requeued = await _system(db, jobs.requeue, job.tenant_id, job.job_id, reason)
         if not requeued:
             errors = [{"error": reason}, {"error": "a newer queued refresh job of this forest redoes it"}]
-            await jobs.finish(db, job, JobState.FAILED, result={}, usage=ledger.as_dict(), errors=errors)
+            await _finish(db, job, JobState.FAILED, result={}, usage=ledger.as_dict(), errors=errors)
             return JobState.FAILED
         return JobState.QUEUED
 
@@ -144,10 +194,10 @@ async def run_worker(
     stop_when_idle: bool = False,
     tenant_id: uuid.UUID | None = None,
     forest_id: int | None = None,
-    on_done: Callable[[jobs.Job, JobState], None] | None = None,
+    on_done: Callable[[Job, JobState], None] | None = None,
     stop: asyncio.Event | None = None,
     early: bool = False,
-    handlers: Mapping[str, Handler] = HANDLERS,
+    handlers: Mapping[str, Handler],
 ) -> None:
     """Claim and run jobs, ``concurrency`` at once, until stopped (or idle, if asked); with
     ``worker.commit_overlap``, an ingest job done with extraction and embedding gives its slot to
@@ -170,7 +220,7 @@ async def run_worker(
             return
         last_prune = time.monotonic()
         try:
-            pruned = await jobs.prune_finished(db, retention_s=settings.worker.job_retention_s)
+            pruned = await _prune_finished(db, settings.worker.job_retention_s)
         except Exception:  # the next round tries again
             log.warning("pruning finished jobs failed", exc_info=True)
             return
@@ -183,7 +233,7 @@ async def run_worker(
             return
         last_sweep = time.monotonic()
         try:
-            queued = await jobs.sweep_orphaned_refreshes(db, tenant_id=tenant_id, forest_id=forest_id)
+            queued = await _system(db, jobs.sweep_orphaned_refreshes, tenant_id, forest_id)
         except Exception:  # the next sweep tries again
             log.warning("the sweep for orphaned dirty nodes failed", exc_info=True)
             return
@@ -200,8 +250,8 @@ async def run_worker(
             if stop is not None and stop.is_set():  # (stopped while this loop waited for a slot)
                 return True
             rings = QUEUED.rings  # (read before the claim: a job queued after it rings again)
-            job = await jobs.claim(
-                db, worker_id, lease_s=settings.worker.lease_s, tenant_id=tenant_id, forest_id=forest_id,
+            job = await _system(
+                db, jobs.claim, tenant_id, forest_id, worker_id, lease_s=settings.worker.lease_s,
                 early=early, max_attempts=settings.worker.max_attempts,
             )  # fmt: skip
             if job is None:

@@ -1,36 +1,23 @@
 """The job queue (ADR 0003): named statements over ``jobs``, claimed with ``FOR UPDATE SKIP LOCKED``.
 
 Functions take the connection, then the tenant id (``None`` where a system worker looks across
-tenants). They return :class:`Job` or plain rows.
+tenants). They return :class:`memforest.domain.Job`, plain rows or :func:`job_view`'s dict. The
+worker (:mod:`memforest.pipeline.worker`) runs them in short system transactions.
 """
 
 from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from memforest.domain import JobState
+from memforest.domain import Job, JobState
 from memforest.errors import ConflictError
 from memforest.store.sql import Conn, Row, execute, fetch_all, fetch_one, scalar
 
 REFRESH_KIND = "refresh"
-
-
-@dataclass(frozen=True, slots=True)
-class Job:
-    """A claimed (or looked-up) job."""
-
-    tenant_id: uuid.UUID
-    job_id: uuid.UUID
-    forest_id: int | None
-    kind: str
-    state: JobState
-    payload: dict[str, Any]
-    attempts: int
 
 
 def _job(row: Row) -> Job:
@@ -296,6 +283,35 @@ async def forest_name(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> str |
     """The name of a forest a job belongs to (None when it is gone)."""
     name = await scalar(conn, _FOREST_NAME, {"t": tenant_id, "f": forest_id})
     return None if name is None else str(name)
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+async def job_view(conn: Conn, tenant_id: uuid.UUID, job_id: uuid.UUID) -> dict[str, Any] | None:
+    """A job of this tenant as the API, the MCP tools and the webhooks show it (None when absent or
+    another tenant's)."""
+    row = await get_job(conn, tenant_id, job_id)
+    if row is None:
+        return None
+    forest = None
+    if row["forest_id"] is not None:
+        forest = await forest_name(conn, tenant_id, int(row["forest_id"]))
+    return {
+        "job_id": str(row["job_id"]),
+        "forest": forest,
+        "kind": row["kind"],
+        "state": row["state"],
+        "attempts": row["attempts"],
+        "progress": row["progress"],
+        "result": row["result"],
+        "usage": row["usage"],
+        "errors": row["errors"],
+        "created_at": _iso(row["created_at"]),
+        "started_at": _iso(row["started_at"]),
+        "finished_at": _iso(row["finished_at"]),
+    }
 
 
 _OUTCOMES = """

@@ -14,14 +14,15 @@ from typing import Any
 
 import pytest
 from support import hobby_sessions
+from support.queue import claim, sweep
 
+from memforest.app.jobs import HANDLERS, process_job, run_worker
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import JobState, SessionInput
-from memforest.pipeline import job_handlers, jobs
 from memforest.pipeline.service import IngestReport, ingest_sessions
-from memforest.pipeline.worker import process_job, run_worker
 from memforest.settings import Settings
+from memforest.store import jobs
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
@@ -103,7 +104,7 @@ async def test_upper_levels_wait_for_the_forest_refresh_job(db: Database, settin
     assert dirty and min(dirty) == 2  # every job refreshed levels 0 and 1 itself; the rest waits
     pending = await _refresh_jobs(db, tenant_id)
     assert [(j["state"], j["payload"]["commits"], j["waiting"]) for j in pending] == [("queued", 6, True)]
-    assert await jobs.claim(db, "w", lease_s=30, tenant_id=tenant_id) is None  # not due yet
+    assert await claim(db, "w", lease_s=30, tenant_id=tenant_id) is None  # not due yet
     assert any("dirty" in v for v in await _violations(db, tenant_id, fid))
 
     flushed = await _flush(db, s, tenant_id, "f")
@@ -149,8 +150,8 @@ async def test_a_running_refresh_job_takes_no_more_commits(db: Database) -> None
         first = await jobs.schedule_refresh(conn, tenant_id, fid, due_commits=10, delay_s=3600)
         again = await jobs.schedule_refresh(conn, tenant_id, fid, due_commits=10, delay_s=3600)
     assert again == first
-    assert await jobs.claim(db, "w", lease_s=30, tenant_id=tenant_id) is None
-    claimed = await jobs.claim(db, "w", lease_s=30, tenant_id=tenant_id, early=True)
+    assert await claim(db, "w", lease_s=30, tenant_id=tenant_id) is None
+    claimed = await claim(db, "w", lease_s=30, tenant_id=tenant_id, early=True)
     assert claimed is not None and claimed.job_id == first and claimed.payload == {"commits": 2}
     async with db.tenant(tenant_id) as conn:
         later = await jobs.schedule_refresh(conn, tenant_id, fid, due_commits=10, delay_s=3600)
@@ -211,14 +212,14 @@ async def test_a_failed_refresh_job_yields_to_a_newer_queued_one(
     async def broken(*_: Any) -> Any:
         raise RuntimeError("summary server went away")
 
-    monkeypatch.setitem(job_handlers.HANDLERS, "refresh", broken)
+    monkeypatch.setitem(HANDLERS, "refresh", broken)
     backends = build_backends(settings)
     try:
-        claimed = await jobs.claim(db, "w", lease_s=30, tenant_id=tenant_id, early=True)
+        claimed = await claim(db, "w", lease_s=30, tenant_id=tenant_id, early=True)
         assert claimed is not None and claimed.job_id == first
         # alone, it goes back to the queue for another attempt
         assert await process_job(db, settings, backends, claimed) == JobState.QUEUED
-        claimed = await jobs.claim(db, "w", lease_s=30, tenant_id=tenant_id, early=True)
+        claimed = await claim(db, "w", lease_s=30, tenant_id=tenant_id, early=True)
         assert claimed is not None and claimed.job_id == first
         async with db.tenant(tenant_id) as conn:  # a commit meanwhile queues the next refresh job
             later = await jobs.schedule_refresh(conn, tenant_id, fid, due_commits=10, delay_s=3600)
@@ -281,12 +282,12 @@ async def test_a_sweep_queues_a_refresh_for_dirty_nodes_nobody_will_refresh(db: 
     fid = await _forest_id(db, tenant_id, "f")
     assert await _dirty_levels(db, tenant_id, fid)
     # a queued refresh job exists: nothing to sweep
-    assert await jobs.sweep_orphaned_refreshes(db) == 0
+    assert await sweep(db) == 0
     async with db.tenant(tenant_id) as conn:  # its last attempt failed for good
         await scalar(conn, "UPDATE jobs SET state = 'failed' WHERE kind = 'refresh' RETURNING 1")
-    assert await jobs.sweep_orphaned_refreshes(db, tenant_id=uuid.uuid4()) == 0  # another tenant's sweep
-    assert await jobs.sweep_orphaned_refreshes(db) == 1
-    assert await jobs.sweep_orphaned_refreshes(db) == 0  # queued now
+    assert await sweep(db, tenant_id=uuid.uuid4()) == 0  # another tenant's sweep
+    assert await sweep(db) == 1
+    assert await sweep(db) == 0  # queued now
     backends = build_backends(s)
     try:
         stop = asyncio.Event()
@@ -302,4 +303,4 @@ async def test_a_sweep_queues_a_refresh_for_dirty_nodes_nobody_will_refresh(db: 
     assert await _dirty_levels(db, tenant_id, fid) == {}
     assert await _violations(db, tenant_id, fid) == []
     assert [j["state"] for j in await _refresh_jobs(db, tenant_id)] == ["failed", "succeeded"]
-    assert await jobs.sweep_orphaned_refreshes(db) == 0  # nothing dirty left
+    assert await sweep(db) == 0  # nothing dirty left

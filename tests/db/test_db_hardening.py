@@ -17,8 +17,8 @@ from support import admin_settings, app_client, seed_two_tenants, session_body, 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
+from memforest.domain import Job
 from memforest.logs import JsonFormatter, TextFormatter
-from memforest.pipeline.jobs import Job
 from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
 

@@ -23,6 +23,7 @@ import pytest
 from support import ADMIN_AUTH, admin_settings, app_client, session_body, session_input, tenant_key
 from support.relay import Relay
 
+from memforest.app.jobs import run_worker
 from memforest.backends.factory import build_backends
 from memforest.db.embedded import TENANT_LOGIN, EmbeddedServer
 from memforest.db.engine import Database
@@ -30,10 +31,10 @@ from memforest.db.failures import database_unavailable
 from memforest.db.runtime import open_database
 from memforest.domain import JobState
 from memforest.errors import ConfigurationError, DatabaseUnavailableError
-from memforest.pipeline import jobs
 from memforest.pipeline.service import accept_sessions
-from memforest.pipeline.worker import Backoff, run_worker
+from memforest.pipeline.worker import Backoff
 from memforest.settings import Settings
+from memforest.store import jobs
 from memforest.store.sql import scalar
 from memforest.store.tenants import ensure_tenant
 

@@ -15,8 +15,8 @@ from memforest.app.sessions import add_session
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
 from memforest.db.engine import Database
+from memforest.domain import Job
 from memforest.pipeline.job_bell import QUEUED, JobBell
-from memforest.pipeline.jobs import Job
 from memforest.pipeline.service import accept_sessions
 from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings

@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 import uuid
 
+from support.queue import claim
+
+from memforest.app.jobs import run_worker
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import JobState
-from memforest.pipeline import jobs
-from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
+from memforest.store import jobs
 from memforest.store.sql import execute, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
@@ -27,17 +29,17 @@ async def _tenant_forest(db: Database, name: str) -> tuple[uuid.UUID, int]:
 
 async def _queue(db: Database, tenant_id: uuid.UUID, forest_id: int, n: int, kind: str = "noop") -> list[uuid.UUID]:
     async with db.tenant(tenant_id) as conn:
-        return [await jobs.enqueue(conn, tenant_id, forest_id, kind, {"i": i}) for i in range(n)]
+        return [await jobs.insert_job(conn, tenant_id, forest_id, kind, {"i": i}) for i in range(n)]
 
 
 async def test_a_job_whose_worker_keeps_dying_fails_once_its_attempts_are_spent(db: Database) -> None:
     tenant_id, forest_id = await _tenant_forest(db, "t")
     (job_id,) = await _queue(db, tenant_id, forest_id, 1)
     for attempt in range(1, 4):
-        job = await jobs.claim(db, f"w{attempt}", lease_s=LEASE_S, max_attempts=3)
+        job = await claim(db, f"w{attempt}", lease_s=LEASE_S, max_attempts=3)
         assert job is not None and job.job_id == job_id and job.attempts == attempt
         await asyncio.sleep(LEASE_S * 3)  # the worker dies: no finish, no heartbeat, the lease runs out
-    assert await jobs.claim(db, "w4", lease_s=LEASE_S, max_attempts=3) is None
+    assert await claim(db, "w4", lease_s=LEASE_S, max_attempts=3) is None
     async with db.tenant(tenant_id) as conn:
         row = await jobs.get_job(conn, tenant_id, job_id)
     assert row is not None
@@ -48,12 +50,12 @@ async def test_a_job_whose_worker_keeps_dying_fails_once_its_attempts_are_spent(
 async def test_a_live_lease_is_not_taken_and_a_spent_job_with_attempts_left_is_retried(db: Database) -> None:
     tenant_id, forest_id = await _tenant_forest(db, "t")
     (job_id,) = await _queue(db, tenant_id, forest_id, 1)
-    first = await jobs.claim(db, "w1", lease_s=30, max_attempts=2)
+    first = await claim(db, "w1", lease_s=30, max_attempts=2)
     assert first is not None and first.job_id == job_id
-    assert await jobs.claim(db, "w2", lease_s=30, max_attempts=2) is None  # leased and alive
+    assert await claim(db, "w2", lease_s=30, max_attempts=2) is None  # leased and alive
     async with db.system() as conn:
         await execute(conn, "UPDATE jobs SET leased_until = now() - interval '1 second'")
-    again = await jobs.claim(db, "w2", lease_s=30, max_attempts=2)
+    again = await claim(db, "w2", lease_s=30, max_attempts=2)
     assert again is not None and again.attempts == 2
 
 
@@ -65,7 +67,7 @@ async def test_claiming_is_fair_across_tenants(db: Database) -> None:
     await _queue(db, small, small_forest, 3)
     claimed = []
     for i in range(6):
-        job = await jobs.claim(db, f"w{i}", lease_s=30)
+        job = await claim(db, f"w{i}", lease_s=30)
         assert job is not None
         claimed.append(job.tenant_id)
     # the tenant with fewer running jobs goes first: both tenants alternate
@@ -86,7 +88,8 @@ async def test_finished_jobs_are_pruned_after_the_retention_period(db: Database)
             conn, "UPDATE jobs SET state = 'failed', finished_at = now() - interval '1 day' WHERE job_id = :j",
             {"j": ids[2]},
         )  # fmt: skip
-    pruned = await jobs.prune_finished(db, retention_s=7 * 86_400)
+    async with db.system() as conn:
+        pruned = await jobs.prune_finished(conn, retention_s=7 * 86_400, batch=1000)
     assert pruned == 2
     async with db.system() as conn:
         left = await scalar(conn, "SELECT count(*) FROM jobs")

@@ -13,15 +13,16 @@ import pytest
 from pydantic import ValidationError
 from support import AppClient, admin_settings, open_client, tenant_key
 
-from memforest.app.jobs import run_worker
+from memforest.app.jobs import HANDLERS, run_worker
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
 from memforest.db.engine import Database
+from memforest.domain import Job
 from memforest.logs import JsonFormatter, bind, configure_logging, current_context, log_context
-from memforest.pipeline import jobs
-from memforest.pipeline.job_handlers import HANDLERS, JobResult
+from memforest.pipeline.worker import JobResult
 from memforest.servers import create_app
 from memforest.settings import Settings
+from memforest.store.jobs import insert_job
 from memforest.store.tenants import ensure_forest, ensure_tenant
 from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
 
@@ -198,9 +199,7 @@ async def test_turn_text_and_queries_never_reach_the_logs(settings: Settings, db
 async def test_worker_logs_carry_job_context(
     settings: Settings, db: Database, logs: Captured, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def probe(
-        db: Database, settings: Settings, backends: Backends, job: jobs.Job, ledger: UsageLedger
-    ) -> JobResult:
+    async def probe(db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger) -> JobResult:
         logging.getLogger("memforest.test.probe").info("probe job ran")
         return {}, []
 
@@ -208,7 +207,7 @@ async def test_worker_logs_carry_job_context(
     tid = await ensure_tenant(db, "acme")
     async with db.tenant(tid) as conn:
         forest = await ensure_forest(conn, tid, "garden")
-        job_id = await jobs.enqueue(conn, tid, forest.forest_id, "log-probe", {})
+        job_id = await insert_job(conn, tid, forest.forest_id, "log-probe", {})
     backends = build_backends(settings)
     try:
         await run_worker(db, settings, backends, stop_when_idle=True)

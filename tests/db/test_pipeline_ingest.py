@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from support import session_input, tenant_url
 
+from memforest.app.jobs import run_worker
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import IngestReport, accept_sessions, ingest_sessions
-from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, scalar
@@ -210,7 +210,7 @@ WORKER = """
 import asyncio
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.pipeline.worker import run_worker
+from memforest.app.jobs import run_worker
 from memforest.settings import Settings
 
 async def main():

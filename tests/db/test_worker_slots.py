@@ -14,7 +14,7 @@ import pytest
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
 from memforest.db.engine import Database
-from memforest.pipeline.jobs import Job
+from memforest.domain import Job
 from memforest.pipeline.slots import release_slot
 from memforest.pipeline.worker import run_worker
 from memforest.settings import Settings

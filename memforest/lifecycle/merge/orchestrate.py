@@ -42,14 +42,15 @@ from typing import Any
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
+from memforest.domain import Job
 from memforest.errors import InputError, MemForestError
 from memforest.lifecycle.merge.reconcile import reconcile_clusters, reconcile_entities, reconcile_facts
 from memforest.lifecycle.merge.remap import enter_target, remap_sessions, snapshot_source
 from memforest.lifecycle.merge.report import STAGES, MergeReport, Progress, notify
 from memforest.lifecycle.merge.trees import activate_entities, copy_trees, insert_leaves
 from memforest.memtree.model import InsertStats
-from memforest.pipeline.jobs import Job, update_progress
 from memforest.pipeline.refresh import refresh_forest
+from memforest.pipeline.worker import update_progress
 from memforest.settings import Settings
 from memforest.store.sql import lock_forest
 from memforest.store.tenants import get_forest
