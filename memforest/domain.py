@@ -39,6 +39,15 @@ class JobState(enum.StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Forest:
+    """A tenant's forest as stored (the wire's view of a forest is ``schemas.resources.Forest``)."""
+
+    tenant_id: uuid.UUID
+    forest_id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Job:
     """A queued job as a worker claims it (the wire's view of a job is ``schemas.resources.Job``)."""
 

@@ -8,12 +8,12 @@ from typing import Any
 
 from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
-from memforest.domain import TreeKind
+from memforest.domain import Forest, TreeKind
 from memforest.errors import InputError, NotFoundError
 from memforest.store import browse
 from memforest.store.browse import MAX_LIMIT, FactFilter, Page, parse_id
 from memforest.store.sql import Conn
-from memforest.store.tenants import Forest, get_forest
+from memforest.store.tenants import get_forest
 
 __all__ = ["MAX_LIMIT", "FactFilter", "fact_detail", "facts_page", "node_detail", "parse_tree_kind", "trees_page"]
 

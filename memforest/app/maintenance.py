@@ -7,6 +7,7 @@ from typing import Any
 
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
+from memforest.domain import Forest
 from memforest.errors import InputError, NotFoundError
 from memforest.lifecycle.forget import FOREST_TABLES, TENANT_TABLES, forget_forest, forget_tenant
 from memforest.lifecycle.rematerialize import (
@@ -23,7 +24,7 @@ from memforest.pipeline.forest_indexes import IndexReport, ensure_all_indexes
 from memforest.pipeline.job_bell import QUEUED
 from memforest.settings import Settings
 from memforest.store import jobs
-from memforest.store.tenants import Forest, find_tenant, get_forest
+from memforest.store.tenants import find_tenant, get_forest
 
 __all__ = [
     "MAX_FANOUT",

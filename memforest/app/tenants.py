@@ -8,10 +8,11 @@ from typing import Any
 from memforest.app.auth import hash_key, new_tenant_key, validate_scopes
 from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
+from memforest.domain import Forest
 from memforest.errors import NotFoundError
 from memforest.lifecycle.forget import forget_tenant
 from memforest.store import tenants as store
-from memforest.store.tenants import Forest, create_tenant, ensure_forest, ensure_tenant, find_tenant
+from memforest.store.tenants import create_tenant, ensure_forest, ensure_tenant, find_tenant
 from memforest.timefmt import iso
 
 __all__ = [

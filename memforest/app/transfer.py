@@ -9,6 +9,7 @@ from typing import Any
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
+from memforest.domain import Forest
 from memforest.errors import InputError, NotFoundError
 from memforest.lifecycle.export import spooled_export_lines
 from memforest.lifecycle.importer import (
@@ -21,7 +22,7 @@ from memforest.lifecycle.merge import STAGES, MergeReport, Progress, merge_fores
 from memforest.pipeline.job_bell import QUEUED
 from memforest.settings import Settings
 from memforest.store import jobs
-from memforest.store.tenants import Forest, ensure_forest, get_forest, tenant_exists
+from memforest.store.tenants import ensure_forest, get_forest, tenant_exists
 
 __all__ = [
     "STAGES",

@@ -14,9 +14,9 @@ from memforest.app.maintenance import RematReport, check_fanout, rematerialize
 from memforest.app.tenants import named_forest
 from memforest.backends.factory import build_backends
 from memforest.db.runtime import open_database
+from memforest.domain import Forest
 from memforest.errors import InputError
 from memforest.settings import Settings
-from memforest.store.tenants import Forest
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

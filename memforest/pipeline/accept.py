@@ -6,13 +6,12 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from memforest.domain import SessionInput, TreeKind
+from memforest.domain import Forest, SessionInput, TreeKind
 from memforest.errors import ConflictError
 from memforest.ingest.cells import chunk_turns, session_content_hash
 from memforest.memtree.model import InsertStats, LeafSpec
 from memforest.store import cells, jobs, sessions
 from memforest.store.sql import Conn, lock_forest
-from memforest.store.tenants import Forest
 from memforest.store.trees import get_or_create_tree, insert_leaves
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
 from memforest.db.engine import Database
-from memforest.domain import Job, JobState, SessionInput
+from memforest.domain import Forest, Job, JobState, SessionInput
 from memforest.pipeline.accept import AcceptResult, accept_session
 from memforest.pipeline.ingest_job import IngestCounts
 from memforest.pipeline.job_bell import QUEUED
@@ -20,7 +20,7 @@ from memforest.pipeline.worker import Handler, run_worker
 from memforest.settings import Settings
 from memforest.store import jobs as store_jobs
 from memforest.store import nodes as store_nodes
-from memforest.store.tenants import Forest, ensure_forest
+from memforest.store.tenants import ensure_forest
 
 __all__ = ["IngestReport", "accept_sessions", "build_backends", "ingest_sessions"]
 

@@ -1,4 +1,6 @@
-"""Forests, sessions and jobs."""
+"""Forests, sessions and jobs as the wire shows them. ``Forest`` and ``Job`` here are response
+bodies; the stored forest and the claimed job the layers below pass around are
+:class:`memforest.domain.Forest` and :class:`memforest.domain.Job`."""
 
 from __future__ import annotations
 

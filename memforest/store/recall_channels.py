@@ -38,6 +38,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from memforest.db.engine import CUSTOM_PLANS_AGAIN, GENERIC_PLANS, GENERIC_PLANS_NEXT
+from memforest.domain import Forest
 from memforest.errors import NotFoundError
 from memforest.store.forest_indexes import INDEXED_SQL, indexed_sql
 from memforest.store.recall import (
@@ -53,7 +54,6 @@ from memforest.store.recall import (
     node_visibility,
 )
 from memforest.store.sql import Conn, RowView, fetch_one, fetch_rows
-from memforest.store.tenants import Forest
 
 # the knobs of an HNSW scan, set for the rest of the transaction (harmless for exact scans), as a
 # column of a statement that runs anyway

@@ -7,17 +7,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memforest.db.engine import Database
+from memforest.domain import Forest
 from memforest.errors import ConflictError, InputError, NotFoundError
 from memforest.store.sql import Conn, Row, execute, fetch_all, fetch_one, scalar
-
-
-@dataclass(frozen=True, slots=True)
-class Forest:
-    """A forest row."""
-
-    tenant_id: uuid.UUID
-    forest_id: int
-    name: str
 
 
 @dataclass(frozen=True, slots=True)

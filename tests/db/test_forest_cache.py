@@ -16,6 +16,7 @@ from support import session_input
 from memforest.app.forests import delete_forest
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
+from memforest.domain import Forest
 from memforest.errors import NotFoundError
 from memforest.pipeline.forest_indexes import ensure_forest_indexes
 from memforest.pipeline.service import ingest_sessions
@@ -24,7 +25,7 @@ from memforest.retrieval.forest_cache import ForestCache, forest_cache
 from memforest.settings import Settings
 from memforest.store import recall_channels
 from memforest.store.recall_channels import RecallForest, forest_for_recall
-from memforest.store.tenants import Forest, ensure_tenant
+from memforest.store.tenants import ensure_tenant
 
 FOREST = "pets"
 CATS = ["I adopted a grey cat named Pistachio last weekend.", "Pistachio sleeps on the windowsill every afternoon."]

@@ -11,14 +11,14 @@ import pytest
 from support import session_input
 
 from memforest.db.engine import Database
-from memforest.domain import SessionInput
+from memforest.domain import Forest, SessionInput
 from memforest.errors import ConflictError
 from memforest.pipeline.accept import accept_session
 from memforest.pipeline.service import accept_sessions
 from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all, scalar
-from memforest.store.tenants import Forest, ensure_forest, ensure_tenant
+from memforest.store.tenants import ensure_forest, ensure_tenant
 
 BASE = datetime(2023, 1, 10, 9, 0, tzinfo=UTC)
 TABLES = ("sessions", "turns", "cells", "facts", "trees", "nodes", "placements", "jobs")
