@@ -29,7 +29,7 @@ from tqdm import tqdm
 from bench.args import bench_parser, single_run
 from bench.env import bench_env, check_verdict, forest_counts, locomo_or_complain
 from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
-from memforest.ingest.formats import load_forests
+from memforest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
 
 NAME = "ingest_throughput"

@@ -32,7 +32,7 @@ from bench.report import provenance
 from memforest.backends.factory import build_backends
 from memforest.db.runtime import open_database
 from memforest.domain import ForestInput
-from memforest.ingest.formats import load_forests
+from memforest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import query
 from memforest.settings import Settings

@@ -33,7 +33,7 @@ from bench.env import BenchEnv, bench_env, check_verdict, forest_counts, locomo_
 from bench.report import machine_info, new_figure, publish, save_figure, usage_totals
 from memforest.backends.base import UsageLedger
 from memforest.domain import ForestInput, SessionInput
-from memforest.ingest.formats import load_forests
+from memforest.formats import load_forests
 from memforest.lifecycle.merge import merge_forests
 from memforest.pipeline.service import ingest_sessions
 from memforest.store.tenants import ensure_forest

@@ -30,7 +30,7 @@ from bench.args import bench_parser, single_run
 from bench.env import BenchEnv, bench_env, check_verdict, forest_counts, locomo_or_complain
 from bench.report import machine_info, new_figure, publish, save_figure
 from memforest.domain import SessionInput
-from memforest.ingest.formats import load_forests
+from memforest.formats import load_forests
 from memforest.lifecycle.retract import retract
 from memforest.pipeline.service import ingest_sessions
 

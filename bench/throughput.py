@@ -57,7 +57,7 @@ from bench.server_stats import ServerMonitor, reset_prefix_cache
 from bench.throughput_report import plot, render
 from memforest.backends.base import UsageLedger
 from memforest.domain import ForestInput
-from memforest.ingest.formats import load_forests
+from memforest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
 from memforest.testing.simulated_llm import PRESETS, SimulationConfig, preset_config, run_server_in_process
 

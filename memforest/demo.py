@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from memforest.cli import main
-from memforest.ingest.formats import DEMO_PATH
+from memforest.formats import DEMO_PATH
 
 QUESTIONS = (
     "Where did Bob live before Miami?",

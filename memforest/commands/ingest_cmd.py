@@ -23,7 +23,7 @@ from memforest.commands.common import add_remote_args, add_tenant_arg, remote_cl
 from memforest.db.runtime import open_database
 from memforest.domain import ForestInput
 from memforest.errors import InvariantViolation
-from memforest.ingest.formats import FORMATS, load_forests
+from memforest.formats import FORMATS, load_forests
 from memforest.logs import configure_logging
 from memforest.settings import Settings
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from memforest.domain import Forest, SessionInput, TreeKind
 from memforest.errors import ConflictError
-from memforest.ingest.cells import chunk_turns, session_content_hash
+from memforest.formats.cells import chunk_turns, session_content_hash
 from memforest.memtree.model import InsertStats, LeafSpec
 from memforest.store import cells, jobs, sessions
 from memforest.store.sql import Conn, lock_forest

@@ -10,7 +10,7 @@ import pytest
 from memforest.cli import main
 from memforest.db.engine import Database, ServerVersions
 from memforest.errors import DatabaseVersionError
-from memforest.ingest.formats import DEMO_PATH
+from memforest.formats import DEMO_PATH
 
 
 @pytest.fixture

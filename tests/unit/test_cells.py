@@ -9,7 +9,7 @@ import pytest
 
 from memforest.domain import SessionInput, TurnInput
 from memforest.errors import InputError
-from memforest.ingest.cells import chunk_turns, session_content_hash
+from memforest.formats.cells import chunk_turns, session_content_hash
 
 
 def test_chunk_turns_even_and_ragged() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from memforest.errors import InputError
-from memforest.ingest.formats import (
+from memforest.formats.load import (
     DEMO_PATH,
     detect_format,
     load_forests,

@@ -10,7 +10,7 @@ import dateparser
 from pydantic import ValidationError
 
 from memforest.domain import ForestInput, SessionInput
-from memforest.ingest.problems import Loc, expect, from_validation, input_error
+from memforest.formats.problems import Loc, expect, from_validation, input_error
 from memforest.schemas.session import MAX_ID_CHARS, Limits, SessionModel, as_utc_if_naive, validate_session
 
 # ------------------------------------------------------------------ dates

@@ -11,14 +11,14 @@ from pathlib import Path
 
 from memforest.domain import ForestInput
 from memforest.errors import InputError
-from memforest.ingest.benchmarks import (
+from memforest.formats.benchmarks import (
     parse_locomo,
     parse_locomo_datetime,
     parse_longmemeval,
     parse_longmemeval_datetime,
 )
-from memforest.ingest.native import parse_native
-from memforest.ingest.problems import input_error, load_json
+from memforest.formats.native import parse_native
+from memforest.formats.problems import input_error, load_json
 from memforest.schemas.session import Limits, default_limits
 
 __all__ = [

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from memforest.domain import ForestInput, SessionInput
-from memforest.ingest.problems import Loc, expect, from_validation, input_error, json_error, type_name
+from memforest.formats.problems import Loc, expect, from_validation, input_error, json_error, type_name
 from memforest.schemas.session import MAX_ID_CHARS, Limits, validate_session
 
 _CONTAINER_KEYS = {"sessions", "forest"}

@@ -1,9 +1,9 @@
-"""Input side: the native session schema, file formats (native, LoCoMo, LongMemEval) and cells."""
+"""File formats: the native session schema, conversation files (native, LoCoMo, LongMemEval) and cells."""
 
 from __future__ import annotations
 
-from memforest.ingest.cells import chunk_turns, session_content_hash
-from memforest.ingest.formats import (
+from memforest.formats.cells import chunk_turns, session_content_hash
+from memforest.formats.load import (
     DEMO_PATH,
     FORMATS,
     detect_format,
