@@ -8,12 +8,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy.exc import IntegrityError
 
 from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.domain import SessionInput
-from memforest.errors import ConflictError, InputError
+from memforest.errors import InputError
 from memforest.pipeline.accept import accept_session
 from memforest.pipeline.job_bell import QUEUED
 from memforest.pipeline.service import IngestReport, ingest_sessions
@@ -63,19 +62,16 @@ async def add_session(
     so a second run finds a first one that did commit and adds nothing (``created`` is then false)."""
     session = session_from_json(body, settings, root=root)
     pipeline = settings.pipeline
-    try:
-        async with db.tenant(tenant_id) as conn:
-            f = await ensure_forest(conn, tenant_id, forest)
-            result = await accept_session(
-                conn,
-                f,
-                session,
-                cell_turns=pipeline.cell_turns,
-                fanout=pipeline.fanout_session,
-                idempotency_key=idempotency_key,
-            )
-    except IntegrityError:
-        raise ConflictError("this Idempotency-Key was already used for another request") from None
+    async with db.tenant(tenant_id) as conn:  # a reused Idempotency-Key is a ConflictError (store.jobs)
+        f = await ensure_forest(conn, tenant_id, forest)
+        result = await accept_session(
+            conn,
+            f,
+            session,
+            cell_turns=pipeline.cell_turns,
+            fanout=pipeline.fanout_session,
+            idempotency_key=idempotency_key,
+        )
     if result.created:
         QUEUED.ring()  # this process's idle worker claims the job now, not at its next poll
     return {

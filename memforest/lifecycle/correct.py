@@ -24,7 +24,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy.exc import IntegrityError
 
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
@@ -99,18 +98,15 @@ async def correct_fact(
         raise InputError("text must not be empty", location="text")
     start = valid_from or datetime.now(UTC)
     vec = np.asarray((await backends.embedder.embed([surface], stage="correct_embed"))[0], dtype=np.float32)
-    try:
-        async with db.tenant(tenant_id) as conn:
-            forest_id, old = await _locked_fact(conn, tenant_id, forest_name, fid)
-            if old["superseded_by"] is not None:
-                raise ConflictError(f"fact {fid} is superseded by fact {old['superseded_by']}; correct that one")
-            if start < old["valid_from"]:
-                raise InputError("valid_from is before the corrected fact's valid_from", location="valid_from")
-            new_id = await _insert_correction(conn, tenant_id, forest_id, old, surface, start, vec)
-            await fact_edits.supersede(conn, tenant_id, fid, new_id, start)
-            trees = await _place_like(conn, tenant_id, forest_id, old, new_id, surface, start, vec)
-    except IntegrityError:
-        raise ConflictError("a fact with this text already exists in the forest") from None
+    async with db.tenant(tenant_id) as conn:
+        forest_id, old = await _locked_fact(conn, tenant_id, forest_name, fid)
+        if old["superseded_by"] is not None:
+            raise ConflictError(f"fact {fid} is superseded by fact {old['superseded_by']}; correct that one")
+        if start < old["valid_from"]:
+            raise InputError("valid_from is before the corrected fact's valid_from", location="valid_from")
+        new_id = await _insert_correction(conn, tenant_id, forest_id, old, surface, start, vec)
+        await fact_edits.supersede(conn, tenant_id, fid, new_id, start)
+        trees = await _place_like(conn, tenant_id, forest_id, old, new_id, surface, start, vec)
     refreshed = await refresh_forest(
         db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
         concurrency=settings.pipeline.refresh_concurrency,

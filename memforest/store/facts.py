@@ -9,7 +9,9 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
+from sqlalchemy.exc import IntegrityError
 
+from memforest.errors import ConflictError
 from memforest.store.sql import Conn, scalar
 
 
@@ -51,7 +53,8 @@ SELECT fact_id FROM fa
 
 
 async def insert_fact(conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact: NewFact) -> int:
-    """Store a new fact with its source turns; returns its id."""
+    """Store a new fact with its source turns; returns its id. ConflictError when the forest already
+    holds a fact with this text."""
     params = {
         "t": tenant_id, "f": forest_id, "x": fact.text, "h": fact.text_hash, "k": fact.kind, "en": fact.entities,
         "to": fact.topics, "sp": fact.speaker, "su": fact.subject, "at": fact.attribute, "va": fact.value,
@@ -59,7 +62,10 @@ async def insert_fact(conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact: Ne
         "n": len(set(fact.turn_ids)), "e": fact.embedding, "turns": list(fact.turn_ids), "c": fact.cell_id,
         "s": fact.session_id,
     }  # fmt: skip
-    return int(await scalar(conn, _INSERT, params))
+    try:
+        return int(await scalar(conn, _INSERT, params))
+    except IntegrityError:
+        raise ConflictError("a fact with this text already exists in the forest") from None
 
 
 # A slot's live facts other than :id: how a retraction reads a slot's timeline (store.retraction)

@@ -90,6 +90,8 @@ async def test_correction_supersedes_and_keeps_history(api: httpx.AsyncClient, d
     await _check(db, tid)
     # correcting the superseded one is a conflict; bad input and unknown ids are problems
     assert (await c.patch(f"/v1/forests/f/facts/{old['id']}", json=body, headers=h)).status_code == 409
+    taken = await c.patch(f"/v1/forests/f/facts/{new['id']}", json={"text": new["text"]}, headers=h)  # its own text
+    assert taken.status_code == 409 and "already exists" in taken.json()["detail"], taken.text
     early = {"text": "Something else entirely", "valid_from": "2000-01-01T00:00:00Z"}
     assert (await c.patch(f"/v1/forests/f/facts/{new['id']}", json=early, headers=h)).status_code == 422
     assert (await c.patch(f"/v1/forests/f/facts/{new['id']}", json={"text": ""}, headers=h)).status_code == 422
