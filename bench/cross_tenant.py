@@ -250,7 +250,7 @@ def agent_probe(method: str, route: str, add: Callable[..., None], a: AIds, b: B
         check = _disjoint_or_empty("webhook", [a.webhook_id])
         add("foreign", method, route, (200,), "B's own list: no A webhook", check=check)
     elif key == ("POST", "/v1/webhooks"):
-        body = {"url": "http://127.0.0.1:9/b-hook"}  # 201 where private targets are allowed, else 422
+        body = {"url": "http://127.0.0.1:1024/b-hook"}  # 201 where private targets are allowed, else 422
         add("foreign", method, route, (201, 422), "B's own hook", json_body=body, check=_absent(a.webhook_id or "-"))
     elif route.startswith("/v1/webhooks/{webhook_id}"):
         add("foreign", method, route, (404,), "A's webhook", **hook)

@@ -191,7 +191,7 @@ async def collect_a(mf: MemForestClient, ids: dict[str, str], canary: str, sessi
 async def _a_webhook(mf: MemForestClient) -> str:
     """A's webhook (a loopback target: the server must allow private targets, as ``main`` asks)."""
     try:
-        return (await mf.create_webhook("http://127.0.0.1:9/a-hook")).id
+        return (await mf.create_webhook("http://127.0.0.1:1024/a-hook")).id
     except MemForestError:
         return ""
 

@@ -173,12 +173,18 @@ class WebhookSettings(BaseModel):
     """Webhook deliveries (ADR 0020): retried with exponential backoff for ``retry_for_s`` seconds."""
 
     allow_private: bool = False  # targets on private, loopback or link-local addresses (tests, trusted nets)
-    timeout_s: float = Field(default=10.0, gt=0)
+    timeout_s: float = Field(default=10.0, gt=0)  # each connect, write and read of an attempt
+    deadline_s: float = Field(default=15.0, gt=0, le=60)  # a whole attempt (under the 120 s claim lease)
+    response_cap_bytes: int = Field(default=4_096, ge=0, le=65_536)  # of a response body read; the rest is not
+    ports: list[int] = Field(default=[80, 443])  # target ports allowed below min_port
+    min_port: int = Field(default=1_024, ge=1, le=65_536)  # target ports from here up are allowed
+    concurrency: int = Field(default=16, ge=1, le=256)  # attempts in flight in one process
+    per_tenant: int = Field(default=4, ge=1)  # of those, the most one tenant's deliveries hold
     backoff_base_s: float = Field(default=2.0, gt=0)
     backoff_max_s: float = Field(default=600.0, gt=0)
     retry_for_s: float = Field(default=86_400.0, gt=0)
     poll_interval_s: float = Field(default=1.0, gt=0)
-    batch: int = Field(default=20, ge=1, le=1_000)
+    batch: int = Field(default=20, ge=1, le=1_000)  # deliveries claimed by one query at most
     max_per_tenant: int = Field(default=20, ge=1)
 
 

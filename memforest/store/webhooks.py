@@ -4,6 +4,7 @@ the deliverer claims due rows across tenants as the owning role (``Database.syst
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 
 from memforest.store.sql import Conn, Row, execute, fetch_all, fetch_one, scalar
 
@@ -20,14 +21,27 @@ SELECT delivery_id, event_id, type, state, attempts, last_status, last_error, cr
        delivered_at FROM webhook_deliveries WHERE tenant_id = :t AND webhook_id = :id
 ORDER BY created_at DESC, delivery_id LIMIT :n
 """
-# Due deliveries of any tenant; claimed by moving next_attempt_at past a lease, so a deliverer that
-# dies mid-send leaves them to be retried when the lease runs out.
+# Due deliveries of any tenant, claimed round-robin by tenant: every tenant's oldest due delivery,
+# then every tenant's second, and so on. A tenant's turns count after the deliveries the claiming
+# process already has in flight for it (:busy_t, :busy_n), up to :per_tenant. Claimed by moving
+# next_attempt_at past a lease, so a deliverer that dies mid-send leaves them to be retried when the
+# lease runs out; a row another deliverer claimed meanwhile fails the re-checked condition and is skipped.
 _CLAIM = """
+WITH due AS (
+    SELECT tenant_id, delivery_id, next_attempt_at,
+           row_number() OVER (PARTITION BY tenant_id ORDER BY next_attempt_at, delivery_id) AS turn
+    FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now()
+), picked AS (
+    SELECT due.tenant_id, due.delivery_id FROM due
+    LEFT JOIN unnest(CAST(:busy_t AS uuid[]), CAST(:busy_n AS integer[])) AS busy(tenant_id, n) USING (tenant_id)
+    WHERE due.turn + coalesce(busy.n, 0) <= :per_tenant
+    ORDER BY due.turn + coalesce(busy.n, 0), due.next_attempt_at, due.delivery_id
+    LIMIT :n
+)
 UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => :lease)
-FROM webhooks w
-WHERE w.tenant_id = d.tenant_id AND w.webhook_id = d.webhook_id AND (d.tenant_id, d.delivery_id) IN (
-    SELECT tenant_id, delivery_id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= now()
-    ORDER BY next_attempt_at LIMIT :n FOR UPDATE SKIP LOCKED)
+FROM picked p, webhooks w
+WHERE d.tenant_id = p.tenant_id AND d.delivery_id = p.delivery_id AND d.state = 'pending'
+  AND d.next_attempt_at <= now() AND w.tenant_id = d.tenant_id AND w.webhook_id = d.webhook_id
 RETURNING d.tenant_id, d.delivery_id, d.event_id, d.type, d.job_id, d.body, d.attempts, d.created_at, w.url, w.secret
 """
 _SET_BODY = "UPDATE webhook_deliveries SET body = :b WHERE tenant_id = :t AND delivery_id = :id AND body IS NULL"
@@ -79,9 +93,14 @@ async def list_deliveries(conn: Conn, tenant_id: uuid.UUID, webhook_id: uuid.UUI
     return await fetch_all(conn, _DELIVERIES, {"t": tenant_id, "id": webhook_id, "n": limit})
 
 
-async def claim_due(conn: Conn, batch: int, lease_s: float) -> list[Row]:
-    """Claim up to ``batch`` due deliveries of any tenant (with their webhook's url and secret)."""
-    return await fetch_all(conn, _CLAIM, {"n": batch, "lease": lease_s})
+async def claim_due(
+    conn: Conn, batch: int, lease_s: float, *, per_tenant: int, busy: Mapping[uuid.UUID, int]
+) -> list[Row]:
+    """Claim up to ``batch`` due deliveries of any tenant, round-robin by tenant, with their webhook's
+    url and secret; a tenant with ``busy[tenant]`` in flight gets at most ``per_tenant`` minus that."""
+    params = {"n": batch, "lease": lease_s, "per_tenant": per_tenant, "busy_t": list(busy),
+              "busy_n": list(busy.values())}  # fmt: skip
+    return await fetch_all(conn, _CLAIM, params)
 
 
 async def set_body(conn: Conn, tenant_id: uuid.UUID, delivery_id: uuid.UUID, body: str) -> None:

@@ -45,7 +45,7 @@ async def test_client_agent_operations(mf: MemForestClient) -> None:
     assert gone.fact_id == new.id and gone.leaves_removed >= 1
     with pytest.raises(NotFoundError):
         await mf.delete_fact("mine", new.id)
-    hook = await mf.create_webhook("http://127.0.0.1:9/hook", ["job.failed"])
+    hook = await mf.create_webhook("http://127.0.0.1:1024/hook", ["job.failed"])
     assert hook.secret and hook.events == ("job.failed",)
     assert [w.id for w in (await mf.list_webhooks()).items] == [hook.id]
     assert (await mf.webhook_deliveries(hook.id)).items == ()

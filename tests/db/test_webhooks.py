@@ -182,3 +182,26 @@ def test_signature_matches_the_documented_recipe() -> None:
     body = b'{"id":"e1"}'
     expected = hmac.new(b"whsec_x", b"1700000000." + body, hashlib.sha256).hexdigest()
     assert sign("whsec_x", body, 1_700_000_000) == f"t=1700000000,v1={expected}"
+
+
+async def test_registration_refusals_name_no_address(settings: Settings, db: Database) -> None:
+    async with app_client(admin_settings(settings), db) as (_, c):  # private targets not allowed here
+        _, h = await tenant_key(c)
+        for url in (
+            "http://[64:ff9b::7f00:1]/hook",  # NAT64 of 127.0.0.1
+            "http://[64:ff9b::a00:1]/hook",  # NAT64 of 10.0.0.1
+            "http://[2002:7f00:1::]/hook",  # 6to4 of 127.0.0.1
+            "http://[::127.0.0.1]/hook",  # IPv4-compatible 127.0.0.1
+            "http://localhost:8080/hook",
+        ):
+            r = await c.post("/v1/webhooks", json={"url": url}, headers=h)
+            assert r.status_code == 422, (url, r.text)
+            detail = r.json()["detail"]
+            assert "not allowed" in detail and not any(a in detail for a in ("127.0.0.1", "::1", "10.0.0.1")), detail
+    async with app_client(admin_settings(settings, webhooks={"allow_private": True}), db) as (_, c):
+        _, h = await tenant_key(c, "ports")
+        for port in (0, 22, 25, 1023):  # ports stay limited when private addresses are allowed
+            r = await c.post("/v1/webhooks", json={"url": f"http://127.0.0.1:{port}/hook"}, headers=h)
+            assert r.status_code == 422 and "port not allowed" in r.json()["detail"], (port, r.text)
+            assert r.headers["content-type"].startswith("application/problem+json")
+        assert (await c.post("/v1/webhooks", json={"url": "http://127.0.0.1:8080/hook"}, headers=h)).status_code == 201
