@@ -1,0 +1,242 @@
+"""Temporal memory v2 (issue #48): does MemForest find the right state of ANY attribute, for the user
+(first person) and for the people they talk about, past plans, wishes and nostalgia, when the
+question names the time ("in March 2023", "two years ago", "back when I lived in X")?
+
+Synthetic agent conversations (``bench.temporal_v2_data``) are ingested with the configured write
+path; each probe question is asked of MemForest (``emb`` mode) and of BM25 over the raw turns.
+Scores on a system's evidence:
+
+* found@5: the turn stating the asked state is among the first 5 distinct evidence turn ids;
+* right-time-first: it is in the first evidence item (BM25: it is the first turn).
+
+Two splits with disjoint templates, values and attributes: ``tune`` (look at it, per question if
+you like) and ``eval`` (held out: run once per milestone; only aggregates are printed or written,
+and each run is appended to the result file's ``history`` so the number of looks shows).
+Aggregates: overall and per slice (operator, attribute kind, subject, question form, mood
+distractor, direct or indirect statement). Today the query takes ``as_of`` (passed for the
+``as_of`` operator only); the probe's ``speaker`` and ``now`` are passed once ``QueryRequest`` has
+such fields.
+
+    python -m bench.temporal_v2 [--split tune|eval] [--forests N] [--seed S] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from tqdm import tqdm
+
+from bench.args import bench_parser, single_run
+from bench.baselines import BM25, Doc
+from bench.env import bench_env
+from bench.report import machine_info, new_figure, provenance, publish, save_figure
+from bench.temporal_v2_data import ForestData, Probe, WorldSpec, generate
+from bench.temporal_v2_spec import OPERATORS
+from memforest.pipeline.service import ingest_sessions
+from memforest.retrieval import QueryRequest, query
+
+K = 5
+SYSTEMS = ("memforest-emb", "bm25-turns")
+SLICES = {
+    "operator": lambda p: p.operator,
+    "attribute_kind": lambda p: p.attribute_kind,
+    "subject": lambda p: p.subject_kind,
+    "form": lambda p: p.form,
+    "mood_distractor": lambda p: "with" if p.mood_distractor else "without",
+    "statement": lambda p: "indirect" if p.gold_indirect else "direct",
+}
+REQUEST_FIELDS = {f.name for f in dataclasses.fields(QueryRequest)}
+
+
+def first_turns(turns: Sequence[str], k: int = K) -> list[str]:
+    """The first ``k`` distinct turn ids, in order."""
+    out: list[str] = []
+    for t in turns:
+        if t not in out:
+            out.append(t)
+            if len(out) >= k:
+                break
+    return out
+
+
+def score(items: Sequence[Sequence[str]], gold: str) -> tuple[bool, bool]:
+    """(found@5, right-time-first) of ranked evidence items, each a list of turn ids."""
+    found = gold in first_turns([t for item in items for t in item])
+    return found, bool(items) and gold in items[0]
+
+
+def request(forest: ForestData, p: Probe, top_k: int) -> QueryRequest:
+    """The query of a probe: ``as_of`` when its operator needs one; ``speaker`` and ``now`` when
+    the API takes them."""
+    extra: dict[str, Any] = {}
+    if "speaker" in REQUEST_FIELDS:
+        extra["speaker"] = p.speaker
+    if "now" in REQUEST_FIELDS:
+        extra["now"] = p.now
+    return QueryRequest(forest.name, p.text, mode="emb", top_k=top_k, as_of=p.as_of, **extra)
+
+
+async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, tuple[bool, bool]]], dict[str, Any]]:
+    """Generate, ingest, ask, score: the probes, their scores per system, timings."""
+    spec = _spec(args)
+    forests = generate(args.seed, args.split, spec)
+    overrides: dict[str, Any] = {"embedding": {"dim": args.embed_dim}} if args.embed_dim else {}
+    probes: list[Probe] = []
+    scores: list[dict[str, tuple[bool, bool]]] = []
+    latency: list[float] = []
+    ingest_s = 0.0
+    async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
+        for forest in forests:
+            t0 = time.perf_counter()
+            await ingest_sessions(env.db, env.settings, env.backends, env.tenant_id, forest.name, forest.sessions)
+            ingest_s += time.perf_counter() - t0
+            docs = [(Doc(t.external_id or "", f"{t.speaker}: {t.text}"), s.time) for s in forest.sessions
+                    for t in s.turns]  # fmt: skip
+            bar = tqdm(forest.probes, desc=f"ask {forest.name}", unit="q", disable=args.no_progress, file=sys.stderr)
+            for p in bar:
+                t1 = time.perf_counter()
+                res = await query(env.db, env.settings, env.backends, env.tenant_id, request(forest, p, args.top_k))
+                latency.append((time.perf_counter() - t1) * 1000.0)
+                pool = [d for d, when in docs if p.as_of is None or when <= p.as_of]
+                ranked = BM25(pool).search(p.text, 20)
+                probes.append(p)
+                scores.append({
+                    "memforest-emb": score([list(e.turn_ids) for e in res.evidence], p.gold_turn),
+                    "bm25-turns": score([[t] for t in ranked], p.gold_turn),
+                })  # fmt: skip
+    timing = {"ingest_s": round(ingest_s, 2), "query_ms_p50": round(statistics.median(latency), 2) if latency else None}
+    world = {
+        **dataclasses.asdict(spec),
+        "sessions": sum(len(f.sessions) for f in forests),
+        "turns": sum(len(s.turns) for f in forests for s in f.sessions),
+        "states": sum(len(f.states) for f in forests),
+        "questions": len(probes),
+    }
+    return probes, scores, {"timing": timing, "world": world}
+
+
+def _spec(args: argparse.Namespace) -> WorldSpec:
+    if args.quick:
+        return WorldSpec(forests=1, others=1, user_attributes=3, other_attributes=1, states=(2, 3))
+    return WorldSpec(forests=args.forests)
+
+
+def aggregate(probes: Sequence[Probe], scores: Sequence[dict[str, tuple[bool, bool]]]) -> dict[str, Any]:
+    """found@5 and right-time-first per system: overall and per value of every slice."""
+
+    def cell(rows: list[int]) -> dict[str, Any]:
+        out: dict[str, Any] = {"n": len(rows)}
+        for s in SYSTEMS:
+            out[s] = {
+                "found@5": round(statistics.fmean(scores[i][s][0] for i in rows), 4) if rows else None,
+                "right_time_first": round(statistics.fmean(scores[i][s][1] for i in rows), 4) if rows else None,
+            }
+        return out
+
+    table: dict[str, Any] = {"all": cell(list(range(len(probes))))}
+    for name, key in SLICES.items():
+        values = sorted({key(p) for p in probes}, key=lambda v: (OPERATORS.index(v) if v in OPERATORS else 99, v))
+        table[name] = {v: cell([i for i, p in enumerate(probes) if key(p) == v]) for v in values}
+    return table
+
+
+def history_of(out_dir: Path, name: str) -> list[dict[str, Any]]:
+    """The runs recorded so far in ``out_dir/name.json`` (empty when there is none)."""
+    path = out_dir / f"{name}.json"
+    try:
+        return list(json.loads(path.read_text()).get("history", []))
+    except (OSError, ValueError, AttributeError):
+        return []
+
+
+def _render(result: dict[str, Any], console: Console) -> None:
+    t = Table(title=f"bench.temporal_v2 ({result['split']} split): found@5 / right-time-first")
+    t.add_column("slice")
+    t.add_column("n", justify="right")
+    for s in SYSTEMS:
+        t.add_column(s, justify="right")
+    rows = [("all", result["scores"]["all"])]
+    rows += [(f"{name}: {v}", c) for name in SLICES for v, c in result["scores"][name].items()]
+    for label, c in rows:
+        t.add_row(label, str(c["n"]), *(f"{c[s]['found@5']:.2f} / {c[s]['right_time_first']:.2f}" for s in SYSTEMS))
+    console.print(t)
+    looks = sum(1 for h in result["history"] if h["split"] == result["split"])
+    console.print(f"{result['timing']}; {result['split']} runs recorded in this file: {looks}")
+
+
+def _plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
+    fig, axes = new_figure(2, width=8.0)
+    labels = ["all"] + [v for name_ in ("operator", "attribute_kind", "subject") for v in result["scores"][name_]]
+    cells = [result["scores"]["all"]] + [
+        c for name_ in ("operator", "attribute_kind", "subject") for c in result["scores"][name_].values()
+    ]
+    width = 0.8 / len(SYSTEMS)
+    for ax, metric in zip(axes, ("found@5", "right_time_first"), strict=True):
+        for i, s in enumerate(SYSTEMS):
+            ax.bar([j + i * width for j in range(len(cells))], [c[s][metric] for c in cells], width, label=s)
+        ax.set_xticks([j + width / 2 for j in range(len(cells))], labels, fontsize=7, rotation=60)
+        ax.set_ylim(0, 1.05)
+        ax.set_title(f"{metric} ({result['split']} split, {result['scores']['all']['n']} questions)")
+    axes[0].legend(fontsize=7)
+    return save_figure(fig, out_dir, name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point."""
+    p = bench_parser("temporal_v2", __doc__)
+    p.add_argument("--split", choices=("tune", "eval"), default="tune", help="tune: to look at; eval: held out")
+    p.add_argument("--forests", type=int, default=WorldSpec().forests)
+    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--quick", action="store_true", help="one small forest (smoke test)")
+    p.add_argument("--top-k", type=int, default=10, help="evidence items requested per question")
+    p.add_argument("--database-url", default=None, help="an existing database (default: a temporary embedded one)")
+    p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
+    args = p.parse_args(argv)
+    single_run(p, args)
+    made = provenance(args, argv)  # the commit as the run starts
+    probes, scores, extra = asyncio.run(run(args))
+    name = f"temporal_v2_{args.split}" + ("_quick" if args.quick else "")
+    table = aggregate(probes, scores)
+    entry = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "split": args.split,
+        "commit": made["git"]["commit"],
+        "dirty": made["git"]["dirty"],
+        "argv": made["argv"],
+        "questions": len(probes),
+        "scores": table,
+    }
+    result: dict[str, Any] = {
+        "split": args.split,
+        "machine": machine_info(),
+        "provenance": made,
+        "args": made["args"],
+        "systems": list(SYSTEMS),
+        "scores": table,
+        "query_fields_passed": sorted({"as_of"} | ({"speaker", "now"} & REQUEST_FIELDS)),
+        **extra,
+        "history": [*history_of(args.out, name), entry],
+    }
+    if args.split == "tune":  # the eval split is never shown per question
+        result["per_question"] = [
+            {**dataclasses.asdict(pr), "scores": {s: {"found": f, "right_time_first": r} for s, (f, r) in sc.items()}}
+            for pr, sc in zip(probes, scores, strict=True)
+        ]
+    publish(args.out, name, result, _plot, _render, args=args, argv=argv)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
