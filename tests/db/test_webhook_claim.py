@@ -1,0 +1,56 @@
+"""Claiming due webhook deliveries (review 2026-11-28, H2): round-robin by tenant, each tenant's
+turns counted after the deliveries the process already has in flight, up to ``per_tenant``; a
+claimed delivery is not claimed again while its lease runs."""
+
+from __future__ import annotations
+
+import uuid
+
+from support import admin_settings, app_client, new_tenant
+
+from memforest.db.engine import Database
+from memforest.settings import Settings
+from memforest.store import webhooks as q
+from memforest.store.sql import execute
+
+_DUE = """
+INSERT INTO webhook_deliveries (tenant_id, delivery_id, webhook_id, event_id, type, job_id, next_attempt_at)
+VALUES (:t, :d, :w, :e, 'job.succeeded', :j, now() - make_interval(secs => :age))
+"""
+
+
+async def _tenant_with_due(db: Database, tenant: str, webhook: str, ages_s: list[float]) -> uuid.UUID:
+    """A tenant's webhook (on 127.0.0.1) with one due delivery per age, the oldest first."""
+    tid, wid = uuid.UUID(tenant), uuid.UUID(webhook)
+    async with db.system() as conn:
+        for age in ages_s:
+            params = {"t": tid, "d": uuid.uuid4(), "w": wid, "e": uuid.uuid4(), "j": uuid.uuid4(), "age": age}
+            await execute(conn, _DUE, params)
+    return tid
+
+
+async def test_claims_take_turns_by_tenant(settings: Settings, db: Database) -> None:
+    s = admin_settings(settings, webhooks={"allow_private": True})
+    async with app_client(s, db) as (_, c):
+        tenants = {}
+        for name in ("flood", "quiet", "other"):
+            tid, key = await new_tenant(c, name)
+            h = {"Authorization": f"Bearer {key}"}
+            r = await c.post("/v1/webhooks", json={"url": "http://127.0.0.1:1024/hook"}, headers=h)
+            assert r.status_code == 201, r.text
+            tenants[name] = (tid, r.json()["id"])
+    flood = await _tenant_with_due(db, *tenants["flood"], ages_s=[100.0 - i for i in range(10)])  # oldest
+    quiet = await _tenant_with_due(db, *tenants["quiet"], ages_s=[5.0])
+    other = await _tenant_with_due(db, *tenants["other"], ages_s=[4.0, 3.0])
+
+    async with db.system() as conn:  # first turns first: one each, though the flood's are all older
+        first = [r["tenant_id"] for r in await q.claim_due(conn, 3, 120.0, per_tenant=4, busy={})]
+    assert sorted(map(str, first)) == sorted(map(str, (flood, quiet, other)))
+    async with db.system() as conn:  # the flood already has 3 in flight here: one more turn for it
+        rows = await q.claim_due(conn, 10, 120.0, per_tenant=4, busy={flood: 3})
+    assert sorted(str(r["tenant_id"]) for r in rows) == sorted(map(str, (flood, other)))
+    async with db.system() as conn:  # at its bound the flood gets nothing; the others have nothing left
+        assert await q.claim_due(conn, 10, 120.0, per_tenant=4, busy={flood: 4}) == []
+    async with db.system() as conn:  # below it again, its next ones (none claimed twice)
+        again = await q.claim_due(conn, 10, 120.0, per_tenant=4, busy={})
+    assert [str(r["tenant_id"]) for r in again] == [str(flood)] * 4
