@@ -1,6 +1,7 @@
-"""Shared fixtures: one embedded PostgreSQL per test session, a migrated template database,
-a fresh database cloned from it (``CREATE DATABASE ... TEMPLATE``) for each test that asks,
-and the API app with an ASGI client. Helpers the fixtures wrap live in ``tests/support/``."""
+"""The database tier's fixtures (``tests/unit`` uses none, so ``make test-fast`` starts no server):
+one embedded PostgreSQL per test session, a migrated template database, a fresh database cloned
+from it (``CREATE DATABASE ... TEMPLATE``) for each test that asks, and the API app with an ASGI
+client. Helpers the fixtures wrap live in ``tests/support/``."""
 
 from __future__ import annotations
 
