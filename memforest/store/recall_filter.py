@@ -9,51 +9,19 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from memforest.store.recall import TIE_MARGIN, Vec
+from memforest.store import queries
+from memforest.store.recall import Vec
 from memforest.store.sql import Conn, fetch_all
 
-# :m (jsonb or NULL), :sids (text[] or NULL) and :sp (text[] or NULL) are the filter's parts.
-_SESSION_OK = (
-    "(CAST(:m AS jsonb) IS NULL OR NOT EXISTS (SELECT 1 FROM jsonb_each(CAST(:m AS jsonb)) kv "
-    " WHERE s.metadata -> kv.key IS DISTINCT FROM kv.value)) "
-    "AND (CAST(:sids AS text[]) IS NULL OR s.external_id = ANY(CAST(:sids AS text[])))"
-)
-_FACT_OK = (
-    "EXISTS (SELECT 1 FROM fact_sources fs "
-    "JOIN sessions s ON s.tenant_id = fs.tenant_id AND s.session_id = fs.session_id "
-    "JOIN turns tu ON tu.tenant_id = fs.tenant_id AND tu.turn_id = fs.turn_id "
-    f"WHERE fs.tenant_id = :t AND fs.fact_id = x.fact_id AND {_SESSION_OK} "
-    "AND (CAST(:sp AS text[]) IS NULL OR tu.speaker = ANY(CAST(:sp AS text[]))))"
-)
-_CELL_OK = (
-    f"{_SESSION_OK} AND (CAST(:sp AS text[]) IS NULL OR EXISTS (SELECT 1 FROM turns tu "
-    "WHERE tu.tenant_id = c.tenant_id AND tu.session_id = c.session_id AND tu.seq BETWEEN c.turn_from AND c.turn_to "
-    "AND tu.speaker = ANY(CAST(:sp AS text[]))))"
-)
-_CELL_FROM = "cells c JOIN sessions s ON s.tenant_id = c.tenant_id AND s.session_id = c.session_id"
-
-_MATCHING_FACTS = (
-    "SELECT x.fact_id FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f AND x.fact_id = ANY(:ids) "
-    f"AND {_FACT_OK}"
-)
-_MATCHING_CELLS = (
-    f"SELECT c.cell_id FROM {_CELL_FROM} WHERE c.tenant_id = :t AND c.forest_id = :f AND c.cell_id = ANY(:ids) "
-    f"AND {_CELL_OK}"
-)
-# the nearest matching items; rows at the same distance kept by id, as recall keeps them
-# (``memforest.store.recall``: ``TIE_MARGIN`` rows past the limit, then distance and id)
-_NEAREST_FACTS = (
-    "WITH c AS MATERIALIZED (SELECT x.fact_id AS id, x.embedding <=> :q AS d FROM facts x "
-    "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.retracted_at IS NULL AND x.embedding IS NOT NULL "
-    f"AND {_FACT_OK} ORDER BY x.embedding <=> :q LIMIT :k + {TIE_MARGIN}) "
-    "SELECT id, coalesce(1 - d, 0) AS sim FROM c ORDER BY d, id LIMIT :k"
-)
-_NEAREST_CELLS = (
-    f"WITH m AS MATERIALIZED (SELECT c.cell_id AS id, n.embedding <=> :q AS d FROM {_CELL_FROM} "
-    "JOIN nodes n ON n.tenant_id = c.tenant_id AND n.leaf_cell_id = c.cell_id AND n.embedding IS NOT NULL "
-    f"WHERE c.tenant_id = :t AND c.forest_id = :f AND {_CELL_OK} ORDER BY n.embedding <=> :q "
-    f"LIMIT :k + {TIE_MARGIN}) SELECT id, coalesce(1 - d, 0) AS sim FROM m ORDER BY d, id LIMIT :k"
-)
+# :m (jsonb or NULL), :sids (text[] or NULL) and :sp (text[] or NULL) are the filter's parts; the
+# nearest matching items keep rows at the same distance by id, as recall keeps them
+# (``TIE_MARGIN`` rows past the limit, then distance and id). The statements:
+# ``memforest/store/queries/recall_filter.sql`` (ADR 0037).
+_Q = queries.load("recall_filter")
+_MATCHING_FACTS = _Q["matching_facts"]
+_MATCHING_CELLS = _Q["matching_cells"]
+_NEAREST_FACTS = _Q["nearest_matching_facts"]
+_NEAREST_CELLS = _Q["nearest_matching_cells"]
 
 
 def _params(

@@ -9,41 +9,20 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memforest.rules import entity_key
+from memforest.store import queries
 from memforest.store.sql import Conn, Row, fetch_all
 
-# One probe per name (each stops at its first row), not every fact of the forest a name matches
-# (ADR 0022), and the subject's facts, through ``ix_facts_speaker`` / ``ix_facts_subject``
-# (migration 0011) read by the SECURITY DEFINER functions of migration 0020: under the tenant's
-# policy ``lower(...)`` (not leakproof) cannot be an index condition, and every fact of the forest
-# was read and tested (13 ms at 9.4K facts, ADR 0029). The functions run as the owner with the
-# policy's tenant filter written out.
-_KNOWN_SUBJECTS = "SELECT k.name FROM memforest_known_subjects(:f, CAST(:names AS text[])) AS k(name)"
-_COLUMNS = (
-    "SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, "
-    "x.superseded_by, x.recorded_at, x.retracted_at "
-)
-_VISIBLE = (
-    "(CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of "
-    "     AND (x.retracted_at IS NULL OR x.retracted_at > :as_of))) "
-    "AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL) "
-)
-_ORDER = "ORDER BY x.valid_from, x.fact_id"
-_SUBJECTS_FACTS = _COLUMNS + "FROM memforest_subject_facts(:f, :s) x WHERE " + _VISIBLE
-_SUBJECT_FACTS = _SUBJECTS_FACTS + _ORDER
-_FACTS_NAMING = _SUBJECTS_FACTS + "AND strpos(lower(x.text), :a) > 0 " + _ORDER
-# a few facts by key (the primary key serves them under the policy), kept when they are the subject's
-_FACTS_BY_ID = (
-    _COLUMNS + "FROM facts x WHERE x.tenant_id = :t AND x.forest_id = :f AND x.fact_id = ANY(:ids) "
-    "AND (lower(x.subject) = :s OR (x.subject IS NULL AND lower(x.speaker) = :s)) AND " + _VISIBLE + _ORDER
-)
-_ENTITY_ROOT = (
-    "SELECT tr.root_node_id FROM trees tr WHERE tr.tenant_id = :t AND tr.forest_id = :f "
-    "AND tr.kind = 'entity' AND tr.key = :s AND tr.root_node_id IS NOT NULL ORDER BY tr.tree_id LIMIT 1"
-)
-_CHILDREN = (
-    "SELECT node_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end FROM nodes "
-    "WHERE tenant_id = :t AND forest_id = :f AND parent_id = :p ORDER BY t_start, seq"
-)
+# One probe per name (each stops at its first row), and the subject's facts through
+# ``ix_facts_speaker`` / ``ix_facts_subject`` (migration 0011), read by the SECURITY DEFINER
+# functions of migration 0020: under the tenant's policy ``lower(...)`` (not leakproof) cannot be
+# an index condition (ADR 0029). The statements: ``memforest/store/queries/temporal.sql`` (ADR 0037).
+_Q = queries.load("temporal")
+_KNOWN_SUBJECTS = _Q["known_subjects"]
+_SUBJECT_FACTS = _Q["subject_facts"]
+_FACTS_NAMING = _Q["facts_naming"]
+_FACTS_BY_ID = _Q["facts_by_id"]
+_ENTITY_ROOT = _Q["entity_root"]
+_CHILDREN = _Q["children"]
 
 
 async def known_subjects(conn: Conn, tenant_id: uuid.UUID, forest_id: int, names: Sequence[str]) -> set[str]:

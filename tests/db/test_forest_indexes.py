@@ -28,18 +28,7 @@ from memforest.retrieval import query
 from memforest.settings import Settings
 from memforest.store import forest_indexes as vx
 from memforest.store.facts_batch import lookup_many
-from memforest.store.recall import (
-    NEAREST_CELLS_HNSW,
-    NEAREST_FACTS_HNSW,
-    NEAREST_ROOTS_HNSW,
-    TIE_MARGIN,
-    cell_leaves_sql,
-    fact_visibility,
-    nearest_cells,
-    nearest_facts,
-    nearest_roots,
-    node_graph_order,
-)
+from memforest.store.recall import TIE_MARGIN, nearest_cells, nearest_facts, nearest_roots, nearest_sql
 from memforest.store.recall_channels import (
     ChannelLimits,
     channels_sql,
@@ -163,7 +152,7 @@ async def test_tenant_statements_use_the_partial_index_even_when_prepared(db: Da
     s = _small_threshold(settings, 3)
     tenant_id, forest_id = await _ingest(db, s)
     q = np.asarray(HashedEmbedder(s.embedding.dim).embed_sync(["a grey cat"])[0], dtype=np.float32)
-    sql = NEAREST_FACTS_HNSW.format(visible=fact_visibility(None), lim=":n")
+    sql = nearest_sql("facts", exact=False)
     params: dict[str, object] = {"t": tenant_id, "f": forest_id, "q": q, "n": 5}
     async with db.tenant(tenant_id) as conn:
         await execute(conn, "SET LOCAL enable_seqscan = off")  # a 16-row table would rather be read whole
@@ -301,13 +290,10 @@ async def test_rows_at_the_same_distance_are_kept_by_id_through_the_graphs_and_e
             for exact in (True, False):
                 got[(kind, exact)] = [i for i, _ in await nearest(conn, tenant_id, forest_id, q, 3, exact=exact)]
             assert got[(kind, True)] == got[(kind, False)] == tied[:3], kind
-        order = node_graph_order(len(q))
         graphs = {
-            f"ix_facts_vec_f{forest_id}": NEAREST_FACTS_HNSW.format(visible=fact_visibility(None), lim=":n"),
-            f"ix_nodes_cell_vec_f{forest_id}": NEAREST_CELLS_HNSW.format(
-                leaves=cell_leaves_sql(None), lim=":n", order=order
-            ),
-            f"ix_nodes_root_vec_f{forest_id}": NEAREST_ROOTS_HNSW.format(lim=":n", order=order),
+            f"ix_facts_vec_f{forest_id}": nearest_sql("facts", exact=False),
+            f"ix_nodes_cell_vec_f{forest_id}": nearest_sql("cells", exact=False, dim=len(q)),
+            f"ix_nodes_root_vec_f{forest_id}": nearest_sql("roots", exact=False, dim=len(q)),
         }
         for index, sql in graphs.items():  # (the graph answered, not a b-tree and a sort)
             plan = await fetch_all(conn, "EXPLAIN " + sql, {"t": tenant_id, "f": forest_id, "q": q, "n": 3})
@@ -384,7 +370,7 @@ async def test_scanning_and_the_forests_gin_index_find_the_same_text_matches(db:
         async with db.tenant(tenant_id) as conn:
             rows = await recall_channels(
                 conn, tenant_id, forest_id, q, ["pistachio", "bicycle", "windowsill"], ["session", "entity"], [],
-                limits, exact=True, scan_text=scan, as_of=None,
+                limits, exact=True, scan_text=scan, as_of=None, parts=("lexical",),
             )  # fmt: skip
         got[scan] = sorted((r["ch"], int(r["id"]), float(r["s"])) for r in rows if str(r["ch"]).startswith("lexical"))
     assert got[True] == got[False]

@@ -1,0 +1,61 @@
+-- Reads of the temporal read path: which names of a question are subjects of the forest, a
+-- subject's facts, and the node reads of an interval-guided descent of its entity tree. Used by
+-- memforest.store.temporal (ADR 0037).
+--
+-- Subjects and their facts are read by the SECURITY DEFINER functions of migration 0020 through
+-- ix_facts_speaker / ix_facts_subject: under the tenant's policy lower(...) (not leakproof)
+-- cannot be an index condition (ADR 0029). A few facts by key go through the primary key.
+
+-- name: known_subjects --
+-- Those of :names that are a speaker, a fact subject or an entity tree of the forest.
+SELECT k.name
+FROM memforest_known_subjects(:f, CAST(:names AS text[])) AS k(name);
+
+-- name: subject_facts --
+-- The subject's facts, oldest first, as of :as_of when given, else the unretracted ones.
+SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, x.superseded_by, x.recorded_at, x.retracted_at
+FROM memforest_subject_facts(:f, :s) x
+WHERE (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)))
+  AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
+ORDER BY x.valid_from, x.fact_id;
+
+-- name: facts_naming --
+-- The subject's facts (as subject_facts) whose text contains :a.
+SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, x.superseded_by, x.recorded_at, x.retracted_at
+FROM memforest_subject_facts(:f, :s) x
+WHERE (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)))
+  AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
+  AND strpos(lower(x.text), :a) > 0
+ORDER BY x.valid_from, x.fact_id;
+
+-- name: facts_by_id --
+-- Those of the facts :ids that subject_facts would return.
+SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, x.superseded_by, x.recorded_at, x.retracted_at
+FROM facts x
+WHERE x.tenant_id = :t
+  AND x.forest_id = :f
+  AND x.fact_id = ANY(:ids)
+  AND (lower(x.subject) = :s OR (x.subject IS NULL AND lower(x.speaker) = :s))
+  AND (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)))
+  AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
+ORDER BY x.valid_from, x.fact_id;
+
+-- name: entity_root --
+-- The root node of the subject's entity tree.
+SELECT tr.root_node_id
+FROM trees tr
+WHERE tr.tenant_id = :t
+  AND tr.forest_id = :f
+  AND tr.kind = 'entity'
+  AND tr.key = :s
+  AND tr.root_node_id IS NOT NULL
+ORDER BY tr.tree_id LIMIT 1;
+
+-- name: children --
+-- The children of one node in time order.
+SELECT node_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end
+FROM nodes
+WHERE tenant_id = :t
+  AND forest_id = :f
+  AND parent_id = :p
+ORDER BY t_start, seq;
