@@ -89,14 +89,17 @@ async def system_resolver(host: str, port: int) -> list[str]:
 
 async def _checked_addresses(host: str, port: int, cfg: WebhookSettings, resolve: Resolver) -> list[str]:
     """The addresses of ``host`` a webhook may connect to; empty when any of them (or the port) is not
-    allowed or the name does not resolve. One resolution: the caller connects to what this returns."""
+    allowed or the name does not resolve within ``cfg.timeout_s``. One resolution: the caller
+    connects to what this returns."""
     if not port_allowed(port, cfg):
         return []
     try:
-        addresses = await resolve(host, port)
-    except (OSError, UnicodeError, ValueError):
+        async with asyncio.timeout(cfg.timeout_s):
+            addresses = await resolve(host, port)
+        allowed = bool(addresses) and _all_allowed(addresses, cfg.allow_private)
+    except (OSError, UnicodeError, ValueError):  # TimeoutError is an OSError
         return []
-    return addresses if addresses and _all_allowed(addresses, cfg.allow_private) else []
+    return addresses if allowed else []
 
 
 async def check_target(url: str, cfg: WebhookSettings, resolve: Resolver = system_resolver) -> None:

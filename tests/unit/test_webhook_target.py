@@ -3,6 +3,7 @@ connects anywhere: public addresses are only judged, and host names go to a reso
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 
 import pytest
@@ -97,3 +98,14 @@ async def test_allow_private_admits_loopback() -> None:
     await check_target("http://hooks.example.test:8080/x", WebhookSettings(allow_private=True), _stub("127.0.0.1"))
     with pytest.raises(InputError):
         await check_target("http://hooks.example.test:8080/x", WebhookSettings(), _stub("127.0.0.1"))
+
+
+async def test_a_slow_or_odd_resolver_answer_is_a_refusal() -> None:
+    async def hangs(host: str, port: int) -> list[str]:
+        await asyncio.sleep(60)
+        return ["1.1.1.1"]
+
+    with pytest.raises(InputError, match="not allowed"):
+        await check_target("https://hooks.example.test/x", WebhookSettings(timeout_s=0.2), hangs)
+    with pytest.raises(InputError, match="not allowed"):
+        await check_target("https://hooks.example.test/x", WebhookSettings(), _stub("not-an-address"))
