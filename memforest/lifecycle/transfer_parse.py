@@ -4,12 +4,14 @@ Header (format, version, embedding space), each record's fields and types, refer
 records, vector sizes, the header's counts (a truncated file fails), and the structure of the
 trees the file brings (levels, heights, child counts within the fan-out, keys, time intervals,
 leaf order and placements: the invariants ``memforest check`` verifies). Any bad line, deeply
-nested, undecodable or otherwise, is an InputError naming the line.
+nested, undecodable, carrying NaN or infinity, a lone surrogate or a value outside its column's
+range (``transfer_format``), is an InputError naming the line.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -35,6 +37,9 @@ __all__ = ["MAX_DEPTH", "ParsedExport", "parse_export", "read_export"]
 
 #: How deeply a record's JSON may nest (objects and arrays); deeper lines are refused.
 MAX_DEPTH = 64
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 @dataclass(slots=True)
@@ -79,6 +84,28 @@ def _depth_ok(doc: Any) -> bool:
     return True
 
 
+def _no_constant(name: str) -> Any:
+    """``json.loads`` reads NaN, Infinity and -Infinity, which are not JSON (nor storable): refused."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _has_lone_surrogate(doc: Any) -> bool:
+    """Whether a string of ``doc`` (a key or a value) holds half of a UTF-16 surrogate pair, which a
+    ``\\ud800`` escape can carry and no UTF-8 text can (walked without recursion)."""
+    stack = [doc]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                return True
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
+
+
 def _load(raw: str | bytes, source: str, line: int, what: str) -> Any:
     """One line's JSON document; InputError for anything that is not (bad UTF-8, bad JSON, too deep)."""
     try:
@@ -88,13 +115,17 @@ def _load(raw: str | bytes, source: str, line: int, what: str) -> Any:
     if "\\u0000" in text or "\x00" in text:
         raise _fail(source, line, "NUL characters are not allowed")
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise _fail(source, line, f"{what} is not valid JSON ({exc.msg}; truncated line?)") from None
-    except (RecursionError, ValueError):
+    except RecursionError:
         raise _fail(source, line, f"{what} is not valid JSON (nested more than {MAX_DEPTH} deep?)") from None
+    except ValueError as exc:  # NaN or Infinity, or an integer of too many digits
+        raise _fail(source, line, f"{what} is not valid JSON ({exc})") from None
     if not _depth_ok(doc):
         raise _fail(source, line, f"{what} nests more than {MAX_DEPTH} levels deep")
+    if _ESCAPED_SURROGATE.search(text) and _has_lone_surrogate(doc):
+        raise _fail(source, line, f"{what} has a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape)")
     return doc
 
 

@@ -4,10 +4,15 @@ line, with nothing written."""
 
 from __future__ import annotations
 
+import base64
+import itertools
 import json
+import os
+import string
 import uuid
 from typing import Any
 
+import numpy as np
 import pytest
 from support import admin_settings, app_client, tenant_key
 from test_export_import import all_rows, export_text, import_text, source
@@ -110,3 +115,65 @@ async def test_unsound_imported_trees_are_refused_and_nothing_is_written(
             await import_text(db, settings, source, data, "target")
         assert "trees are not sound" in str(info.value) and fragment in str(info.value), (name, str(info.value))
     assert await all_rows(db) == before
+
+
+# ---------------------------------------------------------------- crafted values (issue 54, L1)
+
+
+def _nan_vector(dim: int, value: float) -> str:
+    return base64.b64encode(np.full(dim, value, dtype="<f4").tobytes()).decode("ascii")
+
+
+def _words(n: int) -> list[str]:
+    """``n`` distinct five-letter words."""
+    return ["".join(w) for w in itertools.islice(itertools.product(string.ascii_lowercase, repeat=5), n)]
+
+
+def _crafted(lines: list[str], dim: int) -> dict[str, tuple[str, int]]:
+    """name -> (file text, the 1-based line at fault): one value in one record made hostile, each a
+    value the database (or its driver) would refuse."""
+    docs = [json.loads(line) for line in lines]
+
+    def first(kind: str) -> int:
+        return next(i for i, d in enumerate(docs) if d.get("type") == kind)
+
+    def edit(kind: str, change: dict[str, Any]) -> tuple[str, int]:
+        i = first(kind)
+        return "".join([*lines[:i], json.dumps({**docs[i], **change}) + "\n", *lines[i + 1 :]]), i + 1
+
+    return {
+        "NaN centroid": edit("scene_cluster", {"centroid": _nan_vector(dim, float("nan"))}),
+        "infinite centroid": edit("scene_cluster", {"centroid": _nan_vector(dim, float("inf"))}),
+        "int4 past its range": edit("fact", {"source_count": 2**31}),
+        "int4 below its range": edit("turn", {"seq": -(2**31) - 1}),
+        "n_turns past int8": edit("session", {"n_turns": 2**63}),
+        "counts past int4": edit("entity", {"fact_count": 2**40}),
+        "topic count past its range": edit("scene_cluster", {"topic_counts": {"x": 2**70}}),
+        "time out of range in UTC": edit("session", {"time": "0001-01-01T00:00:00+14:00"}),
+        "time past year 9999 in UTC": edit("turn", {"time": "9999-12-31T23:00:00-05:00"}),
+        "NaN in metadata": edit("session", {"metadata": {"x": float("nan")}}),  # json writes NaN
+        "Infinity in metadata": edit("session", {"metadata": {"x": [float("-inf")]}}),
+        "lone surrogate": edit("turn", {"text": "a\ud800b"}),
+        "text_hash past an index entry": edit("fact", {"text_hash": os.urandom(1500).hex()}),
+        "subject and attribute past their index entry": edit(
+            "fact", {"subject": os.urandom(700).hex(), "attribute": os.urandom(700).hex()}
+        ),
+        "fact text past a tsvector": edit("fact", {"text": " ".join(_words(250_000))}),
+    }
+
+
+async def test_crafted_values_are_422_naming_the_line_and_nothing_is_written(
+    db: Database, settings: Settings, source: uuid.UUID
+) -> None:
+    lines = (await export_text(db, settings, source, "alpha", False)).splitlines(keepends=True)
+    async with app_client(admin_settings(settings), db) as (_, c):
+        _, h = await tenant_key(c)
+        before = await all_rows(db)
+        for name, (data, line) in _crafted(lines, settings.embedding.dim).items():
+            r = await c.post("/v1/forests/f/import", content=data.encode(), headers=h)
+            assert r.status_code == 422, (name, r.status_code, r.text)
+            assert r.headers["content-type"].startswith("application/problem+json")
+            assert r.json()["location"].endswith(f"line {line}"), (name, r.text)
+        assert await all_rows(db) == before
+        r = await c.post("/v1/forests/f/import", content="".join(lines).encode(), headers=h)
+        assert r.status_code == 202, r.text  # the file itself is fine
