@@ -29,7 +29,7 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,7 @@ from memforest.retrieval import QueryRequest, query
 
 K = 5
 SYSTEMS = ("memforest-emb", "bm25-turns")
-SLICES = {
+SLICES: dict[str, Callable[[Probe], str]] = {
     "operator": lambda p: p.operator,
     "attribute_kind": lambda p: p.attribute_kind,
     "subject": lambda p: p.subject_kind,
@@ -71,10 +71,14 @@ def first_turns(turns: Sequence[str], k: int = K) -> list[str]:
     return out
 
 
-def score(items: Sequence[Sequence[str]], gold: str) -> tuple[bool, bool]:
-    """(found@5, right-time-first) of ranked evidence items, each a list of turn ids."""
-    found = gold in first_turns([t for item in items for t in item])
-    return found, bool(items) and gold in items[0]
+Score = tuple[bool, bool, list[str]]  # found@5, right-time-first, the first 5 distinct turn ids
+
+
+def score(items: Sequence[Sequence[str]], gold: str) -> Score:
+    """(found@5, right-time-first, top turns) of ranked evidence items, each a list of turn ids."""
+    top = first_turns([t for item in items for t in item])
+    found = gold in top
+    return found, found and gold in items[0], top
 
 
 def request(forest: ForestData, p: Probe, top_k: int) -> QueryRequest:
@@ -88,13 +92,13 @@ def request(forest: ForestData, p: Probe, top_k: int) -> QueryRequest:
     return QueryRequest(forest.name, p.text, mode="emb", top_k=top_k, as_of=p.as_of, **extra)
 
 
-async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, tuple[bool, bool]]], dict[str, Any]]:
+async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Score]], dict[str, Any]]:
     """Generate, ingest, ask, score: the probes, their scores per system, timings."""
     spec = _spec(args)
     forests = generate(args.seed, args.split, spec)
     overrides: dict[str, Any] = {"embedding": {"dim": args.embed_dim}} if args.embed_dim else {}
     probes: list[Probe] = []
-    scores: list[dict[str, tuple[bool, bool]]] = []
+    scores: list[dict[str, Score]] = []
     latency: list[float] = []
     ingest_s = 0.0
     async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
@@ -133,7 +137,7 @@ def _spec(args: argparse.Namespace) -> WorldSpec:
     return WorldSpec(forests=args.forests)
 
 
-def aggregate(probes: Sequence[Probe], scores: Sequence[dict[str, tuple[bool, bool]]]) -> dict[str, Any]:
+def aggregate(probes: Sequence[Probe], scores: Sequence[dict[str, Score]]) -> dict[str, Any]:
     """found@5 and right-time-first per system: overall and per value of every slice."""
 
     def cell(rows: list[int]) -> dict[str, Any]:
@@ -231,7 +235,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     if args.split == "tune":  # the eval split is never shown per question
         result["per_question"] = [
-            {**dataclasses.asdict(pr), "scores": {s: {"found": f, "right_time_first": r} for s, (f, r) in sc.items()}}
+            {
+                **dataclasses.asdict(pr),
+                "scores": {s: {"found": f, "right_time_first": r, "top": top} for s, (f, r, top) in sc.items()},
+            }
             for pr, sc in zip(probes, scores, strict=True)
         ]
     publish(args.out, name, result, _plot, _render, args=args, argv=argv)

@@ -202,9 +202,10 @@ def _chain(
         if i + 1 < len(states):
             s.end = states[i + 1].start
             if split.leave.get(a.cls) and rng.random() < spec.leave_rate:
-                s.end = s.start + (states[i + 1].start - s.start) * 0.6
+                left = s.start + (states[i + 1].start - s.start) * 0.6
+                s.end = left
                 text = render(rng.choice(split.leave[a.cls]), _voice(rng, forest, subject), {**v, "prev": s.value})
-                events.append(_Event(s.end, subject, text, s, kind="leave", chain=key))
+                events.append(_Event(left, subject, text, s, kind="leave", chain=key))
     if rng.random() < spec.mood_rate:
         for _ in range(rng.randint(1, 2)):
             events += _mood(rng, split, forest, a, kind, states, pool, key)
@@ -226,12 +227,11 @@ def _mood(
     wishes, ...) or a past one (nostalgia, after it ended)."""
     mood = rng.choice(sorted(split.moods))
     if mood == "nostalgia":
-        ended = [s for s in states if s.end is not None]
+        ended = [(s.value, s.end) for s in states if s.end is not None]
         if not ended:
             return []
-        past = rng.choice(ended)
-        when = past.end + timedelta(days=rng.randint(20, 200))
-        x = past.value
+        x, end = rng.choice(ended)
+        when = end + timedelta(days=rng.randint(20, 200))
     elif pool:
         when = states[0].start + timedelta(days=rng.randint(20, max(21, (LAST_START - states[0].start).days)))
         x = pool.pop()
@@ -373,12 +373,15 @@ def _probes(rng: random.Random, split: Split, forest: ForestData) -> list[Probe]
         anchor = sorted((t for t in forest.states if (t.subject, t.attribute) == (subject, split.anchor_attribute)),
                         key=lambda t: t.index)  # fmt: skip
         if name != split.anchor_attribute:
-            ended = [y for y in anchor if y.end is not None]
-            pairs = [(y, held) for y in ended if (held := _holder(chain, y.start, y.end, forest.now, DURING_SHARE))]
+            ended = [(y, y.end) for y in anchor if y.end is not None]
+            pairs = [
+                (y, end, held) for y, end in ended if (held := _holder(chain, y.start, end, forest.now, DURING_SHARE))
+            ]
             if pairs:
-                y, held = rng.choice(pairs)
-                asks.append(("during", held, {"a": rng.choice(split.anchor_phrases), "y": y.value}, None,
-                             (y.start, y.end or forest.now)))  # fmt: skip
+                y, end, held = rng.choice(pairs)
+                asks.append(
+                    ("during", held, {"a": rng.choice(split.anchor_phrases), "y": y.value}, None, (y.start, end))
+                )
         for op, gold, values, as_of, window in asks:
             out.append(_probe(rng, split, forest, a, chain, op, gold, values, as_of, window, len(out)))
     return out

@@ -123,7 +123,7 @@ ATTRIBUTES = (
 # ------------------------------------------------------------------ statements, by class
 START = {
     "home": (
-        "{I} moved to {v} last month, still living out of boxes.",
+        "{I} moved to {v}, still living out of boxes.",
         "{I} found a flat in {v} and signed for a year.",
         "{I} live{s} in {v} now.",
     ),
@@ -132,7 +132,7 @@ START = {
         "Meet {v}, the {k} {I} brought home on Saturday.",
     ),
     "thing": (
-        "{I} bought a {v} last week.",
+        "{I} just bought a {v}.",
         "{I} picked up a second-hand {v}.",
     ),
     "provider": (
@@ -151,7 +151,7 @@ START = {
 SWITCH = {
     "home": (
         "{I} left {prev} behind and moved to {v}.",
-        "Goodbye {prev}, hello {v}: {I} moved last weekend.",
+        "Goodbye {prev}, hello {v}: {I} moved this weekend.",
     ),
     "animal": (
         "After {prev} passed away, {I} got a {k} named {v}.",

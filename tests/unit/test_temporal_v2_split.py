@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bench import temporal_data as v1
-from bench.temporal_v2_data import SPLITS, WorldSpec, all_turn_ids, generate
+from bench.temporal_v2_data import SPLITS, ForestData, WorldSpec, all_turn_ids, generate
 from bench.temporal_v2_spec import OPERATORS, mentions, overlap, templates, tokens, vocabulary
 
 DEFAULT_SEED = 11  # bench.temporal_v2's --seed default
@@ -26,11 +26,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module", params=SEEDS)
-def worlds(request: pytest.FixtureRequest) -> dict[str, list]:
+def worlds(request: pytest.FixtureRequest) -> dict[str, list[ForestData]]:
     return {split: generate(request.param, split, SMALL) for split in SPLITS}
 
 
-def _texts(world: list) -> str:
+def _texts(world: list[ForestData]) -> str:
     return "\n".join(t.text for f in world for s in f.sessions for t in s.turns)
 
 
@@ -39,7 +39,7 @@ def test_the_template_lists_share_nothing() -> None:
     assert {k: len(v) for k, v in found.items()} == dict.fromkeys(found, 0)
 
 
-def test_every_generated_turn_and_question_uses_its_own_split(worlds: dict[str, list]) -> None:
+def test_every_generated_turn_and_question_uses_its_own_split(worlds: dict[str, list[ForestData]]) -> None:
     for split, world in worlds.items():
         other = SPLITS["eval" if split == "tune" else "tune"]
         text = _texts(world) + "\n" + "\n".join(p.text for f in world for p in f.probes)
@@ -85,7 +85,7 @@ def test_generation_is_deterministic() -> None:
     assert one[0].sessions == generate(DEFAULT_SEED, "tune", SMALL)[0].sessions  # forests do not depend on the count
 
 
-def test_every_probe_answer_turn_exists_and_states_the_answer(worlds: dict[str, list]) -> None:
+def test_every_probe_answer_turn_exists_and_states_the_answer(worlds: dict[str, list[ForestData]]) -> None:
     for world in worlds.values():
         for f in world:
             ids = all_turn_ids(f)
@@ -101,7 +101,7 @@ def test_every_probe_answer_turn_exists_and_states_the_answer(worlds: dict[str, 
             assert bad == 0
 
 
-def test_worlds_have_every_slice(worlds: dict[str, list]) -> None:
+def test_worlds_have_every_slice(worlds: dict[str, list[ForestData]]) -> None:
     for world in worlds.values():
         probes = [p for f in world for p in f.probes]
         assert {p.operator for p in probes} == set(OPERATORS)

@@ -1,0 +1,32 @@
+"""Smoke test of ``bench.temporal_v2`` on the tune split (never the eval split: each eval run is a
+look): the quick run writes aggregates per slice for both systems, per-question rows, a history
+entry per run (two runs, two entries) and a PNG."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench import temporal_v2
+
+TEST_DIM = 64
+
+
+def test_temporal_v2_quick_tune(db_env: str, tmp_path: Path) -> None:
+    argv = ["--quick", "--split", "tune", "--no-progress", "--database-url", db_env, "--embed-dim", str(TEST_DIM),
+            "--out", str(tmp_path)]  # fmt: skip
+    assert temporal_v2.main(argv) == 0
+    assert temporal_v2.main(argv) == 0
+    result = json.loads((tmp_path / "temporal_v2_tune_quick.json").read_text())
+    assert (tmp_path / "temporal_v2_tune_quick.png").stat().st_size > 0
+    assert result["split"] == "tune" and result["provenance"]["git"]["commit"]
+    assert [h["split"] for h in result["history"]] == ["tune", "tune"]
+    assert result["history"][-1]["scores"] == result["scores"]
+    assert set(result["scores"]) == {"all", *temporal_v2.SLICES}
+    cells = [result["scores"]["all"], *(c for name in temporal_v2.SLICES for c in result["scores"][name].values())]
+    for c in cells:
+        assert c["n"] > 0
+        for s in temporal_v2.SYSTEMS:
+            assert 0.0 <= c[s]["right_time_first"] <= c[s]["found@5"] <= 1.0
+    assert len(result["per_question"]) == result["scores"]["all"]["n"] == result["world"]["questions"]
+    assert result["scores"]["operator"]["when"]["bm25-turns"]["found@5"] > 0.5  # the value is named
