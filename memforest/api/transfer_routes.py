@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request, status
 from fastapi.responses import StreamingResponse
@@ -84,10 +85,18 @@ async def get_export(forest: str, request: Request, caller: Reader, with_derived
     """The forest as versioned JSON Lines (header line, then one record per line), streamed."""
     settings: Settings = request.app.state.settings
     f, lines = await transfer.export_forest(_db(request), settings, caller.tenant_id, forest, with_derived=with_derived)
-    filename = "".join(c if c.isalnum() or c in "-_." else "_" for c in f.name) or "forest"
-    return StreamingResponse(
-        lines, media_type=NDJSON, headers={"Content-Disposition": f'attachment; filename="{filename}.jsonl"'}
-    )
+    return StreamingResponse(lines, media_type=NDJSON, headers={"Content-Disposition": _attachment(f"{f.name}.jsonl")})
+
+
+def _attachment(filename: str) -> str:
+    """``Content-Disposition`` of a download named ``filename``, whatever its characters (RFC 6266):
+    the name itself as ``filename*`` (UTF-8, percent-encoded) and an ASCII ``filename`` for clients
+    that read only that (anything but ASCII letters, digits and ``-_.`` becomes ``_``)."""
+    stem, _, ext = filename.rpartition(".")
+    ascii_stem = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in stem)
+    if not any(c.isalnum() for c in ascii_stem):
+        ascii_stem = "forest"
+    return f"attachment; filename=\"{ascii_stem}.{ext}\"; filename*=UTF-8''{quote(filename, safe='')}"
 
 
 @router.post(

@@ -9,6 +9,7 @@ import itertools
 import json
 import os
 import string
+import urllib.parse
 import uuid
 from typing import Any
 
@@ -177,3 +178,23 @@ async def test_crafted_values_are_422_naming_the_line_and_nothing_is_written(
         assert await all_rows(db) == before
         r = await c.post("/v1/forests/f/import", content="".join(lines).encode(), headers=h)
         assert r.status_code == 202, r.text  # the file itself is fine
+
+
+@pytest.mark.parametrize(
+    ("name", "fallback"),
+    [("日本", "forest"), ("notes-日本.v2", "notes-__.v2"), ('a b;c"d', "a_b_c_d"), ("plain", "plain")],
+)
+async def test_export_of_any_forest_name_names_its_file_by_rfc_6266(
+    settings: Settings, db: Database, name: str, fallback: str
+) -> None:
+    async with app_client(admin_settings(settings), db) as (_, c):
+        _, h = await tenant_key(c)
+        assert (await c.post("/v1/forests", json={"name": name}, headers=h)).status_code == 201
+        r = await c.get(f"/v1/forests/{urllib.parse.quote(name, safe='')}/export", headers=h)
+        assert r.status_code == 200, r.text
+        assert json.loads(r.text.splitlines()[0])["forest"] == name
+        disposition = r.headers["content-disposition"]
+        assert disposition.isascii(), disposition
+        assert f'filename="{fallback}.jsonl"' in disposition, disposition
+        encoded = disposition.split("filename*=UTF-8''", 1)[1]
+        assert urllib.parse.unquote(encoded, errors="strict") == f"{name}.jsonl", disposition
