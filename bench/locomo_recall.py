@@ -34,7 +34,7 @@ from memforest.db.runtime import open_database
 from memforest.domain import ForestInput
 from memforest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import query
+from memforest.retrieval import QueryRequest, query
 from memforest.settings import Settings
 from memforest.store.tenants import ensure_tenant
 
@@ -138,13 +138,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 rankings: dict[str, list[str]] = {}
                 for m in modes:
                     t1 = time.perf_counter()
-                    res = await query(db, settings, backends, tenant_id, name, q["question"], mode=m, top_k=args.top_k)
+                    res = await query(
+                        db, settings, backends, tenant_id, QueryRequest(name, q["question"], mode=m, top_k=args.top_k)
+                    )
                     latency[m].append((time.perf_counter() - t1) * 1000.0)
                     rankings[f"memforest-{m}"] = [t for e in res.evidence for t in e.turn_ids]
                 at_default: dict[int, float] = {}
                 if default_k is not None:
                     t1 = time.perf_counter()
-                    res = await query(db, settings, backends, tenant_id, name, q["question"], top_k=default_k)
+                    res = await query(
+                        db, settings, backends, tenant_id, QueryRequest(name, q["question"], top_k=default_k)
+                    )
                     latency.setdefault(f"emb (top {default_k})", []).append((time.perf_counter() - t1) * 1000.0)
                     turns = [t for e in res.evidence for t in e.turn_ids]
                     at_default = {k: recall_at(turns, gold, k) for k in KS if k <= default_k}

@@ -45,10 +45,10 @@ from bench.report import machine_info, new_figure, provenance, publish, save_fig
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.pipeline.forest_indexes import ensure_all_indexes
-from memforest.retrieval import RetrievalPreset, query
-from memforest.retrieval.recall import use_hnsw
+from memforest.retrieval import QueryRequest, RetrievalPreset, query
 from memforest.store.forest_indexes import forest_indexed
-from memforest.store.recall import nearest_cells, nearest_facts, nearest_roots
+from memforest.store.recall import nearest_cells, nearest_facts, nearest_roots, use_hnsw
+from memforest.store.recall_channels import recall_knobs
 
 STAGES = ("forest", "cues", "embed", "recall", "temporal", "browse", "assemble")
 # goals of issue 16: p50 and p95 bounds per forest size, ratio to the flat baseline, HNSW overlap
@@ -165,17 +165,26 @@ class Series:
         return out
 
 
+# whether each forest has its own indexes, read once per forest (the read path's forest cache
+# knows it too: neither asks the catalogue on every query)
+_INDEXED: dict[int, bool] = {}
+
+
 async def flat_topk(
     db: Database, emb: HashedEmbedder, tenant_id: uuid.UUID, forest_id: int, q: str, preset: RetrievalPreset
 ) -> list[tuple[int, float]]:
     """The flat baseline: embed, then one pgvector top-k over the forest's facts (exact or HNSW as
     the read path would choose for this forest: its own HNSW indexes when it has them, searched with
-    the candidate list the read path's own query for ``top_k`` items uses: ADR 0034)."""
+    the candidate list the read path's own query for ``top_k`` items uses: ADR 0034). Its
+    transaction is opened as the read path's is, with the HNSW settings in its first round trip:
+    the top-k is its only other statement."""
     vec = np.asarray(emb.embed_sync([q])[0], dtype=np.float32)
-    async with db.reading(tenant_id) as conn:  # (the read path's transaction, as MemForest's own)
-        exact = not await forest_indexed(conn, forest_id)
-        if not exact:
-            await use_hnsw(conn, preset.for_top_k(preset.top_k))
+    if forest_id not in _INDEXED:
+        async with db.reading(tenant_id) as conn:
+            _INDEXED[forest_id] = await forest_indexed(conn, forest_id)
+    exact = not _INDEXED[forest_id]
+    knobs = recall_knobs(preset.for_top_k(preset.top_k).hnsw_ef_search)
+    async with db.reading(tenant_id, knobs=knobs) as conn:  # (the read path's transaction, as MemForest's own)
         return await nearest_facts(conn, tenant_id, forest_id, vec, preset.top_k, exact=exact)
 
 
@@ -209,7 +218,7 @@ async def hnsw_agreement(
         async with db.tenant(tenant_id) as conn:
             exact = await nearest(conn, tenant_id, forest_id, v, k, exact=True)
         async with db.tenant(tenant_id) as conn:
-            await use_hnsw(conn, preset)
+            await use_hnsw(conn, preset.hnsw_ef_search)
             approx = await nearest(conn, tenant_id, forest_id, v, k, exact=False)
         e = {f for f, _ in exact}
         overlaps.append(len(e & {f for f, _ in approx}) / max(1, len(e)))
@@ -267,7 +276,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for name, n_facts, n_forests in plan:
             tenant_id, forest_id, fname = searched[name]
             for q in qs[:5]:  # warm-up
-                await query(db, settings, env.backends, tenant_id, fname, q, preset=preset)
+                await query(db, settings, env.backends, tenant_id, QueryRequest(fname, q), preset=preset)
                 await flat_topk(db, emb, tenant_id, forest_id, q, preset)
             await asyncio.sleep(0)  # the query logger's reports of the warm-up, before counting
             mem, one, flat = Series(), Series(), Series()
@@ -276,7 +285,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 for q in qs:
                     with trips.counting(mem.trips, mem.side_trips):
                         t1 = time.perf_counter()
-                        res = await query(db, settings, env.backends, tenant_id, fname, q, preset=preset)
+                        res = await query(db, settings, env.backends, tenant_id, QueryRequest(fname, q), preset=preset)
                         mem.lat.append((time.perf_counter() - t1) * 1000.0)
                         await asyncio.sleep(0)  # the query logger's last reports
                     for stage in STAGES:
@@ -285,7 +294,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     if db.side_engine is not None:  # the same query, every channel in its own transaction
                         with one_transaction(db), trips.counting(one.trips):
                             t1 = time.perf_counter()
-                            await query(db, settings, env.backends, tenant_id, fname, q, preset=preset)
+                            await query(db, settings, env.backends, tenant_id, QueryRequest(fname, q), preset=preset)
                             one.lat.append((time.perf_counter() - t1) * 1000.0)
                             await asyncio.sleep(0)
                     with trips.counting(flat.trips):

@@ -41,7 +41,7 @@ from bench.temporal_data import OPERATORS, ForestData, Question, WorldSpec, gene
 from memforest.backends.base import ChatModel, Embedder
 from memforest.backends.openai_http import OpenAIChatModel
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import query
+from memforest.retrieval import QueryRequest, query
 from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
 
 K = 5
@@ -122,10 +122,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                                 ranked[system] = _bm25(docs, q)
                             else:
                                 llm = "llm" in system
+                                request = QueryRequest(
+                                    forest.name, q.text, mode="llm" if llm else "emb", top_k=args.top_k, as_of=q.as_of
+                                )
                                 res = await query(
                                     env.db, llm_settings if llm else env.settings, with_chat if llm else plain,
-                                    env.tenant_id, forest.name, q.text, mode="llm" if llm else "emb",
-                                    top_k=args.top_k, as_of=q.as_of,
+                                    env.tenant_id, request,
                                 )  # fmt: skip
                                 ranked[system] = [t for e in res.evidence for t in e.turn_ids]
                             latency[system].append((time.perf_counter() - t1) * 1000.0)

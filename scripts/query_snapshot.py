@@ -26,7 +26,7 @@ from typing import Any
 
 from memforest.backends.factory import build_backends
 from memforest.db.runtime import open_database
-from memforest.retrieval import query
+from memforest.retrieval import QueryRequest, query
 from memforest.retrieval.filters import SourceFilter
 from memforest.settings import Settings
 from memforest.store.sql import fetch_all
@@ -77,7 +77,7 @@ async def snapshot(home: Path, out: Path, limit: int) -> int:
                 sessions = [str(r["external_id"]) for r in rows[1::3]]
                 for i, q in enumerate(qrels[name][: limit or None]):
                     for variant, kw in _variants(i, first, last, sessions):
-                        res = await query(db, settings, backends, tenant_id, name, q["question"], **kw)
+                        res = await query(db, settings, backends, tenant_id, QueryRequest(name, q["question"], **kw))
                         body = res.to_json()
                         body.pop("timings_ms")
                         body["scores"] = [[e.kind, e.source_id, repr(e.score)] for e in res.evidence]
@@ -104,7 +104,9 @@ async def bench_snapshot(home: Path, out: Path) -> int:
                 tenant_id, _forest_id, name = found[scenario]
                 for i, question in enumerate(questions(20, 7)):
                     for variant, kw in (("base", {}), ("top50", {"top_k": 50})):
-                        res = await query(env.db, env.settings, env.backends, tenant_id, name, question, **kw)
+                        res = await query(
+                            env.db, env.settings, env.backends, tenant_id, QueryRequest(name, question, **kw)
+                        )
                         body = res.to_json()
                         body.pop("timings_ms")
                         body["scores"] = [[e.kind, e.source_id, repr(e.score)] for e in res.evidence]

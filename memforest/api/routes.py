@@ -255,34 +255,38 @@ async def get_one_job(job_id: str, request: Request, caller: Reader) -> dict[str
 # ---------------------------------------------------------------- query
 
 
-def _query_options(body: FilteredQueryIn) -> dict[str, Any]:
-    return {
-        "mode": body.mode, "top_k": body.top_k, "as_of": body.as_of, "time_from": body.time_from,
-        "time_to": body.time_to, "scope_kinds": body.scope, "include_superseded": body.include_superseded,
-        "token_budget": body.token_budget, "source_filter": query.source_filter(body.filter),
-    }  # fmt: skip
+def _query_request(forest: str, body: FilteredQueryIn) -> query.QueryRequest:
+    """The read path's request of a query body."""
+    return query.QueryRequest(
+        forest, body.query, mode=body.mode, top_k=body.top_k, as_of=body.as_of, time_from=body.time_from,
+        time_to=body.time_to, scope_kinds=tuple(body.scope) if body.scope is not None else None,
+        include_superseded=body.include_superseded, token_budget=body.token_budget,
+        source_filter=query.source_filter(body.filter),
+    )  # fmt: skip
 
 
-@tenant_router.post("/forests/{forest}/query", tags=["query"], response_model=QueryResult, responses=ERRORS)
-async def post_query(forest: str, body: FilteredQueryIn, request: Request, caller: Reader) -> JSONResponse:
+@tenant_router.post(
+    "/forests/{forest}/query", tags=["query"], response_model=QueryResult, response_model_exclude_unset=True,
+    responses=ERRORS,
+)  # fmt: skip
+async def post_query(forest: str, body: FilteredQueryIn, request: Request, caller: Reader) -> QueryResult:
     """Time-stamped evidence for a question, best first (the same items as the CLI's JSON). ``filter``
     keeps only evidence from matching sources: session ``metadata`` (top-level keys equal),
     ``session_ids``, ``speakers`` (ANDed; a fact matches when one of its sources does)."""
     result = await query.ask(
-        _db(request), _settings(request), request.app.state.backends, caller.tenant_id, forest, body.query,
-        **_query_options(body),
-    )  # fmt: skip
-    return JSONResponse(result.to_json())
+        _db(request), _settings(request), request.app.state.backends, caller.tenant_id, _query_request(forest, body)
+    )
+    return QueryResult.model_validate(result.to_json())
 
 
-@tenant_router.post("/query", tags=["query"], response_model=QueryResult, responses=ERRORS)
-async def post_multi_query(body: MultiQueryIn, request: Request, caller: Reader) -> JSONResponse:
+@tenant_router.post(
+    "/query", tags=["query"], response_model=QueryResult, response_model_exclude_unset=True, responses=ERRORS
+)
+async def post_multi_query(body: MultiQueryIn, request: Request, caller: Reader) -> QueryResult:
     """One ranked list of evidence from several forests of the tenant (the options of the per-forest
     query); every item carries its ``forest``. 404 when a forest does not exist."""
     result = await query.ask_many(
-        _db(request), _settings(request), request.app.state.backends, caller.tenant_id, body.forests, body.query,
-        **_query_options(body),
+        _db(request), _settings(request), request.app.state.backends, caller.tenant_id, body.forests,
+        _query_request(body.forests[0], body),
     )  # fmt: skip
-    out = result.to_json()
-    out["forests"] = list(body.forests)
-    return JSONResponse(out)
+    return QueryResult.model_validate(result.to_json() | {"forests": list(body.forests)})

@@ -5,17 +5,17 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from memforest.app.retry import retry_if_cut
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.errors import InputError
-from memforest.retrieval.service import MODES, Evidence, QueryResult, SourceFilter, query
+from memforest.retrieval.request import MODES, QueryAnswer, QueryRequest
+from memforest.retrieval.service import Evidence, SourceFilter, query
 from memforest.schemas.agent import QueryFilter
 from memforest.settings import Settings
 
-__all__ = ["MODES", "Evidence", "QueryResult", "ask", "ask_many", "source_filter"]
+__all__ = ["MODES", "Evidence", "QueryAnswer", "QueryRequest", "ask", "ask_many", "source_filter"]
 
 
 @retry_if_cut
@@ -24,18 +24,15 @@ async def ask(
     settings: Settings,
     backends: Backends,
     tenant_id: uuid.UUID,
-    forest: str,
-    question: str,
+    request: QueryRequest,
     *,
     api_limits: bool = True,
-    **options: Any,
-) -> QueryResult:
-    """Answer ``question`` from the tenant's forest (404 for an unknown forest); ``options`` are
-    those of ``retrieval.service.query`` (mode, top_k, as_of, ...). With ``api_limits`` (remote
-    callers) a question over ``settings.api.max_text_chars`` is an InputError."""
-    if api_limits and len(question) > settings.api.max_text_chars:
+) -> QueryAnswer:
+    """Answer ``request`` from the tenant's forest (404 for an unknown forest). With ``api_limits``
+    (remote callers) a question over ``settings.api.max_text_chars`` is an InputError."""
+    if api_limits and len(request.question) > settings.api.max_text_chars:
         raise InputError(f"query is longer than {settings.api.max_text_chars} characters", location="query")
-    return await query(db, settings, backends, tenant_id, forest, question, **options)
+    return await query(db, settings, backends, tenant_id, request)
 
 
 def source_filter(flt: QueryFilter | None) -> SourceFilter | None:
@@ -51,22 +48,22 @@ async def ask_many(
     backends: Backends,
     tenant_id: uuid.UUID,
     forests: Sequence[str],
-    question: str,
-    **options: Any,
-) -> QueryResult:
-    """Answer ``question`` from several forests of the tenant: each forest is queried with the same
-    options, and their evidence is merged into one list by score (best first, cut to ``top_k``),
-    every item naming its ``forest``. NotFoundError names the first unknown forest."""
+    request: QueryRequest,
+) -> QueryAnswer:
+    """Answer ``request`` from several forests of the tenant (its own ``forest`` is not read): each
+    forest is queried with the same options, and their evidence is merged into one list by score
+    (best first, cut to ``top_k``), every item naming its ``forest``. NotFoundError names the first
+    unknown forest."""
     if not forests:
         raise InputError("name at least one forest", location="forests")
-    results = [await ask(db, settings, backends, tenant_id, name, question, **options) for name in forests]
+    results = [await ask(db, settings, backends, tenant_id, replace(request, forest=name)) for name in forests]
     merged = sorted(
         (replace(e, forest=r.forest) for r in results for e in r.evidence), key=lambda e: (-e.score, e.rank)
     )
-    k = options.get("top_k") or max(len(r.evidence) for r in results)  # default: the preset's top_k
+    k = request.top_k or max(len(r.evidence) for r in results)  # default: the preset's top_k
     evidence = [replace(e, rank=i) for i, e in enumerate(merged[:k], start=1)]
     first = results[0]
-    return QueryResult(
+    return QueryAnswer(
         question=first.question,
         forest=",".join(forests),
         mode=first.mode,
@@ -74,7 +71,7 @@ async def ask_many(
         evidence=evidence,
         fallback=first.fallback,
         strategy=first.strategy,
-        trees=[t | {"tree": f"{r.forest}/{t['tree']}"} for r in results for t in r.trees],
+        trees=[replace(t, tree=f"{r.forest}/{t.tree}") for r in results for t in r.trees],
         time_cues=first.time_cues,
         timings_ms={"total": round(sum(r.timings_ms.get("total", 0.0) for r in results), 3)},
         llm_calls={k2: sum(r.llm_calls.get(k2, 0) for r in results) for r in results for k2 in r.llm_calls},

@@ -165,10 +165,10 @@ async def query_forests_cmd(args: argparse.Namespace, settings: Settings) -> int
     try:
         async with open_database(settings) as db:
             tenant_id = await ensure_tenant(db, args.tenant or settings.default_tenant)
-            out = await query.ask_many(
-                db, settings, backends, tenant_id, names, args.question, top_k=args.top_k,
-                source_filter=query.source_filter(flt),
-            )  # fmt: skip
+            request = query.QueryRequest(
+                names[0], args.question, top_k=args.top_k, source_filter=query.source_filter(flt)
+            )
+            out = await query.ask_many(db, settings, backends, tenant_id, names, request)
     finally:
         await backends.aclose()
     _print(out.to_json() | {"forests": names})

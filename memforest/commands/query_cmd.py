@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from memforest.app.query import MODES, ask
+from memforest.app.query import MODES, QueryRequest, ask
 from memforest.app.tenants import ensure_tenant
 from memforest.backends.factory import build_backends
 from memforest.client import MemForestClient
@@ -146,21 +146,17 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
         async with open_database(settings) as db:
             tenant_id = await ensure_tenant(db, args.tenant or settings.default_tenant)
             for item in batch:
-                result = await ask(
-                    db,
-                    settings,
-                    backends,
-                    tenant_id,
+                request = QueryRequest(
                     args.forest,
                     item["question"],
                     mode=item["mode"] or args.mode,
                     top_k=args.top_k,
                     as_of=item["as_of"] or as_of,
-                    scope_kinds=scope,
+                    scope_kinds=tuple(scope) if scope is not None else None,
                     include_superseded=args.include_superseded,
                     token_budget=args.token_budget,
-                    api_limits=False,
                 )
+                result = await ask(db, settings, backends, tenant_id, request, api_limits=False)
                 if args.questions is not None:
                     line = {"id": item["id"], "question": item["question"]}
                     line["evidence"] = [e.to_json() for e in result.evidence]

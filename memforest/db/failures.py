@@ -69,11 +69,11 @@ async def raw_connection(conn: AsyncConnection) -> Any:
     """The pool's connection under ``conn`` (its ``driver_connection`` is asyncpg's), for a statement
     of a transaction the driver runs; DatabaseUnavailableError once ``conn`` was invalidated:
     SQLAlchemy would silently check out another connection, outside the transaction and without
-    the tenant's role (ADR 0022, session 23)."""
+    the tenant's role (ADR 0022)."""
     if conn.invalidated:  # (a connection never started raises here too)
         raise DatabaseUnavailableError()
-    # a connection checked out hands its pool connection over without SQLAlchemy's greenlet (~13 us
-    # a call, a dozen calls a query: ADR 0022, session 28); a closed one raises as SQLAlchemy does
+    # a connection checked out hands its pool connection over without SQLAlchemy's greenlet (a
+    # dozen calls a query: ADR 0022); a closed one raises as SQLAlchemy does
     sync = conn.sync_connection
     if sync is not None and not sync.closed:
         return sync.connection

@@ -88,11 +88,7 @@ async def search_memory(
         flt = QueryFilter(metadata=metadata, session_ids=session_ids, speakers=speakers)
     except ValidationError as exc:
         raise InputError(str(exc.errors()[0]["msg"]), location="filter") from None
-    result = await query.ask(
-        svc.db,
-        svc.settings,
-        svc.backends,
-        tenant_id,
+    request = query.QueryRequest(
         forest,
         text,
         mode=mode,
@@ -100,6 +96,7 @@ async def search_memory(
         as_of=parse_time(as_of, "as_of") if as_of is not None else None,
         source_filter=query.source_filter(flt),
     )
+    result = await query.ask(svc.db, svc.settings, svc.backends, tenant_id, request)
     return {
         "forest": forest,
         "query": result.question,
@@ -133,7 +130,9 @@ async def get_context(
     budget = DEFAULT_CONTEXT_BUDGET if token_budget is None else token_budget
     if not 1 <= budget <= MAX_CONTEXT_BUDGET:
         raise InputError(f"token_budget must be between 1 and {MAX_CONTEXT_BUDGET}", location="token_budget")
-    result = await query.ask(svc.db, svc.settings, svc.backends, tenant_id, forest, text, top_k=top_k)
+    result = await query.ask(
+        svc.db, svc.settings, svc.backends, tenant_id, query.QueryRequest(forest, text, top_k=top_k)
+    )
     header = f"Memories from forest {forest!r} (times UTC, oldest first):"
     used = _tokens(header)
     kept: list[tuple[Evidence, str]] = []

@@ -30,12 +30,12 @@ from memforest.store.recall import Vec
 from memforest.store.sql import Conn, RowView
 from memforest.text.terms import content_terms
 
-# candidate texts whose content terms are kept (a few hundred per query; ~1 KB each at most)
+# candidate texts whose content terms are kept (a few hundred per query, each a short text)
 DOC_TERMS_CACHE = 8192
 
 
 @dataclass(slots=True)
-class Candidate:
+class RecallCandidate:
     """A fact or cell that some stage proposed, with what that stage knew about it."""
 
     kind: str  # "fact" | "cell"
@@ -163,7 +163,7 @@ async def _load(
     conn: Conn,
     tenant_id: uuid.UUID,
     forest_id: int,
-    candidates: Mapping[tuple[str, int], Candidate],
+    candidates: Mapping[tuple[str, int], RecallCandidate],
     q: Vec,
     scoring_trees: Sequence[int] | None,
 ) -> list[_Item]:
@@ -314,7 +314,7 @@ def _lexical(items: Sequence[_Item], query_terms: set[str]) -> list[float]:
 
 def rerank(
     items: list[_Item],
-    query_text: str,
+    rerank_terms: Sequence[str],
     tree_scores: dict[int, float],
     cues: TimeCues,
     preset: RetrievalPreset,
@@ -322,7 +322,7 @@ def rerank(
     """Score every item deterministically and sort best first (ties: time, kind, id)."""
     if not items:
         return []
-    lex = _lexical(items, set(content_terms(query_text)))
+    lex = _lexical(items, set(rerank_terms))
     best_tree = max(tree_scores.values(), default=0.0) or 1.0
     in_window = [not cues.has_window or _overlaps(it, cues.after, cues.before) for it in items]
     times = sorted({it.start for it, ok in zip(items, in_window, strict=True) if ok})
@@ -358,9 +358,9 @@ async def assemble(
     conn: Conn,
     tenant_id: uuid.UUID,
     forest_id: int,
-    candidates: dict[tuple[str, int], Candidate],
+    candidates: dict[tuple[str, int], RecallCandidate],
     q: Vec,
-    query_text: str,
+    rerank_terms: Sequence[str],
     tree_scores: dict[int, float],
     cues: TimeCues,
     opts: AssembleOptions,
@@ -384,7 +384,7 @@ async def assemble(
             continue
         seen_text.add(norm)
         unique.append(it)
-    ranked = rerank(unique, query_text, tree_scores, cues, preset)
+    ranked = rerank(unique, rerank_terms, tree_scores, cues, preset)
     order = {key: i for i, key in enumerate(pinned)}
     ranked.sort(key=lambda it: order.get((it.kind, it.source_id), len(order)))  # stable: the rest keeps its order
     kept: list[_Item] = []

@@ -20,9 +20,10 @@ import numpy as np
 from memforest.backends.base import Embedder, UsageLedger
 from memforest.backends.llm import LLMNavigator, LLMPlanner
 from memforest.retrieval.preset import RetrievalPreset
-from memforest.retrieval.recall import TreeHit
+from memforest.retrieval.recall import RankedTree
 from memforest.retrieval.timecues import TimeCues
-from memforest.store.browse.descent import beam_descent, children_of, node_summaries, node_vectors
+from memforest.store.browse.descent import children_of, node_summaries, node_vectors
+from memforest.store.reading import ReadTransaction
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn, RowView
 
@@ -30,7 +31,7 @@ OUT_OF_WINDOW_PENALTY = 0.2
 
 
 @dataclass(slots=True)
-class Leaf:
+class BrowseLeaf:
     """A leaf reached by browsing."""
 
     node_id: int
@@ -68,8 +69,8 @@ def in_window(rows: list[dict[str, Any]], cues: TimeCues) -> list[dict[str, Any]
     return inside or rows
 
 
-def _leaf(row: RowView, sim: float | None = None) -> Leaf:
-    return Leaf(
+def _leaf(row: RowView, sim: float | None = None) -> BrowseLeaf:
+    return BrowseLeaf(
         node_id=int(row["node_id"]),
         tree_id=int(row["tree_id"]),
         fact_id=row["leaf_fact_id"],
@@ -79,33 +80,27 @@ def _leaf(row: RowView, sim: float | None = None) -> Leaf:
 
 
 async def browse_emb(
-    conn: Conn,
-    tenant_id: uuid.UUID,
+    tx: ReadTransaction,
     forest_id: int,
-    trees: Sequence[TreeHit],
+    trees: Sequence[RankedTree],
     q: Vec,
     preset: RetrievalPreset,
     cues: TimeCues,
     *,
     live_only: bool = False,
-    key_lookups_after: bool = False,
-) -> list[Leaf]:
+) -> list[BrowseLeaf]:
     """Beam descent from every recalled root: per tree keep the ``beam_width`` best children
     (cosine to ``q``, lowered for nodes outside the question's time window) until leaves. The
     database chooses the beam and sends the leaves only, in one statement. Every leaf reached comes
     back, except for a query that shows live facts only (``live_only``: no as_of, time range,
     superseded facts or source filter asked) and has no time window: then the ``leaves_per_tree``
-    best of each tree among the leaves that query can show (:func:`leaf_cap`). ``key_lookups_after``:
-    what the caller runs next in this transaction reads rows by key only (evidence assembly), and may
-    run on cached generic plans (:func:`~memforest.store.browse.descent.beam_descent`)."""
+    best of each tree among the leaves that query can show (:func:`leaf_cap`)."""
     roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
     if not roots:
         return []
-    window = (cues.after, cues.before) if cues.has_window else (None, None)
-    rows = await beam_descent(
-        conn, tenant_id, forest_id, roots, q, preset.beam_width, *window, OUT_OF_WINDOW_PENALTY,
-        leaf_cap(preset, cues, live_only=live_only), key_lookups_after=key_lookups_after,
-    )  # fmt: skip
+    after, before = (cues.after, cues.before) if cues.has_window else (None, None)
+    cap = leaf_cap(preset, cues, live_only=live_only)
+    rows = await tx.descend(forest_id, roots, q, preset.beam_width, after, before, OUT_OF_WINDOW_PENALTY, cap)
     return [_leaf(r) for r in rows]
 
 
@@ -130,7 +125,7 @@ async def browse_llm(
     connect: ConnFactory,
     tenant_id: uuid.UUID,
     forest_id: int,
-    trees: Sequence[TreeHit],
+    trees: Sequence[RankedTree],
     question: str,
     embedder: Embedder,
     planner: LLMPlanner,
@@ -138,7 +133,7 @@ async def browse_llm(
     preset: RetrievalPreset,
     cues: TimeCues,
     ledger: UsageLedger | None = None,
-) -> tuple[list[Leaf], LLMBrowseStats]:
+) -> tuple[list[BrowseLeaf], LLMBrowseStats]:
     """Planner writes one sub-query (and time focus) per tree; per level, one navigator call per
     expanded node picks children from their summaries. Leaves are scored by cosine to their
     tree's sub-query."""
@@ -160,7 +155,7 @@ async def browse_llm(
     vecs = np.asarray(await embedder.embed(sub_queries, stage="query_embed", ledger=ledger), dtype=np.float32)
     tree_index = {t.tree_id: i for i, t in enumerate(roots)}
     frontier = list(root_ids)
-    leaves: list[Leaf] = []
+    leaves: list[BrowseLeaf] = []
     while frontier:
         async with connect() as conn:
             rows = await children_of(conn, tenant_id, forest_id, frontier, None)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memforest.retrieval.assemble import Candidate
+from memforest.retrieval.assemble import RecallCandidate
 from memforest.store import recall_filter
 from memforest.store.recall import Vec
 from memforest.store.sql import Conn
@@ -46,18 +46,18 @@ async def apply_filter(
     conn: Conn,
     tenant_id: uuid.UUID,
     forest_id: int,
-    candidates: dict[tuple[str, int], Candidate],
+    candidates: dict[tuple[str, int], RecallCandidate],
     flt: SourceFilter,
     q: Vec,
     k: int,
-) -> dict[tuple[str, int], Candidate]:
+) -> dict[tuple[str, int], RecallCandidate]:
     """``candidates`` plus the ``k`` nearest matching facts and cells, less everything not matching."""
     parts: dict[str, Any] = {"metadata": flt.metadata, "session_ids": flt.session_ids, "speakers": flt.speakers}
     near_facts, near_cells = await recall_filter.nearest_matching(conn, tenant_id, forest_id, q, k, **parts)
     out = dict(candidates)
     for kind, pairs in (("fact", near_facts), ("cell", near_cells)):
         for source_id, sim in pairs:
-            cand = out.setdefault((kind, source_id), Candidate(kind=kind, source_id=source_id))
+            cand = out.setdefault((kind, source_id), RecallCandidate(kind=kind, source_id=source_id))
             cand.sim = sim if cand.sim is None else max(cand.sim, sim)
     fact_ids = [i for kind, i in out if kind == "fact"]
     cell_ids = [i for kind, i in out if kind == "cell"]

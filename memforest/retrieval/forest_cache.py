@@ -1,4 +1,4 @@
-"""Which forest a tenant's forest name means, remembered by each process (ADR 0024, session 17).
+"""Which forest a tenant's forest name means, remembered by each process (ADR 0024).
 
 A query looked its forest up by name in a statement of its own, a round trip and a plan on each of
 its two transactions. With an entry here it goes straight to the channels: the vector channels'
@@ -20,7 +20,7 @@ from weakref import WeakKeyDictionary
 from memforest.db.engine import Database
 from memforest.store.recall_channels import RecallForest
 
-# forests remembered per process and database (an entry is ~200 bytes)
+# forests remembered per process and database (an entry is a few hundred bytes)
 CACHE_ENTRIES = 4096
 
 

@@ -31,7 +31,7 @@ class RetrievalPreset:
     lexical_candidates: int = 60
     root_candidates: int = 50
     # live leaves kept per tree by emb browse for a query without time filters or window, the best
-    # by the beam's order (0: every leaf the beam reaches, ~20 a tree; ADR 0024 session 11)
+    # by the beam's order (0: every leaf the beam reaches; ADR 0024)
     leaves_per_tree: int = 8
     # full-text rows ranked per lexical channel of a forest with its own indexes: up to this many
     # matching every term (only those when they fill the channel), as many matching >= 2, as many any
@@ -48,7 +48,7 @@ class RetrievalPreset:
     llm_leaf_choices: int = 6
     # the candidate budgets above (facts, cells, full text, leaves a tree) serve a top_k of
     # budget_full_k or more; a smaller top_k reads the share top_k / budget_full_k of each, and
-    # one below budget_min_k reads as one asking for budget_min_k (ADR 0024, session 12)
+    # one below budget_min_k reads as one asking for budget_min_k (ADR 0024)
     budget_full_k: int = 20
     budget_min_k: int = 10
 

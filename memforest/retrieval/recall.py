@@ -8,28 +8,23 @@ exactly (the reads live in ``memforest.store.recall``).
 
 from __future__ import annotations
 
-import re
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memforest.db.engine import SidePoolBusy
+from memforest.db.engine import Database
 from memforest.errors import NotFoundError
 from memforest.retrieval.preset import RetrievalPreset
-from memforest.store import recall as store
+from memforest.retrieval.question import Question
 from memforest.store import recall_channels as channels
+from memforest.store.reading import ReadTransaction, read_beside
 from memforest.store.recall import Vec
-from memforest.store.sql import Conn, RowView
-from memforest.text.lexicon import STOPWORDS
-from memforest.text.terms import tokenize
-
-_TERM_RE = re.compile(r"[^a-z0-9]+")
+from memforest.store.sql import RowView
 
 
 @dataclass(slots=True)
-class TreeHit:
+class RankedTree:
     """One recalled tree: its fused score and the rank it had in each channel (1 = best)."""
 
     tree_id: int
@@ -45,7 +40,7 @@ class TreeHit:
 class RecallResult:
     """Top trees and the direct hits found on the way."""
 
-    trees: list[TreeHit]
+    trees: list[RankedTree]
     fact_sims: dict[int, float]  # fact_id -> cosine
     cell_sims: dict[int, float]  # cell_id -> cosine (of its leaf node)
     fact_lex: dict[int, float]  # fact_id -> ts_rank_cd
@@ -58,23 +53,6 @@ class RecallResult:
     # not look them up again)
     fact_trees: dict[int, list[int]] = field(default_factory=dict)
     cell_trees: dict[int, list[int]] = field(default_factory=dict)
-
-
-def query_terms(text: str) -> list[str]:
-    """The question's content words as ``to_tsquery`` lexemes (lower-cased, alphanumeric, no stopwords)."""
-    terms: list[str] = []
-    for tok in tokenize(text):
-        t = _TERM_RE.sub("", tok.lower())
-        if len(t) < 2 or t in STOPWORDS or tok in STOPWORDS or t in terms:
-            continue
-        terms.append(t)
-    return terms
-
-
-def or_tsquery(text: str) -> str | None:
-    """An OR-of-terms tsquery string for ``to_tsquery('english', ...)``; None when no terms remain."""
-    terms = query_terms(text)
-    return " | ".join(terms) if terms else None
 
 
 def _tree_ranking(hits: Sequence[tuple[int, float]], trees_of: dict[int, list[int]]) -> list[int]:
@@ -100,14 +78,8 @@ def rrf(rankings: dict[str, list[int]], k: int) -> dict[int, tuple[float, dict[s
     return out
 
 
-async def use_hnsw(conn: Conn, preset: RetrievalPreset) -> None:
-    """Session knobs for a filtered HNSW scan with the preset's ``hnsw_ef_search`` (transaction-local)."""
-    await store.use_hnsw(conn, preset.hnsw_ef_search)
-
-
 # channels looked up by id, never ranked: their rows keep the statements' order (a tree read by
-# both transactions: the query's own row last, the one kept); the ``tree`` rows were ~90 of the
-# ~250 rows a query sorted, at 1K and at 100K facts (ADR 0035)
+# both transactions: the query's own row last, the one kept; ADR 0035)
 _LOOKED_UP = frozenset({"tree", "forest"})
 
 
@@ -136,14 +108,10 @@ def _hits(rows: Sequence[RowView]) -> tuple[list[tuple[int, float]], dict[int, l
     return list(hits.items()), trees
 
 
-SideConnection = Callable[[], AbstractAsyncContextManager[Conn]]
-
-
 async def _read_channels(
-    conn: Conn,
-    tenant_id: uuid.UUID,
+    tx: ReadTransaction,
     forest_id: int,
-    question: str,
+    question: Question,
     q: Vec | None,
     preset: RetrievalPreset,
     parts: Sequence[channels.ChannelPart],
@@ -151,7 +119,6 @@ async def _read_channels(
     indexed: bool,
     as_of: datetime | None,
     scope_kinds: Sequence[str] | None,
-    generic_next: bool = False,
 ) -> list[RowView]:
     """The rows of the channels of ``parts`` for ``question`` (``q`` None without vector channels):
     through the forest's own indexes when it has them, else by scanning it, full text included."""
@@ -163,21 +130,11 @@ async def _read_channels(
         lexical_cap=preset.lexical_scan_cap,
         roots_read=channels.roots_read(preset.root_candidates, scoped=bool(scope_kinds)),
     )
-    return await channels.recall_channels(
-        conn,
-        tenant_id,
-        forest_id,
-        q,
-        query_terms(question),
-        list(scope_kinds) if scope_kinds else ["session", "entity", "scene"],
-        sorted({t.casefold() for t in tokenize(question)} - STOPWORDS),  # (entity trees' keys: casefolded)
-        limits,
-        exact=not indexed,
-        scan_text=not indexed,  # no index of its own: full-text candidates from the forest's rows too
-        as_of=as_of,
-        parts=parts,
-        generic_next=generic_next,
-    )
+    kinds = list(scope_kinds) if scope_kinds else ["session", "entity", "scene"]
+    return await tx.channels(
+        forest_id, q, question.search_terms, kinds, question.entity_keys, limits,
+        indexed=indexed, as_of=as_of, parts=parts,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,10 +146,10 @@ class LexicalRows:
 
 
 async def lexical_beside(
-    beside: SideConnection,
+    db: Database,
     tenant_id: uuid.UUID,
     forest_name: str,
-    question: str,
+    question: Question,
     preset: RetrievalPreset,
     *,
     as_of: datetime | None = None,
@@ -200,30 +157,31 @@ async def lexical_beside(
     known: channels.RecallForest | None = None,
 ) -> LexicalRows | None:
     """The full-text channels' rows for :func:`recall` (its ``lexical``), read in a transaction of
-    ``beside`` that needs nothing from the query's own: started with the query, they run while the
-    question is embedded and the vector channels read (ADR 0024, session 10). The forest is the
-    ``known`` one (the query's cache entry), else looked up by name here too. None when the side
-    pool had no free connection or found no forest of that name: recall then reads them in the
-    query's own transaction, whose own lookup decides whether the forest exists (it may have been
-    made between the two lookups)."""
-    try:
-        async with beside() as side:
-            found = known or await channels.forest_for_recall(side, tenant_id, forest_name, preset.hnsw_ef_search)
-            forest_id = found.forest.forest_id
-            rows = await _read_channels(
-                side, tenant_id, forest_id, question, None, preset, ("lexical",),
-                indexed=found.indexed, as_of=as_of, scope_kinds=scope_kinds,
-            )  # fmt: skip
-    except (SidePoolBusy, NotFoundError):
-        return None
-    return LexicalRows(forest_id, rows)
+    the side pool that needs nothing from the query's own: started with the query, they run while
+    the question is embedded and the vector channels read (ADR 0024). The forest is the ``known``
+    one (the query's cache entry), else looked up by name here too. None when the side pool had no
+    free connection or found no forest of that name: recall then reads them in the query's own
+    transaction, whose own lookup decides whether the forest exists (it may have been made between
+    the two lookups)."""
+
+    async def read(side: ReadTransaction) -> LexicalRows | None:
+        try:
+            found = known or await side.forest(forest_name, preset.hnsw_ef_search)
+        except NotFoundError:
+            return None
+        rows = await _read_channels(
+            side, found.forest.forest_id, question, None, preset, ("lexical",),
+            indexed=found.indexed, as_of=as_of, scope_kinds=scope_kinds,
+        )  # fmt: skip
+        return LexicalRows(found.forest.forest_id, rows)
+
+    return await read_beside(db, tenant_id, read)
 
 
 async def recall(
-    conn: Conn,
-    tenant_id: uuid.UUID,
+    tx: ReadTransaction,
     forest_id: int,
-    question: str,
+    question: Question,
     q: Vec,
     preset: RetrievalPreset,
     *,
@@ -231,39 +189,37 @@ async def recall(
     scope_kinds: Sequence[str] | None = None,
     indexed: bool | None = None,
     lexical: Awaitable[LexicalRows | None] | None = None,
-    generic_next: bool = False,
 ) -> RecallResult:
     """Rank the forest's trees for ``question`` and keep the top ``preset.top_trees``: every channel
     in one statement, or the vector channels alone when the full-text channels' rows come as
     ``lexical`` (:func:`lexical_beside`, awaited after the vector channels' statement; read here
     after all when it brings none, or rows of another forest of that name). First, unless the
     caller says whether the forest has its own indexes, a round trip to ask the catalogue and set
-    the HNSW knobs. ``generic_next`` (with ``lexical``): the caller's next statements read by key
-    only and run on generic plans (``recall_channels.channels_sql``)."""
-    # a forest is searched by index only through its own indexes (ADR 0024); a caller that looked
-    # the forest up with channels.forest_for_recall knows (and has set the knobs)
+    the HNSW knobs."""
     if indexed is None:
-        indexed = await channels.indexed_and_knobs(conn, forest_id, preset.hnsw_ef_search)
-    exact = not indexed
+        indexed = await tx.indexed(forest_id, preset.hnsw_ef_search)
 
-    async def read(parts: Sequence[channels.ChannelPart], generic_next: bool = False) -> list[RowView]:
+    async def read(parts: Sequence[channels.ChannelPart]) -> list[RowView]:
         return await _read_channels(
-            conn, tenant_id, forest_id, question, q, preset, parts,
-            indexed=not exact, as_of=as_of, scope_kinds=scope_kinds, generic_next=generic_next,
-        )  # fmt: skip
+            tx, forest_id, question, q, preset, parts, indexed=indexed, as_of=as_of, scope_kinds=scope_kinds
+        )
 
     if lexical is None:
         got = await read(channels.PARTS)
     else:
-        got = await read(("vector",), generic_next)
+        got = await read(("vector",))
         beside = await lexical
         if beside is not None and beside.forest_id == forest_id:
             got = beside.rows + got  # (this transaction's tree rows last: they are the ones kept)
         else:  # the side pool was busy, or the name found no forest yet or another one (deleted and made again)
-            if generic_next:  # (full text is planned for its forest and may scan it: custom plans)
-                await channels.plans_as_usual(conn)
             got = await read(("lexical",)) + got
-    channel = _by_channel(got)
+    return _fused(tx.tenant_id, _by_channel(got), preset, exact=not indexed)
+
+
+def _fused(
+    tenant_id: uuid.UUID, channel: dict[str, list[RowView]], preset: RetrievalPreset, *, exact: bool
+) -> RecallResult:
+    """The recall result of the channels' rows: their tree rankings fused, the top trees kept."""
     trees = {int(r["id"]): r for r in channel.get("tree", ())}
     fact_hits, fact_trees = _hits(channel.get("fact", []))
     cell_hits, cell_trees = _hits(channel.get("cell", []))
@@ -282,7 +238,7 @@ async def recall(
         "label": [int(r["id"]) for r in channel.get("label", ())],
     }
     fused = rrf(rankings, preset.rrf_k)
-    hits: list[TreeHit] = []  # the top ``top_trees``, best first (ties: the smaller id), built for those only
+    hits: list[RankedTree] = []  # the top ``top_trees``, best first (ties: the smaller id), built for those only
     for tid, (score, ranks) in sorted(fused.items(), key=lambda item: (-item[1][0], item[0])):
         if len(hits) >= preset.top_trees:
             break
@@ -290,7 +246,7 @@ async def recall(
         if row is None:  # a tree of another scope kind, or one without a root yet
             continue
         hits.append(
-            TreeHit(
+            RankedTree(
                 tree_id=tid,
                 kind=str(row["kind"]),
                 label=str(row["label"]),

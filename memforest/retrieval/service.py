@@ -1,14 +1,22 @@
-"""``query``: forest recall -> tree browse (``emb`` or ``llm``) -> evidence assembly."""
+"""``query``: a short chain of named stages over one parsed question.
+
+``emb`` mode: resolve the forest, recall, read the question's time, plan a temporal answer, browse
+and assemble, all in one read-only transaction (no model call in between but the rare embedding of
+an event the forest's "now" found). The full-text channels start at once beside it, in a
+transaction of the side pool. ``llm`` mode (:func:`_answer_llm`) recalls the same way, then browses
+with model calls between short transactions and assembles in a transaction of its own.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import time
+import functools
 import uuid
-from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -16,32 +24,28 @@ from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.llm import LLMNavigator, LLMPlanner
 from memforest.db.engine import Database
 from memforest.errors import InputError
-from memforest.retrieval.assemble import AssembleOptions, Candidate, Evidence, assemble
-from memforest.retrieval.browse import Leaf, browse_emb, browse_llm
+from memforest.retrieval.anchor import resolve_anchor
+from memforest.retrieval.assemble import AssembleOptions, Evidence, RecallCandidate, assemble
+from memforest.retrieval.browse import BrowseLeaf, browse_emb, browse_llm
 from memforest.retrieval.filters import SourceFilter, apply_filter
 from memforest.retrieval.forest_cache import forest_cache
 from memforest.retrieval.preset import RetrievalPreset
-from memforest.retrieval.recall import LexicalRows, RecallResult, lexical_beside, query_terms, recall
-from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.question import Question
+from memforest.retrieval.recall import LexicalRows, RecallResult, lexical_beside, recall
+from memforest.retrieval.request import MODES, QueryAnswer, QueryRequest, TreeScore
+from memforest.retrieval.stages import Stages
 from memforest.retrieval.temporal.plan import TemporalPlan
 from memforest.retrieval.temporal.resolve import temporal_plan
-from memforest.retrieval.timecues import TimeCues, parse_time_cues
+from memforest.retrieval.timecues import TimeCues
 from memforest.settings import Settings
-from memforest.store.recall import Vec, anchor_candidates, nearest_cells, nearest_facts
-from memforest.store.recall_channels import (
-    LEXICAL_BESIDE_KNOBS,
-    RecallForest,
-    forest_for_recall,
-    plans_as_usual,
-    recall_knobs,
-)
+from memforest.store.reading import ReadIntent, ReadTransaction, read_transaction
+from memforest.store.recall import Vec
+from memforest.store.recall_channels import RecallForest
 from memforest.store.sql import Conn
-from memforest.text.terms import content_terms
 
-__all__ = ["MODES", "Evidence", "QueryBackends", "QueryResult", "SourceFilter", "query"]
+__all__ = ["MODES", "Evidence", "QueryAnswer", "QueryBackends", "QueryRequest", "SourceFilter", "query"]
 
-MODES = ("emb", "llm")
-SCOPE_KINDS = ("session", "entity", "scene")
+LLM_FALLBACK = "llm mode needs a chat model; none is configured (rule-based backend), so emb was used"
 
 
 class QueryBackends(Protocol):
@@ -54,108 +58,215 @@ class QueryBackends(Protocol):
     def chat(self) -> ChatModel | None: ...
 
 
-@dataclass(slots=True)
-class QueryResult:
-    """The answer to one query. ``evidence`` is best first; ``context`` shows it in time order."""
+@dataclass(frozen=True, slots=True)
+class QueryContext:
+    """One query's inputs, fixed before any stage runs: the request, its parsed question, the
+    preset for its ``k`` items, and where it reads and records."""
 
-    question: str
-    forest: str
-    mode: str
-    mode_used: str
-    evidence: list[Evidence]
-    fallback: str | None = None
-    strategy: str = "exact"
-    trees: list[dict[str, Any]] = field(default_factory=list)
-    time_cues: str | None = None
-    temporal: str | None = None
-    timings_ms: dict[str, float] = field(default_factory=dict)
-    llm_calls: dict[str, int] = field(default_factory=dict)
-
-    def in_time_order(self) -> list[Evidence]:
-        """The same items ordered by time (then rank)."""
-        return sorted(self.evidence, key=lambda e: (e.time, e.rank))
-
-    def context(self) -> str:
-        """Prompt-ready context: one line per item, in time order, with time and provenance."""
-        lines = []
-        for e in self.in_time_order():
-            where = f"{e.session_id} {','.join(e.turn_ids)}".strip()
-            validity = ""
-            if e.valid_to is not None:
-                validity = f" (valid until {e.valid_to.date().isoformat()})"
-            lines.append(f"[{e.time.date().isoformat()}] {' '.join(e.text.split())}{validity} <{where}>")
-        return "\n".join(lines)
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-able dict."""
-        return {
-            "question": self.question,
-            "forest": self.forest,
-            "mode": self.mode,
-            "mode_used": self.mode_used,
-            "fallback": self.fallback,
-            "evidence": [e.to_json() for e in self.evidence],
-            "context": self.context(),
-            "strategy": self.strategy,
-            "trees": self.trees,
-            "time_cues": self.time_cues,
-            "temporal": self.temporal,
-            "timings_ms": self.timings_ms,
-            "llm_calls": self.llm_calls,
-        }
+    db: Database
+    backends: QueryBackends
+    tenant_id: uuid.UUID
+    request: QueryRequest
+    question: Question
+    preset: RetrievalPreset
+    k: int
+    ledger: UsageLedger | None
+    stages: Stages
 
 
-def _aware(value: datetime | None) -> datetime | None:
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
+@dataclass(frozen=True, slots=True)
+class Recalled:
+    """What the recall stages found: the forest as it is now, the ranked trees and direct hits,
+    and the question's time cues read against the forest's "now" with their event's time."""
+
+    found: RecallForest
+    result: RecallResult
+    cues: TimeCues
+    anchor_time: datetime | None
 
 
-def _ms(t0: float) -> float:
-    return round((time.perf_counter() - t0) * 1000.0, 3)
+# a question longer than this is analysed in a worker thread: its analysis reads up to
+# CUE_PREFIX_CHARS and may take long enough to hold up other requests on the event loop
+ANALYSE_OFF_LOOP_CHARS = 300
 
 
-async def _resolve_anchor(
-    conn: Conn,
+async def _parse(request: QueryRequest) -> Question:
+    """The request's question, analysed once (in a worker thread when it is long)."""
+    now = request.as_of or datetime.now(UTC)
+    parse = functools.partial(Question.parse, request.question, now=now, has_as_of=request.as_of is not None)
+    return parse() if len(request.question) <= ANALYSE_OFF_LOOP_CHARS else await asyncio.to_thread(parse)
+
+
+async def _context(
+    db: Database,
+    settings: Settings,
+    backends: QueryBackends,
     tenant_id: uuid.UUID,
-    forest_id: int,
-    anchor: str,
-    vec: Vec,
-    recalled: RecallResult,
-    as_of: datetime | None,
-) -> datetime | None:
-    """The time of the best-matching fact or cell for an event anchor ("before <event>")."""
-    exact = recalled.strategy == "exact"
-    facts = await nearest_facts(conn, tenant_id, forest_id, vec, 10, exact=exact, as_of=as_of)
-    cells = await nearest_cells(conn, tenant_id, forest_id, vec, 10, exact=exact, as_of=as_of)
-    terms = set(content_terms(anchor))
-    rows = await anchor_candidates(conn, tenant_id, forest_id, [i for i, _ in facts], [i for i, _ in cells])
-    sims = {("fact", i): s for i, s in facts} | {("cell", i): s for i, s in cells}
-    best: tuple[float, datetime] | None = None
-    for r in rows:
-        doc = set(content_terms(str(r["text"])))
-        overlap = len(terms & doc) / len(terms) if terms else 0.0
-        score = sims.get((str(r["k"]), int(r["id"])), 0.0) + overlap
-        if overlap > 0 and (best is None or score > best[0]):
-            best = (score, r["ts"])
-    return best[1] if best is not None else None
+    request: QueryRequest,
+    preset: RetrievalPreset | None,
+    ledger: UsageLedger | None,
+) -> QueryContext:
+    """The query's context: its question parsed once, its ``k`` checked, the preset's budgets for it."""
+    stages = Stages()
+    question = await _parse(request)
+    preset = preset or RetrievalPreset.from_settings(settings.retrieval)
+    k = request.top_k if request.top_k is not None else preset.top_k
+    if not 1 <= k <= settings.api.max_top_k:
+        raise InputError(f"top_k must be between 1 and {settings.api.max_top_k}", location="top_k")
+    return QueryContext(db, backends, tenant_id, request, question, preset.for_top_k(k), k, ledger, stages)
 
 
-async def _embed(embedder: Embedder, texts: Sequence[str], ledger: UsageLedger | None) -> Vec:
+async def query(
+    db: Database,
+    settings: Settings,
+    backends: QueryBackends,
+    tenant_id: uuid.UUID,
+    request: QueryRequest,
+    *,
+    preset: RetrievalPreset | None = None,
+    ledger: UsageLedger | None = None,
+) -> QueryAnswer:
+    """Answer ``request`` from the tenant's forest with time-stamped evidence."""
+    ctx = await _context(db, settings, backends, tenant_id, request, preset, ledger)
+    known = forest_cache(db).get(tenant_id, request.forest)
+    async with _lexical_beside(ctx, known) as lexical:
+        vecs = await _embed_question(ctx)
+        if request.mode == "llm" and backends.chat is not None:
+            return await _answer_llm(ctx, backends.chat, vecs, known, lexical)
+        fallback = LLM_FALLBACK if request.mode == "llm" else None
+        intent = ReadIntent(
+            forest_known=known is not None,
+            key_lookups_after_recall=(
+                ctx.question.anchor_text is None and request.source_filter is None and lexical is not None
+            ),
+            key_lookups_after_browse=request.source_filter is None,
+        )
+        async with read_transaction(db, tenant_id, ctx.preset.hnsw_ef_search, intent) as tx:
+            recalled = await _recall_stage(ctx, tx, vecs, known, lexical)
+            plan = await _temporal_stage(ctx, tx.conn, recalled)
+            with ctx.stages.timed("browse"):
+                leaves = await browse_emb(
+                    tx, recalled.found.forest.forest_id, recalled.result.trees, vecs[0], ctx.preset, recalled.cues,
+                    live_only=request.live_only,
+                )  # fmt: skip
+            evidence = await _assemble_stage(ctx, tx.conn, recalled, leaves, plan, vecs[0], with_trees=True)
+    return _answer(ctx, "emb", recalled, plan, evidence, fallback=fallback)
+
+
+@asynccontextmanager
+async def _lexical_beside(
+    ctx: QueryContext, known: RecallForest | None
+) -> AsyncIterator[asyncio.Task[LexicalRows | None] | None]:
+    """The full-text channels, started at once in a transaction of the side pool (they need no
+    vector), when the process has one and the question has words to look for; ended on leaving
+    (an error of the query's comes first: the task's own error is read and dropped)."""
+    task: asyncio.Task[LexicalRows | None] | None = None
+    if ctx.db.side_engine is not None and ctx.question.search_terms:
+        task = asyncio.create_task(
+            lexical_beside(
+                ctx.db, ctx.tenant_id, ctx.request.forest, ctx.question, ctx.preset,
+                as_of=ctx.request.as_of, scope_kinds=ctx.request.scope_kinds, known=known,
+            )
+        )  # fmt: skip
+    try:
+        yield task
+    finally:
+        if task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait({task})
+        if task is not None and not task.cancelled():
+            task.exception()
+
+
+async def _embed(ctx: QueryContext, texts: Sequence[str]) -> Vec:
     """The query embeddings of ``texts``, one row each (float32)."""
-    return np.asarray(await embedder.embed(texts, stage="query_embed", ledger=ledger), dtype=np.float32)
+    vecs = await ctx.backends.embedder.embed(texts, stage="query_embed", ledger=ctx.ledger)
+    return np.asarray(vecs, dtype=np.float32)
 
 
-def _collect(
-    recalled: RecallResult, leaves: Sequence[Leaf], *, with_trees: bool = False
-) -> dict[tuple[str, int], Candidate]:
+async def _embed_question(ctx: QueryContext) -> Vec:
+    """The question's vector and, for "before/after <event>", the event's: outside any
+    transaction (a model server's embedding call holds no pooled connection)."""
+    with ctx.stages.timed("embed"):
+        anchor = ctx.question.anchor_text
+        return await _embed(ctx, [ctx.question.text] + ([anchor] if anchor else []))
+
+
+async def _recall_stage(
+    ctx: QueryContext,
+    tx: ReadTransaction,
+    vecs: Vec,
+    known: RecallForest | None,
+    lexical: asyncio.Task[LexicalRows | None] | None,
+) -> Recalled:
+    """Resolve the forest, recall its trees, and read the question's time against the forest."""
+    req, name, ef = ctx.request, ctx.request.forest, ctx.preset.hnsw_ef_search
+
+    async def recall_in(found: RecallForest, beside: asyncio.Task[LexicalRows | None] | None) -> RecallResult:
+        return await recall(
+            tx, found.forest.forest_id, ctx.question, vecs[0], ctx.preset,
+            as_of=req.as_of, scope_kinds=req.scope_kinds, indexed=found.indexed, lexical=beside,
+        )  # fmt: skip
+
+    with ctx.stages.timed("forest"):
+        found = known or await tx.forest(name, ef)
+    with ctx.stages.timed("recall"):
+        result = await recall_in(found, lexical)
+    if known is not None and (result.forest is None or result.forest.forest.name != name):
+        forest_cache(ctx.db).drop(ctx.tenant_id, name)  # the name means another forest now, or none
+        with ctx.stages.timed("forest"):
+            found = await tx.forest(name, ef)
+        with ctx.stages.timed("recall"):
+            result = await recall_in(found, None)
+    found = result.forest or found  # (indexes and latest session as they are now)
+    forest_cache(ctx.db).put(found)
+    with ctx.stages.timed("cues"):
+        cues, anchor_time = await _time_stage(ctx, tx, found, result, vecs)
+    return Recalled(found, result, cues, anchor_time)
+
+
+async def _time_stage(
+    ctx: QueryContext, tx: ReadTransaction, found: RecallForest, result: RecallResult, vecs: Vec
+) -> tuple[TimeCues, datetime | None]:
+    """The question's time cues read against the forest's "now" (the query's as_of, else its
+    latest session), narrowed by the time of "before/after <event>" when the forest finds it."""
+    now = ctx.request.as_of or found.latest or datetime.now(UTC)
+    cues = ctx.question.cues(now)
+    if not cues.anchor_text:
+        return cues, None
+    await tx.plans_for_parameters()  # (a search by the event's vector)
+    same_event = cues.anchor_text == ctx.question.anchor_text  # (else the forest's "now" read another)
+    anchor_vec = vecs[1] if same_event else (await _embed(ctx, [cues.anchor_text]))[0]
+    anchor_time = await resolve_anchor(
+        tx.conn, ctx.tenant_id, found.forest.forest_id, cues.anchor_text, anchor_vec,
+        exact=result.strategy == "exact", as_of=ctx.request.as_of,
+    )  # fmt: skip
+    if anchor_time is None:
+        return cues, None
+    if cues.anchor_side == "before":
+        return cues.with_window(None, anchor_time), anchor_time
+    return cues.with_window(anchor_time, None), anchor_time
+
+
+async def _temporal_stage(ctx: QueryContext, conn: Conn, recalled: Recalled) -> TemporalPlan | None:
+    """The temporal plan of the question: the states it asks for, pinned into the evidence."""
+    with ctx.stages.timed("temporal"):
+        return await temporal_plan(
+            conn, ctx.tenant_id, recalled.found.forest.forest_id, ctx.question.temporal, ctx.request.as_of,
+            recalled.anchor_time,
+        )  # fmt: skip
+
+
+def _candidates(
+    recalled: RecallResult, leaves: Sequence[BrowseLeaf], *, with_trees: bool = False
+) -> dict[tuple[str, int], RecallCandidate]:
     """The candidates of recall and browse, each with the best cosine seen; ``with_trees``: the
     vector channels' hits bring the trees holding them (they were read in the transaction that
-    assembles: :class:`~memforest.retrieval.assemble.Candidate`)."""
-    out: dict[tuple[str, int], Candidate] = {}
+    assembles: :class:`~memforest.retrieval.assemble.RecallCandidate`)."""
+    out: dict[tuple[str, int], RecallCandidate] = {}
 
     def add(kind: str, source_id: int, sim: float | None) -> None:
-        cand = out.setdefault((kind, source_id), Candidate(kind=kind, source_id=source_id))
+        cand = out.setdefault((kind, source_id), RecallCandidate(kind=kind, source_id=source_id))
         if sim is not None:
             cand.sim = sim if cand.sim is None else max(cand.sim, sim)
 
@@ -179,228 +290,92 @@ def _collect(
     return out
 
 
-async def query(
-    db: Database,
-    settings: Settings,
-    backends: QueryBackends,
-    tenant_id: uuid.UUID,
-    forest_name: str,
-    question: str,
+async def _assemble_stage(
+    ctx: QueryContext,
+    conn: Conn,
+    recalled: Recalled,
+    leaves: Sequence[BrowseLeaf],
+    plan: TemporalPlan | None,
+    qvec: Vec,
     *,
-    mode: str = "emb",
-    top_k: int | None = None,
-    as_of: datetime | None = None,
-    time_from: datetime | None = None,
-    time_to: datetime | None = None,
-    scope_kinds: Sequence[str] | None = None,
-    include_superseded: bool = False,
-    token_budget: int | None = None,
-    preset: RetrievalPreset | None = None,
-    ledger: UsageLedger | None = None,
-    source_filter: SourceFilter | None = None,
-) -> QueryResult:
-    """Answer ``question`` from forest ``forest_name`` of the tenant with time-stamped evidence."""
-    question = " ".join(question.split())
-    if not question:
-        raise InputError("question must not be empty", location="question")
-    if mode not in MODES:
-        raise InputError(f"mode must be one of {', '.join(MODES)}", location="mode")
-    if scope_kinds is not None:
-        bad = [k for k in scope_kinds if k not in SCOPE_KINDS]
-        if bad or not scope_kinds:
-            raise InputError(f"scope kinds must be among {', '.join(SCOPE_KINDS)}", location="scope")
-    preset = preset or RetrievalPreset.from_settings(settings.retrieval)
-    k = top_k if top_k is not None else preset.top_k
-    if not 1 <= k <= settings.api.max_top_k:
-        raise InputError(f"top_k must be between 1 and {settings.api.max_top_k}", location="top_k")
-    preset = preset.for_top_k(k)  # candidate budgets for k items (the full ones from budget_full_k)
-    as_of, time_from, time_to = _aware(as_of), _aware(time_from), _aware(time_to)
-    filtered = source_filter is not None
-    timings: dict[str, float] = {}
-    t_all = time.perf_counter()
-
-    # the full-text channels start at once, beside the rest (they need no vector): a transaction of
-    # the side pool, when there is one and the question has words to look for (ADR 0024, session 10)
-    cache = forest_cache(db)
-    known = cache.get(tenant_id, forest_name)  # (the forest this name meant at this process's last query)
-    lexical: asyncio.Task[LexicalRows | None] | None = None
-    if db.side_engine is not None and query_terms(question):
-        lexical = asyncio.create_task(
-            lexical_beside(
-                lambda: db.reading(tenant_id, side=True, knobs=LEXICAL_BESIDE_KNOBS),
-                tenant_id,
-                forest_name,
-                question,
-                preset,
-                as_of=as_of,
-                scope_kinds=scope_kinds,
-                known=known,
+    with_trees: bool,
+) -> list[Evidence]:
+    """The evidence: recall's and browse's candidates, the temporal plan's states pinned first,
+    filtered, reranked and cut to ``k`` (``with_trees``: assembled in recall's transaction)."""
+    req, forest_id = ctx.request, recalled.found.forest.forest_id
+    with ctx.stages.timed("assemble"):
+        candidates = _candidates(recalled.result, leaves, with_trees=with_trees)
+        pinned: dict[tuple[str, int], str] = {}
+        if plan is not None:  # the plan's answer states join the pool (browse may not reach them)
+            pinned = {("fact", fid): role for fid, role in plan.roles.items()}
+            for key in pinned:
+                candidates.setdefault(key, RecallCandidate(kind="fact", source_id=key[1]))
+        if req.source_filter is not None:  # only matching sources; their nearest items join the pool
+            candidates = await apply_filter(
+                conn, ctx.tenant_id, forest_id, candidates, req.source_filter, qvec, 3 * ctx.k
             )
-        )
-    try:
-        # the vectors first, outside any transaction (a model server's embedding call holds no pooled
-        # connection): the question's, and the event's of "before/after <event>" (the cues read against
-        # now; the forest's own "now" comes with its lookup, which opens the one transaction of recall,
-        # browse and assembly: ADR 0024 addendum, session 9)
-        t0 = time.perf_counter()
-        anchor_text = parse_time_cues(question, as_of or datetime.now(UTC)).anchor_text
-        texts = [question] + ([anchor_text] if anchor_text else [])
-        vecs = await _embed(backends.embedder, texts, ledger)
-        qvec = vecs[0]
-        timings["embed"] = _ms(t0)
-        mode_used, fallback = mode, None
-        chat = backends.chat
-        if mode == "llm" and chat is None:
-            mode_used = "emb"
-            fallback = "llm mode needs a chat model; none is configured (rule-based backend), so emb was used"
+        opts = AssembleOptions(
+            top_k=ctx.k, as_of=req.as_of, time_from=req.time_from, time_to=req.time_to,
+            scope_kinds=None if req.scope_kinds is None else tuple(req.scope_kinds),
+            include_superseded=req.include_superseded, token_budget=req.token_budget,
+        )  # fmt: skip
+        tree_scores = {t.tree_id: t.score for t in recalled.result.trees}
+        return await assemble(
+            conn, ctx.tenant_id, forest_id, candidates, qvec, ctx.question.rerank_terms, tree_scores,
+            recalled.cues, opts, ctx.preset, pinned,
+        )  # fmt: skip
 
-        leaves: list[Leaf] = []
-        evidence: list[Evidence] = []
-        llm_calls: dict[str, int] = {}
-        plan: TemporalPlan | None = None
 
-        async def assemble_in(conn: Conn) -> list[Evidence]:
-            """Assemble the evidence of ``recalled`` and ``leaves`` (times itself as ``assemble``)."""
-            t0 = time.perf_counter()
-            tree_scores = {t.tree_id: t.score for t in recalled.trees}
-            opts = AssembleOptions(
-                top_k=k,
-                as_of=as_of,
-                time_from=time_from,
-                time_to=time_to,
-                scope_kinds=tuple(scope_kinds) if scope_kinds is not None else None,
-                include_superseded=include_superseded,
-                token_budget=token_budget,
-            )
-            candidates = _collect(recalled, leaves, with_trees=mode_used == "emb")  # (recall's transaction)
-            pinned: dict[tuple[str, int], str] = {}
-            if plan is not None:  # the temporal plan's answer states join the pool (browse may not reach them)
-                pinned = {("fact", fid): role for fid, role in plan.roles.items()}
-                for key in pinned:
-                    candidates.setdefault(key, Candidate(kind="fact", source_id=key[1]))
-            if source_filter is not None:  # only matching sources; their nearest items join the pool
-                candidates = await apply_filter(
-                    conn, tenant_id, forest.forest_id, candidates, source_filter, qvec, 3 * k
-                )
-            out = await assemble(
-                conn, tenant_id, forest.forest_id, candidates, qvec, question, tree_scores, cues, opts, preset, pinned
-            )
-            timings["assemble"] = _ms(t0)
-            return out
+async def _answer_llm(
+    ctx: QueryContext,
+    chat: ChatModel,
+    vecs: Vec,
+    known: RecallForest | None,
+    lexical: asyncio.Task[LexicalRows | None] | None,
+) -> QueryAnswer:
+    """``llm`` mode: recall and the temporal plan in one read transaction, the planner and
+    navigator's browse with model calls between short transactions, then assembly in its own."""
+    async with read_transaction(ctx.db, ctx.tenant_id, ctx.preset.hnsw_ef_search, ReadIntent(known is not None)) as tx:
+        recalled = await _recall_stage(ctx, tx, vecs, known, lexical)
+        plan = await _temporal_stage(ctx, tx.conn, recalled)
+    backends = ctx.backends
+    with ctx.stages.timed("browse"):
+        leaves, stats = await browse_llm(
+            lambda: ctx.db.tenant(ctx.tenant_id), ctx.tenant_id, recalled.found.forest.forest_id,
+            recalled.result.trees, ctx.question.text, backends.embedder,
+            getattr(backends, "planner", None) or LLMPlanner(chat),
+            getattr(backends, "navigator", None) or LLMNavigator(chat),
+            ctx.preset, recalled.cues, ctx.ledger,
+        )  # fmt: skip
+    async with ctx.db.tenant(ctx.tenant_id) as conn:
+        evidence = await _assemble_stage(ctx, conn, recalled, leaves, plan, vecs[0], with_trees=False)
+    llm_calls = {"plan": stats.planner_calls, "navigate": stats.navigator_calls}
+    return _answer(ctx, "llm", recalled, plan, evidence, llm_calls=llm_calls)
 
-        # emb mode: forest lookup (none when the cache knows the name), recall, browse and assembly
-        # in one tenant transaction (no model call in between but the rare anchor embedding)
-        planned_once = known is not None  # (recall_knobs: its vector channels' plan)
-        # after recall, an emb query without an event anchor or a source filter reads by key only
-        # (temporal plan, beam descent, assembly): on generic plans, made once per connection
-        key_lookups_next = mode_used == "emb" and anchor_text is None and not filtered and lexical is not None
-        async with db.reading(tenant_id, knobs=recall_knobs(preset.hnsw_ef_search, planned_once=planned_once)) as conn:
-            t0 = time.perf_counter()
-            found = known or await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
-            timings["forest"] = _ms(t0)
-            t0 = time.perf_counter()
 
-            async def recall_in(found: RecallForest, beside: Awaitable[LexicalRows | None] | None) -> RecallResult:
-                return await recall(
-                    conn, tenant_id, found.forest.forest_id, question, qvec, preset, as_of=as_of,
-                    scope_kinds=scope_kinds, indexed=found.indexed, lexical=beside,
-                    generic_next=key_lookups_next,
-                )  # fmt: skip
-
-            recalled = await recall_in(found, lexical)
-            if known is not None and (recalled.forest is None or recalled.forest.forest.name != forest_name):
-                # the name means another forest now, or none: look it up (NotFoundError) and read again
-                cache.drop(tenant_id, forest_name)
-                if planned_once or key_lookups_next:  # (the forest row's switch, or no row to turn them back)
-                    await plans_as_usual(conn)
-                t_lookup = time.perf_counter()
-                found = await forest_for_recall(conn, tenant_id, forest_name, preset.hnsw_ef_search)
-                timings["forest"] += _ms(t_lookup)
-                recalled = await recall_in(found, None)
-            found = recalled.forest or found  # (indexes and latest session as they are now)
-            cache.put(found)
-            forest = found.forest
-            t_cues = time.perf_counter()  # (the question's time cues read against the forest's "now")
-            cues: TimeCues = parse_time_cues(question, as_of or found.latest or datetime.now(UTC))
-            timings["cues"] = _ms(t_cues)
-            anchor_time = None
-            if cues.anchor_text and key_lookups_next and recalled.forest is not None:
-                await plans_as_usual(conn)  # (the forest's "now" found an anchor the first reading did not)
-            if cues.anchor_text:
-                if cues.anchor_text == anchor_text:
-                    anchor_vec = vecs[1]
-                else:  # the forest's "now" read the question differently (rare): embed its event here
-                    anchor_vec = (await _embed(backends.embedder, [cues.anchor_text], ledger))[0]
-                anchor_time = await _resolve_anchor(
-                    conn, tenant_id, forest.forest_id, cues.anchor_text, anchor_vec, recalled, as_of
-                )
-                if anchor_time is not None:
-                    if cues.anchor_side == "before":
-                        cues = cues.with_window(None, anchor_time)
-                    else:
-                        cues = cues.with_window(anchor_time, None)
-            timings["recall"] = round(_ms(t0) - timings["cues"], 3)
-            t0 = time.perf_counter()
-            tq = parse_question(question, has_as_of=as_of is not None)
-            plan = await temporal_plan(conn, tenant_id, forest.forest_id, tq, as_of, anchor_time)
-            timings["temporal"] = _ms(t0)
-            if mode_used == "emb":
-                t0 = time.perf_counter()
-                live_only = (
-                    as_of is None and time_from is None and time_to is None and not include_superseded and not filtered
-                )
-                # assembly reads its candidates and their provenance by key: on cached generic plans
-                # (a source filter's nearest items may need a large forest's own graphs: planned as before)
-                leaves = await browse_emb(
-                    conn, tenant_id, forest.forest_id, recalled.trees, qvec, preset, cues,
-                    live_only=live_only, key_lookups_after=not filtered,
-                )  # fmt: skip
-                timings["browse"] = _ms(t0)
-                evidence = await assemble_in(conn)
-
-        if mode_used == "llm" and chat is not None:
-            t0 = time.perf_counter()
-            planner = getattr(backends, "planner", None) or LLMPlanner(chat)
-            navigator = getattr(backends, "navigator", None) or LLMNavigator(chat)
-            leaves, stats = await browse_llm(
-                lambda: db.tenant(tenant_id),
-                tenant_id,
-                forest.forest_id,
-                recalled.trees,
-                question,
-                backends.embedder,
-                planner,
-                navigator,
-                preset,
-                cues,
-                ledger,
-            )
-            llm_calls = {"plan": stats.planner_calls, "navigate": stats.navigator_calls}
-            timings["browse"] = _ms(t0)
-
-        if mode_used != "emb":  # emb mode assembled in the recall transaction above
-            async with db.tenant(tenant_id) as conn:
-                evidence = await assemble_in(conn)
-        timings["total"] = _ms(t_all)
-        return QueryResult(
-            question=question,
-            forest=forest_name,
-            mode=mode,
-            mode_used=mode_used,
-            evidence=evidence,
-            fallback=fallback,
-            strategy=recalled.strategy,
-            trees=[
-                {"tree": f"{t.kind}:{t.label}", "score": round(t.score, 6), "ranks": t.ranks} for t in recalled.trees
-            ],
-            time_cues=cues.describe(),
-            temporal=plan.describe() if plan is not None else None,
-            timings_ms=timings,
-            llm_calls=llm_calls,
-        )
-    finally:
-        if lexical is not None and not lexical.done():  # an error came first: end the side transaction
-            lexical.cancel()
-            await asyncio.wait({lexical})
-        if lexical is not None and not lexical.cancelled():
-            lexical.exception()  # (its error, if any, is read: the query's own error is the one raised)
+def _answer(
+    ctx: QueryContext,
+    mode_used: str,
+    recalled: Recalled,
+    plan: TemporalPlan | None,
+    evidence: list[Evidence],
+    *,
+    fallback: str | None = None,
+    llm_calls: dict[str, int] | None = None,
+) -> QueryAnswer:
+    """The query's answer, with what it read and how long each stage took."""
+    result = recalled.result
+    return QueryAnswer(
+        question=ctx.question.text,
+        forest=ctx.request.forest,
+        mode=ctx.request.mode,
+        mode_used=mode_used,
+        evidence=evidence,
+        fallback=fallback,
+        strategy=result.strategy,
+        trees=[TreeScore(f"{t.kind}:{t.label}", round(t.score, 6), t.ranks) for t in result.trees],
+        time_cues=recalled.cues.describe(),
+        temporal=plan.describe() if plan is not None else None,
+        timings_ms=ctx.stages.report(),
+        llm_calls=llm_calls or {},
+    )

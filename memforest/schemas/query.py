@@ -55,6 +55,10 @@ class QueryResult(RawKept):
     strategy: str | None = None
     trees: tuple[TreeHit, ...] = ()
     time_cues: str | None = None
+    temporal: str | None = Field(
+        default=None, description="The temporal plan's reading of the question (operator, attribute, subject)."
+    )
+    forests: tuple[str, ...] | None = Field(default=None, description="The forests asked (POST /v1/query only).")
     timings_ms: dict[str, float] = Field(default_factory=dict)
     llm_calls: dict[str, int] = Field(default_factory=dict)
 

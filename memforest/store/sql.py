@@ -36,7 +36,7 @@ Conn = AsyncConnection
 @lru_cache(maxsize=2048)
 def text(sql: str) -> TextClause:
     """``sqlalchemy.text(sql)``, made once per statement: building it parses the bind parameters
-    with a regular expression (~0.1 ms a statement, several per query on the read path)."""
+    with a regular expression, and the read path runs several statements per query."""
     return sa_text(sql)
 
 
@@ -54,8 +54,9 @@ async def fetch_all(conn: AsyncConnection, sql: str, params: Mapping[str, Any] |
     """All rows of ``sql`` as dicts.
 
     Inside a transaction the statement goes to asyncpg directly, in the form SQLAlchemy would send
-    it (same placeholders, same parameters: ``text()`` binds nothing itself): SQLAlchemy's result
-    machinery cost ~2.5 us a row, ~0.8 ms for each of the read path's few-hundred-row statements.
+    it (same placeholders, same parameters: ``text()`` binds nothing itself), without SQLAlchemy's
+    result machinery, whose cost per row counts on the read path's few-hundred-row statements
+    (ADR 0022).
     Outside one (SQLAlchemy opens its transactions lazily, at the first statement) it goes through
     SQLAlchemy, so a fetch never runs outside the transaction its caller opened (on a connection
     invalidated in it: DatabaseUnavailableError, not another connection). Errors come out as
@@ -66,8 +67,8 @@ async def fetch_all(conn: AsyncConnection, sql: str, params: Mapping[str, Any] |
         return await _sqlalchemy_fetch(conn, sql, params)
     if not records:
         return []
-    # zip with the keys read once (every record has the same): ~0.55 us a row, against ~1 us for
-    # dict(record.items()) and 0.7 us with strict=True (the lengths are equal by construction)
+    # zip with the keys read once (every record has the same), not strict: the lengths are equal
+    # by construction (ADR 0022)
     keys = tuple(records[0].keys())
     return [dict(zip(keys, r, strict=False)) for r in records]
 
@@ -75,7 +76,7 @@ async def fetch_all(conn: AsyncConnection, sql: str, params: Mapping[str, Any] |
 async def fetch_rows(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None = None) -> list[RowView]:
     """All rows of ``sql`` as read-only views (columns by name), for the read path's statements of
     a few hundred rows that are read once and dropped: inside a transaction the driver's own
-    records, not copied into dicts (~0.3-0.6 ms of CPU a query, ADR 0022 addendum, session 21);
+    records, not copied into dicts (ADR 0022);
     outside one, dicts (as :func:`fetch_all` gives). A view cannot be changed or merged (``|``)."""
     records = await _driver_fetch(conn, sql, params)
     rows = records if records is not None else await _sqlalchemy_fetch(conn, sql, params)

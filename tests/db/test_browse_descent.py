@@ -15,16 +15,17 @@ from typing import Any
 import numpy as np
 import pytest
 from support import record_leaf_caps
+from support.reads import read_tx
 from test_retrieval import DIM, FactSpec, build_forest, ts
 
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
-from memforest.retrieval import browse, query
-from memforest.retrieval.browse import OUT_OF_WINDOW_PENALTY, Leaf, browse_emb, leaf_cap
+from memforest.retrieval import QueryRequest, browse, query
+from memforest.retrieval.browse import OUT_OF_WINDOW_PENALTY, BrowseLeaf, browse_emb, leaf_cap
 from memforest.retrieval.filters import SourceFilter
 from memforest.retrieval.preset import RetrievalPreset
-from memforest.retrieval.recall import TreeHit
+from memforest.retrieval.recall import RankedTree
 from memforest.retrieval.timecues import TimeCues, parse_time_cues
 from memforest.settings import Settings
 from memforest.store.browse.descent import beam_descent, children_of
@@ -64,7 +65,7 @@ async def _reference(
     beam: int,
     cues: TimeCues,
     keep: int = 0,
-) -> list[Leaf]:
+) -> list[BrowseLeaf]:
     """The descent read level by level (the beam chosen here by :func:`_order`), then with ``keep``
     > 0 the ``keep`` best leaves of each tree among those not of a superseded or retracted fact."""
     frontier, leaves, rank = list(roots), [], {}
@@ -77,7 +78,7 @@ async def _reference(
             if outside:
                 score -= OUT_OF_WINDOW_PENALTY
             if int(r["level"]) == 0:
-                leaves.append(Leaf(int(r["node_id"]), int(r["tree_id"]), r["leaf_fact_id"], r["leaf_cell_id"],
+                leaves.append(BrowseLeaf(int(r["node_id"]), int(r["tree_id"]), r["leaf_fact_id"], r["leaf_cell_id"],
                                    float(r["sim"])))  # fmt: skip
                 rank[int(r["node_id"])] = _order(score, outside, int(r["node_id"]))
                 continue
@@ -96,7 +97,7 @@ async def _reference(
     return [lf for lf in live if lf.node_id in best]
 
 
-async def _forest(conn: Conn, tenant_id: uuid.UUID) -> tuple[int, list[TreeHit], list[int]]:
+async def _forest(conn: Conn, tenant_id: uuid.UUID) -> tuple[int, list[RankedTree], list[int]]:
     """The "gear" forest's id, trees and their root nodes."""
     rows = await fetch_all(conn, "SELECT forest_id FROM forests WHERE name = 'gear'")
     forest_id = int(rows[0]["forest_id"])
@@ -118,17 +119,17 @@ async def _descent_rows(
     return await beam_descent(conn, tenant_id, forest_id, roots, q, beam, *window, OUT_OF_WINDOW_PENALTY, keep)
 
 
-async def _trees(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> list[TreeHit]:
+async def _trees(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> list[RankedTree]:
     rows = await fetch_all(
         conn,
         "SELECT tree_id, kind, label, root_node_id, height FROM trees WHERE tenant_id = :t AND forest_id = :f "
         "ORDER BY tree_id",
         {"t": tenant_id, "f": forest_id},
     )
-    return [TreeHit(int(r["tree_id"]), r["kind"], r["label"], r["root_node_id"], int(r["height"])) for r in rows]
+    return [RankedTree(int(r["tree_id"]), r["kind"], r["label"], r["root_node_id"], int(r["height"])) for r in rows]
 
 
-def _key(leaves: list[Leaf]) -> list[tuple[int, int, int | None, int | None, str]]:
+def _key(leaves: list[BrowseLeaf]) -> list[tuple[int, int, int | None, int | None, str]]:
     return [(lf.node_id, lf.tree_id, lf.fact_id, lf.cell_id, repr(lf.sim)) for lf in leaves]  # NaN equal to NaN
 
 
@@ -157,10 +158,10 @@ async def test_one_statement_descent_matches_the_level_by_level_one(
             assert leaf_cap(preset, cues, live_only=True) == cap
             want = await _reference(conn, tenant_id, forest_id, roots, q, beam, cues, cap)
             assert want
-            got = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=True)
+            got = await browse_emb(read_tx(conn, tenant_id), forest_id, trees, q, preset, cues, live_only=True)
             assert _key(got) == _key(want)
             every = await _reference(conn, tenant_id, forest_id, roots, q, beam, cues)
-            uncapped = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=False)
+            uncapped = await browse_emb(read_tx(conn, tenant_id), forest_id, trees, q, preset, cues, live_only=False)
             assert _key(uncapped) == _key(every)
             if cap:  # the cap took some leaves away, and the statement sends no more than cap of a tree
                 capped.append(len(every) > len(want))
@@ -185,7 +186,7 @@ async def test_leaves_without_a_score_rank_last_and_only_leaves_come_back(db: Da
         every = await _reference(conn, tenant_id, forest_id, roots, q, preset.beam_width, cues)
         assert any(math.isnan(lf.sim) for lf in every)  # the descent reaches unscored leaves
         want = await _reference(conn, tenant_id, forest_id, roots, q, preset.beam_width, cues, preset.leaves_per_tree)
-        got = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=True)
+        got = await browse_emb(read_tx(conn, tenant_id), forest_id, trees, q, preset, cues, live_only=True)
         assert _key(got) == _key(want)
         rows = await _descent_rows(conn, tenant_id, forest_id, roots, q, preset.beam_width, cues, 0)
         assert rows and all(r["leaf_fact_id"] is not None or r["leaf_cell_id"] is not None for r in rows)
@@ -200,7 +201,7 @@ async def test_the_cap_leaves_out_superseded_and_retracted_facts_first(db: Datab
     cues, q = _timeless(question)
     async with db.tenant(tenant_id) as conn:
         forest_id, trees, roots = await _forest(conn, tenant_id)
-        before = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=True)
+        before = await browse_emb(read_tx(conn, tenant_id), forest_id, trees, q, preset, cues, live_only=True)
         firsts = sorted({int(lf.fact_id) for lf in before if lf.fact_id is not None})
         assert len(firsts) >= 3
         # hide three of the facts the cap chose: two superseded, one retracted
@@ -209,12 +210,12 @@ async def test_the_cap_leaves_out_superseded_and_retracted_facts_first(db: Datab
         await execute(conn, "UPDATE facts SET retracted_at = now() WHERE fact_id = :id", {"id": firsts[2]})
         hidden = await _hidden_facts(conn, tenant_id)
         assert set(firsts[:3]) <= hidden
-        got = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=True)
+        got = await browse_emb(read_tx(conn, tenant_id), forest_id, trees, q, preset, cues, live_only=True)
         want = await _reference(conn, tenant_id, forest_id, roots, q, preset.beam_width, cues, preset.leaves_per_tree)
         assert _key(got) == _key(want)
         assert not {int(lf.fact_id) for lf in got if lf.fact_id is not None} & hidden
         assert len(got) == len(before)  # live leaves took their places
-        every = await browse_emb(conn, tenant_id, forest_id, trees, q, preset, cues, live_only=False)
+        every = await browse_emb(read_tx(conn, tenant_id), forest_id, trees, q, preset, cues, live_only=False)
         assert {int(lf.fact_id) for lf in every if lf.fact_id is not None} & hidden  # shown when they may be asked
 
 
@@ -228,13 +229,21 @@ async def test_only_a_query_without_time_filters_caps_the_leaves(
     asked = record_leaf_caps(monkeypatch)
     backends = build_backends(settings)
     question = "Which camera did Alice buy?"
-    await query(db, settings, backends, tenant_id, "gear", question)
-    await query(db, settings, backends, tenant_id, "gear", question, as_of=ts(2020, 1, 1))
-    await query(db, settings, backends, tenant_id, "gear", question, time_from=ts(2018, 1, 1))
-    await query(db, settings, backends, tenant_id, "gear", question, time_to=ts(2018, 1, 1))
-    await query(db, settings, backends, tenant_id, "gear", question, include_superseded=True)
-    await query(db, settings, backends, tenant_id, "gear", question, source_filter=SourceFilter.of(speakers=["Bob"]))
-    await query(db, settings, backends, tenant_id, "gear", "What did Alice buy before 2018?")  # a time window
+    await query(db, settings, backends, tenant_id, QueryRequest("gear", question))
+    await query(db, settings, backends, tenant_id, QueryRequest("gear", question, as_of=ts(2020, 1, 1)))
+    await query(db, settings, backends, tenant_id, QueryRequest("gear", question, time_from=ts(2018, 1, 1)))
+    await query(db, settings, backends, tenant_id, QueryRequest("gear", question, time_to=ts(2018, 1, 1)))
+    await query(db, settings, backends, tenant_id, QueryRequest("gear", question, include_superseded=True))
+    await query(
+        db,
+        settings,
+        backends,
+        tenant_id,
+        QueryRequest("gear", question, source_filter=SourceFilter.of(speakers=["Bob"])),
+    )
+    await query(
+        db, settings, backends, tenant_id, QueryRequest("gear", "What did Alice buy before 2018?")
+    )  # a time window
     default_k = settings.retrieval.top_k
     cap = RetrievalPreset.from_settings(settings.retrieval).for_top_k(default_k).leaves_per_tree
     assert cap > 0 and asked == [cap, 0, 0, 0, 0, 0, 0]

@@ -14,7 +14,7 @@ from test_retrieval import FactSpec, build_forest, ts
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.retrieval import query
+from memforest.retrieval import QueryRequest, query
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.settings import RetrievalSettings, Settings
 from memforest.store import recall_channels
@@ -113,7 +113,9 @@ async def test_a_query_reads_with_the_budgets_of_its_own_top_k(
     limits = _recorded_limits(monkeypatch)
     caps = record_leaf_caps(monkeypatch)
     backends = build_backends(settings)
-    result = await query(db, settings, backends, tenant_id, "gear", "Which camera did Alice buy?", top_k=top_k)
+    result = await query(
+        db, settings, backends, tenant_id, QueryRequest("gear", "Which camera did Alice buy?", top_k=top_k)
+    )
     assert result.evidence
     want = RetrievalPreset.from_settings(settings.retrieval).for_top_k(top_k or settings.retrieval.top_k)
     assert len(limits) == 2  # the vector channels here, the full-text ones beside (both scaled)
@@ -143,7 +145,7 @@ async def test_a_query_searches_its_graphs_with_the_candidate_list_of_its_own_to
     monkeypatch.setattr(recall_channels, "recall_channels", reading)
     backends = build_backends(settings)
     for _ in range(2):  # the forest looked up, then known to the process (its lookup skipped)
-        await query(db, settings, backends, tenant_id, "gear", "Which camera did Alice buy?", top_k=top_k)
+        await query(db, settings, backends, tenant_id, QueryRequest("gear", "Which camera did Alice buy?", top_k=top_k))
     want = RetrievalPreset.from_settings(settings.retrieval).for_top_k(top_k or settings.retrieval.top_k)
     assert want.hnsw_ef_search == {None: 96, 15: 96, 50: settings.retrieval.hnsw_ef_search}[top_k]
     assert seen == [str(want.hnsw_ef_search)] * 2
@@ -159,7 +161,9 @@ async def test_a_query_reads_its_root_graph_a_margin_past_the_root_budget(
     tenant_id = await build_forest(db, "t", "gear", FACTS)
     limits = _recorded_limits(monkeypatch)
     backends = build_backends(settings)
-    await query(db, settings, backends, tenant_id, "gear", "Which camera did Alice buy?", scope_kinds=scope)
+    await query(
+        db, settings, backends, tenant_id, QueryRequest("gear", "Which camera did Alice buy?", scope_kinds=scope)
+    )
     roots = RetrievalPreset.from_settings(settings.retrieval).root_candidates
     want = 2 * roots if scope else roots + TIE_MARGIN
     assert limits and {lim.roots_read for lim in limits} == {want}

@@ -9,7 +9,7 @@ from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import query
+from memforest.retrieval import QueryRequest, query
 from memforest.settings import Settings
 from memforest.store.tenants import ensure_tenant
 
@@ -31,7 +31,7 @@ async def test_restated_fact_cites_the_window_else_the_latest(db: Database, sett
         await ingest_sessions(db, settings, backends, tenant_id, "bob", sessions)
 
         async def cello(q: str, **kw: object) -> tuple[tuple[str, ...], int, dict[str, object]]:
-            r = await query(db, settings, backends, tenant_id, "bob", q, **kw)  # type: ignore[arg-type]
+            r = await query(db, settings, backends, tenant_id, QueryRequest("bob", q, **kw))  # type: ignore[arg-type]
             e = next(e for e in r.evidence if e.kind == "fact" and "cello" in e.text)
             return e.turn_ids, e.other_turns, e.to_json()
 

@@ -10,17 +10,17 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+from support.reads import question_of, read_tx
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import RetrievalPreset, query
+from memforest.retrieval import QueryRequest, RetrievalPreset, query
 from memforest.retrieval.assemble import AssembleOptions, assemble
 from memforest.retrieval.browse import browse_emb
 from memforest.retrieval.recall import recall
-from memforest.retrieval.service import _collect
-from memforest.retrieval.timecues import parse_time_cues
+from memforest.retrieval.service import _candidates
 from memforest.settings import Settings
 from memforest.store import evidence
 from memforest.store.fact_edits import delete_fact_sources
@@ -95,7 +95,9 @@ async def test_a_kept_fact_without_sources_keeps_its_label(db: Database, setting
     assert {(r["kind"], r["id"]) for r in names} == {("tree", t) for t in placed[("fact", fact_id)]}
     backends = build_backends(settings)
     try:
-        res = await query(db, settings, backends, tenant_id, "bob", "Why did Bob move to Lisbon for a job?")
+        res = await query(
+            db, settings, backends, tenant_id, QueryRequest("bob", "Why did Bob move to Lisbon for a job?")
+        )
     finally:
         await backends.aclose()
     kept = next(e for e in res.evidence if e.kind == "fact" and e.source_id == fact_id)
@@ -114,11 +116,15 @@ async def test_evidence_names_a_tree_that_holds_it_and_scope_filters_on_kinds(db
             kinds.setdefault(key, set()).add(str(r["tree_kind"]))
     backends = build_backends(settings)
     try:
-        res = await query(db, settings, backends, tenant_id, "bob", "Where does Bob live and what pet does he have?")
+        res = await query(
+            db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live and what pet does he have?")
+        )
         assert res.evidence
         for e in res.evidence:
             assert e.tree in named[(e.kind, e.source_id)]
-        scoped = await query(db, settings, backends, tenant_id, "bob", "What does Bob do?", scope_kinds=["entity"])
+        scoped = await query(
+            db, settings, backends, tenant_id, QueryRequest("bob", "What does Bob do?", scope_kinds=["entity"])
+        )
         assert scoped.evidence
         for e in scoped.evidence:
             assert "entity" in kinds[(e.kind, e.source_id)]
@@ -161,20 +167,23 @@ async def test_evidence_is_the_same_whether_recall_brings_the_trees_or_assembly_
     try:
         for question in ("Where does Bob live and what pet does he have?", "What did Bob start learning?"):
             q = np.asarray((await backends.embedder.embed([question]))[0], dtype=np.float32)
+            asked = question_of(question)
+            terms = asked.rerank_terms
             async with db.reading(tenant_id) as conn:
-                recalled = await recall(conn, tenant_id, forest_id, question, q, preset)
-                cues = parse_time_cues(question, datetime(2024, 1, 1, tzinfo=UTC))
-                leaves = await browse_emb(conn, tenant_id, forest_id, recalled.trees, q, preset, cues)
+                tx = read_tx(conn, tenant_id)
+                recalled = await recall(tx, forest_id, asked, q, preset)
+                cues = asked.cues(datetime(2024, 1, 1, tzinfo=UTC))
+                leaves = await browse_emb(tx, forest_id, recalled.trees, q, preset, cues)
                 assert leaves  # (their cosines join the candidates' too)
                 opts = AssembleOptions(top_k=10)
-                brought = _collect(recalled, leaves, with_trees=True)
+                brought = _candidates(recalled, leaves, with_trees=True)
                 assert {c.kind for c in brought.values() if c.trees is not None} == {"fact", "cell"}
-                read = _collect(recalled, leaves)
+                read = _candidates(recalled, leaves)
                 every = {t.tree_id: t.score for t in recalled.trees}
                 best = dict([max(every.items(), key=lambda kv: kv[1])])
                 for scores in (every, best, {}):  # (fewer scoring trees: more items named by their first tree)
-                    got = await assemble(conn, tenant_id, forest_id, brought, q, question, scores, cues, opts, preset)
-                    want = await assemble(conn, tenant_id, forest_id, read, q, question, scores, cues, opts, preset)
+                    got = await assemble(conn, tenant_id, forest_id, brought, q, terms, scores, cues, opts, preset)
+                    want = await assemble(conn, tenant_id, forest_id, read, q, terms, scores, cues, opts, preset)
                     assert got and [e.to_json() for e in got] == [e.to_json() for e in want]
     finally:
         await backends.aclose()

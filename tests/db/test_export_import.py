@@ -24,6 +24,7 @@ from memforest.errors import InputError
 from memforest.lifecycle.export import export_lines
 from memforest.lifecycle.importer import import_parsed, parse_export
 from memforest.memtree.layout import layout
+from memforest.retrieval import QueryRequest
 from memforest.retrieval.service import query
 from memforest.servers import create_app
 from memforest.settings import Settings
@@ -80,7 +81,10 @@ async def answers(db: Database, settings: Settings, tenant_id: uuid.UUID, forest
     backends = build_backends(settings)
     try:
         return [
-            [e.text for e in (await query(db, settings, backends, tenant_id, forest, q, top_k=5)).evidence]
+            [
+                e.text
+                for e in (await query(db, settings, backends, tenant_id, QueryRequest(forest, q, top_k=5))).evidence
+            ]
             for q in QUESTIONS
         ]
     finally:

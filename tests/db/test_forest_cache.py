@@ -6,7 +6,8 @@ the forest has its own indexes and its latest session come fresh with each query
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -20,10 +21,12 @@ from memforest.domain import Forest
 from memforest.errors import NotFoundError
 from memforest.pipeline.forest_indexes import ensure_forest_indexes
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import query, service
+from memforest.retrieval import QueryAnswer, QueryRequest, query
+from memforest.retrieval import recall as recall_module
 from memforest.retrieval.forest_cache import ForestCache, forest_cache
 from memforest.settings import Settings
 from memforest.store import recall_channels
+from memforest.store.reading import ReadTransaction, read_beside
 from memforest.store.recall_channels import RecallForest, forest_for_recall
 from memforest.store.tenants import ensure_tenant
 
@@ -43,28 +46,39 @@ async def _ingest(db: Database, settings: Settings, tenant_id: uuid.UUID, texts:
         await backends.aclose()
 
 
-async def _ask(db: Database, settings: Settings, tenant_id: uuid.UUID, question: str) -> service.QueryResult:
+async def _ask(db: Database, settings: Settings, tenant_id: uuid.UUID, question: str) -> QueryAnswer:
     backends = build_backends(settings)
     try:
-        return await query(db, settings, backends, tenant_id, FOREST, question)
+        return await query(db, settings, backends, tenant_id, QueryRequest(FOREST, question))
     finally:
         await backends.aclose()
 
 
+_BESIDE: ContextVar[bool] = ContextVar("beside", default=False)
+
+
 def _lookups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Count the by-name lookups of the query's transaction ("main") and of the side ("side")."""
+    """Count the by-name lookups of the query's transaction ("main") and of the side ("side"): both
+    go through ``recall_channels.forest_for_recall``; the side's run inside ``read_beside``."""
     calls: list[str] = []
 
-    def counting(real: Any, where: str) -> Any:
-        async def lookup(*args: Any, **kwargs: Any) -> RecallForest:
-            calls.append(where)
-            found: RecallForest = await real(*args, **kwargs)
-            return found
+    async def lookup(*args: Any, **kwargs: Any) -> RecallForest:
+        calls.append("side" if _BESIDE.get() else "main")
+        found: RecallForest = await forest_for_recall(*args, **kwargs)
+        return found
 
-        return lookup
+    async def beside(db: Database, tenant_id: uuid.UUID, read: Callable[[ReadTransaction], Awaitable[Any]]) -> Any:
+        async def marked(side: ReadTransaction) -> Any:
+            token = _BESIDE.set(True)
+            try:
+                return await read(side)
+            finally:
+                _BESIDE.reset(token)
 
-    monkeypatch.setattr(service, "forest_for_recall", counting(forest_for_recall, "main"))
-    monkeypatch.setattr(recall_channels, "forest_for_recall", counting(forest_for_recall, "side"))
+        return await read_beside(db, tenant_id, marked)
+
+    monkeypatch.setattr(recall_channels, "forest_for_recall", lookup)
+    monkeypatch.setattr(recall_module, "read_beside", beside)
     return calls
 
 

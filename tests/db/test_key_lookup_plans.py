@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from support.db import log_statements
 from support.plans import generic_plan, planning
+from support.reads import read_tx
 from test_forest_indexes import FOREST as BIG_FOREST
 from test_forest_indexes import _ingest as ingest_big_forest
 from test_forest_indexes import _small_threshold as small_threshold
@@ -21,12 +22,11 @@ from test_retrieval import DIM, FactSpec, build_forest, ts
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
-from memforest.retrieval import browse, query, service
+from memforest.retrieval import QueryRequest, query
 from memforest.retrieval.browse import OUT_OF_WINDOW_PENALTY
 from memforest.retrieval.filters import SourceFilter
 from memforest.settings import Settings
-from memforest.store import evidence, recall_channels
-from memforest.store.browse.descent import beam_descent
+from memforest.store import evidence, reading, recall_channels
 from memforest.store.sql import Conn, _positional, execute, fetch_all, scalar
 
 FACTS = [
@@ -48,11 +48,11 @@ async def _forest(conn: Conn, tenant_id: uuid.UUID) -> tuple[int, list[int]]:
 
 
 async def _descend(conn: Conn, tenant_id: uuid.UUID, *, switch: bool) -> list[dict[str, Any]]:
+    """A beam descent in a read transaction that reads by key after it (``switch``) or not."""
     forest_id, roots = await _forest(conn, tenant_id)
     q = HashedEmbedder(DIM).embed_sync([QUESTION])[0]
-    rows = await beam_descent(
-        conn, tenant_id, forest_id, roots, q, 2, None, None, OUT_OF_WINDOW_PENALTY, key_lookups_after=switch
-    )
+    tx = read_tx(conn, tenant_id, key_lookups_after_browse=switch)
+    rows = await tx.descend(forest_id, roots, q, 2, None, None, OUT_OF_WINDOW_PENALTY, 0)
     return [dict(r) for r in rows]
 
 
@@ -127,18 +127,18 @@ async def test_a_query_reads_the_same_evidence_either_way(
     backends = build_backends(settings)
     switched: list[tuple[bool, bool]] = []  # (asked, the rows carried the switch)
     refuse = {"on": False}
-    real = browse.beam_descent
+    real = reading.beam_descent
 
     async def descent(*args: Any, key_lookups_after: bool = False, **kwargs: Any) -> list[dict[str, Any]]:
         rows = await real(*args, key_lookups_after=key_lookups_after and not refuse["on"], **kwargs)
         switched.append((key_lookups_after, bool(rows) and "plans" in rows[0]))
         return rows
 
-    monkeypatch.setattr(browse, "beam_descent", descent)
+    monkeypatch.setattr(reading, "beam_descent", descent)
     source = SourceFilter(session_ids=sessions) if filtered else None
 
     async def evidence_of() -> tuple[str, list[tuple[Any, ...]]]:
-        res = await query(db, settings, backends, tenant_id, forest, question, source_filter=source)
+        res = await query(db, settings, backends, tenant_id, QueryRequest(forest, question, source_filter=source))
         return res.strategy, [(e.kind, e.source_id, round(e.score, 9), e.turn_ids, e.tree) for e in res.evidence]
 
     log = log_statements(db)
@@ -172,16 +172,16 @@ async def test_the_descent_plans_once_per_connection_unless_a_vector_search_may_
         forest, plain, anchored = "shop", QUESTION, "What did Dana repair before the lamp?"
     backends = build_backends(settings)
     seen: list[tuple[str, str]] = []
-    real = browse.beam_descent
+    real = reading.beam_descent
 
     async def descent(conn: Conn, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
         seen.append(await planning(conn))
         return await real(conn, *args, **kwargs)
 
-    monkeypatch.setattr(browse, "beam_descent", descent)
+    monkeypatch.setattr(reading, "beam_descent", descent)
 
     async def evidence_of(question: str, **kw: Any) -> list[tuple[Any, ...]]:
-        res = await query(db, settings, backends, tenant_id, forest, question, **kw)
+        res = await query(db, settings, backends, tenant_id, QueryRequest(forest, question, **kw))
         return [(e.kind, e.source_id, round(e.score, 9), e.turn_ids, e.tree) for e in res.evidence]
 
     got = await evidence_of(plain)
@@ -225,7 +225,7 @@ async def _watched_query(
     monkeypatch.setattr(recall_channels, "recall_channels", channels)
 
     async def evidence_of() -> Evidence:
-        res = await query(db, settings, backends, tenant_id, forest, question)
+        res = await query(db, settings, backends, tenant_id, QueryRequest(forest, question))
         assert res.strategy == ("hnsw" if indexed else "exact")
         return [(e.kind, e.source_id, round(e.score, 9), e.turn_ids, e.tree) for e in res.evidence]
 
@@ -257,7 +257,7 @@ async def test_the_full_text_read_beside_a_query_runs_on_generic_plans(
     with its full text on custom plans."""
     evidence_of, seen = await _watched_query(db, settings, monkeypatch, indexed, "lexical")
     got = await evidence_of()
-    monkeypatch.setattr(service, "LEXICAL_BESIDE_KNOBS", {})
+    monkeypatch.setattr(recall_channels, "LEXICAL_BESIDE_KNOBS", {})  # (read_beside's knobs)
     assert await evidence_of() == got and got
     assert [mode[:2] for mode in seen] == [("force_generic_plan", "off"), ("force_custom_plan", "on")]
     assert all(n > 0 for *_, n in seen)  # (full-text matches read each time: the evidence is theirs too)

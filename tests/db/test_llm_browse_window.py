@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+from support.reads import question_of, read_tx
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import build_backends
@@ -78,7 +79,8 @@ async def test_planner_window_restricts_the_llm_descent(db: Database, settings: 
         (qvec,) = await backends.embedder.embed([q], stage="query_embed")
         async with db.tenant(tenant_id) as conn:
             forest_id = (await get_forest(conn, tenant_id, "bob")).forest_id
-            recalled = await recall(conn, tenant_id, forest_id, q, np.asarray(qvec, dtype=np.float32), preset)
+            qv = np.asarray(qvec, dtype=np.float32)
+            recalled = await recall(read_tx(conn, tenant_id), forest_id, question_of(q), qv, preset)
         times: dict[str | None, list[datetime]] = {}
         for before in (None, CUT.date().isoformat()):
             nav = _Navigator()

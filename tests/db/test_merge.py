@@ -24,6 +24,7 @@ from memforest.domain import SessionInput, TurnInput
 from memforest.errors import InputError, NotFoundError
 from memforest.lifecycle.merge import merge_forests
 from memforest.pipeline.service import ingest_sessions
+from memforest.retrieval import QueryRequest
 from memforest.retrieval.service import query
 from memforest.servers import create_app
 from memforest.settings import Settings
@@ -284,7 +285,9 @@ async def test_queries_on_the_target_find_the_sources_facts_with_original_turn_i
     await run_merge(db, settings, (t, "alpha"), (t, "beta"), UsageLedger())
     backends = build_backends(settings)
     try:
-        result = await query(db, settings, backends, t, "beta", "Where does Ysolde breed carrier pigeons?")
+        result = await query(
+            db, settings, backends, t, QueryRequest("beta", "Where does Ysolde breed carrier pigeons?")
+        )
     finally:
         await backends.aclose()
     top = result.evidence[:3]

@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy.exc import DBAPIError
 from support import session_input
 from support.db import tenant_url
+from support.reads import question_of, read_tx
 
 from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.factory import build_backends
@@ -25,11 +26,12 @@ from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database, SidePoolBusy
 from memforest.errors import DatabaseUnavailableError, NotFoundError
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import RetrievalPreset, query, service
+from memforest.retrieval import QueryRequest, RetrievalPreset, query, service
 from memforest.retrieval.forest_cache import forest_cache
 from memforest.retrieval.recall import LexicalRows, lexical_beside, recall
 from memforest.settings import Settings
 from memforest.store import recall_channels
+from memforest.store.reading import ReadTransaction, read_beside
 from memforest.store.recall_channels import PARTS, channels_sql, forest_for_recall
 from memforest.store.sql import execute, fetch_all
 from memforest.store.tenants import ensure_tenant
@@ -102,7 +104,7 @@ async def test_the_named_trees_are_read_by_primary_key_not_by_scanning_the_fores
     monkeypatch.setattr(recall_channels, "fetch_rows", recording)
     backends = build_backends(settings)
     try:
-        await query(db, settings, backends, tenant_id, FOREST, "Where did Dana move?")
+        await query(db, settings, backends, tenant_id, QueryRequest(FOREST, "Where did Dana move?"))
     finally:
         await backends.aclose()
     assert len(statements) == 2  # the vector channels and the full-text ones
@@ -136,14 +138,14 @@ async def test_recall_beside_finds_what_one_statement_finds(db: Database, settin
         for beside in (False, True):
             lexical = None
             if beside:
-                side = lexical_beside(lambda: db.tenant(tenant_id, side=True), tenant_id, FOREST, question, preset)
-                lexical = asyncio.create_task(side)
+                lexical = asyncio.create_task(lexical_beside(db, tenant_id, FOREST, question_of(question), preset))
             async with db.tenant(tenant_id) as conn:
                 found = await forest_for_recall(conn, tenant_id, FOREST, preset.hnsw_ef_search)
                 assert found.indexed is indexed
                 forest_id = found.forest.forest_id
+                tx = read_tx(conn, tenant_id)
                 got.append(
-                    await recall(conn, tenant_id, forest_id, question, q, preset, indexed=indexed, lexical=lexical)
+                    await recall(tx, forest_id, question_of(question), q, preset, indexed=indexed, lexical=lexical)
                 )
         one, two = got
         assert [(t.tree_id, t.score, t.ranks) for t in one.trees] == [(t.tree_id, t.score, t.ranks) for t in two.trees]
@@ -165,7 +167,10 @@ async def test_queries_holding_every_main_connection_still_finish(db_url: str, s
     backends = build_backends(settings)
     try:
         results = await asyncio.wait_for(
-            asyncio.gather(*(query(narrow, settings, backends, tenant_id, FOREST, q) for q in QUESTIONS * 2)), 60
+            asyncio.gather(
+                *(query(narrow, settings, backends, tenant_id, QueryRequest(FOREST, q)) for q in QUESTIONS * 2)
+            ),
+            60,
         )
     finally:
         await backends.aclose()
@@ -221,7 +226,9 @@ async def test_an_error_beside_comes_out(db: Database, settings: Settings) -> No
         found = await forest_for_recall(conn, tenant_id, FOREST, preset.hnsw_ef_search)
         forest_id = found.forest.forest_id
         with pytest.raises(DatabaseUnavailableError):
-            await recall(conn, tenant_id, forest_id, "cat", q, preset, indexed=False, lexical=unavailable())
+            await recall(
+                read_tx(conn, tenant_id), forest_id, question_of("cat"), q, preset, indexed=False, lexical=unavailable()
+            )
 
 
 async def test_an_error_of_the_query_cancels_the_side_transaction(
@@ -233,28 +240,32 @@ async def test_an_error_of_the_query_cancels_the_side_transaction(
     tenant_id = await _forest(db, settings)
     started, cancelled = asyncio.Event(), asyncio.Event()
 
-    async def blocked(beside: Any, *args: Any, **kwargs: Any) -> LexicalRows | None:
-        async with beside():
+    async def blocked(side_db: Database, tenant: uuid.UUID, *args: Any, **kwargs: Any) -> LexicalRows | None:
+        async def waiting(side: ReadTransaction) -> LexicalRows | None:
             started.set()
             try:
                 await asyncio.sleep(60)
             except asyncio.CancelledError:
                 cancelled.set()
                 raise
-        return None
+            return None
+
+        return await read_beside(side_db, tenant, waiting)
 
     monkeypatch.setattr(service, "lexical_beside", blocked)  # (the module's own name)
     assert db.side_engine is not None
     side_pool: Any = db.side_engine.pool
     wrong = _Hashed(settings.embedding.dim + 1, ready=started)  # embeds once the side work has begun
     with pytest.raises(DBAPIError, match="dimensions"):
-        await asyncio.wait_for(query(db, settings, wrong, tenant_id, FOREST, "Where is the cat?"), 20)
+        await asyncio.wait_for(query(db, settings, wrong, tenant_id, QueryRequest(FOREST, "Where is the cat?")), 20)
     assert cancelled.is_set() and side_pool.checkedout() == 0
     started.clear()
     cancelled.clear()
     unknown = _Hashed(settings.embedding.dim, ready=started)
     with pytest.raises(NotFoundError):
-        await asyncio.wait_for(query(db, settings, unknown, tenant_id, "no-such-forest", "Where is the cat?"), 20)
+        await asyncio.wait_for(
+            query(db, settings, unknown, tenant_id, QueryRequest("no-such-forest", "Where is the cat?")), 20
+        )
     assert cancelled.is_set() and side_pool.checkedout() == 0
 
 
@@ -270,12 +281,13 @@ async def test_a_busy_side_pool_or_another_forest_reads_full_text_in_the_query(
     async with db.tenant(tenant_id) as conn:
         found = await forest_for_recall(conn, tenant_id, FOREST, preset.hnsw_ef_search)
         forest_id = found.forest.forest_id
-        want = await recall(conn, tenant_id, forest_id, question, q, preset, indexed=False)
+        tx, parsed = read_tx(conn, tenant_id), question_of(question)
+        want = await recall(tx, forest_id, parsed, q, preset, indexed=False)
 
         async def elsewhere() -> LexicalRows | None:
             return LexicalRows(forest_id + 1000, [])
 
-        other = await recall(conn, tenant_id, forest_id, question, q, preset, indexed=False, lexical=elsewhere())
+        other = await recall(tx, forest_id, parsed, q, preset, indexed=False, lexical=elsewhere())
     assert want.fact_lex or want.cell_lex
     assert [t.tree_id for t in other.trees] == [t.tree_id for t in want.trees]
     assert (other.fact_lex, other.cell_lex) == (want.fact_lex, want.cell_lex)
@@ -287,9 +299,9 @@ async def test_a_busy_side_pool_or_another_forest_reads_full_text_in_the_query(
             async with db.tenant(tenant_id, side=True):
                 pass
         busy = await asyncio.wait_for(
-            query(db, settings, _Hashed(settings.embedding.dim), tenant_id, FOREST, question), 10
+            query(db, settings, _Hashed(settings.embedding.dim), tenant_id, QueryRequest(FOREST, question)), 10
         )
-    free = await query(db, settings, _Hashed(settings.embedding.dim), tenant_id, FOREST, question)
+    free = await query(db, settings, _Hashed(settings.embedding.dim), tenant_id, QueryRequest(FOREST, question))
     assert [e.text for e in busy.evidence] == [e.text for e in free.evidence] and free.evidence
 
 
@@ -300,22 +312,23 @@ async def test_a_forest_the_side_does_not_find_yet_is_read_in_the_query(
     for the side. The side then brings nothing (no 404), and the query reads full text itself."""
     tenant_id = await _forest(db, settings)
     preset = RetrievalPreset.from_settings(settings.retrieval)
-    side = lambda: db.tenant(tenant_id, side=True)  # noqa: E731
-    assert await lexical_beside(side, tenant_id, "made-later", "Where is the cat?", preset) is None
+    assert await lexical_beside(db, tenant_id, "made-later", question_of("Where is the cat?"), preset) is None
     real = lexical_beside
     misses: list[LexicalRows | None] = []
 
-    async def too_early(beside: Any, tenant: uuid.UUID, name: str, *args: Any, **kwargs: Any) -> LexicalRows | None:
-        got: LexicalRows | None = await real(beside, tenant, "made-later", *args, **kwargs)
+    async def too_early(
+        side_db: Database, tenant: uuid.UUID, name: str, *args: Any, **kwargs: Any
+    ) -> LexicalRows | None:
+        got: LexicalRows | None = await real(side_db, tenant, "made-later", *args, **kwargs)
         misses.append(got)
         return got
 
     backends = _Hashed(settings.embedding.dim)
     question = "Who sleeps on the windowsill?"
-    want = await query(db, settings, backends, tenant_id, FOREST, question)
+    want = await query(db, settings, backends, tenant_id, QueryRequest(FOREST, question))
     monkeypatch.setattr(service, "lexical_beside", too_early)
     forest_cache(db).drop(tenant_id, FOREST)  # (a name the process knows is not looked up, beside or not)
-    got = await query(db, settings, backends, tenant_id, FOREST, question)
+    got = await query(db, settings, backends, tenant_id, QueryRequest(FOREST, question))
     assert misses == [None]
     assert want.evidence and [e.text for e in got.evidence] == [e.text for e in want.evidence]
 
@@ -328,14 +341,14 @@ async def test_a_question_without_words_to_look_for_opens_no_side_transaction(
     real = lexical_beside
 
     async def counting(*args: Any, **kwargs: Any) -> LexicalRows | None:
-        calls.append(str(args[3]))
+        calls.append(args[3].text)  # lexical_beside(db, tenant_id, forest_name, question, ...)
         got: LexicalRows | None = await real(*args, **kwargs)
         return got
 
     monkeypatch.setattr(service, "lexical_beside", counting)
     backends = _Hashed(settings.embedding.dim)
-    await query(db, settings, backends, tenant_id, FOREST, "Where is it?")  # stopwords only
-    await query(db, settings, backends, tenant_id, FOREST, "Where is the cat?")
+    await query(db, settings, backends, tenant_id, QueryRequest(FOREST, "Where is it?"))  # stopwords only
+    await query(db, settings, backends, tenant_id, QueryRequest(FOREST, "Where is the cat?"))
     assert calls == ["Where is the cat?"]
 
 

@@ -28,7 +28,7 @@ from memforest.lifecycle.rematerialize import change_embedding_dimension, rebuil
 from memforest.memtree.layout import layout
 from memforest.pipeline.forest_indexes import ensure_forest_indexes
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import RetrievalPreset, query
+from memforest.retrieval import QueryRequest, RetrievalPreset, query
 from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.forest_indexes import FOREST_INDEXES
@@ -166,7 +166,7 @@ async def _answers(
     """For every question: the fact ids in the evidence, and the recall strategy used."""
     out = {}
     for question in QUESTIONS:
-        result = await query(db, settings, backends, tenant_id, FOREST, question, preset=preset)
+        result = await query(db, settings, backends, tenant_id, QueryRequest(FOREST, question), preset=preset)
         out[question] = ([e.source_id for e in result.evidence if e.kind == "fact"], result.strategy)
     return out
 

@@ -28,6 +28,7 @@ from memforest.lifecycle.retract import RetractReport, retract
 from memforest.lifecycle.retract_chain import unlink_supersession
 from memforest.lifecycle.retract_report import RetractWork
 from memforest.pipeline.service import accept_sessions, ingest_sessions
+from memforest.retrieval import QueryRequest
 from memforest.retrieval.service import query
 from memforest.settings import Settings
 from memforest.store.check import check_forest
@@ -163,7 +164,7 @@ async def _consistency(db: Database, tenant_id: uuid.UUID) -> dict[str, int]:
 async def _evidence(
     db: Database, settings: Settings, backends: Backends, tenant_id: uuid.UUID, question: str, mode: str
 ) -> list[dict[str, Any]]:
-    result = await query(db, settings, backends, tenant_id, "f", question, mode=mode, top_k=30)
+    result = await query(db, settings, backends, tenant_id, QueryRequest("f", question, mode=mode, top_k=30))
     return [e.to_json() for e in result.evidence] + [{"text": result.context(), "turn_ids": [], "session_id": None}]
 
 

@@ -22,7 +22,7 @@ from memforest.db.engine import Database
 from memforest.domain import SessionInput, TreeKind, TurnInput
 from memforest.memtree.model import InsertStats, LeafSpec
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import query
+from memforest.retrieval import QueryRequest, query
 from memforest.settings import Settings
 from memforest.store.sql import execute, fetch_all, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
@@ -143,7 +143,9 @@ async def test_query_never_returns_another_forests_data(db: Database, settings: 
     await build_forest(db, "tenant-b", "home", [FactSpec("Alice adopted a parrot named Kiwi", ts(2023, 3, 5),
                                                          ts(2023, 3, 5), entity="Alice")])  # fmt: skip
     backends = _Backends(HashedEmbedder(DIM))
-    result = await query(db, settings, backends, ta, "home", "What pet did Alice adopt? dog parrot Rex Kiwi")
+    result = await query(
+        db, settings, backends, ta, QueryRequest("home", "What pet did Alice adopt? dog parrot Rex Kiwi")
+    )
     texts = " ".join(e.text for e in result.evidence)
     assert result.evidence and "Pixel" in texts
     assert "Rex" not in texts and "Kiwi" not in texts
@@ -174,21 +176,26 @@ async def test_as_of_hides_unknown_facts_and_shows_superseded_as_of_their_time(
     backends = _Backends(HashedEmbedder(DIM))
     fact_texts = lambda r: [e.text for e in r.evidence if e.kind == "fact"]  # noqa: E731
     # as of 2024-01-01: Davis is valid and known; Miami is not valid yet; the turtle not recorded yet
-    r = await query(db, settings, backends, tenant_id, "bob", "Where does Bob live? turtle",
-                    as_of=ts(2024, 1, 1))  # fmt: skip
+    r = await query(
+        db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live? turtle", as_of=ts(2024, 1, 1))
+    )
     assert "Bob moved to Davis" in fact_texts(r)
     assert all("Miami" not in e.text and "turtle" not in e.text for e in r.evidence if e.kind == "fact")
     assert all(e.time <= ts(2024, 1, 1) for e in r.evidence)
     # without as_of the superseded Boston/Davis facts are hidden, the current one shown
-    r = await query(db, settings, backends, tenant_id, "bob", "Where does Bob live?")
+    r = await query(db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live?"))
     assert "Bob moved to Miami" in fact_texts(r)
     assert "Bob moved to Davis" not in fact_texts(r)
     # include_superseded brings them back, with their validity interval
-    r = await query(db, settings, backends, tenant_id, "bob", "Where does Bob live?", include_superseded=True)
+    r = await query(
+        db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live?", include_superseded=True)
+    )
     davis = [e for e in r.evidence if e.text == "Bob moved to Davis"]
     assert davis and davis[0].valid_to == ts(2024, 7, 3)
     # as of 2021: Boston (superseded later) is shown as of its own validity
-    r = await query(db, settings, backends, tenant_id, "bob", "Where does Bob live?", as_of=ts(2021, 1, 1))
+    r = await query(
+        db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live?", as_of=ts(2021, 1, 1))
+    )
     assert fact_texts(r) == ["Bob lives in Boston"]
 
 
@@ -214,10 +221,12 @@ async def test_temporal_probe_through_the_write_path(db: Database, settings: Set
     backends = build_backends(settings)
     tenant_id = await ensure_tenant(db, "probe")
     await ingest_sessions(db, settings, backends, tenant_id, "bob", _bob_inputs())
-    r = await query(db, settings, backends, tenant_id, "bob", "Where did Bob live before Miami?")
+    r = await query(db, settings, backends, tenant_id, QueryRequest("bob", "Where did Bob live before Miami?"))
     assert any("Davis" in e.text for e in r.evidence), [e.text for e in r.evidence]
     assert r.time_cues is not None and r.time_cues.startswith("before 2024")
-    r = await query(db, settings, backends, tenant_id, "bob", "Where does Bob live?", as_of=ts(2024, 1, 1))
+    r = await query(
+        db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live?", as_of=ts(2024, 1, 1))
+    )
     texts = [e.text for e in r.evidence]
     assert any("Davis" in t for t in texts), texts
     assert not any("Miami" in t for t in texts), texts
@@ -225,7 +234,9 @@ async def test_temporal_probe_through_the_write_path(db: Database, settings: Set
 
 async def test_llm_mode_falls_back_without_a_chat_model(db: Database, settings: Settings) -> None:
     tenant_id = await build_forest(db, "t", "bob", BOB)
-    r = await query(db, settings, _Backends(HashedEmbedder(DIM)), tenant_id, "bob", "Where is Bob?", mode="llm")
+    r = await query(
+        db, settings, _Backends(HashedEmbedder(DIM)), tenant_id, QueryRequest("bob", "Where is Bob?", mode="llm")
+    )
     assert r.mode == "llm" and r.mode_used == "emb" and r.fallback
     assert r.to_json()["fallback"]
 
@@ -239,8 +250,14 @@ async def test_llm_mode_against_the_simulated_server(db: Database, settings: Set
         chat = OpenAIChatModel(llm_settings.llm)
         ledger = UsageLedger()
         try:
-            r = await query(db, llm_settings, _Backends(HashedEmbedder(DIM), chat), tenant_id, "bob",
-                            "Which place did Bob like?", mode="llm", ledger=ledger)  # fmt: skip
+            r = await query(
+                db,
+                llm_settings,
+                _Backends(HashedEmbedder(DIM), chat),
+                tenant_id,
+                QueryRequest("bob", "Which place did Bob like?", mode="llm"),
+                ledger=ledger,
+            )
         finally:
             await chat.aclose()
     usage = ledger.as_dict()

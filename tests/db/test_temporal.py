@@ -11,8 +11,7 @@ from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput
 from memforest.lifecycle.retract import retract
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import query
-from memforest.retrieval.service import QueryResult
+from memforest.retrieval import QueryAnswer, QueryRequest, query
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.settings import Settings
@@ -61,20 +60,20 @@ async def _forest(
     return tenant_id
 
 
-async def _ask(db: Database, settings: Settings, tenant_id: uuid.UUID, q: str, **kw: object) -> QueryResult:
+async def _ask(db: Database, settings: Settings, tenant_id: uuid.UUID, q: str, **kw: object) -> QueryAnswer:
     backends = build_backends(settings)
     try:
-        return await query(db, settings, backends, tenant_id, "bob", q, **kw)  # type: ignore[arg-type]
+        return await query(db, settings, backends, tenant_id, QueryRequest("bob", q, **kw))  # type: ignore[arg-type]
     finally:
         await backends.aclose()
 
 
-def _top(r: QueryResult) -> tuple[str, str | None, tuple[str, ...]]:
+def _top(r: QueryAnswer) -> tuple[str, str | None, tuple[str, ...]]:
     e = r.evidence[0]
     return e.text, e.temporal_role, e.turn_ids
 
 
-def _roles(r: QueryResult) -> dict[str, str]:
+def _roles(r: QueryAnswer) -> dict[str, str]:
     return {e.text: e.temporal_role for e in r.evidence if e.temporal_role is not None}
 
 

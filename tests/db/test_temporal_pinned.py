@@ -11,7 +11,7 @@ from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import query
+from memforest.retrieval import QueryRequest, query
 from memforest.settings import Settings
 from memforest.store.tenants import ensure_tenant
 
@@ -51,7 +51,7 @@ async def test_plan_answer_is_first_even_when_browse_missed_it(db: Database, set
     try:
         await ingest_sessions(db, settings, backends, tenant_id, "bob", sessions)
         for q in ("Where does Bob live now?", "Where did Bob move most recently?"):
-            r = await query(db, settings, backends, tenant_id, "bob", q)
+            r = await query(db, settings, backends, tenant_id, QueryRequest("bob", q))
             top = r.evidence[0]
             assert "Porto" in top.text and top.temporal_role == "answer" and top.turn_ids == ("s4:1",), (q, top)
     finally:
@@ -79,7 +79,7 @@ async def test_anchor_is_the_state_whose_value_it_is(db: Database, settings: Set
             ("What did Bob drive after the Kia Niro?", "c3:1"),
             ("Which car replaced Bob's Peugeot 208?", "c2:1"),
         ):
-            top = (await query(db, settings, backends, tenant_id, "bob", q)).evidence[0]
+            top = (await query(db, settings, backends, tenant_id, QueryRequest("bob", q))).evidence[0]
             assert top.turn_ids == (turn,) and top.temporal_role == "answer", (q, top)
     finally:
         await backends.aclose()

@@ -1,13 +1,31 @@
-"""Read-path probes: record what the query service asked of its stages, without changing it."""
+"""Read-path probes and builders: record what the query service asked of its stages, without
+changing it; parse a question and open a read transaction as the query service does."""
 
 from __future__ import annotations
 
+import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from memforest.retrieval import service
-from memforest.retrieval.browse import Leaf, leaf_cap
+from memforest.retrieval.browse import BrowseLeaf, leaf_cap
+from memforest.retrieval.question import Question
+from memforest.store.reading import ReadIntent, ReadTransaction
+from memforest.store.sql import Conn
+
+
+def question_of(text: str, *, as_of: datetime | None = None, now: datetime | None = None) -> Question:
+    """``text`` parsed as ``query`` parses a request's question: read against ``as_of`` (else
+    ``now``, else the present)."""
+    return Question.parse(text, now=as_of or now or datetime.now(UTC), has_as_of=as_of is not None)
+
+
+def read_tx(conn: Conn, tenant_id: uuid.UUID, **intent: bool) -> ReadTransaction:
+    """A read transaction over ``conn`` (from ``db.reading`` or ``db.tenant``) with the
+    :class:`ReadIntent` of ``intent`` (none: parameter plans throughout)."""
+    return ReadTransaction(conn, tenant_id, ReadIntent(**intent))
 
 
 def record_leaf_caps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -16,8 +34,8 @@ def record_leaf_caps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     caps: list[int] = []
     real = service.browse_emb
 
-    async def recording(*args: Any, live_only: bool = False, **kwargs: Any) -> list[Leaf]:
-        preset, cues = args[5], args[6]
+    async def recording(*args: Any, live_only: bool = False, **kwargs: Any) -> list[BrowseLeaf]:
+        preset, cues = args[4], args[5]  # browse_emb(tx, forest_id, trees, q, preset, cues, ...)
         caps.append(leaf_cap(preset, cues, live_only=live_only))
         return await real(*args, live_only=live_only, **kwargs)
 

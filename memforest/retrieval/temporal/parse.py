@@ -14,7 +14,13 @@ from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS
 OPERATORS = ("before", "after", "between", "when", "how_long", "first", "latest", "now", "as_of")
 
 _ANCHOR_END = r"(?P<x>[^?.!,;]+)"
-_BETWEEN_RE = re.compile(r"\bbetween\s+(?P<x>[^?.!,;]+?)\s+and\s+(?P<y>[^?.!,;]+)", re.IGNORECASE)
+# X of "between X and Y" is read up to this many characters: a lazy X without a bound rescanned the
+# rest of the clause from every "between" (quadratic in a crafted question)
+BETWEEN_REACH = 200
+_BETWEEN_RE = re.compile(rf"\bbetween\s+(?P<x>[^?.!,;]{{1,{BETWEEN_REACH}}}?)\s+and\s+(?P<y>[^?.!,;]+)", re.IGNORECASE)
+# names of the question an anchor's tail is checked against (one search each): a real question
+# names a few; a crafted one may name hundreds
+ANCHOR_NAMES = 8
 _BEFORE_RE = re.compile(
     r"\b(?:before|prior\s+to|until|till|up\s+to|ahead\s+of|earlier\s+than|preceded|came\s+before|"
     r"(?:was\s+)?replaced\s+by|gave\s+way\s+to)\s+" + _ANCHOR_END,
@@ -74,8 +80,8 @@ _PHRASES = {
     r"br(?:ing|ings|ought|inging)\s+(?-i:[A-Z])\w*\s+home",
 }
 _PHRASE_RES = {a: re.compile(rf"\b(?:{p})\b", re.IGNORECASE) for a, p in _PHRASES.items()}
-# each attribute word's own pattern, compiled once (building and looking them up per question was
-# ~0.3 ms of every query); a word counts every place it occurs, as one pattern per word does
+# each attribute word's own pattern, compiled once (not per question); a word counts every place
+# it occurs, as one pattern per word does
 _WORD_RES = {a: tuple((w, re.compile(rf"\b{re.escape(w)}\b")) for w in words) for a, words in ATTRIBUTE_WORDS.items()}
 _QUESTION_WORDS = frozenset(
     str.split(
@@ -131,7 +137,7 @@ def clean_anchor(text: str, names: tuple[str, ...] = ()) -> str:
     phrase about one of the question's other ``names`` ("Rex in Elena's home" -> "Rex")."""
     text = " ".join(text.split()).strip(" '\"")
     value = _ANCHOR_LEAD_RE.sub("", text, count=1).strip() or text
-    for name in names:
+    for name in names[:ANCHOR_NAMES]:
         tail = re.search(rf"\s+(?:in|for|at|with|by)\s+{re.escape(name)}(?:'s\b.*)?$", value)
         if tail and tail.start() > 0:
             value = value[: tail.start()]

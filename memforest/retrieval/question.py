@@ -1,0 +1,98 @@
+"""The question of a query, analysed once: every stage of the read path reads it from here.
+
+A *term* of a question is one of its word tokens (``memforest.text.terms.tokenize``) that is not a
+stopword. The stages spell the same terms three ways: ``search_terms`` (``to_tsquery`` lexemes),
+``entity_keys`` (entity trees' keys) and ``rerank_terms`` (stems, as the rerank matches documents).
+
+Analysis is bounded: it reads the first :data:`~memforest.retrieval.timecues.CUE_PREFIX_CHARS`
+characters (cut at a space) and keeps at most :data:`MAX_SEARCH_TERMS` search terms, so the full-text
+channels' term pairs stay few whatever the question's length. The embedding reads the whole text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from memforest.errors import InputError
+from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question
+from memforest.retrieval.timecues import TimeCues, cue_prefix, parse_time_cues
+from memforest.text.lexicon import STOPWORDS
+from memforest.text.stem import stem
+from memforest.text.terms import tokenize
+
+__all__ = ["MAX_SEARCH_TERMS", "Question"]
+
+# the full-text channels read every pair of search terms: this many terms make at most 276 pairs
+MAX_SEARCH_TERMS = 24
+_LEXEME_JUNK = re.compile(r"[^a-z0-9]+")
+
+
+def _terms(text: str) -> list[str]:
+    """The terms of ``text``: its word tokens that are not stopwords, in order (repeats kept)."""
+    return [tok for tok in tokenize(text) if tok not in STOPWORDS]
+
+
+def _search_terms(terms: list[str]) -> tuple[str, ...]:
+    """Terms as ``to_tsquery`` lexemes: ASCII letters and digits, two or more, once each."""
+    out: list[str] = []
+    for term in terms:
+        lexeme = _LEXEME_JUNK.sub("", term)
+        if len(lexeme) < 2 or lexeme in STOPWORDS or lexeme in out:
+            continue
+        out.append(lexeme)
+        if len(out) == MAX_SEARCH_TERMS:
+            break
+    return tuple(out)
+
+
+def _rerank_terms(terms: list[str]) -> tuple[str, ...]:
+    """Terms as the stems the rerank matches documents by (``text.terms.content_terms``)."""
+    stems = (stem(term) for term in terms)
+    return tuple(s for s in stems if s and s not in STOPWORDS)
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question as every stage reads it.
+
+    ``text``: whitespace-normalised, what is embedded and shown; ``search_terms``: the full-text
+    channels' lexemes; ``entity_keys``: sorted casefolded terms, matched to entity trees' keys;
+    ``rerank_terms``: stems for the rerank's term overlap; ``temporal``: the temporal parse
+    (operator, attribute, names, anchors); ``cues_now``: the time cues read against the query's
+    present (as_of, else now), whose ``anchor_text`` is embedded with the question."""
+
+    text: str
+    search_terms: tuple[str, ...]
+    entity_keys: tuple[str, ...]
+    rerank_terms: tuple[str, ...]
+    temporal: TemporalQuestion
+    cues_now: TimeCues
+
+    @classmethod
+    def parse(cls, text: str, *, now: datetime, has_as_of: bool) -> Question:
+        """Analyse ``text`` once (InputError when it has no words at all)."""
+        text = " ".join(text.split())
+        if not text:
+            raise InputError("question must not be empty", location="question")
+        analysed = cue_prefix(text)
+        terms = _terms(analysed)
+        return cls(
+            text=text,
+            search_terms=_search_terms(terms),
+            entity_keys=tuple(sorted({t.casefold() for t in terms} - STOPWORDS)),
+            rerank_terms=_rerank_terms(terms),
+            temporal=parse_question(analysed, has_as_of=has_as_of),
+            cues_now=parse_time_cues(analysed, now),
+        )
+
+    @property
+    def anchor_text(self) -> str | None:
+        """The event of "before/after <event>" as read against the query's present, or None."""
+        return self.cues_now.anchor_text
+
+    def cues(self, now: datetime) -> TimeCues:
+        """The time cues read against ``now`` (the forest's latest session, when the query names
+        no as_of): relative phrases ("last week") resolve against it."""
+        return parse_time_cues(cue_prefix(self.text), now)
