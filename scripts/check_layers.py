@@ -96,10 +96,6 @@ PENDING: dict[str, tuple[str, ...]] = {
     # comments rewritten by the engineers who own these modules
     "work-log": (
         "retrieval/",
-        "store/recall_channels.py",
-        "store/recall.py",
-        "store/evidence.py",
-        "store/temporal.py",
         "store/sql.py",
         "db/engine.py",
         "db/failures.py",
