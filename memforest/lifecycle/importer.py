@@ -38,7 +38,7 @@ from memforest.pipeline.worker import update_progress
 from memforest.settings import Settings
 from memforest.store.jobs import insert_job
 from memforest.store.sql import Conn
-from memforest.store.tenants import ensure_forest
+from memforest.store.tenants import STAGING_PREFIX, ensure_forest
 from memforest.store.transfer import staging as store
 from memforest.store.transfer.snapshot import forest_name
 from memforest.text.digits import decimal_int
@@ -56,7 +56,6 @@ __all__ = [
     "read_export",
 ]
 
-STAGING_PREFIX = "~staging:"
 EMBED_BATCH = 512
 
 IdMaps = Mapping[str, Mapping[int, int]]

@@ -48,10 +48,16 @@ _FOREST_BY_NAME = "SELECT forest_id FROM forests WHERE tenant_id = :t AND name =
 _LIST_FORESTS = "SELECT forest_id, name FROM forests WHERE tenant_id = :t AND name NOT LIKE '~staging:%' ORDER BY name"
 
 
+#: The name prefix of an import's hidden staging forests (``lifecycle.importer``), reserved for them.
+STAGING_PREFIX = "~staging:"
+
+
 def _check_name(kind: str, name: str) -> str:
     name = name.strip()
     if not name or len(name) > 200:
         raise InputError(f"{kind} name must be 1-200 characters", location="name")
+    if kind == "forest" and name.startswith(STAGING_PREFIX):
+        raise InputError(f"forest names starting with {STAGING_PREFIX!r} are reserved for imports", location="name")
     return name
 
 
