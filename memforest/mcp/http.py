@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -21,7 +22,7 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from memforest.app.auth import Principal, authenticate
-from memforest.app.problems import Receive, Scope, Send, error_response
+from memforest.app.problems import Message, Receive, Scope, Send, error_response, problem_response
 from memforest.errors import AuthenticationError, MemForestError, PermissionDeniedError
 from memforest.mcp.server import Caller, build_server
 from memforest.mcp.tools import Services
@@ -31,6 +32,50 @@ log = logging.getLogger(__name__)
 
 MCP_PATH = "/mcp"
 PRINCIPAL_SCOPE_KEY = "memforest.principal"
+#: How deeply a JSON-RPC message may nest objects and arrays; deeper messages are a 400 before the
+#: transport parses them (its validation recurses, and too deep a message was a 500).
+MAX_JSON_DEPTH = 64
+
+
+def _too_deep(body: bytes) -> bool:
+    """Whether ``body``, when it is JSON, nests more than ``MAX_JSON_DEPTH`` deep (walked without
+    recursion; a body that is not JSON is left to the transport, which answers it)."""
+    try:
+        doc = json.loads(body)
+    except RecursionError:
+        return True
+    except ValueError:
+        return False
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            return True
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((v, depth + 1) for v in children if isinstance(v, dict | list))
+    return False
+
+
+async def _read_body(receive: Receive) -> bytes | None:
+    """The whole request body (the app's body limit applies as it is read); None when the client left."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the transport ``body`` again, then whatever the client sends next."""
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replayed() -> Message:
+        return pending.pop() if pending else await receive()
+
+    return replayed
 
 
 class HttpBinding:
@@ -48,7 +93,8 @@ class HttpBinding:
 
 
 class McpEndpoint:
-    """ASGI endpoint: authenticate the bearer key (401/403 problem+json), then hand to the MCP transport."""
+    """ASGI endpoint: authenticate the bearer key (401/403 problem+json), refuse a message nested
+    deeper than ``MAX_JSON_DEPTH`` (400 problem+json), then hand to the MCP transport."""
 
     def __init__(self, manager: StreamableHTTPSessionManager) -> None:
         self.manager = manager
@@ -64,6 +110,15 @@ class McpEndpoint:
             await error_response(exc)(scope, receive, send)
             return
         scope[PRINCIPAL_SCOPE_KEY] = principal
+        if request.method == "POST":
+            body = await _read_body(receive)
+            if body is None:
+                return
+            if _too_deep(body):
+                detail = f"the JSON body nests more than {MAX_JSON_DEPTH} levels deep"
+                await problem_response(400, "bad-request", detail)(scope, receive, send)
+                return
+            receive = _replay(body, receive)
         await self.manager.handle_request(scope, receive, send)
 
 

@@ -18,7 +18,7 @@ from memforest.app.query import Evidence
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.errors import InputError
-from memforest.schemas.agent import MessagesIn, QueryFilter
+from memforest.schemas.agent import FactCorrectionIn, MessagesIn, QueryFilter
 from memforest.settings import Settings
 from memforest.timefmt import parse_time
 
@@ -179,11 +179,19 @@ async def forget_session(svc: Services, tenant_id: uuid.UUID, forest: str, sessi
 async def update_memory(
     svc: Services, tenant_id: uuid.UUID, forest: str, fact_id: str, text: str, valid_from: str | None
 ) -> dict[str, Any]:
-    """Correct a fact (PATCH .../facts/{id}): the new fact supersedes the old one, which is kept."""
+    """Correct a fact (PATCH .../facts/{id}): the new fact supersedes the old one, which is kept.
+    The arguments pass the REST body's model (``FactCorrectionIn``: its text limit, its times)."""
     if not text.strip():
         raise InputError("text must not be empty", location="text")
     start = parse_time(valid_from, "valid_from") if valid_from is not None else None
-    return await facts.correct_fact(svc.db, svc.settings, svc.backends, tenant_id, forest, fact_id, text, start)
+    try:
+        body = FactCorrectionIn.model_validate({"text": text, "valid_from": start})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise InputError(str(first["msg"]), location=".".join(str(p) for p in first["loc"])) from None
+    return await facts.correct_fact(
+        svc.db, svc.settings, svc.backends, tenant_id, forest, fact_id, body.text, body.valid_from
+    )
 
 
 async def delete_memory(svc: Services, tenant_id: uuid.UUID, forest: str, fact_id: str) -> dict[str, Any]:

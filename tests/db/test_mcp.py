@@ -262,6 +262,45 @@ async def test_http_messages_filters_update_and_delete(served: Served) -> None:
         assert "not-found" in error_of(again)
 
 
+async def test_http_update_memory_keeps_the_rest_text_limit(served: Served) -> None:
+    key = await served.key("acme", ["read", "write"])
+    async with served.session(key) as s:
+        await add_and_wait(s, "n", "s-parrot", PARROT, "2024-03-10T09:30:00Z")
+        found = payload(await s.call_tool("search_memory", {"forest": "n", "query": "Marisol parrot Pistachio"}))
+        fact = next(e for e in found["evidence"] if e["kind"] == "fact")
+        call = {"forest": "n", "fact_id": fact["fact_id"]}
+        long = await s.call_tool("update_memory", call | {"text": "Kiwi " * 4_001})  # 20,005 characters
+        assert "invalid-input" in error_of(long) and "20000" in error_of(long), error_of(long)
+        old = await s.call_tool("update_memory", call | {"text": "Kiwi.", "valid_from": "0001-01-01T00:00:00+14:00"})
+        assert "invalid-input" in error_of(old), error_of(old)
+        after = payload(await s.call_tool("search_memory", {"forest": "n", "query": "Marisol parrot Pistachio"}))
+        assert all(e["kind"] != "correction" for e in after["evidence"])  # nothing was written
+        done = payload(await s.call_tool("update_memory", call | {"text": "Kiwi " * 3_999 + "."}))
+        assert done["kind"] == "correction" and len(done["text"]) <= 20_000
+
+
+async def _raw_call(url: str, key: str, content: bytes) -> httpx.Response:
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    async with httpx.AsyncClient(timeout=60) as client:
+        return await client.post(url, content=content, headers=headers | {"Authorization": f"Bearer {key}"})
+
+
+@pytest.mark.parametrize("depth", [100, 5_000, 100_000])
+async def test_http_deeply_nested_json_is_a_4xx_problem(served: Served, depth: int) -> None:
+    key = await served.key("acme", ["read", "write"])
+    deep = "[" * depth + "]" * depth
+    body = (
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "search_memory", '
+        f'"arguments": {{"forest": "n", "query": "parrot", "metadata": {{"x": {deep}}}}}}}}}'
+    )
+    r = await _raw_call(served.url, key, body.encode())
+    assert r.status_code == 400, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert "levels deep" in r.json()["detail"]
+    ok = await _raw_initialize(served.url, {"Authorization": f"Bearer {key}"})  # the next request is served
+    assert ok.status_code == 200, ok.text
+
+
 # ---------------------------------------------------------------- HTTP: keys, scopes, tenants
 
 
