@@ -16,7 +16,9 @@ _LEAD_INTERJECTION_RE = re.compile(
     r"right|true|totally|absolutely|definitely|honestly|anyway|anyways|btw|also|and|but|dear)"
     r"(?:\s+[A-Z][a-z]+)?\s*[,!.:;\-]+\s*)+"
 )
-_YOU_KNOW_RE = re.compile(r",?\s*\byou know\b,?", re.IGNORECASE)
+# a whitespace run is entered at its first character only (the lookbehind), so a long run is scanned
+# once, not once from each of its characters
+_YOU_KNOW_RE = re.compile(r"(?:,\s*|(?<!\s)\s*)\byou know\b,?", re.IGNORECASE)
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _FIRST_PERSON_RE = re.compile(r"\b(?:I|i(?![.'’]\w))\b|\b(?:me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
 _QUESTION_START_RE = re.compile(

@@ -31,7 +31,12 @@ __all__ = ["MAX_PER_TURN", "extract_cell"]
 MAX_PER_TURN = 6
 _SHORT_WORDS = 5  # sentences shorter than this are merged with a neighbour of the same turn
 _MAX_MERGED_WORDS = 40
-_CAPTION_RE = re.compile(r"\s*\[(?:image|photo|picture|img)\s*:\s*(?P<cap>[^\]]*)\]", re.IGNORECASE)
+# anchored at "[", possessive spaces and a bounded caption: an unclosed "[image:" costs at most
+# MAX_CAPTION_CHARS steps (plus the spaces after it, once), not a scan to the end of the turn from every start
+MAX_CAPTION_CHARS = 500
+_CAPTION_RE = re.compile(
+    rf"\[(?:image|photo|picture|img)\s*+:\s*+(?P<cap>[^\]]{{0,{MAX_CAPTION_CHARS}}})\]", re.IGNORECASE
+)
 _SELF_CONTAINED_RE = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|We|We're|Our)\b")
 _OPEN_BOUND_RE = re.compile(r"\b(?:since|from|after|starting|as\s+of)\s+$", re.IGNORECASE)
 

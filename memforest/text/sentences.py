@@ -13,7 +13,8 @@ __all__ = ["EMOJI_CLASS", "sentence_bounds", "sentence_spans", "split_sentences"
 EMOJI_CLASS = "\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\u2190-\u21ff\u2300-\u23ff"
 
 _BOUNDARY_RE = re.compile(rf"(?P<p>[.!?…]+|[{EMOJI_CLASS}]+)(?P<q>[\"'”’)\]]*)(?=\s|$)")
-_NEXT_CHAR_RE = re.compile(r"\s*(\S)")
+# read at a boundary's end (after punctuation); entered at a whitespace run's first character only
+_NEXT_CHAR_RE = re.compile(r"(?<!\s)\s*(\S)")
 # Abbreviations (lowercase, without the final period) after which a period does not end a sentence.
 _ABBREVIATIONS: frozenset[str] = words(
     """

@@ -4,7 +4,10 @@ text work stays off the event loop (``/healthz`` answers while the worker extrac
 from __future__ import annotations
 
 import asyncio
+import importlib
+import pkgutil
 import random
+import re
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -17,6 +20,7 @@ from support.apps import app_client, tenant_key
 from support.auth import admin_settings
 from support.sessions import session_body
 
+import memforest.text
 from memforest.backends.base import SummaryInput
 from memforest.backends.rule_based import RuleBasedExtractor
 from memforest.backends.summarize import ExtractiveSummarizer
@@ -24,7 +28,7 @@ from memforest.db.engine import Database
 from memforest.domain import CellTurn, CellView, TreeKind
 from memforest.retrieval.timecues import CUE_PREFIX_CHARS, parse_time_cues
 from memforest.settings import Settings
-from memforest.text import date_parts, dates, extractor
+from memforest.text import cleaning, date_parts, dates, extractor, sentences
 from memforest.text.dates import resolve_time_expressions
 from memforest.text.extractor import extract_cell
 from memforest.text.offload import TextBudgetExceededError
@@ -53,6 +57,8 @@ ADVERSARIAL = {
     "yesterday-sentences": fill("I went there yesterday. "),
     "one-word": fill("a"),
     "dotted-word": fill("a."),
+    "unclosed-caption": fill("[image: "),
+    "caption-then-spaces": fill(" ", "[image:"),
 }
 
 
@@ -89,6 +95,120 @@ async def test_rule_based_extractor_port_is_fast_on_adversarial_turn() -> None:
     t0 = time.perf_counter()
     await RuleBasedExtractor().extract(cell_of(ADVERSARIAL["may-1"]))
     assert time.perf_counter() - t0 < BOUND_S
+
+
+# ---------------------------------------------------------------- every pattern of memforest.text
+
+
+def _module_patterns() -> dict[str, re.Pattern[str]]:
+    """Every module-level compiled pattern of ``memforest.text`` (also inside lists, tuples and dicts)."""
+    found: dict[str, re.Pattern[str]] = {}
+
+    def add(name: str, value: object) -> None:
+        if isinstance(value, re.Pattern):
+            found[name] = value
+        elif isinstance(value, list | tuple | frozenset | set):
+            for i, item in enumerate(value):
+                add(f"{name}[{i}]", item)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                add(f"{name}[{key!r}]", item)
+
+    for info in pkgutil.iter_modules(memforest.text.__path__):
+        module = importlib.import_module(f"memforest.text.{info.name}")
+        for attr, value in vars(module).items():
+            add(f"{info.name}.{attr}", value)
+    return found
+
+
+PATTERNS = _module_patterns()
+# nested-quantifier and unclosed-bracket shapes: runs a pattern's quantifiers can each enter from
+# every start, and openings whose close never comes
+SHAPES = {
+    "unclosed-caption": fill("[image:"),
+    "caption-then-spaces": fill(" ", "[image:"),
+    "caption-then-words": fill("a ", "[photo: "),
+    "open-parens": fill("("),
+    "open-brackets": fill("["),
+    "letters-then-bang": "a" * (SIZE - 1) + "!",
+    "spaces": fill(" "),
+    "whitespace-mix": fill(" \n\t"),
+    "words": fill("a "),
+    "digits": fill("1"),
+    "numbers": fill("1 "),
+    "dots": fill("."),
+    "dotted-words": fill("a."),
+    "initials": fill("A. "),
+    "commas": fill(", "),
+    "quotes": fill("'"),
+    "quoted-words": fill('"a'),
+    "hyphens": fill("-"),
+    "mixed-case": fill("Aa "),
+    "dates": fill("May 1 "),
+}
+# generous: a linear scan of 20 KB takes milliseconds; a pattern that re-scans the rest of the text
+# from every start took 1 to 20 s on these shapes
+PATTERN_BOUND_S = 0.5
+
+
+def _pattern_shapes(pattern: re.Pattern[str]) -> dict[str, str]:
+    """The shared shapes plus a few built from the pattern's own words (a word repeated, a word
+    followed by a run of spaces), where its alternatives and quantifiers meet."""
+    shapes = dict(SHAPES)
+    for word in sorted(set(re.findall(r"[A-Za-z]{2,}", pattern.pattern)))[:6]:
+        shapes[f"{word}-repeated"] = fill(word + " ")
+        shapes[f"{word}-glued"] = fill(word)
+        shapes[f"{word}-then-spaces"] = fill(" ", word)
+    return shapes
+
+
+def test_fuzz_finds_the_patterns() -> None:
+    assert len(PATTERNS) > 100
+    assert {"extractor._CAPTION_RE", "cleaning._YOU_KNOW_RE", "sentences._NEXT_CHAR_RE"} <= set(PATTERNS)
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_every_text_pattern_is_linear_on_adversarial_shapes(name: str) -> None:
+    pattern = PATTERNS[name]
+    slow = []
+    for shape, text in _pattern_shapes(pattern).items():
+        t0 = time.perf_counter()
+        for _ in pattern.finditer(text):
+            pass
+        elapsed = time.perf_counter() - t0
+        if elapsed > PATTERN_BOUND_S:
+            slow.append(f"{shape}: {elapsed:.2f} s")
+    assert not slow, f"{name} on 20 KB: {', '.join(slow)}"
+
+
+_OLD_YOU_KNOW = re.compile(r",?\s*\byou know\b,?", re.IGNORECASE)
+_OLD_NEXT_CHAR = re.compile(r"\s*(\S)")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["you know", "You Know", ",", " ", "  ", "\n", "a", "x.", "(", "know"]), max_size=14))
+def test_linear_you_know_removes_what_the_old_pattern_removed(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert cleaning._YOU_KNOW_RE.sub("", text) == _OLD_YOU_KNOW.sub("", text)
+
+
+_SENTENCE_PARTS = ["Ann", "went", ".", "!", "?", " ", "  ", "\n", "it", "Dr.", '"', "U.S."]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_SENTENCE_PARTS), max_size=20))
+def test_sentence_ends_unchanged_by_the_linear_next_char(parts: list[str]) -> None:
+    text = "".join(parts)
+    for m in sentences._BOUNDARY_RE.finditer(text):
+        new, old = sentences._NEXT_CHAR_RE.match(text, m.end()), _OLD_NEXT_CHAR.match(text, m.end())
+        assert (new and new[1]) == (old and old[1])
+
+
+def test_captions_are_still_read() -> None:
+    cell = CellView("s1", T, (CellTurn(0, "Ann", "Look! [image: a photo of a red bike] Nice, right?", T),))
+    assert any(c.text.startswith("Ann shared a photo of a red bike") for c in extract_cell(cell))
+    long_caption = "[image: " + "x" * (extractor.MAX_CAPTION_CHARS + 1) + "]"
+    assert not extractor._CAPTION_RE.search(long_caption)
 
 
 # ---------------------------------------------------------------- outputs unchanged on normal text
