@@ -24,7 +24,7 @@ from memforest.domain import SessionInput
 from memforest.lifecycle.forget import forget_forest
 from memforest.pipeline.forest_indexes import ensure_all_indexes, ensure_forest_indexes
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import query
+from memforest.retrieval import QueryRequest, query
 from memforest.settings import Settings
 from memforest.store import forest_indexes as vx
 from memforest.store.facts_batch import lookup_many
@@ -80,7 +80,7 @@ async def test_the_refresh_job_gives_a_large_forest_its_own_indexes(db: Database
     assert state == {spec.name(forest_id): True for spec in vx.FOREST_INDEXES}
     backends = build_backends(s)
     try:
-        result = await query(db, s, backends, tenant_id, FOREST, "What is the cat called?")
+        result = await query(db, s, backends, tenant_id, QueryRequest(FOREST, "What is the cat called?"))
     finally:
         await backends.aclose()
     assert result.strategy == "hnsw"
