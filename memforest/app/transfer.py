@@ -21,7 +21,7 @@ from memforest.lifecycle.importer import (
 from memforest.lifecycle.merge import STAGES, MergeReport, Progress, merge_forests
 from memforest.pipeline.job_bell import QUEUED
 from memforest.settings import Settings
-from memforest.store import jobs
+from memforest.store import admin_merges, jobs
 from memforest.store.tenants import ensure_forest, get_forest, tenant_exists
 
 __all__ = [
@@ -76,7 +76,10 @@ async def queue_admin_merge(
         dst = await ensure_forest(conn, into_tenant, _name(into_forest))
         if from_tenant == into_tenant and src.forest_id == dst.forest_id:
             raise InputError("cannot merge a forest into itself", location="into_forest")
+    # as the owning role: the job's source tenant is recorded where the tenant role cannot write
+    async with db.system() as conn:
         job_id = await jobs.insert_job(conn, into_tenant, dst.forest_id, "merge", _merge_payload(from_tenant, src, dst))
+        await admin_merges.record_source(conn, into_tenant, job_id, from_tenant)
     QUEUED.ring()
     return {"job_id": str(job_id), "kind": "merge", "tenant": str(into_tenant), "forest": dst.name}
 

@@ -69,12 +69,18 @@ tenants = Table(
     Column("rate_limit_per_s", Double),
     Column("rate_limit_burst", Integer),
     Column("max_in_flight", Integer),
+    # per-tenant quota overrides (NULL = the server's default, 0 = no cap; migration 0024)
+    Column("max_queued_jobs", Integer),
+    Column("max_facts", BigInteger),
+    Column("max_forests", Integer),
+    Column("max_large_forests", Integer),
     PrimaryKeyConstraint("tenant_id", name="pk_tenants"),
     UniqueConstraint("name", name="uq_tenants_name"),
     CheckConstraint(
         "coalesce(rate_limit_per_s, 0) >= 0 AND coalesce(rate_limit_burst, 0) >= 0 AND coalesce(max_in_flight, 0) >= 0",
         name="ck_tenants_limits",
     ),
+    CheckConstraint("least(max_queued_jobs, max_facts, max_forests, max_large_forests) >= 0", name="ck_tenants_quotas"),
 )
 
 api_keys = Table(
@@ -417,6 +423,8 @@ jobs = Table(
     _fk(["forest_id"], "forests", ["forest_id"], "fk_jobs_forest"),
     Index("ix_jobs_claim", "state", "created_at", postgresql_where=text("state IN ('queued', 'running')")),
     Index("ix_jobs_forest", "tenant_id", "forest_id"),
+    # a tenant's queued jobs, counted against its quota (migration 0024)
+    Index("ix_jobs_tenant_queued", "tenant_id", postgresql_where=text("state = 'queued'")),
     # the retention prune and the /metrics gauges of finished jobs (ADR 0019)
     Index("ix_jobs_finished", "state", "finished_at", postgresql_where=text("state IN ('succeeded', 'failed')")),
     # at most one queued refresh job per forest: later commits join it (ADR 0013)
@@ -468,7 +476,19 @@ webhook_deliveries = Table(
     CheckConstraint("state IN ('pending', 'delivered', 'failed')", name="ck_webhook_deliveries_state"),
     Index("ix_webhook_deliveries_due", "next_attempt_at", postgresql_where=text("state = 'pending'")),
     Index("ix_webhook_deliveries_webhook", "tenant_id", "webhook_id", "created_at"),
+    # the retention prune (migration 0024): next_attempt_at, a lease or a backoff after the last attempt
+    Index("ix_webhook_deliveries_finished", "next_attempt_at", postgresql_where=text("state <> 'pending'")),
 )
+
+# A merge job's source tenant, recorded by the admin endpoint as the owner; memforest_app has no grant
+# on it: the one authority the worker accepts for a cross-tenant source (migration 0024).
+admin_merges = Table(
+    "admin_merges", metadata, _tenant(), Column("job_id", UUID(as_uuid=True), nullable=False),
+    Column("src_tenant", UUID(as_uuid=True), nullable=False),
+    Column("created_at", TS, nullable=False, server_default=text("now()")),
+    PrimaryKeyConstraint("tenant_id", "job_id", name="pk_admin_merges"),
+    _fk(["job_id"], "jobs", ["job_id"], "fk_admin_merges_job"),
+)  # fmt: skip
 
 WEBHOOK_TABLES = (webhooks.name, webhook_deliveries.name)
 

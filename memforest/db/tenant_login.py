@@ -4,13 +4,21 @@
 ``memforest_app`` that is no superuser and has no BYPASSRLS. When the role is missing, cannot log in
 with the URL's password, or is not yet a member, the migrating role creates or fixes it in one
 transaction, provided it may (superuser or CREATEROLE). The plan is made before migrating, so a
-migrator that may not do it is refused with one line and nothing changed. Role names and the
-password reach the server as bind parameters and are quoted there (``format('%I')``, ``%L``); the
-password is never logged, and errors are re-raised without the statement that carried it.
+migrator that may not do it is refused with one line and nothing changed. Role names reach the
+server as bind parameters and are quoted there (``format('%I')``, ``%L``). The password itself is
+never sent: the role gets a SCRAM-SHA-256 verifier computed here (RFC 5802 / 7677, as libpq's
+``PQencryptPasswordConn`` makes it), which the server stores as it is, so a server that logs DDL
+logs only the verifier. Errors are re-raised without the statement that carried it.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import os
+import stringprep
+import unicodedata
 from dataclasses import dataclass, field
 
 from sqlalchemy import text
@@ -34,6 +42,8 @@ _CREATE = "SELECT format('CREATE ROLE %I LOGIN NOSUPERUSER NOBYPASSRLS NOCREATED
 _ALTER = "SELECT format('ALTER ROLE %I WITH LOGIN', CAST(:login AS text))"
 _PASSWORD = "SELECT format('ALTER ROLE %I WITH PASSWORD %L', CAST(:login AS text), CAST(:pw AS text))"
 _GRANT = "SELECT format('GRANT %I TO %I', CAST(:app AS text), CAST(:login AS text))"
+#: PBKDF2 rounds of a verifier (PostgreSQL's scram_iterations default)
+SCRAM_ITERATIONS = 4096
 _CONNECT = "SELECT format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), CAST(:login AS text))"
 
 
@@ -94,6 +104,44 @@ async def plan(db: Database, tenant_url: str | None) -> TenantLogin | None:
     return TenantLogin(name=name, password=password, exists=row is not None)
 
 
+def _saslprep(password: str) -> str:
+    """SASLprep (RFC 4013) of the password as the server applies it: non-ASCII spaces become spaces,
+    "commonly mapped to nothing" characters go, then NFKC. A password SASLprep refuses (prohibited
+    or mixed-direction characters) is used as it is, as the server does."""
+    if password.isascii():
+        return password
+    mapped = "".join(" " if stringprep.in_table_c12(c) else c for c in password if not stringprep.in_table_b1(c))
+    out = unicodedata.normalize("NFKC", mapped)
+    prohibited = (
+        stringprep.in_table_c12, stringprep.in_table_c21_c22, stringprep.in_table_c3, stringprep.in_table_c4,
+        stringprep.in_table_c5, stringprep.in_table_c6, stringprep.in_table_c7, stringprep.in_table_c8,
+        stringprep.in_table_c9, stringprep.in_table_a1,
+    )  # fmt: skip
+    if any(check(c) for c in out for check in prohibited):
+        return password
+    # right-to-left characters: no left-to-right ones beside them, and one first and last
+    rtl = any(stringprep.in_table_d1(c) for c in out)
+    ltr = any(stringprep.in_table_d2(c) for c in out)
+    if rtl and (ltr or not (stringprep.in_table_d1(out[0]) and stringprep.in_table_d1(out[-1]))):
+        return password
+    return out
+
+
+def scram_verifier(password: str, *, salt: bytes | None = None, iterations: int = SCRAM_ITERATIONS) -> str:
+    """The ``SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>`` verifier of ``password``
+    (a random 16-byte salt unless given), the form PostgreSQL stores in ``pg_authid``."""
+    salt = os.urandom(16) if salt is None else salt
+    salted = hashlib.pbkdf2_hmac("sha256", _saslprep(password).encode(), salt, iterations)
+    client_key = hmac.new(salted, b"Client Key", hashlib.sha256).digest()
+    stored_key = hashlib.sha256(client_key).digest()
+    server_key = hmac.new(salted, b"Server Key", hashlib.sha256).digest()
+
+    def b64(raw: bytes) -> str:
+        return base64.b64encode(raw).decode("ascii")
+
+    return f"SCRAM-SHA-256${iterations}:{b64(salt)}${b64(stored_key)}:{b64(server_key)}"
+
+
 async def _run_formatted(conn: AsyncConnection, builder: str, params: dict[str, str]) -> None:
     """Have the server quote the names and the literal (``format``), then run the statement."""
     statement = (await conn.execute(text(builder), params)).scalar_one()
@@ -108,10 +156,10 @@ async def provision(db: Database, login: TenantLogin) -> str:
         async with db.system() as conn:
             await _run_formatted(conn, _ALTER if login.exists else _CREATE, p)
             if login.password is not None:
-                await _run_formatted(conn, _PASSWORD, {**p, "pw": login.password})
+                await _run_formatted(conn, _PASSWORD, {**p, "pw": scram_verifier(login.password)})
             await _run_formatted(conn, _GRANT, p)
             await _run_formatted(conn, _CONNECT, p)
-    except DBAPIError as exc:  # the statement may carry the password: keep only the server's message
+    except DBAPIError as exc:  # the statement may carry the verifier: keep only the server's message
         said = str(getattr(exc.orig, "args", [""])[0] or type(exc.orig).__name__).splitlines()[0]
         reason = said.split(">: ", 1)[-1]  # the adapter prefixes "<class 'asyncpg...'>: "
         raise ConfigurationError(

@@ -60,7 +60,7 @@ async def forget_tenant(db: Database, tenant_id: uuid.UUID) -> dict[str, int]:
             for table, n in (await _forget_forest_in(conn, tenant_id, forest_id)).items():
                 counts[table] += n
         await drop_forest_indexes(db, forest_id)
-    async with db.tenant(tenant_id) as conn:
+    async with db.system() as conn:  # the tenant role may not write tenants or api_keys (migration 0024)
         for table, n in (await delete_tenant_rows(conn, tenant_id)).items():
             counts[table] += n
     return counts

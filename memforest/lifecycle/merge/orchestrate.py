@@ -52,6 +52,7 @@ from memforest.memtree.model import InsertStats
 from memforest.pipeline.refresh import refresh_forest
 from memforest.pipeline.worker import update_progress
 from memforest.settings import Settings
+from memforest.store import admin_merges
 from memforest.store.sql import lock_forest
 from memforest.store.tenants import get_forest
 
@@ -126,10 +127,15 @@ async def run_merge_job(
     db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The ``merge`` job: payload ``{"src_tenant", "src_forest", "dst_forest"}``, run in the target
-    tenant (``job.tenant_id``). Only the admin endpoint enqueues a ``src_tenant`` other than the job's."""
+    tenant (``job.tenant_id``). The source tenant is the job's own unless the admin endpoint recorded
+    another in ``admin_merges`` (which the tenant role cannot write); a payload naming any other
+    source tenant is refused, so a job row written as a tenant never reads another tenant."""
     p = job.payload
     try:
-        src_tenant = uuid.UUID(str(p.get("src_tenant") or job.tenant_id))
+        async with db.system() as conn:
+            src_tenant = await admin_merges.source_tenant(conn, job.tenant_id, job.job_id) or job.tenant_id
+        if uuid.UUID(str(p.get("src_tenant") or job.tenant_id)) != src_tenant:
+            return {}, [{"error": "refused: the merge's source tenant was not set by the admin endpoint"}]
         async with db.tenant(src_tenant) as conn:
             src = await get_forest(conn, src_tenant, str(p["src_forest"]))
         async with db.tenant(job.tenant_id) as conn:
