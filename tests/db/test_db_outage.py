@@ -199,7 +199,7 @@ async def test_a_query_whose_transaction_a_restart_cuts_is_run_again(
         _, auth = await tenant_key(client)
         assert (await client.post("/v1/forests", json={"name": "f"}, headers=auth)).status_code == 201
         relayed_db.connect_wait_s = 5.0
-        cut = relay.cut_at(b"SELECT max(s.time) FROM sessions s", down_for_s=0.5)  # the forest read
+        cut = relay.cut_at(b"SELECT max(s.time)\n  FROM sessions s", down_for_s=0.5)  # the forest read
         r = await client.post("/v1/forests/f/query", json={"query": "where did I move?"}, headers=auth)
         assert cut.fired
         assert r.status_code == 200, r.text
