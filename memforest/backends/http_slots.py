@@ -6,21 +6,32 @@ milliseconds of CPU per model call, several times what one connection per client
 (ADR 0017). A slot here is a client of its own with a single connection, handed out last-in
 first-out so warm connections are reused; waiting for a free slot is the backend's concurrency
 limit.
+
+Slots are shared fairly between tenants (:mod:`memforest.text.shares`): one tenant holds at most
+``per_tenant`` of them (three quarters by default), and a freed slot goes to the waiting tenant
+holding the fewest, so one tenant's flood of model calls does not queue another tenant's behind it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 
 import httpx
 
+from memforest.text.shares import FairShares, current_tenant
+
+
+def default_per_tenant(size: int) -> int:
+    """The slots one tenant may hold of ``size``: three quarters, at least one."""
+    return max(1, size - size // 4)
+
 
 class ClientSlots:
     """``size`` single-connection clients made on first use by ``make_client(max_connections)``.
 
-    With a ``transport`` (a test fake) every slot shares one client over that transport.
+    With a ``transport`` (a test fake) every slot shares one client over that transport. One tenant
+    holds at most ``per_tenant`` slots at once (default :func:`default_per_tenant`).
     """
 
     def __init__(
@@ -29,17 +40,18 @@ class ClientSlots:
         size: int,
         *,
         transport: httpx.AsyncBaseTransport | None = None,
+        per_tenant: int | None = None,
     ) -> None:
         self._make_client = make_client
-        self._available = asyncio.Semaphore(size)
+        self._available = FairShares(size, per_tenant or default_per_tenant(size))
         self._shared = make_client(size) if transport is not None else None
         self._free: list[httpx.AsyncClient] = []
         self._made: list[httpx.AsyncClient] = []
 
     @contextlib.asynccontextmanager
     async def slot(self) -> AsyncIterator[httpx.AsyncClient]:
-        """Wait for a free slot; yield its client for one request."""
-        async with self._available:
+        """Wait for a free slot (within the calling tenant's share); yield its client for one request."""
+        async with self._available.hold(current_tenant()):
             if self._shared is not None:
                 yield self._shared
                 return

@@ -5,25 +5,53 @@ would stall every request (``/healthz`` included). ``run_off_loop`` runs a funct
 :data:`POOL_THREADS` threads and gives up on it once it has run for its budget (time spent waiting
 for a free thread does not count). A thread cannot be killed, so functions that may run long also
 take a :class:`Deadline` and stop themselves when it passes (``extract_cell`` does).
+
+The threads are shared fairly between tenants (:mod:`memforest.text.shares`): a tenant holds at most
+:data:`PER_TENANT_THREADS` of them, and a freed thread goes to the waiting tenant holding the
+fewest, so one tenant's flood of work never queues another tenant's behind it. A thread stays
+counted until its function returns, past a budget too. Pure-Python text work holds the GIL, so a
+tenant alone gains little from a second thread; what the spare thread buys is that another
+tenant's work starts at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from typing import Any, TypeVar
 
 from memforest.errors import ModelBackendError
+from memforest.text.shares import FairShares, current_tenant
 
-__all__ = ["DEFAULT_BUDGET_S", "POOL_THREADS", "Deadline", "TextBudgetExceededError", "run_off_loop"]
+__all__ = [
+    "DEFAULT_BUDGET_S",
+    "PER_TENANT_THREADS",
+    "POOL_THREADS",
+    "Deadline",
+    "TextBudgetExceededError",
+    "run_off_loop",
+]
 
 T = TypeVar("T")
 
 POOL_THREADS = 2
 DEFAULT_BUDGET_S = 20.0
+PER_TENANT_THREADS = max(1, POOL_THREADS - 1)
 _POOL = ThreadPoolExecutor(max_workers=POOL_THREADS, thread_name_prefix="memforest-text")
+# who may hand work to the pool, per event loop: never more than its threads, so the executor's own
+# FIFO queue stays empty
+_SHARES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, FairShares] = weakref.WeakKeyDictionary()
+
+
+def _shares(loop: asyncio.AbstractEventLoop) -> FairShares:
+    shares = _SHARES.get(loop)
+    if shares is None:
+        shares = _SHARES[loop] = FairShares(POOL_THREADS, PER_TENANT_THREADS)
+    return shares
 
 
 class TextBudgetExceededError(ModelBackendError):
@@ -49,7 +77,8 @@ class Deadline:
 async def run_off_loop(fn: Callable[[Deadline], T], *, budget_s: float = DEFAULT_BUDGET_S, what: str) -> T:
     """Run ``fn(deadline)`` in the text thread pool; raise :class:`TextBudgetExceededError` when it
     has run ``budget_s`` seconds (``what`` names the work in the message, e.g. "extracting cell 7").
-    The deadline passed to ``fn`` starts when a thread picks the work up."""
+    The deadline passed to ``fn`` starts when a thread picks the work up; until then the work waits
+    for its tenant's share of the pool (:data:`PER_TENANT_THREADS`)."""
     loop = asyncio.get_running_loop()
     started: asyncio.Future[Deadline] = loop.create_future()
 
@@ -62,7 +91,20 @@ async def run_off_loop(fn: Callable[[Deadline], T], *, budget_s: float = DEFAULT
         loop.call_soon_threadsafe(mark_started, deadline)
         return fn(deadline)
 
-    future = loop.run_in_executor(_POOL, work)
+    tenant, shares = current_tenant(), _shares(loop)
+    await shares.acquire(tenant)
+
+    def release_in_loop(_: object) -> None:  # (from the pool's thread: once it is free, not before)
+        with suppress(RuntimeError):  # the loop is closed: its shares went with it
+            loop.call_soon_threadsafe(shares.release, tenant)
+
+    try:
+        done = _POOL.submit(work)
+    except BaseException:
+        shares.release(tenant)
+        raise
+    done.add_done_callback(release_in_loop)
+    future = asyncio.wrap_future(done, loop=loop)
     waiting: set[asyncio.Future[Any]] = {future, started}
     await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
     if not future.done():
