@@ -9,7 +9,7 @@ from memforest.app.maintenance import ensure_all_indexes
 from memforest.app.ops import database_info
 from memforest.db import migrate, tenant_login
 from memforest.db.embedded import ensure_tenant_login
-from memforest.db.runtime import ensure_schema, open_database, resolve_database
+from memforest.db.runtime import ensure_schema, locate_database, open_database
 from memforest.settings import Settings
 
 
@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 async def upgrade(args: argparse.Namespace, settings: Settings) -> int:
     """Migrate to head, then set up the tenant login role of MEMFOREST_DATABASE_TENANT_URL when it
     is missing or unusable (ADR 0018); what that needs is checked before migrating."""
-    location = await asyncio.to_thread(resolve_database, settings)
+    location = await locate_database(settings)
     async with open_database(settings, migrate_schema=False) as db:
         await db.check_versions()
         login = await tenant_login.plan(db, location.tenant_url) if location.embedded is None else None
@@ -45,7 +45,7 @@ async def upgrade(args: argparse.Namespace, settings: Settings) -> int:
 
 async def current(args: argparse.Namespace, settings: Settings) -> int:
     """Print the current revision (``none`` if uninitialised)."""
-    location = await asyncio.to_thread(resolve_database, settings)
+    location = await locate_database(settings)
     rev = await asyncio.to_thread(migrate.current_revision, location.url)
     print(rev or "none")
     return 0

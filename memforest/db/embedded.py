@@ -6,7 +6,9 @@ import contextlib
 import logging
 import os
 import shutil
+import signal
 import subprocess
+import threading
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,13 +115,37 @@ def write_tuning(pgdata: Path, shared_buffers: str) -> None:
             fh.write(f"\n{_INCLUDE}\n")
 
 
+def _interrupt(signum: int, _frame: object) -> None:
+    """A termination signal handled as Ctrl-C is: KeyboardInterrupt, so ``finally`` blocks and exit
+    hooks run (pgserver's stops the server) and asyncio, the CLI and pytest all stop in order. A
+    second one takes the default action again (ends the process at once)."""
+    signal.signal(signum, signal.SIG_DFL)
+    raise KeyboardInterrupt
+
+
+def stop_on_signals() -> None:
+    """Make SIGTERM and SIGINT end this process in order, so the embedded server it holds is let go
+    (and stops when no other process uses it), where a signal still has its default action, which
+    ends the process at once and leaves the server running. Python's own SIGINT handler
+    (KeyboardInterrupt), an ignored signal and a handler installed by someone else (uvicorn's, in
+    ``memforest serve``) are left as they are. Only the main thread can install handlers; elsewhere
+    this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        if signal.getsignal(sig) == signal.SIG_DFL:
+            signal.signal(sig, _interrupt)
+
+
 def start_embedded(pgdata: Path, *, delete_on_exit: bool = False, shared_buffers: str = "auto") -> EmbeddedServer:
     """Start (or reuse) the embedded server whose data lives in ``pgdata``, with its settings
     (:func:`write_tuning`) written first.
 
     The server is reference counted across processes by pgserver: it stops when the last
-    MemForest process using it exits (``delete_on_exit`` also removes the data, for tests).
+    MemForest process using it exits (``delete_on_exit`` also removes the data, for tests), also
+    when the process is told to stop (:func:`stop_on_signals`, from the main thread).
     """
+    stop_on_signals()
     _check_root_can_run()
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     try:

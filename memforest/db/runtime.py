@@ -11,7 +11,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from memforest.db import migrate
-from memforest.db.embedded import TENANT_LOGIN, EmbeddedServer, ensure_tenant_login, start_embedded, stop_embedded
+from memforest.db.embedded import (
+    TENANT_LOGIN,
+    EmbeddedServer,
+    ensure_tenant_login,
+    start_embedded,
+    stop_embedded,
+    stop_on_signals,
+)
 from memforest.db.engine import Database, ServerVersions
 from memforest.db.failures import database_unavailable
 from memforest.errors import ConfigurationError
@@ -35,7 +42,8 @@ class DatabaseLocation:
 
 
 def resolve_database(settings: Settings) -> DatabaseLocation:
-    """External ``MEMFOREST_DATABASE_URL`` if set, else the embedded server under MEMFOREST_HOME."""
+    """External ``MEMFOREST_DATABASE_URL`` if set, else the embedded server under MEMFOREST_HOME
+    (started off the event loop, callers run this in a thread: :func:`locate_database`)."""
     url = settings.database_url
     if url:
         return DatabaseLocation(url=url, tenant_url=settings.database_tenant_url)
@@ -45,6 +53,15 @@ def resolve_database(settings: Settings) -> DatabaseLocation:
         server.handle.psql(f"CREATE DATABASE {EMBEDDED_DB};")
     tenant_url = server.url(EMBEDDED_DB, user=TENANT_LOGIN)
     return DatabaseLocation(url=server.url(EMBEDDED_DB), embedded=server, tenant_url=tenant_url)
+
+
+async def locate_database(settings: Settings) -> DatabaseLocation:
+    """:func:`resolve_database` in a thread, the process first set to let go of an embedded server
+    it starts when told to stop (:func:`~memforest.db.embedded.stop_on_signals`, which only the
+    main thread, the event loop's, can do)."""
+    if not settings.database_url:
+        stop_on_signals()
+    return await asyncio.to_thread(resolve_database, settings)
 
 
 def ensure_schema(url: str, settings: Settings, *, check_embedding_dim: bool = True) -> None:
@@ -97,7 +114,7 @@ async def open_database(
     ``check_embedding_dim=False`` skips the dimension check (only for the dimension change).
     ``wait_s`` > 0 waits that long for a database that cannot be reached yet (:func:`wait_for_server`).
     The embedded server this started is let go on the way out (it stops if no one else uses it)."""
-    location = await asyncio.to_thread(resolve_database, settings)
+    location = await locate_database(settings)
     try:
         db = Database(
             location.url,
