@@ -15,7 +15,7 @@ from memforest.app import facts, query, sessions, waiting
 from memforest.app.tenants import ensure_tenant
 from memforest.backends.factory import build_backends
 from memforest.client import MemForestClient
-from memforest.commands.common import add_remote_args, add_tenant_arg, remote_client
+from memforest.commands.common import add_remote_args, add_tenant_arg, existing_tenant, remote_client
 from memforest.db.runtime import open_database
 from memforest.errors import ConfigurationError, InputError
 from memforest.schemas.agent import MAX_WAIT_S, MessagesIn, QueryFilter
@@ -111,7 +111,7 @@ async def _local_fact_op(args: argparse.Namespace, settings: Settings, correct: 
     backends = build_backends(settings)
     try:
         async with open_database(settings) as db:
-            tenant_id = await ensure_tenant(db, args.tenant or settings.default_tenant)
+            tenant_id = await existing_tenant(db, args, settings)
             if correct:
                 start = parse_time(args.valid_from, "--valid-from") if args.valid_from else None
                 return await facts.correct_fact(
@@ -164,7 +164,7 @@ async def query_forests_cmd(args: argparse.Namespace, settings: Settings) -> int
     backends = build_backends(settings)
     try:
         async with open_database(settings) as db:
-            tenant_id = await ensure_tenant(db, args.tenant or settings.default_tenant)
+            tenant_id = await existing_tenant(db, args, settings)
             request = query.QueryRequest(
                 names[0], args.question, top_k=args.top_k, source_filter=query.source_filter(flt)
             )

@@ -6,10 +6,10 @@ import argparse
 import os
 import uuid
 
-from memforest.app.tenants import ensure_tenant
+from memforest.app.tenants import ensure_tenant, find_tenant
 from memforest.client import MemForestClient
 from memforest.db.engine import Database
-from memforest.errors import ConfigurationError
+from memforest.errors import ConfigurationError, NotFoundError
 from memforest.settings import Settings
 
 
@@ -21,6 +21,20 @@ def add_tenant_arg(p: argparse.ArgumentParser) -> None:
 async def resolve_tenant(db: Database, args: argparse.Namespace, settings: Settings) -> uuid.UUID:
     """The tenant named on the command line, or the local default tenant (created when missing)."""
     return await ensure_tenant(db, args.tenant or settings.default_tenant)
+
+
+async def existing_tenant(db: Database, args: argparse.Namespace, settings: Settings) -> uuid.UUID:
+    """The tenant named on the command line, or the local default tenant; a command that only reads
+    never creates it: NotFoundError (one line, exit 2) naming the tenant (and the command's forest)
+    when it does not exist."""
+    name = args.tenant or settings.default_tenant
+    try:
+        return await find_tenant(db, name)
+    except NotFoundError:
+        forest = getattr(args, "forest", None)
+        if forest is None:
+            raise
+        raise NotFoundError(f"no forest named {forest!r}: there is no tenant named {name!r}") from None
 
 
 # ---------------------------------------------------------------- --url: talk to a running server

@@ -19,7 +19,7 @@ from memforest.app.sessions import IngestReport, ingest_sessions
 from memforest.app.webhooks import running_deliverer
 from memforest.backends.factory import build_backends
 from memforest.client import Job, MemForestClient
-from memforest.commands.common import add_remote_args, add_tenant_arg, remote_client, resolve_tenant
+from memforest.commands.common import add_remote_args, add_tenant_arg, existing_tenant, remote_client, resolve_tenant
 from memforest.db.runtime import open_database
 from memforest.domain import ForestInput
 from memforest.errors import InvariantViolation
@@ -188,7 +188,7 @@ async def _ingest_remote(client: MemForestClient, args: argparse.Namespace, fore
 async def check(args: argparse.Namespace, settings: Settings) -> int:
     """Exit 0 when every invariant holds, else print the first violation and exit non-zero."""
     async with open_database(settings) as db:
-        tenant_id = await resolve_tenant(db, args, settings)
+        tenant_id = await existing_tenant(db, args, settings)
         report = await forests.check(db, tenant_id, args.forest)
     if not report.ok:
         raise InvariantViolation(
@@ -206,7 +206,7 @@ async def stats(args: argparse.Namespace, settings: Settings) -> int:
             counts = dict((await client.get_forest(args.forest)).counts or {})
     else:
         async with open_database(settings) as db:
-            tenant_id = await resolve_tenant(db, args, settings)
+            tenant_id = await existing_tenant(db, args, settings)
             counts = (await forests.forest_detail(db, tenant_id, args.forest))["counts"]
     if args.json:
         print(json.dumps(counts, sort_keys=True))

@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memforest.app.query import MODES, QueryRequest, ask
-from memforest.app.tenants import ensure_tenant
 from memforest.backends.factory import build_backends
 from memforest.client import MemForestClient
-from memforest.commands.common import add_remote_args, remote_client
+from memforest.commands.common import add_remote_args, existing_tenant, remote_client
 from memforest.db.runtime import open_database
 from memforest.errors import InputError
 from memforest.settings import Settings
@@ -144,7 +143,7 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
     backends = build_backends(settings)
     try:
         async with open_database(settings) as db:
-            tenant_id = await ensure_tenant(db, args.tenant or settings.default_tenant)
+            tenant_id = await existing_tenant(db, args, settings)
             for item in batch:
                 request = QueryRequest(
                     args.forest,

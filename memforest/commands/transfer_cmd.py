@@ -19,7 +19,7 @@ from memforest.app.tenants import find_tenant
 from memforest.app.transfer import STAGES, export_forest, import_parsed, merge_now, read_export
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
-from memforest.commands.common import add_tenant_arg, resolve_tenant
+from memforest.commands.common import add_tenant_arg, existing_tenant, resolve_tenant
 from memforest.db.runtime import open_database
 from memforest.settings import Settings
 
@@ -128,7 +128,7 @@ async def export(args: argparse.Namespace, settings: Settings) -> int:
     partial = target.with_name(target.name + ".partial")
     lines = 0
     async with open_database(settings) as db:
-        tenant_id = await resolve_tenant(db, args, settings)
+        tenant_id = await existing_tenant(db, args, settings)
         # a missing forest fails before any file is created
         _, export = await export_forest(db, settings, tenant_id, args.forest, with_derived=args.with_derived)
         out = sys.stdout if to_stdout else partial.open("w", encoding="utf-8")

@@ -12,13 +12,14 @@ import contextlib
 import json
 import logging
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from mcp.server.fastmcp import Context, FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
 
 from memforest.app.auth import Principal
 from memforest.errors import InputError, MemForestError, PermissionDeniedError
@@ -108,8 +109,32 @@ def _keep_root_logging() -> Iterator[None]:
         root.setLevel(level)
 
 
+class _StrictFastMCP(FastMCP[Any]):
+    """FastMCP whose tools refuse an argument they do not declare: a one-line tool error naming it
+    (FastMCP's argument models would drop it silently). The tools' input schemas say
+    ``additionalProperties: false`` (:func:`_forbid_unknown_arguments`)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Sequence[ContentBlock] | dict[str, Any]:
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            declared = tool.parameters.get("properties", {})
+            unknown = sorted(set(arguments or {}) - set(declared))
+            if unknown:
+                takes = ", ".join(declared)
+                raise ToolError(
+                    f"invalid-input: {unknown[0]}: {name} has no argument {unknown[0]!r} (it takes {takes})"
+                )
+        return await super().call_tool(name, arguments)
+
+
+def _forbid_unknown_arguments(server: FastMCP[Any]) -> None:
+    """Declare in every tool's input schema that it takes no other arguments."""
+    for tool in server._tool_manager.list_tools():
+        tool.parameters["additionalProperties"] = False
+
+
 def _new_fastmcp(http: bool, max_body_bytes: int) -> FastMCP[Any]:
-    return FastMCP(
+    return _StrictFastMCP(
         name="memforest",
         instructions=INSTRUCTIONS,
         log_level="WARNING",
@@ -159,10 +184,13 @@ def build_server(
         """Store one conversation session in a forest (created if missing); needs the write scope.
 
         Give one of `turns` (objects with speaker, text, and optional role, id, time), `messages`
-        (OpenAI chat messages: role user/assistant/system, content, optional name = the speaker) or
-        `text` (stored as one user turn). `session_id` defaults to a fresh id; `time` (ISO 8601 or a
-        readable date, naive = UTC) defaults to now. Returns {job_id, session_id, created}; the
-        memory is processed in the background (poll get_job).
+        (an OpenAI chat transcript as sent to the model: user and assistant text is kept, spoken by
+        `name` else the role; tool results are kept spoken by the tool; system/developer prompts and
+        assistant messages with only tool_calls are skipped; image parts are dropped) or `text`
+        (stored as one user turn). `session_id` defaults to a fresh id; `time` (ISO 8601 or a
+        readable date, naive = UTC) defaults to now. Returns {job_id, session_id, created}, with
+        {kept, skipped: {reason: count}} for `messages`; the memory is processed in the background
+        (poll get_job).
         """
         return await call(
             ctx,
@@ -285,4 +313,5 @@ def build_server(
         """A background job: state (queued, running, succeeded, failed), progress, errors and usage."""
         return await call(ctx, "read", lambda c: tools.job_status(c.services, c.tenant_id, job_id))
 
+    _forbid_unknown_arguments(server)
     return server

@@ -1,4 +1,7 @@
-"""Request bodies of the HTTP API (the session body is :class:`~memforest.schemas.session.SessionModel`)."""
+"""Request bodies of the HTTP API (the session body is :class:`~memforest.schemas.session.SessionModel`).
+
+Every request model forbids fields it does not declare (a 422 naming the field); only documented
+free-form maps such as ``metadata`` take any keys. Response models ignore unknown fields instead."""
 
 from __future__ import annotations
 
@@ -14,11 +17,15 @@ from memforest.schemas.session import as_utc_if_naive
 class TenantIn(BaseModel):
     """``POST /v1/tenants``."""
 
+    model_config = ConfigDict(extra="forbid")
+
     name: str = Field(min_length=1, max_length=200)
 
 
 class KeyIn(BaseModel):
     """``POST /v1/tenants/{tenant_id}/keys``."""
+
+    model_config = ConfigDict(extra="forbid")
 
     scopes: list[str] = Field(default_factory=lambda: ["read", "write"], max_length=3)
 
@@ -26,11 +33,15 @@ class KeyIn(BaseModel):
 class ForestIn(BaseModel):
     """``POST /v1/forests``."""
 
+    model_config = ConfigDict(extra="forbid")
+
     name: str = Field(min_length=1, max_length=200)
 
 
 class QueryIn(BaseModel):
     """``POST /v1/forests/{forest}/query``."""
+
+    model_config = ConfigDict(extra="forbid")
 
     query: str = Field(min_length=1, max_length=20_000)
     mode: str = "emb"
