@@ -3,6 +3,7 @@ deleted, query filters, a query over several forests, and webhooks."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
@@ -19,8 +20,15 @@ WEBHOOK_EVENTS: tuple[WebhookEvent, ...] = ("job.succeeded", "job.failed")
 MAX_WAIT_S = 30.0
 
 
+#: The chat roles of the OpenAI format (``function`` is its older name for a tool result).
+ChatRole = Literal["user", "assistant", "system", "developer", "tool", "function"]
+#: Why a message became no turn (the keys of ``skipped`` in the answer).
+SkipReason = Literal["system_prompt", "tool_calls_only", "no_text"]
+
+
 class ContentPart(BaseModel):
-    """One part of an OpenAI multi-part message content; only text parts carry memory."""
+    """One part of an OpenAI multi-part content. Text parts carry memory; image, audio, file and
+    refusal parts are dropped (their payloads are not read)."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -28,20 +36,66 @@ class ContentPart(BaseModel):
     text: str | None = Field(default=None, max_length=1_000_000)
 
 
-class Message(BaseModel):
-    """One chat message in the OpenAI shape. The turn's speaker is ``name`` when given, else ``role``."""
+class FunctionCall(BaseModel):
+    """The function an assistant message calls (OpenAI's ``function`` of a tool call)."""
 
     model_config = ConfigDict(extra="ignore")
 
-    role: Literal["user", "assistant", "system"]
-    content: str | list[ContentPart] = Field(description="Text, or a list of parts whose text parts are joined.")
-    name: str | None = Field(default=None, min_length=1, max_length=MAX_ID_CHARS)
+    name: str | None = Field(default=None, max_length=MAX_ID_CHARS)
+    arguments: str | None = Field(default=None, max_length=1_000_000)
+
+
+class ToolCall(BaseModel):
+    """One tool call of an assistant message; its id links the ``tool`` message that answers it."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str | None = Field(default=None, max_length=1_000)
+    type: str = Field(default="function", max_length=50)
+    function: FunctionCall | None = None
+
+
+class Message(BaseModel):
+    """One chat message in the OpenAI shape, as the OpenAI SDK and agent frameworks send it.
+
+    Every field of that shape is accepted (an unknown one is a 422); what becomes a turn is
+    :meth:`MessagesIn.transcript`'s rule."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: ChatRole
+    content: str | list[ContentPart] | None = Field(
+        default=None, description="Text, or a list of parts whose text parts are joined; null with tool_calls."
+    )
+    name: str | None = Field(default=None, max_length=MAX_ID_CHARS, description="The speaker, or the tool's name.")
+    tool_calls: list[ToolCall] | None = Field(default=None, max_length=1_000)
+    tool_call_id: str | None = Field(default=None, max_length=1_000, description="The call a tool message answers.")
+    function_call: FunctionCall | None = Field(default=None, description="The older single tool call.")
+    refusal: str | None = Field(default=None, max_length=1_000_000)
+    audio: dict[str, Any] | None = None
+    annotations: list[Any] | None = None
 
     def text(self) -> str:
-        """The message's text (text parts joined by newlines)."""
+        """The message's text (text parts joined by newlines; empty for null content)."""
+        if self.content is None:
+            return ""
         if isinstance(self.content, str):
             return self.content
         return "\n".join(p.text for p in self.content if p.type == "text" and p.text)
+
+    def calls(self) -> list[FunctionCall]:
+        """The functions this message calls (``tool_calls`` and the older ``function_call``)."""
+        found = [c.function for c in self.tool_calls or () if c.function is not None]
+        return found + ([self.function_call] if self.function_call is not None else [])
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    """What :meth:`MessagesIn.transcript` keeps: native turns (speaker, role, text) and the count of
+    skipped messages per reason."""
+
+    turns: list[dict[str, str]]
+    skipped: dict[str, int]
 
 
 class MessagesIn(BaseModel):
@@ -60,6 +114,39 @@ class MessagesIn(BaseModel):
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
         return None if value is None else as_utc_if_naive(value)
+
+    def transcript(self) -> Transcript:
+        """The turns of the messages, by the documented rule (docs/agents.md):
+
+        - ``user`` and ``assistant`` messages with text are kept, spoken by ``name``, else the role;
+        - ``tool`` (and ``function``) results are kept as context turns spoken by the tool: the
+          message's ``name``, else the function of the assistant's tool call with that
+          ``tool_call_id``, else ``tool``;
+        - ``system`` and ``developer`` prompts are skipped (``system_prompt``);
+        - an assistant message with tool calls and no text is skipped (``tool_calls_only``);
+        - any other message without text (null or blank content, only image, audio or file parts)
+          is skipped (``no_text``). Non-text parts and tool-call arguments are never stored."""
+        tool_names: dict[str, str] = {}
+        turns: list[dict[str, str]] = []
+        skipped: dict[str, int] = {}
+        for m in self.messages:
+            for call in m.tool_calls or ():
+                if call.id and call.function is not None and call.function.name:
+                    tool_names[call.id] = call.function.name
+            text = m.text().strip()
+            reason: SkipReason | None = None
+            if m.role in ("system", "developer"):
+                reason = "system_prompt"
+            elif not text:
+                reason = "tool_calls_only" if m.role == "assistant" and m.calls() else "no_text"
+            if reason is not None:
+                skipped[reason] = skipped.get(reason, 0) + 1
+                continue
+            speaker = m.name.strip() if m.name and m.name.strip() else None
+            if speaker is None and m.role in ("tool", "function"):
+                speaker = tool_names.get(m.tool_call_id or "", "tool")
+            turns.append({"speaker": speaker or m.role, "role": m.role, "text": text})
+        return Transcript(turns, skipped)
 
 
 class FactCorrectionIn(BaseModel):

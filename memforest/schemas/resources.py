@@ -33,6 +33,10 @@ class SessionAccepted(WireModel):
     job_id: str | None
     session_id: str
     created: bool
+    kept: int | None = Field(default=None, description="POST .../messages: the messages kept as turns.")
+    skipped: dict[str, int] | None = Field(
+        default=None, description="POST .../messages: the messages skipped, per reason (docs/agents.md)."
+    )
 
 
 class SessionSummary(WireModel):
@@ -83,6 +87,10 @@ class Job(WireModel):
     created_at: Timestamp | None = None
     started_at: Timestamp | None = None
     finished_at: Timestamp | None = None
+    kept: int | None = Field(default=None, description="POST .../messages?wait=: the messages kept as turns.")
+    skipped: dict[str, int] | None = Field(
+        default=None, description="POST .../messages?wait=: the messages skipped, per reason."
+    )
 
     @property
     def done(self) -> bool:
