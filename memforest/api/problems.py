@@ -7,9 +7,12 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memforest.app.problems import ASGIApp, Message, Receive, Scope, Send, error_response, problem_response
+from memforest.db.lock_wait import LOCK_NOT_AVAILABLE
 from memforest.errors import DatabaseUnavailableError, MemForestError, public_reason
 
 log = logging.getLogger(__name__)
@@ -55,6 +58,17 @@ def _http_error(_: Request, exc: Exception) -> Response:
     return problem_response(exc.status_code, slug, str(exc.detail), headers=dict(exc.headers or {}) or None)
 
 
+def _database_busy(_: Request, exc: Exception) -> Response:
+    """A request that found no free pooled connection within the pool's wait, or waited for a lock
+    past its ``lock_timeout``: the database is busy, not broken; 503 with ``Retry-After``. Any other
+    driver error is unexpected (500)."""
+    if isinstance(exc, DBAPIError) and str(getattr(exc.orig, "sqlstate", "")) != LOCK_NOT_AVAILABLE:
+        raise exc  # (to the handler of unexpected errors)
+    what = "no free database connection" if isinstance(exc, PoolTimeout) else "a lock wait timed out"
+    log.warning("request refused, database busy: %s", what)
+    return error_response(DatabaseUnavailableError("the database is busy; retry shortly"))
+
+
 def _unexpected(_: Request, exc: Exception) -> Response:
     log.exception("unhandled error", exc_info=exc)
     return problem_response(500, "internal", "internal server error")
@@ -65,6 +79,8 @@ def install_problem_handlers(app: FastAPI) -> None:
     app.add_exception_handler(MemForestError, _memforest_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(PoolTimeout, _database_busy)
+    app.add_exception_handler(DBAPIError, _database_busy)
     app.add_exception_handler(Exception, _unexpected)
 
 
