@@ -16,6 +16,7 @@ from memforest.db.engine import Database
 from memforest.errors import AuthenticationError, ConfigurationError, InputError
 from memforest.logs import bind
 from memforest.settings import Settings
+from memforest.store.sql import Conn
 from memforest.store.tenants import key_by_hash
 
 KEY_PREFIX = "mf_"
@@ -89,18 +90,54 @@ def bearer_token(header: str | None) -> str:
     return token
 
 
-@retry_if_cut
-async def authenticate(db: Database, admin_key: str, authorization: str | None) -> Principal:
-    """The caller of an ``Authorization`` header; AuthenticationError (401) for missing, malformed,
-    unknown or revoked keys. A tenant key binds its tenant to the log context of the request."""
-    token = bearer_token(authorization)
-    if hmac.compare_digest(token.encode("utf-8"), admin_key.encode("utf-8")):
-        return Principal(tenant_id=None, scopes=frozenset(SCOPES), is_admin=True)
-    if not token.startswith(KEY_PREFIX) or len(token) > MAX_KEY_CHARS:
-        raise AuthenticationError("invalid API key")
-    async with db.system() as conn:
-        key = await key_by_hash(conn, hash_key(token))
+def is_admin_key(token: str, admin_key: str) -> bool:
+    """Whether ``token`` is the server's admin key (compared in constant time)."""
+    return hmac.compare_digest(token.encode("utf-8"), admin_key.encode("utf-8"))
+
+
+def could_be_tenant_key(token: str) -> bool:
+    """Whether ``token`` has a tenant key's shape (anything else is refused without a lookup)."""
+    return token.startswith(KEY_PREFIX) and len(token) <= MAX_KEY_CHARS
+
+
+@dataclass(frozen=True, slots=True)
+class KeyCheck:
+    """A tenant key looked up earlier in the same request (by the limiter, before the body is
+    read), for authentication to reuse: one key lookup per request. ``principal`` None: the key is
+    unknown or revoked."""
+
+    key_hash: str
+    principal: Principal | None
+
+
+async def lookup_key(conn: Conn, key_hash: str) -> Principal | None:
+    """The principal of the live tenant key stored under ``key_hash`` (a system connection), or
+    None for an unknown or revoked key."""
+    key = await key_by_hash(conn, key_hash)
     if key is None or key.revoked_at is not None:
-        raise AuthenticationError("invalid or revoked API key")
-    bind(tenant_id=key.tenant_id)  # log context: the access line and any log of this request carry it
+        return None
     return Principal(tenant_id=key.tenant_id, scopes=frozenset(key.scopes), key_id=key.key_id)
+
+
+@retry_if_cut
+async def authenticate(
+    db: Database, admin_key: str, authorization: str | None, *, checked: KeyCheck | None = None
+) -> Principal:
+    """The caller of an ``Authorization`` header; AuthenticationError (401) for missing, malformed,
+    unknown or revoked keys. ``checked``: this request's own lookup of the same key, used instead of
+    looking it up again. A tenant key binds its tenant to the log context of the request."""
+    token = bearer_token(authorization)
+    if is_admin_key(token, admin_key):
+        return Principal(tenant_id=None, scopes=frozenset(SCOPES), is_admin=True)
+    if not could_be_tenant_key(token):
+        raise AuthenticationError("invalid API key")
+    key_hash = hash_key(token)
+    if checked is not None and checked.key_hash == key_hash:
+        principal = checked.principal
+    else:
+        async with db.system() as conn:
+            principal = await lookup_key(conn, key_hash)
+    if principal is None:
+        raise AuthenticationError("invalid or revoked API key")
+    bind(tenant_id=principal.tenant_id)  # log context: the access line and any log of this request carry it
+    return principal
