@@ -12,6 +12,7 @@ import threading
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 from urllib.parse import quote
 
@@ -115,11 +116,16 @@ def write_tuning(pgdata: Path, shared_buffers: str) -> None:
             fh.write(f"\n{_INCLUDE}\n")
 
 
-def _interrupt(signum: int, _frame: object) -> None:
-    """A termination signal handled as Ctrl-C is: KeyboardInterrupt, so ``finally`` blocks and exit
-    hooks run (pgserver's stops the server) and asyncio, the CLI and pytest all stop in order. A
-    second one takes the default action again (ends the process at once)."""
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    """A termination signal handled as Ctrl-C is: by the SIGINT handler in place (``asyncio.run``'s
+    cancels the main task, then raises KeyboardInterrupt; Python's own raises it at once), else
+    KeyboardInterrupt. ``finally`` blocks and exit hooks run (pgserver's stops the server). A second
+    signal takes the default action again (ends the process at once)."""
     signal.signal(signum, signal.SIG_DFL)
+    on_sigint = signal.getsignal(signal.SIGINT)
+    if callable(on_sigint) and on_sigint is not _interrupt:
+        on_sigint(signal.SIGINT, frame)
+        return
     raise KeyboardInterrupt
 
 
