@@ -108,7 +108,7 @@ async def test_an_error_inside_rolls_back_and_the_connection_comes_back_clean(
     for _ in range(3):
         with pytest.raises(DBAPIError):
             async with one_connection.reading(a) as conn:
-                await scalar(conn, "SELECT 1 / 0")
+                await scalar(conn, "SELECT * FROM no_such_table")  # (class 22 would be InputError)
         with pytest.raises(RuntimeError):
             async with one_connection.reading(a) as conn:
                 await scalar(conn, "SELECT 1")
