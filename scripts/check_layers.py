@@ -44,7 +44,9 @@ MAX_LINES = 500
 
 # Top-level module or package of memforest -> layer; an import may point only to the same or a lower layer.
 LAYERS: dict[str, int] = {
-    **dict.fromkeys(("domain", "errors", "settings", "rules", "attributes", "schemas", "logs", "timefmt"), 0),
+    **dict.fromkeys(
+        ("domain", "errors", "settings", "rules", "attributes", "schemas", "logs", "timefmt", "tracing"), 0
+    ),
     **dict.fromkeys(("db", "store", "text", "formats", "memtree"), 1),
     "backends": 2,
     **dict.fromkeys(("pipeline", "retrieval", "lifecycle"), 3),

@@ -37,7 +37,9 @@ from prometheus_client import (
     generate_latest,
 )
 
+from memforest import tracing
 from memforest.api.openapi import PlainTextResponse, problems
+from memforest.api.traces import RequestSpanMiddleware
 from memforest.app.ops import read_queue_snapshot
 from memforest.app.problems import ASGIApp, Message, Receive, Scope, Send, problem_response
 from memforest.backends.base import MODEL_OBSERVERS
@@ -358,11 +360,17 @@ async def get_metrics(request: Request) -> Response:
 
 
 def install_observability(app: FastAPI) -> AppMetrics:
-    """Give ``app`` its metrics registry, the request telemetry middleware (outermost) and ``/metrics``.
-    ConfigurationError when ``api.host`` is beyond loopback and no metrics key is set."""
+    """Give ``app`` its metrics registry, the request telemetry middleware (outermost), request spans
+    when tracing is on, and ``/metrics``. ConfigurationError when ``api.host`` is beyond loopback and
+    no metrics key is set."""
     require_metrics_key(app.state.settings)
     metrics = AppMetrics()
     app.state.metrics = metrics
-    app.add_middleware(RequestTelemetryMiddleware, metrics=metrics, templates=TemplateMatcher(app))
+    templates = TemplateMatcher(app)
+    if tracing.configure():  # OTEL_TRACES_EXPORTER, read once per process: request spans, inside the line below
+        app.add_middleware(
+            RequestSpanMiddleware, route_of=lambda scope: route_template(scope, templates), method_of=normalize_method
+        )
+    app.add_middleware(RequestTelemetryMiddleware, metrics=metrics, templates=templates)
     app.include_router(metrics_router)
     return metrics

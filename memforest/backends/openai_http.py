@@ -31,6 +31,7 @@ from typing import Any, Generic, Self, TypeVar
 import httpx
 from pydantic import BaseModel, ValidationError
 
+from memforest import tracing
 from memforest.backends.base import MODEL_OBSERVERS, ModelT, UsageLedger
 from memforest.backends.http_slots import ClientSlots
 from memforest.errors import ModelBackendError, ModelOutputError
@@ -311,26 +312,26 @@ class _HTTPBackend:
     ) -> T:
         """POST ``payload`` and ``parse`` the answer, retrying per the policy (an unusable answer is
         retried too); then account the call with the token counts of the answer's ``usage`` (a count
-        the server does not report is 0)."""
+        the server does not report is 0). A tracing span (``chat <model>`` / ``embeddings <model>``)
+        carries the counts and the prompt-cache hit, never the texts."""
 
         async def attempt() -> tuple[T, Any]:
             body = await self._post(path, payload, what)
             return parse(body), body.get("usage") if isinstance(body, dict) else None
 
-        outcome = await _call_with_retries(
-            attempt, policy=self._policy, rng=self._rng, what=what, stage=stage, ledger=ledger, backend=self.name
-        )
-        value, usage = outcome.value
+        operation = "chat" if path == "/chat/completions" else "embeddings"
+        with tracing.model_span(operation, self.name, stage):
+            outcome = await _call_with_retries(
+                attempt, policy=self._policy, rng=self._rng, what=what, stage=stage, ledger=ledger, backend=self.name
+            )
+            value, usage = outcome.value
+            prompt, completion = _int_field(usage, "prompt_tokens"), _int_field(usage, "completion_tokens")
+            cached = _int_field(usage, "prompt_tokens_details", "cached_tokens")
+            tracing.model_usage(prompt, completion, cached, outcome.retries)
         _account(
-            ledger,
-            stage,
-            self.name,
-            retries=outcome.retries,
-            prompt_tokens=_int_field(usage, "prompt_tokens"),
-            completion_tokens=_int_field(usage, "completion_tokens"),
-            cached_prompt_tokens=_int_field(usage, "prompt_tokens_details", "cached_tokens"),
-            latency_s=outcome.latency_s,
-        )
+            ledger, stage, self.name, retries=outcome.retries, prompt_tokens=prompt, completion_tokens=completion,
+            cached_prompt_tokens=cached, latency_s=outcome.latency_s,
+        )  # fmt: skip
         return value
 
     async def ping(self) -> bool:

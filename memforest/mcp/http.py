@@ -26,6 +26,7 @@ from memforest.app.problems import Message, Receive, Scope, Send, error_response
 from memforest.errors import AuthenticationError, MemForestError, PermissionDeniedError
 from memforest.mcp.server import Caller, build_server
 from memforest.mcp.tools import Services
+from memforest.mcp.traces import trace_tool_calls
 from memforest.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,10 @@ class McpHttp:
     """The ``/mcp`` route and the lifetime of its session manager (run from the app's lifespan)."""
 
     def __init__(self, settings: Settings) -> None:
-        self.server = build_server(HttpBinding(), http=True, max_body_bytes=settings.api.max_body_bytes)
+        self.server = trace_tool_calls(
+            build_server(HttpBinding(), http=True, max_body_bytes=settings.api.max_body_bytes),
+            principal_key=PRINCIPAL_SCOPE_KEY,
+        )
         self.server.streamable_http_app()  # creates the session manager with the server's settings
         self.manager = self.server.session_manager
 

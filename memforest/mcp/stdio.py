@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import anyio
 from mcp.server.stdio import stdio_server
 
+from memforest import tracing
 from memforest.app.auth import local_principal
 from memforest.app.jobs import running_worker
 from memforest.app.tenants import local_forest
@@ -22,6 +23,7 @@ from memforest.backends.factory import build_backends
 from memforest.db.runtime import open_database
 from memforest.mcp.server import LocalBinding, build_server
 from memforest.mcp.tools import Services
+from memforest.mcp.traces import trace_tool_calls
 from memforest.settings import Settings
 
 
@@ -40,13 +42,15 @@ def protocol_stdout() -> Iterator[io.TextIOWrapper]:
 
 async def serve_stdio(settings: Settings, *, tenant: str, forest: str, worker: bool = True) -> None:
     """Serve MCP on stdin/stdout until the client closes stdin."""
+    tracing.configure()  # OTEL_TRACES_EXPORTER, read once per process (the console exporter writes to stderr)
     with protocol_stdout() as out:
         backends = build_backends(settings)
         try:
             async with open_database(settings) as db:
                 tenant_id = (await local_forest(db, tenant, forest)).tenant_id
                 principal = local_principal(tenant_id)
-                server = build_server(LocalBinding(Services(db, settings, backends), principal, default_forest=forest))
+                binding = LocalBinding(Services(db, settings, backends), principal, default_forest=forest)
+                server = trace_tool_calls(build_server(binding), tenant_id=tenant_id)
                 async with (
                     running_worker(db, settings, backends, tenant_id=tenant_id, enabled=worker),
                     stdio_server(stdout=anyio.wrap_file(out)) as (read_stream, write_stream),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from memforest import tracing
 from memforest.domain import Forest, SessionInput, TreeKind
 from memforest.errors import ConflictError
 from memforest.formats.cells import chunk_turns, session_content_hash
@@ -73,7 +74,17 @@ async def accept_session(
     fanout: int,
     idempotency_key: str | None = None,
 ) -> AcceptResult:
-    """Store ``session`` (idempotent on forest + session id + content) inside the caller's transaction."""
+    """Store ``session`` (idempotent on forest + session id + content) inside the caller's transaction,
+    as the write path's ``accept`` stage (a tracing span)."""
+    with tracing.span("accept", stage="accept", tenant_id=forest.tenant_id):
+        result = await _accept(conn, forest, session, cell_turns, fanout, idempotency_key)
+        tracing.annotate(created=result.created, turns=result.turns, cells=result.cells)
+        return result
+
+
+async def _accept(
+    conn: Conn, forest: Forest, session: SessionInput, cell_turns: int, fanout: int, idempotency_key: str | None
+) -> AcceptResult:
     tenant_id = forest.tenant_id
     await lock_forest(conn, tenant_id, forest.forest_id, "sessions")
     content_hash = session_content_hash(session)
@@ -110,7 +121,7 @@ async def accept_session(
         tenant_id,
         forest.forest_id,
         "ingest",
-        {"session_id": session_id},
+        {"session_id": session_id, **tracing.carrier()},  # the job continues this request's trace
         idempotency_key=idempotency_key,
         request_hash=content_hash,
     )

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from memforest import tracing
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
@@ -201,9 +202,10 @@ async def commit_candidates(
         turn_ids = tuple(cell.turn_ids[s] for s in cand.source_turn_seqs if s in cell.turn_ids)
         source = SourceRef(session_id, cell.cell_id, turn_ids or tuple(cell.turn_ids.values()), said_at=cell.view.t_end)
         items.append((cand, embeddings[(cell.cell_id, i)], source))
-    outcomes = await canonicalize_many(
-        conn, tenant_id, forest_id, items, near_threshold=settings.pipeline.near_duplicate_threshold
-    )
+    with tracing.span("canonicalise", stage="canonicalise", candidates=len(items)):
+        outcomes = await canonicalize_many(
+            conn, tenant_id, forest_id, items, near_threshold=settings.pipeline.near_duplicate_threshold
+        )
     new: list[FactForRouting] = []
     for (cand, emb, _), outcome in zip(items, outcomes, strict=True):
         counts.candidates += 1
@@ -279,10 +281,11 @@ async def run_coalesced_refresh(
 ) -> IngestCounts:
     """The refresh job: every dirty node of the forest, all levels, bottom-up."""
     t0 = time.perf_counter()
-    refreshed = await refresh_forest(
-        db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
-        concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
-    )  # fmt: skip
+    with tracing.span("refresh", stage="refresh"):
+        refreshed = await refresh_forest(
+            db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
+            concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
+        )  # fmt: skip
     wall = time.perf_counter() - t0
     counts = IngestCounts(stage_wall_s={"refresh_wait": refreshed.lock_wait_s, "refresh": wall - refreshed.lock_wait_s})
     counts.add_refresh(refreshed)
@@ -296,9 +299,11 @@ async def run_ingest(
     counts = IngestCounts(sessions=1)
     t0 = time.perf_counter()
     forest_id, work, speakers = await load_session_cells(db, tenant_id, session_id)
-    await _extract_all(work, backends, settings, ledger)
+    with tracing.span("extract", stage="extract", cells=len(work)):
+        await _extract_all(work, backends, settings, ledger)
     t1 = time.perf_counter()
-    embeddings = await embed_candidates(work, backends, ledger)
+    with tracing.span("embed", stage="embed"):
+        embeddings = await embed_candidates(work, backends, ledger)
     t2 = time.perf_counter()
     release_slot()  # extraction and embedding are done: the worker may start the next job (worker.commit_overlap)
     await wait_for_older_commits(db, tenant_id, forest_id, session_id, settings.pipeline.commit_order_wait_s)
@@ -318,11 +323,12 @@ async def run_ingest(
     # either (that one takes its dirty leaves over, and the worker goes on to the next session).
     eager = settings.pipeline.refresh_eager_max_level
     burst = more_coming and settings.pipeline.burst_refresh_handoff
-    refreshed: RefreshStats = await refresh_forest(
-        db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
-        concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
-        max_level=(0 if burst else eager) if coalesced(settings) else None, hand_off=burst,
-    )  # fmt: skip
+    with tracing.span("refresh", stage="refresh"):
+        refreshed: RefreshStats = await refresh_forest(
+            db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
+            concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
+            max_level=(0 if burst else eager) if coalesced(settings) else None, hand_off=burst,
+        )  # fmt: skip
     t4 = time.perf_counter()
     counts.add_refresh(refreshed)
     counts.stage_wall_s = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from memforest import tracing
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
@@ -18,8 +19,17 @@ from memforest.settings import Settings
 async def run_ingest_job(
     db: Database, settings: Settings, backends: Backends, job: Job, ledger: UsageLedger
 ) -> JobResult:
-    """Extract, embed and commit the job's session."""
-    counts, errors = await run_ingest(db, settings, backends, job.tenant_id, int(job.payload["session_id"]), ledger)
+    """Extract, embed and commit the job's session, in a span that continues the trace of the
+    request that queued the job."""
+    with tracing.continued(
+        "job ingest",
+        job.payload.get(tracing.TRACEPARENT),
+        tenant_id=job.tenant_id,
+        job_id=job.job_id,
+        job_kind=job.kind,
+    ):
+        counts, errors = await run_ingest(db, settings, backends, job.tenant_id, int(job.payload["session_id"]), ledger)
+        tracing.annotate(facts_new=counts.facts_new, cells_failed=counts.cells_failed)
     return counts.as_dict(), errors
 
 
@@ -29,7 +39,8 @@ async def run_refresh_job(
     """Refresh the forest's dirty nodes, then give a forest that outgrew scans its own indexes."""
     if job.forest_id is None:
         return {}, [{"error": "a refresh job needs a forest"}]
-    counts = await run_coalesced_refresh(db, settings, backends, job.tenant_id, int(job.forest_id), ledger)
+    with tracing.continued("job refresh", None, tenant_id=job.tenant_id, job_id=job.job_id, job_kind=job.kind):
+        counts = await run_coalesced_refresh(db, settings, backends, job.tenant_id, int(job.forest_id), ledger)
     result: dict[str, Any] = {**counts.as_dict(), "commits": int(job.payload.get("commits", 0))}
     # a forest that outgrew scans gets its own HNSW and GIN indexes (ADR 0024)
     indexes = await ensure_forest_indexes(db, settings, job.tenant_id, int(job.forest_id))

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from memforest import tracing
 from memforest.domain import TreeKind
 from memforest.memtree.model import InsertStats, LeafSpec, TreeRef
 from memforest.pipeline.route_scenes import Cluster, SceneBatch
@@ -107,10 +108,12 @@ class Router:
         outer = self._pending
         self._pending = [] if outer is None else outer
         try:
-            for start in range(0, len(facts), ROUTE_BATCH):
-                await self._route_batch(facts[start : start + ROUTE_BATCH], link_entities=True)
+            with tracing.span("route", stage="route", facts=len(facts)):
+                for start in range(0, len(facts), ROUTE_BATCH):
+                    await self._route_batch(facts[start : start + ROUTE_BATCH], link_entities=True)
             if outer is None and self._pending:
-                await insert_leaves(self.conn, self.tenant_id, self._pending, self.insert_stats)
+                with tracing.span("insert", stage="insert", leaves=len(self._pending)):
+                    await insert_leaves(self.conn, self.tenant_id, self._pending, self.insert_stats)
         finally:
             self._pending = outer
 

@@ -1,10 +1,13 @@
-"""The read path's stage timings: one small recorder, the place tracing spans will hook into."""
+"""The read path's stage timings: one small recorder, which also opens a tracing span per stage
+(:mod:`memforest.tracing`; nothing while tracing is off)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from memforest import tracing
 
 __all__ = ["Stages"]
 
@@ -19,10 +22,11 @@ class Stages:
 
     @contextmanager
     def timed(self, name: str) -> Iterator[None]:
-        """Time the block as stage ``name``."""
+        """Time the block as stage ``name``, inside a span of that name when tracing is on."""
         t0 = time.perf_counter()
         try:
-            yield
+            with tracing.span(name, stage=name):
+                yield
         finally:
             self._ms[name] = round(self._ms.get(name, 0.0) + (time.perf_counter() - t0) * 1000.0, 3)
 
