@@ -13,6 +13,7 @@ from typing import Protocol
 from fastapi import FastAPI
 
 from memforest.api import browse_routes, lifecycle_routes, remat_routes, transfer_routes, webhook_routes
+from memforest.api.docs_page import install_docs
 from memforest.api.health import health_router
 from memforest.api.limits import install_limits
 from memforest.api.metrics import install_observability
@@ -68,6 +69,8 @@ def create_api_app(
         summary="Long-term memory for agents: time-aware memory trees per tenant.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # install_docs: Swagger UI from bundled assets, no CDN
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.admin_key = admin_key
@@ -84,6 +87,7 @@ def create_api_app(
     for extension in extensions:
         extension.mount(app)
 
+    install_docs(app)  # /docs
     app.include_router(health_router)  # /healthz, /readyz
     install_observability(app)  # last, so its middleware is outermost; adds /metrics
     return app
