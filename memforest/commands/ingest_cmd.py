@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
+from memforest import tracing
 from memforest.app import forests
 from memforest.app.jobs import run_worker
 from memforest.app.sessions import IngestReport, ingest_sessions
@@ -219,6 +220,7 @@ async def stats(args: argparse.Namespace, settings: Settings) -> int:
 async def worker(args: argparse.Namespace, settings: Settings) -> int:
     """Run jobs until interrupted (or until the queue is empty with --until-idle)."""
     configure_logging(settings.log_format)  # JSON lines by default, each with its job's context (ADR 0010)
+    tracing.configure()  # OTEL_TRACES_EXPORTER: a job's spans continue the trace of the request that queued it
     async with open_database(settings, wait_s=max(0.0, args.wait_for_database)) as db:
         backends = build_backends(settings)
         try:  # a long-running worker also delivers the webhook outbox
