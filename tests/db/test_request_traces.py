@@ -8,6 +8,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from support import ADMIN_KEY, admin_settings, app_client, session_body, tenant_key
 
 from memforest import tracing
@@ -15,11 +18,6 @@ from memforest.app.jobs import run_worker
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.settings import Settings
-
-pytest.importorskip("opentelemetry.sdk", reason="the otel extra (part of the dev install)")
-from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 TURNS = ("I moved to Lisbon last spring with my cat Biscuit.", "Nice, how do you like Lisbon so far?")
 QUESTION = "Where did alice move with her cat?"

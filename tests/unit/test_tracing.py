@@ -11,6 +11,9 @@ from typing import Any
 
 import httpx
 import pytest
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from pydantic import BaseModel
 
 from memforest import tracing
@@ -18,11 +21,6 @@ from memforest.backends.openai_http import OpenAIChatModel, OpenAIEmbedder
 from memforest.errors import ConfigurationError
 from memforest.retrieval.stages import Stages
 from memforest.settings import EmbeddingSettings, LLMSettings
-
-pytest.importorskip("opentelemetry.sdk", reason="the otel extra (part of the dev install)")
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 
 @pytest.fixture
