@@ -19,7 +19,9 @@ The W3C ``traceparent`` of the span current when a job is queued travels in the 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
+import re
 import sys
 import uuid
 from collections.abc import Iterator, Mapping
@@ -40,6 +42,7 @@ __all__ = [
     "model_usage",
     "server_span",
     "span",
+    "statement",
 ]
 
 TRACEPARENT = "traceparent"
@@ -158,6 +161,30 @@ def span(name: str, **attributes: AttrValue | None) -> contextlib.AbstractContex
     from opentelemetry.trace import SpanKind
 
     return _span(name, SpanKind.INTERNAL, None, _attributes(attributes))
+
+
+_COMMENT_RE = re.compile(r"--[^\n]*")
+_TABLE_RE = re.compile(r"\b(?:FROM|INTO|UPDATE|JOIN)\s+([A-Za-z_][A-Za-z0-9_.]*)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=2048)
+def _summary(sql: str) -> tuple[str, str | None]:
+    """A statement's operation (its first keyword) and first table: identifiers only, no values."""
+    code = _COMMENT_RE.sub(" ", sql)
+    words = code.split(None, 1)
+    operation = words[0].upper() if words and words[0].isalpha() else "SQL"
+    table = _TABLE_RE.search(code)
+    return operation, table.group(1) if table else None
+
+
+def statement(sql: str) -> contextlib.AbstractContextManager[Any]:
+    """A span for one database statement, named by its operation and first table
+    (``SELECT facts``); never the parameters."""
+    if _tracer is None:
+        return _NOOP
+    operation, table = _summary(sql)
+    attributes = {"db.system.name": "postgresql", "db.operation.name": operation, "db.collection.name": table}
+    return span(f"{operation} {table}" if table else operation, **attributes)
 
 
 def annotate(**attributes: AttrValue | None) -> None:

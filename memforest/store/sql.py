@@ -15,6 +15,7 @@ from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from memforest import tracing
 from memforest.db.failures import broken_connection, raw_connection
 
 Row = dict[str, Any]
@@ -85,7 +86,8 @@ async def fetch_rows(conn: AsyncConnection, sql: str, params: Mapping[str, Any] 
 
 async def _sqlalchemy_fetch(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None) -> list[Row]:
     """The rows of ``sql`` through SQLAlchemy (no transaction open yet: it opens one) as dicts."""
-    result = await conn.execute(text(sql), dict(params or {}))
+    with tracing.statement(sql):
+        result = await conn.execute(text(sql), dict(params or {}))
     # zip with the keys read once: ``dict(row_mapping)`` rebuilt the key view for every row
     keys = tuple(result.keys())
     return [dict(zip(keys, r, strict=True)) for r in result]
@@ -102,7 +104,8 @@ async def _driver_fetch(conn: AsyncConnection, sql: str, params: Mapping[str, An
     values = params or {}
     adapted = fairy.dbapi_connection  # (None once invalidated: kept for the error's translation)
     try:
-        return await driver.fetch(statement, *[values[n] for n in names])  # type: ignore[no-any-return]
+        with tracing.statement(sql):
+            return await driver.fetch(statement, *[values[n] for n in names])  # type: ignore[no-any-return]
     except Exception as exc:
         broken = broken_connection(exc)
         if broken:
@@ -137,7 +140,8 @@ async def scalar(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | No
     if await _in_reading(conn):
         records = await _driver_fetch(conn, sql, params) or []
         return records[0][0] if records else None
-    result = await conn.execute(text(sql), dict(params or {}))
+    with tracing.statement(sql):
+        result = await conn.execute(text(sql), dict(params or {}))
     return result.scalar()
 
 
@@ -146,7 +150,8 @@ async def execute(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | N
     the rows it returned)."""
     if await _in_reading(conn):
         return len(await _driver_fetch(conn, sql, params) or [])  # (read-only: a SELECT's rows)
-    result = await conn.execute(text(sql), dict(params or {}))
+    with tracing.statement(sql):
+        result = await conn.execute(text(sql), dict(params or {}))
     return int(result.rowcount or 0)
 
 
@@ -162,7 +167,8 @@ async def _in_reading(conn: AsyncConnection) -> bool:
 
 async def execute_many(conn: AsyncConnection, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
     """Run a statement once per parameter row (the driver's executemany)."""
-    await conn.execute(text(sql), [dict(r) for r in rows])
+    with tracing.statement(sql):
+        await conn.execute(text(sql), [dict(r) for r in rows])
 
 
 ForestLockPart = Literal["all", "sessions", "graph"]

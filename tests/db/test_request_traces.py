@@ -88,6 +88,10 @@ async def test_query_and_ingest_traces(settings: Settings, db: Database, spans: 
     stages = {c.name for c in children(read, request)}
     assert stages >= READ_STAGES, stages
     assert {sp.context.trace_id for sp in read} == {request.context.trace_id}
+    statements = [sp for sp in read if (sp.attributes or {}).get("db.system.name") == "postgresql"]
+    stage_ids = {sp.context.span_id for sp in read if sp.name in READ_STAGES | {"forest"}}
+    assert any(sp.parent is not None and sp.parent.span_id in stage_ids for sp in statements)
+    assert all(sp.name.split()[0] in {"SELECT", "WITH", "SET"} for sp in statements), [sp.name for sp in statements]
 
     # the ingest: the POST's accept span queues the job; the job's span continues that trace
     post = one(ingest, "POST /v1/forests/{forest}/sessions")

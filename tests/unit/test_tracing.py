@@ -123,6 +123,24 @@ def test_carried_context_continues_the_trace(spans: InMemorySpanExporter) -> Non
     assert all(s.parent is None and s.context.trace_id != accept.context.trace_id for s in fresh)
 
 
+@pytest.mark.parametrize(
+    ("sql", "name"),
+    [
+        ("-- name: recall\nSELECT f.fact_id FROM facts f JOIN trees t ON true WHERE f.text = :q", "SELECT facts"),
+        ("INSERT INTO jobs (tenant_id, payload) VALUES (:t, CAST(:p AS jsonb))", "INSERT jobs"),
+        ("WITH c AS (SELECT 1 FROM tree_nodes) UPDATE trees SET n = 1", "WITH tree_nodes"),
+        ("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))", "SELECT"),
+    ],
+)
+def test_statement_spans_name_operation_and_table(spans: InMemorySpanExporter, sql: str, name: str) -> None:
+    with tracing.statement(sql):
+        pass
+    (span,) = spans.get_finished_spans()
+    assert span.name == name
+    assert (span.attributes or {})["db.system.name"] == "postgresql"
+    assert ":q" not in str(span.attributes) and ":p" not in str(span.attributes)
+
+
 def test_failed_span_records_the_class_not_the_message(spans: InMemorySpanExporter) -> None:
     with pytest.raises(ValueError), tracing.span("extract"):
         raise ValueError("I moved to Lisbon")
