@@ -12,7 +12,7 @@ from typing import Protocol
 
 from fastapi import FastAPI
 
-from memforest.api import browse_routes, lifecycle_routes, remat_routes, transfer_routes, webhook_routes
+from memforest.api import browse_routes, lifecycle_routes, quota_routes, remat_routes, transfer_routes, webhook_routes
 from memforest.api.docs_page import install_docs
 from memforest.api.health import health_router
 from memforest.api.limits import install_limits
@@ -84,6 +84,7 @@ def create_api_app(
     app.include_router(lifecycle_routes.router)
     app.include_router(transfer_routes.router)
     app.include_router(webhook_routes.router)
+    app.include_router(quota_routes.router)  # /v1/admin/tenants/{id}/quotas
     for extension in extensions:
         extension.mount(app)
 

@@ -31,4 +31,6 @@ JOB_KIND = REMAT_KIND
 async def post_rematerialize(forest: str, body: RematIn, request: Request, caller: Writer) -> dict[str, Any]:
     """Queue a re-materialisation of the forest's derived artifacts (no extraction is replayed)."""
     db: Database = request.app.state.db
-    return await queue_rematerialize(db, caller.tenant_id, forest, body.model_dump())
+    return await queue_rematerialize(
+        db, caller.tenant_id, forest, body.model_dump(), settings=request.app.state.settings
+    )

@@ -122,7 +122,7 @@ async def delete_key(tenant_id: str, key_id: str, request: Request, _: Admin) ->
 )
 async def post_forest(body: ForestIn, request: Request, caller: Writer) -> dict[str, Any]:
     """Create a forest (409 when the name is taken)."""
-    return await forests.create_forest(_db(request), caller.tenant_id, body.name)
+    return await forests.create_forest(_db(request), caller.tenant_id, body.name, settings=_settings(request))
 
 
 @tenant_router.get(

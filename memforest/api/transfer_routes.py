@@ -46,7 +46,8 @@ async def post_merge(forest: str, body: MergeIn, request: Request, caller: Write
     """Queue a merge of forest ``from`` into ``forest`` (both of the caller's tenant; no extraction)."""
     if body.from_tenant is not None:
         raise PermissionDeniedError("a tenant key merges within its own tenant; cross-tenant merges need the admin key")
-    return await transfer.queue_merge(_db(request), caller.tenant_id, forest, body.from_)
+    settings: Settings = request.app.state.settings
+    return await transfer.queue_merge(_db(request), caller.tenant_id, forest, body.from_, settings=settings)
 
 
 @router.post(

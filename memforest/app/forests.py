@@ -5,10 +5,12 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from memforest.app.quotas import check_quotas
 from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.errors import ConflictError, InputError, NotFoundError
 from memforest.lifecycle.forget import forget_forest
+from memforest.settings import Settings
 from memforest.store import listing
 from memforest.store.check import CheckReport, check_forest
 from memforest.store.stats import forest_stats
@@ -17,12 +19,14 @@ from memforest.text.digits import decimal_int
 from memforest.timefmt import iso
 
 
-async def create_forest(db: Database, tenant_id: uuid.UUID, name: str) -> dict[str, Any]:
-    """Create a forest; ConflictError (409) when the name is taken."""
+async def create_forest(db: Database, tenant_id: uuid.UUID, name: str, *, settings: Settings) -> dict[str, Any]:
+    """Create a forest; ConflictError (409) when the name is taken, QuotaExceededError (409) when the
+    tenant has its ``max_forests``."""
     async with db.tenant(tenant_id) as conn:
         try:
             await get_forest(conn, tenant_id, name.strip())
         except NotFoundError:
+            await check_quotas(conn, settings, tenant_id, name, queues_job=False, adds_facts=False)
             forest = await ensure_forest(conn, tenant_id, name)
             return {"name": forest.name}
     raise ConflictError(f"forest {name.strip()!r} already exists")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from memforest.app.quotas import check_quotas
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.domain import Forest
@@ -64,7 +65,7 @@ def _check_actions(embeddings: bool, summaries: bool, rebuild_trees: bool, k: in
 
 
 async def queue_rematerialize(
-    db: Database, tenant_id: uuid.UUID, forest: str, request: dict[str, Any]
+    db: Database, tenant_id: uuid.UUID, forest: str, request: dict[str, Any], *, settings: Settings
 ) -> dict[str, Any]:
     """Queue a ``rematerialize`` job for the forest: ``request`` holds ``embeddings``, ``summaries``,
     ``rebuild_trees`` (at least one) and ``k`` (only with ``rebuild_trees``)."""
@@ -76,6 +77,7 @@ async def queue_rematerialize(
         raise NotFoundError(f"no forest named {forest!r}")
     async with db.tenant(tenant_id) as conn:
         f = await get_forest(conn, tenant_id, forest)
+        await check_quotas(conn, settings, tenant_id, None, adds_facts=False)  # 429 at max_queued_jobs
         job_id = await jobs.insert_job(conn, tenant_id, f.forest_id, REMAT_KIND, request)
     QUEUED.ring()
     return {"job_id": str(job_id), "kind": REMAT_KIND, "forest": f.name}

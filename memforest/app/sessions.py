@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from memforest.app.quotas import check_quotas
 from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.domain import SessionInput
@@ -63,6 +64,7 @@ async def add_session(
     session = session_from_json(body, settings, root=root)
     pipeline = settings.pipeline
     async with db.tenant(tenant_id) as conn:  # a reused Idempotency-Key is a ConflictError (store.jobs)
+        await check_quotas(conn, settings, tenant_id, forest)  # 429 / 409 naming the cap
         f = await ensure_forest(conn, tenant_id, forest)
         result = await accept_session(
             conn,

@@ -6,6 +6,7 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
+from memforest.app.quotas import check_quotas
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
@@ -46,13 +47,17 @@ def _merge_payload(src_tenant: uuid.UUID, src: Forest, dst: Forest) -> dict[str,
     return {"src_tenant": str(src_tenant), "src_forest": src.name, "dst_forest": dst.name}
 
 
-async def queue_merge(db: Database, tenant_id: uuid.UUID, forest: str, src_forest: str) -> dict[str, Any]:
-    """Queue a merge of ``src_forest`` into ``forest`` (both existing forests of the tenant)."""
+async def queue_merge(
+    db: Database, tenant_id: uuid.UUID, forest: str, src_forest: str, *, settings: Settings
+) -> dict[str, Any]:
+    """Queue a merge of ``src_forest`` into ``forest`` (both existing forests of the tenant), within
+    the tenant's quotas."""
     async with db.tenant(tenant_id) as conn:
         dst = await get_forest(conn, tenant_id, _name(forest))
         src = await get_forest(conn, tenant_id, _name(src_forest))
         if src.forest_id == dst.forest_id:
             raise InputError("cannot merge a forest into itself", location="from")
+        await check_quotas(conn, settings, tenant_id, dst.name)
         job_id = await jobs.insert_job(conn, tenant_id, dst.forest_id, "merge", _merge_payload(tenant_id, src, dst))
     QUEUED.ring()
     return {"job_id": str(job_id), "kind": "merge", "from": src.name, "forest": dst.name}
@@ -129,6 +134,8 @@ async def import_body(
     """Validate an export in full (InputError naming the line, nothing written), load it into a
     staging forest and queue the ``import`` job that merges it into ``forest`` (created when missing)."""
     name = _name(forest)
+    async with db.tenant(tenant_id) as conn:
+        await check_quotas(conn, settings, tenant_id, name)
     parsed = parse_export(body.split(b"\n"), source="body")
     staging = await load_staging(db, settings, tenant_id, parsed, name, enqueue_job=True)
     QUEUED.ring()

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from memforest.db.engine import Database
 from memforest.settings import Settings
 from memforest.store import forest_indexes as store
+from memforest.store import limits
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,7 @@ class IndexReport:
     rebuilt: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     skipped_busy: list[int] = field(default_factory=list)  # forests another builder was building
+    skipped_quota: list[int] = field(default_factory=list)  # large forests of a tenant at max_large_forests
 
 
 async def _build(db: Database, settings: Settings, forest_id: int, report: IndexReport) -> None:
@@ -75,6 +77,14 @@ async def ensure_forest_indexes(db: Database, settings: Settings, tenant_id: uui
         large = stale or await store.has_more_facts_than(
             conn, tenant_id, forest_id, settings.retrieval.exact_scan_max_rows
         )
+        if large and all(valid is None for valid in state.values()):  # a new large forest: within the quota
+            cap = (await limits.tenant_quotas(conn, tenant_id, settings.limits)).max_large_forests
+            if cap and await limits.large_forests(conn, tenant_id) >= cap:
+                log.warning(
+                    "forest %s gets no indexes of its own: its tenant is at max_large_forests (%s)", forest_id, cap
+                )
+                report.skipped_quota.append(forest_id)
+                return report
     if large:
         await _build(db, settings, forest_id, report)
     return report

@@ -31,7 +31,7 @@ from memforest.pipeline.commit_order import COMMITS
 from memforest.pipeline.job_bell import QUEUED
 from memforest.pipeline.slots import CURRENT_SLOT, JobSlot
 from memforest.settings import Settings
-from memforest.store import jobs
+from memforest.store import jobs, webhooks
 from memforest.store.sql import Conn
 
 log = logging.getLogger(__name__)
@@ -118,6 +118,17 @@ async def _prune_finished(db: Database, retention_s: float) -> int:
     total = 0
     while True:
         n = await _system(db, jobs.prune_finished, retention_s=retention_s, batch=PRUNE_BATCH)
+        total += n
+        if n < PRUNE_BATCH:
+            return total
+
+
+async def _prune_deliveries(db: Database, retention_s: float) -> int:
+    """Delete the delivered and failed webhook deliveries (all tenants) whose last attempt is more
+    than ``retention_s`` old, ``PRUNE_BATCH`` rows per short transaction. Returns how many went."""
+    total = 0
+    while True:
+        n = await _system(db, webhooks.prune_finished, retention_s=retention_s, batch=PRUNE_BATCH)
         total += n
         if n < PRUNE_BATCH:
             return total
@@ -226,6 +237,14 @@ async def run_worker(
             return
         if pruned:
             log.info("pruned %s job(s) finished more than %ss ago", pruned, settings.worker.job_retention_s)
+        keep = settings.limits.webhook_delivery_retention_s
+        try:
+            pruned = await _prune_deliveries(db, keep)
+        except Exception:  # the next round tries again
+            log.warning("pruning webhook deliveries failed", exc_info=True)
+            return
+        if pruned:
+            log.info("pruned %s webhook deliveries last attempted more than %ss ago", pruned, keep)
 
     async def sweep() -> None:
         nonlocal last_sweep

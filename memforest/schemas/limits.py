@@ -1,4 +1,5 @@
-"""A tenant's fairness limits (``/v1/admin/tenants/{tenant_id}/limits``, ADR 0019)."""
+"""A tenant's fairness limits (``/v1/admin/tenants/{tenant_id}/limits``, ADR 0019) and quotas
+(``/v1/admin/tenants/{tenant_id}/quotas``)."""
 
 from __future__ import annotations
 
@@ -31,3 +32,32 @@ class TenantLimits(WireModel):
     burst: int | None = None
     max_in_flight: int | None = None
     effective: EffectiveLimits
+
+
+class QuotasIn(BaseModel):
+    """``PUT /v1/admin/tenants/{tenant_id}/quotas``: a field left out or null is the server's default; 0 = no cap."""
+
+    max_queued_jobs: int | None = Field(default=None, ge=0, le=2_000_000_000)
+    max_facts: int | None = Field(default=None, ge=0, le=9_000_000_000_000_000_000)
+    max_forests: int | None = Field(default=None, ge=0, le=2_000_000_000)
+    max_large_forests: int | None = Field(default=None, ge=0, le=2_000_000_000)
+
+
+class EffectiveQuotas(WireModel):
+    """The quotas in force (0 = no cap)."""
+
+    max_queued_jobs: int
+    max_facts: int
+    max_forests: int
+    max_large_forests: int
+
+
+class TenantQuotas(WireModel):
+    """A tenant's stored quota overrides (null = the server's default) and the quotas in force."""
+
+    tenant: str
+    max_queued_jobs: int | None = None
+    max_facts: int | None = None
+    max_forests: int | None = None
+    max_large_forests: int | None = None
+    effective: EffectiveQuotas

@@ -128,3 +128,21 @@ async def mark_failed(
     params = {"t": tenant_id, "id": delivery_id, "st": status, "err": error[:500], "base": backoff_base_s,
               "cap": backoff_max_s, "window": retry_for_s}  # fmt: skip
     return str(await scalar(conn, _FAILED, params))
+
+
+# Delivered and failed deliveries whose last attempt is older than :keep (next_attempt_at is at most
+# a claim lease or a backoff after it), oldest rows first by the partial index (migration 0024).
+_PRUNE = """
+DELETE FROM webhook_deliveries d USING (
+    SELECT tenant_id, delivery_id FROM webhook_deliveries
+    WHERE state <> 'pending' AND next_attempt_at < now() - make_interval(secs => :keep)
+    LIMIT :batch FOR UPDATE SKIP LOCKED
+) old
+WHERE d.tenant_id = old.tenant_id AND d.delivery_id = old.delivery_id
+"""
+
+
+async def prune_finished(conn: Conn, *, retention_s: float, batch: int) -> int:
+    """Delete up to ``batch`` delivered or failed deliveries (all tenants) whose last attempt is more
+    than ``retention_s`` old (a system connection). Returns how many went."""
+    return await execute(conn, _PRUNE, {"keep": retention_s, "batch": batch})
