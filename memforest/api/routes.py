@@ -170,7 +170,8 @@ async def _accepted_or_job(request: Request, caller: Writer, accepted: dict[str,
     if wait > 0 and accepted.get("job_id"):
         job = await waiting.wait_for_job(_db(request), caller.tenant_id, accepted["job_id"], wait)
         if job is not None:
-            return JSONResponse(Job.model_validate(job).model_dump(mode="json", exclude_unset=True))
+            counts = {k: accepted[k] for k in ("kept", "skipped") if k in accepted}  # POST .../messages
+            return JSONResponse(Job.model_validate(job | counts).model_dump(mode="json", exclude_unset=True))
     return accepted
 
 

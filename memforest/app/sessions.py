@@ -83,24 +83,20 @@ async def add_session(
     }
 
 
-def messages_to_session(body: MessagesIn, *, now: datetime | None = None) -> dict[str, Any]:
-    """The native session JSON of an OpenAI ``messages`` list: one turn per message, spoken by its
-    ``name`` (else its role); a new session id and the current time unless given."""
-    turns: list[dict[str, Any]] = []
-    for i, m in enumerate(body.messages):
-        text = m.text().strip()
-        if not text:
-            raise InputError("message content must not be empty", location=f"messages.{i}.content")
-        turns.append({"speaker": m.name or m.role, "role": m.role, "text": text})
+def messages_to_session(body: MessagesIn, *, now: datetime | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The native session JSON of an OpenAI ``messages`` list (its turns by
+    :meth:`MessagesIn.transcript`; a new session id and the current time unless given), and the
+    counts ``{kept, skipped}`` the answer reports."""
+    transcript = body.transcript()
     when = body.time or now or datetime.now(UTC)
     session: dict[str, Any] = {
         "id": body.session_id or f"msg-{uuid.uuid4().hex}",
         "time": when.isoformat(),
-        "turns": turns,
+        "turns": transcript.turns,
     }
     if body.metadata:
         session["metadata"] = body.metadata
-    return session
+    return session, {"kept": len(transcript.turns), "skipped": transcript.skipped}
 
 
 async def add_messages(
@@ -113,7 +109,8 @@ async def add_messages(
     idempotency_key: str | None = None,
 ) -> dict[str, Any]:
     """Accept chat messages as one session of ``forest`` (created on the first write); as
-    :func:`add_session` otherwise."""
+    :func:`add_session` otherwise, with the counts of kept and skipped messages. When no message
+    is kept nothing is stored (``job_id`` null, ``created`` false)."""
     if idempotency_key is not None and (body.session_id is None or body.time is None):
         # A retry under the same key reuses the generated id and time, so it replays instead of conflicting.
         async with db.tenant(tenant_id) as conn:
@@ -122,5 +119,8 @@ async def add_messages(
             body = body.model_copy(
                 update={"session_id": body.session_id or str(prior["external_id"]), "time": body.time or prior["time"]}
             )
-    session = messages_to_session(body)
-    return await add_session(db, settings, tenant_id, forest, session, idempotency_key=idempotency_key)
+    session, counts = messages_to_session(body)
+    if not session["turns"]:  # nothing to remember (only prompts or tool calls): no session, no job
+        return {"job_id": None, "session_id": session["id"], "created": False} | counts
+    accepted = await add_session(db, settings, tenant_id, forest, session, idempotency_key=idempotency_key)
+    return accepted | counts

@@ -42,10 +42,9 @@ async def test_messages_become_a_session_and_wait_returns_the_job(worker_client:
     job = r.json()
     assert job["state"] == "succeeded" and job["kind"] == "ingest" and job["forest"] == "pets"
     got = (await c.get("/v1/forests/pets/sessions/chat-1", headers=h)).json()
-    assert [(t["speaker"], t["role"]) for t in got["turns"]] == [
-        ("system", "system"), ("Dana", "user"), ("assistant", "assistant")
-    ]  # fmt: skip
-    assert got["turns"][2]["text"] == "Congratulations on Rufus!"
+    assert [(t["speaker"], t["role"]) for t in got["turns"]] == [("Dana", "user"), ("assistant", "assistant")]
+    assert job["kept"] == 2 and job["skipped"] == {"system_prompt": 1}  # the system prompt is no turn
+    assert got["turns"][1]["text"] == "Congratulations on Rufus!"
     assert got["metadata"] == {"app": "x"} and got["time"].startswith("2024-05-01T10:00:00")
     # recallable on the next turn
     q = (await c.post("/v1/forests/pets/query", json={"query": "What is the dog called?"}, headers=h)).json()
@@ -76,7 +75,7 @@ async def test_messages_validation_idempotency_and_forest_reads(idle_client: htt
         {},
         {"messages": []},
         {"messages": [{"role": "robot", "content": "x"}]},
-        {"messages": [{"role": "user", "content": "   "}]},
+        {"messages": [{"role": "user", "content": "x", "speaker": "Dana"}]},
         {"messages": [{"role": "user", "content": "x"}], "extra": 1},
         {"messages": [{"role": "user", "content": "x"}], "time": "not a time"},
     ]
@@ -95,7 +94,7 @@ async def test_messages_validation_idempotency_and_forest_reads(idle_client: htt
     assert first.status_code == again.status_code == 202
     assert first.json()["job_id"] == again.json()["job_id"]
     assert first.json()["session_id"] == again.json()["session_id"] and again.json()["created"] is False
-    other = await c.post("/v1/forests/f/messages", json={"messages": MESSAGES[:1]}, headers=hk)
+    other = await c.post("/v1/forests/f/messages", json={"messages": MESSAGES[1:2]}, headers=hk)
     assert other.status_code == 409, other.text
     assert (await c.get("/v1/forests/f", headers=h)).json()["counts"]["sessions"] == 1
     assert (await c.get("/v1/forests/unknown/sessions", headers=h)).status_code == 404
