@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from memforest.schemas.base import WireModel
 
 
 class LimitsIn(BaseModel):
     """``PUT /v1/admin/tenants/{tenant_id}/limits``: a field left out or null is the server's default; 0 = no limit."""
+
+    model_config = ConfigDict(extra="forbid")
 
     rate_per_s: float | None = Field(default=None, ge=0, le=1_000_000)
     burst: int | None = Field(default=None, ge=0, le=1_000_000)
@@ -36,6 +38,8 @@ class TenantLimits(WireModel):
 
 class QuotasIn(BaseModel):
     """``PUT /v1/admin/tenants/{tenant_id}/quotas``: a field left out or null is the server's default; 0 = no cap."""
+
+    model_config = ConfigDict(extra="forbid")
 
     max_queued_jobs: int | None = Field(default=None, ge=0, le=2_000_000_000)
     max_facts: int | None = Field(default=None, ge=0, le=9_000_000_000_000_000_000)

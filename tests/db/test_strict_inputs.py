@@ -40,6 +40,9 @@ async def test_every_request_body_refuses_an_unknown_field(settings: Settings, d
             await c.post(f"/v1/tenants/{tid}/keys", json={"scopes": ["read"], "ttl": 5}, headers=ADMIN_AUTH), "ttl"
         )
         _names_field(await c.post("/v1/forests", json={"name": "f", "fanout": 8}, headers=h), "fanout")
+        for what, field in (("limits", "rate"), ("quotas", "max_sessions")):
+            r = await c.put(f"/v1/admin/tenants/{tid}/{what}", json={field: 1}, headers=ADMIN_AUTH)
+            _names_field(r, field)
         assert (await c.post("/v1/forests", json={"name": "f"}, headers=h)).status_code == 201
         posts: list[tuple[str, dict[str, Any], str]] = [
             ("/v1/forests/f/query", QUERY | {"user_id": "u1"}, "user_id"),
