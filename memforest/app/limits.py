@@ -2,8 +2,9 @@
 count of requests in flight, per tenant, in this process.
 
 A request is charged to the tenant of its bearer key (admin, unknown and missing keys are left to
-authentication). The key -> tenant lookup (with the tenant's limits: its own columns, else the
-settings' defaults) is cached for ``key_cache_s``, so a limited request costs no database work."""
+authentication and to the client address's bucket, ``memforest.app.key_checks``). The key -> tenant
+lookup (with the tenant's limits: its own columns, else the settings' defaults) is cached for
+``key_cache_s``, so a limited request costs no database work."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from memforest.app.auth import KEY_PREFIX, MAX_KEY_CHARS, hash_key
 from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
 from memforest.errors import NotFoundError
@@ -68,26 +68,18 @@ class Limiter:
     _buckets: dict[uuid.UUID, _Bucket] = field(default_factory=dict)
     _keys: dict[str, tuple[float, uuid.UUID, TenantLimits]] = field(default_factory=dict)
 
-    @retry_if_cut
-    async def tenant_of(self, db: Database, token: str) -> tuple[uuid.UUID, TenantLimits] | None:
-        """The tenant of a tenant key and its limits (cached), or None for anything else."""
-        if not token.startswith(KEY_PREFIX) or len(token) > MAX_KEY_CHARS:
+    def cached(self, key_hash: str) -> tuple[uuid.UUID, TenantLimits] | None:
+        """The tenant of a key and its limits from the cache (no database work), or None."""
+        hit = self._keys.get(key_hash)
+        if hit is None or hit[0] <= self.clock():
             return None
-        digest = hash_key(token)
-        now = self.clock()
-        hit = self._keys.get(digest)
-        if hit is not None and hit[0] > now:
-            return hit[1], hit[2]
-        async with db.system() as conn:
-            row = await store.limits_by_key_hash(conn, digest)
-        if row is None:
-            self._keys.pop(digest, None)
-            return None
-        found = (uuid.UUID(str(row["tenant_id"])), effective_limits(row, self.defaults))
-        if len(self._keys) >= MAX_CACHED_KEYS:
+        return hit[1], hit[2]
+
+    def remember(self, key_hash: str, tenant_id: uuid.UUID, limits: TenantLimits) -> None:
+        """Cache a key's tenant and limits, looked up elsewhere, for ``key_cache_s``."""
+        if key_hash not in self._keys and len(self._keys) >= MAX_CACHED_KEYS:
             self._keys.pop(next(iter(self._keys)))
-        self._keys[digest] = (now + self.defaults.key_cache_s, *found)
-        return found
+        self._keys[key_hash] = (self.clock() + self.defaults.key_cache_s, tenant_id, limits)
 
     def acquire(self, tenant_id: uuid.UUID, limits: TenantLimits) -> Refusal | None:
         """Take one request token and one in-flight slot of the tenant (release it with

@@ -57,12 +57,12 @@ async def test_the_admin_sets_a_tenants_own_limits(settings: Settings, db: Datab
         tid, h = await tenant_key(c, "t")
         r = await c.get(f"/v1/admin/tenants/{tid}/limits", headers=ADMIN_AUTH)
         assert r.status_code == 200 and r.json()["rate_per_s"] is None
-        assert r.json()["effective"] == {"rate_per_s": 50.0, "burst": 100, "max_in_flight": 16}
+        assert r.json()["effective"] == {"rate_per_s": 50.0, "burst": 100, "max_in_flight": 8}
         assert (await c.get("/v1/forests", headers=h)).status_code == 200  # the key's limits are now cached
         assert (await c.put(f"/v1/admin/tenants/{tid}/limits", json={}, headers=h)).status_code == 403
         r = await c.put(f"/v1/admin/tenants/{tid}/limits", json={"rate_per_s": 0.1, "burst": 1}, headers=ADMIN_AUTH)
         assert r.status_code == 200, r.text
-        assert r.json()["effective"] == {"rate_per_s": 0.1, "burst": 1, "max_in_flight": 16}
+        assert r.json()["effective"] == {"rate_per_s": 0.1, "burst": 1, "max_in_flight": 8}
         codes = [(await c.get("/v1/forests", headers=h)).status_code for _ in range(3)]
         assert codes.count(429) >= 2  # the new limits apply at once (the cached lookup was dropped)
         bad = await c.put(f"/v1/admin/tenants/{tid}/limits", json={"burst": -1}, headers=ADMIN_AUTH)
