@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -25,6 +25,10 @@ class DatabaseSettings(BaseModel):
     statement_timeout_ms: int = 60_000
     # a transaction left idle this long is ended by the server (its locks and pooled connection freed)
     idle_in_transaction_timeout_ms: int = Field(default=60_000, ge=0)
+    # a request's tenant transaction waits at most this long for a lock (a forest's lock held by a
+    # long merge, a row another request updates); past it the request answers 503 with Retry-After.
+    # Worker jobs wait without this bound. 0 = wait as long as the server's own lock_timeout says
+    request_lock_timeout_ms: int = Field(default=5_000, ge=0)
     # shared_buffers of the embedded server (written to its memforest.conf at each start, effective
     # from the next start of the server): "auto" = an eighth of the machine's memory, 128MB to 4GB;
     # else a PostgreSQL size such as "512MB". Ignored for an external database (its DBA tunes it).
@@ -164,9 +168,27 @@ class LimitSettings(BaseModel):
 
     rate_per_s: float = Field(default=50.0, ge=0)  # sustained requests per second per tenant
     burst: int = Field(default=100, ge=0)  # requests a tenant may make at once above the rate
-    max_in_flight: int = Field(default=16, ge=0)  # concurrent requests per tenant
+    # concurrent requests per tenant: well under the tenant pool (database.pool_size + max_overflow,
+    # shared with every other tenant and the in-process worker's jobs); Settings refuses more than half
+    max_in_flight: int = Field(default=8, ge=0)
     key_cache_s: float = Field(default=10.0, ge=0)  # how long a key -> tenant limits lookup is reused
+    unknown_key_cache_s: float = Field(default=30.0, ge=0)  # how long an unknown or revoked key is remembered
+    # requests per second (and burst) per client address whose bearer key is not a known tenant key
+    # or the admin key, charged before the key is looked up; 0 = no limit
+    client_rate_per_s: float = Field(default=10.0, ge=0)
+    client_burst: int = Field(default=100, ge=0)
     export_spool_memory_bytes: int = Field(default=4_000_000, ge=0)  # an export spools to disk beyond this
+    # Quotas: what one tenant may hold, checked when a request would add to it (a tenant's own
+    # columns override these; 0 = no cap). Queued jobs past the cap answer 429, the others 409.
+    max_queued_jobs: int = Field(default=10_000, ge=0)  # jobs of the tenant waiting in the queue
+    max_facts: int = Field(default=5_000_000, ge=0)  # facts stored by the tenant, all forests together
+    max_forests: int = Field(default=1_000, ge=0)  # forests of the tenant
+    # forests with more than retrieval.exact_scan_max_rows facts, which get indexes of their own (ADR
+    # 0024); past it, another forest that outgrows the threshold is scanned and refuses more writes
+    max_large_forests: int = Field(default=50, ge=0)
+    # delivered and failed webhook deliveries are deleted this long after their last attempt, by a
+    # long-running worker's periodic prune (worker.prune_interval_s)
+    webhook_delivery_retention_s: float = Field(default=7 * 86_400.0, gt=0)
 
 
 class WebhookSettings(BaseModel):
@@ -216,3 +238,15 @@ class Settings(BaseSettings):
     # MEMFOREST_DATABASE_TENANT_URL: the login role tenant work connects as (a member of
     # memforest_app that cannot bypass row-level security); the embedded default makes its own (ADR 0018)
     database_tenant_url: str | None = None
+
+    @model_validator(mode="after")
+    def _in_flight_under_the_pool(self) -> Settings:
+        # one tenant's requests in flight may each hold a tenant pool connection: with more than
+        # half the pool, one tenant could leave every other tenant (and the worker) waiting for one
+        pool = self.database.pool_size + self.database.max_overflow
+        if self.limits.max_in_flight > max(1, pool // 2):
+            raise ValueError(
+                f"limits.max_in_flight ({self.limits.max_in_flight}) must be at most half the tenant pool "
+                f"(database.pool_size + database.max_overflow = {pool}): one tenant would hold most of it"
+            )
+        return self

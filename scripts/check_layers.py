@@ -94,10 +94,7 @@ TIMING_EXEMPT = frozenset({"testing"})
 
 # Paths (relative to memforest/, a trailing "/" for a folder) whose violations of a rule are work under
 # way elsewhere: reported as pending, not failed. Remove an entry when its work lands.
-PENDING: dict[str, tuple[str, ...]] = {
-    # comments rewritten by the engineers who own these modules
-    "work-log": ("db/engine.py",),
-}
+PENDING: dict[str, tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from memforest.db import migrate, rls
 from memforest.db.failures import broken_connection, database_unavailable, raw_connection, unencodable
+from memforest.db.lock_wait import lock_timeout_param
 from memforest.db.rls import APP_ROLE
 from memforest.errors import (
     ConfigurationError,
@@ -45,17 +46,17 @@ CONNECT_WAIT_S = 5.0
 CONNECT_RETRY_FIRST_S = 0.05
 CONNECT_RETRY_MAX_S = 1.0
 
-# the role and the tenant of a tenant transaction, in one statement (transaction-local, like SET LOCAL)
+# the role, the tenant and the lock_timeout (db.lock_wait) of a tenant transaction, in one statement (like SET LOCAL)
 # Tenant statements are planned for their parameters (``force_custom_plan``): a forest's own HNSW
 # indexes are partial (``WHERE forest_id = N``, ADR 0024) and a generic plan, made for any forest,
 # could never use them. Until :data:`KEY_LOOKUP_PLANS` switches the rest of a transaction.
 _ENTER_TENANT_SQL = (
-    "SELECT set_config('role', :role, true), set_config('memforest.tenant_id', :t, true), "
-    "set_config('plan_cache_mode', 'force_custom_plan', true)"
+    "SELECT set_config('role', :role, true), set_config('memforest.tenant_id', :t, true), set_config('plan_cache_mode',"
+    " 'force_custom_plan', true), set_config('lock_timeout', coalesce(:lt, current_setting('lock_timeout')), true)"
 )
 # A column holding this expression (an uncorrelated subquery: run once, with the statement's first
 # row) switches the rest of its tenant transaction to the prepared statements' cached generic plans,
-# without sequential scans (ADR 0024, session 18). For statements that read rows by key only
+# without sequential scans (ADR 0024). For statements that read rows by key only
 # (``= ANY`` of ids through primary keys and b-trees; none of a forest's partial indexes): their
 # generic plan is the same index lookups whatever the ids, and without sequential scans a plan made
 # while the tables were small cannot stay a scan of the whole table when they grow. It lasts until
@@ -74,9 +75,9 @@ def _set_configs(settings: Mapping[str, str]) -> str:
 
 KEY_LOOKUP_PLANS = f"(SELECT {_set_configs(GENERIC_PLANS)})"
 # A column expression (the empty string) that hands the rest of the transaction back to
-# ``CUSTOM_PLANS``, as a statement run on ``GENERIC_PLANS`` may have to (session 22).
+# ``CUSTOM_PLANS``, as a statement run on ``GENERIC_PLANS`` may have to (ADR 0022).
 CUSTOM_PLANS_AGAIN = f"left({_set_configs(CUSTOM_PLANS)}, 0)"
-# The same empty string switching the rest of the transaction to ``GENERIC_PLANS`` (session 24).
+# The same empty string switching the rest of the transaction to ``GENERIC_PLANS`` (ADR 0022).
 GENERIC_PLANS_NEXT = f"left({_set_configs(GENERIC_PLANS)}, 0)"
 
 
@@ -94,13 +95,18 @@ _UNPINGED: ContextVar[bool] = ContextVar("memforest_unpinged", default=False)
 _PLAIN_SETTING = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
+def _refuse_identity_knobs(knobs: Mapping[str, str]) -> None:
+    """ValueError when ``knobs`` would set the role or the tenant (names compared as the server does)."""
+    if {"role", "memforest.tenant_id"} & {name.strip().lower() for name in knobs}:
+        raise ValueError("knobs cannot set the role or the tenant")
+
+
 def _enter_reading(tenant_id: uuid.UUID, knobs: Mapping[str, str]) -> str:
     """``BEGIN READ ONLY`` and the settings of :data:`_ENTER_TENANT_SQL` plus ``knobs``, as one
     simple-protocol string (one round trip; that protocol takes no parameters, so every name and
     value is checked to be plain and written as a literal). ValueError for anything else."""
     settings = {"role": APP_ROLE, "memforest.tenant_id": str(tenant_id), "plan_cache_mode": "force_custom_plan"}
-    if {"role", "memforest.tenant_id"} & set(knobs):
-        raise ValueError("knobs cannot set the role or the tenant")
+    _refuse_identity_knobs(knobs)
     settings |= knobs
     for part in (p for item in settings.items() for p in item if not _PLAIN_SETTING.fullmatch(p)):
         raise ValueError(f"not a plain setting: {part!r}")
@@ -136,17 +142,17 @@ class SidePoolBusy(MemForestError):
 
 @contextmanager
 def _driver_errors() -> Iterator[None]:
-    """Translate driver errors into ``memforest.errors``: "cannot store this text" into InputError,
-    "the database is not there" into DatabaseUnavailableError (503, retry later)."""
+    """Translate driver errors into ``memforest.errors``: "cannot store this text" and any other
+    data exception (SQLSTATE class 22) into InputError, "the database is not there" into
+    DatabaseUnavailableError (503, retry later)."""
     try:
         yield
-    except DBAPIError as exc:
-        if getattr(exc.orig, "sqlstate", None) in BAD_TEXT_SQLSTATES or unencodable(exc):
+    except (DBAPIError, asyncpg.exceptions.PostgresError) as exc:  # raw: SQLAlchemy does not wrap connecting
+        sqlstate = str(getattr(getattr(exc, "orig", exc), "sqlstate", None))
+        if sqlstate in BAD_TEXT_SQLSTATES or unencodable(exc):
             raise InputError("text contains characters that cannot be stored (such as NUL)") from None
-        if database_unavailable(exc):
-            raise DatabaseUnavailableError() from exc
-        raise
-    except asyncpg.exceptions.PostgresError as exc:  # raw: SQLAlchemy does not wrap errors of connecting
+        if sqlstate.startswith("22"):  # a value out of its type's range, NaN in a vector (not its text: values)
+            raise InputError(f"a value is out of range or malformed: {public_reason(exc)}") from None
         if database_unavailable(exc):
             raise DatabaseUnavailableError() from exc
         raise
@@ -291,7 +297,7 @@ class Database:
             _create_engine(self.tenant_url, server_settings, **sizes) if self.tenant_url != url else self.engine
         )
         # tenant transactions that run beside another of the same request (the read path's full-text
-        # channels beside its vector channels, ADR 0024 session 10), from a pool of their own: a
+        # channels beside its vector channels, ADR 0024), from a pool of their own: a
         # request holding a connection of the main pool never waits on that pool for a second one,
         # so requests cannot deadlock holding one connection each
         self.side_engine: AsyncEngine | None = (
@@ -357,10 +363,11 @@ class Database:
         a transaction the caller holds; SidePoolBusy when none of its connections is free within
         ``SIDE_POOL_WAIT_S`` (the caller then does the work in its own transaction). ``knobs``:
         server settings (name -> value) for this transaction only, set with the tenant (the read
-        path's HNSW knobs: no round trip of their own)."""
+        path's HNSW knobs: no round trip of their own); ValueError for the role or the tenant."""
+        _refuse_identity_knobs(knobs or {})
         async with self._tenant_connection(side, begin=True) as conn:
             # one round trip: set_config('role', ..., true) is SET LOCAL ROLE (ADR 0022)
-            params = {"role": APP_ROLE, "t": str(tenant_id)}
+            params = {"role": APP_ROLE, "t": str(tenant_id), "lt": lock_timeout_param()}
             for i, (name, value) in enumerate((knobs or {}).items()):
                 params |= {f"k{i}": name, f"v{i}": value}
             await conn.execute(_enter_tenant(len(knobs or {})), params)
@@ -371,7 +378,7 @@ class Database:
         self, tenant_id: uuid.UUID, *, side: bool = False, knobs: Mapping[str, str] | None = None
     ) -> AsyncIterator[AsyncConnection]:
         """A read-only :meth:`tenant` transaction (same ``side`` and ``knobs``) run by the driver, not
-        SQLAlchemy: ``BEGIN READ ONLY`` and the settings in one round trip (ADR 0022, session 23).
+        SQLAlchemy: ``BEGIN READ ONLY`` and the settings in one round trip (ADR 0022).
         ``memforest.store.sql`` hands its statements to the driver; writes fail. COMMIT on leaving,
         ROLLBACK after an error; a connection whose transaction could not end is closed."""
         enter = _enter_reading(tenant_id, knobs or {})

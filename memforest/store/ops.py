@@ -19,6 +19,7 @@ _JOBS_BY_STATE = (
 _DIRTY_NODES = "SELECT count(*) FROM nodes WHERE dirty"
 _TABLES = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
 
+
 async def ping(conn: Conn) -> None:
     """A round trip to the database (raises when it is unreachable)."""
     await scalar(conn, _PING)
@@ -37,4 +38,3 @@ async def dirty_node_count(conn: Conn) -> int:
 async def table_names(conn: Conn) -> list[str]:
     """The tables of the current schema, by name."""
     return [str(r["tablename"]) for r in await fetch_all(conn, _TABLES)]
-

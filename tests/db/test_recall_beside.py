@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sqlalchemy.exc import DBAPIError
 from support import session_input
 from support.db import tenant_url
 from support.reads import question_of, read_tx
@@ -24,7 +23,7 @@ from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database, SidePoolBusy
-from memforest.errors import DatabaseUnavailableError, NotFoundError
+from memforest.errors import DatabaseUnavailableError, InputError, NotFoundError
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import QueryRequest, RetrievalPreset, query, service
 from memforest.retrieval.forest_cache import forest_cache
@@ -256,7 +255,7 @@ async def test_an_error_of_the_query_cancels_the_side_transaction(
     assert db.side_engine is not None
     side_pool: Any = db.side_engine.pool
     wrong = _Hashed(settings.embedding.dim + 1, ready=started)  # embeds once the side work has begun
-    with pytest.raises(DBAPIError, match="dimensions"):
+    with pytest.raises(InputError, match="SQLSTATE 22000"):  # a data exception (wrong dimension)
         await asyncio.wait_for(query(db, settings, wrong, tenant_id, QueryRequest(FOREST, "Where is the cat?")), 20)
     assert cancelled.is_set() and side_pool.checkedout() == 0
     started.clear()
