@@ -136,7 +136,8 @@ class TenantLimitMiddleware:
 router = APIRouter(prefix="/v1/admin", tags=["admin"])
 
 
-def _tenant_id(value: str) -> uuid.UUID:
+def tenant_path_id(value: str) -> uuid.UUID:
+    """The tenant id of an admin path (404 naming it when it is not a UUID)."""
     try:
         return uuid.UUID(value)
     except ValueError:
@@ -147,14 +148,14 @@ def _tenant_id(value: str) -> uuid.UUID:
 async def get_tenant_limits(tenant_id: str, request: Request, _: Admin) -> dict[str, Any]:
     """A tenant's fairness limits: its overrides (null = the server's default) and those in force."""
     settings: Settings = request.app.state.settings
-    return await limits.get_limits(request.app.state.db, settings.limits, _tenant_id(tenant_id))
+    return await limits.get_limits(request.app.state.db, settings.limits, tenant_path_id(tenant_id))
 
 
 @router.put("/tenants/{tenant_id}/limits", response_model=TenantLimits, responses=ERRORS)
 async def put_tenant_limits(tenant_id: str, body: LimitsIn, request: Request, _: Admin) -> dict[str, Any]:
     """Set a tenant's request rate, burst and concurrent requests (null = the default, 0 = none)."""
     settings: Settings = request.app.state.settings
-    tid = _tenant_id(tenant_id)
+    tid = tenant_path_id(tenant_id)
     view = await limits.set_limits(
         request.app.state.db, settings.limits, tid,
         rate_per_s=body.rate_per_s, burst=body.burst, max_in_flight=body.max_in_flight,
