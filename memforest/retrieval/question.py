@@ -84,7 +84,7 @@ class Question:
             entity_keys=tuple(sorted({t.casefold() for t in terms} - STOPWORDS)),
             rerank_terms=_rerank_terms(terms),
             temporal=parse_question(analysed, has_as_of=has_as_of),
-            cues_now=parse_time_cues(analysed, now),
+            cues_now=parse_time_cues(text, now),  # (it reads the same prefix itself)
         )
 
     @property
@@ -95,4 +95,4 @@ class Question:
     def cues(self, now: datetime) -> TimeCues:
         """The time cues read against ``now`` (the forest's latest session, when the query names
         no as_of): relative phrases ("last week") resolve against it."""
-        return parse_time_cues(cue_prefix(self.text), now)
+        return parse_time_cues(self.text, now)
