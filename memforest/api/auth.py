@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 
 from memforest.app import auth
-from memforest.app.auth import KeyCheck, Principal
+from memforest.app.auth import Principal
 from memforest.db.engine import Database
 from memforest.errors import PermissionDeniedError
 
@@ -18,8 +18,7 @@ async def authenticate(request: Request) -> Principal:
     """The caller, from its bearer key; 401 for missing, malformed, unknown or revoked keys."""
     db: Database = request.app.state.db
     admin_key: str = request.app.state.admin_key
-    checked = getattr(request.state, "key_check", None)  # the limit middleware's lookup of this request's key
-    checked = checked if isinstance(checked, KeyCheck) else None
+    checked = auth.key_check_of(request.scope)  # the limit middleware's lookup of this request's key
     return await auth.authenticate(db, admin_key, request.headers.get("authorization"), checked=checked)
 
 

@@ -9,7 +9,9 @@ import hmac
 import secrets
 import string
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from memforest.app.retry import retry_if_cut
 from memforest.db.engine import Database
@@ -108,6 +110,18 @@ class KeyCheck:
 
     key_hash: str
     principal: Principal | None
+
+
+#: where a request's :class:`KeyCheck` travels: this key of the ASGI scope's ``state`` (which is
+#: ``request.state`` in Starlette), set by the limit middleware when it looked the key up
+KEY_CHECK_STATE = "key_check"
+
+
+def key_check_of(scope: Mapping[str, Any]) -> KeyCheck | None:
+    """The key lookup made earlier in the request of this ASGI ``scope`` (None when none was made)."""
+    state = scope.get("state")
+    checked = state.get(KEY_CHECK_STATE) if isinstance(state, Mapping) else None
+    return checked if isinstance(checked, KeyCheck) else None
 
 
 async def lookup_key(conn: Conn, key_hash: str) -> Principal | None:

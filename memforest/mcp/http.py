@@ -21,7 +21,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.requests import Request
 from starlette.routing import Route
 
-from memforest.app.auth import Principal, authenticate
+from memforest.app.auth import Principal, authenticate, key_check_of
 from memforest.app.problems import Message, Receive, Scope, Send, error_response, problem_response
 from memforest.errors import AuthenticationError, MemForestError, PermissionDeniedError
 from memforest.mcp.server import Caller, build_server
@@ -104,7 +104,9 @@ class McpEndpoint:
         request = Request(scope, receive)
         state = request.app.state
         try:
-            principal = await authenticate(state.db, state.admin_key, request.headers.get("authorization"))
+            authorization = request.headers.get("authorization")
+            # the limit middleware's lookup of this request's key, when it made one: one lookup per request
+            principal = await authenticate(state.db, state.admin_key, authorization, checked=key_check_of(scope))
             if principal.tenant_id is None:
                 raise PermissionDeniedError("the MCP endpoint needs a tenant API key, not the admin key")
         except MemForestError as exc:

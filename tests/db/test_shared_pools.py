@@ -136,3 +136,24 @@ async def test_made_up_keys_are_limited_by_client_address(
         # a key this process has not seen waits for the address's bucket, like any other
         assert (await c.get("/v1/forests", headers=new)).status_code == 429
         assert (await c.get("/healthz")).status_code == 200  # no key: not charged
+
+
+async def test_mcp_looks_its_key_up_once(settings: Settings, db: Database, key_lookups: list[str]) -> None:
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }
+    accept = {"Accept": "application/json, text/event-stream"}
+    async with app_client(admin_settings(settings), db) as (_, c):
+        _, h = await tenant_key(c, "t")
+        key_lookups.clear()
+        assert (await c.post("/mcp", json=initialize, headers=h | accept)).status_code == 200
+        assert len(key_lookups) == 1  # the limiter's lookup, handed to the endpoint's authentication
+        assert (await c.post("/mcp", json=initialize, headers=h | accept)).status_code == 200
+        assert len(key_lookups) == 2  # limits cached; authentication looks the key up afresh
+        made_up = {"Authorization": "Bearer mf_" + secrets.token_urlsafe(32)}
+        codes = [(await c.post("/mcp", json=initialize, headers=made_up | accept)).status_code for _ in range(3)]
+        assert codes == [401] * 3
+        assert len(key_lookups) == 3  # once, then the negative cache answers
