@@ -1,11 +1,11 @@
-"""The async Python client of the MemForest HTTP API (see ``docs/client.md``).
+"""The Python clients of the MemForest HTTP API, async and blocking (see ``docs/clients.md``).
 
 The result types are the wire models of :mod:`memforest.schemas`, re-exported here; the client
 imports nothing of the server."""
 
 from __future__ import annotations
 
-from memforest.client.client import DEFAULT_URL, MemForestClient
+from memforest.client.client import DEFAULT_URL, MemForestClient, MemForestSyncClient, RetryPolicy
 from memforest.client.errors import (
     ApiAuthenticationError,
     ApiConflictError,
@@ -74,6 +74,7 @@ __all__ = [
     "JobAccepted",
     "JobWaitTimeout",
     "MemForestClient",
+    "MemForestSyncClient",
     "MergeAccepted",
     "Node",
     "NodeChild",
@@ -84,6 +85,7 @@ __all__ = [
     "RematAccepted",
     "RequestTimeoutError",
     "RetractReport",
+    "RetryPolicy",
     "Session",
     "SessionAccepted",
     "SessionSummary",

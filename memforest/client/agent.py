@@ -1,29 +1,26 @@
-"""The client's agent-facing operations (issue 18): chat messages in (optionally waiting), one fact
-corrected or deleted, a query over several forests, and webhooks. Mixed into ``MemForestClient``."""
+"""The client's agent-facing operations: chat messages in (optionally waiting), one fact corrected
+or deleted, a query over several forests, and webhooks. Written as generators of steps
+(:mod:`memforest.client.steps`) and run by both clients."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Unpack
 
-import httpx
-
+from memforest.client.steps import Steps, operation, request, request_json
 from memforest.client.wire import QueryOptions, parse, query_body, seg
 from memforest.schemas import Fact, Job, Page, QueryResult, SessionAccepted
 from memforest.schemas.agent import FactDeleted, Webhook, WebhookDelivery
 
-__all__ = ["AgentMethods"]
+__all__ = ["AgentOperations"]
 
 
-class AgentMethods:
-    """Agent operations over the client's transport (``_json`` and ``_request`` come from the client)."""
+class AgentOperations:
+    """The agent-facing operations (mixed into the clients' operations)."""
 
-    # The client's transport, supplied by MemForestClient (this class is only mixed into it).
-    _json: Callable[..., Awaitable[Any]]
-    _request: Callable[..., Awaitable[httpx.Response]]
-
-    async def add_messages(
+    @operation
+    def add_messages(
         self,
         forest: str,
         messages: Sequence[Mapping[str, Any]],
@@ -33,7 +30,7 @@ class AgentMethods:
         metadata: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
         wait: float | None = None,
-    ) -> SessionAccepted | Job:
+    ) -> Steps[SessionAccepted | Job]:
         """Store OpenAI-style chat messages as one session (speaker = ``name``, else the role). With
         ``wait`` (0-30 s) the finished :class:`Job` comes back when it ends in time, else the
         :class:`SessionAccepted` as without it."""
@@ -42,46 +39,53 @@ class AgentMethods:
                     "metadata": dict(metadata) if metadata is not None else None}  # fmt: skip
         body.update({k: v for k, v in optional.items() if v is not None})
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else None
-        response = await self._request(
+        response = yield from request(
             "POST", f"/v1/forests/{seg(forest)}/messages", json_body=body, headers=headers, params={"wait": wait}
         )
         if response.status_code == 200:
             return parse(Job, response.json(), "job")
         return parse(SessionAccepted, response.json(), "accepted messages")
 
-    async def correct_fact(
+    @operation
+    def correct_fact(
         self, forest: str, fact_id: str | int, text: str, *, valid_from: datetime | None = None
-    ) -> Fact:
+    ) -> Steps[Fact]:
         """Correct a fact: the new fact (kind ``correction``) supersedes it; the old one is kept."""
         body: dict[str, Any] = {"text": text} | ({"valid_from": valid_from.isoformat()} if valid_from else {})
-        data = await self._json("PATCH", f"/v1/forests/{seg(forest)}/facts/{seg(str(fact_id))}", json_body=body)
+        data = yield from request_json("PATCH", f"/v1/forests/{seg(forest)}/facts/{seg(str(fact_id))}", json_body=body)
         return parse(Fact, data, "fact")
 
-    async def delete_fact(self, forest: str, fact_id: str | int) -> FactDeleted:
+    @operation
+    def delete_fact(self, forest: str, fact_id: str | int) -> Steps[FactDeleted]:
         """Delete a fact from every tree, listing, query and export (NotFoundError the second time)."""
-        data = await self._json("DELETE", f"/v1/forests/{seg(forest)}/facts/{seg(str(fact_id))}")
+        data = yield from request_json("DELETE", f"/v1/forests/{seg(forest)}/facts/{seg(str(fact_id))}")
         return parse(FactDeleted, data, "fact deletion")
 
-    async def query_forests(self, forests: Sequence[str], query: str, **options: Unpack[QueryOptions]) -> QueryResult:
+    @operation
+    def query_forests(self, forests: Sequence[str], query: str, **options: Unpack[QueryOptions]) -> Steps[QueryResult]:
         """One ranked list of evidence from several forests (the options of ``query``); each item
         names its ``forest``."""
         body = query_body(query, **options) | {"forests": list(forests)}
-        return parse(QueryResult, await self._json("POST", "/v1/query", json_body=body), "query result")
+        return parse(QueryResult, (yield from request_json("POST", "/v1/query", json_body=body)), "query result")
 
-    async def create_webhook(self, url: str, events: Sequence[str] = ("job.succeeded", "job.failed")) -> Webhook:
+    @operation
+    def create_webhook(self, url: str, events: Sequence[str] = ("job.succeeded", "job.failed")) -> Steps[Webhook]:
         """Register a webhook; the answer's ``secret`` (shown only now) verifies the signatures."""
-        data = await self._json("POST", "/v1/webhooks", json_body={"url": url, "events": list(events)})
+        data = yield from request_json("POST", "/v1/webhooks", json_body={"url": url, "events": list(events)})
         return parse(Webhook, data, "webhook")
 
-    async def list_webhooks(self) -> Page[Webhook]:
+    @operation
+    def list_webhooks(self) -> Steps[Page[Webhook]]:
         """The tenant's webhooks (without secrets)."""
-        return parse(Page[Webhook], await self._json("GET", "/v1/webhooks"), "webhook page")
+        return parse(Page[Webhook], (yield from request_json("GET", "/v1/webhooks")), "webhook page")
 
-    async def delete_webhook(self, webhook_id: str) -> None:
+    @operation
+    def delete_webhook(self, webhook_id: str) -> Steps[None]:
         """Remove a webhook and its pending deliveries."""
-        await self._request("DELETE", f"/v1/webhooks/{seg(webhook_id)}")
+        yield from request("DELETE", f"/v1/webhooks/{seg(webhook_id)}")
 
-    async def webhook_deliveries(self, webhook_id: str, *, limit: int = 50) -> Page[WebhookDelivery]:
+    @operation
+    def webhook_deliveries(self, webhook_id: str, *, limit: int = 50) -> Steps[Page[WebhookDelivery]]:
         """The webhook's latest deliveries, newest first."""
-        data = await self._json("GET", f"/v1/webhooks/{seg(webhook_id)}/deliveries", params={"limit": limit})
+        data = yield from request_json("GET", f"/v1/webhooks/{seg(webhook_id)}/deliveries", params={"limit": limit})
         return parse(Page[WebhookDelivery], data, "delivery page")
