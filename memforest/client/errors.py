@@ -8,6 +8,8 @@ to the server at all is a :class:`TransportError` (:class:`RequestTimeoutError` 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 import httpx
@@ -43,6 +45,8 @@ class ApiError(MemForestError):
         self.problem = dict(problem)
         location = problem.get("location")
         self.location: str | None = location if isinstance(location, str) else None
+        # Seconds the server asked to wait before retrying (its Retry-After), when it said.
+        self.retry_after: float | None = None
 
 
 class ApiInputError(ApiError, InputError):
@@ -67,6 +71,11 @@ class ApiConflictError(ApiError, ConflictError):
 
 class ApiPayloadTooLargeError(ApiError, PayloadTooLargeError):
     """413: the body exceeds the server's limit."""
+
+
+class ApiRateLimitedError(ApiError):
+    """429: a rate or quota limit; ``retry_after`` says when to try again (the client retries it
+    by its ``RetryPolicy`` before raising this)."""
 
 
 class ApiModelBackendError(ApiError, ModelBackendError):
@@ -118,6 +127,7 @@ _BY_SLUG: dict[str, type[ApiError]] = {
     "not-found": ApiNotFoundError,
     "conflict": ApiConflictError,
     "payload-too-large": ApiPayloadTooLargeError,
+    "too-many-requests": ApiRateLimitedError,
     "model-backend": ApiModelBackendError,
     "model-output": ApiModelBackendError,
 }
@@ -131,6 +141,7 @@ _BY_STATUS: dict[int, type[ApiError]] = {
     413: ApiPayloadTooLargeError,
     415: ApiInputError,
     422: ApiInputError,
+    429: ApiRateLimitedError,
     502: ApiModelBackendError,
 }
 
@@ -155,4 +166,22 @@ def error_from_response(response: httpx.Response) -> ApiError:
     cls = _BY_SLUG.get(slug) or _BY_STATUS.get(status) or (ApiServerError if status >= 500 else ApiInputError)
     if type_uri is None:
         type_uri = "about:blank"
-    return cls(status, type_uri, str(title or ""), detail, problem)
+    error = cls(status, type_uri, str(title or ""), detail, problem)
+    error.retry_after = retry_after_seconds(response.headers.get("Retry-After"))
+    return error
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """A ``Retry-After`` header in seconds (delta-seconds or an HTTP date), None when absent or unreadable."""
+    if value is None:
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())

@@ -9,14 +9,12 @@ import random
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
 import httpx
 
-from memforest.client.errors import RequestTimeoutError, TransportError, error_from_response
+from memforest.client.errors import RequestTimeoutError, TransportError, error_from_response, retry_after_seconds
 from memforest.client.steps import Call, Finished, PageFetch, Pause, Steps, advance, next_cursor
 from memforest.errors import MemForestError
 
@@ -48,22 +46,6 @@ class RetryPolicy:
         if asked is None:
             return min(self.max_wait_s, self.backoff_s * 2.0**attempt * random.uniform(0.5, 1.0))
         return asked if asked <= self.max_wait_s else None
-
-
-def retry_after_seconds(value: str | None) -> float | None:
-    """A ``Retry-After`` header in seconds (delta-seconds or an HTTP date), None when absent or unreadable."""
-    if value is None:
-        return None
-    text = value.strip()
-    if text.isdigit():
-        return float(text)
-    try:
-        when = parsedate_to_datetime(text)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def _setup(
