@@ -29,6 +29,7 @@ from tqdm import tqdm
 from bench.args import bench_parser, single_run
 from bench.env import bench_env, check_verdict, forest_counts, locomo_or_complain
 from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
+from bench.statement_count import StatementCounter, distribution, summarise
 from memforest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
 
@@ -61,7 +62,10 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     t_all = time.perf_counter()
     total_sessions = sum(len(f.sessions) for f in forests)
+    ingest_jobs: list[dict[str, int]] = []  # statements and transactions of every ingest job, all forests
     async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
+        counter = StatementCounter()
+        counter.install(env.db)
         bar = tqdm(
             total=total_sessions,
             unit="session",
@@ -74,6 +78,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             name = forest.name or f"conversation-{i}"
             bar.set_description(f"ingest {name}")
             seen = [0]
+            counter.reset()
 
             def progress(done: int, _total: int, seen: list[int] = seen) -> None:
                 bar.update(done - seen[0])
@@ -90,6 +95,8 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                 job_concurrency=args.job_concurrency,
             )
             d = report.as_dict()
+            db_counts = summarise(counter, int(d["sessions_accepted"]))
+            ingest_jobs.extend(dict(c) for c in counter.jobs_of_kind("ingest"))
             counts = await forest_counts(env, name)
             verdict: str | None = None
             if not args.no_check:
@@ -117,6 +124,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                     "stage_s": stage_breakdown(d["stage_wall_s"], d["accept_wall_s"]),
                     "jobs_failed": d["jobs_failed"],
                     "check": verdict,
+                    "db": db_counts,
                 }
             )
         bar.close()
@@ -135,6 +143,16 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         "sessions_per_s": sessions / wall if wall else 0.0,
         "stage_s": {k: sum(r["stage_s"][k] for r in rows) for k in STAGES},
         "all_checks_ok": all(r["check"] in (None, "ok") for r in rows),
+        "per_session": {
+            "statements": distribution([c.get("statements", 0) for c in ingest_jobs]),
+            "transactions": distribution([c.get("transactions", 0) for c in ingest_jobs]),
+        },
+        "all_statements_per_session": round(sum(r["db"]["all"].get("statements", 0) for r in rows) / sessions, 2)
+        if sessions
+        else 0.0,
+        "all_transactions_per_session": round(sum(r["db"]["all"].get("transactions", 0) for r in rows) / sessions, 2)
+        if sessions
+        else 0.0,
     }
     return {
         "bench": NAME,
@@ -193,6 +211,13 @@ def render(result: dict[str, Any], console: Console) -> None:
     tot = result["total"]
     add(tot, "total", "", "ok" if tot["all_checks_ok"] else "FAILED")
     console.print(t)
+    ps = tot["per_session"]
+    console.print(
+        "per ingest job (one session): statements median {median} p90 {p90} max {max}; ".format(**ps["statements"])
+        + "transactions median {median} p90 {p90} max {max}; ".format(**ps["transactions"])
+        + f"everything sent per session: {tot['all_statements_per_session']} statements, "
+        + f"{tot['all_transactions_per_session']} transactions"
+    )
     console.print("stage seconds: accept = wall of accepting; the others are summed over concurrent jobs")
 
 

@@ -1,0 +1,134 @@
+"""Statements and transactions the database receives, attributed to the job that sent them.
+
+The worker runs each job inside ``log_context(job_id=..., job_kind=...)``; a statement sent while
+that context is set is counted for the job. Two hooks see every statement: SQLAlchemy's
+``before_cursor_execute`` (statements run through SQLAlchemy: prepared by the driver, which does not
+report them) and asyncpg's query logger (statements the store sends to the driver directly, inside
+a transaction, and every ``BEGIN``/``COMMIT``/``ROLLBACK`` and pool pre-ping). A driver
+``executemany`` reaches both; only the driver's report is counted.
+
+Kinds: ``statements`` (every statement but transaction control and pings), ``transactions``
+(``BEGIN``s), ``control`` (``COMMIT``/``ROLLBACK``/``SAVEPOINT``), ``pings``.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from memforest.db.engine import Database
+from memforest.logs import current_context
+
+_CONTROL = ("COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "END")
+
+
+def _kind(sql: str) -> str:
+    head = sql.lstrip().split(None, 1)[0].upper().rstrip(";") if sql.strip() not in ("", ";") else ";"
+    if head == ";":
+        return "pings"
+    if head in ("BEGIN", "START"):
+        return "transactions"
+    if head in _CONTROL:
+        return "control"
+    return "statements"
+
+
+@dataclass
+class StatementCounter:
+    """Counts per job id (and its kind); statements sent outside any job go under ``""``."""
+
+    by_job: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    job_kind: dict[str, str] = field(default_factory=dict)
+    _hooked: set[int] = field(default_factory=set)
+
+    def install(self, db: Database) -> None:
+        """Hook every engine of ``db`` (connections made before this are hooked at their next checkout)."""
+        engines: list[AsyncEngine] = [db.engine, db.tenant_engine]
+        if db.side_engine is not None:
+            engines.append(db.side_engine)
+        for engine in {id(e): e for e in engines}.values():
+            sync = engine.sync_engine
+            event.listen(sync, "before_cursor_execute", self._on_cursor)
+            event.listen(sync, "connect", self._on_connection)
+            event.listen(sync.pool, "checkout", self._on_checkout)
+
+    def _count(self, sql: str) -> None:
+        ctx = current_context()
+        job = ctx.get("job_id", "")
+        if job and job not in self.job_kind:
+            self.job_kind[job] = ctx.get("job_kind", "")
+        self.by_job[job][_kind(sql)] += 1
+
+    def _on_cursor(self, _conn: Any, _cursor: Any, statement: str, _params: Any, _context: Any, many: bool) -> None:
+        if not many:  # (an executemany reaches the driver's query logger too)
+            self._count(statement)
+
+    def _on_connection(self, dbapi_connection: Any, _record: Any) -> None:
+        driver = getattr(dbapi_connection, "_connection", None)
+        if driver is None or id(driver) in self._hooked:
+            return
+        self._hooked.add(id(driver))
+        driver.add_query_logger(self._on_driver)
+
+    def _on_checkout(self, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        self._on_connection(dbapi_connection, record)
+
+    def _on_driver(self, record: Any) -> None:
+        # (asyncpg runs the logger with call_soon, in a copy of the sending task's context)
+        self._count(str(record.query))
+
+    def reset(self) -> None:
+        self.by_job.clear()
+        self.job_kind.clear()
+
+    def jobs_of_kind(self, kind: str) -> list[Counter[str]]:
+        return [c for job, c in self.by_job.items() if job and self.job_kind.get(job) == kind]
+
+    def total(self) -> Counter[str]:
+        out: Counter[str] = Counter()
+        for c in self.by_job.values():
+            out.update(c)
+        return out
+
+
+def distribution(values: list[int]) -> dict[str, float]:
+    """Median, p90 (nearest rank), max, min and mean of ``values`` (zeros when empty)."""
+    if not values:
+        return {"n": 0, "median": 0, "p90": 0, "max": 0, "min": 0, "mean": 0.0}
+    ordered = sorted(values)
+    p90 = ordered[max(0, -(-9 * len(ordered) // 10) - 1)]
+    return {
+        "n": len(ordered),
+        "median": statistics.median(ordered),
+        "p90": p90,
+        "max": ordered[-1],
+        "min": ordered[0],
+        "mean": round(statistics.fmean(ordered), 2),
+    }
+
+
+def summarise(counter: StatementCounter, sessions: int) -> dict[str, Any]:
+    """Per ingest job (one session each): statements and transactions distributions; per refresh
+    job the same; and everything sent (jobs, accepts, claims, refresh jobs) divided by ``sessions``."""
+    ingest = counter.jobs_of_kind("ingest")
+    refresh = counter.jobs_of_kind("refresh")
+    total = counter.total()
+    return {
+        "per_ingest_job": {
+            "statements": distribution([c["statements"] for c in ingest]),
+            "transactions": distribution([c["transactions"] for c in ingest]),
+            "pings": distribution([c["pings"] for c in ingest]),
+        },
+        "per_refresh_job": {
+            "statements": distribution([c["statements"] for c in refresh]),
+            "transactions": distribution([c["transactions"] for c in refresh]),
+        },
+        "refresh_jobs": len(refresh),
+        "all_per_session": {k: round(total[k] / sessions, 2) if sessions else 0.0 for k in sorted(total)},
+        "all": dict(sorted(total.items())),
+    }
