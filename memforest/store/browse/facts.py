@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from memforest.errors import NotFoundError
+from memforest.errors import InputError, NotFoundError
 from memforest.rules import entity_key
 from memforest.store.browse.paging import (
     Page,
     check_limit,
+    contains_pattern,
     page_rows,
     read_cursor,
     short,
@@ -36,7 +37,9 @@ class FactFilter:
     validity interval decides, so a fact superseded later is shown for times it was valid; without
     one, superseded facts are hidden unless ``include_superseded``. Retracted facts are hidden unless
     ``include_retracted``. ``entity`` matches an entity label or key (case-insensitive), ``session``
-    a source session's external id, ``q`` the text (substring or full-text match).
+    a source session's external id, ``speaker`` the fact's speaker (case-insensitive), ``q`` the text
+    (substring or full-text match). ``valid_from`` / ``valid_to``: a time window the validity
+    interval overlaps (either end open).
     """
 
     kind: str | None = None
@@ -47,6 +50,9 @@ class FactFilter:
     include_superseded: bool = False
     include_retracted: bool = False
     q: str | None = None
+    speaker: str | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
 
 
 _FACT_COLS = (
@@ -73,6 +79,9 @@ _FROM_SESSION = (
     "AND s.session_id = fs.session_id WHERE fs.tenant_id = x.tenant_id AND fs.fact_id = x.fact_id "
     "AND s.forest_id = :f AND s.external_id = :sess)"
 )
+_OF_SPEAKER = "lower(x.speaker) = lower(:speaker)"
+_VALID_SINCE = "(x.valid_to IS NULL OR x.valid_to > :w_from)"
+_VALID_BEFORE = "x.valid_from < :w_to"
 _MATCHES_TEXT = "(x.text ILIKE :qlike ESCAPE '\\' OR x.tsv @@ plainto_tsquery('english', :q))"
 _AFTER_CURSOR = "(x.valid_from, x.fact_id) > (:ct, :cid)"
 _PROVENANCE = (
@@ -138,10 +147,22 @@ def _fact_where(flt: FactFilter, p: dict[str, Any]) -> list[str]:
     if flt.session is not None:
         p["sess"] = text_param(flt.session, "session")
         where.append(_FROM_SESSION)
+    if flt.speaker is not None:
+        p["speaker"] = text_param(flt.speaker, "speaker")
+        where.append(_OF_SPEAKER)
+    w_from, w_to = utc_time(flt.valid_from, "valid_from"), utc_time(flt.valid_to, "valid_to")
+    if w_from is not None and w_to is not None and w_from >= w_to:
+        raise InputError("must be later than valid_from", location="valid_to")
+    if w_from is not None:
+        p["w_from"] = w_from
+        where.append(_VALID_SINCE)
+    if w_to is not None:
+        p["w_to"] = w_to
+        where.append(_VALID_BEFORE)
     if flt.q is not None:
         q = text_param(flt.q, "q") or ""
         p["q"] = q
-        p["qlike"] = "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        p["qlike"] = contains_pattern(q)
         where.append(_MATCHES_TEXT)
     return where
 

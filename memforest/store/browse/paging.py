@@ -59,6 +59,11 @@ def text_param(value: str | None, name: str) -> str | None:
     return value
 
 
+def contains_pattern(text: str) -> str:
+    """A LIKE pattern (with ``ESCAPE '\\'``) matching any text that contains ``text`` literally."""
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
 def utc_time(value: datetime | None, name: str) -> datetime | None:
     """A filter time as an aware UTC datetime (naive times are taken as UTC)."""
     if value is None:
