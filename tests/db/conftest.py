@@ -49,6 +49,14 @@ def db_url(pg_server: EmbeddedServer) -> Iterator[str]:
     pg_server.handle.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
 
 
+@pytest.fixture(scope="module")
+def module_db_url(pg_server: EmbeddedServer) -> Iterator[str]:
+    """URL of a fresh, migrated database shared by one test module (e.g. behind one server process)."""
+    name = _new_database(pg_server)
+    yield pg_server.url(name)
+    pg_server.handle.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
+
+
 @pytest.fixture
 def db_env(db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
     """``db_url``, also set in the environment as processes read it (the CLI, benches, ``memforest
