@@ -1,35 +1,27 @@
-"""Write throughput of three write paths against ONE model server, on the same sessions, with the
-users (conversations) served concurrently in every run.
+"""Write throughput of MemForest and its baselines against ONE model server, on the same LoCoMo
+sessions, users concurrent in every run, swept over the number of users (``--users 5,20,50``).
 
-Systems (``--systems``):
+Arms (``--systems``, :mod:`bench.throughput_arms`): ``memforest`` (one process at its shipped
+settings, its chat budget the server's ``max_num_seqs``), ``serial_pipeline`` (the same pipeline at
+concurrency 1 inside each user), ``mem0_v1`` and ``mem0_v2`` (models of Mem0's ``add()`` of the
+v1.0.x and v2.0 lines, :mod:`bench.sequential_memory`), and the opt-in ``memforest_burst``.
+Users past the LoCoMo conversations given are copies with renamed speakers.
 
-* ``memforest``: MemForest's write path as deployed (parallel extraction, several ingest jobs
-  per forest, lazy level-parallel refresh);
-* ``memforest_burst``: the same with ``pipeline.burst_refresh_handoff`` (opt-in, ADR 0025: in a
-  burst of one user's sessions, level-1 summaries wait for the burst's last session);
-* ``serial_pipeline``: the same pipeline at concurrency 1 inside each user (one job, one
-  extraction call and one summary call at a time): the ablation of in-session parallelism;
-* ``sequential_memory``: a MODEL of a Mem0-style write path (``bench/sequential_memory.py``):
-  one extraction call per message pair, then per fact a similarity search and one update decision.
-
-Each repetition runs every system once (the order rotates), the server's prefix cache emptied
-before each run. Reported per run: wall time, time until each session is queryable, model calls,
-prompt / cached / completion tokens, and the server's own accounting (busy time, busy overlap,
-queue wait). The summary holds medians over repetitions with their spread; speedups are ratios of
-median wall times.
-
-MemForest's chat budget (``--concurrency``, its in-flight calls) defaults to the simulated server's
-``max_num_seqs``: the bench is one MemForest process against one server, and the deploy guide sizes
-a process's budget to the capacity it has (docs/deploy.md, section 3). Against a real server give
-its ``--max-num-seqs``. The sequential memory and the serial pipeline cannot use a budget: they
-have at most one call in flight per user.
+Each repetition runs every arm once per users setting (the order rotates), the server's prefix
+cache emptied before each run. Reported per run: wall time, time until each session is queryable,
+model calls, prompt / cached / completion tokens, and the server's own accounting (busy time, busy
+overlap, queue wait, requests served over time). The simulated server also reports its lower bound
+for the run's chat work (``memforest.testing.simulated_llm.bound``): ``efficiency`` = that bound /
+wall time. The summary holds, per users setting, medians over repetitions with their spread;
+speedups are ratios of median wall times. The gate (preset 4b, 20 users; docs/adr/0041) is
+``"gate": "pass"`` or ``"fail"`` in the JSON.
 
 ``--simulate`` starts the SIMULATED vLLM-like server (``memforest.testing.simulated_llm``, preset
 ``--preset``, 4b by default); ``--chat-url`` / ``--embed-url`` run the same harness against a real
-vLLM (docs/deploy.md).
+vLLM (docs/deploy.md; ``scripts/gpu_throughput.sh`` does it all on a GPU machine).
 
-    python -m bench.throughput --simulate
-    python -m bench.throughput --simulate --preset 30b-a3b
+    python -m bench.throughput --simulate --sessions-limit 6
+    python -m bench.throughput --simulate --preset 30b-a3b --users 20
     python -m bench.throughput --chat-url http://gpu:8000/v1 --embed-url http://gpu:8001/v1
 """
 
@@ -39,10 +31,9 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
-import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,22 +41,29 @@ import httpx
 from tqdm import tqdm
 
 from bench.args import add_simulation_timing, bench_parser, simulation_timing
-from bench.env import BenchEnv, bench_env, locomo_or_complain
-from bench.report import machine_info, provenance, publish, usage_totals
-from bench.sequential_memory import ingest_user
-from bench.server_stats import ServerMonitor, reset_prefix_cache
+from bench.env import bench_env, locomo_or_complain
+from bench.report import machine_info, provenance, publish
+from bench.server_stats import ServerMonitor, reset_prefix_cache, server_root
+from bench.throughput_arms import ARMS, DEFAULT_ARMS, run_arm, users_of
 from bench.throughput_report import plot, render
-from memforest.backends.base import UsageLedger
-from memforest.domain import ForestInput
+from bench.throughput_summary import gate, summarise
 from memforest.formats import load_forests
-from memforest.pipeline.service import ingest_sessions
 from memforest.testing.simulated_llm import PRESETS, SimulationConfig, preset_config, run_server_in_process
 
 NAME = "throughput"
-SYSTEMS = ("memforest", "memforest_burst", "serial_pipeline", "sequential_memory")
 # MemForest's chat budget against a real server when --concurrency is not given (set it to the
 # server's --max-num-seqs: docs/deploy.md section 3)
 REAL_SERVER_BUDGET = 64
+
+
+def _users_list(value: str) -> list[int]:
+    try:
+        users = [int(v) for v in value.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--users takes comma-separated counts, got {value!r}") from None
+    if not users or min(users) < 1:
+        raise argparse.ArgumentTypeError(f"--users takes counts >= 1, got {value!r}")
+    return users
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -75,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--model", default=None, help="chat model name (default: settings)")
     p.add_argument("--embed-model", default=None, help="embedding model name (default: settings)")
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
-    p.add_argument("--systems", default=",".join(SYSTEMS), help=f"comma-separated subset of {','.join(SYSTEMS)}")
+    p.add_argument("--systems", default=",".join(DEFAULT_ARMS), help=f"comma-separated subset of {','.join(ARMS)}")
     p.add_argument(
         "--concurrency",
         type=int,
@@ -83,14 +81,11 @@ def _parser() -> argparse.ArgumentParser:
         help="MemForest's chat budget (in-flight calls); default: the simulated server's max_num_seqs with "
         f"--simulate (one process fills one server, docs/deploy.md section 3), else {REAL_SERVER_BUDGET}",
     )
-    p.add_argument("--cell-turns", type=int, default=2, help="turns per cell (b)")
-    p.add_argument("--fanout", type=int, default=8, help="fan-out k of every tree kind")
-    p.add_argument("--forests", type=int, default=5, help="users (conversations), served concurrently")
-    p.add_argument("--job-concurrency", type=int, default=4, help="MemForest ingest jobs at once per user")
+    p.add_argument("--users", type=_users_list, default=[5, 20, 50], help="users (concurrent) per setting: 5,20,50")
     p.add_argument("--data", type=Path, default=None, help="LoCoMo JSON (default: the shared locomo_dev5.json)")
     p.add_argument("--sessions-limit", type=int, default=None, help="first N sessions per user (default: all)")
     p.add_argument("--database-url", default=None, help="external PostgreSQL (default: temporary embedded)")
-    p.add_argument("--quick", action="store_true", help="smoke run: 1 user, 1 session, 1 repetition")
+    p.add_argument("--quick", action="store_true", help="smoke run: 2 users, 1 session, 1 repetition")
     sim = p.add_argument_group("simulation (--simulate)")
     sim.add_argument("--simulate", action="store_true", help="start the SIMULATED vLLM-like server in-process")
     add_simulation_timing(sim, sorted(PRESETS))
@@ -99,7 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _default_budget(args: argparse.Namespace) -> int:
+def default_budget(args: argparse.Namespace) -> int:
     """MemForest's chat budget when ``--concurrency`` is not given: the simulated server's batch
     (``--max-num-seqs`` or the preset's), since the bench is one MemForest process against one
     server and the deploy guide sizes a process's budget to the capacity it has; against a real
@@ -123,7 +118,10 @@ def _endpoints(args: argparse.Namespace) -> Iterator[tuple[str, str | None, Simu
         yield url, (url if args.simulate_embed else args.embed_url), config
 
 
-def _settings_overrides(args: argparse.Namespace, chat_url: str, embed_url: str | None) -> dict[str, Any]:
+def settings_overrides(args: argparse.Namespace, chat_url: str, embed_url: str | None) -> dict[str, Any]:
+    """MemForest's settings for the run: its shipped defaults but for the endpoints, the chat budget
+    (``--concurrency``: the server's ``max_num_seqs``), a database pool large enough for the serial
+    arm's one worker per user, and no tenant quotas (hundreds of forests per run)."""
     llm: dict[str, Any] = {"base_url": chat_url, "concurrency": args.concurrency}
     if args.model:
         llm["model"] = args.model
@@ -134,228 +132,81 @@ def _settings_overrides(args: argparse.Namespace, chat_url: str, embed_url: str 
             embedding["model"] = args.embed_model
     if args.embed_dim:
         embedding["dim"] = args.embed_dim
-    k = args.fanout
-    pipeline = {
-        "extract_concurrency": args.concurrency,
-        "refresh_concurrency": args.concurrency,
-        "cell_turns": args.cell_turns,
-        "fanout_session": k,
-        "fanout_entity": k,
-        "fanout_scene": k,
-    }
-    # every user's ingest jobs hold connections at once: size the pool so none waits on another
-    database = {"pool_size": max(10, args.forests * args.job_concurrency + 10)}
-    return {"llm": llm, "embedding": embedding, "pipeline": pipeline, "database": database}
+    database = {"pool_size": max(20, 2 * max(args.users) + 10)}
+    limits = {"max_forests": 0, "max_queued_jobs": 0, "max_large_forests": 0}
+    return {"llm": llm, "embedding": embedding, "database": database, "limits": limits}
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
-    """The ``q`` quantile (0..1) by linear interpolation; 0.0 for no values."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    pos = q * (len(ordered) - 1)
-    low = int(pos)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
-
-
-def _run_record(system: str, wall: float, queryable: list[float], usage: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    tot = usage_totals(usage)
-    chat_calls = sum(int(u.get("calls", 0)) for stage, u in usage.items() if stage != "embed")
-    return {
-        "system": system,
-        "wall_s": wall,
-        "sessions": len(queryable),
-        "queryable_s": sorted(queryable),
-        "queryable_p50_s": _percentile(queryable, 0.5),
-        "queryable_p95_s": _percentile(queryable, 0.95),
-        "model_calls": chat_calls,
-        "embed_calls": int(usage.get("embed", {}).get("calls", 0)),
-        "prompt_tokens": int(tot["prompt_tokens"]),
-        "cached_prompt_tokens": int(tot["cached_prompt_tokens"]),
-        "completion_tokens": int(tot["completion_tokens"]),
-        "model_usage": usage,
-    }
-
-
-async def _run_pipeline(
-    env: BenchEnv, forests: list[ForestInput], tag: str, *, system: str, job_concurrency: int, tick: Callable[[], None]
-) -> dict[str, Any]:
-    serial = system == "serial_pipeline"
-    knobs: dict[str, Any] = {"extract_concurrency": 1, "refresh_concurrency": 1} if serial else {}
-    if system == "memforest_burst":
-        knobs["burst_refresh_handoff"] = True
-    if knobs:
-        pipeline = env.settings.pipeline.model_copy(update=knobs)
-        env = dataclasses.replace(env, settings=env.settings.model_copy(update={"pipeline": pipeline}))
-    if serial:  # one job of a user at a time, also past its model calls (no commit overlap)
-        worker = env.settings.worker.model_copy(update={"commit_overlap": False})
-        env = dataclasses.replace(env, settings=env.settings.model_copy(update={"worker": worker}))
-    started = time.perf_counter()
-    queryable: list[float] = []
-
-    def progress(_done: int, _total: int) -> None:
-        queryable.append(time.perf_counter() - started)  # one session's ingest job committed
-        tick()
-
-    async def one(f: ForestInput) -> dict[str, Any]:
-        rep = await ingest_sessions(
-            env.db,
-            env.settings,
-            env.backends,
-            env.tenant_id,
-            f"{f.name}-{tag}",
-            f.sessions,
-            progress=progress,
-            job_concurrency=1 if serial else job_concurrency,
-            count_forest=False,
-        )
-        return rep.as_dict()
-
-    reports = await asyncio.gather(*(one(f) for f in forests))
-    wall = time.perf_counter() - started
-    ledger = UsageLedger()
-    for d in reports:
-        for stage, u in d["model_usage"].items():
-            ledger.record(stage, **u)
-    out = _run_record(system, wall, queryable, ledger.as_dict())
-    out["facts_new"] = sum(d["facts_new"] for d in reports)
-    out["nodes_refreshed"] = sum(d["nodes_refreshed"] for d in reports)
-    out["jobs_failed"] = sum(d["jobs_failed"] for d in reports)
-    # where each user's wall went: per job its start, end and stages (its critical path)
-    out["stage_wall_s"] = {k: round(sum(d["stage_wall_s"].get(k, 0.0) for d in reports), 3)
-                           for k in sorted({k for d in reports for k in d["stage_wall_s"]})}  # fmt: skip
-    out["forests"] = [
-        {"accept_wall_s": d["accept_wall_s"], "wall_s": d["wall_s"], "timeline": d["timeline"]} for d in reports
-    ]
-    return out
-
-
-async def _run_sequential(env: BenchEnv, forests: list[ForestInput], tick: Callable[[], None]) -> dict[str, Any]:
-    if env.backends.chat is None:
-        raise SystemExit("the sequential memory needs a chat model (--chat-url or --simulate)")
-    chat = env.backends.chat
-    ledger = UsageLedger()
-    started = time.perf_counter()
-    reports = await asyncio.gather(
-        *(
-            ingest_user(chat, env.backends.embedder, f.sessions, ledger=ledger, started=started, on_session=tick)
-            for f in forests
-        )
-    )
-    wall = time.perf_counter() - started
-    out = _run_record("sequential_memory", wall, [t for r in reports for t in r.queryable_s], ledger.as_dict())
-    out["pairs"] = sum(r.pairs for r in reports)
-    out["facts_extracted"] = sum(r.facts_extracted for r in reports)
-    out["memories"] = sum(r.memories for r in reports)
-    events: dict[str, int] = {}
-    for r in reports:
-        for k, v in r.events.items():
-            events[k] = events.get(k, 0) + v
-    out["events"] = events
-    return out
-
-
-def _spread(values: list[float]) -> dict[str, float]:
-    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
-
-
-def summarise(runs: list[dict[str, Any]], systems: Sequence[str]) -> dict[str, Any]:
-    """Per system: medians over repetitions (with min/max), and speedups as ratios of medians."""
-    summary: dict[str, Any] = {}
-    for system in systems:
-        mine = [r for r in runs if r["system"] == system]
-        if not mine:
-            continue
-        row: dict[str, Any] = {"repetitions": len(mine)}
-        for key in ("wall_s", "queryable_p50_s", "queryable_p95_s"):
-            row[key] = statistics.median(r[key] for r in mine)
-            row[f"{key}_spread"] = _spread([r[key] for r in mine])
-        for key in ("model_calls", "prompt_tokens", "cached_prompt_tokens", "completion_tokens"):
-            row[key] = statistics.median(r[key] for r in mine)
-        server = [r["server"] for r in mine if r["server"].get("source")]
-        for key in ("busy_s", "busy_overlap", "queue_wait_s"):
-            row[f"server_{key}"] = statistics.median(s[key] for s in server) if server else None
-        summary[system] = row
-    base = summary.get("memforest")
-    for other in ("sequential_memory", "serial_pipeline"):
-        key = f"speedup_vs_{other}"
-        ref = summary.get(other)
-        summary[key] = ref["wall_s"] / base["wall_s"] if base and ref and base["wall_s"] else None
-    burst, ref = summary.get("memforest_burst"), summary.get("sequential_memory")
-    summary["burst_speedup_vs_sequential_memory"] = (
-        ref["wall_s"] / burst["wall_s"] if burst and ref and burst["wall_s"] else None
-    )
-    return summary
+async def _window(client: httpx.AsyncClient, chat_url: str) -> dict[str, Any] | None:
+    """The simulated server's work window (its lower bound for the work since the last call); None
+    from a server without one (vLLM)."""
+    try:
+        response = await client.post(f"{server_root(chat_url)}/stats/window")
+    except httpx.HTTPError:
+        return None
+    return dict(response.json()) if response.status_code == 200 else None
 
 
 async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
-    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
-    unknown = sorted(set(systems) - set(SYSTEMS))
+    arms = [s.strip() for s in args.systems.split(",") if s.strip()]
+    unknown = sorted(set(arms) - set(ARMS))
     if unknown:
-        raise SystemExit(f"unknown --systems {unknown}; use {','.join(SYSTEMS)}")
-    forests = load_forests(data, "locomo")[: args.forests]
-    forests = [
-        ForestInput(name=f.name or f"conversation-{i}", sessions=f.sessions[: args.sessions_limit])
-        for i, f in enumerate(forests)
-    ]
-    n_sessions = sum(len(f.sessions) for f in forests)
+        raise SystemExit(f"unknown --systems {unknown}; use {','.join(ARMS)}")
+    conversations = load_forests(data, "locomo")
+    settings = {n: users_of(conversations, n, args.sessions_limit) for n in args.users}
+    total = sum(len(u.sessions) for users in settings.values() for u in users) * len(arms) * args.repeat
     runs: list[dict[str, Any]] = []
     t_all = time.perf_counter()
     with _endpoints(args) as (chat_url, embed_url, sim):
-        overrides = _settings_overrides(args, chat_url, embed_url)
+        overrides = settings_overrides(args, chat_url, embed_url)
         async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
             monitor = ServerMonitor(chat_url, interval_s=0.1)
             source = await monitor.detect()
-            bar = tqdm(
-                total=n_sessions * len(systems) * args.repeat,
-                unit="session",
-                disable=args.no_progress,
-                file=sys.stderr,
-                dynamic_ncols=True,
-            )
+            bar = tqdm(total=total, unit="session", disable=args.no_progress, file=sys.stderr, dynamic_ncols=True)
 
             def tick() -> None:
                 bar.update(1)
 
             async with httpx.AsyncClient(timeout=10) as client:
-                for rep in range(args.repeat):
-                    for i in range(len(systems)):
-                        system = systems[(i + rep) % len(systems)]  # rotate the order
-                        bar.set_description(f"rep {rep + 1}/{args.repeat} {system}")
-                        reset = await reset_prefix_cache(client, chat_url)
-                        async with monitor.measure() as server:
-                            if system == "sequential_memory":
-                                record = await _run_sequential(env, forests, tick)
-                            else:
-                                record = await _run_pipeline(
-                                    env,
-                                    forests,
-                                    f"{system}-r{rep}",
-                                    system=system,
-                                    job_concurrency=args.job_concurrency,
-                                    tick=tick,
-                                )
-                        record.update(repetition=rep, order=i, prefix_cache_reset=reset, server=server)
-                        runs.append(record)
+                for n, users in settings.items():
+                    for rep in range(args.repeat):
+                        for i in range(len(arms)):
+                            arm = arms[(i + rep) % len(arms)]  # rotate the order
+                            bar.set_description(f"{n} users, rep {rep + 1}/{args.repeat} {arm}")
+                            reset = await reset_prefix_cache(client, chat_url)
+                            await _window(client, chat_url)
+                            async with monitor.measure() as server:
+                                record = await run_arm(env, arm, users, f"{arm}-u{n}-r{rep}", tick)
+                            bound = await _window(client, chat_url)
+                            record.update(users=n, repetition=rep, order=i, prefix_cache_reset=reset, server=server)
+                            record["bound"] = bound
+                            lower = bound["lower_bound_s"] if bound else None
+                            record["efficiency"] = lower / record["wall_s"] if lower and record["wall_s"] else None
+                            runs.append(record)
             bar.close()
             await monitor.aclose()
-            database, backends = env.database, env.backends.describe()
+            database, backends, env_settings = env.database, env.backends.describe(), env.settings
+    summary = summarise(runs, arms, args.users)
+    verdict = gate(summary, preset=args.preset if args.simulate else None)
     return {
         "bench": NAME,
         "quick": bool(args.quick),
         "simulated": bool(args.simulate),
         "config": {
             "data": str(data),
-            "users": len(forests),
-            "sessions": n_sessions,
-            "turns": sum(len(s.turns) for f in forests for s in f.sessions),
-            "systems": systems,
+            "users": args.users,
+            "sessions_per_user": {str(n): [len(u.sessions) for u in users] for n, users in settings.items()},
+            "turns": {str(n): sum(len(s.turns) for u in users for s in u.sessions) for n, users in settings.items()},
+            "systems": arms,
             "repeat": args.repeat,
             "concurrency": args.concurrency,
-            "job_concurrency": args.job_concurrency,
-            "cell_turns": args.cell_turns,
-            "fanout": args.fanout,
+            "memforest_settings": {
+                "llm_concurrency": env_settings.llm.concurrency,
+                "worker_concurrency": env_settings.worker.concurrency,
+                "extract_concurrency": env_settings.pipeline.extract_concurrency,
+                "refresh_concurrency": env_settings.pipeline.refresh_concurrency,
+                "commit_overlap": env_settings.worker.commit_overlap,
+            },
             "chat_url": "simulated (in-process)" if args.simulate else chat_url,
             "embed_url": embed_url if embed_url and not args.simulate else ("simulated" if embed_url else "hashed"),
             "server_accounting": source,
@@ -365,7 +216,9 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         },
         "machine": machine_info(),
         "runs": runs,
-        "summary": summarise(runs, systems),
+        "summary": summary,
+        "gate": verdict["gate"],
+        "gate_detail": verdict,
         "elapsed_s": time.perf_counter() - t_all,
     }
 
@@ -376,10 +229,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if data is None:
         return 2
     if args.quick:
-        args.forests, args.repeat = min(args.forests, 1), 1
+        args.users, args.repeat = [min(args.users[0], 2)], 1
         args.sessions_limit = 1 if args.sessions_limit is None else min(args.sessions_limit, 1)
     if args.concurrency is None:
-        args.concurrency = _default_budget(args)
+        args.concurrency = default_budget(args)
     made = provenance(args, argv)  # the commit as the run starts, not as it ends
     result = asyncio.run(run(args, data))
     result["provenance"] = made

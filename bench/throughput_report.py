@@ -10,87 +10,121 @@ from rich.table import Table
 
 from bench.report import new_figure, save_figure
 
-COLORS = {"memforest": "#2a6", "memforest_burst": "#6c9", "serial_pipeline": "#e90", "sequential_memory": "#c44"}
+COLORS = {
+    "memforest": "#2a6", "memforest_burst": "#6c9", "serial_pipeline": "#e90", "mem0_v1": "#c44", "mem0_v2": "#a4c",
+}  # fmt: skip
 
 
-def _spread(row: dict[str, Any], key: str) -> str:
-    s = row[f"{key}_spread"]
-    return f"{row[key]:.1f} ({s['min']:.1f}-{s['max']:.1f})"
+def _spread(row: dict[str, Any], key: str, fmt: str = ".1f") -> str:
+    s = row.get(f"{key}_spread")
+    if row.get(key) is None or s is None:
+        return "n/a"
+    return f"{row[key]:{fmt}} ({s['min']:{fmt}}-{s['max']:{fmt}})"
 
 
 def _opt(value: float | None, fmt: str) -> str:
     return "n/a" if value is None else format(value, fmt)
 
 
-def render(result: dict[str, Any], console: Console) -> None:
-    """The summary table, the speedups and a line on the server's saturation."""
+def _banner(result: dict[str, Any], console: Console) -> None:
     cfg = result["config"]
     sim = cfg["simulation"]
     if sim:
         console.print(
-            f"[bold]SIMULATED vLLM-like server[/bold] (no model), preset {sim['preset']}: "
-            f"tpot {sim['tpot_ms']} ms x (1 + {sim['decode_slowdown_per_seq']} x (batch-1)), "
-            f"prefill {sim['prefill_ms_per_token']} ms/uncached token, overhead {sim['ttft_ms']} ms, "
+            f"SIMULATED server, preset {sim['preset']}: tpot {sim['tpot_ms']} ms x "
+            f"(1 + {sim['decode_slowdown_per_seq']} x (batch-1)), prefill {sim['prefill_ms_per_token']} ms/uncached "
+            f"token, overhead {sim['ttft_ms']} ms, "
             f"max_num_seqs {sim['max_num_seqs']}"
         )
     else:
         console.print(f"server: {cfg['chat_url']} (accounting: {cfg['server_accounting'] or 'none'})")
+    mf = cfg["memforest_settings"]
     console.print(
-        f"{cfg['users']} users concurrent, {cfg['sessions']} sessions, {cfg['turns']} turns; "
-        f"{cfg['repeat']} repetitions; medians (min-max)"
+        f"memforest: one process, {mf['worker_concurrency']} jobs at once, chat budget {mf['llm_concurrency']}, "
+        f"extract/refresh {mf['extract_concurrency']}/{mf['refresh_concurrency']}; {cfg['repeat']} repetitions; "
+        "medians (min-max)"
     )
-    table = Table(title="write throughput")
+
+
+def render(result: dict[str, Any], console: Console) -> None:
+    """Per users setting: the arms' table and MemForest's speedups; then the gate."""
+    _banner(result, console)
     columns = (
-        "system", "wall s", "queryable p50 s", "queryable p95 s", "chat calls", "prompt tok", "cached tok",
-        "completion tok", "server busy s", "busy overlap", "queue wait s",
+        "system", "wall s", "efficiency", "lower bound s", "queryable p50 s", "queryable p95 s", "chat calls",
+        "prompt tok", "cached tok", "completion tok", "busy overlap", "queue wait s",
     )  # fmt: skip
-    for col in columns:
-        table.add_column(col, justify="right")
-    summary = result["summary"]
-    for system in cfg["systems"]:
-        row = summary.get(system)
-        if row is None:
-            continue
-        table.add_row(
-            system,
-            _spread(row, "wall_s"),
-            _spread(row, "queryable_p50_s"),
-            _spread(row, "queryable_p95_s"),
-            f"{row['model_calls']:,.0f}",
-            f"{row['prompt_tokens']:,.0f}",
-            f"{row['cached_prompt_tokens']:,.0f}",
-            f"{row['completion_tokens']:,.0f}",
-            _opt(row["server_busy_s"], ".1f"),
-            _opt(row["server_busy_overlap"], ".1f"),
-            _opt(row["server_queue_wait_s"], ".1f"),
-        )
-    console.print(table)
-    for key, label in (
-        ("speedup_vs_sequential_memory", "over the sequential memory (Mem0-style model)"),
-        ("speedup_vs_serial_pipeline", "over its own serial pipeline"),
-    ):
-        if summary.get(key) is not None:
-            console.print(f"[bold]MemForest {summary[key]:.2f}x faster[/bold] (median wall) {label}")
-    if summary.get("burst_speedup_vs_sequential_memory") is not None:
-        burst = summary["burst_speedup_vs_sequential_memory"]
-        console.print(f"with burst refresh hand-off (opt-in): {burst:.2f}x over the sequential memory")
-    if sim:
-        console.print(
-            f"saturation: busy overlap near max_num_seqs ({sim['max_num_seqs']}) or queue wait > 0 means the "
-            "server, not the write path, is the bottleneck"
-        )
+    for users, block in result["summary"]["by_users"].items():
+        table = Table(title=f"write throughput, {users} users concurrent")
+        for col in columns:
+            table.add_column(col, justify="right")
+        for arm in result["config"]["systems"]:
+            row = block.get(arm)
+            if row is None:
+                continue
+            table.add_row(
+                arm, _spread(row, "wall_s"), _spread(row, "efficiency", ".2f"), _opt(row["lower_bound_s"], ".1f"),
+                _spread(row, "queryable_p50_s"), _spread(row, "queryable_p95_s"), f"{row['model_calls']:,.0f}",
+                f"{row['prompt_tokens']:,.0f}", f"{row['cached_prompt_tokens']:,.0f}",
+                f"{row['completion_tokens']:,.0f}", _opt(row["server_busy_overlap"], ".1f"),
+                _opt(row["server_queue_wait_s"], ".1f"),
+            )  # fmt: skip
+        console.print(table)
+        for other in ("mem0_v1", "mem0_v2", "serial_pipeline"):
+            if block.get(f"speedup_vs_{other}") is not None:
+                s = block[f"speedup_vs_{other}_spread"]
+                console.print(
+                    f"[bold]MemForest {block[f'speedup_vs_{other}']:.2f}x[/bold] over {other} "
+                    f"(ratio of median walls; per repetition {s['min']:.2f}-{s['max']:.2f})"
+                )
+    detail = result["gate_detail"]
+    if detail["gate"] == "not applicable":
+        console.print(f"gate: not applicable ({detail['reason']})")
+    else:
+        values = ", ".join(f"{k} {_opt(v, '.2f')} (floor {detail['floors'][k]})" for k, v in detail["values"].items())
+        console.print(f"[bold]gate: {detail['gate']}[/bold] at {detail['users']} users: {values}")
+
+
+def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run whose wall time is the median (the lower middle one of an even count)."""
+    ordered = sorted(runs, key=lambda r: r["wall_s"])
+    return ordered[(len(ordered) - 1) // 2]
 
 
 def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
-    """Median wall time and median time-to-queryable per system, with min-max bars."""
-    fig, ax = new_figure(2)
-    summary = result["summary"]
-    systems = [s for s in result["config"]["systems"] if s in summary]
-    for axis, key, title in ((ax[0], "wall_s", "wall time (s)"), (ax[1], "queryable_p50_s", "queryable p50 (s)")):
-        medians = [summary[s][key] for s in systems]
-        low = [summary[s][key] - summary[s][f"{key}_spread"]["min"] for s in systems]
-        high = [summary[s][f"{key}_spread"]["max"] - summary[s][key] for s in systems]
-        axis.bar(systems, medians, yerr=[low, high], color=[COLORS.get(s, "#888") for s in systems], capsize=4)
+    """Median wall time and efficiency per arm against users (min-max bars), and the server's busy
+    overlap over time of each arm's median run at the largest users setting."""
+    fig, ax = new_figure(3, width=5.2)
+    summary = result["summary"]["by_users"]
+    users = [int(n) for n in summary]
+    arms = [a for a in result["config"]["systems"] if any(a in b for b in summary.values())]
+    for axis, key, title in (
+        (ax[0], "wall_s", "median wall time (s)"),
+        (ax[1], "efficiency", "efficiency (bound / wall)"),
+    ):
+        for arm in arms:
+            rows = [(n, summary[str(n)].get(arm)) for n in users]
+            points = [(n, r) for n, r in rows if r and r.get(key) is not None]
+            if not points:
+                continue
+            xs = [n for n, _ in points]
+            mids = [r[key] for _, r in points]
+            low = [r[key] - r[f"{key}_spread"]["min"] for _, r in points]
+            high = [r[f"{key}_spread"]["max"] - r[key] for _, r in points]
+            axis.errorbar(xs, mids, yerr=[low, high], label=arm, color=COLORS.get(arm, "#888"), marker="o", capsize=3)
+        axis.set_xlabel("users (concurrent)")
         axis.set_title(title)
-        axis.tick_params(axis="x", labelrotation=15)
+        axis.set_xticks(users)
+    ax[0].set_yscale("log")
+    ax[0].legend(fontsize=7)
+    largest = max(users) if users else 0
+    for arm in arms:
+        mine = [r for r in result["runs"] if r["system"] == arm and r["users"] == largest]
+        profile = _median_run(mine)["server"].get("in_flight_profile") if mine else None
+        if profile:
+            ax[2].plot(
+                [p[0] for p in profile], [p[1] for p in profile], label=arm, color=COLORS.get(arm, "#888"), lw=0.8
+            )
+    ax[2].set_xlabel("seconds since the run started")
+    ax[2].set_title(f"requests in flight at the server ({largest} users, median run)")
+    ax[2].legend(fontsize=7)
     return save_figure(fig, out_dir, name)

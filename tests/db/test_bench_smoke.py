@@ -132,8 +132,8 @@ def test_throughput_simulated_quick(db_env: str, tmp_path: Path) -> None:
         "--data",
         str(data),
         "--simulate",
-        "--forests",
-        "2",
+        "--users",
+        "1,3",
         "--sessions-limit",
         "2",
         "--repeat",
@@ -143,42 +143,43 @@ def test_throughput_simulated_quick(db_env: str, tmp_path: Path) -> None:
         "--ttft-ms",
         "2",
     ]
-    argv.remove("--quick")  # two users, two sessions each, two repetitions: still seconds
+    argv.remove("--quick")  # one and three users (the third a renamed copy), two sessions each, two repetitions
     assert throughput.main(argv) == 0
     result = json.loads((tmp_path / "throughput_simulated.json").read_text())
     assert (tmp_path / "throughput_simulated.png").stat().st_size > 0
     assert result["simulated"] is True and result["config"]["simulation"]["preset"] == "4b"
     assert result["provenance"]["args"]["repeat"] == 2 and len(result["provenance"]["git"]["commit"]) == 40
+    assert result["config"]["memforest_settings"]["worker_concurrency"] == 8  # the shipped default
+    arms = ("memforest", "serial_pipeline", "mem0_v1", "mem0_v2")
     runs = result["runs"]
-    assert len(runs) == 4 * 2
-    assert {r["system"] for r in runs} == {"memforest", "memforest_burst", "serial_pipeline", "sequential_memory"}
+    assert len(runs) == 4 * 2 * 2
+    assert {r["system"] for r in runs} == set(arms) and {r["users"] for r in runs} == {1, 3}
     for r in runs:
-        assert r["sessions"] == 4 and r["wall_s"] > 0 and r["prefix_cache_reset"] is True
+        assert r["sessions"] == 2 * r["users"] and r["wall_s"] > 0 and r["prefix_cache_reset"] is True
         assert 0 < r["queryable_p50_s"] <= r["queryable_p95_s"] <= r["wall_s"] + 1e-6
         assert r["model_calls"] > 0 and r["prompt_tokens"] > 0 and r["completion_tokens"] > 0
-        server = r["server"]
+        server, bound = r["server"], r["bound"]
         assert server["source"] == "simulation"
-        assert server["requests"] == r["model_calls"]  # every chat call of the run, counted by the server
-        assert server["prompt_tokens"] == r["prompt_tokens"]
-        assert server["cached_tokens"] == r["cached_prompt_tokens"]
+        assert server["requests"] == r["model_calls"] == bound["requests"]  # every chat call, counted by the server
+        assert server["prompt_tokens"] == r["prompt_tokens"] == bound["prompt_tokens"]
+        assert server["cached_tokens"] == r["cached_prompt_tokens"] == bound["cached_tokens"]
         assert 0 < server["busy_s"] <= r["wall_s"] + 0.05 and server["busy_overlap"] >= 1.0
-    seq = [r for r in runs if r["system"] == "sequential_memory"]
-    assert all(r["model_usage"]["extract"]["calls"] == r["pairs"] for r in seq)
-    assert all(r["model_usage"]["update"]["calls"] == r["facts_extracted"] for r in seq)
-    summary = result["summary"]
-    for system in ("memforest", "memforest_burst", "serial_pipeline", "sequential_memory"):
-        walls = sorted(r["wall_s"] for r in runs if r["system"] == system)
-        assert summary[system]["wall_s"] == pytest.approx(sum(walls) / 2)  # the median of two
-        assert summary[system]["queryable_p50_s"] > 0
-    assert summary["speedup_vs_sequential_memory"] == pytest.approx(
-        summary["sequential_memory"]["wall_s"] / summary["memforest"]["wall_s"]
-    )
-    assert summary["speedup_vs_serial_pipeline"] == pytest.approx(
-        summary["serial_pipeline"]["wall_s"] / summary["memforest"]["wall_s"]
-    )
-    assert summary["burst_speedup_vs_sequential_memory"] == pytest.approx(
-        summary["sequential_memory"]["wall_s"] / summary["memforest_burst"]["wall_s"]
-    )
+        assert 0 < bound["lower_bound_s"] < r["wall_s"]
+        assert r["efficiency"] == pytest.approx(bound["lower_bound_s"] / r["wall_s"])
+    for r in runs:
+        usage = r["model_usage"]
+        if r["system"] == "mem0_v1":  # one extraction per add, one update per add that extracted facts
+            assert usage["extract"]["calls"] == r["adds"] and 0 < usage["update"]["calls"] <= r["adds"]
+        if r["system"] == "mem0_v2":  # a single call per add
+            assert usage["extract"]["calls"] == r["adds"] and set(usage) <= {"extract", "embed"}
+    for users in ("1", "3"):
+        block = result["summary"]["by_users"][users]
+        for arm in arms:
+            walls = sorted(r["wall_s"] for r in runs if r["system"] == arm and r["users"] == int(users))
+            assert block[arm]["wall_s"] == pytest.approx(sum(walls) / 2)  # the median of two
+        for other in ("mem0_v1", "mem0_v2", "serial_pipeline"):
+            assert block[f"speedup_vs_{other}"] == pytest.approx(block[other]["wall_s"] / block["memforest"]["wall_s"])
+    assert result["gate"] == "not applicable"  # no 20-user setting in this run
 
 
 def test_bench_out_must_be_a_folder(tmp_path: Path) -> None:

@@ -19,6 +19,8 @@ What it simulates (a model of vLLM's scheduling on one GPU, see :mod:`.engine`):
 * a fixed ``ttft_ms`` per request (scheduling, HTTP, detokenising);
 * the server's own accounting at ``/stats``: busy time, sequence-seconds (busy overlap), queue
   wait, prompt / cached / completion tokens;
+* ``POST /stats/window``: the chat work since the previous call and the server's own lower bound for
+  it (:mod:`.bound`: that work served at ``max_num_seqs`` by this timing model), then a new window;
 * token usage: whitespace tokens (an approximation of a real tokenizer; documented, not exact);
 * failures: ``fail_plan`` scripts the first requests (chat and embeddings share one cursor).
 

@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 
+from memforest.testing.simulated_llm.bound import WorkWindow
 from memforest.testing.simulated_llm.config import SimulationConfig
 from memforest.testing.simulated_llm.engine import Engine, PrefixCache, ServerClock
 
@@ -43,6 +44,7 @@ class SimulationState:
         self.prefix_cache = PrefixCache(config.prefix_block_tokens, config.prefix_cache_blocks)
         self.clock = ServerClock()
         self.engine = Engine(config, self.clock)
+        self.window = WorkWindow()  # chat work since the last POST /stats/window
         self._semaphore: asyncio.Semaphore | None = None
 
     @property

@@ -77,6 +77,14 @@ def create_app(config: SimulationConfig) -> FastAPI:
     async def stats() -> dict[str, Any]:
         return state.snapshot()
 
+    @app.post("/stats/window")
+    async def stats_window() -> dict[str, Any]:
+        """The chat work since the previous call and the server's lower bound for it (:mod:`.bound`);
+        then a new window starts."""
+        report = state.window.report(config)
+        state.window.reopen()
+        return report
+
     @app.post("/reset_prefix_cache")
     async def reset_prefix_cache() -> Response:
         state.prefix_cache.clear()  # the name and effect of vLLM's endpoint
@@ -138,6 +146,7 @@ def create_app(config: SimulationConfig) -> FastAPI:
         state.prompt_tokens += prompt_tokens
         state.cached_tokens += cached
         state.completion_tokens += completion_tokens
+        state.window.count(prompt_tokens, cached, completion_tokens)
         if action == "invalid_json":
             state.injected[action] += 1
             content = _broken_json(content)
