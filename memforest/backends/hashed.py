@@ -12,8 +12,10 @@ from memforest.text.hashed import embed_hashed
 
 __all__ = ["HashedEmbedder"]
 
-# Batches larger than this are embedded in a worker thread so the event loop stays responsive.
+# Batches larger than this, or with more characters than _THREAD_CHARS (a long question, embedded
+# once per forest it is asked of), are embedded in a worker thread so the event loop stays responsive.
 _THREAD_THRESHOLD = 256
+_THREAD_CHARS = 2_000
 
 
 class HashedEmbedder:
@@ -37,5 +39,5 @@ class HashedEmbedder:
         self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None
     ) -> list[list[float]]:
         """Embed ``texts`` in order (one ledger call per batch, no tokens; big batches in a thread)."""
-        in_thread = len(texts) > _THREAD_THRESHOLD
+        in_thread = len(texts) > _THREAD_THRESHOLD or sum(len(t) for t in texts) > _THREAD_CHARS
         return await embed_in_process(self.embed_sync, texts, stage=stage, ledger=ledger, in_thread=in_thread)

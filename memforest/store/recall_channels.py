@@ -225,8 +225,15 @@ async def recall_channels(
     own indexes) finds full-text candidates by reading the forest's rows instead of its GIN indexes
     (migration 0014). ``q`` may be None when ``parts`` has no vector channel. ``generic_next``: see
     :func:`channels_sql`."""
+    dim = 0 if q is None else len(q)
+    # an indexed forest's vector channels name it by a literal (their generic plan: recall_knobs)
+    literal = forest_id if not exact and "vector" in parts else None
+    sql = channels_sql(
+        exact, as_of, scan_text=scan_text, parts=parts, dim=dim, forest_id=literal, generic_next=generic_next
+    )
     tsq = " | ".join(terms) if terms else None
-    pairs = [f"({a} & {b})" for i, a in enumerate(terms) for b in terms[i + 1 :]]
+    # the term pairs only for a statement that reads them (an indexed forest's full-text candidates)
+    pairs = [f"({a} & {b})" for i, a in enumerate(terms) for b in terms[i + 1 :]] if ":tsq2" in sql else []
     params: dict[str, Any] = {
         "t": tenant_id,
         "f": forest_id,
@@ -244,10 +251,4 @@ async def recall_channels(
         "cap": limits.lexical_cap,
         "as_of": as_of,
     }
-    dim = 0 if q is None else len(q)
-    # an indexed forest's vector channels name it by a literal (their generic plan: recall_knobs)
-    literal = forest_id if not exact and "vector" in parts else None
-    sql = channels_sql(
-        exact, as_of, scan_text=scan_text, parts=parts, dim=dim, forest_id=literal, generic_next=generic_next
-    )
     return await fetch_rows(conn, sql, params)
