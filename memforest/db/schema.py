@@ -1,12 +1,11 @@
 """The schema the code declares (SQLAlchemy Core). Migrations must produce exactly this.
 
 ``EMBEDDING_DIM_PLACEHOLDER`` columns are declared without a fixed dimension here; the real
-dimension is fixed when the database is initialised and stored in ``memforest_meta``.
+dimension is fixed when the database is initialised and stored in ``memforest_meta``. The pieces
+tables are built from are in ``schema_parts``; ``fact_events`` is declared in ``schema_history``.
 """
 
 from __future__ import annotations
-
-import uuid
 
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
@@ -15,13 +14,10 @@ from sqlalchemy import (
     CheckConstraint,
     Column,
     Computed,
-    DateTime,
     Double,
     ForeignKeyConstraint,
-    Identity,
     Index,
     Integer,
-    MetaData,
     PrimaryKeyConstraint,
     Table,
     Text,
@@ -30,27 +26,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR, UUID
 
-metadata = MetaData()
-
-TS = DateTime(timezone=True)
-
-
-def _tenant() -> Column[uuid.UUID]:
-    return Column("tenant_id", UUID(as_uuid=True), nullable=False)
-
-
-def _identity(name: str) -> Column[int]:
-    return Column(name, BigInteger, Identity(always=False), nullable=False)
-
-
-def _fk(cols: list[str], ref: str, ref_cols: list[str], name: str, ondelete: str = "CASCADE") -> ForeignKeyConstraint:
-    return ForeignKeyConstraint(
-        ["tenant_id", *cols],
-        [f"{ref}.tenant_id", *(f"{ref}.{c}" for c in ref_cols)],
-        name=name,
-        ondelete=ondelete,
-    )
-
+from memforest.db.schema_history import fact_events
+from memforest.db.schema_parts import TS, metadata
+from memforest.db.schema_parts import fk as _fk
+from memforest.db.schema_parts import identity as _identity
+from memforest.db.schema_parts import tenant as _tenant
 
 memforest_meta = Table(
     "memforest_meta",
@@ -462,7 +442,7 @@ webhook_deliveries = Table(
     Column("webhook_id", UUID(as_uuid=True), nullable=False),
     Column("event_id", UUID(as_uuid=True), nullable=False),
     Column("type", Text, nullable=False),
-    Column("job_id", UUID(as_uuid=True), nullable=False),
+    Column("job_id", UUID(as_uuid=True)),  # NULL for memory.changed, whose transaction is xact (migration 0025)
     Column("body", Text),
     Column("state", Text, nullable=False, server_default=text("'pending'::text")),
     Column("attempts", Integer, nullable=False, server_default=text("0")),
@@ -471,6 +451,7 @@ webhook_deliveries = Table(
     Column("last_error", Text),
     Column("created_at", TS, nullable=False, server_default=text("now()")),
     Column("delivered_at", TS),
+    Column("xact", BigInteger),  # a memory.changed delivery's transaction: one per webhook (migration 0025)
     PrimaryKeyConstraint("tenant_id", "delivery_id", name="pk_webhook_deliveries"),
     _fk(["webhook_id"], "webhooks", ["webhook_id"], "fk_webhook_deliveries_webhook"),
     CheckConstraint("state IN ('pending', 'delivered', 'failed')", name="ck_webhook_deliveries_state"),
@@ -478,7 +459,11 @@ webhook_deliveries = Table(
     Index("ix_webhook_deliveries_webhook", "tenant_id", "webhook_id", "created_at"),
     # the retention prune (migration 0024): next_attempt_at, a lease or a backoff after the last attempt
     Index("ix_webhook_deliveries_finished", "next_attempt_at", postgresql_where=text("state <> 'pending'")),
-)
+    Index(
+        "ux_webhook_deliveries_xact", "tenant_id", "webhook_id", "xact", unique=True,
+        postgresql_where=text("xact IS NOT NULL"),
+    ),
+)  # fmt: skip
 
 # A merge job's source tenant, recorded by the admin endpoint as the owner; memforest_app has no grant
 # on it: the one authority the worker accepts for a cross-tenant source (migration 0024).
@@ -491,5 +476,7 @@ admin_merges = Table(
 )  # fmt: skip
 
 WEBHOOK_TABLES = (webhooks.name, webhook_deliveries.name)
+
+HISTORY_TABLES = (fact_events.name,)
 
 TENANT_TABLES: tuple[str, ...] = tuple(t.name for t in metadata.sorted_tables if "tenant_id" in t.c)

@@ -37,6 +37,7 @@ from memforest.pipeline.canonical import clean_surface, text_hash
 from memforest.pipeline.refresh import refresh_forest
 from memforest.settings import Settings
 from memforest.store import entities, fact_edits, scenes
+from memforest.store.fact_history import actor_knobs
 from memforest.store.facts import NewFact, insert_fact
 from memforest.store.retraction_graph import scene_cluster
 from memforest.store.sql import Conn, Row, as_vector, lock_forest
@@ -86,19 +87,21 @@ async def correct_fact(
     fact_id: str,
     text: str,
     valid_from: datetime | None = None,
+    *,
+    actor: str | None = None,
 ) -> CorrectionResult:
     """Supersede fact ``fact_id`` with the client's corrected ``text`` from ``valid_from`` (default now).
 
     NotFoundError for an unknown forest or fact; ConflictError when the fact is already superseded
     (correct the current one) or another fact has the same text; InputError when ``valid_from`` is
-    before the fact's own start."""
+    before the fact's own start. ``actor`` is named in the facts' history events (ADR 0044)."""
     fid = parse_fact_id(fact_id)
     surface = clean_surface(text)
     if not surface or surface == ".":
         raise InputError("text must not be empty", location="text")
     start = valid_from or datetime.now(UTC)
     vec = np.asarray((await backends.embedder.embed([surface], stage="correct_embed"))[0], dtype=np.float32)
-    async with db.tenant(tenant_id) as conn:
+    async with db.tenant(tenant_id, knobs=actor_knobs(actor)) as conn:
         forest_id, old = await _locked_fact(conn, tenant_id, forest_name, fid)
         if old["superseded_by"] is not None:
             raise ConflictError(f"fact {fid} is superseded by fact {old['superseded_by']}; correct that one")
@@ -165,13 +168,21 @@ async def _join_scene(
 
 
 async def delete_fact(
-    db: Database, settings: Settings, backends: Backends, tenant_id: uuid.UUID, forest_name: str, fact_id: str
+    db: Database,
+    settings: Settings,
+    backends: Backends,
+    tenant_id: uuid.UUID,
+    forest_name: str,
+    fact_id: str,
+    *,
+    actor: str | None = None,
 ) -> RetractReport:
-    """Remove fact ``fact_id`` from the forest (see the module docstring); NotFoundError when absent."""
+    """Remove fact ``fact_id`` from the forest (see the module docstring); NotFoundError when absent.
+    ``actor`` is named in the facts' history events (ADR 0044)."""
     fid = parse_fact_id(fact_id)
     report = RetractReport(forest=forest_name, session="")
     t0 = time.perf_counter()
-    async with db.tenant(tenant_id) as conn:
+    async with db.tenant(tenant_id, knobs=actor_knobs(actor)) as conn:
         forest_id, _ = await _locked_fact(conn, tenant_id, forest_name, fid)
         work = RetractWork(conn, tenant_id, forest_id, report)
         await fact_edits.delete_fact_sources(conn, tenant_id, fid)

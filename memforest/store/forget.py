@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 
+from memforest.store.fact_history import pause_history
 from memforest.store.sql import Conn, execute, fetch_all, fetch_one
 
 __all__ = [
@@ -63,6 +64,7 @@ async def delete_forest_rows(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -
     """Delete every row of the forest (its ``forests`` row last); rows deleted per table. The
     caller holds the forest lock."""
     p = {"t": tenant_id, "f": forest_id}
+    await pause_history(conn)  # the forest's fact events go with it: none are written for its rows
     await execute(conn, _UNLINK_FACTS, p)
     return {table: await execute(conn, _DELETE_FOREST_ROWS[table], p) for table in FOREST_TABLES}
 
