@@ -31,8 +31,12 @@ if [[ $lane == read || $lane == all ]]; then
 fi
 if [[ $lane == latency || $lane == all ]]; then
   run bench.query_latency  # the goal figures of issue 16
-  run bench.throughput --simulate --sessions-limit 6  # the speedups of issue 17
-  run bench.throughput --simulate --preset 30b-a3b --sessions-limit 6
+  # the speedups and efficiency of issue 49 (users 5, 20, 50); each regeneration appends its figures to
+  # bench/results/throughput_history.jsonl, whose median over the last ones the README quotes
+  run bench.throughput --simulate --sessions-limit 6
+  "$PY" -m bench.throughput_history append bench/results/throughput_simulated.json
+  run bench.throughput --simulate --preset 30b-a3b --sessions-limit 6 --users 20
+  "$PY" -m bench.throughput_history append bench/results/throughput_simulated_30b_a3b.json
   run bench.load
   run bench.write_scaling  # the per-leaf gate of issue 17
 fi

@@ -3,6 +3,7 @@ window, the Mem0 models' prompt sizes and answer schemas, the users sweep, the s
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # `bench` lives at
 
 from bench.sequential_memory import MEM0_WORDS, instruction, message_pairs, update_schema
 from bench.throughput_arms import users_of
+from bench.throughput_history import append, read, typical
 from bench.throughput_summary import FLOORS, gate, summarise
 from memforest.domain import ForestInput, SessionInput, TurnInput
 from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
@@ -153,3 +155,33 @@ def test_gate_fails_and_names_the_floor(memforest: list[float], eff: float, fail
     verdict = gate(summarise(_runs(memforest, [50, 50, 50], [45, 45, 45], eff), arms, [20]), preset="4b")
     assert verdict["gate"] == "fail" and verdict["failed"] == failed
     assert set(verdict["floors"]) == set(FLOORS)
+
+
+def _result(commit: str, preset: str, speedup: float, gate_value: str) -> dict[str, Any]:
+    block = {"memforest": {"wall_s": 10.0, "efficiency": 0.5}, "mem0_v1": {"wall_s": 10.0 * speedup}}
+    block |= {"speedup_vs_mem0_v1": speedup, "speedup_vs_mem0_v2": None, "speedup_vs_serial_pipeline": 2.0}
+    return {
+        "config": {"simulation": {"preset": preset}, "repeat": 3},
+        "summary": {"by_users": {"20": block}},
+        "provenance": {"git": {"commit": commit, "dirty": False}, "argv": ["--simulate"]},
+        "simulated": True,
+        "gate": gate_value,
+    }
+
+
+def test_history_quotes_the_median_and_range_of_the_last_regenerations(tmp_path: Path) -> None:
+    history = tmp_path / "h.jsonl"
+    for i, speedup in enumerate([9.0, 3.0, 4.0, 5.0]):
+        path = tmp_path / f"r{i}.json"
+        path.write_text(json.dumps(_result(f"c{i}", "4b", speedup, "fail")))
+        append(path, history)
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(_result("x", "30b-a3b", 100.0, "not applicable")))
+    append(other, history)
+    lines = read(history)
+    assert len(lines) == 5 and lines[0]["users"]["20"]["wall_s"] == {"memforest": 10.0, "mem0_v1": 90.0}
+    got = typical(lines, preset="4b", last=3)  # the 30b-a3b line and the oldest 4b line left out
+    assert got["regenerations"] == 3 and got["commits"] == ["c1", "c2", "c3"]
+    assert got["20"]["speedup_vs_mem0_v1"] == {"median": 4.0, "min": 3.0, "max": 5.0, "n": 3}
+    assert "speedup_vs_mem0_v2" not in got["20"]  # no values, no figure
+    assert got["20"]["memforest_efficiency"]["median"] == 0.5
