@@ -7,8 +7,9 @@ Rules (each violation is printed as ``path:line: rule: detail``; exit 1 if there
 - ``sql``: no string literal containing SQL outside ``memforest/store/`` and ``memforest/db/``
   (``migrations/`` is outside the package). Docstrings are prose and are not read.
 - ``layer``: an import points only to the same or a lower layer (table ``LAYERS``).
-- ``adapter``: no adapter (api, mcp, commands, client) imports another adapter, except that the
-  CLI's remote mode uses the client; the client imports only the wire models and the errors.
+- ``adapter``: no adapter (api, mcp, commands, client, integrations) imports another adapter,
+  except that the CLI's remote mode and the framework integrations use the client; the client
+  imports only the wire models and the errors, the integrations only those and the client.
 - ``local-import``: no ``import`` of a ``memforest`` module inside a function or class body
   (such an import only hides a cycle; the shared part belongs a layer down).
 - ``size``: no module over ``MAX_LINES`` lines.
@@ -51,14 +52,22 @@ LAYERS: dict[str, int] = {
     "backends": 2,
     **dict.fromkeys(("pipeline", "retrieval", "lifecycle"), 3),
     "app": 4,
-    **dict.fromkeys(("api", "mcp", "commands", "client", "testing"), 5),
+    **dict.fromkeys(("api", "mcp", "commands", "client", "integrations", "testing"), 5),
     # the composition root: processes that host adapters, and the command line that starts them
     **dict.fromkeys(("servers", "cli", "demo", "__main__"), 6),
 }
-ADAPTERS = frozenset({"api", "mcp", "commands", "client"})
-# The CLI's --url mode talks to a running server through the Python client, a library of the HTTP API.
-ADAPTER_MAY_USE: dict[str, frozenset[str]] = {"commands": frozenset({"client"})}
-CLIENT_MAY_IMPORT = frozenset({"client", "schemas", "errors"})
+ADAPTERS = frozenset({"api", "mcp", "commands", "client", "integrations"})
+# The CLI's --url mode and the framework integrations talk to a running server through the Python
+# client, a library of the HTTP API.
+ADAPTER_MAY_USE: dict[str, frozenset[str]] = {
+    "commands": frozenset({"client"}),
+    "integrations": frozenset({"client"}),
+}
+# The libraries of the HTTP API import nothing of the server.
+LIBRARY_MAY_IMPORT: dict[str, frozenset[str]] = {
+    "client": frozenset({"client", "schemas", "errors"}),
+    "integrations": frozenset({"integrations", "client", "schemas", "errors"}),
+}
 SQL_HOMES = frozenset({"store", "db"})
 
 _SQL = re.compile(
@@ -227,8 +236,10 @@ def _check_imports(path: Path, tree: ast.Module, where: str) -> Iterator[Violati
                 and target not in ADAPTER_MAY_USE.get(where, frozenset())
             ):
                 yield Violation(path, node.lineno, "adapter", f"adapter {where} imports adapter {module}")
-            if where == "client" and target not in CLIENT_MAY_IMPORT:
-                yield Violation(path, node.lineno, "adapter", f"the client imports {module} (only schemas, errors)")
+            allowed = LIBRARY_MAY_IMPORT.get(where)
+            if allowed is not None and target not in allowed:
+                only = ", ".join(sorted(allowed - {where}))
+                yield Violation(path, node.lineno, "adapter", f"{where} imports {module} (only {only})")
 
 
 def check_file(path: Path, package_root: Path) -> list[Violation]:

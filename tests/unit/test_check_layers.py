@@ -67,6 +67,8 @@ def test_a_clean_tree_passes(tmp_path: Path) -> None:
         ("memforest/gadgets.py", "X = 1\n", "unassigned"),
         ("memforest/api/__init__.py", "from memforest.mcp import tools\n", "adapter"),
         ("memforest/client/__init__.py", "from memforest.store import facts\n", "adapter"),
+        ("memforest/integrations/bad.py", "from memforest.app import facts\n", "adapter"),
+        ("memforest/integrations/bad.py", "from memforest.mcp import tools\n", "adapter"),
     ],
 )
 def test_a_planted_violation_fails(
