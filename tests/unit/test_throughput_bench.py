@@ -158,7 +158,7 @@ def test_gate_fails_and_names_the_floor(memforest: list[float], eff: float, fail
 
 
 def _result(commit: str, preset: str, speedup: float, gate_value: str) -> dict[str, Any]:
-    block = {"memforest": {"wall_s": 10.0, "efficiency": 0.5}, "mem0_v1": {"wall_s": 10.0 * speedup}}
+    block: dict[str, Any] = {"memforest": {"wall_s": 10.0, "efficiency": 0.5}, "mem0_v1": {"wall_s": 10.0 * speedup}}
     block |= {"speedup_vs_mem0_v1": speedup, "speedup_vs_mem0_v2": None, "speedup_vs_serial_pipeline": 2.0}
     return {
         "config": {"simulation": {"preset": preset}, "repeat": 3},
