@@ -30,9 +30,11 @@ def _db(request: Request) -> Database:
     responses=ERRORS | problems(409),
 )
 async def post_webhook(body: WebhookIn, request: Request, caller: Writer) -> dict[str, Any]:
-    """Register a URL for job events (`job.succeeded`, `job.failed`). The answer's `secret` signs every
-    delivery (`MemForest-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`) and is shown
-    only here. Private or loopback targets are refused unless the server allows them."""
+    """Register a URL for job events (`job.succeeded`, `job.failed`: the default) and changes to facts
+    (`memory.changed`). The answer's `secret` (`whsec_<base64>`, shown only here) signs every delivery
+    per Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256
+    of "<id>.<timestamp>.<raw body>">` (docs/webhooks.md); the deprecated `MemForest-Signature` is sent
+    too. Private or loopback targets are refused unless the server allows them."""
     settings: Settings = request.app.state.settings
     return await webhooks.create_webhook(_db(request), settings, caller.tenant_id, body.url, list(body.events))
 

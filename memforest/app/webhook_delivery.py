@@ -1,6 +1,12 @@
 """The webhook deliverer (ADR 0020): POSTs the outbox's due deliveries, signed, and records each
 attempt; failures are retried with exponential backoff for a bounded time.
 
+Signatures follow the Standard Webhooks specification (ADR 0045): ``webhook-id`` (the event id,
+the same on every retry), ``webhook-timestamp`` (unix seconds of the attempt) and
+``webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">`` keyed by the bytes
+of the ``whsec_`` secret's base64 part, so any Standard Webhooks verifier accepts them. The
+``MemForest-Signature`` header of the previous release is still sent, deprecated.
+
 No receiver can hold it: an attempt reads at most ``response_cap_bytes`` of the response body (plus
 what one socket read brings) and ends by ``deadline_s`` whatever the receiver does. Attempts run
 concurrently, ``concurrency`` in a process and at most ``per_tenant`` of one tenant's, claimed
@@ -12,6 +18,8 @@ one attempt's deadline. The bounds hold per process. A failed attempt records on
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import hashlib
 import hmac
@@ -33,18 +41,44 @@ from memforest.store import webhooks as q
 from memforest.store.jobs import job_view
 from memforest.store.sql import Row
 
-__all__ = ["SIGNATURE_HEADER", "Outcome", "post_once", "running_deliverer", "sign"]
+__all__ = [
+    "SECRET_PREFIX",
+    "SIGNATURE_HEADER",
+    "Outcome",
+    "post_once",
+    "running_deliverer",
+    "sign",
+    "standard_signature",
+]
 
 log = logging.getLogger(__name__)
 
-SIGNATURE_HEADER = "MemForest-Signature"
+SIGNATURE_HEADER = "MemForest-Signature"  # deprecated: the previous release's signature
+SECRET_PREFIX = "whsec_"
 LEASE_S = 120.0  # a claimed delivery is retried after this when its deliverer went away
 
 
 def sign(secret: str, body: bytes, timestamp: int) -> str:
-    """The ``MemForest-Signature`` header value of ``body`` sent at ``timestamp``."""
+    """The deprecated ``MemForest-Signature`` header value of ``body`` sent at ``timestamp``
+    (hex HMAC-SHA256 of ``"<t>.<body>"`` keyed by the secret's text)."""
     mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
     return f"t={timestamp},v1={mac}"
+
+
+def _secret_key(secret: str) -> bytes:
+    """The HMAC key of a ``whsec_<base64>`` secret: its base64 part decoded as Standard Webhooks
+    verifiers decode it (characters outside the alphabet skipped, padding added)."""
+    encoded = secret.removeprefix(SECRET_PREFIX)
+    try:
+        return base64.b64decode(encoded + "==")
+    except binascii.Error:  # a length no padding mends: the text itself, as the old signature used
+        return encoded.encode()
+
+
+def standard_signature(secret: str, msg_id: str, timestamp: int, body: bytes) -> str:
+    """The ``webhook-signature`` header value (Standard Webhooks ``v1``) of ``body``."""
+    mac = hmac.new(_secret_key(secret), f"{msg_id}.{timestamp}.".encode() + body, hashlib.sha256).digest()
+    return "v1," + base64.b64encode(mac).decode()
 
 
 @dataclass(frozen=True)
@@ -107,10 +141,14 @@ async def _body(db: Database, row: Row) -> bytes:
 
 
 def _headers(row: Row, body: bytes) -> dict[str, str]:
+    secret, event_id, now = str(row["secret"]), str(row["event_id"]), int(time.time())
     return {
         "Content-Type": "application/json",
-        SIGNATURE_HEADER: sign(str(row["secret"]), body, int(time.time())),
-        "MemForest-Event-Id": str(row["event_id"]),
+        "webhook-id": event_id,
+        "webhook-timestamp": str(now),
+        "webhook-signature": standard_signature(secret, event_id, now, body),
+        SIGNATURE_HEADER: sign(secret, body, now),
+        "MemForest-Event-Id": event_id,
         "MemForest-Delivery-Id": str(row["delivery_id"]),
     }
 

@@ -2,22 +2,34 @@
 due deliveries is in :mod:`memforest.app.webhook_delivery`, the target rules in
 :mod:`memforest.app.webhook_target`.
 
-A delivery is ``{"id", "type", "created_at", "data": <the job as GET /v1/jobs/{id} shows it>}`` with
-``MemForest-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`` keyed by the
-webhook's secret. Targets whose host resolves to a private, loopback or link-local address (an
-embedded IPv4 address included), or on a port outside ``webhooks.ports`` and ``webhooks.min_port``
-up, are refused at registration and again on every connection, unless ``webhooks.allow_private``
-(which admits the addresses, not the ports).
+A delivery is ``{"id", "type", "created_at", "data"}``: for ``job.succeeded`` and ``job.failed``
+the job as ``GET /v1/jobs/{id}`` shows it; for ``memory.changed`` the changes to facts one
+transaction made (``{"changes": [{"forest", "fact_id", "event", "related_fact_id", "at"}]}``: facts
+created, superseded, corrected, restored or deleted, by a job or an API call; ADR 0045). It is
+signed per Standard Webhooks (``webhook-id``, ``webhook-timestamp``, ``webhook-signature``) with
+the webhook's ``whsec_`` secret, and also with the deprecated ``MemForest-Signature``.
+
+Targets whose host resolves to a private, loopback or link-local address (an embedded IPv4 address
+included), or on a port outside ``webhooks.ports`` and ``webhooks.min_port`` up, are refused at
+registration and again on every connection, unless ``webhooks.allow_private`` (which admits the
+addresses, not the ports).
 """
 
 from __future__ import annotations
 
+import base64
 import secrets
 import uuid
 from typing import Any
 
 from memforest.app.retry import retry_if_cut
-from memforest.app.webhook_delivery import SIGNATURE_HEADER, running_deliverer, sign
+from memforest.app.webhook_delivery import (
+    SECRET_PREFIX,
+    SIGNATURE_HEADER,
+    running_deliverer,
+    sign,
+    standard_signature,
+)
 from memforest.app.webhook_target import check_target
 from memforest.db.engine import Database
 from memforest.errors import ConflictError, NotFoundError
@@ -33,6 +45,7 @@ __all__ = [
     "list_webhooks",
     "running_deliverer",
     "sign",
+    "standard_signature",
 ]
 
 
@@ -48,7 +61,7 @@ async def create_webhook(
 ) -> dict[str, Any]:
     """Register a webhook; the answer carries its secret (shown only here)."""
     await check_target(url, settings.webhooks)
-    secret = "whsec_" + secrets.token_urlsafe(32)
+    secret = SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()  # Standard Webhooks form
     async with db.tenant(tenant_id) as conn:
         if await q.count_webhooks(conn, tenant_id) >= settings.webhooks.max_per_tenant:
             raise ConflictError(f"a tenant has at most {settings.webhooks.max_per_tenant} webhooks")

@@ -13,9 +13,10 @@ from memforest.schemas.base import Timestamp, WireModel
 from memforest.schemas.requests import QueryIn
 from memforest.schemas.session import MAX_ID_CHARS, as_utc_if_naive
 
-#: The events a webhook can subscribe to.
-WebhookEvent = Literal["job.succeeded", "job.failed"]
-WEBHOOK_EVENTS: tuple[WebhookEvent, ...] = ("job.succeeded", "job.failed")
+#: The events a webhook can subscribe to (ADR 0045); a webhook registered without ``events`` gets the job events.
+WebhookEvent = Literal["job.succeeded", "job.failed", "memory.changed"]
+WEBHOOK_EVENTS: tuple[WebhookEvent, ...] = ("job.succeeded", "job.failed", "memory.changed")
+JOB_EVENTS: tuple[WebhookEvent, ...] = ("job.succeeded", "job.failed")
 #: How long ``?wait=`` may hold a request (seconds).
 MAX_WAIT_S = 30.0
 
@@ -219,7 +220,13 @@ class WebhookIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     url: str = Field(min_length=8, max_length=2_000, description="An http(s) URL that receives the POSTs.")
-    events: list[WebhookEvent] = Field(default_factory=lambda: list(WEBHOOK_EVENTS), min_length=1, max_length=2)
+    events: list[WebhookEvent] = Field(
+        default_factory=lambda: list(JOB_EVENTS),
+        min_length=1,
+        max_length=len(WEBHOOK_EVENTS),
+        description="`job.succeeded`, `job.failed` (the default: both), `memory.changed` (facts created, "
+        "superseded, corrected, restored or deleted, one event per transaction).",
+    )
 
 
 class Webhook(WireModel):

@@ -1,6 +1,8 @@
 """Webhooks over HTTP against the real database and a receiver on 127.0.0.1 that checks the
-signature: registration rules, signed deliveries of the tenant's own jobs only, and a delivery that
-first fails and is delivered by the next server after a restart (the outbox is in PostgreSQL)."""
+signatures (Standard Webhooks, by the ``standardwebhooks`` reference package, and the deprecated
+``MemForest-Signature``): registration rules, signed deliveries of the tenant's own jobs only,
+``memory.changed`` deliveries of facts' changes, and a delivery that first fails and is delivered by
+the next server after a restart (the outbox is in PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -17,9 +19,10 @@ import httpx
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
+from standardwebhooks import Webhook, WebhookVerificationError
 from support import ADMIN_AUTH, admin_settings, app_client, serve_app, tenant_key
 
-from memforest.app.webhooks import sign
+from memforest.app.webhooks import sign, standard_signature
 from memforest.db.engine import Database
 from memforest.settings import Settings
 from memforest.store.sql import scalar
@@ -33,7 +36,8 @@ class Receiver:
 
     secret: str = ""
     status: int = 500
-    got: list[tuple[int, dict[str, Any], bool]] = field(default_factory=list)  # (answer, event, signature ok)
+    got: list[tuple[int, dict[str, Any], bool]] = field(default_factory=list)  # (answer, event, signatures ok)
+    ids: list[str] = field(default_factory=list)  # the webhook-id header of each delivery
 
     def app(self) -> FastAPI:
         app = FastAPI()
@@ -41,17 +45,37 @@ class Receiver:
         @app.post("/hook")
         async def hook(request: Request) -> Response:
             raw = await request.body()
-            header = request.headers.get("memforest-signature", "")
-            parts = dict(p.split("=", 1) for p in header.split(",") if "=" in p)
-            expected = hmac.new(self.secret.encode(), f"{parts.get('t')}.".encode() + raw, hashlib.sha256).hexdigest()
-            ok = hmac.compare_digest(expected, parts.get("v1", "")) and abs(time.time() - int(parts["t"])) < 300
-            self.got.append((self.status, json.loads(raw), ok))
+            self.ids.append(request.headers.get("webhook-id", ""))
+            self.got.append(
+                (
+                    self.status,
+                    json.loads(raw),
+                    _standard_ok(self.secret, raw, request)
+                    and _legacy_ok(self.secret, raw, request.headers.get("memforest-signature", "")),
+                )
+            )
             return Response(status_code=self.status)
 
         return app
 
     def events(self, job_id: str, answered: int | None = None) -> list[dict[str, Any]]:
-        return [e for s, e, _ in self.got if e["data"]["job_id"] == job_id and (answered is None or s == answered)]
+        return [e for s, e, _ in self.got if e["data"].get("job_id") == job_id and (answered is None or s == answered)]
+
+
+def _standard_ok(secret: str, raw: bytes, request: Request) -> bool:
+    """The Standard Webhooks reference verifier accepts the delivery, and webhook-id is the event's id."""
+    try:
+        event = Webhook(secret).verify(raw, dict(request.headers))
+    except WebhookVerificationError:
+        return False
+    return bool(event["id"] == request.headers["webhook-id"])
+
+
+def _legacy_ok(secret: str, raw: bytes, header: str) -> bool:
+    """The deprecated MemForest-Signature header by its documented recipe."""
+    parts = dict(p.split("=", 1) for p in header.split(",") if "=" in p)
+    expected = hmac.new(secret.encode(), f"{parts.get('t')}.".encode() + raw, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, parts.get("v1", "")) and abs(time.time() - int(parts["t"])) < 300
 
 
 async def _until(check: Callable[[], Awaitable[bool] | bool], within_s: float = 20.0) -> None:
@@ -184,6 +208,22 @@ def test_signature_matches_the_documented_recipe() -> None:
     assert sign("whsec_x", body, 1_700_000_000) == f"t=1700000000,v1={expected}"
 
 
+def test_standard_signature_matches_the_specifications_example() -> None:
+    """The example of the Standard Webhooks specification, and a tampered body that no longer verifies."""
+    secret, msg_id, body = (
+        "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        "msg_p5jXN8AQM9LWM0D4loKWxJek",
+        b'{"test": 2432232314}',
+    )
+    assert standard_signature(secret, msg_id, 1614265330, body) == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
+    now = int(time.time())
+    headers = {"webhook-id": msg_id, "webhook-timestamp": str(now),
+               "webhook-signature": standard_signature(secret, msg_id, now, body)}  # fmt: skip
+    assert Webhook(secret).verify(body, headers) == {"test": 2432232314}
+    with pytest.raises(WebhookVerificationError):
+        Webhook(secret).verify(body.replace(b"2", b"3"), headers)
+
+
 async def test_registration_refusals_name_no_address(settings: Settings, db: Database) -> None:
     async with app_client(admin_settings(settings), db) as (_, c):  # private targets not allowed here
         _, h = await tenant_key(c)
@@ -205,3 +245,47 @@ async def test_registration_refusals_name_no_address(settings: Settings, db: Dat
             assert r.status_code == 422 and "port not allowed" in r.json()["detail"], (port, r.text)
             assert r.headers["content-type"].startswith("application/problem+json")
         assert (await c.post("/v1/webhooks", json={"url": "http://127.0.0.1:8080/hook"}, headers=h)).status_code == 201
+
+
+async def test_memory_changed_names_the_facts_each_change_touched(
+    hook_settings: Settings, db: Database, receiver: tuple[Receiver, str]
+) -> None:
+    """One memory.changed delivery per transaction that changed facts: the job's creations, a
+    correction (the new fact created, the old one corrected), a deletion (the deleted fact, and the
+    one it superseded current again); every delivery verifies with the reference package."""
+    rec, url = receiver
+    rec.status = 200
+    async with app_client(hook_settings, db, start_worker=True) as (_, c):
+        _, h = await tenant_key(c)
+        hook = (await c.post("/v1/webhooks", json={"url": url, "events": ["memory.changed"]}, headers=h)).json()
+        rec.secret = hook["secret"]
+        assert hook["events"] == ["memory.changed"]
+        job = (await c.post("/v1/forests/f/messages?wait=30", json=MESSAGES, headers=h)).json()
+        assert job["state"] == "succeeded"
+        facts = (await c.get("/v1/forests/f/facts", headers=h)).json()["items"]
+        assert facts
+
+        def changes() -> list[dict[str, Any]]:
+            return [ch for _, e, _ in rec.got for ch in e["data"]["changes"]]
+
+        await _until(lambda: {f["id"] for f in facts} <= {ch["fact_id"] for ch in changes()})
+        assert all(ch["event"] == "created" and ch["forest"] == "f" for ch in changes())
+        old = facts[0]["id"]
+        new = (await c.patch(f"/v1/forests/f/facts/{old}", json={"text": "I learn the viola."}, headers=h)).json()
+        await _until(lambda: any(ch["event"] == "corrected" for ch in changes()))
+        assert next(ch for ch in changes() if ch["event"] == "corrected")["related_fact_id"] == new["id"]
+        corrected = next(e for _, e, _ in rec.got if any(ch["event"] == "corrected" for ch in e["data"]["changes"]))
+        assert [(ch["event"], ch["fact_id"]) for ch in corrected["data"]["changes"]] == [
+            ("created", new["id"]),
+            ("corrected", old),
+        ]  # one transaction, one delivery, in order
+        assert (await c.delete(f"/v1/forests/f/facts/{new['id']}", headers=h)).status_code == 200
+        await _until(lambda: any(ch["event"] == "deleted" for ch in changes()))
+        deleted = next(e for _, e, _ in rec.got if any(ch["event"] == "deleted" for ch in e["data"]["changes"]))
+        assert sorted((ch["event"], ch["fact_id"]) for ch in deleted["data"]["changes"]) == [
+            ("deleted", new["id"]),
+            ("restored", old),
+        ]
+        assert all(e["type"] == "memory.changed" for _, e, _ in rec.got)
+        assert all(ok for _, _, ok in rec.got)  # every delivery verified (Standard Webhooks and the old header)
+        assert len(set(rec.ids)) == len(rec.ids) and rec.ids == [e["id"] for _, e, _ in rec.got]
