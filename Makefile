@@ -33,8 +33,8 @@ test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check memforest tests bench migrations scripts
-	$(BIN)/ruff format --check memforest tests bench migrations scripts
+	$(BIN)/ruff check memforest tests bench migrations scripts examples
+	$(BIN)/ruff format --check memforest tests bench migrations scripts examples
 	$(BIN)/mypy
 	$(BIN)/python scripts/check_layers.py
 
