@@ -241,7 +241,7 @@ async def _one_session_at_a_time(
     return _mode_row(reports, refreshes, time.perf_counter() - t0)
 
 
-async def _compare(env: BenchEnv, args: argparse.Namespace, bar: tqdm | None) -> dict[str, Any]:
+async def _compare(env: BenchEnv, args: argparse.Namespace, bar: tqdm[Any] | None) -> dict[str, Any]:
     """Eager (per fact, per cell) against lazy (per session job, coalesced, one batch) over the same
     sessions."""
     sessions = SyntheticConversations(args.seed + 1, prefix="c").sessions(args.compare_sessions)

@@ -1,0 +1,35 @@
+"""bench.write_scaling_profile on a tiny forest: every statement of the probes is timed and named,
+and the growth table compares the first checkpoint with the last."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # `bench` lives at the repo root, not installed
+
+from bench import write_scaling_profile
+from bench.write_scaling_profile import statement_key
+
+
+def test_statement_keys_name_the_verb_and_table_and_keep_texts_apart() -> None:
+    a = statement_key("INSERT INTO facts (a, b) VALUES (:a, :b)")
+    b = statement_key("INSERT INTO facts (a) VALUES (:a)")
+    assert a.startswith("INSERT INTO facts #") and b.startswith("INSERT INTO facts #") and a != b
+    assert statement_key("SELECT  x FROM nodes\n WHERE y = 1") == statement_key("SELECT x FROM nodes WHERE y = 1")
+
+
+def test_profile_quick(db_env: str, tmp_path: Path) -> None:
+    argv = ["--quick", "--no-progress", "--database-url", db_env, "--out", str(tmp_path)]
+    assert write_scaling_profile.main(argv) == 0
+    result = json.loads((tmp_path / "write_scaling_profile_quick.json").read_text())
+    assert (tmp_path / "write_scaling_profile_quick.png").stat().st_size > 0
+    first, last = result["checkpoints"]
+    assert 0 < first["facts"] < last["facts"]
+    for row in (first, last):
+        assert row["sessions"] == 2 and row["statements_per_session"] > 0 and row["sql_ms_per_session"] > 0
+        assert any(key.startswith("INSERT INTO") for key in row["statements"])
+    growth = result["growth"]
+    assert growth["from_facts"] == first["facts"] and growth["to_facts"] == last["facts"]
+    assert growth["top_added_ms_per_session"]
