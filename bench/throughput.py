@@ -114,7 +114,8 @@ def _endpoints(args: argparse.Namespace) -> Iterator[tuple[str, str | None, Simu
     config = preset_config(
         args.preset, **simulation_timing(args), embed_dim=args.embed_dim or 384, embed_latency_ms=args.embed_latency_ms
     )
-    with run_server_in_process(config) as url:  # its own interpreter, as a real server
+    # its own interpreter, as a real server; a loaded machine may take a while to start one
+    with run_server_in_process(config, startup_timeout_s=300) as url:
         yield url, (url if args.simulate_embed else args.embed_url), config
 
 
