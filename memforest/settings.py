@@ -59,6 +59,10 @@ class EmbeddingSettings(BaseModel):
     api_key: SecretStr | None = None
     model: str = "Qwen/Qwen3-Embedding-0.6B"
     local_path: str | None = None
+    # how the local backend runs its model: ONNX Runtime (the faster on CPU, ADR 0042) or torch
+    local_runtime: Literal["onnx", "torch"] = "onnx"
+    # vectors of texts already embedded, kept per tenant so no text is embedded twice (0 = no cache)
+    cache_entries: int = Field(default=50_000, ge=0, le=10_000_000)
     concurrency: int = Field(default=16, ge=1, le=1024)
     batch_size: int = Field(default=64, ge=1, le=4096)
     timeout_s: float = Field(default=60.0, gt=0)
