@@ -1,5 +1,6 @@
 """The options every benchmark takes, the same way: ``--out DIR`` (always a folder; the file name
-is the bench's own), ``--home``, ``--repeat`` and ``--no-progress``."""
+is the bench's own), ``--home``, ``--repeat`` and ``--no-progress``; and ``--embedding`` for the
+benchmarks that ingest and query (:func:`add_embedding`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.env import RESULTS_DIR
+from memforest.backends.st_model import read_model_dir
+from memforest.db.embedding_model import model_dir_label
+from memforest.errors import ConfigurationError
 
 
 def bench_parser(prog: str, description: str | None, *, repeat: int = 1) -> argparse.ArgumentParser:
@@ -62,3 +66,48 @@ def add_simulation_timing(group: argparse._ActionsContainer, presets: list[str])
 def simulation_timing(args: argparse.Namespace) -> dict[str, Any]:
     """The timing overrides given on the command line (the rest come from the preset)."""
     return {key: getattr(args, key) for key in SIMULATION_TIMING if getattr(args, key) is not None}
+
+
+EMBEDDING_HELP = (
+    "the embedder: hashed (built in), local:PATH (a sentence-transformers model directory, run as "
+    "MEMFOREST_EMBEDDING__BACKEND=local runs it) or http:URL (an OpenAI-compatible /v1/embeddings server; "
+    "model and dimension from MEMFOREST_EMBEDDING__MODEL and __DIM) (default: hashed)"
+)
+
+
+def add_embedding(parser: argparse.ArgumentParser) -> None:
+    """``--embedding hashed|local:PATH|http:URL``, recorded in the result's arguments."""
+    parser.add_argument(
+        "--embedding", type=_embedding_spec, default="hashed", metavar="hashed|local:PATH|http:URL", help=EMBEDDING_HELP
+    )
+
+
+def _embedding_spec(value: str) -> str:
+    kind, _, rest = value.partition(":")
+    if value == "hashed" or (kind in ("local", "http") and rest):
+        return value
+    raise argparse.ArgumentTypeError(f"--embedding takes hashed, local:PATH or http:URL, not {value!r}")
+
+
+def embedding_overrides(spec: str) -> dict[str, Any]:
+    """The ``embedding`` settings section ``spec`` stands for (empty for hashed: the settings' own).
+    A local model's dimension is read from its directory."""
+    kind, _, rest = spec.partition(":")
+    if kind == "local":
+        try:
+            dim = read_model_dir(rest).dim
+        except ConfigurationError as exc:
+            raise SystemExit(f"--embedding {spec}: {exc}") from exc
+        return {"embedding": {"backend": "local", "local_path": rest, "dim": dim}}
+    if kind == "http":
+        return {"embedding": {"backend": "http", "base_url": rest}}
+    return {}
+
+
+def embedding_label(spec: str) -> str:
+    """A short name of the embedder for result file names: ``hashed``, the local model's directory
+    name, or ``http``."""
+    kind, _, rest = spec.partition(":")
+    if kind == "local":
+        return model_dir_label(Path(rest)).replace("_", "-").lower()
+    return kind

@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.args import bench_parser, single_run
+from bench.args import add_embedding, bench_parser, embedding_label, embedding_overrides, single_run
 from bench.env import bench_env, check_verdict, forest_counts, locomo_or_complain
 from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
 from bench.statement_count import StatementCounter, distribution, summarise
@@ -47,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--embed-dim", type=int, default=None)
     p.add_argument("--database-url", default=None, help="external PostgreSQL (default: temporary embedded)")
     p.add_argument("--quick", action="store_true", help="smoke run: 1 conversation, 3 sessions")
+    add_embedding(p)
     return p
 
 
@@ -59,6 +60,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     overrides: dict[str, Any] = {}
     if args.embed_dim:
         overrides["embedding"] = {"dim": args.embed_dim}
+    overrides.update(embedding_overrides(args.embedding))
     rows: list[dict[str, Any]] = []
     t_all = time.perf_counter()
     total_sessions = sum(len(f.sessions) for f in forests)
@@ -129,6 +131,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             )
         bar.close()
         database = env.database
+        embedder = env.backends.embedder.name
     wall = sum(r["wall_s"] for r in rows)
     turns = sum(r["turns"] for r in rows)
     sessions = sum(r["sessions"] for r in rows)
@@ -162,7 +165,8 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             "job_concurrency": args.job_concurrency,
             "limit": args.limit,
             "sessions_limit": args.sessions_limit,
-            "backends": "rule-based + extractive + hashed",
+            "backends": f"rule-based + extractive + {embedder}",
+            "embedding": args.embedding,
             "database": database,
         },
         "machine": machine_info(),
@@ -249,7 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.limit = 1 if args.limit is None else args.limit
         args.sessions_limit = 3 if args.sessions_limit is None else args.sessions_limit
     result = asyncio.run(run(args, data))
-    name = f"{NAME}_quick" if args.quick else NAME
+    label = embedding_label(args.embedding)
+    name = (f"{NAME}_quick" if args.quick else NAME) + ("" if label == "hashed" else f"_{label}")
     publish(args.out, name, result, plot, render, width=190, args=args, argv=argv)
     return 0
 

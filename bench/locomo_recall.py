@@ -7,7 +7,8 @@ recall@k = gold turns found / gold turns, per category (1 multi-hop, 2 temporal,
 4 single-hop; 5 adversarial reported apart, left out of the headline). Questions without valid
 evidence are skipped.
 
-    python -m bench.locomo_recall [--data PATH] [--qrels PATH] [--out bench/results/locomo_recall.json]
+    python -m bench.locomo_recall [--data PATH] [--qrels PATH] [--out bench/results]
+    python -m bench.locomo_recall --embedding local:MODEL_DIR   # writes locomo_recall_<model>.json
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from bench.args import bench_parser, single_run
+from bench.args import add_embedding, bench_parser, embedding_label, embedding_overrides, single_run
 from bench.baselines import BM25, Doc, HashedNgramTurns, rrf_fuse
 from bench.report import provenance
 from memforest.backends.factory import build_backends
@@ -99,7 +100,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             row = json.loads(line)
             qrels[row["sample_id"]].append(row)
     home = Path(args.home) if args.home else Path(tempfile.mkdtemp(prefix="memforest-locomo-"))
-    settings = Settings(home=home, database_url=None, database={"url": None})  # type: ignore[arg-type]
+    overrides = embedding_overrides(args.embedding)
+    settings = Settings(home=home, database_url=None, database={"url": None}, **overrides)  # type: ignore[arg-type]
     backends = build_backends(settings)
     modes = ["emb"] + (["llm"] if settings.llm.base_url else [])
     systems = [f"memforest-{m}" for m in modes] + ["bm25-turns", "hashed-ngram-turns", "rrf-turns"]
@@ -169,6 +171,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     summary = summarise(per_q, systems, latency, ingest, data, modes)
     if default_k is not None:
         summary["default_top_k"] = summarise_default_k(per_q, default_k)
+    summary["embedding"] = {"spec": args.embedding, "embedder": backends.embedder.name, "dim": backends.embedder.dim}
     return summary
 
 
@@ -274,11 +277,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--qrels", default=None, help="qrels JSONL (default: <data>_qrels.jsonl)")
     p.add_argument("--top-k", type=int, default=50, help="evidence items requested per question")
     p.add_argument("--limit-forests", type=int, default=0, help="only the first N conversations")
+    add_embedding(p)
     args = p.parse_args(argv)
     single_run(p, args)
     report = asyncio.run(run(args))
     report["provenance"] = provenance(args, argv)
-    out = Path(args.out) / "locomo_recall.json"
+    label = embedding_label(args.embedding)
+    out = Path(args.out) / ("locomo_recall.json" if label == "hashed" else f"locomo_recall_{label}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     chart(report, out.with_suffix(".png"))

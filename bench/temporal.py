@@ -33,7 +33,7 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.args import bench_parser, single_run
+from bench.args import add_embedding, bench_parser, embedding_label, embedding_overrides, single_run
 from bench.baselines import BM25, Doc
 from bench.env import bench_env
 from bench.report import machine_info, new_figure, provenance, publish, save_figure
@@ -91,6 +91,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     )  # fmt: skip
     forests = generate(args.seed, args.templates, spec)
     overrides: dict[str, Any] = {"embedding": {"dim": args.embed_dim}} if args.embed_dim else {}
+    overrides.update(embedding_overrides(args.embedding))
     per_q: list[dict[str, Any]] = []
     ingest_s = 0.0
     systems = [s for s in SYSTEMS if not (args.no_llm and "llm" in s)]
@@ -241,12 +242,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--no-llm", action="store_true", help="skip the llm mode")
     p.add_argument("--database-url", default=None, help="an existing database (default: a temporary embedded one)")
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
+    add_embedding(p)
     args = p.parse_args(argv)
     single_run(p, args)
     made = provenance(args, argv)  # the commit as the run starts
     result = asyncio.run(run(args))
     result["provenance"] = made
-    name = f"temporal_{args.templates}" + ("_quick" if args.quick else "")
+    label = embedding_label(args.embedding)
+    name = f"temporal_{args.templates}" + ("_quick" if args.quick else "") + ("" if label == "hashed" else f"_{label}")
     publish(args.out, name, result, _plot, _render, args=args, argv=argv)
     return 0
 

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+from pathlib import Path
 
 from memforest.backends.base import ChatModel, Embedder, Extractor, Summarizer
+from memforest.backends.embed_cache import CachingEmbedder
 from memforest.backends.hashed import HashedEmbedder
 from memforest.backends.llm import LLMExtractor, LLMSummarizer
 from memforest.backends.local_embed import SentenceTransformerEmbedder
+from memforest.backends.onnx_embed import OnnxEmbedder, UnsupportedModel
 from memforest.backends.openai_http import OpenAIChatModel, OpenAIEmbedder
 from memforest.backends.rule_based import RuleBasedExtractor
 from memforest.backends.summarize import ExtractiveSummarizer
 from memforest.errors import ConfigurationError
-from memforest.settings import Settings
+from memforest.settings import EmbeddingSettings, Settings
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
@@ -42,17 +48,36 @@ class Backends:
 
 
 def build_embedder(settings: Settings) -> Embedder:
-    """The embedder named by ``settings.embedding.backend``."""
+    """The embedder named by ``settings.embedding.backend``; a model backend (local, http) sits
+    behind the per-tenant cache of texts already embedded (ADR 0042) unless ``cache_entries`` is 0."""
     emb = settings.embedding
     if emb.backend == "hashed":
         return HashedEmbedder(dim=emb.dim)
-    if emb.backend == "http":
-        if not emb.base_url:
-            raise ConfigurationError("MEMFOREST_EMBEDDING__BASE_URL is required with the http embedding backend")
-        return OpenAIEmbedder(emb)
+    model = _http_embedder(emb) if emb.backend == "http" else _local_embedder(settings)
+    return CachingEmbedder(model, max_entries=emb.cache_entries) if emb.cache_entries else model
+
+
+def _http_embedder(emb: EmbeddingSettings) -> Embedder:
+    if not emb.base_url:
+        raise ConfigurationError("MEMFOREST_EMBEDDING__BASE_URL is required with the http embedding backend")
+    return OpenAIEmbedder(emb)
+
+
+def _local_embedder(settings: Settings) -> Embedder:
+    """The local model on the configured runtime; a model the ONNX runtime cannot run (not a plain
+    Transformer + Pooling directory) runs on torch, with a warning."""
+    emb = settings.embedding
     if not emb.local_path:
         raise ConfigurationError("MEMFOREST_EMBEDDING__LOCAL_PATH is required with the local embedding backend")
-    local = SentenceTransformerEmbedder(emb.local_path)
+    local: Embedder
+    if emb.local_runtime == "onnx" and Path(emb.local_path).expanduser().is_dir():
+        try:
+            local = OnnxEmbedder(emb.local_path, cache_dir=settings.home / "models")
+        except UnsupportedModel as exc:
+            log.warning("%s; running it on torch", exc)
+            local = SentenceTransformerEmbedder(emb.local_path)
+    else:
+        local = SentenceTransformerEmbedder(emb.local_path)
     if local.dim != emb.dim:
         raise ConfigurationError(f"local model produces {local.dim}-dim vectors but MEMFOREST_EMBEDDING__DIM={emb.dim}")
     return local

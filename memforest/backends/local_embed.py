@@ -1,4 +1,6 @@
-"""Embeddings from a local sentence-transformers model directory (``memforest[local-embed]``)."""
+"""The torch runtime of the ``local`` embedding backend: a sentence-transformers model directory
+loaded by sentence-transformers itself (``memforest[local-embed]``). It runs any model structure;
+the ONNX runtime (:mod:`memforest.backends.onnx_embed`, the default) runs the plain ones faster."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memforest.backends.base import UsageLedger, embed_in_process
+from memforest.db.embedding_model import model_dir_label
 from memforest.errors import ConfigurationError
 
 __all__ = ["SentenceTransformerEmbedder"]
@@ -47,14 +50,14 @@ class SentenceTransformerEmbedder:
                 self._model = SentenceTransformer(str(model_path), device=device)
         except Exception as exc:
             raise ConfigurationError(f"cannot load local embedding model {model_path}: {exc}") from exc
-        get_dim = getattr(self._model, "get_sentence_embedding_dimension", None) or getattr(
-            self._model, "get_embedding_dimension", None
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or getattr(
+            self._model, "get_sentence_embedding_dimension", None
         )
         dim = get_dim() if get_dim is not None else None
         if not isinstance(dim, int) or dim <= 0:
             raise ConfigurationError(f"cannot tell the embedding dimension of {model_path}")
         self.dim: int = dim
-        self.name: str = name or f"local:{model_path.name}"
+        self.name: str = name or f"local:{model_dir_label(model_path)}"
         self.batch_size = batch_size
         self._lock = threading.Lock()
 

