@@ -26,8 +26,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="regenerate embeddings, summaries or trees from persistent state (no extraction)",
         description=(
             "Regenerate derived artifacts of one forest (--forest) or of every forest (--all). "
-            "After changing MEMFOREST_EMBEDDING__DIM run `memforest rematerialize --embeddings --all`: "
-            "it retypes the vector columns and indexes and re-embeds every tenant's forests."
+            "After changing the embedding model or MEMFOREST_EMBEDDING__DIM run "
+            "`memforest rematerialize --embeddings --all` with the new settings: it retypes the vector "
+            "columns and indexes if the dimension changed, then re-embeds every tenant's forests one at a "
+            "time (each stays queryable meanwhile; a run that stops resumes after the forests it finished), "
+            "and records the new model."
         ),
     )
     p.add_argument("--forest", default=None, help="the forest to re-materialise")

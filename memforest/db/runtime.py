@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from memforest.db import migrate
+from memforest.db import embedding_model, migrate
 from memforest.db.embedded import (
     TENANT_LOGIN,
     EmbeddedServer,
@@ -65,8 +65,8 @@ async def locate_database(settings: Settings) -> DatabaseLocation:
 
 
 def ensure_schema(url: str, settings: Settings, *, check_embedding_dim: bool = True) -> None:
-    """Migrate to head; refuse to run when the stored embedding dimension differs from settings
-    (unless ``check_embedding_dim`` is False: the dimension change itself must open the database)."""
+    """Migrate to head; refuse to run when the stored embedding dimension or model differs from the
+    settings' (unless ``check_embedding_dim`` is False: the re-embedding itself must open the database)."""
     stored = migrate.stored_embedding_dim(url)
     if check_embedding_dim and stored is not None and stored != settings.embedding.dim:
         raise ConfigurationError(
@@ -75,6 +75,20 @@ def ensure_schema(url: str, settings: Settings, *, check_embedding_dim: bool = T
             f"everything at {settings.embedding.dim} dimensions, or set MEMFOREST_EMBEDDING__DIM={stored}"
         )
     migrate.upgrade(url, embedding_dim=settings.embedding.dim)
+    if check_embedding_dim:
+        check_embedding_model(url, settings)
+
+
+def check_embedding_model(url: str, settings: Settings) -> None:
+    """Refuse (one line) a start whose embedding model is not the stored vectors' (ADR 0042); a
+    database without a recorded model adopts the configured one."""
+    configured = embedding_model.embedding_identity(settings.embedding)
+    record = embedding_model.read_model_record(url)
+    refusal = embedding_model.mismatch_message(record, configured)
+    if refusal is not None:
+        raise ConfigurationError(refusal)
+    if record.model is None:
+        embedding_model.record_model(url, configured)
 
 
 def _unreachable(exc: BaseException) -> bool:

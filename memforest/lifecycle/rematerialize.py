@@ -23,6 +23,7 @@ import uuid
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
+from memforest.db.embedding_model import embedding_identity
 from memforest.db.engine import Database
 from memforest.lifecycle.remat_embeddings import (
     MAX_HNSW_DIM,
@@ -45,6 +46,7 @@ from memforest.lifecycle.remat_report import (
 from memforest.lifecycle.remat_summaries import resummarize
 from memforest.lifecycle.remat_trees import rebuild_trees
 from memforest.settings import Settings
+from memforest.store import embedding_meta
 from memforest.store import rematerialize as store
 
 __all__ = [
@@ -124,29 +126,53 @@ async def rematerialize_all(
     ledger: UsageLedger | None = None,
     progress: Progress | None = None,
 ) -> RematReport:
-    """Every forest of every tenant. With ``embeddings`` the schema is first switched to
-    ``settings.embedding.dim`` when it differs (``change_embedding_dimension``), so every vector of
-    the deployment is recomputed at the new dimension."""
+    """Every forest of every tenant, one at a time. With ``embeddings`` the schema is first switched
+    to ``settings.embedding.dim`` when it differs (``change_embedding_dimension``), and the move to
+    the configured model is recorded (ADR 0042): a run that stops part way resumes after the forests
+    it finished, each forest stays queryable while its vectors are replaced, and the configured model
+    becomes the stored one when every forest holds its vectors."""
     check_actions(embeddings=embeddings, summaries=summaries, rebuild=rebuild, fanout=fanout)
     t0, local = time.perf_counter(), UsageLedger()
     report = RematReport()
+    model, moved = embedding_identity(settings.embedding), set[str]()
     if embeddings:
         dim = settings.embedding.dim
         await check_embedder_dim(backends.embedder, dim, local)
         old = await change_embedding_dimension(db, dim)
         if old is not None:
             report.dimension_from, report.dimension_to = old, dim
+        async with db.system() as conn:
+            moved = await embedding_meta.begin_move(conn, model)
     forests = await all_forests(db)
     notify(progress, "forests", 0, len(forests))
-    for i, (tenant_id, forest_id, _name) in enumerate(forests, start=1):
-        report.add(
-            await rematerialize_forest(
-                db, settings, backends, tenant_id, forest_id, embeddings=embeddings, summaries=summaries,
-                rebuild=rebuild, fanout=fanout, ledger=local,
-            )
-        )  # fmt: skip
+    for i, (tenant_id, forest_id, name) in enumerate(forests, start=1):
+        key = f"{tenant_id}/{forest_id}"
+        if key not in moved:
+            report.add(
+                await rematerialize_forest(
+                    db, settings, backends, tenant_id, forest_id, embeddings=embeddings, summaries=summaries,
+                    rebuild=rebuild, fanout=fanout, ledger=local, progress=_within(progress, name),
+                )
+            )  # fmt: skip
+            if embeddings:
+                async with db.system() as conn:
+                    await embedding_meta.mark_moved(conn, key)
         notify(progress, "forests", i, len(forests))
+    if embeddings:
+        async with db.system() as conn:
+            await embedding_meta.finish_move(conn, model)
     return finish(report, local, ledger, t0)
+
+
+def _within(progress: Progress | None, forest: str) -> Progress | None:
+    """``progress`` with each stage named after the forest it runs on."""
+    if progress is None:
+        return None
+
+    def named(stage: str, done: int, total: int) -> None:
+        progress(f"{forest}: {stage}", done, total)
+
+    return named
 
 
 async def reembed_all(
