@@ -12,18 +12,20 @@ import contextlib
 import json
 import logging
 import uuid
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from mcp.server.fastmcp import Context, FastMCP
-from mcp.server.fastmcp.exceptions import ToolError
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
-from mcp.types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from memforest.app.auth import Principal
 from memforest.errors import InputError, MemForestError, PermissionDeniedError
+from memforest.mcp import params as p
 from memforest.mcp import tools
+from memforest.mcp.outputs import finish_schemas
+from memforest.mcp.strict import StrictFastMCP, one_line
 from memforest.mcp.tools import Services
 
 log = logging.getLogger(__name__)
@@ -32,8 +34,9 @@ INSTRUCTIONS = (
     "MemForest is a long-term memory. Store conversation snippets with add_memory; recall them with "
     "search_memory (structured evidence) or get_context (a ready-to-paste, time-stamped block); look "
     "around with browse_tree; remove a session with forget_session. Ingestion runs in the background: "
-    "add_memory returns a job_id to poll with get_job. Correct a remembered fact with update_memory or "
-    "remove it with delete_memory (fact_id from search_memory)."
+    "add_memory returns a job_id to poll with get_job, or pass wait (seconds) to get the finished job. "
+    "Correct a remembered fact with update_memory or remove it with delete_memory (fact_id from "
+    "search_memory); memory_history lists everything that happened to a fact."
 )
 
 #: The FastMCP context as tools receive it (a concrete class, so FastMCP finds the parameter).
@@ -82,13 +85,8 @@ class LocalBinding:
         return Caller(self.services, self.principal, self.default_forest)
 
 
-def _one_line(text: str, limit: int = 500) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
 def _error(message: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=_one_line(message))], isError=True)
+    return CallToolResult(content=[TextContent(type="text", text=one_line(message))], isError=True)
 
 
 def _ok(payload: dict[str, Any], text: str | None = None) -> CallToolResult:
@@ -109,32 +107,8 @@ def _keep_root_logging() -> Iterator[None]:
         root.setLevel(level)
 
 
-class _StrictFastMCP(FastMCP[Any]):
-    """FastMCP whose tools refuse an argument they do not declare: a one-line tool error naming it
-    (FastMCP's argument models would drop it silently). The tools' input schemas say
-    ``additionalProperties: false`` (:func:`_forbid_unknown_arguments`)."""
-
-    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Sequence[ContentBlock] | dict[str, Any]:
-        tool = self._tool_manager.get_tool(name)
-        if tool is not None:
-            declared = tool.parameters.get("properties", {})
-            unknown = sorted(set(arguments or {}) - set(declared))
-            if unknown:
-                takes = ", ".join(declared)
-                raise ToolError(
-                    f"invalid-input: {unknown[0]}: {name} has no argument {unknown[0]!r} (it takes {takes})"
-                )
-        return await super().call_tool(name, arguments)
-
-
-def _forbid_unknown_arguments(server: FastMCP[Any]) -> None:
-    """Declare in every tool's input schema that it takes no other arguments."""
-    for tool in server._tool_manager.list_tools():
-        tool.parameters["additionalProperties"] = False
-
-
 def _new_fastmcp(http: bool, max_body_bytes: int) -> FastMCP[Any]:
-    return _StrictFastMCP(
+    return StrictFastMCP(
         name="memforest",
         instructions=INSTRUCTIONS,
         log_level="WARNING",
@@ -171,147 +145,130 @@ def build_server(
 
     read_only = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 
-    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False))
+    writes = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
+    destroys = ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False)
+
+    @server.tool(annotations=writes)
     async def add_memory(
         ctx: Ctx,
-        forest: str | None = None,
-        turns: list[dict[str, Any]] | None = None,
-        text: str | None = None,
-        session_id: str | None = None,
-        time: str | None = None,
-        messages: list[dict[str, Any]] | None = None,
+        forest: p.Forest = None,
+        turns: p.Turns = None,
+        text: p.Text = None,
+        session_id: p.SessionId = None,
+        time: p.Time = None,
+        messages: p.Messages = None,
+        wait: p.Wait = 0,
     ) -> CallToolResult:
         """Store one conversation session in a forest (created if missing); needs the write scope.
 
-        Give one of `turns` (objects with speaker, text, and optional role, id, time), `messages`
-        (an OpenAI chat transcript as sent to the model: user and assistant text is kept, spoken by
-        `name` else the role; tool results are kept spoken by the tool; system/developer prompts and
-        assistant messages with only tool_calls are skipped; image parts are dropped) or `text`
-        (stored as one user turn). `session_id` defaults to a fresh id; `time` (ISO 8601 or a
-        readable date, naive = UTC) defaults to now. Returns {job_id, session_id, created}, with
-        {kept, skipped: {reason: count}} for `messages`; the memory is processed in the background
-        (poll get_job).
+        Give one of `turns`, `messages` or `text`. Returns {job_id, session_id, created}, with {kept,
+        skipped: {reason: count}} for `messages`; the memory is processed in the background (poll
+        get_job), or pass `wait` to get the finished job ({job_id, state, ...}) when it is done in time.
         """
         return await call(
-            ctx,
-            "write",
+            ctx, "write",
             lambda c: tools.add_memory(
-                c.services,
-                c.tenant_id,
-                c.forest(forest),
-                turns=turns,
-                text=text,
-                session_id=session_id,
-                time=time,
-                messages=messages,
+                c.services, c.tenant_id, c.forest(forest), turns=turns, text=text, session_id=session_id,
+                time=time, messages=messages, wait=wait,
             ),
-        )
+        )  # fmt: skip
 
     @server.tool(annotations=read_only)
     async def search_memory(
         ctx: Ctx,
-        query: str,
-        forest: str | None = None,
-        top_k: int | None = None,
-        as_of: str | None = None,
-        mode: str = "emb",
-        metadata: dict[str, Any] | None = None,
-        session_ids: list[str] | None = None,
-        speakers: list[str] | None = None,
+        query: p.Query,
+        forest: p.Forest = None,
+        top_k: p.TopK = None,
+        as_of: p.AsOf = None,
+        mode: p.Mode = "emb",
+        metadata: p.Metadata = None,
+        session_ids: p.SessionIds = None,
+        speakers: p.Speakers = None,
     ) -> CallToolResult:
         """Recall evidence for a question: items with text, time, validity, score, provenance and
-        fact_id (for update_memory / delete_memory), best first.
-
-        `as_of` limits to what was valid and known at that time; `mode` is "emb" (default) or "llm".
-        Filters (ANDed): `metadata` (session metadata keys equal to these values), `session_ids`,
-        `speakers`; a fact matches when one of its sources does.
-        """
+        fact_id (for update_memory, delete_memory, memory_history), best first. The filters are ANDed;
+        a fact matches when one of its sources does."""
         return await call(
-            ctx,
-            "read",
+            ctx, "read",
             lambda c: tools.search_memory(
-                c.services,
-                c.tenant_id,
-                c.forest(forest),
-                query,
-                top_k=top_k,
-                as_of=as_of,
-                mode=mode,
-                metadata=metadata,
-                session_ids=session_ids,
-                speakers=speakers,
+                c.services, c.tenant_id, c.forest(forest), query, top_k=top_k, as_of=as_of, mode=mode,
+                metadata=metadata, session_ids=session_ids, speakers=speakers,
             ),
-        )
+        )  # fmt: skip
 
     @server.tool(annotations=read_only)
     async def get_context(
-        ctx: Ctx,
-        query: str,
-        forest: str | None = None,
-        token_budget: int | None = None,
-        top_k: int | None = None,
+        ctx: Ctx, query: p.Query, forest: p.Forest = None, token_budget: p.TokenBudget = None, top_k: p.TopK = None
     ) -> CallToolResult:
         """One ready-to-paste text block of memories for a question: one line per item,
-        `[time] text <session turn-ids>`, oldest first, within `token_budget` (default 1000)."""
+        `[time] text <session turn-ids>`, oldest first, within `token_budget`."""
         return await call(
-            ctx,
-            "read",
+            ctx, "read",
             lambda c: tools.get_context(
                 c.services, c.tenant_id, c.forest(forest), query, token_budget=token_budget, top_k=top_k
             ),
             text_key="context",
-        )
+        )  # fmt: skip
 
     @server.tool(annotations=read_only)
     async def browse_tree(
-        ctx: Ctx,
-        forest: str | None = None,
-        kind: str | None = None,
-        node_id: str | int | None = None,
-        cursor: str | None = None,
+        ctx: Ctx, forest: p.Forest = None, kind: p.TreeKind = None, node_id: p.NodeId = None, cursor: p.Cursor = None
     ) -> CallToolResult:
-        """Without node_id: the forest's memory trees (id, kind, label, root_node_id), optionally of
-        one kind (session, entity, scene). With node_id: that node's summary (or leaf text), time
-        interval and children in time order. Pass a returned next_cursor to get the next page."""
+        """Without node_id: the forest's memory trees (id, kind, label, root_node_id). With node_id:
+        that node's summary (or leaf text), time interval and children in time order. Pass a returned
+        next_cursor to get the next page."""
         node = str(node_id) if node_id is not None else None
         return await call(
-            ctx,
-            "read",
+            ctx, "read",
             lambda c: tools.browse_tree(
                 c.services, c.tenant_id, c.forest(forest), kind=kind, node_id=node, cursor=cursor
             ),
-        )
+        )  # fmt: skip
 
-    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False))
-    async def forget_session(ctx: Ctx, session_id: str, forest: str | None = None) -> CallToolResult:
+    @server.tool(annotations=destroys)
+    async def forget_session(ctx: Ctx, session_id: p.SessionIdRequired, forest: p.Forest = None) -> CallToolResult:
         """Forget one session: its turns, cells and the memories derived only from it; needs the write scope."""
         return await call(
             ctx, "write", lambda c: tools.forget_session(c.services, c.tenant_id, c.forest(forest), session_id)
         )
 
-    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False))
+    @server.tool(annotations=writes)
     async def update_memory(
-        ctx: Ctx, fact_id: str | int, text: str, forest: str | None = None, valid_from: str | None = None
+        ctx: Ctx, fact_id: p.FactId, text: p.CorrectedText, forest: p.Forest = None, valid_from: p.ValidFrom = None
     ) -> CallToolResult:
-        """Correct one remembered fact (its fact_id from search_memory): a new fact with `text` supersedes
-        it from `valid_from` (default now); the old one is kept as history. Needs the write scope."""
+        """Correct one remembered fact: a new fact with `text` supersedes it from `valid_from`; the old
+        one is kept as history. Needs the write scope."""
         return await call(
             ctx, "write",
-            lambda c: tools.update_memory(c.services, c.tenant_id, c.forest(forest), str(fact_id), text, valid_from),
+            lambda c: tools.update_memory(
+                c.services, c.tenant_id, c.forest(forest), str(fact_id), text, valid_from, key_id=c.principal.key_id
+            ),
         )  # fmt: skip
 
-    @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False))
-    async def delete_memory(ctx: Ctx, fact_id: str | int, forest: str | None = None) -> CallToolResult:
-        """Delete one remembered fact (its fact_id from search_memory) from every tree, listing and
-        query; needs the write scope."""
+    @server.tool(annotations=destroys)
+    async def delete_memory(ctx: Ctx, fact_id: p.FactId, forest: p.Forest = None) -> CallToolResult:
+        """Delete one remembered fact from every tree, listing and query (its history keeps a
+        tombstone); needs the write scope."""
         return await call(
-            ctx, "write", lambda c: tools.delete_memory(c.services, c.tenant_id, c.forest(forest), str(fact_id))
+            ctx, "write",
+            lambda c: tools.delete_memory(
+                c.services, c.tenant_id, c.forest(forest), str(fact_id), key_id=c.principal.key_id
+            ),
+        )  # fmt: skip
+
+    @server.tool(annotations=read_only)
+    async def memory_history(ctx: Ctx, fact_id: p.FactId, forest: p.Forest = None) -> CallToolResult:
+        """Everything that happened to one fact, oldest first, also after it was deleted: extracted
+        (with its source sessions and turns), restated, corrected or superseded by another fact,
+        restored, sources removed, deleted (who and when)."""
+        return await call(
+            ctx, "read", lambda c: tools.memory_history(c.services, c.tenant_id, c.forest(forest), str(fact_id))
         )
 
     @server.tool(annotations=read_only)
-    async def get_job(ctx: Ctx, job_id: str) -> CallToolResult:
+    async def get_job(ctx: Ctx, job_id: p.JobId) -> CallToolResult:
         """A background job: state (queued, running, succeeded, failed), progress, errors and usage."""
         return await call(ctx, "read", lambda c: tools.job_status(c.services, c.tenant_id, job_id))
 
-    _forbid_unknown_arguments(server)
+    finish_schemas(server._tool_manager.list_tools(), forest_required=http)
     return server

@@ -13,12 +13,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from memforest.app import browse, facts, jobs, maintenance, query, sessions
+from memforest.app import browse, facts, jobs, maintenance, query, sessions, waiting
 from memforest.app.query import Evidence
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.errors import InputError
 from memforest.schemas.agent import FactCorrectionIn, MessagesIn, QueryFilter
+from memforest.schemas.history import FactHistory
+from memforest.schemas.resources import Job
 from memforest.settings import Settings
 from memforest.timefmt import parse_time
 
@@ -46,9 +48,34 @@ async def add_memory(
     session_id: str | None,
     time: str | None,
     messages: list[dict[str, Any]] | None = None,
+    wait: float = 0,
 ) -> dict[str, Any]:
     """Accept one session (native turns, OpenAI ``messages``, or one user turn from ``text``) like
-    POST .../sessions and POST .../messages."""
+    POST .../sessions and POST .../messages; with ``wait`` seconds, the finished job when it ends in
+    time (as ``?wait=`` answers)."""
+    accepted = await _accept(svc, tenant_id, forest, turns=turns, text=text, session_id=session_id, time=time,
+                             messages=messages)  # fmt: skip
+    if wait <= 0 or not accepted.get("job_id"):
+        return accepted
+    job = await waiting.wait_for_job(svc.db, tenant_id, str(accepted["job_id"]), wait)
+    if job is None:
+        return accepted
+    counts = {k: accepted[k] for k in ("kept", "skipped") if k in accepted}
+    out: dict[str, Any] = Job.model_validate(job | counts).model_dump(mode="json", exclude_unset=True)
+    return out
+
+
+async def _accept(
+    svc: Services,
+    tenant_id: uuid.UUID,
+    forest: str,
+    *,
+    turns: list[dict[str, Any]] | None,
+    text: str | None,
+    session_id: str | None,
+    time: str | None,
+    messages: list[dict[str, Any]] | None,
+) -> dict[str, Any]:
     if sum(x is not None for x in (turns, text, messages)) != 1:
         raise InputError("give exactly one of turns, messages or text", location="turns")
     when = parse_time(time, "time") if time is not None else datetime.now(UTC)
@@ -177,7 +204,14 @@ async def forget_session(svc: Services, tenant_id: uuid.UUID, forest: str, sessi
 
 
 async def update_memory(
-    svc: Services, tenant_id: uuid.UUID, forest: str, fact_id: str, text: str, valid_from: str | None
+    svc: Services,
+    tenant_id: uuid.UUID,
+    forest: str,
+    fact_id: str,
+    text: str,
+    valid_from: str | None,
+    *,
+    key_id: uuid.UUID | None = None,
 ) -> dict[str, Any]:
     """Correct a fact (PATCH .../facts/{id}): the new fact supersedes the old one, which is kept.
     The arguments pass the REST body's model (``FactCorrectionIn``: its text limit, its times)."""
@@ -190,13 +224,22 @@ async def update_memory(
         first = exc.errors()[0]
         raise InputError(str(first["msg"]), location=".".join(str(p) for p in first["loc"])) from None
     return await facts.correct_fact(
-        svc.db, svc.settings, svc.backends, tenant_id, forest, fact_id, body.text, body.valid_from
+        svc.db, svc.settings, svc.backends, tenant_id, forest, fact_id, body.text, body.valid_from, key_id=key_id
     )
 
 
-async def delete_memory(svc: Services, tenant_id: uuid.UUID, forest: str, fact_id: str) -> dict[str, Any]:
+async def delete_memory(
+    svc: Services, tenant_id: uuid.UUID, forest: str, fact_id: str, *, key_id: uuid.UUID | None = None
+) -> dict[str, Any]:
     """Delete a fact (DELETE .../facts/{id}) from every tree, listing and query."""
-    return await facts.delete_fact(svc.db, svc.settings, svc.backends, tenant_id, forest, fact_id)
+    return await facts.delete_fact(svc.db, svc.settings, svc.backends, tenant_id, forest, fact_id, key_id=key_id)
+
+
+async def memory_history(svc: Services, tenant_id: uuid.UUID, forest: str, fact_id: str) -> dict[str, Any]:
+    """Every event of a fact (GET .../facts/{id}/history), in its wire form."""
+    history = await facts.history(svc.db, tenant_id, forest, fact_id)
+    out: dict[str, Any] = FactHistory.model_validate(history).model_dump(mode="json")
+    return out
 
 
 async def job_status(svc: Services, tenant_id: uuid.UUID, job_id: str) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, TextContent
 from support import ADMIN_AUTH, admin_settings, serve_app, tenant_url
 
+import memforest
 from memforest.app.tenants import create_key
 from memforest.db.engine import Database
 from memforest.servers import create_app
@@ -31,7 +32,7 @@ from memforest.store.tenants import create_tenant
 TEST_DIM = 64  # the dimension conftest migrates the test databases with
 TOOLS = {
     "add_memory", "search_memory", "get_context", "browse_tree", "forget_session", "get_job", "update_memory",
-    "delete_memory",
+    "delete_memory", "memory_history",
 }  # fmt: skip
 PARROT = "Marisol adopted a grey parrot called Pistachio from the shelter on Orchard Lane."
 KAYAK = "Tobiah repaired the red kayak before the regatta at Lake Wenlow."
@@ -388,8 +389,12 @@ async def test_stdio_command_serves_the_local_tenant(settings: Settings, db_url:
     errlog = (tmp_path / "stderr.log").open("w+")
     try:
         async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as s:
-            await s.initialize()
-            assert {t.name for t in (await s.list_tools()).tools} == TOOLS
+            init = await s.initialize()
+            assert (init.serverInfo.name, init.serverInfo.version) == ("memforest", memforest.__version__)
+            listed = (await s.list_tools()).tools
+            assert {t.name for t in listed} == TOOLS
+            search = next(t for t in listed if t.name == "search_memory").inputSchema
+            assert search["required"] == ["query"]  # forest defaults to --forest over stdio
             added = payload(await s.call_tool("add_memory", {"text": PARROT, "time": "2024-03-10 09:30"}))
             job = await wait_job(s, added["job_id"])
             assert job["state"] == "succeeded" and job["forest"] == "diary"
@@ -415,3 +420,70 @@ def test_stdio_protocol_stream_keeps_stray_output_off_stdout() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout == '{"jsonrpc": "2.0"}\n'
     assert "stray print" in done.stderr and "child output" in done.stderr
+
+
+# ---------------------------------------------------------------- a first-class server (issue 52 item 3)
+
+
+async def test_http_server_describes_itself_and_every_parameter(served: Served) -> None:
+    key = await served.key("acme", ["read"])
+    headers = {"Authorization": f"Bearer {key}"}
+    async with (
+        httpx.AsyncClient(headers=headers) as http,
+        streamable_http_client(served.url, http_client=http) as (read, write, _),
+        ClientSession(read, write) as s,
+    ):
+        init = await s.initialize()
+        assert (init.serverInfo.name, init.serverInfo.version) == ("memforest", memforest.__version__)
+        listed = {t.name: t for t in (await s.list_tools()).tools}
+    assert set(listed) == TOOLS
+    for tool in listed.values():
+        schema = tool.inputSchema
+        assert schema["additionalProperties"] is False, tool.name
+        assert all(prop.get("description") for prop in schema["properties"].values()), tool.name
+        assert tool.outputSchema is not None and tool.outputSchema["type"] == "object", tool.name
+        if "forest" in schema["properties"]:
+            assert "forest" in schema["required"], tool.name  # over HTTP there is no default forest
+    assert listed["search_memory"].inputSchema["properties"]["mode"]["enum"] == ["emb", "llm"]
+    kinds = listed["browse_tree"].inputSchema["properties"]["kind"]["anyOf"][0]["enum"]
+    assert kinds == ["session", "entity", "scene"]
+    turns = listed["add_memory"].inputSchema["properties"]["turns"]["anyOf"][0]["items"]
+    assert {"speaker", "text"} <= set(turns["properties"]) and turns.get("additionalProperties") is False
+    assert listed["add_memory"].inputSchema["properties"]["wait"]["maximum"] == 30
+
+
+async def test_http_argument_errors_are_one_line_naming_the_argument(served: Served) -> None:
+    key = await served.key("acme", ["read", "write"])
+    async with served.session(key) as s:
+        for args, named in (
+            ({"forest": "n", "query": 5}, "query"),
+            ({"forest": "n", "query": "x", "top_k": "ten"}, "top_k"),
+            ({"forest": "n", "query": "x", "mode": "fast"}, "mode"),
+            ({"forest": "n", "query": "x", "user_id": "ana"}, "user_id"),
+        ):
+            message = error_of(await s.call_tool("search_memory", args))
+            assert message.startswith(f"invalid-input: {named}: "), message
+            assert "pydantic" not in message and "validation error for" not in message, message
+        assert error_of(await s.call_tool("search_memory", {"query": "x"})).startswith("invalid-input: forest")
+        late = error_of(await s.call_tool("add_memory", {"forest": "n", "text": "x", "wait": 31}))
+        assert late.startswith("invalid-input: wait: ")
+
+
+async def test_http_add_memory_waits_and_history_follows_a_fact(served: Served) -> None:
+    key = await served.key("acme", ["read", "write"])
+    async with served.session(key) as s:
+        done = payload(await s.call_tool("add_memory", {"forest": "n", "text": PARROT, "wait": 30}))
+        assert done["state"] == "succeeded" and done["kind"] == "ingest"
+        found = payload(await s.call_tool("search_memory", {"forest": "n", "query": "Which parrot did Marisol adopt?"}))
+        fact = next(e for e in found["evidence"] if e["kind"] == "fact" and "Pistachio" in e["text"])
+        fixed = {"forest": "n", "fact_id": fact["fact_id"], "text": "Marisol adopted a green parrot called Kiwi."}
+        new = payload(await s.call_tool("update_memory", fixed))
+        payload(await s.call_tool("delete_memory", {"forest": "n", "fact_id": fact["fact_id"]}))
+        history = payload(await s.call_tool("memory_history", {"forest": "n", "fact_id": fact["fact_id"]}))
+        assert history["status"] == "deleted"
+        events = [e["event"] for e in history["events"]]
+        assert events == ["extracted", "corrected", "sources_removed", "deleted"]
+        assert history["events"][1]["related_fact_id"] == new["id"]
+        assert history["events"][3]["actor"].startswith("key:")
+        gone = error_of(await s.call_tool("memory_history", {"forest": "n", "fact_id": "999999"}))
+        assert gone.startswith("not-found")
