@@ -46,3 +46,16 @@ ATTRIBUTE_WORDS: Final = MappingProxyType(
 )
 
 STATE_ATTRIBUTES: Final = frozenset(ATTRIBUTE_WORDS)
+
+
+def named_attribute(noun: str) -> str | None:
+    """The named attribute a noun phrase is a word for, if any: the whole phrase, else its head
+    (last word), else any of its words ("home city" -> residence, "laptop" -> device)."""
+    words = noun.lower().replace("_", " ").split()
+    if not words:
+        return None
+    for candidate in (" ".join(words), words[-1], *words):
+        for attribute, names in ATTRIBUTE_WORDS.items():
+            if candidate in names:
+                return attribute
+    return None

@@ -22,8 +22,7 @@ from memforest.text.kinds import fact_kind
 from memforest.text.offload import Deadline
 from memforest.text.persons import rewrite_persons
 from memforest.text.sentences import split_sentences
-from memforest.text.slots import find_slot
-from memforest.text.states import find_state
+from memforest.text.state_slot import state_slot
 from memforest.text.topics import topics
 
 __all__ = ["MAX_PER_TURN", "extract_cell"]
@@ -173,10 +172,7 @@ def _candidate(unit: _Unit, turn: CellTurn, other: str | None, names: dict[str, 
             unique.append(ent)
     slot = None
     if not unit.caption and not original.rstrip().endswith("?"):
-        # a plan ("the lease starts next week") states a state from its date; hedged plans
-        # ("going to move") are left out by find_state, and the fixed patterns skip plans
-        slot = None if kind is FactKind.PLAN else find_slot(text)
-        slot = slot or find_state(text, turn.speaker, tuple(names.values()))
+        slot = state_slot(text, kind, turn.speaker, tuple(names.values()))
     topic_source = original if unit.caption else _strip_spans(original, mentions)
     return Candidate(
         text=text,

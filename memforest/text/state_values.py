@@ -110,9 +110,7 @@ _DEVICES = (
     r"Nokia|ThinkPad|Surface|Chromebook|Kindle|Apple\s+Watch|Fitbit|Garmin|Dell\s+XPS|Lenovo|Asus|Acer|Razer|"
     r"Steam\s+Deck|Nintendo\s+Switch|PlayStation|Xbox|Fairphone|Sony\s+Xperia"
 )
-_DEVICE_RE = re.compile(
-    rf"\b(?P<v>(?:{_DEVICES})(?:\s+(?:\d+\w*|Pro|Max|Plus|Ultra|Mini|Air|Fold\d*|Flip\d*|Lite|[A-Z]\d+\w*)){{0,3}})"
-)
+_DEVICE_RE = re.compile(rf"\b(?P<v>(?:{_DEVICES})(?:\s+(?:\d+\w*|[A-Z][\w-]*)){{0,3}})(?![\w-])")
 
 
 def _last_kept(regex: re.Pattern[str], text: str) -> str | None:

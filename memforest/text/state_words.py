@@ -18,6 +18,7 @@ __all__ = [
     "CAR_WORDS",
     "DWELLINGS",
     "JOB_CUES",
+    "KIN",
     "alternation",
 ]
 
@@ -105,4 +106,12 @@ JOB_CUES: Final = alternation(
     employee employees staffer staff hire new_hire intern internship apprentice apprenticeship
     colleagues colleague coworkers coworker co-workers teammates team manager boss office offer contract
     job gig position role shift shifts"""
+)
+
+# words for a person the speaker knows by their relation ("my sister", "Ana's coworker"), lower case
+KIN: Final = alternation(
+    """sister brother mom mum mother dad father parent parents cousin friend son daughter kid aunt uncle
+    grandma grandmother grandpa grandfather granddaughter grandson niece nephew boss colleague coworker co-worker
+    neighbour neighbor roommate flatmate housemate sibling wife husband partner girlfriend boyfriend fiance
+    fiancee stepmother stepfather stepsister stepbrother mentor manager teammate classmate landlord landlady"""
 )

@@ -7,8 +7,8 @@ keys to a place, signing a contract, a rescue tabby) and a way to read the value
 place or organisation after a preposition, a pet's name after "called", a car's make and model).
 The subject is the person the sentence is about: the participant named in it (as speaker-rewritten
 text names them), else the speaker when the sentence has no subject of its own ("Signed my
-contract with X" becomes "Signed Alice's contract with X"). Sentences about someone else's
-relative ("Alice's sister moved to Y"), negated or hedged sentences give no slot.
+contract with X" becomes "Signed Alice's contract with X"). A relative is a subject of their own
+("Alice's sister moved to Y": "Alice's sister"); negated or hedged sentences give no slot.
 """
 
 from __future__ import annotations
@@ -232,22 +232,31 @@ _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
 
 
 def _subject(text: str, speaker: str, participants: Sequence[str], stated: int = 0) -> str | None:
-    """Whose state the sentence states, or None when it is someone else's (a relative's); a
-    relative named only after ``stated`` (where the later of the cue and the value begins) is no
-    subject: "Bought a Kia Niro from Mia's neighbour" is Mia's car."""
-    best: tuple[int, str] | None = None
+    """Whose state the sentence states: a relative named before ``stated`` (where the later of the
+    cue and the value begins) is its own subject ("Mia's sister Ana moved to Y": Ana; "Mia's
+    sister moved to Y": "Mia's sister"); one named only after it is none: "Bought a Kia Niro from
+    Mia's neighbour" is Mia's car. None when the sentence starts with a pronoun."""
+    best: tuple[int, str] | None = None  # the last name before ``stated``, else the first one
     for name in {speaker, *participants}:
-        m = re.search(rf"(?<![\w']){re.escape(name)}(?![\w-])", text)
-        if m and (best is None or m.start() < best[0]):
-            best = (m.start(), name)
+        for m in re.finditer(rf"(?<![\w']){re.escape(name)}(?![\w-])", text):
+            before = m.start() <= stated
+            if (
+                best is None
+                or (before and (best[0] > stated or m.start() > best[0]))
+                or (not before and best[0] > stated and m.start() < best[0])
+            ):
+                best = (m.start(), name)
     if best is None:
         return None if _PRONOUN_START.match(text) else speaker
     start, name = best
-    kin = re.match(rf"{re.escape(name)}'s\s+(?:new\s+|old\s+|little\s+|older\s+|younger\s+)?(?:{_KIN})\b", text[start:])
+    kin = re.match(
+        rf"{re.escape(name)}'s\s+(?:new\s+|old\s+|little\s+|older\s+|younger\s+)?(?P<kin>{_KIN})\b(?:\s+(?P<n>[A-Z][\w-]*))?",
+        text[start:],
+    )
     if kin and start <= stated:
-        return None
+        return kin["n"] or f"{name}'s {kin['kin'].lower()}"
     if start > 0 and re.search(r"\b(?:" + _KIN + r")\s+$", text[:start], re.IGNORECASE):
-        return None
+        return name
     return name
 
 

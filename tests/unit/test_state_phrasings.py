@@ -124,4 +124,18 @@ def test_state_in_everyday_phrasing(attribute: str, value: str, text: str) -> No
     ],
 )
 def test_no_state_of_the_speaker(text: str) -> None:
-    assert all(a is None for _, a, _ in slots(text))
+    """A relative's state is theirs (issue #48): never a slot of the speaker's."""
+    assert all(a is None or subject != "Mia" for subject, a, _ in slots(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "attribute", "value"),
+    [
+        ("My sister moved to Berlin.", "Mia's sister", "residence", "Berlin"),
+        ("My cousin adopted a cat named Tom.", "Mia's cousin", "pet", "Tom"),
+        ("My brother Kofi just joined the Ashgrove Rowing Club.", "Kofi", "membership", "Ashgrove Rowing Club"),
+        ("My aunt's new optician is Lumen Eyecare.", "Mia's aunt", "optician", "Lumen Eyecare"),
+    ],
+)
+def test_a_relative_is_the_subject_of_their_own_state(text: str, subject: str, attribute: str, value: str) -> None:
+    assert (subject, attribute, value) in slots(text)

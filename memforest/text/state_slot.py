@@ -1,0 +1,73 @@
+"""The supersession slot of one extracted sentence: which reader states it, in which order.
+
+The fixed shapes (``memforest.text.slots``: "X lives in Y") come first, then a change that names
+the kind of thing (``changes.find_named_change``: "X's new dentist is Y"), then the cue readers of
+the named attributes (``memforest.text.states``), then the general verbs of change
+(``changes.find_change``: joining, acquiring, switching). A sentence in a mood other than a plain
+statement (``memforest.text.mood``) gets no slot.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memforest.attributes import named_attribute
+from memforest.domain import FactKind
+from memforest.text.changes import find_change, find_named_change, leading_subject
+from memforest.text.mood import mood_near
+from memforest.text.slots import find_slot
+from memforest.text.state_words import ANIMALS, JOB_CUES
+from memforest.text.states import find_state
+
+__all__ = ["state_slot"]
+
+Slot = tuple[str, str, str]
+# the cue readers read a bare "joined X" as an employer or a hobby; without a word of employment
+# the general verb's class is the truer kind
+_LOOSE = frozenset({"employer", "hobby"})
+_ANIMAL = re.compile(rf"(?:\w+\s+)?(?:{ANIMALS})", re.IGNORECASE)
+_EMPLOYMENT = re.compile(rf"\b(?:{JOB_CUES}|work\w*|employ\w*|hired|career)\b", re.IGNORECASE)
+
+
+def _stated(text: str, slot: Slot) -> bool:
+    """No mood in the clause of the slot's value (``mood.mood_near``)."""
+    at = text.find(slot[2])
+    return mood_near(text, max(at, 0)) is None
+
+
+def _named(slot: Slot) -> Slot:
+    """A noun that is a word of a named attribute ("greyhound", "home city") files the state
+    under that attribute, so one kind of state has one chain."""
+    subject, noun, value = slot
+    attribute = named_attribute(noun) or ("pet" if _ANIMAL.fullmatch(noun.replace("_", " ")) else None)
+    return subject, attribute or noun, value
+
+
+def _names(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w']){re.escape(name)}(?![\w-])", text) is not None
+
+
+def state_slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) -> Slot | None:
+    """(subject, attribute, value) of a person-rewritten sentence, or None when it states no state."""
+    if text.rstrip().endswith("?"):
+        return None
+    fixed = None if kind is FactKind.PLAN else find_slot(text)
+    if fixed is not None and _stated(text, fixed):
+        return fixed
+    named = find_named_change(text, speaker)
+    if named is not None:
+        return _named(named)
+    state = find_state(text, speaker, participants)
+    state = state if state is not None and _stated(text, state) else None
+    lead = leading_subject(text)
+    if state is not None and lead not in (None, state[2]) and state[0] == speaker and not _names(text, speaker):
+        state = (str(lead), state[1], state[2])  # "Mia moved to Oslo", said by Ana, is Mia's home
+    if state is not None and state[0].casefold() == state[2].casefold():
+        state = None  # a person is no state of their own
+    change = find_change(text, speaker)
+    if state is None:
+        return change
+    if change is not None and state[1] in _LOOSE and not _EMPLOYMENT.search(text):
+        return change
+    return state
