@@ -71,20 +71,24 @@ class Question:
     cues_now: TimeCues
 
     @classmethod
-    def parse(cls, text: str, *, now: datetime, has_as_of: bool) -> Question:
-        """Analyse ``text`` once (InputError when it has no words at all)."""
+    def parse(cls, text: str, *, now: datetime, has_as_of: bool, speaker: str | None = None) -> Question:
+        """Analyse ``text`` once (InputError when it has no words at all); ``now``: when it is
+        asked; ``speaker``: who asks (whom its "I" and "my" name)."""
         text = " ".join(text.split())
         if not text:
             raise InputError("question must not be empty", location="question")
         analysed = cue_prefix(text)
         terms = _terms(analysed)
+        cues_now = parse_time_cues(text, now)  # (it reads the same prefix itself)
         return cls(
             text=text,
             search_terms=_search_terms(terms),
             entity_keys=tuple(sorted({t.casefold() for t in terms} - STOPWORDS)),
             rerank_terms=_rerank_terms(terms),
-            temporal=parse_question(analysed, has_as_of=has_as_of),
-            cues_now=parse_time_cues(text, now),  # (it reads the same prefix itself)
+            temporal=parse_question(
+                analysed, has_as_of=has_as_of, speaker=speaker, now=now, window=(cues_now.after, cues_now.before)
+            ),
+            cues_now=cues_now,
         )
 
     @property

@@ -11,10 +11,11 @@ from memforest.errors import InputError
 from memforest.retrieval.assemble import Evidence
 from memforest.retrieval.filters import SourceFilter
 
-__all__ = ["MODES", "SCOPE_KINDS", "QueryAnswer", "QueryRequest", "TreeScore"]
+__all__ = ["MAX_SPEAKER_CHARS", "MODES", "SCOPE_KINDS", "QueryAnswer", "QueryRequest", "TreeScore"]
 
 MODES = ("emb", "llm")
 SCOPE_KINDS = ("session", "entity", "scene")
+MAX_SPEAKER_CHARS = 200
 
 
 def _aware(value: datetime | None) -> datetime | None:
@@ -29,7 +30,10 @@ class QueryRequest:
     """One query of one forest: the question and every option the API, the MCP tools and the CLI
     share. ``top_k`` None: the preset's; ``as_of``: the memory as it was then; ``time_from`` /
     ``time_to``: evidence of that range; ``scope_kinds``: tree kinds to read; ``token_budget``:
-    stop adding evidence past about this many tokens; ``source_filter``: only matching sources."""
+    stop adding evidence past about this many tokens; ``source_filter``: only matching sources;
+    ``speaker``: who asks (the question's "I", "me" and "my"; None: the forest's user-role
+    speaker, when it has one); ``now``: when the question is asked (its "two years ago" and "last
+    spring" are read from then; None: the present)."""
 
     forest: str
     question: str
@@ -42,6 +46,8 @@ class QueryRequest:
     include_superseded: bool = False
     token_budget: int | None = None
     source_filter: SourceFilter | None = None
+    speaker: str | None = None
+    now: datetime | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -51,7 +57,12 @@ class QueryRequest:
             if not kinds or any(k not in SCOPE_KINDS for k in kinds):
                 raise InputError(f"scope kinds must be among {', '.join(SCOPE_KINDS)}", location="scope")
             object.__setattr__(self, "scope_kinds", kinds)
-        for name in ("as_of", "time_from", "time_to"):
+        if self.speaker is not None:
+            speaker = " ".join(self.speaker.split())
+            if not speaker or len(speaker) > MAX_SPEAKER_CHARS:
+                raise InputError(f"speaker must have 1 to {MAX_SPEAKER_CHARS} characters", location="speaker")
+            object.__setattr__(self, "speaker", speaker)
+        for name in ("as_of", "time_from", "time_to", "now"):
             object.__setattr__(self, name, _aware(getattr(self, name)))
 
     @property

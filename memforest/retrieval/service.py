@@ -92,8 +92,10 @@ ANALYSE_OFF_LOOP_CHARS = 300
 
 async def _parse(request: QueryRequest) -> Question:
     """The request's question, analysed once (in a worker thread when it is long)."""
-    now = request.as_of or datetime.now(UTC)
-    parse = functools.partial(Question.parse, request.question, now=now, has_as_of=request.as_of is not None)
+    now = request.as_of or request.now or datetime.now(UTC)
+    parse = functools.partial(
+        Question.parse, request.question, now=now, has_as_of=request.as_of is not None, speaker=request.speaker
+    )
     return parse() if len(request.question) <= ANALYSE_OFF_LOOP_CHARS else await asyncio.to_thread(parse)
 
 
@@ -230,7 +232,7 @@ async def _time_stage(
 ) -> tuple[TimeCues, datetime | None]:
     """The question's time cues read against the forest's "now" (the query's as_of, else its
     latest session), narrowed by the time of "before/after <event>" when the forest finds it."""
-    now = ctx.request.as_of or found.latest or datetime.now(UTC)
+    now = ctx.request.as_of or ctx.request.now or found.latest or datetime.now(UTC)
     cues = ctx.question.cues(now)
     if not cues.anchor_text:
         return cues, None

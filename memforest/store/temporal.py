@@ -23,6 +23,8 @@ _FACTS_NAMING = _Q["facts_naming"]
 _FACTS_BY_ID = _Q["facts_by_id"]
 _ENTITY_ROOT = _Q["entity_root"]
 _CHILDREN = _Q["children"]
+_TEXTS_NAMING = _Q["texts_naming"]
+_USER_SPEAKER = _Q["user_speaker"]
 
 
 async def known_subjects(conn: Conn, tenant_id: uuid.UUID, forest_id: int, names: Sequence[str]) -> set[str]:
@@ -73,3 +75,17 @@ async def children(conn: Conn, tenant_id: uuid.UUID, forest_id: int, node_id: in
     """One node read: the children of ``node_id`` in time order (``node_id, level, leaf_fact_id,
     leaf_cell_id, t_start, t_end``)."""
     return await fetch_all(conn, _CHILDREN, {"t": tenant_id, "f": forest_id, "p": node_id})
+
+
+async def texts_naming(conn: Conn, tenant_id: uuid.UUID, forest_id: int, text: str, limit: int) -> list[str]:
+    """The texts of the forest's live facts that contain ``text`` (case-insensitive), newest first,
+    at most ``limit``: where the other names of a person ("Ana's sister Mia") are read from."""
+    rows = await fetch_all(conn, _TEXTS_NAMING, {"t": tenant_id, "f": forest_id, "a": text.casefold(), "n": limit})
+    return [str(r["text"]) for r in rows]
+
+
+async def user_speaker(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> str | None:
+    """The speaker of the forest's latest user-role turn (whom a question's "I" names when the
+    query names no speaker), or None."""
+    rows = await fetch_all(conn, _USER_SPEAKER, {"t": tenant_id, "f": forest_id})
+    return str(rows[0]["speaker"]) if rows else None

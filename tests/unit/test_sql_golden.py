@@ -84,7 +84,16 @@ def _recall() -> dict[str, str]:
 
 
 def _temporal() -> dict[str, str]:
-    names = ("_KNOWN_SUBJECTS", "_SUBJECT_FACTS", "_FACTS_NAMING", "_FACTS_BY_ID", "_ENTITY_ROOT", "_CHILDREN")
+    names = (
+        "_KNOWN_SUBJECTS",
+        "_SUBJECT_FACTS",
+        "_FACTS_NAMING",
+        "_FACTS_BY_ID",
+        "_ENTITY_ROOT",
+        "_CHILDREN",
+        "_TEXTS_NAMING",
+        "_USER_SPEAKER",
+    )
     return {n.strip("_").lower(): getattr(temporal, n) for n in names}
 
 

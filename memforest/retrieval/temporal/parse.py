@@ -5,9 +5,18 @@ by the caller."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 
 from memforest.attributes import ATTRIBUTE_WORDS
+from memforest.retrieval.temporal.asked import (
+    ago_point,
+    asked_noun,
+    during_anchor,
+    first_person,
+    relations,
+    slot_of,
+)
 from memforest.retrieval.timecues import WHEN_RE, without_phrasal_after
 from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS
 
@@ -62,6 +71,8 @@ _ANCHOR_LEAD_RE = re.compile(
     r"(?:(?:the|a|an|his|her|their)\s+|\w+'s\s+)?",
     re.IGNORECASE,
 )
+# "after X as her bakery": the role the anchor had is no part of it
+_ANCHOR_ROLE_RE = re.compile(r"\s+(?:as|for)\s+(?:(?:[A-Z][\w-]*'s|his|her|their|my)\s+)+.*$")
 _NAME_RE = re.compile(r"\b([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)(?:'s)?")
 _HEAD_RE = re.compile(r"^\s*(?:which|what)\s+(?P<head>[a-z]+)|'s\s+(?:\w+\s+)?(?P<head2>[a-z]+)\b", re.IGNORECASE)
 # kinds of thing whose mention names the attribute ("after the parrot", "before the Kia Niro")
@@ -101,6 +112,9 @@ class TemporalQuestion:
     names: tuple[str, ...]  # capitalised names in the question, candidates for the subject
     anchor: str | None = None  # the value or event X of before / after / when ("Miami", "the wedding")
     anchor_to: str | None = None  # the second anchor of "between X and Y"
+    noun: str | None = None  # the slot the question's noun phrase names ("dentist", "coffee_place")
+    at: datetime | None = None  # the time the question names ("in March 2023", "two years ago")
+    during: str | None = None  # the value of "back when I lived in X": its state's time is the as-of time
 
 
 def _words(text: str) -> list[str]:
@@ -136,6 +150,7 @@ def clean_anchor(text: str, names: tuple[str, ...] = ()) -> str:
     """The value or event of an anchor phrase ("the move to Miami" -> "Miami"), without a trailing
     phrase about one of the question's other ``names`` ("Rex in Elena's home" -> "Rex")."""
     text = " ".join(text.split()).strip(" '\"")
+    text = _ANCHOR_ROLE_RE.sub("", text)
     value = _ANCHOR_LEAD_RE.sub("", text, count=1).strip() or text
     for name in names[:ANCHOR_NAMES]:
         tail = re.search(rf"\s+(?:in|for|at|with|by)\s+{re.escape(name)}(?:'s\b.*)?$", value)
@@ -156,10 +171,46 @@ def _names(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def parse_question(question: str, *, has_as_of: bool = False) -> TemporalQuestion:
+# the dot of a title ("Dr. Ruiz") ends no anchor: it is read as this character, and restored
+_TITLE = re.compile(r"\b(Dr|Mr|Mrs|Ms|Mx|St|Prof|Mt|Jr|Sr)\.(?=\s+[A-Z])")
+_DOT = "\u2024"
+
+
+def parse_question(
+    question: str,
+    *,
+    has_as_of: bool = False,
+    speaker: str | None = None,
+    now: datetime | None = None,
+    window: tuple[datetime | None, datetime | None] = (None, None),
+) -> TemporalQuestion:
     """Operator, attribute, names and anchor of ``question``; ``has_as_of``: the API's as_of is set
-    (a question naming no other operator then asks for the state as of that time)."""
+    (a question naming no other operator then asks for the state as of that time). ``speaker``:
+    whom "I" and "my" name; ``now``: when it is asked; ``window``: the time its words name
+    (``timecues``), whose middle is the as-of time of a question with no other operator."""
     question = without_phrasal_after(question)
+    tq = _parse(_TITLE.sub(lambda m: m[1] + _DOT, question), has_as_of)
+    if tq.anchor is not None:
+        tq = replace(tq, anchor=tq.anchor.replace(_DOT, "."), anchor_to=(tq.anchor_to or "").replace(_DOT, ".") or None)
+    question = first_person(question, speaker)  # (operators read first: "tell me when" is no name)
+    noun = asked_noun(question)
+    names = relations(question) + _names(_TITLE.sub(lambda m: m[1] + _DOT, question))
+    slot = slot_of(noun) if noun else None
+    tq = replace(tq, names=names, attribute=slot or tq.attribute, noun=slot)
+    if tq.operator not in (None, "now", "latest", "as_of", "first"):
+        return tq
+    during = during_anchor(question, names) if not WHEN_RE.match(question) else None
+    at = ago_point(question, now) if now is not None else None
+    if at is None and window[0] is not None and window[1] is not None:
+        at = window[0] + (window[1] - window[0]) / 2
+    if during is not None:
+        return replace(tq, operator="as_of", during=during)
+    if at is not None and tq.operator in (None, "as_of", "latest"):
+        return replace(tq, operator="as_of", at=at)
+    return tq
+
+
+def _parse(question: str, has_as_of: bool) -> TemporalQuestion:
     attribute = attribute_of(question)
     names = _names(question)
     m = _BETWEEN_RE.search(question)

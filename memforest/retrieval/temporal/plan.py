@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from memforest.retrieval.temporal.lexicon import is_state_of
+from memforest.retrieval.temporal.chains import chain_label, link_generic, named_values
+from memforest.retrieval.temporal.lexicon import CUES, is_state_of
 from memforest.retrieval.temporal.parse import TemporalQuestion
 from memforest.store.sql import Row
+from memforest.text.mood import mood_of
 
 ANSWER, EARLIER, LATER = "answer", "earlier", "later"
 
@@ -52,18 +54,56 @@ def _value(row: Row, subject: str) -> str | None:
     return None
 
 
+def _labelled(rows: Sequence[Row], subject: str) -> list[tuple[str, State]]:
+    """The subject's slot facts as (label, state), oldest first, verb-class labels linked to the
+    label of the value they replaced (``chains.link_generic``)."""
+    slotted = sorted(
+        ((State(int(r["fact_id"]), r["valid_from"], str(r["text"]), _value(r, subject), True), str(r["attribute"]))
+         for r in rows if r["attribute"] is not None),
+        key=lambda pair: (pair[0].time, pair[0].fact_id),
+    )  # fmt: skip
+    states = [s for s, _ in slotted]
+    labels = link_generic([a.casefold() for _, a in slotted], [s.value for s in states], [s.text for s in states])
+    labelled = list(zip(labels, states, strict=True))
+    return sorted(labelled + _replaced(labelled, rows, subject), key=lambda pair: (pair[1].time, pair[1].fact_id))
+
+
+def _replaced(labelled: list[tuple[str, State]], rows: Sequence[Row], subject: str) -> list[tuple[str, State]]:
+    """States known only from their consequences: a state whose statement names another value
+    ("after Rex died, I got Pip") makes the subject's first earlier mention of that value ("Rex
+    chewed my slippers") the start of a state of the same chain, unless a state names it already."""
+    known = {s.value.casefold() for _, s in labelled if s.value}
+    loose = [r for r in rows if r["attribute"] is None and mood_of(str(r["text"])) is None]
+    out: list[tuple[str, State]] = []
+    for label, state in labelled:
+        for value in named_values(state.text, (subject, state.value or "")):
+            if value.casefold() in known:
+                continue
+            first = next((r for r in loose if r["valid_from"] < state.time and mentions(str(r["text"]), value)), None)
+            if first is not None:
+                known.add(value.casefold())
+                out.append((label, State(int(first["fact_id"]), first["valid_from"], str(first["text"]), value, False)))
+    return out
+
+
 def states_of(rows: Sequence[Row], attribute: str, subject: str) -> list[State]:
-    """The subject's states of ``attribute``: slot facts of it, and facts with no slot that name
-    the subject and a value and whose cue words point to the attribute; oldest first."""
-    out: list[State] = []
+    """The subject's states of ``attribute``: slot facts of its chain (``chains.chain_label``: its
+    own label, else a verb class's that can hold it), and facts with no slot that name the subject
+    and a value and whose cue words point to the attribute, moods aside; oldest first."""
+    labelled = _labelled(rows, subject)
+    counts: dict[str, int] = {}
+    for label, _ in labelled:
+        counts[label] = counts.get(label, 0) + 1
+    chain = chain_label(attribute, counts)
+    out = [s for lab, s in labelled if lab == chain]
     for r in rows:
-        slot = r["attribute"] is not None and str(r["attribute"]).casefold() == attribute
         value = _value(r, subject)
+        text = str(r["text"])
         # without a slot, the statement must be about the subject (its rewritten text names them)
         # and name a value (an entity other than the subject) its cue words tie to the attribute
-        cued = value is not None and mentions(str(r["text"]), subject) and is_state_of(str(r["text"]), attribute)
-        if slot or (r["attribute"] is None and cued):
-            out.append(State(int(r["fact_id"]), r["valid_from"], str(r["text"]), value, slot))
+        unslotted = r["attribute"] is None and value is not None and attribute in CUES
+        if unslotted and mentions(text, subject) and mood_of(text) is None and is_state_of(text, attribute):
+            out.append(State(int(r["fact_id"]), r["valid_from"], text, value, False))
     out.sort(key=lambda s: (s.time, s.fact_id))
     return out
 
@@ -78,6 +118,31 @@ def _runs(states: Sequence[State]) -> list[list[State]]:
         else:
             runs.append([s])
     return runs
+
+
+def anchor_label(rows: Sequence[Row], subject: str, anchor: str) -> str | None:
+    """The chain label of the subject's latest state whose value is ``anchor`` (else whose text
+    names it), or None."""
+    labelled = _labelled(rows, subject)
+    valued = [lab for lab, s in labelled if s.value is not None and _same(s.value, anchor)]
+    named = valued or [lab for lab, s in labelled if mentions(s.text, anchor)]
+    return named[-1] if named else None
+
+
+def during_time(rows: Sequence[Row], subject: str, value: str) -> datetime | None:
+    """The middle of the time the subject's state ``value`` held (from its statement to the next
+    state of its chain, or to its last restatement when none followed), or None."""
+    label = anchor_label(rows, subject, value)
+    if label is None:
+        return None
+    runs = _runs([s for lab, s in _labelled(rows, subject) if lab == label])
+    held = _holding(runs, value)
+    if not held:
+        return None
+    i = held[0]
+    start = runs[i][0].time
+    end = runs[i + 1][0].time if i + 1 < len(runs) else runs[i][-1].time
+    return start + (end - start) / 2
 
 
 def run_count(states: Sequence[State]) -> int:
@@ -105,6 +170,9 @@ def _same(value: str, anchor: str) -> bool:
 
 def _pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime | None) -> int | None:
     op = tq.operator
+    if op == "as_of" and tq.at is not None:  # the time the question names
+        held = [i for i, run in enumerate(runs) if run[0].time <= tq.at]
+        return held[-1] if held else None
     if op in ("now", "latest", "as_of"):
         return len(runs) - 1
     if op == "first":
@@ -136,18 +204,20 @@ def plan_answer(
     ``anchor_time`` is the time of an event anchor resolved elsewhere (used when no state names X)."""
     if tq.operator is None:
         return None
+    if tq.during is not None:
+        tq = replace(tq, at=during_time(rows, subject, tq.during))
+        if tq.at is None:
+            return None
     attribute = tq.attribute
     if attribute is None and tq.anchor is None and tq.operator == "when":
         return None
+    anchor = tq.anchor or next((n for n in tq.names if n.casefold() != subject.casefold()), None)
+    if anchor is not None and tq.operator in ("before", "after", "when", "how_long", "between"):
+        attribute = anchor_label(rows, subject, anchor) or attribute
     if attribute is None:
-        anchor = tq.anchor or next((n for n in tq.names if n.casefold() != subject.casefold()), None)
-        slot_rows = [r for r in rows if r["attribute"] and anchor and mentions(str(r["text"]), anchor)]
-        if not slot_rows:
-            return None
-        attribute = str(slot_rows[-1]["attribute"]).casefold()
-    if tq.operator == "when" and tq.anchor is None:
-        anchor = next((n for n in tq.names if n.casefold() != subject.casefold()), None)
-        tq = TemporalQuestion(tq.operator, attribute, tq.names, anchor)
+        return None
+    if tq.operator in ("when", "how_long") and tq.anchor is None:
+        tq = replace(tq, attribute=attribute, anchor=anchor)
     runs = _runs(states_of(rows, attribute, subject))
     if len(runs) < 2 and tq.operator not in ("when", "now", "latest", "as_of", "first"):
         return None

@@ -11,10 +11,12 @@ the number of the subject's facts. A subject with no entity tree falls back to o
 
 from __future__ import annotations
 
+import re
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
+from memforest.retrieval.temporal.asked import ASKER
 from memforest.retrieval.temporal.descent import BACKWARD, FORWARD, TimeCursor, fact_ids
 from memforest.retrieval.temporal.lexicon import CUES
 from memforest.retrieval.temporal.parse import TemporalQuestion
@@ -30,6 +32,7 @@ from memforest.retrieval.temporal.plan import (
 )
 from memforest.store import temporal as store
 from memforest.store.sql import Conn, Row
+from memforest.text.state_words import KIN
 
 # runs (changes of value) a walk must see on each side of the anchor, per operator: the answer's
 # run, one beyond it (which fixes where the answer's run starts) and the neighbour the answer shows
@@ -44,6 +47,8 @@ NEED_RUNS: dict[str, dict[int, int]] = {
     "as_of": {BACKWARD: 2},
     "first": {FORWARD: 2},
 }
+ALIAS_TEXTS = 200  # facts naming a person read for their other names
+_NAME = r"[A-Z][\w-]*"
 NEAR = 2  # facts a question with no attribute chain pins next to its anchor
 MAX_READS = 256  # a bound on one walk's node reads (a subject whose attribute is very sparse)
 _ANCHORED = ("before", "after", "when", "between")
@@ -80,7 +85,7 @@ def _holding_attribute(rows: list[Row], asked: str | None, subject: str, anchor:
 def _anchor_of(tq: TemporalQuestion, subject: str) -> str | None:
     if tq.anchor:
         return tq.anchor
-    if tq.attribute is None or tq.operator == "when":
+    if tq.attribute is None or tq.operator in _OWN_ANCHOR:
         return next((n for n in tq.names if n.casefold() != subject.casefold()), None)
     return None
 
@@ -93,7 +98,7 @@ async def _anchor(
     the event time found elsewhere, else None (the as-of time for now / latest / as of)."""
     anchor = _anchor_of(tq, scope.subject)
     if tq.operator in ("now", "latest", "as_of"):
-        at = scope.as_of
+        at = tq.at or scope.as_of
     elif tq.operator in _ANCHORED or tq.operator == "how_long":
         at = event_time
     else:
@@ -208,14 +213,72 @@ async def temporal_plan(
     anchor_time: datetime | None,
 ) -> TemporalPlan | None:
     """The answer state and its neighbours for a parsed temporal question, or None (then the query
-    ranks as it would without a time operator)."""
+    ranks as it would without a time operator). A relative the question names without a name
+    ("Ana's sister") is asked about, never their owner; a person's other names (``aliases``) are
+    read as one subject."""
     if tq.operator is None or not tq.names:
         return None
-    known = await store.known_subjects(conn, tenant_id, forest_id, [n.casefold() for n in tq.names])
+    tq = await _asker_named(conn, tenant_id, forest_id, tq)
+    relatives = [n for n in tq.names if "'s " in n]
     anchor = (tq.anchor or "").casefold()
-    subjects = [n for n in tq.names if n.casefold() in known and n.casefold() != anchor]
-    for subject in subjects:
-        plan = await subject_plan(_Scope(conn, tenant_id, forest_id, subject, as_of), tq, anchor_time)
+    if relatives:
+        candidates = relatives
+    else:
+        known = await store.known_subjects(conn, tenant_id, forest_id, [n.casefold() for n in tq.names])
+        candidates = [n for n in tq.names if n.casefold() in known and n.casefold() != anchor]
+    for subject in candidates:
+        names = await aliases(conn, tenant_id, forest_id, subject)
+        known = await store.known_subjects(conn, tenant_id, forest_id, [n.casefold() for n in names])
+        names = [n for n in names if n.casefold() in known]
+        if not names:
+            continue
+        scope = _Scope(conn, tenant_id, forest_id, names[0], as_of)
+        others = tuple(n for n in tq.names if n.casefold() not in {x.casefold() for x in names})
+        asked = replace(tq, names=(names[0], *others))
+        if len(names) > 1 or tq.during is not None:
+            plan = await _plan_of_all(scope, names, asked, anchor_time)
+        else:
+            plan = await subject_plan(scope, asked, anchor_time)
         if plan is not None:
             return plan
     return None
+
+
+async def _asker_named(conn: Conn, tenant_id: uuid.UUID, forest_id: int, tq: TemporalQuestion) -> TemporalQuestion:
+    """The question with the asker (a first person and no speaker on the query) read as the forest's
+    user-role speaker; without one, the asker's names are dropped."""
+    asker = re.compile(rf"\b{ASKER}\b")
+    if not any(asker.search(n) for n in tq.names):
+        return tq
+    user = await store.user_speaker(conn, tenant_id, forest_id)
+    if user is None:
+        return replace(tq, names=tuple(n for n in tq.names if not asker.search(n)))
+    names = tuple(asker.sub(lambda _: user, n) for n in tq.names)
+    return replace(tq, names=names, anchor=asker.sub(lambda _: user, tq.anchor) if tq.anchor else None)
+
+
+async def aliases(conn: Conn, tenant_id: uuid.UUID, forest_id: int, person: str) -> list[str]:
+    """``person`` and the other names the forest's facts give them: "Ana's sister" and "Mia" when a
+    fact says "Ana's sister Mia" (read from at most :data:`ALIAS_TEXTS` facts naming ``person``)."""
+    texts = await store.texts_naming(conn, tenant_id, forest_id, person, ALIAS_TEXTS)
+    out = [person]
+    if "'s " in person:
+        owner, kin = person.split("'s ", 1)
+        named = re.compile(rf"(?<![\w']){re.escape(owner)}'s\s+{re.escape(kin)}\s+({_NAME})", re.IGNORECASE)
+        out += [m.group(1) for t in texts for m in named.finditer(t) if m.group(1)[:1].isupper()]
+    else:
+        related = re.compile(rf"(?<![\w'])({_NAME})'s\s+({KIN})\s+{re.escape(person)}(?![\w-])", re.IGNORECASE)
+        out += [f"{m.group(1)}'s {m.group(2).lower()}" for t in texts for m in related.finditer(t)]
+    return list(dict.fromkeys(out))
+
+
+async def _plan_of_all(
+    scope: _Scope, names: list[str], tq: TemporalQuestion, event_time: datetime | None
+) -> TemporalPlan | None:
+    """The plan from all the facts of every name of one person, read as the first name's."""
+    rows: dict[int, Row] = {}
+    for name in names:
+        for r in await store.subject_facts(scope.conn, scope.tenant_id, scope.forest_id, name, scope.as_of):
+            rows.setdefault(int(r["fact_id"]), r)
+    ordered = sorted(rows.values(), key=lambda r: (r["valid_from"], r["fact_id"]))
+    return plan_answer(tq, names[0], ordered, event_time)

@@ -59,3 +59,24 @@ WHERE tenant_id = :t
   AND forest_id = :f
   AND parent_id = :p
 ORDER BY t_start, seq;
+
+-- name: texts_naming --
+-- The texts of the forest's live facts that contain :a (lower case), newest first, at most :n.
+SELECT x.text
+FROM facts x
+WHERE x.tenant_id = :t
+  AND x.forest_id = :f
+  AND x.retracted_at IS NULL
+  AND strpos(lower(x.text), :a) > 0
+ORDER BY x.fact_id DESC
+LIMIT :n;
+
+-- name: user_speaker --
+-- The speaker of the forest's latest user-role turn.
+SELECT t.speaker
+FROM turns t
+WHERE t.tenant_id = :t
+  AND t.forest_id = :f
+  AND t.role = 'user'
+ORDER BY t.turn_id DESC
+LIMIT 1;

@@ -47,3 +47,22 @@ WHERE tenant_id = :t
   AND forest_id = :f
   AND parent_id = :p
 ORDER BY t_start, seq;
+
+-- variant: texts_naming --
+SELECT x.text
+FROM facts x
+WHERE x.tenant_id = :t
+  AND x.forest_id = :f
+  AND x.retracted_at IS NULL
+  AND strpos(lower(x.text), :a) > 0
+ORDER BY x.fact_id DESC
+LIMIT :n;
+
+-- variant: user_speaker --
+SELECT t.speaker
+FROM turns t
+WHERE t.tenant_id = :t
+  AND t.forest_id = :f
+  AND t.role = 'user'
+ORDER BY t.turn_id DESC
+LIMIT 1;

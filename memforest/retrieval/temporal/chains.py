@@ -1,0 +1,82 @@
+"""A subject's states grouped into chains, one per kind of state, whatever the kind is called.
+
+The write path labels a state with its slot: a named attribute ("residence"), the noun phrase the
+sentence names ("dentist", "coffee_place"), or, when the sentence names no kind, the class of its
+verb of change (``membership``, ``possession``, ``patronage``, ``change``: ``memforest.text.changes``).
+Here a state labelled only by a verb class joins the chain of the value it replaced ("quit A and
+joined B": B is of A's kind), and a question's slot with no chain of its own falls back to the
+chain of a verb class that can hold it (a club is joined, a bike is bought).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS
+
+__all__ = ["GENERIC", "chain_label", "link_generic", "named_values"]
+
+GENERIC = ("membership", "possession", "patronage", "change")
+# named attributes the cue readers also give to a bare verb of joining or acquiring
+_LOOSE = ("employer", "hobby", "device", "vehicle")
+# kinds of thing one joins (a member of), by their head noun
+_JOINED = re.compile(
+    r"(?:^|_)(?:club|team|choir|chorus|band|group|league|society|crew|orchestra|ensemble|union|association|"
+    r"guild|circle|class|gym|troupe|squad|collective|congregation|party|church|cooperative|co-op)$"
+)
+
+
+_NAMED = re.compile(r"(?<![\w'])[A-Z][\w.&-]*(?:\s+(?:(?:of|and|on|the|&)\s+)?[A-Z][\w.&-]*){0,4}(?!['\w])")
+
+
+def named_values(text: str, skip: Sequence[str]) -> list[str]:
+    """The capitalised phrases of ``text`` that may name a value: ordinary words that open a
+    phrase dropped ("After Rex" -> "Rex"), none of ``skip`` (the subject, the state's own value)."""
+    out: list[str] = []
+    skipped = {s.casefold() for s in skip}
+    for m in _NAMED.finditer(text):
+        words = m.group(0).rstrip(".").split()
+        while words and words[0].lower() in ENTITY_EXCLUDE | STOPWORDS:
+            words.pop(0)
+        phrase = " ".join(words)
+        if phrase and phrase.casefold() not in skipped and not any(_mentions(phrase, s) for s in skip if s):
+            out.append(phrase)
+    return out
+
+
+def _mentions(text: str, value: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE) is not None
+
+
+def link_generic(labels: Sequence[str], values: Sequence[str | None], texts: Sequence[str]) -> list[str]:
+    """The labels of states (oldest first) after linking: a state labelled by a verb class whose
+    text names the value of an earlier state of another label takes that label."""
+    out = list(labels)
+    for i, label in enumerate(labels):
+        if label not in GENERIC:
+            continue
+        for j in range(i - 1, -1, -1):
+            value = values[j]
+            if value and value.casefold() != (values[i] or "").casefold() and _mentions(texts[i], value):
+                out[i] = out[j]
+                break
+    return out
+
+
+def chain_label(asked: str, chains: Mapping[str, int]) -> str | None:
+    """The label of the chain that answers a question about slot ``asked``: its own, else a verb
+    class's that can hold it (joined kinds first for a club or a team), else a loosely named
+    attribute's; ``chains``: label -> number of states. None when none can."""
+    if asked in chains:
+        return asked
+    joined = _JOINED.search(asked) is not None
+    order = (
+        ("membership", "patronage", "possession", "change")
+        if joined
+        else ("possession", "patronage", "membership", "change")
+    )
+    for label in (*order, *_LOOSE):
+        if chains.get(label) and label != asked:
+            return label
+    return None
