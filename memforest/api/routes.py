@@ -262,7 +262,7 @@ def _query_request(forest: str, body: FilteredQueryIn) -> query.QueryRequest:
         forest, body.query, mode=body.mode, top_k=body.top_k, as_of=body.as_of, time_from=body.time_from,
         time_to=body.time_to, scope_kinds=tuple(body.scope) if body.scope is not None else None,
         include_superseded=body.include_superseded, token_budget=body.token_budget,
-        source_filter=query.source_filter(body.filter),
+        source_filter=query.source_filter(body.filter), speaker=body.speaker, now=body.now,
     )  # fmt: skip
 
 

@@ -52,8 +52,17 @@ class QueryIn(BaseModel):
     scope: list[str] | None = Field(default=None, max_length=3)
     include_superseded: bool = False
     token_budget: int | None = Field(default=None, ge=1, le=1_000_000)
+    speaker: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description='Who asks: whom the question\'s "I" and "my" name (default: the forest\'s user-role speaker).',
+    )
+    now: datetime | None = Field(
+        default=None, description='When the question is asked: "two years ago" counts back from it (default: now).'
+    )
 
-    @field_validator("as_of", "time_from", "time_to")
+    @field_validator("as_of", "time_from", "time_to", "now")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
         return None if value is None else as_utc_if_naive(value)  # 422, not a 500, when out of range
