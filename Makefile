@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lint bench clean chromium
+.PHONY: demo test test-fast test-ts lint bench clean chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,14 @@ demo: $(STAMP)
 
 test: $(STAMP) chromium
 	$(BIN)/python -m pytest -q -rs -p no:cacheprovider  # -rs: each skip says why
+	$(MAKE) test-ts
+
+# The TypeScript client (clients/typescript) against a real server; needs Node.js >= 20.
+test-ts: $(STAMP)
+	@if node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' 2>/dev/null; then \
+	  cd clients/typescript && npm ci --no-audit --no-fund && npm run build && \
+	  MEMFOREST_PYTHON=$(abspath $(BIN))/python npm test; \
+	else echo "test-ts: SKIPPED: Node.js >= 20 is not installed (the TypeScript client's tests need it)"; fi
 
 # The memory browser's tests drive Debian's Chromium (tests/db/test_ui_browser.py): installed here
 # where it is missing and apt can (root); elsewhere those tests skip and say why (ADR 0046).
