@@ -1,28 +1,38 @@
 """Fault injection: the service keeps working and loses nothing under worker crashes, database
-restarts, a failing model and hostile inputs.
+restarts, a failing model and a hostile tenant, and the hostile tenant does not slow the other.
 
-Against a real ``memforest serve`` (with its in-process worker) plus separate ``memforest worker``
-processes, an embedded PostgreSQL started by the bench under a temporary MEMFOREST_HOME (migrated
-with ``memforest db upgrade``) and the SIMULATED model server failing ``--fail-rate`` of its calls
-(500, 429, stalls past the client timeout, broken JSON), all on 127.0.0.1, for ``--duration``
-seconds: two tenants ingest generated sessions and query; one also sends slow-to-process 20 KB
-turns and queries, deeply nested JSON and oversized bodies; meanwhile ``--kills`` workers are
-SIGKILLed at random moments (and restarted) and the database is restarted ``--db-restarts`` times.
-A prober thread times ``/healthz`` every 50 ms. After a bounded drain it checks, from the database:
-every acknowledged session in its forest exactly once and complete, no job stuck, every failed job
-with a reason, ``memforest check`` ok for every forest; and counts the 5xx answers.
+Against a real ``memforest serve`` (with its in-process worker; its event loop timed by
+``bench.faults_probe``) plus separate ``memforest worker`` processes, an embedded PostgreSQL
+started by the bench under a temporary MEMFOREST_HOME (migrated with ``memforest db upgrade``) and
+the SIMULATED model server failing ``--fail-rate`` of its calls (500, 429, stalls past the client
+timeout, broken JSON), all on 127.0.0.1. Two tenants ingest generated sessions and query: for
+``--calm`` seconds tenant A (the victim, with a webhook to a prompt receiver) and B alone; then B
+attacks as well for ``--calm`` seconds; then for ``--duration`` seconds the attacks go on while
+``--kills`` workers are SIGKILLed at random moments (and restarted) and the database is restarted
+``--db-restarts`` times. B's attacks (``bench.faults_attacks``): slow-to-process 20 KB turns
+(unclosed captions among them) and queries, deeply nested JSON, oversized bodies, crafted 20 KB
+questions over ``POST /v1/query`` with 20 forests, 20 webhooks to receivers that drip one byte at
+a time or send an endless body, made-up keys, forests past its quota, webhook targets on refused
+ports, and (in this process, with a resolver stub) NAT64, 6to4, IPv4-compatible and rebinding
+targets. A prober thread times ``/healthz`` every 50 ms. After a bounded drain it checks, from the
+database: every acknowledged session in its forest exactly once and complete, no job stuck, every
+failed job with a reason, ``memforest check`` ok for every forest; and counts the 5xx answers. The
+victim's ingest p95 and webhook delivery delay p95 under attack must stay within 2x of the calm
+window's; the attacks must get their refusals (401/429, 409, 422); the API process's RSS (idle and
+peak) and event-loop time per window are recorded.
 
-    python -m bench.faults            # full size: 20 kills, 3 database restarts, 20% model faults
-    python -m bench.faults --quick    # CI size (well under 2 minutes)
+    python -m bench.faults            # full size: 60 s calm, 60 s attacked, 240 s of chaos on top
+    python -m bench.faults --quick    # CI size
 
-Writes ``bench/results/faults.json`` (arguments, git commit, figures), a table, and
-``faults.png`` (a timeline: /healthz latency, kills, restarts, 5xx). Exits 1 on any violation.
+Writes ``bench/results/faults.json`` (arguments, git commit, figures), ``faults.md`` (the tables),
+and ``faults.png`` (a timeline: /healthz latency, kills, restarts, 5xx). Exits 1 on any violation.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import random
 import re
 import subprocess
@@ -35,11 +45,15 @@ from typing import Any
 
 import httpx
 import numpy as np
+from rich.console import Console
 
 from bench import report
 from bench.args import bench_parser, single_run
+from bench.faults_attacks import AttackRun, attack, attack_violations, prepare, victim_phases
 from bench.faults_load import Prober, Tenant, Traffic, adversarial_loop, ingest_loop, query_loop
+from bench.faults_probe import loop_time, read_stats
 from bench.faults_procs import Cluster, FaultSpec, cluster
+from bench.faults_query import RssSampler
 from bench.faults_report import plot, render
 from bench.faults_verify import check_forests, verify_jobs, verify_sessions, wait_drained
 from bench.report import machine_info, publish
@@ -49,9 +63,11 @@ from memforest.errors import MemForestError
 
 HEALTHZ_P99_TARGET_MS = 250.0
 QUICK = {"duration": 15.0, "kills": 2, "db_restarts": 1, "ingest_clients": 2, "query_clients": 1,
-         "drain_timeout": 240.0, "ingest_pause": 1.5, "max_sessions": 8, "adversarial_pause": 2.0}  # fmt: skip
+         "drain_timeout": 240.0, "ingest_pause": 1.5, "max_sessions": 8, "adversarial_pause": 2.0,
+         "calm": 10.0}  # fmt: skip
 FULL = {"duration": 240.0, "kills": 20, "db_restarts": 3, "ingest_clients": 3, "query_clients": 2,
-        "drain_timeout": 540.0, "ingest_pause": 3.0, "max_sessions": 400, "adversarial_pause": 0.5}  # fmt: skip
+        "drain_timeout": 540.0, "ingest_pause": 3.0, "max_sessions": 400, "adversarial_pause": 0.5,
+        "calm": 60.0}  # fmt: skip
 
 
 def git_commit() -> str:
@@ -116,7 +132,7 @@ async def _tenants(c: Cluster) -> list[Tenant]:
             forest = f"{name}-notes"
             auth = {"Authorization": f"Bearer {key['key']}"}
             (await http.post("/v1/forests", json={"name": forest}, headers=auth)).raise_for_status()
-            out.append(Tenant(name, key["key"], forest))
+            out.append(Tenant(name, key["key"], forest, tenant["id"]))
     return out
 
 
@@ -164,28 +180,52 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     commit = git_commit()  # of the code that runs, taken before it starts
     spec = FaultSpec(
-        workers=args.workers, fail_rate=args.fail_rate, seed=args.seed, server_worker=not args.no_server_worker
-    )
+        workers=args.workers, fail_rate=args.fail_rate, seed=args.seed, server_worker=not args.no_server_worker,
+        extra_env={"MEMFOREST_WEBHOOKS__ALLOW_PRIVATE": "true"},  # the receivers are on 127.0.0.1
+    )  # fmt: skip
     with cluster(spec, keep_logs=args.keep_logs, parent=args.home) as c:
         tenants = await _tenants(c)
         traffic = Traffic(t0=c.t0)
+        attacks = await prepare(c.url, c.admin_key, tenants[0], tenants[1], traffic)
         names = [p.name for p in SyntheticConversations(seed=args.seed).people]
         plan = schedule(args, rng)
+        serve_pid = c.serve_pid()
+        sampler = RssSampler(serve_pid) if serve_pid is not None else None
+        if sampler is not None:
+            sampler.start()
+        await asyncio.sleep(2.0)  # the API process's idle size
         prober = Prober(c.url, c.t0)
         prober.start()
         start = time.monotonic()
-        end = start + args.duration
+        wall_offset = time.time() - start
+        attack_at, chaos_at = start + args.calm, start + 2 * args.calm
+        end = chaos_at + args.duration
         c.note("load_begin")
         tasks = [ingest_loop(c.url, tenants[n % 2], n, args, end, traffic) for n in range(args.ingest_clients)]
         tasks += [
             query_loop(c.url, tenants[n % 2], n, args.seed, end, traffic, names) for n in range(args.query_clients)
         ]
-        adversarial = asyncio.ensure_future(adversarial_loop(c.url, tenants[1], end, traffic, args.adversarial_pause))
+
+        async def attacker() -> None:  # the victim alone for args.calm seconds, then the attacker too
+            await asyncio.sleep(max(0.0, attack_at - time.monotonic()))
+            c.note("attack_begin")
+            await asyncio.gather(
+                adversarial_loop(c.url, tenants[1], end, traffic, args.adversarial_pause),
+                attack(attacks, c.url, tenants[1], end, traffic, args.adversarial_pause),
+            )
+
         try:
-            await asyncio.gather(chaos(c, plan, start, end, rng), *tasks, adversarial)
+            await asyncio.gather(chaos(c, plan, chaos_at, end, rng), *tasks, attacker())
         finally:
             c.note("load_end")
+            await attacks.receivers.close()
+            if sampler is not None:
+                sampler.stop()
         load_s = time.monotonic() - start
+        phases = victim_phases(
+            traffic, attacks.receivers, tenants[0].name, (start, attack_at), (attack_at, chaos_at), wall_offset
+        )
+        measured = _measured(c, sampler, attacks, (start, attack_at, chaos_at, end))
         db = Database(c.database_url, pool_size=2, max_overflow=0)
         try:
             drain_s = await wait_drained(db, args.drain_timeout)
@@ -206,7 +246,41 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         logs = _log_findings(c)
         events = list(c.events)
     result = _result(args, traffic, prober, jobs, sessions, checks, sim_stats, logs, events, load_s, drain_s, plan)
-    return result | {"git_commit": commit}
+    more = attack_violations(attacks, traffic.statuses, phases, need_samples=not args.quick)
+    result["violations"] += more
+    result["pass"] = not result["violations"]
+    return result | {"git_commit": commit, "victim": phases} | measured
+
+
+def _measured(
+    c: Cluster, sampler: RssSampler | None, attacks: AttackRun, marks: tuple[float, float, float, float]
+) -> dict[str, Any]:
+    """Inside the API process: its RSS (idle, peak per phase) and its event loop per phase (CPU and
+    wall seconds in callbacks, longest callback), and each crafted query's loop time."""
+    start, attack_at, chaos_at, end = marks
+    windows = {"calm": (start, attack_at), "attacked": (attack_at, chaos_at), "chaos_and_attacked": (chaos_at, end)}
+    stats = read_stats(c.probe_file) if c.probe_file is not None else None
+    rss: dict[str, Any] = {}
+    if sampler is not None:
+        rss = {"idle_mb": sampler.median_mb(start - 2.0, start), "peak_mb": sampler.peak_mb(start, end)}
+        rss |= {f"peak_{k}_mb": sampler.peak_mb(lo, hi) for k, (lo, hi) in windows.items()}
+    loop = {k: loop_time(stats, lo, hi) for k, (lo, hi) in windows.items()} if stats else {}
+    crafted = [
+        {"question": q, "status": st, "seconds": round(e - s, 3)} | (loop_time(stats, s, e) if stats else {})
+        for s, e, q, st in attacks.crafted
+    ]
+    return {
+        "api_rss": rss,
+        "event_loop": loop,
+        "attacks": {
+            "sent": attacks.sent,
+            "refused_ports": attacks.refused_ports,
+            "address_filter": attacks.address_filter,
+            "hostile_receiver_connections": dict(attacks.receivers.hits),
+            "victim_deliveries": [[round(made, 3), round(d, 3)] for made, d in attacks.receivers.delays()],
+            "crafted_queries": crafted,
+        },
+    }
 
 
 def _result(
@@ -291,6 +365,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--max-sessions", type=int, default=None, help="sessions per ingest client at most")
     p.add_argument("--adversarial-pause", type=float, default=None, help="seconds between hostile requests")
     p.add_argument("--ingest-pause", type=float, default=None, help="seconds between one client's sessions")
+    p.add_argument("--calm", type=float, default=None, help="seconds of the victim alone, then as long under attack "
+                   "before the chaos begins (full: 60)")  # fmt: skip
     p.add_argument("--keep-logs", type=Path, default=None, help="copy the processes' logs to this folder")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--name", default=None, help="result file name (default: faults, or faults_quick)")
@@ -313,9 +389,11 @@ def resolve_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run; exit 1 on any violation, 2 on bad arguments."""
     args = resolve_args(argv)
-    if args.duration <= 0 or args.kills < 0 or args.db_restarts < 0 or args.workers < 1 or not 0 <= args.fail_rate <= 1:
+    bad = args.calm <= 0 or args.duration <= 0 or args.kills < 0 or args.db_restarts < 0 or args.workers < 1
+    if bad or not 0 <= args.fail_rate <= 1:
         print(
-            "bench.faults: need --duration > 0, --kills >= 0, --db-restarts >= 0, --workers >= 1, 0 <= --fail-rate <= 1"
+            "bench.faults: need --calm > 0, --duration > 0, --kills >= 0, --db-restarts >= 0, --workers >= 1, "
+            "0 <= --fail-rate <= 1"
         )
         return 2
     try:
@@ -324,6 +402,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bench.faults: error: {exc}", file=sys.stderr)
         return 1
     publish(args.out, args.name, result, plot, render, width=200, args=args, argv=argv)
+    console = Console(record=True, width=200, file=io.StringIO())
+    render(result, console)
+    head = (
+        f"# bench.faults (commit {result['git_commit']})\n\nargv: `{' '.join(result['provenance'].get('argv') or [])}`"
+    )
+    (args.out / f"{args.name}.md").write_text(f"{head}\n\n```\n{console.export_text()}```\n", encoding="utf-8")
     return 0 if result["pass"] else 1
 
 

