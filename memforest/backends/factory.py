@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,6 +64,14 @@ def _http_embedder(emb: EmbeddingSettings) -> Embedder:
     return OpenAIEmbedder(emb)
 
 
+def onnx_cache_dir() -> Path:
+    """Where ONNX exports of local models are kept: ``$XDG_CACHE_HOME/memforest/onnx`` (default
+    ``~/.cache``), shared by every MemForest home on the machine (each export is named by the
+    model's digest)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "memforest" / "onnx"
+
+
 def _local_embedder(settings: Settings) -> Embedder:
     """The local model on the configured runtime; a model the ONNX runtime cannot run (not a plain
     Transformer + Pooling directory) runs on torch, with a warning."""
@@ -72,7 +81,7 @@ def _local_embedder(settings: Settings) -> Embedder:
     local: Embedder
     if emb.local_runtime == "onnx" and Path(emb.local_path).expanduser().is_dir():
         try:
-            local = OnnxEmbedder(emb.local_path, cache_dir=settings.home / "models")
+            local = OnnxEmbedder(emb.local_path, cache_dir=onnx_cache_dir())
         except UnsupportedModel as exc:
             log.warning("%s; running it on torch", exc)
             local = SentenceTransformerEmbedder(emb.local_path)

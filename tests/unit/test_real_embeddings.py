@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -33,9 +33,11 @@ UNRELATED = ["The quarterly tax report is due on Friday.", "Photosynthesis happe
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One MEMFOREST_HOME for the module, so the ONNX export is made once."""
-    return tmp_path_factory.mktemp("home")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One MEMFOREST_HOME and ONNX cache for the module, so the ONNX export is made once."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        yield tmp_path_factory.mktemp("home")
 
 
 def _settings(home: Path, runtime: str) -> Settings:
