@@ -14,6 +14,11 @@ by how many milliseconds per session they added from the first checkpoint to the
 
     python -m bench.write_scaling_profile                          # 1K and 50K facts
     python -m bench.write_scaling_profile --checkpoints 1000,10000
+    python -m bench.write_scaling_profile --checkpoints small=1000,big=9000,small=1000,big=9000
+
+A checkpoint ``NAME=FACTS`` grows and probes the forest ``NAME`` (default: one forest for all):
+forests of two sizes probed in turn give a paired comparison that the machine's drift affects
+alike. A forest already past a checkpoint is probed at its size.
 """
 
 from __future__ import annotations
@@ -102,7 +107,11 @@ class StatementClock:
 
 def _parser() -> argparse.ArgumentParser:
     p = bench_parser(NAME, __doc__.split("\n\n")[0])
-    p.add_argument("--checkpoints", default="1000,50000", help="fact counts to probe at (comma-separated)")
+    p.add_argument(
+        "--checkpoints",
+        default="1000,50000",
+        help="fact counts to probe at, comma-separated; NAME=FACTS probes forest NAME (see the module docstring)",
+    )
     p.add_argument("--probe-sessions", type=int, default=16, help="sessions in each probe")
     p.add_argument("--growth-batch", type=int, default=50, help="max sessions per growth ingest call")
     p.add_argument("--job-concurrency", type=int, default=4, help="ingest jobs at once while growing")
@@ -112,20 +121,34 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+DEFAULT_FOREST = "write-scaling-profile"
+
+
+def checkpoints(spec: str) -> list[tuple[str, int]]:
+    """``1000,NAME=5000`` as ``[(DEFAULT_FOREST, 1000), (NAME, 5000)]``, in the order given."""
+    out = []
+    for part in (p.strip() for p in spec.split(",")):
+        if part:
+            name, _, facts = part.rpartition("=")
+            out.append((name or DEFAULT_FOREST, int(facts)))
+    return out
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    points = sorted({int(x) for x in str(args.checkpoints).split(",") if x.strip()})
+    points = checkpoints(args.checkpoints)
     overrides = {"pipeline": {"refresh_coalesce_delay_s": 3600.0}}  # as bench.write_scaling: commits, not seconds
-    gen = SyntheticConversations(args.seed, prefix="g")
-    forest = "write-scaling-profile"
+    worlds: dict[str, SyntheticConversations] = {}
     clock = StatementClock()
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
     async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         clock.attach([env.db.engine, env.db.tenant_engine])
-        for point in points:
+        for forest, point in points:
+            gen = worlds.setdefault(forest, SyntheticConversations(args.seed + len(worlds), prefix=f"g{len(worlds)}"))
             await _grow(env, gen, forest, point, args)
             rows.append(await _checkpoint(env, clock, forest, gen, args.probe_sessions))
-            print(f"probed at {rows[-1]['facts']} facts", file=sys.stderr, flush=True)
+            rows[-1]["forest"] = forest
+            print(f"probed {forest} at {rows[-1]['facts']} facts", file=sys.stderr, flush=True)
     return {
         "bench": NAME,
         "quick": bool(args.quick),

@@ -10,7 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # `bench` lives at the repo root, not installed
 
 from bench import write_scaling_profile
-from bench.write_scaling_profile import statement_key
+from bench.write_scaling_profile import DEFAULT_FOREST, checkpoints, statement_key
 
 
 def test_statement_keys_name_the_verb_and_table_and_keep_texts_apart() -> None:
@@ -18,6 +18,15 @@ def test_statement_keys_name_the_verb_and_table_and_keep_texts_apart() -> None:
     b = statement_key("INSERT INTO facts (a) VALUES (:a)")
     assert a.startswith("INSERT INTO facts #") and b.startswith("INSERT INTO facts #") and a != b
     assert statement_key("SELECT  x FROM nodes\n WHERE y = 1") == statement_key("SELECT x FROM nodes WHERE y = 1")
+
+
+def test_checkpoints_name_their_forest_or_the_default_in_order() -> None:
+    assert checkpoints("1000, big=9000,small=1000,big=9000") == [
+        (DEFAULT_FOREST, 1000),
+        ("big", 9000),
+        ("small", 1000),
+        ("big", 9000),
+    ]
 
 
 def test_profile_quick(db_env: str, tmp_path: Path) -> None:
