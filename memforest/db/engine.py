@@ -377,10 +377,10 @@ class Database:
     async def reading(
         self, tenant_id: uuid.UUID, *, side: bool = False, knobs: Mapping[str, str] | None = None
     ) -> AsyncIterator[AsyncConnection]:
-        """A read-only :meth:`tenant` transaction (same ``side`` and ``knobs``) run by the driver, not
-        SQLAlchemy: ``BEGIN READ ONLY`` and the settings in one round trip (ADR 0022).
-        ``memforest.store.sql`` hands its statements to the driver; writes fail. COMMIT on leaving,
-        ROLLBACK after an error; a connection whose transaction could not end is closed."""
+        """A read-only :meth:`tenant` transaction run by the driver (BEGIN READ ONLY and the settings
+        in one round trip, ADR 0022), for ``store.read_conn.reading`` to wrap: SQLAlchemy does not
+        know of it. Writes fail. COMMIT on leaving, ROLLBACK after an error; a connection whose
+        transaction could not end is closed."""
         enter = _enter_reading(tenant_id, knobs or {})
         async with AsyncExitStack() as stack:
             conn = await self._entered(stack, side, enter)

@@ -29,7 +29,7 @@ from memforest.rules import entity_earns_tree
 from memforest.settings import PipelineSettings
 from memforest.store import rebuild as q
 from memforest.store.rebuild import TreeSpec
-from memforest.store.sql import Conn, Row, as_vector
+from memforest.store.sql import Conn, Row, as_vector, writer
 from memforest.store.tree_bulk import bulk_build_trees
 from memforest.store.trees import insert_leaves
 
@@ -189,12 +189,12 @@ async def build_forest_trees(
             batch.append((tree, sorted(pl.leaves, key=lambda leaf: (leaf.t_start, leaf.seq))))
             size += len(pl.leaves)
             if size >= BULK_BATCH_LEAVES:
-                await bulk_build_trees(conn, tenant_id, batch, stats)
+                await bulk_build_trees(writer(conn), tenant_id, batch, stats)
                 done += len(batch)
                 batch, size = [], 0
                 if progress is not None:
                     progress("rebuild trees", done, total)
-        await bulk_build_trees(conn, tenant_id, batch, stats)
+        await bulk_build_trees(writer(conn), tenant_id, batch, stats)
     if progress is not None:
         progress("rebuild trees", total, total)
     await route_unscened(conn, tenant_id, forest_id, pipeline, stats)

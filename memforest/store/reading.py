@@ -1,7 +1,8 @@
 """The read path's transactions: the one door to PostgreSQL's planning regimes and the side pool.
 
-A query reads in one read-only tenant transaction (``Database.reading``: the driver runs it, not
-SQLAlchemy, ADR 0022). Its statements run under one of two planning regimes (``db.engine``):
+A query reads in one read-only tenant transaction (:class:`~memforest.store.read_conn.ReadConn`:
+the driver runs it, not SQLAlchemy, ADR 0022). Its statements run under one of two planning
+regimes (``db.engine``):
 
 - *parameter plans* (``CUSTOM_PLANS``), every tenant transaction's start: each statement is planned
   for its parameters, so a forest's partial indexes (``WHERE forest_id = N``, ADR 0024) apply and a
@@ -35,8 +36,9 @@ from typing import TYPE_CHECKING, TypeVar
 from memforest.db.engine import SidePoolBusy
 from memforest.store import recall_channels as channels
 from memforest.store.browse.descent import beam_descent
+from memforest.store.read_conn import ReadConn, reading
 from memforest.store.recall import Vec
-from memforest.store.sql import Conn, RowView
+from memforest.store.sql import RowView
 
 if TYPE_CHECKING:
     from memforest.db.engine import Database
@@ -64,7 +66,7 @@ class ReadTransaction:
     """A query's read-only tenant transaction: ``conn`` for the store's plain reads, and the reads
     whose statements switch the planning regime, which it tracks."""
 
-    def __init__(self, conn: Conn, tenant_id: uuid.UUID, intent: ReadIntent) -> None:
+    def __init__(self, conn: ReadConn, tenant_id: uuid.UUID, intent: ReadIntent) -> None:
         self.conn = conn
         self.tenant_id = tenant_id
         self.intent = intent
@@ -143,7 +145,7 @@ async def read_transaction(
     """A query's read-only transaction with its HNSW knobs (``ef_search``) and, for a forest read
     before, its vector channels on the connection's kept plan."""
     knobs = channels.recall_knobs(ef_search, planned_once=intent.forest_known)
-    async with db.reading(tenant_id, knobs=knobs) as conn:
+    async with reading(db, tenant_id, knobs=knobs) as conn:
         yield ReadTransaction(conn, tenant_id, intent)
 
 
@@ -155,7 +157,7 @@ async def read_beside(db: Database, tenant_id: uuid.UUID, read: Callable[[ReadTr
     if db.side_engine is None:
         return None
     try:
-        async with db.reading(tenant_id, side=True, knobs=channels.LEXICAL_BESIDE_KNOBS) as side:
+        async with reading(db, tenant_id, side=True, knobs=channels.LEXICAL_BESIDE_KNOBS) as side:
             return await read(ReadTransaction(side, tenant_id, ReadIntent()))
     except SidePoolBusy:
         return None

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import text
 
 from memforest.errors import ConfigurationError
-from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
+from memforest.store.sql import Conn, Row, execute, fetch_all, scalar, writer
 
 # ---------------------------------------------------------------- facts
 
@@ -123,7 +123,7 @@ _SET_STORED_DIM = "UPDATE memforest_meta SET value = :v WHERE key = 'embedding_d
 async def _executemany(conn: Conn, sql: str, params: Sequence[dict[str, Any]]) -> None:
     """Run ``sql`` once per parameter set in one round trip (nothing for no sets)."""
     if params:
-        await conn.execute(text(sql), list(params))
+        await writer(conn).execute(text(sql), list(params))
 
 
 def _params(tenant_id: uuid.UUID, forest_id: int) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from memforest.retrieval.service import _candidates
 from memforest.settings import Settings
 from memforest.store import evidence
 from memforest.store.fact_edits import delete_fact_sources
+from memforest.store.read_conn import reading
 from memforest.store.sql import fetch_all
 from memforest.store.tenants import ensure_tenant
 
@@ -169,7 +170,7 @@ async def test_evidence_is_the_same_whether_recall_brings_the_trees_or_assembly_
             q = np.asarray((await backends.embedder.embed([question]))[0], dtype=np.float32)
             asked = question_of(question)
             terms = asked.rerank_terms
-            async with db.reading(tenant_id) as conn:
+            async with reading(db, tenant_id) as conn:
                 tx = read_tx(conn, tenant_id)
                 recalled = await recall(tx, forest_id, asked, q, preset)
                 cues = asked.cues(datetime(2024, 1, 1, tzinfo=UTC))

@@ -28,6 +28,7 @@ from memforest.retrieval import QueryRequest, query
 from memforest.settings import Settings
 from memforest.store import forest_indexes as vx
 from memforest.store.facts_batch import lookup_many
+from memforest.store.read_conn import positional
 from memforest.store.recall import TIE_MARGIN, nearest_cells, nearest_facts, nearest_roots, nearest_sql
 from memforest.store.recall_channels import (
     ChannelLimits,
@@ -36,7 +37,7 @@ from memforest.store.recall_channels import (
     recall_channels,
     recall_knobs,
 )
-from memforest.store.sql import Conn, _positional, execute, fetch_all
+from memforest.store.sql import Conn, execute, fetch_all
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
 FOREST = "big"
@@ -103,7 +104,7 @@ async def test_an_indexed_forests_vector_channels_planned_once_read_its_graphs(
     tenant_id, forest_id = await _ingest(db, s)
     q = np.asarray(HashedEmbedder(s.embedding.dim).embed_sync(["a grey cat"])[0], dtype=np.float32)
     sql = channels_sql(False, None, scan_text=False, parts=("vector",), dim=s.embedding.dim, forest_id=forest_id)
-    stmt, names = _positional(sql)
+    stmt, names = positional(sql)
     assert "f" not in names and f"forest_id = {forest_id}" in stmt
     kinds, names = ["session", "entity", "scene"], ["cat"]
     params: dict[str, object] = {"t": tenant_id, "q": q, "kinds": kinds, "names": names}

@@ -27,7 +27,8 @@ from memforest.retrieval.browse import OUT_OF_WINDOW_PENALTY
 from memforest.retrieval.filters import SourceFilter
 from memforest.settings import Settings
 from memforest.store import evidence, reading, recall_channels
-from memforest.store.sql import Conn, _positional, execute, fetch_all, scalar
+from memforest.store.read_conn import positional
+from memforest.store.sql import Conn, execute, fetch_all, scalar
 
 FACTS = [
     FactSpec(f"{who} repaired {thing} in {2016 + i % 7}", ts(2016 + i % 7, 1 + i % 12, 1 + i % 27),
@@ -147,7 +148,7 @@ async def test_a_query_reads_the_same_evidence_either_way(
     if not filtered:  # after the descent, on its connection: assembly's candidates and provenance, then COMMIT
         at = next(i for i, (_, sql) in enumerate(log) if "WITH RECURSIVE walk" in sql)
         after = [sql for key, sql in log[at + 1 :] if key == log[at][0]]
-        assert after[:2] == [_positional(evidence._CANDIDATES_IN_TREES)[0], _positional(evidence._PROVENANCE)[0]]
+        assert after[:2] == [positional(evidence._CANDIDATES_IN_TREES)[0], positional(evidence._PROVENANCE)[0]]
         assert [sql.strip().rstrip(";").upper() for sql in after[2:3]] == ["COMMIT"]
     refuse["on"] = True  # (and the vector channels' switch before the descent: session 24)
     monkeypatch.setattr(recall_channels, "GENERIC_PLANS_NEXT", recall_channels.CUSTOM_PLANS_AGAIN)

@@ -1,4 +1,4 @@
-"""``Database.reading``: the read path's transaction, run by the driver itself (ADR 0022, session 23).
+"""The read path's transaction (``store.read_conn.reading``), run by the driver itself (ADR 0022).
 It must confine its statements to one tenant as ``Database.tenant`` does, enter in one round trip,
 refuse writes, end its transaction whatever happens in it, and never hand a connection with an
 open transaction back to the pool."""
@@ -17,6 +17,7 @@ from memforest.db import engine
 from memforest.db.engine import Database
 from memforest.db.rls import APP_ROLE
 from memforest.errors import DatabaseUnavailableError
+from memforest.store.read_conn import reading
 from memforest.store.sql import execute, fetch_all, fetch_one, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
@@ -35,7 +36,7 @@ async def _two_tenants(db: Database) -> tuple[uuid.UUID, uuid.UUID]:
 async def test_a_reading_transaction_sees_its_tenant_only_as_the_app_role(db: Database) -> None:
     a, b = await _two_tenants(db)
     for tenant_id, name in ((a, "notes-a"), (b, "notes-b")):
-        async with db.reading(tenant_id) as conn:
+        async with reading(db, tenant_id) as conn:
             assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == [name]  # no filter of ours: RLS
             assert await scalar(conn, "SELECT current_user") == APP_ROLE
             assert await scalar(conn, "SELECT current_setting('memforest.tenant_id')") == str(tenant_id)
@@ -44,24 +45,24 @@ async def test_a_reading_transaction_sees_its_tenant_only_as_the_app_role(db: Da
 async def test_it_enters_in_one_round_trip_with_its_knobs_and_ends_with_commit(db: Database) -> None:
     a, _ = await _two_tenants(db)
     log = log_statements(db)
-    async with db.reading(a, knobs={"hnsw.ef_search": "77"}) as conn:
+    async with reading(db, a, knobs={"hnsw.ef_search": "77"}) as conn:
         assert await scalar(conn, "SELECT current_setting('hnsw.ef_search')") == "77"
         assert await scalar(conn, "SELECT current_setting('transaction_read_only')") == "on"
     enter, *_, end = [sql for _, sql in log]
     assert enter.startswith("BEGIN READ ONLY; SELECT set_config('role'")
     assert "set_config('hnsw.ef_search', '77', true)" in enter
     assert end == "COMMIT"
-    async with db.reading(a) as conn:  # the knob was the transaction's only
+    async with reading(db, a) as conn:  # the knob was the transaction's only
         assert await scalar(conn, "SELECT current_setting('hnsw.ef_search')") != "77"
 
 
 async def test_a_write_is_refused_and_changes_nothing(db: Database) -> None:
     a, _ = await _two_tenants(db)
     with pytest.raises(DBAPIError, match="read-only transaction"):
-        async with db.reading(a) as conn:
+        async with reading(db, a) as conn:
             await fetch_one(conn, _INSERT_FOREST, {"t": a})
     with pytest.raises(DBAPIError, match="read-only transaction"):
-        async with db.reading(a) as conn:
+        async with reading(db, a) as conn:
             await execute(conn, "DELETE FROM forests")
     async with db.tenant(a) as conn:
         assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-a"]
@@ -70,18 +71,18 @@ async def test_a_write_is_refused_and_changes_nothing(db: Database) -> None:
 async def test_the_pool_does_not_ping_for_it_its_first_statement_checks_the_connection(db: Database) -> None:
     a, _ = await _two_tenants(db)
     log = log_statements(db)
-    async with db.reading(a) as conn:
+    async with reading(db, a) as conn:
         first = await scalar(conn, "SELECT pg_backend_pid()")
     async with db.tenant(a) as conn:  # (a transaction of the usual kind is pinged)
         assert await scalar(conn, "SELECT pg_backend_pid()") == first
     pinged = len(log)
-    async with db.reading(a) as conn:
+    async with reading(db, a) as conn:
         assert await scalar(conn, "SELECT pg_backend_pid()") == first
     sent = [sql for _, sql in log]
     assert ";" in sent[:pinged] and ";" not in sent[pinged:]
     async with db.system() as other:  # the database drops the idle pooled connection
         await execute(other, "SELECT pg_terminate_backend(:p)", {"p": first})
-    async with db.reading(a) as conn:  # on another connection, without an error
+    async with reading(db, a) as conn:  # on another connection, without an error
         assert await scalar(conn, "SELECT pg_backend_pid()") != first
         assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-a"]
 
@@ -107,14 +108,14 @@ async def test_an_error_inside_rolls_back_and_the_connection_comes_back_clean(
     pid = await _pid(one_connection, a)
     for _ in range(3):
         with pytest.raises(DBAPIError):
-            async with one_connection.reading(a) as conn:
+            async with reading(one_connection, a) as conn:
                 await scalar(conn, "SELECT * FROM no_such_table")  # (class 22 would be InputError)
         with pytest.raises(RuntimeError):
-            async with one_connection.reading(a) as conn:
+            async with reading(one_connection, a) as conn:
                 await scalar(conn, "SELECT 1")
                 raise RuntimeError("the caller's own error")
     assert await _pid(one_connection, a) == pid  # rolled back and kept, not closed
-    async with one_connection.reading(a) as conn:
+    async with reading(one_connection, a) as conn:
         assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-a"]
 
 
@@ -131,7 +132,7 @@ async def test_a_cancelled_reading_leaves_no_transaction_for_the_next_user(
         monkeypatch.setattr(engine, "_enter_reading", lambda *args: real(*args) + ", pg_sleep(0.5)")
 
     async def read() -> None:
-        async with one_connection.reading(a) as conn:
+        async with reading(one_connection, a) as conn:
             await scalar(conn, "SELECT pg_sleep(0.5)")
 
     task = asyncio.create_task(read())
@@ -142,14 +143,14 @@ async def test_a_cancelled_reading_leaves_no_transaction_for_the_next_user(
     monkeypatch.undo()
     async with one_connection.tenant(b) as conn:  # not inside a's transaction: a transaction of its own
         assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-b"]
-    async with one_connection.reading(b) as conn:
+    async with reading(one_connection, b) as conn:
         assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-b"]
 
 
 async def test_a_connection_cut_inside_is_not_replaced_behind_the_callers_back(db: Database) -> None:
     a, _ = await _two_tenants(db)
     with pytest.raises(DatabaseUnavailableError):
-        async with db.reading(a) as conn:
+        async with reading(db, a) as conn:
             pid = await scalar(conn, "SELECT pg_backend_pid()")
             async with db.system() as other:
                 await execute(other, "SELECT pg_terminate_backend(:p)", {"p": pid})
@@ -159,7 +160,7 @@ async def test_a_connection_cut_inside_is_not_replaced_behind_the_callers_back(d
             for again in (fetch_all(conn, _FORESTS), scalar(conn, "SELECT 1"), execute(conn, "SELECT 1")):
                 with pytest.raises(DatabaseUnavailableError):  # (not run on a new connection without the tenant)
                     await again
-    async with db.reading(a) as conn:  # the pool replaced the cut connection
+    async with reading(db, a) as conn:  # the pool replaced the cut connection
         assert [r["name"] for r in await fetch_all(conn, _FORESTS)] == ["notes-a"]
 
 
@@ -170,7 +171,7 @@ async def test_a_setting_that_is_not_plain_is_refused_before_anything_runs(db: D
     a, _ = await _two_tenants(db)
     log = log_statements(db)
     with pytest.raises(ValueError, match=r"not a plain setting|cannot set the role"):
-        async with db.reading(a, knobs=knobs):
+        async with reading(db, a, knobs=knobs):
             pass
     assert not any("DROP" in sql or "set_config" in sql for _, sql in log)
 

@@ -1,18 +1,21 @@
-"""``store.sql.fetch_all`` / ``fetch_one`` / ``fetch_rows`` send statements inside a transaction to asyncpg directly
-(ADR 0024, session 9). Their errors must still be SQLAlchemy's: a constraint violation is
-``IntegrityError`` (callers turn it into 409), a connection cut mid-transaction is unavailability
-(503), and the statement runs inside its caller's transaction."""
+"""``store.sql``'s helpers send a read transaction's statements (``ReadConn``) to asyncpg directly
+and a write transaction's through SQLAlchemy, by the handle's type (ADR 0022, ADR 0039). Their
+errors are SQLAlchemy's either way: a constraint violation is ``IntegrityError`` (callers turn it
+into 409), a connection cut mid-transaction is unavailability (503), and the statement runs inside
+its caller's transaction. A read transaction refuses the helpers that write."""
 
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.db.engine import Database
 from memforest.db.failures import raw_connection
 from memforest.errors import DatabaseUnavailableError
-from memforest.store.sql import execute, fetch_all, fetch_one, fetch_rows, scalar
+from memforest.store.read_conn import reading
+from memforest.store.sql import execute, execute_many, fetch_all, fetch_one, fetch_rows, lock_forest, scalar, writer
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
 _INSERT_FOREST = "INSERT INTO forests (tenant_id, name) VALUES (:t, :n) RETURNING forest_id"
@@ -50,19 +53,61 @@ async def test_a_connection_cut_mid_transaction_on_the_direct_path_is_unavailabi
         assert await fetch_all(conn, "SELECT forest_id FROM forests") == []
 
 
-async def test_row_views_read_like_rows_inside_and_outside_a_transaction(db: Database) -> None:
+async def test_row_views_read_like_rows_in_either_kind_of_transaction(db: Database) -> None:
     tenant_id = await ensure_tenant(db, "acme")
     sql = "SELECT forest_id, name FROM forests WHERE tenant_id = :t ORDER BY forest_id"
     async with db.tenant(tenant_id) as conn:
         await ensure_forest(conn, tenant_id, "notes")
         await ensure_forest(conn, tenant_id, "work")
-        inside = await fetch_rows(conn, sql, {"t": tenant_id})  # the driver's records
+        written = await fetch_rows(conn, sql, {"t": tenant_id})  # dicts, through SQLAlchemy
         expected = await fetch_all(conn, sql, {"t": tenant_id})
-    async with db.engine.connect() as conn:  # no transaction open yet: through SQLAlchemy
-        outside = await fetch_rows(conn, sql, {"t": tenant_id})
-    for rows in (inside, outside):
+    async with reading(db, tenant_id) as read:
+        records = await fetch_rows(read, sql, {"t": tenant_id})  # the driver's records
+        assert await fetch_all(read, sql, {"t": tenant_id}) == expected
+        assert await fetch_one(read, sql, {"t": tenant_id}) == expected[0]
+        assert await scalar(read, sql, {"t": tenant_id}) == expected[0]["forest_id"]
+    assert all(isinstance(r, dict) for r in written) and not any(isinstance(r, dict) for r in records)
+    for rows in (written, records):
         assert [r["name"] for r in rows] == ["notes", "work"]
         assert [dict(r) for r in rows] == expected
+
+
+async def test_only_a_read_transaction_goes_to_the_driver(db: Database) -> None:
+    """SQLAlchemy sees every statement of a write transaction and none of a read one's."""
+    tenant_id = await ensure_tenant(db, "acme")
+    seen: list[str] = []
+
+    def record(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        seen.append(statement)
+
+    event.listen(db.tenant_engine.sync_engine, "before_cursor_execute", record)
+    try:
+        async with db.tenant(tenant_id) as conn:
+            seen.clear()
+            await fetch_all(conn, "SELECT 1 AS written")
+            await fetch_rows(conn, "SELECT 2 AS written")
+        assert [s for s in seen if "written" in s] == ["SELECT 1 AS written", "SELECT 2 AS written"]
+        seen.clear()
+        async with reading(db, tenant_id) as read:
+            assert await fetch_all(read, "SELECT 1 AS one") == [{"one": 1}]
+            assert await execute(read, "SELECT 1 AS one") == 1
+        assert seen == []
+    finally:
+        event.remove(db.tenant_engine.sync_engine, "before_cursor_execute", record)
+
+
+async def test_a_read_transaction_refuses_the_helpers_that_write(db: Database) -> None:
+    tenant_id = await ensure_tenant(db, "acme")
+    async with db.tenant(tenant_id) as conn:
+        forest = await ensure_forest(conn, tenant_id, "notes")
+    async with reading(db, tenant_id) as read:
+        with pytest.raises(TypeError, match="read-only"):
+            writer(read)
+        with pytest.raises(TypeError, match="read-only"):
+            await lock_forest(read, tenant_id, forest.forest_id)
+        with pytest.raises(TypeError, match="read-only"):
+            await execute_many(read, "SELECT :x", [{"x": 1}])
+        assert await scalar(read, "SELECT count(*) FROM forests") == 1  # (the transaction is still usable)
 
 
 async def test_a_constraint_violation_of_a_row_view_statement_is_sqlalchemys_integrity_error(db: Database) -> None:
@@ -86,7 +131,7 @@ async def test_a_checked_out_connection_hands_its_driver_over_without_a_greenlet
         raise AssertionError("get_raw_connection called")
 
     monkeypatch.setattr(AsyncConnection, "get_raw_connection", refused)
-    async with db.reading(tenant_id) as conn:
+    async with reading(db, tenant_id) as conn:
         assert await fetch_all(conn, "SELECT 1 AS one") == [{"one": 1}]
     async with db.tenant(tenant_id) as conn:
         await ensure_forest(conn, tenant_id, "notes")

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from memforest.store.sql import Conn
+from memforest.store.sql import Conn, writer
 
 __all__ = ["execute_many"]
 
@@ -19,4 +19,4 @@ async def execute_many(conn: Conn, sql: str, rows: Sequence[Mapping[str, Any]]) 
     for i in range(0, len(rows), CHUNK):
         chunk = [dict(r) for r in rows[i : i + CHUNK]]
         if chunk:
-            await conn.execute(text(sql), chunk)
+            await writer(conn).execute(text(sql), chunk)

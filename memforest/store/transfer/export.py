@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from sqlalchemy import text
 
 from memforest.db.catalogue import TRANSFER_TABLES, spec_for_record
-from memforest.store.sql import Conn, Row, scalar
+from memforest.store.sql import Conn, Row, scalar, writer
 from memforest.store.transfer.columns import select_fields
 
 __all__ = ["count_records", "stream_records"]
@@ -70,6 +70,6 @@ async def stream_records(
     conn: Conn, tenant_id: uuid.UUID, forest_id: int, record: str, *, with_derived: bool
 ) -> AsyncIterator[Row]:
     """The rows of one record type of a forest, streamed through a server-side cursor."""
-    result = await conn.stream(text(_QUERIES[(record, with_derived)]), {"t": tenant_id, "f": forest_id})
+    result = await writer(conn).stream(text(_QUERIES[(record, with_derived)]), {"t": tenant_id, "f": forest_id})
     async for row in result.mappings():
         yield dict(row)
