@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from memforest.store.sql import Conn, _positional, execute, fetch_all, scalar
+from memforest.store.read_conn import positional
+from memforest.store.sql import Conn, execute, fetch_all, scalar
 
 
 async def planning(conn: Conn) -> tuple[str, str]:
@@ -50,7 +51,7 @@ async def generic_plan(conn: Conn, sql: str, params: Mapping[str, Any]) -> list[
     """The nodes of the plan that a prepared ``sql`` runs on with ``params`` (the generic one while
     the transaction plans generically), read with EXPLAIN EXECUTE of an SQL-level prepared statement.
     A list of strings becomes ``text[]`` (an empty list ``bigint[]``: pass a typed one where it matters)."""
-    statement, names = _positional(sql)
+    statement, names = positional(sql)
     await execute(conn, f"PREPARE plan_probe AS {statement}")
     try:
         args = ", ".join(sql_literal(params[n]) for n in names)

@@ -23,7 +23,7 @@ def question_of(text: str, *, as_of: datetime | None = None, now: datetime | Non
 
 
 def read_tx(conn: Conn, tenant_id: uuid.UUID, **intent: bool) -> ReadTransaction:
-    """A read transaction over ``conn`` (from ``db.reading`` or ``db.tenant``) with the
+    """A read transaction over ``conn`` (from ``store.read_conn.reading`` or ``db.tenant``) with the
     :class:`ReadIntent` of ``intent`` (none: parameter plans throughout)."""
     return ReadTransaction(conn, tenant_id, ReadIntent(**intent))
 
