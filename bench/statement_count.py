@@ -7,8 +7,10 @@ report them) and asyncpg's query logger (statements the store sends to the drive
 a transaction, and every ``BEGIN``/``COMMIT``/``ROLLBACK`` and pool pre-ping). A driver
 ``executemany`` reaches both; only the driver's report is counted.
 
-Kinds: ``statements`` (every statement but transaction control and pings), ``transactions``
-(``BEGIN``s), ``control`` (``COMMIT``/``ROLLBACK``/``SAVEPOINT``), ``pings``.
+Kinds: ``statements`` (every statement but transaction control, pings and the driver's own),
+``transactions`` (``BEGIN``s), ``control`` (``COMMIT``/``ROLLBACK``/``SAVEPOINT``), ``pings``, and
+``driver`` (asyncpg's type introspection: once per pooled connection and type, with ``jit``
+switched off around it).
 """
 
 from __future__ import annotations
@@ -27,7 +29,12 @@ from memforest.logs import current_context
 _CONTROL = ("COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "END")
 
 
+_DRIVER = ("SELECT current_setting('jit')", "WITH RECURSIVE typeinfo_tree", "SELECT set_config('jit'")
+
+
 def _kind(sql: str) -> str:
+    if sql.lstrip().startswith(_DRIVER):
+        return "driver"
     head = sql.lstrip().split(None, 1)[0].upper().rstrip(";") if sql.strip() not in ("", ";") else ";"
     if head == ";":
         return "pings"

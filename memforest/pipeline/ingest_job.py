@@ -13,7 +13,7 @@ import logging
 import random
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,7 @@ from memforest.errors import MemForestError
 from memforest.memtree.model import InsertStats
 from memforest.pipeline.canonical import SourceRef, clean_surface
 from memforest.pipeline.canonical_batch import canonicalize_many
-from memforest.pipeline.commit_order import COMMITS, wait_for_older_commits
+from memforest.pipeline.commit_order import COMMITS, LOCAL_SESSIONS, OlderPending, commit_in_order
 from memforest.pipeline.refresh import RefreshStats, refresh_forest
 from memforest.pipeline.route import FactForRouting, Router
 from memforest.pipeline.slots import release_slot
@@ -100,18 +100,18 @@ async def load_session_cells(
     short read transaction. Returns ``(forest_id, work, speakers)``, speakers being every speaker of
     the session's turns; MemForestError when the session is gone."""
     async with db.tenant(tenant_id) as conn:
-        session = await sessions.get_session(conn, tenant_id, session_id)
-        if session is None:
-            raise MemForestError(f"session {session_id} is gone")
-        turns = await sessions.list_turns(conn, tenant_id, session_id)
-        pending = await cells.list_pending_cells(conn, tenant_id, session_id)
-    by_seq = {int(t["seq"]): t for t in turns}
+        rows = await sessions.session_work(conn, tenant_id, session_id)
+    if not rows:
+        raise MemForestError(f"session {session_id} is gone")
+    first = rows[0]
+    by_seq = {int(r["seq"]): r for r in rows if r["seq"] is not None}
+    pending = {int(r["cell_id"]): r for r in rows if r["cell_id"] is not None}
     work = []
-    for c in pending:
+    for c in sorted(pending.values(), key=lambda r: int(r["cell_seq"])):
         members = [by_seq[s] for s in range(int(c["turn_from"]), int(c["turn_to"]) + 1)]
         view = CellView(
-            session_external_id=str(session["external_id"]),
-            session_time=session["time"],
+            session_external_id=str(first["session_external_id"]),
+            session_time=first["session_time"],
             turns=tuple(
                 CellTurn(
                     seq=int(m["seq"]), speaker=str(m["speaker"]), text=str(m["text"]), time=m["time"],
@@ -121,8 +121,8 @@ async def load_session_cells(
             ),
         )  # fmt: skip
         work.append(CellWork(int(c["cell_id"]), view, {int(m["seq"]): int(m["turn_id"]) for m in members}))
-    speakers = {str(t["speaker"]) for t in turns}
-    return int(session["forest_id"]), work, speakers
+    speakers = {str(t["speaker"]) for t in by_seq.values()}
+    return int(first["forest_id"]), work, speakers
 
 
 async def _extract_all(work: list[CellWork], backends: Backends, settings: Settings, ledger: UsageLedger) -> None:
@@ -244,16 +244,21 @@ async def commit_cells(
     embeddings: dict[tuple[int, int], np.ndarray[Any, Any]],
     settings: Settings,
     counts: IngestCounts,
+    check_order: bool = False,
 ) -> bool:
     """Commit extracted cells in one transaction under the forest lock (:func:`mark_cells`: record
     failed cells' errors, mark the others extracted, leaving out those another worker committed
     meanwhile), canonicalise, route and insert the candidates of the cells this call marked with
     their ``embeddings`` (keyed as :func:`embed_candidates` returns), and, with coalesced refresh,
     schedule the forest's refresh job. Adds to ``counts``. Returns whether, with coalesced and burst
-    refresh, a session of the forest accepted after this one has yet to commit."""
+    refresh, a session of the forest accepted after this one has yet to commit. With ``check_order``,
+    raises OlderPending (nothing written) when an older session of the forest is still to commit
+    (ADR 0014)."""
     more_coming = False
     insert_stats = InsertStats()
     async with db.tenant(tenant_id) as conn:
+        if check_order and await jobs.older_uncommitted(conn, tenant_id, forest_id, session_id):
+            raise OlderPending(session_id)
         await lock_forest(conn, tenant_id, forest_id, "graph")
         router = Router(conn, tenant_id, forest_id, settings.pipeline, insert_stats)
         await router.register_speakers(speakers)
@@ -285,6 +290,7 @@ async def run_coalesced_refresh(
         refreshed = await refresh_forest(
             db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
             concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
+            relook=settings.pipeline.burst_refresh_handoff,
         )  # fmt: skip
     wall = time.perf_counter() - t0
     counts = IngestCounts(stage_wall_s={"refresh_wait": refreshed.lock_wait_s, "refresh": wall - refreshed.lock_wait_s})
@@ -299,6 +305,25 @@ async def run_ingest(
     counts = IngestCounts(sessions=1)
     t0 = time.perf_counter()
     forest_id, work, speakers = await load_session_cells(db, tenant_id, session_id)
+    with LOCAL_SESSIONS.pending((tenant_id, forest_id), session_id) as committed:
+        return await _ingest_loaded(
+            db, settings, backends, tenant_id, session_id, ledger, (forest_id, work, speakers), counts, t0, committed
+        )
+
+
+async def _ingest_loaded(
+    db: Database,
+    settings: Settings,
+    backends: Backends,
+    tenant_id: uuid.UUID,
+    session_id: int,
+    ledger: UsageLedger,
+    loaded: tuple[int, list[CellWork], set[str]],
+    counts: IngestCounts,
+    t0: float,
+    committed: Callable[[], None],
+) -> tuple[IngestCounts, list[dict[str, Any]]]:
+    forest_id, work, speakers = loaded
     with tracing.span("extract", stage="extract", cells=len(work)):
         await _extract_all(work, backends, settings, ledger)
     t1 = time.perf_counter()
@@ -306,14 +331,23 @@ async def run_ingest(
         embeddings = await embed_candidates(work, backends, ledger)
     t2 = time.perf_counter()
     release_slot()  # extraction and embedding are done: the worker may start the next job (worker.commit_overlap)
-    await wait_for_older_commits(db, tenant_id, forest_id, session_id, settings.pipeline.commit_order_wait_s)
     t_wait = time.perf_counter()
+    waited = [0.0]
+
+    async def attempt(check_order: bool) -> bool:
+        waited[0] = time.perf_counter() - t_wait  # (the last attempt's start: what came before was waiting)
+        return await commit_cells(
+            db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts, check_order
+        )
+
     try:
-        more_coming = await commit_cells(
-            db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts
+        more_coming = await commit_in_order(
+            tenant_id, forest_id, session_id, settings.pipeline.commit_order_wait_s, attempt
         )
     finally:
+        committed()
         COMMITS.ring((tenant_id, forest_id))  # younger sessions of this forest may commit now
+    t_wait += waited[0]
     t3 = time.perf_counter()
     # With coalescing, only the lowest levels now (this job's own leaves and their parents); the
     # upper levels, shared by many sessions' paths, wait for the forest's refresh job. With
@@ -321,6 +355,9 @@ async def run_ingest(
     # commit, only the leaves: its commit dirties the same parents again, and the last session of
     # the burst summarises them once; such a job never waits for a running refresh of the forest
     # either (that one takes its dirty leaves over, and the worker goes on to the next session).
+    # With coalescing, one pass: what a younger session's commit dirtied meanwhile is refreshed by
+    # that session's own job, and the forest's refresh job (queued by every commit) refreshes anything
+    # left behind.
     eager = settings.pipeline.refresh_eager_max_level
     burst = more_coming and settings.pipeline.burst_refresh_handoff
     with tracing.span("refresh", stage="refresh"):
@@ -328,6 +365,7 @@ async def run_ingest(
             db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
             concurrency=settings.pipeline.refresh_concurrency, ledger=ledger,
             max_level=(0 if burst else eager) if coalesced(settings) else None, hand_off=burst,
+            relook=settings.pipeline.burst_refresh_handoff, max_passes=1 if coalesced(settings) else 8,
         )  # fmt: skip
     t4 = time.perf_counter()
     counts.add_refresh(refreshed)

@@ -5,48 +5,20 @@ writes check the node version so a concurrent insert just leaves the node dirty 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import time
 import uuid
-from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from typing import Any
 
-from memforest.backends.base import Embedder, Summarizer, SummaryInput, UsageLedger
+from memforest.backends.base import Embedder, Summarizer, UsageLedger
 from memforest.db.engine import Database
-from memforest.domain import TreeKind
 from memforest.pipeline.commit_order import CommitBell
+from memforest.pipeline.commit_order import ForestKey as _ForestKey
+from memforest.pipeline.refresh_levels import RefreshStats as RefreshStats
+from memforest.pipeline.refresh_levels import passes
+from memforest.pipeline.refresh_levels import summary_hash as summary_hash
 from memforest.store import nodes as store
-from memforest.store.sql import Conn, lock_forest, try_lock_refresh, unlock_refresh
-
-
-@dataclass(slots=True)
-class RefreshStats:
-    """What one refresh did."""
-
-    levels: list[int] = field(default_factory=list)
-    nodes_refreshed: int = 0
-    summaries_changed: int = 0
-    embedded: int = 0
-    stale_writes: int = 0
-    lock_wait_s: float = 0.0  # waiting for another refresh of the forest to end
-    handed_off: bool = False  # another refresh of the forest was running and took this one's work
-
-    def add(self, other: RefreshStats) -> None:
-        self.levels = sorted(set(self.levels) | set(other.levels))
-        self.nodes_refreshed += other.nodes_refreshed
-        self.summaries_changed += other.summaries_changed
-        self.embedded += other.embedded
-        self.stale_writes += other.stale_writes
-        self.lock_wait_s += other.lock_wait_s
-        self.handed_off = self.handed_off or other.handed_off
-
-
-def summary_hash(summary: str) -> str:
-    """The md5 of a summary (the same function the database uses for leaves)."""
-    return hashlib.md5(summary.encode()).hexdigest()
+from memforest.store.sql import Conn, try_lock_refresh, unlock_refresh
 
 
 async def refresh_forest(
@@ -61,6 +33,7 @@ async def refresh_forest(
     max_passes: int = 8,
     max_level: int | None = None,
     hand_off: bool = False,
+    relook: bool = True,
 ) -> RefreshStats:
     """Refresh every dirty node of the forest, lowest level first; with ``max_level``, only the dirty
     nodes up to that level (the ones above stay dirty for a later, coalesced refresh). Serialised per
@@ -83,8 +56,8 @@ async def refresh_forest(
         rounds = 0
         while True:
             try:
-                clean = await _passes(
-                    db, tenant_id, forest_id, top, summarizer, embedder, concurrency, ledger, max_passes, stats
+                clean = await passes(
+                    db, tenant_id, forest_id, top, (summarizer, embedder, concurrency, ledger), max_passes, stats
                 )
             finally:
                 await unlock_refresh(lock_conn, tenant_id, forest_id)
@@ -92,7 +65,7 @@ async def refresh_forest(
             rounds += 1
             # a refresh that could not finish leaves the rest to the forest's refresh job; one that
             # did, takes over what was handed off after its last look (bounded, as its passes are)
-            if not clean or rounds >= max_passes:
+            if not clean or rounds >= max_passes or not relook:
                 break
             async with db.tenant(tenant_id) as conn:
                 if not await store.count_dirty(conn, tenant_id, forest_id, top):
@@ -108,6 +81,34 @@ REFRESH_LOCK_POLL_S = 0.1
 REFRESHES = CommitBell()
 
 
+class LocalQueue:
+    """One lock per forest for the refreshes of this process (per event loop: a lock belongs to
+    the loop that first waits on it), dropped when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[tuple[asyncio.AbstractEventLoop, _ForestKey], tuple[asyncio.Lock, list[int]]] = {}
+
+    def busy(self, key: _ForestKey) -> bool:
+        """Whether a refresh of this process holds or waits for ``key``."""
+        return (asyncio.get_running_loop(), key) in self._locks
+
+    @asynccontextmanager
+    async def hold(self, key: _ForestKey) -> AsyncIterator[None]:
+        slot = (asyncio.get_running_loop(), key)
+        lock, users = self._locks.setdefault(slot, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                self._locks.pop(slot, None)
+
+
+LOCAL = LocalQueue()
+
+
 @asynccontextmanager
 async def _refresh_lock(
     db: Database, tenant_id: uuid.UUID, forest_id: int, *, wait: bool
@@ -115,116 +116,22 @@ async def _refresh_lock(
     """An autocommit connection holding the forest's refresh lock (autocommit: the lock statements
     need no BEGIN and COMMIT around them), or None without ``wait`` when another refresh holds it.
     A waiter holds no connection of the pool while it waits: with commit overlap (ADR 0027) as many
-    as twice a worker's concurrency of jobs may wait, and the holder needs connections of its own."""
-    while True:
-        async with db.engine.connect() as raw:
-            conn = await raw.execution_options(isolation_level="AUTOCOMMIT")
-            if await try_lock_refresh(conn, tenant_id, forest_id):
-                yield conn
-                return
-        if not wait:
-            yield None
-            return
-        await REFRESHES.wait((tenant_id, forest_id), REFRESH_LOCK_POLL_S)
-
-
-async def _passes(
-    db: Database,
-    tenant_id: uuid.UUID,
-    forest_id: int,
-    top: int,
-    summarizer: Summarizer,
-    embedder: Embedder,
-    concurrency: int,
-    ledger: UsageLedger | None,
-    max_passes: int,
-    stats: RefreshStats,
-) -> bool:
-    """Passes over the dirty levels up to ``top`` (under the refresh lock) until none is left dirty
-    (returns True) or a pass made no progress or ``max_passes`` ran out (False)."""
-    for _ in range(max_passes):
-        level, progressed, remaining = 0, False, 0
+    as twice a worker's concurrency of jobs may wait, and the holder needs connections of its own.
+    Refreshes of one process queue for a forest on a lock of the process first (:class:`LocalQueue`),
+    so only the first in line asks the database: a release does not send every waiter of the process
+    to try the lock at once."""
+    key = (tenant_id, forest_id)
+    if not wait and LOCAL.busy(key):
+        yield None  # a refresh of this process runs (or is next): it takes these nodes over
+        return
+    async with LOCAL.hold(key):
         while True:
-            # one transaction finds the next dirty level and reads it (or, past the last
-            # one, counts what is left dirty): each transaction is four round trips more
-            async with db.tenant(tenant_id) as conn:
-                next_level = await store.min_dirty_level(conn, tenant_id, forest_id, level, top)
-                if next_level is None:
-                    remaining = await store.count_dirty(conn, tenant_id, forest_id, top)
-                    break
-                read = await _read_level(conn, tenant_id, forest_id, next_level)
-            level = next_level
-            done = await _refresh_level(
-                db, tenant_id, forest_id, level, read, summarizer, embedder, concurrency, ledger
-            )
-            progressed = progressed or done.nodes_refreshed > 0
-            stats.add(done)
-            level += 1
-        if not remaining:
-            return True
-        if not progressed:
-            return False
-    return False
-
-
-async def _read_level(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, level: int
-) -> tuple[list[dict[str, Any]], dict[int, list[str]]]:
-    """The dirty nodes of a level that can be refreshed now, and their children's summaries."""
-    nodes = await store.dirty_nodes_at_level(conn, tenant_id, forest_id, level)
-    children: dict[int, list[str]] = defaultdict(list)
-    if level > 0 and nodes:
-        for r in await store.child_summaries(conn, tenant_id, [int(n["node_id"]) for n in nodes]):
-            children[int(r["parent_id"])].append(str(r["summary"] or ""))
-    return nodes, children
-
-
-async def _refresh_level(
-    db: Database,
-    tenant_id: uuid.UUID,
-    forest_id: int,
-    level: int,
-    read: tuple[list[dict[str, Any]], dict[int, list[str]]],
-    summarizer: Summarizer,
-    embedder: Embedder,
-    concurrency: int,
-    ledger: UsageLedger | None,
-) -> RefreshStats:
-    nodes, children = read
-    # Model work, outside any transaction.
-    gate = asyncio.Semaphore(concurrency)
-
-    async def summarise(node: dict[str, Any]) -> str:
-        if level == 0:
-            return str(node["summary"] or "")
-        item = SummaryInput(
-            tree_kind=TreeKind(node["kind"]),
-            tree_label=str(node["label"]),
-            t_start=node["t_start"],
-            t_end=node["t_end"],
-            child_texts=tuple(children.get(int(node["node_id"]), [])),
-            level=level,
-        )
-        async with gate:
-            return await summarizer.summarize(item, ledger=ledger)
-
-    summaries = await asyncio.gather(*(summarise(n) for n in nodes))
-    hashes = [summary_hash(s) for s in summaries]
-    to_embed = [i for i, n in enumerate(nodes) if n["no_embedding"] or n["embedded_hash"] != hashes[i]]
-    vectors: dict[int, Any] = {}
-    if to_embed:
-        embedded = await embedder.embed([summaries[i] for i in to_embed], stage="embed", ledger=ledger)
-        vectors = dict(zip(to_embed, embedded, strict=True))
-    stats = RefreshStats(levels=[level], embedded=len(vectors))
-    stats.summaries_changed = sum(1 for i, n in enumerate(nodes) if n["summary_hash"] != hashes[i])
-    if not nodes:
-        return stats
-    async with db.tenant(tenant_id) as conn:
-        await lock_forest(conn, tenant_id, forest_id, "graph")  # short write, ordered with structural edits
-        written = await store.write_summaries(
-            conn, tenant_id, [int(n["node_id"]) for n in nodes], [int(n["version"]) for n in nodes], summaries,
-            hashes, [vectors.get(i) for i in range(len(nodes))],
-        )  # fmt: skip
-    stats.nodes_refreshed = len(written)
-    stats.stale_writes = len(nodes) - len(written)
-    return stats
+            async with db.engine.connect() as raw:
+                conn = await raw.execution_options(isolation_level="AUTOCOMMIT")
+                if await try_lock_refresh(conn, tenant_id, forest_id):
+                    yield conn
+                    return
+            if not wait:
+                yield None
+                return
+            await REFRESHES.wait(key, REFRESH_LOCK_POLL_S)

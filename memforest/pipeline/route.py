@@ -33,7 +33,7 @@ from memforest.store.trees import get_or_create_trees, insert_leaves
 __all__ = ["FactForRouting", "RouteStats", "Router"]
 
 # Facts routed per batch: bounds the nearest-cluster rows a batch loads (they grow with its square).
-ROUTE_BATCH = 32
+ROUTE_BATCH = 64
 
 
 @dataclass(slots=True)

@@ -56,17 +56,6 @@ async def list_cells(conn: Conn, tenant_id: uuid.UUID, session_id: int) -> list[
     return await fetch_all(conn, _LIST, {"t": tenant_id, "s": session_id})
 
 
-_LIST_PENDING = """
-SELECT cell_id, turn_from, turn_to FROM cells WHERE tenant_id = :t AND session_id = :s
-AND extracted_at IS NULL ORDER BY seq
-"""
-
-
-async def list_pending_cells(conn: Conn, tenant_id: uuid.UUID, session_id: int) -> list[Row]:
-    """A session's cells not yet extracted, in order (cell_id, turn_from, turn_to)."""
-    return await fetch_all(conn, _LIST_PENDING, {"t": tenant_id, "s": session_id})
-
-
 _RECORD_ERRORS = """
 UPDATE cells c SET extract_attempts = c.extract_attempts + 1, extract_error = u.e FROM
 unnest(CAST(:ids AS bigint[]), CAST(:errs AS text[])) AS u(id, e)

@@ -10,17 +10,6 @@ from pgvector import Vector
 
 from memforest.store.sql import Conn, Row, fetch_all, scalar
 
-_MIN_DIRTY_LEVEL = """
-SELECT min(level) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty AND level >= :l AND level <= :top
-"""
-
-
-async def min_dirty_level(conn: Conn, tenant_id: uuid.UUID, forest_id: int, lowest: int, highest: int) -> int | None:
-    """The lowest level in ``lowest..highest`` with a dirty node of the forest, or None."""
-    level = await scalar(conn, _MIN_DIRTY_LEVEL, {"t": tenant_id, "f": forest_id, "l": lowest, "top": highest})
-    return None if level is None else int(level)
-
-
 _COUNT_DIRTY = "SELECT count(*) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty AND level <= :top"
 
 
@@ -41,10 +30,41 @@ AND c.dirty) ORDER BY n.node_id
 """
 
 
-async def dirty_nodes_at_level(conn: Conn, tenant_id: uuid.UUID, forest_id: int, level: int) -> list[Row]:
+# Level 1 read with the leaves it sits on (memforest.pipeline.refresh_levels): every dirty node of
+# the level, as its dirty children are leaves written in the same transaction, before it.
+_DIRTY_AT_LEVEL_OVER_LEAVES = _DIRTY_AT_LEVEL.replace(
+    """AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.tenant_id = n.tenant_id AND c.parent_id = n.node_id
+AND c.dirty) """,
+    "",
+)
+
+
+# The nodes of the lowest dirty level in l..top (none of them has a dirty child: children sit lower).
+_DIRTY_AT_LOWEST = _DIRTY_AT_LEVEL.replace("SELECT n.node_id,", "SELECT n.level, n.node_id,").replace(
+    "AND n.level = :l",
+    "AND n.level = (SELECT min(level) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty "
+    "AND level >= :l AND level <= :top)",
+)
+
+
+async def dirty_nodes_at_lowest_level(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, lowest: int, highest: int
+) -> list[Row]:
+    """The dirty nodes of the lowest level in ``lowest..highest`` that has one, with their
+    ``level`` and the columns :func:`dirty_nodes_at_level` gives; empty when that range is clean."""
+    return await fetch_all(conn, _DIRTY_AT_LOWEST, {"t": tenant_id, "f": forest_id, "l": lowest, "top": highest})
+
+
+async def dirty_nodes_at_level(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, level: int, *, leaves_pending: bool = False
+) -> list[Row]:
     """The dirty nodes of one level whose children are all clean, by id: node_id, version, t_start,
-    t_end, summary, summary_hash, embedded_hash, no_embedding, and the tree's kind and label."""
-    return await fetch_all(conn, _DIRTY_AT_LEVEL, {"t": tenant_id, "f": forest_id, "l": level})
+    t_end, summary, summary_hash, embedded_hash, no_embedding, and the tree's kind and label.
+    ``leaves_pending`` (level 1 only): also those whose dirty children are leaves."""
+    if leaves_pending and level != 1:
+        raise ValueError("leaves_pending reads level 1 only")
+    sql = _DIRTY_AT_LEVEL_OVER_LEAVES if leaves_pending else _DIRTY_AT_LEVEL
+    return await fetch_all(conn, sql, {"t": tenant_id, "f": forest_id, "l": level})
 
 
 _CHILD_SUMMARIES = """
@@ -67,6 +87,13 @@ FROM unnest(CAST(:id AS bigint[]), CAST(:ver AS int[]), CAST(:s AS text[]), CAST
 CAST(:has_vec AS boolean[]), CAST(:v AS vector[])) AS u(id, ver, s, h, has_vec, v)
 WHERE n.tenant_id = :t AND n.node_id = u.id AND n.version = u.ver RETURNING n.node_id
 """
+# Level 1 read with its leaves: written only where no child is dirty still (a leaf hung after the
+# leaves were read, and not refreshed by this write).
+_WRITE_SUMMARIES_OVER_CLEAN = _WRITE_SUMMARIES.replace(
+    "AND n.version = u.ver",
+    "AND n.version = u.ver AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.tenant_id = n.tenant_id "
+    "AND c.parent_id = n.node_id AND c.dirty)",
+)
 
 
 async def write_summaries(
@@ -77,12 +104,15 @@ async def write_summaries(
     summaries: list[str],
     hashes: list[str],
     vectors: list[Any | None],
+    *,
+    children_clean: bool = False,
 ) -> list[int]:
     """Store each node's summary (and embedding where given) and clear its dirty flag, only where
-    its version is still the one read; returns the nodes written."""
+    its version is still the one read (and, with ``children_clean``, no child of it is dirty);
+    returns the nodes written."""
     rows = await fetch_all(
         conn,
-        _WRITE_SUMMARIES,
+        _WRITE_SUMMARIES_OVER_CLEAN if children_clean else _WRITE_SUMMARIES,
         {
             "t": tenant_id,
             "id": node_ids,

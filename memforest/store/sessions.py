@@ -68,20 +68,22 @@ async def insert_turns(
     await execute_many(conn, _INSERT_TURN, rows)
 
 
-_GET_SESSION = "SELECT forest_id, external_id, time FROM sessions WHERE tenant_id = :t AND session_id = :s"
-
-
-async def get_session(conn: Conn, tenant_id: uuid.UUID, session_id: int) -> Row | None:
-    """forest_id, external_id and time of a session, or None when it is gone."""
-    return await fetch_one(conn, _GET_SESSION, {"t": tenant_id, "s": session_id})
-
-
-_LIST_TURNS = """
-SELECT turn_id, seq, speaker, text, time, external_id FROM turns
-WHERE tenant_id = :t AND session_id = :s ORDER BY seq
+# One row per turn of the session (a session without turns: one row of NULLs after the session's
+# own columns), with the not yet extracted cell that holds the turn, if any (cells hold disjoint
+# runs of turns; a turn in no pending cell has NULL cell columns).
+_SESSION_WORK = """
+SELECT s.forest_id, s.external_id AS session_external_id, s.time AS session_time,
+t.turn_id, t.seq, t.speaker, t.text, t.time, t.external_id, c.cell_id, c.seq AS cell_seq, c.turn_from, c.turn_to
+FROM sessions s
+LEFT JOIN turns t ON t.tenant_id = s.tenant_id AND t.session_id = s.session_id
+LEFT JOIN cells c ON c.tenant_id = s.tenant_id AND c.session_id = s.session_id AND c.extracted_at IS NULL
+AND t.seq BETWEEN c.turn_from AND c.turn_to
+WHERE s.tenant_id = :t AND s.session_id = :s ORDER BY t.seq, c.seq
 """
 
 
-async def list_turns(conn: Conn, tenant_id: uuid.UUID, session_id: int) -> list[Row]:
-    """A session's turns in order (turn_id, seq, speaker, text, time, external_id)."""
-    return await fetch_all(conn, _LIST_TURNS, {"t": tenant_id, "s": session_id})
+async def session_work(conn: Conn, tenant_id: uuid.UUID, session_id: int) -> list[Row]:
+    """A session, its turns and its pending cells in one statement: one row per turn (and pending
+    cell holding it) in turn order, with the session's forest_id, session_external_id and
+    session_time on every row; no row when the session is gone."""
+    return await fetch_all(conn, _SESSION_WORK, {"t": tenant_id, "s": session_id})

@@ -1,0 +1,204 @@
+"""The passes of a refresh: read a forest's lowest dirty level, summarise and embed it outside any
+transaction, write it with one statement, and read the next level in the same transaction.
+
+A leaf's refresh keeps its summary (it only embeds it), so when the lowest dirty level is the
+leaves, level 1 is read with them and summarised from that same read: both levels are then written
+in one transaction (leaves first), and the embedder is called once for both."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from memforest.backends.base import Embedder, Summarizer, SummaryInput, UsageLedger
+from memforest.db.engine import Database
+from memforest.domain import TreeKind
+from memforest.store import nodes as store
+from memforest.store.sql import Conn, Row, lock_forest
+
+
+@dataclass(slots=True)
+class RefreshStats:
+    """What one refresh did."""
+
+    levels: list[int] = field(default_factory=list)
+    nodes_refreshed: int = 0
+    summaries_changed: int = 0
+    embedded: int = 0
+    stale_writes: int = 0
+    lock_wait_s: float = 0.0  # waiting for another refresh of the forest to end
+    handed_off: bool = False  # another refresh of the forest was running and took this one's work
+
+    def add(self, other: RefreshStats) -> None:
+        self.levels = sorted(set(self.levels) | set(other.levels))
+        self.nodes_refreshed += other.nodes_refreshed
+        self.summaries_changed += other.summaries_changed
+        self.embedded += other.embedded
+        self.stale_writes += other.stale_writes
+        self.lock_wait_s += other.lock_wait_s
+        self.handed_off = self.handed_off or other.handed_off
+
+
+def summary_hash(summary: str) -> str:
+    """The md5 of a summary (the same function the database uses for leaves)."""
+    return hashlib.md5(summary.encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class LevelRead:
+    """The dirty nodes of one level that a pass refreshes, and their children's summaries."""
+
+    level: int
+    nodes: list[Row]
+    children: dict[int, list[str]]
+    over_leaves: bool = False  # level 1 read with the dirty leaves under it
+
+
+@dataclass(slots=True)
+class NextRead:
+    """The next levels to refresh (one, or the leaves and level 1); when none, how many dirty
+    nodes at or below the top level are left."""
+
+    levels: list[LevelRead]
+    remaining: int = 0
+
+
+@dataclass(slots=True)
+class LevelWork:
+    """What the model work made of a level: a summary, its hash and a new vector (or None) per node."""
+
+    summaries: list[str]
+    hashes: list[str]
+    vectors: list[Any | None]
+
+
+async def read_next(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, lowest: int, top: int, *, count: bool = True
+) -> NextRead:
+    """The lowest dirty level in ``lowest..top`` (with level 1 when it is the leaves and ``top``
+    allows), or, when there is none, the count of dirty nodes left up to ``top`` (-1 without
+    ``count``: not counted)."""
+    nodes = await store.dirty_nodes_at_lowest_level(conn, tenant_id, forest_id, lowest, top) if lowest <= top else []
+    if not nodes:
+        return NextRead([], await store.count_dirty(conn, tenant_id, forest_id, top) if count else -1)
+    level = int(nodes[0]["level"])
+    reads = [await _with_children(conn, tenant_id, LevelRead(level, nodes, {}))]
+    if level == 0 and top >= 1:
+        # every dirty level-1 node: its dirty children are leaves, written before it
+        upper = await store.dirty_nodes_at_level(conn, tenant_id, forest_id, 1, leaves_pending=True)
+        if upper:
+            reads.append(await _with_children(conn, tenant_id, LevelRead(1, upper, {}, over_leaves=True)))
+    return NextRead(reads)
+
+
+async def _with_children(conn: Conn, tenant_id: uuid.UUID, read: LevelRead) -> LevelRead:
+    """``read`` with its nodes' children's summaries (none for leaves)."""
+    children: dict[int, list[str]] = defaultdict(list)
+    if read.level > 0 and read.nodes:
+        for r in await store.child_summaries(conn, tenant_id, [int(n["node_id"]) for n in read.nodes]):
+            children[int(r["parent_id"])].append(str(r["summary"] or ""))
+    read.children = children
+    return read
+
+
+async def summarise_levels(
+    reads: list[LevelRead], summarizer: Summarizer, embedder: Embedder, concurrency: int, ledger: UsageLedger | None
+) -> list[LevelWork]:
+    """Model work for the levels read, outside any transaction: summaries (a leaf keeps its own),
+    then one embedder call for every node whose summary has no vector yet."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def summarise(read: LevelRead, node: Row) -> str:
+        if read.level == 0:
+            return str(node["summary"] or "")
+        item = SummaryInput(
+            tree_kind=TreeKind(node["kind"]),
+            tree_label=str(node["label"]),
+            t_start=node["t_start"],
+            t_end=node["t_end"],
+            child_texts=tuple(read.children.get(int(node["node_id"]), [])),
+            level=read.level,
+        )
+        async with gate:
+            return await summarizer.summarize(item, ledger=ledger)
+
+    works = []
+    for read in reads:
+        summaries = list(await asyncio.gather(*(summarise(read, n) for n in read.nodes)))
+        works.append(LevelWork(summaries, [summary_hash(s) for s in summaries], [None] * len(summaries)))
+    wanted = [
+        (w, i)
+        for r, w in zip(reads, works, strict=True)
+        for i, n in enumerate(r.nodes)
+        if n["no_embedding"] or n["embedded_hash"] != w.hashes[i]
+    ]
+    if wanted:
+        vectors = await embedder.embed([w.summaries[i] for w, i in wanted], stage="embed", ledger=ledger)
+        for (w, i), v in zip(wanted, vectors, strict=True):
+            w.vectors[i] = v
+    return works
+
+
+async def write_levels(
+    conn: Conn, tenant_id: uuid.UUID, reads: list[LevelRead], works: list[LevelWork]
+) -> tuple[RefreshStats, int]:
+    """Write the levels in order, one statement each, each node only where its version is still the
+    one read; a level with a stale write ends the writes (the levels above it wait for the next
+    pass, as their children are still dirty). Returns the stats and the last level written."""
+    stats = RefreshStats()
+    last = reads[0].level
+    for read, work in zip(reads, works, strict=True):
+        nodes = read.nodes
+        last = read.level
+        stats.levels.append(read.level)
+        stats.embedded += sum(1 for v in work.vectors if v is not None)
+        stats.summaries_changed += sum(1 for i, n in enumerate(nodes) if n["summary_hash"] != work.hashes[i])
+        if not nodes:
+            continue
+        written = await store.write_summaries(
+            conn, tenant_id, [int(n["node_id"]) for n in nodes], [int(n["version"]) for n in nodes],
+            work.summaries, work.hashes, work.vectors, children_clean=read.over_leaves,
+        )  # fmt: skip
+        stats.nodes_refreshed += len(written)
+        stats.stale_writes += len(nodes) - len(written)
+        if len(written) < len(nodes):
+            break
+    return stats, last
+
+
+async def passes(
+    db: Database,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    top: int,
+    model: tuple[Summarizer, Embedder, int, UsageLedger | None],
+    max_passes: int,
+    stats: RefreshStats,
+) -> bool:
+    """Passes over the dirty levels up to ``top`` (under the refresh lock) until none is left dirty
+    (returns True) or a pass made no progress or ``max_passes`` ran out (False; the last pass does
+    not count what is left). A pass opens one transaction to read its first level, then one per
+    level (or pair of levels) that writes it and reads the next."""
+    summarizer, embedder, concurrency, ledger = model
+    for n in range(max_passes):
+        progressed, count = False, n + 1 < max_passes
+        async with db.tenant(tenant_id) as conn:
+            nxt = await read_next(conn, tenant_id, forest_id, 0, top, count=count)
+        while nxt.levels:
+            works = await summarise_levels(nxt.levels, summarizer, embedder, concurrency, ledger)
+            async with db.tenant(tenant_id) as conn:
+                if any(r.nodes for r in nxt.levels):
+                    await lock_forest(conn, tenant_id, forest_id, "graph")  # short write, ordered with structural edits
+                done, last = await write_levels(conn, tenant_id, nxt.levels, works)
+                nxt = await read_next(conn, tenant_id, forest_id, last + 1, top, count=count)
+            progressed = progressed or done.nodes_refreshed > 0
+            stats.add(done)
+        if not nxt.remaining:
+            return True
+        if not progressed:
+            return False
+    return False
