@@ -1,5 +1,5 @@
-"""The client's agent-facing operations: chat messages in (optionally waiting), one fact corrected
-or deleted, a query over several forests, and webhooks. Written as generators of steps
+"""The client's agent-facing operations: chat messages in (optionally waiting), one fact corrected,
+deleted or its history read, a query over several forests, and webhooks. Written as generators of steps
 (:mod:`memforest.client.steps`) and run by both clients."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from memforest.client.steps import Steps, operation, request, request_json
 from memforest.client.wire import QueryOptions, parse, query_body, seg
 from memforest.schemas import Fact, Job, Page, QueryResult, SessionAccepted
 from memforest.schemas.agent import FactDeleted, Webhook, WebhookDelivery
+from memforest.schemas.history import FactHistory
 
 __all__ = ["AgentOperations"]
 
@@ -60,6 +61,12 @@ class AgentOperations:
         """Delete a fact from every tree, listing, query and export (NotFoundError the second time)."""
         data = yield from request_json("DELETE", f"/v1/forests/{seg(forest)}/facts/{seg(str(fact_id))}")
         return parse(FactDeleted, data, "fact deletion")
+
+    @operation
+    def fact_history(self, forest: str, fact_id: str | int) -> Steps[FactHistory]:
+        """Every event of a fact, oldest first, also after it was deleted (ADR 0044)."""
+        data = yield from request_json("GET", f"/v1/forests/{seg(forest)}/facts/{seg(str(fact_id))}/history")
+        return parse(FactHistory, data, "fact history")
 
     @operation
     def query_forests(self, forests: Sequence[str], query: str, **options: Unpack[QueryOptions]) -> Steps[QueryResult]:

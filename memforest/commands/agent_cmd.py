@@ -1,5 +1,5 @@
 """Agent operations on the command line (issue 18): ``add-messages``, ``fact-correct``,
-``fact-delete``, ``query-forests`` and ``webhook add|list|delete|deliveries``. Each runs against
+``fact-delete``, ``fact-history``, ``query-forests`` and ``webhook add|list|delete|deliveries``. Each runs against
 the local database, or a running server with ``--url`` (webhooks: ``--url`` only, since the
 server's worker delivers them). Output is JSON."""
 
@@ -19,6 +19,7 @@ from memforest.commands.common import add_remote_args, add_tenant_arg, existing_
 from memforest.db.runtime import open_database
 from memforest.errors import ConfigurationError, InputError
 from memforest.schemas.agent import MAX_WAIT_S, MessagesIn, QueryFilter
+from memforest.schemas.history import FactHistory
 from memforest.settings import Settings
 from memforest.timefmt import parse_time
 
@@ -48,6 +49,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     d.add_argument("--fact", required=True, help="the fact id")
     _common(d)
     d.set_defaults(handler=fact_delete_cmd)
+    h = sub.add_parser("fact-history", help="every event of a fact, oldest first (also after its deletion)")
+    h.add_argument("--fact", required=True, help="the fact id")
+    _common(h)
+    h.set_defaults(handler=fact_history_cmd)
     q = sub.add_parser("query-forests", help="recall from several forests at once (one ranked list)")
     q.add_argument("question")
     q.add_argument("--forests", required=True, help="comma-separated forest names")
@@ -144,6 +149,20 @@ async def fact_delete_cmd(args: argparse.Namespace, settings: Settings) -> int:
             _print((await client.delete_fact(args.forest, args.fact)).model_dump(mode="json"))
         return 0
     _print(await _local_fact_op(args, settings, correct=False))
+    return 0
+
+
+async def fact_history_cmd(args: argparse.Namespace, settings: Settings) -> int:
+    """Print a fact's history (JSON)."""
+    client = remote_client(args)
+    if client is not None:
+        async with client:
+            _print((await client.fact_history(args.forest, args.fact)).model_dump(mode="json"))
+        return 0
+    async with open_database(settings) as db:
+        tenant_id = await existing_tenant(db, args, settings)
+        history = await facts.history(db, tenant_id, args.forest, args.fact)
+    _print(FactHistory.model_validate(history).model_dump(mode="json"))
     return 0
 
 

@@ -1,5 +1,5 @@
 """The agent commands of the CLI against the local database: add-messages, worker, query-forests
-with a filter, fact-correct and fact-delete; bad input is one line and a non-zero exit."""
+with a filter, fact-correct, fact-delete and fact-history; bad input is one line and a non-zero exit."""
 
 from __future__ import annotations
 
@@ -48,6 +48,9 @@ def test_agent_commands_locally(env: Path, capsys: pytest.CaptureFixture[str]) -
     assert new["kind"] == "correction" and new["supersedes"] == fact["fact_id"]
     gone = _run(capsys, "fact-delete", "--forest", "mine", "--fact", str(new["id"]))
     assert gone["fact_id"] == new["id"]
+    history = _run(capsys, "fact-history", "--forest", "mine", "--fact", str(new["id"]))
+    assert history["status"] == "deleted" and isinstance(history["events"], list)
+    assert [e["event"] for e in history["events"]] == ["created", "supersedes", "deleted"]
     assert main(["fact-delete", "--forest", "mine", "--fact", str(new["id"])]) != 0
     assert main(["query-forests", "x", "--forests", "mine", "--filter", "{bad"]) != 0
     assert main(["webhook", "list"]) != 0  # webhooks need --url

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import text
 from support import ADMIN_AUTH, admin_settings, app_client, bearer, session_body, tenant_key
 
+from memforest.client import ApiNotFoundError, MemForestClient
 from memforest.db.engine import Database
 from memforest.settings import Settings
 from memforest.store.sql import fetch_all, scalar
@@ -143,3 +144,19 @@ async def test_history_is_the_tenants_own_and_goes_with_the_forest(api: httpx.As
     async with db.system() as conn:  # a tenant's cascade: its forests' facts and their events go
         await conn.execute(text("DELETE FROM tenants WHERE tenant_id = :t"), {"t": b})
         assert int(await scalar(conn, "SELECT count(*) FROM fact_events WHERE tenant_id = :t", {"t": b})) == 0
+
+
+async def test_the_client_reads_a_history(settings: Settings, db: Database) -> None:
+    async with app_client(admin_settings(settings, worker={"poll_interval_s": 0.05}), db, start_worker=True) as (
+        app,
+        c,
+    ):
+        _, h = await tenant_key(c)
+        fact = (await _ingest(c, h, "s1", TEXTS))[0]
+        key = h["Authorization"].removeprefix("Bearer ")
+        async with MemForestClient("http://test", key, transport=httpx.ASGITransport(app=app)) as mf:
+            history = await mf.fact_history("f", fact["id"])
+            assert history.status == "current" and [e.event for e in history.events] == ["extracted"]
+            assert history.events[0].sessions == ["s1"] and history.events[0].text == fact["text"]
+            with pytest.raises(ApiNotFoundError):
+                await mf.fact_history("f", "999999")
