@@ -37,14 +37,12 @@ from bench.env import BenchEnv, bench_env
 from bench.query_latency import plan_of
 from bench.query_latency_data import find_loaded, questions
 from bench.report import machine_info, new_figure, provenance, publish, save_figure
-from memforest.db import engine
 from memforest.db.engine import Database
 from memforest.retrieval import QueryAnswer, QueryRequest, RetrievalPreset, query, service
-from memforest.store import evidence, read_conn, recall_channels
+from memforest.store import evidence, recall_channels
 from memforest.store import reading as store_reading
 from memforest.store.browse import descent
 from memforest.store.sql import fetch_all
-from memforest.text import terms
 
 # a trick worth less than this at 100K facts (median paired saving) is removed from the product
 WORTH_MS = 0.3
@@ -165,16 +163,6 @@ def _records_as_dicts() -> Iterator[None]:
         yield
 
 
-async def _raw_by_greenlet(conn: Any) -> Any:
-    return await conn.get_raw_connection()
-
-
-@contextmanager
-def _raw_by_sqlalchemy() -> Iterator[None]:
-    with swapped(engine, "raw_connection", _raw_by_greenlet), swapped(read_conn, "raw_connection", _raw_by_greenlet):
-        yield
-
-
 TRICKS: tuple[Trick, ...] = (
     Trick("driver_read_transaction", "0022 items 7, 8, 11; 0039",
           "the read transactions are the driver's (one-trip BEGIN READ ONLY + settings, no pre-ping, "
@@ -224,13 +212,6 @@ TRICKS: tuple[Trick, ...] = (
           "the side transaction's full-text statement runs on generic plans made once per connection; "
           "off: planned for its parameters on every query",
           lambda env, arms: swapped(recall_channels, "LEXICAL_BESIDE_KNOBS", {})),
-    Trick("pool_connection_without_greenlet", "0022 item 11",
-          "the driver connection under a checked-out connection is read as an attribute; "
-          "off: through SQLAlchemy's get_raw_connection (a greenlet a call)",
-          lambda env, arms: _raw_by_sqlalchemy()),
-    Trick("ascii_tokenizer", "0022 item 12",
-          "ASCII text is tokenized with an ASCII pattern; off: the general pattern",
-          lambda env, arms: swapped(terms, "_ASCII_TOKEN_RE", terms._TOKEN_RE)),
     Trick("per_forest_indexes", "0024 items 1-4",
           "a large forest is searched through its own HNSW and GIN indexes; off: its vectors scanned exactly",
           lambda env, arms: swapped(service, "recall", _exact_recall(service.recall)), changes_answers=True),

@@ -72,9 +72,4 @@ async def raw_connection(conn: AsyncConnection) -> Any:
     the tenant's role (ADR 0022)."""
     if conn.invalidated:  # (a connection never started raises here too)
         raise DatabaseUnavailableError()
-    # a connection checked out hands its pool connection over without SQLAlchemy's greenlet (a
-    # dozen calls a query: ADR 0022); a closed one raises as SQLAlchemy does
-    sync = conn.sync_connection
-    if sync is not None and not sync.closed:
-        return sync.connection
     return await conn.get_raw_connection()

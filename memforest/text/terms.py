@@ -13,16 +13,10 @@ __all__ = ["content_terms", "tokenize"]
 # Numbers keep inner separators ("3.5", "10,000", "2023-05-07" splits on "-" on purpose).
 _TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*|[^\W_]+(?:'[^\W_]+)*")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
-# The same pattern for ASCII text once lower-cased: there ``\d`` is [0-9] and ``[^\W_]`` is [a-z0-9],
-# and the one ASCII apostrophe to map is the backtick. It yields the same tokens in about half the
-# time of the general pattern, and tokenizing is most of the read path's rerank (ADR 0022).
-_ASCII_TOKEN_RE = re.compile(r"[0-9]+(?:[.,][0-9]+)*|[a-z0-9]+(?:'[a-z0-9]+)*")
 
 
 def tokenize(text: str) -> list[str]:
     """Lowercase word tokens (unicode letters and digits; inner apostrophes kept)."""
-    if text.isascii():
-        return _ASCII_TOKEN_RE.findall(text.replace("`", "'").lower())
     return _TOKEN_RE.findall(text.translate(_APOSTROPHES).lower())
 
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.db.engine import Database
-from memforest.db.failures import raw_connection
 from memforest.errors import DatabaseUnavailableError
 from memforest.store.read_conn import reading
 from memforest.store.sql import execute, execute_many, fetch_all, fetch_one, fetch_rows, lock_forest, scalar, writer
@@ -117,26 +115,3 @@ async def test_a_constraint_violation_of_a_row_view_statement_is_sqlalchemys_int
     with pytest.raises(IntegrityError):
         async with db.tenant(tenant_id) as conn:
             await fetch_rows(conn, _INSERT_FOREST, {"t": tenant_id, "n": "notes"})
-
-
-async def test_a_checked_out_connection_hands_its_driver_over_without_a_greenlet(
-    db: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The driver's statements of a transaction, and the read-only transactions themselves, reach
-    the pool connection through the checked-out connection (ADR 0022, session 28), not through
-    SQLAlchemy's ``get_raw_connection`` (a greenlet a call); a closed connection still asks it."""
-    tenant_id = await ensure_tenant(db, "acme")
-
-    async def refused(self: AsyncConnection) -> object:
-        raise AssertionError("get_raw_connection called")
-
-    monkeypatch.setattr(AsyncConnection, "get_raw_connection", refused)
-    async with reading(db, tenant_id) as conn:
-        assert await fetch_all(conn, "SELECT 1 AS one") == [{"one": 1}]
-    async with db.tenant(tenant_id) as conn:
-        await ensure_forest(conn, tenant_id, "notes")
-        assert [r["name"] for r in await fetch_rows(conn, "SELECT name FROM forests")] == ["notes"]
-    async with db.engine.connect() as conn:
-        await conn.close()
-        with pytest.raises(AssertionError, match="get_raw_connection"):
-            await raw_connection(conn)
