@@ -36,7 +36,7 @@ _PERSON = rf"{_NAME}(?:'s\s+(?i:{KIN})(?:\s+{_NAME})?)?(?:\s+and\s+others)?"
 _SUBJ = rf"(?P<subj>{_PERSON})"
 _OWNER = rf"(?:(?P<owner>{_PERSON})'s|(?P<pron>his|her|their|its))"
 _WORD = r"(?:[A-Z][\w.'&-]*|\d[\w.-]*)"
-_JOIN = r"(?:of|and|on|&|de|du|la|le|the|up|in|for|at|by)"
+_JOIN = r"(?:of|and|on|&|de|du|la|le|the|up)"
 _VALUE = rf"(?P<v>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
 _PREV = rf"(?P<prev>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
 _ART = r"(?:(?:a|an|the|some)\s+)?"
@@ -67,8 +67,9 @@ _NAMED: tuple[re.Pattern[str], ...] = (
     re.compile(rf"{_VALUE}\s+(?:is|has\s+become|became)\s+(?:now\s+)?{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
     # "started going to Dr. Ruiz, her new dentist"
     re.compile(rf"{_VALUE},\s+{_OWNER}\s+(?:new|current|usual|regular|go-to|latest)\s+{_NOUN}(?!'s|\w)"),
-    # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5"
+    # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs"
     re.compile(rf"\b(?i:new)\s+{_NOUN}\s*(?::|,|-|called|named)\s+{_ART}{_VALUE}"),
+    re.compile(rf"\b(?:great|good|nice|lovely|local|decent|brilliant|little)\s+{_NOUN}\s+(?:called|named)\s+{_VALUE}"),
     # "swapped A for B as Ana's bakery"
     re.compile(rf"\bfor\s+{_ART}{_VALUE}\s+as\s+{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
 )
@@ -78,7 +79,7 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             rf"\b(?i:quit|quits|left|leaves|ditched|dropped|gave\s+up\s+on|done\s+with)\s+{_ART}{_PREV}[,;]?\s+"
-            rf"(?:and\s+|then\s+)?(?:\w+\s+)?(?:joined|joins|switched\s+to|went\s+to|moved\s+to|started\s+(?:at|with|"
+            rf"(?:and\s+|then\s+)?(?:\w+\s+)?(?:joined|joins|switched\s+to|went\s+to|started\s+(?:at|with|"
             rf"going\s+to|seeing)|signed\s+up\s+(?:with|for|at))\s+{_ART}{_VALUE}"
         ),
         "change",
@@ -110,9 +111,24 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"{_SUBJ}\s+{_ADV}(?:started|began|has\s+started)\s+(?:going\s+to|seeing|using|with)\s+(?:the\s+)?{_VALUE}"
+            rf"{_SUBJ}\s+{_ADV}(?:started|began|has\s+started|has\s+been|is|am|are)\s+(?:going\s+to|seeing|using|"
+            rf"attending|visiting|with|at)\s+(?:the\s+)?{_VALUE}"
         ),
         "patronage",
+    ),
+    (
+        re.compile(
+            rf"{_SUBJ}\s+{_ADV}(?:signed\s+(?:up\s+)?with|registered\s+(?:with|at)|goes\s+to|go\s+to|sees|uses|"
+            rf"banks\s+with|shops\s+at)\s+(?:the\s+)?{_VALUE}(?=\s+(?:now|these\s+days|nowadays|instead))"
+        ),
+        "patronage",
+    ),
+    (
+        re.compile(
+            rf"{_SUBJ}\s+{_ADV}(?:switched|changed|moved|transferred|upgraded|went\s+over)\s+(?:over\s+)?to\s+"
+            rf"(?:the\s+|an?\s+)?{_VALUE}"
+        ),
+        "change",
     ),
 )
 # a sentence that opens with a person and a finite verb ("Mia moved", "Ana's sister Mia just joined")

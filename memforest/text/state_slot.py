@@ -26,8 +26,13 @@ Slot = tuple[str, str, str]
 # the cue readers read a bare "joined X" as an employer or a hobby; without a word of employment
 # the general verb's class is the truer kind
 _LOOSE = frozenset({"employer", "hobby"})
+_JOINING = frozenset({"membership", "change"})
 _ANIMAL = re.compile(rf"(?:\w+\s+)?(?:{ANIMALS})", re.IGNORECASE)
-_EMPLOYMENT = re.compile(rf"\b(?:{JOB_CUES}|work\w*|employ\w*|hired|career)\b", re.IGNORECASE)
+_EMPLOYMENT = re.compile(
+    rf"\b(?:{JOB_CUES}|work\w*|employ\w*|hired|career)\b|\bas\s+an?\s+(?!member|guest|volunteer|customer|patient)\w+",
+    re.IGNORECASE,
+)
+_TITLE = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "st"})
 
 
 def _stated(text: str, slot: Slot) -> bool:
@@ -63,11 +68,11 @@ def state_slot(text: str, kind: FactKind, speaker: str, participants: Sequence[s
     lead = leading_subject(text)
     if state is not None and lead not in (None, state[2]) and state[0] == speaker and not _names(text, speaker):
         state = (str(lead), state[1], state[2])  # "Mia moved to Oslo", said by Ana, is Mia's home
-    if state is not None and state[0].casefold() == state[2].casefold():
-        state = None  # a person is no state of their own
+    if state is not None and (state[0].casefold() == state[2].casefold() or state[2].casefold() in _TITLE):
+        state = None  # a person is no state of their own; a title alone is no value
     change = find_change(text, speaker)
     if state is None:
         return change
-    if change is not None and state[1] in _LOOSE and not _EMPLOYMENT.search(text):
+    if change is not None and change[1] in _JOINING and state[1] in _LOOSE and not _EMPLOYMENT.search(text):
         return change
     return state

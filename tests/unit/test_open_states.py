@@ -44,6 +44,9 @@ def test_a_state_is_filed_under_the_noun_it_names(text: str, slot: tuple[str, st
         ("I picked up a refurbished Nokora Z7.", ("Mia", "possession", "Nokora Z7")),
         ("I quit Eastgate Bowls and joined Millbrook Bowls.", ("Mia", "change", "Millbrook Bowls")),
         ("Traded in my Velto One for a Velto Two.", ("Mia", "change", "Velto Two")),
+        ("I switched to Harbor Credit Union last month.", ("Mia", "change", "Harbor Credit Union")),
+        ("I have been seeing Dr. Abara since spring.", ("Mia", "patronage", "Dr. Abara")),
+        ("These days I go to Fernwood Clinic now.", ("Mia", "patronage", "Fernwood Clinic")),
     ],
 )
 def test_a_state_that_names_no_kind_is_filed_under_its_verb(text: str, slot: tuple[str, str, str]) -> None:
@@ -117,6 +120,7 @@ def test_a_question_slot_without_a_chain_falls_back_to_a_verb_class() -> None:
     assert chain_label("curling_club", {"possession": 2, "membership": 3}) == "membership"
     assert chain_label("scooter", {"possession": 2, "membership": 3}) == "possession"
     assert chain_label("scooter", {"tailor": 1}) is None
+    assert chain_label("coffee", {"coffee_place": 2, "possession": 1}) == "coffee_place"
 
 
 @pytest.mark.parametrize(
@@ -143,5 +147,7 @@ def test_a_question_names_its_time() -> None:
     assert month.operator == "as_of" and month.at == datetime(2025, 10, 16, 12, tzinfo=UTC)
     during = parse_question("Which gym did I use back when I lived in Tarragona?", speaker="Mia", now=NOW)
     assert (during.operator, during.during) == ("as_of", "Tarragona")
+    early = parse_question("Which gym did I use in early 2025?", speaker="Mia", now=NOW)
+    assert (early.operator, early.at) == ("as_of", datetime(2025, 2, 15, tzinfo=UTC))
     anchored = parse_question("Who was my vet before Dr. Okafor?", speaker="Mia", now=NOW)
     assert anchored.anchor == "Dr. Okafor"

@@ -15,7 +15,7 @@ from memforest.text.lexicon import COMMON_VERBS, IRREGULAR_PAST, NUMBER_WORDS
 from memforest.text.persons import rewrite_persons
 from memforest.text.state_words import KIN
 
-__all__ = ["ASKER", "ago_point", "asked_noun", "during_anchor", "first_person", "relations", "slot_of"]
+__all__ = ["ASKER", "ago_point", "asked_noun", "during_anchor", "first_person", "part_point", "relations", "slot_of"]
 
 # whom "I" and "my" name when the query names no speaker: the read path puts the forest's
 # user-role speaker in its place (``resolve.temporal_plan``)
@@ -124,6 +124,36 @@ def ago_point(question: str, now: datetime) -> datetime | None:
     n_text = m["n"].lower()
     n = int(n_text) if n_text.isdigit() else NUMBER_WORDS.get(n_text, 2 if "couple" in n_text or "few" in n_text else 1)
     return now - timedelta(days=n * _UNIT_DAYS[m["unit"].lower()])
+
+
+_PART = re.compile(
+    r"\b(?P<part>early|mid|late|(?:the\s+)?(?:start|beginning|end|middle|first\s+half|second\s+half)\s+of)"
+    r"[\s-]*(?:the\s+year\s+)?(?P<year>(?:19|20)\d{2})\b|\b(?P<xmas>christmas|new\s+year'?s?)\s+(?P<y2>(?:19|20)\d{2})\b|"
+    r"\bthis\s+time\s+last\s+year\b",
+    re.IGNORECASE,
+)
+# the month and day a part of a year names
+_PART_DAY = {"early": (2, 15), "start": (1, 15), "beginning": (1, 15), "mid": (7, 1), "middle": (7, 1),
+             "late": (11, 1), "end": (12, 1), "first": (4, 1), "second": (10, 1)}  # fmt: skip
+
+
+def part_point(question: str, now: datetime) -> datetime | None:
+    """The time a part of a year names ("early 2023", "the end of 2022", "Christmas 2021", "this
+    time last year"), or None."""
+    m = _PART.search(question)
+    if m is None:
+        return None
+    if m["xmas"]:
+        return (
+            datetime(int(m["y2"]), 12, 25, tzinfo=now.tzinfo)
+            if m["xmas"].lower() == "christmas"
+            else datetime(int(m["y2"]), 1, 1, tzinfo=now.tzinfo)
+        )
+    if m["part"] is None:
+        return now - timedelta(days=365.25)
+    word = m["part"].lower().replace("the ", "").split()[0]
+    month, day = _PART_DAY[word]
+    return datetime(int(m["year"]), month, day, tzinfo=now.tzinfo)
 
 
 def during_anchor(question: str, names: tuple[str, ...]) -> str | None:

@@ -20,6 +20,8 @@ __all__ = ["GENERIC", "chain_label", "link_generic", "named_values"]
 GENERIC = ("membership", "possession", "patronage", "change")
 # named attributes the cue readers also give to a bare verb of joining or acquiring
 _LOOSE = ("employer", "hobby", "device", "vehicle")
+# words of a slot too vague to match another slot by
+_VAGUE = frozenset({"place", "thing", "one", "spot", "shop", "new", "current", "usual", "regular"})
 # kinds of thing one joins (a member of), by their head noun
 _JOINED = re.compile(
     r"(?:^|_)(?:club|team|choir|chorus|band|group|league|society|crew|orchestra|ensemble|union|association|"
@@ -51,17 +53,24 @@ def _mentions(text: str, value: str) -> bool:
 
 def link_generic(labels: Sequence[str], values: Sequence[str | None], texts: Sequence[str]) -> list[str]:
     """The labels of states (oldest first) after linking: a state labelled by a verb class whose
-    text names the value of an earlier state of another label takes that label."""
+    text names the value of an earlier state of another label takes that label; so does any state
+    whose text says it switched from such a value ("from A to B")."""
     out = list(labels)
     for i, label in enumerate(labels):
-        if label not in GENERIC:
-            continue
         for j in range(i - 1, -1, -1):
             value = values[j]
-            if value and value.casefold() != (values[i] or "").casefold() and _mentions(texts[i], value):
+            if not value or value.casefold() == (values[i] or "").casefold() or out[j] == label:
+                continue
+            # a verb-class state takes the kind of any value it names; a named one only of the value
+            # it says it switched from ("moved over from A to B" is no move of home)
+            if _mentions(texts[i], value) if label in GENERIC else _switched_from(texts[i], value):
                 out[i] = out[j]
                 break
     return out
+
+
+def _switched_from(text: str, value: str) -> bool:
+    return re.search(rf"\bfrom\s+(?:the\s+)?{re.escape(value)}\s+to\b", text, re.IGNORECASE) is not None
 
 
 def chain_label(asked: str, chains: Mapping[str, int]) -> str | None:
@@ -70,6 +79,10 @@ def chain_label(asked: str, chains: Mapping[str, int]) -> str | None:
     attribute's; ``chains``: label -> number of states. None when none can."""
     if asked in chains:
         return asked
+    words = set(asked.split("_")) - _VAGUE
+    shared = sorted((len(words & set(label.split("_"))), label) for label in chains if label not in GENERIC)
+    if shared and shared[-1][0] > 0:  # "coffee" asks for the chain of "coffee_place"
+        return shared[-1][1]
     joined = _JOINED.search(asked) is not None
     order = (
         ("membership", "patronage", "possession", "change")

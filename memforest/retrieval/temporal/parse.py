@@ -14,6 +14,7 @@ from memforest.retrieval.temporal.asked import (
     asked_noun,
     during_anchor,
     first_person,
+    part_point,
     relations,
     slot_of,
 )
@@ -200,7 +201,7 @@ def parse_question(
     if tq.operator not in (None, "now", "latest", "as_of", "first"):
         return tq
     during = during_anchor(question, names) if not WHEN_RE.match(question) else None
-    at = ago_point(question, now) if now is not None else None
+    at = (ago_point(question, now) or part_point(question, now)) if now is not None else None
     if at is None and window[0] is not None and window[1] is not None:
         at = window[0] + (window[1] - window[0]) / 2
     if during is not None:

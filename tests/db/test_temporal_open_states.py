@@ -1,0 +1,87 @@
+"""Open-ended states through the real write and read paths (issue #48): a user who speaks and asks
+in the first person, a relative who changes the same kind of thing, a plan and a nostalgic remark
+that are no states, and questions that name a month or another state. Sentences written for this
+test (none comes from ``bench.temporal_v2``)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from memforest.backends.factory import build_backends
+from memforest.db.engine import Database
+from memforest.domain import SessionInput, TurnInput
+from memforest.pipeline.service import ingest_sessions
+from memforest.retrieval import QueryAnswer, QueryRequest, query
+from memforest.settings import Settings
+from memforest.store.tenants import ensure_tenant
+
+
+def ts(y: int, m: int, d: int) -> datetime:
+    return datetime(y, m, d, 12, 0, tzinfo=UTC)
+
+
+# (session, time, what Noor says); the assistant answers with chatter
+NOOR = [
+    ("n1", ts(2022, 1, 10), "I moved to Tarragona last week, the flat is tiny."),
+    ("n2", ts(2022, 2, 14), "My new optician is Lumen Eyecare."),
+    ("n3", ts(2022, 5, 3), "My brother Idris joined Ashgrove Rowing Club."),
+    ("n4", ts(2022, 9, 20), "I switched opticians, from Lumen Eyecare to Clearview Optics."),
+    ("n5", ts(2023, 1, 8), "I'm planning to switch to Brightsight next year, nothing decided."),
+    ("n6", ts(2023, 4, 2), "I moved to Girona, the light here is beautiful."),
+    ("n7", ts(2023, 6, 11), "Idris quit Ashgrove Rowing Club and joined Weir Street Scullers."),
+    ("n8", ts(2023, 10, 5), "I still miss Lumen Eyecare sometimes, those were good days."),
+    ("n9", ts(2024, 3, 19), "Clearview Optics is not my optician anymore; Prism Eye Studio is my optician now."),
+]
+NOW = ts(2024, 9, 1)
+
+
+def _sessions() -> list[SessionInput]:
+    return [
+        SessionInput(
+            external_id=sid,
+            time=when,
+            turns=(
+                TurnInput(speaker="Noor", text=text, role="user", external_id=f"{sid}:1"),
+                TurnInput(speaker="assistant", text="Thanks for telling me.", role="assistant", external_id=f"{sid}:2"),
+            ),
+        )
+        for sid, when, text in NOOR
+    ]
+
+
+async def _forest(db: Database, settings: Settings) -> uuid.UUID:
+    tenant_id = await ensure_tenant(db, "open-states")
+    backends = build_backends(settings)
+    try:
+        await ingest_sessions(db, settings, backends, tenant_id, "noor", _sessions())
+    finally:
+        await backends.aclose()
+    return tenant_id
+
+
+async def _first(db: Database, settings: Settings, t: uuid.UUID, q: str, speaker: str | None = "Noor") -> str:
+    backends = build_backends(settings)
+    try:
+        answer: QueryAnswer = await query(
+            db, settings, backends, t, QueryRequest("noor", q, top_k=5, speaker=speaker, now=NOW)
+        )
+    finally:
+        await backends.aclose()
+    assert answer.evidence, q
+    return answer.evidence[0].turn_ids[0]
+
+
+async def test_first_person_open_states_relatives_moods_and_named_times(db: Database, settings: Settings) -> None:
+    t = await _forest(db, settings)
+    # a kind of state no attribute names, asked in the first person
+    assert await _first(db, settings, t, "What was my optician before Clearview Optics?") == "n2:1"
+    assert await _first(db, settings, t, "Which optician do I have now?") == "n9:1"  # not the plan, not nostalgia
+    # without a speaker on the query, "I" is the forest's user-role speaker
+    assert await _first(db, settings, t, "What was my optician after Lumen Eyecare?", speaker=None) == "n4:1"
+    # a relative's change of the same kind is theirs: by name and as "my brother"
+    assert await _first(db, settings, t, "Which rowing club is Idris in now?") == "n7:1"
+    assert await _first(db, settings, t, "What was my brother's rowing club before Weir Street Scullers?") == "n3:1"
+    # a month, and another state, named in the question
+    assert await _first(db, settings, t, "Who was my optician in March 2023?") == "n4:1"
+    assert await _first(db, settings, t, "Which optician did I have back when I lived in Tarragona?") == "n2:1"
