@@ -18,6 +18,7 @@ BEGIN
                          ORDER BY n.event_id) AS changes
         FROM added n JOIN forests f ON f.tenant_id = n.tenant_id AND f.forest_id = n.forest_id
         WHERE n.event IN ('created', 'superseded', 'corrected', 'restored', 'deleted')
+          AND f.name NOT LIKE '~staging:%'
         GROUP BY n.tenant_id, n.xact
     ) c
     JOIN webhooks w ON w.tenant_id = c.tenant_id AND 'memory.changed' = ANY (w.events)

@@ -21,7 +21,9 @@ Create Date: 2026-11-29
   statement trigger on forests), and rows deleted with their forest (a tenant's cascade) write none.
 - ``webhook_deliveries``: ``job_id`` may be NULL and ``xact`` names the transaction of a
   ``memory.changed`` delivery, one per webhook and transaction: a statement trigger on fact_events
-  inserts it with its body, or appends its changes to the body already there (ADR 0045).
+  inserts it with its body, or appends its changes to the body already there (ADR 0045). An
+  import's hidden staging forest (``~staging:``) sends none: its facts reach the target forest by
+  a merge, which does.
 - Row-level security on ``fact_events`` as on every tenant table; ``memforest_app`` may read and
   insert events, and use their sequence.
 """
@@ -169,6 +171,7 @@ BEGIN
                          ORDER BY n.event_id) AS changes
         FROM added n JOIN forests f ON f.tenant_id = n.tenant_id AND f.forest_id = n.forest_id
         WHERE n.event IN ('created', 'superseded', 'corrected', 'restored', 'deleted')
+          AND f.name NOT LIKE '~staging:%'
         GROUP BY n.tenant_id, n.xact
     ) c
     JOIN webhooks w ON w.tenant_id = c.tenant_id AND 'memory.changed' = ANY (w.events)
