@@ -27,6 +27,17 @@ __all__ = ["OnnxEmbedder", "UnsupportedModel", "onnx_file"]
 Matrix = npt.NDArray[np.float32]
 
 
+SMALL_CALL = 4  # calls of at most this many texts (questions) run on the one-thread session
+
+
+def _session(ort: Any, model_file: Path, threads: int) -> Any:
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    # no busy-waiting between operators: the event loop and the database share these cores
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
+
+
 class UnsupportedModel(ConfigurationError):
     """A model directory whose structure the ONNX runtime does not compute (the torch runtime can)."""
 
@@ -43,8 +54,9 @@ def onnx_file(info: SentenceModelDir, cache_dir: Path) -> Path:
 
 class OnnxEmbedder:
     """Embedder protocol over ONNX Runtime for a plain sentence-transformers directory (see
-    :class:`~memforest.backends.st_model.SentenceModelDir`). Encoding runs in a worker thread, one
-    encode at a time per instance, texts sorted by length into batches of ``batch_size``."""
+    :class:`~memforest.backends.st_model.SentenceModelDir`). Encoding runs in a worker thread, texts
+    sorted by length into batches of ``batch_size``; one batch call at a time per instance, and
+    beside it one small call (at most ``SMALL_CALL`` texts) on a one-thread session."""
 
     def __init__(self, path: str | Path, *, cache_dir: Path, batch_size: int = 32, threads: int = 0) -> None:
         info = read_model_dir(path)
@@ -61,12 +73,11 @@ class OnnxEmbedder:
                 "the ONNX runtime of the local backend needs onnxruntime and tokenizers: "
                 "pip install 'memforest[local-embed]'"
             ) from exc
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        # no busy-waiting between operators: the event loop and the database share these cores
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         model_file = onnx_file(info, cache_dir)
-        self._session: Any = ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
+        # batches on ``threads`` threads (0: one per core); small calls (a question) on a session of
+        # their own, one thread, so a question never waits behind an ingest batch
+        self._session: Any = _session(ort, model_file, threads)
+        self._small: Any = _session(ort, model_file, 1)
         self._inputs = [i.name for i in self._session.get_inputs()]
         self._tokenizer: Any = Tokenizer.from_file(str(info.path / "tokenizer.json"))
         self._tokenizer.enable_truncation(info.max_seq_length)
@@ -76,8 +87,9 @@ class OnnxEmbedder:
         self.name: str = f"local:{model_dir_label(info.path)}"
         self.batch_size = batch_size
         self._lock = threading.Lock()
+        self._small_lock = threading.Lock()
 
-    def _encode_batch(self, texts: list[str]) -> Matrix:
+    def _encode_batch(self, texts: list[str], session: Any) -> Matrix:
         encodings = self._tokenizer.encode_batch(texts)
         width = max(len(e.ids) for e in encodings)
         ids = np.zeros((len(texts), width), dtype=np.int64)
@@ -86,7 +98,7 @@ class OnnxEmbedder:
             ids[row, : len(enc.ids)] = enc.ids
             mask[row, : len(enc.ids)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = self._session.run(None, {name: feeds[name] for name in self._inputs})[0]
+        hidden = session.run(None, {name: feeds[name] for name in self._inputs})[0]
         if self._pooling == "cls":
             return np.asarray(hidden[:, 0, :], dtype=np.float32)
         weights = mask[:, :, None].astype(np.float32)
@@ -99,10 +111,12 @@ class OnnxEmbedder:
         """Encode ``texts`` (blocking) into float32 rows of unit norm (zero rows stay zero)."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        with self._lock:
+        small = len(texts) <= SMALL_CALL
+        with self._small_lock if small else self._lock:
+            session = self._small if small else self._session
             for start in range(0, len(order), self.batch_size):
                 rows = order[start : start + self.batch_size]
-                out[rows] = self._encode_batch([texts[i] for i in rows])
+                out[rows] = self._encode_batch([texts[i] for i in rows], session)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 1e-12)
         return out

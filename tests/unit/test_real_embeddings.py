@@ -65,9 +65,13 @@ async def test_packaged_model_offline_scores_paraphrases_above_unrelated(
 
 async def test_onnx_and_torch_runtimes_give_the_same_vectors(home: Path) -> None:
     texts = [p[0] for p in PARAPHRASES] + ["", "a " * 400]  # empty, and longer than the model's 256 tokens
-    onnx = np.asarray(await build_embedder(_settings(home, "onnx")).embed(texts))
+    onnx_embedder = build_embedder(_settings(home, "onnx"))
+    assert isinstance(onnx_embedder, CachingEmbedder) and isinstance(onnx_embedder.inner, OnnxEmbedder)
+    onnx = np.asarray(await onnx_embedder.embed(texts))
     torch = np.asarray(await build_embedder(_settings(home, "torch")).embed(texts))
     assert np.abs(onnx - torch).max() < 1e-4
+    alone = np.asarray(await onnx_embedder.inner.embed(texts[-2:]))  # a small call: the one-thread session
+    assert np.abs(alone - onnx[-2:]).max() < 1e-5
 
 
 def test_onnx_runtime_refuses_a_structure_it_does_not_compute(tmp_path: Path) -> None:
