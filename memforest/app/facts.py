@@ -54,10 +54,13 @@ async def delete_fact(
     fact_id: str,
     *,
     key_id: uuid.UUID | None = None,
+    forget_text: bool = False,
 ) -> dict[str, Any]:
     """Remove the fact from the forest; what was removed and refreshed. Its history keeps a
-    ``deleted`` event naming ``key_id``."""
-    report = await correct.delete_fact(db, settings, backends, tenant_id, forest, fact_id, actor=_actor(key_id))
+    ``deleted`` event naming ``key_id``; with ``forget_text`` no event keeps its text."""
+    report = await correct.delete_fact(
+        db, settings, backends, tenant_id, forest, fact_id, actor=_actor(key_id), forget_text=forget_text
+    )
     return {
         "fact_id": fact_id,
         "forest": forest,
@@ -126,4 +129,5 @@ def _event(r: Row, event: str, sources: Row | None) -> dict[str, Any]:
         "sessions": [s for s in (sources or {}).get("sessions") or () if s is not None],
         "turn_ids": [t for t in (sources or {}).get("turns") or () if t is not None],
         "actor": r["actor"],
+        "text_dropped": bool(r["text_dropped"]),
     }

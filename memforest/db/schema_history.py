@@ -6,7 +6,7 @@ forest's). ``xact`` is the writing transaction's id; ``at`` its start."""
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Index, PrimaryKeyConstraint, Table, Text, text
+from sqlalchemy import BigInteger, Boolean, Column, Index, PrimaryKeyConstraint, Table, Text, text
 from sqlalchemy.dialects.postgresql import ARRAY
 
 from memforest.db.schema_parts import TS, identity, metadata, tenant
@@ -29,6 +29,7 @@ fact_events = Table(
     Column("turns", ARRAY(Text)),  # the client's turn ids of sources added or removed
     Column("sessions", ARRAY(Text)),  # their sessions' external ids
     Column("actor", Text),  # the transaction's memforest.actor: an API key (key:<id>), else NULL
+    Column("text_dropped", Boolean, nullable=False, server_default=text("false")),  # a deletion forgot the text
     Column("xact", BigInteger, nullable=False, server_default=text("(pg_current_xact_id())::text::bigint")),
     Column("at", TS, nullable=False, server_default=text("now()")),
     PrimaryKeyConstraint("tenant_id", "event_id", name="pk_fact_events"),

@@ -36,7 +36,7 @@ from memforest.memtree.model import InsertStats, LeafSpec
 from memforest.pipeline.canonical import clean_surface, text_hash
 from memforest.pipeline.refresh import refresh_forest
 from memforest.settings import Settings
-from memforest.store import entities, fact_edits, scenes
+from memforest.store import entities, fact_edits, fact_history, scenes
 from memforest.store.fact_history import actor_knobs
 from memforest.store.facts import NewFact, insert_fact
 from memforest.store.retraction_graph import scene_cluster
@@ -176,9 +176,11 @@ async def delete_fact(
     fact_id: str,
     *,
     actor: str | None = None,
+    forget_text: bool = False,
 ) -> RetractReport:
     """Remove fact ``fact_id`` from the forest (see the module docstring); NotFoundError when absent.
-    ``actor`` is named in the facts' history events (ADR 0044)."""
+    ``actor`` is named in the facts' history events; ``forget_text`` blanks the text of the fact's
+    history events, its tombstone included, which then say so (ADR 0044)."""
     fid = parse_fact_id(fact_id)
     report = RetractReport(forest=forest_name, session="")
     t0 = time.perf_counter()
@@ -190,6 +192,8 @@ async def delete_fact(
         # again: removal releases every fact still superseded by it, lifecycle.retract_chain)
         await remove_fact(work, fid)
         await settle_entities(work, {})
+        if forget_text:
+            await fact_history.drop_texts(conn, tenant_id, fid)
     t1 = time.perf_counter()
     refreshed = await refresh_forest(
         db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,

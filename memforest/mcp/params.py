@@ -15,6 +15,7 @@ __all__ = [
     "Cursor",
     "FactId",
     "Forest",
+    "ForgetText",
     "JobId",
     "Messages",
     "Metadata",
@@ -105,4 +106,7 @@ ValidFrom = Annotated[
 ]
 JobId = Annotated[str, Field(description="The job_id that add_memory returned.")]
 SessionIdRequired = Annotated[str, Field(description="The session's id (as add_memory was given or returned it).")]
+ForgetText = Annotated[
+    bool, Field(description="Also forget the fact's text: its history keeps the events, without the text.")
+]
 CorrectedText = Annotated[str, Field(description="The fact as it should read now (one sentence).")]

@@ -246,13 +246,16 @@ def build_server(
         )  # fmt: skip
 
     @server.tool(annotations=destroys)
-    async def delete_memory(ctx: Ctx, fact_id: p.FactId, forest: p.Forest = None) -> CallToolResult:
+    async def delete_memory(
+        ctx: Ctx, fact_id: p.FactId, forest: p.Forest = None, forget_text: p.ForgetText = False
+    ) -> CallToolResult:
         """Delete one remembered fact from every tree, listing and query (its history keeps a
-        tombstone); needs the write scope."""
+        tombstone, without the text when `forget_text`); needs the write scope."""
         return await call(
             ctx, "write",
             lambda c: tools.delete_memory(
-                c.services, c.tenant_id, c.forest(forest), str(fact_id), key_id=c.principal.key_id
+                c.services, c.tenant_id, c.forest(forest), str(fact_id), key_id=c.principal.key_id,
+                forget_text=forget_text,
             ),
         )  # fmt: skip
 

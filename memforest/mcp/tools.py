@@ -229,10 +229,18 @@ async def update_memory(
 
 
 async def delete_memory(
-    svc: Services, tenant_id: uuid.UUID, forest: str, fact_id: str, *, key_id: uuid.UUID | None = None
+    svc: Services,
+    tenant_id: uuid.UUID,
+    forest: str,
+    fact_id: str,
+    *,
+    key_id: uuid.UUID | None = None,
+    forget_text: bool = False,
 ) -> dict[str, Any]:
     """Delete a fact (DELETE .../facts/{id}) from every tree, listing and query."""
-    return await facts.delete_fact(svc.db, svc.settings, svc.backends, tenant_id, forest, fact_id, key_id=key_id)
+    return await facts.delete_fact(
+        svc.db, svc.settings, svc.backends, tenant_id, forest, fact_id, key_id=key_id, forget_text=forget_text
+    )
 
 
 async def memory_history(svc: Services, tenant_id: uuid.UUID, forest: str, fact_id: str) -> dict[str, Any]:

@@ -29,7 +29,7 @@ class FactEvent(Record):
             "sources_removed: source turns went (a retracted session or turn, or the fact's deletion); "
             "supersedes: it replaced related_fact_id; superseded / corrected: related_fact_id (a newer "
             "value / a client's correction) replaced it; restored: current again (its successor went); "
-            "deleted: removed from the forest (text kept as a tombstone)."
+            "deleted: removed from the forest (text kept as a tombstone unless forgotten: text_dropped)."
         )
     )
     at: Timestamp = Field(description="When the change was made (its transaction's start).")
@@ -42,6 +42,7 @@ class FactEvent(Record):
     sessions: list[str] = Field(default_factory=list, description="Session ids of the turns added or removed.")
     turn_ids: list[str] = Field(default_factory=list, description="The client's ids of those turns.")
     actor: str | None = Field(None, description="Who made the change: `key:<API key id>`; null for the worker.")
+    text_dropped: bool = Field(False, description="The fact was deleted with forget_text: its text is not kept.")
 
 
 class FactHistory(Record):

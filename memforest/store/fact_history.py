@@ -9,7 +9,15 @@ import uuid
 
 from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
 
-__all__ = ["ACTOR_SETTING", "MAX_EVENTS", "actor_knobs", "fact_events", "fact_is_live", "pause_history"]
+__all__ = [
+    "ACTOR_SETTING",
+    "MAX_EVENTS",
+    "actor_knobs",
+    "drop_texts",
+    "fact_events",
+    "fact_is_live",
+    "pause_history",
+]
 
 ACTOR_SETTING = "memforest.actor"
 HISTORY_SETTING = "memforest.history"
@@ -18,7 +26,7 @@ MAX_EVENTS = 1000
 
 _EVENTS = """
 SELECT e.event_id, e.event, e.fact_id, e.related_fact_id, r.text AS related_text, e.text, e.kind, e.valid_from,
-       e.valid_to, e.turns, e.sessions, e.actor, e.xact, e.at
+       e.valid_to, e.turns, e.sessions, e.actor, e.text_dropped, e.xact, e.at
 FROM fact_events e
 LEFT JOIN facts r ON r.tenant_id = e.tenant_id AND r.fact_id = e.related_fact_id
 WHERE e.tenant_id = :t AND e.forest_id = :f AND e.fact_id = :id
@@ -26,6 +34,7 @@ ORDER BY e.event_id LIMIT :n
 """
 _LIVE = "SELECT superseded_by IS NOT NULL FROM facts WHERE tenant_id = :t AND forest_id = :f AND fact_id = :id"
 _PAUSE = f"SELECT set_config('{HISTORY_SETTING}', 'off', true)"
+_DROP_TEXTS = "UPDATE fact_events SET text = NULL, text_dropped = true WHERE tenant_id = :t AND fact_id = :id"
 
 
 def actor_knobs(actor: str | None) -> dict[str, str]:
@@ -49,3 +58,9 @@ async def fact_is_live(conn: Conn, tenant_id: uuid.UUID, forest_id: int, fact_id
 async def pause_history(conn: Conn) -> None:
     """Write no fact events for the rest of the transaction (a forest being forgotten)."""
     await execute(conn, _PAUSE, {})
+
+
+async def drop_texts(conn: Conn, tenant_id: uuid.UUID, fact_id: int) -> int:
+    """Blank the text of every event of the fact and mark them (a deletion that forgets the text);
+    returns how many events."""
+    return await execute(conn, _DROP_TEXTS, {"t": tenant_id, "id": fact_id})

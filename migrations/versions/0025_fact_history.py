@@ -14,6 +14,7 @@ Create Date: 2026-11-29
     (``superseded_by`` cleared) / ``supersedes``: a row trigger with a WHEN on the two pointer
     columns, so an UPDATE that changes neither (embeddings, source counts) queues nothing and
     captures no transition table.
+  A deletion that forgets the fact's text (``text_dropped``) blanks the text of all its events.
   Each row carries the transaction's id (``xact``: events of one transaction read together), its
   start time (``at``) and the transaction's ``memforest.actor`` setting (an API key id).
   ``memforest.history = 'off'`` (set by forgetting a forest, whose events go with it) skips them.
@@ -246,6 +247,7 @@ def upgrade() -> None:
             turns text[],
             sessions text[],
             actor text,
+            text_dropped boolean NOT NULL DEFAULT false,
             xact bigint NOT NULL DEFAULT (pg_current_xact_id()::text::bigint),
             at timestamptz NOT NULL DEFAULT now(),
             CONSTRAINT pk_fact_events PRIMARY KEY (tenant_id, event_id)

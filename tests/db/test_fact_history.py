@@ -4,6 +4,7 @@ security confines the events to their tenant; forgetting the forest removes them
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -160,3 +161,20 @@ async def test_the_client_reads_a_history(settings: Settings, db: Database) -> N
             assert history.events[0].sessions == ["s1"] and history.events[0].text == fact["text"]
             with pytest.raises(ApiNotFoundError):
                 await mf.fact_history("f", "999999")
+
+
+async def test_a_deletion_can_forget_the_text(api: httpx.AsyncClient) -> None:
+    c = api
+    _, h = await tenant_key(c)
+    facts = await _ingest(c, h, "s1", TEXTS)
+    kept, forgotten = facts[0], facts[1]
+    assert (await c.delete(f"/v1/forests/f/facts/{kept['id']}", headers=h)).status_code == 200
+    r = await c.delete(f"/v1/forests/f/facts/{forgotten['id']}?forget_text=true", headers=h)
+    assert r.status_code == 200, r.text
+    tomb = (await _history(c, h, kept["id"]))["events"][-1]
+    assert tomb["event"] == "deleted" and tomb["text"] == kept["text"] and tomb["text_dropped"] is False
+    events = (await _history(c, h, forgotten["id"]))["events"]
+    assert [e["event"] for e in events] == ["extracted", "sources_removed", "deleted"]
+    assert all(e["text"] is None and e["text_dropped"] is True for e in events)
+    assert forgotten["text"] not in json.dumps(events)
+    assert (await c.delete("/v1/forests/f/facts/1?forget_text=maybe", headers=h)).status_code == 422

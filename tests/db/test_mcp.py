@@ -487,3 +487,15 @@ async def test_http_add_memory_waits_and_history_follows_a_fact(served: Served) 
         assert history["events"][3]["actor"].startswith("key:")
         gone = error_of(await s.call_tool("memory_history", {"forest": "n", "fact_id": "999999"}))
         assert gone.startswith("not-found")
+
+
+async def test_http_delete_memory_can_forget_the_text(served: Served) -> None:
+    key = await served.key("acme", ["read", "write"])
+    async with served.session(key) as s:
+        payload(await s.call_tool("add_memory", {"forest": "n", "text": KAYAK, "wait": 30}))
+        found = payload(await s.call_tool("search_memory", {"forest": "n", "query": "Who repaired the kayak?"}))
+        fact = next(e for e in found["evidence"] if e["kind"] == "fact")
+        payload(await s.call_tool("delete_memory", {"forest": "n", "fact_id": fact["fact_id"], "forget_text": True}))
+        history = payload(await s.call_tool("memory_history", {"forest": "n", "fact_id": fact["fact_id"]}))
+        assert history["events"][-1]["event"] == "deleted"
+        assert all(e["text"] is None and e["text_dropped"] for e in history["events"])
