@@ -469,6 +469,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "pass_per_session": pass_session,
         "pass_per_leaf": pass_leaf,
         "pass": pass_session and pass_leaf,
+        # the same verdict in the words every gated result file uses (issue 49 item 4)
+        "gate": "pass" if pass_session and pass_leaf else "fail",
         "reference_facts": reference_facts,
         "drift_last_over_first": drift,
         "ratios_drift_corrected": corrected,

@@ -66,6 +66,7 @@ def test_write_scaling_quick(db_env: str, tmp_path: Path) -> None:
     for key in ("wall_ms_per_leaf", "summary_calls_per_leaf", "nodes_touched_per_leaf"):
         assert ratios[key] == pytest.approx(points[1][key] / points[0][key])  # reported per leaf ...
     assert result["pass"] == (result["pass_per_session"] and result["pass_per_leaf"])  # ... and gated both ways
+    assert result["gate"] == ("pass" if result["pass"] else "fail")
     assert result["pass_per_leaf"] == all(ratios[k] <= 1.5 for k in result["gated"]["per_leaf"])
     # after each probe a reference forest of the first checkpoint's size does the same work every
     # time (the same forest, the same probe sessions): its last/first is the machine's drift, which
