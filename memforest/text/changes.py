@@ -70,6 +70,11 @@ _NAMED: tuple[re.Pattern[str], ...] = (
     # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs"
     re.compile(rf"\b(?i:new)\s+{_NOUN}\s*(?::|,|-|called|named)\s+{_ART}{_VALUE}"),
     re.compile(rf"\b(?:great|good|nice|lovely|local|decent|brilliant|little)\s+{_NOUN}\s+(?:called|named)\s+{_VALUE}"),
+    # "joined a book club, the Thursday Readers", "sings in a choir called Vox"
+    re.compile(
+        rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of)\s+(?:a|an)\s+(?:new\s+)?{_NOUN}"
+        rf"(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{_VALUE}"
+    ),
     # "swapped A for B as Ana's bakery"
     re.compile(rf"\bfor\s+{_ART}{_VALUE}\s+as\s+{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
 )
@@ -120,6 +125,21 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             rf"{_SUBJ}\s+{_ADV}(?:signed\s+(?:up\s+)?with|registered\s+(?:with|at)|goes\s+to|go\s+to|sees|uses|"
             rf"banks\s+with|shops\s+at)\s+(?:the\s+)?{_VALUE}(?=\s+(?:now|these\s+days|nowadays|instead))"
+        ),
+        "patronage",
+    ),
+    (
+        re.compile(
+            rf"{_SUBJ}\s+{_ADV}(?:went|ended\s+up\s+going|is\s+going|decided\s+to\s+go|chose|settled\s+on)\s+"
+            rf"(?:with\s+)?(?:the\s+)?{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (
+        # a present-state marker and a name after a preposition: "I take my car to X these days"
+        re.compile(
+            rf"{_SUBJ}\s+(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+){{1,6}}?(?:at|with|to|for)\s+(?:the\s+)?"
+            rf"{_VALUE}(?=[^.;!?]{{0,80}}\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since)\b)"
         ),
         "patronage",
     ),

@@ -47,6 +47,9 @@ def test_a_state_is_filed_under_the_noun_it_names(text: str, slot: tuple[str, st
         ("I switched to Harbor Credit Union last month.", ("Mia", "change", "Harbor Credit Union")),
         ("I have been seeing Dr. Abara since spring.", ("Mia", "patronage", "Dr. Abara")),
         ("These days I go to Fernwood Clinic now.", ("Mia", "patronage", "Fernwood Clinic")),
+        ("I take my bike to Spoke and Chain these days.", ("Mia", "patronage", "Spoke and Chain")),
+        ("In the end I went with Tallis Mutual.", ("Mia", "patronage", "Tallis Mutual")),
+        ("Joined a walking group, the Saturday Ramblers.", ("Mia", "walking_group", "Saturday Ramblers")),
     ],
 )
 def test_a_state_that_names_no_kind_is_filed_under_its_verb(text: str, slot: tuple[str, str, str]) -> None:
