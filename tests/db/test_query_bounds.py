@@ -14,7 +14,7 @@ import pytest
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.store import recall_channels as channels
-from memforest.store.recall_channels import ChannelLimits, recall_channels
+from memforest.store.recall_channels import ChannelLimits, ChannelPart, recall_channels
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
 TERMS = [f"term{i}" for i in range(24)]
@@ -25,7 +25,7 @@ LIMITS = ChannelLimits(roots=5, facts=5, cells=5, lexical=5, lexical_cap=50, roo
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """The parameters of every statement recall_channels runs (each still runs on the database)."""
     seen: list[dict[str, Any]] = []
-    run = channels.fetch_rows
+    run = channels.fetch_rows  # type: ignore[attr-defined]
 
     async def recorded(conn: Any, sql: str, params: dict[str, Any]) -> Any:
         seen.append(params | {"reads_pairs": ":tsq2" in sql})
@@ -41,13 +41,14 @@ async def test_term_pairs_only_for_a_statement_that_reads_them(db: Database, sen
     q = np.asarray(HashedEmbedder(dim).embed_sync(["term0 term1"])[0], dtype=np.float32)
     async with db.tenant(tenant_id) as conn:
         forest = await ensure_forest(conn, tenant_id, "f")
-        for exact, scan, parts in [
+        variants: list[tuple[bool, bool, tuple[ChannelPart, ...]]] = [
             (True, True, ("vector",)),
             (False, False, ("vector",)),
             (True, True, ("lexical",)),
             (True, True, ("vector", "lexical")),
             (False, False, ("lexical",)),
-        ]:
+        ]
+        for exact, scan, parts in variants:
             await recall_channels(
                 conn, tenant_id, forest.forest_id, q, TERMS, ["session"], [], LIMITS,
                 exact=exact, scan_text=scan, as_of=None, parts=parts,
