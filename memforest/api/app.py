@@ -12,7 +12,16 @@ from typing import Protocol
 
 from fastapi import FastAPI
 
-from memforest.api import browse_routes, lifecycle_routes, quota_routes, remat_routes, transfer_routes, webhook_routes
+from memforest.api import (
+    browse_routes,
+    history_routes,
+    lifecycle_routes,
+    quota_routes,
+    remat_routes,
+    transfer_routes,
+    ui_routes,
+    webhook_routes,
+)
 from memforest.api.docs_page import install_docs
 from memforest.api.health import health_router
 from memforest.api.limits import install_limits
@@ -80,15 +89,18 @@ def create_api_app(
     app.include_router(admin_router)
     app.include_router(tenant_router)
     app.include_router(browse_routes.router)
+    app.include_router(history_routes.router)  # /v1/forests/{f}/facts/{id}/history
     app.include_router(remat_routes.router)
     app.include_router(lifecycle_routes.router)
     app.include_router(transfer_routes.router)
     app.include_router(webhook_routes.router)
     app.include_router(quota_routes.router)  # /v1/admin/tenants/{id}/quotas
+    app.include_router(ui_routes.router)  # /v1/overview, /v1/key, entities and their timelines
     for extension in extensions:
         extension.mount(app)
 
     install_docs(app)  # /docs
+    ui_routes.install_ui(app)  # /ui: the memory browser
     app.include_router(health_router)  # /healthz, /readyz
     install_observability(app)  # last, so its middleware is outermost; adds /metrics
     return app

@@ -50,6 +50,13 @@ async def get_facts(
     q: Annotated[
         str | None, Query(min_length=1, max_length=500, description="Text contains / full-text match.")
     ] = None,
+    speaker: Annotated[
+        str | None, Query(min_length=1, max_length=200, description="Only facts of this speaker (any case).")
+    ] = None,
+    valid_from: Annotated[
+        datetime | None, Query(description="Window start: only facts still valid after this time.")
+    ] = None,
+    valid_to: Annotated[datetime | None, Query(description="Window end: only facts valid before this time.")] = None,
     cursor: Cursor = None,
     limit: Limit = 50,
 ) -> dict[str, Any]:
@@ -62,7 +69,8 @@ async def get_facts(
 
     `valid_at` and `as_of` replace the supersession filter by the validity interval (a fact superseded
     later is listed for times it was valid); with both, `valid_at` is the valid time and `as_of` the
-    knowledge time.
+    knowledge time. `valid_from` / `valid_to` keep the facts whose validity interval overlaps that
+    window (either end may be left open).
     """
     flt = browse.FactFilter(
         kind=kind.value if kind is not None else None,
@@ -73,6 +81,9 @@ async def get_facts(
         include_superseded=include_superseded,
         include_retracted=include_retracted,
         q=q,
+        speaker=speaker,
+        valid_from=valid_from,
+        valid_to=valid_to,
     )
     page = await browse.facts_page(_db(request), caller.tenant_id, forest, flt, cursor=cursor, limit=limit)
     return page.to_json()
@@ -100,18 +111,28 @@ async def patch_fact(forest: str, fact_id: str, body: FactCorrectionIn, request:
     settings: Settings = request.app.state.settings
     return await facts.correct_fact(
         _db(request), settings, request.app.state.backends, caller.tenant_id, forest, fact_id, body.text,
-        body.valid_from,
+        body.valid_from, key_id=caller.principal.key_id,
     )  # fmt: skip
 
 
 @router.delete("/forests/{forest}/facts/{fact_id}", tags=["facts"], response_model=FactDeleted, responses=ERRORS)
-async def delete_fact(forest: str, fact_id: str, request: Request, caller: Writer) -> dict[str, Any]:
+async def delete_fact(
+    forest: str,
+    fact_id: str,
+    request: Request,
+    caller: Writer,
+    forget_text: Annotated[
+        bool, Query(description="Also forget the text: the fact's history keeps its events without it.")
+    ] = False,
+) -> dict[str, Any]:
     """Delete a fact: it leaves query, browse, listings and export, and its leaves leave every tree
-    (rebalanced, touched paths refreshed). A second delete is a 404."""
+    (rebalanced, touched paths refreshed). Its history (`.../history`) keeps a `deleted` event with
+    the text, or, with `forget_text`, no text in any of its events. A second delete is a 404."""
     settings: Settings = request.app.state.settings
     return await facts.delete_fact(
-        _db(request), settings, request.app.state.backends, caller.tenant_id, forest, fact_id
-    )
+        _db(request), settings, request.app.state.backends, caller.tenant_id, forest, fact_id,
+        key_id=caller.principal.key_id, forget_text=forget_text,
+    )  # fmt: skip
 
 
 @router.get("/forests/{forest}/trees", response_model=Page[Tree], responses=ERRORS)
