@@ -29,6 +29,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec("fact-correct", _P + "agent_cmd", "correct a fact: a new fact supersedes it (history kept)"),
     CommandSpec("fact-delete", _P + "agent_cmd", "delete a fact from every tree, listing and query"),
+    CommandSpec("fact-history", _P + "agent_cmd", "every event of a fact, oldest first (also after its deletion)"),
     CommandSpec("query-forests", _P + "agent_cmd", "recall from several forests at once (one ranked list)"),
     CommandSpec(
         "webhook", _P + "agent_cmd", "manage webhooks (with --url): add URL | list | delete ID | deliveries ID"
