@@ -15,7 +15,11 @@ apart), and HNSW's overlap with the exact top facts, cell leaves and tree roots 
 The 100K forest is also asked over HTTP (``POST /v1/forests/{f}/query`` against a ``memforest serve``
 started on the same database; ``--no-http`` skips it).
 
-    python -m bench.query_latency [--scale 1.0] [--queries 60] [--rounds 3] [--out bench/results]
+The whole measurement runs ``--repeat`` times (3) in one process after one load; each figure is
+the median of the runs, with every run's value and the spread (lowest, highest) beside it
+(``bench.query_latency_repeat``), and the goals are read on the medians.
+
+    python -m bench.query_latency [--scale 1.0] [--queries 60] [--rounds 3] [--repeat 3] [--out bench/results]
 """
 
 from __future__ import annotations
@@ -37,16 +41,19 @@ from rich.console import Console
 from rich.table import Table
 from sqlalchemy import event
 
-from bench.args import bench_parser, single_run
+from bench.args import add_embedding, bench_parser, embedding_overrides
 from bench.env import bench_env
 from bench.query_latency_data import find_loaded, load, questions
 from bench.query_latency_http import http_latency, read_key
+from bench.query_latency_repeat import combined, run_summary, spread
 from bench.report import machine_info, new_figure, provenance, publish, save_figure
+from memforest.backends.base import Embedder
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
 from memforest.pipeline.forest_indexes import ensure_all_indexes
 from memforest.retrieval import QueryRequest, RetrievalPreset, query
 from memforest.store.forest_indexes import forest_indexed
+from memforest.store.read_conn import reading
 from memforest.store.recall import nearest_cells, nearest_facts, nearest_roots, use_hnsw
 from memforest.store.recall_channels import recall_knobs
 
@@ -73,6 +80,17 @@ OVERLAP_KEYS = tuple(key for key, _, _ in OVERLAPS)
 def goal_bounds(facts_per_forest: int) -> tuple[float, float]:
     """(p50, p95) bounds in ms of issue 16 for a forest of this size."""
     return (10.0, 50.0) if facts_per_forest <= 1_000 else (20.0, 50.0)
+
+
+def goals_of(entry: dict[str, Any]) -> dict[str, bool]:
+    """Which goals of issue 16 a scenario's figures meet."""
+    p50_max, p95_max = goal_bounds(entry["facts_per_forest"])
+    return {
+        "p50": entry["memforest"]["p50_ms"] <= p50_max,
+        "p95": entry["memforest"]["p95_ms"] <= p95_max,
+        "ratio": entry["ratio_p50"] <= GOAL_RATIO,
+        "overlap": min(entry.get(k, 1.0) for k in OVERLAP_KEYS) >= GOAL_OVERLAP,
+    }
 
 
 def pct(values: Sequence[float], q: float) -> float:
@@ -171,20 +189,20 @@ _INDEXED: dict[int, bool] = {}
 
 
 async def flat_topk(
-    db: Database, emb: HashedEmbedder, tenant_id: uuid.UUID, forest_id: int, q: str, preset: RetrievalPreset
+    db: Database, emb: Embedder, tenant_id: uuid.UUID, forest_id: int, q: str, preset: RetrievalPreset
 ) -> list[tuple[int, float]]:
     """The flat baseline: embed, then one pgvector top-k over the forest's facts (exact or HNSW as
     the read path would choose for this forest: its own HNSW indexes when it has them, searched with
     the candidate list the read path's own query for ``top_k`` items uses: ADR 0034). Its
     transaction is opened as the read path's is, with the HNSW settings in its first round trip:
     the top-k is its only other statement."""
-    vec = np.asarray(emb.embed_sync([q])[0], dtype=np.float32)
+    vec = np.asarray((await emb.embed([q], stage="query_embed"))[0], dtype=np.float32)
     if forest_id not in _INDEXED:
-        async with db.reading(tenant_id) as conn:
+        async with reading(db, tenant_id) as conn:
             _INDEXED[forest_id] = await forest_indexed(conn, forest_id)
     exact = not _INDEXED[forest_id]
     knobs = recall_knobs(preset.for_top_k(preset.top_k).hnsw_ef_search)
-    async with db.reading(tenant_id, knobs=knobs) as conn:  # (the read path's transaction, as MemForest's own)
+    async with reading(db, tenant_id, knobs=knobs) as conn:  # (the read path's transaction, as MemForest's own)
         return await nearest_facts(conn, tenant_id, forest_id, vec, preset.top_k, exact=exact)
 
 
@@ -240,15 +258,23 @@ def plan_of(args: argparse.Namespace) -> list[tuple[str, int, int]]:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Load, then time every scenario: read path and flat baseline, question by question."""
     overrides: dict[str, Any] = {"embedding": {"dim": args.embed_dim}} if args.embed_dim else {}
+    overrides.update(embedding_overrides(args.embedding))
+    # no statement or idle-in-transaction timeout: synthesising a forest of 100K facts (in its load
+    # transaction), its COPY and its HNSW indexes may each take longer than the product's defaults
+    overrides["database"] = {"statement_timeout_ms": 0, "idle_in_transaction_timeout_ms": 0}
     plan = plan_of(args)
     n_queries = 6 if args.quick else args.queries
     rounds = 1 if args.quick else args.rounds
+    repeat = 1 if args.quick else args.repeat
     prov = provenance(args)
     report: dict[str, Any] = {"args": prov["args"], "commit": prov["git"]["commit"], "provenance": prov,
-                              "machine": machine_info(), "scenarios": []}  # fmt: skip
+                              "machine": machine_info(), "scenarios": [], "notes": args.note}  # fmt: skip
     async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         db, settings = env.db, env.settings
         report["dim"] = settings.embedding.dim
+        # the loaded facts carry hashed vectors whatever --embedding says (a model embedding 100K facts
+        # is out of reach on a CPU); the question is embedded by the configured embedder on both paths
+        report["embedding"] = {"spec": args.embedding, "questions_embedded_by": env.backends.embedder.name}
         t0 = time.perf_counter()
         found = await find_loaded(db, plan) if args.reuse else None
         searched = found or await load(db, settings.embedding.dim, plan, args.seed, progress=not args.no_progress)
@@ -273,60 +299,63 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         trips = RoundTrips()
         trips.attach(db)
         qs = questions(n_queries, args.seed)
-        for name, n_facts, n_forests in plan:
-            tenant_id, forest_id, fname = searched[name]
-            for q in qs[:5]:  # warm-up
-                await query(db, settings, env.backends, tenant_id, QueryRequest(fname, q), preset=preset)
-                await flat_topk(db, emb, tenant_id, forest_id, q, preset)
-            await asyncio.sleep(0)  # the query logger's reports of the warm-up, before counting
-            mem, one, flat = Series(), Series(), Series()
-            strategy = ""
-            for _ in range(rounds):
-                for q in qs:
-                    with trips.counting(mem.trips, mem.side_trips):
-                        t1 = time.perf_counter()
-                        res = await query(db, settings, env.backends, tenant_id, QueryRequest(fname, q), preset=preset)
-                        mem.lat.append((time.perf_counter() - t1) * 1000.0)
-                        await asyncio.sleep(0)  # the query logger's last reports
-                    for stage in STAGES:
-                        mem.stages.setdefault(stage, []).append(res.timings_ms.get(stage, 0.0))
-                    strategy = res.strategy
-                    if db.side_engine is not None:  # the same query, every channel in its own transaction
-                        with one_transaction(db), trips.counting(one.trips):
+        runs: list[list[dict[str, Any]]] = []
+        for rep in range(repeat):  # the whole measurement again: the goals are read on the runs' medians
+            runs.append([])
+            for name, n_facts, n_forests in plan:
+                tenant_id, forest_id, fname = searched[name]
+                for q in qs[:5]:  # warm-up
+                    await query(db, settings, env.backends, tenant_id, QueryRequest(fname, q), preset=preset)
+                    await flat_topk(db, env.backends.embedder, tenant_id, forest_id, q, preset)
+                await asyncio.sleep(0)  # the query logger's reports of the warm-up, before counting
+                mem, one, flat = Series(), Series(), Series()
+                strategy = ""
+                for _ in range(rounds):
+                    for q in qs:
+                        with trips.counting(mem.trips, mem.side_trips):
                             t1 = time.perf_counter()
-                            await query(db, settings, env.backends, tenant_id, QueryRequest(fname, q), preset=preset)
-                            one.lat.append((time.perf_counter() - t1) * 1000.0)
+                            res = await query(
+                                db, settings, env.backends, tenant_id, QueryRequest(fname, q), preset=preset
+                            )
+                            mem.lat.append((time.perf_counter() - t1) * 1000.0)
+                            await asyncio.sleep(0)  # the query logger's last reports
+                        for stage in STAGES:
+                            mem.stages.setdefault(stage, []).append(res.timings_ms.get(stage, 0.0))
+                        strategy = res.strategy
+                        if db.side_engine is not None:  # the same query, every channel in its own transaction
+                            with one_transaction(db), trips.counting(one.trips):
+                                t1 = time.perf_counter()
+                                await query(
+                                    db, settings, env.backends, tenant_id, QueryRequest(fname, q), preset=preset
+                                )
+                                one.lat.append((time.perf_counter() - t1) * 1000.0)
+                                await asyncio.sleep(0)
+                        with trips.counting(flat.trips):
+                            t1 = time.perf_counter()
+                            await flat_topk(db, env.backends.embedder, tenant_id, forest_id, q, preset)
+                            flat.lat.append((time.perf_counter() - t1) * 1000.0)
                             await asyncio.sleep(0)
-                    with trips.counting(flat.trips):
-                        t1 = time.perf_counter()
-                        await flat_topk(db, emb, tenant_id, forest_id, q, preset)
-                        flat.lat.append((time.perf_counter() - t1) * 1000.0)
-                        await asyncio.sleep(0)
-            entry: dict[str, Any] = {"name": name, "facts_per_forest": n_facts, "forests": n_forests}
-            entry |= {"strategy": strategy, "memforest": mem.summary(), "flat": flat.summary()}
-            if one.lat:
-                entry["memforest_one_transaction"] = one.summary()
-            entry["ratio_p50"] = round(entry["memforest"]["p50_ms"] / max(entry["flat"]["p50_ms"], 1e-6), 2)
-            if strategy == "hnsw":
-                # facts: top 60, and the 30 the benchmark's queries read for their 10 items; cell
-                # leaves: 40, and 20; roots: the 50 nearest that rank the trees
-                for key, at_read, graph in OVERLAPS:
-                    budgets = read if at_read else preset
-                    ids, dist = await hnsw_agreement(db, emb, tenant_id, forest_id, qs[:20], budgets, graph)
-                    entry[key], entry[f"{key}_by_distance"] = round(ids, 4), round(dist, 4)
-            p50_max, p95_max = goal_bounds(n_facts)
-            entry["goals_met"] = {
-                "p50": entry["memforest"]["p50_ms"] <= p50_max,
-                "p95": entry["memforest"]["p95_ms"] <= p95_max,
-                "ratio": entry["ratio_p50"] <= GOAL_RATIO,
-                "overlap": min(entry.get(k, 1.0) for k in OVERLAP_KEYS) >= GOAL_OVERLAP,
-            }
-            if name == "one-100k" and not args.no_http:
-                key = await read_key(db, tenant_id)
-                entry["http"] = await asyncio.to_thread(
-                    http_latency, db, key, fname, qs, rounds, embed_dim=settings.embedding.dim
-                )
-            report["scenarios"].append(entry)
+                entry: dict[str, Any] = {"name": name, "facts_per_forest": n_facts, "forests": n_forests}
+                entry |= {"strategy": strategy, "memforest": mem.summary(), "flat": flat.summary()}
+                if one.lat:
+                    entry["memforest_one_transaction"] = one.summary()
+                entry["ratio_p50"] = round(entry["memforest"]["p50_ms"] / max(entry["flat"]["p50_ms"], 1e-6), 2)
+                if strategy == "hnsw" and rep == 0:  # (the graphs answer the same in every run)
+                    # facts: top 60, and the 30 the benchmark's queries read for their 10 items; cell
+                    # leaves: 40, and 20; roots: the 50 nearest that rank the trees
+                    for key, at_read, graph in OVERLAPS:
+                        budgets = read if at_read else preset
+                        ids, dist = await hnsw_agreement(db, emb, tenant_id, forest_id, qs[:20], budgets, graph)
+                        entry[key], entry[f"{key}_by_distance"] = round(ids, 4), round(dist, 4)
+                entry["goals_met"] = goals_of(entry)
+                if name == "one-100k" and not args.no_http and rep == 0:
+                    key = await read_key(db, tenant_id)
+                    entry["http"] = await asyncio.to_thread(
+                        http_latency, db, key, fname, qs, rounds, embed_dim=settings.embedding.dim
+                    )
+                runs[-1].append(entry)
+    report["runs"] = [[run_summary(e) for e in one_run] for one_run in runs]
+    report["scenarios"] = combined(runs, goals_of)
     return report
 
 
@@ -376,7 +405,8 @@ def _http(entry: dict[str, Any]) -> str:
 def markdown(report: dict[str, Any]) -> str:
     """The same table as markdown (kept next to the JSON)."""
     lines = [
-        f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit {report['commit'][:12]})",
+        f"emb query latency, ms (dim {report['dim']}, load {report['load_s']} s, commit {report['commit'][:12]}; "
+        f"median of {len(report.get('runs', [])) or 1} runs, (lowest..highest) beside it)",
         "",
         "| scenario | facts/forest | forests | strategy | p50 | p95 | flat p50 | flat p95 | ratio p50 "
         "| one-tx p50 | hnsw overlap facts top 60 / read budget, cells top 40 / read budget, roots top 50 / read ef "
@@ -387,14 +417,23 @@ def markdown(report: dict[str, Any]) -> str:
         m, f = e["memforest"], e["flat"]
         stages = ", ".join(f"{k} {v}" for k, v in m.get("stages_p50_ms", {}).items())
         lines.append(
-            f"| {e['name']} | {e['facts_per_forest']} | {e['forests']} | {e['strategy']} | {m['p50_ms']} "
-            f"| {m['p95_ms']} | {f['p50_ms']} | {f['p95_ms']} | {e['ratio_p50']} | {_one(e)} "
+            f"| {e['name']} | {e['facts_per_forest']} | {e['forests']} | {e['strategy']} | {spread(m, 'p50_ms')} "
+            f"| {spread(m, 'p95_ms')} | {spread(f, 'p50_ms')} | {spread(f, 'p95_ms')} | {spread(e, 'ratio_p50')} "
+            f"| {_one(e)} "
             f"| {_overlap(e)} "
             f"| {_trips(m)} | {_http(e)} | {stages} |"
         )
     tied = [f"{e['name']} {_overlap(e, '_by_distance')}" for e in report["scenarios"] if "hnsw_overlap" in e]
     if tied:
         lines += ["", "The same overlaps, a row tied with the exact k-th counted as found: " + "; ".join(tied)]
+    goals = [f"{e['name']} " + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in e["goals_met"].items())
+             for e in report["scenarios"]]  # fmt: skip
+    lines += [
+        "",
+        "Goals met (p50 and p95 bounds, ratio <= 4, overlap >= 0.95, on the runs' medians): " + "; ".join(goals),
+    ]
+    if report.get("notes"):
+        lines += ["", f"Notes: {report['notes']}"]
     return "\n".join(lines)
 
 
@@ -419,7 +458,7 @@ def plot(report: dict[str, Any], out_dir: Path, name: str) -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
-    p = bench_parser("query_latency", __doc__.split("\n")[0])
+    p = bench_parser("query_latency", __doc__.split("\n")[0], repeat=3)
     p.add_argument("--scale", type=float, default=1.0, help="size factor (0.1 = 1K/10K facts, 100 forests)")
     p.add_argument("--queries", type=int, default=60, help="distinct questions per scenario")
     p.add_argument("--rounds", type=int, default=3, help="times every question is asked per scenario")
@@ -430,8 +469,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
     p.add_argument("--reuse", action="store_true", help="keep the forests an earlier run loaded into --database-url")
     p.add_argument("--no-http", action="store_true", help="skip the HTTP measurement (memforest serve, 100K forest)")
+    p.add_argument("--note", default=None, help="a note kept in the result files (how the machine was, what differs)")
+    add_embedding(p)
     args = p.parse_args(argv)
-    single_run(p, args)
+    if args.repeat < 1:
+        p.error(f"--repeat must be at least 1 (got {args.repeat})")
     report = asyncio.run(run(args))
     out = Path(args.out)
     publish(out, "query_latency", report, plot, render)
