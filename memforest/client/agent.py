@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Unpack
 
-from memforest.client.steps import Steps, operation, request, request_json
+from memforest.client.steps import Steps, decode_json, operation, request, request_json
 from memforest.client.wire import QueryOptions, parse, query_body, seg
 from memforest.schemas import Fact, Job, Page, QueryResult, SessionAccepted
 from memforest.schemas.agent import FactDeleted, Webhook, WebhookDelivery
@@ -43,9 +43,10 @@ class AgentOperations:
         response = yield from request(
             "POST", f"/v1/forests/{seg(forest)}/messages", json_body=body, headers=headers, params={"wait": wait}
         )
+        data = decode_json(response, "POST", f"/v1/forests/{seg(forest)}/messages")
         if response.status_code == 200:
-            return parse(Job, response.json(), "job")
-        return parse(SessionAccepted, response.json(), "accepted messages")
+            return parse(Job, data, "job")
+        return parse(SessionAccepted, data, "accepted messages")
 
     @operation
     def correct_fact(

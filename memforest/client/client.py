@@ -40,3 +40,8 @@ class MemForestSyncClient(SyncRunner, Operations):
     Use it as ``with MemForestSyncClient(...) as mf:`` or call :meth:`close`. It is safe to share
     between threads (``httpx.Client`` is).
     """
+
+    def async_twin(self) -> MemForestClient:
+        """An async client of the same server, key, timeout and retry policy (its own connections;
+        close it with ``async with`` or ``aclose``)."""
+        return MemForestClient(**self.twin_settings)

@@ -209,10 +209,14 @@ class Operations(AgentOperations):
         include_superseded: bool = False,
         include_retracted: bool = False,
         q: str | None = None,
+        speaker: str | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
         cursor: str | None = None,
         limit: int = 50,
     ) -> Steps[Page[Fact]]:
-        """One page of the forest's facts in time order, filtered (kind, entity, source session, validity, text)."""
+        """One page of the forest's facts in time order, filtered (kind, entity, source session, speaker,
+        validity at a time or overlapping a window, text)."""
         params = {
             "kind": kind,
             "entity": entity,
@@ -222,6 +226,9 @@ class Operations(AgentOperations):
             "include_superseded": "true" if include_superseded else None,
             "include_retracted": "true" if include_retracted else None,
             "q": q,
+            "speaker": speaker,
+            "valid_from": valid_from.isoformat() if valid_from else None,
+            "valid_to": valid_to.isoformat() if valid_to else None,
             "cursor": cursor,
             "limit": limit,
         }

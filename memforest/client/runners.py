@@ -171,6 +171,14 @@ class SyncRunner:
     ) -> None:
         self.base_url, self.retry, options = _setup(base_url, api_key, timeout, max_connections, retry)
         self._http = httpx.Client(transport=transport, **options)
+        # what an async twin of this client is made with (its own network, the same key and policy)
+        self.twin_settings: dict[str, Any] = {
+            "base_url": self.base_url,
+            "api_key": api_key,
+            "timeout": timeout,
+            "max_connections": max_connections,
+            "retry": self.retry,
+        }
 
     def __enter__(self) -> Self:
         return self

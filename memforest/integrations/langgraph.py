@@ -17,6 +17,7 @@ Every operation is written once as client steps, so ``batch`` runs on the blocki
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
@@ -39,7 +40,7 @@ from memforest.client import MemForestClient, MemForestSyncClient, Session, Sess
 from memforest.client.operations import Operations
 from memforest.client.runners import DEFAULT_URL
 from memforest.client.steps import Steps, next_cursor
-from memforest.errors import NotFoundError
+from memforest.errors import ConflictError, ModelBackendError, NotFoundError
 from memforest.integrations.namespaces import Layout, matches, under, value_matches
 
 METADATA_KEY = "langgraph"
@@ -72,9 +73,8 @@ class MemForestStore(BaseStore):
         wait: bool = True,
         wait_timeout_s: float = 60.0,
     ) -> None:
-        self.base_url = client.base_url if client is not None else base_url
-        self._api_key = api_key
         self._client = client if client is not None else MemForestSyncClient(base_url, api_key)
+        self._owns_client = client is None
         self._async_client = async_client
         self.layout = Layout(forest)
         self.speaker = speaker
@@ -89,12 +89,13 @@ class MemForestStore(BaseStore):
         """Run ``ops`` in order on the async client (one made for this call unless one was given)."""
         if self._async_client is not None:
             return [await self._async_client.run(self._steps(op, self._async_client)) for op in ops]
-        async with MemForestClient(self.base_url, self._api_key) as client:
+        async with self._client.async_twin() as client:
             return [await client.run(self._steps(op, client)) for op in ops]
 
     def close(self) -> None:
-        """Close the blocking client's connections."""
-        self._client.close()
+        """Close the blocking client's connections (unless the caller passed the client in)."""
+        if self._owns_client:
+            self._client.close()
 
     def __enter__(self) -> Self:
         return self
@@ -124,7 +125,8 @@ class MemForestStore(BaseStore):
         forest, session_id = self.layout.address(op.namespace, op.key)
         old = yield from _session_or_none(runner, forest, session_id)
         if old is not None:
-            yield from Operations.retract_session.steps(runner, forest, session_id)
+            with contextlib.suppress(NotFoundError):  # a concurrent put or delete retracted it first
+                yield from Operations.retract_session.steps(runner, forest, session_id)
         if op.value is None:
             return None
         now = datetime.now(UTC)
@@ -143,8 +145,12 @@ class MemForestStore(BaseStore):
             "metadata": {METADATA_KEY: record},
         }
         accepted = yield from Operations.add_session.steps(runner, forest, session)
+        if not accepted.created:
+            raise ConflictError(f"item {op.key!r} of {op.namespace!r} was written concurrently; put it again")
         if self.wait and accepted.job_id is not None:
-            yield from Operations.wait_job.steps(runner, accepted.job_id, self.wait_timeout_s)
+            job = yield from Operations.wait_job.steps(runner, accepted.job_id, self.wait_timeout_s)
+            if not job.succeeded:
+                raise ModelBackendError(f"the item was stored but reading it failed: {job.errors}")
         return None
 
     def _search(self, runner: Any, op: SearchOp) -> Steps[list[SearchItem]]:
@@ -155,7 +161,7 @@ class MemForestStore(BaseStore):
             kept = []
             for forest, _, summary in newest_first:
                 item = yield from self._get_listed(runner, forest, summary.session_id)
-                if item is not None and value_matches(item.value, op.filter):
+                if item is not None and value_matches(item.value, dict(op.filter)):
                     values[(forest, summary.session_id)] = item
                     kept.append((forest, summary.session_id))
             candidates = kept
@@ -210,7 +216,10 @@ class MemForestStore(BaseStore):
 
 def memory_text(key: str, value: Mapping[str, Any], index: Literal[False] | list[str] | None) -> str:
     """The text MemForest reads for an item: its ``index`` fields, else every field (``content``,
-    ``text``, ``memory`` and ``data`` as they are, others as ``field: value``); the key when empty."""
+    ``text``, ``memory`` and ``data`` as they are, others as ``field: value``); only the key with
+    ``index=False`` (the item is kept, not read for facts) or when there is no text."""
+    if index is False:
+        return key
     if isinstance(index, list):
         parts = [text for path in index for text in get_text_at_path(value, path) if text]
     else:

@@ -10,7 +10,7 @@ items. A namespace exists while it holds an item, as in LangGraph's PostgreSQL s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
@@ -72,27 +72,41 @@ def matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
     return all(want in ("*", got) for want, got in zip(path, window, strict=True))
 
 
-OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
-    "$eq": lambda a, b: bool(a == b),
-    "$ne": lambda a, b: bool(a != b),
-    "$gt": lambda a, b: a is not None and bool(a > b),
-    "$gte": lambda a, b: a is not None and bool(a >= b),
-    "$lt": lambda a, b: a is not None and bool(a < b),
-    "$lte": lambda a, b: a is not None and bool(a <= b),
+COMPARISONS: dict[str, Callable[[float, float], bool]] = {
+    "$gt": lambda a, b: a > b,
+    "$gte": lambda a, b: a >= b,
+    "$lt": lambda a, b: a < b,
+    "$lte": lambda a, b: a <= b,
 }
 
 
-def value_matches(value: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
-    """LangGraph's search filter: each field equals its wanted value, or passes its operators
-    (``{"$gt": 3}``, ``$eq``, ``$ne``, ``$gte``, ``$lt``, ``$lte``)."""
-    for field, condition in wanted.items():
-        actual = value.get(field)
-        if isinstance(condition, dict) and condition and all(k in OPERATORS for k in condition):
-            try:
-                if not all(OPERATORS[op](actual, operand) for op, operand in condition.items()):
-                    return False
-            except TypeError:  # an order between values that have none (a string and a number)
-                return False
-        elif actual != condition:
-            return False
-    return True
+def value_matches(value: Any, wanted: Any) -> bool:
+    """LangGraph's search filter, as its stores read it: a dict of operators (``$eq``, ``$ne``,
+    ``$gt``, ``$gte``, ``$lt``, ``$lte``; the order ones compare numbers) applies them all; another
+    dict matches the fields it names, recursively; a list matches element by element; anything
+    else by equality. An unknown operator is a ValueError."""
+    if isinstance(wanted, dict):
+        if any(str(k).startswith("$") for k in wanted):
+            return all(_operator_holds(value, op, operand) for op, operand in wanted.items())
+        return isinstance(value, dict) and all(value_matches(value.get(k), v) for k, v in wanted.items())
+    if isinstance(wanted, list | tuple):
+        return (
+            isinstance(value, list | tuple)
+            and len(value) == len(wanted)
+            and all(value_matches(v, w) for v, w in zip(value, wanted, strict=True))
+        )
+    return bool(value == wanted)
+
+
+def _operator_holds(value: Any, op: str, operand: Any) -> bool:
+    if op == "$eq":
+        return bool(value == operand)
+    if op == "$ne":
+        return bool(value != operand)
+    compare = COMPARISONS.get(op)
+    if compare is None:
+        raise ValueError(f"unsupported filter operator {op!r} (use $eq, $ne, $gt, $gte, $lt or $lte)")
+    try:
+        return compare(float(value), float(operand))
+    except (TypeError, ValueError):  # no number to compare (absent, or not numeric)
+        return False

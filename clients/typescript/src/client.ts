@@ -161,7 +161,11 @@ export class MemForestClient {
       headers,
       query: { wait: options.wait },
     });
-    return (await response.json()) as SessionAccepted | Job;
+    try {
+      return (await response.json()) as SessionAccepted | Job;
+    } catch {
+      throw new UnexpectedResponseError(`POST /v1/forests/${seg(forest)}/messages: the answer is not JSON`);
+    }
   }
 
   /** Accept one session in the native format; with `wait` (seconds) the finished ingest Job. */

@@ -79,6 +79,21 @@ export class JobWaitTimeoutError extends MemForestError {
   }
 }
 
+const BY_SLUG: Record<string, new (status: number, problem: Problem, retryAfter: number | undefined) => ApiError> = {
+  "invalid-input": InputError,
+  "bad-request": InputError,
+  "method-not-allowed": InputError,
+  "unsupported-media-type": InputError,
+  unauthorized: AuthenticationError,
+  forbidden: PermissionDeniedError,
+  "not-found": NotFoundError,
+  conflict: ConflictError,
+  "payload-too-large": PayloadTooLargeError,
+  "too-many-requests": RateLimitedError,
+  "model-backend": ModelBackendError,
+  "model-output": ModelBackendError,
+};
+
 const BY_STATUS: Record<number, new (status: number, problem: Problem, retryAfter: number | undefined) => ApiError> = {
   400: InputError,
   401: AuthenticationError,
@@ -102,7 +117,7 @@ export function retryAfterSeconds(value: string | null): number | undefined {
   return Number.isNaN(when) ? undefined : Math.max(0, (when - Date.now()) / 1000);
 }
 
-/** The ApiError subclass for an error response. */
+/** The ApiError subclass for an error response: by its problem type, else by its status. */
 export async function errorFromResponse(response: Response): Promise<ApiError> {
   const text = await response.text();
   let problem: Problem = {};
@@ -117,6 +132,8 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
     problem = { ...problem, detail: squeezed || response.statusText || `HTTP ${response.status}` };
   }
   const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
-  const ErrorClass = BY_STATUS[response.status] ?? (response.status >= 500 ? ServerError : InputError);
+  const slug = typeof problem.type === "string" ? (problem.type.split("/").pop() ?? "") : "";
+  const ErrorClass =
+    BY_SLUG[slug] ?? BY_STATUS[response.status] ?? (response.status >= 500 ? ServerError : InputError);
   return new ErrorClass(response.status, problem, retryAfter);
 }

@@ -42,17 +42,6 @@ export async function startServer() {
   child.stdout.on("data", (chunk) => (log += chunk));
   child.stderr.on("data", (chunk) => (log += chunk));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`memforest serve exited: ${log.slice(-3000)}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`memforest serve did not become ready: ${log.slice(-3000)}`);
-    await new Promise((done) => setTimeout(done, 250));
-  }
   const stop = async () => {
     if (child.exitCode === null) {
       const exited = new Promise((done) => child.once("exit", done));
@@ -61,6 +50,23 @@ export async function startServer() {
     }
     rmSync(home, { recursive: true, force: true });
   };
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`memforest serve exited: ${log.slice(-3000)}`);
+    }
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`memforest serve did not become ready: ${log.slice(-3000)}`);
+    }
+    await new Promise((done) => setTimeout(done, 250));
+  }
   return { url, stop };
 }
 
