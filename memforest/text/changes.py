@@ -35,7 +35,10 @@ _NAME = r"[A-Z][\w-]*"
 _PERSON = rf"{_NAME}(?:'s\s+(?i:{KIN})(?:\s+{_NAME})?)?(?:\s+and\s+others)?"
 _SUBJ = rf"(?P<subj>{_PERSON})"
 _OWNER = rf"(?:(?P<owner>{_PERSON})'s|(?P<pron>his|her|their|its))"
-_WORD = r"(?:[A-Z][\w.'&-]*|\d[\w.-]*)"
+# possessive: a word is read whole or not at all (no backtracking into it: linear on long runs)
+_WORD = r"(?:[A-Z][\w.'&-]*+|\d[\w.-]*+)"
+# a value that begins a pattern starts at a word's first character, never inside a word
+_AT_WORD = r"(?<![\w.'&-])"
 _JOIN = r"(?:of|and|on|&|de|du|la|le|the|up)"
 _VALUE = rf"(?P<v>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
 _PREV = rf"(?P<prev>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
@@ -64,9 +67,9 @@ _NAMED: tuple[re.Pattern[str], ...] = (
     # "Ana's new dentist is Dr. Ruiz", "Ana's go-to bakery these days is Crumbs"
     re.compile(rf"{_OWNER}\s+{_ADJ}{_NOUN}{_NOW}\s+(?:is|has\s+become|became|will\s+be|:)\s+(?:now\s+)?{_VALUE}"),
     # "Dr. Ruiz is Ana's dentist now", "Crumbs has become her bakery"
-    re.compile(rf"{_VALUE}\s+(?:is|has\s+become|became)\s+(?:now\s+)?{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
+    re.compile(rf"{_AT_WORD}{_VALUE}\s+(?:is|has\s+become|became)\s+(?:now\s+)?{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
     # "started going to Dr. Ruiz, her new dentist"
-    re.compile(rf"{_VALUE},\s+{_OWNER}\s+(?:new|current|usual|regular|go-to|latest)\s+{_NOUN}(?!'s|\w)"),
+    re.compile(rf"{_AT_WORD}{_VALUE},\s+{_OWNER}\s+(?:new|current|usual|regular|go-to|latest)\s+{_NOUN}(?!'s|\w)"),
     # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs"
     re.compile(rf"\b(?i:new)\s+{_NOUN}\s*(?::|,|-|called|named)\s+{_ART}{_VALUE}"),
     re.compile(rf"\b(?:great|good|nice|lovely|local|decent|brilliant|little)\s+{_NOUN}\s+(?:called|named)\s+{_VALUE}"),

@@ -74,7 +74,8 @@ def mood_of(text: str) -> str | None:
 
 # moods a sentence carries whichever clause names the state ("X had a place for me, but I said no")
 _SENTENCE_MOODS = ("considered", "turned_down")
-_CLAUSE_END = re.compile(r"[,;:]\s+|\s+(?:but|and\s+then|so)\s+|\s+[-–—]\s+")
+# a run of whitespace is tried from its first character only (linear on long runs of spaces)
+_CLAUSE_END = re.compile(r"[,;:]\s+|(?<!\s)\s+(?:but|and\s+then|so)\s+|(?<!\s)\s+[-–—]\s+")
 
 
 def mood_near(text: str, at: int) -> str | None:

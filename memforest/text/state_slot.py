@@ -27,7 +27,8 @@ Slot = tuple[str, str, str]
 # the general verb's class is the truer kind
 _LOOSE = frozenset({"employer", "hobby"})
 _JOINING = frozenset({"membership", "change"})
-_ANIMAL = re.compile(rf"(?:\w+\s+)?(?:{ANIMALS})", re.IGNORECASE)
+# a breed word read whole (possessive) and only from a word's start: linear on long runs
+_ANIMAL = re.compile(rf"(?<!\w)(?:\w++\s+)?(?:{ANIMALS})", re.IGNORECASE)
 _EMPLOYMENT = re.compile(
     rf"\b(?:{JOB_CUES}|work\w*|employ\w*|hired|career)\b|\bas\s+an?\s+(?!member|guest|volunteer|customer|patient)\w+",
     re.IGNORECASE,
