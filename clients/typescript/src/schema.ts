@@ -318,7 +318,8 @@ export interface paths {
         /**
          * Delete Fact
          * @description Delete a fact: it leaves query, browse, listings and export, and its leaves leave every tree
-         *     (rebalanced, touched paths refreshed). A second delete is a 404.
+         *     (rebalanced, touched paths refreshed). Its history (`.../history`) keeps a `deleted` event with
+         *     the text, or, with `forget_text`, no text in any of its events. A second delete is a 404.
          */
         delete: operations["delete_fact_v1_forests__forest__facts__fact_id__delete"];
         options?: never;
@@ -1169,7 +1170,7 @@ export interface components {
             at: string;
             /**
              * Event
-             * @description extracted: stored by the write path from its source turns; created: stored without source turns (a client's correction, an import); restated: a later turn said it again (sources added); sources_removed: source turns went (a retracted session or turn, or the fact's deletion); supersedes: it replaced related_fact_id; superseded / corrected: related_fact_id (a newer value / a client's correction) replaced it; restored: current again (its successor went); deleted: removed from the forest (text kept as a tombstone).
+             * @description extracted: stored by the write path from its source turns; created: stored without source turns (a client's correction, an import); restated: a later turn said it again (sources added); sources_removed: source turns went (a retracted session or turn, or the fact's deletion); supersedes: it replaced related_fact_id; superseded / corrected: related_fact_id (a newer value / a client's correction) replaced it; restored: current again (its successor went); deleted: removed from the forest (text kept as a tombstone unless forgotten: text_dropped).
              * @enum {string}
              */
             event: "extracted" | "created" | "restated" | "sources_removed" | "supersedes" | "superseded" | "corrected" | "restored" | "deleted";
@@ -1198,6 +1199,12 @@ export interface components {
              * @description The fact's text (extracted, created and deleted events).
              */
             text?: string | null;
+            /**
+             * Text Dropped
+             * @description The fact was deleted with forget_text: its text is not kept.
+             * @default false
+             */
+            text_dropped: boolean;
             /**
              * Turn Ids
              * @description The client's ids of those turns.
@@ -5180,7 +5187,10 @@ export interface operations {
     };
     delete_fact_v1_forests__forest__facts__fact_id__delete: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also forget the text: the fact's history keeps its events without it. */
+                forget_text?: boolean;
+            };
             header?: never;
             path: {
                 fact_id: string;
