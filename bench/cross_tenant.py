@@ -216,12 +216,38 @@ def plan(ops: Sequence[tuple[str, str]], a: AIds, b: BIds) -> list[Probe]:
             add("same-name", method, route, (200,), "B's own forest", check=_absent(a.session_id))
         elif key == ("POST", "/v1/forests/{forest}/import"):
             add("own-ns", method, route, (202,), "B's own export into B's forest of A's name", content=b.export)
-        elif agent_probe(method, route, add, a, b, query_body):
+        elif agent_probe(method, route, add, a, b, query_body) or browser_probe(method, route, add, a):
             pass
         else:  # an operation this bench does not know yet: still probed, generically
             body = {} if method in ("POST", "PUT", "PATCH") else None
             add("foreign", method, route, (404,), "generic probe (unknown operation)", json_body=body)
     return [p for phase in PHASES for p in sorted(by_phase[phase], key=_rank)]
+
+
+# ---------------------------------------------------------------- the memory browser's reads, fact history
+
+
+def browser_probe(method: str, route: str, add: Callable[..., None], a: AIds) -> bool:
+    """Probes of a fact's history, the key's own scopes, the overview and the entity reads with B's
+    key and A's ids; False for any other operation."""
+    key = (method, route)
+    if key == ("GET", "/v1/forests/{forest}/facts/{fact_id}/history"):
+        for fid in a.fact_ids:
+            add("foreign", method, route, (404,), f"A's fact {fid}'s history", fact_id=fid)
+            add("same-name", method, route, (404,), f"A's fact {fid}'s history in B's same-named forest", fact_id=fid)
+    elif key == ("GET", "/v1/key"):
+        add("foreign", method, route, (200,), "B's own key: nothing of A", check=_absent(a.tenant_id, a.key_id))
+    elif key == ("GET", "/v1/overview"):
+        add("foreign", method, route, (200,), "B's own forests only", check=_disjoint("forest", "name", [a.forest]))
+    elif key == ("GET", "/v1/forests/{forest}/entities"):
+        add("foreign", method, route, (404,), "A's forest")
+        add("same-name", method, route, (200,), "B's own forest: no A entity", check=_absent("Marisol"))
+    elif key == ("GET", "/v1/forests/{forest}/entities/{entity}/timeline"):
+        add("foreign", method, route, (404,), "A's entity in A's forest", entity="Marisol")
+        add("same-name", method, route, (404,), "A's entity in B's same-named forest", entity="Marisol")
+    else:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- issue 18: the agent operations
