@@ -77,6 +77,25 @@ def _seed(client: httpx.Client, write_key: str) -> None:
             job = client.get(f"/v1/jobs/{job['id']}", headers=auth).json()
         assert job.get("state") == "succeeded", (r.text, job)
     assert client.post("/v1/forests", json={"name": "work"}, headers=auth).status_code == 201
+    _wait_refreshed(client, auth)
+
+
+def _wait_refreshed(client: httpx.Client, auth: dict[str, str]) -> None:
+    """Until every tree's root is summarised and clean: an ingest job refreshes a pass, and the
+    forest's refresh job (queued behind it) summarises the rest."""
+    deadline = time.monotonic() + 180
+    while True:
+        trees = client.get("/v1/forests/home/trees", params={"limit": 200}, headers=auth).json()["items"]
+        roots = [
+            client.get(f"/v1/forests/home/nodes/{t['root_node_id']}", headers=auth).json()
+            for t in trees
+            if t.get("root_node_id")
+        ]
+        pending = [r for r in roots if r.get("level", 0) > 0 and (r.get("dirty") or not r.get("summary"))]
+        if not pending or time.monotonic() > deadline:
+            assert not pending, f"{len(pending)} tree roots still unsummarised"
+            return
+        time.sleep(0.5)
 
 
 @pytest.fixture(scope="module")
@@ -87,8 +106,10 @@ def server() -> Iterator[Server]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMFOREST_", "OTEL_"))}
     env.update(MEMFOREST_HOME=str(home), MEMFOREST_API__PORT=str(port), MEMFOREST_ADMIN_KEY=ADMIN_KEY)
     env["MEMFOREST_PIPELINE__FANOUT_ENTITY"] = "2"  # entity trees several levels deep
+    # the server's log goes to a file: a pipe nobody reads fills up and stalls the server
+    log = (home / "serve.log").open("wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memforest.cli", "serve"], env=env, stdout=subprocess.PIPE,
+        [sys.executable, "-m", "memforest.cli", "serve"], env=env, stdout=log,
         stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     try:
@@ -102,6 +123,7 @@ def server() -> Iterator[Server]:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=60)
+        log.close()
         shutil.rmtree(home, ignore_errors=True)
 
 
