@@ -118,8 +118,7 @@ class MemForestStore(BaseStore):
 
     def _get(self, runner: Any, namespace: tuple[str, ...], key: str) -> Steps[Item | None]:
         forest, session_id = self.layout.address(namespace, key)
-        session = yield from _session_or_none(runner, forest, session_id)
-        return _item(session) if session is not None else None
+        return (yield from _item_at(runner, forest, session_id))
 
     def _put(self, runner: Any, op: PutOp) -> Steps[None]:
         forest, session_id = self.layout.address(op.namespace, op.key)
@@ -160,7 +159,7 @@ class MemForestStore(BaseStore):
         if op.filter:
             kept = []
             for forest, _, summary in newest_first:
-                item = yield from self._get_listed(runner, forest, summary.session_id)
+                item = yield from _item_at(runner, forest, summary.session_id)
                 if item is not None and value_matches(item.value, dict(op.filter)):
                     values[(forest, summary.session_id)] = item
                     kept.append((forest, summary.session_id))
@@ -176,7 +175,7 @@ class MemForestStore(BaseStore):
         for forest, session_id in page:
             item = values.get((forest, session_id))
             if item is None:
-                item = yield from self._get_listed(runner, forest, session_id)
+                item = yield from _item_at(runner, forest, session_id)
             if item is not None:
                 found.append(_search_item(item, scores.get((forest, session_id))))
         return found
@@ -209,10 +208,6 @@ class MemForestStore(BaseStore):
                     listed.append((forest, address[0], summary))
         return listed
 
-    def _get_listed(self, runner: Any, forest: str, session_id: str) -> Steps[Item | None]:
-        session = yield from _session_or_none(runner, forest, session_id)
-        return _item(session) if session is not None else None
-
 
 def memory_text(key: str, value: Mapping[str, Any], index: Literal[False] | list[str] | None) -> str:
     """The text MemForest reads for an item: its ``index`` fields, else every field (``content``,
@@ -231,6 +226,12 @@ def _field_text(field: str, value: Any) -> str:
     if isinstance(value, str):
         return value if field in TEXT_FIELDS else f"{field}: {value}"
     return f"{field}: {json.dumps(value, ensure_ascii=False, default=str)}"
+
+
+def _item_at(runner: Any, forest: str, session_id: str) -> Steps[Item | None]:
+    """The item stored as ``session_id`` in ``forest``; None when there is none."""
+    session = yield from _session_or_none(runner, forest, session_id)
+    return _item(session) if session is not None else None
 
 
 def _session_or_none(runner: Any, forest: str, session_id: str) -> Steps[Session | None]:

@@ -6,26 +6,17 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import httpx
 
+from support.apps import free_port, wait_ready
 from support.db import tenant_url
 
 ADMIN_KEY = "Adm1n-" + "Lv7Qe2Rk9Tz4Wm8Np3Hx6Bj5"
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-    return port
 
 
 @contextlib.contextmanager
@@ -53,7 +44,7 @@ def serve(db_url: str, home: Path, env: Mapping[str, str] | None = None, timeout
         )
         url = f"http://127.0.0.1:{port}"
         try:
-            _wait_ready(proc, url, log_path, timeout_s)
+            _wait_ready(proc, port, log_path, timeout_s)
             yield url
         finally:
             proc.send_signal(signal.SIGINT)
@@ -64,15 +55,12 @@ def serve(db_url: str, home: Path, env: Mapping[str, str] | None = None, timeout
                 proc.wait()
 
 
-def _wait_ready(proc: subprocess.Popen[bytes], url: str, log_path: Path, timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, log_path.read_text()
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                return
-        time.sleep(0.2)
-    raise AssertionError(f"memforest serve did not become ready: {log_path.read_text()[-2000:]}")
+def _wait_ready(proc: subprocess.Popen[bytes], port: int, log_path: Path, timeout_s: float) -> None:
+    """:func:`support.apps.wait_ready`, with the server's log in the failure."""
+    try:
+        wait_ready(proc, port, timeout_s=timeout_s)
+    except AssertionError as exc:
+        raise AssertionError(f"memforest serve did not become ready ({exc}): {log_path.read_text()[-2000:]}") from None
 
 
 def new_tenant_key(url: str, name: str, scopes: tuple[str, ...] = ("read", "write")) -> str:
