@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -145,6 +146,18 @@ async def _settle(env: BenchEnv) -> float:
         for sql in SETTLE_SQL:
             await auto.execute(text(sql))
     return time.perf_counter() - t0
+
+
+_NODE_UPDATES = "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'nodes'"
+
+
+async def _node_updates(env: BenchEnv) -> tuple[int, int]:
+    """Row updates of ``nodes`` so far, and how many of them were HOT (the statistics of idle
+    backends reach the server within a second, so this waits that long first)."""
+    await asyncio.sleep(1.5)
+    async with env.db.engine.connect() as conn:
+        row = (await conn.execute(text(_NODE_UPDATES))).one()
+    return int(row[0]), int(row[1])
 
 
 def _probe_row(report: dict[str, Any]) -> dict[str, Any]:
@@ -378,8 +391,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             before = await forest_counts(env, forest)
             bar.set_description(f"probe at {before['facts']} facts")
             settle_s = await _settle(env) if args.settle else None
+            load_before, updates_before = os.getloadavg(), await _node_updates(env)
             probe = await _probe(env, forest, gen.sessions(args.probe_sessions))
             row: dict[str, Any] = {"checkpoint": target, "forest_before": before, "settle_s": settle_s, **probe}
+            upd, hot = (a - b for a, b in zip(await _node_updates(env), updates_before, strict=True))
+            row["node_updates"] = {"rows": upd, "hot": hot, "hot_share": hot / upd if upd else None}
+            # the machine's load average (1, 5, 15 min) around the probe: wall times mean little on a busy machine
+            row["load_average"] = {"before": list(load_before), "after": list(os.getloadavg())}
             if reference_facts > 0:
                 bar.set_description(f"reference probe at {reference_facts} facts")
                 ref = await _reference_probe(env, args, index, reference_facts)
@@ -479,6 +497,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         else all(corrected[k] <= RATIO_LIMIT for k in (*GATE_PER_SESSION, *GATE_PER_LEAF)),
         "eager_vs_lazy": compare,
         "total_wall_s": time.perf_counter() - t_start,
+        "load_average_at_end": list(os.getloadavg()),
     }
 
 

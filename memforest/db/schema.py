@@ -2,7 +2,8 @@
 
 ``EMBEDDING_DIM_PLACEHOLDER`` columns are declared without a fixed dimension here; the real
 dimension is fixed when the database is initialised and stored in ``memforest_meta``. The pieces
-tables are built from are in ``schema_parts``; ``fact_events`` is declared in ``schema_history``.
+tables are built from are in ``schema_parts``; ``fact_events`` is declared in ``schema_history``,
+``dirty_nodes`` in ``schema_dirty``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR, UUID
 
+from memforest.db.schema_dirty import dirty_nodes as dirty_nodes
 from memforest.db.schema_history import fact_events
 from memforest.db.schema_parts import TS, metadata
 from memforest.db.schema_parts import fk as _fk
@@ -298,7 +300,9 @@ trees = Table(
 )
 
 # Stored with toast_tuple_target 4080 (migration 0022): a summary node's row, embedding included,
-# stays whole in its page at the default dimension instead of reading its vector from TOAST (ADR 0032).
+# stays whole in its page at the default dimension instead of reading its vector from TOAST (ADR 0032);
+# and with fillfactor 80 (migration 0026): a page keeps room for another version of a row, so an
+# update that changes no indexed column (``dirty`` is not one: ``dirty_nodes`` mirrors it) is HOT.
 nodes = Table(
     "nodes",
     metadata,
@@ -333,7 +337,6 @@ nodes = Table(
     _fk(["leaf_cell_id"], "cells", ["cell_id"], "fk_nodes_cell"),
     Index("ix_nodes_seek", "tenant_id", "forest_id", "tree_id", "level", "t_start", "seq"),
     Index("ix_nodes_parent", "tenant_id", "parent_id", "t_start", "seq"),
-    Index("ix_nodes_dirty", "tenant_id", "forest_id", "level", postgresql_where=text("dirty")),
     Index(
         "ix_nodes_leaf_fact",
         "tenant_id",

@@ -114,8 +114,8 @@ async def schedule_refresh(
 _SWEEP = """
 INSERT INTO jobs (tenant_id, job_id, forest_id, kind, payload, run_after)
 SELECT d.tenant_id, gen_random_uuid(), d.forest_id, 'refresh', jsonb_build_object('commits', 0, 'swept', true), now()
-FROM (SELECT DISTINCT tenant_id, forest_id FROM nodes WHERE dirty
-      AND (CAST(:tenant AS uuid) IS NULL OR tenant_id = CAST(:tenant AS uuid))
+FROM (SELECT DISTINCT tenant_id, forest_id FROM dirty_nodes
+      WHERE (CAST(:tenant AS uuid) IS NULL OR tenant_id = CAST(:tenant AS uuid))
       AND (CAST(:forest AS bigint) IS NULL OR forest_id = CAST(:forest AS bigint))) d
 WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.tenant_id = d.tenant_id AND j.forest_id = d.forest_id
                   AND j.state IN ('queued', 'running'))

@@ -10,7 +10,9 @@ from pgvector import Vector
 
 from memforest.store.sql import Conn, Row, fetch_all, scalar
 
-_COUNT_DIRTY = "SELECT count(*) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty AND level <= :top"
+# Dirty marks are read from ``dirty_nodes`` (its triggers keep it to the nodes whose flag is set):
+# no index of ``nodes`` covers ``dirty``, so flipping the flag leaves the node's update HOT (ADR 0049).
+_COUNT_DIRTY = "SELECT count(*) FROM dirty_nodes WHERE tenant_id = :t AND forest_id = :f AND level <= :top"
 
 
 async def count_dirty(conn: Conn, tenant_id: uuid.UUID, forest_id: int, highest: int) -> int:
@@ -22,9 +24,10 @@ async def count_dirty(conn: Conn, tenant_id: uuid.UUID, forest_id: int, highest:
 # children's current summaries, so it stays dirty for the next pass.
 _DIRTY_AT_LEVEL = """
 SELECT n.node_id, n.version, n.t_start, n.t_end, n.summary, n.summary_hash, n.embedded_hash,
-n.embedding IS NULL AS no_embedding, tr.kind, tr.label FROM nodes n JOIN trees tr
-ON tr.tenant_id = n.tenant_id AND tr.tree_id = n.tree_id
-WHERE n.tenant_id = :t AND n.forest_id = :f AND n.dirty AND n.level = :l
+n.embedding IS NULL AS no_embedding, tr.kind, tr.label FROM dirty_nodes d
+JOIN nodes n ON n.tenant_id = d.tenant_id AND n.node_id = d.node_id
+JOIN trees tr ON tr.tenant_id = n.tenant_id AND tr.tree_id = n.tree_id
+WHERE d.tenant_id = :t AND d.forest_id = :f AND d.level = :l
 AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.tenant_id = n.tenant_id AND c.parent_id = n.node_id
 AND c.dirty) ORDER BY n.node_id
 """
@@ -41,8 +44,8 @@ AND c.dirty) """,
 
 # The nodes of the lowest dirty level in l..top (none of them has a dirty child: children sit lower).
 _DIRTY_AT_LOWEST = _DIRTY_AT_LEVEL.replace("SELECT n.node_id,", "SELECT n.level, n.node_id,").replace(
-    "AND n.level = :l",
-    "AND n.level = (SELECT min(level) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty "
+    "AND d.level = :l",
+    "AND d.level = (SELECT min(level) FROM dirty_nodes WHERE tenant_id = :t AND forest_id = :f "
     "AND level >= :l AND level <= :top)",
 )
 

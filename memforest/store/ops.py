@@ -16,7 +16,7 @@ _JOBS_BY_STATE = (
     "WHERE state IN ('queued', 'running')) j GROUP BY state "
     "UNION ALL SELECT state, count(*), 0, NULL FROM jobs WHERE state IN ('succeeded', 'failed') GROUP BY state"
 )
-_DIRTY_NODES = "SELECT count(*) FROM nodes WHERE dirty"
+_DIRTY_NODES = "SELECT count(*) FROM dirty_nodes"
 _TABLES = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
 
 
@@ -31,7 +31,7 @@ async def jobs_by_state(conn: Conn) -> list[Row]:
 
 
 async def dirty_node_count(conn: Conn) -> int:
-    """Tree nodes waiting for a summary refresh (all tenants; served by the partial dirty index)."""
+    """Tree nodes waiting for a summary refresh (all tenants; the rows of ``dirty_nodes``)."""
     return int(await scalar(conn, _DIRTY_NODES) or 0)
 
 

@@ -24,7 +24,7 @@ _COUNTS = {
     "AND merged_into IS NULL",
     "nodes": "SELECT count(*) FROM nodes WHERE tenant_id = :t AND forest_id = :f",
     "leaves": "SELECT count(*) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND level = 0",
-    "dirty_nodes": "SELECT count(*) FROM nodes WHERE tenant_id = :t AND forest_id = :f AND dirty",
+    "dirty_nodes": "SELECT count(*) FROM dirty_nodes WHERE tenant_id = :t AND forest_id = :f",
     "placements": "SELECT count(*) FROM placements WHERE tenant_id = :t AND forest_id = :f",
 }
 _TREES_BY_KIND = (

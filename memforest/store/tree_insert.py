@@ -45,6 +45,7 @@ SELECT false, n.node_id, n.tree_id, n.level, n.parent_id, n.t_start, n.seq, n.t_
 FROM nodes n WHERE n.tenant_id = :t AND n.parent_id IN (SELECT node_id FROM chain)
 """
 
+# A row that would change nothing is left alone (no new row version, no trigger work).
 _UPDATE_NODES = """
 UPDATE nodes n SET
     parent_id = u.p, t_start = u.ts, seq = u.seq, t_end = u.te, n_children = u.n,
@@ -52,6 +53,8 @@ UPDATE nodes n SET
 FROM unnest(CAST(:id AS bigint[]), CAST(:p AS bigint[]), CAST(:ts AS timestamptz[]), CAST(:seq AS bigint[]),
             CAST(:te AS timestamptz[]), CAST(:n AS int[]), CAST(:bumps AS int[])) AS u(id, p, ts, seq, te, n, bumps)
 WHERE n.tenant_id = :t AND n.node_id = u.id
+AND (u.bumps > 0
+     OR (n.parent_id, n.t_start, n.seq, n.t_end, n.n_children) IS DISTINCT FROM (u.p, u.ts, u.seq, u.te, u.n))
 """
 
 _UPDATE_TREES = """
