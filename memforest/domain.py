@@ -8,6 +8,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+#: Names a URL path cannot carry as one segment: clients and browsers resolve them as dot segments
+#: (RFC 3986, section 5.2.4), so a forest, session or turn so named could never be reached by its
+#: route. Refused where such names are made (a slash is fine: it travels encoded, ADR 0049).
+DOT_SEGMENT_NAMES = frozenset({".", ".."})
+
 
 class TreeKind(enum.StrEnum):
     """The three scope kinds a MemTree can index."""

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query, Request
 
 from memforest.api.auth import Reader, Writer
 from memforest.api.openapi import ERRORS
+from memforest.api.paths import SegmentRoute
 from memforest.app import browse, facts
 from memforest.db.engine import Database
 from memforest.domain import FactKind, TreeKind
@@ -20,7 +21,7 @@ from memforest.schemas import Fact, Node, Page, Tree
 from memforest.schemas.agent import FactCorrectionIn, FactDeleted
 from memforest.settings import Settings
 
-router = APIRouter(prefix="/v1", tags=["browse"])
+router = APIRouter(prefix="/v1", tags=["browse"], route_class=SegmentRoute)
 
 Limit = Annotated[int, Query(ge=1, le=browse.MAX_LIMIT, description="Page size.")]
 Cursor = Annotated[str | None, Query(max_length=200, description="`next_cursor` of the previous page.")]

@@ -11,10 +11,11 @@ from fastapi import APIRouter, Request
 
 from memforest.api.auth import Reader
 from memforest.api.openapi import ERRORS
+from memforest.api.paths import SegmentRoute
 from memforest.app import facts
 from memforest.schemas.history import FactHistory
 
-router = APIRouter(prefix="/v1", tags=["facts"])
+router = APIRouter(prefix="/v1", tags=["facts"], route_class=SegmentRoute)
 
 
 @router.get("/forests/{forest}/facts/{fact_id}/history", response_model=FactHistory, responses=ERRORS)

@@ -12,12 +12,13 @@ from fastapi import APIRouter, Request
 
 from memforest.api.auth import Writer
 from memforest.api.openapi import ERRORS
+from memforest.api.paths import SegmentRoute
 from memforest.app.maintenance import retract
 from memforest.db.engine import Database
 from memforest.schemas import RetractReport
 from memforest.settings import Settings
 
-router = APIRouter(prefix="/v1", tags=["lifecycle"])
+router = APIRouter(prefix="/v1", tags=["lifecycle"], route_class=SegmentRoute)
 
 
 async def _retract(request: Request, caller: Writer, forest: str, session_id: str, turn_id: str | None) -> Any:

@@ -13,11 +13,12 @@ from fastapi import APIRouter, Request, status
 
 from memforest.api.auth import Writer
 from memforest.api.openapi import ERRORS
+from memforest.api.paths import SegmentRoute
 from memforest.app.maintenance import REMAT_KIND, queue_rematerialize
 from memforest.db.engine import Database
 from memforest.schemas import RematAccepted, RematIn
 
-router = APIRouter(prefix="/v1", tags=["lifecycle"])
+router = APIRouter(prefix="/v1", tags=["lifecycle"], route_class=SegmentRoute)
 
 JOB_KIND = REMAT_KIND
 

@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse, Response
 
 from memforest.api.auth import Admin, Reader, TenantAdmin, Writer
 from memforest.api.openapi import ERRORS, problems
+from memforest.api.paths import SegmentRoute
 from memforest.app import forests, jobs, query, sessions, tenants, waiting
 from memforest.app.tenants import parse_uuid
 from memforest.db.engine import Database
@@ -34,7 +35,7 @@ from memforest.schemas.agent import MAX_WAIT_S, FilteredQueryIn, MessagesIn, Mul
 from memforest.settings import Settings
 
 admin_router = APIRouter(prefix="/v1", tags=["admin"])
-tenant_router = APIRouter(prefix="/v1")
+tenant_router = APIRouter(prefix="/v1", route_class=SegmentRoute)  # names may hold "/"
 
 MAX_PAGE = 200
 MAX_IDEMPOTENCY_KEY = 200

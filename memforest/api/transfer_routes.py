@@ -22,6 +22,7 @@ from fastapi.responses import StreamingResponse
 
 from memforest.api.auth import Admin, Reader, Writer
 from memforest.api.openapi import ERRORS, NdjsonResponse, problems
+from memforest.api.paths import SegmentRoute
 from memforest.app import transfer
 from memforest.app.jobs import admin_job_view
 from memforest.db.engine import Database
@@ -29,7 +30,7 @@ from memforest.errors import PermissionDeniedError
 from memforest.schemas import AdminMergeAccepted, AdminMergeIn, ImportAccepted, Job, MergeAccepted, MergeIn
 from memforest.settings import Settings
 
-router = APIRouter(prefix="/v1", tags=["lifecycle"])
+router = APIRouter(prefix="/v1", tags=["lifecycle"], route_class=SegmentRoute)
 
 NDJSON = "application/x-ndjson"
 

@@ -18,6 +18,7 @@ from starlette.types import Scope
 
 from memforest.api.auth import Reader
 from memforest.api.openapi import ERRORS
+from memforest.api.paths import SegmentRoute
 from memforest.app import overview
 from memforest.app.browse import MAX_LIMIT
 from memforest.db.engine import Database
@@ -36,7 +37,7 @@ _HEADERS = {
     "Cache-Control": "no-cache",
 }
 
-router = APIRouter(prefix="/v1", tags=["browse"])
+router = APIRouter(prefix="/v1", tags=["browse"], route_class=SegmentRoute)
 
 
 def _db(request: Request) -> Database:

@@ -30,7 +30,7 @@ import numpy as np
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 
 from memforest.db.catalogue import TRANSFER_TABLES
-from memforest.schemas.session import as_utc_if_naive
+from memforest.schemas.session import addressable_id, as_utc_if_naive
 from memforest.settings import Settings
 from memforest.store.sql import as_vector
 
@@ -125,7 +125,7 @@ class _Rec(BaseModel):
 class SessionRec(_Rec):
     type: Literal["session"]
     id: Int8
-    external_id: str = Field(min_length=1, max_length=500)
+    external_id: Annotated[str, Field(min_length=1, max_length=500), AfterValidator(addressable_id)]
     time: Time
     content_hash: str
     metadata: dict[str, Any] = Field(default_factory=dict)
@@ -138,7 +138,7 @@ class TurnRec(_Rec):
     id: Int8
     session: Int8
     seq: Int4 = Field(ge=0)
-    external_id: str | None = None
+    external_id: Annotated[str, AfterValidator(addressable_id)] | None = None
     speaker: str
     role: str | None = None
     text: str

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Protocol
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -22,7 +23,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from memforest.domain import SessionInput, TurnInput
+from memforest.domain import DOT_SEGMENT_NAMES, SessionInput, TurnInput
 
 #: Default upper bound on one turn's text (characters); the default of ``APISettings.max_text_chars``.
 MAX_TEXT_CHARS: int = 20_000
@@ -84,6 +85,17 @@ def as_utc_if_naive(value: datetime) -> datetime:
 IdStr = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_ID_CHARS)]
 
 
+def addressable_id(value: str) -> str:
+    """``value``, unless it is a dot segment that no URL path can carry (``domain.DOT_SEGMENT_NAMES``)."""
+    if value in DOT_SEGMENT_NAMES:
+        raise PydanticCustomError("dot_segment_id", "an id cannot be '.' or '..': no URL path can carry it")
+    return value
+
+
+# the id of a session or turn, which routes name in the path
+PathIdStr = Annotated[IdStr, AfterValidator(addressable_id)]
+
+
 class TurnModel(BaseModel):
     """One utterance of a session."""
 
@@ -95,7 +107,7 @@ class TurnModel(BaseModel):
         description="'user', 'assistant', 'system' or other free text (at most 50 characters).",
     )
     text: str = Field(description="What was said; non-empty after stripping.")
-    id: IdStr | None = Field(default=None, description="The client's own id for this turn, e.g. 'D1:3'.")
+    id: PathIdStr | None = Field(default=None, description="The client's own id for this turn, e.g. 'D1:3'.")
     time: datetime | None = Field(
         default=None, description="When the turn happened; naive means UTC; absent means the session time."
     )
@@ -144,7 +156,7 @@ class SessionModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: IdStr = Field(description="The client's session id, unique within the forest.")
+    id: PathIdStr = Field(description="The client's session id, unique within the forest.")
     time: datetime = Field(description="When the session took place; naive means UTC.")
     turns: list[TurnModel] = Field(description="The turns in order (at least one).")
     metadata: dict[str, Any] = Field(default_factory=dict, description="Free-form client metadata.")

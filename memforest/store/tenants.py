@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memforest.db.engine import Database
-from memforest.domain import Forest
+from memforest.domain import DOT_SEGMENT_NAMES, Forest
 from memforest.errors import ConflictError, InputError, NotFoundError
 from memforest.store.sql import Conn, Row, execute, fetch_all, fetch_one, scalar
 
@@ -58,6 +58,8 @@ def _check_name(kind: str, name: str) -> str:
         raise InputError(f"{kind} name must be 1-200 characters", location="name")
     if kind == "forest" and name.startswith(STAGING_PREFIX):
         raise InputError(f"forest names starting with {STAGING_PREFIX!r} are reserved for imports", location="name")
+    if kind == "forest" and name in DOT_SEGMENT_NAMES:
+        raise InputError("a forest cannot be named '.' or '..': no URL path can carry it", location="name")
     return name
 
 
