@@ -29,6 +29,8 @@ from memforest.app.webhook_target import check_target, delivery_client
 from memforest.errors import InputError
 from memforest.settings import WebhookSettings
 
+# a window's p95 from fewer answers than this is no measurement: the victim gate needs this many per window
+MIN_VICTIM_SAMPLES = 5
 SLOW_DRIP_S = 2.0  # one byte of the slow receiver's body this often
 ENDLESS_CHUNK = b"x" * 65_536
 
@@ -319,10 +321,11 @@ def attack_violations(
         out += [f"{k}: {v} answers (expected {sorted(allowed)})" for k, v in bad.items()]
     if run.address_filter and not run.address_filter["pass"]:
         out.append(f"address filter let a translated or rebinding target through: {run.address_filter}")
-    for metric in ("ingest_p95_s_ratio", "webhook_delay_p95_s_ratio"):
+    for metric, n in (("ingest_p95_s_ratio", "ingest_n"), ("webhook_delay_p95_s_ratio", "webhook_n")):
         ratio = phases.get(metric)
-        if ratio is None and need_samples:
-            out.append(f"victim {metric}: not measured (no samples in a window)")
+        fewest = min(phases.get(w, {}).get(n, 0) for w in ("calm", "attacked"))
+        if need_samples and fewest < MIN_VICTIM_SAMPLES:
+            out.append(f"victim {metric}: not measured ({fewest} samples in a window, {MIN_VICTIM_SAMPLES} needed)")
         elif ratio is not None and ratio > 2.0:
             out.append(f"victim {metric} {ratio} > 2 under attack")
     return out

@@ -66,10 +66,20 @@ class Traffic:
     ingest_times: list[tuple[float, str, float]] = field(default_factory=list)
 
     def record(self, kind: str, response: httpx.Response, route: str) -> None:
+        """Count an answer; keep a 5xx with when it was sent (``t_sent``) and answered (``t``), its
+        route, body and ``Retry-After`` (``bench.faults.classify_5xx`` judges it by these)."""
         self.statuses[f"{kind} {response.status_code}"] += 1
         if response.status_code >= 500:
-            t = round(time.monotonic() - self.t0, 3)
-            sample = {"t": t, "kind": kind, "route": route, "status": response.status_code, "body": response.text[:300]}
+            now = time.monotonic() - self.t0
+            sample = {
+                "t": round(now, 3),
+                "t_sent": round(now - response.elapsed.total_seconds(), 3),  # (the client's send to its answer)
+                "kind": kind,
+                "route": route,
+                "status": response.status_code,
+                "retry_after": response.headers.get("retry-after"),
+                "body": response.text[:300],
+            }
             self.server_errors.append(sample)
 
     def transport_error(self, kind: str, exc: Exception) -> None:

@@ -29,7 +29,8 @@ def render(result: dict[str, Any], console: Console) -> None:
          f"{j['total']} / {len(j['stuck'])} / {len(j['failed'])} / {len(j['failed_without_reason'])}"),
         ("most attempts of one job", str(j["max_attempts_seen"])),
         ("memforest check", ", ".join(f"{f}: {v}" for f, v in result["checks"].items())),
-        ("5xx answers", str(result["server_errors"])),
+        ("5xx answers counted / restart 503s set apart (ADR 0049)",
+         f"{result['server_errors']} / {result.get('restart_503s', 0)}"),
         ("transport errors", str(result["transport_errors"] or 0)),
         ("/healthz under load p50 / p95 / p99 / max",
          f"{h.get('p50_ms', '-')} / {h.get('p95_ms', '-')} / {h.get('p99_ms', '-')} / {h.get('max_ms', '-')} ms "
@@ -48,6 +49,9 @@ def render(result: dict[str, Any], console: Console) -> None:
     console.print(answers)
     for sample in result["server_error_samples"][:10]:
         console.print(f"[red]5xx[/red] t={sample['t']}s {sample['kind']} {sample['status']}: {sample['body'][:160]}")
+    for sample in result.get("restart_503_samples", [])[:10]:
+        when = f"sent t={sample.get('t_sent')}s answered t={sample['t']}s"
+        console.print(f"restart 503 (set apart) {when} {sample['kind']}")
     for name, info in result["process_logs"].items():
         if info["tracebacks"]:
             console.print(f"[yellow]{name}[/yellow] ({info['starts']} starts): {info['tracebacks']} tracebacks")
@@ -120,7 +124,9 @@ def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
             ax.axvline(e["t"], color=color, alpha=0.6, linewidth=1, label=None if label in seen else label)
             seen.add(label)
     for i, s in enumerate(result["server_error_samples"]):
-        ax.axvline(s["t"], color="gold", alpha=0.8, linewidth=2, label="5xx answer" if i == 0 else None)
+        ax.axvline(s["t"], color="gold", alpha=0.8, linewidth=2, label="5xx answer (counted)" if i == 0 else None)
+    for i, s in enumerate(result.get("restart_503_samples", [])):
+        ax.axvline(s["t"], color="silver", alpha=0.8, linewidth=1, label="restart 503 (set apart)" if i == 0 else None)
     ax.set_yscale("log")
     ax.set_xlabel("seconds since start")
     ax.set_ylabel("/healthz latency (ms, log)")
