@@ -1,4 +1,4 @@
-"""``dirty_nodes``: the nodes waiting for a refresh (migration 0026, ADR 0049), part of
+"""``dirty_nodes``: the nodes waiting for a refresh (migration 0026, ADR 0051), part of
 ``memforest.db.schema``.
 
 Written by the triggers of migration 0026 on ``nodes``, never by a statement of the code: a node is

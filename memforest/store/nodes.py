@@ -11,7 +11,7 @@ from pgvector import Vector
 from memforest.store.sql import Conn, Row, fetch_all, scalar
 
 # Dirty marks are read from ``dirty_nodes`` (its triggers keep it to the nodes whose flag is set):
-# no index of ``nodes`` covers ``dirty``, so flipping the flag leaves the node's update HOT (ADR 0049).
+# no index of ``nodes`` covers ``dirty``, so flipping the flag leaves the node's update HOT (ADR 0051).
 _COUNT_DIRTY = "SELECT count(*) FROM dirty_nodes WHERE tenant_id = :t AND forest_id = :f AND level <= :top"
 
 

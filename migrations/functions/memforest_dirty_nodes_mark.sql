@@ -1,7 +1,7 @@
 -- memforest_dirty_nodes_mark: the trigger function of trg_nodes_dirty_inserted, trg_nodes_dirty_updated and
 -- trg_nodes_dirty_deleted (AFTER INSERT / UPDATE OF dirty, forest_id, level / DELETE ON nodes, per row, each
 -- WHEN the node's dirty flag is set or changes): dirty_nodes holds a row exactly while a node is dirty
--- (ADR 0049). Runs as the caller (row-level security applies). Installed by migration 0026 (dirty_nodes).
+-- (ADR 0051). Runs as the caller (row-level security applies). Installed by migration 0026 (dirty_nodes).
 -- tests/db/test_migration_functions.py checks that a database migrated to head holds exactly this.
 
 CREATE OR REPLACE FUNCTION memforest_dirty_nodes_mark() RETURNS trigger

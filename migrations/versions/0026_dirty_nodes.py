@@ -8,7 +8,7 @@ Create Date: 2026-11-29
 of an indexed column: each ancestor an append marks (``dirty``, ``version``, ``t_end``,
 ``n_children``) and each node a refresh writes got a new row version on another page, with an entry
 in every index of ``nodes``, the forest's HNSW and GIN graphs included when the node is a root or a
-cell leaf (ADR 0049). Now:
+cell leaf (ADR 0051). Now:
 
 - ``dirty_nodes (tenant_id, forest_id, level, node_id)`` holds a row exactly while the node's
   ``dirty`` flag is set, written by triggers on ``nodes`` so no write statement names it:

@@ -1,4 +1,4 @@
-"""``dirty_nodes`` (migration 0026, ADR 0049) holds exactly the nodes whose ``dirty`` flag is set,
+"""``dirty_nodes`` (migration 0026, ADR 0051) holds exactly the nodes whose ``dirty`` flag is set,
 whatever writes them (inserts, appends, refresh, a rematerialisation's marks, forgetting), tenant
 by tenant; and with no index on ``dirty`` and room on the pages, flipping the flag is mostly a HOT
 update."""
