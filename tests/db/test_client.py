@@ -6,11 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
-import signal
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
@@ -20,7 +16,9 @@ from typing import Any
 import httpx
 import pytest
 from pydantic import SecretStr
+from support.apps import free_port
 from support.db import tenant_url
+from support.live_server import serve
 
 from memforest.cli import main
 from memforest.client import (
@@ -487,52 +485,12 @@ async def test_wait_job_times_out_without_a_worker(settings: Settings, db: Datab
 # ---------------------------------------------------------------- CLI --url against `memforest serve`
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def served(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """A real `memforest serve` subprocess on a free port against this test's database."""
-    env = os.environ | {
-        "MEMFOREST_ADMIN_KEY": ADMIN,
-        "MEMFOREST_DATABASE_URL": db_url,
-        "MEMFOREST_DATABASE_TENANT_URL": tenant_url(db_url),
-        "MEMFOREST_EMBEDDING__DIM": "64",
-        "MEMFOREST_HOME": str(tmp_path / "home"),
-        "MEMFOREST_WORKER__POLL_INTERVAL_S": "0.05",
-    }
-    env.pop("MEMFOREST_API_KEY", None)
-    monkeypatch.delenv("MEMFOREST_API_KEY", raising=False)
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = (tmp_path / "serve.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "memforest.cli", "serve", "--port", str(port)], env=env, stdout=log, stderr=log
-    )
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            assert proc.poll() is None, (tmp_path / "serve.log").read_text()
-            try:
-                if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "server did not become ready"
-            time.sleep(0.2)
+    monkeypatch.delenv("MEMFOREST_API_KEY", raising=False)  # (the CLI runs in this process)
+    with serve(db_url, tmp_path / "home", {"MEMFOREST_ADMIN_KEY": ADMIN}) as url:
         yield url
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a stuck server
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 def _tenant_key(url: str, name: str) -> str:
@@ -635,7 +593,7 @@ def test_cli_url_argument_errors_exit_2(
 
 
 def test_cli_url_unreachable_server_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    port = _free_port()
+    port = free_port()
     assert main(["stats", "--forest", "f", "--url", f"http://127.0.0.1:{port}", "--api-key", "k"]) == 2
     err = capsys.readouterr().err
     assert "cannot reach" in err and len(err.strip().splitlines()) == 1

@@ -13,9 +13,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -25,14 +22,14 @@ from pathlib import Path
 import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect, sync_playwright
-from support import free_port, session_body, wait_ready
+from support import session_body
+from support.live_server import ADMIN_KEY, serve
 
 CHROMIUM = Path(os.environ.get("MEMFOREST_CHROMIUM", "/usr/bin/chromium"))
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
-ADMIN_KEY = "Ui-" + "Qm4Xt8Vn2Lp6Rb9Wd3Hk7Js5"
 SHOTS = os.environ.get("MEMFOREST_UI_SCREENSHOTS")
 SESSIONS = [
     ("t1", "2024-02-05T10:00:00Z", ["I live in Lisbon.", "Lovely.", "I work at Siemens.", "Good company."]),
@@ -102,28 +99,14 @@ def _wait_refreshed(client: httpx.Client, auth: dict[str, str]) -> None:
 def server() -> Iterator[Server]:
     # not pytest's tmp_path: as root the embedded server runs as the 'pgserver' user, which cannot enter it
     home = Path(tempfile.mkdtemp(prefix="memforest-ui-"))
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMFOREST_", "OTEL_"))}
-    env.update(MEMFOREST_HOME=str(home), MEMFOREST_API__PORT=str(port), MEMFOREST_ADMIN_KEY=ADMIN_KEY)
-    env["MEMFOREST_PIPELINE__FANOUT_ENTITY"] = "2"  # entity trees several levels deep
-    # the server's log goes to a file: a pipe nobody reads fills up and stalls the server
-    log = (home / "serve.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "memforest.cli", "serve"], env=env, stdout=log,
-        stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
+    env = {"MEMFOREST_PIPELINE__FANOUT_ENTITY": "2"}  # entity trees several levels deep
     try:
-        wait_ready(proc, port, timeout_s=180)
-        url = f"http://127.0.0.1:{port}"
-        with httpx.Client(base_url=url, timeout=90) as client:
-            read_key, write_key = _tenant_keys(client)
-            _seed(client, write_key)
-        yield Server(url, read_key, write_key)
+        with serve(None, home, env, timeout_s=180) as url:  # its own embedded database
+            with httpx.Client(base_url=url, timeout=90) as client:
+                read_key, write_key = _tenant_keys(client)
+                _seed(client, write_key)
+            yield Server(url, read_key, write_key)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=60)
-        log.close()
         shutil.rmtree(home, ignore_errors=True)
 
 
