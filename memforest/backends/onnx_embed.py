@@ -56,7 +56,8 @@ class OnnxEmbedder:
     """Embedder protocol over ONNX Runtime for a plain sentence-transformers directory (see
     :class:`~memforest.backends.st_model.SentenceModelDir`). Encoding runs in a worker thread, texts
     sorted by length into batches of ``batch_size``; one batch call at a time per instance, and
-    beside it one small call (at most ``SMALL_CALL`` texts) on a one-thread session."""
+    beside it one small call (at most ``SMALL_CALL`` texts) on a one-thread session; a small call
+    with no batch running uses the batch session's threads."""
 
     def __init__(self, path: str | Path, *, cache_dir: Path, batch_size: int = 32, threads: int = 0) -> None:
         info = read_model_dir(path)
@@ -74,8 +75,8 @@ class OnnxEmbedder:
                 "pip install 'memforest[local-embed]'"
             ) from exc
         model_file = onnx_file(info, cache_dir)
-        # batches on ``threads`` threads (0: one per core); small calls (a question) on a session of
-        # their own, one thread, so a question never waits behind an ingest batch
+        # batches on ``threads`` threads (0: one per core); small calls (a question) too when no batch
+        # runs, else on a session of their own, one thread, so a question never waits behind a batch
         self._session: Any = _session(ort, model_file, threads)
         self._small: Any = _session(ort, model_file, 1)
         self._inputs = [i.name for i in self._session.get_inputs()]
@@ -110,16 +111,33 @@ class OnnxEmbedder:
     def embed_sync(self, texts: Sequence[str]) -> Matrix:
         """Encode ``texts`` (blocking) into float32 rows of unit norm (zero rows stay zero)."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        small = len(texts) <= SMALL_CALL
-        with self._small_lock if small else self._lock:
-            session = self._small if small else self._session
-            for start in range(0, len(order), self.batch_size):
-                rows = order[start : start + self.batch_size]
-                out[rows] = self._encode_batch([texts[i] for i in rows], session)
+        if len(texts) <= SMALL_CALL:
+            self._encode_small(texts, out)
+        else:
+            with self._lock:
+                self._encode_sorted(texts, self._session, out)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 1e-12)
         return out
+
+    def _encode_small(self, texts: Sequence[str], out: Matrix) -> None:
+        """A small call (a question) on every core when no batch is running, else on the one-thread
+        session beside the batch: it never waits behind a batch."""
+        if self._lock.acquire(blocking=False):
+            try:
+                self._encode_sorted(texts, self._session, out)
+            finally:
+                self._lock.release()
+            return
+        with self._small_lock:
+            self._encode_sorted(texts, self._small, out)
+
+    def _encode_sorted(self, texts: Sequence[str], session: Any, out: Matrix) -> None:
+        """Fill ``out`` (unnormalised) with batches of ``batch_size`` texts of similar length."""
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            out[rows] = self._encode_batch([texts[i] for i in rows], session)
 
     async def embed(
         self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None

@@ -70,8 +70,12 @@ async def test_onnx_and_torch_runtimes_give_the_same_vectors(home: Path) -> None
     onnx = np.asarray(await onnx_embedder.embed(texts))
     torch = np.asarray(await build_embedder(_settings(home, "torch")).embed(texts))
     assert np.abs(onnx - torch).max() < 1e-4
-    alone = np.asarray(await onnx_embedder.inner.embed(texts[-2:]))  # a small call: the one-thread session
+    inner = onnx_embedder.inner
+    alone = np.asarray(await inner.embed(texts[-2:]))  # a small call, no batch running: the batch session
     assert np.abs(alone - onnx[-2:]).max() < 1e-5
+    with inner._lock:  # a batch running: the small call goes to the one-thread session beside it
+        beside = inner.embed_sync(texts[-2:])
+    assert np.abs(beside - onnx[-2:]).max() < 1e-5
 
 
 def test_onnx_runtime_refuses_a_structure_it_does_not_compute(tmp_path: Path) -> None:
