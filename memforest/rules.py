@@ -143,8 +143,17 @@ def cosine(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> float:
     """The cosine similarity of two vectors as the database's ``1 - (a <=> b)`` gives it, for batched
     steps that score vectors in memory: NaN when either vector is zero (PostgreSQL sorts a NaN
     distance last; ``is_near_duplicate`` rejects a NaN similarity)."""
-    na = float(np.dot(a, a))
-    nb = float(np.dot(b, b))
+    return cosine_sq(a, squared_norm(a), b, squared_norm(b))
+
+
+def squared_norm(a: np.ndarray[Any, Any]) -> float:
+    """``a . a``, as :func:`cosine` computes it (kept by callers that score one vector many times)."""
+    return float(np.dot(a, a))
+
+
+def cosine_sq(a: np.ndarray[Any, Any], na: float, b: np.ndarray[Any, Any], nb: float) -> float:
+    """:func:`cosine` of ``a`` and ``b`` given their :func:`squared_norm` ``na`` and ``nb`` (the same
+    value, without recomputing the norms)."""
     if na == 0.0 or nb == 0.0:
         return math.nan
     return max(-1.0, min(1.0, float(np.dot(a, b)) / math.sqrt(na * nb)))

@@ -106,8 +106,7 @@ async def _accept(
         content_hash=content_hash, metadata=session.metadata, n_turns=len(session.turns),
     )  # fmt: skip
     await sessions.insert_turns(conn, tenant_id, forest.forest_id, session_id, session.turns, session.time)
-    await cells.insert_cells(conn, tenant_id, forest.forest_id, session_id, _cells(session, cell_turns))
-    stored = await cells.list_cells(conn, tenant_id, session_id)
+    stored = await cells.insert_cells(conn, tenant_id, forest.forest_id, session_id, _cells(session, cell_turns))
     tree = await get_or_create_tree(
         conn, tenant_id, forest.forest_id, TreeKind.SESSION, session.external_id, session.external_id, fanout
     )

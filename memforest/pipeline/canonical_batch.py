@@ -18,6 +18,7 @@ three statements for the whole batch instead of two to four per candidate.
 
 from __future__ import annotations
 
+import heapq
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ import numpy as np
 
 from memforest.domain import Candidate
 from memforest.pipeline.canonical import CanonicalOutcome, SourceRef, clean_surface, pick_near, text_hash
-from memforest.rules import cosine, nearest_first, same_state_value, supersession_slot
+from memforest.rules import cosine_sq, nearest_first, same_state_value, squared_norm, supersession_slot
 from memforest.store import facts_batch
 from memforest.store.sql import Conn, Row
 
@@ -56,6 +57,7 @@ class _New:
     supersedes: int | None = None
     superseded_by: int | None = None
     superseded: int | None = None  # the outcome's link
+    norm: float = 0.0  # squared_norm(emb)
 
     def row(self, sim: float) -> Row:
         """The fact as the lookup would return it (fact_id: a placeholder until ids are allocated)."""
@@ -98,12 +100,15 @@ class _Batch:
             return int(rows[0]["exact_id"])
         if not np.any(emb):
             return None
-        near = [r for r in rows if r["fact_id"] is not None]
         # a stored zero vector has a NaN cosine: PostgreSQL sorts it last, and is_near_duplicate
         # rejects it, as in the one-at-a-time lookup
-        near += [n.row(cosine(n.emb, emb)) for n in self.new]
-        near.sort(key=lambda r: nearest_first(float(r["sim"])))
-        found = pick_near(near[:_NEAREST], cand, self.near_threshold)
+        scored: list[tuple[float, Row | _New]] = [(float(r["sim"]), r) for r in rows if r["fact_id"] is not None]
+        norm = squared_norm(emb)
+        scored += [(cosine_sq(n.emb, n.norm, emb, norm), n) for n in self.new]
+        # the first _NEAREST in a stable sort, stored rows first (nsmallest equals sorted()[:n])
+        top = heapq.nsmallest(_NEAREST, scored, key=lambda s: nearest_first(s[0]))
+        near = [x if isinstance(x, dict) else x.row(sim) for sim, x in top]
+        found = pick_near(near, cand, self.near_threshold)
         if found is None:
             return None
         return self.new[-found - 1] if found < 0 else found
@@ -182,6 +187,7 @@ async def canonicalize_many(
             cand.subject.casefold() if cand.subject else None, cand.attribute.casefold() if cand.attribute else None,
             None if slotted else cand.valid_to, set(source.turn_ids),
         )  # fmt: skip
+        n.norm = squared_norm(emb)
         batch.new.append(n)
         batch.by_hash[n.hash] = n
         decided.append(n)

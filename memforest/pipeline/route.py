@@ -13,7 +13,7 @@ clusters, trees, leaves.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -134,7 +134,7 @@ class Router:
             if link_entities:
                 ents.link(fact, plan)
             cluster = scene.assign(pos, emb, fact.topics, fact.valid_from)
-            plan.append(_Step(_SceneScope(cluster, scene_label(cluster.topic_counts)), fact, emb))
+            plan.append(_Step(_SceneScope(cluster, cluster.topic_counts), fact, emb))
         self.stats.entity_links += ents.links_made
         self.stats.entities_activated += ents.activated
         self.stats.scene_assignments += scene.assignments
@@ -161,8 +161,8 @@ class Router:
         wanted: dict[tuple[TreeKind, str], str] = {}
         for step in plan:
             key = step.scope_key()
-            if key not in self._trees:
-                wanted.setdefault(key, step.label())
+            if key not in self._trees and key not in wanted:
+                wanted[key] = step.label()
         scopes = [
             (kind, key, label, self.settings.fanout_entity if kind is TreeKind.ENTITY else self.settings.fanout_scene)
             for (kind, key), label in wanted.items()
@@ -174,8 +174,15 @@ class Router:
 
 @dataclass(frozen=True, slots=True)
 class _SceneScope:
+    """A scene step's cluster and its topic counts as the step left them (the batch replaces a
+    cluster's counts, never changes them in place), labelled only when its tree is created."""
+
     cluster: Cluster
-    label: str
+    counts: Mapping[str, int]
+
+    @property
+    def label(self) -> str:
+        return scene_label(self.counts)
 
 
 @dataclass(slots=True)

@@ -11,6 +11,7 @@ touched (and spawned) clusters are scored against their centroids in memory.
 
 from __future__ import annotations
 
+import heapq
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,10 +20,18 @@ from typing import Any
 
 import numpy as np
 
-from memforest.rules import SCENE_CANDIDATES, cosine, nearest_first, scene_accepts, scene_score, top_topics
+from memforest.rules import (
+    SCENE_CANDIDATES,
+    cosine_sq,
+    nearest_first,
+    scene_accepts,
+    scene_score,
+    squared_norm,
+    top_topics,
+)
 from memforest.settings import PipelineSettings
 from memforest.store import scenes
-from memforest.store.sql import Conn, Row, as_vector
+from memforest.store.sql import Conn, as_vector
 
 __all__ = ["Cluster", "SceneBatch"]
 
@@ -40,6 +49,7 @@ class Cluster:
     last_time: datetime | None = None
     touched: bool = False
     top: set[str] | None = None  # top_topics(topic_counts), kept until the counts change
+    norm: float | None = None  # squared_norm(centroid), kept until the centroid changes
 
     def top_topics(self) -> set[str]:
         """The cluster's most frequent topics, computed once per change of its counts (every fact
@@ -47,6 +57,12 @@ class Cluster:
         if self.top is None:
             self.top = top_topics(self.topic_counts)
         return self.top
+
+    def cosine(self, emb: np.ndarray[Any, Any], emb_norm: float) -> float:
+        """``rules.cosine(centroid, emb)`` given ``squared_norm(emb)``."""
+        if self.norm is None:
+            self.norm = squared_norm(self.centroid)
+        return cosine_sq(self.centroid, self.norm, emb, emb_norm)
 
 
 @dataclass(slots=True)
@@ -64,23 +80,26 @@ class SceneBatch:
     ) -> None:
         """Load, for each fact (by position) with a non-zero vector, the clusters it could pick."""
         positions = [i for i, e in enumerate(embeddings) if np.any(e)]
-        rows: list[Row] = await scenes.nearest_clusters_many(
+        found = await scenes.nearest_clusters_many(
             conn, tenant_id, forest_id, [embeddings[i] for i in positions], [SCENE_CANDIDATES + i for i in positions]
         )
-        for r in rows:
-            cid = int(r["cluster_id"])
-            if r["centroid"] is not None:
-                counts = {str(k): int(v) for k, v in dict(r["topic_counts"] or {}).items()}
-                self.loaded[cid] = Cluster(cid, as_vector(r["centroid"]), int(r["member_count"]), counts)
-            self.nearest.setdefault(positions[int(r["i"]) - 1], []).append((cid, float(r["sim"])))
+        for j in sorted(found.nearest):  # clusters loaded in order of first appearance, by position then distance
+            ids, sims = found.nearest[j]
+            for cid in ids:
+                if cid not in self.loaded:
+                    r = found.clusters[cid]
+                    counts = {str(k): int(v) for k, v in dict(r["topic_counts"] or {}).items()}
+                    self.loaded[cid] = Cluster(cid, as_vector(r["centroid"]), int(r["member_count"]), counts)
+            self.nearest[positions[j]] = list(zip(ids, sims, strict=True))
 
     def _candidates(self, position: int, emb: np.ndarray[Any, Any]) -> list[tuple[Cluster, float]]:
         """The ``SCENE_CANDIDATES`` clusters nearest to the fact now, nearest first, with their sims."""
         out = [(self.loaded[cid], sim) for cid, sim in self.nearest.get(position, []) if not self.loaded[cid].touched]
         moved = [c for c in self.loaded.values() if c.touched] + self.spawned
-        out += [(c, cosine(c.centroid, emb)) for c in moved]
-        out.sort(key=lambda cs: nearest_first(cs[1]))
-        return out[:SCENE_CANDIDATES]
+        norm = squared_norm(emb)
+        out += [(c, c.cosine(emb, norm)) for c in moved]
+        # the first SCENE_CANDIDATES of a stable sort (nsmallest equals sorted()[:n])
+        return heapq.nsmallest(SCENE_CANDIDATES, out, key=lambda cs: nearest_first(cs[1]))
 
     def assign(self, position: int, emb: np.ndarray[Any, Any], topics: Sequence[str], time: datetime) -> Cluster:
         """Assign the fact at ``position`` (vector ``emb``) to its best cluster, or spawn one; returns it."""
@@ -95,6 +114,7 @@ class SceneBatch:
             centroid = best.centroid * best.member_count + emb
             norm = float(np.linalg.norm(centroid))
             best.centroid = centroid / norm if norm else centroid
+            best.norm = None
             counts = dict(best.topic_counts)
             for t in topics:
                 counts[t] = int(counts.get(t, 0)) + 1

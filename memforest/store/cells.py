@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from memforest.store.sql import Conn, Row, execute, execute_many, fetch_all, scalar
+from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,30 +30,27 @@ async def count_cells(conn: Conn, tenant_id: uuid.UUID, session_id: int) -> int:
     return int(await scalar(conn, _COUNT, {"t": tenant_id, "s": session_id}))
 
 
+# One statement, cells inserted in order (their ids ascend with seq, as one insert per cell gave).
 _INSERT = """
 INSERT INTO cells (tenant_id, forest_id, session_id, seq, turn_from, turn_to, text, t_start, t_end)
-VALUES (:t, :f, :s, :seq, :a, :b, :x, :ts, :te)
+SELECT :t, :f, :s, u.seq, u.a, u.b, u.x, u.ts, u.te FROM unnest(CAST(:seq AS int[]), CAST(:a AS int[]),
+CAST(:b AS int[]), CAST(:x AS text[]), CAST(:ts AS timestamptz[]), CAST(:te AS timestamptz[])) WITH ORDINALITY
+AS u(seq, a, b, x, ts, te, i) ORDER BY u.i
+RETURNING cell_id, seq, text, t_start, t_end
 """
 
 
 async def insert_cells(
     conn: Conn, tenant_id: uuid.UUID, forest_id: int, session_id: int, cells: Sequence[NewCell]
-) -> None:
-    """Store a session's cells."""
-    rows = [
-        {"t": tenant_id, "f": forest_id, "s": session_id, "seq": c.seq, "a": c.turn_from, "b": c.turn_to,
-         "x": c.text, "ts": c.t_start, "te": c.t_end}
-        for c in cells
-    ]  # fmt: skip
-    await execute_many(conn, _INSERT, rows)
-
-
-_LIST = "SELECT cell_id, text, t_start, t_end FROM cells WHERE tenant_id = :t AND session_id = :s ORDER BY seq"
-
-
-async def list_cells(conn: Conn, tenant_id: uuid.UUID, session_id: int) -> list[Row]:
-    """A session's cells in order (cell_id, text, t_start, t_end)."""
-    return await fetch_all(conn, _LIST, {"t": tenant_id, "s": session_id})
+) -> list[Row]:
+    """Store a session's cells; returns the stored cells in ``seq`` order (cell_id, seq, text,
+    t_start, t_end)."""
+    params = {
+        "t": tenant_id, "f": forest_id, "s": session_id, "seq": [c.seq for c in cells],
+        "a": [c.turn_from for c in cells], "b": [c.turn_to for c in cells], "x": [c.text for c in cells],
+        "ts": [c.t_start for c in cells], "te": [c.t_end for c in cells],
+    }  # fmt: skip
+    return sorted(await fetch_all(conn, _INSERT, params), key=lambda r: int(r["seq"]))
 
 
 _RECORD_ERRORS = """

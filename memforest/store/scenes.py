@@ -59,21 +59,36 @@ async def spawn(
 # vector i of ``:v`` (1-based)
 _SLICE = "(CAST(:v AS vector[]))[{i}]"
 
+# Per vector i: its nearest clusters' ids and cosine sims in distance order, as arrays (one row per
+# vector, not per cluster); then one row per cluster named (i = 0) with its state.
 _NEAREST_MANY = f"""
 WITH q AS MATERIALIZED (  -- each vector sliced and cast once, not once per cluster it is compared with
     SELECT g.i, {_SLICE.format(i="g.i")} AS e, (CAST(:lim AS int[]))[g.i] AS lim FROM generate_series(1, :n) AS g(i)
+),
+k AS MATERIALIZED (
+    SELECT q.i, k.cluster_id, k.sim, k.d FROM q
+    CROSS JOIN LATERAL (
+        SELECT cluster_id, 1 - (centroid <=> q.e) AS sim, centroid <=> q.e AS d FROM scene_clusters
+        WHERE tenant_id = :t AND forest_id = :f AND merged_into IS NULL ORDER BY centroid <=> q.e LIMIT q.lim
+    ) k
 )
-SELECT q.i, k.cluster_id, k.sim,
-CASE WHEN row_number() OVER (PARTITION BY k.cluster_id ORDER BY q.i) = 1 THEN k.member_count END AS member_count,
-CASE WHEN row_number() OVER (PARTITION BY k.cluster_id ORDER BY q.i) = 1 THEN k.topic_counts END AS topic_counts,
-CASE WHEN row_number() OVER (PARTITION BY k.cluster_id ORDER BY q.i) = 1 THEN k.centroid END AS centroid
-FROM q
-CROSS JOIN LATERAL (
-    SELECT cluster_id, member_count, topic_counts, centroid, 1 - (centroid <=> q.e) AS sim FROM scene_clusters
-    WHERE tenant_id = :t AND forest_id = :f AND merged_into IS NULL ORDER BY centroid <=> q.e LIMIT q.lim
-) k
-ORDER BY q.i, k.centroid <=> q.e
+SELECT k.i, array_agg(k.cluster_id ORDER BY k.d) AS ids, array_agg(k.sim ORDER BY k.d) AS sims,
+CAST(NULL AS int) AS member_count, CAST(NULL AS jsonb) AS topic_counts, CAST(NULL AS vector) AS centroid
+FROM k GROUP BY k.i
+UNION ALL
+SELECT 0, ARRAY[c.cluster_id], NULL, c.member_count, c.topic_counts, c.centroid FROM scene_clusters c
+WHERE c.tenant_id = :t AND c.cluster_id IN (SELECT cluster_id FROM k)
 """
+
+
+@dataclass(frozen=True, slots=True)
+class NearestClusters:
+    """What :func:`nearest_clusters_many` read: per vector (0-based) its nearest clusters' ids and
+    cosine sims in distance order, and each of those clusters' row (member_count, topic_counts,
+    centroid) by id."""
+
+    nearest: dict[int, tuple[list[int], list[float]]]
+    clusters: dict[int, Row]
 
 
 async def nearest_clusters_many(
@@ -82,14 +97,19 @@ async def nearest_clusters_many(
     forest_id: int,
     embeddings: Sequence[np.ndarray[Any, Any]],
     limits: Sequence[int],
-) -> list[Row]:
-    """For each embedding ``i`` (1-based) its ``limits[i - 1]`` live clusters nearest by centroid, in
-    one statement: rows (i, cluster_id, cosine ``sim``) in distance order per ``i``; member_count,
-    topic_counts and centroid only on a cluster's first row (None on its later ones)."""
+) -> NearestClusters:
+    """For each embedding its ``limits[i]`` live clusters nearest by centroid, with their state, in
+    one statement."""
+    out = NearestClusters({}, {})
     if not embeddings:
-        return []
+        return out
     params = {"t": tenant_id, "f": forest_id, "v": vector_array(embeddings), "n": len(embeddings), "lim": list(limits)}
-    return await fetch_all(conn, _NEAREST_MANY, params)
+    for r in await fetch_all(conn, _NEAREST_MANY, params):
+        if int(r["i"]) == 0:
+            out.clusters[int(r["ids"][0])] = r
+        else:
+            out.nearest[int(r["i"]) - 1] = ([int(c) for c in r["ids"]], [float(x) for x in r["sims"]])
+    return out
 
 
 @dataclass(frozen=True, slots=True)

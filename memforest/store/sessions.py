@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from memforest.domain import TurnInput
-from memforest.store.sql import Conn, Row, execute_many, fetch_all, fetch_one, scalar
+from memforest.store.sql import Conn, Row, execute, fetch_all, fetch_one, scalar
 
 _FIND_BY_EXTERNAL_ID = """
 SELECT session_id, content_hash, n_turns FROM sessions
@@ -45,9 +45,12 @@ async def insert_session(
     return int(await scalar(conn, _INSERT_SESSION, params))
 
 
-_INSERT_TURN = """
+# One statement, turns inserted in order (their ids ascend with seq, as one insert per turn gave).
+_INSERT_TURNS = """
 INSERT INTO turns (tenant_id, forest_id, session_id, seq, external_id, speaker, role, text, time)
-VALUES (:t, :f, :s, :seq, :e, :sp, :r, :x, :ts)
+SELECT :t, :f, :s, u.i - 1, u.e, u.sp, u.r, u.x, u.ts FROM unnest(CAST(:e AS text[]), CAST(:sp AS text[]),
+CAST(:r AS text[]), CAST(:x AS text[]), CAST(:ts AS timestamptz[])) WITH ORDINALITY AS u(e, sp, r, x, ts, i)
+ORDER BY u.i
 """
 
 
@@ -60,12 +63,12 @@ async def insert_turns(
     session_time: datetime,
 ) -> None:
     """Store a session's turns in order (seq = position); a turn without a time takes the session's."""
-    rows = [
-        {"t": tenant_id, "f": forest_id, "s": session_id, "seq": i, "e": turn.external_id, "sp": turn.speaker,
-         "r": turn.role, "x": turn.text, "ts": turn.time or session_time}
-        for i, turn in enumerate(turns)
-    ]  # fmt: skip
-    await execute_many(conn, _INSERT_TURN, rows)
+    params = {
+        "t": tenant_id, "f": forest_id, "s": session_id, "e": [turn.external_id for turn in turns],
+        "sp": [turn.speaker for turn in turns], "r": [turn.role for turn in turns], "x": [turn.text for turn in turns],
+        "ts": [turn.time or session_time for turn in turns],
+    }  # fmt: skip
+    await execute(conn, _INSERT_TURNS, params)
 
 
 # One row per turn of the session (a session without turns: one row of NULLs after the session's

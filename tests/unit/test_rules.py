@@ -135,3 +135,27 @@ def test_a_clusters_cached_top_topics_follow_its_counts() -> None:
         assert batch.assign(position, np.array([1.0, 0.0], dtype=np.float32), ["z"], now) is cluster
     assert cluster.topic_counts["z"] == 2
     assert cluster.top_topics() == rules.top_topics(cluster.topic_counts) == set("abcdefgz")
+
+
+def test_cosine_with_kept_norms_is_cosine_to_the_bit() -> None:
+    """Batched steps keep each vector's squared norm: the similarity they get is exactly
+    ``rules.cosine`` (the same floating-point operations), NaN for a zero vector included."""
+    rng = np.random.default_rng(7)
+    vectors = [rng.standard_normal(384).astype(np.float32) for _ in range(20)] + [np.zeros(384, dtype=np.float32)]
+    for a in vectors:
+        for b in vectors:
+            want = rules.cosine(a, b)
+            got = rules.cosine_sq(a, rules.squared_norm(a), b, rules.squared_norm(b))
+            assert (np.isnan(want) and np.isnan(got)) or got == want
+
+
+def test_a_moved_clusters_kept_norm_follows_its_centroid() -> None:
+    """A cluster a fact joins gets a new centroid: the next fact is scored against the new one."""
+    cluster = Cluster(1, np.array([1.0, 0.0], dtype=np.float32), 1, {"a": 1})
+    batch = SceneBatch(PipelineSettings(scene_assign_threshold=0.0), loaded={1: cluster})
+    batch.nearest = {0: [(1, 1.0)]}
+    now = datetime(2024, 1, 1, tzinfo=UTC)
+    fact = np.array([0.0, 1.0], dtype=np.float32)
+    assert batch.assign(0, fact, ["a"], now) is cluster
+    (scored, sim), *_ = batch._candidates(1, fact)
+    assert scored is cluster and sim == rules.cosine(cluster.centroid, fact)
