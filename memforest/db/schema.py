@@ -129,6 +129,8 @@ turns = Table(
     UniqueConstraint("tenant_id", "session_id", "seq", name="uq_turns_seq"),
     _fk(["session_id"], "sessions", ["session_id"], "fk_turns_session"),
     Index("ix_turns_forest", "tenant_id", "forest_id", "session_id", "seq"),
+    # the forest's latest user-role turn in one probe (migration 0027, ADR 0050)
+    Index("ix_turns_forest_user", "tenant_id", "forest_id", "turn_id", postgresql_where=text("role = 'user'")),
 )
 
 cells = Table(
@@ -188,6 +190,8 @@ facts = Table(
     # every supersession, an index there would make those updates non-HOT): migration 0019, ADR 0028
     Index("ix_facts_supersedes", "tenant_id", "supersedes", postgresql_where=text("supersedes IS NOT NULL")),
     Index("ix_facts_forest_time", "tenant_id", "forest_id", "valid_from"),
+    # a forest's newest facts without walking the tenant's other forests (migration 0027, ADR 0050)
+    Index("ix_facts_forest_id", "tenant_id", "forest_id", "fact_id"),
     # a slot's facts in time order: a new fact's neighbours in its slot are one probe (migration 0015)
     Index(
         "ix_facts_slot",
