@@ -25,10 +25,14 @@ import re
 
 from memforest.text.lexicon import ADVERBS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST
 from memforest.text.mood import mood_near
+from memforest.text.state_values import clean_cap
 from memforest.text.state_words import KIN
 from memforest.text.topics import singular
 
-__all__ = ["find_change", "find_named_change", "leading_subject", "slot_key", "subject_key"]
+__all__ = ["VERB_CLASSES", "find_change", "find_named_change", "leading_subject", "slot_key", "subject_key"]
+
+# the slots of a change whose sentence names no kind: the class of its verb
+VERB_CLASSES = ("membership", "possession", "patronage", "change")
 
 _NAME = r"[A-Z][\w-]*"
 # a person: "Ana", "Ana's sister", "Ana's sister Mia" (optionally "and others": the speaker's "we")
@@ -45,15 +49,49 @@ _PREV = rf"(?P<prev>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
 _ART = r"(?:(?:a|an|the|some)\s+)?"
 _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|first)\s+)*"
 _NOUN = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)"
-_ADV = r"(?:(?:just|finally|recently|now|officially|also|already|actually)\s+)*"
+_NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
+# auxiliaries and adverbs between a subject and its verb ("has just", "finally", "eventually")
+_ADVERBS = r"(?:(?:(?i:just|finally|recently|now|officially|also|already|actually|eventually)|[a-z]+ly)\s+)*+"
+_ADV = rf"{_ADVERBS}(?:(?:has|have|had)\s+{_ADVERBS})?"
+# where a clause's verb may stand: after its subject, or first in its clause with the subject left
+# out, as people write of themselves ("Joined X last week", "quit A and joined B")
+_LEAD = rf"(?:{_SUBJ}\s+|^|(?<=[.!?;:,]\s)|(?<=\band\s)|(?<=\bthen\s))"
 _NOW = r"(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|for\s+now))?"
+
+# what may follow a noun phrase: punctuation, the end, a preposition, conjunction or time word
+_BOUNDARY = (
+    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|but|from|in|at|for|on|with|since|because|so|that|which|who|to|now|again|"
+    r"last|this|yesterday|today|after|before|when|these|every)\b)"
+)
+# the kind a value is named as: a noun right after it ("a Solano e-bike", "a Norrland 7 phone"),
+# an appositive after it ("Marlow Paddlers, a rowing club") or its owner's use of it ("X as my
+# accountant"; "as a designer" is the subject's role, not the value's kind); a run of whitespace
+# is tried from its first character only (linear on long runs)
+_KIND_AFTER = (
+    re.compile(rf"(?<!\s)\s+{_NOUN}{_BOUNDARY}"),
+    re.compile(rf",\s+(?:an?|the|{_NAME}'s|his|her|their)\s+{_ADJ}{_NOUN3}(?=\s*(?:[.,;:!?)]|$))"),
+    re.compile(rf"(?<!\s)\s+(?:as|for)\s+(?:{_NAME}'s|his|her|their)\s+{_ADJ}{_NOUN}{_BOUNDARY}"),
+)
+# a value right after a verb of ending is no state ("sold my X", "stopped going to X")
+_ENDED = re.compile(
+    r"\b(?i:sold|quit|left|ditched|dropped|gave\s+up\s+on|got\s+rid\s+of|rehomed|cancell?ed(?:\s+with)?|"
+    r"stopped\s+(?:going\s+to|seeing|using)|lost|returned|scrapped|crashed|wrote\s+off|broke)\s+"
+    r"(?:(?:\w+'s|his|her|their|the|an?|old)\s+){0,2}$"
+)
+# a switch whose kind is named in the plural or with its owner ("switched dentists", "changed my bank")
+_SWITCHED_KIND = re.compile(
+    rf"\b(?i:switched|changed|swapped)\s+(?:(?:{_NAME}'s|his|her|their)\s+(?P<noun>[a-z][a-z-]*)|"
+    rf"(?P<plural>[a-z][a-z-]*s))\b(?!\s+(?:to|from|for|over)\b)"
+)
 
 # words a noun phrase of a state never is (or ends with)
 _NOT_NOUN = frozenset(
     str.split(
         """is was are were be been being has have had do does did now these those this that the a an and or but
         to of in on at for with from by as so then than when while days day week weeks month months year years
-        time name one thing things way lot bit life turn job"""
+        time name one thing things way lot bit life turn job last next ago yesterday today tonight tomorrow morning
+        evening night again instead too yet still every each all some any here there home after before about into
+        over under through during without within around since until across behind near off out up down back"""
     )
 )
 _PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancee"})
@@ -101,7 +139,7 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"{_SUBJ}\s+{_ADV}(?:joined|joins|signed\s+up\s+(?:with|for|at)|enrolled\s+(?:in|at|with)|"
+            rf"{_LEAD}{_ADV}(?i:joined|joins|signed\s+up\s+(?:with|for|at)|enrolled\s+(?:in|at|with)|"
             rf"became\s+a\s+member\s+of)\s+(?:the\s+)?{_VALUE}"
         ),
         "membership",
@@ -112,21 +150,21 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"{_SUBJ}\s+{_ADV}(?:bought|buys|got|gets|picked\s+up|purchased|ordered)\s+(?:{_OWNER}\s+|themself\s+)?"
+            rf"{_LEAD}{_ADV}(?i:bought|buys|got|gets|picked\s+up|purchased|ordered)\s+(?:{_OWNER}\s+|themself\s+)?"
             rf"{_ART}(?:(?:new|used|second-hand|secondhand|refurbished|brand\s+new)\s+)?{_VALUE}"
         ),
         "possession",
     ),
     (
         re.compile(
-            rf"{_SUBJ}\s+{_ADV}(?:started|began|has\s+started|has\s+been|is|am|are)\s+(?:going\s+to|seeing|using|"
+            rf"{_LEAD}{_ADV}(?i:started|began|has\s+started|has\s+been|is|am|are)\s+{_ADVERBS}(?:going\s+to|seeing|using|"
             rf"attending|visiting|with|at)\s+(?:the\s+)?{_VALUE}"
         ),
         "patronage",
     ),
     (
         re.compile(
-            rf"{_SUBJ}\s+{_ADV}(?:signed\s+(?:up\s+)?with|registered\s+(?:with|at)|goes\s+to|go\s+to|sees|uses|"
+            rf"{_LEAD}{_ADV}(?i:signed\s+(?:up\s+)?with|registered\s+(?:with|at)|goes\s+to|go\s+to|sees|uses|"
             rf"banks\s+with|shops\s+at)\s+(?:the\s+)?{_VALUE}(?=\s+(?:now|these\s+days|nowadays|instead))"
         ),
         "patronage",
@@ -147,19 +185,53 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         "patronage",
     ),
     (
+        # a present-state marker before the verb: "I now get my coffee at X", "these days I train with X"
         re.compile(
-            rf"{_SUBJ}\s+{_ADV}(?:switched|changed|moved|transferred|upgraded|went\s+over)\s+(?:over\s+)?to\s+"
+            rf"{_LEAD}(?:now|currently|nowadays|these\s+days)\s+(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+)"
+            rf"{{1,5}}?(?:at|with|to|from)\s+(?:the\s+)?{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (
+        # starting an activity with or at someone: "started piano lessons with X", "became a regular at X"
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:started|began|took\s+up|became\s+a\s+regular|is\s+a\s+regular)\s+"
+            rf"(?:[a-z][\w-]*\s+){{0,3}}?(?:at|with)\s+(?:the\s+)?{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:switched|changed|moved|transferred|upgraded|went\s+over|made\s+the\s+(?:switch|move|jump))\s+(?:over\s+|across\s+)?to\s+"
             rf"(?:the\s+|an?\s+)?{_VALUE}"
         ),
         "change",
     ),
+    # statements by consequence: a place the subject goes to by habit ("my usual trim at X") and a
+    # thing named as the subject's own ("spilled tea on my X"): the first mention is the start
+    (
+        re.compile(
+            rf"{_OWNER}\s+(?:usual|regular|weekly|daily|monthly)\s+(?:[\w-]+\s+){{0,3}}?(?:at|with|from|in)\s+"
+            rf"(?:the\s+)?{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (
+        re.compile(rf"(?<=\s){_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_VALUE}(?!'s|[\w'])"),
+        "possession",
+    ),
 )
 # a sentence that opens with a person and a finite verb ("Mia moved", "Ana's sister Mia just joined")
 _LEAD_RE = re.compile(
-    rf"^{_SUBJ}\s+{_ADV}(?:is|was|has|had|got|left|quit|bought|took|found|went|sold|[a-z]+ed|[a-z]+s)\b"
+    rf"{_SUBJ}\s+{_ADV}(?:is|was|has|had|got|left|quit|bought|took|found|went|sold|[a-z]+ed|[a-z]+s)\b"
 )
+# where a clause begins (a run of whitespace is tried from its first character only)
+_CLAUSE_START = re.compile(r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+")
 _ADVERB = re.compile(rf"(?:{ADVERBS}|just|finally|so|then|anyway|today|yesterday)")
-_SUBJECT_RE = re.compile(rf"(?<![\w'])(?P<subj>{_PERSON})(?=\s+[a-z])")
+# a person as the subject of a verb, or named before an appositive ("Priya, my flatmate, switched")
+_SUBJECT_RE = re.compile(
+    rf"(?<![\w'])(?P<subj>{_PERSON})(?=\s+[a-z]|,\s+(?:{_NAME}'s|the|an?|his|her|their)\s[^,]{{1,40}},\s+[a-z])"
+)
 _RELATION = re.compile(rf"^(?P<owner>{_NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{_NAME}))?$")
 
 
@@ -183,10 +255,14 @@ def subject_key(person: str) -> str:
     return m["name"] or f"{m['owner']}'s {m['kin'].lower()}"
 
 
-def leading_subject(text: str) -> str | None:
-    """The person a sentence opens with as the subject of its verb (see :func:`subject_key`), or
-    None; an opening word that is an ordinary word (an adverb, a verb, a gerund) names no one."""
-    m = _LEAD_RE.match(text)
+def leading_subject(text: str, at: int = 0) -> str | None:
+    """The person the clause holding position ``at`` opens with as the subject of its verb (see
+    :func:`subject_key`), or None: "After Rex died, Tom got a pup named Pip" is Tom's, at Pip. An
+    opening word that is an ordinary word (an adverb, a verb, a gerund) names no one."""
+    start = 0
+    for clause in _CLAUSE_START.finditer(text, 0, at):
+        start = clause.end()
+    m = _LEAD_RE.match(text, start)
     return subject_key(m["subj"]) if m is not None and _names_someone(m["subj"]) else None
 
 
@@ -210,26 +286,32 @@ def _noun(raw: str) -> str | None:
 
 
 def _value(raw: str) -> str | None:
-    value = raw.strip().rstrip(".'")
+    """A value read whole, up to a date in it ("X on Saturday 6 May" is X); None for a pronoun or
+    a determiner."""
+    words = raw.split()
+    dated = (i for i, w in enumerate(words) if i and words[i - 1] in ("on", "in") and clean_cap(w) is None)
+    cut = next(dated, len(words))
+    value = " ".join(words[:cut]).strip().rstrip(".'")
     value = re.sub(r"\s+(?:and|of|on|&|de|du|la|le|the|up|in|for|at|by)$", "", value)
     words = value.split()
-    if not words or words[0].lower() in {"i", "a", "an", "my", "it", "this", "that"}:
-        return None
+    if not words or words[0].lower() in {"i", "a", "an", "my", "it", "this", "that"} or words[-1].endswith("'s"):
+        return None  # "gets Mia's coffee at X": a possessor is no value
     return None if words[0].lower() == "the" and len(words) == 1 else value
 
 
-def _subject(text: str, m: re.Match[str], speaker: str) -> str:
+def _subject(text: str, m: re.Match[str], speaker: str) -> str | None:
     """The owner of the noun when the match has one, else the first person the sentence names
-    before the value, else the speaker."""
+    before the value, else the speaker; None when the owner is a pronoun and the sentence names
+    no one before it ("She spilled tea on her X": whose, the sentence does not say)."""
     found = m.groupdict()
     if found.get("owner"):
         return subject_key(found["owner"])
-    if found.get("subj"):
+    if found.get("subj") and _names_someone(found["subj"]):
         return subject_key(found["subj"])
     for first in _SUBJECT_RE.finditer(text, 0, m.start("v")):
         if _names_someone(first["subj"]):
             return subject_key(first["subj"])
-    return speaker
+    return None if found.get("pron") else speaker
 
 
 def _stated(text: str, m: re.Match[str]) -> bool:
@@ -237,25 +319,49 @@ def _stated(text: str, m: re.Match[str]) -> bool:
     return not text.rstrip().endswith("?") and mood_near(text, m.start("v")) is None
 
 
-def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
-    """(subject, slot, value) when ``text`` states that a person's current <noun> is a value and
-    names the noun; None otherwise (see the module doc)."""
-    for regex in _NAMED:
-        for m in regex.finditer(text):
-            noun, value = _noun(m["noun"]), _value(m["v"])
-            if noun and value and _stated(text, m):
-                return _subject(text, m, speaker), noun, value
+def _kind_noun(raw: str) -> str | None:
+    """A noun phrase that may name a kind of thing: no verb or function word in it, no adverb,
+    participle or gerund at its end."""
+    noun = _noun(raw)
+    if noun is None or noun.endswith(("ly", "ed", "ing")) or any(w in _NOT_NOUN for w in noun.split("_")):
+        return None  # a clause ("the first session was great"), not a noun phrase
+    return noun
+
+
+def _kind_after(text: str, end: int) -> str | None:
+    """The kind of thing a value ending at ``end`` is named as, right after it or in an appositive."""
+    for regex in _KIND_AFTER:
+        m = regex.match(text, end)
+        if m is not None:
+            return _kind_noun(m["noun"])
     return None
 
 
+def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
+    """(subject, slot, value) when ``text`` states that a person's current <noun> is a value and
+    names the noun, next to the value or as the kind the sentence says was switched ("switched
+    dentists, I go to X now"); None otherwise (see the module doc)."""
+    for regex in _NAMED:
+        for m in regex.finditer(text):
+            noun, value = _noun(m["noun"]), _value(m["v"])
+            subject = _subject(text, m, speaker)
+            if noun and value and subject and _stated(text, m):
+                return subject, noun, value
+    switched = _SWITCHED_KIND.search(text)
+    noun = _kind_noun(switched["noun"] or switched["plural"]) if switched is not None else None
+    change = find_change(text, speaker) if noun else None
+    return (change[0], str(noun), change[2]) if change is not None else None
+
+
 def find_change(text: str, speaker: str) -> tuple[str, str, str] | None:
-    """(subject, class, value) when ``text`` states a change of state by a general verb of joining,
-    acquiring, starting to go to, or switching from one value to another; None otherwise."""
+    """(subject, slot, value) when ``text`` states a change of state by a general verb of joining,
+    acquiring, starting to go to, or switching from one value to another, or by a consequence of
+    a state (a habit, a thing named as one's own); the slot is the kind the value is named as
+    ("bought a Solano e-bike": e-bike), else the verb's class. None otherwise."""
     for regex, kind in _GENERIC:
-        m = regex.search(text)
-        if m is None:
-            continue
-        value = _value(m["v"])
-        if value and _stated(text, m):
-            return _subject(text, m, speaker), kind, value
+        for m in regex.finditer(text):
+            value, subject = _value(m["v"]), _subject(text, m, speaker)
+            ended = _ENDED.search(text, max(0, m.start("v") - 60), m.start("v")) is not None
+            if value and subject and not ended and _stated(text, m) and not _KIN_RE.match(value.split()[0]):
+                return subject, _kind_after(text, m.end("v")) or kind, value
     return None

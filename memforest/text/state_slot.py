@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memforest.attributes import named_attribute
+from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
-from memforest.text.changes import find_change, find_named_change, leading_subject
+from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject
 from memforest.text.mood import mood_near
 from memforest.text.slots import find_slot
+from memforest.text.state_values import thing_kind
 from memforest.text.state_words import ANIMALS, JOB_CUES
 from memforest.text.states import find_state
 
@@ -27,12 +28,16 @@ Slot = tuple[str, str, str]
 # the general verb's class is the truer kind
 _LOOSE = frozenset({"employer", "hobby"})
 _JOINING = frozenset({"membership", "change"})
+# named attributes whose cue readers also read a switch between values of another kind
+_SWITCHABLE = _LOOSE | {"residence"}
 # a breed word read whole (possessive) and only from a word's start: linear on long runs
 _ANIMAL = re.compile(rf"(?<!\w)(?:\w++\s+)?(?:{ANIMALS})", re.IGNORECASE)
 _EMPLOYMENT = re.compile(
-    rf"\b(?:{JOB_CUES}|work\w*|employ\w*|hired|career)\b|\bas\s+an?\s+(?!member|guest|volunteer|customer|patient)\w+",
+    rf"\b(?:{JOB_CUES}|work\w*|employ\w*|hired|career|notice|resign\w*)\b|\bas\s+an?\s+(?!member|guest|volunteer|customer|patient)\w+",
     re.IGNORECASE,
 )
+# a switch that names the value it replaced ("from A to B")
+_FROM_TO = re.compile(r"\bfrom\s+(?:the\s+)?[A-Z][^,.;:!?]{0,60}?\s+to\s+(?:the\s+)?[A-Z]")
 _TITLE = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "st"})
 
 
@@ -48,6 +53,17 @@ def _named(slot: Slot) -> Slot:
     subject, noun, value = slot
     attribute = named_attribute(noun) or ("pet" if _ANIMAL.fullmatch(noun.replace("_", " ")) else None)
     return subject, attribute or noun, value
+
+
+def _typed(slot: Slot) -> Slot:
+    """A thing filed under a verb's class whose value is a known kind of thing (a car make and
+    model, a device) files under that kind: "spilled tea on my MacBook Air" is a device."""
+    subject, label, value = slot
+    if label in VERB_CLASSES:
+        kind = thing_kind(value)
+        if kind is not None:
+            return subject, kind, value
+    return _named(slot)
 
 
 def _names(text: str, name: str) -> bool:
@@ -66,14 +82,24 @@ def state_slot(text: str, kind: FactKind, speaker: str, participants: Sequence[s
         return _named(named)
     state = find_state(text, speaker, participants)
     state = state if state is not None and _stated(text, state) else None
-    lead = leading_subject(text)
+    lead = leading_subject(text, max(text.find(state[2]), 0)) if state is not None else None
     if state is not None and lead not in (None, state[2]) and state[0] == speaker and not _names(text, speaker):
         state = (str(lead), state[1], state[2])  # "Mia moved to Oslo", said by Ana, is Mia's home
     if state is not None and (state[0].casefold() == state[2].casefold() or state[2].casefold() in _TITLE):
         state = None  # a person is no state of their own; a title alone is no value
     change = find_change(text, speaker)
+    change = _typed(change) if change is not None else None
     if state is None:
         return change
+    if change is not None and change[1] == "change" and state[1] in _SWITCHABLE and _FROM_TO.search(text):
+        return change  # "moved over from A to B": of A's kind, which the read path knows, not surely a home
+    if (
+        change is not None
+        and change[1] not in VERB_CLASSES
+        and change[1] not in STATE_ATTRIBUTES
+        and state[1] in _LOOSE
+    ):
+        return change  # "joined Marlow Paddlers, a rowing club": the kind it names, not a hobby
     if change is not None and change[1] in _JOINING and state[1] in _LOOSE and not _EMPLOYMENT.search(text):
         return change
     return state

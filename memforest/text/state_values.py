@@ -16,6 +16,7 @@ __all__ = [
     "hobby_value",
     "job_value",
     "pet_value",
+    "thing_kind",
     "vehicle_value",
 ]
 
@@ -101,7 +102,7 @@ _MODEL = (
 _VEHICLE_RE = re.compile(
     rf"\b(?P<v>(?:{CAR_MAKES}){_MODEL})(?![\w-])"
     rf"|\b(?:an?|the|my|our|his|her|their|\w+'s)\s+(?:(?:new|old|used|little|trusty|second-hand|"
-    rf"secondhand|electric|red|blue|black|white|silver|grey|gray|green)\s+)?(?P<m>(?:{CAR_MODELS}))(?![\w-])"
+    rf"secondhand|electric|red|blue|black|white|silver|grey|gray|green)\s+)?(?P<m>(?:{CAR_MODELS}))(?![\w-]|\s+[A-Z])"
 )
 # a make right after "at / for / with / joined" names a company, not a car ("a job at Tesla")
 _EMPLOYER_BEFORE = re.compile(r"\b(?:at|for|with|joined|joining|by)\s+$")
@@ -130,6 +131,14 @@ def vehicle_value(text: str, _m: re.Match[str]) -> str | None:
 def device_value(text: str, _m: re.Match[str]) -> str | None:
     """The phone, laptop or similar device the sentence says the subject has (not one replaced)."""
     return _last_kept(_DEVICE_RE, text)
+
+
+def thing_kind(value: str) -> str | None:
+    """``vehicle`` or ``device`` when ``value`` is, whole, a car's make and model or a device's name."""
+    for kind, regex in (("vehicle", _VEHICLE_RE), ("device", _DEVICE_RE)):
+        if regex.fullmatch(value):
+            return kind
+    return None
 
 
 _ANIMALS = r"(?i:" + ANIMALS + r")"
