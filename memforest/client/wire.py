@@ -42,6 +42,8 @@ class QueryOptions(TypedDict, total=False):
     include_superseded: bool
     token_budget: int | None
     source_filter: Mapping[str, Any] | None  # the ``filter`` object: metadata, session_ids, speakers
+    speaker: str | None  # who asks: whom the question's "I" and "my" name
+    now: datetime | None  # when the question is asked: "two years ago" counts back from it
 
 
 def query_body(query: str, **options: Unpack[QueryOptions]) -> dict[str, Any]:
@@ -53,7 +55,7 @@ def query_body(query: str, **options: Unpack[QueryOptions]) -> dict[str, Any]:
         "include_superseded": options.get("include_superseded", False),
     }
     as_of, time_from, time_to = options.get("as_of"), options.get("time_from"), options.get("time_to")
-    scope, source_filter = options.get("scope"), options.get("source_filter")
+    scope, source_filter, now = options.get("scope"), options.get("source_filter"), options.get("now")
     optional = {
         "top_k": options.get("top_k"),
         "as_of": as_of.isoformat() if as_of else None,
@@ -62,6 +64,8 @@ def query_body(query: str, **options: Unpack[QueryOptions]) -> dict[str, Any]:
         "scope": list(scope) if scope is not None else None,
         "token_budget": options.get("token_budget"),
         "filter": dict(source_filter) if source_filter is not None else None,
+        "speaker": options.get("speaker"),
+        "now": now.isoformat() if now else None,
     }
     body.update({k: v for k, v in optional.items() if v is not None})
     return body

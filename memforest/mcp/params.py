@@ -21,10 +21,12 @@ __all__ = [
     "Metadata",
     "Mode",
     "NodeId",
+    "Now",
     "Query",
     "SessionId",
     "SessionIdRequired",
     "SessionIds",
+    "Speaker",
     "Speakers",
     "Text",
     "Time",
@@ -59,6 +61,20 @@ Metadata = Annotated[
 ]
 SessionIds = Annotated[list[str] | None, Field(description="Only evidence from these sessions (their ids).")]
 Speakers = Annotated[list[str] | None, Field(description="Only evidence said by these speakers.")]
+Speaker = Annotated[
+    str | None,
+    Field(
+        description='Who asks: whom "I", "me" and "my" in the question name (1-200 characters; default: the '
+        "forest's user-role speaker)."
+    ),
+]
+Now = Annotated[
+    str | None,
+    Field(
+        description='When the question is asked: "two years ago" and "last spring" count back from it (ISO 8601 '
+        "or a readable date; naive = UTC; default now)."
+    ),
+]
 Turns = Annotated[
     list[dict[str, Any]] | None,
     Field(

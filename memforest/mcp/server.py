@@ -184,28 +184,38 @@ def build_server(
         metadata: p.Metadata = None,
         session_ids: p.SessionIds = None,
         speakers: p.Speakers = None,
+        speaker: p.Speaker = None,
+        now: p.Now = None,
     ) -> CallToolResult:
         """Recall evidence for a question: items with text, time, validity, score, provenance and
         fact_id (for update_memory, delete_memory, memory_history), best first. The filters are ANDed;
-        a fact matches when one of its sources does."""
+        a fact matches when one of its sources does. `speaker` and `now`: who asks and when."""
         return await call(
             ctx, "read",
             lambda c: tools.search_memory(
                 c.services, c.tenant_id, c.forest(forest), query, top_k=top_k, as_of=as_of, mode=mode,
-                metadata=metadata, session_ids=session_ids, speakers=speakers,
+                metadata=metadata, session_ids=session_ids, speakers=speakers, speaker=speaker, now=now,
             ),
         )  # fmt: skip
 
     @server.tool(annotations=read_only)
     async def get_context(
-        ctx: Ctx, query: p.Query, forest: p.Forest = None, token_budget: p.TokenBudget = None, top_k: p.TopK = None
+        ctx: Ctx,
+        query: p.Query,
+        forest: p.Forest = None,
+        token_budget: p.TokenBudget = None,
+        top_k: p.TopK = None,
+        speaker: p.Speaker = None,
+        now: p.Now = None,
     ) -> CallToolResult:
         """One ready-to-paste text block of memories for a question: one line per item,
-        `[time] text <session turn-ids>`, oldest first, within `token_budget`."""
+        `[time] text <session turn-ids>`, oldest first, within `token_budget`. `speaker` and `now`:
+        who asks and when."""
         return await call(
             ctx, "read",
             lambda c: tools.get_context(
-                c.services, c.tenant_id, c.forest(forest), query, token_budget=token_budget, top_k=top_k
+                c.services, c.tenant_id, c.forest(forest), query, token_budget=token_budget, top_k=top_k,
+                speaker=speaker, now=now,
             ),
             text_key="context",
         )  # fmt: skip

@@ -109,8 +109,11 @@ async def search_memory(
     metadata: dict[str, Any] | None = None,
     session_ids: list[str] | None = None,
     speakers: list[str] | None = None,
+    speaker: str | None = None,
+    now: str | None = None,
 ) -> dict[str, Any]:
-    """Evidence items, best first, in the API's item JSON; the filters as in POST .../query."""
+    """Evidence items, best first, in the API's item JSON; the filters, ``speaker`` and ``now`` as
+    in POST .../query."""
     try:
         flt = QueryFilter(metadata=metadata, session_ids=session_ids, speakers=speakers)
     except ValidationError as exc:
@@ -122,6 +125,7 @@ async def search_memory(
         top_k=top_k,
         as_of=parse_time(as_of, "as_of") if as_of is not None else None,
         source_filter=query.source_filter(flt),
+        **_asker(speaker, now),
     )
     result = await query.ask(svc.db, svc.settings, svc.backends, tenant_id, request)
     return {
@@ -150,16 +154,30 @@ def context_line(e: Evidence) -> str:
     return f"[{_stamp(e.time)}] {' '.join(e.text.split())}{validity} <{where}>"
 
 
+def _asker(speaker: str | None, now: str | None) -> dict[str, Any]:
+    """The query's ``speaker`` and ``now`` from the tools' arguments (``QueryRequest`` checks the
+    speaker as it does for POST .../query; ``now`` is read like ``as_of``)."""
+    return {"speaker": speaker, "now": parse_time(now, "now") if now is not None else None}
+
+
 async def get_context(
-    svc: Services, tenant_id: uuid.UUID, forest: str, text: str, *, token_budget: int | None, top_k: int | None
+    svc: Services,
+    tenant_id: uuid.UUID,
+    forest: str,
+    text: str,
+    *,
+    token_budget: int | None,
+    top_k: int | None,
+    speaker: str | None = None,
+    now: str | None = None,
 ) -> dict[str, Any]:
-    """A ready-to-paste block: the best items that fit the budget, shown oldest first."""
+    """A ready-to-paste block: the best items that fit the budget, shown oldest first; ``speaker``
+    and ``now`` as in POST .../query."""
     budget = DEFAULT_CONTEXT_BUDGET if token_budget is None else token_budget
     if not 1 <= budget <= MAX_CONTEXT_BUDGET:
         raise InputError(f"token_budget must be between 1 and {MAX_CONTEXT_BUDGET}", location="token_budget")
-    result = await query.ask(
-        svc.db, svc.settings, svc.backends, tenant_id, query.QueryRequest(forest, text, top_k=top_k)
-    )
+    request = query.QueryRequest(forest, text, top_k=top_k, **_asker(speaker, now))
+    result = await query.ask(svc.db, svc.settings, svc.backends, tenant_id, request)
     header = f"Memories from forest {forest!r} (times UTC, oldest first):"
     used = _tokens(header)
     kept: list[tuple[Evidence, str]] = []

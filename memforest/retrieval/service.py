@@ -255,7 +255,7 @@ async def _temporal_stage(ctx: QueryContext, conn: Conn, recalled: Recalled) -> 
     with ctx.stages.timed("temporal"):
         return await temporal_plan(
             conn, ctx.tenant_id, recalled.found.forest.forest_id, ctx.question.temporal, ctx.request.as_of,
-            recalled.anchor_time,
+            recalled.anchor_time, recalled.result.fact_sims,
         )  # fmt: skip
 
 

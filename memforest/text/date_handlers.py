@@ -52,6 +52,25 @@ def _h_iso(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
     return Resolved(day, None, "day", "on " + format_day(day), relative=False)
 
 
+# "for <a noun phrase>" just before a date: the date is that of the thing the act was for ("signed
+# up for the Chicago Marathon in October"), which lies on no side of the utterance the act's tense
+# tells; a subject pronoun inside the phrase means a clause of its own ("for a while I lived ...")
+_FOR_OBJECT = re.compile(
+    r"\bfor\s+(?:(?:the|a|an|my|his|her|their|our|your|\w+'s)\s+)?(?!(?:i|he|she|we|they|you|it)\b)"
+    r"(?:(?!(?:i|he|she|we|they|you)\b)[\w'-]+\s+){0,4}$",
+    re.IGNORECASE,
+)
+_FOR_REACH = 80  # characters read back for that phrase
+
+
+def _date_tense(text: str, start: int, end: int) -> str | None:
+    """The tense that moves a date without a year to one side of the utterance: none for the date
+    of the object of "for" (see :data:`_FOR_OBJECT`), else the sentence's (``tense_near``)."""
+    if _FOR_OBJECT.search(text[max(0, start - _FOR_REACH) : start]):
+        return None
+    return tense_near(text, start, end)
+
+
 def _h_day_month(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
     if not m["y"] and m["mon"] in ("may", "march", "mar"):
         return None  # "you may 2 ..." / "march 3 miles": lowercase verb, not a month
@@ -60,7 +79,7 @@ def _h_day_month(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
     if m["y"]:
         year, relative = int(m["y"]), False
     else:
-        year, relative = year_for(ref, month, dnum, tense_near(text, m.start(), m.end())), True
+        year, relative = year_for(ref, month, dnum, _date_tense(text, m.start(), m.end())), True
     day = make_date(ref, year, month, dnum)
     if day is None:
         return None
@@ -81,7 +100,7 @@ def _prep_span(m: re.Match[str], inner: str) -> int | None:
 
 def _h_month_alone(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
     month = MONTH_LOOKUP[m["mon"].lower()]
-    tense = tense_near(text, m.start(), m.end())
+    tense = _date_tense(text, m.start(), m.end())
     year = ref.year
     if tense == "past" and month > ref.month:
         year -= 1
@@ -197,6 +216,19 @@ def _h_rel_season(m: re.Match[str], ref: datetime, text: str) -> Resolved | None
     return season_period(ref, m["s"].lower(), which)
 
 
+def _h_before_last(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
+    """ "the year before last", "the summer before last": the one before the last; "the week after
+    next": the one after the next."""
+    unit = m["unit"].lower()
+    step = -2 if m["rel"].lower().startswith("before") else 2
+    if unit in ("week", "month", "year"):
+        start = unit_containing(midnight(ref), unit)
+        delta = {"week": relativedelta(weeks=step), "month": relativedelta(months=step)}
+        return period(start + delta.get(unit, relativedelta(years=step)), unit)
+    shifted = ref + relativedelta(years=step // 2)
+    return season_period(shifted, unit, "last" if step < 0 else "next")
+
+
 def _h_season_year(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
     name = m["s"].lower()
     name = "fall" if name == "autumn" else name
@@ -270,6 +302,13 @@ PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = (
     (
         re.compile(rf"\b(?:in|within)\s+{_NUM}\s+(?P<unit>day|week|month|year)s?\b(?!\s+(?:ago|back))", _FLAGS),
         _h_in_n,
+    ),
+    (
+        re.compile(
+            r"\bthe\s+(?P<unit>week|month|year|spring|summer|autumn|fall|winter)\s+(?P<rel>before\s+last|after\s+next)\b",
+            _FLAGS,
+        ),
+        _h_before_last,
     ),
     (
         re.compile(

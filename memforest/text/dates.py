@@ -7,8 +7,11 @@ external parser. Conventions (documented because English is ambiguous):
 * "last Friday" is the most recent Friday strictly before ``ref``'s date, "next Friday" the first
   one strictly after it, "this Friday" the Friday of ``ref``'s week;
 * "on Friday" looks backwards unless the sentence speaks of the future ("will", "going to", ...);
-* a month or day without a year takes ``ref``'s year, moved back (past tense) or forward (future
-  tense) a year when that is needed to put it on the right side of ``ref``;
+* a month or day without a year takes ``ref``'s year (the year of the utterance), moved back (past
+  tense) or forward (future tense) a year when that is needed to put it on the right side of
+  ``ref``; the date of the object of "for" keeps ``ref``'s year whatever the act's tense ("in
+  August 2024: I signed up for the Chicago Marathon in October" is October 2024: signing up is
+  past, the marathon is not);
 * seasons are meteorological and northern: spring = Mar-May, summer = Jun-Aug, fall = Sep-Nov,
   winter = Dec-Feb (the winter of 2022 runs from December 2022 to February 2023);
 * "N weeks/months/years ago" names the whole week/month/year it falls in; "a few", "several" and

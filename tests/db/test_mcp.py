@@ -166,6 +166,12 @@ async def test_http_tools_add_search_context_browse_job(served: Served) -> None:
             "superseded",
         }
         assert top["time"].startswith("2024-03-10")
+        # who asks and when, as POST .../query takes them
+        asked = {"forest": "notes", "query": "Which parrot did I adopt?", "speaker": "Marisol", "now": "2024-05-01"}
+        mine = payload(await s.call_tool("search_memory", asked))
+        assert "Pistachio" in mine["evidence"][0]["text"]
+        mine_ctx = await s.call_tool("get_context", asked)
+        assert not mine_ctx.isError and "Pistachio" in text_of(mine_ctx)
 
         ctx = await s.call_tool("get_context", {"forest": "notes", "query": "parrot Pistachio", "token_budget": 400})
         block = text_of(ctx)
@@ -206,6 +212,10 @@ async def test_http_tool_errors_are_one_line(served: Served) -> None:
         assert "not-found" in error_of(await s.call_tool("browse_tree", {"forest": "notes", "node_id": "12abc"}))
         bad_time = await s.call_tool("search_memory", {"forest": "notes", "query": "parrot", "as_of": "someday"})
         assert "as_of" in error_of(bad_time)
+        bad_now = await s.call_tool("search_memory", {"forest": "notes", "query": "my parrot", "now": "someday"})
+        assert "now" in error_of(bad_now)
+        blank = await s.call_tool("get_context", {"forest": "notes", "query": "my parrot", "speaker": "   "})
+        assert "speaker" in error_of(blank)
 
 
 async def test_http_forget_session_removes_it(served: Served) -> None:

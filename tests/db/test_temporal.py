@@ -244,7 +244,8 @@ async def test_when_never_takes_the_value_for_the_person(db: Database, settings:
         await backends.aclose()
     q = "When did Alice become Bob's girlfriend?"
     tq = parse_question(q)
-    assert tq.operator == "when" and tq.names == ("Alice", "Bob") and tq.anchor is None
+    # (Bob, the possessor of the state asked, is the first candidate subject; Alice is its value)
+    assert tq.operator == "when" and tq.names == ("Bob", "Alice") and tq.anchor is None
     async with db.tenant(tenant_id) as conn:
         forest_id = (await get_forest(conn, tenant_id, "bob")).forest_id
         plan = await temporal_plan(conn, tenant_id, forest_id, tq, None, None)

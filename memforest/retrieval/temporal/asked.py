@@ -11,11 +11,24 @@ from datetime import datetime, timedelta
 
 from memforest.attributes import named_attribute
 from memforest.text.changes import slot_key
-from memforest.text.lexicon import COMMON_VERBS, IRREGULAR_PAST, NUMBER_WORDS
+from memforest.text.dates import resolve_time_expressions
+from memforest.text.lexicon import COMMON_VERBS, IRREGULAR_PAST, MONTH_NAMES, NUMBER_WORDS, WEEKDAY_NAMES
 from memforest.text.persons import rewrite_persons
 from memforest.text.state_words import KIN
 
-__all__ = ["ASKER", "ago_point", "asked_noun", "during_anchor", "first_person", "part_point", "relations", "slot_of"]
+__all__ = [
+    "ASKER",
+    "ago_point",
+    "anchor_value",
+    "asked_noun",
+    "during_anchor",
+    "first_person",
+    "is_time_name",
+    "part_point",
+    "persons",
+    "relations",
+    "slot_of",
+]
 
 # whom "I" and "my" name when the query names no speaker: the read path puts the forest's
 # user-role speaker in its place (``resolve.temporal_plan``)
@@ -29,8 +42,10 @@ _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|
 _POSSESSED = re.compile(
     rf"(?:\b[A-Za-z][\w-]*'s|\b(?i:his|her|their))\s+{_ADJ}{_NOUN}(?:\s+of\s+(?P<of>[a-z][a-z-]*))?"
 )
-_WH_NOUN = re.compile(rf"^\s*(?i:which|what)\s+{_ADJ}{_NOUN}")
+# (at the start, or after a leading clause: "When I lived in Oslo, which gym ...")
+_WH_NOUN = re.compile(rf"(?:^|[,;:]\s*)(?i:which|what)\s+{_ADJ}{_NOUN}")
 _KIN_RE = re.compile(rf"^(?:{KIN})$", re.IGNORECASE)
+_WHO_IS = re.compile(r"^\s*(?:who|what)\s+(?:is|was|are|were)\b", re.IGNORECASE)
 _PARTNERS = frozenset(str.split("wife husband partner girlfriend boyfriend fiance fiancee spouse"))
 # words that end a noun phrase of a question: verbs, prepositions, time words
 _NOT_NOUN = frozenset(
@@ -43,18 +58,36 @@ _NOT_NOUN = frozenset(
     )
 )
 _RELATION = re.compile(rf"\b(?P<owner>[A-Z][\w-]*)'s\s+(?P<kin>(?i:{KIN}))\b(?!\s+[A-Z])")
+_COUNT = "|".join(sorted((w for w in NUMBER_WORDS if w != "zero"), key=len, reverse=True))
+# "two years ago", "eighteen months back", "a year and a half ago", "a couple of weeks ago"
 _AGO = re.compile(
-    r"\b(?P<n>\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple\s+of|a\s+few)\s+"
-    r"(?P<unit>day|week|month|year)s?\s+ago\b",
+    rf"\b(?P<n>\d{{1,3}}|an?|{_COUNT}|a\s+couple\s+of|couple\s+of|a\s+few|several)\s+"
+    r"(?P<unit>day|week|month|year)s?(?P<half>\s+and\s+a\s+half)?\s+(?:ago|back|earlier|before\s+now)\b",
     re.IGNORECASE,
 )
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.44, "year": 365.25}
-# "back when I lived in Oslo", "during my time at Acme", "while she was with Acme"
+# a subordinate clause naming a state: "back when I lived in Oslo", "during my time at Acme",
+# "while she was with Acme", "in the days when ...", "at the time of ..."; it ends where the main
+# clause starts (a comma) or the question ends
 _DURING = re.compile(
-    r"\b(?:back\s+when|during|while|at\s+the\s+time|in\s+the\s+days\s+when|when)\s+(?P<clause>[^?!;]{1,200})",
+    r"\b(?:back\s+(?:when|in\s+the\s+days\s+(?:when|of))|during|while|whilst|at\s+the\s+time\s+(?:when|of)?|"
+    r"in\s+the\s+days\s+(?:when|of)|when)\s+(?P<clause>[^?!;,]{1,200})",
     re.IGNORECASE,
 )
+# "in my Leeds days", "during Ana's Acme years": a state named as a period of someone's life
+_DAYS = re.compile(
+    r"\b(?:in|during|from|over)\s+(?:his|her|their|[A-Z][\w-]*'s)\s+(?P<clause>[^?!;,]{1,80}?)\s+"
+    r"(?:days|years|months|era|period|phase)\b"
+)
+# a capitalised word that names no value: the first person, a title's dot aside
+_NO_VALUE = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
 _WORD = r"(?:[A-Z][\w.&-]*|\d[\w.-]*)"
+# a capitalised phrase that is a time, not a value
+_TIME_NAME = re.compile(
+    rf"(?:(?:{'|'.join(MONTH_NAMES + WEEKDAY_NAMES)}|Christmas|Easter|New\s+Year'?s?)\b\s*)+(?:\d{{1,4}})?|"
+    r"\d{1,4}(?:s|th|st|nd|rd)?",
+    re.IGNORECASE,
+)
 _VALUE = re.compile(rf"(?<![\w']){_WORD}(?:\s+(?:(?:of|and|on|&|de|the|up)\s+)?{_WORD}){{0,4}}")
 
 
@@ -91,17 +124,20 @@ def asked_noun(question: str) -> str | None:
     """The noun phrase of the state asked about: the noun after "which" / "what" ("which dentist
     does Ana see?"), else the thing a person possesses ("Ana's dentist", "her running club";
     relatives skipped: "Ana's sister's bank" -> "bank")."""
-    m = _WH_NOUN.match(question)
+    m = _WH_NOUN.search(question)
     noun = _clean(m["noun"]) if m is not None else None
     if noun is not None:
         return noun
     pos = 0
+    kin = None
     while (m := _POSSESSED.search(question, pos)) is not None:
         noun = _clean(m["of"] or m["noun"])  # ("Ana's collection of guitars": guitars)
         if noun and not _KIN_RE.match(noun.split()[0]):
             return noun
+        kin = kin or noun
         pos = m.start("noun")  # (the possessed may own the next: "Ana's sister's bank")
-    return None
+    # "who was Ana's landlord?": a relation asked after is the state itself
+    return kin if kin is not None and _WHO_IS.match(question) else None
 
 
 def slot_of(noun: str) -> str:
@@ -109,11 +145,45 @@ def slot_of(noun: str) -> str:
     return named_attribute(noun) or slot_key(noun)
 
 
-def relations(question: str) -> tuple[str, ...]:
-    """Relatives the question names without a name ("Ana's sister"), as subject phrases; a
-    partner is left out: "Ana's girlfriend" in a question is mostly the state asked about."""
-    found = (f"{m['owner']}'s {m['kin'].lower()}" for m in _RELATION.finditer(question))
-    return tuple(dict.fromkeys(r for r in found if r.split()[-1] not in _PARTNERS))
+def relations(question: str, asked: str | None = None) -> tuple[str, ...]:
+    """Relatives the question names without a name ("Ana's sister"), as subject phrases; not the
+    relation that is the ``asked`` noun ("who was Ana's landlord?"), nor a partner unless the
+    question makes them a person who does or owns something ("where was Ana's husband working?",
+    "Ana's wife's car"): "When did Mia become Ana's girlfriend?" asks about the state."""
+    out: list[str] = []
+    for m in _RELATION.finditer(question):
+        kin = m["kin"].lower()
+        if kin == (asked or "").lower():
+            continue
+        if kin in _PARTNERS and not _ACTS.match(question, m.end()):
+            continue
+        out.append(f"{m['owner']}'s {kin}")
+    return tuple(dict.fromkeys(out))
+
+
+_ACTS = re.compile(r"'s\b|\s+(?:[a-z]+ing|[a-z]+ed|has|had|was|is|does|did|works?|lives?|drives?|goes)\b")
+
+
+# people by their place in the question: a possessor ("Ana's"), the subject after an auxiliary
+# ("did Ana", "was Ana"), a relative's name ("Ana's cousin Mia")
+_PERSON_RES = {
+    "possessor": re.compile(r"\b([A-Z][\w-]*)'s\b"),
+    "subject": re.compile(
+        r"\b(?i:did|does|do|was|were|is|are|has|have|had|will|would|can|could)\s+([A-Z][\w-]*)\b(?!')"
+    ),
+    "relative": re.compile(rf"'s\s+(?i:{KIN})\s+([A-Z][\w-]*)\b"),
+}
+
+
+def persons(question: str) -> dict[str, str]:
+    """The names the question uses as people, each with its role (``possessor``, ``subject``,
+    ``relative``; the first role found in the question), in order."""
+    found = sorted((m.start(1), m[1], role) for role, rx in _PERSON_RES.items() for m in rx.finditer(question))
+    out: dict[str, str] = {}
+    for _, name, role in found:
+        if name.casefold() not in _NO_VALUE:
+            out.setdefault(name, role)
+    return out
 
 
 def ago_point(question: str, now: datetime) -> datetime | None:
@@ -121,8 +191,12 @@ def ago_point(question: str, now: datetime) -> datetime | None:
     m = _AGO.search(question)
     if m is None:
         return None
-    n_text = m["n"].lower()
-    n = int(n_text) if n_text.isdigit() else NUMBER_WORDS.get(n_text, 2 if "couple" in n_text or "few" in n_text else 1)
+    n_text = " ".join(m["n"].lower().split())
+    n: float = int(n_text) if n_text.isdigit() else NUMBER_WORDS.get(n_text, 0)
+    if not n:  # "a", "an": one; "a couple of": two; "a few", "several": three
+        n = 2 if "couple" in n_text else 3 if n_text in ("a few", "several") else 1
+    if m["half"]:
+        n += 0.5
     return now - timedelta(days=n * _UNIT_DAYS[m["unit"].lower()])
 
 
@@ -156,15 +230,57 @@ def part_point(question: str, now: datetime) -> datetime | None:
     return datetime(int(m["year"]), month, day, tzinfo=now.tzinfo)
 
 
-def during_anchor(question: str, names: tuple[str, ...]) -> str | None:
+def _values(clause: str, now: datetime | None) -> list[re.Match[str]]:
+    """The capitalised phrases of ``clause`` that may name a value: no possessor ("Ana's"), no
+    first person, nothing inside a time expression ("March 2023", "Christmas")."""
+    spans = [(t.span_start, t.span_end) for t in resolve_time_expressions(clause, now)] if now is not None else []
+    return [
+        v
+        for v in _VALUE.finditer(clause)
+        if not v.group(0).endswith("'s")
+        and v.group(0).casefold() not in _NO_VALUE
+        and not any(a <= v.start() < b for a, b in spans)
+        and not _TIME_NAME.fullmatch(v.group(0))
+    ]
+
+
+def is_time_name(text: str) -> bool:
+    """``text`` is a capitalised time, not a value: a month, a weekday, a holiday, a year."""
+    return _TIME_NAME.fullmatch(text) is not None
+
+
+def during_anchor(question: str, names: tuple[str, ...], now: datetime | None = None) -> str | None:
     """The value of the state a "back when ..." / "during ..." clause names (the last capitalised
-    phrase in it that is not one of the question's people ``names``), or None."""
+    phrase in it that is neither the clause's subject, one of the question's people ``names``,
+    nor a time), or None."""
     people = {n.casefold() for n in names}
-    for m in _DURING.finditer(question):
-        clause = m["clause"]
-        found = [v for v in _VALUE.finditer(clause) if not v.group(0).endswith("'s")]
-        if found and found[0].start() == 0 and found[0].group(0).casefold() in people:
+    for m in (*_DAYS.finditer(question), *_DURING.finditer(question)):
+        found = _values(m["clause"], now)
+        if len(found) > 1 and found[0].start() == 0 and found[0].group(0).casefold() in people:
             found = found[1:]  # the clause's subject ("back when Ana lived in Oslo")
         if found:
             return found[-1].group(0).rstrip(".")
     return None
+
+
+def anchor_value(anchor: str, names: tuple[str, ...], now: datetime | None = None) -> str | None:
+    """The value an anchor clause of before / after names: the capitalised phrase that is the
+    object of its verb or preposition ("he joined Fennick Labs", "the switch to Android"), else
+    the one it starts with ("Lotus Loft closed", "Dr. Okafor"); a person of the question that is
+    the clause's subject is skipped ("Ana moved to Oslo"). None when it names no such phrase
+    ("the wedding")."""
+    found = _values(anchor, now)
+    people = {n.casefold() for n in names}
+    if len(found) > 1 and found[0].start() == 0 and found[0].group(0).casefold() in people:
+        found = found[1:]
+    objects = [v for v in found if v.start() > 0]
+    pick = objects[0] if objects and found[0].start() == 0 and _verb_between(anchor, found[0], objects[0]) else None
+    chosen = pick or (found[0] if found else None)
+    return chosen.group(0).rstrip(".") if chosen is not None else None
+
+
+def _verb_between(text: str, first: re.Match[str], later: re.Match[str]) -> bool:
+    """Words between two phrases make the first the subject of a clause ("Ana moved to Oslo"),
+    not a value with a complement ("Rex in Elena's home" has only a preposition between)."""
+    between = text[first.end() : later.start()].split()
+    return any(_verbish(w.lower()) for w in between)

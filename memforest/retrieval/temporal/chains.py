@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS
 
-__all__ = ["GENERIC", "chain_label", "link_generic", "named_values"]
+__all__ = ["GENERIC", "chain_label", "joined_kind", "link_generic", "named_values"]
 
 GENERIC = ("membership", "possession", "patronage", "change")
 # named attributes the cue readers also give to a bare verb of joining or acquiring
@@ -73,17 +73,32 @@ def _switched_from(text: str, value: str) -> bool:
     return re.search(rf"\bfrom\s+(?:the\s+)?{re.escape(value)}\s+to\b", text, re.IGNORECASE) is not None
 
 
-def chain_label(asked: str, chains: Mapping[str, int]) -> str | None:
-    """The label of the chain that answers a question about slot ``asked``: its own, else a verb
-    class's that can hold it (joined kinds first for a club or a team), else a loosely named
-    attribute's; ``chains``: label -> number of states. None when none can."""
+def _shared(words: set[str], label: str) -> int:
+    """How many of ``words`` a label's words share, a word counting when it begins the other
+    ("hair" and "hairdresser", "guitar" and "guitarist")."""
+    theirs = set(label.split("_")) - _VAGUE
+    return sum(1 for w in words if any(t == w or (min(len(t), len(w)) >= 4 and t.startswith(w)) for t in theirs))
+
+
+def joined_kind(asked: str) -> bool:
+    """A slot of a kind one joins (a club, a team, a choir): its states are memberships."""
+    return _JOINED.search(asked) is not None
+
+
+def chain_label(asked: str, chains: Mapping[str, int], *, loose: bool = True) -> str | None:
+    """The label of the chain that answers a question about slot ``asked``: its own, else one
+    sharing a word with it, else (``loose``) a verb class's that can hold it (joined kinds first
+    for a club or a team), else a loosely named attribute's; ``chains``: label -> number of
+    states. None when none can."""
     if asked in chains:
         return asked
     words = set(asked.split("_")) - _VAGUE
-    shared = sorted((len(words & set(label.split("_"))), label) for label in chains if label not in GENERIC)
+    shared = sorted((_shared(words, label), label) for label in chains if label not in GENERIC)
     if shared and shared[-1][0] > 0:  # "coffee" asks for the chain of "coffee_place"
         return shared[-1][1]
-    joined = _JOINED.search(asked) is not None
+    if not loose:
+        return None
+    joined = joined_kind(asked)
     order = (
         ("membership", "patronage", "possession", "change")
         if joined

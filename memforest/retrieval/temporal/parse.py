@@ -11,15 +11,19 @@ from datetime import datetime
 from memforest.attributes import ATTRIBUTE_WORDS
 from memforest.retrieval.temporal.asked import (
     ago_point,
+    anchor_value,
     asked_noun,
     during_anchor,
     first_person,
+    is_time_name,
     part_point,
+    persons,
     relations,
     slot_of,
 )
 from memforest.retrieval.timecues import WHEN_RE, without_phrasal_after
-from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS
+from memforest.text.dates import resolve_time_expressions
+from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, KIN
 
 OPERATORS = ("before", "after", "between", "when", "how_long", "first", "latest", "now", "as_of")
 
@@ -31,21 +35,26 @@ _BETWEEN_RE = re.compile(rf"\bbetween\s+(?P<x>[^?.!,;]{{1,{BETWEEN_REACH}}}?)\s+
 # names of the question an anchor's tail is checked against (one search each): a real question
 # names a few; a crafted one may name hundreds
 ANCHOR_NAMES = 8
+# ("the year before last" is a time, "before last week" a time anchor)
 _BEFORE_RE = re.compile(
-    r"\b(?:before|prior\s+to|until|till|up\s+to|ahead\s+of|earlier\s+than|preceded|came\s+before|"
+    r"\b(?:before(?!\s+last\b(?!\s+(?:week|month|year|spring|summer|autumn|fall|winter|weekend|time)))|prior\s+to|previous\s+to|until|till|up\s+(?:un)?to|ahead\s+of|earlier\s+than|preced(?:ed|ing)|"
+    r"leading\s+up\s+to|in\s+the\s+run[\s-]up\s+to|came\s+before|"
     r"(?:was\s+)?replaced\s+by|gave\s+way\s+to)\s+" + _ANCHOR_END,
     re.IGNORECASE,
 )
 _AFTER_RE = re.compile(
-    r"\b(?:after|following|since|later\s+than|replaced|succeeded|came\s+after|took\s+over\s+from|"
-    r"once\s+\w+\s+(?:had\s+)?(?:left|moved\s+out\s+of|moved\s+away\s+from|sold|quit|lost|got\s+rid\s+of|"
-    r"gave\s+up|ditched))\s+" + _ANCHOR_END,
+    r"\b(?:after(?!\s+next\b)|following|since|later\s+than|subsequent\s+to|in\s+the\s+wake\s+of|replaced|succeeded|"
+    r"came\s+after|took\s+over\s+from|"
+    # "once <a clause naming a value>": "once I had left Acme", "once Ana stopped seeing Dr. Roy"
+    r"once(?=[^?.!,;]*\b(?!I\b)[A-Z]))\s+" + _ANCHOR_END,
     re.IGNORECASE,
 )
-_HOW_LONG_RE = re.compile(r"\bhow\s+long\b(?!\s+ago)", re.IGNORECASE)
+_HOW_LONG_RE = re.compile(
+    r"\bhow\s+long\b(?!\s+ago)|\bhow\s+many\s+(?:years|months|weeks|days)\b(?!\s+ago)", re.IGNORECASE
+)
 _FIRST_RE = re.compile(
-    r"\b(?:first|originally|initially|original|earliest|at\s+first|to\s+(?:begin|start)\s+with|"
-    r"in\s+the\s+(?:beginning|first\s+place)|at\s+the\s+(?:start|beginning|outset)|starting\s+out|"
+    r"\b(?:first(?!\s+half)|originally|initially|original|earliest|at\s+first|to\s+(?:begin|start)\s+with|"
+    r"in\s+the\s+first\s+place|(?:in|at)\s+the\s+(?:start|beginning|outset)(?!\s+of\b)|starting\s+out|"
     r"early\s+on)\b",
     re.IGNORECASE,
 )
@@ -74,7 +83,7 @@ _ANCHOR_LEAD_RE = re.compile(
 )
 # "after X as her bakery": the role the anchor had is no part of it
 _ANCHOR_ROLE_RE = re.compile(r"\s+(?:as|for)\s+(?:(?:[A-Z][\w-]*'s|his|her|their|my)\s+)+.*$")
-_NAME_RE = re.compile(r"\b([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)(?:'s)?")
+_NAME_RE = re.compile(r"\b([A-Z][\w\u2024-]*(?:\s+[A-Z][\w\u2024-]*)*)(?P<owner>'s)?")
 _HEAD_RE = re.compile(r"^\s*(?:which|what)\s+(?P<head>[a-z]+)|'s\s+(?:\w+\s+)?(?P<head2>[a-z]+)\b", re.IGNORECASE)
 # kinds of thing whose mention names the attribute ("after the parrot", "before the Kia Niro")
 _KIND_RES = {
@@ -116,6 +125,7 @@ class TemporalQuestion:
     noun: str | None = None  # the slot the question's noun phrase names ("dentist", "coffee_place")
     at: datetime | None = None  # the time the question names ("in March 2023", "two years ago")
     during: str | None = None  # the value of "back when I lived in X": its state's time is the as-of time
+    people: tuple[str, ...] = ()  # names the question uses as people (possessors, subjects), not as values
 
 
 def _words(text: str) -> list[str]:
@@ -161,20 +171,41 @@ def clean_anchor(text: str, names: tuple[str, ...] = ()) -> str:
 
 
 def _names(question: str) -> tuple[str, ...]:
+    """The capitalised phrases of the question, in order. A phrase ending in a possessor is read
+    as two names first ("How long was Ghent Ana's home?": Ghent, Ana), then as one ("Ana Silva's")."""
     out: list[str] = []
     for m in _NAME_RE.finditer(question):
-        name = m.group(1)
-        words = name.split()
+        words = m.group(1).replace(_DOT, ".").split()
         while words and words[0].lower() in _QUESTION_WORDS:
             words.pop(0)
+        if m["owner"] and len(words) > 1:
+            out += [" ".join(words[:-1]), words[-1]]
         if words:
             out.append(" ".join(words))
     return tuple(dict.fromkeys(out))
 
 
+# "Ana's cousin Mia": Ana only owns the relation
+_KIN_NAMED = re.compile(rf"\b(?P<owner>[A-Z][\w-]*)'s\s+(?i:{KIN})\s+[A-Z]")
 # the dot of a title ("Dr. Ruiz") ends no anchor: it is read as this character, and restored
 _TITLE = re.compile(r"\b(Dr|Mr|Mrs|Ms|Mx|St|Prof|Mt|Jr|Sr)\.(?=\s+[A-Z])")
 _DOT = "\u2024"
+
+
+# a question-initial "when" that opens a subordinate clause ("When I lived in Oslo, which gym ...")
+# rather than asking for a time ("When did I ...": an auxiliary follows the interrogative)
+_SUBORDINATE_WHEN = re.compile(
+    r"^\s*when\s+(?!(?:exactly|roughly|did|do|does|was|were|is|are|am|has|have|had|will|would|could|can|"
+    r"should|might)\b)[^,?]{1,200},\s*",
+    re.IGNORECASE,
+)
+
+
+def asks_when(question: str) -> bool:
+    """The question asks for a time ("When did ...", "since when ..."), its main clause read past
+    a leading "When <clause>," that only sets the time of the question."""
+    lead = _SUBORDINATE_WHEN.match(question)
+    return WHEN_RE.search(question[lead.end() :] if lead else question) is not None
 
 
 def parse_question(
@@ -195,12 +226,14 @@ def parse_question(
         tq = replace(tq, anchor=tq.anchor.replace(_DOT, "."), anchor_to=(tq.anchor_to or "").replace(_DOT, ".") or None)
     question = first_person(question, speaker)  # (operators read first: "tell me when" is no name)
     noun = asked_noun(question)
-    names = relations(question) + _names(_TITLE.sub(lambda m: m[1] + _DOT, question))
+    names, people = _ordered(question, noun)
     slot = slot_of(noun) if noun else None
-    tq = replace(tq, names=names, attribute=slot or tq.attribute, noun=slot)
+    tq = replace(tq, names=names, attribute=slot or tq.attribute, noun=slot, people=people)
+    if tq.operator in ("before", "after") and tq.anchor:
+        return _bounded(tq, now)
     if tq.operator not in (None, "now", "latest", "as_of", "first"):
         return tq
-    during = during_anchor(question, names) if not WHEN_RE.match(question) else None
+    during = during_anchor(question, names, now)
     at = (ago_point(question, now) or part_point(question, now)) if now is not None else None
     if at is None and window[0] is not None and window[1] is not None:
         at = window[0] + (window[1] - window[0]) / 2
@@ -211,13 +244,53 @@ def parse_question(
     return tq
 
 
+def _ordered(question: str, noun: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The question's candidate subjects, most likely first, and the names it uses as people.
+    Subjects: relatives without a name, the possessor of the thing asked ("Jonas's pet"), a
+    relative's name ("Ana's cousin Mia"), the subject after an auxiliary ("did Mia"), a name that
+    only owns a relative ("Ana" of "Ana's cousin Mia"), then the rest."""
+    names = _names(_TITLE.sub(lambda m: m[1] + _DOT, question))
+    roles = persons(question)
+    owners = list(dict.fromkeys(m["owner"] for m in _KIN_NAMED.finditer(question)))
+    rank = {"possessor": 0, "relative": 1, "subject": 2}
+    people = sorted((p for p in roles if p not in owners), key=lambda p: rank[roles[p]])
+    ordered = tuple(dict.fromkeys([*relations(question, noun), *(p for p in [*people, *owners] if p in names), *names]))
+    return ordered, tuple(roles)
+
+
+def value_name(tq: TemporalQuestion, subject: str) -> str | None:
+    """The value a question names besides its ``subject`` (the anchor of when / how long): its
+    first name that is neither the subject, a person nor a time, else any other name; None
+    when it names none ("When did Gizmo become Jonas's pet?": Gizmo, the subject after "did",
+    is the value once Jonas is the subject)."""
+    others = [n for n in tq.names if n.casefold() != subject.casefold() and "'s " not in n]
+    plain = [n for n in others if n not in tq.people and not is_time_name(n)]
+    found = plain or others
+    return found[0] if found else None
+
+
+def _bounded(tq: TemporalQuestion, now: datetime | None) -> TemporalQuestion:
+    """A before / after question whose anchor is a time ("before 2023", "after last summer") asks
+    for the state next to that time: the anchor becomes ``at`` (the time's start for before, its
+    end for after); else the anchor is the value its clause names ("after he joined Acme": Acme)."""
+    anchor = tq.anchor or ""
+    # (read after "in ": a bare year or month is a time only after a preposition)
+    times = resolve_time_expressions("in " + anchor, now) if now is not None else []
+    if times and times[0].span_start <= len("in "):
+        t = times[0]
+        at = t.start if tq.operator == "before" else (t.end or t.start)
+        return replace(tq, anchor=None, at=at)
+    value = anchor_value(anchor, tq.names, now)
+    return replace(tq, anchor=value) if value else tq
+
+
 def _parse(question: str, has_as_of: bool) -> TemporalQuestion:
     attribute = attribute_of(question)
     names = _names(question)
     m = _BETWEEN_RE.search(question)
     if m is not None:
         return TemporalQuestion("between", attribute, names, clean_anchor(m["x"], names), clean_anchor(m["y"], names))
-    if WHEN_RE.search(question):
+    if asks_when(question):
         return TemporalQuestion("when", attribute, names, None)
     for op, rx in (("before", _BEFORE_RE), ("after", _AFTER_RE)):
         m = rx.search(question)

@@ -5,13 +5,13 @@ state next to it (before / after) or holding it (as of / now), earlier and later
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from memforest.retrieval.temporal.chains import chain_label, link_generic, named_values
+from memforest.retrieval.temporal.chains import GENERIC, chain_label, joined_kind, link_generic, named_values
 from memforest.retrieval.temporal.lexicon import CUES, is_state_of
-from memforest.retrieval.temporal.parse import TemporalQuestion
+from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.store.sql import Row
 from memforest.text.mood import mood_of
 
@@ -86,15 +86,16 @@ def _replaced(labelled: list[tuple[str, State]], rows: Sequence[Row], subject: s
     return out
 
 
-def states_of(rows: Sequence[Row], attribute: str, subject: str) -> list[State]:
+def states_of(rows: Sequence[Row], attribute: str, subject: str, *, loose: bool = True) -> list[State]:
     """The subject's states of ``attribute``: slot facts of its chain (``chains.chain_label``: its
-    own label, else a verb class's that can hold it), and facts with no slot that name the subject
-    and a value and whose cue words point to the attribute, moods aside; oldest first."""
+    own label, else one sharing a word, else (``loose``) a verb class's that can hold it), and facts
+    with no slot that name the subject and a value and whose cue words point to the attribute,
+    moods aside; oldest first."""
     labelled = _labelled(rows, subject)
     counts: dict[str, int] = {}
     for label, _ in labelled:
         counts[label] = counts.get(label, 0) + 1
-    chain = chain_label(attribute, counts)
+    chain = chain_label(attribute, counts, loose=loose)
     out = [s for lab, s in labelled if lab == chain]
     for r in rows:
         value = _value(r, subject)
@@ -131,10 +132,12 @@ def anchor_label(rows: Sequence[Row], subject: str, anchor: str) -> str | None:
 
 def during_time(rows: Sequence[Row], subject: str, value: str) -> datetime | None:
     """The middle of the time the subject's state ``value`` held (from its statement to the next
-    state of its chain, or to its last restatement when none followed), or None."""
+    state of its chain, or to its last restatement when none followed); with no state naming it,
+    the middle of the time the subject's facts (``rows``, oldest first) mention it; else None."""
     label = anchor_label(rows, subject, value)
     if label is None:
-        return None
+        named = [r["valid_from"] for r in rows if mentions(str(r["text"]), value)]
+        return named[0] + (named[-1] - named[0]) / 2 if named else None
     runs = _runs([s for lab, s in _labelled(rows, subject) if lab == label])
     held = _holding(runs, value)
     if not held:
@@ -170,6 +173,8 @@ def _same(value: str, anchor: str) -> bool:
 
 def _pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime | None) -> int | None:
     op = tq.operator
+    if op in ("before", "after") and tq.at is not None:  # "before 2023": next to the time it names
+        anchor_time = tq.at
     if op == "as_of" and tq.at is not None:  # the time the question names
         held = [i for i, run in enumerate(runs) if run[0].time <= tq.at]
         return held[-1] if held else None
@@ -196,12 +201,31 @@ def _pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime |
     return None
 
 
+def _hinted(rows: Sequence[Row], subject: str, attribute: str, hints: Mapping[int, float]) -> str | None:
+    """The verb-class chain to ask when ``attribute`` names none of the subject's chains (nor a
+    word of one), no cue words can tell its states and more than one verb class could hold it:
+    the one whose state the question's own recall found most similar (``hints``: fact id ->
+    cosine); None to keep ``chains.chain_label``'s order (a club is joined first)."""
+    labelled = _labelled(rows, subject)
+    counts = {lab: 1 for lab, _ in labelled}
+    if attribute in CUES or chain_label(attribute, counts, loose=False) is not None or joined_kind(attribute):
+        return None
+    best = max(((hints[s.fact_id], lab) for lab, s in labelled if lab in GENERIC and s.fact_id in hints), default=None)
+    return best[1] if best is not None else None
+
+
 def plan_answer(
-    tq: TemporalQuestion, subject: str, rows: Sequence[Row], anchor_time: datetime | None = None
+    tq: TemporalQuestion,
+    subject: str,
+    rows: Sequence[Row],
+    anchor_time: datetime | None = None,
+    hints: Mapping[int, float] | None = None,
 ) -> TemporalPlan | None:
     """The answer state and its neighbours among the subject's facts ``rows`` (oldest first);
     None when the question has no operator, no attribute can be told, or no state answers it.
-    ``anchor_time`` is the time of an event anchor resolved elsewhere (used when no state names X)."""
+    ``anchor_time`` is the time of an event anchor resolved elsewhere (used when no state names X);
+    ``hints``: the question's recall similarity of facts, which picks the chain of a kind no
+    chain is named for (``_hinted``)."""
     if tq.operator is None:
         return None
     if tq.during is not None:
@@ -211,13 +235,15 @@ def plan_answer(
     attribute = tq.attribute
     if attribute is None and tq.anchor is None and tq.operator == "when":
         return None
-    anchor = tq.anchor or next((n for n in tq.names if n.casefold() != subject.casefold()), None)
+    anchor = tq.anchor or value_name(tq, subject)
     if anchor is not None and tq.operator in ("before", "after", "when", "how_long", "between"):
         attribute = anchor_label(rows, subject, anchor) or attribute
     if attribute is None:
         return None
     if tq.operator in ("when", "how_long") and tq.anchor is None:
         tq = replace(tq, attribute=attribute, anchor=anchor)
+    if hints:
+        attribute = _hinted(rows, subject, attribute, hints) or attribute
     runs = _runs(states_of(rows, attribute, subject))
     if len(runs) < 2 and tq.operator not in ("when", "now", "latest", "as_of", "first"):
         return None

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from memforest.retrieval.temporal.asked import ASKER
 from memforest.retrieval.temporal.descent import BACKWARD, FORWARD, TimeCursor, fact_ids
 from memforest.retrieval.temporal.lexicon import CUES
-from memforest.retrieval.temporal.parse import TemporalQuestion
+from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.retrieval.temporal.plan import (
     ANSWER,
     EARLIER,
@@ -62,6 +63,7 @@ class _Scope:
     forest_id: int
     subject: str
     as_of: datetime | None
+    hints: Mapping[int, float] | None = None  # the question's recall similarity of facts (``plan.plan_answer``)
 
     async def facts(self, leaves: list[Row]) -> list[Row]:
         ids = fact_ids(leaves)
@@ -86,7 +88,7 @@ def _anchor_of(tq: TemporalQuestion, subject: str) -> str | None:
     if tq.anchor:
         return tq.anchor
     if tq.attribute is None or tq.operator in _OWN_ANCHOR:
-        return next((n for n in tq.names if n.casefold() != subject.casefold()), None)
+        return value_name(tq, subject)
     return None
 
 
@@ -100,7 +102,7 @@ async def _anchor(
     if tq.operator in ("now", "latest", "as_of"):
         at = tq.at or scope.as_of
     elif tq.operator in _ANCHORED or tq.operator == "how_long":
-        at = event_time
+        at = tq.at or event_time
     else:
         at = None
     if anchor is None:
@@ -118,7 +120,7 @@ async def _anchor(
             return tq, at
         attribute = str(slot[-1]["attribute"]).casefold()
     if attribute != tq.attribute:
-        tq = TemporalQuestion(tq.operator, attribute, tq.names, tq.anchor, tq.anchor_to)
+        tq = replace(tq, attribute=attribute)
     held = [s for s in states_of(rows, attribute, scope.subject) if mentions(s.text, anchor)]
     if not held or not (tq.operator in _ANCHORED or tq.operator == "how_long"):
         return tq, at
@@ -160,14 +162,14 @@ async def subject_plan(scope: _Scope, tq: TemporalQuestion, event_time: datetime
     root = await store.entity_root(scope.conn, scope.tenant_id, scope.forest_id, scope.subject)
     if root is None:
         rows = await store.subject_facts(scope.conn, scope.tenant_id, scope.forest_id, scope.subject, scope.as_of)
-        return plan_answer(tq, scope.subject, rows, event_time)
+        return plan_answer(tq, scope.subject, rows, event_time, scope.hints)
     tq, at = await _anchor(scope, tq, event_time)
     if at is None and tq.operator in _ANCHORED:
         return None
     if tq.attribute is None:
         return await _near(scope, root, tq, at) if at is not None else None
     rows, reads = await _browse(scope, root, tq, at)
-    plan = plan_answer(tq, scope.subject, rows, event_time)
+    plan = plan_answer(tq, scope.subject, rows, event_time, scope.hints)
     if plan is not None:
         plan.node_reads = reads
     return plan
@@ -211,11 +213,12 @@ async def temporal_plan(
     tq: TemporalQuestion,
     as_of: datetime | None,
     anchor_time: datetime | None,
+    hints: Mapping[int, float] | None = None,
 ) -> TemporalPlan | None:
     """The answer state and its neighbours for a parsed temporal question, or None (then the query
     ranks as it would without a time operator). A relative the question names without a name
     ("Ana's sister") is asked about, never their owner; a person's other names (``aliases``) are
-    read as one subject."""
+    read as one subject. ``hints``: fact id -> the question's recall similarity."""
     if tq.operator is None or not tq.names:
         return None
     tq = await _asker_named(conn, tenant_id, forest_id, tq)
@@ -232,7 +235,7 @@ async def temporal_plan(
         names = [n for n in names if n.casefold() in known]
         if not names:
             continue
-        scope = _Scope(conn, tenant_id, forest_id, names[0], as_of)
+        scope = _Scope(conn, tenant_id, forest_id, names[0], as_of, hints)
         others = tuple(n for n in tq.names if n.casefold() not in {x.casefold() for x in names})
         asked = replace(tq, names=(names[0], *others))
         if len(names) > 1 or tq.during is not None:
@@ -281,4 +284,4 @@ async def _plan_of_all(
         for r in await store.subject_facts(scope.conn, scope.tenant_id, scope.forest_id, name, scope.as_of):
             rows.setdefault(int(r["fact_id"]), r)
     ordered = sorted(rows.values(), key=lambda r: (r["valid_from"], r["fact_id"]))
-    return plan_answer(tq, names[0], ordered, event_time)
+    return plan_answer(tq, names[0], ordered, event_time, scope.hints)
