@@ -231,7 +231,9 @@ _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
 )
 
 
-def _subject(text: str, speaker: str, participants: Sequence[str], stated: int = 0) -> str | None:
+def _subject(
+    text: str, speaker: str, participants: Sequence[str], stated: int = 0, kin_words: str = _KIN
+) -> str | None:
     """Whose state the sentence states: a relative named before ``stated`` (where the later of the
     cue and the value begins) is its own subject ("Mia's sister Ana moved to Y": Ana; "Mia's
     sister moved to Y": "Mia's sister"); one named only after it is none: "Bought a Kia Niro from
@@ -250,7 +252,7 @@ def _subject(text: str, speaker: str, participants: Sequence[str], stated: int =
         return None if _PRONOUN_START.match(text) else speaker
     start, name = best
     kin = re.match(
-        rf"{re.escape(name)}'s\s+(?:new\s+|old\s+|little\s+|older\s+|younger\s+)?(?P<kin>{_KIN})\b(?:\s+(?P<n>[A-Z][\w-]*))?",
+        rf"{re.escape(name)}'s\s+(?:new\s+|old\s+|little\s+|older\s+|younger\s+)?(?P<kin>{kin_words})\b(?:\s+(?P<n>[A-Z][\w-]*))?",
         text[start:],
     )
     if kin and start <= stated:
@@ -299,7 +301,9 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         at = text.find(value)
         if _negated(text, max(m.end(), at + len(value) if at >= 0 else len(text))):
             return None
-        subject = _subject(text, speaker, participants, max(m.start(), at))
+        # a partner named with their noun is the subject of any state but the partnership itself
+        kin = _KIN if attribute == "partner" else f"{_KIN}|{_PARTNER_NOUNS}"
+        subject = _subject(text, speaker, participants, max(m.start(), at), kin)
         if subject is None:
             return None
         return subject, attribute, value

@@ -36,6 +36,8 @@ from support.states import speaker_slots
         # stated by a consequence: a habit, a thing named as one's own (its kind known)
         ("Grabbed my usual sourdough at Crumbhill on Saturday.", ("Mia", "patronage", "Crumbhill")),
         ("Cracked the screen of my Pixel 8 again.", ("Mia", "device", "Pixel 8")),
+        # a partner named with their noun is the subject of their own states
+        ("My wife Soledad started a new job at Brannock Freight.", ("Soledad", "employer", "Brannock Freight")),
     ],
 )
 def test_a_change_is_read_from_the_clause(text: str, slot: tuple[str, str, str]) -> None:
