@@ -113,15 +113,6 @@ def _no_pair_params(real: Callable[..., Any]) -> Callable[..., Any]:
     return fetch
 
 
-def _unscaled_candidates(real: Callable[..., Any]) -> Callable[..., Any]:
-    """``service._candidates`` without the trees recall read (assembly reads them again)."""
-
-    def candidates(recalled: Any, leaves: Any, *, with_trees: bool = False) -> Any:
-        return real(recalled, leaves, with_trees=False)
-
-    return candidates
-
-
 def _exact_recall(real: Callable[..., Any]) -> Callable[..., Any]:
     """``service.recall`` reading the forest exactly, as if it had no indexes of its own."""
 
@@ -205,13 +196,6 @@ TRICKS: tuple[Trick, ...] = (
     Trick("budgets_follow_top_k", "0024 item 9",
           "a top-10 query reads its share of the candidate budgets; off: the full budgets (same HNSW list)",
           lambda env, arms: _nothing(), changes_answers=True),
-    Trick("assembly_reuses_recall_trees", "0035",
-          "assembly takes the trees recall's vector channels read; off: it reads them again",
-          lambda env, arms: swapped(service, "_candidates", _unscaled_candidates(service._candidates))),
-    Trick("full_text_beside_generic_plans", "0022 item 10",
-          "the side transaction's full-text statement runs on generic plans made once per connection; "
-          "off: planned for its parameters on every query",
-          lambda env, arms: swapped(recall_channels, "LEXICAL_BESIDE_KNOBS", {})),
     Trick("per_forest_indexes", "0024 items 1-4",
           "a large forest is searched through its own HNSW and GIN indexes; off: its vectors scanned exactly",
           lambda env, arms: swapped(service, "recall", _exact_recall(service.recall)), changes_answers=True),

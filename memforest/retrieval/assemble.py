@@ -41,9 +41,6 @@ class RecallCandidate:
     kind: str  # "fact" | "cell"
     source_id: int
     sim: float | None = None  # the best cosine a stage saw (assembly reads every candidate's own too)
-    # every tree holding it, when read earlier in the assembling transaction (its own vector channel
-    # row: then assembly reads neither its placements nor, for a cell, its leaf's cosine again)
-    trees: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,32 +166,16 @@ async def _load(
 ) -> list[_Item]:
     """The candidates (in no particular order: assembly sorts them), each with the ids of the
     ``scoring_trees`` that hold it, or with all its trees when ``scoring_trees`` is None; a
-    candidate's similarity is the best of its own and the one its stages saw. With scoring trees,
-    the trees (and a cell's cosine) that a candidate brings are not read again (ADR 0035)."""
+    candidate's similarity is the best of its own and the one its stages saw."""
     fact_ids = sorted(c.source_id for c in candidates.values() if c.kind == "fact")
     cell_ids = sorted(c.source_id for c in candidates.values() if c.kind == "cell")
     if not fact_ids and not cell_ids:
         return []
-    known: dict[str, list[int]] = {"fact": [], "cell": []}
-    if scoring_trees is not None:
-        for c in candidates.values():
-            if c.trees is not None:
-                known[c.kind].append(c.source_id)
-    rows = await evidence_store.candidates_with_sim(
-        conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring_trees, known["fact"], known["cell"]
-    )
-    scoring = set(scoring_trees or ())
+    rows = await evidence_store.candidates_with_sim(conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring_trees)
     items: list[_Item] = []
     for r in rows:
         it = _item(r)
         cand = candidates[(it.kind, it.source_id)]
-        if scoring_trees is not None and cand.trees is not None:  # (its row read no placements)
-            it.tree_ids = tuple(t for t in cand.trees if t in scoring)
-            it.first_tree = min(cand.trees, default=None)
-            if r["sim"] is None:  # (a cell: its one leaf, in its session tree, is the one its channel read)
-                it.sim = _finite(cand.sim)
-                items.append(it)
-                continue
         if cand.sim is not None:
             it.sim = max(it.sim, cand.sim)
         items.append(it)

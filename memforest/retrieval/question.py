@@ -1,8 +1,9 @@
 """The question of a query, analysed once: every stage of the read path reads it from here.
 
-A *term* of a question is one of its word tokens (``memforest.text.terms.tokenize``) that is not a
-stopword. The stages spell the same terms three ways: ``search_terms`` (``to_tsquery`` lexemes),
-``entity_keys`` (entity trees' keys) and ``rerank_terms`` (stems, as the rerank matches documents).
+A *term* of a question is one of its word tokens that is not a stopword (``memforest.text.terms.terms``,
+the definition a document's terms use too). The stages spell the same terms three ways:
+``search_terms`` (``to_tsquery`` lexemes), ``entity_keys`` (entity trees' keys) and ``rerank_terms``
+(stems, as the rerank matches documents).
 
 Analysis is bounded: it reads the first :data:`~memforest.retrieval.timecues.CUE_PREFIX_CHARS`
 characters (cut at a space) and keeps at most :data:`MAX_SEARCH_TERMS` search terms, so the full-text
@@ -19,8 +20,7 @@ from memforest.errors import InputError
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question
 from memforest.retrieval.timecues import TimeCues, cue_prefix, parse_time_cues
 from memforest.text.lexicon import STOPWORDS
-from memforest.text.stem import stem
-from memforest.text.terms import tokenize
+from memforest.text.terms import stems, terms
 
 __all__ = ["MAX_SEARCH_TERMS", "Question"]
 
@@ -29,15 +29,10 @@ MAX_SEARCH_TERMS = 24
 _LEXEME_JUNK = re.compile(r"[^a-z0-9]+")
 
 
-def _terms(text: str) -> list[str]:
-    """The terms of ``text``: its word tokens that are not stopwords, in order (repeats kept)."""
-    return [tok for tok in tokenize(text) if tok not in STOPWORDS]
-
-
-def _search_terms(terms: list[str]) -> tuple[str, ...]:
+def _search_terms(words: list[str]) -> tuple[str, ...]:
     """Terms as ``to_tsquery`` lexemes: ASCII letters and digits, two or more, once each."""
     out: list[str] = []
-    for term in terms:
+    for term in words:
         lexeme = _LEXEME_JUNK.sub("", term)
         if len(lexeme) < 2 or lexeme in STOPWORDS or lexeme in out:
             continue
@@ -45,12 +40,6 @@ def _search_terms(terms: list[str]) -> tuple[str, ...]:
         if len(out) == MAX_SEARCH_TERMS:
             break
     return tuple(out)
-
-
-def _rerank_terms(terms: list[str]) -> tuple[str, ...]:
-    """Terms as the stems the rerank matches documents by (``text.terms.content_terms``)."""
-    stems = (stem(term) for term in terms)
-    return tuple(s for s in stems if s and s not in STOPWORDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +67,13 @@ class Question:
         if not text:
             raise InputError("question must not be empty", location="question")
         analysed = cue_prefix(text)
-        terms = _terms(analysed)
+        words = terms(analysed)
         cues_now = parse_time_cues(text, now)  # (it reads the same prefix itself)
         return cls(
             text=text,
-            search_terms=_search_terms(terms),
-            entity_keys=tuple(sorted({t.casefold() for t in terms} - STOPWORDS)),
-            rerank_terms=_rerank_terms(terms),
+            search_terms=_search_terms(words),
+            entity_keys=tuple(sorted({t.casefold() for t in words} - STOPWORDS)),
+            rerank_terms=tuple(stems(words)),  # (as the rerank stems documents: text.terms.content_terms)
             temporal=parse_question(
                 analysed, has_as_of=has_as_of, speaker=speaker, now=now, window=(cues_now.after, cues_now.before)
             ),

@@ -48,11 +48,6 @@ class RecallResult:
     strategy: str  # "exact" | "hnsw"
     # the forest as the vector channels' statement found it (None: no forest of that id any more)
     forest: channels.RecallForest | None = None
-    # the ids of every tree holding each fact and cell of ``fact_sims`` and ``cell_sims``, read by
-    # the vector channels' statement in the query's own transaction (assembly, later in it, need
-    # not look them up again)
-    fact_trees: dict[int, list[int]] = field(default_factory=dict)
-    cell_trees: dict[int, list[int]] = field(default_factory=dict)
 
 
 def _tree_ranking(hits: Sequence[tuple[int, float]], trees_of: dict[int, list[int]]) -> list[int]:
@@ -264,6 +259,4 @@ def _fused(
         cell_lex={int(r["cell"]): float(r["s"]) for r in lex_nodes if r["cell"] is not None},
         strategy="exact" if exact else "hnsw",
         forest=channels.forest_of_rows(tenant_id, channel.get("forest", ())),
-        fact_trees=fact_trees,
-        cell_trees=cell_trees,
     )

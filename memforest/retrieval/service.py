@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -43,7 +44,17 @@ from memforest.store.recall import Vec
 from memforest.store.recall_channels import RecallForest
 from memforest.store.sql import Conn
 
-__all__ = ["MODES", "Evidence", "QueryAnswer", "QueryBackends", "QueryRequest", "SourceFilter", "query"]
+__all__ = [
+    "MODES",
+    "AskedQuestion",
+    "Evidence",
+    "QueryAnswer",
+    "QueryBackends",
+    "QueryRequest",
+    "SourceFilter",
+    "ask_question",
+    "query",
+]
 
 LLM_FALLBACK = "llm mode needs a chat model; none is configured (rule-based backend), so emb was used"
 
@@ -75,6 +86,16 @@ class QueryContext:
 
 
 @dataclass(frozen=True, slots=True)
+class AskedQuestion:
+    """A request's question parsed and embedded once (:func:`ask_question`), which the queries of
+    several forests share; ``ms``: what that took."""
+
+    question: Question
+    vecs: Vec
+    ms: float
+
+
+@dataclass(frozen=True, slots=True)
 class Recalled:
     """What the recall stages found: the forest as it is now, the ranked trees and direct hits,
     and the question's time cues read against the forest's "now" with their event's time."""
@@ -99,6 +120,16 @@ async def _parse(request: QueryRequest) -> Question:
     return parse() if len(request.question) <= ANALYSE_OFF_LOOP_CHARS else await asyncio.to_thread(parse)
 
 
+async def ask_question(
+    backends: QueryBackends, request: QueryRequest, ledger: UsageLedger | None = None
+) -> AskedQuestion:
+    """The request's question parsed, and it (with the event of "before/after <event>") embedded."""
+    t0 = time.perf_counter()
+    question = await _parse(request)
+    vecs = await _embed(backends, ledger, _embedded_texts(question))
+    return AskedQuestion(question, vecs, round((time.perf_counter() - t0) * 1000.0, 3))
+
+
 async def _context(
     db: Database,
     settings: Settings,
@@ -107,10 +138,12 @@ async def _context(
     request: QueryRequest,
     preset: RetrievalPreset | None,
     ledger: UsageLedger | None,
+    asked: AskedQuestion | None,
 ) -> QueryContext:
-    """The query's context: its question parsed once, its ``k`` checked, the preset's budgets for it."""
+    """The query's context: its question parsed once (or ``asked`` already), its ``k`` checked, the
+    preset's budgets for it."""
     stages = Stages()
-    question = await _parse(request)
+    question = asked.question if asked is not None else await _parse(request)
     preset = preset or RetrievalPreset.from_settings(settings.retrieval)
     k = request.top_k if request.top_k is not None else preset.top_k
     if not 1 <= k <= settings.api.max_top_k:
@@ -127,12 +160,14 @@ async def query(
     *,
     preset: RetrievalPreset | None = None,
     ledger: UsageLedger | None = None,
+    asked: AskedQuestion | None = None,
 ) -> QueryAnswer:
-    """Answer ``request`` from the tenant's forest with time-stamped evidence."""
-    ctx = await _context(db, settings, backends, tenant_id, request, preset, ledger)
+    """Answer ``request`` from the tenant's forest with time-stamped evidence; ``asked``: its
+    question parsed and embedded already (:func:`ask_question`, shared by several forests)."""
+    ctx = await _context(db, settings, backends, tenant_id, request, preset, ledger, asked)
     known = forest_cache(db).get(tenant_id, request.forest)
     async with _lexical_beside(ctx, known) as lexical:
-        vecs = await _embed_question(ctx)
+        vecs = asked.vecs if asked is not None else await _embed_question(ctx)
         if request.mode == "llm" and backends.chat is not None:
             return await _answer_llm(ctx, backends.chat, vecs, known, lexical)
         fallback = LLM_FALLBACK if request.mode == "llm" else None
@@ -151,7 +186,7 @@ async def query(
                     tx, recalled.found.forest.forest_id, recalled.result.trees, vecs[0], ctx.preset, recalled.cues,
                     live_only=request.live_only,
                 )  # fmt: skip
-            evidence = await _assemble_stage(ctx, tx.conn, recalled, leaves, plan, vecs[0], with_trees=True)
+            evidence = await _assemble_stage(ctx, tx.conn, recalled, leaves, plan, vecs[0])
     return _answer(ctx, "emb", recalled, plan, evidence, fallback=fallback)
 
 
@@ -180,18 +215,23 @@ async def _lexical_beside(
             task.exception()
 
 
-async def _embed(ctx: QueryContext, texts: Sequence[str]) -> Vec:
+async def _embed(backends: QueryBackends, ledger: UsageLedger | None, texts: Sequence[str]) -> Vec:
     """The query embeddings of ``texts``, one row each (float32)."""
-    vecs = await ctx.backends.embedder.embed(texts, stage="query_embed", ledger=ctx.ledger)
+    vecs = await backends.embedder.embed(texts, stage="query_embed", ledger=ledger)
     return np.asarray(vecs, dtype=np.float32)
+
+
+def _embedded_texts(question: Question) -> list[str]:
+    """What a query embeds: the question and, for "before/after <event>", the event."""
+    anchor = question.anchor_text
+    return [question.text] + ([anchor] if anchor else [])
 
 
 async def _embed_question(ctx: QueryContext) -> Vec:
     """The question's vector and, for "before/after <event>", the event's: outside any
     transaction (a model server's embedding call holds no pooled connection)."""
     with ctx.stages.timed("embed"):
-        anchor = ctx.question.anchor_text
-        return await _embed(ctx, [ctx.question.text] + ([anchor] if anchor else []))
+        return await _embed(ctx.backends, ctx.ledger, _embedded_texts(ctx.question))
 
 
 async def _recall_stage(
@@ -238,7 +278,7 @@ async def _time_stage(
         return cues, None
     await tx.plans_for_parameters()  # (a search by the event's vector)
     same_event = cues.anchor_text == ctx.question.anchor_text  # (else the forest's "now" read another)
-    anchor_vec = vecs[1] if same_event else (await _embed(ctx, [cues.anchor_text]))[0]
+    anchor_vec = vecs[1] if same_event else (await _embed(ctx.backends, ctx.ledger, [cues.anchor_text]))[0]
     anchor_time = await resolve_anchor(
         tx.conn, ctx.tenant_id, found.forest.forest_id, cues.anchor_text, anchor_vec,
         exact=result.strategy == "exact", as_of=ctx.request.as_of,
@@ -259,12 +299,8 @@ async def _temporal_stage(ctx: QueryContext, conn: Conn, recalled: Recalled) -> 
         )  # fmt: skip
 
 
-def _candidates(
-    recalled: RecallResult, leaves: Sequence[BrowseLeaf], *, with_trees: bool = False
-) -> dict[tuple[str, int], RecallCandidate]:
-    """The candidates of recall and browse, each with the best cosine seen; ``with_trees``: the
-    vector channels' hits bring the trees holding them (they were read in the transaction that
-    assembles: :class:`~memforest.retrieval.assemble.RecallCandidate`)."""
+def _candidates(recalled: RecallResult, leaves: Sequence[BrowseLeaf]) -> dict[tuple[str, int], RecallCandidate]:
+    """The candidates of recall and browse, each with the best cosine seen."""
     out: dict[tuple[str, int], RecallCandidate] = {}
 
     def add(kind: str, source_id: int, sim: float | None) -> None:
@@ -276,10 +312,6 @@ def _candidates(
         add("fact", fid, sim)
     for cid, sim in recalled.cell_sims.items():
         add("cell", cid, sim)
-    if with_trees:
-        for kind, trees_of in (("fact", recalled.fact_trees), ("cell", recalled.cell_trees)):
-            for source_id, trees in trees_of.items():
-                out[(kind, source_id)].trees = tuple(trees)
     for fid in recalled.fact_lex:
         add("fact", fid, None)
     for cid in recalled.cell_lex:
@@ -299,14 +331,12 @@ async def _assemble_stage(
     leaves: Sequence[BrowseLeaf],
     plan: TemporalPlan | None,
     qvec: Vec,
-    *,
-    with_trees: bool,
 ) -> list[Evidence]:
     """The evidence: recall's and browse's candidates, the temporal plan's states pinned first,
-    filtered, reranked and cut to ``k`` (``with_trees``: assembled in recall's transaction)."""
+    filtered, reranked and cut to ``k``."""
     req, forest_id = ctx.request, recalled.found.forest.forest_id
     with ctx.stages.timed("assemble"):
-        candidates = _candidates(recalled.result, leaves, with_trees=with_trees)
+        candidates = _candidates(recalled.result, leaves)
         pinned: dict[tuple[str, int], str] = {}
         if plan is not None:  # the plan's answer states join the pool (browse may not reach them)
             pinned = {("fact", fid): role for fid, role in plan.roles.items()}
@@ -350,7 +380,7 @@ async def _answer_llm(
             ctx.preset, recalled.cues, ctx.ledger,
         )  # fmt: skip
     async with ctx.db.tenant(ctx.tenant_id) as conn:
-        evidence = await _assemble_stage(ctx, conn, recalled, leaves, plan, vecs[0], with_trees=False)
+        evidence = await _assemble_stage(ctx, conn, recalled, leaves, plan, vecs[0])
     llm_calls = {"plan": stats.planner_calls, "navigate": stats.navigator_calls}
     return _answer(ctx, "llm", recalled, plan, evidence, llm_calls=llm_calls)
 

@@ -19,7 +19,7 @@ from memforest.store.sql import Conn, RowView, fetch_rows
 _Q = queries.load("evidence")
 # every tree of every candidate (a scoped query filters on their kinds)
 _CANDIDATES = _Q["candidates_every_tree"]
-# the scoring trees of every candidate only; a known candidate reads no placements
+# the scoring trees of every candidate only, and its first tree
 _CANDIDATES_IN_TREES = _Q["candidates_in_scoring_trees"]
 _PROVENANCE = _Q["provenance"]
 
@@ -32,8 +32,6 @@ async def candidates_with_sim(
     cell_ids: Sequence[int],
     q: Vec,
     scoring_trees: Sequence[int] | None = None,
-    known_facts: Sequence[int] = (),
-    known_cells: Sequence[int] = (),
 ) -> list[RowView]:
     """The given facts and cells with their cosine to ``q`` (0 without a vector; a cell's is its
     leaf node's) and their trees, in one statement: ``kind`` (``fact`` | ``cell``), ``id, text,
@@ -43,15 +41,11 @@ async def candidates_with_sim(
     holds every tree of the item as ``(tree_id, kind, label)`` records in no particular order (see
     :func:`tree_triples`), the other two NULL; with them, ``trees`` is NULL, ``in_trees`` the ids of
     those of ``scoring_trees`` that hold the item (NULL for none) and ``first_tree`` the smallest id
-    of every tree holding it. With ``scoring_trees``, the ``known_facts`` and ``known_cells`` (whose
-    trees the caller read in an earlier statement of this transaction) read no placements:
-    ``in_trees`` and ``first_tree`` NULL, and a known cell's ``sim`` NULL too (ADR 0035). Facts
-    come first; order within a kind is unspecified."""
+    of every tree holding it. Facts come first; order within a kind is unspecified."""
     p = {"t": tenant_id, "f": forest_id, "fids": list(fact_ids), "cids": list(cell_ids), "q": q}
     if scoring_trees is None:
         return await fetch_rows(conn, _CANDIDATES, p)
-    known = {"kfact": list(known_facts), "kcell": list(known_cells)}
-    return await fetch_rows(conn, _CANDIDATES_IN_TREES, p | {"rt": list(scoring_trees)} | known)
+    return await fetch_rows(conn, _CANDIDATES_IN_TREES, p | {"rt": list(scoring_trees)})
 
 
 async def provenance(

@@ -151,13 +151,13 @@ async def read_transaction(
 
 async def read_beside(db: Database, tenant_id: uuid.UUID, read: Callable[[ReadTransaction], Awaitable[T]]) -> T | None:
     """``read`` in a read-only transaction of the side pool, beside the caller's own (full text
-    while the vectors are read), on generic plans made once per connection; None when no side
+    while the vectors are read), its statements planned for their parameters; None when no side
     connection is free at once (the caller reads in its own transaction instead) or the process
     has no side pool."""
     if db.side_engine is None:
         return None
     try:
-        async with reading(db, tenant_id, side=True, knobs=channels.LEXICAL_BESIDE_KNOBS) as side:
+        async with reading(db, tenant_id, side=True) as side:
             return await read(ReadTransaction(side, tenant_id, ReadIntent()))
     except SidePoolBusy:
         return None

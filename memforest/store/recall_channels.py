@@ -12,10 +12,9 @@ comments describe the channels; :func:`channels_sql` picks one by its flags (ADR
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from types import MappingProxyType
 from typing import Any, Literal
 
 from memforest.db.engine import CUSTOM_PLANS_AGAIN, GENERIC_PLANS, GENERIC_PLANS_NEXT
@@ -124,13 +123,6 @@ def recall_knobs(ef_search: int, *, planned_once: bool = False) -> dict[str, str
     connection made the first time (``GENERIC_PLANS``), until that statement turns it back."""
     knobs = {"hnsw.ef_search": str(ef_search), "hnsw.iterative_scan": _ITERATIVE_SCAN}
     return knobs | GENERIC_PLANS if planned_once else knobs
-
-
-# The transaction of the side pool that reads the full-text channels beside a query (ADR 0024)
-# plans generically, once per connection (ADR 0022): its statement reads a forest without its own
-# indexes through the forest's b-trees (what its custom plan chooses too) and one with them
-# through the candidate functions of migration 0014, so the plan does not depend on the question.
-LEXICAL_BESIDE_KNOBS: Mapping[str, str] = MappingProxyType(dict(GENERIC_PLANS))
 
 
 async def plans_as_usual(conn: Conn) -> None:

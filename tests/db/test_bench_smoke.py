@@ -253,6 +253,9 @@ def test_query_latency_quick(db_env: str, tmp_path: Path, monkeypatch: pytest.Mo
             assert 0 < s[side]["p50_ms"] <= s[side]["p95_ms"]
             assert s[side]["round_trips"] > 0
         assert s["memforest"]["round_trips"] > s["flat"]["round_trips"]
+        # the flat baseline's trips are the read path's own minimum: its transaction entered with the
+        # HNSW settings (as a query's is), the top-k, COMMIT; the forest's indexes are known already
+        assert s["flat"]["round_trips"] == 3
         # the full-text channels beside (side pool), and the comparison arm without them
         assert s["memforest"]["side_round_trips"] > 0 and "side_round_trips" not in s["flat"]
         one = s["memforest_one_transaction"]

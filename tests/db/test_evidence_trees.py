@@ -1,8 +1,6 @@
 """Assembly reads each candidate's scoring trees only (and its first tree), and the kept items'
 tree labels with their provenance: the statements give the same trees as placements hold, a kept
-fact without sources still gets its label, and a scoped query still filters on every tree's kind.
-The trees (and a cell's cosine) that recall's vector channels read in the same transaction are
-not read again, and the evidence is the same as when they are (ADR 0035)."""
+fact without sources still gets its label, and a scoped query still filters on every tree's kind."""
 
 from __future__ import annotations
 
@@ -10,21 +8,15 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
-from support.reads import question_of, read_tx
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import QueryRequest, RetrievalPreset, query
-from memforest.retrieval.assemble import AssembleOptions, assemble
-from memforest.retrieval.browse import browse_emb
-from memforest.retrieval.recall import recall
-from memforest.retrieval.service import _candidates
+from memforest.retrieval import QueryRequest, query
 from memforest.settings import Settings
 from memforest.store import evidence
 from memforest.store.fact_edits import delete_fact_sources
-from memforest.store.read_conn import reading
 from memforest.store.sql import fetch_all
 from memforest.store.tenants import ensure_tenant
 
@@ -129,62 +121,5 @@ async def test_evidence_names_a_tree_that_holds_it_and_scope_filters_on_kinds(db
         assert scoped.evidence
         for e in scoped.evidence:
             assert "entity" in kinds[(e.kind, e.source_id)]
-    finally:
-        await backends.aclose()
-
-
-async def test_known_candidates_read_no_placements_and_known_cells_no_cosine(db: Database, settings: Settings) -> None:
-    tenant_id, forest_id, placed = await _forest(db, settings)
-    fids = sorted(i for k, i in placed if k == "fact")
-    cids = sorted(i for k, i in placed if k == "cell")
-    every_tree = sorted(set().union(*placed.values()))
-    known_f, known_c = fids[::2], cids[::2]
-    q = np.ones(settings.embedding.dim, dtype=np.float32)
-    async with db.tenant(tenant_id) as conn:
-        plain = await evidence.candidates_with_sim(conn, tenant_id, forest_id, fids, cids, q, every_tree)
-        rows = await evidence.candidates_with_sim(
-            conn, tenant_id, forest_id, fids, cids, q, every_tree, known_f, known_c
-        )
-    sims = {(r["kind"], r["id"]): r["sim"] for r in plain}
-    assert {(r["kind"], r["id"]) for r in rows} == set(placed)
-    for r in rows:
-        key = (r["kind"], r["id"])
-        known = r["id"] in (known_f if r["kind"] == "fact" else known_c)
-        if known:
-            assert r["in_trees"] is None and r["first_tree"] is None
-        else:
-            assert set(r["in_trees"] or ()) == placed[key]
-            assert r["first_tree"] == min(placed[key])
-        # a fact's own cosine is read either way; a known cell's is not
-        assert r["sim"] is None if known and r["kind"] == "cell" else r["sim"] == sims[key]
-
-
-async def test_evidence_is_the_same_whether_recall_brings_the_trees_or_assembly_reads_them(
-    db: Database, settings: Settings
-) -> None:
-    tenant_id, forest_id, _ = await _forest(db, settings)
-    backends = build_backends(settings)
-    preset = RetrievalPreset.from_settings(settings.retrieval)
-    try:
-        for question in ("Where does Bob live and what pet does he have?", "What did Bob start learning?"):
-            q = np.asarray((await backends.embedder.embed([question]))[0], dtype=np.float32)
-            asked = question_of(question)
-            terms = asked.rerank_terms
-            async with reading(db, tenant_id) as conn:
-                tx = read_tx(conn, tenant_id)
-                recalled = await recall(tx, forest_id, asked, q, preset)
-                cues = asked.cues(datetime(2024, 1, 1, tzinfo=UTC))
-                leaves = await browse_emb(tx, forest_id, recalled.trees, q, preset, cues)
-                assert leaves  # (their cosines join the candidates' too)
-                opts = AssembleOptions(top_k=10)
-                brought = _candidates(recalled, leaves, with_trees=True)
-                assert {c.kind for c in brought.values() if c.trees is not None} == {"fact", "cell"}
-                read = _candidates(recalled, leaves)
-                every = {t.tree_id: t.score for t in recalled.trees}
-                best = dict([max(every.items(), key=lambda kv: kv[1])])
-                for scores in (every, best, {}):  # (fewer scoring trees: more items named by their first tree)
-                    got = await assemble(conn, tenant_id, forest_id, brought, q, terms, scores, cues, opts, preset)
-                    want = await assemble(conn, tenant_id, forest_id, read, q, terms, scores, cues, opts, preset)
-                    assert got and [e.to_json() for e in got] == [e.to_json() for e in want]
     finally:
         await backends.aclose()

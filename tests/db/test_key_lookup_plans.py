@@ -90,7 +90,6 @@ async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Databa
             "t": tenant_id, "f": forest_id, "q": np.asarray(q, dtype=np.float32),
             "fids": [int(r["fact_id"]) for r in ids], "cids": [int(r["cell_id"]) for r in cells],
             "rt": [int(r["tree_id"]) for r in trees], "tids": [int(r["tree_id"]) for r in trees][:3],
-            "kfact": [int(r["fact_id"]) for r in ids][:2], "kcell": [int(r["cell_id"]) for r in cells][:1],
         }  # fmt: skip
         statements = (evidence._CANDIDATES_IN_TREES, evidence._CANDIDATES, evidence._PROVENANCE)
         assert await _descend(conn, tenant_id, switch=True)
@@ -99,9 +98,6 @@ async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Databa
             nodes = await generic_plan(conn, sql, params)
             assert any("$" in str(n.get("Index Cond", "")) for n in nodes), "not a generic plan"
             scans |= {str(n["Node Type"]) for n in nodes if "Scan" in str(n["Node Type"])}
-            if sql is evidence._CANDIDATES_IN_TREES:  # known candidates' lookups: a test per rescan (ADR 0035)
-                gates = [str(n.get("One-Time Filter", "")) for n in nodes]
-                assert sum("<> ALL" in g for g in gates) == 3, gates  # (facts' and cells' placements, a cell's leaf)
         assert "Seq Scan" not in scans and "Index Scan" in scans
         # the same generic plans with sequential scans allowed: on tables this small some read a whole
         # table (what the switch leaves out, so that a plan kept while the tables grow stays a lookup)
@@ -249,35 +245,37 @@ async def test_a_known_forests_vector_channels_run_on_the_plan_made_once(
 
 
 @pytest.mark.parametrize("indexed", [False, True])
-async def test_the_full_text_read_beside_a_query_runs_on_generic_plans(
+async def test_the_full_text_read_beside_a_query_is_planned_for_its_parameters(
     db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, indexed: bool
 ) -> None:
-    """The full-text channels, read in a transaction of the side pool beside the query, run on
-    generic plans without sequential scans (made once per connection: ADR 0022, session 28), in a
-    forest read exactly and in one with its own indexes. The evidence equals that of the same query
-    with its full text on custom plans."""
+    """The full-text channels, read in a transaction of the side pool beside the query, are planned
+    for their parameters with sequential scans allowed, on the first query of a forest and on the
+    next, in a forest read exactly and in one with its own indexes (ADR 0039)."""
     evidence_of, seen = await _watched_query(db, settings, monkeypatch, indexed, "lexical")
     got = await evidence_of()
-    monkeypatch.setattr(recall_channels, "LEXICAL_BESIDE_KNOBS", {})  # (read_beside's knobs)
     assert await evidence_of() == got and got
-    assert [mode[:2] for mode in seen] == [("force_generic_plan", "off"), ("force_custom_plan", "on")]
+    assert [mode[:2] for mode in seen] == [("force_custom_plan", "on")] * 2
     assert all(n > 0 for *_, n in seen)  # (full-text matches read each time: the evidence is theirs too)
 
 
 @pytest.mark.parametrize("scan_text", [True, False])
 async def test_a_generic_full_text_plan_parses_the_question_once_per_execution(db: Database, scan_text: bool) -> None:
-    """On a generic plan the question's tsquery is an InitPlan, computed once per execution (in each
-    place it is written): written ``to_tsquery('english', $1)`` in a filter or a ranking, it was
-    parsed again for every row (~4 ms more a query at 1K facts), as a custom plan folds it into a
-    constant and a generic one cannot. Both forms of the channels: a forest's rows scanned (through
-    its (tenant, forest) b-trees), or its own indexes' functions."""
+    """Every channel in one statement runs on a known forest's generic plan (when no side
+    transaction reads full text beside it); there the question's tsquery is an InitPlan, computed
+    once per execution (in each place it is written): written ``to_tsquery('english', $1)`` in a
+    filter or a ranking, it would be parsed again for every row, as a custom plan folds it into a
+    constant and a generic one cannot. Both forms of the full-text channels: a forest's rows
+    scanned (through its (tenant, forest) b-trees), or its own indexes' functions."""
     tenant_id = await build_forest(db, "t", "shop", FACTS)
-    sql = recall_channels.channels_sql(True, None, scan_text=scan_text, parts=("lexical",))
-    async with db.tenant(tenant_id, knobs=recall_channels.LEXICAL_BESIDE_KNOBS) as conn:
+    async with db.tenant(tenant_id, knobs=recall_channels.recall_knobs(96, planned_once=True)) as conn:
         forest_id, _ = await _forest(conn, tenant_id)
+        literal = None if scan_text else forest_id
+        sql = recall_channels.channels_sql(scan_text, None, scan_text=scan_text, dim=DIM, forest_id=literal)
         params = {
             "t": tenant_id, "f": forest_id, "tsq": "dana | repair", "tsq2": "dana & repair", "tsq3": None, "cap": 300,
-            "nl": 30, "as_of": None, "kinds": ["session", "entity", "scene"],
+            "nl": 30, "as_of": None, "kinds": ["session", "entity", "scene"], "names": ["dana"],
+            "q": np.asarray(HashedEmbedder(DIM).embed_sync([QUESTION])[0], dtype=np.float32),
+            "nr": 8, "nrg": 16, "nf": 30, "nc": 20,
         }  # fmt: skip
         nodes = await generic_plan(conn, sql, params)
     shown = [str(n.get(key, "")) for n in nodes for key in ("Filter", "Sort Key")]
@@ -285,5 +283,5 @@ async def test_a_generic_full_text_plan_parses_the_question_once_per_execution(d
     assert any(n.get("Parent Relationship") == "InitPlan" for n in nodes)
     assert not any("to_tsquery" in s for s in shown if "ts_rank" in s or "@@" in s)
     if scan_text:  # the forest's facts and cell leaves, each through a b-tree on (tenant, forest)
-        scans = {str(n["Relation Name"]): str(n.get("Index Cond", "")) for n in nodes if "Relation Name" in n}
-        assert "forest_id" in scans["facts"] and "forest_id" in scans["nodes"]
+        scans = [(str(n["Relation Name"]), str(n.get("Index Cond", ""))) for n in nodes if "Relation Name" in n]
+        assert all(any(rel == table and "forest_id" in cond for rel, cond in scans) for table in ("facts", "nodes"))

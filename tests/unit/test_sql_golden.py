@@ -31,6 +31,8 @@ UPDATE = os.environ.get("MEMFOREST_UPDATE_GOLDEN") == "1"
 AGGREGATES = ("recall_channels", "evidence", "descent", "recall", "temporal", "recall_filter")
 DIM, FOREST, EF = 64, 42, 96
 AS_OF = datetime(2024, 1, 1, tzinfo=UTC)
+TSQUERY = "to_tsquery('english', :tsq)"
+INIT_PLAN_TSQUERY = f"(SELECT {TSQUERY})"
 
 
 def _channels() -> dict[str, str]:
@@ -209,13 +211,17 @@ def test_the_statements_write_what_the_python_constants_say() -> None:
 def test_the_variants_of_the_channels_share_their_text() -> None:
     """Each channels statement is whole; these checks keep the copies alike: a generic-next variant
     differs from its custom one in the switch alone, and every channel in one statement is the
-    vector part's CTEs, then the lexical part's, and the same closing tree rows."""
+    vector part's CTEs, then the lexical part's, and the same closing tree rows. The one difference:
+    every channel in one statement writes the question's tsquery as an InitPlan (it may run on a
+    generic plan), the lexical part alone as a call that its parameter plan folds into a constant."""
     q = _texts("recall_channels")
+    assert not any(INIT_PLAN_TSQUERY in q[name] for name in q if name.startswith("lexical_"))
     for forest, as_of in itertools.product(("exact", "indexed"), ("", "_as_of")):
         vector = q[f"vector_{forest}{as_of}"]
         assert q[f"vector_{forest}{as_of}_then_generic"] == vector.replace(CUSTOM_PLANS_AGAIN, GENERIC_PLANS_NEXT)
         lexical = q[f"lexical_{'scan' if forest == 'exact' else 'indexed'}{as_of if forest == 'exact' else ''}"]
-        both = q[f"all_{forest}{as_of}"]
+        assert INIT_PLAN_TSQUERY in q[f"all_{forest}{as_of}"]
+        both = q[f"all_{forest}{as_of}"].replace(INIT_PLAN_TSQUERY, TSQUERY)
         ids = "ids(tree_id) AS ("
         lexical_ctes = lexical.removeprefix("WITH ")[: lexical.index(ids) - len("WITH ")]
         if forest == "indexed":  # (every channel of an indexed forest names it by the literal)

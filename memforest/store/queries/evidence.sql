@@ -7,9 +7,7 @@
 -- it per cell). With scoring trees (:rt, the recalled ones), one lookup of a candidate's
 -- placements gives those of them that hold it and the smallest id of every tree holding it:
 -- ranking looks at the scoring trees only, and an item's label names its best scoring tree, else
--- that first tree (ADR 0024). A candidate whose trees the caller knows already (:kfact, :kcell:
--- read by the query's own vector channels earlier in this READ COMMITTED transaction) skips the
--- lookup: the test of its id is a one-time filter of each rescan (ADR 0035).
+-- that first tree (ADR 0024).
 
 -- name: candidates_every_tree --
 -- The candidate facts and cells with their cosine to :q and every tree holding each, as (id, kind, label) records.
@@ -52,7 +50,7 @@ WHERE c.tenant_id = :t
   AND c.cell_id = ANY(:cids);
 
 -- name: candidates_in_scoring_trees --
--- The candidate facts and cells with their cosine to :q, the scoring trees (:rt) holding each and the first tree of all; known ones read no placements.
+-- The candidate facts and cells with their cosine to :q, the scoring trees (:rt) holding each and the first tree of all.
 SELECT 'fact' AS kind, x.fact_id AS id, x.text, x.valid_from AS t_start, x.valid_to AS t_end, x.time_text, x.superseded_by, x.recorded_at, x.retracted_at, NULL::text AS session_ext, coalesce(1 - (x.embedding <=> :q), 0) AS sim, NULL AS trees, pt.in_trees AS in_trees, pt.first_tree AS first_tree
 FROM facts x
 LEFT JOIN LATERAL (
@@ -61,7 +59,6 @@ LEFT JOIN LATERAL (
   WHERE p.tenant_id = :t
     AND p.source_kind = 'fact'
     AND p.source_id = x.fact_id
-    AND NOT (x.fact_id = ANY(:kfact))
 ) pt ON true
 WHERE x.tenant_id = :t
   AND x.forest_id = :f
@@ -72,7 +69,6 @@ UNION ALL SELECT 'cell', c.cell_id, c.text, c.t_start, c.t_end, NULL, NULL, NULL
   WHERE n.tenant_id = c.tenant_id
     AND n.leaf_cell_id = c.cell_id
     AND n.embedding IS NOT NULL
-    AND NOT (c.cell_id = ANY(:kcell))
   LIMIT 1
 ), NULL, pt.in_trees, pt.first_tree
 FROM cells c
@@ -84,7 +80,6 @@ LEFT JOIN LATERAL (
   WHERE p.tenant_id = :t
     AND p.source_kind = 'cell'
     AND p.source_id = c.cell_id
-    AND NOT (c.cell_id = ANY(:kcell))
 ) pt ON true
 WHERE c.tenant_id = :t
   AND c.forest_id = :f

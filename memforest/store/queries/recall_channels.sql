@@ -30,7 +30,10 @@
 --     there are :nl of them: migration 0023, ADR 0033), then rows matching >= 2 terms (up to
 --     :cap), then rows matching any term (up to :cap) while the former did not fill :cap, so
 --     the ranking reads at most 2 * :cap rows whatever the forest's size.
---     The question's tsquery is an InitPlan, "(SELECT to_tsquery('english', :tsq))", computed
+--     The full-text part alone ("lexical_*") is always planned for its parameters, which folds
+--     to_tsquery of the question into a constant. In every channel's statement ("all_*"), which
+--     runs on a known forest's generic plan when no side transaction reads full text beside it,
+--     the question's tsquery is an InitPlan, "(SELECT to_tsquery('english', :tsq))", computed
 --     once per execution: a generic plan cannot fold to_tsquery of a parameter into a constant
 --     and would parse it again for every row it tests and ranks (ADR 0022).
 --   label: entity trees whose key is a word of the question (:names, casefolded as
@@ -1691,22 +1694,22 @@ WHERE t.tenant_id = :t
 -- name: lexical_scan --
 -- The full-text channels of a forest without its own indexes, its live rows scanned and ranked.
 WITH lf AS MATERIALIZED (
-  SELECT x.fact_id, ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT x.fact_id, ts_rank(x.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM facts x
   WHERE x.tenant_id = :t
     AND x.forest_id = :f
-    AND x.tsv @@ (SELECT to_tsquery('english', :tsq))
+    AND x.tsv @@ to_tsquery('english', :tsq)
     AND x.retracted_at IS NULL
   ORDER BY s DESC, x.fact_id LIMIT :nl
 ),
 ln AS MATERIALIZED (
-  SELECT x.node_id, x.tree_id, x.leaf_cell_id, ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT x.node_id, x.tree_id, x.leaf_cell_id, ts_rank(x.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM nodes x
   WHERE x.tenant_id = :t
     AND x.forest_id = :f
     AND x.level = 0
     AND x.leaf_cell_id IS NOT NULL
-    AND x.tsv @@ (SELECT to_tsquery('english', :tsq))
+    AND x.tsv @@ to_tsquery('english', :tsq)
   ORDER BY s DESC, x.node_id LIMIT :nl
 ),
 lx AS MATERIALIZED (
@@ -1738,11 +1741,11 @@ WHERE t.tenant_id = :t
 -- name: lexical_scan_as_of --
 -- The full-text channels of a forest without its own indexes, its rows as of :as_of scanned and ranked.
 WITH lf AS MATERIALIZED (
-  SELECT x.fact_id, ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT x.fact_id, ts_rank(x.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM facts x
   WHERE x.tenant_id = :t
     AND x.forest_id = :f
-    AND x.tsv @@ (SELECT to_tsquery('english', :tsq))
+    AND x.tsv @@ to_tsquery('english', :tsq)
     AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)
     AND x.valid_from <= :as_of
     AND x.recorded_at <= :as_of
@@ -1750,13 +1753,13 @@ WITH lf AS MATERIALIZED (
   ORDER BY s DESC, x.fact_id LIMIT :nl
 ),
 ln AS MATERIALIZED (
-  SELECT x.node_id, x.tree_id, x.leaf_cell_id, ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT x.node_id, x.tree_id, x.leaf_cell_id, ts_rank(x.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM nodes x
   WHERE x.tenant_id = :t
     AND x.forest_id = :f
     AND x.level = 0
     AND x.leaf_cell_id IS NOT NULL
-    AND x.tsv @@ (SELECT to_tsquery('english', :tsq))
+    AND x.tsv @@ to_tsquery('english', :tsq)
     AND x.t_start <= :as_of
   ORDER BY s DESC, x.node_id LIMIT :nl
 ),
@@ -1789,12 +1792,12 @@ WHERE t.tenant_id = :t
 -- name: lexical_indexed --
 -- The full-text channels of a forest with its own GIN indexes, through the candidate functions (live or as of :as_of).
 WITH lf AS MATERIALIZED (
-  SELECT m.fact_id, ts_rank(m.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT m.fact_id, ts_rank(m.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM memforest_fact_text_candidates(:f, to_tsquery('english', :tsq), to_tsquery('english', :tsq2), to_tsquery('english', :tsq3), :nl, :cap, CAST(:as_of AS timestamptz)) m
   ORDER BY s DESC, m.fact_id LIMIT :nl
 ),
 ln AS MATERIALIZED (
-  SELECT m.node_id, m.tree_id, m.leaf_cell_id, ts_rank(m.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT m.node_id, m.tree_id, m.leaf_cell_id, ts_rank(m.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM memforest_node_text_candidates(:f, to_tsquery('english', :tsq), to_tsquery('english', :tsq2), to_tsquery('english', :tsq3), :nl, :cap, CAST(:as_of AS timestamptz)) m
   ORDER BY s DESC, m.node_id LIMIT :nl
 ),

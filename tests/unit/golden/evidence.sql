@@ -48,7 +48,6 @@ LEFT JOIN LATERAL (
   WHERE p.tenant_id = :t
     AND p.source_kind = 'fact'
     AND p.source_id = x.fact_id
-    AND NOT (x.fact_id = ANY(:kfact))
 ) pt ON true
 WHERE x.tenant_id = :t
   AND x.forest_id = :f
@@ -59,7 +58,6 @@ UNION ALL SELECT 'cell', c.cell_id, c.text, c.t_start, c.t_end, NULL, NULL, NULL
   WHERE n.tenant_id = c.tenant_id
     AND n.leaf_cell_id = c.cell_id
     AND n.embedding IS NOT NULL
-    AND NOT (c.cell_id = ANY(:kcell))
   LIMIT 1
 ), NULL, pt.in_trees, pt.first_tree
 FROM cells c
@@ -71,7 +69,6 @@ LEFT JOIN LATERAL (
   WHERE p.tenant_id = :t
     AND p.source_kind = 'cell'
     AND p.source_id = c.cell_id
-    AND NOT (c.cell_id = ANY(:kcell))
 ) pt ON true
 WHERE c.tenant_id = :t
   AND c.forest_id = :f

@@ -994,22 +994,22 @@ WHERE t.tenant_id = :t
 
 -- variant: lexical exact --
 WITH lf AS MATERIALIZED (
-  SELECT x.fact_id, ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT x.fact_id, ts_rank(x.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM facts x
   WHERE x.tenant_id = :t
     AND x.forest_id = :f
-    AND x.tsv @@ (SELECT to_tsquery('english', :tsq))
+    AND x.tsv @@ to_tsquery('english', :tsq)
     AND x.retracted_at IS NULL
   ORDER BY s DESC, x.fact_id LIMIT :nl
 ),
 ln AS MATERIALIZED (
-  SELECT x.node_id, x.tree_id, x.leaf_cell_id, ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT x.node_id, x.tree_id, x.leaf_cell_id, ts_rank(x.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM nodes x
   WHERE x.tenant_id = :t
     AND x.forest_id = :f
     AND x.level = 0
     AND x.leaf_cell_id IS NOT NULL
-    AND x.tsv @@ (SELECT to_tsquery('english', :tsq))
+    AND x.tsv @@ to_tsquery('english', :tsq)
   ORDER BY s DESC, x.node_id LIMIT :nl
 ),
 lx AS MATERIALIZED (
@@ -1040,11 +1040,11 @@ WHERE t.tenant_id = :t
 
 -- variant: lexical exact as_of --
 WITH lf AS MATERIALIZED (
-  SELECT x.fact_id, ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT x.fact_id, ts_rank(x.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM facts x
   WHERE x.tenant_id = :t
     AND x.forest_id = :f
-    AND x.tsv @@ (SELECT to_tsquery('english', :tsq))
+    AND x.tsv @@ to_tsquery('english', :tsq)
     AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)
     AND x.valid_from <= :as_of
     AND x.recorded_at <= :as_of
@@ -1052,13 +1052,13 @@ WITH lf AS MATERIALIZED (
   ORDER BY s DESC, x.fact_id LIMIT :nl
 ),
 ln AS MATERIALIZED (
-  SELECT x.node_id, x.tree_id, x.leaf_cell_id, ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT x.node_id, x.tree_id, x.leaf_cell_id, ts_rank(x.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM nodes x
   WHERE x.tenant_id = :t
     AND x.forest_id = :f
     AND x.level = 0
     AND x.leaf_cell_id IS NOT NULL
-    AND x.tsv @@ (SELECT to_tsquery('english', :tsq))
+    AND x.tsv @@ to_tsquery('english', :tsq)
     AND x.t_start <= :as_of
   ORDER BY s DESC, x.node_id LIMIT :nl
 ),
@@ -1090,12 +1090,12 @@ WHERE t.tenant_id = :t
 
 -- variant: lexical indexed --
 WITH lf AS MATERIALIZED (
-  SELECT m.fact_id, ts_rank(m.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT m.fact_id, ts_rank(m.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM memforest_fact_text_candidates(:f, to_tsquery('english', :tsq), to_tsquery('english', :tsq2), to_tsquery('english', :tsq3), :nl, :cap, CAST(:as_of AS timestamptz)) m
   ORDER BY s DESC, m.fact_id LIMIT :nl
 ),
 ln AS MATERIALIZED (
-  SELECT m.node_id, m.tree_id, m.leaf_cell_id, ts_rank(m.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT m.node_id, m.tree_id, m.leaf_cell_id, ts_rank(m.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM memforest_node_text_candidates(:f, to_tsquery('english', :tsq), to_tsquery('english', :tsq2), to_tsquery('english', :tsq3), :nl, :cap, CAST(:as_of AS timestamptz)) m
   ORDER BY s DESC, m.node_id LIMIT :nl
 ),
@@ -1127,12 +1127,12 @@ WHERE t.tenant_id = :t
 
 -- variant: lexical indexed as_of --
 WITH lf AS MATERIALIZED (
-  SELECT m.fact_id, ts_rank(m.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT m.fact_id, ts_rank(m.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM memforest_fact_text_candidates(:f, to_tsquery('english', :tsq), to_tsquery('english', :tsq2), to_tsquery('english', :tsq3), :nl, :cap, CAST(:as_of AS timestamptz)) m
   ORDER BY s DESC, m.fact_id LIMIT :nl
 ),
 ln AS MATERIALIZED (
-  SELECT m.node_id, m.tree_id, m.leaf_cell_id, ts_rank(m.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
+  SELECT m.node_id, m.tree_id, m.leaf_cell_id, ts_rank(m.tsv, to_tsquery('english', :tsq), 1) AS s
   FROM memforest_node_text_candidates(:f, to_tsquery('english', :tsq), to_tsquery('english', :tsq2), to_tsquery('english', :tsq3), :nl, :cap, CAST(:as_of AS timestamptz)) m
   ORDER BY s DESC, m.node_id LIMIT :nl
 ),
