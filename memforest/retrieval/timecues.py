@@ -27,6 +27,22 @@ WHEN_RE = re.compile(
     r"\bwhen (?:exactly |roughly )?(?:did|was|were|has|had)\b",
     re.IGNORECASE,
 )
+# a question-initial "when" that opens a subordinate clause ("When I lived in Oslo, which gym ...")
+# rather than asking for a time ("When did I ...": an auxiliary follows the interrogative)
+_SUBORDINATE_WHEN = re.compile(
+    r"^\s*when\s+(?!(?:exactly|roughly|did|do|does|was|were|is|are|am|has|have|had|will|would|could|can|"
+    r"should|might)\b)[^,?]{1,200},\s*",
+    re.IGNORECASE,
+)
+
+
+def asks_when(question: str) -> bool:
+    """The question asks for a time ("When did ...", "since when ..."), its main clause read past
+    a leading "When <clause>," that only sets the time of the question."""
+    lead = _SUBORDINATE_WHEN.match(question)
+    return WHEN_RE.search(question[lead.end() :] if lead else question) is not None
+
+
 # verbs whose "after" is no time ("looking after a dog", "named after her aunt")
 _PHRASAL_AFTER_RE = re.compile(
     r"\b(?:(?:look|ask|hanker|lust)(?:s|ed|ing)?|tak(?:e|es|ing)|took|named|sought)\s+after\b", re.IGNORECASE
@@ -117,7 +133,7 @@ def parse_time_cues(question: str, ref: datetime) -> TimeCues:
     work a long query costs on the event loop."""
     question = without_phrasal_after(cue_prefix(question))
     cues = TimeCues(
-        asks_when=bool(WHEN_RE.search(question)),
+        asks_when=asks_when(question),
         wants_latest=bool(_LATEST_RE.search(question)),
         wants_earliest=bool(_EARLIEST_RE.search(question)),
         present_tense=bool(_PRESENT_RE.search(question)),

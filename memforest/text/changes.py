@@ -22,6 +22,7 @@ leavings without a successor give no slot.
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from memforest.text.lexicon import ADVERBS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST
 from memforest.text.mood import mood_near
@@ -31,10 +32,14 @@ from memforest.text.topics import singular
 
 __all__ = ["VERB_CLASSES", "find_change", "find_named_change", "leading_subject", "slot_key", "subject_key"]
 
+# matches of one pattern read per text: each costs a scan of the text before it for its subject
+_MAX_MATCHES = 8
+
 # the slots of a change whose sentence names no kind: the class of its verb
 VERB_CLASSES = ("membership", "possession", "patronage", "change")
 
-_NAME = r"[A-Z][\w-]*"
+# a name starts at a word's first character (never inside a word: linear on long capitalised runs)
+_NAME = r"(?<![\w'-])[A-Z][\w-]*"
 # a person: "Ana", "Ana's sister", "Ana's sister Mia" (optionally "and others": the speaker's "we")
 _PERSON = rf"{_NAME}(?:'s\s+(?i:{KIN})(?:\s+{_NAME})?)?(?:\s+and\s+others)?"
 _SUBJ = rf"(?P<subj>{_PERSON})"
@@ -342,10 +347,12 @@ def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
     names the noun, next to the value or as the kind the sentence says was switched ("switched
     dentists, I go to X now"); None otherwise (see the module doc)."""
     for regex in _NAMED:
-        for m in regex.finditer(text):
+        for m in islice(regex.finditer(text), _MAX_MATCHES):
             noun, value = _noun(m["noun"]), _value(m["v"])
+            if not (noun and value):
+                continue
             subject = _subject(text, m, speaker)
-            if noun and value and subject and _stated(text, m):
+            if subject and _stated(text, m):
                 return subject, noun, value
     switched = _SWITCHED_KIND.search(text)
     noun = _kind_noun(switched["noun"] or switched["plural"]) if switched is not None else None
@@ -359,9 +366,12 @@ def find_change(text: str, speaker: str) -> tuple[str, str, str] | None:
     a state (a habit, a thing named as one's own); the slot is the kind the value is named as
     ("bought a Solano e-bike": e-bike), else the verb's class. None otherwise."""
     for regex, kind in _GENERIC:
-        for m in regex.finditer(text):
-            value, subject = _value(m["v"]), _subject(text, m, speaker)
+        for m in islice(regex.finditer(text), _MAX_MATCHES):
+            value = _value(m["v"])
+            if not value or _KIN_RE.match(value.split()[0]):
+                continue
+            subject = _subject(text, m, speaker)
             ended = _ENDED.search(text, max(0, m.start("v") - 60), m.start("v")) is not None
-            if value and subject and not ended and _stated(text, m) and not _KIN_RE.match(value.split()[0]):
+            if subject and not ended and _stated(text, m):
                 return subject, _kind_after(text, m.end("v")) or kind, value
     return None

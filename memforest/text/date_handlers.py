@@ -61,12 +61,28 @@ _FOR_OBJECT = re.compile(
     re.IGNORECASE,
 )
 _FOR_REACH = 80  # characters read back for that phrase
+# the act that "for" follows must arrange the thing for a date of its own (signing up, booking,
+# training for it); a stay or a trip "for a week in November" is dated by the sentence's tense
+_ARRANGED = re.compile(
+    r"\b(?:sign(?:s|ed|ing)?\s+up|regist(?:er|ers|ered|ering)|book(?:s|ed|ing)?|enter(?:s|ed|ing)?|"
+    r"enrol(?:s|led|ling)?|reserv(?:e|es|ed|ing)|tickets?|schedul(?:e|es|ed|ing)|train(?:s|ed|ing)?|"
+    r"prepar(?:e|es|ed|ing)|qualif(?:y|ies|ied|ying))\b",
+    re.IGNORECASE,
+)
+_DURATION = re.compile(
+    r"^for\s+(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a\s+few|a\s+couple\s+of|several)\s+"
+    r"(?:days?|nights?|weeks?|weekends?|months?|years?|while|bit|hours?)\b",
+    re.IGNORECASE,
+)
 
 
 def _date_tense(text: str, start: int, end: int) -> str | None:
     """The tense that moves a date without a year to one side of the utterance: none for the date
-    of the object of "for" (see :data:`_FOR_OBJECT`), else the sentence's (``tense_near``)."""
-    if _FOR_OBJECT.search(text[max(0, start - _FOR_REACH) : start]):
+    of the object of "for" after an act that arranges it (see :data:`_FOR_OBJECT`), else the
+    sentence's (``tense_near``)."""
+    before = text[max(0, start - _FOR_REACH) : start]
+    m = _FOR_OBJECT.search(before)
+    if m is not None and not _DURATION.match(m.group(0)) and _ARRANGED.search(before, 0, m.start()):
         return None
     return tense_near(text, start, end)
 

@@ -105,6 +105,8 @@ def upgrade() -> None:
     op.execute("ALTER TABLE dirty_nodes ENABLE ROW LEVEL SECURITY")
     op.execute(f"CREATE POLICY tenant_isolation ON dirty_nodes {POLICY}")
     _if_role(f"'GRANT SELECT, INSERT, UPDATE, DELETE ON dirty_nodes TO {APP_ROLE}'")
+    # no writer may flag a node between the copy below and the triggers that keep the copy
+    op.execute("LOCK TABLE nodes IN SHARE ROW EXCLUSIVE MODE")
     op.execute(
         "INSERT INTO dirty_nodes (tenant_id, forest_id, level, node_id) "
         "SELECT tenant_id, forest_id, level, node_id FROM nodes WHERE dirty ORDER BY 1, 2, 3, 4"

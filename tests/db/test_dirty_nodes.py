@@ -55,7 +55,10 @@ async def test_dirty_nodes_mirror_the_flag_through_every_write(db: Database, set
     assert flagged and flagged == marked
     assert any(level > 1 for _, level, _ in flagged)
     flagged_b, marked_b = await _sets(db, b)
-    assert flagged_b == marked_b and not marked & marked_b  # each tenant sees its own marks only
+    assert flagged_b == marked_b and not marked & marked_b
+    async with db.tenant(a) as conn:  # row security: b's marks exist, and a reads none of them
+        seen_of_b = await fetch_all(conn, "SELECT count(*) AS n FROM dirty_nodes WHERE tenant_id = :b", {"b": b})
+    assert marked_b and int(seen_of_b[0]["n"]) == 0
 
     await _ingest(db, settings, a, "f", 0, flush=True)  # the refresh job: every node clean
     assert await _sets(db, a) == (set(), set())

@@ -59,6 +59,9 @@ ADVERSARIAL = {
     "dotted-word": fill("a."),
     "unclosed-caption": fill("[image: "),
     "caption-then-spaces": fill(" ", "[image:"),
+    "joined-pronoun": fill("and joined It "),
+    "capital-run": fill("A"),
+    "capital-words": fill("Ab"),
 }
 
 
@@ -144,6 +147,8 @@ SHAPES = {
     "quoted-words": fill('"a'),
     "hyphens": fill("-"),
     "mixed-case": fill("Aa "),
+    "capital-run": fill("A"),
+    "capital-words": fill("Ab"),
     "dates": fill("May 1 "),
 }
 # generous: a linear scan of 20 KB takes milliseconds; a pattern that re-scans the rest of the text

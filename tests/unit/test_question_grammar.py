@@ -11,8 +11,8 @@ import pytest
 
 from memforest.retrieval.temporal.asked import anchor_value, during_anchor
 from memforest.retrieval.temporal.chains import chain_label
-from memforest.retrieval.temporal.parse import TemporalQuestion, asks_when, parse_question, value_name
-from memforest.retrieval.timecues import parse_time_cues
+from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question, value_name
+from memforest.retrieval.timecues import asks_when, parse_time_cues
 from memforest.text.dates import resolve_time_expressions
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
@@ -68,6 +68,8 @@ def test_a_time_after_before_or_after_bounds_the_state() -> None:
 def test_a_leading_when_clause_sets_the_time_it_does_not_ask_for_it() -> None:
     assert not asks_when("When I lived in Gdansk, which bakery did I like?")
     assert asks_when("When did I start at the bakery?")
+    cues = parse_time_cues("When I lived in Gdansk, which bakery did I like?", datetime(2025, 1, 5, tzinfo=UTC))
+    assert not cues.asks_when  # the rerank reads the question as the temporal plan does
     tq = _parse("When I lived in Gdansk, which bakery did I like?")
     assert (tq.operator, tq.during, tq.attribute) == ("as_of", "Gdansk", "bakery")
     assert tq.names[0] == "Wren"
@@ -130,6 +132,21 @@ def test_a_month_of_an_event_signed_up_for_keeps_the_year_of_the_utterance() -> 
     assert moved[0].start == datetime(2023, 11, 1, tzinfo=UTC)
     waited = resolve_time_expressions("I waited for it in November.", said)
     assert waited[0].start == datetime(2023, 11, 1, tzinfo=UTC)
+
+
+def test_a_past_stay_or_trip_for_something_keeps_the_tense_of_its_sentence() -> None:
+    said = datetime(2024, 2, 10, 9, tzinfo=UTC)
+    stay = resolve_time_expressions("I was in Tallinn for a week in November.", said)
+    assert stay[0].start == datetime(2023, 11, 1, tzinfo=UTC)
+    trip = resolve_time_expressions("We flew to Porto for a wedding on March 3.", said)
+    assert trip[0].start == datetime(2023, 3, 3, tzinfo=UTC)
+    booked = resolve_time_expressions("We booked a cabin for the holidays in December.", said)
+    assert booked[0].start == datetime(2024, 12, 1, tzinfo=UTC)
+
+
+def test_once_reads_after_only_before_a_name() -> None:
+    assert _parse("Did I once own a scooter?").operator != "after"
+    assert _parse("Which gym did Priya use once she left Brightwater?").operator == "after"
 
 
 def test_a_period_of_a_life_names_a_state() -> None:

@@ -21,7 +21,7 @@ from memforest.retrieval.temporal.asked import (
     relations,
     slot_of,
 )
-from memforest.retrieval.timecues import WHEN_RE, without_phrasal_after
+from memforest.retrieval.timecues import asks_when, without_phrasal_after
 from memforest.text.dates import resolve_time_expressions
 from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, KIN
 
@@ -46,7 +46,7 @@ _AFTER_RE = re.compile(
     r"\b(?:after(?!\s+next\b)|following|since|later\s+than|subsequent\s+to|in\s+the\s+wake\s+of|replaced|succeeded|"
     r"came\s+after|took\s+over\s+from|"
     # "once <a clause naming a value>": "once I had left Acme", "once Ana stopped seeing Dr. Roy"
-    r"once(?=[^?.!,;]*\b(?!I\b)[A-Z]))\s+" + _ANCHOR_END,
+    r"once(?=[^?.!,;]*\b(?-i:(?!I\b)[A-Z])))\s+" + _ANCHOR_END,
     re.IGNORECASE,
 )
 _HOW_LONG_RE = re.compile(
@@ -190,22 +190,6 @@ _KIN_NAMED = re.compile(rf"\b(?P<owner>[A-Z][\w-]*)'s\s+(?i:{KIN})\s+[A-Z]")
 # the dot of a title ("Dr. Ruiz") ends no anchor: it is read as this character, and restored
 _TITLE = re.compile(r"\b(Dr|Mr|Mrs|Ms|Mx|St|Prof|Mt|Jr|Sr)\.(?=\s+[A-Z])")
 _DOT = "\u2024"
-
-
-# a question-initial "when" that opens a subordinate clause ("When I lived in Oslo, which gym ...")
-# rather than asking for a time ("When did I ...": an auxiliary follows the interrogative)
-_SUBORDINATE_WHEN = re.compile(
-    r"^\s*when\s+(?!(?:exactly|roughly|did|do|does|was|were|is|are|am|has|have|had|will|would|could|can|"
-    r"should|might)\b)[^,?]{1,200},\s*",
-    re.IGNORECASE,
-)
-
-
-def asks_when(question: str) -> bool:
-    """The question asks for a time ("When did ...", "since when ..."), its main clause read past
-    a leading "When <clause>," that only sets the time of the question."""
-    lead = _SUBORDINATE_WHEN.match(question)
-    return WHEN_RE.search(question[lead.end() :] if lead else question) is not None
 
 
 def parse_question(
