@@ -50,12 +50,11 @@ STATE_ATTRIBUTES: Final = frozenset(ATTRIBUTE_WORDS)
 
 def named_attribute(noun: str) -> str | None:
     """The named attribute a noun phrase is a word for, if any: the whole phrase, else its head
-    (last word): "home city" -> residence, "laptop" -> device; a phrase whose head is another
-    thing is not its modifier's ("dog walker", "car insurance": no attribute)."""
+    (last word), else any of its words ("home city" -> residence, "laptop" -> device)."""
     words = noun.lower().replace("_", " ").split()
     if not words:
         return None
-    for candidate in (" ".join(words), words[-1]):
+    for candidate in (" ".join(words), words[-1], *words):
         for attribute, names in ATTRIBUTE_WORDS.items():
             if candidate in names:
                 return attribute

@@ -9,8 +9,9 @@ from memforest.text.topics import singular
 
 __all__ = ["find_slot"]
 
-# slots work on the person-rewritten text, where the subject is a capitalised name
-_SUBJ = r"(?P<subj>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"
+# slots work on the person-rewritten text, where the subject is a capitalised name; it starts at a
+# word's first character (a start inside a long capitalised run would rescan the run: quadratic)
+_SUBJ = r"(?P<subj>(?<![\w'-])[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"
 _ADV = (
     r"(?:\s+(?:just|recently|finally|now|still|currently|also|actually|originally|officially|happily|"
     r"already))*"

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from support.states import speaker_slots
 
-from memforest.attributes import STATE_ATTRIBUTES, named_attribute
+from memforest.attributes import STATE_ATTRIBUTES
 from memforest.domain import CellTurn, CellView
 from memforest.text.extractor import extract_cell
 from memforest.text.persons import rewrite_persons
@@ -133,10 +133,3 @@ def test_negative_contraction_is_not_conjugated() -> None:
 )
 def test_pet_phrasings_with_the_name_before_the_animal_or_after_a_pronoun(text: str, value: str) -> None:
     assert slot(text) == ("Mia", "pet", value)
-
-
-def test_a_noun_phrase_is_the_attribute_of_its_head_not_of_a_modifier() -> None:
-    assert named_attribute("laptop") == "device"
-    assert named_attribute("family dog") == "pet"
-    assert named_attribute("dog groomer") is None
-    assert named_attribute("bike courier") is None
