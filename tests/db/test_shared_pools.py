@@ -116,7 +116,8 @@ async def test_an_unknown_key_is_looked_up_once(settings: Settings, db: Database
 async def test_made_up_keys_are_limited_by_client_address(
     settings: Settings, db: Database, key_lookups: list[str]
 ) -> None:
-    s = admin_settings(settings, limits={"client_rate_per_s": 0.5, "client_burst": 3, "key_cache_s": 0})
+    # one token per 20 s: the eight requests stay inside one refill on a slow machine too
+    s = admin_settings(settings, limits={"client_rate_per_s": 0.05, "client_burst": 3, "key_cache_s": 0})
     async with app_client(s, db) as (_, c):
         _, h = await tenant_key(c, "t")
         _, new = await tenant_key(c, "u")
@@ -128,7 +129,7 @@ async def test_made_up_keys_are_limited_by_client_address(
             r = await c.get("/v1/forests", headers=made_up)
             codes.append(r.status_code)
         assert codes == [401] * 3 + [429] * 5
-        assert 1 <= int(r.headers["retry-after"]) <= 2
+        assert 1 <= int(r.headers["retry-after"]) <= 20
         assert r.json()["type"].endswith("/too-many-requests")
         assert len(key_lookups) == 3  # refused before any lookup
         # a key that was valid before is still looked up (no cached limits here): its tenant is charged
