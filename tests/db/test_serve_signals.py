@@ -52,7 +52,7 @@ def test_a_signal_stops_serve_and_its_embedded_postgres(sig: signal.Signals) -> 
         postmaster = psutil.Process(pid)
 
         proc.send_signal(sig)
-        proc.wait(timeout=60)
+        proc.communicate(timeout=60)  # reads the pipe while waiting, so a full pipe cannot block the exit
         gone, _alive = psutil.wait_procs([postmaster], timeout=30)
         assert gone, f"the embedded PostgreSQL (pid {pid}) outlived `memforest serve` after {sig.name}"
     finally:
@@ -109,9 +109,10 @@ def _wait_for_tenant_connection(proc: subprocess.Popen[bytes], pgdata: Path, tim
 
 def _stop_and_check(proc: subprocess.Popen[bytes], postmaster: psutil.Process, sig: signal.Signals, what: str) -> str:
     proc.send_signal(sig)
-    proc.wait(timeout=60)
+    # read while waiting: a process whose output fills the pipe blocks on its next write, and never exits
+    out, _ = proc.communicate(timeout=60)
     gone, _alive = psutil.wait_procs([postmaster], timeout=30)
-    output = proc.stdout.read().decode() if proc.stdout else ""
+    output = out.decode() if out else ""
     assert gone, f"the embedded PostgreSQL (pid {postmaster.pid}) outlived {what} after {sig.name}: {output}"
     return output
 
