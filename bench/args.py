@@ -10,7 +10,7 @@ from typing import Any
 
 from bench.env import RESULTS_DIR
 from memforest.backends.st_model import read_model_dir
-from memforest.db.embedding_model import model_dir_label
+from memforest.db.model_identity import model_dir_label
 from memforest.errors import ConfigurationError
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memforest.backends.base import UsageLedger, embed_in_process
-from memforest.db.embedding_model import model_dir_label
+from memforest.db.model_identity import model_dir_label
 from memforest.errors import ConfigurationError
 
 __all__ = ["SentenceTransformerEmbedder"]

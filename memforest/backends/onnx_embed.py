@@ -19,7 +19,7 @@ import numpy.typing as npt
 from memforest.backends.base import UsageLedger, embed_in_process
 from memforest.backends.onnx_export import export_onnx
 from memforest.backends.st_model import SentenceModelDir, read_model_dir
-from memforest.db.embedding_model import local_model_identity, model_dir_label
+from memforest.db.model_identity import local_model_identity, model_dir_label
 from memforest.errors import ConfigurationError
 
 __all__ = ["OnnxEmbedder", "UnsupportedModel", "onnx_file"]

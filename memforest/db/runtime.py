@@ -21,6 +21,7 @@ from memforest.db.embedded import (
 )
 from memforest.db.engine import Database, ServerVersions
 from memforest.db.failures import database_unavailable
+from memforest.db.model_identity import embedding_identity
 from memforest.errors import ConfigurationError
 from memforest.settings import Settings
 
@@ -82,7 +83,7 @@ def ensure_schema(url: str, settings: Settings, *, check_embedding_dim: bool = T
 def check_embedding_model(url: str, settings: Settings) -> None:
     """Refuse (one line) a start whose embedding model is not the stored vectors' (ADR 0042); a
     database without a recorded model adopts the configured one."""
-    configured = embedding_model.embedding_identity(settings.embedding)
+    configured = embedding_identity(settings.embedding)
     record = embedding_model.read_model_record(url)
     refusal = embedding_model.mismatch_message(record, configured)
     if refusal is not None:

@@ -23,8 +23,8 @@ import uuid
 
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
-from memforest.db.embedding_model import embedding_identity
 from memforest.db.engine import Database
+from memforest.db.model_identity import embedding_identity
 from memforest.lifecycle.remat_embeddings import (
     MAX_HNSW_DIM,
     change_embedding_dimension,

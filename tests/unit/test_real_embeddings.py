@@ -19,7 +19,8 @@ from memforest.backends.embed_cache import CachingEmbedder
 from memforest.backends.factory import build_embedder
 from memforest.backends.onnx_embed import OnnxEmbedder, UnsupportedModel
 from memforest.backends.st_model import read_model_dir
-from memforest.db.embedding_model import ModelRecord, local_model_identity, mismatch_message
+from memforest.db.embedding_model import ModelRecord, mismatch_message
+from memforest.db.model_identity import local_model_identity
 from memforest.logs import log_context
 from memforest.settings import Settings
 
