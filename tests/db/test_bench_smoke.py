@@ -66,7 +66,10 @@ def test_write_scaling_quick(db_env: str, tmp_path: Path) -> None:
     for key in ("wall_ms_per_leaf", "summary_calls_per_leaf", "nodes_touched_per_leaf"):
         assert ratios[key] == pytest.approx(points[1][key] / points[0][key])  # reported per leaf ...
     assert result["pass"] == (result["pass_per_session"] and result["pass_per_leaf"])  # ... and gated both ways
-    assert result["gate"] == ("pass" if result["pass"] else "fail")
+    # a quick run grows far short of the gate's 50K facts: the bench's verdict is kept beside a gate
+    # that says it gates nothing
+    assert result["gate_computed_by_bench"] == ("pass" if result["pass"] else "fail")
+    assert result["gate"] == "not applicable"
     assert result["pass_per_leaf"] == all(ratios[k] <= 1.5 for k in result["gated"]["per_leaf"])
     # after each probe a reference forest of the first checkpoint's size does the same work every
     # time (the same forest, the same probe sessions): its last/first is the machine's drift, which
@@ -111,8 +114,10 @@ def test_write_scaling_quick(db_env: str, tmp_path: Path) -> None:
 
 def test_ingest_throughput_quick(db_env: str, tmp_path: Path) -> None:
     data = _tiny_locomo(tmp_path / "tiny_locomo.json")
-    assert ingest_throughput.main([*_common(db_env, tmp_path), "--data", str(data), "--limit", "2"]) == 0
+    argv = [*_common(db_env, tmp_path), "--data", str(data), "--limit", "2", "--forest-concurrency", "2"]
+    assert ingest_throughput.main(argv) == 0
     result = json.loads((tmp_path / "ingest_throughput_quick.json").read_text())
+    assert result["config"]["forest_concurrency"] == 2 and result["total"]["mode"].startswith("concurrent")
     assert (tmp_path / "ingest_throughput_quick.png").stat().st_size > 0
     assert [r["forest"] for r in result["forests"]] == ["tiny-0", "tiny-1"]
     for r in result["forests"]:
@@ -121,6 +126,7 @@ def test_ingest_throughput_quick(db_env: str, tmp_path: Path) -> None:
         assert r["turns_per_s"] > 0 and r["check"] == "ok" and r["jobs_failed"] == 0
         assert set(r["stage_s"]) == {"accept", "extract", "embed", "commit", "refresh"}
         assert all(v >= 0 for v in r["stage_s"].values())
+        assert r["db"]["per_ingest_job"]["statements"]["n"] == 2  # each forest's jobs counted apart
     total = result["total"]
     assert total["sessions"] == 4 and total["all_checks_ok"]
     assert total["turns_per_s"] == pytest.approx(total["turns"] / total["wall_s"])
