@@ -1,11 +1,13 @@
 """Ingest throughput on the shared LoCoMo conversations with the default backends (rule-based
-extraction, extractive summaries, hashed embeddings): each conversation into its own forest, one
-forest after another; turns/s, sessions/s, per-stage wall time, facts/trees/nodes, and the forest
-invariant check after each.
+extraction, extractive summaries, hashed embeddings): each conversation into its own forest,
+``--forest-concurrency`` forests at once (1: one after another); turns/s over the wall time from
+the first forest's accept to the last forest's end, sessions/s, per-stage wall time,
+facts/trees/nodes, and the forest invariant check of each once all are ingested.
 
     python -m bench.ingest_throughput                  # ../shared/data/locomo/locomo_dev5.json
     python -m bench.ingest_throughput --repeat 3       # the median run of three, each in its own database
     python -m bench.ingest_throughput --data FILE --limit 2 --quick
+    python -m bench.ingest_throughput --forest-concurrency 5   # the five forests at once, as a service would
 
 Statements and transactions are counted per ingest job (one session each; ``bench/statement_count.py``)
 and the result's ``gates`` hold issue 49's floors: every session at most 40 statements and 5
@@ -32,15 +34,16 @@ from rich.table import Table
 from tqdm import tqdm
 
 from bench.args import add_embedding, bench_parser, embedding_label, embedding_overrides
-from bench.env import bench_env, check_verdict, forest_counts, locomo_or_complain
+from bench.env import BenchEnv, bench_env, check_verdict, forest_counts, locomo_or_complain
 from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
-from bench.statement_count import StatementCounter, distribution, summarise
+from bench.statement_count import StatementCounter, distribution, scope, summarise
 from memforest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
 
 NAME = "ingest_throughput"
 STAGES = ("accept", "extract", "embed", "commit", "refresh")
 MAX_STATEMENTS, MAX_TRANSACTIONS, MIN_TURNS_PER_S = 40, 5, 300.0  # issue 49's floors
+FOREST_CONCURRENCY = 1  # ADR 0040, "Forests at once"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -49,6 +52,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=None, help="only the first N conversations")
     p.add_argument("--sessions-limit", type=int, default=None, help="only the first N sessions of each")
     p.add_argument("--job-concurrency", type=int, default=4, help="ingest jobs of one forest at once")
+    p.add_argument(
+        "--forest-concurrency",
+        type=int,
+        default=FOREST_CONCURRENCY,
+        help=f"forests ingested at once, each with its own --job-concurrency (default {FOREST_CONCURRENCY})",
+    )
     p.add_argument("--no-check", action="store_true", help="skip the forest invariant check")
     p.add_argument("--embed-dim", type=int, default=None)
     p.add_argument("--database-url", default=None, help="external PostgreSQL (default: temporary embedded)")
@@ -67,10 +76,9 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     if args.embed_dim:
         overrides["embedding"] = {"dim": args.embed_dim}
     overrides.update(embedding_overrides(args.embedding))
-    rows: list[dict[str, Any]] = []
     t_all = time.perf_counter()
     total_sessions = sum(len(f.sessions) for f in forests)
-    ingest_jobs: list[dict[str, int]] = []  # statements and transactions of every ingest job, all forests
+    names = [forest.name or f"conversation-{i}" for i, forest in enumerate(forests)]
     async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         counter = StatementCounter()
         counter.install(env.db)
@@ -82,66 +90,44 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             file=sys.stderr,
             dynamic_ncols=True,
         )
-        for i, forest in enumerate(forests):
-            name = forest.name or f"conversation-{i}"
-            bar.set_description(f"ingest {name}")
-            seen = [0]
-            counter.reset()
+        gate = asyncio.Semaphore(args.forest_concurrency)
 
-            def progress(done: int, _total: int, seen: list[int] = seen) -> None:
+        async def ingest(name: str, forest: Any) -> dict[str, Any]:
+            seen = [0]
+
+            def progress(done: int, _total: int) -> None:
                 bar.update(done - seen[0])
                 seen[0] = done
 
-            report = await ingest_sessions(
-                env.db,
-                env.settings,
-                env.backends,
-                env.tenant_id,
-                name,
-                forest.sessions,
-                progress=progress,
-                job_concurrency=args.job_concurrency,
-            )
-            d = report.as_dict()
-            db_counts = summarise(counter, int(d["sessions_accepted"]))
-            ingest_jobs.extend(dict(c) for c in counter.jobs_of_kind("ingest"))
-            counts = await forest_counts(env, name)
-            verdict: str | None = None
-            if not args.no_check:
-                verdict = await check_verdict(env, name)
-            wall = float(d["wall_s"])
-            rows.append(
-                {
-                    "forest": name,
-                    "sessions": d["sessions_accepted"],
-                    "turns": d["turns"],
-                    "cells": d["cells"],
-                    "candidates": d["candidates"],
-                    "facts_new": d["facts_new"],
-                    "facts_merged": d["facts_merged"],
-                    "facts_superseded": d["facts_superseded"],
-                    "facts": counts["facts"],
-                    "trees": counts["trees"],
-                    "nodes": counts["nodes"],
-                    "height": counts["height"],
-                    "nodes_refreshed": d["nodes_refreshed"],
-                    "model_calls": {k: v["calls"] for k, v in d["model_usage"].items()},
-                    "wall_s": wall,
-                    "turns_per_s": d["turns"] / wall if wall else 0.0,
-                    "sessions_per_s": d["sessions_accepted"] / wall if wall else 0.0,
-                    "stage_s": stage_breakdown(d["stage_wall_s"], d["accept_wall_s"]),
-                    "jobs_failed": d["jobs_failed"],
-                    "check": verdict,
-                    "db": db_counts,
-                }
-            )
+            async with gate:
+                with scope(name):
+                    report = await ingest_sessions(
+                        env.db,
+                        env.settings,
+                        env.backends,
+                        env.tenant_id,
+                        name,
+                        forest.sessions,
+                        progress=progress,
+                        job_concurrency=args.job_concurrency,
+                    )
+            return report.as_dict()
+
+        t_ingest = time.perf_counter()
+        reports = await asyncio.gather(*(ingest(n, f) for n, f in zip(names, forests, strict=True)))
+        ingest_wall = time.perf_counter() - t_ingest
         bar.close()
+        rows = [
+            await _forest_row(env, args, name, d, counter.scoped(name)) for name, d in zip(names, reports, strict=True)
+        ]
+        ingest_jobs = [dict(c) for name in names for c in counter.scoped(name).jobs_of_kind("ingest")]
         database = env.database
         embedder = env.backends.embedder.name
-    wall = sum(r["wall_s"] for r in rows)
+    wall = ingest_wall
     turns = sum(r["turns"] for r in rows)
     sessions = sum(r["sessions"] for r in rows)
     total = {
+        "mode": _mode(args.forest_concurrency),
         "forests": len(rows),
         "sessions": sessions,
         "turns": turns,
@@ -169,6 +155,8 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         "config": {
             "data": str(data),
             "job_concurrency": args.job_concurrency,
+            "forest_concurrency": args.forest_concurrency,
+            "mode": _mode(args.forest_concurrency),
             "limit": args.limit,
             "sessions_limit": args.sessions_limit,
             "backends": f"rule-based + extractive + {embedder}",
@@ -180,6 +168,39 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         "total": total,
         "elapsed_s": time.perf_counter() - t_all,
         "ingest_jobs": ingest_jobs,
+    }
+
+
+async def _forest_row(
+    env: BenchEnv, args: argparse.Namespace, name: str, d: dict[str, Any], counter: StatementCounter
+) -> dict[str, Any]:
+    """One forest's line of the result: its report, its statement counts, its size and its check."""
+    db_counts = summarise(counter, int(d["sessions_accepted"]))
+    counts = await forest_counts(env, name)
+    verdict = None if args.no_check else await check_verdict(env, name)
+    wall = float(d["wall_s"])
+    return {
+        "forest": name,
+        "sessions": d["sessions_accepted"],
+        "turns": d["turns"],
+        "cells": d["cells"],
+        "candidates": d["candidates"],
+        "facts_new": d["facts_new"],
+        "facts_merged": d["facts_merged"],
+        "facts_superseded": d["facts_superseded"],
+        "facts": counts["facts"],
+        "trees": counts["trees"],
+        "nodes": counts["nodes"],
+        "height": counts["height"],
+        "nodes_refreshed": d["nodes_refreshed"],
+        "model_calls": {k: v["calls"] for k, v in d["model_usage"].items()},
+        "wall_s": wall,
+        "turns_per_s": d["turns"] / wall if wall else 0.0,
+        "sessions_per_s": d["sessions_accepted"] / wall if wall else 0.0,
+        "stage_s": stage_breakdown(d["stage_wall_s"], d["accept_wall_s"]),
+        "jobs_failed": d["jobs_failed"],
+        "check": verdict,
+        "db": db_counts,
     }
 
 
@@ -205,6 +226,13 @@ async def repeated(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     median["gates"] = _gates(median["total"])
     median["gate"] = "pass" if all(median["gates"].values()) else "fail"
     return median
+
+
+def _mode(forest_concurrency: int) -> str:
+    """What the headline turns/s measures."""
+    if forest_concurrency <= 1:
+        return "sequential: one forest after another"
+    return f"concurrent: up to {forest_concurrency} forests at once"
 
 
 def _gates(total: dict[str, Any]) -> dict[str, bool]:
@@ -289,6 +317,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error(f"--repeat must be at least 1 (got {args.repeat})")
+    if args.forest_concurrency < 1:
+        parser.error(f"--forest-concurrency must be at least 1 (got {args.forest_concurrency})")
     data = locomo_or_complain(args.data)
     if data is None:
         return 2

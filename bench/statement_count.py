@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,12 +48,28 @@ def _kind(sql: str) -> str:
     return "statements"
 
 
+_SCOPE: ContextVar[str] = ContextVar("statement_count_scope", default="")
+
+
+@contextmanager
+def scope(name: str) -> Iterator[None]:
+    """Statements sent by the block (and the tasks it starts) are also counted under ``name``
+    (:meth:`StatementCounter.scoped`): a bench running several forests at once counts each apart."""
+    token = _SCOPE.set(name)
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
+
+
 @dataclass
 class StatementCounter:
-    """Counts per job id (and its kind); statements sent outside any job go under ``""``."""
+    """Counts per job id (and its kind); statements sent outside any job go under ``""``. Statements
+    sent inside :func:`scope` are counted again in that scope's own counter."""
 
     by_job: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     job_kind: dict[str, str] = field(default_factory=dict)
+    scopes: dict[str, StatementCounter] = field(default_factory=dict)
     _hooked: set[int] = field(default_factory=set)
 
     def install(self, db: Database) -> None:
@@ -66,10 +85,16 @@ class StatementCounter:
 
     def _count(self, sql: str) -> None:
         ctx = current_context()
-        job = ctx.get("job_id", "")
-        if job and job not in self.job_kind:
-            self.job_kind[job] = ctx.get("job_kind", "")
-        self.by_job[job][_kind(sql)] += 1
+        job, kind = ctx.get("job_id", ""), _kind(sql)
+        name = _SCOPE.get()
+        for counter in (self, self.scoped(name)) if name else (self,):
+            if job and job not in counter.job_kind:
+                counter.job_kind[job] = ctx.get("job_kind", "")
+            counter.by_job[job][kind] += 1
+
+    def scoped(self, name: str) -> StatementCounter:
+        """The counts of statements sent inside ``scope(name)``."""
+        return self.scopes.setdefault(name, StatementCounter())
 
     def _on_cursor(self, _conn: Any, _cursor: Any, statement: str, _params: Any, _context: Any, many: bool) -> None:
         if not many:  # (an executemany reaches the driver's query logger too)
@@ -92,6 +117,7 @@ class StatementCounter:
     def reset(self) -> None:
         self.by_job.clear()
         self.job_kind.clear()
+        self.scopes.clear()
 
     def jobs_of_kind(self, kind: str) -> list[Counter[str]]:
         return [c for job, c in self.by_job.items() if job and self.job_kind.get(job) == kind]
