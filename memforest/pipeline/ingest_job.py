@@ -223,7 +223,7 @@ async def commit_candidates(
                     entities=cand.entities, topics=cand.topics, valid_from=cand.valid_from, embedding=emb,
                 )
             )  # fmt: skip
-    await router.route_many(new)
+    await router.route_many(new, fresh=True)
 
 
 def add_structure_counts(counts: IngestCounts, insert_stats: InsertStats, router: Router) -> None:
@@ -257,14 +257,16 @@ async def commit_cells(
     more_coming = False
     insert_stats = InsertStats()
     async with db.tenant(tenant_id) as conn:
-        if check_order and await jobs.older_uncommitted(conn, tenant_id, forest_id, session_id):
+        if not check_order:
+            await lock_forest(conn, tenant_id, forest_id, "graph")
+        elif await jobs.older_uncommitted_or_lock(conn, tenant_id, forest_id, session_id):
             raise OlderPending(session_id)
-        await lock_forest(conn, tenant_id, forest_id, "graph")
         router = Router(conn, tenant_id, forest_id, settings.pipeline, insert_stats)
-        await router.register_speakers(speakers)
+        router.defer_speakers(speakers)
         live = await mark_cells(conn, tenant_id, work, counts)
         picks = [(cell, i) for cell in live for i in range(len(cell.candidates))]
         await commit_candidates(conn, tenant_id, forest_id, session_id, router, picks, embeddings, settings, counts)
+        await router.finish()
         if coalesced(settings):
             await jobs.schedule_refresh(
                 conn, tenant_id, forest_id, due_commits=settings.pipeline.refresh_coalesce_commits,

@@ -78,6 +78,7 @@ class Router:
         self.stats = RouteStats()
         self._trees: dict[tuple[TreeKind, str], TreeRef] = {}
         self._pending: list[tuple[TreeRef, LeafSpec]] | None = None  # leaves held back by route_many
+        self._speakers: tuple[list[str], list[str]] | None = None  # keys and labels still to register
 
     async def _insert(self, tree: TreeRef, leaf: LeafSpec) -> None:
         """Hang a leaf now, or queue it when a batch is open (route_many writes the queue at once)."""
@@ -90,21 +91,37 @@ class Router:
         return LeafSpec("fact", fact_id, t, t, fact_id, text, embedding)
 
     async def register_speakers(self, speakers: set[str]) -> None:
-        """Speakers always get an entity tree."""
+        """Speakers always get an entity tree: create (or flag) their entities now."""
+        self.defer_speakers(speakers)
+        await self.finish()
+
+    def defer_speakers(self, speakers: set[str]) -> None:
+        """:meth:`register_speakers` without a statement of its own: the next entity load of a batch
+        registers them first, in its statement, or else :meth:`finish` does (call it before the
+        transaction ends)."""
         first: dict[str, str] = {}  # key -> first label in sorted order (later ones only re-set the flag)
         for label in sorted(speakers):
             first.setdefault(entity_key(label), label)
-        if not first:
-            return
-        await entities.register_speakers(self.conn, self.tenant_id, self.forest_id, list(first), list(first.values()))
+        self._speakers = (list(first), list(first.values())) if first else None
+
+    def _take_speakers(self) -> tuple[list[str], list[str]] | None:
+        speakers, self._speakers = self._speakers, None
+        return speakers
+
+    async def finish(self) -> None:
+        """Register the speakers no batch has registered yet (see :meth:`register_speakers`)."""
+        speakers = self._take_speakers()
+        if speakers is not None:
+            await entities.register_speakers(self.conn, self.tenant_id, self.forest_id, *speakers)
 
     async def route(self, fact: FactForRouting) -> None:
         """Link the fact to its entities and scene, inserting leaves in every active tree."""
         await self.route_many([fact])
 
-    async def route_many(self, facts: Sequence[FactForRouting]) -> None:
+    async def route_many(self, facts: Sequence[FactForRouting], *, fresh: bool = False) -> None:
         """Route ``facts`` in order, as :meth:`route` on each would, but hang all their leaves with one
-        batched insert at the end (nothing routing reads depends on the leaves)."""
+        batched insert at the end (nothing routing reads depends on the leaves). ``fresh``: the
+        facts were created in this transaction, so none of them is placed in any tree yet."""
         outer = self._pending
         self._pending = [] if outer is None else outer
         try:
@@ -113,7 +130,8 @@ class Router:
                     await self._route_batch(facts[start : start + ROUTE_BATCH], link_entities=True)
             if outer is None and self._pending:
                 with tracing.span("insert", stage="insert", leaves=len(self._pending)):
-                    await insert_leaves(self.conn, self.tenant_id, self._pending, self.insert_stats)
+                    fresh_ids = {f.fact_id for f in facts} if fresh else set()
+                    await insert_leaves(self.conn, self.tenant_id, self._pending, self.insert_stats, fresh_ids)
         finally:
             self._pending = outer
 
@@ -128,7 +146,7 @@ class Router:
         await scene.load(self.conn, self.tenant_id, self.forest_id, embs)
         ents = _EntityBatch(self.settings)
         if link_entities:
-            await ents.load(self.conn, self.tenant_id, self.forest_id, facts)
+            await ents.load(self.conn, self.tenant_id, self.forest_id, facts, self._take_speakers())
         plan: list[_Step] = []
         for pos, (fact, emb) in enumerate(zip(facts, embs, strict=True)):
             if link_entities:
@@ -236,12 +254,20 @@ class _EntityBatch:
     links_made: int = 0
     activated: int = 0
 
-    async def load(self, conn: Conn, tenant_id: uuid.UUID, forest_id: int, facts: Sequence[FactForRouting]) -> None:
+    async def load(
+        self,
+        conn: Conn,
+        tenant_id: uuid.UUID,
+        forest_id: int,
+        facts: Sequence[FactForRouting],
+        speakers: tuple[list[str], list[str]] | None = None,
+    ) -> None:
+        """Read the stored entities the facts name, registering ``speakers`` (keys, labels) first."""
         keys = sorted({entity_key(label) for f in facts for label in f.entities} - {""})
-        if not keys:
+        if not keys and speakers is None:
             return
         sessions = sorted({f.session_id for f in facts})
-        for r in await entities.load_for_links(conn, tenant_id, forest_id, keys, sessions):
+        for r in await entities.load_for_links(conn, tenant_id, forest_id, keys, sessions, speakers):
             self.state[str(r["key"])] = _Entity(
                 int(r["entity_id"]), str(r["label"]), int(r["fact_count"]), int(r["session_count"]),
                 bool(r["activated"]), bool(r["is_speaker"]), {int(s) for s in r["sessions"]},

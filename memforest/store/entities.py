@@ -92,13 +92,38 @@ FROM entities e WHERE e.tenant_id = :t AND e.forest_id = :f AND e.key = ANY(CAST
 """
 
 
+# register_speakers' upsert, then _LOAD_FOR_LINKS reading the speakers' rows as the upsert left them
+# (a statement does not see its own writes: they come from RETURNING).
+_COLUMNS = "key, entity_id, label, fact_count, session_count, activated, is_speaker, first_time, last_time"
+_REGISTER_AND_LOAD = f"""
+WITH sp AS (INSERT INTO entities (tenant_id, forest_id, key, label, is_speaker)
+SELECT :t, :f, u.k, u.l, true FROM unnest(CAST(:sk AS text[]), CAST(:sl AS text[])) WITH ORDINALITY
+AS u(k, l, i) ORDER BY u.i
+ON CONFLICT (tenant_id, forest_id, key) DO UPDATE SET is_speaker = true RETURNING {_COLUMNS}),
+e AS (SELECT {_COLUMNS} FROM sp WHERE key = ANY(CAST(:k AS text[]))
+      UNION ALL SELECT {_COLUMNS} FROM entities WHERE tenant_id = :t AND forest_id = :f
+      AND key = ANY(CAST(:k AS text[])) AND key <> ALL(CAST(:sk AS text[])))
+SELECT e.*, ARRAY(SELECT DISTINCT ef.session_id FROM entity_facts ef WHERE ef.tenant_id = :t
+AND ef.entity_id = e.entity_id AND ef.session_id = ANY(CAST(:s AS bigint[]))) AS sessions FROM e
+"""
+
+
 async def load_for_links(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, keys: list[str], session_ids: list[int]
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    keys: list[str],
+    session_ids: list[int],
+    speakers: tuple[list[str], list[str]] | None = None,
 ) -> list[Row]:
     """The existing entities among ``keys`` (key, entity_id, label, fact_count, session_count,
     activated, is_speaker, first_time, last_time) with ``sessions``: those of ``session_ids`` the
-    entity already has a linked fact of."""
-    return await fetch_all(conn, _LOAD_FOR_LINKS, {"t": tenant_id, "f": forest_id, "k": keys, "s": session_ids})
+    entity already has a linked fact of. With ``speakers`` (keys and labels), first
+    :func:`register_speakers` in the same statement (the rows read are as it left them)."""
+    params = {"t": tenant_id, "f": forest_id, "k": keys, "s": session_ids}
+    if speakers is None:
+        return await fetch_all(conn, _LOAD_FOR_LINKS, params)
+    return await fetch_all(conn, _REGISTER_AND_LOAD, params | {"sk": speakers[0], "sl": speakers[1]})
 
 
 @dataclass(frozen=True, slots=True)

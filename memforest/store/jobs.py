@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from memforest.domain import Job, JobState
 from memforest.errors import ConflictError
-from memforest.store.sql import Conn, Row, execute, fetch_all, fetch_one, scalar
+from memforest.store.sql import Conn, Row, execute, fetch_all, fetch_one, forest_lock_key, scalar
 
 REFRESH_KIND = "refresh"
 
@@ -335,10 +335,22 @@ SELECT EXISTS (
 """
 
 
-async def older_uncommitted(conn: Conn, tenant_id: uuid.UUID, forest_id: int, session_id: int) -> bool:
+# The order check, then (only when no older session is pending) the forest's graph lock: one round
+# trip. The EXISTS reads the statement's snapshot, taken before the lock is waited for, as the
+# check run on its own before the lock did; the ELSE branch's subquery runs only when reached.
+_OLDER_OR_LOCK = f"""
+SELECT CASE WHEN {_OLDER_UNCOMMITTED.strip()[len("SELECT ") :]} THEN true
+ELSE (SELECT false FROM pg_advisory_xact_lock(hashtextextended(:k, 0))) END
+"""
+
+
+async def older_uncommitted_or_lock(conn: Conn, tenant_id: uuid.UUID, forest_id: int, session_id: int) -> bool:
     """Whether a session of the forest accepted before ``session_id`` has a pending ingest job with
-    cells not yet committed."""
-    return bool(await scalar(conn, _OLDER_UNCOMMITTED, {"t": tenant_id, "f": forest_id, "s": session_id}))
+    cells not yet committed; when none has, the forest's ``graph`` lock is taken in the same
+    statement, for the rest of the transaction (as ``lock_forest(..., "graph")``). Returns True
+    (the lock not taken) when an older session is pending."""
+    params = {"t": tenant_id, "f": forest_id, "s": session_id, "k": forest_lock_key(tenant_id, forest_id, "graph")}
+    return bool(await scalar(conn, _OLDER_OR_LOCK, params))
 
 
 _YOUNGER_UNCOMMITTED = _OLDER_UNCOMMITTED.replace("::bigint < :s", "::bigint > :s")

@@ -131,12 +131,14 @@ async def lock_forest(conn: Conn, tenant_id: object, forest_id: int, part: Fores
     Lifecycle operations (retract, merge, forget, rebuild, export) take ``all``: both, always in
     the order sessions then graph, so no two lockers can wait on each other in a cycle.
     """
-    parts = ("sessions", "graph") if part == "all" else (part,)
+    parts: tuple[Literal["sessions", "graph"], ...] = ("sessions", "graph") if part == "all" else (part,)
     for name in parts:
-        await writer(conn).execute(
-            text(_FOREST_LOCK),
-            {"k": f"memforest:forest:{tenant_id}:{forest_id}:{name}"},
-        )
+        await writer(conn).execute(text(_FOREST_LOCK), {"k": forest_lock_key(tenant_id, forest_id, name)})
+
+
+def forest_lock_key(tenant_id: object, forest_id: int, part: Literal["sessions", "graph"]) -> str:
+    """The key of one of a forest's advisory locks (:func:`lock_forest`), hashed by the database."""
+    return f"memforest:forest:{tenant_id}:{forest_id}:{part}"
 
 
 _REFRESH_TRY_LOCK = "SELECT pg_try_advisory_lock(hashtextextended(:k, 0))"

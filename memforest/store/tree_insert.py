@@ -10,7 +10,7 @@ index work and no scan or rebuild of the tree.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from memforest.memtree.batch import Batch
 from memforest.memtree.model import InsertStats, LeafSpec, TreeRef
@@ -126,30 +126,27 @@ async def _write(conn: Conn, tenant_id: uuid.UUID, batch: Batch) -> dict[int, in
 
 
 async def insert_leaves(
-    conn: Conn, tenant_id: uuid.UUID, items: Sequence[tuple[TreeRef, LeafSpec]], stats: InsertStats
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    items: Sequence[tuple[TreeRef, LeafSpec]],
+    stats: InsertStats,
+    fresh_facts: Set[int] = frozenset(),
 ) -> list[int | None]:
     """Hang every ``(tree, leaf)`` of ``items`` exactly as hanging them one at a time in order
     would (same tree shapes, keys, intervals, dirty flags, versions, placements, stats and node ids),
     with a fixed number of statements for the whole batch: placements are checked at once, the
     ancestor chains the batch can touch are loaded in one query, inserts, marks and splits run in
     memory, and every changed node is written once. The caller holds the forest lock. Returns the new
-    leaf node id per item, or None where the source was already placed in that tree."""
+    leaf node id per item, or None where the source was already placed in that tree.
+
+    ``fresh_facts`` are facts the caller's transaction created: no placement of theirs can be stored
+    yet (fact ids are never reused), so only the batch itself is checked for them."""
     if not items:
         return []
     items_in = items
     same: dict[int, TreeRef] = {}  # one TreeRef per tree, whichever instances the caller passed
     items = [(same.setdefault(tree.tree_id, tree), leaf) for tree, leaf in items]
-    placed = await fetch_all(
-        conn,
-        _PLACED,
-        {
-            "t": tenant_id,
-            "tree": [t.tree_id for t, _ in items],
-            "sk": [leaf.source_kind for _, leaf in items],
-            "sid": [leaf.source_id for _, leaf in items],
-        },
-    )
-    seen = {(int(r["tree_id"]), str(r["source_kind"]), int(r["source_id"])) for r in placed}
+    seen = await _placed(conn, tenant_id, [(t, leaf) for t, leaf in items if not _fresh(leaf, fresh_facts)])
     todo: list[int | None] = []  # index into items, or None when skipped
     for i, (tree, leaf) in enumerate(items):
         k = (tree.tree_id, leaf.source_kind, leaf.source_id)
@@ -185,6 +182,26 @@ async def insert_leaves(
         canonical = same[tree.tree_id]
         tree.root_node_id, tree.height = canonical.root_node_id, canonical.height
     return [None if t is None else ids[t] for t in temp]
+
+
+def _fresh(leaf: LeafSpec, fresh_facts: Set[int]) -> bool:
+    return leaf.source_kind == "fact" and leaf.source_id in fresh_facts
+
+
+async def _placed(
+    conn: Conn, tenant_id: uuid.UUID, items: Sequence[tuple[TreeRef, LeafSpec]]
+) -> set[tuple[int, str, int]]:
+    """The (tree, source kind, source id) of ``items`` already placed."""
+    if not items:
+        return set()
+    params = {
+        "t": tenant_id,
+        "tree": [t.tree_id for t, _ in items],
+        "sk": [leaf.source_kind for _, leaf in items],
+        "sid": [leaf.source_id for _, leaf in items],
+    }
+    placed = await fetch_all(conn, _PLACED, params)
+    return {(int(r["tree_id"]), str(r["source_kind"]), int(r["source_id"])) for r in placed}
 
 
 async def insert_leaf(

@@ -20,7 +20,7 @@ from memforest.app.jobs import HANDLERS, process_job, run_worker
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import JobState, SessionInput
-from memforest.pipeline.service import IngestReport, ingest_sessions
+from memforest.pipeline.service import IngestReport, accept_sessions, ingest_sessions
 from memforest.settings import Settings
 from memforest.store import jobs
 from memforest.store.check import check_forest
@@ -273,6 +273,25 @@ async def test_parallel_jobs_commit_in_acceptance_order(db: Database, settings: 
     assert await _tree_contents(db, tenant_id, par) == await _tree_contents(db, tenant_id, one)
     # without the wait, the slow first session commits last: the facts come in another order
     assert await _fact_texts(db, tenant_id, unord) != await _fact_texts(db, tenant_id, one)
+
+
+async def test_the_order_check_takes_the_forest_lock_only_when_no_older_session_is_pending(
+    db: Database, settings: Settings
+) -> None:
+    """One statement asks the jobs table and, when no older session is still to commit, takes the
+    forest's graph lock for the transaction; when one is, it takes nothing."""
+    tenant_id = await ensure_tenant(db, "t")
+    forest, accepted = await accept_sessions(db, settings, tenant_id, "f", _sessions(2))
+    first, second = sorted(a.session_id for a in accepted)
+    held = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"
+    async with db.tenant(tenant_id) as conn:
+        assert await jobs.older_uncommitted_or_lock(conn, tenant_id, forest.forest_id, second)
+        assert await scalar(conn, held) == 0
+    async with db.tenant(tenant_id) as conn:
+        assert not await jobs.older_uncommitted_or_lock(conn, tenant_id, forest.forest_id, first)
+        assert await scalar(conn, held) == 1
+    async with db.tenant(tenant_id) as conn:  # the lock ended with its transaction
+        assert await scalar(conn, held) == 0
 
 
 async def test_a_sweep_queues_a_refresh_for_dirty_nodes_nobody_will_refresh(db: Database, settings: Settings) -> None:
