@@ -1,5 +1,14 @@
 """The passes of a refresh: read a forest's lowest dirty level, summarise and embed it outside any
-transaction, write it with one statement, and read the next level in the same transaction.
+transaction, write it with one statement under the forest's graph lock, and read the next level
+after that transaction, outside the lock.
+
+Reads need no lock: every write is checked against what was read. A node is written only where
+its version is still the one read, and a commit that hangs a leaf, splits a node or dirties it
+again bumps the version of every node it changes, so a summary computed from children read before
+such a commit is never written (the node stays dirty for the next pass or refresh). Another
+refresh of the forest cannot write meanwhile: refreshes of a forest hold its refresh lock
+(``memforest.pipeline.refresh``). Level 1 read with the leaves under it is written only where no
+child is dirty still.
 
 A leaf's refresh keeps its summary (it only embeds it), so when the lowest dirty level is the
 leaves, level 1 is read with them and summarised from that same read: both levels are then written
@@ -181,8 +190,9 @@ async def passes(
 ) -> bool:
     """Passes over the dirty levels up to ``top`` (under the refresh lock) until none is left dirty
     (returns True) or a pass made no progress or ``max_passes`` ran out (False; the last pass does
-    not count what is left). A pass opens one transaction to read its first level, then one per
-    level (or pair of levels) that writes it and reads the next."""
+    not count what is left). A pass opens one transaction to read its first level, then per level
+    (or pair of levels) one that takes the forest's graph lock and writes it, and one that reads
+    the next level (none when there is nothing above to read or count)."""
     summarizer, embedder, concurrency, ledger = model
     for n in range(max_passes):
         progressed, count = False, n + 1 < max_passes
@@ -194,9 +204,13 @@ async def passes(
                 if any(r.nodes for r in nxt.levels):
                     await lock_forest(conn, tenant_id, forest_id, "graph")  # short write, ordered with structural edits
                 done, last = await write_levels(conn, tenant_id, nxt.levels, works)
-                nxt = await read_next(conn, tenant_id, forest_id, last + 1, top, count=count)
             progressed = progressed or done.nodes_refreshed > 0
             stats.add(done)
+            nxt = NextRead([], -1)
+            if last + 1 <= top or count:
+                # after the write's transaction, without the lock: as the pass's first read (see read_next)
+                async with db.tenant(tenant_id) as conn:
+                    nxt = await read_next(conn, tenant_id, forest_id, last + 1, top, count=count)
         if not nxt.remaining:
             return True
         if not progressed:
