@@ -207,6 +207,26 @@ async def test_descent_reads_grow_with_height_not_leaves(db: Database, settings:
     assert 0 < counts[400] <= counts[50] + 4, counts  # 8x the leaves: a level or two more, not 8x the reads
 
 
+async def test_now_finds_an_old_home_behind_newer_jobs(db: Database, settings: Settings) -> None:
+    # the homes are all stated long before a run of job changes: the walk back from the newest
+    # facts must go past the jobs to the homes, not answer the home question with a job
+    rows = [
+        ("h1", ts(2019, 3, 1), "I live in Tarnwick."),
+        ("h2", ts(2019, 8, 1), "I moved to Quenby."),
+    ]
+    rows += [(f"f{i}", ts(2019, 9, 1) + timedelta(days=4 * i), f"I {_VERBS[i % 6]} {_THINGS[i % 10]} on day {i}.")
+             for i in range(60)]  # fmt: skip
+    rows += [
+        ("j1", ts(2020, 6, 1), "I've been hired by Orrin Freight."),
+        ("j2", ts(2020, 9, 1), "I've been hired by Vellum Press."),
+        ("j3", ts(2021, 1, 1), "I've been hired by Saltmarsh Dairy."),
+    ]
+    t = await _forest(db, settings, rows)
+    for q in ("Which city is Bob based in these days?", "What is the newest town Bob has lived in?"):
+        text, _, turns = _top(await _ask(db, settings, t, q))
+        assert turns == ("h2:1",), (q, text)
+
+
 async def test_no_chain_prefers_evidence_next_to_the_anchor(db: Database, settings: Settings) -> None:
     rows = [
         ("e1", ts(2021, 1, 5), "I painted the old shed green."),

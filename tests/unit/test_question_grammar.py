@@ -124,6 +124,14 @@ def test_a_chain_is_found_by_a_word_that_begins_its_label() -> None:
     assert chain_label("identity", {"possession": 3}, loose=False) is None
 
 
+def test_a_named_attribute_is_never_answered_by_another_named_attribute() -> None:
+    # a question about a home must not read a job chain because no home state is at hand
+    assert chain_label("residence", {"employer": 4, "vehicle": 2}) is None
+    assert chain_label("pet", {"employer": 1, "possession": 2}) == "possession"
+    # an open-ended slot may still read a loosely named one ("which band" -> the hobby chain)
+    assert chain_label("band", {"hobby": 2}) == "hobby"
+
+
 def test_a_month_of_an_event_signed_up_for_keeps_the_year_of_the_utterance() -> None:
     said = datetime(2024, 8, 6, 21, tzinfo=UTC)
     signed = resolve_time_expressions("I signed up for the Lisbon half marathon in November, my first.", said)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from memforest.attributes import STATE_ATTRIBUTES
 from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS
 
 __all__ = ["GENERIC", "chain_label", "joined_kind", "link_generic", "named_values"]
@@ -88,8 +89,9 @@ def joined_kind(asked: str) -> bool:
 def chain_label(asked: str, chains: Mapping[str, int], *, loose: bool = True) -> str | None:
     """The label of the chain that answers a question about slot ``asked``: its own, else one
     sharing a word with it, else (``loose``) a verb class's that can hold it (joined kinds first
-    for a club or a team), else a loosely named attribute's; ``chains``: label -> number of
-    states. None when none can."""
+    for a club or a team), else, for an open-ended slot, a loosely named attribute's; ``chains``:
+    label -> number of states. None when none can. A named attribute never answers for another
+    ("which city" is never answered by the employer chain)."""
     if asked in chains:
         return asked
     words = set(asked.split("_")) - _VAGUE
@@ -104,7 +106,8 @@ def chain_label(asked: str, chains: Mapping[str, int], *, loose: bool = True) ->
         if joined
         else ("possession", "patronage", "membership", "change")
     )
-    for label in (*order, *_LOOSE):
+    loosely_named: tuple[str, ...] = () if asked in STATE_ATTRIBUTES else _LOOSE
+    for label in (*order, *loosely_named):
         if chains.get(label) and label != asked:
             return label
     return None

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from memforest.attributes import STATE_ATTRIBUTES
 from memforest.retrieval.temporal.asked import ASKER
 from memforest.retrieval.temporal.descent import BACKWARD, FORWARD, TimeCursor, fact_ids
 from memforest.retrieval.temporal.lexicon import CUES
@@ -128,9 +129,12 @@ async def _anchor(
 
 
 def _runs_beyond(rows: list[Row], tq: TemporalQuestion, subject: str, at: datetime | None, side: int) -> int:
+    """The runs of the asked chain among ``rows`` on one side of ``at``. A named attribute counts
+    only its own chain: another chain standing in for it among the few facts read so far (a
+    verb class's) would end the walk before it reaches the attribute's own states."""
     if tq.attribute is None:
         return 0
-    states = states_of(rows, tq.attribute, subject)
+    states = states_of(rows, tq.attribute, subject, loose=tq.attribute not in STATE_ATTRIBUTES)
     if at is not None:
         states = [s for s in states if (s.time <= at if side == BACKWARD else s.time >= at)]
     return run_count(states)
