@@ -34,7 +34,11 @@ ATTRIBUTE_WORDS: Final = MappingProxyType(
         "pet": _words(
             "pet, pets, dog, cat, puppy, kitten, rescue, animal, animals, adopt, adopted, furry, creature, critter"
         ),
-        "vehicle": _words("car, cars, drive, drives, drove, driving, driven, vehicle, ride, wheels, bike, motorbike"),
+        "vehicle": _words(
+            "car, cars, drive, drives, drove, driving, driven, vehicle, ride, wheels, bike, motorbike, e-bike, "
+            "bicycle, sedan, saloon, hatchback, coupe, convertible, roadster, suv, minivan, campervan, motorcycle, "
+            "scooter"
+        ),
         "home_type": _words("flat, apartment, house, home type, condo"),
         "diet": _words("diet, eat, eats, vegan, vegetarian"),
         "health": _words("health, condition, diagnosed, illness, injury"),
@@ -48,14 +52,32 @@ ATTRIBUTE_WORDS: Final = MappingProxyType(
 STATE_ATTRIBUTES: Final = frozenset(ATTRIBUTE_WORDS)
 
 
+# head nouns that name no kind of thing of their own: in "furry friend" or "four-legged pal" the
+# word before them says what kind of thing is meant
+_STAND_INS = frozenset(
+    _words(
+        "friend, friends, companion, companions, buddy, buddies, pal, pals, one, ones, thing, things, guy, guys, "
+        "girl, boy, baby, babies, fella, member, members"
+    )
+)
+
+
+def _attribute_of(word: str) -> str | None:
+    for attribute, names in ATTRIBUTE_WORDS.items():
+        if word in names:
+            return attribute
+    return None
+
+
 def named_attribute(noun: str) -> str | None:
     """The named attribute a noun phrase is a word for, if any: the whole phrase, else its head
-    (last word), else any of its words ("home city" -> residence, "laptop" -> device)."""
+    (last word: "home city" -> residence, "work laptop" -> device). A compound is the kind its
+    head names, so "dog walker" or "bike shop" is none; only a head that names no kind ("furry
+    friend", "the furry one") takes the kind of a word before it."""
     words = noun.lower().replace("_", " ").split()
     if not words:
         return None
-    for candidate in (" ".join(words), words[-1], *words):
-        for attribute, names in ATTRIBUTE_WORDS.items():
-            if candidate in names:
-                return attribute
-    return None
+    whole = _attribute_of(" ".join(words)) or _attribute_of(words[-1])
+    if whole is not None or words[-1] not in _STAND_INS:
+        return whole
+    return next((a for a in map(_attribute_of, reversed(words[:-1])) if a is not None), None)

@@ -53,7 +53,8 @@ _VALUE = rf"(?P<v>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
 _PREV = rf"(?P<prev>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
 _ART = r"(?:(?:a|an|the|some)\s+)?"
 _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|first)\s+)*"
-_NOUN = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)"
+# a noun phrase: lower-case words, the first one may be an acronym ("GP", "ISP")
+_NOUN = r"(?P<noun>(?:[a-z][a-z-]*|[A-Z]{2,4}(?![\w'-]))(?:\s+[a-z][a-z-]*)?)"
 _NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
 # auxiliaries and adverbs between a subject and its verb ("has just", "finally", "eventually")
 _ADVERBS = r"(?:(?:(?i:just|finally|recently|now|officially|also|already|actually|eventually)|[a-z]+ly)\s+)*+"
@@ -80,6 +81,7 @@ _KIND_AFTER = (
 # a value right after a verb of ending is no state ("sold my X", "stopped going to X")
 _ENDED = re.compile(
     r"\b(?i:sold|quit|left|ditched|dropped|gave\s+up\s+on|got\s+rid\s+of|rehomed|cancell?ed(?:\s+with)?|"
+    r"traded(?:\s+in)?|swapped|exchanged|replaced|"
     r"stopped\s+(?:going\s+to|seeing|using)|lost|returned|scrapped|crashed|wrote\s+off|broke)\s+"
     r"(?:(?:\w+'s|his|her|their|the|an?|old)\s+){0,2}$"
 )
@@ -108,7 +110,25 @@ _NAMED: tuple[re.Pattern[str], ...] = (
         rf"\b(?i:switched|changed|swapped)\s+(?:{_OWNER}\s+)?{_NOUN}s?,?\s+(?:from\s+{_PREV}\s+)?to\s+(?:the\s+)?{_VALUE}"
     ),
     # "Ana's new dentist is Dr. Ruiz", "Ana's go-to bakery these days is Crumbs"
-    re.compile(rf"{_OWNER}\s+{_ADJ}{_NOUN}{_NOW}\s+(?:is|has\s+become|became|will\s+be|:)\s+(?:now\s+)?{_VALUE}"),
+    re.compile(
+        rf"{_OWNER}\s+{_ADJ}{_NOUN}{_NOW}\s+(?:is|has\s+become|became|will\s+be|:)\s+(?:now\s+)?(?:the\s+)?{_VALUE}"
+    ),
+    # "the team Ana plays for is now the Otters": the noun's relative clause names its subject
+    re.compile(
+        rf"\b(?i:the)\s+{_ADJ}{_NOUN}\s+{_SUBJ}\s+(?:[a-z][\w'-]*\s+){{1,3}}?(?:is|has\s+become|became)\s+"
+        rf"(?:now\s+)?(?:the\s+)?{_VALUE}"
+    ),
+    # "Ana moved her phone number over to X": the thing moved is the kind
+    re.compile(
+        rf"\b(?i:switched|changed|moved|transferred|ported)\s+{_OWNER}\s+{_NOUN}\s+(?:over\s+|across\s+)?to\s+"
+        rf"(?:the\s+)?{_VALUE}"
+    ),
+    # "sees a physio called X", "found a bakery named X": a kind the subject has, named
+    re.compile(
+        rf"{_LEAD}{_ADV}(?:been\s+|is\s+|are\s+|am\s+)?(?i:seeing|sees|see|saw|found|use|uses|using|has|have|got|"
+        rf"go\s+to|goes\s+to|registered\s+with)\s+"
+        rf"(?:a|an)\s+{_ADJ}{_NOUN}\s+(?:called|named)\s+{_VALUE}"
+    ),
     # "Dr. Ruiz is Ana's dentist now", "Crumbs has become her bakery"
     re.compile(rf"{_AT_WORD}{_VALUE}\s+(?:is|has\s+become|became)\s+(?:now\s+)?{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
     # "started going to Dr. Ruiz, her new dentist"
@@ -119,7 +139,7 @@ _NAMED: tuple[re.Pattern[str], ...] = (
     # "joined a book club, the Thursday Readers", "sings in a choir called Vox"
     re.compile(
         rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of)\s+(?:a|an)\s+(?:new\s+)?{_NOUN}"
-        rf"(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{_VALUE}"
+        rf"(?:\s+(?:in|on|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{_VALUE}"
     ),
     # "swapped A for B as Ana's bakery"
     re.compile(rf"\bfor\s+{_ART}{_VALUE}\s+as\s+{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
@@ -138,7 +158,7 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             rf"\b(?i:traded\s+in|traded|sold|swapped|replaced|exchanged)\s+(?:{_OWNER}\s+|the\s+|an?\s+)?(?:old\s+)?{_PREV}"
-            rf"\s+(?:for|with|and\s+(?:got|bought|picked\s+up))\s+{_ART}(?:new\s+)?{_VALUE}"
+            rf"(?:\s+(?P<prevkind>[a-z][a-z-]*))?\s+(?:for|with|and\s+(?:got|bought|picked\s+up))\s+{_ART}(?:new\s+)?{_VALUE}"
         ),
         "change",
     ),
@@ -151,6 +171,21 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}(?:a\s+)?(?:member|part)\s+of\s+(?:the\s+)?{_VALUE}"),
+        "membership",
+    ),
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:got|gets|bought|took\s+out|has|have|renewed)\s+(?:a|an|{_OWNER})\s+(?:[a-z-]+\s+)?"
+            rf"membership\s+(?:at|with|to|of|for)\s+(?:the\s+)?{_VALUE}"
+        ),
+        "membership",
+    ),
+    (
+        # playing or singing in a group: "plays bass for the Otters", "sings with the Chorale"
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:plays?|played|sings?|sang|performs?|performed)\s+(?:[a-z][a-z-]*\s+)?"
+            rf"(?:for\s+(?:the\s+)?|(?:in|with)\s+the\s+){_VALUE}"
+        ),
         "membership",
     ),
     (
@@ -192,7 +227,7 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         # a present-state marker before the verb: "I now get my coffee at X", "these days I train with X"
         re.compile(
-            rf"{_LEAD}(?:now|currently|nowadays|these\s+days)\s+(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+)"
+            rf"{_LEAD}(?i:now|currently|nowadays|these\s+days)\s+(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+)"
             rf"{{1,5}}?(?:at|with|to|from)\s+(?:the\s+)?{_VALUE}"
         ),
         "patronage",
@@ -225,6 +260,17 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(rf"(?<=\s){_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_VALUE}(?!'s|[\w'])"),
         "possession",
     ),
+    # a business or a titled professional, opening the sentence, who did something to a person or
+    # to a person's things: "Shear Genius gave Ana the best cut", "Dr. Novak said Ana's fillings
+    # look fine": the person uses them
+    (
+        re.compile(
+            rf"^(?:(?i:the)\s+[a-z]+\s+(?:at|from)\s+)?(?P<v>{_WORD}(?:\s+(?:(?:of|on|the|&)\s+)?{_WORD}){{1,4}})\s+"
+            rf"(?:has\s+|have\s+)?(?:[a-z]+ed|gave|said|told|cut|sent|took|made|did|found|knows|sorted)\s+"
+            rf"(?:[a-z]+\s+){{0,3}}?(?P<owner>{_PERSON})(?!\w)"
+        ),
+        "patronage",
+    ),
 )
 # a sentence that opens with a person and a finite verb ("Mia moved", "Ana's sister Mia just joined")
 _LEAD_RE = re.compile(
@@ -237,6 +283,8 @@ _ADVERB = re.compile(rf"(?:{ADVERBS}|just|finally|so|then|anyway|today|yesterday
 _SUBJECT_RE = re.compile(
     rf"(?<![\w'])(?P<subj>{_PERSON})(?=\s+[a-z]|,\s+(?:{_NAME}'s|the|an?|his|her|their)\s[^,]{{1,40}},\s+[a-z])"
 )
+# a name right after an owner or an article names a thing, not a person ("sold Ana's Pelham saloon")
+_POSSESSED = re.compile(r"(?:'s|\b(?i:the|an?|his|her|their|its))\s+$")
 _RELATION = re.compile(rf"^(?P<owner>{_NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{_NAME}))?$")
 
 
@@ -290,6 +338,13 @@ def _noun(raw: str) -> str | None:
     return slot_key(" ".join(words))
 
 
+# a street address after a name ("on Quay Lane", "on Bell Street"): where the value is, not its name
+_ADDRESS = re.compile(
+    r"(?<!\s)\s+(?:on|off|in)\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St\.?|Lane|Road|Rd\.?|Avenue|Ave\.?|Way|Drive|Square|"
+    r"Row|Close|Crescent|Terrace|Parade|Place|Boulevard|Hill)$"
+)
+
+
 def _value(raw: str) -> str | None:
     """A value read whole, up to a date in it ("X on Saturday 6 May" is X); None for a pronoun or
     a determiner."""
@@ -297,6 +352,7 @@ def _value(raw: str) -> str | None:
     dated = (i for i, w in enumerate(words) if i and words[i - 1] in ("on", "in") and clean_cap(w) is None)
     cut = next(dated, len(words))
     value = " ".join(words[:cut]).strip().rstrip(".'")
+    value = _ADDRESS.sub("", value)  # "Razor & Rye on Quay Lane" is at an address, named Razor & Rye
     value = re.sub(r"\s+(?:and|of|on|&|de|du|la|le|the|up|in|for|at|by)$", "", value)
     words = value.split()
     if not words or words[0].lower() in {"i", "a", "an", "my", "it", "this", "that"} or words[-1].endswith("'s"):
@@ -314,7 +370,7 @@ def _subject(text: str, m: re.Match[str], speaker: str) -> str | None:
     if found.get("subj") and _names_someone(found["subj"]):
         return subject_key(found["subj"])
     for first in _SUBJECT_RE.finditer(text, 0, m.start("v")):
-        if _names_someone(first["subj"]):
+        if _names_someone(first["subj"]) and not _POSSESSED.search(text[max(0, first.start() - 8) : first.start()]):
             return subject_key(first["subj"])
     return None if found.get("pron") else speaker
 
@@ -342,13 +398,31 @@ def _kind_after(text: str, end: int) -> str | None:
     return None
 
 
+_NEW_OR_NOW = re.compile(r"\b(?i:new|now|these\s+days|nowadays|currently)\b")
+
+
+def _role(text: str, m: re.Match[str]) -> str | None:
+    """A relation one holds by turns (a landlord, a boss, a coach) is a state when the sentence
+    says it is new or current ("Ana's landlord is X now"); "Ana's sister is Mia" is none."""
+    noun = m["noun"].lower().strip()
+    if " " in noun or not _KIN_RE.match(noun) or _NEW_OR_NOW.search(text, m.start(), m.end() + 16) is None:
+        return None
+    return slot_key(noun)
+
+
+def _replaced_kind(m: re.Match[str]) -> str | None:
+    """The kind named after the value a switch replaced ("traded my Corvan sedan for a Mistral")."""
+    raw = m.groupdict().get("prevkind")
+    return _kind_noun(raw) if raw else None
+
+
 def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
     """(subject, slot, value) when ``text`` states that a person's current <noun> is a value and
     names the noun, next to the value or as the kind the sentence says was switched ("switched
     dentists, I go to X now"); None otherwise (see the module doc)."""
     for regex in _NAMED:
         for m in islice(regex.finditer(text), _MAX_MATCHES):
-            noun, value = _noun(m["noun"]), _value(m["v"])
+            noun, value = _noun(m["noun"]) or _role(text, m), _value(m["v"])
             if not (noun and value):
                 continue
             subject = _subject(text, m, speaker)
@@ -373,5 +447,5 @@ def find_change(text: str, speaker: str) -> tuple[str, str, str] | None:
             subject = _subject(text, m, speaker)
             ended = _ENDED.search(text, max(0, m.start("v") - 60), m.start("v")) is not None
             if subject and not ended and _stated(text, m):
-                return subject, _kind_after(text, m.end("v")) or kind, value
+                return subject, _kind_after(text, m.end("v")) or _replaced_kind(m) or kind, value
     return None

@@ -85,6 +85,9 @@ _SENTENCE_MOODS = ("considered", "turned_down")
 _CLAUSE_END = re.compile(r"[,;:]\s+|(?<!\s)\s+(?:but|and\s+then|so)\s+|(?<!\s)\s+[-–—]\s+")
 
 
+_SUBORDINATE = re.compile(r"(?i:when|whenever|where|while|whilst)\b")
+
+
 def mood_near(text: str, at: int) -> str | None:
     """The mood of the statement at position ``at`` of ``text``: the moods of a whole sentence
     (considered, turned down) anywhere in it, the others in the clause holding ``at`` ("The new
@@ -96,7 +99,9 @@ def mood_near(text: str, at: int) -> str | None:
     start, end = 0, len(cleared)
     for m in _CLAUSE_END.finditer(cleared):
         if m.end() <= at:
-            start = m.end()
+            # a clause opened by "when" or "where" belongs to the clause before it ("those were
+            # good days, when Ana played in X")
+            start = start if _SUBORDINATE.match(cleared, m.end()) else m.end()
         elif m.start() >= at:
             end = m.start()
             break

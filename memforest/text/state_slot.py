@@ -91,6 +91,8 @@ def state_slot(text: str, kind: FactKind, speaker: str, participants: Sequence[s
     change = _typed(change) if change is not None else None
     if state is None:
         return change
+    if change is not None and state[1] == "partner" and change[0] == state[2]:
+        return change  # "Ana's partner Yusuf switched to X": Yusuf's change, the partner named in passing
     if change is not None and change[1] == "change" and state[1] in _SWITCHABLE and _FROM_TO.search(text):
         return change  # "moved over from A to B": of A's kind, which the read path knows, not surely a home
     if (
@@ -102,4 +104,6 @@ def state_slot(text: str, kind: FactKind, speaker: str, participants: Sequence[s
         return change  # "joined Marlow Paddlers, a rowing club": the kind it names, not a hobby
     if change is not None and change[1] in _JOINING and state[1] in _LOOSE and not _EMPLOYMENT.search(text):
         return change
+    if change is not None and change[1] == "patronage" and state[1] == "hobby":
+        return change  # "started playing five-a-side with the Rovers": the group named, not only the game
     return state

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS
+from memforest.attributes import named_attribute
+from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, KIN
 
 __all__ = [
     "cap_after",
@@ -57,7 +58,8 @@ _CAP_RE = re.compile(_CAP)
 _STOP = (
     r"in|on|at|since|last|this|next|with|and|but|because|for|when|after|before|from|ago|about|to|now|"
     r"recently|yesterday|today|around|during|so|which|who|where|while|as|near|by|is|was|are|were|it|its|"
-    r"every|each|again|already|too|lately|these|those|the|a|an|of|than|then|all|just|really|very"
+    r"every|each|again|already|too|lately|these|those|the|a|an|of|than|then|all|just|really|very|over|until|till|"
+    r"throughout|across"
 )
 _LOWER = rf"(?P<v>(?:(?!(?:{_STOP})\b)[a-z][a-z'-]*)(?:\s+(?!(?:{_STOP})\b)[a-z][a-z'-]*){{0,2}})"
 _SOLD = re.compile(
@@ -78,6 +80,12 @@ def clean_cap(value: str) -> str | None:
     return " ".join(words).rstrip(".'")
 
 
+_SCHOOL_WORDS = (
+    r"\b(?:University|College|School|Academy|Institute|Polytechnic|Uni|Primary|Elementary|Kindergarten|Nursery|"
+    r"Preschool)\b"
+)
+
+
 def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
     """The first capitalised phrase right after one of ``preps`` (a regex alternation, matched in
     any case: "Home is Oslo"), skipping months, weekdays and possessives; with ``school`` only names
@@ -86,8 +94,8 @@ def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
         value = clean_cap(m["v"])
         if value is None:
             continue
-        named = re.search(r"\b(?:University|College|School|Academy|Institute|Polytechnic|Uni)\b", value)
-        later = re.search(r"\b(?:university|college|school|academy|institute|uni)\b", text[m.end() :], re.I)
+        named = re.search(_SCHOOL_WORDS, value)
+        later = re.search(_SCHOOL_WORDS, text[m.end() :], re.I)
         if school and not named and not later:
             continue
         return value
@@ -123,9 +131,29 @@ def _last_kept(regex: re.Pattern[str], text: str) -> str | None:
     return kept[-1].strip() if kept else None
 
 
+# the named object of a verb only a vehicle takes ("filled up the Kestrel Vantra", "parked my X")
+_DRIVEN = re.compile(
+    r"\b(?i:drove|drive|drives|driving|parked|filled\s+up|fills\s+up|rode|ride|rides|riding|serviced|"
+    r"got\s+a\s+flat\s+on|got\s+a\s+puncture\s+on)\s+(?:the|my|our|\w+'s)\s+(?P<v>[A-Z][\w-]*+(?:\s+[A-Z0-9][\w-]*+){0,2})"
+)
+
+
+# a capitalised name of two or three words, from a word's start ("the Tamsin Coupe")
+_NAMED_THING = re.compile(r"(?<![\w'-])(?P<v>[A-Z][\w-]*+(?:\s+[A-Z][\w-]*+){1,2})(?![\w'-])")
+
+
 def vehicle_value(text: str, _m: re.Match[str]) -> str | None:
-    """The make and model of the car the sentence says the subject has (not one sold)."""
-    return _last_kept(_VEHICLE_RE, text)
+    """The make and model of the car the sentence says the subject has (not one sold), else the
+    name of what the subject drives or rides."""
+    known = _last_kept(_VEHICLE_RE, text)
+    if known is not None:
+        return known
+    for m in _DRIVEN.finditer(text):
+        value = clean_cap(m["v"])
+        if value is not None and not re.match(rf"(?i:{KIN})\b", value):
+            return value
+    typed = (m["v"] for m in _NAMED_THING.finditer(text) if thing_kind(m["v"]) == "vehicle")
+    return next(typed, None)
 
 
 def device_value(text: str, _m: re.Match[str]) -> str | None:
@@ -138,12 +166,19 @@ def thing_kind(value: str) -> str | None:
     for kind, regex in (("vehicle", _VEHICLE_RE), ("device", _DEVICE_RE)):
         if regex.fullmatch(value):
             return kind
-    return None
+    words = value.split()
+    head = named_attribute(words[-1]) if len(words) > 1 and words[-1][:1].isupper() else None
+    return head if head in ("vehicle", "device") else None  # "Tamsin Coupe", "Norrland Phone"
 
 
 _ANIMALS = r"(?i:" + ANIMALS + r")"
 _NAME = r"(?P<v>[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*)?)"
 _OWNER = r"(?:\w+'s|our|my|the|a|an|this|that)"
+# verbs of what animals do, not people
+_BEHAVES = (
+    r"(?:chewed|chews|chewing|barked|barks|barking|purred|purrs|purring|meowed|meows|wagged|wags|sniffed|sniffing|"
+    r"growled|growls|hissed|hisses|pounced|pounces|shed|sheds|shedding)\b"
+)
 _PET_RES = (
     re.compile(
         r"\b(?:named|called|name\s+is|name's|goes\s+by|answers\s+to|(?:we|I)\s+call(?:ed)?|the\s+name|"
@@ -173,7 +208,16 @@ _PET_RES = (
     re.compile(
         r"\b(?i:walked|walking|walk|fed|feeding|groomed|brushed|bathed|cuddled|cuddling|trained|training)\s+"
         + _NAME
-        + r"\b"
+        + r"\b(?!\s+(?:home|to|back|over|across|through|down|up|out|into|in)\b)"
+    ),
+    # what only an animal does: "Biscuit chewed my slippers again", "Pip barked all night"
+    re.compile(r"(?:^|[,;:]\s+|\b(?:because|when|as)\s+)" + _NAME + r"\s+(?:has\s+|had\s+|keeps\s+)?" + _BEHAVES),
+    # a named being taken to an animal's carer: "took Juniper to the vet"
+    re.compile(
+        r"\b(?i:take|takes|took|taking|taken|bring|brought|drove|drive)\s+"
+        + _NAME
+        + r"\s+(?:to|for)\s+(?:the|a|an|\w+'s|his|her|its|their)\s+(?:[\w-]+\s+)?"
+        r"(?:vet|vets|groomer|groomers|kennels?)\b"
     ),
 )
 
@@ -270,10 +314,10 @@ def health_value(text: str, _m: re.Match[str]) -> str | None:
 
 
 _HOBBY_RES = (
-    re.compile(r"\b(?:took|taken|taking)\s+up\s+(?:an?\s+|the\s+)?" + _LOWER),
-    re.compile(r"\b(?:got|getting|gotten|is|am|really)\s+(?:really\s+|so\s+|big\s+)?into\s+" + _LOWER),
-    re.compile(r"\b(?:hooked\s+on|obsessed\s+with)\s+" + _LOWER),
-    re.compile(r"\b(?:started|began|begun)\s+(?:doing|playing|learning|practi[cs]ing)\s+" + _LOWER),
+    re.compile(r"\b(?i:took|taken|taking)\s+up\s+(?:an?\s+|the\s+)?" + _LOWER),
+    re.compile(r"\b(?i:got|getting|gotten|is|am|really)\s+(?:really\s+|so\s+|big\s+)?into\s+" + _LOWER),
+    re.compile(r"\b(?i:hooked\s+on|obsessed\s+with)\s+" + _LOWER),
+    re.compile(r"\b(?i:started|began|begun)\s+(?:doing|playing|learning|practi[cs]ing)\s+(?:the\s+|an?\s+)?" + _LOWER),
     re.compile(
         r"\b(?:started|began|joined|signed\s+up\s+for|taking)\s+(?:an?\s+|the\s+|some\s+)?(?:local\s+|weekly\s+)?"
         r"(?P<v>[a-z]+(?:\s+[a-z]+)?)\s+(?:class|classes|lessons|course|club|league|team|group)\b"

@@ -51,6 +51,9 @@ _KIN = (
     r"neighbou?r|roommate|flatmate|sibling|in-laws?|family|grandparents?"
 )
 _PARTNER_NOUNS = r"girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse"
+# a person named by their relation ("Ana's colleague", "Ana's boss Mia"): the relation word says
+# who the person is, not that anyone works anywhere
+_RELATION_WORD = re.compile(rf"'s\s+(?i:new\s+|old\s+)?(?i:{_KIN})\b(?=\s+[A-Z]|,)")
 _PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|it|its|someone|everyone)\b", re.IGNORECASE)
 
 # attribute -> cue pattern (case-insensitive, searched in the rewritten sentence) and value reader
@@ -84,7 +87,7 @@ _EMPLOYER_CUE = _cue(
 )
 _EMPLOYER_VETO = _cue(r"\b(?:from\s+home|homework|working\s+out|workout|work\s+on|worked\s+on|working\s+on)\b")
 _SCHOOL_CUE = _cue(
-    r"\b(?:school|university|college|uni|campus|semester|enroll?\w*|studying|study|studies|student|degree|"
+    r"\b(?:school|university|college|uni|campus|primary|elementary|kindergarten|nursery|preschool|semester|enroll?\w*|studying|study|studies|student|degree|"
     r"phd|masters?|mba|grad(?:uate)?\s+school|accepted\s+(?:into|to|at)|got\s+into|transferred|attend\w*|"
     r"classes\s+at|lectures?)\b"
 )
@@ -94,12 +97,14 @@ _PARTNER_CUE = _cue(
 )
 _PET_CUE = _cue(
     r"\b(?:" + ANIMALS + r"|rescued|adopt\w*|shelter|breeder|litter|vet|leash|lead|collar|walkies|pet|pets|"
-    r"fur\s+baby|furry|paws?|purr\w*|bark\w*|meow\w*|fetch|belly\s+rubs|cage|hutch|tank|aquarium)\b"
+    r"fur\s+baby|furry|paws?|purr\w*|bark\w*|meow\w*|fetch|belly\s+rubs|cage|hutch|tank|aquarium|chew\w*|sniff\w*|"
+    r"growl\w*|hiss\w*|wagg?\w*|pounc\w*|walked|walking)\b"
 )
 _VEHICLE_CUE = _cue(
     r"\b(?:car|cars|drive|drives|driving|drove|driven|bought|buy|buying|sold|sell|selling|traded|trade|"
     r"dealer\w*|test[\s-]drive|lease|leased|leasing|new|got|picked\s+up|ride|parked|parking|park|garage|mileage|"
-    r"electric|ev|suv|hatchback|sedan|wagon|pickup|truck|van|motorbike|motorcycle|scooter|owns?|switched|upgraded|"
+    r"electric|ev|suv|hatchback|sedan|saloon|coupe|convertible|roadster|wagon|pickup|truck|van|motorbike|motorcycle|"
+    r"scooter|rode|rides|riding|serviced|owns?|switched|upgraded|"
     r"wheels|swap\w*|exchang\w*|replac\w*|charg\w*|deliver\w*|insur\w*|commute|zipp\w*|road\s+trip|fill\w*\s+up|"
     r"my|our|mine|family|goodbye)\b"
 )
@@ -108,6 +113,9 @@ _VEHICLE_VETO = _cue(r"\b(?:rent(?:ed|al|ing)?|hire\s+car|taxi|cab|uber|lyft|bor
 _HOME_TYPE_CUE = _cue(
     r"\b(?:flat|apartment|house|condo|studio|bungalow|townhouse|townhome|loft|cottage|cabin|duplex|"
     r"houseboat|dorm|mobile\s+home|tiny\s+house|maisonette|penthouse|farmhouse|villa)\b"
+    # a dwelling word before another noun modifies it ("flat white", "house party"): no dwelling
+    r"(?!\s+(?!(?:in|on|at|with|near|by|for|from|to|and|but|or|that|which|who|is|was|has|had|now|last|this|"
+    r"since|of|off|over|so|because|where|when|after|before|just|here|there|again|too|together|nearby)\b)[a-z])"
 )
 _DIET_CUE = _cue(
     r"\b(?:vegan|vegetarian|pescatarian|keto|paleo|gluten[\s-]free|dairy[\s-]free|lactose|low[\s-]carb|"
@@ -291,8 +299,9 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
     if _ABOUT_ADDRESSEE.match(text) or text.rstrip().endswith("?"):
         return None
     names = {n.casefold() for n in (speaker, *participants)}
+    cues = _RELATION_WORD.sub(lambda r: "_" * len(r.group(0)), text)
     for attribute, cue, reader in _READERS:
-        m = cue.search(text)
+        m = cue.search(cues)
         if m is None:
             continue
         value = _read(reader, text, m, names)

@@ -1,0 +1,110 @@
+"""More of the general grammar of states (issue #48): copulas with the value after "the" or a
+relative clause, roles held by turns, a thing moved to a provider, a kind named with "called",
+a switch that names the kind of what it replaced, the address after a name, animals known by what
+they do, vehicles by what is done with them, businesses and professionals that did something for
+a person, and moods that reach a "when" clause. Compound nouns map to a named attribute by their
+head noun ("dog walker" is none, "furry friend" is a pet), on both the write and the read side.
+
+Every sentence here was written for these tests: its people, places, organisations and kinds of
+thing appear in neither split of ``bench.temporal_v2``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from support.states import speaker_slots
+
+from memforest.attributes import named_attribute
+from memforest.retrieval.temporal.asked import slot_of
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # copulas: "the" before the value, an acronym noun, a relative clause naming the subject
+        ("My new rugby club is the Fallowmere Badgers.", ("Mia", "rugby_club", "Fallowmere Badgers")),
+        ("My GP these days is Dr. Ilunga.", ("Mia", "gp", "Dr. Ilunga")),
+        ("The band I sing in is now the Copper Kettles.", ("Mia", "band", "Copper Kettles")),
+        # a role held by turns is a state when the sentence says it is new or current
+        ("My landlord is Pinecrest Homes now.", ("Mia", "landlord", "Pinecrest Homes")),
+        # a thing moved to a provider: the thing is the kind
+        ("I moved my pension over to Larchfield Life.", ("Mia", "pension", "Larchfield Life")),
+        # a kind named with "called", after a verb of having or using
+        ("I've been seeing an osteopath called Wren Adeyemi.", ("Mia", "osteopath", "Wren Adeyemi")),
+        # an address after a name is where it is, not its name
+        ("My tailor is Stitch & Hem on Cable Street now.", ("Mia", "tailor", "Stitch & Hem")),
+        # a membership bought, a group one plays or sings in
+        ("Got a membership at Boulderhaus Nord last week.", ("Mia", "membership", "Boulderhaus Nord")),
+        ("Tobiah, my neighbour, plays drums for the Velvet Ferns now.", ("Tobiah", "membership", "Velvet Ferns")),
+        # a partner named in passing is the subject of their own change
+        ("My husband Idris switched to Larkspur Energy for our gas.", ("Idris", "gas", "Larkspur Energy")),
+        # a time between a joined kind and its appositive name
+        ("Joined a chess club in the spring, the Knight Owls.", ("Mia", "chess_club", "Knight Owls")),
+    ],
+)
+def test_a_state_is_read_from_its_clause(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # a switch takes the kind of what it replaced; the sold thing's name is no subject
+        ("Sold my Quarrel saloon and bought a Fennick Arrow.", ("Mia", "vehicle", "Fennick Arrow")),
+        ("I traded my Ostry coupe for a Belvane convertible.", ("Mia", "vehicle", "Belvane")),
+        # what is done with a vehicle, a vehicle's body named after it
+        ("Parked the Oxley Tern outside the bakery.", ("Mia", "vehicle", "Oxley Tern")),
+        ("Polished the Harrowgate Roadster all afternoon.", ("Mia", "vehicle", "Harrowgate Roadster")),
+        # an animal known by what only animals do, or by its carer
+        ("Tansy barked at the postman for an hour.", ("Mia", "pet", "Tansy")),
+        ("Took Mungo to the vet for his jabs.", ("Mia", "pet", "Mungo")),
+        # a business or a professional who did something for a person
+        ("Dr. Okonjo said my cousin Petra's eyes are fine.", ("Petra", "patronage", "Dr. Okonjo")),
+        ("Bramblewick Cycles fixed my wheel in an hour.", ("Mia", "patronage", "Bramblewick Cycles")),
+        # a lower-case activity taken up, the verb first in its sentence
+        ("Took up the oboe over the winter.", ("Mia", "hobby", "oboe")),
+        # a school named as one
+        ("My son Ezra started at Thornbury Primary.", ("Ezra", "school", "Thornbury Primary")),
+    ],
+)
+def test_a_state_is_read_from_its_consequence(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Those were the years, when I rowed for the Wexcombe Eights.",  # nostalgia reaches "when"
+        "Threw a house party on Friday.",  # a dwelling word before a noun is no dwelling
+        "Walked Anouk home after the gig.",  # a person walked home is no pet
+        "Drove my Mum to the station.",
+        "My sister is Leontine.",  # a relation by birth is no state
+    ],
+)
+def test_no_state(text: str) -> None:
+    assert all(attribute is None for _, attribute, _ in speaker_slots(text))
+
+
+@pytest.mark.parametrize(
+    ("noun", "attribute"),
+    [
+        ("dog walker", None),
+        ("bike shop", None),
+        ("car insurance", None),
+        ("phone plan", None),
+        ("furry friend", "pet"),
+        ("four-legged furry companion", "pet"),
+        ("home city", "residence"),
+        ("work laptop", "device"),
+        ("hatchback", "vehicle"),
+    ],
+)
+def test_a_compound_maps_by_its_head(noun: str, attribute: str | None) -> None:
+    assert named_attribute(noun) == attribute
+    # the read side's slot of an asked noun is the same attribute, else the noun itself
+    assert slot_of(noun) == (attribute or noun.replace(" ", "_"))
+
+
+def test_a_dog_walker_is_no_pet_on_either_side() -> None:
+    assert ("Mia", "pet", "Jory") not in speaker_slots("Our new dog walker is Jory.")
+    assert ("Mia", "dog_walker", "Jory") in speaker_slots("Our new dog walker is Jory.")
