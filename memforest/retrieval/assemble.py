@@ -23,6 +23,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from memforest.retrieval.corroborate import corroborate
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.timecues import TimeCues
 from memforest.store import evidence as evidence_store
@@ -133,22 +134,23 @@ class _Item:
 
 def _item(r: RowView) -> _Item:
     """A candidate row of :func:`evidence_store.candidates_with_sim` (provenance comes later)."""
-    fact = r["kind"] == "fact"
-    every = tuple(evidence_store.tree_triples(r["trees"]))
+    kind, start, end = str(r["kind"]), r["t_start"], r["t_end"]
+    fact = kind == "fact"
+    every = tuple(evidence_store.tree_triples(r["trees"])) if r["trees"] is not None else ()
     return _Item(
-        kind=str(r["kind"]),
-        source_id=int(r["id"]),
-        text=str(r["text"]),
-        start=r["t_start"],
-        end=r["t_end"],
-        valid_from=r["t_start"] if fact else None,
-        valid_to=r["t_end"] if fact else None,
-        session_id=None if fact else str(r["session_ext"]),
-        turn_ids=(),
-        sim=_finite(r["sim"]),
-        tree_ids=tuple(t[0] for t in every) if every else tuple(r["in_trees"] or ()),
-        trees=every,
-        first_tree=r["first_tree"],
+        kind,
+        int(r["id"]),
+        str(r["text"]),
+        start,
+        end,
+        start if fact else None,
+        end if fact else None,
+        None if fact else str(r["session_ext"]),
+        (),
+        _finite(r["sim"]),
+        tuple(t[0] for t in every) if every else tuple(r["in_trees"] or ()),
+        every,
+        r["first_tree"],
         has_time_text=bool(r["time_text"]),
         superseded=r["superseded_by"] is not None,
         recorded_at=r["recorded_at"],
@@ -305,27 +307,33 @@ def rerank(
         return []
     lex = _lexical(items, set(rerank_terms))
     best_tree = max(tree_scores.values(), default=0.0) or 1.0
-    in_window = [not cues.has_window or _overlaps(it, cues.after, cues.before) for it in items]
-    times = sorted({it.start for it, ok in zip(items, in_window, strict=True) if ok})
-    position = {t: (i / (len(times) - 1) if len(times) > 1 else 1.0) for i, t in enumerate(times)}
+    window = cues.has_window
+    in_window = [_overlaps(it, cues.after, cues.before) for it in items] if window else [True] * len(items)
     prefer_late = (cues.anchor_side == "before" or cues.wants_latest or cues.present_tense) and not cues.wants_earliest
     prefer_early = cues.anchor_side == "after" or cues.wants_earliest
+    position = _positions(items, in_window) if prefer_late or prefer_early else {}
     w_sim, w_lex, w_tree, tree_score = preset.w_sim, preset.w_lex, preset.w_tree, tree_scores.get
     for it, lx, ok in zip(items, lex, in_window, strict=True):
         tree = max([tree_score(tid, 0.0) for tid in it.tree_ids], default=0.0) / best_tree
         score = w_sim * it.sim + w_lex * lx + w_tree * tree
-        if cues.has_window:
+        if window:
             score += preset.time_in_window if ok else preset.time_out_of_window
-        if ok and (prefer_late or prefer_early) and it.start in position:
+        if ok and it.start in position:
             pos = position[it.start]
             score += preset.recency_bonus * (pos if prefer_late else 1.0 - pos)
         if cues.asks_when and it.has_time_text:
             score += preset.time_stated_bonus
-        if it.superseded and not cues.has_window and cues.present_tense:
+        if it.superseded and not window and cues.present_tense:
             score -= preset.recency_bonus
         it.score = score
     items.sort(key=lambda it: (-it.score, it.start, it.kind, it.source_id))
     return items
+
+
+def _positions(items: Sequence[_Item], in_window: Sequence[bool]) -> dict[datetime, float]:
+    """Each distinct time of the items in the window, as its place from 0 (earliest) to 1 (latest)."""
+    times = sorted({it.start for it, ok in zip(items, in_window, strict=True) if ok})
+    return {t: (i / (len(times) - 1) if len(times) > 1 else 1.0) for i, t in enumerate(times)}
 
 
 def _shown_tree(item: _Item, tree_scores: dict[int, float]) -> int | None:
@@ -366,8 +374,10 @@ async def assemble(
         seen_text.add(norm)
         unique.append(it)
     ranked = rerank(unique, rerank_terms, tree_scores, cues, preset)
-    order = {key: i for i, key in enumerate(pinned)}
-    ranked.sort(key=lambda it: order.get((it.kind, it.source_id), len(order)))  # stable: the rest keeps its order
+    ranked = await corroborate(conn, tenant_id, forest_id, ranked, preset.w_support)
+    if pinned:
+        order = {key: i for i, key in enumerate(pinned)}
+        ranked.sort(key=lambda it: order.get((it.kind, it.source_id), len(order)))  # stable: the rest keeps its order
     kept: list[_Item] = []
     used = 0
     for it in ranked:
