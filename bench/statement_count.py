@@ -36,7 +36,7 @@ _DRIVER = ("SELECT current_setting('jit')", "WITH RECURSIVE typeinfo_tree", "SEL
 
 
 def _kind(sql: str) -> str:
-    if sql.lstrip().startswith(_DRIVER):
+    if " ".join(sql.split()).startswith(_DRIVER):  # (the driver's own text spans lines)
         return "driver"
     head = sql.lstrip().split(None, 1)[0].upper().rstrip(";") if sql.strip() not in ("", ";") else ";"
     if head == ";":
