@@ -103,6 +103,10 @@ def test_a_time_in_a_during_clause_is_a_time() -> None:
         ("What was my bakery in February?", _day(2026, 2), _day(2026, 3)),
         ("Which tailor did I have eighteen months ago?", _day(2024, 11, 15), _day(2025, 1, 20)),
         ("Which tailor did I have a year and a half back?", _day(2024, 11, 15), _day(2025, 1, 20)),
+        # a season counted back: the one under way (summer 2026) is not yet the last one
+        ("Which tailor did Bo use two summers ago?", _day(2024, 6), _day(2024, 9)),
+        ("Which tailor did Bo use a winter ago?", _day(2025, 12), _day(2026, 3)),
+        ("Which tailor did Bo use three springs back?", _day(2024, 3), _day(2024, 6)),  # (spring 2026 is over)
     ],
 )
 def test_a_named_time_is_the_as_of_point(question: str, lo: datetime, hi: datetime) -> None:
@@ -130,6 +134,35 @@ def test_a_named_attribute_is_never_answered_by_another_named_attribute() -> Non
     assert chain_label("pet", {"employer": 1, "possession": 2}) == "possession"
     # an open-ended slot may still read a loosely named one ("which band" -> the hobby chain)
     assert chain_label("band", {"hobby": 2}) == "hobby"
+
+
+def test_a_verb_class_answers_only_for_a_kind_it_can_hold() -> None:
+    # a home is neither bought nor joined; a club is joined, never bought; a change is of any kind
+    assert chain_label("residence", {"possession": 2, "membership": 3}) is None
+    assert chain_label("residence", {"possession": 2, "change": 1}) == "change"
+    assert chain_label("rowing_crew", {"possession": 3}) is None
+    assert chain_label("rowing_crew", {"possession": 3, "patronage": 1}) == "patronage"
+    assert chain_label("employer", {"possession": 1, "membership": 2}) == "membership"
+    assert chain_label("hearing_aid", {"possession": 1, "membership": 2}) == "possession"
+
+
+def test_a_place_that_is_the_anchor_is_kept_whole() -> None:
+    tq = _parse("Which greengrocer did Bo use prior to renting the unit at Skelby Wharf?")
+    assert (tq.operator, tq.anchor) == ("before", "Skelby Wharf")
+    tq = _parse("Which kennel had Nutmeg before Nutmeg stayed with Ottilie?")
+    assert tq.anchor is not None and "Ottilie" not in tq.anchor
+
+
+@pytest.mark.parametrize(
+    ("question", "slot"),
+    [
+        ("Which plumber fixes my mother's boiler these days?", "plumber"),
+        ("Which courier delivers Bo's parcels now?", "courier"),
+        ("Which sailing club does my aunt belong to now?", "sailing_club"),
+    ],
+)
+def test_a_second_word_before_an_object_is_the_verb(question: str, slot: str) -> None:
+    assert _parse(question).attribute == slot
 
 
 def test_a_month_of_an_event_signed_up_for_keeps_the_year_of_the_utterance() -> None:

@@ -62,7 +62,8 @@ _COUNT = "|".join(sorted((w for w in NUMBER_WORDS if w != "zero"), key=len, reve
 # "two years ago", "eighteen months back", "a year and a half ago", "a couple of weeks ago"
 _AGO = re.compile(
     rf"\b(?P<n>\d{{1,3}}|an?|{_COUNT}|a\s+couple\s+of|couple\s+of|a\s+few|several)\s+"
-    r"(?P<unit>day|week|month|year)s?(?P<half>\s+and\s+a\s+half)?\s+(?:ago|back|earlier|before\s+now)\b",
+    r"(?P<unit>day|week|month|year|spring|summer|autumn|fall|winter)s?(?P<half>\s+and\s+a\s+half)?\s+"
+    r"(?:ago|back|earlier|before\s+now)\b",
     re.IGNORECASE,
 )
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 30.44, "year": 365.25}
@@ -125,7 +126,7 @@ def asked_noun(question: str) -> str | None:
     does Ana see?"), else the thing a person possesses ("Ana's dentist", "her running club";
     relatives skipped: "Ana's sister's bank" -> "bank")."""
     m = _WH_NOUN.search(question)
-    noun = _clean(m["noun"]) if m is not None else None
+    noun = _clean(_verb_dropped(m["noun"], question[m.end() :])) if m is not None else None
     if noun is not None:
         return noun
     pos = 0
@@ -138,6 +139,18 @@ def asked_noun(question: str) -> str | None:
         pos = m.start("noun")  # (the possessed may own the next: "Ana's sister's bank")
     # "who was Ana's landlord?": a relation asked after is the state itself
     return kin if kin is not None and _WHO_IS.match(question) else None
+
+
+# what opens a noun phrase: after "which garage services", "my dad's van" is an object, so
+# "services" was the verb
+_OBJECT_START = re.compile(r"\s+(?:(?i:my|his|her|their|our|your|its|the|a|an|this|that)\b|[A-Z][\w-]*'s\b)")
+
+
+def _verb_dropped(noun: str, rest: str) -> str:
+    """A two-word noun phrase after "which" whose second word is followed by an object is a noun
+    and its verb ("which garage services my van": garage); else the phrase as it is."""
+    words = noun.split()
+    return words[0] if len(words) == 2 and _OBJECT_START.match(rest) else noun
 
 
 def slot_of(noun: str) -> str:
@@ -197,7 +210,26 @@ def ago_point(question: str, now: datetime) -> datetime | None:
         n = 2 if "couple" in n_text else 3 if n_text in ("a few", "several") else 1
     if m["half"]:
         n += 0.5
-    return now - timedelta(days=n * _UNIT_DAYS[m["unit"].lower()])
+    unit = m["unit"].lower()
+    if unit in _SEASON_MONTHS:
+        return _season_ago(unit, int(n), now)
+    return now - timedelta(days=n * _UNIT_DAYS[unit])
+
+
+# a season's first month and how many months it lasts (winter starts in December)
+_SEASON_MONTHS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+
+
+def _season_ago(season: str, n: int, now: datetime) -> datetime:
+    """The middle of the ``n``-th last ``season`` before ``now`` ("two summers ago" in June 2026:
+    summer 2024; a season under way is not yet the last one)."""
+    first = _SEASON_MONTHS[season]
+
+    def ends(year: int) -> datetime:  # the first day after the season that starts in ``year``
+        return datetime(year + (first + 3 > 12), (first + 2) % 12 + 1, 1, tzinfo=now.tzinfo)
+
+    last = next(y for y in (now.year, now.year - 1, now.year - 2) if ends(y) <= now)
+    return datetime(last - (max(n, 1) - 1), first, 1, tzinfo=now.tzinfo) + timedelta(days=45)
 
 
 _PART = re.compile(

@@ -21,6 +21,15 @@ __all__ = ["GENERIC", "chain_label", "joined_kind", "link_generic", "named_value
 GENERIC = ("membership", "possession", "patronage", "change")
 # named attributes the cue readers also give to a bare verb of joining or acquiring
 _LOOSE = ("employer", "hobby", "device", "vehicle")
+# the named attributes a verb class can hold: one acquires a thing (possession) and joins a group
+# or an organisation (membership); a change ("moved over from A to B") can be of any kind, and none
+# of the named attributes is a service one is a patron of. A city, a partner or a diet is never
+# bought or joined.
+_HELD_BY = {
+    "possession": frozenset({"vehicle", "device", "pet", "home_type"}),
+    "membership": frozenset({"employer", "school", "hobby"}),
+    "patronage": frozenset(),
+}
 # words of a slot too vague to match another slot by
 _VAGUE = frozenset({"place", "thing", "one", "spot", "shop", "new", "current", "usual", "regular"})
 # kinds of thing one joins (a member of), by their head noun
@@ -88,10 +97,11 @@ def joined_kind(asked: str) -> bool:
 
 def chain_label(asked: str, chains: Mapping[str, int], *, loose: bool = True) -> str | None:
     """The label of the chain that answers a question about slot ``asked``: its own, else one
-    sharing a word with it, else (``loose``) a verb class's that can hold it (joined kinds first
-    for a club or a team), else, for an open-ended slot, a loosely named attribute's; ``chains``:
-    label -> number of states. None when none can. A named attribute never answers for another
-    ("which city" is never answered by the employer chain)."""
+    sharing a word with it, else (``loose``) a verb class's that can hold it (``_holders``), else,
+    for an open-ended slot, a loosely named attribute's; ``chains``: label -> number of states.
+    None when none can. A named attribute never answers for another ("which city" is never
+    answered by the employer chain), nor a verb class for a kind it cannot hold (a club is not
+    bought, a city neither bought nor joined)."""
     if asked in chains:
         return asked
     words = set(asked.split("_")) - _VAGUE
@@ -100,14 +110,19 @@ def chain_label(asked: str, chains: Mapping[str, int], *, loose: bool = True) ->
         return shared[-1][1]
     if not loose:
         return None
-    joined = joined_kind(asked)
-    order = (
-        ("membership", "patronage", "possession", "change")
-        if joined
-        else ("possession", "patronage", "membership", "change")
-    )
     loosely_named: tuple[str, ...] = () if asked in STATE_ATTRIBUTES else _LOOSE
-    for label in (*order, *loosely_named):
+    for label in (*_holders(asked), *loosely_named):
         if chains.get(label) and label != asked:
             return label
     return None
+
+
+def _holders(asked: str) -> tuple[str, ...]:
+    """The verb classes whose states can be of slot ``asked``, most likely first: a named
+    attribute's own (``_HELD_BY``); a kind one joins is joined or gone to, never bought; any other
+    open-ended kind may be got, gone to or joined."""
+    if asked in STATE_ATTRIBUTES:
+        return (*(c for c in ("possession", "membership", "patronage") if asked in _HELD_BY[c]), "change")
+    if joined_kind(asked):
+        return ("membership", "patronage", "change")
+    return ("possession", "patronage", "membership", "change")

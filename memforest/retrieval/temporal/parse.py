@@ -159,15 +159,20 @@ def attribute_of(question: str) -> str | None:
 
 def clean_anchor(text: str, names: tuple[str, ...] = ()) -> str:
     """The value or event of an anchor phrase ("the move to Miami" -> "Miami"), without a trailing
-    phrase about one of the question's other ``names`` ("Rex in Elena's home" -> "Rex")."""
+    phrase about one of the question's other ``names`` ("Rex in Elena's home" -> "Rex") when what
+    is left still names something ("the plot at Hollin Lane" stays whole)."""
     text = " ".join(text.split()).strip(" '\"")
     text = _ANCHOR_ROLE_RE.sub("", text)
     value = _ANCHOR_LEAD_RE.sub("", text, count=1).strip() or text
     for name in names[:ANCHOR_NAMES]:
         tail = re.search(rf"\s+(?:in|for|at|with|by)\s+{re.escape(name)}(?:'s\b.*)?$", value)
-        if tail and tail.start() > 0:
+        # (what stays must still name something: "the plot at Hollin Lane" keeps its place)
+        if tail and tail.start() > 0 and _CAPITAL.search(value[: tail.start()]):
             value = value[: tail.start()]
     return value
+
+
+_CAPITAL = re.compile(r"(?<![\w'])[A-Z]")
 
 
 def _names(question: str) -> tuple[str, ...]:
