@@ -228,7 +228,7 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         # a present-state marker before the verb: "I now get my coffee at X", "these days I train with X"
         re.compile(
             rf"{_LEAD}(?i:now|currently|nowadays|these\s+days)\s+(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+)"
-            rf"{{1,5}}?(?:at|with|to|from)\s+(?:the\s+)?{_VALUE}"
+            rf"{{1,7}}?(?:at|with|to|from)\s+(?:the\s+)?{_VALUE}"
         ),
         "patronage",
     ),
@@ -259,6 +259,24 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(rf"(?<=\s){_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_VALUE}(?!'s|[\w'])"),
         "possession",
+    ),
+    # a thing named as the object of a verb only vehicles take ("filled up the Kestrel Vantra",
+    # "got a flat on Ana's X"): possessed, of the kind its name is known as, like a thing bought
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:drove|drives|parked|parks|filled\s+up|fills\s+up|rode|rides|serviced|"
+            rf"got\s+a\s+(?:flat|puncture)\s+on)\s+(?:the\s+|{_OWNER}\s+)(?:(?:new|old|trusty)\s+)?{_VALUE}"
+        ),
+        "possession",
+    ),
+    # what only an animal does ("Biscuit chewed Ana's slippers again"): whose things, their pet
+    (
+        re.compile(
+            rf"(?:^|(?<=[,;:]\s)|(?<=\bbecause\s)|(?<=\bwhen\s))(?P<v>{_NAME})\s+(?:has\s+|had\s+|keeps\s+)?"
+            rf"(?i:chewed|chews|barked|barks|purred|purrs|meowed|meows|wagged|sniffed|growled|hissed|pounced)\b"
+            rf"(?:\s+(?:through|on|at|up|into)\b)?(?:\s+{_OWNER}(?!\w))?"
+        ),
+        "pet",
     ),
     # a business or a titled professional, opening the sentence, who did something to a person or
     # to a person's things: "Shear Genius gave Ana the best cut", "Dr. Novak said Ana's fillings

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from memforest.attributes import named_attribute
-from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, KIN
+from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS
 
 __all__ = [
     "cap_after",
@@ -131,27 +131,16 @@ def _last_kept(regex: re.Pattern[str], text: str) -> str | None:
     return kept[-1].strip() if kept else None
 
 
-# the named object of a verb only a vehicle takes ("filled up the Kestrel Vantra", "parked my X")
-_DRIVEN = re.compile(
-    r"\b(?i:drove|drive|drives|driving|parked|filled\s+up|fills\s+up|rode|ride|rides|riding|serviced|"
-    r"got\s+a\s+flat\s+on|got\s+a\s+puncture\s+on)\s+(?:the|my|our|\w+'s)\s+(?P<v>[A-Z][\w-]*+(?:\s+[A-Z0-9][\w-]*+){0,2})"
-)
-
-
 # a capitalised name of two or three words, from a word's start ("the Tamsin Coupe")
 _NAMED_THING = re.compile(r"(?<![\w'-])(?P<v>[A-Z][\w-]*+(?:\s+[A-Z][\w-]*+){1,2})(?![\w'-])")
 
 
 def vehicle_value(text: str, _m: re.Match[str]) -> str | None:
-    """The make and model of the car the sentence says the subject has (not one sold), else the
-    name of what the subject drives or rides."""
+    """The make and model of the car the sentence says the subject has (not one sold), else a
+    name whose last word is a kind of vehicle ("the Tamsin Coupe")."""
     known = _last_kept(_VEHICLE_RE, text)
     if known is not None:
         return known
-    for m in _DRIVEN.finditer(text):
-        value = clean_cap(m["v"])
-        if value is not None and not re.match(rf"(?i:{KIN})\b", value):
-            return value
     typed = (m["v"] for m in _NAMED_THING.finditer(text) if thing_kind(m["v"]) == "vehicle")
     return next(typed, None)
 
@@ -174,11 +163,6 @@ def thing_kind(value: str) -> str | None:
 _ANIMALS = r"(?i:" + ANIMALS + r")"
 _NAME = r"(?P<v>[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*)?)"
 _OWNER = r"(?:\w+'s|our|my|the|a|an|this|that)"
-# verbs of what animals do, not people
-_BEHAVES = (
-    r"(?:chewed|chews|chewing|barked|barks|barking|purred|purrs|purring|meowed|meows|wagged|wags|sniffed|sniffing|"
-    r"growled|growls|hissed|hisses|pounced|pounces|shed|sheds|shedding)\b"
-)
 _PET_RES = (
     re.compile(
         r"\b(?:named|called|name\s+is|name's|goes\s+by|answers\s+to|(?:we|I)\s+call(?:ed)?|the\s+name|"
@@ -210,8 +194,6 @@ _PET_RES = (
         + _NAME
         + r"\b(?!\s+(?:home|to|back|over|across|through|down|up|out|into|in)\b)"
     ),
-    # what only an animal does: "Biscuit chewed my slippers again", "Pip barked all night"
-    re.compile(r"(?:^|[,;:]\s+|\b(?:because|when|as)\s+)" + _NAME + r"\s+(?:has\s+|had\s+|keeps\s+)?" + _BEHAVES),
     # a named being taken to an animal's carer: "took Juniper to the vet"
     re.compile(
         r"\b(?i:take|takes|took|taking|taken|bring|brought|drove|drive)\s+"

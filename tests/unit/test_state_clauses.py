@@ -52,11 +52,12 @@ def test_a_state_is_read_from_its_clause(text: str, slot: tuple[str, str, str]) 
         # a switch takes the kind of what it replaced; the sold thing's name is no subject
         ("Sold my Quarrel saloon and bought a Fennick Arrow.", ("Mia", "vehicle", "Fennick Arrow")),
         ("I traded my Ostry coupe for a Belvane convertible.", ("Mia", "vehicle", "Belvane")),
-        # what is done with a vehicle, a vehicle's body named after it
-        ("Parked the Oxley Tern outside the bakery.", ("Mia", "vehicle", "Oxley Tern")),
+        # what is done with a vehicle (possessed, like a thing bought), a vehicle's body named after it
+        ("Parked the Oxley Tern outside the bakery.", ("Mia", "possession", "Oxley Tern")),
         ("Polished the Harrowgate Roadster all afternoon.", ("Mia", "vehicle", "Harrowgate Roadster")),
         # an animal known by what only animals do, or by its carer
         ("Tansy barked at the postman for an hour.", ("Mia", "pet", "Tansy")),
+        ("Tansy chewed through Bernd's laces again.", ("Bernd", "pet", "Tansy")),  # whose things, their pet
         ("Took Mungo to the vet for his jabs.", ("Mia", "pet", "Mungo")),
         # a business or a professional who did something for a person
         ("Dr. Okonjo said my cousin Petra's eyes are fine.", ("Petra", "patronage", "Dr. Okonjo")),
