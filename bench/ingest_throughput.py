@@ -1,13 +1,14 @@
 """Ingest throughput on the shared LoCoMo conversations with the default backends (rule-based
 extraction, extractive summaries, hashed embeddings): each conversation into its own forest,
-``--forest-concurrency`` forests at once (1: one after another); turns/s over the wall time from
+``--forest-concurrency`` forests at once (default: as many as keep the jobs in flight within the
+shipped worker's ``worker.concurrency``, 8 // 4 = 2; 1: one after another); turns/s over the wall time from
 the first forest's accept to the last forest's end, sessions/s, per-stage wall time,
 facts/trees/nodes, and the forest invariant check of each once all are ingested.
 
     python -m bench.ingest_throughput                  # ../shared/data/locomo/locomo_dev5.json
     python -m bench.ingest_throughput --repeat 3       # the median run of three, each in its own database
     python -m bench.ingest_throughput --data FILE --limit 2 --quick
-    python -m bench.ingest_throughput --forest-concurrency 5   # the five forests at once, as a service would
+    python -m bench.ingest_throughput --forest-concurrency 1   # one forest after another (the default: 2)
 
 Statements and transactions are counted per ingest job (one session each; ``bench/statement_count.py``)
 and the result's ``gates`` hold issue 49's floors: every session at most 40 statements and 5
@@ -43,7 +44,6 @@ from memforest.pipeline.service import ingest_sessions
 NAME = "ingest_throughput"
 STAGES = ("accept", "extract", "embed", "commit", "refresh")
 MAX_STATEMENTS, MAX_TRANSACTIONS, MIN_TURNS_PER_S = 40, 5, 300.0  # issue 49's floors
-FOREST_CONCURRENCY = 1  # ADR 0040, "Forests at once"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -55,8 +55,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--forest-concurrency",
         type=int,
-        default=FOREST_CONCURRENCY,
-        help=f"forests ingested at once, each with its own --job-concurrency (default {FOREST_CONCURRENCY})",
+        default=None,
+        help="forests ingested at once, each with its own --job-concurrency (default: the shipped worker's "
+        "jobs at once, worker.concurrency, divided by --job-concurrency: 8 // 4 = 2; 1 ingests them one "
+        "after another; ADR 0040)",
     )
     p.add_argument("--no-check", action="store_true", help="skip the forest invariant check")
     p.add_argument("--embed-dim", type=int, default=None)
@@ -90,7 +92,10 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             file=sys.stderr,
             dynamic_ncols=True,
         )
-        gate = asyncio.Semaphore(args.forest_concurrency)
+        forest_concurrency = args.forest_concurrency or forests_at_once(
+            env.settings.worker.concurrency, args.job_concurrency
+        )
+        gate = asyncio.Semaphore(forest_concurrency)
 
         async def ingest(name: str, forest: Any) -> dict[str, Any]:
             seen = [0]
@@ -127,7 +132,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     turns = sum(r["turns"] for r in rows)
     sessions = sum(r["sessions"] for r in rows)
     total = {
-        "mode": _mode(args.forest_concurrency),
+        "mode": _mode(forest_concurrency),
         "forests": len(rows),
         "sessions": sessions,
         "turns": turns,
@@ -155,8 +160,11 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         "config": {
             "data": str(data),
             "job_concurrency": args.job_concurrency,
-            "forest_concurrency": args.forest_concurrency,
-            "mode": _mode(args.forest_concurrency),
+            "forest_concurrency": forest_concurrency,
+            "forest_concurrency_from": "--forest-concurrency"
+            if args.forest_concurrency
+            else "worker.concurrency // --job-concurrency",
+            "mode": _mode(forest_concurrency),
             "limit": args.limit,
             "sessions_limit": args.sessions_limit,
             "backends": f"rule-based + extractive + {embedder}",
@@ -228,6 +236,12 @@ async def repeated(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     return median
 
 
+def forests_at_once(worker_concurrency: int, job_concurrency: int) -> int:
+    """The default forests at once: as many as keep the jobs in flight within what one shipped worker
+    runs at once (at least one forest)."""
+    return max(1, worker_concurrency // job_concurrency)
+
+
 def _mode(forest_concurrency: int) -> str:
     """What the headline turns/s measures."""
     if forest_concurrency <= 1:
@@ -247,7 +261,8 @@ def _gates(total: dict[str, Any]) -> dict[str, bool]:
 
 
 def render(result: dict[str, Any], console: Console) -> None:
-    t = Table(title="ingest throughput (default backends), one forest per LoCoMo conversation")
+    mode = result["total"]["mode"]
+    t = Table(title=f"ingest throughput (default backends), one forest per LoCoMo conversation; {mode}")
     for col in (
         "forest",
         "sessions",
@@ -317,7 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error(f"--repeat must be at least 1 (got {args.repeat})")
-    if args.forest_concurrency < 1:
+    if args.forest_concurrency is not None and args.forest_concurrency < 1:
         parser.error(f"--forest-concurrency must be at least 1 (got {args.forest_concurrency})")
     data = locomo_or_complain(args.data)
     if data is None:

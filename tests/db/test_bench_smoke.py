@@ -118,6 +118,8 @@ def test_ingest_throughput_quick(db_env: str, tmp_path: Path) -> None:
     assert ingest_throughput.main(argv) == 0
     result = json.loads((tmp_path / "ingest_throughput_quick.json").read_text())
     assert result["config"]["forest_concurrency"] == 2 and result["total"]["mode"].startswith("concurrent")
+    assert result["config"]["forest_concurrency_from"] == "--forest-concurrency"
+    assert ingest_throughput.forests_at_once(8, 4) == 2 and ingest_throughput.forests_at_once(8, 16) == 1
     assert (tmp_path / "ingest_throughput_quick.png").stat().st_size > 0
     assert [r["forest"] for r in result["forests"]] == ["tiny-0", "tiny-1"]
     for r in result["forests"]:
