@@ -23,6 +23,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from memforest.retrieval.corroborate import corroborate
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.timecues import TimeCues
 from memforest.store import evidence as evidence_store
@@ -373,6 +374,7 @@ async def assemble(
         seen_text.add(norm)
         unique.append(it)
     ranked = rerank(unique, rerank_terms, tree_scores, cues, preset)
+    ranked = await corroborate(conn, tenant_id, forest_id, ranked, preset.w_support, cues)
     if pinned:
         order = {key: i for i, key in enumerate(pinned)}
         ranked.sort(key=lambda it: order.get((it.kind, it.source_id), len(order)))  # stable: the rest keeps its order

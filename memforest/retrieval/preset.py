@@ -44,6 +44,8 @@ class RetrievalPreset:
     time_out_of_window: float = -0.35
     time_stated_bonus: float = 0.04
     recency_bonus: float = 0.06
+    # corroboration: added per other candidate citing an item's most cited turn (0: off; ADR 0042)
+    w_support: float = 0.025
     # navigator: leaves picked per chosen parent in ``llm`` mode
     llm_leaf_choices: int = 6
     # the candidate budgets above (facts, cells, full text, leaves a tree) serve a top_k of

@@ -22,13 +22,13 @@ from pathlib import Path
 import pytest
 
 from memforest.db.engine import CUSTOM_PLANS_AGAIN, GENERIC_PLANS_NEXT, KEY_LOOKUP_PLANS
-from memforest.store import evidence, queries, recall, recall_channels, recall_filter, temporal
+from memforest.store import corroborate, evidence, queries, recall, recall_channels, recall_filter, temporal
 from memforest.store.browse import descent
 from memforest.store.forest_indexes import INDEXED_SQL, half_precision, indexed_sql
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("MEMFOREST_UPDATE_GOLDEN") == "1"
-AGGREGATES = ("recall_channels", "evidence", "descent", "recall", "temporal", "recall_filter")
+AGGREGATES = ("recall_channels", "evidence", "descent", "recall", "temporal", "recall_filter", "corroborate")
 DIM, FOREST, EF = 64, 42, 96
 AS_OF = datetime(2024, 1, 1, tzinfo=UTC)
 TSQUERY = "to_tsquery('english', :tsq)"
@@ -104,6 +104,10 @@ def _recall_filter() -> dict[str, str]:
     return {n.strip("_").lower(): getattr(recall_filter, n) for n in names}
 
 
+def _corroborate() -> dict[str, str]:
+    return {"candidate turns": corroborate._CANDIDATE_TURNS}
+
+
 RENDERERS: dict[str, Callable[[], dict[str, str]]] = {
     "recall_channels": _channels,
     "evidence": _evidence,
@@ -111,6 +115,7 @@ RENDERERS: dict[str, Callable[[], dict[str, str]]] = {
     "recall": _recall,
     "temporal": _temporal,
     "recall_filter": _recall_filter,
+    "corroborate": _corroborate,
 }
 
 
