@@ -144,6 +144,9 @@ _NAMED: tuple[re.Pattern[str], ...] = (
     # "swapped A for B as Ana's bakery"
     re.compile(rf"\bfor\s+{_ART}{_VALUE}\s+as\s+{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
 )
+# a capitalised word with no digit, and the words that open a sentence without naming anyone
+_CAPWORD = r"[A-Z][a-zA-Z.'&-]*+"
+_OPENER = r"(?i:in|on|at|an?|last|this|next|after|before|when|so|and|but|then|today|yesterday)\b"
 _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # switches name the value replaced: the read path gives them the kind of that value
     (re.compile(rf"\b(?i:from)\s+{_ART}{_PREV}\s+to\s+{_ART}{_VALUE}"), "change"),
@@ -283,9 +286,9 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # look fine": the person uses them
     (
         re.compile(
-            rf"^(?:(?i:the)\s+[a-z]+\s+(?:at|from)\s+)?(?P<v>{_WORD}(?:\s+(?:(?:of|on|the|&)\s+)?{_WORD}){{1,4}})\s+"
-            rf"(?:has\s+|have\s+)?(?:[a-z]+ed|gave|said|told|cut|sent|took|made|did|found|knows|sorted)\s+"
-            rf"(?:[a-z]+\s+){{0,3}}?(?P<owner>{_PERSON})(?!\w)"
+            rf"^(?:(?i:the)\s+[a-z]+\s+(?:at|from)\s+)?(?P<v>(?!{_OPENER}){_CAPWORD}(?:\s+(?:(?:of|on|the|&)\s+)?{_CAPWORD}){{1,4}})"
+            rf"\s+(?:has\s+|have\s+)?(?:[a-z]+ed|gave|said|told|cut|sent|took|made|did|found|knows|sorted)\s+"
+            rf"(?:out\s+)?(?:(?:for|to|on)\s+)?(?P<owner>{_PERSON})(?!\w)"
         ),
         "patronage",
     ),

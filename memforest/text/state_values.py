@@ -58,7 +58,7 @@ _CAP_RE = re.compile(_CAP)
 _STOP = (
     r"in|on|at|since|last|this|next|with|and|but|because|for|when|after|before|from|ago|about|to|now|"
     r"recently|yesterday|today|around|during|so|which|who|where|while|as|near|by|is|was|are|were|it|its|"
-    r"every|each|again|already|too|lately|these|those|the|a|an|of|than|then|all|just|really|very|over|until|till|"
+    r"every|each|again|already|too|lately|these|those|that|the|a|an|of|than|then|all|just|really|very|over|until|till|"
     r"throughout|across"
 )
 _LOWER = rf"(?P<v>(?:(?!(?:{_STOP})\b)[a-z][a-z'-]*)(?:\s+(?!(?:{_STOP})\b)[a-z][a-z'-]*){{0,2}})"
@@ -219,11 +219,18 @@ _JOB_SUFFIX = re.compile(
 )
 
 
+# words of having a job, before an "as a ..." that names it
+_AT_WORK = re.compile(
+    r"\b(?i:work\w*|job|jobs|hired|employ\w*|career|role|position|volunteer\w*|promoted|started|starting|began|"
+    r"trained|training|qualified|signed\s+on|took\s+(?:a|the)\s+(?:job|role|post))\b"
+)
+
+
 def job_value(text: str, _m: re.Match[str]) -> str | None:
     """The job title the sentence gives the subject ("as a nurse", "promoted to senior editor")."""
     m = re.search(r"\b(?:as|promoted\s+to|job\s+title\s+is)\s+(?:an?\s+|the\s+)?" + _LOWER, text)
-    if m:
-        return m["v"]
+    if m and (_JOB_SUFFIX.search(m["v"]) or _AT_WORK.search(text, 0, m.start())):
+        return m["v"]  # "as a kid", "as a team" name no job: a title by its form, or work named before
     m = re.search(r"\b(?:became|become|is\s+now|now\s+an?|qualified\s+as|trained\s+as)\s+(?:an?\s+)?" + _LOWER, text)
     if m and _JOB_SUFFIX.search(m["v"]):
         return m["v"]

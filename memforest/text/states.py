@@ -168,6 +168,8 @@ def _residence(text: str, _m: re.Match[str]) -> str | None:
 
 
 _ORG = r"(?<![\w'])(?P<v>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,3}(?!['\w]))"
+# one capitalised word opening a sentence before a lower-case word is an ordinary word ("Nice job!")
+_OPENING_WORD = re.compile(r"(?:^|(?<=[.!?]\s))[A-Z][a-z]*(?=\s+[a-z])")
 _ORG_BEFORE = (
     re.compile(
         _ORG + r"\s+(?:hired|offered|recruited|(?:took|brought|signed)\s+\w+\s+on|made\s+\w+\s+an?\s+(?:\w+\s+)?offer|"
@@ -194,7 +196,10 @@ def _employer(text: str, _m: re.Match[str]) -> str | None:
     if called is not None:
         return called.group(1)
     value = cap_after(text, r"(?:at|with|for|from|joined|joining|join|by|employer\s+is|company\s+is|yes\s+to)")
-    return value or _first_named(_ORG_BEFORE, text)
+    # a word opening the sentence may be an employer that acts ("Northwind took Ana on"), not one
+    # named before a noun of work ("Nice job!")
+    opening = _OPENING_WORD.sub(lambda m: "_" * len(m.group(0)), text)
+    return value or _first_named(_ORG_BEFORE[:1], text) or _first_named(_ORG_BEFORE[1:], opening)
 
 
 def _school(text: str, _m: re.Match[str]) -> str | None:

@@ -62,6 +62,9 @@ def test_a_state_is_read_from_its_clause(text: str, slot: tuple[str, str, str]) 
         # a business or a professional who did something for a person
         ("Dr. Okonjo said my cousin Petra's eyes are fine.", ("Petra", "patronage", "Dr. Okonjo")),
         ("Bramblewick Cycles fixed my wheel in an hour.", ("Mia", "patronage", "Bramblewick Cycles")),
+        ("The Copper Comb gave my flatmate a terrible fade.", ("Mia's flatmate", "patronage", "The Copper Comb")),
+        # a job named by its form, or after words of work
+        ("I started at the depot as a forklift driver.", ("Mia", "job", "forklift driver")),
         # a lower-case activity taken up, the verb first in its sentence
         ("Took up the oboe over the winter.", ("Mia", "hobby", "oboe")),
         # a school named as one
@@ -80,6 +83,10 @@ def test_a_state_is_read_from_its_consequence(text: str, slot: tuple[str, str, s
         "Walked Anouk home after the gig.",  # a person walked home is no pet
         "Drove my Mum to the station.",
         "My sister is Leontine.",  # a relation by birth is no state
+        "Last March I told you about my week at a pottery retreat.",  # a time opening a sentence is no business
+        "Great job! You really nailed the speech.",  # an ordinary word opening a sentence is no employer
+        "We laughed a lot as a family that summer.",  # "as a family" names no job
+        "Your studio looks amazing after the paint job.",  # a dwelling word before a verb is no dwelling
     ],
 )
 def test_no_state(text: str) -> None:
