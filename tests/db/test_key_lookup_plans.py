@@ -26,7 +26,7 @@ from memforest.retrieval import QueryRequest, query
 from memforest.retrieval.browse import OUT_OF_WINDOW_PENALTY
 from memforest.retrieval.filters import SourceFilter
 from memforest.settings import Settings
-from memforest.store import evidence, reading, recall_channels
+from memforest.store import corroborate, evidence, reading, recall_channels
 from memforest.store.read_conn import positional
 from memforest.store.sql import Conn, execute, fetch_all, scalar
 
@@ -91,7 +91,9 @@ async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Databa
             "fids": [int(r["fact_id"]) for r in ids], "cids": [int(r["cell_id"]) for r in cells],
             "rt": [int(r["tree_id"]) for r in trees], "tids": [int(r["tree_id"]) for r in trees][:3],
         }  # fmt: skip
-        statements = (evidence._CANDIDATES_IN_TREES, evidence._CANDIDATES, evidence._PROVENANCE)
+        statements = (
+            evidence._CANDIDATES_IN_TREES, evidence._CANDIDATES, evidence._PROVENANCE, corroborate._CANDIDATE_TURNS,
+        )  # fmt: skip
         assert await _descend(conn, tenant_id, switch=True)
         scans: set[str] = set()
         for sql in statements:
