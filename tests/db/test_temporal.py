@@ -227,6 +227,23 @@ async def test_now_finds_an_old_home_behind_newer_jobs(db: Database, settings: S
         assert turns == ("h2:1",), (q, text)
 
 
+async def test_now_finds_an_old_state_of_an_open_kind_behind_newer_memberships(
+    db: Database, settings: Settings
+) -> None:
+    # one dentist long ago, then two clubs joined: the walk back from the newest facts must not
+    # stop at the clubs (a verb class that could stand in for a kind with no chain of its own)
+    rows = [("d1", ts(2019, 2, 1), "I started going to Dr. Quibell, my new dentist.")]
+    rows += [(f"f{i}", ts(2019, 3, 1) + timedelta(days=4 * i), f"I {_VERBS[i % 6]} {_THINGS[i % 10]} on day {i}.")
+             for i in range(60)]  # fmt: skip
+    rows += [
+        ("c1", ts(2020, 4, 1), "I joined the Harrowgate Rowers."),
+        ("c2", ts(2020, 9, 1), "I joined the Lintwhite Chess Circle."),
+    ]
+    t = await _forest(db, settings, rows)
+    text, _, turns = _top(await _ask(db, settings, t, "Which dentist does Bob have these days?"))
+    assert turns == ("d1:1",), text
+
+
 async def test_no_chain_prefers_evidence_next_to_the_anchor(db: Database, settings: Settings) -> None:
     rows = [
         ("e1", ts(2021, 1, 5), "I painted the old shed green."),

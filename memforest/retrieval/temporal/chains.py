@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from memforest.attributes import STATE_ATTRIBUTES
 from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS
 
-__all__ = ["GENERIC", "chain_label", "joined_kind", "link_generic", "named_values"]
+__all__ = ["GENERIC", "chain_label", "holders", "joined_kind", "link_generic", "named_values"]
 
 GENERIC = ("membership", "possession", "patronage", "change")
 # named attributes the cue readers also give to a bare verb of joining or acquiring
@@ -97,7 +97,7 @@ def joined_kind(asked: str) -> bool:
 
 def chain_label(asked: str, chains: Mapping[str, int], *, loose: bool = True) -> str | None:
     """The label of the chain that answers a question about slot ``asked``: its own, else one
-    sharing a word with it, else (``loose``) a verb class's that can hold it (``_holders``), else,
+    sharing a word with it, else (``loose``) a verb class's that can hold it (``holders``), else,
     for an open-ended slot, a loosely named attribute's; ``chains``: label -> number of states.
     None when none can. A named attribute never answers for another ("which city" is never
     answered by the employer chain), nor a verb class for a kind it cannot hold (a club is not
@@ -111,13 +111,13 @@ def chain_label(asked: str, chains: Mapping[str, int], *, loose: bool = True) ->
     if not loose:
         return None
     loosely_named: tuple[str, ...] = () if asked in STATE_ATTRIBUTES else _LOOSE
-    for label in (*_holders(asked), *loosely_named):
+    for label in (*holders(asked), *loosely_named):
         if chains.get(label) and label != asked:
             return label
     return None
 
 
-def _holders(asked: str) -> tuple[str, ...]:
+def holders(asked: str) -> tuple[str, ...]:
     """The verb classes whose states can be of slot ``asked``, most likely first: a named
     attribute's own (``_HELD_BY``); a kind one joins is joined or gone to, never bought; any other
     open-ended kind may be got, gone to or joined."""

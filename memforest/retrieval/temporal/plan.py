@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from memforest.retrieval.temporal.chains import GENERIC, chain_label, joined_kind, link_generic, named_values
+from memforest.retrieval.temporal.chains import GENERIC, chain_label, holders, joined_kind, link_generic, named_values
 from memforest.retrieval.temporal.lexicon import CUES, is_state_of
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.store.sql import Row
@@ -165,6 +165,11 @@ def _holding(runs: Sequence[list[State]], anchor: str) -> list[int]:
     return valued or [i for i, run in enumerate(runs) if any(mentions(s.text, anchor) for s in run)]
 
 
+def _valued(runs: Sequence[list[State]], anchor: str | None) -> bool:
+    """Some run's value is ``anchor`` (not only its text naming it)."""
+    return anchor is not None and any(run[0].value is not None and _same(run[0].value, anchor) for run in runs)
+
+
 def _same(value: str, anchor: str) -> bool:
     """``value`` and ``anchor`` name the same thing: equal, or one a whole-word part of the other
     ("Kia Niro" and "Niro", "the Honda Civic" and "Honda Civic")."""
@@ -191,6 +196,8 @@ def _pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime |
         earlier = [i for i, run in enumerate(runs) if anchor_time is not None and run[0].time < anchor_time]
         return earlier[-1] if earlier else None
     if op == "after":
+        if held and not _valued(runs, tq.anchor):  # the anchor is only named by the state that replaced it
+            return held[0]
         if held:
             return held[0] + 1 if held[0] + 1 < len(runs) else None
         later = [i for i, run in enumerate(runs) if anchor_time is not None and run[0].time > anchor_time]
@@ -199,6 +206,19 @@ def _pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime |
         start = _holding(runs, tq.anchor)[:1] if tq.anchor else []
         return start[0] + 1 if start and start[0] + 1 < len(runs) else None
     return None
+
+
+def _anchor_joined(rows: Sequence[Row], subject: str, asked: str | None, label: str | None, anchor: str) -> list[State]:
+    """The states of the anchor's chain when the question's kind has a chain of its own and the
+    anchor's state is filed only under a verb class that can hold that kind ("after Dr. Ruiz as my
+    dentist", Dr. Ruiz stated only as a place gone to): that verb class's chain is of the asked
+    kind, so its states join the asked chain; else none."""
+    if asked is None or label is None or label not in GENERIC or label == asked or label not in holders(asked):
+        return []
+    labelled = _labelled(rows, subject)
+    if chain_label(asked, {lab: 1 for lab, _ in labelled}, loose=False) is None:
+        return []
+    return [s for lab, s in labelled if lab == label]
 
 
 def _hinted(rows: Sequence[Row], subject: str, attribute: str, hints: Mapping[int, float]) -> str | None:
@@ -236,16 +256,20 @@ def plan_answer(
     if attribute is None and tq.anchor is None and tq.operator == "when":
         return None
     anchor = tq.anchor or value_name(tq, subject)
+    joined: list[State] = []
     if anchor is not None and tq.operator in ("before", "after", "when", "how_long", "between"):
-        attribute = anchor_label(rows, subject, anchor) or attribute
+        label = anchor_label(rows, subject, anchor)
+        joined = _anchor_joined(rows, subject, attribute, label, anchor)
+        attribute = attribute if joined else (label or attribute)
     if attribute is None:
         return None
     if tq.operator in ("when", "how_long") and tq.anchor is None:
         tq = replace(tq, attribute=attribute, anchor=anchor)
     if hints:
         attribute = _hinted(rows, subject, attribute, hints) or attribute
-    runs = _runs(states_of(rows, attribute, subject))
-    if len(runs) < 2 and tq.operator not in ("when", "now", "latest", "as_of", "first"):
+    runs = _runs(sorted([*states_of(rows, attribute, subject), *joined], key=lambda s: (s.time, s.fact_id)))
+    replaced = tq.operator == "after" and bool(runs) and not _valued(runs, tq.anchor)
+    if len(runs) < 2 and tq.operator not in ("when", "now", "latest", "as_of", "first") and not replaced:
         return None
     if not runs:
         return None

@@ -19,6 +19,7 @@ from datetime import datetime
 
 from memforest.attributes import STATE_ATTRIBUTES
 from memforest.retrieval.temporal.asked import ASKER
+from memforest.retrieval.temporal.chains import chain_label
 from memforest.retrieval.temporal.descent import BACKWARD, FORWARD, TimeCursor, fact_ids
 from memforest.retrieval.temporal.lexicon import CUES
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
@@ -128,21 +129,37 @@ async def _anchor(
     return tq, (held[-1].time if tq.operator == "before" else held[0].time)
 
 
-def _runs_beyond(rows: list[Row], tq: TemporalQuestion, subject: str, at: datetime | None, side: int) -> int:
-    """The runs of the asked chain among ``rows`` on one side of ``at``. A named attribute counts
-    only its own chain: another chain standing in for it among the few facts read so far (a
-    verb class's) would end the walk before it reaches the attribute's own states."""
+def _runs_beyond(
+    rows: list[Row], tq: TemporalQuestion, subject: str, at: datetime | None, side: int, strict: bool
+) -> int:
+    """The runs of the asked chain among ``rows`` on one side of ``at``; ``strict``: only the
+    chain of the asked kind itself counts (``_strict``)."""
     if tq.attribute is None:
         return 0
-    states = states_of(rows, tq.attribute, subject, loose=tq.attribute not in STATE_ATTRIBUTES)
+    states = states_of(rows, tq.attribute, subject, loose=not strict)
     if at is not None:
         states = [s for s in states if (s.time <= at if side == BACKWARD else s.time >= at)]
     return run_count(states)
 
 
+async def _strict(scope: _Scope, attribute: str | None) -> bool:
+    """Whether a walk counts only the asked kind's own chain: always for a named attribute, and for
+    an open-ended kind when one of the subject's facts naming the kind's head noun ("dentist" of
+    ``dentist``, "club" of ``running_club``) is a state of that kind. Another chain standing in for
+    it (a verb class's) among the few facts read so far would end the walk before it reaches the
+    kind's own states."""
+    if attribute is None or attribute in STATE_ATTRIBUTES:
+        return True
+    head = attribute.split("_")[-1]
+    rows = await store.facts_naming(scope.conn, scope.tenant_id, scope.forest_id, scope.subject, head, scope.as_of)
+    labels = {str(r["attribute"]).casefold(): 1 for r in rows if r["attribute"] is not None}
+    return chain_label(attribute, labels, loose=False) is not None
+
+
 async def _browse(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime | None) -> tuple[list[Row], int]:
     """The subject's facts under the bottom nodes around ``at`` (enough on each side), and the
     node reads it took."""
+    strict = await _strict(scope, tq.attribute)
     need = NEED_RUNS[str(tq.operator)]
     sides = tuple(need) if at is not None else ((FORWARD,) if tq.operator == "first" else (BACKWARD,))
     cursor = TimeCursor(scope.conn, scope.tenant_id, scope.forest_id)
@@ -151,7 +168,7 @@ async def _browse(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime |
     reads = cursor.reads
     for side in sides:
         walk = cursor.copy()
-        while walk.reads < MAX_READS and _runs_beyond(rows, tq, scope.subject, at, side) < need.get(side, 2):
+        while walk.reads < MAX_READS and _runs_beyond(rows, tq, scope.subject, at, side, strict) < need.get(side, 2):
             leaves = await walk.step(side)
             if leaves is None:
                 break

@@ -1,0 +1,54 @@
+"""Which states answer a temporal question, read from the subject's facts alone (``plan_answer``
+over rows shaped as the store returns them), in sentences of my own: a state that names the value
+it replaced follows it, and the anchor's state filed only under a verb class joins the chain of the
+kind the question asks about."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from memforest.retrieval.temporal.parse import TemporalQuestion
+from memforest.retrieval.temporal.plan import plan_answer
+
+
+def _row(fid: int, year: int, month: int, text: str, attribute: str | None, value: str | None) -> dict[str, Any]:
+    return {
+        "fact_id": fid,
+        "valid_from": datetime(year, month, 1, tzinfo=UTC),
+        "text": text,
+        "attribute": attribute,
+        "value": value,
+        "entities": ["Petra", value] if value else ["Petra"],
+    }
+
+
+def _answer(tq: TemporalQuestion, rows: list[dict[str, Any]]) -> int | None:
+    plan = plan_answer(tq, "Petra", rows)
+    return next((f for f, role in (plan.roles.items() if plan else ()) if role == "answer"), None)
+
+
+def test_a_state_that_names_the_value_it_replaced_follows_it() -> None:
+    rows = [
+        _row(1, 2021, 3, "Petra adopted a hamster called Crumb.", "pet", "Crumb"),
+        _row(2, 2022, 5, "After Toffee ran away, Petra got a rabbit named Juniper.", "pet", "Juniper"),
+    ]
+    # Toffee is in no state of its own: the state that replaced it is what came after it
+    assert _answer(TemporalQuestion("after", "pet", ("Petra", "Toffee"), "Toffee"), rows) == 2
+    # a value that has a state of its own is still followed by the next state
+    assert _answer(TemporalQuestion("after", "pet", ("Petra", "Crumb"), "Crumb"), rows) == 2
+    assert _answer(TemporalQuestion("before", "pet", ("Petra", "Toffee"), "Toffee"), rows) == 1
+
+
+def test_the_anchor_filed_under_a_verb_class_joins_the_asked_chain() -> None:
+    rows = [
+        _row(1, 2021, 2, "Dr. Halvorsen checked Petra's molars at the check-up.", "patronage", "Dr. Halvorsen"),
+        _row(2, 2021, 9, "Petra joined Copperbeck Rowers.", "membership", "Copperbeck Rowers"),
+        _row(3, 2022, 4, "Petra started going to Dr. Ibsen, her new dentist.", "dentist", "Dr. Ibsen"),
+        _row(4, 2022, 8, "Petra joined the Fellside Harriers.", "membership", "Fellside Harriers"),
+    ]
+    tq = TemporalQuestion("after", "dentist", ("Petra", "Dr. Halvorsen"), "Dr. Halvorsen", noun="dentist")
+    assert _answer(tq, rows) == 3
+    # a kind a verb class cannot hold keeps the anchor's own chain (a club is joined, never a patron's)
+    club = TemporalQuestion("after", "rowing_club", ("Petra", "Copperbeck Rowers"), "Copperbeck Rowers")
+    assert _answer(club, rows) == 4
