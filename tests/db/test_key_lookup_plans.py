@@ -114,8 +114,9 @@ async def test_a_query_reads_the_same_evidence_either_way(
     db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, filtered: bool, indexed: bool
 ) -> None:
     """The query switches after its descent unless a source filter runs a vector search after it;
-    only assembly's two key lookups then run in the transaction; the evidence equals that of the
-    same query with the switch refused, in a forest read exactly and in one with its own indexes."""
+    only assembly's three key lookups (candidates, their turns, provenance) then run in the
+    transaction; the evidence equals that of the same query with the switch refused, in a forest
+    read exactly and in one with its own indexes."""
     if indexed:
         settings = small_threshold(settings, 3)
         tenant_id, _ = await ingest_big_forest(db, settings)
@@ -143,11 +144,12 @@ async def test_a_query_reads_the_same_evidence_either_way(
     log = log_statements(db)
     strategy, got = await evidence_of()
     assert strategy == ("hnsw" if indexed else "exact") and got
-    if not filtered:  # after the descent, on its connection: assembly's candidates and provenance, then COMMIT
+    if not filtered:  # after the descent, on its connection: assembly's candidates, their turns, provenance, COMMIT
         at = next(i for i, (_, sql) in enumerate(log) if "WITH RECURSIVE walk" in sql)
         after = [sql for key, sql in log[at + 1 :] if key == log[at][0]]
-        assert after[:2] == [positional(evidence._CANDIDATES_IN_TREES)[0], positional(evidence._PROVENANCE)[0]]
-        assert [sql.strip().rstrip(";").upper() for sql in after[2:3]] == ["COMMIT"]
+        lookups = (evidence._CANDIDATES_IN_TREES, corroborate._CANDIDATE_TURNS, evidence._PROVENANCE)
+        assert after[:3] == [positional(sql)[0] for sql in lookups]
+        assert [sql.strip().rstrip(";").upper() for sql in after[3:4]] == ["COMMIT"]
     refuse["on"] = True  # (and the vector channels' switch before the descent: session 24)
     monkeypatch.setattr(recall_channels, "GENERIC_PLANS_NEXT", recall_channels.CUSTOM_PLANS_AGAIN)
     assert await evidence_of() == (strategy, got)
