@@ -29,7 +29,7 @@ _RE = {
     r"\bplan(?:s|ning|ned)?\s+(?:to|on)\b|\bplanning\b|\bmight\b|"
     r"\bwill\b|['’]ll\b|\bnext\s+(?:week|month|year|spring|summer|autumn|fall|winter)\b|\babout\s+to\b|"
     r"\bnothing\s+is\s+decided\b|\bthinking\s+(?:of|about)\b|\bconsidering\b|\bintend\w*\s+to\b|"
-    r"\baim(?:s|ing)?\s+to\b|\bsupposed\s+to\b|\bappl(?:y|ied|ying)\s+(?:to|for|at)\b|\binterview\w*\s+(?:at|with|for)\b|"
+    r"\baim(?:s|ing)?\s+to\b|\bmeaning\s+to\b|\bsupposed\s+to\b|\bappl(?:y|ied|ying)\s+(?:to|for|at)\b|\binterview\w*\s+(?:at|with|for)\b|"
     r"\bwait(?:ing)?[\s-]*list\w*",
     "considered": r"\blooked\s+(?:into|at)\b|\bthought\s+about\b|\bconsidered\b|\btoyed\s+with\b|"
     r"\blet\s+it\s+go\b|\bwasn't\s+(?:right|for)\b|\bdecided\s+against\b|"

@@ -82,7 +82,7 @@ def clean_cap(value: str) -> str | None:
 
 _SCHOOL_WORDS = (
     r"\b(?:University|College|School|Academy|Institute|Polytechnic|Uni|Primary|Elementary|Kindergarten|Nursery|"
-    r"Preschool)\b"
+    r"Preschool|Grammar)\b"
 )
 
 
@@ -122,11 +122,17 @@ _DEVICES = (
 _DEVICE_RE = re.compile(rf"\b(?P<v>(?:{_DEVICES})(?:\s+(?:\d+\w*|[A-Z][\w-]*)){{0,3}})(?![\w-])")
 
 
+# a make right after another capitalised word is a word of a longer name ("a Calyx Mini phone")
+_NAME_BEFORE = re.compile(r"(?:(?<![.!?])\s|^)(?!(?:The|A|An|My|Our|His|Her|Their|This|That|New|Old)\s)[A-Z][\w-]*\s$")
+
+
 def _last_kept(regex: re.Pattern[str], text: str) -> str | None:
     kept = [
         str(m["v"] or m.groupdict().get("m") or "")
         for m in regex.finditer(text)
-        if not _SOLD.search(text[: m.start()]) and not _EMPLOYER_BEFORE.search(text[: m.start()])
+        if not _SOLD.search(text[: m.start()])
+        and not _EMPLOYER_BEFORE.search(text[: m.start()])
+        and not _NAME_BEFORE.search(text[max(0, m.start() - 24) : m.start()])
     ]
     return kept[-1].strip() if kept else None
 
@@ -194,11 +200,11 @@ _PET_RES = (
         + _NAME
         + r"\b(?!\s+(?:home|to|back|over|across|through|down|up|out|into|in)\b)"
     ),
-    # a named being taken to an animal's carer: "took Juniper to the vet"
+    # a named being taken to or fetched from an animal's carer: "took Juniper to the vet"
     re.compile(
-        r"\b(?i:take|takes|took|taking|taken|bring|brought|drove|drive)\s+"
+        r"\b(?i:take|takes|took|taking|taken|bring|brought|drove|drive|dropped|drop|picked|collected)\s+"
         + _NAME
-        + r"\s+(?:to|for)\s+(?:the|a|an|\w+'s|his|her|its|their)\s+(?:[\w-]+\s+)?"
+        + r"\s+(?:(?:off|up)\s+)?(?:to|for|at|from)\s+(?:the|a|an|\w+'s|his|her|its|their)\s+(?:[\w-]+\s+)?"
         r"(?:vet|vets|groomer|groomers|kennels?)\b"
     ),
 )

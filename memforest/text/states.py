@@ -87,7 +87,7 @@ _EMPLOYER_CUE = _cue(
 )
 _EMPLOYER_VETO = _cue(r"\b(?:from\s+home|homework|working\s+out|workout|work\s+on|worked\s+on|working\s+on)\b")
 _SCHOOL_CUE = _cue(
-    r"\b(?:school|university|college|uni|campus|primary|elementary|kindergarten|nursery|preschool|semester|enroll?\w*|studying|study|studies|student|degree|"
+    r"\b(?:school|university|college|uni|campus|primary|elementary|kindergarten|nursery|preschool|grammar|semester|enroll?\w*|studying|study|studies|student|degree|"
     r"phd|masters?|mba|grad(?:uate)?\s+school|accepted\s+(?:into|to|at)|got\s+into|transferred|attend\w*|"
     r"classes\s+at|lectures?)\b"
 )
@@ -98,7 +98,7 @@ _PARTNER_CUE = _cue(
 _PET_CUE = _cue(
     r"\b(?:" + ANIMALS + r"|rescued|adopt\w*|shelter|breeder|litter|vet|leash|lead|collar|walkies|pet|pets|"
     r"fur\s+baby|furry|paws?|purr\w*|bark\w*|meow\w*|fetch|belly\s+rubs|cage|hutch|tank|aquarium|chew\w*|sniff\w*|"
-    r"growl\w*|hiss\w*|wagg?\w*|pounc\w*|walked|walking)\b"
+    r"growl\w*|hiss\w*|wagg?\w*|pounc\w*|walked|walking|groom\w*|kennels?)\b"
 )
 _VEHICLE_CUE = _cue(
     r"\b(?:car|cars|drive|drives|driving|drove|driven|bought|buy|buying|sold|sell|selling|traded|trade|"

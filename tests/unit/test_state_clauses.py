@@ -59,6 +59,7 @@ def test_a_state_is_read_from_its_clause(text: str, slot: tuple[str, str, str]) 
         ("Tansy barked at the postman for an hour.", ("Mia", "pet", "Tansy")),
         ("Tansy chewed through Bernd's laces again.", ("Bernd", "pet", "Tansy")),  # whose things, their pet
         ("Took Mungo to the vet for his jabs.", ("Mia", "pet", "Mungo")),
+        ("Dropped Fennel off at the groomer this morning.", ("Mia", "pet", "Fennel")),
         # a business or a professional who did something for a person
         ("Dr. Okonjo said my cousin Petra's eyes are fine.", ("Petra", "patronage", "Dr. Okonjo")),
         ("Bramblewick Cycles fixed my wheel in an hour.", ("Mia", "patronage", "Bramblewick Cycles")),
@@ -69,6 +70,9 @@ def test_a_state_is_read_from_its_clause(text: str, slot: tuple[str, str, str]) 
         ("Took up the oboe over the winter.", ("Mia", "hobby", "oboe")),
         # a school named as one
         ("My son Ezra started at Thornbury Primary.", ("Ezra", "school", "Thornbury Primary")),
+        ("My nephew Cosmo is at Whitlow Grammar now.", ("Cosmo", "school", "Whitlow Grammar")),
+        # a car make inside a longer name is no car
+        ("I swapped my Orrin 4 for a Tello Mini tablet.", ("Mia", "device", "Tello Mini")),
     ],
 )
 def test_a_state_is_read_from_its_consequence(text: str, slot: tuple[str, str, str]) -> None:
@@ -85,6 +89,7 @@ def test_a_state_is_read_from_its_consequence(text: str, slot: tuple[str, str, s
         "My sister is Leontine.",  # a relation by birth is no state
         "Last March I told you about my week at a pottery retreat.",  # a time opening a sentence is no business
         "Great job! You really nailed the speech.",  # an ordinary word opening a sentence is no employer
+        "I keep meaning to sign up with the Ashvale Ramblers.",  # an intention, not yet a state
         "We laughed a lot as a family that summer.",  # "as a family" names no job
         "Your studio looks amazing after the paint job.",  # a dwelling word before a verb is no dwelling
     ],
