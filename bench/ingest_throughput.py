@@ -343,6 +343,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = asyncio.run(repeated(args, data))
     label = embedding_label(args.embedding)
     name = (f"{NAME}_quick" if args.quick else NAME) + ("" if label == "hashed" else f"_{label}")
+    if args.forest_concurrency is not None:  # a chosen mode never overwrites the default run's file
+        name += f"_forests{args.forest_concurrency}"
     publish(args.out, name, result, plot, render, width=190, args=args, argv=argv)
     return 0
 

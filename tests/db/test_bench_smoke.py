@@ -116,11 +116,12 @@ def test_ingest_throughput_quick(db_env: str, tmp_path: Path) -> None:
     data = _tiny_locomo(tmp_path / "tiny_locomo.json")
     argv = [*_common(db_env, tmp_path), "--data", str(data), "--limit", "2", "--forest-concurrency", "2"]
     assert ingest_throughput.main(argv) == 0
-    result = json.loads((tmp_path / "ingest_throughput_quick.json").read_text())
+    # a chosen --forest-concurrency is written beside the default run's file, never over it
+    result = json.loads((tmp_path / "ingest_throughput_quick_forests2.json").read_text())
     assert result["config"]["forest_concurrency"] == 2 and result["total"]["mode"].startswith("concurrent")
     assert result["config"]["forest_concurrency_from"] == "--forest-concurrency"
     assert ingest_throughput.forests_at_once(8, 4) == 2 and ingest_throughput.forests_at_once(8, 16) == 1
-    assert (tmp_path / "ingest_throughput_quick.png").stat().st_size > 0
+    assert (tmp_path / "ingest_throughput_quick_forests2.png").stat().st_size > 0
     assert [r["forest"] for r in result["forests"]] == ["tiny-0", "tiny-1"]
     for r in result["forests"]:
         assert r["sessions"] == 2 and r["turns"] >= 16
