@@ -52,3 +52,18 @@ def test_the_anchor_filed_under_a_verb_class_joins_the_asked_chain() -> None:
     # a kind a verb class cannot hold keeps the anchor's own chain (a club is joined, never a patron's)
     club = TemporalQuestion("after", "rowing_club", ("Petra", "Copperbeck Rowers"), "Copperbeck Rowers")
     assert _answer(club, rows) == 4
+
+
+def test_a_chain_too_short_to_tell_is_read_with_the_verb_class_that_can_hold_it() -> None:
+    rows = [
+        _row(1, 2020, 4, "Petra bought a Vantor Ridge.", "possession", "Vantor Ridge"),
+        _row(2, 2021, 6, "Petra joined Copperbeck Rowers.", "membership", "Copperbeck Rowers"),
+        _row(3, 2021, 7, "Petra traded the Vantor Ridge for a Calder Sprint.", "possession", "Calder Sprint"),
+        _row(4, 2022, 9, "Got a puncture on Petra's new Oxley Tourer bike.", "vehicle", "Oxley Tourer"),
+    ]
+    # the bike chain holds one state: what came before it is in the chain of things got
+    assert _answer(TemporalQuestion("before", "vehicle", ("Petra", "Oxley Tourer"), "Oxley Tourer"), rows) == 3
+    # never in a chain that cannot hold a bike: clubs joined are no bikes
+    clubs = [r for r in rows if r["attribute"] != "possession"]
+    clubs.append(_row(5, 2020, 1, "Petra joined Saltgate Cyclists.", "membership", "Saltgate Cyclists"))
+    assert _answer(TemporalQuestion("before", "vehicle", ("Petra", "Oxley Tourer"), "Oxley Tourer"), clubs) is None

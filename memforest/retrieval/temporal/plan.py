@@ -221,6 +221,29 @@ def _anchor_joined(rows: Sequence[Row], subject: str, asked: str | None, label: 
     return [s for lab, s in labelled if lab == label]
 
 
+def _answer_index(
+    tq: TemporalQuestion, states: Sequence[State], anchor_time: datetime | None
+) -> tuple[int | None, list[list[State]]]:
+    """The runs of ``states`` (any order) and the index of the one answering ``tq``, or None."""
+    runs = _runs(sorted(states, key=lambda s: (s.time, s.fact_id)))
+    replaced = tq.operator == "after" and bool(runs) and not _valued(runs, tq.anchor)
+    if not runs or (len(runs) < 2 and tq.operator not in ("when", "now", "latest", "as_of", "first") and not replaced):
+        return None, runs
+    i = _pick(tq, runs, anchor_time)
+    return (i if i is not None and 0 <= i < len(runs) else None), runs
+
+
+def _holder_states(rows: Sequence[Row], subject: str, asked: str) -> list[State]:
+    """The states of the first verb-class chain that can hold kind ``asked`` (``chains.holders``),
+    when ``asked`` has a chain of its own; else none."""
+    labelled = _labelled(rows, subject)
+    counts = {lab: 1 for lab, _ in labelled}
+    if asked in GENERIC or chain_label(asked, counts, loose=False) is None:
+        return []
+    label = next((h for h in holders(asked) if h in counts and h != asked), None)
+    return [s for lab, s in labelled if lab == label] if label is not None else []
+
+
 def _hinted(rows: Sequence[Row], subject: str, attribute: str, hints: Mapping[int, float]) -> str | None:
     """The verb-class chain to ask when ``attribute`` names none of the subject's chains (nor a
     word of one), no cue words can tell its states and more than one verb class could hold it:
@@ -267,14 +290,13 @@ def plan_answer(
         tq = replace(tq, attribute=attribute, anchor=anchor)
     if hints:
         attribute = _hinted(rows, subject, attribute, hints) or attribute
-    runs = _runs(sorted([*states_of(rows, attribute, subject), *joined], key=lambda s: (s.time, s.fact_id)))
-    replaced = tq.operator == "after" and bool(runs) and not _valued(runs, tq.anchor)
-    if len(runs) < 2 and tq.operator not in ("when", "now", "latest", "as_of", "first") and not replaced:
-        return None
-    if not runs:
-        return None
-    i = _pick(tq, runs, anchor_time)
-    if i is None or not 0 <= i < len(runs):
+    states = [*states_of(rows, attribute, subject), *joined]
+    i, runs = _answer_index(tq, states, anchor_time)
+    if i is None and not joined and tq.operator in ("before", "after"):
+        # the kind's own chain cannot tell: read it with the verb-class chain that can hold it
+        extra = _holder_states(rows, subject, attribute)
+        i, runs = _answer_index(tq, [*states, *extra], anchor_time) if extra else (None, runs)
+    if i is None:
         return None
     plan = TemporalPlan(str(tq.operator), subject, attribute, anchor_time)
     plan.roles[runs[i][0].fact_id] = ANSWER
