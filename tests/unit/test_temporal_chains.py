@@ -67,3 +67,32 @@ def test_a_chain_too_short_to_tell_is_read_with_the_verb_class_that_can_hold_it(
     clubs = [r for r in rows if r["attribute"] != "possession"]
     clubs.append(_row(5, 2020, 1, "Petra joined Saltgate Cyclists.", "membership", "Saltgate Cyclists"))
     assert _answer(TemporalQuestion("before", "vehicle", ("Petra", "Oxley Tourer"), "Oxley Tourer"), clubs) is None
+
+
+def test_a_provider_never_falls_back_to_things_got_or_places_gone() -> None:
+    rows = [
+        _row(1, 2023, 1, "Petra picked up a Marlow Gravel 3 from the bike shop.", "possession", "Marlow Gravel 3"),
+        _row(2, 2023, 3, "Petra took the night ferry to Bergen.", "possession", "Bergen"),
+        _row(3, 2023, 6, "Petra signed on with Dr. Okafor, a new dentist near work.", "dentist", "Dr. Okafor"),
+    ]
+    for op in ("before", "after"):
+        tq = TemporalQuestion(op, "dentist", ("Petra", "Dr. Okafor"), "Dr. Okafor", noun="dentist")
+        assert _answer(tq, rows) is None, op
+        assert _answer(tq, rows[:1] + rows[2:]) is None, op
+    # a place gone to is no dentist either, unless its statement calls it one
+    rows.append(_row(4, 2022, 8, "Lars Brennan told Petra about the party.", "patronage", "Lars Brennan"))
+    tq = TemporalQuestion("before", "dentist", ("Petra", "Dr. Okafor"), "Dr. Okafor", noun="dentist")
+    assert _answer(tq, rows) is None
+    rows.append(_row(5, 2022, 2, "Petra had a crown fitted by Dr. Varga, her dentist then.", "patronage", "Dr. Varga"))
+    assert _answer(tq, rows) == 5
+
+
+def test_an_open_kind_takes_from_things_got_only_what_names_it() -> None:
+    rows = [
+        _row(1, 2022, 2, "Petra bought a Gallow standing desk.", "possession", "Gallow"),
+        _row(2, 2022, 7, "Petra got a Rennick cello from a dealer in Leeds.", "possession", "Rennick"),
+        _row(3, 2023, 4, "Petra now plays a Dunmore cello.", "cello", "Dunmore"),
+    ]
+    tq = TemporalQuestion("before", "cello", ("Petra", "Dunmore"), "Dunmore", noun="cello")
+    assert _answer(tq, rows) == 2
+    assert _answer(tq, [rows[0], rows[2]]) is None

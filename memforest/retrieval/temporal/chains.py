@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from memforest.attributes import STATE_ATTRIBUTES
 from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS
 
-__all__ = ["GENERIC", "chain_label", "holders", "joined_kind", "link_generic", "named_values"]
+__all__ = ["GENERIC", "chain_label", "holders", "joined_kind", "link_generic", "named_values", "names_kind", "outright"]
 
 GENERIC = ("membership", "possession", "patronage", "change")
 # named attributes the cue readers also give to a bare verb of joining or acquiring
@@ -36,6 +36,16 @@ _VAGUE = frozenset({"place", "thing", "one", "spot", "shop", "new", "current", "
 _JOINED = re.compile(
     r"(?:^|_)(?:club|team|choir|chorus|band|group|league|society|crew|orchestra|ensemble|union|association|"
     r"guild|circle|class|gym|troupe|squad|collective|congregation|party|church|cooperative|co-op)$"
+)
+# kinds of service or place one is a patron of, by their head noun: never a thing got
+_SERVED = re.compile(
+    r"(?:^|_)(?:dentist|doctor|gp|physio|physiotherapist|therapist|counsel+or|psychiatrist|optician|optometrist|"
+    r"hairdresser|barber|stylist|salon|vet|veterinarian|insurer|insurance|bank|broker|accountant|lawyer|solicitor|"
+    r"mechanic|garage|clinic|surgery|practice|pharmacy|chemist|tutor|trainer|coach|instructor|teacher|nanny|"
+    r"babysitter|childminder|cleaner|plumber|electrician|landlord|provider|supplier|carrier|pediatrician|"
+    r"paediatrician|gynaecologist|gynecologist|dermatologist|chiropractor|osteopath|podiatrist|groomer|kennels?|"
+    r"nursery|daycare|gym|cafe|café|coffee|restaurant|pub|bar|bakery|butcher|grocer|supermarket|shop|store|"
+    r"market|takeaway|diner|bistro|pizzeria|spa)(?:_(?:place|spot))?$"
 )
 
 
@@ -119,10 +129,27 @@ def chain_label(asked: str, chains: Mapping[str, int], *, loose: bool = True) ->
 
 def holders(asked: str) -> tuple[str, ...]:
     """The verb classes whose states can be of slot ``asked``, most likely first: a named
-    attribute's own (``_HELD_BY``); a kind one joins is joined or gone to, never bought; any other
-    open-ended kind may be got, gone to or joined."""
+    attribute's own (``_HELD_BY``); a kind one joins is joined or gone to, never bought; a service
+    or a place one goes to (a dentist, an insurer, a cafe) is gone to or joined, never bought; any
+    other open-ended kind may be got, gone to or joined."""
     if asked in STATE_ATTRIBUTES:
         return (*(c for c in ("possession", "membership", "patronage") if asked in _HELD_BY[c]), "change")
     if joined_kind(asked):
         return ("membership", "patronage", "change")
+    if _SERVED.search(asked):
+        return ("patronage", "membership", "change")
     return ("possession", "patronage", "membership", "change")
+
+
+def outright(asked: str, label: str) -> bool:
+    """Every state of verb class ``label`` is of named attribute ``asked`` (a thing got is of the
+    kinds ``_HELD_BY`` lists for possession); a state of any other pair must name the kind
+    (``names_kind``) to be of it."""
+    return asked in _HELD_BY.get(label, frozenset())
+
+
+def names_kind(text: str, asked: str) -> bool:
+    """``text`` names the kind of slot ``asked`` by a word of it, a word counting when it begins
+    one of the text ("my new dentist", "Dr. Ibsen, her dentist", "the dentist's")."""
+    words = set(asked.split("_")) - _VAGUE
+    return any(re.search(rf"(?<![\w-]){re.escape(w)}", text, re.IGNORECASE) for w in words if w)

@@ -9,7 +9,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from memforest.retrieval.temporal.chains import GENERIC, chain_label, holders, joined_kind, link_generic, named_values
+from memforest.retrieval.temporal.chains import (
+    GENERIC,
+    chain_label,
+    holders,
+    joined_kind,
+    link_generic,
+    named_values,
+    names_kind,
+    outright,
+)
 from memforest.retrieval.temporal.lexicon import CUES, is_state_of
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.store.sql import Row
@@ -234,14 +243,20 @@ def _answer_index(
 
 
 def _holder_states(rows: Sequence[Row], subject: str, asked: str) -> list[State]:
-    """The states of the first verb-class chain that can hold kind ``asked`` (``chains.holders``),
-    when ``asked`` has a chain of its own; else none."""
+    """When ``asked`` has a chain of its own, the states of the first verb-class chain that can
+    hold kind ``asked`` (``chains.holders``) and are of it: all of a chain whose states are all of
+    that kind (``chains.outright``: a thing got for a bike), else those whose text names the kind
+    ("went back to Dr. Ruiz, my old dentist"); a place one rode to or a thing bought is no dentist.
+    Else none."""
     labelled = _labelled(rows, subject)
     counts = {lab: 1 for lab, _ in labelled}
     if asked in GENERIC or chain_label(asked, counts, loose=False) is None:
         return []
-    label = next((h for h in holders(asked) if h in counts and h != asked), None)
-    return [s for lab, s in labelled if lab == label] if label is not None else []
+    for label in holders(asked):
+        of_kind = [s for lab, s in labelled if lab == label and (outright(asked, label) or names_kind(s.text, asked))]
+        if label != asked and of_kind:
+            return of_kind
+    return []
 
 
 def _hinted(rows: Sequence[Row], subject: str, attribute: str, hints: Mapping[int, float]) -> str | None:
