@@ -144,6 +144,10 @@ def test_a_verb_class_answers_only_for_a_kind_it_can_hold() -> None:
     assert chain_label("rowing_crew", {"possession": 3, "patronage": 1}) == "patronage"
     assert chain_label("employer", {"possession": 1, "membership": 2}) == "membership"
     assert chain_label("hearing_aid", {"possession": 1, "membership": 2}) == "possession"
+    # a service or a place one goes to is gone to or joined, never got
+    assert chain_label("dentist", {"possession": 3}) is None
+    assert chain_label("hairdresser", {"possession": 3, "patronage": 1}) == "patronage"
+    assert chain_label("coffee_place", {"possession": 2, "patronage": 1}) == "patronage"
 
 
 def test_a_place_that_is_the_anchor_is_kept_whole() -> None:
@@ -159,9 +163,23 @@ def test_a_place_that_is_the_anchor_is_kept_whole() -> None:
         ("Which plumber fixes my mother's boiler these days?", "plumber"),
         ("Which courier delivers Bo's parcels now?", "courier"),
         ("Which sailing club does my aunt belong to now?", "sailing_club"),
+        ("Which garage services my van these days?", "garage"),
     ],
 )
 def test_a_second_word_before_an_object_is_the_verb(question: str, slot: str) -> None:
+    assert _parse(question).attribute == slot
+
+
+@pytest.mark.parametrize(
+    ("question", "slot"),
+    [
+        ("Which rowing club my cousin signed up for first?", "rowing_club"),
+        ("Which tea shop my grandmother likes did she go to before Mossgate?", "tea_shop"),
+        ("Which dental insurer my company picked was before Lumera?", "dental_insurer"),
+        ("Which hiking boots my uncle wears did he buy after the Tarns?", "hiking_boot"),
+    ],
+)
+def test_a_compound_before_an_object_is_kept_whole(question: str, slot: str) -> None:
     assert _parse(question).attribute == slot
 
 

@@ -147,10 +147,32 @@ _OBJECT_START = re.compile(r"\s+(?:(?i:my|his|her|their|our|your|its|the|a|an|th
 
 
 def _verb_dropped(noun: str, rest: str) -> str:
-    """A two-word noun phrase after "which" whose second word is followed by an object is a noun
-    and its verb ("which garage services my van": garage); else the phrase as it is."""
+    """A two-word noun phrase after "which" that is no named kind, whose second word is verb-like
+    (``_verb_like``) and followed by an object, is a noun and its verb ("which garage services my
+    van": garage); else the phrase as it is ("which running club my brother joined": a compound)."""
     words = noun.split()
-    return words[0] if len(words) == 2 and _OBJECT_START.match(rest) else noun
+    if len(words) != 2 or named_attribute(noun) is not None or not _OBJECT_START.match(rest):
+        return noun
+    return words[0] if _verb_like(words[1].lower(), rest) else noun
+
+
+def _verb_like(word: str, rest: str) -> bool:
+    """``word`` is a verb form, or a present form in -s when the object after it (``rest``) is
+    followed by no verb: "services my van?"; a plural noun has its verb there ("which running
+    shoes my brother wears")."""
+    if _verbish(word):
+        return True
+    words = re.split(r"[,.;:!?]", rest, maxsplit=1)[0].lower().split()
+    i = 1  # the determiner or possessor opens the object; possessors up to its noun
+    while i < len(words) and words[i].endswith("'s"):
+        i += 1
+    after = words[i + 1] if i + 1 < len(words) else ""
+    return _present_s(word) and not (_verbish(after) or _present_s(after))
+
+
+def _present_s(word: str) -> bool:
+    """``word`` may be a present verb form in -s ("services", "wears"), not a possessive."""
+    return word.endswith("s") and not word.endswith(("ss", "us", "is", "'s"))
 
 
 def slot_of(noun: str) -> str:
