@@ -22,9 +22,17 @@ leavings without a successor give no slot.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import islice
 
-from memforest.text.lexicon import ADVERBS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST
+from memforest.text.change_subjects import ADV as _ADV
+from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
+from memforest.text.change_subjects import NAME as _NAME
+from memforest.text.change_subjects import PERSON as _PERSON
+from memforest.text.change_subjects import SUBJ as _SUBJ
+from memforest.text.change_subjects import leading_subject, subject_key
+from memforest.text.change_subjects import match_subject as _subject
+from memforest.text.doers import plausible_doer
 from memforest.text.mood import mood_near
 from memforest.text.state_values import clean_cap
 from memforest.text.state_words import KIN
@@ -38,11 +46,6 @@ _MAX_MATCHES = 8
 # the slots of a change whose sentence names no kind: the class of its verb
 VERB_CLASSES = ("membership", "possession", "patronage", "change")
 
-# a name starts at a word's first character (never inside a word: linear on long capitalised runs)
-_NAME = r"(?<![\w'-])[A-Z][\w-]*"
-# a person: "Ana", "Ana's sister", "Ana's sister Mia" (optionally "and others": the speaker's "we")
-_PERSON = rf"{_NAME}(?:'s\s+(?i:{KIN})(?:\s+{_NAME})?)?(?:\s+and\s+others)?"
-_SUBJ = rf"(?P<subj>{_PERSON})"
 _OWNER = rf"(?:(?P<owner>{_PERSON})'s|(?P<pron>his|her|their|its))"
 # possessive: a word is read whole or not at all (no backtracking into it: linear on long runs)
 _WORD = r"(?:[A-Z][\w.'&-]*+|\d[\w.-]*+)"
@@ -56,9 +59,6 @@ _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|
 # a noun phrase: lower-case words, the first one may be an acronym ("GP", "ISP")
 _NOUN = r"(?P<noun>(?:[a-z][a-z-]*|[A-Z]{2,4}(?![\w'-]))(?:\s+[a-z][a-z-]*)?)"
 _NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
-# auxiliaries and adverbs between a subject and its verb ("has just", "finally", "eventually")
-_ADVERBS = r"(?:(?:(?i:just|finally|recently|now|officially|also|already|actually|eventually)|[a-z]+ly)\s+)*+"
-_ADV = rf"{_ADVERBS}(?:(?:has|have|had)\s+{_ADVERBS})?"
 # where a clause's verb may stand: after its subject, or first in its clause with the subject left
 # out, as people write of themselves ("Joined X last week", "quit A and joined B")
 _LEAD = rf"(?:{_SUBJ}\s+|^|(?<=[.!?;:,]\s)|(?<=\band\s)|(?<=\bthen\s))"
@@ -91,14 +91,16 @@ _SWITCHED_KIND = re.compile(
     rf"(?P<plural>[a-z][a-z-]*s))\b(?!\s+(?:to|from|for|over)\b)"
 )
 
-# words a noun phrase of a state never is (or ends with)
+# words a noun phrase of a state never is (or ends with): function words, adverbs of place and time
 _NOT_NOUN = frozenset(
     str.split(
         """is was are were be been being has have had do does did now these those this that the a an and or but
         to of in on at for with from by as so then than when while days day week weeks month months year years
         time name one thing things way lot bit life turn job last next ago yesterday today tonight tomorrow morning
         evening night again instead too yet still every each all some any here there home after before about into
-        over under through during without within around since until across behind near off out up down back"""
+        over under through during without within around since until across behind near off out up down back
+        outside inside upstairs downstairs abroad overseas away together alone early late overnight later soon
+        nearby downtown uptown everywhere somewhere anywhere forever"""
     )
 )
 _PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancee"})
@@ -184,10 +186,11 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         "membership",
     ),
     (
-        # playing or singing in a group: "plays bass for the Otters", "sings with the Chorale"
+        # playing or singing in a group: "plays bass for the Otters", "sings with the Chorale" (with
+        # whom one played a game or once sang is no group of one's own)
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:plays?|played|sings?|sang|performs?|performed)\s+(?:[a-z][a-z-]*\s+)?"
-            rf"(?:for\s+(?:the\s+)?|(?:in|with)\s+the\s+){_VALUE}"
+            rf"{_LEAD}{_ADV}(?:(?i:plays?|played|sings?|sang|performs?|performed)\s+(?:[a-z][a-z-]*\s+)?"
+            rf"(?:for\s+(?:the\s+)?|in\s+the\s+)|(?i:plays?|sings?|performs?)\s+with\s+the\s+){_VALUE}"
         ),
         "membership",
     ),
@@ -267,15 +270,15 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # "got a flat on Ana's X"): possessed, of the kind its name is known as, like a thing bought
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:drove|drives|parked|parks|filled\s+up|fills\s+up|rode|rides|serviced|"
-            rf"got\s+a\s+(?:flat|puncture)\s+on)\s+(?:the\s+|{_OWNER}\s+)(?:(?:new|old|trusty)\s+)?{_VALUE}"
+            rf"{_LEAD}{_ADV}(?:(?P<ride>(?i:drove|drives|rode|rides|serviced))|(?i:parked|parks|filled\s+up|fills\s+up|"
+            rf"got\s+a\s+(?:flat|puncture)\s+on))\s+(?:the\s+|{_OWNER}\s+)(?:(?:new|old|trusty)\s+)?{_VALUE}"
         ),
         "possession",
     ),
     # what only an animal does ("Biscuit chewed Ana's slippers again"): whose things, their pet
     (
         re.compile(
-            rf"(?:^|(?<=[,;:]\s)|(?<=\bbecause\s)|(?<=\bwhen\s))(?P<v>{_NAME})\s+(?:has\s+|had\s+|keeps\s+)?"
+            rf"(?:^|(?<=[,;:]\s)|(?<=\bbecause\s)|(?<=\bwhen\s))(?P<v>{_NAME})(?P<animal>)\s+(?:has\s+|had\s+|keeps\s+)?"
             rf"(?i:chewed|chews|barked|barks|purred|purrs|meowed|meows|wagged|sniffed|growled|hissed|pounced)\b"
             rf"(?:\s+(?:through|on|at|up|into)\b)?(?:\s+{_OWNER}(?!\w))?"
         ),
@@ -288,25 +291,11 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             rf"^(?:(?i:the)\s+[a-z]+\s+(?:at|from)\s+)?(?P<v>(?!{_OPENER}){_CAPWORD}(?:\s+(?:(?:of|on|the|&)\s+)?{_CAPWORD}){{1,4}})"
             rf"\s+(?:has\s+|have\s+)?(?:[a-z]+ed|gave|said|told|cut|sent|took|made|did|found|knows|sorted)\s+"
-            rf"(?:out\s+)?(?:(?:for|to|on)\s+)?(?P<owner>{_PERSON})(?!\w)"
+            rf"(?:out\s+)?(?:(?:for|to|on)\s+)?(?P<owner>{_PERSON})(?!\w)(?P<thing>'s\s+[a-z][\w-]*)?"
         ),
         "patronage",
     ),
 )
-# a sentence that opens with a person and a finite verb ("Mia moved", "Ana's sister Mia just joined")
-_LEAD_RE = re.compile(
-    rf"{_SUBJ}\s+{_ADV}(?:is|was|has|had|got|left|quit|bought|took|found|went|sold|[a-z]+ed|[a-z]+s)\b"
-)
-# where a clause begins (a run of whitespace is tried from its first character only)
-_CLAUSE_START = re.compile(r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+")
-_ADVERB = re.compile(rf"(?:{ADVERBS}|just|finally|so|then|anyway|today|yesterday)")
-# a person as the subject of a verb, or named before an appositive ("Priya, my flatmate, switched")
-_SUBJECT_RE = re.compile(
-    rf"(?<![\w'])(?P<subj>{_PERSON})(?=\s+[a-z]|,\s+(?:{_NAME}'s|the|an?|his|her|their)\s[^,]{{1,40}},\s+[a-z])"
-)
-# a name right after an owner or an article names a thing, not a person ("sold Ana's Pelham saloon")
-_POSSESSED = re.compile(r"(?:'s|\b(?i:the|an?|his|her|their|its))\s+$")
-_RELATION = re.compile(rf"^(?P<owner>{_NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{_NAME}))?$")
 
 
 def slot_key(noun: str) -> str:
@@ -317,35 +306,6 @@ def slot_key(noun: str) -> str:
         return ""
     words[-1] = singular(words[-1])
     return "_".join(words)
-
-
-def subject_key(person: str) -> str:
-    """Whose state a person phrase names: "Ana's sister Mia" -> "Mia"; "Ana's sister" ->
-    "Ana's sister" (a relation with no name); "Ana and others" -> "Ana"."""
-    person = person.removesuffix(" and others")
-    m = _RELATION.match(person)
-    if m is None:
-        return person
-    return m["name"] or f"{m['owner']}'s {m['kin'].lower()}"
-
-
-def leading_subject(text: str, at: int = 0) -> str | None:
-    """The person the clause holding position ``at`` opens with as the subject of its verb (see
-    :func:`subject_key`), or None: "After Rex died, Tom got a pup named Pip" is Tom's, at Pip. An
-    opening word that is an ordinary word (an adverb, a verb, a gerund) names no one."""
-    start = 0
-    for clause in _CLAUSE_START.finditer(text, 0, at):
-        start = clause.end()
-    m = _LEAD_RE.match(text, start)
-    return subject_key(m["subj"]) if m is not None and _names_someone(m["subj"]) else None
-
-
-def _names_someone(person: str) -> bool:
-    """A capitalised word that is an ordinary word (an adverb, a verb, a gerund) names no one."""
-    first = person.split()[0].split("'")[0].lower()
-    if first in ENTITY_EXCLUDE or first in IRREGULAR_PAST or first in COMMON_VERBS or _ADVERB.fullmatch(first):
-        return False
-    return not first.endswith(("ly", "ing", "ed"))
 
 
 def _noun(raw: str) -> str | None:
@@ -379,21 +339,6 @@ def _value(raw: str) -> str | None:
     if not words or words[0].lower() in {"i", "a", "an", "my", "it", "this", "that"} or words[-1].endswith("'s"):
         return None  # "gets Mia's coffee at X": a possessor is no value
     return None if words[0].lower() == "the" and len(words) == 1 else value
-
-
-def _subject(text: str, m: re.Match[str], speaker: str) -> str | None:
-    """The owner of the noun when the match has one, else the first person the sentence names
-    before the value, else the speaker; None when the owner is a pronoun and the sentence names
-    no one before it ("She spilled tea on her X": whose, the sentence does not say)."""
-    found = m.groupdict()
-    if found.get("owner"):
-        return subject_key(found["owner"])
-    if found.get("subj") and _names_someone(found["subj"]):
-        return subject_key(found["subj"])
-    for first in _SUBJECT_RE.finditer(text, 0, m.start("v")):
-        if _names_someone(first["subj"]) and not _POSSESSED.search(text[max(0, first.start() - 8) : first.start()]):
-            return subject_key(first["subj"])
-    return None if found.get("pron") else speaker
 
 
 def _stated(text: str, m: re.Match[str]) -> bool:
@@ -455,15 +400,17 @@ def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
     return (change[0], str(noun), change[2]) if change is not None else None
 
 
-def find_change(text: str, speaker: str) -> tuple[str, str, str] | None:
+def find_change(text: str, speaker: str, participants: Sequence[str] = ()) -> tuple[str, str, str] | None:
     """(subject, slot, value) when ``text`` states a change of state by a general verb of joining,
     acquiring, starting to go to, or switching from one value to another, or by a consequence of
     a state (a habit, a thing named as one's own); the slot is the kind the value is named as
-    ("bought a Solano e-bike": e-bike), else the verb's class. None otherwise."""
+    ("bought a Solano e-bike": e-bike), else the verb's class. A consequence whose doer may be a
+    person (``doers.plausible_doer``; ``participants`` are the others in the conversation) gives
+    none. None otherwise."""
     for regex, kind in _GENERIC:
         for m in islice(regex.finditer(text), _MAX_MATCHES):
             value = _value(m["v"])
-            if not value or _KIN_RE.match(value.split()[0]):
+            if not value or _KIN_RE.match(value.split()[0]) or not plausible_doer(m, value, (speaker, *participants)):
                 continue
             subject = _subject(text, m, speaker)
             ended = _ENDED.search(text, max(0, m.start("v") - 60), m.start("v")) is not None

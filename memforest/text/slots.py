@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from memforest.text.lexicon import ENTITY_EXCLUDE, NUMBER_WORDS, PET_ANIMALS
+from memforest.text.state_words import KIN
 from memforest.text.topics import singular
 
 __all__ = ["find_slot"]
@@ -104,6 +105,7 @@ _SLOT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+_RELATION = re.compile(rf"(?i:{KIN})")
 _CALLED = re.compile(r"\b(?:called|named)\s+([A-Z].*)$")
 
 
@@ -142,5 +144,7 @@ def find_slot(text: str) -> tuple[str, str, str] | None:
             value = str(NUMBER_WORDS[value.lower()])
         elif attribute == "relationship_status":
             value = value.lower()
+        elif attribute == "job" and _RELATION.fullmatch(value):
+            continue  # "worked as a kid": what the subject was then, not their work
         return subject, attr, value
     return None

@@ -87,7 +87,7 @@ def state_slot(text: str, kind: FactKind, speaker: str, participants: Sequence[s
         state = (str(lead), state[1], state[2])  # "Mia moved to Oslo", said by Ana, is Mia's home
     if state is not None and (state[0].casefold() == state[2].casefold() or state[2].casefold() in _TITLE):
         state = None  # a person is no state of their own; a title alone is no value
-    change = find_change(text, speaker)
+    change = find_change(text, speaker, participants)
     change = _typed(change) if change is not None else None
     if state is None:
         return change

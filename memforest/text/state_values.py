@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from memforest.attributes import named_attribute
-from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS
+from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, KIN
 
 __all__ = [
     "cap_after",
@@ -232,11 +232,15 @@ _AT_WORK = re.compile(
 )
 
 
+_KIN_ONLY = re.compile(rf"(?i:{KIN})")
+
+
 def job_value(text: str, _m: re.Match[str]) -> str | None:
     """The job title the sentence gives the subject ("as a nurse", "promoted to senior editor")."""
     m = re.search(r"\b(?:as|promoted\s+to|job\s+title\s+is)\s+(?:an?\s+|the\s+)?" + _LOWER, text)
-    if m and (_JOB_SUFFIX.search(m["v"]) or _AT_WORK.search(text, 0, m.start())):
-        return m["v"]  # "as a kid", "as a team" name no job: a title by its form, or work named before
+    if m and (_JOB_SUFFIX.search(m["v"]) or (_AT_WORK.search(text, 0, m.start()) and not _KIN_ONLY.fullmatch(m["v"]))):
+        return m["v"]  # "as a kid", "as a team" name no job: a title by its form, or work named before a
+        # word that is no relation ("worked as a kid": a kid is what one was, not one's work)
     m = re.search(r"\b(?:became|become|is\s+now|now\s+an?|qualified\s+as|trained\s+as)\s+(?:an?\s+)?" + _LOWER, text)
     if m and _JOB_SUFFIX.search(m["v"]):
         return m["v"]

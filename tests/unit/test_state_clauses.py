@@ -16,6 +16,7 @@ from support.states import speaker_slots
 
 from memforest.attributes import named_attribute
 from memforest.retrieval.temporal.asked import slot_of
+from memforest.text.changes import find_change
 
 
 @pytest.mark.parametrize(
@@ -92,10 +93,50 @@ def test_a_state_is_read_from_its_consequence(text: str, slot: tuple[str, str, s
         "I keep meaning to sign up with the Ashvale Ramblers.",  # an intention, not yet a state
         "We laughed a lot as a family that summer.",  # "as a family" names no job
         "Your studio looks amazing after the paint job.",  # a dwelling word before a verb is no dwelling
+        # a person's first and last name, or a title, that did something to someone is no provider
+        "Jenna Ortiz told me the news at lunch.",
+        "Mike Chen said my speech was great.",
+        "Tom Hanks made me cry last night.",
+        "Professor Adebayo emailed me yesterday.",
+        "Coach Rivera benched my son again.",  # a person acted on, not a person's thing
+        "Dr. Hale told me to rest for a week.",  # a doctor who spoke to someone, not to their things
+        "Priya Nair fixed my bike chain before the ride.",  # a person, not a business, by the name's form
+        # someone taking part in the conversation is no animal
+        "Mia barked at me this morning.",
+        "Ravi barked at me for being late.",
+        # a vehicle ridden or serviced is the subject's when it is theirs or named as a vehicle
+        "I rode the Eurostar to Paris.",
+        "We serviced the Boeing 747 overnight.",
+        # a game played or a song sung with others is no group of one's own
+        "I played tennis with the Smiths.",
+        "I sang with the Beatles on the radio.",
+        # a relation word after "as a" is what one was, not one's work
+        "I worked as a kid in a shop.",
+        "I worked as a friend would, for free.",
     ],
 )
 def test_no_state(text: str) -> None:
     assert all(attribute is None for _, attribute, _ in speaker_slots(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # a business by its name's form: an ampersand, an article, a business's head noun
+        ("Thread & Needle altered my trousers by Friday.", ("Mia", "patronage", "Thread & Needle")),
+        ("Pellow Motors sorted out my brakes.", ("Mia", "patronage", "Pellow Motors")),
+        # a vehicle ridden that is the subject's own, or named as a vehicle
+        ("Rode my Quillmere to the market.", ("Mia", "possession", "Quillmere")),
+        ("Drove the Honda Civic outside.", ("Mia", "vehicle", "Honda Civic")),  # an adverb after it is no kind
+        ("Our choir? I sing with the Harrowby Voices.", ("Mia", "membership", "Harrowby Voices")),
+    ],
+)
+def test_a_doer_is_read_when_its_name_is_no_person(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+def test_an_adverb_after_a_vehicle_is_no_kind() -> None:
+    assert find_change("Ana drove the Honda Civic outside.", "Mia") == ("Ana", "possession", "Honda Civic")
 
 
 @pytest.mark.parametrize(

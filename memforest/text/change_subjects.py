@@ -1,0 +1,89 @@
+"""The persons of a sentence of change (``memforest.text.changes``): the pattern of a person
+("Ana", "Ana's sister Mia"), the words that may stand between a subject and its verb, and whose
+state a match is: the owner of the noun, else the first person the sentence names before the
+value, else the speaker."""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.lexicon import ADVERBS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST
+from memforest.text.state_words import KIN
+
+__all__ = [
+    "ADV",
+    "ADVERBS_RUN",
+    "NAME",
+    "PERSON",
+    "SUBJ",
+    "leading_subject",
+    "match_subject",
+    "names_someone",
+    "subject_key",
+]
+
+# a name starts at a word's first character (never inside a word: linear on long capitalised runs)
+NAME = r"(?<![\w'-])[A-Z][\w-]*"
+# a person: "Ana", "Ana's sister", "Ana's sister Mia" (optionally "and others": the speaker's "we")
+PERSON = rf"{NAME}(?:'s\s+(?i:{KIN})(?:\s+{NAME})?)?(?:\s+and\s+others)?"
+SUBJ = rf"(?P<subj>{PERSON})"
+# auxiliaries and adverbs between a subject and its verb ("has just", "finally", "eventually")
+ADVERBS_RUN = r"(?:(?:(?i:just|finally|recently|now|officially|also|already|actually|eventually)|[a-z]+ly)\s+)*+"
+ADV = rf"{ADVERBS_RUN}(?:(?:has|have|had)\s+{ADVERBS_RUN})?"
+
+# a sentence that opens with a person and a finite verb ("Mia moved", "Ana's sister Mia just joined")
+_LEAD_RE = re.compile(rf"{SUBJ}\s+{ADV}(?:is|was|has|had|got|left|quit|bought|took|found|went|sold|[a-z]+ed|[a-z]+s)\b")
+# where a clause begins (a run of whitespace is tried from its first character only)
+_CLAUSE_START = re.compile(r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+")
+_ADVERB = re.compile(rf"(?:{ADVERBS}|just|finally|so|then|anyway|today|yesterday)")
+# a person as the subject of a verb, or named before an appositive ("Priya, my flatmate, switched")
+_SUBJECT_RE = re.compile(
+    rf"(?<![\w'])(?P<subj>{PERSON})(?=\s+[a-z]|,\s+(?:{NAME}'s|the|an?|his|her|their)\s[^,]{{1,40}},\s+[a-z])"
+)
+# a name right after an owner or an article names a thing, not a person ("sold Ana's Pelham saloon")
+_POSSESSED = re.compile(r"(?:'s|\b(?i:the|an?|his|her|their|its))\s+$")
+_RELATION = re.compile(rf"^(?P<owner>{NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{NAME}))?$")
+
+
+def subject_key(person: str) -> str:
+    """Whose state a person phrase names: "Ana's sister Mia" -> "Mia"; "Ana's sister" ->
+    "Ana's sister" (a relation with no name); "Ana and others" -> "Ana"."""
+    person = person.removesuffix(" and others")
+    m = _RELATION.match(person)
+    if m is None:
+        return person
+    return m["name"] or f"{m['owner']}'s {m['kin'].lower()}"
+
+
+def leading_subject(text: str, at: int = 0) -> str | None:
+    """The person the clause holding position ``at`` opens with as the subject of its verb (see
+    :func:`subject_key`), or None: "After Rex died, Tom got a pup named Pip" is Tom's, at Pip. An
+    opening word that is an ordinary word (an adverb, a verb, a gerund) names no one."""
+    start = 0
+    for clause in _CLAUSE_START.finditer(text, 0, at):
+        start = clause.end()
+    m = _LEAD_RE.match(text, start)
+    return subject_key(m["subj"]) if m is not None and names_someone(m["subj"]) else None
+
+
+def names_someone(person: str) -> bool:
+    """A capitalised word that is an ordinary word (an adverb, a verb, a gerund) names no one."""
+    first = person.split()[0].split("'")[0].lower()
+    if first in ENTITY_EXCLUDE or first in IRREGULAR_PAST or first in COMMON_VERBS or _ADVERB.fullmatch(first):
+        return False
+    return not first.endswith(("ly", "ing", "ed"))
+
+
+def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
+    """The owner of the noun when the match has one, else the first person the sentence names
+    before the value, else the speaker; None when the owner is a pronoun and the sentence names
+    no one before it ("She spilled tea on her X": whose, the sentence does not say)."""
+    found = m.groupdict()
+    if found.get("owner"):
+        return subject_key(found["owner"])
+    if found.get("subj") and names_someone(found["subj"]):
+        return subject_key(found["subj"])
+    for first in _SUBJECT_RE.finditer(text, 0, m.start("v")):
+        if names_someone(first["subj"]) and not _POSSESSED.search(text[max(0, first.start() - 8) : first.start()]):
+            return subject_key(first["subj"])
+    return None if found.get("pron") else speaker
