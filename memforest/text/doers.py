@@ -40,8 +40,12 @@ _ARTICLE = re.compile(r"^(?i:the)\s")
 
 
 def _business(value: str) -> bool:
-    """A name no person has: an article before it, an ampersand in it, a business's head noun last."""
-    return bool(_ARTICLE.match(value)) or "&" in value or value.split()[-1].lower() in _BUSINESS_HEADS
+    """A name no person has: an ampersand in it, a business's head noun last, or an article before
+    it, unless the article stands before one plural name ("the Smiths": a family or a band)."""
+    words = value.split()
+    if "&" in value or words[-1].lower() in _BUSINESS_HEADS:
+        return True
+    return _ARTICLE.match(value) is not None and not (len(words) == 2 and words[1].endswith("s"))
 
 
 def _own_thing(m: re.Match[str]) -> bool:

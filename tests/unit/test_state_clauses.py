@@ -101,6 +101,7 @@ def test_a_state_is_read_from_its_consequence(text: str, slot: tuple[str, str, s
         "Coach Rivera benched my son again.",  # a person acted on, not a person's thing
         "Dr. Hale told me to rest for a week.",  # a doctor who spoke to someone, not to their things
         "Priya Nair fixed my bike chain before the ride.",  # a person, not a business, by the name's form
+        "The Garcias told me the news.",  # an article before one plural name: a family
         # someone taking part in the conversation is no animal
         "Mia barked at me this morning.",
         "Ravi barked at me for being late.",
