@@ -285,7 +285,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         n_built, took = report["indexes_built"], report["index_build_s"]
         print(f"{n_built} forest indexes (HNSW, GIN) built in {took} s", file=sys.stderr)
         report["load_s"] = round(time.perf_counter() - t0, 1)
-        preset = RetrievalPreset.from_settings(settings.retrieval)
+        preset = RetrievalPreset.for_settings(settings)
         read = preset.for_top_k(preset.top_k)  # the budgets each query reads with (ADR 0024, session 12)
         report["read_budgets"] = {
             "top_k": preset.top_k,

@@ -301,7 +301,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         tenant_id, _forest_id, forest = found[args.scenario]
         report["scenario"] = {"name": args.scenario, "forest": forest,
                               "facts": next(n for name, n, _ in plan if name == args.scenario)}  # fmt: skip
-        base = RetrievalPreset.from_settings(env.settings.retrieval)
+        base = RetrievalPreset.for_settings(env.settings)
         qs = questions(args.queries, args.seed)
         for q in qs[: args.warm]:
             await _timed(env, tenant_id, forest, q, base)

@@ -129,6 +129,9 @@ class RetrievalSettings(BaseModel):
     # maintenance_work_mem of a forest's index builds (a graph that fits builds several times faster)
     forest_index_build_memory: str = Field(default="256MB", pattern=r"^[1-9][0-9]*(kB|MB|GB)$")
     rrf_k: int = Field(default=60, ge=1)
+    # corroboration's weight (ADR 0042): None derives it from the embedder, on with a real model
+    # (local or http) and off (no statement) with the hashed vectors, where it measured no gain
+    support_weight: float | None = Field(default=None, ge=0.0, le=1.0)
 
 
 class APISettings(BaseModel):

@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from memforest.settings import RetrievalSettings
+from memforest.settings import RetrievalSettings, Settings
+
+# corroboration's weight with a real embedding model; off with the hashed vectors (ADR 0042)
+SUPPORT_WITH_A_MODEL = 0.025
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +47,9 @@ class RetrievalPreset:
     time_out_of_window: float = -0.35
     time_stated_bonus: float = 0.04
     recency_bonus: float = 0.06
-    # corroboration: added per other candidate citing an item's most cited turn (0: off; ADR 0042)
-    w_support: float = 0.025
+    # corroboration: added per other candidate citing an item's most cited turn (0: off; ADR 0042);
+    # a deployment's preset (:meth:`for_settings`) sets it from the embedder
+    w_support: float = 0.0
     # navigator: leaves picked per chosen parent in ``llm`` mode
     llm_leaf_choices: int = 6
     # the candidate budgets above (facts, cells, full text, leaves a tree) serve a top_k of
@@ -67,6 +71,15 @@ class RetrievalPreset:
             hnsw_ef_search_floor=settings.hnsw_ef_search_floor,
         )
         return replace(base, **overrides) if overrides else base
+
+    @classmethod
+    def for_settings(cls, settings: Settings, **overrides: Any) -> RetrievalPreset:
+        """The preset a deployment reads with: its retrieval settings, and corroboration weighted as
+        ``retrieval.support_weight`` says or, when that is None, on only with a real embedding model."""
+        weight = settings.retrieval.support_weight
+        if weight is None:
+            weight = 0.0 if settings.embedding.backend == "hashed" else SUPPORT_WITH_A_MODEL
+        return cls.from_settings(settings.retrieval, **{"w_support": weight, **overrides})
 
     def for_top_k(self, k: int) -> RetrievalPreset:
         """This preset with its candidate budgets scaled to a query asking for ``k`` items: each

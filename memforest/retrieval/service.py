@@ -144,7 +144,7 @@ async def _context(
     preset's budgets for it."""
     stages = Stages()
     question = asked.question if asked is not None else await _parse(request)
-    preset = preset or RetrievalPreset.from_settings(settings.retrieval)
+    preset = preset or RetrievalPreset.for_settings(settings)
     k = request.top_k if request.top_k is not None else preset.top_k
     if not 1 <= k <= settings.api.max_top_k:
         raise InputError(f"top_k must be between 1 and {settings.api.max_top_k}", location="top_k")

@@ -13,6 +13,7 @@ from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval.corroborate import corroborate
+from memforest.retrieval.preset import SUPPORT_WITH_A_MODEL, RetrievalPreset
 from memforest.retrieval.timecues import TimeCues
 from memforest.settings import Settings
 from memforest.store import corroborate as store
@@ -96,7 +97,25 @@ async def test_a_candidate_whose_turn_others_cite_moves_up(db: Database, setting
         on = await corroborate(conn, tenant_id, forest_id, pool(), 0.025, TimeCues())
         when_asked = await corroborate(conn, tenant_id, forest_id, pool(), 0.025, TimeCues(asks_when=True))
         windowed = await corroborate(conn, tenant_id, forest_id, pool(), 0.025, TimeCues(after=when))
-    for same in (off, when_asked, windowed):  # the rerank's order, scores as they were
+        cues = (TimeCues(wants_latest=True), TimeCues(wants_earliest=True), TimeCues(anchor_side="before"))
+        timed = [await corroborate(conn, tenant_id, forest_id, pool(), 0.025, c) for c in cues]
+    for same in (off, when_asked, windowed, *timed):  # the rerank's order, scores as they were
         assert [(it.kind, it.source_id, it.score) for it in same] == [(*alone, 0.50), (*fact, 0.49), (*holding, 0.48)]
     assert [(it.kind, it.source_id) for it in on][-1] == alone
     assert on[0].score == 0.49 + 0.025 and on[-1].score == 0.50
+
+
+def test_corroboration_is_on_by_default_only_with_a_real_embedding_model(settings: Settings) -> None:
+    """The hashed vectors measured no gain from it (ADR 0042), so they read no turns for it; a
+    local or http model gets the weight; an explicit setting wins either way."""
+
+    def weight(backend: str, support: float | None = None) -> float:
+        embedding = settings.embedding.model_copy(update={"backend": backend})
+        retrieval = settings.retrieval.model_copy(update={"support_weight": support})
+        return RetrievalPreset.for_settings(
+            settings.model_copy(update={"embedding": embedding, "retrieval": retrieval})
+        ).w_support
+
+    assert weight("hashed") == 0.0
+    assert weight("local") == weight("http") == SUPPORT_WITH_A_MODEL > 0
+    assert weight("hashed", 0.03) == 0.03 and weight("local", 0.0) == 0.0

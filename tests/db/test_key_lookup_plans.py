@@ -108,15 +108,23 @@ async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Databa
         assert any(n["Node Type"] == "Seq Scan" for nodes in allowed for n in nodes)
 
 
-@pytest.mark.parametrize("indexed", [False, True])
+@pytest.mark.parametrize(("indexed", "corroborated"), [(False, False), (True, True)])
 @pytest.mark.parametrize("filtered", [False, True])
 async def test_a_query_reads_the_same_evidence_either_way(
-    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, filtered: bool, indexed: bool
+    db: Database,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    filtered: bool,
+    indexed: bool,
+    corroborated: bool,
 ) -> None:
     """The query switches after its descent unless a source filter runs a vector search after it;
-    only assembly's three key lookups (candidates, their turns, provenance) then run in the
-    transaction; the evidence equals that of the same query with the switch refused, in a forest
-    read exactly and in one with its own indexes."""
+    only assembly's key lookups (candidates, with corroboration on their turns, provenance) then run
+    in the transaction; the evidence equals that of the same query with the switch refused, in a
+    forest read exactly and in one with its own indexes."""
+    if corroborated:  # (the hashed vectors of the test settings leave it off by default)
+        retrieval = settings.retrieval.model_copy(update={"support_weight": 0.025})
+        settings = settings.model_copy(update={"retrieval": retrieval})
     if indexed:
         settings = small_threshold(settings, 3)
         tenant_id, _ = await ingest_big_forest(db, settings)
@@ -147,9 +155,10 @@ async def test_a_query_reads_the_same_evidence_either_way(
     if not filtered:  # after the descent, on its connection: assembly's candidates, their turns, provenance, COMMIT
         at = next(i for i, (_, sql) in enumerate(log) if "WITH RECURSIVE walk" in sql)
         after = [sql for key, sql in log[at + 1 :] if key == log[at][0]]
-        lookups = (evidence._CANDIDATES_IN_TREES, corroborate._CANDIDATE_TURNS, evidence._PROVENANCE)
-        assert after[:3] == [positional(sql)[0] for sql in lookups]
-        assert [sql.strip().rstrip(";").upper() for sql in after[3:4]] == ["COMMIT"]
+        turns = (corroborate._CANDIDATE_TURNS,) if corroborated else ()
+        lookups = (evidence._CANDIDATES_IN_TREES, *turns, evidence._PROVENANCE)
+        assert after[: len(lookups)] == [positional(sql)[0] for sql in lookups]
+        assert [sql.strip().rstrip(";").upper() for sql in after[len(lookups) : len(lookups) + 1]] == ["COMMIT"]
     refuse["on"] = True  # (and the vector channels' switch before the descent: session 24)
     monkeypatch.setattr(recall_channels, "GENERIC_PLANS_NEXT", recall_channels.CUSTOM_PLANS_AGAIN)
     assert await evidence_of() == (strategy, got)
