@@ -156,6 +156,23 @@ def aggregate(probes: Sequence[Probe], scores: Sequence[dict[str, Score]]) -> di
     return table
 
 
+# issue 48's done-means on MemForest's evidence: overall, and the least any slice may score
+GOAL_ALL = {"found@5": 0.9, "right_time_first": 0.85}
+GOAL_SLICE = 0.75
+
+
+def verdict(table: dict[str, Any], system: str = "memforest-emb") -> dict[str, Any]:
+    """``gate`` (pass or fail) of an aggregate table against issue 48's done-means, with the
+    cells that miss it."""
+    misses = [f"all {m} {table['all'][system][m]} < {goal}" for m, goal in GOAL_ALL.items()
+              if table["all"][system][m] < goal]  # fmt: skip
+    for name in SLICES:
+        for value, cell in table[name].items():
+            misses += [f"{name}={value} {m} {cell[system][m]} < {GOAL_SLICE}" for m in GOAL_ALL
+                       if cell[system][m] is not None and cell[system][m] < GOAL_SLICE]  # fmt: skip
+    return {"gate": "fail" if misses else "pass", "gate_misses": misses}
+
+
 def history_of(out_dir: Path, name: str) -> list[dict[str, Any]]:
     """The runs recorded so far in ``out_dir/name.json`` (empty when there is none)."""
     path = out_dir / f"{name}.json"
@@ -221,6 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "argv": made["argv"],
         "questions": len(probes),
         "scores": table,
+        "gate": verdict(table)["gate"],
     }
     result: dict[str, Any] = {
         "split": args.split,
@@ -229,6 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "args": made["args"],
         "systems": list(SYSTEMS),
         "scores": table,
+        **verdict(table),
         "query_fields_passed": sorted({"as_of"} | ({"speaker", "now"} & REQUEST_FIELDS)),
         **extra,
         "history": [*history_of(args.out, name), entry],

@@ -111,3 +111,20 @@ def test_worlds_have_every_slice(worlds: dict[str, list[ForestData]]) -> None:
         assert {p.mood_distractor for p in probes} == {True, False}
         assert {p.gold_indirect for p in probes} == {True, False}
         assert len({p.qid for p in probes}) == len(probes)
+
+
+def test_the_verdict_holds_the_done_means_overall_and_in_every_slice() -> None:
+    """``gate`` passes only when the whole set meets 0.9 / 0.85 and no slice falls below 0.75."""
+    from bench.temporal_v2 import SLICES, verdict
+
+    def table(overall: tuple[float, float], weakest: float) -> dict[str, object]:
+        def cell(found: float, first: float) -> dict[str, object]:
+            return {"n": 10, "memforest-emb": {"found@5": found, "right_time_first": first}}
+
+        slices: dict[str, object] = {name: {"a": cell(0.95, 0.9), "b": cell(weakest, weakest)} for name in SLICES}
+        return {"all": cell(*overall), **slices}
+
+    assert verdict(table((0.92, 0.86), 0.8)) == {"gate": "pass", "gate_misses": []}
+    low_slice = verdict(table((0.92, 0.86), 0.7))
+    assert low_slice["gate"] == "fail" and len(low_slice["gate_misses"]) == 2 * len(SLICES)
+    assert verdict(table((0.92, 0.84), 0.8))["gate_misses"] == ["all right_time_first 0.84 < 0.85"]
