@@ -83,7 +83,9 @@ def test_a_provider_never_falls_back_to_things_got_or_places_gone() -> None:
     rows.append(_row(4, 2022, 8, "Lars Brennan told Petra about the party.", "patronage", "Lars Brennan"))
     tq = TemporalQuestion("before", "dentist", ("Petra", "Dr. Okafor"), "Dr. Okafor", noun="dentist")
     assert _answer(tq, rows) is None
-    rows.append(_row(5, 2022, 2, "Petra had a crown fitted by Dr. Quennell, her dentist then.", "patronage", "Dr. Quennell"))
+    rows.append(
+        _row(5, 2022, 2, "Petra had a crown fitted by Dr. Quennell, her dentist then.", "patronage", "Dr. Quennell")
+    )
     assert _answer(tq, rows) == 5
 
 
