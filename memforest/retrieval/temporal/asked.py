@@ -28,6 +28,7 @@ __all__ = [
     "persons",
     "relations",
     "slot_of",
+    "steps_back",
 ]
 
 # whom "I" and "my" name when the query names no speaker: the read path puts the forest's
@@ -50,7 +51,7 @@ _PARTNERS = frozenset(str.split("wife husband partner girlfriend boyfriend fianc
 # words that end a noun phrase of a question: verbs, prepositions, time words
 _NOT_NOUN = frozenset(
     str.split(
-        """is was are were be been being has have had do does did now then these those this that the a an and or
+        """is was are were am be been being has have had do does did now then these those this that the a an and or
         but to of in on at for with from by as so than when while before after during since until till prior
         following back two three four five six seven eight nine ten last next ago years year months month
         weeks week days day spring summer autumn fall winter currently still today lately recently anymore
@@ -108,10 +109,13 @@ def _verbish(word: str) -> bool:
     return word in IRREGULAR_PAST or any(s in COMMON_VERBS for s in stems) or word.endswith("ed")
 
 
-def _clean(raw: str) -> str | None:
+def _clean(raw: str, compound: bool = False) -> str | None:
+    """The noun phrase of ``raw``: cut at its first verb-like word unless it is a ``compound``
+    (the question's verb or its end follows it) whose later word is an uninflected form ("phone
+    plan", "hair cut"; "cat died" is a clause), without trailing function and time words."""
     words = raw.lower().split()
     for i, w in enumerate(words):
-        if _verbish(w):
+        if _verbish(w) and not (compound and i > 0 and _bare(w)):
             words = words[:i]
             break
     while words and words[-1] in _NOT_NOUN:
@@ -121,18 +125,26 @@ def _clean(raw: str) -> str | None:
     return " ".join(words)
 
 
+def _bare(word: str) -> bool:
+    """``word`` has no verb inflection: it may be a noun ("plan", "cut")."""
+    return word not in IRREGULAR_PAST and not word.endswith(("ed", "s", "ing"))
+
+
 def asked_noun(question: str) -> str | None:
     """The noun phrase of the state asked about: the noun after "which" / "what" ("which dentist
     does Ana see?"), else the thing a person possesses ("Ana's dentist", "her running club";
     relatives skipped: "Ana's sister's bank" -> "bank")."""
     m = _WH_NOUN.search(question)
-    noun = _clean(_verb_dropped(m["noun"], question[m.end() :])) if m is not None else None
+    # (an auxiliary right after the phrase is the question's verb: "which phone plan did ...")
+    compound = m is not None and _AUX_NEXT.match(question, m.end()) is not None
+    noun = _clean(_verb_dropped(m["noun"], question[m.end() :]), compound) if m is not None else None
     if noun is not None:
         return noun
     pos = 0
     kin = None
     while (m := _POSSESSED.search(question, pos)) is not None:
-        noun = _clean(m["of"] or m["noun"])  # ("Ana's collection of guitars": guitars)
+        ends = _PHRASE_END.match(question, m.end()) is not None  # ("Ana's phone plan?": a compound)
+        noun = _clean(m["of"] or m["noun"], ends)  # ("Ana's collection of guitars": guitars)
         if noun and not _KIN_RE.match(noun.split()[0]):
             return noun
         kin = kin or noun
@@ -141,6 +153,8 @@ def asked_noun(question: str) -> str | None:
     return kin if kin is not None and _WHO_IS.match(question) else None
 
 
+_PHRASE_END = re.compile(r"\s*(?:[?.!,;:]|$)|\s+(?i:do|does|did|am|is|are|was|were|has|have|had|now|then)\b")
+_AUX_NEXT = re.compile(r"\s+(?i:do|does|did|am|is|are|was|were|has|have|had|will|would|can|could)\b")
 # what opens a noun phrase: after "which garage services", "my dad's van" is an object, so
 # "services" was the verb
 _OBJECT_START = re.compile(r"\s+(?:(?i:my|his|her|their|our|your|its|the|a|an|this|that)\b|[A-Z][\w-]*'s\b)")
@@ -219,6 +233,40 @@ def persons(question: str) -> dict[str, str]:
         if name.casefold() not in _NO_VALUE:
             out.setdefault(name, role)
     return out
+
+
+# a state counted back from the latest by the question's grammar: an adjective of earlier-ness on
+# a possessed or asked noun ("my previous dentist", "her old school", "which former employer"),
+# "<noun> before last" / "the one before last" / "last but one", "<n> <nouns> ago" where the noun
+# is no unit of time ("two jobs ago", "three phones ago")
+_EARLIER_ADJ = re.compile(
+    r"(?:(?:\b(?i:my|his|her|their|our|your)|\b[A-Z][\w-]*'s)\s+(?i:old|ex-?)\s*|"
+    r"(?:\b(?i:my|his|her|their|our|your|the|which|what)|\b[A-Z][\w-]*'s)\s+(?i:previous|former|prior)\s+)"
+    r"(?P<noun>[a-z][a-z-]*)\b(?!\s+(?:to|than)\b)"
+)
+_TIME_UNITS = r"(?:time|times|day|days|week|weeks|weekend|weekends|month|months|year|years|season|seasons|"
+_TIME_UNITS += r"spring|springs|summer|summers|autumn|autumns|fall|falls|winter|winters|night|nights|term|terms)"
+_BEFORE_LAST = re.compile(
+    rf"\b(?!{_TIME_UNITS}\b)[a-z][a-z-]*\s+before\s+(?:the\s+)?last(?:\s+one)?\b|\blast\s+but\s+one\b"
+)
+_THINGS_AGO = re.compile(
+    rf"\b(?P<n>\d{{1,2}}|{_COUNT})\s+(?!{_TIME_UNITS}\b)(?P<noun>[a-z][a-z-]*?)s?\s+(?:ago|back)\b", re.IGNORECASE
+)
+
+
+def steps_back(question: str, noun: str | None = None) -> int:
+    """How many states before the latest the question asks for: 1 for "my previous / former / old
+    dentist" (when the adjective is on the asked ``noun``: "my old flatmate's choir" asks for the
+    current choir), 2 for "the dentist before last", n for "<n> dentists ago"; 0 when it counts
+    none. A time counted back ("the year before last", "two years ago") is no step."""
+    m = _THINGS_AGO.search(question)
+    if m is not None:
+        n = m["n"].lower()
+        return int(n) if n.isdigit() else NUMBER_WORDS.get(n, 0)
+    if _BEFORE_LAST.search(question):
+        return 2
+    asked = noun.split()[0] if noun else None
+    return 1 if any(m["noun"].lower() == asked for m in _EARLIER_ADJ.finditer(question)) else 0
 
 
 def ago_point(question: str, now: datetime) -> datetime | None:

@@ -20,6 +20,7 @@ from memforest.retrieval.temporal.asked import (
     persons,
     relations,
     slot_of,
+    steps_back,
 )
 from memforest.retrieval.timecues import asks_when, without_phrasal_after
 from memforest.text.dates import resolve_time_expressions
@@ -126,6 +127,7 @@ class TemporalQuestion:
     at: datetime | None = None  # the time the question names ("in March 2023", "two years ago")
     during: str | None = None  # the value of "back when I lived in X": its state's time is the as-of time
     people: tuple[str, ...] = ()  # names the question uses as people (possessors, subjects), not as values
+    back: int = 0  # states before the latest the question counts back ("my previous dentist": 1)
 
 
 def _words(text: str) -> list[str]:
@@ -223,6 +225,9 @@ def parse_question(
     if tq.operator not in (None, "now", "latest", "as_of", "first"):
         return tq
     during = during_anchor(question, names, now)
+    back = steps_back(question, noun)
+    if back and during is None and tq.operator in (None, "now", "latest"):
+        return replace(tq, operator="latest", back=back)
     at = (ago_point(question, now) or part_point(question, now)) if now is not None else None
     if at is None and window[0] is not None and window[1] is not None:
         at = window[0] + (window[1] - window[0]) / 2

@@ -119,11 +119,12 @@ def states_of(rows: Sequence[Row], attribute: str, subject: str, *, loose: bool 
 
 
 def _runs(states: Sequence[State]) -> list[list[State]]:
-    """Consecutive states naming the same value fold into one run (a restatement is no change)."""
+    """Consecutive states naming the same value fold into one run (a restatement is no change, nor
+    is a short form of the name: "Pollux" after "Pollux Analytics")."""
     runs: list[list[State]] = []
     for s in states:
         last = runs[-1][0].value if runs else None
-        if runs and s.value is not None and last is not None and s.value.casefold() == last.casefold():
+        if runs and s.value is not None and last is not None and _same(s.value, last):
             runs[-1].append(s)
         else:
             runs.append([s])
@@ -193,7 +194,7 @@ def _pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime |
         held = [i for i, run in enumerate(runs) if run[0].time <= tq.at]
         return held[-1] if held else None
     if op in ("now", "latest", "as_of"):
-        return len(runs) - 1
+        return len(runs) - 1 - tq.back  # ("my previous dentist": the run before the latest)
     if op == "first":
         return 0
     held = _holding(runs, tq.anchor) if tq.anchor else []

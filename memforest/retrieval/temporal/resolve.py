@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -168,7 +168,8 @@ async def _browse(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime |
     reads = cursor.reads
     for side in sides:
         walk = cursor.copy()
-        while walk.reads < MAX_READS and _runs_beyond(rows, tq, scope.subject, at, side, strict) < need.get(side, 2):
+        enough = need.get(side, 2) + tq.back  # ("two jobs ago" reads two more runs back)
+        while walk.reads < MAX_READS and _runs_beyond(rows, tq, scope.subject, at, side, strict) < enough:
             leaves = await walk.step(side)
             if leaves is None:
                 break
@@ -245,15 +246,25 @@ async def temporal_plan(
     tq = await _asker_named(conn, tenant_id, forest_id, tq)
     relatives = [n for n in tq.names if "'s " in n]
     anchor = (tq.anchor or "").casefold()
+    known: set[str] = set()
+    answered: set[str] = set()  # (the names known_subjects was asked about: each is asked once)
+
+    async def known_of(names: Sequence[str]) -> set[str]:
+        unasked = list(dict.fromkeys(n.casefold() for n in names if n.casefold() not in answered))
+        if unasked:
+            known.update(await store.known_subjects(conn, tenant_id, forest_id, unasked))
+            answered.update(unasked)
+        return known
+
     if relatives:
         candidates = relatives
     else:
-        known = await store.known_subjects(conn, tenant_id, forest_id, [n.casefold() for n in tq.names])
-        candidates = [n for n in tq.names if n.casefold() in known and n.casefold() != anchor]
+        named = await known_of(tq.names)
+        candidates = [n for n in tq.names if n.casefold() in named and n.casefold() != anchor]
     for subject in candidates:
         names = await aliases(conn, tenant_id, forest_id, subject)
-        known = await store.known_subjects(conn, tenant_id, forest_id, [n.casefold() for n in names])
-        names = [n for n in names if n.casefold() in known]
+        named = await known_of(names)
+        names = [n for n in names if n.casefold() in named]
         if not names:
             continue
         scope = _Scope(conn, tenant_id, forest_id, names[0], as_of, hints)

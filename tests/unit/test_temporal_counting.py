@@ -1,0 +1,77 @@
+"""States counted back from the latest, and noun phrases that end at the question's verb, read from
+a question's grammar (sentences of my own; no benchmark template, name or value): "my previous
+accountant", "the landlord before last", "three flats ago"; a compound noun before an auxiliary
+("which broadband deal did ..."). A time counted back is no step."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memforest.retrieval.temporal.asked import asked_noun, first_person, steps_back
+from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.temporal.plan import State, _runs
+
+NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("question", "back"),
+    [
+        ("Who was my previous accountant?", 1),
+        ("What was Ilse's former allotment society?", 1),
+        ("What was my old optician called?", 1),
+        # the adjective is on the person, not on the thing asked
+        ("Which choir did my old flatmate sing in?", 0),
+        ("Who was the landlord before last?", 2),
+        ("Which climbing wall was my last but one?", 2),
+        ("Where did I live three flats ago?", 3),
+        ("Which laptop did Bram use 2 laptops back?", 2),
+        # a time counted back, or "previous to" as a preposition, counts no state
+        ("Where did I live two years ago?", 0),
+        ("Which car did I drive the summer before last?", 0),
+        ("Who was my dentist previous to Dr. Quist?", 0),
+        ("Which cafe did I like in the old town?", 0),
+        ("What is my current accountant?", 0),
+    ],
+)
+def test_steps_back(question: str, back: int) -> None:
+    asked = first_person(question, "Ilse")  # ("my" read as the asker's, as the read path does)
+    assert steps_back(asked, asked_noun(asked)) == back
+
+
+def test_a_counted_state_asks_for_the_latest_minus_its_steps() -> None:
+    tq = parse_question("Who was my previous accountant?", speaker="Ilse", now=NOW)
+    assert (tq.operator, tq.back, tq.noun) == ("latest", 1, "accountant")
+    tq = parse_question("Where did Bram work two jobs ago?", speaker="Ilse", now=NOW)
+    assert (tq.operator, tq.back) == ("latest", 2)
+    # a named time wins over no step: "two years ago" stays an as-of point
+    tq = parse_question("Where did Bram work two years ago?", speaker="Ilse", now=NOW)
+    assert (tq.operator, tq.back) == ("as_of", 0)
+
+
+@pytest.mark.parametrize(
+    ("question", "noun"),
+    [
+        ("Which broadband deal did I have before Zephyr?", "broadband deal"),
+        ("Which reading group am I in now?", "reading group"),
+        ("Which choir am I in these days?", "choir"),
+        ("What savings plan was Bram on in 2021?", "savings plan"),
+        ("What was Bram's previous savings plan?", "savings plan"),
+        # a verb after the noun still ends it, as does an inflected verb at the end
+        ("When did Bram's cat died?", "cat"),
+        ("Which garage services my van these days?", "garage"),
+    ],
+)
+def test_a_noun_phrase_ends_at_the_questions_verb(question: str, noun: str) -> None:
+    assert asked_noun(question) == noun
+
+
+def _state(i: int, value: str) -> State:
+    return State(i, datetime(2020 + i, 1, 1, tzinfo=UTC), f"about {value}", value, True)
+
+
+def test_a_short_form_of_a_name_is_no_change() -> None:
+    runs = _runs([_state(0, "Tillbrook Analytics"), _state(1, "Tillbrook"), _state(2, "Harrow Labs")])
+    assert [[s.fact_id for s in run] for run in runs] == [[0, 1], [2]]
