@@ -84,6 +84,18 @@ def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
     if found.get("subj") and names_someone(found["subj"]):
         return subject_key(found["subj"])
     for first in _SUBJECT_RE.finditer(text, 0, m.start("v")):
-        if names_someone(first["subj"]) and not _POSSESSED.search(text[max(0, first.start() - 8) : first.start()]):
+        before = text[max(0, first.start() - 40) : first.start()]
+        if names_someone(first["subj"]) and not _POSSESSED.search(before[-8:]) and not _inside_name(before):
             return subject_key(first["subj"])
     return None if found.get("pron") else speaker
+
+
+# the capitalised word right before a phrase ("Larkfield " of "Larkfield Singers")
+_NAME_BEFORE = re.compile(rf"{NAME}\s+$")
+
+
+def _inside_name(before: str) -> bool:
+    """The text ``before`` a capitalised word ends in a name, so the word is the later part of a
+    longer name ("the Larkfield Singers", "Sentinel Mutual"), not a person of its own."""
+    m = _NAME_BEFORE.search(before)
+    return m is not None and names_someone(m.group(0).strip())

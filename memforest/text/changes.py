@@ -125,6 +125,12 @@ _NAMED: tuple[re.Pattern[str], ...] = (
         rf"\b(?i:switched|changed|moved|transferred|ported)\s+{_OWNER}\s+{_NOUN}\s+(?:over\s+|across\s+)?to\s+"
         rf"(?:the\s+)?{_VALUE}"
     ),
+    # "Ana's home insurance switched from A to B", "her broadband moved over to X": the thing
+    # that changed is the kind
+    re.compile(
+        rf"{_OWNER}\s+{_ADJ}{_NOUN}\s+{_ADVERBS}(?i:switched|changed|moved)\s+(?:over\s+|across\s+)?"
+        rf"(?:from\s+{_ART}{_PREV}\s+)?to\s+(?:the\s+)?{_VALUE}"
+    ),
     # "sees a physio called X", "found a bakery named X": a kind the subject has, named
     re.compile(
         rf"{_LEAD}{_ADV}(?:been\s+|is\s+|are\s+|am\s+)?(?i:seeing|sees|see|saw|found|use|uses|using|has|have|got|"
@@ -138,10 +144,11 @@ _NAMED: tuple[re.Pattern[str], ...] = (
     # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs"
     re.compile(rf"\b(?i:new)\s+{_NOUN}\s*(?::|,|-|called|named)\s+{_ART}{_VALUE}"),
     re.compile(rf"\b(?:great|good|nice|lovely|local|decent|brilliant|little)\s+{_NOUN}\s+(?:called|named)\s+{_VALUE}"),
-    # "joined a book club, the Thursday Readers", "sings in a choir called Vox"
+    # "joined a book club, the Thursday Readers", "joined the Monday choir at St Jude's, the Vox
+    # Singers", "sings in a choir called Vox"
     re.compile(
-        rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of)\s+(?:a|an)\s+(?:new\s+)?{_NOUN}"
-        rf"(?:\s+(?:in|on|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{_VALUE}"
+        rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of)\s+(?:a|an|the)\s+(?:new\s+)?(?:[A-Z][a-z]+\s+)?{_NOUN}"
+        rf"(?:\s+(?:in|on|at|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{_VALUE}"
     ),
     # "swapped A for B as Ana's bakery"
     re.compile(rf"\bfor\s+{_ART}{_VALUE}\s+as\s+{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
@@ -388,7 +395,7 @@ def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
     dentists, I go to X now"); None otherwise (see the module doc)."""
     for regex in _NAMED:
         for m in islice(regex.finditer(text), _MAX_MATCHES):
-            noun, value = _noun(m["noun"]) or _role(text, m), _value(m["v"])
+            noun, value = _noun(m["noun"]) or _role(text, m) or _noun(m["noun"].split()[-1]), _value(m["v"])
             if not (noun and value):
                 continue
             subject = _subject(text, m, speaker)

@@ -1,0 +1,53 @@
+"""A change stated by the thing that changed, and the persons of a sentence that opens with a
+value (sentences of my own; no benchmark template, name or value): "Our broadband switched from A
+to B" is the speaker's broadband; the later word of a longer name ("the Quarry Hill Harriers") is
+no person; a group named after its meeting day and place ("the Thursday quiz team at the Anchor,
+the Know-It-Ales") is the appositive's name, not the day's."""
+
+from __future__ import annotations
+
+import pytest
+from support.states import speaker_slots
+
+from memforest.text.changes import find_named_change
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # the thing that changed is the kind, its owner the subject
+        (
+            "Our energy supplier switched from Voltara to Greenfinch this spring.",
+            ("Mia", "energy_supplier", "Greenfinch"),
+        ),
+        ("My pension moved over to Larchmont Life.", ("Mia", "pension", "Larchmont Life")),
+        ("Tobiah's mobile contract changed to Skyward Mobile.", ("Tobiah", "mobile_contract", "Skyward Mobile")),
+        # a group named after a day and a place: the appositive is its name
+        ("I joined the Thursday quiz team at the Anchor, the Quizzly Bears.", ("Mia", "quiz_team", "Quizzly Bears")),
+    ],
+)
+def test_a_change_of_an_owned_thing(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Left the Quarry Hill Harriers and joined the Ferncombe Striders.",
+        "Cancelled with Northgate Mutual and went to Pellucid Insurance instead.",
+    ],
+)
+def test_the_later_word_of_a_longer_name_is_no_person(text: str) -> None:
+    subjects = {s for s, a, _ in speaker_slots(text) if a}
+    assert subjects <= {"Mia"}
+
+
+def test_a_switch_between_groups_is_the_speakers() -> None:
+    assert ("Mia", "change", "Ferncombe Striders") in speaker_slots(
+        "Left the Quarry Hill Harriers and joined the Ferncombe Striders."
+    )
+
+
+def test_a_kin_noun_that_moved_is_no_owned_thing() -> None:
+    assert find_named_change("Ana's sister moved to Ghent.", "Ana") is None
+    assert find_named_change("Ana's grandson changed to Oakley School.", "Ana") is None
