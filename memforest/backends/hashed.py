@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memforest.backends.base import UsageLedger, embed_in_process
+from memforest.text.blas import single_threaded_blas
 from memforest.text.hashed import embed_hashed
 
 __all__ = ["HashedEmbedder"]
@@ -28,6 +29,7 @@ class HashedEmbedder:
     def __init__(self, dim: int = 384) -> None:
         if dim < 1:
             raise ValueError("dim must be positive")
+        single_threaded_blas()  # (the vectors' products are small: ADR 0053)
         self.dim = dim
         self.name = f"hashed-ngram-{dim}"
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from memforest.text.blas import single_threaded_blas
 from memforest.text.hashed import embed_hashed
 from memforest.text.lexicon import STOPWORDS
 from memforest.text.sentences import split_sentences
@@ -92,6 +93,7 @@ class ExtractiveSelector:
     def __init__(self, max_chars: int = 600, *, embed: EmbedFn | None = None) -> None:
         if max_chars < 1:
             raise ValueError("max_chars must be positive")
+        single_threaded_blas()  # (its products are small: ADR 0053)
         self.max_chars = max_chars
         self._embed: EmbedFn = embed or _embed_256
         self._child_sentences: OrderedDict[str, tuple[str, ...]] = OrderedDict()
