@@ -66,6 +66,13 @@ def _typed(slot: Slot) -> Slot:
     return _named(slot)
 
 
+def _later_clause(text: str, first: str, second: str) -> bool:
+    """``second`` is named only in a clause after the one naming ``first`` (a comma or a
+    semicolon between them)."""
+    i, j = text.find(first), text.find(second, max(text.find(first), 0) + len(first))
+    return 0 <= i < j and text.find(second) > i and re.search(r"[,;]", text[i + len(first) : j]) is not None
+
+
 def _names(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w']){re.escape(name)}(?![\w-])", text) is not None
 
@@ -95,6 +102,8 @@ def state_slot(text: str, kind: FactKind, speaker: str, participants: Sequence[s
         return change  # "Ana's partner Yusuf switched to X": Yusuf's change, the partner named in passing
     if change is not None and change[1] == "change" and state[1] in _SWITCHABLE and _FROM_TO.search(text):
         return change  # "moved over from A to B": of A's kind, which the read path knows, not surely a home
+    if change is not None and change[1] == "change" and _later_clause(text, change[2], state[2]):
+        return change  # "quit A and switched to B, it's nearer the flat": the switch, not a remark after it
     if (
         change is not None
         and change[1] not in VERB_CLASSES

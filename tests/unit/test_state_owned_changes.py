@@ -22,6 +22,15 @@ from memforest.text.changes import find_named_change
         ),
         ("My pension moved over to Larchmont Life.", ("Mia", "pension", "Larchmont Life")),
         ("Tobiah's mobile contract changed to Skyward Mobile.", ("Tobiah", "mobile_contract", "Skyward Mobile")),
+        # a switch naming what it replaced outranks a dwelling named in a later clause
+        (
+            "I quit Kestrel Swim Club and switched to Otterpool Masters, it's closer to the flat.",
+            ("Mia", "change", "Otterpool Masters"),
+        ),
+        (
+            "Left Corvina Bank and switched to Parrock Savings; the flat is nearer now.",
+            ("Mia", "change", "Parrock Savings"),
+        ),
         # a group named after a day and a place: the appositive is its name
         ("I joined the Thursday quiz team at the Anchor, the Quizzly Bears.", ("Mia", "quiz_team", "Quizzly Bears")),
     ],

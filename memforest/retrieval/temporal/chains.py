@@ -83,10 +83,23 @@ def link_generic(labels: Sequence[str], values: Sequence[str | None], texts: Seq
                 continue
             # a verb-class state takes the kind of any value it names; a named one only of the value
             # it says it switched from ("moved over from A to B" is no move of home)
-            if _mentions(texts[i], value) if label in GENERIC else _switched_from(texts[i], value):
+            if _names_value(texts[i], value) if label in GENERIC else _switched_from(texts[i], value):
                 out[i] = out[j]
                 break
     return out
+
+
+def _names_value(text: str, value: str) -> bool:
+    """``text`` names ``value`` whole, or by a short form that keeps its first words ("quit
+    Ironbark" names "Ironbark Climbing Gym")."""
+    if _mentions(text, value):
+        return True
+    words = value.split()
+    return len(words) > 1 and any(
+        p.split()[0] == words[0] and _mentions(value, p)
+        for p in named_values(text, ())
+        if p.casefold() != value.casefold()
+    )
 
 
 def _switched_from(text: str, value: str) -> bool:

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from memforest.attributes import STATE_ATTRIBUTES
 from memforest.retrieval.temporal.chains import (
     GENERIC,
     chain_label,
@@ -95,16 +96,36 @@ def _replaced(labelled: list[tuple[str, State]], rows: Sequence[Row], subject: s
     return out
 
 
+def value_kind_label(attribute: str, labelled: Sequence[tuple[str, State]]) -> str | None:
+    """For an open-ended kind with no chain of its own, the kind-named chain (no verb class) of the
+    latest state whose value's own head noun is the kind's: "Quayside Bank" filed as ``savings``
+    answers "which bank"; None when no value is so named."""
+    if attribute in STATE_ATTRIBUTES:
+        return None
+    head = attribute.split("_")[-1]
+    named = [lab for lab, s in labelled if lab not in GENERIC and s.value and _head(s.value) == head]
+    return named[-1] if named else None
+
+
+def _head(value: str) -> str:
+    """The last word of a name, lower-case and singular ("Quayside Banks" -> "bank")."""
+    word = value.split()[-1].casefold()
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
 def states_of(rows: Sequence[Row], attribute: str, subject: str, *, loose: bool = True) -> list[State]:
     """The subject's states of ``attribute``: slot facts of its chain (``chains.chain_label``: its
-    own label, else one sharing a word, else (``loose``) a verb class's that can hold it), and facts
+    own label, else one sharing a word, else one whose value is named by the kind's head noun
+    (``value_kind_label``), else (``loose``) a verb class's that can hold it), and facts
     with no slot that name the subject and a value and whose cue words point to the attribute,
     moods aside; oldest first."""
     labelled = _labelled(rows, subject)
     counts: dict[str, int] = {}
     for label, _ in labelled:
         counts[label] = counts.get(label, 0) + 1
-    chain = chain_label(attribute, counts, loose=loose)
+    chain = chain_label(attribute, counts, loose=False) or value_kind_label(attribute, labelled)
+    if chain is None and loose:
+        chain = chain_label(attribute, counts, loose=True)
     out = [s for lab, s in labelled if lab == chain]
     for r in rows:
         value = _value(r, subject)
@@ -268,6 +289,8 @@ def _hinted(rows: Sequence[Row], subject: str, attribute: str, hints: Mapping[in
     labelled = _labelled(rows, subject)
     counts = {lab: 1 for lab, _ in labelled}
     if attribute in CUES or chain_label(attribute, counts, loose=False) is not None or joined_kind(attribute):
+        return None
+    if value_kind_label(attribute, labelled) is not None:
         return None
     best = max(((hints[s.fact_id], lab) for lab, s in labelled if lab in GENERIC and s.fact_id in hints), default=None)
     return best[1] if best is not None else None
