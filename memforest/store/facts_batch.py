@@ -26,12 +26,12 @@ WITH q AS MATERIALIZED (  -- each vector sliced and cast once, not once per fact
                 THEN (CAST(:v AS vector[]))[g.i] END AS e
     FROM generate_series(1, :n) AS g(i)
 )
-SELECT q.i, x.fact_id AS exact_id, k.fact_id, k.kind, k.speaker, k.valid_from, k.sim, k.subject, k.attribute, k.value
+SELECT q.i, x.fact_id AS exact_id, k.fact_id, k.kind, k.speaker, k.valid_from, 1 - k.dist AS sim, k.subject,
+k.attribute, k.value
 FROM q
 LEFT JOIN LATERAL (SELECT fact_id FROM facts WHERE tenant_id = :t AND forest_id = :f AND text_hash = q.h) x ON true
-LEFT JOIN LATERAL (
-    SELECT fact_id, kind, speaker, valid_from, embedding <=> q.e AS dist, 1 - (embedding <=> q.e) AS sim, subject,
-    attribute, value FROM facts
+LEFT JOIN LATERAL (  -- the distance once per fact scanned (the sort key); the cosine of the three kept
+    SELECT fact_id, kind, speaker, valid_from, embedding <=> q.e AS dist, subject, attribute, value FROM facts
     WHERE q.nz AND x.fact_id IS NULL AND tenant_id = :t AND forest_id = :f AND retracted_at IS NULL
     AND embedding IS NOT NULL ORDER BY embedding <=> q.e LIMIT 3
 ) k ON true

@@ -66,9 +66,9 @@ WITH q AS MATERIALIZED (  -- each vector sliced and cast once, not once per clus
     SELECT g.i, {_SLICE.format(i="g.i")} AS e, (CAST(:lim AS int[]))[g.i] AS lim FROM generate_series(1, :n) AS g(i)
 ),
 k AS MATERIALIZED (
-    SELECT q.i, k.cluster_id, k.sim, k.d FROM q
-    CROSS JOIN LATERAL (
-        SELECT cluster_id, 1 - (centroid <=> q.e) AS sim, centroid <=> q.e AS d FROM scene_clusters
+    SELECT q.i, k.cluster_id, 1 - k.d AS sim, k.d FROM q
+    CROSS JOIN LATERAL (  -- the distance once per cluster scanned (the sort key); the cosine of those kept
+        SELECT cluster_id, centroid <=> q.e AS d FROM scene_clusters
         WHERE tenant_id = :t AND forest_id = :f AND merged_into IS NULL ORDER BY centroid <=> q.e LIMIT q.lim
     ) k
 )
