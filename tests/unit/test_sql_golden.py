@@ -216,9 +216,11 @@ def test_the_statements_write_what_the_python_constants_say() -> None:
 def test_the_variants_of_the_channels_share_their_text() -> None:
     """Each channels statement is whole; these checks keep the copies alike: a generic-next variant
     differs from its custom one in the switch alone, and every channel in one statement is the
-    vector part's CTEs, then the lexical part's, and the same closing tree rows. The one difference:
+    vector part's CTEs, then the lexical part's, and the same closing tree rows. The differences:
     every channel in one statement writes the question's tsquery as an InitPlan (it may run on a
-    generic plan), the lexical part alone as a call that its parameter plan folds into a constant."""
+    generic plan), the lexical part alone as a call that its parameter plan folds into a constant;
+    and every channel of a forest read exactly takes both parts' facts and cell leaves from one pass
+    over each (:func:`test_a_forest_read_exactly_is_read_once_for_both_parts`)."""
     q = _texts("recall_channels")
     assert not any(INIT_PLAN_TSQUERY in q[name] for name in q if name.startswith("lexical_"))
     for forest, as_of in itertools.product(("exact", "indexed"), ("", "_as_of")):
@@ -231,8 +233,40 @@ def test_the_variants_of_the_channels_share_their_text() -> None:
         lexical_ctes = lexical.removeprefix("WITH ")[: lexical.index(ids) - len("WITH ")]
         if forest == "indexed":  # (every channel of an indexed forest names it by the literal)
             lexical_ctes = re.sub(r":f\b", "{f}", lexical_ctes)
-        assert both.startswith(vector[: vector.index(ids)] + lexical_ctes), (forest, as_of)
+            assert both.startswith(vector[: vector.index(ids)] + lexical_ctes), (forest, as_of)
+        else:
+            shared = "fh AS MATERIALIZED ("
+            assert both.startswith(vector[: vector.index(shared)] + "fa AS MATERIALIZED ("), (forest, as_of)
+            assert lexical_ctes[lexical_ctes.index("lx AS MATERIALIZED (") :] in both, (forest, as_of)
         tree_rows = "UNION ALL SELECT 'tree'"
         assert both[both.index(tree_rows) :] == vector[vector.index(tree_rows) :], (forest, as_of)
         assert vector[vector.index("UNION ALL SELECT 'root'") : vector.index(tree_rows)] in both
         assert lexical[lexical.index("UNION ALL SELECT 'lexical_fact'") : lexical.index(tree_rows)] in both
+
+
+def _where(sql: str, cte: str) -> list[str]:
+    """The conditions of ``cte``'s WHERE in ``sql`` (one per line, ``AND`` dropped)."""
+    body = sql[sql.index(f"{cte} AS MATERIALIZED (") :]
+    body = body[body.index("WHERE ") : body.index("\n)")]
+    lines = [line.strip().removeprefix("WHERE ").removeprefix("AND ") for line in body.split("\n")]
+    return [line for line in lines if line not in ("", ")") and not line.startswith(("ORDER BY", "SELECT", "FROM"))]
+
+
+def test_a_forest_read_exactly_is_read_once_for_both_parts() -> None:
+    """Every channel of a forest read exactly reads its facts once and its cell leaves once (fa, na:
+    each row's distance, and its rank where its text matches), with the rows the two parts read
+    alone: the vector part's without its "embedding IS NOT NULL" (a NULL distance, left out by
+    fh and ch), the lexical part's without its match (a NULL rank, left out by lf and ln)."""
+    q = _texts("recall_channels")
+    for as_of in ("", "_as_of"):
+        both, vector, lexical = q[f"all_exact{as_of}"], q[f"vector_exact{as_of}"], q[f"lexical_scan{as_of}"]
+        match = "x.tsv @@ to_tsquery('english', :tsq)"
+        for pass_, part in (("fa", "fh"), ("na", "ch")):
+            alone = [c for c in _where(vector, part) if c != "x.embedding IS NOT NULL"]
+            assert _where(both, pass_) == alone, (as_of, pass_)
+        assert [c for c in _where(lexical, "lf") if c != match] == _where(both, "fa"), as_of
+        assert [c for c in _where(lexical, "ln") if c != match] == _where(both, "na"), as_of
+        assert "FROM fa\n  WHERE d IS NOT NULL\n  ORDER BY d, fact_id LIMIT :nf" in both
+        assert "FROM na\n  WHERE d IS NOT NULL\n  ORDER BY d, leaf_cell_id LIMIT :nc" in both
+        assert "FROM fa\n  WHERE s IS NOT NULL\n  ORDER BY s DESC, fact_id LIMIT :nl" in both
+        assert "FROM na\n  WHERE s IS NOT NULL\n  ORDER BY s DESC, node_id LIMIT :nl" in both

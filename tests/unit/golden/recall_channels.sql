@@ -1185,31 +1185,31 @@ WITH rt AS MATERIALIZED (
   ) z
   ORDER BY c.d, c.tree_id LIMIT :nr
 ),
+fa AS MATERIALIZED (
+  SELECT x.fact_id, x.embedding <=> :q AS d, CASE WHEN x.tsv @@ (SELECT to_tsquery('english', :tsq)) THEN ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) END AS s
+  FROM facts x
+  WHERE x.tenant_id = :t
+    AND x.forest_id = :f
+    AND x.retracted_at IS NULL
+),
+na AS MATERIALIZED (
+  SELECT x.node_id, x.tree_id, x.leaf_cell_id, x.embedding <=> :q AS d, CASE WHEN x.tsv @@ (SELECT to_tsquery('english', :tsq)) THEN ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) END AS s
+  FROM nodes x
+  WHERE x.tenant_id = :t
+    AND x.forest_id = :f
+    AND x.level = 0
+    AND x.leaf_cell_id IS NOT NULL
+),
 fh AS MATERIALIZED (
-  WITH c AS MATERIALIZED (
-    SELECT x.fact_id, x.embedding <=> :q AS d
-    FROM facts x
-    WHERE x.tenant_id = :t
-      AND x.forest_id = :f
-      AND x.embedding IS NOT NULL
-      AND x.retracted_at IS NULL
-  )
   SELECT fact_id, 1 - d AS sim
-  FROM c
+  FROM fa
+  WHERE d IS NOT NULL
   ORDER BY d, fact_id LIMIT :nf
 ),
 ch AS MATERIALIZED (
-  WITH c AS MATERIALIZED (
-    SELECT x.leaf_cell_id, x.embedding <=> :q AS d
-    FROM nodes x
-    WHERE x.tenant_id = :t
-      AND x.forest_id = :f
-      AND x.level = 0
-      AND x.leaf_cell_id IS NOT NULL
-      AND x.embedding IS NOT NULL
-  )
   SELECT leaf_cell_id, 1 - d AS sim
-  FROM c
+  FROM na
+  WHERE d IS NOT NULL
   ORDER BY d, leaf_cell_id LIMIT :nc
 ),
 lab AS MATERIALIZED (
@@ -1243,23 +1243,16 @@ cx AS MATERIALIZED (
   FROM ch
 ),
 lf AS MATERIALIZED (
-  SELECT x.fact_id, ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
-  FROM facts x
-  WHERE x.tenant_id = :t
-    AND x.forest_id = :f
-    AND x.tsv @@ (SELECT to_tsquery('english', :tsq))
-    AND x.retracted_at IS NULL
-  ORDER BY s DESC, x.fact_id LIMIT :nl
+  SELECT fact_id, s
+  FROM fa
+  WHERE s IS NOT NULL
+  ORDER BY s DESC, fact_id LIMIT :nl
 ),
 ln AS MATERIALIZED (
-  SELECT x.node_id, x.tree_id, x.leaf_cell_id, ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
-  FROM nodes x
-  WHERE x.tenant_id = :t
-    AND x.forest_id = :f
-    AND x.level = 0
-    AND x.leaf_cell_id IS NOT NULL
-    AND x.tsv @@ (SELECT to_tsquery('english', :tsq))
-  ORDER BY s DESC, x.node_id LIMIT :nl
+  SELECT node_id, tree_id, leaf_cell_id, s
+  FROM na
+  WHERE s IS NOT NULL
+  ORDER BY s DESC, node_id LIMIT :nl
 ),
 lx AS MATERIALIZED (
   SELECT fact_id, s, (
@@ -1345,35 +1338,35 @@ WITH rt AS MATERIALIZED (
   ) z
   ORDER BY c.d, c.tree_id LIMIT :nr
 ),
+fa AS MATERIALIZED (
+  SELECT x.fact_id, x.embedding <=> :q AS d, CASE WHEN x.tsv @@ (SELECT to_tsquery('english', :tsq)) THEN ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) END AS s
+  FROM facts x
+  WHERE x.tenant_id = :t
+    AND x.forest_id = :f
+    AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)
+    AND x.valid_from <= :as_of
+    AND x.recorded_at <= :as_of
+    AND (x.valid_to IS NULL OR x.valid_to > :as_of)
+),
+na AS MATERIALIZED (
+  SELECT x.node_id, x.tree_id, x.leaf_cell_id, x.embedding <=> :q AS d, CASE WHEN x.tsv @@ (SELECT to_tsquery('english', :tsq)) THEN ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) END AS s
+  FROM nodes x
+  WHERE x.tenant_id = :t
+    AND x.forest_id = :f
+    AND x.level = 0
+    AND x.leaf_cell_id IS NOT NULL
+    AND x.t_start <= :as_of
+),
 fh AS MATERIALIZED (
-  WITH c AS MATERIALIZED (
-    SELECT x.fact_id, x.embedding <=> :q AS d
-    FROM facts x
-    WHERE x.tenant_id = :t
-      AND x.forest_id = :f
-      AND x.embedding IS NOT NULL
-      AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)
-      AND x.valid_from <= :as_of
-      AND x.recorded_at <= :as_of
-      AND (x.valid_to IS NULL OR x.valid_to > :as_of)
-  )
   SELECT fact_id, 1 - d AS sim
-  FROM c
+  FROM fa
+  WHERE d IS NOT NULL
   ORDER BY d, fact_id LIMIT :nf
 ),
 ch AS MATERIALIZED (
-  WITH c AS MATERIALIZED (
-    SELECT x.leaf_cell_id, x.embedding <=> :q AS d
-    FROM nodes x
-    WHERE x.tenant_id = :t
-      AND x.forest_id = :f
-      AND x.level = 0
-      AND x.leaf_cell_id IS NOT NULL
-      AND x.embedding IS NOT NULL
-      AND x.t_start <= :as_of
-  )
   SELECT leaf_cell_id, 1 - d AS sim
-  FROM c
+  FROM na
+  WHERE d IS NOT NULL
   ORDER BY d, leaf_cell_id LIMIT :nc
 ),
 lab AS MATERIALIZED (
@@ -1407,27 +1400,16 @@ cx AS MATERIALIZED (
   FROM ch
 ),
 lf AS MATERIALIZED (
-  SELECT x.fact_id, ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
-  FROM facts x
-  WHERE x.tenant_id = :t
-    AND x.forest_id = :f
-    AND x.tsv @@ (SELECT to_tsquery('english', :tsq))
-    AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)
-    AND x.valid_from <= :as_of
-    AND x.recorded_at <= :as_of
-    AND (x.valid_to IS NULL OR x.valid_to > :as_of)
-  ORDER BY s DESC, x.fact_id LIMIT :nl
+  SELECT fact_id, s
+  FROM fa
+  WHERE s IS NOT NULL
+  ORDER BY s DESC, fact_id LIMIT :nl
 ),
 ln AS MATERIALIZED (
-  SELECT x.node_id, x.tree_id, x.leaf_cell_id, ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) AS s
-  FROM nodes x
-  WHERE x.tenant_id = :t
-    AND x.forest_id = :f
-    AND x.level = 0
-    AND x.leaf_cell_id IS NOT NULL
-    AND x.tsv @@ (SELECT to_tsquery('english', :tsq))
-    AND x.t_start <= :as_of
-  ORDER BY s DESC, x.node_id LIMIT :nl
+  SELECT node_id, tree_id, leaf_cell_id, s
+  FROM na
+  WHERE s IS NOT NULL
+  ORDER BY s DESC, node_id LIMIT :nl
 ),
 lx AS MATERIALIZED (
   SELECT fact_id, s, (
