@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from memforest.retrieval.corroborate import corroborate
+from memforest.retrieval.follow_on import place, seed
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.timecues import TimeCues
 from memforest.store import evidence as evidence_store
@@ -105,6 +106,13 @@ class AssembleOptions:
     scope_kinds: tuple[str, ...] | None = None
     include_superseded: bool = False
     token_budget: int | None = None
+    filtered: bool = False  # a source filter chose the candidates
+
+    @property
+    def narrowed(self) -> bool:
+        """The caller narrowed the evidence by time, scope, source or size."""
+        times = (self.as_of, self.time_from, self.time_to)
+        return self.filtered or self.scope_kinds is not None or self.token_budget is not None or times != (None,) * 3
 
 
 @dataclass(slots=True)
@@ -185,16 +193,23 @@ async def _load(
 
 
 async def _add_provenance(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, items: Sequence[_Item], tree_scores: dict[int, float]
-) -> None:
-    """Fill in the session, turns, label and (for facts) sources of ``items``, the ones kept."""
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    items: Sequence[_Item],
+    tree_scores: dict[int, float],
+    follow: tuple[str, int] | None = None,
+) -> _Item | None:
+    """Fill in the session, turns, label and (for facts) sources of ``items``, the ones kept; return
+    the cell that follows the item ``follow`` (:mod:`memforest.retrieval.follow_on`), read with them,
+    or None."""
     fact_ids = [it.source_id for it in items if it.kind == "fact"]
     cell_ids = [it.source_id for it in items if it.kind == "cell"]
     if not fact_ids and not cell_ids:
-        return
+        return None
     shown = {(it.kind, it.source_id): _shown_tree(it, tree_scores) for it in items}
     named = sorted({tid for tid in shown.values() if tid is not None})
-    rows = await evidence_store.provenance(conn, tenant_id, forest_id, fact_ids, cell_ids, named)
+    rows = await evidence_store.provenance(conn, tenant_id, forest_id, fact_ids, cell_ids, named, follow)
     by_key = {(str(r["kind"]), int(r["id"])): r for r in rows}
     for it in items:
         tid = shown[(it.kind, it.source_id)]
@@ -209,6 +224,17 @@ async def _add_provenance(
         it.session_id = pairs[0][0] if pairs else None
         times = list(r["times"] or ()) if r is not None else []
         it.sources = tuple((a, b, when) for (a, b), when in zip(pairs, times, strict=False))
+    return next((_follow_on(r) for r in rows if r["kind"] == "next"), None)
+
+
+def _follow_on(r: RowView) -> _Item:
+    """The follow-on cell of a provenance row (``next``) as a kept item: no similarity read, shown
+    in its first tree."""
+    (start, end), pairs = r["times"], [(str(a), str(b)) for a, b in r["turns"]]
+    session, turns = pairs[0][0], tuple(b for _, b in pairs)
+    item = _Item("cell", int(r["id"]), str(r["text"]), start, end, None, None, session, turns, 0.0, ())
+    item.label = str(r["tree"] or "")
+    return item
 
 
 def _overlaps(item: _Item, after: datetime | None, before: datetime | None) -> bool:
@@ -388,7 +414,10 @@ async def assemble(
             break
         used += cost
         kept.append(it)
-    await _add_provenance(conn, tenant_id, forest_id, kept, tree_scores)
+    follow = None if pinned or opts.narrowed else seed(kept, cues, preset.follow_on_rank)
+    after = await _add_provenance(conn, tenant_id, forest_id, kept, tree_scores, follow)
+    if after is not None:
+        kept = place(kept, after, preset.follow_on_rank, opts.top_k)
     out: list[Evidence] = []
     for it in kept:
         session_id, turn_ids, others = _cited(it, opts, cues)

@@ -25,7 +25,7 @@ from memforest.retrieval.timecues import TimeCues
 from memforest.store import corroborate as store
 from memforest.store.sql import Conn
 
-__all__ = ["MAX_SUPPORTERS", "corroborate", "support"]
+__all__ = ["MAX_SUPPORTERS", "about_time", "corroborate", "support"]
 
 Key = tuple[str, int]  # (kind, source id)
 MAX_SUPPORTERS = 3
@@ -58,7 +58,7 @@ async def corroborate(
     """``ranked`` (the rerank's order) with each candidate's score raised by ``weight`` times its
     :func:`support`, sorted again; unchanged when ``weight`` is 0, the pool has one item, or the
     question's ``cues`` name a time."""
-    if weight <= 0.0 or len(ranked) < 2 or _about_time(cues):
+    if weight <= 0.0 or len(ranked) < 2 or about_time(cues):
         return ranked
     fact_ids = [it.source_id for it in ranked if it.kind == "fact"]
     cell_ids = [it.source_id for it in ranked if it.kind == "cell"]
@@ -69,7 +69,7 @@ async def corroborate(
     return ranked
 
 
-def _about_time(cues: TimeCues) -> bool:
+def about_time(cues: TimeCues) -> bool:
     """The question places its answer in time explicitly: agreement would favour a popular turn over it
     (a bare present tense, "what is ...", is no such cue: it opens most questions)."""
     return bool(cues.asks_when or cues.has_window or cues.anchor_side or cues.wants_latest or cues.wants_earliest)

@@ -50,6 +50,8 @@ class RetrievalPreset:
     # corroboration: added per other candidate citing an item's most cited turn (0: off; ADR 0042);
     # a deployment's preset (:meth:`for_settings`) sets it from the embedder
     w_support: float = 0.0
+    # follow-on: the rank (from 1) given to the cell said right after the first item's turn (0: off; ADR 0052)
+    follow_on_rank: int = 3
     # navigator: leaves picked per chosen parent in ``llm`` mode
     llm_leaf_choices: int = 6
     # the candidate budgets above (facts, cells, full text, leaves a tree) serve a top_k of

@@ -350,6 +350,7 @@ async def _assemble_stage(
             top_k=ctx.k, as_of=req.as_of, time_from=req.time_from, time_to=req.time_to,
             scope_kinds=None if req.scope_kinds is None else tuple(req.scope_kinds),
             include_superseded=req.include_superseded, token_budget=req.token_budget,
+            filtered=req.source_filter is not None,
         )  # fmt: skip
         tree_scores = {t.tree_id: t.score for t in recalled.result.trees}
         return await assemble(

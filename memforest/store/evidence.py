@@ -55,14 +55,19 @@ async def provenance(
     fact_ids: Sequence[int],
     cell_ids: Sequence[int],
     tree_ids: Sequence[int] = (),
+    follow: tuple[str, int] | None = None,
 ) -> list[RowView]:
-    """The sources of the given facts, the turns of the given cells and the names of the given
-    trees, in one statement: ``kind, id, turns`` (``[session external id, client turn id]`` pairs;
-    a fact's oldest session first, a cell's in turn order)``, times`` (a fact's session time per
-    pair; NULL for cells)``, tree`` (NULL); and for each tree a row ``tree, id, NULL, NULL,
-    kind:label``. A fact or cell with no sources or turns has no row."""
+    """The sources of the given facts, the turns of the given cells, the names of the given trees
+    and the cell that follows the fact or cell ``follow`` ``(kind, id)``, in one statement: ``kind,
+    id, turns`` (``[session external id, client turn id]`` pairs; a fact's oldest session first, a
+    cell's in turn order)``, times`` (a fact's session time per pair; NULL for cells)``, tree,
+    text`` (NULL); for each tree a row ``tree, id, NULL, NULL, kind:label, NULL``; and at most one
+    row ``next, cell id, turns, [t_start, t_end], kind:label`` (of the smallest id of its trees)``,
+    text`` for the cell after the one holding the latest turn ``follow`` cites, in that turn's
+    session. A fact or cell with no sources or turns has no row."""
     p = {"t": tenant_id, "f": forest_id, "fids": list(fact_ids), "cids": list(cell_ids), "tids": list(tree_ids)}
-    return await fetch_rows(conn, _PROVENANCE, p)
+    kind, nid = follow if follow is not None else (None, None)
+    return await fetch_rows(conn, _PROVENANCE, p | {"nkind": kind, "nid": nid})
 
 
 def tree_triples(value: Sequence[tuple[int, str, str]] | None) -> list[tuple[int, str, str]]:

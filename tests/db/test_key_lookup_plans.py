@@ -90,6 +90,7 @@ async def test_assembly_reads_by_key_on_generic_plans_of_small_tables(db: Databa
             "t": tenant_id, "f": forest_id, "q": np.asarray(q, dtype=np.float32),
             "fids": [int(r["fact_id"]) for r in ids], "cids": [int(r["cell_id"]) for r in cells],
             "rt": [int(r["tree_id"]) for r in trees], "tids": [int(r["tree_id"]) for r in trees][:3],
+            "nkind": "fact", "nid": int(ids[0]["fact_id"]),  # (provenance's follow-on cell: ADR 0052)
         }  # fmt: skip
         statements = (
             evidence._CANDIDATES_IN_TREES, evidence._CANDIDATES, evidence._PROVENANCE, corroborate._CANDIDATE_TURNS,

@@ -86,8 +86,31 @@ WHERE c.tenant_id = :t
   AND c.cell_id = ANY(:cids);
 
 -- name: provenance --
--- The sources of the kept facts, the turns of the kept cells and kind:label of the given trees.
-SELECT 'fact' AS kind, fs.fact_id AS id, array_agg(ARRAY[s.external_id, coalesce(tu.external_id, s.external_id || '#' || tu.seq)] ORDER BY s.time, tu.seq, tu.turn_id) AS turns, array_agg(s.time ORDER BY s.time, tu.seq, tu.turn_id) AS times, NULL::text AS tree
+-- The sources of the kept facts, the turns of the kept cells, kind:label of the given trees and the follow-on cell of (:nkind, :nid).
+-- The follow-on cell is the one after the cell holding the latest turn the fact or cell (:nkind,
+-- :nid) cites, in that turn's session (a fact's latest source turn is the one its evidence cites
+-- when the question names no time); none when :nkind is NULL.
+WITH cited AS (
+  (SELECT tu.session_id, tu.seq
+  FROM fact_sources fs
+  JOIN turns tu ON tu.tenant_id = fs.tenant_id
+    AND tu.turn_id = fs.turn_id
+  JOIN sessions s ON s.tenant_id = tu.tenant_id
+    AND s.session_id = tu.session_id
+  WHERE :nkind = 'fact'
+    AND fs.tenant_id = :t
+    AND fs.forest_id = :f
+    AND fs.fact_id = :nid
+  ORDER BY s.time DESC, tu.seq DESC, tu.turn_id DESC
+  LIMIT 1)
+  UNION ALL SELECT c.session_id, c.turn_to
+  FROM cells c
+  WHERE :nkind = 'cell'
+    AND c.tenant_id = :t
+    AND c.forest_id = :f
+    AND c.cell_id = :nid
+)
+SELECT 'fact' AS kind, fs.fact_id AS id, array_agg(ARRAY[s.external_id, coalesce(tu.external_id, s.external_id || '#' || tu.seq)] ORDER BY s.time, tu.seq, tu.turn_id) AS turns, array_agg(s.time ORDER BY s.time, tu.seq, tu.turn_id) AS times, NULL::text AS tree, NULL::text AS text
 FROM fact_sources fs
 JOIN turns tu ON tu.tenant_id = fs.tenant_id
   AND tu.turn_id = fs.turn_id
@@ -97,7 +120,7 @@ WHERE fs.tenant_id = :t
   AND fs.forest_id = :f
   AND fs.fact_id = ANY(:fids)
 GROUP BY fs.fact_id
-UNION ALL SELECT 'cell', c.cell_id, array_agg(ARRAY[s.external_id, coalesce(tu.external_id, s.external_id || '#' || tu.seq)] ORDER BY tu.seq), NULL, NULL
+UNION ALL SELECT 'cell', c.cell_id, array_agg(ARRAY[s.external_id, coalesce(tu.external_id, s.external_id || '#' || tu.seq)] ORDER BY tu.seq), NULL, NULL, NULL
 FROM cells c
 JOIN sessions s ON s.tenant_id = c.tenant_id
   AND s.session_id = c.session_id
@@ -108,8 +131,32 @@ WHERE c.tenant_id = :t
   AND c.forest_id = :f
   AND c.cell_id = ANY(:cids)
 GROUP BY c.cell_id
-UNION ALL SELECT 'tree', tr.tree_id, NULL, NULL, tr.kind || ':' || tr.label
+UNION ALL SELECT 'tree', tr.tree_id, NULL, NULL, tr.kind || ':' || tr.label, NULL
 FROM trees tr
 WHERE tr.tenant_id = :t
   AND tr.forest_id = :f
-  AND tr.tree_id = ANY(:tids);
+  AND tr.tree_id = ANY(:tids)
+UNION ALL SELECT 'next', n.cell_id, array_agg(ARRAY[s.external_id, coalesce(tu.external_id, s.external_id || '#' || tu.seq)] ORDER BY tu.seq), ARRAY[n.t_start, n.t_end], (
+  SELECT tr.kind || ':' || tr.label
+  FROM placements p
+  JOIN trees tr ON tr.tenant_id = p.tenant_id
+    AND tr.tree_id = p.tree_id
+  WHERE p.tenant_id = n.tenant_id
+    AND p.source_kind = 'cell'
+    AND p.source_id = n.cell_id
+  ORDER BY p.tree_id
+  LIMIT 1
+), n.text
+FROM cited
+JOIN cells h ON h.tenant_id = :t
+  AND h.session_id = cited.session_id
+  AND cited.seq BETWEEN h.turn_from AND h.turn_to
+JOIN cells n ON n.tenant_id = h.tenant_id
+  AND n.session_id = h.session_id
+  AND n.seq = h.seq + 1
+JOIN sessions s ON s.tenant_id = n.tenant_id
+  AND s.session_id = n.session_id
+JOIN turns tu ON tu.tenant_id = n.tenant_id
+  AND tu.session_id = n.session_id
+  AND tu.seq BETWEEN n.turn_from AND n.turn_to
+GROUP BY n.tenant_id, n.cell_id;
