@@ -168,9 +168,11 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         "change",
     ),
     (
+        # "sold her A and now cycles a B", "traded A for B": what is done with the new one names it
         re.compile(
             rf"\b(?i:traded\s+in|traded|sold|swapped|replaced|exchanged)\s+(?:{_OWNER}\s+|the\s+|an?\s+)?(?:old\s+)?{_PREV}"
-            rf"(?:\s+(?P<prevkind>[a-z][a-z-]*))?\s+(?:for|with|and\s+(?:got|bought|picked\s+up))\s+{_ART}(?:new\s+)?{_VALUE}"
+            rf"(?:\s+(?P<prevkind>[a-z][a-z-]*))?\s+(?:for|with|and\s+(?:now\s+|then\s+)?(?:got|bought|picked\s+up|"
+            rf"[a-z]{{3,}}(?:s|ed)(?:\s+[a-z]{{3,}}ing)?))\s+{_ART}(?:new\s+)?{_VALUE}"
         ),
         "change",
     ),

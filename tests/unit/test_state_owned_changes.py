@@ -31,6 +31,9 @@ from memforest.text.changes import find_named_change
             "Left Corvina Bank and switched to Parrock Savings; the flat is nearer now.",
             ("Mia", "change", "Parrock Savings"),
         ),
+        # a thing sold and what is now done with another: the other replaced it
+        ("Tobiah sold his Quillon and now cycles a Varro.", ("Tobiah", "change", "Varro")),
+        ("Sold my old Dunmore and started driving a Pellway.", ("Mia", "change", "Pellway")),
         # a group named after a day and a place: the appositive is its name
         ("I joined the Thursday quiz team at the Anchor, the Quizzly Bears.", ("Mia", "quiz_team", "Quizzly Bears")),
     ],

@@ -1,0 +1,73 @@
+"""States counted back from the latest, a kind named only by its values' names, and a switch that
+names what it left by a short form, through the real write and read paths (issue #48). Sentences,
+people and values written for this test (none comes from ``bench.temporal_v2``)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from memforest.backends.factory import build_backends
+from memforest.db.engine import Database
+from memforest.domain import SessionInput, TurnInput
+from memforest.pipeline.service import ingest_sessions
+from memforest.retrieval import QueryRequest, query
+from memforest.settings import Settings
+from memforest.store.tenants import ensure_tenant
+
+
+def ts(y: int, m: int, d: int) -> datetime:
+    return datetime(y, m, d, 12, 0, tzinfo=UTC)
+
+
+# (session, time, what Oskar says); the assistant answers with chatter
+OSKAR = [
+    ("o1", ts(2020, 2, 3), "I signed on with Brackwater Analytics as a tester."),
+    ("o2", ts(2020, 6, 9), "Opened my first current account at Lindqvist Bank today."),
+    ("o3", ts(2021, 3, 15), "I joined the Ashby Lane Harriers, Tuesday track sessions."),
+    ("o4", ts(2021, 8, 2), "I left Brackwater Analytics and joined Tillage Systems."),
+    ("o5", ts(2022, 1, 20), "I quit Ashby and switched to Moorgate Runners, closer to the flat."),
+    ("o6", ts(2022, 9, 30), "Our current account moved from Lindqvist Bank to Pennock Mutual."),
+    ("o7", ts(2023, 5, 4), "I left Tillage Systems and joined Corbel Robotics."),
+]
+NOW = ts(2024, 2, 1)
+
+
+def _sessions() -> list[SessionInput]:
+    return [
+        SessionInput(
+            external_id=sid,
+            time=when,
+            turns=(
+                TurnInput(speaker="Oskar", text=text, role="user", external_id=f"{sid}:1"),
+                TurnInput(speaker="assistant", text="Noted, thanks.", role="assistant", external_id=f"{sid}:2"),
+            ),
+        )
+        for sid, when, text in OSKAR
+    ]
+
+
+async def _first(db: Database, settings: Settings, t: uuid.UUID, q: str) -> str:
+    backends = build_backends(settings)
+    try:
+        answer = await query(db, settings, backends, t, QueryRequest("oskar", q, top_k=5, speaker="Oskar", now=NOW))
+    finally:
+        await backends.aclose()
+    assert answer.evidence, q
+    return answer.evidence[0].turn_ids[0]
+
+
+async def test_counted_back_value_named_kinds_and_short_forms(db: Database, settings: Settings) -> None:
+    tenant_id = await ensure_tenant(db, "counted")
+    backends = build_backends(settings)
+    try:
+        await ingest_sessions(db, settings, backends, tenant_id, "oskar", _sessions())
+    finally:
+        await backends.aclose()
+    # counted back from the latest employer: previous, and two back
+    assert await _first(db, settings, tenant_id, "Who was my previous employer?") == "o4:1"
+    assert await _first(db, settings, tenant_id, "Where did I work two jobs ago?") == "o1:1"
+    # a kind no chain is named for, known by its values' names ("Lindqvist Bank")
+    assert await _first(db, settings, tenant_id, "Which bank did I have in 2021?") == "o2:1"
+    # a switch naming the club it left by a short form joins that club's chain
+    assert await _first(db, settings, tenant_id, "Which running club am I in now?") == "o5:1"
