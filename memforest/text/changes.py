@@ -75,7 +75,10 @@ _BOUNDARY = (
 # is tried from its first character only (linear on long runs)
 _KIND_AFTER = (
     re.compile(rf"(?<!\s)\s+{_NOUN}{_BOUNDARY}"),
-    re.compile(rf",\s+(?:an?|the|{_NAME}'s|his|her|their)\s+{_ADJ}{_NOUN3}(?=\s*(?:[.,;:!?)]|$))"),
+    re.compile(
+        rf",\s+(?:an?|the|{_NAME}'s|his|her|their)\s+{_ADJ}{_NOUN3}"
+        rf"(?:\s+(?:on|in|at|near|by|down|round|around|off)\s+[^,.;:!?]{{1,30}})?(?=\s*(?:[.,;:!?)]|$))"
+    ),
     re.compile(rf"(?<!\s)\s+(?:as|for)\s+(?:{_NAME}'s|his|her|their)\s+{_ADJ}{_NOUN}{_BOUNDARY}"),
 )
 # a value right after a verb of ending is no state ("sold my X", "stopped going to X")
@@ -220,7 +223,7 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             rf"{_LEAD}{_ADV}(?i:signed\s+(?:up\s+)?with|registered\s+(?:with|at)|goes\s+to|go\s+to|sees|uses|"
-            rf"banks\s+with|shops\s+at)\s+(?:the\s+)?{_VALUE}(?=\s+(?:now|these\s+days|nowadays|instead))"
+            rf"banks\s+with|shops\s+at|is\s+on|am\s+on|are\s+on)\s+(?:the\s+)?{_VALUE}(?=\s+(?:now|these\s+days|nowadays|instead))"
         ),
         "patronage",
     ),
@@ -268,6 +271,15 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             rf"{_OWNER}\s+(?:usual|regular|weekly|daily|monthly)\s+(?:[\w-]+\s+){{0,3}}?(?:at|with|from|in)\s+"
             rf"(?:the\s+)?{_VALUE}"
+        ),
+        "patronage",
+    ),
+    # the first of what recurs ("my first cut at X", "my first pay slip from X"): the start of a
+    # habit; a one-off first (a time, a visit, a trip) is none
+    (
+        re.compile(
+            rf"{_OWNER}\s+first\s+(?!(?:time|visit|trip|day|night|week|weekend|holiday|go|look|date)\b)"
+            rf"(?:[\w-]+\s+){{0,2}}?(?:at|with|from)\s+(?:the\s+)?{_VALUE}"
         ),
         "patronage",
     ),

@@ -34,6 +34,11 @@ from memforest.text.changes import find_named_change
         # a thing sold and what is now done with another: the other replaced it
         ("Tobiah sold his Quillon and now cycles a Varro.", ("Tobiah", "change", "Varro")),
         ("Sold my old Dunmore and started driving a Pellway.", ("Mia", "change", "Pellway")),
+        # the first of what recurs starts a habit; an appositive kind may have a place after it
+        ("Booked my first trim at Shorn Identity, the new salon by the station.", ("Mia", "salon", "Shorn Identity")),
+        ("Had my first lesson with Corrie Vance, a cello teacher in Bath.", ("Mia", "cello_teacher", "Corrie Vance")),
+        # a provider one is on now
+        ("Valdane kept dropping my calls, so I'm on Pipit Mobile now.", ("Mia", "patronage", "Pipit Mobile")),
         # a group named after a day and a place: the appositive is its name
         ("I joined the Thursday quiz team at the Anchor, the Quizzly Bears.", ("Mia", "quiz_team", "Quizzly Bears")),
     ],
@@ -58,6 +63,11 @@ def test_a_switch_between_groups_is_the_speakers() -> None:
     assert ("Mia", "change", "Ferncombe Striders") in speaker_slots(
         "Left the Quarry Hill Harriers and joined the Ferncombe Striders."
     )
+
+
+def test_a_one_off_first_is_no_habit() -> None:
+    assert not [a for _, a, _ in speaker_slots("My first time at Wembley was magical.") if a]
+    assert not [a for _, a, _ in speaker_slots("The final is on Channel Nine now.") if a]
 
 
 def test_a_kin_noun_that_moved_is_no_owned_thing() -> None:
