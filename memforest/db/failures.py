@@ -69,7 +69,12 @@ async def raw_connection(conn: AsyncConnection) -> Any:
     """The pool's connection under ``conn`` (its ``driver_connection`` is asyncpg's), for a statement
     of a transaction the driver runs; DatabaseUnavailableError once ``conn`` was invalidated:
     SQLAlchemy would silently check out another connection, outside the transaction and without
-    the tenant's role (ADR 0022)."""
+    the tenant's role (ADR 0022). Read without a greenlet (``get_raw_connection`` runs the same
+    attribute in one): on a connection that is not invalidated it does no IO, it is the pool's
+    connection, or ResourceClosedError once ``conn`` was closed."""
     if conn.invalidated:  # (a connection never started raises here too)
         raise DatabaseUnavailableError()
-    return await conn.get_raw_connection()
+    sync = conn.sync_connection
+    if sync is None:  # pragma: no cover  (``invalidated`` raised for it)
+        raise DatabaseUnavailableError()
+    return sync.connection

@@ -142,9 +142,10 @@ class _Item:
 
 def _item(r: RowView) -> _Item:
     """A candidate row of :func:`evidence_store.candidates_with_sim` (provenance comes later)."""
-    kind, start, end = str(r["kind"]), r["t_start"], r["t_end"]
+    kind, start, end, trees = str(r["kind"]), r["t_start"], r["t_end"], r["trees"]
     fact = kind == "fact"
-    every = tuple(evidence_store.tree_triples(r["trees"])) if r["trees"] is not None else ()
+    every = tuple(evidence_store.tree_triples(trees)) if trees is not None else ()
+    sim = r["sim"]
     return _Item(
         kind,
         int(r["id"]),
@@ -155,7 +156,7 @@ def _item(r: RowView) -> _Item:
         end if fact else None,
         None if fact else str(r["session_ext"]),
         (),
-        _finite(r["sim"]),
+        sim if type(sim) is float and -math.inf < sim < math.inf else _finite(sim),
         tuple(t[0] for t in every) if every else tuple(r["in_trees"] or ()),
         every,
         r["first_tree"],
@@ -185,9 +186,9 @@ async def _load(
     items: list[_Item] = []
     for r in rows:
         it = _item(r)
-        cand = candidates[(it.kind, it.source_id)]
-        if cand.sim is not None:
-            it.sim = max(it.sim, cand.sim)
+        seen = candidates[(it.kind, it.source_id)].sim
+        if seen is not None:
+            it.sim = max(it.sim, seen)
         items.append(it)
     return items
 
@@ -318,7 +319,8 @@ def _lexical(items: Sequence[_Item], query_terms: set[str]) -> list[float]:
     n = len(hits)
     idf = {t: math.log(1.0 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
     total = sum(idf.values()) or 1.0
-    return [sum(idf[t] for t in order if t in h) / total if h else 0.0 for h in hits]
+    weights = [(t, idf[t]) for t in order]
+    return [sum([w for t, w in weights if t in h]) / total if h else 0.0 for h in hits]
 
 
 def rerank(
@@ -340,7 +342,11 @@ def rerank(
     position = _positions(items, in_window) if prefer_late or prefer_early else {}
     w_sim, w_lex, w_tree, tree_score = preset.w_sim, preset.w_lex, preset.w_tree, tree_scores.get
     for it, lx, ok in zip(items, lex, in_window, strict=True):
-        tree = max([tree_score(tid, 0.0) for tid in it.tree_ids], default=0.0) / best_tree
+        ids = it.tree_ids
+        if len(ids) == 1:
+            tree = tree_score(ids[0], 0.0) / best_tree
+        else:
+            tree = max([tree_score(tid, 0.0) for tid in ids], default=0.0) / best_tree
         score = w_sim * it.sim + w_lex * lx + w_tree * tree
         if window:
             score += preset.time_in_window if ok else preset.time_out_of_window
@@ -390,7 +396,10 @@ async def assemble(
     # also filters on the kinds of all its trees, so it reads them all
     scoring = None if opts.scope_kinds is not None else sorted(tree_scores)
     items = await _load(conn, tenant_id, forest_id, candidates, q, scoring)
-    items = [it for it in items if _visible(it, opts, cues, (it.kind, it.source_id) in pinned)]
+    if pinned:
+        items = [it for it in items if _visible(it, opts, cues, (it.kind, it.source_id) in pinned)]
+    else:
+        items = [it for it in items if _visible(it, opts, cues)]
     seen_text: set[str] = set()
     unique: list[_Item] = []
     for it in sorted(items, key=lambda i: (i.kind, i.source_id)):

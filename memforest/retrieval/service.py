@@ -195,10 +195,13 @@ async def _lexical_beside(
     ctx: QueryContext, known: RecallForest | None
 ) -> AsyncIterator[asyncio.Task[LexicalRows | None] | None]:
     """The full-text channels, started at once in a transaction of the side pool (they need no
-    vector), when the process has one and the question has words to look for; ended on leaving
-    (an error of the query's comes first: the task's own error is read and dropped)."""
+    vector), when the process has one, the question has words to look for and the forest is not
+    one known to be read exactly (a small forest: its full text is cheaper in the query's own
+    statement than in a transaction of its own); ended on leaving (an error of the query's comes
+    first: the task's own error is read and dropped)."""
     task: asyncio.Task[LexicalRows | None] | None = None
-    if ctx.db.side_engine is not None and ctx.question.search_terms:
+    small = known is not None and not known.indexed
+    if ctx.db.side_engine is not None and ctx.question.search_terms and not small:
         task = asyncio.create_task(
             lexical_beside(
                 ctx.db, ctx.tenant_id, ctx.request.forest, ctx.question, ctx.preset,
