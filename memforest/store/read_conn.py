@@ -1,11 +1,12 @@
-"""The read path's transaction handle: the one place a statement goes to asyncpg directly.
+"""The read path's transaction handle: its statements go to asyncpg directly.
 
 A read-only tenant transaction (``Database.reading``) is begun and ended by the driver, not by
 SQLAlchemy, which therefore does not know of it: its statements must go to the driver too. They do
 so here only, in the form SQLAlchemy would send them (same ``$n`` placeholders, same parameters),
 without SQLAlchemy's result machinery, whose cost per row counts on the read path's
 few-hundred-row statements (ADR 0022). A write transaction (``Database.tenant``) is a plain
-SQLAlchemy connection and never reaches this path.
+SQLAlchemy connection and never reaches this path (its statements go to the driver by
+:mod:`memforest.store.write_driver`, in the same form, inside SQLAlchemy's transaction).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Tiny helpers over SQLAlchemy ``text()`` statements: rows come back as plain dicts.
 
 Every helper that reads takes either kind of transaction (:data:`Conn`): a write transaction
-(``Database.tenant``, ``Database.system``: SQLAlchemy runs its statements) or the read path's
+(``Database.tenant``, ``Database.system``: SQLAlchemy's transaction, whose statements go to the
+driver once it is open, :mod:`~memforest.store.write_driver`, ADR 0053) or the read path's
 (:class:`~memforest.store.read_conn.ReadConn`: the driver runs them, ADR 0022). The kind is the
 handle's type; nothing is asked of the connection."""
 
@@ -18,6 +19,7 @@ from sqlalchemy import text as sa_text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest import tracing
+from memforest.store import write_driver
 from memforest.store.read_conn import ReadConn
 
 Row = dict[str, Any]
@@ -77,7 +79,14 @@ async def fetch_rows(conn: Conn, sql: str, params: Mapping[str, Any] | None = No
 
 
 async def _sqlalchemy_fetch(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None) -> list[Row]:
-    """The rows of ``sql`` through SQLAlchemy as dicts."""
+    """The rows of ``sql`` in a write transaction as dicts: sent by the driver once the transaction
+    is open (:mod:`~memforest.store.write_driver`), else through SQLAlchemy."""
+    records = await write_driver.fetch(conn, sql, params)
+    if records is not None:
+        if not records:
+            return []
+        keys_ = tuple(records[0].keys())
+        return [dict(zip(keys_, r, strict=True)) for r in records]
     with tracing.statement(sql):
         result = await conn.execute(text(sql), dict(params or {}))
     # zip with the keys read once: ``dict(row_mapping)`` rebuilt the key view for every row
@@ -97,6 +106,9 @@ async def scalar(conn: Conn, sql: str, params: Mapping[str, Any] | None = None) 
     if isinstance(conn, ReadConn):
         records = await conn.fetch(sql, params)
         return records[0][0] if records else None
+    direct = await write_driver.fetch(conn, sql, params)
+    if direct is not None:
+        return direct[0][0] if direct else None
     with tracing.statement(sql):
         result = await conn.execute(text(sql), dict(params or {}))
     return result.scalar()
@@ -107,6 +119,9 @@ async def execute(conn: Conn, sql: str, params: Mapping[str, Any] | None = None)
     the rows it returned)."""
     if isinstance(conn, ReadConn):
         return len(await conn.fetch(sql, params))  # (read-only: a SELECT's rows)
+    count = await write_driver.status(conn, sql, params)
+    if count is not None:
+        return count
     with tracing.statement(sql):
         result = await conn.execute(text(sql), dict(params or {}))
     return int(result.rowcount or 0)
