@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memforest.retrieval.temporal.asked import asked_noun, first_person, steps_back
+from memforest.retrieval.temporal.asked import asked_noun, first_person, part_point, steps_back
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import State, _runs
 
@@ -28,6 +28,8 @@ NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
         ("Which climbing wall was my last but one?", 2),
         ("Where did I live three flats ago?", 3),
         ("Which laptop did Bram use 2 laptops back?", 2),
+        ("Where did I use to swim?", 1),
+        ("Which band did Bram used to play in?", 1),
         # a time counted back, or "previous to" as a preposition, counts no state
         ("Where did I live two years ago?", 0),
         ("Which car did I drive the summer before last?", 0),
@@ -75,3 +77,17 @@ def _state(i: int, value: str) -> State:
 def test_a_short_form_of_a_name_is_no_change() -> None:
     runs = _runs([_state(0, "Tillbrook Analytics"), _state(1, "Tillbrook"), _state(2, "Harrow Labs")])
     assert [[s.fact_id for s in run] for run in runs] == [[0, 1], [2]]
+
+
+@pytest.mark.parametrize(
+    ("question", "day"),
+    [
+        ("Who was my landlord at the end of last year?", datetime(2025, 12, 1, tzinfo=UTC)),
+        ("Which gym did Bram use early this year?", datetime(2026, 2, 15, tzinfo=UTC)),
+        ("What phone did I have last Christmas?", datetime(2025, 12, 25, tzinfo=UTC)),
+        ("Where was I living last Easter?", datetime(2026, 4, 8, tzinfo=UTC)),
+        ("Which choir was Ilse in around Easter 2019?", datetime(2019, 4, 8, tzinfo=UTC)),
+    ],
+)
+def test_a_part_of_a_year_or_a_feast_is_a_point(question: str, day: datetime) -> None:
+    assert part_point(question, NOW) == day

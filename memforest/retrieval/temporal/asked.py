@@ -254,17 +254,22 @@ _THINGS_AGO = re.compile(
 )
 
 
+_USED_TO = re.compile(r"\b(?i:used\s+to|did\s+[\w-]+\s+uses?\s+to)\s+[a-z]+")
+
+
 def steps_back(question: str, noun: str | None = None) -> int:
     """How many states before the latest the question asks for: 1 for "my previous / former / old
     dentist" (when the adjective is on the asked ``noun``: "my old flatmate's choir" asks for the
-    current choir), 2 for "the dentist before last", n for "<n> dentists ago"; 0 when it counts
-    none. A time counted back ("the year before last", "two years ago") is no step."""
+    current choir) and "where did I use to work?", 2 for "the dentist before last", n for "<n>
+    dentists ago"; 0 when it counts none. A time counted back ("the year before last", "two years ago") is no step."""
     m = _THINGS_AGO.search(question)
     if m is not None:
         n = m["n"].lower()
         return int(n) if n.isdigit() else NUMBER_WORDS.get(n, 0)
     if _BEFORE_LAST.search(question):
         return 2
+    if _USED_TO.search(question):  # "where did I use to work?": a state that no longer holds
+        return 1
     asked = noun.split()[0] if noun else None
     return 1 if any(m["noun"].lower() == asked for m in _EARLIER_ADJ.finditer(question)) else 0
 
@@ -304,32 +309,38 @@ def _season_ago(season: str, n: int, now: datetime) -> datetime:
 
 _PART = re.compile(
     r"\b(?P<part>early|mid|late|(?:the\s+)?(?:start|beginning|end|middle|first\s+half|second\s+half)\s+of)"
-    r"[\s-]*(?:the\s+year\s+)?(?P<year>(?:19|20)\d{2})\b|\b(?P<xmas>christmas|new\s+year'?s?)\s+(?P<y2>(?:19|20)\d{2})\b|"
-    r"\bthis\s+time\s+last\s+year\b",
+    r"[\s-]*(?:the\s+year\s+)?(?P<year>(?:19|20)\d{2}|last\s+year|this\s+year)\b|"
+    r"\b(?P<xmas>christmas|easter|new\s+year'?s?)\s+(?P<y2>(?:19|20)\d{2})\b|"
+    r"\b(?:last|this)\s+(?P<feast>christmas|easter)\b|\bthis\s+time\s+last\s+year\b",
     re.IGNORECASE,
 )
 # the month and day a part of a year names
 _PART_DAY = {"early": (2, 15), "start": (1, 15), "beginning": (1, 15), "mid": (7, 1), "middle": (7, 1),
              "late": (11, 1), "end": (12, 1), "first": (4, 1), "second": (10, 1)}  # fmt: skip
+# the month and day of a feast (Easter moves: the middle of its range)
+_FEAST_DAY = {"christmas": (12, 25), "easter": (4, 8), "new": (1, 1)}
 
 
 def part_point(question: str, now: datetime) -> datetime | None:
-    """The time a part of a year names ("early 2023", "the end of 2022", "Christmas 2021", "this
-    time last year"), or None."""
+    """The time a part of a year names ("early 2023", "the end of last year", "Christmas 2021",
+    "last Easter", "this time last year"), or None."""
     m = _PART.search(question)
     if m is None:
         return None
     if m["xmas"]:
-        return (
-            datetime(int(m["y2"]), 12, 25, tzinfo=now.tzinfo)
-            if m["xmas"].lower() == "christmas"
-            else datetime(int(m["y2"]), 1, 1, tzinfo=now.tzinfo)
-        )
+        month, day = _FEAST_DAY[m["xmas"].lower().split()[0]]
+        return datetime(int(m["y2"]), month, day, tzinfo=now.tzinfo)
+    if m["feast"]:  # the latest one before now
+        month, day = _FEAST_DAY[m["feast"].lower()]
+        this_year = datetime(now.year, month, day, tzinfo=now.tzinfo)
+        return this_year if this_year <= now else this_year.replace(year=now.year - 1)
     if m["part"] is None:
         return now - timedelta(days=365.25)
     word = m["part"].lower().replace("the ", "").split()[0]
     month, day = _PART_DAY[word]
-    return datetime(int(m["year"]), month, day, tzinfo=now.tzinfo)
+    year = m["year"].lower()
+    number = now.year - 1 if year.startswith("last") else now.year if year.startswith("this") else int(year)
+    return datetime(number, month, day, tzinfo=now.tzinfo)
 
 
 def _values(clause: str, now: datetime | None) -> list[re.Match[str]]:
