@@ -304,26 +304,24 @@ async def _temporal_stage(ctx: QueryContext, conn: Conn, recalled: Recalled) -> 
 
 def _candidates(recalled: RecallResult, leaves: Sequence[BrowseLeaf]) -> dict[tuple[str, int], RecallCandidate]:
     """The candidates of recall and browse, each with the best cosine seen."""
-    out: dict[tuple[str, int], RecallCandidate] = {}
-
-    def add(kind: str, source_id: int, sim: float | None) -> None:
-        cand = out.setdefault((kind, source_id), RecallCandidate(kind=kind, source_id=source_id))
-        if sim is not None:
-            cand.sim = sim if cand.sim is None else max(cand.sim, sim)
-
-    for fid, sim in recalled.fact_sims.items():
-        add("fact", fid, sim)
-    for cid, sim in recalled.cell_sims.items():
-        add("cell", cid, sim)
-    for fid in recalled.fact_lex:
-        add("fact", fid, None)
-    for cid in recalled.cell_lex:
-        add("cell", cid, None)
+    out = {("fact", fid): RecallCandidate("fact", fid, sim) for fid, sim in recalled.fact_sims.items()}
+    out.update((("cell", cid), RecallCandidate("cell", cid, sim)) for cid, sim in recalled.cell_sims.items())
+    for kind, lexical in (("fact", recalled.fact_lex), ("cell", recalled.cell_lex)):
+        for source_id in lexical:
+            if (kind, source_id) not in out:
+                out[(kind, source_id)] = RecallCandidate(kind, source_id)
     for lf in leaves:
         if lf.fact_id is not None:
-            add("fact", int(lf.fact_id), lf.sim)
+            key = ("fact", int(lf.fact_id))
         elif lf.cell_id is not None:
-            add("cell", int(lf.cell_id), lf.sim)
+            key = ("cell", int(lf.cell_id))
+        else:
+            continue
+        cand, sim = out.get(key), lf.sim
+        if cand is None:
+            out[key] = RecallCandidate(key[0], key[1], sim)
+        elif sim is not None:
+            cand.sim = sim if cand.sim is None else max(cand.sim, sim)
     return out
 
 
