@@ -170,6 +170,8 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "change",
     ),
+    # "left A for B": a switch that names what it left
+    (re.compile(rf"\b(?i:left|quit|ditched|dropped)\s+{_ART}{_PREV}\s+for\s+{_ART}{_VALUE}"), "change"),
     (
         # "sold her A and now cycles a B", "traded A for B": what is done with the new one names it
         re.compile(
@@ -217,6 +219,14 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             rf"{_LEAD}{_ADV}(?i:started|began|has\s+started|has\s+been|is|am|are)\s+{_ADVERBS}(?:going\s+to|seeing|using|"
             rf"attending|visiting|with|at)\s+(?:the\s+)?{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (
+        # a pronoun's present place ("Priya switched gyms, she's at X now"): the person named before it
+        re.compile(
+            rf"(?:^|(?<=[.!?;:,]\s)|(?<=\band\s)|(?<=\bso\s))(?P<pron>(?i:she|he|they))(?:'s|'re|\s+is|\s+are)\s+"
+            rf"(?:now\s+)?(?:at|with|on)\s+(?:the\s+)?{_VALUE}(?=\s+(?:now|these\s+days|nowadays|instead))"
         ),
         "patronage",
     ),

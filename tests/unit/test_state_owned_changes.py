@@ -37,6 +37,9 @@ from memforest.text.changes import find_named_change
         # the first of what recurs starts a habit; an appositive kind may have a place after it
         ("Booked my first trim at Shorn Identity, the new salon by the station.", ("Mia", "salon", "Shorn Identity")),
         ("Had my first lesson with Corrie Vance, a cello teacher in Bath.", ("Mia", "cello_teacher", "Corrie Vance")),
+        # "left A for B" is a switch; a pronoun's present place is the person named before it
+        ("My colleague Bettina left Orvale for Quanterra last month.", ("Bettina", "change", "Quanterra")),
+        ("My flatmate Priya switched gyms, she's at Corewell now.", ("Priya", "gym", "Corewell")),
         # a provider one is on now
         ("Valdane kept dropping my calls, so I'm on Pipit Mobile now.", ("Mia", "patronage", "Pipit Mobile")),
         # a group named after a day and a place: the appositive is its name
@@ -68,6 +71,7 @@ def test_a_switch_between_groups_is_the_speakers() -> None:
 def test_a_one_off_first_is_no_habit() -> None:
     assert not [a for _, a, _ in speaker_slots("My first time at Wembley was magical.") if a]
     assert not [a for _, a, _ in speaker_slots("The final is on Channel Nine now.") if a]
+    assert not [a for _, a, _ in speaker_slots("She's at Corewell now.") if a]  # (whose, it does not say)
 
 
 def test_a_kin_noun_that_moved_is_no_owned_thing() -> None:
