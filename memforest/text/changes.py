@@ -284,12 +284,13 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "patronage",
     ),
-    # the first of what recurs ("my first cut at X", "my first pay slip from X"): the start of a
-    # habit; a one-off first (a time, a visit, a trip) is none
+    # the first of a service that recurs ("my first cut at X", "my first lesson with X"): the start
+    # of a habit; a one-off first (a time, a visit, a trip) is none, and a first thing "from" X
+    # ("my first pay slip from X") names a source, not a service
     (
         re.compile(
             rf"{_OWNER}\s+first\s+(?!(?:time|visit|trip|day|night|week|weekend|holiday|go|look|date)\b)"
-            rf"(?:[\w-]+\s+){{0,2}}?(?:at|with|from)\s+(?:the\s+)?{_VALUE}"
+            rf"(?:[\w-]+\s+){{0,2}}?(?:at|with)\s+(?:the\s+)?{_VALUE}"
         ),
         "patronage",
     ),

@@ -70,6 +70,7 @@ def test_a_switch_between_groups_is_the_speakers() -> None:
 
 def test_a_one_off_first_is_no_habit() -> None:
     assert not [a for _, a, _ in speaker_slots("My first time at Wembley was magical.") if a]
+    assert not [a for _, a, _ in speaker_slots("Got my first pay slip from Ormond Freight.") if a == "patronage"]
     assert not [a for _, a, _ in speaker_slots("The final is on Channel Nine now.") if a]
     assert not [a for _, a, _ in speaker_slots("She's at Corewell now.") if a]  # (whose, it does not say)
 

@@ -215,7 +215,9 @@ def _pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime |
         held = [i for i, run in enumerate(runs) if run[0].time <= tq.at]
         return held[-1] if held else None
     if op in ("now", "latest", "as_of"):
-        return len(runs) - 1 - tq.back  # ("my previous dentist": the run before the latest)
+        # ("my previous dentist": the run before the latest; counted back past the first known
+        # state, the first known one is the nearest there is)
+        return max(len(runs) - 1 - tq.back, 0)
     if op == "first":
         return 0
     held = _holding(runs, tq.anchor) if tq.anchor else []
