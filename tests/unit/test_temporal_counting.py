@@ -33,7 +33,7 @@ NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
         # a time counted back, or "previous to" as a preposition, counts no state
         ("Where did I live two years ago?", 0),
         ("Which car did I drive the summer before last?", 0),
-        ("Who was my dentist previous to Dr. Quist?", 0),
+        ("Who was my dentist previous to Dr. Okonkwo-Brandt?", 0),
         ("Which cafe did I like in the old town?", 0),
         ("What is my current accountant?", 0),
     ],
