@@ -37,7 +37,7 @@ def test_a_short_list_grows_by_one_and_a_rank_past_its_end_is_last() -> None:
 
 
 def test_a_kept_item_moves_up_but_never_down() -> None:
-    kept = _kept(4) + [_Item("cell", 9, 0.2)]
+    kept = [*_kept(4), _Item("cell", 9, 0.2)]
     assert _keys(place(kept, _Item("cell", 9, 0.0), 2, 5)) == [
         ("fact", 0), ("cell", 9), ("fact", 1), ("fact", 2), ("fact", 3),
     ]  # fmt: skip

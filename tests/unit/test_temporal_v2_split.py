@@ -62,7 +62,7 @@ def test_some_eval_attributes_appear_in_no_tune_template() -> None:
 
 def test_eval_values_are_new_to_the_old_benchmark_and_the_code() -> None:
     """No eval value is in bench.temporal v1's world (the product was tuned on it), and no eval
-    proper name appears in the product's or the tests' source."""
+    proper name appears in the product's or the tests' source or in the docs."""
     old = set(v1.PEOPLE) | set(v1.FRIENDS) | {v for vs in v1.VALUES.values() for v in vs}
     old_tokens = set().union(*map(tokens, old))
     eval_values = vocabulary(SPLITS["eval"])
@@ -71,6 +71,7 @@ def test_eval_values_are_new_to_the_old_benchmark_and_the_code() -> None:
     pattern = re.compile(rf"(?<![A-Za-z0-9])(?:{'|'.join(map(re.escape, names))})(?![A-Za-z0-9])", re.IGNORECASE)
     here = Path(__file__).resolve()
     sources = [p for d in ("memforest", "tests") for p in (REPO / d).rglob("*.py") if p.resolve() != here]
+    sources += [*(REPO / "docs").rglob("*.md"), REPO / "README.md"]
     leaked = [p for p in sources if pattern.search(p.read_text(errors="ignore"))]
     assert leaked == []
 
