@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -35,7 +35,8 @@ _CONTROL = ("COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "END")
 _DRIVER = ("SELECT current_setting('jit')", "WITH RECURSIVE typeinfo_tree", "SELECT set_config('jit'")
 
 
-def _kind(sql: str) -> str:
+def statement_kind(sql: str) -> str:
+    """One of the kinds the module doc names."""
     if " ".join(sql.split()).startswith(_DRIVER):  # (the driver's own text spans lines)
         return "driver"
     head = sql.lstrip().split(None, 1)[0].upper().rstrip(";") if sql.strip() not in ("", ";") else ";"
@@ -46,6 +47,29 @@ def _kind(sql: str) -> str:
     if head in _CONTROL:
         return "control"
     return "statements"
+
+
+def engines_of(db: Database) -> list[AsyncEngine]:
+    """Every engine of ``db`` (system, tenant and the side pool's), each once."""
+    engines: list[AsyncEngine] = [db.engine, db.tenant_engine]
+    if db.side_engine is not None:
+        engines.append(db.side_engine)
+    return list({id(e): e for e in engines}.values())
+
+
+def watch_driver(engines: Iterable[AsyncEngine], logger: Callable[[Any], None]) -> None:
+    """Add ``logger`` as asyncpg's query logger (it gets a ``LoggedQuery``) of every connection the
+    engines make, and of those made before this at their next checkout (asyncpg keeps its loggers
+    in a set: one per connection)."""
+
+    def hook(dbapi_connection: Any, *_: Any) -> None:
+        driver = getattr(dbapi_connection, "_connection", None)
+        if driver is not None:
+            driver.add_query_logger(logger)
+
+    for engine in engines:
+        event.listen(engine.sync_engine, "connect", hook)
+        event.listen(engine.sync_engine.pool, "checkout", hook)
 
 
 _SCOPE: ContextVar[str] = ContextVar("statement_count_scope", default="")
@@ -70,22 +94,17 @@ class StatementCounter:
     by_job: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     job_kind: dict[str, str] = field(default_factory=dict)
     scopes: dict[str, StatementCounter] = field(default_factory=dict)
-    _hooked: set[int] = field(default_factory=set)
 
     def install(self, db: Database) -> None:
         """Hook every engine of ``db`` (connections made before this are hooked at their next checkout)."""
-        engines: list[AsyncEngine] = [db.engine, db.tenant_engine]
-        if db.side_engine is not None:
-            engines.append(db.side_engine)
-        for engine in {id(e): e for e in engines}.values():
-            sync = engine.sync_engine
-            event.listen(sync, "before_cursor_execute", self._on_cursor)
-            event.listen(sync, "connect", self._on_connection)
-            event.listen(sync.pool, "checkout", self._on_checkout)
+        engines = engines_of(db)
+        for engine in engines:
+            event.listen(engine.sync_engine, "before_cursor_execute", self._on_cursor)
+        watch_driver(engines, self._on_driver)
 
     def _count(self, sql: str) -> None:
         ctx = current_context()
-        job, kind = ctx.get("job_id", ""), _kind(sql)
+        job, kind = ctx.get("job_id", ""), statement_kind(sql)
         name = _SCOPE.get()
         for counter in (self, self.scoped(name)) if name else (self,):
             if job and job not in counter.job_kind:
@@ -99,16 +118,6 @@ class StatementCounter:
     def _on_cursor(self, _conn: Any, _cursor: Any, statement: str, _params: Any, _context: Any, many: bool) -> None:
         if not many:  # (an executemany reaches the driver's query logger too)
             self._count(statement)
-
-    def _on_connection(self, dbapi_connection: Any, _record: Any) -> None:
-        driver = getattr(dbapi_connection, "_connection", None)
-        if driver is None or id(driver) in self._hooked:
-            return
-        self._hooked.add(id(driver))
-        driver.add_query_logger(self._on_driver)
-
-    def _on_checkout(self, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
-        self._on_connection(dbapi_connection, record)
 
     def _on_driver(self, record: Any) -> None:
         # (asyncpg runs the logger with call_soon, in a copy of the sending task's context)

@@ -1,16 +1,19 @@
 """What grows in the write path's cost as one forest grows: every SQL statement's time and count per
-probe session at a small and a large forest (the companion of ``bench.write_scaling``, whose gate
-is per inserted leaf wall time last/first <= 1.5).
+probe session at a small and a large forest (the companion of ``bench.write_scaling``, whose gate is
+per inserted leaf wall time last/first <= 1.5).
 
 One forest grows as in ``bench.write_scaling`` (the same synthetic world and the normal write path:
 rule-based extraction, extractive summaries, hashed embeddings, the coalesced refresh); at each
 checkpoint the database is settled (VACUUM (ANALYZE), CHECKPOINT) and ``--probe-sessions`` new
-sessions are ingested one at a time, then the forest is flushed, while SQLAlchemy's cursor events
-time every statement the process sends (wall time from the driver's send to its answer). Statements
-are keyed by their first words (``INSERT INTO facts``, ``SELECT ... FROM nodes``) and by their text's
-hash, so a store function's statement is one row. The JSON holds per checkpoint the stage seconds
-per session and per statement its calls and milliseconds per session; the report ranks statements
-by how many milliseconds per session they added from the first checkpoint to the last.
+sessions are ingested one at a time, then the forest is flushed, while every statement the process
+sends is timed (wall time from the driver's send to its answer; ``BEGIN``/``COMMIT``, pool pings and
+the driver's type introspection left out): a statement run through SQLAlchemy on its cursor events,
+one sent to asyncpg directly (a write transaction's statements after its first, ADR 0053;
+SQLAlchemy's executemany) on asyncpg's query logger of each pooled connection. Statements are keyed
+by their first words (``INSERT INTO facts``, ``SELECT ... FROM nodes``) and by their text's hash, so
+a store function's statement is one row. The JSON holds per checkpoint the stage seconds per session
+and per statement its calls and milliseconds per session; the report ranks statements by how many
+milliseconds per session they added from the first checkpoint to the last.
 
     python -m bench.write_scaling_profile                          # 1K and 50K facts
     python -m bench.write_scaling_profile --checkpoints 1000,10000
@@ -37,13 +40,14 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bench.args import bench_parser, single_run
 from bench.env import BenchEnv, bench_env, forest_counts
 from bench.report import machine_info, new_figure, publish, save_figure
+from bench.statement_count import engines_of, statement_kind, watch_driver
 from bench.synthetic import SyntheticConversations
 from bench.write_scaling import _grow, _probe, _settle
+from memforest.db.engine import Database
 
 NAME = "write_scaling_profile"
 _WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -66,7 +70,12 @@ def statement_key(sql: str) -> str:
 
 
 class StatementClock:
-    """Wall time and count of every statement run on the given engines, by :func:`statement_key`."""
+    """Wall time and count of every statement run on a database's engines, by :func:`statement_key`.
+
+    Two hooks, each statement seen by one: SQLAlchemy's cursor events (its statements run as
+    asyncpg prepared statements, which asyncpg's query logger does not see) and asyncpg's query
+    logger (statements sent to the driver directly, and SQLAlchemy's executemany, which reaches
+    both: only the driver's report counts)."""
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
@@ -75,23 +84,32 @@ class StatementClock:
         self._started: dict[int, float] = {}
         self.on = False
 
-    def _before(self, conn: Any, cursor: Any, statement: str, *_: Any) -> None:
-        if self.on:
+    def _before(self, conn: Any, cursor: Any, statement: str, params: Any, context: Any, many: bool) -> None:
+        if self.on and not many:
             self._started[id(cursor)] = time.perf_counter()
 
     def _after(self, conn: Any, cursor: Any, statement: str, *_: Any) -> None:
         began = self._started.pop(id(cursor), None)
-        if began is None:
-            return
+        if began is not None:
+            self._add(statement, time.perf_counter() - began)
+
+    def _on_driver(self, record: Any) -> None:
+        query = str(record.query)
+        if self.on and statement_kind(query) == "statements":
+            self._add(query, float(record.elapsed))
+
+    def _add(self, statement: str, seconds: float) -> None:
         key = statement_key(statement)
-        self.seconds[key] = self.seconds.get(key, 0.0) + time.perf_counter() - began
+        self.seconds[key] = self.seconds.get(key, 0.0) + seconds
         self.calls[key] = self.calls.get(key, 0) + 1
         self.texts.setdefault(key, " ".join(statement.split())[:400])
 
-    def attach(self, engines: Sequence[AsyncEngine]) -> None:
-        for engine in {id(e): e for e in engines}.values():
+    def attach(self, db: Database) -> None:
+        engines = engines_of(db)
+        for engine in engines:
             event.listen(engine.sync_engine, "before_cursor_execute", self._before)
             event.listen(engine.sync_engine, "after_cursor_execute", self._after)
+        watch_driver(engines, self._on_driver)
 
     @contextmanager
     def measuring(self) -> Iterator[None]:
@@ -142,7 +160,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
     async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
-        clock.attach([env.db.engine, env.db.tenant_engine])
+        clock.attach(env.db)
         for forest, point in points:
             gen = worlds.setdefault(forest, SyntheticConversations(args.seed + len(worlds), prefix=f"g{len(worlds)}"))
             await _grow(env, gen, forest, point, args)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.statement_count import _kind
+from bench.statement_count import statement_kind
 
 
 @pytest.mark.parametrize(
@@ -24,4 +24,4 @@ from bench.statement_count import _kind
     ],
 )
 def test_kinds(sql: str, kind: str) -> None:
-    assert _kind(sql) == kind
+    assert statement_kind(sql) == kind
