@@ -6,6 +6,7 @@ value, else the speaker."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from memforest.text.lexicon import ADVERBS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST
 from memforest.text.state_words import KIN
@@ -77,17 +78,32 @@ def names_someone(person: str) -> bool:
 def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
     """The owner of the noun when the match has one, else the first person the sentence names
     before the value, else the speaker; None when the owner is a pronoun and the sentence names
-    no one before it ("She spilled tea on her X": whose, the sentence does not say)."""
+    no one before it ("She spilled tea on her X": whose, the sentence does not say). A subject
+    pronoun ("she's at X now") is the one person named before it; None when the sentence names
+    more than one ("Ana met Tom at the park, he's at X now": whose, the words do not say)."""
     found = m.groupdict()
     if found.get("owner"):
         return subject_key(found["owner"])
     if found.get("subj") and names_someone(found["subj"]):
         return subject_key(found["subj"])
-    for first in _SUBJECT_RE.finditer(text, 0, m.start("v")):
+    if (found.get("pron") or "").lower() in _SUBJECT_PRONOUNS:
+        named = set(_persons_before(text, m.start("pron")))
+        return named.pop() if len(named) == 1 else None
+    first = next(_persons_before(text, m.start("v")), None)
+    return first or (None if found.get("pron") else speaker)
+
+
+_SUBJECT_PRONOUNS = frozenset({"she", "he", "they"})
+
+
+def _persons_before(text: str, end: int) -> Iterator[str]:
+    """The persons ``text`` names before position ``end`` as the subject of a verb or before an
+    appositive, in order (see :func:`subject_key`): no name of a thing ("Ana's Pelham"), no later
+    word of a longer name."""
+    for first in _SUBJECT_RE.finditer(text, 0, end):
         before = text[max(0, first.start() - 40) : first.start()]
         if names_someone(first["subj"]) and not _POSSESSED.search(before[-8:]) and not _inside_name(before):
-            return subject_key(first["subj"])
-    return None if found.get("pron") else speaker
+            yield subject_key(first["subj"])
 
 
 # the capitalised word right before a phrase ("Larkfield " of "Larkfield Singers")

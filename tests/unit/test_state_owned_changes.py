@@ -75,6 +75,23 @@ def test_a_one_off_first_is_no_habit() -> None:
     assert not [a for _, a, _ in speaker_slots("She's at Corewell now.") if a]  # (whose, it does not say)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tobiah bumped into Oswyn at the market, he's with Brightwave now.",
+        "Tobiah and Oswyn had lunch; he's at Quenby Labs now.",
+        "I saw Oswyn and Tobiah yesterday and she's on Pipit Mobile now.",
+    ],
+)
+def test_a_pronoun_after_two_persons_names_no_one(text: str) -> None:
+    # (whose present place, the words do not say: no state rather than the first person's)
+    assert not [s for s in speaker_slots(text) if s[1] and s[2] in ("Brightwave", "Quenby Labs", "Pipit Mobile")]
+
+
+def test_a_pronoun_after_one_person_is_that_person() -> None:
+    assert ("Oswyn", "bank", "Fernmoor") in speaker_slots("Oswyn switched banks in May and he's with Fernmoor now.")
+
+
 def test_a_kin_noun_that_moved_is_no_owned_thing() -> None:
     assert find_named_change("Ana's sister moved to Ghent.", "Ana") is None
     assert find_named_change("Ana's grandson changed to Oakley School.", "Ana") is None

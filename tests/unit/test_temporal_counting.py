@@ -36,6 +36,23 @@ NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
         ("Who was my dentist previous to Dr. Okonkwo-Brandt?", 0),
         ("Which cafe did I like in the old town?", 0),
         ("What is my current accountant?", 0),
+        # a count of times (any unit, a feast) names a time, not states
+        ("Where did Bram live two decades ago?", 0),
+        ("Which office was Ilse in 3 hours ago?", 0),
+        ("Which allotment did I rent two Christmases back?", 0),
+        ("Who was my landlord a couple of fortnights ago?", 0),
+        # states are counted only when the counted noun is the asked noun (or its plural)
+        ("Which rowing club was I in two clubs ago?", 2),
+        ("Which rowing club was I in two summers ago?", 0),
+        ("Which allotment did I rent two landlords ago?", 0),
+        # "use to" with an object after the verb asks for an instrument, not a past habit
+        ("Which van did Bram use to move the piano?", 0),
+        ("What knife did Ilse use to carve the roast?", 0),
+        ("Which card did I use to book the ferry to Calais?", 0),
+        ("Which studio was used to record the album?", 0),
+        ("Who did I use to play squash with?", 1),
+        ("Which bakery did Bram use to go to before the move?", 1),
+        ("Where did I use to buy my bread?", 1),
     ],
 )
 def test_steps_back(question: str, back: int) -> None:
@@ -51,6 +68,14 @@ def test_a_counted_state_asks_for_the_latest_minus_its_steps() -> None:
     # a named time wins over no step: "two years ago" stays an as-of point
     tq = parse_question("Where did Bram work two years ago?", speaker="Ilse", now=NOW)
     assert (tq.operator, tq.back) == ("as_of", 0)
+    # a unit of time outside the short list is a time too, counted back from the question's time
+    tq = parse_question("Where did Bram work two decades ago?", speaker="Ilse", now=NOW)
+    assert (tq.operator, tq.back, tq.at) == ("as_of", 0, datetime(2006, 6, 15, 12, tzinfo=UTC))
+    tq = parse_question("Which choir was Ilse in 5 hours ago?", speaker="Ilse", now=NOW)
+    assert (tq.operator, tq.back, tq.at) == ("as_of", 0, datetime(2026, 6, 15, 7, tzinfo=UTC))
+    # an instrument asked with "use to" counts no state
+    tq = parse_question("Which kayak did Bram use to cross the lake?", speaker="Ilse", now=NOW)
+    assert (tq.operator, tq.back) == (None, 0)
 
 
 @pytest.mark.parametrize(
