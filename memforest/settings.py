@@ -132,6 +132,9 @@ class RetrievalSettings(BaseModel):
     # corroboration's weight (ADR 0042): None derives it from the embedder, on with a real model
     # (local or http) and off (no statement) with the hashed vectors, where it measured no gain
     support_weight: float | None = Field(default=None, ge=0.0, le=1.0)
+    # follow-on (ADR 0052): the rank given to the cell said right after the first item's turn; 0
+    # turns it off (a deployment whose cells are notes or documents rather than conversation)
+    follow_on_rank: int = Field(default=3, ge=0, le=200)
 
 
 class APISettings(BaseModel):

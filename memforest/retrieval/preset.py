@@ -71,6 +71,7 @@ class RetrievalPreset:
             hnsw_ef_search=settings.hnsw_ef_search,
             rrf_k=settings.rrf_k,
             hnsw_ef_search_floor=settings.hnsw_ef_search_floor,
+            follow_on_rank=settings.follow_on_rank,
         )
         return replace(base, **overrides) if overrides else base
 
