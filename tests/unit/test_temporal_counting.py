@@ -11,7 +11,7 @@ import pytest
 
 from memforest.retrieval.temporal.asked import asked_noun, first_person, part_point, steps_back
 from memforest.retrieval.temporal.parse import parse_question
-from memforest.retrieval.temporal.plan import State, _runs
+from memforest.retrieval.temporal.plan import State, _answer_index, _runs
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 
@@ -102,6 +102,23 @@ def _state(i: int, value: str) -> State:
 def test_a_short_form_of_a_name_is_no_change() -> None:
     runs = _runs([_state(0, "Tillbrook Analytics"), _state(1, "Tillbrook"), _state(2, "Harrow Labs")])
     assert [[s.fact_id for s in run] for run in runs] == [[0, 1], [2]]
+
+
+def test_a_name_inside_a_longer_one_is_a_change_unless_it_keeps_the_first_word() -> None:
+    for short, full in (("York", "New York"), ("Dunmere", "Port Dunmere"), ("Jersey", "New Jersey")):
+        runs = _runs([_state(0, short), _state(1, full)])
+        assert [[s.fact_id for s in run] for run in runs] == [[0], [1]]
+    runs = _runs([_state(0, "the Quillon Works"), _state(1, "Quillon")])
+    assert [[s.fact_id for s in run] for run in runs] == [[0, 1]]
+
+
+def test_counting_back_past_the_first_known_state_pins_nothing() -> None:
+    states = [_state(0, "Tillbrook Analytics"), _state(1, "Harrow Labs")]
+    tq = parse_question("Where did Bram work three jobs ago?", speaker="Ilse", now=NOW)
+    assert _answer_index(tq, states, None)[0] is None
+    tq = parse_question("Where did Bram work one job ago?", speaker="Ilse", now=NOW)
+    assert (tq.operator, tq.back) == ("latest", 1)
+    assert _answer_index(tq, states, None)[0] == 0
 
 
 @pytest.mark.parametrize(

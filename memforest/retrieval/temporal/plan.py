@@ -145,7 +145,7 @@ def _runs(states: Sequence[State]) -> list[list[State]]:
     runs: list[list[State]] = []
     for s in states:
         last = runs[-1][0].value if runs else None
-        if runs and s.value is not None and last is not None and _same(s.value, last):
+        if runs and s.value is not None and last is not None and _restated(s.value, last):
             runs[-1].append(s)
         else:
             runs.append([s])
@@ -207,6 +207,14 @@ def _same(value: str, anchor: str) -> bool:
     return value.casefold() == anchor.casefold() or mentions(value, anchor) or mentions(anchor, value)
 
 
+def _restated(value: str, last: str) -> bool:
+    """``value`` restates ``last``: equal but for a leading "the", or a short form of it that keeps
+    its first word ("Pollux" of "Pollux Analytics"; "York" is no short form of "New York")."""
+    a, b = (re.sub(r"^the\s+", "", v.strip(), flags=re.IGNORECASE).casefold() for v in (value, last))
+    short, full = sorted((a, b), key=len)
+    return a == b or (short.split()[:1] == full.split()[:1] and mentions(full, short))
+
+
 def _pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime | None) -> int | None:
     op = tq.operator
     if op in ("before", "after") and tq.at is not None:  # "before 2023": next to the time it names
@@ -216,8 +224,8 @@ def _pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime |
         return held[-1] if held else None
     if op in ("now", "latest", "as_of"):
         # ("my previous dentist": the run before the latest; counted back past the first known
-        # state, the first known one is the nearest there is)
-        return max(len(runs) - 1 - tq.back, 0)
+        # state, no known state answers: no pin)
+        return len(runs) - 1 - tq.back if tq.back < len(runs) else None
     if op == "first":
         return 0
     held = _holding(runs, tq.anchor) if tq.anchor else []
