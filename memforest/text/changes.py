@@ -46,6 +46,16 @@ _MAX_MATCHES = 8
 # the slots of a change whose sentence names no kind: the class of its verb
 VERB_CLASSES = ("membership", "possession", "patronage", "change")
 
+# what one does with a new thing that replaced a sold one ("and now cycles a B", "and then leased a B")
+_TAKE_UP = (
+    r"(?:got|gets|bought|buys|picked\s+up|leased|leases|rented|rents|financed|ordered|adopted|drives|drove|"
+    r"rides|rode|cycles|cycled|uses|used|owns|started\s+(?:driving|riding|using|cycling))"
+)
+# a service one goes back to, had "with" someone ("my first lesson with X"); a companion is none
+_SERVICE = (
+    r"(?:lesson|class|appointment|session|trim|cut|haircut|checkup|check-up|consultation|treatment|massage|"
+    r"cleaning|fitting|workout|tutorial)"
+)
 _OWNER = rf"(?:(?P<owner>{_PERSON})'s|(?P<pron>his|her|their|its))"
 # possessive: a word is read whole or not at all (no backtracking into it: linear on long runs)
 _WORD = r"(?:[A-Z][\w.'&-]*+|\d[\w.-]*+)"
@@ -53,6 +63,20 @@ _WORD = r"(?:[A-Z][\w.'&-]*+|\d[\w.-]*+)"
 _AT_WORD = r"(?<![\w.'&-])"
 _JOIN = r"(?:of|and|on|&|de|du|la|le|the|up)"
 _VALUE = rf"(?P<v>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
+# a value none of whose words is a time (a weekday, a month, a feast, a number)
+_TIME_NAME = (
+    r"(?!(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|lent|easter|christmas|xmas|advent|ramadan|passover|hanukkah|"
+    r"diwali|thanksgiving|halloween|new\s+year)\b|\d)"
+)
+# the times a switch is told by (a trip is told by a day or an hour: "on Tuesday", "at noon")
+_SEASON = r"(?:week|month|year|spring|summer|autumn|fall|winter)"
+_SEASON_AGO = (
+    rf"(?:last|this|earlier\s+this|late\s+last|early\s+last)\s+{_SEASON}|in\s+(?:\d{{4}}|the\s+{_SEASON}|"
+    rf"(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)|"
+    rf"(?:a|an|\w+)\s+(?:(?:few|couple\s+of)\s+)?{_SEASON}s?\s+ago|recently|back\s+in"
+)
+_UNTIMED = rf"(?P<v>{_TIME_NAME}{_WORD}(?:\s+(?:{_JOIN}\s+)?{_TIME_NAME}{_WORD}){{0,4}})"
 _PREV = rf"(?P<prev>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
 _ART = r"(?:(?:a|an|the|some)\s+)?"
 _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|first)\s+)*"
@@ -170,14 +194,22 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "change",
     ),
-    # "left A for B": a switch that names what it left
-    (re.compile(rf"\b(?i:left|quit|ditched|dropped)\s+{_ART}{_PREV}\s+for\s+{_ART}{_VALUE}"), "change"),
+    # "left A for B": a switch that names what it left, when B ends the clause or a later state
+    # ("for good", "instead") or a time a switch is told by follows ("last month", "in 2021"); a
+    # trip ("left A for B on Tuesday", "... at noon", from an airport or a station) or a time
+    # ("quit A for Lent", "for May") is none
+    (
+        re.compile(
+            rf"\b(?i:left|quit|ditched|dropped)\s+{_ART}{_PREV}(?<!Airport)(?<!Station)(?<!Terminal)\s+for\s+{_ART}"
+            rf"{_UNTIMED}(?=\s*(?:[.!?;,)]|$)|\s+(?:for\s+good|instead|now|and\s+never|(?i:{_SEASON_AGO}))\b)"
+        ),
+        "change",
+    ),
     (
         # "sold her A and now cycles a B", "traded A for B": what is done with the new one names it
         re.compile(
             rf"\b(?i:traded\s+in|traded|sold|swapped|replaced|exchanged)\s+(?:{_OWNER}\s+|the\s+|an?\s+)?(?:old\s+)?{_PREV}"
-            rf"(?:\s+(?P<prevkind>[a-z][a-z-]*))?\s+(?:for|with|and\s+(?:now\s+|then\s+)?(?:got|bought|picked\s+up|"
-            rf"[a-z]{{3,}}(?:s|ed)(?:\s+[a-z]{{3,}}ing)?))\s+{_ART}(?:new\s+)?{_VALUE}"
+            rf"(?:\s+(?P<prevkind>[a-z][a-z-]*))?\s+(?:for|with|and\s+(?:now\s+|then\s+)?{_TAKE_UP})\s+{_ART}(?:new\s+)?{_VALUE}"
         ),
         "change",
     ),
@@ -285,12 +317,13 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         "patronage",
     ),
     # the first of a service that recurs ("my first cut at X", "my first lesson with X"): the start
-    # of a habit; a one-off first (a time, a visit, a trip) is none, and a first thing "from" X
-    # ("my first pay slip from X") names a source, not a service
+    # of a habit; a one-off first (a time, a visit, a trip) is none, a first thing "from" X
+    # ("my first pay slip from X") names a source, not a service, and a first anything else "with"
+    # X ("her first dance with Tom", "his first game with the Tigers") names a companion
     (
         re.compile(
             rf"{_OWNER}\s+first\s+(?!(?:time|visit|trip|day|night|week|weekend|holiday|go|look|date)\b)"
-            rf"(?:[\w-]+\s+){{0,2}}?(?:at|with)\s+(?:the\s+)?{_VALUE}"
+            rf"(?:[\w-]+\s+){{0,2}}?(?:at|(?P<service>{_SERVICE})s?\s+with)\s+(?:the\s+)?{_VALUE}"
         ),
         "patronage",
     ),

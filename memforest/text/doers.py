@@ -69,6 +69,8 @@ def plausible_doer(m: re.Match[str], value: str, names: Iterable[str]) -> bool:
         if "animal" in groups:
             return True
         return _business(value) or (_DOCTOR.match(value) is not None and _own_thing(m))
+    if "service" in groups and m["service"] is not None and _names_one_of(value, names):
+        return False  # "my first lesson with Tom", Tom in the conversation: a companion, not a service
     if "ride" in groups and m["ride"] is not None:
         return bool(m["owner"] or m["pron"]) or thing_kind(value) == "vehicle"
     return True

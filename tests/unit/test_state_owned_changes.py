@@ -95,3 +95,45 @@ def test_a_pronoun_after_one_person_is_that_person() -> None:
 def test_a_kin_noun_that_moved_is_no_owned_thing() -> None:
     assert find_named_change("Ana's sister moved to Ghent.", "Ana") is None
     assert find_named_change("Ana's grandson changed to Oakley School.", "Ana") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a first anything "with" someone names a companion, not a service one goes back to
+        "Tobiah's first dance with Oswyn was magical.",
+        "Tobiah had his first kiss with Oswyn at the fair.",
+        "Tobiah's first match with the Corvel Rooks was a win.",
+        "My first lesson with Ravi went well.",  # (a participant of the conversation)
+    ],
+)
+def test_a_first_with_a_companion_is_no_habit(text: str) -> None:
+    assert not [s for s in speaker_slots(text) if s[1] and s[2] in ("Oswyn", "Corvel Rooks", "Ravi")]
+
+
+def test_a_first_service_with_a_provider_is_a_habit() -> None:
+    assert ("Tobiah", "patronage", "Pellory") in speaker_slots("Tobiah's first haircut with Pellory was sharp.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a trip or a purpose, not a switch
+        "Tobiah left Varesk for Dunmere on Tuesday.",
+        "Tobiah left Gorrow Airport for Dunmere.",
+        "Tobiah left Varesk for Dunmere at noon.",
+        "Tobiah quit Chirply for Lent.",
+    ],
+)
+def test_left_for_a_trip_or_a_time_is_no_switch(text: str) -> None:
+    assert not [s for s in speaker_slots(text) if s[1] and s[2] in ("Dunmere", "Dunmere on Tuesday", "Lent")]
+
+
+def test_left_for_that_ends_the_clause_is_a_switch() -> None:
+    for text in ("Tobiah left Harwick Bank for Corliss Trust for good.", "Tobiah left Harwick Bank for Corliss Trust."):
+        assert [s for s in speaker_slots(text) if s[0] == "Tobiah" and s[2] == "Corliss Trust"]
+
+
+def test_what_is_done_after_a_sale_names_the_new_thing_only_when_one_uses_it() -> None:
+    assert not [s for s in speaker_slots("Tobiah sold his Quillon and then watched a Corvel film.") if s[2] == "Corvel"]
+    assert ("Tobiah", "change", "Varro") in speaker_slots("Tobiah sold his Quillon and then leased a Varro.")
