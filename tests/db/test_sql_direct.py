@@ -70,8 +70,9 @@ async def test_row_views_read_like_rows_in_either_kind_of_transaction(db: Databa
         assert [dict(r) for r in rows] == expected
 
 
-async def test_only_a_read_transaction_goes_to_the_driver(db: Database) -> None:
-    """SQLAlchemy sees every statement of a write transaction and none of a read one's."""
+async def test_sqlalchemy_opens_a_write_transaction_and_sees_nothing_of_a_read_one(db: Database) -> None:
+    """SQLAlchemy opens a write transaction (its tenant setting), whose statements then go to the
+    driver (ADR 0053); it sees no statement of a read transaction."""
     tenant_id = await ensure_tenant(db, "acme")
     seen: list[str] = []
 
@@ -81,10 +82,11 @@ async def test_only_a_read_transaction_goes_to_the_driver(db: Database) -> None:
     event.listen(db.tenant_engine.sync_engine, "before_cursor_execute", record)
     try:
         async with db.tenant(tenant_id) as conn:
-            seen.clear()
-            await fetch_all(conn, "SELECT 1 AS written")
-            await fetch_rows(conn, "SELECT 2 AS written")
-        assert [s for s in seen if "written" in s] == ["SELECT 1 AS written", "SELECT 2 AS written"]
+            opened = list(seen)
+            assert await fetch_all(conn, "SELECT 1 AS written") == [{"written": 1}]
+            assert [r["written"] for r in await fetch_rows(conn, "SELECT 2 AS written")] == [2]
+        assert opened and seen[: len(opened)] == opened
+        assert [s for s in seen if "written" in s] == []
         seen.clear()
         async with reading(db, tenant_id) as read:
             assert await fetch_all(read, "SELECT 1 AS one") == [{"one": 1}]
