@@ -7,9 +7,11 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
+from support.sessions import said_to_assistant
+
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.domain import SessionInput, TurnInput
+from memforest.domain import SessionInput
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import QueryRequest, query
 from memforest.settings import Settings
@@ -34,17 +36,7 @@ NOW = ts(2024, 2, 1)
 
 
 def _sessions() -> list[SessionInput]:
-    return [
-        SessionInput(
-            external_id=sid,
-            time=when,
-            turns=(
-                TurnInput(speaker="Oskar", text=text, role="user", external_id=f"{sid}:1"),
-                TurnInput(speaker="assistant", text="Noted, thanks.", role="assistant", external_id=f"{sid}:2"),
-            ),
-        )
-        for sid, when, text in OSKAR
-    ]
+    return said_to_assistant(OSKAR, "Oskar", "Noted, thanks.")
 
 
 async def _first(db: Database, settings: Settings, t: uuid.UUID, q: str) -> str:

@@ -8,9 +8,11 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
+from support.sessions import said_to_assistant
+
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.domain import SessionInput, TurnInput
+from memforest.domain import SessionInput
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import QueryAnswer, QueryRequest, query
 from memforest.settings import Settings
@@ -37,17 +39,7 @@ NOW = ts(2024, 9, 1)
 
 
 def _sessions() -> list[SessionInput]:
-    return [
-        SessionInput(
-            external_id=sid,
-            time=when,
-            turns=(
-                TurnInput(speaker="Noor", text=text, role="user", external_id=f"{sid}:1"),
-                TurnInput(speaker="assistant", text="Thanks for telling me.", role="assistant", external_id=f"{sid}:2"),
-            ),
-        )
-        for sid, when, text in NOOR
-    ]
+    return said_to_assistant(NOOR, "Noor", "Thanks for telling me.")
 
 
 async def _forest(db: Database, settings: Settings) -> uuid.UUID:

@@ -85,3 +85,19 @@ def hobby_sessions(n: int, base: datetime, prefix: str = "s") -> list[SessionInp
         turns = alternating_turns(f"{prefix}{i}", texts, HOBBY_SPEAKERS, role=None, turn_ids=False)
         out.append(SessionInput(external_id=f"{prefix}{i}", time=base + timedelta(days=3 * i), turns=turns))
     return out
+
+
+def said_to_assistant(lines: Sequence[tuple[str, datetime, str]], speaker: str, reply: str) -> list[SessionInput]:
+    """One session per ``(id, time, text)`` line: ``speaker`` (role user) says it, the assistant
+    answers ``reply``; turn ids ``<id>:1`` and ``<id>:2``."""
+    return [
+        SessionInput(
+            external_id=sid,
+            time=when,
+            turns=(
+                TurnInput(speaker=speaker, text=text, role="user", external_id=f"{sid}:1"),
+                TurnInput(speaker="assistant", text=reply, role="assistant", external_id=f"{sid}:2"),
+            ),
+        )
+        for sid, when, text in lines
+    ]
