@@ -45,7 +45,7 @@ def positional(sql: str) -> tuple[str, tuple[str, ...]]:
 class ReadConn:
     """A read-only tenant transaction the driver runs: statements in, the driver's records out.
 
-    Made by :func:`reading` only. Errors come out as SQLAlchemy's would (:func:`_as_sqlalchemy_error`:
+    Made by :func:`reading` only. Errors come out as SQLAlchemy's would (:func:`as_sqlalchemy_error`:
     callers catch the same classes whichever transaction they read in), and one that leaves the
     connection unusable invalidates it, as the engine's error hook does for SQLAlchemy's statements;
     once invalidated, every statement is DatabaseUnavailableError (never a statement on another
@@ -72,10 +72,10 @@ class ReadConn:
             broken = broken_connection(exc)
             if broken:
                 await self._conn.invalidate(exc)
-            raise _as_sqlalchemy_error(self._adapted, statement, exc, broken) from exc
+            raise as_sqlalchemy_error(self._adapted, statement, exc, broken) from exc
 
 
-def _as_sqlalchemy_error(adapted: Any, statement: str, exc: Exception, invalidated: bool) -> BaseException:
+def as_sqlalchemy_error(adapted: Any, statement: str, exc: Exception, invalidated: bool) -> BaseException:
     """A driver error as SQLAlchemy raises it for its own statements: the asyncpg adapter's DBAPI
     translation (IntegrityError, InterfaceError, ...) wrapped in ``sqlalchemy.exc.DBAPIError``,
     parameters hidden, ``connection_invalidated`` set when the connection broke. The engine turns

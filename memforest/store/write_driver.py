@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest import tracing
 from memforest.db.failures import broken_connection
-from memforest.store.read_conn import _as_sqlalchemy_error, positional
+from memforest.store.read_conn import as_sqlalchemy_error, positional
 
 __all__ = ["fetch", "status"]
 
@@ -64,7 +64,7 @@ async def _run(conn: AsyncConnection, pooled: Any, sql: str, params: Mapping[str
         broken = broken_connection(exc)
         if broken:
             await conn.invalidate(exc)
-        raise _as_sqlalchemy_error(adapted, statement, exc, broken) from exc
+        raise as_sqlalchemy_error(adapted, statement, exc, broken) from exc
 
 
 async def fetch(conn: AsyncConnection, sql: str, params: Mapping[str, Any] | None) -> list[asyncpg.Record] | None:
