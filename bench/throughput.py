@@ -41,6 +41,7 @@ import httpx
 from tqdm import tqdm
 
 from bench.args import add_simulation_timing, bench_parser, simulation_timing
+from bench.cpu_meter import CpuMeter, postmaster_pid, simulator_pid
 from bench.env import bench_env, locomo_or_complain
 from bench.report import machine_info, provenance, publish
 from bench.server_stats import ServerMonitor, reset_prefix_cache, server_root
@@ -162,6 +163,8 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         overrides = settings_overrides(args, chat_url, embed_url)
         async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
             monitor = ServerMonitor(chat_url, interval_s=0.1)
+            pgdata = env.settings.home / "pgdata" if args.database_url is None else None
+            meter = CpuMeter(simulator_pid() if sim is not None else None, postmaster_pid(pgdata) if pgdata else None)
             source = await monitor.detect()
             bar = tqdm(total=total, unit="session", disable=args.no_progress, file=sys.stderr, dynamic_ncols=True)
 
@@ -176,8 +179,10 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                             bar.set_description(f"{n} users, rep {rep + 1}/{args.repeat} {arm}")
                             reset = await reset_prefix_cache(client, chat_url)
                             await _window(client, chat_url)
+                            cpu_before = meter.snapshot()
                             async with monitor.measure() as server:
                                 record = await run_arm(env, arm, users, f"{arm}-u{n}-r{rep}", tick)
+                            record["cpu"] = meter.spent(cpu_before, meter.snapshot(), record["wall_s"])
                             bound = await _window(client, chat_url)
                             record.update(users=n, repetition=rep, order=i, prefix_cache_reset=reset, server=server)
                             record["bound"] = bound

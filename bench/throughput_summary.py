@@ -21,6 +21,7 @@ EFFICIENCY_GOAL = 0.8
 _TIMES = ("wall_s", "queryable_p50_s", "queryable_p95_s", "efficiency")
 _COUNTS = ("model_calls", "prompt_tokens", "cached_prompt_tokens", "completion_tokens")
 _SERVER = ("busy_s", "busy_overlap", "queue_wait_s")
+_CPU = ("client_s", "server_s", "database_s", "cpu_bound_s", "busy_share")  # bench.cpu_meter
 
 
 def spread(values: Sequence[float]) -> dict[str, float]:
@@ -39,6 +40,9 @@ def _arm_row(mine: list[dict[str, Any]]) -> dict[str, Any]:
     server = [r["server"] for r in mine if r["server"].get("source")]
     for key in _SERVER:
         row[f"server_{key}"] = statistics.median(s[key] for s in server) if server else None
+    for key in _CPU:
+        values = [r["cpu"][key] for r in mine if (r.get("cpu") or {}).get(key) is not None]
+        row[f"cpu_{key}"] = statistics.median(values) if values else None
     bounds = [r["bound"]["lower_bound_s"] for r in mine if r.get("bound")]
     row["lower_bound_s"] = statistics.median(bounds) if bounds else None
     return row

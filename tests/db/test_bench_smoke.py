@@ -170,6 +170,7 @@ def test_throughput_simulated_quick(db_env: str, tmp_path: Path) -> None:
         assert r["model_calls"] > 0 and r["prompt_tokens"] > 0 and r["completion_tokens"] > 0
         server, bound = r["server"], r["bound"]
         assert server["source"] == "simulation"
+        assert r["cpu"]["client_s"] > 0 and r["cpu"]["server_s"] is not None  # bench.cpu_meter
         assert server["requests"] == r["model_calls"] == bound["requests"]  # every chat call, counted by the server
         assert server["prompt_tokens"] == r["prompt_tokens"] == bound["prompt_tokens"]
         assert server["cached_tokens"] == r["cached_prompt_tokens"] == bound["cached_tokens"]
