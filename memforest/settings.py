@@ -63,6 +63,9 @@ class EmbeddingSettings(BaseModel):
     local_runtime: Literal["onnx", "torch"] = "onnx"
     # vectors of texts already embedded, kept per tenant so no text is embedded twice (0 = no cache)
     cache_entries: int = Field(default=50_000, ge=0, le=10_000_000)
+    # an inner tree node's vector: its summary embedded, or the mean of its children's vectors (no
+    # model call; ADR 0058); auto: summaries with hashed vectors, children with a model backend
+    node_vectors: Literal["auto", "summary", "children"] = "auto"
     concurrency: int = Field(default=16, ge=1, le=1024)
     batch_size: int = Field(default=64, ge=1, le=4096)
     timeout_s: float = Field(default=60.0, gt=0)

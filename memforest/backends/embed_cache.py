@@ -29,13 +29,18 @@ Key = tuple[str, bytes]
 
 
 class CachingEmbedder:
-    """Embedder protocol: ``inner`` behind a cache of at most ``max_entries`` vectors. Other
-    attributes (``ping``, ``aclose``, ``settings``) are the inner embedder's."""
+    """Embedder protocol: ``inner`` behind a cache of at most ``max_entries`` vectors (0: none, every
+    call goes to ``inner``). ``node_vectors`` tells the refresh how inner tree nodes get their
+    vectors (``memforest.pipeline.refresh_levels``). Other attributes (``ping``, ``aclose``,
+    ``settings``) are the inner embedder's."""
 
-    def __init__(self, inner: Embedder, *, max_entries: int = DEFAULT_CACHE_ENTRIES) -> None:
-        if max_entries < 1:
-            raise ValueError("max_entries must be positive")
+    def __init__(
+        self, inner: Embedder, *, max_entries: int = DEFAULT_CACHE_ENTRIES, node_vectors: str = "summary"
+    ) -> None:
+        if max_entries < 0:
+            raise ValueError("max_entries must not be negative")
         self.inner = inner
+        self.node_vectors = node_vectors
         self.name: str = inner.name
         self.dim: int = inner.dim
         self.max_entries = max_entries
@@ -71,6 +76,8 @@ class CachingEmbedder:
         self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None
     ) -> list[list[float]]:
         """Embed ``texts`` in order: cached vectors as they are, the rest in one call to the model."""
+        if not self.max_entries:
+            return await self.inner.embed(texts, stage=stage, ledger=ledger)
         tenant = current_tenant()
         keys = [self._key(tenant, t) for t in texts]
         found = self._lookup(keys)

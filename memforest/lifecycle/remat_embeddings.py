@@ -20,6 +20,7 @@ from memforest.db.engine import Database
 from memforest.errors import ConfigurationError, InputError
 from memforest.lifecycle.remat_report import Progress, RematReport, finish, notify, refresh
 from memforest.pipeline.refresh import summary_hash
+from memforest.pipeline.refresh_levels import vectors_from_children
 from memforest.rules import scene_label
 from memforest.settings import Settings
 from memforest.store import rematerialize as store
@@ -95,7 +96,13 @@ async def _embed_nodes(
     progress: Progress | None = None,
 ) -> int:
     """Re-embed every node that has text: fact leaves copy their fact's vector, the rest (cell leaves
-    and, with ``internal``, summaries) are embedded. Nodes without a summary yet are left to refresh."""
+    and, with ``internal``, summaries) are embedded; an embedder whose inner nodes take their
+    children's mean (ADR 0058) embeds the leaves and then sets those means. Nodes without a summary
+    yet are left to refresh."""
+    if internal and vectors_from_children(embedder):
+        leaves = await _embed_nodes(db, tenant_id, forest_id, embedder, ledger, internal=False, progress=progress)
+        async with db.tenant(tenant_id) as conn:
+            return leaves + await store.set_node_means(conn, tenant_id, forest_id)
     async with db.tenant(tenant_id) as conn:
         copied = await store.copy_fact_vectors_to_leaves(conn, tenant_id, forest_id)
         total = await store.count_nodes_to_embed(conn, tenant_id, forest_id, internal=internal)

@@ -12,7 +12,12 @@ child is dirty still.
 
 A leaf's refresh keeps its summary (it only embeds it), so when the lowest dirty level is the
 leaves, level 1 is read with them and summarised from that same read: both levels are then written
-in one transaction (leaves first), and the embedder is called once for both."""
+in one transaction (leaves first), and the embedder is called once for both.
+
+An embedder whose ``node_vectors`` is ``"children"`` (a model backend by default, ADR 0058) embeds
+only the leaves' texts: an inner node's vector is the normalised mean of its children's vectors,
+read with the children (a leaf refreshed in the same pass gives its new vector), so no summary is
+sent to the model. The summaries are still made and stored (the read path shows them)."""
 
 from __future__ import annotations
 
@@ -20,14 +25,17 @@ import asyncio
 import hashlib
 import uuid
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from memforest.backends.base import Embedder, Summarizer, SummaryInput, UsageLedger
 from memforest.db.engine import Database
 from memforest.domain import TreeKind
 from memforest.store import nodes as store
-from memforest.store.sql import Conn, Row, lock_forest
+from memforest.store.sql import Conn, Row, as_vector, lock_forest
 
 
 @dataclass(slots=True)
@@ -65,6 +73,8 @@ class LevelRead:
     nodes: list[Row]
     children: dict[int, list[str]]
     over_leaves: bool = False  # level 1 read with the dirty leaves under it
+    # per node, its children's ids and stored vectors (None: none), when read for ``node_vectors``
+    child_vectors: dict[int, list[tuple[int, Any]]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -85,40 +95,89 @@ class LevelWork:
     vectors: list[Any | None]
 
 
+def vectors_from_children(embedder: Embedder) -> bool:
+    """Whether ``embedder`` gives inner nodes their children's mean vector instead of embedding
+    their summaries (its ``node_vectors``, set by the backend factory; absent: summaries)."""
+    return getattr(embedder, "node_vectors", "summary") == "children"
+
+
 async def read_next(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, lowest: int, top: int, *, count: bool = True
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    lowest: int,
+    top: int,
+    *,
+    count: bool = True,
+    with_vectors: bool = False,
 ) -> NextRead:
     """The lowest dirty level in ``lowest..top`` (with level 1 when it is the leaves and ``top``
     allows), or, when there is none, the count of dirty nodes left up to ``top`` (-1 without
-    ``count``: not counted)."""
+    ``count``: not counted); ``with_vectors``: with the children's vectors too."""
     nodes = await store.dirty_nodes_at_lowest_level(conn, tenant_id, forest_id, lowest, top) if lowest <= top else []
     if not nodes:
         return NextRead([], await store.count_dirty(conn, tenant_id, forest_id, top) if count else -1)
     level = int(nodes[0]["level"])
-    reads = [await _with_children(conn, tenant_id, LevelRead(level, nodes, {}))]
+    reads = [await _with_children(conn, tenant_id, LevelRead(level, nodes, {}), with_vectors)]
     if level == 0 and top >= 1:
         # every dirty level-1 node: its dirty children are leaves, written before it
         upper = await store.dirty_nodes_at_level(conn, tenant_id, forest_id, 1, leaves_pending=True)
         if upper:
-            reads.append(await _with_children(conn, tenant_id, LevelRead(1, upper, {}, over_leaves=True)))
+            over = LevelRead(1, upper, {}, over_leaves=True)
+            reads.append(await _with_children(conn, tenant_id, over, with_vectors))
     return NextRead(reads)
 
 
-async def _with_children(conn: Conn, tenant_id: uuid.UUID, read: LevelRead) -> LevelRead:
-    """``read`` with its nodes' children's summaries (none for leaves)."""
+async def _with_children(conn: Conn, tenant_id: uuid.UUID, read: LevelRead, with_vectors: bool) -> LevelRead:
+    """``read`` with its nodes' children's summaries (none for leaves), and their ids and vectors
+    when ``with_vectors``."""
     children: dict[int, list[str]] = defaultdict(list)
+    vectors: dict[int, list[tuple[int, Any]]] = defaultdict(list)
     if read.level > 0 and read.nodes:
-        for r in await store.child_summaries(conn, tenant_id, [int(n["node_id"]) for n in read.nodes]):
+        ids = [int(n["node_id"]) for n in read.nodes]
+        for r in await store.child_summaries(conn, tenant_id, ids, with_vectors=with_vectors):
             children[int(r["parent_id"])].append(str(r["summary"] or ""))
+            if with_vectors:
+                vectors[int(r["parent_id"])].append((int(r["node_id"]), r["embedding"]))
     read.children = children
+    read.child_vectors = vectors
     return read
+
+
+def mean_vector(vectors: Sequence[Any]) -> list[float] | None:
+    """The unit-norm mean of ``vectors`` (None when there are none or they cancel out)."""
+    if not vectors:
+        return None
+    mean = np.mean(np.asarray([as_vector(v) for v in vectors], dtype=np.float32), axis=0)
+    norm = float(np.linalg.norm(mean))
+    return [float(x) for x in mean / norm] if norm > 1e-12 else None
+
+
+def _children_means(reads: list[LevelRead], works: list[LevelWork]) -> list[tuple[LevelWork, int]]:
+    """Set each inner node's vector to its children's mean (a child refreshed in this pass counts
+    with its new vector); returns the inner nodes left without one (no child has a vector)."""
+    fresh: dict[int, Any] = {}
+    left: list[tuple[LevelWork, int]] = []
+    for read, work in zip(reads, works, strict=True):
+        for i, node in enumerate(read.nodes):
+            if read.level > 0:
+                kids = read.child_vectors.get(int(node["node_id"]), [])
+                got = [fresh.get(cid, v) for cid, v in kids]
+                work.vectors[i] = mean_vector([v for v in got if v is not None])
+                if work.vectors[i] is None:
+                    left.append((work, i))
+            if work.vectors[i] is not None:
+                fresh[int(node["node_id"])] = work.vectors[i]
+    return left
 
 
 async def summarise_levels(
     reads: list[LevelRead], summarizer: Summarizer, embedder: Embedder, concurrency: int, ledger: UsageLedger | None
 ) -> list[LevelWork]:
     """Model work for the levels read, outside any transaction: summaries (a leaf keeps its own),
-    then one embedder call for every node whose summary has no vector yet."""
+    then one embedder call for every node whose summary has no vector yet (with ``node_vectors``
+    ``"children"``: every leaf whose text has none; inner nodes take their children's mean, and
+    only those with no child vector embed their summary)."""
     gate = asyncio.Semaphore(concurrency)
 
     async def summarise(read: LevelRead, node: Row) -> str:
@@ -139,17 +198,25 @@ async def summarise_levels(
     for read in reads:
         summaries = list(await asyncio.gather(*(summarise(read, n) for n in read.nodes)))
         works.append(LevelWork(summaries, [summary_hash(s) for s in summaries], [None] * len(summaries)))
+    from_children = vectors_from_children(embedder)
     wanted = [
         (w, i)
         for r, w in zip(reads, works, strict=True)
         for i, n in enumerate(r.nodes)
-        if n["no_embedding"] or n["embedded_hash"] != w.hashes[i]
+        if (n["no_embedding"] or n["embedded_hash"] != w.hashes[i]) and not (from_children and r.level > 0)
     ]
+    await _embed_summaries(wanted, embedder, ledger)
+    if from_children:
+        await _embed_summaries(_children_means(reads, works), embedder, ledger)
+    return works
+
+
+async def _embed_summaries(wanted: list[tuple[LevelWork, int]], embedder: Embedder, ledger: UsageLedger | None) -> None:
+    """Embed the summaries of the ``(work, index)`` nodes in one embedder call."""
     if wanted:
         vectors = await embedder.embed([w.summaries[i] for w, i in wanted], stage="embed", ledger=ledger)
         for (w, i), v in zip(wanted, vectors, strict=True):
             w.vectors[i] = v
-    return works
 
 
 async def write_levels(
@@ -194,10 +261,11 @@ async def passes(
     (or pair of levels) one that takes the forest's graph lock and writes it, and one that reads
     the next level (none when there is nothing above to read or count)."""
     summarizer, embedder, concurrency, ledger = model
+    vec = vectors_from_children(embedder)
     for n in range(max_passes):
         progressed, count = False, n + 1 < max_passes
         async with db.tenant(tenant_id) as conn:
-            nxt = await read_next(conn, tenant_id, forest_id, 0, top, count=count)
+            nxt = await read_next(conn, tenant_id, forest_id, 0, top, count=count, with_vectors=vec)
         while nxt.levels:
             works = await summarise_levels(nxt.levels, summarizer, embedder, concurrency, ledger)
             async with db.tenant(tenant_id) as conn:
@@ -210,7 +278,7 @@ async def passes(
             if last + 1 <= top or count:
                 # after the write's transaction, without the lock: as the pass's first read (see read_next)
                 async with db.tenant(tenant_id) as conn:
-                    nxt = await read_next(conn, tenant_id, forest_id, last + 1, top, count=count)
+                    nxt = await read_next(conn, tenant_id, forest_id, last + 1, top, count=count, with_vectors=vec)
         if not nxt.remaining:
             return True
         if not progressed:

@@ -76,9 +76,19 @@ ORDER BY parent_id, t_start, seq
 """
 
 
-async def child_summaries(conn: Conn, tenant_id: uuid.UUID, parent_ids: list[int]) -> list[Row]:
-    """parent_id and summary of every child of the given nodes, in key order per parent."""
-    return await fetch_all(conn, _CHILD_SUMMARIES, {"t": tenant_id, "ids": parent_ids})
+_CHILD_SUMMARIES_AND_VECTORS = """
+SELECT parent_id, node_id, summary, embedding FROM nodes WHERE tenant_id = :t AND parent_id = ANY(:ids)
+ORDER BY parent_id, t_start, seq
+"""
+
+
+async def child_summaries(
+    conn: Conn, tenant_id: uuid.UUID, parent_ids: list[int], *, with_vectors: bool = False
+) -> list[Row]:
+    """parent_id and summary of every child of the given nodes, in key order per parent; with
+    ``with_vectors`` also each child's node_id and embedding (None where it has none)."""
+    sql = _CHILD_SUMMARIES_AND_VECTORS if with_vectors else _CHILD_SUMMARIES
+    return await fetch_all(conn, sql, {"t": tenant_id, "ids": parent_ids})
 
 
 # Every node of a level in one statement; a node whose version moved on stays dirty.

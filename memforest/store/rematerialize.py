@@ -179,6 +179,27 @@ async def set_node_vectors(conn: Conn, tenant_id: uuid.UUID, vectors: Sequence[t
     )
 
 
+# Level by level from the bottom: an inner node's vector is the normalised sum (= mean) of its
+# children's (ADR 0058, ``embedding.node_vectors = children``).
+_MAX_LEVEL = "SELECT coalesce(max(level), 0) FROM nodes WHERE tenant_id = :t AND forest_id = :f"
+_NODE_MEANS = (
+    "UPDATE nodes n SET embedding = l2_normalize(m.s), embedded_hash = md5(n.summary) FROM ("
+    "SELECT parent_id, sum(embedding) AS s FROM nodes WHERE tenant_id = :t AND forest_id = :f AND level = :l - 1 "
+    "AND parent_id IS NOT NULL AND embedding IS NOT NULL GROUP BY parent_id) m "
+    "WHERE n.tenant_id = :t AND n.node_id = m.parent_id AND n.summary IS NOT NULL RETURNING n.node_id"
+)
+
+
+async def set_node_means(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> int:
+    """Give every inner node with a summary the unit-norm mean of its children's vectors, bottom
+    up; returns how many nodes were set."""
+    top = int(await scalar(conn, _MAX_LEVEL, _params(tenant_id, forest_id)))
+    done = 0
+    for level in range(1, top + 1):
+        done += len(await fetch_all(conn, _NODE_MEANS, {**_params(tenant_id, forest_id), "l": level}))
+    return done
+
+
 async def centroids_from_members(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> set[int]:
     """Set each scene cluster's centroid to the normalised sum of its placed facts' vectors; the
     ids of the clusters updated (those with at least one member vector)."""

@@ -10,6 +10,8 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
+
 from memforest.backends.base import SummaryInput, UsageLedger
 from memforest.backends.hashed import HashedEmbedder
 from memforest.backends.summarize import ExtractiveSummarizer
@@ -298,3 +300,48 @@ async def test_insert_during_refresh_leaves_no_stale_ancestor(db: Database, sett
     assert "Sheldon" in root
     assert "Yuki" in root, root
     assert await _stale_summaries(db, tenant_id, summarizer.inner) == []
+
+
+class ChildrenCountingEmbedder(CountingEmbedder):
+    """CountingEmbedder whose inner nodes take their children's mean vector (ADR 0058)."""
+
+    node_vectors = "children"
+
+
+async def _means_hold(db: Database, tenant_id: uuid.UUID) -> None:
+    """Every inner node's vector is the unit-norm mean of its children's vectors."""
+    async with db.tenant(tenant_id) as conn:
+        rows = await fetch_all(conn, "SELECT node_id, parent_id, level, embedding FROM nodes")
+    vectors = {int(r["node_id"]): as_vector(r["embedding"]) for r in rows}
+    kids: dict[int, list[int]] = {}
+    for r in rows:
+        if r["parent_id"] is not None:
+            kids.setdefault(int(r["parent_id"]), []).append(int(r["node_id"]))
+    assert kids and all(int(r["level"]) == 0 for r in rows if int(r["node_id"]) not in kids)
+    for parent, children in kids.items():
+        mean = np.mean([vectors[c] for c in children], axis=0)
+        assert np.allclose(vectors[parent], mean / np.linalg.norm(mean), atol=1e-5), parent
+
+
+async def test_children_node_vectors_embed_only_leaves(db: Database, settings: Settings) -> None:
+    tenant_id, forest_id = await _tree(db, settings, 30, 4)
+    internal = await _internal_count(db, tenant_id)
+    summarizer, embedder = CountingSummarizer(), ChildrenCountingEmbedder()
+    stats = await _refresh(db, tenant_id, forest_id, summarizer, embedder)
+    # the model sees the 30 leaves' texts only; every inner node is still summarised and gets a vector
+    assert len(embedder.texts) == 30 and all(t.startswith(("Alice:", "Bob:")) for t in embedder.texts)
+    assert Counter(c.level for c in summarizer.calls) == internal
+    assert stats.embedded == 30 + sum(internal.values())
+    assert await _dirty(db, tenant_id) == 0
+    assert await _stale_summaries(db, tenant_id, summarizer.inner) == []
+    await _means_hold(db, tenant_id)
+
+    # a new leaf: only its text goes to the model; its ancestors' means take it in
+    await _add_leaf(db, tenant_id, forest_id, "Bob: Sentence 99 is about the new canoe.", BASE + timedelta(hours=2))
+    embedder.texts.clear()
+    await _refresh(db, tenant_id, forest_id, CountingSummarizer(), embedder)
+    assert embedder.texts == ["Bob: Sentence 99 is about the new canoe."]
+    await _means_hold(db, tenant_id)
+    async with db.tenant(tenant_id) as conn:
+        report = await check_forest(conn, tenant_id, forest_id)
+    assert report.violations == []

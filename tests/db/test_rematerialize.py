@@ -356,6 +356,37 @@ async def test_reembed_recomputes_every_vector_and_keeps_answers(
     assert await _assert_answered(db, settings, backends, tenant_id, forest_id) == answers_before
 
 
+async def test_reembed_with_children_node_vectors_sets_inner_nodes_to_their_childrens_mean(
+    db: Database, settings: Settings
+) -> None:
+    settings.embedding.node_vectors = "children"
+    backends = build_backends(settings)
+    tenant_id, forest_id = await _ingest(db, settings, backends)  # ingest's refresh takes the means too
+    answers_before = await _assert_answered(db, settings, backends, tenant_id, forest_id)
+    emb = HashedEmbedder(settings.embedding.dim)
+    p = {"t": tenant_id, "f": forest_id, "j": emb.embed_sync(["an unrelated vector from another model"])[0]}
+    async with db.tenant(tenant_id) as conn:
+        await execute(conn, "UPDATE nodes SET embedding = :j WHERE tenant_id = :t AND forest_id = :f", p)
+    await reembed(db, settings, backends, tenant_id, forest_id)
+    async with db.tenant(tenant_id) as conn:
+        nodes = await fetch_all(
+            conn,
+            "SELECT node_id, parent_id, level, summary, embedding FROM nodes WHERE tenant_id = :t AND forest_id = :f",
+            p,
+        )
+    kids: dict[int, list[np.ndarray[Any, Any]]] = {}
+    for n in nodes:
+        if n["parent_id"] is not None:
+            kids.setdefault(int(n["parent_id"]), []).append(as_vector(n["embedding"]))
+    for n in nodes:
+        if int(n["level"]) == 0:
+            np.testing.assert_allclose(as_vector(n["embedding"]), emb.embed_sync([n["summary"]])[0], atol=1e-6)
+        else:
+            mean = np.mean(kids[int(n["node_id"])], axis=0)
+            np.testing.assert_allclose(as_vector(n["embedding"]), mean / np.linalg.norm(mean), atol=1e-5)
+    assert await _assert_answered(db, settings, backends, tenant_id, forest_id) == answers_before
+
+
 async def test_change_dimension_rejects_what_hnsw_cannot_index(db: Database) -> None:
     with pytest.raises(InputError):
         await change_embedding_dimension(db, 5000)

