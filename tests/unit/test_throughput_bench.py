@@ -146,6 +146,17 @@ def test_summary_holds_medians_spreads_and_ratios_of_medians() -> None:
     assert gate(summary, preset="30b-a3b")["gate"] == "not applicable"
 
 
+def test_summary_holds_the_median_cpu_of_runs_that_measured_it() -> None:
+    runs = _runs([10, 12, 30], [40, 60, 50], [25, 20, 30], 0.7)
+    mine = [r for r in runs if r["system"] == "memforest"]
+    for r, bound in zip(mine, (15.0, 16.0, 30.0), strict=True):
+        r["cpu"] = {"client_s": 2 * bound - 1, "server_s": 1.0, "database_s": None, "cpu_bound_s": bound}
+    block = summarise(runs, ("memforest", "mem0_v1"), [20])["by_users"]["20"]
+    assert block["memforest"]["cpu_cpu_bound_s"] == 16.0 and block["memforest"]["cpu_client_s"] == 31.0
+    assert block["memforest"]["cpu_database_s"] is None  # (no database measured: an external one)
+    assert block["mem0_v1"]["cpu_cpu_bound_s"] is None
+
+
 @pytest.mark.parametrize(
     ("memforest", "eff", "failed"),
     [([20, 20, 20], 0.7, ["speedup_vs_mem0_v1"]), ([10, 10, 10], 0.5, ["efficiency"])],
