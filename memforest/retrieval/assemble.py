@@ -174,15 +174,21 @@ async def _load(
     candidates: Mapping[tuple[str, int], RecallCandidate],
     q: Vec,
     scoring_trees: Sequence[int] | None,
+    loaded: Sequence[RowView] | None = None,
 ) -> list[_Item]:
     """The candidates (in no particular order: assembly sorts them), each with the ids of the
     ``scoring_trees`` that hold it, or with all its trees when ``scoring_trees`` is None; a
-    candidate's similarity is the best of its own and the one its stages saw."""
-    fact_ids = sorted(c.source_id for c in candidates.values() if c.kind == "fact")
-    cell_ids = sorted(c.source_id for c in candidates.values() if c.kind == "cell")
-    if not fact_ids and not cell_ids:
-        return []
-    rows = await evidence_store.candidates_with_sim(conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring_trees)
+    candidate's similarity is the best of its own and the one its stages saw. ``loaded``: their
+    rows read already (with the beam descent), else they are read here."""
+    if loaded is not None:
+        rows: Sequence[RowView] = loaded
+    else:
+        fact_ids, cell_ids = _candidate_ids(candidates)
+        if not fact_ids and not cell_ids:
+            return []
+        rows = await evidence_store.candidates_with_sim(
+            conn, tenant_id, forest_id, fact_ids, cell_ids, q, scoring_trees
+        )
     items: list[_Item] = []
     for r in rows:
         it = _item(r)
@@ -191,6 +197,13 @@ async def _load(
             it.sim = max(it.sim, seen)
         items.append(it)
     return items
+
+
+def _candidate_ids(candidates: Mapping[tuple[str, int], RecallCandidate]) -> tuple[list[int], list[int]]:
+    """The fact ids and the cell ids of ``candidates``, each sorted."""
+    fact_ids = sorted(c.source_id for c in candidates.values() if c.kind == "fact")
+    cell_ids = sorted(c.source_id for c in candidates.values() if c.kind == "cell")
+    return fact_ids, cell_ids
 
 
 async def _add_provenance(
@@ -368,6 +381,13 @@ def _positions(items: Sequence[_Item], in_window: Sequence[bool]) -> dict[dateti
     return {t: (i / (len(times) - 1) if len(times) > 1 else 1.0) for i, t in enumerate(times)}
 
 
+def scoring_trees(tree_scores: Mapping[int, float], opts: AssembleOptions) -> list[int] | None:
+    """The trees whose placements assembly reads for each candidate: the recalled ones
+    (``tree_scores``), which ranking scores an item by; None (every tree of each) for a scoped
+    query, which also filters on the kinds of all its trees."""
+    return None if opts.scope_kinds is not None else sorted(tree_scores)
+
+
 def _shown_tree(item: _Item, tree_scores: dict[int, float]) -> int | None:
     """The tree an item is shown in: its best scoring tree (ties: the smallest id), else its
     first tree (no tree of it scores; None when it has none)."""
@@ -387,15 +407,14 @@ async def assemble(
     opts: AssembleOptions,
     preset: RetrievalPreset,
     pinned: Mapping[tuple[str, int], str] | None = None,
+    loaded: Sequence[RowView] | None = None,
 ) -> list[Evidence]:
     """Resolve, filter, dedupe, rerank and cut ``candidates`` to the final evidence list. ``pinned``
     items (a temporal question's answer state and its neighbours, with their roles, in rank order)
-    come first, superseded or not; the reranked rest follows."""
+    come first, superseded or not; the reranked rest follows. ``loaded``: the candidates' rows read
+    already, with the scoring trees (:func:`scoring_trees`), by the beam descent's statement."""
     pinned = pinned or {}
-    # ranking scores an item by the recalled trees holding it (``tree_scores``); a scoped query
-    # also filters on the kinds of all its trees, so it reads them all
-    scoring = None if opts.scope_kinds is not None else sorted(tree_scores)
-    items = await _load(conn, tenant_id, forest_id, candidates, q, scoring)
+    items = await _load(conn, tenant_id, forest_id, candidates, q, scoring_trees(tree_scores, opts), loaded)
     if pinned:
         items = [it for it in items if _visible(it, opts, cues, (it.kind, it.source_id) in pinned)]
     else:

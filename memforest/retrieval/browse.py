@@ -69,9 +69,9 @@ def in_window(rows: list[dict[str, Any]], cues: TimeCues) -> list[dict[str, Any]
     return inside or rows
 
 
-def _leaf(row: RowView, sim: float | None = None) -> BrowseLeaf:
+def _leaf(row: RowView, sim: float | None = None, *, node_id: int | None = None) -> BrowseLeaf:
     return BrowseLeaf(
-        node_id=int(row["node_id"]),
+        node_id=int(row["node_id"]) if node_id is None else node_id,
         tree_id=int(row["tree_id"]),
         fact_id=row["leaf_fact_id"],
         cell_id=row["leaf_cell_id"],
@@ -102,6 +102,34 @@ async def browse_emb(
     cap = leaf_cap(preset, cues, live_only=live_only)
     rows = await tx.descend(forest_id, roots, q, preset.beam_width, after, before, OUT_OF_WINDOW_PENALTY, cap)
     return [_leaf(r) for r in rows]
+
+
+async def browse_emb_reading(
+    tx: ReadTransaction,
+    forest_id: int,
+    trees: Sequence[RankedTree],
+    q: Vec,
+    preset: RetrievalPreset,
+    cues: TimeCues,
+    candidates: tuple[Sequence[int], Sequence[int], Sequence[int]],
+    *,
+    live_only: bool = False,
+) -> tuple[list[BrowseLeaf], list[RowView] | None]:
+    """:func:`browse_emb`'s leaves and, read in the same statement, assembly's candidate rows of
+    ``candidates`` = ``(fact_ids, cell_ids, scoring_trees)`` and of the leaves' facts and cells
+    (``ReadTransaction.descend_and_read``); None for the rows when it did not read them (no root,
+    or the descent ran alone)."""
+    roots = [int(t.root_node_id) for t in trees if t.root_node_id is not None]
+    if not roots:
+        return [], None
+    after, before = (cues.after, cues.before) if cues.has_window else (None, None)
+    cap = leaf_cap(preset, cues, live_only=live_only)
+    leaves, rows = await tx.descend_and_read(
+        forest_id, roots, q, preset.beam_width, after, before, OUT_OF_WINDOW_PENALTY, cap, candidates
+    )
+    if rows is None:
+        return [_leaf(r) for r in leaves], None
+    return [_leaf(r, node_id=int(r["id"])) for r in leaves], rows
 
 
 def leaf_cap(preset: RetrievalPreset, cues: TimeCues, *, live_only: bool) -> int:

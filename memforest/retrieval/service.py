@@ -27,7 +27,7 @@ from memforest.db.engine import Database
 from memforest.errors import InputError
 from memforest.retrieval.anchor import resolve_anchor
 from memforest.retrieval.assemble import AssembleOptions, Evidence, RecallCandidate, assemble
-from memforest.retrieval.browse import BrowseLeaf, browse_emb, browse_llm
+from memforest.retrieval.browse import BrowseLeaf, browse_emb, browse_emb_reading, browse_llm
 from memforest.retrieval.filters import SourceFilter, apply_filter
 from memforest.retrieval.forest_cache import forest_cache
 from memforest.retrieval.preset import RetrievalPreset
@@ -42,7 +42,7 @@ from memforest.settings import Settings
 from memforest.store.reading import ReadIntent, ReadTransaction, read_transaction
 from memforest.store.recall import Vec
 from memforest.store.recall_channels import RecallForest
-from memforest.store.sql import Conn
+from memforest.store.sql import Conn, RowView
 
 __all__ = [
     "MODES",
@@ -181,12 +181,7 @@ async def query(
         async with read_transaction(db, tenant_id, ctx.preset.hnsw_ef_search, intent) as tx:
             recalled = await _recall_stage(ctx, tx, vecs, known, lexical)
             plan = await _temporal_stage(ctx, tx.conn, recalled)
-            with ctx.stages.timed("browse"):
-                leaves = await browse_emb(
-                    tx, recalled.found.forest.forest_id, recalled.result.trees, vecs[0], ctx.preset, recalled.cues,
-                    live_only=request.live_only,
-                )  # fmt: skip
-            evidence = await _assemble_stage(ctx, tx.conn, recalled, leaves, plan, vecs[0])
+            evidence = await _browse_assemble_stage(ctx, tx, recalled, plan, vecs[0])
     return _answer(ctx, "emb", recalled, plan, evidence, fallback=fallback)
 
 
@@ -302,6 +297,30 @@ async def _temporal_stage(ctx: QueryContext, conn: Conn, recalled: Recalled) -> 
         )  # fmt: skip
 
 
+async def _browse_assemble_stage(
+    ctx: QueryContext, tx: ReadTransaction, recalled: Recalled, plan: TemporalPlan | None, qvec: Vec
+) -> list[Evidence]:
+    """Browse the recalled trees, then assemble the evidence. Without a source filter (which
+    chooses the candidates after browse) or a scope (which reads every tree of each), the beam
+    descent's statement also reads assembly's candidates: recall's, the temporal plan's states and
+    the leaves it reaches."""
+    req, forest_id, result = ctx.request, recalled.found.forest.forest_id, recalled.result
+    if req.source_filter is not None or req.scope_kinds is not None:
+        with ctx.stages.timed("browse"):
+            leaves = await browse_emb(
+                tx, forest_id, result.trees, qvec, ctx.preset, recalled.cues, live_only=req.live_only
+            )
+        return await _assemble_stage(ctx, tx.conn, recalled, leaves, plan, qvec)
+    fact_ids = sorted({*result.fact_sims, *result.fact_lex, *(plan.roles if plan is not None else ())})
+    cell_ids = sorted({*result.cell_sims, *result.cell_lex})
+    read = (fact_ids, cell_ids, sorted({t.tree_id for t in result.trees}))
+    with ctx.stages.timed("browse"):
+        leaves, rows = await browse_emb_reading(
+            tx, forest_id, result.trees, qvec, ctx.preset, recalled.cues, read, live_only=req.live_only
+        )
+    return await _assemble_stage(ctx, tx.conn, recalled, leaves, plan, qvec, rows)
+
+
 def _candidates(recalled: RecallResult, leaves: Sequence[BrowseLeaf]) -> dict[tuple[str, int], RecallCandidate]:
     """The candidates of recall and browse, each with the best cosine seen."""
     out = {("fact", fid): RecallCandidate("fact", fid, sim) for fid, sim in recalled.fact_sims.items()}
@@ -332,9 +351,10 @@ async def _assemble_stage(
     leaves: Sequence[BrowseLeaf],
     plan: TemporalPlan | None,
     qvec: Vec,
+    loaded: Sequence[RowView] | None = None,
 ) -> list[Evidence]:
     """The evidence: recall's and browse's candidates, the temporal plan's states pinned first,
-    filtered, reranked and cut to ``k``."""
+    filtered, reranked and cut to ``k`` (``loaded``: the candidates' rows, read with the descent)."""
     req, forest_id = ctx.request, recalled.found.forest.forest_id
     with ctx.stages.timed("assemble"):
         candidates = _candidates(recalled.result, leaves)
@@ -356,7 +376,7 @@ async def _assemble_stage(
         tree_scores = {t.tree_id: t.score for t in recalled.result.trees}
         return await assemble(
             conn, ctx.tenant_id, forest_id, candidates, qvec, ctx.question.rerank_terms, tree_scores,
-            recalled.cues, opts, ctx.preset, pinned,
+            recalled.cues, opts, ctx.preset, pinned, loaded,
         )  # fmt: skip
 
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from memforest.db.engine import SidePoolBusy
 from memforest.store import recall_channels as channels
-from memforest.store.browse.descent import beam_descent
+from memforest.store.browse.descent import beam_descent, beam_descent_and_candidates
 from memforest.store.read_conn import ReadConn, reading
 from memforest.store.recall import Vec
 from memforest.store.sql import RowView
@@ -136,6 +136,34 @@ class ReadTransaction:
         if by_key and rows:
             self._maybe_generic = True
         return rows
+
+    async def descend_and_read(
+        self,
+        forest_id: int,
+        roots: Sequence[int],
+        q: Vec,
+        beam_width: int,
+        after: datetime | None,
+        before: datetime | None,
+        penalty: float,
+        live_leaves: int,
+        candidates: tuple[Sequence[int], Sequence[int], Sequence[int]],
+    ) -> tuple[list[RowView], list[RowView] | None]:
+        """:meth:`descend` and the candidates of assembly in one statement
+        (``browse.descent.beam_descent_and_candidates``), for an intent that reads by key after
+        the descent (its rows switch the rest of the transaction to generic plans). When the
+        transaction may plan for parameters here, the joint statement would be planned anew at
+        every query, so the descent runs alone (its rows have ``node_id`` for ``id``) and the
+        candidates come back None, for the caller to read on the generic plans it switches to."""
+        if not self._maybe_generic:
+            return await self.descend(forest_id, roots, q, beam_width, after, before, penalty, live_leaves), None
+        leaves, rows = await beam_descent_and_candidates(
+            self.conn, self.tenant_id, forest_id, roots, q, beam_width, after, before, penalty, live_leaves,
+            candidates,
+        )  # fmt: skip
+        if leaves or rows:
+            self._maybe_generic = True
+        return leaves, rows
 
 
 @asynccontextmanager

@@ -27,8 +27,9 @@ from memforest.retrieval.browse import OUT_OF_WINDOW_PENALTY
 from memforest.retrieval.filters import SourceFilter
 from memforest.settings import Settings
 from memforest.store import corroborate, evidence, reading, recall_channels
+from memforest.store.browse import descent as descent_sql
 from memforest.store.read_conn import positional
-from memforest.store.sql import Conn, execute, fetch_all, scalar
+from memforest.store.sql import Conn, RowView, execute, fetch_all, scalar
 
 FACTS = [
     FactSpec(f"{who} repaired {thing} in {2016 + i % 7}", ts(2016 + i % 7, 1 + i % 12, 1 + i % 27),
@@ -120,9 +121,10 @@ async def test_a_query_reads_the_same_evidence_either_way(
     corroborated: bool,
 ) -> None:
     """The query switches after its descent unless a source filter runs a vector search after it;
-    only assembly's key lookups (candidates, with corroboration on their turns, provenance) then run
-    in the transaction; the evidence equals that of the same query with the switch refused, in a
-    forest read exactly and in one with its own indexes."""
+    only assembly's key lookups (candidates, read by the descent's own statement, then
+    corroboration on their turns, provenance) then run in the transaction; the evidence equals that
+    of the same query with the switch refused (the descent alone, then the candidates on parameter
+    plans), in a forest read exactly and in one with its own indexes."""
     if corroborated:  # (the hashed vectors of the test settings leave it off by default)
         retrieval = settings.retrieval.model_copy(update={"support_weight": 0.025})
         settings = settings.model_copy(update={"retrieval": retrieval})
@@ -136,14 +138,24 @@ async def test_a_query_reads_the_same_evidence_either_way(
     backends = build_backends(settings)
     switched: list[tuple[bool, bool]] = []  # (asked, the rows carried the switch)
     refuse = {"on": False}
-    real = reading.beam_descent
+    real, real_joint = reading.beam_descent, reading.beam_descent_and_candidates
 
     async def descent(*args: Any, key_lookups_after: bool = False, **kwargs: Any) -> list[dict[str, Any]]:
         rows = await real(*args, key_lookups_after=key_lookups_after and not refuse["on"], **kwargs)
         switched.append((key_lookups_after, bool(rows) and "plans" in rows[0]))
         return rows
 
+    async def joint(*args: Any) -> tuple[list[RowView], list[RowView]]:
+        assert not refuse["on"]
+        leaves, rows = await real_joint(*args)
+        switched.append((True, all("plans" in r for r in leaves + rows) and bool(leaves)))
+        return leaves, rows
+
+    async def alone(self: reading.ReadTransaction, *args: Any) -> tuple[list[RowView], None]:
+        return await self.descend(*args[:-1]), None  # (the descent alone: no candidates read with it)
+
     monkeypatch.setattr(reading, "beam_descent", descent)
+    monkeypatch.setattr(reading, "beam_descent_and_candidates", joint)
     source = SourceFilter(session_ids=sessions) if filtered else None
 
     async def evidence_of() -> tuple[str, list[tuple[Any, ...]]]:
@@ -155,13 +167,15 @@ async def test_a_query_reads_the_same_evidence_either_way(
     assert strategy == ("hnsw" if indexed else "exact") and got
     if not filtered:  # after the descent, on its connection: assembly's candidates, their turns, provenance, COMMIT
         at = next(i for i, (_, sql) in enumerate(log) if "WITH RECURSIVE walk" in sql)
+        assert log[at][1] in [positional(sql)[0] for sql in descent_sql._WITH_CANDIDATES.values()]
         after = [sql for key, sql in log[at + 1 :] if key == log[at][0]]
         turns = (corroborate._CANDIDATE_TURNS,) if corroborated else ()
-        lookups = (evidence._CANDIDATES_IN_TREES, *turns, evidence._PROVENANCE)
+        lookups = (*turns, evidence._PROVENANCE)
         assert after[: len(lookups)] == [positional(sql)[0] for sql in lookups]
         assert [sql.strip().rstrip(";").upper() for sql in after[len(lookups) : len(lookups) + 1]] == ["COMMIT"]
     refuse["on"] = True  # (and the vector channels' switch before the descent: session 24)
     monkeypatch.setattr(recall_channels, "GENERIC_PLANS_NEXT", recall_channels.CUSTOM_PLANS_AGAIN)
+    monkeypatch.setattr(reading.ReadTransaction, "descend_and_read", alone)
     assert await evidence_of() == (strategy, got)
     assert switched == [(not filtered, not filtered), (not filtered, False)]
 
@@ -183,13 +197,18 @@ async def test_the_descent_plans_once_per_connection_unless_a_vector_search_may_
         forest, plain, anchored = "shop", QUESTION, "What did Dana repair before the lamp?"
     backends = build_backends(settings)
     seen: list[tuple[str, str]] = []
-    real = reading.beam_descent
+    real, real_joint = reading.beam_descent, reading.beam_descent_and_candidates
 
     async def descent(conn: Conn, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
         seen.append(await planning(conn))
         return await real(conn, *args, **kwargs)
 
+    async def joint(conn: Conn, *args: Any) -> tuple[list[RowView], list[RowView]]:
+        seen.append(await planning(conn))  # (the descent with assembly's candidates)
+        return await real_joint(conn, *args)
+
     monkeypatch.setattr(reading, "beam_descent", descent)
+    monkeypatch.setattr(reading, "beam_descent_and_candidates", joint)
 
     async def evidence_of(question: str, **kw: Any) -> list[tuple[Any, ...]]:
         res = await query(db, settings, backends, tenant_id, QueryRequest(forest, question, **kw))

@@ -32,12 +32,18 @@ def record_leaf_caps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The live-leaf cap of every emb browse the query service runs from now on (0: every leaf),
     appended to the returned list; browse itself runs as before."""
     caps: list[int] = []
-    real = service.browse_emb
+    real, real_reading = service.browse_emb, service.browse_emb_reading
 
     async def recording(*args: Any, live_only: bool = False, **kwargs: Any) -> list[BrowseLeaf]:
         preset, cues = args[4], args[5]  # browse_emb(tx, forest_id, trees, q, preset, cues, ...)
         caps.append(leaf_cap(preset, cues, live_only=live_only))
         return await real(*args, live_only=live_only, **kwargs)
 
+    async def recording_reading(*args: Any, live_only: bool = False, **kwargs: Any) -> Any:
+        preset, cues = args[4], args[5]  # browse_emb_reading(tx, forest_id, trees, q, preset, cues, ...)
+        caps.append(leaf_cap(preset, cues, live_only=live_only))
+        return await real_reading(*args, live_only=live_only, **kwargs)
+
     monkeypatch.setattr(service, "browse_emb", recording)
+    monkeypatch.setattr(service, "browse_emb_reading", recording_reading)
     return caps

@@ -71,6 +71,8 @@ def _descent() -> dict[str, str]:
     out = {f"children with_sim={q}": sql for q, sql in descent._CHILDREN.items()}
     for (live, plans), sql in descent._STATEMENTS.items():
         out[f"beam live_leaves={live} key_lookups_after={plans}"] = sql
+    for live, sql in descent._WITH_CANDIDATES.items():
+        out[f"beam and candidates live_leaves={live} key_lookups_after=True"] = sql
     return out | {"node summaries": descent._NODE_SUMMARIES, "node vectors": descent._NODE_VECTORS}
 
 

@@ -26,6 +26,12 @@ _STATEMENTS = {
     (True, False): _Q["beam_live_leaves"],
     (True, True): _Q["beam_live_leaves_then_key_lookups"],
 }
+# the same descent and assembly's candidates in one statement, by (live leaves only); the caller's
+# later statements on generic plans
+_WITH_CANDIDATES = {
+    False: _Q["beam_every_leaf_and_candidates_then_key_lookups"],
+    True: _Q["beam_live_leaves_and_candidates_then_key_lookups"],
+}
 _NODE_SUMMARIES = _Q["node_summaries"]
 _NODE_VECTORS = _Q["node_vectors"]
 
@@ -67,6 +73,33 @@ async def beam_descent(
     p = {"t": tenant_id, "f": forest_id, "p": list(roots), "q": q, "beam": beam, "leaves": live_leaves}
     sql = _STATEMENTS[(live_leaves > 0, key_lookups_after)]
     return await fetch_rows(conn, sql, p | {"after": after, "before": before, "penalty": penalty})
+
+
+async def beam_descent_and_candidates(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    roots: Sequence[int],
+    q: Vec,
+    beam: int,
+    after: datetime | None,
+    before: datetime | None,
+    penalty: float,
+    live_leaves: int,
+    candidates: tuple[Sequence[int], Sequence[int], Sequence[int]],
+) -> tuple[list[RowView], list[RowView]]:
+    """:func:`beam_descent` (``key_lookups_after``) and, in the same statement, what
+    ``evidence.candidates_with_sim`` reads with scoring trees for ``candidates`` = ``(fact_ids,
+    cell_ids, scoring_trees)`` plus the facts and cells of the leaves reached: the leaf rows
+    (``id`` the node id, ``tree_id, leaf_fact_id, leaf_cell_id, sim``, in :func:`beam_descent`'s
+    order) and the candidate rows (in no particular order)."""
+    fact_ids, cell_ids, scoring_trees = candidates
+    p = {"t": tenant_id, "f": forest_id, "p": list(roots), "q": q, "beam": beam, "leaves": live_leaves}
+    p |= {"after": after, "before": before, "penalty": penalty}
+    p |= {"fids": list(fact_ids), "cids": list(cell_ids), "rt": list(scoring_trees)}
+    rows = await fetch_rows(conn, _WITH_CANDIDATES[live_leaves > 0], p)
+    cut = next((i for i, r in enumerate(rows) if r["kind"] != "leaf"), len(rows))
+    return rows[:cut], rows[cut:]
 
 
 async def node_vectors(
