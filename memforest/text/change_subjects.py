@@ -36,6 +36,10 @@ ADV = rf"{ADVERBS_RUN}(?:(?:has|have|had)\s+{ADVERBS_RUN})?"
 _LEAD_RE = re.compile(rf"{SUBJ}\s+{ADV}(?:is|was|has|had|got|left|quit|bought|took|found|went|sold|[a-z]+ed|[a-z]+s)\b")
 # where a clause begins (a run of whitespace is tried from its first character only)
 _CLAUSE_START = re.compile(r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+")
+# a clause that opens with its verb shares the subject of the clause before it
+_SHARED_SUBJECT = re.compile(
+    rf"{ADVERBS_RUN}(?!(?:i|we|you|he|she|they|it|the|an?|my|our|his|her|their|its|this|that|there|not|no)\b)[a-z]+(?:ed|s)\b"
+)
 _ADVERB = re.compile(rf"(?:{ADVERBS}|just|finally|so|then|anyway|today|yesterday)")
 # a person as the subject of a verb, or named before an appositive ("Priya, my flatmate, switched")
 _SUBJECT_RE = re.compile(
@@ -43,6 +47,8 @@ _SUBJECT_RE = re.compile(
 )
 # a name right after an owner or an article names a thing, not a person ("sold Ana's Pelham saloon")
 _POSSESSED = re.compile(r"(?:'s|\b(?i:the|an?|his|her|their|its))\s+$")
+# a name right after a verb of leaving is its object ("Left Leeds for York")
+_OBJECT = re.compile(r"\b(?i:left|quit|ditched|leaving)\s+$")
 _RELATION = re.compile(rf"^(?P<owner>{NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{NAME}))?$")
 
 
@@ -60,10 +66,10 @@ def leading_subject(text: str, at: int = 0) -> str | None:
     """The person the clause holding position ``at`` opens with as the subject of its verb (see
     :func:`subject_key`), or None: "After Rex died, Tom got a pup named Pip" is Tom's, at Pip. An
     opening word that is an ordinary word (an adverb, a verb, a gerund) names no one."""
-    start = 0
-    for clause in _CLAUSE_START.finditer(text, 0, at):
-        start = clause.end()
-    m = _LEAD_RE.match(text, start)
+    starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
+    while len(starts) > 1 and _SHARED_SUBJECT.match(text, starts[-1]):
+        starts.pop()  # "Bo quit A and enrolled at B": the clause's verb has the first clause's subject
+    m = _LEAD_RE.match(text, starts[-1])
     return subject_key(m["subj"]) if m is not None and names_someone(m["subj"]) else None
 
 
@@ -102,7 +108,12 @@ def _persons_before(text: str, end: int) -> Iterator[str]:
     word of a longer name."""
     for first in _SUBJECT_RE.finditer(text, 0, end):
         before = text[max(0, first.start() - 40) : first.start()]
-        if names_someone(first["subj"]) and not _POSSESSED.search(before[-8:]) and not _inside_name(before):
+        if (
+            names_someone(first["subj"])
+            and not _POSSESSED.search(before[-8:])
+            and not _OBJECT.search(before[-12:])
+            and not _inside_name(before)
+        ):
             yield subject_key(first["subj"])
 
 

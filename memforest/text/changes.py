@@ -147,9 +147,10 @@ _NAMED: tuple[re.Pattern[str], ...] = (
         rf"\b(?i:the)\s+{_ADJ}{_NOUN}\s+{_SUBJ}\s+(?:[a-z][\w'-]*\s+){{1,3}}?(?:is|has\s+become|became)\s+"
         rf"(?:now\s+)?(?:the\s+)?{_VALUE}"
     ),
-    # "Ana moved her phone number over to X": the thing moved is the kind
+    # "Ana moved her phone number over to X", "moved her gas and electric to X": the thing moved is the kind
     re.compile(
-        rf"\b(?i:switched|changed|moved|transferred|ported)\s+{_OWNER}\s+{_NOUN}\s+(?:over\s+|across\s+)?to\s+"
+        rf"\b(?i:switched|changed|moved|transferred|ported)\s+{_OWNER}\s+{_NOUN}(?:\s+and\s+[a-z]+)?\s+"
+        rf"(?:over\s+|across\s+)?to\s+"
         rf"(?:the\s+)?{_VALUE}"
     ),
     # "Ana's home insurance switched from A to B", "her broadband moved over to X": the thing

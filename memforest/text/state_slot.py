@@ -36,8 +36,11 @@ _EMPLOYMENT = re.compile(
     rf"\b(?:{JOB_CUES}|work\w*|employ\w*|hired|career|notice|resign\w*)\b|\bas\s+an?\s+(?!member|guest|volunteer|customer|patient)\w+",
     re.IGNORECASE,
 )
-# a switch that names the value it replaced ("from A to B")
-_FROM_TO = re.compile(r"\bfrom\s+(?:the\s+)?[A-Z][^,.;:!?]{0,60}?\s+to\s+(?:the\s+)?[A-Z]")
+# a switch that names the value it replaced ("from A to B", "left A for B")
+_FROM_TO = re.compile(
+    r"\bfrom\s+(?:the\s+)?[A-Z][^,.;:!?]{0,60}?\s+to\s+(?:the\s+)?[A-Z]|"
+    r"\b(?i:left|quit)\s+(?:the\s+)?[A-Z][^,.;:!?]{0,60}?\s+for\s+(?:the\s+)?[A-Z]"
+)
 _TITLE = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "st"})
 
 
@@ -101,7 +104,7 @@ def state_slot(text: str, kind: FactKind, speaker: str, participants: Sequence[s
     if change is not None and state[1] == "partner" and change[0] == state[2]:
         return change  # "Ana's partner Yusuf switched to X": Yusuf's change, the partner named in passing
     if change is not None and change[1] == "change" and state[1] in _SWITCHABLE and _FROM_TO.search(text):
-        return change  # "moved over from A to B": of A's kind, which the read path knows, not surely a home
+        return change  # "moved over from A to B", "left A for B": of A's kind (known to the read path), maybe no home
     if change is not None and change[1] == "change" and _later_clause(text, change[2], state[2]):
         return change  # "quit A and switched to B, it's nearer the flat": the switch, not a remark after it
     if (

@@ -113,5 +113,6 @@ KIN: Final = alternation(
     """sister brother mom mum mother dad father parent parents cousin friend son daughter kid aunt uncle
     grandma grandmother grandpa grandfather granddaughter grandson niece nephew boss colleague coworker co-worker
     neighbour neighbor roommate flatmate housemate sibling wife husband partner girlfriend boyfriend fiance
-    fiancee stepmother stepfather stepsister stepbrother mentor manager teammate classmate landlord landlady"""
+    fiancee stepmother stepfather stepsister stepbrother stepson stepdaughter godson goddaughter mentor manager
+    teammate classmate landlord landlady"""
 )

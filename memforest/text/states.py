@@ -48,7 +48,8 @@ _ABOUT_ADDRESSEE = re.compile(r"^(?:congrat\w*|good\s+luck|best\s+of\s+luck|enjo
 _KIN = (
     r"sister|brother|mom|mum|mother|dad|father|parents?|cousin|friend|friends|son|daughter|kids?|children|"
     r"aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew|boss|colleague|coworker|co-worker|"
-    r"neighbou?r|roommate|flatmate|sibling|in-laws?|family|grandparents?"
+    r"neighbou?r|roommate|flatmate|sibling|in-laws?|family|grandparents?|"
+    r"step(?:son|daughter|mother|father|sister|brother|kids?|children)|god(?:son|daughter|child|children)"
 )
 _PARTNER_NOUNS = r"girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse"
 # a person named by their relation ("Ana's colleague", "Ana's boss Mia"): the relation word says
@@ -189,13 +190,19 @@ _ORG_CALLED = re.compile(
 )
 
 
+_STARTS_AT = r"(?:start|starts|starting|begin|begins|beginning)\s+(?:work\s+|my\s+new\s+job\s+)?(?:at|with)"
+
+
 def _employer(text: str, _m: re.Match[str]) -> str | None:
     if _EMPLOYER_VETO.search(text):
         return None
     called = _ORG_CALLED.search(text)  # "at a health-tech startup called Brightwell"
     if called is not None:
         return called.group(1)
-    value = cap_after(text, r"(?:at|with|for|from|joined|joining|join|by|employer\s+is|company\s+is|yes\s+to)")
+    # the place one starts at is the employer now ("handed in my notice at A; I start at B")
+    value = cap_after(text, _STARTS_AT) or cap_after(
+        text, r"(?:at|with|for|from|joined|joining|join|by|employer\s+is|company\s+is|yes\s+to)"
+    )
     # a word opening the sentence may be an employer that acts ("Northwind took Ana on"), not one
     # named before a noun of work ("Nice job!")
     opening = _OPENING_WORD.sub(lambda m: "_" * len(m.group(0)), text)

@@ -1,0 +1,48 @@
+"""Whose switch a sentence states and what it switched to (sentences of my own, ADR 0057): a verb
+after "and" that has no subject of its own shares the first clause's ("Quentin dropped out of A
+and enrolled at B" is Quentin's school); the place one starts at after leaving another is the
+employer; a service moved to a provider is that service's state, not a home; "left A for B" is a
+switch whose subject is never the place left."""
+
+from __future__ import annotations
+
+import pytest
+from support.states import speaker_slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # a clause that opens with its verb has the subject of the clause before it
+        (
+            "Quentin dropped out of Harrowgate Poly and enrolled at Vellum Institute.",
+            ("Quentin", "school", "Vellum Institute"),
+        ),
+        (
+            "Mia's godson Quentin dropped out of Harrowgate Poly and enrolled at Vellum Institute.",
+            ("Quentin", "school", "Vellum Institute"),
+        ),
+        # a clause with a subject of its own keeps it
+        (
+            "Quentin dropped out of Harrowgate Poly and I enrolled at Vellum Institute.",
+            ("Mia", "school", "Vellum Institute"),
+        ),
+        # the employer one starts at, not the one left
+        (
+            "Handed in my notice at Fallowmere Press; I start at Gristlebury Books on Monday.",
+            ("Mia", "employer", "Gristlebury Books"),
+        ),
+        (
+            "Finished at Fallowmere Press; starting at Gristlebury Books next week.",
+            ("Mia", "employer", "Gristlebury Books"),
+        ),
+        ("Started at Hobbin & Crane in 2019 and I'm still there.", ("Mia", "employer", "Hobbin & Crane")),
+        # a service moved over to a provider is the service's, not a home
+        ("Moved Mia's gas and electric over to Lumenvale Energy.", ("Mia", "gas", "Lumenvale Energy")),
+        # "left A for B": a switch, and the place left is nobody
+        ("Left Dunmarrow for Ettlesby for good.", ("Mia", "change", "Ettlesby")),
+        ("Left Crossbeck Insurance for Merrowgate Cover for good.", ("Mia", "change", "Merrowgate Cover")),
+    ],
+)
+def test_switch_subject_and_value(text: str, slot: tuple[str, str, str]) -> None:
+    assert speaker_slots(text) == [slot]
