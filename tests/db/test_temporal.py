@@ -94,7 +94,8 @@ def test_parse_operators() -> None:
         assert (tq.operator, tq.attribute, tq.anchor) == (op, attribute, anchor), q
         assert "Bob" in tq.names
     assert parse_question("Where does Bob live?", has_as_of=True).operator == "as_of"
-    assert parse_question("Where does Bob live?").operator is None  # no time named: answered as before
+    assert parse_question("Where does Bob live?").operator == "now"  # a state asked in the present tense
+    assert parse_question("Where did Bob live?").operator is None  # no time named: answered as before
     assert parse_question("What did Bob cook for the party?").attribute is None
 
 
@@ -125,7 +126,9 @@ async def test_before_after_now_as_of_when_first(db: Database, settings: Setting
     assert "Davis" in text and turns == ("s3:1",)
     text, _, _ = _top(await _ask(db, settings, t, "Where did Bob live first?"))
     assert "Boston" in text
-    r = await _ask(db, settings, t, "Where does Bob live?")  # no time named: no temporal plan
+    r = await _ask(db, settings, t, "Where does Bob live?")  # the present tense asks for now
+    assert r.temporal == "now Bob.residence" and "Miami" in r.evidence[0].text
+    r = await _ask(db, settings, t, "Where did Bob live?")  # no time named: no temporal plan
     assert r.temporal is None and all(e.temporal_role is None for e in r.evidence)
 
 

@@ -54,7 +54,7 @@ _NOT_NOUN = frozenset(
         """is was are were am be been being has have had do does did now then these those this that the a an and or
         but to of in on at for with from by as so than when while before after during since until till prior
         following back two three four five six seven eight nine ten last next ago years year months month
-        weeks week days day spring summer autumn fall winter currently still today lately recently anymore
+        weeks week days day spring summer autumn fall winter currently nowadays still today lately recently anymore
         become became start started get got name time date point age"""
     )
 )

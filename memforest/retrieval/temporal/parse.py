@@ -5,6 +5,7 @@ by the caller."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -24,7 +25,10 @@ from memforest.retrieval.temporal.asked import (
 )
 from memforest.retrieval.timecues import asks_when, without_phrasal_after
 from memforest.text.dates import resolve_time_expressions
+from memforest.text.lexicon import TIME_WORDS
+from memforest.text.lexicon import words as word_set
 from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, KIN
+from memforest.text.terms import content_terms, stems
 
 OPERATORS = ("before", "after", "between", "when", "how_long", "first", "latest", "now", "as_of")
 
@@ -64,6 +68,11 @@ _LATEST_RE = re.compile(
     r"autumn|night|time|christmas|easter|\d))|recently|lately)\b",
     re.IGNORECASE,
 )
+# a question in the present tense ("Which bank am I with?", "Who cuts Bo's hair?") asks what holds now
+_PRESENT = re.compile(
+    r"\s*(?i:which|what|who|whom|whose|where)\b[^?]*?\b(?i:am|is|are|do|does)\b|\s*(?i:what|who|where)'s\b"
+)
+_PAST = re.compile(r"\b(?i:did|was|were|had|used|ever|first|last|ago|before|after|when|since|until|previous|former)\b")
 _NOW_RE = re.compile(
     r"\b(?:now|currently|current|these\s+days|at\s+the\s+moment|nowadays|still|at\s+present|today|presently|"
     r"anymore|any\s+more|at\s+this\s+point|as\s+things\s+stand|right\s+now)\b",
@@ -128,6 +137,7 @@ class TemporalQuestion:
     during: str | None = None  # the value of "back when I lived in X": its state's time is the as-of time
     people: tuple[str, ...] = ()  # names the question uses as people (possessors, subjects), not as values
     back: int = 0  # states before the latest the question counts back ("my previous dentist": 1)
+    terms: tuple[str, ...] = ()  # stems of the words naming what it asks about (``question_terms``)
 
 
 def _words(text: str) -> list[str]:
@@ -211,6 +221,18 @@ def parse_question(
     (a question naming no other operator then asks for the state as of that time). ``speaker``:
     whom "I" and "my" name; ``now``: when it is asked; ``window``: the time its words name
     (``timecues``), whose middle is the as-of time of a question with no other operator."""
+    tq = _parse_question(question, has_as_of, speaker, now, window)
+    return replace(tq, terms=question_terms(question, tq.names))
+
+
+def _parse_question(
+    question: str,
+    has_as_of: bool,
+    speaker: str | None,
+    now: datetime | None,
+    window: tuple[datetime | None, datetime | None],
+) -> TemporalQuestion:
+    asked_now = _PRESENT.match(question) is not None and _PAST.search(question) is None
     question = without_phrasal_after(question)
     tq = _parse(_TITLE.sub(lambda m: m[1] + _DOT, question), has_as_of)
     if tq.anchor is not None:
@@ -235,7 +257,28 @@ def parse_question(
         return replace(tq, operator="as_of", during=during)
     if at is not None and tq.operator in (None, "as_of", "latest"):
         return replace(tq, operator="as_of", at=at)
+    if tq.operator is None and tq.attribute is not None and asked_now:
+        return replace(tq, operator="now")  # a state asked in the present tense holds now
     return tq
+
+
+# words of a temporal question that say how it asks, not what it asks about
+_ASKING = frozenset(
+    stems(
+        word_set(
+            """now currently current nowadays present moment days still these those used use previous former
+        old before after last ago start end since time back while when which what who where"""
+        )
+    )
+    + stems(TIME_WORDS)
+)
+
+
+def question_terms(question: str, names: Sequence[str]) -> tuple[str, ...]:
+    """The stems of ``question``'s words that name what it asks about: not its names, nor its
+    words of time and asking."""
+    named = set(content_terms(" ".join(names)))
+    return tuple(dict.fromkeys(t for t in content_terms(question) if t not in named and t not in _ASKING))
 
 
 def _ordered(question: str, noun: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -22,6 +22,8 @@ from memforest.retrieval.temporal.asked import ASKER
 from memforest.retrieval.temporal.chains import chain_label
 from memforest.retrieval.temporal.descent import BACKWARD, FORWARD, TimeCursor, fact_ids
 from memforest.retrieval.temporal.lexicon import CUES
+from memforest.retrieval.temporal.loose import OPERATORS as LOOSE_OPERATORS
+from memforest.retrieval.temporal.loose import loose_plan
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.retrieval.temporal.plan import (
     ANSWER,
@@ -68,7 +70,9 @@ class _Scope:
     hints: Mapping[int, float] | None = None  # the question's recall similarity of facts (``plan.plan_answer``)
 
     async def facts(self, leaves: list[Row]) -> list[Row]:
-        ids = fact_ids(leaves)
+        return await self.facts_of(fact_ids(leaves))
+
+    async def facts_of(self, ids: list[int]) -> list[Row]:
         return await store.facts_by_id(self.conn, self.tenant_id, self.forest_id, self.subject, ids, self.as_of)
 
 
@@ -261,6 +265,7 @@ async def temporal_plan(
     else:
         named = await known_of(tq.names)
         candidates = [n for n in tq.names if n.casefold() in named and n.casefold() != anchor]
+    unanswered: list[tuple[_Scope, TemporalQuestion]] = []
     for subject in candidates:
         names = await aliases(conn, tenant_id, forest_id, subject)
         named = await known_of(names)
@@ -276,7 +281,23 @@ async def temporal_plan(
             plan = await subject_plan(scope, asked, anchor_time)
         if plan is not None:
             return plan
-    return None
+        unanswered.append((scope, asked))
+    return await _loose(*unanswered[0], anchor_time) if unanswered else None
+
+
+async def _loose(scope: _Scope, tq: TemporalQuestion, anchor_time: datetime | None) -> TemporalPlan | None:
+    """No chain answers for the first subject: the loose plan (``loose.loose_plan``) on its facts
+    that recall found (``hints``) and those naming the anchor."""
+    if tq.operator not in LOOSE_OPERATORS or not scope.hints:
+        return None
+    rows = {int(r["fact_id"]): r for r in await scope.facts_of(list(scope.hints))}
+    if tq.anchor is not None:
+        named = await store.facts_naming(
+            scope.conn, scope.tenant_id, scope.forest_id, scope.subject, tq.anchor, scope.as_of
+        )
+        rows.update((int(r["fact_id"]), r) for r in named)
+    ordered = sorted(rows.values(), key=lambda r: (r["valid_from"], r["fact_id"]))
+    return loose_plan(tq, scope.subject, ordered, anchor_time, scope.hints)
 
 
 async def _asker_named(conn: Conn, tenant_id: uuid.UUID, forest_id: int, tq: TemporalQuestion) -> TemporalQuestion:

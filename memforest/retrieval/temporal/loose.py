@@ -1,0 +1,119 @@
+"""The loose plan of a temporal question whose attribute chain tells no answer (ADR 0057): the
+subject's statements about the asked thing, found by the question's own words or by its recall
+similarity, ordered by time, and the operator answered on that list (the latest for now, the one
+holding at the as-of time, the one before or after the anchor's first mention).
+
+It runs only when ``plan.plan_answer`` found no state, so it never changes an answer a chain gives;
+a question it cannot read (no operator it answers, no statement of the subject that fits) keeps
+the plain ranking."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from memforest.attributes import ATTRIBUTE_WORDS
+from memforest.retrieval.temporal.chains import named_values
+from memforest.retrieval.temporal.parse import TemporalQuestion
+from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPlan, mentions
+from memforest.store.sql import Row
+from memforest.text.mood import mood_of
+from memforest.text.terms import content_terms
+
+OPERATORS = ("before", "after", "now", "latest", "as_of")
+NEAR_SIM = 0.04  # a statement this close to the subject's most similar one (cosine) fits the question
+
+
+def _terms_of(tq: TemporalQuestion) -> set[str]:
+    """The question's terms and, for a named attribute, that attribute's words."""
+    out = set(tq.terms)
+    if tq.attribute is not None and tq.attribute in ATTRIBUTE_WORDS:
+        out.update(content_terms(" ".join(ATTRIBUTE_WORDS[tq.attribute])))
+    return out
+
+
+def _shares(row: Row, terms: set[str], anchor: str | None) -> bool:
+    """The statement shares a word with the question or names its anchor."""
+    text = str(row["text"])
+    return bool(terms & set(content_terms(text))) or (anchor is not None and mentions(text, anchor))
+
+
+def statements(rows: Sequence[Row], tq: TemporalQuestion, subject: str, hints: Mapping[int, float]) -> list[Row]:
+    """The subject's statements (``rows``, oldest first) that may hold the asked state: each is
+    filed under the subject (or under no one), names a value besides the subject, carries no mood
+    (a plan, a wish, nostalgia) and shares a word with the question or names its anchor; when none
+    does, those about as similar to the question as the most similar one (``hints``: cosine)."""
+    own = subject.casefold()
+    valued = [
+        r
+        for r in rows
+        if str(r["subject"] or own).casefold() == own
+        and mood_of(str(r["text"])) is None
+        and named_values(str(r["text"]), (subject, *tq.people))
+    ]
+    terms = _terms_of(tq)
+    shared = [r for r in valued if _shares(r, terms, tq.anchor)]
+    if shared:
+        return shared
+    best = max((hints.get(int(r["fact_id"]), -1.0) for r in valued), default=-1.0)
+    return [r for r in valued if hints.get(int(r["fact_id"]), -2.0) >= best - NEAR_SIM]
+
+
+def _anchor_time(rows: Sequence[Row], tq: TemporalQuestion, anchor_time: datetime | None) -> datetime | None:
+    """When the anchor starts: the first statement naming it, else the time found elsewhere."""
+    if tq.anchor is not None:
+        named: list[datetime] = [r["valid_from"] for r in rows if mentions(str(r["text"]), tq.anchor)]
+        if named:
+            return min(named)
+    return tq.at or anchor_time
+
+
+def _index(listed: Sequence[Row], tq: TemporalQuestion, at: datetime | None) -> int | None:
+    """The answer's place in ``listed`` (oldest first) for the question's operator."""
+    if tq.operator == "before":
+        if at is None:
+            return None
+        earlier = [i for i, r in enumerate(listed) if r["valid_from"] < at]
+        return earlier[-1] if earlier else None
+    if tq.operator == "after":
+        if at is None:
+            return None
+        later = [i for i, r in enumerate(listed) if r["valid_from"] > at and _moves_on(r, tq.anchor)]
+        return later[0] if later else None
+    held = [i for i, r in enumerate(listed) if at is None or r["valid_from"] <= at]
+    return held[-1 - tq.back] if len(held) > tq.back else None
+
+
+def _moves_on(row: Row, anchor: str | None) -> bool:
+    """A statement after the anchor's start that names something besides the anchor (a mere
+    restatement of the anchor is no later state)."""
+    if anchor is None or not mentions(str(row["text"]), anchor):
+        return True
+    return bool(named_values(str(row["text"]), (anchor,)))
+
+
+def loose_plan(
+    tq: TemporalQuestion,
+    subject: str,
+    rows: Sequence[Row],
+    anchor_time: datetime | None,
+    hints: Mapping[int, float] | None,
+) -> TemporalPlan | None:
+    """The answer among the subject's statements ``rows`` (oldest first) that fit the question, or
+    None when the operator is none it answers or no statement fits."""
+    if tq.operator not in OPERATORS or tq.during is not None:
+        return None
+    listed = statements(rows, tq, subject, hints or {})
+    at = _anchor_time(rows, tq, anchor_time) if tq.operator in ("before", "after") else tq.at
+    if tq.operator in ("before", "after") and tq.anchor is not None:
+        listed = [r for r in listed if tq.operator == "after" or not mentions(str(r["text"]), tq.anchor)]
+    i = _index(listed, tq, at)
+    if i is None:
+        return None
+    plan = TemporalPlan(str(tq.operator), subject, None, at)
+    plan.roles[int(listed[i]["fact_id"])] = ANSWER
+    if i > 0:
+        plan.roles[int(listed[i - 1]["fact_id"])] = EARLIER
+    if i + 1 < len(listed):
+        plan.roles[int(listed[i + 1]["fact_id"])] = LATER
+    return plan

@@ -1,0 +1,101 @@
+"""The loose plan of a temporal question no attribute chain answers (``loose.loose_plan``, ADR
+0057), in sentences of my own: the subject's statements that share a word with the question (or
+name its anchor) in time order, and the operator answered on that list; and a state asked in the
+present tense is asked for now (``parse_question``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from memforest.retrieval.temporal.loose import loose_plan
+from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question, question_terms
+
+NOW = datetime(2025, 4, 1, tzinfo=UTC)
+
+
+def _row(fid: int, year: int, month: int, text: str, subject: str | None = "Ysolde") -> dict[str, Any]:
+    return {
+        "fact_id": fid,
+        "valid_from": datetime(year, month, 1, tzinfo=UTC),
+        "text": text,
+        "subject": subject,
+        "attribute": None,
+        "value": None,
+    }
+
+
+ROWS = [
+    _row(1, 2020, 2, "Ysolde takes her oboe lessons with Bertrand Quayle on Mondays."),
+    _row(2, 2020, 9, "Ysolde's allotment at Hobbs Meadow has the best rhubarb."),
+    _row(3, 2021, 6, "Ysolde stopped the oboe lessons with Bertrand Quayle and now learns with Cressida Vane."),
+    _row(4, 2022, 1, "Ysolde's friend Tamsin said Ysolde should try oboe with Dorrit Fell.", "Tamsin"),
+    _row(5, 2022, 8, "Ysolde misses the oboe lessons with Bertrand Quayle."),
+    _row(6, 2023, 3, "Ysolde's oboe teacher these days is Marguerite Osei at Lindqvist Hall."),
+    _row(7, 2023, 9, "Ysolde went to a concert at Fenwick Hall."),
+]
+
+
+def _answer(tq: TemporalQuestion, hints: dict[int, float] | None = None) -> int | None:
+    plan = loose_plan(tq, "Ysolde", ROWS, None, hints or {})
+    return next((f for f, role in (plan.roles.items() if plan else ()) if role == "answer"), None)
+
+
+def _tq(op: str, terms: tuple[str, ...], anchor: str | None = None, at: datetime | None = None) -> TemporalQuestion:
+    return TemporalQuestion(op, "oboe_teacher", ("Ysolde",), anchor, terms=terms, at=at)
+
+
+def test_now_is_the_latest_statement_that_shares_a_word_with_the_question() -> None:
+    # the nostalgia (5) and another person's statement (4) are no state; the concert shares no word
+    assert _answer(_tq("now", ("oboe", "teach"))) == 6
+
+
+def test_as_of_is_the_latest_statement_at_the_time() -> None:
+    assert _answer(_tq("as_of", ("oboe",), at=datetime(2022, 12, 1, tzinfo=UTC))) == 3
+    assert _answer(_tq("as_of", ("oboe",), at=datetime(2021, 1, 1, tzinfo=UTC))) == 1
+    assert _answer(_tq("as_of", ("oboe",), at=datetime(2019, 1, 1, tzinfo=UTC))) is None
+
+
+def test_before_and_after_read_the_anchor_from_its_first_mention() -> None:
+    assert _answer(_tq("before", ("oboe",), anchor="Cressida Vane")) == 1
+    # a statement after the anchor's start that names something besides the anchor comes after it
+    assert _answer(_tq("after", ("oboe",), anchor="Bertrand Quayle")) == 3
+    assert _answer(_tq("after", ("oboe",), anchor="Cressida Vane")) == 6
+
+
+def test_counting_back_steps_down_the_list() -> None:
+    assert _answer(TemporalQuestion("latest", "oboe_teacher", ("Ysolde",), back=1, terms=("oboe",))) == 3
+
+
+def test_no_shared_word_falls_back_to_the_most_similar_statements() -> None:
+    hints = {1: 0.61, 3: 0.63, 6: 0.64, 7: 0.30, 2: 0.20}
+    assert _answer(_tq("now", ("tutor",)), hints) == 6
+    assert _answer(_tq("now", ("tutor",))) is None  # nothing similar known: no plan
+
+
+def test_operators_it_does_not_answer_give_no_plan() -> None:
+    assert _answer(_tq("when", ("oboe",), anchor="Cressida Vane")) is None
+    assert _answer(_tq("how_long", ("oboe",))) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "operator"),
+    [
+        ("Which bakery am I with?", "now"),
+        ("Who is Ysolde's oboe teacher?", "now"),
+        ("Where does Ysolde keep her allotment?", "now"),
+        ("Who cuts my hair nowadays?", "now"),
+        ("Who was Ysolde's oboe teacher?", None),  # past tense: no time asked
+        ("Who did Ysolde learn the oboe with?", None),
+        ("What does Ysolde like?", None),  # no asked state
+    ],
+)
+def test_a_state_asked_in_the_present_tense_is_asked_for_now(question: str, operator: str | None) -> None:
+    assert parse_question(question, speaker="Ysolde", now=NOW).operator == operator
+
+
+def test_question_terms_are_what_it_asks_about() -> None:
+    assert question_terms("Who teaches Ysolde the oboe these days?", ("Ysolde",)) == ("teach", "oboe")
+    assert parse_question("Who cuts my hair nowadays?", speaker="Ysolde", now=NOW).attribute == "hair"
