@@ -5,6 +5,7 @@ present tense is asked for now (``parse_question``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 from memforest.retrieval.temporal.loose import loose_plan
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question, question_terms
+from memforest.retrieval.temporal.plan import plan_answer
 
 NOW = datetime(2025, 4, 1, tzinfo=UTC)
 
@@ -99,3 +101,24 @@ def test_a_state_asked_in_the_present_tense_is_asked_for_now(question: str, oper
 def test_question_terms_are_what_it_asks_about() -> None:
     assert question_terms("Who teaches Ysolde the oboe these days?", ("Ysolde",)) == ("teach", "oboe")
     assert parse_question("Who cuts my hair nowadays?", speaker="Ysolde", now=NOW).attribute == "hair"
+
+
+def test_a_now_read_from_the_tense_takes_only_the_kinds_own_chain() -> None:
+    def slot(fid: int, year: int, text: str, attribute: str, value: str) -> dict[str, Any]:
+        return {**_row(fid, year, 1, text), "attribute": attribute, "value": value, "entities": ["Ysolde", value]}
+
+    rows = [
+        slot(1, 2021, "Ysolde joined Pemberley Rowing Club.", "membership", "Pemberley Rowing Club"),
+        slot(2, 2022, "Ysolde left Pemberley Rowing Club for Quarrington Scullers.", "change", "Quarrington Scullers"),
+    ]
+    named = TemporalQuestion("now", "bank", ("Ysolde",), noun="bank")
+    # "which bank is Ysolde with now?" may be read from a verb class's chain; "which bank is
+    # Ysolde with?" names no time, so a chain of another kind never answers it
+    assert plan_answer(named, "Ysolde", rows) is not None
+    assert plan_answer(replace(named, implied=True), "Ysolde", rows) is None
+    assert parse_question("Which bank is Ysolde with?", now=NOW).implied
+    assert not parse_question("Which bank is Ysolde with now?", now=NOW).implied
+
+
+def test_a_now_read_from_the_tense_gets_no_loose_plan() -> None:
+    assert _answer(replace(_tq("now", ("oboe", "teach")), implied=True)) is None

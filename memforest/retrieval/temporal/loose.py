@@ -101,8 +101,8 @@ def loose_plan(
 ) -> TemporalPlan | None:
     """The answer among the subject's statements ``rows`` (oldest first) that fit the question, or
     None when the operator is none it answers or no statement fits."""
-    if tq.operator not in OPERATORS or tq.during is not None:
-        return None
+    if tq.operator not in OPERATORS or tq.during is not None or tq.implied:
+        return None  # (a "now" read from the tense alone is answered by the kind's own chain only)
     listed = statements(rows, tq, subject, hints or {})
     at = _anchor_time(rows, tq, anchor_time) if tq.operator in ("before", "after") else tq.at
     if tq.operator in ("before", "after") and tq.anchor is not None:

@@ -138,6 +138,7 @@ class TemporalQuestion:
     people: tuple[str, ...] = ()  # names the question uses as people (possessors, subjects), not as values
     back: int = 0  # states before the latest the question counts back ("my previous dentist": 1)
     terms: tuple[str, ...] = ()  # stems of the words naming what it asks about (``question_terms``)
+    implied: bool = False  # the operator is read from the tense alone ("which bank am I with?": now)
 
 
 def _words(text: str) -> list[str]:
@@ -258,7 +259,7 @@ def _parse_question(
     if at is not None and tq.operator in (None, "as_of", "latest"):
         return replace(tq, operator="as_of", at=at)
     if tq.operator is None and tq.attribute is not None and asked_now:
-        return replace(tq, operator="now")  # a state asked in the present tense holds now
+        return replace(tq, operator="now", implied=True)  # a state asked in the present tense holds now
     return tq
 
 

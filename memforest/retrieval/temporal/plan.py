@@ -337,9 +337,10 @@ def plan_answer(
         return None
     if tq.operator in ("when", "how_long") and tq.anchor is None:
         tq = replace(tq, attribute=attribute, anchor=anchor)
-    if hints:
+    # an operator read from the tense alone takes only the kind's own chain, never a verb class's
+    if hints and not tq.implied:
         attribute = _hinted(rows, subject, attribute, hints) or attribute
-    states = [*states_of(rows, attribute, subject), *joined]
+    states = [*states_of(rows, attribute, subject, loose=not tq.implied), *joined]
     i, runs = _answer_index(tq, states, anchor_time)
     if i is None and not joined and tq.operator in ("before", "after"):
         # the kind's own chain cannot tell: read it with the verb-class chain that can hold it
