@@ -173,9 +173,7 @@ async def query(
         fallback = LLM_FALLBACK if request.mode == "llm" else None
         intent = ReadIntent(
             forest_known=known is not None,
-            key_lookups_after_recall=(
-                ctx.question.anchor_text is None and request.source_filter is None and lexical is not None
-            ),
+            key_lookups_after_recall=ctx.question.anchor_text is None and request.source_filter is None,
             key_lookups_after_browse=request.source_filter is None,
         )
         async with read_transaction(db, tenant_id, ctx.preset.hnsw_ef_search, intent) as tx:

@@ -54,7 +54,8 @@ class ReadIntent:
 
     ``forest_known``: the forest was read by this process before (its id comes from a cache, and
     its vector channels' plan from the connection); ``key_lookups_after_recall``: after the vector
-    channels, every statement reads rows by key (no event anchor to search, no source filter);
+    channels (or the statement of every channel), every statement reads rows by key but a full
+    text read after all in the transaction (no event anchor to search, no source filter);
     ``key_lookups_after_browse``: after the beam descent, likewise (no source filter)."""
 
     forest_known: bool = False
@@ -102,11 +103,13 @@ class ReadTransaction:
         parts: Sequence[channels.ChannelPart],
     ) -> list[RowView]:
         """The recall channels' rows of ``parts`` (``channels.recall_channels``). The vector part
-        alone hands the rest of the transaction on to generic plans when the intent reads by key
-        from here; otherwise its forest row hands it back to parameter plans."""
+        alone, or every channel of a forest read exactly, hands the rest of the transaction on to
+        generic plans when the intent reads by key from here; otherwise its forest row hands it
+        back to parameter plans."""
         if "vector" not in parts:  # (full text is planned for its forest and may scan it)
             await self.plans_for_parameters()
-        generic_next = tuple(parts) == ("vector",) and self.intent.key_lookups_after_recall
+        handing_on = tuple(parts) == ("vector",) or (not indexed and set(parts) == set(channels.PARTS))
+        generic_next = handing_on and self.intent.key_lookups_after_recall
         rows = await channels.recall_channels(
             self.conn, self.tenant_id, forest_id, q, terms, kinds, names, limits,
             exact=not indexed, scan_text=not indexed, as_of=as_of, parts=parts, generic_next=generic_next,

@@ -50,12 +50,15 @@ _LEXICAL = {
     (False, False): _Q["lexical_indexed"],
     (False, True): _Q["lexical_indexed"],
 }
-# both parts by (forest read exactly, as of a time): full text is read the way the forest is
+# both parts by (forest read exactly, as of a time, the planner switch its forest row writes):
+# full text is read the way the forest is
 _ALL = {
-    (True, False): _Q["all_exact"],
-    (True, True): _Q["all_exact_as_of"],
-    (False, False): _Q["all_indexed"],
-    (False, True): _Q["all_indexed_as_of"],
+    (True, False, CUSTOM_PLANS_AGAIN): _Q["all_exact"],
+    (True, True, CUSTOM_PLANS_AGAIN): _Q["all_exact_as_of"],
+    (False, False, CUSTOM_PLANS_AGAIN): _Q["all_indexed"],
+    (False, True, CUSTOM_PLANS_AGAIN): _Q["all_indexed_as_of"],
+    (True, False, GENERIC_PLANS_NEXT): _Q["all_exact_then_generic"],
+    (True, True, GENERIC_PLANS_NEXT): _Q["all_exact_as_of_then_generic"],
 }
 # a question of this many terms or more asks the candidate functions for its rows matching every
 # term first (with two, the pairs are that query)
@@ -172,22 +175,22 @@ def channels_sql(
     forest is read: ``scan_text == exact``). ``forest_id``: the forest written into an indexed
     forest's vector channels instead of their ``:f`` parameter (a generic plan of them can then
     use the forest's own partial indexes: ``recall_knobs``). ``generic_next`` (the vector part
-    alone): its forest row switches the rest of the transaction to generic plans, not back to
-    custom ones. ValueError for a combination no statement is written for."""
+    alone, or both parts of a forest read exactly): its forest row switches the rest of the
+    transaction to generic plans, not back to custom ones. ValueError for a combination no
+    statement is written for."""
     chosen = tuple(p for p in PARTS if p in parts)
     if not chosen:
         raise ValueError("channels_sql needs at least one part")
     if not exact and "vector" in chosen and dim < 1:
         raise ValueError("the vector channels of an indexed forest need the vectors' dimension")
-    if generic_next and tuple(parts) != ("vector",):
-        raise ValueError("only the vector part alone may hand the transaction to generic plans")
+    if generic_next and chosen != ("vector",) and not (chosen == PARTS and exact):
+        raise ValueError("only the vector part alone or an exact forest's every channel may hand on to generic plans")
     if chosen == ("lexical",):
         sql = _LEXICAL[(scan_text, as_of is not None)]
     elif chosen == ("vector",):
-        switch = GENERIC_PLANS_NEXT if generic_next else CUSTOM_PLANS_AGAIN
-        sql = _VECTOR[(exact, as_of is not None, switch)]
+        sql = _VECTOR[(exact, as_of is not None, GENERIC_PLANS_NEXT if generic_next else CUSTOM_PLANS_AGAIN)]
     elif scan_text == exact:
-        sql = _ALL[(exact, as_of is not None)]
+        sql = _ALL[(exact, as_of is not None, GENERIC_PLANS_NEXT if generic_next else CUSTOM_PLANS_AGAIN)]
     else:
         raise ValueError("every channel in one statement reads full text the way it reads the forest")
     if forest_id is not None and "{f}" not in sql:

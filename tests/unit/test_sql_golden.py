@@ -45,7 +45,7 @@ def _channels() -> dict[str, str]:
     for (label, parts), exact, as_of, generic_next in itertools.product(
         parts_of.items(), (True, False), (None, AS_OF), (False, True)
     ):
-        if generic_next and label != "vector":
+        if generic_next and not (label == "vector" or (label == "all" and exact)):
             continue
         literal = FOREST if not exact and label != "lexical" else None  # (as recall_channels passes it)
         sql = recall_channels.channels_sql(

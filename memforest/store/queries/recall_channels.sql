@@ -455,6 +455,160 @@ WHERE t.tenant_id = :t
   AND t.root_node_id IS NOT NULL
   AND t.tree_id = ANY(ARRAY(SELECT tree_id FROM ids));
 
+-- name: all_exact_then_generic --
+-- Every recall channel of a forest read exactly, live facts and nodes, full text scanned from the forest's rows; the forest row puts the rest of the transaction on generic plans without sequential scans.
+WITH rt AS MATERIALIZED (
+  SELECT c.tree_id, 1 - c.d AS s
+  FROM (
+    SELECT x.node_id, x.tree_id, x.embedding <=> :q AS d
+    FROM nodes x
+    WHERE x.tenant_id = :t
+      AND x.forest_id = :f
+      AND x.parent_id IS NULL
+      AND x.embedding IS NOT NULL
+    OFFSET 0
+  ) c
+  CROSS JOIN LATERAL (
+    SELECT 1
+    FROM trees tr
+    WHERE tr.tenant_id = :t
+      AND tr.tree_id = c.tree_id
+      AND tr.root_node_id = c.node_id
+      AND tr.kind = ANY(:kinds)
+    LIMIT 1
+  ) z
+  ORDER BY c.d, c.tree_id LIMIT :nr
+),
+fa AS MATERIALIZED (
+  SELECT x.fact_id, x.embedding <=> :q AS d, CASE WHEN x.tsv @@ (SELECT to_tsquery('english', :tsq)) THEN ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) END AS s
+  FROM facts x
+  WHERE x.tenant_id = :t
+    AND x.forest_id = :f
+    AND x.retracted_at IS NULL
+),
+na AS MATERIALIZED (
+  SELECT x.node_id, x.tree_id, x.leaf_cell_id, x.embedding <=> :q AS d, CASE WHEN x.tsv @@ (SELECT to_tsquery('english', :tsq)) THEN ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) END AS s
+  FROM nodes x
+  WHERE x.tenant_id = :t
+    AND x.forest_id = :f
+    AND x.level = 0
+    AND x.leaf_cell_id IS NOT NULL
+),
+fh AS MATERIALIZED (
+  SELECT fact_id, 1 - d AS sim
+  FROM fa
+  WHERE d IS NOT NULL
+  ORDER BY d, fact_id LIMIT :nf
+),
+ch AS MATERIALIZED (
+  SELECT leaf_cell_id, 1 - d AS sim
+  FROM na
+  WHERE d IS NOT NULL
+  ORDER BY d, leaf_cell_id LIMIT :nc
+),
+lab AS MATERIALIZED (
+  SELECT tree_id, n_leaves
+  FROM trees
+  WHERE tenant_id = :t
+    AND forest_id = :f
+    AND kind = 'entity'
+    AND key = ANY(:names)
+),
+fx AS MATERIALIZED (
+  SELECT fact_id, sim, (
+    SELECT array_agg(p.tree_id ORDER BY p.tree_id)
+    FROM placements p
+    WHERE p.tenant_id = :t
+      AND p.source_kind = 'fact'
+      AND p.source_id = fh.fact_id
+      AND p.forest_id = :f
+  ) AS trees
+  FROM fh
+),
+cx AS MATERIALIZED (
+  SELECT leaf_cell_id, sim, (
+    SELECT array_agg(p.tree_id ORDER BY p.tree_id)
+    FROM placements p
+    WHERE p.tenant_id = :t
+      AND p.source_kind = 'cell'
+      AND p.source_id = ch.leaf_cell_id
+      AND p.forest_id = :f
+  ) AS trees
+  FROM ch
+),
+lf AS MATERIALIZED (
+  SELECT fact_id, s
+  FROM fa
+  WHERE s IS NOT NULL
+  ORDER BY s DESC, fact_id LIMIT :nl
+),
+ln AS MATERIALIZED (
+  SELECT node_id, tree_id, leaf_cell_id, s
+  FROM na
+  WHERE s IS NOT NULL
+  ORDER BY s DESC, node_id LIMIT :nl
+),
+lx AS MATERIALIZED (
+  SELECT fact_id, s, (
+    SELECT array_agg(p.tree_id ORDER BY p.tree_id)
+    FROM placements p
+    WHERE p.tenant_id = :t
+      AND p.source_kind = 'fact'
+      AND p.source_id = lf.fact_id
+      AND p.forest_id = :f
+  ) AS trees
+  FROM lf
+),
+ids(tree_id) AS (
+  SELECT tree_id
+  FROM rt
+  UNION SELECT unnest(trees)
+  FROM fx
+  UNION SELECT unnest(trees)
+  FROM cx
+  UNION SELECT tree_id
+  FROM lab
+  UNION SELECT unnest(trees)
+  FROM lx
+  UNION SELECT tree_id
+  FROM ln
+)
+SELECT NULL::text AS ch, NULL::bigint AS id, NULL::float8 AS s, NULL::bigint[] AS trees, NULL::bigint AS cell, NULL::text AS kind, NULL::text AS label, NULL::bigint AS root, NULL::int AS height
+WHERE false
+UNION ALL SELECT 'root', tree_id, s, NULL, NULL, NULL, NULL, NULL, NULL
+FROM rt
+UNION ALL SELECT 'fact', fact_id, sim, trees, NULL, NULL, NULL, NULL, NULL
+FROM fx
+UNION ALL SELECT 'cell', leaf_cell_id, sim, trees, NULL, NULL, NULL, NULL, NULL
+FROM cx
+UNION ALL SELECT 'label', tree_id, n_leaves, NULL, NULL, NULL, NULL, NULL, NULL
+FROM lab
+UNION ALL SELECT 'forest', f.forest_id, NULL, NULL, NULL, CASE WHEN (
+  SELECT count(*) = 5
+  FROM pg_index i
+  WHERE i.indisvalid
+    AND i.indexrelid IN (to_regclass('ix_nodes_root_vec_f' || f.forest_id), to_regclass('ix_nodes_cell_vec_f' || f.forest_id), to_regclass('ix_nodes_tsv_f' || f.forest_id), to_regclass('ix_facts_tsv_f' || f.forest_id), to_regclass('ix_facts_vec_f' || f.forest_id))
+) THEN 'indexed' ELSE 'exact' END, f.name || left(set_config('plan_cache_mode', 'force_generic_plan', true) || set_config('enable_seqscan', 'off', true), 0), (
+  SELECT CAST(extract(epoch FROM max(s.time)) * 1000000 AS bigint)
+  FROM sessions s
+  WHERE s.tenant_id = :t
+    AND s.forest_id = f.forest_id
+), NULL
+FROM forests f
+WHERE f.tenant_id = :t
+  AND f.forest_id = :f
+UNION ALL SELECT 'lexical_fact', fact_id, s, trees, NULL, NULL, NULL, NULL, NULL
+FROM lx
+UNION ALL SELECT 'lexical_node', node_id, s, ARRAY[tree_id], leaf_cell_id, NULL, NULL, NULL, NULL
+FROM ln
+UNION ALL SELECT 'tree', t.tree_id, NULL, NULL, NULL, t.kind, t.label, t.root_node_id, t.height
+FROM trees t
+WHERE t.tenant_id = :t
+  AND t.forest_id = :f
+  AND t.kind = ANY(:kinds)
+  AND t.root_node_id IS NOT NULL
+  AND t.tree_id = ANY(ARRAY(SELECT tree_id FROM ids));
+
 -- name: vector_exact_as_of --
 -- The vector channels (roots, facts, cells, entity labels) and the forest's own row of a forest read exactly, as of :as_of; the forest row puts the rest of the transaction back on custom plans.
 WITH rt AS MATERIALIZED (
@@ -847,6 +1001,164 @@ UNION ALL SELECT 'forest', f.forest_id, NULL, NULL, NULL, CASE WHEN (
   WHERE i.indisvalid
     AND i.indexrelid IN (to_regclass('ix_nodes_root_vec_f' || f.forest_id), to_regclass('ix_nodes_cell_vec_f' || f.forest_id), to_regclass('ix_nodes_tsv_f' || f.forest_id), to_regclass('ix_facts_tsv_f' || f.forest_id), to_regclass('ix_facts_vec_f' || f.forest_id))
 ) THEN 'indexed' ELSE 'exact' END, f.name || left(set_config('plan_cache_mode', 'force_custom_plan', true) || set_config('enable_seqscan', 'on', true), 0), (
+  SELECT CAST(extract(epoch FROM max(s.time)) * 1000000 AS bigint)
+  FROM sessions s
+  WHERE s.tenant_id = :t
+    AND s.forest_id = f.forest_id
+), NULL
+FROM forests f
+WHERE f.tenant_id = :t
+  AND f.forest_id = :f
+UNION ALL SELECT 'lexical_fact', fact_id, s, trees, NULL, NULL, NULL, NULL, NULL
+FROM lx
+UNION ALL SELECT 'lexical_node', node_id, s, ARRAY[tree_id], leaf_cell_id, NULL, NULL, NULL, NULL
+FROM ln
+UNION ALL SELECT 'tree', t.tree_id, NULL, NULL, NULL, t.kind, t.label, t.root_node_id, t.height
+FROM trees t
+WHERE t.tenant_id = :t
+  AND t.forest_id = :f
+  AND t.kind = ANY(:kinds)
+  AND t.root_node_id IS NOT NULL
+  AND t.tree_id = ANY(ARRAY(SELECT tree_id FROM ids));
+
+-- name: all_exact_as_of_then_generic --
+-- Every recall channel of a forest read exactly, as of :as_of, full text scanned from the forest's rows; the forest row puts the rest of the transaction on generic plans without sequential scans.
+WITH rt AS MATERIALIZED (
+  SELECT c.tree_id, 1 - c.d AS s
+  FROM (
+    SELECT x.node_id, x.tree_id, x.embedding <=> :q AS d
+    FROM nodes x
+    WHERE x.tenant_id = :t
+      AND x.forest_id = :f
+      AND x.parent_id IS NULL
+      AND x.embedding IS NOT NULL
+    OFFSET 0
+  ) c
+  CROSS JOIN LATERAL (
+    SELECT 1
+    FROM trees tr
+    WHERE tr.tenant_id = :t
+      AND tr.tree_id = c.tree_id
+      AND tr.root_node_id = c.node_id
+      AND tr.kind = ANY(:kinds)
+    LIMIT 1
+  ) z
+  ORDER BY c.d, c.tree_id LIMIT :nr
+),
+fa AS MATERIALIZED (
+  SELECT x.fact_id, x.embedding <=> :q AS d, CASE WHEN x.tsv @@ (SELECT to_tsquery('english', :tsq)) THEN ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) END AS s
+  FROM facts x
+  WHERE x.tenant_id = :t
+    AND x.forest_id = :f
+    AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)
+    AND x.valid_from <= :as_of
+    AND x.recorded_at <= :as_of
+    AND (x.valid_to IS NULL OR x.valid_to > :as_of)
+),
+na AS MATERIALIZED (
+  SELECT x.node_id, x.tree_id, x.leaf_cell_id, x.embedding <=> :q AS d, CASE WHEN x.tsv @@ (SELECT to_tsquery('english', :tsq)) THEN ts_rank(x.tsv, (SELECT to_tsquery('english', :tsq)), 1) END AS s
+  FROM nodes x
+  WHERE x.tenant_id = :t
+    AND x.forest_id = :f
+    AND x.level = 0
+    AND x.leaf_cell_id IS NOT NULL
+    AND x.t_start <= :as_of
+),
+fh AS MATERIALIZED (
+  SELECT fact_id, 1 - d AS sim
+  FROM fa
+  WHERE d IS NOT NULL
+  ORDER BY d, fact_id LIMIT :nf
+),
+ch AS MATERIALIZED (
+  SELECT leaf_cell_id, 1 - d AS sim
+  FROM na
+  WHERE d IS NOT NULL
+  ORDER BY d, leaf_cell_id LIMIT :nc
+),
+lab AS MATERIALIZED (
+  SELECT tree_id, n_leaves
+  FROM trees
+  WHERE tenant_id = :t
+    AND forest_id = :f
+    AND kind = 'entity'
+    AND key = ANY(:names)
+),
+fx AS MATERIALIZED (
+  SELECT fact_id, sim, (
+    SELECT array_agg(p.tree_id ORDER BY p.tree_id)
+    FROM placements p
+    WHERE p.tenant_id = :t
+      AND p.source_kind = 'fact'
+      AND p.source_id = fh.fact_id
+      AND p.forest_id = :f
+  ) AS trees
+  FROM fh
+),
+cx AS MATERIALIZED (
+  SELECT leaf_cell_id, sim, (
+    SELECT array_agg(p.tree_id ORDER BY p.tree_id)
+    FROM placements p
+    WHERE p.tenant_id = :t
+      AND p.source_kind = 'cell'
+      AND p.source_id = ch.leaf_cell_id
+      AND p.forest_id = :f
+  ) AS trees
+  FROM ch
+),
+lf AS MATERIALIZED (
+  SELECT fact_id, s
+  FROM fa
+  WHERE s IS NOT NULL
+  ORDER BY s DESC, fact_id LIMIT :nl
+),
+ln AS MATERIALIZED (
+  SELECT node_id, tree_id, leaf_cell_id, s
+  FROM na
+  WHERE s IS NOT NULL
+  ORDER BY s DESC, node_id LIMIT :nl
+),
+lx AS MATERIALIZED (
+  SELECT fact_id, s, (
+    SELECT array_agg(p.tree_id ORDER BY p.tree_id)
+    FROM placements p
+    WHERE p.tenant_id = :t
+      AND p.source_kind = 'fact'
+      AND p.source_id = lf.fact_id
+      AND p.forest_id = :f
+  ) AS trees
+  FROM lf
+),
+ids(tree_id) AS (
+  SELECT tree_id
+  FROM rt
+  UNION SELECT unnest(trees)
+  FROM fx
+  UNION SELECT unnest(trees)
+  FROM cx
+  UNION SELECT tree_id
+  FROM lab
+  UNION SELECT unnest(trees)
+  FROM lx
+  UNION SELECT tree_id
+  FROM ln
+)
+SELECT NULL::text AS ch, NULL::bigint AS id, NULL::float8 AS s, NULL::bigint[] AS trees, NULL::bigint AS cell, NULL::text AS kind, NULL::text AS label, NULL::bigint AS root, NULL::int AS height
+WHERE false
+UNION ALL SELECT 'root', tree_id, s, NULL, NULL, NULL, NULL, NULL, NULL
+FROM rt
+UNION ALL SELECT 'fact', fact_id, sim, trees, NULL, NULL, NULL, NULL, NULL
+FROM fx
+UNION ALL SELECT 'cell', leaf_cell_id, sim, trees, NULL, NULL, NULL, NULL, NULL
+FROM cx
+UNION ALL SELECT 'label', tree_id, n_leaves, NULL, NULL, NULL, NULL, NULL, NULL
+FROM lab
+UNION ALL SELECT 'forest', f.forest_id, NULL, NULL, NULL, CASE WHEN (
+  SELECT count(*) = 5
+  FROM pg_index i
+  WHERE i.indisvalid
+    AND i.indexrelid IN (to_regclass('ix_nodes_root_vec_f' || f.forest_id), to_regclass('ix_nodes_cell_vec_f' || f.forest_id), to_regclass('ix_nodes_tsv_f' || f.forest_id), to_regclass('ix_facts_tsv_f' || f.forest_id), to_regclass('ix_facts_vec_f' || f.forest_id))
+) THEN 'indexed' ELSE 'exact' END, f.name || left(set_config('plan_cache_mode', 'force_generic_plan', true) || set_config('enable_seqscan', 'off', true), 0), (
   SELECT CAST(extract(epoch FROM max(s.time)) * 1000000 AS bigint)
   FROM sessions s
   WHERE s.tenant_id = :t
