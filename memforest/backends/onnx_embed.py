@@ -8,6 +8,7 @@ from its weights once into a cache folder (:mod:`memforest.backends.onnx_export`
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +26,8 @@ from memforest.errors import ConfigurationError
 __all__ = ["OnnxEmbedder", "UnsupportedModel", "onnx_file"]
 
 Matrix = npt.NDArray[np.float32]
+
+log = logging.getLogger(__name__)
 
 
 SMALL_CALL = 4  # calls of at most this many texts (questions) run on the one-thread session
@@ -136,6 +139,9 @@ class OnnxEmbedder:
         """Fill ``out`` (unnormalised) with batches of ``batch_size`` texts of similar token count."""
         encodings = self._tokenizer.encode_batch(list(texts))
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        if log.isEnabledFor(logging.DEBUG):  # what reaches the model: texts, tokens, batches
+            tokens = sum(len(e.ids) for e in encodings)
+            log.debug("onnx embed: %d texts, %d tokens, batches of %d", len(texts), tokens, self.batch_size)
         for start in range(0, len(order), self.batch_size):
             rows = order[start : start + self.batch_size]
             out[rows] = self._encode_batch([encodings[i] for i in rows], session)

@@ -5,6 +5,7 @@ directory reader and the start-up identity rule (ADR 0042)."""
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -66,13 +67,17 @@ async def test_packaged_model_offline_scores_paraphrases_above_unrelated(
         assert sims[a, b] > max(unrelated) + 0.2, (PARAPHRASES[i], sims[a, b], max(unrelated))
 
 
-async def test_onnx_batches_by_token_count_give_each_text_its_own_vector(home: Path) -> None:
+async def test_onnx_batches_by_token_count_give_each_text_its_own_vector(
+    home: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     texts = [f"word {'and more ' * (i * 7 % 23)}{i}" for i in range(21)]  # lengths out of order
     embedder = build_embedder(_settings(home, "onnx"))
     assert isinstance(embedder, CachingEmbedder) and isinstance(embedder.inner, OnnxEmbedder)
     inner = embedder.inner
     assert inner.batch_size == 8  # several batches here
-    together = inner.embed_sync(texts)
+    with caplog.at_level(logging.DEBUG, logger="memforest.backends.onnx_embed"):
+        together = inner.embed_sync(texts)
+    assert any(f"onnx embed: {len(texts)} texts" in r.getMessage() for r in caplog.records)  # calls are logged
     alone = np.concatenate([inner.embed_sync([t]) for t in texts])
     assert np.abs(together - alone).max() < 1e-5
 
