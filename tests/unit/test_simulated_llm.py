@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import math
 import re
@@ -363,3 +364,80 @@ async def test_prefix_cache_hits_cut_prefill_time() -> None:
     assert stats["cached_tokens"] == 320
     assert stats["time"]["prefill_s"] == pytest.approx((322 + 2) * 0.002, rel=0.01)
     assert again["usage"]["prompt_tokens_details"]["cached_tokens"] == 0  # the cache was reset
+
+
+# ------------------------------------------------------------------ a fixed request set, pinned
+
+_PIN_SYSTEM = " ".join(f"Rule {i}: keep facts short, cite the [n] turns, use ISO dates." for i in range(12))
+_PIN_SPEAKERS = ("Alice", "Bob", "Priya", "Marco")
+
+
+def _pin_transcript(user: int, turns: int) -> str:
+    lines = [f"Session of user {user} on 2024-0{1 + user % 9}-1{user % 10}."]
+    for turn in range(turns):
+        speaker = _PIN_SPEAKERS[(user + turn) % len(_PIN_SPEAKERS)]
+        lines.append(
+            f"[{turn}] {speaker}: I moved to Lisbon in {2015 + turn % 9} and met {_PIN_SPEAKERS[turn % 4]} "
+            f"at the Museum of Art; we talked about violin lessons number {user * 7 + turn}!"
+        )
+    return "\n".join(lines)
+
+
+def _pin_bodies() -> list[dict[str, Any]]:
+    """Extraction-like prompts sharing a system prefix, follow-ups with assistant turns, a role
+    swap, plain text and a truncated answer: the shapes of the bench's traffic."""
+    schemas: list[dict[str, Any] | None] = [
+        ExtractionOutput.model_json_schema(),
+        Kitchen.model_json_schema(),
+        None,
+    ]
+    bodies: list[dict[str, Any]] = []
+    for user in range(6):
+        transcript = _pin_transcript(user, 4 + user * 3)
+        for index, schema in enumerate(schemas):
+            messages = [{"role": "system", "content": _PIN_SYSTEM}, {"role": "user", "content": transcript}]
+            if index == 1:
+                messages += [{"role": "assistant", "content": "Noted."}, {"role": "user", "content": "Summarise."}]
+            bodies.append(_chat_body("", schema=schema) | {"messages": messages})
+        swapped = [{"role": "user", "content": _PIN_SYSTEM}, {"role": "system", "content": transcript}]
+        bodies.append({"model": "m", "messages": swapped, "max_tokens": 3})
+    return bodies
+
+
+async def test_fixed_request_set_accounting_and_outputs_are_pinned() -> None:
+    """The server's accounting (token counts, cached prefix tokens, lower bound) and its outputs for
+    a fixed request set: a change meant to make the simulation cheaper must leave these as they are."""
+    from memforest.testing.simulated_llm.server import create_app
+
+    app = create_app(SimulationConfig(ttft_ms=0, tpot_ms=0, prefill_ms_per_token=0, prefix_block_tokens=16))
+    per_request: list[tuple[int, int, int, str, str]] = []
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://sim") as client:
+        for body in _pin_bodies():
+            reply = (await client.post("/v1/chat/completions", json=body)).json()
+            usage = reply["usage"]
+            choice = reply["choices"][0]
+            per_request.append(
+                (
+                    usage["prompt_tokens"],
+                    usage["prompt_tokens_details"]["cached_tokens"],
+                    usage["completion_tokens"],
+                    choice["finish_reason"],
+                    choice["message"]["content"],
+                )
+            )
+    report = app.state.simulation.window.report(preset_config("4b"))
+    tokens = [(p, c, n) for p, c, n, _, _ in per_request]
+    contents = hashlib.sha256(json.dumps([r[3:] for r in per_request]).encode()).hexdigest()[:16]
+    assert (report["requests"], report["prompt_tokens"], report["cached_tokens"]) == PINNED_TOTALS
+    assert report["completion_tokens"] == PINNED_TOTALS_COMPLETION
+    assert round(report["lower_bound_s"], 9) == PINNED_LOWER_BOUND_S
+    assert hashlib.sha256(json.dumps(tokens).encode()).hexdigest()[:16] == PINNED_TOKENS_DIGEST
+    assert contents == PINNED_CONTENTS_DIGEST
+
+
+PINNED_TOTALS = (24, 9960, 6336)  # requests, prompt tokens, cached prompt tokens
+PINNED_TOTALS_COMPLETION = 962
+PINNED_LOWER_BOUND_S = 0.106753438  # preset 4b
+PINNED_TOKENS_DIGEST = "855a3b3a034ccc86"  # every request's (prompt, cached, completion) tokens
+PINNED_CONTENTS_DIGEST = "4aa716258f43dd03"  # every request's finish reason and content
