@@ -10,7 +10,9 @@ import hashlib
 import json
 import random
 import re
+from collections.abc import Iterator
 from datetime import date, timedelta
+from functools import cached_property
 from typing import Any
 
 from memforest.text.sentences import split_sentences
@@ -35,16 +37,35 @@ def prompt_sentences(text: str) -> list[str]:
 
 
 class TextSource:
-    """Material taken from the last user message: sentences, short phrases, names, markers, dates."""
+    """Material taken from the last user message: sentences, short phrases, names, markers, dates.
+
+    Sentences, names and phrases are parsed on first use: most answers draw on only some of them,
+    and parsing is most of the simulated server's CPU per request."""
 
     def __init__(self, text: str) -> None:
         self.markers = sorted({int(m) for m in _MARKER_RE.findall(text)})
         self.dates = sorted(set(_ISO_DATE_RE.findall(text)))
-        clean = _MARKER_RE.sub(" ", text)
-        sentences = [sentence for sentence in prompt_sentences(clean) if len(sentence.split()) >= 2]
-        self.sentences = sentences or [" ".join(clean.split()) or "Nothing was said."]
-        names: list[str] = []
-        phrases: list[str] = []
+        self._clean = _MARKER_RE.sub(" ", text)
+
+    @cached_property
+    def sentences(self) -> list[str]:
+        """The sentences of two or more words (else the whole text, else a stock sentence)."""
+        sentences = [sentence for sentence in prompt_sentences(self._clean) if len(sentence.split()) >= 2]
+        return sentences or [" ".join(self._clean.split()) or "Nothing was said."]
+
+    @cached_property
+    def names(self) -> list[str]:
+        """Capitalised content words not opening their sentence, first occurrence order."""
+        return list(dict.fromkeys(word for _, _, word in self._content_words() if word))
+
+    @cached_property
+    def phrases(self) -> list[str]:
+        """A phrase (:func:`phrase_from`) from every content word, first occurrence order."""
+        phrases = [phrase_from(tokens, index) for tokens, index, _ in self._content_words()]
+        return list(dict.fromkeys(phrases)) or ["something"]
+
+    def _content_words(self) -> Iterator[tuple[list[str], int, str]]:
+        """Each content word as (its sentence's tokens, its index, the word if it is a name else "")."""
         for sentence in self.sentences:
             tokens = sentence.split()
             for index, token in enumerate(tokens):
@@ -53,11 +74,7 @@ class TextSource:
                     continue
                 if token.endswith(":"):
                     continue  # a speaker label, not content
-                if word[0].isupper() and index > 0:
-                    names.append(word)
-                phrases.append(phrase_from(tokens, index))
-        self.names = list(dict.fromkeys(names))
-        self.phrases = list(dict.fromkeys(phrases)) or ["something"]
+                yield tokens, index, (word if word[0].isupper() and index > 0 else "")
 
     def sentence(self, rng: random.Random) -> str:
         """One sentence of the text."""
