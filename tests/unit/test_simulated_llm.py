@@ -441,3 +441,17 @@ PINNED_TOTALS_COMPLETION = 962
 PINNED_LOWER_BOUND_S = 0.106753438  # preset 4b
 PINNED_TOKENS_DIGEST = "855a3b3a034ccc86"  # every request's (prompt, cached, completion) tokens
 PINNED_CONTENTS_DIGEST = "4aa716258f43dd03"  # every request's finish reason and content
+
+
+def test_prompt_token_list_tags_every_whitespace_token_with_its_role() -> None:
+    from memforest.testing.simulated_llm.prompt import prompt_token_list
+
+    messages = [
+        {"role": "system", "content": "Keep\tit  short.\n[0] Alice: hi\x1fthere"},
+        {"role": "user", "content": "   "},
+        {"role": "odd\x1frole", "content": "a b"},
+        {"role": "user", "content": "x"},
+    ]
+    expected = [f"{m['role']}\x1d{token}" for m in messages for token in m["content"].split()]
+    assert prompt_token_list(messages) == expected
+    assert len(expected) == 10

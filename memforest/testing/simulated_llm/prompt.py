@@ -129,4 +129,13 @@ def prompt_token_list(messages: list[dict[str, str]]) -> list[str]:
     """The prompt as the prefix cache sees it: each message's whitespace tokens tagged with its role
     (so that the same words under another role are another prefix); as many tokens as
     :func:`count_tokens` counts over the contents."""
-    return [f"{m['role']}\x1d{token}" for m in messages for token in m["content"].split()]
+    tokens: list[str] = []
+    for message in messages:
+        role, words = message["role"], message["content"].split()
+        if not words:
+            continue
+        if "\x1f" in role:
+            tokens += [f"{role}\x1d{word}" for word in words]
+        else:  # no word holds "\x1f" (whitespace to str.split): tag them all in one join and split
+            tokens += (f"{role}\x1d" + f"\x1f{role}\x1d".join(words)).split("\x1f")
+    return tokens
