@@ -38,7 +38,8 @@ _LEAD_RE = re.compile(rf"{SUBJ}\s+{ADV}(?:is|was|has|had|got|left|quit|bought|to
 _CLAUSE_START = re.compile(r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+")
 # a clause that opens with its verb shares the subject of the clause before it
 _SHARED_SUBJECT = re.compile(
-    rf"{ADVERBS_RUN}(?!(?:i|we|you|he|she|they|it|the|an?|my|our|his|her|their|its|this|that|there|not|no)\b)[a-z]+(?:ed|s)\b"
+    r"(?<![\w'])(?:(?:just|finally|recently|now|officially|also|already|actually|eventually|[a-z]+ly)\s+){0,3}"
+    r"(?!(?:i|we|you|he|she|they|it|the|an?|my|our|his|her|their|its|this|that|there|not|no)\b)[a-z]+(?:ed|s)\b"
 )
 _ADVERB = re.compile(rf"(?:{ADVERBS}|just|finally|so|then|anyway|today|yesterday)")
 # a person as the subject of a verb, or named before an appositive ("Priya, my flatmate, switched")
