@@ -17,7 +17,9 @@ started on the same database; ``--no-http`` skips it).
 
 The whole measurement runs ``--repeat`` times (3) in one process after one load; each figure is
 the median of the runs, with every run's value and the spread (lowest, highest) beside it
-(``bench.query_latency_repeat``), and the goals are read on the medians.
+(``bench.query_latency_repeat``), and the goals are read on the medians: each scenario's in
+``goals_met``, and the report's ``"gate"`` (``"fail"`` when any scenario misses one, named in
+``gate_misses``).
 
     python -m bench.query_latency [--scale 1.0] [--queries 60] [--rounds 3] [--repeat 3] [--out bench/results]
 """
@@ -91,6 +93,13 @@ def goals_of(entry: dict[str, Any]) -> dict[str, bool]:
         "ratio": entry["ratio_p50"] <= GOAL_RATIO,
         "overlap": min(entry.get(k, 1.0) for k in OVERLAP_KEYS) >= GOAL_OVERLAP,
     }
+
+
+def gate_of(scenarios: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """``gate`` (pass or fail) of the scenarios' goals read on the runs' medians, with each goal a
+    scenario misses (``"one-100k p50"``)."""
+    misses = [f"{e['name']} {goal}" for e in scenarios for goal, met in e["goals_met"].items() if not met]
+    return {"gate": "fail" if misses else "pass", "gate_misses": misses}
 
 
 def pct(values: Sequence[float], q: float) -> float:
@@ -356,6 +365,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 runs[-1].append(entry)
     report["runs"] = [[run_summary(e) for e in one_run] for one_run in runs]
     report["scenarios"] = combined(runs, goals_of)
+    report |= gate_of(report["scenarios"])
     return report
 
 
@@ -432,6 +442,9 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         "Goals met (p50 and p95 bounds, ratio <= 4, overlap >= 0.95, on the runs' medians): " + "; ".join(goals),
     ]
+    if "gate" in report:
+        lines += ["", f"Gate: {report['gate']}" + (f" (missed: {', '.join(report['gate_misses'])})"
+                                                   if report["gate_misses"] else "")]  # fmt: skip
     if report.get("notes"):
         lines += ["", f"Notes: {report['notes']}"]
     return "\n".join(lines)

@@ -281,6 +281,8 @@ def test_query_latency_quick(db_env: str, tmp_path: Path, monkeypatch: pytest.Mo
             assert all(0 < o <= 1 for o in overlaps)
             assert s["goals_met"]["overlap"] == (min(overlaps) >= query_latency.GOAL_OVERLAP)
     assert [s["strategy"] for s in report["scenarios"]] == ["hnsw", "hnsw", "exact"]
+    # the report says whether its goals were met on the medians (the gate's rule: test_bench_query_latency_repeat)
+    assert report["gate"] in ("pass", "fail") and report["gate"] == query_latency.gate_of(report["scenarios"])["gate"]
     http = report["scenarios"][1]["http"]  # the 100K forest asked through a real `memforest serve`
     assert http["n"] == 6 and 0 < http["p50_ms"] <= http["p95_ms"]
     assert "http" not in report["scenarios"][0]

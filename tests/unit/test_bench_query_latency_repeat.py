@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.query_latency import goals_of
+from bench.query_latency import gate_of, goals_of
 from bench.query_latency_repeat import combined, run_summary, spread
 
 
@@ -34,3 +34,12 @@ def test_one_run_is_reported_as_it_was() -> None:
     (one,) = combined([[_entry(30.0, 70.0, 5.0, 6)]], goals_of)
     assert one["memforest"]["p50_ms"] == 30.0 and spread(one["memforest"], "p50_ms") == "30.0"
     assert one["goals_met"]["p50"] is False and one["goals_met"]["ratio"] is False
+
+
+def test_the_gate_fails_on_any_scenario_goal_missed_on_the_medians() -> None:
+    runs = [[_entry(18.0, 40.0, 5.0, 6), _entry(30.0, 45.0, 5.0, 6) | {"name": "many-1k", "facts_per_forest": 1_000}]]
+    scenarios = combined(runs, goals_of)
+    assert gate_of(scenarios) == {"gate": "fail", "gate_misses": ["many-1k p50", "many-1k ratio"]}
+    assert gate_of(scenarios[:1]) == {"gate": "pass", "gate_misses": []}
+    low = combined([[_entry(18.0, 40.0, 5.0, 6) | {"hnsw_overlap_cells": 0.9}]], goals_of)
+    assert gate_of(low) == {"gate": "fail", "gate_misses": ["one-100k overlap"]}
