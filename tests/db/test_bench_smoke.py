@@ -272,9 +272,11 @@ def test_query_latency_quick(db_env: str, tmp_path: Path, monkeypatch: pytest.Mo
         assert (beside > 0 if s["strategy"] == "hnsw" else beside == 0) and "side_round_trips" not in s["flat"]
         one = s["memforest_one_transaction"]
         assert 0 < one["p50_ms"] <= one["p95_ms"] and one["n"] == s["memforest"]["n"]
-        # full text joins the vector channels' statement; a forest with its own indexes then plans its
-        # descent for its parameters, which reads assembly's candidates apart (one trip more, ADR 0056)
-        assert s["memforest"]["round_trips"] <= one["round_trips"] <= s["memforest"]["round_trips"] + 1
+        # full text joins the vector channels' statement, so a forest read exactly makes the same
+        # trips; one with its own indexes keeps parameter plans for its descent, which reads
+        # assembly's candidates apart (one trip more, ADR 0056)
+        extra = 1 if s["strategy"] == "hnsw" else 0
+        assert s["memforest"]["round_trips"] <= one["round_trips"] <= s["memforest"]["round_trips"] + extra
         assert set(s["memforest"]["stages_p50_ms"]) >= {"embed", "recall", "browse", "assemble"}
         if s["strategy"] == "hnsw":  # every graph measured is in the overlap goal
             overlaps = [s[k] for k in query_latency.OVERLAP_KEYS]
