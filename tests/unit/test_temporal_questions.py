@@ -148,3 +148,28 @@ def test_phrasal_after_is_no_time() -> None:
     assert parse_question(q).operator == "now"
     assert parse_time_cues(q, datetime(2024, 1, 1, tzinfo=UTC)).anchor_text is None
     assert parse_question("Which dog did Bob get after Rex?").operator == "after"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the city Bob grew up in?",
+        "Which company is the one Bob left?",
+        "Where is the house Bob lived in as a kid?",
+        "Where is Bob planning to move?",
+        "What car does Bob want to buy?",
+        "Which gym is Bob thinking of joining?",
+        "Where is Bob going to live?",
+        "Who is the person Bob dated in college?",
+    ],
+)
+def test_past_or_intent_clause_after_a_present_copula_asks_no_now(question: str) -> None:
+    assert parse_question(question).operator is None
+
+
+@pytest.mark.parametrize(
+    "question", ["Where is Bob based?", "What's Deepak's pet called?", "Which bank is Ysolde with?"]
+)
+def test_passive_after_the_copula_still_asks_now(question: str) -> None:
+    tq = parse_question(question)
+    assert (tq.operator, tq.implied) == ("now", True)

@@ -73,6 +73,32 @@ _PRESENT = re.compile(
     r"\s*(?i:which|what|who|whom|whose|where)\b[^?]*?\b(?i:am|is|are|do|does)\b|\s*(?i:what|who|where)'s\b"
 )
 _PAST = re.compile(r"\b(?i:did|was|were|had|used|ever|first|last|ago|before|after|when|since|until|previous|former)\b")
+# a clause after the copula whose own verb is past or says an intent is no question of now ("What is
+# the city Bob grew up in?", "Where is Bob planning to move?", "What car does Bob want to buy?")
+_INTENT = re.compile(
+    r"\b(?i:going\s+to|planning|plans?\s+to|wants?|wanted|wishes|hoping|hopes?\s+to|intends?|thinking\s+(?:of|about)|"
+    r"considering|will|would|about\s+to|next|someday|as\s+a\s+(?:kid|child|teen|teenager)|growing\s+up|"
+    r"in\s+(?:college|high\s+school|school|university))\b"
+)
+_PAST_FORM = (
+    r"(?:[a-z]{2,}(?<!ne)ed|grew|went|left|saw|met|got|took|bought|sold|lived|moved|made|came|became|drove|rode|ran|"
+    r"gave|kept|found|knew|taught|wore|wrote|began|won|lost|spent|paid|built|sent|brought|chose|fell|felt|held|"
+    r"heard|led|meant|sat|stood|told|said|had|was|were|did)"
+)
+# a subject and its own past verb ("the city Bob grew up in"); right after the copula the subject's
+# "-ed" word is a passive in the present ("Where is Bob based?", "What's Bob called?")
+_SUBJECT_PAST = re.compile(rf"(?P<lead>\S+)\s+(?:[A-Z][\w-]*|he|she|they|I|you|we)\s+{_PAST_FORM}\b")
+_COPULA = frozenset(("am", "is", "are", "do", "does", "what's", "who's", "where's"))
+
+
+def _asked_now(question: str) -> bool:
+    """Whether ``question`` is in the present tense throughout: a present copula, and no past or
+    intent word nor a clause with its own past verb after it."""
+    if _PRESENT.match(question) is None or _PAST.search(question) or _INTENT.search(question):
+        return False
+    return not any(m["lead"].lower() not in _COPULA for m in _SUBJECT_PAST.finditer(question))
+
+
 _NOW_RE = re.compile(
     r"\b(?:now|currently|current|these\s+days|at\s+the\s+moment|nowadays|still|at\s+present|today|presently|"
     r"anymore|any\s+more|at\s+this\s+point|as\s+things\s+stand|right\s+now)\b",
@@ -233,7 +259,7 @@ def _parse_question(
     now: datetime | None,
     window: tuple[datetime | None, datetime | None],
 ) -> TemporalQuestion:
-    asked_now = _PRESENT.match(question) is not None and _PAST.search(question) is None
+    asked_now = _asked_now(question)
     question = without_phrasal_after(question)
     tq = _parse(_TITLE.sub(lambda m: m[1] + _DOT, question), has_as_of)
     if tq.anchor is not None:
