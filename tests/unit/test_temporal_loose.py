@@ -77,6 +77,31 @@ def test_no_shared_word_falls_back_to_the_most_similar_statements() -> None:
     assert _answer(_tq("now", ("tutor",))) is None  # nothing similar known: no plan
 
 
+CELLO = [
+    _row(11, 2020, 3, "Ysolde takes cello lessons with Anna Berg."),
+    _row(12, 2022, 5, "Ysolde stopped her cello lessons with Anna Berg and no longer plays."),
+    _row(13, 2023, 2, "Ysolde would love cello lessons with Clara Holm one day."),
+    _row(14, 2024, 6, "Ysolde hates the cello lessons Greta Lind gave her sister Nora."),
+]
+
+
+def _cello(op: str, rows: list[dict[str, Any]], at: datetime | None = None) -> int | None:
+    tq = TemporalQuestion(op, "cello_teacher", ("Ysolde",), None, terms=("cello", "teach"), at=at)
+    plan = loose_plan(tq, "Ysolde", rows, None, {})
+    return next((f for f, role in (plan.roles.items() if plan else ()) if role == "answer"), None)
+
+
+def test_now_is_no_state_that_ended_nor_a_relatives_state() -> None:
+    # the end (12), the wish (13) and the sister's teacher (14) tell no teacher of Ysolde's now,
+    # and the 2020 teacher is known to have ended: no plan
+    assert _cello("now", CELLO) is None
+    assert _cello("now", CELLO[:2]) is None
+    assert _cello("as_of", CELLO, at=datetime(2021, 1, 1, tzinfo=UTC)) == 11
+    assert _cello("now", [CELLO[0], CELLO[3]]) == 11
+    # a new state after the end still holds
+    assert _answer(_tq("as_of", ("oboe",), at=datetime(2022, 12, 1, tzinfo=UTC))) == 3
+
+
 def test_operators_it_does_not_answer_give_no_plan() -> None:
     assert _answer(_tq("when", ("oboe",), anchor="Cressida Vane")) is None
     assert _answer(_tq("how_long", ("oboe",))) is None

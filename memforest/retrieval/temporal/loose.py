@@ -9,6 +9,7 @@ the plain ranking."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -18,10 +19,18 @@ from memforest.retrieval.temporal.parse import TemporalQuestion
 from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPlan, mentions
 from memforest.store.sql import Row
 from memforest.text.mood import mood_of
+from memforest.text.state_words import KIN
 from memforest.text.terms import content_terms
 
 OPERATORS = ("before", "after", "now", "latest", "as_of")
 NEAR_SIM = 0.04  # a statement this close to the subject's most similar one (cosine) fits the question
+HOLDING = ("now", "latest", "as_of")  # operators that ask for a state that holds
+# a statement that a state ended ("stopped his lessons with Anna Berg", "no longer plays"), unless
+# a new one follows it ("stopped ... and now learns with Cressida Vane")
+_ENDED = re.compile(r"\b(?:stopped|quit|left|no\s+longer|used\s+to|anymore|any\s+more|gave\s+up|dropped)\b", re.I)
+_RESUMED = re.compile(r"\b(?:now|instead|switched|started|then|since)\b", re.I)
+# a relative of the subject named in the statement ("his sister Nora"): the state is likely theirs
+_RELATIVE = re.compile(rf"\b(?i:his|her|their|my|\w+'s)\s+(?i:{KIN})\s+[A-Z]")
 
 
 def _terms_of(tq: TemporalQuestion) -> set[str]:
@@ -59,6 +68,15 @@ def statements(rows: Sequence[Row], tq: TemporalQuestion, subject: str, hints: M
     return [r for r in valued if hints.get(int(r["fact_id"]), -2.0) >= best - NEAR_SIM]
 
 
+def holds(text: str) -> bool:
+    """Whether a statement may tell a state that holds: it tells no end of it (with nothing new
+    after the end) and names no relative whose state it may be."""
+    end = _ENDED.search(text)
+    if end is not None and _RESUMED.search(text, end.end()) is None:
+        return False
+    return _RELATIVE.search(text) is None
+
+
 def _anchor_time(rows: Sequence[Row], tq: TemporalQuestion, anchor_time: datetime | None) -> datetime | None:
     """When the anchor starts: the first statement naming it, else the time found elsewhere."""
     if tq.anchor is not None:
@@ -84,6 +102,18 @@ def _index(listed: Sequence[Row], tq: TemporalQuestion, at: datetime | None) -> 
     return held[-1 - tq.back] if len(held) > tq.back else None
 
 
+def _ended_later(answer: Row, ended: Sequence[Row], subject: str, at: datetime | None) -> bool:
+    """Whether a statement after ``answer`` (and by ``at``) tells that the answer's state ended: it
+    names one of the answer's values ("stopped her lessons with Anna Berg")."""
+    values = named_values(str(answer["text"]), (subject,))
+    return any(
+        r["valid_from"] > answer["valid_from"]
+        and (at is None or r["valid_from"] <= at)
+        and any(mentions(str(r["text"]), v) for v in values)
+        for r in ended
+    )
+
+
 def _moves_on(row: Row, anchor: str | None) -> bool:
     """A statement after the anchor's start that names something besides the anchor (a mere
     restatement of the anchor is no later state)."""
@@ -103,12 +133,14 @@ def loose_plan(
     None when the operator is none it answers or no statement fits."""
     if tq.operator not in OPERATORS or tq.during is not None or tq.implied:
         return None  # (a "now" read from the tense alone is answered by the kind's own chain only)
-    listed = statements(rows, tq, subject, hints or {})
+    ended = [r for r in rows if not holds(str(r["text"]))] if tq.operator in HOLDING else []
+    gone = {int(r["fact_id"]) for r in ended}
+    listed = statements([r for r in rows if int(r["fact_id"]) not in gone], tq, subject, hints or {})
     at = _anchor_time(rows, tq, anchor_time) if tq.operator in ("before", "after") else tq.at
     if tq.operator in ("before", "after") and tq.anchor is not None:
         listed = [r for r in listed if tq.operator == "after" or not mentions(str(r["text"]), tq.anchor)]
     i = _index(listed, tq, at)
-    if i is None:
+    if i is None or _ended_later(listed[i], ended, subject, at):
         return None
     plan = TemporalPlan(str(tq.operator), subject, None, at)
     plan.roles[int(listed[i]["fact_id"])] = ANSWER
