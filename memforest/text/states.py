@@ -190,7 +190,13 @@ _ORG_CALLED = re.compile(
 )
 
 
-_STARTS_AT = r"(?:start|starts|starting|begin|begins|beginning)\s+(?:work\s+|my\s+new\s+job\s+)?(?:at|with)"
+_STARTS = r"(?:start|starts|starting|begin|begins|beginning)\s+"
+_STARTS_AT = _STARTS + r"(?:work\s+|my\s+new\s+job\s+)?(?:at|with)"
+_STARTS_WORK_AT = _STARTS + r"(?:work|my\s+new\s+job)\s+(?:at|with)"
+# the sentence ends the old job, so a plain "start at" names the new one
+_JOB_ENDS = re.compile(
+    r"\b(?:notice|resign(?:ed|ing)?|quit(?:ting)?|left|leaving|finish(?:ed|ing)?|last\s+day|laid\s+off|fired)\b", re.I
+)
 
 
 def _employer(text: str, _m: re.Match[str]) -> str | None:
@@ -199,8 +205,9 @@ def _employer(text: str, _m: re.Match[str]) -> str | None:
     called = _ORG_CALLED.search(text)  # "at a health-tech startup called Brightwell"
     if called is not None:
         return called.group(1)
-    # the place one starts at is the employer now ("handed in my notice at A; I start at B")
-    value = cap_after(text, _STARTS_AT) or cap_after(
+    # the place one starts work at is the employer now ("handed in my notice at A; I start at B");
+    # a plain "start at" without the old job's end may be no job ("I start at Planet Fitness")
+    value = cap_after(text, _STARTS_AT if _JOB_ENDS.search(text) else _STARTS_WORK_AT) or cap_after(
         text, r"(?:at|with|for|from|joined|joining|join|by|employer\s+is|company\s+is|yes\s+to)"
     )
     # a word opening the sentence may be an employer that acts ("Northwind took Ana on"), not one

@@ -37,6 +37,16 @@ from support.states import speaker_slots
             ("Mia", "employer", "Gristlebury Books"),
         ),
         ("Started at Hobbin & Crane in 2019 and I'm still there.", ("Mia", "employer", "Hobbin & Crane")),
+        # a plain "start at" with no end of the old job may be no job: the job named first stays
+        (
+            "I work at Brackwell Foods, but I start at Tollgate Fitness tomorrow to get in shape.",
+            ("Mia", "employer", "Brackwell Foods"),
+        ),
+        (
+            "My job at Brackwell Foods is stressful; I start at Greenway Yoga next week to relax.",
+            ("Mia", "employer", "Brackwell Foods"),
+        ),
+        ("I start work at Gristlebury Books on Monday.", ("Mia", "employer", "Gristlebury Books")),
         # a service moved over to a provider is the service's, not a home
         ("Moved Mia's gas and electric over to Lumenvale Energy.", ("Mia", "gas", "Lumenvale Energy")),
         # "left A for B": a switch, and the place left is nobody
