@@ -35,7 +35,7 @@ from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.doers import plausible_doer
 from memforest.text.mood import mood_near
 from memforest.text.state_values import clean_cap
-from memforest.text.state_words import KIN
+from memforest.text.state_words import ANIMALS, KIN
 from memforest.text.topics import singular
 
 __all__ = ["VERB_CLASSES", "find_change", "find_named_change", "leading_subject", "slot_key", "subject_key"]
@@ -82,6 +82,13 @@ _ART = r"(?:(?:a|an|the|some)\s+)?"
 _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|first)\s+)*"
 # a noun phrase: lower-case words, the first one may be an acronym ("GP", "ISP")
 _NOUN = r"(?P<noun>(?:[a-z][a-z-]*|[A-Z]{2,4}(?![\w'-]))(?:\s+[a-z][a-z-]*)?)"
+# a service that moves to a provider along with another ("her gas and electric"); people and
+# animals moved somewhere are no service
+_MOVED_SERVICE = (
+    r"(?:gas|electric(?:ity)?|broadband|internet|wifi|phone|mobile|insurance|savings|checking|pension|isa|"
+    r"water|energy|tv|cable|mortgage|account)\b"
+)
+_NOT_LIVING = rf"(?!(?i:{KIN}|{ANIMALS}|children|family|stuff|things|belongings)(?:s|es)?\b)"
 _NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
 # where a clause's verb may stand: after its subject, or first in its clause with the subject left
 # out, as people write of themselves ("Joined X last week", "quit A and joined B")
@@ -149,7 +156,7 @@ _NAMED: tuple[re.Pattern[str], ...] = (
     ),
     # "Ana moved her phone number over to X", "moved her gas and electric to X": the thing moved is the kind
     re.compile(
-        rf"\b(?i:switched|changed|moved|transferred|ported)\s+{_OWNER}\s+{_NOUN}(?:\s+and\s+[a-z]+)?\s+"
+        rf"\b(?i:switched|changed|moved|transferred|ported)\s+{_OWNER}\s+{_NOT_LIVING}{_NOUN}(?:\s+and\s+{_MOVED_SERVICE})?\s+"
         rf"(?:over\s+|across\s+)?to\s+"
         rf"(?:the\s+)?{_VALUE}"
     ),

@@ -49,6 +49,8 @@ from support.states import speaker_slots
         ("I start work at Gristlebury Books on Monday.", ("Mia", "employer", "Gristlebury Books")),
         # a service moved over to a provider is the service's, not a home
         ("Moved Mia's gas and electric over to Lumenvale Energy.", ("Mia", "gas", "Lumenvale Energy")),
+        # people moved somewhere are no service moved to a provider
+        ("Moved my kids and dog to Dunmarrow.", ("Mia's kids", "residence", "Dunmarrow")),
         # "left A for B": a switch, and the place left is nobody
         ("Left Dunmarrow for Ettlesby for good.", ("Mia", "change", "Ettlesby")),
         ("Left Crossbeck Insurance for Merrowgate Cover for good.", ("Mia", "change", "Merrowgate Cover")),
