@@ -36,10 +36,17 @@ ADV = rf"{ADVERBS_RUN}(?:(?:has|have|had)\s+{ADVERBS_RUN})?"
 _LEAD_RE = re.compile(rf"{SUBJ}\s+{ADV}(?:is|was|has|had|got|left|quit|bought|took|found|went|sold|[a-z]+ed|[a-z]+s)\b")
 # where a clause begins (a run of whitespace is tried from its first character only)
 _CLAUSE_START = re.compile(r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+")
+# verbs in the third person that open a clause with no subject of its own ("and moves to York"); a
+# lower-case word ending in -s is no verb in general ("and parents relocated", "as his boss")
+_VERB_S = (
+    r"(?:moves|lives|works|joins|enrols|enrolls|studies|starts|leaves|quits|switches|gets|buys|drives|owns|"
+    r"goes|rents|teaches|plays|attends|uses|sees|keeps|takes|sells|adopts|trains|volunteers|stays|banks|"
+    r"commutes|relocates|signs|transfers|begins)"
+)
 # a clause that opens with its verb shares the subject of the clause before it
 _SHARED_SUBJECT = re.compile(
     r"(?<![\w'])(?:(?:just|finally|recently|now|officially|also|already|actually|eventually|[a-z]+ly)\s+){0,3}"
-    r"(?!(?:i|we|you|he|she|they|it|the|an?|my|our|his|her|their|its|this|that|there|not|no)\b)[a-z]+(?:ed|s)\b"
+    r"(?:(?:has|have|had)\s+)?(?:[a-z]{2,}(?<!ne)ed|" + _VERB_S + r")\b"
 )
 _ADVERB = re.compile(rf"(?:{ADVERBS}|just|finally|so|then|anyway|today|yesterday)")
 # a person as the subject of a verb, or named before an appositive ("Priya, my flatmate, switched")

@@ -58,3 +58,16 @@ from support.states import speaker_slots
 )
 def test_switch_subject_and_value(text: str, slot: tuple[str, str, str]) -> None:
     assert speaker_slots(text) == [slot]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tobin stayed in Dunmarrow and parents relocated to Ettlesby.",
+        "Tobin stayed in Dunmarrow and cousins moved to Ettlesby.",
+        "Tobin quit Fallowmere Press, as his boss Idris joined Gristlebury Books.",
+    ],
+)
+def test_a_plural_noun_or_function_word_opening_a_clause_shares_no_subject(text: str) -> None:
+    # "parents", "cousins" and "as" are no verb: the clause after them is not Tobin's
+    assert all(subject != "Tobin" for subject, _, _ in speaker_slots(text))
