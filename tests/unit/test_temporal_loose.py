@@ -147,3 +147,15 @@ def test_a_now_read_from_the_tense_takes_only_the_kinds_own_chain() -> None:
 
 def test_a_now_read_from_the_tense_gets_no_loose_plan() -> None:
     assert _answer(replace(_tq("now", ("oboe", "teach")), implied=True)) is None
+
+
+def test_the_anchor_starts_at_its_first_mention_with_no_mood() -> None:
+    rows = [
+        _row(21, 2020, 3, "Ysolde takes cello lessons with Anna Berg."),
+        _row(22, 2022, 2, "Ysolde would love cello lessons with Clara Holm someday."),
+        _row(23, 2023, 4, "Ysolde took cello lessons with Piet Moor all year."),
+        _row(24, 2024, 5, "Ysolde learns cello with Clara Holm now."),
+    ]
+    tq = TemporalQuestion("before", "cello_teacher", ("Ysolde",), "Clara Holm", terms=("cello",))
+    plan = loose_plan(tq, "Ysolde", rows, None, {})
+    assert plan is not None and plan.roles.get(23) == "answer"  # the wish (22) starts nothing

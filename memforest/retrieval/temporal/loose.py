@@ -78,9 +78,12 @@ def holds(text: str) -> bool:
 
 
 def _anchor_time(rows: Sequence[Row], tq: TemporalQuestion, anchor_time: datetime | None) -> datetime | None:
-    """When the anchor starts: the first statement naming it, else the time found elsewhere."""
+    """When the anchor starts: the first statement naming it with no mood (a wish or a plan starts
+    nothing), else the time found elsewhere."""
     if tq.anchor is not None:
-        named: list[datetime] = [r["valid_from"] for r in rows if mentions(str(r["text"]), tq.anchor)]
+        named: list[datetime] = [
+            r["valid_from"] for r in rows if mentions(str(r["text"]), tq.anchor) and mood_of(str(r["text"])) is None
+        ]
         if named:
             return min(named)
     return tq.at or anchor_time
