@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memforest.retrieval.temporal.parse import clean_anchor, parse_question
+from memforest.retrieval.temporal.parse import clean_anchor, parse_question, question_terms
 from memforest.retrieval.timecues import parse_time_cues
 
 CASES = [  # (operator, attribute, question)
@@ -173,3 +173,8 @@ def test_past_or_intent_clause_after_a_present_copula_asks_no_now(question: str)
 def test_passive_after_the_copula_still_asks_now(question: str) -> None:
     tq = parse_question(question)
     assert (tq.operator, tq.implied) == ("now", True)
+
+
+@pytest.mark.parametrize("word", ["latest", "recent", "newest", "new"])
+def test_words_of_recency_are_no_terms_of_the_question(word: str) -> None:
+    assert question_terms(f"Who is Ysolde's {word} cello teacher?", ("Ysolde",)) == ("cello", "teacher")

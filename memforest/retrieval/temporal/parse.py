@@ -294,7 +294,8 @@ _ASKING = frozenset(
     stems(
         word_set(
             """now currently current nowadays present moment days still these those used use previous former
-        old before after last ago start end since time back while when which what who where"""
+        old before after last ago start end since time back while when which what who where latest recent
+        recently newest new"""
         )
     )
     + stems(TIME_WORDS)
