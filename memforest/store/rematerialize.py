@@ -180,12 +180,14 @@ async def set_node_vectors(conn: Conn, tenant_id: uuid.UUID, vectors: Sequence[t
 
 
 # Level by level from the bottom: an inner node's vector is the normalised sum (= mean) of its
-# children's (ADR 0058, ``embedding.node_vectors = children``).
+# children's (ADR 0058, ``embedding.node_vectors = children``); children whose vectors cancel out
+# leave the node as it was rather than give it a zero vector, whose cosine distance is undefined.
 _MAX_LEVEL = "SELECT coalesce(max(level), 0) FROM nodes WHERE tenant_id = :t AND forest_id = :f"
 _NODE_MEANS = (
     "UPDATE nodes n SET embedding = l2_normalize(m.s), embedded_hash = md5(n.summary) FROM ("
     "SELECT parent_id, sum(embedding) AS s FROM nodes WHERE tenant_id = :t AND forest_id = :f AND level = :l - 1 "
-    "AND parent_id IS NOT NULL AND embedding IS NOT NULL GROUP BY parent_id) m "
+    "AND parent_id IS NOT NULL AND embedding IS NOT NULL GROUP BY parent_id "
+    "HAVING vector_norm(sum(embedding)) > 1e-12) m "
     "WHERE n.tenant_id = :t AND n.node_id = m.parent_id AND n.summary IS NOT NULL RETURNING n.node_id"
 )
 

@@ -32,6 +32,7 @@ from memforest.retrieval import QueryRequest, RetrievalPreset, query
 from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.forest_indexes import FOREST_INDEXES
+from memforest.store.rematerialize import set_node_means
 from memforest.store.sql import as_vector, execute, fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
 
@@ -385,6 +386,47 @@ async def test_reembed_with_children_node_vectors_sets_inner_nodes_to_their_chil
             mean = np.mean(kids[int(n["node_id"])], axis=0)
             np.testing.assert_allclose(as_vector(n["embedding"]), mean / np.linalg.norm(mean), atol=1e-5)
     assert await _assert_answered(db, settings, backends, tenant_id, forest_id) == answers_before
+
+
+async def test_node_means_leave_a_node_whose_children_cancel_out_as_it_was(db: Database, settings: Settings) -> None:
+    settings.embedding.node_vectors = "children"
+    tenant_id, forest_id = await _ingest(db, settings, build_backends(settings))
+    p: dict[str, Any] = {"t": tenant_id, "f": forest_id}
+    async with db.tenant(tenant_id) as conn:
+        parent = await scalar(
+            conn,
+            "SELECT parent_id FROM nodes WHERE tenant_id = :t AND forest_id = :f AND level = 0 "
+            "AND parent_id IS NOT NULL GROUP BY parent_id HAVING count(*) >= 2 ORDER BY parent_id LIMIT 1",
+            p,
+        )
+        p["parent"] = parent
+        kids = [
+            int(r["node_id"])
+            for r in await fetch_all(
+                conn, "SELECT node_id FROM nodes WHERE tenant_id = :t AND parent_id = :parent ORDER BY node_id", p
+            )
+        ]
+        before = as_vector(
+            await scalar(conn, "SELECT embedding FROM nodes WHERE tenant_id = :t AND node_id = :parent", p)
+        )
+        unit = np.zeros(settings.embedding.dim, dtype=np.float32)
+        unit[0] = 1.0
+        for kid, vector in zip(kids, [unit, -unit], strict=False):
+            await execute(
+                conn,
+                "UPDATE nodes SET embedding = :e WHERE tenant_id = :t AND node_id = :k",
+                {**p, "k": kid, "e": vector},
+            )
+        await execute(
+            conn,
+            "UPDATE nodes SET embedding = NULL WHERE tenant_id = :t AND node_id = ANY(:rest)",
+            {**p, "rest": kids[2:]},
+        )
+        await set_node_means(conn, tenant_id, forest_id)
+        after = as_vector(
+            await scalar(conn, "SELECT embedding FROM nodes WHERE tenant_id = :t AND node_id = :parent", p)
+        )
+    np.testing.assert_array_equal(after, before)  # not the zero vector, whose cosine distance is undefined
 
 
 async def test_change_dimension_rejects_what_hnsw_cannot_index(db: Database) -> None:
