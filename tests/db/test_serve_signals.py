@@ -21,6 +21,13 @@ from support import ADMIN_KEY, free_port, wait_ready
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _sigint_at_default() -> None:
+    """Start the child with SIGINT at its default, as a terminal does: a runner that started
+    pytest in the background (a non-interactive shell's ``&``) has SIGINT ignored, and the child
+    would inherit that and rightly go on ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _postmaster_pid(pgdata: Path) -> int | None:
     pid_file = pgdata / "postmaster.pid"
     if not pid_file.exists():
@@ -44,7 +51,9 @@ def test_a_signal_stops_serve_and_its_embedded_postgres(sig: signal.Signals) -> 
     env.pop("MEMFOREST_DATABASE_URL", None)
     env.pop("MEMFOREST_DATABASE_TENANT_URL", None)
     cmd = [sys.executable, "-m", "memforest.cli", "serve", "--port", str(port), "--no-worker"]
-    proc = subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        cmd, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=_sigint_at_default
+    )
     try:
         wait_ready(proc, port)
         pid = _postmaster_pid(tmp_path / "home" / "pgdata")
@@ -121,7 +130,12 @@ def _stop_and_check(proc: subprocess.Popen[bytes], postmaster: psutil.Process, s
 def test_a_signal_stops_a_worker_and_its_embedded_postgres(scratch: Path, sig: signal.Signals) -> None:
     cmd = [sys.executable, "-m", "memforest.cli", "worker", "--concurrency", "1"]
     proc = subprocess.Popen(
-        cmd, env=_env(scratch / "home"), cwd=scratch, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        cmd,
+        env=_env(scratch / "home"),
+        cwd=scratch,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        preexec_fn=_sigint_at_default,
     )
     try:
         postmaster = _wait_for_tenant_connection(proc, scratch / "home" / "pgdata")
@@ -151,7 +165,12 @@ asyncio.run(main())
 def test_sigterm_stops_a_benchmarks_throwaway_postgres(scratch: Path) -> None:
     env = {**_env(scratch / "unused"), "TMPDIR": str(scratch)}  # the bench's own home goes in here
     proc = subprocess.Popen(
-        [sys.executable, "-c", _BENCH], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        [sys.executable, "-c", _BENCH],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        preexec_fn=_sigint_at_default,
     )
     try:
         assert proc.stdout is not None
