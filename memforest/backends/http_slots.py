@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from typing import Generic, TypeVar
 
 import httpx
 
 from memforest.text.shares import FairShares, current_tenant
+
+C = TypeVar("C", bound=httpx.AsyncClient)
 
 
 def default_per_tenant(size: int) -> int:
@@ -27,7 +30,7 @@ def default_per_tenant(size: int) -> int:
     return max(1, size - size // 4)
 
 
-class ClientSlots:
+class ClientSlots(Generic[C]):
     """``size`` single-connection clients made on first use by ``make_client(max_connections)``.
 
     With a ``transport`` (a test fake) every slot shares one client over that transport. One tenant
@@ -36,7 +39,7 @@ class ClientSlots:
 
     def __init__(
         self,
-        make_client: Callable[[int], httpx.AsyncClient],
+        make_client: Callable[[int], C],
         size: int,
         *,
         transport: httpx.AsyncBaseTransport | None = None,
@@ -45,11 +48,11 @@ class ClientSlots:
         self._make_client = make_client
         self._available = FairShares(size, per_tenant or default_per_tenant(size))
         self._shared = make_client(size) if transport is not None else None
-        self._free: list[httpx.AsyncClient] = []
-        self._made: list[httpx.AsyncClient] = []
+        self._free: list[C] = []
+        self._made: list[C] = []
 
     @contextlib.asynccontextmanager
-    async def slot(self) -> AsyncIterator[httpx.AsyncClient]:
+    async def slot(self) -> AsyncIterator[C]:
         """Wait for a free slot (within the calling tenant's share); yield its client for one request."""
         async with self._available.hold(current_tenant()):
             if self._shared is not None:
@@ -61,7 +64,7 @@ class ClientSlots:
             finally:
                 self._free.append(client)
 
-    def _new(self) -> httpx.AsyncClient:
+    def _new(self) -> C:
         client = self._make_client(1)
         self._made.append(client)
         return client
