@@ -88,14 +88,17 @@ class Batch:
         return node
 
     def _seek(self, tree: TreeRef, key: tuple[datetime, int]) -> int:
+        # each node's key built once per visit (a tree's level-1 nodes are visited for every leaf)
         best: BatchNode | None = None
         first: BatchNode | None = None
+        best_key = first_key = key
         for nid in self.level1.get(tree.tree_id, []):
             n = self.nodes[nid]
-            if n.key <= key and (best is None or n.key > best.key):
-                best = n
-            if first is None or n.key < first.key:
-                first = n
+            k = (n.t_start, n.seq)
+            if k <= key and (best is None or k > best_key):
+                best, best_key = n, k
+            if first is None or k < first_key:
+                first, first_key = n, k
         found = best or first
         assert found is not None, f"tree {tree.tree_id} has no level-1 node in memory"
         return found.node_id

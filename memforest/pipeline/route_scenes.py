@@ -65,6 +65,14 @@ class Cluster:
         return cosine_sq(self.centroid, self.norm, emb, emb_norm)
 
 
+def _top_after_counting(top: set[str], counted: Sequence[str], counts: dict[str, int]) -> set[str]:
+    """``top_topics(counts)`` once the topics ``counted`` were counted once more, given ``top``, the
+    top topics before: a count that rose moves only its own topic up, so every topic that was below
+    the top and was not counted still has at least as many topics above it as before, and the new
+    top topics are among the old ones and the counted ones (a large cluster counts hundreds)."""
+    return top_topics({k: counts[k] for k in top.union(counted)})
+
+
 @dataclass(slots=True)
 class SceneBatch:
     """Assign a batch's facts to clusters in order; :meth:`write` stores the outcome."""
@@ -119,7 +127,8 @@ class SceneBatch:
             for t in topics:
                 counts[t] = int(counts.get(t, 0)) + 1
             best.topic_counts = counts
-            best.top = None
+            if best.top is not None:
+                best.top = _top_after_counting(best.top, topics, counts)
             best.member_count += 1
             best.added += 1
             best.last_time = time if best.last_time is None else max(best.last_time, time)

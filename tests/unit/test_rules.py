@@ -137,6 +137,26 @@ def test_a_clusters_cached_top_topics_follow_its_counts() -> None:
     assert cluster.top_topics() == rules.top_topics(cluster.topic_counts) == set("abcdefgz")
 
 
+def test_a_clusters_top_topics_kept_across_assignments_are_those_of_its_counts() -> None:
+    """A fact that joins a cluster updates its kept top topics from the old ones and the fact's own
+    topics: after every assignment they are the top topics of the whole counts, ties at the cut
+    included (random clusters of 0 to 600 topics, facts of 0 to 4 topics, repeats included)."""
+    rng = random.Random(5)
+    now = datetime(2024, 1, 1, tzinfo=UTC)
+    vec = np.array([1.0, 0.0], dtype=np.float32)
+    for _ in range(200):
+        counts = {f"t{rng.randrange(900)}": rng.choice([1, 1, 2, 3, rng.randrange(1, 9)])
+                  for _ in range(rng.choice([0, 2, 8, 9, 40, 600]))}  # fmt: skip
+        cluster = Cluster(1, vec.copy(), 5, counts)
+        batch = SceneBatch(PipelineSettings(scene_assign_threshold=0.0), loaded={1: cluster})
+        batch.nearest = {p: [(1, 1.0)] for p in range(12)}
+        for position in range(12):
+            topics = [f"t{rng.randrange(905)}" for _ in range(rng.randrange(5))]
+            topics += topics[:1] if rng.random() < 0.2 else []
+            assert batch.assign(position, vec, topics, now) is cluster
+            assert cluster.top == rules.top_topics(cluster.topic_counts)
+
+
 def test_cosine_with_kept_norms_is_cosine_to_the_bit() -> None:
     """Batched steps keep each vector's squared norm: the similarity they get is exactly
     ``rules.cosine`` (the same floating-point operations), NaN for a zero vector included."""
