@@ -34,6 +34,7 @@ from pydantic import BaseModel, ValidationError
 from memforest import tracing
 from memforest.backends.base import MODEL_OBSERVERS, ModelT, UsageLedger
 from memforest.backends.http_slots import ClientSlots
+from memforest.backends.raw_http import ModelClient
 from memforest.errors import ModelBackendError, ModelOutputError
 from memforest.settings import EmbeddingSettings, LLMSettings
 
@@ -211,45 +212,6 @@ def _strip_wrapping(content: str) -> str:
     return match.group(1) if match else content.strip()
 
 
-class _ModelClient(httpx.AsyncClient):
-    """A slot's client. Model calls (:meth:`post_json`) go straight to the transport the client
-    picks for their URL (its connection pool, or a proxy's from the environment): they set no
-    cookie, follow no redirect and run no auth flow, so the client's layer around them (URL
-    merging and parsing, cookie extraction) is CPU spent on nothing. ``ping`` and anything else use
-    the ordinary client methods."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._routes: dict[str, tuple[httpx.URL, httpx.AsyncBaseTransport]] = {}
-
-    def route(self, path: str) -> tuple[httpx.URL, httpx.AsyncBaseTransport]:
-        """``base_url`` joined with ``path`` (as the client's own merging does) and the transport
-        for it, resolved once per path."""
-        route = self._routes.get(path)
-        if route is None:
-            url = httpx.URL(str(self.base_url) + path.lstrip("/"))
-            route = self._routes[path] = (url, self._transport_for_url(url))
-        return route
-
-    async def post_json(self, path: str, payload: dict[str, Any]) -> httpx.Response:
-        """POST ``payload`` as JSON (encoded as the client's ``json=`` does) with the client's
-        headers and timeout; the body is read before returning."""
-        url, transport = self.route(path)
-        body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
-        headers = self.headers.copy()
-        headers["Content-Type"] = "application/json"
-        request = httpx.Request(
-            "POST", url, headers=headers, content=body, extensions={"timeout": self.timeout.as_dict()}
-        )
-        response = await transport.handle_async_request(request)
-        response.request = request
-        try:
-            await response.aread()
-        finally:
-            await response.aclose()
-        return response
-
-
 def _client_slots(
     base_url: str | None,
     api_key: str | None,
@@ -257,7 +219,7 @@ def _client_slots(
     concurrency: int,
     what: str,
     transport: httpx.AsyncBaseTransport | None,
-) -> ClientSlots[_ModelClient]:
+) -> ClientSlots[ModelClient]:
     """The backend's ``concurrency`` connection slots: base URL, bearer auth, timeout."""
     if not base_url:
         raise ModelBackendError(f"{what}: base_url is not configured")
@@ -266,8 +228,9 @@ def _client_slots(
         headers["Authorization"] = f"Bearer {api_key}"
     tls = httpx.create_ssl_context()  # one per backend: building it is most of a client's start-up cost
 
-    def make_client(connections: int) -> _ModelClient:
-        return _ModelClient(
+    def make_client(connections: int) -> ModelClient:
+        return ModelClient(
+            raw=transport is None,
             base_url=base_url,
             headers=headers,
             verify=tls,
@@ -279,7 +242,7 @@ def _client_slots(
     return ClientSlots(make_client, concurrency, transport=transport)
 
 
-async def _post_json(client: _ModelClient, path: str, payload: dict[str, Any], what: str) -> Any:
+async def _post_json(client: ModelClient, path: str, payload: dict[str, Any], what: str) -> Any:
     """POST ``payload``; classify the result. Returns the decoded JSON body of a 2xx answer."""
     try:
         response = await client.post_json(path, payload)
@@ -330,7 +293,7 @@ class _HTTPBackend:
     """What both HTTP backends share: the connection slots (the concurrency budget), lifecycle, probe."""
 
     name: str
-    _slots: ClientSlots[_ModelClient]
+    _slots: ClientSlots[ModelClient]
     _policy: _RetryPolicy
     _rng: random.Random
 
