@@ -8,6 +8,7 @@ exactly (the reads live in ``memforest.store.recall``).
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
@@ -150,6 +151,7 @@ async def lexical_beside(
     as_of: datetime | None = None,
     scope_kinds: Sequence[str] | None = None,
     known: channels.RecallForest | None = None,
+    handed: asyncio.Future[LexicalRows | None] | None = None,
 ) -> LexicalRows | None:
     """The full-text channels' rows for :func:`recall` (its ``lexical``), read in a transaction of
     the side pool that needs nothing from the query's own: started with the query, they run while
@@ -157,7 +159,8 @@ async def lexical_beside(
     one (the query's cache entry), else looked up by name here too. None when the side pool had no
     free connection or found no forest of that name: recall then reads them in the query's own
     transaction, whose own lookup decides whether the forest exists (it may have been made between
-    the two lookups)."""
+    the two lookups). ``handed``: set to the rows as soon as they are read, before the side
+    transaction's COMMIT, which is then off the query's path."""
 
     async def read(side: ReadTransaction) -> LexicalRows | None:
         try:
@@ -168,7 +171,10 @@ async def lexical_beside(
             side, found.forest.forest_id, question, None, preset, ("lexical",),
             indexed=found.indexed, as_of=as_of, scope_kinds=scope_kinds,
         )  # fmt: skip
-        return LexicalRows(found.forest.forest_id, rows)
+        got = LexicalRows(found.forest.forest_id, rows)
+        if handed is not None and not handed.done():
+            handed.set_result(got)
+        return got
 
     return await read_beside(db, tenant_id, read)
 

@@ -186,29 +186,46 @@ async def query(
 @asynccontextmanager
 async def _lexical_beside(
     ctx: QueryContext, known: RecallForest | None
-) -> AsyncIterator[asyncio.Task[LexicalRows | None] | None]:
-    """The full-text channels, started at once in a transaction of the side pool (they need no
+) -> AsyncIterator[asyncio.Future[LexicalRows | None] | None]:
+    """The full-text channels' rows, read at once in a transaction of the side pool (they need no
     vector), when the process has one, the question has words to look for and the forest is not
     one known to be read exactly (a small forest: its full text is cheaper in the query's own
-    statement than in a transaction of its own); ended on leaving (an error of the query's comes
-    first: the task's own error is read and dropped)."""
-    task: asyncio.Task[LexicalRows | None] | None = None
-    small = known is not None and not known.indexed
-    if ctx.db.side_engine is not None and ctx.question.search_terms and not small:
-        task = asyncio.create_task(
-            lexical_beside(
-                ctx.db, ctx.tenant_id, ctx.request.forest, ctx.question, ctx.preset,
-                as_of=ctx.request.as_of, scope_kinds=ctx.request.scope_kinds, known=known,
-            )
-        )  # fmt: skip
+    statement than in a transaction of its own). The rows come as soon as they are read; on
+    leaving, a side read still running is cancelled and one that handed its rows on is waited for
+    (its COMMIT); an error of the query's comes first (the side's own error is read and dropped)."""
+    if ctx.db.side_engine is None or not ctx.question.search_terms or (known is not None and not known.indexed):
+        yield None
+        return
+    rows: asyncio.Future[LexicalRows | None] = asyncio.get_running_loop().create_future()
+    task = asyncio.create_task(
+        lexical_beside(
+            ctx.db, ctx.tenant_id, ctx.request.forest, ctx.question, ctx.preset,
+            as_of=ctx.request.as_of, scope_kinds=ctx.request.scope_kinds, known=known, handed=rows,
+        )
+    )  # fmt: skip
+    task.add_done_callback(functools.partial(_settle, rows))
     try:
-        yield task
+        yield rows
     finally:
-        if task is not None and not task.done():
+        if not rows.done() or rows.cancelled():  # (cancelled: the query was, while it waited for them)
             task.cancel()
-            await asyncio.wait({task})
-        if task is not None and not task.cancelled():
+        await asyncio.wait({task})
+        if not task.cancelled():
             task.exception()
+        if rows.done() and not rows.cancelled():
+            rows.exception()
+
+
+def _settle(rows: asyncio.Future[LexicalRows | None], task: asyncio.Task[LexicalRows | None]) -> None:
+    """``rows`` as the side read ended, unless it handed them on before: its value, error or cancel."""
+    if rows.done():
+        return
+    if task.cancelled():
+        rows.cancel()
+    elif (error := task.exception()) is not None:
+        rows.set_exception(error)
+    else:
+        rows.set_result(task.result())
 
 
 async def _embed(backends: QueryBackends, ledger: UsageLedger | None, texts: Sequence[str]) -> Vec:
@@ -235,12 +252,12 @@ async def _recall_stage(
     tx: ReadTransaction,
     vecs: Vec,
     known: RecallForest | None,
-    lexical: asyncio.Task[LexicalRows | None] | None,
+    lexical: asyncio.Future[LexicalRows | None] | None,
 ) -> Recalled:
     """Resolve the forest, recall its trees, and read the question's time against the forest."""
     req, name, ef = ctx.request, ctx.request.forest, ctx.preset.hnsw_ef_search
 
-    async def recall_in(found: RecallForest, beside: asyncio.Task[LexicalRows | None] | None) -> RecallResult:
+    async def recall_in(found: RecallForest, beside: asyncio.Future[LexicalRows | None] | None) -> RecallResult:
         return await recall(
             tx, found.forest.forest_id, ctx.question, vecs[0], ctx.preset,
             as_of=req.as_of, scope_kinds=req.scope_kinds, indexed=found.indexed, lexical=beside,
@@ -383,7 +400,7 @@ async def _answer_llm(
     chat: ChatModel,
     vecs: Vec,
     known: RecallForest | None,
-    lexical: asyncio.Task[LexicalRows | None] | None,
+    lexical: asyncio.Future[LexicalRows | None] | None,
 ) -> QueryAnswer:
     """``llm`` mode: recall and the temporal plan in one read transaction, the planner and
     navigator's browse with model calls between short transactions, then assembly in its own."""

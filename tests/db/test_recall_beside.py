@@ -26,6 +26,7 @@ from memforest.db.engine import Database, SidePoolBusy
 from memforest.errors import DatabaseUnavailableError, InputError, NotFoundError
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import QueryRequest, RetrievalPreset, query, service
+from memforest.retrieval import recall as recall_module
 from memforest.retrieval.forest_cache import forest_cache
 from memforest.retrieval.recall import LexicalRows, lexical_beside, recall
 from memforest.settings import Settings
@@ -266,6 +267,45 @@ async def test_an_error_of_the_query_cancels_the_side_transaction(
             query(db, settings, unknown, tenant_id, QueryRequest("no-such-forest", "Where is the cat?")), 20
         )
     assert cancelled.is_set() and side_pool.checkedout() == 0
+
+
+async def test_the_side_rows_reach_the_query_before_the_side_commits(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The side hands its rows to the query while its own transaction is still open (its COMMIT
+    is off the query's path), the query answers as the forest's own statement does, and the side
+    connection is back in its pool once the query is done."""
+    tenant_id = await _forest(db, settings)
+    backends = _Hashed(settings.embedding.dim)
+    question = "Who sleeps on the windowsill?"
+    handed: list[asyncio.Future[LexicalRows | None]] = []
+    before_commit: list[bool] = []
+
+    async def recording(*args: Any, **kwargs: Any) -> LexicalRows | None:
+        handed.append(kwargs["handed"])
+        got: LexicalRows | None = await lexical_beside(*args, **kwargs)
+        return got
+
+    async def beside(side_db: Database, tenant: uuid.UUID, read: Any) -> Any:
+        async def inside(side: ReadTransaction) -> Any:
+            got = await read(side)
+            before_commit.append(handed[-1].done() and handed[-1].result() is got)
+            return got
+
+        return await read_beside(side_db, tenant, inside)
+
+    monkeypatch.setattr(service, "lexical_beside", recording)
+    monkeypatch.setattr(recall_module, "read_beside", beside)
+    forest_cache(db).drop(tenant_id, FOREST)  # (an unknown forest reads full text beside)
+    got = await query(db, settings, backends, tenant_id, QueryRequest(FOREST, question))
+    assert before_commit == [True] and handed[0].result() is not None
+    assert db.side_engine is not None
+    side_pool: Any = db.side_engine.pool
+    assert side_pool.checkedout() == 0
+    want = await query(db, settings, backends, tenant_id, QueryRequest(FOREST, question))  # (known: no side)
+    assert want.evidence and [(e.kind, e.text, e.score) for e in got.evidence] == [
+        (e.kind, e.text, e.score) for e in want.evidence
+    ]
 
 
 async def test_a_busy_side_pool_or_another_forest_reads_full_text_in_the_query(
