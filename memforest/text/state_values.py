@@ -9,6 +9,7 @@ from memforest.attributes import named_attribute
 from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, KIN
 
 __all__ = [
+    "SCHOOL_WORDS",
     "cap_after",
     "clean_cap",
     "device_value",
@@ -80,7 +81,7 @@ def clean_cap(value: str) -> str | None:
     return " ".join(words).rstrip(".'")
 
 
-_SCHOOL_WORDS = (
+SCHOOL_WORDS = (
     r"\b(?:University|College|School|Academy|Institute|Polytechnic|Uni|Primary|Elementary|Kindergarten|Nursery|"
     r"Preschool|Grammar)\b"
 )
@@ -94,8 +95,8 @@ def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
         value = clean_cap(m["v"])
         if value is None:
             continue
-        named = re.search(_SCHOOL_WORDS, value)
-        later = re.search(_SCHOOL_WORDS, text[m.end() :], re.I)
+        named = re.search(SCHOOL_WORDS, value)
+        later = re.search(SCHOOL_WORDS, text[m.end() :], re.I)
         if school and not named and not later:
             continue
         return value

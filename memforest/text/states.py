@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from memforest.text.state_values import (
+    SCHOOL_WORDS,
     cap_after,
     clean_cap,
     device_value,
@@ -314,6 +315,21 @@ def _read(reader: _Reader, text: str, m: re.Match[str], names: set[str]) -> str:
     return ""
 
 
+# words of paid work, or a role taken ("joined X as a technician"): a school named in a sentence
+# with one of them is a workplace
+_WORK = re.compile(rf"\b(?:work\w*|jobs?|hired|employ\w*|teach\w*|{JOB_CUES}|as\s+an?)\b", re.IGNORECASE)
+
+
+def _kind_of(attribute: str, value: str, text: str) -> str:
+    """The attribute of a value an employer cue found ("is at X now", "started at X"): a school when
+    the value's own head noun names one ("Stormholt Academy") and the sentence says nothing of
+    work; else ``attribute``."""
+    head = value.split()[-1]
+    if attribute == "employer" and re.fullmatch(SCHOOL_WORDS, head) and not _WORK.search(text):
+        return "school"
+    return attribute
+
+
 def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tuple[str, str, str] | None:
     """(subject, attribute, value) of a person-rewritten sentence that states a state from cue
     words (see module doc); None when no attribute's cue and value are found."""
@@ -328,6 +344,7 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         value = _read(reader, text, m, names)
         if not value:
             continue
+        attribute = _kind_of(attribute, value, text)
         at = text.find(value)
         if _negated(text, max(m.end(), at + len(value) if at >= 0 else len(text))):
             return None
