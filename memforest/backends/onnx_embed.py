@@ -9,8 +9,10 @@ from its weights once into a cache folder (:mod:`memforest.backends.onnx_export`
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +32,7 @@ Matrix = npt.NDArray[np.float32]
 log = logging.getLogger(__name__)
 
 
-SMALL_CALL = 4  # calls of at most this many texts (questions) run on the one-thread session
+SMALL_CALL = 4  # calls of at most this many texts (questions) run on their own session
 
 
 def _session(ort: Any, model_file: Path, threads: int) -> Any:
@@ -39,6 +41,12 @@ def _session(ort: Any, model_file: Path, threads: int) -> Any:
     # no busy-waiting between operators: the event loop and the database share these cores
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
 
 
 class UnsupportedModel(ConfigurationError):
@@ -59,9 +67,11 @@ class OnnxEmbedder:
     """Embedder protocol over ONNX Runtime for a plain sentence-transformers directory (see
     :class:`~memforest.backends.st_model.SentenceModelDir`). Encoding runs in a worker thread, texts
     tokenised once and sorted by token count into batches of ``batch_size`` (small batches of
-    similar length cost the least CPU a token, ADR 0058); one batch call at a time per instance, and
-    beside it one small call (at most ``SMALL_CALL`` texts) on a one-thread session; a small call
-    with no batch running uses the batch session's threads."""
+    similar length cost the least CPU a token, ADR 0058). A call's batches run side by side on a
+    one-thread session, one per core (``threads``; 0: one per core): a batch this small computes
+    faster on one thread than split over several, and calls from concurrent jobs share the same
+    workers. A small call (at most ``SMALL_CALL`` texts: a question) runs on its own session over
+    every core when it is free, else on the one-thread session: it never waits behind a batch."""
 
     def __init__(self, path: str | Path, *, cache_dir: Path, batch_size: int = 8, threads: int = 0) -> None:
         info = read_model_dir(path)
@@ -79,10 +89,9 @@ class OnnxEmbedder:
                 "pip install 'memforest[local-embed]'"
             ) from exc
         model_file = onnx_file(info, cache_dir)
-        # batches on ``threads`` threads (0: one per core); small calls (a question) too when no batch
-        # runs, else on a session of their own, one thread, so a question never waits behind a batch
-        self._session: Any = _session(ort, model_file, threads)
-        self._small: Any = _session(ort, model_file, 1)
+        self._session: Any = _session(ort, model_file, threads)  # small calls, ``threads`` threads
+        self._batch_session: Any = _session(ort, model_file, 1)  # batches, run by several workers at once
+        self._workers = ThreadPoolExecutor(threads or _cores(), thread_name_prefix="onnx-embed")
         self._inputs = [i.name for i in self._session.get_inputs()]
         self._tokenizer: Any = Tokenizer.from_file(str(info.path / "tokenizer.json"))
         self._tokenizer.enable_truncation(info.max_seq_length)
@@ -91,8 +100,7 @@ class OnnxEmbedder:
         self.dim: int = info.dim
         self.name: str = f"local:{model_dir_label(info.path)}"
         self.batch_size = batch_size
-        self._lock = threading.Lock()
-        self._small_lock = threading.Lock()
+        self._lock = threading.Lock()  # held while a small call uses ``_session``
 
     def _encode_batch(self, encodings: list[Any], session: Any) -> Matrix:
         width = max(len(e.ids) for e in encodings)
@@ -117,34 +125,39 @@ class OnnxEmbedder:
         if len(texts) <= SMALL_CALL:
             self._encode_small(texts, out)
         else:
-            with self._lock:
-                self._encode_sorted(texts, self._session, out)
+            self._encode_sorted(texts, out)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 1e-12)
         return out
 
     def _encode_small(self, texts: Sequence[str], out: Matrix) -> None:
-        """A small call (a question) on every core when no batch is running, else on the one-thread
-        session beside the batch: it never waits behind a batch."""
+        """A small call (a question) on every core when no other small call holds that session, else
+        on the one-thread session: it never waits."""
+        if not texts:
+            return
+        encodings = self._tokenizer.encode_batch(list(texts))
         if self._lock.acquire(blocking=False):
             try:
-                self._encode_sorted(texts, self._session, out)
+                out[:] = self._encode_batch(encodings, self._session)
             finally:
                 self._lock.release()
             return
-        with self._small_lock:
-            self._encode_sorted(texts, self._small, out)
+        out[:] = self._encode_batch(encodings, self._batch_session)
 
-    def _encode_sorted(self, texts: Sequence[str], session: Any, out: Matrix) -> None:
-        """Fill ``out`` (unnormalised) with batches of ``batch_size`` texts of similar token count."""
+    def _encode_sorted(self, texts: Sequence[str], out: Matrix) -> None:
+        """Fill ``out`` (unnormalised) with batches of ``batch_size`` texts of similar token count,
+        run by the workers side by side."""
         encodings = self._tokenizer.encode_batch(list(texts))
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         if log.isEnabledFor(logging.DEBUG):  # what reaches the model: texts, tokens, batches
             tokens = sum(len(e.ids) for e in encodings)
             log.debug("onnx embed: %d texts, %d tokens, batches of %d", len(texts), tokens, self.batch_size)
-        for start in range(0, len(order), self.batch_size):
-            rows = order[start : start + self.batch_size]
-            out[rows] = self._encode_batch([encodings[i] for i in rows], session)
+        batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
+        done = self._workers.map(
+            lambda rows: self._encode_batch([encodings[i] for i in rows], self._batch_session), batches
+        )
+        for rows, vectors in zip(batches, done, strict=True):
+            out[rows] = vectors
 
     async def embed(
         self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None

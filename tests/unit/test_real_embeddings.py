@@ -90,9 +90,9 @@ async def test_onnx_and_torch_runtimes_give_the_same_vectors(home: Path) -> None
     torch = np.asarray(await build_embedder(_settings(home, "torch")).embed(texts))
     assert np.abs(onnx - torch).max() < 1e-4
     inner = onnx_embedder.inner
-    alone = np.asarray(await inner.embed(texts[-2:]))  # a small call, no batch running: the batch session
+    alone = np.asarray(await inner.embed(texts[-2:]))  # a small call: its own session, on every core
     assert np.abs(alone - onnx[-2:]).max() < 1e-5
-    with inner._lock:  # a batch running: the small call goes to the one-thread session beside it
+    with inner._lock:  # its session busy: the small call goes to the one-thread session beside it
         beside = inner.embed_sync(texts[-2:])
     assert np.abs(beside - onnx[-2:]).max() < 1e-5
 
