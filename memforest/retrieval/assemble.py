@@ -34,6 +34,7 @@ from memforest.text.terms import content_terms
 
 # candidate texts whose content terms are kept (a few hundred per query, each a short text)
 DOC_TERMS_CACHE = 8192
+Key = tuple[str, int]  # an evidence item: (kind, source id)
 
 
 @dataclass(slots=True)
@@ -388,6 +389,25 @@ def scoring_trees(tree_scores: Mapping[int, float], opts: AssembleOptions) -> li
     return None if opts.scope_kinds is not None else sorted(tree_scores)
 
 
+def place_pins(ranked: Sequence[Key], pins: Sequence[Key], top_k: int) -> list[Key]:
+    """The order of ``ranked`` (item keys) with a temporal plan's states (``pins``, in rank order)
+    placed: the first pin (the answer, or the fact nearest the anchor time when no chain answers)
+    first; the other pins (its neighbours) where the ranking put them, moved up to the last slots
+    of the top ``top_k`` when it put them lower. So a plan displaces one slot of the ranking's top
+    and otherwise only its tail: a wrong answer state leaves what recall ranked first in sight."""
+    present = [p for p in pins if p in ranked]
+    if not present:
+        return list(ranked)
+    first, others = present[0], set(present[1:])
+    rest = [key for key in ranked if key != first]
+    late = [key for key in rest[top_k - 1 :] if key in others]
+    if late:
+        head = [key for key in rest if key not in late]
+        cut = max(0, top_k - 1 - len(late))
+        rest = [*head[:cut], *late, *head[cut:]]
+    return [first, *rest]
+
+
 def _shown_tree(item: _Item, tree_scores: dict[int, float]) -> int | None:
     """The tree an item is shown in: its best scoring tree (ties: the smallest id), else its
     first tree (no tree of it scores; None when it has none)."""
@@ -430,8 +450,8 @@ async def assemble(
     ranked = rerank(unique, rerank_terms, tree_scores, cues, preset)
     ranked = await corroborate(conn, tenant_id, forest_id, ranked, preset.w_support, cues)
     if pinned:
-        order = {key: i for i, key in enumerate(pinned)}
-        ranked.sort(key=lambda it: order.get((it.kind, it.source_id), len(order)))  # stable: the rest keeps its order
+        by_key = {(it.kind, it.source_id): it for it in ranked}
+        ranked = [by_key[key] for key in place_pins(list(by_key), list(pinned), opts.top_k)]
     kept: list[_Item] = []
     used = 0
     for it in ranked:
