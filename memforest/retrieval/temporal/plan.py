@@ -130,6 +130,10 @@ def states_of(rows: Sequence[Row], attribute: str, subject: str, *, loose: bool 
     for r in rows:
         value = _value(r, subject)
         text = str(r["text"])
+        kind_named = _kind_named(r, attribute, subject)
+        if kind_named is not None:  # "took the dog to the Mossgate Vets": a vet, by its own name
+            out.append(State(int(r["fact_id"]), r["valid_from"], text, kind_named, False))
+            continue
         # without a slot, the statement must be about the subject (its rewritten text names them)
         # and name a value (an entity other than the subject) its cue words tie to the attribute
         unslotted = r["attribute"] is None and value is not None and attribute in CUES
@@ -137,6 +141,20 @@ def states_of(rows: Sequence[Row], attribute: str, subject: str, *, loose: bool 
             out.append(State(int(r["fact_id"]), r["valid_from"], text, value, False))
     out.sort(key=lambda s: (s.time, s.fact_id))
     return out
+
+
+def _kind_named(row: Row, attribute: str, subject: str) -> str | None:
+    """For an open-ended kind, the value of a statement with no slot that is about the subject
+    (its text names them), has no mood and names an entity whose own head noun is the kind's
+    ("Mossgate Vets" for ``vet``); else None."""
+    if attribute in STATE_ATTRIBUTES or row["attribute"] is not None:
+        return None
+    text = str(row["text"])
+    if not mentions(text, subject) or mood_of(text) is not None:
+        return None
+    head = attribute.split("_")[-1]
+    named = [str(e) for e in row["entities"] or () if str(e).casefold() != subject.casefold() and _head(str(e)) == head]
+    return named[0] if named else None
 
 
 def _runs(states: Sequence[State]) -> list[list[State]]:

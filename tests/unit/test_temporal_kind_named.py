@@ -1,0 +1,50 @@
+"""A statement with no slot whose value is named by the asked kind's own head noun ("took the dog to
+the Harrowfield Vets") is a state of that open-ended kind (sentences of my own, ADR 0063)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.temporal.plan import ANSWER, plan_answer
+
+
+def _row(fid: int, month: int, text: str, attribute: str | None, value: str | None, *entities: str) -> dict[str, Any]:
+    return {
+        "fact_id": fid,
+        "valid_from": datetime(2023, month, 1, tzinfo=UTC),
+        "text": text,
+        "attribute": attribute,
+        "value": value,
+        "entities": ["Ysolde", *entities],
+    }
+
+
+ROWS = [
+    _row(
+        1,
+        2,
+        "Ysolde's vet is the Brackwater Animal Clinic.",
+        "vet",
+        "Brackwater Animal Clinic",
+        "Brackwater Animal Clinic",
+    ),
+    _row(2, 7, "Ysolde took Pimento to the Harrowfield Vets instead.", None, None, "Pimento", "Harrowfield Vets"),
+    _row(3, 9, "Ysolde would like to try the Cobble Lane Vets one day.", None, None, "Cobble Lane Vets"),
+]
+
+
+def _answer(question: str) -> int | None:
+    plan = plan_answer(parse_question(question), "Ysolde", ROWS)
+    if plan is None:
+        return None
+    return next(fid for fid, role in plan.roles.items() if role == ANSWER)
+
+
+def test_a_value_named_by_the_kind_is_the_latest_state() -> None:
+    assert _answer("Which vet does Ysolde use now?") == 2
+
+
+def test_a_wish_naming_the_kind_is_no_state() -> None:
+    assert _answer("Which vet did Ysolde use before Harrowfield Vets?") == 1
