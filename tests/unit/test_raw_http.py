@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Callable
 import httpx
 import pytest
 
-from memforest.backends.raw_http import RawConnection
+from memforest.backends.raw_http import ModelClient, RawConnection
 
 Answer = Callable[[int, bytes], bytes | None]  # (request number, body) -> raw answer, None: close
 
@@ -126,3 +126,19 @@ async def test_timeout_and_refused() -> None:
     await server.wait_closed()
     with pytest.raises(httpx.ConnectError):
         await _conn(url).post(url, b"{}", "application/json")
+
+
+def test_raw_connection_only_where_the_clients_own_pool_serves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proxy from the environment, https or a test transport keep httpx; plain http uses the raw
+    connection, one per client, shared by its paths."""
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    plain = ModelClient(raw=True, base_url="http://127.0.0.1:9/v1")
+    chat, embed = plain.route("/chat/completions")[2], plain.route("/embeddings")[2]
+    assert chat is not None and chat is embed
+    assert str(plain.route("/chat/completions")[0]) == "http://127.0.0.1:9/v1/chat/completions"
+    assert ModelClient(raw=True, base_url="https://127.0.0.1:9/v1").route("/chat/completions")[2] is None
+    fake = httpx.MockTransport(lambda request: httpx.Response(200))
+    assert ModelClient(raw=False, base_url="http://127.0.0.1:9/v1", transport=fake).route("/x")[2] is None
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:3128")
+    assert ModelClient(raw=True, base_url="http://10.0.0.1:9/v1").route("/chat/completions")[2] is None
