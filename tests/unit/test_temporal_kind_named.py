@@ -48,3 +48,32 @@ def test_a_value_named_by_the_kind_is_the_latest_state() -> None:
 
 def test_a_wish_naming_the_kind_is_no_state() -> None:
     assert _answer("Which vet did Ysolde use before Harrowfield Vets?") == 1
+
+
+CLUB = [
+    _row(1, 1, "Ysolde joined the Pennyfold backgammon club.", "backgammon_club", "Pennyfold", "Pennyfold"),
+    _row(
+        2,
+        5,
+        "Quit the Pennyfold club and play at the Thimbleway Games Society now.",
+        None,
+        None,
+        "Pennyfold",
+        "Thimbleway Games Society",
+    ),
+    _row(
+        3,
+        8,
+        "Might quit the Pennyfold club and try the Ostler Street Circle.",
+        None,
+        None,
+        "Pennyfold",
+        "Ostler Street Circle",
+    ),
+]
+
+
+def test_leaving_a_state_for_another_is_a_new_state() -> None:
+    plan = plan_answer(parse_question("Which backgammon club does Ysolde play at now?"), "Ysolde", CLUB)
+    assert plan is not None
+    assert next(fid for fid, role in plan.roles.items() if role == ANSWER) == 2

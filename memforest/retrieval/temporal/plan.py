@@ -139,7 +139,38 @@ def states_of(rows: Sequence[Row], attribute: str, subject: str, *, loose: bool 
         unslotted = r["attribute"] is None and value is not None and attribute in CUES
         if unslotted and mentions(text, subject) and mood_of(text) is None and is_state_of(text, attribute):
             out.append(State(int(r["fact_id"]), r["valid_from"], text, value, False))
+    out += _left_for(rows, out, subject)
     out.sort(key=lambda s: (s.time, s.fact_id))
+    return out
+
+
+# a verb of leaving right before what was left ("quit the Orrery Hill club")
+_LEAVE = r"\b(?i:quit|left|stopped|dropped|ditched|cancelled|gave\s+up(?:\s+on)?)\s+(?i:the\s+|my\s+|our\s+)?"
+
+
+def _left_for(rows: Sequence[Row], states: Sequence[State], subject: str) -> list[State]:
+    """Statements with no slot that leave a state of ``states`` and name what came instead ("Quit
+    the Orrery Hill club and play at the Ravensgate Chess Society now"): a new state whose value is
+    the first other entity named after the one left. The statement has no mood, and it is about the
+    subject: it names them, or it opens with the verb of leaving (the speaker's own)."""
+    values = sorted({s.value for s in states if s.value})
+    known = {s.fact_id for s in states}
+    out: list[State] = []
+    for r in rows:
+        text = str(r["text"])
+        if r["attribute"] is not None or int(r["fact_id"]) in known or mood_of(text) is not None:
+            continue
+        for old in values:
+            left = re.search(_LEAVE + re.escape(old), text)
+            about = mentions(text, subject) or (left is not None and left.start() == 0)
+            if left is None or not about:
+                continue
+            after = [str(e) for e in r["entities"] or () if str(e).casefold() != subject.casefold()
+                     and not _same(str(e), old) and text.find(str(e)) > left.end()]  # fmt: skip
+            if after:
+                first = min(after, key=text.find)
+                out.append(State(int(r["fact_id"]), r["valid_from"], text, first, False))
+                break
     return out
 
 
