@@ -3,14 +3,19 @@ keep-alive HTTP/1.1 connection (:class:`RawConnection`) it POSTs JSON over to a 
 model server.
 
 A model call's request and answer are small JSON bodies on a connection that one slot uses for
-one call at a time (:mod:`memforest.backends.http_slots`), so the general client stack (httpx,
-httpcore, h11 and anyio: streams, pool bookkeeping, event objects) is most of the client's CPU
-per call. Here a call is one write of the request and a read of the status line, headers and body
-(``Content-Length``, chunked, or up to the close). Errors are httpx's own exceptions, so callers
-classify them as before: :class:`httpx.ConnectError`, :class:`httpx.ReadError`,
-:class:`httpx.RemoteProtocolError`, and the timeouts. The answer is an :class:`httpx.Response`
-(its body decoded as httpx does). The client's timeout bounds the whole call here (httpx bounds
-each phase: connect, write, each read), which for a non-streamed answer is about the same.
+one call at a time (:mod:`memforest.backends.http_slots`), so the general client stack around the
+protocol (httpx's client and transport, httpcore's pool, anyio's streams) is most of the client's
+CPU per call. Here the protocol is h11's (the sans-IO HTTP/1.1 library httpcore itself uses): it
+builds and validates the request, parses the answer (status line, headers, ``Content-Length`` or
+chunked body) and tracks whether the connection can be reused; this module only moves its bytes
+over an asyncio stream, one write per request. The answer's head is bounded by
+:data:`MAX_HEAD_BYTES` and its body by :data:`MAX_ANSWER_BYTES`.
+
+Errors are httpx's own exceptions, so callers classify them as before: :class:`httpx.ConnectError`,
+:class:`httpx.ReadError`, :class:`httpx.WriteError`, :class:`httpx.RemoteProtocolError`,
+:class:`httpx.LocalProtocolError` and the timeouts. The answer is an :class:`httpx.Response` (its
+body decoded as httpx does). The client's timeout bounds the whole call here (httpx bounds each
+phase: connect, write, each read), which for a non-streamed answer is about the same.
 
 A kept connection the server has closed meanwhile (its keep-alive timeout) is found either before
 the write (the reader saw the end) or as an end of stream before any byte of the answer: the
@@ -22,9 +27,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import urllib.request
 from typing import Any
 
+import h11
 import httpx
+
+MAX_HEAD_BYTES = 64 * 1024
+"""The most bytes of an answer head (status line and headers) buffered without its end before
+failing (h11's ``max_incomplete_event_size``; one read may add up to ``_READ_SIZE`` more)."""
+
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
+"""The largest answer body read before failing: far above the largest model answer (an embedding
+batch of a few hundred vectors is a few MB of JSON)."""
+
+_READ_SIZE = 64 * 1024
+_SKIPPED_HEADERS = frozenset({"host", "accept-encoding", "connection", "content-type", "content-length"})
 
 
 class RawConnection:
@@ -33,25 +51,29 @@ class RawConnection:
     def __init__(self, url: httpx.URL, headers: httpx.Headers, timeout_s: float | None) -> None:
         self.host = url.host
         self.port = url.port or 80
-        host = url.netloc.decode("ascii")
-        fixed = [f"Host: {host}"] + [
-            f"{k}: {v}" for k, v in headers.multi_items() if k.lower() not in ("host", "accept-encoding", "connection")
+        self._fixed = [(b"Host", url.netloc)] + [
+            (k, v) for k, v in headers.raw if k.decode("latin-1").lower() not in _SKIPPED_HEADERS
         ]
-        self._fixed = ("\r\n".join(fixed) + "\r\n").encode("latin-1")
+        try:  # h11 refuses a header name or value that would break the request (CR, LF, NUL)
+            h11.Request(method="POST", target="/", headers=self._fixed)
+        except h11.LocalProtocolError as exc:
+            raise httpx.LocalProtocolError(f"invalid configured header: {exc}") from exc
         self.timeout_s = timeout_s
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
+        self._h11: h11.Connection | None = None
 
     async def post(self, url: httpx.URL, body: bytes, content_type: str) -> httpx.Response:
         """POST ``body`` to ``url`` (of this connection's host) and read the whole answer."""
-        head = (
-            f"POST {url.raw_path.decode('ascii')} HTTP/1.1\r\n".encode("ascii")
-            + self._fixed
-            + f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n".encode("ascii")
-        )
+        headers = [
+            *self._fixed,
+            (b"Content-Type", content_type.encode("latin-1")),
+            (b"Content-Length", b"%d" % len(body)),
+        ]
+        request = h11.Request(method="POST", target=url.raw_path, headers=headers)
         try:
             async with asyncio.timeout(self.timeout_s):
-                return await self._exchange(head + body)
+                return await self._exchange(request, body)
         except TimeoutError as exc:
             await self.aclose()
             raise httpx.ReadTimeout(f"no answer within {self.timeout_s} s") from exc
@@ -59,118 +81,166 @@ class RawConnection:
             await self.aclose()
             raise
 
-    async def _exchange(self, data: bytes) -> httpx.Response:
+    async def _exchange(self, request: h11.Request, body: bytes) -> httpx.Response:
         reused = self._usable()
         if not reused:
             await self._connect()
         try:
-            return await self._send_and_read(data)
+            return await self._send_and_read(request, body)
         except _ClosedBeforeAnswer:
             if not reused:
                 raise httpx.RemoteProtocolError("server closed the connection without answering") from None
         await self.aclose()
         await self._connect()
         try:
-            return await self._send_and_read(data)
+            return await self._send_and_read(request, body)
         except _ClosedBeforeAnswer:
             raise httpx.RemoteProtocolError("server closed the connection without answering") from None
 
     def _usable(self) -> bool:
-        reader, writer = self._reader, self._writer
-        return reader is not None and writer is not None and not reader.at_eof() and not writer.is_closing()
+        reader, writer, conn = self._reader, self._writer, self._h11
+        return (
+            reader is not None
+            and writer is not None
+            and conn is not None
+            and conn.our_state is h11.IDLE
+            and conn.their_state is h11.IDLE
+            and not reader.at_eof()
+            and not writer.is_closing()
+        )
 
     async def _connect(self) -> None:
         try:
             self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
         except OSError as exc:
             raise httpx.ConnectError(f"{type(exc).__name__}: {exc}") from exc
+        self._h11 = h11.Connection(h11.CLIENT, max_incomplete_event_size=MAX_HEAD_BYTES)
 
-    async def _send_and_read(self, data: bytes) -> httpx.Response:
-        reader, writer = self._reader, self._writer
-        assert reader is not None and writer is not None
+    async def _send_and_read(self, request: h11.Request, body: bytes) -> httpx.Response:
+        reader, writer, conn = self._reader, self._writer, self._h11
+        assert reader is not None and writer is not None and conn is not None
+        try:
+            data = conn.send(request) + conn.send(h11.Data(data=body)) + conn.send(h11.EndOfMessage())
+        except h11.LocalProtocolError as exc:
+            raise httpx.LocalProtocolError(str(exc)) from exc
         try:
             writer.write(data)
             await writer.drain()
-            head = await reader.readuntil(b"\r\n\r\n")
-        except asyncio.IncompleteReadError as exc:
-            if not exc.partial:
-                raise _ClosedBeforeAnswer from exc
-            raise httpx.RemoteProtocolError("server closed the connection mid-answer") from exc
-        except asyncio.LimitOverrunError as exc:
-            raise httpx.RemoteProtocolError("answer headers too long") from exc
         except (ConnectionResetError, BrokenPipeError) as exc:
             raise _ClosedBeforeAnswer from exc
         except OSError as exc:
             raise httpx.WriteError(f"{type(exc).__name__}: {exc}") from exc
-        status, headers, keep = _parse_head(head)
         try:
-            body = await _read_body(reader, headers, keep)
-        except OSError as exc:
-            raise httpx.ReadError(f"{type(exc).__name__}: {exc}") from exc
-        if not keep:
+            response = await _read_answer(reader, conn)
+        except h11.RemoteProtocolError as exc:
+            raise httpx.RemoteProtocolError(_protocol_message(exc)) from exc
+        if conn.our_state is h11.DONE and conn.their_state is h11.DONE:
+            conn.start_next_cycle()
+        else:  # the answer or the server asked to close (Connection: close, HTTP/1.0, read to the end)
             await self.aclose()
-        response = httpx.Response(status, headers=headers, stream=httpx.ByteStream(body))
         await response.aread()  # decodes a Content-Encoding as httpx does
         return response
 
     async def aclose(self) -> None:
         """Close the connection (a later call opens a new one)."""
-        writer, self._reader, self._writer = self._writer, None, None
+        writer, self._reader, self._writer, self._h11 = self._writer, None, None, None
         if writer is not None:
             writer.close()
             with contextlib.suppress(OSError, ConnectionError):
                 await writer.wait_closed()
 
 
+async def _read_answer(reader: asyncio.StreamReader, conn: h11.Connection) -> httpx.Response:
+    """Read one whole answer from ``conn``'s events, feeding it what ``reader`` receives; an end
+    before any byte of it is :class:`_ClosedBeforeAnswer` (the server never read the request)."""
+    head: h11.Response | None = None
+    chunks: list[bytes] = []
+    received = size = 0
+    while True:
+        event = conn.next_event()
+        if event is h11.NEED_DATA:
+            data = await _receive(reader, before_answer=not received)
+            received += len(data)
+            conn.receive_data(data)
+        elif isinstance(event, h11.Response):
+            head = event
+        elif isinstance(event, h11.Data):
+            size += len(event.data)
+            if size > MAX_ANSWER_BYTES:
+                raise httpx.RemoteProtocolError(f"answer body over {MAX_ANSWER_BYTES} bytes")
+            chunks.append(bytes(event.data))
+        elif isinstance(event, h11.EndOfMessage) and head is not None:
+            headers = list(head.headers.raw_items())
+            return httpx.Response(head.status_code, headers=headers, stream=httpx.ByteStream(b"".join(chunks)))
+        elif not isinstance(event, h11.InformationalResponse):  # ConnectionClosed, PAUSED
+            raise httpx.RemoteProtocolError(f"unexpected answer event {type(event).__name__}")
+
+
+async def _receive(reader: asyncio.StreamReader, *, before_answer: bool) -> bytes:
+    """The next bytes from the server (``b""`` at its end)."""
+    try:
+        data = await reader.read(_READ_SIZE)
+    except (ConnectionResetError, BrokenPipeError) as exc:
+        if before_answer:
+            raise _ClosedBeforeAnswer from exc
+        raise httpx.ReadError(f"{type(exc).__name__}: {exc}") from exc
+    except OSError as exc:
+        raise httpx.ReadError(f"{type(exc).__name__}: {exc}") from exc
+    if not data and before_answer:
+        raise _ClosedBeforeAnswer
+    return data
+
+
+def _protocol_message(exc: h11.RemoteProtocolError) -> str:
+    if "buffer too long" in str(exc).lower():
+        return f"answer head over {MAX_HEAD_BYTES} bytes"
+    return f"malformed answer: {exc}"
+
+
+def _env_proxy_applies(url: httpx.URL) -> bool:
+    """Whether a proxy from the environment (which httpx's ``trust_env`` follows) may apply to
+    ``url``: any ``http`` or ``all`` proxy the host is not exempted from by ``no_proxy``."""
+    proxies = urllib.request.getproxies()
+    if not (proxies.get("http") or proxies.get("all")):
+        return False
+    return not urllib.request.proxy_bypass(url.host)
+
+
 class ModelClient(httpx.AsyncClient):
     """A slot's client. Model calls (:meth:`post_json`) set no cookie, follow no redirect and run no
-    auth flow, so the client's layer around them (URL merging and parsing, cookie extraction) is
-    CPU spent on nothing: they go to a plain-http server over the slot's own raw connection
-    (:mod:`memforest.backends.raw_http`), and otherwise straight to the transport the client picks
-    for their URL (a proxy's from the environment, https, a test transport). ``ping`` and
-    anything else use the ordinary client methods."""
+    auth flow: to a plain-http server that the client reaches directly (no proxy from the
+    environment, no transport, proxy or mounts given) they go over the slot's own
+    :class:`RawConnection`, decided once at construction; otherwise through the client's
+    ``post``. ``ping`` and anything else use the ordinary client methods."""
 
     def __init__(self, *, raw: bool, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._routes: dict[str, tuple[httpx.URL, httpx.AsyncBaseTransport, RawConnection | None]] = {}
-        self._raw = raw
+        self._urls: dict[str, httpx.URL] = {}
+        direct = not any(kwargs.get(k) for k in ("transport", "proxy", "mounts"))
+        proxied = self.trust_env and _env_proxy_applies(self.base_url)
         self._connection: RawConnection | None = None
+        if raw and direct and self.base_url.scheme == "http" and not proxied:
+            self._connection = RawConnection(self.base_url, self.headers, self.timeout.read)
 
-    def route(self, path: str) -> tuple[httpx.URL, httpx.AsyncBaseTransport, RawConnection | None]:
-        """``base_url`` joined with ``path`` (as the client's own merging does), the transport for
-        it, and, for a plain-http URL the client's own pool would serve (no proxy, no test
-        transport), the slot's raw connection; resolved once per path."""
-        route = self._routes.get(path)
-        if route is None:
-            url = httpx.URL(str(self.base_url) + path.lstrip("/"))
-            transport = self._transport_for_url(url)
-            raw = None
-            if self._raw and url.scheme == "http" and transport is self._transport:
-                if self._connection is None:
-                    self._connection = RawConnection(url, self.headers, self.timeout.read)
-                raw = self._connection
-            route = self._routes[path] = (url, transport, raw)
-        return route
+    @property
+    def connection(self) -> RawConnection | None:
+        """The slot's raw connection, or None where model calls go through ``post``."""
+        return self._connection
+
+    def url_for(self, path: str) -> httpx.URL:
+        """``base_url`` joined with ``path`` (as the client's own merging does), once per path."""
+        url = self._urls.get(path)
+        if url is None:
+            url = self._urls[path] = httpx.URL(str(self.base_url) + path.lstrip("/"))
+        return url
 
     async def post_json(self, path: str, payload: dict[str, Any]) -> httpx.Response:
         """POST ``payload`` as JSON (encoded as the client's ``json=`` does) with the client's
         headers and timeout; the body is read before returning."""
-        url, transport, raw = self.route(path)
         body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
-        if raw is not None:
-            return await raw.post(url, body, "application/json")
-        headers = self.headers.copy()
-        headers["Content-Type"] = "application/json"
-        request = httpx.Request(
-            "POST", url, headers=headers, content=body, extensions={"timeout": self.timeout.as_dict()}
-        )
-        response = await transport.handle_async_request(request)
-        response.request = request
-        try:
-            await response.aread()
-        finally:
-            await response.aclose()
-        return response
+        if self._connection is not None:
+            return await self._connection.post(self.url_for(path), body, "application/json")
+        return await self.post(path, content=body, headers={"Content-Type": "application/json"})
 
     async def aclose(self) -> None:
         """Close the raw connection and the client."""
@@ -181,49 +251,3 @@ class ModelClient(httpx.AsyncClient):
 
 class _ClosedBeforeAnswer(Exception):
     """The connection ended before any byte of the answer."""
-
-
-def _parse_head(head: bytes) -> tuple[int, list[tuple[str, str]], bool]:
-    """Status, headers and whether the connection stays open, from the answer's head."""
-    lines = head[:-4].decode("latin-1").split("\r\n")
-    parts = lines[0].split(" ", 2)
-    if len(parts) < 2 or not parts[0].startswith("HTTP/1.") or not parts[1].isdigit():
-        raise httpx.RemoteProtocolError(f"malformed status line {lines[0][:80]!r}")
-    headers = []
-    for line in lines[1:]:
-        name, sep, value = line.partition(":")
-        if not sep:
-            raise httpx.RemoteProtocolError(f"malformed header line {line[:80]!r}")
-        headers.append((name.strip(), value.strip()))
-    connection = ",".join(v for k, v in headers if k.lower() == "connection").lower()
-    keep = "close" not in connection and (parts[0] != "HTTP/1.0" or "keep-alive" in connection)
-    return int(parts[1]), headers, keep
-
-
-async def _read_body(reader: asyncio.StreamReader, headers: list[tuple[str, str]], keep: bool) -> bytes:
-    """The body: by Content-Length, chunked, or (a closing connection without either) to the end."""
-    fields = {k.lower(): v for k, v in headers}
-    try:
-        if "chunked" in fields.get("transfer-encoding", "").lower():
-            return await _read_chunked(reader)
-        if "content-length" in fields:
-            return await reader.readexactly(int(fields["content-length"]))
-    except asyncio.IncompleteReadError as exc:
-        raise httpx.RemoteProtocolError("server closed the connection mid-body") from exc
-    except ValueError as exc:
-        raise httpx.RemoteProtocolError("malformed Content-Length or chunk size") from exc
-    if keep:
-        raise httpx.RemoteProtocolError("answer without a length on a kept connection")
-    return await reader.read()
-
-
-async def _read_chunked(reader: asyncio.StreamReader) -> bytes:
-    chunks: list[bytes] = []
-    while True:
-        size = int((await reader.readuntil(b"\r\n")).split(b";", 1)[0].strip(), 16)
-        if size == 0:
-            while (await reader.readuntil(b"\r\n")) != b"\r\n":  # trailers
-                pass
-            return b"".join(chunks)
-        chunks.append(await reader.readexactly(size))
-        await reader.readexactly(2)

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable
 import httpx
 import pytest
 
+from memforest.backends import raw_http
 from memforest.backends.raw_http import ModelClient, RawConnection
 
 Answer = Callable[[int, bytes], bytes | None]  # (request number, body) -> raw answer, None: close
@@ -115,7 +116,8 @@ async def test_no_answer_on_a_new_connection_is_a_protocol_error() -> None:
 
 async def test_timeout_and_refused() -> None:
     async def never(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await asyncio.sleep(5)
+        await reader.read()  # until the client gives up and closes
+        writer.close()
 
     server = await asyncio.start_server(never, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
@@ -129,16 +131,85 @@ async def test_timeout_and_refused() -> None:
 
 
 def test_raw_connection_only_where_the_clients_own_pool_serves(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A proxy from the environment, https or a test transport keep httpx; plain http uses the raw
-    connection, one per client, shared by its paths."""
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+    """A proxy from the environment, https or a test transport keep the client's ``post``; plain
+    http uses the raw connection, one per client, shared by its paths."""
+    for name in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "NO_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+        "no_proxy",
+    ):
         monkeypatch.delenv(name, raising=False)
     plain = ModelClient(raw=True, base_url="http://127.0.0.1:9/v1")
-    chat, embed = plain.route("/chat/completions")[2], plain.route("/embeddings")[2]
-    assert chat is not None and chat is embed
-    assert str(plain.route("/chat/completions")[0]) == "http://127.0.0.1:9/v1/chat/completions"
-    assert ModelClient(raw=True, base_url="https://127.0.0.1:9/v1").route("/chat/completions")[2] is None
+    assert plain.connection is not None
+    assert str(plain.url_for("/chat/completions")) == "http://127.0.0.1:9/v1/chat/completions"
+    assert ModelClient(raw=True, base_url="https://127.0.0.1:9/v1").connection is None
     fake = httpx.MockTransport(lambda request: httpx.Response(200))
-    assert ModelClient(raw=False, base_url="http://127.0.0.1:9/v1", transport=fake).route("/x")[2] is None
+    assert ModelClient(raw=False, base_url="http://127.0.0.1:9/v1", transport=fake).connection is None
+    assert ModelClient(raw=True, base_url="http://127.0.0.1:9/v1", transport=fake).connection is None
     monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:3128")
-    assert ModelClient(raw=True, base_url="http://10.0.0.1:9/v1").route("/chat/completions")[2] is None
+    assert ModelClient(raw=True, base_url="http://10.0.0.1:9/v1").connection is None
+    assert ModelClient(raw=True, base_url="http://10.0.0.1:9/v1", trust_env=False).connection is not None
+    monkeypatch.setenv("NO_PROXY", "10.0.0.1")
+    assert ModelClient(raw=True, base_url="http://10.0.0.1:9/v1").connection is not None
+
+
+async def test_without_the_raw_connection_calls_go_through_post() -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"ok": True})
+
+    client = ModelClient(raw=False, base_url="http://127.0.0.1:9/v1", transport=httpx.MockTransport(handler))
+    response = await client.post_json("/chat/completions", {"a": "é"})
+    assert response.json() == {"ok": True}
+    assert str(seen[0].url) == "http://127.0.0.1:9/v1/chat/completions"
+    assert seen[0].headers["content-type"] == "application/json"
+    assert json.loads(seen[0].content) == {"a": "é"}
+    await client.aclose()
+
+
+async def test_kept_connection_closed_without_answer_is_retried_once() -> None:
+    """The server reads the second request on the kept connection and closes it unanswered: the
+    request goes once more on a new connection; a server that never answers fails after one retry."""
+    async with _server(lambda n, body: None if n == 2 else _ok({"n": n})) as (url, seen):
+        conn = _conn(url)
+        assert (await conn.post(url, b"{}", "application/json")).json() == {"n": 1}
+        assert (await conn.post(url, b"{}", "application/json")).json() == {"n": 3}
+        await conn.aclose()
+    assert seen == [1, 1, 2]
+    async with _server(lambda n, body: None if n > 1 else _ok({"n": n})) as (url, seen):
+        conn = _conn(url)
+        await conn.post(url, b"{}", "application/json")
+        with pytest.raises(httpx.RemoteProtocolError, match="without answering"):
+            await conn.post(url, b"{}", "application/json")
+    assert seen == [1, 1, 2]
+
+
+async def test_oversized_head_or_body_is_a_protocol_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    long_head = b"HTTP/1.1 200 OK\r\nX-Big: " + b"a" * (3 * raw_http.MAX_HEAD_BYTES) + b"\r\nContent-Length: 0\r\n\r\n"
+    monkeypatch.setattr(raw_http, "MAX_ANSWER_BYTES", 1000)
+    big_body = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + b"400\r\n" + b"x" * 1024 + b"\r\n0\r\n\r\n"
+    answers = {1: long_head, 2: big_body}
+    async with _server(lambda n, body: answers.get(n, _ok({"n": n}))) as (url, seen):
+        conn = _conn(url)
+        with pytest.raises(httpx.RemoteProtocolError, match=f"answer head over {raw_http.MAX_HEAD_BYTES} bytes"):
+            await conn.post(url, b"{}", "application/json")
+        with pytest.raises(httpx.RemoteProtocolError, match="answer body over 1000 bytes"):
+            await conn.post(url, b"{}", "application/json")
+        assert (await conn.post(url, b"{}", "application/json")).json() == {"n": 3}
+        await conn.aclose()
+    assert seen == [1, 2, 3]  # each failure closed its connection
+
+
+async def test_malformed_answer_and_bad_configured_header() -> None:
+    async with _server(lambda n, body: b"HTTP/1.1 200 OK\r\nBroken header\r\n\r\n") as (url, _seen):
+        with pytest.raises(httpx.RemoteProtocolError, match="malformed answer"):
+            await _conn(url).post(url, b"{}", "application/json")
+    with pytest.raises(httpx.LocalProtocolError, match="invalid configured header"):
+        RawConnection(httpx.URL("http://127.0.0.1:9/x"), httpx.Headers({"Authorization": "Bearer k\r\nX-Evil: 1"}), 1.0)
