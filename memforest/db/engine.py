@@ -21,7 +21,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from memforest.db import checkout, migrate, rls
+from memforest.db import migrate, rls
 from memforest.db.failures import broken_connection, database_unavailable, raw_connection, unencodable
 from memforest.db.lock_wait import lock_timeout_param
 from memforest.db.rls import APP_ROLE
@@ -177,7 +177,7 @@ async def _transaction(engine: AsyncEngine, wait_s: float, *, begin: bool = True
         async with AsyncExitStack() as stack:
             while True:
                 try:
-                    conn = await stack.enter_async_context(engine.begin() if begin else checkout.checked_out(engine))
+                    conn = await stack.enter_async_context(engine.begin() if begin else engine.connect())
                     break
                 except (OSError, TimeoutError, DBAPIError, asyncpg.exceptions.PostgresError) as exc:
                     if not _unavailable_on_open(exc):

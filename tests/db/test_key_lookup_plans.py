@@ -5,7 +5,6 @@ on tables small enough for a scan to look cheaper; and a query reads the same ev
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -161,7 +160,6 @@ async def test_a_query_reads_the_same_evidence_either_way(
 
     async def evidence_of() -> tuple[str, list[tuple[Any, ...]]]:
         res = await query(db, settings, backends, tenant_id, QueryRequest(forest, question, source_filter=source))
-        await asyncio.sleep(0)  # (asyncpg hands a statement to its query loggers with call_soon)
         return res.strategy, [(e.kind, e.source_id, round(e.score, 9), e.turn_ids, e.tree) for e in res.evidence]
 
     log = log_statements(db)

@@ -48,7 +48,6 @@ async def test_it_enters_in_one_round_trip_with_its_knobs_and_ends_with_commit(d
     async with reading(db, a, knobs={"hnsw.ef_search": "77"}) as conn:
         assert await scalar(conn, "SELECT current_setting('hnsw.ef_search')") == "77"
         assert await scalar(conn, "SELECT current_setting('transaction_read_only')") == "on"
-    await asyncio.sleep(0)  # (asyncpg hands a statement to its query loggers with call_soon)
     enter, *_, end = [sql for _, sql in log]
     assert enter.startswith("BEGIN READ ONLY; SELECT set_config('role'")
     assert "set_config('hnsw.ef_search', '77', true)" in enter
