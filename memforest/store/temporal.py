@@ -23,6 +23,7 @@ _FACTS_NAMING = _Q["facts_naming"]
 _FACTS_BY_ID = _Q["facts_by_id"]
 _ENTITY_ROOT = _Q["entity_root"]
 _CHILDREN = _Q["children"]
+_CHILDREN_OF = _Q["children_of"]
 _TEXTS_NAMING = _Q["texts_naming"]
 _USER_SPEAKER = _Q["user_speaker"]
 
@@ -75,6 +76,20 @@ async def children(conn: Conn, tenant_id: uuid.UUID, forest_id: int, node_id: in
     """One node read: the children of ``node_id`` in time order (``node_id, level, leaf_fact_id,
     leaf_cell_id, t_start, t_end``)."""
     return await fetch_all(conn, _CHILDREN, {"t": tenant_id, "f": forest_id, "p": node_id})
+
+
+async def children_of(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, node_ids: Sequence[int]
+) -> dict[int, list[Row]]:
+    """The children of each of ``node_ids`` in one statement: node id -> its children as
+    ``children`` returns them (a node with none is absent)."""
+    if not node_ids:
+        return {}
+    rows = await fetch_all(conn, _CHILDREN_OF, {"t": tenant_id, "f": forest_id, "ps": list(node_ids)})
+    out: dict[int, list[Row]] = {}
+    for r in rows:
+        out.setdefault(int(r["parent_id"]), []).append(r)
+    return out
 
 
 async def texts_naming(conn: Conn, tenant_id: uuid.UUID, forest_id: int, text: str, limit: int) -> list[str]:

@@ -2,7 +2,8 @@
 node back through the whole entity tree, and after each read tells the states among every fact read
 so far again, so each fact's text is asked for its mood once per later read. The mood of a text is
 worked out once and kept (``text.mood.mood_of``), so the query's regex work grows with the facts
-read, not with the facts times the reads."""
+read, not with the facts times the reads. The walk's database statements are counted too: a step
+among the bottom nodes of one parent reads all of them still ahead at once, with their facts."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from memforest.retrieval import QueryRequest, query
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.settings import Settings
+from memforest.store import temporal as store
 from memforest.store.tenants import ensure_tenant, get_forest
 from memforest.text import mood
 
@@ -57,6 +59,22 @@ class _Counting:
         return self.pattern.sub(*args)
 
 
+class _Statements:
+    """Counts the temporal store's reads (one database statement each)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls = 0
+        for name in ("children", "children_of", "facts_by_id", "facts_naming", "entity_root", "subject_facts"):
+            monkeypatch.setattr(store, name, self._counted(getattr(store, name)))
+
+    def _counted(self, fn: Any) -> Any:
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            return await fn(*args, **kwargs)
+
+        return call
+
+
 async def test_walk_through_a_subject_works_out_each_mood_once(
     db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -70,14 +88,19 @@ async def test_walk_through_a_subject_works_out_each_mood_once(
             mood.mood_of.cache_clear()  # (ingest worked out these texts' moods already)
             counting = _Counting(mood._SET_PHRASES)
             monkeypatch.setattr(mood, "_SET_PHRASES", counting)
-            await temporal_plan(conn, tenant_id, forest_id, parse_question(q), None, None)
-            walk_calls = counting.calls
+            statements = _Statements(monkeypatch)
+            plan = await temporal_plan(conn, tenant_id, forest_id, parse_question(q), None, None)
+            walk_calls, walk_statements = counting.calls, statements.calls
             counting.calls = 0
         answer = await query(db, settings, backends, tenant_id, QueryRequest("bob", q))
     finally:
         await backends.aclose()
     # the walk asked for the moods of (up to) every fact of Bob's; each is worked out once
-    assert 0 < walk_calls <= N + 10, walk_calls
+    assert plan is None and 0 < walk_calls <= N + 10, walk_calls
+    # it moved through every bottom node of Bob's tree; a statement for each node read and one for
+    # each bottom node's facts took about N / 2; the nodes of a level still ahead are read together,
+    # with their facts, so the bottom nodes of one parent take two
+    assert walk_statements <= N // 4, walk_statements
     # asked again, the same texts need no new work, and the answer is still served
     assert counting.calls <= 10, counting.calls
     assert answer.evidence

@@ -95,6 +95,7 @@ def _temporal() -> dict[str, str]:
         "_FACTS_BY_ID",
         "_ENTITY_ROOT",
         "_CHILDREN",
+        "_CHILDREN_OF",
         "_TEXTS_NAMING",
         "_USER_SPEAKER",
     )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from memforest.attributes import STATE_ATTRIBUTES
@@ -68,9 +68,18 @@ class _Scope:
     subject: str
     as_of: datetime | None
     hints: Mapping[int, float] | None = None  # the question's recall similarity of facts (``plan.plan_answer``)
+    read: dict[int, Row | None] = field(default_factory=dict)  # fact id -> the subject's fact (None: not theirs)
 
-    async def facts(self, leaves: list[Row]) -> list[Row]:
-        return await self.facts_of(fact_ids(leaves))
+    async def facts(self, leaves: list[Row], ahead: Sequence[Row] = ()) -> list[Row]:
+        """The subject's facts among ``leaves``, oldest first (as ``facts_of``); those of the leaves
+        read ahead (``ahead``) are read in the same statement and kept for the next calls."""
+        ids = list(dict.fromkeys(fact_ids(leaves)))
+        if any(i not in self.read for i in ids):
+            wanted = [i for i in dict.fromkeys([*ids, *fact_ids(list(ahead))]) if i not in self.read]
+            self.read.update(dict.fromkeys(wanted))
+            self.read.update((int(r["fact_id"]), r) for r in await self.facts_of(wanted))
+        rows = [r for i in ids if (r := self.read[i]) is not None]
+        return sorted(rows, key=lambda r: (r["valid_from"], r["fact_id"]))
 
     async def facts_of(self, ids: list[int]) -> list[Row]:
         return await store.facts_by_id(self.conn, self.tenant_id, self.forest_id, self.subject, ids, self.as_of)
@@ -173,11 +182,15 @@ async def _browse(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime |
     for side in sides:
         walk = cursor.copy()
         enough = need.get(side, 2) + tq.back  # ("two jobs ago" reads two more runs back)
-        while walk.reads < MAX_READS and _runs_beyond(rows, tq, scope.subject, at, side, strict) < enough:
+        runs = _runs_beyond(rows, tq, scope.subject, at, side, strict)
+        while walk.reads < MAX_READS and runs < enough:
             leaves = await walk.step(side)
             if leaves is None:
                 break
-            rows += await scope.facts(leaves)
+            new = await scope.facts(leaves, walk.pending())
+            if new:  # (a node with none of the subject's facts leaves the states as they were)
+                rows += new
+                runs = _runs_beyond(rows, tq, scope.subject, at, side, strict)
         reads += walk.reads
     unique = {int(r["fact_id"]): r for r in rows}
     return sorted(unique.values(), key=lambda r: (r["valid_from"], r["fact_id"])), reads
@@ -219,7 +232,7 @@ async def _near(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime) ->
         leaves = await cursor.step(side)
         if leaves is None:
             break
-        rows += await scope.facts(leaves)
+        rows += await scope.facts(leaves, cursor.pending())
     near = sorted(
         (r for r in rows if beyond(r)), key=lambda r: (abs((r["valid_from"] - at).total_seconds()), r["fact_id"])
     )

@@ -60,6 +60,15 @@ WHERE tenant_id = :t
   AND parent_id = :p
 ORDER BY t_start, seq;
 
+-- name: children_of --
+-- The children of each of the nodes :ps (one level of a walk read at once), each node's in time order.
+SELECT parent_id, node_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end
+FROM nodes
+WHERE tenant_id = :t
+  AND forest_id = :f
+  AND parent_id = ANY(:ps)
+ORDER BY parent_id, t_start, seq;
+
 -- name: texts_naming --
 -- The texts of the forest's live facts that contain :a (lower case), newest first, at most :n.
 SELECT x.text

@@ -48,6 +48,14 @@ WHERE tenant_id = :t
   AND parent_id = :p
 ORDER BY t_start, seq;
 
+-- variant: children_of --
+SELECT parent_id, node_id, level, leaf_fact_id, leaf_cell_id, t_start, t_end
+FROM nodes
+WHERE tenant_id = :t
+  AND forest_id = :f
+  AND parent_id = ANY(:ps)
+ORDER BY parent_id, t_start, seq;
+
 -- variant: texts_naming --
 SELECT x.text
 FROM facts x
