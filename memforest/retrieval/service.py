@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Sequence
@@ -43,6 +44,8 @@ from memforest.store.reading import ReadIntent, ReadTransaction, read_transactio
 from memforest.store.recall import Vec
 from memforest.store.recall_channels import RecallForest
 from memforest.store.sql import Conn, RowView
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "MODES",
@@ -192,7 +195,9 @@ async def _lexical_beside(
     one known to be read exactly (a small forest: its full text is cheaper in the query's own
     statement than in a transaction of its own). The rows come as soon as they are read; on
     leaving, a side read still running is cancelled and one that handed its rows on is waited for
-    (its COMMIT); an error of the query's comes first (the side's own error is read and dropped)."""
+    (its COMMIT); an error of the query's comes first (the side's own error is read and dropped).
+    A query cancelled again while it waits for that COMMIT leaves the side to end on its own: it
+    still commits and returns its connection, and :func:`_settle` reads and logs its error."""
     if ctx.db.side_engine is None or not ctx.question.search_terms or (known is not None and not known.indexed):
         yield None
         return
@@ -217,8 +222,12 @@ async def _lexical_beside(
 
 
 def _settle(rows: asyncio.Future[LexicalRows | None], task: asyncio.Task[LexicalRows | None]) -> None:
-    """``rows`` as the side read ended, unless it handed them on before: its value, error or cancel."""
+    """``rows`` as the side read ended, unless it handed them on before: its value, error or cancel.
+    A side that handed its rows on and then failed (its COMMIT) has its error read and logged here,
+    also when no query waits for it any more (a query cancelled while it waited for the COMMIT)."""
     if rows.done():
+        if not task.cancelled() and (error := task.exception()) is not None:
+            log.warning("side read failed after handing its rows on: %r", error)
         return
     if task.cancelled():
         rows.cancel()

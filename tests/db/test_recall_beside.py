@@ -401,3 +401,67 @@ async def test_a_database_without_a_side_pool_refuses_side_transactions(db_url: 
                 pass
     finally:
         await plain.dispose()
+
+
+async def test_a_query_cancelled_between_hand_over_and_commit_leaves_no_side_connection(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The query is cancelled after the side handed its rows and before the side's COMMIT: the
+    side is not cancelled, it commits and its connection goes back to the side pool. Cancelled
+    again while it waits for that COMMIT, the query ends at once; the side still ends on its own,
+    and an error it then raises is read and logged, not left unretrieved."""
+    tenant_id = await _forest(db, settings)
+    backends = _Hashed(settings.embedding.dim)
+    assert db.side_engine is not None
+    side_pool: Any = db.side_engine.pool
+    sides: list[asyncio.Task[Any]] = []
+    handed, release = asyncio.Event(), asyncio.Event()
+    fail_after: list[bool] = [False]
+
+    async def recording(*args: Any, **kwargs: Any) -> LexicalRows | None:
+        sides.append(asyncio.current_task())  # type: ignore[arg-type]
+        got: LexicalRows | None = await lexical_beside(*args, **kwargs)
+        return got
+
+    async def beside(side_db: Database, tenant: uuid.UUID, read: Any) -> Any:
+        async def inside(side: ReadTransaction) -> Any:
+            got = await read(side)
+            handed.set()
+            await release.wait()  # (the rows are the query's; the side's transaction is still open)
+            if fail_after[0]:
+                raise DatabaseUnavailableError()
+            return got
+
+        return await read_beside(side_db, tenant, inside)
+
+    monkeypatch.setattr(service, "lexical_beside", recording)
+    monkeypatch.setattr(recall_module, "read_beside", beside)
+
+    async def cancelled_query(times: int) -> None:
+        handed.clear()
+        release.clear()
+        forest_cache(db).drop(tenant_id, FOREST)  # (an unknown forest reads full text beside)
+        asked = asyncio.create_task(query(db, settings, backends, tenant_id, QueryRequest(FOREST, "Where is the cat?")))
+        await asyncio.wait_for(handed.wait(), 20)
+        asked.cancel()
+        await asyncio.sleep(0.2)
+        assert not asked.done()  # (waiting for the side's COMMIT)
+        if times == 2:
+            asked.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await asyncio.wait_for(asked, 20)
+            assert not sides[-1].done()  # (the side runs on, detached)
+        release.set()
+        await asyncio.wait_for(asyncio.wait({sides[-1]}), 20)
+        if times == 1:
+            with pytest.raises(asyncio.CancelledError):
+                await asyncio.wait_for(asked, 20)
+        assert not sides[-1].cancelled() and side_pool.checkedout() == 0
+
+    await cancelled_query(1)
+    assert sides[-1].exception() is None
+    fail_after[0] = True
+    with caplog.at_level("WARNING", logger=service.__name__):
+        await cancelled_query(2)
+        await asyncio.sleep(0)  # (the side's done callbacks)
+    assert any("after handing its rows on" in r.getMessage() for r in caplog.records)
