@@ -4,6 +4,7 @@ state next to it (before / after) or holding it (as of / now), earlier and later
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -26,6 +27,9 @@ from memforest.store.sql import Row
 from memforest.text.mood import mood_of
 
 ANSWER, EARLIER, LATER = "answer", "earlier", "later"
+# (text, name) pairs whose match is kept: the temporal walk tells the states among every fact read
+# so far again after each node read that adds facts, asking each text the same names again
+MATCH_CACHE = 16384
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,17 +165,24 @@ def _left_for(rows: Sequence[Row], states: Sequence[State], subject: str) -> lis
         if r["attribute"] is not None or int(r["fact_id"]) in known or mood_of(text) is not None:
             continue
         for old in values:
-            left = re.search(_LEAVE + re.escape(old), text)
-            about = mentions(text, subject) or (left is not None and left.start() == 0)
+            left = _left_span(text, old)
+            about = mentions(text, subject) or (left is not None and left[0] == 0)
             if left is None or not about:
                 continue
             after = [str(e) for e in r["entities"] or () if str(e).casefold() != subject.casefold()
-                     and not _same(str(e), old) and text.find(str(e)) > left.end()]  # fmt: skip
+                     and not _same(str(e), old) and text.find(str(e)) > left[1]]  # fmt: skip
             if after:
                 first = min(after, key=text.find)
                 out.append(State(int(r["fact_id"]), r["valid_from"], text, first, False))
                 break
     return out
+
+
+@functools.lru_cache(maxsize=MATCH_CACHE)
+def _left_span(text: str, old: str) -> tuple[int, int] | None:
+    """Where ``text`` leaves ``old`` (``_LEAVE`` then the value): the span, or None."""
+    left = re.search(_LEAVE + re.escape(old), text)
+    return left.span() if left is not None else None
 
 
 def _kind_named(row: Row, attribute: str, subject: str) -> str | None:
@@ -233,8 +244,10 @@ def run_count(states: Sequence[State]) -> int:
     return len(_runs(states))
 
 
+@functools.lru_cache(maxsize=MATCH_CACHE)
 def mentions(text: str, anchor: str) -> bool:
-    """``text`` names ``anchor`` as a whole word or phrase (case-insensitive)."""
+    """``text`` names ``anchor`` as a whole word or phrase (case-insensitive; kept for the last
+    :data:`MATCH_CACHE` pairs)."""
     return re.search(rf"(?<!\w){re.escape(anchor)}(?!\w)", text, re.IGNORECASE) is not None
 
 
