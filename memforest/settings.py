@@ -5,12 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 def _default_home() -> Path:
     return Path("~/.local/share/memforest").expanduser()
+
+
+def _no_control_characters(value: SecretStr | None) -> SecretStr | None:
+    """An API key goes into an HTTP header verbatim: a control character (CR, LF, NUL, ...) there
+    would break or forge the request, so it is refused at start-up (without echoing the key)."""
+    if value is not None and any(ord(c) < 32 or ord(c) == 127 for c in value.get_secret_value()):
+        raise ValueError("api_key must not contain control characters (CR, LF, NUL, ...)")
+    return value
 
 
 class DatabaseSettings(BaseModel):
@@ -38,6 +46,8 @@ class DatabaseSettings(BaseModel):
 class LLMSettings(BaseModel):
     """Chat model backend. ``base_url`` unset selects the built-in rule-based backend."""
 
+    model_config = ConfigDict(hide_input_in_errors=True)  # an error never echoes the API key
+
     base_url: str | None = None
     api_key: SecretStr | None = None
     model: str = "Qwen/Qwen3-4B-Instruct-2507"
@@ -49,9 +59,13 @@ class LLMSettings(BaseModel):
     temperature: float = 0.0
     max_tokens: int = 1024
 
+    _api_key_is_a_header_value = field_validator("api_key")(_no_control_characters)
+
 
 class EmbeddingSettings(BaseModel):
     """Embedding backend: ``hashed`` (built in), ``http`` (``/v1/embeddings``), ``local`` (sentence-transformers)."""
+
+    model_config = ConfigDict(hide_input_in_errors=True)  # an error never echoes the API key
 
     backend: str = "hashed"
     dim: int = Field(default=384, ge=8, le=4096)
@@ -77,6 +91,8 @@ class EmbeddingSettings(BaseModel):
         if v not in {"hashed", "http", "local"}:
             raise ValueError("embedding backend must be one of: hashed, http, local")
         return v
+
+    _api_key_is_a_header_value = field_validator("api_key")(_no_control_characters)
 
 
 class PipelineSettings(BaseModel):
@@ -231,7 +247,11 @@ class Settings(BaseSettings):
     """
 
     model_config = SettingsConfigDict(
-        env_prefix="MEMFOREST_", env_nested_delimiter="__", extra="ignore", case_sensitive=False
+        env_prefix="MEMFOREST_",
+        env_nested_delimiter="__",
+        extra="ignore",
+        case_sensitive=False,
+        hide_input_in_errors=True,  # a configuration error never echoes a key or a database URL
     )
 
     home: Path = Field(default_factory=_default_home)

@@ -229,15 +229,14 @@ def _client_slots(
     tls = httpx.create_ssl_context()  # one per backend: building it is most of a client's start-up cost
 
     def make_client(connections: int) -> ModelClient:
-        return ModelClient(
-            raw=transport is None,
-            base_url=base_url,
-            headers=headers,
-            verify=tls,
-            timeout=httpx.Timeout(timeout_s),
-            limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
-            transport=transport,
-        )
+        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+        try:
+            return ModelClient(
+                raw=transport is None, base_url=base_url, headers=headers, verify=tls, timeout=httpx.Timeout(timeout_s),
+                limits=limits, transport=transport,
+            )  # fmt: skip
+        except httpx.LocalProtocolError as exc:  # a configured header that cannot be sent (named, its value not shown)
+            raise ModelBackendError(f"{what}: {exc}") from exc
 
     return ClientSlots(make_client, concurrency, transport=transport)
 
@@ -248,8 +247,8 @@ async def _post_json(client: ModelClient, path: str, payload: dict[str, Any], wh
         response = await client.post_json(path, payload)
     except httpx.TimeoutException as exc:
         raise _TransientError(f"{what}: timed out ({type(exc).__name__})", reason="timeout") from exc
-    except (httpx.UnsupportedProtocol, httpx.LocalProtocolError) as exc:
-        raise ModelBackendError(f"{what}: {exc}") from exc
+    except (httpx.UnsupportedProtocol, httpx.LocalProtocolError) as exc:  # its text may quote a header's value
+        raise ModelBackendError(f"{what}: the request could not be sent ({type(exc).__name__})") from exc
     except httpx.TransportError as exc:
         raise _TransientError(f"{what}: connection error ({type(exc).__name__}: {exc})", reason="connection") from exc
     except httpx.HTTPError as exc:  # anything else httpx raises: not worth retrying

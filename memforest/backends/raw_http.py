@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import urllib.request
 from typing import Any
 
@@ -42,6 +43,7 @@ MAX_ANSWER_BYTES = 64 * 1024 * 1024
 batch of a few hundred vectors is a few MB of JSON)."""
 
 _READ_SIZE = 64 * 1024
+_TOKEN = re.compile(rb"[-!#$%&'*+.^_`|~0-9A-Za-z]+")
 _SKIPPED_HEADERS = frozenset({"host", "accept-encoding", "connection", "content-type", "content-length"})
 
 
@@ -54,10 +56,7 @@ class RawConnection:
         self._fixed = [(b"Host", url.netloc)] + [
             (k, v) for k, v in headers.raw if k.decode("latin-1").lower() not in _SKIPPED_HEADERS
         ]
-        try:  # h11 refuses a header name or value that would break the request (CR, LF, NUL)
-            h11.Request(method="POST", target="/", headers=self._fixed)
-        except h11.LocalProtocolError as exc:
-            raise httpx.LocalProtocolError(f"invalid configured header: {exc}") from exc
+        _check_headers(self._fixed)
         self.timeout_s = timeout_s
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
@@ -189,6 +188,18 @@ async def _receive(reader: asyncio.StreamReader, *, before_answer: bool) -> byte
     if not data and before_answer:
         raise _ClosedBeforeAnswer
     return data
+
+
+def _check_headers(headers: list[tuple[bytes, bytes]]) -> None:
+    """Let h11 refuse a header name or value that would break the request (CR, LF, NUL); the error
+    names the header but never carries its value (an API key)."""
+    for name, value in headers:
+        host = [] if name.lower() == b"host" else [(b"Host", b"h")]
+        try:
+            h11.Request(method="POST", target="/", headers=[*host, (name, value)])
+        except h11.LocalProtocolError:
+            shown = name.decode("latin-1") if _TOKEN.fullmatch(name) else "(unprintable name)"
+            raise httpx.LocalProtocolError(f"invalid configured header {shown} (its value is not shown)") from None
 
 
 def _protocol_message(exc: h11.RemoteProtocolError) -> str:

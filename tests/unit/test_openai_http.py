@@ -12,12 +12,12 @@ from typing import Any
 
 import httpx
 import pytest
-from pydantic import BaseModel, SecretStr, field_validator
+from pydantic import BaseModel, SecretStr, ValidationError, field_validator
 
 from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.openai_http import OpenAIChatModel, OpenAIEmbedder
 from memforest.errors import ModelBackendError, ModelOutputError
-from memforest.settings import EmbeddingSettings, LLMSettings
+from memforest.settings import EmbeddingSettings, LLMSettings, Settings
 from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread, simulated_embedding
 
 SYSTEM = "You extract durable facts from a conversation cell. Answer with JSON only."
@@ -204,6 +204,31 @@ def test_missing_base_url_is_backend_error() -> None:
         OpenAIChatModel(LLMSettings())
     with pytest.raises(ModelBackendError, match="base_url"):
         OpenAIEmbedder(EmbeddingSettings())
+
+
+def test_api_key_with_a_control_character_is_a_configuration_error() -> None:
+    for make in (LLMSettings, lambda **kw: EmbeddingSettings(backend="http", **kw)):
+        with pytest.raises(ValidationError, match="control characters") as caught:
+            make(base_url="http://127.0.0.1:9/v1", api_key=SecretStr("sk-secret\r\nX-Evil: 1"))
+        assert "secret" not in str(caught.value) and "Evil" not in str(caught.value)
+    with pytest.raises(ValidationError) as caught:
+        Settings.model_validate({"llm": {"api_key": "sk-secret\n"}})
+    assert "secret" not in str(caught.value)
+
+
+async def test_bad_configured_header_is_a_backend_error_without_the_key() -> None:
+    """A key that got past the settings (built without validation) fails the call as a
+    ModelBackendError at once, not as an httpx error, and its message does not carry the key."""
+    settings = LLMSettings.model_construct(
+        base_url="http://127.0.0.1:9/v1", api_key=SecretStr("sk-secret\r\nX-Evil: 1"), max_attempts=3
+    )
+    ledger = UsageLedger()
+    async with OpenAIChatModel(settings) as chat:
+        with pytest.raises(ModelBackendError, match="invalid configured header Authorization") as caught:
+            await chat.complete_json(system=SYSTEM, user=USER, schema=Extraction, stage="extract", ledger=ledger)
+    assert "secret" not in str(caught.value) and "Evil" not in str(caught.value)
+    usage = ledger.as_dict()["extract"]
+    assert usage["failures"] == 1 and usage["retries"] == 0
 
 
 async def test_usage_sums_and_prefix_cache() -> None:

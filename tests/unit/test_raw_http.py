@@ -211,5 +211,7 @@ async def test_malformed_answer_and_bad_configured_header() -> None:
     async with _server(lambda n, body: b"HTTP/1.1 200 OK\r\nBroken header\r\n\r\n") as (url, _seen):
         with pytest.raises(httpx.RemoteProtocolError, match="malformed answer"):
             await _conn(url).post(url, b"{}", "application/json")
-    with pytest.raises(httpx.LocalProtocolError, match="invalid configured header"):
+    with pytest.raises(httpx.LocalProtocolError, match="invalid configured header Authorization") as caught:
         RawConnection(httpx.URL("http://127.0.0.1:9/x"), httpx.Headers({"Authorization": "Bearer k\r\nX-Evil: 1"}), 1.0)
+    assert "Bearer" not in str(caught.value) and "Evil" not in str(caught.value)  # the key is never echoed
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
