@@ -17,9 +17,12 @@ Errors are httpx's own exceptions, so callers classify them as before: :class:`h
 body decoded as httpx does). The client's timeout bounds the whole call here (httpx bounds each
 phase: connect, write, each read), which for a non-streamed answer is about the same.
 
-A kept connection the server has closed meanwhile (its keep-alive timeout) is found either before
-the write (the reader saw the end) or as an end of stream before any byte of the answer: the
-request is then sent once more on a new connection, since the server never read it.
+A kept connection the server has closed meanwhile (its keep-alive timeout) is replaced by a new
+one before the write when the reader has seen its end or an error, and the request is sent once
+more on a new connection when the write itself fails on it: in both cases the server read nothing.
+An end of stream or a reset after the request was written (the server may have read it, and run
+it) is an :class:`httpx.RemoteProtocolError` / :class:`httpx.ReadError` for the caller's retry
+loop, which counts it and backs off, as httpcore does; nothing is re-sent here.
 """
 
 from __future__ import annotations
@@ -81,20 +84,16 @@ class RawConnection:
             raise
 
     async def _exchange(self, request: h11.Request, body: bytes) -> httpx.Response:
-        reused = self._usable()
-        if not reused:
+        kept = self._usable()
+        if not kept:
             await self._connect()
         try:
-            return await self._send_and_read(request, body)
-        except _ClosedBeforeAnswer:
-            if not reused:
-                raise httpx.RemoteProtocolError("server closed the connection without answering") from None
-        await self.aclose()
-        await self._connect()
-        try:
-            return await self._send_and_read(request, body)
-        except _ClosedBeforeAnswer:
-            raise httpx.RemoteProtocolError("server closed the connection without answering") from None
+            await self._send(request, body, kept=kept)
+        except _ClosedBeforeWrite:  # the kept connection was closed under us: the server read nothing
+            await self.aclose()
+            await self._connect()
+            await self._send(request, body, kept=False)
+        return await self._read()
 
     def _usable(self) -> bool:
         reader, writer, conn = self._reader, self._writer, self._h11
@@ -105,6 +104,7 @@ class RawConnection:
             and conn.our_state is h11.IDLE
             and conn.their_state is h11.IDLE
             and not reader.at_eof()
+            and reader.exception() is None
             and not writer.is_closing()
         )
 
@@ -115,9 +115,11 @@ class RawConnection:
             raise httpx.ConnectError(f"{type(exc).__name__}: {exc}") from exc
         self._h11 = h11.Connection(h11.CLIENT, max_incomplete_event_size=MAX_HEAD_BYTES)
 
-    async def _send_and_read(self, request: h11.Request, body: bytes) -> httpx.Response:
-        reader, writer, conn = self._reader, self._writer, self._h11
-        assert reader is not None and writer is not None and conn is not None
+    async def _send(self, request: h11.Request, body: bytes, *, kept: bool) -> None:
+        """Write the whole request; a reset or broken pipe on a ``kept`` connection is
+        :class:`_ClosedBeforeWrite` (the caller sends it once more on a new one)."""
+        writer, conn = self._writer, self._h11
+        assert writer is not None and conn is not None
         try:
             data = conn.send(request) + conn.send(h11.Data(data=body)) + conn.send(h11.EndOfMessage())
         except h11.LocalProtocolError as exc:
@@ -126,9 +128,16 @@ class RawConnection:
             writer.write(data)
             await writer.drain()
         except (ConnectionResetError, BrokenPipeError) as exc:
-            raise _ClosedBeforeAnswer from exc
+            if kept:
+                raise _ClosedBeforeWrite from exc
+            raise httpx.WriteError(f"{type(exc).__name__}: {exc}") from exc
         except OSError as exc:
             raise httpx.WriteError(f"{type(exc).__name__}: {exc}") from exc
+
+    async def _read(self) -> httpx.Response:
+        """Read the answer to the request written; keep the connection when h11 says it may be reused."""
+        reader, conn = self._reader, self._h11
+        assert reader is not None and conn is not None
         try:
             response = await _read_answer(reader, conn)
         except h11.RemoteProtocolError as exc:
@@ -150,15 +159,17 @@ class RawConnection:
 
 
 async def _read_answer(reader: asyncio.StreamReader, conn: h11.Connection) -> httpx.Response:
-    """Read one whole answer from ``conn``'s events, feeding it what ``reader`` receives; an end
-    before any byte of it is :class:`_ClosedBeforeAnswer` (the server never read the request)."""
+    """Read one whole answer from ``conn``'s events, feeding it what ``reader`` receives (1xx
+    interim answers are skipped)."""
     head: h11.Response | None = None
     chunks: list[bytes] = []
     received = size = 0
     while True:
         event = conn.next_event()
         if event is h11.NEED_DATA:
-            data = await _receive(reader, before_answer=not received)
+            data = await _receive(reader)
+            if not data and not received:  # as httpcore: a transport error for the caller's retry loop
+                raise httpx.RemoteProtocolError("server closed the connection without answering")
             received += len(data)
             conn.receive_data(data)
         elif isinstance(event, h11.Response):
@@ -175,19 +186,12 @@ async def _read_answer(reader: asyncio.StreamReader, conn: h11.Connection) -> ht
             raise httpx.RemoteProtocolError(f"unexpected answer event {type(event).__name__}")
 
 
-async def _receive(reader: asyncio.StreamReader, *, before_answer: bool) -> bytes:
+async def _receive(reader: asyncio.StreamReader) -> bytes:
     """The next bytes from the server (``b""`` at its end)."""
     try:
-        data = await reader.read(_READ_SIZE)
-    except (ConnectionResetError, BrokenPipeError) as exc:
-        if before_answer:
-            raise _ClosedBeforeAnswer from exc
-        raise httpx.ReadError(f"{type(exc).__name__}: {exc}") from exc
+        return await reader.read(_READ_SIZE)
     except OSError as exc:
         raise httpx.ReadError(f"{type(exc).__name__}: {exc}") from exc
-    if not data and before_answer:
-        raise _ClosedBeforeAnswer
-    return data
 
 
 def _check_headers(headers: list[tuple[bytes, bytes]]) -> None:
@@ -260,5 +264,5 @@ class ModelClient(httpx.AsyncClient):
         await super().aclose()
 
 
-class _ClosedBeforeAnswer(Exception):
-    """The connection ended before any byte of the answer."""
+class _ClosedBeforeWrite(Exception):
+    """Writing the request found the kept connection reset or closed (nothing of it was read)."""

@@ -9,9 +9,18 @@ from collections.abc import AsyncIterator, Callable
 
 import httpx
 import pytest
+from pydantic import BaseModel
 
 from memforest.backends import raw_http
+from memforest.backends.base import UsageLedger
+from memforest.backends.openai_http import OpenAIChatModel
 from memforest.backends.raw_http import ModelClient, RawConnection
+from memforest.settings import LLMSettings
+
+
+class _Answer(BaseModel):
+    answer: str
+
 
 Answer = Callable[[int, bytes], bytes | None]  # (request number, body) -> raw answer, None: close
 
@@ -82,7 +91,7 @@ async def test_server_closing_an_idle_connection_is_reconnected() -> None:
     async with _server(lambda n, body: _ok({"n": n}), close_after_each=True) as (url, seen):
         conn = _conn(url)
         for i in range(3):
-            await asyncio.sleep(0.05)  # let the close arrive, or not: both paths reconnect
+            await asyncio.sleep(0.05)  # let the close arrive: the kept connection is then replaced before the write
             assert (await conn.post(url, b"{}", "application/json")).json() == {"n": i + 1}
         await conn.aclose()
     assert seen == [1, 2, 3]
@@ -174,20 +183,49 @@ async def test_without_the_raw_connection_calls_go_through_post() -> None:
     await client.aclose()
 
 
-async def test_kept_connection_closed_without_answer_is_retried_once() -> None:
-    """The server reads the second request on the kept connection and closes it unanswered: the
-    request goes once more on a new connection; a server that never answers fails after one retry."""
+async def test_kept_connection_closed_after_reading_the_request_is_an_error() -> None:
+    """The server reads the second request on the kept connection and closes it unanswered: it may
+    have run it, so nothing is re-sent; the error is the caller's (its retry loop counts it), and
+    the next call goes on a new connection."""
     async with _server(lambda n, body: None if n == 2 else _ok({"n": n})) as (url, seen):
         conn = _conn(url)
         assert (await conn.post(url, b"{}", "application/json")).json() == {"n": 1}
+        with pytest.raises(httpx.RemoteProtocolError, match="without answering"):
+            await conn.post(url, b"{}", "application/json")
         assert (await conn.post(url, b"{}", "application/json")).json() == {"n": 3}
         await conn.aclose()
     assert seen == [1, 1, 2]
-    async with _server(lambda n, body: None if n > 1 else _ok({"n": n})) as (url, seen):
+
+
+async def test_kept_connection_failing_the_write_is_sent_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that fails on the kept connection (reset under us: the server read nothing) sends the
+    request once more on a new connection."""
+    async with _server(lambda n, body: _ok({"n": n})) as (url, seen):
         conn = _conn(url)
         await conn.post(url, b"{}", "application/json")
-        with pytest.raises(httpx.RemoteProtocolError, match="without answering"):
-            await conn.post(url, b"{}", "application/json")
+
+        def reset(data: bytes) -> None:
+            raise ConnectionResetError("reset by peer")
+
+        monkeypatch.setattr(conn._writer, "write", reset)
+        assert (await conn.post(url, b"{}", "application/json")).json() == {"n": 2}
+        await conn.aclose()
+    assert seen == [1, 2]
+
+
+async def test_an_unanswered_call_is_a_counted_retry_of_the_backend() -> None:
+    """Through the chat model: the close after the write reaches the retry loop (one retry)."""
+    content = json.dumps({"answer": "yes"})
+    chat_answer = _ok({"choices": [{"message": {"content": content}, "finish_reason": "stop"}]})
+    async with _server(lambda n, body: None if n == 2 else chat_answer) as (url, seen):
+        settings = LLMSettings(
+            base_url=str(url).removesuffix("/chat/completions"), backoff_base_s=0.01, backoff_max_s=0.02
+        )
+        ledger = UsageLedger()
+        async with OpenAIChatModel(settings) as chat:
+            for _ in range(2):
+                await chat.complete_json(system="s", user="u", schema=_Answer, stage="x", ledger=ledger)
+        assert ledger.as_dict()["x"]["retries"] == 1
     assert seen == [1, 1, 2]
 
 
