@@ -17,6 +17,7 @@ from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import QueryRequest, query
+from memforest.retrieval.temporal import resolve
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.settings import Settings
@@ -93,6 +94,12 @@ async def test_walk_through_a_subject_works_out_each_mood_once(
             walk_calls, walk_statements = counting.calls, statements.calls
             counting.calls = 0
         answer = await query(db, settings, backends, tenant_id, QueryRequest("bob", q))
+        monkeypatch.setattr(resolve, "QUERY_READS", 4)  # a question's node reads, all its walks together
+        async with db.tenant(tenant_id) as conn:
+            statements.calls = 0
+            capped = await temporal_plan(conn, tenant_id, forest_id, parse_question(q), None, None)
+            capped_statements = statements.calls
+        capped_answer = await query(db, settings, backends, tenant_id, QueryRequest("bob", q))
     finally:
         await backends.aclose()
     # the walk asked for the moods of (up to) every fact of Bob's; each is worked out once
@@ -104,3 +111,7 @@ async def test_walk_through_a_subject_works_out_each_mood_once(
     # asked again, the same texts need no new work, and the answer is still served
     assert counting.calls <= 10, counting.calls
     assert answer.evidence
+    # past the question's node reads the walk stops: the root, the facts naming the kind, the
+    # descent (its reads count) and the facts read so far, then the plan from what it has
+    assert capped is None and capped_statements <= 8, capped_statements
+    assert [e.source_id for e in capped_answer.evidence] == [e.source_id for e in answer.evidence]

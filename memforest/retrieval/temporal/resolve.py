@@ -56,8 +56,22 @@ ALIAS_TEXTS = 200  # facts naming a person read for their other names
 _NAME = r"[A-Z][\w-]*"
 NEAR = 2  # facts a question with no attribute chain pins next to its anchor
 MAX_READS = 256  # a bound on one walk's node reads (a subject whose attribute is very sparse)
+# node reads one question may spend on all its walks together (its subjects, both sides of each):
+# a question of a kind its subject has no state of walks to the tree's edge, and each read costs
+# statements and a new telling of the states among the facts read so far, so this bounds what one
+# question can take from the server. Spent, the walks stop and the plan is made from the facts
+# read; no further subject is walked (the loose plan, else recall's own ranking). Two sides of
+# MAX_READS: the longest walks of the LoCoMo and tune questions stay well inside it (ADR 0062).
+QUERY_READS = 2 * MAX_READS
 _ANCHORED = ("before", "after", "when", "between")
 _OWN_ANCHOR = ("when", "how_long")  # operators whose anchor is the asked state's own value
+
+
+@dataclass(slots=True)
+class _Budget:
+    """The node reads a question has left for its walks (:data:`QUERY_READS`)."""
+
+    left: int = QUERY_READS
 
 
 @dataclass(slots=True)
@@ -69,6 +83,7 @@ class _Scope:
     as_of: datetime | None
     hints: Mapping[int, float] | None = None  # the question's recall similarity of facts (``plan.plan_answer``)
     read: dict[int, Row | None] = field(default_factory=dict)  # fact id -> the subject's fact (None: not theirs)
+    budget: _Budget = field(default_factory=_Budget)  # shared by the question's subjects
 
     async def facts(self, leaves: list[Row], ahead: Sequence[Row] = ()) -> list[Row]:
         """The subject's facts among ``leaves``, oldest first (as ``facts_of``); those of the leaves
@@ -183,7 +198,8 @@ async def _browse(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime |
         walk = cursor.copy()
         enough = need.get(side, 2) + tq.back  # ("two jobs ago" reads two more runs back)
         runs = _runs_beyond(rows, tq, scope.subject, at, side, strict)
-        while walk.reads < MAX_READS and runs < enough:
+        limit = min(MAX_READS, scope.budget.left - reads)
+        while walk.reads < limit and runs < enough:
             leaves = await walk.step(side)
             if leaves is None:
                 break
@@ -192,6 +208,7 @@ async def _browse(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime |
                 rows += new
                 runs = _runs_beyond(rows, tq, scope.subject, at, side, strict)
         reads += walk.reads
+    scope.budget.left -= reads
     unique = {int(r["fact_id"]): r for r in rows}
     return sorted(unique.values(), key=lambda r: (r["valid_from"], r["fact_id"])), reads
 
@@ -228,11 +245,13 @@ async def _near(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime) ->
             return tq.operator == "when"
         return bool(r["valid_from"] < at if side == BACKWARD else r["valid_from"] > at)
 
-    while cursor.reads < MAX_READS and sum(1 for r in rows if beyond(r)) < NEAR:
+    limit = min(MAX_READS, scope.budget.left)
+    while cursor.reads < limit and sum(1 for r in rows if beyond(r)) < NEAR:
         leaves = await cursor.step(side)
         if leaves is None:
             break
         rows += await scope.facts(leaves, cursor.pending())
+    scope.budget.left -= cursor.reads
     near = sorted(
         (r for r in rows if beyond(r)), key=lambda r: (abs((r["valid_from"] - at).total_seconds()), r["fact_id"])
     )
@@ -279,13 +298,16 @@ async def temporal_plan(
         named = await known_of(tq.names)
         candidates = [n for n in tq.names if n.casefold() in named and n.casefold() != anchor]
     unanswered: list[tuple[_Scope, TemporalQuestion]] = []
+    budget = _Budget(QUERY_READS)
     for subject in candidates:
+        if budget.left <= 0:
+            break
         names = await aliases(conn, tenant_id, forest_id, subject)
         named = await known_of(names)
         names = [n for n in names if n.casefold() in named]
         if not names:
             continue
-        scope = _Scope(conn, tenant_id, forest_id, names[0], as_of, hints)
+        scope = _Scope(conn, tenant_id, forest_id, names[0], as_of, hints, budget=budget)
         others = tuple(n for n in tq.names if n.casefold() not in {x.casefold() for x in names})
         asked = replace(tq, names=(names[0], *others))
         if len(names) > 1 or tq.during is not None:
