@@ -253,3 +253,38 @@ async def test_malformed_answer_and_bad_configured_header() -> None:
         RawConnection(httpx.URL("http://127.0.0.1:9/x"), httpx.Headers({"Authorization": "Bearer k\r\nX-Evil: 1"}), 1.0)
     assert "Bearer" not in str(caught.value) and "Evil" not in str(caught.value)  # the key is never echoed
     assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+async def test_a_call_cancelled_mid_answer_leaves_the_connection_usable() -> None:
+    """Cancelled after half the answer arrived: the connection is closed, and the next call gets
+    its own answer on a new connection (not the tail of the cancelled one)."""
+    half = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n" + b'{"n": 1, "pad": "'
+    answered = asyncio.Event()
+
+    def answer(n: int, body: bytes) -> bytes:
+        answered.set()
+        return half if n == 1 else _ok({"n": n})
+
+    async with _server(answer) as (url, seen):
+        conn = _conn(url)
+        call = asyncio.create_task(conn.post(url, b"{}", "application/json"))
+        await answered.wait()
+        await asyncio.sleep(0.05)  # the half answer is read; the call waits for the rest
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+        assert (await conn.post(url, b"{}", "application/json")).json() == {"n": 2}
+        assert (await conn.post(url, b"{}", "application/json")).json() == {"n": 3}
+        await conn.aclose()
+    assert seen == [1, 2, 2]
+
+
+async def test_interim_answers_before_the_final_one_are_skipped() -> None:
+    interim = b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </style.css>\r\n\r\n"
+    async with _server(lambda n, body: interim + _ok({"n": n})) as (url, seen):
+        conn = _conn(url)
+        for i in range(2):
+            response = await conn.post(url, b"{}", "application/json")
+            assert (response.status_code, response.json()) == (200, {"n": i + 1})
+        await conn.aclose()
+    assert seen == [1, 1]
