@@ -31,8 +31,8 @@ Key = tuple[str, bytes]
 class CachingEmbedder:
     """Embedder protocol: ``inner`` behind a cache of at most ``max_entries`` vectors (0: none, every
     call goes to ``inner``). ``node_vectors`` tells the refresh how inner tree nodes get their
-    vectors (``memforest.pipeline.refresh_levels``). Other attributes (``ping``, ``aclose``,
-    ``settings``) are the inner embedder's."""
+    vectors (``memforest.pipeline.refresh_levels``). ``aclose`` closes the inner embedder; other
+    attributes (``ping``, ``settings``) are the inner embedder's."""
 
     def __init__(
         self, inner: Embedder, *, max_entries: int = DEFAULT_CACHE_ENTRIES, node_vectors: str = "summary"
@@ -93,6 +93,12 @@ class CachingEmbedder:
             fresh = dict(zip(missing, vectors, strict=True))
             self._store(list(fresh), list(fresh.values()))
         return [fresh[k] if v is None else v.tolist() for k, v in zip(keys, found, strict=True)]
+
+    async def aclose(self) -> None:
+        """Close the inner embedder (its HTTP clients or worker threads), if it has anything to close."""
+        close = getattr(self.inner, "aclose", None)
+        if close is not None:
+            await close()
 
     def clear(self) -> None:
         """Forget every cached vector (after the model changed under the same name)."""

@@ -164,3 +164,7 @@ class OnnxEmbedder:
     ) -> list[list[float]]:
         """Embed ``texts`` in order in a worker thread; one ledger call per batch."""
         return await embed_in_process(self.embed_sync, texts, stage=stage, ledger=ledger, in_thread=True)
+
+    async def aclose(self) -> None:
+        """Let the batch workers' threads end (a call still running finishes; later calls fail)."""
+        self._workers.shutdown(wait=False)

