@@ -35,19 +35,32 @@ ROWS = [
 ]
 
 
-def _answer(question: str) -> int | None:
-    plan = plan_answer(parse_question(question), "Ysolde", ROWS)
+def _answer_of(rows: list[dict[str, Any]], question: str) -> int | None:
+    plan = plan_answer(parse_question(question), "Ysolde", rows)
     if plan is None:
         return None
     return next(fid for fid, role in plan.roles.items() if role == ANSWER)
 
 
 def test_a_value_named_by_the_kind_is_the_latest_state() -> None:
-    assert _answer("Which vet does Ysolde use now?") == 2
+    assert _answer_of(ROWS[:2], "Which vet does Ysolde use now?") == 2
 
 
 def test_a_wish_naming_the_kind_is_no_state() -> None:
-    assert _answer("Which vet did Ysolde use before Harrowfield Vets?") == 1
+    """The wish is the latest statement naming a vet: read as a state, it would be the answer."""
+    assert _answer_of(ROWS, "Which vet does Ysolde use now?") == 2
+
+
+def test_a_vet_of_someone_close_to_the_subject_is_not_theirs() -> None:
+    """A statement that names the subject only as the owner of a relative is about that relative:
+    the friend's workplace, named by the kind's head noun, is no state of the subject's vet."""
+    friend = _row(4, 10, "Ysolde's friend Tamsin works at the Dunmere Vets now.", None, None, "Tamsin", "Dunmere Vets")
+    assert _answer_of([*ROWS[:2], friend], "Which vet does Ysolde use now?") == 2
+    plain = _row(5, 10, "Ysolde's friends work at the Dunmere Vets.", None, None, "Dunmere Vets")
+    assert _answer_of([*ROWS[:2], plain], "Which vet does Ysolde use now?") == 2
+    own = _row(6, 11, "Ysolde and her friend Tamsin took Pimento to the Dunmere Vets.", None, None,
+               "Tamsin", "Pimento", "Dunmere Vets")  # fmt: skip
+    assert _answer_of([*ROWS[:2], friend, own], "Which vet does Ysolde use now?") == 6
 
 
 CLUB = [

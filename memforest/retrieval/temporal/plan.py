@@ -25,6 +25,7 @@ from memforest.retrieval.temporal.lexicon import CUES, is_state_of
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.store.sql import Row
 from memforest.text.mood import mood_of
+from memforest.text.state_words import KIN
 
 ANSWER, EARLIER, LATER = "answer", "earlier", "later"
 # (text, name) pairs whose match is kept: the temporal walk tells the states among every fact read
@@ -192,11 +193,19 @@ def _kind_named(row: Row, attribute: str, subject: str) -> str | None:
     if attribute in STATE_ATTRIBUTES or row["attribute"] is not None:
         return None
     text = str(row["text"])
-    if not mentions(text, subject) or mood_of(text) is not None:
+    if not _names_itself(text, subject) or mood_of(text) is not None:
         return None
     head = attribute.split("_")[-1]
     named = [str(e) for e in row["entities"] or () if str(e).casefold() != subject.casefold() and _head(str(e)) == head]
     return named[0] if named else None
+
+
+@functools.lru_cache(maxsize=MATCH_CACHE)
+def _names_itself(text: str, subject: str) -> bool:
+    """``text`` names ``subject`` other than only as the owner of a relative ("Ysolde's friend
+    works at the Dunmere Vets" is the friend's; "Ysolde and her friend ..." is Ysolde's)."""
+    own = rf"(?<!\w){re.escape(subject)}(?!\w)(?!['\u2019]s\s+(?:(?:new|old|best|close)\s+)?(?:{KIN})s?\b)"
+    return re.search(own, text, re.IGNORECASE) is not None
 
 
 def _runs(states: Sequence[State]) -> list[list[State]]:
