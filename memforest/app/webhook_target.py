@@ -12,10 +12,11 @@ environment: a proxy would resolve the host itself, past the check.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import socket
 import ssl
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from urllib.parse import urlsplit
 
 import httpcore
@@ -159,18 +160,85 @@ class _CheckedBackend(httpcore.AsyncNetworkBackend):
         await self._inner.sleep(seconds)
 
 
-class _CheckedTransport(httpx.AsyncHTTPTransport):
-    """httpx's transport over a connection pool whose every connection goes through
-    :class:`_CheckedBackend` (httpx builds its pool without a backend argument, so it is replaced)."""
+class _CheckedTransport(httpx.AsyncBaseTransport):
+    """httpx's transport interface over httpcore's connection pool, whose every connection goes
+    through :class:`_CheckedBackend` (httpx's own transport takes no network backend). httpcore's
+    errors become the httpx errors they stand for, as with httpx's transport."""
 
     def __init__(self, cfg: WebhookSettings, resolve: Resolver, tls: ssl.SSLContext) -> None:
-        super().__init__(verify=tls, trust_env=False)
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=tls,
             max_connections=cfg.concurrency,
             max_keepalive_connections=cfg.concurrency,
             network_backend=_CheckedBackend(cfg, resolve),
         )
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        assert isinstance(request.stream, httpx.AsyncByteStream)
+        url = request.url
+        core = httpcore.Request(
+            method=request.method,
+            url=httpcore.URL(scheme=url.raw_scheme, host=url.raw_host, port=url.port, target=url.raw_path),
+            headers=request.headers.raw,
+            content=request.stream,
+            extensions=request.extensions,  # the timeouts
+        )
+        with _httpx_errors():
+            answer = await self._pool.handle_async_request(core)
+        assert isinstance(answer.stream, AsyncIterable)
+        return httpx.Response(
+            answer.status, headers=answer.headers, stream=_AnswerStream(answer.stream), extensions=answer.extensions
+        )
+
+    async def aclose(self) -> None:
+        await self._pool.aclose()
+
+
+class _AnswerStream(httpx.AsyncByteStream):
+    """An answer body from httpcore, its errors as httpx's."""
+
+    def __init__(self, stream: AsyncIterable[bytes]) -> None:
+        self._stream = stream
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        with _httpx_errors():
+            async for part in self._stream:
+                yield part
+
+    async def aclose(self) -> None:
+        close = getattr(self._stream, "aclose", None)
+        if close is not None:
+            with _httpx_errors():
+                await close()
+
+
+_ERRORS: tuple[tuple[type[Exception], type[httpx.TransportError]], ...] = (  # most specific first
+    (httpcore.ConnectTimeout, httpx.ConnectTimeout),
+    (httpcore.ReadTimeout, httpx.ReadTimeout),
+    (httpcore.WriteTimeout, httpx.WriteTimeout),
+    (httpcore.PoolTimeout, httpx.PoolTimeout),
+    (httpcore.TimeoutException, httpx.TimeoutException),
+    (httpcore.ConnectError, httpx.ConnectError),
+    (httpcore.ReadError, httpx.ReadError),
+    (httpcore.WriteError, httpx.WriteError),
+    (httpcore.NetworkError, httpx.NetworkError),
+    (httpcore.UnsupportedProtocol, httpx.UnsupportedProtocol),
+    (httpcore.RemoteProtocolError, httpx.RemoteProtocolError),
+    (httpcore.LocalProtocolError, httpx.LocalProtocolError),
+    (httpcore.ProtocolError, httpx.ProtocolError),
+    (httpcore.ProxyError, httpx.ProxyError),
+)
+
+
+@contextlib.contextmanager
+def _httpx_errors() -> Iterator[None]:
+    try:
+        yield
+    except Exception as exc:
+        for core, mapped in _ERRORS:
+            if isinstance(exc, core):
+                raise mapped(str(exc)) from exc
+        raise
 
 
 def delivery_client(cfg: WebhookSettings, resolve: Resolver = system_resolver) -> httpx.AsyncClient:
