@@ -315,19 +315,33 @@ def _read(reader: _Reader, text: str, m: re.Match[str], names: set[str]) -> str:
     return ""
 
 
-# words of paid work, or a role taken ("joined X as a technician"): a school named in a sentence
-# with one of them is a workplace
-_WORK = re.compile(rf"\b(?:work\w*|jobs?|hired|employ\w*|teach\w*|{JOB_CUES}|as\s+an?)\b", re.IGNORECASE)
+# words of paid work, as whole words ("works", "teaching"; not "homework", "workout", "teacher"):
+# a school named in a sentence with one of them is a workplace
+_WORK = re.compile(
+    rf"\b(?:work(?:s|ed|ing)?|jobs?|hired|employ(?:s|ed|er|ers|ee|ees|ment)?|teach(?:es|ing)?|taught|"
+    rf"lectur(?:e|es|ed|ing)|{JOB_CUES})\b",
+    re.IGNORECASE,
+)
+# what a pupil is there as ("as a boarder"): no role of work
+_PUPIL = r"(?:[\w-]+\s+)?(?:student|pupil|boarder|fresher|freshman|sophomore|undergrad\w*|postgrad\w*|scholar)s?\b"
+
+
+def _role_after(value: str) -> re.Pattern[str]:
+    """A role taken at ``value``, in its own clause right after it ("joined X Institute as a lab
+    technician", "started at X Academy as an assistant coach"), not a pupil's ("as a boarder")."""
+    return re.compile(rf"{re.escape(value)}(?:\s+[\w'-]+){{0,3}}?\s+as\s+an?\s+(?!{_PUPIL})", re.IGNORECASE)
 
 
 def _kind_of(attribute: str, value: str, text: str) -> str:
     """The attribute of a value an employer cue found ("is at X now", "started at X"): a school when
-    the value's own head noun names one ("Stormholt Academy") and the sentence says nothing of
-    work; else ``attribute``."""
+    the value's own head noun names one ("Stormholt Academy"), the sentence has no word of paid
+    work and no role is taken at the value; else ``attribute``."""
     head = value.split()[-1]
-    if attribute == "employer" and re.fullmatch(SCHOOL_WORDS, head) and not _WORK.search(text):
-        return "school"
-    return attribute
+    if attribute != "employer" or not re.fullmatch(SCHOOL_WORDS, head):
+        return attribute
+    if _WORK.search(text) or _role_after(value).search(text):
+        return attribute
+    return "school"
 
 
 def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tuple[str, str, str] | None:
