@@ -408,6 +408,32 @@ def place_pins(ranked: Sequence[Key], pins: Sequence[Key], top_k: int) -> list[K
     return [first, *rest]
 
 
+def _fitting(items: Sequence[_Item], opts: AssembleOptions) -> int:
+    """How many of ``items``, in order, the evidence list keeps: at most ``top_k`` and, with a
+    token budget, those whose texts fit it together (the first always)."""
+    used = 0
+    for n, it in enumerate(items[: opts.top_k]):
+        cost = max(1, len(it.text) // 4)
+        if opts.token_budget is not None and n and used + cost > opts.token_budget:
+            return n
+        used += cost
+    return min(opts.top_k, len(items))
+
+
+def _pinned_order(ranked: Sequence[_Item], pinned: Sequence[Key], opts: AssembleOptions) -> list[_Item]:
+    """``ranked`` with a temporal plan's states placed (:func:`place_pins`) within what the list
+    keeps: when a token budget keeps fewer than ``top_k`` items, the neighbours move up into the
+    slots that fit it (the count is read again after each placement: pins change the texts)."""
+    by_key = {(it.kind, it.source_id): it for it in ranked}
+    keep = opts.top_k
+    while True:
+        order = [by_key[key] for key in place_pins(list(by_key), pinned, keep)]
+        fits = _fitting(order, opts)
+        if not order or fits >= keep:
+            return order
+        keep = fits  # (at least 1: the first item is always kept, so this ends)
+
+
 def _shown_tree(item: _Item, tree_scores: dict[int, float]) -> int | None:
     """The tree an item is shown in: its best scoring tree (ties: the smallest id), else its
     first tree (no tree of it scores; None when it has none)."""
@@ -450,18 +476,8 @@ async def assemble(
     ranked = rerank(unique, rerank_terms, tree_scores, cues, preset)
     ranked = await corroborate(conn, tenant_id, forest_id, ranked, preset.w_support, cues)
     if pinned:
-        by_key = {(it.kind, it.source_id): it for it in ranked}
-        ranked = [by_key[key] for key in place_pins(list(by_key), list(pinned), opts.top_k)]
-    kept: list[_Item] = []
-    used = 0
-    for it in ranked:
-        if len(kept) >= opts.top_k:
-            break
-        cost = max(1, len(it.text) // 4)
-        if opts.token_budget is not None and kept and used + cost > opts.token_budget:
-            break
-        used += cost
-        kept.append(it)
+        ranked = _pinned_order(ranked, list(pinned), opts)
+    kept = ranked[: _fitting(ranked, opts)]
     follow = None if pinned or opts.narrowed else seed(kept, cues, preset.follow_on_rank)
     after = await _add_provenance(conn, tenant_id, forest_id, kept, tree_scores, follow)
     if after is not None:
