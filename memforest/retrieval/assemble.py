@@ -15,6 +15,7 @@ a stated time for "when" questions.
 
 from __future__ import annotations
 
+import itertools
 import math
 import uuid
 from collections.abc import Mapping, Sequence
@@ -409,29 +410,19 @@ def place_pins(ranked: Sequence[Key], pins: Sequence[Key], top_k: int) -> list[K
 
 
 def _fitting(items: Sequence[_Item], opts: AssembleOptions) -> int:
-    """How many of ``items``, in order, the evidence list keeps: at most ``top_k`` and, with a
-    token budget, those whose texts fit it together (the first always)."""
-    used = 0
-    for n, it in enumerate(items[: opts.top_k]):
-        cost = max(1, len(it.text) // 4)
-        if opts.token_budget is not None and n and used + cost > opts.token_budget:
-            return n
-        used += cost
-    return min(opts.top_k, len(items))
+    """How many of ``items`` the list keeps: at most ``top_k``, within the token budget (the first always)."""
+    used = itertools.accumulate(max(1, len(it.text) // 4) for it in items[: opts.top_k])
+    over = (n for n, total in enumerate(used) if n and opts.token_budget is not None and total > opts.token_budget)
+    return next(over, min(opts.top_k, len(items)))
 
 
 def _pinned_order(ranked: Sequence[_Item], pinned: Sequence[Key], opts: AssembleOptions) -> list[_Item]:
-    """``ranked`` with a temporal plan's states placed (:func:`place_pins`) within what the list
-    keeps: when a token budget keeps fewer than ``top_k`` items, the neighbours move up into the
-    slots that fit it (the count is read again after each placement: pins change the texts)."""
-    by_key = {(it.kind, it.source_id): it for it in ranked}
-    keep = opts.top_k
-    while True:
-        order = [by_key[key] for key in place_pins(list(by_key), pinned, keep)]
-        fits = _fitting(order, opts)
-        if not order or fits >= keep:
-            return order
-        keep = fits  # (at least 1: the first item is always kept, so this ends)
+    """``ranked`` with a plan's states placed (:func:`place_pins`) within the count the list keeps
+    (a token budget may keep fewer than ``top_k``; read again after each placement)."""
+    by_key, keep = {(it.kind, it.source_id): it for it in ranked}, opts.top_k
+    while (fits := _fitting(order := [by_key[k] for k in place_pins(list(by_key), pinned, keep)], opts)) < keep:
+        keep = fits  # (at least 1 when there are items: the first is always kept; so this ends)
+    return order
 
 
 def _shown_tree(item: _Item, tree_scores: dict[int, float]) -> int | None:

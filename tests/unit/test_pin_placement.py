@@ -61,3 +61,10 @@ def test_a_token_budget_keeps_the_neighbours_inside_what_it_keeps() -> None:
     assert _kept(_items(), [_f(9), _f(10), _f(11)], opts) == [9, 1, 2, 10, 11]
     # neighbours with longer texts: the count is read again after they move up
     assert _kept(_items(frozenset({10, 11})), [_f(9), _f(10), _f(11)], opts) == [9, 10, 11]
+
+
+def test_a_budget_below_the_first_text_still_keeps_it_and_its_pin() -> None:
+    opts = AssembleOptions(top_k=8, token_budget=5)
+    assert _kept(_items(), [_f(9), _f(10)], opts) == [9]
+    assert _fitting(_items(), AssembleOptions(top_k=20)) == 12
+    assert _pinned_order([], [_f(9)], opts) == []
