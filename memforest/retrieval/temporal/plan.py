@@ -145,7 +145,69 @@ def states_of(rows: Sequence[Row], attribute: str, subject: str, *, loose: bool 
         if unslotted and mentions(text, subject) and mood_of(text) is None and is_state_of(text, attribute):
             out.append(State(int(r["fact_id"]), r["valid_from"], text, value, False))
     out += _left_for(rows, out, subject)
+    out += _alike(rows, out, subject)
     out.sort(key=lambda s: (s.time, s.fact_id))
+    return out
+
+
+# honorifics that open a person's name ("Dr. Ames"): a closed class of words, not of names
+_TITLES = r"(?:dr|doctor|mr|mrs|ms|mx|miss|prof|professor)"
+_TITLED = re.compile(rf"^{_TITLES}\.?\s", re.IGNORECASE)
+
+
+def _type_words(value: str, text: str = "") -> frozenset[str]:
+    """What kind of name ``value`` is, by its words: the title that opens it, in the value or right
+    before it in ``text`` ("dr" of "Dr. Ames"), else the head noun that ends a name of several
+    words ("harrier" of "Saltholm Harriers"); none for a name of one word."""
+    titled = _TITLED.match(value) or re.search(rf"\b{_TITLES}\.?\s+{re.escape(value)}", text, re.IGNORECASE)
+    if titled is not None:
+        return frozenset({titled.group(0).split()[0].rstrip(".").casefold()})
+    return frozenset({_head(value)}) if len(value.split()) > 1 else frozenset()
+
+
+def _own(row: Row, subject: str) -> bool:
+    """The statement is about ``subject``: it names them (``_names_itself``), or they said it and
+    it names no relative and opens with no pronoun (the speaker's own "did the intervals with X")."""
+    text = str(row["text"])
+    if _names_itself(text, subject):
+        return True
+    said = str(row.get("speaker") or "").casefold() == subject.casefold() and row.get("subject") is None
+    return said and _OTHER_PERSON.search(text) is None
+
+
+_OTHER_PERSON = re.compile(rf"^(?:he|she|they|his|her|their)\b|\b(?:{KIN})s?\b", re.IGNORECASE)
+
+
+def _alike(rows: Sequence[Row], states: Sequence[State], subject: str) -> list[State]:
+    """States stated only by their consequences ("had a cleaning with Dr. Quill", "did the
+    intervals with Brackwater Harriers"): a statement with no slot of a kind (none, or a verb
+    class's) and no mood, about the subject (``_own``), that names an entity no state of the chain
+    names, of the same type as a value of the chain: its title or head noun is one of theirs
+    (``_type_words``). Nothing earlier says otherwise, so the first such mention is the state's
+    start and later ones restate it; a statement that leaves the entity ("quit X") starts nothing."""
+    values = [s.value for s in states if s.value]
+    types = frozenset().union(*(_type_words(s.value, s.text) for s in states if s.value))
+    if not types:
+        return []
+    known = {v.casefold() for v in values}
+    seen = {s.fact_id for s in states}
+    out: list[State] = []
+    for r in rows:
+        text = str(r["text"])
+        if r["attribute"] not in (None, *GENERIC) or int(r["fact_id"]) in seen:
+            continue
+        if mood_of(text) is not None or not _own(r, subject):
+            continue
+        for e in r["entities"] or ():
+            name = str(e)
+            if name.casefold() in known or any(_same(name, v) for v in values) or _left_span(text, name):
+                continue
+            if name.casefold() != subject.casefold() and _type_words(name, text) & types:
+                known.add(name.casefold())
+                filed = str(r["value"] or "")  # a verb class's value keeps the title ("Dr. Ames")
+                value = filed if filed and _same(filed, name) else name
+                out.append(State(int(r["fact_id"]), r["valid_from"], text, value, False))
+                break
     return out
 
 

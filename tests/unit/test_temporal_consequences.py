@@ -1,0 +1,82 @@
+"""A state stated only by its consequences (issue 48 item 5): a statement with no slot that names an
+entity of the same type as a value of the asked chain (its title, its head noun) is a state of that
+chain from its first mention, when nothing contradicts it. Sentences of my own (ADR 0067)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.temporal.plan import ANSWER, plan_answer
+
+ME = "Corentin"
+
+
+def _row(fid: int, month: int, text: str, attribute: str | None = None, value: str | None = None,
+         *entities: str, speaker: str = ME, subject: str | None = None) -> dict[str, Any]:  # fmt: skip
+    return {
+        "fact_id": fid,
+        "valid_from": datetime(2023, month, 1, tzinfo=UTC),
+        "text": text,
+        "speaker": speaker,
+        "subject": subject if subject is not None else (ME.casefold() if attribute else None),
+        "attribute": attribute,
+        "value": value,
+        "entities": [ME, *entities],
+    }
+
+
+DENTIST = [
+    _row(1, 1, "Corentin's dentist is Dr. Maelis Torvik.", "dentist", "Dr. Maelis Torvik", "Maelis Torvik"),
+    _row(2, 4, "Corentin switched to Dr. Bastien Ulloa.", "dentist", "Dr. Bastien Ulloa", "Bastien Ulloa"),
+]
+CLUB = [
+    _row(1, 1, "Corentin joined Quarrymoor Wheelers.", "cycling_club", "Quarrymoor Wheelers", "Quarrymoor Wheelers"),
+    _row(2, 3, "Corentin is in Tidewell Wheelers now.", "cycling_club", "Tidewell Wheelers", "Tidewell Wheelers"),
+]
+
+
+def _answer(rows: list[dict[str, Any]], question: str) -> int | None:
+    plan = plan_answer(parse_question(question), ME, rows)
+    if plan is None:
+        return None
+    return next(fid for fid, role in plan.roles.items() if role == ANSWER)
+
+
+def test_a_provider_named_with_the_chains_title_is_the_latest_state() -> None:
+    scaled = _row(3, 8, "Dr. Ottilie Rask polished Corentin's crowns, no decay.", None, None, "Ottilie Rask")
+    assert _answer([*DENTIST, scaled], "Who is Corentin's dentist now?") == 3
+    assert _answer([*DENTIST, scaled], "Who was Corentin's dentist before Dr. Ottilie Rask?") == 2
+
+
+def test_a_group_named_with_the_chains_head_noun_is_a_state() -> None:
+    ride = _row(3, 6, "Did the hill repeats with Lowfield Wheelers, my thighs burn.", None, None, "Lowfield Wheelers")
+    assert _answer([*CLUB, ride], "Which cycling club is Corentin in now?") == 3
+    assert _answer([*CLUB, ride], "Which cycling club came after Tidewell Wheelers for Corentin?") == 3
+
+
+def test_the_first_mention_is_the_start_and_later_ones_restate_it() -> None:
+    first = _row(3, 6, "Rode the coast loop with Lowfield Wheelers on Sunday.", None, None, "Lowfield Wheelers")
+    again = _row(4, 9, "Lowfield Wheelers had cake after the ride, Corentin ate two.", None, None, "Lowfield Wheelers")
+    assert _answer([*CLUB, first, again], "Which cycling club came after Tidewell Wheelers for Corentin?") == 3
+
+
+def test_a_wish_a_relatives_provider_or_a_leaving_is_no_state() -> None:
+    wish = _row(3, 6, "Maybe Corentin should try Dr. Ines Marrow, everyone likes her.", None, None, "Ines Marrow")
+    sister = _row(4, 7, "Corentin's sister sees Dr. Pascal Vey for her braces.", None, None, "Pascal Vey")
+    told = _row(5, 8, "She says Dr. Oriane Sault is the best in town.", None, None, "Oriane Sault")
+    assert _answer([*DENTIST, wish, sister, told], "Who is Corentin's dentist now?") == 2
+    quit_ = _row(3, 6, "Quit Lowfield Wheelers after one ride.", None, None, "Lowfield Wheelers")
+    assert _answer([*CLUB, quit_], "Which cycling club is Corentin in now?") == 2
+
+
+def test_a_name_of_one_word_or_of_another_type_is_no_state() -> None:
+    other = _row(3, 6, "Corentin had coffee with Haldor at Brisk Roasters.", None, None, "Haldor", "Brisk Roasters")
+    assert _answer([*DENTIST, other], "Who is Corentin's dentist now?") == 2
+    assert _answer([*CLUB, other], "Which cycling club is Corentin in now?") == 2
+
+
+def test_another_speakers_words_about_no_one_are_not_the_subjects() -> None:
+    said = _row(3, 6, "Did the hill repeats with Lowfield Wheelers.", None, None, "Lowfield Wheelers", speaker="Wren")
+    assert _answer([*CLUB, said], "Which cycling club is Corentin in now?") == 2
