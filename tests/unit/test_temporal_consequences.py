@@ -80,3 +80,20 @@ def test_a_name_of_one_word_or_of_another_type_is_no_state() -> None:
 def test_another_speakers_words_about_no_one_are_not_the_subjects() -> None:
     said = _row(3, 6, "Did the hill repeats with Lowfield Wheelers.", None, None, "Lowfield Wheelers", speaker="Wren")
     assert _answer([*CLUB, said], "Which cycling club is Corentin in now?") == 2
+
+
+def test_an_anchor_filed_under_a_verb_class_keeps_the_asked_kinds_named_values() -> None:
+    """The anchor's state is filed only as a membership, so the membership chain is read; a state
+    named by the asked kind's head noun ("Vellan Rowing Club") still belongs to it."""
+    rows = [
+        _row(
+            1,
+            2,
+            "Corentin rowed the harbour sprint with Vellan Rowing Club, Corentin came fourth.",
+            None,
+            None,
+            "Vellan Rowing Club",
+        ),
+        _row(2, 7, "Corentin is a member of Ostry Scullers now.", "membership", "Ostry Scullers", "Ostry Scullers"),
+    ]
+    assert _answer(rows, "Which rowing club did Corentin have before Ostry Scullers?") == 1

@@ -118,12 +118,15 @@ def _head(value: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
-def states_of(rows: Sequence[Row], attribute: str, subject: str, *, loose: bool = True) -> list[State]:
+def states_of(
+    rows: Sequence[Row], attribute: str, subject: str, *, loose: bool = True, kind: str | None = None
+) -> list[State]:
     """The subject's states of ``attribute``: slot facts of its chain (``chains.chain_label``: its
     own label, else one sharing a word, else one whose value is named by the kind's head noun
     (``value_kind_label``), else (``loose``) a verb class's that can hold it), and facts
     with no slot that name the subject and a value and whose cue words point to the attribute,
-    moods aside; oldest first."""
+    moods aside; oldest first. ``kind``: the open-ended kind whose own named values
+    (``_kind_named``) join when ``attribute`` is a verb class's chain (default ``attribute``)."""
     labelled = _labelled(rows, subject)
     counts: dict[str, int] = {}
     for label, _ in labelled:
@@ -135,7 +138,7 @@ def states_of(rows: Sequence[Row], attribute: str, subject: str, *, loose: bool 
     for r in rows:
         value = _value(r, subject)
         text = str(r["text"])
-        kind_named = _kind_named(r, attribute, subject)
+        kind_named = _kind_named(r, kind or attribute, subject)
         if kind_named is not None:  # "took the dog to the Mossgate Vets": a vet, by its own name
             out.append(State(int(r["fact_id"]), r["valid_from"], text, kind_named, False))
             continue
@@ -473,7 +476,9 @@ def plan_answer(
     # an operator read from the tense alone takes only the kind's own chain, never a verb class's
     if hints and not tq.implied:
         attribute = _hinted(rows, subject, attribute, hints) or attribute
-    states = [*states_of(rows, attribute, subject, loose=not tq.implied), *joined]
+    # a chain of a verb class read for the anchor keeps the asked kind's own named values
+    kind = tq.attribute if attribute in GENERIC else None
+    states = [*states_of(rows, attribute, subject, loose=not tq.implied, kind=kind), *joined]
     i, runs = _answer_index(tq, states, anchor_time)
     if i is None and not joined and tq.operator in ("before", "after"):
         # the kind's own chain cannot tell: read it with the verb-class chain that can hold it
