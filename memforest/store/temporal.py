@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from memforest.rules import entity_key
@@ -18,6 +19,7 @@ from memforest.store.sql import Conn, Row, fetch_all
 # an index condition (ADR 0029). The statements: ``memforest/store/queries/temporal.sql`` (ADR 0037).
 _Q = queries.load("temporal")
 _KNOWN_SUBJECTS = _Q["known_subjects"]
+_SUBJECT_PROBE = _Q["subject_probe"]
 _SUBJECT_FACTS = _Q["subject_facts"]
 _FACTS_NAMING = _Q["facts_naming"]
 _FACTS_BY_ID = _Q["facts_by_id"]
@@ -34,6 +36,35 @@ async def known_subjects(conn: Conn, tenant_id: uuid.UUID, forest_id: int, names
         return set()
     rows = await fetch_all(conn, _KNOWN_SUBJECTS, {"t": tenant_id, "f": forest_id, "names": list(names)})
     return {str(r["name"]) for r in rows}
+
+
+@dataclass(frozen=True)
+class SubjectProbe:
+    """What :func:`subject_probe` read: the names that are subjects, the first of them (or None),
+    that name's texts (as :func:`texts_naming`) and its entity tree's root (as :func:`entity_root`)."""
+
+    known: frozenset[str]
+    first: str | None
+    texts: tuple[str, ...]
+    root: int | None
+
+
+async def subject_probe(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, names: Sequence[str], anchor: str, limit: int
+) -> SubjectProbe:
+    """In one statement: those of ``names`` (lower case, in order) that are subjects of the forest
+    (:func:`known_subjects`) and, for the first of them that is not ``anchor``, its texts
+    (:func:`texts_naming` with ``limit``) and its entity tree's root (:func:`entity_root`)."""
+    keys = [entity_key(n) for n in names]
+    params = {"t": tenant_id, "f": forest_id, "names": list(names), "keys": keys, "anchor": anchor, "n": limit}
+    row = (await fetch_all(conn, _SUBJECT_PROBE, params))[0]
+    root = row["root"]
+    return SubjectProbe(
+        frozenset(str(n) for n in row["known"]),
+        None if row["first"] is None else str(row["first"]),
+        tuple(str(t) for t in row["texts"]),
+        None if root is None else int(root),
+    )
 
 
 async def subject_facts(

@@ -82,3 +82,21 @@ async def test_lookups_keep_to_the_callers_tenant(db: Database) -> None:
             for call in ("memforest_known_subjects(:f, ARRAY['alice'])", "memforest_subject_facts(:f, 'alice')")
         ]
     assert counts == [0, 0]
+
+
+async def test_the_probe_reads_what_the_three_lookups_read(db: Database) -> None:
+    tenant, forest = await _forest(db, "probe", others=5)
+    async with db.tenant(tenant) as conn:
+        cases = ((["nobody", "alice", "blake"], ""), (["alice", "blake"], "alice"), (["nobody"], ""))
+        for names, anchor in cases:
+            probe = await store.subject_probe(conn, tenant, forest, names, anchor, 4)
+            known = await store.known_subjects(conn, tenant, forest, names)
+            first = next((n for n in names if n in known and n != anchor), None)
+            assert probe.known == known
+            assert probe.first == first
+            texts = await store.texts_naming(conn, tenant, forest, first, 4) if first else []
+            assert list(probe.texts) == texts
+            assert probe.root == (await store.entity_root(conn, tenant, forest, first) if first else None)
+        assert (await store.subject_probe(conn, tenant, forest, ["blake"], "", 4)).texts == (
+            "Blake mentioned item 4", "Blake mentioned item 3", "Blake mentioned item 2", "Blake mentioned item 1",
+        )  # fmt: skip

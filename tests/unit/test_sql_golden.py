@@ -90,6 +90,7 @@ def _recall() -> dict[str, str]:
 def _temporal() -> dict[str, str]:
     names = (
         "_KNOWN_SUBJECTS",
+        "_SUBJECT_PROBE",
         "_SUBJECT_FACTS",
         "_FACTS_NAMING",
         "_FACTS_BY_ID",

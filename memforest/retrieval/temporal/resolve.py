@@ -84,6 +84,7 @@ class _Scope:
     hints: Mapping[int, float] | None = None  # the question's recall similarity of facts (``plan.plan_answer``)
     read: dict[int, Row | None] = field(default_factory=dict)  # fact id -> the subject's fact (None: not theirs)
     budget: _Budget = field(default_factory=_Budget)  # shared by the question's subjects
+    probe: store.SubjectProbe | None = None  # the question's first statement (its first subject's root)
 
     async def facts(self, leaves: list[Row], ahead: Sequence[Row] = ()) -> list[Row]:
         """The subject's facts among ``leaves``, oldest first (as ``facts_of``); those of the leaves
@@ -215,7 +216,11 @@ async def _browse(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime |
 
 async def subject_plan(scope: _Scope, tq: TemporalQuestion, event_time: datetime | None) -> TemporalPlan | None:
     """The plan for one subject: by interval descent of its entity tree, else from all its facts."""
-    root = await store.entity_root(scope.conn, scope.tenant_id, scope.forest_id, scope.subject)
+    probe = scope.probe
+    if probe is not None and probe.first == scope.subject.casefold():
+        root = probe.root
+    else:
+        root = await store.entity_root(scope.conn, scope.tenant_id, scope.forest_id, scope.subject)
     if root is None:
         rows = await store.subject_facts(scope.conn, scope.tenant_id, scope.forest_id, scope.subject, scope.as_of)
         return plan_answer(tq, scope.subject, rows, event_time, scope.hints)
@@ -292,22 +297,27 @@ async def temporal_plan(
             answered.update(unasked)
         return known
 
+    probe = None
     if relatives:
         candidates = relatives
-    else:
-        named = await known_of(tq.names)
-        candidates = [n for n in tq.names if n.casefold() in named and n.casefold() != anchor]
+    else:  # (known_of's first call, with the first subject's texts and root read in the same statement)
+        unasked = list(dict.fromkeys(n.casefold() for n in tq.names))
+        probe = await store.subject_probe(conn, tenant_id, forest_id, unasked, anchor, ALIAS_TEXTS)
+        known.update(probe.known)
+        answered.update(unasked)
+        candidates = [n for n in tq.names if n.casefold() in known and n.casefold() != anchor]
     unanswered: list[tuple[_Scope, TemporalQuestion]] = []
     budget = _Budget(QUERY_READS)
     for subject in candidates:
         if budget.left <= 0:
             break
-        names = await aliases(conn, tenant_id, forest_id, subject)
+        first = probe if probe is not None and subject.casefold() == probe.first else None
+        names = await aliases(conn, tenant_id, forest_id, subject, first.texts if first is not None else None)
         named = await known_of(names)
         names = [n for n in names if n.casefold() in named]
         if not names:
             continue
-        scope = _Scope(conn, tenant_id, forest_id, names[0], as_of, hints, budget=budget)
+        scope = _Scope(conn, tenant_id, forest_id, names[0], as_of, hints, budget=budget, probe=first)
         others = tuple(n for n in tq.names if n.casefold() not in {x.casefold() for x in names})
         asked = replace(tq, names=(names[0], *others))
         if len(names) > 1 or tq.during is not None:
@@ -348,10 +358,14 @@ async def _asker_named(conn: Conn, tenant_id: uuid.UUID, forest_id: int, tq: Tem
     return replace(tq, names=names, anchor=asker.sub(lambda _: user, tq.anchor) if tq.anchor else None)
 
 
-async def aliases(conn: Conn, tenant_id: uuid.UUID, forest_id: int, person: str) -> list[str]:
+async def aliases(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, person: str, texts: Sequence[str] | None = None
+) -> list[str]:
     """``person`` and the other names the forest's facts give them: "Ana's sister" and "Mia" when a
-    fact says "Ana's sister Mia" (read from at most :data:`ALIAS_TEXTS` facts naming ``person``)."""
-    texts = await store.texts_naming(conn, tenant_id, forest_id, person, ALIAS_TEXTS)
+    fact says "Ana's sister Mia" (read from at most :data:`ALIAS_TEXTS` facts naming ``person``;
+    ``texts``: those facts' texts read already)."""
+    if texts is None:
+        texts = await store.texts_naming(conn, tenant_id, forest_id, person, ALIAS_TEXTS)
     out = [person]
     if "'s " in person:
         owner, kin = person.split("'s ", 1)

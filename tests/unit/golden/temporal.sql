@@ -4,6 +4,38 @@
 SELECT k.name
 FROM memforest_known_subjects(:f, CAST(:names AS text[])) AS k(name);
 
+-- variant: subject_probe --
+WITH k AS MATERIALIZED (
+  SELECT k.name FROM memforest_known_subjects(:f, CAST(:names AS text[])) AS k(name)
+), first AS MATERIALIZED (
+  SELECT u.name, u.key
+  FROM unnest(CAST(:names AS text[]), CAST(:keys AS text[])) WITH ORDINALITY AS u(name, key, i)
+  WHERE u.name IN (SELECT k.name FROM k) AND u.name <> :anchor
+  ORDER BY u.i LIMIT 1
+)
+SELECT ARRAY(SELECT k.name FROM k) AS known,
+  (SELECT first.name FROM first) AS first,
+  ARRAY(
+    SELECT x.text
+    FROM facts x
+    WHERE (SELECT first.name FROM first) IS NOT NULL
+      AND x.tenant_id = :t
+      AND x.forest_id = :f
+      AND x.retracted_at IS NULL
+      AND strpos(lower(x.text), (SELECT first.name FROM first)) > 0
+    ORDER BY x.fact_id DESC
+    LIMIT :n
+  ) AS texts,
+  (SELECT tr.root_node_id
+   FROM trees tr
+   WHERE (SELECT first.key FROM first) IS NOT NULL
+     AND tr.tenant_id = :t
+     AND tr.forest_id = :f
+     AND tr.kind = 'entity'
+     AND tr.key = (SELECT first.key FROM first)
+     AND tr.root_node_id IS NOT NULL
+   ORDER BY tr.tree_id LIMIT 1) AS root;
+
 -- variant: subject_facts --
 SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, x.superseded_by, x.recorded_at, x.retracted_at
 FROM memforest_subject_facts(:f, :s) x
