@@ -8,6 +8,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+WORKER_CONCURRENCY_DEFAULT = 8
+WORKER_CONCURRENCY_MAX = 256
+
 
 def _default_home() -> Path:
     return Path("~/.local/share/memforest").expanduser()
@@ -75,6 +78,9 @@ class EmbeddingSettings(BaseModel):
     local_path: str | None = None
     # how the local backend runs its model: ONNX Runtime (the faster on CPU, ADR 0042) or torch
     local_runtime: Literal["onnx", "torch"] = "onnx"
+    # onnx runtime: the model's weights as they are (none) or int8 dynamically quantised, a third
+    # less model CPU and vectors close to but not the model's own (ADR 0058)
+    local_quantize: Literal["none", "int8"] = "none"
     # vectors of texts already embedded, kept per tenant so no text is embedded twice (0 = no cache)
     cache_entries: int = Field(default=50_000, ge=0, le=10_000_000)
     # an inner tree node's vector: its summary embedded, or the mean of its children's vectors (no
@@ -173,8 +179,9 @@ class WorkerSettings(BaseModel):
 
     poll_interval_s: float = Field(default=0.5, gt=0)
     # jobs one worker runs at once (the server's in-process worker and `memforest worker`): each
-    # ingest job is one session, so with 1 a server works through its users' sessions one by one
-    concurrency: int = Field(default=8, ge=1, le=256)
+    # ingest job is one session, so with 1 a server works through its users' sessions one by one.
+    # Not given: derived from the chat budget (derived_worker_concurrency), at least the default
+    concurrency: int = Field(default=WORKER_CONCURRENCY_DEFAULT, ge=1, le=WORKER_CONCURRENCY_MAX)
     # an ingest job done with its extraction and embedding calls gives its slot to the next
     # job while it waits for its forest's older sessions to commit, commits and refreshes its
     # lowest levels: at most `concurrency` such jobs more run at once (ADR 0027)
@@ -188,6 +195,14 @@ class WorkerSettings(BaseModel):
     # worker prunes every prune_interval_s (ADR 0019). Idempotency keys are honoured as long.
     job_retention_s: float = Field(default=7 * 86_400.0, gt=0)
     prune_interval_s: float = Field(default=3_600.0, gt=0)
+
+
+def derived_worker_concurrency(llm: LLMSettings, pipeline: PipelineSettings) -> int:
+    """Jobs at once when ``worker.concurrency`` is not given: enough extracting jobs to fill the chat
+    budget (``llm.concurrency``, sized to the model server's batch: docs/deploy.md section 3), each
+    asking for up to ``pipeline.extract_concurrency`` calls; never fewer than the default."""
+    wanted = -(-llm.concurrency // pipeline.extract_concurrency)  # ceiling
+    return min(WORKER_CONCURRENCY_MAX, max(WORKER_CONCURRENCY_DEFAULT, wanted))
 
 
 class LimitSettings(BaseModel):
@@ -271,6 +286,14 @@ class Settings(BaseSettings):
     # MEMFOREST_DATABASE_TENANT_URL: the login role tenant work connects as (a member of
     # memforest_app that cannot bypass row-level security); the embedded default makes its own (ADR 0018)
     database_tenant_url: str | None = None
+
+    @model_validator(mode="after")
+    def _jobs_that_fill_the_chat_budget(self) -> Settings:
+        # worker.concurrency not given: as many jobs as the chat budget can keep extracting at once
+        # (each asks for up to extract_concurrency calls), never fewer than the shipped default
+        if "concurrency" not in self.worker.model_fields_set:
+            self.worker.concurrency = derived_worker_concurrency(self.llm, self.pipeline)
+        return self
 
     @model_validator(mode="after")
     def _in_flight_under_the_pool(self) -> Settings:

@@ -60,7 +60,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.set_defaults(handler=stats)
 
     w = sub.add_parser("worker", help="run a worker that claims and runs queued jobs")
-    w.add_argument("--concurrency", type=int, default=None, help="jobs at once (default: worker.concurrency, 8)")
+    w.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        help="jobs at once (default: worker.concurrency; docs/deploy.md section 5)",
+    )
     w.add_argument("--until-idle", action="store_true", help="exit when the queue is empty")
     w.add_argument(
         "--wait-for-database",
