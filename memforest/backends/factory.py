@@ -88,10 +88,14 @@ def _local_embedder(settings: Settings) -> Embedder:
     local: Embedder
     if emb.local_runtime == "onnx" and Path(emb.local_path).expanduser().is_dir():
         try:
-            local = OnnxEmbedder(emb.local_path, cache_dir=onnx_cache_dir())
+            local = OnnxEmbedder(emb.local_path, cache_dir=onnx_cache_dir(), quantize=emb.local_quantize)
         except UnsupportedModel as exc:
+            if emb.local_quantize != "none":  # torch would make other vectors than the recorded int8 model's
+                raise ConfigurationError(f"{exc}; MEMFOREST_EMBEDDING__LOCAL_QUANTIZE runs only on onnx") from exc
             log.warning("%s; running it on torch", exc)
             local = SentenceTransformerEmbedder(emb.local_path)
+    elif emb.local_quantize != "none":
+        raise ConfigurationError("MEMFOREST_EMBEDDING__LOCAL_QUANTIZE needs the onnx runtime and a model directory")
     else:
         local = SentenceTransformerEmbedder(emb.local_path)
     if local.dim != emb.dim:

