@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from memforest.store.forest_indexes import INDEXED_SQL
 from memforest.store.sql import Conn, Row, fetch_all, vector_array
 
 __all__ = ["FactRow", "LinkUpdate", "SourceRow", "lookup_many", "new_ids_and_neighbours", "write_facts"]
@@ -19,21 +20,33 @@ __all__ = ["FactRow", "LinkUpdate", "SourceRow", "lookup_many", "new_ids_and_nei
 
 # Candidate i (1-based): its exact match by text hash (``exact``), else, when it has a non-zero
 # vector (``:nz``), the three nearest live facts, as the one-at-a-time reference reads per candidate.
-_LOOKUP_MANY = """
+# A forest without its own indexes is scanned whole for every candidate: its live facts are read
+# once into ``live`` (in the order the forest's scan gives them) and each candidate ranks that copy,
+# instead of reading the table's rows again per candidate. A forest with its own indexes (``ix``)
+# leaves ``live`` empty and ranks by its HNSW index, as before (ADR 0065).
+_LOOKUP_MANY = f"""
 WITH q AS MATERIALIZED (  -- each vector sliced and cast once, not once per fact it is compared with
     SELECT g.i, (CAST(:h AS text[]))[g.i] AS h, (CAST(:nz AS boolean[]))[g.i] AS nz,
            CASE WHEN (CAST(:nz AS boolean[]))[g.i]
                 THEN (CAST(:v AS vector[]))[g.i] END AS e
     FROM generate_series(1, :n) AS g(i)
+), ix AS MATERIALIZED (SELECT {INDEXED_SQL} AS indexed),
+live AS MATERIALIZED (
+    SELECT fact_id, kind, speaker, valid_from, embedding, subject, attribute, value FROM facts
+    WHERE NOT (SELECT indexed FROM ix) AND tenant_id = :t AND forest_id = :f AND retracted_at IS NULL
+    AND embedding IS NOT NULL
 )
 SELECT q.i, x.fact_id AS exact_id, k.fact_id, k.kind, k.speaker, k.valid_from, 1 - k.dist AS sim, k.subject,
 k.attribute, k.value
 FROM q
 LEFT JOIN LATERAL (SELECT fact_id FROM facts WHERE tenant_id = :t AND forest_id = :f AND text_hash = q.h) x ON true
-LEFT JOIN LATERAL (  -- the distance once per fact scanned (the sort key); the cosine of the three kept
-    SELECT fact_id, kind, speaker, valid_from, embedding <=> q.e AS dist, subject, attribute, value FROM facts
-    WHERE q.nz AND x.fact_id IS NULL AND tenant_id = :t AND forest_id = :f AND retracted_at IS NULL
-    AND embedding IS NOT NULL ORDER BY embedding <=> q.e LIMIT 3
+LEFT JOIN LATERAL (  -- the distance once per fact ranked (the sort key); the cosine of the three kept
+    (SELECT fact_id, kind, speaker, valid_from, embedding <=> q.e AS dist, subject, attribute, value FROM live
+     WHERE q.nz AND x.fact_id IS NULL ORDER BY embedding <=> q.e LIMIT 3)
+    UNION ALL
+    (SELECT fact_id, kind, speaker, valid_from, embedding <=> q.e AS dist, subject, attribute, value FROM facts
+     WHERE (SELECT indexed FROM ix) AND q.nz AND x.fact_id IS NULL AND tenant_id = :t AND forest_id = :f
+     AND retracted_at IS NULL AND embedding IS NOT NULL ORDER BY embedding <=> q.e LIMIT 3)
 ) k ON true
 ORDER BY q.i, k.dist
 """

@@ -27,7 +27,7 @@ from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import QueryRequest, query
 from memforest.settings import Settings
 from memforest.store import forest_indexes as vx
-from memforest.store.facts_batch import lookup_many
+from memforest.store.facts_batch import _LOOKUP_MANY, lookup_many
 from memforest.store.read_conn import positional
 from memforest.store.recall import TIE_MARGIN, nearest_cells, nearest_facts, nearest_roots, nearest_sql
 from memforest.store.recall_channels import (
@@ -37,7 +37,7 @@ from memforest.store.recall_channels import (
     recall_channels,
     recall_knobs,
 )
-from memforest.store.sql import Conn, execute, fetch_all
+from memforest.store.sql import Conn, execute, fetch_all, vector_array
 from memforest.store.tenants import ensure_forest, ensure_tenant
 
 FOREST = "big"
@@ -486,3 +486,32 @@ async def test_the_full_text_channel_of_an_indexed_forest_ranks_every_term_match
     assert sorted(await lexical(3)) == sorted(every)
     four = await lexical(4)
     assert sorted(four) == sorted([*every, pair]) and four[0] == pair  # ranked together: the pair first
+
+
+async def test_the_write_paths_lookup_ranks_a_copy_of_a_small_forest_and_an_indexed_forests_graph(
+    db: Database, settings: Settings
+) -> None:
+    """``lookup_many`` reads a forest without its own indexes once into ``live`` and ranks that copy
+    per candidate; a forest with them leaves ``live`` empty and ranks by its HNSW graph. Either way
+    the three nearest are those of the exact order (ADR 0065)."""
+    s = _small_threshold(settings, 3)
+    tenant_id, forest_id = await _ingest(db, s)
+    other_id = (await _ingest_other(db, settings, tenant_id))[1]
+    q = np.asarray(HashedEmbedder(s.embedding.dim).embed_sync(["a grey cat"])[0], dtype=np.float32)
+    exact = (
+        "SELECT fact_id FROM facts WHERE tenant_id = :t AND forest_id = :f AND retracted_at IS NULL "
+        "AND embedding IS NOT NULL ORDER BY embedding <=> :q, fact_id LIMIT 3"
+    )
+    params: dict[str, object] = {"t": tenant_id, "h": ["no-such-hash"], "nz": [True], "n": 1}
+    params["v"] = vector_array([q])
+    async with db.tenant(tenant_id) as conn:
+        await execute(conn, "SET LOCAL enable_seqscan = off")  # a 16-row table would rather be read whole
+        for forest, indexed in ((forest_id, True), (other_id, False)):
+            rows = await lookup_many(conn, tenant_id, forest, ["no-such-hash"], [q])
+            want = [r["fact_id"] for r in await fetch_all(conn, exact, {"t": tenant_id, "f": forest, "q": q})]
+            assert [r["fact_id"] for r in rows] == want and len(want) == 3
+            plan = await fetch_all(conn, "EXPLAIN (ANALYZE, COSTS OFF) " + _LOOKUP_MANY, params | {"f": forest})
+            text = "\n".join(str(r["QUERY PLAN"]) for r in plan)
+            assert (f"Index Scan using ix_facts_vec_f{forest}" in text) is indexed
+            live = next(line for line in text.splitlines() if "CTE Scan on live" in line)
+            assert ("never executed" in live or "rows=0" in live) is indexed
