@@ -10,7 +10,6 @@ considering and remembering), not words of any subject matter.
 
 from __future__ import annotations
 
-import functools
 import re
 
 __all__ = ["MOODS", "is_leave", "mood_near", "mood_of"]
@@ -69,15 +68,8 @@ _LEAVE = re.compile(
 )
 
 
-# distinct texts whose mood is kept: the temporal walk asks again for every fact it read so far
-# each time it reads one more node, so a text is asked many times in one query
-MOOD_CACHE = 8192
-
-
-@functools.lru_cache(maxsize=MOOD_CACHE)
 def mood_of(text: str) -> str | None:
-    """The mood of ``text`` when it is not a plain statement (one of :data:`MOODS`), else None
-    (kept for the last :data:`MOOD_CACHE` distinct texts)."""
+    """The mood of ``text`` when it is not a plain statement (one of :data:`MOODS`), else None."""
     cleared = _SET_PHRASES.sub(lambda m: "_" * len(m.group(0)), text)
     for mood, regex in _COMPILED.items():
         if regex.search(cleared):

@@ -9,11 +9,11 @@ present, take precedence.
 
 from __future__ import annotations
 
-import functools
 from types import MappingProxyType
 from typing import Final
 
 from memforest.attributes import ATTRIBUTE_WORDS
+from memforest.retrieval.temporal.memo import per_question
 from memforest.text.state_words import ANIMAL_WORDS, CAR_WORDS
 from memforest.text.terms import content_terms
 
@@ -69,7 +69,7 @@ def cue_scores(text: str) -> dict[str, float]:
     return {a: s for a, s in scores.items() if s > 0}
 
 
-@functools.lru_cache(maxsize=8192)  # (the temporal walk asks each text again after each node read)
+@per_question  # (the temporal walk asks each text again after each node read)
 def is_state_of(text: str, attribute: str) -> bool:
     """The text's cue words point to ``attribute`` at least as much as to any other attribute."""
     scores = cue_scores(text)

@@ -16,9 +16,8 @@ from datetime import datetime
 from memforest.attributes import ATTRIBUTE_WORDS
 from memforest.retrieval.temporal.chains import named_values
 from memforest.retrieval.temporal.parse import TemporalQuestion
-from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPlan, mentions
+from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPlan, mentions, mood_of
 from memforest.store.sql import Row
-from memforest.text.mood import mood_of
 from memforest.text.state_words import KIN
 from memforest.text.terms import content_terms
 

@@ -4,7 +4,6 @@ state next to it (before / after) or holding it (as of / now), earlier and later
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,15 +21,15 @@ from memforest.retrieval.temporal.chains import (
     outright,
 )
 from memforest.retrieval.temporal.lexicon import CUES, is_state_of
+from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.store.sql import Row
-from memforest.text.mood import mood_of
+from memforest.text import mood
 from memforest.text.state_words import KIN
 
 ANSWER, EARLIER, LATER = "answer", "earlier", "later"
-# (text, name) pairs whose match is kept: the temporal walk tells the states among every fact read
-# so far again after each node read that adds facts, asking each text the same names again
-MATCH_CACHE = 16384
+# a text's mood, kept for the question (``memo``): the walk asks each fact read again after each node read
+mood_of = per_question(mood.mood_of)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,7 +243,7 @@ def _left_for(rows: Sequence[Row], states: Sequence[State], subject: str) -> lis
     return out
 
 
-@functools.lru_cache(maxsize=MATCH_CACHE)
+@per_question
 def _left_span(text: str, old: str) -> tuple[int, int] | None:
     """Where ``text`` leaves ``old`` (``_LEAVE`` then the value): the span, or None."""
     left = re.search(_LEAVE + re.escape(old), text)
@@ -265,7 +264,7 @@ def _kind_named(row: Row, attribute: str, subject: str) -> str | None:
     return named[0] if named else None
 
 
-@functools.lru_cache(maxsize=MATCH_CACHE)
+@per_question
 def _names_itself(text: str, subject: str) -> bool:
     """``text`` names ``subject`` other than only as the owner of a relative ("Ysolde's friend
     works at the Dunmere Vets" is the friend's; "Ysolde and her friend ..." is Ysolde's)."""
@@ -318,10 +317,9 @@ def run_count(states: Sequence[State]) -> int:
     return len(_runs(states))
 
 
-@functools.lru_cache(maxsize=MATCH_CACHE)
+@per_question
 def mentions(text: str, anchor: str) -> bool:
-    """``text`` names ``anchor`` as a whole word or phrase (case-insensitive; kept for the last
-    :data:`MATCH_CACHE` pairs)."""
+    """``text`` names ``anchor`` as a whole word or phrase (case-insensitive)."""
     return re.search(rf"(?<!\w){re.escape(anchor)}(?!\w)", text, re.IGNORECASE) is not None
 
 

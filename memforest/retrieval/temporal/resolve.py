@@ -24,6 +24,7 @@ from memforest.retrieval.temporal.descent import BACKWARD, FORWARD, TimeCursor, 
 from memforest.retrieval.temporal.lexicon import CUES
 from memforest.retrieval.temporal.loose import OPERATORS as LOOSE_OPERATORS
 from memforest.retrieval.temporal.loose import loose_plan
+from memforest.retrieval.temporal.memo import one_question
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.retrieval.temporal.plan import (
     ANSWER,
@@ -269,6 +270,7 @@ async def _near(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime) ->
     return plan
 
 
+@one_question
 async def temporal_plan(
     conn: Conn,
     tenant_id: uuid.UUID,
@@ -281,7 +283,8 @@ async def temporal_plan(
     """The answer state and its neighbours for a parsed temporal question, or None (then the query
     ranks as it would without a time operator). A relative the question names without a name
     ("Ana's sister") is asked about, never their owner; a person's other names (``aliases``) are
-    read as one subject. ``hints``: fact id -> the question's recall similarity."""
+    read as one subject. ``hints``: fact id -> the question's recall similarity. The checks of
+    each fact's text are worked out once for the question (``memo.question_memo``)."""
     if tq.operator is None or not tq.names:
         return None
     tq = await _asker_named(conn, tenant_id, forest_id, tq)
