@@ -25,7 +25,7 @@ import numpy as np
 from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.llm import LLMNavigator, LLMPlanner
 from memforest.db.engine import Database
-from memforest.errors import InputError
+from memforest.errors import InputError, is_driver_error, public_reason
 from memforest.retrieval.anchor import resolve_anchor
 from memforest.retrieval.assemble import AssembleOptions, Evidence, RecallCandidate, assemble
 from memforest.retrieval.browse import BrowseLeaf, browse_emb, browse_emb_reading, browse_llm
@@ -227,7 +227,7 @@ def _settle(rows: asyncio.Future[LexicalRows | None], task: asyncio.Task[Lexical
     also when no query waits for it any more (a query cancelled while it waited for the COMMIT)."""
     if rows.done():
         if not task.cancelled() and (error := task.exception()) is not None:
-            log.warning("side read failed after handing its rows on: %r", error)
+            log.warning("side read failed after handing its rows on: %s", _term_free(error))
         return
     if task.cancelled():
         rows.cancel()
@@ -235,6 +235,12 @@ def _settle(rows: asyncio.Future[LexicalRows | None], task: asyncio.Task[Lexical
         rows.set_exception(error)
     else:
         rows.set_result(task.result())
+
+
+def _term_free(error: BaseException) -> str:
+    """What the log may say of a side read's error: its class, and a driver error's SQLSTATE
+    (``errors.public_reason``), never its text, which can quote the question's search terms."""
+    return public_reason(error) if is_driver_error(error) else type(error).__name__
 
 
 async def _embed(backends: QueryBackends, ledger: UsageLedger | None, texts: Sequence[str]) -> Vec:
