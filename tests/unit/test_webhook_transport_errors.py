@@ -49,11 +49,20 @@ async def _silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) ->
     writer.close()
 
 
-async def _garbage(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    await _request_read(reader)
-    writer.write(b"SPAM SPAM SPAM\r\n\r\n")
-    await writer.drain()
-    writer.close()
+def _answering(raw: bytes) -> Receiver:
+    """A receiver that reads the request, sends ``raw`` and closes."""
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await _request_read(reader)
+        writer.write(raw)
+        await writer.drain()
+        writer.close()
+
+    return answer
+
+
+_garbage = _answering(b"SPAM SPAM SPAM\r\n\r\n")
+_cut_body = _answering(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b")
 
 
 async def _hangs_up(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -65,13 +74,6 @@ async def _resets(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) ->
     await _request_read(reader)
     sock = writer.get_extra_info("socket")
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close as a reset
-    writer.close()
-
-
-async def _cut_body(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    await _request_read(reader)
-    writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b")
-    await writer.drain()
     writer.close()
 
 
