@@ -26,6 +26,8 @@ from typing import Any
 
 from memforest.retrieval.corroborate import corroborate
 from memforest.retrieval.follow_on import place, seed
+from memforest.retrieval.pins import Key, placed_within
+from memforest.retrieval.pins import place_pins as place_pins  # (re-exported)
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.timecues import TimeCues
 from memforest.store import evidence as evidence_store
@@ -35,7 +37,6 @@ from memforest.text.terms import content_terms
 
 # candidate texts whose content terms are kept (a few hundred per query, each a short text)
 DOC_TERMS_CACHE = 8192
-Key = tuple[str, int]  # an evidence item: (kind, source id)
 
 
 @dataclass(slots=True)
@@ -390,25 +391,6 @@ def scoring_trees(tree_scores: Mapping[int, float], opts: AssembleOptions) -> li
     return None if opts.scope_kinds is not None else sorted(tree_scores)
 
 
-def place_pins(ranked: Sequence[Key], pins: Sequence[Key], top_k: int) -> list[Key]:
-    """The order of ``ranked`` (item keys) with a temporal plan's states (``pins``, in rank order)
-    placed: the first pin (the answer, or the fact nearest the anchor time when no chain answers)
-    first; the other pins (its neighbours) where the ranking put them, moved up to the last slots
-    of the top ``top_k`` when it put them lower. So a plan displaces one slot of the ranking's top
-    and otherwise only its tail: a wrong answer state leaves what recall ranked first in sight."""
-    present = [p for p in pins if p in ranked]
-    if not present:
-        return list(ranked)
-    first, others = present[0], set(present[1:])
-    rest = [key for key in ranked if key != first]
-    late = [key for key in rest[top_k - 1 :] if key in others]
-    if late:
-        head = [key for key in rest if key not in late]
-        cut = max(0, top_k - 1 - len(late))
-        rest = [*head[:cut], *late, *head[cut:]]
-    return [first, *rest]
-
-
 def _fitting(items: Sequence[_Item], opts: AssembleOptions) -> int:
     """How many of ``items`` the list keeps: at most ``top_k``, within the token budget (the first always)."""
     used = itertools.accumulate(max(1, len(it.text) // 4) for it in items[: opts.top_k])
@@ -417,12 +399,10 @@ def _fitting(items: Sequence[_Item], opts: AssembleOptions) -> int:
 
 
 def _pinned_order(ranked: Sequence[_Item], pinned: Sequence[Key], opts: AssembleOptions) -> list[_Item]:
-    """``ranked`` with a plan's states placed (:func:`place_pins`) within the count the list keeps
-    (a token budget may keep fewer than ``top_k``; read again after each placement)."""
-    by_key, keep = {(it.kind, it.source_id): it for it in ranked}, opts.top_k
-    while (fits := _fitting(order := [by_key[k] for k in place_pins(list(by_key), pinned, keep)], opts)) < keep:
-        keep = fits  # (at least 1 when there are items: the first is always kept; so this ends)
-    return order
+    """``ranked`` with a plan's states placed within the count the list keeps (``pins.placed_within``)."""
+    by_key = {(it.kind, it.source_id): it for it in ranked}
+    order = placed_within(list(by_key), pinned, opts.top_k, lambda keys: _fitting([by_key[k] for k in keys], opts))
+    return [by_key[k] for k in order]
 
 
 def _shown_tree(item: _Item, tree_scores: dict[int, float]) -> int | None:
