@@ -22,9 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from operator import attrgetter
 
 from memforest.retrieval.corroborate import corroborate
+from memforest.retrieval.evidence import Evidence as Evidence  # (re-exported: callers import it from here)
 from memforest.retrieval.follow_on import place, seed
 from memforest.retrieval.pins import Key, placed_within
 from memforest.retrieval.pins import place_pins as place_pins  # (re-exported)
@@ -37,6 +38,8 @@ from memforest.text.terms import content_terms
 
 # candidate texts whose content terms are kept (a few hundred per query, each a short text)
 DOC_TERMS_CACHE = 8192
+_BY_KEY = attrgetter("kind", "source_id")  # an item's Key
+_TIES, _SCORE = attrgetter("start", "kind", "source_id"), attrgetter("score")  # the rerank's order
 
 
 @dataclass(slots=True)
@@ -46,56 +49,6 @@ class RecallCandidate:
     kind: str  # "fact" | "cell"
     source_id: int
     sim: float | None = None  # the best cosine a stage saw (assembly reads every candidate's own too)
-
-
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    """One evidence item as returned to clients (``to_json`` is the public contract)."""
-
-    rank: int
-    kind: str
-    text: str
-    time: datetime
-    valid_from: datetime | None
-    valid_to: datetime | None
-    tree: str
-    score: float
-    session_id: str | None
-    turn_ids: tuple[str, ...]
-    source_id: int = 0
-    superseded: bool = False
-    temporal_role: str | None = None  # "answer" | "earlier" | "later" for a temporal question's states
-    forest: str | None = None  # set by a query over several forests
-    other_turns: int = 0  # source turns of the fact not cited (restatements outside the question's time)
-
-    def to_json(self) -> dict[str, Any]:
-        """The evidence JSON object: exactly the documented keys (``temporal_role`` only when set,
-        ``forest`` only across forests)."""
-        out: dict[str, Any] = {
-            "rank": self.rank,
-            "kind": self.kind,
-            "text": self.text,
-            "time": _iso(self.time),
-            "valid_from": _iso(self.valid_from),
-            "valid_to": _iso(self.valid_to),
-            "tree": self.tree,
-            "score": round(self.score, 6),
-            "session_id": self.session_id,
-            "turn_ids": list(self.turn_ids),
-            "fact_id": str(self.source_id) if self.kind == "fact" else None,
-            "superseded": self.superseded,
-        }
-        if self.temporal_role is not None:
-            out["temporal_role"] = self.temporal_role
-        if self.forest is not None:
-            out["forest"] = self.forest
-        if self.other_turns:
-            out["other_turns"] = self.other_turns
-        return out
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,29 +97,33 @@ class _Item:
 
 
 def _item(r: RowView) -> _Item:
-    """A candidate row of :func:`evidence_store.candidates_with_sim` (provenance comes later)."""
-    kind, start, end, trees = str(r["kind"]), r["t_start"], r["t_end"], r["trees"]
-    fact = kind == "fact"
+    """A candidate row of :func:`evidence_store.candidates_with_sim` (provenance comes later; the
+    driver gives ``kind`` and ``text`` as str and ``id`` as int)."""
+    kind, start, end, trees, sim = r["kind"], r["t_start"], r["t_end"], r["trees"], r["sim"]
     every = tuple(evidence_store.tree_triples(trees)) if trees is not None else ()
-    sim = r["sim"]
+    if kind == "fact":
+        valid_from, valid_to, session = start, end, None
+    else:
+        valid_from, valid_to, session = None, None, str(r["session_ext"])
     return _Item(
         kind,
-        int(r["id"]),
-        str(r["text"]),
+        r["id"],
+        r["text"],
         start,
         end,
-        start if fact else None,
-        end if fact else None,
-        None if fact else str(r["session_ext"]),
+        valid_from,
+        valid_to,
+        session,
         (),
         sim if type(sim) is float and -math.inf < sim < math.inf else _finite(sim),
         tuple(t[0] for t in every) if every else tuple(r["in_trees"] or ()),
         every,
         r["first_tree"],
-        has_time_text=bool(r["time_text"]),
-        superseded=r["superseded_by"] is not None,
-        recorded_at=r["recorded_at"],
-        retracted_at=r["retracted_at"],
+        "",
+        bool(r["time_text"]),
+        r["superseded_by"] is not None,
+        r["recorded_at"],
+        r["retracted_at"],
     )
 
 
@@ -196,8 +153,8 @@ async def _load(
     for r in rows:
         it = _item(r)
         seen = candidates[(it.kind, it.source_id)].sim
-        if seen is not None:
-            it.sim = max(it.sim, seen)
+        if seen is not None and seen > it.sim:
+            it.sim = seen
         items.append(it)
     return items
 
@@ -286,6 +243,18 @@ def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues, pinned: bool = 
     return True
 
 
+def _shown(items: list[_Item], opts: AssembleOptions, cues: TimeCues, pinned: Mapping[Key, str]) -> list[_Item]:
+    """The ``items`` :func:`_visible` keeps (``pinned`` ones superseded or not). Without a time or
+    scope filter an item neither retracted nor superseded is visible: only the others are checked."""
+    if opts.as_of is None and opts.time_from is None and opts.time_to is None and opts.scope_kinds is None:
+        plain = [it for it in items if it.retracted_at is None and not it.superseded]
+        if len(plain) == len(items):
+            return plain
+    if pinned:
+        return [it for it in items if _visible(it, opts, cues, (it.kind, it.source_id) in pinned)]
+    return [it for it in items if _visible(it, opts, cues)]
+
+
 def _cited(item: _Item, opts: AssembleOptions, cues: TimeCues) -> tuple[str | None, tuple[str, ...], int]:
     """The session, turns and count of uncited other turns of an item: a fact restated in several
     turns cites those said in the question's time window (its cues' window, the asked time range,
@@ -322,12 +291,19 @@ def _doc_terms(text: str) -> frozenset[str]:
     return frozenset(content_terms(text))
 
 
-def _lexical(items: Sequence[_Item], query_terms: set[str]) -> list[float]:
+@lru_cache(maxsize=DOC_TERMS_CACHE)
+def _same_text(text: str) -> str:
+    """A candidate's text as deduplication compares it (case folded, runs of white space as one
+    space), memoised like :func:`_doc_terms`."""
+    return " ".join(text.casefold().split())
+
+
+def _lexical(items: Sequence[_Item], query_terms: frozenset[str]) -> list[float]:
     """Each item's share of the query terms' BM25-style idf weight (idf over the candidates)."""
     if not query_terms:
         return [0.0] * len(items)
     order = list(query_terms)  # (sums in the set's order, as before: the same floats to the last bit)
-    hits = [query_terms & _doc_terms(it.text) for it in items]  # (set intersections: the loops in C)
+    hits = [query_terms & _doc_terms(it.text) for it in items]  # (frozenset intersections: the loops in C)
     df = dict.fromkeys(order, 0)
     for h in hits:
         for t in h:
@@ -336,7 +312,11 @@ def _lexical(items: Sequence[_Item], query_terms: set[str]) -> list[float]:
     idf = {t: math.log(1.0 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
     total = sum(idf.values()) or 1.0
     weights = [(t, idf[t]) for t in order]
-    return [sum([w for t, w in weights if t in h]) / total if h else 0.0 for h in hits]
+    shares: dict[frozenset[str], float] = {}  # (items that hold the same query terms share one sum)
+    for h in hits:
+        if h and h not in shares:
+            shares[h] = sum([w for t, w in weights if t in h]) / total
+    return [shares[h] if h else 0.0 for h in hits]
 
 
 def rerank(
@@ -349,7 +329,7 @@ def rerank(
     """Score every item deterministically and sort best first (ties: time, kind, id)."""
     if not items:
         return []
-    lex = _lexical(items, set(rerank_terms))
+    lex = _lexical(items, frozenset(rerank_terms))
     best_tree = max(tree_scores.values(), default=0.0) or 1.0
     window = cues.has_window
     in_window = [_overlaps(it, cues.after, cues.before) for it in items] if window else [True] * len(items)
@@ -374,7 +354,8 @@ def rerank(
         if it.superseded and not window and cues.present_tense:
             score -= preset.recency_bonus
         it.score = score
-    items.sort(key=lambda it: (-it.score, it.start, it.kind, it.source_id))
+    items.sort(key=_TIES)  # then by score, best first: a stable sort keeps the ties' order
+    items.sort(key=_SCORE, reverse=True)
     return items
 
 
@@ -431,15 +412,16 @@ async def assemble(
     come first, superseded or not; the reranked rest follows. ``loaded``: the candidates' rows read
     already, with the scoring trees (:func:`scoring_trees`), by the beam descent's statement."""
     pinned = pinned or {}
-    items = await _load(conn, tenant_id, forest_id, candidates, q, scoring_trees(tree_scores, opts), loaded)
-    if pinned:
-        items = [it for it in items if _visible(it, opts, cues, (it.kind, it.source_id) in pinned)]
-    else:
-        items = [it for it in items if _visible(it, opts, cues)]
+    items = _shown(
+        await _load(conn, tenant_id, forest_id, candidates, q, scoring_trees(tree_scores, opts), loaded),
+        opts,
+        cues,
+        pinned,
+    )
     seen_text: set[str] = set()
     unique: list[_Item] = []
-    for it in sorted(items, key=lambda i: (i.kind, i.source_id)):
-        norm = " ".join(it.text.casefold().split())
+    for it in sorted(items, key=_BY_KEY):
+        norm = _same_text(it.text)
         if norm in seen_text:
             continue
         seen_text.add(norm)
