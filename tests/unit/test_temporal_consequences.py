@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.temporal.parse import parse_question, value_name
 from memforest.retrieval.temporal.plan import ANSWER, plan_answer
 
 ME = "Corentin"
@@ -97,3 +97,27 @@ def test_an_anchor_filed_under_a_verb_class_keeps_the_asked_kinds_named_values()
         _row(2, 7, "Corentin is a member of Ostry Scullers now.", "membership", "Ostry Scullers", "Ostry Scullers"),
     ]
     assert _answer(rows, "Which rowing club did Corentin have before Ostry Scullers?") == 1
+
+
+def test_how_long_takes_the_first_mention_of_a_value_no_state_holds() -> None:
+    """'How long was X my Y?' says X was one: its first plain mention is the start, its successor
+    the end; a wish naming X before it and a statement leaving X are no start."""
+    wish = _row(3, 5, "Maybe Corentin should try Dr. Ysolt Anwar some day.", None, None, "Ysolt Anwar")
+    seen = _row(4, 6, "Corentin's crown came loose and Ysolt Anwar fixed it in ten minutes.", None, None, "Ysolt Anwar")
+    left = _row(5, 9, "Corentin left Ysolt Anwar, the waiting room was always full.", None, None, "Ysolt Anwar")
+    rows = [*DENTIST, wish, seen, left]
+    assert _answer(rows, "How long was Ysolt Anwar Corentin's dentist?") == 4
+    assert _answer([*DENTIST, wish, left], "How long was Ysolt Anwar Corentin's dentist?") != 5
+
+
+def test_the_value_of_a_how_long_question_is_not_joined_to_the_subjects_name() -> None:
+    """'How long was Kelsby my home city?': the names read are "Kelsby" and "Kelsby <asker>"; the
+    value is the place, not the run of both names."""
+    tq = parse_question("How long was Kelsby Corentin's home city?")
+    assert value_name(tq, ME) == "Kelsby"
+    rows = [
+        _row(1, 1, "Corentin moved to Ardwyn.", "residence", "Ardwyn", "Ardwyn"),
+        _row(2, 4, "Summers in Kelsby are sticky, Corentin bought a fan.", None, None, "Kelsby"),
+        _row(3, 9, "Corentin lives in Tolmere now.", "residence", "Tolmere", "Tolmere"),
+    ]
+    assert _answer(rows, "How long was Kelsby Corentin's home city?") == 2

@@ -16,7 +16,18 @@ from collections.abc import Mapping, Sequence
 from memforest.attributes import STATE_ATTRIBUTES
 from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS
 
-__all__ = ["GENERIC", "chain_label", "holders", "joined_kind", "link_generic", "named_values", "names_kind", "outright"]
+__all__ = [
+    "GENERIC",
+    "chain_label",
+    "head",
+    "holders",
+    "joined_kind",
+    "link_generic",
+    "named_values",
+    "names_kind",
+    "outright",
+    "type_words",
+]
 
 GENERIC = ("membership", "possession", "patronage", "change")
 # named attributes the cue readers also give to a bare verb of joining or acquiring
@@ -166,3 +177,24 @@ def names_kind(text: str, asked: str) -> bool:
     one of the text ("my new dentist", "Dr. Ibsen, her dentist", "the dentist's")."""
     words = set(asked.split("_")) - _VAGUE
     return any(re.search(rf"(?<![\w-]){re.escape(w)}", text, re.IGNORECASE) for w in words if w)
+
+
+def head(value: str) -> str:
+    """The last word of a name, lower-case and singular ("Quayside Banks" -> "bank")."""
+    word = value.split()[-1].casefold()
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+# honorifics that open a person's name ("Dr. Ames"): a closed class of words, not of names
+_TITLES = r"(?:dr|doctor|mr|mrs|ms|mx|miss|prof|professor)"
+_TITLED = re.compile(rf"^{_TITLES}\.?\s", re.IGNORECASE)
+
+
+def type_words(value: str, text: str = "") -> frozenset[str]:
+    """What kind of name ``value`` is, by its words: the title that opens it, in the value or right
+    before it in ``text`` ("dr" of "Dr. Ames"), else the head noun that ends a name of several
+    words ("harrier" of "Saltholm Harriers"); none for a name of one word."""
+    titled = _TITLED.match(value) or re.search(rf"\b{_TITLES}\.?\s+{re.escape(value)}", text, re.IGNORECASE)
+    if titled is not None:
+        return frozenset({titled.group(0).split()[0].rstrip(".").casefold()})
+    return frozenset({head(value)}) if len(value.split()) > 1 else frozenset()

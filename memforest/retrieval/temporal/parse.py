@@ -327,8 +327,10 @@ def value_name(tq: TemporalQuestion, subject: str) -> str | None:
     """The value a question names besides its ``subject`` (the anchor of when / how long): its
     first name that is neither the subject, a person nor a time, else any other name; None
     when it names none ("When did Gizmo become Jonas's pet?": Gizmo, the subject after "did",
-    is the value once Jonas is the subject)."""
-    others = [n for n in tq.names if n.casefold() != subject.casefold() and "'s " not in n]
+    is the value once Jonas is the subject). A name holding the subject's ("Trieste Ana" of "how long
+    was Trieste my home", "my" read as Ana) is none."""
+    own = re.compile(rf"(?<!\w){re.escape(subject)}(?!\w)", re.IGNORECASE)
+    others = [n for n in tq.names if "'s " not in n and not own.search(n)]
     plain = [n for n in others if n not in tq.people and not is_time_name(n)]
     found = plain or others
     return found[0] if found else None

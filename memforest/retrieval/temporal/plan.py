@@ -19,6 +19,10 @@ from memforest.retrieval.temporal.chains import (
     named_values,
     names_kind,
     outright,
+    type_words,
+)
+from memforest.retrieval.temporal.chains import (
+    head as _head,
 )
 from memforest.retrieval.temporal.lexicon import CUES, is_state_of
 from memforest.retrieval.temporal.memo import per_question
@@ -111,12 +115,6 @@ def value_kind_label(attribute: str, labelled: Sequence[tuple[str, State]]) -> s
     return named[-1] if named else None
 
 
-def _head(value: str) -> str:
-    """The last word of a name, lower-case and singular ("Quayside Banks" -> "bank")."""
-    word = value.split()[-1].casefold()
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
-
-
 def states_of(
     rows: Sequence[Row], attribute: str, subject: str, *, loose: bool = True, kind: str | None = None
 ) -> list[State]:
@@ -152,21 +150,6 @@ def states_of(
     return out
 
 
-# honorifics that open a person's name ("Dr. Ames"): a closed class of words, not of names
-_TITLES = r"(?:dr|doctor|mr|mrs|ms|mx|miss|prof|professor)"
-_TITLED = re.compile(rf"^{_TITLES}\.?\s", re.IGNORECASE)
-
-
-def _type_words(value: str, text: str = "") -> frozenset[str]:
-    """What kind of name ``value`` is, by its words: the title that opens it, in the value or right
-    before it in ``text`` ("dr" of "Dr. Ames"), else the head noun that ends a name of several
-    words ("harrier" of "Saltholm Harriers"); none for a name of one word."""
-    titled = _TITLED.match(value) or re.search(rf"\b{_TITLES}\.?\s+{re.escape(value)}", text, re.IGNORECASE)
-    if titled is not None:
-        return frozenset({titled.group(0).split()[0].rstrip(".").casefold()})
-    return frozenset({_head(value)}) if len(value.split()) > 1 else frozenset()
-
-
 def _own(row: Row, subject: str) -> bool:
     """The statement is about ``subject``: it names them (``_names_itself``), or they said it and
     it names no relative and opens with no pronoun (the speaker's own "did the intervals with X")."""
@@ -185,10 +168,10 @@ def _alike(rows: Sequence[Row], states: Sequence[State], subject: str) -> list[S
     intervals with Brackwater Harriers"): a statement with no slot of a kind (none, or a verb
     class's) and no mood, about the subject (``_own``), that names an entity no state of the chain
     names, of the same type as a value of the chain: its title or head noun is one of theirs
-    (``_type_words``). Nothing earlier says otherwise, so the first such mention is the state's
+    (``chains.type_words``). Nothing earlier says otherwise, so the first such mention is the state's
     start and later ones restate it; a statement that leaves the entity ("quit X") starts nothing."""
     values = [s.value for s in states if s.value]
-    types = frozenset().union(*(_type_words(s.value, s.text) for s in states if s.value))
+    types = frozenset().union(*(type_words(s.value, s.text) for s in states if s.value))
     if not types:
         return []
     known = {v.casefold() for v in values}
@@ -204,13 +187,26 @@ def _alike(rows: Sequence[Row], states: Sequence[State], subject: str) -> list[S
             name = str(e)
             if name.casefold() in known or any(_same(name, v) for v in values) or _left_span(text, name):
                 continue
-            if name.casefold() != subject.casefold() and _type_words(name, text) & types:
+            if name.casefold() != subject.casefold() and type_words(name, text) & types:
                 known.add(name.casefold())
                 filed = str(r["value"] or "")  # a verb class's value keeps the title ("Dr. Ames")
                 value = filed if filed and _same(filed, name) else name
                 out.append(State(int(r["fact_id"]), r["valid_from"], text, value, False))
                 break
     return out
+
+
+def presupposed(rows: Sequence[Row], states: Sequence[State], subject: str, anchor: str) -> list[State]:
+    """A question "how long was X my Y?" says X was a state of the kind: when no state of
+    ``states`` has the value X, the subject's first mention of X (no mood, about them (``_own``),
+    not leaving it) is its start; else none."""
+    if any(s.value and _same(s.value, anchor) for s in states):
+        return []
+    for r in rows:
+        text = str(r["text"])
+        if mentions(text, anchor) and mood_of(text) is None and _own(r, subject) and not _left_span(text, anchor):
+            return [State(int(r["fact_id"]), r["valid_from"], text, anchor, False)]
+    return []
 
 
 # a verb of leaving right before what was left ("quit the Orrery Hill club")
@@ -477,6 +473,8 @@ def plan_answer(
     # a chain of a verb class read for the anchor keeps the asked kind's own named values
     kind = tq.attribute if attribute in GENERIC else None
     states = [*states_of(rows, attribute, subject, loose=not tq.implied, kind=kind), *joined]
+    if tq.operator == "how_long" and tq.anchor is not None:
+        states += presupposed(rows, states, subject, tq.anchor)
     i, runs = _answer_index(tq, states, anchor_time)
     if i is None and not joined and tq.operator in ("before", "after"):
         # the kind's own chain cannot tell: read it with the verb-class chain that can hold it

@@ -33,6 +33,7 @@ from memforest.retrieval.temporal.plan import (
     TemporalPlan,
     mentions,
     plan_answer,
+    presupposed,
     run_count,
     states_of,
 )
@@ -154,6 +155,8 @@ async def _anchor(
     if attribute != tq.attribute:
         tq = replace(tq, attribute=attribute)
     held = [s for s in states_of(rows, attribute, scope.subject) if mentions(s.text, anchor)]
+    if not held and tq.operator == "how_long":  # "how long was X my Y?": from X's first mention
+        held = presupposed(rows, [], scope.subject, anchor)
     if not held or not (tq.operator in _ANCHORED or tq.operator == "how_long"):
         return tq, at
     return tq, (held[-1].time if tq.operator == "before" else held[0].time)
