@@ -22,22 +22,11 @@ from memforest.retrieval.timecues import TimeCues, cue_prefix, parse_time_cues
 from memforest.text.lexicon import STOPWORDS
 from memforest.text.terms import stems, terms
 
-__all__ = ["MAX_SEARCH_TERMS", "Question", "without_names"]
+__all__ = ["MAX_SEARCH_TERMS", "Question"]
 
 # the full-text channels read every pair of search terms: this many terms make at most 276 pairs
 MAX_SEARCH_TERMS = 24
 _LEXEME_JUNK = re.compile(r"[^a-z0-9]+")
-# a name: a capitalised word that does not start a sentence, with an optional possessive
-_NAME = re.compile(r"(?<!^)(?<![.?!] )\b[A-Z][a-z]+(?P<possessive>'s)?\b")
-
-
-def without_names(text: str) -> str:
-    """``text`` with each name said as "they" ("their" for a possessive): what a real embedding
-    model reads of a question (ADR 0068). In a conversation's memory the names asked about are
-    mostly its speakers', which a large share of its facts carry, so a name in the question's
-    vector pulls it toward everything said about that person rather than toward what is asked;
-    the full-text and entity-label channels still match the name itself."""
-    return _NAME.sub(lambda m: "their" if m.group("possessive") else "they", text)
 
 
 def _search_terms(words: list[str]) -> tuple[str, ...]:

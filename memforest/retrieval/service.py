@@ -32,7 +32,7 @@ from memforest.retrieval.browse import BrowseLeaf, browse_emb, browse_emb_readin
 from memforest.retrieval.filters import SourceFilter, apply_filter
 from memforest.retrieval.forest_cache import forest_cache
 from memforest.retrieval.preset import RetrievalPreset
-from memforest.retrieval.question import Question, without_names
+from memforest.retrieval.question import Question
 from memforest.retrieval.recall import LexicalRows, RecallResult, lexical_beside, recall
 from memforest.retrieval.request import MODES, QueryAnswer, QueryRequest, TreeScore
 from memforest.retrieval.stages import Stages
@@ -124,13 +124,12 @@ async def _parse(request: QueryRequest) -> Question:
 
 
 async def ask_question(
-    backends: QueryBackends, request: QueryRequest, ledger: UsageLedger | None = None, *, names: bool = True
+    backends: QueryBackends, request: QueryRequest, ledger: UsageLedger | None = None
 ) -> AskedQuestion:
-    """The request's question parsed, and it (with the event of "before/after <event>") embedded;
-    ``names``: the preset's ``vector_names``."""
+    """The request's question parsed, and it (with the event of "before/after <event>") embedded."""
     t0 = time.perf_counter()
     question = await _parse(request)
-    vecs = await _embed(backends, ledger, _embedded_texts(question, names))
+    vecs = await _embed(backends, ledger, _embedded_texts(question))
     return AskedQuestion(question, vecs, round((time.perf_counter() - t0) * 1000.0, 3))
 
 
@@ -250,18 +249,17 @@ async def _embed(backends: QueryBackends, ledger: UsageLedger | None, texts: Seq
     return np.asarray(vecs, dtype=np.float32)
 
 
-def _embedded_texts(question: Question, names: bool) -> list[str]:
-    """What a query embeds: the question (``names``: as asked, else without its names) and, for
-    "before/after <event>", the event."""
+def _embedded_texts(question: Question) -> list[str]:
+    """What a query embeds: the question and, for "before/after <event>", the event."""
     anchor = question.anchor_text
-    return [question.text if names else without_names(question.text)] + ([anchor] if anchor else [])
+    return [question.text] + ([anchor] if anchor else [])
 
 
 async def _embed_question(ctx: QueryContext) -> Vec:
     """The question's vector and, for "before/after <event>", the event's: outside any
     transaction (a model server's embedding call holds no pooled connection)."""
     with ctx.stages.timed("embed"):
-        return await _embed(ctx.backends, ctx.ledger, _embedded_texts(ctx.question, ctx.preset.vector_names))
+        return await _embed(ctx.backends, ctx.ledger, _embedded_texts(ctx.question))
 
 
 async def _recall_stage(
