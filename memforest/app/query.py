@@ -10,6 +10,7 @@ from memforest.app.retry import retry_if_cut
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.errors import InputError
+from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.request import MODES, QueryAnswer, QueryRequest
 from memforest.retrieval.service import AskedQuestion, Evidence, SourceFilter, ask_question, query
 from memforest.schemas.agent import QueryFilter
@@ -65,7 +66,7 @@ async def ask_many(
     if not forests:
         raise InputError("name at least one forest", location="forests")
     _check_length(settings, request)
-    asked = await ask_question(backends, request)
+    asked = await ask_question(backends, request, names=RetrievalPreset.for_settings(settings).vector_names)
     results = [
         await ask(db, settings, backends, tenant_id, replace(request, forest=name), api_limits=False, asked=asked)
         for name in forests

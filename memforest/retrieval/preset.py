@@ -52,6 +52,10 @@ class RetrievalPreset:
     w_support: float = 0.0
     # follow-on: the rank (from 1) given to the cell said right after the first item's turn (0: off; ADR 0052)
     follow_on_rank: int = 3
+    # whether the question's vector is read from its text as asked (False: the mean of that and of
+    # the text without its names, ``question.without_names``; a deployment's preset sets it from
+    # the embedder: ADR 0068)
+    vector_names: bool = True
     # navigator: leaves picked per chosen parent in ``llm`` mode
     llm_leaf_choices: int = 6
     # the candidate budgets above (facts, cells, full text, leaves a tree) serve a top_k of
@@ -78,11 +82,13 @@ class RetrievalPreset:
     @classmethod
     def for_settings(cls, settings: Settings, **overrides: Any) -> RetrievalPreset:
         """The preset a deployment reads with: its retrieval settings, and corroboration weighted as
-        ``retrieval.support_weight`` says or, when that is None, on only with a real embedding model."""
+        ``retrieval.support_weight`` says or, when that is None, on only with a real embedding model;
+        the question's vector leaned away from its names with a real embedding model (ADR 0068)."""
         weight = settings.retrieval.support_weight
         if weight is None:
             weight = 0.0 if settings.embedding.backend == "hashed" else SUPPORT_WITH_A_MODEL
-        return cls.from_settings(settings.retrieval, **{"w_support": weight, **overrides})
+        hashed = settings.embedding.backend == "hashed"
+        return cls.from_settings(settings.retrieval, **{"w_support": weight, "vector_names": hashed, **overrides})
 
     def for_top_k(self, k: int) -> RetrievalPreset:
         """This preset with its candidate budgets scaled to a query asking for ``k`` items: each

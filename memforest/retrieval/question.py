@@ -22,11 +22,22 @@ from memforest.retrieval.timecues import TimeCues, cue_prefix, parse_time_cues
 from memforest.text.lexicon import STOPWORDS
 from memforest.text.terms import stems, terms
 
-__all__ = ["MAX_SEARCH_TERMS", "Question"]
+__all__ = ["MAX_SEARCH_TERMS", "Question", "without_names"]
 
 # the full-text channels read every pair of search terms: this many terms make at most 276 pairs
 MAX_SEARCH_TERMS = 24
 _LEXEME_JUNK = re.compile(r"[^a-z0-9]+")
+# a name: a capitalised word that does not start a sentence, with an optional possessive
+_NAME = re.compile(r"(?<!^)(?<![.?!] )\b[A-Z][a-z]+(?P<possessive>'s)?\b")
+
+
+def without_names(text: str) -> str:
+    """``text`` with each name said as "they" ("their" for a possessive). With a real embedding
+    model the question's vector is the mean of the question's and this text's (ADR 0068): the
+    names asked about are mostly a conversation's speakers', which many of its facts carry, and
+    the mean leans the vector toward what is asked; the full-text and entity-label channels still
+    match the names themselves."""
+    return _NAME.sub(lambda m: "their" if m.group("possessive") else "they", text)
 
 
 def _search_terms(words: list[str]) -> tuple[str, ...]:

@@ -32,7 +32,7 @@ from memforest.retrieval.browse import BrowseLeaf, browse_emb, browse_emb_readin
 from memforest.retrieval.filters import SourceFilter, apply_filter
 from memforest.retrieval.forest_cache import forest_cache
 from memforest.retrieval.preset import RetrievalPreset
-from memforest.retrieval.question import Question
+from memforest.retrieval.question import Question, without_names
 from memforest.retrieval.recall import LexicalRows, RecallResult, lexical_beside, recall
 from memforest.retrieval.request import MODES, QueryAnswer, QueryRequest, TreeScore
 from memforest.retrieval.stages import Stages
@@ -124,12 +124,13 @@ async def _parse(request: QueryRequest) -> Question:
 
 
 async def ask_question(
-    backends: QueryBackends, request: QueryRequest, ledger: UsageLedger | None = None
+    backends: QueryBackends, request: QueryRequest, ledger: UsageLedger | None = None, *, names: bool = True
 ) -> AskedQuestion:
-    """The request's question parsed, and it (with the event of "before/after <event>") embedded."""
+    """The request's question parsed, and it (with the event of "before/after <event>") embedded;
+    ``names``: the preset's ``vector_names``."""
     t0 = time.perf_counter()
     question = await _parse(request)
-    vecs = await _embed(backends, ledger, _embedded_texts(question))
+    vecs = await _embed_asked(backends, ledger, question, names)
     return AskedQuestion(question, vecs, round((time.perf_counter() - t0) * 1000.0, 3))
 
 
@@ -249,17 +250,32 @@ async def _embed(backends: QueryBackends, ledger: UsageLedger | None, texts: Seq
     return np.asarray(vecs, dtype=np.float32)
 
 
-def _embedded_texts(question: Question) -> list[str]:
-    """What a query embeds: the question and, for "before/after <event>", the event."""
+def _embedded_texts(question: Question, names: bool) -> list[str]:
+    """What a query embeds: the question and, for "before/after <event>", the event; without
+    ``names``, last, the question without its names when that differs from it."""
     anchor = question.anchor_text
-    return [question.text] + ([anchor] if anchor else [])
+    plain = question.text if names else without_names(question.text)
+    return [question.text] + ([anchor] if anchor else []) + ([plain] if plain != question.text else [])
+
+
+async def _embed_asked(backends: QueryBackends, ledger: UsageLedger | None, question: Question, names: bool) -> Vec:
+    """The question's vector (and the event's): without ``names``, the unit mean of the vectors of
+    the question as asked and without its names (ADR 0068)."""
+    texts = _embedded_texts(question, names)
+    vecs = await _embed(backends, ledger, texts)
+    if len(texts) == 1 + bool(question.anchor_text):
+        return vecs
+    mean = vecs[0] + vecs[-1]
+    out = vecs[:-1].copy()
+    out[0] = mean / max(float(np.linalg.norm(mean)), 1e-12)
+    return out
 
 
 async def _embed_question(ctx: QueryContext) -> Vec:
     """The question's vector and, for "before/after <event>", the event's: outside any
     transaction (a model server's embedding call holds no pooled connection)."""
     with ctx.stages.timed("embed"):
-        return await _embed(ctx.backends, ctx.ledger, _embedded_texts(ctx.question))
+        return await _embed_asked(ctx.backends, ctx.ledger, ctx.question, ctx.preset.vector_names)
 
 
 async def _recall_stage(

@@ -1,0 +1,59 @@
+"""With a real embedding model the question's vector is the mean of the question's and of the
+question without its names (ADR 0068); the hashed embedder reads the question as asked, so its
+answers do not change."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from types import SimpleNamespace
+
+import numpy as np
+
+from memforest.retrieval.preset import RetrievalPreset
+from memforest.retrieval.question import Question, without_names
+from memforest.retrieval.service import _embed_asked, _embedded_texts
+from memforest.settings import Settings
+
+
+def test_names_inside_a_sentence_are_said_as_pronouns() -> None:
+    assert without_names("What did Melanie paint recently?") == "What did they paint recently?"
+    assert without_names("What do Melanie's kids like?") == "What do their kids like?"
+    assert without_names("Did Jon and Gina meet? Gina said so.") == "Did they and they meet? Gina said so."
+
+
+def test_first_words_acronyms_and_lowercase_words_stay() -> None:
+    for text in ("Melanie went camping.", "What LGBTQ+ events did I attend?", "where do you live now?"):
+        assert without_names(text) == text
+
+
+def test_the_deployment_preset_reads_names_only_with_the_hashed_embedder() -> None:
+    assert RetrievalPreset.for_settings(Settings()).vector_names is True
+    model = Settings.model_validate({"embedding": {"backend": "local", "local_path": "/models/x", "dim": 384}})
+    assert RetrievalPreset.for_settings(model).vector_names is False
+    assert RetrievalPreset.for_settings(model, vector_names=True).vector_names is True
+
+
+def test_the_embedded_texts_follow_the_preset() -> None:
+    q = Question.parse("What books has Melanie read?", now=datetime(2024, 1, 1, tzinfo=UTC), has_as_of=False)
+    assert _embedded_texts(q, True) == ["What books has Melanie read?"]
+    assert _embedded_texts(q, False) == ["What books has Melanie read?", "What books has they read?"]
+    nameless = Question.parse("what books did I read?", now=datetime(2024, 1, 1, tzinfo=UTC), has_as_of=False)
+    assert _embedded_texts(nameless, False) == ["what books did I read?"]
+
+
+class _Unit:
+    """An embedder whose vectors are one-hot by call position (enough to check the mean)."""
+
+    async def embed(self, texts: Sequence[str], **_: object) -> list[list[float]]:
+        return [[1.0 if i == j else 0.0 for j in range(4)] for i in range(len(texts))]
+
+
+async def test_the_question_vector_is_the_unit_mean_of_both_texts() -> None:
+    backends = SimpleNamespace(embedder=_Unit())
+    q = Question.parse("What books has Melanie read?", now=datetime(2024, 1, 1, tzinfo=UTC), has_as_of=False)
+    as_asked = await _embed_asked(backends, None, q, True)
+    mean = await _embed_asked(backends, None, q, False)
+    assert as_asked.tolist() == [[1.0, 0.0, 0.0, 0.0]]
+    assert mean.shape == (1, 4)
+    assert np.allclose(mean[0], [2**-0.5, 2**-0.5, 0.0, 0.0])
