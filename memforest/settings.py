@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -180,7 +181,7 @@ class WorkerSettings(BaseModel):
     poll_interval_s: float = Field(default=0.5, gt=0)
     # jobs one worker runs at once (the server's in-process worker and `memforest worker`): each
     # ingest job is one session, so with 1 a server works through its users' sessions one by one.
-    # Not given: derived from the chat budget (derived_worker_concurrency), at least the default
+    # Not given: derived from the chat budget and the pool (derived_worker_concurrency), at least the default
     concurrency: int = Field(default=WORKER_CONCURRENCY_DEFAULT, ge=1, le=WORKER_CONCURRENCY_MAX)
     # an ingest job done with its extraction and embedding calls gives its slot to the next
     # job while it waits for its forest's older sessions to commit, commits and refreshes its
@@ -197,12 +198,15 @@ class WorkerSettings(BaseModel):
     prune_interval_s: float = Field(default=3_600.0, gt=0)
 
 
-def derived_worker_concurrency(llm: LLMSettings, pipeline: PipelineSettings) -> int:
+def derived_worker_concurrency(llm: LLMSettings, pipeline: PipelineSettings, database: DatabaseSettings) -> int:
     """Jobs at once when ``worker.concurrency`` is not given: enough extracting jobs to fill the chat
     budget (``llm.concurrency``, sized to the model server's batch: docs/deploy.md section 3), each
-    asking for up to ``pipeline.extract_concurrency`` calls; never fewer than the default."""
+    asking for up to ``pipeline.extract_concurrency`` calls, but no more than half the tenant pool
+    (``database.pool_size + max_overflow``: each job, and the one committing behind it, may hold a
+    connection); never fewer than the default."""
     wanted = -(-llm.concurrency // pipeline.extract_concurrency)  # ceiling
-    return min(WORKER_CONCURRENCY_MAX, max(WORKER_CONCURRENCY_DEFAULT, wanted))
+    served = (database.pool_size + database.max_overflow) // 2
+    return min(WORKER_CONCURRENCY_MAX, max(WORKER_CONCURRENCY_DEFAULT, min(wanted, served)))
 
 
 class LimitSettings(BaseModel):
@@ -289,10 +293,22 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _jobs_that_fill_the_chat_budget(self) -> Settings:
+        return self._with_derived_jobs()
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy; a derived ``worker.concurrency`` follows the copy's chat budget and pool."""
+        return super().model_copy(update=update, deep=deep)._with_derived_jobs()
+
+    def _with_derived_jobs(self) -> Self:
         # worker.concurrency not given: as many jobs as the chat budget can keep extracting at once
-        # (each asks for up to extract_concurrency calls), never fewer than the shipped default
-        if "concurrency" not in self.worker.model_fields_set:
-            self.worker.concurrency = derived_worker_concurrency(self.llm, self.pipeline)
+        # and the pool can serve (derived_worker_concurrency). The result is a new WorkerSettings
+        # (a given instance stays the caller's, unchanged) whose fields_set still lacks concurrency,
+        # so a copy with another budget or pool derives it again
+        worker = self.worker
+        if "concurrency" not in worker.model_fields_set:
+            jobs = derived_worker_concurrency(self.llm, self.pipeline, self.database)
+            values = {**worker.__dict__, "concurrency": jobs}
+            self.worker = WorkerSettings.model_construct(_fields_set=set(worker.model_fields_set), **values)
         return self
 
     @model_validator(mode="after")
