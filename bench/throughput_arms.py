@@ -5,7 +5,7 @@ each run leaves (wall time, time until each session is queryable, model usage, t
   deployment serves many users: every user's sessions are accepted, then one worker runs the
   tenant's jobs, ``worker.concurrency`` at once, its chat budget the server's ``max_num_seqs``
   (docs/deploy.md section 3: one process against one server; the jobs at once are derived from
-  that budget and the database pool ``settings_overrides`` gives it: 16 at 256 from 11 users up);
+  that budget and the database pool ``settings_overrides`` gives it: 16 at 256 from 6 users up);
 * ``serial_pipeline``: the same pipeline at concurrency 1 inside each user (one job, one extraction
   call and one summary call at a time, no commit overlap), users concurrent;
 * ``mem0_v1`` / ``mem0_v2``: the models of Mem0's ``add()`` of :mod:`bench.sequential_memory`,
