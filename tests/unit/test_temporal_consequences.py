@@ -121,3 +121,41 @@ def test_the_value_of_a_how_long_question_is_not_joined_to_the_subjects_name() -
         _row(3, 9, "Corentin lives in Tolmere now.", "residence", "Tolmere", "Tolmere"),
     ]
     assert _answer(rows, "How long was Kelsby Corentin's home city?") == 2
+
+
+def test_a_titled_value_of_another_chain_of_the_subject_is_no_state() -> None:
+    """The GP is the value of the subject's ``doctor`` chain: a visit to him joins no dentist chain."""
+    gp = _row(3, 2, "Corentin's doctor is Dr. Emrys Vantol.", "doctor", "Dr. Emrys Vantol", "Emrys Vantol")
+    text = "Corentin got his sprained wrist strapped by Dr. Emrys Vantol."
+    visit = _row(4, 8, text, None, None, "Emrys Vantol")
+    assert _answer([*DENTIST, gp, visit], "Who is Corentin's dentist now?") == 2
+
+
+def test_a_titled_name_in_a_statement_cued_for_another_attribute_is_no_state() -> None:
+    vet = _row(3, 9, "Corentin took his puppy to Dr. Solenne Arbic for its jabs.", None, None, "Solenne Arbic")
+    assert _answer([*DENTIST, vet], "Who is Corentin's dentist now?") == 2
+
+
+def test_a_company_sharing_the_employers_head_noun_without_a_job_cue_is_no_state() -> None:
+    jobs = [
+        _row(1, 1, "Corentin works at Brightwell Dynamics.", "employer", "Brightwell Dynamics", "Brightwell Dynamics"),
+        _row(2, 3, "Corentin moved to Osterlund Dynamics.", "employer", "Osterlund Dynamics", "Osterlund Dynamics"),
+    ]
+    gadget = _row(3, 6, "Corentin tested a drone from Kessock Dynamics at the fair.", None, None, "Kessock Dynamics")
+    assert _answer([*jobs, gadget], "Where does Corentin work now?") == 2
+    assert _answer([*jobs, gadget], "Where did Corentin work after Osterlund Dynamics?") != 3
+
+
+def test_a_group_of_another_kind_with_the_same_head_noun_is_no_state() -> None:
+    """The values all name the asked kind's "Cycling": the subject's own "... Book Club" lacks it."""
+    clubs = [
+        _row(1, 1, "Corentin joined Harrowgate Cycling Club.", "cycling_club", "Harrowgate Cycling Club",
+             "Harrowgate Cycling Club"),
+        _row(2, 3, "Corentin is in Pemberly Cycling Club now.", "cycling_club", "Pemberly Cycling Club",
+             "Pemberly Cycling Club"),
+    ]  # fmt: skip
+    book = _row(3, 6, "Finished the novel for Yarrow Lane Book Club at last.", None, None, "Yarrow Lane Book Club")
+    assert _answer([*clubs, book], "Which cycling club is Corentin in now?") == 2
+    text = "Did the hill repeats with Fenwick Cycling Club, my thighs burn."
+    ride = _row(4, 8, text, None, None, "Fenwick Cycling Club")
+    assert _answer([*clubs, book, ride], "Which cycling club is Corentin in now?") == 4

@@ -25,9 +25,14 @@ from memforest.retrieval.temporal.chains import (
 from memforest.retrieval.temporal.chains import (
     head as _head,
 )
-from memforest.retrieval.temporal.lexicon import CUES, is_state_of
+from memforest.retrieval.temporal.lexicon import CUES, cue_scores, is_state_of
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
+from memforest.retrieval.temporal.pick import holding as _holding
+from memforest.retrieval.temporal.pick import mentions as mentions  # re-exported
+from memforest.retrieval.temporal.pick import pick as _pick
+from memforest.retrieval.temporal.pick import same as _same
+from memforest.retrieval.temporal.pick import valued as _valued
 from memforest.store.sql import Row
 from memforest.text import mood
 from memforest.text.state_words import KIN
@@ -152,7 +157,7 @@ def states_of(
         if unslotted and mentions(text, subject) and mood_of(text) is None and is_state_of(text, attribute):
             out.append(State(int(r["fact_id"]), r["valid_from"], text, value, False))
     out += _left_for(rows, out, subject)
-    out += _alike(rows, out, subject)
+    out += _alike(rows, out, subject, attribute, _others(labelled, chain))
     return sorted({s.fact_id: s for s in reversed(out)}.values(), key=lambda s: (s.time, s.fact_id))  # one per fact
 
 
@@ -170,30 +175,46 @@ def _own(row: Row, subject: str) -> bool:
 _OTHER_PERSON = re.compile(rf"^(?:he|she|they|his|her|their)\b|\b(?:{KIN})s?\b", re.IGNORECASE)
 
 
-def _alike(rows: Sequence[Row], states: Sequence[State], subject: str) -> list[State]:
+def _others(labelled: Sequence[tuple[str, State]], chain: str | None) -> frozenset[str]:
+    """The values of the subject's other kind-named chains (not ``chain``, not a verb class's)."""
+    return frozenset(s.value.casefold() for lab, s in labelled if lab != chain and lab not in GENERIC and s.value)
+
+
+def _alike(
+    rows: Sequence[Row], states: Sequence[State], subject: str, attribute: str, others: frozenset[str] = frozenset()
+) -> list[State]:
     """States stated only by their consequences ("had a cleaning with Dr. Quill", "did the
     intervals with Brackwater Harriers"): a statement with no slot of a kind (none, or a verb
-    class's) and no mood, about the subject (``_own``), that names an entity no state of the chain
-    names, of the same type as a value of the chain: its title or head noun is one of theirs
-    (``chains.type_words``). Nothing earlier says otherwise, so the first such mention is the state's
-    start and later ones restate it; a statement that leaves the entity ("quit X") starts nothing."""
+    class's) and no mood, about the subject (``_own``), whose cue words point to no other attribute
+    (``_cued_for``), that names an entity no state of the chain names and that is no value of
+    another of the subject's chains (``others``: the GP "Dr. B" is no new dentist), of the same
+    type as a value of the chain: its title or head noun is one of theirs (``chains.type_words``),
+    and it names the asked kind's words that every value names ("Cycling" of "X Cycling Club").
+    Nothing earlier says otherwise, so the first such mention is the state's start and later ones
+    restate it; a statement that leaves the entity ("quit X") starts nothing."""
     values = [s.value for s in states if s.value]
     types = frozenset().union(*(type_words(s.value, s.text) for s in states if s.value))
     if not types:
         return []
     known = {v.casefold() for v in values}
     seen = {s.fact_id for s in states}
+    # the asked kind's words that every value names ("cycling" of "X Cycling Club"): a "Y Book Club" lacks them
+    kept = [w for w in attribute.split("_") if all(mentions(v, w) for v in values)]
     out: list[State] = []
     for r in rows:
         text = str(r["text"])
         if r["attribute"] not in (None, *GENERIC) or int(r["fact_id"]) in seen:
             continue
-        if mood_of(text) is not None or not _own(r, subject):
+        if mood_of(text) is not None or not _own(r, subject) or not _cued_for(text, attribute):
+            continue
+        if not all(mentions(text, w) for w in kept):
             continue
         for e in r["entities"] or ():
             name = str(e)
             if name.casefold() in known or any(_same(name, v) for v in values) or _left_span(text, name):
                 continue
+            if any(_same(name, v) for v in others):
+                break
             if name.casefold() != subject.casefold() and type_words(name, text) & types:
                 known.add(name.casefold())
                 filed = str(r["value"] or "")  # a verb class's value keeps the title ("Dr. Ames")
@@ -201,6 +222,14 @@ def _alike(rows: Sequence[Row], states: Sequence[State], subject: str) -> list[S
                 out.append(State(int(r["fact_id"]), r["valid_from"], text, value, False))
                 break
     return out
+
+
+def _cued_for(text: str, attribute: str) -> bool:
+    """A statement with no slot may be a state of ``attribute`` by its value's type alone: when the
+    lexicon has cue words for ``attribute`` ("works", "job" for an employer), the statement has
+    them (``is_state_of``); when it has none (a dentist, a running club), the statement's cue words
+    point to no other attribute ("took the cat to Dr. X for shots" is a pet's)."""
+    return is_state_of(text, attribute) if attribute in CUES else not cue_scores(text)
 
 
 def presupposed(rows: Sequence[Row], states: Sequence[State], subject: str, anchor: str) -> list[State]:
@@ -320,70 +349,12 @@ def run_count(states: Sequence[State]) -> int:
     return len(_runs(states))
 
 
-@per_question
-def mentions(text: str, anchor: str) -> bool:
-    """``text`` names ``anchor`` as a whole word or phrase (case-insensitive)."""
-    return re.search(rf"(?<!\w){re.escape(anchor)}(?!\w)", text, re.IGNORECASE) is not None
-
-
-def _holding(runs: Sequence[list[State]], anchor: str) -> list[int]:
-    """The runs whose value is the anchor; else those whose text names it ("sold the Kia Niro"
-    names the old car in the statement of the new one, so a value match comes first)."""
-    valued = [i for i, run in enumerate(runs) if run[0].value is not None and _same(run[0].value, anchor)]
-    return valued or [i for i, run in enumerate(runs) if any(mentions(s.text, anchor) for s in run)]
-
-
-def _valued(runs: Sequence[list[State]], anchor: str | None) -> bool:
-    """Some run's value is ``anchor`` (not only its text naming it)."""
-    return anchor is not None and any(run[0].value is not None and _same(run[0].value, anchor) for run in runs)
-
-
-def _same(value: str, anchor: str) -> bool:
-    """``value`` and ``anchor`` name the same thing: equal, or one a whole-word part of the other
-    ("Kia Niro" and "Niro", "the Honda Civic" and "Honda Civic")."""
-    return value.casefold() == anchor.casefold() or mentions(value, anchor) or mentions(anchor, value)
-
-
 def _restated(value: str, last: str) -> bool:
     """``value`` restates ``last``: equal but for a leading "the", or a short form of it that keeps
     its first word ("Pollux" of "Pollux Analytics"; "York" is no short form of "New York")."""
     a, b = (re.sub(r"^the\s+", "", v.strip(), flags=re.IGNORECASE).casefold() for v in (value, last))
     short, full = sorted((a, b), key=len)
     return a == b or (short.split()[:1] == full.split()[:1] and mentions(full, short))
-
-
-def _pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime | None) -> int | None:
-    op = tq.operator
-    if op in ("before", "after") and tq.at is not None:  # "before 2023": next to the time it names
-        anchor_time = tq.at
-    if op == "as_of" and tq.at is not None:  # the time the question names
-        held = [i for i, run in enumerate(runs) if run[0].time <= tq.at]
-        return held[-1] if held else None
-    if op in ("now", "latest", "as_of"):
-        # ("my previous dentist": the run before the latest; counted back past the first known
-        # state, no known state answers: no pin)
-        return len(runs) - 1 - tq.back if tq.back < len(runs) else None
-    if op == "first":
-        return 0
-    held = _holding(runs, tq.anchor) if tq.anchor else []
-    if op in ("when", "how_long"):
-        return held[0] if held else (len(runs) - 1 if op == "how_long" else None)
-    if op == "before":
-        if held:
-            return held[-1] - 1 if held[-1] > 0 else None
-        earlier = [i for i, run in enumerate(runs) if anchor_time is not None and run[0].time < anchor_time]
-        return earlier[-1] if earlier else None
-    if op == "after":
-        if held and not _valued(runs, tq.anchor):  # the anchor is only named by the state that replaced it
-            return held[0]
-        if held:
-            return held[0] + 1 if held[0] + 1 < len(runs) else None
-        later = [i for i, run in enumerate(runs) if anchor_time is not None and run[0].time > anchor_time]
-        return later[0] if later else None
-    if op == "between":
-        start = _holding(runs, tq.anchor)[:1] if tq.anchor else []
-        return start[0] + 1 if start and start[0] + 1 < len(runs) else None
-    return None
 
 
 def _anchor_joined(rows: Sequence[Row], subject: str, asked: str | None, label: str | None, anchor: str) -> list[State]:

@@ -1,0 +1,73 @@
+"""Which run of a chain answers a temporal question's operator (design 3.1, step 4): the run
+holding the anchor, the one before or after it, the one holding a time, the latest or the first."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from memforest.retrieval.temporal.memo import per_question
+from memforest.retrieval.temporal.parse import TemporalQuestion
+
+if TYPE_CHECKING:
+    from memforest.retrieval.temporal.plan import State
+
+
+@per_question
+def mentions(text: str, anchor: str) -> bool:
+    """``text`` names ``anchor`` as a whole word or phrase (case-insensitive)."""
+    return re.search(rf"(?<!\w){re.escape(anchor)}(?!\w)", text, re.IGNORECASE) is not None
+
+
+def holding(runs: Sequence[list[State]], anchor: str) -> list[int]:
+    """The runs whose value is the anchor; else those whose text names it ("sold the Kia Niro"
+    names the old car in the statement of the new one, so a value match comes first)."""
+    valued = [i for i, run in enumerate(runs) if run[0].value is not None and same(run[0].value, anchor)]
+    return valued or [i for i, run in enumerate(runs) if any(mentions(s.text, anchor) for s in run)]
+
+
+def valued(runs: Sequence[list[State]], anchor: str | None) -> bool:
+    """Some run's value is ``anchor`` (not only its text naming it)."""
+    return anchor is not None and any(run[0].value is not None and same(run[0].value, anchor) for run in runs)
+
+
+def same(value: str, anchor: str) -> bool:
+    """``value`` and ``anchor`` name the same thing: equal, or one a whole-word part of the other
+    ("Kia Niro" and "Niro", "the Honda Civic" and "Honda Civic")."""
+    return value.casefold() == anchor.casefold() or mentions(value, anchor) or mentions(anchor, value)
+
+
+def pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime | None) -> int | None:
+    op = tq.operator
+    if op in ("before", "after") and tq.at is not None:  # "before 2023": next to the time it names
+        anchor_time = tq.at
+    if op == "as_of" and tq.at is not None:  # the time the question names
+        held = [i for i, run in enumerate(runs) if run[0].time <= tq.at]
+        return held[-1] if held else None
+    if op in ("now", "latest", "as_of"):
+        # ("my previous dentist": the run before the latest; counted back past the first known
+        # state, no known state answers: no pin)
+        return len(runs) - 1 - tq.back if tq.back < len(runs) else None
+    if op == "first":
+        return 0
+    held = holding(runs, tq.anchor) if tq.anchor else []
+    if op in ("when", "how_long"):
+        return held[0] if held else (len(runs) - 1 if op == "how_long" else None)
+    if op == "before":
+        if held:
+            return held[-1] - 1 if held[-1] > 0 else None
+        earlier = [i for i, run in enumerate(runs) if anchor_time is not None and run[0].time < anchor_time]
+        return earlier[-1] if earlier else None
+    if op == "after":
+        if held and not valued(runs, tq.anchor):  # the anchor is only named by the state that replaced it
+            return held[0]
+        if held:
+            return held[0] + 1 if held[0] + 1 < len(runs) else None
+        later = [i for i, run in enumerate(runs) if anchor_time is not None and run[0].time > anchor_time]
+        return later[0] if later else None
+    if op == "between":
+        start = holding(runs, tq.anchor)[:1] if tq.anchor else []
+        return start[0] + 1 if start and start[0] + 1 < len(runs) else None
+    return None
