@@ -17,13 +17,13 @@ from memforest.settings import Settings
 
 
 def test_names_inside_a_sentence_are_said_as_pronouns() -> None:
-    assert without_names("What did Melanie paint recently?") == "What did they paint recently?"
-    assert without_names("What do Melanie's kids like?") == "What do their kids like?"
-    assert without_names("Did Jon and Gina meet? Gina said so.") == "Did they and they meet? Gina said so."
+    assert without_names("What did Oskarine carve recently?") == "What did they carve recently?"
+    assert without_names("What do Oskarine's goats eat?") == "What do their goats eat?"
+    assert without_names("Did Tavio and Brela meet? Brela said so.") == "Did they and they meet? Brela said so."
 
 
 def test_first_words_acronyms_and_lowercase_words_stay() -> None:
-    for text in ("Melanie went camping.", "What LGBTQ+ events did I attend?", "where do you live now?"):
+    for text in ("Oskarine went kayaking.", "What NASA-style kites did I fly?", "where do you live now?"):
         assert without_names(text) == text
 
 
@@ -35,11 +35,11 @@ def test_the_deployment_preset_reads_names_only_with_the_hashed_embedder() -> No
 
 
 def test_the_embedded_texts_follow_the_preset() -> None:
-    q = Question.parse("What books has Melanie read?", now=datetime(2024, 1, 1, tzinfo=UTC), has_as_of=False)
-    assert _embedded_texts(q, True) == ["What books has Melanie read?"]
-    assert _embedded_texts(q, False) == ["What books has Melanie read?", "What books has they read?"]
-    nameless = Question.parse("what books did I read?", now=datetime(2024, 1, 1, tzinfo=UTC), has_as_of=False)
-    assert _embedded_texts(nameless, False) == ["what books did I read?"]
+    q = Question.parse("What maps has Tavio drawn?", now=datetime(2024, 1, 1, tzinfo=UTC), has_as_of=False)
+    assert _embedded_texts(q, True) == ["What maps has Tavio drawn?"]
+    assert _embedded_texts(q, False) == ["What maps has Tavio drawn?", "What maps has they drawn?"]
+    nameless = Question.parse("what maps did I draw?", now=datetime(2024, 1, 1, tzinfo=UTC), has_as_of=False)
+    assert _embedded_texts(nameless, False) == ["what maps did I draw?"]
 
 
 class _Unit:
@@ -51,7 +51,7 @@ class _Unit:
 
 async def test_the_question_vector_is_the_unit_mean_of_both_texts() -> None:
     backends = SimpleNamespace(embedder=_Unit())
-    q = Question.parse("What books has Melanie read?", now=datetime(2024, 1, 1, tzinfo=UTC), has_as_of=False)
+    q = Question.parse("What maps has Tavio drawn?", now=datetime(2024, 1, 1, tzinfo=UTC), has_as_of=False)
     as_asked = await _embed_asked(backends, None, q, True)
     mean = await _embed_asked(backends, None, q, False)
     assert as_asked.tolist() == [[1.0, 0.0, 0.0, 0.0]]
