@@ -81,9 +81,7 @@ async def subject_facts(
 async def facts_by_id(
     conn: Conn, tenant_id: uuid.UUID, forest_id: int, subject: str, ids: Sequence[int], as_of: datetime | None
 ) -> list[Row]:
-    """Those of the facts ``ids`` that ``subject_facts`` would return (same columns, same filter),
-    and those with no slot whose entities name the subject: the speaker's words about another
-    person, read by that person's walk (their own plan decides whether a statement is theirs)."""
+    """Those of the facts ``ids`` that ``subject_facts`` would return (same columns, same filter)."""
     if not ids:
         return []
     params = {"t": tenant_id, "f": forest_id, "s": subject.casefold(), "as_of": as_of, "ids": list(ids)}

@@ -49,21 +49,9 @@ SELECT ARRAY(SELECT k.name FROM k) AS known,
    ORDER BY tr.tree_id LIMIT 1) AS root;
 
 -- name: subject_facts --
--- The subject's facts, and those with no slot that another speaker said naming the subject among
--- their entities (as facts_by_id), oldest first, as of :as_of when given, else the unretracted ones.
+-- The subject's facts, oldest first, as of :as_of when given, else the unretracted ones.
 SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, x.superseded_by, x.recorded_at, x.retracted_at
-FROM (
-  SELECT y.fact_id, y.text, y.speaker, y.subject, y.attribute, y.value, y.entities, y.valid_from, y.valid_to, y.superseded_by, y.recorded_at, y.retracted_at
-  FROM memforest_subject_facts(:f, :s) y
-  UNION ALL
-  SELECT y.fact_id, y.text, y.speaker, y.subject, y.attribute, y.value, y.entities, y.valid_from, y.valid_to, y.superseded_by, y.recorded_at, y.retracted_at
-  FROM facts y
-  WHERE y.tenant_id = :t
-    AND y.forest_id = :f
-    AND y.subject IS NULL AND y.attribute IS NULL
-    AND (y.speaker IS NULL OR lower(y.speaker) <> :s)
-    AND EXISTS (SELECT 1 FROM unnest(y.entities) AS e(name) WHERE lower(e.name) = :s)
-) x
+FROM memforest_subject_facts(:f, :s) x
 WHERE (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)))
   AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
 ORDER BY x.valid_from, x.fact_id;
@@ -78,16 +66,13 @@ WHERE (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.reco
 ORDER BY x.valid_from, x.fact_id;
 
 -- name: facts_by_id --
--- Those of the facts :ids that subject_facts would return, and those with no slot that name the
--- subject among their entities (a speaker's words about another person: "did the hill reps with
--- X, Ana's legs are jelly" is a statement about Ana as well).
+-- Those of the facts :ids that subject_facts would return.
 SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, x.superseded_by, x.recorded_at, x.retracted_at
 FROM facts x
 WHERE x.tenant_id = :t
   AND x.forest_id = :f
   AND x.fact_id = ANY(:ids)
-  AND (lower(x.subject) = :s OR (x.subject IS NULL AND (lower(x.speaker) = :s
-    OR (x.attribute IS NULL AND EXISTS (SELECT 1 FROM unnest(x.entities) AS e(name) WHERE lower(e.name) = :s)))))
+  AND (lower(x.subject) = :s OR (x.subject IS NULL AND lower(x.speaker) = :s))
   AND (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)))
   AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
 ORDER BY x.valid_from, x.fact_id;

@@ -38,18 +38,7 @@ SELECT ARRAY(SELECT k.name FROM k) AS known,
 
 -- variant: subject_facts --
 SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, x.superseded_by, x.recorded_at, x.retracted_at
-FROM (
-  SELECT y.fact_id, y.text, y.speaker, y.subject, y.attribute, y.value, y.entities, y.valid_from, y.valid_to, y.superseded_by, y.recorded_at, y.retracted_at
-  FROM memforest_subject_facts(:f, :s) y
-  UNION ALL
-  SELECT y.fact_id, y.text, y.speaker, y.subject, y.attribute, y.value, y.entities, y.valid_from, y.valid_to, y.superseded_by, y.recorded_at, y.retracted_at
-  FROM facts y
-  WHERE y.tenant_id = :t
-    AND y.forest_id = :f
-    AND y.subject IS NULL AND y.attribute IS NULL
-    AND (y.speaker IS NULL OR lower(y.speaker) <> :s)
-    AND EXISTS (SELECT 1 FROM unnest(y.entities) AS e(name) WHERE lower(e.name) = :s)
-) x
+FROM memforest_subject_facts(:f, :s) x
 WHERE (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)))
   AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
 ORDER BY x.valid_from, x.fact_id;
@@ -68,8 +57,7 @@ FROM facts x
 WHERE x.tenant_id = :t
   AND x.forest_id = :f
   AND x.fact_id = ANY(:ids)
-  AND (lower(x.subject) = :s OR (x.subject IS NULL AND (lower(x.speaker) = :s
-    OR (x.attribute IS NULL AND EXISTS (SELECT 1 FROM unnest(x.entities) AS e(name) WHERE lower(e.name) = :s)))))
+  AND (lower(x.subject) = :s OR (x.subject IS NULL AND lower(x.speaker) = :s))
   AND (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)))
   AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
 ORDER BY x.valid_from, x.fact_id;
