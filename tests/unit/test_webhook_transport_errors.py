@@ -22,7 +22,10 @@ from memforest.app.webhook_target import delivery_client
 from memforest.settings import WebhookSettings
 
 Receiver = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
-CFG = WebhookSettings(allow_private=True, timeout_s=0.5, deadline_s=10)
+# receivers that answer (garbage, a hang-up, a reset) do so at once: a long timeout keeps a stalled
+# CI runner from turning their error into a timeout; only the silent receiver needs a short one
+CFG = WebhookSettings(allow_private=True, timeout_s=10, deadline_s=30)
+SHORT = WebhookSettings(allow_private=True, timeout_s=0.5, deadline_s=10)
 
 
 @contextlib.asynccontextmanager
@@ -84,13 +87,15 @@ def _closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def _sent(url: str, caplog: pytest.LogCaptureFixture) -> tuple[type[BaseException], Outcome, str]:
+async def _sent(
+    url: str, caplog: pytest.LogCaptureFixture, cfg: WebhookSettings = CFG
+) -> tuple[type[BaseException], Outcome, str]:
     """What a POST to ``url`` raises, what the deliverer's attempt made of it, and what it logged."""
-    async with delivery_client(CFG) as client:
+    async with delivery_client(cfg) as client:
         with pytest.raises(httpx.HTTPError) as raised:
             await client.post(url, content=b"{}")
         with caplog.at_level(logging.INFO, logger=webhook_delivery.__name__):
-            outcome = await post_once(client, CFG, url, {"Content-Type": "application/json"}, b"{}")
+            outcome = await post_once(client, cfg, url, {"Content-Type": "application/json"}, b"{}")
     logged = " ".join(r.getMessage() for r in caplog.records if r.name == webhook_delivery.__name__)
     return raised.type, outcome, logged
 
@@ -109,7 +114,7 @@ async def test_a_target_not_allowed_is_a_connect_error() -> None:
 
 async def test_a_receiver_that_never_answers_is_a_read_timeout(caplog: pytest.LogCaptureFixture) -> None:
     async with _receiver(_silent) as url:
-        error, outcome, logged = await _sent(url, caplog)
+        error, outcome, logged = await _sent(url, caplog, SHORT)
     assert error is httpx.ReadTimeout
     assert outcome == Outcome(None, "timeout") and "cut short" not in logged
 
