@@ -19,7 +19,7 @@ from datetime import datetime
 from memforest.errors import InputError
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question
 from memforest.retrieval.timecues import TimeCues, cue_prefix, parse_time_cues
-from memforest.text.lexicon import STOPWORDS
+from memforest.text.lexicon import MONTH_NAMES, STOPWORDS, WEEKDAY_NAMES
 from memforest.text.terms import stems, terms
 
 __all__ = ["MAX_SEARCH_TERMS", "Question", "without_names"]
@@ -28,7 +28,9 @@ __all__ = ["MAX_SEARCH_TERMS", "Question", "without_names"]
 MAX_SEARCH_TERMS = 24
 _LEXEME_JUNK = re.compile(r"[^a-z0-9]+")
 # a name: a capitalised word that does not start a sentence, with an optional possessive
-_NAME = re.compile(r"(?<!^)(?<![.?!] )\b[A-Z][a-z]+(?P<possessive>'s)?\b")
+_NAME = re.compile(r"(?<!^)(?<![.?!] )\b(?P<word>[A-Z][a-z]+)(?P<possessive>'s)?\b")
+# capitalised words that name no one: the calendar's words and honorific titles
+_NO_NAME = frozenset({*MONTH_NAMES, *WEEKDAY_NAMES, "Dr", "Mr", "Mrs", "Ms", "Mx", "Prof"})
 
 
 def without_names(text: str) -> str:
@@ -37,7 +39,13 @@ def without_names(text: str) -> str:
     names asked about are mostly a conversation's speakers', which many of its facts carry, and
     the mean leans the vector toward what is asked; the full-text and entity-label channels still
     match the names themselves."""
-    return _NAME.sub(lambda m: "their" if m.group("possessive") else "they", text)
+    return _NAME.sub(_pronoun, text)
+
+
+def _pronoun(m: re.Match[str]) -> str:
+    if m["word"] in _NO_NAME:
+        return m[0]
+    return "their" if m["possessive"] else "they"
 
 
 def _search_terms(words: list[str]) -> tuple[str, ...]:

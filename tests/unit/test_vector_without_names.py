@@ -27,6 +27,11 @@ def test_first_words_acronyms_and_lowercase_words_stay() -> None:
         assert without_names(text) == text
 
 
+def test_calendar_words_and_titles_are_no_names() -> None:
+    assert without_names("What did Brela bake on Monday in May?") == "What did they bake on Monday in May?"
+    assert without_names("Did Tavio call Dr Osk in March?") == "Did they call Dr they in March?"
+
+
 def test_the_deployment_preset_reads_names_only_with_the_hashed_embedder() -> None:
     assert RetrievalPreset.for_settings(Settings()).vector_names is True
     model = Settings.model_validate({"embedding": {"backend": "local", "local_path": "/models/x", "dim": 384}})
