@@ -79,8 +79,8 @@ class EmbeddingSettings(BaseModel):
     local_path: str | None = None
     # how the local backend runs its model: ONNX Runtime (the faster on CPU, ADR 0042) or torch
     local_runtime: Literal["onnx", "torch"] = "onnx"
-    # onnx runtime: the model's weights as they are (none) or int8 dynamically quantised, a third
-    # less model CPU and vectors close to but not the model's own (ADR 0058)
+    # onnx runtime: the model's weights as they are (none) or int8 dynamically quantised: less model
+    # CPU, vectors close to but not the model's own (ADR 0058)
     local_quantize: Literal["none", "int8"] = "none"
     # vectors of texts already embedded, kept per tenant so no text is embedded twice (0 = no cache)
     cache_entries: int = Field(default=50_000, ge=0, le=10_000_000)
