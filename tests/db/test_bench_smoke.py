@@ -86,6 +86,8 @@ def test_write_scaling_quick(db_env: str, tmp_path: Path) -> None:
     assert corrected["summary_calls_per_leaf"] == ratios["summary_calls_per_leaf"]
     gated = [*result["gated"]["per_session"], *result["gated"]["per_leaf"]]
     assert result["pass_drift_corrected"] == all(corrected[k] <= 1.5 for k in gated)
+    assert ratios["cpu_ms_per_leaf"] == pytest.approx(points[1]["cpu_ms_per_leaf"] / points[0]["cpu_ms_per_leaf"])
+    assert "cpu_ms_per_leaf" not in gated  # reported, not gated
     assert result["provenance"]["args"]["quick"] is True
     for p in points:
         assert p["sessions"] == 2
@@ -94,6 +96,9 @@ def test_write_scaling_quick(db_env: str, tmp_path: Path) -> None:
             1000 * p["wall_s_per_session_mean"] / p["leaves_per_session"], rel=1e-6
         )
         assert 0 < p["wall_s_per_session_median"] < 30
+        # the probe's CPU beside its wall (this process; the database server's only when embedded)
+        assert p["cpu_ms_per_leaf"] > 0 and p["cpu_s_per_session"]["client_s"] > 0
+        assert p["cpu_s_per_session"]["database_s"] is None  # an external database: its CPU is not read
         assert p["summary_calls_per_session"] > 0 and p["nodes_touched_per_session"] > 0
     assert result["final_forest"]["facts"] > 120
     assert result["final_forest"]["superseded"] > 0  # the synthetic speakers move, change jobs and favourites
