@@ -22,6 +22,7 @@ __all__ = [
     "anchor_value",
     "asked_noun",
     "during_anchor",
+    "during_clause",
     "first_person",
     "is_time_name",
     "part_point",
@@ -200,13 +201,15 @@ def relations(question: str, asked: str | None = None) -> tuple[str, ...]:
     """Relatives the question names without a name ("Ana's sister"), as subject phrases; not the
     relation that is the ``asked`` noun ("who was Ana's landlord?"), nor a partner unless the
     question makes them a person who does or owns something ("where was Ana's husband working?",
-    "Ana's wife's car"): "When did Mia become Ana's girlfriend?" asks about the state."""
+    "Ana's wife's car") or asks for a kind of thing that is no partner ("which gym is Ana's wife
+    in?"): "When did Mia become Ana's girlfriend?" asks about the state."""
     out: list[str] = []
+    other_kind = asked is not None and asked.split()[-1].lower() not in _PARTNERS
     for m in _RELATION.finditer(question):
         kin = m["kin"].lower()
         if kin == (asked or "").lower():
             continue
-        if kin in _PARTNERS and not _ACTS.match(question, m.end()):
+        if kin in _PARTNERS and not _ACTS.match(question, m.end()) and not other_kind:
             continue
         out.append(f"{m['owner']}'s {kin}")
     return tuple(dict.fromkeys(out))
@@ -413,13 +416,20 @@ def during_anchor(question: str, names: tuple[str, ...], now: datetime | None = 
     """The value of the state a "back when ..." / "during ..." clause names (the last capitalised
     phrase in it that is neither the clause's subject, one of the question's people ``names``,
     nor a time), or None."""
+    found = during_clause(question, names, now)
+    return found[0] if found is not None else None
+
+
+def during_clause(question: str, names: tuple[str, ...], now: datetime | None = None) -> tuple[str, int, int] | None:
+    """The value ``during_anchor`` reads and where its clause lies in ``question`` (start and end,
+    its opening words included: "back when I lived in Oslo"), or None."""
     people = {n.casefold() for n in names}
     for m in (*_DAYS.finditer(question), *_DURING.finditer(question)):
         found = _values(m["clause"], now)
         if len(found) > 1 and found[0].start() == 0 and found[0].group(0).casefold() in people:
             found = found[1:]  # the clause's subject ("back when Ana lived in Oslo")
         if found:
-            return found[-1].group(0).rstrip(".")
+            return found[-1].group(0).rstrip("."), m.start(), m.end()
     return None
 
 

@@ -14,7 +14,7 @@ from memforest.retrieval.temporal.asked import (
     ago_point,
     anchor_value,
     asked_noun,
-    during_anchor,
+    during_clause,
     first_person,
     is_time_name,
     part_point,
@@ -161,6 +161,7 @@ class TemporalQuestion:
     noun: str | None = None  # the slot the question's noun phrase names ("dentist", "coffee_place")
     at: datetime | None = None  # the time the question names ("in March 2023", "two years ago")
     during: str | None = None  # the value of "back when I lived in X": its state's time is the as-of time
+    during_kind: str | None = None  # the attribute that clause's own words name ("lived": residence)
     people: tuple[str, ...] = ()  # names the question uses as people (possessors, subjects), not as values
     back: int = 0  # states before the latest the question counts back ("my previous dentist": 1)
     terms: tuple[str, ...] = ()  # stems of the words naming what it asks about (``question_terms``)
@@ -273,15 +274,16 @@ def _parse_question(
         return _bounded(tq, now)
     if tq.operator not in (None, "now", "latest", "as_of", "first"):
         return tq
-    during = during_anchor(question, names, now)
+    clause = during_clause(question, names, now)
+    during = clause[0] if clause is not None else None
     back = steps_back(question, noun)
     if back and during is None and tq.operator in (None, "now", "latest"):
         return replace(tq, operator="latest", back=back)
     at = (ago_point(question, now) or part_point(question, now)) if now is not None else None
     if at is None and window[0] is not None and window[1] is not None:
         at = window[0] + (window[1] - window[0]) / 2
-    if during is not None:
-        return replace(tq, operator="as_of", during=during)
+    if clause is not None:
+        return _during(tq, question, clause)
     if at is not None and tq.operator in (None, "as_of", "latest"):
         return replace(tq, operator="as_of", at=at)
     if tq.operator is None and tq.attribute is not None and asked_now:
@@ -334,6 +336,17 @@ def value_name(tq: TemporalQuestion, subject: str) -> str | None:
     plain = [n for n in others if n not in tq.people and not is_time_name(n)]
     found = plain or others
     return found[0] if found else None
+
+
+def _during(tq: TemporalQuestion, question: str, clause: tuple[str, int, int]) -> TemporalQuestion:
+    """An as-of question whose time is that of the state a "back when ..." clause names. What it
+    asks about is named outside that clause ("Who taught me cello back when I lived in Oslo?" asks
+    for no home); the clause's own words name the kind of its state (``during_kind``)."""
+    value, start, end = clause
+    attribute = tq.noun or attribute_of(question[:start] + question[end:])
+    return replace(
+        tq, operator="as_of", during=value, during_kind=attribute_of(question[start:end]), attribute=attribute
+    )
 
 
 def _bounded(tq: TemporalQuestion, now: datetime | None) -> TemporalQuestion:

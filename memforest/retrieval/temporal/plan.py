@@ -144,10 +144,11 @@ def states_of(
         if kind_named is not None:  # "took the dog to the Mossgate Vets": a vet, by its own name
             out.append(State(int(r["fact_id"]), r["valid_from"], text, kind_named, False))
             continue
-        # without a slot, the statement must be about the subject (its rewritten text names them)
+        # without a slot, the statement must be about the subject (its rewritten text names them,
+        # not only as a relative's owner: "the cat Ana's coworker brought home" is the coworker's)
         # and name a value (an entity other than the subject) its cue words tie to the attribute
         unslotted = r["attribute"] is None and value is not None and attribute in CUES
-        if unslotted and mentions(text, subject) and mood_of(text) is None and is_state_of(text, attribute):
+        if unslotted and _names_itself(text, subject) and mood_of(text) is None and is_state_of(text, attribute):
             out.append(State(int(r["fact_id"]), r["valid_from"], text, value, False))
     out += _left_for(rows, out, subject)
     out += _alike(rows, out, subject, attribute, _others(labelled, chain))
@@ -319,13 +320,21 @@ def anchor_label(rows: Sequence[Row], subject: str, anchor: str) -> str | None:
     return named[-1] if named else None
 
 
-def during_time(rows: Sequence[Row], subject: str, value: str) -> datetime | None:
+def during_time(rows: Sequence[Row], subject: str, value: str, kind: str | None = None) -> datetime | None:
     """The middle of the time the subject's state ``value`` held (from its statement to the next
     state of its chain, or to its last restatement when none followed); with no state naming it,
-    the middle of the time the subject's facts (``rows``, oldest first) mention it; else None."""
+    the middle of the time the subject's facts (``rows``, oldest first) mention it, a mention
+    that is no mood standing for the start of a state of ``kind`` (the attribute the question's
+    clause names: "back when I lived in X") that the next state of that chain ends; else None."""
     label = anchor_label(rows, subject, value)
     if label is None:
-        named = [r["valid_from"] for r in rows if mentions(str(r["text"]), value)]
+        named: list[datetime] = [r["valid_from"] for r in rows if mentions(str(r["text"]), value)]
+        plain: list[datetime] = [
+            r["valid_from"] for r in rows if mentions(str(r["text"]), value) and mood_of(str(r["text"])) is None
+        ]
+        later = [s.time for s in states_of(rows, kind, subject) if s.time > plain[0]] if kind and plain else []
+        if later:  # ("Winters in X are brutal": a home stated by its consequences)
+            return plain[0] + (min(later) - plain[0]) / 2
         return named[0] + (named[-1] - named[0]) / 2 if named else None
     runs = _runs([s for lab, s in _labelled(rows, subject) if lab == label])
     held = _holding(runs, value)
@@ -422,7 +431,7 @@ def plan_answer(
     if tq.operator is None:
         return None
     if tq.during is not None:
-        tq = replace(tq, at=during_time(rows, subject, tq.during))
+        tq = replace(tq, at=during_time(rows, subject, tq.during, tq.during_kind))
         if tq.at is None:
             return None
     attribute = tq.attribute

@@ -1,0 +1,63 @@
+"""A "back when ..." clause in a question (issue 48 item 4): what the question asks about is named
+outside the clause, the clause's own words name the kind of the state whose time is the as-of time,
+and a place first named by its consequences holds from that mention until the next state of that
+kind (item 5). Sentences, names and places of my own (ADR 0073)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.temporal.plan import ANSWER, plan_answer
+
+ME = "Ysolde"
+NOW = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def _row(fid: int, month: int, text: str, attribute: str | None = None, value: str | None = None) -> dict[str, Any]:
+    return {
+        "fact_id": fid,
+        "valid_from": datetime(2024, month, 1, tzinfo=UTC),
+        "text": text,
+        "speaker": ME,
+        "subject": ME.casefold() if attribute else None,
+        "attribute": attribute,
+        "value": value,
+        "entities": [ME, *([value] if value else [])],
+    }
+
+
+def _answer(rows: list[dict[str, Any]], question: str) -> int | None:
+    plan = plan_answer(parse_question(question, speaker=ME, now=NOW), ME, rows)
+    if plan is None:
+        return None
+    return next(fid for fid, role in plan.roles.items() if role == ANSWER)
+
+
+def test_the_asked_kind_is_named_outside_the_clause() -> None:
+    tq = parse_question("Who taught me the oboe back when I lived in Carrowmere?", speaker=ME, now=NOW)
+    assert (tq.operator, tq.during, tq.during_kind) == ("as_of", "Carrowmere", "residence")
+    assert tq.attribute != "residence"  # no question about a home
+    tq = parse_question("Where did I live back when I worked at Pellucid Foundry?", speaker=ME, now=NOW)
+    assert (tq.attribute, tq.during, tq.during_kind) == ("residence", "Pellucid Foundry", "employer")
+
+
+RUNS = [
+    _row(1, 1, "Ysolde joined Brackwater Striders.", "membership", "Brackwater Striders"),
+    _row(2, 3, "The trams in Vellmoor are always late, Ysolde walks everywhere.", None, None),
+    _row(3, 5, "Ysolde quit Brackwater Striders and joined Tolland Pacers.", "membership", "Tolland Pacers"),
+    _row(4, 9, "Ysolde moved to Dunmere.", "residence", "Dunmere"),
+]
+
+
+def test_a_home_named_by_its_consequences_holds_until_the_next_home() -> None:
+    """Vellmoor is named only by "the trams in Vellmoor" (March); the move to Dunmere (September)
+    ends it, so the running club of that time is the one joined in May, not the one of March."""
+    assert _answer(RUNS, "Which running club was I in back when I lived in Vellmoor?") == 3
+
+
+def test_a_wish_naming_the_place_first_is_no_start() -> None:
+    wish = _row(5, 1, "Ysolde would love to live in Vellmoor one day.", None, None)
+    rows = sorted([*RUNS, wish], key=lambda r: (r["valid_from"], r["fact_id"]))
+    assert _answer(rows, "Which running club was I in back when I lived in Vellmoor?") == 3
