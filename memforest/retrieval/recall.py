@@ -16,6 +16,7 @@ from datetime import datetime
 
 from memforest.db.engine import Database
 from memforest.errors import NotFoundError
+from memforest.retrieval.beside import hand_on
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.retrieval.question import Question
 from memforest.store import recall_channels as channels
@@ -171,10 +172,7 @@ async def lexical_beside(
             side, found.forest.forest_id, question, None, preset, ("lexical",),
             indexed=found.indexed, as_of=as_of, scope_kinds=scope_kinds,
         )  # fmt: skip
-        got = LexicalRows(found.forest.forest_id, rows)
-        if handed is not None and not handed.done():
-            handed.set_result(got)
-        return got
+        return hand_on(handed, LexicalRows(found.forest.forest_id, rows))
 
     return await read_beside(db, tenant_id, read)
 

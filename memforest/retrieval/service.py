@@ -11,23 +11,23 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.llm import LLMNavigator, LLMPlanner
 from memforest.db.engine import Database
-from memforest.errors import InputError, is_driver_error, public_reason
+from memforest.errors import InputError
 from memforest.retrieval.anchor import resolve_anchor
 from memforest.retrieval.assemble import AssembleOptions, Evidence, RecallCandidate, assemble
+from memforest.retrieval.beside import beside
 from memforest.retrieval.browse import BrowseLeaf, browse_emb, browse_emb_reading, browse_llm
 from memforest.retrieval.filters import SourceFilter, apply_filter
 from memforest.retrieval.forest_cache import forest_cache
@@ -37,15 +37,13 @@ from memforest.retrieval.recall import LexicalRows, RecallResult, lexical_beside
 from memforest.retrieval.request import MODES, QueryAnswer, QueryRequest, TreeScore
 from memforest.retrieval.stages import Stages
 from memforest.retrieval.temporal.plan import TemporalPlan
-from memforest.retrieval.temporal.resolve import temporal_plan
+from memforest.retrieval.temporal.resolve import ProbeRead, probe_asked, probe_beside, temporal_plan
 from memforest.retrieval.timecues import TimeCues
 from memforest.settings import Settings
 from memforest.store.reading import ReadIntent, ReadTransaction, read_transaction
 from memforest.store.recall import Vec
 from memforest.store.recall_channels import RecallForest
 from memforest.store.sql import Conn, RowView
-
-log = logging.getLogger(__name__)
 
 __all__ = [
     "MODES",
@@ -170,10 +168,10 @@ async def query(
     question parsed and embedded already (:func:`ask_question`, shared by several forests)."""
     ctx = await _context(db, settings, backends, tenant_id, request, preset, ledger, asked)
     known = forest_cache(db).get(tenant_id, request.forest)
-    async with _lexical_beside(ctx, known) as lexical:
+    async with _lexical_beside(ctx, known) as lexical, _probe_beside(ctx, known) as probe:
         vecs = asked.vecs if asked is not None else await _embed_question(ctx)
         if request.mode == "llm" and backends.chat is not None:
-            return await _answer_llm(ctx, backends.chat, vecs, known, lexical)
+            return await _answer_llm(ctx, backends.chat, vecs, known, lexical, probe)
         fallback = LLM_FALLBACK if request.mode == "llm" else None
         intent = ReadIntent(
             forest_known=known is not None,
@@ -182,7 +180,7 @@ async def query(
         )
         async with read_transaction(db, tenant_id, ctx.preset.hnsw_ef_search, intent) as tx:
             recalled = await _recall_stage(ctx, tx, vecs, known, lexical)
-            plan = await _temporal_stage(ctx, tx.conn, recalled)
+            plan = await _temporal_stage(ctx, tx.conn, recalled, probe)
             evidence = await _browse_assemble_stage(ctx, tx, recalled, plan, vecs[0])
     return _answer(ctx, "emb", recalled, plan, evidence, fallback=fallback)
 
@@ -192,56 +190,45 @@ async def _lexical_beside(
     ctx: QueryContext, known: RecallForest | None
 ) -> AsyncIterator[asyncio.Future[LexicalRows | None] | None]:
     """The full-text channels' rows, read at once in a transaction of the side pool (they need no
-    vector), when the process has one, the question has words to look for and the forest is not
-    one known to be read exactly (a small forest: its full text is cheaper in the query's own
-    statement than in a transaction of its own). The rows come as soon as they are read; on
-    leaving, a side read still running is cancelled and one that handed its rows on is waited for
-    (its COMMIT); an error of the query's comes first (the side's own error is read and dropped).
-    A query cancelled again while it waits for that COMMIT leaves the side to end on its own: it
-    still commits and returns its connection, and :func:`_settle` reads and logs its error."""
+    vector, ``beside.beside``), when the process has one, the question has words to look for and
+    the forest is not one known to be read exactly (a small forest: its full text is cheaper in the
+    query's own statement than in a transaction of its own)."""
     if ctx.db.side_engine is None or not ctx.question.search_terms or (known is not None and not known.indexed):
         yield None
         return
-    rows: asyncio.Future[LexicalRows | None] = asyncio.get_running_loop().create_future()
-    task = asyncio.create_task(
-        lexical_beside(
+
+    def start(rows: asyncio.Future[LexicalRows | None]) -> Coroutine[Any, Any, LexicalRows | None]:
+        return lexical_beside(
             ctx.db, ctx.tenant_id, ctx.request.forest, ctx.question, ctx.preset,
             as_of=ctx.request.as_of, scope_kinds=ctx.request.scope_kinds, known=known, handed=rows,
-        )
-    )  # fmt: skip
-    task.add_done_callback(functools.partial(_settle, rows))
-    try:
+        )  # fmt: skip
+
+    async with beside(start) as rows:
         yield rows
-    finally:
-        if not rows.done() or rows.cancelled():  # (cancelled: the query was, while it waited for them)
-            task.cancel()
-        await asyncio.wait({task})
-        if not task.cancelled():
-            task.exception()
-        if rows.done() and not rows.cancelled():
-            rows.exception()
 
 
-def _settle(rows: asyncio.Future[LexicalRows | None], task: asyncio.Task[LexicalRows | None]) -> None:
-    """``rows`` as the side read ended, unless it handed them on before: its value, error or cancel.
-    A side that handed its rows on and then failed (its COMMIT) has its error read and logged here,
-    also when no query waits for it any more (a query cancelled while it waited for the COMMIT)."""
-    if rows.done():
-        if not task.cancelled() and (error := task.exception()) is not None:
-            log.warning("side read failed after handing its rows on: %s", _term_free(error))
+@asynccontextmanager
+async def _probe_beside(
+    ctx: QueryContext, known: RecallForest | None
+) -> AsyncIterator[asyncio.Future[ProbeRead | None] | None]:
+    """A temporal question's subject probe (its first temporal statement), read at once in a
+    transaction of the side pool (it needs only the question's names, ``beside.beside``), when the
+    process has one and the forest is known to have its own indexes (a large forest, whose probe
+    scans many of its facts for the texts naming the subject)."""
+    if ctx.db.side_engine is None or known is None or not known.indexed:
+        yield None
         return
-    if task.cancelled():
-        rows.cancel()
-    elif (error := task.exception()) is not None:
-        rows.set_exception(error)
-    else:
-        rows.set_result(task.result())
+    asked = probe_asked(ctx.question.temporal)
+    if asked is None:
+        yield None
+        return
+    forest_id = known.forest.forest_id
 
+    def start(handed: asyncio.Future[ProbeRead | None]) -> Coroutine[Any, Any, ProbeRead | None]:
+        return probe_beside(ctx.db, ctx.tenant_id, forest_id, asked, handed)
 
-def _term_free(error: BaseException) -> str:
-    """What the log may say of a side read's error: its class, and a driver error's SQLSTATE
-    (``errors.public_reason``), never its text, which can quote the question's search terms."""
-    return public_reason(error) if is_driver_error(error) else type(error).__name__
+    async with beside(start) as probe:
+        yield probe
 
 
 async def _embed(backends: QueryBackends, ledger: UsageLedger | None, texts: Sequence[str]) -> Vec:
@@ -334,12 +321,15 @@ async def _time_stage(
     return cues.with_window(anchor_time, None), anchor_time
 
 
-async def _temporal_stage(ctx: QueryContext, conn: Conn, recalled: Recalled) -> TemporalPlan | None:
-    """The temporal plan of the question: the states it asks for, pinned into the evidence."""
+async def _temporal_stage(
+    ctx: QueryContext, conn: Conn, recalled: Recalled, probe: Awaitable[ProbeRead | None] | None
+) -> TemporalPlan | None:
+    """The temporal plan of the question: the states it asks for, pinned into the evidence
+    (``probe``: its first statement read beside, :func:`_probe_beside`)."""
     with ctx.stages.timed("temporal"):
         return await temporal_plan(
             conn, ctx.tenant_id, recalled.found.forest.forest_id, ctx.question.temporal, ctx.request.as_of,
-            recalled.anchor_time, recalled.result.fact_sims,
+            recalled.anchor_time, recalled.result.fact_sims, beside=probe,
         )  # fmt: skip
 
 
@@ -432,12 +422,13 @@ async def _answer_llm(
     vecs: Vec,
     known: RecallForest | None,
     lexical: asyncio.Future[LexicalRows | None] | None,
+    probe: asyncio.Future[ProbeRead | None] | None,
 ) -> QueryAnswer:
     """``llm`` mode: recall and the temporal plan in one read transaction, the planner and
     navigator's browse with model calls between short transactions, then assembly in its own."""
     async with read_transaction(ctx.db, ctx.tenant_id, ctx.preset.hnsw_ef_search, ReadIntent(known is not None)) as tx:
         recalled = await _recall_stage(ctx, tx, vecs, known, lexical)
-        plan = await _temporal_stage(ctx, tx.conn, recalled)
+        plan = await _temporal_stage(ctx, tx.conn, recalled, probe)
     backends = ctx.backends
     with ctx.stages.timed("browse"):
         leaves, stats = await browse_llm(

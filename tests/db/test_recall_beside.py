@@ -10,21 +10,18 @@ import contextlib
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
 import pytest
-from support import session_input
 from support.db import tenant_url
-from support.reads import question_of, read_tx
+from support.reads import exact_up_to, question_of, read_tx, weekly_forest
 
 from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database, SidePoolBusy
 from memforest.errors import DatabaseUnavailableError, InputError, NotFoundError
-from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import QueryRequest, RetrievalPreset, query, service
 from memforest.retrieval import recall as recall_module
 from memforest.retrieval.forest_cache import forest_cache
@@ -34,7 +31,6 @@ from memforest.store import recall_channels
 from memforest.store.reading import ReadTransaction, read_beside
 from memforest.store.recall_channels import PARTS, channels_sql, forest_for_recall
 from memforest.store.sql import execute, fetch_all
-from memforest.store.tenants import ensure_tenant
 
 FOREST = "pets"
 TEXTS = [
@@ -47,21 +43,11 @@ QUESTIONS = ["What is the cat called?", "Where did Dana move?", "bicycle garage"
 
 
 def _threshold(settings: Settings, rows: int) -> Settings:
-    retrieval = settings.retrieval.model_copy(update={"exact_scan_max_rows": rows})
-    return settings.model_copy(update={"retrieval": retrieval})
+    return exact_up_to(settings, rows)
 
 
 async def _forest(db: Database, settings: Settings) -> uuid.UUID:
-    when = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
-    sessions = [session_input(f"s{i}", when + timedelta(days=7 * i), TEXTS, ("Ilse", "Marek")) for i in range(3)]
-    backends = build_backends(settings)
-    try:
-        tenant_id = await ensure_tenant(db, "acme")
-        report = await ingest_sessions(db, settings, backends, tenant_id, FOREST, sessions)
-        assert report.jobs_failed == 0 and not report.errors
-    finally:
-        await backends.aclose()
-    return tenant_id
+    return await weekly_forest(db, settings, "acme", FOREST, TEXTS, ("Ilse", "Marek"))
 
 
 def test_the_two_parts_make_the_one_statement_between_them() -> None:

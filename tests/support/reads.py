@@ -4,16 +4,23 @@ changing it; parse a question and open a read transaction as the query service d
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
+from memforest.backends.factory import build_backends
+from memforest.db.engine import Database
+from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import service
 from memforest.retrieval.browse import BrowseLeaf, leaf_cap
 from memforest.retrieval.question import Question
+from memforest.settings import Settings
 from memforest.store.reading import ReadIntent, ReadTransaction
 from memforest.store.sql import Conn
+from memforest.store.tenants import ensure_tenant
+from support.sessions import session_input
 
 
 def question_of(text: str, *, as_of: datetime | None = None, now: datetime | None = None) -> Question:
@@ -47,3 +54,26 @@ def record_leaf_caps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     monkeypatch.setattr(service, "browse_emb", recording)
     monkeypatch.setattr(service, "browse_emb_reading", recording_reading)
     return caps
+
+
+def exact_up_to(settings: Settings, rows: int) -> Settings:
+    """``settings`` under which a forest of more than ``rows`` facts gets its own indexes (ADR 0024)."""
+    retrieval = settings.retrieval.model_copy(update={"exact_scan_max_rows": rows})
+    return settings.model_copy(update={"retrieval": retrieval})
+
+
+async def weekly_forest(
+    db: Database, settings: Settings, tenant: str, forest: str, texts: Sequence[str], speakers: tuple[str, str]
+) -> uuid.UUID:
+    """A tenant ``tenant`` with the forest ``forest`` ingested: three weekly sessions of ``texts``
+    said by ``speakers`` in turn."""
+    when = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+    sessions = [session_input(f"s{i}", when + timedelta(days=7 * i), texts, speakers) for i in range(3)]
+    backends = build_backends(settings)
+    try:
+        tenant_id = await ensure_tenant(db, tenant)
+        report = await ingest_sessions(db, settings, backends, tenant_id, forest, sessions)
+        assert report.jobs_failed == 0 and not report.errors
+    finally:
+        await backends.aclose()
+    return tenant_id

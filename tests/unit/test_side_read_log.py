@@ -11,7 +11,7 @@ import asyncpg.exceptions
 import pytest
 from sqlalchemy.exc import DBAPIError
 
-from memforest.retrieval import service
+from memforest.retrieval import beside
 
 TERMS = "zanzibar marmalade"  # the question's search terms, as a driver error could quote them
 
@@ -25,7 +25,7 @@ async def _failed_after_handing(error: BaseException) -> None:
 
     task = asyncio.create_task(side())
     await asyncio.wait({task})
-    service._settle(rows, task)  # type: ignore[arg-type]
+    beside.settle(rows, task)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -42,7 +42,7 @@ async def _failed_after_handing(error: BaseException) -> None:
 def test_the_log_names_the_error_without_its_text(
     error: BaseException, said: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger=service.__name__):
+    with caplog.at_level(logging.WARNING, logger=beside.__name__):
         asyncio.run(_failed_after_handing(error))
     [record] = [r for r in caplog.records if "after handing its rows on" in r.getMessage()]
     message = record.getMessage()

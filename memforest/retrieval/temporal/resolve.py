@@ -11,13 +11,16 @@ the number of the subject's facts. A subject with no entity tree falls back to o
 
 from __future__ import annotations
 
+import asyncio
 import re
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from memforest.attributes import STATE_ATTRIBUTES
+from memforest.db.engine import Database
+from memforest.retrieval.beside import hand_on
 from memforest.retrieval.temporal.asked import ASKER
 from memforest.retrieval.temporal.chains import chain_label
 from memforest.retrieval.temporal.descent import BACKWARD, FORWARD, TimeCursor, fact_ids
@@ -38,6 +41,7 @@ from memforest.retrieval.temporal.plan import (
     states_of,
 )
 from memforest.store import temporal as store
+from memforest.store.reading import ReadTransaction, read_beside
 from memforest.store.sql import Conn, Row
 from memforest.text.state_words import KIN
 
@@ -67,6 +71,7 @@ MAX_READS = 256  # a bound on one walk's node reads (a subject whose attribute i
 QUERY_READS = 2 * MAX_READS
 _ANCHORED = ("before", "after", "when", "between")
 _OWN_ANCHOR = ("when", "how_long")  # operators whose anchor is the asked state's own value
+_ASKER = re.compile(rf"\b{ASKER}\b")
 
 
 @dataclass(slots=True)
@@ -282,17 +287,21 @@ async def temporal_plan(
     as_of: datetime | None,
     anchor_time: datetime | None,
     hints: Mapping[int, float] | None = None,
+    *,
+    beside: Awaitable[ProbeRead | None] | None = None,
 ) -> TemporalPlan | None:
     """The answer state and its neighbours for a parsed temporal question, or None (then the query
     ranks as it would without a time operator). A relative the question names without a name
     ("Ana's sister") is asked about, never their owner; a person's other names (``aliases``) are
-    read as one subject. ``hints``: fact id -> the question's recall similarity. The checks of
-    each fact's text are worked out once for the question (``memo.question_memo``)."""
+    read as one subject. ``hints``: fact id -> the question's recall similarity; ``beside``: the
+    question's subject probe read beside the query (:func:`probe_beside`), used when it read this
+    forest for these names. The checks of each fact's text are worked out once for the question
+    (``memo.question_memo``)."""
     if tq.operator is None or not tq.names:
         return None
     tq = await _asker_named(conn, tenant_id, forest_id, tq)
     relatives = [n for n in tq.names if "'s " in n]
-    anchor = (tq.anchor or "").casefold()
+    anchor = _probe_anchor(tq)
     known: set[str] = set()
     answered: set[str] = set()  # (the names known_subjects was asked about: each is asked once)
 
@@ -307,8 +316,8 @@ async def temporal_plan(
     if relatives:
         candidates = relatives
     else:  # (known_of's first call, with the first subject's texts and root read in the same statement)
-        unasked = list(dict.fromkeys(n.casefold() for n in tq.names))
-        probe = await store.subject_probe(conn, tenant_id, forest_id, unasked, anchor, ALIAS_TEXTS)
+        unasked = _probe_names(tq)
+        probe = await _first_probe(conn, tenant_id, forest_id, (unasked, anchor), beside)
         known.update(probe.known)
         answered.update(unasked)
         candidates = [n for n in tq.names if n.casefold() in known and n.casefold() != anchor]
@@ -336,6 +345,70 @@ async def temporal_plan(
     return await _loose(*unanswered[0], anchor_time) if unanswered else None
 
 
+def _probe_names(tq: TemporalQuestion) -> list[str]:
+    """The names a question's subject probe asks about: its names, lower case, once each, in order."""
+    return list(dict.fromkeys(n.casefold() for n in tq.names))
+
+
+def _probe_anchor(tq: TemporalQuestion) -> str:
+    return (tq.anchor or "").casefold()
+
+
+def probe_asked(tq: TemporalQuestion) -> tuple[list[str], str] | None:
+    """The names and anchor of the question's subject probe (:func:`temporal_plan`'s first
+    statement) when they are known from the question alone: a temporal question naming people,
+    none of them a relative or the asker (whose name the forest gives); else None."""
+    if tq.operator is None or not tq.names or any("'s " in n for n in tq.names):
+        return None
+    if any(_ASKER.search(n) for n in tq.names):
+        return None
+    return _probe_names(tq), _probe_anchor(tq)
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeRead:
+    """A subject probe read beside the query: the forest and the names and anchor it was read for."""
+
+    forest_id: int
+    asked: tuple[list[str], str]
+    probe: store.SubjectProbe
+
+
+async def probe_beside(
+    db: Database,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    asked: tuple[list[str], str],
+    handed: asyncio.Future[ProbeRead | None] | None = None,
+) -> ProbeRead | None:
+    """The subject probe of ``asked`` (:func:`probe_asked`) in a transaction of the side pool, for
+    :func:`temporal_plan`'s ``beside``; None when the side pool had no free connection.
+    ``handed``: set to it as soon as it is read, before the side transaction's COMMIT."""
+
+    async def read(side: ReadTransaction) -> ProbeRead:
+        names, anchor = asked
+        probe = await store.subject_probe(side.conn, tenant_id, forest_id, names, anchor, ALIAS_TEXTS)
+        return hand_on(handed, ProbeRead(forest_id, asked, probe))
+
+    return await read_beside(db, tenant_id, read)
+
+
+async def _first_probe(
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    asked: tuple[list[str], str],
+    beside: Awaitable[ProbeRead | None] | None,
+) -> store.SubjectProbe:
+    """The question's subject probe: the one read beside when it read this forest for these names
+    and anchor, else read here."""
+    read = await beside if beside is not None else None
+    if read is not None and read.forest_id == forest_id and read.asked == asked:
+        return read.probe
+    names, anchor = asked
+    return await store.subject_probe(conn, tenant_id, forest_id, names, anchor, ALIAS_TEXTS)
+
+
 async def _loose(scope: _Scope, tq: TemporalQuestion, anchor_time: datetime | None) -> TemporalPlan | None:
     """No chain answers for the first subject: the loose plan (``loose.loose_plan``) on its facts
     that recall found (``hints``) and those naming the anchor."""
@@ -354,14 +427,13 @@ async def _loose(scope: _Scope, tq: TemporalQuestion, anchor_time: datetime | No
 async def _asker_named(conn: Conn, tenant_id: uuid.UUID, forest_id: int, tq: TemporalQuestion) -> TemporalQuestion:
     """The question with the asker (a first person and no speaker on the query) read as the forest's
     user-role speaker; without one, the asker's names are dropped."""
-    asker = re.compile(rf"\b{ASKER}\b")
-    if not any(asker.search(n) for n in tq.names):
+    if not any(_ASKER.search(n) for n in tq.names):
         return tq
     user = await store.user_speaker(conn, tenant_id, forest_id)
     if user is None:
-        return replace(tq, names=tuple(n for n in tq.names if not asker.search(n)))
-    names = tuple(asker.sub(lambda _: user, n) for n in tq.names)
-    return replace(tq, names=names, anchor=asker.sub(lambda _: user, tq.anchor) if tq.anchor else None)
+        return replace(tq, names=tuple(n for n in tq.names if not _ASKER.search(n)))
+    names = tuple(_ASKER.sub(lambda _: user, n) for n in tq.names)
+    return replace(tq, names=names, anchor=_ASKER.sub(lambda _: user, tq.anchor) if tq.anchor else None)
 
 
 async def aliases(
