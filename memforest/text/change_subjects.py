@@ -131,6 +131,13 @@ _NAME_BEFORE = re.compile(rf"{NAME}\s+$")
 
 def _inside_name(before: str) -> bool:
     """The text ``before`` a capitalised word ends in a name, so the word is the later part of a
-    longer name ("the Larkfield Singers", "Sentinel Mutual"), not a person of its own."""
+    longer name ("the Larkfield Singers", "Sentinel Mutual"), not a person of its own; so does a
+    capitalised ordinary word that itself follows a name ("Quarrel Climbing" of "Quarrel Climbing
+    Gym": "Gym" is no person)."""
     m = _NAME_BEFORE.search(before)
-    return m is not None and names_someone(m.group(0).strip())
+    if m is None:
+        return False
+    if names_someone(m.group(0).strip()):
+        return True
+    earlier = _NAME_BEFORE.search(before, 0, m.start())
+    return earlier is not None and names_someone(earlier.group(0).strip())

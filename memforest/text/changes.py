@@ -399,11 +399,18 @@ _ADDRESS = re.compile(
 )
 
 
+def _is_time_word(word: str) -> bool:
+    """A word that opens a time, not a name: a weekday or a month, also in the plural ("on
+    Tuesdays"), or a number ("on 6 May")."""
+    word = word.rstrip(".,;:!?")
+    return clean_cap(word) is None or re.match(_TIME_NAME, word.removesuffix("s")) is None
+
+
 def _value(raw: str) -> str | None:
     """A value read whole, up to a date in it ("X on Saturday 6 May" is X); None for a pronoun or
     a determiner."""
     words = raw.split()
-    dated = (i for i, w in enumerate(words) if i and words[i - 1] in ("on", "in") and clean_cap(w) is None)
+    dated = (i for i, w in enumerate(words) if i and words[i - 1] in ("on", "in") and _is_time_word(w))
     cut = next(dated, len(words))
     value = " ".join(words[:cut]).strip().rstrip(".'")
     value = _ADDRESS.sub("", value)  # "Razor & Rye on Quay Lane" is at an address, named Razor & Rye
