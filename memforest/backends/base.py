@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+import numpy as np
 from pydantic import BaseModel
 
 from memforest.domain import Candidate, CellView, TreeKind
@@ -154,12 +155,42 @@ async def embed_in_process(
     worker thread when ``in_thread``, else inline; one ledger call for the batch, no tokens."""
     if not texts:
         return []
+    result: list[list[float]] = (
+        await embed_in_process_rows(embed_sync, texts, stage=stage, ledger=ledger, in_thread=in_thread)
+    ).tolist()
+    return result
+
+
+async def embed_in_process_rows(
+    embed_sync: Callable[[list[str]], Any],
+    texts: Sequence[str],
+    *,
+    stage: str,
+    ledger: UsageLedger | None,
+    in_thread: bool,
+) -> np.ndarray[Any, Any]:
+    """:func:`embed_in_process` as the ``(len(texts), dim)`` float32 array itself, without the lists
+    of Python floats (which hold the same values)."""
     t0 = time.perf_counter()
     mat = await asyncio.to_thread(embed_sync, list(texts)) if in_thread else embed_sync(list(texts))
     if ledger is not None:
         ledger.record(stage, calls=1, latency_s=time.perf_counter() - t0)
-    result: list[list[float]] = mat.tolist()
-    return result
+    return np.asarray(mat, dtype=np.float32)
+
+
+async def embed_rows(
+    embedder: Embedder, texts: Sequence[str], *, stage: str, ledger: UsageLedger | None
+) -> list[np.ndarray[Any, Any]]:
+    """``embedder.embed(texts)`` as one float32 array per text, the values ``np.asarray(v,
+    dtype=np.float32)`` of each returned list gives: taken from the embedder's own array where it has
+    one (its ``embed_rows``), so the vectors are not converted to Python floats and back."""
+    if not texts:
+        return []
+    own = getattr(embedder, "embed_rows", None)
+    if own is not None:
+        mat: np.ndarray[Any, Any] = await own(texts, stage=stage, ledger=ledger)
+        return list(mat)
+    return [np.asarray(v, dtype=np.float32) for v in await embedder.embed(texts, stage=stage, ledger=ledger)]
 
 
 @runtime_checkable

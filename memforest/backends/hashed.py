@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from memforest.backends.base import UsageLedger, embed_in_process
+from memforest.backends.base import UsageLedger, embed_in_process, embed_in_process_rows
 from memforest.text.blas import single_threaded_blas
 from memforest.text.hashed import embed_hashed
 
@@ -41,5 +41,16 @@ class HashedEmbedder:
         self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None
     ) -> list[list[float]]:
         """Embed ``texts`` in order (one ledger call per batch, no tokens; big batches in a thread)."""
-        in_thread = len(texts) > _THREAD_THRESHOLD or sum(len(t) for t in texts) > _THREAD_CHARS
-        return await embed_in_process(self.embed_sync, texts, stage=stage, ledger=ledger, in_thread=in_thread)
+        return await embed_in_process(self.embed_sync, texts, stage=stage, ledger=ledger, in_thread=_in_thread(texts))
+
+    async def embed_rows(
+        self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None
+    ) -> npt.NDArray[np.float32]:
+        """:meth:`embed` as the float32 array itself (``base.embed_rows`` takes it)."""
+        embed = self.embed_sync
+        return await embed_in_process_rows(embed, texts, stage=stage, ledger=ledger, in_thread=_in_thread(texts))
+
+
+def _in_thread(texts: Sequence[str]) -> bool:
+    """Whether a batch is embedded in a worker thread (large, or long texts) rather than inline."""
+    return len(texts) > _THREAD_THRESHOLD or sum(len(t) for t in texts) > _THREAD_CHARS

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from memforest import tracing
-from memforest.backends.base import UsageLedger
+from memforest.backends.base import UsageLedger, embed_rows
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.domain import Candidate, CellTurn, CellView
@@ -157,8 +157,8 @@ async def embed_candidates(
         for i, cand in enumerate(cell.candidates):
             keys.append((cell.cell_id, i))
             texts.append(clean_surface(cand.text))
-    vectors = await backends.embedder.embed(texts, stage="embed", ledger=ledger) if texts else []
-    return {k: np.asarray(v, dtype=np.float32) for k, v in zip(keys, vectors, strict=True)}
+    vectors = await embed_rows(backends.embedder, texts, stage="embed", ledger=ledger)
+    return dict(zip(keys, vectors, strict=True))
 
 
 async def mark_cells(

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from memforest.backends.base import Embedder, Summarizer, SummaryInput, UsageLedger
+from memforest.backends.base import Embedder, Summarizer, SummaryInput, UsageLedger, embed_rows
 from memforest.db.engine import Database
 from memforest.domain import TreeKind
 from memforest.store import nodes as store
@@ -214,7 +214,7 @@ async def summarise_levels(
 async def _embed_summaries(wanted: list[tuple[LevelWork, int]], embedder: Embedder, ledger: UsageLedger | None) -> None:
     """Embed the summaries of the ``(work, index)`` nodes in one embedder call."""
     if wanted:
-        vectors = await embedder.embed([w.summaries[i] for w, i in wanted], stage="embed", ledger=ledger)
+        vectors = await embed_rows(embedder, [w.summaries[i] for w, i in wanted], stage="embed", ledger=ledger)
         for (w, i), v in zip(wanted, vectors, strict=True):
             w.vectors[i] = v
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memforest.backends.base import Embedder, UsageLedger
+from memforest.backends.base import Embedder, UsageLedger, embed_rows
 from memforest.backends.hashed import HashedEmbedder
 from memforest.backends.local_embed import SentenceTransformerEmbedder
 from memforest.errors import ConfigurationError
@@ -155,6 +155,36 @@ async def test_async_embed_returns_lists_and_records_ledger() -> None:
     assert stages["embed"]["calls"] == 1 and stages["embed"]["prompt_tokens"] == 0
     assert stages["embed_facts"]["calls"] == 1
     assert await emb.embed([], ledger=ledger) == []
+
+
+class _ListsOnly:
+    """An embedder with ``embed`` only (as a model server's client is): its vectors are lists."""
+
+    name = "lists-only"
+
+    def __init__(self, inner: HashedEmbedder) -> None:
+        self.inner = inner
+
+    async def embed(
+        self, texts: list[str], *, stage: str = "embed", ledger: UsageLedger | None = None
+    ) -> list[list[float]]:
+        return await self.inner.embed(texts, stage=stage, ledger=ledger)
+
+
+async def test_embed_rows_are_the_float32_values_of_embed() -> None:
+    emb = HashedEmbedder(48)
+    texts = ["Ravi moved to Tallinn in spring.", "", "the the", "Mina adopted a grey cat named Pebble."]
+    want = [np.asarray(v, dtype=np.float32) for v in await emb.embed(texts)]
+    ledger = UsageLedger()
+    for embedder in (emb, _ListsOnly(emb)):
+        got = await embed_rows(embedder, texts, stage="embed_rows", ledger=ledger)
+        assert len(got) == len(texts)
+        for g, w in zip(got, want, strict=True):
+            assert g.dtype == np.float32 and g.shape == (48,)
+            assert g.tobytes() == w.tobytes()  # bit for bit, zero rows included
+    assert ledger.as_dict()["embed_rows"]["calls"] == 2  # one call per batch, either way
+    assert await embed_rows(emb, [], stage="embed_rows", ledger=ledger) == []
+    assert ledger.as_dict()["embed_rows"]["calls"] == 2
 
 
 def test_throughput_10k_short_sentences() -> None:
