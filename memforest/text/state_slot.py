@@ -32,8 +32,10 @@ _JOINING = frozenset({"membership", "change"})
 _SWITCHABLE = _LOOSE | {"residence"}
 # a breed word read whole (possessive) and only from a word's start: linear on long runs
 _ANIMAL = re.compile(rf"(?<!\w)(?:\w++\s+)?(?:{ANIMALS})", re.IGNORECASE)
+# (work as a place one goes to, "closer to work", "after work", says no job at the value)
 _EMPLOYMENT = re.compile(
-    rf"\b(?:{JOB_CUES}|work\w*|employ\w*|hired|career|notice|resign\w*)\b|\bas\s+an?\s+(?!member|guest|volunteer|customer|patient)\w+",
+    rf"\b(?:{JOB_CUES}|(?<!to\s)(?<!from\s)(?<!after\s)(?<!before\s)work\w*|to\s+work\s+(?:at|for|with|as)|employ\w*|"
+    rf"hired|career|notice|resign\w*)\b|\bas\s+an?\s+(?!member|guest|volunteer|customer|patient)\w+",
     re.IGNORECASE,
 )
 # a switch that names the value it replaced ("from A to B", "left A for B")

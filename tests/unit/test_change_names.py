@@ -25,3 +25,11 @@ def test_a_value_ends_before_a_plural_weekday_or_a_date() -> None:
     assert slot is not None and slot[2] == "Fernhill Lido"
     slot = state_slot("Signed up at Brantley Judo Club on 4 March 2024.", FactKind.EVENT, "Odalys", ("Odalys",))
     assert slot is not None and slot[2] == "Brantley Judo Club"
+
+
+def test_work_as_a_place_one_goes_to_names_no_employer() -> None:
+    text = "Odalys left Harrow Fencing Club and joined Wick Lane Fencing Club, it is nearer to work."
+    slot = state_slot(text, FactKind.EVENT, "Odalys", ("Odalys",))
+    assert slot is not None and slot[1] != "employer" and slot[2] == "Wick Lane Fencing Club"
+    slot = state_slot("Odalys joined Fennick Labs to work as a welder.", FactKind.EVENT, "Odalys", ("Odalys",))
+    assert slot is not None and slot[1] == "employer"
