@@ -66,7 +66,7 @@ async def ask_many(
     if not forests:
         raise InputError("name at least one forest", location="forests")
     _check_length(settings, request)
-    asked = await ask_question(backends, request, names=RetrievalPreset.for_settings(settings).vector_names)
+    asked = await ask_question(backends, request, names=RetrievalPreset.for_settings(settings).names_weight)
     results = [
         await ask(db, settings, backends, tenant_id, replace(request, forest=name), api_limits=False, asked=asked)
         for name in forests

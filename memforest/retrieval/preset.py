@@ -9,6 +9,9 @@ from memforest.settings import RetrievalSettings, Settings
 
 # corroboration's weight with a real embedding model; off with the hashed vectors (ADR 0042)
 SUPPORT_WITH_A_MODEL = 0.025
+# the question as asked in its vector with a real embedding model, the rest the text without its
+# names (ADR 0068, 0069); the hashed vectors read the question as asked (1.0)
+NAMES_WEIGHT_WITH_A_MODEL = 0.55
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +55,10 @@ class RetrievalPreset:
     w_support: float = 0.0
     # follow-on: the rank (from 1) given to the cell said right after the first item's turn (0: off; ADR 0052)
     follow_on_rank: int = 3
-    # whether the question's vector is read from its text as asked (False: the mean of that and of
-    # the text without its names, ``question.without_names``; a deployment's preset sets it from
-    # the embedder: ADR 0068)
-    vector_names: bool = True
+    # the weight of the question as asked in the question's vector (1.0: that text alone; below it,
+    # the unit weighted mean of that and of the text without its names, ``question.without_names``);
+    # a deployment's preset sets it from the embedder: ADR 0068, 0069
+    names_weight: float = 1.0
     # navigator: leaves picked per chosen parent in ``llm`` mode
     llm_leaf_choices: int = 6
     # the candidate budgets above (facts, cells, full text, leaves a tree) serve a top_k of
@@ -87,8 +90,8 @@ class RetrievalPreset:
         weight = settings.retrieval.support_weight
         if weight is None:
             weight = 0.0 if settings.embedding.backend == "hashed" else SUPPORT_WITH_A_MODEL
-        hashed = settings.embedding.backend == "hashed"
-        return cls.from_settings(settings.retrieval, **{"w_support": weight, "vector_names": hashed, **overrides})
+        names = 1.0 if settings.embedding.backend == "hashed" else NAMES_WEIGHT_WITH_A_MODEL
+        return cls.from_settings(settings.retrieval, **{"w_support": weight, "names_weight": names, **overrides})
 
     def for_top_k(self, k: int) -> RetrievalPreset:
         """This preset with its candidate budgets scaled to a query asking for ``k`` items: each

@@ -12,6 +12,7 @@ channels' term pairs stay few whatever the question's length. The embedding read
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -34,18 +35,31 @@ _NO_NAME = frozenset({*MONTH_NAMES, *WEEKDAY_NAMES, "Dr", "Mr", "Mrs", "Ms", "Mx
 
 
 def without_names(text: str) -> str:
-    """``text`` with each name said as "they" ("their" for a possessive). With a real embedding
-    model the question's vector is the mean of the question's and this text's (ADR 0068): the
-    names asked about are mostly a conversation's speakers', which many of its facts carry, and
-    the mean leans the vector toward what is asked; the full-text and entity-label channels still
-    match the names themselves."""
-    return _NAME.sub(_pronoun, text)
+    """``text`` with each name said as "they" ("their" for a possessive): a capitalised word that
+    does not start a sentence, is no calendar word or title, and is not written next to another
+    such word (:func:`_in_runs`). With a real embedding model the question's vector is a weighted
+    mean of the question's and this text's (ADR 0068, 0069): the names asked about are mostly a
+    conversation's speakers', which many of its facts carry, and the mean leans the vector toward
+    what is asked; the full-text and entity-label channels still match the names themselves."""
+    named = [m for m in _NAME.finditer(text) if m["word"] not in _NO_NAME]
+    kept = _in_runs(text, named)
+    out, at = [], 0
+    for m in named:
+        if m.start() not in kept:
+            out += [text[at : m.start()], "their" if m["possessive"] else "they"]
+            at = m.end()
+    return "".join([*out, text[at:]])
 
 
-def _pronoun(m: re.Match[str]) -> str:
-    if m["word"] in _NO_NAME:
-        return m[0]
-    return "their" if m["possessive"] else "they"
+def _in_runs(text: str, named: list[re.Match[str]]) -> set[int]:
+    """The starts of the capitalised words written next to another one ("Star Wars", "New York",
+    "The Alchemist", a full name): a run names a title, a place or an organisation more often than
+    a person asked about by first name, and is kept as written."""
+    kept: set[int] = set()
+    for a, b in itertools.pairwise(named):
+        if not a["possessive"] and text[a.end() : b.start()] == " ":
+            kept.update((a.start(), b.start()))
+    return kept
 
 
 def _search_terms(words: list[str]) -> tuple[str, ...]:

@@ -122,10 +122,10 @@ async def _parse(request: QueryRequest) -> Question:
 
 
 async def ask_question(
-    backends: QueryBackends, request: QueryRequest, ledger: UsageLedger | None = None, *, names: bool = True
+    backends: QueryBackends, request: QueryRequest, ledger: UsageLedger | None = None, *, names: float = 1.0
 ) -> AskedQuestion:
     """The request's question parsed, and it (with the event of "before/after <event>") embedded;
-    ``names``: the preset's ``vector_names``."""
+    ``names``: the preset's ``names_weight``."""
     t0 = time.perf_counter()
     question = await _parse(request)
     vecs = await _embed_asked(backends, ledger, question, names)
@@ -237,22 +237,23 @@ async def _embed(backends: QueryBackends, ledger: UsageLedger | None, texts: Seq
     return np.asarray(vecs, dtype=np.float32)
 
 
-def _embedded_texts(question: Question, names: bool) -> list[str]:
-    """What a query embeds: the question and, for "before/after <event>", the event; without
-    ``names``, last, the question without its names when that differs from it."""
+def _embedded_texts(question: Question, names: float) -> list[str]:
+    """What a query embeds: the question and, for "before/after <event>", the event; with a
+    ``names`` weight below 1, last, the question without its names when that differs from it."""
     anchor = question.anchor_text
-    plain = question.text if names else without_names(question.text)
+    plain = question.text if names >= 1.0 else without_names(question.text)
     return [question.text] + ([anchor] if anchor else []) + ([plain] if plain != question.text else [])
 
 
-async def _embed_asked(backends: QueryBackends, ledger: UsageLedger | None, question: Question, names: bool) -> Vec:
-    """The question's vector (and the event's): without ``names``, the unit mean of the vectors of
-    the question as asked and without its names (ADR 0068)."""
+async def _embed_asked(backends: QueryBackends, ledger: UsageLedger | None, question: Question, names: float) -> Vec:
+    """The question's vector (and the event's): with a ``names`` weight below 1, the unit weighted
+    mean of the vectors of the question as asked (``names``) and without its names (the rest):
+    ADR 0068, 0069."""
     texts = _embedded_texts(question, names)
     vecs = await _embed(backends, ledger, texts)
     if len(texts) == 1 + bool(question.anchor_text):
         return vecs
-    mean = vecs[0] + vecs[-1]
+    mean = names * vecs[0] + (1.0 - names) * vecs[-1]
     out = vecs[:-1].copy()
     out[0] = mean / max(float(np.linalg.norm(mean)), 1e-12)
     return out
@@ -262,7 +263,7 @@ async def _embed_question(ctx: QueryContext) -> Vec:
     """The question's vector and, for "before/after <event>", the event's: outside any
     transaction (a model server's embedding call holds no pooled connection)."""
     with ctx.stages.timed("embed"):
-        return await _embed_asked(ctx.backends, ctx.ledger, ctx.question, ctx.preset.vector_names)
+        return await _embed_asked(ctx.backends, ctx.ledger, ctx.question, ctx.preset.names_weight)
 
 
 async def _recall_stage(
