@@ -33,3 +33,10 @@ def test_work_as_a_place_one_goes_to_names_no_employer() -> None:
     assert slot is not None and slot[1] != "employer" and slot[2] == "Wick Lane Fencing Club"
     slot = state_slot("Odalys joined Fennick Labs to work as a welder.", FactKind.EVENT, "Odalys", ("Odalys",))
     assert slot is not None and slot[1] == "employer"
+
+
+def test_a_time_of_day_named_by_work_names_no_employer() -> None:
+    for text in ("Odalys joined Quenby Squash Club, she plays there after work.",
+                 "Odalys signed up at Tarrow Pool and swims before work now."):  # fmt: skip
+        slot = state_slot(text, FactKind.EVENT, "Odalys", ("Odalys",))
+        assert slot is not None and slot[1] == "membership", text
