@@ -16,7 +16,9 @@ from memforest.store.sql import Conn, Row, fetch_all
 # One probe per name (each stops at its first row), and the subject's facts through
 # ``ix_facts_speaker`` / ``ix_facts_subject`` (migration 0011), read by the SECURITY DEFINER
 # functions of migration 0020: under the tenant's policy ``lower(...)`` (not leakproof) cannot be
-# an index condition (ADR 0029). The statements: ``memforest/store/queries/temporal.sql`` (ADR 0037).
+# an index condition (ADR 0029). A person who is no speaker also has the speakers' slotless facts
+# linked to their entity, the newest ``NAMED_FACTS`` of them, read by key (migration 0028, ADR 0072).
+# The statements: ``memforest/store/queries/temporal.sql`` (ADR 0037).
 _Q = queries.load("temporal")
 _KNOWN_SUBJECTS = _Q["known_subjects"]
 _SUBJECT_PROBE = _Q["subject_probe"]
@@ -28,6 +30,7 @@ _CHILDREN = _Q["children"]
 _CHILDREN_OF = _Q["children_of"]
 _TEXTS_NAMING = _Q["texts_naming"]
 _USER_SPEAKER = _Q["user_speaker"]
+NAMED_FACTS = 128  # the speakers' words about one person a temporal plan reads at most
 
 
 async def known_subjects(conn: Conn, tenant_id: uuid.UUID, forest_id: int, names: Sequence[str]) -> set[str]:
@@ -73,18 +76,24 @@ async def subject_facts(
     """Facts about ``subject`` (its slot subject, else its speaker), oldest first, superseded ones
     included; as of ``as_of`` when given (valid, recorded and not yet retracted then), else the
     unretracted ones: ``fact_id, text, speaker, subject, attribute, value, entities, valid_from,
-    valid_to, superseded_by, recorded_at, retracted_at``."""
-    params = {"t": tenant_id, "f": forest_id, "s": subject.casefold(), "as_of": as_of}
+    valid_to, superseded_by, recorded_at, retracted_at``. A subject who is no speaker of the forest
+    also has the speakers' slotless facts linked to their entity (the newest :data:`NAMED_FACTS`):
+    "..., my sister's knees gave out" is a statement about her as well."""
+    params = {"t": tenant_id, "f": forest_id, "s": subject.casefold(), "k": entity_key(subject), "n": NAMED_FACTS,
+              "as_of": as_of}  # fmt: skip
     return await fetch_all(conn, _SUBJECT_FACTS, params)
 
 
 async def facts_by_id(
     conn: Conn, tenant_id: uuid.UUID, forest_id: int, subject: str, ids: Sequence[int], as_of: datetime | None
 ) -> list[Row]:
-    """Those of the facts ``ids`` that ``subject_facts`` would return (same columns, same filter)."""
+    """Those of the facts ``ids`` that ``subject_facts`` would return (same columns, same filter),
+    the slotless ones linked to the entity of a subject who is no speaker among them (by the link's
+    key, so not bounded by :data:`NAMED_FACTS`: ``ids`` bound it)."""
     if not ids:
         return []
-    params = {"t": tenant_id, "f": forest_id, "s": subject.casefold(), "as_of": as_of, "ids": list(ids)}
+    params = {"t": tenant_id, "f": forest_id, "s": subject.casefold(), "k": entity_key(subject), "as_of": as_of,
+              "ids": list(ids)}  # fmt: skip
     return await fetch_all(conn, _FACTS_BY_ID, params)
 
 

@@ -1,5 +1,6 @@
-"""A temporal question's subject lookups under row-level security (migration 0020, ADR 0029): they
-read the speaker and subject indexes, not every fact of the forest, and keep to the caller's tenant."""
+"""A temporal question's subject lookups under row-level security (migrations 0020 and 0028, ADRs
+0029 and 0072): they read the speaker, subject and entity-link indexes, not every fact of the
+forest, and keep to the caller's tenant."""
 
 from __future__ import annotations
 
@@ -100,3 +101,53 @@ async def test_the_probe_reads_what_the_three_lookups_read(db: Database) -> None
         assert (await store.subject_probe(conn, tenant, forest, ["blake"], "", 4)).texts == (
             "Blake mentioned item 4", "Blake mentioned item 3", "Blake mentioned item 2", "Blake mentioned item 1",
         )  # fmt: skip
+
+
+async def _link(conn: Conn, tenant: uuid.UUID, forest: int, key: str, speaker: bool, texts: list[str]) -> None:
+    """The entity ``key`` (a speaker or not) linked to the forest's facts whose text is in ``texts``."""
+    await conn.execute(
+        text("INSERT INTO entities (tenant_id, forest_id, key, label, is_speaker) VALUES (:t, :f, :k, :k, :sp)"),
+        {"t": tenant, "f": forest, "k": key, "sp": speaker},
+    )
+    await conn.execute(
+        text(
+            "INSERT INTO entity_facts (tenant_id, entity_id, fact_id, forest_id, session_id) "
+            "SELECT :t, e.entity_id, x.fact_id, :f, 1 FROM facts x JOIN entities e ON e.tenant_id = x.tenant_id "
+            "AND e.forest_id = x.forest_id AND e.key = :k "
+            "WHERE x.tenant_id = :t AND x.forest_id = :f AND x.text = ANY(:x)"
+        ),
+        {"t": tenant, "f": forest, "k": key, "x": texts},
+    )
+
+
+async def test_a_non_speakers_named_facts_are_read_by_their_links(db: Database) -> None:
+    """Blake's slotless words linked to Dana (no speaker) are Dana's too, read by key: the forest's
+    other facts are not read, and a speaker's entity adds none (her own words are hers already)."""
+    tenant, forest = await _forest(db, "named", others=300)
+    named = ["Blake mentioned item 7", "Blake mentioned item 150", "Blake mentioned item 299"]
+    async with db.system() as conn:
+        await _link(conn, tenant, forest, "dana", False, named)
+        await _link(conn, tenant, forest, "alice", True, ["Blake mentioned item 8"])
+        for table in ("entities", "entity_facts"):
+            await conn.execute(text(f"ANALYZE {table}"))
+    async with db.tenant(tenant) as conn:
+        await _no_scans(conn)
+        before = int(await scalar(conn, _FETCHED))
+        dana = await store.subject_facts(conn, tenant, forest, "Dana", None)
+        read = int(await scalar(conn, _FETCHED)) - before
+        alice = await store.subject_facts(conn, tenant, forest, "Alice", None)
+        ids = [int(f["fact_id"]) for f in dana + alice]
+        by_id = await store.facts_by_id(conn, tenant, forest, "Dana", ids, None)
+    assert [f["text"] for f in dana] == named
+    assert read < 30, read
+    assert [f["text"] for f in alice] == ["Alice lives in Davis", "I moved", "I sold it"]
+    assert [f["text"] for f in by_id] == named
+
+
+async def test_a_non_speakers_named_facts_are_the_newest_links_only(db: Database) -> None:
+    tenant, forest = await _forest(db, "named-newest", others=store.NAMED_FACTS + 20)
+    async with db.system() as conn:
+        await _link(conn, tenant, forest, "dana", False, [f"Blake mentioned item {i}" for i in range(1000)])
+    async with db.tenant(tenant) as conn:
+        dana = await store.subject_facts(conn, tenant, forest, "Dana", None)
+    assert [f["text"] for f in dana] == [f"Blake mentioned item {i}" for i in range(20, store.NAMED_FACTS + 20)]

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES
+from memforest.store.sql import Row
 from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS
 
 __all__ = [
@@ -198,3 +199,9 @@ def type_words(value: str, text: str = "") -> frozenset[str]:
     if titled is not None:
         return frozenset({titled.group(0).split()[0].rstrip(".").casefold()})
     return frozenset({head(value)}) if len(value.split()) > 1 else frozenset()
+
+
+def owner_named(row: Row, subject: str) -> bool:
+    """The statement names another of its entities as an owner ("..., Wenna's knees gave out")."""
+    others = [str(e) for e in row["entities"] or () if str(e).casefold() != subject.casefold()]
+    return any(re.search(rf"(?<!\w){re.escape(e)}['\u2019]s\s+[a-z]", str(row["text"])) for e in others)

@@ -19,6 +19,7 @@ from memforest.retrieval.temporal.chains import (
     named_values,
     names_kind,
     outright,
+    owner_named,
     type_words,
 )
 from memforest.retrieval.temporal.chains import (
@@ -69,12 +70,16 @@ class TemporalPlan:
 
 
 def _value(row: Row, subject: str) -> str | None:
+    """The slot's value, else the first entity that is no person: not the subject, not the speaker,
+    not a name a kin word introduces ("neighbour Wenna")."""
     if row["value"]:
         return str(row["value"])
-    for e in row["entities"] or ():
-        if str(e).casefold() != subject.casefold():
-            return str(e)
-    return None
+    people = {subject.casefold(), str(row.get("speaker") or "").casefold()}
+    people.update(m.group(1).casefold() for m in _KIN_NAME.finditer(str(row["text"])))
+    return next((str(e) for e in row["entities"] or () if str(e).casefold() not in people), None)
+
+
+_KIN_NAME = re.compile(rf"\b(?i:{KIN})s?\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
 
 
 def _labelled(rows: Sequence[Row], subject: str) -> list[tuple[str, State]]:
@@ -94,8 +99,10 @@ def _labelled(rows: Sequence[Row], subject: str) -> list[tuple[str, State]]:
 def _replaced(labelled: list[tuple[str, State]], rows: Sequence[Row], subject: str) -> list[tuple[str, State]]:
     """States known only from their consequences: a state whose statement names another value
     ("after Rex died, I got Pip") makes the subject's first earlier mention of that value ("Rex
-    chewed my slippers") the start of a state of the same chain, unless a state names it already."""
+    chewed my slippers") the start of a state of the same chain, unless a state names it already or
+    it is a person (a fact's subject)."""
     known = {s.value.casefold() for _, s in labelled if s.value}
+    known |= {str(r.get("subject")) for r in rows if r.get("subject")}
     loose = [r for r in rows if r["attribute"] is None and mood_of(str(r["text"])) is None]
     out: list[tuple[str, State]] = []
     for label, state in labelled:
@@ -152,18 +159,18 @@ def states_of(
             out.append(State(int(r["fact_id"]), r["valid_from"], text, value, False))
     out += _left_for(rows, out, subject)
     out += _alike(rows, out, subject, attribute, _others(labelled, chain))
-    out.sort(key=lambda s: (s.time, s.fact_id))
-    return out
+    return sorted({s.fact_id: s for s in reversed(out)}.values(), key=lambda s: (s.time, s.fact_id))  # one per fact
 
 
 def _own(row: Row, subject: str) -> bool:
     """The statement is about ``subject``: it names them (``_names_itself``), or they said it and
-    it names no relative and opens with no pronoun (the speaker's own "did the intervals with X")."""
+    it names no relative nor another person as an owner, and opens with no pronoun (the speaker's own
+    "did the intervals with X")."""
     text = str(row["text"])
     if _names_itself(text, subject):
         return True
     said = str(row.get("speaker") or "").casefold() == subject.casefold() and row.get("subject") is None
-    return said and _OTHER_PERSON.search(text) is None
+    return said and _OTHER_PERSON.search(text) is None and not owner_named(row, subject)
 
 
 _OTHER_PERSON = re.compile(rf"^(?:he|she|they|his|her|their)\b|\b(?:{KIN})s?\b", re.IGNORECASE)
