@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES
+from memforest.retrieval.temporal.memo import per_question
 from memforest.store.sql import Row
 from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS
 
@@ -203,5 +204,13 @@ def type_words(value: str, text: str = "") -> frozenset[str]:
 
 def owner_named(row: Row, subject: str) -> bool:
     """The statement names another of its entities as an owner ("..., Wenna's knees gave out")."""
-    others = [str(e) for e in row["entities"] or () if str(e).casefold() != subject.casefold()]
-    return any(re.search(rf"(?<!\w){re.escape(e)}['\u2019]s\s+[a-z]", str(row["text"])) for e in others)
+    text = str(row["text"])
+    if "'s" not in text and "\u2019s" not in text:
+        return False
+    others = tuple(str(e) for e in row["entities"] or () if str(e).casefold() != subject.casefold())
+    return _owner_among(text, others)
+
+
+@per_question
+def _owner_among(text: str, names: tuple[str, ...]) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(e)}['\u2019]s\s+[a-z]", text) for e in names)

@@ -75,11 +75,20 @@ def _value(row: Row, subject: str) -> str | None:
     if row["value"]:
         return str(row["value"])
     people = {subject.casefold(), str(row.get("speaker") or "").casefold()}
-    people.update(m.group(1).casefold() for m in _KIN_NAME.finditer(str(row["text"])))
-    return next((str(e) for e in row["entities"] or () if str(e).casefold() not in people), None)
+    others = [str(e) for e in row["entities"] or () if str(e).casefold() not in people]
+    if not others:
+        return None
+    named = _kin_named(str(row["text"]))
+    return next((e for e in others if e.casefold() not in named), None)
 
 
 _KIN_NAME = re.compile(rf"\b(?i:{KIN})s?\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
+
+
+@per_question
+def _kin_named(text: str) -> frozenset[str]:
+    """The names a kin word introduces in ``text`` ("neighbour Wenna"), case-folded."""
+    return frozenset(m.group(1).casefold() for m in _KIN_NAME.finditer(text))
 
 
 def _labelled(rows: Sequence[Row], subject: str) -> list[tuple[str, State]]:
