@@ -88,12 +88,11 @@ async def facts_by_id(
     conn: Conn, tenant_id: uuid.UUID, forest_id: int, subject: str, ids: Sequence[int], as_of: datetime | None
 ) -> list[Row]:
     """Those of the facts ``ids`` that ``subject_facts`` would return (same columns, same filter),
-    the slotless ones linked to the entity of a subject who is no speaker among them (by the link's
-    key, so not bounded by :data:`NAMED_FACTS`: ``ids`` bound it)."""
+    the named ones (``memforest_named_facts``) among them."""
     if not ids:
         return []
-    params = {"t": tenant_id, "f": forest_id, "s": subject.casefold(), "k": entity_key(subject), "as_of": as_of,
-              "ids": list(ids)}  # fmt: skip
+    params = {"t": tenant_id, "f": forest_id, "s": subject.casefold(), "k": entity_key(subject), "n": NAMED_FACTS,
+              "as_of": as_of, "ids": list(ids)}  # fmt: skip
     return await fetch_all(conn, _FACTS_BY_ID, params)
 
 

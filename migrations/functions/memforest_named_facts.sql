@@ -20,6 +20,8 @@ SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities
   ORDER BY ef.fact_id DESC LIMIT p_limit
 ) l JOIN facts x ON x.tenant_id = NULLIF(current_setting('memforest.tenant_id', true), '')::uuid AND x.fact_id = l.fact_id
 WHERE x.forest_id = p_forest AND x.subject IS NULL AND x.attribute IS NULL
+AND EXISTS (SELECT 1 FROM facts s WHERE s.tenant_id = NULLIF(current_setting('memforest.tenant_id', true), '')::uuid AND s.forest_id = p_forest
+            AND s.subject IS NOT NULL AND lower(s.subject) = p_key)
 $fn$;
 
 REVOKE ALL ON FUNCTION memforest_named_facts(bigint, text, integer) FROM PUBLIC;

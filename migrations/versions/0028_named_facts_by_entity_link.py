@@ -51,6 +51,8 @@ SELECT {_FACT_COLUMNS} FROM (
   ORDER BY ef.fact_id DESC LIMIT p_limit
 ) l JOIN facts x ON x.tenant_id = {_TENANT} AND x.fact_id = l.fact_id
 WHERE x.forest_id = p_forest AND x.subject IS NULL AND x.attribute IS NULL
+AND EXISTS (SELECT 1 FROM facts s WHERE s.tenant_id = {_TENANT} AND s.forest_id = p_forest
+            AND s.subject IS NOT NULL AND lower(s.subject) = p_key)
 $fn$
 """
     )

@@ -130,6 +130,9 @@ async def test_a_non_speakers_named_facts_are_read_by_their_links(db: Database) 
         await _link(conn, tenant, forest, "alice", True, ["Blake mentioned item 8"])
         for table in ("entities", "entity_facts"):
             await conn.execute(text(f"ANALYZE {table}"))
+    async with db.tenant(tenant) as conn:  # no state of her own yet ("Caroline agrees, Mel"): none
+        assert await store.subject_facts(conn, tenant, forest, "Dana", None) == []
+    await _own_state(db, tenant, forest, "Dana")
     async with db.tenant(tenant) as conn:
         await _no_scans(conn)
         before = int(await scalar(conn, _FETCHED))
@@ -138,16 +141,31 @@ async def test_a_non_speakers_named_facts_are_read_by_their_links(db: Database) 
         alice = await store.subject_facts(conn, tenant, forest, "Alice", None)
         ids = [int(f["fact_id"]) for f in dana + alice]
         by_id = await store.facts_by_id(conn, tenant, forest, "Dana", ids, None)
-    assert [f["text"] for f in dana] == named
+    assert [f["text"] for f in dana] == [*named, "Dana lives in Kelso"]
     assert read < 30, read
     assert [f["text"] for f in alice] == ["Alice lives in Davis", "I moved", "I sold it"]
-    assert [f["text"] for f in by_id] == named
+    assert [f["text"] for f in by_id] == [*named, "Dana lives in Kelso"]
 
 
 async def test_a_non_speakers_named_facts_are_the_newest_links_only(db: Database) -> None:
     tenant, forest = await _forest(db, "named-newest", others=store.NAMED_FACTS + 20)
     async with db.system() as conn:
         await _link(conn, tenant, forest, "dana", False, [f"Blake mentioned item {i}" for i in range(1000)])
+    await _own_state(db, tenant, forest, "Dana")
     async with db.tenant(tenant) as conn:
         dana = await store.subject_facts(conn, tenant, forest, "Dana", None)
-    assert [f["text"] for f in dana] == [f"Blake mentioned item {i}" for i in range(20, store.NAMED_FACTS + 20)]
+    newest = [f"Blake mentioned item {i}" for i in range(20, store.NAMED_FACTS + 20)]
+    assert [f["text"] for f in dana] == [*newest, "Dana lives in Kelso"]
+
+
+async def _own_state(db: Database, tenant: uuid.UUID, forest: int, name: str) -> None:
+    """A fact whose subject is ``name`` (a state of their own), after every other fact."""
+    async with db.system() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, speaker, subject, valid_from) "
+                "VALUES (:t, :f, :x, :h, 'event', 'Blake', :su, :v)"
+            ),
+            {"t": tenant, "f": forest, "x": f"{name} lives in Kelso", "h": f"own-{name}", "su": name,
+             "v": _BASE + timedelta(days=30)},
+        )  # fmt: skip

@@ -50,7 +50,7 @@ SELECT ARRAY(SELECT k.name FROM k) AS known,
 
 -- name: subject_facts --
 -- The subject's facts, and the speakers' slotless facts linked to the subject's entity when the
--- subject is no speaker (the newest :n links), oldest first, as of :as_of when given, else the
+-- subject is no speaker and has a state of their own (the newest :n links), oldest first, as of :as_of when given, else the
 -- unretracted ones.
 SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, x.superseded_by, x.recorded_at, x.retracted_at
 FROM (
@@ -72,17 +72,14 @@ WHERE (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.reco
 ORDER BY x.valid_from, x.fact_id;
 
 -- name: facts_by_id --
--- Those of the facts :ids that subject_facts would return: the subject's, and the slotless ones
--- with no subject linked to the subject's entity :k when it is no speaker (by the links' key).
+-- Those of the facts :ids that subject_facts would return: the subject's, and the named ones.
 SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, x.superseded_by, x.recorded_at, x.retracted_at
 FROM facts x
 WHERE x.tenant_id = :t
   AND x.forest_id = :f
   AND x.fact_id = ANY(:ids)
   AND (lower(x.subject) = :s OR (x.subject IS NULL AND lower(x.speaker) = :s)
-    OR (x.subject IS NULL AND x.attribute IS NULL AND EXISTS (
-      SELECT 1 FROM entities e JOIN entity_facts ef ON ef.tenant_id = e.tenant_id AND ef.entity_id = e.entity_id
-      WHERE e.tenant_id = :t AND e.forest_id = :f AND e.key = :k AND NOT e.is_speaker AND ef.fact_id = x.fact_id)))
+    OR x.fact_id IN (SELECT y.fact_id FROM memforest_named_facts(:f, :k, :n) y))
   AND (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)))
   AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
 ORDER BY x.valid_from, x.fact_id;

@@ -62,9 +62,7 @@ WHERE x.tenant_id = :t
   AND x.forest_id = :f
   AND x.fact_id = ANY(:ids)
   AND (lower(x.subject) = :s OR (x.subject IS NULL AND lower(x.speaker) = :s)
-    OR (x.subject IS NULL AND x.attribute IS NULL AND EXISTS (
-      SELECT 1 FROM entities e JOIN entity_facts ef ON ef.tenant_id = e.tenant_id AND ef.entity_id = e.entity_id
-      WHERE e.tenant_id = :t AND e.forest_id = :f AND e.key = :k AND NOT e.is_speaker AND ef.fact_id = x.fact_id)))
+    OR x.fact_id IN (SELECT y.fact_id FROM memforest_named_facts(:f, :k, :n) y))
   AND (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)))
   AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
 ORDER BY x.valid_from, x.fact_id;
