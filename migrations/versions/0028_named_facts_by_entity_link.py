@@ -10,7 +10,8 @@ speaker's slotless fact, with the person among its entities. The temporal read p
 about that person reads their facts by subject (``memforest_subject_facts``); the speaker's words
 about them are linked to their entity (``entity_facts``, written at ingest) but have neither their
 subject nor their speaker. ``memforest_named_facts(forest, key, limit)`` reads them: the entity by
-its unique key (``uq_entities_key``), its newest ``limit`` links (``pk_entity_facts``, backwards),
+its unique key (``uq_entities_key``), its newest ``limit`` links (``pk_entity_facts`` read backwards inside a lateral join, so the
+read stops at ``limit`` however many links the person has),
 each fact by ``pk_facts``; only the slotless facts with no subject, and nothing for an entity that
 is a speaker (whose own words are theirs already). It runs as the owner with the policy's tenant
 filter written out, as the subject lookups of migration 0020 do, so the plan is the same whatever
@@ -45,12 +46,13 @@ RETURNS TABLE (fact_id bigint, text text, speaker text, subject text, attribute 
                entities text[], valid_from timestamptz, valid_to timestamptz, superseded_by bigint,
                recorded_at timestamptz, retracted_at timestamptz)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
-SELECT {_FACT_COLUMNS} FROM (
-  SELECT ef.fact_id FROM entities e JOIN entity_facts ef ON ef.tenant_id = e.tenant_id AND ef.entity_id = e.entity_id
-  WHERE e.tenant_id = {_TENANT} AND e.forest_id = p_forest AND e.key = p_key AND NOT e.is_speaker
+SELECT {_FACT_COLUMNS} FROM entities e
+CROSS JOIN LATERAL (
+  SELECT ef.fact_id FROM entity_facts ef WHERE ef.tenant_id = e.tenant_id AND ef.entity_id = e.entity_id
   ORDER BY ef.fact_id DESC LIMIT p_limit
 ) l JOIN facts x ON x.tenant_id = {_TENANT} AND x.fact_id = l.fact_id
-WHERE x.forest_id = p_forest AND x.subject IS NULL AND x.attribute IS NULL
+WHERE e.tenant_id = {_TENANT} AND e.forest_id = p_forest AND e.key = p_key AND NOT e.is_speaker
+AND x.forest_id = p_forest AND x.subject IS NULL AND x.attribute IS NULL
 AND EXISTS (SELECT 1 FROM facts s WHERE s.tenant_id = {_TENANT} AND s.forest_id = p_forest
             AND s.subject IS NOT NULL AND lower(s.subject) = p_key)
 $fn$

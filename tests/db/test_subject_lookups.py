@@ -147,15 +147,49 @@ async def test_a_non_speakers_named_facts_are_read_by_their_links(db: Database) 
     assert [f["text"] for f in by_id] == [*named, "Dana lives in Kelso"]
 
 
+# index entries of entity_facts read in this transaction (an index-only scan touches no heap row)
+_LINKS_READ = (
+    "SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0) FROM pg_index"
+    " WHERE indrelid = 'entity_facts'::regclass"
+)
+
+
 async def test_a_non_speakers_named_facts_are_the_newest_links_only(db: Database) -> None:
-    tenant, forest = await _forest(db, "named-newest", others=store.NAMED_FACTS + 20)
+    """The newest NAMED_FACTS links are read and no more, however many the person has."""
+    others = store.NAMED_FACTS * 5
+    tenant, forest = await _forest(db, "named-newest", others=others)
     async with db.system() as conn:
-        await _link(conn, tenant, forest, "dana", False, [f"Blake mentioned item {i}" for i in range(1000)])
+        await _link(conn, tenant, forest, "dana", False, [f"Blake mentioned item {i}" for i in range(others)])
+        await _crowd(conn, tenant, forest, 2000)
+        for table in ("entities", "entity_facts"):
+            await conn.execute(text(f"ANALYZE {table}"))
     await _own_state(db, tenant, forest, "Dana")
     async with db.tenant(tenant) as conn:
+        before = int(await scalar(conn, _LINKS_READ))
         dana = await store.subject_facts(conn, tenant, forest, "Dana", None)
-    newest = [f"Blake mentioned item {i}" for i in range(20, store.NAMED_FACTS + 20)]
+        links_read = int(await scalar(conn, _LINKS_READ)) - before
+    newest = [f"Blake mentioned item {i}" for i in range(others - store.NAMED_FACTS, others)]
     assert [f["text"] for f in dana] == [*newest, "Dana lives in Kelso"]
+    assert links_read <= store.NAMED_FACTS + 2, links_read
+
+
+async def _crowd(conn: Conn, tenant: uuid.UUID, forest: int, people: int) -> None:
+    """``people`` more entities, each linked to one fact of the forest (statistics like a real forest's)."""
+    await conn.execute(
+        text(
+            "INSERT INTO entities (tenant_id, forest_id, key, label, is_speaker) "
+            "SELECT :t, :f, 'person ' || i, 'Person ' || i, false FROM generate_series(1, :n) i"
+        ),
+        {"t": tenant, "f": forest, "n": people},
+    )
+    await conn.execute(
+        text(
+            "INSERT INTO entity_facts (tenant_id, entity_id, fact_id, forest_id, session_id) "
+            "SELECT :t, e.entity_id, (SELECT min(fact_id) FROM facts WHERE tenant_id = :t AND forest_id = :f), :f, 1 "
+            "FROM entities e WHERE e.tenant_id = :t AND e.forest_id = :f AND e.key LIKE 'person %'"
+        ),
+        {"t": tenant, "f": forest},
+    )
 
 
 async def _own_state(db: Database, tenant: uuid.UUID, forest: int, name: str) -> None:
