@@ -10,22 +10,17 @@ from typing import Any
 
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import ANSWER, plan_answer
+from tests.support.fact_rows import fact_row
 
 ME = "Ysolde"
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 
 def _row(fid: int, month: int, text: str, attribute: str | None = None, value: str | None = None) -> dict[str, Any]:
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(2024, month, 1, tzinfo=UTC),
-        "text": text,
-        "speaker": ME,
-        "subject": ME.casefold() if attribute else None,
-        "attribute": attribute,
-        "value": value,
-        "entities": [ME, *([value] if value else [])],
-    }
+    subject = ME.casefold() if attribute else None
+    return fact_row(
+        fid, month, text, ME, subject=subject, attribute=attribute, value=value, entities=[value] if value else []
+    )
 
 
 def _answer(rows: list[dict[str, Any]], question: str) -> int | None:

@@ -3,27 +3,18 @@ belongs to Wenna's chain, never to the speaker's. Sentences and names of my own.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import ANSWER, _value, plan_answer, states_of
+from tests.support.fact_rows import fact_row
 
 ME = "Tobiah"
 
 
 def _row(fid: int, month: int, text: str, *entities: str, attribute: str | None = None,
          value: str | None = None, subject: str | None = None) -> dict[str, Any]:  # fmt: skip
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(2024, month, 1, tzinfo=UTC),
-        "text": text,
-        "speaker": ME,
-        "subject": subject,
-        "attribute": attribute,
-        "value": value,
-        "entities": [ME, *entities],
-    }
+    return fact_row(fid, month, text, ME, subject=subject, attribute=attribute, value=value, entities=entities)
 
 
 MINE = [

@@ -9,6 +9,7 @@ from typing import Any
 
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import ANSWER, plan_answer
+from tests.support.fact_rows import fact_row
 
 ME = "Hallvard"
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
@@ -29,16 +30,9 @@ def test_a_question_about_the_partner_state_keeps_the_asker() -> None:
 def _row(
     fid: int, month: int, text: str, attribute: str | None = None, value: str | None = None, *named: str
 ) -> dict[str, Any]:
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(2024, month, 1, tzinfo=UTC),
-        "text": text,
-        "speaker": ME,
-        "subject": ME.casefold() if attribute else None,
-        "attribute": attribute,
-        "value": value,
-        "entities": [ME, *([value] if value else []), *named],
-    }
+    subject = ME.casefold() if attribute else None
+    named_values = [*([value] if value else []), *named]
+    return fact_row(fid, month, text, ME, subject=subject, attribute=attribute, value=value, entities=named_values)
 
 
 def test_a_relatives_pet_in_the_speakers_words_is_not_the_speakers() -> None:

@@ -1,0 +1,31 @@
+"""Fact rows as the temporal read path receives them (``subject_facts``' columns), for plan tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+
+def fact_row(
+    fid: int,
+    month: int,
+    text: str,
+    speaker: str,
+    *,
+    subject: str | None = None,
+    attribute: str | None = None,
+    value: str | None = None,
+    entities: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The fact ``fid`` said by ``speaker`` on the first of ``month`` 2024, naming the speaker and ``entities``."""
+    return {
+        "fact_id": fid,
+        "valid_from": datetime(2024, month, 1, tzinfo=UTC),
+        "text": text,
+        "speaker": speaker,
+        "subject": subject,
+        "attribute": attribute,
+        "value": value,
+        "entities": [speaker, *entities],
+    }
