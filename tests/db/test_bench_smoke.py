@@ -281,8 +281,10 @@ def test_query_latency_quick(db_env: str, tmp_path: Path, monkeypatch: pytest.Mo
         assert 0 < one["p50_ms"] <= one["p95_ms"] and one["n"] == s["memforest"]["n"]
         # full text joins the vector channels' statement, so a forest read exactly makes the same
         # trips; one with its own indexes keeps parameter plans for its descent, which reads
-        # assembly's candidates apart (one trip more, ADR 0056)
-        extra = 1 if s["strategy"] == "hnsw" else 0
+        # assembly's candidates apart (one trip more, ADR 0056), and a temporal question's subject
+        # probe, read beside recall there, is a statement of the query's own transaction here (one
+        # trip more, ADR 0071)
+        extra = 2 if s["strategy"] == "hnsw" else 0
         assert s["memforest"]["round_trips"] <= one["round_trips"] <= s["memforest"]["round_trips"] + extra
         assert set(s["memforest"]["stages_p50_ms"]) >= {"embed", "recall", "browse", "assemble"}
         if s["strategy"] == "hnsw":  # every graph measured is in the overlap goal
