@@ -30,6 +30,7 @@ from memforest.retrieval.follow_on import place, seed
 from memforest.retrieval.pins import Key, placed_within
 from memforest.retrieval.pins import place_pins as place_pins  # (re-exported)
 from memforest.retrieval.preset import RetrievalPreset
+from memforest.retrieval.temporal.plan import ANSWER
 from memforest.retrieval.timecues import TimeCues
 from memforest.store import evidence as evidence_store
 from memforest.store.recall import Vec
@@ -219,14 +220,18 @@ def _overlaps(item: _Item, after: datetime | None, before: datetime | None) -> b
     return not (after is not None and end < after)
 
 
-def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues, pinned: bool = False) -> bool:
+def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues, pinned: str | None = None) -> bool:
+    """Whether ``item`` is shown; ``pinned``: its role in a temporal plan, if any. The plan's answer
+    holds as of the query's time by its own chain, so a validity end set by a change of another kind
+    filed under the same verb-class slot (a bike bought after a club joined) does not hide it."""
     if opts.as_of is None:
         if item.retracted_at is not None:
             return False
     else:
         if item.start > opts.as_of:
             return False
-        if item.kind == "fact" and item.end is not None and item.end <= opts.as_of:
+        ended = item.kind == "fact" and item.end is not None and item.end <= opts.as_of
+        if ended and pinned != ANSWER:
             return False
         if item.recorded_at is not None and item.recorded_at > opts.as_of:
             return False
@@ -236,7 +241,7 @@ def _visible(item: _Item, opts: AssembleOptions, cues: TimeCues, pinned: bool = 
         return False
     if opts.scope_kinds is not None and item.trees and not any(k in opts.scope_kinds for _, k, _ in item.trees):
         return False
-    if item.superseded and opts.as_of is None and not opts.include_superseded and not pinned:
+    if item.superseded and opts.as_of is None and not opts.include_superseded and pinned is None:
         # a superseded fact is shown only as of its own validity: when asked as_of, or when the
         # question's time window reaches into its validity interval
         return cues.has_window and _overlaps(item, cues.after, cues.before)
@@ -251,7 +256,7 @@ def _shown(items: list[_Item], opts: AssembleOptions, cues: TimeCues, pinned: Ma
         if len(plain) == len(items):
             return plain
     if pinned:
-        return [it for it in items if _visible(it, opts, cues, (it.kind, it.source_id) in pinned)]
+        return [it for it in items if _visible(it, opts, cues, pinned.get((it.kind, it.source_id)))]
     return [it for it in items if _visible(it, opts, cues)]
 
 

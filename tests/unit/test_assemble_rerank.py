@@ -68,10 +68,22 @@ def test_only_hidden_items_are_checked_and_the_rest_pass() -> None:
     for opts in (AssembleOptions(top_k=5), AssembleOptions(top_k=5, include_superseded=True),
                  AssembleOptions(top_k=5, as_of=T0 + timedelta(days=1))):  # fmt: skip
         for cues, pinned in ((TimeCues(), {}), (window, {}), (TimeCues(), {("fact", 5): "answer"})):
-            want = [it for it in items if _visible(it, opts, cues, (it.kind, it.source_id) in pinned)]
+            want = [it for it in items if _visible(it, opts, cues, pinned.get((it.kind, it.source_id)))]
             assert _shown(items, opts, cues, pinned) == want
     clean = _items()
     assert _shown(clean, AssembleOptions(top_k=5), TimeCues(), {}) == clean
+
+
+def test_a_plans_answer_is_shown_as_of_a_time_after_its_slot_was_closed() -> None:
+    # a verb-class slot ("change") closed by a later change of another kind: the plan's own chain
+    # says the state still held, so its answer stays; a neighbour or a plain item so closed does not
+    closed = _Item("fact", 40, "Quin left the Lark Choir and joined the Wrenfield Singers", T0, T0 + timedelta(days=3),
+                   T0, T0 + timedelta(days=3), None, (), 0.5, (1,), superseded=True)  # fmt: skip
+    opts = AssembleOptions(top_k=5, as_of=T0 + timedelta(days=30))
+    assert _visible(closed, opts, TimeCues(), "answer")
+    assert not _visible(closed, opts, TimeCues(), "earlier")
+    assert not _visible(closed, opts, TimeCues())
+    assert not _visible(closed, AssembleOptions(top_k=5, as_of=T0 - timedelta(days=1)), TimeCues(), "answer")
 
 
 def test_deduplication_compares_case_folded_text_with_single_spaces() -> None:
