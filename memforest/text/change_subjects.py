@@ -17,6 +17,7 @@ __all__ = [
     "NAME",
     "PERSON",
     "SUBJ",
+    "clause_subject",
     "leading_subject",
     "match_subject",
     "names_someone",
@@ -79,6 +80,34 @@ def leading_subject(text: str, at: int = 0) -> str | None:
         starts.pop()  # "Bo quit A and enrolled at B": the clause's verb has the first clause's subject
     m = _LEAD_RE.match(text, starts[-1])
     return subject_key(m["subj"]) if m is not None and names_someone(m["subj"]) else None
+
+
+# a reduced relative clause on a noun in apposition to a value: "X, the dog Ana's sister brought
+# home", "X, a bike that Mia picked up": its subject and its verb (a past tense or a present -s)
+_RELATIVE = re.compile(
+    rf",\s+(?:the|an?|this|that)\s+(?:[a-z][\w-]*\s+){{1,3}}?(?:(?:that|which|whom?)\s+)?{SUBJ}\s+{ADV}"
+    rf"(?P<verb>[a-z]{{2,}}(?:ed|s)|{'|'.join(sorted(IRREGULAR_PAST))})\b(?P<after>\s+\S+)?"
+)
+# a person right after the clause's verb receives what the subject handed on ("the pup Ana's aunt
+# gave Mia", "the bike Tom sold her"): the subject of the clause is no holder then
+_OBJECT_PRONOUN = re.compile(r"(?i:him|her|them|us|me)")
+
+
+def clause_subject(text: str, value: str) -> str | None:
+    """The subject of a relative clause that says whose ``value`` is (see :func:`subject_key`):
+    "Meet Pip, the puppy Ana's sister Mia brought home" is Mia's; None when the value has no such
+    clause, its subject names no one, or the verb has a person after it (a giver's clause: "the
+    pup Ana's aunt gave Mia" says whose the pup is not by its subject)."""
+    at = text.find(value)
+    if at < 0:
+        return None
+    m = _RELATIVE.match(text, at + len(value))
+    if m is None or not names_someone(m["subj"]):
+        return None
+    after = (m["after"] or "").strip().rstrip(".,;:!?")
+    if _OBJECT_PRONOUN.fullmatch(after) or (after[:1].isupper() and names_someone(after)):
+        return None
+    return subject_key(m["subj"])
 
 
 def names_someone(person: str) -> bool:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
+from memforest.text.change_subjects import clause_subject
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject
 from memforest.text.mood import mood_near
 from memforest.text.slots import find_slot
@@ -83,7 +84,17 @@ def _names(text: str, name: str) -> bool:
 
 
 def state_slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) -> Slot | None:
-    """(subject, attribute, value) of a person-rewritten sentence, or None when it states no state."""
+    """(subject, attribute, value) of a person-rewritten sentence, or None when it states no state.
+    A relative clause on the value names its holder, whoever the reader took for the subject:
+    "Meet Pip, the pup Ana's sister brought home" is the sister's pet (``clause_subject``)."""
+    slot = _slot(text, kind, speaker, participants)
+    if slot is None:
+        return None
+    holder = clause_subject(text, slot[2])
+    return slot if holder is None else (holder, slot[1], slot[2])
+
+
+def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) -> Slot | None:
     if text.rstrip().endswith("?"):
         return None
     fixed = None if kind is FactKind.PLAN else find_slot(text)

@@ -66,6 +66,10 @@ def _cue(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
+# a person taken on by an employer ("took Ana on", "brought her on"); a place is no one taken on
+# ("brought home on Saturday" brings someone home)
+_TAKEN_ON = r"(?:(?-i:[A-Z][\w-]*)|(?i:him|her|them|us|me))\s+on"
+
 _RESIDENCE_CUE = _cue(
     r"\b(?:mov(?:e|ed|es|ing)|movers|relocat\w*|settl\w*|lease|leased|rent\w*|keys?\s+to|unpack\w*|live|lives|"
     r"lived|living|based|resid\w*|new\s+(?:" + DWELLINGS + r"|address|neighbou?rhood|city|town)|"
@@ -84,8 +88,13 @@ _EMPLOYER_CUE = _cue(
     r"\b(?:work|works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|"
     r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
     r"start(?:ed|ing|s)?\s+(?:out\s+)?as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:at|with|for)|"
-    r"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|(?:is|are|am)\s+(?:now\s+)?(?:with|at)\s+[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*\s+(?:now|these\s+days|nowadays)|took\s+\w+\s+on|"
-    r"brought\s+\w+\s+on|signed\s+(?:with|on\s+with)|wants\s+\w+\s+to\s+start|" + JOB_CUES + r")\b"
+    r"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|(?:is|are|am)\s+(?:now\s+)?(?:with|at)\s+[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*\s+(?:now|these\s+days|nowadays)|took\s+"
+    + _TAKEN_ON
+    + r"|brought\s+"
+    + _TAKEN_ON
+    + r"|signed\s+(?:with|on\s+with)|wants\s+\w+\s+to\s+start|"
+    + JOB_CUES
+    + r")\b"
 )
 _EMPLOYER_VETO = _cue(r"\b(?:from\s+home|homework|working\s+out|workout|work\s+on|worked\s+on|working\s+on)\b")
 _SCHOOL_CUE = _cue(
@@ -174,7 +183,10 @@ _ORG = r"(?<![\w'])(?P<v>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,3}(?!['\w]))"
 _OPENING_WORD = re.compile(r"(?:^|(?<=[.!?]\s))[A-Z][a-z]*(?=\s+[a-z])")
 _ORG_BEFORE = (
     re.compile(
-        _ORG + r"\s+(?:hired|offered|recruited|(?:took|brought|signed)\s+\w+\s+on|made\s+\w+\s+an?\s+(?:\w+\s+)?offer|"
+        _ORG
+        + r"\s+(?:hired|offered|recruited|(?:took|brought|signed)\s+"
+        + _TAKEN_ON
+        + r"|made\s+\w+\s+an?\s+(?:\w+\s+)?offer|"
         r"wants\s+\w+\s+to\s+start|(?:has|have)\s+hired|picked\s+\w+)\b"
     ),
     re.compile(
