@@ -11,6 +11,7 @@ touched (and spawned) clusters are scored against their centroids in memory.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import uuid
 from collections.abc import Sequence
@@ -65,6 +66,12 @@ class Cluster:
         return cosine_sq(self.centroid, self.norm, emb, emb_norm)
 
 
+def _length(v: np.ndarray[Any, Any]) -> float:
+    """``float(np.linalg.norm(v))`` of a vector, by the same operations (the root of ``v . v`` in
+    ``v``'s own dtype) without the function's argument handling."""
+    return float(np.sqrt(v.dot(v)))
+
+
 def _top_after_counting(top: set[str], counted: Sequence[str], counts: dict[str, int]) -> set[str]:
     """``top_topics(counts)`` once the topics ``counted`` were counted once more, given ``top``, the
     top topics before: a count that rose moves only its own topic up, so every topic that was below
@@ -82,12 +89,15 @@ class SceneBatch:
     nearest: dict[int, list[tuple[int, float]]] = field(default_factory=dict)  # position -> (cluster, sim)
     spawned: list[Cluster] = field(default_factory=list)
     assignments: int = 0
+    # the touched loaded clusters in load order, as (load index, cluster): kept as they are touched
+    # rather than found among every loaded cluster for each fact
+    touched: list[tuple[int, Cluster]] = field(default_factory=list)
 
     async def load(
         self, conn: Conn, tenant_id: uuid.UUID, forest_id: int, embeddings: Sequence[np.ndarray[Any, Any]]
     ) -> None:
         """Load, for each fact (by position) with a non-zero vector, the clusters it could pick."""
-        positions = [i for i, e in enumerate(embeddings) if np.any(e)]
+        positions = [i for i, e in enumerate(embeddings) if e.any()]
         found = await scenes.nearest_clusters_many(
             conn, tenant_id, forest_id, [embeddings[i] for i in positions], [SCENE_CANDIDATES + i for i in positions]
         )
@@ -102,10 +112,11 @@ class SceneBatch:
 
     def _candidates(self, position: int, emb: np.ndarray[Any, Any]) -> list[tuple[Cluster, float]]:
         """The ``SCENE_CANDIDATES`` clusters nearest to the fact now, nearest first, with their sims."""
-        out = [(self.loaded[cid], sim) for cid, sim in self.nearest.get(position, []) if not self.loaded[cid].touched]
-        moved = [c for c in self.loaded.values() if c.touched] + self.spawned
+        loaded = self.loaded
+        out = [(c, sim) for cid, sim in self.nearest.get(position, []) if not (c := loaded[cid]).touched]
         norm = squared_norm(emb)
-        out += [(c, c.cosine(emb, norm)) for c in moved]
+        out += [(c, c.cosine(emb, norm)) for _, c in self.touched]
+        out += [(c, c.cosine(emb, norm)) for c in self.spawned]
         # the first SCENE_CANDIDATES of a stable sort (nsmallest equals sorted()[:n])
         return heapq.nsmallest(SCENE_CANDIDATES, out, key=lambda cs: nearest_first(cs[1]))
 
@@ -113,14 +124,14 @@ class SceneBatch:
         """Assign the fact at ``position`` (vector ``emb``) to its best cluster, or spawn one; returns it."""
         best: Cluster | None = None
         best_score = -1.0
-        if np.any(emb):
+        if emb.any():
             for c, sim in self._candidates(position, emb):
                 score = scene_score(sim, topics, c.top_topics())
                 if score > best_score:
                     best, best_score = c, score
         if best is not None and scene_accepts(best_score, self.settings):
             centroid = best.centroid * best.member_count + emb
-            norm = float(np.linalg.norm(centroid))
+            norm = _length(centroid)
             best.centroid = centroid / norm if norm else centroid
             best.norm = None
             counts = dict(best.topic_counts)
@@ -132,12 +143,20 @@ class SceneBatch:
             best.member_count += 1
             best.added += 1
             best.last_time = time if best.last_time is None else max(best.last_time, time)
+            if not best.touched and best.cluster_id is not None:
+                self._touch(best)
             best.touched = True
             self.assignments += 1
             return best
         spawned = Cluster(None, emb, 1, {t: 1 for t in topics}, added=1, last_time=time, touched=True)
         self.spawned.append(spawned)
         return spawned
+
+    def _touch(self, cluster: Cluster) -> None:
+        """Record a loaded cluster's first move, in load order."""
+        assert cluster.cluster_id is not None
+        order = list(self.loaded).index(cluster.cluster_id)
+        bisect.insort(self.touched, (order, cluster), key=lambda oc: oc[0])
 
     async def write(self, conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> None:
         """Store the spawned clusters (their ids set here) and the new state of the touched ones."""
