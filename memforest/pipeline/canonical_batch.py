@@ -29,6 +29,7 @@ import numpy as np
 
 from memforest.domain import Candidate
 from memforest.pipeline.canonical import CanonicalOutcome, SourceRef, clean_surface, pick_near, text_hash
+from memforest.pipeline.nearest_rows import RowMatrix
 from memforest.rules import cosine_sq, nearest_first, same_state_value, squared_norm, supersession_slot
 from memforest.store import facts_batch
 from memforest.store.sql import Conn, Row
@@ -87,9 +88,16 @@ def _earlier(a: datetime | None, b: datetime | None) -> datetime | None:
 @dataclass(slots=True)
 class _Batch:
     near_threshold: float
+    vectors: RowMatrix  # the new facts' vectors, in order (which of them can be among a candidate's nearest)
     new: list[_New] = field(default_factory=list)
     by_hash: dict[str, _New] = field(default_factory=dict)
     stored: dict[int, _Stored] = field(default_factory=dict)
+
+    def add(self, n: _New) -> None:
+        """Keep ``n`` as the batch's next new fact."""
+        self.new.append(n)
+        self.by_hash[n.hash] = n
+        self.vectors.append(n.emb, n.norm)
 
     def match(self, cand: Candidate, emb: np.ndarray[Any, Any], h: str, rows: list[Row]) -> int | _New | None:
         """The fact ``cand`` merges into (stored id or a new fact of the batch), else None."""
@@ -104,7 +112,10 @@ class _Batch:
         # rejects it, as in the one-at-a-time lookup
         scored: list[tuple[float, Row | _New]] = [(float(r["sim"]), r) for r in rows if r["fact_id"] is not None]
         norm = squared_norm(emb)
-        scored += [(cosine_sq(n.emb, n.norm, emb, norm), n) for n in self.new]
+        # the new facts that can be among the _NEAREST (every other one has _NEAREST new facts
+        # strictly nearer: nearest_rows), each scored exactly
+        picked = [self.new[i] for i in self.vectors.candidates(emb, norm, _NEAREST)]
+        scored += [(cosine_sq(n.emb, n.norm, emb, norm), n) for n in picked]
         # the first _NEAREST in a stable sort, stored rows first (nsmallest equals sorted()[:n])
         top = heapq.nsmallest(_NEAREST, scored, key=lambda s: nearest_first(s[0]))
         near = [x if isinstance(x, dict) else x.row(sim) for sim, x in top]
@@ -174,7 +185,7 @@ async def canonicalize_many(
     looked: dict[int, list[Row]] = {}
     for r in await facts_batch.lookup_many(conn, tenant_id, forest_id, hashes, [e for _, e, _ in items]):
         looked.setdefault(int(r["i"]) - 1, []).append(r)
-    batch = _Batch(near_threshold)
+    batch = _Batch(near_threshold, RowMatrix(len(items), len(items[0][1])))
     decided: list[int | _New] = []  # per item: its merge target, or itself as a new fact
     for i, (cand, emb, source) in enumerate(items):
         target = batch.match(cand, emb, hashes[i], looked.get(i, []))
@@ -188,8 +199,7 @@ async def canonicalize_many(
             None if slotted else cand.valid_to, set(source.turn_ids),
         )  # fmt: skip
         n.norm = squared_norm(emb)
-        batch.new.append(n)
-        batch.by_hash[n.hash] = n
+        batch.add(n)
         decided.append(n)
     if batch.new:
         slots = [supersession_slot(n.cand.subject, n.cand.attribute, n.cand.value) for n in batch.new]
