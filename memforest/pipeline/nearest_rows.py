@@ -17,13 +17,15 @@ every row is kept.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-__all__ = ["ERROR_UNITS", "RowMatrix", "error_bound"]
+__all__ = ["ERROR_UNITS", "PRODUCT_MIN_ROWS", "RowMatrix", "error_bound"]
 
 ERROR_UNITS = 4.0  # the bound in units of d * 2**-24: at least twice the analysis above needs
+PRODUCT_MIN_ROWS = 12  # fewer rows are all kept (measured: the product costs about 8 exact cosines)
 
 
 def error_bound(dim: int) -> float:
@@ -37,8 +39,11 @@ class RowMatrix:
 
     def __init__(self, capacity: int, dim: int) -> None:
         self._rows = np.zeros((max(capacity, 1), dim), dtype=np.float64)
-        self._norms = np.zeros(max(capacity, 1), dtype=np.float64)
+        self._scale = np.zeros(max(capacity, 1), dtype=np.float64)  # 1 / length, 0 for a zero row
+        self._floor = np.zeros(max(capacity, 1), dtype=np.float64)  # -inf for a zero row (no cosine)
         self._size = 0
+        self._with_cosine = 0  # rows with a non-zero norm
+        self._all_finite = True
         self._slack = 2.0 * error_bound(dim)
 
     def __len__(self) -> int:
@@ -46,29 +51,33 @@ class RowMatrix:
 
     def append(self, vector: np.ndarray[Any, Any], squared_norm: float) -> None:
         """Add a row: ``vector`` and its squared norm as ``rules.squared_norm`` computes it."""
-        if self._size == len(self._norms):
+        if self._size == len(self._scale):
             self._rows = np.concatenate([self._rows, np.zeros_like(self._rows)])
-            self._norms = np.concatenate([self._norms, np.zeros_like(self._norms)])
-        self._rows[self._size] = vector
-        self._norms[self._size] = squared_norm
+            self._scale = np.concatenate([self._scale, np.zeros_like(self._scale)])
+            self._floor = np.concatenate([self._floor, np.zeros_like(self._floor)])
+        i = self._size
+        self._rows[i] = vector
+        self._all_finite = self._all_finite and math.isfinite(squared_norm)
+        if squared_norm > 0.0:
+            self._scale[i] = 1.0 / math.sqrt(squared_norm)
+            self._with_cosine += 1
+        else:
+            self._floor[i] = -math.inf
         self._size += 1
 
     def candidates(self, query: np.ndarray[Any, Any], query_norm: float, k: int) -> list[int]:
         """Indices, ascending, of a set of rows that holds every row among the ``k`` first of the
-        rows sorted by exact cosine to ``query`` (``rules.nearest_first``, stable)."""
+        rows sorted by exact cosine to ``query`` (``rules.nearest_first``, stable). Below
+        ``PRODUCT_MIN_ROWS`` rows every row is kept: scoring them is cheaper than the product."""
         n = self._size
-        if n <= k or query_norm == 0.0 or not np.isfinite(query_norm):
+        if n < max(PRODUCT_MIN_ROWS, k + 1) or self._with_cosine <= k or not self._all_finite:
             return list(range(n))
-        norms = self._norms[:n]
-        finite = norms > 0.0
-        if int(np.count_nonzero(finite)) <= k:
+        if not (query_norm > 0.0 and math.isfinite(query_norm)):
             return list(range(n))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            approx = (self._rows[:n] @ query.astype(np.float64)) / np.sqrt(norms * query_norm)
-        scored = approx[finite]
-        if not np.isfinite(scored).all():
+        approx = (self._rows[:n] @ query.astype(np.float64)) * self._scale[:n] / math.sqrt(query_norm)
+        approx += self._floor[:n]
+        cut = float(np.partition(approx, n - k)[n - k]) - self._slack
+        if not cut - self._slack > -1.0:  # (near -1 the clamp of rules.cosine_sq could make ties; NaN)
             return list(range(n))
-        cut = float(np.partition(scored, len(scored) - k)[len(scored) - k]) - self._slack
-        if cut - self._slack <= -1.0:  # (near -1 the clamp of rules.cosine_sq could make ties)
-            return list(range(n))
-        return [int(i) for i in np.flatnonzero(finite & (approx >= cut))]
+        kept: list[int] = np.flatnonzero(approx >= cut).tolist()
+        return kept

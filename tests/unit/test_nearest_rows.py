@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from memforest import rules
-from memforest.pipeline.nearest_rows import RowMatrix, error_bound
+from memforest.pipeline.nearest_rows import PRODUCT_MIN_ROWS, RowMatrix, error_bound
 
 K = 3
 
@@ -73,13 +73,18 @@ def test_far_rows_are_left_out() -> None:
 
 
 def test_every_row_is_kept_when_too_few_have_a_cosine() -> None:
-    """Zero rows have no cosine (NaN sorts last): with K or fewer others they may be among the first K."""
-    rows = [np.zeros(4, dtype=np.float32)] * 3 + [np.array([1, 0, 0, 0], dtype=np.float32)] * 2
-    m = _matrix(rows)
+    """Zero rows have no cosine (NaN sorts last): with K or fewer others they may be among the first
+    K; with more they are left out. Below PRODUCT_MIN_ROWS rows every row is kept."""
+    zero, one = np.zeros(4, dtype=np.float32), np.array([1, 0, 0, 0], dtype=np.float32)
     q = np.array([1, 1, 0, 0], dtype=np.float32)
-    assert m.candidates(q, rules.squared_norm(q), K) == list(range(5))
-    assert m.candidates(np.zeros(4, dtype=np.float32), 0.0, K) == list(range(5))
-    assert len(RowMatrix(3, 4)) == 0 and len(m) == 5
+    few = _matrix([zero] * PRODUCT_MIN_ROWS + [one] * K)
+    assert few.candidates(q, rules.squared_norm(q), K) == list(range(PRODUCT_MIN_ROWS + K))
+    assert few.candidates(zero, 0.0, K) == list(range(PRODUCT_MIN_ROWS + K))
+    enough = _matrix([zero] * PRODUCT_MIN_ROWS + [one] * (K + 1))
+    assert enough.candidates(q, rules.squared_norm(q), K) == list(range(PRODUCT_MIN_ROWS, PRODUCT_MIN_ROWS + K + 1))
+    small = _matrix([np.array([1, i, 0, 0], dtype=np.float32) for i in range(PRODUCT_MIN_ROWS - 1)])
+    assert small.candidates(q, rules.squared_norm(q), K) == list(range(PRODUCT_MIN_ROWS - 1))
+    assert len(RowMatrix(3, 4)) == 0 and len(small) == PRODUCT_MIN_ROWS - 1
 
 
 def test_the_bound_covers_the_difference_of_the_two_cosines() -> None:
