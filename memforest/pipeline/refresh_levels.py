@@ -179,24 +179,20 @@ async def summarise_levels(
     ``"children"``: every leaf whose text has none; inner nodes take their children's mean, and
     only those with no child vector embed their summary)."""
     gate = asyncio.Semaphore(concurrency)
+    many = getattr(summarizer, "summarize_many", None)  # a batch at once (the built-in summariser)
 
     async def summarise(read: LevelRead, node: Row) -> str:
-        if read.level == 0:
-            return str(node["summary"] or "")
-        item = SummaryInput(
-            tree_kind=TreeKind(node["kind"]),
-            tree_label=str(node["label"]),
-            t_start=node["t_start"],
-            t_end=node["t_end"],
-            child_texts=tuple(read.children.get(int(node["node_id"]), [])),
-            level=read.level,
-        )
         async with gate:
-            return await summarizer.summarize(item, ledger=ledger)
+            return await summarizer.summarize(_summary_input(read, node), ledger=ledger)
 
     works = []
     for read in reads:
-        summaries = list(await asyncio.gather(*(summarise(read, n) for n in read.nodes)))
+        if read.level == 0:
+            summaries = [str(n["summary"] or "") for n in read.nodes]
+        elif many is not None:
+            summaries = list(await many([_summary_input(read, n) for n in read.nodes], ledger=ledger))
+        else:
+            summaries = list(await asyncio.gather(*(summarise(read, n) for n in read.nodes)))
         works.append(LevelWork(summaries, [summary_hash(s) for s in summaries], [None] * len(summaries)))
     from_children = vectors_from_children(embedder)
     wanted = [
@@ -209,6 +205,18 @@ async def summarise_levels(
     if from_children:
         await _embed_summaries(_children_means(reads, works), embedder, ledger)
     return works
+
+
+def _summary_input(read: LevelRead, node: Row) -> SummaryInput:
+    """What the summariser gets for an inner node of ``read``."""
+    return SummaryInput(
+        tree_kind=TreeKind(node["kind"]),
+        tree_label=str(node["label"]),
+        t_start=node["t_start"],
+        t_end=node["t_end"],
+        child_texts=tuple(read.children.get(int(node["node_id"]), [])),
+        level=read.level,
+    )
 
 
 async def _embed_summaries(wanted: list[tuple[LevelWork, int]], embedder: Embedder, ledger: UsageLedger | None) -> None:

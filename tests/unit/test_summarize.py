@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from memforest.backends.base import Summarizer, SummaryInput, UsageLedger
-from memforest.backends.summarize import ExtractiveSummarizer, strip_header, truncate_text
+from memforest.backends.summarize import CHUNK, ExtractiveSummarizer, strip_header, truncate_text
 from memforest.domain import TreeKind
 from memforest.text import summarize as summarize_module
 
@@ -162,3 +162,14 @@ def test_sentence_caches_do_not_change_summaries(monkeypatch: pytest.MonkeyPatch
     tiny = ExtractiveSummarizer(max_chars=160)
     assert [tiny.summarize_sync(item) for item in items] == fresh
     assert len(tiny._child_sentences) == 2 and len(tiny._sentence_features) == 5
+
+
+async def test_a_batch_gives_each_items_own_summary_in_order() -> None:
+    """``summarize_many`` (one thread hand-off per chunk) gives what ``summarize`` gives item by item,
+    over more items than a chunk, and the ledger counts one call per item."""
+    items = _overlapping_items() + _overlapping_items()[:15]
+    assert len(items) > CHUNK
+    s, ledger = ExtractiveSummarizer(max_chars=160), UsageLedger()
+    assert await s.summarize_many(items, ledger=ledger) == [await s.summarize(i) for i in items]
+    assert ledger.as_dict()["summarize"]["calls"] == len(items)
+    assert await s.summarize_many([]) == []
