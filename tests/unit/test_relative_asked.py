@@ -15,6 +15,7 @@ from memforest.retrieval.temporal.parse import parse_question, value_name
         ("When did Quillon become my uncle's tortoise?", "Quillon"),
         ("How long was Marrowby Fencers my flatmate's club?", "Marrowby Fencers"),
         ("When did Tessaly Pool become Brannoch's sister's pool?", "Tessaly Pool"),
+        ("How long was Kelsby my aunt's home city?", "Kelsby"),
     ],
 )
 def test_the_owner_of_a_relative_is_no_value(question: str, value: str) -> None:

@@ -330,11 +330,12 @@ def value_name(tq: TemporalQuestion, subject: str) -> str | None:
     first name that is neither the subject, a person nor a time, else any other name; None
     when it names none ("When did Gizmo become Jonas's pet?": Gizmo, the subject after "did",
     is the value once Jonas is the subject). A name holding the subject's ("Trieste Ana" of "how long
-    was Trieste my home", "my" read as Ana) is none, nor is the owner of a relative asked about
-    ("When did Pip become Ana's aunt's dog?": Ana only says whose aunt)."""
-    own = re.compile(rf"(?<!\w){re.escape(subject)}(?!\w)", re.IGNORECASE)
-    owner = subject.split("'s ", 1)[0].casefold() if "'s " in subject else None
-    others = [n for n in tq.names if "'s " not in n and not own.search(n) and n.casefold() != owner]
+    was Trieste my home", "my" read as Ana) is none, nor is the owner of a relative asked about or
+    a name holding it ("When did Pip become Ana's aunt's dog?", "How long was Oslo my aunt's
+    home?": Ana only says whose aunt)."""
+    whose = subject.split("'s ", 1)[0] if "'s " in subject else subject
+    own = re.compile(rf"(?<!\w)(?:{re.escape(subject)}|{re.escape(whose)})(?!\w)", re.IGNORECASE)
+    others = [n for n in tq.names if "'s " not in n and not own.search(n)]
     plain = [n for n in others if n not in tq.people and not is_time_name(n)]
     found = plain or others
     return found[0] if found else None

@@ -232,6 +232,7 @@ async def subject_plan(scope: _Scope, tq: TemporalQuestion, event_time: datetime
         root = await store.entity_root(scope.conn, scope.tenant_id, scope.forest_id, scope.subject)
     if root is None:
         rows = await store.subject_facts(scope.conn, scope.tenant_id, scope.forest_id, scope.subject, scope.as_of)
+        rows = _in_order([*rows, *await _relation_said(scope, scope.subject)])
         return plan_answer(tq, scope.subject, rows, event_time, scope.hints)
     tq, at = await _anchor(scope, tq, event_time)
     if at is None and tq.operator in _ANCHORED:
@@ -328,8 +329,8 @@ async def temporal_plan(
             break
         first = probe if probe is not None and subject.casefold() == probe.first else None
         names = await aliases(conn, tenant_id, forest_id, subject, first.texts if first is not None else None)
-        named = await known_of(names)
-        names = [n for n in names if n.casefold() in named]
+        named = await known_of([*names, *(n.split("'s ", 1)[0] for n in names if "'s " in n)])
+        names = [n for n in names if n.casefold() in named or _owner_known(n, named)]
         if not names:
             continue
         scope = _Scope(conn, tenant_id, forest_id, names[0], as_of, hints, budget=budget, probe=first)
@@ -343,6 +344,13 @@ async def temporal_plan(
             return plan
         unanswered.append((scope, asked))
     return await _loose(*unanswered[0], anchor_time) if unanswered else None
+
+
+def _owner_known(name: str, known: set[str]) -> bool:
+    """``name`` is a relation ("Ana's aunt") whose owner is a subject of the forest: the owner's
+    words about the relative are read as theirs (``_relation_said``), though no fact has the
+    relation for its subject."""
+    return "'s " in name and name.split("'s ", 1)[0].casefold() in known
 
 
 def _probe_names(tq: TemporalQuestion) -> list[str]:
@@ -459,9 +467,25 @@ async def _plan_of_all(
     scope: _Scope, names: list[str], tq: TemporalQuestion, event_time: datetime | None
 ) -> TemporalPlan | None:
     """The plan from all the facts of every name of one person, read as the first name's."""
-    rows: dict[int, Row] = {}
+    rows: list[Row] = []
     for name in names:
-        for r in await store.subject_facts(scope.conn, scope.tenant_id, scope.forest_id, name, scope.as_of):
-            rows.setdefault(int(r["fact_id"]), r)
-    ordered = sorted(rows.values(), key=lambda r: (r["valid_from"], r["fact_id"]))
-    return plan_answer(tq, names[0], ordered, event_time, scope.hints)
+        rows += await store.subject_facts(scope.conn, scope.tenant_id, scope.forest_id, name, scope.as_of)
+        rows += await _relation_said(scope, name)
+    return plan_answer(tq, names[0], _in_order(rows), event_time, scope.hints)
+
+
+async def _relation_said(scope: _Scope, name: str) -> list[Row]:
+    """For a person named by their relation only ("Ana's sister"), the owner's statements with no
+    slot that name them ("Winters in Oslo are brutal, Ana's sister bought a coat"): they are about
+    the relative, but no entity links them (a relation is no name). None for any other name."""
+    if "'s " not in name:
+        return []
+    owner = name.split("'s ", 1)[0]
+    rows = await store.facts_naming(scope.conn, scope.tenant_id, scope.forest_id, owner, name, scope.as_of)
+    return [r for r in rows if r["attribute"] is None and r["subject"] is None and mentions(str(r["text"]), name)]
+
+
+def _in_order(rows: Sequence[Row]) -> list[Row]:
+    """``rows`` once each (by fact id), oldest first."""
+    unique = {int(r["fact_id"]): r for r in rows}
+    return sorted(unique.values(), key=lambda r: (r["valid_from"], r["fact_id"]))
