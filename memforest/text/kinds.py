@@ -18,6 +18,13 @@ _PLAN_RE = re.compile(
     r"thursday|friday|saturday|sunday)|tomorrow|thinking\s+(?:of|about)\s+\w+ing)\b|['’]ll\b",
     re.IGNORECASE,
 )
+# "going to" after a verb of beginning, going on or stopping is a habit's gerund, no intent
+# ("started going to X", "has been going to X", "stopped going to X")
+_HABIT_GOING = re.compile(
+    r"\b(?:start(?:s|ed|ing)?|beg[au]n|begins?|keeps?|kept|been|stopped|quit|resumed|carr(?:y|ies|ied)\s+on)\s+"
+    r"going\s+to\b",
+    re.IGNORECASE,
+)
 _PREFERENCE_RE = re.compile(
     r"\b(?:i|we|really|also|just|totally|absolutely|do|still|always|truly|so)\s+"
     r"(?:love|like|enjoy|prefer|hate|adore|dislike|can't\s+stand)\b|\bfavou?rite\b|\bfan\s+of\b|"
@@ -52,7 +59,7 @@ def fact_kind(original: str, mentions: list[TimeMention], turn_time: datetime) -
     day_start = turn_time.replace(hour=0, minute=0, second=0, microsecond=0)
     future_mention = any(m.start >= day_start + timedelta(days=1) for m in mentions)
     past_mention = any((m.end or m.start + timedelta(days=1)) <= day_start for m in mentions)
-    if _PLAN_RE.search(low) or (future_mention and not past_mention):
+    if _PLAN_RE.search(_HABIT_GOING.sub("_", low)) or (future_mention and not past_mention):
         return FactKind.PLAN
     if _PREFERENCE_RE.search(low):
         return FactKind.PREFERENCE

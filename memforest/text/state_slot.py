@@ -19,8 +19,9 @@ from memforest.text.changes import VERB_CLASSES, find_change, find_named_change,
 from memforest.text.mood import mood_near
 from memforest.text.slots import find_slot
 from memforest.text.state_values import thing_kind
-from memforest.text.state_words import ANIMALS, JOB_CUES
+from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
 from memforest.text.states import find_state
+from memforest.text.switch_clause import find_switch_clause
 
 __all__ = ["state_slot"]
 
@@ -83,6 +84,22 @@ def _names(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w']){re.escape(name)}(?![\w-])", text) is not None
 
 
+# "moved Grandma to X", "moved Biscuit into X": the one moved, named right after the verb, lives there
+_MOVED_OBJECT = re.compile(r"\b(?i:mov(?:e|es|ed|ing)|relocated)\s+(?P<obj>[A-Z][\w-]*)\s+(?:back\s+)?(?:in)?to\b")
+_KIN_NAME = re.compile(rf"^(?i:{KIN})$")
+
+
+def _moved_object(text: str, state: Slot) -> Slot:
+    """A home stated by a transitive move is the home of the one moved, not of the mover; a kin word
+    used as a name ("Grandma") is the mover's relative."""
+    m = _MOVED_OBJECT.search(text, 0, max(text.find(state[2]), 0))
+    if m is None or m["obj"] in (state[0], state[2]):
+        return state
+    obj = m["obj"]
+    mover = state[0].removesuffix(" and others")
+    return (f"{mover}'s {obj.lower()}" if _KIN_NAME.match(obj) else obj), state[1], state[2]
+
+
 def state_slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) -> Slot | None:
     """(subject, attribute, value) of a person-rewritten sentence, or None when it states no state.
     A relative clause on the value names its holder, whoever the reader took for the subject:
@@ -100,7 +117,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     fixed = None if kind is FactKind.PLAN else find_slot(text)
     if fixed is not None and _stated(text, fixed):
         return fixed
-    named = find_named_change(text, speaker)
+    named = find_switch_clause(text, speaker) or find_named_change(text, speaker)
     if named is not None:
         return _named(named)
     state = find_state(text, speaker, participants)
@@ -108,6 +125,8 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     lead = leading_subject(text, max(text.find(state[2]), 0)) if state is not None else None
     if state is not None and lead not in (None, state[2]) and state[0] == speaker and not _names(text, speaker):
         state = (str(lead), state[1], state[2])  # "Mia moved to Oslo", said by Ana, is Mia's home
+    if state is not None and state[1] == "residence":
+        state = _moved_object(text, state)
     if state is not None and (state[0].casefold() == state[2].casefold() or state[2].casefold() in _TITLE):
         state = None  # a person is no state of their own; a title alone is no value
     change = find_change(text, speaker, participants)

@@ -142,14 +142,19 @@ def _last_kept(regex: re.Pattern[str], text: str) -> str | None:
 _NAMED_THING = re.compile(r"(?<![\w'-])(?P<v>[A-Z][\w-]*+(?:\s+[A-Z][\w-]*+){1,2})(?![\w'-])")
 
 
+# what one drives in the present, one's own ("drives a X", "driving Ana's X"): a past drive may be a one-off
+_DRIVEN = re.compile(r"\b(?i:drives|drive|driving)\s+(?:an?|\w+'s)\s+(?:[a-z]+\s+){0,2}" + _NAMED_THING.pattern)
+
+
 def vehicle_value(text: str, _m: re.Match[str]) -> str | None:
     """The make and model of the car the sentence says the subject has (not one sold), else a
-    name whose last word is a kind of vehicle ("the Tamsin Coupe")."""
+    name whose last word is a kind of vehicle ("the Tamsin Coupe"), else the name one drives now."""
     known = _last_kept(_VEHICLE_RE, text)
     if known is not None:
         return known
     typed = (m["v"] for m in _NAMED_THING.finditer(text) if thing_kind(m["v"]) == "vehicle")
-    return next(typed, None)
+    driven = _DRIVEN.search(text)
+    return next(typed, None) or (driven["v"] if driven is not None else None)
 
 
 def device_value(text: str, _m: re.Match[str]) -> str | None:
