@@ -93,12 +93,14 @@ def _most_frequent(counts: Mapping[str, Any], n: int) -> list[str]:
     frequent are sorted (every one of the first ``n`` is among them)."""
     if n <= 0 or not counts:
         return []
-    items = [(k, int(v)) for k, v in counts.items()]
-    if len(items) > n:
-        floor = heapq.nlargest(n, [v for _, v in items])[-1]
-        items = [kv for kv in items if kv[1] >= floor]
-    items.sort(key=lambda kv: (-kv[1], kv[0]))
-    return [k for k, _ in items[:n]]
+    if len(counts) > n:
+        values = [int(v) for v in counts.values()]
+        floor = heapq.nlargest(n, values)[-1]
+        ranked = [(-v, k) for k, v in zip(counts, values, strict=True) if v >= floor]
+    else:
+        ranked = [(-int(v), k) for k, v in counts.items()]
+    ranked.sort()  # (most frequent first, ties by name: the names are distinct keys)
+    return [k for _, k in ranked[:n]]
 
 
 def top_topics(counts: Mapping[str, Any], n: int = SCENE_TOPICS) -> set[str]:
