@@ -4,27 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping
-from contextlib import AsyncExitStack, asynccontextmanager, contextmanager, suppress
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager, contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, cast
 
 import asyncpg
 from pgvector.asyncpg import register_vector
-from sqlalchemy import TextClause, event, text
+from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from memforest.db import migrate, rls
+from memforest.db import folded_begin, migrate, rls
 from memforest.db.failures import broken_connection, database_unavailable, raw_connection, unencodable
 from memforest.db.lock_wait import lock_timeout_param
 from memforest.db.rls import APP_ROLE
+from memforest.db.tenant_entry import enter_reading, enter_tenant, refuse_identity_knobs, tenant_settings_sql
 from memforest.errors import (
     ConfigurationError,
     DatabaseUnavailableError,
@@ -46,14 +45,6 @@ CONNECT_WAIT_S = 5.0
 CONNECT_RETRY_FIRST_S = 0.05
 CONNECT_RETRY_MAX_S = 1.0
 
-# the role, the tenant and the lock_timeout (db.lock_wait) of a tenant transaction, in one statement (like SET LOCAL)
-# Tenant statements are planned for their parameters (``force_custom_plan``): a forest's own HNSW
-# indexes are partial (``WHERE forest_id = N``, ADR 0024) and a generic plan, made for any forest,
-# could never use them. Until :data:`KEY_LOOKUP_PLANS` switches the rest of a transaction.
-_ENTER_TENANT_SQL = (
-    "SELECT set_config('role', :role, true), set_config('memforest.tenant_id', :t, true), set_config('plan_cache_mode',"
-    " 'force_custom_plan', true), set_config('lock_timeout', coalesce(:lt, current_setting('lock_timeout')), true)"
-)
 # A column holding this expression (an uncorrelated subquery: run once, with the statement's first
 # row) switches the rest of its tenant transaction to the prepared statements' cached generic plans,
 # without sequential scans (ADR 0024). For statements that read rows by key only
@@ -81,36 +72,9 @@ CUSTOM_PLANS_AGAIN = f"left({_set_configs(CUSTOM_PLANS)}, 0)"
 GENERIC_PLANS_NEXT = f"left({_set_configs(GENERIC_PLANS)}, 0)"
 
 
-@lru_cache(maxsize=16)
-def _enter_tenant(knob_count: int) -> TextClause:
-    """The statement that enters a tenant transaction and sets ``knob_count`` more transaction-local
-    settings (``:k0``/``:v0``, ...) in the same round trip."""
-    knobs = "".join(f", set_config(:k{i}, :v{i}, true)" for i in range(knob_count))
-    return text(_ENTER_TENANT_SQL + knobs)
-
-
-# set while Database.reading checks a connection out: the pool's pre-ping is left out (ADR 0022)
+# set while a transaction that checks its connection with its first round trip (Database.reading,
+# ADR 0022; a write transaction begun with its settings, ADR 0082) checks one out: no pre-ping
 _UNPINGED: ContextVar[bool] = ContextVar("memforest_unpinged", default=False)
-# a reading transaction's setting names and values (literals in its BEGIN): no quote, no backslash
-_PLAIN_SETTING = re.compile(r"[A-Za-z0-9_.\-]+")
-
-
-def _refuse_identity_knobs(knobs: Mapping[str, str]) -> None:
-    """ValueError when ``knobs`` would set the role or the tenant (names compared as the server does)."""
-    if {"role", "memforest.tenant_id"} & {name.strip().lower() for name in knobs}:
-        raise ValueError("knobs cannot set the role or the tenant")
-
-
-def _enter_reading(tenant_id: uuid.UUID, knobs: Mapping[str, str]) -> str:
-    """``BEGIN READ ONLY`` and the settings of :data:`_ENTER_TENANT_SQL` plus ``knobs``, as one
-    simple-protocol string (one round trip; that protocol takes no parameters, so every name and
-    value is checked to be plain and written as a literal). ValueError for anything else."""
-    settings = {"role": APP_ROLE, "memforest.tenant_id": str(tenant_id), "plan_cache_mode": "force_custom_plan"}
-    _refuse_identity_knobs(knobs)
-    settings |= knobs
-    for part in (p for item in settings.items() for p in item if not _PLAIN_SETTING.fullmatch(p)):
-        raise ValueError(f"not a plain setting: {part!r}")
-    return "BEGIN READ ONLY; SELECT " + ", ".join(f"set_config('{k}', '{v}', true)" for k, v in settings.items())
 
 
 async def _run_simple(conn: AsyncConnection, sql: str) -> None:
@@ -253,7 +217,7 @@ def _ping_once(dbapi_connection: Any) -> bool:
     ROLLBACK (for pgbouncer's transaction mode, which MemForest does not use): three round trips,
     and three wake-ups of the server, on every checkout, i.e. every transaction (ADR 0023). Errors
     are translated as the adapter's own ping translates them, so a dead connection is replaced."""
-    if _UNPINGED.get():  # (a checkout for Database.reading: its first statement is the check)
+    if _UNPINGED.get():  # (a checkout whose first round trip is the check)
         return True
     try:
         dbapi_connection.await_(dbapi_connection._connection.fetchrow(";"))
@@ -364,14 +328,34 @@ class Database:
         ``SIDE_POOL_WAIT_S`` (the caller then does the work in its own transaction). ``knobs``:
         server settings (name -> value) for this transaction only, set with the tenant (the read
         path's HNSW knobs: no round trip of their own); ValueError for the role or the tenant."""
-        _refuse_identity_knobs(knobs or {})
+        refuse_identity_knobs(knobs or {})
+        lock_timeout = lock_timeout_param()
+        try:  # (a knob that is not plain: the settings go as parameters, after SQLAlchemy's BEGIN)
+            opening: str | None = tenant_settings_sql(tenant_id, knobs or {}, lock_timeout)
+        except ValueError:
+            opening = None
+        async with AsyncExitStack() as stack:
+            begun = await self._begun(stack, side, opening) if opening is not None else None
+            if begun is not None:
+                yield begun
+                return
         async with self._tenant_connection(side, begin=True) as conn:
             # one round trip: set_config('role', ..., true) is SET LOCAL ROLE (ADR 0022)
-            params = {"role": APP_ROLE, "t": str(tenant_id), "lt": lock_timeout_param()}
+            params = {"role": APP_ROLE, "t": str(tenant_id), "lt": lock_timeout}
             for i, (name, value) in enumerate((knobs or {}).items()):
                 params |= {f"k{i}": name, f"v{i}": value}
-            await conn.execute(_enter_tenant(len(knobs or {})), params)
+            await conn.execute(enter_tenant(len(knobs or {})), params)
             yield conn
+
+    async def _begun(self, outer: AsyncExitStack, side: bool | None, opening: str) -> AsyncConnection | None:
+        """:func:`folded_begin.begun` on a connection of the tenant pool (``side``: the side pool) or,
+        ``side`` None, of the system pool."""
+
+        def checkout(ping: bool) -> AbstractAsyncContextManager[AsyncConnection]:
+            tenant = side is not None and self._tenant_connection(side, begin=True, ping=ping)
+            return tenant or self._system_connection(ping=ping)
+
+        return await folded_begin.begun(outer, checkout, opening)
 
     @asynccontextmanager
     async def reading(
@@ -381,7 +365,7 @@ class Database:
         in one round trip, ADR 0022), for ``store.read_conn.reading`` to wrap: SQLAlchemy does not
         know of it. Writes fail. COMMIT on leaving, ROLLBACK after an error; a connection whose
         transaction could not end is closed."""
-        enter = _enter_reading(tenant_id, knobs or {})
+        enter = enter_reading(tenant_id, knobs or {})
         async with AsyncExitStack() as stack:
             conn = await self._entered(stack, side, enter)
             driver = cast(asyncpg.Connection, (await raw_connection(conn)).driver_connection)
@@ -458,7 +442,23 @@ class Database:
     @asynccontextmanager
     async def system(self) -> AsyncIterator[AsyncConnection]:
         """A transaction as the owning role (admin work, auth lookups, job claims across tenants)."""
+        async with AsyncExitStack() as stack:
+            conn = await self._begun(stack, None, "")
+            if conn is not None:
+                yield conn
+                return
         async with _transaction(self.engine, self.connect_wait_s) as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def _system_connection(self, *, ping: bool) -> AsyncIterator[AsyncConnection]:
+        """A system pool connection in SQLAlchemy's transaction, pre-pinged unless ``ping`` is false."""
+        async with AsyncExitStack() as stack:
+            unpinged = _UNPINGED.set(not ping)
+            try:
+                conn = await stack.enter_async_context(_transaction(self.engine, self.connect_wait_s))
+            finally:
+                _UNPINGED.reset(unpinged)
             yield conn
 
     @asynccontextmanager

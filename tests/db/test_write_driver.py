@@ -21,9 +21,12 @@ _FORESTS = "SELECT forest_id, name FROM forests WHERE tenant_id = :t ORDER BY na
 
 async def test_statements_go_to_the_driver_only_once_the_transaction_is_open(db: Database) -> None:
     tenant_id = await ensure_tenant(db, "a")
-    async with db.system() as conn:  # SQLAlchemy begins at its first statement
+    async with db.engine.begin() as conn:  # SQLAlchemy begins at its first statement
         assert await write_driver.fetch(conn, "SELECT 1 AS one", None) is None
         await conn.execute(text("SELECT 1"))
+        records = await write_driver.fetch(conn, "SELECT 1 AS one", None)
+        assert records is not None and [dict(r) for r in records] == [{"one": 1}]
+    async with db.system() as conn:  # begun on the server as it opens (ADR 0082)
         records = await write_driver.fetch(conn, "SELECT 1 AS one", None)
         assert records is not None and [dict(r) for r in records] == [{"one": 1}]
     async with db.autocommit() as conn:
@@ -41,7 +44,8 @@ async def test_statements_go_to_the_driver_only_once_the_transaction_is_open(db:
         assert await execute(conn, "DELETE FROM forests WHERE false") == 0
     sent = [sql for _, sql in log]
     assert any(s.startswith("SELECT forest_id, name FROM forests WHERE tenant_id = $1") for s in sent)
-    assert sent[0] == "BEGIN;" and sent[-1] == "COMMIT;"  # (SQLAlchemy still begins and ends it)
+    # begun with the tenant's settings in one round trip (ADR 0082); SQLAlchemy still ends it
+    assert sent[0].startswith("BEGIN; SELECT set_config('role'") and sent[-1] == "COMMIT;"
 
 
 async def test_an_error_is_sqlalchemys_and_the_transaction_rolls_back(db: Database) -> None:
