@@ -24,6 +24,7 @@ from datetime import datetime
 from functools import lru_cache
 from operator import attrgetter
 
+from memforest.retrieval.breadth import fused_with_shift
 from memforest.retrieval.corroborate import corroborate
 from memforest.retrieval.evidence import Evidence as Evidence  # (re-exported: callers import it from here)
 from memforest.retrieval.follow_on import place, seed
@@ -64,6 +65,9 @@ class AssembleOptions:
     include_superseded: bool = False
     token_budget: int | None = None
     filtered: bool = False  # a source filter chose the candidates
+    # the question asks for several things: its order is fused with the one this much of ``w_lex``
+    # moved to ``w_sim`` gives (0: the rerank's order; ``retrieval.breadth``, ADR 0076)
+    several_shift: float = 0.0
 
     @property
     def narrowed(self) -> bool:
@@ -94,6 +98,7 @@ class _Item:
     recorded_at: datetime | None = None
     retracted_at: datetime | None = None
     score: float = 0.0
+    lexical: float = 0.0  # the rerank's term-overlap share
     sources: tuple[tuple[str, str, datetime], ...] = ()  # a fact's (session, turn, time), oldest first
 
 
@@ -348,6 +353,7 @@ def rerank(
             tree = tree_score(ids[0], 0.0) / best_tree
         else:
             tree = max([tree_score(tid, 0.0) for tid in ids], default=0.0) / best_tree
+        it.lexical = lx
         score = w_sim * it.sim + w_lex * lx + w_tree * tree
         if window:
             score += preset.time_in_window if ok else preset.time_out_of_window
@@ -433,6 +439,7 @@ async def assemble(
         unique.append(it)
     ranked = rerank(unique, rerank_terms, tree_scores, cues, preset)
     ranked = await corroborate(conn, tenant_id, forest_id, ranked, preset.w_support, cues)
+    ranked = fused_with_shift(ranked, min(opts.several_shift, preset.w_lex), preset.rrf_k)
     if pinned:
         ranked = _pinned_order(ranked, list(pinned), opts)
     kept = ranked[: _fitting(ranked, opts)]

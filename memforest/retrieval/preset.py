@@ -12,6 +12,9 @@ SUPPORT_WITH_A_MODEL = 0.025
 # the question as asked in its vector with a real embedding model, the rest the text without its
 # names (ADR 0068, 0069); the hashed vectors read the question as asked (1.0)
 NAMES_WEIGHT_WITH_A_MODEL = 0.55
+# a question asking for several things is also ordered with this much rerank weight moved from term
+# overlap to similarity, with a real embedding model (ADR 0076); hashed vectors rank it as any (0.0)
+SEVERAL_SHIFT_WITH_A_MODEL = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,10 @@ class RetrievalPreset:
     # the unit weighted mean of that and of the text without its names, ``question.without_names``);
     # a deployment's preset sets it from the embedder: ADR 0068, 0069
     names_weight: float = 1.0
+    # a question that asks for several things (``question.several``) is ranked by the reciprocal-rank
+    # fusion (``rrf_k``) of the rerank's order and of the order with this much of ``w_lex`` moved to
+    # ``w_sim`` (0: the rerank's order alone); a deployment's preset sets it from the embedder: ADR 0076
+    several_shift: float = 0.0
     # navigator: leaves picked per chosen parent in ``llm`` mode
     llm_leaf_choices: int = 6
     # the candidate budgets above (facts, cells, full text, leaves a tree) serve a top_k of
@@ -90,8 +97,12 @@ class RetrievalPreset:
         weight = settings.retrieval.support_weight
         if weight is None:
             weight = 0.0 if settings.embedding.backend == "hashed" else SUPPORT_WITH_A_MODEL
-        names = 1.0 if settings.embedding.backend == "hashed" else NAMES_WEIGHT_WITH_A_MODEL
-        return cls.from_settings(settings.retrieval, **{"w_support": weight, "names_weight": names, **overrides})
+        hashed = settings.embedding.backend == "hashed"
+        names = 1.0 if hashed else NAMES_WEIGHT_WITH_A_MODEL
+        shift = 0.0 if hashed else SEVERAL_SHIFT_WITH_A_MODEL
+        return cls.from_settings(
+            settings.retrieval, **{"w_support": weight, "names_weight": names, "several_shift": shift, **overrides}
+        )
 
     def for_top_k(self, k: int) -> RetrievalPreset:
         """This preset with its candidate budgets scaled to a query asking for ``k`` items: each

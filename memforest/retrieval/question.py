@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memforest.errors import InputError
+from memforest.retrieval.breadth import asks_for_several
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question
 from memforest.retrieval.timecues import TimeCues, cue_prefix, parse_time_cues
 from memforest.text.lexicon import MONTH_NAMES, STOPWORDS, WEEKDAY_NAMES
@@ -83,7 +84,8 @@ class Question:
     channels' lexemes; ``entity_keys``: sorted casefolded terms, matched to entity trees' keys;
     ``rerank_terms``: stems for the rerank's term overlap; ``temporal``: the temporal parse
     (operator, attribute, names, anchors); ``cues_now``: the time cues read against the query's
-    present (as_of, else now), whose ``anchor_text`` is embedded with the question."""
+    present (as_of, else now), whose ``anchor_text`` is embedded with the question; ``several``: it
+    asks for a set of things or its size (:func:`~memforest.retrieval.breadth.asks_for_several`)."""
 
     text: str
     search_terms: tuple[str, ...]
@@ -91,6 +93,7 @@ class Question:
     rerank_terms: tuple[str, ...]
     temporal: TemporalQuestion
     cues_now: TimeCues
+    several: bool = False
 
     @classmethod
     def parse(cls, text: str, *, now: datetime, has_as_of: bool, speaker: str | None = None) -> Question:
@@ -111,6 +114,7 @@ class Question:
                 analysed, has_as_of=has_as_of, speaker=speaker, now=now, window=(cues_now.after, cues_now.before)
             ),
             cues_now=cues_now,
+            several=asks_for_several(analysed),
         )
 
     @property

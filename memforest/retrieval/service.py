@@ -409,6 +409,7 @@ async def _assemble_stage(
             scope_kinds=None if req.scope_kinds is None else tuple(req.scope_kinds),
             include_superseded=req.include_superseded, token_budget=req.token_budget,
             filtered=req.source_filter is not None,
+            several_shift=ctx.preset.several_shift if ctx.question.several else 0.0,
         )  # fmt: skip
         tree_scores = {t.tree_id: t.score for t in recalled.result.trees}
         return await assemble(

@@ -12,6 +12,7 @@ import pytest
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
+from memforest.domain import SessionInput
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import service
 from memforest.retrieval.browse import BrowseLeaf, leaf_cap
@@ -69,6 +70,13 @@ async def weekly_forest(
     said by ``speakers`` in turn."""
     when = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
     sessions = [session_input(f"s{i}", when + timedelta(days=7 * i), texts, speakers) for i in range(3)]
+    return await ingested_forest(db, settings, tenant, forest, sessions)
+
+
+async def ingested_forest(
+    db: Database, settings: Settings, tenant: str, forest: str, sessions: Sequence[SessionInput]
+) -> uuid.UUID:
+    """A tenant ``tenant`` with the forest ``forest`` ingested from ``sessions`` (no job failed)."""
     backends = build_backends(settings)
     try:
         tenant_id = await ensure_tenant(db, tenant)
