@@ -119,8 +119,8 @@ def names_someone(person: str) -> bool:
 
 
 def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
-    """The owner of the noun when the match has one, else the first person the sentence names
-    before the value, else the speaker; None when the owner is a pronoun and the sentence names
+    """The owner of the noun when the match has one or right before it, else the first person the
+    sentence names before the value, else the speaker; None when the owner is a pronoun and the sentence names
     no one before it ("She spilled tea on her X": whose, the sentence does not say). A subject
     pronoun ("she's at X now") is the one person named before it; None when the sentence names
     more than one ("Ana met Tom at the park, he's at X now": whose, the words do not say)."""
@@ -132,11 +132,17 @@ def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
     if (found.get("pron") or "").lower() in _SUBJECT_PRONOUNS:
         named = set(_persons_before(text, m.start("pron")))
         return named.pop() if len(named) == 1 else None
+    possessor = _POSSESSOR.search(text, max(0, m.start() - _POSSESSOR_SPAN), m.start())
+    if possessor is not None and names_someone(possessor["owner"]):
+        return subject_key(possessor["owner"])  # "Ana's sister's new cat, Miso": the sister's
     first = next(_persons_before(text, m.start("v")), None)
     return first or (None if found.get("pron") else speaker)
 
 
 _SUBJECT_PRONOUNS = frozenset({"she", "he", "they"})
+# the possessor of the noun phrase a match begins with, right before it ("Ana's sister's new cat")
+_POSSESSOR = re.compile(rf"(?<![\w'])(?P<owner>{PERSON})'s\s+$")
+_POSSESSOR_SPAN = 80  # characters read back for it
 
 
 def _persons_before(text: str, end: int) -> Iterator[str]:

@@ -51,3 +51,9 @@ def test_a_place_brought_to_is_no_one_taken_on_by_an_employer() -> None:
     assert found is not None and found[1] == "pet" and found[0] == "Brannoch", found
     found = _slot("Harrowgate Labs brought Wenna on as a tester.")
     assert found is not None and found[1] == "employer" and found[2] == "Harrowgate Labs", found
+
+
+def test_the_possessor_right_before_a_named_noun_holds_the_value() -> None:
+    assert _slot("Wenna's uncle's new tortoise, Quillon, hides all day.") == ("Wenna's uncle", "pet", "Quillon")
+    assert _slot("Wenna's aunt Sorcha's new ferret, Fidget, bites.") == ("Sorcha", "pet", "Fidget")
+    assert _slot("Wenna's new tortoise, Quillon, hides all day.") == ("Wenna", "pet", "Quillon")
