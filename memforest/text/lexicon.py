@@ -144,7 +144,7 @@ NOT_VERBS: frozenset[str] = words("and or but too also as than to of in on at fo
 ADVERBS = (
     r"really|also|just|never|always|still|often|usually|sometimes|even|only|actually|finally|recently|"
     r"already|definitely|totally|truly|absolutely|personally|mostly|currently|now|honestly|seriously|"
-    r"sometimes|rarely|occasionally|genuinely|literally|kinda|sort\s+of|kind\s+of"
+    r"sometimes|rarely|occasionally|genuinely|literally|kinda|sort\s+of|kind\s+of|almost|nearly|no\s+longer"
 )
 
 COMMON_VERBS: frozenset[str] = words(

@@ -19,34 +19,43 @@ MOODS = ("plan", "wish", "hypothetical", "considered", "turned_down", "suggestio
 _RE = {
     "nostalgia": r"\bmiss(?:es|ed|ing)?\b|\bused\s+to\b|\bback\s+(?:when|in\s+the\s+day)\b|\bremember\s+when\b|"
     r"\bthose\s+(?:were\s+)?(?:the\s+)?(?:good\s+)?(?:days|times|years)\b|\bold\s+(?:photo|picture|days|times)\b|"
-    r"\bnostalgi\w*|\bgood\s+old\b|\bformer\b|\bex-\w+|\bback\s+then\b|\bin\s+those\s+days\b",
+    r"\bnostalgi\w*|\bgood\s+old\b|\bformer\b|\bex-\w+|\bback\s+then\b|\bin\s+those\s+days\b|\breminisc\w*|"
+    r"\blong(?:s|ed|ing)?\s+for\b|\b(?:good|fond|happy)\s+memories\b|\bfondly\b|\blook(?:s|ed|ing)?\s+back\s+on\b|"
+    r"\bthink(?:s|ing)?\s+back\b|\bthought\s+back\b",
     "hypothetical": r"^if\b|[,;]\s*if\b|\bwere\s+no\s+object\b|\bwould\b|\bcould\b|\bin\s+another\s+life\b|"
     r"\bimagine\b|\bwhat\s+if\b|\bsuppos(?:e|ing)\b|\bin\s+case\b",
     "wish": r"\bwish(?:es|ed)?\b|\bwould\s+love\b|\bhop(?:e|es|ing)\s+to\b|\bone\s+day\b|\bsomeday\b|"
     r"\bdream(?:s|ing)?\s+(?:of|about)\b|\bwant(?:s|ed)?\s+to\b|\bwanna\b|\bif\s+only\b|\bwould\s+rather\b|"
-    r"\btempted\b|\bfancy\b|\bdaydream\w*",
+    r"\btempted\b|\bfancy\b|\bdaydream\w*|\bhop(?:e|es|ed|ing)\s+for\b|\bfingers\s+crossed\b|\bideally\b|"
+    r"\b(?:got|have|has|had)\s+(?:my|his|her|their|our|\w+'s)\s+eyes?\s+on\b",
     "plan": r"\b(?:am|is|are|was|were|not)\s+(?:\w+\s+)?going\s+to\b|\bgonna\b|"
     r"\bplan(?:s|ning|ned)?\s+(?:to|on)\b|\bplanning\b|\bmight\b|"
     r"\bwill\b|['’]ll\b|\bnext\s+(?:week|month|year|spring|summer|autumn|fall|winter)\b|\babout\s+to\b|"
     r"\bnothing\s+is\s+decided\b|\bthinking\s+(?:of|about)\b|\bconsidering\b|\bintend\w*\s+to\b|"
     r"\baim(?:s|ing)?\s+to\b|\bmeaning\s+to\b|\bsupposed\s+to\b|\bappl(?:y|ied|ying)\s+(?:to|for|at)\b|\binterview\w*\s+(?:at|with|for)\b|"
-    r"\bwait(?:ing)?[\s-]*list\w*",
+    r"\bwait(?:ing)?[\s-]*list\w*|\bon\s+the\s+list\s+for\b|\bplan\s+(?:is|was)\s+to\b|\bsaving\s+(?:up\s+)?for\b|"
+    # the progressive of a verb of change is an arrangement, not yet a state ("is moving to X in
+    # June", "is joining X"); "is living in X" is a state
+    r"\b(?:am|is|are|was|were|['’]m|['’]re|['’]s)\s+(?:\w+ly\s+)?(?:moving|relocating|switching|joining|starting|transferring|"
+    r"leaving|quitting|buying|adopting)\b",
     "considered": r"\blooked\s+(?:into|at)\b|\bthought\s+about\b|\bconsidered\b|\btoyed\s+with\b|"
     r"\blet\s+it\s+go\b|\bwasn't\s+(?:right|for)\b|\bdecided\s+against\b|"
     r"\btried\s+to\b|\bcame\s+close\s+to\b|\bshortlist\w*|\bon\s+the\s+fence\b|\bweigh(?:ed|ing)\s+up\b|"
-    r"\bcheck(?:ed|ing)\s+out\b|\btoured\b|\btrial\s+(?:class|session|week|month)\b",
+    r"\bcheck(?:ed|ing)\s+out\b|\btoured\b|\btrial\s+(?:class|session|week|month)\b|\bleaning\s+towards?\b|"
+    r"\bstay(?:ed|s)?\s+put\b|\b(?:almost|nearly)\s+(?:\w+ed|went|bought|took|got|made|left|sold|chose|became)\b",
     "turned_down": r"\bturn(?:ed|s)?\s+(?:it\s+|them\s+|\w+\s+)?down\b|\bsaid\s+no\b|\bdeclined\b|\bpassed\s+on\b|"
     r"\brejected\b",
     "suggestion": r"\b(?:keeps?|kept)\s+(?:telling|saying|suggesting|pushing)\b|\bsuggest\w*\b|\brecommend\w*\b|"
     r"\bshould\b|\btold\s+\w+(?:'s\s+\w+)?\s+to\b|\burg(?:es|ed|ing)\s+\w+\s+to\b|\bwhy\s+not\b|\badvis(?:ed|es|ing)\b|"
-    r"\bnag(?:s|ged|ging)\b|\bpush(?:es|ed|ing)\s+\w+\s+to(?:wards)?\b",
+    r"\bnag(?:s|ged|ging)\b|\bpush(?:es|ed|ing)\s+\w+\s+to(?:wards)?\b|\bought\s+to\b|\bhad\s+better\b|"
+    r"^\s*(?:how|what)\s+about\b",
     "negation": r"\bnot\b|\bnever\b|n't\b|\bno\s+way\b|\bnor\b",
 }
 _COMPILED = {mood: re.compile(pattern, re.IGNORECASE) for mood, pattern in _RE.items()}
 # "from my Riverside days": a named past (case matters: the name is capitalised)
 _NAMED_DAYS = re.compile(
     r"\b(?!(?:These|Those|Some|Many|Few|All|Most|Other|Good|Old|Early|Recent|Two|Three|Several|Busy)\b)"
-    r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}\s+days\b"
+    r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}\s+days\b|\b(?i:the|my|our|his|her|their)\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}\s+years\b"
 )
 # set phrases with a negation or modal word that deny or hedge nothing ("can't believe", "couldn't
 # be happier", "wouldn't trade it")
