@@ -26,6 +26,7 @@ from memforest.retrieval.temporal.chains import (
 from memforest.retrieval.temporal.chains import (
     head as _head,
 )
+from memforest.retrieval.temporal.ended import left_by
 from memforest.retrieval.temporal.lexicon import CUES, cue_scores, is_state_of
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
@@ -483,8 +484,10 @@ def plan_answer(
         # the kind's own chain cannot tell: read it with the verb-class chain that can hold it
         extra = _holder_states(rows, subject, attribute)
         i, runs = _answer_index(tq, [*states, *extra], anchor_time) if extra else (None, runs)
-    if i is None:
-        return None
+    if i is None or (
+        tq.operator in ("as_of", "now") and left_by(rows, runs, i, tq.at, lambda t: _names_itself(t, subject))
+    ):
+        return None  # (a state its holder left before the asked time holds then no longer)
     plan = TemporalPlan(str(tq.operator), subject, attribute, anchor_time)
     plan.roles[runs[i][0].fact_id] = ANSWER
     if i > 0:
