@@ -58,3 +58,16 @@ def test_a_denied_leave_or_another_persons_leave_ends_nothing() -> None:
     assert _answer(denied, "Who was my optician in August 2024?") == 2
     theirs = [*CHAIN[:2], _row(3, 6, "Corwen's sister left Brindle Optics.", None, None)]
     assert _answer(theirs, "Who was my optician in August 2024?") == 2
+
+
+def test_one_state_answers_before_or_after_an_anchor_timed_elsewhere() -> None:
+    """The anchor ("the Velka Nine") is no state of the subject's chain, but its time is known (the
+    query resolves it from the facts naming it): the one known state before it, or after it, answers."""
+    rows = [_row(1, 2, "Corwen bought a Pashley Rover.", "vehicle", "Pashley Rover")]
+    before = Question.parse("What was my bike before the Velka Nine?", now=NOW, has_as_of=False, speaker=ME).temporal
+    plan = plan_answer(before, ME, rows, anchor_time=datetime(2024, 7, 1, tzinfo=UTC))
+    assert plan is not None and plan.roles == {1: ANSWER}
+    after = Question.parse("What was my bike after the Velka Nine?", now=NOW, has_as_of=False, speaker=ME).temporal
+    assert plan_answer(after, ME, rows, anchor_time=datetime(2024, 7, 1, tzinfo=UTC)) is None
+    assert plan_answer(after, ME, rows, anchor_time=datetime(2024, 1, 1, tzinfo=UTC)) is not None
+    assert plan_answer(before, ME, rows) is None  # (no time for the anchor: nothing to be before)

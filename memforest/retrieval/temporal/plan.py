@@ -402,7 +402,10 @@ def _answer_index(
     """The runs of ``states`` (any order) and the index of the one answering ``tq``, or None."""
     runs = _runs(sorted(states, key=lambda s: (s.time, s.fact_id)))
     replaced = tq.operator == "after" and bool(runs) and not _valued(runs, tq.anchor)
-    if not runs or (len(runs) < 2 and tq.operator not in ("when", "now", "latest", "as_of", "first") and not replaced):
+    # (one state answers before / after a time known apart from the chain: the anchor's own time)
+    timed = tq.operator in ("before", "after") and (anchor_time or tq.at) is not None and not _valued(runs, tq.anchor)
+    if not runs or (len(runs) < 2 and tq.operator not in ("when", "now", "latest", "as_of", "first") and not replaced
+                    and not timed):  # fmt: skip
         return None, runs
     i = _pick(tq, runs, anchor_time)
     return (i if i is not None and 0 <= i < len(runs) else None), runs
