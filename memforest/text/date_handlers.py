@@ -116,7 +116,8 @@ def _prep_span(m: re.Match[str], inner: str) -> int | None:
 
 def _h_month_alone(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
     month = MONTH_LOOKUP[m["mon"].lower()]
-    tense = _date_tense(text, m.start(), m.end())
+    # a state held "since" a month began before the utterance, whatever the sentence's tense
+    tense = "past" if m["prep"].lower() == "since" else _date_tense(text, m.start(), m.end())
     year = ref.year
     if tense == "past" and month > ref.month:
         year -= 1

@@ -122,10 +122,28 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     return left, right
 
 
+# "going to" after a verb of habit or of its start and end ("been / started / stopped going to X")
+# is a going somewhere, not a future ("I'm going to X in June" stays one)
+_GOING = re.compile(r"going\s+to\b", re.IGNORECASE)
+_HABIT_BEFORE = re.compile(
+    r"\b(?:been|start(?:s|ed|ing)?|kep[tp]|keeps|stop(?:s|ped|ping)?|quit(?:s|ting)?|began|begun)\s+$",
+    re.IGNORECASE,
+)
+_HABIT_REACH = 12  # characters read back for that verb
+
+
+def _is_habit(text: str, m: re.Match[str]) -> bool:
+    """Whether the future marker ``m`` is a "going to" that a verb of habit governs."""
+    return (
+        _GOING.fullmatch(m.group(0)) is not None
+        and _HABIT_BEFORE.search(text, max(0, m.start() - _HABIT_REACH), m.start()) is not None
+    )
+
+
 @lru_cache(maxsize=16)
 def _tense_marks(text: str) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]]:
     """The (starts, ends) of the future and of the past markers of ``text``, one pass each."""
-    future = [m.span() for m in FUTURE_RE.finditer(text)]
+    future = [m.span() for m in FUTURE_RE.finditer(text) if not _is_habit(text, m)]
     past = [m.span() for m in PAST_RE.finditer(text)]
     return (
         (tuple(a for a, _ in future), tuple(b for _, b in future)),

@@ -138,3 +138,23 @@ def test_rewrite_returns_original_spans() -> None:
     rewritten, mentions = rewrite_relative(text, REF)
     assert rewritten == "On 7 May 2023 and in 2021."
     assert [text[m.span_start : m.span_end] for m in mentions] == ["Yesterday", "two years ago"]
+
+
+@pytest.mark.parametrize(
+    ("text", "year"),
+    [
+        # "since" a month: the state began before the utterance, whatever the tense says
+        ("We have been going to the allotment since February.", 2024),
+        ("Since February the twins are going to a new nursery.", 2024),
+        # "going to" that a verb of habit governs goes somewhere: the sentence's past tense decides
+        ("Dara started going to evening Welsh classes in February.", 2024),
+        ("I stopped going to the sauna in February.", 2024),
+        # a plan stays a plan
+        ("I am going to the coast in February.", 2025),
+        ("We are going to repaint the hall in February.", 2025),
+    ],
+)
+def test_month_alone_since_and_habitual_going(text: str, year: int) -> None:
+    ref = datetime(2024, 6, 3, tzinfo=UTC)
+    (mention,) = resolve_time_expressions(text, ref)
+    assert mention.start == datetime(year, 2, 1, tzinfo=UTC)
