@@ -18,7 +18,7 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, suppress
 from typing import Any
 
 import asyncpg
-from asyncpg.transaction import TransactionState
+from asyncpg.transaction import Transaction, TransactionState
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from memforest.db.failures import broken_connection, raw_connection
@@ -34,6 +34,21 @@ _ISOLATION = {
     "repeatable_read": " ISOLATION LEVEL REPEATABLE READ",
     "serializable": " ISOLATION LEVEL SERIALIZABLE",
 }
+
+
+# where the adapter and asyncpg keep a transaction's state: a release that moves any of them
+# leaves every transaction to SQLAlchemy's own BEGIN (a round trip more, nothing else changes)
+_ADAPTER_STATE = ("_started", "_transaction", "_execute_mutex", "isolation_level", "readonly", "deferrable")
+_DRIVER_STATE = ("_top_xact",)
+
+
+def _state_known(adapted: Any, driver: Any) -> bool:
+    """Whether the adapter and the driver keep their transaction state where :func:`begin` sets it."""
+    return (
+        hasattr(Transaction, "_state")
+        and all(hasattr(adapted, name) for name in _ADAPTER_STATE)
+        and all(hasattr(driver, name) for name in _DRIVER_STATE)
+    )
 
 
 def _begin_sql(adapted: Any) -> str | None:
@@ -62,15 +77,16 @@ async def begin(conn: AsyncConnection, opening: str = "") -> bool:
     sync = conn.sync_connection
     if sync is None or not sync.in_transaction() or not isinstance(driver, asyncpg.Connection):
         return False
+    if not _state_known(adapted, driver):
+        return False
     begin_sql = _begin_sql(adapted)
-    mutex = getattr(adapted, "_execute_mutex", None)
-    if begin_sql is None or mutex is None or driver.is_in_transaction():
+    if begin_sql is None or driver.is_in_transaction():
         return False
     try:
         xact = driver.transaction(
             isolation=adapted.isolation_level, readonly=adapted.readonly, deferrable=adapted.deferrable
         )
-        async with mutex:
+        async with adapted._execute_mutex:
             await driver.execute(f"{begin_sql}; {opening}" if opening else begin_sql)
     except Exception as exc:
         with suppress(Exception):

@@ -12,6 +12,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from support.db import log_statements
 
+from memforest.db import folded_begin
 from memforest.db.engine import Database
 from memforest.db.lock_wait import TENANT_LOCK_TIMEOUT_MS
 from memforest.db.rls import APP_ROLE
@@ -103,3 +104,19 @@ async def test_a_knob_that_is_not_plain_is_sent_as_a_parameter(db: Database) -> 
     sent = [sql for _, sql in log]
     # (SQLAlchemy begins it and prepares the settings' statement, which this log does not show)
     assert sent[0] == "BEGIN;" and "two words" not in " ".join(sent)
+
+
+async def test_a_driver_that_keeps_its_state_elsewhere_gets_sqlalchemys_own_begin(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = await _tenant_with_forest(db, "a", "garden")
+    monkeypatch.setattr(folded_begin, "_DRIVER_STATE", ("_a_name_no_release_has",))
+    log = log_statements(db)
+    async with db.tenant(a) as conn:
+        await execute(conn, _ADD, {"t": a, "n": "kept"})
+        names = [r["name"] for r in await fetch_all(conn, _NAMES)]
+    sent = [sql for _, sql in log]
+    assert names == ["garden", "kept"]
+    assert sent[:2] == [";", "BEGIN;"]  # (the pool's ping and asyncpg's own BEGIN: nothing folded)
+    async with db.system() as conn:
+        assert [r["name"] for r in await fetch_all(conn, _NAMES)] == ["garden", "kept"]
