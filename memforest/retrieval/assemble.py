@@ -68,6 +68,9 @@ class AssembleOptions:
     # the question asks for several things: its order is fused with the one this much of ``w_lex``
     # moved to ``w_sim`` gives (0: the rerank's order; ``retrieval.breadth``, ADR 0076)
     several_shift: float = 0.0
+    # the follow-on is read only when the first item's score leads the second's by this much (0:
+    # always; a several-question's, ``preset.several_follow_lead``, ADR 0076)
+    follow_lead: float = 0.0
 
     @property
     def narrowed(self) -> bool:
@@ -443,7 +446,7 @@ async def assemble(
     if pinned:
         ranked = _pinned_order(ranked, list(pinned), opts)
     kept = ranked[: _fitting(ranked, opts)]
-    follow = None if pinned or opts.narrowed else seed(kept, cues, preset.follow_on_rank)
+    follow = None if pinned or opts.narrowed else seed(kept, cues, preset.follow_on_rank, opts.follow_lead)
     after = await _add_provenance(conn, tenant_id, forest_id, kept, tree_scores, follow)
     if after is not None:
         kept = place(kept, after, preset.follow_on_rank, opts.top_k)

@@ -15,6 +15,8 @@ NAMES_WEIGHT_WITH_A_MODEL = 0.55
 # a question asking for several things is also ordered with this much rerank weight moved from term
 # overlap to similarity, with a real embedding model (ADR 0076); hashed vectors rank it as any (0.0)
 SEVERAL_SHIFT_WITH_A_MODEL = 0.2
+# the lead a several-question's first item needs for its follow-on with a real embedding model (ADR 0076)
+SEVERAL_FOLLOW_LEAD_WITH_A_MODEL = 0.02
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,9 @@ class RetrievalPreset:
     # fusion (``rrf_k``) of the rerank's order and of the order with this much of ``w_lex`` moved to
     # ``w_sim`` (0: the rerank's order alone); a deployment's preset sets it from the embedder: ADR 0076
     several_shift: float = 0.0
+    # such a question reads the follow-on only when its first item's score leads the second's by at
+    # least this much (0: always); a deployment's preset sets it from the embedder: ADR 0076
+    several_follow_lead: float = 0.0
     # navigator: leaves picked per chosen parent in ``llm`` mode
     llm_leaf_choices: int = 6
     # the candidate budgets above (facts, cells, full text, leaves a tree) serve a top_k of
@@ -99,9 +104,12 @@ class RetrievalPreset:
             weight = 0.0 if settings.embedding.backend == "hashed" else SUPPORT_WITH_A_MODEL
         hashed = settings.embedding.backend == "hashed"
         names = 1.0 if hashed else NAMES_WEIGHT_WITH_A_MODEL
-        shift = 0.0 if hashed else SEVERAL_SHIFT_WITH_A_MODEL
+        several = {
+            "several_shift": 0.0 if hashed else SEVERAL_SHIFT_WITH_A_MODEL,
+            "several_follow_lead": 0.0 if hashed else SEVERAL_FOLLOW_LEAD_WITH_A_MODEL,
+        }
         return cls.from_settings(
-            settings.retrieval, **{"w_support": weight, "names_weight": names, "several_shift": shift, **overrides}
+            settings.retrieval, **{"w_support": weight, "names_weight": names, **several, **overrides}
         )
 
     def for_top_k(self, k: int) -> RetrievalPreset:

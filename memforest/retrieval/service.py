@@ -410,6 +410,7 @@ async def _assemble_stage(
             include_superseded=req.include_superseded, token_budget=req.token_budget,
             filtered=req.source_filter is not None,
             several_shift=ctx.preset.several_shift if ctx.question.several else 0.0,
+            follow_lead=ctx.preset.several_follow_lead if ctx.question.several else 0.0,
         )  # fmt: skip
         tree_scores = {t.tree_id: t.score for t in recalled.result.trees}
         return await assemble(

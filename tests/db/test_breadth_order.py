@@ -4,6 +4,7 @@ rerank's order. Own sentences and names."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -38,13 +39,18 @@ SESSIONS = [
 ]
 
 
-async def test_only_a_question_for_several_things_is_reordered_by_the_shift(db: Database, settings: Settings) -> None:
+async def _trips(db: Database, settings: Settings) -> uuid.UUID:
+    """The tenant of the forest "trips": the three sessions above, nine days apart."""
     start = datetime(2023, 4, 2, 10, tzinfo=UTC)
     sessions = [
         session_input(f"s{i}", start + timedelta(days=9 * i), texts, ("Ilse", "Ravi"))
         for i, texts in enumerate(SESSIONS)
     ]
-    tenant_id = await ingested_forest(db, settings, "breadth", "trips", sessions)
+    return await ingested_forest(db, settings, "breadth", "trips", sessions)
+
+
+async def test_only_a_question_for_several_things_is_reordered_by_the_shift(db: Database, settings: Settings) -> None:
+    tenant_id = await _trips(db, settings)
     backends = build_backends(settings)
     base = RetrievalPreset.for_settings(settings)
     assert base.several_shift == 0.0  # (the tests' embedder is the hashed one)
@@ -60,3 +66,34 @@ async def test_only_a_question_for_several_things_is_reordered_by_the_shift(db: 
     several, one = "Which places has Ilse travelled to?", "What did Ilse eat at the fish market?"
     assert orders[(several, 0.0)] and orders[(several, 0.4)] != orders[(several, 0.0)]
     assert orders[(one, 0.4)] == orders[(one, 0.0)]
+
+
+async def test_a_question_for_several_things_reads_the_follow_on_only_behind_a_clear_lead(
+    db: Database, settings: Settings
+) -> None:
+    tenant_id = await _trips(db, settings)
+    backends = build_backends(settings)
+    base = replace(RetrievalPreset.for_settings(settings), several_shift=0.4)
+    assert base.several_follow_lead == 0.0  # (the tests' embedder is the hashed one)
+    arms = {
+        "always": base,
+        "small lead": replace(base, several_follow_lead=0.05),
+        "large lead": replace(base, several_follow_lead=1.0),  # (no first item leads by a whole point)
+        "off": replace(base, follow_on_rank=0),
+    }
+    several, one = "What towns has Ilse visited?", "What did Ilse eat at the fish market?"
+    evidence: dict[tuple[str, str], list[tuple[str, int, float]]] = {}
+    try:
+        for question in (several, one):
+            for arm, preset in arms.items():
+                res = await query(db, settings, backends, tenant_id, QueryRequest("trips", question), preset=preset)
+                evidence[(question, arm)] = [(e.kind, e.source_id, e.score) for e in res.evidence]
+    finally:
+        await backends.aclose()
+    first, second = evidence[(several, "off")][:2]
+    lead = first[2] - second[2]
+    assert 0.05 <= lead < 1.0  # (the town's own fact stands out, by less than a point)
+    assert evidence[(several, "always")] != evidence[(several, "off")]  # (the follow-on joins)
+    assert evidence[(several, "small lead")] == evidence[(several, "always")]
+    assert evidence[(several, "large lead")] == evidence[(several, "off")]
+    assert evidence[(one, "large lead")] == evidence[(one, "always")]  # (asks for one thing: no lead asked)
