@@ -98,26 +98,3 @@ def test_an_open_kind_takes_from_things_got_only_what_names_it() -> None:
     tq = TemporalQuestion("before", "cello", ("Petra", "Dunmore"), "Dunmore", noun="cello")
     assert _answer(tq, rows) == 2
     assert _answer(tq, [rows[0], rows[2]]) is None
-
-
-# (year, month, text, slot, value) of a laptop owner's facts
-_LAPTOP_FACTS = (
-    (2021, 2, "Petra bought a Kestrel Note 14.", "device", "Kestrel Note 14"),
-    (2021, 11, "Petra picked up a second-hand Ardent Slate.", "possession", "Ardent Slate"),
-    (2022, 6, "Petra joined Copperbeck Rowers.", "membership", "Copperbeck Rowers"),
-    (2023, 3, "Petra got a new laptop, a Vellum Pro.", "device", "Vellum Pro"),
-)
-
-
-def test_a_thing_got_is_the_device_when_the_device_is_the_only_thing_known_got() -> None:
-    rows = [_row(i, *fact) for i, fact in enumerate(_LAPTOP_FACTS, start=1)]
-    before = TemporalQuestion("before", "device", ("Petra", "Vellum Pro"), "Vellum Pro")
-    # the thing got with no word of its kind is of the one kind the subject is known to get
-    assert _answer(before, rows) == 2
-    assert _answer(TemporalQuestion("as_of", "device", ("Petra",), at=datetime(2022, 1, 1, tzinfo=UTC)), rows) == 2
-    # with another kind a thing got may be (a cello), or a pet, elimination cannot tell
-    for other in (
-        ("Petra now plays a Dunmore cello.", "cello", "Dunmore"),
-        ("Petra adopted a hamster called Crumb.", "pet", "Crumb"),
-    ):
-        assert _answer(before, [*rows, _row(5, 2020, 5, *other)]) == 1

@@ -11,7 +11,7 @@ chain of a verb class that can hold it (a club is joined, a bike is bought).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES
 from memforest.retrieval.temporal.memo import per_question
@@ -28,7 +28,6 @@ __all__ = [
     "named_values",
     "names_kind",
     "outright",
-    "sole_kind",
     "type_words",
 ]
 
@@ -173,36 +172,6 @@ def outright(asked: str, label: str) -> bool:
     kinds ``_HELD_BY`` lists for possession); a state of any other pair must name the kind
     (``names_kind``) to be of it."""
     return asked in _HELD_BY.get(label, frozenset())
-
-
-# the named attributes a state filed only under a verb class is of when the subject has no other
-# chain that class can hold: a thing got with no word of its kind is no pet (a pet is stated with an
-# animal word), and a bare "joined X" is no employer (ADR 0043)
-_SOLELY_HELD_BY = {"possession": frozenset({"vehicle", "device"})}
-
-
-def _definite_holder(kind: str) -> str | None:
-    """The verb class whose states are surely of named attribute ``kind`` when it is the only kind
-    of the subject that class may hold (a thing got, for a device or a vehicle); None for any other
-    kind: a place gone to may be a misread person ("X told me ..."), so a service must be named."""
-    return next((c for c, held in _SOLELY_HELD_BY.items() if kind in held), None)
-
-
-def _may_hold(verb_class: str, kind: str) -> bool:
-    """A state of ``verb_class`` may be of ``kind``: a named attribute it holds, or any open-ended
-    kind (a cello, a climbing wall) but those never got ("gym", a dentist, a club)."""
-    if kind in STATE_ATTRIBUTES:
-        return kind in _HELD_BY.get(verb_class, frozenset())
-    return verb_class in holders(kind)
-
-
-def sole_kind(verb_class: str, kinds: Collection[str]) -> str | None:
-    """The kind among the subject's kind-named chains ``kinds`` that a state filed only under
-    ``verb_class`` is of, by elimination: the only one that class may hold, when that class is its
-    definite holder ("picked up a second-hand X" is the laptop when the laptop is the only thing
-    the subject is known to get); None when none or several may hold it."""
-    held = [k for k in kinds if k not in GENERIC and _may_hold(verb_class, k)]
-    return held[0] if len(held) == 1 and _definite_holder(held[0]) == verb_class else None
 
 
 def names_kind(text: str, asked: str) -> bool:

@@ -20,7 +20,6 @@ from memforest.retrieval.temporal.chains import (
     names_kind,
     outright,
     owner_named,
-    sole_kind,
     type_words,
 )
 from memforest.retrieval.temporal.chains import (
@@ -154,7 +153,7 @@ def states_of(
     chain = chain_label(attribute, counts, loose=False) or value_kind_label(attribute, labelled)
     if chain is None and loose:
         chain = chain_label(attribute, counts, loose=True)
-    out = [s for lab, s in labelled if lab == chain or (chain is not None and _sole(lab, chain, labelled))]
+    out = [s for lab, s in labelled if lab == chain]
     for r in rows:
         value = _value(r, subject)
         text = str(r["text"])
@@ -171,12 +170,6 @@ def states_of(
     out += _left_for(rows, out, subject)
     out += _alike(rows, out, subject, attribute, _others(labelled, chain))
     return sorted({s.fact_id: s for s in reversed(out)}.values(), key=lambda s: (s.time, s.fact_id))  # one per fact
-
-
-def _sole(label: str, chain: str, labelled: Sequence[tuple[str, State]]) -> bool:
-    """States filed only under verb class ``label`` are of kind ``chain`` when it is the only
-    kind of the subject that class may hold (``chains.sole_kind``)."""
-    return label in GENERIC and sole_kind(label, {lab for lab, _ in labelled}) == chain
 
 
 def _own(row: Row, subject: str) -> bool:
