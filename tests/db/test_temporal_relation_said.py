@@ -1,6 +1,10 @@
 """A relative the user names by the relation alone ("my aunt") is the subject of the user's
 statements that name them so, though no entity links them (issue 48 item 2, ADR 0084): "How long
-was X my aunt's home?" finds "..., my aunt walks everywhere" in X. Sentences and names of my own."""
+did my aunt live in Marrowgate?" is planned for the aunt, and the plan's answer is the statement
+naming her in Marrowgate, not the one naming her in Fennick. The question names Marrowgate, so
+recall alone ranks that statement first: what pins the rule is the plan (its subject and the
+answer role it gives the statement). The statements, the question shapes, names and places are
+mine, none a benchmark template's."""
 
 from __future__ import annotations
 
@@ -15,20 +19,26 @@ from memforest.store.tenants import ensure_tenant
 from tests.support.sessions import said_to_assistant
 
 SAID = [
-    ("r1", datetime(2023, 3, 4, 12, tzinfo=UTC), "The trams in Marrowgate are always late, my aunt walks everywhere."),
-    ("r2", datetime(2023, 9, 2, 12, tzinfo=UTC), "My aunt Sorrel moved to Kelsby, the flat has a view of the docks."),
-    ("r3", datetime(2024, 1, 8, 12, tzinfo=UTC), "I adopted a greyhound called Wisp."),
+    ("r1", datetime(2023, 3, 4, 12, tzinfo=UTC), "My aunt grows leeks on her allotment in Marrowgate."),
+    ("r2", datetime(2023, 9, 2, 12, tzinfo=UTC), "My aunt Sorrel keeps bees behind her cottage in Kelsby."),
+    ("r3", datetime(2024, 1, 8, 12, tzinfo=UTC), "Wisp, my whippet, ate a whole baguette off the table."),
+    ("r4", datetime(2024, 2, 10, 12, tzinfo=UTC), "My aunt grumbles that parking in Fennick costs a fortune."),
 ]
 
 
 async def test_a_statement_naming_a_relation_is_the_relatives(db: Database, settings: Settings) -> None:
     t = await ensure_tenant(db, "relation-said")
     backends = build_backends(settings)
-    asked = QueryRequest("aunt", "How long was Marrowgate my aunt's home city?", mode="emb", top_k=5, speaker="Tobiah")
+    questions = ("How long did my aunt live in Marrowgate?", "For how many years did Marrowgate stay my aunt's town?")
     try:
         await ingest_sessions(db, settings, backends, t, "aunt", said_to_assistant(SAID, "Tobiah", "I see."))
-        res = await query(db, settings, backends, t, asked)
+        answers = [
+            await query(db, settings, backends, t, QueryRequest("aunt", q, mode="emb", top_k=5, speaker="Tobiah"))
+            for q in questions
+        ]
     finally:
         await backends.aclose()
-    assert res.temporal is not None and "Tobiah's aunt" in res.temporal
-    assert res.evidence[0].turn_ids[0] == "r1:1", [e.text for e in res.evidence]
+    for res in answers:
+        assert res.temporal == "how_long Tobiah's aunt.residence", res.temporal
+        answered = [e.turn_ids[0] for e in res.evidence if e.temporal_role == "answer"]
+        assert answered == ["r1:1"], [(e.text, e.temporal_role) for e in res.evidence]

@@ -29,3 +29,13 @@ def fact_row(
         "value": value,
         "entities": [speaker, *entities],
     }
+
+
+def own_state_row(
+    fid: int, month: int, text: str, speaker: str, attribute: str | None = None, value: str | None = None
+) -> dict[str, Any]:
+    """:func:`fact_row` of a statement about the speaker: filed under (speaker, ``attribute``) with
+    ``value`` when ``attribute`` is given, unslotted otherwise."""
+    subject = speaker.casefold() if attribute else None
+    entities = [value] if value else []
+    return fact_row(fid, month, text, speaker, subject=subject, attribute=attribute, value=value, entities=entities)

@@ -1,6 +1,9 @@
-"""Whose state a relative clause on the value names (issue 48 item 2, ADR 0084): "Meet X, the
-lizard Wenna's uncle carried home" is the uncle's, not the speaker's; a giver's clause names no
-holder; a place one is brought to is no one taken on by an employer. Sentences and names of my own."""
+"""Whose state a relative clause on the value names (issue 48 item 2, ADR 0084): "This is Nutmeg,
+the gecko Wenna's uncle rescued" is the uncle's, not the speaker's; a giver's clause names no
+holder; a place one is brought to is no one taken on by an employer. The names, the animals
+(gecko, hedgehog, axolotl, chinchilla) and the sentence shapes (a presentative "This is X" /
+"Introducing X", the value opening the sentence with the clause inside it) are mine, none a
+benchmark template's."""
 
 from __future__ import annotations
 
@@ -18,42 +21,43 @@ def _slot(text: str) -> tuple[str, str, str] | None:
 
 
 @pytest.mark.parametrize(
-    ("text", "holder"),
+    ("text", "holder", "value"),
     [
-        ("Meet Quillon, the tortoise Wenna's uncle adopted last spring.", "Wenna's uncle"),
-        ("Meet Dapple, the pony Wenna's aunt Sorcha rescued from the sale.", "Sorcha"),
-        ("Meet Fidget, the ferret Brannoch took home from the fair.", "Brannoch"),
-        ("Meet Marzipan, the kitten that Wenna's flatmate found in the shed.", "Wenna's flatmate"),
+        (
+            "This is Nutmeg, the gecko Wenna's uncle rescued from a pet shop that was closing.",
+            "Wenna's uncle",
+            "Nutmeg",
+        ),
+        ("Introducing Bramble, a hedgehog that Wenna's cousin Idris adopted in March.", "Idris", "Bramble"),
+        ("Nutmeg, the gecko Wenna's uncle rescued, sleeps under a heat lamp.", "Wenna's uncle", "Nutmeg"),
+        ("Pebble, the axolotl Idris took home from the fair, glows under the lamp.", "Idris", "Pebble"),
     ],
 )
-def test_the_subject_of_a_relative_clause_on_the_value_holds_it(text: str, holder: str) -> None:
-    found = _slot(text)
-    assert found is not None and found[0] == holder and found[1] == "pet", found
+def test_the_subject_of_a_relative_clause_on_the_value_holds_it(text: str, holder: str, value: str) -> None:
+    assert _slot(text) == (holder, "pet", value)
 
 
 def test_the_speakers_own_clause_stays_the_speakers() -> None:
-    found = _slot("Meet Quillon, the tortoise Wenna adopted last spring.")
-    assert found == ("Wenna", "pet", "Quillon")
+    assert _slot("This is Nutmeg, the gecko Wenna adopted in March.") == ("Wenna", "pet", "Nutmeg")
 
 
 def test_a_givers_clause_names_no_holder() -> None:
-    assert clause_subject("Meet Quillon, the tortoise Wenna's uncle gave her.", "Quillon") is None
-    assert clause_subject("Meet Quillon, the tortoise Brannoch sold Wenna.", "Quillon") is None
+    assert clause_subject("This is Nutmeg, the gecko Wenna's uncle handed her.", "Nutmeg") is None
+    assert clause_subject("Pebble, the axolotl Idris sold Wenna, hardly moves.", "Pebble") is None
 
 
 def test_no_clause_no_holder() -> None:
-    assert clause_subject("Quillon the tortoise sleeps all winter.", "Quillon") is None
-    assert clause_subject("Meet Quillon, the tortoise.", "Quillon") is None
+    assert clause_subject("Nutmeg the gecko basks all afternoon.", "Nutmeg") is None
+    assert clause_subject("This is Nutmeg, the gecko.", "Nutmeg") is None
 
 
 def test_a_place_brought_to_is_no_one_taken_on_by_an_employer() -> None:
-    found = _slot("Meet Fidget, the ferret Brannoch brought home on Sunday.")
-    assert found is not None and found[1] == "pet" and found[0] == "Brannoch", found
-    found = _slot("Harrowgate Labs brought Wenna on as a tester.")
-    assert found is not None and found[1] == "employer" and found[2] == "Harrowgate Labs", found
+    assert _slot("This is Bramble, the hedgehog Idris brought home from the allotment.") == ("Idris", "pet", "Bramble")
+    found = _slot("Grimwald Studio brought Wenna on as an illustrator.")
+    assert found is not None and found[1] == "employer" and found[2] == "Grimwald Studio", found
 
 
 def test_the_possessor_right_before_a_named_noun_holds_the_value() -> None:
-    assert _slot("Wenna's uncle's new tortoise, Quillon, hides all day.") == ("Wenna's uncle", "pet", "Quillon")
-    assert _slot("Wenna's aunt Sorcha's new ferret, Fidget, bites.") == ("Sorcha", "pet", "Fidget")
-    assert _slot("Wenna's new tortoise, Quillon, hides all day.") == ("Wenna", "pet", "Quillon")
+    assert _slot("Wenna's uncle's new gecko, Nutmeg, hides all day.") == ("Wenna's uncle", "pet", "Nutmeg")
+    assert _slot("Wenna's cousin Idris's new axolotl, Pebble, hardly moves.") == ("Idris", "pet", "Pebble")
+    assert _slot("Wenna's new chinchilla, Dusty, rolls in sand.") == ("Wenna", "pet", "Dusty")

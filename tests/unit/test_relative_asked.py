@@ -1,6 +1,8 @@
 """A question about a relative the user names only by the relation (issue 48 item 2, ADR 0084):
-"When did Pip become my aunt's lizard?" asks about the aunt, and the user ("my" read as their
-name) only says whose aunt she is: the user is never the value asked about. Names of my own."""
+"Since when has Nutmeg been my uncle's gecko?" asks about the uncle, and the user ("my" read as
+their name) only says whose uncle he is: the user is never the value asked about. The question
+shapes ("since when has ... been", "which year did ... turn into", "for how many years did ...
+stay", "in what month did ... start being"), names and nouns are mine, none a benchmark template's."""
 
 from __future__ import annotations
 
@@ -10,15 +12,16 @@ from memforest.retrieval.temporal.parse import parse_question, value_name
 
 
 @pytest.mark.parametrize(
-    ("question", "value"),
+    ("question", "operator", "value"),
     [
-        ("When did Quillon become my uncle's tortoise?", "Quillon"),
-        ("How long was Marrowby Fencers my flatmate's club?", "Marrowby Fencers"),
-        ("When did Tessaly Pool become Brannoch's sister's pool?", "Tessaly Pool"),
-        ("How long was Kelsby my aunt's home city?", "Kelsby"),
+        ("Since when has Nutmeg been my uncle's gecko?", "when", "Nutmeg"),
+        ("How many years has Larkspur Rowers been my flatmate's club?", "how_long", "Larkspur Rowers"),
+        ("Which year did Fennick Baths turn into Idris's sister's pool?", "when", "Fennick Baths"),
+        ("For how many years did Kelsby stay my aunt's town?", "how_long", "Kelsby"),
+        ("In what month did Nutmeg start being my uncle's gecko?", "when", "Nutmeg"),
     ],
 )
-def test_the_owner_of_a_relative_is_no_value(question: str, value: str) -> None:
+def test_the_owner_of_a_relative_is_no_value(question: str, operator: str, value: str) -> None:
     tq = parse_question(question, speaker="Wenna")
     relative = next(n for n in tq.names if "'s " in n)
-    assert value_name(tq, relative) == value, tq
+    assert tq.operator == operator and value_name(tq, relative) == value, tq

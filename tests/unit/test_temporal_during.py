@@ -6,28 +6,21 @@ kind (item 5). Sentences, names and places of my own (ADR 0073)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from memforest.retrieval.temporal.parse import parse_question
-from memforest.retrieval.temporal.plan import ANSWER, plan_answer
-from tests.support.fact_rows import fact_row
+from tests.support.fact_rows import own_state_row
+from tests.support.temporal_answers import answer_of
 
 ME = "Ysolde"
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 
-def _row(fid: int, month: int, text: str, attribute: str | None = None, value: str | None = None) -> dict[str, Any]:
-    subject = ME.casefold() if attribute else None
-    return fact_row(
-        fid, month, text, ME, subject=subject, attribute=attribute, value=value, entities=[value] if value else []
-    )
+def _row(fid: int, month: int, text: str, attribute: str | None = None, value: str | None = None) -> dict[str, object]:
+    return own_state_row(fid, month, text, ME, attribute, value)
 
 
-def _answer(rows: list[dict[str, Any]], question: str) -> int | None:
-    plan = plan_answer(parse_question(question, speaker=ME, now=NOW), ME, rows)
-    if plan is None:
-        return None
-    return next(fid for fid, role in plan.roles.items() if role == ANSWER)
+def _answer(rows: list[dict[str, object]], question: str) -> int | None:
+    return answer_of(rows, question, ME, NOW)
 
 
 def test_the_asked_kind_is_named_outside_the_clause() -> None:
