@@ -1,7 +1,9 @@
 """A "back when ..." clause in a question (issue 48 item 4): what the question asks about is named
 outside the clause, the clause's own words name the kind of the state whose time is the as-of time,
 and a place first named by its consequences holds from that mention until the next state of that
-kind (item 5). Sentences, names and places of my own (ADR 0073)."""
+kind (item 5), ADR 0073. The "back when I lived in X" clause is the grammar under test (the tune
+split's anchor phrase has that shape too); the statements, the rest of the questions, the names and
+the places are mine, none a benchmark template's."""
 
 from __future__ import annotations
 
@@ -32,20 +34,20 @@ def test_the_asked_kind_is_named_outside_the_clause() -> None:
 
 
 RUNS = [
-    _row(1, 1, "Ysolde joined Brackwater Striders.", "membership", "Brackwater Striders"),
-    _row(2, 3, "The trams in Vellmoor are always late, Ysolde walks everywhere.", None, None),
-    _row(3, 5, "Ysolde quit Brackwater Striders and joined Tolland Pacers.", "membership", "Tolland Pacers"),
-    _row(4, 9, "Ysolde moved to Dunmere.", "residence", "Dunmere"),
+    _row(1, 1, "Ysolde signed up with Brackwater Striders for the Tuesday runs.", "membership", "Brackwater Striders"),
+    _row(2, 3, "Ysolde's balcony in Vellmoor looks over the fish market.", None, None),
+    _row(3, 5, "Ysolde now trains with Tolland Pacers instead of Brackwater Striders.", "membership", "Tolland Pacers"),
+    _row(4, 9, "Ysolde unpacked the last crate in her flat in Dunmere.", "residence", "Dunmere"),
 ]
 
 
 def test_a_home_named_by_its_consequences_holds_until_the_next_home() -> None:
-    """Vellmoor is named only by "the trams in Vellmoor" (March); the move to Dunmere (September)
+    """Vellmoor is named only by "Ysolde's balcony in Vellmoor" (March); the move to Dunmere (September)
     ends it, so the running club of that time is the one joined in May, not the one of March."""
     assert _answer(RUNS, "Which running club was I in back when I lived in Vellmoor?") == 3
 
 
 def test_a_wish_naming_the_place_first_is_no_start() -> None:
-    wish = _row(5, 1, "Ysolde would love to live in Vellmoor one day.", None, None)
+    wish = _row(5, 1, "Ysolde hopes to rent a place in Vellmoor someday.", None, None)
     rows = sorted([*RUNS, wish], key=lambda r: (r["valid_from"], r["fact_id"]))
     assert _answer(rows, "Which running club was I in back when I lived in Vellmoor?") == 3
