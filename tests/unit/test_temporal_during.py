@@ -48,6 +48,25 @@ def test_a_home_named_by_its_consequences_holds_until_the_next_home() -> None:
 
 
 def test_a_wish_naming_the_place_first_is_no_start() -> None:
-    wish = _row(5, 1, "Ysolde hopes to rent a place in Vellmoor someday.", None, None)
-    rows = sorted([*RUNS, wish], key=lambda r: (r["valid_from"], r["fact_id"]))
-    assert _answer(rows, "Which running club was I in back when I lived in Vellmoor?") == 3
+    """The first club ran January to August, the second August to November, and Vellmoor is lived in
+    from July: the second club held most of that time. A January sentence that names Vellmoor as a
+    home would make it January to November (the first club's); a January wish does not."""
+    runs = [
+        _row(
+            1, 1, "Ysolde signed up with Brackwater Striders for the Tuesday runs.", "membership", "Brackwater Striders"
+        ),
+        _row(3, 7, "Ysolde's balcony in Vellmoor looks over the fish market."),
+        _row(
+            4,
+            8,
+            "Ysolde now trains with Tolland Pacers instead of Brackwater Striders.",
+            "membership",
+            "Tolland Pacers",
+        ),
+        _row(5, 11, "Ysolde unpacked the last crate in her flat in Dunmere.", "residence", "Dunmere"),
+    ]
+    asked = "Which running club was I in back when I lived in Vellmoor?"
+    wish = _row(2, 1, "Ysolde hopes to rent a place in Vellmoor someday.")
+    assert _answer([runs[0], wish, *runs[1:]], asked) == 4
+    home = _row(2, 1, "Ysolde's kitchen in Vellmoor gets the morning sun.")
+    assert _answer([runs[0], home, *runs[1:]], asked) == 1  # (the same place said as a home: the start moves)
