@@ -19,39 +19,54 @@ MOODS = ("plan", "wish", "hypothetical", "considered", "turned_down", "suggestio
 _RE = {
     "nostalgia": r"\bmiss(?:es|ed|ing)?\b|\bused\s+to\b|\bback\s+(?:when|in\s+the\s+day)\b|\bremember\s+when\b|"
     r"\bthose\s+(?:were\s+)?(?:the\s+)?(?:good\s+)?(?:days|times|years)\b|\bold\s+(?:photo|picture|days|times)\b|"
-    r"\bnostalgi\w*|\bgood\s+old\b|\bformer\b|\bex-\w+|\bback\s+then\b|\bin\s+those\s+days\b|\breminisc\w*|"
-    r"\blong(?:s|ed|ing)?\s+for\b|\b(?:good|fond|happy)\s+memories\b|\bfondly\b|\blook(?:s|ed|ing)?\s+back\s+on\b|"
-    r"\bthink(?:s|ing)?\s+back\b|\bthought\s+back\b",
+    r"\bnostalgi\w*|\bgood\s+old\b|\bformer\b|\bex-\w+|\bback\s+then\b|\bin\s+those\s+days\b",
     "hypothetical": r"^if\b|[,;]\s*if\b|\bwere\s+no\s+object\b|\bwould\b|\bcould\b|\bin\s+another\s+life\b|"
     r"\bimagine\b|\bwhat\s+if\b|\bsuppos(?:e|ing)\b|\bin\s+case\b",
     "wish": r"\bwish(?:es|ed)?\b|\bwould\s+love\b|\bhop(?:e|es|ing)\s+to\b|\bone\s+day\b|\bsomeday\b|"
     r"\bdream(?:s|ing)?\s+(?:of|about)\b|\bwant(?:s|ed)?\s+to\b|\bwanna\b|\bif\s+only\b|\bwould\s+rather\b|"
-    r"\btempted\b|\bfancy\b|\bdaydream\w*|\bhop(?:e|es|ed|ing)\s+for\b|\bfingers\s+crossed\b|\bideally\b|"
-    r"\b(?:got|have|has|had)\s+(?:my|his|her|their|our|\w+'s)\s+eyes?\s+on\b",
+    r"\btempted\b|\bfancy\b|\bdaydream\w*",
     "plan": r"\b(?:am|is|are|was|were|not)\s+(?:\w+\s+)?going\s+to\b|\bgonna\b|"
     r"\bplan(?:s|ning|ned)?\s+(?:to|on)\b|\bplanning\b|\bmight\b|"
     r"\bwill\b|['’]ll\b|\bnext\s+(?:week|month|year|spring|summer|autumn|fall|winter)\b|\babout\s+to\b|"
     r"\bnothing\s+is\s+decided\b|\bthinking\s+(?:of|about)\b|\bconsidering\b|\bintend\w*\s+to\b|"
     r"\baim(?:s|ing)?\s+to\b|\bmeaning\s+to\b|\bsupposed\s+to\b|\bappl(?:y|ied|ying)\s+(?:to|for|at)\b|\binterview\w*\s+(?:at|with|for)\b|"
-    r"\bwait(?:ing)?[\s-]*list\w*|\bon\s+the\s+list\s+for\b|\bplan\s+(?:is|was)\s+to\b|\bsaving\s+(?:up\s+)?for\b|"
-    # the progressive of a verb of change is an arrangement, not yet a state ("is moving to X in
-    # June", "is joining X"); "is living in X" is a state
-    r"\b(?:am|is|are|was|were|['’]m|['’]re|['’]s)\s+(?:\w+ly\s+)?(?:moving|relocating|switching|joining|starting|transferring|"
-    r"leaving|quitting|buying|adopting)\b",
+    r"\bwait(?:ing)?[\s-]*list\w*",
     "considered": r"\blooked\s+(?:into|at)\b|\bthought\s+about\b|\bconsidered\b|\btoyed\s+with\b|"
     r"\blet\s+it\s+go\b|\bwasn't\s+(?:right|for)\b|\bdecided\s+against\b|"
     r"\btried\s+to\b|\bcame\s+close\s+to\b|\bshortlist\w*|\bon\s+the\s+fence\b|\bweigh(?:ed|ing)\s+up\b|"
-    r"\bcheck(?:ed|ing)\s+out\b|\btoured\b|\btrial\s+(?:class|session|week|month)\b|\bleaning\s+towards?\b|"
-    r"\bstay(?:ed|s)?\s+put\b|\b(?:almost|nearly)\s+(?:\w+ed|went|bought|took|got|made|left|sold|chose|became)\b",
+    r"\bcheck(?:ed|ing)\s+out\b|\btoured\b|\btrial\s+(?:class|session|week|month)\b|"
+    # an offer answered by not moving: the offer's clause is the state considered
+    r"\bstay(?:ed|s)?\s+put\b",
     "turned_down": r"\bturn(?:ed|s)?\s+(?:it\s+|them\s+|\w+\s+)?down\b|\bsaid\s+no\b|\bdeclined\b|\bpassed\s+on\b|"
     r"\brejected\b",
     "suggestion": r"\b(?:keeps?|kept)\s+(?:telling|saying|suggesting|pushing)\b|\bsuggest\w*\b|\brecommend\w*\b|"
     r"\bshould\b|\btold\s+\w+(?:'s\s+\w+)?\s+to\b|\burg(?:es|ed|ing)\s+\w+\s+to\b|\bwhy\s+not\b|\badvis(?:ed|es|ing)\b|"
-    r"\bnag(?:s|ged|ging)\b|\bpush(?:es|ed|ing)\s+\w+\s+to(?:wards)?\b|\bought\s+to\b|\bhad\s+better\b|"
-    r"^\s*(?:how|what)\s+about\b",
+    r"\bnag(?:s|ged|ging)\b|\bpush(?:es|ed|ing)\s+\w+\s+to(?:wards)?\b",
     "negation": r"\bnot\b|\bnever\b|n't\b|\bno\s+way\b|\bnor\b",
 }
 _COMPILED = {mood: re.compile(pattern, re.IGNORECASE) for mood, pattern in _RE.items()}
+# cues that give their mood to their own clause only: a hope, a piece of advice, a near miss or a
+# fond memory beside a plain statement is an aside ("I joined the Harriers, fingers crossed I can
+# keep up" states a club), so the sentence has the mood only when no other clause states something
+_CLAUSE_RE = {
+    "nostalgia": r"\breminisc\w*|\blong(?:s|ed|ing)?\s+for\b|\b(?:good|fond|happy)\s+memories\b|\bfondly\b|"
+    r"\blook(?:s|ed|ing)?\s+back\s+on\b|\bthink(?:s|ing)?\s+back\b|\bthought\s+back\b",
+    "wish": r"\bhop(?:e|es|ed|ing)\s+for\b|\bfingers\s+crossed\b|\bideally\b|"
+    r"\b(?:got|have|has|had)\s+(?:my|his|her|their|our|\w+'s)\s+eyes?\s+on\b",
+    "plan": r"\bon\s+the\s+list\s+for\b|\bplan\s+(?:is|was)\s+to\b|\bsaving\s+(?:up\s+)?for\b|"
+    # the progressive of a verb of change is an arrangement, not yet a state ("is moving to X in
+    # June", "is joining X"); "is living in X" is a state
+    r"\b(?:am|is|are|was|were|['’]m|['’]re|['’]s)\s+(?:\w+ly\s+)?(?:moving|relocating|switching|joining|starting(?!\s+to\b)|"
+    r"transferring|leaving|quitting|buying|adopting)\b",
+    # a near miss ("almost joined X") is about the verb it qualifies, not the clause beside it
+    "considered": r"\bleaning\s+towards?\b|"
+    r"\b(?:almost|nearly)\s+(?:\w+ed|went|bought|took|got|made|left|sold|chose|became)\b",
+    # a leading "how about X"; "how about that!" is an interjection, "what about you?" a question back
+    "suggestion": r"\bought\s+to\b|\bhad\s+better\b|"
+    r"^\s*(?:how|what)\s+about\b(?!\s+(?:that|you)\b\s*(?:[,;:!.?]|[-–—]|$))",
+}
+_CLAUSE_COMPILED = {mood: re.compile(pattern, re.IGNORECASE) for mood, pattern in _CLAUSE_RE.items()}
+
 # "from my Riverside days": a named past (case matters: the name is capitalised)
 _NAMED_DAYS = re.compile(
     r"\b(?!(?:These|Those|Some|Many|Few|All|Most|Other|Good|Old|Early|Recent|Two|Three|Several|Busy)\b)"
@@ -77,39 +92,80 @@ _LEAVE = re.compile(
 )
 
 
+# a run of whitespace is tried from its first character only (linear on long runs of spaces); "and"
+# opens a clause when a subject follows it ("nearly missed the van and we moved in on Friday")
+_CLAUSE_END = re.compile(
+    r"[,;:]\s+|(?<!\s)\s+(?:but|and\s+then|so)\s+|(?<!\s)\s+[-–—]\s+|"
+    r"(?<!\s)\s+and\s+(?=(?i:i|we|he|she|they|you)\s)"
+)
+# a clause opened by "when" or "where" belongs to the clause before it ("those were good days, when
+# Ana played in X")
+_SUBORDINATE = re.compile(r"(?i:when|whenever|where|while|whilst)\b")
+# a clause that only says who spoke ("How about X, Ravi asked") states nothing of its own
+_REPORTING = re.compile(
+    r"\W*(?:\w+\s+){1,2}(?:asked|asks|said|says|added|adds|replied|replies|wrote|writes)\W*", re.IGNORECASE
+)
+# moods a sentence carries whichever clause names the state ("X had a place for me, but I said no")
+_SENTENCE_MOODS = ("considered", "turned_down")
+
+
+def _cleared(text: str) -> str:
+    """``text`` with its set phrases ("can't believe", "no longer") blanked out, same length."""
+    return _SET_PHRASES.sub(lambda m: "_" * len(m.group(0)), text)
+
+
+def _clauses(cleared: str) -> list[str]:
+    """The clauses of ``cleared``: a subordinate clause kept with the one before, a lead of one or
+    two words ("Fingers crossed, ...", "Ideally, ...") with the one after."""
+    clauses: list[str] = []
+    start = 0
+    for m in _CLAUSE_END.finditer(cleared):
+        if not _SUBORDINATE.match(cleared, m.end()) and len(cleared[start : m.start()].split()) > 2:
+            clauses.append(cleared[start : m.start()])
+            start = m.end()
+    return [*clauses, cleared[start:]]
+
+
+def _has_mood(clause: str) -> bool:
+    """Any cue of any mood in ``clause``."""
+    return (
+        any(regex.search(clause) for regex in _COMPILED.values())
+        or any(regex.search(clause) for regex in _CLAUSE_COMPILED.values())
+        or _NAMED_DAYS.search(clause) is not None
+    )
+
+
+def _no_plain_clause(cleared: str) -> bool:
+    """Every clause of ``cleared`` has a mood or only says who spoke: none is a plain statement."""
+    return all(_has_mood(clause) or _REPORTING.fullmatch(clause) is not None for clause in _clauses(cleared))
+
+
 def mood_of(text: str) -> str | None:
-    """The mood of ``text`` when it is not a plain statement (one of :data:`MOODS`), else None."""
-    cleared = _SET_PHRASES.sub(lambda m: "_" * len(m.group(0)), text)
+    """The mood of ``text`` when it is not a plain statement (one of :data:`MOODS`), else None. A
+    cue of :data:`_CLAUSE_RE` counts only when no clause of ``text`` is a plain statement."""
+    cleared = _cleared(text)
     for mood, regex in _COMPILED.items():
         if regex.search(cleared):
+            return mood
+        clause_cue = _CLAUSE_COMPILED.get(mood)
+        if clause_cue is not None and clause_cue.search(cleared) and _no_plain_clause(cleared):
             return mood
     if _NAMED_DAYS.search(cleared):
         return "nostalgia"
     return None
 
 
-# moods a sentence carries whichever clause names the state ("X had a place for me, but I said no")
-_SENTENCE_MOODS = ("considered", "turned_down")
-# a run of whitespace is tried from its first character only (linear on long runs of spaces)
-_CLAUSE_END = re.compile(r"[,;:]\s+|(?<!\s)\s+(?:but|and\s+then|so)\s+|(?<!\s)\s+[-–—]\s+")
-
-
-_SUBORDINATE = re.compile(r"(?i:when|whenever|where|while|whilst)\b")
-
-
 def mood_near(text: str, at: int) -> str | None:
     """The mood of the statement at position ``at`` of ``text``: the moods of a whole sentence
     (considered, turned down) anywhere in it, the others in the clause holding ``at`` ("The new
     address is in Leeds, I'll send it tonight" states a home)."""
-    cleared = _SET_PHRASES.sub(lambda m: "_" * len(m.group(0)), text)
+    cleared = _cleared(text)
     for mood in _SENTENCE_MOODS:
         if _COMPILED[mood].search(cleared):
             return mood
     start, end = 0, len(cleared)
     for m in _CLAUSE_END.finditer(cleared):
         if m.end() <= at:
-            # a clause opened by "when" or "where" belongs to the clause before it ("those were
-            # good days, when Ana played in X")
             start = start if _SUBORDINATE.match(cleared, m.end()) else m.end()
         elif m.start() >= at:
             end = m.start()

@@ -34,6 +34,7 @@ from memforest.text.persons import rewrite_persons
         ("Mia is leaning towards Oxbrook Savings.", "considered"),
         ("Ravi says Mia ought to try the Quenby climbing barn.", "suggestion"),
         ("How about Oxbrook Savings, Ravi asked.", "suggestion"),
+        ("How about you try the Quenby climbing barn?", "suggestion"),
         ("Mia reminisces about the flat above the Quenby bakery.", "nostalgia"),
         ("Mia still longs for the Quenby years.", "nostalgia"),
         ("Mia looks back fondly on the Saltrey Bell Ringers.", "nostalgia"),
@@ -77,3 +78,52 @@ def test_a_first_person_mood_gets_no_slot(text: str) -> None:
 def test_an_adverb_between_i_and_the_verb_is_kept_as_it_is() -> None:
     # "I almost joined" reads "Mia almost joined", not "Mia almosts joined"
     assert rewrite_persons("I almost joined the choir.", "Mia", None) == "Mia almost joined the choir."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a hope, a piece of advice or a fond memory beside a plain statement is an aside
+        "Mia took over the bakery on Pell Street, hoping for a quiet first month.",
+        "Mia signed the lease in Dunmore, fingers crossed the boiler behaves.",
+        "Mia got a Corran e-bike, she ought to fit a bell on it.",
+        "Mia bought the cottage at Ebberly, so many fond memories of the summers there.",
+        "Mia enrolled at Kestle College, ideally with a desk by the window.",
+        # a near miss of something else does not reach the clause that states the move
+        "Mia almost locked herself out, she moved into the flat on Harrow Lane on Monday.",
+        "Mia nearly dropped the cake and we moved to Dunmore the same afternoon.",
+        # "how about that" is an interjection, not advice
+        "How about that, Mia got the post at Kestle College!",
+        "What about that! Mia passed her driving test.",
+        "How about you, Ravi?",
+        # "starting to <verb>" is no arrangement
+        "Mia is starting to like the flat on Harrow Lane.",
+    ],
+)
+def test_an_aside_in_another_clause_gives_the_sentence_no_mood(text: str) -> None:
+    assert mood_of(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("We nearly booked the wrong van, I moved to Dunmore on Sunday.", ("Mia", "residence", "Dunmore")),
+        ("I signed up at Kestle College, I'm hoping for a quiet term.", ("Mia", "school", "Kestle College")),
+        ("What a week, how about that, I got a Corran Voyager!", ("Mia", "possession", "Corran Voyager")),
+    ],
+)
+def test_an_aside_leaves_the_statement_its_slot(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "mood"),
+    [
+        # the cue leads the statement, or the other clause only says who spoke or when
+        ("Fingers crossed, Mia gets the keys to the flat on Harrow Lane on Friday.", "wish"),
+        ("Mia ought to join the Dunmore rowing club, Ravi said.", "suggestion"),
+        ("Mia nearly took the post at Kestle College, when it was offered in May.", "considered"),
+    ],
+)
+def test_a_cue_with_no_plain_clause_beside_it_keeps_its_mood(text: str, mood: str) -> None:
+    assert mood_of(text) == mood
