@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memforest.text.lexicon import ADVERBS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST
+from memforest.text.lexicon import ADVERBS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, words
 from memforest.text.state_words import KIN
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "leading_subject",
     "match_subject",
     "names_someone",
+    "names_subject_before",
     "subject_key",
 ]
 
@@ -91,15 +92,27 @@ _RELATIVE = re.compile(
 # a person right after the clause's verb receives what the subject handed on ("the pup Ana's aunt
 # gave Mia", "the bike Tom sold her"): the subject of the clause is no holder then
 _OBJECT_PRONOUN = re.compile(r"(?i:him|her|them|us|me)")
+# verbs by which the clause's subject comes to hold the thing or holds it ("adopted", "owns"); a verb
+# of liking, using or founding says nothing of whose it is ("the city Ana loves", "the firm Tom founded")
+_HOLDING_VERBS = words(
+    """adopted adopts rescued rescues found finds bought buys got gets fostered fosters inherited inherits
+    received receives won wins chose chooses purchased purchases acquired acquires rehomed rehomes owns
+    keeps kept"""
+)
+# verbs that say holding only with the word after them ("brought home", "picked up")
+_HOLDING_WITH = {"brought": "home", "brings": "home", "took": "home", "takes": "home", "picked": "up", "picks": "up"}
 
 
 def clause_subject(text: str, value: str) -> str | None:
     """The subject of a relative clause that says whose ``value`` is (see :func:`subject_key`):
-    "Meet Pip, the puppy Ana's sister Mia brought home" is Mia's; None when the value has no such
-    clause, its subject names no one, or the verb has a person after it (a giver's clause: "the
-    pup Ana's aunt gave Mia" says whose the pup is not by its subject)."""
+    "Meet Pip, the puppy Ana's sister Mia brought home" is Mia's. Only a sentence whose own clause
+    names no subject before the value (an imperative "Meet X, ...", a value that opens the sentence)
+    lets the relative clause name the holder: "Ana moved to Oslo, the city her brother loves" is
+    Ana's move. None also when the value has no such clause, its subject names no one, its verb is
+    no verb of getting or holding, or the verb has a person after it (a giver's clause: "the pup
+    Ana's aunt gave Mia" says whose the pup is not by its subject)."""
     at = text.find(value)
-    if at < 0:
+    if at < 0 or names_subject_before(text, at):
         return None
     m = _RELATIVE.match(text, at + len(value))
     if m is None or not names_someone(m["subj"]):
@@ -107,7 +120,16 @@ def clause_subject(text: str, value: str) -> str | None:
     after = (m["after"] or "").strip().rstrip(".,;:!?")
     if _OBJECT_PRONOUN.fullmatch(after) or (after[:1].isupper() and names_someone(after)):
         return None
+    verb = m["verb"]
+    if verb not in _HOLDING_VERBS and _HOLDING_WITH.get(verb) != after.lower():
+        return None
     return subject_key(m["subj"])
+
+
+def names_subject_before(text: str, at: int) -> bool:
+    """The clause holding position ``at`` opens with a person as the subject of its verb, or the
+    sentence names a person as a subject before ``at`` ("Yesterday Ana moved to X")."""
+    return leading_subject(text, at) is not None or next(_persons_before(text, at), None) is not None
 
 
 def names_someone(person: str) -> bool:

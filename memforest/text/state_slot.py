@@ -16,6 +16,7 @@ from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
 from memforest.text.change_subjects import clause_subject
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject
+from memforest.text.lexicon import TIME_WORDS
 from memforest.text.mood import mood_near
 from memforest.text.slots import find_slot
 from memforest.text.state_values import thing_kind
@@ -91,10 +92,10 @@ _KIN_NAME = re.compile(rf"^(?i:{KIN})$")
 
 def _moved_object(text: str, state: Slot) -> Slot:
     """A home stated by a transitive move is the home of the one moved, not of the mover; a kin word
-    used as a name ("Grandma") is the mover's relative."""
+    used as a name ("Grandma") is the mover's relative; a word of time after the verb is no one moved."""
     m = _MOVED_OBJECT.search(text, 0, max(text.find(state[2]), 0))
-    if m is None or m["obj"] in (state[0], state[2]):
-        return state
+    if m is None or m["obj"] in (state[0], state[2]) or m["obj"].lower() in TIME_WORDS:
+        return state  # "moved Friday to X": a day or a month says when, not who
     obj = m["obj"]
     mover = state[0].removesuffix(" and others")
     return (f"{mover}'s {obj.lower()}" if _KIN_NAME.match(obj) else obj), state[1], state[2]
@@ -102,8 +103,9 @@ def _moved_object(text: str, state: Slot) -> Slot:
 
 def state_slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) -> Slot | None:
     """(subject, attribute, value) of a person-rewritten sentence, or None when it states no state.
-    A relative clause on the value names its holder, whoever the reader took for the subject:
-    "Meet Pip, the pup Ana's sister brought home" is the sister's pet (``clause_subject``)."""
+    A relative clause of getting on the value names its holder where the sentence's own clause
+    names no subject: "Meet Pip, the pup Ana's sister brought home" is the sister's pet, "Ana
+    adopted Pip, the pup her sister rescued" Ana's (``clause_subject``)."""
     slot = _slot(text, kind, speaker, participants)
     if slot is None:
         return None
@@ -117,7 +119,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     fixed = None if kind is FactKind.PLAN else find_slot(text)
     if fixed is not None and _stated(text, fixed):
         return fixed
-    named = find_switch_clause(text, speaker) or find_named_change(text, speaker)
+    named = find_switch_clause(text, speaker, participants) or find_named_change(text, speaker)
     if named is not None:
         return _named(named)
     state = find_state(text, speaker, participants)
