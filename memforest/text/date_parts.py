@@ -122,22 +122,20 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     return left, right
 
 
-# "going to" after a verb of habit or of its start and end ("been / started / stopped going to X")
-# is a going somewhere, not a future ("I'm going to X in June" stays one)
-_GOING = re.compile(r"going\s+to\b", re.IGNORECASE)
-_HABIT_BEFORE = re.compile(
-    r"\b(?:been|start(?:s|ed|ing)?|kep[tp]|keeps|stop(?:s|ped|ping)?|quit(?:s|ting)?|began|begun)\s+$",
+# "going to" after a verb of beginning, going on or stopping is a habit's gerund, no intent and no
+# future ("started going to X", "has been going to X", "I keep going to X", "stopped going to X");
+# "I'm going to X in June" stays a future (the fact kinds read the same expression, text.kinds)
+HABIT_GOING = re.compile(
+    r"\b(?:start(?:s|ed|ing)?|beg[au]n|begins?|keep(?:s|ing)?|kept|been|stop(?:s|ped|ping)?|quit(?:s|ting)?|"
+    r"resum(?:e|es|ed|ing)|carr(?:y|ies|ied|ying)\s+on)\s+going\s+to\b",
     re.IGNORECASE,
 )
-_HABIT_REACH = 12  # characters read back for that verb
+_HABIT_REACH = 24  # characters read back from a "going to" for the verb that governs it
 
 
 def _is_habit(text: str, m: re.Match[str]) -> bool:
-    """Whether the future marker ``m`` is a "going to" that a verb of habit governs."""
-    return (
-        _GOING.fullmatch(m.group(0)) is not None
-        and _HABIT_BEFORE.search(text, max(0, m.start() - _HABIT_REACH), m.start()) is not None
-    )
+    """Whether the future marker ``m`` is the "going to" of :data:`HABIT_GOING`."""
+    return any(h.end() == m.end() for h in HABIT_GOING.finditer(text, max(0, m.start() - _HABIT_REACH), m.end()))
 
 
 @lru_cache(maxsize=16)

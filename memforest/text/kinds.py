@@ -6,6 +6,7 @@ import re
 from datetime import datetime, timedelta
 
 from memforest.domain import FactKind
+from memforest.text.date_parts import HABIT_GOING
 from memforest.text.dates import TimeMention
 from memforest.text.lexicon import ADJECTIVE_ED, IRREGULAR_PAST
 
@@ -16,13 +17,6 @@ _PLAN_RE = re.compile(
     r"hop(?:e|ing)\s+to|want(?:s)?\s+to|wanna|about\s+to|looking\s+forward|can't\s+wait|cannot\s+wait|"
     r"next\s+(?:week|weekend|month|year|time|summer|spring|fall|winter|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday)|tomorrow|thinking\s+(?:of|about)\s+\w+ing)\b|['’]ll\b",
-    re.IGNORECASE,
-)
-# "going to" after a verb of beginning, going on or stopping is a habit's gerund, no intent
-# ("started going to X", "has been going to X", "stopped going to X")
-_HABIT_GOING = re.compile(
-    r"\b(?:start(?:s|ed|ing)?|beg[au]n|begins?|keeps?|kept|been|stopped|quit|resumed|carr(?:y|ies|ied)\s+on)\s+"
-    r"going\s+to\b",
     re.IGNORECASE,
 )
 _PREFERENCE_RE = re.compile(
@@ -59,7 +53,7 @@ def fact_kind(original: str, mentions: list[TimeMention], turn_time: datetime) -
     day_start = turn_time.replace(hour=0, minute=0, second=0, microsecond=0)
     future_mention = any(m.start >= day_start + timedelta(days=1) for m in mentions)
     past_mention = any((m.end or m.start + timedelta(days=1)) <= day_start for m in mentions)
-    if _PLAN_RE.search(_HABIT_GOING.sub("_", low)) or (future_mention and not past_mention):
+    if _PLAN_RE.search(HABIT_GOING.sub("_", low)) or (future_mention and not past_mention):
         return FactKind.PLAN
     if _PREFERENCE_RE.search(low):
         return FactKind.PREFERENCE

@@ -158,3 +158,9 @@ def test_month_alone_since_and_habitual_going(text: str, year: int) -> None:
     ref = datetime(2024, 6, 3, tzinfo=UTC)
     (mention,) = resolve_time_expressions(text, ref)
     assert mention.start == datetime(year, 2, 1, tzinfo=UTC)
+
+
+def test_keep_going_to_is_a_habit_not_a_future() -> None:
+    ref = datetime(2024, 6, 3, tzinfo=UTC)
+    (mention,) = resolve_time_expressions("I keep going to the rowing club I joined in February.", ref)
+    assert mention.start == datetime(2024, 2, 1, tzinfo=UTC)
