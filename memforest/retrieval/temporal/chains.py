@@ -87,36 +87,113 @@ def _mentions(text: str, value: str) -> bool:
 def link_generic(labels: Sequence[str], values: Sequence[str | None], texts: Sequence[str]) -> list[str]:
     """The labels of states (oldest first) after linking: a state labelled by a verb class whose
     text names the value of an earlier state of another label takes that label; so does any state
-    whose text says it switched from such a value ("from A to B")."""
+    whose text says it switched from such a value ("from A to B"). Each text is checked only
+    against the earlier values it can name (``_Named``), each value's pattern compiled once."""
     out = list(labels)
+    named = _Named(values)
     for i, label in enumerate(labels):
-        for j in range(i - 1, -1, -1):
+        own = (values[i] or "").casefold()
+        generic = label in GENERIC
+        for j in named.candidates(i, texts[i], generic=generic):
             value = values[j]
-            if not value or value.casefold() == (values[i] or "").casefold() or out[j] == label:
+            if not value or value.casefold() == own or out[j] == label:
                 continue
             # a verb-class state takes the kind of any value it names; a named one only of the value
             # it says it switched from ("moved over from A to B" is no move of home)
-            if _names_value(texts[i], value) if label in GENERIC else _switched_from(texts[i], value):
+            if named.names_value(texts[i], value) if generic else named.switched_from(texts[i], value):
                 out[i] = out[j]
                 break
     return out
 
 
-def _names_value(text: str, value: str) -> bool:
-    """``text`` names ``value`` whole, or by a short form that keeps its first words ("quit
-    Ironbark" names "Ironbark Climbing Gym")."""
-    if _mentions(text, value):
-        return True
-    words = value.split()
-    return len(words) > 1 and any(
-        p.split()[0] == words[0] and _mentions(value, p)
-        for p in named_values(text, ())
-        if p.casefold() != value.casefold()
-    )
+_RUN = re.compile(r"\w+")
+# the characters other than ASCII that an ASCII character matches ignoring case (dotted and dotless
+# i, the long s, the Kelvin sign; tests/unit/test_temporal_link_index.py checks every character)
+_ASCII_ALIKE = frozenset("\u0130\u0131\u017f\u212a")
+_FROM = re.compile(r"\bfrom\s", re.IGNORECASE)
 
 
-def _switched_from(text: str, value: str) -> bool:
-    return re.search(rf"\bfrom\s+(?:the\s+)?{re.escape(value)}\s+to\b", text, re.IGNORECASE) is not None
+class _Named:
+    """The values of one call to ``link_generic`` indexed by what a text must hold to name them,
+    and their patterns, each compiled once.
+
+    Ignoring case, an ASCII character matches only ASCII characters and ``_ASCII_ALIKE``; so where
+    the value is ASCII and the text holds none of those, a whole-word match (``names_value``, and the
+    value between "from" and "to" of ``switched_from``) makes every word (``\\w`` run) of the value,
+    lower-cased, a whole word of the text, lower-cased: a value is indexed by its longest word. A
+    short form ("Ironbark" of "Ironbark Climbing Gym") shares the value's first word exactly: a
+    value of several words is indexed by that too. Any other value is a candidate for every text,
+    and every value for a text holding one of ``_ASCII_ALIKE``, so the candidates are never fewer
+    than the values the checks accept."""
+
+    def __init__(self, values: Sequence[str | None]) -> None:
+        self.by_word: dict[str, list[int]] = {}
+        self.by_first: dict[str, list[int]] = {}
+        self.always: list[int] = []
+        self.patterns: dict[tuple[str, str], re.Pattern[str]] = {}
+        self.phrases: dict[str, list[str]] = {}
+        for j, value in enumerate(values):
+            if not value:
+                continue
+            words = _RUN.findall(value.lower())
+            if value.isascii() and words:
+                self.by_word.setdefault(max(words, key=len), []).append(j)
+            else:
+                self.always.append(j)
+            if len(value.split()) > 1:
+                self.by_first.setdefault(value.split()[0], []).append(j)
+
+    def candidates(self, i: int, text: str, *, generic: bool) -> list[int]:
+        """The indexes before ``i``, newest first, of the values ``text`` may name (``generic``: as
+        ``names_value`` does) or may say it switched from."""
+        if not generic and _FROM.search(text) is None:
+            return []
+        if not _ASCII_ALIKE.isdisjoint(text):
+            return list(range(i - 1, -1, -1))
+        found = set(self.always)
+        for word in {w.lower() for w in _RUN.findall(text)}:
+            found.update(self.by_word.get(word, ()))
+        if generic:
+            for phrase in self.named(text):
+                found.update(self.by_first.get(phrase.split()[0], ()))
+        return sorted((j for j in found if j < i), reverse=True)
+
+    def named(self, text: str) -> list[str]:
+        """``named_values(text, ())``, worked out once per text."""
+        if text not in self.phrases:
+            self.phrases[text] = named_values(text, ())
+        return self.phrases[text]
+
+    def pattern(self, kind: str, value: str) -> re.Pattern[str]:
+        key = (kind, value)
+        if key not in self.patterns:
+            shape = _WHOLE if kind == "whole" else _SWITCHED
+            self.patterns[key] = re.compile(shape.format(re.escape(value)), re.IGNORECASE)
+        return self.patterns[key]
+
+    def mentions(self, text: str, value: str) -> bool:
+        """As ``_mentions``."""
+        return self.pattern("whole", value).search(text) is not None
+
+    def names_value(self, text: str, value: str) -> bool:
+        """``text`` names ``value`` whole, or by a short form that keeps its first words ("quit
+        Ironbark" names "Ironbark Climbing Gym")."""
+        if self.mentions(text, value):
+            return True
+        words = value.split()
+        return len(words) > 1 and any(
+            p.split()[0] == words[0] and self.mentions(value, p)
+            for p in self.named(text)
+            if p.casefold() != value.casefold()
+        )
+
+    def switched_from(self, text: str, value: str) -> bool:
+        """``text`` says it switched from ``value`` ("from A to B")."""
+        return self.pattern("switched", value).search(text) is not None
+
+
+_WHOLE = r"(?<!\w){}(?!\w)"
+_SWITCHED = r"\bfrom\s+(?:the\s+)?{}\s+to\b"
 
 
 def _shared(words: set[str], label: str) -> int:
@@ -190,13 +267,16 @@ def head(value: str) -> str:
 # honorifics that open a person's name ("Dr. Ames"): a closed class of words, not of names
 _TITLES = r"(?:dr|doctor|mr|mrs|ms|mx|miss|prof|professor)"
 _TITLED = re.compile(rf"^{_TITLES}\.?\s", re.IGNORECASE)
+_TITLE_IN = re.compile(rf"\b{_TITLES}\.?\s", re.IGNORECASE)
 
 
 def type_words(value: str, text: str = "") -> frozenset[str]:
     """What kind of name ``value`` is, by its words: the title that opens it, in the value or right
     before it in ``text`` ("dr" of "Dr. Ames"), else the head noun that ends a name of several
     words ("harrier" of "Saltholm Harriers"); none for a name of one word."""
-    titled = _TITLED.match(value) or re.search(rf"\b{_TITLES}\.?\s+{re.escape(value)}", text, re.IGNORECASE)
+    titled = _TITLED.match(value)
+    if titled is None and _TITLE_IN.search(text) is not None:  # (a text with no title names none)
+        titled = re.search(rf"\b{_TITLES}\.?\s+{re.escape(value)}", text, re.IGNORECASE)
     if titled is not None:
         return frozenset({titled.group(0).split()[0].rstrip(".").casefold()})
     return frozenset({head(value)}) if len(value.split()) > 1 else frozenset()
