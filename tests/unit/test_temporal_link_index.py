@@ -83,10 +83,26 @@ def test_a_switch_and_a_short_form_link_as_before() -> None:
     assert link_generic(labels, values, texts) == _reference(labels, values, texts) == expected
 
 
-def test_every_character_whose_case_matches_an_ascii_one_is_known() -> None:
+def test_a_text_names_an_ascii_value_by_a_letter_of_another_script() -> None:
+    labels = ["club", "club", "club", "membership", "membership", "membership"]
+    values = ["Kelby Rowers", "Pine Hall", "Moss Choir", "Tarn", "Ulla", "Vey"]
+    # the Kelvin sign, the dotless i and the long s match k, i and s ignoring case
+    texts = [
+        "-",
+        "-",
+        "-",
+        "Joined Tarn after \u212aelby Rowers.",
+        "Joined Ulla after P\u0131ne Hall.",
+        "Mo\u017fs Choir, then Vey.",
+    ]
+    assert link_generic(labels, values, texts) == _reference(labels, values, texts) == ["club"] * 6
+
+
+def test_every_character_whose_case_matches_an_ascii_one_is_made_that_letter() -> None:
     others = "".join(chr(c) for c in range(0x80, 0x110000) if not 0xD800 <= c < 0xE000)
-    alike = {c for a in map(chr, range(0x80)) for c in re.findall(re.escape(a), others, re.IGNORECASE)}
-    assert alike == chains._ASCII_ALIKE
+    alike = {(c, a.lower()) for a in map(chr, range(0x80)) for c in re.findall(re.escape(a), others, re.IGNORECASE)}
+    assert {(chr(c), letter) for c, letter in chains._ASCII_ALIKE.items()} == alike
+    assert all(re.fullmatch(r"\w", c) for c, _ in alike)  # a word character, as its letter is
 
 
 @pytest.mark.parametrize("named", [False, True])

@@ -107,9 +107,10 @@ def link_generic(labels: Sequence[str], values: Sequence[str | None], texts: Seq
 
 
 _RUN = re.compile(r"\w+")
-# the characters other than ASCII that an ASCII character matches ignoring case (dotted and dotless
-# i, the long s, the Kelvin sign; tests/unit/test_temporal_link_index.py checks every character)
-_ASCII_ALIKE = frozenset("\u0130\u0131\u017f\u212a")
+# the characters other than ASCII that an ASCII letter matches ignoring case, each to that letter
+# (dotted and dotless i, the long s, the Kelvin sign; tests/unit/test_temporal_link_index.py checks
+# every character); all four are word characters, as their letters are
+_ASCII_ALIKE = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 _FROM = re.compile(r"\bfrom\s", re.IGNORECASE)
 
 
@@ -117,14 +118,13 @@ class _Named:
     """The values of one call to ``link_generic`` indexed by what a text must hold to name them,
     and their patterns, each compiled once.
 
-    Ignoring case, an ASCII character matches only ASCII characters and ``_ASCII_ALIKE``; so where
-    the value is ASCII and the text holds none of those, a whole-word match (``names_value``, and the
-    value between "from" and "to" of ``switched_from``) makes every word (``\\w`` run) of the value,
-    lower-cased, a whole word of the text, lower-cased: a value is indexed by its longest word. A
-    short form ("Ironbark" of "Ironbark Climbing Gym") shares the value's first word exactly: a
-    value of several words is indexed by that too. Any other value is a candidate for every text,
-    and every value for a text holding one of ``_ASCII_ALIKE``, so the candidates are never fewer
-    than the values the checks accept."""
+    Ignoring case, an ASCII character matches only ASCII characters and ``_ASCII_ALIKE``; so for
+    an ASCII value, a whole-word match (``names_value``, and the value between "from" and "to" of
+    ``switched_from``) makes every word (``\\w`` run) of the value, lower-cased, a whole word of the
+    text, with ``_ASCII_ALIKE`` made their letters, lower-cased: a value is indexed by its longest
+    word. A short form ("Ironbark" of "Ironbark Climbing Gym") shares the value's first word
+    exactly: a value of several words is indexed by that too. Any other value is a candidate for
+    every text, so the candidates are never fewer than the values the checks accept."""
 
     def __init__(self, values: Sequence[str | None]) -> None:
         self.by_word: dict[str, list[int]] = {}
@@ -148,10 +148,8 @@ class _Named:
         ``names_value`` does) or may say it switched from."""
         if not generic and _FROM.search(text) is None:
             return []
-        if not _ASCII_ALIKE.isdisjoint(text):
-            return list(range(i - 1, -1, -1))
         found = set(self.always)
-        for word in {w.lower() for w in _RUN.findall(text)}:
+        for word in {w.lower() for w in _RUN.findall(text.translate(_ASCII_ALIKE))}:
             found.update(self.by_word.get(word, ()))
         if generic:
             for phrase in self.named(text):
