@@ -1,17 +1,19 @@
 """``chains.link_generic`` checks a state's text only against the earlier values it can name: the
 labels it gives are those of the plain pairwise walk (kept here as the reference), and the number of
-pairwise checks grows with the values a text names, not with the number of earlier states."""
+pairwise checks grows with the values a text names, not with the number of earlier states. A
+slotless text is read for leaving (``plan._left_for``) only for the values it holds."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memforest.retrieval.temporal import chains
+from memforest.retrieval.temporal import chains, plan
 from memforest.retrieval.temporal.chains import GENERIC, link_generic, named_values
 
 
@@ -131,3 +133,28 @@ def test_the_checks_grow_with_the_values_named_not_with_the_states(
     assert calls["checks"] <= 2 * n
     # (a membership naming the club before it is of the club's kind; a club switched from one is a club)
     assert labelled == (["club"] * n if named else labels)
+
+
+def test_a_slotless_text_is_read_for_leaving_only_the_values_it_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    n = 400
+    calls = {"spans": 0}
+    span = plan._left_span
+
+    def counted(text: str, old: str) -> tuple[int, int] | None:
+        calls["spans"] += 1
+        return span(text, old)
+
+    monkeypatch.setattr(plan, "_left_span", counted)
+    when = datetime(2024, 1, 1, tzinfo=UTC)
+    states = [
+        plan.State(i, when, f"Noor joined Orvello{i:04d} Rowers.", f"Orvello{i:04d} Rowers", True) for i in range(n)
+    ]
+    rows = [
+        {"fact_id": n + i, "valid_from": when, "text": f"Noor stopped at Brindle{i:04d} Bakery.", "attribute": None,
+         "entities": ["Noor", f"Brindle{i:04d} Bakery"]}
+        for i in range(n)
+    ] + [{"fact_id": 2 * n, "valid_from": when, "text": "Noor quit Orvello0007 Rowers and joined Tessel Choir.",
+          "attribute": None, "entities": ["Noor", "Orvello0007 Rowers", "Tessel Choir"]}]  # fmt: skip
+    left = plan._left_for(rows, states, "Noor")
+    assert [(s.fact_id, s.value) for s in left] == [(2 * n, "Tessel Choir")]
+    assert calls["spans"] <= 2  # each text against every value: n * (n + 1)

@@ -258,6 +258,7 @@ def presupposed(rows: Sequence[Row], states: Sequence[State], subject: str, anch
 
 # a verb of leaving right before what was left ("quit the Orrery Hill club")
 _LEAVE = r"\b(?i:quit|left|stopped|dropped|ditched|cancelled|gave\s+up(?:\s+on)?)\s+(?i:the\s+|my\s+|our\s+)?"
+_LEAVING = re.compile(_LEAVE)
 
 
 def _left_for(rows: Sequence[Row], states: Sequence[State], subject: str) -> list[State]:
@@ -272,7 +273,11 @@ def _left_for(rows: Sequence[Row], states: Sequence[State], subject: str) -> lis
         text = str(r["text"])
         if r["attribute"] is not None or int(r["fact_id"]) in known or mood_of(text) is not None:
             continue
+        if _LEAVING.search(text) is None:  # (a text with no verb of leaving leaves no value)
+            continue
         for old in values:
+            if old not in text:  # (``_left_span`` reads the value as written)
+                continue
             left = _left_span(text, old)
             about = mentions(text, subject) or (left is not None and left[0] == 0)
             if left is None or not about:
