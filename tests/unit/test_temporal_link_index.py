@@ -1,7 +1,8 @@
 """``chains.link_generic`` checks a state's text only against the earlier values it can name: the
 labels it gives are those of the plain pairwise walk (kept here as the reference), and the number of
 pairwise checks grows with the values a text names, not with the number of earlier states. A
-slotless text is read for leaving (``plan._left_for``) only for the values it holds."""
+slotless text is read for leaving (``plan._left_for``) only for the values it holds, and a name is
+compared (``plan._alike``) only with the values sharing a word with it (``chains.SharingWords``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from memforest.retrieval.temporal import chains, plan
 from memforest.retrieval.temporal.chains import GENERIC, link_generic, named_values
+from memforest.retrieval.temporal.pick import same
 
 
 def _whole(text: str, value: str) -> bool:
@@ -158,3 +160,14 @@ def test_a_slotless_text_is_read_for_leaving_only_the_values_it_holds(monkeypatc
     left = plan._left_for(rows, states, "Noor")
     assert [(s.fact_id, s.value) for s in left] == [(2 * n, "Tessel Choir")]
     assert calls["spans"] <= 2  # each text against every value: n * (n + 1)
+
+
+_NAMES = st.builds(" ".join, st.lists(st.sampled_from([*_WORDS, "the", "&", "Rowing"]), min_size=1, max_size=3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(values=st.lists(_NAMES, max_size=12), name=_NAMES)
+def test_the_values_sharing_a_word_hold_every_value_the_same_as_a_name(values: list[str], name: str) -> None:
+    sharing = chains.SharingWords(values).sharing(name)
+    assert {v for v in values if same(name, v)} <= set(sharing)
+    assert [v for v in values if v in sharing] == sharing  # in the values' order

@@ -20,6 +20,7 @@ from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS
 
 __all__ = [
     "GENERIC",
+    "SharingWords",
     "chain_label",
     "head",
     "holders",
@@ -188,6 +189,39 @@ class _Named:
     def switched_from(self, text: str, value: str) -> bool:
         """``text`` says it switched from ``value`` ("from A to B")."""
         return self.pattern("switched", value).search(text) is not None
+
+
+class SharingWords:
+    """Values indexed by their words, to find those that may be the same as a name (``pick.same``:
+    equal ignoring case, or one a whole-word part of the other). Between ASCII strings one's words,
+    lower-cased, are then all words of the other: the name holds the value's longest word, or the
+    value the name's longest word. A value that is not ASCII or has no word may be any name's, and
+    every value may be a name's that is not ASCII or has no word."""
+
+    def __init__(self, values: Sequence[str]) -> None:
+        self.values = list(values)
+        self.by_longest: dict[str, list[int]] = {}
+        self.by_word: dict[str, list[int]] = {}
+        self.always: list[int] = []
+        for k, value in enumerate(self.values):
+            words = {w.lower() for w in _RUN.findall(value)}
+            if not value.isascii() or not words:
+                self.always.append(k)
+                continue
+            self.by_longest.setdefault(max(sorted(words), key=len), []).append(k)
+            for word in words:
+                self.by_word.setdefault(word, []).append(k)
+
+    def sharing(self, name: str) -> list[str]:
+        """The values that may be the same as ``name``, in their order."""
+        words = {w.lower() for w in _RUN.findall(name)}
+        if not name.isascii() or not words:
+            return self.values
+        found = set(self.always)
+        found.update(self.by_word.get(max(sorted(words), key=len), ()))
+        for word in words:
+            found.update(self.by_longest.get(word, ()))
+        return [self.values[k] for k in sorted(found)]
 
 
 _WHOLE = r"(?<!\w){}(?!\w)"

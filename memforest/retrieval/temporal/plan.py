@@ -12,6 +12,7 @@ from datetime import datetime
 from memforest.attributes import STATE_ATTRIBUTES
 from memforest.retrieval.temporal.chains import (
     GENERIC,
+    SharingWords,
     chain_label,
     holders,
     joined_kind,
@@ -211,6 +212,7 @@ def _alike(
     seen = {s.fact_id for s in states}
     # the asked kind's words that every value names ("cycling" of "X Cycling Club"): a "Y Book Club" lacks them
     kept = [w for w in attribute.split("_") if all(mentions(v, w) for v in values)]
+    sharing = SharingWords(values)  # (a name is the same as none of the values that share no word of it)
     out: list[State] = []
     for r in rows:
         text = str(r["text"])
@@ -222,7 +224,7 @@ def _alike(
             continue
         for e in r["entities"] or ():
             name = str(e)
-            if name.casefold() in known or any(_same(name, v) for v in values) or _left_span(text, name):
+            if name.casefold() in known or any(_same(name, v) for v in sharing.sharing(name)) or _left_span(text, name):
                 continue
             if any(_same(name, v) for v in others):
                 break
