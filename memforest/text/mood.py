@@ -103,7 +103,7 @@ _CLAUSE_END = re.compile(
 _SUBORDINATE = re.compile(r"(?i:when|whenever|where|while|whilst)\b")
 # a clause that only says who spoke ("How about X, Ravi asked") states nothing of its own
 _REPORTING = re.compile(
-    r"\W*(?:\w+\s+){1,2}(?:asked|asks|said|says|added|adds|replied|replies|wrote|writes)\W*", re.IGNORECASE
+    r"\A\W*(?:\w+\s+){1,2}(?:asked|asks|said|says|added|adds|replied|replies|wrote|writes)\W*\Z", re.IGNORECASE
 )
 # moods a sentence carries whichever clause names the state ("X had a place for me, but I said no")
 _SENTENCE_MOODS = ("considered", "turned_down")
