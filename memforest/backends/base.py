@@ -225,3 +225,14 @@ class Summarizer(Protocol):
     async def summarize(self, item: SummaryInput, *, ledger: UsageLedger | None = None) -> str:
         """Return the node summary text."""
         ...
+
+
+@runtime_checkable
+class BatchSummarizer(Summarizer, Protocol):
+    """A summariser that takes a level's inner nodes at once (the built-in extractive one): the
+    items' summaries in order, each what ``summarize`` would return. Refresh calls it once per level
+    and leaves the chunking (and any concurrency) to it."""
+
+    async def summarize_many(self, items: Sequence[SummaryInput], *, ledger: UsageLedger | None = None) -> list[str]:
+        """Return the summaries of ``items``, in order."""
+        ...

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from memforest.backends.base import Embedder, Summarizer, SummaryInput, UsageLedger, embed_rows
+from memforest.backends.base import BatchSummarizer, Embedder, Summarizer, SummaryInput, UsageLedger, embed_rows
 from memforest.db.engine import Database
 from memforest.domain import TreeKind
 from memforest.store import nodes as store
@@ -179,7 +179,6 @@ async def summarise_levels(
     ``"children"``: every leaf whose text has none; inner nodes take their children's mean, and
     only those with no child vector embed their summary)."""
     gate = asyncio.Semaphore(concurrency)
-    many = getattr(summarizer, "summarize_many", None)  # a batch at once (the built-in summariser)
 
     async def summarise(read: LevelRead, node: Row) -> str:
         async with gate:
@@ -189,8 +188,8 @@ async def summarise_levels(
     for read in reads:
         if read.level == 0:
             summaries = [str(n["summary"] or "") for n in read.nodes]
-        elif many is not None:
-            summaries = list(await many([_summary_input(read, n) for n in read.nodes], ledger=ledger))
+        elif isinstance(summarizer, BatchSummarizer):
+            summaries = await summarizer.summarize_many([_summary_input(read, n) for n in read.nodes], ledger=ledger)
         else:
             summaries = list(await asyncio.gather(*(summarise(read, n) for n in read.nodes)))
         works.append(LevelWork(summaries, [summary_hash(s) for s in summaries], [None] * len(summaries)))
