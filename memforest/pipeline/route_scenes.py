@@ -39,18 +39,24 @@ __all__ = ["Cluster", "SceneBatch"]
 
 @dataclass(slots=True, eq=False)
 class Cluster:
-    """A cluster as the batch sees it: loaded (``cluster_id`` known) or spawned by the batch (id
-    known once written)."""
+    """A cluster as the batch sees it: loaded (``cluster_id`` known, ``order`` its place in the
+    batch's load order) or spawned by the batch (id known once written)."""
 
     cluster_id: int | None
     centroid: np.ndarray[Any, Any]
     member_count: int
     topic_counts: dict[str, int]
-    added: int = 0
+    added: int = 0  # facts the batch assigned to it
     last_time: datetime | None = None
-    touched: bool = False
+    order: int | None = None  # index in SceneBatch.loaded's order; None when spawned or not loaded
     top: set[str] | None = None  # top_topics(topic_counts), kept until the counts change
     norm: float | None = None  # squared_norm(centroid), kept until the centroid changes
+
+    @property
+    def touched(self) -> bool:
+        """Whether the batch moved it: assigned a fact to it, or spawned it (the one record of a
+        move is ``added``)."""
+        return self.added > 0
 
     def top_topics(self) -> set[str]:
         """The cluster's most frequent topics, computed once per change of its counts (every fact
@@ -89,9 +95,14 @@ class SceneBatch:
     nearest: dict[int, list[tuple[int, float]]] = field(default_factory=dict)  # position -> (cluster, sim)
     spawned: list[Cluster] = field(default_factory=list)
     assignments: int = 0
-    # the touched loaded clusters in load order, as (load index, cluster): kept as they are touched
-    # rather than found among every loaded cluster for each fact
+    # the touched loaded clusters in load order, as (load index, cluster): an index over the loaded
+    # clusters whose ``touched`` holds, kept by ``_add`` as each is first moved rather than found among
+    # every loaded cluster for each fact
     touched: list[tuple[int, Cluster]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for i, c in enumerate(self.loaded.values()):  # clusters given at construction (tests)
+            c.order = i
 
     async def load(
         self, conn: Conn, tenant_id: uuid.UUID, forest_id: int, embeddings: Sequence[np.ndarray[Any, Any]]
@@ -107,13 +118,15 @@ class SceneBatch:
                 if cid not in self.loaded:
                     r = found.clusters[cid]
                     counts = {str(k): int(v) for k, v in dict(r["topic_counts"] or {}).items()}
-                    self.loaded[cid] = Cluster(cid, as_vector(r["centroid"]), int(r["member_count"]), counts)
+                    self.loaded[cid] = Cluster(
+                        cid, as_vector(r["centroid"]), int(r["member_count"]), counts, order=len(self.loaded)
+                    )
             self.nearest[positions[j]] = list(zip(ids, sims, strict=True))
 
     def _candidates(self, position: int, emb: np.ndarray[Any, Any]) -> list[tuple[Cluster, float]]:
         """The ``SCENE_CANDIDATES`` clusters nearest to the fact now, nearest first, with their sims."""
         loaded = self.loaded
-        out = [(c, sim) for cid, sim in self.nearest.get(position, []) if not (c := loaded[cid]).touched]
+        out = [(c, sim) for cid, sim in self.nearest.get(position, []) if not (c := loaded[cid]).added]  # untouched
         norm = squared_norm(emb)
         out += [(c, c.cosine(emb, norm)) for _, c in self.touched]
         out += [(c, c.cosine(emb, norm)) for c in self.spawned]
@@ -141,22 +154,21 @@ class SceneBatch:
             if best.top is not None:
                 best.top = _top_after_counting(best.top, topics, counts)
             best.member_count += 1
-            best.added += 1
+            self._add(best)
             best.last_time = time if best.last_time is None else max(best.last_time, time)
-            if not best.touched and best.cluster_id is not None:
-                self._touch(best)
-            best.touched = True
             self.assignments += 1
             return best
-        spawned = Cluster(None, emb, 1, {t: 1 for t in topics}, added=1, last_time=time, touched=True)
+        spawned = Cluster(None, emb, 1, {t: 1 for t in topics}, added=1, last_time=time)
         self.spawned.append(spawned)
         return spawned
 
-    def _touch(self, cluster: Cluster) -> None:
-        """Record a loaded cluster's first move, in load order."""
-        assert cluster.cluster_id is not None
-        order = list(self.loaded).index(cluster.cluster_id)
-        bisect.insort(self.touched, (order, cluster), key=lambda oc: oc[0])
+    def _add(self, cluster: Cluster) -> None:
+        """Count one more fact added to ``cluster``; a loaded cluster's first move also enters
+        ``touched``, in load order (the only place either changes)."""
+        if not cluster.added and cluster.cluster_id is not None:
+            assert cluster.order is not None, "a loaded cluster has its load order"
+            bisect.insort(self.touched, (cluster.order, cluster), key=lambda oc: oc[0])
+        cluster.added += 1
 
     async def write(self, conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> None:
         """Store the spawned clusters (their ids set here) and the new state of the touched ones."""

@@ -3,6 +3,7 @@ cluster: near ties (copies of one centroid) keep the order of a stable sort of l
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 from datetime import UTC, datetime
 from typing import Any
@@ -51,3 +52,22 @@ def test_a_centroids_length_is_that_of_numpys_norm_to_the_bit() -> None:
         for v in rng.standard_normal((50, 384)).astype(dtype) * rng.uniform(0.01, 40, (50, 1)).astype(dtype):
             assert _length(v) == float(np.linalg.norm(v))
     assert _length(np.zeros(3, dtype=np.float32)) == 0.0
+
+
+def test_a_cluster_is_touched_by_what_the_batch_added_and_enters_the_index_once_in_load_order() -> None:
+    # one record of a move: the count of facts added (no flag of its own to keep in step with it)
+    assert "touched" not in {f.name for f in dataclasses.fields(Cluster)}
+    unit = np.eye(4, dtype=np.float32)
+    loaded = {cid: Cluster(cid, unit[i].copy(), 2, {"walk": 1}) for i, cid in enumerate((31, 12, 47))}
+    batch = SceneBatch(PipelineSettings(scene_assign_threshold=0.5), loaded=loaded)
+    assert [c.order for c in loaded.values()] == [0, 1, 2]
+    assert not any(c.touched for c in loaded.values())
+    when = datetime(2023, 7, 9, tzinfo=UTC)
+    for position, cid in enumerate((47, 31, 47)):  # the last of the load order moves first
+        batch.nearest[position] = [(cid, 1.0)]
+        assert batch.assign(position, loaded[cid].centroid.copy(), ["walk"], when) is loaded[cid]
+    assert [c.cluster_id for _, c in batch.touched] == [31, 47]
+    assert (loaded[31].added, loaded[12].added, loaded[47].added) == (1, 0, 2)
+    assert [c.touched for c in loaded.values()] == [True, False, True]
+    spawned = batch.assign(3, unit[3].copy(), ["swim"], when)
+    assert spawned.touched and spawned.order is None and spawned not in [c for _, c in batch.touched]
