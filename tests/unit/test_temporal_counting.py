@@ -11,7 +11,8 @@ import pytest
 
 from memforest.retrieval.temporal.asked import asked_noun, first_person, part_point, steps_back
 from memforest.retrieval.temporal.parse import parse_question
-from memforest.retrieval.temporal.plan import State, _answer_index, _runs
+from memforest.retrieval.temporal.plan import _answer_index, _runs
+from memforest.retrieval.temporal.state import State
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from memforest.retrieval.temporal import chains, plan
 from memforest.retrieval.temporal.chains import GENERIC, link_generic, named_values
 from memforest.retrieval.temporal.pick import same
+from memforest.retrieval.temporal.state import State
 
 
 def _whole(text: str, value: str) -> bool:
@@ -148,9 +149,7 @@ def test_a_slotless_text_is_read_for_leaving_only_the_values_it_holds(monkeypatc
 
     monkeypatch.setattr(plan, "_left_span", counted)
     when = datetime(2024, 1, 1, tzinfo=UTC)
-    states = [
-        plan.State(i, when, f"Noor joined Orvello{i:04d} Rowers.", f"Orvello{i:04d} Rowers", True) for i in range(n)
-    ]
+    states = [State(i, when, f"Noor joined Orvello{i:04d} Rowers.", f"Orvello{i:04d} Rowers", True) for i in range(n)]
     rows = [
         {"fact_id": n + i, "valid_from": when, "text": f"Noor stopped at Brindle{i:04d} Bakery.", "attribute": None,
          "entities": ["Noor", f"Brindle{i:04d} Bakery"]}

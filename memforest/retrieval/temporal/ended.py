@@ -7,14 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from memforest.retrieval.temporal.pick import mentions
+from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
 from memforest.text.mood import is_leave, mood_near
-
-if TYPE_CHECKING:
-    from memforest.retrieval.temporal.plan import State
 
 
 def left_by(

@@ -6,13 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.parse import TemporalQuestion
-
-if TYPE_CHECKING:
-    from memforest.retrieval.temporal.plan import State
+from memforest.retrieval.temporal.state import State
 
 
 @per_question

@@ -35,6 +35,7 @@ from memforest.retrieval.temporal.pick import mentions as mentions  # re-exporte
 from memforest.retrieval.temporal.pick import pick as _pick
 from memforest.retrieval.temporal.pick import same as _same
 from memforest.retrieval.temporal.pick import valued as _valued
+from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
 from memforest.text import mood
 from memforest.text.state_words import KIN
@@ -42,17 +43,6 @@ from memforest.text.state_words import KIN
 ANSWER, EARLIER, LATER = "answer", "earlier", "later"
 # a text's mood, kept for the question (``memo``): the walk asks each fact read again after each node read
 mood_of = per_question(mood.mood_of)
-
-
-@dataclass(frozen=True, slots=True)
-class State:
-    """One state statement of the subject: a fact, its time and the value it names (when known)."""
-
-    fact_id: int
-    time: datetime
-    text: str
-    value: str | None
-    slot: bool  # the write path filed it under (subject, attribute)
 
 
 @dataclass(slots=True)
