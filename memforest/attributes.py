@@ -51,6 +51,12 @@ ATTRIBUTE_WORDS: Final = MappingProxyType(
 
 STATE_ATTRIBUTES: Final = frozenset(ATTRIBUTE_WORDS)
 
+# the slots of a state whose sentence names no kind of thing: the class of its verb of change
+# (joining, acquiring, starting to go to, switching: ``memforest.text.changes``). Two such states
+# may be of any two kinds (a choir joined, a gym joined), so they form no timeline on the write side
+# (``rules.timeline_slot``); the read path links them by the values they name.
+VERB_CLASSES: Final = ("membership", "possession", "patronage", "change")
+
 
 # head nouns that name no kind of thing of their own: in "furry friend" or "four-legged pal" the
 # word before them says what kind of thing is meant

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from memforest.attributes import VERB_CLASSES
 from memforest.domain import FactKind
 from memforest.settings import PipelineSettings
 
@@ -134,6 +135,22 @@ def supersession_slot(subject: str | None, attribute: str | None, value: str | N
     if not (subject and attribute and value):
         return None
     return subject.casefold(), attribute.casefold()
+
+
+def timeline_slot(subject: str | None, attribute: str | None, value: str | None) -> tuple[str, str] | None:
+    """The supersession slot in which a later holder closes an earlier one: ``supersession_slot``,
+    except for a slot labelled by the class of a verb of change (``attributes.VERB_CLASSES``: the
+    sentence named no kind of thing). Two such states may be of two kinds ("left A and joined the B
+    choir", then "switched from C to the D gym"), so neither closes the other; they are still two
+    states of one slot, never merged as near duplicates. The read path orders them by the values
+    they name (``retrieval.temporal.chains.link_generic``)."""
+    slot = supersession_slot(subject, attribute, value)
+    return slot if slot is not None and forms_timeline(slot[1]) else None
+
+
+def forms_timeline(attribute: str) -> bool:
+    """Whether the states of one subject labelled ``attribute`` close one another (``timeline_slot``)."""
+    return attribute.casefold() not in VERB_CLASSES
 
 
 def same_state_value(a: str | None, b: str | None) -> bool:

@@ -4,7 +4,7 @@ without it, as canonicalisation would have threaded it had the fact never been s
 from __future__ import annotations
 
 from memforest.lifecycle.retract_report import RetractWork
-from memforest.rules import same_state_value
+from memforest.rules import forms_timeline, same_state_value
 from memforest.store import retraction as q
 from memforest.store.sql import Row, RowView
 
@@ -21,7 +21,8 @@ async def unlink_supersession(w: RetractWork, fact_id: int) -> None:
     x = await q.fact_slot(w.conn, w.tenant_id, fact_id)
     assert x is not None
     _forget_restored(w, fact_id)  # (made current earlier in this retraction, now removed itself)
-    if x["subject"] is not None and x["attribute"] is not None:  # canonical supersession links one slot
+    # canonical supersession links one slot; a verb class's slot is no timeline (rules.timeline_slot)
+    if x["subject"] is not None and x["attribute"] is not None and forms_timeline(str(x["attribute"])):
         await _rethread_slot(w, fact_id, x)
     # superseded_by has no foreign key to clear it (migration 0019, ADR 0028)
     for released in await q.release_superseded(w.conn, w.tenant_id, w.forest_id, fact_id, x["valid_from"]):

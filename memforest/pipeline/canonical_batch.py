@@ -30,7 +30,7 @@ import numpy as np
 from memforest.domain import Candidate
 from memforest.pipeline.canonical import CanonicalOutcome, SourceRef, clean_surface, pick_near, text_hash
 from memforest.pipeline.nearest_rows import RowMatrix
-from memforest.rules import cosine_sq, nearest_first, same_state_value, squared_norm, supersession_slot
+from memforest.rules import cosine_sq, nearest_first, same_state_value, squared_norm, supersession_slot, timeline_slot
 from memforest.store import facts_batch
 from memforest.store.sql import Conn, Row
 
@@ -127,7 +127,7 @@ class _Batch:
     def supersede(self, n: _New, before: tuple[Any, ...] | None, after: tuple[Any, ...] | None) -> None:
         """Thread new fact ``n`` into its slot as the one-at-a-time reference does, given the stored
         holders just before and after it: ``(valid_from, fact_id, value)``."""
-        slot = supersession_slot(n.cand.subject, n.cand.attribute, n.cand.value)
+        slot = timeline_slot(n.cand.subject, n.cand.attribute, n.cand.value)
         if slot is None:
             return
         vf = n.cand.valid_from
@@ -202,7 +202,7 @@ async def canonicalize_many(
         batch.add(n)
         decided.append(n)
     if batch.new:
-        slots = [supersession_slot(n.cand.subject, n.cand.attribute, n.cand.value) for n in batch.new]
+        slots = [timeline_slot(n.cand.subject, n.cand.attribute, n.cand.value) for n in batch.new]
         rows = await facts_batch.new_ids_and_neighbours(
             conn, tenant_id, forest_id, slots, [n.cand.valid_from for n in batch.new]
         )

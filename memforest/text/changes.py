@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 from itertools import islice
 
+from memforest.attributes import VERB_CLASSES
 from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
 from memforest.text.change_subjects import NAME as _NAME
@@ -43,8 +44,6 @@ __all__ = ["VERB_CLASSES", "find_change", "find_named_change", "leading_subject"
 # matches of one pattern read per text: each costs a scan of the text before it for its subject
 _MAX_MATCHES = 8
 
-# the slots of a change whose sentence names no kind: the class of its verb
-VERB_CLASSES = ("membership", "possession", "patronage", "change")
 
 # what one does with a new thing that replaced a sold one ("and now cycles a B", "and then leased a B")
 _TAKE_UP = (

@@ -282,3 +282,23 @@ async def test_two_values_of_one_slot_stay_two_states_however_similar(db: Databa
     async with db.tenant(fx.tenant_id) as conn:
         rows = await fetch_all(conn, "SELECT value, superseded_by FROM facts ORDER BY fact_id")
     assert [(r["value"], r["superseded_by"]) for r in rows] == [("Cosmo", waffles_id), ("Waffles", None)]
+
+
+async def test_a_switch_of_one_kind_never_closes_a_switch_of_another(db: Database, settings: Settings) -> None:
+    """Both sentences name no kind (the verb class ``change``): a club and a physio are two timelines,
+    so the later switch neither ends the club nor points at it (review s8 R4)."""
+    tenant_id = await ensure_tenant(db, "t")
+    club = "I left the Copperbeck Rowers and joined the Fenwick Kayak Club."
+    physio = "I switched from Quayside Physio to Linden Physio."
+    await _ingest(db, settings, tenant_id, session_input("s1", JAN, [club, "Sounds fun."]))
+    report = await _ingest(db, settings, tenant_id, session_input("s2", MAR, [physio, "Good luck with it."]))
+    async with db.tenant(tenant_id) as conn:
+        rows = await fetch_all(
+            conn, "SELECT value, valid_to, superseded_by, supersedes FROM facts WHERE attribute = 'change'"
+        )
+    facts = {str(r["value"]): r for r in rows}
+    assert set(facts) == {"Fenwick Kayak Club", "Linden Physio"}  # (precondition: one verb-class slot)
+    assert report.counts.facts_superseded == 0
+    assert facts["Fenwick Kayak Club"]["valid_to"] is None and facts["Fenwick Kayak Club"]["superseded_by"] is None
+    assert facts["Linden Physio"]["supersedes"] is None
+    await _assert_check_ok(db, tenant_id)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from memforest.attributes import STATE_ATTRIBUTES
+from memforest.attributes import STATE_ATTRIBUTES, VERB_CLASSES
 from memforest.retrieval.temporal.memo import per_question
 from memforest.store.sql import Row
 from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS
@@ -32,7 +32,7 @@ __all__ = [
     "type_words",
 ]
 
-GENERIC = ("membership", "possession", "patronage", "change")
+GENERIC = VERB_CLASSES
 # named attributes the cue readers also give to a bare verb of joining or acquiring
 _LOOSE = ("employer", "hobby", "device", "vehicle")
 # the named attributes a verb class can hold: one acquires a thing (possession) and joins a group

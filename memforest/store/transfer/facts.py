@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
+from memforest.attributes import VERB_CLASSES
 from memforest.store.sql import Conn, execute, scalar
 from memforest.store.transfer.columns import insert_select
 from memforest.store.transfer.snapshot import create_map, new_ids
@@ -110,7 +111,8 @@ SELECT p, n, nvf FROM (
         WHERE x.tenant_id = :t AND x.forest_id = :f AND x.retracted_at IS NULL AND x.value IS NOT NULL
           AND (x.subject, x.attribute) IN (
               SELECT y.subject, y.attribute FROM facts y JOIN mm_fact_map m ON m.new = y.fact_id AND m.how = 'new'
-              WHERE y.tenant_id = :t AND y.subject IS NOT NULL AND y.attribute IS NOT NULL AND y.value IS NOT NULL)
+              WHERE y.tenant_id = :t AND y.subject IS NOT NULL AND y.attribute IS NOT NULL AND y.value IS NOT NULL
+                AND lower(y.attribute) <> ALL(CAST(:verb_classes AS text[])))
     ) s
     WINDOW w AS (PARTITION BY subject, attribute ORDER BY valid_from, fact_id)
 ) z
@@ -184,10 +186,12 @@ async def copy_new_facts(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> in
 
 async def rethread_slots(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> int:
     """Link neighbours with different values in every (subject, attribute) timeline that gained a new
-    fact: the earlier one ends where the later starts and points to it (nothing is deleted)."""
+    fact: the earlier one ends where the later starts and points to it (nothing is deleted). A slot
+    labelled by a verb class is no timeline (``rules.timeline_slot``)."""
     p = {"t": tenant_id, "f": forest_id}
+    links_p = {**p, "verb_classes": list(VERB_CLASSES)}
     await execute(conn, _CREATE_LINKS)
-    links = await execute(conn, _RETHREAD, p)
+    links = await execute(conn, _RETHREAD, links_p)
     if links:
         await execute(conn, _LINK_EARLIER, p)
         await execute(conn, _LINK_LATER, p)

@@ -15,7 +15,7 @@ import numpy as np
 
 from memforest.domain import Candidate
 from memforest.pipeline.canonical import CanonicalOutcome, SourceRef, clean_surface, pick_near, text_hash
-from memforest.rules import same_state_value, supersession_slot
+from memforest.rules import same_state_value, supersession_slot, timeline_slot
 from memforest.store.facts import NewFact, insert_fact
 from memforest.store.sql import Conn
 from support.reference import facts
@@ -57,7 +57,7 @@ async def thread_into_slot(
     (by valid_from) ends where it starts, and it ends where the next holder starts. Only holders
     with a different value are linked; nothing is deleted. Returns the fact linked to it (the one
     it superseded, else the later one that supersedes it), or None."""
-    slot = supersession_slot(cand.subject, cand.attribute, cand.value)
+    slot = timeline_slot(cand.subject, cand.attribute, cand.value)
     if slot is None:
         return None
     rows = await facts.slot_neighbours(conn, tenant_id, forest_id, slot, fact_id, cand.valid_from)
