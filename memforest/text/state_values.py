@@ -182,7 +182,12 @@ _PET_RES = (
         r"(?:(?:him|her|it|them)\s+)?" + _NAME
     ),
     re.compile(r"\b(?i:brought|bring|bringing|take|took|taking|carried|drove)\s+" + _NAME + r"\s+home\b"),
-    re.compile(r"^(?i:meet|say\s+hi\s+to|say\s+hello\s+to|this\s+is|introducing|welcome)\s+" + _NAME),
+    # a presentational opening names the one it shows: an imperative of meeting or looking ("Meet X",
+    # "Look at X", "Have a look at X", "Check out X") or a deictic ("Here is X", "This is X")
+    re.compile(
+        r"^(?i:(?:do\s+)?(?:meet|look\s+at|check\s+out|say\s+(?:hi|hello)\s+to)|(?:have|take)\s+a\s+look\s+at|"
+        r"here\s+(?:is|are)|here's|this\s+is|introducing|welcome)\s+" + _NAME
+    ),
     re.compile(
         r"^"
         + _NAME

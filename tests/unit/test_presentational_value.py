@@ -1,0 +1,33 @@
+"""A presentational opening names the thing it shows, and a reduced relative clause after it names
+the holder (issue 48 item 2): "Look at X, the <animal> <Person> bought" is the Person's pet X (the
+Person is the subject of the relative clause, not the animal's name), and "Here is X, the <animal>
+..." states it at all. The opening is read by its grammar: an imperative of meeting or looking
+("Look at", "Have a look at", "Check out") or a deictic "Here is / Here's". The names, the animals
+and the sentences are mine, none a benchmark template's."""
+
+from __future__ import annotations
+
+import pytest
+from support.states import speaker_slots
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("Look at Fennel, the iguana Dario bought at the reptile show.", ("Dario", "pet", "Fennel")),
+        ("Look at Marlowe, the cockatiel my cousin Joel bought in May.", ("Joel", "pet", "Marlowe")),
+        ("Have a look at Bramble, the axolotl Oona adopted.", ("Oona", "pet", "Bramble")),
+        ("Here is Tansy, the chinchilla my niece Lale picked up last week.", ("Lale", "pet", "Tansy")),
+        ("Here's Moss, the budgie Bastien bought.", ("Bastien", "pet", "Moss")),
+        ("Here is Sorrel, my new gecko.", ("Mia", "pet", "Sorrel")),
+    ],
+)
+def test_a_presented_value_with_a_relative_clause(text: str, want: tuple[str, str, str]) -> None:
+    assert speaker_slots(text, "Mia") == [want]
+
+
+@pytest.mark.parametrize(
+    "text", ["Look at the rain on the window.", "Here is the receipt from the garden centre.", "Look at him go!"]
+)
+def test_a_presentational_opening_without_a_state_gives_none(text: str) -> None:
+    assert speaker_slots(text, "Mia") == [(None, None, None)]
