@@ -104,6 +104,9 @@ _NOW_RE = re.compile(
     r"anymore|any\s+more|at\s+this\s+point|as\s+things\s+stand|right\s+now)\b",
     re.IGNORECASE,
 )
+# adverbs of aspect: they say a state went on, not that it is asked of the present ("Was X still in Y
+# in 2023?" asks as of 2023); only with no time named in the question do they ask about now
+_ASPECT_RE = re.compile(r"\b(?:still|anymore|any\s+more)\b", re.IGNORECASE)
 # what an anchor phrase starts with before the value itself ("before the move to Miami", "after he
 # quit Initech", "before getting Mochi")
 _ANCHOR_LEAD_RE = re.compile(
@@ -286,6 +289,8 @@ def _parse_question(
         return _during(tq, question, clause)
     if at is not None and tq.operator in (None, "as_of", "latest"):
         return replace(tq, operator="as_of", at=at)
+    if at is not None and tq.operator == "now" and not _NOW_RE.search(_ASPECT_RE.sub(" ", question)):
+        return replace(tq, operator="as_of", at=at)  # "still" with a time named: as of that time
     if tq.operator is None and tq.attribute is not None and asked_now:
         return replace(tq, operator="now", implied=True)  # a state asked in the present tense holds now
     return tq
