@@ -7,6 +7,11 @@ Clusters the batch has not touched still have the centroid they were loaded with
 cluster is touched per earlier fact, so the nearest ``SCENE_CANDIDATES + position`` clusters as
 loaded, less the touched ones, hold every untouched cluster that can be among the candidates; the
 touched (and spawned) clusters are scored against their centroids in memory.
+
+A cluster's topic map grows with its members (hundreds of topics past a few hundred members, in a
+forest that keeps meeting new subjects), and a batch changes a few of its counts: the map is taken
+as the driver decodes it (no per-topic copy), and only the changed counts are written back, merged
+into the stored map, instead of the whole map encoded again (ADR 0095).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -40,7 +45,8 @@ __all__ = ["Cluster", "SceneBatch"]
 @dataclass(slots=True, eq=False)
 class Cluster:
     """A cluster as the batch sees it: loaded (``cluster_id`` known, ``order`` its place in the
-    batch's load order) or spawned by the batch (id known once written)."""
+    batch's load order) or spawned by the batch (id known once written); ``changed``: the topics the
+    batch counted in it."""
 
     cluster_id: int | None
     centroid: np.ndarray[Any, Any]
@@ -51,6 +57,7 @@ class Cluster:
     order: int | None = None  # index in SceneBatch.loaded's order; None when spawned or not loaded
     top: set[str] | None = None  # top_topics(topic_counts), kept until the counts change
     norm: float | None = None  # squared_norm(centroid), kept until the centroid changes
+    changed: set[str] = field(default_factory=set)
 
     @property
     def touched(self) -> bool:
@@ -117,7 +124,7 @@ class SceneBatch:
             for cid in ids:
                 if cid not in self.loaded:
                     r = found.clusters[cid]
-                    counts = {str(k): int(v) for k, v in dict(r["topic_counts"] or {}).items()}
+                    counts = dict(r["topic_counts"] or {})  # jsonb: text keys, integer counts
                     self.loaded[cid] = Cluster(
                         cid, as_vector(r["centroid"]), int(r["member_count"]), counts, order=len(self.loaded)
                     )
@@ -151,6 +158,7 @@ class SceneBatch:
             for t in topics:
                 counts[t] = int(counts.get(t, 0)) + 1
             best.topic_counts = counts
+            best.changed.update(topics)
             if best.top is not None:
                 best.top = _top_after_counting(best.top, topics, counts)
             best.member_count += 1
@@ -173,11 +181,16 @@ class SceneBatch:
     async def write(self, conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> None:
         """Store the spawned clusters (their ids set here) and the new state of the touched ones."""
 
-        def state(c: Cluster) -> scenes.ClusterState:
+        def state(c: Cluster, counts: Mapping[str, int]) -> scenes.ClusterState:
             assert c.last_time is not None
-            return scenes.ClusterState(c.centroid, c.topic_counts, c.last_time, c.added)
+            return scenes.ClusterState(c.centroid, counts, c.last_time, c.added)
 
-        updated = {cid: state(c) for cid, c in self.loaded.items() if c.touched}
-        ids = await scenes.write_clusters(conn, tenant_id, forest_id, [state(c) for c in self.spawned], updated)
+        updated = {
+            cid: state(c, {t: c.topic_counts[t] for t in sorted(c.changed)})
+            for cid, c in self.loaded.items()
+            if c.touched
+        }
+        spawned = [state(c, c.topic_counts) for c in self.spawned]
+        ids = await scenes.write_clusters(conn, tenant_id, forest_id, spawned, updated)
         for c, cid in zip(self.spawned, ids, strict=True):
             c.cluster_id = cid

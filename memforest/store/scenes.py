@@ -115,7 +115,9 @@ async def nearest_clusters_many(
 @dataclass(frozen=True, slots=True)
 class ClusterState:
     """A cluster's state after a batch of members: its centroid, topic counts and latest time;
-    ``added`` members joined it in this batch."""
+    ``added`` members joined it in this batch. For a cluster the batch spawned ``topic_counts`` is
+    its whole map; for a stored one, only the counts the batch changed (their new values), which
+    :func:`write_clusters` merges into the stored map."""
 
     centroid: np.ndarray[Any, Any]
     topic_counts: Mapping[str, int]
@@ -135,7 +137,7 @@ ins AS (
 ),
 upd AS (
     UPDATE scene_clusters sc SET centroid = {_SLICE.format(i="(u.i + :n)")}, member_count = sc.member_count + u.n,
-    topic_counts = CAST(u.tc AS jsonb), last_time = GREATEST(sc.last_time, u.ts)
+    topic_counts = sc.topic_counts || CAST(u.tc AS jsonb), last_time = GREATEST(sc.last_time, u.ts)
     FROM unnest(CAST(:uid AS bigint[]), CAST(:un AS int[]), CAST(:utc AS text[]), CAST(:uts AS timestamptz[]))
     WITH ORDINALITY AS u(id, n, tc, ts, i) WHERE sc.tenant_id = :t AND sc.cluster_id = u.id
 )
@@ -151,7 +153,9 @@ async def write_clusters(
     updated: Mapping[int, ClusterState],
 ) -> list[int]:
     """Create the ``spawned`` clusters (ids in that order) and set the state of the ``updated`` ones
-    (cluster_id -> state, ``added`` members counted in), in one statement; returns the new ids."""
+    (cluster_id -> state, ``added`` members counted in, its changed topic counts merged into the
+    stored map: a cluster's map grows with its members, and a batch changes a few of its counts),
+    in one statement; returns the new ids."""
     if not spawned and not updated:
         return []
     ups = list(updated.items())
