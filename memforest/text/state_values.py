@@ -182,11 +182,17 @@ _PET_RES = (
         r"(?:(?:him|her|it|them)\s+)?" + _NAME
     ),
     re.compile(r"\b(?i:brought|bring|bringing|take|took|taking|carried|drove)\s+" + _NAME + r"\s+home\b"),
-    # a presentational opening names the one it shows: an imperative of meeting or looking ("Meet X",
-    # "Look at X", "Have a look at X", "Check out X") or a deictic ("Here is X", "This is X")
+    # an opening of introducing names the one it introduces: "Meet X", "This is X", "Say hi to X"
+    re.compile(r"^(?i:(?:do\s+)?(?:meet|say\s+(?:hi|hello)\s+to)|this\s+is|introducing|welcome)\s+" + _NAME),
+    # an opening of looking or pointing ("Look at X", "Here is X") shows anything: it names a pet only
+    # when an animal stands in apposition to the name; its holder is the possessor there ("my", "Y's")
+    # or the subject of a relative clause after it ("the <animal> Y bought")
     re.compile(
-        r"^(?i:(?:do\s+)?(?:meet|look\s+at|check\s+out|say\s+(?:hi|hello)\s+to)|(?:have|take)\s+a\s+look\s+at|"
-        r"here\s+(?:is|are)|here's|this\s+is|introducing|welcome)\s+" + _NAME
+        r"^(?i:look\s+at|(?:have|take)\s+a\s+look\s+at|here\s+(?:is|are)|here's)\s+"
+        + _NAME
+        + r",\s+(?:(?i:the|my|our)|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?(?:'s\s+[a-z]+)*'s)\s+(?:[\w-]+\s+){0,2}?(?:"
+        + _ANIMALS
+        + r")\b"
     ),
     re.compile(
         r"^"

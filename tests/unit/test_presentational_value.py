@@ -31,3 +31,30 @@ def test_a_presented_value_with_a_relative_clause(text: str, want: tuple[str, st
 )
 def test_a_presentational_opening_without_a_state_gives_none(text: str) -> None:
     assert speaker_slots(text, "Mia") == [(None, None, None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # an animal in apposition with a possessive names its holder
+        ("Look at Zorbec, Hjalmar's chinchilla, always chewing cables.", ("Hjalmar", "pet", "Zorbec")),
+        ("Here is Nutmeg, my brother's hedgehog.", ("Mia's brother", "pet", "Nutmeg")),
+        ("Meet Quimby, Ysolde's tortoise.", ("Ysolde", "pet", "Quimby")),
+    ],
+)
+def test_a_possessive_in_apposition_names_the_holder(text: str, want: tuple[str, str, str]) -> None:
+    assert speaker_slots(text, "Mia") == [want]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # looking at or pointing to a person or a thing states no pet: no animal stands beside the name
+        "Look at Evander, he finally passed his driving test.",
+        "Here is Philippa, my accountant.",
+        "Have a look at Cornelius, he's the plumber my uncle recommends.",
+        "Look at Zorbec go, Hjalmar's chinchilla is so quick.",
+    ],
+)
+def test_looking_at_someone_named_states_no_pet(text: str) -> None:
+    assert speaker_slots(text, "Mia") == [(None, None, None)]
