@@ -25,8 +25,10 @@ __all__ = [
     "subject_key",
 ]
 
-# a name starts at a word's first character (never inside a word: linear on long capitalised runs)
-NAME = r"(?<![\w'-])[A-Z][\w-]*"
+# a name starts at a word's first character (never inside a word: linear on long capitalised runs);
+# the capital comes first and the boundary is checked behind it, so `re` skips to capitals instead
+# of trying the pattern at every position (the same matches as the boundary first, ADR 0094)
+NAME = r"[A-Z](?<![\w'-][A-Z])[\w-]*"
 # a person: "Ana", "Ana's sister", "Ana's sister Mia" (optionally "and others": the speaker's "we")
 PERSON = rf"{NAME}(?:'s\s+(?i:{KIN})(?:\s+{NAME})?)?(?:\s+and\s+others)?"
 SUBJ = rf"(?P<subj>{PERSON})"

@@ -11,8 +11,9 @@ from memforest.text.topics import singular
 __all__ = ["find_slot"]
 
 # slots work on the person-rewritten text, where the subject is a capitalised name; it starts at a
-# word's first character (a start inside a long capitalised run would rescan the run: quadratic)
-_SUBJ = r"(?P<subj>(?<![\w'-])[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"
+# word's first character (a start inside a long capitalised run would rescan the run: quadratic),
+# checked behind the capital so `re` skips to capitals (change_subjects.NAME, ADR 0094)
+_SUBJ = r"(?P<subj>[A-Z](?<![\w'-][A-Z])[\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"
 _ADV = (
     r"(?:\s+(?:just|recently|finally|now|still|currently|also|actually|originally|officially|happily|"
     r"already))*"
