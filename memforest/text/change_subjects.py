@@ -82,7 +82,20 @@ def leading_subject(text: str, at: int = 0) -> str | None:
     while len(starts) > 1 and _SHARED_SUBJECT.match(text, starts[-1]):
         starts.pop()  # "Bo quit A and enrolled at B": the clause's verb has the first clause's subject
     m = _LEAD_RE.match(text, starts[-1])
+    if m is None and len(starts) > 1 and _PRONOUN_LEAD.match(text, starts[-1]):
+        # "Ana left X, she is at Y now": a subject pronoun opening a later clause is the one person
+        # the sentence named as a subject before it (none when it named several or no one)
+        named = set(_persons_before(text, starts[-1]))
+        return named.pop() if len(named) == 1 else None
     return subject_key(m["subj"]) if m is not None and names_someone(m["subj"]) else None
+
+
+# a clause that opens with a subject pronoun of one person and its verb ("now she volunteers")
+_PRONOUN_LEAD = re.compile(
+    r"(?<![\w'])(?:(?:and|but|so|then)\s+)?(?:(?:just|finally|recently|now|also|already|[a-z]+ly)\s+){0,2}"
+    r"(?i:he|she)\s+(?:(?:just|finally|recently|now|also|already|[a-z]+ly|has|have|had)\s+){0,2}"
+    r"(?:is|was|has|had|[a-z]+ed|[a-z]+s)\b"
+)
 
 
 # a reduced relative clause on a noun in apposition to a value: "X, the dog Ana's sister brought

@@ -257,6 +257,20 @@ def _vehicle(text: str, m: re.Match[str]) -> str | None:
     return None if _VEHICLE_VETO.search(text) else vehicle_value(text, m)
 
 
+# a capitalised word right before a dwelling word: the dwelling word heads a name
+_NAME_HEADED = re.compile(r"(?<![\w'-])[A-Z][\w'-]*\s+$")
+
+
+def _home_type(text: str, m: re.Match[str]) -> str | None:
+    """The kind of home a dwelling word names; None when the word is capitalised after a
+    capitalised word: it heads a proper name ("Rose Cottage", "the Tannery Loft"), a place or a
+    business, and a kind of home is a common noun ("a loft", "our cottage")."""
+    word = m.group(0)
+    if word[:1].isupper() and _NAME_HEADED.search(text, max(0, m.start() - 40), m.start()):
+        return None
+    return word.lower()
+
+
 _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
     ("vehicle", _VEHICLE_CUE, _vehicle),
     ("device", _DEVICE_CUE, device_value),
@@ -266,7 +280,7 @@ _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
     ("residence", _RESIDENCE_CUE, _residence),
     ("pet", _PET_CUE, _pet),
     ("partner", _PARTNER_CUE, _partner),
-    ("home_type", _HOME_TYPE_CUE, lambda t, m: m.group(0).lower()),
+    ("home_type", _HOME_TYPE_CUE, lambda t, m: _home_type(t, m)),
     ("diet", _DIET_CUE, diet_value),
     ("health", _HEALTH_CUE, health_value),
     ("hobby", _HOBBY_CUE, hobby_value),
