@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Protocol
 
 from memforest.attributes import STATE_ATTRIBUTES, VERB_CLASSES
 from memforest.retrieval.temporal.memo import per_question
@@ -21,6 +23,7 @@ from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS
 __all__ = [
     "GENERIC",
     "SharingWords",
+    "bare_switches",
     "chain_label",
     "head",
     "holders",
@@ -63,6 +66,17 @@ _SERVED = re.compile(
 )
 
 
+class _Timed(Protocol):
+    """What ``bare_switches`` reads of a state (``plan.State`` has it)."""
+
+    @property
+    def time(self) -> datetime: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def value(self) -> str | None: ...
+
+
 _NAMED = re.compile(r"(?<![\w'])[A-Z][\w.&-]*(?:\s+(?:(?:of|and|on|the|&)\s+)?[A-Z][\w.&-]*){0,4}(?!['\w])")
 
 
@@ -83,6 +97,32 @@ def named_values(text: str, skip: Sequence[str]) -> list[str]:
 
 def _mentions(text: str, value: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE) is not None
+
+
+def bare_switches(labelled: Sequence[tuple[str, _Timed]], chain: str | None, subject: str) -> list[bool]:
+    """Which of a subject's (label, state) pairs, oldest first, are bare switches that continue
+    ``chain``. A switch that names neither its kind nor the value it left ("Ana switched to X",
+    labelled ``change``, linked to no chain, naming no value but its own) presupposes an earlier
+    value of the same kind: it continues the open-ended chain it comes after, when that chain is the
+    only one it can continue: ``chain`` (an open-ended kind's or a verb class's; never a named
+    attribute's, whose own cue words say when a value is theirs) must be the one open-ended chain of
+    the subject begun before it; with two, which one it continues the words do not say. A switch
+    that names what it left ("from A to B", "quit A and joined B") is A's kind, none of this
+    chain's. One pass (ADR 0093)."""
+    out = [False] * len(labelled)
+    if chain is None or chain == "change" or chain in STATE_ATTRIBUTES:
+        return out
+    begun: set[str] = set()  # the open-ended chains begun so far
+    pending: list[tuple[str, _Timed]] = []  # states of the same time, counted after it
+    for k, (label, state) in enumerate(labelled):
+        if pending and pending[0][1].time < state.time:
+            begun.update(lab for lab, _ in pending)
+            pending.clear()
+        if label == "change":
+            out[k] = begun == {chain} and not named_values(state.text, (subject, state.value or ""))
+        elif label not in STATE_ATTRIBUTES:
+            pending.append((label, state))
+    return out
 
 
 def link_generic(labels: Sequence[str], values: Sequence[str | None], texts: Sequence[str]) -> list[str]:
@@ -232,7 +272,13 @@ def _shared(words: set[str], label: str) -> int:
     """How many of ``words`` a label's words share, a word counting when it begins the other
     ("hair" and "hairdresser", "guitar" and "guitarist")."""
     theirs = set(label.split("_")) - _VAGUE
-    return sum(1 for w in words if any(t == w or (min(len(t), len(w)) >= 4 and t.startswith(w)) for t in theirs))
+    return sum(1 for w in words if any(t == w or (min(len(t), len(w)) >= 4 and _begins(t, w)) for t in theirs))
+
+
+def _begins(a: str, b: str) -> bool:
+    """One of two words begins the other, whichever is asked and whichever is the label: the
+    question may name the person ("accountant") where the statement named the thing ("accounts")."""
+    return a.startswith(b) or b.startswith(a)
 
 
 def joined_kind(asked: str) -> bool:

@@ -13,6 +13,7 @@ from memforest.attributes import STATE_ATTRIBUTES
 from memforest.retrieval.temporal.chains import (
     GENERIC,
     SharingWords,
+    bare_switches,
     chain_label,
     holders,
     joined_kind,
@@ -23,9 +24,7 @@ from memforest.retrieval.temporal.chains import (
     owner_named,
     type_words,
 )
-from memforest.retrieval.temporal.chains import (
-    head as _head,
-)
+from memforest.retrieval.temporal.chains import head as _head
 from memforest.retrieval.temporal.ended import left_by
 from memforest.retrieval.temporal.lexicon import CUES, cue_scores, is_state_of
 from memforest.retrieval.temporal.memo import per_question
@@ -145,6 +144,7 @@ def states_of(
     if chain is None and loose:
         chain = chain_label(attribute, counts, loose=True)
     out = [s for lab, s in labelled if lab == chain]
+    out += [s for (_, s), on in zip(labelled, bare_switches(labelled, chain, subject), strict=True) if on]
     for r in rows:
         value = _value(r, subject)
         text = str(r["text"])

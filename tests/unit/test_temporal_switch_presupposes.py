@@ -1,0 +1,72 @@
+"""A switch that names neither its kind nor the value it left ("Maelle switched to X", filed under
+the verb class ``change`` and linked to no chain) presupposes an earlier value of the same kind: it
+continues the open-ended chain it comes after (``chains.bare_switches``) when that is the only
+open-ended chain begun before it, never a named attribute's chain, and never a chain that starts
+after it. Sentences and names of my own, no benchmark template or value."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.temporal.plan import plan_answer, states_of
+from memforest.retrieval.timecues import parse_time_cues
+
+NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
+
+
+def _row(fid: int, year: int, text: str, attribute: str | None, value: str | None) -> dict[str, Any]:
+    return {
+        "fact_id": fid,
+        "valid_from": datetime(year, 5, 1, tzinfo=UTC),
+        "text": text,
+        "attribute": attribute,
+        "value": value,
+        "entities": ["Maelle", value] if value else ["Maelle"],
+    }
+
+
+ROWS = [
+    _row(1, 2020, "Maelle joined the Corrib Otters, cold water every Sunday.", "membership", "Corrib Otters"),
+    _row(2, 2022, "Maelle switched to Lough Mask Swimmers.", "change", "Lough Mask Swimmers"),
+    _row(3, 2024, "Maelle signed up with the Inisheer Dippers.", "membership", "Inisheer Dippers"),
+]
+
+
+def _answer(rows: list[dict[str, Any]], question: str) -> int | None:
+    cues = parse_time_cues(question, NOW)
+    tq = parse_question(question, speaker="Maelle", now=NOW, window=(cues.after, cues.before))
+    plan = plan_answer(tq, "Maelle", rows)
+    return next((f for f, role in (plan.roles.items() if plan else ()) if role == "answer"), None)
+
+
+def test_a_bare_switch_continues_the_open_ended_chain_before_it() -> None:
+    assert [s.fact_id for s in states_of(ROWS, "swimming_club", "Maelle")] == [1, 2, 3]
+    assert _answer(ROWS, "Which swimming club was Maelle in before the Inisheer Dippers?") == 2
+    assert _answer(ROWS, "Which swimming club did Maelle have in 2023?") == 2
+
+
+def test_a_switch_before_the_chain_starts_is_none_of_it() -> None:
+    rows = [_row(4, 2019, "Maelle switched to Tern Valley Energy.", "change", "Tern Valley Energy"), *ROWS[::2]]
+    assert [s.fact_id for s in states_of(rows, "swimming_club", "Maelle")] == [1, 3]
+
+
+def test_a_switch_that_names_what_it_left_is_of_that_kind_not_this_chain() -> None:
+    left = _row(7, 2023, "Maelle moved over from Ardmore Wheelers to Clew Bay Cyclists.", "change", "Clew Bay Cyclists")
+    assert [s.fact_id for s in states_of([*ROWS, left], "swimming_club", "Maelle")] == [1, 2, 3]
+
+
+def test_a_bare_switch_after_two_open_ended_chains_continues_neither() -> None:
+    dentist = _row(8, 2021, "Maelle has had her teeth seen by Dr. Foyle ever since.", "dentist", "Dr. Foyle")
+    rows = [*ROWS, dentist]
+    assert [s.fact_id for s in states_of(rows, "swimming_club", "Maelle")] == [1, 3]
+    assert [s.fact_id for s in states_of(rows, "dentist", "Maelle", loose=False)] == [8]
+
+
+def test_a_named_attribute_takes_no_bare_switch() -> None:
+    rows = [
+        _row(5, 2020, "Maelle moved to Westport, right by the quay.", "residence", "Westport"),
+        _row(6, 2022, "Maelle switched to Lough Mask Swimmers.", "change", "Lough Mask Swimmers"),
+    ]
+    assert [s.fact_id for s in states_of(rows, "residence", "Maelle")] == [5]
