@@ -104,7 +104,13 @@ _RELATIVE = re.compile(
     rf",\s+(?:the|an?|this|that)\s+(?:[a-z][\w-]*\s+){{1,3}}?(?:(?:that|which|whom?)\s+)?{SUBJ}\s+{ADV}"
     rf"(?P<verb>[a-z]{{2,}}(?:ed|s)|{'|'.join(sorted(IRREGULAR_PAST))})\b(?P<after>\s+\S+)?"
 )
-# a possessive in apposition to the value says whose it is: "Here is X, Y's <animal>"
+# a possessive in apposition to the value says whose it is ("Here is X, Y's <animal>") when the
+# value is what an opening of introducing, looking or pointing shows, or opens the sentence: after a
+# verb of the sentence's own ("Just moved to X, Y's hometown") the dropped subject is the speaker
+_SHOWN = re.compile(
+    r"(?i:(?:do\s+)?(?:meet|say\s+(?:hi|hello)\s+to)|this\s+is|introducing|welcome|look\s+at|"
+    r"(?:have|take)\s+a\s+look\s+at|here\s+(?:is|are)|here's)\s+"
+)
 _POSSESSIVE_APPOSITION = re.compile(r",\s+(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?(?:'s\s+[a-z]+)*)'s\s+[a-z]")
 # a person right after the clause's verb receives what the subject handed on ("the pup Ana's aunt
 # gave Mia", "the bike Tom sold her"): the subject of the clause is no holder then
@@ -125,14 +131,15 @@ def clause_subject(text: str, value: str) -> str | None:
     "Meet Pip, the puppy Ana's sister Mia brought home" is Mia's. Only a sentence whose own clause
     names no subject before the value (an imperative "Meet X, ...", a value that opens the sentence)
     lets the relative clause name the holder: "Ana moved to Oslo, the city her brother loves" is
-    Ana's move. A possessive in apposition names the holder as well: "Here is X, Y's <animal>" is
-    Y's. None also when the value has no such clause, its subject names no one, its verb is
+    Ana's move. A possessive in apposition to a value an opening shows names the holder as well:
+    "Here is X, Y's <animal>" is Y's. None also when the value has no such clause, its subject names no one, its verb is
     no verb of getting or holding, or the verb has a person after it (a giver's clause: "the pup
     Ana's aunt gave Mia" says whose the pup is not by its subject)."""
     at = text.find(value)
     if at < 0 or names_subject_before(text, at):
         return None
-    owner = _POSSESSIVE_APPOSITION.match(text, at + len(value))
+    shown = at == 0 or _SHOWN.fullmatch(text, 0, at) is not None
+    owner = _POSSESSIVE_APPOSITION.match(text, at + len(value)) if shown else None
     if owner is not None and names_someone(owner["owner"]):
         return subject_key(owner["owner"])
     m = _RELATIVE.match(text, at + len(value))

@@ -58,3 +58,18 @@ def test_a_possessive_in_apposition_names_the_holder(text: str, want: tuple[str,
 )
 def test_looking_at_someone_named_states_no_pet(text: str) -> None:
     assert speaker_slots(text, "Mia") == [(None, None, None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # a verb of the sentence's own governs the value: the dropped subject is the speaker, and a
+        # possessive after the value only describes it
+        ("Just relocated to Tromso, Hjalmar's hometown.", ("Mia", "residence", "Tromso")),
+        ("Adopted Zorbec, Ysolde's neighbour's old chinchilla.", ("Mia", "pet", "Zorbec")),
+    ],
+)
+def test_a_possessive_after_a_governed_value_leaves_the_speaker_the_holder(
+    text: str, want: tuple[str, str, str]
+) -> None:
+    assert speaker_slots(text, "Mia") == [want]
