@@ -23,7 +23,7 @@ from memforest.retrieval.temporal.asked import (
     slot_of,
     steps_back,
 )
-from memforest.retrieval.timecues import asks_when, without_phrasal_after
+from memforest.retrieval.timecues import asks_when, parse_time_cues, without_phrasal_after
 from memforest.text.dates import resolve_time_expressions
 from memforest.text.lexicon import TIME_WORDS
 from memforest.text.lexicon import words as word_set
@@ -107,6 +107,23 @@ _NOW_RE = re.compile(
 # adverbs of aspect: they say a state went on, not that it is asked of the present ("Was X still in Y
 # in 2023?" asks as of 2023); only with no time named in the question do they ask about now
 _ASPECT_RE = re.compile(r"\b(?:still|anymore|any\s+more)\b", re.IGNORECASE)
+# the finite verbs of a main clause before its adverb of aspect ("Was", "does", "where's")
+_AUXILIARY = re.compile(r"\b(?:am|is|are|was|were|do|does|did|has|have|had)\b|'(?:s|re|m)\b", re.IGNORECASE)
+_PAST_AUXILIARY = frozenset(("was", "were", "did", "had"))
+# words that are no noun of a noun phrase, nor the verb of a clause ("the house in Bergen in 2021")
+_FUNCTION = (
+    r"(?:in|on|at|to|into|for|from|with|without|by|of|about|and|or|but|so|the|a|an|back|around|during|still|"
+    r"anymore|when|while|last|this|next|before|after|since|until|till|ago|not|no|then|there|here|now)\b"
+)
+_NOUN_WORD = rf"(?!{_FUNCTION})[a-z][\w-]*"
+# a relative clause after a noun: "the flat she bought ...", "the bike (that) my son got ...", "the band
+# Ivo started ...", "the club that moved ..." (its subject, or a relative pronoun, then a verb)
+_RELATIVE = re.compile(
+    rf"\b(?i:the|a|an|that|this|my|his|her|their|our|your)\s+(?:{_NOUN_WORD}\s+){{0,2}}(?-i:{_NOUN_WORD})\s+"
+    rf"(?P<clause>(?:(?:that|which|who|whom)\s+)?(?:I|you|he|she|we|they|(?:my|his|her|their|our|your)\s+[a-z]+|"
+    rf"[A-Z][\w-]*)\s+(?:'d\s+|had\s+|has\s+|have\s+)?(?-i:{_NOUN_WORD})|(?:that|which|who)\s+(?-i:{_NOUN_WORD}))"
+    r"[^,;?.!]*"
+)
 # what an anchor phrase starts with before the value itself ("before the move to Miami", "after he
 # quit Initech", "before getting Mochi")
 _ANCHOR_LEAD_RE = re.compile(
@@ -264,7 +281,7 @@ def _parse_question(
     window: tuple[datetime | None, datetime | None],
 ) -> TemporalQuestion:
     asked_now = _asked_now(question)
-    question = without_phrasal_after(question)
+    question = asked = without_phrasal_after(question)
     tq = _parse(_TITLE.sub(lambda m: m[1] + _DOT, question), has_as_of)
     if tq.anchor is not None:
         tq = replace(tq, anchor=tq.anchor.replace(_DOT, "."), anchor_to=(tq.anchor_to or "").replace(_DOT, ".") or None)
@@ -289,11 +306,37 @@ def _parse_question(
         return _during(tq, question, clause)
     if at is not None and tq.operator in (None, "as_of", "latest"):
         return replace(tq, operator="as_of", at=at)
-    if at is not None and tq.operator == "now" and not _NOW_RE.search(_ASPECT_RE.sub(" ", question)):
-        return replace(tq, operator="as_of", at=at)  # "still" with a time named: as of that time
+    then = _still_at(asked, now) if at is not None and tq.operator == "now" else None
+    if then is not None:
+        return replace(tq, operator="as_of", at=then)  # "Was X still in Y in 2023?": as of that time
     if tq.operator is None and tq.attribute is not None and asked_now:
         return replace(tq, operator="now", implied=True)  # a state asked in the present tense holds now
     return tq
+
+
+def _still_at(question: str, now: datetime | None) -> datetime | None:
+    """The time an adverb of aspect asks as of, or None when it asks about now. It asks as of a
+    time when it is the only word of the present ("Was X still in Y now?" asks now), the main clause
+    is past (its finite verb before the adverb is was / were / did / had, or with none, the verb
+    after it is a past form: "Who still lived in Y in 2020?") and the time is named outside a
+    relative clause after a noun ("Did X still have the bike she got in 2021?" names the bike by
+    2021 and asks now; "..., back in 2022?" names the time asked)."""
+    aspect = _ASPECT_RE.search(question)
+    if now is None or aspect is None or _NOW_RE.search(_ASPECT_RE.sub(" ", question)):
+        return None
+    finite = next(_AUXILIARY.finditer(question, 0, aspect.start()), None)
+    if finite is not None:
+        if finite[0].lower() not in _PAST_AUXILIARY:
+            return None
+    elif re.match(rf"\s+{_PAST_FORM}\b", question[aspect.end() :], re.IGNORECASE) is None:
+        return None
+    main = _RELATIVE.sub(lambda m: m[0][: m.start("clause") - m.start()] + " " * len(m["clause"]), question)
+    at = ago_point(main, now) or part_point(main, now)
+    if at is None:
+        cues = parse_time_cues(main, now)
+        if cues.after is not None and cues.before is not None:
+            at = cues.after + (cues.before - cues.after) / 2
+    return at
 
 
 # words of a temporal question that say how it asks, not what it asks about
