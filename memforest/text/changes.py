@@ -36,7 +36,7 @@ from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.doers import plausible_doer
 from memforest.text.mood import mood_near
 from memforest.text.state_values import clean_cap
-from memforest.text.state_words import ANIMALS, KIN
+from memforest.text.state_words import ANIMALS, DISPOSAL, KIN
 from memforest.text.topics import singular
 
 __all__ = ["VERB_CLASSES", "find_change", "find_named_change", "leading_subject", "slot_key", "subject_key"]
@@ -113,9 +113,9 @@ _KIND_AFTER = (
 )
 # a value right after a verb of ending is no state ("sold my X", "stopped going to X")
 _ENDED = re.compile(
-    r"\b(?i:sold|quit|left|ditched|dropped|gave\s+up\s+on|got\s+rid\s+of|rehomed|cancell?ed(?:\s+with)?|"
+    rf"\b(?i:{DISPOSAL}|quit|left|dropped|gave\s+up\s+on|cancell?ed(?:\s+with)?|"
     r"traded(?:\s+in)?|swapped|exchanged|replaced|"
-    r"stopped\s+(?:going\s+to|seeing|using)|lost|returned|scrapped|crashed|wrote\s+off|broke)\s+"
+    r"stopped\s+(?:going\s+to|seeing|using)|lost|returned|crashed|wrote\s+off|broke)\s+"
     r"(?:(?:\w+'s|his|her|their|the|an?|old)\s+){0,2}$"
 )
 # a switch whose kind is named in the plural or with its owner ("switched dentists", "changed my bank")

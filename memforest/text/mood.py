@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from memforest.text.state_words import DISPOSAL
+
 __all__ = ["MOODS", "is_leave", "mood_near", "mood_of"]
 
 MOODS = ("plan", "wish", "hypothetical", "considered", "turned_down", "suggestion", "negation", "nostalgia")
@@ -82,14 +84,28 @@ _SET_PHRASES = re.compile(
     r"\btoo\s+good\s+to\s+(?:turn\s+down|pass\s+up|refuse|say\s+no\s+to)\b",
     re.IGNORECASE,
 )
-# a state that ends with no successor named: "left X", "stopped going to X", "no longer goes to X"
-_LEAVE = re.compile(
-    r"\b(?:stopped\s+(?:going\s+to|seeing|using|visiting)|cancell?ed\s+(?:with|on|my|\w+'s)?|no\s+longer\s+\w+|"
-    r"(?:quit|quits|left|leaves|dropped\s+out\s+of|gave\s+up\s+on|parted\s+ways\s+with|sold|rehomed|"
-    r"had\s+to\s+rehome|got\s+rid\s+of|moved\s+out\s+of)\b(?![^.;]*\b(?:and|then|to)\s+(?:join|switch|start|"
-    r"mov|got|bought|took|adopt|went)))",
+# "missed" as an attributive participle, after a determiner, a number or an ordinal and before its noun
+# ("the third missed appointment", "two missed trains"), is an adjective, not missing someone or something
+_ORDINAL = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))"
+_ATTRIBUTIVE_MISSED = re.compile(
+    rf"\b(?:(?:a|an|the|another|any|no|every|each|several|many|few|two|three|four|five|six|seven|eight|nine|ten|"
+    rf"\d+)\s+(?:{_ORDINAL}\s+)?|{_ORDINAL}\s+)missed(?=\s+[a-z])",
     re.IGNORECASE,
 )
+# a state that ends with no successor named: "stopped going to X", "no longer goes to X", and a verb
+# of leaving or disposal ("left X", "got rid of X") unless a successor follows it in its sentence
+# ("quit X and joined Y"): read per sentence from the last such verb (linear in the text)
+_LEAVE = re.compile(
+    r"\b(?:stopped\s+(?:going\s+to|seeing|using|visiting)|cancell?ed\s+(?:with|on|my|\w+'s)?|no\s+longer\s+\w+)",
+    re.IGNORECASE,
+)
+_LEAVING = re.compile(
+    rf"\b(?:quit|quits|left|leaves|dropped\s+out\s+of|gave\s+up\s+on|parted\s+ways\s+with|{DISPOSAL}|"
+    r"had\s+to\s+rehome|moved\s+out\s+of)\b",
+    re.IGNORECASE,
+)
+_SUCCESSOR = re.compile(r"\b(?:and|then|to)\s+(?:join|switch|start|mov|got|bought|took|adopt|went)", re.IGNORECASE)
+_SENTENCE_PART = re.compile(r"[^.;]+")
 
 
 # a run of whitespace is tried from its first character only (linear on long runs of spaces); "and"
@@ -110,8 +126,10 @@ _SENTENCE_MOODS = ("considered", "turned_down")
 
 
 def _cleared(text: str) -> str:
-    """``text`` with its set phrases ("can't believe", "no longer") blanked out, same length."""
-    return _SET_PHRASES.sub(lambda m: "_" * len(m.group(0)), text)
+    """``text`` with its set phrases ("can't believe", "no longer") and attributive participles
+    ("a missed call") blanked out, same length."""
+    blank = _SET_PHRASES.sub(lambda m: "_" * len(m.group(0)), text)
+    return _ATTRIBUTIVE_MISSED.sub(lambda m: "_" * len(m.group(0)), blank)
 
 
 def _clauses(cleared: str) -> list[str]:
@@ -175,4 +193,10 @@ def mood_near(text: str, at: int) -> str | None:
 
 def is_leave(text: str) -> bool:
     """``text`` ends a state without naming its successor ("stopped going to X", "sold the X")."""
-    return _LEAVE.search(text) is not None
+    if _LEAVE.search(text) is not None:
+        return True
+    for part in _SENTENCE_PART.finditer(text):
+        verbs = list(_LEAVING.finditer(text, part.start(), part.end()))
+        if verbs and _SUCCESSOR.search(text, verbs[-1].end(), part.end()) is None:
+            return True
+    return False

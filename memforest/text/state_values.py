@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from memforest.attributes import named_attribute
-from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, KIN
+from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, DISPOSAL, KIN
 
 __all__ = [
     "SCHOOL_WORDS",
@@ -64,7 +64,7 @@ _STOP = (
 )
 _LOWER = rf"(?P<v>(?:(?!(?:{_STOP})\b)[a-z][a-z'-]*)(?:\s+(?!(?:{_STOP})\b)[a-z][a-z'-]*){{0,2}})"
 _SOLD = re.compile(
-    r"(?:sold|old|rid\s+of|scrapped|crashed|totall?ed|replaced|traded\s+in|broke|lost|returned)\s+"
+    rf"(?:{DISPOSAL}|old|rid\s+of|crashed|totall?ed|replaced|traded\s+in|broke|lost|returned)\s+"
     r"(?:the\s+|my\s+|our\s+|an?\s+|\w+'s\s+)?(?:old\s+)?$",
     re.IGNORECASE,
 )

@@ -16,6 +16,7 @@ __all__ = [
     "CAR_MAKES",
     "CAR_MODELS",
     "CAR_WORDS",
+    "DISPOSAL",
     "DWELLINGS",
     "JOB_CUES",
     "KIN",
@@ -115,4 +116,12 @@ KIN: Final = alternation(
     neighbour neighbor roommate flatmate housemate sibling wife husband partner girlfriend boyfriend fiance
     fiancee stepmother stepfather stepsister stepbrother stepson stepdaughter godson goddaughter mentor manager
     teammate classmate landlord landlady"""
+)
+
+
+# verbs of disposal, past tense: one no longer has what one sold, gave away, threw out or scrapped
+# ("got rid of X after ..." leaves X; it names no successor). Lower case, '_' a space.
+DISPOSAL: Final = alternation(
+    """sold gave_away given_away donated threw_out threw_away thrown_out thrown_away binned dumped ditched
+    scrapped got_rid_of offloaded parted_with rehomed"""
 )
