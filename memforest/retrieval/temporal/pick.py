@@ -51,7 +51,8 @@ def pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime | 
         return 0
     held = holding(runs, tq.anchor) if tq.anchor else []
     if op in ("when", "how_long"):
-        return held[0] if held else (len(runs) - 1 if op == "how_long" else None)
+        # with no value named ("When did Ana move?"), the past tense asks for the latest change
+        return held[0] if held else (len(runs) - 1 if op == "how_long" or not tq.anchor else None)
     if op == "before":
         if held:
             return held[-1] - 1 if held[-1] > 0 else None

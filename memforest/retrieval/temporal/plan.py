@@ -452,9 +452,9 @@ def plan_answer(
         if tq.at is None:
             return None
     attribute = tq.attribute
-    if attribute is None and tq.anchor is None and tq.operator == "when":
-        return None
     anchor = tq.anchor or value_name(tq, subject)
+    if attribute is None and anchor is None and tq.operator == "when":
+        return None
     joined: list[State] = []
     if anchor is not None and tq.operator in ("before", "after", "when", "how_long", "between"):
         label = anchor_label(rows, subject, anchor)
