@@ -162,6 +162,9 @@ class RetrievalSettings(BaseModel):
     # follow-on (ADR 0052): the rank given to the cell said right after the first item's turn; 0
     # turns it off (a deployment whose cells are notes or documents rather than conversation)
     follow_on_rank: int = Field(default=3, ge=0, le=200)
+    # a temporal plan reads at most the newest this many facts of each (subject, attribute) slot, so one
+    # subject with a long history of one kind of state cannot make a query slow (ADR 0091)
+    temporal_slot_rows: int = Field(default=64, ge=1, le=100_000)
 
 
 class APISettings(BaseModel):

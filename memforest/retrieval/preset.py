@@ -60,6 +60,9 @@ class RetrievalPreset:
     w_support: float = 0.0
     # follow-on: the rank (from 1) given to the cell said right after the first item's turn (0: off; ADR 0052)
     follow_on_rank: int = 3
+    # a temporal plan reads at most this many of the newest facts of each (subject, attribute) slot
+    # (``RetrievalSettings.temporal_slot_rows``, ADR 0091)
+    temporal_slot_rows: int = 64
     # the weight of the question as asked in the question's vector (1.0: that text alone; below it,
     # the unit weighted mean of that and of the text without its names, ``question.without_names``);
     # a deployment's preset sets it from the embedder: ADR 0068, 0069
@@ -91,6 +94,7 @@ class RetrievalPreset:
             rrf_k=settings.rrf_k,
             hnsw_ef_search_floor=settings.hnsw_ef_search_floor,
             follow_on_rank=settings.follow_on_rank,
+            temporal_slot_rows=settings.temporal_slot_rows,
         )
         return replace(base, **overrides) if overrides else base
 

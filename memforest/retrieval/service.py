@@ -331,6 +331,7 @@ async def _temporal_stage(
         return await temporal_plan(
             conn, ctx.tenant_id, recalled.found.forest.forest_id, ctx.question.temporal, ctx.request.as_of,
             recalled.anchor_time, recalled.result.fact_sims, beside=probe,
+            slot_rows=ctx.preset.temporal_slot_rows,
         )  # fmt: skip
 
 

@@ -31,6 +31,7 @@ _CHILDREN_OF = _Q["children_of"]
 _TEXTS_NAMING = _Q["texts_naming"]
 _USER_SPEAKER = _Q["user_speaker"]
 NAMED_FACTS = 128  # the speakers' words about one person a temporal plan reads at most
+SLOT_ROWS = 64  # the newest facts of one (subject, attribute) slot a temporal plan reads (ADR 0091)
 
 
 async def known_subjects(conn: Conn, tenant_id: uuid.UUID, forest_id: int, names: Sequence[str]) -> set[str]:
@@ -71,16 +72,18 @@ async def subject_probe(
 
 
 async def subject_facts(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, subject: str, as_of: datetime | None
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, subject: str, as_of: datetime | None, per_slot: int = SLOT_ROWS
 ) -> list[Row]:
     """Facts about ``subject`` (its slot subject, else its speaker), oldest first, superseded ones
     included; as of ``as_of`` when given (valid, recorded and not yet retracted then), else the
     unretracted ones: ``fact_id, text, speaker, subject, attribute, value, entities, valid_from,
     valid_to, superseded_by, recorded_at, retracted_at``. A subject who is no speaker of the forest
     also has the speakers' slotless facts linked to their entity (the newest :data:`NAMED_FACTS`):
-    "..., my sister's knees gave out" is a statement about her as well."""
+    "..., my sister's knees gave out" is a statement about her as well. Of each (subject, attribute)
+    slot only the newest ``per_slot`` facts (as of ``as_of``): one subject with a long history of one
+    kind of state costs a plan no more than ``per_slot`` states of it (ADR 0091)."""
     params = {"t": tenant_id, "f": forest_id, "s": subject.casefold(), "k": entity_key(subject), "n": NAMED_FACTS,
-              "as_of": as_of}  # fmt: skip
+              "as_of": as_of, "per_slot": per_slot}  # fmt: skip
     return await fetch_all(conn, _SUBJECT_FACTS, params)
 
 

@@ -92,6 +92,7 @@ class _Scope:
     read: dict[int, Row | None] = field(default_factory=dict)  # fact id -> the subject's fact (None: not theirs)
     budget: _Budget = field(default_factory=_Budget)  # shared by the question's subjects
     probe: store.SubjectProbe | None = None  # the question's first statement (its first subject's root)
+    slot_rows: int = store.SLOT_ROWS  # the newest facts of each slot read (``store.subject_facts``)
 
     async def facts(self, leaves: list[Row], ahead: Sequence[Row] = ()) -> list[Row]:
         """The subject's facts among ``leaves``, oldest first (as ``facts_of``); those of the leaves
@@ -231,7 +232,9 @@ async def subject_plan(scope: _Scope, tq: TemporalQuestion, event_time: datetime
     else:
         root = await store.entity_root(scope.conn, scope.tenant_id, scope.forest_id, scope.subject)
     if root is None:
-        rows = await store.subject_facts(scope.conn, scope.tenant_id, scope.forest_id, scope.subject, scope.as_of)
+        rows = await store.subject_facts(
+            scope.conn, scope.tenant_id, scope.forest_id, scope.subject, scope.as_of, scope.slot_rows
+        )
         rows = _in_order([*rows, *await _relation_said(scope, scope.subject)])
         return plan_answer(tq, scope.subject, rows, event_time, scope.hints)
     tq, at = await _anchor(scope, tq, event_time)
@@ -290,14 +293,16 @@ async def temporal_plan(
     hints: Mapping[int, float] | None = None,
     *,
     beside: Awaitable[ProbeRead | None] | None = None,
+    slot_rows: int = store.SLOT_ROWS,
 ) -> TemporalPlan | None:
     """The answer state and its neighbours for a parsed temporal question, or None (then the query
     ranks as it would without a time operator). A relative the question names without a name
     ("Ana's sister") is asked about, never their owner; a person's other names (``aliases``) are
     read as one subject. ``hints``: fact id -> the question's recall similarity; ``beside``: the
     question's subject probe read beside the query (:func:`probe_beside`), used when it read this
-    forest for these names. The checks of each fact's text are worked out once for the question
-    (``memo.question_memo``)."""
+    forest for these names; ``slot_rows``: the newest facts of each (subject, attribute) slot a
+    plan reads (``store.subject_facts``). The checks of each fact's text are worked out once for
+    the question (``memo.question_memo``)."""
     if tq.operator is None or not tq.names:
         return None
     tq = await _asker_named(conn, tenant_id, forest_id, tq)
@@ -333,7 +338,9 @@ async def temporal_plan(
         names = [n for n in names if n.casefold() in named or _owner_known(n, named)]
         if not names:
             continue
-        scope = _Scope(conn, tenant_id, forest_id, names[0], as_of, hints, budget=budget, probe=first)
+        scope = _Scope(
+            conn, tenant_id, forest_id, names[0], as_of, hints, budget=budget, probe=first, slot_rows=slot_rows
+        )
         others = tuple(n for n in tq.names if n.casefold() not in {x.casefold() for x in names})
         asked = replace(tq, names=(names[0], *others))
         if len(names) > 1 or tq.during is not None:
@@ -469,7 +476,9 @@ async def _plan_of_all(
     """The plan from all the facts of every name of one person, read as the first name's."""
     rows: list[Row] = []
     for name in names:
-        rows += await store.subject_facts(scope.conn, scope.tenant_id, scope.forest_id, name, scope.as_of)
+        rows += await store.subject_facts(
+            scope.conn, scope.tenant_id, scope.forest_id, name, scope.as_of, scope.slot_rows
+        )
         rows += await _relation_said(scope, name)
     return plan_answer(tq, names[0], _in_order(rows), event_time, scope.hints)
 

@@ -39,12 +39,17 @@ SELECT ARRAY(SELECT k.name FROM k) AS known,
 -- variant: subject_facts --
 SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, x.superseded_by, x.recorded_at, x.retracted_at
 FROM (
-  SELECT y.* FROM memforest_subject_facts(:f, :s) y
-  UNION ALL
-  SELECT y.* FROM memforest_named_facts(:f, :k, :n) y
+  SELECT x.*, CASE WHEN x.attribute IS NULL THEN 0 ELSE row_number() OVER (
+    PARTITION BY lower(x.subject), lower(x.attribute) ORDER BY x.valid_from DESC, x.fact_id DESC) END AS slot_rank
+  FROM (
+    SELECT y.* FROM memforest_subject_facts(:f, :s) y
+    UNION ALL
+    SELECT y.* FROM memforest_named_facts(:f, :k, :n) y
+  ) x
+  WHERE (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)))
+    AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
 ) x
-WHERE (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)))
-  AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
+WHERE x.slot_rank <= :per_slot
 ORDER BY x.valid_from, x.fact_id;
 
 -- variant: facts_naming --
