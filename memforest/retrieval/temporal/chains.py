@@ -67,7 +67,7 @@ _SERVED = re.compile(
 
 
 class _Timed(Protocol):
-    """What ``bare_switches`` reads of a state (``plan.State`` has it)."""
+    """What ``bare_switches`` reads of a state (``temporal.state.State`` has it)."""
 
     @property
     def time(self) -> datetime: ...
