@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
-from memforest.attributes import STATE_ATTRIBUTES, VERB_CLASSES
+from memforest.attributes import STATE_ATTRIBUTES, VERB_CLASSES, named_attribute
 from memforest.retrieval.temporal.memo import per_question
 from memforest.store.sql import Row
-from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS
+from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS, TIME_WORDS
+from memforest.text.terms import content_terms, stems
 
 __all__ = [
     "GENERIC",
@@ -49,6 +50,7 @@ _HELD_BY = {
 }
 # words of a slot too vague to match another slot by
 _VAGUE = frozenset({"place", "thing", "one", "spot", "shop", "new", "current", "usual", "regular"})
+_TIME = frozenset(stems(TIME_WORDS))
 # kinds of thing one joins (a member of), by their head noun
 _JOINED = re.compile(
     r"(?:^|_)(?:club|team|choir|chorus|band|group|league|society|crew|orchestra|ensemble|union|association|"
@@ -99,7 +101,9 @@ def _mentions(text: str, value: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE) is not None
 
 
-def bare_switches(labelled: Sequence[tuple[str, _Timed]], chain: str | None, subject: str) -> list[bool]:
+def bare_switches(
+    labelled: Sequence[tuple[str, _Timed]], chain: str | None, subject: str, asked: str | None = None
+) -> list[bool]:
     """Which of a subject's (label, state) pairs, oldest first, are bare switches that continue
     ``chain``. A switch that names neither its kind nor the value it left ("Ana switched to X",
     labelled ``change``, linked to no chain, naming no value but its own) presupposes an earlier
@@ -108,21 +112,89 @@ def bare_switches(labelled: Sequence[tuple[str, _Timed]], chain: str | None, sub
     attribute's, whose own cue words say when a value is theirs) must be the one open-ended chain of
     the subject begun before it; with two, which one it continues the words do not say. A switch
     that names what it left ("from A to B", "quit A and joined B") is A's kind, none of this
-    chain's. One pass (ADR 0093)."""
+    chain's. Nor is one whose value's head noun names another kind than ``asked`` ("switched to X
+    Energy" continues no running club: ``_other_kind``), nor one whose sentence shares no content
+    word with the chain's earlier states nor with ``asked`` (``_related``): a person with one club
+    also switches supplier, bank and phone network with a bare "switched to X". One pass (ADR 0093,
+    review s9 R3)."""
     out = [False] * len(labelled)
     if chain is None or chain == "change" or chain in STATE_ATTRIBUTES:
         return out
+    kind = asked or chain
     begun: set[str] = set()  # the open-ended chains begun so far
     pending: list[tuple[str, _Timed]] = []  # states of the same time, counted after it
+    said: set[str] = set(_kind_stems(kind))  # the content words of the chain's states so far, and of the kind
     for k, (label, state) in enumerate(labelled):
         if pending and pending[0][1].time < state.time:
             begun.update(lab for lab, _ in pending)
+            said.update(t for lab, st in pending if lab == chain for t in _said(st.text, subject))
             pending.clear()
         if label == "change":
-            out[k] = begun == {chain} and not named_values(state.text, (subject, state.value or ""))
+            out[k] = (
+                begun == {chain}
+                and not named_values(state.text, (subject, state.value or ""))
+                and not _other_kind(state.value, kind)
+                and _related(_said(state.text, subject), said)
+            )
         elif label not in STATE_ATTRIBUTES:
             pending.append((label, state))
     return out
+
+
+# head nouns of a provider's name that say what it provides ("Voltana Energy", "Kestrel Telecom"):
+# kinds one is a patron of, as ``_SERVED``'s are
+_PROVIDED = re.compile(
+    r"^(?:energy|power|gas|electric(?:ity)?|utilit(?:y|ie)|broadband|internet|fib(?:re|er)|telecom|mobile|"
+    r"wireless|cellular|dental|medical|health|finance|credit|loan|mortgage|saving)$"
+)
+# words every switch or start says: sharing one relates no two statements
+_CHANGE_WORDS = frozenset(
+    stems(
+        str.split(
+            """switch switched change changed swap swapped join joined sign signed start started move moved
+            left leave quit go went goes now new old back"""
+        )
+    )
+)
+
+
+def _family(word: str) -> str | None:
+    """The family of kinds ``word`` (a head noun or a slot) names: one joined (a club), one gone
+    to or provided (a dentist, an energy supplier), a named attribute; None for no kind word."""
+    if _JOINED.search(word):
+        return "joined"
+    if _SERVED.search(word) or _PROVIDED.match(word.split("_")[-1]):
+        return "served"
+    return named_attribute(word)
+
+
+def _other_kind(value: str | None, asked: str) -> bool:
+    """The head noun of a name of several words names a kind of another family than slot
+    ``asked``, and is no word of it ("Voltana Energy" for a running club; "Fellside Striders" and
+    "Millbrook Running Club" name none other)."""
+    if not value or len(value.split()) < 2:
+        return False
+    word = head(value)
+    family = _family(word)
+    if family is None or _shared({word}, asked):
+        return False
+    return family != _family(asked)
+
+
+def _kind_stems(asked: str) -> list[str]:
+    return [] if asked in GENERIC else stems(set(asked.split("_")) - _VAGUE)
+
+
+def _said(text: str, subject: str) -> set[str]:
+    """The content stems of a statement other than its subject's name, words of time and the
+    words every switch says."""
+    own = set(content_terms(subject))
+    return {t for t in content_terms(text) if t not in own and t not in _CHANGE_WORDS and t not in _TIME}
+
+
+def _related(words: set[str], said: set[str]) -> bool:
+    """One of ``words`` is one of ``said``, or one begins the other (both at least 4 letters)."""
+    return any(w in said or (len(w) >= 4 and any(len(t) >= 4 and _begins(t, w) for t in said)) for w in words)
 
 
 def link_generic(labels: Sequence[str], values: Sequence[str | None], texts: Sequence[str]) -> list[str]:

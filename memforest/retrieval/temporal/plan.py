@@ -144,7 +144,9 @@ def states_of(
     if chain is None and loose:
         chain = chain_label(attribute, counts, loose=True)
     out = [s for lab, s in labelled if lab == chain]
-    out += [s for (_, s), on in zip(labelled, bare_switches(labelled, chain, subject), strict=True) if on]
+    out += [
+        s for (_, s), on in zip(labelled, bare_switches(labelled, chain, subject, kind or attribute), strict=True) if on
+    ]
     for r in rows:
         value = _value(r, subject)
         text = str(r["text"])
