@@ -14,7 +14,7 @@ import re
 
 from memforest.text.state_words import DISPOSAL
 
-__all__ = ["MOODS", "is_leave", "mood_near", "mood_of"]
+__all__ = ["MOODS", "is_leave", "leaves", "mood_near", "mood_of"]
 
 MOODS = ("plan", "wish", "hypothetical", "considered", "turned_down", "suggestion", "negation", "nostalgia")
 
@@ -102,6 +102,17 @@ _LEAVE = re.compile(
 _LEAVING = re.compile(
     rf"\b(?:quit|quits|left|leaves|dropped\s+out\s+of|gave\s+up\s+on|parted\s+ways\s+with|{DISPOSAL}|"
     r"had\s+to\s+rehome|moved\s+out\s+of)\b",
+    re.IGNORECASE,
+)
+_DISPOSAL = re.compile(DISPOSAL, re.IGNORECASE)
+# the words of a disposal's object before the value: determiners, possessives and modifiers ("gave
+# away my old X", "binned all the X"), at most three, none a word that ends a noun phrase (a
+# preposition, conjunction, pronoun or form of "be"/"have": "dumped my photos onto X", "dumped snow
+# all over X", "binned the idea of X" dispose of no X). Matched whole between the verb and the value.
+_OBJECT_LEAD = re.compile(
+    r"\s+(?:(?!(?:to|of|in|on|onto|into|at|over|under|for|with|from|by|about|after|before|off|out|up|down|"
+    r"away|around|round|through|across|than|and|or|but|then|so|because|while|when|where|which|who|is|was|"
+    r"are|were|be|been|has|have|had|it|them|him|me|us|you|i|we|they|she|he)\b)[\w'-]+\s+){0,3}",
     re.IGNORECASE,
 )
 _SUCCESSOR = re.compile(r"\b(?:and|then|to)\s+(?:join|switch|start|mov|got|bought|took|adopt|went)", re.IGNORECASE)
@@ -200,3 +211,24 @@ def is_leave(text: str) -> bool:
         if verbs and _SUCCESSOR.search(text, verbs[-1].end(), part.end()) is None:
             return True
     return False
+
+
+def leaves(text: str, at: int) -> bool:
+    """``text`` ends the state whose value stands at position ``at`` without naming its successor
+    (:func:`is_leave`), and, when every verb of leaving in the sentence of ``at`` is one of disposal,
+    the value is that verb's object: "I binned my old X" ends X, "I dumped my photos onto X" or
+    "the storm dumped snow over X" do not (the value must follow the nearest such verb before it,
+    past at most a few determiners and modifiers, see :data:`_OBJECT_LEAD`)."""
+    if not is_leave(text):
+        return False
+    if _LEAVE.search(text) is not None:
+        return True
+    for part in _SENTENCE_PART.finditer(text):
+        if not part.start() <= at < part.end():
+            continue
+        verbs = list(_LEAVING.finditer(text, part.start(), part.end()))
+        if not verbs or not all(_DISPOSAL.fullmatch(v.group()) for v in verbs):
+            return True
+        before = [v for v in verbs if v.end() <= at]
+        return bool(before) and _OBJECT_LEAD.fullmatch(text, before[-1].end(), at) is not None
+    return True

@@ -11,7 +11,7 @@ from datetime import datetime
 from memforest.retrieval.temporal.pick import mentions
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
-from memforest.text.mood import is_leave, mood_near
+from memforest.text.mood import leaves, mood_near
 
 
 def left_by(
@@ -20,8 +20,9 @@ def left_by(
     """Whether one of ``rows`` (the subject's facts) leaves the value of run ``i`` after the run's
     last statement, before the next run starts and by ``until`` (None: any time): a statement
     with no slot, about the subject (``about`` its text), that ends a state without naming a
-    successor (``mood.is_leave``) and names the value, in a clause with no mood ("never left X"
-    leaves nothing)."""
+    successor and names the value, as the object of a verb of disposal when the sentence's verbs of
+    leaving are all of disposal (``mood.leaves``: "dumped my photos onto X" ends no X), in a clause
+    with no mood ("never left X" leaves nothing)."""
     value = runs[i][0].value
     if value is None:
         return False
@@ -32,8 +33,9 @@ def left_by(
         if when <= start or (end is not None and when >= end) or (until is not None and when > until):
             continue
         text = str(r["text"])
-        if r["attribute"] is not None or not mentions(text, value) or not is_leave(text) or not about(text):
+        if r["attribute"] is not None or not mentions(text, value) or not about(text):
             continue
-        if mood_near(text, text.casefold().find(value.casefold())) is None:
+        at = text.casefold().find(value.casefold())
+        if leaves(text, at) and mood_near(text, at) is None:
             return True
     return False
