@@ -115,6 +115,9 @@ _OBJECT_LEAD = re.compile(
     r"are|were|be|been|has|have|had|it|them|him|me|us|you|i|we|they|she|he)\b)[\w'-]+\s+){0,3}",
     re.IGNORECASE,
 )
+# a disposal's object that stands for the one thing named before the verb ("the Corsa failed its MOT,
+# so I scrapped it"; a value names one thing, so "them" stands for something else)
+_PRONOUN_OBJECT = re.compile(r"\s+it\b", re.IGNORECASE)
 _SUCCESSOR = re.compile(r"\b(?:and|then|to)\s+(?:join|switch|start|mov|got|bought|took|adopt|went)", re.IGNORECASE)
 _SENTENCE_PART = re.compile(r"[^.;]+")
 
@@ -218,7 +221,8 @@ def leaves(text: str, at: int) -> bool:
     (:func:`is_leave`), and, when every verb of leaving in the sentence of ``at`` is one of disposal,
     the value is that verb's object: "I binned my old X" ends X, "I dumped my photos onto X" or
     "the storm dumped snow over X" do not (the value must follow the nearest such verb before it,
-    past at most a few determiners and modifiers, see :data:`_OBJECT_LEAD`)."""
+    past at most a few determiners and modifiers, see :data:`_OBJECT_LEAD`, or stand before the
+    verb whose object is "it": "X kept crashing, so I binned it")."""
     if not is_leave(text):
         return False
     if _LEAVE.search(text) is not None:
@@ -230,5 +234,8 @@ def leaves(text: str, at: int) -> bool:
         if not verbs or not all(_DISPOSAL.fullmatch(v.group()) for v in verbs):
             return True
         before = [v for v in verbs if v.end() <= at]
-        return bool(before) and _OBJECT_LEAD.fullmatch(text, before[-1].end(), at) is not None
+        if before and _OBJECT_LEAD.fullmatch(text, before[-1].end(), at) is not None:
+            return True
+        after = [v for v in verbs if v.start() >= at]
+        return bool(after) and _PRONOUN_OBJECT.match(text, after[0].end()) is not None
     return True

@@ -20,6 +20,7 @@ CLAIMS = [
     ("We scrapped the old Vauxhall Corsa after it failed its MOT.", "Vauxhall Corsa"),
     ("I finally got rid of the Kobo reader.", "Kobo"),
     ("Orla donated her Bosch drill to the repair cafe.", "Bosch"),
+    ("The Corsa kept stalling on hills, so we scrapped it.", "Corsa"),
 ]
 
 NEAR_MISSES = [
@@ -29,6 +30,7 @@ NEAR_MISSES = [
     ("I gave away the twist of the novel to Brennick by accident.", "Brennick"),
     ("I binned the plan of moving to Tallinn and stayed put.", "Tallinn"),
     ("I donated plasma at the hospital, then drove the Corsa home.", "Corsa"),
+    ("The Kobo was full, so I dumped them onto a memory stick.", "Kobo"),
 ]
 
 
