@@ -117,7 +117,7 @@ _OBJECT_LEAD = re.compile(
 )
 # a disposal's object that stands for the one thing named before the verb ("the Corsa failed its MOT,
 # so I scrapped it"; a value names one thing, so "them" stands for something else)
-_PRONOUN_OBJECT = re.compile(r"\s+it\b", re.IGNORECASE)
+_PRONOUN_OBJECT = re.compile(r"(?<!\s)\s+it\b", re.IGNORECASE)
 _SUCCESSOR = re.compile(r"\b(?:and|then|to)\s+(?:join|switch|start|mov|got|bought|took|adopt|went)", re.IGNORECASE)
 _SENTENCE_PART = re.compile(r"[^.;]+")
 
