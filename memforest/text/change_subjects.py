@@ -105,8 +105,9 @@ _RELATIVE = re.compile(
     rf"(?P<verb>[a-z]{{2,}}(?:ed|s)|{'|'.join(sorted(IRREGULAR_PAST))})\b(?P<after>\s+\S+)?"
 )
 # a possessive in apposition to the value says whose it is ("Here is X, Y's <animal>") when the
-# value is what an opening of introducing, looking or pointing shows, or opens the sentence: after a
-# verb of the sentence's own ("Just moved to X, Y's hometown") the dropped subject is the speaker
+# value is what an opening of introducing, looking or pointing shows; after a verb of the sentence's
+# own ("Just moved to X, Y's hometown") the dropped subject is the speaker, and a value that opens the
+# sentence may name a former owner ("X, Y's old cat, lives with me now")
 _SHOWN = re.compile(
     r"(?i:(?:do\s+)?(?:meet|say\s+(?:hi|hello)\s+to)|this\s+is|introducing|welcome|look\s+at|"
     r"(?:have|take)\s+a\s+look\s+at|here\s+(?:is|are)|here's)\s+"
@@ -138,7 +139,7 @@ def clause_subject(text: str, value: str) -> str | None:
     at = text.find(value)
     if at < 0 or names_subject_before(text, at):
         return None
-    shown = at == 0 or _SHOWN.fullmatch(text, 0, at) is not None
+    shown = _SHOWN.fullmatch(text, 0, at) is not None
     owner = _POSSESSIVE_APPOSITION.match(text, at + len(value)) if shown else None
     if owner is not None and names_someone(owner["owner"]):
         return subject_key(owner["owner"])

@@ -73,3 +73,8 @@ def test_a_possessive_after_a_governed_value_leaves_the_speaker_the_holder(
     text: str, want: tuple[str, str, str]
 ) -> None:
     assert speaker_slots(text, "Mia") == [want]
+
+
+def test_a_value_that_opens_the_sentence_keeps_its_possessor_a_describer() -> None:
+    # "Y's old <animal>" may name a former owner: the one it lives with now is the holder
+    assert speaker_slots("Zorbec, Ysolde's old chinchilla, lives with me now.", "Mia") == [("Mia", "pet", "Zorbec")]
