@@ -104,15 +104,18 @@ _RELATIVE = re.compile(
     rf",\s+(?:the|an?|this|that)\s+(?:[a-z][\w-]*\s+){{1,3}}?(?:(?:that|which|whom?)\s+)?{SUBJ}\s+{ADV}"
     rf"(?P<verb>[a-z]{{2,}}(?:ed|s)|{'|'.join(sorted(IRREGULAR_PAST))})\b(?P<after>\s+\S+)?"
 )
-# a possessive in apposition to the value says whose it is ("Here is X, Y's <animal>") when the
-# value is what an opening of introducing, looking or pointing shows; after a verb of the sentence's
-# own ("Just moved to X, Y's hometown") the dropped subject is the speaker, and a value that opens the
-# sentence may name a former owner ("X, Y's old cat, lives with me now")
+# a possessive in apposition to the value says whose it is ("Here is X, Y's <animal>", "X, Y's dog,
+# barked all night") when the value is what an opening of introducing, looking or pointing shows, or
+# opens the sentence; after a verb of the sentence's own ("Just moved to X, Y's hometown") the dropped
+# subject is the speaker. A noun said to be past ("X, Y's old / former / late cat, lives with me now")
+# names a former owner: no holder
 _SHOWN = re.compile(
     r"(?i:(?:do\s+)?(?:meet|say\s+(?:hi|hello)\s+to)|this\s+is|introducing|welcome|look\s+at|"
     r"(?:have|take)\s+a\s+look\s+at|here\s+(?:is|are)|here's)\s+"
 )
-_POSSESSIVE_APPOSITION = re.compile(r",\s+(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?(?:'s\s+[a-z]+)*)'s\s+[a-z]")
+_POSSESSIVE_APPOSITION = re.compile(
+    r",\s+(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?(?:'s\s+[a-z]+)*)'s\s+(?!(?:old|former|ex|late|previous)\b)[a-z]"
+)
 # a person right after the clause's verb receives what the subject handed on ("the pup Ana's aunt
 # gave Mia", "the bike Tom sold her"): the subject of the clause is no holder then
 _OBJECT_PRONOUN = re.compile(r"(?i:him|her|them|us|me)")
@@ -139,7 +142,7 @@ def clause_subject(text: str, value: str) -> str | None:
     at = text.find(value)
     if at < 0 or names_subject_before(text, at):
         return None
-    shown = _SHOWN.fullmatch(text, 0, at) is not None
+    shown = at == 0 or _SHOWN.fullmatch(text, 0, at) is not None
     owner = _POSSESSIVE_APPOSITION.match(text, at + len(value)) if shown else None
     if owner is not None and names_someone(owner["owner"]):
         return subject_key(owner["owner"])

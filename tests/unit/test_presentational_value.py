@@ -78,3 +78,19 @@ def test_a_possessive_after_a_governed_value_leaves_the_speaker_the_holder(
 def test_a_value_that_opens_the_sentence_keeps_its_possessor_a_describer() -> None:
     # "Y's old <animal>" may name a former owner: the one it lives with now is the holder
     assert speaker_slots("Zorbec, Ysolde's old chinchilla, lives with me now.", "Mia") == [("Mia", "pet", "Zorbec")]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # a value that opens the sentence is the possessor's: another person's animal the speaker
+        # talks about is no pet of the speaker's, which would close the speaker's own
+        ("Juniper, Halvard's spaniel, dug up the flowerbed again.", ("Halvard", "pet", "Juniper")),
+        ("Moss, Beatrix's cat, sleeps on our porch most days.", ("Beatrix", "pet", "Moss")),
+        # a noun said to be past names a former owner: none now (review s9 R6)
+        ("Tansy, Gideon's old rabbit, lives in my garden now.", ("Mia", "pet", "Tansy")),
+        ("Waffles, Corin's former dog, sleeps on my bed now.", ("Mia", "pet", "Waffles")),
+    ],
+)
+def test_a_possessive_after_a_value_that_opens_the_sentence(text: str, want: tuple[str, str, str]) -> None:
+    assert speaker_slots(text, "Mia") == [want]
