@@ -1,7 +1,8 @@
 """A bare switch ("Tomasz switched to X") continues the one open-ended chain begun before it only
-when nothing says it is of another kind (review s9 R3): its value's head noun names no kind of
-another family than the one asked ("X Power", "X Telecom" are no cycling club), and its sentence
-shares a content word with the chain's earlier states or the asked kind ("rides", "Cycling").
+when nothing says it is of another kind and something says it is of this one (review s9 R3, R3b):
+its value's head noun names no kind of another family than the one asked ("X Power", "X Telecom"
+are no cycling club), and its sentence names a word of the asked kind or a head noun of the chain's
+earlier values ("Cycling", "Cyclists"), not merely a word their sentences also use.
 A person with one club also switches energy supplier, bank and phone network with a bare
 "switched to X". Sentences and names of my own, no benchmark template or value."""
 
@@ -56,6 +57,8 @@ def _answer(rows: list[dict[str, Any]], question: str) -> int | None:
         ("Tomasz switched to Ferngate Telecom, no signal on his rides out past the reservoir.", "Ferngate Telecom"),
         # a name of no kind, in a sentence that shares nothing with the club's nor with "cycling club"
         ("Tomasz switched to Pellow, the monthly fee was lower.", "Pellow"),
+        # words shared only with the club's sentence say nothing of the kind (review s9 R3b)
+        ("Tomasz switched to Pellow, their shop is on his ride out past the reservoir.", "Pellow"),
     ],
 )
 def test_a_bare_switch_of_another_kind_continues_no_chain(text: str, value: str) -> None:
@@ -68,8 +71,8 @@ def test_a_bare_switch_of_another_kind_continues_no_chain(text: str, value: str)
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        # a word of the club's own sentence ("ride")
-        ("Tomasz switched to the Kettle Hill Riders, longer rides and steeper climbs.", "Kettle Hill Riders"),
+        # a head noun of the chain's earlier values ("Cyclists")
+        ("Tomasz switched to the Kettle Hill Cyclists, longer rides and steeper climbs.", "Kettle Hill Cyclists"),
         # a word of the asked kind, and a head noun of the same kind
         ("Tomasz switched to the Dunmore Cycling Club.", "Dunmore Cycling Club"),
     ],

@@ -113,21 +113,22 @@ def bare_switches(
     the subject begun before it; with two, which one it continues the words do not say. A switch
     that names what it left ("from A to B", "quit A and joined B") is A's kind, none of this
     chain's. Nor is one whose value's head noun names another kind than ``asked`` ("switched to X
-    Energy" continues no running club: ``_other_kind``), nor one whose sentence shares no content
-    word with the chain's earlier states nor with ``asked`` (``_related``): a person with one club
-    also switches supplier, bank and phone network with a bare "switched to X". One pass (ADR 0093,
-    review s9 R3)."""
+    Energy" continues no running club: ``_other_kind``), nor one whose sentence names nothing of the
+    kind: no word of ``asked`` nor a head noun of the chain's earlier values ("Swimmers", "Cyclists";
+    ``_related``); words it merely shares with their sentences ("brilliant", "people") say nothing of
+    the kind. A person with one club also switches supplier, bank and phone network with a bare
+    "switched to X". One pass (ADR 0093, review s9 R3, R3b)."""
     out = [False] * len(labelled)
     if chain is None or chain == "change" or chain in STATE_ATTRIBUTES:
         return out
     kind = asked or chain
     begun: set[str] = set()  # the open-ended chains begun so far
     pending: list[tuple[str, _Timed]] = []  # states of the same time, counted after it
-    said: set[str] = set(_kind_stems(kind))  # the content words of the chain's states so far, and of the kind
+    said: set[str] = set(_kind_stems(kind))  # words of the kind: its own, its values' head nouns so far
     for k, (label, state) in enumerate(labelled):
         if pending and pending[0][1].time < state.time:
             begun.update(lab for lab, _ in pending)
-            said.update(t for lab, st in pending if lab == chain for t in _said(st.text, subject))
+            said.update(t for lab, st in pending if lab == chain and st.value for t in stems(type_words(st.value)))
             pending.clear()
         if label == "change":
             out[k] = (
