@@ -86,9 +86,9 @@ def test_a_value_that_opens_the_sentence_keeps_its_possessor_a_describer() -> No
         # a value that opens the sentence is the possessor's: another person's animal the speaker
         # talks about is no pet of the speaker's, which would close the speaker's own
         ("Juniper, Halvard's spaniel, dug up the flowerbed again.", ("Halvard", "pet", "Juniper")),
-        ("Moss, Beatrix's cat, sleeps on our porch most days.", ("Beatrix", "pet", "Moss")),
+        ("Pumpernickel, Thorvald's cat, sleeps on our porch most days.", ("Thorvald", "pet", "Pumpernickel")),
         # a noun said to be past names a former owner: none now (review s9 R6)
-        ("Tansy, Gideon's old rabbit, lives in my garden now.", ("Mia", "pet", "Tansy")),
+        ("Marzipan, Eustace's old rabbit, lives in my garden now.", ("Mia", "pet", "Marzipan")),
         ("Waffles, Corin's former dog, sleeps on my bed now.", ("Mia", "pet", "Waffles")),
     ],
 )

@@ -70,3 +70,11 @@ def test_a_named_attribute_takes_no_bare_switch() -> None:
         _row(6, 2022, "Maelle switched to Lough Mask Swimmers.", "change", "Lough Mask Swimmers"),
     ]
     assert [s.fact_id for s in states_of(rows, "residence", "Maelle")] == [5]
+
+
+def test_a_bare_switch_relates_by_its_value_not_by_the_rest_of_its_sentence() -> None:
+    # "swims" shares a stem with the asked kind, but it says how an app works, not what was switched to
+    other = _row(8, 2022, "Maelle switched to Quorra, the app swims along so much faster.", "change", "Quorra")
+    rows = [ROWS[0], other, ROWS[2]]
+    assert [s.fact_id for s in states_of(rows, "swimming_club", "Maelle")] == [1, 3]
+    assert _answer(rows, "Which swimming club did Maelle have in 2023?") == 1

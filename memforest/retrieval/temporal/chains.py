@@ -113,11 +113,12 @@ def bare_switches(
     the subject begun before it; with two, which one it continues the words do not say. A switch
     that names what it left ("from A to B", "quit A and joined B") is A's kind, none of this
     chain's. Nor is one whose value's head noun names another kind than ``asked`` ("switched to X
-    Energy" continues no running club: ``_other_kind``), nor one whose sentence names nothing of the
+    Energy" continues no running club: ``_other_kind``), nor one whose value names nothing of the
     kind: no word of ``asked`` nor a head noun of the chain's earlier values ("Swimmers", "Cyclists";
-    ``_related``); words it merely shares with their sentences ("brilliant", "people") say nothing of
-    the kind. A person with one club also switches supplier, bank and phone network with a bare
-    "switched to X". One pass (ADR 0093, review s9 R3, R3b)."""
+    ``_related``); the rest of its sentence says how things are there, not what the value is ("their
+    app runs smoother" relates no app to a running club), and words shared with the chain's sentences
+    ("brilliant", "people") say nothing of the kind. A person with one club also switches supplier,
+    bank and phone network with a bare "switched to X". One pass (ADR 0093, review s9 R3, R3b, R3c)."""
     out = [False] * len(labelled)
     if chain is None or chain == "change" or chain in STATE_ATTRIBUTES:
         return out
@@ -135,7 +136,7 @@ def bare_switches(
                 begun == {chain}
                 and not named_values(state.text, (subject, state.value or ""))
                 and not _other_kind(state.value, kind)
-                and _related(_said(state.text, subject), said)
+                and _related(_said(state.value or "", subject), said)
             )
         elif label not in STATE_ATTRIBUTES:
             pending.append((label, state))
