@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from memforest.retrieval.temporal.parse import parse_question
-from memforest.retrieval.temporal.plan import plan_answer, states_of
-from memforest.retrieval.timecues import parse_time_cues
+from support.temporal_answers import answer_of
+
+from memforest.retrieval.temporal.plan import states_of
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 
@@ -35,10 +35,7 @@ ROWS = [
 
 
 def _answer(rows: list[dict[str, Any]], question: str) -> int | None:
-    cues = parse_time_cues(question, NOW)
-    tq = parse_question(question, speaker="Maelle", now=NOW, window=(cues.after, cues.before))
-    plan = plan_answer(tq, "Maelle", rows)
-    return next((f for f, role in (plan.roles.items() if plan else ()) if role == "answer"), None)
+    return answer_of(rows, question, "Maelle", NOW)
 
 
 def test_a_bare_switch_continues_the_open_ended_chain_before_it() -> None:
