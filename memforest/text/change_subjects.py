@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from memforest.text.lexicon import ADVERBS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, words
-from memforest.text.state_words import KIN
+from memforest.text.state_words import INTRODUCING, KIN, POINTING
 
 __all__ = [
     "ADV",
@@ -109,10 +109,7 @@ _RELATIVE = re.compile(
 # opens the sentence; after a verb of the sentence's own ("Just moved to X, Y's hometown") the dropped
 # subject is the speaker. A noun said to be past ("X, Y's old / former / late cat, lives with me now")
 # names a former owner: no holder
-_SHOWN = re.compile(
-    r"(?i:(?:do\s+)?(?:meet|say\s+(?:hi|hello)\s+to)|this\s+is|introducing|welcome|look\s+at|"
-    r"(?:have|take)\s+a\s+look\s+at|here\s+(?:is|are)|here's)\s+"
-)
+_SHOWN = re.compile(rf"(?i:{INTRODUCING}|{POINTING})\s+")
 _POSSESSIVE_APPOSITION = re.compile(
     r",\s+(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?(?:'s\s+[a-z]+)*)'s\s+(?!(?:old|former|ex|late|previous)\b)[a-z]"
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from memforest.attributes import named_attribute
-from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, DISPOSAL, KIN
+from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, DISPOSAL, INTRODUCING, KIN, POINTING
 
 __all__ = [
     "SCHOOL_WORDS",
@@ -183,12 +183,14 @@ _PET_RES = (
     ),
     re.compile(r"\b(?i:brought|bring|bringing|take|took|taking|carried|drove)\s+" + _NAME + r"\s+home\b"),
     # an opening of introducing names the one it introduces: "Meet X", "This is X", "Say hi to X"
-    re.compile(r"^(?i:(?:do\s+)?(?:meet|say\s+(?:hi|hello)\s+to)|this\s+is|introducing|welcome)\s+" + _NAME),
+    re.compile(r"^(?i:" + INTRODUCING + r")\s+" + _NAME),
     # an opening of looking or pointing ("Look at X", "Here is X") shows anything: it names a pet only
     # when an animal stands in apposition to the name; its holder is the possessor there ("my", "Y's")
     # or the subject of a relative clause after it ("the <animal> Y bought")
     re.compile(
-        r"^(?i:look\s+at|(?:have|take)\s+a\s+look\s+at|here\s+(?:is|are)|here's)\s+"
+        r"^(?i:"
+        + POINTING
+        + r")\s+"
         + _NAME
         + r",\s+(?:(?i:the|my|our)|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?(?:'s\s+[a-z]+)*'s)\s+(?:[\w-]+\s+){0,2}?(?:"
         + _ANIMALS

@@ -18,8 +18,10 @@ __all__ = [
     "CAR_WORDS",
     "DISPOSAL",
     "DWELLINGS",
+    "INTRODUCING",
     "JOB_CUES",
     "KIN",
+    "POINTING",
     "alternation",
 ]
 
@@ -118,6 +120,11 @@ KIN: Final = alternation(
     teammate classmate landlord landlady"""
 )
 
+
+# openings that show someone or something to the listener, as regex alternations (read case-blind):
+# of introducing ("Meet X", "This is X", "Say hi to X") and of looking or pointing ("Look at X", "Here is X")
+INTRODUCING: Final = r"(?:do\s+)?(?:meet|say\s+(?:hi|hello)\s+to)|this\s+is|introducing|welcome"
+POINTING: Final = r"look\s+at|(?:have|take)\s+a\s+look\s+at|here\s+(?:is|are)|here's"
 
 # verbs of disposal, past tense: one no longer has what one sold, gave away, threw out or scrapped
 # ("got rid of X after ..." leaves X; it names no successor). Lower case, '_' a space.
