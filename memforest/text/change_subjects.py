@@ -106,12 +106,28 @@ _RELATIVE = re.compile(
 )
 # a possessive in apposition to the value says whose it is ("Here is X, Y's <animal>", "X, Y's dog,
 # barked all night") when the value is what an opening of introducing, looking or pointing shows, or
-# opens the sentence; after a verb of the sentence's own ("Just moved to X, Y's hometown") the dropped
-# subject is the speaker. A noun said to be past ("X, Y's old / former / late cat, lives with me now")
-# names a former owner: no holder
+# opens the sentence, unless the main clause says who holds it now (``_held_now``); after a verb of
+# the sentence's own ("Just moved to X, Y's hometown") the dropped subject is the speaker. A noun said
+# to be past ("X, Y's old / former / late cat, barks") names a former owner: no holder
 _SHOWN = re.compile(rf"(?i:{INTRODUCING}|{POINTING})\s+")
 _POSSESSIVE_APPOSITION = re.compile(
     r",\s+(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?(?:'s\s+[a-z]+)*)'s\s+(?!(?:old|former|ex|late|previous)\b)[a-z]"
+)
+# the main clause after an apposition on a value (after its relative or resumptive pronoun: "who",
+# "she"), when it says who holds the value now: a verb of living or belonging with that person after
+# it ("lives with me now", "moved in with us", "belongs to Ana"), a copula with the person's
+# possessive as its whole predicate ("is mine now", "has been ours since May"), or the person as the
+# subject of a verb of getting whose object is the value put first ("X, Y's dog, I adopted in May").
+# The apposition then names a former or another holder; the main clause's person holds it.
+# (matched at the apposition's closing comma: searched from every start, it is tried at commas only)
+_CLAUSE_MARK = re.compile(r"[,.;:!?]")
+_HELD_NOW = re.compile(
+    rf",\s+(?:(?:who|which|that|(?i:she|he|it))\s+)?(?:"
+    rf"{ADVERBS_RUN}(?:(?:has|have)\s+{ADVERBS_RUN}(?:lived|been\s+living|moved\s+in|come\s+to\s+live)"
+    rf"|lives|moved\s+in|came\s+to\s+live|belongs)\s+{ADVERBS_RUN}(?:with|to)\s+(?P<with>{PERSON})(?!'s)\b"
+    rf"|{ADVERBS_RUN}(?:is|(?:has|have)\s+{ADVERBS_RUN}been)\s+{ADVERBS_RUN}(?P<owner>{PERSON})'s"
+    rf"(?=\s*(?:[.,;:!?]|$)|\s+(?:now|too|again|officially|since|from|and|but)\b)"
+    rf"|(?P<subj>{PERSON})\s+{ADV}(?P<verb>[a-z]+)(?P<after>\s+[a-z]+)?)"
 )
 # a person right after the clause's verb receives what the subject handed on ("the pup Ana's aunt
 # gave Mia", "the bike Tom sold her"): the subject of the clause is no holder then
@@ -124,16 +140,43 @@ _HOLDING_VERBS = words(
     keeps kept"""
 )
 # verbs that say holding only with the word after them ("brought home", "picked up")
-_HOLDING_WITH = {"brought": "home", "brings": "home", "took": "home", "takes": "home", "picked": "up", "picks": "up"}
+_HOLDING_WITH = {
+    "brought": ("home",),
+    "brings": ("home",),
+    "took": ("home", "in"),
+    "takes": ("home", "in"),
+    "picked": ("up",),
+    "picks": ("up",),
+}
+
+
+def _holds_by(verb: str, after: str) -> bool:
+    """``verb`` (with the word ``after`` it) says that its subject comes to hold its object or holds it."""
+    return verb in _HOLDING_VERBS or after.lower() in _HOLDING_WITH.get(verb, ())
+
+
+def _held_now(text: str, at: int) -> str | None:
+    """The person the main clause after the apposition ending at or after ``at`` says holds the value
+    now (see :data:`_HELD_NOW`), or None."""
+    mark = _CLAUSE_MARK.search(text, at)
+    m = _HELD_NOW.match(text, mark.start()) if mark is not None else None
+    if m is None:
+        return None
+    if m["subj"] is not None and not _holds_by(m["verb"], (m["after"] or "").strip()):
+        return None
+    person = m["with"] or m["owner"] or m["subj"]
+    return subject_key(person) if names_someone(person) else None
 
 
 def clause_subject(text: str, value: str) -> str | None:
     """The subject of a relative clause that says whose ``value`` is (see :func:`subject_key`):
-    "Meet Pip, the puppy Ana's sister Mia brought home" is Mia's. Only a sentence whose own clause
+    "Meet Pip, the pup Ana's sister Mia brought home" is Mia's. Only a sentence whose own clause
     names no subject before the value (an imperative "Meet X, ...", a value that opens the sentence)
     lets the relative clause name the holder: "Ana moved to Oslo, the city her brother loves" is
     Ana's move. A possessive in apposition to a value an opening shows names the holder as well:
-    "Here is X, Y's <animal>" is Y's. None also when the value has no such clause, its subject names no one, its verb is
+    "Here is X, Y's <animal>" is Y's. A main clause after the apposition that says who holds the
+    value now names the holder instead (``_held_now``): "X, Y's dog, lives with me now" is the
+    speaker's. None also when the value has no such clause, its subject names no one, its verb is
     no verb of getting or holding, or the verb has a person after it (a giver's clause: "the pup
     Ana's aunt gave Mia" says whose the pup is not by its subject)."""
     at = text.find(value)
@@ -142,17 +185,16 @@ def clause_subject(text: str, value: str) -> str | None:
     shown = at == 0 or _SHOWN.fullmatch(text, 0, at) is not None
     owner = _POSSESSIVE_APPOSITION.match(text, at + len(value)) if shown else None
     if owner is not None and names_someone(owner["owner"]):
-        return subject_key(owner["owner"])
+        return _held_now(text, owner.end()) or subject_key(owner["owner"])
     m = _RELATIVE.match(text, at + len(value))
     if m is None or not names_someone(m["subj"]):
         return None
     after = (m["after"] or "").strip().rstrip(".,;:!?")
     if _OBJECT_PRONOUN.fullmatch(after) or (after[:1].isupper() and names_someone(after)):
         return None
-    verb = m["verb"]
-    if verb not in _HOLDING_VERBS and _HOLDING_WITH.get(verb) != after.lower():
+    if not _holds_by(m["verb"], after):
         return None
-    return subject_key(m["subj"])
+    return _held_now(text, m.end()) or subject_key(m["subj"])
 
 
 def names_subject_before(text: str, at: int) -> bool:
