@@ -13,15 +13,12 @@ from typing import Any
 
 import pytest
 from support.db import log_statements
-from support.sessions import said_to_assistant
+from support.reads import asked, told_forest
 
-from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import QueryRequest, query
+from memforest.retrieval import QueryRequest
 from memforest.settings import Settings
 from memforest.store import temporal as temporal_store
-from memforest.store.tenants import ensure_tenant
 
 SAID = [
     ("q1", datetime(2022, 2, 5, 12, tzinfo=UTC), "My uncle mends church clocks from a shop in Hollowmere."),
@@ -33,26 +30,16 @@ NOW = datetime(2024, 1, 10, 12, tzinfo=UTC)
 
 
 async def _forest(db: Database, settings: Settings) -> uuid.UUID:
-    tenant_id = await ensure_tenant(db, "statement-budget")
-    backends = build_backends(settings)
-    try:
-        await ingest_sessions(db, settings, backends, tenant_id, "clocks", said_to_assistant(SAID, "Quill", "Right."))
-    finally:
-        await backends.aclose()
-    return tenant_id
+    return await told_forest(db, settings, "statement-budget", "clocks", SAID, "Quill")
 
 
 async def _asked(db: Database, settings: Settings, tenant_id: uuid.UUID, question: str) -> list[str]:
     """The statements the query's own transaction sent for ``question``, asked a second time (the
     first also looks the forest up)."""
-    backends = build_backends(settings)
     request = QueryRequest("clocks", question, top_k=5, speaker="Quill", now=NOW)
-    try:
-        await query(db, settings, backends, tenant_id, request)
-        log = log_statements(db)
-        await query(db, settings, backends, tenant_id, request)
-    finally:
-        await backends.aclose()
+    await asked(db, settings, tenant_id, request)
+    log = log_statements(db)
+    await asked(db, settings, tenant_id, request)
     return [sql for _, sql in log]
 
 

@@ -9,17 +9,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from support.reads import asked, told_forest
 
-from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import QueryRequest, query
+from memforest.retrieval import QueryRequest
 from memforest.retrieval.preset import RetrievalPreset
 from memforest.settings import Settings
 from memforest.store import temporal as store
 from memforest.store.sql import scalar
-from memforest.store.tenants import ensure_tenant
-from tests.support.sessions import said_to_assistant
 
 TOWNS = ("Aldwick", "Quenby", "Gorsley", "Tolleston", "Strathmore")
 SAID = [
@@ -32,13 +29,7 @@ SAID = [
 
 
 async def _ingested(db: Database, settings: Settings) -> Any:
-    t = await ensure_tenant(db, "slot-rows")
-    backends = build_backends(settings)
-    try:
-        await ingest_sessions(db, settings, backends, t, "unc", said_to_assistant(SAID, "Ilse", "Noted."))
-    finally:
-        await backends.aclose()
-    return t
+    return await told_forest(db, settings, "slot-rows", "unc", SAID, "Ilse")
 
 
 async def test_only_the_newest_facts_of_a_slot_are_read(db: Database, settings: Settings) -> None:
@@ -70,21 +61,10 @@ async def test_the_setting_reaches_the_plan(
         return await real(*args, **kwargs)
 
     monkeypatch.setattr(store, "subject_facts", spy)
-    backends = build_backends(settings)
-    try:
-        preset = RetrievalPreset.for_settings(
-            settings.model_copy(
-                update={"retrieval": settings.retrieval.model_copy(update={"temporal_slot_rows": rows})}
-            )
-        )
-        await query(
-            db,
-            settings,
-            backends,
-            t,
-            QueryRequest("unc", "Where does my uncle live now?", mode="emb", speaker="Ilse"),
-            preset=preset,
-        )
-    finally:
-        await backends.aclose()
+    preset = RetrievalPreset.for_settings(
+        settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"temporal_slot_rows": rows})})
+    )
+    await asked(
+        db, settings, t, QueryRequest("unc", "Where does my uncle live now?", mode="emb", speaker="Ilse"), preset=preset
+    )
     assert seen and set(seen) == {rows}

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from memforest.backends.factory import build_backends
+from support.reads import asked, told_forest
+
 from memforest.db.engine import Database
-from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import QueryRequest, query
+from memforest.retrieval import QueryRequest
 from memforest.settings import Settings
-from memforest.store.tenants import ensure_tenant
-from tests.support.sessions import said_to_assistant
 
 SAID = [
     ("g1", datetime(2023, 1, 15, 12, tzinfo=UTC), "My grandmother moved to Aldwick."),
@@ -33,17 +31,10 @@ ASKED = [
 
 
 async def test_a_relative_named_only_by_relation_is_planned(db: Database, settings: Settings) -> None:
-    t = await ensure_tenant(db, "unnamed-relative")
-    backends = build_backends(settings)
-    try:
-        await ingest_sessions(db, settings, backends, t, "gran", said_to_assistant(SAID, "Ottilie", "Noted."))
-        answers = [
-            await query(
-                db, settings, backends, t, QueryRequest("gran", q, mode="emb", top_k=5, speaker="Ottilie", now=NOW)
-            )
-            for q, _, _ in ASKED
-        ]
-    finally:
-        await backends.aclose()
+    t = await told_forest(db, settings, "unnamed-relative", "gran", SAID, "Ottilie")
+    answers = [
+        await asked(db, settings, t, QueryRequest("gran", q, mode="emb", top_k=5, speaker="Ottilie", now=NOW))
+        for q, _, _ in ASKED
+    ]
     got = [(res.temporal, [e.turn_ids[0] for e in res.evidence if e.temporal_role == "answer"]) for res in answers]
     assert got == [(plan, [turn]) for _, plan, turn in ASKED]

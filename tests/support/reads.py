@@ -14,14 +14,14 @@ from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import SessionInput
 from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import service
+from memforest.retrieval import QueryAnswer, QueryRequest, RetrievalPreset, query, service
 from memforest.retrieval.browse import BrowseLeaf, leaf_cap
 from memforest.retrieval.question import Question
 from memforest.settings import Settings
 from memforest.store.reading import ReadIntent, ReadTransaction
 from memforest.store.sql import Conn
 from memforest.store.tenants import ensure_tenant
-from support.sessions import session_input
+from support.sessions import said_to_assistant, session_input
 
 
 def question_of(text: str, *, as_of: datetime | None = None, now: datetime | None = None) -> Question:
@@ -85,3 +85,27 @@ async def ingested_forest(
     finally:
         await backends.aclose()
     return tenant_id
+
+
+async def told_forest(
+    db: Database, settings: Settings, tenant: str, forest: str, said: Sequence[tuple[str, datetime, str]], speaker: str
+) -> uuid.UUID:
+    """A tenant ``tenant`` with the forest ``forest`` ingested from ``said``: one session per ``(id,
+    time, text)`` line that ``speaker`` tells the assistant (:func:`support.sessions.said_to_assistant`)."""
+    return await ingested_forest(db, settings, tenant, forest, said_to_assistant(said, speaker, "Noted."))
+
+
+async def asked(
+    db: Database,
+    settings: Settings,
+    tenant_id: uuid.UUID,
+    request: QueryRequest,
+    *,
+    preset: RetrievalPreset | None = None,
+) -> QueryAnswer:
+    """The answer to ``request`` from the tenant's forest, with backends of its own."""
+    backends = build_backends(settings)
+    try:
+        return await query(db, settings, backends, tenant_id, request, preset=preset)
+    finally:
+        await backends.aclose()
