@@ -7,15 +7,11 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
-from support.sessions import said_to_assistant
+from support.reads import asked, told_forest
 
-from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.domain import SessionInput
-from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import QueryRequest, query
+from memforest.retrieval import QueryRequest
 from memforest.settings import Settings
-from memforest.store.tenants import ensure_tenant
 
 
 def ts(y: int, m: int, d: int) -> datetime:
@@ -35,27 +31,14 @@ OSKAR = [
 NOW = ts(2024, 2, 1)
 
 
-def _sessions() -> list[SessionInput]:
-    return said_to_assistant(OSKAR, "Oskar", "Noted, thanks.")
-
-
 async def _first(db: Database, settings: Settings, t: uuid.UUID, q: str) -> str:
-    backends = build_backends(settings)
-    try:
-        answer = await query(db, settings, backends, t, QueryRequest("oskar", q, top_k=5, speaker="Oskar", now=NOW))
-    finally:
-        await backends.aclose()
+    answer = await asked(db, settings, t, QueryRequest("oskar", q, top_k=5, speaker="Oskar", now=NOW))
     assert answer.evidence, q
     return answer.evidence[0].turn_ids[0]
 
 
 async def test_counted_back_value_named_kinds_and_short_forms(db: Database, settings: Settings) -> None:
-    tenant_id = await ensure_tenant(db, "counted")
-    backends = build_backends(settings)
-    try:
-        await ingest_sessions(db, settings, backends, tenant_id, "oskar", _sessions())
-    finally:
-        await backends.aclose()
+    tenant_id = await told_forest(db, settings, "counted", "oskar", OSKAR, "Oskar", "Noted, thanks.")
     # counted back from the latest employer: previous, and two back
     assert await _first(db, settings, tenant_id, "Who was my previous employer?") == "o4:1"
     assert await _first(db, settings, tenant_id, "Where did I work two jobs ago?") == "o1:1"

@@ -8,15 +8,11 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
-from support.sessions import said_to_assistant
+from support.reads import asked, told_forest
 
-from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
-from memforest.domain import SessionInput
-from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import QueryAnswer, QueryRequest, query
+from memforest.retrieval import QueryRequest
 from memforest.settings import Settings
-from memforest.store.tenants import ensure_tenant
 
 
 def ts(y: int, m: int, d: int) -> datetime:
@@ -38,28 +34,12 @@ NOOR = [
 NOW = ts(2024, 9, 1)
 
 
-def _sessions() -> list[SessionInput]:
-    return said_to_assistant(NOOR, "Noor", "Thanks for telling me.")
-
-
 async def _forest(db: Database, settings: Settings) -> uuid.UUID:
-    tenant_id = await ensure_tenant(db, "open-states")
-    backends = build_backends(settings)
-    try:
-        await ingest_sessions(db, settings, backends, tenant_id, "noor", _sessions())
-    finally:
-        await backends.aclose()
-    return tenant_id
+    return await told_forest(db, settings, "open-states", "noor", NOOR, "Noor", "Thanks for telling me.")
 
 
 async def _first(db: Database, settings: Settings, t: uuid.UUID, q: str, speaker: str | None = "Noor") -> str:
-    backends = build_backends(settings)
-    try:
-        answer: QueryAnswer = await query(
-            db, settings, backends, t, QueryRequest("noor", q, top_k=5, speaker=speaker, now=NOW)
-        )
-    finally:
-        await backends.aclose()
+    answer = await asked(db, settings, t, QueryRequest("noor", q, top_k=5, speaker=speaker, now=NOW))
     assert answer.evidence, q
     return answer.evidence[0].turn_ids[0]
 

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from memforest.backends.factory import build_backends
+from support.reads import asked, told_forest
+
 from memforest.db.engine import Database
-from memforest.pipeline.service import ingest_sessions
-from memforest.retrieval import QueryRequest, query
+from memforest.retrieval import QueryRequest
 from memforest.settings import Settings
-from memforest.store.tenants import ensure_tenant
-from tests.support.sessions import said_to_assistant
 
 SAID = [
     ("r1", datetime(2023, 3, 4, 12, tzinfo=UTC), "My aunt grows leeks on her allotment in Marrowgate."),
@@ -27,17 +25,11 @@ SAID = [
 
 
 async def test_a_statement_naming_a_relation_is_the_relatives(db: Database, settings: Settings) -> None:
-    t = await ensure_tenant(db, "relation-said")
-    backends = build_backends(settings)
+    t = await told_forest(db, settings, "relation-said", "aunt", SAID, "Tobiah", "I see.")
     questions = ("How long did my aunt live in Marrowgate?", "For how many years did Marrowgate stay my aunt's town?")
-    try:
-        await ingest_sessions(db, settings, backends, t, "aunt", said_to_assistant(SAID, "Tobiah", "I see."))
-        answers = [
-            await query(db, settings, backends, t, QueryRequest("aunt", q, mode="emb", top_k=5, speaker="Tobiah"))
-            for q in questions
-        ]
-    finally:
-        await backends.aclose()
+    answers = [
+        await asked(db, settings, t, QueryRequest("aunt", q, mode="emb", top_k=5, speaker="Tobiah")) for q in questions
+    ]
     for res in answers:
         assert res.temporal == "how_long Tobiah's aunt.residence", res.temporal
         answered = [e.turn_ids[0] for e in res.evidence if e.temporal_role == "answer"]

@@ -88,11 +88,18 @@ async def ingested_forest(
 
 
 async def told_forest(
-    db: Database, settings: Settings, tenant: str, forest: str, said: Sequence[tuple[str, datetime, str]], speaker: str
+    db: Database,
+    settings: Settings,
+    tenant: str,
+    forest: str,
+    said: Sequence[tuple[str, datetime, str]],
+    speaker: str,
+    reply: str = "Noted.",
 ) -> uuid.UUID:
     """A tenant ``tenant`` with the forest ``forest`` ingested from ``said``: one session per ``(id,
-    time, text)`` line that ``speaker`` tells the assistant (:func:`support.sessions.said_to_assistant`)."""
-    return await ingested_forest(db, settings, tenant, forest, said_to_assistant(said, speaker, "Noted."))
+    time, text)`` line that ``speaker`` tells the assistant, who answers ``reply``
+    (:func:`support.sessions.said_to_assistant`)."""
+    return await ingested_forest(db, settings, tenant, forest, said_to_assistant(said, speaker, reply))
 
 
 async def asked(
