@@ -8,7 +8,7 @@ tables are built from are in ``schema_parts``; ``fact_events`` is declared in ``
 
 from __future__ import annotations
 
-from pgvector.sqlalchemy import Vector
+from pgvector.sqlalchemy import HALFVEC, Vector
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -307,6 +307,10 @@ trees = Table(
 # stays whole in its page at the default dimension instead of reading its vector from TOAST (ADR 0032);
 # and with fillfactor 80 (migration 0026): a page keeps room for another version of a row, so an
 # update that changes no indexed column (``dirty`` is not one: ``dirty_nodes`` mirrors it) is HOT.
+# Only cell leaves fill ``tsv`` and only roots and cell leaves ``graph_embedding``, the keys of a
+# large forest's text index and node graphs: an inner node's refresh is HOT (0029, ADR 0102).
+_CELL_TEXT = "CASE WHEN leaf_cell_id IS NOT NULL THEN to_tsvector('english', COALESCE(summary, '')) END"
+_GRAPH_VECTOR = "CASE WHEN parent_id IS NULL OR leaf_cell_id IS NOT NULL THEN CAST(embedding AS halfvec) END"
 nodes = Table(
     "nodes",
     metadata,
@@ -328,11 +332,8 @@ nodes = Table(
     Column("embedded_hash", Text),
     Column("leaf_fact_id", BigInteger),
     Column("leaf_cell_id", BigInteger),
-    Column(
-        "tsv",
-        TSVECTOR,
-        Computed("to_tsvector('english'::regconfig, COALESCE(summary, ''::text))", persisted=True),
-    ),
+    Column("tsv", TSVECTOR, Computed(_CELL_TEXT, persisted=True)),
+    Column("graph_embedding", HALFVEC(), Computed(_GRAPH_VECTOR, persisted=True)),
     PrimaryKeyConstraint("tenant_id", "node_id", name="pk_nodes"),
     CheckConstraint("(level = 0) = (leaf_fact_id IS NOT NULL OR leaf_cell_id IS NOT NULL)", name="ck_nodes_leaf"),
     _fk(["tree_id"], "trees", ["tree_id"], "fk_nodes_tree"),

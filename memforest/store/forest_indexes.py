@@ -4,9 +4,11 @@ roots, GIN over the full text of its facts and of its cell leaves (migration 001
 have none: their rows are read through the ``(tenant, forest)`` b-trees and scanned. The two node
 graphs index the vectors at half precision (``halfvec``, migration 0017, ADR 0026): half the bytes
 to read per search and to write per insert; the cell leaves' graph also links fewer neighbours
-(``m = 8``). The facts' graph keeps full precision (the write path's near-duplicate test and a
-plain pgvector search read it) and is built with a wider candidate list than pgvector's default
-(``ef_construction = 128``, ADR 0024).
+(``m = 8``). They key on ``nodes.graph_embedding``, which only their rows (roots, cell leaves)
+fill, and the text index on ``tsv``, which only cell leaves fill (migration 0029, ADR 0102): an
+inner node's refresh changes no indexed column and stays a HOT update. The facts' graph keeps
+full precision (the write path's near-duplicate test and a plain pgvector search read it) and is
+built with a wider candidate list than pgvector's default (``ef_construction = 128``, ADR 0024).
 
 Global indexes serve both one huge forest and many small ones badly: a large forest among many
 small ones is a small part of a global HNSW graph, so a filtered search walks mostly other forests'
@@ -39,7 +41,7 @@ from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
 class ForestIndexSpec:
     """One of a forest's indexes: name prefix, table, access method and key (``{half_key}``: the
     embedding as :func:`half_precision` casts it, at the stored dimension), its operator class,
-    and the rows it holds besides the forest's."""
+    and the rows it holds besides the forest's; ``column``: the column its key reads."""
 
     prefix: str
     table: str
@@ -47,6 +49,7 @@ class ForestIndexSpec:
     opclass: str  # the key's operator class as the catalogue names it
     rows: str  # predicate besides the forest (empty: every row of the forest)
     options: tuple[str, ...] = ()  # storage parameters ("m=8"), as the catalogue lists them
+    column: str = "embedding"  # the column of its key
 
     def name(self, forest_id: int) -> str:
         """The index's name for ``forest_id``."""
@@ -64,16 +67,26 @@ class ForestIndexSpec:
         options: list[str] | None = None,
         key_dim: int | None = None,
         dim: int | None = None,
+        key: str | None = None,
     ) -> bool:
         """Whether an index with this predicate as the catalogue prints it (``pg_get_expr``,
         parenthesised), this operator class and these storage parameters (``pg_class.reloptions``)
         is this spec's for ``forest_id``: one built with other rows, another key or other
         parameters (by an older release) is not; nor, for a key cast to the vectors' dimension,
         one whose key (``key_dim``) is not at the stored vectors' (``dim``): built for the old
-        dimension by a builder a dimension change overtook, it would refuse every new vector."""
+        dimension by a builder a dimension change overtook, it would refuse every new vector; nor,
+        given its key as the catalogue prints it (``key``), one over another column (a node graph
+        over ``embedding``, built before migration 0029)."""
         same_rows = _bare(predicate or "") == _bare(self.predicate(forest_id))
         same_dim = "{half_key}" not in self.using or key_dim == dim
-        return same_rows and same_dim and opclass == self.opclass and sorted(options or ()) == sorted(self.options)
+        same_key = key is None or _key_column(key) == self.column
+        return (
+            same_rows
+            and same_dim
+            and same_key
+            and opclass == self.opclass
+            and sorted(options or ()) == sorted(self.options)
+        )
 
     def create_sql(self, forest_id: int, dim: int) -> str:
         """``CREATE INDEX CONCURRENTLY`` of this index for ``forest_id`` (vectors of ``dim``)."""
@@ -81,13 +94,19 @@ class ForestIndexSpec:
         with_ = f" WITH ({', '.join(o.replace('=', ' = ') for o in self.options)})" if self.options else ""
         return (
             f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {self.name(forest_id)} ON {self.table} "
-            f"USING {self.using.format(half_key=half_precision('embedding', dim))}{with_} WHERE {where}"
+            f"USING {self.using.format(half_key=half_precision(self.column, dim))}{with_} WHERE {where}"
         )
 
 
 def _bare(predicate: str) -> str:
     """A predicate without parentheses and repeated spaces (how the catalogue and a spec differ)."""
     return " ".join(predicate.replace("(", " ").replace(")", " ").split())
+
+
+def _key_column(key: str) -> str:
+    """The column an index key reads, as ``pg_get_indexdef(index, 1, true)`` prints the key
+    (``tsv``, ``embedding``, ``(graph_embedding::halfvec(384))``)."""
+    return key.strip("( ").split("::")[0].split(")")[0].strip()
 
 
 def half_precision(column: str, dim: int) -> str:
@@ -110,11 +129,15 @@ CELL_GRAPH_OPTIONS = ("m=8",)
 # build and a dearer insert of a fact into a large forest, a small share of a session's write
 # (ADR 0024).
 FACT_GRAPH_OPTIONS = ("ef_construction=128",)
+# The node graphs' column: a root's or cell leaf's vector, NULL on inner nodes (migration 0029).
+GRAPH_COLUMN = "graph_embedding"
 # The vector channels of recall (memforest.store.recall / recall_channels) and the write path's
 # near-duplicate lookup, then the full-text channels (migration 0013's functions); the predicates
 # are those of their statements.
 FOREST_INDEXES: tuple[ForestIndexSpec, ...] = (
-    ForestIndexSpec("ix_nodes_root_vec_f", "nodes", _HALF_HNSW, "halfvec_cosine_ops", "parent_id IS NULL"),
+    ForestIndexSpec(
+        "ix_nodes_root_vec_f", "nodes", _HALF_HNSW, "halfvec_cosine_ops", "parent_id IS NULL", column=GRAPH_COLUMN
+    ),
     ForestIndexSpec(
         "ix_nodes_cell_vec_f",
         "nodes",
@@ -122,9 +145,10 @@ FOREST_INDEXES: tuple[ForestIndexSpec, ...] = (
         "halfvec_cosine_ops",
         "level = 0 AND leaf_cell_id IS NOT NULL",
         CELL_GRAPH_OPTIONS,
+        column=GRAPH_COLUMN,
     ),
-    ForestIndexSpec("ix_nodes_tsv_f", "nodes", _GIN, "tsvector_ops", "leaf_cell_id IS NOT NULL"),
-    ForestIndexSpec("ix_facts_tsv_f", "facts", _GIN, "tsvector_ops", ""),
+    ForestIndexSpec("ix_nodes_tsv_f", "nodes", _GIN, "tsvector_ops", "leaf_cell_id IS NOT NULL", column="tsv"),
+    ForestIndexSpec("ix_facts_tsv_f", "facts", _GIN, "tsvector_ops", "", column="tsv"),
     ForestIndexSpec("ix_facts_vec_f", "facts", _HNSW, "vector_cosine_ops", "", FACT_GRAPH_OPTIONS),
 )
 _SPECS = {s.prefix: s for s in FOREST_INDEXES}
@@ -151,6 +175,7 @@ _STATE = (
     "(SELECT o.opcname::text FROM pg_opclass o WHERE o.oid = i.indclass[0]) AS opclass, "
     "(SELECT c.reloptions FROM pg_class c WHERE c.oid = i.indexrelid) AS options, "
     "(SELECT a.atttypmod FROM pg_attribute a WHERE a.attrelid = i.indexrelid AND a.attnum = 1) AS key_dim, "
+    "pg_get_indexdef(i.indexrelid, 1, true) AS key, "
     f"({_DIM}) AS dim "
     "FROM unnest(CAST(:prefixes AS text[])) AS p(prefix) "
     "LEFT JOIN pg_index i ON i.indexrelid = to_regclass(p.prefix || CAST(:f AS bigint))"
@@ -191,7 +216,7 @@ async def index_state(conn: Conn, forest_id: int) -> dict[str, bool | None]:
         valid = r["valid"]
         if valid is not None:
             valid = bool(valid) and _SPECS[r["prefix"]].matches(
-                forest_id, r["predicate"], r["opclass"], list(r["options"] or ()), r["key_dim"], r["dim"]
+                forest_id, r["predicate"], r["opclass"], list(r["options"] or ()), r["key_dim"], r["dim"], r["key"]
             )
         state[f"{r['prefix']}{int(forest_id)}"] = valid
     return state

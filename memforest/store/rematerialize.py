@@ -112,6 +112,18 @@ _VECTOR_INDEXES = (
     "AND (indexdef ILIKE '% USING hnsw %' OR indexdef ILIKE '% USING ivfflat %') ORDER BY indexname"
 )
 _DROP_INDEX = "DROP INDEX {index}"
+# generated columns of vectors (nodes.graph_embedding, migration 0029): a column that one of them
+# reads cannot be retyped, so they are dropped first and added again with the same expression
+_GENERATED_VECTORS = (
+    "SELECT c.relname AS tbl, a.attname AS col, format_type(a.atttypid, a.atttypmod) AS type, "
+    "pg_get_expr(d.adbin, d.adrelid) AS expr FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+    "JOIN pg_namespace ns ON ns.oid = c.relnamespace JOIN pg_type ty ON ty.oid = a.atttypid "
+    "JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum WHERE ns.nspname = current_schema() "
+    "AND c.relkind = 'r' AND a.attgenerated = 's' AND ty.typname IN ('vector', 'halfvec') AND a.attnum > 0 "
+    "AND NOT a.attisdropped ORDER BY c.relname, a.attnum"
+)
+_DROP_COLUMN = "ALTER TABLE {table} DROP COLUMN {column}"
+_ADD_GENERATED = "ALTER TABLE {table} ADD COLUMN {column} {type} GENERATED ALWAYS AS ({expr}) STORED"
 _ZERO_VECTOR = "CAST(array_fill(CAST(0 AS real), ARRAY[{dim:d}]) AS vector({dim:d}))"
 _NULL_VECTOR = "CAST(NULL AS vector({dim:d}))"
 _RETYPE_COLUMN = "ALTER TABLE {table} ALTER COLUMN {column} TYPE vector({dim:d}) USING {placeholder}"
@@ -260,7 +272,8 @@ def _quote(name: str) -> str:
 
 async def change_vector_dimension(conn: Conn, new_dim: int) -> int | None:
     """Retype every ``vector`` column to ``vector(new_dim)`` under the migration lock: drop the
-    vector indexes, retype (values become NULL, or a zero placeholder in NOT NULL columns), update
+    vector indexes and the generated vector columns, retype (values become NULL, or a zero
+    placeholder in NOT NULL columns), add the generated columns again, update
     ``memforest_meta.embedding_dim``, recreate the indexes (a half-precision key at the new
     dimension). The old dimension, or None when it already was ``new_dim``. ConfigurationError
     when the database is not initialised."""
@@ -273,14 +286,22 @@ async def change_vector_dimension(conn: Conn, new_dim: int) -> int | None:
         return None
     columns = await fetch_all(conn, _VECTOR_COLUMNS)
     indexes = await fetch_all(conn, _VECTOR_INDEXES)
+    generated = await fetch_all(conn, _GENERATED_VECTORS)
     for ix in indexes:
         await execute(conn, _DROP_INDEX.format(index=_quote(str(ix["indexname"]))))
+    for g in generated:
+        await execute(conn, _DROP_COLUMN.format(table=_quote(str(g["tbl"])), column=_quote(str(g["col"]))))
     for c in columns:
         placeholder = (_ZERO_VECTOR if c["notnull"] else _NULL_VECTOR).format(dim=new_dim)
         retype = _RETYPE_COLUMN.format(
             table=_quote(str(c["tbl"])), column=_quote(str(c["col"])), dim=new_dim, placeholder=placeholder
         )
         await execute(conn, retype)
+    for g in generated:
+        add = _ADD_GENERATED.format(
+            table=_quote(str(g["tbl"])), column=_quote(str(g["col"])), type=g["type"], expr=g["expr"]
+        )
+        await execute(conn, add)
     await execute(conn, _SET_STORED_DIM, {"v": str(new_dim)})
     for ix in indexes:  # a half-precision graph's key names the dimension too (ADR 0026)
         await execute(conn, _HALFVEC_KEY.sub(f"halfvec({new_dim})", str(ix["indexdef"])))

@@ -515,3 +515,26 @@ async def test_the_write_paths_lookup_ranks_a_copy_of_a_small_forest_and_an_inde
             assert (f"Index Scan using ix_facts_vec_f{forest}" in text) is indexed
             live = next(line for line in text.splitlines() if "CTE Scan on live" in line)
             assert ("never executed" in live or "rows=0" in live) is indexed
+
+
+async def test_a_node_graph_over_the_full_vector_column_is_rebuilt(db: Database, settings: Settings) -> None:
+    """A root graph keyed on ``embedding`` (as releases before migration 0029 built it: same rows,
+    operator class and dimension) counts as to build again, and ``db index-forests`` rebuilds it
+    over ``graph_embedding``, the column only roots and cell leaves fill."""
+    s = _small_threshold(settings, 3)
+    _, forest_id = await _ingest(db, s)
+    name = f"ix_nodes_root_vec_f{forest_id}"
+    async with db.autocommit() as conn:
+        assert (await vx.index_state(conn, forest_id))[name] is True
+        dim = await vx.embedding_dim(conn)
+        await execute(conn, f"DROP INDEX {name}")
+        await execute(conn, f"CREATE INDEX {name} ON nodes USING hnsw ((CAST(embedding AS halfvec({dim}))) "
+                            f"halfvec_cosine_ops) WHERE forest_id = {forest_id} AND parent_id IS NULL")  # fmt: skip
+        state = await vx.index_state(conn, forest_id)
+    assert state[name] is False and all(v for k, v in state.items() if k != name)
+    report = await ensure_all_indexes(db, s)
+    assert report.rebuilt == [name] and report.built == []
+    async with db.autocommit() as conn:
+        assert all((await vx.index_state(conn, forest_id)).values())
+        definition = await _definition(conn, name)
+    assert f"USING hnsw (((graph_embedding)::halfvec({dim})) halfvec_cosine_ops)" in definition

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Engine, create_engine, inspect, pool, text
+from sqlalchemy import Connection, Engine, create_engine, inspect, pool, text
 
 from memforest.db import migrate
 from memforest.db.embedded import EmbeddedServer
@@ -309,7 +309,7 @@ def test_migration_0017_rebuilds_forest_node_graphs_at_half_precision(db_url: st
         engine.dispose()
     before = _node_graphs(db_url)
     assert sorted(before) == ["ix_nodes_cell_vec_f42", "ix_nodes_root_vec_f42"]
-    migrate.upgrade(db_url, embedding_dim=64)
+    migrate.upgrade(db_url, embedding_dim=64, revision="0017")
     after = _node_graphs(db_url)
     assert sorted(after) == sorted(before)  # the new graphs took the old ones' names
     for name, definition in after.items():
@@ -318,3 +318,144 @@ def test_migration_0017_rebuilds_forest_node_graphs_at_half_precision(db_url: st
         assert ("WITH (m='8')" in definition) is ("cell" in name)  # the cell leaves' graph links fewer
     migrate.downgrade(db_url, embedding_dim=64, revision="0016")
     assert all("embedding vector_cosine_ops" in d and "WITH" not in d for d in _node_graphs(db_url).values())
+
+
+def _vec(i: int) -> str:
+    return "[" + ",".join(f"{((i * 7 + k) % 11 - 5) / 10:.3f}" for k in range(64)) + "]"
+
+
+def _nodes_state(conn: Connection) -> list[tuple[object, ...]]:
+    """Per node of the test forest: id, summary, embedding, tsv, and the graph vector (NULL where
+    the column is not there yet)."""
+    has_graph = conn.execute(
+        text("SELECT count(*) FROM pg_attribute WHERE attrelid = 'nodes'::regclass AND attname = 'graph_embedding'")
+    ).scalar()
+    graph = "CAST(graph_embedding AS text)" if has_graph else "NULL"
+    rows = conn.execute(
+        text(
+            f"SELECT node_id, summary, CAST(embedding AS text), CAST(tsv AS text), {graph} FROM nodes "
+            "WHERE forest_id = 42 ORDER BY node_id"
+        )
+    ).all()
+    return [tuple(r) for r in rows]
+
+
+def test_migration_0029_keeps_indexed_node_columns_to_the_indexed_rows(db_url: str) -> None:
+    """A database at 0028 with a forest's nodes and its own node graphs: after 0029 every node keeps
+    its summary and vector, a root and a cell leaf carry their vector (at half precision) in
+    ``graph_embedding`` and an inner node none, only the cell leaf keeps a ``tsv``; the forest's
+    graphs key on the new column with their names, rows and parameters; the nearest root and cell by
+    the new graphs are those of the old; an inner node's refresh write is then a HOT update; a
+    downgrade restores the columns and the graphs."""
+    migrate.downgrade(db_url, embedding_dim=64, revision="0028")
+    engine = create_engine(migrate.sync_url(db_url), poolclass=pool.NullPool)
+    t = uuid.uuid4()
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO tenants (tenant_id, name) VALUES (:t, 'upgrade')"), {"t": t})
+            conn.execute(
+                text("INSERT INTO forests (tenant_id, forest_id, name) OVERRIDING SYSTEM VALUE VALUES (:t, 42, 'f')"),
+                {"t": t},
+            )
+            tree = conn.execute(
+                text(
+                    "INSERT INTO trees (tenant_id, forest_id, kind, key, label, fanout) "
+                    "VALUES (:t, 42, 'session', 'harbour-log', 'harbour log', 8) RETURNING tree_id"
+                ),
+                {"t": t},
+            ).scalar()
+            session = conn.execute(
+                text(
+                    "INSERT INTO sessions (tenant_id, forest_id, external_id, time, content_hash, n_turns) "
+                    "VALUES (:t, 42, 's1', now(), 'h', 2) RETURNING session_id"
+                ),
+                {"t": t},
+            ).scalar()
+            cells = [
+                conn.execute(
+                    text(
+                        "INSERT INTO cells (tenant_id, forest_id, session_id, seq, turn_from, turn_to, text, "
+                        "t_start, t_end) VALUES (:t, 42, :s, :q, 0, 1, :x, now(), now()) RETURNING cell_id"
+                    ),
+                    {"t": t, "s": session, "q": q, "x": x},
+                ).scalar()
+                for q, x in enumerate(("the ferry timetable changed in spring", "a lantern hangs by the pier"))
+            ]
+            insert = (
+                "INSERT INTO nodes (tenant_id, forest_id, tree_id, level, parent_id, t_start, t_end, seq, summary, "
+                "embedding, leaf_cell_id) VALUES (:t, 42, :tree, :lvl, :p, now(), now(), :seq, :s, "
+                "CAST(:e AS vector), :c) "
+                "RETURNING node_id"
+            )
+
+            def node(level: int, parent: int | None, seq: int, summary: str, cell: int | None = None) -> int:
+                params = {"t": t, "tree": tree, "lvl": level, "p": parent, "seq": seq, "s": summary, "c": cell}
+                return int(conn.execute(text(insert), {**params, "e": _vec(seq)}).scalar_one())
+
+            root = node(2, None, 0, "a harbour town through one year")
+            inner = node(1, root, 1, "timetables and lights along the waterfront")
+            for i, c in enumerate(cells):
+                node(0, inner, 2 + i, f"cell text {i}", c)
+            for spec in FOREST_INDEXES:
+                if spec.prefix.startswith("ix_nodes_") and "hnsw" in spec.using:
+                    with_ = f" WITH ({', '.join(spec.options)})" if spec.options else ""
+                    key = "(CAST(embedding AS halfvec(64))) halfvec_cosine_ops"
+                    conn.execute(
+                        text(
+                            f"CREATE INDEX {spec.name(42)} ON nodes USING hnsw ({key}){with_} "
+                            f"WHERE {spec.predicate(42)}"
+                        )
+                    )
+            before = _nodes_state(conn)
+        migrate.upgrade(db_url, embedding_dim=64)
+        with engine.begin() as conn:
+            after = _nodes_state(conn)
+            graphs = _node_graphs(db_url)
+            conn.execute(text("SET LOCAL enable_seqscan = off"))
+            nearest = {
+                "parent_id IS NULL": root,
+                "level = 0 AND leaf_cell_id IS NOT NULL": before[2][0],
+            }
+            for rows, expected in nearest.items():
+                order = "CAST(graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64))"
+                plan = conn.execute(
+                    text(f"EXPLAIN SELECT node_id FROM nodes WHERE forest_id = 42 AND {rows} ORDER BY {order} LIMIT 1"),
+                    {"q": _vec(0) if expected == root else _vec(2)},
+                ).all()
+                assert "_vec_f42" in " ".join(str(r[0]) for r in plan)  # read through the forest's graph
+                got = conn.execute(
+                    text(f"SELECT node_id FROM nodes WHERE forest_id = 42 AND {rows} ORDER BY {order} LIMIT 1"),
+                    {"q": _vec(0) if expected == root else _vec(2)},
+                ).scalar()
+                assert got == expected
+        assert [r[:3] for r in after] == [r[:3] for r in before]  # summaries and vectors carried
+        by_id = {r[0]: r for r in after}
+        assert by_id[inner][3] is None and by_id[inner][4] is None  # no indexed column on the inner node
+        assert by_id[root][3] is None and by_id[root][4] is not None
+        for r in after[2:]:
+            assert r[3] == next(b[3] for b in before if b[0] == r[0]) and r[4] is not None
+        for name, definition in graphs.items():
+            assert "USING hnsw (((graph_embedding)::halfvec(64)) halfvec_cosine_ops)" in definition
+            assert ("WITH (m='8')" in definition) is ("cell" in name)
+        assert sorted(graphs) == ["ix_nodes_cell_vec_f42", "ix_nodes_root_vec_f42"]
+        # an inner node's refresh write (summary, vector, version) in a transaction of its own: HOT
+        upd = (
+            "UPDATE nodes SET summary = 'lights, ferries and a new timetable', embedding = CAST(:e AS vector), "
+            "version = version + 1 WHERE node_id = :n"
+        )
+        counts = "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relname = 'nodes'"
+        with engine.begin() as conn:
+            conn.execute(text(upd), {"e": _vec(9), "n": inner})
+            assert tuple(conn.execute(text(counts)).one()) == (1, 1)
+        migrate.downgrade(db_url, embedding_dim=64, revision="0028")
+        with engine.begin() as conn:
+            back = {r[0]: r for r in _nodes_state(conn)}
+        downgraded = _node_graphs(db_url)
+        assert sorted(downgraded) == sorted(graphs)
+        for name, definition in downgraded.items():
+            assert "USING hnsw (((embedding)::halfvec(64)) halfvec_cosine_ops)" in definition
+            assert definition.split(" WHERE ")[1] == graphs[name].split(" WHERE ")[1]
+            assert ("WITH (m='8')" in definition) is ("cell" in name)
+        assert back[inner][3] is not None and "ferri" in str(back[inner][3])  # every row's text again
+    finally:
+        engine.dispose()

@@ -6,7 +6,8 @@
 -- temporary files: ADR 0022), restricted to the forest so the planner cannot route them through
 -- the global HNSW index and lose rows to the filter. HNSW scans read TIE_MARGIN (8) rows past
 -- the limit and keep the nearest by full-precision distance and id (ADR 0024); node graphs are
--- read by their half-precision key, halfvec({dim}) (ADR 0026). A fact is visible when not
+-- read by their half-precision key, graph_embedding as halfvec({dim}) (ADR 0026; the column only
+-- roots and cell leaves fill, migration 0029, ADR 0102). A fact is visible when not
 -- retracted; as of a time, also valid and recorded then; a node, when it starts by then.
 
 -- name: nearest_facts_exact --
@@ -109,7 +110,7 @@ WITH c AS MATERIALIZED (
     AND x.level = 0
     AND x.leaf_cell_id IS NOT NULL
     AND x.embedding IS NOT NULL
-  ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :n + 8
+  ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :n + 8
 )
 SELECT leaf_cell_id, 1 - d AS sim
 FROM c
@@ -143,7 +144,7 @@ WITH c AS MATERIALIZED (
     AND x.leaf_cell_id IS NOT NULL
     AND x.embedding IS NOT NULL
     AND x.t_start <= :as_of
-  ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :n + 8
+  ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :n + 8
 )
 SELECT leaf_cell_id, 1 - d AS sim
 FROM c
@@ -158,7 +159,7 @@ WITH c AS MATERIALIZED (
     AND x.forest_id = :f
     AND x.parent_id IS NULL
     AND x.embedding IS NOT NULL
-  ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :n + 8
+  ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :n + 8
 )
 SELECT node_id, 1 - d AS sim
 FROM c

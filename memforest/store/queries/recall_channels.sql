@@ -53,7 +53,8 @@
 --
 -- An indexed forest's vector channels name the forest by the literal {f} (ADR 0024: a generic
 -- plan of them must prove the forest's partial indexes apply) and order its node graphs by their
--- half-precision key, halfvec({dim}) (ADR 0026); queries.fill writes both in.
+-- half-precision key, graph_embedding as halfvec({dim}) (ADR 0026; graph_embedding: the vector of
+-- a root or a cell leaf, NULL on inner nodes, migration 0029, ADR 0102); queries.fill writes both in.
 
 -- name: vector_exact --
 -- The vector channels (roots, facts, cells, entity labels) and the forest's own row of a forest read exactly, live facts and nodes; the forest row puts the rest of the transaction back on custom plans.
@@ -1189,7 +1190,7 @@ WITH rt AS MATERIALIZED (
     WHERE x.tenant_id = :t
       AND x.forest_id = {f}
       AND x.parent_id IS NULL
-    ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nrg
+    ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nrg
   ) c
   CROSS JOIN LATERAL (
     SELECT 1
@@ -1224,7 +1225,7 @@ ch AS MATERIALIZED (
       AND x.level = 0
       AND x.leaf_cell_id IS NOT NULL
       AND x.embedding IS NOT NULL
-    ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nc + 8
+    ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nc + 8
   )
   SELECT leaf_cell_id, 1 - d AS sim
   FROM c
@@ -1312,7 +1313,7 @@ WITH rt AS MATERIALIZED (
     WHERE x.tenant_id = :t
       AND x.forest_id = {f}
       AND x.parent_id IS NULL
-    ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nrg
+    ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nrg
   ) c
   CROSS JOIN LATERAL (
     SELECT 1
@@ -1347,7 +1348,7 @@ ch AS MATERIALIZED (
       AND x.level = 0
       AND x.leaf_cell_id IS NOT NULL
       AND x.embedding IS NOT NULL
-    ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nc + 8
+    ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nc + 8
   )
   SELECT leaf_cell_id, 1 - d AS sim
   FROM c
@@ -1435,7 +1436,7 @@ WITH rt AS MATERIALIZED (
     WHERE x.tenant_id = :t
       AND x.forest_id = {f}
       AND x.parent_id IS NULL
-    ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nrg
+    ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nrg
   ) c
   CROSS JOIN LATERAL (
     SELECT 1
@@ -1470,7 +1471,7 @@ ch AS MATERIALIZED (
       AND x.level = 0
       AND x.leaf_cell_id IS NOT NULL
       AND x.embedding IS NOT NULL
-    ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nc + 8
+    ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nc + 8
   )
   SELECT leaf_cell_id, 1 - d AS sim
   FROM c
@@ -1587,7 +1588,7 @@ WITH rt AS MATERIALIZED (
     WHERE x.tenant_id = :t
       AND x.forest_id = {f}
       AND x.parent_id IS NULL
-    ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nrg
+    ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nrg
   ) c
   CROSS JOIN LATERAL (
     SELECT 1
@@ -1626,7 +1627,7 @@ ch AS MATERIALIZED (
       AND x.leaf_cell_id IS NOT NULL
       AND x.embedding IS NOT NULL
       AND x.t_start <= :as_of
-    ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nc + 8
+    ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nc + 8
   )
   SELECT leaf_cell_id, 1 - d AS sim
   FROM c
@@ -1714,7 +1715,7 @@ WITH rt AS MATERIALIZED (
     WHERE x.tenant_id = :t
       AND x.forest_id = {f}
       AND x.parent_id IS NULL
-    ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nrg
+    ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nrg
   ) c
   CROSS JOIN LATERAL (
     SELECT 1
@@ -1753,7 +1754,7 @@ ch AS MATERIALIZED (
       AND x.leaf_cell_id IS NOT NULL
       AND x.embedding IS NOT NULL
       AND x.t_start <= :as_of
-    ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nc + 8
+    ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nc + 8
   )
   SELECT leaf_cell_id, 1 - d AS sim
   FROM c
@@ -1841,7 +1842,7 @@ WITH rt AS MATERIALIZED (
     WHERE x.tenant_id = :t
       AND x.forest_id = {f}
       AND x.parent_id IS NULL
-    ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nrg
+    ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nrg
   ) c
   CROSS JOIN LATERAL (
     SELECT 1
@@ -1880,7 +1881,7 @@ ch AS MATERIALIZED (
       AND x.leaf_cell_id IS NOT NULL
       AND x.embedding IS NOT NULL
       AND x.t_start <= :as_of
-    ORDER BY CAST(x.embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nc + 8
+    ORDER BY CAST(x.graph_embedding AS halfvec({dim})) <=> CAST(CAST(:q AS vector) AS halfvec({dim})) LIMIT :nc + 8
   )
   SELECT leaf_cell_id, 1 - d AS sim
   FROM c
