@@ -11,9 +11,7 @@ considering and remembering), not words of any subject matter.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
 
-from memforest.text.lexicon import ADVERBS, NUMBER_WORDS, TIME_WORDS
 from memforest.text.state_words import DISPOSAL
 
 __all__ = ["MOODS", "is_leave", "leaves", "mood_near", "mood_of"]
@@ -111,21 +109,11 @@ _DISPOSAL = re.compile(DISPOSAL, re.IGNORECASE)
 # away my old X", "binned all the X"), at most three, none a word that ends a noun phrase (a
 # preposition, conjunction, pronoun or form of "be"/"have": "dumped my photos onto X", "dumped snow
 # all over X", "binned the idea of X" dispose of no X). Matched whole between the verb and the value.
-_TIME = "|".join(sorted(TIME_WORDS, key=len, reverse=True))
-_NUMBER = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
-_PHRASE_ENDS = (
-    r"to|of|in|on|onto|into|at|over|under|for|with|from|by|about|after|before|off|out|up|down|"
+_OBJECT_LEAD = re.compile(
+    r"\s+(?:(?!(?:to|of|in|on|onto|into|at|over|under|for|with|from|by|about|after|before|off|out|up|down|"
     r"away|around|round|through|across|than|and|or|but|then|so|because|while|when|where|which|who|is|was|"
-    r"are|were|be|been|has|have|had|it|them|him|me|us|you|i|we|they|she|he"
-)
-_OBJECT_LEAD = re.compile(rf"\s+(?:(?!(?:{_PHRASE_ENDS})\b)[\w'-]+\s+){{0,3}}", re.IGNORECASE)
-# what follows a value inside the disposal's object: a possessive ending ("sold the X's exhaust") or
-# a noun head the value modifies ("gave away the X roof box"); a word that ends the noun phrase (see
-# above), an adverb, a word of time or a number is no head ("sold the X last week", "binned the X
-# two years ago", "sold the X cheap"); matched at the value's end
-_HEAD_AFTER = re.compile(
-    rf"'s\b|(?<!\s)\s+(?!(?:{_PHRASE_ENDS}|{ADVERBS}|{_TIME}|{_NUMBER}|cheap|too|again|back|instead|anyway|[a-z]+ly)\b)"
-    r"(?P<head>[a-z][a-z-]*)\b"
+    r"are|were|be|been|has|have|had|it|them|him|me|us|you|i|we|they|she|he)\b)[\w'-]+\s+){0,3}",
+    re.IGNORECASE,
 )
 # a disposal's object that stands for the one thing named before the verb ("the Corsa failed its MOT,
 # so I scrapped it"; a value names one thing, so "them" stands for something else)
@@ -217,21 +205,6 @@ def mood_near(text: str, at: int) -> str | None:
     return mood_of(cleared[start:end]) if start > 0 or end < len(cleared) else mood_of(cleared)
 
 
-def _heads_object(text: str, end: int, kinds: Collection[str]) -> bool:
-    """The value ending at ``end`` heads the noun phrase it stands in: no possessive ending and no
-    noun after it, or a noun of ``kinds`` (:data:`_HEAD_AFTER`)."""
-    m = _HEAD_AFTER.match(text, end)
-    if m is None:
-        return True
-    head = (m["head"] or "").lower()
-    return bool(head) and any(_same_word(head, kind.lower()) for kind in kinds)
-
-
-def _same_word(a: str, b: str) -> bool:
-    """``a`` and ``b`` are one word or one a plural of the other ("reader", "readers")."""
-    return a == b or a == b + "s" or b == a + "s" or a == b + "es" or b == a + "es"
-
-
 def is_leave(text: str) -> bool:
     """``text`` ends a state without naming its successor ("stopped going to X", "sold the X")."""
     if _LEAVE.search(text) is not None:
@@ -243,16 +216,13 @@ def is_leave(text: str) -> bool:
     return False
 
 
-def leaves(text: str, at: int, end: int, kinds: Collection[str] = ()) -> bool:
-    """``text`` ends the state whose value stands at ``text[at:end]`` without naming its successor
+def leaves(text: str, at: int) -> bool:
+    """``text`` ends the state whose value stands at position ``at`` without naming its successor
     (:func:`is_leave`), and, when every verb of leaving in the sentence of ``at`` is one of disposal,
     the value is that verb's object: "I binned my old X" ends X, "I dumped my photos onto X" or
     "the storm dumped snow over X" do not (the value must follow the nearest such verb before it,
-    past at most a few determiners and modifiers, see :data:`_OBJECT_LEAD`, and head that object,
-    or stand before the verb whose object is "it": "X kept crashing, so I binned it"). A value
-    that modifies a noun after it heads no object ("gave away the X roof box", "sold the X's
-    exhaust"), unless that noun is one of ``kinds``, the words naming what kind of thing the value
-    is ("binned the X reader" ends an X its holder called a reader)."""
+    past at most a few determiners and modifiers, see :data:`_OBJECT_LEAD`, or stand before the
+    verb whose object is "it": "X kept crashing, so I binned it")."""
     if not is_leave(text):
         return False
     if _LEAVE.search(text) is not None:
@@ -265,7 +235,7 @@ def leaves(text: str, at: int, end: int, kinds: Collection[str] = ()) -> bool:
             return True
         before = [v for v in verbs if v.end() <= at]
         if before and _OBJECT_LEAD.fullmatch(text, before[-1].end(), at) is not None:
-            return _heads_object(text, end, kinds)
+            return True
         after = [v for v in verbs if v.start() >= at]
         return bool(after) and _PRONOUN_OBJECT.match(text, after[0].end()) is not None
     return True

@@ -5,7 +5,6 @@ have no answer in that chain then (the loose plan, ADR 0057, reads the statement
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
@@ -22,9 +21,8 @@ def left_by(
     last statement, before the next run starts and by ``until`` (None: any time): a statement
     with no slot, about the subject (``about`` its text), that ends a state without naming a
     successor and names the value, as the object of a verb of disposal when the sentence's verbs of
-    leaving are all of disposal (``mood.leaves``: "dumped my photos onto X" ends no X; "sold the X
-    roof box" neither, unless the run's statements named X a roof box), in a clause with no mood
-    ("never left X" leaves nothing)."""
+    leaving are all of disposal (``mood.leaves``: "dumped my photos onto X" ends no X), in a clause
+    with no mood ("never left X" leaves nothing)."""
     value = runs[i][0].value
     if value is None:
         return False
@@ -38,22 +36,6 @@ def left_by(
         if r["attribute"] is not None or not mentions(text, value) or not about(text):
             continue
         at = text.casefold().find(value.casefold())
-        if leaves(text, at, at + len(value), _kinds(runs[i], value)) and mood_near(text, at) is None:
+        if leaves(text, at) and mood_near(text, at) is None:
             return True
     return False
-
-
-# the word right after a value in a statement: a noun it may be named with ("a X camera")
-_WORD_AFTER = re.compile(r"\s+([a-z][a-z-]*)")
-
-
-def _kinds(run: Sequence[State], value: str) -> set[str]:
-    """The words the run's own statements name ``value`` with, right after it ("bought a X camera":
-    camera): a disposal of "the X camera" is one of X, of "the X lens cap" not (``mood.leaves``)."""
-    kinds: set[str] = set()
-    for state in run:
-        at = state.text.casefold().find(value.casefold())
-        m = _WORD_AFTER.match(state.text, at + len(value)) if at >= 0 else None
-        if m is not None:
-            kinds.add(m.group(1))
-    return kinds
