@@ -37,3 +37,44 @@ from support.states import speaker_slots
 )
 def test_the_main_clause_says_who_holds_it_now(text: str, want: tuple[str, str, str]) -> None:
     assert speaker_slots(text, "Mia") == [want]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # a clause spliced on after the apposition whose verb has an object or complement of its own
+        # (a pronoun, an article, a possessive, an infinitive, a participle, an adjective): the value
+        # is not its object, so it says nothing of who holds the value (review s10 fix10, V1)
+        ("Here's Marzipan, Evander's dachshund, I bought him a tartan collar.", "Evander"),
+        ("Meet Marzipan, Evander's dachshund, I got to walk him on Sunday.", "Evander"),
+        ("Marzipan, Evander's dachshund, I found wandering near the quay this morning.", "Evander"),
+        ("This is Marzipan, Evander's dachshund, I chose his name.", "Evander"),
+        ("Here's Marzipan, Evander's dachshund, we got drenched walking him today.", "Evander"),
+        ("Marzipan, Evander's dachshund, I keep forgetting is deaf.", "Evander"),
+        ("Marzipan, Evander's dachshund, I got used to slowly.", "Evander"),
+        ("Gooseberry, Leocadia's corgi, I bought a lead for.", "Leocadia"),
+        ("Here is Marzipan, Evander's dachshund, Tobiah gets to walk him on Mondays.", "Evander"),
+        # the same after a relative clause of getting
+        ("Meet Gooseberry, the corgi Leocadia adopted, I got her a padded kennel.", "Leocadia"),
+        ("Meet Hollyhock, the donkey Isembard bought, I won a ribbon riding her.", "Isembard"),
+        # a stay bounded in time or now and then is no holding now (V2)
+        ("Marzipan, Evander's dachshund, I kept for a week in October.", "Evander"),
+        ("Marzipan, Evander's dachshund, is ours again this week while Evander is in Trondheim.", "Evander"),
+        ("Gooseberry, Leocadia's corgi, moved in with us for the winter while Leocadia sails.", "Leocadia"),
+        ("Gooseberry, Leocadia's corgi, is mine now until Leocadia is back.", "Leocadia"),
+        ("Gooseberry, Leocadia's corgi, is ours too.", "Leocadia"),
+        ("Gooseberry, Leocadia's corgi, lives with me on weekends.", "Leocadia"),
+        # a verb of getting with no object of its own (the end of the clause, an adverbial of time or
+        # source after it), or a stay "for good": the main clause's person holds the value
+        ("Marzipan, Evander's dachshund, I adopted two years ago.", "Mia"),
+        ("Gooseberry, Leocadia's corgi, we rescued from the pound.", "Mia"),
+        ("Marzipan, Evander's dachshund, I bought from him last spring.", "Mia"),
+        ("Gooseberry, Leocadia's corgi, I inherited when she emigrated.", "Mia"),
+        ("Marzipan, Evander's dachshund, I took in.", "Mia"),
+        ("Meet Gooseberry, the corgi Leocadia adopted, I took in after she moved abroad.", "Mia"),
+        ("Gooseberry, Leocadia's corgi, moved in with us for good.", "Mia"),
+    ],
+)
+def test_a_main_clause_with_its_own_object_or_a_bounded_stay_names_no_holder(text: str, want: str) -> None:
+    value = text.removeprefix("Here's ").removeprefix("Here is ").removeprefix("Meet ").removeprefix("This is ")
+    assert speaker_slots(text, "Mia") == [(want, "pet", value.split(",")[0])]
