@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -150,13 +153,17 @@ async def embed_in_process(
     stage: str,
     ledger: UsageLedger | None,
     in_thread: bool,
+    executor: Executor | None = None,
 ) -> list[list[float]]:
     """The ``embed`` of an in-process embedder: ``embed_sync`` (texts to a ``(n, dim)`` array) run in a
-    worker thread when ``in_thread``, else inline; one ledger call for the batch, no tokens."""
+    worker thread when ``in_thread`` (one of ``executor``'s, else of the event loop's default
+    executor), else inline; one ledger call for the batch, no tokens."""
     if not texts:
         return []
     result: list[list[float]] = (
-        await embed_in_process_rows(embed_sync, texts, stage=stage, ledger=ledger, in_thread=in_thread)
+        await embed_in_process_rows(
+            embed_sync, texts, stage=stage, ledger=ledger, in_thread=in_thread, executor=executor
+        )
     ).tolist()
     return result
 
@@ -168,11 +175,18 @@ async def embed_in_process_rows(
     stage: str,
     ledger: UsageLedger | None,
     in_thread: bool,
+    executor: Executor | None = None,
 ) -> np.ndarray[Any, Any]:
     """:func:`embed_in_process` as the ``(len(texts), dim)`` float32 array itself, without the lists
     of Python floats (which hold the same values)."""
     t0 = time.perf_counter()
-    mat = await asyncio.to_thread(embed_sync, list(texts)) if in_thread else embed_sync(list(texts))
+    if not in_thread:
+        mat = embed_sync(list(texts))
+    elif executor is None:
+        mat = await asyncio.to_thread(embed_sync, list(texts))
+    else:  # as ``to_thread`` does, in the caller's context (its log fields, its tenant)
+        call = functools.partial(contextvars.copy_context().run, embed_sync, list(texts))
+        mat = await asyncio.get_running_loop().run_in_executor(executor, call)
     if ledger is not None:
         ledger.record(stage, calls=1, latency_s=time.perf_counter() - t0)
     return np.asarray(mat, dtype=np.float32)

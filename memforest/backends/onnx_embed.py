@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 
 
 SMALL_CALL = 4  # calls of at most this many texts (questions) run on their own session
+# threads that wait for a bigger call's batches (the batch workers compute them): more than the
+# ingest jobs of a process embed at once, so no call waits for a thread (ADR 0098)
+CALL_THREADS = 64
 
 
 def _session(ort: Any, model_file: Path, threads: int) -> Any:
@@ -103,6 +106,11 @@ class OnnxEmbedder:
         self._session: Any = _session(ort, model_file, threads)  # small calls, ``threads`` threads
         self._batch_session: Any = _session(ort, model_file, 1)  # batches, run by several workers at once
         self._workers = ThreadPoolExecutor(threads or _cores(), thread_name_prefix="onnx-embed")
+        # the calls' own threads, never the event loop's default executor: ingest calls that wait
+        # for the batch workers would fill it (min(32, cores + 4) threads), and a question, or any
+        # other ``to_thread`` of the process, would queue behind them (ADR 0098)
+        self._questions = ThreadPoolExecutor(threads or _cores(), thread_name_prefix="onnx-question")
+        self._calls = ThreadPoolExecutor(CALL_THREADS, thread_name_prefix="onnx-call")
         self._inputs = [i.name for i in self._session.get_inputs()]
         self._tokenizer: Any = Tokenizer.from_file(str(info.path / "tokenizer.json"))
         self._tokenizer.enable_truncation(info.max_seq_length)
@@ -173,9 +181,14 @@ class OnnxEmbedder:
     async def embed(
         self, texts: Sequence[str], *, stage: str = "embed", ledger: UsageLedger | None = None
     ) -> list[list[float]]:
-        """Embed ``texts`` in order in a worker thread; one ledger call per batch."""
-        return await embed_in_process(self.embed_sync, texts, stage=stage, ledger=ledger, in_thread=True)
+        """Embed ``texts`` in order in a thread of this embedder's own (a question's on a thread no
+        ingest call holds); one ledger call per batch."""
+        executor = self._questions if len(texts) <= SMALL_CALL else self._calls
+        return await embed_in_process(
+            self.embed_sync, texts, stage=stage, ledger=ledger, in_thread=True, executor=executor
+        )
 
     async def aclose(self) -> None:
-        """Let the batch workers' threads end (a call still running finishes; later calls fail)."""
-        self._workers.shutdown(wait=False)
+        """Let the embedder's threads end (a call still running finishes; later calls fail)."""
+        for pool in (self._workers, self._questions, self._calls):
+            pool.shutdown(wait=False)

@@ -4,10 +4,13 @@ directory reader and the start-up identity rule (ADR 0042)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import shutil
+import threading
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -149,6 +152,27 @@ async def test_closing_the_backends_ends_the_onnx_workers(home: Path) -> None:
     with pytest.raises(RuntimeError, match="shutdown"):  # the pool takes no more work: its threads end
         embedder.inner._workers.submit(int)
     await CachingEmbedder(CountingEmbedder()).aclose()  # an inner embedder with nothing to close
+
+
+async def test_onnx_calls_do_not_wait_for_the_default_executor(home: Path) -> None:
+    """A question (and a bigger call) is embedded on the embedder's own threads: when the event loop's
+    default executor is full, as ingest calls waiting for the batch workers used to fill it, they
+    still run at once (ADR 0098)."""
+    embedder = build_embedder(_settings(home, "onnx"))
+    loop = asyncio.get_running_loop()
+    crowded = ThreadPoolExecutor(1)
+    loop.set_default_executor(crowded)
+    release = threading.Event()
+    holder = loop.run_in_executor(None, release.wait)  # the default executor's one thread is taken
+    try:
+        question = await asyncio.wait_for(embedder.embed(["Which harbour did the ferry leave from?"]), 60)
+        many = await asyncio.wait_for(embedder.embed([f"note number {i} about the garden" for i in range(9)]), 60)
+    finally:
+        release.set()
+        await holder
+        loop.set_default_executor(ThreadPoolExecutor())
+    assert len(question) == 1 and len(many) == 9
+    assert np.isclose(np.linalg.norm(question[0]), 1.0, atol=1e-4)
 
 
 def test_onnx_runtime_refuses_a_structure_it_does_not_compute(tmp_path: Path) -> None:
