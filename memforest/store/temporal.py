@@ -25,6 +25,7 @@ _SUBJECT_PROBE = _Q["subject_probe"]
 _SUBJECT_FACTS = _Q["subject_facts"]
 _FACTS_NAMING = _Q["facts_naming"]
 _FACTS_BY_ID = _Q["facts_by_id"]
+_UNFILED_BY_ID = _Q["unfiled_by_id"]
 _ENTITY_ROOT = _Q["entity_root"]
 _CHILDREN = _Q["children"]
 _CHILDREN_OF = _Q["children_of"]
@@ -97,6 +98,18 @@ async def facts_by_id(
     params = {"t": tenant_id, "f": forest_id, "s": subject.casefold(), "k": entity_key(subject), "n": NAMED_FACTS,
               "as_of": as_of, "ids": list(ids)}  # fmt: skip
     return await fetch_all(conn, _FACTS_BY_ID, params)
+
+
+async def unfiled_by_id(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Sequence[int], names: Sequence[str], as_of: datetime | None
+) -> list[Row]:
+    """Those of the facts ``ids`` that no state files (no subject, no attribute) whose text contains
+    one of ``names`` (case-insensitive), whoever said them, visible as of ``as_of`` (as
+    ``facts_by_id``): the statements about a person the write side filed under no one (ADR 0100)."""
+    if not ids or not names:
+        return []
+    params = {"t": tenant_id, "f": forest_id, "ids": list(ids), "a": [n.casefold() for n in names], "as_of": as_of}
+    return await fetch_all(conn, _UNFILED_BY_ID, params)
 
 
 async def facts_naming(

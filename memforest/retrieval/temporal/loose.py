@@ -10,6 +10,7 @@ the plain ranking."""
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -17,7 +18,8 @@ from memforest.attributes import ATTRIBUTE_WORDS
 from memforest.retrieval.temporal.chains import named_values
 from memforest.retrieval.temporal.parse import TemporalQuestion
 from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPlan, mentions, mood_of
-from memforest.store.sql import Row
+from memforest.store import temporal as store
+from memforest.store.sql import Conn, Row
 from memforest.text.state_words import KIN
 from memforest.text.terms import content_terms
 
@@ -29,7 +31,7 @@ HOLDING = ("now", "latest", "as_of")  # operators that ask for a state that hold
 _ENDED = re.compile(r"\b(?:stopped|quit|left|no\s+longer|used\s+to|anymore|any\s+more|gave\s+up|dropped)\b", re.I)
 _RESUMED = re.compile(r"\b(?:now|instead|switched|started|then|since)\b", re.I)
 # a relative of the subject named in the statement ("his sister Nora"): the state is likely theirs
-_RELATIVE = re.compile(rf"\b(?i:his|her|their|my|\w+'s)\s+(?i:{KIN})\s+[A-Z]")
+_RELATIVE = re.compile(rf"\b(?i:his|her|their|my|\w+'s)\s+(?i:{KIN})\s+([A-Z][\w-]*)")
 
 
 def _terms_of(tq: TemporalQuestion) -> set[str]:
@@ -46,11 +48,18 @@ def _shares(row: Row, terms: set[str], anchor: str | None) -> bool:
     return bool(terms & set(content_terms(text))) or (anchor is not None and mentions(text, anchor))
 
 
-def statements(rows: Sequence[Row], tq: TemporalQuestion, subject: str, hints: Mapping[int, float]) -> list[Row]:
+def statements(
+    rows: Sequence[Row],
+    tq: TemporalQuestion,
+    subject: str,
+    hints: Mapping[int, float],
+    more: Sequence[str] = (),
+) -> list[Row]:
     """The subject's statements (``rows``, oldest first) that may hold the asked state: each is
     filed under the subject (or under no one), names a value besides the subject, carries no mood
-    (a plan, a wish, nostalgia) and shares a word with the question or names its anchor; when none
-    does, those about as similar to the question as the most similar one (``hints``: cosine)."""
+    (a plan, a wish, nostalgia) and shares a word with the question (or ``more`` terms) or names
+    its anchor; when none does, those about as similar to the question as the most similar one
+    (``hints``: cosine)."""
     own = subject.casefold()
     valued = [
         r
@@ -59,7 +68,7 @@ def statements(rows: Sequence[Row], tq: TemporalQuestion, subject: str, hints: M
         and mood_of(str(r["text"])) is None
         and named_values(str(r["text"]), (subject, *tq.people))
     ]
-    terms = _terms_of(tq)
+    terms = _terms_of(tq) | set(more)
     shared = [r for r in valued if _shares(r, terms, tq.anchor)]
     if shared:
         return shared
@@ -67,13 +76,15 @@ def statements(rows: Sequence[Row], tq: TemporalQuestion, subject: str, hints: M
     return [r for r in valued if hints.get(int(r["fact_id"]), -2.0) >= best - NEAR_SIM]
 
 
-def holds(text: str) -> bool:
+def holds(text: str, names: Sequence[str] = ()) -> bool:
     """Whether a statement may tell a state that holds: it tells no end of it (with nothing new
-    after the end) and names no relative whose state it may be."""
+    after the end) and names no relative whose state it may be, unless that relative is the
+    subject itself (``names``: "Ana's neighbour Ilse switched hairdressers", asked of Ilse)."""
     end = _ENDED.search(text)
     if end is not None and _RESUMED.search(text, end.end()) is None:
         return False
-    return _RELATIVE.search(text) is None
+    own = {n.casefold() for n in names}
+    return all(m.group(1).casefold() in own for m in _RELATIVE.finditer(text))
 
 
 def _anchor_time(rows: Sequence[Row], tq: TemporalQuestion, anchor_time: datetime | None) -> datetime | None:
@@ -88,7 +99,7 @@ def _anchor_time(rows: Sequence[Row], tq: TemporalQuestion, anchor_time: datetim
     return tq.at or anchor_time
 
 
-def _index(listed: Sequence[Row], tq: TemporalQuestion, at: datetime | None) -> int | None:
+def _index(listed: Sequence[Row], tq: TemporalQuestion, at: datetime | None, names: Sequence[str]) -> int | None:
     """The answer's place in ``listed`` (oldest first) for the question's operator."""
     if tq.operator == "before":
         if at is None:
@@ -98,7 +109,7 @@ def _index(listed: Sequence[Row], tq: TemporalQuestion, at: datetime | None) -> 
     if tq.operator == "after":
         if at is None:
             return None
-        later = [i for i, r in enumerate(listed) if r["valid_from"] > at and _moves_on(r, tq.anchor)]
+        later = [i for i, r in enumerate(listed) if r["valid_from"] > at and _moves_on(r, tq.anchor, names)]
         return later[0] if later else None
     held = [i for i, r in enumerate(listed) if at is None or r["valid_from"] <= at]
     return held[-1 - tq.back] if len(held) > tq.back else None
@@ -116,12 +127,33 @@ def _ended_later(answer: Row, ended: Sequence[Row], subject: str, at: datetime |
     )
 
 
-def _moves_on(row: Row, anchor: str | None) -> bool:
-    """A statement after the anchor's start that names something besides the anchor (a mere
-    restatement of the anchor is no later state)."""
+def _moves_on(row: Row, anchor: str | None, names: Sequence[str]) -> bool:
+    """A statement after the anchor's start that names something besides the anchor and the
+    subject's ``names`` (a mere restatement of the anchor, or its end, is no later state)."""
     if anchor is None or not mentions(str(row["text"]), anchor):
         return True
-    return bool(named_values(str(row["text"]), (anchor,)))
+    return bool(named_values(str(row["text"]), (anchor, *names)))
+
+
+def _anchor_terms(rows: Sequence[Row], tq: TemporalQuestion, names: Sequence[str]) -> list[str]:
+    """The words of the statements that name the anchor (no mood), less the names they hold: the
+    way the subject's statements of the anchor's kind read ("a member of X now"), for a before or
+    after that the question's own words leave unanswered (ADR 0100)."""
+    if tq.anchor is None:
+        return []
+    texts = [str(r["text"]) for r in rows if mentions(str(r["text"]), tq.anchor) and mood_of(str(r["text"])) is None]
+    named = {t for x in texts for v in (tq.anchor, *names, *named_values(x, ())) for t in content_terms(v)}
+    return [t for x in texts for t in content_terms(x) if t not in named]
+
+
+def _answer(
+    listed: list[Row], tq: TemporalQuestion, at: datetime | None, names: Sequence[str]
+) -> tuple[list[Row], int | None]:
+    """The statements an answer is chosen among (for before, none naming the anchor) and the
+    answer's place in them."""
+    if tq.operator == "before" and tq.anchor is not None:
+        listed = [r for r in listed if not mentions(str(r["text"]), tq.anchor)]
+    return listed, _index(listed, tq, at, names)
 
 
 def loose_plan(
@@ -130,18 +162,22 @@ def loose_plan(
     rows: Sequence[Row],
     anchor_time: datetime | None,
     hints: Mapping[int, float] | None,
+    aliases: Sequence[str] = (),
 ) -> TemporalPlan | None:
     """The answer among the subject's statements ``rows`` (oldest first) that fit the question, or
-    None when the operator is none it answers or no statement fits."""
+    None when the operator is none it answers or no statement fits (``aliases``: the subject's
+    other names)."""
     if tq.operator not in OPERATORS or tq.during is not None or tq.implied:
         return None  # (a "now" read from the tense alone is answered by the kind's own chain only)
-    ended = [r for r in rows if not holds(str(r["text"]))] if tq.operator in HOLDING else []
+    names = (subject, *aliases, *(n.split("'s ", 1)[0] for n in (subject, *aliases) if "'s " in n))
+    ended = [r for r in rows if not holds(str(r["text"]), names)] if tq.operator in HOLDING else []
     gone = {int(r["fact_id"]) for r in ended}
-    listed = statements([r for r in rows if int(r["fact_id"]) not in gone], tq, subject, hints or {})
+    kept = [r for r in rows if int(r["fact_id"]) not in gone]
     at = _anchor_time(rows, tq, anchor_time) if tq.operator in ("before", "after") else tq.at
-    if tq.operator in ("before", "after") and tq.anchor is not None:
-        listed = [r for r in listed if tq.operator == "after" or not mentions(str(r["text"]), tq.anchor)]
-    i = _index(listed, tq, at)
+    listed, i = _answer(statements(kept, tq, subject, hints or {}), tq, at, names)
+    if i is None and tq.operator in ("before", "after"):  # (the anchor's own words find its kind)
+        more = _anchor_terms(rows, tq, names)
+        listed, i = _answer(statements(kept, tq, subject, hints or {}, more), tq, at, names) if more else (listed, i)
     if i is None or _ended_later(listed[i], ended, subject, at):
         return None
     plan = TemporalPlan(str(tq.operator), subject, None, at)
@@ -151,3 +187,28 @@ def loose_plan(
     if i + 1 < len(listed):
         plan.roles[int(listed[i + 1]["fact_id"])] = LATER
     return plan
+
+
+async def loose_read(
+    where: tuple[Conn, uuid.UUID, int],
+    names: Sequence[str],
+    as_of: datetime | None,
+    hints: Mapping[int, float],
+    own: Sequence[Row],
+    tq: TemporalQuestion,
+    anchor_time: datetime | None,
+) -> TemporalPlan | None:
+    """The loose plan of the subject ``names[0]`` (its other names after it) on its facts that
+    recall found (``own``, of the pool ``hints``), the pool's statements naming it by any name that
+    no state files (another speaker's words, a person no state was ever filed for: ADR 0100), and
+    its facts naming the anchor; ``where``: (connection, tenant, forest)."""
+    conn, tenant_id, forest_id = where
+    rows = {int(r["fact_id"]): r for r in own}
+    unfiled = [i for i in hints if i not in rows]
+    said = await store.unfiled_by_id(conn, tenant_id, forest_id, unfiled, names, as_of)
+    rows.update((int(r["fact_id"]), r) for r in said if any(mentions(str(r["text"]), n) for n in names))
+    if tq.anchor is not None:
+        named = await store.facts_naming(conn, tenant_id, forest_id, names[0], tq.anchor, as_of)
+        rows.update((int(r["fact_id"]), r) for r in named)
+    ordered = sorted(rows.values(), key=lambda r: (r["valid_from"], r["fact_id"]))
+    return loose_plan(tq, names[0], ordered, anchor_time, hints, tuple(names[1:]))

@@ -26,7 +26,7 @@ from memforest.retrieval.temporal.chains import chain_label
 from memforest.retrieval.temporal.descent import BACKWARD, FORWARD, TimeCursor, fact_ids
 from memforest.retrieval.temporal.lexicon import CUES
 from memforest.retrieval.temporal.loose import OPERATORS as LOOSE_OPERATORS
-from memforest.retrieval.temporal.loose import loose_plan
+from memforest.retrieval.temporal.loose import loose_read
 from memforest.retrieval.temporal.memo import one_question
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.retrieval.temporal.plan import (
@@ -93,6 +93,7 @@ class _Scope:
     budget: _Budget = field(default_factory=_Budget)  # shared by the question's subjects
     probe: store.SubjectProbe | None = None  # the question's first statement (its first subject's root)
     slot_rows: int = store.SLOT_ROWS  # the newest facts of each slot read (``store.subject_facts``)
+    names: tuple[str, ...] = ()  # the subject's other names ("Ana's sister" for Mia: ``aliases``)
 
     async def facts(self, leaves: list[Row], ahead: Sequence[Row] = ()) -> list[Row]:
         """The subject's facts among ``leaves``, oldest first (as ``facts_of``); those of the leaves
@@ -338,9 +339,8 @@ async def temporal_plan(
         names = [n for n in names if n.casefold() in named or _owner_known(n, named)]
         if not names:
             continue
-        scope = _Scope(
-            conn, tenant_id, forest_id, names[0], as_of, hints, budget=budget, probe=first, slot_rows=slot_rows
-        )
+        scope = _Scope(conn, tenant_id, forest_id, names[0], as_of, hints, budget=budget, probe=first)
+        scope.slot_rows, scope.names = slot_rows, tuple(names[1:])
         others = tuple(n for n in tq.names if n.casefold() not in {x.casefold() for x in names})
         asked = replace(tq, names=(names[0], *others))
         if len(names) > 1 or tq.during is not None:
@@ -426,17 +426,13 @@ async def _first_probe(
 
 async def _loose(scope: _Scope, tq: TemporalQuestion, anchor_time: datetime | None) -> TemporalPlan | None:
     """No chain answers for the first subject: the loose plan (``loose.loose_plan``) on its facts
-    that recall found (``hints``) and those naming the anchor."""
+    that recall found (``hints``), the pool's statements naming it that no state files, and those
+    naming the anchor (``loose.loose_read``)."""
     if tq.operator not in LOOSE_OPERATORS or not scope.hints:
         return None
-    rows = {int(r["fact_id"]): r for r in await scope.facts_of(list(scope.hints))}
-    if tq.anchor is not None:
-        named = await store.facts_naming(
-            scope.conn, scope.tenant_id, scope.forest_id, scope.subject, tq.anchor, scope.as_of
-        )
-        rows.update((int(r["fact_id"]), r) for r in named)
-    ordered = sorted(rows.values(), key=lambda r: (r["valid_from"], r["fact_id"]))
-    return loose_plan(tq, scope.subject, ordered, anchor_time, scope.hints)
+    own = await scope.facts_of(list(scope.hints))
+    where = (scope.conn, scope.tenant_id, scope.forest_id)
+    return await loose_read(where, (scope.subject, *scope.names), scope.as_of, scope.hints, own, tq, anchor_time)
 
 
 async def _asker_named(conn: Conn, tenant_id: uuid.UUID, forest_id: int, tq: TemporalQuestion) -> TemporalQuestion:

@@ -89,6 +89,21 @@ WHERE x.tenant_id = :t
   AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
 ORDER BY x.valid_from, x.fact_id;
 
+-- name: unfiled_by_id --
+-- Those of the facts :ids that no state files (no subject, no attribute) and whose text contains one
+-- of :a (lower case): the recall pool's statements naming a person whatever their speaker (ADR 0100).
+SELECT x.fact_id, x.text, x.speaker, x.subject, x.attribute, x.value, x.entities, x.valid_from, x.valid_to, x.superseded_by, x.recorded_at, x.retracted_at
+FROM facts x
+WHERE x.tenant_id = :t
+  AND x.forest_id = :f
+  AND x.fact_id = ANY(:ids)
+  AND x.subject IS NULL
+  AND x.attribute IS NULL
+  AND EXISTS (SELECT 1 FROM unnest(CAST(:a AS text[])) n WHERE strpos(lower(x.text), n) > 0)
+  AND (CAST(:as_of AS timestamptz) IS NULL OR (x.valid_from <= :as_of AND x.recorded_at <= :as_of AND (x.retracted_at IS NULL OR x.retracted_at > :as_of)))
+  AND (CAST(:as_of AS timestamptz) IS NOT NULL OR x.retracted_at IS NULL)
+ORDER BY x.valid_from, x.fact_id;
+
 -- name: entity_root --
 -- The root node of the subject's entity tree.
 SELECT tr.root_node_id

@@ -1,0 +1,68 @@
+"""The loose plan (ADR 0057) when the write side filed nothing (ADR 0100), in sentences of my own:
+a statement that names the subject by relation ("Odile's flatmate Quincy ...") is the subject's own
+when asked of them; an end of the anchor is no later state; and a before / after that the
+question's own words leave unanswered reads the words of the anchor's statement."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from memforest.retrieval.temporal.loose import holds, loose_plan
+from memforest.retrieval.temporal.parse import TemporalQuestion
+
+
+def _row(fid: int, year: int, month: int, text: str) -> dict[str, Any]:
+    return {
+        "fact_id": fid,
+        "valid_from": datetime(year, month, 1, tzinfo=UTC),
+        "text": text,
+        "subject": None,
+        "attribute": None,
+        "value": None,
+    }
+
+
+def _answer(
+    rows: list[dict[str, Any]], tq: TemporalQuestion, subject: str, aliases: tuple[str, ...] = ()
+) -> int | None:
+    plan = loose_plan(tq, subject, rows, None, {}, aliases)
+    return next((f for f, role in (plan.roles.items() if plan else ()) if role == "answer"), None)
+
+
+FLATMATE = [
+    _row(1, 2020, 3, "Odile's flatmate Quincy practises judo at Ironbark Dojo."),
+    _row(2, 2022, 5, "Odile's flatmate Quincy moved his judo classes to Saltpan Dojo."),
+]
+
+
+def test_a_statement_naming_the_subject_by_relation_holds_for_the_subject() -> None:
+    tq = TemporalQuestion("now", None, ("Quincy",), terms=("judo",))
+    assert _answer(FLATMATE, tq, "Quincy") == 2
+    assert _answer(FLATMATE, tq, "Odile's flatmate", ("Quincy",)) == 2  # (the relation, named by its alias)
+    # another person's relative is still not the subject's state
+    assert _answer(FLATMATE, TemporalQuestion("now", None, ("Odile",), terms=("judo",)), "Odile") is None
+    assert holds(FLATMATE[0]["text"], ("Quincy",)) and not holds(FLATMATE[0]["text"], ("Odile",))
+
+
+def test_an_end_of_the_anchor_is_no_state_after_it() -> None:
+    rows = [
+        _row(1, 2020, 3, "Quincy trains judo at Ironbark Dojo."),
+        _row(2, 2021, 3, "Quincy no longer trains at Ironbark Dojo."),
+        _row(3, 2021, 9, "Quincy trains judo at Saltpan Dojo on Fridays."),
+    ]
+    tq = TemporalQuestion("after", None, ("Quincy", "Ironbark Dojo"), "Ironbark Dojo", terms=("train", "judo"))
+    assert _answer(rows, tq, "Quincy") == 3
+
+
+def test_a_before_unanswered_by_the_question_words_reads_the_anchor_statement() -> None:
+    rows = [
+        _row(1, 2019, 5, "Quincy is a paying member of Harrowgate Grapplers."),
+        _row(2, 2019, 11, "Quincy had lunch with Marguerite at Pellow Cafe."),
+        _row(3, 2020, 6, "Quincy is a paying member of Saltpan Dojo, judo twice a week."),
+    ]
+    tq = TemporalQuestion("before", None, ("Quincy", "Saltpan Dojo"), "Saltpan Dojo", terms=("judo",))
+    assert _answer(rows, tq, "Quincy") == 1
+    # the question's own words answer first: a statement sharing them is never passed over
+    rows.insert(1, _row(4, 2019, 8, "Quincy tried judo at Ironbark Dojo."))
+    assert _answer(rows, tq, "Quincy") == 4
