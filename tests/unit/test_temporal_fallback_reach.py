@@ -66,3 +66,21 @@ def test_a_before_unanswered_by_the_question_words_reads_the_anchor_statement() 
     # the question's own words answer first: a statement sharing them is never passed over
     rows.insert(1, _row(4, 2019, 8, "Quincy tried judo at Ironbark Dojo."))
     assert _answer(rows, tq, "Quincy") == 4
+
+
+def test_a_remark_naming_the_subject_is_taken_on_shared_words_only() -> None:
+    # another speaker's remark that names the subject (3) shares no word with the question: the
+    # similarity tier reads the subject's own statements only
+    rows = [
+        _row(1, 2021, 2, "Quincy trains judo at Ironbark Dojo."),
+        _row(2, 2022, 4, "Quincy rents a flat above Pellow Cafe."),
+        _row(3, 2023, 6, "Show Marguerite the photos when Quincy can."),
+    ]
+    tq = TemporalQuestion("now", None, ("Quincy",), terms=("birthday",))
+    hints = {1: 0.30, 2: 0.31, 3: 0.33}
+    plan = loose_plan(tq, "Quincy", rows, None, hints, (), {3})
+    assert plan is not None and next(f for f, role in plan.roles.items() if role == "answer") == 2
+    # shared words still admit it
+    tq = TemporalQuestion("now", None, ("Quincy",), terms=("photo",))
+    plan = loose_plan(tq, "Quincy", rows, None, hints, (), {3})
+    assert plan is not None and next(f for f, role in plan.roles.items() if role == "answer") == 3

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 
 from memforest.attributes import ATTRIBUTE_WORDS
@@ -54,12 +54,14 @@ def statements(
     subject: str,
     hints: Mapping[int, float],
     more: Sequence[str] = (),
+    unfiled: Collection[int] = (),
 ) -> list[Row]:
     """The subject's statements (``rows``, oldest first) that may hold the asked state: each is
     filed under the subject (or under no one), names a value besides the subject, carries no mood
     (a plan, a wish, nostalgia) and shares a word with the question (or ``more`` terms) or names
     its anchor; when none does, those about as similar to the question as the most similar one
-    (``hints``: cosine)."""
+    (``hints``: cosine), of the subject's own facts only (not the ``unfiled`` ids: another
+    speaker's remark naming the subject is taken on shared words alone)."""
     own = subject.casefold()
     valued = [
         r
@@ -72,6 +74,7 @@ def statements(
     shared = [r for r in valued if _shares(r, terms, tq.anchor)]
     if shared:
         return shared
+    valued = [r for r in valued if int(r["fact_id"]) not in unfiled]
     best = max((hints.get(int(r["fact_id"]), -1.0) for r in valued), default=-1.0)
     return [r for r in valued if hints.get(int(r["fact_id"]), -2.0) >= best - NEAR_SIM]
 
@@ -163,10 +166,11 @@ def loose_plan(
     anchor_time: datetime | None,
     hints: Mapping[int, float] | None,
     aliases: Sequence[str] = (),
+    unfiled: Collection[int] = (),
 ) -> TemporalPlan | None:
     """The answer among the subject's statements ``rows`` (oldest first) that fit the question, or
     None when the operator is none it answers or no statement fits (``aliases``: the subject's
-    other names)."""
+    other names; ``unfiled``: the ids of statements read only for naming the subject)."""
     if tq.operator not in OPERATORS or tq.during is not None or tq.implied:
         return None  # (a "now" read from the tense alone is answered by the kind's own chain only)
     names = (subject, *aliases, *(n.split("'s ", 1)[0] for n in (subject, *aliases) if "'s " in n))
@@ -174,10 +178,11 @@ def loose_plan(
     gone = {int(r["fact_id"]) for r in ended}
     kept = [r for r in rows if int(r["fact_id"]) not in gone]
     at = _anchor_time(rows, tq, anchor_time) if tq.operator in ("before", "after") else tq.at
-    listed, i = _answer(statements(kept, tq, subject, hints or {}), tq, at, names)
+    listed, i = _answer(statements(kept, tq, subject, hints or {}, (), unfiled), tq, at, names)
     if i is None and tq.operator in ("before", "after"):  # (the anchor's own words find its kind)
         more = _anchor_terms(rows, tq, names)
-        listed, i = _answer(statements(kept, tq, subject, hints or {}, more), tq, at, names) if more else (listed, i)
+        if more:
+            listed, i = _answer(statements(kept, tq, subject, hints or {}, more, unfiled), tq, at, names)
     if i is None or _ended_later(listed[i], ended, subject, at):
         return None
     plan = TemporalPlan(str(tq.operator), subject, None, at)
@@ -204,11 +209,13 @@ async def loose_read(
     its facts naming the anchor; ``where``: (connection, tenant, forest)."""
     conn, tenant_id, forest_id = where
     rows = {int(r["fact_id"]): r for r in own}
-    unfiled = [i for i in hints if i not in rows]
-    said = await store.unfiled_by_id(conn, tenant_id, forest_id, unfiled, names, as_of)
-    rows.update((int(r["fact_id"]), r) for r in said if any(mentions(str(r["text"]), n) for n in names))
+    others = [i for i in hints if i not in rows]
+    said = await store.unfiled_by_id(conn, tenant_id, forest_id, others, names, as_of)
+    said = [r for r in said if any(mentions(str(r["text"]), n) for n in names)]
+    rows.update((int(r["fact_id"]), r) for r in said)
     if tq.anchor is not None:
         named = await store.facts_naming(conn, tenant_id, forest_id, names[0], tq.anchor, as_of)
         rows.update((int(r["fact_id"]), r) for r in named)
     ordered = sorted(rows.values(), key=lambda r: (r["valid_from"], r["fact_id"]))
-    return loose_plan(tq, names[0], ordered, anchor_time, hints, tuple(names[1:]))
+    unfiled = {int(r["fact_id"]) for r in said}
+    return loose_plan(tq, names[0], ordered, anchor_time, hints, tuple(names[1:]), unfiled)
