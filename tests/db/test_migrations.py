@@ -293,6 +293,19 @@ def _node_graphs(url: str) -> dict[str, str]:
     return {str(r[0]): str(r[1]) for r in rows}
 
 
+def _text_index(url: str) -> str:
+    """Forest 42's node text index: its definition from ``USING`` on."""
+    engine = create_engine(migrate.sync_url(url), poolclass=pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            definition = conn.execute(
+                text("SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_nodes_tsv_f42'")
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    return "USING " + str(definition).split(" USING ", 1)[1]
+
+
 def test_migration_0017_rebuilds_forest_node_graphs_at_half_precision(db_url: str) -> None:
     """A forest's two node graphs built before 0017 (full precision) index ``halfvec`` keys of the
     stored dimension after it, under the same names and predicates, as the specs build them now;
@@ -406,6 +419,10 @@ def test_migration_0029_keeps_indexed_node_columns_to_the_indexed_rows(db_url: s
                             f"WHERE {spec.predicate(42)}"
                         )
                     )
+                elif spec.prefix == "ix_nodes_tsv_f":  # a text index, dropped with ``tsv`` and built again
+                    conn.execute(
+                        text(f"CREATE INDEX {spec.name(42)} ON nodes USING gin (tsv) WHERE {spec.predicate(42)}")
+                    )
             before = _nodes_state(conn)
         migrate.upgrade(db_url, embedding_dim=64)
         with engine.begin() as conn:
@@ -438,6 +455,7 @@ def test_migration_0029_keeps_indexed_node_columns_to_the_indexed_rows(db_url: s
             assert "USING hnsw (((graph_embedding)::halfvec(64)) halfvec_cosine_ops)" in definition
             assert ("WITH (m='8')" in definition) is ("cell" in name)
         assert sorted(graphs) == ["ix_nodes_cell_vec_f42", "ix_nodes_root_vec_f42"]
+        assert _text_index(db_url) == "USING gin (tsv) WHERE ((forest_id = 42) AND (leaf_cell_id IS NOT NULL))"
         # an inner node's refresh write (summary, vector, version) in a transaction of its own: HOT
         upd = (
             "UPDATE nodes SET summary = 'lights, ferries and a new timetable', embedding = CAST(:e AS vector), "
@@ -457,5 +475,6 @@ def test_migration_0029_keeps_indexed_node_columns_to_the_indexed_rows(db_url: s
             assert definition.split(" WHERE ")[1] == graphs[name].split(" WHERE ")[1]
             assert ("WITH (m='8')" in definition) is ("cell" in name)
         assert back[inner][3] is not None and "ferri" in str(back[inner][3])  # every row's text again
+        assert _text_index(db_url) == "USING gin (tsv) WHERE ((forest_id = 42) AND (leaf_cell_id IS NOT NULL))"
     finally:
         engine.dispose()
