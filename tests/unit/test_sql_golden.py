@@ -24,7 +24,7 @@ import pytest
 from memforest.db.engine import CUSTOM_PLANS_AGAIN, GENERIC_PLANS_NEXT, KEY_LOOKUP_PLANS
 from memforest.store import corroborate, evidence, queries, recall, recall_channels, recall_filter, temporal
 from memforest.store.browse import descent
-from memforest.store.forest_indexes import INDEXED_SQL, half_precision, indexed_sql
+from memforest.store.forest_indexes import GRAPH_COLUMN, INDEXED_SQL, half_precision, indexed_sql
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("MEMFOREST_UPDATE_GOLDEN") == "1"
@@ -202,7 +202,7 @@ def test_the_statements_write_what_the_python_constants_say() -> None:
             assert f"f.name || {_flat(switch)}," in sql, name
             assert _flat(indexed_sql("f.forest_id")) in sql, name
         if name.startswith(("vector_indexed", "all_indexed")):
-            assert _flat(half_precision("x.embedding", DIM)) in sql, name
+            assert _flat(half_precision(f"x.{GRAPH_COLUMN}", DIM)) in sql, name
     assert channels["plans_as_usual"] == _flat(f"SELECT {CUSTOM_PLANS_AGAIN} AS reset")
     assert _flat(INDEXED_SQL) in channels["indexed_and_knobs"]
     assert _flat(indexed_sql("f.forest_id")) in channels["forest_for_recall"]

@@ -96,7 +96,7 @@ WITH c AS MATERIALIZED (
     AND x.level = 0
     AND x.leaf_cell_id IS NOT NULL
     AND x.embedding IS NOT NULL
-  ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :n + 8
+  ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :n + 8
 )
 SELECT leaf_cell_id, 1 - d AS sim
 FROM c
@@ -112,7 +112,7 @@ WITH c AS MATERIALIZED (
     AND x.leaf_cell_id IS NOT NULL
     AND x.embedding IS NOT NULL
     AND x.t_start <= :as_of
-  ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :n + 8
+  ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :n + 8
 )
 SELECT leaf_cell_id, 1 - d AS sim
 FROM c
@@ -152,7 +152,7 @@ WITH c AS MATERIALIZED (
     AND x.forest_id = :f
     AND x.parent_id IS NULL
     AND x.embedding IS NOT NULL
-  ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :n + 8
+  ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :n + 8
 )
 SELECT node_id, 1 - d AS sim
 FROM c
@@ -166,7 +166,7 @@ WITH c AS MATERIALIZED (
     AND x.forest_id = :f
     AND x.parent_id IS NULL
     AND x.embedding IS NOT NULL
-  ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :n + 8
+  ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :n + 8
 )
 SELECT node_id, 1 - d AS sim
 FROM c

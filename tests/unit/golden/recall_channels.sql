@@ -505,7 +505,7 @@ WITH rt AS MATERIALIZED (
     WHERE x.tenant_id = :t
       AND x.forest_id = 42
       AND x.parent_id IS NULL
-    ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nrg
+    ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nrg
   ) c
   CROSS JOIN LATERAL (
     SELECT 1
@@ -540,7 +540,7 @@ ch AS MATERIALIZED (
       AND x.level = 0
       AND x.leaf_cell_id IS NOT NULL
       AND x.embedding IS NOT NULL
-    ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nc + 8
+    ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nc + 8
   )
   SELECT leaf_cell_id, 1 - d AS sim
   FROM c
@@ -627,7 +627,7 @@ WITH rt AS MATERIALIZED (
     WHERE x.tenant_id = :t
       AND x.forest_id = 42
       AND x.parent_id IS NULL
-    ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nrg
+    ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nrg
   ) c
   CROSS JOIN LATERAL (
     SELECT 1
@@ -662,7 +662,7 @@ ch AS MATERIALIZED (
       AND x.level = 0
       AND x.leaf_cell_id IS NOT NULL
       AND x.embedding IS NOT NULL
-    ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nc + 8
+    ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nc + 8
   )
   SELECT leaf_cell_id, 1 - d AS sim
   FROM c
@@ -749,7 +749,7 @@ WITH rt AS MATERIALIZED (
     WHERE x.tenant_id = :t
       AND x.forest_id = 42
       AND x.parent_id IS NULL
-    ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nrg
+    ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nrg
   ) c
   CROSS JOIN LATERAL (
     SELECT 1
@@ -788,7 +788,7 @@ ch AS MATERIALIZED (
       AND x.leaf_cell_id IS NOT NULL
       AND x.embedding IS NOT NULL
       AND x.t_start <= :as_of
-    ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nc + 8
+    ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nc + 8
   )
   SELECT leaf_cell_id, 1 - d AS sim
   FROM c
@@ -875,7 +875,7 @@ WITH rt AS MATERIALIZED (
     WHERE x.tenant_id = :t
       AND x.forest_id = 42
       AND x.parent_id IS NULL
-    ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nrg
+    ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nrg
   ) c
   CROSS JOIN LATERAL (
     SELECT 1
@@ -914,7 +914,7 @@ ch AS MATERIALIZED (
       AND x.leaf_cell_id IS NOT NULL
       AND x.embedding IS NOT NULL
       AND x.t_start <= :as_of
-    ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nc + 8
+    ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nc + 8
   )
   SELECT leaf_cell_id, 1 - d AS sim
   FROM c
@@ -1791,7 +1791,7 @@ WITH rt AS MATERIALIZED (
     WHERE x.tenant_id = :t
       AND x.forest_id = 42
       AND x.parent_id IS NULL
-    ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nrg
+    ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nrg
   ) c
   CROSS JOIN LATERAL (
     SELECT 1
@@ -1826,7 +1826,7 @@ ch AS MATERIALIZED (
       AND x.level = 0
       AND x.leaf_cell_id IS NOT NULL
       AND x.embedding IS NOT NULL
-    ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nc + 8
+    ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nc + 8
   )
   SELECT leaf_cell_id, 1 - d AS sim
   FROM c
@@ -1942,7 +1942,7 @@ WITH rt AS MATERIALIZED (
     WHERE x.tenant_id = :t
       AND x.forest_id = 42
       AND x.parent_id IS NULL
-    ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nrg
+    ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nrg
   ) c
   CROSS JOIN LATERAL (
     SELECT 1
@@ -1981,7 +1981,7 @@ ch AS MATERIALIZED (
       AND x.leaf_cell_id IS NOT NULL
       AND x.embedding IS NOT NULL
       AND x.t_start <= :as_of
-    ORDER BY CAST(x.embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nc + 8
+    ORDER BY CAST(x.graph_embedding AS halfvec(64)) <=> CAST(CAST(:q AS vector) AS halfvec(64)) LIMIT :nc + 8
   )
   SELECT leaf_cell_id, 1 - d AS sim
   FROM c
