@@ -135,10 +135,14 @@ _TIME_OR_SOURCE = (
 # wandering", "I kept for a fortnight", "I chose his name"). After the verb (and its particle) comes
 # the end of the clause or an adverbial of time or source, never an object ("I bought him a toy"),
 # an infinitive, a participle, an adjective
+# "rescued" (saving: "rescued from the canal") and "took/brought home" (for a night) have other
+# senses and are not read; a "for" with a word after it later in the clause ("for Ana's birthday",
+# "for a fortnight", "for my nephew") makes the getting a gift, a purpose or a bounded stay, except
+# "for good", "for keeps", "for ever", "for life"
 _FRONTED_GETTING = (
-    r"(?:adopted|rescued|bought|purchased|acquired|inherited|fostered|rehomed"
-    r"|(?:took|taken)\s+(?:in|home)|brought\s+home)"
+    r"(?:adopted|bought|purchased|acquired|inherited|fostered|rehomed|(?:took|taken)\s+in)"
     rf"(?=\s*(?:[.,;:!?]|$)|\s+{_TIME_OR_SOURCE})"
+    r"(?![^.,;:!?]{0,80}?\b(?i:for)\s+(?!good\b|keeps\b|ever\b|life\b)\w)"
 )
 _HELD_NOW = re.compile(
     rf",\s+(?:(?:who|which|that|(?i:she|he|it))\s+)?(?:"

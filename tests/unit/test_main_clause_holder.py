@@ -64,10 +64,16 @@ def test_the_main_clause_says_who_holds_it_now(text: str, want: tuple[str, str, 
         ("Gooseberry, Leocadia's corgi, is mine now until Leocadia is back.", "Leocadia"),
         ("Gooseberry, Leocadia's corgi, is ours too.", "Leocadia"),
         ("Gooseberry, Leocadia's corgi, lives with me on weekends.", "Leocadia"),
+        # saving is no getting, and a getting for someone or something else is a gift or a purpose
+        # (review s10 V10)
+        ("Marzipan, Evander's dachshund, I rescued from the weir this morning.", "Evander"),
+        ("Gooseberry, Leocadia's corgi, I bought from a kennel in Fife for Wystan's birthday.", "Leocadia"),
+        ("Gooseberry, Leocadia's corgi, I bought last week for my godson.", "Leocadia"),
+        ("Marzipan, Evander's dachshund, I took home after the county fair.", "Evander"),
         # a verb of getting with no object of its own (the end of the clause, an adverbial of time or
         # source after it), or a stay "for good": the main clause's person holds the value
         ("Marzipan, Evander's dachshund, I adopted two years ago.", "Mia"),
-        ("Gooseberry, Leocadia's corgi, we rescued from the pound.", "Mia"),
+        ("Gooseberry, Leocadia's corgi, we adopted from the pound.", "Mia"),
         ("Marzipan, Evander's dachshund, I bought from him last spring.", "Mia"),
         ("Gooseberry, Leocadia's corgi, I inherited when she emigrated.", "Mia"),
         ("Marzipan, Evander's dachshund, I took in.", "Mia"),
