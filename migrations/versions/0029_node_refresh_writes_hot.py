@@ -94,6 +94,7 @@ def upgrade() -> None:
         f"ADD COLUMN graph_embedding halfvec GENERATED ALWAYS AS ({_GRAPH_ROWS}) STORED",
         "graph_embedding",
     )
+    op.execute("ANALYZE nodes")  # a rewrite leaves the new columns without statistics until then
 
 
 def downgrade() -> None:
@@ -102,3 +103,4 @@ def downgrade() -> None:
         f"ADD COLUMN tsv tsvector GENERATED ALWAYS AS ({_TSV_ALL}) STORED",
         "embedding",
     )
+    op.execute("ANALYZE nodes")

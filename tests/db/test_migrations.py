@@ -428,6 +428,10 @@ def test_migration_0029_keeps_indexed_node_columns_to_the_indexed_rows(db_url: s
         with engine.begin() as conn:
             after = _nodes_state(conn)
             graphs = _node_graphs(db_url)
+            analysed = (
+                "SELECT attname FROM pg_stats WHERE tablename = 'nodes' AND attname IN ('tsv', 'graph_embedding')"
+            )
+            assert sorted(conn.execute(text(analysed)).scalars()) == ["graph_embedding", "tsv"]  # planner statistics
             conn.execute(text("SET LOCAL enable_seqscan = off"))
             nearest = {
                 "parent_id IS NULL": root,
