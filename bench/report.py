@@ -48,13 +48,23 @@ def git_commit() -> dict[str, Any]:
     return {"commit": head, "dirty": bool(dirty)}
 
 
+# the code a bench runs is the code of its start: benches import this module before they run
+_AT_START = git_commit()
+
+
 def provenance(args: argparse.Namespace | None, argv: Sequence[str] | None = None) -> dict[str, Any]:
     """What a result JSON records about how it was made: the command line, the parsed arguments
-    and the git commit."""
+    and the git commit the bench started on; ``at_end`` as well when HEAD or the working tree
+    changed while it ran (a commit landing beside a long run), so the file never names a commit
+    whose code it did not run."""
+    git = dict(_AT_START)
+    at_end = git_commit()
+    if at_end != _AT_START:
+        git["at_end"] = at_end
     return {
         "argv": list(sys.argv[1:] if argv is None else argv),
         "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()} if args else {},
-        "git": git_commit(),
+        "git": git,
     }
 
 
