@@ -280,30 +280,28 @@ def test_migration_0016_rebuilds_forest_node_text_indexes_over_cell_leaves(db_ur
     assert "x.leaf_fact_id IS NULL" in body and "leaf_cell_id IS NOT NULL" not in body
 
 
-def _node_graphs(url: str) -> dict[str, str]:
-    """Forest 42's node graphs by name: their definitions."""
+def _index_definitions(url: str, names: str) -> dict[str, str]:
+    """The definitions of the indexes whose names are ``LIKE names``, by name."""
     engine = create_engine(migrate.sync_url(url), poolclass=pool.NullPool)
     try:
         with engine.connect() as conn:
             rows = conn.execute(
-                text("SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'ix_nodes_%_vec_f42%'")
+                text("SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE :names"), {"names": names}
             ).all()
     finally:
         engine.dispose()
     return {str(r[0]): str(r[1]) for r in rows}
 
 
+def _node_graphs(url: str) -> dict[str, str]:
+    """Forest 42's node graphs by name: their definitions."""
+    return _index_definitions(url, "ix_nodes_%_vec_f42%")
+
+
 def _text_index(url: str) -> str:
     """Forest 42's node text index: its definition from ``USING`` on."""
-    engine = create_engine(migrate.sync_url(url), poolclass=pool.NullPool)
-    try:
-        with engine.connect() as conn:
-            definition = conn.execute(
-                text("SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_nodes_tsv_f42'")
-            ).scalar_one()
-    finally:
-        engine.dispose()
-    return "USING " + str(definition).split(" USING ", 1)[1]
+    definition = _index_definitions(url, "ix_nodes_tsv_f42")["ix_nodes_tsv_f42"]
+    return "USING " + definition.split(" USING ", 1)[1]
 
 
 def test_migration_0017_rebuilds_forest_node_graphs_at_half_precision(db_url: str) -> None:
