@@ -79,11 +79,11 @@ EMBEDDING_HELP = (
 def add_embedding(parser: argparse.ArgumentParser) -> None:
     """``--embedding hashed|local:PATH|http:URL``, recorded in the result's arguments."""
     parser.add_argument(
-        "--embedding", type=_embedding_spec, default="hashed", metavar="hashed|local:PATH|http:URL", help=EMBEDDING_HELP
+        "--embedding", type=embedding_spec, default="hashed", metavar="hashed|local:PATH|http:URL", help=EMBEDDING_HELP
     )
 
 
-def _embedding_spec(value: str) -> str:
+def embedding_spec(value: str) -> str:
     kind, _, rest = value.partition(":")
     if value == "hashed" or (kind in ("local", "http") and rest):
         return value

@@ -9,10 +9,14 @@ facts/trees/nodes, and the forest invariant check of each once all are ingested.
     python -m bench.ingest_throughput --repeat 3       # the median run of three, each in its own database
     python -m bench.ingest_throughput --data FILE --limit 2 --quick
     python -m bench.ingest_throughput --forest-concurrency 1   # one forest after another (the default: 2)
+    python -m bench.ingest_throughput --embedding local:DIR --against hashed --repeat 3   # paired, alternated
 
 Statements and transactions are counted per ingest job (one session each; ``bench/statement_count.py``)
 and the result's ``gates`` hold issue 49's floors: every session at most 40 statements and 5
-transactions, at least 300 turns/s, every forest's check clean (``gate``: pass or fail).
+transactions, at least 300 turns/s, every forest's check clean (``gate``: pass or fail). With
+``--against EMBEDDING`` every run is followed by a run with that embedder, so both arms see the same
+machine load; ``against`` holds both arms' walls, the ratio of their medians and each pair's ratio,
+and the gates add issue 53's: the median wall at most 2x the other arm's.
 
 Stage times: ``accept`` is the wall time of accepting the forest's sessions; extract, embed, commit
 and refresh are summed over the forest's jobs, which run ``--job-concurrency`` at a time, so their
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -34,7 +39,7 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.args import add_embedding, bench_parser, embedding_label, embedding_overrides
+from bench.args import add_embedding, bench_parser, embedding_label, embedding_overrides, embedding_spec
 from bench.env import BenchEnv, bench_env, check_verdict, forest_counts, locomo_or_complain
 from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
 from bench.statement_count import StatementCounter, distribution, scope, summarise
@@ -44,6 +49,7 @@ from memforest.pipeline.service import ingest_sessions
 NAME = "ingest_throughput"
 STAGES = ("accept", "extract", "embed", "commit", "refresh")
 MAX_STATEMENTS, MAX_TRANSACTIONS, MIN_TURNS_PER_S = 40, 5, 300.0  # issue 49's floors
+MAX_WALL_RATIO = 2.0  # issue 53: ingest with a real embedder within 2x of hashed ingest
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -65,6 +71,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--database-url", default=None, help="external PostgreSQL (default: temporary embedded)")
     p.add_argument("--quick", action="store_true", help="smoke run: 1 conversation, 3 sessions")
     add_embedding(p)
+    p.add_argument(
+        "--against",
+        type=embedding_spec,
+        default=None,
+        metavar="hashed|local:PATH|http:URL",
+        help="after every run, a run with this embedder (paired arms, alternated; the ratio of median walls "
+        f"is gated at {MAX_WALL_RATIO:g}x)",
+    )
     return p
 
 
@@ -215,8 +229,14 @@ async def _forest_row(
 async def repeated(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     """``args.repeat`` runs, each in a database of its own; the result is the run of median turns/s
     (its forests and totals), with every run's totals under ``runs`` and the per-session statement
-    and transaction counts of all runs pooled under ``total.per_session_all_runs``."""
-    results = [await run(args, data) for _ in range(args.repeat)]
+    and transaction counts of all runs pooled under ``total.per_session_all_runs``. With
+    ``args.against``, each run is followed by one with that embedder (``against``)."""
+    results: list[dict[str, Any]] = []
+    others: list[dict[str, Any]] = []
+    for _ in range(args.repeat):
+        results.append(await run(args, data))
+        if args.against:
+            others.append(await run(argparse.Namespace(**{**vars(args), "embedding": args.against}), data))
     ranked = sorted(results, key=lambda r: float(r["total"]["turns_per_s"]))
     median = ranked[(len(ranked) - 1) // 2]
     jobs = [c for r in results for c in r.pop("ingest_jobs")]
@@ -232,8 +252,31 @@ async def repeated(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     median["total"]["turns_per_s_runs"] = [round(float(r["total"]["turns_per_s"]), 2) for r in results]
     median["repeat"] = args.repeat
     median["gates"] = _gates(median["total"])
+    if args.against:
+        median["against"] = paired_walls(args.against, results, others)
+        median["gates"][f"wall_le_{MAX_WALL_RATIO:g}x_{median['against']['label']}"] = (
+            median["against"]["ratio_of_medians"] <= MAX_WALL_RATIO
+        )
     median["gate"] = "pass" if all(median["gates"].values()) else "fail"
     return median
+
+
+def paired_walls(spec: str, runs: list[dict[str, Any]], others: list[dict[str, Any]]) -> dict[str, Any]:
+    """Both arms' walls, run by run (each run followed by its pair), the ratio of the median walls
+    and each pair's ratio (its spread)."""
+    walls = [float(r["total"]["wall_s"]) for r in runs]
+    other_walls = [float(r["total"]["wall_s"]) for r in others]
+    return {
+        "embedding": spec,
+        "label": embedding_label(spec),
+        "wall_s_runs": [round(w, 3) for w in walls],
+        "against_wall_s_runs": [round(w, 3) for w in other_walls],
+        "median_wall_s": round(statistics.median(walls), 3),
+        "against_median_wall_s": round(statistics.median(other_walls), 3),
+        "ratio_of_medians": round(statistics.median(walls) / statistics.median(other_walls), 3),
+        "pair_ratios": [round(a / b, 3) for a, b in zip(walls, other_walls, strict=True)],
+        "against_checks_ok": all(r["total"]["all_checks_ok"] for r in others),
+    }
 
 
 def forests_at_once(worker_concurrency: int, job_concurrency: int) -> int:
@@ -308,6 +351,12 @@ def render(result: dict[str, Any], console: Console) -> None:
         + f"{tot['all_transactions_per_session']} transactions"
     )
     console.print("stage seconds: accept = wall of accepting; the others are summed over concurrent jobs")
+    if "against" in result:
+        a = result["against"]
+        console.print(
+            f"paired with {a['label']} (alternated): median wall {a['median_wall_s']:.1f} s against "
+            f"{a['against_median_wall_s']:.1f} s, ratio {a['ratio_of_medians']:.2f} (pairs {a['pair_ratios']})"
+        )
 
 
 def plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:

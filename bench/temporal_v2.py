@@ -38,7 +38,7 @@ from rich.console import Console
 from rich.table import Table
 from tqdm import tqdm
 
-from bench.args import bench_parser, single_run
+from bench.args import add_embedding, bench_parser, embedding_label, embedding_overrides, single_run
 from bench.baselines import BM25, Doc
 from bench.env import bench_env
 from bench.report import machine_info, new_figure, provenance, publish, save_figure
@@ -97,6 +97,7 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
     spec = _spec(args)
     forests = generate(args.seed, args.split, spec)
     overrides: dict[str, Any] = {"embedding": {"dim": args.embed_dim}} if args.embed_dim else {}
+    overrides.update(embedding_overrides(args.embedding))
     probes: list[Probe] = []
     scores: list[dict[str, Score]] = []
     latency: list[float] = []
@@ -182,6 +183,13 @@ def history_of(out_dir: Path, name: str) -> list[dict[str, Any]]:
         return []
 
 
+def looks_of_split(out_dir: Path, split: str) -> int:
+    """How many runs of ``split`` the result files in ``out_dir`` record, whatever their embedder
+    (``temporal_v2_<split>.json`` and ``temporal_v2_<split>_<embedder>.json``; smoke runs aside)."""
+    files = [out_dir / f"temporal_v2_{split}.json", *out_dir.glob(f"temporal_v2_{split}_*.json")]
+    return sum(len(history_of(out_dir, f.stem)) for f in dict.fromkeys(files) if "_quick" not in f.stem)
+
+
 def _render(result: dict[str, Any], console: Console) -> None:
     t = Table(title=f"bench.temporal_v2 ({result['split']} split): found@5 / right-time-first")
     t.add_column("slice")
@@ -224,15 +232,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--top-k", type=int, default=10, help="evidence items requested per question")
     p.add_argument("--database-url", default=None, help="an existing database (default: a temporary embedded one)")
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
+    add_embedding(p)
     args = p.parse_args(argv)
     single_run(p, args)
     made = provenance(args, argv)  # the commit as the run starts
     probes, scores, extra = asyncio.run(run(args))
-    name = f"temporal_v2_{args.split}" + ("_quick" if args.quick else "")
+    label = embedding_label(args.embedding)
+    name = f"temporal_v2_{args.split}" + ("_quick" if args.quick else "") + ("" if label == "hashed" else f"_{label}")
     table = aggregate(probes, scores)
     entry = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "split": args.split,
+        "embedding": label,
+        "look_of_split": looks_of_split(args.out, args.split) + 1,
         "commit": made["git"]["commit"],
         "dirty": made["git"]["dirty"],
         "argv": made["argv"],

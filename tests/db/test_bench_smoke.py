@@ -120,7 +120,7 @@ def test_write_scaling_quick(db_env: str, tmp_path: Path) -> None:
 def test_ingest_throughput_quick(db_env: str, tmp_path: Path) -> None:
     data = _tiny_locomo(tmp_path / "tiny_locomo.json")
     argv = [*_common(db_env, tmp_path), "--data", str(data), "--limit", "2", "--forest-concurrency", "2"]
-    assert ingest_throughput.main(argv) == 0
+    assert ingest_throughput.main([*argv, "--against", "hashed"]) == 0
     # a chosen --forest-concurrency is written beside the default run's file, never over it
     result = json.loads((tmp_path / "ingest_throughput_quick_forests2.json").read_text())
     assert result["config"]["forest_concurrency"] == 2 and result["total"]["mode"].startswith("concurrent")
@@ -138,6 +138,12 @@ def test_ingest_throughput_quick(db_env: str, tmp_path: Path) -> None:
     total = result["total"]
     assert total["sessions"] == 4 and total["all_checks_ok"]
     assert total["turns_per_s"] == pytest.approx(total["turns"] / total["wall_s"])
+    # --against: every run paired with a run of the other embedder, the ratio of medians gated
+    paired = result["against"]
+    assert paired["label"] == "hashed" and len(paired["wall_s_runs"]) == len(paired["against_wall_s_runs"]) == 1
+    walls = paired["wall_s_runs"][0], paired["against_wall_s_runs"][0]
+    assert paired["ratio_of_medians"] == pytest.approx(walls[0] / walls[1], 1e-2)
+    assert "wall_le_2x_hashed" in result["gates"]
 
 
 def test_throughput_simulated_quick(db_env: str, tmp_path: Path) -> None:

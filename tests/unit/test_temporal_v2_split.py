@@ -10,6 +10,7 @@ the answer. The assertions count and compare; they never print an eval sentence.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from pathlib import Path
 
@@ -129,3 +130,19 @@ def test_the_verdict_holds_the_done_means_overall_and_in_every_slice() -> None:
     low_slice = verdict(table((0.92, 0.86), 0.7))
     assert low_slice["gate"] == "fail" and len(low_slice["gate_misses"]) == 2 * len(SLICES)
     assert verdict(table((0.92, 0.84), 0.8))["gate_misses"] == ["all right_time_first 0.84 < 0.85"]
+
+
+def test_looks_of_split_counts_every_embedders_runs_of_that_split(tmp_path: Path) -> None:
+    """The look count of a split adds the runs recorded under every embedder's file (smoke runs aside)."""
+    from bench.temporal_v2 import looks_of_split
+
+    def write(name: str, runs: int) -> None:
+        (tmp_path / f"{name}.json").write_text(json.dumps({"history": [{"n": i} for i in range(runs)]}))
+
+    assert looks_of_split(tmp_path, "eval") == 0
+    write("temporal_v2_eval", 3)
+    write("temporal_v2_eval_some-model", 2)
+    write("temporal_v2_eval_quick", 5)
+    write("temporal_v2_tune", 7)
+    assert looks_of_split(tmp_path, "eval") == 5
+    assert looks_of_split(tmp_path, "tune") == 7
