@@ -104,7 +104,8 @@ async def test_rule_based_extractor_port_is_fast_on_adversarial_turn() -> None:
 
 
 def _module_patterns() -> dict[str, re.Pattern[str]]:
-    """Every module-level compiled pattern of ``memforest.text`` (also inside lists, tuples and dicts)."""
+    """Every module-level compiled pattern of ``memforest.text`` and of the loose temporal plan,
+    which searches fact texts (also inside lists, tuples and dicts)."""
     found: dict[str, re.Pattern[str]] = {}
 
     def add(name: str, value: object) -> None:
@@ -117,10 +118,10 @@ def _module_patterns() -> dict[str, re.Pattern[str]]:
             for key, item in value.items():
                 add(f"{name}[{key!r}]", item)
 
-    for info in pkgutil.iter_modules(memforest.text.__path__):
-        module = importlib.import_module(f"memforest.text.{info.name}")
-        for attr, value in vars(module).items():
-            add(f"{info.name}.{attr}", value)
+    names = [f"memforest.text.{info.name}" for info in pkgutil.iter_modules(memforest.text.__path__)]
+    for name in [*names, "memforest.retrieval.temporal.loose"]:
+        for attr, value in vars(importlib.import_module(name)).items():
+            add(f"{name.rsplit('.', 1)[-1]}.{attr}", value)
     return found
 
 
@@ -170,6 +171,7 @@ def _pattern_shapes(pattern: re.Pattern[str]) -> dict[str, str]:
 def test_fuzz_finds_the_patterns() -> None:
     assert len(PATTERNS) > 100
     assert {"extractor._CAPTION_RE", "cleaning._YOU_KNOW_RE", "sentences._NEXT_CHAR_RE"} <= set(PATTERNS)
+    assert {"loose._KIN_HOLDER", "loose._OPENING_NAME"} <= set(PATTERNS)
 
 
 @pytest.mark.parametrize("name", sorted(PATTERNS))
