@@ -32,13 +32,6 @@ _ENDED = re.compile(r"\b(?:stopped|quit|left|no\s+longer|used\s+to|anymore|any\s
 _RESUMED = re.compile(r"\b(?:now|instead|switched|started|then|since)\b", re.I)
 # a relative of the subject named in the statement ("his sister Nora"): the state is likely theirs
 _RELATIVE = re.compile(rf"\b(?i:his|her|their|my|\w+'s)\s+(?i:{KIN})\s+([A-Z][\w-]*)")
-# a relative named by kin alone who holds the statement's state: its subject ("Tobias's cousin picked
-# up ...") or the owner of its thing ("... is Ines's coworker's insurer now"); a relative after a
-# preposition ("went to live with Maren's parents") or in a later clause ("; my sister stayed") does not
-_POSSESSOR = r"(?i:his|her|their|my|\b\w+'s)"
-_KIN_HOLDER = re.compile(rf"^({_POSSESSOR}\s+(?i:{KIN}))\b(?!'s|\s+[A-Z])|({_POSSESSOR}\s+(?i:{KIN}))'s\b")
-# a statement that opens on a name and a lower-case word: the name is its subject ("Matteo joined X")
-_OPENING_NAME = re.compile(r"\b([A-Z][\w-]{0,39})\s+[a-z]")
 
 
 def _terms_of(tq: TemporalQuestion) -> set[str]:
@@ -95,26 +88,6 @@ def holds(text: str, names: Sequence[str] = ()) -> bool:
         return False
     own = {n.casefold() for n in names}
     return all(m.group(1).casefold() in own for m in _RELATIVE.finditer(text))
-
-
-def relatives_named(rows: Sequence[Row]) -> set[str]:
-    """The names ``rows`` introduce as someone's relative ("Tobias's cousin Matteo"), lower case."""
-    return {m.group(1).casefold() for r in rows for m in _RELATIVE.finditer(str(r["text"]))}
-
-
-def held_by_other(text: str, names: Sequence[str], people: Collection[str] = ()) -> bool:
-    """Whether a statement tells a state of someone who is none of the subject's ``names``: a
-    relative named by kin alone ("Tobias's cousin moved over to X", asked of Tobias; not when asked
-    of the cousin, whose other name "Tobias's cousin" is), a relative named with a name ("Odile's
-    neighbour Priti started going to X"), or one of ``people`` (lower case) opening the statement
-    ("Matteo found a new coffee place")."""
-    own = {n.casefold() for n in names}
-    if any(" ".join((m.group(1) or m.group(2)).split()).casefold() not in own for m in _KIN_HOLDER.finditer(text)):
-        return True
-    if any(m.group(1).casefold() not in own for m in _RELATIVE.finditer(text)):
-        return True
-    opener = _OPENING_NAME.match(text)
-    return opener is not None and opener.group(1).casefold() in people and opener.group(1).casefold() not in own
 
 
 def _anchor_time(rows: Sequence[Row], tq: TemporalQuestion, anchor_time: datetime | None) -> datetime | None:
@@ -201,9 +174,6 @@ def loose_plan(
     if tq.operator not in OPERATORS or tq.during is not None or tq.implied:
         return None  # (a "now" read from the tense alone is answered by the kind's own chain only)
     names = (subject, *aliases, *(n.split("'s ", 1)[0] for n in (subject, *aliases) if "'s " in n))
-    # (a statement the write side filed under the subject is the subject's, whatever it names)
-    people = relatives_named(rows)
-    rows = [r for r in rows if r["subject"] is not None or not held_by_other(str(r["text"]), names, people)]
     ended = [r for r in rows if not holds(str(r["text"]), names)] if tq.operator in HOLDING else []
     gone = {int(r["fact_id"]) for r in ended}
     kept = [r for r in rows if int(r["fact_id"]) not in gone]
