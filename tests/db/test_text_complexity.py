@@ -376,3 +376,20 @@ async def test_healthz_stays_responsive_during_adversarial_extraction_and_query(
         worst = await _healthz_worst(client, query)
         assert query.result().status_code == 200, query.result().text
         assert worst < HEALTHZ_GUARD_S, f"/healthz took {worst * 1000:.0f} ms during the query"
+
+
+def test_question_tense_reads_a_long_word_once() -> None:
+    """A question of one long word after its copula (up to the 20,000 characters a query may have)
+    is parsed in linear time: the clause-with-its-own-past-verb search starts only where a word does."""
+    from memforest.retrieval.temporal import parse
+
+    for shape, text in _pattern_shapes(parse._SUBJECT_PAST).items():
+        t0 = time.perf_counter()
+        for _ in parse._SUBJECT_PAST.finditer(text):
+            pass
+        assert time.perf_counter() - t0 < PATTERN_BOUND_S, shape
+    t0 = time.perf_counter()
+    parse.parse_question("What does " + "a" * (SIZE - 10))
+    assert time.perf_counter() - t0 < PATTERN_BOUND_S
+    # the same reading as before on ordinary questions
+    assert parse._asked_now("Where is Bob based?") and not parse._asked_now("What is the city Bob grew up in?")

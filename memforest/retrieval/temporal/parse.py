@@ -86,8 +86,9 @@ _PAST_FORM = (
     r"heard|led|meant|sat|stood|told|said|had|was|were|did)"
 )
 # a subject and its own past verb ("the city Bob grew up in"); right after the copula the subject's
-# "-ed" word is a passive in the present ("Where is Bob based?", "What's Bob called?")
-_SUBJECT_PAST = re.compile(rf"(?P<lead>\S+)\s+(?:[A-Z][\w-]*|he|she|they|I|you|we)\s+{_PAST_FORM}\b")
+# "-ed" word is a passive in the present ("Where is Bob based?", "What's Bob called?"). The lead word
+# starts where a word starts: searched from every start, a long word is read once, not once per letter
+_SUBJECT_PAST = re.compile(rf"(?<!\S)(?P<lead>\S+)\s+(?:[A-Z][\w-]*|he|she|they|I|you|we)\s+{_PAST_FORM}\b")
 _COPULA = frozenset(("am", "is", "are", "do", "does", "what's", "who's", "where's"))
 
 
