@@ -141,6 +141,7 @@ def test_ingest_throughput_quick(db_env: str, tmp_path: Path) -> None:
     # --against: every run paired with a run of the other embedder, the ratio of medians gated
     paired = result["against"]
     assert paired["label"] == "hashed" and len(paired["wall_s_runs"]) == len(paired["against_wall_s_runs"]) == 1
+    assert paired["against_checks_ok"] and len(paired["load_avg"]) == 1 and len(paired["load_avg"][0]) == 3
     walls = paired["wall_s_runs"][0], paired["against_wall_s_runs"][0]
     assert paired["ratio_of_medians"] == pytest.approx(walls[0] / walls[1], 1e-2)
     assert "wall_le_2x_hashed" in result["gates"]
