@@ -367,7 +367,7 @@ def render(result: dict[str, Any], console: Console) -> None:
     if "against" in result:
         a = result["against"]
         console.print(
-            f"paired with {a['label']} (alternated): median wall {a['median_wall_s']:.1f} s against "
+            f"paired with {a['label']} (paired runs): median wall {a['median_wall_s']:.1f} s against "
             f"{a['against_median_wall_s']:.1f} s, ratio {a['ratio_of_medians']:.2f} (pairs {a['pair_ratios']})"
         )
 
