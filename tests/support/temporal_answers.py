@@ -1,4 +1,4 @@
-"""The fact a temporal plan answers with, for plan tests over :func:`fact_rows.fact_row` rows."""
+"""The fact a temporal plan answers with, for plan tests (:func:`answer_of` over :func:`fact_rows.fact_row` rows)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from memforest.retrieval.question import Question
-from memforest.retrieval.temporal.plan import ANSWER, plan_answer
+from memforest.retrieval.temporal.plan import ANSWER, TemporalPlan, plan_answer
 
 
 def answer_of(rows: Sequence[dict[str, Any]], question: str, speaker: str, now: datetime) -> int | None:
@@ -15,6 +15,9 @@ def answer_of(rows: Sequence[dict[str, Any]], question: str, speaker: str, now: 
     as a window as the query reads it) answers with over ``rows``; None when there is no plan."""
     tq = Question.parse(question, now=now, has_as_of=False, speaker=speaker).temporal
     plan = plan_answer(tq, speaker, list(rows))
-    if plan is None:
-        return None
-    return next(fid for fid, role in plan.roles.items() if role == ANSWER)
+    return answered(plan)
+
+
+def answered(plan: TemporalPlan | None) -> int | None:
+    """The id of the fact ``plan`` answers with; None without a plan or an answer."""
+    return next((fid for fid, role in (plan.roles.items() if plan else ()) if role == ANSWER), None)

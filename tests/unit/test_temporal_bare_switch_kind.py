@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from support.temporal_answers import answered
 
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import plan_answer, states_of
@@ -44,7 +45,7 @@ def _answer(rows: list[dict[str, Any]], question: str) -> int | None:
     cues = parse_time_cues(question, NOW)
     tq = parse_question(question, speaker="Tomasz", now=NOW, window=(cues.after, cues.before))
     plan = plan_answer(tq, "Tomasz", rows)
-    return next((f for f, role in (plan.roles.items() if plan else ()) if role == "answer"), None)
+    return answered(plan)
 
 
 @pytest.mark.parametrize(

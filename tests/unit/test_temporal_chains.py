@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from support.temporal_answers import answered
+
 from memforest.retrieval.temporal.parse import TemporalQuestion
 from memforest.retrieval.temporal.plan import plan_answer
 
@@ -25,7 +27,7 @@ def _row(fid: int, year: int, month: int, text: str, attribute: str | None, valu
 
 def _answer(tq: TemporalQuestion, rows: list[dict[str, Any]]) -> int | None:
     plan = plan_answer(tq, "Petra", rows)
-    return next((f for f, role in (plan.roles.items() if plan else ()) if role == "answer"), None)
+    return answered(plan)
 
 
 def test_a_state_that_names_the_value_it_replaced_follows_it() -> None:

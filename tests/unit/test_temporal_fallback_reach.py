@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from support.temporal_answers import answered
+
 from memforest.retrieval.temporal.loose import holds, loose_plan
 from memforest.retrieval.temporal.parse import TemporalQuestion
 
@@ -27,7 +29,7 @@ def _answer(
     rows: list[dict[str, Any]], tq: TemporalQuestion, subject: str, aliases: tuple[str, ...] = ()
 ) -> int | None:
     plan = loose_plan(tq, subject, rows, None, {}, aliases)
-    return next((f for f, role in (plan.roles.items() if plan else ()) if role == "answer"), None)
+    return answered(plan)
 
 
 FLATMATE = [
@@ -79,8 +81,8 @@ def test_a_remark_naming_the_subject_is_taken_on_shared_words_only() -> None:
     tq = TemporalQuestion("now", None, ("Quincy",), terms=("birthday",))
     hints = {1: 0.30, 2: 0.31, 3: 0.33}
     plan = loose_plan(tq, "Quincy", rows, None, hints, (), {3})
-    assert plan is not None and next(f for f, role in plan.roles.items() if role == "answer") == 2
+    assert answered(plan) == 2
     # shared words still admit it
     tq = TemporalQuestion("now", None, ("Quincy",), terms=("photo",))
     plan = loose_plan(tq, "Quincy", rows, None, hints, (), {3})
-    assert plan is not None and next(f for f, role in plan.roles.items() if role == "answer") == 3
+    assert answered(plan) == 3

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from support.temporal_answers import answered
 
 from memforest.retrieval.temporal.loose import loose_plan
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question, question_terms
@@ -42,7 +43,7 @@ ROWS = [
 
 def _answer(tq: TemporalQuestion, hints: dict[int, float] | None = None) -> int | None:
     plan = loose_plan(tq, "Ysolde", ROWS, None, hints or {})
-    return next((f for f, role in (plan.roles.items() if plan else ()) if role == "answer"), None)
+    return answered(plan)
 
 
 def _tq(op: str, terms: tuple[str, ...], anchor: str | None = None, at: datetime | None = None) -> TemporalQuestion:
@@ -88,7 +89,7 @@ CELLO = [
 def _cello(op: str, rows: list[dict[str, Any]], at: datetime | None = None) -> int | None:
     tq = TemporalQuestion(op, "cello_teacher", ("Ysolde",), None, terms=("cello", "teach"), at=at)
     plan = loose_plan(tq, "Ysolde", rows, None, {})
-    return next((f for f, role in (plan.roles.items() if plan else ()) if role == "answer"), None)
+    return answered(plan)
 
 
 def test_now_is_no_state_that_ended_nor_a_relatives_state() -> None:

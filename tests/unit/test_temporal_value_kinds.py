@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from support.temporal_answers import answered
+
 from memforest.retrieval.temporal.chains import link_generic
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import plan_answer, states_of
@@ -38,7 +40,7 @@ def _answer(question: str) -> int | None:
     cues = parse_time_cues(question, NOW)
     tq = parse_question(question, speaker="Petra", now=NOW, window=(cues.after, cues.before))
     plan = plan_answer(tq, "Petra", ROWS)
-    return next((f for f, role in (plan.roles.items() if plan else ()) if role == "answer"), None)
+    return answered(plan)
 
 
 def test_a_value_named_by_the_kind_answers_for_it() -> None:
