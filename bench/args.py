@@ -90,19 +90,23 @@ def embedding_spec(value: str) -> str:
     raise argparse.ArgumentTypeError(f"--embedding takes hashed, local:PATH or http:URL, not {value!r}")
 
 
-def embedding_overrides(spec: str) -> dict[str, Any]:
-    """The ``embedding`` settings section ``spec`` stands for (empty for hashed: the settings' own).
-    A local model's dimension is read from its directory."""
+def embedding_overrides(spec: str, dim: int | None = None) -> dict[str, Any]:
+    """The ``embedding`` settings section ``spec`` stands for, with ``dim`` (``--embed-dim``) when
+    given (empty for hashed without ``dim``: the settings' own). A local model's dimension is read
+    from its directory; a ``dim`` that differs from it is refused."""
     kind, _, rest = spec.partition(":")
+    section: dict[str, Any] = {} if dim is None else {"dim": dim}
     if kind == "local":
         try:
-            dim = read_model_dir(rest).dim
+            model_dim = read_model_dir(rest).dim
         except ConfigurationError as exc:
             raise SystemExit(f"--embedding {spec}: {exc}") from exc
-        return {"embedding": {"backend": "local", "local_path": rest, "dim": dim}}
-    if kind == "http":
-        return {"embedding": {"backend": "http", "base_url": rest}}
-    return {}
+        if dim is not None and dim != model_dim:
+            raise SystemExit(f"--embed-dim {dim}: the model in {rest} gives {model_dim}-dimensional vectors")
+        section = {"backend": "local", "local_path": rest, "dim": model_dim}
+    elif kind == "http":
+        section = {"backend": "http", "base_url": rest, **section}
+    return {"embedding": section} if section else {}
 
 
 def embedding_label(spec: str) -> str:

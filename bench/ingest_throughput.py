@@ -91,10 +91,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         forests = forests[: args.limit]
     if args.sessions_limit is not None:
         forests = [type(f)(name=f.name, sessions=f.sessions[: args.sessions_limit]) for f in forests]
-    overrides: dict[str, Any] = {}
-    if args.embed_dim:
-        overrides["embedding"] = {"dim": args.embed_dim}
-    overrides.update(embedding_overrides(args.embedding))
+    overrides: dict[str, Any] = embedding_overrides(args.embedding, args.embed_dim or None)
     t_all = time.perf_counter()
     load_at_start = os.getloadavg()
     total_sessions = sum(len(f.sessions) for f in forests)

@@ -266,8 +266,7 @@ def plan_of(args: argparse.Namespace) -> list[tuple[str, int, int]]:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Load, then time every scenario: read path and flat baseline, question by question."""
-    overrides: dict[str, Any] = {"embedding": {"dim": args.embed_dim}} if args.embed_dim else {}
-    overrides.update(embedding_overrides(args.embedding))
+    overrides: dict[str, Any] = embedding_overrides(args.embedding, args.embed_dim or None)
     # no statement or idle-in-transaction timeout: synthesising a forest of 100K facts (in its load
     # transaction), its COPY and its HNSW indexes may each take longer than the product's defaults
     overrides["database"] = {"statement_timeout_ms": 0, "idle_in_transaction_timeout_ms": 0}

@@ -178,18 +178,8 @@ async def test_an_index_holding_other_rows_than_its_spec_is_rebuilt(db: Database
     s = _small_threshold(settings, 3)
     _, forest_id = await _ingest(db, s)
     name = f"ix_nodes_tsv_f{forest_id}"
-    async with db.autocommit() as conn:
-        assert (await vx.index_state(conn, forest_id))[name] is True
-        await execute(conn, f"DROP INDEX {name}")
-        await execute(conn, f"CREATE INDEX {name} ON nodes USING gin (tsv) WHERE forest_id = {forest_id} "
-                            "AND leaf_fact_id IS NULL")  # fmt: skip
-        state = await vx.index_state(conn, forest_id)
-    assert state[name] is False and all(v for k, v in state.items() if k != name)
-    report = await ensure_all_indexes(db, s)
-    assert report.rebuilt == [name] and report.built == []
-    async with db.autocommit() as conn:
-        assert all((await vx.index_state(conn, forest_id)).values())
-        definition = await _definition(conn, name)
+    old = f"CREATE INDEX {name} ON nodes USING gin (tsv) WHERE forest_id = {forest_id} AND leaf_fact_id IS NULL"
+    definition = await _rebuilt_from(db, s, forest_id, name, old)
     assert definition.endswith(f"WHERE ((forest_id = {forest_id}) AND (leaf_cell_id IS NOT NULL))")
 
 
@@ -197,6 +187,24 @@ async def _definition(conn: Conn, name: str) -> str:
     """The index's ``CREATE INDEX`` statement as the catalogue prints it."""
     rows = await fetch_all(conn, "SELECT pg_get_indexdef(to_regclass(:n)) AS d", {"n": name})
     return str(rows[0]["d"])
+
+
+async def _rebuilt_from(db: Database, s: Settings, forest_id: int, name: str, old_definition: str) -> str:
+    """Replace the forest's index ``name`` by ``old_definition`` (an index as an older release built
+    it), which must count as to build again while the forest's other indexes stand; run ``db
+    index-forests`` (``ensure_all_indexes``), which must rebuild only it. Returns the definition it
+    rebuilt."""
+    async with db.autocommit() as conn:
+        assert (await vx.index_state(conn, forest_id))[name] is True
+        await execute(conn, f"DROP INDEX {name}")
+        await execute(conn, old_definition)
+        state = await vx.index_state(conn, forest_id)
+    assert state[name] is False and all(v for k, v in state.items() if k != name)
+    report = await ensure_all_indexes(db, s)
+    assert report.rebuilt == [name] and report.built == []
+    async with db.autocommit() as conn:
+        assert all((await vx.index_state(conn, forest_id)).values())
+        return await _definition(conn, name)
 
 
 async def _rebuilt_without(db: Database, forest_id: int, name: str, storage: str) -> str:
@@ -525,16 +533,10 @@ async def test_a_node_graph_over_the_full_vector_column_is_rebuilt(db: Database,
     _, forest_id = await _ingest(db, s)
     name = f"ix_nodes_root_vec_f{forest_id}"
     async with db.autocommit() as conn:
-        assert (await vx.index_state(conn, forest_id))[name] is True
         dim = await vx.embedding_dim(conn)
-        await execute(conn, f"DROP INDEX {name}")
-        await execute(conn, f"CREATE INDEX {name} ON nodes USING hnsw ((CAST(embedding AS halfvec({dim}))) "
-                            f"halfvec_cosine_ops) WHERE forest_id = {forest_id} AND parent_id IS NULL")  # fmt: skip
-        state = await vx.index_state(conn, forest_id)
-    assert state[name] is False and all(v for k, v in state.items() if k != name)
-    report = await ensure_all_indexes(db, s)
-    assert report.rebuilt == [name] and report.built == []
-    async with db.autocommit() as conn:
-        assert all((await vx.index_state(conn, forest_id)).values())
-        definition = await _definition(conn, name)
+    old = (
+        f"CREATE INDEX {name} ON nodes USING hnsw ((CAST(embedding AS halfvec({dim}))) halfvec_cosine_ops) "
+        f"WHERE forest_id = {forest_id} AND parent_id IS NULL"
+    )
+    definition = await _rebuilt_from(db, s, forest_id, name, old)
     assert f"USING hnsw (((graph_embedding)::halfvec({dim})) halfvec_cosine_ops)" in definition

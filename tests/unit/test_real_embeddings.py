@@ -215,6 +215,17 @@ def test_bench_embedding_option_reads_the_model_dimension(monkeypatch: pytest.Mo
         embedding_overrides("local:/no/such/dir")
 
 
+def test_bench_embed_dim_reaches_every_embedder() -> None:
+    """``--embed-dim`` is kept beside an http server's address (it was dropped), given to hashed,
+    and refused when a local model's vectors have another dimension."""
+    http = embedding_overrides("http:http://127.0.0.1:8001/v1", 768)["embedding"]
+    assert http == {"backend": "http", "base_url": "http://127.0.0.1:8001/v1", "dim": 768}
+    assert embedding_overrides("hashed", 256) == {"embedding": {"dim": 256}}
+    assert embedding_overrides(f"local:{MODEL}", 384)["embedding"]["dim"] == 384
+    with pytest.raises(SystemExit, match="384-dimensional"):
+        embedding_overrides(f"local:{MODEL}", 256)
+
+
 # ---------------------------------------------------------------- the cache
 
 
