@@ -316,6 +316,30 @@ async def test_merging_twice_changes_nothing_more(db: Database, settings: Settin
     assert await violations(db, t, "beta") == []
 
 
+async def test_merge_hangs_matched_trees_leaves_in_batches(
+    db: Database, settings: Settings, two_forests: uuid.UUID, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A's leaves for B's matching trees go in through the batch insertion, a few calls for all of
+    them (they went in one statement round a leaf), and the forest checks clean."""
+    from memforest.lifecycle.merge import trees as merge_trees
+
+    calls: list[int] = []
+    hang = merge_trees.hang_leaves
+
+    async def counting(conn: Any, t: uuid.UUID, items: Any, stats: Any) -> Any:
+        calls.append(len(items))
+        return await hang(conn, t, items, stats)
+
+    monkeypatch.setattr(merge_trees, "hang_leaves", counting)
+    monkeypatch.setattr(merge_trees, "LEAF_BATCH", 3)
+    t = two_forests
+    report = await run_merge(db, settings, (t, "alpha"), (t, "beta"), UsageLedger())
+    assert report["leaves_inserted"] > 3 and sum(calls) >= report["leaves_inserted"]
+    assert max(calls) <= 3 and len(calls) <= sum(calls) // 3 + 2  # full batches, one short per call site
+    assert await violations(db, t, "beta") == []
+    assert (await stats(db, t, "beta"))["dirty_nodes"] == 0
+
+
 async def test_merge_into_an_empty_forest_copies_every_tree(
     db: Database, settings: Settings, two_forests: uuid.UUID
 ) -> None:

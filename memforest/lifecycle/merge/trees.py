@@ -1,6 +1,6 @@
 """Merge step 5: trees. An A tree whose (kind, key) exists in B gets A's leaves through the normal
-``insert_leaf`` (placements make a leaf that is already there a no-op); other trees are copied as
-they are, and the leaves of merged facts are then removed with ``store.tree_delete.remove_leaf``.
+leaf insertion, in batches (placements make a leaf that is already there a no-op); other trees are
+copied as they are, and the leaves of merged facts are then removed with ``store.tree_delete.remove_leaf``.
 Entities that now earn a tree (``rules.entity_earns_tree``) get it and are backfilled."""
 
 from __future__ import annotations
@@ -17,9 +17,14 @@ from memforest.settings import Settings
 from memforest.store.sql import Conn
 from memforest.store.transfer import trees as tree_store
 from memforest.store.tree_delete import remove_leaf
-from memforest.store.trees import get_or_create_tree, insert_leaf, load_tree
+from memforest.store.trees import get_or_create_tree, load_tree
+from memforest.store.trees import insert_leaves as hang_leaves
 
 __all__ = ["activate_entities", "copy_trees", "insert_leaves"]
+
+# leaves hung by one ``store.trees.insert_leaves`` call: a fixed number of statements each, and a
+# batch's in-memory view of the trees it touches stays small
+LEAF_BATCH = 2000
 
 
 async def copy_trees(conn: Conn, t: uuid.UUID, f: int, report: MergeReport) -> None:
@@ -46,9 +51,10 @@ async def insert_leaves(
     stats: InsertStats,
     progress: Progress | None,
 ) -> None:
-    """A's leaves of ``insert``/``rebuild`` trees go in one by one through ``insert_leaf``: into B's
-    tree in time order (as routing appends), into a rebuilt tree in A's insertion order (node ids).
-    Facts that merged into B's facts bring no leaf."""
+    """A's leaves of ``insert``/``rebuild`` trees go in through ``store.trees.insert_leaves``, in
+    batches of ``LEAF_BATCH`` (the same trees, node ids and dirty marks as hanging them one at a time
+    in this order): into B's tree in time order (as routing appends), into a rebuilt tree in A's
+    insertion order (node ids). Facts that merged into B's facts bring no leaf."""
     plans = await tree_store.tree_plans(conn)
     if not plans:
         return
@@ -56,26 +62,25 @@ async def insert_leaves(
     by_tree: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for leaf in leaves:
         by_tree[(str(leaf["kind"]), str(leaf["key"]))].append(leaf)
-    total, done = len(leaves), 0
-    step = max(1, total // 20)
+    items: list[tuple[TreeRef, LeafSpec]] = []
     for plan in plans:
         kind, key = TreeKind(str(plan["kind"])), str(plan["key"])
-        items = by_tree.get((kind.value, key), [])
+        rows = by_tree.get((kind.value, key), [])
         if plan["action"] == "insert":
             report.trees_matched += 1
             tree: TreeRef = await load_tree(conn, t, int(plan["new"]))
-            items.sort(key=lambda r: (r["ts"], r["sid"]))
-        elif items:
+            rows.sort(key=lambda r: (r["ts"], r["sid"]))
+        elif rows:
             report.trees_rebuilt += 1
             tree = await get_or_create_tree(conn, t, f, kind, key, str(plan["label"]), int(plan["fanout"]), stats)
-            items.sort(key=lambda r: int(r["a_node"]))
-        for leaf in items:
+            rows.sort(key=lambda r: int(r["a_node"]))
+        for leaf in rows:
             sid = int(leaf["sid"])
             spec = LeafSpec(str(leaf["sk"]), sid, leaf["ts"], leaf["te"], sid, str(leaf["text"]), leaf["embedding"])
-            await insert_leaf(conn, t, tree, spec, stats)
-            done += 1
-            if done % step == 0:
-                await notify(progress, "leaves", done, total)
+            items.append((tree, spec))
+    for start in range(0, len(items), LEAF_BATCH):
+        await hang_leaves(conn, t, items[start : start + LEAF_BATCH], stats)
+        await notify(progress, "leaves", min(start + LEAF_BATCH, len(items)), len(items))
 
 
 async def activate_entities(
@@ -97,6 +102,7 @@ async def activate_entities(
     ]
     report.entities_activated = await tree_store.activate_entities(conn, t, earning)
     trees: dict[str, TreeRef] = {}
+    items: list[tuple[TreeRef, LeafSpec]] = []
     for r in await tree_store.missing_entity_leaves(conn, t):
         key = str(r["key"])
         if key not in trees:
@@ -105,4 +111,6 @@ async def activate_entities(
             )
         fid = int(r["fact_id"])
         spec = LeafSpec("fact", fid, r["valid_from"], r["valid_from"], fid, str(r["text"]), r["embedding"])
-        await insert_leaf(conn, t, trees[key], spec, stats)
+        items.append((trees[key], spec))
+    for start in range(0, len(items), LEAF_BATCH):
+        await hang_leaves(conn, t, items[start : start + LEAF_BATCH], stats)
