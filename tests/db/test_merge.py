@@ -332,12 +332,22 @@ async def test_merge_hangs_matched_trees_leaves_in_batches(
 
     monkeypatch.setattr(merge_trees, "hang_leaves", counting)
     monkeypatch.setattr(merge_trees, "LEAF_BATCH", 3)
+    monkeypatch.setattr(merge_trees, "PROGRESS_STEPS", 1)  # batches as large as LEAF_BATCH allows
     t = two_forests
     report = await run_merge(db, settings, (t, "alpha"), (t, "beta"), UsageLedger())
     assert report["leaves_inserted"] > 3 and sum(calls) >= report["leaves_inserted"]
     assert max(calls) <= 3 and len(calls) <= sum(calls) // 3 + 2  # full batches, one short per call site
     assert await violations(db, t, "beta") == []
     assert (await stats(db, t, "beta"))["dirty_nodes"] == 0
+
+
+def test_merge_leaf_batches_keep_progress_moving() -> None:
+    """A merge's leaves go in batches of at most 2,000, and small enough that its progress moves
+    about 20 times (one leaf a call below 20)."""
+    from memforest.lifecycle.merge.trees import batch_size
+
+    assert batch_size(5) == 1 and batch_size(20) == 1 and batch_size(2_053) == 103
+    assert batch_size(100_000) == 2_000 and batch_size(0) == 1
 
 
 async def test_merge_into_an_empty_forest_copies_every_tree(

@@ -22,9 +22,17 @@ from memforest.store.trees import insert_leaves as hang_leaves
 
 __all__ = ["activate_entities", "copy_trees", "insert_leaves"]
 
-# leaves hung by one ``store.trees.insert_leaves`` call: a fixed number of statements each, and a
-# batch's in-memory view of the trees it touches stays small
+# leaves hung by one ``store.trees.insert_leaves`` call at most: a fixed number of statements each,
+# and a batch's in-memory view of the trees it touches stays small; smaller batches when that gives
+# the merge's progress fewer than PROGRESS_STEPS reports
 LEAF_BATCH = 2000
+PROGRESS_STEPS = 20
+
+
+def batch_size(leaves: int) -> int:
+    """Leaves a call hangs when ``leaves`` are to go in: ``LEAF_BATCH``, or fewer so that progress is
+    reported about ``PROGRESS_STEPS`` times."""
+    return max(1, min(LEAF_BATCH, -(-leaves // PROGRESS_STEPS)))
 
 
 async def copy_trees(conn: Conn, t: uuid.UUID, f: int, report: MergeReport) -> None:
@@ -52,7 +60,7 @@ async def insert_leaves(
     progress: Progress | None,
 ) -> None:
     """A's leaves of ``insert``/``rebuild`` trees go in through ``store.trees.insert_leaves``, in
-    batches of ``LEAF_BATCH`` (the same trees, node ids and dirty marks as hanging them one at a time
+    batches of :func:`batch_size` (the same trees, node ids and dirty marks as hanging them one at a time
     in this order): into B's tree in time order (as routing appends), into a rebuilt tree in A's
     insertion order (node ids). Facts that merged into B's facts bring no leaf."""
     plans = await tree_store.tree_plans(conn)
@@ -78,9 +86,10 @@ async def insert_leaves(
             sid = int(leaf["sid"])
             spec = LeafSpec(str(leaf["sk"]), sid, leaf["ts"], leaf["te"], sid, str(leaf["text"]), leaf["embedding"])
             items.append((tree, spec))
-    for start in range(0, len(items), LEAF_BATCH):
-        await hang_leaves(conn, t, items[start : start + LEAF_BATCH], stats)
-        await notify(progress, "leaves", min(start + LEAF_BATCH, len(items)), len(items))
+    size = batch_size(len(items))
+    for start in range(0, len(items), size):
+        await hang_leaves(conn, t, items[start : start + size], stats)
+        await notify(progress, "leaves", min(start + size, len(items)), len(items))
 
 
 async def activate_entities(
