@@ -90,8 +90,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         forests=args.forests, people=args.people, states=args.states, per_operator=args.per_operator
     )  # fmt: skip
     forests = generate(args.seed, args.templates, spec)
-    overrides: dict[str, Any] = {"embedding": {"dim": args.embed_dim}} if args.embed_dim else {}
-    overrides.update(embedding_overrides(args.embedding))
+    overrides: dict[str, Any] = embedding_overrides(args.embedding, args.embed_dim or None)
     per_q: list[dict[str, Any]] = []
     ingest_s = 0.0
     systems = [s for s in SYSTEMS if not (args.no_llm and "llm" in s)]

@@ -96,8 +96,7 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
     """Generate, ingest, ask, score: the probes, their scores per system, timings."""
     spec = _spec(args)
     forests = generate(args.seed, args.split, spec)
-    overrides: dict[str, Any] = {"embedding": {"dim": args.embed_dim}} if args.embed_dim else {}
-    overrides.update(embedding_overrides(args.embedding))
+    overrides: dict[str, Any] = embedding_overrides(args.embedding, args.embed_dim or None)
     probes: list[Probe] = []
     scores: list[dict[str, Score]] = []
     latency: list[float] = []
