@@ -341,6 +341,56 @@ async def test_merge_hangs_matched_trees_leaves_in_batches(
     assert (await stats(db, t, "beta"))["dirty_nodes"] == 0
 
 
+async def _tree_shapes(db: Database, tenant_id: uuid.UUID, name: str) -> dict[tuple[str, str], list[tuple[Any, ...]]]:
+    """Per tree (kind, label), its nodes in key order: level, interval, child count, version, dirty
+    flag, text and the parent's start (ids and seqs left out: they differ between forests)."""
+    fid = await forest_id(db, tenant_id, name)
+    async with db.tenant(tenant_id) as conn:
+        rows = await fetch_all(
+            conn,
+            "SELECT tr.kind, tr.label, n.level, n.t_start, n.t_end, n.n_children, n.version, n.dirty, n.summary, "
+            "p.t_start AS parent_start FROM nodes n JOIN trees tr ON tr.tenant_id = n.tenant_id "
+            "AND tr.tree_id = n.tree_id LEFT JOIN nodes p ON p.tenant_id = n.tenant_id AND p.node_id = n.parent_id "
+            "WHERE n.tenant_id = :t AND n.forest_id = :f ORDER BY tr.kind, tr.label, n.level, n.t_start, n.seq",
+            {"t": tenant_id, "f": fid},
+        )
+    shapes: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
+    for r in rows:
+        key = (str(r["kind"]), str(r["label"]))
+        shapes.setdefault(key, []).append(tuple(r[c] for c in list(r.keys())[2:]))
+    return shapes
+
+
+async def test_merge_in_batches_builds_what_one_leaf_at_a_time_builds(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With fan-out 2 (every tree splits), merging one forest into two identical ones, one leaf a
+    call into the first and three a call into the second, leaves the two with the same trees, node
+    for node: keys, intervals, child counts, versions, dirty flags and texts."""
+    from memforest.lifecycle.merge import trees as merge_trees
+
+    pipe = settings.pipeline.model_copy(update={"fanout_session": 2, "fanout_entity": 2, "fanout_scene": 2})
+    s = settings.model_copy(update={"pipeline": pipe})
+    t = await ensure_tenant(db, "acme")
+    await ingest(db, s, t, "alpha", ALPHA)
+    for name in ("one-by-one", "batched"):
+        await ingest(db, s, t, name, BETA)
+    monkeypatch.setattr(merge_trees, "PROGRESS_STEPS", 1)
+    reports = {}
+    for name, batch in (("one-by-one", 1), ("batched", 3)):
+        monkeypatch.setattr(merge_trees, "LEAF_BATCH", batch)
+        reports[name] = await run_merge(db, s, (t, "alpha"), (t, name), UsageLedger())
+    assert reports["batched"]["leaves_inserted"] > 3
+    drop = {"wall_s", "stage_wall_s", "dst_forest"}
+    assert {k: v for k, v in reports["batched"].items() if k not in drop} == {
+        k: v for k, v in reports["one-by-one"].items() if k not in drop
+    }
+    one, batched = await _tree_shapes(db, t, "one-by-one"), await _tree_shapes(db, t, "batched")
+    assert max(len(v) for v in one.values()) > 3  # trees with inner nodes: splits happened
+    assert batched == one
+    assert await violations(db, t, "batched") == []
+
+
 def test_merge_leaf_batches_keep_progress_moving() -> None:
     """A merge's leaves go in batches of at most 2,000, and small enough that its progress moves
     about 20 times (one leaf a call below 20)."""
