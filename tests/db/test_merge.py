@@ -119,14 +119,17 @@ async def violations(db: Database, tenant_id: uuid.UUID, name: str) -> list[str]
         return (await check_forest(conn, tenant_id, fid)).violations
 
 
-async def fact_texts(db: Database, tenant_id: uuid.UUID, name: str) -> list[str]:
+async def forest_rows(db: Database, tenant_id: uuid.UUID, name: str, sql: str) -> list[Any]:
+    """The rows of ``sql`` run with ``:t`` the tenant and ``:f`` the forest ``name``."""
     fid = await forest_id(db, tenant_id, name)
     async with db.tenant(tenant_id) as conn:
-        rows = await fetch_all(
-            conn,
-            "SELECT text FROM facts WHERE tenant_id = :t AND forest_id = :f ORDER BY text",
-            {"t": tenant_id, "f": fid},
-        )
+        return list(await fetch_all(conn, sql, {"t": tenant_id, "f": fid}))
+
+
+async def fact_texts(db: Database, tenant_id: uuid.UUID, name: str) -> list[str]:
+    rows = await forest_rows(
+        db, tenant_id, name, "SELECT text FROM facts WHERE tenant_id = :t AND forest_id = :f ORDER BY text"
+    )
     return [str(r["text"]) for r in rows]
 
 
@@ -256,15 +259,14 @@ async def test_a_copied_tree_loses_only_the_leaf_of_a_merged_fact(db: Database, 
     await ingest(db, settings, t, "gamma", gamma)
 
     async def odalys_tree(forest: str) -> list[str]:
-        fid = await forest_id(db, t, forest)
-        async with db.tenant(t) as conn:
-            rows = await fetch_all(
-                conn,
-                "SELECT x.text FROM nodes n JOIN trees tr ON tr.tenant_id = n.tenant_id AND tr.tree_id = n.tree_id "
-                "JOIN facts x ON x.tenant_id = n.tenant_id AND x.fact_id = n.leaf_fact_id WHERE n.tenant_id = :t "
-                "AND tr.forest_id = :f AND tr.kind = 'entity' AND tr.key = 'odalys' AND n.level = 0 ORDER BY 1",
-                {"t": t, "f": fid},
-            )
+        rows = await forest_rows(
+            db,
+            t,
+            forest,
+            "SELECT x.text FROM nodes n JOIN trees tr ON tr.tenant_id = n.tenant_id AND tr.tree_id = n.tree_id "
+            "JOIN facts x ON x.tenant_id = n.tenant_id AND x.fact_id = n.leaf_fact_id WHERE n.tenant_id = :t "
+            "AND tr.forest_id = :f AND tr.kind = 'entity' AND tr.key = 'odalys' AND n.level = 0 ORDER BY 1",
+        )
         return [str(r["text"]) for r in rows]
 
     assert len(await odalys_tree("alpha")) >= 3 and await odalys_tree("gamma") == []
@@ -344,16 +346,15 @@ async def test_merge_hangs_matched_trees_leaves_in_batches(
 async def _tree_shapes(db: Database, tenant_id: uuid.UUID, name: str) -> dict[tuple[str, str], list[tuple[Any, ...]]]:
     """Per tree (kind, label), its nodes in key order: level, interval, child count, version, dirty
     flag, text and the parent's start (ids and seqs left out: they differ between forests)."""
-    fid = await forest_id(db, tenant_id, name)
-    async with db.tenant(tenant_id) as conn:
-        rows = await fetch_all(
-            conn,
-            "SELECT tr.kind, tr.label, n.level, n.t_start, n.t_end, n.n_children, n.version, n.dirty, n.summary, "
-            "p.t_start AS parent_start FROM nodes n JOIN trees tr ON tr.tenant_id = n.tenant_id "
-            "AND tr.tree_id = n.tree_id LEFT JOIN nodes p ON p.tenant_id = n.tenant_id AND p.node_id = n.parent_id "
-            "WHERE n.tenant_id = :t AND n.forest_id = :f ORDER BY tr.kind, tr.label, n.level, n.t_start, n.seq",
-            {"t": tenant_id, "f": fid},
-        )
+    rows = await forest_rows(
+        db,
+        tenant_id,
+        name,
+        "SELECT tr.kind, tr.label, n.level, n.t_start, n.t_end, n.n_children, n.version, n.dirty, n.summary, "
+        "p.t_start AS parent_start FROM nodes n JOIN trees tr ON tr.tenant_id = n.tenant_id "
+        "AND tr.tree_id = n.tree_id LEFT JOIN nodes p ON p.tenant_id = n.tenant_id AND p.node_id = n.parent_id "
+        "WHERE n.tenant_id = :t AND n.forest_id = :f ORDER BY tr.kind, tr.label, n.level, n.t_start, n.seq",
+    )
     shapes: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
     for r in rows:
         key = (str(r["kind"]), str(r["label"]))
