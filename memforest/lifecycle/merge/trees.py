@@ -35,6 +35,20 @@ def batch_size(leaves: int) -> int:
     return max(1, min(LEAF_BATCH, -(-leaves // PROGRESS_STEPS)))
 
 
+async def _hang_in_batches(
+    conn: Conn,
+    t: uuid.UUID,
+    items: list[tuple[TreeRef, LeafSpec]],
+    stats: InsertStats,
+    size: int,
+    progress: Progress | None,
+) -> None:
+    """Hang ``items`` in order, ``size`` a call, reporting the leaves stage's progress after each."""
+    for start in range(0, len(items), size):
+        await hang_leaves(conn, t, items[start : start + size], stats)
+        await notify(progress, "leaves", min(start + size, len(items)), len(items))
+
+
 async def copy_trees(conn: Conn, t: uuid.UUID, f: int, report: MergeReport) -> None:
     """Plan every A tree (insert, skip, rebuild, copy), copy the ``copy`` trees as they are, then take
     out the leaves of facts that merged into B's facts, with the usual rebalancing (only their paths
@@ -86,10 +100,7 @@ async def insert_leaves(
             sid = int(leaf["sid"])
             spec = LeafSpec(str(leaf["sk"]), sid, leaf["ts"], leaf["te"], sid, str(leaf["text"]), leaf["embedding"])
             items.append((tree, spec))
-    size = batch_size(len(items))
-    for start in range(0, len(items), size):
-        await hang_leaves(conn, t, items[start : start + size], stats)
-        await notify(progress, "leaves", min(start + size, len(items)), len(items))
+    await _hang_in_batches(conn, t, items, stats, batch_size(len(items)), progress)
 
 
 async def activate_entities(
@@ -121,5 +132,4 @@ async def activate_entities(
         fid = int(r["fact_id"])
         spec = LeafSpec("fact", fid, r["valid_from"], r["valid_from"], fid, str(r["text"]), r["embedding"])
         items.append((trees[key], spec))
-    for start in range(0, len(items), LEAF_BATCH):
-        await hang_leaves(conn, t, items[start : start + LEAF_BATCH], stats)
+    await _hang_in_batches(conn, t, items, stats, LEAF_BATCH, None)
