@@ -23,6 +23,7 @@ from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput
 from memforest.errors import InputError, NotFoundError
 from memforest.lifecycle.merge import merge_forests
+from memforest.lifecycle.merge import trees as merge_trees
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import QueryRequest
 from memforest.retrieval.service import query
@@ -321,10 +322,8 @@ async def test_merging_twice_changes_nothing_more(db: Database, settings: Settin
 async def test_merge_hangs_matched_trees_leaves_in_batches(
     db: Database, settings: Settings, two_forests: uuid.UUID, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A's leaves for B's matching trees go in through the batch insertion, a few calls for all of
-    them (they went in one statement round a leaf), and the forest checks clean."""
-    from memforest.lifecycle.merge import trees as merge_trees
-
+    """A's leaves for B's matching trees go in through the batch insertion, full batches but the
+    last of each call site, and the forest checks clean."""
     calls: list[int] = []
     hang = merge_trees.hang_leaves
 
@@ -368,8 +367,6 @@ async def test_merge_in_batches_builds_what_one_leaf_at_a_time_builds(
     """With fan-out 2 (every tree splits), merging one forest into two identical ones, one leaf a
     call into the first and three a call into the second, leaves the two with the same trees, node
     for node: keys, intervals, child counts, versions, dirty flags and texts."""
-    from memforest.lifecycle.merge import trees as merge_trees
-
     pipe = settings.pipeline.model_copy(update={"fanout_session": 2, "fanout_entity": 2, "fanout_scene": 2})
     s = settings.model_copy(update={"pipeline": pipe})
     t = await ensure_tenant(db, "acme")
@@ -395,10 +392,8 @@ async def test_merge_in_batches_builds_what_one_leaf_at_a_time_builds(
 def test_merge_leaf_batches_keep_progress_moving() -> None:
     """A merge's leaves go in batches of at most 2,000, and small enough that its progress moves
     about 20 times (one leaf a call below 20)."""
-    from memforest.lifecycle.merge.trees import batch_size
-
-    assert batch_size(5) == 1 and batch_size(20) == 1 and batch_size(2_053) == 103
-    assert batch_size(100_000) == 2_000 and batch_size(0) == 1
+    assert merge_trees.batch_size(5) == 1 and merge_trees.batch_size(20) == 1 and merge_trees.batch_size(2_053) == 103
+    assert merge_trees.batch_size(100_000) == 2_000 and merge_trees.batch_size(0) == 1
 
 
 async def test_merge_into_an_empty_forest_copies_every_tree(
