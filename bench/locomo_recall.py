@@ -18,7 +18,6 @@ import asyncio
 import json
 import statistics
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -29,15 +28,12 @@ from tqdm import tqdm
 
 from bench.args import add_embedding, bench_parser, embedding_label, embedding_overrides, single_run
 from bench.baselines import BM25, Doc, HashedNgramTurns, rrf_fuse
+from bench.env import BenchEnv, bench_env
 from bench.report import provenance
-from memforest.backends.factory import build_backends
-from memforest.db.runtime import open_database
 from memforest.domain import ForestInput
 from memforest.formats import load_forests
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import QueryRequest, query
-from memforest.settings import Settings
-from memforest.store.tenants import ensure_tenant
 
 REPO = Path(__file__).resolve().parent.parent
 KS = (5, 10, 20, 50)
@@ -99,10 +95,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if line.strip():
             row = json.loads(line)
             qrels[row["sample_id"]].append(row)
-    home = Path(args.home) if args.home else Path(tempfile.mkdtemp(prefix="memforest-locomo-"))
-    overrides = embedding_overrides(args.embedding)
-    settings = Settings(home=home, database_url=None, database={"url": None}, **overrides)  # type: ignore[arg-type]
-    backends = build_backends(settings)
+    home = Path(args.home) if args.home else None
+    async with bench_env(settings_overrides=embedding_overrides(args.embedding), home=home) as env:
+        return await _measure(env, args, forests, qrels, data)
+
+
+async def _measure(
+    env: BenchEnv,
+    args: argparse.Namespace,
+    forests: Sequence[ForestInput],
+    qrels: dict[str, list[dict[str, Any]]],
+    data: Path,
+) -> dict[str, Any]:
+    """Ingest each forest, ask its questions of MemForest and the turn baselines, summarise."""
+    db, settings, backends, tenant_id = env.db, env.settings, env.backends, env.tenant_id
     modes = ["emb"] + (["llm"] if settings.llm.base_url else [])
     systems = [f"memforest-{m}" for m in modes] + ["bm25-turns", "hashed-ngram-turns", "rrf-turns"]
     per_q: list[dict[str, Any]] = []
@@ -111,68 +117,64 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     # candidate budgets follow top_k (ADR 0024, session 12), so the default query is measured itself
     default_k = settings.retrieval.top_k if args.top_k != settings.retrieval.top_k else None
     ingest: list[dict[str, Any]] = []
-    async with open_database(settings) as db:
-        tenant_id = await ensure_tenant(db, "locomo-bench")
-        for forest in forests:
-            name = forest.name or "forest"
-            questions = [q for q in qrels.get(name, []) if q.get("scorable") and q.get("evidence_turns")]
-            bar = tqdm(
-                total=len(forest.sessions),
-                desc=f"ingest {name}",
-                unit="session",
-                file=sys.stderr,
-                disable=args.no_progress,
-            )
-            t0 = time.perf_counter()
-            last = [0]
-
-            def progress(done: int, total: int, bar: tqdm[Any] = bar, last: list[int] = last) -> None:
-                bar.update(max(0, done - last[0]))
-                last[0] = done
-
-            report = await ingest_sessions(db, settings, backends, tenant_id, name, forest.sessions, progress=progress)
-            bar.close()
-            ingest.append({**report.as_dict(), "wall_s": round(time.perf_counter() - t0, 2)})
-            docs = turn_docs(forest)
-            bm25, hashed = BM25(docs), HashedNgramTurns(docs, settings.embedding.dim)
-            for q in tqdm(questions, desc=f"query {name}", unit="q", file=sys.stderr, disable=args.no_progress):
-                gold = set(q["evidence_turns"])
-                rankings: dict[str, list[str]] = {}
-                for m in modes:
-                    t1 = time.perf_counter()
-                    res = await query(
-                        db, settings, backends, tenant_id, QueryRequest(name, q["question"], mode=m, top_k=args.top_k)
-                    )
-                    latency[m].append((time.perf_counter() - t1) * 1000.0)
-                    rankings[f"memforest-{m}"] = [t for e in res.evidence for t in e.turn_ids]
-                at_default: dict[int, float] = {}
-                if default_k is not None:
-                    t1 = time.perf_counter()
-                    res = await query(
-                        db, settings, backends, tenant_id, QueryRequest(name, q["question"], top_k=default_k)
-                    )
-                    latency.setdefault(f"emb (top {default_k})", []).append((time.perf_counter() - t1) * 1000.0)
-                    turns = [t for e in res.evidence for t in e.turn_ids]
-                    at_default = {k: recall_at(turns, gold, k) for k in KS if k <= default_k}
-                b = bm25.search(q["question"], 100)
-                d = hashed.search(q["question"], 100)
-                rankings["bm25-turns"], rankings["hashed-ngram-turns"] = b, d
-                rankings["rrf-turns"] = rrf_fuse([b, d])
-                per_q.append(
-                    {
-                        "sample_id": name,
-                        "qa_index": q.get("qa_index"),
-                        "category": int(q["category"]),
-                        "recall": {s: {k: recall_at(rankings[s], gold, k) for k in KS} for s in systems},
-                        "recall_default_k": at_default,
-                    }
+    for forest in forests:
+        name = forest.name or "forest"
+        questions = [q for q in qrels.get(name, []) if q.get("scorable") and q.get("evidence_turns")]
+        ingest.append(await _ingest(env, name, forest, args.no_progress))
+        docs = turn_docs(forest)
+        bm25, hashed = BM25(docs), HashedNgramTurns(docs, settings.embedding.dim)
+        for q in tqdm(questions, desc=f"query {name}", unit="q", file=sys.stderr, disable=args.no_progress):
+            gold = set(q["evidence_turns"])
+            rankings: dict[str, list[str]] = {}
+            for m in modes:
+                t1 = time.perf_counter()
+                res = await query(
+                    db, settings, backends, tenant_id, QueryRequest(name, q["question"], mode=m, top_k=args.top_k)
                 )
-    await backends.aclose()
+                latency[m].append((time.perf_counter() - t1) * 1000.0)
+                rankings[f"memforest-{m}"] = [t for e in res.evidence for t in e.turn_ids]
+            at_default: dict[int, float] = {}
+            if default_k is not None:
+                t1 = time.perf_counter()
+                res = await query(db, settings, backends, tenant_id, QueryRequest(name, q["question"], top_k=default_k))
+                latency.setdefault(f"emb (top {default_k})", []).append((time.perf_counter() - t1) * 1000.0)
+                turns = [t for e in res.evidence for t in e.turn_ids]
+                at_default = {k: recall_at(turns, gold, k) for k in KS if k <= default_k}
+            b = bm25.search(q["question"], 100)
+            d = hashed.search(q["question"], 100)
+            rankings["bm25-turns"], rankings["hashed-ngram-turns"] = b, d
+            rankings["rrf-turns"] = rrf_fuse([b, d])
+            per_q.append(
+                {
+                    "sample_id": name,
+                    "qa_index": q.get("qa_index"),
+                    "category": int(q["category"]),
+                    "recall": {s: {k: recall_at(rankings[s], gold, k) for k in KS} for s in systems},
+                    "recall_default_k": at_default,
+                }
+            )
     summary = summarise(per_q, systems, latency, ingest, data, modes)
     if default_k is not None:
         summary["default_top_k"] = summarise_default_k(per_q, default_k)
     summary["embedding"] = {"spec": args.embedding, "embedder": backends.embedder.name, "dim": backends.embedder.dim}
     return summary
+
+
+async def _ingest(env: BenchEnv, name: str, forest: ForestInput, no_progress: bool) -> dict[str, Any]:
+    """Ingest one conversation into forest ``name`` with a progress bar; its report and wall time."""
+    bar = tqdm(total=len(forest.sessions), desc=f"ingest {name}", unit="session", file=sys.stderr, disable=no_progress)
+    t0 = time.perf_counter()
+    last = [0]
+
+    def progress(done: int, total: int) -> None:
+        bar.update(max(0, done - last[0]))
+        last[0] = done
+
+    report = await ingest_sessions(
+        env.db, env.settings, env.backends, env.tenant_id, name, forest.sessions, progress=progress
+    )
+    bar.close()
+    return {**report.as_dict(), "wall_s": round(time.perf_counter() - t0, 2)}
 
 
 def _groups(per_q: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import subprocess
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -16,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # `bench` lives at
 
 from test_retrieval import FactSpec, build_forest, ts
 
-from bench import ingest_throughput, locomo_recall, query_latency, throughput, write_scaling
+from bench import ingest_throughput, query_latency, throughput, write_scaling
 from bench.synthetic import SyntheticConversations
 from memforest.backends.hashed import HashedEmbedder
 from memforest.db.engine import Database
@@ -24,6 +26,7 @@ from memforest.retrieval import RetrievalPreset
 from memforest.settings import Settings
 from memforest.store.sql import fetch_all, scalar
 
+REPO_ROOT = Path(__file__).resolve().parents[2]
 TEST_DIM = 64  # the dimension conftest migrates the test databases with
 
 
@@ -231,7 +234,8 @@ def test_every_bench_takes_the_shared_options(name: str, capsys: pytest.CaptureF
 
 def test_locomo_recall_measures_the_default_top_k_too(tmp_path: Path) -> None:
     """Asked for 20 items a question, the benchmark also asks for the default 10 (whose candidate
-    budgets are smaller) and reports its recall apart; its own embedded database under --home."""
+    budgets are smaller) and reports its recall apart. Its own embedded database lives in a
+    temporary home that is gone when the process ends."""
     data = _tiny_locomo(tmp_path / "tiny_locomo.json", samples=1, sessions=2)
     conv = json.loads(data.read_text())[0]["conversation"]
     qrels = [
@@ -240,8 +244,16 @@ def test_locomo_recall_measures_the_default_top_k_too(tmp_path: Path) -> None:
         for i, turn in enumerate(conv["session_1"][:4])
     ]  # fmt: skip
     (tmp_path / "qrels.jsonl").write_text("".join(json.dumps(q) + "\n" for q in qrels))
-    argv = ["--no-progress", "--home", str(tmp_path / "home"), "--out", str(tmp_path), "--data", str(data)]
-    assert locomo_recall.main([*argv, "--qrels", str(tmp_path / "qrels.jsonl"), "--top-k", "20"]) == 0
+    argv = ["--no-progress", "--out", str(tmp_path), "--data", str(data), "--qrels", str(tmp_path / "qrels.jsonl")]
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMFOREST_")} | {"TMPDIR": str(temp)}
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.locomo_recall", *argv, "--top-k", "20"],
+        cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert not list(temp.glob("memforest-*")), "the temporary MEMFOREST_HOME was left behind"
     report = json.loads((tmp_path / "locomo_recall.json").read_text())
     assert report["n_questions"]["headline"] == 4
     default = report["default_top_k"]
