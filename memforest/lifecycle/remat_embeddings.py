@@ -96,19 +96,27 @@ async def _embed_nodes(
     progress: Progress | None = None,
 ) -> int:
     """Re-embed every node that has text: fact leaves copy their fact's vector, the rest (cell leaves
-    and, with ``internal``, summaries) are embedded; an embedder whose inner nodes take their
-    children's mean (ADR 0058) embeds the leaves and then sets those means. Nodes without a summary
-    yet are left to refresh."""
-    if internal and vectors_from_children(embedder):
+    and, with ``internal``, summaries) are embedded. An embedder whose inner nodes take their
+    children's mean (ADR 0058) gives the cell leaves that facts were drawn from their facts' mean
+    (ADR 0105), embeds the other leaves and then sets those means. Nodes without a summary yet are
+    left to refresh."""
+    from_children = vectors_from_children(embedder)
+    if internal and from_children:
         leaves = await _embed_nodes(db, tenant_id, forest_id, embedder, ledger, internal=False, progress=progress)
         async with db.tenant(tenant_id) as conn:
             return leaves + await store.set_node_means(conn, tenant_id, forest_id)
     async with db.tenant(tenant_id) as conn:
         copied = await store.copy_fact_vectors_to_leaves(conn, tenant_id, forest_id)
-        total = await store.count_nodes_to_embed(conn, tenant_id, forest_id, internal=internal)
+        if from_children:
+            copied += await store.set_cell_fact_means(conn, tenant_id, forest_id)
+        total = await store.count_nodes_to_embed(
+            conn, tenant_id, forest_id, internal=internal, cells_from_facts=from_children
+        )
 
     async def read(conn: Conn, after: int, limit: int) -> list[Row]:
-        return await store.nodes_to_embed(conn, tenant_id, forest_id, internal=internal, after=after, limit=limit)
+        return await store.nodes_to_embed(
+            conn, tenant_id, forest_id, internal=internal, after=after, limit=limit, cells_from_facts=from_children
+        )
 
     done = 0
     notify(progress, "embed nodes", 0, total)

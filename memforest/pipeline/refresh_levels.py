@@ -15,9 +15,13 @@ leaves, level 1 is read with them and summarised from that same read: both level
 in one transaction (leaves first), and the embedder is called once for both.
 
 An embedder whose ``node_vectors`` is ``"children"`` (a model backend by default, ADR 0058) embeds
-only the leaves' texts: an inner node's vector is the normalised mean of its children's vectors,
-read with the children (a leaf refreshed in the same pass gives its new vector), so no summary is
-sent to the model. The summaries are still made and stored (the read path shows them)."""
+no summary: an inner node's vector is the normalised mean of its children's vectors, read with the
+children (a leaf refreshed in the same pass gives its new vector), and a cell leaf's is the mean
+of the vectors of the facts drawn from its turns (ADR 0105), so only the texts of cells no fact
+came from reach the model here. A cell leaf whose session's ingest job has not settled it yet
+(neither extracted nor failed) is left without a vector, clean; that job's commit marks it and its
+ancestors dirty again (``memforest.pipeline.ingest_job``). The summaries are still made and
+stored (the read path shows them)."""
 
 from __future__ import annotations
 
@@ -75,6 +79,10 @@ class LevelRead:
     over_leaves: bool = False  # level 1 read with the dirty leaves under it
     # per node, its children's ids and stored vectors (None: none), when read for ``node_vectors``
     child_vectors: dict[int, list[tuple[int, Any]]] = field(default_factory=dict)
+    # leaves only, read for ``node_vectors``: per cell leaf, the vectors of the facts drawn from it
+    cell_facts: dict[int, list[Any]] = field(default_factory=dict)
+    # leaves only, read for ``node_vectors``: the cell leaves whose ingest job has yet to settle them
+    pending_cells: set[int] = field(default_factory=set)
 
 
 @dataclass(slots=True)
@@ -141,6 +149,13 @@ async def _with_children(conn: Conn, tenant_id: uuid.UUID, read: LevelRead, with
                 vectors[int(r["parent_id"])].append((int(r["node_id"]), r["embedding"]))
     read.children = children
     read.child_vectors = vectors
+    if read.level == 0 and read.nodes and with_vectors:
+        for r in await store.cell_leaf_sources(conn, tenant_id, [int(n["node_id"]) for n in read.nodes]):
+            node_id = int(r["node_id"])
+            if r["pending"]:
+                read.pending_cells.add(node_id)
+            elif r["embedding"] is not None:
+                read.cell_facts.setdefault(node_id, []).append(r["embedding"])
     return read
 
 
@@ -153,22 +168,39 @@ def mean_vector(vectors: Sequence[Any]) -> list[float] | None:
     return [float(x) for x in mean / norm] if norm > 1e-12 else None
 
 
-def _children_means(reads: list[LevelRead], works: list[LevelWork]) -> list[tuple[LevelWork, int]]:
+def _children_means(reads: list[LevelRead], works: list[LevelWork]) -> None:
     """Set each inner node's vector to its children's mean (a child refreshed in this pass counts
-    with its new vector); returns the inner nodes left without one (no child has a vector)."""
+    with its new vector). An inner node none of whose children has a vector gets none: a cell
+    leaf below it waits for its ingest job, whose commit marks the path dirty again."""
     fresh: dict[int, Any] = {}
-    left: list[tuple[LevelWork, int]] = []
     for read, work in zip(reads, works, strict=True):
         for i, node in enumerate(read.nodes):
             if read.level > 0:
                 kids = read.child_vectors.get(int(node["node_id"]), [])
                 got = [fresh.get(cid, v) for cid, v in kids]
                 work.vectors[i] = mean_vector([v for v in got if v is not None])
-                if work.vectors[i] is None:
-                    left.append((work, i))
             if work.vectors[i] is not None:
                 fresh[int(node["node_id"])] = work.vectors[i]
-    return left
+
+
+def _cells_from_facts(
+    reads: list[LevelRead], works: list[LevelWork], wanted: list[tuple[LevelWork, int]]
+) -> list[tuple[LevelWork, int]]:
+    """Give each wanted cell leaf the mean of its facts' vectors, and none while its ingest job has
+    yet to settle it; returns the rest of ``wanted`` (fact leaves, and cells no fact came from),
+    whose texts go to the model."""
+    read_of = {id(w): r for r, w in zip(reads, works, strict=True)}
+    rest = []
+    for work, i in wanted:
+        read = read_of[id(work)]
+        node_id = int(read.nodes[i]["node_id"])
+        if node_id in read.pending_cells:
+            continue
+        facts = read.cell_facts.get(node_id)
+        work.vectors[i] = mean_vector(facts) if facts else None
+        if work.vectors[i] is None:
+            rest.append((work, i))
+    return rest
 
 
 async def summarise_levels(
@@ -176,8 +208,8 @@ async def summarise_levels(
 ) -> list[LevelWork]:
     """Model work for the levels read, outside any transaction: summaries (a leaf keeps its own),
     then one embedder call for every node whose summary has no vector yet (with ``node_vectors``
-    ``"children"``: every leaf whose text has none; inner nodes take their children's mean, and
-    only those with no child vector embed their summary)."""
+    ``"children"``: a cell leaf takes its facts' mean, the texts of the other leaves go to the model
+    and inner nodes take their children's mean)."""
     gate = asyncio.Semaphore(concurrency)
 
     async def summarise(read: LevelRead, node: Row) -> str:
@@ -200,9 +232,11 @@ async def summarise_levels(
         for i, n in enumerate(r.nodes)
         if (n["no_embedding"] or n["embedded_hash"] != w.hashes[i]) and not (from_children and r.level > 0)
     ]
+    if from_children:
+        wanted = _cells_from_facts(reads, works, wanted)
     await _embed_summaries(wanted, embedder, ledger)
     if from_children:
-        await _embed_summaries(_children_means(reads, works), embedder, ledger)
+        _children_means(reads, works)
     return works
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from pgvector import Vector
 
-from memforest.store.sql import Conn, Row, fetch_all, scalar
+from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
 
 # Dirty marks are read from ``dirty_nodes`` (its triggers keep it to the nodes whose flag is set):
 # no index of ``nodes`` covers ``dirty``, so flipping the flag leaves the node's update HOT (ADR 0051).
@@ -89,6 +89,47 @@ async def child_summaries(
     ``with_vectors`` also each child's node_id and embedding (None where it has none)."""
     sql = _CHILD_SUMMARIES_AND_VECTORS if with_vectors else _CHILD_SUMMARIES
     return await fetch_all(conn, sql, {"t": tenant_id, "ids": parent_ids})
+
+
+# Each cell leaf among the nodes: whether its session's ingest job has yet to settle the cell (neither
+# extracted nor failed), and the vector of every fact drawn from its turns (one row per fact; one row
+# with no vector when none). A fact leaf is not a cell leaf: no row.
+_CELL_LEAF_SOURCES = """
+SELECT n.node_id, c.extracted_at IS NULL AND c.extract_error IS NULL AS pending, f.embedding
+FROM nodes n JOIN cells c ON c.tenant_id = n.tenant_id AND c.cell_id = n.leaf_cell_id
+LEFT JOIN LATERAL (SELECT DISTINCT s.fact_id FROM fact_sources s
+    WHERE s.tenant_id = n.tenant_id AND s.cell_id = n.leaf_cell_id) drawn ON true
+LEFT JOIN facts f ON f.tenant_id = n.tenant_id AND f.fact_id = drawn.fact_id AND f.embedding IS NOT NULL
+WHERE n.tenant_id = :t AND n.node_id = ANY(:ids) ORDER BY n.node_id, drawn.fact_id
+"""
+
+
+async def cell_leaf_sources(conn: Conn, tenant_id: uuid.UUID, node_ids: list[int]) -> list[Row]:
+    """For each cell leaf among ``node_ids``: node_id, ``pending`` (its cell not yet extracted nor
+    failed) and ``embedding``, one row per fact drawn from the cell (a single row with None when
+    no fact with a vector was), in fact order."""
+    return await fetch_all(conn, _CELL_LEAF_SOURCES, {"t": tenant_id, "ids": node_ids})
+
+
+# The vectorless cell leaves of the given cells and every ancestor, marked dirty with their version
+# bumped: a refresh gives those leaves their vectors and their ancestors new means. A leaf still
+# dirty is bumped too, so a refresh that read it as pending before this commit cannot write it.
+_REDIRTY_VECTORLESS_CELLS = """
+WITH RECURSIVE chain AS (
+    SELECT node_id, parent_id FROM nodes
+    WHERE tenant_id = :t AND leaf_cell_id = ANY(:ids) AND embedding IS NULL
+    UNION
+    SELECT n.node_id, n.parent_id FROM nodes n JOIN chain c ON n.tenant_id = :t AND n.node_id = c.parent_id
+)
+UPDATE nodes n SET dirty = true, version = n.version + 1
+FROM (SELECT DISTINCT node_id FROM chain) d WHERE n.tenant_id = :t AND n.node_id = d.node_id
+"""
+
+
+async def redirty_vectorless_cells(conn: Conn, tenant_id: uuid.UUID, cell_ids: list[int]) -> None:
+    """Mark dirty every vectorless leaf of ``cell_ids`` and its ancestors (one statement)."""
+    if cell_ids:
+        await execute(conn, _REDIRTY_VECTORLESS_CELLS, {"t": tenant_id, "ids": cell_ids})
 
 
 # Every node of a level in one statement; a node whose version moved on stays dirty.

@@ -39,10 +39,25 @@ _FACT_LEAF_MATCH = (
     "AND x.text = n.summary AND x.embedding IS NOT NULL)"
 )
 _NODES_TO_EMBED = (
-    "n.tenant_id = :t AND n.forest_id = :f AND n.summary IS NOT NULL {levels}"
+    "n.tenant_id = :t AND n.forest_id = :f AND n.summary IS NOT NULL {levels}{cells}"
     f"AND NOT (n.leaf_fact_id IS NOT NULL AND {_FACT_LEAF_MATCH})"
 )
 _LEAVES_ONLY = "AND n.level = 0 "
+# A cell leaf that a fact was drawn from takes its facts' mean (ADR 0105) instead of a model call.
+_CELL_WITH_FACTS = (
+    "AND NOT (n.leaf_cell_id IS NOT NULL AND EXISTS (SELECT 1 FROM fact_sources s JOIN facts x "
+    "ON x.tenant_id = s.tenant_id AND x.fact_id = s.fact_id WHERE s.tenant_id = n.tenant_id "
+    "AND s.cell_id = n.leaf_cell_id AND x.embedding IS NOT NULL)) "
+)
+_CELL_FACT_MEANS = (
+    "UPDATE nodes n SET embedding = l2_normalize(m.s), embedded_hash = md5(n.summary) FROM ("
+    "SELECT c.node_id, sum(x.embedding) AS s FROM nodes c "
+    "JOIN (SELECT DISTINCT cell_id, fact_id FROM fact_sources WHERE tenant_id = :t AND forest_id = :f) d "
+    "ON d.cell_id = c.leaf_cell_id JOIN facts x ON x.tenant_id = c.tenant_id AND x.fact_id = d.fact_id "
+    "WHERE c.tenant_id = :t AND c.forest_id = :f AND c.level = 0 AND x.embedding IS NOT NULL "
+    "GROUP BY c.node_id HAVING vector_norm(sum(x.embedding)) > 1e-12) m "
+    "WHERE n.tenant_id = :t AND n.node_id = m.node_id AND n.summary IS NOT NULL"
+)
 _COUNT_NODES = "SELECT count(*) FROM nodes n WHERE " + _NODES_TO_EMBED
 _NODE_PAGE = (
     "SELECT n.node_id, n.summary FROM nodes n WHERE " + _NODES_TO_EMBED + " AND n.node_id > :last "
@@ -166,22 +181,38 @@ async def copy_fact_vectors_to_leaves(conn: Conn, tenant_id: uuid.UUID, forest_i
     return await execute(conn, _COPY_FACT_VECTORS, _params(tenant_id, forest_id))
 
 
-def _levels(internal: bool) -> str:
-    return "" if internal else _LEAVES_ONLY
+def _node_filter(internal: bool, cells_from_facts: bool) -> dict[str, str]:
+    return {"levels": "" if internal else _LEAVES_ONLY, "cells": _CELL_WITH_FACTS if cells_from_facts else ""}
 
 
-async def count_nodes_to_embed(conn: Conn, tenant_id: uuid.UUID, forest_id: int, *, internal: bool) -> int:
-    """Nodes with text that cannot copy a fact's vector (leaves only unless ``internal``)."""
-    sql = _COUNT_NODES.format(levels=_levels(internal))
+async def count_nodes_to_embed(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, *, internal: bool, cells_from_facts: bool = False
+) -> int:
+    """Nodes with text that cannot copy a fact's vector (leaves only unless ``internal``; with
+    ``cells_from_facts``, not the cell leaves a fact with a vector was drawn from)."""
+    sql = _COUNT_NODES.format(**_node_filter(internal, cells_from_facts))
     return int(await scalar(conn, sql, _params(tenant_id, forest_id)))
 
 
 async def nodes_to_embed(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, *, internal: bool, after: int, limit: int
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    *,
+    internal: bool,
+    after: int,
+    limit: int,
+    cells_from_facts: bool = False,
 ) -> list[Row]:
     """The next ``limit`` of those nodes (``node_id, summary``) with an id above ``after``, by id."""
-    sql = _NODE_PAGE.format(levels=_levels(internal))
+    sql = _NODE_PAGE.format(**_node_filter(internal, cells_from_facts))
     return await fetch_all(conn, sql, {**_params(tenant_id, forest_id), "last": after, "n": limit})
+
+
+async def set_cell_fact_means(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> int:
+    """Give every cell leaf that facts with vectors were drawn from the unit-norm mean of those
+    vectors (ADR 0105); returns how many leaves were set."""
+    return await execute(conn, _CELL_FACT_MEANS, _params(tenant_id, forest_id))
 
 
 async def set_node_vectors(conn: Conn, tenant_id: uuid.UUID, vectors: Sequence[tuple[int, str, Any]]) -> None:

@@ -15,8 +15,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from support import session_input, tenant_url
+from support.embedders import ChildrenCountingEmbedder
 
 from memforest.app.jobs import run_worker
 from memforest.backends.factory import build_backends
@@ -25,7 +27,7 @@ from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import IngestReport, accept_sessions, ingest_sessions
 from memforest.settings import Settings
 from memforest.store.check import check_forest
-from memforest.store.sql import fetch_all, scalar
+from memforest.store.sql import as_vector, fetch_all, scalar
 from memforest.store.tenants import ensure_tenant
 from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
 
@@ -111,6 +113,7 @@ async def _consistency(db: Database, tenant_id: uuid.UUID) -> dict[str, Any]:
             "(SELECT count(*) FROM entity_facts ef WHERE ef.entity_id = e.entity_id)",
             "pending_cells": "SELECT count(*) FROM cells WHERE extracted_at IS NULL",
             "dirty": "SELECT count(*) FROM nodes WHERE dirty",
+            "vectorless_leaves": "SELECT count(*) FROM nodes WHERE level = 0 AND embedding IS NULL",
         }
         return {k: int(await scalar(conn, sql)) for k, sql in q.items()}
 
@@ -123,7 +126,7 @@ def _assert_consistent(c: dict[str, Any]) -> None:
     assert c["sources"] == c["source_count_sum"] and c["facts_without_source"] == 0
     assert c["scene_members"] == c["facts"] and c["facts_not_in_one_scene"] == 0
     assert c["entity_count_mismatch"] == 0
-    assert c["pending_cells"] == 0 and c["dirty"] == 0
+    assert c["pending_cells"] == 0 and c["dirty"] == 0 and c["vectorless_leaves"] == 0
 
 
 async def _ingest(db: Database, settings: Settings, tenant_id: uuid.UUID) -> IngestReport:
@@ -353,3 +356,42 @@ async def test_worker_killed_mid_job_is_recovered_without_duplicates(
     async with db.tenant(tenant_id) as conn:
         assert await scalar(conn, "SELECT count(*) FROM cells") == N_SESSIONS * 3
         assert await scalar(conn, "SELECT count(*) FROM trees WHERE kind = 'session'") == N_SESSIONS
+
+
+async def test_children_node_vectors_give_each_cell_its_facts_mean(db: Database, settings: Settings) -> None:
+    """With ``node_vectors = children`` (a model backend's default), the sessions accepted together
+    and committed one job at a time leave every cell leaf a vector: the mean of the facts drawn from
+    its turns, whose text never reaches the model; only a cell no fact came from is embedded."""
+    settings.embedding.node_vectors = "children"
+    tenant_id = await ensure_tenant(db, "t")
+    backends = build_backends(settings)
+    seen = ChildrenCountingEmbedder(settings.embedding.dim)
+    backends.embedder = seen
+    try:
+        await ingest_sessions(db, settings, backends, tenant_id, "f", _sessions())
+    finally:
+        await backends.aclose()
+    _assert_consistent(await _consistency(db, tenant_id))
+    async with db.tenant(tenant_id) as conn:
+        leaves = await fetch_all(
+            conn,
+            "SELECT n.leaf_cell_id, n.embedding, c.text FROM nodes n JOIN cells c ON c.cell_id = n.leaf_cell_id",
+        )
+        drawn = await fetch_all(
+            conn,
+            "SELECT DISTINCT s.cell_id, s.fact_id, x.embedding FROM fact_sources s "
+            "JOIN facts x ON x.fact_id = s.fact_id",
+        )
+    facts_of: dict[int, list[Any]] = {}
+    for r in drawn:
+        facts_of.setdefault(int(r["cell_id"]), []).append(as_vector(r["embedding"]))
+    assert leaves and facts_of
+    for leaf in leaves:
+        vector = as_vector(leaf["embedding"])
+        if int(leaf["leaf_cell_id"]) in facts_of:
+            mean = np.mean(facts_of[int(leaf["leaf_cell_id"])], axis=0)
+            np.testing.assert_allclose(vector, mean / np.linalg.norm(mean), atol=1e-5)
+            assert str(leaf["text"]) not in seen.texts
+        else:
+            assert seen.texts.count(str(leaf["text"])) == 1
+    assert await _check(db, tenant_id) == []

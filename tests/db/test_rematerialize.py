@@ -360,6 +360,8 @@ async def test_reembed_recomputes_every_vector_and_keeps_answers(
 async def test_reembed_with_children_node_vectors_sets_inner_nodes_to_their_childrens_mean(
     db: Database, settings: Settings
 ) -> None:
+    """Re-embedded with ``node_vectors = children``: a cell leaf that facts were drawn from takes
+    their mean, every other leaf its text's vector, an inner node its children's mean."""
     settings.embedding.node_vectors = "children"
     backends = build_backends(settings)
     tenant_id, forest_id = await _ingest(db, settings, backends)  # ingest's refresh takes the means too
@@ -372,15 +374,29 @@ async def test_reembed_with_children_node_vectors_sets_inner_nodes_to_their_chil
     async with db.tenant(tenant_id) as conn:
         nodes = await fetch_all(
             conn,
-            "SELECT node_id, parent_id, level, summary, embedding FROM nodes WHERE tenant_id = :t AND forest_id = :f",
+            "SELECT node_id, parent_id, level, summary, embedding, leaf_cell_id FROM nodes "
+            "WHERE tenant_id = :t AND forest_id = :f",
             p,
         )
+        drawn = await fetch_all(
+            conn,
+            "SELECT DISTINCT s.cell_id, s.fact_id, x.embedding FROM fact_sources s JOIN facts x "
+            "ON x.tenant_id = s.tenant_id AND x.fact_id = s.fact_id WHERE s.tenant_id = :t AND s.forest_id = :f",
+            p,
+        )
+    facts_of: dict[int, list[np.ndarray[Any, Any]]] = {}
+    for r in drawn:
+        facts_of.setdefault(int(r["cell_id"]), []).append(as_vector(r["embedding"]))
+    assert facts_of, "no cell had a fact drawn from it"
     kids: dict[int, list[np.ndarray[Any, Any]]] = {}
     for n in nodes:
         if n["parent_id"] is not None:
             kids.setdefault(int(n["parent_id"]), []).append(as_vector(n["embedding"]))
     for n in nodes:
-        if int(n["level"]) == 0:
+        if int(n["level"]) == 0 and n["leaf_cell_id"] is not None and int(n["leaf_cell_id"]) in facts_of:
+            mean = np.mean(facts_of[int(n["leaf_cell_id"])], axis=0)
+            np.testing.assert_allclose(as_vector(n["embedding"]), mean / np.linalg.norm(mean), atol=1e-5)
+        elif int(n["level"]) == 0:
             np.testing.assert_allclose(as_vector(n["embedding"]), emb.embed_sync([n["summary"]])[0], atol=1e-6)
         else:
             mean = np.mean(kids[int(n["node_id"])], axis=0)
