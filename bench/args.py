@@ -112,9 +112,11 @@ def embedding_overrides(spec: str, dim: int | None = None) -> dict[str, Any]:
 def embedding_label(spec: str) -> str:
     """A short name of the embedder for result file names: ``hashed``, the local model's directory
     name (``-int8`` after it when ``MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=int8`` runs it quantised), or
-    ``http``."""
+    ``http``; ``-cells-from-facts`` after it when ``MEMFOREST_EMBEDDING__CELL_VECTORS=facts``."""
     kind, _, rest = spec.partition(":")
+    label = kind
     if kind == "local":
         quantized = os.environ.get("MEMFOREST_EMBEDDING__LOCAL_QUANTIZE", "none").lower()
-        return model_dir_label(Path(rest)).replace("_", "-").lower() + ("" if quantized == "none" else f"-{quantized}")
-    return kind
+        label = model_dir_label(Path(rest)).replace("_", "-").lower() + ("" if quantized == "none" else f"-{quantized}")
+    cells = os.environ.get("MEMFOREST_EMBEDDING__CELL_VECTORS", "text").lower()
+    return label + ("" if cells == "text" else "-cells-from-facts")

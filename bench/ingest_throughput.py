@@ -92,6 +92,8 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     if args.sessions_limit is not None:
         forests = [type(f)(name=f.name, sessions=f.sessions[: args.sessions_limit]) for f in forests]
     overrides: dict[str, Any] = embedding_overrides(args.embedding, args.embed_dim or None)
+    if getattr(args, "shipped_cells", False):  # the --against arm: cell vectors as shipped, whatever the environment
+        overrides.setdefault("embedding", {})["cell_vectors"] = "text"
     t_all = time.perf_counter()
     load_at_start = os.getloadavg()
     total_sessions = sum(len(f.sessions) for f in forests)
@@ -236,7 +238,7 @@ async def repeated(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     pair, first in the second and so on (``against``)."""
     results: list[dict[str, Any]] = []
     others: list[dict[str, Any]] = []
-    other_args = argparse.Namespace(**{**vars(args), "embedding": args.against})
+    other_args = argparse.Namespace(**{**vars(args), "embedding": args.against, "shipped_cells": True})
     for i in range(args.repeat):
         if args.against and i % 2:
             others.append(await run(other_args, data))

@@ -32,7 +32,6 @@ from memforest.pipeline.ingest_job import (
     mark_cells,
 )
 from memforest.pipeline.refresh import refresh_forest
-from memforest.pipeline.refresh_levels import vectors_from_children
 from memforest.pipeline.route import Router
 from memforest.pipeline.service import accept_sessions
 from memforest.settings import Settings
@@ -99,7 +98,7 @@ async def _commit_fact(
         router = Router(conn, t, forest_id, settings.pipeline, insert_stats)
         await router.register_speakers(speakers)
         if index is None or index == len(cell.candidates) - 1:
-            await mark_cells(conn, t, [cell], counts, cells_from_facts=vectors_from_children(env.backends.embedder))
+            await mark_cells(conn, t, [cell], counts)
         if index is not None and embedding is not None:
             picks = [(cell, index)]
             embeddings = {(cell.cell_id, index): embedding}
@@ -186,7 +185,6 @@ async def ingest_stepwise(
                     embeddings,
                     env.settings,
                     counts,
-                    cells_from_facts=vectors_from_children(env.backends.embedder),
                 )
                 add_stage(counts, "commit", ts)
                 await refresh(forest_id, counts)

@@ -32,15 +32,22 @@ class CachingEmbedder:
     """Embedder protocol: ``inner`` behind a cache of at most ``max_entries`` vectors (0: none, every
     call goes to ``inner``). ``node_vectors`` tells the refresh how inner tree nodes get their
     vectors (``memforest.pipeline.refresh_levels``). ``aclose`` closes the inner embedder; other
-    attributes (``ping``, ``settings``) are the inner embedder's."""
+    attributes (``ping``, ``settings``) are the inner embedder's. ``cell_vectors`` tells it how cell
+    leaves get theirs (``"text"`` or ``"facts"``, ADR 0105)."""
 
     def __init__(
-        self, inner: Embedder, *, max_entries: int = DEFAULT_CACHE_ENTRIES, node_vectors: str = "summary"
+        self,
+        inner: Embedder,
+        *,
+        max_entries: int = DEFAULT_CACHE_ENTRIES,
+        node_vectors: str = "summary",
+        cell_vectors: str = "text",
     ) -> None:
         if max_entries < 0:
             raise ValueError("max_entries must not be negative")
         self.inner = inner
         self.node_vectors = node_vectors
+        self.cell_vectors = cell_vectors
         self.name: str = inner.name
         self.dim: int = inner.dim
         self.max_entries = max_entries

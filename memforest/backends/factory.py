@@ -51,18 +51,20 @@ class Backends:
 def build_embedder(settings: Settings) -> Embedder:
     """The embedder named by ``settings.embedding.backend``; a model backend (local, http) sits
     behind the per-tenant cache of texts already embedded (ADR 0042; none when ``cache_entries`` is
-    0), which also carries how inner tree nodes get their vectors (``node_vectors``, ADR 0058)."""
+    0), which also carries how inner tree nodes and cell leaves get their vectors (``node_vectors``,
+    ADR 0058; ``cell_vectors``, ADR 0105)."""
     emb = settings.embedding
     if emb.backend == "hashed":
         hashed = HashedEmbedder(dim=emb.dim)
-        return (
-            hashed
-            if emb.node_vectors != "children"
-            else CachingEmbedder(hashed, max_entries=0, node_vectors="children")
-        )
+        node_vectors = "summary" if emb.node_vectors == "auto" else emb.node_vectors
+        if node_vectors == "summary" and emb.cell_vectors == "text":
+            return hashed
+        return CachingEmbedder(hashed, max_entries=0, node_vectors=node_vectors, cell_vectors=emb.cell_vectors)
     model = _http_embedder(emb) if emb.backend == "http" else _local_embedder(settings)
     node_vectors = "children" if emb.node_vectors == "auto" else emb.node_vectors
-    return CachingEmbedder(model, max_entries=emb.cache_entries, node_vectors=node_vectors)
+    return CachingEmbedder(
+        model, max_entries=emb.cache_entries, node_vectors=node_vectors, cell_vectors=emb.cell_vectors
+    )
 
 
 def _http_embedder(emb: EmbeddingSettings) -> Embedder:

@@ -20,7 +20,7 @@ from memforest.db.engine import Database
 from memforest.errors import ConfigurationError, InputError
 from memforest.lifecycle.remat_report import Progress, RematReport, finish, notify, refresh
 from memforest.pipeline.refresh import summary_hash
-from memforest.pipeline.refresh_levels import vectors_from_children
+from memforest.pipeline.refresh_levels import cell_vectors_from_facts, vectors_from_children
 from memforest.rules import scene_label
 from memforest.settings import Settings
 from memforest.store import rematerialize as store
@@ -96,26 +96,26 @@ async def _embed_nodes(
     progress: Progress | None = None,
 ) -> int:
     """Re-embed every node that has text: fact leaves copy their fact's vector, the rest (cell leaves
-    and, with ``internal``, summaries) are embedded. An embedder whose inner nodes take their
-    children's mean (ADR 0058) gives the cell leaves that facts were drawn from their facts' mean
-    (ADR 0105), embeds the other leaves and then sets those means. Nodes without a summary yet are
-    left to refresh."""
-    from_children = vectors_from_children(embedder)
-    if internal and from_children:
+    and, with ``internal``, summaries) are embedded; an embedder whose inner nodes take their
+    children's mean (ADR 0058) embeds the leaves and then sets those means, and one whose cell
+    leaves take their facts' mean (ADR 0105) sets those instead of embedding the cells that facts
+    were drawn from. Nodes without a summary yet are left to refresh."""
+    if internal and vectors_from_children(embedder):
         leaves = await _embed_nodes(db, tenant_id, forest_id, embedder, ledger, internal=False, progress=progress)
         async with db.tenant(tenant_id) as conn:
             return leaves + await store.set_node_means(conn, tenant_id, forest_id)
+    from_facts = cell_vectors_from_facts(embedder)
     async with db.tenant(tenant_id) as conn:
         copied = await store.copy_fact_vectors_to_leaves(conn, tenant_id, forest_id)
-        if from_children:
+        if from_facts:
             copied += await store.set_cell_fact_means(conn, tenant_id, forest_id)
         total = await store.count_nodes_to_embed(
-            conn, tenant_id, forest_id, internal=internal, cells_from_facts=from_children
+            conn, tenant_id, forest_id, internal=internal, cells_from_facts=from_facts
         )
 
     async def read(conn: Conn, after: int, limit: int) -> list[Row]:
         return await store.nodes_to_embed(
-            conn, tenant_id, forest_id, internal=internal, after=after, limit=limit, cells_from_facts=from_children
+            conn, tenant_id, forest_id, internal=internal, after=after, limit=limit, cells_from_facts=from_facts
         )
 
     done = 0

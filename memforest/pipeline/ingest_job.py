@@ -30,11 +30,10 @@ from memforest.pipeline.canonical import SourceRef, clean_surface
 from memforest.pipeline.canonical_batch import canonicalize_many
 from memforest.pipeline.commit_order import COMMITS, LOCAL_SESSIONS, OlderPending, commit_in_order
 from memforest.pipeline.refresh import RefreshStats, refresh_forest
-from memforest.pipeline.refresh_levels import vectors_from_children
 from memforest.pipeline.route import FactForRouting, Router
 from memforest.pipeline.slots import release_slot
 from memforest.settings import Settings
-from memforest.store import cells, jobs, nodes, sessions
+from memforest.store import cells, jobs, sessions
 from memforest.store.sql import Conn, lock_forest
 
 log = logging.getLogger(__name__)
@@ -163,15 +162,11 @@ async def embed_candidates(
 
 
 async def mark_cells(
-    conn: Conn, tenant_id: uuid.UUID, work: Sequence[CellWork], counts: IngestCounts, *, cells_from_facts: bool = False
+    conn: Conn, tenant_id: uuid.UUID, work: Sequence[CellWork], counts: IngestCounts
 ) -> list[CellWork]:
     """Record failed cells' errors and mark the others extracted (two statements for all cells).
-    With ``cells_from_facts``, also mark dirty again the cells' leaves that a refresh left without a
-    vector while they waited to be settled, with their ancestors (one statement; ADR 0105). Returns
-    the cells this transaction marked, in order: those another worker committed meanwhile are left
-    out."""
-    if cells_from_facts:
-        await nodes.redirty_vectorless_cells(conn, tenant_id, [c.cell_id for c in work])
+    Returns the cells this transaction marked, in order: those another worker committed meanwhile
+    are left out."""
     failed = [c for c in work if c.error is not None]
     if failed:
         await cells.record_extract_errors(
@@ -250,8 +245,6 @@ async def commit_cells(
     settings: Settings,
     counts: IngestCounts,
     check_order: bool = False,
-    *,
-    cells_from_facts: bool = False,
 ) -> bool:
     """Commit extracted cells in one transaction under the forest lock (:func:`mark_cells`: record
     failed cells' errors, mark the others extracted, leaving out those another worker committed
@@ -260,8 +253,7 @@ async def commit_cells(
     schedule the forest's refresh job. Adds to ``counts``. Returns whether, with coalesced and burst
     refresh, a session of the forest accepted after this one has yet to commit. With ``check_order``,
     raises OlderPending (nothing written) when an older session of the forest is still to commit
-    (ADR 0014). ``cells_from_facts``: an embedder whose ``node_vectors`` is ``"children"`` gives cell
-    leaves their facts' mean (:func:`mark_cells`)."""
+    (ADR 0014)."""
     more_coming = False
     insert_stats = InsertStats()
     async with db.tenant(tenant_id) as conn:
@@ -271,7 +263,7 @@ async def commit_cells(
             raise OlderPending(session_id)
         router = Router(conn, tenant_id, forest_id, settings.pipeline, insert_stats)
         router.defer_speakers(speakers)
-        live = await mark_cells(conn, tenant_id, work, counts, cells_from_facts=cells_from_facts)
+        live = await mark_cells(conn, tenant_id, work, counts)
         picks = [(cell, i) for cell in live for i in range(len(cell.candidates))]
         await commit_candidates(conn, tenant_id, forest_id, session_id, router, picks, embeddings, settings, counts)
         await router.finish()
@@ -347,9 +339,8 @@ async def _ingest_loaded(
     async def attempt(check_order: bool) -> bool:
         waited[0] = time.perf_counter() - t_wait  # (the last attempt's start: what came before was waiting)
         return await commit_cells(
-            db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts, check_order,
-            cells_from_facts=vectors_from_children(backends.embedder),
-        )  # fmt: skip
+            db, tenant_id, forest_id, session_id, work, speakers, embeddings, settings, counts, check_order
+        )
 
     try:
         more_coming = await commit_in_order(

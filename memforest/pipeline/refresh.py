@@ -15,7 +15,7 @@ from memforest.db.engine import Database
 from memforest.pipeline.commit_order import CommitBell
 from memforest.pipeline.commit_order import ForestKey as _ForestKey
 from memforest.pipeline.refresh_levels import RefreshStats as RefreshStats
-from memforest.pipeline.refresh_levels import passes
+from memforest.pipeline.refresh_levels import cell_vectors_from_facts, passes
 from memforest.pipeline.refresh_levels import summary_hash as summary_hash
 from memforest.store import nodes as store
 from memforest.store.sql import Conn, try_lock_refresh, unlock_refresh
@@ -68,7 +68,8 @@ async def refresh_forest(
             if not clean or rounds >= max_passes or not relook:
                 break
             async with db.tenant(tenant_id) as conn:
-                if not await store.count_dirty(conn, tenant_id, forest_id, top):
+                waiting = cell_vectors_from_facts(embedder)  # cell leaves waiting for their job: not ours
+                if not await store.count_dirty(conn, tenant_id, forest_id, top, skip_waiting_cells=waiting):
                     break
             if not await try_lock_refresh(lock_conn, tenant_id, forest_id):
                 break  # the refresh holding it now looks again after its own release

@@ -15,13 +15,15 @@ leaves, level 1 is read with them and summarised from that same read: both level
 in one transaction (leaves first), and the embedder is called once for both.
 
 An embedder whose ``node_vectors`` is ``"children"`` (a model backend by default, ADR 0058) embeds
-no summary: an inner node's vector is the normalised mean of its children's vectors, read with the
-children (a leaf refreshed in the same pass gives its new vector), and a cell leaf's is the mean
-of the vectors of the facts drawn from its turns (ADR 0105), so only the texts of cells no fact
-came from reach the model here. A cell leaf whose session's ingest job has not settled it yet
-(neither extracted nor failed) is left without a vector, clean; that job's commit marks it and its
-ancestors dirty again (``memforest.pipeline.ingest_job``). The summaries are still made and
-stored (the read path shows them)."""
+only the leaves' texts: an inner node's vector is the normalised mean of its children's vectors,
+read with the children (a leaf refreshed in the same pass gives its new vector), so no summary is
+sent to the model. The summaries are still made and stored (the read path shows them).
+
+An embedder whose ``cell_vectors`` is ``"facts"`` (ADR 0105) gives a cell leaf the mean of the
+vectors of the facts drawn from its turns, weighted by their length, so only the texts of cells no
+fact came from reach the model. Its refresh passes over a cell leaf whose session's ingest job has
+not settled it yet (neither extracted nor failed) and over the level-1 nodes above one: they stay
+dirty until a refresh after that job's commit."""
 
 from __future__ import annotations
 
@@ -79,10 +81,9 @@ class LevelRead:
     over_leaves: bool = False  # level 1 read with the dirty leaves under it
     # per node, its children's ids and stored vectors (None: none), when read for ``node_vectors``
     child_vectors: dict[int, list[tuple[int, Any]]] = field(default_factory=dict)
-    # leaves only, read for ``node_vectors``: per cell leaf, the vectors of the facts drawn from it
-    cell_facts: dict[int, list[Any]] = field(default_factory=dict)
-    # leaves only, read for ``node_vectors``: the cell leaves whose ingest job has yet to settle them
-    pending_cells: set[int] = field(default_factory=set)
+    # leaves only, read for ``cell_vectors`` facts: per cell leaf, the vector and length of each fact
+    # drawn from it
+    cell_facts: dict[int, list[tuple[Any, int]]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -109,6 +110,12 @@ def vectors_from_children(embedder: Embedder) -> bool:
     return getattr(embedder, "node_vectors", "summary") == "children"
 
 
+def cell_vectors_from_facts(embedder: Embedder) -> bool:
+    """Whether ``embedder`` gives cell leaves their facts' mean vector instead of embedding their
+    texts (its ``cell_vectors``, set by the backend factory; absent: texts)."""
+    return getattr(embedder, "cell_vectors", "text") == "facts"
+
+
 async def read_next(
     conn: Conn,
     tenant_id: uuid.UUID,
@@ -118,27 +125,40 @@ async def read_next(
     *,
     count: bool = True,
     with_vectors: bool = False,
+    facts_for_cells: bool = False,
 ) -> NextRead:
     """The lowest dirty level in ``lowest..top`` (with level 1 when it is the leaves and ``top``
     allows), or, when there is none, the count of dirty nodes left up to ``top`` (-1 without
-    ``count``: not counted); ``with_vectors``: with the children's vectors too."""
-    nodes = await store.dirty_nodes_at_lowest_level(conn, tenant_id, forest_id, lowest, top) if lowest <= top else []
+    ``count``: not counted); ``with_vectors``: with the children's vectors too; ``facts_for_cells``:
+    with each cell leaf's facts' vectors, passing over the cell leaves waiting for their ingest job
+    and the level-1 nodes above them."""
+    waiting = facts_for_cells
+    nodes = (
+        await store.dirty_nodes_at_lowest_level(conn, tenant_id, forest_id, lowest, top, skip_waiting_cells=waiting)
+        if lowest <= top
+        else []
+    )
     if not nodes:
-        return NextRead([], await store.count_dirty(conn, tenant_id, forest_id, top) if count else -1)
+        left = await store.count_dirty(conn, tenant_id, forest_id, top, skip_waiting_cells=waiting) if count else -1
+        return NextRead([], left)
     level = int(nodes[0]["level"])
-    reads = [await _with_children(conn, tenant_id, LevelRead(level, nodes, {}), with_vectors)]
+    reads = [await _with_children(conn, tenant_id, LevelRead(level, nodes, {}), with_vectors, facts_for_cells)]
     if level == 0 and top >= 1:
-        # every dirty level-1 node: its dirty children are leaves, written before it
-        upper = await store.dirty_nodes_at_level(conn, tenant_id, forest_id, 1, leaves_pending=True)
+        # every dirty level-1 node whose dirty children are leaves read here, written before it
+        upper = await store.dirty_nodes_at_level(
+            conn, tenant_id, forest_id, 1, leaves_pending=True, skip_waiting_cells=waiting
+        )
         if upper:
             over = LevelRead(1, upper, {}, over_leaves=True)
-            reads.append(await _with_children(conn, tenant_id, over, with_vectors))
+            reads.append(await _with_children(conn, tenant_id, over, with_vectors, facts_for_cells))
     return NextRead(reads)
 
 
-async def _with_children(conn: Conn, tenant_id: uuid.UUID, read: LevelRead, with_vectors: bool) -> LevelRead:
+async def _with_children(
+    conn: Conn, tenant_id: uuid.UUID, read: LevelRead, with_vectors: bool, facts_for_cells: bool
+) -> LevelRead:
     """``read`` with its nodes' children's summaries (none for leaves), and their ids and vectors
-    when ``with_vectors``."""
+    when ``with_vectors``; leaves with ``facts_for_cells``: each cell leaf's facts' vectors."""
     children: dict[int, list[str]] = defaultdict(list)
     vectors: dict[int, list[tuple[int, Any]]] = defaultdict(list)
     if read.level > 0 and read.nodes:
@@ -149,13 +169,9 @@ async def _with_children(conn: Conn, tenant_id: uuid.UUID, read: LevelRead, with
                 vectors[int(r["parent_id"])].append((int(r["node_id"]), r["embedding"]))
     read.children = children
     read.child_vectors = vectors
-    if read.level == 0 and read.nodes and with_vectors:
-        for r in await store.cell_leaf_sources(conn, tenant_id, [int(n["node_id"]) for n in read.nodes]):
-            node_id = int(r["node_id"])
-            if r["pending"]:
-                read.pending_cells.add(node_id)
-            elif r["embedding"] is not None:
-                read.cell_facts.setdefault(node_id, []).append(r["embedding"])
+    if read.level == 0 and read.nodes and facts_for_cells:
+        for r in await store.cell_fact_vectors(conn, tenant_id, [int(n["node_id"]) for n in read.nodes]):
+            read.cell_facts.setdefault(int(r["node_id"]), []).append((r["embedding"], int(r["chars"])))
     return read
 
 
@@ -168,39 +184,50 @@ def mean_vector(vectors: Sequence[Any]) -> list[float] | None:
     return [float(x) for x in mean / norm] if norm > 1e-12 else None
 
 
-def _children_means(reads: list[LevelRead], works: list[LevelWork]) -> None:
+def weighted_mean_vector(weighted: Sequence[tuple[Any, int]]) -> list[float] | None:
+    """The unit-norm mean of the ``(vector, weight)`` pairs' vectors, each weighted by its weight
+    (None when there are none or they cancel out)."""
+    if not weighted:
+        return None
+    vectors = np.asarray([as_vector(v) for v, _ in weighted], dtype=np.float32)
+    weights = np.asarray([w for _, w in weighted], dtype=np.float32)
+    total = (vectors * weights[:, None]).sum(axis=0)
+    norm = float(np.linalg.norm(total))
+    return [float(x) for x in total / norm] if norm > 1e-12 else None
+
+
+def _cells_from_facts(
+    reads: list[LevelRead], works: list[LevelWork], wanted: list[tuple[LevelWork, int]]
+) -> list[tuple[LevelWork, int]]:
+    """Give each wanted cell leaf that facts were drawn from the mean of their vectors weighted by
+    their length; returns the rest of ``wanted`` (fact leaves, cells no fact came from), whose
+    texts go to the model."""
+    read_of = {id(w): r for r, w in zip(reads, works, strict=True)}
+    rest = []
+    for work, i in wanted:
+        read = read_of[id(work)]
+        work.vectors[i] = weighted_mean_vector(read.cell_facts.get(int(read.nodes[i]["node_id"]), []))
+        if work.vectors[i] is None:
+            rest.append((work, i))
+    return rest
+
+
+def _children_means(reads: list[LevelRead], works: list[LevelWork]) -> list[tuple[LevelWork, int]]:
     """Set each inner node's vector to its children's mean (a child refreshed in this pass counts
-    with its new vector). An inner node none of whose children has a vector gets none: a cell
-    leaf below it waits for its ingest job, whose commit marks the path dirty again."""
+    with its new vector); returns the inner nodes left without one (no child has a vector)."""
     fresh: dict[int, Any] = {}
+    left: list[tuple[LevelWork, int]] = []
     for read, work in zip(reads, works, strict=True):
         for i, node in enumerate(read.nodes):
             if read.level > 0:
                 kids = read.child_vectors.get(int(node["node_id"]), [])
                 got = [fresh.get(cid, v) for cid, v in kids]
                 work.vectors[i] = mean_vector([v for v in got if v is not None])
+                if work.vectors[i] is None:
+                    left.append((work, i))
             if work.vectors[i] is not None:
                 fresh[int(node["node_id"])] = work.vectors[i]
-
-
-def _cells_from_facts(
-    reads: list[LevelRead], works: list[LevelWork], wanted: list[tuple[LevelWork, int]]
-) -> list[tuple[LevelWork, int]]:
-    """Give each wanted cell leaf the mean of its facts' vectors, and none while its ingest job has
-    yet to settle it; returns the rest of ``wanted`` (fact leaves, and cells no fact came from),
-    whose texts go to the model."""
-    read_of = {id(w): r for r, w in zip(reads, works, strict=True)}
-    rest = []
-    for work, i in wanted:
-        read = read_of[id(work)]
-        node_id = int(read.nodes[i]["node_id"])
-        if node_id in read.pending_cells:
-            continue
-        facts = read.cell_facts.get(node_id)
-        work.vectors[i] = mean_vector(facts) if facts else None
-        if work.vectors[i] is None:
-            rest.append((work, i))
-    return rest
+    return left
 
 
 async def summarise_levels(
@@ -208,8 +235,9 @@ async def summarise_levels(
 ) -> list[LevelWork]:
     """Model work for the levels read, outside any transaction: summaries (a leaf keeps its own),
     then one embedder call for every node whose summary has no vector yet (with ``node_vectors``
-    ``"children"``: a cell leaf takes its facts' mean, the texts of the other leaves go to the model
-    and inner nodes take their children's mean)."""
+    ``"children"``: every leaf whose text has none; inner nodes take their children's mean, and
+    only those with no child vector embed their summary; with ``cell_vectors`` ``"facts"``, a cell
+    leaf that facts were drawn from takes their weighted mean instead of a model call)."""
     gate = asyncio.Semaphore(concurrency)
 
     async def summarise(read: LevelRead, node: Row) -> str:
@@ -232,11 +260,11 @@ async def summarise_levels(
         for i, n in enumerate(r.nodes)
         if (n["no_embedding"] or n["embedded_hash"] != w.hashes[i]) and not (from_children and r.level > 0)
     ]
-    if from_children:
+    if cell_vectors_from_facts(embedder):
         wanted = _cells_from_facts(reads, works, wanted)
     await _embed_summaries(wanted, embedder, ledger)
     if from_children:
-        _children_means(reads, works)
+        await _embed_summaries(_children_means(reads, works), embedder, ledger)
     return works
 
 
@@ -302,11 +330,13 @@ async def passes(
     (or pair of levels) one that takes the forest's graph lock and writes it, and one that reads
     the next level (none when there is nothing above to read or count)."""
     summarizer, embedder, concurrency, ledger = model
-    vec = vectors_from_children(embedder)
+    vec, facts = vectors_from_children(embedder), cell_vectors_from_facts(embedder)
     for n in range(max_passes):
         progressed, count = False, n + 1 < max_passes
         async with db.tenant(tenant_id) as conn:
-            nxt = await read_next(conn, tenant_id, forest_id, 0, top, count=count, with_vectors=vec)
+            nxt = await read_next(
+                conn, tenant_id, forest_id, 0, top, count=count, with_vectors=vec, facts_for_cells=facts
+            )
         while nxt.levels:
             works = await summarise_levels(nxt.levels, summarizer, embedder, concurrency, ledger)
             async with db.tenant(tenant_id) as conn:
@@ -319,7 +349,9 @@ async def passes(
             if last + 1 <= top or count:
                 # after the write's transaction, without the lock: as the pass's first read (see read_next)
                 async with db.tenant(tenant_id) as conn:
-                    nxt = await read_next(conn, tenant_id, forest_id, last + 1, top, count=count, with_vectors=vec)
+                    nxt = await read_next(
+                        conn, tenant_id, forest_id, last + 1, top, count=count, with_vectors=vec, facts_for_cells=facts
+                    )
         if not nxt.remaining:
             return True
         if not progressed:

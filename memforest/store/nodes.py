@@ -8,16 +8,35 @@ from typing import Any
 import numpy as np
 from pgvector import Vector
 
-from memforest.store.sql import Conn, Row, execute, fetch_all, scalar
+from memforest.store.sql import Conn, Row, fetch_all, scalar
 
 # Dirty marks are read from ``dirty_nodes`` (its triggers keep it to the nodes whose flag is set):
 # no index of ``nodes`` covers ``dirty``, so flipping the flag leaves the node's update HOT (ADR 0051).
-_COUNT_DIRTY = "SELECT count(*) FROM dirty_nodes WHERE tenant_id = :t AND forest_id = :f AND level <= :top"
+_COUNT_DIRTY = "SELECT count(*) FROM dirty_nodes d WHERE tenant_id = :t AND forest_id = :f AND level <= :top "
+
+# With cell vectors from facts (``cell_vectors`` facts, ADR 0105) a refresh passes over a cell leaf
+# whose session's ingest job has not settled it (neither extracted nor failed): its vector waits for
+# the facts. Such a leaf as the node of a ``dirty_nodes`` row ``d``, and as a dirty child of ``n``:
+_WAITING_LEAF = (
+    "EXISTS (SELECT 1 FROM nodes wn JOIN cells w ON w.tenant_id = wn.tenant_id AND w.cell_id = wn.leaf_cell_id "
+    "WHERE wn.tenant_id = d.tenant_id AND wn.node_id = d.node_id AND w.extracted_at IS NULL "
+    "AND w.extract_error IS NULL)"
+)
+_WAITING_CHILD = (
+    "EXISTS (SELECT 1 FROM nodes wc JOIN cells w ON w.tenant_id = wc.tenant_id AND w.cell_id = wc.leaf_cell_id "
+    "WHERE wc.tenant_id = n.tenant_id AND wc.parent_id = n.node_id AND wc.dirty AND w.extracted_at IS NULL "
+    "AND w.extract_error IS NULL)"
+)
+_NOT_WAITING = f"AND (d.level > 0 OR NOT {_WAITING_LEAF}) "
 
 
-async def count_dirty(conn: Conn, tenant_id: uuid.UUID, forest_id: int, highest: int) -> int:
-    """How many dirty nodes of the forest sit at or below level ``highest``."""
-    return int(await scalar(conn, _COUNT_DIRTY, {"t": tenant_id, "f": forest_id, "top": highest}) or 0)
+async def count_dirty(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, highest: int, *, skip_waiting_cells: bool = False
+) -> int:
+    """How many dirty nodes of the forest sit at or below level ``highest`` (with
+    ``skip_waiting_cells``, not counting the cell leaves that wait for their ingest job)."""
+    sql = _COUNT_DIRTY + (_NOT_WAITING if skip_waiting_cells else "")
+    return int(await scalar(conn, sql, {"t": tenant_id, "f": forest_id, "top": highest}) or 0)
 
 
 # A node whose child is still dirty (a stale write below) waits: it must be summarised from its
@@ -48,25 +67,47 @@ _DIRTY_AT_LOWEST = _DIRTY_AT_LEVEL.replace("SELECT n.node_id,", "SELECT n.level,
     "AND d.level = (SELECT min(level) FROM dirty_nodes WHERE tenant_id = :t AND forest_id = :f "
     "AND level >= :l AND level <= :top)",
 )
+# ... the lowest level but for the waiting cell leaves, which it leaves out
+_DIRTY_AT_LOWEST_SETTLED = _DIRTY_AT_LEVEL.replace("SELECT n.node_id,", "SELECT n.level, n.node_id,").replace(
+    "AND d.level = :l",
+    "AND d.level = (SELECT min(d.level) FROM dirty_nodes d WHERE d.tenant_id = :t AND d.forest_id = :f "
+    f"AND d.level >= :l AND d.level <= :top {_NOT_WAITING}) {_NOT_WAITING}",
+)
+# ... level 1 over the leaves, but for the nodes with a waiting cell leaf among their dirty children
+_DIRTY_AT_LEVEL_OVER_SETTLED_LEAVES = _DIRTY_AT_LEVEL_OVER_LEAVES.replace(
+    "AND d.level = :l", f"AND d.level = :l AND NOT {_WAITING_CHILD}"
+)
 
 
 async def dirty_nodes_at_lowest_level(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, lowest: int, highest: int
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, lowest: int, highest: int, *, skip_waiting_cells: bool = False
 ) -> list[Row]:
     """The dirty nodes of the lowest level in ``lowest..highest`` that has one, with their
-    ``level`` and the columns :func:`dirty_nodes_at_level` gives; empty when that range is clean."""
-    return await fetch_all(conn, _DIRTY_AT_LOWEST, {"t": tenant_id, "f": forest_id, "l": lowest, "top": highest})
+    ``level`` and the columns :func:`dirty_nodes_at_level` gives; empty when that range is clean.
+    ``skip_waiting_cells``: as if the cell leaves waiting for their ingest job were clean."""
+    sql = _DIRTY_AT_LOWEST_SETTLED if skip_waiting_cells else _DIRTY_AT_LOWEST
+    return await fetch_all(conn, sql, {"t": tenant_id, "f": forest_id, "l": lowest, "top": highest})
 
 
 async def dirty_nodes_at_level(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, level: int, *, leaves_pending: bool = False
+    conn: Conn,
+    tenant_id: uuid.UUID,
+    forest_id: int,
+    level: int,
+    *,
+    leaves_pending: bool = False,
+    skip_waiting_cells: bool = False,
 ) -> list[Row]:
     """The dirty nodes of one level whose children are all clean, by id: node_id, version, t_start,
     t_end, summary, summary_hash, embedded_hash, no_embedding, and the tree's kind and label.
-    ``leaves_pending`` (level 1 only): also those whose dirty children are leaves."""
+    ``leaves_pending`` (level 1 only): also those whose dirty children are leaves (with
+    ``skip_waiting_cells``, none of them a cell leaf waiting for its ingest job)."""
     if leaves_pending and level != 1:
         raise ValueError("leaves_pending reads level 1 only")
-    sql = _DIRTY_AT_LEVEL_OVER_LEAVES if leaves_pending else _DIRTY_AT_LEVEL
+    if leaves_pending:
+        sql = _DIRTY_AT_LEVEL_OVER_SETTLED_LEAVES if skip_waiting_cells else _DIRTY_AT_LEVEL_OVER_LEAVES
+    else:
+        sql = _DIRTY_AT_LEVEL
     return await fetch_all(conn, sql, {"t": tenant_id, "f": forest_id, "l": level})
 
 
@@ -91,45 +132,21 @@ async def child_summaries(
     return await fetch_all(conn, sql, {"t": tenant_id, "ids": parent_ids})
 
 
-# Each cell leaf among the nodes: whether its session's ingest job has yet to settle the cell (neither
-# extracted nor failed), and the vector of every fact drawn from its turns (one row per fact; one row
-# with no vector when none). A fact leaf is not a cell leaf: no row.
-_CELL_LEAF_SOURCES = """
-SELECT n.node_id, c.extracted_at IS NULL AND c.extract_error IS NULL AS pending, f.embedding
-FROM nodes n JOIN cells c ON c.tenant_id = n.tenant_id AND c.cell_id = n.leaf_cell_id
-LEFT JOIN LATERAL (SELECT DISTINCT s.fact_id FROM fact_sources s
+# The vector and length of every fact drawn from each cell leaf's turns among the nodes (one row per
+# fact; a fact leaf, or a cell no fact with a vector came from, has no row).
+_CELL_FACT_VECTORS = """
+SELECT n.node_id, f.embedding, length(f.text) AS chars FROM nodes n
+JOIN LATERAL (SELECT DISTINCT s.fact_id FROM fact_sources s
     WHERE s.tenant_id = n.tenant_id AND s.cell_id = n.leaf_cell_id) drawn ON true
-LEFT JOIN facts f ON f.tenant_id = n.tenant_id AND f.fact_id = drawn.fact_id AND f.embedding IS NOT NULL
-WHERE n.tenant_id = :t AND n.node_id = ANY(:ids) ORDER BY n.node_id, drawn.fact_id
+JOIN facts f ON f.tenant_id = n.tenant_id AND f.fact_id = drawn.fact_id
+WHERE n.tenant_id = :t AND n.node_id = ANY(:ids) AND f.embedding IS NOT NULL ORDER BY n.node_id, drawn.fact_id
 """
 
 
-async def cell_leaf_sources(conn: Conn, tenant_id: uuid.UUID, node_ids: list[int]) -> list[Row]:
-    """For each cell leaf among ``node_ids``: node_id, ``pending`` (its cell not yet extracted nor
-    failed) and ``embedding``, one row per fact drawn from the cell (a single row with None when
-    no fact with a vector was), in fact order."""
-    return await fetch_all(conn, _CELL_LEAF_SOURCES, {"t": tenant_id, "ids": node_ids})
-
-
-# The vectorless cell leaves of the given cells and every ancestor, marked dirty with their version
-# bumped: a refresh gives those leaves their vectors and their ancestors new means. A leaf still
-# dirty is bumped too, so a refresh that read it as pending before this commit cannot write it.
-_REDIRTY_VECTORLESS_CELLS = """
-WITH RECURSIVE chain AS (
-    SELECT node_id, parent_id FROM nodes
-    WHERE tenant_id = :t AND leaf_cell_id = ANY(:ids) AND embedding IS NULL
-    UNION
-    SELECT n.node_id, n.parent_id FROM nodes n JOIN chain c ON n.tenant_id = :t AND n.node_id = c.parent_id
-)
-UPDATE nodes n SET dirty = true, version = n.version + 1
-FROM (SELECT DISTINCT node_id FROM chain) d WHERE n.tenant_id = :t AND n.node_id = d.node_id
-"""
-
-
-async def redirty_vectorless_cells(conn: Conn, tenant_id: uuid.UUID, cell_ids: list[int]) -> None:
-    """Mark dirty every vectorless leaf of ``cell_ids`` and its ancestors (one statement)."""
-    if cell_ids:
-        await execute(conn, _REDIRTY_VECTORLESS_CELLS, {"t": tenant_id, "ids": cell_ids})
+async def cell_fact_vectors(conn: Conn, tenant_id: uuid.UUID, node_ids: list[int]) -> list[Row]:
+    """node_id, embedding and length (``chars``) of every fact drawn from the cell of each cell leaf
+    among ``node_ids``, in fact order per node."""
+    return await fetch_all(conn, _CELL_FACT_VECTORS, {"t": tenant_id, "ids": node_ids})
 
 
 # Every node of a level in one statement; a node whose version moved on stays dirty.

@@ -49,14 +49,16 @@ _CELL_WITH_FACTS = (
     "ON x.tenant_id = s.tenant_id AND x.fact_id = s.fact_id WHERE s.tenant_id = n.tenant_id "
     "AND s.cell_id = n.leaf_cell_id AND x.embedding IS NOT NULL)) "
 )
+# ... the mean of their vectors weighted by the facts' lengths (``refresh_levels.weighted_mean_vector``)
 _CELL_FACT_MEANS = (
     "UPDATE nodes n SET embedding = l2_normalize(m.s), embedded_hash = md5(n.summary) FROM ("
-    "SELECT c.node_id, sum(x.embedding) AS s FROM nodes c "
+    "SELECT c.node_id, sum(x.embedding * CAST(array_fill(CAST(length(x.text) AS real), "
+    "ARRAY[vector_dims(x.embedding)]) AS vector)) AS s FROM nodes c "
     "JOIN (SELECT DISTINCT cell_id, fact_id FROM fact_sources WHERE tenant_id = :t AND forest_id = :f) d "
     "ON d.cell_id = c.leaf_cell_id JOIN facts x ON x.tenant_id = c.tenant_id AND x.fact_id = d.fact_id "
     "WHERE c.tenant_id = :t AND c.forest_id = :f AND c.level = 0 AND x.embedding IS NOT NULL "
-    "GROUP BY c.node_id HAVING vector_norm(sum(x.embedding)) > 1e-12) m "
-    "WHERE n.tenant_id = :t AND n.node_id = m.node_id AND n.summary IS NOT NULL"
+    "GROUP BY c.node_id) m "
+    "WHERE n.tenant_id = :t AND n.node_id = m.node_id AND n.summary IS NOT NULL AND vector_norm(m.s) > 1e-12"
 )
 _COUNT_NODES = "SELECT count(*) FROM nodes n WHERE " + _NODES_TO_EMBED
 _NODE_PAGE = (
@@ -211,7 +213,7 @@ async def nodes_to_embed(
 
 async def set_cell_fact_means(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> int:
     """Give every cell leaf that facts with vectors were drawn from the unit-norm mean of those
-    vectors (ADR 0105); returns how many leaves were set."""
+    vectors weighted by the facts' lengths (ADR 0105); returns how many leaves were set."""
     return await execute(conn, _CELL_FACT_MEANS, _params(tenant_id, forest_id))
 
 

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 import pytest
 from support import session_input, tenant_url
-from support.embedders import ChildrenCountingEmbedder
+from support.embedders import FactCellsCountingEmbedder
+from support.vectors import facts_by_cell, weighted_unit_mean
 
 from memforest.app.jobs import run_worker
 from memforest.backends.factory import build_backends
@@ -358,14 +359,16 @@ async def test_worker_killed_mid_job_is_recovered_without_duplicates(
         assert await scalar(conn, "SELECT count(*) FROM trees WHERE kind = 'session'") == N_SESSIONS
 
 
-async def test_children_node_vectors_give_each_cell_its_facts_mean(db: Database, settings: Settings) -> None:
-    """With ``node_vectors = children`` (a model backend's default), the sessions accepted together
-    and committed one job at a time leave every cell leaf a vector: the mean of the facts drawn from
-    its turns, whose text never reaches the model; only a cell no fact came from is embedded."""
+async def test_cell_vectors_from_facts_give_each_cell_its_facts_mean(db: Database, settings: Settings) -> None:
+    """With ``cell_vectors = facts``, the sessions accepted together and committed one job at a time
+    leave every cell leaf a vector: the length-weighted mean of the facts drawn from its turns,
+    whose text never reaches the model; only a cell no fact came from is embedded."""
     settings.embedding.node_vectors = "children"
+    settings.embedding.cell_vectors = "facts"
     tenant_id = await ensure_tenant(db, "t")
     backends = build_backends(settings)
-    seen = ChildrenCountingEmbedder(settings.embedding.dim)
+    assert getattr(backends.embedder, "cell_vectors", None) == "facts"  # the factory carries the setting
+    seen = FactCellsCountingEmbedder(settings.embedding.dim)
     backends.embedder = seen
     try:
         await ingest_sessions(db, settings, backends, tenant_id, "f", _sessions())
@@ -377,20 +380,12 @@ async def test_children_node_vectors_give_each_cell_its_facts_mean(db: Database,
             conn,
             "SELECT n.leaf_cell_id, n.embedding, c.text FROM nodes n JOIN cells c ON c.cell_id = n.leaf_cell_id",
         )
-        drawn = await fetch_all(
-            conn,
-            "SELECT DISTINCT s.cell_id, s.fact_id, x.embedding FROM fact_sources s "
-            "JOIN facts x ON x.fact_id = s.fact_id",
-        )
-    facts_of: dict[int, list[Any]] = {}
-    for r in drawn:
-        facts_of.setdefault(int(r["cell_id"]), []).append(as_vector(r["embedding"]))
+        facts_of = await facts_by_cell(conn)
     assert leaves and facts_of
     for leaf in leaves:
         vector = as_vector(leaf["embedding"])
         if int(leaf["leaf_cell_id"]) in facts_of:
-            mean = np.mean(facts_of[int(leaf["leaf_cell_id"])], axis=0)
-            np.testing.assert_allclose(vector, mean / np.linalg.norm(mean), atol=1e-5)
+            np.testing.assert_allclose(vector, weighted_unit_mean(facts_of[int(leaf["leaf_cell_id"])]), atol=1e-5)
             assert str(leaf["text"]) not in seen.texts
         else:
             assert seen.texts.count(str(leaf["text"])) == 1

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
-from support.embedders import ChildrenCountingEmbedder, CountingEmbedder
+from support.embedders import ChildrenCountingEmbedder, CountingEmbedder, FactCellsCountingEmbedder
 
 from memforest.backends.base import SummaryInput, UsageLedger
 from memforest.backends.summarize import ExtractiveSummarizer
@@ -22,7 +22,6 @@ from memforest.pipeline.refresh import RefreshStats, refresh_forest
 from memforest.pipeline.service import accept_sessions
 from memforest.settings import Settings
 from memforest.store.check import check_forest
-from memforest.store.nodes import redirty_vectorless_cells
 from memforest.store.sql import as_vector, execute, fetch_all, fetch_one, lock_forest, scalar
 from memforest.store.tenants import ensure_tenant
 from memforest.store.trees import get_or_create_tree, insert_leaf
@@ -309,7 +308,6 @@ async def _settle_cells(db: Database, tenant_id: uuid.UUID) -> None:
 
 async def test_children_node_vectors_embed_only_leaves(db: Database, settings: Settings) -> None:
     tenant_id, forest_id = await _tree(db, settings, 30, 4)
-    await _settle_cells(db, tenant_id)
     internal = await _internal_count(db, tenant_id)
     summarizer, embedder = CountingSummarizer(), ChildrenCountingEmbedder()
     stats = await _refresh(db, tenant_id, forest_id, summarizer, embedder)
@@ -323,7 +321,6 @@ async def test_children_node_vectors_embed_only_leaves(db: Database, settings: S
 
     # a new leaf: only its text goes to the model; its ancestors' means take it in
     await _add_leaf(db, tenant_id, forest_id, "Bob: Sentence 99 is about the new canoe.", BASE + timedelta(hours=2))
-    await _settle_cells(db, tenant_id)
     embedder.texts.clear()
     await _refresh(db, tenant_id, forest_id, CountingSummarizer(), embedder)
     assert embedder.texts == ["Bob: Sentence 99 is about the new canoe."]
@@ -343,56 +340,30 @@ async def _cell_texts(db: Database, tenant_id: uuid.UUID) -> list[str]:
         return sorted(str(r["text"]) for r in await fetch_all(conn, "SELECT text FROM cells"))
 
 
-async def _commit_every_cell(db: Database, tenant_id: uuid.UUID) -> None:
-    """What an ingest job's commit does to its cells with ``cells_from_facts`` (no fact drawn here)."""
-    await _settle_cells(db, tenant_id)
-    async with db.tenant(tenant_id) as conn:
-        ids = [int(r["cell_id"]) for r in await fetch_all(conn, "SELECT cell_id FROM cells")]
-        await redirty_vectorless_cells(conn, tenant_id, ids)
-
-
-async def test_children_node_vectors_leave_a_cell_waiting_for_its_job_without_a_vector(
-    db: Database, settings: Settings
-) -> None:
-    """A cell whose ingest job has not committed sends nothing to the model and is left clean with no
-    vector, as are the inner nodes above only such cells; the job's commit marks them dirty again,
-    and the next refresh embeds each cell's text once (no fact came from it) and takes the means."""
+async def test_cell_vectors_from_facts_pass_over_cells_waiting_for_their_job(db: Database, settings: Settings) -> None:
+    """With ``cell_vectors = facts``, a cell whose ingest job has not committed is passed over, and
+    so is every node above it: they stay dirty and nothing reaches the model, while a settled cell
+    beside them is refreshed. Once its job commits (no fact was drawn from these cells), a refresh
+    embeds each cell's text once and takes the means."""
     tenant_id, forest_id = await _tree(db, settings, 6, 4)
-    embedder = ChildrenCountingEmbedder()
-    await _refresh(db, tenant_id, forest_id, CountingSummarizer(), embedder)
+    embedder = FactCellsCountingEmbedder()
+    stats = await _refresh(db, tenant_id, forest_id, CountingSummarizer(), embedder)
     async with db.tenant(tenant_id) as conn:
         total = int(await scalar(conn, "SELECT count(*) FROM nodes"))
-    assert embedder.texts == [] and await _vectorless(db, tenant_id) == total and await _dirty(db, tenant_id) == 0
-
-    await _commit_every_cell(db, tenant_id)
+    assert embedder.texts == [] and stats.nodes_refreshed == 0 and stats.stale_writes == 0
     assert await _dirty(db, tenant_id) == total
+
+    await _settle_cells(db, tenant_id)
+    await _add_leaf(db, tenant_id, forest_id, "Bob: Sentence 99 is about the new canoe.", BASE + timedelta(hours=2))
     await _refresh(db, tenant_id, forest_id, CountingSummarizer(), embedder)
-    assert sorted(embedder.texts) == await _cell_texts(db, tenant_id)
-    assert await _vectorless(db, tenant_id) == 0 and await _dirty(db, tenant_id) == 0
-    await _means_hold(db, tenant_id)
-
-
-async def test_a_commit_between_a_refreshs_read_and_write_keeps_the_waiting_cell_dirty(
-    db: Database, settings: Settings
-) -> None:
-    """The job's commit lands after a refresh read its cells as waiting and before it writes them:
-    that write is refused (the commit bumped the cells' versions), so the cells stay dirty rather
-    than clean without a vector, and the job's own refresh then gives each its vector."""
-    tenant_id, forest_id = await _tree(db, settings, 6, 4)
-    committed: list[bool] = []
-
-    async def commit_meanwhile(item: SummaryInput) -> None:
-        if not committed:
-            committed.append(True)
-            await _commit_every_cell(db, tenant_id)
-
-    embedder = ChildrenCountingEmbedder()
-    stats = await _refresh(db, tenant_id, forest_id, CountingSummarizer(hook=commit_meanwhile), embedder)
-    assert committed and stats.stale_writes >= 1 and embedder.texts == []
+    texts = await _cell_texts(db, tenant_id)
+    assert sorted(embedder.texts) == [t for t in texts if "canoe" not in t]
     async with db.tenant(tenant_id) as conn:
-        clean_vectorless = await scalar(conn, "SELECT count(*) FROM nodes WHERE embedding IS NULL AND NOT dirty")
-    assert clean_vectorless == 0
+        dirty = await fetch_all(conn, "SELECT level, summary FROM nodes WHERE dirty ORDER BY level")
+    assert dirty and "canoe" in str(dirty[0]["summary"]) and all(int(r["level"]) > 0 for r in dirty[1:])
+
+    await _settle_cells(db, tenant_id)
     await _refresh(db, tenant_id, forest_id, CountingSummarizer(), embedder)
-    assert sorted(embedder.texts) == await _cell_texts(db, tenant_id)
+    assert sorted(embedder.texts) == texts
     assert await _vectorless(db, tenant_id) == 0 and await _dirty(db, tenant_id) == 0
     await _means_hold(db, tenant_id)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from support import ADMIN_AUTH, admin_settings, app_client, session_body, session_input, tenant_url
+from support.vectors import facts_by_cell, weighted_unit_mean
 
 from memforest.app.jobs import run_worker
 from memforest.backends.base import UsageLedger
@@ -357,12 +358,15 @@ async def test_reembed_recomputes_every_vector_and_keeps_answers(
     assert await _assert_answered(db, settings, backends, tenant_id, forest_id) == answers_before
 
 
+@pytest.mark.parametrize("cell_vectors", ["text", "facts"])
 async def test_reembed_with_children_node_vectors_sets_inner_nodes_to_their_childrens_mean(
-    db: Database, settings: Settings
+    db: Database, settings: Settings, cell_vectors: str
 ) -> None:
-    """Re-embedded with ``node_vectors = children``: a cell leaf that facts were drawn from takes
-    their mean, every other leaf its text's vector, an inner node its children's mean."""
+    """Re-embedded with ``node_vectors = children``: a leaf takes its text's vector (with
+    ``cell_vectors = facts``, a cell leaf that facts were drawn from takes their weighted mean),
+    an inner node its children's mean."""
     settings.embedding.node_vectors = "children"
+    settings.embedding.cell_vectors = cell_vectors  # type: ignore[assignment]
     backends = build_backends(settings)
     tenant_id, forest_id = await _ingest(db, settings, backends)  # ingest's refresh takes the means too
     answers_before = await _assert_answered(db, settings, backends, tenant_id, forest_id)
@@ -378,24 +382,19 @@ async def test_reembed_with_children_node_vectors_sets_inner_nodes_to_their_chil
             "WHERE tenant_id = :t AND forest_id = :f",
             p,
         )
-        drawn = await fetch_all(
-            conn,
-            "SELECT DISTINCT s.cell_id, s.fact_id, x.embedding FROM fact_sources s JOIN facts x "
-            "ON x.tenant_id = s.tenant_id AND x.fact_id = s.fact_id WHERE s.tenant_id = :t AND s.forest_id = :f",
-            p,
-        )
-    facts_of: dict[int, list[np.ndarray[Any, Any]]] = {}
-    for r in drawn:
-        facts_of.setdefault(int(r["cell_id"]), []).append(as_vector(r["embedding"]))
+        facts_of = await facts_by_cell(conn, forest_id)
     assert facts_of, "no cell had a fact drawn from it"
+    if cell_vectors == "text":
+        facts_of = {}
     kids: dict[int, list[np.ndarray[Any, Any]]] = {}
     for n in nodes:
         if n["parent_id"] is not None:
             kids.setdefault(int(n["parent_id"]), []).append(as_vector(n["embedding"]))
     for n in nodes:
         if int(n["level"]) == 0 and n["leaf_cell_id"] is not None and int(n["leaf_cell_id"]) in facts_of:
-            mean = np.mean(facts_of[int(n["leaf_cell_id"])], axis=0)
-            np.testing.assert_allclose(as_vector(n["embedding"]), mean / np.linalg.norm(mean), atol=1e-5)
+            np.testing.assert_allclose(
+                as_vector(n["embedding"]), weighted_unit_mean(facts_of[int(n["leaf_cell_id"])]), atol=1e-5
+            )
         elif int(n["level"]) == 0:
             np.testing.assert_allclose(as_vector(n["embedding"]), emb.embed_sync([n["summary"]])[0], atol=1e-6)
         else:

@@ -26,7 +26,13 @@ class CountingEmbedder:
 
 
 class ChildrenCountingEmbedder(CountingEmbedder):
-    """CountingEmbedder whose inner nodes take their children's mean vector and whose cell leaves
-    take their facts' (ADR 0058, ADR 0105), as a model backend's do."""
+    """CountingEmbedder whose inner nodes take their children's mean vector (ADR 0058), as a model
+    backend's do."""
 
     node_vectors = "children"
+
+
+class FactCellsCountingEmbedder(ChildrenCountingEmbedder):
+    """ChildrenCountingEmbedder whose cell leaves take their facts' mean vector (ADR 0105)."""
+
+    cell_vectors = "facts"

