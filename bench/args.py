@@ -109,14 +109,15 @@ def embedding_overrides(spec: str, dim: int | None = None) -> dict[str, Any]:
     return {"embedding": section} if section else {}
 
 
-def embedding_label(spec: str) -> str:
+def embedding_label(spec: str, *, cells: str | None = None) -> str:
     """A short name of the embedder for result file names: ``hashed``, the local model's directory
     name (``-int8`` after it when ``MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=int8`` runs it quantised), or
-    ``http``; ``-cells-from-facts`` after it when ``MEMFOREST_EMBEDDING__CELL_VECTORS=facts``."""
+    ``http``; ``-cells-from-facts`` after it when cell vectors come from facts (``cells``, else
+    ``MEMFOREST_EMBEDDING__CELL_VECTORS``)."""
     kind, _, rest = spec.partition(":")
     label = kind
     if kind == "local":
         quantized = os.environ.get("MEMFOREST_EMBEDDING__LOCAL_QUANTIZE", "none").lower()
         label = model_dir_label(Path(rest)).replace("_", "-").lower() + ("" if quantized == "none" else f"-{quantized}")
-    cells = os.environ.get("MEMFOREST_EMBEDDING__CELL_VECTORS", "text").lower()
+    cells = (cells or os.environ.get("MEMFOREST_EMBEDDING__CELL_VECTORS", "text")).lower()
     return label + ("" if cells == "text" else "-cells-from-facts")

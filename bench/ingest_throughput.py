@@ -272,12 +272,12 @@ async def repeated(args: argparse.Namespace, data: Path) -> dict[str, Any]:
 
 def paired_walls(spec: str, runs: list[dict[str, Any]], others: list[dict[str, Any]]) -> dict[str, Any]:
     """Both arms' walls, run by run (each run followed by its pair), the ratio of the median walls
-    and each pair's ratio (its spread)."""
+    and each pair's ratio (its spread); the other arm ran with cell vectors as shipped (text)."""
     walls = [float(r["total"]["wall_s"]) for r in runs]
     other_walls = [float(r["total"]["wall_s"]) for r in others]
     return {
         "embedding": spec,
-        "label": embedding_label(spec),
+        "label": embedding_label(spec, cells="text"),
         "wall_s_runs": [round(w, 3) for w in walls],
         "against_wall_s_runs": [round(w, 3) for w in other_walls],
         "median_wall_s": round(statistics.median(walls), 3),

