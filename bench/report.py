@@ -65,7 +65,19 @@ def provenance(args: argparse.Namespace | None, argv: Sequence[str] | None = Non
         "argv": list(sys.argv[1:] if argv is None else argv),
         "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()} if args else {},
         "git": git,
+        "settings_env": settings_env(),
     }
+
+
+# names of settings whose values may hold a secret or an address with credentials: never recorded
+_SECRET_PARTS = ("KEY", "URL", "PASSWORD", "SECRET", "TOKEN")
+
+
+def settings_env() -> dict[str, str]:
+    """The MEMFOREST_* variables the run's settings read (e.g. ``MEMFOREST_EMBEDDING__CELL_VECTORS``),
+    but for keys, addresses and other secrets, whose names only are recorded."""
+    found = {k: v for k, v in os.environ.items() if k.startswith("MEMFOREST_")}
+    return {k: ("(set)" if any(part in k for part in _SECRET_PARTS) else v) for k, v in sorted(found.items())}
 
 
 # ------------------------------------------------------------------------------------ results

@@ -24,3 +24,15 @@ def test_provenance_of_a_run_nothing_moved_under_is_its_commit(monkeypatch: pyte
     monkeypatch.setattr(report, "_AT_START", same)
     monkeypatch.setattr(report, "git_commit", lambda: dict(same))
     assert report.provenance(None, argv=[])["git"] == same
+
+
+def test_provenance_records_the_settings_environment_but_no_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's settings read from MEMFOREST_* variables are recorded (a cell-vectors or quantisation
+    arm is told apart by them); keys and addresses only by name."""
+    monkeypatch.setenv("MEMFOREST_EMBEDDING__CELL_VECTORS", "facts")
+    monkeypatch.setenv("MEMFOREST_LLM__API_KEY", "sk-not-recorded")
+    monkeypatch.setenv("MEMFOREST_DATABASE_URL", "postgresql://u:pw@127.0.0.1/db")
+    env = report.provenance(None, argv=[])["settings_env"]
+    assert env["MEMFOREST_EMBEDDING__CELL_VECTORS"] == "facts"
+    assert env["MEMFOREST_LLM__API_KEY"] == "(set)" and env["MEMFOREST_DATABASE_URL"] == "(set)"
+    assert "sk-not-recorded" not in str(env) and "pw@" not in str(env)
