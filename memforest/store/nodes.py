@@ -14,20 +14,32 @@ from memforest.store.sql import Conn, Row, fetch_all, scalar
 # no index of ``nodes`` covers ``dirty``, so flipping the flag leaves the node's update HOT (ADR 0051).
 _COUNT_DIRTY = "SELECT count(*) FROM dirty_nodes d WHERE tenant_id = :t AND forest_id = :f AND level <= :top "
 
-# With cell vectors from facts (``cell_vectors`` facts, ADR 0105) a refresh passes over a cell leaf
-# whose session's ingest job has not settled it (neither extracted nor failed): its vector waits for
-# the facts. Such a leaf as the node of a ``dirty_nodes`` row ``d``, and as a dirty child of ``n``:
+# With cell vectors from facts (``cell_vectors`` facts, ADR 0105) a refresh passes over a waiting cell
+# leaf: one whose cell is neither extracted nor failed while an ingest job of its session is queued or
+# running (its vector waits for that job's facts; a cell whose job is gone is embedded from its
+# text). The sessions with such a job, once per statement (``waiting_sessions``, a WITH clause); such a
+# leaf as the node of a ``dirty_nodes`` row ``d``, and as a dirty child of ``n``:
+_WAITING_SESSIONS = (
+    "WITH waiting_sessions AS MATERIALIZED (SELECT DISTINCT CAST(j.payload->>'session_id' AS bigint) AS session_id "
+    "FROM jobs j WHERE j.tenant_id = :t AND j.forest_id = :f AND j.kind = 'ingest' "
+    "AND j.state IN ('queued', 'running'))\n"
+)
+_UNSETTLED = (
+    "w.extracted_at IS NULL AND w.extract_error IS NULL AND w.session_id IN (SELECT session_id FROM waiting_sessions)"
+)
 _WAITING_LEAF = (
     "EXISTS (SELECT 1 FROM nodes wn JOIN cells w ON w.tenant_id = wn.tenant_id AND w.cell_id = wn.leaf_cell_id "
-    "WHERE wn.tenant_id = d.tenant_id AND wn.node_id = d.node_id AND w.extracted_at IS NULL "
-    "AND w.extract_error IS NULL)"
+    f"WHERE wn.tenant_id = d.tenant_id AND wn.node_id = d.node_id AND {_UNSETTLED})"
 )
 _WAITING_CHILD = (
     "EXISTS (SELECT 1 FROM nodes wc JOIN cells w ON w.tenant_id = wc.tenant_id AND w.cell_id = wc.leaf_cell_id "
-    "WHERE wc.tenant_id = n.tenant_id AND wc.parent_id = n.node_id AND wc.dirty AND w.extracted_at IS NULL "
-    "AND w.extract_error IS NULL)"
+    f"WHERE wc.tenant_id = n.tenant_id AND wc.parent_id = n.node_id AND wc.dirty AND {_UNSETTLED})"
 )
 _NOT_WAITING = f"AND (d.level > 0 OR NOT {_WAITING_LEAF}) "
+# a dirty node none of whose children is dirty: one that a waiting leaf holds back is not
+_READY = (
+    "AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.tenant_id = d.tenant_id AND c.parent_id = d.node_id AND c.dirty) "
+)
 
 
 async def count_dirty(
@@ -35,7 +47,7 @@ async def count_dirty(
 ) -> int:
     """How many dirty nodes of the forest sit at or below level ``highest`` (with
     ``skip_waiting_cells``, not counting the cell leaves that wait for their ingest job)."""
-    sql = _COUNT_DIRTY + (_NOT_WAITING if skip_waiting_cells else "")
+    sql = _WAITING_SESSIONS + _COUNT_DIRTY + _NOT_WAITING if skip_waiting_cells else _COUNT_DIRTY
     return int(await scalar(conn, sql, {"t": tenant_id, "f": forest_id, "top": highest}) or 0)
 
 
@@ -67,14 +79,17 @@ _DIRTY_AT_LOWEST = _DIRTY_AT_LEVEL.replace("SELECT n.node_id,", "SELECT n.level,
     "AND d.level = (SELECT min(level) FROM dirty_nodes WHERE tenant_id = :t AND forest_id = :f "
     "AND level >= :l AND level <= :top)",
 )
-# ... the lowest level but for the waiting cell leaves, which it leaves out
-_DIRTY_AT_LOWEST_SETTLED = _DIRTY_AT_LEVEL.replace("SELECT n.node_id,", "SELECT n.level, n.node_id,").replace(
+# ... the lowest level that has a node ready to refresh, waiting cell leaves left out: a node above
+# one has a dirty child at every level up, so the lowest ready level is read, not the lowest dirty
+_DIRTY_AT_LOWEST_SETTLED = _WAITING_SESSIONS + _DIRTY_AT_LEVEL.replace(
+    "SELECT n.node_id,", "SELECT n.level, n.node_id,"
+).replace(
     "AND d.level = :l",
     "AND d.level = (SELECT min(d.level) FROM dirty_nodes d WHERE d.tenant_id = :t AND d.forest_id = :f "
-    f"AND d.level >= :l AND d.level <= :top {_NOT_WAITING}) {_NOT_WAITING}",
+    f"AND d.level >= :l AND d.level <= :top {_NOT_WAITING}{_READY}) {_NOT_WAITING}",
 )
 # ... level 1 over the leaves, but for the nodes with a waiting cell leaf among their dirty children
-_DIRTY_AT_LEVEL_OVER_SETTLED_LEAVES = _DIRTY_AT_LEVEL_OVER_LEAVES.replace(
+_DIRTY_AT_LEVEL_OVER_SETTLED_LEAVES = _WAITING_SESSIONS + _DIRTY_AT_LEVEL_OVER_LEAVES.replace(
     "AND d.level = :l", f"AND d.level = :l AND NOT {_WAITING_CHILD}"
 )
 

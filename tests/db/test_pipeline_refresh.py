@@ -367,3 +367,41 @@ async def test_cell_vectors_from_facts_pass_over_cells_waiting_for_their_job(db:
     assert sorted(embedder.texts) == texts
     assert await _vectorless(db, tenant_id) == 0 and await _dirty(db, tenant_id) == 0
     await _means_hold(db, tenant_id)
+
+
+async def test_a_waiting_cell_holds_back_only_its_own_path(db: Database, settings: Settings) -> None:
+    """With ``cell_vectors = facts``, a waiting cell keeps its ancestors dirty, but the rest of the
+    forest is refreshed: another session's tree with a dirty root whose children are clean is
+    summarised in the same refresh (the lowest level with a node ready to refresh is read, not the
+    lowest dirty level). Once the waiting cell's job has failed, the cell is embedded from its text."""
+    tenant_id, forest_id = await _tree(db, settings, 6, 4)
+    other = SessionInput(
+        external_id="s2",
+        time=BASE + timedelta(days=1),
+        turns=tuple(TurnInput("Carol", f"Line {i} is about garden bed {i}.", time=BASE + timedelta(days=1, minutes=i))
+                    for i in range(6)),
+    )  # fmt: skip
+    await accept_sessions(db, settings, tenant_id, "f", [other])
+    await _settle_cells(db, tenant_id)
+    embedder = FactCellsCountingEmbedder()
+    await _refresh(db, tenant_id, forest_id, CountingSummarizer(), embedder)
+    assert await _dirty(db, tenant_id) == 0
+    async with db.tenant(tenant_id) as conn:
+        root = "SELECT t.root_node_id FROM trees t WHERE t.key = :k"
+        await execute(conn, f"UPDATE nodes SET dirty = true WHERE node_id = ({root})", {"k": "s2"})
+    await _add_leaf(db, tenant_id, forest_id, "Bob: Sentence 99 is about the new canoe.", BASE + timedelta(hours=2))
+    await _refresh(db, tenant_id, forest_id, CountingSummarizer(), embedder)
+    async with db.tenant(tenant_id) as conn:
+        dirty = await fetch_all(
+            conn,
+            "SELECT t.key, n.level FROM nodes n JOIN trees t ON t.tree_id = n.tree_id WHERE n.dirty ORDER BY n.level",
+        )
+    assert dirty and {r["key"] for r in dirty} == {"s1"} and int(dirty[0]["level"]) == 0  # s2's root refreshed
+
+    async with db.tenant(tenant_id) as conn:  # s1's ingest job is gone: its cells wait no longer
+        await execute(conn, "UPDATE jobs SET state = 'failed', finished_at = now() WHERE kind = 'ingest'")
+    embedder.texts.clear()
+    await _refresh(db, tenant_id, forest_id, CountingSummarizer(), embedder)
+    assert embedder.texts == ["Bob: Sentence 99 is about the new canoe."]
+    assert await _vectorless(db, tenant_id) == 0 and await _dirty(db, tenant_id) == 0
+    await _means_hold(db, tenant_id)
