@@ -21,9 +21,9 @@ sent to the model. The summaries are still made and stored (the read path shows 
 
 An embedder whose ``cell_vectors`` is ``"facts"`` (ADR 0105) gives a cell leaf the mean of the
 vectors of the facts drawn from its turns, weighted by their length, so only the texts of cells no
-fact came from reach the model. Its refresh passes over a cell leaf whose session's ingest job has
-not settled it yet (neither extracted nor failed) and over the level-1 nodes above one: they stay
-dirty until a refresh after that job's commit."""
+fact came from reach the model. Its refresh passes over a cell leaf that is neither extracted nor
+failed while an ingest job of its session is queued or running, and over its ancestors: they stay
+dirty until a refresh after that job's commit (a cell whose job is gone is embedded from its text)."""
 
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ async def read_next(
     ``count``: not counted); ``with_vectors``: with the children's vectors too; ``facts_for_cells``:
     with each cell leaf's facts' vectors, passing over the cell leaves waiting for their ingest job
     and the level-1 nodes above them."""
-    waiting = facts_for_cells
+    waiting = facts_for_cells  # the cell leaves waiting for their job are passed over
     nodes = (
         await store.dirty_nodes_at_lowest_level(conn, tenant_id, forest_id, lowest, top, skip_waiting_cells=waiting)
         if lowest <= top
@@ -177,11 +177,7 @@ async def _with_children(
 
 def mean_vector(vectors: Sequence[Any]) -> list[float] | None:
     """The unit-norm mean of ``vectors`` (None when there are none or they cancel out)."""
-    if not vectors:
-        return None
-    mean = np.mean(np.asarray([as_vector(v) for v in vectors], dtype=np.float32), axis=0)
-    norm = float(np.linalg.norm(mean))
-    return [float(x) for x in mean / norm] if norm > 1e-12 else None
+    return weighted_mean_vector([(v, 1) for v in vectors])
 
 
 def weighted_mean_vector(weighted: Sequence[tuple[Any, int]]) -> list[float] | None:
