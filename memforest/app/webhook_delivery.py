@@ -36,6 +36,7 @@ import httpx
 
 from memforest.app.webhook_target import delivery_client
 from memforest.db.engine import Database
+from memforest.pipeline.job_bell import DELIVERIES
 from memforest.settings import Settings, WebhookSettings
 from memforest.store import webhooks as q
 from memforest.store.jobs import job_view
@@ -188,9 +189,9 @@ class _Deliverer:
         """Claim and start attempts until :meth:`stop`, then let the running ones finish."""
         while not self._stopping:
             self._changed.clear()
+            rings = DELIVERIES.rings  # (read before the claim: a delivery queued after it rings again)
             if await self._claim_safely() == 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), timeout=self._cfg.poll_interval_s)
+                await DELIVERIES.wait(rings, self._cfg.poll_interval_s, or_set=self._changed)
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=self._cfg.deadline_s + 5)
         for task in self._tasks:

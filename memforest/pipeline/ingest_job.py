@@ -29,6 +29,7 @@ from memforest.memtree.model import InsertStats
 from memforest.pipeline.canonical import SourceRef, clean_surface
 from memforest.pipeline.canonical_batch import canonicalize_many
 from memforest.pipeline.commit_order import COMMITS, LOCAL_SESSIONS, OlderPending, commit_in_order
+from memforest.pipeline.job_bell import DELIVERIES
 from memforest.pipeline.refresh import RefreshStats, refresh_forest
 from memforest.pipeline.route import FactForRouting, Router
 from memforest.pipeline.slots import release_slot
@@ -349,6 +350,7 @@ async def _ingest_loaded(
     finally:
         committed()
         COMMITS.ring((tenant_id, forest_id))  # younger sessions of this forest may commit now
+        DELIVERIES.ring()  # (the commit's memory.changed deliveries go out now)
     t_wait += waited[0]
     t3 = time.perf_counter()
     # With coalescing, only the lowest levels now (this job's own leaves and their parents); the

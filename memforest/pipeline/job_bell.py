@@ -12,11 +12,18 @@ between the claim and its wait.
 One-shot workers (``memforest ingest``) still start after the whole batch is accepted: starting
 them on the first accepted session made trees depend on timing (ADR 0025, decision 3, reverted
 three times).
+
+:data:`DELIVERIES` does the same for the webhook outbox (ADR 0106): a transaction of this process
+that may have queued deliveries (a job finished, a client corrected or deleted a fact) rings it
+after its commit, and this process's deliverer claims them at once instead of at its next poll
+(``webhooks.poll_interval_s``, 1 s by default). Deliveries queued by other processes are found by
+their own deliverer's bell, or by polling.
 """
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 
 class JobBell:
@@ -41,17 +48,23 @@ class JobBell:
                 future.set_result(None)
                 return
 
-    async def wait(self, since: int, timeout_s: float) -> None:
-        """Return at once if the bell rang since it counted ``since`` rings; else when a ring
-        wakes this loop, or after ``timeout_s``."""
-        if self._rings != since:
+    async def wait(self, since: int, timeout_s: float, *, or_set: asyncio.Event | None = None) -> None:
+        """Return at once if the bell rang since it counted ``since`` rings (or ``or_set`` is set);
+        else when a ring wakes this loop, ``or_set`` is set, or after ``timeout_s``."""
+        if self._rings != since or (or_set is not None and or_set.is_set()):
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters[future] = None
+        waits: set[asyncio.Future[Any]] = {future}
+        if or_set is not None:
+            waits.add(asyncio.ensure_future(or_set.wait()))
         try:
-            await asyncio.wait({future}, timeout=timeout_s)
+            await asyncio.wait(waits, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
         finally:
             self._waiters.pop(future, None)
+            for w in waits:
+                w.cancel()
 
 
-QUEUED = JobBell()
+QUEUED = JobBell()  # a job was queued
+DELIVERIES = JobBell()  # webhook deliveries may have been queued

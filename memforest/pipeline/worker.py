@@ -28,7 +28,7 @@ from memforest.domain import Job, JobState
 from memforest.errors import DatabaseUnavailableError, public_reason
 from memforest.logs import log_context
 from memforest.pipeline.commit_order import COMMITS
-from memforest.pipeline.job_bell import QUEUED
+from memforest.pipeline.job_bell import DELIVERIES, QUEUED
 from memforest.pipeline.slots import CURRENT_SLOT, JobSlot
 from memforest.settings import Settings
 from memforest.store import jobs, webhooks
@@ -108,8 +108,10 @@ async def _finish(
     usage: dict[str, Any],
     errors: list[dict[str, Any]],
 ) -> None:
-    """Close a job as succeeded or failed with its result, usage and errors."""
+    """Close a job as succeeded or failed with its result, usage and errors; its webhook deliveries
+    (queued by the same transaction) go out now from this process's deliverer."""
     await _system(db, jobs.finish, job.tenant_id, job.job_id, state, result=result, usage=usage, errors=errors)
+    DELIVERIES.ring()
 
 
 async def _prune_finished(db: Database, retention_s: float) -> int:

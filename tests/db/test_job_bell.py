@@ -65,6 +65,21 @@ async def test_a_ring_wakes_one_waiter_and_a_ring_before_the_wait_is_not_missed(
     await asyncio.wait_for(bell.wait(seen, timeout_s=SLOW_POLL_S), timeout=1)
 
 
+async def test_a_wait_also_ends_when_its_event_is_set_and_leaves_no_waiter_behind() -> None:
+    bell, changed = JobBell(), asyncio.Event()
+    waiting = asyncio.create_task(bell.wait(bell.rings, timeout_s=SLOW_POLL_S, or_set=changed))
+    await asyncio.sleep(0.01)
+    assert not waiting.done()
+    changed.set()
+    await asyncio.wait_for(waiting, timeout=1)
+    await asyncio.wait_for(bell.wait(bell.rings, timeout_s=SLOW_POLL_S, or_set=changed), timeout=1)  # set already
+    changed.clear()
+    other = asyncio.create_task(bell.wait(bell.rings, timeout_s=SLOW_POLL_S))
+    await asyncio.sleep(0.01)
+    bell.ring()  # the ended wait is no longer a waiter: the ring reaches the one still waiting
+    await asyncio.wait_for(other, timeout=1)
+
+
 @pytest.mark.parametrize("path", ["api", "accept_sessions"])
 async def test_a_session_accepted_here_is_claimed_at_once_by_an_idle_worker(
     db: Database, settings: Settings, path: str

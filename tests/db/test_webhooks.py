@@ -289,3 +289,40 @@ async def test_memory_changed_names_the_facts_each_change_touched(
         assert all(e["type"] == "memory.changed" for _, e, _ in rec.got)
         assert all(ok for _, _, ok in rec.got)  # every delivery verified (Standard Webhooks and the old header)
         assert len(set(rec.ids)) == len(rec.ids) and rec.ids == [e["id"] for _, e, _ in rec.got]
+
+
+async def test_deliveries_queued_in_this_process_go_out_without_waiting_for_a_poll(
+    settings: Settings, db: Database, receiver: tuple[Receiver, str]
+) -> None:
+    """A finished job and a client's correction ring this process's deliverer (ADR 0106): with its
+    poll a minute away, each delivery still arrives within seconds."""
+    rec, url = receiver
+    rec.status = 200
+    slow_poll = admin_settings(
+        settings,
+        worker={"poll_interval_s": 0.05},
+        webhooks={"allow_private": True, "poll_interval_s": 60.0},
+        pipeline={"refresh_coalesce_delay_s": 3_600.0},  # (no later job's end to ring the bell meanwhile)
+    )
+    async with app_client(slow_poll, db, start_worker=True) as (_, c):
+        _, h = await tenant_key(c)
+        await asyncio.sleep(0.3)  # the deliverer's first claim (empty) is behind it: it now waits for its poll
+        # the job's event alone (a memory.changed attempt of its commit would wake the deliverer too)
+        hook = (await c.post("/v1/webhooks", json={"url": url, "events": ["job.succeeded"]}, headers=h)).json()
+        rec.secret = hook["secret"]
+        job = (await c.post("/v1/forests/f/messages?wait=30", json=MESSAGES, headers=h)).json()
+        assert job["state"] == "succeeded"
+        await _until(lambda: bool(rec.events(job["job_id"])), within_s=10)
+        assert (await c.delete(f"/v1/webhooks/{hook['id']}", headers=h)).status_code == 204
+        hook = (await c.post("/v1/webhooks", json={"url": url, "events": ["memory.changed"]}, headers=h)).json()
+        rec.secret = hook["secret"]
+        fact = (await c.get("/v1/forests/f/facts", headers=h)).json()["items"][0]["id"]
+        r = await c.patch(f"/v1/forests/f/facts/{fact}", json={"text": "I learn the viola."}, headers=h)
+        assert r.status_code == 200, r.text
+
+        def corrected() -> bool:
+            return any(ch["event"] == "corrected" for _, e, _ in rec.got if e["type"] == "memory.changed"
+                       for ch in e["data"]["changes"])  # fmt: skip
+
+        await _until(corrected, within_s=10)
+        assert all(ok for _, _, ok in rec.got)
