@@ -5,16 +5,13 @@ client. Helpers the fixtures wrap live in ``tests/support/``."""
 
 from __future__ import annotations
 
-import atexit
 import itertools
 import os
-import shutil
-import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from support import AppClient, admin_settings, app_client, tenant_url
+from support import AppClient, admin_settings, app_client, cluster_root, tenant_url
 
 from memforest.db import migrate
 from memforest.db.embedded import EmbeddedServer, ensure_tenant_login, start_embedded
@@ -29,9 +26,7 @@ _counter = itertools.count()
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[EmbeddedServer]:
     """The session's PostgreSQL (external admin URL via MEMFOREST_TEST_SERVER_URL is not supported yet)."""
-    root = Path(tempfile.mkdtemp(prefix="memforest-test-"))
-    # (registered first, so it runs at exit after the server has stopped and removed its pgdata)
-    atexit.register(shutil.rmtree, root, True)
+    root = cluster_root("memforest-test-")
     server = start_embedded(root / "pgdata", delete_on_exit=True)
     server.handle.psql(f"DROP DATABASE IF EXISTS {TEMPLATE}; CREATE DATABASE {TEMPLATE};")
     migrate.upgrade(server.url(TEMPLATE), embedding_dim=TEST_DIM)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import pytest
+from support import cluster_root
 
 from memforest.db.embedded import TUNING_FILE, auto_shared_buffers, start_embedded, stop_embedded, write_tuning
 from memforest.settings import Settings
 
 
 def test_shared_buffers_reach_a_new_server() -> None:
-    root = Path(tempfile.mkdtemp(prefix="memforest-tuning-"))
+    root = cluster_root("memforest-tuning-")
     server = start_embedded(root / "pgdata", delete_on_exit=True, shared_buffers="160MB")
     try:
         assert "160MB" in server.handle.psql("SHOW shared_buffers;")

@@ -6,7 +6,6 @@ and drop them): a CREATEROLE (non-superuser) migrator, a tenant login role, and 
 
 from __future__ import annotations
 
-import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 from sqlalchemy import text
-from support import ADMIN_KEY, seed_two_tenants
+from support import ADMIN_KEY, cluster_root, seed_two_tenants
 
 from memforest.db import migrate
 from memforest.db.embedded import EmbeddedServer, ensure_tenant_login, start_embedded
@@ -31,7 +30,7 @@ DIM = 64
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[EmbeddedServer]:
     """A PostgreSQL cluster of this module's own (the session's one keeps its roles)."""
-    root = Path(tempfile.mkdtemp(prefix="memforest-rls-"))
+    root = cluster_root("memforest-rls-")
     yield start_embedded(root / "pgdata", delete_on_exit=True)
 
 

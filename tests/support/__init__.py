@@ -6,7 +6,7 @@ wrap these helpers live in ``tests/db/conftest.py``.
 
 from support.apps import AppClient, app_client, free_port, new_tenant, open_client, serve_app, tenant_key, wait_ready
 from support.auth import ADMIN_AUTH, ADMIN_KEY, admin_settings, bearer
-from support.db import DANGLING_SUPERSEDED_BY, seed_two_tenants, tenant_url
+from support.db import DANGLING_SUPERSEDED_BY, cluster_root, seed_two_tenants, tenant_url
 from support.reads import record_leaf_caps
 from support.sessions import alternating_turns, hobby_sessions, session_body, session_input
 
@@ -19,6 +19,7 @@ __all__ = [
     "alternating_turns",
     "app_client",
     "bearer",
+    "cluster_root",
     "free_port",
     "hobby_sessions",
     "new_tenant",

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 import uuid
+from pathlib import Path
 from typing import Any
 
 from asyncpg import introspection
@@ -17,6 +21,15 @@ DANGLING_SUPERSEDED_BY = (
     "SELECT count(*) FROM facts f WHERE f.superseded_by IS NOT NULL AND NOT EXISTS "
     "(SELECT 1 FROM facts n WHERE n.tenant_id = f.tenant_id AND n.fact_id = f.superseded_by)"
 )
+
+
+def cluster_root(prefix: str) -> Path:
+    """A new folder in TMPDIR for an embedded cluster (its ``pgdata`` inside), removed at exit.
+    Call it before starting the cluster: the removal, registered first, runs after the cluster's own
+    exit handler has stopped it and removed its ``pgdata``."""
+    root = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, root, True)
+    return root
 
 
 def tenant_url(db_url: str) -> str:
