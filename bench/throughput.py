@@ -49,6 +49,7 @@ from bench.throughput_arms import ARMS, DEFAULT_ARMS, run_arm, users_of
 from bench.throughput_report import plot, render
 from bench.throughput_summary import gate, summarise
 from memforest.formats import load_forests
+from memforest.settings import worker_chat_budget
 from memforest.testing.simulated_llm import PRESETS, SimulationConfig, preset_config, run_server_in_process
 
 NAME = "throughput"
@@ -209,6 +210,8 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             "memforest_settings": {
                 "llm_concurrency": env_settings.llm.concurrency,
                 "worker_concurrency": env_settings.worker.concurrency,
+                # jobs past the default start while their extraction calls leave room in the chat budget
+                "admitted_by_chat_budget": worker_chat_budget(env_settings) is not None,
                 "extract_concurrency": env_settings.pipeline.extract_concurrency,
                 "refresh_concurrency": env_settings.pipeline.refresh_concurrency,
                 "commit_overlap": env_settings.worker.commit_overlap,

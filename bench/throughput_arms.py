@@ -3,9 +3,10 @@ each run leaves (wall time, time until each session is queryable, model usage, t
 
 * ``memforest`` (and ``memforest_burst``): ONE MemForest process at its shipped settings, as a
   deployment serves many users: every user's sessions are accepted, then one worker runs the
-  tenant's jobs, ``worker.concurrency`` at once, its chat budget the server's ``max_num_seqs``
-  (docs/deploy.md section 3: one process against one server; the jobs at once are derived from
-  that budget and the database pool ``settings_overrides`` gives it: 16 at 256 from 6 users up);
+  tenant's jobs, its chat budget the server's ``max_num_seqs`` (docs/deploy.md section 3: one
+  process against one server); at most ``worker.concurrency`` jobs at once (half the database pool
+  ``settings_overrides`` gives it), of which it admits as many as their extraction calls keep that
+  budget busy (ADR 0099);
 * ``serial_pipeline``: the same pipeline at concurrency 1 inside each user (one job, one extraction
   call and one summary call at a time, no commit overlap), users concurrent;
 * ``mem0_v1`` / ``mem0_v2``: the models of Mem0's ``add()`` of :mod:`bench.sequential_memory`,
@@ -27,6 +28,7 @@ from memforest.backends.base import UsageLedger
 from memforest.domain import ForestInput, Job, JobState, SessionInput
 from memforest.pipeline.service import WRITE_PATH_HANDLERS, accept_sessions, ingest_sessions
 from memforest.pipeline.worker import run_worker
+from memforest.settings import worker_chat_budget
 from memforest.store import jobs as store_jobs
 
 ARMS = ("memforest", "serial_pipeline", "mem0_v1", "mem0_v2", "memforest_burst")
@@ -120,6 +122,7 @@ async def run_memforest(
             settings,
             env.backends,
             concurrency=settings.worker.concurrency,
+            chat_budget=worker_chat_budget(settings),
             stop_when_idle=True,
             tenant_id=env.tenant_id,
             on_done=on_done,

@@ -190,7 +190,8 @@ class WorkerSettings(BaseModel):
     poll_interval_s: float = Field(default=0.5, gt=0)
     # jobs one worker runs at once (the server's in-process worker and `memforest worker`): each
     # ingest job is one session, so with 1 a server works through its users' sessions one by one.
-    # Not given: derived from the chat budget and the pool (derived_worker_concurrency), at least the default
+    # Not given: the most the pool serves (derived_worker_concurrency), of which the worker runs as
+    # many as the chat budget keeps busy, at least the default (worker_chat_budget, ADR 0099)
     concurrency: int = Field(default=WORKER_CONCURRENCY_DEFAULT, ge=1, le=WORKER_CONCURRENCY_MAX)
     # an ingest job done with its extraction and embedding calls gives its slot to the next
     # job while it waits for its forest's older sessions to commit, commits and refreshes its
@@ -207,15 +208,20 @@ class WorkerSettings(BaseModel):
     prune_interval_s: float = Field(default=3_600.0, gt=0)
 
 
-def derived_worker_concurrency(llm: LLMSettings, pipeline: PipelineSettings, database: DatabaseSettings) -> int:
-    """Jobs at once when ``worker.concurrency`` is not given: enough extracting jobs to fill the chat
-    budget (``llm.concurrency``, sized to the model server's batch: docs/deploy.md section 3), each
-    asking for up to ``pipeline.extract_concurrency`` calls, but no more than half the tenant pool
-    (``database.pool_size + max_overflow``: each job, and the one committing behind it, may hold a
-    connection); never fewer than the default."""
-    wanted = -(-llm.concurrency // pipeline.extract_concurrency)  # ceiling
+def derived_worker_concurrency(database: DatabaseSettings) -> int:
+    """Jobs at once when ``worker.concurrency`` is not given: the most the pool serves, half the
+    tenant pool (``database.pool_size + max_overflow``: each job, and the one committing behind it,
+    may hold a connection), never fewer than the default. How many of them run is the chat budget's
+    to say: the worker admits a job past the default only while the extraction calls its jobs ask for
+    at once leave room in ``llm.concurrency`` (:func:`worker_chat_budget`, ADR 0099)."""
     served = (database.pool_size + database.max_overflow) // 2
-    return min(WORKER_CONCURRENCY_MAX, max(WORKER_CONCURRENCY_DEFAULT, min(wanted, served)))
+    return min(WORKER_CONCURRENCY_MAX, max(WORKER_CONCURRENCY_DEFAULT, served))
+
+
+def worker_chat_budget(settings: Settings) -> int | None:
+    """The chat budget a worker admits its jobs against (``llm.concurrency``) where
+    ``worker.concurrency`` was derived; None where it was given (exactly that many jobs run)."""
+    return None if "concurrency" in settings.worker.model_fields_set else settings.llm.concurrency
 
 
 class LimitSettings(BaseModel):
@@ -301,21 +307,21 @@ class Settings(BaseSettings):
     database_tenant_url: str | None = None
 
     @model_validator(mode="after")
-    def _jobs_that_fill_the_chat_budget(self) -> Settings:
+    def _jobs_the_pool_serves(self) -> Settings:
         return self._with_derived_jobs()
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        """A copy; a derived ``worker.concurrency`` follows the copy's chat budget and pool."""
+        """A copy; a derived ``worker.concurrency`` follows the copy's pool."""
         return super().model_copy(update=update, deep=deep)._with_derived_jobs()
 
     def _with_derived_jobs(self) -> Self:
-        # worker.concurrency not given: as many jobs as the chat budget can keep extracting at once
-        # and the pool can serve (derived_worker_concurrency). The result is a new WorkerSettings
-        # (a given instance stays the caller's, unchanged) whose fields_set still lacks concurrency,
-        # so a copy with another budget or pool derives it again
+        # worker.concurrency not given: as many jobs as the pool serves (derived_worker_concurrency;
+        # the worker runs as many of them as the chat budget keeps busy, worker_chat_budget). The
+        # result is a new WorkerSettings (a given instance stays the caller's, unchanged) whose
+        # fields_set still lacks concurrency, so a copy with another pool derives it again
         worker = self.worker
         if "concurrency" not in worker.model_fields_set:
-            jobs = derived_worker_concurrency(self.llm, self.pipeline, self.database)
+            jobs = derived_worker_concurrency(self.database)
             values = {**worker.__dict__, "concurrency": jobs}
             self.worker = WorkerSettings.model_construct(_fields_set=set(worker.model_fields_set), **values)
         return self

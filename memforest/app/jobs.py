@@ -24,7 +24,7 @@ from memforest.lifecycle.rematerialize import rematerialize_forest
 from memforest.pipeline import worker
 from memforest.pipeline.job_handlers import run_ingest_job, run_refresh_job
 from memforest.pipeline.worker import Handler, JobResult
-from memforest.settings import Settings
+from memforest.settings import Settings, worker_chat_budget
 from memforest.store import jobs
 
 log = logging.getLogger(__name__)
@@ -101,7 +101,15 @@ async def running_worker(
         return
     stop = asyncio.Event()
     task = asyncio.create_task(
-        run_worker(db, settings, backends, concurrency=settings.worker.concurrency, stop=stop, tenant_id=tenant_id)
+        run_worker(
+            db,
+            settings,
+            backends,
+            concurrency=settings.worker.concurrency,
+            stop=stop,
+            tenant_id=tenant_id,
+            chat_budget=worker_chat_budget(settings),
+        )
     )
     try:
         async with running_deliverer(db, settings, enabled=tenant_id is None):

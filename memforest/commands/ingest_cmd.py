@@ -26,7 +26,7 @@ from memforest.domain import ForestInput
 from memforest.errors import InvariantViolation
 from memforest.formats import FORMATS, load_forests
 from memforest.logs import configure_logging
-from memforest.settings import Settings
+from memforest.settings import Settings, worker_chat_budget
 
 # A worker (re)started while the database restarts waits for it this long instead of exiting.
 WORKER_DATABASE_WAIT_S = 60.0
@@ -233,6 +233,7 @@ async def worker(args: argparse.Namespace, settings: Settings) -> int:
                 await run_worker(
                     db, settings, backends, concurrency=args.concurrency or settings.worker.concurrency,
                     stop_when_idle=args.until_idle,
+                    chat_budget=None if args.concurrency else worker_chat_budget(settings),
                 )  # fmt: skip
         except asyncio.CancelledError:  # pragma: no cover - shutdown
             pass

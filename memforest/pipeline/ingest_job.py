@@ -32,7 +32,7 @@ from memforest.pipeline.commit_order import COMMITS, LOCAL_SESSIONS, OlderPendin
 from memforest.pipeline.job_bell import DELIVERIES
 from memforest.pipeline.refresh import RefreshStats, refresh_forest
 from memforest.pipeline.route import FactForRouting, Router
-from memforest.pipeline.slots import release_slot
+from memforest.pipeline.slots import declare_calls, release_slot
 from memforest.settings import Settings
 from memforest.store import cells, jobs, sessions
 from memforest.store.sql import Conn, lock_forest
@@ -327,6 +327,7 @@ async def _ingest_loaded(
     committed: Callable[[], None],
 ) -> tuple[IngestCounts, list[dict[str, Any]]]:
     forest_id, work, speakers = loaded
+    declare_calls(min(len(work), settings.pipeline.extract_concurrency))  # (the worker's admission, ADR 0099)
     with tracing.span("extract", stage="extract", cells=len(work)):
         await _extract_all(work, backends, settings, ledger)
     t1 = time.perf_counter()

@@ -29,8 +29,8 @@ from memforest.errors import DatabaseUnavailableError, public_reason
 from memforest.logs import log_context
 from memforest.pipeline.commit_order import COMMITS
 from memforest.pipeline.job_bell import DELIVERIES, QUEUED
-from memforest.pipeline.slots import CURRENT_SLOT, JobSlot
-from memforest.settings import Settings
+from memforest.pipeline.slots import CURRENT_OVERLAP, CURRENT_SLOT, Admission
+from memforest.settings import WORKER_CONCURRENCY_DEFAULT, Settings
 from memforest.store import jobs, webhooks
 from memforest.store.sql import Conn
 
@@ -211,10 +211,14 @@ async def run_worker(
     stop: asyncio.Event | None = None,
     early: bool = False,
     handlers: Mapping[str, Handler],
+    chat_budget: int | None = None,
 ) -> None:
-    """Claim and run jobs, ``concurrency`` at once, until stopped (or idle, if asked); with
+    """Claim and run jobs, up to ``concurrency`` at once, until stopped (or idle, if asked); with
     ``worker.commit_overlap``, an ingest job done with extraction and embedding gives its slot to
-    the next job (:mod:`memforest.pipeline.slots`). ``early`` also runs jobs scheduled for later (a
+    the next job (:mod:`memforest.pipeline.slots`). With a ``chat_budget`` (:func:`worker_chat_budget`:
+    ``worker.concurrency`` was derived), ``concurrency`` is the most jobs at once, and past the
+    shipped default a job starts only while the admitted jobs' extraction calls leave room in that
+    budget (ADR 0099). ``early`` also runs jobs scheduled for later (a
     coalesced refresh), to flush a forest now. ``handlers`` maps job kinds to the functions that run
     them (a kind it lacks fails its job). An idle loop waits for this process's next queued job
     (:data:`memforest.pipeline.job_bell.QUEUED`) or a poll interval; with ``stop_when_idle`` it
@@ -222,9 +226,11 @@ async def run_worker(
 
     last_sweep = -math.inf
     last_prune = -math.inf
-    # ``concurrency`` jobs hold a slot at once; with commit overlap as many again may be past their
+    # up to ``concurrency`` jobs hold a slot at once; with commit overlap as many again may be past their
     # extraction and embedding, waiting for older commits, committing, refreshing (slots module)
-    slots = asyncio.Semaphore(concurrency)
+    slots = Admission(
+        concurrency, budget=chat_budget, least=WORKER_CONCURRENCY_DEFAULT, guess=settings.pipeline.extract_concurrency
+    )
     overlap = settings.worker.commit_overlap
 
     async def prune() -> None:
@@ -265,8 +271,7 @@ async def run_worker(
         """Claim and run one job (or wait a poll interval); False when an idle one-shot run is done."""
         if not stop_when_idle and tenant_id is None and forest_id is None:
             await prune()  # a long-running worker of all tenants, busy or idle
-        await slots.acquire()
-        slot = JobSlot(slots)
+        slot = await slots.acquire()
         try:
             if stop is not None and stop.is_set():  # (stopped while this loop waited for a slot)
                 return True
@@ -282,10 +287,11 @@ async def run_worker(
                 await sweep()  # long-running workers only: a one-shot run must not queue others' work
                 await QUEUED.wait(rings, settings.worker.poll_interval_s)
                 return True
-            token = CURRENT_SLOT.set(slot if overlap else None)
+            token, overlap_token = CURRENT_SLOT.set(slot), CURRENT_OVERLAP.set(overlap)
             try:
                 state = await process_job(db, settings, backends, job, worker_id, handlers=handlers)
             finally:
+                CURRENT_OVERLAP.reset(overlap_token)
                 CURRENT_SLOT.reset(token)
         finally:
             slot.release()

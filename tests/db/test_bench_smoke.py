@@ -174,9 +174,10 @@ def test_throughput_simulated_quick(db_env: str, tmp_path: Path) -> None:
     assert (tmp_path / "throughput_simulated.png").stat().st_size > 0
     assert result["simulated"] is True and result["config"]["simulation"]["preset"] == "4b"
     assert result["provenance"]["args"]["repeat"] == 2 and len(result["provenance"]["git"]["commit"]) == 40
-    # derived from the chat budget (the simulated server's 256 slots, 16 calls a job: 16 jobs) and
-    # bounded by half the pool: the bench's pool at three users is 20 + 10 overflow, so 15 jobs
+    # at most half the pool (the bench's pool at three users is 20 + 10 overflow, so 15 jobs), of
+    # which the worker admits as many as the chat budget (the server's 256 slots) keeps busy
     assert result["config"]["memforest_settings"]["worker_concurrency"] == 15
+    assert result["config"]["memforest_settings"]["admitted_by_chat_budget"] is True
     arms = ("memforest", "serial_pipeline", "mem0_v1", "mem0_v2")
     runs = result["runs"]
     assert len(runs) == 4 * 2 * 2

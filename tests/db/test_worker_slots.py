@@ -15,9 +15,9 @@ from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
 from memforest.db.engine import Database
 from memforest.domain import Job
-from memforest.pipeline.slots import release_slot
+from memforest.pipeline.slots import declare_calls, release_slot
 from memforest.pipeline.worker import run_worker
-from memforest.settings import Settings
+from memforest.settings import WORKER_CONCURRENCY_DEFAULT, Settings
 from memforest.store.jobs import insert_job
 from memforest.store.sql import fetch_all
 from memforest.store.tenants import ensure_forest, ensure_tenant
@@ -133,3 +133,59 @@ async def test_a_worker_told_to_stop_claims_no_job_for_a_freed_slot(db: Database
             r["state"] for r in await fetch_all(conn, "SELECT state FROM jobs WHERE tenant_id = :t", {"t": tenant_id})
         )
     assert states == ["queued", "succeeded"]
+
+
+async def _run_declaring(
+    db: Database, settings: Settings, jobs: int, calls: int, *, chat_budget: int | None, concurrency: int
+) -> int:
+    """Run ``jobs`` jobs that each declare ``calls`` model calls and stay alive until all ``jobs`` are
+    (or a wait runs out); the most that were alive at once."""
+    alive, most = 0, 0
+    crowd = asyncio.Event()
+
+    async def handler(
+        _db: Database, _s: Settings, _b: Backends, _job: Job, _l: UsageLedger
+    ) -> tuple[dict[str, object], list[dict[str, object]]]:
+        nonlocal alive, most
+        declare_calls(calls)
+        alive += 1
+        most = max(most, alive)
+        if alive >= jobs:
+            crowd.set()
+        try:
+            await asyncio.wait_for(crowd.wait(), 1.5)
+        except TimeoutError:
+            pass
+        finally:
+            alive -= 1
+        return {}, []
+
+    tenant_id = await ensure_tenant(db, f"t-{uuid.uuid4().hex[:8]}")
+    async with db.tenant(tenant_id) as conn:
+        forest = await ensure_forest(conn, tenant_id, "f")
+        for n in range(jobs):
+            await insert_job(conn, tenant_id, forest.forest_id, "probe", {"n": n})
+    backends = build_backends(settings)
+    try:
+        await run_worker(
+            db, settings, backends, concurrency=concurrency, stop_when_idle=True, tenant_id=tenant_id,
+            handlers={"probe": handler}, chat_budget=chat_budget,
+        )  # fmt: skip
+    finally:
+        await backends.aclose()
+    return most
+
+
+@pytest.mark.parametrize(("calls", "jobs"), [(2, 12), (3, 8), (1, 16)])
+async def test_jobs_past_the_default_start_while_their_calls_leave_room_in_the_chat_budget(
+    db: Database, settings: Settings, calls: int, jobs: int
+) -> None:
+    """ADR 0099: with a chat budget of 24 and room for 16 jobs, jobs that ask for two calls each run
+    twelve at once, jobs of three eight (the default, whatever they ask), jobs of one all sixteen."""
+    assert WORKER_CONCURRENCY_DEFAULT == 8
+    most = await _run_declaring(db, settings, 16, calls, chat_budget=24, concurrency=16)
+    assert most == jobs
+
+
+async def test_without_a_chat_budget_the_worker_runs_its_concurrency(db: Database, settings: Settings) -> None:
+    assert await _run_declaring(db, settings, 12, 5, chat_budget=None, concurrency=12) == 12
