@@ -198,6 +198,19 @@ async def _process(
         return JobState.QUEUED
 
 
+async def _ring_or_stop(rings: int, timeout_s: float, stop: asyncio.Event | None) -> None:
+    """Wait for the job bell (counted ``rings`` before), ``stop`` or ``timeout_s``, whichever first."""
+    if stop is None:
+        await QUEUED.wait(rings, timeout_s)
+        return
+    waits = {asyncio.ensure_future(QUEUED.wait(rings, timeout_s)), asyncio.ensure_future(stop.wait())}
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
+
+
 async def run_worker(
     db: Database,
     settings: Settings,
@@ -220,9 +233,10 @@ async def run_worker(
     shipped default a job starts only while the admitted jobs' extraction calls leave room in that
     budget (ADR 0099). ``early`` also runs jobs scheduled for later (a
     coalesced refresh), to flush a forest now. ``handlers`` maps job kinds to the functions that run
-    them (a kind it lacks fails its job). An idle loop waits for this process's next queued job
-    (:data:`memforest.pipeline.job_bell.QUEUED`) or a poll interval; with ``stop_when_idle`` it
-    returns instead."""
+    them (a kind it lacks fails its job). Idle, one loop waits for this process's next queued job
+    (:data:`memforest.pipeline.job_bell.QUEUED`) or a poll interval, and the others for the bell
+    alone, which a claim that finds a job also rings; with ``stop_when_idle`` a loop returns
+    instead."""
 
     last_sweep = -math.inf
     last_prune = -math.inf
@@ -232,6 +246,10 @@ async def run_worker(
         concurrency, budget=chat_budget, least=WORKER_CONCURRENCY_DEFAULT, guess=settings.pipeline.extract_concurrency
     )
     overlap = settings.worker.commit_overlap
+    # idle, one loop asks for a job every poll interval and the others wait for a ring (a job queued
+    # in this process, or a claim that found one), so the claims an idle worker makes do not grow
+    # with its loops (two a job: a large pool's worker has many)
+    poller = asyncio.Lock()
 
     async def prune() -> None:
         nonlocal last_prune
@@ -285,8 +303,13 @@ async def run_worker(
                 if stop_when_idle:
                     return False
                 await sweep()  # long-running workers only: a one-shot run must not queue others' work
-                await QUEUED.wait(rings, settings.worker.poll_interval_s)
+                if poller.locked():  # another idle loop polls: wait for a ring, or until told to stop (ADR 0099)
+                    await _ring_or_stop(rings, settings.worker.sweep_interval_s, stop)
+                else:
+                    async with poller:
+                        await QUEUED.wait(rings, settings.worker.poll_interval_s)
                 return True
+            QUEUED.ring()  # (found one: an idle loop looks for the next, so jobs queued elsewhere are taken apace)
             token, overlap_token = CURRENT_SLOT.set(slot), CURRENT_OVERLAP.set(overlap)
             try:
                 state = await process_job(db, settings, backends, job, worker_id, handlers=handlers)

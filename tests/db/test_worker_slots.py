@@ -189,3 +189,53 @@ async def test_jobs_past_the_default_start_while_their_calls_leave_room_in_the_c
 
 async def test_without_a_chat_budget_the_worker_runs_its_concurrency(db: Database, settings: Settings) -> None:
     assert await _run_declaring(db, settings, 12, 5, chat_budget=None, concurrency=12) == 12
+
+
+async def test_an_idle_worker_with_many_loops_asks_for_jobs_about_once_a_poll(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ADR 0099: a worker of 20 jobs (40 loops) idle for 0.6 s at a poll of 0.05 s claims about 12
+    times plus one try a loop, not 40 a poll; and jobs queued without a ring (by another process)
+    are still all taken within a few polls, each claim that finds one waking the next loop."""
+    from memforest.store import jobs as store_jobs
+
+    claims = 0
+    real_claim = store_jobs.claim
+
+    async def counted(*args: object, **kwargs: object) -> Job | None:
+        nonlocal claims
+        claims += 1
+        return await real_claim(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store_jobs, "claim", counted)
+    tenant_id = await ensure_tenant(db, f"t-{uuid.uuid4().hex[:8]}")
+    started: list[float] = []
+    all_started = asyncio.Event()
+
+    async def handler(
+        _db: Database, _s: Settings, _b: Backends, _job: Job, _l: UsageLedger
+    ) -> tuple[dict[str, object], list[dict[str, object]]]:
+        started.append(asyncio.get_running_loop().time())
+        if len(started) == 6:
+            all_started.set()
+        await all_started.wait()
+        return {}, []
+
+    s = settings.model_copy(update={"worker": settings.worker.model_copy(update={"poll_interval_s": 0.05})})
+    stop = asyncio.Event()
+    backends = build_backends(s)
+    worker = asyncio.create_task(
+        run_worker(db, s, backends, concurrency=20, tenant_id=tenant_id, stop=stop, handlers={"probe": handler})
+    )
+    try:
+        await asyncio.sleep(0.6)
+        assert claims <= 40 + 0.6 / 0.05 + 4  # before: 40 loops each every 0.05 s, about 480
+        async with db.tenant(tenant_id) as conn:
+            forest = await ensure_forest(conn, tenant_id, "f")
+            for n in range(6):  # (no ring: as if another process queued them)
+                await insert_job(conn, tenant_id, forest.forest_id, "probe", {"n": n})
+        await asyncio.wait_for(all_started.wait(), 5)
+    finally:
+        stop.set()
+        await asyncio.wait_for(worker, 10)
+        await backends.aclose()
