@@ -29,6 +29,17 @@ from contextvars import ContextVar
 _GUESS_WEIGHT = 1 / 8
 
 
+# connections one admitted job may hold at once: its own tenant transaction, one of the job
+# committing behind it (commit overlap), and a short queue statement of the owner pool
+CONNECTIONS_A_JOB = 3
+
+
+def jobs_the_server_holds(room: int, *, side_pool: int) -> int:
+    """How many jobs the database's ``room`` (connections it accepts now) serves beside a side pool
+    of ``side_pool`` connections, at :data:`CONNECTIONS_A_JOB` each (at least one)."""
+    return max(1, (room - side_pool) // CONNECTIONS_A_JOB)
+
+
 class Admission:
     """Which jobs of a worker may start: at most ``most`` at once, and past ``least`` only while the
     declared (or guessed) calls of the admitted jobs are under ``budget`` (no budget: ``most``)."""

@@ -29,9 +29,9 @@ from memforest.errors import DatabaseUnavailableError, public_reason
 from memforest.logs import log_context
 from memforest.pipeline.commit_order import COMMITS
 from memforest.pipeline.job_bell import DELIVERIES, QUEUED
-from memforest.pipeline.slots import CURRENT_OVERLAP, CURRENT_SLOT, Admission
+from memforest.pipeline.slots import CURRENT_OVERLAP, CURRENT_SLOT, Admission, jobs_the_server_holds
 from memforest.settings import WORKER_CONCURRENCY_DEFAULT, Settings
-from memforest.store import jobs, webhooks
+from memforest.store import jobs, ops, webhooks
 from memforest.store.sql import Conn
 
 log = logging.getLogger(__name__)
@@ -211,6 +211,22 @@ async def _ring_or_stop(rings: int, timeout_s: float, stop: asyncio.Event | None
             w.cancel()
 
 
+async def _jobs_the_server_holds(db: Database, settings: Settings, most: int) -> int:
+    """``most`` jobs at once, or fewer where the database has no connections for them: each job may
+    hold :data:`CONNECTIONS_A_JOB` and the side pool its own, out of the connections the server
+    accepts when the worker starts (never fewer than the shipped default, which ran before; ADR 0099)."""
+    try:
+        room = await _system(db, ops.connection_room)
+    except Exception:  # (a server that will not say: the pool's bound alone, as before)
+        log.warning("reading the database's free connections failed", exc_info=True)
+        return most
+    held = jobs_the_server_holds(room, side_pool=2 * settings.database.side_pool_size)
+    bound = min(most, max(WORKER_CONCURRENCY_DEFAULT, held))
+    if bound < most:
+        log.info("worker runs at most %d jobs at once: the database accepts %d more connections", bound, room)
+    return bound
+
+
 async def run_worker(
     db: Database,
     settings: Settings,
@@ -242,8 +258,9 @@ async def run_worker(
     last_prune = -math.inf
     # up to ``concurrency`` jobs hold a slot at once; with commit overlap as many again may be past their
     # extraction and embedding, waiting for older commits, committing, refreshing (slots module)
+    most = concurrency if chat_budget is None else await _jobs_the_server_holds(db, settings, concurrency)
     slots = Admission(
-        concurrency, budget=chat_budget, least=WORKER_CONCURRENCY_DEFAULT, guess=settings.pipeline.extract_concurrency
+        most, budget=chat_budget, least=WORKER_CONCURRENCY_DEFAULT, guess=settings.pipeline.extract_concurrency
     )
     overlap = settings.worker.commit_overlap
     # idle, one loop asks for a job every poll interval and the others wait for a ring (a job queued

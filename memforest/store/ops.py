@@ -38,3 +38,20 @@ async def dirty_node_count(conn: Conn) -> int:
 async def table_names(conn: Conn) -> list[str]:
     """The tables of the current schema, by name."""
     return [str(r["tablename"]) for r in await fetch_all(conn, _TABLES)]
+
+
+# connections the server would still accept from ordinary roles: max_connections less the slots it
+# keeps for superusers (and, from PostgreSQL 16, for pg_use_reserved_connections) less every backend
+# a client holds now
+_CONNECTION_ROOM = (
+    "SELECT current_setting('max_connections')::int "
+    "- current_setting('superuser_reserved_connections')::int "
+    "- coalesce(nullif(current_setting('reserved_connections', true), '')::int, 0) "
+    "- (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')"
+)
+
+
+async def connection_room(conn: Conn) -> int:
+    """How many more client connections the server accepts now (never below 0); the connection
+    asking is counted as taken."""
+    return max(0, int(await scalar(conn, _CONNECTION_ROOM) or 0))

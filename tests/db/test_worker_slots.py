@@ -9,6 +9,7 @@ import asyncio
 import uuid
 from dataclasses import dataclass, field
 
+import asyncpg
 import pytest
 
 from memforest.backends.base import UsageLedger
@@ -239,3 +240,52 @@ async def test_an_idle_worker_with_many_loops_asks_for_jobs_about_once_a_poll(
         stop.set()
         await asyncio.wait_for(worker, 10)
         await backends.aclose()
+
+
+async def test_connection_room_is_what_the_server_accepts_beside_the_connections_open_now(db: Database) -> None:
+    """``max_connections`` less the reserved slots less every client backend, one fewer for each
+    connection opened beside it."""
+    from memforest.store.ops import connection_room
+
+    async with db.system() as conn:
+        room = await connection_room(conn)
+        rows = await fetch_all(
+            conn,
+            "SELECT current_setting('max_connections')::int AS most, "
+            "current_setting('superuser_reserved_connections')::int AS su, "
+            "current_setting('reserved_connections')::int AS reserved, "
+            "(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend') AS open",
+        )
+        r = rows[0]
+        assert room == r["most"] - r["su"] - r["reserved"] - r["open"] > 0
+    # one more client backend, read from a new transaction (one keeps the activity view it first read)
+    other = await asyncpg.connect(db.url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        async with db.system() as conn:
+            assert await connection_room(conn) <= room - 1
+    finally:
+        await other.close()
+
+
+async def test_a_derived_worker_runs_no_more_jobs_than_the_database_has_connections_for(
+    db: Database, settings: Settings
+) -> None:
+    """ADR 0099: a worker whose pool would allow 200 jobs (and a budget wanting them) runs at most the
+    jobs the database's free connections serve at three a job, not 200 (which ran it out of them)."""
+    from memforest.pipeline.slots import jobs_the_server_holds
+    from memforest.store.ops import connection_room
+
+    async with db.system() as conn:
+        room = await connection_room(conn)
+    held = jobs_the_server_holds(room, side_pool=2 * settings.database.side_pool_size)
+    assert WORKER_CONCURRENCY_DEFAULT < held < 60
+    most = await _run_declaring(db, settings, 60, 1, chat_budget=256, concurrency=200)
+    assert WORKER_CONCURRENCY_DEFAULT < most <= held + 1  # (+1: the room read here counts one connection fewer)
+
+
+def test_jobs_the_server_holds_counts_three_connections_a_job_beside_the_side_pool() -> None:
+    from memforest.pipeline.slots import jobs_the_server_holds
+
+    assert jobs_the_server_holds(97, side_pool=10) == 29
+    assert jobs_the_server_holds(12, side_pool=10) == 1
+    assert jobs_the_server_holds(0, side_pool=10) == 1
