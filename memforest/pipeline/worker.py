@@ -214,16 +214,17 @@ async def _ring_or_stop(rings: int, timeout_s: float, stop: asyncio.Event | None
 async def _jobs_the_server_holds(db: Database, settings: Settings, most: int) -> int:
     """``most`` jobs at once, or fewer where the database has no connections for them: each job may
     hold :data:`CONNECTIONS_A_JOB` and the side pool its own, out of the connections the server
-    accepts when the worker starts (never fewer than the shipped default, which ran before; ADR 0099)."""
+    accepts when the worker starts and those this process's pools hold open already (its own to
+    reuse); never fewer than the shipped default, which ran before (ADR 0099)."""
     try:
-        room = await _system(db, ops.connection_room)
+        room = await _system(db, ops.connection_room) + db.open_connections()
     except Exception:  # (a server that will not say: the pool's bound alone, as before)
         log.warning("reading the database's free connections failed", exc_info=True)
         return most
     held = jobs_the_server_holds(room, side_pool=2 * settings.database.side_pool_size)
     bound = min(most, max(WORKER_CONCURRENCY_DEFAULT, held))
     if bound < most:
-        log.info("worker runs at most %d jobs at once: the database accepts %d more connections", bound, room)
+        log.info("worker runs at most %d jobs at once: the database has %d connections for it", bound, room)
     return bound
 
 

@@ -6,6 +6,7 @@ its slot back) one job waits for the one before it to end."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from dataclasses import dataclass, field
 
@@ -276,7 +277,7 @@ async def test_a_derived_worker_runs_no_more_jobs_than_the_database_has_connecti
     from memforest.store.ops import connection_room
 
     async with db.system() as conn:
-        room = await connection_room(conn)
+        room = await connection_room(conn) + db.open_connections()
     held = jobs_the_server_holds(room, side_pool=2 * settings.database.side_pool_size)
     assert WORKER_CONCURRENCY_DEFAULT < held < 60
     most = await _run_declaring(db, settings, 60, 1, chat_budget=256, concurrency=200)
@@ -289,3 +290,15 @@ def test_jobs_the_server_holds_counts_three_connections_a_job_beside_the_side_po
     assert jobs_the_server_holds(97, side_pool=10) == 29
     assert jobs_the_server_holds(12, side_pool=10) == 1
     assert jobs_the_server_holds(0, side_pool=10) == 1
+
+
+async def test_open_connections_counts_the_pools_idle_connections_too(db: Database) -> None:
+    """A worker counts the connections its own pools hold open as its own to use (ADR 0099): three
+    held at once and given back stay open, idle, in the pool."""
+    before = db.open_connections()
+    async with contextlib.AsyncExitStack() as stack:
+        for _ in range(3):
+            conn = await stack.enter_async_context(db.system())
+            await conn.exec_driver_sql("SELECT 1")
+        assert db.open_connections() >= 3
+    assert db.open_connections() >= max(3, before)
