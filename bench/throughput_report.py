@@ -41,7 +41,10 @@ def _banner(result: dict[str, Any], console: Console) -> None:
     mf = cfg["memforest_settings"]
     jobs = f"{mf['worker_concurrency']} jobs at once"
     if mf.get("admitted_by_chat_budget"):
-        jobs = f"up to {mf['worker_concurrency']} jobs at once as the chat budget has room (ADR 0099)"
+        jobs = (
+            f"up to {mf['worker_concurrency']} jobs at once as the chat budget has room and the database "
+            "has connections (ADR 0099)"
+        )
     console.print(
         f"memforest: one process, {jobs}, chat budget {mf['llm_concurrency']}, "
         f"extract/refresh {mf['extract_concurrency']}/{mf['refresh_concurrency']}; {cfg['repeat']} repetitions; "
