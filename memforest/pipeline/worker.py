@@ -218,9 +218,10 @@ async def _jobs_the_server_holds(db: Database, settings: Settings, most: int) ->
     reuse); never fewer than the shipped default, which ran before (ADR 0099)."""
     try:
         room = await _system(db, ops.connection_room) + db.open_connections()
-    except Exception:  # (a server that will not say: the pool's bound alone, as before)
-        log.warning("reading the database's free connections failed", exc_info=True)
-        return most
+    except Exception:  # (a server that will not say, or is full or down now: the shipped number)
+        bound = min(most, WORKER_CONCURRENCY_DEFAULT)
+        log.warning("reading the database's free connections failed: the worker runs %d jobs at once", bound)
+        return bound
     held = jobs_the_server_holds(room, side_pool=2 * settings.database.side_pool_size)
     bound = min(most, max(WORKER_CONCURRENCY_DEFAULT, held))
     if bound < most:
@@ -252,8 +253,8 @@ async def run_worker(
     coalesced refresh), to flush a forest now. ``handlers`` maps job kinds to the functions that run
     them (a kind it lacks fails its job). Idle, one loop waits for this process's next queued job
     (:data:`memforest.pipeline.job_bell.QUEUED`) or a poll interval, and the others for the bell
-    alone, which a claim that finds a job also rings; with ``stop_when_idle`` a loop returns
-    instead."""
+    (which a claim that finds a job and a prune also ring), a stop, or at most
+    ``worker.sweep_interval_s``; with ``stop_when_idle`` a loop returns instead."""
 
     last_sweep = -math.inf
     last_prune = -math.inf
@@ -274,6 +275,7 @@ async def run_worker(
         if time.monotonic() - last_prune < settings.worker.prune_interval_s:
             return
         last_prune = time.monotonic()
+        QUEUED.ring()  # (an idle loop takes over the polling while this one prunes)
         try:
             pruned = await _prune_finished(db, settings.worker.job_retention_s)
         except Exception:  # the next round tries again
@@ -359,4 +361,6 @@ async def run_worker(
             else:
                 backoff.reset()
 
-    await asyncio.gather(*(loop() for _ in range(2 * concurrency if overlap else concurrency)))
+    # a loop a job holding a slot, and with commit overlap one a job past it: ``most`` bounds both,
+    # so the jobs alive stay within the connections the database bound counted (ADR 0099)
+    await asyncio.gather(*(loop() for _ in range(2 * most if overlap else most)))

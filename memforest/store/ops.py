@@ -41,13 +41,14 @@ async def table_names(conn: Conn) -> list[str]:
 
 
 # connections the server would still accept from ordinary roles: max_connections less the slots it
-# keeps for superusers (and, from PostgreSQL 16, for pg_use_reserved_connections) less every backend
-# a client holds now
+# keeps for superusers (and, from PostgreSQL 16, for pg_use_reserved_connections) less the backends
+# connected to any database now (pg_stat_database, which every role may read: pg_stat_activity hides
+# the kind of other roles' sessions from a role without pg_read_all_stats)
 _CONNECTION_ROOM = (
     "SELECT current_setting('max_connections')::int "
     "- current_setting('superuser_reserved_connections')::int "
     "- coalesce(nullif(current_setting('reserved_connections', true), '')::int, 0) "
-    "- (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')"
+    "- (SELECT coalesce(sum(numbackends), 0) FROM pg_stat_database)"
 )
 
 

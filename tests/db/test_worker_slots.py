@@ -138,7 +138,14 @@ async def test_a_worker_told_to_stop_claims_no_job_for_a_freed_slot(db: Database
 
 
 async def _run_declaring(
-    db: Database, settings: Settings, jobs: int, calls: int, *, chat_budget: int | None, concurrency: int
+    db: Database,
+    settings: Settings,
+    jobs: int,
+    calls: int,
+    *,
+    chat_budget: int | None,
+    concurrency: int,
+    release: bool = False,
 ) -> int:
     """Run ``jobs`` jobs that each declare ``calls`` model calls and stay alive until all ``jobs`` are
     (or a wait runs out); the most that were alive at once."""
@@ -150,6 +157,8 @@ async def _run_declaring(
     ) -> tuple[dict[str, object], list[dict[str, object]]]:
         nonlocal alive, most
         declare_calls(calls)
+        if release:
+            release_slot()  # (done with its model calls: the job stays alive, past its slot)
         alive += 1
         most = max(most, alive)
         if alive >= jobs:
@@ -244,8 +253,9 @@ async def test_an_idle_worker_with_many_loops_asks_for_jobs_about_once_a_poll(
 
 
 async def test_connection_room_is_what_the_server_accepts_beside_the_connections_open_now(db: Database) -> None:
-    """``max_connections`` less the reserved slots less every client backend, one fewer for each
-    connection opened beside it."""
+    """``max_connections`` less the reserved slots less every backend connected to a database; one
+    fewer for a connection of the tenant role opened beside it (a role whose sessions' kind the
+    owner may not see in ``pg_stat_activity``)."""
     from memforest.store.ops import connection_room
 
     async with db.system() as conn:
@@ -254,18 +264,33 @@ async def test_connection_room_is_what_the_server_accepts_beside_the_connections
             conn,
             "SELECT current_setting('max_connections')::int AS most, "
             "current_setting('superuser_reserved_connections')::int AS su, "
-            "current_setting('reserved_connections')::int AS reserved, "
-            "(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend') AS open",
+            "coalesce(nullif(current_setting('reserved_connections', true), '')::int, 0) AS reserved, "
+            "(SELECT sum(numbackends) FROM pg_stat_database) AS open",
         )
         r = rows[0]
         assert room == r["most"] - r["su"] - r["reserved"] - r["open"] > 0
-    # one more client backend, read from a new transaction (one keeps the activity view it first read)
-    other = await asyncpg.connect(db.url.replace("postgresql+asyncpg://", "postgresql://"))
+    # one more backend, of the tenant role, read from a new transaction (one keeps the view it first read)
+    other = await asyncpg.connect(db.tenant_url.replace("postgresql+asyncpg://", "postgresql://"))
     try:
         async with db.system() as conn:
             assert await connection_room(conn) <= room - 1
     finally:
         await other.close()
+
+
+async def test_jobs_past_their_slot_stay_within_the_database_bound_too(db: Database, settings: Settings) -> None:
+    """ADR 0099: with commit overlap a job that gave its slot back is still alive (committing,
+    refreshing) and holds connections; a worker whose pool would allow 200 jobs keeps the jobs alive
+    within twice the database's bound, not twice 200."""
+    from memforest.pipeline.slots import jobs_the_server_holds
+    from memforest.store.ops import connection_room
+
+    async with db.system() as conn:
+        room = await connection_room(conn) + db.open_connections()
+    held = jobs_the_server_holds(room, side_pool=2 * settings.database.side_pool_size)
+    jobs = 2 * held + 12
+    most = await _run_declaring(db, settings, jobs, 1, chat_budget=256, concurrency=200, release=True)
+    assert held < most <= 2 * (held + 1)
 
 
 async def test_a_derived_worker_runs_no_more_jobs_than_the_database_has_connections_for(
@@ -302,3 +327,52 @@ async def test_open_connections_counts_the_pools_idle_connections_too(db: Databa
             await conn.exec_driver_sql("SELECT 1")
         assert db.open_connections() >= 3
     assert db.open_connections() >= max(3, before)
+
+
+async def test_an_idle_worker_keeps_polling_while_one_loop_prunes(
+    db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ADR 0099: idle, only the polling loop cycles, and it is the one that prunes; a prune rings the
+    bell, so another loop polls meanwhile and a job queued elsewhere (no ring) is taken within a few
+    polls, not after the prune (two seconds here)."""
+    from memforest.pipeline import worker as worker_module
+
+    prunes = 0
+    second_prune = asyncio.Event()
+
+    async def slow_prune(_db: Database, _keep: float) -> int:
+        nonlocal prunes
+        prunes += 1
+        if prunes > 1:  # (the first, at the start, while every loop is still claiming)
+            second_prune.set()
+            await asyncio.sleep(2.0)
+        return 0
+
+    monkeypatch.setattr(worker_module, "_prune_finished", slow_prune)
+    tenant_id = await ensure_tenant(db, f"t-{uuid.uuid4().hex[:8]}")
+    claimed = asyncio.Event()
+
+    async def handler(
+        _db: Database, _s: Settings, _b: Backends, _job: Job, _l: UsageLedger
+    ) -> tuple[dict[str, object], list[dict[str, object]]]:
+        claimed.set()
+        return {}, []
+
+    worker_settings = settings.worker.model_copy(update={"poll_interval_s": 0.05, "prune_interval_s": 0.4})
+    s = settings.model_copy(update={"worker": worker_settings})
+    stop = asyncio.Event()
+    backends = build_backends(s)
+    worker = asyncio.create_task(run_worker(db, s, backends, concurrency=4, stop=stop, handlers={"probe": handler}))
+    try:
+        await asyncio.wait_for(second_prune.wait(), 5)  # (its loop sleeps for two seconds now)
+        async with db.tenant(tenant_id) as conn:
+            forest = await ensure_forest(conn, tenant_id, "f")
+            await insert_job(conn, tenant_id, forest.forest_id, "probe", {})  # (no ring: another process)
+        loop = asyncio.get_running_loop()
+        queued_at = loop.time()
+        await asyncio.wait_for(claimed.wait(), 5)
+        assert loop.time() - queued_at < 1.0
+    finally:
+        stop.set()
+        await asyncio.wait_for(worker, 10)
+        await backends.aclose()
