@@ -18,7 +18,6 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.pool import QueuePool
 
 from memforest.db import folded_begin, migrate, rls
 from memforest.db.failures import broken_connection, database_unavailable, raw_connection, unencodable
@@ -278,16 +277,6 @@ class Database:
         )
         self._verified: set[str] = set()  # checks that passed once (they are not re-run)
         self._server_version_num: int | None = None
-
-    def open_connections(self) -> int:
-        """Connections this Database's pools hold open now, in use or idle (each engine counted once)."""
-        engines = {id(e): e for e in (self.engine, self.tenant_engine, self.side_engine) if e is not None}
-        total = 0
-        for engine in engines.values():
-            pool = engine.pool
-            if isinstance(pool, QueuePool):
-                total += pool.checkedin() + pool.checkedout()
-        return total
 
     async def dispose(self) -> None:
         """Close every pooled connection (the engines stay usable)."""

@@ -24,6 +24,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
+from memforest.db.pool_use import open_connections
 from memforest.domain import Job, JobState
 from memforest.errors import DatabaseUnavailableError, public_reason
 from memforest.logs import log_context
@@ -217,7 +218,7 @@ async def _jobs_the_server_holds(db: Database, settings: Settings, most: int) ->
     accepts when the worker starts and those this process's pools hold open already (its own to
     reuse); never fewer than the shipped default, which ran before (ADR 0099)."""
     try:
-        room = await _system(db, ops.connection_room) + db.open_connections()
+        room = await _system(db, ops.connection_room) + open_connections(db)
     except Exception:  # (a server that will not say, or is full or down now: the shipped number)
         bound = min(most, WORKER_CONCURRENCY_DEFAULT)
         log.warning("reading the database's free connections failed: the worker runs %d jobs at once", bound)

@@ -16,6 +16,7 @@ import pytest
 from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
 from memforest.db.engine import Database
+from memforest.db.pool_use import open_connections
 from memforest.domain import Job
 from memforest.pipeline.slots import declare_calls, release_slot
 from memforest.pipeline.worker import run_worker
@@ -286,7 +287,7 @@ async def test_jobs_past_their_slot_stay_within_the_database_bound_too(db: Datab
     from memforest.store.ops import connection_room
 
     async with db.system() as conn:
-        room = await connection_room(conn) + db.open_connections()
+        room = await connection_room(conn) + open_connections(db)
     held = jobs_the_server_holds(room, side_pool=2 * settings.database.side_pool_size)
     jobs = 2 * held + 12
     most = await _run_declaring(db, settings, jobs, 1, chat_budget=256, concurrency=200, release=True)
@@ -302,7 +303,7 @@ async def test_a_derived_worker_runs_no_more_jobs_than_the_database_has_connecti
     from memforest.store.ops import connection_room
 
     async with db.system() as conn:
-        room = await connection_room(conn) + db.open_connections()
+        room = await connection_room(conn) + open_connections(db)
     held = jobs_the_server_holds(room, side_pool=2 * settings.database.side_pool_size)
     assert WORKER_CONCURRENCY_DEFAULT < held < 60
     most = await _run_declaring(db, settings, 60, 1, chat_budget=256, concurrency=200)
@@ -320,13 +321,13 @@ def test_jobs_the_server_holds_counts_three_connections_a_job_beside_the_side_po
 async def test_open_connections_counts_the_pools_idle_connections_too(db: Database) -> None:
     """A worker counts the connections its own pools hold open as its own to use (ADR 0099): three
     held at once and given back stay open, idle, in the pool."""
-    before = db.open_connections()
+    before = open_connections(db)
     async with contextlib.AsyncExitStack() as stack:
         for _ in range(3):
             conn = await stack.enter_async_context(db.system())
             await conn.exec_driver_sql("SELECT 1")
-        assert db.open_connections() >= 3
-    assert db.open_connections() >= max(3, before)
+        assert open_connections(db) >= 3
+    assert open_connections(db) >= max(3, before)
 
 
 async def test_an_idle_worker_keeps_polling_while_one_loop_prunes(
