@@ -1,7 +1,7 @@
 """Ingest throughput on the shared LoCoMo conversations with the default backends (rule-based
 extraction, extractive summaries, hashed embeddings): each conversation into its own forest,
 ``--forest-concurrency`` forests at once (default: as many as keep the jobs in flight within the
-shipped worker's ``worker.concurrency``, 8 // 4 = 2; 1: one after another); turns/s over the wall time from
+shipped worker's ``worker.concurrency``, 10 // 4 = 2; 1: one after another); turns/s over the wall time from
 the first forest's accept to the last forest's end, sessions/s, per-stage wall time,
 facts/trees/nodes, and the forest invariant check of each once all are ingested.
 
@@ -66,8 +66,8 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         help="forests ingested at once, each with its own --job-concurrency (default: the shipped worker's "
-        "jobs at once, worker.concurrency, divided by --job-concurrency: 8 // 4 = 2; 1 ingests them one "
-        "after another; ADR 0040)",
+        "jobs at once, worker.concurrency, divided by --job-concurrency: 10 // 4 = 2 with the shipped pool; "
+        "1 ingests them one after another; ADR 0040)",
     )
     p.add_argument("--no-check", action="store_true", help="skip the forest invariant check")
     p.add_argument("--embed-dim", type=int, default=None)
