@@ -13,7 +13,6 @@ from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.errors import NotFoundError
 from memforest.lifecycle import correct
-from memforest.pipeline.job_bell import DELIVERIES
 from memforest.settings import Settings
 from memforest.store import fact_history
 from memforest.store.sql import Row
@@ -43,7 +42,6 @@ async def correct_fact(
     done = await correct.correct_fact(
         db, settings, backends, tenant_id, forest, fact_id, text, valid_from, actor=_actor(key_id)
     )
-    DELIVERIES.ring()  # (its memory.changed delivery goes out now)
     return await fact_detail(db, tenant_id, forest, str(done.fact_id))
 
 
@@ -63,7 +61,6 @@ async def delete_fact(
     report = await correct.delete_fact(
         db, settings, backends, tenant_id, forest, fact_id, actor=_actor(key_id), forget_text=forget_text
     )
-    DELIVERIES.ring()  # (its memory.changed delivery goes out now)
     return {
         "fact_id": fact_id,
         "forest": forest,

@@ -34,6 +34,7 @@ from memforest.lifecycle.retract_report import RetractReport, RetractWork
 from memforest.lifecycle.retract_settle import settle_entities
 from memforest.memtree.model import InsertStats, LeafSpec
 from memforest.pipeline.canonical import clean_surface, text_hash
+from memforest.pipeline.job_bell import DELIVERIES
 from memforest.pipeline.refresh import refresh_forest
 from memforest.settings import Settings
 from memforest.store import entities, fact_edits, fact_history, scenes
@@ -110,6 +111,7 @@ async def correct_fact(
         new_id = await _insert_correction(conn, tenant_id, forest_id, old, surface, start, vec)
         await fact_edits.supersede(conn, tenant_id, fid, new_id, start)
         trees = await _place_like(conn, tenant_id, forest_id, old, new_id, surface, start, vec)
+    DELIVERIES.ring()  # (committed: its memory.changed delivery goes out now, not after the refresh)
     refreshed = await refresh_forest(
         db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,
         concurrency=settings.pipeline.refresh_concurrency,
@@ -194,6 +196,7 @@ async def delete_fact(
         await settle_entities(work, {})
         if forget_text:
             await fact_history.drop_texts(conn, tenant_id, fid)
+    DELIVERIES.ring()  # (committed: its memory.changed delivery goes out now, not after the refresh)
     t1 = time.perf_counter()
     refreshed = await refresh_forest(
         db, tenant_id, forest_id, summarizer=backends.summarizer, embedder=backends.embedder,

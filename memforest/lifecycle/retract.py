@@ -36,6 +36,7 @@ from memforest.lifecycle.retract_report import RetractReport, RetractWork
 from memforest.lifecycle.retract_settle import settle_entities
 from memforest.memtree.model import InsertStats, LeafSpec
 from memforest.pipeline.accept import render_turn
+from memforest.pipeline.job_bell import DELIVERIES
 from memforest.pipeline.refresh import refresh_forest
 from memforest.rules import entity_key
 from memforest.settings import Settings
@@ -82,6 +83,7 @@ async def retract(
             await _retract_session(work, session)
         else:
             await _retract_turn(work, session, turn_external_id)
+    DELIVERIES.ring()  # (committed: its memory.changed delivery goes out now, not after the refresh)
     t1 = time.perf_counter()
     refreshed = await refresh_forest(
         db, tenant_id, forest.forest_id, summarizer=backends.summarizer, embedder=backends.embedder,

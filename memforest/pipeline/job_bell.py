@@ -14,10 +14,10 @@ them on the first accepted session made trees depend on timing (ADR 0025, decisi
 three times).
 
 :data:`DELIVERIES` does the same for the webhook outbox (ADR 0106): a transaction of this process
-that may have queued deliveries (a job finished, a client corrected or deleted a fact) rings it
-after its commit, and this process's deliverer claims them at once instead of at its next poll
-(``webhooks.poll_interval_s``, 1 s by default). Deliveries queued by other processes are found by
-their own deliverer's bell, or by polling.
+that may have queued deliveries (a job finished, an ingest job committed, a client corrected,
+deleted or retracted) rings it after its commit, and this process's deliverer claims them at once
+instead of at its next poll (``webhooks.poll_interval_s``, 1 s by default). Deliveries queued by
+other processes are found by their own deliverer's bell, or by polling.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ from typing import Any
 
 
 class JobBell:
-    """Counts the rings; each ring wakes one waiting loop (the longest waiting), and a loop whose
-    count is already behind does not wait at all."""
+    """Counts the rings; each ring wakes one waiting loop (the longest waiting), or all of them with
+    ``wake_all``, and a loop whose count is already behind does not wait at all."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, wake_all: bool = False) -> None:
+        self._wake_all = wake_all
         self._rings = 0
         self._waiters: dict[asyncio.Future[None], None] = {}  # (insertion-ordered: oldest first)
 
@@ -40,13 +41,14 @@ class JobBell:
         return self._rings
 
     def ring(self) -> None:
-        """One job was queued and committed: wake one waiting loop. One, not all: a server's
-        worker has two loops per slot, and each woken loop runs a claim."""
+        """Work was queued and committed: wake one waiting loop (a server's worker has two loops per
+        slot, and each woken loop runs a claim), or every one with ``wake_all``."""
         self._rings += 1
         for future in self._waiters:
             if not future.done() and not future.get_loop().is_closed():
                 future.set_result(None)
-                return
+                if not self._wake_all:
+                    return
 
     async def wait(self, since: int, timeout_s: float, *, or_set: asyncio.Event | None = None) -> None:
         """Return at once if the bell rang since it counted ``since`` rings (or ``or_set`` is set);
@@ -67,4 +69,4 @@ class JobBell:
 
 
 QUEUED = JobBell()  # a job was queued
-DELIVERIES = JobBell()  # webhook deliveries may have been queued
+DELIVERIES = JobBell(wake_all=True)  # webhook deliveries may have been queued (each process's deliverer: one)

@@ -80,6 +80,14 @@ async def test_a_wait_also_ends_when_its_event_is_set_and_leaves_no_waiter_behin
     await asyncio.wait_for(other, timeout=1)
 
 
+async def test_a_wake_all_bell_wakes_every_waiter() -> None:
+    bell = JobBell(wake_all=True)
+    waits = [asyncio.create_task(bell.wait(bell.rings, timeout_s=SLOW_POLL_S)) for _ in range(3)]
+    await asyncio.sleep(0.01)
+    bell.ring()
+    await asyncio.wait_for(asyncio.gather(*waits), timeout=1)
+
+
 @pytest.mark.parametrize("path", ["api", "accept_sessions"])
 async def test_a_session_accepted_here_is_claimed_at_once_by_an_idle_worker(
     db: Database, settings: Settings, path: str

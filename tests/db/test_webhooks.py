@@ -20,7 +20,7 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from standardwebhooks import Webhook, WebhookVerificationError
-from support import ADMIN_AUTH, admin_settings, app_client, serve_app, tenant_key
+from support import ADMIN_AUTH, admin_settings, app_client, serve_app, session_body, tenant_key
 
 from memforest.app.webhooks import sign, standard_signature
 from memforest.db.engine import Database
@@ -294,8 +294,8 @@ async def test_memory_changed_names_the_facts_each_change_touched(
 async def test_deliveries_queued_in_this_process_go_out_without_waiting_for_a_poll(
     settings: Settings, db: Database, receiver: tuple[Receiver, str]
 ) -> None:
-    """A finished job and a client's correction ring this process's deliverer (ADR 0106): with its
-    poll a minute away, each delivery still arrives within seconds."""
+    """A finished job, a client's correction and a retraction ring this process's deliverer (ADR
+    0106): with its poll a minute away, each delivery still arrives within seconds."""
     rec, url = receiver
     rec.status = 200
     slow_poll = admin_settings(
@@ -325,4 +325,16 @@ async def test_deliveries_queued_in_this_process_go_out_without_waiting_for_a_po
                        for ch in e["data"]["changes"])  # fmt: skip
 
         await _until(corrected, within_s=10)
+        body = session_body("s2", "2024-05-01T10:00:00Z", ["I joined a rowing club in May.", "Nice."])
+        second = (await c.post("/v1/forests/f/sessions?wait=30", json=body, headers=h)).json()
+        assert second["state"] == "succeeded"
+        await asyncio.sleep(0.5)  # (the deliveries its job queued go out; then the deliverer waits for its poll)
+        r = await c.delete("/v1/forests/f/sessions/s2", headers=h)
+        assert r.status_code == 200 and r.json()["facts_removed"] >= 1, r.text
+
+        def retracted() -> bool:
+            return any(ch["event"] == "deleted" for _, e, _ in rec.got if e["type"] == "memory.changed"
+                       for ch in e["data"]["changes"])  # fmt: skip
+
+        await _until(retracted, within_s=10)
         assert all(ok for _, _, ok in rec.got)
