@@ -199,19 +199,6 @@ async def _process(
         return JobState.QUEUED
 
 
-async def _ring_or_stop(rings: int, timeout_s: float, stop: asyncio.Event | None) -> None:
-    """Wait for the job bell (counted ``rings`` before), ``stop`` or ``timeout_s``, whichever first."""
-    if stop is None:
-        await QUEUED.wait(rings, timeout_s)
-        return
-    waits = {asyncio.ensure_future(QUEUED.wait(rings, timeout_s)), asyncio.ensure_future(stop.wait())}
-    try:
-        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for w in waits:
-            w.cancel()
-
-
 async def _jobs_the_server_holds(db: Database, settings: Settings, most: int) -> int:
     """``most`` jobs at once, or fewer where the database has no connections for them: each job may
     hold :data:`CONNECTIONS_A_JOB` and the side pool its own, out of the connections the server
@@ -325,7 +312,7 @@ async def run_worker(
                     return False
                 await sweep()  # long-running workers only: a one-shot run must not queue others' work
                 if poller.locked():  # another idle loop polls: wait for a ring, or until told to stop (ADR 0099)
-                    await _ring_or_stop(rings, settings.worker.sweep_interval_s, stop)
+                    await QUEUED.wait(rings, settings.worker.sweep_interval_s, or_set=stop)
                 else:
                     async with poller:
                         await QUEUED.wait(rings, settings.worker.poll_interval_s)
