@@ -18,6 +18,7 @@ distractor, direct or indirect statement). Today the query takes ``as_of`` (pass
 such fields.
 
     python -m bench.temporal_v2 [--split tune|eval] [--forests N] [--seed S] [--out DIR]
+    python -m bench.temporal_v2 --hand FILE [--out DIR]   # a hand-written world (bench.temporal_v2_hand)
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from bench.baselines import BM25, Doc
 from bench.env import bench_env
 from bench.report import machine_info, new_figure, provenance, publish, save_figure
 from bench.temporal_v2_data import ForestData, Probe, WorldSpec, generate
+from bench.temporal_v2_hand import HandWorldError, load_hand
 from bench.temporal_v2_spec import OPERATORS
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import QueryRequest, query
@@ -95,7 +97,7 @@ def request(forest: ForestData, p: Probe, top_k: int) -> QueryRequest:
 async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Score]], dict[str, Any]]:
     """Generate, ingest, ask, score: the probes, their scores per system, timings."""
     spec = _spec(args)
-    forests = generate(args.seed, args.split, spec)
+    forests = load_hand(args.hand)[0] if args.hand else generate(args.seed, args.split, spec)
     overrides: dict[str, Any] = embedding_overrides(args.embedding, args.embed_dim or None)
     probes: list[Probe] = []
     scores: list[dict[str, Score]] = []
@@ -122,7 +124,7 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
                 })  # fmt: skip
     timing = {"ingest_s": round(ingest_s, 2), "query_ms_p50": round(statistics.median(latency), 2) if latency else None}
     world = {
-        **dataclasses.asdict(spec),
+        **({"hand": str(args.hand)} if args.hand else dataclasses.asdict(spec)),
         "sessions": sum(len(f.sessions) for f in forests),
         "turns": sum(len(s.turns) for f in forests for s in f.sessions),
         "states": sum(len(f.states) for f in forests),
@@ -231,9 +233,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--top-k", type=int, default=10, help="evidence items requested per question")
     p.add_argument("--database-url", default=None, help="an existing database (default: a temporary embedded one)")
     p.add_argument("--embed-dim", type=int, default=None, help="embedding dimension (default: settings)")
+    p.add_argument(
+        "--hand",
+        type=Path,
+        default=None,
+        help="a hand-written world (JSON, bench.temporal_v2_hand) instead of a generated split",
+    )
     add_embedding(p)
     args = p.parse_args(argv)
     single_run(p, args)
+    held_out = args.split == "eval"
+    if args.hand:
+        try:
+            _, header = load_hand(args.hand)
+        except HandWorldError as e:
+            p.error(str(e))
+        args.split, held_out = f"hand_{header['author']}", header["held_out"]
     made = provenance(args, argv)  # the commit as the run starts
     probes, scores, extra = asyncio.run(run(args))
     label = embedding_label(args.embedding)
@@ -263,7 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         **extra,
         "history": [*history_of(args.out, name), entry],
     }
-    if args.split == "tune":  # the eval split is never shown per question
+    if not held_out:  # the eval split and held-out hand-written worlds are never shown per question
         result["per_question"] = [
             {
                 **dataclasses.asdict(pr),

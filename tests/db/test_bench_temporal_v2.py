@@ -30,3 +30,30 @@ def test_temporal_v2_quick_tune(db_env: str, tmp_path: Path) -> None:
             assert 0.0 <= c[s]["right_time_first"] <= c[s]["found@5"] <= 1.0
     assert len(result["per_question"]) == result["scores"]["all"]["n"] == result["world"]["questions"]
     assert result["scores"]["operator"]["when"]["bm25-turns"]["found@5"] > 0.5  # the value is named
+
+
+def test_temporal_v2_hand_world_held_out(db_env: str, tmp_path: Path) -> None:
+    """A hand-written world (held out unless its file says otherwise) is scored under its author's
+    name, with aggregates and a history entry but no per-question rows."""
+    world = {"author": "T", "forests": [{
+        "name": "h", "user": "Odile",
+        "sessions": [
+            {"id": "h-s1", "time": "2023-01-10T09:00:00Z", "turns": [
+                {"id": "h-s1-t1", "speaker": "Odile", "text": "I throw pots at Mudroom Studio on Tuesdays."},
+                {"id": "h-s1-t2", "speaker": "assistant", "text": "Sounds relaxing."}]},
+            {"id": "h-s2", "time": "2023-06-01T09:00:00Z", "turns": [
+                {"id": "h-s2-t1", "speaker": "Odile", "text": "I moved my wheel time over to Kilnworks."},
+                {"id": "h-s2-t2", "speaker": "assistant", "text": "How do you like it?"}]}],
+        "questions": [{"id": "h-q1", "text": "When did I start throwing pots at Mudroom Studio?",
+                       "now": "2024-01-05T10:00:00Z", "as_of": None, "operator": "when", "subject": "self",
+                       "form": "first_person", "attribute": "studio", "gold": "h-s1-t1"}]}]}  # fmt: skip
+    path = tmp_path / "world.json"
+    path.write_text(json.dumps(world))
+    argv = ["--hand", str(path), "--no-progress", "--database-url", db_env, "--embed-dim", str(TEST_DIM),
+            "--out", str(tmp_path)]  # fmt: skip
+    assert temporal_v2.main(argv) == 0
+    result = json.loads((tmp_path / "temporal_v2_hand_T.json").read_text())
+    assert result["split"] == "hand_T" and result["world"]["hand"] == str(path)
+    assert [h["look_of_split"] for h in result["history"]] == [1]
+    assert result["scores"]["all"]["n"] == 1 and "per_question" not in result
+    assert result["scores"]["all"]["bm25-turns"]["found@5"] == 1.0
