@@ -22,7 +22,9 @@ __all__ = [
     "match_subject",
     "names_someone",
     "names_subject_before",
+    "pronoun_subject",
     "subject_key",
+    "subjects_named",
 ]
 
 # a name starts at a word's first character (never inside a word: linear on long capitalised runs);
@@ -88,6 +90,50 @@ def leading_subject(text: str, at: int = 0) -> str | None:
         named = set(_persons_before(text, starts[-1]))
         return named.pop() if len(named) == 1 else None
     return subject_key(m["subj"]) if m is not None and names_someone(m["subj"]) else None
+
+
+def pronoun_subject(text: str, at: int) -> tuple[bool, str | None]:
+    """Whether the clause holding position ``at`` has a third-person subject pronoun ("she started
+    at X", "He closed his account and moved to X", "they've joined X"): that clause is someone
+    else's, never the speaker's (whose "I" the extractor has written as their name). With it, the
+    one person the sentence named as a subject before the pronoun, else None (whom it means, the
+    sentence does not say)."""
+    starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
+    while len(starts) > 1 and _SHARED_SUBJECT.match(text, starts[-1]):
+        starts.pop()
+    if _THIRD_PERSON_LEAD.match(text, starts[-1]) is None:
+        return False, None
+    named = set(_persons_before(text, starts[-1]))
+    return True, named.pop() if len(named) == 1 else None
+
+
+def subjects_named(text: str, speaker: str) -> set[str]:
+    """The persons other than ``speaker`` that ``text`` names as the subject of a verb (the
+    antecedents a "she" or "he" of a later sentence may have)."""
+    named: set[str] = set()
+    for m in _SUBJECT_RE.finditer(text):
+        before = text[max(0, m.start() - 40) : m.start()]
+        if not _subject_at(m["subj"], before) or _AFTER_PREPOSITION.search(before):
+            continue  # a thing's name, an object ("lunch with Ana and Bo")
+        named.add(subject_key(m["subj"]))
+        joined = _JOINED.match(text, m.end())
+        if joined is not None:
+            named.add(joined["other"])  # "Ana and Bo joined": two people, no one antecedent
+    return {person for person in named if person != speaker}
+
+
+_AFTER_PREPOSITION = re.compile(r"\b(?i:with|to|at|for|from|by|of|about|and|or|than|like|as)\s+$")
+_JOINED = re.compile(rf"(?<!\s)\s+and\s+(?P<other>{NAME})")  # (matched right after a name)
+
+
+# a clause led by a third-person subject pronoun (a conjunction and adverbs may come first; a
+# contracted auxiliary or adverbs between it and its verb); a verb of naming says what a thing is
+# called, not whose it is ("got the kids a guinea pig, they named it Bandit")
+_THIRD_PERSON_LEAD = re.compile(
+    r"(?<![\w'])(?:(?i:and|but|so|then|also|now)\s+){0,2}(?:[a-z]+ly\s+){0,2}(?i:he|she|they)(?:'(?:s|ve|d|re))?\s+"
+    r"(?:(?:just|finally|recently|now|also|already|officially|actually|eventually|[a-z]+ly|has|have|had)\s+){0,3}"
+    r"(?!(?:named|called|call|name|nicknamed|dubbed|christened)\b)[a-z]{2,}\b"
+)
 
 
 # a clause that opens with a subject pronoun of one person and its verb ("now she volunteers")
@@ -276,14 +322,18 @@ def _persons_before(text: str, end: int) -> Iterator[str]:
     appositive, in order (see :func:`subject_key`): no name of a thing ("Ana's Pelham"), no later
     word of a longer name."""
     for first in _SUBJECT_RE.finditer(text, 0, end):
-        before = text[max(0, first.start() - 40) : first.start()]
-        if (
-            names_someone(first["subj"])
-            and not _POSSESSED.search(before[-8:])
-            and not _OBJECT.search(before[-12:])
-            and not _inside_name(before)
-        ):
+        if _subject_at(first["subj"], text[max(0, first.start() - 40) : first.start()]):
             yield subject_key(first["subj"])
+
+
+def _subject_at(person: str, before: str) -> bool:
+    """A person phrase, after the text ``before`` it, is a person and not the name of a thing."""
+    return (
+        names_someone(person)
+        and not _POSSESSED.search(before[-8:])
+        and not _OBJECT.search(before[-12:])
+        and not _inside_name(before)
+    )
 
 
 # the capitalised word right before a phrase ("Larkfield " of "Larkfield Singers")

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from memforest.domain import Candidate, CellTurn, CellView, FactKind
+from memforest.text.change_subjects import subjects_named
 from memforest.text.chatter import is_chatter
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
@@ -138,7 +139,9 @@ def _merge_down(units: list[_Unit], limit: int) -> list[_Unit]:
     return [u for u, keep in zip(units, alive, strict=True) if keep]
 
 
-def _candidate(unit: _Unit, turn: CellTurn, other: str | None, names: dict[str, str]) -> Candidate:
+def _candidate(
+    unit: _Unit, turn: CellTurn, other: str | None, names: dict[str, str], antecedent: str | None
+) -> Candidate:
     original = unit.text
     mentions: list[TimeMention] = []
     if unit.caption:
@@ -172,7 +175,7 @@ def _candidate(unit: _Unit, turn: CellTurn, other: str | None, names: dict[str, 
             unique.append(ent)
     slot = None
     if not unit.caption and not original.rstrip().endswith("?"):
-        slot = state_slot(text, kind, turn.speaker, tuple(names.values()))
+        slot = state_slot(text, kind, turn.speaker, tuple(names.values()), antecedent)
     topic_source = original if unit.caption else _strip_spans(original, mentions)
     return Candidate(
         text=text,
@@ -214,10 +217,13 @@ def extract_cell(cell: CellView, deadline: Deadline | None = None) -> list[Candi
     for turn in sorted(cell.turns, key=lambda t: t.seq):
         others = [n for n in names.values() if n.lower() != turn.speaker.strip().lower()]
         other = others[0] if len(others) == 1 else None
+        antecedent: str | None = None  # the one person the turn's latest sentence naming someone named
         for unit in _turn_units(turn, names, deadline):
             if deadline is not None:
                 deadline.check()
-            candidate = _candidate(unit, turn, other, names)
+            candidate = _candidate(unit, turn, other, names, antecedent)
             if candidate.text:
                 out.append(candidate)
+                named = subjects_named(candidate.text, turn.speaker)
+                antecedent = (named.pop() if len(named) == 1 else None) if named else antecedent
     return out

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
-from memforest.text.change_subjects import clause_subject
+from memforest.text.change_subjects import clause_subject, pronoun_subject
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject
 from memforest.text.lexicon import TIME_WORDS
 from memforest.text.mood import mood_near
@@ -101,15 +101,26 @@ def _moved_object(text: str, state: Slot) -> Slot:
     return (f"{mover}'s {obj.lower()}" if _KIN_NAME.match(obj) else obj), state[1], state[2]
 
 
-def state_slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) -> Slot | None:
+def state_slot(
+    text: str, kind: FactKind, speaker: str, participants: Sequence[str], antecedent: str | None = None
+) -> Slot | None:
     """(subject, attribute, value) of a person-rewritten sentence, or None when it states no state.
     A relative clause of getting on the value names its holder where the sentence's own clause
     names no subject: "Meet Pip, the pup Ana's sister brought home" is the sister's pet, "Ana
-    adopted Pip, the pup her sister rescued" Ana's (``clause_subject``)."""
+    adopted Pip, the pup her sister rescued" Ana's (``clause_subject``). A clause whose subject is
+    "she", "he" or "they" is never the speaker's: it is the one person named as a subject before
+    the pronoun, else ``antecedent`` (the one person an earlier sentence of the turn named as a
+    subject), else it files no state."""
     slot = _slot(text, kind, speaker, participants)
     if slot is None:
         return None
     holder = clause_subject(text, slot[2])
+    if holder is None and slot[0] == speaker:
+        by_pronoun, person = pronoun_subject(text, max(text.find(slot[2]), 0))
+        person = person or (antecedent if by_pronoun else None)
+        if by_pronoun and person is None:
+            return None  # "she joined X": someone else's, whom neither this sentence nor the last names
+        holder = person
     return slot if holder is None else (holder, slot[1], slot[2])
 
 

@@ -1,0 +1,63 @@
+"""A state said with "she", "he" or "they" as its subject is someone else's, never the speaker's
+(the extractor writes the speaker's "I" as their name): it goes to the one person named as a
+subject before it, in the sentence or in the turn's earlier sentences, and otherwise files no
+state (issue 48: other people's changes never supersede the user's)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memforest.domain import CellTurn, CellView, FactKind
+from memforest.text.change_subjects import pronoun_subject
+from memforest.text.extractor import extract_cell
+from memforest.text.state_slot import state_slot
+
+SPEAKER = "Wren"
+WHEN = datetime(2024, 4, 2, 18, 0, tzinfo=UTC)
+
+
+def _slots(turn: str) -> list[tuple[str | None, str | None, str | None]]:
+    cell = CellView("s1", WHEN, (CellTurn(0, SPEAKER, turn, WHEN), CellTurn(1, "assistant", "Noted.", WHEN)))
+    return [(c.subject, c.attribute, c.value) for c in extract_cell(cell) if c.speaker == SPEAKER]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "She joined the Tidewater Rowing Club in March.",
+        "Big news from Ottilie's side: he started at Brackenfield Labs on Monday.",
+        "They moved to Port Quill over the summer.",
+        "Honestly they've switched to Corvid Telecom already.",
+    ],
+)
+def test_a_pronoun_subject_nobody_names_files_no_state_of_the_speaker(sentence: str) -> None:
+    slot = state_slot(sentence, FactKind.EVENT, SPEAKER, ("assistant",))
+    assert slot is None or slot[0] != SPEAKER
+
+
+def test_a_pronoun_subject_is_the_person_named_before_it_in_the_sentence() -> None:
+    text = "Ottilie left Marsh Lane Dental and she started at Brackenfield Labs."
+    assert pronoun_subject(text, text.index("Brackenfield")) == (True, "Ottilie")
+    slot = state_slot(text, FactKind.EVENT, SPEAKER, ("assistant",))
+    assert slot is not None and slot[0] == "Ottilie"
+
+
+def test_a_pronoun_subject_is_the_one_person_an_earlier_sentence_of_the_turn_named() -> None:
+    slots = _slots("My cousin Ottilie rang last night. She joined the Tidewater Rowing Club in March.")
+    assert ("Ottilie", "membership", "Tidewater Rowing Club") in slots
+    assert all(s[0] != SPEAKER for s in slots if s[0])
+
+
+def test_two_people_named_before_leave_the_pronoun_unresolved() -> None:
+    slots = _slots("I had lunch with Ottilie and Bram. She joined the Tidewater Rowing Club in March.")
+    assert all(s[0] is None for s in slots)
+
+
+def test_the_speakers_own_statements_and_naming_clauses_keep_the_speaker() -> None:
+    assert _slots("I joined the Tidewater Rowing Club in March.") == [(SPEAKER, "membership", "Tidewater Rowing Club")]
+    slot = state_slot(
+        "Finally caved and got the twins a hamster, they named it Pebble.", FactKind.EVENT, SPEAKER, ("assistant",)
+    )
+    assert slot is not None and slot[0] == SPEAKER
