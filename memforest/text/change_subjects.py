@@ -92,19 +92,32 @@ def leading_subject(text: str, at: int = 0) -> str | None:
     return subject_key(m["subj"]) if m is not None and names_someone(m["subj"]) else None
 
 
-def pronoun_subject(text: str, at: int) -> tuple[bool, str | None]:
-    """Whether the clause holding position ``at`` has a third-person subject pronoun ("she started
-    at X", "He closed his account and moved to X", "they've joined X"): that clause is someone
-    else's, never the speaker's (whose "I" the extractor has written as their name). With it, the
-    one person the sentence named as a subject before the pronoun, else None (whom it means, the
-    sentence does not say)."""
+def pronoun_subject(text: str, at: int, speaker: str) -> tuple[bool, str | None]:
+    """Whether the value at position ``at`` is someone else's by a third-person pronoun: its clause
+    has "she", "he" or "they" as its subject ("she started at X", "He closed his account and moved
+    to X", "they've joined X"), or "his", "her" or "their" owns the noun the value follows ("helping
+    Bo unpack at his new flat in X"). Such a value is never the speaker's (whose "I" the extractor
+    has written as their name). With it, the one person other than ``speaker`` the sentence named as
+    a subject before the pronoun, else None (whom it means, the sentence does not say)."""
     starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
     while len(starts) > 1 and _SHARED_SUBJECT.match(text, starts[-1]):
         starts.pop()
-    if _THIRD_PERSON_LEAD.match(text, starts[-1]) is None:
+    if _THIRD_PERSON_LEAD.match(text, starts[-1]) is not None:
+        named = subjects_named(text[: starts[-1]], speaker)
+    elif (owner := _THEIR_NOUN.search(text, max(starts[-1], at - _THEIR_NOUN_SPAN), at)) is not None:
+        named = subjects_named(text[: owner.start()], speaker)
+    else:
         return False, None
-    named = set(_persons_before(text, starts[-1]))
     return True, named.pop() if len(named) == 1 else None
+
+
+# "his / her / their" and the noun (one to three words, the last no preposition) whose complement the
+# value is, right before it: "his new apartment in ", "her old job at "
+_THEIR_NOUN = re.compile(
+    r"(?<![\w'])(?i:his|her|their)\s+(?:[a-z]+\s+){0,2}?(?!(?:to|at|in|on|for|from|with|into)\b)[a-z]{3,}\s+"
+    r"(?:in|at|with|from)\s+(?:the\s+)?$"
+)
+_THEIR_NOUN_SPAN = 60
 
 
 def subjects_named(text: str, speaker: str) -> set[str]:

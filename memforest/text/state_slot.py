@@ -47,6 +47,8 @@ _FROM_TO = re.compile(
     r"\b(?i:left|quit)\s+(?:the\s+)?[A-Z][^,.;:!?]{0,60}?\s+for\s+(?:the\s+)?[A-Z]"
 )
 _TITLE = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "st"})
+# a contracted "has" after a name: "'s" before a participle that no noun is ("been", "got", "gone")
+_HAS = re.compile(r"(?<=[A-Za-z])'s\s+(?=(?:been|got|gone|become|had|taken|started|joined|left|moved|switched)\b)")
 
 
 def _stated(text: str, slot: Slot) -> bool:
@@ -111,12 +113,13 @@ def state_slot(
     "she", "he" or "they" is never the speaker's: it is the one person named as a subject before
     the pronoun, else ``antecedent`` (the one person an earlier sentence of the turn named as a
     subject), else it files no state."""
+    text = _HAS.sub(" has ", text)  # "Ana's been at X": Ana has been, not a thing of Ana's
     slot = _slot(text, kind, speaker, participants)
     if slot is None:
         return None
     holder = clause_subject(text, slot[2])
     if holder is None and slot[0] == speaker:
-        by_pronoun, person = pronoun_subject(text, max(text.find(slot[2]), 0))
+        by_pronoun, person = pronoun_subject(text, max(text.find(slot[2]), 0), speaker)
         person = person or (antecedent if by_pronoun else None)
         if by_pronoun and person is None:
             return None  # "she joined X": someone else's, whom neither this sentence nor the last names

@@ -39,7 +39,7 @@ def test_a_pronoun_subject_nobody_names_files_no_state_of_the_speaker(sentence: 
 
 def test_a_pronoun_subject_is_the_person_named_before_it_in_the_sentence() -> None:
     text = "Ottilie left Marsh Lane Dental and she started at Brackenfield Labs."
-    assert pronoun_subject(text, text.index("Brackenfield")) == (True, "Ottilie")
+    assert pronoun_subject(text, text.index("Brackenfield"), SPEAKER) == (True, "Ottilie")
     slot = state_slot(text, FactKind.EVENT, SPEAKER, ("assistant",))
     assert slot is not None and slot[0] == "Ottilie"
 
@@ -61,3 +61,22 @@ def test_the_speakers_own_statements_and_naming_clauses_keep_the_speaker() -> No
         "Finally caved and got the twins a hamster, they named it Pebble.", FactKind.EVENT, SPEAKER, ("assistant",)
     )
     assert slot is not None and slot[0] == SPEAKER
+
+
+@pytest.mark.parametrize(
+    ("sentence", "holder"),
+    [
+        ("Spent Sunday helping Ottilie unpack at her new flat in Port Quill, and Wren's arms ache.", "Ottilie"),
+        ("Went to see his new place in Port Quill yesterday.", None),
+        ("Ottilie's been at Brackenfield Labs for six years.", "Ottilie"),
+        ("Bram's got a new job at Brackenfield Labs.", "Bram"),
+    ],
+)
+def test_a_value_owned_by_his_her_or_a_contracted_has_is_not_the_speakers(sentence: str, holder: str | None) -> None:
+    slot = state_slot(sentence, FactKind.EVENT, SPEAKER, ("assistant",))
+    assert (slot[0] if slot else None) == holder
+
+
+def test_the_speaker_is_never_the_antecedent_of_a_pronoun() -> None:
+    text = "Wren moved to Port Quill and she started at Brackenfield Labs."
+    assert pronoun_subject(text, text.index("Brackenfield"), SPEAKER) == (True, None)
