@@ -35,8 +35,8 @@ from memforest.text.change_subjects import leading_subject, subject_key
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.doers import plausible_doer
 from memforest.text.mood import mood_near
-from memforest.text.state_values import clean_cap
-from memforest.text.state_words import ANIMALS, DISPOSAL, KIN
+from memforest.text.state_values import TIME_NAME, change_value
+from memforest.text.state_words import ANIMALS, DISPOSAL, INTRODUCING, KIN, POINTING
 from memforest.text.topics import singular
 
 __all__ = ["VERB_CLASSES", "find_change", "find_named_change", "leading_subject", "slot_key", "subject_key"]
@@ -62,12 +62,6 @@ _WORD = r"(?:[A-Z][\w.'&-]*+|\d[\w.-]*+)"
 _AT_WORD = r"(?<![\w.'&-])"
 _JOIN = r"(?:of|and|on|&|de|du|la|le|the|up)"
 _VALUE = rf"(?P<v>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
-# a value none of whose words is a time (a weekday, a month, a feast, a number)
-_TIME_NAME = (
-    r"(?!(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
-    r"august|september|october|november|december|lent|easter|christmas|xmas|advent|ramadan|passover|hanukkah|"
-    r"diwali|thanksgiving|halloween|new\s+year)\b|\d)"
-)
 # the times a switch is told by (a trip is told by a day or an hour: "on Tuesday", "at noon")
 _SEASON = r"(?:week|month|year|spring|summer|autumn|fall|winter)"
 _SEASON_AGO = (
@@ -75,9 +69,10 @@ _SEASON_AGO = (
     rf"(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)|"
     rf"(?:a|an|\w+)\s+(?:(?:few|couple\s+of)\s+)?{_SEASON}s?\s+ago|recently|back\s+in"
 )
-_UNTIMED = rf"(?P<v>{_TIME_NAME}{_WORD}(?:\s+(?:{_JOIN}\s+)?{_TIME_NAME}{_WORD}){{0,4}})"
+_UNTIMED = rf"(?P<v>{TIME_NAME}{_WORD}(?:\s+(?:{_JOIN}\s+)?{TIME_NAME}{_WORD}){{0,4}})"
 _PREV = rf"(?P<prev>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
 _ART = r"(?:(?:a|an|the|some)\s+)?"
+_NOT_FORMER = r"(?!(?i:old|former|ex|late|previous|last)\b)"  # "her old coach": a state that ended
 _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|first)\s+)*"
 # a noun phrase: lower-case words, the first one may be an acronym ("GP", "ISP")
 _NOUN = r"(?P<noun>(?:[a-z][a-z-]*|[A-Z]{2,4}(?![\w'-]))(?:\s+[a-z][a-z-]*)?)"
@@ -186,6 +181,11 @@ _NAMED: tuple[re.Pattern[str], ...] = (
     ),
     # "swapped A for B as Ana's bakery"
     re.compile(rf"\bfor\s+{_ART}{_VALUE}\s+as\s+{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
+    # in apposition, closed by a comma or parenthesis: "Ana's dentist, Dr. Ruiz, says", "Dr. Ruiz, her GP,"
+    re.compile(rf"{_OWNER}\s+{_NOT_FORMER}{_ADJ}{_NOUN},\s+{_ART}{_VALUE}\s*[,)]"),
+    re.compile(
+        rf"(?:^|(?<=[.!?;:]\s))(?!(?i:{INTRODUCING}|{POINTING})\b){_VALUE},\s+{_OWNER}\s+{_NOT_FORMER}{_ADJ}{_NOUN},"
+    ),
 )
 # a capitalised word with no digit, and the words that open a sentence without naming anyone
 _CAPWORD = r"[A-Z][a-zA-Z.'&-]*+"
@@ -391,35 +391,6 @@ def _noun(raw: str) -> str | None:
     return slot_key(" ".join(words))
 
 
-# a street address after a name ("on Quay Lane", "on Bell Street"): where the value is, not its name
-_ADDRESS = re.compile(
-    r"(?<!\s)\s+(?:on|off|in)\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St\.?|Lane|Road|Rd\.?|Avenue|Ave\.?|Way|Drive|Square|"
-    r"Row|Close|Crescent|Terrace|Parade|Place|Boulevard|Hill)$"
-)
-
-
-def _is_time_word(word: str) -> bool:
-    """A word that opens a time, not a name: a weekday or a month, also in the plural ("on
-    Tuesdays"), or a number ("on 6 May")."""
-    word = word.rstrip(".,;:!?")
-    return clean_cap(word) is None or re.match(_TIME_NAME, word.removesuffix("s")) is None
-
-
-def _value(raw: str) -> str | None:
-    """A value read whole, up to a date in it ("X on Saturday 6 May" is X); None for a pronoun or
-    a determiner."""
-    words = raw.split()
-    dated = (i for i, w in enumerate(words) if i and words[i - 1] in ("on", "in") and _is_time_word(w))
-    cut = next(dated, len(words))
-    value = " ".join(words[:cut]).strip().rstrip(".'")
-    value = _ADDRESS.sub("", value)  # "Razor & Rye on Quay Lane" is at an address, named Razor & Rye
-    value = re.sub(r"\s+(?:and|of|on|&|de|du|la|le|the|up|in|for|at|by)$", "", value)
-    words = value.split()
-    if not words or words[0].lower() in {"i", "a", "an", "my", "it", "this", "that"} or words[-1].endswith("'s"):
-        return None  # "gets Mia's coffee at X": a possessor is no value
-    return None if words[0].lower() == "the" and len(words) == 1 else value
-
-
 def _stated(text: str, m: re.Match[str]) -> bool:
     """The match is stated as holding: no question, no mood in its clause (``mood.mood_near``)."""
     return not text.rstrip().endswith("?") and mood_near(text, m.start("v")) is None
@@ -467,7 +438,7 @@ def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
     dentists, I go to X now"); None otherwise (see the module doc)."""
     for regex in _NAMED:
         for m in islice(regex.finditer(text), _MAX_MATCHES):
-            noun, value = _noun(m["noun"]) or _role(text, m) or _noun(m["noun"].split()[-1]), _value(m["v"])
+            noun, value = _noun(m["noun"]) or _role(text, m) or _noun(m["noun"].split()[-1]), change_value(m["v"])
             if not (noun and value):
                 continue
             subject = _subject(text, m, speaker)
@@ -488,7 +459,7 @@ def find_change(text: str, speaker: str, participants: Sequence[str] = ()) -> tu
     none. None otherwise."""
     for regex, kind in _GENERIC:
         for m in islice(regex.finditer(text), _MAX_MATCHES):
-            value = _value(m["v"])
+            value = change_value(m["v"])
             if not value or _KIN_RE.match(value.split()[0]) or not plausible_doer(m, value, (speaker, *participants)):
                 continue
             subject = _subject(text, m, speaker)

@@ -10,7 +10,9 @@ from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, DISPOSAL,
 
 __all__ = [
     "SCHOOL_WORDS",
+    "TIME_NAME",
     "cap_after",
+    "change_value",
     "clean_cap",
     "device_value",
     "diet_value",
@@ -351,3 +353,40 @@ def hobby_value(text: str, _m: re.Match[str]) -> str | None:
         if m and m["v"] not in {"it", "this", "that", "them", "work", "bed", "trouble"}:
             return m["v"]
     return None
+
+
+# a value none of whose words is a time (a weekday, a month, a feast, a number)
+TIME_NAME = (
+    r"(?!(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|lent|easter|christmas|xmas|advent|ramadan|passover|hanukkah|"
+    r"diwali|thanksgiving|halloween|new\s+year)\b|\d)"
+)
+
+
+# a street address after a name ("on Quay Lane", "on Bell Street"): where the value is, not its name
+_ADDRESS = re.compile(
+    r"(?<!\s)\s+(?:on|off|in)\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St\.?|Lane|Road|Rd\.?|Avenue|Ave\.?|Way|Drive|Square|"
+    r"Row|Close|Crescent|Terrace|Parade|Place|Boulevard|Hill)$"
+)
+
+
+def _is_time_word(word: str) -> bool:
+    """A word that opens a time, not a name: a weekday or a month, also in the plural ("on
+    Tuesdays"), or a number ("on 6 May")."""
+    word = word.rstrip(".,;:!?")
+    return clean_cap(word) is None or re.match(TIME_NAME, word.removesuffix("s")) is None
+
+
+def change_value(raw: str) -> str | None:
+    """The value of a sentence of change (``memforest.text.changes``), read whole, up to a date in it
+    ("X on Saturday 6 May" is X); None for a pronoun or a determiner."""
+    words = raw.split()
+    dated = (i for i, w in enumerate(words) if i and words[i - 1] in ("on", "in") and _is_time_word(w))
+    cut = next(dated, len(words))
+    value = " ".join(words[:cut]).strip().rstrip(".'")
+    value = _ADDRESS.sub("", value)  # "Razor & Rye on Quay Lane" is at an address, named Razor & Rye
+    value = re.sub(r"\s+(?:and|of|on|&|de|du|la|le|the|up|in|for|at|by)$", "", value)
+    words = value.split()
+    if not words or words[0].lower() in {"i", "a", "an", "my", "it", "this", "that"} or words[-1].endswith("'s"):
+        return None  # "gets Mia's coffee at X": a possessor is no value
+    return None if words[0].lower() == "the" and len(words) == 1 else value

@@ -1,7 +1,9 @@
-"""A state said with "she", "he" or "they" as its subject is someone else's, never the speaker's
-(the extractor writes the speaker's "I" as their name): it goes to the one person named as a
-subject before it, in the sentence or in the turn's earlier sentences, and otherwise files no
-state (issue 48: other people's changes never supersede the user's)."""
+"""Whose state a sentence states (issue 48, item 2: other people's changes never supersede the
+user's). A state said with "she", "he" or "they" as its subject, or owned by "his", "her" or
+"their", is someone else's, never the speaker's (the extractor writes the speaker's "I" as their
+name): it goes to the one person named as a subject before it, in the sentence or in the turn's
+earlier sentences, and otherwise files no state. A noun and its value in apposition ("Ana's
+dentist, Dr. Ruiz, ...") state the owner's current value of that noun."""
 
 from __future__ import annotations
 
@@ -80,3 +82,17 @@ def test_a_value_owned_by_his_her_or_a_contracted_has_is_not_the_speakers(senten
 def test_the_speaker_is_never_the_antecedent_of_a_pronoun() -> None:
     text = "Wren moved to Port Quill and she started at Brackenfield Labs."
     assert pronoun_subject(text, text.index("Brackenfield"), SPEAKER) == (True, None)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "slot"),
+    [
+        ("Ottilie's physio, Dr. Amadi, wants her to rest the knee.", ("Ottilie", "physio", "Dr. Amadi")),
+        ("Dr. Amadi, Wren's GP, runs late every single time.", ("Wren", "gp", "Dr. Amadi")),
+        ("Wren's favourite bakery, Crumb Theory, sold out by nine.", ("Wren", "bakery", "Crumb Theory")),
+        ("Wren bumped into Bram, her old coach, at the market.", None),
+        ("Wren's brother, Bram, had the flu.", None),
+    ],
+)
+def test_a_noun_and_its_value_in_apposition_state_whose_it_is(sentence: str, slot: tuple[str, ...] | None) -> None:
+    assert state_slot(sentence, FactKind.EVENT, SPEAKER, ("assistant",)) == slot
