@@ -25,6 +25,7 @@ __all__ = [
     "pronoun_subject",
     "subject_key",
     "subjects_named",
+    "third_person_clause",
 ]
 
 # a name starts at a word's first character (never inside a word: linear on long capitalised runs);
@@ -100,8 +101,8 @@ def pronoun_subject(text: str, at: int, speaker: str) -> tuple[bool, str | None]
     has written as their name). With it, the one person other than ``speaker`` the sentence named as
     a subject before the pronoun, else None (whom it means, the sentence does not say)."""
     starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
-    while len(starts) > 1 and _SHARED_SUBJECT.match(text, starts[-1]):
-        starts.pop()
+    while len(starts) > 1 and (_SHARED_SUBJECT.match(text, starts[-1]) or _NO_SUBJECT.match(text, starts[-1])):
+        starts.pop()  # a clause opened by its verb or a preposition ("switched dentists, to X"): the one before's
     if _THIRD_PERSON_LEAD.match(text, starts[-1]) is not None:
         named = subjects_named(text[: starts[-1]], speaker)
     elif (owner := _THEIR_NOUN.search(text, max(starts[-1], at - _THEIR_NOUN_SPAN), at)) is not None:
@@ -120,6 +121,12 @@ _THEIR_NOUN = re.compile(
 _THEIR_NOUN_SPAN = 60
 
 
+def third_person_clause(text: str) -> bool:
+    """Some clause of ``text`` has "she", "he" or "they" for its subject ("Family news: she
+    switched dentists"): what it states is someone else's, whoever says it."""
+    return any(_THIRD_PERSON_LEAD.match(text, at) for at in (0, *(c.end() for c in _CLAUSE_START.finditer(text))))
+
+
 def subjects_named(text: str, speaker: str) -> set[str]:
     """The persons other than ``speaker`` that ``text`` names as the subject of a verb (the
     antecedents a "she" or "he" of a later sentence may have)."""
@@ -135,6 +142,7 @@ def subjects_named(text: str, speaker: str) -> set[str]:
     return {person for person in named if person != speaker}
 
 
+_NO_SUBJECT = re.compile(r"(?i:to|from|for|at|with|in|into|after|before)\s")
 _AFTER_PREPOSITION = re.compile(r"\b(?i:with|to|at|for|from|by|of|about|and|or|than|like|as)\s+$")
 _JOINED = re.compile(rf"(?<!\s)\s+and\s+(?P<other>{NAME})")  # (matched right after a name)
 

@@ -176,6 +176,8 @@ def _candidate(
     slot = None
     if not unit.caption and not original.rstrip().endswith("?"):
         slot = state_slot(text, kind, turn.speaker, tuple(names.values()), antecedent)
+    if slot is not None and "'s " not in slot[0] and slot[0].lower() not in seen:
+        unique.append(slot[0])  # the state's holder, also where no entity reader took the name ("Ana's been at X")
     topic_source = original if unit.caption else _strip_spans(original, mentions)
     return Candidate(
         text=text,

@@ -47,6 +47,8 @@ _FROM_TO = re.compile(
     r"\b(?i:left|quit)\s+(?:the\s+)?[A-Z][^,.;:!?]{0,60}?\s+for\s+(?:the\s+)?[A-Z]"
 )
 _TITLE = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "st"})
+# a sentence that opens with a singular third-person pronoun, subject or possessive (never "Her's")
+_OPENING_PRONOUN = re.compile(r"^(?:(?:And|But|So|Then|Also|Now)\s+)?\b(She|He|Her|His)\b(?!')", re.IGNORECASE)
 # a contracted "has" after a name: "'s" before a participle that no noun is ("been", "got", "gone")
 _HAS = re.compile(r"(?<=[A-Za-z])'s\s+(?=(?:been|got|gone|become|had|taken|started|joined|left|moved|switched)\b)")
 
@@ -114,6 +116,8 @@ def state_slot(
     the pronoun, else ``antecedent`` (the one person an earlier sentence of the turn named as a
     subject), else it files no state."""
     text = _HAS.sub(" has ", text)  # "Ana's been at X": Ana has been, not a thing of Ana's
+    if antecedent is not None:  # "She switched to X", "Her new dentist is X": the antecedent's
+        text = _OPENING_PRONOUN.sub(lambda m: antecedent + ("'s" if m[1].lower() in ("her", "his") else ""), text, 1)
     slot = _slot(text, kind, speaker, participants)
     if slot is None:
         return None

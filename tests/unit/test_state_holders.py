@@ -96,3 +96,21 @@ def test_the_speaker_is_never_the_antecedent_of_a_pronoun() -> None:
 )
 def test_a_noun_and_its_value_in_apposition_state_whose_it_is(sentence: str, slot: tuple[str, ...] | None) -> None:
     assert state_slot(sentence, FactKind.EVENT, SPEAKER, ("assistant",)) == slot
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "My cousin Ottilie rang. Her new physio is Dr. Amadi, finally.",
+        "My cousin Ottilie rang. She switched physios, to Dr. Amadi, last month.",
+        "Ottilie rang, and she switched physios, to Dr. Amadi.",
+    ],
+)
+def test_a_sentence_opened_by_she_or_her_is_the_antecedents(turn: str) -> None:
+    assert ("Ottilie", "physio", "Dr. Amadi") in _slots(turn)
+
+
+def test_the_holder_of_a_state_is_among_its_facts_entities() -> None:
+    cell = CellView("s1", WHEN, (CellTurn(0, SPEAKER, "Ottilie's been at Brackenfield Labs for six years.", WHEN),))
+    (fact,) = extract_cell(cell)
+    assert fact.subject == "Ottilie" and "Ottilie" in fact.entities

@@ -37,6 +37,7 @@ from memforest.retrieval.temporal.pick import valued as _valued
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
 from memforest.text import mood
+from memforest.text.change_subjects import third_person_clause
 from memforest.text.state_words import KIN
 
 ANSWER, EARLIER, LATER = "answer", "earlier", "later"
@@ -167,13 +168,15 @@ def states_of(
 
 def _own(row: Row, subject: str) -> bool:
     """The statement is about ``subject``: it names them (``_names_itself``), or they said it and
-    it names no relative nor another person as an owner, and opens with no pronoun (the speaker's own
-    "did the intervals with X")."""
+    it names no relative nor another person as an owner, and no clause of it has a third-person
+    pronoun for its subject (the speaker's own "did the intervals with X")."""
     text = str(row["text"])
     if _names_itself(text, subject):
         return True
     said = str(row.get("speaker") or "").casefold() == subject.casefold() and row.get("subject") is None
-    return said and _OTHER_PERSON.search(text) is None and not owner_named(row, subject)
+    return (
+        said and _OTHER_PERSON.search(text) is None and not owner_named(row, subject) and not third_person_clause(text)
+    )
 
 
 _OTHER_PERSON = re.compile(rf"^(?:he|she|they|his|her|their)\b|\b(?:{KIN})s?\b", re.IGNORECASE)

@@ -1,0 +1,51 @@
+"""Whose state a turn states, through the real write and read paths (issue #48, item 2): a
+relative's change said with "she" in the next sentence, a name that opens its sentence with a
+contracted "has", a noun and its value in apposition, and a value owned by "his". None of them may
+supersede the user's own state of the same kind, and each is found under its holder, by name and
+for a month named in the question. Sentences written for this test (none comes from
+``bench.temporal_v2``)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from support.reads import asked, told_forest
+
+from memforest.db.engine import Database
+from memforest.retrieval import QueryRequest
+from memforest.settings import Settings
+
+
+def ts(y: int, m: int, d: int) -> datetime:
+    return datetime(y, m, d, 12, 0, tzinfo=UTC)
+
+
+# (session, time, what Wren says); the assistant answers with chatter
+WREN = [
+    ("w1", ts(2022, 2, 1), "My dentist is Dr. Halloran, nice enough."),
+    ("w2", ts(2022, 4, 9), "Ottilie's dentist, Dr. Amadi, keeps pushing her to get whitening."),
+    ("w3", ts(2022, 8, 15), "Ottilie's been working at Brackenfield Labs for six years and she's exhausted."),
+    ("w4", ts(2023, 1, 20), "My sister Ottilie rang. Her new dentist is Dr. Castellan, after one pitch too many."),
+    ("w5", ts(2023, 3, 3), "Helped Bram unpack at his new flat in Port Quill, my back hates me."),
+    ("w6", ts(2023, 6, 30), "Ottilie left Brackenfield Labs and she started at Sorrel Analytics this week."),
+    ("w7", ts(2023, 9, 1), "Family news: she switched dentists, to Dr. Pike, and loves him."),  # whose: unsaid
+    ("w8", ts(2022, 10, 28), "Checkup in October 2022 went fine, which dentist hands out lollipops though?"),
+]
+NOW = ts(2024, 2, 1)
+
+
+async def _first(db: Database, settings: Settings, t: uuid.UUID, q: str) -> str:
+    answer = await asked(db, settings, t, QueryRequest("wren", q, top_k=5, speaker="Wren", now=NOW))
+    assert answer.evidence, q
+    return answer.evidence[0].turn_ids[0]
+
+
+async def test_other_peoples_states_are_theirs_and_never_the_users(db: Database, settings: Settings) -> None:
+    t = await told_forest(db, settings, "holders", "wren", WREN, "Wren", "Thanks for telling me.")
+    assert await _first(db, settings, t, "Who is my dentist now?") == "w1:1"  # no one else's dentist replaces it
+    assert await _first(db, settings, t, "Which dentist was Ottilie seeing in October 2022?") == "w2:1"
+    assert await _first(db, settings, t, "Who is Ottilie's dentist now?") == "w4:1"  # "She switched": Ottilie's
+    assert await _first(db, settings, t, "Where was Ottilie working in January 2023?") == "w3:1"
+    assert await _first(db, settings, t, "Where does Ottilie work now?") == "w6:1"
+    assert await _first(db, settings, t, "Where does Bram live now?") == "w5:1"
