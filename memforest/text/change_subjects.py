@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from memforest.text.lexicon import ADVERBS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, words
-from memforest.text.state_words import INTRODUCING, KIN, POINTING
+from memforest.text.state_words import ANIMALS, INTRODUCING, KIN, POINTING
 
 __all__ = [
     "ADV",
@@ -96,45 +96,74 @@ def leading_subject(text: str, at: int = 0) -> str | None:
 def pronoun_subject(text: str, at: int, speaker: str) -> tuple[bool, str | None]:
     """Whether the value at position ``at`` is someone else's by a third-person pronoun: its clause
     has "she", "he" or "they" as its subject ("she started at X", "He closed his account and moved
-    to X", "they've joined X"), or "his", "her" or "their" owns the noun the value follows ("helping
-    Bo unpack at his new flat in X"). Such a value is never the speaker's (whose "I" the extractor
-    has written as their name). With it, the one person other than ``speaker`` the sentence named as
-    a subject before the pronoun, else None (whom it means, the sentence does not say)."""
+    to X", "they've joined X"), or "his" or "her" owns the noun the value follows ("helping Bo
+    unpack at his new flat in X": the one person the clause names). Such a value is never the
+    speaker's (whose "I" the extractor has written as their name), unless the speaker is named
+    between the pronoun and the value ("They hired Wren at X", "She's the reason Wren joined X",
+    "Wren moved closer to his parents in X"), the owned thing is a former one ("her old job at X"),
+    or the pronoun follows an animal ("got a kitten, she's called Miso"). With it, the one person
+    other than ``speaker`` the sentence named as a subject before "she" or "he", else None (whom it
+    means, the sentence does not say; "they" names no one person)."""
     starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
     while len(starts) > 1 and (_SHARED_SUBJECT.match(text, starts[-1]) or _NO_SUBJECT.match(text, starts[-1])):
         starts.pop()  # a clause opened by its verb or a preposition ("switched dentists, to X"): the one before's
-    if _THIRD_PERSON_LEAD.match(text, starts[-1]) is not None:
-        named = subjects_named(text[: starts[-1]], speaker)
-    elif (owner := _THEIR_NOUN.search(text, max(starts[-1], at - _THEIR_NOUN_SPAN), at)) is not None:
-        named = subjects_named(text[: owner.start()], speaker)
-    else:
-        return False, None
+    start = starts[-1]
+    lead = _THIRD_PERSON_LEAD.match(text, start)
+    if lead is not None:
+        if _names(text, speaker, lead.end(), at) or _ANIMAL_BEFORE.search(text, max(0, start - 40), start):
+            return False, None
+        if lead["pron"].lower() == "they":
+            return True, None
+        named = subjects_named(text[:start], speaker)
+        return True, named.pop() if len(named) == 1 else None
+    owner = _THEIR_NOUN.search(text, max(start, at - _THEIR_NOUN_SPAN), at)
+    if owner is None or _names(text, speaker, start, at) or _FORMER_OWNED.match(owner[0]):
+        return False, None  # "Wren moved closer to his parents in X", "took over her old job at X"
+    segment = text[start : owner.start()]
+    named = {
+        subject_key(m["subj"]) for m in _SUBJECT_RE.finditer(segment) if _subject_at(m["subj"], segment[: m.start()])
+    }
+    named.discard(speaker)  # (an object too: "helping Bo unpack at his new flat")
     return True, named.pop() if len(named) == 1 else None
 
 
-# "his / her / their" and the noun (one to three words, the last no preposition) whose complement the
-# value is, right before it: "his new apartment in ", "her old job at "
+def _names(text: str, person: str, start: int, end: int) -> bool:
+    """``text`` names ``person`` between ``start`` and ``end``."""
+    return re.search(rf"(?<![\w-]){re.escape(person)}(?![\w-])", text[start:end]) is not None
+
+
+# "his / her" and the noun (one to three words, the last no preposition) whose complement the value
+# is, right before it: "his new apartment in ", "her old job at "
 _THEIR_NOUN = re.compile(
-    r"(?<![\w'])(?i:his|her|their)\s+(?:[a-z]+\s+){0,2}?(?!(?:to|at|in|on|for|from|with|into)\b)[a-z]{3,}\s+"
+    r"(?<![\w'])(?i:his|her)\s+(?:[a-z]+\s+){0,2}?(?!(?:to|at|in|on|for|from|with|into)\b)[a-z]{3,}\s+"
     r"(?:in|at|with|from)\s+(?:the\s+)?$"
 )
 _THEIR_NOUN_SPAN = 60
+_FORMER_OWNED = re.compile(r"(?i:his|her)\s+(?i:old|former|ex|previous|late)\b")
+# an animal right before a clause: its "she" or "he" is the animal ("a kitten, she's called Miso")
+_ANIMAL_BEFORE = re.compile(rf"(?i:{ANIMALS}|kitten|puppy|pup|dog|cat|rescue)\W*$")
 
 
 def third_person_clause(text: str) -> bool:
-    """Some clause of ``text`` has "she", "he" or "they" for its subject ("Family news: she
-    switched dentists"): what it states is someone else's, whoever says it."""
-    return any(_THIRD_PERSON_LEAD.match(text, at) for at in (0, *(c.end() for c in _CLAUSE_START.finditer(text))))
+    """The statement's first clause, or one after a colon, has "she", "he" or "they" for its subject
+    ("She switched gyms", "Family news: she switched dentists"): what it states is someone else's,
+    whoever says it. A later clause's pronoun is what the statement says about its own subject
+    ("Had a cleaning with Dr. Quill, she was lovely")."""
+    return any(_THIRD_PERSON_LEAD.match(text, at) for at in (0, *(c.end() for c in _AFTER_COLON.finditer(text))))
+
+
+_AFTER_COLON = re.compile(r":\s+")
 
 
 def subjects_named(text: str, speaker: str) -> set[str]:
-    """The persons other than ``speaker`` that ``text`` names as the subject of a verb (the
-    antecedents a "she" or "he" of a later sentence may have)."""
+    """The persons other than ``speaker`` that ``text`` names before a verb or a verb's complement,
+    not after a preposition: the antecedents a "she" or "he" of a later sentence may have ("Ana met
+    Bo at the gym": both, so neither alone)."""
     named: set[str] = set()
     for m in _SUBJECT_RE.finditer(text):
         before = text[max(0, m.start() - 40) : m.start()]
         if not _subject_at(m["subj"], before) or _AFTER_PREPOSITION.search(before):
-            continue  # a thing's name, an object ("lunch with Ana and Bo")
+            continue  # a thing's name, a preposition's object ("lunch with Ana and Bo")
         named.add(subject_key(m["subj"]))
         joined = _JOINED.match(text, m.end())
         if joined is not None:
@@ -151,9 +180,9 @@ _JOINED = re.compile(rf"(?<!\s)\s+and\s+(?P<other>{NAME})")  # (matched right af
 # contracted auxiliary or adverbs between it and its verb); a verb of naming says what a thing is
 # called, not whose it is ("got the kids a guinea pig, they named it Bandit")
 _THIRD_PERSON_LEAD = re.compile(
-    r"(?<![\w'])(?:(?i:and|but|so|then|also|now)\s+){0,2}(?:[a-z]+ly\s+){0,2}(?i:he|she|they)(?:'(?:s|ve|d|re))?\s+"
+    r"(?<![\w'])(?:(?i:and|but|so|then|also|now)\s+){0,2}(?:[a-z]+ly\s+){0,2}(?P<pron>(?i:he|she|they))(?:'(?:s|ve|d|re))?\s+"
     r"(?:(?:just|finally|recently|now|also|already|officially|actually|eventually|[a-z]+ly|has|have|had)\s+){0,3}"
-    r"(?!(?:named|called|call|name|nicknamed|dubbed|christened)\b)[a-z]{2,}\b"
+    r"(?!(?:(?:is|was|are|were)\s+)?(?:named|called|call|name|nicknamed|dubbed|christened)\b)[a-z]{2,}\b"
 )
 
 

@@ -184,7 +184,8 @@ _NAMED: tuple[re.Pattern[str], ...] = (
     # in apposition, closed by a comma or parenthesis: "Ana's dentist, Dr. Ruiz, says", "Dr. Ruiz, her GP,"
     re.compile(rf"{_OWNER}\s+{_NOT_FORMER}{_ADJ}{_NOUN},\s+{_ART}{_VALUE}\s*[,)]"),
     re.compile(
-        rf"(?:^|(?<=[.!?;:]\s))(?!(?i:{INTRODUCING}|{POINTING})\b){_VALUE},\s+{_OWNER}\s+{_NOT_FORMER}{_ADJ}{_NOUN},"
+        rf"(?:^|(?<=[.!?;:]\s))(?!(?i:{INTRODUCING}|{POINTING}|on|in|at|last|this|next)\b)(?![A-Z][a-z]*ly\b)"
+        rf"{_UNTIMED},\s+{_OWNER}\s+{_NOT_FORMER}{_ADJ}{_NOUN},"
     ),
 )
 # a capitalised word with no digit, and the words that open a sentence without naming anyone

@@ -116,13 +116,17 @@ def state_slot(
     the pronoun, else ``antecedent`` (the one person an earlier sentence of the turn named as a
     subject), else it files no state."""
     text = _HAS.sub(" has ", text)  # "Ana's been at X": Ana has been, not a thing of Ana's
-    if antecedent is not None:  # "She switched to X", "Her new dentist is X": the antecedent's
-        text = _OPENING_PRONOUN.sub(lambda m: antecedent + ("'s" if m[1].lower() in ("her", "his") else ""), text, 1)
+    opened = _OPENING_PRONOUN.match(text) if antecedent is not None else None
+    if opened is not None and antecedent is not None:  # "She switched to X", "Her new dentist is X"
+        owner = antecedent + ("'s" if opened[1].lower() in ("her", "his") else "")
+        text = text[: opened.start(1)] + owner + text[opened.end(1) :]
     slot = _slot(text, kind, speaker, participants)
     if slot is None:
         return None
     holder = clause_subject(text, slot[2])
-    if holder is None and slot[0] == speaker:
+    if holder is None and slot[0] == speaker and opened is not None:
+        holder = antecedent  # (a reader that still fell back to the speaker read the pronoun's sentence)
+    elif holder is None and slot[0] == speaker:
         by_pronoun, person = pronoun_subject(text, max(text.find(slot[2]), 0), speaker)
         person = person or (antecedent if by_pronoun else None)
         if by_pronoun and person is None:

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memforest.domain import CellTurn, CellView, FactKind
-from memforest.text.change_subjects import pronoun_subject
+from memforest.text.change_subjects import pronoun_subject, third_person_clause
 from memforest.text.extractor import extract_cell
 from memforest.text.state_slot import state_slot
 
@@ -114,3 +114,34 @@ def test_the_holder_of_a_state_is_among_its_facts_entities() -> None:
     cell = CellView("s1", WHEN, (CellTurn(0, SPEAKER, "Ottilie's been at Brackenfield Labs for six years.", WHEN),))
     (fact,) = extract_cell(cell)
     assert fact.subject == "Ottilie" and "Ottilie" in fact.entities
+
+
+@pytest.mark.parametrize(
+    ("turn", "slot"),
+    [  # the speaker's own states that a pronoun, an owner or an opening time must not take away
+        ("Last Monday, my dentist, of all people, called me.", None),
+        ("Sadly, my vet, bless her, is retiring.", None),
+        ("I adopted a kitten from the shelter, she is called Miso.", (SPEAKER, "pet", "Miso")),
+        ("I got a rescue greyhound, he's the sweetest, named Rufus.", (SPEAKER, "pet", "Rufus")),
+        (
+            "Bram loves it there. They hired me at Brackenfield Labs last week.",
+            (SPEAKER, "employer", "Brackenfield Labs"),
+        ),
+        ("She's the reason I joined the Tidewater Rowing Club.", (SPEAKER, "membership", "Tidewater Rowing Club")),
+        ("I moved closer to his parents in Port Quill.", (SPEAKER, "residence", "Port Quill")),
+        ("I took over her old job at Brackenfield Labs.", (SPEAKER, "employer", "Brackenfield Labs")),
+        # and a sentence opened by "his" or "her" after a named person is that person's
+        (
+            "Bram moved to Leeds in May. His new job at Brackenfield Labs starts Monday.",
+            ("Bram", "employer", "Brackenfield Labs"),
+        ),
+    ],
+)
+def test_the_speakers_own_state_stays_theirs(turn: str, slot: tuple[str, str, str] | None) -> None:
+    slots = [s for s in _slots(turn) if s[1] is not None and "Leeds" not in str(s[2])]
+    assert (slots[-1] if slots else None) == slot
+
+
+def test_a_later_clauses_pronoun_leaves_an_unfiled_statement_the_speakers() -> None:
+    assert not third_person_clause("Wren had a cleaning with Dr. Quill, she was lovely.")
+    assert third_person_clause("Family news: she switched dentists, to Dr. Pike.")
