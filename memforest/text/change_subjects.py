@@ -93,7 +93,7 @@ def leading_subject(text: str, at: int = 0) -> str | None:
     return subject_key(m["subj"]) if m is not None and names_someone(m["subj"]) else None
 
 
-def pronoun_subject(text: str, at: int, speaker: str) -> tuple[bool, str | None]:
+def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = None) -> tuple[bool, str | None]:
     """Whether the value at position ``at`` is someone else's by a third-person pronoun: its clause
     has "she", "he" or "they" as its subject ("she started at X", "He closed his account and moved
     to X", "they've joined X"), or "his" or "her" owns the noun the value follows ("helping Bo
@@ -102,8 +102,9 @@ def pronoun_subject(text: str, at: int, speaker: str) -> tuple[bool, str | None]
     between the pronoun and the value ("They hired Wren at X", "She's the reason Wren joined X",
     "Wren moved closer to his parents in X"), the owned thing is a former one ("her old job at X"),
     or the pronoun follows an animal ("got a kitten, she's called Miso"). With it, the one person
-    other than ``speaker`` the sentence named as a subject before "she" or "he", else None (whom it
-    means, the sentence does not say; "they" names no one person)."""
+    other than ``speaker`` the sentence named before "she" or "he" (or in the clause of "his" or
+    "her"), else ``antecedent`` (the one person an earlier sentence named), else None (whom it
+    means, the words do not say; "they" names no one person)."""
     starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
     while len(starts) > 1 and (_SHARED_SUBJECT.match(text, starts[-1]) or _NO_SUBJECT.match(text, starts[-1])):
         starts.pop()  # a clause opened by its verb or a preposition ("switched dentists, to X"): the one before's
@@ -115,7 +116,7 @@ def pronoun_subject(text: str, at: int, speaker: str) -> tuple[bool, str | None]
         if lead["pron"].lower() == "they":
             return True, None
         named = subjects_named(text[:start], speaker)
-        return True, named.pop() if len(named) == 1 else None
+        return True, named.pop() if len(named) == 1 else antecedent
     owner = _THEIR_NOUN.search(text, max(start, at - _THEIR_NOUN_SPAN), at)
     if owner is None or _names(text, speaker, start, at) or _FORMER_OWNED.match(owner[0]):
         return False, None  # "Wren moved closer to his parents in X", "took over her old job at X"
@@ -124,7 +125,7 @@ def pronoun_subject(text: str, at: int, speaker: str) -> tuple[bool, str | None]
         subject_key(m["subj"]) for m in _SUBJECT_RE.finditer(segment) if _subject_at(m["subj"], segment[: m.start()])
     }
     named.discard(speaker)  # (an object too: "helping Bo unpack at his new flat")
-    return True, named.pop() if len(named) == 1 else None
+    return True, named.pop() if len(named) == 1 else antecedent
 
 
 def _names(text: str, person: str, start: int, end: int) -> bool:

@@ -112,9 +112,10 @@ def state_slot(
     A relative clause of getting on the value names its holder where the sentence's own clause
     names no subject: "Meet Pip, the pup Ana's sister brought home" is the sister's pet, "Ana
     adopted Pip, the pup her sister rescued" Ana's (``clause_subject``). A clause whose subject is
-    "she", "he" or "they" is never the speaker's: it is the one person named as a subject before
-    the pronoun, else ``antecedent`` (the one person an earlier sentence of the turn named as a
-    subject), else it files no state."""
+    "she", "he" or "they", or a value owned by "his" or "her", is not the speaker's
+    (``change_subjects.pronoun_subject``, with ``antecedent``: the one person an earlier sentence of
+    the turn named); when whose it is goes unsaid, it files no state. A sentence opened by "She",
+    "He", "Her" or "His" is read as the antecedent's."""
     text = _HAS.sub(" has ", text)  # "Ana's been at X": Ana has been, not a thing of Ana's
     opened = _OPENING_PRONOUN.match(text) if antecedent is not None else None
     if opened is not None and antecedent is not None:  # "She switched to X", "Her new dentist is X"
@@ -127,8 +128,7 @@ def state_slot(
     if holder is None and slot[0] == speaker and opened is not None:
         holder = antecedent  # (a reader that still fell back to the speaker read the pronoun's sentence)
     elif holder is None and slot[0] == speaker:
-        by_pronoun, person = pronoun_subject(text, max(text.find(slot[2]), 0), speaker)
-        person = person or (antecedent if by_pronoun else None)
+        by_pronoun, person = pronoun_subject(text, max(text.find(slot[2]), 0), speaker, antecedent)
         if by_pronoun and person is None:
             return None  # "she joined X": someone else's, whom neither this sentence nor the last names
         holder = person

@@ -145,3 +145,9 @@ def test_the_speakers_own_state_stays_theirs(turn: str, slot: tuple[str, str, st
 def test_a_later_clauses_pronoun_leaves_an_unfiled_statement_the_speakers() -> None:
     assert not third_person_clause("Wren had a cleaning with Dr. Quill, she was lovely.")
     assert third_person_clause("Family news: she switched dentists, to Dr. Pike.")
+
+
+def test_they_never_takes_one_persons_antecedent() -> None:
+    assert state_slot("They moved to Port Quill in March.", FactKind.EVENT, SPEAKER, ("assistant",), "Bram") is None
+    slot = state_slot("She moved to Port Quill in March.", FactKind.EVENT, SPEAKER, ("assistant",), "Bram")
+    assert slot is not None and slot[0] == "Bram"
