@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
-from support.reads import asked, told_forest
+from support.reads import first_turn, told_forest
 
 from memforest.db.engine import Database
 from memforest.retrieval import QueryRequest
@@ -36,9 +36,7 @@ NOW = ts(2024, 2, 1)
 
 
 async def _first(db: Database, settings: Settings, t: uuid.UUID, q: str) -> str:
-    answer = await asked(db, settings, t, QueryRequest("wren", q, top_k=5, speaker="Wren", now=NOW))
-    assert answer.evidence, q
-    return answer.evidence[0].turn_ids[0]
+    return await first_turn(db, settings, t, QueryRequest("wren", q, top_k=5, speaker="Wren", now=NOW))
 
 
 async def test_other_peoples_states_are_theirs_and_never_the_users(db: Database, settings: Settings) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
-from support.reads import asked, told_forest
+from support.reads import first_turn, told_forest
 
 from memforest.db.engine import Database
 from memforest.retrieval import QueryRequest
@@ -39,9 +39,7 @@ async def _forest(db: Database, settings: Settings) -> uuid.UUID:
 
 
 async def _first(db: Database, settings: Settings, t: uuid.UUID, q: str, speaker: str | None = "Noor") -> str:
-    answer = await asked(db, settings, t, QueryRequest("noor", q, top_k=5, speaker=speaker, now=NOW))
-    assert answer.evidence, q
-    return answer.evidence[0].turn_ids[0]
+    return await first_turn(db, settings, t, QueryRequest("noor", q, top_k=5, speaker=speaker, now=NOW))
 
 
 async def test_first_person_open_states_relatives_moods_and_named_times(db: Database, settings: Settings) -> None:

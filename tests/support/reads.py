@@ -116,3 +116,10 @@ async def asked(
         return await query(db, settings, backends, tenant_id, request, preset=preset)
     finally:
         await backends.aclose()
+
+
+async def first_turn(db: Database, settings: Settings, tenant_id: uuid.UUID, request: QueryRequest) -> str:
+    """The turn id that opens the answer's first evidence item (the answer must have evidence)."""
+    answer = await asked(db, settings, tenant_id, request)
+    assert answer.evidence, request.question
+    return answer.evidence[0].turn_ids[0]
