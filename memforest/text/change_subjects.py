@@ -42,7 +42,12 @@ ADV = rf"{ADVERBS_RUN}(?:(?:has|have|had)\s+{ADVERBS_RUN})?"
 # a sentence that opens with a person and a finite verb ("Mia moved", "Ana's sister Mia just joined")
 _LEAD_RE = re.compile(rf"{SUBJ}\s+{ADV}(?:is|was|has|had|got|left|quit|bought|took|found|went|sold|[a-z]+ed|[a-z]+s)\b")
 # where a clause begins (a run of whitespace is tried from its first character only)
-_CLAUSE_START = re.compile(r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+")
+# where a clause starts: after a comma, a conjunction, or a verb of saying ("Ana said he joined X",
+# "Bo told Wren that she had moved": the reported clause has a subject of its own)
+_CLAUSE_START = re.compile(
+    r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+|(?<![\w'])(?:said|says|told\s+(?:me|us|him|her|them|[A-Z][\w-]*)|"
+    r"tells\s+(?:me|us|him|her|them|[A-Z][\w-]*)|thinks|thought|reckons|mentioned|heard|hears)\s+(?:that\s+)?"
+)
 # verbs in the third person that open a clause with no subject of its own ("and moves to York"); a
 # lower-case word ending in -s is no verb in general ("and parents relocated", "as his boss")
 _VERB_S = (
@@ -87,8 +92,9 @@ def leading_subject(text: str, at: int = 0) -> str | None:
     m = _LEAD_RE.match(text, starts[-1])
     if m is None and len(starts) > 1 and _PRONOUN_LEAD.match(text, starts[-1]):
         # "Ana left X, she is at Y now": a subject pronoun opening a later clause is the one person
-        # the sentence named as a subject before it (none when it named several or no one)
-        named = set(_persons_before(text, starts[-1]))
+        # the sentence named as a subject before it (none when it named several or no one; a
+        # preposition's object is none: "his last day at Pemberton was Friday and he ...")
+        named = subjects_named(text[: starts[-1]], "")
         return named.pop() if len(named) == 1 else None
     return subject_key(m["subj"]) if m is not None and names_someone(m["subj"]) else None
 
@@ -106,7 +112,11 @@ def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = N
     "her"), else ``antecedent`` (the one person an earlier sentence named), else None (whom it
     means, the words do not say; "they" names no one person)."""
     starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
-    while len(starts) > 1 and (_SHARED_SUBJECT.match(text, starts[-1]) or _NO_SUBJECT.match(text, starts[-1])):
+    while (
+        len(starts) > 1
+        and not _THIRD_PERSON_LEAD.match(text, starts[-1])
+        and (_SHARED_SUBJECT.match(text, starts[-1]) or _NO_SUBJECT.match(text, starts[-1]))
+    ):
         starts.pop()  # a clause opened by its verb or a preposition ("switched dentists, to X"): the one before's
     start = starts[-1]
     lead = _THIRD_PERSON_LEAD.match(text, start)
@@ -169,7 +179,16 @@ def subjects_named(text: str, speaker: str) -> set[str]:
         joined = _JOINED.match(text, m.end())
         if joined is not None:
             named.add(joined["other"])  # "Ana and Bo joined": two people, no one antecedent
+    named.update(m["subj"] for m in _NAME_IS.finditer(text) if names_someone(m["subj"]))
     return {person for person in named if person != speaker}
+
+
+# a name before "'s" and a word that is no relative: "is" ("Viktor's jealous, he ...", "Bo's still at
+# X") or what they own ("Viktor's last day was Friday and he ..."); either way the person is one a
+# later "he" or "she" may mean ("Ana's sister" is the sister, read as a person above)
+_NAME_IS = re.compile(
+    rf"(?<![\w'])(?P<subj>{NAME})'s\s+(?!(?:(?:new|old|little|big|older|younger|best|close)\s+)?(?i:{KIN})s?\b)[a-z]"
+)
 
 
 _NO_SUBJECT = re.compile(r"(?i:to|from|for|at|with|in|into|after|before)\s")
@@ -177,11 +196,13 @@ _AFTER_PREPOSITION = re.compile(r"\b(?i:with|to|at|for|from|by|of|about|and|or|t
 _JOINED = re.compile(rf"(?<!\s)\s+and\s+(?P<other>{NAME})")  # (matched right after a name)
 
 
-# a clause led by a third-person subject pronoun (a conjunction and adverbs may come first; a
-# contracted auxiliary or adverbs between it and its verb); a verb of naming says what a thing is
-# called, not whose it is ("got the kids a guinea pig, they named it Bandit")
+# a clause led by a third-person subject pronoun (a conjunction, adverbs or a phrase of time may come
+# first: "in the week of 30 May he switched"; a contracted auxiliary or adverbs between it and its
+# verb); a verb of naming says what a thing is called, not whose it is ("got the kids a guinea pig,
+# they named it Bandit")
 _THIRD_PERSON_LEAD = re.compile(
-    r"(?<![\w'])(?:(?i:and|but|so|then|also|now)\s+){0,2}(?:[a-z]+ly\s+){0,2}(?P<pron>(?i:he|she|they))(?:'(?:s|ve|d|re))?\s+"
+    r"(?<![\w'])(?:(?i:and|but|so|then|also|now)\s+){0,2}(?:(?i:in|on|at|last|this|since|over|around|by|early|late)"
+    r"\s+(?:[\w-]+\s+){0,6}?)?(?:(?i:[a-z]+ly)\s+){0,2}(?P<pron>(?i:he|she|they))(?:'(?:s|ve|d|re))?\s+"
     r"(?:(?:just|finally|recently|now|also|already|officially|actually|eventually|[a-z]+ly|has|have|had)\s+){0,3}"
     r"(?!(?:(?:is|was|are|were)\s+)?(?:named|called|call|name|nicknamed|dubbed|christened)\b)[a-z]{2,}\b"
 )

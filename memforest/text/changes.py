@@ -84,9 +84,11 @@ _MOVED_SERVICE = (
 )
 _NOT_LIVING = rf"(?!(?i:{KIN}|{ANIMALS}|children|family|stuff|things|belongings)(?:s|es)?\b)"
 _NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
-# where a clause's verb may stand: after its subject, or first in its clause with the subject left
-# out, as people write of themselves ("Joined X last week", "quit A and joined B")
-_LEAD = rf"(?:{_SUBJ}\s+|^|(?<=[.!?;:,]\s)|(?<=\band\s)|(?<=\bthen\s))"
+# where a clause's verb may stand: after its subject (a name, or a pronoun after a phrase of time:
+# "in May he switched to X", whose the extractor reads from the sentences before), or first in its
+# clause with the subject left out, as people write of themselves ("Joined X last week", "quit A
+# and joined B")
+_LEAD = rf"(?:{_SUBJ}\s+|(?<![\w'])(?:he|she|they)(?:'(?:s|ve|d|re))?\s+|^|(?<=[.!?;:,]\s)|(?<=\band\s)|(?<=\bthen\s))"
 _NOW = r"(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|for\s+now))?"
 
 # what may follow a noun phrase: punctuation, the end, a preposition, conjunction or time word
@@ -94,12 +96,17 @@ _BOUNDARY = (
     r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|but|from|in|at|for|on|with|since|because|so|that|which|who|to|now|again|"
     r"last|this|yesterday|today|after|before|when|these|every)\b)"
 )
+# an adverb after a value is no kind of it ("switched to X already")
+_NOT_KIND = (
+    r"(?!(?:[a-z]+ly|already|too|yet|instead|anyway|again|though|now|then|today|tonight|soon|here|there|back|home|"
+    r"together)\b)"
+)
 # the kind a value is named as: a noun right after it ("a Solano e-bike", "a Norrland 7 phone"),
 # an appositive after it ("Marlow Paddlers, a rowing club") or its owner's use of it ("X as my
 # accountant"; "as a designer" is the subject's role, not the value's kind); a run of whitespace
 # is tried from its first character only (linear on long runs)
 _KIND_AFTER = (
-    re.compile(rf"(?<!\s)\s+{_NOUN}{_BOUNDARY}"),
+    re.compile(rf"(?<!\s)\s+{_NOT_KIND}{_NOUN}{_BOUNDARY}"),
     re.compile(
         rf",\s+(?:an?|the|{_NAME}'s|his|her|their)\s+{_ADJ}{_NOUN3}"
         rf"(?:\s+(?:on|in|at|near|by|down|round|around|off)\s+[^,.;:!?]{{1,30}})?(?=\s*(?:[.,;:!?)]|$))"
@@ -165,6 +172,11 @@ _NAMED: tuple[re.Pattern[str], ...] = (
         rf"{_LEAD}{_ADV}(?:been\s+|is\s+|are\s+|am\s+)?(?i:seeing|sees|see|saw|found|use|uses|using|has|have|got|"
         rf"go\s+to|goes\s+to|registered\s+with)\s+"
         rf"(?:a|an)\s+{_ADJ}{_NOUN}\s+(?:called|named)\s+{_VALUE}"
+    ),
+    # "registered with a GP after putting it off: Dr. Nicholls", "found a dentist at last: Dr. Ruiz"
+    re.compile(
+        rf"{_LEAD}{_ADV}(?i:found|got|chose|picked|registered\s+with|signed\s+up\s+with)\s+(?:a|an)\s+{_ADJ}{_NOUN}"
+        rf"(?:\s+[^:.;!?]{{1,60}}?)?:\s+{_ART}{_VALUE}"
     ),
     # "Dr. Ruiz is Ana's dentist now", "Crumbs has become her bakery"
     re.compile(rf"{_AT_WORD}{_VALUE}\s+(?:is|has\s+become|became)\s+(?:now\s+)?{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
@@ -248,10 +260,27 @@ _GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "membership",
     ),
+    # a habit of getting one's things from a place: "gets her weekend loaf from Crumbs" (the present
+    # tense: "bought my car from X" was once)
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:gets|get|buys|buy|orders|order|picks\s+up|pick\s+up)\s+{_OWNER}\s+"
+            rf"(?:[a-z][a-z-]*\s+){{1,3}}?(?i:from)\s+{_ART}{_VALUE}"
+        ),
+        "patronage",
+    ),
     (
         re.compile(
             rf"{_LEAD}{_ADV}(?i:bought|buys|got|gets|picked\s+up|purchased|ordered)\s+(?:{_OWNER}\s+|themself\s+)?"
             rf"{_ART}(?:(?:new|used|second-hand|secondhand|refurbished|brand\s+new)\s+)?{_VALUE}"
+        ),
+        "possession",
+    ),
+    # a thing named with the relative clause of getting it: "typing on the Orion 14 Ana bought on Friday"
+    (
+        re.compile(
+            rf"(?<![\w'])(?i:the|my|that)\s+{_VALUE}\s+(?:(?i:that|which)\s+)?{_SUBJ}\s+{_ADV}"
+            r"(?i:bought|got|picked\s+up|ordered|purchased)\b"
         ),
         "possession",
     ),

@@ -35,6 +35,7 @@ _JOINING = frozenset({"membership", "change"})
 _SWITCHABLE = _LOOSE | {"residence"}
 # a breed word read whole (possessive) and only from a word's start: linear on long runs
 _ANIMAL = re.compile(rf"(?<!\w)(?:\w++\s+)?(?:{ANIMALS})", re.IGNORECASE)
+_SIGNED_UP = re.compile(r"\b(?i:signed|signs|sign)\s+up\s+(?i:at|with|for)\b")
 # (work as a place one goes to, "closer to work", "after work", says no job at the value)
 _EMPLOYMENT = re.compile(
     rf"\b(?:{JOB_CUES}|(?<!to\s)(?<!from\s)(?<!after\s)(?<!before\s)work\w*|to\s+work\s+(?:at|for|with|as)|employ\w*|"
@@ -172,6 +173,8 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         return change  # "joined Marlow Paddlers, a rowing club": the kind it names, not a hobby
     if change is not None and change[1] in _JOINING and state[1] in _LOOSE and not _EMPLOYMENT.search(text):
         return change
+    if change is not None and change[1] == "membership" and state[1] == "employer" and _SIGNED_UP.search(text):
+        return change  # "signed up at Willow Room" (a class, a gym) is no job, a contract named or not
     if change is not None and change[1] == "patronage" and state[1] == "hobby":
         return change  # "started playing five-a-side with the Rovers": the group named, not only the game
     return state

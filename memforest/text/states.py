@@ -203,7 +203,7 @@ _ORG_CALLED = re.compile(
 )
 
 
-_STARTS = r"(?:start|starts|starting|begin|begins|beginning)\s+"
+_STARTS = r"(?:start|starts|started|starting|begin|begins|began|beginning)\s+"
 _STARTS_AT = _STARTS + r"(?:work\s+|my\s+new\s+job\s+)?(?:at|with)"
 _STARTS_WORK_AT = _STARTS + r"(?:work|my\s+new\s+job)\s+(?:at|with)"
 # the sentence ends the old job, so a plain "start at" names the new one

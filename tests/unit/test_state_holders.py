@@ -151,3 +151,39 @@ def test_they_never_takes_one_persons_antecedent() -> None:
     assert state_slot("They moved to Port Quill in March.", FactKind.EVENT, SPEAKER, ("assistant",), "Bram") is None
     slot = state_slot("She moved to Port Quill in March.", FactKind.EVENT, SPEAKER, ("assistant",), "Bram")
     assert slot is not None and slot[0] == "Bram"
+
+
+@pytest.mark.parametrize(
+    ("turn", "slot"),
+    [  # a pronoun after a phrase of time, or after a verb of saying, has a subject of its own
+        (
+            "Bram has news. In the week of 3 March 2024 he switched to Larkspur Mobile.",
+            ("Bram", "change", "Larkspur Mobile"),
+        ),
+        (
+            "Ottilie is thrilled, by the way: last month she joined the Tidewater Rowing Club.",
+            ("Ottilie", "membership", "Tidewater Rowing Club"),
+        ),
+        ("I said he moved to Port Quill.", None),  # never the speaker's; whom it means, the turn does not say
+        ("Bram says Ottilie moved to Port Quill.", ("Ottilie", "residence", "Port Quill")),
+        # a name's "'s" as "is", or as the owner of a thing, makes the person a later "he" may mean
+        ("Bram's furious, he quit and started at Corvid Telecom.", ("Bram", "employer", "Corvid Telecom")),
+        (
+            "Bram's last day at Halden Works was Friday and he started at Sorrel Analytics today.",
+            ("Bram", "employer", "Sorrel Analytics"),
+        ),
+    ],
+)
+def test_a_pronoun_after_a_time_or_a_verb_of_saying_is_someone_elses(
+    turn: str, slot: tuple[str, str, str] | None
+) -> None:
+    slots = [s for s in _slots(turn) if s[1] is not None]
+    assert (slots[-1] if slots else None) == slot
+
+
+def test_an_adverb_after_the_value_is_no_kind_of_it() -> None:
+    assert state_slot("Honestly I switched to Corvid Telecom already.", FactKind.EVENT, SPEAKER, ()) == (
+        SPEAKER,
+        "change",
+        "Corvid Telecom",
+    )
