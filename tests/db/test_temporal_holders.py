@@ -2,8 +2,9 @@
 relative's change said with "she" in the next sentence, a name that opens its sentence with a
 contracted "has", a noun and its value in apposition, and a value owned by "his". None of them may
 supersede the user's own state of the same kind, and each is found under its holder, by name and
-for a month named in the question. Sentences written for this test (none comes from
-``bench.temporal_v2``)."""
+for a month named in the question. A "while ..." clause may name another person's state, whose time
+comes from that person's facts, and asking what changed then is answered by the change made while
+it held (ADR 0108). Sentences written for this test (none comes from ``bench.temporal_v2``)."""
 
 from __future__ import annotations
 
@@ -47,3 +48,23 @@ async def test_other_peoples_states_are_theirs_and_never_the_users(db: Database,
     assert await _first(db, settings, t, "Where was Ottilie working in January 2023?") == "w3:1"
     assert await _first(db, settings, t, "Where does Ottilie work now?") == "w6:1"
     assert await _first(db, settings, t, "Where does Bram live now?") == "w5:1"
+
+
+# Bram works at Halden Works from February 2022 to March 2023 ("he started" after a phrase of time:
+# Bram's), while Wren changes running clubs
+WHILE = [
+    ("c1", ts(2022, 1, 10), "I joined the Brackwater Harriers, Tuesday track sessions."),
+    ("c2", ts(2022, 2, 14), "Bram started at Halden Works this week, his first proper engineering job."),
+    ("c3", ts(2022, 5, 3), "My phone contract is with Fernhill Mobile, which is fine."),
+    ("c4", ts(2022, 10, 20), "I left the Brackwater Harriers and joined the Tolland Pacers instead."),
+    ("c5", ts(2023, 3, 8), "Bram is restless. In the week of 6 March 2023 he started at Sorrel Analytics."),
+    ("c6", ts(2023, 6, 2), "I quit the Tolland Pacers and joined the Quayside Striders."),
+]
+
+
+async def test_a_change_made_while_another_person_held_a_state(db: Database, settings: Settings) -> None:
+    t = await told_forest(db, settings, "while", "wren", WHILE, "Wren", "Thanks for telling me.")
+    asked = "While Bram was working at Halden Works, which running club did I join?"
+    assert await _first(db, settings, t, asked) == "c4:1"  # (not January's club, held in the middle)
+    assert await _first(db, settings, t, "Where does Bram work now?") == "c5:1"
+    assert await _first(db, settings, t, "Which running club am I in now?") == "c6:1"

@@ -30,6 +30,8 @@ NOW = datetime(2027, 6, 15, tzinfo=UTC)
         ("Found a new bakery: Crumb and Crust.", ("Mia", "bakery", "Crumb and Crust")),
         ("Swapped Ironworks for Summit Gym as my gym.", ("Mia", "gym", "Summit Gym")),
         ("My go-to barber these days is Sharp Lines.", ("Mia", "barber", "Sharp Lines")),
+        ("I finally signed up with a dentist near work: Dr. Varga at Kestrel Dental.", ("Mia", "dentist", "Dr. Varga")),
+        ("At last I registered with a GP: Dr. Osei.", ("Mia", "gp", "Dr. Osei")),
     ],
 )
 def test_a_state_is_filed_under_the_noun_it_names(text: str, slot: tuple[str, str, str]) -> None:
@@ -50,6 +52,14 @@ def test_a_state_is_filed_under_the_noun_it_names(text: str, slot: tuple[str, st
         ("I take my bike to Spoke and Chain these days.", ("Mia", "patronage", "Spoke and Chain")),
         ("In the end I went with Tallis Mutual.", ("Mia", "patronage", "Tallis Mutual")),
         ("Joined a walking group, the Saturday Ramblers.", ("Mia", "walking_group", "Saturday Ramblers")),
+        # a habit of getting one's things from a place, and a thing named with the clause of its getting
+        ("I get my morning coffee from Tallow Lane Roasters.", ("Mia", "patronage", "Tallow Lane Roasters")),
+        ("Writing this on the Quillon 5 I bought last week.", ("Mia", "possession", "Quillon 5")),
+        # signing up at a place is no job, even beside a contract that ended
+        (
+            "My Brightwater contract ended, so I signed up at Cedar Loft Pilates.",
+            ("Mia", "membership", "Cedar Loft Pilates"),
+        ),
     ],
 )
 def test_a_state_that_names_no_kind_is_filed_under_its_verb(text: str, slot: tuple[str, str, str]) -> None:
@@ -139,6 +149,16 @@ def test_a_question_slot_without_a_chain_falls_back_to_a_verb_class() -> None:
 def test_a_question_names_its_person_and_kind(question: str, operator: str, attribute: str, first_name: str) -> None:
     tq = parse_question(question, speaker="Mia", now=NOW)
     assert (tq.operator, tq.attribute, tq.names[0]) == (operator, attribute, first_name)
+
+
+def test_a_question_asks_for_an_acronym_kind() -> None:
+    tq = parse_question("Who was my GP last winter?", speaker="Mia", now=NOW)
+    assert (tq.attribute, tq.names) == ("gp", ("Mia",))  # ("GP" is the kind, not a person)
+
+
+def test_what_a_professional_tends_is_served_never_bought() -> None:
+    chains = {"possession": 2, "patronage": 1}
+    assert chain_label("hair", chains) == "patronage"  # "who cut my hair before ...": the hairdresser
 
 
 def test_a_question_names_its_time() -> None:

@@ -1,7 +1,9 @@
 """A "back when ..." clause in a question (issue 48 item 4): what the question asks about is named
 outside the clause, the clause's own words name the kind of the state whose time is the as-of time,
 and a place first named by its consequences holds from that mention until the next state of that
-kind (item 5), ADR 0073. The "back when I lived in X" clause is the grammar under test (the tune
+kind (item 5), ADR 0073. A "while ..." clause may name another person's state, whose time it takes
+from their facts, and a main clause asking what changed then ("which club did I join") asks for the
+change made while that state held (ADR 0108). The "back when I lived in X" clause is the grammar under test (the tune
 split's anchor phrase has that shape too); the statements, the rest of the questions, the names and
 the places are mine, none a benchmark template's."""
 
@@ -9,9 +11,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from memforest.retrieval.question import Question
 from memforest.retrieval.temporal.parse import parse_question
-from tests.support.fact_rows import own_state_row
-from tests.support.temporal_answers import answer_of
+from memforest.retrieval.temporal.plan import plan_answer
+from tests.support.fact_rows import fact_row, own_state_row
+from tests.support.temporal_answers import answer_of, answered
 
 ME = "Ysolde"
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
@@ -70,3 +74,46 @@ def test_a_wish_naming_the_place_first_is_no_start() -> None:
     assert _answer([runs[0], wish, *runs[1:]], asked) == 4
     home = _row(2, 1, "Ysolde's kitchen in Vellmoor gets the morning sun.")
     assert _answer([runs[0], home, *runs[1:]], asked) == 1  # (the same place said as a home: the start moves)
+
+
+def test_a_while_clause_names_its_holder_and_a_question_of_change() -> None:
+    tq = parse_question("While Tomasz was working at Hollowell Forge, which choir did I join?", speaker=ME, now=NOW)
+    assert (tq.during, tq.during_holder, tq.during_change) == ("Hollowell Forge", "Tomasz", True)
+    assert tq.names[:2] == (ME, "Tomasz")  # ("While" opens the clause; it is no part of a name)
+    tq = parse_question("Which choir was I in back when I lived in Carrowmere?", speaker=ME, now=NOW)
+    assert (tq.during, tq.during_holder, tq.during_change) == ("Carrowmere", ME, False)
+
+
+CHOIRS = [
+    _row(1, 1, "Ysolde sings with the Brackwater Singers on Thursdays.", "membership", "Brackwater Singers"),
+    _row(2, 3, "Ysolde signed up at Pellucid Gym near the station.", "gym", "Pellucid Gym"),
+    _row(3, 11, "Ysolde joined the Tolland Chorale instead of the Brackwater.", "membership", "Tolland Chorale"),
+    _row(4, 12, "Ysolde moved her membership to Quarry Fitness.", "gym", "Quarry Fitness"),
+]
+
+
+def test_a_change_asked_while_a_state_held_is_the_change_made_then() -> None:
+    """Pellucid Gym held March to December; the choir held in its middle is the first one, but the
+    question asks which was joined then: the November one."""
+    assert _answer(CHOIRS, "While I was going to Pellucid Gym, which choir did I join?") == 3
+    assert _answer(CHOIRS, "Which choir was I in while I was going to Pellucid Gym?") == 1
+
+
+def test_a_while_clause_of_another_person_takes_its_time_from_their_state() -> None:
+    """Tomasz worked at Hollowell Forge from February to September (his facts, not the asker's):
+    the network switched to then is August's, not January's (held in the middle of his time)."""
+    phones = [
+        _row(1, 1, "Ysolde's phone runs on Fernhill Mobile.", "mobile_network", "Fernhill Mobile"),
+        _row(2, 8, "Ysolde switched to Larkspur Mobile for the cheaper data.", "mobile_network", "Larkspur Mobile"),
+        _row(3, 11, "Ysolde switched again, to Corvid Telecom.", "mobile_network", "Corvid Telecom"),
+    ]
+    tomasz = [
+        fact_row(11, 2, "Tomasz started at Hollowell Forge.", ME, subject="tomasz", attribute="employer",
+                 value="Hollowell Forge", entities=["Tomasz", "Hollowell Forge"]),
+        fact_row(12, 9, "Tomasz left for Quayside Glass.", ME, subject="tomasz", attribute="employer",
+                 value="Quayside Glass", entities=["Tomasz", "Quayside Glass"]),
+    ]  # fmt: skip
+    question = "While Tomasz was working at Hollowell Forge, which mobile network did I switch to?"
+    tq = Question.parse(question, now=NOW, has_as_of=False, speaker=ME).temporal
+    assert answered(plan_answer(tq, ME, phones, during_rows=tomasz)) == 2
+    assert plan_answer(tq, ME, phones) is None  # (the asker's own facts never name the forge)

@@ -1,7 +1,7 @@
 """``chains.link_generic`` checks a state's text only against the earlier values it can name: the
 labels it gives are those of the plain pairwise walk (kept here as the reference), and the number of
 pairwise checks grows with the values a text names, not with the number of earlier states. A
-slotless text is read for leaving (``plan._left_for``) only for the values it holds, and a name is
+slotless text is read for leaving (``ended.left_for``) only for the values it holds, and a name is
 compared (``plan._alike``) only with the values sharing a word with it (``chains.SharingWords``)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memforest.retrieval.temporal import chains, plan
+from memforest.retrieval.temporal import chains, ended
 from memforest.retrieval.temporal.chains import GENERIC, link_generic, named_values
 from memforest.retrieval.temporal.pick import same
 from memforest.retrieval.temporal.state import State
@@ -141,13 +141,13 @@ def test_the_checks_grow_with_the_values_named_not_with_the_states(
 def test_a_slotless_text_is_read_for_leaving_only_the_values_it_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     n = 400
     calls = {"spans": 0}
-    span = plan._left_span
+    span = ended.left_span
 
     def counted(text: str, old: str) -> tuple[int, int] | None:
         calls["spans"] += 1
         return span(text, old)
 
-    monkeypatch.setattr(plan, "_left_span", counted)
+    monkeypatch.setattr(ended, "left_span", counted)
     when = datetime(2024, 1, 1, tzinfo=UTC)
     states = [State(i, when, f"Noor joined Orvello{i:04d} Rowers.", f"Orvello{i:04d} Rowers", True) for i in range(n)]
     rows = [
@@ -156,7 +156,7 @@ def test_a_slotless_text_is_read_for_leaving_only_the_values_it_holds(monkeypatc
         for i in range(n)
     ] + [{"fact_id": 2 * n, "valid_from": when, "text": "Noor quit Orvello0007 Rowers and joined Tessel Choir.",
           "attribute": None, "entities": ["Noor", "Orvello0007 Rowers", "Tessel Choir"]}]  # fmt: skip
-    left = plan._left_for(rows, states, "Noor")
+    left = ended.left_for(rows, states, "Noor")
     assert [(s.fact_id, s.value) for s in left] == [(2 * n, "Tessel Choir")]
     assert calls["spans"] <= 2  # each text against every value: n * (n + 1)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from memforest.attributes import named_attribute
 from memforest.text.changes import slot_key
@@ -18,9 +19,11 @@ from memforest.text.state_words import KIN
 
 __all__ = [
     "ASKER",
+    "DuringClause",
     "ago_point",
     "anchor_value",
     "asked_noun",
+    "asks_change",
     "during_anchor",
     "during_clause",
     "first_person",
@@ -39,7 +42,8 @@ _FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b|\bI'(?:m
 # "tell me when ...": the asker as the one addressed is no subject of the question
 _ADDRESSED = re.compile(r"\b((?:tell|remind|show|give|let|help|ask)\s+)me\b", re.IGNORECASE)
 _KEPT = "\u2063"
-_NOUN = r"(?P<noun>[a-z][a-z-]*(?:\s+(?!of\b)[a-z][a-z-]*)?)"
+# (the first word may be an acronym: "my GP", "which ISP")
+_NOUN = r"(?P<noun>(?:[a-z][a-z-]*|[A-Z]{2,4}(?![\w'-]))(?:\s+(?!of\b)[a-z][a-z-]*)?)"
 _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|old|previous|former|first|last)\s+)*"
 _POSSESSED = re.compile(
     rf"(?:\b[A-Za-z][\w-]*'s|\b(?i:his|her|their))\s+{_ADJ}{_NOUN}(?:\s+of\s+(?P<of>[a-z][a-z-]*))?"
@@ -412,25 +416,57 @@ def is_time_name(text: str) -> bool:
     return _TIME_NAME.fullmatch(text) is not None
 
 
+class DuringClause(NamedTuple):
+    """A "back when ..." / "while ..." clause of a question: the value of the state it names, where
+    the clause lies in the question (its opening words included), and the person it names as its
+    subject when it names one ("while Ana was at Acme": Ana)."""
+
+    value: str
+    start: int
+    end: int
+    holder: str | None
+
+
 def during_anchor(question: str, names: tuple[str, ...], now: datetime | None = None) -> str | None:
     """The value of the state a "back when ..." / "during ..." clause names (the last capitalised
     phrase in it that is neither the clause's subject, one of the question's people ``names``,
     nor a time), or None."""
     found = during_clause(question, names, now)
-    return found[0] if found is not None else None
+    return found.value if found is not None else None
 
 
-def during_clause(question: str, names: tuple[str, ...], now: datetime | None = None) -> tuple[str, int, int] | None:
-    """The value ``during_anchor`` reads and where its clause lies in ``question`` (start and end,
-    its opening words included: "back when I lived in Oslo"), or None."""
+def during_clause(question: str, names: tuple[str, ...], now: datetime | None = None) -> DuringClause | None:
+    """The clause ``during_anchor`` reads, or None."""
     people = {n.casefold() for n in names}
     for m in (*_DAYS.finditer(question), *_DURING.finditer(question)):
         found = _values(m["clause"], now)
-        if len(found) > 1 and found[0].start() == 0 and found[0].group(0).casefold() in people:
+        holder = (
+            found[0].group(0) if found and found[0].start() == 0 and found[0].group(0).casefold() in people else None
+        )
+        if len(found) > 1 and holder is not None:
             found = found[1:]  # the clause's subject ("back when Ana lived in Oslo")
         if found:
-            return found[-1].group(0).rstrip("."), m.start(), m.end()
+            return DuringClause(found[-1].group(0).rstrip("."), m.start(), m.end(), holder)
     return None
+
+
+# a main clause asking for a change rather than a state: "which club did I join", "what phone had
+# she bought", "who did Ana start seeing" (a verb of getting, joining, starting or switching)
+_CHANGE_ASKED = re.compile(
+    r"(?<![\w'])(?:did|had|has|have)\s+(?:[\w'-]+\s+){1,3}?(?:switch(?:es|ed)?|change[sd]?|move[sd]?|join(?:s|ed)?|"
+    r"buys?|bought|gets?|got|gotten|adopt(?:s|ed)?|start(?:s|ed)?|begins?|begun|sign(?:s|ed)?\s+up|"
+    r"(?:takes?|taken)\s+up|pick(?:s|ed)?\s+up|enrol(?:s|led)?|enroll(?:s|ed)?|register(?:s|ed)?|"
+    r"transfer(?:s|red)?|trade[sd]?|purchase[sd]?|rescue[sd]?|lease[sd]?|hire[sd]?|swap(?:s|ped)?|upgrade[sd]?)\b|"
+    r"(?<![\w'])(?:switched|joined|bought|adopted|started|began|signed\s+up|took\s+up|picked\s+up|enrolled|"
+    r"registered|transferred|traded|purchased|rescued|swapped|upgraded)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_change(main_clause: str) -> bool:
+    """``main_clause`` (a question without its "while ..." clause) asks what changed, not what
+    held: "which running club did I join", not "which running club was I in"."""
+    return _CHANGE_ASKED.search(main_clause) is not None
 
 
 def anchor_value(anchor: str, names: tuple[str, ...], now: datetime | None = None) -> str | None:

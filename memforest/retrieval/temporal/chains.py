@@ -56,7 +56,8 @@ _JOINED = re.compile(
     r"(?:^|_)(?:club|team|choir|chorus|band|group|league|society|crew|orchestra|ensemble|union|association|"
     r"guild|circle|class|gym|troupe|squad|collective|congregation|party|church|cooperative|co-op)$"
 )
-# kinds of service or place one is a patron of, by their head noun: never a thing got
+# kinds of service or place one is a patron of, by their head noun, and what a professional tends
+# ("who cut my hair": the hairdresser): never a thing got
 _SERVED = re.compile(
     r"(?:^|_)(?:dentist|doctor|gp|physio|physiotherapist|therapist|counsel+or|psychiatrist|optician|optometrist|"
     r"hairdresser|barber|stylist|salon|vet|veterinarian|insurer|insurance|bank|broker|accountant|lawyer|solicitor|"
@@ -64,7 +65,7 @@ _SERVED = re.compile(
     r"babysitter|childminder|cleaner|plumber|electrician|landlord|provider|supplier|carrier|pediatrician|"
     r"paediatrician|gynaecologist|gynecologist|dermatologist|chiropractor|osteopath|podiatrist|groomer|kennels?|"
     r"nursery|daycare|gym|cafe|café|coffee|restaurant|pub|bar|bakery|butcher|grocer|supermarket|shop|store|"
-    r"market|takeaway|diner|bistro|pizzeria|spa)(?:_(?:place|spot))?$"
+    r"market|takeaway|diner|bistro|pizzeria|spa|hair|nails|teeth|eyes|skin|feet)(?:_(?:place|spot))?$"
 )
 
 

@@ -1,17 +1,25 @@
-"""Whether the state a temporal plan would answer with had ended by the asked time: its holder left
-it ("sold her Brompton", "no longer goes to X", "left X, not enough time") after saying it held and
-before the next state of its chain. A state so ended holds at no later time, so "as of" and "now"
-have no answer in that chain then (the loose plan, ADR 0057, reads the statements instead)."""
+"""Statements that leave a state. Whether the state a temporal plan would answer with had ended by
+the asked time: its holder left it ("sold her Brompton", "no longer goes to X", "left X, not enough
+time") after saying it held and before the next state of its chain. A state so ended holds at no
+later time, so "as of" and "now" have no answer in that chain then (the loose plan, ADR 0057, reads
+the statements instead). And a statement with no slot that leaves a state and names what came
+instead is the next state (``left_for``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from memforest.retrieval.temporal.pick import mentions
+from memforest.retrieval.temporal.memo import per_question
+from memforest.retrieval.temporal.pick import mentions, same
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
+from memforest.text import mood
 from memforest.text.mood import leaves, mood_near
+
+# a text's mood, kept for the question (``memo``): the walk asks each fact read again after each node read
+mood_of = per_question(mood.mood_of)
 
 
 def left_by(
@@ -39,3 +47,45 @@ def left_by(
         if leaves(text, at) and mood_near(text, at) is None:
             return True
     return False
+
+
+# a verb of leaving right before what was left ("quit the Orrery Hill club")
+_LEAVE = r"\b(?i:quit|left|stopped|dropped|ditched|cancelled|gave\s+up(?:\s+on)?)\s+(?i:the\s+|my\s+|our\s+)?"
+_LEAVING = re.compile(_LEAVE)
+
+
+def left_for(rows: Sequence[Row], states: Sequence[State], subject: str) -> list[State]:
+    """Statements with no slot that leave a state of ``states`` and name what came instead ("Quit
+    the Orrery Hill club and play at the Ravensgate Chess Society now"): a new state whose value is
+    the first other entity named after the one left. The statement has no mood, and it is about the
+    subject: it names them, or it opens with the verb of leaving (the speaker's own)."""
+    values = sorted({s.value for s in states if s.value})
+    known = {s.fact_id for s in states}
+    out: list[State] = []
+    for r in rows:
+        text = str(r["text"])
+        if r["attribute"] is not None or int(r["fact_id"]) in known or mood_of(text) is not None:
+            continue
+        if _LEAVING.search(text) is None:  # (a text with no verb of leaving leaves no value)
+            continue
+        for old in values:
+            if old not in text:  # (``left_span`` reads the value as written)
+                continue
+            left = left_span(text, old)
+            about = mentions(text, subject) or (left is not None and left[0] == 0)
+            if left is None or not about:
+                continue
+            after = [str(e) for e in r["entities"] or () if str(e).casefold() != subject.casefold()
+                     and not same(str(e), old) and text.find(str(e)) > left[1]]  # fmt: skip
+            if after:
+                first = min(after, key=text.find)
+                out.append(State(int(r["fact_id"]), r["valid_from"], text, first, False))
+                break
+    return out
+
+
+@per_question
+def left_span(text: str, old: str) -> tuple[int, int] | None:
+    """Where ``text`` leaves ``old`` (``_LEAVE`` then the value): the span, or None."""
+    left = re.search(_LEAVE + re.escape(old), text)
+    return left.span() if left is not None else None

@@ -11,9 +11,11 @@ from datetime import datetime
 
 from memforest.attributes import ATTRIBUTE_WORDS
 from memforest.retrieval.temporal.asked import (
+    DuringClause,
     ago_point,
     anchor_value,
     asked_noun,
+    asks_change,
     during_clause,
     first_person,
     is_time_name,
@@ -165,6 +167,7 @@ _QUESTION_WORDS = frozenset(
     str.split(
         """which what where who whom whose when how did does do is was were has have had the a an once after
         before following since until till prior now currently so and but then in on at as of by for from with
+        while whilst during
         to also around roughly tell remember recall please hey ok"""
     )
 )
@@ -183,6 +186,8 @@ class TemporalQuestion:
     at: datetime | None = None  # the time the question names ("in March 2023", "two years ago")
     during: str | None = None  # the value of "back when I lived in X": its state's time is the as-of time
     during_kind: str | None = None  # the attribute that clause's own words name ("lived": residence)
+    during_holder: str | None = None  # that clause's subject when it names one ("while Ana was at X": Ana)
+    during_change: bool = False  # the main clause asks what changed then ("which club did I join while ...")
     people: tuple[str, ...] = ()  # names the question uses as people (possessors, subjects), not as values
     back: int = 0  # states before the latest the question counts back ("my previous dentist": 1)
     terms: tuple[str, ...] = ()  # stems of the words naming what it asks about (``question_terms``)
@@ -289,6 +294,7 @@ def _parse_question(
     question = first_person(question, speaker)  # (operators read first: "tell me when" is no name)
     noun = asked_noun(question)
     names, people = _ordered(question, noun)
+    names = tuple(n for n in names if n.casefold() != (noun or "").casefold())  # (an acronym asked: "my GP")
     slot = slot_of(noun) if noun else None
     tq = replace(tq, names=names, attribute=slot or tq.attribute, noun=slot, people=people)
     if tq.operator in ("before", "after") and tq.anchor:
@@ -296,7 +302,7 @@ def _parse_question(
     if tq.operator not in (None, "now", "latest", "as_of", "first"):
         return tq
     clause = during_clause(question, names, now)
-    during = clause[0] if clause is not None else None
+    during = clause.value if clause is not None else None
     back = steps_back(question, noun)
     if back and during is None and tq.operator in (None, "now", "latest"):
         return replace(tq, operator="latest", back=back)
@@ -390,14 +396,21 @@ def value_name(tq: TemporalQuestion, subject: str) -> str | None:
     return found[0] if found else None
 
 
-def _during(tq: TemporalQuestion, question: str, clause: tuple[str, int, int]) -> TemporalQuestion:
+def _during(tq: TemporalQuestion, question: str, clause: DuringClause) -> TemporalQuestion:
     """An as-of question whose time is that of the state a "back when ..." clause names. What it
     asks about is named outside that clause ("Who taught me cello back when I lived in Oslo?" asks
-    for no home); the clause's own words name the kind of its state (``during_kind``)."""
-    value, start, end = clause
-    attribute = tq.noun or attribute_of(question[:start] + question[end:])
+    for no home); the clause's own words name the kind of its state (``during_kind``) and maybe
+    whose it is (``during_holder``); a main clause asking what changed ("which club did I join")
+    asks for the change made while that state held (``during_change``)."""
+    outside = question[: clause.start] + question[clause.end :]
     return replace(
-        tq, operator="as_of", during=value, during_kind=attribute_of(question[start:end]), attribute=attribute
+        tq,
+        operator="as_of",
+        during=clause.value,
+        during_kind=attribute_of(question[clause.start : clause.end]),
+        during_holder=clause.holder,
+        during_change=asks_change(outside),
+        attribute=tq.noun or attribute_of(outside),
     )
 
 

@@ -1,5 +1,6 @@
 """Which run of a chain answers a temporal question's operator (design 3.1, step 4): the run
-holding the anchor, the one before or after it, the one holding a time, the latest or the first."""
+holding the anchor, the one before or after it, the one holding a time, the latest or the first;
+and how a chain's states fold into runs (a restatement is no change)."""
 
 from __future__ import annotations
 
@@ -69,3 +70,29 @@ def pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime | 
         start = holding(runs, tq.anchor)[:1] if tq.anchor else []
         return start[0] + 1 if start and start[0] + 1 < len(runs) else None
     return None
+
+
+def runs(states: Sequence[State]) -> list[list[State]]:
+    """Consecutive states naming the same value fold into one run (a restatement is no change, nor
+    is a short form of the name: "Pollux" after "Pollux Analytics")."""
+    out: list[list[State]] = []
+    for s in states:
+        last = out[-1][0].value if out else None
+        if out and s.value is not None and last is not None and restated(s.value, last):
+            out[-1].append(s)
+        else:
+            out.append([s])
+    return out
+
+
+def run_count(states: Sequence[State]) -> int:
+    """How many runs (changes of value) ``states`` (oldest first) make."""
+    return len(runs(states))
+
+
+def restated(value: str, last: str) -> bool:
+    """``value`` restates ``last``: equal but for a leading "the", or a short form of it that keeps
+    its first word ("Pollux" of "Pollux Analytics"; "York" is no short form of "New York")."""
+    a, b = (re.sub(r"^the\s+", "", v.strip(), flags=re.IGNORECASE).casefold() for v in (value, last))
+    short, full = sorted((a, b), key=len)
+    return a == b or (short.split()[:1] == full.split()[:1] and mentions(full, short))

@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import NamedTuple
 
 from memforest.attributes import STATE_ATTRIBUTES
 from memforest.retrieval.temporal.chains import (
@@ -25,24 +26,24 @@ from memforest.retrieval.temporal.chains import (
     type_words,
 )
 from memforest.retrieval.temporal.chains import head as _head
-from memforest.retrieval.temporal.ended import left_by
+from memforest.retrieval.temporal.ended import left_by, left_for, left_span
+from memforest.retrieval.temporal.ended import mood_of as mood_of  # re-exported
 from memforest.retrieval.temporal.lexicon import CUES, cue_scores, is_state_of
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.retrieval.temporal.pick import holding as _holding
 from memforest.retrieval.temporal.pick import mentions as mentions  # re-exported
 from memforest.retrieval.temporal.pick import pick as _pick
+from memforest.retrieval.temporal.pick import run_count as run_count  # re-exported
+from memforest.retrieval.temporal.pick import runs as _runs
 from memforest.retrieval.temporal.pick import same as _same
 from memforest.retrieval.temporal.pick import valued as _valued
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
-from memforest.text import mood
 from memforest.text.change_subjects import third_person_clause
 from memforest.text.state_words import KIN
 
 ANSWER, EARLIER, LATER = "answer", "earlier", "later"
-# a text's mood, kept for the question (``memo``): the walk asks each fact read again after each node read
-mood_of = per_question(mood.mood_of)
 
 
 @dataclass(slots=True)
@@ -161,7 +162,7 @@ def states_of(
         unslotted = r["attribute"] is None and value is not None and attribute in CUES
         if unslotted and _names_itself(text, subject) and mood_of(text) is None and is_state_of(text, attribute):
             out.append(State(int(r["fact_id"]), r["valid_from"], text, value, False))
-    out += _left_for(rows, out, subject)
+    out += left_for(rows, out, subject)
     out += _alike(rows, out, subject, attribute, _others(labelled, chain))
     return sorted({s.fact_id: s for s in reversed(out)}.values(), key=lambda s: (s.time, s.fact_id))  # one per fact
 
@@ -219,7 +220,7 @@ def _alike(
             continue
         for e in r["entities"] or ():
             name = str(e)
-            if name.casefold() in known or any(_same(name, v) for v in sharing.sharing(name)) or _left_span(text, name):
+            if name.casefold() in known or any(_same(name, v) for v in sharing.sharing(name)) or left_span(text, name):
                 continue
             if any(_same(name, v) for v in others):
                 break
@@ -248,51 +249,9 @@ def presupposed(rows: Sequence[Row], states: Sequence[State], subject: str, anch
         return []
     for r in rows:
         text = str(r["text"])
-        if mentions(text, anchor) and mood_of(text) is None and _own(r, subject) and not _left_span(text, anchor):
+        if mentions(text, anchor) and mood_of(text) is None and _own(r, subject) and not left_span(text, anchor):
             return [State(int(r["fact_id"]), r["valid_from"], text, anchor, False)]
     return []
-
-
-# a verb of leaving right before what was left ("quit the Orrery Hill club")
-_LEAVE = r"\b(?i:quit|left|stopped|dropped|ditched|cancelled|gave\s+up(?:\s+on)?)\s+(?i:the\s+|my\s+|our\s+)?"
-_LEAVING = re.compile(_LEAVE)
-
-
-def _left_for(rows: Sequence[Row], states: Sequence[State], subject: str) -> list[State]:
-    """Statements with no slot that leave a state of ``states`` and name what came instead ("Quit
-    the Orrery Hill club and play at the Ravensgate Chess Society now"): a new state whose value is
-    the first other entity named after the one left. The statement has no mood, and it is about the
-    subject: it names them, or it opens with the verb of leaving (the speaker's own)."""
-    values = sorted({s.value for s in states if s.value})
-    known = {s.fact_id for s in states}
-    out: list[State] = []
-    for r in rows:
-        text = str(r["text"])
-        if r["attribute"] is not None or int(r["fact_id"]) in known or mood_of(text) is not None:
-            continue
-        if _LEAVING.search(text) is None:  # (a text with no verb of leaving leaves no value)
-            continue
-        for old in values:
-            if old not in text:  # (``_left_span`` reads the value as written)
-                continue
-            left = _left_span(text, old)
-            about = mentions(text, subject) or (left is not None and left[0] == 0)
-            if left is None or not about:
-                continue
-            after = [str(e) for e in r["entities"] or () if str(e).casefold() != subject.casefold()
-                     and not _same(str(e), old) and text.find(str(e)) > left[1]]  # fmt: skip
-            if after:
-                first = min(after, key=text.find)
-                out.append(State(int(r["fact_id"]), r["valid_from"], text, first, False))
-                break
-    return out
-
-
-@per_question
-def _left_span(text: str, old: str) -> tuple[int, int] | None:
-    """Where ``text`` leaves ``old`` (``_LEAVE`` then the value): the span, or None."""
-    left = re.search(_LEAVE + re.escape(old), text)
-    return left.span() if left is not None else None
 
 
 def _kind_named(row: Row, attribute: str, subject: str) -> str | None:
@@ -317,19 +276,6 @@ def _names_itself(text: str, subject: str) -> bool:
     return re.search(own, text, re.IGNORECASE) is not None
 
 
-def _runs(states: Sequence[State]) -> list[list[State]]:
-    """Consecutive states naming the same value fold into one run (a restatement is no change, nor
-    is a short form of the name: "Pollux" after "Pollux Analytics")."""
-    runs: list[list[State]] = []
-    for s in states:
-        last = runs[-1][0].value if runs else None
-        if runs and s.value is not None and last is not None and _restated(s.value, last):
-            runs[-1].append(s)
-        else:
-            runs.append([s])
-    return runs
-
-
 def anchor_label(rows: Sequence[Row], subject: str, anchor: str) -> str | None:
     """The chain label of the subject's latest state whose value is ``anchor`` (else whose text
     names it), or None."""
@@ -339,12 +285,24 @@ def anchor_label(rows: Sequence[Row], subject: str, anchor: str) -> str | None:
     return named[-1] if named else None
 
 
-def during_time(rows: Sequence[Row], subject: str, value: str, kind: str | None = None) -> datetime | None:
-    """The middle of the time the subject's state ``value`` held (from its statement to the next
-    state of its chain, or to its last restatement when none followed); with no state naming it,
-    the middle of the time the subject's facts (``rows``, oldest first) mention it, a mention
-    that is no mood standing for the start of a state of ``kind`` (the attribute the question's
-    clause names: "back when I lived in X") that the next state of that chain ends; else None."""
+class Span(NamedTuple):
+    """The time a state held: from its statement to the next state of its chain (``ended``), else
+    to its last restatement (it may hold still)."""
+
+    start: datetime
+    end: datetime
+    ended: bool
+
+    @property
+    def middle(self) -> datetime:
+        return self.start + (self.end - self.start) / 2
+
+
+def during_span(rows: Sequence[Row], subject: str, value: str, kind: str | None = None) -> Span | None:
+    """The time the subject's state ``value`` held; with no state naming it, the time the subject's
+    facts (``rows``, oldest first) mention it, a mention that is no mood standing for the start of
+    a state of ``kind`` (the attribute the question's clause names: "back when I lived in X") that
+    the next state of that chain ends; else None."""
     label = anchor_label(rows, subject, value)
     if label is None:
         named: list[datetime] = [r["valid_from"] for r in rows if mentions(str(r["text"]), value)]
@@ -353,29 +311,36 @@ def during_time(rows: Sequence[Row], subject: str, value: str, kind: str | None 
         ]
         later = [s.time for s in states_of(rows, kind, subject) if s.time > plain[0]] if kind and plain else []
         if later:  # ("Winters in X are brutal": a home stated by its consequences)
-            return plain[0] + (min(later) - plain[0]) / 2
-        return named[0] + (named[-1] - named[0]) / 2 if named else None
+            return Span(plain[0], min(later), True)
+        return Span(named[0], named[-1], False) if named else None
     runs = _runs([s for lab, s in _labelled(rows, subject) if lab == label])
     held = _holding(runs, value)
     if not held:
         return None
     i = held[0]
-    start = runs[i][0].time
-    end = runs[i + 1][0].time if i + 1 < len(runs) else runs[i][-1].time
-    return start + (end - start) / 2
+    ended = i + 1 < len(runs)
+    return Span(runs[i][0].time, runs[i + 1][0].time if ended else runs[i][-1].time, ended)
 
 
-def run_count(states: Sequence[State]) -> int:
-    """How many runs (changes of value) ``states`` (oldest first) make."""
-    return len(_runs(states))
+def _during_of(
+    tq: TemporalQuestion, subject: str, rows: Sequence[Row], during_rows: Sequence[Row] | None
+) -> Span | None:
+    """The span of the state a "while ..." clause names: its holder's (``during_rows``) when the
+    clause names another person and they hold it, else one of the subject's facts."""
+    assert tq.during is not None
+    if during_rows is not None and tq.during_holder is not None:
+        span = during_span(during_rows, tq.during_holder, tq.during, tq.during_kind)
+        if span is not None:
+            return span
+    return during_span(rows, subject, tq.during, tq.during_kind)
 
 
-def _restated(value: str, last: str) -> bool:
-    """``value`` restates ``last``: equal but for a leading "the", or a short form of it that keeps
-    its first word ("Pollux" of "Pollux Analytics"; "York" is no short form of "New York")."""
-    a, b = (re.sub(r"^the\s+", "", v.strip(), flags=re.IGNORECASE).casefold() for v in (value, last))
-    short, full = sorted((a, b), key=len)
-    return a == b or (short.split()[:1] == full.split()[:1] and mentions(full, short))
+def _changed_during(states: Sequence[State], span: Span) -> datetime | None:
+    """The time of the first change among ``states`` made while ``span`` held (a state that held
+    before it and is only restated then is none), or None."""
+    runs = _runs(sorted(states, key=lambda s: (s.time, s.fact_id)))
+    made = [run[0].time for run in runs if span.start <= run[0].time and (run[0].time <= span.end or not span.ended)]
+    return made[0] if made else None
 
 
 def _anchor_joined(rows: Sequence[Row], subject: str, asked: str | None, label: str | None, anchor: str) -> list[State]:
@@ -425,15 +390,16 @@ def _holder_states(rows: Sequence[Row], subject: str, asked: str) -> list[State]
 
 def _hinted(rows: Sequence[Row], subject: str, attribute: str, hints: Mapping[int, float]) -> str | None:
     """The verb-class chain to ask when ``attribute`` names none of the subject's chains (nor a
-    word of one), no cue words can tell its states and more than one verb class could hold it:
+    word of one nor a value's head noun), no cue words can tell its states and more than one verb
+    class could hold it:
     the one whose state the question's own recall found most similar (``hints``: fact id ->
     cosine); None to keep ``chains.chain_label``'s order (a club is joined first)."""
     labelled = _labelled(rows, subject)
     counts = {lab: 1 for lab, _ in labelled}
     if attribute in CUES or chain_label(attribute, counts, loose=False) is not None or joined_kind(attribute):
         return None
-    if value_kind_label(attribute, labelled) is not None:
-        return None
+    if value_kind_label(attribute, labelled) is not None or any(_kind_named(r, attribute, subject) for r in rows):
+        return None  # (a value named by the kind's own head noun, "Vine Street Hair" for "hair", answers)
     best = max(((hints[s.fact_id], lab) for lab, s in labelled if lab in GENERIC and s.fact_id in hints), default=None)
     return best[1] if best is not None else None
 
@@ -444,18 +410,22 @@ def plan_answer(
     rows: Sequence[Row],
     anchor_time: datetime | None = None,
     hints: Mapping[int, float] | None = None,
+    during_rows: Sequence[Row] | None = None,
 ) -> TemporalPlan | None:
     """The answer state and its neighbours among the subject's facts ``rows`` (oldest first);
     None when the question has no operator, no attribute can be told, or no state answers it.
     ``anchor_time`` is the time of an event anchor resolved elsewhere (used when no state names X);
     ``hints``: the question's recall similarity of facts, which picks the chain of a kind no
-    chain is named for (``_hinted``)."""
+    chain is named for (``_hinted``); ``during_rows``: the facts of the other person a "while ..."
+    clause names as its subject (``tq.during_holder``), whose state gives the question its time."""
     if tq.operator is None:
         return None
+    span = None
     if tq.during is not None:
-        tq = replace(tq, at=during_time(rows, subject, tq.during, tq.during_kind))
-        if tq.at is None:
+        span = _during_of(tq, subject, rows, during_rows)
+        if span is None:
             return None
+        tq = replace(tq, at=span.middle)
     attribute = tq.attribute
     anchor = tq.anchor or value_name(tq, subject)
     if attribute is None and anchor is None and tq.operator == "when":
@@ -477,6 +447,8 @@ def plan_answer(
     states = [*states_of(rows, attribute, subject, loose=not tq.implied, kind=kind), *joined]
     if tq.operator == "how_long" and tq.anchor is not None:
         states += presupposed(rows, states, subject, tq.anchor)
+    if span is not None and tq.during_change:  # "which club did I join while ...": the change made then
+        tq = replace(tq, at=_changed_during(states, span) or tq.at)
     i, runs = _answer_index(tq, states, anchor_time)
     if i is None and not joined and tq.operator in ("before", "after"):
         # the kind's own chain cannot tell: read it with the verb-class chain that can hold it

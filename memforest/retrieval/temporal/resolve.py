@@ -328,6 +328,8 @@ async def temporal_plan(
         known.update(probe.known)
         answered.update(unasked)
         candidates = [n for n in tq.names if n.casefold() in known and n.casefold() != anchor]
+    # (the person a "while ..." clause names only says when: "while Ana was at X, where did I live?")
+    candidates = [n for n in candidates if n.casefold() != (tq.during_holder or "").casefold()] or candidates
     unanswered: list[tuple[_Scope, TemporalQuestion]] = []
     budget = _Budget(QUERY_READS)
     for subject in candidates:
@@ -469,14 +471,16 @@ async def aliases(
 async def _plan_of_all(
     scope: _Scope, names: list[str], tq: TemporalQuestion, event_time: datetime | None
 ) -> TemporalPlan | None:
-    """The plan from all the facts of every name of one person, read as the first name's."""
+    """The plan from all the facts of every name of one person, read as the first name's (and a
+    "while ..." clause's other person's, whose state gives the time)."""
     rows: list[Row] = []
+    where = (scope.conn, scope.tenant_id, scope.forest_id)
     for name in names:
-        rows += await store.subject_facts(
-            scope.conn, scope.tenant_id, scope.forest_id, name, scope.as_of, scope.slot_rows
-        )
+        rows += await store.subject_facts(*where, name, scope.as_of, scope.slot_rows)
         rows += await _relation_said(scope, name)
-    return plan_answer(tq, names[0], _in_order(rows), event_time, scope.hints)
+    other = tq.during_holder if (tq.during_holder or "").casefold() not in {n.casefold() for n in names} else None
+    during_rows = await store.subject_facts(*where, other, scope.as_of) if other else None
+    return plan_answer(tq, names[0], _in_order(rows), event_time, scope.hints, during_rows)
 
 
 async def _relation_said(scope: _Scope, name: str) -> list[Row]:
