@@ -41,13 +41,16 @@ ADV = rf"{ADVERBS_RUN}(?:(?:has|have|had)\s+{ADVERBS_RUN})?"
 
 # a sentence that opens with a person and a finite verb ("Mia moved", "Ana's sister Mia just joined")
 _LEAD_RE = re.compile(rf"{SUBJ}\s+{ADV}(?:is|was|has|had|got|left|quit|bought|took|found|went|sold|[a-z]+ed|[a-z]+s)\b")
-# where a clause begins (a run of whitespace is tried from its first character only)
-# where a clause starts: after a comma, a conjunction, or a verb of saying ("Ana said he joined X",
-# "Bo told Wren that she had moved": the reported clause has a subject of its own)
-_CLAUSE_START = re.compile(
-    r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+|(?<![\w'])(?:said|says|told\s+(?:me|us|him|her|them|[A-Z][\w-]*)|"
-    r"tells\s+(?:me|us|him|her|them|[A-Z][\w-]*)|thinks|thought|reckons|mentioned|heard|hears)\s+(?:that\s+)?"
+# a verb of saying before a reported clause, which has a subject of its own ("Ana said he joined X",
+# "Bo told Wren that she had moved")
+_SAYING = (
+    r"(?<![\w'])(?:said|says|told\s+(?:me|us|him|her|them|[A-Z][\w-]*)|tells\s+(?:me|us|him|her|them|[A-Z][\w-]*)|"
+    r"thinks|thought|reckons|mentioned|heard|hears)\s+(?:that\s+)?"
 )
+_REPORTED = re.compile(_SAYING + "$")
+# where a clause starts: after a comma, a conjunction, or a verb of saying (a run of whitespace is
+# tried from its first character only)
+_CLAUSE_START = re.compile(r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+|" + _SAYING)
 # verbs in the third person that open a clause with no subject of its own ("and moves to York"); a
 # lower-case word ending in -s is no verb in general ("and parents relocated", "as his boss")
 _VERB_S = (
@@ -127,6 +130,8 @@ def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = N
             return True, None
         named = subjects_named(text[:start], speaker)
         return True, named.pop() if len(named) == 1 else antecedent
+    if start > 0 and _REPORTED.search(text, max(0, start - 40), start) and not _names(text, speaker, start, at):
+        return True, None  # "Lena says her brother moved to X": the reported clause is not the speaker's
     owner = _THEIR_NOUN.search(text, max(start, at - _THEIR_NOUN_SPAN), at)
     if owner is None or _names(text, speaker, start, at) or _FORMER_OWNED.match(owner[0]):
         return False, None  # "Wren moved closer to his parents in X", "took over her old job at X"
@@ -183,11 +188,14 @@ def subjects_named(text: str, speaker: str) -> set[str]:
     return {person for person in named if person != speaker}
 
 
-# a name before "'s" and a word that is no relative: "is" ("Viktor's jealous, he ...", "Bo's still at
-# X") or what they own ("Viktor's last day was Friday and he ..."); either way the person is one a
-# later "he" or "she" may mean ("Ana's sister" is the sister, read as a person above)
+# a name whose "'s" is "is" (an adverb, a participle, or an adjective that ends its clause: "Viktor's
+# jealous, he ...", "Bo's still at X") or who owns a thing of a person's life ("Viktor's last day
+# was Friday and he ..."): a person a later "he" or "she" may mean; a business's prices or sale
+# ("Netflix's prices went up", "Sainsbury's had a sale") make it none
 _NAME_IS = re.compile(
-    rf"(?<![\w'])(?P<subj>{NAME})'s\s+(?!(?:(?:new|old|little|big|older|younger|best|close)\s+)?(?i:{KIN})s?\b)[a-z]"
+    rf"(?<![\w'])(?P<subj>{NAME})'s\s+(?:(?:so|very|really|super|pretty|quite|also|still|not|now|just|back|off|"
+    r"away|home|over|out)\b|[a-z]+ing\b|[a-z]+(?=[,.;!?])|(?:(?:last|first|new|old)\s+)?(?:day|job|boss|role|"
+    r"position|contract|notice|promotion|flat|house|apartment|wedding|birthday|lease)\b)"
 )
 
 
@@ -196,13 +204,14 @@ _AFTER_PREPOSITION = re.compile(r"\b(?i:with|to|at|for|from|by|of|about|and|or|t
 _JOINED = re.compile(rf"(?<!\s)\s+and\s+(?P<other>{NAME})")  # (matched right after a name)
 
 
-# a clause led by a third-person subject pronoun (a conjunction, adverbs or a phrase of time may come
-# first: "in the week of 30 May he switched"; a contracted auxiliary or adverbs between it and its
-# verb); a verb of naming says what a thing is called, not whose it is ("got the kids a guinea pig,
-# they named it Bandit")
+# a clause led by a third-person subject pronoun (a conjunction, adverbs, a phrase of time or a short
+# clause of time may come first: "in the week of 30 May he switched", "when Acme closed she joined";
+# a contracted auxiliary or adverbs between it and its verb); a verb of naming says what a thing is
+# called, not whose it is ("got the kids a guinea pig, they named it Bandit")
 _THIRD_PERSON_LEAD = re.compile(
-    r"(?<![\w'])(?:(?i:and|but|so|then|also|now)\s+){0,2}(?:(?i:in|on|at|last|this|since|over|around|by|early|late)"
-    r"\s+(?:[\w-]+\s+){0,6}?)?(?:(?i:[a-z]+ly)\s+){0,2}(?P<pron>(?i:he|she|they))(?:'(?:s|ve|d|re))?\s+"
+    r"(?<![\w'])(?:(?i:and|but|so|then|also|now)\s+){0,2}(?:(?i:in|on|at|last|this|since|over|around|by|early|late|"
+    r"after|before|once|when|while|until|till|because|yesterday|today)\s+(?:[\w-]+\s+){0,6}?)?(?:(?i:[a-z]+ly)\s+){0,2}"
+    r"(?P<pron>(?i:he|she|they))(?:'(?:s|ve|d|re))?\s+"
     r"(?:(?:just|finally|recently|now|also|already|officially|actually|eventually|[a-z]+ly|has|have|had)\s+){0,3}"
     r"(?!(?:(?:is|was|are|were)\s+)?(?:named|called|call|name|nicknamed|dubbed|christened)\b)[a-z]{2,}\b"
 )
@@ -369,6 +378,8 @@ def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
     pronoun ("she's at X now") is the one person named before it; None when the sentence names
     more than one ("Ana met Tom at the park, he's at X now": whose, the words do not say)."""
     found = m.groupdict()
+    if found.get("lpron"):
+        return speaker  # (a pronoun leading the clause: ``pronoun_subject`` tells whose, or none)
     if found.get("owner"):
         return subject_key(found["owner"])
     if found.get("subj") and names_someone(found["subj"]):

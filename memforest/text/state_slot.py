@@ -36,6 +36,15 @@ _SWITCHABLE = _LOOSE | {"residence"}
 # a breed word read whole (possessive) and only from a word's start: linear on long runs
 _ANIMAL = re.compile(rf"(?<!\w)(?:\w++\s+)?(?:{ANIMALS})", re.IGNORECASE)
 _SIGNED_UP = re.compile(r"\b(?i:signed|signs|sign)\s+up\s+(?i:at|with|for)\b")
+_CONTRACT = re.compile(r"\b(?i:contract)s?\b")
+
+
+def _signed_up_only(text: str) -> bool:
+    """The sentence signs up at a place and names no work but a contract ("Union's contract ended and
+    Ana signed up at X"; "signed up with X for temp work" is a job)."""
+    return _SIGNED_UP.search(text) is not None and _EMPLOYMENT.search(_CONTRACT.sub(" ", text)) is None
+
+
 # (work as a place one goes to, "closer to work", "after work", says no job at the value)
 _EMPLOYMENT = re.compile(
     rf"\b(?:{JOB_CUES}|(?<!to\s)(?<!from\s)(?<!after\s)(?<!before\s)work\w*|to\s+work\s+(?:at|for|with|as)|employ\w*|"
@@ -173,7 +182,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         return change  # "joined Marlow Paddlers, a rowing club": the kind it names, not a hobby
     if change is not None and change[1] in _JOINING and state[1] in _LOOSE and not _EMPLOYMENT.search(text):
         return change
-    if change is not None and change[1] == "membership" and state[1] == "employer" and _SIGNED_UP.search(text):
+    if change is not None and change[1] == "membership" and state[1] == "employer" and _signed_up_only(text):
         return change  # "signed up at Willow Room" (a class, a gym) is no job, a contract named or not
     if change is not None and change[1] == "patronage" and state[1] == "hobby":
         return change  # "started playing five-a-side with the Rovers": the group named, not only the game

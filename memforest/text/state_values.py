@@ -246,6 +246,8 @@ _JOB_SUFFIX = re.compile(
 )
 
 
+# what one becomes of a place without working there
+_NO_JOB = re.compile(r"(?:patient|customer|client|member|subscriber|resident|tenant|regular|user)$")
 # words of having a job, before an "as a ..." that names it
 _AT_WORK = re.compile(
     r"\b(?i:work\w*|job|jobs|hired|employ\w*|career|role|position|volunteer\w*|promoted|started|starting|began|"
@@ -263,7 +265,7 @@ def job_value(text: str, _m: re.Match[str]) -> str | None:
         return m["v"]  # "as a kid", "as a team" name no job: a title by its form, or work named before a
         # word that is no relation ("worked as a kid": a kid is what one was, not one's work)
     m = re.search(r"\b(?:became|become|is\s+now|now\s+an?|qualified\s+as|trained\s+as)\s+(?:an?\s+)?" + _LOWER, text)
-    if m and _JOB_SUFFIX.search(m["v"]):
+    if m and _JOB_SUFFIX.search(m["v"]) and not _NO_JOB.search(m["v"]):  # (a patient, a member: no job)
         return m["v"]
     return None
 

@@ -30,8 +30,8 @@ NOW = datetime(2027, 6, 15, tzinfo=UTC)
         ("Found a new bakery: Crumb and Crust.", ("Mia", "bakery", "Crumb and Crust")),
         ("Swapped Ironworks for Summit Gym as my gym.", ("Mia", "gym", "Summit Gym")),
         ("My go-to barber these days is Sharp Lines.", ("Mia", "barber", "Sharp Lines")),
-        ("I finally signed up with a dentist near work: Dr. Varga at Kestrel Dental.", ("Mia", "dentist", "Dr. Varga")),
-        ("At last I registered with a GP: Dr. Osei.", ("Mia", "gp", "Dr. Osei")),
+        ("I signed up with a dentist: Dr. Abernethy at Pippinford Dental.", ("Mia", "dentist", "Dr. Abernethy")),
+        ("At last I registered with a GP: Dr. Okonkwo-Hale.", ("Mia", "gp", "Dr. Okonkwo-Hale")),
     ],
 )
 def test_a_state_is_filed_under_the_noun_it_names(text: str, slot: tuple[str, str, str]) -> None:
@@ -53,12 +53,12 @@ def test_a_state_is_filed_under_the_noun_it_names(text: str, slot: tuple[str, st
         ("In the end I went with Tallis Mutual.", ("Mia", "patronage", "Tallis Mutual")),
         ("Joined a walking group, the Saturday Ramblers.", ("Mia", "walking_group", "Saturday Ramblers")),
         # a habit of getting one's things from a place, and a thing named with the clause of its getting
-        ("I get my morning coffee from Tallow Lane Roasters.", ("Mia", "patronage", "Tallow Lane Roasters")),
-        ("Writing this on the Quillon 5 I bought last week.", ("Mia", "possession", "Quillon 5")),
+        ("I get my morning coffee from Thistlecombe Roasters.", ("Mia", "patronage", "Thistlecombe Roasters")),
+        ("Writing this on the Marrowby 7 I bought last week.", ("Mia", "possession", "Marrowby 7")),
         # signing up at a place is no job, even beside a contract that ended
         (
-            "My Brightwater contract ended, so I signed up at Cedar Loft Pilates.",
-            ("Mia", "membership", "Cedar Loft Pilates"),
+            "My Glasswick contract ended, so I signed up at Hollybank Pilates.",
+            ("Mia", "membership", "Hollybank Pilates"),
         ),
     ],
 )

@@ -187,3 +187,34 @@ def test_an_adverb_after_the_value_is_no_kind_of_it() -> None:
         "change",
         "Corvid Telecom",
     )
+
+
+@pytest.mark.parametrize(
+    ("turn", "holder"),
+    [  # found by review: a lower-case pronoun never hands the state to a place, a time or a business
+        ("My cousin Lena rang. After Easter she joined the Harbour Choir.", "Lena"),
+        ("My cousin Lena rang. When Acme closed she joined the Harbour Choir.", "Lena"),
+        ("My cousin Lena rang. Netflix's prices went up again. She joined the Harbour Choir.", "Lena"),
+        ("Lena says her brother moved to Port Quill.", None),  # a reported clause is never the speaker's
+        ("Tom mentioned the twins joined the Harbour Choir.", None),
+    ],
+)
+def test_a_pronoun_is_never_a_place_a_business_or_the_speaker(turn: str, holder: str | None) -> None:
+    assert [s[0] for s in _slots(turn) if s[1] is not None] == ([holder] if holder else [])
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "I got a message this morning: Fennick Labs offered me the job.",
+        "I found an old photo today: Grandma at Blackpool.",
+        "The Uber I got was late.",
+        "The Thai I ordered was cold.",
+    ],
+)
+def test_a_colon_or_a_relative_clause_names_no_kind_of_what_is_only_mentioned(turn: str) -> None:
+    assert all(s[1] not in ("message", "old_photo", "possession") for s in _slots(turn))
+
+
+def test_signing_up_with_an_agency_for_work_is_a_job() -> None:
+    assert (SPEAKER, "employer", "Brightwell Agency") in _slots("I signed up with Brightwell Agency for work.")

@@ -81,7 +81,9 @@ def test_a_while_clause_names_its_holder_and_a_question_of_change() -> None:
     assert (tq.during, tq.during_holder, tq.during_change) == ("Hollowell Forge", "Tomasz", True)
     assert tq.names[:2] == (ME, "Tomasz")  # ("While" opens the clause; it is no part of a name)
     tq = parse_question("Which choir was I in back when I lived in Carrowmere?", speaker=ME, now=NOW)
-    assert (tq.during, tq.during_holder, tq.during_change) == ("Carrowmere", ME, False)
+    assert (tq.during, tq.during_holder, tq.during_change) == ("Carrowmere", None, False)  # (the asker's own)
+    tq = parse_question("Which choir did I join while my aunt lived in Carrowmere?", speaker=ME, now=NOW)
+    assert (tq.during_holder, tq.names[0]) == (f"{ME}'s aunt", ME)  # (the aunt only says when)
 
 
 CHOIRS = [
@@ -117,3 +119,22 @@ def test_a_while_clause_of_another_person_takes_its_time_from_their_state() -> N
     tq = Question.parse(question, now=NOW, has_as_of=False, speaker=ME).temporal
     assert answered(plan_answer(tq, ME, phones, during_rows=tomasz)) == 2
     assert plan_answer(tq, ME, phones) is None  # (the asker's own facts never name the forge)
+
+
+def test_a_habit_asked_while_a_state_held_asks_no_change() -> None:
+    tq = parse_question("Where did I get my hair cut while I lived in Carrowmere?", speaker=ME, now=NOW)
+    assert not tq.during_change
+    tq = parse_question("Which phone did I get while I lived in Carrowmere?", speaker=ME, now=NOW)
+    assert tq.during_change
+
+
+def test_a_value_only_talked_of_holds_while_it_is_talked_of() -> None:
+    """Pellucid Gym has no state, only mentions in March and April: a phone bought in November is
+    no change made while it held (the phone held then, January's, answers)."""
+    rows = [
+        _row(1, 1, "Ysolde's phone is a Corvel 3.", "device", "Corvel 3"),
+        _row(2, 3, "Ysolde did a spin class at Pellucid Gym, brutal."),
+        _row(3, 4, "Pellucid Gym has a new sauna, Ysolde loves it."),
+        _row(4, 11, "Ysolde bought a Corvel 5 phone on Friday.", "device", "Corvel 5"),
+    ]
+    assert _answer(rows, "Which phone did I buy while I was going to Pellucid Gym?") == 1

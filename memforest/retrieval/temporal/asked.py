@@ -42,8 +42,12 @@ _FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b|\bI'(?:m
 # "tell me when ...": the asker as the one addressed is no subject of the question
 _ADDRESSED = re.compile(r"\b((?:tell|remind|show|give|let|help|ask)\s+)me\b", re.IGNORECASE)
 _KEPT = "\u2063"
-# (the first word may be an acronym: "my GP", "which ISP")
-_NOUN = r"(?P<noun>(?:[a-z][a-z-]*|[A-Z]{2,4}(?![\w'-]))(?:\s+(?!of\b)[a-z][a-z-]*)?)"
+# (or an acronym alone: "my GP", "which ISP"; "which NHS dentist", "what BMW did ..." name none)
+_NOUN = (
+    r"(?P<noun>[a-z][a-z-]*(?:\s+(?!of\b)[a-z][a-z-]*)?|[A-Z]{2,4}(?![\w'-])(?!\s+(?!(?:in|on|at|last|this|before|"
+    r"after|during|when|while|now|then|back|am|is|was|were|are|did|do|does|has|had|have|for|from|with|since|until)\b)"
+    r"[a-z]))"
+)
 _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|old|previous|former|first|last)\s+)*"
 _POSSESSED = re.compile(
     rf"(?:\b[A-Za-z][\w-]*'s|\b(?i:his|her|their))\s+{_ADJ}{_NOUN}(?:\s+of\s+(?P<of>[a-z][a-z-]*))?"
@@ -418,8 +422,8 @@ def is_time_name(text: str) -> bool:
 
 class DuringClause(NamedTuple):
     """A "back when ..." / "while ..." clause of a question: the value of the state it names, where
-    the clause lies in the question (its opening words included), and the person it names as its
-    subject when it names one ("while Ana was at Acme": Ana)."""
+    it lies (its opening words included), and the person it opens with as its subject before that
+    value ("while Ana was at Acme": Ana; "while Tom was away" names a value only)."""
 
     value: str
     start: int
@@ -440,21 +444,25 @@ def during_clause(question: str, names: tuple[str, ...], now: datetime | None = 
     people = {n.casefold() for n in names}
     for m in (*_DAYS.finditer(question), *_DURING.finditer(question)):
         found = _values(m["clause"], now)
-        holder = (
-            found[0].group(0) if found and found[0].start() == 0 and found[0].group(0).casefold() in people else None
-        )
-        if len(found) > 1 and holder is not None:
+        opening = found[0].group(0) if len(found) > 1 and found[0].start() == 0 else None
+        owned = _OWNED.match(m["clause"], found[0].end()) if opening is not None else None
+        if opening is not None and owned is not None:  # ("while Ana's sister lived in X": the sister)
+            opening = f"{opening}'s {owned[1]}"
+        holder = opening if opening is not None and opening.casefold() in people else None
+        if holder is not None:
             found = found[1:]  # the clause's subject ("back when Ana lived in Oslo")
         if found:
             return DuringClause(found[-1].group(0).rstrip("."), m.start(), m.end(), holder)
     return None
 
 
+_OWNED = re.compile(r"'s\s+([a-z][\w-]*)")
 # a main clause asking for a change rather than a state: "which club did I join", "what phone had
-# she bought", "who did Ana start seeing" (a verb of getting, joining, starting or switching)
+# she bought", "who did Ana start seeing" (a verb of getting, joining, starting or switching; "get
+# my hair cut" is a habit, "got used to" no change)
 _CHANGE_ASKED = re.compile(
     r"(?<![\w'])(?:did|had|has|have)\s+(?:[\w'-]+\s+){1,3}?(?:switch(?:es|ed)?|change[sd]?|move[sd]?|join(?:s|ed)?|"
-    r"buys?|bought|gets?|got|gotten|adopt(?:s|ed)?|start(?:s|ed)?|begins?|begun|sign(?:s|ed)?\s+up|"
+    r"buys?|bought|(?:gets?|got|gotten)(?!\s+(?:my|his|her|their|our|its|[A-Z][\w-]*'s|used)\b)|adopt(?:s|ed)?|start(?:s|ed)?|begins?|begun|sign(?:s|ed)?\s+up|"
     r"(?:takes?|taken)\s+up|pick(?:s|ed)?\s+up|enrol(?:s|led)?|enroll(?:s|ed)?|register(?:s|ed)?|"
     r"transfer(?:s|red)?|trade[sd]?|purchase[sd]?|rescue[sd]?|lease[sd]?|hire[sd]?|swap(?:s|ped)?|upgrade[sd]?)\b|"
     r"(?<![\w'])(?:switched|joined|bought|adopted|started|began|signed\s+up|took\s+up|picked\s+up|enrolled|"

@@ -32,6 +32,7 @@ __all__ = [
     "link_generic",
     "named_values",
     "names_kind",
+    "other_kind",
     "outright",
     "type_words",
 ]
@@ -65,7 +66,8 @@ _SERVED = re.compile(
     r"babysitter|childminder|cleaner|plumber|electrician|landlord|provider|supplier|carrier|pediatrician|"
     r"paediatrician|gynaecologist|gynecologist|dermatologist|chiropractor|osteopath|podiatrist|groomer|kennels?|"
     r"nursery|daycare|gym|cafe|café|coffee|restaurant|pub|bar|bakery|butcher|grocer|supermarket|shop|store|"
-    r"market|takeaway|diner|bistro|pizzeria|spa|hair|nails|teeth|eyes|skin|feet)(?:_(?:place|spot))?$"
+    r"market|takeaway|diner|bistro|pizzeria|spa|network|isp|broadband|utility|energy|hair|nails|teeth|eyes|skin|"
+    r"feet)(?:_(?:place|spot))?$"
 )
 
 
@@ -409,6 +411,16 @@ def names_kind(text: str, asked: str) -> bool:
     one of the text ("my new dentist", "Dr. Ibsen, her dentist", "the dentist's")."""
     words = set(asked.split("_")) - _VAGUE
     return any(re.search(rf"(?<![\w-]){re.escape(w)}", text, re.IGNORECASE) for w in words if w)
+
+
+def other_kind(value: str, asked: str) -> bool:
+    """``value``'s own head noun names a kind of service or group that is not ``asked``
+    ("Northstar Insurance" is no hairdresser; "Vine Street Hair" may be one, "Hill Harriers" names
+    no kind at all)."""
+    word, kind = head(value), asked.split("_")[-1]
+    if len(word) > 2 and (word.startswith(kind) or kind.startswith(word)):
+        return False
+    return _SERVED.search(word) is not None or _JOINED.search(word) is not None
 
 
 def head(value: str) -> str:

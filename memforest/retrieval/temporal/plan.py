@@ -21,6 +21,7 @@ from memforest.retrieval.temporal.chains import (
     link_generic,
     named_values,
     names_kind,
+    other_kind,
     outright,
     owner_named,
     type_words,
@@ -143,9 +144,10 @@ def states_of(
     for label, _ in labelled:
         counts[label] = counts.get(label, 0) + 1
     chain = chain_label(attribute, counts, loose=False) or value_kind_label(attribute, labelled)
-    if chain is None and loose:
+    borrowed = chain is None and loose  # (a verb class's chain: values another kind names are not this kind's)
+    if borrowed:
         chain = chain_label(attribute, counts, loose=True)
-    out = [s for lab, s in labelled if lab == chain]
+    out = [s for lab, s in labelled if lab == chain and not (borrowed and s.value and other_kind(s.value, attribute))]
     out += [
         s for (_, s), on in zip(labelled, bare_switches(labelled, chain, subject, kind or attribute), strict=True) if on
     ]
@@ -312,7 +314,7 @@ def during_span(rows: Sequence[Row], subject: str, value: str, kind: str | None 
         later = [s.time for s in states_of(rows, kind, subject) if s.time > plain[0]] if kind and plain else []
         if later:  # ("Winters in X are brutal": a home stated by its consequences)
             return Span(plain[0], min(later), True)
-        return Span(named[0], named[-1], False) if named else None
+        return Span(named[0], named[-1], True) if named else None  # (held while it was talked of)
     runs = _runs([s for lab, s in _labelled(rows, subject) if lab == label])
     held = _holding(runs, value)
     if not held:

@@ -1,0 +1,405 @@
+"""The grammar of change that ``changes`` reads: the patterns of a state whose kind a sentence
+names (``NAMED``: "Ana's new dentist is Dr. Ruiz", "switched dentists, from A to B") and of one
+told by a general verb of joining, acquiring, going to or switching, or by a consequence
+(``GENERIC``, each with the verb's class), and the fragments they are built from. Every pattern
+reads a person-rewritten sentence ("I" already replaced by the speaker's name) and is linear in
+its length (``tests/db/test_text_complexity.py``)."""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.change_subjects import ADV as _ADV
+from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
+from memforest.text.change_subjects import NAME as _NAME
+from memforest.text.change_subjects import PERSON as _PERSON
+from memforest.text.change_subjects import SUBJ as _SUBJ
+from memforest.text.state_values import TIME_NAME
+from memforest.text.state_words import ANIMALS, DISPOSAL, INTRODUCING, KIN, POINTING
+
+__all__ = ["ENDED", "GENERIC", "KIND_AFTER", "KIN_RE", "NAMED", "NOT_NOUN", "PARTNERS", "SWITCHED_KIND"]
+
+
+# what one does with a new thing that replaced a sold one ("and now cycles a B", "and then leased a B")
+_TAKE_UP = (
+    r"(?:got|gets|bought|buys|picked\s+up|leased|leases|rented|rents|financed|ordered|adopted|drives|drove|"
+    r"rides|rode|cycles|cycled|uses|used|owns|started\s+(?:driving|riding|using|cycling))"
+)
+# a service one goes back to, had "with" someone ("my first lesson with X"); a companion is none
+_SERVICE = (
+    r"(?:lesson|class|appointment|session|trim|cut|haircut|checkup|check-up|consultation|treatment|massage|"
+    r"cleaning|fitting|workout|tutorial)"
+)
+_OWNER = rf"(?:(?P<owner>{_PERSON})'s|(?P<pron>his|her|their|its))"
+# possessive: a word is read whole or not at all (no backtracking into it: linear on long runs)
+_WORD = r"(?:[A-Z][\w.'&-]*+|\d[\w.-]*+)"
+# a value that begins a pattern starts at a word's first character, never inside a word
+_AT_WORD = r"(?<![\w.'&-])"
+_JOIN = r"(?:of|and|on|&|de|du|la|le|the|up)"
+_VALUE = rf"(?P<v>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
+# the times a switch is told by (a trip is told by a day or an hour: "on Tuesday", "at noon")
+_SEASON = r"(?:week|month|year|spring|summer|autumn|fall|winter)"
+_SEASON_AGO = (
+    rf"(?:last|this|earlier\s+this|late\s+last|early\s+last)\s+{_SEASON}|in\s+(?:\d{{4}}|the\s+{_SEASON}|"
+    rf"(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)|"
+    rf"(?:a|an|\w+)\s+(?:(?:few|couple\s+of)\s+)?{_SEASON}s?\s+ago|recently|back\s+in"
+)
+_UNTIMED = rf"(?P<v>{TIME_NAME}{_WORD}(?:\s+(?:{_JOIN}\s+)?{TIME_NAME}{_WORD}){{0,4}})"
+_PREV = rf"(?P<prev>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
+_ART = r"(?:(?:a|an|the|some)\s+)?"
+_NOT_FORMER = r"(?!(?i:old|former|ex|late|previous|last)\b)"  # "her old coach": a state that ended
+_ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|first)\s+)*"
+# a noun phrase: lower-case words, the first one may be an acronym ("GP", "ISP")
+_NOUN = r"(?P<noun>(?:[a-z][a-z-]*|[A-Z]{2,4}(?![\w'-]))(?:\s+[a-z][a-z-]*)?)"
+# a service that moves to a provider along with another ("her gas and electric"); people and
+# animals moved somewhere are no service
+_MOVED_SERVICE = (
+    r"(?:gas|electric(?:ity)?|broadband|internet|wifi|phone|mobile|insurance|savings|checking|pension|isa|"
+    r"water|energy|tv|cable|mortgage|account)\b"
+)
+_NOT_LIVING = rf"(?!(?i:{KIN}|{ANIMALS}|children|family|stuff|things|belongings)(?:s|es)?\b)"
+_NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
+# where a clause's verb may stand: after its subject (a name, or a lower-case pronoun, ``lpron``,
+# whose person ``state_slot`` reads from the clause and the sentences before: "in May he switched to
+# X"), or first in its clause with the subject left out, as people write of themselves ("Joined X
+# last week", "quit A and joined B")
+_LEAD = (
+    rf"(?:{_SUBJ}\s+|(?<![\w'])(?P<lpron>he|she|they)(?:'(?:s|ve|d|re))?\s+|^|(?<=[.!?;:,]\s)|(?<=\band\s)|"
+    r"(?<=\bthen\s))"
+)
+_NOW = r"(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|for\s+now))?"
+
+# what may follow a noun phrase: punctuation, the end, a preposition, conjunction or time word
+_BOUNDARY = (
+    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|but|from|in|at|for|on|with|since|because|so|that|which|who|to|now|again|"
+    r"last|this|yesterday|today|after|before|when|these|every)\b)"
+)
+# an adverb after a value is no kind of it ("switched to X already"), nor what one is of it ("an X customer")
+_NOT_KIND = (
+    r"(?!(?:[a-z]+ly|already|too|yet|instead|anyway|again|though|now|then|today|tonight|soon|here|there|back|home|"
+    r"together|just|still|also|always|never|afterwards?|online|twice|first|meanwhile|myself|themself|customer|"
+    r"client|subscriber|patient|member|user)s?\b)"
+)
+# the kind a value is named as: a noun right after it ("a Solano e-bike", "a Norrland 7 phone"),
+# an appositive after it ("Marlow Paddlers, a rowing club") or its owner's use of it ("X as my
+# accountant"; "as a designer" is the subject's role, not the value's kind); a run of whitespace
+# is tried from its first character only (linear on long runs)
+KIND_AFTER = (
+    re.compile(rf"(?<!\s)\s+{_NOT_KIND}{_NOUN}{_BOUNDARY}"),
+    re.compile(
+        rf",\s+(?:an?|the|{_NAME}'s|his|her|their)\s+{_ADJ}{_NOUN3}"
+        rf"(?:\s+(?:on|in|at|near|by|down|round|around|off)\s+[^,.;:!?]{{1,30}})?(?=\s*(?:[.,;:!?)]|$))"
+    ),
+    re.compile(rf"(?<!\s)\s+(?:as|for)\s+(?:{_NAME}'s|his|her|their)\s+{_ADJ}{_NOUN}{_BOUNDARY}"),
+)
+# a value right after a verb of ending is no state ("sold my X", "stopped going to X")
+ENDED = re.compile(
+    rf"\b(?i:{DISPOSAL}|quit|left|dropped|gave\s+up\s+on|cancell?ed(?:\s+with)?|"
+    r"traded(?:\s+in)?|swapped|exchanged|replaced|"
+    r"stopped\s+(?:going\s+to|seeing|using)|lost|returned|crashed|wrote\s+off|broke)\s+"
+    r"(?:(?:\w+'s|his|her|their|the|an?|old)\s+){0,2}$"
+)
+# a switch whose kind is named in the plural or with its owner ("switched dentists", "changed my bank")
+SWITCHED_KIND = re.compile(
+    rf"\b(?i:switched|changed|swapped)\s+(?:(?:{_NAME}'s|his|her|their)\s+(?P<noun>[a-z][a-z-]*)|"
+    rf"(?P<plural>[a-z][a-z-]*s))\b(?!\s+(?:to|from|for|over)\b)"
+)
+
+# words a noun phrase of a state never is (or ends with): function words, adverbs of place and time
+NOT_NOUN = frozenset(
+    str.split(
+        """is was are were be been being has have had do does did now these those this that the a an and or but
+        to of in on at for with from by as so then than when while days day week weeks month months year years
+        time name one thing things way lot bit life turn job last next ago yesterday today tonight tomorrow morning
+        evening night again instead too yet still every each all some any here there home after before about into
+        over under through during without within around since until across behind near off out up down back
+        outside inside upstairs downstairs abroad overseas away together alone early late overnight later soon
+        nearby downtown uptown everywhere somewhere anywhere forever"""
+    )
+)
+PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancee"})
+KIN_RE = re.compile(rf"^(?:{KIN})$", re.IGNORECASE)
+
+NAMED: tuple[re.Pattern[str], ...] = (
+    # "Ana switched dentists, from Dr. A to Dr. B"
+    re.compile(
+        rf"\b(?i:switched|changed|swapped)\s+(?:{_OWNER}\s+)?{_NOUN}s?,?\s+(?:from\s+{_PREV}\s+)?to\s+(?:the\s+)?{_VALUE}"
+    ),
+    # "Ana's new dentist is Dr. Ruiz", "Ana's go-to bakery these days is Crumbs"
+    re.compile(
+        rf"{_OWNER}\s+{_ADJ}{_NOUN}{_NOW}\s+(?:is|has\s+become|became|will\s+be|:)\s+(?:now\s+)?(?:the\s+)?{_VALUE}"
+    ),
+    # "the team Ana plays for is now the Otters": the noun's relative clause names its subject
+    re.compile(
+        rf"\b(?i:the)\s+{_ADJ}{_NOUN}\s+{_SUBJ}\s+(?:[a-z][\w'-]*\s+){{1,3}}?(?:is|has\s+become|became)\s+"
+        rf"(?:now\s+)?(?:the\s+)?{_VALUE}"
+    ),
+    # "Ana moved her phone number over to X", "moved her gas and electric to X": the thing moved is the kind
+    re.compile(
+        rf"\b(?i:switched|changed|moved|transferred|ported)\s+{_OWNER}\s+{_NOT_LIVING}{_NOUN}(?:\s+and\s+{_MOVED_SERVICE})?\s+"
+        rf"(?:over\s+|across\s+)?to\s+"
+        rf"(?:the\s+)?{_VALUE}"
+    ),
+    # "Ana's home insurance switched from A to B", "her broadband moved over to X": the thing
+    # that changed is the kind
+    re.compile(
+        rf"{_OWNER}\s+{_ADJ}{_NOUN}\s+{_ADVERBS}(?i:switched|changed|moved)\s+(?:over\s+|across\s+)?"
+        rf"(?:from\s+{_ART}{_PREV}\s+)?to\s+(?:the\s+)?{_VALUE}"
+    ),
+    # "sees a physio called X", "found a bakery named X": a kind the subject has, named
+    re.compile(
+        rf"{_LEAD}{_ADV}(?:been\s+|is\s+|are\s+|am\s+)?(?i:seeing|sees|see|saw|found|use|uses|using|has|have|got|"
+        rf"go\s+to|goes\s+to|registered\s+with)\s+"
+        rf"(?:a|an)\s+{_ADJ}{_NOUN}\s+(?:called|named)\s+{_VALUE}"
+    ),
+    # "registered with a GP after putting it off: Dr. Nicholls", "found a dentist at last: Dr. Ruiz"
+    # (the value alone, or with a place: "got a message: Acme offered me the job" names no kind)
+    re.compile(
+        rf"{_LEAD}{_ADV}(?i:found|chose|picked|registered\s+with|signed\s+up\s+with)\s+(?:a|an)\s+{_NOT_FORMER}{_ADJ}"
+        rf"{_NOUN}(?:\s+[^:.;!?]{{1,60}}?)?:\s+{_ART}{_VALUE}(?=\s*(?:[.,;!?)]|$)|\s+(?:at|in|on|near|from)\s)"
+    ),
+    # "Dr. Ruiz is Ana's dentist now", "Crumbs has become her bakery"
+    re.compile(rf"{_AT_WORD}{_VALUE}\s+(?:is|has\s+become|became)\s+(?:now\s+)?{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
+    # "started going to Dr. Ruiz, her new dentist"
+    re.compile(rf"{_AT_WORD}{_VALUE},\s+{_OWNER}\s+(?:new|current|usual|regular|go-to|latest)\s+{_NOUN}(?!'s|\w)"),
+    # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs"
+    re.compile(rf"\b(?i:new)\s+{_NOUN}\s*(?::|,|-|called|named)\s+{_ART}{_VALUE}"),
+    re.compile(rf"\b(?:great|good|nice|lovely|local|decent|brilliant|little)\s+{_NOUN}\s+(?:called|named)\s+{_VALUE}"),
+    # "joined a book club, the Thursday Readers", "joined the Monday choir at St Jude's, the Vox
+    # Singers", "sings in a choir called Vox"
+    re.compile(
+        rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of)\s+(?:a|an|the)\s+(?:new\s+)?(?:[A-Z][a-z]+\s+)?{_NOUN}"
+        rf"(?:\s+(?:in|on|at|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{_VALUE}"
+    ),
+    # "swapped A for B as Ana's bakery"
+    re.compile(rf"\bfor\s+{_ART}{_VALUE}\s+as\s+{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
+    # in apposition, closed by a comma or parenthesis: "Ana's dentist, Dr. Ruiz, says", "Dr. Ruiz, her GP,"
+    re.compile(rf"{_OWNER}\s+{_NOT_FORMER}{_ADJ}{_NOUN},\s+{_ART}{_VALUE}\s*[,)]"),
+    re.compile(
+        rf"(?:^|(?<=[.!?;:]\s))(?!(?i:{INTRODUCING}|{POINTING}|on|in|at|last|this|next)\b)(?![A-Z][a-z]*ly\b)"
+        rf"{_UNTIMED},\s+{_OWNER}\s+{_NOT_FORMER}{_ADJ}{_NOUN},"
+    ),
+)
+# a capitalised word with no digit, and the words that open a sentence without naming anyone
+_CAPWORD = r"[A-Z][a-zA-Z.'&-]*+"
+_OPENER = r"(?i:in|on|at|an?|last|this|next|after|before|when|so|and|but|then|today|yesterday)\b"
+GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
+    # switches name the value replaced: the read path gives them the kind of that value
+    (re.compile(rf"\b(?i:from)\s+{_ART}{_PREV}\s+to\s+{_ART}{_VALUE}"), "change"),
+    (
+        re.compile(
+            rf"\b(?i:quit|quits|left|leaves|ditched|dropped|gave\s+up\s+on|done\s+with)\s+{_ART}{_PREV}[,;]?\s+"
+            rf"(?:and\s+|then\s+)?(?:\w+\s+)?(?:joined|joins|switched\s+to|went\s+to|started\s+(?:at|with|"
+            rf"going\s+to|seeing)|signed\s+up\s+(?:with|for|at))\s+{_ART}{_VALUE}"
+        ),
+        "change",
+    ),
+    # "left A for B": a switch that names what it left, when B ends the clause or a later state
+    # ("for good", "instead") or a time a switch is told by follows ("last month", "in 2021"); a
+    # trip ("left A for B on Tuesday", "... at noon", from an airport or a station) or a time
+    # ("quit A for Lent", "for May") is none
+    (
+        re.compile(
+            rf"\b(?i:left|quit|ditched|dropped)\s+{_ART}{_PREV}(?<!Airport)(?<!Station)(?<!Terminal)\s+for\s+{_ART}"
+            rf"{_UNTIMED}(?=\s*(?:[.!?;,)]|$)|\s+(?:for\s+good|instead|now|and\s+never|(?i:{_SEASON_AGO}))\b)"
+        ),
+        "change",
+    ),
+    (
+        # "sold her A and now cycles a B", "traded A for B": what is done with the new one names it
+        re.compile(
+            rf"\b(?i:traded\s+in|traded|sold|swapped|replaced|exchanged)\s+(?:{_OWNER}\s+|the\s+|an?\s+)?(?:old\s+)?{_PREV}"
+            rf"(?:\s+(?P<prevkind>[a-z][a-z-]*))?\s+(?:for|with|and\s+(?:now\s+|then\s+)?{_TAKE_UP})\s+{_ART}(?:new\s+)?{_VALUE}"
+        ),
+        "change",
+    ),
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:joined|joins|signed\s+up\s+(?:with|for|at)|enrolled\s+(?:in|at|with)|"
+            rf"became\s+a\s+member\s+of)\s+(?:the\s+)?{_VALUE}"
+        ),
+        "membership",
+    ),
+    (
+        re.compile(rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}(?:a\s+)?(?:member|part)\s+of\s+(?:the\s+)?{_VALUE}"),
+        "membership",
+    ),
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:got|gets|bought|took\s+out|has|have|renewed)\s+(?:a|an|{_OWNER})\s+(?:[a-z-]+\s+)?"
+            rf"membership\s+(?:at|with|to|of|for)\s+(?:the\s+)?{_VALUE}"
+        ),
+        "membership",
+    ),
+    (
+        # playing or singing in a group: "plays bass for the Otters", "sings with the Chorale" (with
+        # whom one played a game or once sang is no group of one's own)
+        re.compile(
+            rf"{_LEAD}{_ADV}(?:(?i:plays?|played|sings?|sang|performs?|performed)\s+(?:[a-z][a-z-]*\s+)?"
+            rf"(?:for\s+(?:the\s+)?|in\s+the\s+)|(?i:plays?|sings?|performs?)\s+with\s+the\s+){_VALUE}"
+        ),
+        "membership",
+    ),
+    # a customer of a place, or a bill from it, says one uses it: "is officially a Pebble Mobile
+    # customer", "became a patient at Fernwood Clinic", "opened my first bill from X", "my contents
+    # insurance renewal from X"
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:is|am|are|became|become)\s+{_ADVERBS}(?i:an?)\s+(?:(?i:new|happy|loyal|paying)\s+)?"
+            rf"{_VALUE}\s+(?i:customer|client|subscriber|patient)\b"
+        ),
+        "patronage",
+    ),
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:is|am|are|became|become)\s+{_ADVERBS}(?i:an?)\s+(?:(?i:new|happy|loyal|paying)\s+)?"
+            rf"(?i:customer|client|subscriber|patient)\s+(?i:of|at|with)\s+{_ART}{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (
+        re.compile(
+            rf"{_OWNER}\s+(?:[a-z]+\s+){{0,2}}?(?i:bill|invoice|statement|renewal|premium|receipt)s?\s+(?i:from)\s+"
+            rf"{_ART}{_VALUE}"
+        ),
+        "patronage",
+    ),
+    # a habit of getting one's things from a place: "gets her weekend loaf from Crumbs" (the present
+    # tense: "bought my car from X" was once)
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:gets|get|buys|buy|orders|order|picks\s+up|pick\s+up)\s+{_OWNER}\s+"
+            rf"(?:[a-z][a-z-]*\s+){{1,3}}?(?i:from)\s+{_ART}{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:bought|buys|got|gets|picked\s+up|purchased|ordered)\s+(?:{_OWNER}\s+|themself\s+)?"
+            rf"{_ART}(?:(?:new|used|second-hand|secondhand|refurbished|brand\s+new)\s+)?{_VALUE}"
+        ),
+        "possession",
+    ),
+    # a thing named with the relative clause of buying it: "typing on the Orion Slate 14 Ana bought on
+    # Friday" (a product's name: two words or a number; "the Uber I got", "the Thai I ordered" are none)
+    (
+        re.compile(
+            rf"(?<![\w'])(?i:the|my|that)\s+(?P<v>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{1,4}})\s+(?:(?i:that|which)\s+)?"
+            rf"{_SUBJ}\s+{_ADV}(?i:bought|picked\s+up|purchased)\b"
+        ),
+        "possession",
+    ),
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:started|began|has\s+started|has\s+been|is|am|are)\s+{_ADVERBS}(?:going\s+to|seeing|using|"
+            rf"attending|visiting|with|at)\s+(?:the\s+)?{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (
+        # a pronoun's present place ("Priya switched gyms, she's at X now"): the person named before it
+        re.compile(
+            rf"(?:^|(?<=[.!?;:,]\s)|(?<=\band\s)|(?<=\bso\s))(?P<pron>(?i:she|he|they))(?:'s|'re|\s+is|\s+are)\s+"
+            rf"(?:now\s+)?(?:at|with|on)\s+(?:the\s+)?{_VALUE}(?=\s+(?:now|these\s+days|nowadays|instead))"
+        ),
+        "patronage",
+    ),
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:signed\s+(?:up\s+)?with|registered\s+(?:with|at)|goes\s+to|go\s+to|sees|uses|"
+            rf"banks\s+with|shops\s+at|is\s+on|am\s+on|are\s+on)\s+(?:the\s+)?{_VALUE}(?=\s+(?:now|these\s+days|nowadays|instead))"
+        ),
+        "patronage",
+    ),
+    (
+        re.compile(
+            rf"{_SUBJ}\s+{_ADV}(?:went|ended\s+up\s+going|is\s+going|decided\s+to\s+go|chose|settled\s+on)\s+"
+            rf"(?:with\s+)?(?:the\s+)?{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (
+        # a present-state marker and a name after a preposition: "I take my car to X these days"
+        re.compile(
+            rf"{_SUBJ}\s+(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+){{1,6}}?(?:at|with|to|for)\s+(?:the\s+)?"
+            rf"{_VALUE}(?=[^.;!?]{{0,80}}\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since)\b)"
+        ),
+        "patronage",
+    ),
+    (
+        # a present-state marker before the verb: "I now get my coffee at X", "these days I train with X"
+        re.compile(
+            rf"{_LEAD}(?i:now|currently|nowadays|these\s+days)\s+(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+)"
+            rf"{{1,7}}?(?:at|with|to|from)\s+(?:the\s+)?{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (
+        # starting an activity with or at someone: "started piano lessons with X", "became a regular at X"
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:started|began|took\s+up|became\s+a\s+regular|is\s+a\s+regular)\s+"
+            rf"(?:[a-z][\w-]*\s+){{0,3}}?(?:at|with)\s+(?:the\s+)?{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:switched|changed|moved|transferred|upgraded|went\s+over|made\s+the\s+(?:switch|move|jump))\s+(?:over\s+|across\s+)?to\s+"
+            rf"(?:the\s+|an?\s+)?{_VALUE}"
+        ),
+        "change",
+    ),
+    # statements by consequence: a place the subject goes to by habit ("my usual trim at X") and a
+    # thing named as the subject's own ("spilled tea on my X"): the first mention is the start
+    (
+        re.compile(
+            rf"{_OWNER}\s+(?:usual|regular|weekly|daily|monthly)\s+(?:[\w-]+\s+){{0,3}}?(?:at|with|from|in)\s+"
+            rf"(?:the\s+)?{_VALUE}"
+        ),
+        "patronage",
+    ),
+    # the first of a service that recurs ("my first cut at X", "my first lesson with X"): the start
+    # of a habit; a one-off first (a time, a visit, a trip) is none, a first thing "from" X
+    # ("my first pay slip from X") names a source, not a service, and a first anything else "with"
+    # X ("her first dance with Tom", "his first game with the Tigers") names a companion
+    (
+        re.compile(
+            rf"{_OWNER}\s+first\s+(?!(?:time|visit|trip|day|night|week|weekend|holiday|go|look|date)\b)"
+            rf"(?:[\w-]+\s+){{0,2}}?(?:at|(?P<service>{_SERVICE})s?\s+with)\s+(?:the\s+)?{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (
+        re.compile(rf"(?<=\s){_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_VALUE}(?!'s|[\w'])"),
+        "possession",
+    ),
+    # a thing named as the object of a verb only vehicles take ("filled up the Kestrel Vantra",
+    # "got a flat on Ana's X"): possessed, of the kind its name is known as, like a thing bought
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?:(?P<ride>(?i:drove|drives|rode|rides|serviced))|(?i:parked|parks|filled\s+up|fills\s+up|"
+            rf"got\s+a\s+(?:flat|puncture)\s+on))\s+(?:the\s+|{_OWNER}\s+)(?:(?:new|old|trusty)\s+)?{_VALUE}"
+        ),
+        "possession",
+    ),
+    # what only an animal does ("Biscuit chewed Ana's slippers again"): whose things, their pet
+    (
+        re.compile(
+            rf"(?:^|(?<=[,;:]\s)|(?<=\bbecause\s)|(?<=\bwhen\s))(?P<v>{_NAME})(?P<animal>)\s+(?:has\s+|had\s+|keeps\s+)?"
+            rf"(?i:chewed|chews|barked|barks|purred|purrs|meowed|meows|wagged|sniffed|growled|hissed|pounced)\b"
+            rf"(?:\s+(?:through|on|at|up|into)\b)?(?:\s+{_OWNER}(?!\w))?"
+        ),
+        "pet",
+    ),
+    # a business or a titled professional, opening the sentence, who did something to a person or
+    # to a person's things: "Shear Genius gave Ana the best cut", "Dr. Novak said Ana's fillings
+    # look fine": the person uses them
+    (
+        re.compile(
+            rf"^(?:(?i:the)\s+[a-z]+\s+(?:at|from)\s+)?(?P<v>(?!{_OPENER}){_CAPWORD}(?:\s+(?:(?:of|on|the|&)\s+)?{_CAPWORD}){{1,4}})"
+            rf"\s+(?:has\s+|have\s+)?(?:[a-z]+ed|gave|said|told|cut|sent|took|made|did|found|knows|sorted)\s+"
+            rf"(?:out\s+)?(?:(?:for|to|on)\s+)?(?P<owner>{_PERSON})(?!\w)(?P<thing>'s\s+[a-z][\w-]*)?"
+        ),
+        "patronage",
+    ),
+)
