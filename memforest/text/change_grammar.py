@@ -17,7 +17,18 @@ from memforest.text.change_subjects import SUBJ as _SUBJ
 from memforest.text.state_values import TIME_NAME
 from memforest.text.state_words import ANIMALS, DISPOSAL, INTRODUCING, KIN, POINTING
 
-__all__ = ["ENDED", "GENERIC", "KIND_AFTER", "KIN_RE", "NAMED", "NOT_NOUN", "PARTNERS", "SWITCHED_KIND"]
+__all__ = [
+    "ENDED",
+    "GENERIC",
+    "KIND_AFTER",
+    "KIN_RE",
+    "NAMED",
+    "NOT_NOUN",
+    "PARTNERS",
+    "POINTED",
+    "SWITCHED_KIND",
+    "UNTIMED_VALUE",
+]
 
 
 # what one does with a new thing that replaced a sold one ("and now cycles a B", "and then leased a B")
@@ -403,3 +414,11 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         "patronage",
     ),
 )
+# a kind said of what the sentence (or the one before) named: "so that's my vet now", "they're her
+# dentist these days" (the value is the last thing named before it)
+POINTED = re.compile(
+    rf"(?<![\w'])(?i:that|they|it)(?:'s|'re|\s+is|\s+are)\s+{_OWNER}\s+{_ADJ}{_NOUN}"
+    r"(?=\s+(?:now|these\s+days|nowadays|from\s+now\s+on|for\s+good)\b)"
+)
+# a value none of whose words is a time ("Wychwood Clinic", not "18 January 2023")
+UNTIMED_VALUE = re.compile(rf"{_AT_WORD}{_UNTIMED}")

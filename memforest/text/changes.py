@@ -26,15 +26,35 @@ from collections.abc import Sequence
 from itertools import islice
 
 from memforest.attributes import VERB_CLASSES
-from memforest.text.change_grammar import ENDED, GENERIC, KIN_RE, KIND_AFTER, NAMED, NOT_NOUN, PARTNERS, SWITCHED_KIND
+from memforest.text.change_grammar import (
+    ENDED,
+    GENERIC,
+    KIN_RE,
+    KIND_AFTER,
+    NAMED,
+    NOT_NOUN,
+    PARTNERS,
+    POINTED,
+    SWITCHED_KIND,
+    UNTIMED_VALUE,
+)
 from memforest.text.change_subjects import leading_subject, subject_key
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.doers import plausible_doer
+from memforest.text.lexicon import COMMON_VERBS, IRREGULAR_PAST
 from memforest.text.mood import mood_near
 from memforest.text.state_values import change_value
 from memforest.text.topics import singular
 
-__all__ = ["VERB_CLASSES", "find_change", "find_named_change", "leading_subject", "slot_key", "subject_key"]
+__all__ = [
+    "VERB_CLASSES",
+    "find_change",
+    "find_named_change",
+    "find_pointed_kind",
+    "leading_subject",
+    "slot_key",
+    "subject_key",
+]
 
 # matches of one pattern read per text: each costs a scan of the text before it for its subject
 _MAX_MATCHES = 8
@@ -137,3 +157,28 @@ def find_change(text: str, speaker: str, participants: Sequence[str] = ()) -> tu
             if subject and not ended and _stated(text, m):
                 return subject, _kind_after(text, m.end("v")) or _replaced_kind(m) or kind, value
     return None
+
+
+def find_pointed_kind(text: str, before: str | None, people: Sequence[str]) -> tuple[str, str, str] | None:
+    """(subject, slot, value) when ``text`` says that what was just named is a person's current
+    <noun> ("..., so that's Ana's vet now"): the value is the last thing named before it in
+    ``text``, else in ``before`` (the turn's previous sentence), that is no person of ``people``
+    and no time; None otherwise."""
+    m = POINTED.search(text)
+    noun = _noun(m["noun"]) if m is not None else None
+    if m is None or noun is None or not m["owner"] or mood_near(text, m.start()) is not None:
+        return None
+    persons = {p.casefold() for p in people}
+    for source in (text[: m.start()], before or ""):
+        values = [_unopened(v["v"], v.start()) for v in UNTIMED_VALUE.finditer(source)]
+        values = [v for v in values if v and v.casefold() not in persons]
+        if values:
+            return subject_key(m["owner"]), noun, values[-1]
+    return None
+
+
+def _unopened(value: str, at: int) -> str:
+    """``value`` without the verb that opens its sentence ("Tried Brisk Cuts": Brisk Cuts)."""
+    first, _, rest = value.partition(" ")
+    verb = first.lower() in COMMON_VERBS or first.lower() in IRREGULAR_PAST or first.endswith("ed")
+    return rest if at == 0 and verb else value

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from memforest.domain import Candidate, CellTurn, CellView, FactKind
 from memforest.text.change_subjects import subjects_named
+from memforest.text.changes import find_pointed_kind
 from memforest.text.chatter import is_chatter
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
@@ -38,6 +39,8 @@ _CAPTION_RE = re.compile(
     rf"\[(?:image|photo|picture|img)\s*+:\s*+(?P<cap>[^\]]{{0,{MAX_CAPTION_CHARS}}})\]", re.IGNORECASE
 )
 _SELF_CONTAINED_RE = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|We|We're|Our)\b")
+# a sentence that names what the one before it introduced ("Her name is Momo", "He's called Biscuit")
+_NAMING = re.compile(r"(?:Her|His|Its|Their)\s+name(?:'s|\s+is)\s+|(?:She|He|It)(?:'s|\s+is)\s+(?:called|named)\s+")
 _OPEN_BOUND_RE = re.compile(r"\b(?:since|from|after|starting|as\s+of)\s+$", re.IGNORECASE)
 
 
@@ -140,8 +143,11 @@ def _merge_down(units: list[_Unit], limit: int) -> list[_Unit]:
 
 
 def _candidate(
-    unit: _Unit, turn: CellTurn, other: str | None, names: dict[str, str], antecedent: str | None
+    unit: _Unit, turn: CellTurn, other: str | None, names: dict[str, str], antecedent: str | None, before: str | None
 ) -> Candidate:
+    """The candidate of one sentence; ``antecedent``: the one person the turn's sentences named last;
+    ``before``: the turn's previous sentence when it stated no state ("We adopted a kitten." before
+    "Her name is Momo." states the pet with the name)."""
     original = unit.text
     mentions: list[TimeMention] = []
     if unit.caption:
@@ -176,6 +182,11 @@ def _candidate(
     slot = None
     if not unit.caption and not original.rstrip().endswith("?"):
         slot = state_slot(text, kind, turn.speaker, tuple(names.values()), antecedent)
+        if slot is None and before is not None and _NAMING.match(text):
+            joined = state_slot(f"{before} {text}", kind, turn.speaker, tuple(names.values()), antecedent)
+            slot = joined if joined is not None and joined[1] == "pet" else None
+        if slot is None and kind is not FactKind.PLAN:  # "..., so that's my vet now"
+            slot = find_pointed_kind(text, before, (turn.speaker, *names.values()))
     if slot is not None and "'s " not in slot[0] and slot[0].lower() not in seen:
         unique.append(slot[0])  # the state's holder, also where no entity reader took the name ("Ana's been at X")
     topic_source = original if unit.caption else _strip_spans(original, mentions)
@@ -220,12 +231,14 @@ def extract_cell(cell: CellView, deadline: Deadline | None = None) -> list[Candi
         others = [n for n in names.values() if n.lower() != turn.speaker.strip().lower()]
         other = others[0] if len(others) == 1 else None
         antecedent: str | None = None  # the one person the turn's latest sentence naming someone named
+        before: str | None = None  # the turn's previous sentence, when it stated no state
         for unit in _turn_units(turn, names, deadline):
             if deadline is not None:
                 deadline.check()
-            candidate = _candidate(unit, turn, other, names, antecedent)
+            candidate = _candidate(unit, turn, other, names, antecedent, before)
             if candidate.text:
                 out.append(candidate)
+                before = candidate.text if candidate.attribute is None else None
                 named = subjects_named(candidate.text, turn.speaker)
                 antecedent = (named.pop() if len(named) == 1 else None) if named else antecedent
     return out

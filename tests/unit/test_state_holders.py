@@ -218,3 +218,24 @@ def test_a_colon_or_a_relative_clause_names_no_kind_of_what_is_only_mentioned(tu
 
 def test_signing_up_with_an_agency_for_work_is_a_job() -> None:
     assert (SPEAKER, "employer", "Brightwell Agency") in _slots("I signed up with Brightwell Agency for work.")
+
+
+@pytest.mark.parametrize(
+    ("turn", "slot"),
+    [  # a sentence naming or pointing at what the one before it introduced
+        ("We adopted a kitten! Her name is Pimpernel, and she bites.", (SPEAKER, "pet", "Pimpernel")),
+        ("I got a puppy last week. He's called Toffee and he chews everything.", (SPEAKER, "pet", "Toffee")),
+        ("We had a baby girl! Her name is Ada.", None),  # (a daughter is no pet)
+        (
+            "We took the dog to Larchmont Vets for her jabs. We liked them, so that's my vet now.",
+            (SPEAKER, "vet", "Larchmont Vets"),
+        ),
+        ("Tried Brisk Cuts on Monday and honestly, that's my barber from now on.", (SPEAKER, "barber", "Brisk Cuts")),
+        ("I loved Larchmont Vets. That's my vet? Not sure yet.", None),
+    ],
+)
+def test_a_sentence_names_or_points_at_what_the_one_before_introduced(
+    turn: str, slot: tuple[str, str, str] | None
+) -> None:
+    slots = [s for s in _slots(turn) if s[1] is not None]
+    assert (slots[-1] if slots else None) == slot
