@@ -89,7 +89,7 @@ _BOUNDARY = (
 _NOT_KIND = (
     r"(?!(?:[a-z]+ly|already|too|yet|instead|anyway|again|though|now|then|today|tonight|soon|here|there|back|home|"
     r"together|just|still|also|always|never|afterwards?|online|twice|first|meanwhile|myself|themself|customer|"
-    r"client|subscriber|patient|member|user)s?\b)"
+    r"client|subscriber|patient|member|user|went|came|was|were|is|are|has|had|got|took|made|sent|keeps|kept)s?\b)"
 )
 # the kind a value is named as: a noun right after it ("a Solano e-bike", "a Norrland 7 phone"),
 # an appositive after it ("Marlow Paddlers, a rowing club") or its owner's use of it ("X as my
@@ -136,9 +136,11 @@ NAMED: tuple[re.Pattern[str], ...] = (
     re.compile(
         rf"\b(?i:switched|changed|swapped)\s+(?:{_OWNER}\s+)?{_NOUN}s?,?\s+(?:from\s+{_PREV}\s+)?to\s+(?:the\s+)?{_VALUE}"
     ),
-    # "Ana's new dentist is Dr. Ruiz", "Ana's go-to bakery these days is Crumbs"
+    # "Ana's new dentist is Dr. Ruiz", "Ana's go-to bakery these days is Crumbs", "Ana's phone is a
+    # Pinecone 5" (a product: a name after "a")
     re.compile(
-        rf"{_OWNER}\s+{_ADJ}{_NOUN}{_NOW}\s+(?:is|has\s+become|became|will\s+be|:)\s+(?:now\s+)?(?:the\s+)?{_VALUE}"
+        rf"{_OWNER}\s+{_ADJ}{_NOUN}{_NOW}\s+(?:is|has\s+become|became|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[A-Z]))?"
+        rf"{_VALUE}"
     ),
     # "the team Ana plays for is now the Otters": the noun's relative clause names its subject
     re.compile(
@@ -417,7 +419,9 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
 # a kind said of what the sentence (or the one before) named: "so that's my vet now", "they're her
 # dentist these days" (the value is the last thing named before it)
 POINTED = re.compile(
-    rf"(?<![\w'])(?i:that|they|it)(?:'s|'re|\s+is|\s+are)\s+{_OWNER}\s+{_ADJ}{_NOUN}"
+    rf"(?<![\w'])(?i:that|they|it)(?:'s|'re|\s+is|\s+are)\s+{_OWNER}\s+{_NOT_FORMER}{_ADJ}"
+    r"(?!(?:problem|fault|issue|job|responsibility|thing|turn|call|business|concern|headache|life)\b)"
+    rf"{_NOUN}"
     r"(?=\s+(?:now|these\s+days|nowadays|from\s+now\s+on|for\s+good)\b)"
 )
 # a value none of whose words is a time ("Wychwood Clinic", not "18 January 2023")

@@ -48,9 +48,11 @@ _SAYING = (
     r"thinks|thought|reckons|mentioned|heard|hears)\s+(?:that\s+)?"
 )
 _REPORTED = re.compile(_SAYING + "$")
-# where a clause starts: after a comma, a conjunction, or a verb of saying (a run of whitespace is
-# tried from its first character only)
-_CLAUSE_START = re.compile(r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+|" + _SAYING)
+# where a clause starts: after a comma, a conjunction, or a verb of saying before a subject ("said
+# goodbye to X" reports nothing; a run of whitespace is tried from its first character only)
+_CLAUSE_START = re.compile(
+    r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+|" + _SAYING + r"(?=(?:he|she|they|his|her|their|the|[A-Z])\b)"
+)
 # verbs in the third person that open a clause with no subject of its own ("and moves to York"); a
 # lower-case word ending in -s is no verb in general ("and parents relocated", "as his boss")
 _VERB_S = (
@@ -130,7 +132,7 @@ def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = N
             return True, None
         named = subjects_named(text[:start], speaker)
         return True, named.pop() if len(named) == 1 else antecedent
-    if start > 0 and _REPORTED.search(text, max(0, start - 40), start) and not _names(text, speaker, start, at):
+    if start > 0 and _REPORTED.search(text, max(0, start - 40), start) and not _names(text, speaker, start, len(text)):
         return True, None  # "Lena says her brother moved to X": the reported clause is not the speaker's
     owner = _THEIR_NOUN.search(text, max(start, at - _THEIR_NOUN_SPAN), at)
     if owner is None or _names(text, speaker, start, at) or _FORMER_OWNED.match(owner[0]):
@@ -188,19 +190,19 @@ def subjects_named(text: str, speaker: str) -> set[str]:
     return {person for person in named if person != speaker}
 
 
-# a name whose "'s" is "is" (an adverb, a participle, or an adjective that ends its clause: "Viktor's
-# jealous, he ...", "Bo's still at X") or who owns a thing of a person's life ("Viktor's last day
-# was Friday and he ..."): a person a later "he" or "she" may mean; a business's prices or sale
-# ("Netflix's prices went up", "Sainsbury's had a sale") make it none
+# a name whose "'s" is "is" or "has been" ("Viktor's jealous, he ...", "Bo's in Leeds", "Ana's a
+# nurse now") or who owns a thing ("Viktor's last day was Friday and he ..."): a person a later
+# "he" or "she" may mean; a business's prices, sale or menu make it none ("Netflix's prices went
+# up", "Sainsbury's had a sale")
 _NAME_IS = re.compile(
-    rf"(?<![\w'])(?P<subj>{NAME})'s\s+(?:(?:so|very|really|super|pretty|quite|also|still|not|now|just|back|off|"
-    r"away|home|over|out)\b|[a-z]+ing\b|[a-z]+(?=[,.;!?])|(?:(?:last|first|new|old)\s+)?(?:day|job|boss|role|"
-    r"position|contract|notice|promotion|flat|house|apartment|wedding|birthday|lease)\b)"
+    rf"(?<![\w'])(?P<subj>{NAME})'s\s+(?!(?:(?:new|old|little|big|older|younger|best|close)\s+)?(?i:{KIN})s?\b)"
+    r"(?!(?:prices?|sales?|had|menu|stock|stores?|shops?|app|website|service|plans?|offers?|deals?|breakfast|lunch|"
+    r"dinner|coffee|food|products?|customers?|staff|delivery|fees?|new\s+(?:plan|menu|store|app))\b)[a-z]"
 )
 
 
 _NO_SUBJECT = re.compile(r"(?i:to|from|for|at|with|in|into|after|before)\s")
-_AFTER_PREPOSITION = re.compile(r"\b(?i:with|to|at|for|from|by|of|about|and|or|than|like|as)\s+$")
+_AFTER_PREPOSITION = re.compile(r"\b(?i:with|to|at|in|on|into|near|for|from|by|of|about|and|or|than|like|as)\s+$")
 _JOINED = re.compile(rf"(?<!\s)\s+and\s+(?P<other>{NAME})")  # (matched right after a name)
 
 
@@ -209,7 +211,7 @@ _JOINED = re.compile(rf"(?<!\s)\s+and\s+(?P<other>{NAME})")  # (matched right af
 # a contracted auxiliary or adverbs between it and its verb); a verb of naming says what a thing is
 # called, not whose it is ("got the kids a guinea pig, they named it Bandit")
 _THIRD_PERSON_LEAD = re.compile(
-    r"(?<![\w'])(?:(?i:and|but|so|then|also|now)\s+){0,2}(?:(?i:in|on|at|last|this|since|over|around|by|early|late|"
+    r"(?<![\w'])(?:(?i:and|but|so|then|also|now|[a-z]+ly)\s+){0,2}(?:(?i:in|on|at|last|this|since|over|around|by|early|late|"
     r"after|before|once|when|while|until|till|because|yesterday|today)\s+(?:[\w-]+\s+){0,6}?)?(?:(?i:[a-z]+ly)\s+){0,2}"
     r"(?P<pron>(?i:he|she|they))(?:'(?:s|ve|d|re))?\s+"
     r"(?:(?:just|finally|recently|now|also|already|officially|actually|eventually|[a-z]+ly|has|have|had)\s+){0,3}"
@@ -378,8 +380,8 @@ def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
     pronoun ("she's at X now") is the one person named before it; None when the sentence names
     more than one ("Ana met Tom at the park, he's at X now": whose, the words do not say)."""
     found = m.groupdict()
-    if found.get("lpron"):
-        return speaker  # (a pronoun leading the clause: ``pronoun_subject`` tells whose, or none)
+    if found.get("lpron"):  # (``pronoun_subject`` tells whose, with the turn's antecedent; else no one's)
+        return speaker if pronoun_subject(text, m.start("v"), speaker)[0] else None
     if found.get("owner"):
         return subject_key(found["owner"])
     if found.get("subj") and names_someone(found["subj"]):

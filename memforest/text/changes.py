@@ -128,7 +128,7 @@ def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
     dentists, I go to X now"); None otherwise (see the module doc)."""
     for regex in NAMED:
         for m in islice(regex.finditer(text), _MAX_MATCHES):
-            noun, value = _noun(m["noun"]) or _role(text, m) or _noun(m["noun"].split()[-1]), change_value(m["v"])
+            noun, value = _noun(m["noun"]) or _role(text, m) or _noun(m["noun"].split()[-1]), _value(m, speaker)
             if not (noun and value):
                 continue
             subject = _subject(text, m, speaker)
@@ -149,7 +149,7 @@ def find_change(text: str, speaker: str, participants: Sequence[str] = ()) -> tu
     none. None otherwise."""
     for regex, kind in GENERIC:
         for m in islice(regex.finditer(text), _MAX_MATCHES):
-            value = change_value(m["v"])
+            value = _value(m, speaker)
             if not value or KIN_RE.match(value.split()[0]) or not plausible_doer(m, value, (speaker, *participants)):
                 continue
             subject = _subject(text, m, speaker)
@@ -170,15 +170,23 @@ def find_pointed_kind(text: str, before: str | None, people: Sequence[str]) -> t
         return None
     persons = {p.casefold() for p in people}
     for source in (text[: m.start()], before or ""):
-        values = [_unopened(v["v"], v.start()) for v in UNTIMED_VALUE.finditer(source)]
-        values = [v for v in values if v and v.casefold() not in persons]
+        values = [_unopened(v["v"], v.start()).rstrip(".") for v in UNTIMED_VALUE.finditer(source)]
+        values = [v for v in values if len(v.split()) > 1 and v.casefold() not in persons]  # (a name of two words)
         if values:
             return subject_key(m["owner"]), noun, values[-1]
     return None
 
 
+def _value(m: re.Match[str], speaker: str) -> str | None:
+    """The match's value, up to the speaker a clause joined by "and" names ("a Corvel 5 and Ana
+    love it": the Corvel 5)."""
+    return change_value(re.split(rf"\s+and\s+{re.escape(speaker)}(?![\w-])", m["v"], maxsplit=1)[0])
+
+
 def _unopened(value: str, at: int) -> str:
-    """``value`` without the verb that opens its sentence ("Tried Brisk Cuts": Brisk Cuts)."""
+    """``value`` without the verb or adverb that opens its sentence ("Tried Brisk Cuts", "Honestly
+    Brisk Cuts": Brisk Cuts)."""
     first, _, rest = value.partition(" ")
-    verb = first.lower() in COMMON_VERBS or first.lower() in IRREGULAR_PAST or first.endswith("ed")
-    return rest if at == 0 and verb else value
+    word = first.lower()
+    opener = word in COMMON_VERBS or word in IRREGULAR_PAST or word.endswith(("ed", "ly"))
+    return rest if at == 0 and opener else value

@@ -25,6 +25,7 @@ from memforest.text.offload import Deadline
 from memforest.text.persons import rewrite_persons
 from memforest.text.sentences import split_sentences
 from memforest.text.state_slot import state_slot
+from memforest.text.state_words import ANIMALS
 from memforest.text.topics import topics
 
 __all__ = ["MAX_PER_TURN", "extract_cell"]
@@ -41,6 +42,14 @@ _CAPTION_RE = re.compile(
 _SELF_CONTAINED_RE = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|We|We're|Our)\b")
 # a sentence that names what the one before it introduced ("Her name is Momo", "He's called Biscuit")
 _NAMING = re.compile(r"(?:Her|His|Its|Their)\s+name(?:'s|\s+is)\s+|(?:She|He|It)(?:'s|\s+is)\s+(?:called|named)\s+")
+# an animal got or taken in ("adopted a kitten", "got a puppy"), which a next sentence may name
+_PET_GOT = re.compile(
+    rf"\b(?i:adopted|got|bought|rescued|took\s+in|brought\s+home|welcomed)\s+(?:a|an|our|my|another)\s+"
+    rf"(?:[a-z-]+\s+){{0,2}}?(?i:{ANIMALS}|kitten|puppy|pup)\b"
+)
+# "It's a Pinecone 5": a product said of the thing the sentence before owned ("Ana's phone")
+_IT_IS = re.compile(r"It(?:'s|\s+is)\s+(?=an?\s+[A-Z])")
+_OWNED_THING = re.compile(r"(?<![\w'])[A-Z][\w-]*'s\s+(?:[a-z]+'s\s+)?(?:(?:new|current)\s+)?[a-z][\w-]*+(?!')")
 _OPEN_BOUND_RE = re.compile(r"\b(?:since|from|after|starting|as\s+of)\s+$", re.IGNORECASE)
 
 
@@ -147,7 +156,8 @@ def _candidate(
 ) -> Candidate:
     """The candidate of one sentence; ``antecedent``: the one person the turn's sentences named last;
     ``before``: the turn's previous sentence when it stated no state ("We adopted a kitten." before
-    "Her name is Momo." states the pet with the name)."""
+    "Her name is Momo." states the pet with the name; "My phone is dying." before "It's a Pinecone
+    5." the phone)."""
     original = unit.text
     mentions: list[TimeMention] = []
     if unit.caption:
@@ -182,9 +192,12 @@ def _candidate(
     slot = None
     if not unit.caption and not original.rstrip().endswith("?"):
         slot = state_slot(text, kind, turn.speaker, tuple(names.values()), antecedent)
-        if slot is None and before is not None and _NAMING.match(text):
+        if slot is None and before is not None and _NAMING.match(text) and _PET_GOT.search(before):
             joined = state_slot(f"{before} {text}", kind, turn.speaker, tuple(names.values()), antecedent)
             slot = joined if joined is not None and joined[1] == "pet" else None
+        it, owned = _IT_IS.match(text), _OWNED_THING.search(before or "")
+        if slot is None and it is not None and owned is not None:  # "My phone is dying. It's a Pinecone 5."
+            slot = state_slot(f"{owned[0]} is {text[it.end() :]}", kind, turn.speaker, tuple(names.values()))
         if slot is None and kind is not FactKind.PLAN:  # "..., so that's my vet now"
             slot = find_pointed_kind(text, before, (turn.speaker, *names.values()))
     if slot is not None and "'s " not in slot[0] and slot[0].lower() not in seen:

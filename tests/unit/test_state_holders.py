@@ -239,3 +239,41 @@ def test_a_sentence_names_or_points_at_what_the_one_before_introduced(
 ) -> None:
     slots = [s for s in _slots(turn) if s[1] is not None]
     assert (slots[-1] if slots else None) == slot
+
+
+@pytest.mark.parametrize(
+    ("turn", "slot"),
+    [
+        ("My phone is a Corvel 5 and I love it.", (SPEAKER, "device", "Corvel 5")),
+        ("My laptop is dying. It's a Tessaro 13, six years old.", (SPEAKER, "device", "Tessaro 13")),
+        (
+            "My brother's car broke down again. It's a Halvard Estate from 2009.",
+            ("Wren's brother", "vehicle", "Halvard Estate"),
+        ),
+        ("The weather was awful. It's a Tuesday thing.", None),
+    ],
+)
+def test_a_product_said_of_a_thing_owned_in_the_sentence_before(turn: str, slot: tuple[str, str, str] | None) -> None:
+    slots = [s for s in _slots(turn) if s[1] is not None]
+    assert (slots[-1] if slots else None) == slot
+
+
+@pytest.mark.parametrize(
+    ("turn", "slot"),
+    [  # found by the second review
+        ("I said goodbye to the old flat and moved to Fellsmere.", (SPEAKER, "residence", "Fellsmere")),
+        (
+            "My trainer says Ironleaf Gym is the best, so I joined Ironleaf Gym.",
+            (SPEAKER, "membership", "Ironleaf Gym"),
+        ),
+        ("Ana's in Leeds these days. She joined the Harbour Choir last month.", ("Ana", "membership", "Harbour Choir")),
+        ("Apparently after the wedding she joined the Linden Choir.", None),
+        ("We adopted a baby girl. Her name is Juniper and she is perfect in every way.", None),
+        ("I was bitten by a dog on my run. His name is Brutus, apparently.", None),
+        ("My gas bill from Nimbus Energy went up again.", (SPEAKER, "patronage", "Nimbus Energy")),
+        ("I signed up at Ironleaf Gym near work.", (SPEAKER, "membership", "Ironleaf Gym")),
+    ],
+)
+def test_the_second_reviews_sentences(turn: str, slot: tuple[str, str, str] | None) -> None:
+    slots = [s for s in _slots(turn) if s[1] is not None]
+    assert (slots[-1] if slots else None) == slot

@@ -80,10 +80,11 @@ def test_a_while_clause_names_its_holder_and_a_question_of_change() -> None:
     tq = parse_question("While Tomasz was working at Hollowell Forge, which choir did I join?", speaker=ME, now=NOW)
     assert (tq.during, tq.during_holder, tq.during_change) == ("Hollowell Forge", "Tomasz", True)
     assert tq.names[:2] == (ME, "Tomasz")  # ("While" opens the clause; it is no part of a name)
+    assert tq.only_says_when("Tomasz") and not tq.only_says_when(ME)
     tq = parse_question("Which choir was I in back when I lived in Carrowmere?", speaker=ME, now=NOW)
-    assert (tq.during, tq.during_holder, tq.during_change) == ("Carrowmere", None, False)  # (the asker's own)
-    tq = parse_question("Which choir did I join while my aunt lived in Carrowmere?", speaker=ME, now=NOW)
-    assert (tq.during_holder, tq.names[0]) == (f"{ME}'s aunt", ME)  # (the aunt only says when)
+    assert (tq.during, tq.during_change, tq.only_says_when(ME)) == ("Carrowmere", False, False)  # (the asker's own)
+    tq = parse_question("Which choir did Tomasz join while I lived in Carrowmere?", speaker=ME, now=NOW)
+    assert (tq.names[0], tq.during_holder, tq.only_says_when(ME)) == ("Tomasz", ME, True)
 
 
 CHOIRS = [

@@ -42,12 +42,8 @@ _FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b|\bI'(?:m
 # "tell me when ...": the asker as the one addressed is no subject of the question
 _ADDRESSED = re.compile(r"\b((?:tell|remind|show|give|let|help|ask)\s+)me\b", re.IGNORECASE)
 _KEPT = "\u2063"
-# (or an acronym alone: "my GP", "which ISP"; "which NHS dentist", "what BMW did ..." name none)
-_NOUN = (
-    r"(?P<noun>[a-z][a-z-]*(?:\s+(?!of\b)[a-z][a-z-]*)?|[A-Z]{2,4}(?![\w'-])(?!\s+(?!(?:in|on|at|last|this|before|"
-    r"after|during|when|while|now|then|back|am|is|was|were|are|did|do|does|has|had|have|for|from|with|since|until)\b)"
-    r"[a-z]))"
-)
+# (the first word may be an acronym: "my GP", "which ISP")
+_NOUN = r"(?P<noun>(?:[a-z][a-z-]*|[A-Z]{2,4}(?![\w'-]))(?:\s+(?!of\b)[a-z][a-z-]*)?)"
 _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|old|previous|former|first|last)\s+)*"
 _POSSESSED = re.compile(
     rf"(?:\b[A-Za-z][\w-]*'s|\b(?i:his|her|their))\s+{_ADJ}{_NOUN}(?:\s+of\s+(?P<of>[a-z][a-z-]*))?"

@@ -32,7 +32,6 @@ __all__ = [
     "link_generic",
     "named_values",
     "names_kind",
-    "other_kind",
     "outright",
     "type_words",
 ]
@@ -411,16 +410,6 @@ def names_kind(text: str, asked: str) -> bool:
     one of the text ("my new dentist", "Dr. Ibsen, her dentist", "the dentist's")."""
     words = set(asked.split("_")) - _VAGUE
     return any(re.search(rf"(?<![\w-]){re.escape(w)}", text, re.IGNORECASE) for w in words if w)
-
-
-def other_kind(value: str, asked: str) -> bool:
-    """``value``'s own head noun names a kind of service or group that is not ``asked``
-    ("Northstar Insurance" is no hairdresser; "Vine Street Hair" may be one, "Hill Harriers" names
-    no kind at all)."""
-    word, kind = head(value), asked.split("_")[-1]
-    if len(word) > 2 and (word.startswith(kind) or kind.startswith(word)):
-        return False
-    return _SERVED.search(word) is not None or _JOINED.search(word) is not None
 
 
 def head(value: str) -> str:

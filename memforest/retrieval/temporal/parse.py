@@ -11,7 +11,6 @@ from datetime import datetime
 
 from memforest.attributes import ATTRIBUTE_WORDS
 from memforest.retrieval.temporal.asked import (
-    ASKER,
     DuringClause,
     ago_point,
     anchor_value,
@@ -187,12 +186,18 @@ class TemporalQuestion:
     at: datetime | None = None  # the time the question names ("in March 2023", "two years ago")
     during: str | None = None  # the value of "back when I lived in X": its state's time is the as-of time
     during_kind: str | None = None  # the attribute that clause's own words name ("lived": residence)
-    during_holder: str | None = None  # that clause's subject when not the asker ("while Ana was at X": Ana)
+    during_holder: str | None = None  # that clause's subject when it names one ("while Ana was at X": Ana)
     during_change: bool = False  # the main clause asks what changed then ("which club did I join while ...")
     people: tuple[str, ...] = ()  # names the question uses as people (possessors, subjects), not as values
     back: int = 0  # states before the latest the question counts back ("my previous dentist": 1)
     terms: tuple[str, ...] = ()  # stems of the words naming what it asks about (``question_terms``)
     implied: bool = False  # the operator is read from the tense alone ("which bank am I with?": now)
+
+    def only_says_when(self, name: str) -> bool:
+        """``name`` is the person a "while ..." clause names and not the question's first subject:
+        their state only says when ("while Ana was at X, where did I live?" asks nothing of Ana)."""
+        holder = self.during_holder
+        return holder is not None and name.casefold() == holder.casefold() and name != self.names[0]
 
 
 def _words(text: str) -> list[str]:
@@ -311,7 +316,7 @@ def _parse_question(
     if at is None and window[0] is not None and window[1] is not None:
         at = window[0] + (window[1] - window[0]) / 2
     if clause is not None:
-        return _during(tq, question, clause, speaker or ASKER)
+        return _during(tq, question, clause)
     if at is not None and tq.operator in (None, "as_of", "latest"):
         return replace(tq, operator="as_of", at=at)
     then = _still_at(asked, now) if at is not None and tq.operator == "now" else None
@@ -397,25 +402,19 @@ def value_name(tq: TemporalQuestion, subject: str) -> str | None:
     return found[0] if found else None
 
 
-def _during(tq: TemporalQuestion, question: str, clause: DuringClause, asker: str) -> TemporalQuestion:
+def _during(tq: TemporalQuestion, question: str, clause: DuringClause) -> TemporalQuestion:
     """An as-of question whose time is that of the state a "back when ..." clause names. What it
     asks about is named outside that clause ("Who taught me cello back when I lived in Oslo?" asks
     for no home); the clause's own words name the kind of its state (``during_kind``) and maybe
-    whose it is, another person than the ``asker`` (``during_holder``, who is then asked about only
-    when no one else is); a main clause asking what changed ("which club did I join") asks for the
-    change made while that state held (``during_change``)."""
+    whose it is (``during_holder``); a main clause asking what changed ("which club did I join")
+    asks for the change made while that state held (``during_change``)."""
     outside = question[: clause.start] + question[clause.end :]
-    holder = clause.holder if clause.holder is not None and clause.holder.casefold() != asker.casefold() else None
-    names = tq.names
-    if holder is not None and len(names) > 1 and names[0].casefold() == holder.casefold():
-        names = (*names[1:], names[0])  # ("which choir did I join while my sister lived in X": mine)
     return replace(
         tq,
         operator="as_of",
-        names=names,
         during=clause.value,
         during_kind=attribute_of(question[clause.start : clause.end]),
-        during_holder=holder,
+        during_holder=clause.holder,
         during_change=asks_change(outside),
         attribute=tq.noun or attribute_of(outside),
     )

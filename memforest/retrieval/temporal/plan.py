@@ -21,7 +21,6 @@ from memforest.retrieval.temporal.chains import (
     link_generic,
     named_values,
     names_kind,
-    other_kind,
     outright,
     owner_named,
     type_words,
@@ -144,10 +143,9 @@ def states_of(
     for label, _ in labelled:
         counts[label] = counts.get(label, 0) + 1
     chain = chain_label(attribute, counts, loose=False) or value_kind_label(attribute, labelled)
-    borrowed = chain is None and loose  # (a verb class's chain: values another kind names are not this kind's)
-    if borrowed:
+    if chain is None and loose:
         chain = chain_label(attribute, counts, loose=True)
-    out = [s for lab, s in labelled if lab == chain and not (borrowed and s.value and other_kind(s.value, attribute))]
+    out = [s for lab, s in labelled if lab == chain]
     out += [
         s for (_, s), on in zip(labelled, bare_switches(labelled, chain, subject, kind or attribute), strict=True) if on
     ]
@@ -314,7 +312,8 @@ def during_span(rows: Sequence[Row], subject: str, value: str, kind: str | None 
         later = [s.time for s in states_of(rows, kind, subject) if s.time > plain[0]] if kind and plain else []
         if later:  # ("Winters in X are brutal": a home stated by its consequences)
             return Span(plain[0], min(later), True)
-        return Span(named[0], named[-1], True) if named else None  # (held while it was talked of)
+        # (held while it was talked of; once mentioned, from then on)
+        return Span(named[0], named[-1], len(named) > 1) if named else None
     runs = _runs([s for lab, s in _labelled(rows, subject) if lab == label])
     held = _holding(runs, value)
     if not held:

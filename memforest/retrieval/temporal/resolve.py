@@ -328,8 +328,7 @@ async def temporal_plan(
         known.update(probe.known)
         answered.update(unasked)
         candidates = [n for n in tq.names if n.casefold() in known and n.casefold() != anchor]
-    # (another person a "while ..." clause names only says when: "while Ana was at X, where did I live?")
-    candidates = [n for n in candidates if n.casefold() != (tq.during_holder or "").casefold()] or candidates
+    candidates = [n for n in candidates if not tq.only_says_when(n)] or candidates
     unanswered: list[tuple[_Scope, TemporalQuestion]] = []
     budget = _Budget(QUERY_READS)
     for subject in candidates:
