@@ -38,10 +38,9 @@ from memforest.text.change_grammar import (
     SWITCHED_KIND,
     UNTIMED_VALUE,
 )
-from memforest.text.change_subjects import leading_subject, subject_key
+from memforest.text.change_subjects import leading_subject, names_someone, subject_key
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.doers import plausible_doer
-from memforest.text.lexicon import COMMON_VERBS, IRREGULAR_PAST
 from memforest.text.mood import mood_near
 from memforest.text.state_values import change_value
 from memforest.text.topics import singular
@@ -187,6 +186,4 @@ def _unopened(value: str, at: int) -> str:
     """``value`` without the verb or adverb that opens its sentence ("Tried Brisk Cuts", "Honestly
     Brisk Cuts": Brisk Cuts)."""
     first, _, rest = value.partition(" ")
-    word = first.lower()
-    opener = word in COMMON_VERBS or word in IRREGULAR_PAST or word.endswith(("ed", "ly"))
-    return rest if at == 0 and opener else value
+    return rest if at == 0 and not names_someone(first) else value
