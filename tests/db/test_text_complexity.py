@@ -104,8 +104,9 @@ async def test_rule_based_extractor_port_is_fast_on_adversarial_turn() -> None:
 
 
 def _module_patterns() -> dict[str, re.Pattern[str]]:
-    """Every module-level compiled pattern of ``memforest.text`` and of the loose temporal plan,
-    which searches fact texts (also inside lists, tuples and dicts)."""
+    """Every module-level compiled pattern of ``memforest.text`` and of the temporal modules that
+    search fact texts: the loose plan, the cue lexicon and the worded states (also inside lists,
+    tuples and dicts)."""
     found: dict[str, re.Pattern[str]] = {}
 
     def add(name: str, value: object) -> None:
@@ -119,7 +120,8 @@ def _module_patterns() -> dict[str, re.Pattern[str]]:
                 add(f"{name}[{key!r}]", item)
 
     names = [f"memforest.text.{info.name}" for info in pkgutil.iter_modules(memforest.text.__path__)]
-    for name in [*names, "memforest.retrieval.temporal.loose"]:
+    temporal = [f"memforest.retrieval.temporal.{m}" for m in ("loose", "lexicon", "worded")]
+    for name in [*names, *temporal]:
         for attr, value in vars(importlib.import_module(name)).items():
             add(f"{name.rsplit('.', 1)[-1]}.{attr}", value)
     return found

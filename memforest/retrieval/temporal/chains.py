@@ -377,11 +377,19 @@ def chain_label(asked: str, chains: Mapping[str, int], *, loose: bool = True) ->
         return shared[-1][1]
     if not loose:
         return None
-    loosely_named: tuple[str, ...] = () if asked in STATE_ATTRIBUTES else _LOOSE
-    for label in (*holders(asked), *loosely_named):
+    for label in (*holders(asked), *_loosely_named(asked)):
         if chains.get(label) and label != asked:
             return label
     return None
+
+
+def _loosely_named(asked: str) -> tuple[str, ...]:
+    """The named attributes whose chain may answer for open-ended slot ``asked`` when no chain of
+    its own nor of a verb class can: a thing got may be filed as a device, a vehicle, a hobby or a
+    job; a kind one joins as a hobby or a job; a service (a dentist, an insurer) as none of them."""
+    if asked in STATE_ATTRIBUTES or _SERVED.search(asked):
+        return ()
+    return ("employer", "hobby") if joined_kind(asked) else _LOOSE
 
 
 def holders(asked: str) -> tuple[str, ...]:

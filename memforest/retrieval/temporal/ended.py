@@ -54,11 +54,15 @@ _LEAVE = r"\b(?i:quit|left|stopped|dropped|ditched|cancelled|gave\s+up(?:\s+on)?
 _LEAVING = re.compile(_LEAVE)
 
 
-def left_for(rows: Sequence[Row], states: Sequence[State], subject: str) -> list[State]:
+def left_for(
+    rows: Sequence[Row], states: Sequence[State], subject: str, names: Callable[[str], bool] | None = None
+) -> list[State]:
     """Statements with no slot that leave a state of ``states`` and name what came instead ("Quit
     the Orrery Hill club and play at the Ravensgate Chess Society now"): a new state whose value is
     the first other entity named after the one left. The statement has no mood, and it is about the
-    subject: it names them, or it opens with the verb of leaving (the speaker's own)."""
+    subject: it names them (``names``: whether a text names the subject as more than a relative's
+    owner; default: any mention), or it opens with the verb of leaving (the speaker's own)."""
+    named = names or (lambda text: mentions(text, subject))
     values = sorted({s.value for s in states if s.value})
     known = {s.fact_id for s in states}
     out: list[State] = []
@@ -72,7 +76,7 @@ def left_for(rows: Sequence[Row], states: Sequence[State], subject: str) -> list
             if old not in text:  # (``left_span`` reads the value as written)
                 continue
             left = left_span(text, old)
-            about = mentions(text, subject) or (left is not None and left[0] == 0)
+            about = named(text) or (left is not None and left[0] == 0)
             if left is None or not about:
                 continue
             after = [str(e) for e in r["entities"] or () if str(e).casefold() != subject.casefold()

@@ -9,6 +9,7 @@ present, take precedence.
 
 from __future__ import annotations
 
+import re
 from types import MappingProxyType
 from typing import Final
 
@@ -61,10 +62,21 @@ def _shares() -> dict[str, int]:
 _SHARES: Final = MappingProxyType(_shares())
 
 
+# a dwelling word heading a compound names another kind of place ("coffee place", "yoga studio"):
+# it cues a home only after a determiner, a possessive or a plain adjective ("a new place")
+_COMPOUND_HEAD = re.compile(
+    r"\b(?!(?:my|our|your|his|her|their|a|an|the|this|that|new|old|own|first|next|little|tiny|small|smaller|"
+    r"big|bigger|nice|nicer|lovely|cheap|cheaper|bright|quiet|shared|one-bed|two-bed|rented|furnished)\b)"
+    r"([a-z]\w*)\s+(?:place|studio)s?\b",
+    re.IGNORECASE,
+)
+
+
 def cue_scores(text: str) -> dict[str, float]:
     """attribute -> the text's (stemmed) cue words of it, each counted 1 / (attributes it cues), so a
-    word specific to one attribute weighs more than a shared one; attributes with none left out."""
-    terms = set(content_terms(text))
+    word specific to one attribute weighs more than a shared one; attributes with none left out. A
+    dwelling word heading a compound ("coffee place") is no cue."""
+    terms = set(content_terms(_COMPOUND_HEAD.sub(r"\1", text)))
     scores = {a: sum(1.0 / _SHARES[t] for t in terms & cues) for a, cues in CUES.items()}
     return {a: s for a, s in scores.items() if s > 0}
 

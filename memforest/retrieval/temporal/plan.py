@@ -39,6 +39,7 @@ from memforest.retrieval.temporal.pick import runs as _runs
 from memforest.retrieval.temporal.pick import same as _same
 from memforest.retrieval.temporal.pick import valued as _valued
 from memforest.retrieval.temporal.state import State
+from memforest.retrieval.temporal.worded import new_value, worded_states
 from memforest.store.sql import Row
 from memforest.text.change_subjects import third_person_clause
 from memforest.text.state_words import KIN
@@ -161,8 +162,10 @@ def states_of(
         # and name a value (an entity other than the subject) its cue words tie to the attribute
         unslotted = r["attribute"] is None and value is not None and attribute in CUES
         if unslotted and _names_itself(text, subject) and mood_of(text) is None and is_state_of(text, attribute):
-            out.append(State(int(r["fact_id"]), r["valid_from"], text, value, False))
-    out += left_for(rows, out, subject)
+            known = {s.value.casefold() for s in out if s.value}  # ("after Rex died, I got Pip": Pip)
+            out.append(State(int(r["fact_id"]), r["valid_from"], text, new_value(r, subject, known) or value, False))
+    out += worded_states(rows, out, subject, kind or attribute, lambda r: _own(r, subject))
+    out += left_for(rows, out, subject, lambda text: _names_itself(text, subject))
     out += _alike(rows, out, subject, attribute, _others(labelled, chain))
     return sorted({s.fact_id: s for s in reversed(out)}.values(), key=lambda s: (s.time, s.fact_id))  # one per fact
 
