@@ -12,7 +12,7 @@ from memforest.retrieval.temporal.chains import chain_label
 from memforest.retrieval.temporal.lexicon import cue_scores
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import ANSWER, plan_answer
-from memforest.retrieval.temporal.worded import kind_words, new_value
+from memforest.retrieval.temporal.worded import kind_words, names_own_kind, new_value
 from tests.support.fact_rows import fact_row
 
 
@@ -64,9 +64,36 @@ def test_a_relatives_change_or_a_wish_is_no_state_of_the_subject() -> None:
 
 
 def test_kind_words_are_only_for_open_ended_kinds() -> None:
-    pattern = kind_words("climbing_gym")
-    assert pattern is not None and pattern.search("she switched climbing gyms") is not None
+    assert names_own_kind("Oskarine switched climbing gyms last week.", "Oskarine", "climbing_gym")
+    assert names_own_kind("Ropeworks is her climbing gym now.", "Oskarine", "climbing_gym")
     assert kind_words("residence") is None and kind_words("membership") is None
+
+
+def test_the_kind_must_be_the_subjects_own() -> None:
+    """Review cases: the kind word named of someone else, or in another sense, makes no state."""
+    for text in (
+        "Oskarine asked Tobiah which climbing gyms he likes.",
+        "Oskarine drove her neighbour's boy Tobiah to the climbing gym.",
+        "Oskarine says her sister's climbing gym is Ropeworks.",
+        "Oskarine's dog switched climbing gyms, and the kids went to Ropeworks.",
+    ):
+        assert not names_own_kind(text, "Oskarine", "climbing_gym"), text
+        row = _row(2, 6, text, None, None, "Tobiah", "Ropeworks")
+        assert _answer_of([FILED, row], "Which climbing gym does Oskarine go to now?") == 1, text
+
+
+def test_the_value_is_no_place_cause_or_person_and_a_return_is_read_forwards() -> None:
+    bought = _row(
+        3, 5, "Oskarine bought a Volvo XC40 from a dealer in Kesselbrunn.", None, None, "Volvo XC40", "Kesselbrunn"
+    )
+    assert new_value(bought, "Oskarine", set()) == "Volvo XC40"
+    back = _row(
+        4, 9, "Oskarine went back to driving the Skoda Octavia after selling the Volvo XC40.", None, None,
+        "Skoda Octavia", "Volvo XC40",
+    )  # fmt: skip
+    assert new_value(back, "Oskarine", {"skoda octavia", "volvo xc40"}) == "Skoda Octavia"
+    nephew = _row(5, 9, "Oskarine's nephew, Tobiah, got her onto Ropeworks.", None, None, "Tobiah", "Ropeworks")
+    assert new_value(nephew, "Oskarine", set()) == "Ropeworks"
 
 
 def test_a_relatives_leaving_does_not_continue_the_subjects_chain() -> None:
@@ -91,10 +118,12 @@ def test_a_kind_one_joins_or_is_served_by_is_never_a_devices_chain() -> None:
     assert chain_label("insurer", {"device": 1, "vehicle": 1, "employer": 1}) is None
     assert chain_label("choir", {"hobby": 1}) == "hobby"
     assert chain_label("tablet", {"device": 1}) == "device"
+    assert chain_label("climbing_gym", {"hobby": 1}) == "hobby"  # (joined before served)
 
 
 def test_a_dwelling_word_heading_a_compound_cues_no_home() -> None:
     assert "residence" not in cue_scores("Oskarine found a new coffee place: Tassenhaus.")
     assert "residence" not in cue_scores("Oskarine signed up at a yoga studio.")
     assert "residence" in cue_scores("Oskarine found a place in Varnholt.")
+    assert "residence" in cue_scores("Oskarine found a great place in Varnholt.")
     assert "residence" in cue_scores("Oskarine moved into a studio in Varnholt.")

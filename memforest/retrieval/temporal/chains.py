@@ -387,9 +387,11 @@ def _loosely_named(asked: str) -> tuple[str, ...]:
     """The named attributes whose chain may answer for open-ended slot ``asked`` when no chain of
     its own nor of a verb class can: a thing got may be filed as a device, a vehicle, a hobby or a
     job; a kind one joins as a hobby or a job; a service (a dentist, an insurer) as none of them."""
-    if asked in STATE_ATTRIBUTES or _SERVED.search(asked):
+    if asked in STATE_ATTRIBUTES:
         return ()
-    return ("employer", "hobby") if joined_kind(asked) else _LOOSE
+    if joined_kind(asked):  # (before a service: a gym is joined, and may be a hobby)
+        return ("employer", "hobby")
+    return () if _SERVED.search(asked) else _LOOSE
 
 
 def holders(asked: str) -> tuple[str, ...]:

@@ -62,12 +62,12 @@ def _shares() -> dict[str, int]:
 _SHARES: Final = MappingProxyType(_shares())
 
 
-# a dwelling word heading a compound names another kind of place ("coffee place", "yoga studio"):
-# it cues a home only after a determiner, a possessive or a plain adjective ("a new place")
+# a dwelling word heading a compound of a venue's trade ("coffee place", "yoga studio") names no home
 _COMPOUND_HEAD = re.compile(
-    r"\b(?!(?:my|our|your|his|her|their|a|an|the|this|that|new|old|own|first|next|little|tiny|small|smaller|"
-    r"big|bigger|nice|nicer|lovely|cheap|cheaper|bright|quiet|shared|one-bed|two-bed|rented|furnished)\b)"
-    r"([a-z]\w*)\s+(?:place|studio)s?\b",
+    r"\b(coffee|tea|pizza|burger|taco|noodle|ramen|sushi|curry|kebab|brunch|lunch|breakfast|dinner|lunchtime|"
+    r"sandwich|bagel|juice|smoothie|cocktail|wine|beer|cake|dessert|ice\s+cream|yoga|pilates|dance|barre|"
+    r"spin|boxing|climbing|fitness|martial\s+arts|tattoo|nail|hair|beauty|massage|recording|music|photo|art|"
+    r"pottery|design|meeting|parking|camping|hiding)\s+(?:place|studio|spot)s?\b",
     re.IGNORECASE,
 )
 

@@ -1,7 +1,7 @@
 """States of an open-ended kind that the write side filed under no slot but that name the kind in
-their own words ("switched hairdressers, from A to B", "B is his climbing wall now"): with the
-chain's filed states they make one timeline, so a later change the write side could not read is not
-hidden behind the last one it could (ADR 0109)."""
+their own words as the subject's ("switched hairdressers, from A to B", "B is his climbing wall
+now"): with the chain's filed states they make one timeline, so a later change the write side could
+not read is not hidden behind the last one it could (ADR 0109)."""
 
 from __future__ import annotations
 
@@ -18,21 +18,42 @@ from memforest.text.state_words import KIN
 
 # a value named right after one of these is the state being left, not the new one
 _LEFT = re.compile(
-    r"\b(?:from|left|leaving|quit|quitting|ditched|dropped|replaced|instead\s+of|done\s+with|gave\s+up(?:\s+on)?|"
-    r"stopped\s+(?:going\s+to|seeing|using)|no\s+longer\s+(?:goes\s+to|go\s+to|with|at))\s+(?:the\s+)?$",
+    r"\b(?:from|left|leaving|quit|quitting|ditched|dropped|replaced|sold|selling|after|not|instead\s+of|"
+    r"done\s+with|gave\s+up(?:\s+on)?|stopped\s+(?:going\s+to|seeing|using)|no\s+longer\s+(?:go(?:es)?\s+to|with|at))"
+    r"\s+(?:the\s+|a\s+|an\s+|my\s+|his\s+|her\s+|their\s+)?",
     re.IGNORECASE,
 )
+# a value named right after one of these is where or why, not what
+_AROUND = re.compile(
+    r"\b(?:in|near|on|over|around|outside|inside|via|through|because\s+of|thanks\s+to|by)\s+(?:the\s+)?",
+    re.IGNORECASE,
+)
+# a person: a name a kin word introduces ("sister Lotte", "nephew, Tobias"), one owning something
+_KIN_NAMED = re.compile(rf"\b(?i:{KIN})s?,?\s+([A-Z][\w'-]*)")
+_OWNER = re.compile(r"\b([A-Z][\w-]*)['\u2019]s\b")
+_MODIFIERS = r"(?:(?:new|usual|regular|go-to|current|old|favourite|favorite|local|own)\s+)?"
+MAX_VALUES = 12  # the named things of one statement a value is chosen among
 
 
-def kind_words(attribute: str) -> re.Pattern[str] | None:
-    """The pattern of an open-ended kind's own name in a statement ("climbing wall(s)"), or None
+def kind_words(attribute: str) -> str | None:
+    """The pattern source of an open-ended kind's own name ("climbing\\s+wall(?:e?s)?"), or None
     for a named attribute or a verb class (their statements are read by cue words)."""
     if attribute in STATE_ATTRIBUTES or attribute in CUES or attribute in GENERIC:
         return None
     words = [re.escape(w) for w in attribute.split("_") if w]
-    if not words:
-        return None
-    return re.compile(r"\b" + r"\s+".join(words) + r"(?:e?s)?\b", re.IGNORECASE)
+    return r"\s+".join(words) + r"(?:e?s)?\b" if words else None
+
+
+def names_own_kind(text: str, subject: str, attribute: str) -> bool:
+    """Whether ``text`` names the kind as the subject's own: possessed by them ("my / her / Ana's
+    (new) dentist", not "her sister's dentist") or changed by them ("Ana switched dentists")."""
+    kind = kind_words(attribute)
+    if kind is None:
+        return False
+    name = re.escape(subject)
+    owned = rf"(?:\b(?i:my|his|her|their)|(?<!\w){name}['\u2019]s)\s+(?i:{_MODIFIERS}{kind})"
+    changed = rf"(?<!\w){name}\s+(?:\w+\s+)?(?i:switched|changed|swapped)\s+(?i:{kind})"
+    return re.search(f"{owned}|{changed}", text) is not None
 
 
 def worded_states(
@@ -42,19 +63,17 @@ def worded_states(
     attribute: str,
     about: Callable[[Row], bool],
 ) -> list[State]:
-    """The statements of ``rows`` with no slot that name the open-ended kind ``attribute`` in their
-    own words, carry no mood, are about the subject (``about``) and name a value, as states: the
-    value is the last one named that is not being left ("from A to B": B) and, when the statement
-    also names a value of ``states``, not that one. None of them is a fact ``states`` holds."""
-    pattern = kind_words(attribute)
-    if pattern is None:
+    """The statements of ``rows`` with no slot that name the open-ended kind ``attribute`` as the
+    subject's own (:func:`names_own_kind`), carry no mood, are about the subject (``about``) and
+    name a value (:func:`new_value`), as states. None of them is a fact ``states`` holds."""
+    if kind_words(attribute) is None:
         return []
     held = {s.fact_id for s in states}
     known = {s.value.casefold() for s in states if s.value}
     out: list[State] = []
     for r in rows:
         text = str(r["text"])
-        if int(r["fact_id"]) in held or r["attribute"] is not None or pattern.search(text) is None:
+        if int(r["fact_id"]) in held or r["attribute"] is not None or not names_own_kind(text, subject, attribute):
             continue
         if mood_of(text) is not None or not about(r):
             continue
@@ -65,27 +84,25 @@ def worded_states(
 
 
 def new_value(row: Row, subject: str, known: set[str]) -> str | None:
-    """The value a statement moves to: of the things it names (its entities, else its capitalised
-    phrases) that are no person (the subject, the speaker, a name a kin word introduces or one
-    owning something), the last that no leaving word introduces, one no earlier state names
-    (``known``, case-folded) when there is such a one; None when every value is being left."""
+    """The value a statement moves to, among the things it names (its entities, else its
+    capitalised phrases; at most ``MAX_VALUES``) that are no person (the subject, the speaker, a
+    name a kin word introduces, an owner) and that no leaving word ("from X", "gave up on X") nor
+    place or cause word ("in X", "because of X") introduces: the first that no earlier state names
+    (``known``, case-folded), else the first (a return to an earlier value); None when none is left."""
     text = str(row["text"])
     people = {subject.casefold(), str(row.get("speaker") or "").casefold()}
-    named = [str(e) for e in row["entities"] or () if str(e) in text] or named_values(text, (subject,))
-    values = [v for v in sorted(named, key=text.find) if v.casefold() not in people and not _person(text, v)]
-    values = [v for v in values if not _left(text, v)]
+    people |= {m.group(1).casefold() for m in (*_KIN_NAMED.finditer(text), *_OWNER.finditer(text))}
+    named = [str(e) for e in row["entities"] or () if str(e).casefold() not in people]
+    named = named or [v for v in named_values(text, (subject,)) if v.casefold() not in people]
+    left = {m.end() for m in _LEFT.finditer(text)} | {m.end() for m in _AROUND.finditer(text)}
+    placed = sorted((at, v) for v in named[:MAX_VALUES] if (at := _start(text, v)) is not None)
+    values = [v for at, v in placed if at not in left]
     fresh = [v for v in values if v.casefold() not in known]
     picked = fresh or values
-    return picked[-1] if picked else None
+    return picked[0] if picked else None
 
 
-def _person(text: str, name: str) -> bool:
-    """Whether ``text`` names ``name`` as a person: after a kin word ("sister Lotte") or as an owner."""
-    at = re.escape(name)
-    return re.search(rf"\b(?i:{KIN})s?\s+{at}\b|\b{at}['\u2019]s\b", text) is not None
-
-
-def _left(text: str, value: str) -> bool:
-    """Whether ``value`` is named in ``text`` right after a leaving word ("from X", "gave up on X")."""
-    at = text.find(value)
-    return at >= 0 and _LEFT.search(text[:at]) is not None
+def _start(text: str, value: str) -> int | None:
+    """Where ``value`` is first named in ``text`` as a whole word, or None."""
+    found = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text)
+    return found.start() if found is not None else None
