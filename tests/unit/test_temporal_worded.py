@@ -127,3 +127,19 @@ def test_a_dwelling_word_heading_a_compound_cues_no_home() -> None:
     assert "residence" in cue_scores("Oskarine found a place in Varnholt.")
     assert "residence" in cue_scores("Oskarine found a great place in Varnholt.")
     assert "residence" in cue_scores("Oskarine moved into a studio in Varnholt.")
+
+
+def test_a_statement_naming_the_subject_by_another_name_is_theirs() -> None:
+    """The subject asked by name, a later statement naming them by their relation only."""
+    filed = fact_row(
+        1, 2, "Oskarine's cousin Tilmann picked up a second-hand Corvid Ultrabook laptop.", "Oskarine",
+        subject="tilmann", attribute="device", value="Corvid Ultrabook", entities=("Tilmann", "Corvid Ultrabook"),
+    )  # fmt: skip
+    later = fact_row(
+        2, 8, "Oskarine's cousin picked up a second-hand Zephyr Nine laptop.", "Oskarine", entities=("Zephyr Nine",)
+    )
+    question = parse_question("What is Tilmann's laptop now?")
+    plan = plan_answer(question, "Tilmann", [filed, later], aliases=("Oskarine's cousin",))
+    assert plan is not None and plan.roles.get(2) == ANSWER
+    alone = plan_answer(question, "Tilmann", [filed, later])
+    assert alone is not None and alone.roles.get(1) == ANSWER

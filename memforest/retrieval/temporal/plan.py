@@ -131,14 +131,22 @@ def value_kind_label(attribute: str, labelled: Sequence[tuple[str, State]]) -> s
 
 
 def states_of(
-    rows: Sequence[Row], attribute: str, subject: str, *, loose: bool = True, kind: str | None = None
+    rows: Sequence[Row],
+    attribute: str,
+    subject: str,
+    *,
+    loose: bool = True,
+    kind: str | None = None,
+    aliases: Sequence[str] = (),
 ) -> list[State]:
     """The subject's states of ``attribute``: slot facts of its chain (``chains.chain_label``: its
     own label, else one sharing a word, else one whose value is named by the kind's head noun
     (``value_kind_label``), else (``loose``) a verb class's that can hold it), and facts
     with no slot that name the subject and a value and whose cue words point to the attribute,
     moods aside; oldest first. ``kind``: the open-ended kind whose own named values
-    (``_kind_named``) join when ``attribute`` is a verb class's chain (default ``attribute``)."""
+    (``_kind_named``) join when ``attribute`` is a verb class's chain (default ``attribute``);
+    ``aliases``: the subject's other names ("Ana's cousin"), by which a statement with no slot may
+    name them too."""
     labelled = _labelled(rows, subject)
     counts: dict[str, int] = {}
     for label, _ in labelled:
@@ -161,10 +169,15 @@ def states_of(
         # not only as a relative's owner: "the cat Ana's coworker brought home" is the coworker's)
         # and name a value (an entity other than the subject) its cue words tie to the attribute
         unslotted = r["attribute"] is None and value is not None and attribute in CUES
-        if unslotted and _names_itself(text, subject) and mood_of(text) is None and is_state_of(text, attribute):
+        if (
+            unslotted
+            and _names_any(text, (subject, *aliases))
+            and mood_of(text) is None
+            and is_state_of(text, attribute)
+        ):
             known = {s.value.casefold() for s in out if s.value}  # ("after Rex died, I got Pip": Pip)
             out.append(State(int(r["fact_id"]), r["valid_from"], text, new_value(r, subject, known) or value, False))
-    out += worded_states(rows, out, subject, kind or attribute, lambda r: _own(r, subject))
+    out += worded_states(rows, out, subject, kind or attribute, lambda r: _own(r, subject), aliases)
     out += left_for(rows, out, subject, lambda text: _names_itself(text, subject))
     out += _alike(rows, out, subject, attribute, _others(labelled, chain))
     return sorted({s.fact_id: s for s in reversed(out)}.values(), key=lambda s: (s.time, s.fact_id))  # one per fact
@@ -272,6 +285,11 @@ def _kind_named(row: Row, attribute: str, subject: str) -> str | None:
 
 
 @per_question
+def _names_any(text: str, names: Sequence[str]) -> bool:
+    """``text`` names one of ``names`` as more than a relative's owner (:func:`_names_itself`)."""
+    return any(_names_itself(text, n) for n in names)
+
+
 def _names_itself(text: str, subject: str) -> bool:
     """``text`` names ``subject`` other than only as the owner of a relative ("Ysolde's friend
     works at the Dunmere Vets" is the friend's; "Ysolde and her friend ..." is Ysolde's)."""
@@ -415,13 +433,15 @@ def plan_answer(
     anchor_time: datetime | None = None,
     hints: Mapping[int, float] | None = None,
     during_rows: Sequence[Row] | None = None,
+    aliases: Sequence[str] = (),
 ) -> TemporalPlan | None:
     """The answer state and its neighbours among the subject's facts ``rows`` (oldest first);
     None when the question has no operator, no attribute can be told, or no state answers it.
     ``anchor_time`` is the time of an event anchor resolved elsewhere (used when no state names X);
     ``hints``: the question's recall similarity of facts, which picks the chain of a kind no
     chain is named for (``_hinted``); ``during_rows``: the facts of the other person a "while ..."
-    clause names as its subject (``tq.during_holder``), whose state gives the question its time."""
+    clause names as its subject (``tq.during_holder``), whose state gives the question its time;
+    ``aliases``: the subject's other names (``states_of``)."""
     if tq.operator is None:
         return None
     span = None
@@ -448,7 +468,7 @@ def plan_answer(
         attribute = _hinted(rows, subject, attribute, hints) or attribute
     # a chain of a verb class read for the anchor keeps the asked kind's own named values
     kind = tq.attribute if attribute in GENERIC else None
-    states = [*states_of(rows, attribute, subject, loose=not tq.implied, kind=kind), *joined]
+    states = [*states_of(rows, attribute, subject, loose=not tq.implied, kind=kind, aliases=aliases), *joined]
     if tq.operator == "how_long" and tq.anchor is not None:
         states += presupposed(rows, states, subject, tq.anchor)
     if span is not None and tq.during_change:  # "which club did I join while ...": the change made then

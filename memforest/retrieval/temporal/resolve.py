@@ -479,7 +479,7 @@ async def _plan_of_all(
         rows += await _relation_said(scope, name)
     other = tq.during_holder if (tq.during_holder or "").casefold() not in {n.casefold() for n in names} else None
     during_rows = await store.subject_facts(*where, other, scope.as_of) if other else None
-    return plan_answer(tq, names[0], _in_order(rows), event_time, scope.hints, during_rows)
+    return plan_answer(tq, names[0], _in_order(rows), event_time, scope.hints, during_rows, names[1:])
 
 
 async def _relation_said(scope: _Scope, name: str) -> list[Row]:

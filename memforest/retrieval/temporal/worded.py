@@ -62,10 +62,12 @@ def worded_states(
     subject: str,
     attribute: str,
     about: Callable[[Row], bool],
+    aliases: Sequence[str] = (),
 ) -> list[State]:
     """The statements of ``rows`` with no slot that name the open-ended kind ``attribute`` as the
     subject's own (:func:`names_own_kind`), carry no mood, are about the subject (``about``) and
-    name a value (:func:`new_value`), as states. None of them is a fact ``states`` holds."""
+    name a value (:func:`new_value`), as states; a statement may name the subject by one of its
+    ``aliases`` ("Ana's cousin switched dentists"). None of them is a fact ``states`` holds."""
     if kind_words(attribute) is None:
         return []
     held = {s.fact_id for s in states}
@@ -73,9 +75,11 @@ def worded_states(
     out: list[State] = []
     for r in rows:
         text = str(r["text"])
-        if int(r["fact_id"]) in held or r["attribute"] is not None or not names_own_kind(text, subject, attribute):
+        if int(r["fact_id"]) in held or r["attribute"] is not None or mood_of(text) is not None:
             continue
-        if mood_of(text) is not None or not about(r):
+        if not any(names_own_kind(text, n, attribute) for n in (subject, *aliases)):
+            continue
+        if not about(r) and _start(text, aliases) is None:
             continue
         value = new_value(r, subject, known)
         if value is not None:
@@ -102,7 +106,10 @@ def new_value(row: Row, subject: str, known: set[str]) -> str | None:
     return picked[0] if picked else None
 
 
-def _start(text: str, value: str) -> int | None:
-    """Where ``value`` is first named in ``text`` as a whole word, or None."""
-    found = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text)
+def _start(text: str, values: str | Sequence[str]) -> int | None:
+    """Where one of ``values`` is first named in ``text`` as a whole word, or None (none given)."""
+    alternatives = [values] if isinstance(values, str) else list(values)
+    if not alternatives:
+        return None
+    found = re.search(rf"(?<!\w)(?:{'|'.join(map(re.escape, alternatives))})(?!\w)", text)
     return found.start() if found is not None else None
