@@ -22,6 +22,7 @@ leavings without a successor give no slot.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from itertools import islice
 
@@ -61,8 +62,9 @@ _MAX_MATCHES = 8
 
 def slot_key(noun: str) -> str:
     """A noun phrase as a slot name: lower case, the last word singular, words joined by ``_``
-    ("coffee places" -> "coffee_place")."""
-    words = noun.lower().split()
+    ("coffee places" -> "coffee_place"), accents folded ("café" -> "cafe")."""
+    folded = unicodedata.normalize("NFKD", noun).encode("ascii", "ignore").decode("ascii")
+    words = folded.lower().split()
     if not words:
         return ""
     words[-1] = singular(words[-1])

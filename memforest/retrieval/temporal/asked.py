@@ -43,13 +43,15 @@ _FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b|\bI'(?:m
 _ADDRESSED = re.compile(r"\b((?:tell|remind|show|give|let|help|ask)\s+)me\b", re.IGNORECASE)
 _KEPT = "\u2063"
 # (the first word may be an acronym: "my GP", "which ISP")
-_NOUN = r"(?P<noun>(?:[a-z][a-z-]*|[A-Z]{2,4}(?![\w'-]))(?:\s+(?!of\b)[a-z][a-z-]*)?)"
+_LOWER = r"[a-z\u00e0-\u00ff][a-z\u00e0-\u00ff-]*"  # (a lower-case word, accents kept: "café")
+_NOUN = rf"(?P<noun>(?:{_LOWER}|[A-Z]{{2,4}}(?![\w'-]))(?:\s+(?!of\b){_LOWER})?)"
 _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|old|previous|former|first|last)\s+)*"
 _POSSESSED = re.compile(
     rf"(?:\b[A-Za-z][\w-]*'s|\b(?i:his|her|their))\s+{_ADJ}{_NOUN}(?:\s+of\s+(?P<of>[a-z][a-z-]*))?"
 )
 # (at the start, or after a leading clause: "When I lived in Oslo, which gym ...")
-_WH_NOUN = re.compile(rf"(?:^|[,;:]\s*)(?i:which|what)\s+{_ADJ}{_NOUN}")
+# ("what was the vet I used before ...": the noun after the copula and "the")
+_WH_NOUN = re.compile(rf"(?:^|[,;:]\s*)(?i:(?:what|who)\s+(?:is|was|are|were)\s+the|which|what)\s+{_ADJ}{_NOUN}")
 _KIN_RE = re.compile(rf"^(?:{KIN})$", re.IGNORECASE)
 _WHO_IS = re.compile(r"^\s*(?:who|what)\s+(?:is|was|are|were)\b", re.IGNORECASE)
 _PARTNERS = frozenset(str.split("wife husband partner girlfriend boyfriend fiance fiancee spouse"))
@@ -60,6 +62,7 @@ _NOT_NOUN = frozenset(
         but to of in on at for with from by as so than when while before after during since until till prior
         following back two three four five six seven eight nine ten last next ago years year months month
         weeks week days day spring summer autumn fall winter currently nowadays still today lately recently anymore
+        earlier later previously formerly originally initially
         become became start started get got name time date point age"""
     )
 )
@@ -151,7 +154,8 @@ def asked_noun(question: str) -> str | None:
     kin = None
     while (m := _POSSESSED.search(question, pos)) is not None:
         ends = _PHRASE_END.match(question, m.end()) is not None  # ("Ana's phone plan?": a compound)
-        noun = _clean(m["of"] or m["noun"], ends)  # ("Ana's collection of guitars": guitars)
+        # ("Ana's collection of guitars": guitars; "Ana's insurer as of today": insurer)
+        noun = (_clean(m["of"], ends) if m["of"] else None) or _clean(m["noun"], ends)
         if noun and not _KIN_RE.match(noun.split()[0]):
             return noun
         kin = kin or noun

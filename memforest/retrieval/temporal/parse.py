@@ -51,7 +51,8 @@ _BEFORE_RE = re.compile(
 )
 _AFTER_RE = re.compile(
     r"\b(?:after(?!\s+next\b)|following|since|later\s+than|subsequent\s+to|in\s+the\s+wake\s+of|replaced|succeeded|"
-    r"came\s+after|took\s+over\s+from|"
+    r"came\s+after|took\s+over\s+from|(?:switch(?:ed)?|move[ds]?|change[ds]?|go(?:es)?|went|turn(?:ed|s)?)\s+"
+    r"(?:over\s+|on\s+)?to\s+from|"
     # "once <a clause naming a value>": "once I had left Acme", "once Ana stopped seeing Dr. Roy"
     r"once(?=[^?.!,;]*\b(?-i:(?!I\b)[A-Z])))\s+" + _ANCHOR_END,
     re.IGNORECASE,
@@ -66,7 +67,7 @@ _FIRST_RE = re.compile(
     re.IGNORECASE,
 )
 _LATEST_RE = re.compile(
-    r"\b(?:most\s+recent(?:ly)?|latest|newest|last(?!\s+(?:year|month|week|weekend|summer|winter|spring|fall|"
+    r"\b(?:most\s+recent(?:ly)?|latest|newest|(?<!before\s)last(?!\s+(?:year|month|week|weekend|summer|winter|spring|fall|"
     r"autumn|night|time|christmas|easter|\d))|recently|lately)\b",
     re.IGNORECASE,
 )
