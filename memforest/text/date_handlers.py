@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from dateutil.relativedelta import relativedelta
@@ -109,9 +110,9 @@ def _h_month_year(m: re.Match[str], ref: datetime, text: str) -> Resolved | None
 
 
 def _prep_span(m: re.Match[str], inner: str) -> int | None:
-    """Keep "in"/"during" inside the span, leave other prepositions ("since", "by") outside."""
+    """Keep "in"/"during"/"throughout" inside the span, leave other prepositions ("since", "by") outside."""
     prep = (m["prep"] or "").lower()
-    return None if prep in ("in", "during", "") else m.start(inner)
+    return None if prep in ("in", "during", "throughout", "") else m.start(inner)
 
 
 def _h_month_alone(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
@@ -262,6 +263,36 @@ def _h_in_season(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
     return Resolved(res.start, res.end, "season", res.absolute_text, span_start=_prep_span(m, "inner"))
 
 
+def _named_in_year(m: re.Match[str], ref: datetime, year: int) -> Resolved:
+    """The month or season ``m["name"]`` of ``year``, as an absolute period."""
+    name = m["name"].lower().rstrip(".")
+    if name in MONTH_LOOKUP:
+        res = period(datetime(year, MONTH_LOOKUP[name], 1, tzinfo=ref.tzinfo), "month")
+        return Resolved(res.start, res.end, "month", res.absolute_text)
+    name = "fall" if name == "autumn" else name
+    start = season_instance(ref, name, year)
+    return Resolved(start, start + relativedelta(months=3), "season", "in " + format_season(name, start))
+
+
+def _h_named_rel_year(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
+    """ "May last year", "the summer of this year", "the winter two years ago": that month or season
+    of the year the rest names."""
+    rel = re.sub(r"\s+", " ", m["rel"].lower())
+    if rel.startswith("last"):
+        return _named_in_year(m, ref, ref.year - 1)
+    if rel.startswith("this"):
+        return _named_in_year(m, ref, ref.year)
+    n, _approx = parse_number(m["num"])
+    return _named_in_year(m, ref, ref.year - n)
+
+
+def _h_named_short_year(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
+    """ "spring '23", "May '24": a two-digit year, of this century unless that is past next year."""
+    yy = int(m["yy"])
+    year = 2000 + yy if 2000 + yy <= ref.year + 1 else 1900 + yy
+    return replace(_named_in_year(m, ref, year), relative=False)
+
+
 _FLAGS = re.IGNORECASE
 PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = (
     (re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"), _h_iso),
@@ -292,12 +323,14 @@ PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = (
         _h_month_alone,
     ),
     (
-        re.compile(rf"\b(?P<rel>last|this\s+past|this\s+coming|next)\s+(?P<mon>{_FULL_MONTHS})\b(?!\.?\s*\d)", _FLAGS),
+        re.compile(
+            rf"\b(?P<rel>last|this\s+past|this\s+coming|this|next)\s+(?P<mon>{_FULL_MONTHS})\b(?!\.?\s*\d)", _FLAGS
+        ),
         _h_rel_month,
     ),
     (
         re.compile(
-            r"\b(?P<prep>in|during|since|until|till|by|from|of|before|after|around|back\s+in)\s+"
+            r"\b(?P<prep>in|during|throughout|since|until|till|by|from|of|before|after|around|back\s+in)\s+"
             r"(?P<inner>(?:the\s+year\s+)?(?P<y>(?:19|20)\d{2}))\b(?!\s*[-/:]\s*\d)",
             _FLAGS,
         ),
@@ -319,6 +352,21 @@ PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = (
     (
         re.compile(rf"\b(?:in|within)\s+{_NUM}\s+(?P<unit>day|week|month|year)s?\b(?!\s+(?:ago|back))", _FLAGS),
         _h_in_n,
+    ),
+    (
+        re.compile(
+            rf"\b(?:(?:in|during)\s+)?(?:the\s+)?(?P<name>{_FULL_MONTHS}|{_SEASONS})\s+(?:of\s+)?"
+            rf"(?P<rel>last\s+year|this\s+year|{_NUM}\s+years?\s+(?:ago|back))\b",
+            _FLAGS,
+        ),
+        _h_named_rel_year,
+    ),
+    (
+        re.compile(
+            rf"\b(?:(?:in|during)\s+)?(?:the\s+)?(?P<name>{_ANY_MONTH}|{_SEASONS})\.?\s+(?:of\s+)?['\u2019](?P<yy>\d{{2}})\b",
+            _FLAGS,
+        ),
+        _h_named_short_year,
     ),
     (
         re.compile(

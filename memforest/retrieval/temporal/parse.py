@@ -61,14 +61,15 @@ _HOW_LONG_RE = re.compile(
     r"\bhow\s+long\b(?!\s+ago)|\bhow\s+many\s+(?:years|months|weeks|days)\b(?!\s+ago)", re.IGNORECASE
 )
 _FIRST_RE = re.compile(
-    r"\b(?:first(?!\s+half)|originally|initially|original|earliest|at\s+first|to\s+(?:begin|start)\s+with|"
+    r"\b(?:first(?!\s+(?:half|(?:few\s+|couple\s+of\s+)?(?:days|weeks|months|quarter)))|originally|initially|original|earliest|at\s+first|to\s+(?:begin|start)\s+with|"
     r"in\s+the\s+first\s+place|(?:in|at)\s+the\s+(?:start|beginning|outset)(?!\s+of\b)|starting\s+out|"
     r"early\s+on)\b",
     re.IGNORECASE,
 )
 _LATEST_RE = re.compile(
     r"\b(?:most\s+recent(?:ly)?|latest|newest|(?<!before\s)last(?!\s+(?:year|month|week|weekend|summer|winter|spring|fall|"
-    r"autumn|night|time|christmas|easter|\d))|recently|lately)\b",
+    r"autumn|night|time|christmas|easter|\d|january|february|march|april|may|june|july|august|september|"
+    r"october|november|december))|recently|lately)\b",
     re.IGNORECASE,
 )
 # a question in the present tense ("Which bank am I with?", "Who cuts Bo's hair?") asks what holds now
@@ -314,7 +315,8 @@ def _parse_question(
     if back and during is None and tq.operator in (None, "now", "latest"):
         return replace(tq, operator="latest", back=back)
     at = (ago_point(question, now) or part_point(question, now)) if now is not None else None
-    if at is None and window[0] is not None and window[1] is not None:
+    # (a point outside the window its words name is read from part of them: "the summer two years ago")
+    if window[0] is not None and window[1] is not None and (at is None or not window[0] <= at < window[1]):
         at = window[0] + (window[1] - window[0]) / 2
     if clause is not None:
         return _during(tq, question, clause)
