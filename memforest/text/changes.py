@@ -63,8 +63,8 @@ _MAX_MATCHES = 8
 def slot_key(noun: str) -> str:
     """A noun phrase as a slot name: lower case, the last word singular, words joined by ``_``
     ("coffee places" -> "coffee_place"), accents folded ("café" -> "cafe")."""
-    folded = unicodedata.normalize("NFKD", noun).encode("ascii", "ignore").decode("ascii")
-    words = folded.lower().split()
+    decomposed = unicodedata.normalize("NFKD", noun.casefold())
+    words = "".join(c for c in decomposed if not unicodedata.combining(c)).split()
     if not words:
         return ""
     words[-1] = singular(words[-1])

@@ -129,9 +129,13 @@ def _h_month_alone(m: re.Match[str], ref: datetime, text: str) -> Resolved | Non
 
 
 def _h_rel_month(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
-    month = MONTH_LOOKUP[m["mon"].lower()]
     rel = re.sub(r"\s+", " ", m["rel"].lower())
+    if rel == "this" and m["mon"] in _VERB_MONTHS:
+        return None  # ("this may cost more": the verb)
+    month = MONTH_LOOKUP[m["mon"].lower()]
     year = ref.year
+    if rel == "this":  # (the one the sentence's tense points to: "this January" said in December)
+        rel = {"past": "last", "future": "next"}.get(tense_near(text, m.start(), m.end()) or "", "this")
     if rel in ("last", "this past") and month >= ref.month:
         year -= 1
     elif rel in ("next", "this coming") and month <= ref.month:
@@ -263,34 +267,43 @@ def _h_in_season(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
     return Resolved(res.start, res.end, "season", res.absolute_text, span_start=_prep_span(m, "inner"))
 
 
-def _named_in_year(m: re.Match[str], ref: datetime, year: int) -> Resolved:
-    """The month or season ``m["name"]`` of ``year``, as an absolute period."""
+# month names that are also verbs: read as months only when written as names ("May", not "may")
+_VERB_MONTHS = frozenset(("may", "march"))
+
+
+def _named_in_year(m: re.Match[str], ref: datetime, year: int, day: datetime | None = None) -> Resolved | None:
+    """The month or season ``m["name"]`` of ``year``, as an absolute period (the winter of a year
+    starts in its December); with ``day``, a winter is the one in progress or last begun then. None
+    for "may" or "march" written in lower case (the verbs)."""
+    if m["name"] in _VERB_MONTHS:
+        return None
     name = m["name"].lower().rstrip(".")
     if name in MONTH_LOOKUP:
         res = period(datetime(year, MONTH_LOOKUP[name], 1, tzinfo=ref.tzinfo), "month")
         return Resolved(res.start, res.end, "month", res.absolute_text)
     name = "fall" if name == "autumn" else name
+    if name == "winter" and day is not None:
+        year = day.year if day.month == 12 else day.year - 1
     start = season_instance(ref, name, year)
     return Resolved(start, start + relativedelta(months=3), "season", "in " + format_season(name, start))
 
 
 def _h_named_rel_year(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
     """ "May last year", "the summer of this year", "the winter two years ago": that month or season
-    of the year the rest names."""
+    of the year the rest names (a winter: the one in progress or last begun at that time back)."""
     rel = re.sub(r"\s+", " ", m["rel"].lower())
-    if rel.startswith("last"):
-        return _named_in_year(m, ref, ref.year - 1)
-    if rel.startswith("this"):
-        return _named_in_year(m, ref, ref.year)
-    n, _approx = parse_number(m["num"])
-    return _named_in_year(m, ref, ref.year - n)
+    n = 1 if rel.startswith("last") else 0 if rel.startswith("this") else parse_number(m["num"])[0]
+    back = midnight(ref) - relativedelta(years=n)
+    return _named_in_year(m, ref, back.year, back)
 
 
 def _h_named_short_year(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
-    """ "spring '23", "May '24": a two-digit year, of this century unless that is past next year."""
+    """ "spring '23", "May '24": a two-digit year, of this century unless that is more than ten years
+    ahead ("'99": 1999)."""
     yy = int(m["yy"])
-    year = 2000 + yy if 2000 + yy <= ref.year + 1 else 1900 + yy
-    return replace(_named_in_year(m, ref, year), relative=False)
+    year = 2000 + yy if 2000 + yy <= ref.year + 10 else 1900 + yy
+    res = _named_in_year(m, ref, year)
+    return replace(res, relative=False) if res is not None else None
 
 
 _FLAGS = re.IGNORECASE

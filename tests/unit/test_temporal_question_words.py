@@ -10,6 +10,7 @@ import pytest
 
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.timecues import parse_time_cues
+from memforest.text.dates import rewrite_relative
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
@@ -63,3 +64,54 @@ def test_a_named_time_in_the_question_is_its_window_and_as_of_point(
 def test_first_and_last_inside_a_time_phrase_ask_no_first_or_latest() -> None:
     assert parse_question("Which gym did I go to in the first months of 2025?", now=NOW).operator != "first"
     assert parse_question("Which gym did I go to last May?", now=NOW).operator != "latest"
+
+
+@pytest.mark.parametrize(
+    ("question", "attribute"),
+    [
+        ("What insurer covers my car?", "insurer"),
+        ("Which gym hosts my classes?", "gym"),
+        ("Who's my landlord?", "landlord"),
+    ],
+)
+def test_a_present_question_whose_asked_one_does_something_asks_now(question: str, attribute: str) -> None:
+    tq = parse_question(question, now=NOW, speaker="Wenna")
+    assert (tq.operator, tq.attribute) == ("now", attribute)
+
+
+def test_a_past_question_with_a_noun_ending_in_s_asks_no_now() -> None:
+    assert parse_question("What classes did I take?", now=NOW, speaker="Wenna").operator is None
+    assert parse_question("Which gyms were there?", now=NOW, speaker="Wenna").operator is None
+
+
+def test_the_verbs_may_and_march_are_no_months() -> None:
+    ref = datetime(2025, 6, 10, tzinfo=UTC)
+    for text in (
+        "This may be wrong, but Kofi left.",
+        "The tickets this may cost more.",
+    ):
+        assert "2024" not in rewrite_relative(text, ref)[0] and "2025" not in rewrite_relative(text, ref)[0], text
+    assert rewrite_relative("We moved in May last year.", ref)[0] == "We moved in May 2024."
+    assert rewrite_relative("We may march there this May.", ref)[0] == "We may march there in May 2025."
+
+
+def test_a_winter_some_years_back_is_the_one_then_in_progress_or_last_begun() -> None:
+    cues = parse_time_cues("Which gym did I use the winter a year ago?", datetime(2025, 1, 15, tzinfo=UTC))
+    assert (cues.after, cues.before) == (datetime(2023, 12, 1, tzinfo=UTC), datetime(2024, 3, 1, tzinfo=UTC))
+
+
+@pytest.mark.parametrize(
+    ("question", "attribute"),
+    [
+        ("What is the difference between Ana's cars?", "vehicle"),
+        ("What was the deal with Ana's lease?", "lease"),
+        ("What was the most recent job Ana had?", "job"),
+        ("What is the best way to reach Ana?", None),
+    ],
+)
+def test_a_possessed_or_plain_noun_wins_over_the_copulas_the(question: str, attribute: str | None) -> None:
+    assert parse_question(question, now=NOW, speaker="Wenna").attribute == attribute
+
+
+def test_going_somewhere_from_a_place_is_no_succession() -> None:
+    assert parse_question("Which city did Ana go to from the airport?", now=NOW).operator != "after"

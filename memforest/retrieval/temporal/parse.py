@@ -51,7 +51,7 @@ _BEFORE_RE = re.compile(
 )
 _AFTER_RE = re.compile(
     r"\b(?:after(?!\s+next\b)|following|since|later\s+than|subsequent\s+to|in\s+the\s+wake\s+of|replaced|succeeded|"
-    r"came\s+after|took\s+over\s+from|(?:switch(?:ed)?|move[ds]?|change[ds]?|go(?:es)?|went|turn(?:ed|s)?)\s+"
+    r"came\s+after|took\s+over\s+from|(?:switch(?:ed)?|move[ds]?|change[ds]?|turn(?:ed|s)?)\s+"
     r"(?:over\s+|on\s+)?to\s+from|"
     # "once <a clause naming a value>": "once I had left Acme", "once Ana stopped seeing Dr. Roy"
     r"once(?=[^?.!,;]*\b(?-i:(?!I\b)[A-Z])))\s+" + _ANCHOR_END,
@@ -75,6 +75,9 @@ _LATEST_RE = re.compile(
 # a question in the present tense ("Which bank am I with?", "Who cuts Bo's hair?") asks what holds now
 _PRESENT = re.compile(
     r"\s*(?i:which|what|who|whom|whose|where)\b[^?]*?\b(?i:am|is|are|do|does)\b|\s*(?i:what|who|where)'s\b"
+    # ("Who looks after my teeth?", "What insurer covers my car?": the asked one does it, in the present)
+    r"|\s*(?i:which|what|who)(?:\s+[a-z][a-z-]*){0,2}?\s+(?!(?:was|is|has|this|his|its|as|us|yes|plus)\b)"
+    r"[a-z]+(?:[^s\W]s|(?:ch|sh|x|ss|z)es)\b"
 )
 _PAST = re.compile(r"\b(?i:did|was|were|had|used|ever|first|last|ago|before|after|when|since|until|previous|former)\b")
 # a clause after the copula whose own verb is past or says an intent is no question of now ("What is
@@ -316,7 +319,9 @@ def _parse_question(
         return replace(tq, operator="latest", back=back)
     at = (ago_point(question, now) or part_point(question, now)) if now is not None else None
     # (a point outside the window its words name is read from part of them: "the summer two years ago")
-    if window[0] is not None and window[1] is not None and (at is None or not window[0] <= at < window[1]):
+    if window[0] is not None and window[1] is not None and window[0] < window[1]:
+        at = at if at is not None and window[0] <= at < window[1] else None
+    if at is None and window[0] is not None and window[1] is not None:
         at = window[0] + (window[1] - window[0]) / 2
     if clause is not None:
         return _during(tq, question, clause)
