@@ -284,12 +284,12 @@ def _kind_named(row: Row, attribute: str, subject: str) -> str | None:
     return named[0] if named else None
 
 
-@per_question
 def _names_any(text: str, names: Sequence[str]) -> bool:
     """``text`` names one of ``names`` as more than a relative's owner (:func:`_names_itself`)."""
     return any(_names_itself(text, n) for n in names)
 
 
+@per_question
 def _names_itself(text: str, subject: str) -> bool:
     """``text`` names ``subject`` other than only as the owner of a relative ("Ysolde's friend
     works at the Dunmere Vets" is the friend's; "Ysolde and her friend ..." is Ysolde's)."""
