@@ -79,6 +79,24 @@ _LEAD = (
     r"(?<=\bthen\s))"
 )
 _NOW = r"(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|for\s+now))?"
+# a time a new state began, between its kind and its value ("new insurer as of this week: X")
+# a habit: "on Wednesdays", "every week", "twice a month"
+_HABIT = (
+    r"(?i:on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)(?:days|day\s+(?:mornings|afternoons|evenings|nights))|every\s+(?:week|weekend|morning|evening|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|(?:once|twice)\s+a\s+(?:week|month)|weekly)"
+)
+_SINCE = r"(?i:as\s+of|since|from|starting)\s+[^:.;!?,]{1,40}?"
+# verbs of taking part in a group, a place or a service (of the subject's clause)
+_PART = (
+    r"(?i:in|with|at|joined|joins|started|starts|signed\s+up|switched|moved|go|goes|going|use|uses|using|plays?|playing|"
+    r"trains?|training|volunteers?|sings?|singing|rides?|works?\s+out|registered|enrolled|belongs?|runs?|running|swims?|"
+    r"climbs?|dances?|dancing|studies|study|studying|takes?|taking|been)"
+)
+# nouns of a person met, not a kind of thing one has ("a guy called X")
+_NOT_PERSON = (
+    r"(?!(?:guy|man|woman|girl|boy|lady|bloke|person|people|friend|chap|kid|fellow|dude|gentleman|someone|"
+    r"book|film|movie|show|song|album|game|series|novel|documentary)s?[\s,]+(?:called|named|it's|it\s+is)\b)"
+)
 
 # what may follow a noun phrase: punctuation, the end, a preposition, conjunction or time word
 _BOUNDARY = (
@@ -113,7 +131,9 @@ ENDED = re.compile(
 # a switch whose kind is named in the plural or with its owner ("switched dentists", "changed my bank")
 SWITCHED_KIND = re.compile(
     rf"\b(?i:switched|changed|swapped)\s+(?:(?:{_NAME}'s|his|her|their)\s+(?P<noun>[a-z][a-z-]*)|"
-    rf"(?P<plural>[a-z][a-z-]*s))\b(?!\s+(?:to|from|for|over)\b)"
+    rf"(?!(?:his|its|this|was|has|is|us|as|thus|plus)\b)(?P<plural>[a-z][a-z-]*s))\b"
+    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:last|this|in|on|at|after|before|because|since|and|but|so|again|recently|yesterday|today|"
+    r"earlier|finally|too|over\s+the)\b)"
 )
 
 # words a noun phrase of a state never is (or ends with): function words, adverbs of place and time
@@ -142,21 +162,38 @@ NAMED: tuple[re.Pattern[str], ...] = (
         rf"{_OWNER}\s+{_ADJ}{_NOUN}{_NOW}\s+(?:is|has\s+become|became|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[A-Z]))?"
         rf"{_VALUE}"
     ),
+    # "Ana's electricity has been with X since May", "her savings are with X now": a provider held
+    re.compile(
+        rf"{_OWNER}\s+{_ADJ}{_NOUN}{_NOW}\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:with|at)\s+{_ART}{_VALUE}"
+    ),
+    # "Ana is in a book club now, it's called X", "plays five-a-side with a team called X": a kind
+    # the subject's own clause takes part in, named (no person: "a guy called X" is no kind)
+    re.compile(
+        rf"{_LEAD}{_ADV}(?:is\s+|are\s+|am\s+)?(?:{_PART}\s+(?:[a-z][\w-]*+\s+){{0,3}}?)?(?:in|with|at|for|to|on|joined|joins)\s+"
+        rf"(?:a|an)\s+{_NOT_FORMER}{_ADJ}{_NOT_PERSON}{_NOUN}{_NOW},?\s+(?:(?:it's|it\s+is|they're|they\s+are)\s+)?"
+        rf"(?:called|named)\s+{_ART}{_VALUE}"
+    ),
     # "the team Ana plays for is now the Otters": the noun's relative clause names its subject
     re.compile(
-        rf"\b(?i:the)\s+{_ADJ}{_NOUN}\s+{_SUBJ}\s+(?:[a-z][\w'-]*\s+){{1,3}}?(?:is|has\s+become|became)\s+"
-        rf"(?:now\s+)?(?:the\s+)?{_VALUE}"
+        rf"\b(?i:the)\s+{_ADJ}{_NOUN}\s+{_SUBJ}\s+(?:[a-z][\w'-]*\s+){{1,5}}?"
+        rf"(?:(?:is|has\s+become|became)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[A-Z]))?|(?:right\s+now|now|these\s+days|lately)?:\s+)"
+        rf"{_VALUE}"
+    ),
+    # "Podcast Ana is obsessed with right now: X": the kind opening the sentence, its value after a colon
+    re.compile(
+        rf"^(?P<noun>[A-Za-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+{_SUBJ}\s+(?:[a-z][\w'-]*\s+){{1,5}}?"
+        rf"(?:right\s+now|now|these\s+days|lately|at\s+the\s+moment)?:\s+{_VALUE}"
     ),
     # "Ana moved her phone number over to X", "moved her gas and electric to X": the thing moved is the kind
     re.compile(
-        rf"\b(?i:switched|changed|moved|transferred|ported)\s+{_OWNER}\s+{_NOT_LIVING}{_NOUN}(?:\s+and\s+{_MOVED_SERVICE})?\s+"
+        rf"\b(?i:switched|changed|moved|moving|transferred|transferring|ported)\s+{_OWNER}\s+{_NOT_LIVING}{_NOUN}(?:\s+and\s+{_MOVED_SERVICE})?\s+"
         rf"(?:over\s+|across\s+)?to\s+"
         rf"(?:the\s+)?{_VALUE}"
     ),
     # "Ana's home insurance switched from A to B", "her broadband moved over to X": the thing
     # that changed is the kind
     re.compile(
-        rf"{_OWNER}\s+{_ADJ}{_NOUN}\s+{_ADVERBS}(?i:switched|changed|moved)\s+(?:over\s+|across\s+)?"
+        rf"{_OWNER}\s+{_ADJ}{_NOT_LIVING}{_NOUN}\s+{_ADVERBS}(?i:switched|changed|moved)\s+(?:over\s+|across\s+)?"
         rf"(?:from\s+{_ART}{_PREV}\s+)?to\s+(?:the\s+)?{_VALUE}"
     ),
     # "sees a physio called X", "found a bakery named X": a kind the subject has, named
@@ -176,12 +213,13 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # "started going to Dr. Ruiz, her new dentist"
     re.compile(rf"{_AT_WORD}{_VALUE},\s+{_OWNER}\s+(?:new|current|usual|regular|go-to|latest)\s+{_NOUN}(?!'s|\w)"),
     # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs"
-    re.compile(rf"\b(?i:new)\s+{_NOUN}\s*(?::|,|-|called|named)\s+{_ART}{_VALUE}"),
+    re.compile(rf"\b(?i:new)\s+{_NOUN}(?:\s+{_SINCE})?\s*(?::|,|-|called|named)\s+{_ART}{_VALUE}"),
     re.compile(rf"\b(?:great|good|nice|lovely|local|decent|brilliant|little)\s+{_NOUN}\s+(?:called|named)\s+{_VALUE}"),
     # "joined a book club, the Thursday Readers", "joined the Monday choir at St Jude's, the Vox
     # Singers", "sings in a choir called Vox"
     re.compile(
-        rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of)\s+(?:a|an|the)\s+(?:new\s+)?(?:[A-Z][a-z]+\s+)?{_NOUN}"
+        rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of|runs|owns|opened|manages)\s+(?:a|an|the)\s+"
+        rf"(?:new\s+)?(?:[A-Z][a-z]+\s+|(?:tiny|little|small|big|local)\s+)?{_NOUN}"
         rf"(?:\s+(?:in|on|at|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{_VALUE}"
     ),
     # "swapped A for B as Ana's bakery"
@@ -215,6 +253,14 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             rf"\b(?i:left|quit|ditched|dropped)\s+{_ART}{_PREV}(?<!Airport)(?<!Station)(?<!Terminal)\s+for\s+{_ART}"
             rf"{_UNTIMED}(?=\s*(?:[.!?;,)]|$)|\s+(?:for\s+good|instead|now|and\s+never|(?i:{_SEASON_AGO}))\b)"
+        ),
+        "change",
+    ),
+    (
+        # "swapped his old flip phone for a Nexaro Pebble": the thing replaced names the kind
+        re.compile(
+            rf"\b(?i:traded\s+in|traded|swapped|replaced|exchanged)\s+(?:{_OWNER}\s+|the\s+|an?\s+)(?:[a-z][a-z-]*\s+){{0,2}}?"
+            rf"(?P<prevkind>[a-z][a-z-]*)\s+for\s+{_ART}(?:new\s+)?{_VALUE}"
         ),
         "change",
     ),
@@ -320,7 +366,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             rf"{_LEAD}{_ADV}(?i:signed\s+(?:up\s+)?with|registered\s+(?:with|at)|goes\s+to|go\s+to|sees|uses|"
-            rf"banks\s+with|shops\s+at|is\s+on|am\s+on|are\s+on)\s+(?:the\s+)?{_VALUE}(?=\s+(?:now|these\s+days|nowadays|instead))"
+            rf"banks\s+with|shops\s+at|is\s+on|am\s+on|are\s+on)\s+(?:the\s+|an?\s+)?{_VALUE}"
+            r"(?=(?:\s+(?:for|as)\s+[^.;!?,]{1,30}?)?\s+(?:now|these\s+days|nowadays|instead))"
         ),
         "patronage",
     ),
@@ -335,7 +382,15 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         # a present-state marker and a name after a preposition: "I take my car to X these days"
         re.compile(
             rf"{_SUBJ}\s+(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+){{1,6}}?(?:at|with|to|for)\s+(?:the\s+)?"
-            rf"{_VALUE}(?=[^.;!?]{{0,80}}\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since)\b)"
+            rf"{_VALUE}(?=[^.;!?]{{0,80}}\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since|{_HABIT})\b)"
+        ),
+        "patronage",
+    ),
+    (
+        # a habit said before the value: "is doing pottery on Wednesday evenings at X"
+        re.compile(
+            rf"{_SUBJ}\s+(?=[^.;!?]{{0,80}}?{_HABIT})(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+){{1,8}}?"
+            rf"(?:at|with)\s+(?:the\s+)?{_VALUE}"
         ),
         "patronage",
     ),

@@ -14,6 +14,7 @@ from memforest.text.state_words import ANIMALS, INTRODUCING, KIN, POINTING
 __all__ = [
     "ADV",
     "ADVERBS_RUN",
+    "KIN_TITLE",
     "NAME",
     "PERSON",
     "SUBJ",
@@ -32,11 +33,15 @@ __all__ = [
 # the capital comes first and the boundary is checked behind it, so `re` skips to capitals instead
 # of trying the pattern at every position (the same matches as the boundary first, ADR 0094)
 NAME = r"[A-Z](?<![\w'-][A-Z])[\w-]*"
+# a relation's title before a name ("Uncle Bertil", "Aunt Rosalind")
+KIN_TITLE = r"(?:Uncle|Aunt|Auntie|Aunty|Grandma|Grandpa|Granny|Nana|Cousin|Grandad|Granddad)"
 # a person: "Ana", "Ana's sister", "Ana's sister Mia" (optionally "and others": the speaker's "we")
-PERSON = rf"{NAME}(?:'s\s+(?i:{KIN})(?:\s+{NAME})?)?(?:\s+and\s+others)?"
+PERSON = rf"(?:{KIN_TITLE}\s+)?{NAME}(?:'s\s+(?i:{KIN})(?:\s+{NAME})?)?(?:\s+and\s+others)?"
 SUBJ = rf"(?P<subj>{PERSON})"
 # auxiliaries and adverbs between a subject and its verb ("has just", "finally", "eventually")
-ADVERBS_RUN = r"(?:(?:(?i:just|finally|recently|now|officially|also|already|actually|eventually)|[a-z]+ly)\s+)*+"
+ADVERBS_RUN = (
+    r"(?:(?:(?i:just|finally|recently|now|officially|also|already|actually|eventually|both|all)|[a-z]+ly)\s+)*+"
+)
 ADV = rf"{ADVERBS_RUN}(?:(?:has|have|had)\s+{ADVERBS_RUN})?"
 
 # a sentence that opens with a person and a finite verb ("Mia moved", "Ana's sister Mia just joined")
@@ -77,10 +82,13 @@ _OBJECT = re.compile(r"\b(?i:left|quit|ditched|leaving)\s+$")
 _RELATION = re.compile(rf"^(?P<owner>{NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{NAME}))?$")
 
 
+_TITLED_NAME = re.compile(rf"^{KIN_TITLE}\s+(?=[A-Z])")
+
+
 def subject_key(person: str) -> str:
     """Whose state a person phrase names: "Ana's sister Mia" -> "Mia"; "Ana's sister" ->
-    "Ana's sister" (a relation with no name); "Ana and others" -> "Ana"."""
-    person = person.removesuffix(" and others")
+    "Ana's sister" (a relation with no name); "Ana and others" -> "Ana"; "Uncle Bo" -> "Bo"."""
+    person = _TITLED_NAME.sub("", person.removesuffix(" and others"))
     m = _RELATION.match(person)
     if m is None:
         return person
@@ -365,10 +373,22 @@ def names_subject_before(text: str, at: int) -> bool:
     return leading_subject(text, at) is not None or next(_persons_before(text, at), None) is not None
 
 
+# adjectives and chat words that open a sentence before a noun ("New physio: X", "Big news")
+_ORDINARY_OPENERS = words(
+    "new old big little great good first best latest quick huge small same whole another update fyi ok okay lol plot"
+)
+
+
 def names_someone(person: str) -> bool:
     """A capitalised word that is an ordinary word (an adverb, a verb, a gerund) names no one."""
     first = person.split()[0].split("'")[0].lower()
-    if first in ENTITY_EXCLUDE or first in IRREGULAR_PAST or first in COMMON_VERBS or _ADVERB.fullmatch(first):
+    if (
+        first in _ORDINARY_OPENERS
+        or first in ENTITY_EXCLUDE
+        or first in IRREGULAR_PAST
+        or first in COMMON_VERBS
+        or _ADVERB.fullmatch(first)
+    ):
         return False
     return not first.endswith(("ly", "ing", "ed"))
 
@@ -425,14 +445,17 @@ def _subject_at(person: str, before: str) -> bool:
 _NAME_BEFORE = re.compile(rf"{NAME}\s+$")
 
 
+_KIN_TITLE = re.compile(KIN_TITLE)
+
+
 def _inside_name(before: str) -> bool:
     """The text ``before`` a capitalised word ends in a name, so the word is the later part of a
     longer name ("the Larkfield Singers", "Sentinel Mutual"), not a person of its own; so does a
     capitalised ordinary word that itself follows a name ("Quarrel Climbing" of "Quarrel Climbing
     Gym": "Gym" is no person)."""
     m = _NAME_BEFORE.search(before)
-    if m is None:
-        return False
+    if m is None or _KIN_TITLE.fullmatch(m.group(0).strip()):
+        return False  # "Uncle Bertil": a relation's title before a name
     if names_someone(m.group(0).strip()):
         return True
     earlier = _NAME_BEFORE.search(before, 0, m.start())

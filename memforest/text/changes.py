@@ -26,7 +26,8 @@ import unicodedata
 from collections.abc import Sequence
 from itertools import islice
 
-from memforest.attributes import VERB_CLASSES
+from memforest.attributes import VERB_CLASSES, named_attribute
+from memforest.text.change_announced import ANNOUNCED, ANNOUNCED_VALUE
 from memforest.text.change_grammar import (
     ENDED,
     GENERIC,
@@ -43,11 +44,13 @@ from memforest.text.change_subjects import leading_subject, names_someone, subje
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.doers import plausible_doer
 from memforest.text.mood import mood_near
+from memforest.text.sentences import split_sentences
 from memforest.text.state_values import change_value
 from memforest.text.topics import singular
 
 __all__ = [
     "VERB_CLASSES",
+    "find_announced_kind",
     "find_change",
     "find_named_change",
     "find_pointed_kind",
@@ -189,3 +192,34 @@ def _unopened(value: str, at: int) -> str:
     Brisk Cuts": Brisk Cuts)."""
     first, _, rest = value.partition(" ")
     return rest if at == 0 and not names_someone(first) else value
+
+
+def find_announced_kind(text: str, before: str | None, people: Sequence[str]) -> tuple[str, str, str] | None:
+    """(subject, slot, value) when a sentence announces a new state of a kind without its value
+    ("Changed banks.", "Joined a choir!") and the next names the value ("Everything's with Harrow
+    Mutual now", "The Vale Singers."): the first sentence of ``text`` and the rest of it (a short
+    sentence is merged with its neighbour), else ``before`` (the turn's previous sentence, which
+    stated no state) and ``text``. The subject is the one the announcement names, else the speaker
+    (``people[0]``). None otherwise."""
+    sentences = split_sentences(text)
+    pairs = [(sentences[0], " ".join(sentences[1:]))] if len(sentences) > 1 else []
+    for announcing, naming in [*pairs, (before or "", text)]:
+        announced = ANNOUNCED.match(announcing.strip())
+        if announced is not None:
+            return _announced_value(announced, naming, people)
+    return None
+
+
+def _announced_value(announced: re.Match[str], text: str, people: Sequence[str]) -> tuple[str, str, str] | None:
+    raw = announced["plural"] or announced["noun"] or announced["new"] or announced["update"]
+    noun = _kind_noun(raw) if raw else None
+    persons = {p.casefold() for p in people}
+    for regex in ANNOUNCED_VALUE:
+        m = regex.search(text)
+        if noun is None or m is None or mood_near(text, m.start("v")) is not None:
+            continue
+        value = change_value(_unopened(m["v"], m.start("v")).rstrip("."))
+        if value and value.casefold() not in persons:
+            subject = announced["subj"] if announced["subj"] and names_someone(announced["subj"]) else people[0]
+            return subject_key(subject), named_attribute(noun) or noun, value
+    return None

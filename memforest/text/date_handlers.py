@@ -358,7 +358,12 @@ PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = (
         _h_day_word,
     ),
     (
-        re.compile(rf"\b(?P<rel>last|this\s+past|this\s+coming|coming|this|next|on)\s+(?P<wd>{_WEEKDAYS})\b", _FLAGS),
+        re.compile(
+            rf"\b(?P<rel>last|this\s+past|this\s+coming|coming|this|next|on)\s+(?P<wd>{_WEEKDAYS})\b"
+            # "on Wednesday evenings" is a habit, not a day
+            r"(?!\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b)",
+            _FLAGS,
+        ),
         _h_weekday,
     ),
     (re.compile(rf"(?<![\d.,])\b{_NUM}\s+(?P<unit>day|week|month|year)s?\s+(?:ago|back)\b", _FLAGS), _h_ago),

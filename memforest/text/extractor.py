@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from memforest.domain import Candidate, CellTurn, CellView, FactKind
 from memforest.text.change_subjects import subjects_named
-from memforest.text.changes import find_pointed_kind
+from memforest.text.changes import find_announced_kind, find_pointed_kind
 from memforest.text.chatter import is_chatter
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
@@ -200,6 +200,8 @@ def _candidate(
             slot = state_slot(f"{owned[0]} is {text[it.end() :]}", kind, turn.speaker, tuple(names.values()))
         if slot is None and kind is not FactKind.PLAN:  # "..., so that's my vet now"
             slot = find_pointed_kind(text, before, (turn.speaker, *names.values()))
+        if slot is None and kind is not FactKind.PLAN:  # "Changed banks. Everything's with X now."
+            slot = find_announced_kind(text, before, (turn.speaker, *names.values()))
     if slot is not None and "'s " not in slot[0] and slot[0].lower() not in seen:
         unique.append(slot[0])  # the state's holder, also where no entity reader took the name ("Ana's been at X")
     topic_source = original if unit.caption else _strip_spans(original, mentions)

@@ -9,11 +9,12 @@ from memforest.domain import FactKind
 from memforest.text.date_parts import HABIT_GOING
 from memforest.text.dates import TimeMention
 from memforest.text.lexicon import ADJECTIVE_ED, IRREGULAR_PAST
+from memforest.text.state_words import PRODUCT_PLAN
 
 __all__ = ["fact_kind"]
 
 _PLAN_RE = re.compile(
-    r"\b(?:will|shall|gonna|going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning|intend(?:s|ing)?\s+to|"
+    rf"\b(?:will|shall|gonna|going\s+to|{PRODUCT_PLAN}plan(?:s|ning)?\s+(?:to|on)|planning|intend(?:s|ing)?\s+to|"
     r"hop(?:e|ing)\s+to|want(?:s)?\s+to|wanna|about\s+to|looking\s+forward|can't\s+wait|cannot\s+wait|"
     r"next\s+(?:week|weekend|month|year|time|summer|spring|fall|winter|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday)|tomorrow|thinking\s+(?:of|about)\s+\w+ing)\b|['’]ll\b",

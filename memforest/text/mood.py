@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from memforest.text.state_words import DISPOSAL
+from memforest.text.state_words import DISPOSAL, PRODUCT_PLAN
 
 __all__ = ["MOODS", "is_leave", "leaves", "mood_near", "mood_of"]
 
@@ -21,14 +21,15 @@ MOODS = ("plan", "wish", "hypothetical", "considered", "turned_down", "suggestio
 _RE = {
     "nostalgia": r"\bmiss(?:es|ed|ing)?\b|\bused\s+to\b|\bback\s+(?:when|in\s+the\s+day)\b|\bremember\s+when\b|"
     r"\bthose\s+(?:were\s+)?(?:the\s+)?(?:good\s+)?(?:days|times|years)\b|\bold\s+(?:photo|picture|days|times)\b|"
-    r"\bnostalgi\w*|\bgood\s+old\b|\bformer\b|\bex-\w+|\bback\s+then\b|\bin\s+those\s+days\b",
+    r"\bnostalgi\w*|\bgood\s+old\b|\bformer\b|\bex-\w+|\bback\s+then\b|\bin\s+those\s+days\b|"
+    r"\b(?:the|my|our|those)\s+(?:years|days)\s+(?:at|in|with)\s+[^.;!?]{1,40}?\s+were\b",
     "hypothetical": r"^if\b|[,;]\s*if\b|\bwere\s+no\s+object\b|\bwould\b|\bcould\b|\bin\s+another\s+life\b|"
     r"\bimagine\b|\bwhat\s+if\b|\bsuppos(?:e|ing)\b|\bin\s+case\b",
     "wish": r"\bwish(?:es|ed)?\b|\bwould\s+love\b|\bhop(?:e|es|ing)\s+to\b|\bone\s+day\b|\bsomeday\b|"
     r"\bdream(?:s|ing)?\s+(?:of|about)\b|\bwant(?:s|ed)?\s+to\b|\bwanna\b|\bif\s+only\b|\bwould\s+rather\b|"
     r"\btempted\b|\bfancy\b|\bdaydream\w*",
     "plan": r"\b(?:am|is|are|was|were|not)\s+(?:\w+\s+)?going\s+to\b|\bgonna\b|"
-    r"\bplan(?:s|ning|ned)?\s+(?:to|on)\b|\bplanning\b|\bmight\b|"
+    rf"\b{PRODUCT_PLAN}plan(?:s|ning|ned)?\s+(?:to|on)\b|\bplanning\b|\bmight\b|"
     r"\bwill\b|['’]ll\b|\bnext\s+(?:week|month|year|spring|summer|autumn|fall|winter)\b|\babout\s+to\b|"
     r"\bnothing\s+is\s+decided\b|\bthinking\s+(?:of|about)\b|\bconsidering\b|\bintend\w*\s+to\b|"
     r"\baim(?:s|ing)?\s+to\b|\bmeaning\s+to\b|\bsupposed\s+to\b|\bappl(?:y|ied|ying)\s+(?:to|for|at)\b|\binterview\w*\s+(?:at|with|for)\b|"
@@ -38,12 +39,13 @@ _RE = {
     r"\btried\s+to\b|\bcame\s+close\s+to\b|\bshortlist\w*|\bon\s+the\s+fence\b|\bweigh(?:ed|ing)\s+up\b|"
     r"\bcheck(?:ed|ing)\s+out\b|\btoured\b|\btrial\s+(?:class|session|week|month)\b|"
     # an offer answered by not moving: the offer's clause is the state considered
-    r"\bstay(?:ed|s)?\s+put\b",
+    r"\bstay(?:ed|s)?\s+put\b|\bdebating\b|\btorn\s+between\b|\bshowed\s+(?:\w+\s+){1,3}?(?:a|an|round|around)\b|"
+    r"\bview(?:ed|ing)\s+(?:a|an)\b",
     "turned_down": r"\bturn(?:ed|s)?\s+(?:it\s+|them\s+|\w+\s+)?down\b|\bsaid\s+no\b|\bdeclined\b|\bpassed\s+on\b|"
     r"\brejected\b",
     "suggestion": r"\b(?:keeps?|kept)\s+(?:telling|saying|suggesting|pushing)\b|\bsuggest\w*\b|\brecommend\w*\b|"
     r"\bshould\b|\btold\s+\w+(?:'s\s+\w+)?\s+to\b|\burg(?:es|ed|ing)\s+\w+\s+to\b|\bwhy\s+not\b|\badvis(?:ed|es|ing)\b|"
-    r"\bnag(?:s|ged|ging)\b|\bpush(?:es|ed|ing)\s+\w+\s+to(?:wards)?\b",
+    r"\bnag(?:s|ged|ging)\b|\bpush(?:es|ed|ing)\s+\w+\s+to(?:wards)?\b|\bon\s+at\s+\w+\s+to\b",
     "negation": r"\bnot\b|\bnever\b|n't\b|\bno\s+way\b|\bnor\b",
 }
 _COMPILED = {mood: re.compile(pattern, re.IGNORECASE) for mood, pattern in _RE.items()}
@@ -126,7 +128,9 @@ _SENTENCE_PART = re.compile(r"[^.;]+")
 # opens a clause when a subject follows it ("nearly missed the van and we moved in on Friday")
 _CLAUSE_END = re.compile(
     r"[,;:]\s+|(?<!\s)\s+(?:but|and\s+then|so)\s+|(?<!\s)\s+[-–—]\s+|"
-    r"(?<!\s)\s+and\s+(?=(?i:i|we|he|she|they|you)\s)"
+    r"(?<!\s)\s+and\s+(?=(?i:i|we|he|she|they|you)\s)|"
+    # a second predicate of the same subject with its own auxiliary ("joined X and will not stop talking")
+    r"(?<!\s)\s+and\s+(?=(?i:will|won't|can't|cannot|never|still|keeps|kept)\s)"
 )
 # a clause opened by "when" or "where" belongs to the clause before it ("those were good days, when
 # Ana played in X")

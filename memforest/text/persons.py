@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from memforest.text.lexicon import ADVERBS, COMMON_VERBS, IRREGULAR_PAST, MODALS, NOT_VERBS
+from memforest.text.state_words import KIN
 
 __all__ = ["rewrite_persons"]
 
@@ -68,6 +69,11 @@ def _expand_contractions(text: str) -> str:
     return text
 
 
+# "Ines and I", "my sister and I": the speaker second in a subject of two, whose verb stays plural
+_COORDINATED = re.compile(rf"(?:\b[A-Z][\w'-]*|\b(?i:{KIN}|wife|husband|partner|girlfriend|boyfriend))\s+and\s+$")
+_QUANTIFIERS = frozenset({"both", "all", "together", "each"})
+
+
 def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
     """Rewrite first person to ``speaker`` and (when known) second person to ``other``.
 
@@ -83,6 +89,8 @@ def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
                 return name + adv
             low = verb.lower()
             conj = verb
+            if low in _QUANTIFIERS or _COORDINATED.search(m.string, 0, m.start()):
+                return f"{name}{adv} {verb}"  # "Ines and I both joined": a plural subject, no verb after it
             if (
                 not known_verbs_only
                 or low in COMMON_VERBS

@@ -52,12 +52,14 @@ def _ends(text: str) -> list[int]:
         following = _NEXT_CHAR_RE.match(text, end)
         if following is not None:
             nxt = following[1]
-            if punct[0] in ".…" and nxt.islower():
-                continue
+            if punct[0] == "…" and nxt.islower():
+                continue  # "I was like… whatever"
             if punct[0] not in ".!?…" and not (nxt.isupper() or nxt.isdigit()):
                 continue  # emoji mid-sentence
             if punct == "." and not _period_ends(_word_before(text, start, m.start()).lower().lstrip("(\"'"), nxt):
                 continue
+            if punct.startswith("..") and nxt.islower():
+                continue  # "so... anyway": a trailing-off, not an end
         out.append(end)
         start = end
     return out

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
-from memforest.text.change_subjects import clause_subject, pronoun_subject
+from memforest.text.change_subjects import KIN_TITLE, clause_subject, pronoun_subject
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject
 from memforest.text.lexicon import TIME_WORDS
 from memforest.text.mood import mood_near
 from memforest.text.slots import find_slot
-from memforest.text.state_values import thing_kind
+from memforest.text.state_values import SCHOOL_WORDS, thing_kind
 from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
 from memforest.text.states import find_state
 from memforest.text.switch_clause import find_switch_clause
@@ -57,6 +57,18 @@ _FROM_TO = re.compile(
     r"\b(?i:left|quit)\s+(?:the\s+)?[A-Z][^,.;:!?]{0,60}?\s+for\s+(?:the\s+)?[A-Z]"
 )
 _TITLE = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "st"})
+# a school's name by its last word ("Whitmoor High", "Larch Primary")
+_SCHOOL_NAME = re.compile(rf"(?:{SCHOOL_WORDS}|\bHigh|\bMontessori)$")
+
+
+def _pupil_at(text: str, value: str) -> bool:
+    """Only being at a school is said ("Ezra is at Whitmoor High now"), no work there."""
+    at = re.search(rf"\b(?:is|are|am)\s+(?:now\s+)?at\s+(?:the\s+)?{re.escape(value)}", text)
+    return at is not None and _SCHOOL_NAME.search(value) is not None and not _EMPLOYMENT.search(text)
+
+
+_KIN_TITLED = re.compile(rf"^{KIN_TITLE}\s+(?=[A-Z])")
+_TITLED = re.compile(r"(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s")
 # a sentence that opens with a singular third-person pronoun, subject or possessive (never "Her's")
 _OPENING_PRONOUN = re.compile(r"^(?:(?:And|But|So|Then|Also|Now)\s+)?\b(She|He|Her|His)\b(?!')", re.IGNORECASE)
 # a contracted "has" after a name: "'s" before a participle that no noun is ("been", "got", "gone")
@@ -88,11 +100,14 @@ def _typed(slot: Slot) -> Slot:
     return _named(slot)
 
 
+_CLAUSE_BREAK = re.compile(r"[,;]|\s(?:and|but|so|because)\s+(?:the|a|an|my|his|her|their|it|[A-Z])")
+
+
 def _later_clause(text: str, first: str, second: str) -> bool:
     """``second`` is named only in a clause after the one naming ``first`` (a comma or a
     semicolon between them)."""
     i, j = text.find(first), text.find(second, max(text.find(first), 0) + len(first))
-    return 0 <= i < j and text.find(second) > i and re.search(r"[,;]", text[i + len(first) : j]) is not None
+    return 0 <= i < j and text.find(second) > i and _CLAUSE_BREAK.search(text[i + len(first) : j]) is not None
 
 
 def _names(text: str, name: str) -> bool:
@@ -142,7 +157,10 @@ def state_slot(
         if by_pronoun and person is None:
             return None  # "she joined X": someone else's, whom neither this sentence nor the last names
         holder = person
-    return slot if holder is None else (holder, slot[1], slot[2])
+    subject = holder or slot[0]
+    if subject == f"{speaker}'s family":
+        subject = speaker  # "my family moved": the speaker's home too
+    return _KIN_TITLED.sub("", subject), slot[1], slot[2]  # "Uncle Bo" is Bo
 
 
 def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) -> Slot | None:
@@ -157,10 +175,21 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     state = find_state(text, speaker, participants)
     state = state if state is not None and _stated(text, state) else None
     lead = leading_subject(text, max(text.find(state[2]), 0)) if state is not None else None
-    if state is not None and lead not in (None, state[2]) and state[0] == speaker and not _names(text, speaker):
+    # the one spoken to, named only after the value ("..., as Ravi can imagine"), holds nothing of it
+    addressee = state is not None and state[0] != speaker and state[0] in participants
+    named_after = addressee and state is not None and text.find(state[0]) > text.find(state[2])
+    if (
+        state is not None
+        and lead not in (None, state[2])
+        and (named_after or (state[0] == speaker and not _names(text, speaker)))
+    ):
         state = (str(lead), state[1], state[2])  # "Mia moved to Oslo", said by Ana, is Mia's home
     if state is not None and state[1] == "residence":
         state = _moved_object(text, state)
+    if state is not None and state[1] == "employer" and _pupil_at(text, state[2]):
+        state = (state[0], "school", state[2])  # "Ezra is at Whitmoor High now": a pupil, no employee
+    if state is not None and state[1] == "residence" and _TITLED.match(state[2]):
+        state = None  # "moved over to Dr. Halvorsen": a doctor, no place
     if state is not None and (state[0].casefold() == state[2].casefold() or state[2].casefold() in _TITLE):
         state = None  # a person is no state of their own; a title alone is no value
     change = find_change(text, speaker, participants)
@@ -171,7 +200,11 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         return change  # "Ana's partner Yusuf switched to X": Yusuf's change, the partner named in passing
     if change is not None and change[1] == "change" and state[1] in _SWITCHABLE and _FROM_TO.search(text):
         return change  # "moved over from A to B", "left A for B": of A's kind (known to the read path), maybe no home
-    if change is not None and change[1] == "change" and _later_clause(text, change[2], state[2]):
+    if (
+        change is not None
+        and (change[1] == "change" or state[1] == "home_type")
+        and _later_clause(text, change[2], state[2])
+    ):
         return change  # "quit A and switched to B, it's nearer the flat": the switch, not a remark after it
     if (
         change is not None

@@ -228,6 +228,14 @@ _PET_RES = (
         + r"\s+(?:(?:off|up)\s+)?(?:to|for|at|from)\s+(?:the|a|an|\w+'s|his|her|its|their)\s+(?:[\w-]+\s+)?"
         r"(?:vet|vets|groomer|groomers|kennels?)\b"
     ),
+    # in apposition to a pet word, closing its clause: "got a rescue parrot now, Mr. Oduya."
+    re.compile(
+        r"\b(?i:"
+        + ANIMALS
+        + r"|kitten|puppy)(?:\s+now)?,\s+(?:(?:Mr|Mrs|Ms|Sir|Lady|Dr)\.?\s+)?"
+        + _NAME
+        + r"(?=\s*(?:[.,;!?)]|$))"
+    ),
 )
 
 
@@ -264,7 +272,11 @@ def job_value(text: str, _m: re.Match[str]) -> str | None:
     if m and (_JOB_SUFFIX.search(m["v"]) or (_AT_WORK.search(text, 0, m.start()) and not _KIN_ONLY.fullmatch(m["v"]))):
         return m["v"]  # "as a kid", "as a team" name no job: a title by its form, or work named before a
         # word that is no relation ("worked as a kid": a kid is what one was, not one's work)
-    m = re.search(r"\b(?:became|become|is\s+now|now\s+an?|qualified\s+as|trained\s+as)\s+(?:an?\s+)?" + _LOWER, text)
+    m = re.search(
+        r"\b(?:became|become|is\s+now|now\s+an?|qualified\s+as|trained\s+as|has\s+been|is\s+(?:now\s+)?officially)\s+"
+        r"(?:an?\s+)?" + _LOWER,
+        text,
+    )
     if m and _JOB_SUFFIX.search(m["v"]) and not _NO_JOB.search(m["v"]):  # (a patient, a member: no job)
         return m["v"]
     return None
@@ -379,10 +391,17 @@ def _is_time_word(word: str) -> bool:
     return clean_cap(word) is None or re.match(TIME_NAME, word.removesuffix("s")) is None
 
 
+# a period that ends a sentence inside a run of capitalised words ("Dr. Okoye. Very calm": Dr. Okoye),
+# not one of a title or an initial
+_SENTENCE_END = re.compile(
+    r"(?<![A-Z])(?<!\bDr)(?<!\bSt)(?<!\bMr)(?<!\bMs)(?<!\bJr)(?<!\bMt)(?<!\bMrs)(?<!\bProf)\.\s+(?=[A-Z])"
+)
+
+
 def change_value(raw: str) -> str | None:
     """The value of a sentence of change (``memforest.text.changes``), read whole, up to a date in it
     ("X on Saturday 6 May" is X); None for a pronoun or a determiner."""
-    words = raw.split()
+    words = _SENTENCE_END.split(raw, maxsplit=1)[0].split()
     dated = (i for i, w in enumerate(words) if i and words[i - 1] in ("on", "in") and _is_time_word(w))
     cut = next(dated, len(words))
     value = " ".join(words[:cut]).strip().rstrip(".'")

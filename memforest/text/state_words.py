@@ -22,6 +22,7 @@ __all__ = [
     "JOB_CUES",
     "KIN",
     "POINTING",
+    "PRODUCT_PLAN",
     "alternation",
 ]
 
@@ -117,7 +118,7 @@ KIN: Final = alternation(
     grandma grandmother grandpa grandfather granddaughter grandson niece nephew boss colleague coworker co-worker
     neighbour neighbor roommate flatmate housemate sibling wife husband partner girlfriend boyfriend fiance
     fiancee stepmother stepfather stepsister stepbrother stepson stepdaughter godson goddaughter mentor manager
-    teammate classmate landlord landlady"""
+    teammate classmate landlord landlady family"""
 )
 
 
@@ -131,4 +132,11 @@ POINTING: Final = r"look\s+at|(?:have|take)\s+a\s+look\s+at|here\s+(?:is|are)|he
 DISPOSAL: Final = alternation(
     """sold gave_away given_away donated threw_out threw_away thrown_out thrown_away binned dumped ditched
     scrapped got_rid_of offloaded parted_with rehomed"""
+)
+
+# "her phone plan to X", "the data plan on Y": a plan that is a product, not an intention
+# (fixed-width look-behinds, one per compound head)
+PRODUCT_PLAN: Final = "".join(
+    rf"(?<!{w}\s)"
+    for w in ("phone", "data", "mobile", "tariff", "payment", "pension", "insurance", "health", "meal", "cell")
 )

@@ -144,7 +144,9 @@ _HOBBY_CUE = _cue(
     r"\b(?:took\s+up|taken\s+up|taking\s+up|got\s+into|getting\s+into|into|hooked\s+on|obsessed\s+with|"
     r"hobby|pastime|passion|started|began|joined|signed\s+up|lessons?|classes|class|club|league|team)\b"
 )
-_JOB_CUE = _cue(r"\b(?:as\s+an?|promoted|became|become|role|position|job|work\w*|qualified|trained|now\s+an?)\b")
+_JOB_CUE = _cue(
+    r"\b(?:as\s+an?|promoted|became|become|role|position|job|work\w*|qualified|trained|now\s+an?|has\s+been\s+an?|officially)\b"
+)
 _DEVICE_CUE = _cue(r"\b(?:phone|laptop|tablet|computer|device|watch|bought|got|new|switched|upgraded|using|use|uses)\b")
 
 
@@ -169,11 +171,18 @@ def _first_named(regexes: Sequence[re.Pattern[str]], text: str) -> str | None:
 _GREETED = re.compile(r"\b(?:goodbye|good-bye|bye|farewell|hello|hi|welcome|thanks|cheers)\s+to\s+", re.IGNORECASE)
 
 
+# a place introduced by what it is called ("moved to a village called X")
+_PLACE_CALLED = (
+    r"(?:to|into|in)\s+(?:a|an|the)\s+(?:[a-z]+\s+)?(?:village|town|city|suburb|neighbou?rhood|island|area|hamlet)\s+"
+    r"(?:called|named)"
+)
+
+
 def _residence(text: str, _m: re.Match[str]) -> str | None:
     if _RESIDENCE_VETO.search(text):
         return None
     text = _GREETED.sub(lambda m: "_" * len(m.group(0)), text)
-    to = cap_after(text, r"(?:to|into|for)")
+    to = cap_after(text, r"(?:to|into|for)") or cap_after(text, _PLACE_CALLED)
     value = to or cap_after(text, r"(?:in|home\s+is|base\s+is)")
     return value or _first_named((_PLACE_BEFORE,), text)
 

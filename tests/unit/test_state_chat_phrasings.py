@@ -1,0 +1,126 @@
+"""States said the way people type to a chatbot: lower-case sentence starts, a kind announced in
+one sentence and named in the next, a kind that takes part in the subject's own clause ("in a quiz
+team now, it's called X"), a provider held ("our gas has been with X"), habits, swaps of an unnamed
+old thing, and the moods that still file nothing (ADR 0110). The sentences are written for these
+tests; no benchmark's templates or vocabulary."""
+
+from __future__ import annotations
+
+import pytest
+
+from memforest.text.dates import rewrite_relative
+from memforest.text.persons import rewrite_persons
+from memforest.text.sentences import split_sentences
+from tests.support.states import SAID_AT, speaker_slots
+
+
+def test_a_lower_case_start_after_a_period_is_a_new_sentence() -> None:
+    text = "my optician is Corwen Ashdale now. she spotted the astigmatism nobody else did"
+    assert split_sentences(text) == [
+        "my optician is Corwen Ashdale now.",
+        "she spotted the astigmatism nobody else did",
+    ]
+    assert split_sentences("see Dr. Olabisi tomorrow. and e.g. bring notes") == [
+        "see Dr. Olabisi tomorrow.",
+        "and e.g. bring notes",
+    ]
+    assert split_sentences("it was fine... whatever") == ["it was fine... whatever"]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        (
+            "Changed insurers. Everything's with Quillmark Mutual now, the old lot were useless.",
+            ("Mia", "insurer", "Quillmark Mutual"),
+        ),
+        ("joined a band! the Copper Lanterns. I'm on bass", ("Mia", "band", "Copper Lanterns")),
+        ("new girlfriend alert. her name is Oriel, she climbs", ("Mia", "partner", "Oriel")),
+    ],
+)
+def test_a_kind_announced_then_named(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+def test_an_announcement_followed_by_someone_speaking_names_nothing() -> None:
+    assert [s for s in speaker_slots("Changed banks. Tobiah said it was fine.") if s[0] is not None] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        (
+            "I'm in a quiz team now, it's called The Late Answers, we meet on Tuesdays",
+            ("Mia", "quiz_team", "The Late Answers"),
+        ),
+        ("I play netball with a team called Harrow Kites now.", ("Mia", "team", "Harrow Kites")),
+        ("Our gas has been with Brightwick Energy since the spring.", ("Mia", "gas", "Brightwick Energy")),
+        ("new vet as of this week: Dr. Pemberton-Okoye. very calm with cats", ("Mia", "vet", "Dr. Pemberton-Okoye")),
+        ("the tablet I'm drawing this on is a Lumaro Pad, got it secondhand.", ("Mia", "device", "Lumaro Pad")),
+        ("app I'm hooked on at the moment: Birdsong Journal. it logs every call", ("Mia", "app", "Birdsong Journal")),
+        ("my cousin Ilario now runs a small bakery, Crumb Theory. he's thrilled", ("Ilario", "bakery", "Crumb Theory")),
+        ("Uncle Bertil swapped his old hatchback for a Verano Estate.", ("Bertil", "vehicle", "Verano Estate")),
+        ("We've moved out to a town called Wickersham.", ("Mia", "residence", "Wickersham")),
+        ("I've got a rescue ferret now, Captain Pip.", ("Mia", "pet", "Captain Pip")),
+        (
+            "Kemi switched her phone plan to Lumenet and keeps bragging about the data.",
+            ("Kemi", "phone_plan", "Lumenet"),
+        ),
+        ("my son Osric is at Fellgate High now, year 8", ("Osric", "school", "Fellgate High")),
+    ],
+)
+def test_a_kind_named_in_chat_phrasings(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("i use Ledgerly for invoices now", "Ledgerly"),
+        ("I'm doing ceramics on thursday evenings at Potter's Yard.", "Potter's Yard"),
+        ("ok so I dropped Tallowfone, I'm on Brisa Mobile now and the signal in my flat is great", "Brisa Mobile"),
+        ("Ines and I both joined the Larkmoor Ukulele Orchestra.", "Larkmoor Ukulele Orchestra"),
+    ],
+)
+def test_a_present_habit_or_provider_is_the_speakers(text: str, value: str) -> None:
+    assert ("Mia", value) in [(s[0], s[2]) for s in speaker_slots(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dad keeps on at me to switch to Farrow Provident, I'm not going to.",
+        "honestly debating whether to join Tallis Rowing Club this year.",
+        "the agent showed us a flat in Pennick Vale today, lovely light",
+        "the years at Grist Mill Press were the best of my working life.",
+    ],
+)
+def test_suggestions_debates_viewings_and_remembered_years_file_nothing(text: str) -> None:
+    assert [s for s in speaker_slots(text) if s[1] is not None] == []
+
+
+def test_a_doctor_moved_over_to_is_no_home() -> None:
+    slots = speaker_slots("My GP retired so I've been moved over to Dr. Ferreira-Lund at the Aldgrove practice.")
+    assert all(s[1] != "residence" for s in slots)
+
+
+def test_the_speaker_second_in_a_pair_keeps_a_plural_verb() -> None:
+    assert rewrite_persons("Ines and I both joined it.", "Mia", None) == "Ines and Mia both joined it."
+    assert rewrite_persons("I love it and I go running.", "Mia", None) == "Mia loves it and Mia goes running."
+
+
+def test_a_weekday_before_a_plural_part_of_day_is_a_habit_not_a_date() -> None:
+    text, mentions = rewrite_relative("pottery on wednesday evenings at the studio", SAID_AT)
+    assert mentions == [] and "wednesday evenings" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("Aunt Marisela has taken up the harp at 70, as you can imagine", ("Marisela", "hobby", "harp")),
+        ("Gulnara's family moved to Wendlebury over the winter.", ("Gulnara's family", "residence", "Wendlebury")),
+        ("my family moved to Carrowdale in May.", ("Mia", "residence", "Carrowdale")),
+    ],
+)
+def test_a_relation_titled_or_a_family_holds_its_own_state(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
