@@ -13,6 +13,8 @@ from memforest.text.change_subjects import ADV, NAME, SUBJ
 __all__ = ["ANNOUNCED", "ANNOUNCED_VALUE"]
 
 _VALUE = UNTIMED_VALUE.pattern  # a name none of whose words is a time (group ``v``)
+# a product's name alone, numbers in it ("A Veltrix Aero 14.")
+_PRODUCT = r"(?<![\w.'&-])(?P<v>[A-Z][\w'&+-]*+(?:\s+(?:[A-Z][\w'&+-]*+|\d[\w.-]*+)){0,4})"
 _ART = r"(?:(?:a|an|the|some)\s+)?"
 _NOUN = r"[a-z][a-z-]*(?:\s+(?!alert\b)[a-z][a-z-]*)?"
 
@@ -22,12 +24,12 @@ ANNOUNCED = re.compile(
     rf"^(?:{SUBJ}\s+)?{ADV}(?:(?i:switched|changed|swapped)\s+(?:(?:{NAME}'s|his|her|their)\s+)?(?P<plural>[a-z][a-z-]*?)s?|"
     r"(?i:joined|found|got|bought|started\s+(?:at|with)|signed\s+up\s+(?:with|for|at)|registered\s+with)\s+"
     rf"(?:a|an)\s+(?:new\s+)?(?P<noun>{_NOUN})|"
-    rf"(?i:new)\s+(?P<new>{_NOUN})(?:\s+alert)?|(?P<update>[A-Za-z][a-z-]*)\s+update)\s*[.!:]?$"
+    rf"(?i:new)\s+(?P<new>{_NOUN})(?:\s+alert)?|(?P<update>[A-Za-z][a-z-]*)\s+update)\s*[.!:]*$"
 )
 # the value a sentence after an announcement names: alone ("The Vale Singers."), as what it is
 # called, or as where the subject is now ("Everything's with X now", "Ana goes to X these days")
 ANNOUNCED_VALUE = (
-    re.compile(rf"^(?:(?:the|The)\s+)?{_VALUE}\s*(?:[.,;:!?(]|$)"),
+    re.compile(rf"^(?:(?i:the|an?)\s+)?{_PRODUCT}\s*(?:[.,;:!?(]|$)"),
     re.compile(
         r"^(?i:it's|it\s+is|they're|they\s+are|(?:his|her|their|its)\s+name(?:'s|\s+is))\s+(?:(?i:called|named)\s+)?"
         rf"{_ART}{_VALUE}"

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import re
 
+from memforest.text.change_parts import HABIT as _HABIT
+from memforest.text.change_parts import NOT_PERSON as _NOT_PERSON
+from memforest.text.change_parts import PART as _PART
+from memforest.text.change_parts import SINCE as _SINCE
 from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
 from memforest.text.change_subjects import NAME as _NAME
@@ -80,24 +84,6 @@ _LEAD = (
 )
 _NOW = r"(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|for\s+now))?"
 # a time a new state began, between its kind and its value ("new insurer as of this week: X")
-# a habit: "on Wednesdays", "every week", "twice a month"
-_HABIT = (
-    r"(?i:on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)(?:days|day\s+(?:mornings|afternoons|evenings|nights))|every\s+(?:week|weekend|morning|evening|"
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|(?:once|twice)\s+a\s+(?:week|month)|weekly)"
-)
-_SINCE = r"(?i:as\s+of|since|from|starting)\s+[^:.;!?,]{1,40}?"
-# verbs of taking part in a group, a place or a service (of the subject's clause)
-_PART = (
-    r"(?i:in|with|at|joined|joins|started|starts|signed\s+up|switched|moved|go|goes|going|use|uses|using|plays?|playing|"
-    r"trains?|training|volunteers?|sings?|singing|rides?|works?\s+out|registered|enrolled|belongs?|runs?|running|swims?|"
-    r"climbs?|dances?|dancing|studies|study|studying|takes?|taking|been)"
-)
-# nouns of a person met, not a kind of thing one has ("a guy called X")
-_NOT_PERSON = (
-    r"(?!(?:guy|man|woman|girl|boy|lady|bloke|person|people|friend|chap|kid|fellow|dude|gentleman|someone|"
-    r"book|film|movie|show|song|album|game|series|novel|documentary)s?[\s,]+(?:called|named|it's|it\s+is)\b)"
-)
-
 # what may follow a noun phrase: punctuation, the end, a preposition, conjunction or time word
 _BOUNDARY = (
     r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|but|from|in|at|for|on|with|since|because|so|that|which|who|to|now|again|"
@@ -164,7 +150,7 @@ NAMED: tuple[re.Pattern[str], ...] = (
     ),
     # "Ana's electricity has been with X since May", "her savings are with X now": a provider held
     re.compile(
-        rf"{_OWNER}\s+{_ADJ}{_NOUN}{_NOW}\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:with|at)\s+{_ART}{_VALUE}"
+        rf"{_OWNER}\s+{_ADJ}{_NOT_LIVING}{_NOUN}{_NOW}\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:with|at)\s+{_ART}{_VALUE}"
     ),
     # "Ana is in a book club now, it's called X", "plays five-a-side with a team called X": a kind
     # the subject's own clause takes part in, named (no person: "a guy called X" is no kind)
@@ -213,7 +199,11 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # "started going to Dr. Ruiz, her new dentist"
     re.compile(rf"{_AT_WORD}{_VALUE},\s+{_OWNER}\s+(?:new|current|usual|regular|go-to|latest)\s+{_NOUN}(?!'s|\w)"),
     # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs"
-    re.compile(rf"\b(?i:new)\s+{_NOUN}(?:\s+{_SINCE})?\s*(?::|,|-|called|named)\s+{_ART}{_VALUE}"),
+    re.compile(rf"\b(?i:new)\s+{_NOUN}(?:\s+{_SINCE})?\s*(?::|,|-|\(|called|named)\s*{_ART}{_VALUE}"),
+    # "Hairdresser update: Ana has moved to X at Y": the kind announced before a colon
+    re.compile(
+        rf"^(?P<noun>[A-Za-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+update\s*:\s+(?:[^.;!?:]{{0,60}}?\s(?:to|with|at|is)\s+)?{_ART}{_VALUE}"
+    ),
     re.compile(rf"\b(?:great|good|nice|lovely|local|decent|brilliant|little)\s+{_NOUN}\s+(?:called|named)\s+{_VALUE}"),
     # "joined a book club, the Thursday Readers", "joined the Monday choir at St Jude's, the Vox
     # Singers", "sings in a choir called Vox"
@@ -239,7 +229,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"\b(?i:from)\s+{_ART}{_PREV}\s+to\s+{_ART}{_VALUE}"), "change"),
     (
         re.compile(
-            rf"\b(?i:quit|quits|left|leaves|ditched|dropped|gave\s+up\s+on|done\s+with)\s+{_ART}{_PREV}[,;]?\s+"
+            rf"\b(?i:quit|quits|left|leaves|ditched|dropped|cancell?ed|closed|gave\s+up\s+on|done\s+with)\s+{_ART}{_PREV}[,;]?\s+"
             rf"(?:and\s+|then\s+)?(?:\w+\s+)?(?:joined|joins|switched\s+to|went\s+to|started\s+(?:at|with|"
             rf"going\s+to|seeing)|signed\s+up\s+(?:with|for|at))\s+{_ART}{_VALUE}"
         ),
@@ -274,13 +264,20 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:joined|joins|signed\s+up\s+(?:with|for|at)|enrolled\s+(?:in|at|with)|"
-            rf"became\s+a\s+member\s+of)\s+(?:the\s+)?{_VALUE}"
+            rf"{_LEAD}{_ADV}(?i:joined|joins|signed\s+up\s+(?:with|for|at)|enrolled\s+(?:in|at|with)|registered\s+(?:with|at)|"
+            rf"became\s+a\s+member\s+of|signed\s+up\s+for\s+(?:a|an|the)\s+(?:[\w-]+\s+){{1,4}}?(?:at|with))\s+(?:the\s+)?{_VALUE}"
         ),
         "membership",
     ),
     (
         re.compile(rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}(?:a\s+)?(?:member|part)\s+of\s+(?:the\s+)?{_VALUE}"),
+        "membership",
+    ),
+    (
+        re.compile(
+            rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}on\s+the\s+{_VALUE}\s+(?:[\w-]+\s+)?"
+            r"(?i:team|squad|crew|committee|board|rota|roster)\b"
+        ),
         "membership",
     ),
     (
@@ -334,7 +331,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:bought|buys|got|gets|picked\s+up|purchased|ordered)\s+(?:{_OWNER}\s+|themself\s+)?"
+            rf"{_LEAD}{_ADV}(?i:bought|buys|got|gets|picked\s+up|purchased|ordered)\s+(?:{_OWNER}\s+|(?:themself|herself|himself)\s+)?"
             rf"{_ART}(?:(?:new|used|second-hand|secondhand|refurbished|brand\s+new)\s+)?{_VALUE}"
         ),
         "possession",
@@ -350,7 +347,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:started|began|has\s+started|has\s+been|is|am|are)\s+{_ADVERBS}(?:going\s+to|seeing|using|"
+            rf"{_LEAD}{_ADV}(?i:started|began|has\s+started|has\s+been|been|is|am|are)\s+{_ADVERBS}(?:going\s+to|seeing|using|"
             rf"attending|visiting|with|at)\s+(?:the\s+)?{_VALUE}"
         ),
         "patronage",
@@ -365,9 +362,9 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:signed\s+(?:up\s+)?with|registered\s+(?:with|at)|goes\s+to|go\s+to|sees|uses|"
+            rf"{_LEAD}{_ADV}(?i:signed\s+(?:up\s+)?with|registered\s+(?:with|at)|goes\s+to|go\s+to|sees|uses|using|"
             rf"banks\s+with|shops\s+at|is\s+on|am\s+on|are\s+on)\s+(?:the\s+|an?\s+)?{_VALUE}"
-            r"(?=(?:\s+(?:for|as)\s+[^.;!?,]{1,30}?)?\s+(?:now|these\s+days|nowadays|instead))"
+            r"(?=(?:\s+(?:for|as)\s+[^.;!?,]{1,30}?)?\s+(?:now|these\s+days|nowadays|instead|since)\b)"
         ),
         "patronage",
     ),
@@ -412,10 +409,19 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:switched|changed|moved|transferred|upgraded|went\s+over|made\s+the\s+(?:switch|move|jump))\s+(?:over\s+|across\s+)?to\s+"
+            rf"{_LEAD}{_ADV}(?:been\s+|got\s+)?(?i:switched|changed|moved|transferred|upgraded|went\s+over|made\s+the\s+(?:switch|move|jump))\s+"
+            r"(?:over\s+|across\s+)?to\s+"
             rf"(?:the\s+|an?\s+)?{_VALUE}"
         ),
         "change",
+    ),
+    # a provider doing the subject's service now: "Quell Pharmacy does Ana's prescriptions now"
+    (
+        re.compile(
+            rf"^(?:(?i:the)\s+)?{_VALUE}\s+(?:does|do|handles|handle|is\s+handling|are\s+handling|cuts|sorts|looks\s+after)\s+"
+            rf"{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?[\w-]+(?=[^.;!?]{{0,40}}\b(?:now|these\s+days|nowadays)\b)"
+        ),
+        "patronage",
     ),
     # statements by consequence: a place the subject goes to by habit ("my usual trim at X") and a
     # thing named as the subject's own ("spilled tea on my X"): the first mention is the start

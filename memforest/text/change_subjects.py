@@ -77,8 +77,8 @@ _SUBJECT_RE = re.compile(
 )
 # a name right after an owner or an article names a thing, not a person ("sold Ana's Pelham saloon")
 _POSSESSED = re.compile(r"(?:'s|\b(?i:the|an?|his|her|their|its))\s+$")
-# a name right after a verb of leaving is its object ("Left Leeds for York")
-_OBJECT = re.compile(r"\b(?i:left|quit|ditched|leaving)\s+$")
+# a name right after a verb of leaving or ending is its object ("Left Leeds for York")
+_OBJECT = re.compile(r"\b(?i:left|quit|ditched|leaving|cancell?ed|dropped|dumped|closed|sold)\s+$")
 _RELATION = re.compile(rf"^(?P<owner>{NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{NAME}))?$")
 
 

@@ -136,6 +136,8 @@ def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
             if not (noun and value):
                 continue
             subject = _subject(text, m, speaker)
+            if subject and subject.casefold() == m["noun"].casefold():
+                subject = speaker  # "Hairdresser update: ...": the kind opening the sentence holds nothing
             if subject and _stated(text, m):
                 return subject, noun, value
     switched = SWITCHED_KIND.search(text)

@@ -261,7 +261,8 @@ def _h_season_year(m: re.Match[str], ref: datetime, text: str) -> Resolved | Non
 
 
 def _h_in_season(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
-    tense = tense_near(text, m.start(), m.end())
+    prep = m["prep"].lower()
+    tense = "past" if prep == "since" else tense_near(text, m.start(), m.end())  # "since the autumn" began already
     which = {"future": "current-or-next", "past": "current-or-last"}.get(tense or "", "this")
     res = season_period(ref, m["s"].lower(), which)
     return Resolved(res.start, res.end, "season", res.absolute_text, span_start=_prep_span(m, "inner"))

@@ -242,10 +242,13 @@ def extract_cell(cell: CellView, deadline: Deadline | None = None) -> list[Candi
         if turn.speaker.strip():
             names.setdefault(turn.speaker.strip().lower(), turn.speaker.strip())
     out: list[Candidate] = []
+    # per speaker, the one person their latest sentence naming someone named: "my sister Rosa got
+    # news" then, a turn later, "she joined X" is Rosa's
+    last_named: dict[str, str | None] = {}
     for turn in sorted(cell.turns, key=lambda t: t.seq):
         others = [n for n in names.values() if n.lower() != turn.speaker.strip().lower()]
         other = others[0] if len(others) == 1 else None
-        antecedent: str | None = None  # the one person the turn's latest sentence naming someone named
+        antecedent = last_named.get(turn.speaker)
         before: str | None = None  # the turn's previous sentence, when it stated no state
         for unit in _turn_units(turn, names, deadline):
             if deadline is not None:
@@ -256,4 +259,5 @@ def extract_cell(cell: CellView, deadline: Deadline | None = None) -> list[Candi
                 before = candidate.text if candidate.attribute is None else None
                 named = subjects_named(candidate.text, turn.speaker)
                 antecedent = (named.pop() if len(named) == 1 else None) if named else antecedent
+        last_named[turn.speaker] = antecedent
     return out

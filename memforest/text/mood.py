@@ -129,6 +129,9 @@ _SENTENCE_PART = re.compile(r"[^.;]+")
 _CLAUSE_END = re.compile(
     r"[,;:]\s+|(?<!\s)\s+(?:but|and\s+then|so)\s+|(?<!\s)\s+[-–—]\s+|"
     r"(?<!\s)\s+and\s+(?=(?i:i|we|he|she|they|you)\s)|"
+    # (in person-rewritten text "I" is the speaker's name: "and Ana has never been this tired")
+    r"(?<!\s)\s+and\s+(?=[A-Z][\w-]*\s+(?:and\s+others\s+)?(?:has|have|had|is|am|are|was|were|will|would|can|could|never|"
+    r"still|just|really|also)\b)|"
     # a second predicate of the same subject with its own auxiliary ("joined X and will not stop talking")
     r"(?<!\s)\s+and\s+(?=(?i:will|won't|can't|cannot|never|still|keeps|kept)\s)"
 )

@@ -71,6 +71,9 @@ _KIN_TITLED = re.compile(rf"^{KIN_TITLE}\s+(?=[A-Z])")
 _TITLED = re.compile(r"(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s")
 # a sentence that opens with a singular third-person pronoun, subject or possessive (never "Her's")
 _OPENING_PRONOUN = re.compile(r"^(?:(?:And|But|So|Then|Also|Now)\s+)?\b(She|He|Her|His)\b(?!')", re.IGNORECASE)
+_LOWER_TITLE = re.compile(r"\b(?:dr|mr|mrs|ms|prof)\.?(?=\s+[A-Z])")
+# a sentence opened by "She's" / "He's" (read with the antecedent below): she is, never a possessive
+_PRONOUN_IS = re.compile(r"^((?:(?:And|But|So|Then|Also|Now|Well)\s+)?(?:She|He))'s\b")
 # a contracted "has" after a name: "'s" before a participle that no noun is ("been", "got", "gone")
 _HAS = re.compile(r"(?<=[A-Za-z])'s\s+(?=(?:been|got|gone|become|had|taken|started|joined|left|moved|switched)\b)")
 
@@ -142,6 +145,10 @@ def state_slot(
     the turn named); when whose it is goes unsaid, it files no state. A sentence opened by "She",
     "He", "Her" or "His" is read as the antecedent's."""
     text = _HAS.sub(" has ", text)  # "Ana's been at X": Ana has been, not a thing of Ana's
+    text = _PRONOUN_IS.sub(r"\1 is", text)
+    text = _LOWER_TITLE.sub(
+        lambda m: m[0].capitalize(), text
+    )  # "dr. Lemaire": a title typed in lower case  # "she's at X": she is (a pronoun's "'s" is never a possessive)
     opened = _OPENING_PRONOUN.match(text) if antecedent is not None else None
     if opened is not None and antecedent is not None:  # "She switched to X", "Her new dentist is X"
         owner = antecedent + ("'s" if opened[1].lower() in ("her", "his") else "")
@@ -167,9 +174,12 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     if text.rstrip().endswith("?"):
         return None
     fixed = None if kind is FactKind.PLAN else find_slot(text)
-    if fixed is not None and _stated(text, fixed):
+    fixed = fixed if fixed is not None and _stated(text, fixed) else None
+    if fixed is not None and fixed[1] != "residence":
         return fixed
     named = find_switch_clause(text, speaker, participants) or find_named_change(text, speaker)
+    if fixed is not None and (named is None or named[2] != fixed[2]):
+        return fixed  # (a kind named for the moved-to value says what it is: "Hairdresser update: moved to X")
     if named is not None:
         return _named(named)
     state = find_state(text, speaker, participants)

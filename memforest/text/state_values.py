@@ -408,6 +408,11 @@ def change_value(raw: str) -> str | None:
     value = _ADDRESS.sub("", value)  # "Razor & Rye on Quay Lane" is at an address, named Razor & Rye
     value = re.sub(r"\s+(?:and|of|on|&|de|du|la|le|the|up|in|for|at|by)$", "", value)
     words = value.split()
-    if not words or words[0].lower() in {"i", "a", "an", "my", "it", "this", "that"} or words[-1].endswith("'s"):
+    saints = words[0] in ("St", "St.", "Saint") if words else False  # "St Odran's" is a church, no possessor
+    if (
+        not words
+        or words[0].lower() in {"i", "a", "an", "my", "it", "this", "that"}
+        or (words[-1].endswith("'s") and not saints)
+    ):
         return None  # "gets Mia's coffee at X": a possessor is no value
     return None if words[0].lower() == "the" and len(words) == 1 else value

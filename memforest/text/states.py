@@ -49,7 +49,8 @@ _ABOUT_ADDRESSEE = re.compile(r"^(?:congrat\w*|good\s+luck|best\s+of\s+luck|enjo
 _KIN = (
     r"sister|brother|mom|mum|mother|dad|father|parents?|cousin|friend|friends|son|daughter|kids?|children|"
     r"aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew|boss|colleague|coworker|co-worker|"
-    r"neighbou?r|roommate|flatmate|sibling|in-laws?|family|grandparents?|"
+    r"neighbou?r|roommate|flatmate|sibling|in-laws?|family|grandparents?|grand?dad|gran|granny|nana?|twins?|mate|"
+    r"(?:mother|father|sister|brother|son|daughter)-in-law|"
     r"step(?:son|daughter|mother|father|sister|brother|kids?|children)|god(?:son|daughter|child|children)"
 )
 _PARTNER_NOUNS = r"girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse"

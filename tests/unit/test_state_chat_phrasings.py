@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from memforest.domain import CellTurn, CellView
 from memforest.text.dates import rewrite_relative
+from memforest.text.extractor import extract_cell
 from memforest.text.persons import rewrite_persons
 from memforest.text.sentences import split_sentences
 from tests.support.states import SAID_AT, speaker_slots
@@ -124,3 +126,48 @@ def test_a_weekday_before_a_plural_part_of_day_is_a_habit_not_a_date() -> None:
 )
 def test_a_relation_titled_or_a_family_holds_its_own_state(text: str, slot: tuple[str, str, str]) -> None:
     assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("been going to Corvane Climbing in the evenings after work", ("Mia", "patronage", "Corvane Climbing")),
+        ("my osteopath these days is dr. Szabados-Pryce, very thorough", ("Mia", "osteopath", "Dr. Szabados-Pryce")),
+        (
+            "Tillbrook Pharmacy does my prescriptions now, the old one lost them",
+            ("Mia", "patronage", "Tillbrook Pharmacy"),
+        ),
+        (
+            "signed up for the thursday life drawing class at Easel House, no regrets",
+            ("Mia", "membership", "Easel House"),
+        ),
+        ("registered with the Kestwick Health Centre last week", ("Mia", "membership", "Kestwick Health Centre")),
+        ("i'm on the Marlpit Wanderers relay team now", ("Mia", "relay_team", "Marlpit Wanderers")),
+        ("new camera!! a Halvard Z9, the autofocus is unreal", ("Mia", "camera", "Halvard Z9")),
+        ("we've started attending St Brannoc's on sundays", ("Mia", "patronage", "St Brannoc's")),
+        ("my nephew is at Quarry Lane Primary now, he loves it", ("Mia's nephew", "school", "Quarry Lane Primary")),
+        ("my grandad's been in Heatherlea House since april", ("Mia's grandad", "residence", "Heatherlea House")),
+    ],
+)
+def test_chat_shapes_of_going_to_joining_and_holding(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+def test_a_pronoun_in_the_next_turn_is_the_person_the_speakers_last_turn_named() -> None:
+    cell = CellView(
+        "s",
+        SAID_AT,
+        (
+            CellTurn(0, "Mia", "my neighbour Rosheen is such a legend", SAID_AT),
+            CellTurn(1, "Ravi", "Oh? What happened?", SAID_AT),
+            CellTurn(2, "Mia", "she joined the Pellow Bay lifeboat crew last month", SAID_AT),
+        ),
+    )
+    assert [(c.subject, c.attribute, c.value) for c in extract_cell(cell) if c.attribute] == [
+        ("Rosheen", "lifeboat_crew", "Pellow Bay")
+    ]
+
+
+def test_since_a_season_is_the_one_begun_before() -> None:
+    text, _ = rewrite_relative("using Pennard Energy since the autumn", SAID_AT)
+    assert "fall 2022" in text

@@ -1,0 +1,27 @@
+"""Fragments of the grammar of change (``change_grammar``) for the way people talk about their
+habits and the groups, places and services they take part in: a habit ("on Wednesday evenings"),
+the start of a new state ("as of this week"), verbs of taking part, and the nouns of a person met
+rather than a kind of thing one has."""
+
+from __future__ import annotations
+
+__all__ = ["HABIT", "NOT_PERSON", "PART", "SINCE"]
+
+# a habit: "on Wednesdays", "every week", "twice a month"
+HABIT = (
+    r"(?i:on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)(?:days|day\s+(?:mornings|afternoons|evenings|nights))|"
+    r"every\s+(?:week|weekend|morning|evening|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|(?:once|twice)\s+a\s+(?:week|month)|"
+    r"weekly)"
+)
+SINCE = r"(?i:as\s+of|since|from|starting)\s+[^:.;!?,]{1,40}?"
+# verbs of taking part in a group, a place or a service (of the subject's clause)
+PART = (
+    r"(?i:in|with|at|joined|joins|started|starts|signed\s+up|switched|moved|go|goes|going|use|uses|using|plays?|playing|"
+    r"trains?|training|volunteers?|sings?|singing|rides?|works?\s+out|registered|enrolled|belongs?|runs?|running|swims?|"
+    r"climbs?|dances?|dancing|studies|study|studying|takes?|taking|been)"
+)
+# nouns of a person met, not a kind of thing one has ("a guy called X")
+NOT_PERSON = (
+    r"(?!(?:guy|man|woman|girl|boy|lady|bloke|person|people|friend|chap|kid|fellow|dude|gentleman|someone|"
+    r"book|film|movie|show|song|album|game|series|novel|documentary)s?[\s,]+(?:called|named|it's|it\s+is)\b)"
+)
