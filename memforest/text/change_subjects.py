@@ -36,7 +36,9 @@ NAME = r"[A-Z](?<![\w'-][A-Z])[\w-]*"
 # a relation's title before a name ("Uncle Bertil", "Aunt Rosalind")
 KIN_TITLE = r"(?:Uncle|Aunt|Auntie|Aunty|Grandma|Grandpa|Granny|Nana|Cousin|Grandad|Granddad)"
 # a person: "Ana", "Ana's sister", "Ana's sister Mia" (optionally "and others": the speaker's "we")
-PERSON = rf"(?:{KIN_TITLE}\s+)?{NAME}(?:'s\s+(?i:{KIN})(?:\s+{NAME})?)?(?:\s+and\s+others)?"
+# (a family holds states as a person does, "Ana's family moved to X"; it is no kin word of questions:
+# "the family doctor" asks about a doctor)
+PERSON = rf"{NAME}(?:'s\s+(?i:{KIN}|family)(?:\s+{NAME})?)?(?:\s+and\s+others)?"
 SUBJ = rf"(?P<subj>{PERSON})"
 # auxiliaries and adverbs between a subject and its verb ("has just", "finally", "eventually")
 ADVERBS_RUN = (
@@ -83,6 +85,7 @@ _RELATION = re.compile(rf"^(?P<owner>{NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<na
 
 
 _TITLED_NAME = re.compile(rf"^{KIN_TITLE}\s+(?=[A-Z])")
+_TITLE_AT = re.compile(rf"{KIN_TITLE}\s+(?=[A-Z])")
 
 
 def subject_key(person: str) -> str:
@@ -102,7 +105,8 @@ def leading_subject(text: str, at: int = 0) -> str | None:
     starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
     while len(starts) > 1 and _SHARED_SUBJECT.match(text, starts[-1]):
         starts.pop()  # "Bo quit A and enrolled at B": the clause's verb has the first clause's subject
-    m = _LEAD_RE.match(text, starts[-1])
+    titled = _TITLE_AT.match(text, starts[-1])  # "Aunt Rosa has taken up X": Rosa
+    m = _LEAD_RE.match(text, titled.end() if titled is not None else starts[-1])
     if m is None and len(starts) > 1 and _PRONOUN_LEAD.match(text, starts[-1]):
         # "Ana left X, she is at Y now": a subject pronoun opening a later clause is the one person
         # the sentence named as a subject before it (none when it named several or no one; a

@@ -118,7 +118,7 @@ KIN: Final = alternation(
     grandma grandmother grandpa grandfather granddaughter grandson niece nephew boss colleague coworker co-worker
     neighbour neighbor roommate flatmate housemate sibling wife husband partner girlfriend boyfriend fiance
     fiancee stepmother stepfather stepsister stepbrother stepson stepdaughter godson goddaughter mentor manager
-    teammate classmate landlord landlady family grandad granddad gran granny nan nana stepdad stepmum stepmom
+    teammate classmate landlord landlady grandad granddad gran granny nan nana stepdad stepmum stepmom
     twin mate mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law"""
 )
 
