@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from memforest.text.change_parts import HABIT as _HABIT
+from memforest.text.change_parts import KIN_RE, NOT_NOUN, PARTNERS
 from memforest.text.change_parts import NOT_PERSON as _NOT_PERSON
 from memforest.text.change_parts import PART as _PART
 from memforest.text.change_parts import SINCE as _SINCE
@@ -122,20 +123,6 @@ SWITCHED_KIND = re.compile(
     r"earlier|finally|too|over\s+the)\b)"
 )
 
-# words a noun phrase of a state never is (or ends with): function words, adverbs of place and time
-NOT_NOUN = frozenset(
-    str.split(
-        """is was are were be been being has have had do does did now these those this that the a an and or but
-        to of in on at for with from by as so then than when while days day week weeks month months year years
-        time name one thing things way lot bit life turn job last next ago yesterday today tonight tomorrow morning
-        evening night again instead too yet still every each all some any here there home after before about into
-        over under through during without within around since until across behind near off out up down back
-        outside inside upstairs downstairs abroad overseas away together alone early late overnight later soon
-        nearby downtown uptown everywhere somewhere anywhere forever"""
-    )
-)
-PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancee"})
-KIN_RE = re.compile(rf"^(?:{KIN})$", re.IGNORECASE)
 
 NAMED: tuple[re.Pattern[str], ...] = (
     # "Ana switched dentists, from Dr. A to Dr. B"
@@ -208,10 +195,19 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # "joined a book club, the Thursday Readers", "joined the Monday choir at St Jude's, the Vox
     # Singers", "sings in a choir called Vox"
     re.compile(
-        rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of|runs|owns|opened|manages)\s+(?:a|an|the)\s+"
-        rf"(?:new\s+)?(?:[A-Z][a-z]+\s+|(?:tiny|little|small|big|local)\s+)?{_NOUN}"
-        rf"(?:\s+(?:in|on|at|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{_VALUE}"
+        rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of|runs|owns|opened|manages|hired|"
+        rf"enrolled\s+in|been\s+with|is\s+with|registered\s+with|signed\s+up\s+(?:with|for))\s+(?:a|an|the)\s+"
+        rf"(?:new\s+|same\s+)?(?:[A-Z][a-z]+\s+|(?:tiny|little|small|big|local)\s+)?{_NOUN}"
+        rf"(?:\s+(?:in|on|at|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently)|"
+        rf"\s+(?:he|she|they|{_NAME})\s+(?:likes|loves|trusts|rates|found))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{_VALUE}"
     ),
+    # "The physio Ana sees, Rangi W., has ...", "the gym Ana uses, Brawnhaven, is ...": the kind of the
+    # subject's own relative clause, its value in apposition
+    re.compile(
+        rf"\b(?i:the)\s+{_ADJ}{_NOUN}\s+{_SUBJ}\s+{_ADV}(?:[a-z][\w'-]*\s+){{0,3}}?[a-z][\w'-]*,\s+{_ART}{_VALUE}\s*[,)]"
+    ),
+    # "Hexley Dental is where Ana goes for check-ups": a place one goes to, by its use
+    re.compile(rf"^{_VALUE}\s+is\s+where\s+{_SUBJ}\s+(?:goes|go|gets|get|takes|take)\s+(?:for\s+)?{_ART}{_NOUN}"),
     # "swapped A for B as Ana's bakery"
     re.compile(rf"\bfor\s+{_ART}{_VALUE}\s+as\s+{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
     # in apposition, closed by a comma or parenthesis: "Ana's dentist, Dr. Ruiz, says", "Dr. Ruiz, her GP,"
@@ -333,6 +329,15 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             rf"{_LEAD}{_ADV}(?i:bought|buys|got|gets|picked\s+up|purchased|ordered)\s+(?:{_OWNER}\s+|(?:themself|herself|himself)\s+)?"
             rf"{_ART}(?:(?:new|used|second-hand|secondhand|refurbished|brand\s+new)\s+)?{_VALUE}"
+        ),
+        "possession",
+    ),
+    # a thing one uses as one's own, named with its kind after it: "rides a Brennwald bike to work",
+    # "treated herself to a Lumeo X40 camera", "owns a Sato M3 camera" (the kind is read after the value)
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?i:owns|own|rides|ride|uses|use|plays|play|drives|drive|treated\s+\w+\s+to|ended\s+up\s+with|"
+            rf"upgraded\s+to|inherited)\s+(?:a|an)\s+(?:new\s+)?{_VALUE}(?=\s+[a-z])"
         ),
         "possession",
     ),

@@ -1,11 +1,15 @@
 """Fragments of the grammar of change (``change_grammar``) for the way people talk about their
 habits and the groups, places and services they take part in: a habit ("on Wednesday evenings"),
-the start of a new state ("as of this week"), verbs of taking part, and the nouns of a person met
-rather than a kind of thing one has."""
+the start of a new state ("as of this week"), verbs of taking part, the nouns of a person met
+rather than a kind of thing one has, and the words a kind's noun phrase never is."""
 
 from __future__ import annotations
 
-__all__ = ["HABIT", "NOT_PERSON", "PART", "SINCE"]
+import re
+
+from memforest.text.state_words import KIN
+
+__all__ = ["HABIT", "KIN_RE", "NOT_NOUN", "NOT_PERSON", "PART", "PARTNERS", "SINCE"]
 
 # a habit: "on Wednesdays", "every week", "twice a month"
 HABIT = (
@@ -25,3 +29,18 @@ NOT_PERSON = (
     r"(?!(?:guy|man|woman|girl|boy|lady|bloke|person|people|friend|chap|kid|fellow|dude|gentleman|someone|"
     r"book|film|movie|show|song|album|game|series|novel|documentary)s?[\s,]+(?:called|named|it's|it\s+is)\b)"
 )
+
+# words a noun phrase of a state never is (or ends with): function words, adverbs of place and time
+NOT_NOUN = frozenset(
+    str.split(
+        """is was are were be been being has have had do does did now these those this that the a an and or but
+        to of in on at for with from by as so then than when while days day week weeks month months year years
+        time name one thing things way lot bit life turn job last next ago yesterday today tonight tomorrow morning
+        evening night again instead too yet still every each all some any here there home after before about into
+        over under through during without within around since until across behind near off out up down back
+        outside inside upstairs downstairs abroad overseas away together alone early late overnight later soon
+        nearby downtown uptown everywhere somewhere anywhere forever"""
+    )
+)
+PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancee"})
+KIN_RE = re.compile(rf"^(?:{KIN})$", re.IGNORECASE)

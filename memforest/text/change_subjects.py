@@ -85,6 +85,10 @@ _RELATION = re.compile(rf"^(?P<owner>{NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<na
 
 
 _TITLED_NAME = re.compile(rf"^{KIN_TITLE}\s+(?=[A-Z])")
+# a clause opened by a person's thing as its subject (no relation: "Ana's sister" is a person)
+_OWNER_LEAD = re.compile(
+    rf"(?P<owner>{NAME})'s\s+(?!(?i:{KIN}|family)\b)(?:[a-z][\w-]*\s+){{1,2}}?(?:is|was|has|had|got|[a-z]+ed|[a-z]+s)\b"
+)
 _TITLE_AT = re.compile(rf"{KIN_TITLE}\s+(?=[A-Z])")
 
 
@@ -107,6 +111,9 @@ def leading_subject(text: str, at: int = 0) -> str | None:
         starts.pop()  # "Bo quit A and enrolled at B": the clause's verb has the first clause's subject
     titled = _TITLE_AT.match(text, starts[-1])  # "Aunt Rosa has taken up X": Rosa
     m = _LEAD_RE.match(text, titled.end() if titled is not None else starts[-1])
+    owned = _OWNER_LEAD.match(text, starts[-1]) if m is None else None
+    if owned is not None and names_someone(owned["owner"]):
+        return owned["owner"]  # "Kwabena's husky is called X", "Ika's place is in X": the owner's
     if m is None and len(starts) > 1 and _PRONOUN_LEAD.match(text, starts[-1]):
         # "Ana left X, she is at Y now": a subject pronoun opening a later clause is the one person
         # the sentence named as a subject before it (none when it named several or no one; a
@@ -379,7 +386,8 @@ def names_subject_before(text: str, at: int) -> bool:
 
 # adjectives and chat words that open a sentence before a noun ("New physio: X", "Big news")
 _ORDINARY_OPENERS = words(
-    "new old big little great good first best latest quick huge small same whole another update fyi ok okay lol plot"
+    "new old big little great good first best latest quick huge small same whole another update fyi ok okay lol plot "
+    "home work life everything nothing"
 )
 
 

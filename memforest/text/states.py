@@ -76,7 +76,8 @@ _RESIDENCE_CUE = _cue(
     r"lived|living|based|resid\w*|new\s+(?:" + DWELLINGS + r"|address|neighbou?rhood|city|town)|"
     r"(?:" + DWELLINGS + r")\s+(?:in|over\s+in|out\s+in|down\s+in|up\s+in)|"
     r"(?:bought|buying|closed\s+on|closing\s+on)\s+(?:a|an|the|\w+'s)\s+(?:\w+\s+)?(?:" + DWELLINGS + r")|"
-    r"call\w*\s+\w+\s+home|home\s+now|now\s+home|home\s+is|is\s+(?:\w+\s+)?home|landed\s+in|neighbou?rs|"
+    r"call\w*\s+(?:\w+\s+){1,3}?home|home\s+now|now\s+home|home\s+is|is\s+(?:\w+\s+)?home|landed\s+in|neighbou?rs|"
+    r"place\s+is\s+in|"
     r"address|landlord|landlady|housemates?|roommates?|flatmates?|packed\s+up|boxes|arrived\s+in|"
     r"headed\s+(?:to|for)|been\s+in|end(?:ed|s|ing)?\s+up\s+(?:in|living\s+in|settling\s+in)|left\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+(?:behind|for\s+good)|"
     r"(?:is|are|am)\s+(?:now\s+)?in\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+(?:now|these\s+days|for\s+good))\b"
@@ -175,8 +176,10 @@ _GREETED = re.compile(r"\b(?:goodbye|good-bye|bye|farewell|hello|hi|welcome|than
 # a place introduced by what it is called ("moved to a village called X")
 _PLACE_CALLED = (
     r"(?:to|into|in)\s+(?:a|an|the)\s+(?:[a-z]+\s+)?(?:village|town|city|suburb|neighbou?rhood|island|area|hamlet)\s+"
-    r"(?:called|named)"
+    r"(?:called|named|of)"
 )
+# "has called Wenmouth home"
+_CALLED_HOME = re.compile(rf"\bcall(?:s|ed|ing)?\s+(?P<v>{_CAP})\s+home\b")
 
 
 def _residence(text: str, _m: re.Match[str]) -> str | None:
@@ -184,7 +187,8 @@ def _residence(text: str, _m: re.Match[str]) -> str | None:
         return None
     text = _GREETED.sub(lambda m: "_" * len(m.group(0)), text)
     to = cap_after(text, r"(?:to|into|for)") or cap_after(text, _PLACE_CALLED)
-    value = to or cap_after(text, r"(?:in|home\s+is|base\s+is)")
+    value = to or cap_after(text, r"(?:in|home\s+is(?:\s+now)?|base\s+is|resident\s+of|citizen\s+of)")
+    value = value or _first_named((_CALLED_HOME,), text)
     return value or _first_named((_PLACE_BEFORE,), text)
 
 

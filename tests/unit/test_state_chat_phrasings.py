@@ -171,3 +171,21 @@ def test_a_pronoun_in_the_next_turn_is_the_person_the_speakers_last_turn_named()
 def test_since_a_season_is_the_one_begun_before() -> None:
     text, _ = rewrite_relative("using Pennard Energy since the autumn", SAID_AT)
     assert "fall 2022" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("The osteopath I see, Wendell Achterhof, has fixed my back.", ("Mia", "osteopath", "Wendell Achterhof")),
+        ("The climbing gym I use, Granite Yard, is open till midnight.", ("Mia", "climbing_gym", "Granite Yard")),
+        ("Pellinore Dental is where I go for check-ups.", ("Mia", "check-up", "Pellinore Dental")),
+        ("Dariela has hired a piano tutor, Ottmar Quist.", ("Dariela", "piano_tutor", "Ottmar Quist")),
+        ("Ilkka rides a Sorvali Trailhound bike to work.", ("Ilkka", "vehicle", "Sorvali Trailhound")),
+        ("As of last week, I'm a resident of Korvenmaa.", ("Mia", "residence", "Korvenmaa")),
+        ("Since January, Ondine has called Bellweather Quay home.", ("Ondine", "residence", "Bellweather Quay")),
+        ("Tarquin's whippet is called Dumpling.", ("Tarquin", "pet", "Dumpling")),
+        ("Home is now Gildersleeve, I signed the lease on Friday.", ("Mia", "residence", "Gildersleeve")),
+    ],
+)
+def test_relative_clauses_appositions_and_places_of_use(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
