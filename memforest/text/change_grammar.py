@@ -13,7 +13,9 @@ from memforest.text.change_parts import HABIT as _HABIT
 from memforest.text.change_parts import KIN_RE, NOT_NOUN, PARTNERS
 from memforest.text.change_parts import NOT_PERSON as _NOT_PERSON
 from memforest.text.change_parts import PART as _PART
+from memforest.text.change_parts import SERVICE as _SERVICE
 from memforest.text.change_parts import SINCE as _SINCE
+from memforest.text.change_parts import TAKE_UP as _TAKE_UP
 from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
 from memforest.text.change_subjects import NAME as _NAME
@@ -36,16 +38,6 @@ __all__ = [
 ]
 
 
-# what one does with a new thing that replaced a sold one ("and now cycles a B", "and then leased a B")
-_TAKE_UP = (
-    r"(?:got|gets|bought|buys|picked\s+up|leased|leases|rented|rents|financed|ordered|adopted|drives|drove|"
-    r"rides|rode|cycles|cycled|uses|used|owns|started\s+(?:driving|riding|using|cycling))"
-)
-# a service one goes back to, had "with" someone ("my first lesson with X"); a companion is none
-_SERVICE = (
-    r"(?:lesson|class|appointment|session|trim|cut|haircut|checkup|check-up|consultation|treatment|massage|"
-    r"cleaning|fitting|workout|tutorial)"
-)
 _OWNER = rf"(?:(?P<owner>{_PERSON})'s|(?P<pron>his|her|their|its))"
 # possessive: a word is read whole or not at all (no backtracking into it: linear on long runs)
 _WORD = r"(?:[A-Z][\w.'&-]*+|\d[\w.-]*+)"
@@ -132,7 +124,7 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # "Ana's new dentist is Dr. Ruiz", "Ana's go-to bakery these days is Crumbs", "Ana's phone is a
     # Pinecone 5" (a product: a name after "a")
     re.compile(
-        rf"{_OWNER}\s+{_ADJ}{_NOUN}{_NOW}\s+(?:is|has\s+become|became|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[A-Z]))?"
+        rf"{_OWNER}\s+{_ADJ}{_NOUN}{_NOW}\s+(?:is|has\s+become|became|has\s+been|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[A-Z]))?"
         rf"{_VALUE}"
     ),
     # "Ana's electricity has been with X since May", "her savings are with X now": a provider held
@@ -245,8 +237,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         # "swapped his old flip phone for a Nexaro Pebble": the thing replaced names the kind
         re.compile(
-            rf"\b(?i:traded\s+in|traded|swapped|replaced|exchanged)\s+(?:{_OWNER}\s+|the\s+|an?\s+)(?:[a-z][a-z-]*\s+){{0,2}}?"
-            rf"(?P<prevkind>[a-z][a-z-]*)\s+for\s+{_ART}(?:new\s+)?{_VALUE}"
+            rf"\b(?i:traded\s+in|traded|swapped|replaced|exchanged|upgraded)\s+(?:{_OWNER}\s+|the\s+|an?\s+)(?:[a-z][a-z-]*\s+){{0,2}}?"
+            rf"(?P<prevkind>[a-z][a-z-]*)\s+(?:for|with|to)\s+{_ART}(?:new\s+)?{_VALUE}"
         ),
         "change",
     ),
@@ -260,8 +252,13 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:joined|joins|signed\s+up\s+(?:with|for|at)|enrolled\s+(?:in|at|with)|registered\s+(?:with|at)|"
-            rf"became\s+a\s+member\s+of|signed\s+up\s+for\s+(?:a|an|the)\s+(?:[\w-]+\s+){{1,4}}?(?:at|with))\s+(?:the\s+)?{_VALUE}"
+            rf"{_LEAD}{_ADV}(?:been\s+|was\s+|got\s+)?(?i:joined|joins|signed\s+up\s+(?:with|for|at|to)|enrolled\s+(?:in|at|with)|"
+            rf"registered\s+(?:with|at)|became\s+a\s+member\s+of|signed\s+up\s+for\s+(?:a|an|the)\s+(?:[\w-]+\s+){{1,4}}?(?:at|with)|"
+            rf"voted\s+onto|elected\s+(?:to|onto)(?:\s+the\s+board\s+of)?|accepted\s+(?:into|onto|by)|picked\s+for|"
+            rf"selected\s+for|(?:treasurer|secretary|chair|captain|president)\s+of|volunteers?\s+(?:with|at|for)|"
+            rf"(?:plays?|playing|bowls?|bowling|sings?|singing|drums?|drumming|(?:has|have)\s+(?:played|sung|drummed))\s+"
+            rf"(?:[\w-]+\s+)?(?:in|for|with))\s+"
+            rf"(?:the\s+)?{_VALUE}"
         ),
         "membership",
     ),
@@ -320,7 +317,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # tense: "bought my car from X" was once)
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:gets|get|buys|buy|orders|order|picks\s+up|pick\s+up)\s+{_OWNER}\s+"
+            rf"{_LEAD}{_ADV}(?:been\s+)?(?i:gets|get|getting|buys|buy|buying|orders|order|picks\s+up|pick\s+up)\s+{_OWNER}\s+"
             rf"(?:[a-z][a-z-]*\s+){{1,3}}?(?i:from)\s+{_ART}{_VALUE}"
         ),
         "patronage",
@@ -336,7 +333,9 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # "treated herself to a Lumeo X40 camera", "owns a Sato M3 camera" (the kind is read after the value)
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:owns|own|rides|ride|uses|use|plays|play|drives|drive|treated\s+\w+\s+to|ended\s+up\s+with|"
+            rf"{_LEAD}{_ADV}(?:been\s+)?(?i:owns|own|rides|ride|riding|uses|use|using|plays|play|drives|drive|driving|wears|wear|wearing|"
+            rf"paddles|paddle|strums|strum|(?:sews|sew|sewing|shoots|shoot|commutes|commuting|typing)\s+(?:\w+\s+)?on|"
+            rf"(?:has|have)(?=\s+an?\s+new\b)|treated\s+\w+\s+to|ended\s+up\s+with|"
             rf"upgraded\s+to|inherited)\s+(?:a|an)\s+(?:new\s+)?{_VALUE}(?=\s+[a-z])"
         ),
         "possession",
@@ -423,7 +422,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # a provider doing the subject's service now: "Quell Pharmacy does Ana's prescriptions now"
     (
         re.compile(
-            rf"^(?:(?i:the)\s+)?{_VALUE}\s+(?:does|do|handles|handle|is\s+handling|are\s+handling|cuts|sorts|looks\s+after)\s+"
+            rf"^(?:(?i:the)\s+)?{_VALUE}\s+(?:does|do|handles|handle|is\s+handling|are\s+handling|cuts|sorts|looks\s+after|services|insures|teaches|treats)\s+"
             rf"{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?[\w-]+(?=[^.;!?]{{0,40}}\b(?:now|these\s+days|nowadays)\b)"
         ),
         "patronage",

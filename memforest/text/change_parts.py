@@ -9,7 +9,7 @@ import re
 
 from memforest.text.state_words import KIN
 
-__all__ = ["HABIT", "KIN_RE", "NOT_NOUN", "NOT_PERSON", "PART", "PARTNERS", "SINCE"]
+__all__ = ["HABIT", "KIN_RE", "NOT_NOUN", "NOT_PERSON", "PART", "PARTNERS", "SERVICE", "SINCE", "TAKE_UP"]
 
 # a habit: "on Wednesdays", "every week", "twice a month"
 HABIT = (
@@ -44,3 +44,14 @@ NOT_NOUN = frozenset(
 )
 PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancee"})
 KIN_RE = re.compile(rf"^(?:{KIN})$", re.IGNORECASE)
+
+# what one does with a new thing that replaced a sold one ("and now cycles a B", "and then leased a B")
+TAKE_UP = (
+    r"(?:got|gets|bought|buys|picked\s+up|leased|leases|rented|rents|financed|ordered|adopted|drives|drove|"
+    r"rides|rode|cycles|cycled|uses|used|owns|started\s+(?:driving|riding|using|cycling))"
+)
+# a service one goes back to, had "with" someone ("my first lesson with X"); a companion is none
+SERVICE = (
+    r"(?:lesson|class|appointment|session|trim|cut|haircut|checkup|check-up|consultation|treatment|massage|"
+    r"cleaning|fitting|workout|tutorial)"
+)

@@ -65,6 +65,23 @@ _STOP = (
     r"throughout|across"
 )
 _LOWER = rf"(?P<v>(?:(?!(?:{_STOP})\b)[a-z][a-z'-]*)(?:\s+(?!(?:{_STOP})\b)[a-z][a-z'-]*){{0,2}})"
+# a value none of whose words is a time (a weekday, a month, a feast, a number)
+TIME_NAME = (
+    r"(?!(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|lent|easter|christmas|xmas|advent|ramadan|passover|hanukkah|"
+    r"diwali|thanksgiving|halloween|new\s+year)\b|\d)"
+)
+# a practice's name, capitalised or not ("Muay Thai", "tai chi", "Vipassana meditation", "the cello")
+_NOT_PRACTICE = (
+    r"(?:my|his|her|their|our|your|some|any|nothing|something|everything|well|fine|ok|okay|great|good|badly)"
+)
+_AFTER_PRACTICE = r"(?:daily|weekly|nightly|online|regularly|together|properly|religiously|seriously)"
+_PRACTICE = (
+    rf"(?:the\s+)?(?P<v>(?!(?:{_STOP}|{_NOT_PRACTICE})\b|[\w-]+'s\b){TIME_NAME}[A-Za-z][\w'-]*"
+    rf"(?:\s+(?!(?:{_STOP}|{_AFTER_PRACTICE})\b){TIME_NAME}[A-Za-z][\w'-]*){{0,2}})"
+)
+# a habit or a time after a practice ("doing tai chi every morning", "since spring")
+_HABITUAL = r"(?=\s+(?:every|daily|each|since|twice|once|now|these\s+days|on\s+\w+days|in\s+the\s+\w+|with\s+a)\b)"
 _SOLD = re.compile(
     rf"(?:{DISPOSAL}|old|rid\s+of|crashed|totall?ed|replaced|traded\s+in|broke|lost|returned)\s+"
     r"(?:the\s+|my\s+|our\s+|an?\s+|\w+'s\s+)?(?:old\s+)?$",
@@ -348,7 +365,21 @@ def health_value(text: str, _m: re.Match[str]) -> str | None:
 
 
 _HOBBY_RES = (
-    re.compile(r"\b(?i:took|taken|taking)\s+up\s+(?:an?\s+|the\s+)?" + _LOWER),
+    re.compile(r"\b(?i:took|taken|taking)\s+up\s+(?:an?\s+)?" + _PRACTICE),
+    # learning or practising one ("is learning Welsh", "practises Kundalini yoga", "teaching himself the harmonium")
+    re.compile(
+        r"\b(?i:learning|practi[sc]ing|practi[sc]es?|teaching\s+(?:themself|herself|himself|themselves))\s+" + _PRACTICE
+    ),
+    # a switch between practices ("switched from squash to table tennis", "swapped karate for judo")
+    re.compile(
+        r"\b(?i:switched\s+from|swapped|gave\s+up|traded)\s+(?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?\s+(?:to|for)\s+"
+        + _PRACTICE
+    ),
+    # doing one by habit ("has been doing tai chi in the park since spring"), taking one up again
+    re.compile(r"\b(?i:doing|does|do)\s+(?!the\b)" + _PRACTICE + _HABITUAL),
+    re.compile(r"\b(?i:picked\s+up|got\s+back\s+into)\s+" + _PRACTICE + r"\s+again\b"),
+    # "Cold showers are Ana's thing now", "Pottery is what Ana does on Thursdays"
+    re.compile(r"^" + _PRACTICE + r"\s+(?:is|are)\s+(?:\w+'s\s+thing|what\s+\w+\s+(?:does|do)\b)"),
     re.compile(r"\b(?i:got|getting|gotten|is|am|really)\s+(?:really\s+|so\s+|big\s+)?into\s+" + _LOWER),
     re.compile(r"\b(?i:hooked\s+on|obsessed\s+with)\s+" + _LOWER),
     re.compile(r"\b(?i:started|began|begun)\s+(?:doing|playing|learning|practi[cs]ing)\s+(?:the\s+|an?\s+)?" + _LOWER),
@@ -367,14 +398,6 @@ def hobby_value(text: str, _m: re.Match[str]) -> str | None:
         if m and m["v"] not in {"it", "this", "that", "them", "work", "bed", "trouble"}:
             return m["v"]
     return None
-
-
-# a value none of whose words is a time (a weekday, a month, a feast, a number)
-TIME_NAME = (
-    r"(?!(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
-    r"august|september|october|november|december|lent|easter|christmas|xmas|advent|ramadan|passover|hanukkah|"
-    r"diwali|thanksgiving|halloween|new\s+year)\b|\d)"
-)
 
 
 # a street address after a name ("on Quay Lane", "on Bell Street"): where the value is, not its name

@@ -144,7 +144,9 @@ _HEALTH_CUE = _cue(
 )
 _HOBBY_CUE = _cue(
     r"\b(?:took\s+up|taken\s+up|taking\s+up|got\s+into|getting\s+into|into|hooked\s+on|obsessed\s+with|"
-    r"hobby|pastime|passion|started|began|joined|signed\s+up|lessons?|classes|class|club|league|team)\b"
+    r"hobby|pastime|passion|started|began|joined|signed\s+up|lessons?|classes|class|club|league|team|learning|"
+    r"practi[sc]\w*|teaching\s+\w+self|doing|does|switched\s+from|swapped|gave\s+up|traded|picked\s+up|"
+    r"got\s+back\s+into|thing|what\s+\w+\s+does)\b"
 )
 _JOB_CUE = _cue(
     r"\b(?:as\s+an?|promoted|became|become|role|position|job|work\w*|qualified|trained|now\s+an?|has\s+been\s+an?|officially)\b"

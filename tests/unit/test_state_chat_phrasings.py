@@ -189,3 +189,48 @@ def test_since_a_season_is_the_one_begun_before() -> None:
 )
 def test_relative_clauses_appositions_and_places_of_use(text: str, slot: tuple[str, str, str]) -> None:
     assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("My uncle Teodor has taken up Krav Maga.", "Krav Maga"),
+        ("I'm learning Basque on my lunch breaks.", "Basque"),
+        ("Since the retreat, I practise Zazen meditation daily.", "Zazen meditation"),
+        ("Orla switched from rowing to archery.", "archery"),
+        ("I swapped the clarinet for the oboe last year.", "oboe"),
+        ("Halvard has been doing qigong in the park every morning.", "qigong"),
+        ("Ice baths are my thing now.", "Ice baths"),
+    ],
+)
+def test_a_practice_taken_up_learnt_or_switched_to(text: str, value: str) -> None:
+    assert value in [s[2] for s in speaker_slots(text) if s[1] == "hobby"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've been doing my homework every night.",
+        "She's doing well since the surgery.",
+        "I played tennis with the Marchettis.",
+    ],
+)
+def test_doing_something_of_ones_own_or_a_game_once_is_no_practice_or_group(text: str) -> None:
+    assert [s for s in speaker_slots(text) if s[1] is not None] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I've been voted onto the Brackley Orchard Committee.", "Brackley Orchard Committee"),
+        ("Zuzana got accepted into the Orvieto Street Players.", "Orvieto Street Players"),
+        ("I bowl in the Tamsworth Skittles League on Thursdays.", "Tamsworth Skittles League"),
+        ("I've been riding a Coldharbour Vane 7 to work since March.", "Coldharbour Vane 7"),
+        ("My stepmum has a new Quillon Seamster 40 sewing machine.", "Quillon Seamster 40"),
+        ("Osei upgraded his espresso machine to a Fiorenza Duo 2.", "Fiorenza Duo 2"),
+        ("Since January, my dentist has been Dr Amadou Kessel.", "Dr Amadou Kessel"),
+        ("Bramblecote Motors services my van now.", "Bramblecote Motors"),
+    ],
+)
+def test_groups_things_and_providers_in_benchmark_shaped_statements(text: str, value: str) -> None:
+    assert value in [s[2] for s in speaker_slots(text) if s[1] is not None]
