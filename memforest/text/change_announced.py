@@ -34,5 +34,7 @@ ANNOUNCED_VALUE = (
         r"^(?i:it's|it\s+is|they're|they\s+are|(?:his|her|their|its)\s+name(?:'s|\s+is))\s+(?:(?i:called|named)\s+)?"
         rf"{_ART}{_VALUE}"
     ),
-    re.compile(rf"\b(?:with|to|at|on|for)\s+{_ART}{_VALUE}(?=[^.;!?]*\b(?:now|these\s+days|nowadays|instead)\b)"),
+    re.compile(
+        rf"\b(?:with|to|at|on|for)\s+{_ART}{_VALUE}(?=[^.;!?]{{0,80}}?\b(?:now|these\s+days|nowadays|instead)\b)"
+    ),
 )

@@ -11,7 +11,10 @@ import re
 
 from memforest.text.change_parts import HABIT as _HABIT
 from memforest.text.change_parts import KIN_RE, NOT_NOUN, PARTNERS
+from memforest.text.change_parts import NOT_HELD as _NOT_HELD
+from memforest.text.change_parts import NOT_ONE_OFF as _NOT_ONE_OFF
 from memforest.text.change_parts import NOT_PERSON as _NOT_PERSON
+from memforest.text.change_parts import NOT_UPDATE as _NOT_UPDATE
 from memforest.text.change_parts import PART as _PART
 from memforest.text.change_parts import SERVICE as _SERVICE
 from memforest.text.change_parts import SINCE as _SINCE
@@ -76,7 +79,6 @@ _LEAD = (
     r"(?<=\bthen\s))"
 )
 _NOW = r"(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|for\s+now))?"
-# a time a new state began, between its kind and its value ("new insurer as of this week: X")
 # what may follow a noun phrase: punctuation, the end, a preposition, conjunction or time word
 _BOUNDARY = (
     r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|but|from|in|at|for|on|with|since|because|so|that|which|who|to|now|again|"
@@ -129,7 +131,8 @@ NAMED: tuple[re.Pattern[str], ...] = (
     ),
     # "Ana's electricity has been with X since May", "her savings are with X now": a provider held
     re.compile(
-        rf"{_OWNER}\s+{_ADJ}{_NOT_LIVING}{_NOUN}{_NOW}\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:with|at)\s+{_ART}{_VALUE}"
+        rf"{_OWNER}\s+{_ADJ}{_NOT_LIVING}{_NOT_HELD}{_NOUN}{_NOW}\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:with|at)\s+"
+        rf"{_ART}{_VALUE}"
     ),
     # "Ana is in a book club now, it's called X", "plays five-a-side with a team called X": a kind
     # the subject's own clause takes part in, named (no person: "a guy called X" is no kind)
@@ -178,17 +181,17 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # "started going to Dr. Ruiz, her new dentist"
     re.compile(rf"{_AT_WORD}{_VALUE},\s+{_OWNER}\s+(?:new|current|usual|regular|go-to|latest)\s+{_NOUN}(?!'s|\w)"),
     # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs"
-    re.compile(rf"\b(?i:new)\s+{_NOUN}(?:\s+{_SINCE})?\s*(?::|,|-|\(|called|named)\s*{_ART}{_VALUE}"),
+    re.compile(rf"\b(?i:new)\s+{_NOT_ONE_OFF}{_NOUN}(?:\s+{_SINCE})?\s*(?::|,|-|\(|called|named)\s*{_ART}{_VALUE}"),
     # "Hairdresser update: Ana has moved to X at Y": the kind announced before a colon
     re.compile(
-        rf"^(?P<noun>[A-Za-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+update\s*:\s+(?:[^.;!?:]{{0,60}}?\s(?:to|with|at|is)\s+)?{_ART}{_VALUE}"
+        rf"^{_NOT_UPDATE}(?P<noun>[A-Za-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+update\s*:\s+(?:[^.;!?:]{{0,60}}?\s(?:to|with|at|is)\s+)?{_ART}{_VALUE}"
     ),
     re.compile(rf"\b(?:great|good|nice|lovely|local|decent|brilliant|little)\s+{_NOUN}\s+(?:called|named)\s+{_VALUE}"),
     # "joined a book club, the Thursday Readers", "joined the Monday choir at St Jude's, the Vox
     # Singers", "sings in a choir called Vox"
     re.compile(
         rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of|runs|owns|opened|manages|hired|"
-        rf"enrolled\s+in|been\s+with|is\s+with|registered\s+with|signed\s+up\s+(?:with|for))\s+(?:a|an|the)\s+"
+        rf"enrolled\s+in|been\s+with|registered\s+with|signed\s+up\s+(?:with|for))\s+(?:a|an|the)\s+"
         rf"(?:new\s+|same\s+)?(?:[A-Z][a-z]+\s+|(?:tiny|little|small|big|local)\s+)?{_NOUN}"
         rf"(?:\s+(?:in|on|at|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently)|"
         rf"\s+(?:he|she|they|{_NAME})\s+(?:likes|loves|trusts|rates|found))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{_VALUE}"
@@ -196,10 +199,14 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # "The physio Ana sees, Rangi W., has ...", "the gym Ana uses, Brawnhaven, is ...": the kind of the
     # subject's own relative clause, its value in apposition
     re.compile(
-        rf"\b(?i:the)\s+{_ADJ}{_NOUN}\s+{_SUBJ}\s+{_ADV}(?:[a-z][\w'-]*\s+){{0,3}}?[a-z][\w'-]*,\s+{_ART}{_VALUE}\s*[,)]"
+        rf"\b(?i:the)\s+{_ADJ}{_NOT_ONE_OFF}{_NOUN}\s+{_SUBJ}\s+{_ADV}(?:[a-z][\w'-]*\s+){{0,3}}?[a-z][\w'-]*,\s+{_ART}{_VALUE}\s*[,)]"
     ),
     # "Hexley Dental is where Ana goes for check-ups": a place one goes to, by its use
-    re.compile(rf"^{_VALUE}\s+is\s+where\s+{_SUBJ}\s+(?:goes|go|gets|get|takes|take)\s+(?:for\s+)?{_ART}{_NOUN}"),
+    re.compile(
+        rf"^{_VALUE}\s+is\s+where\s+{_SUBJ}\s+(?:goes|go|gets|get|takes|take)\s+(?:\w+\s+)?for\s+{_ART}"
+        r"(?!(?:work|school|lunch|dinner|breakfast|walks?|holidays?|fun|shopping|drinks)\b)"
+        rf"{_NOUN}"
+    ),
     # "swapped A for B as Ana's bakery"
     re.compile(rf"\bfor\s+{_ART}{_VALUE}\s+as\s+{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
     # in apposition, closed by a comma or parenthesis: "Ana's dentist, Dr. Ruiz, says", "Dr. Ruiz, her GP,"
@@ -257,7 +264,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
             rf"voted\s+onto|elected\s+(?:to|onto)(?:\s+the\s+board\s+of)?|accepted\s+(?:into|onto|by)|picked\s+for|"
             rf"selected\s+for|(?:treasurer|secretary|chair|captain|president)\s+of|volunteers?\s+(?:with|at|for)|"
             rf"(?:plays?|playing|bowls?|bowling|sings?|singing|drums?|drumming|(?:has|have)\s+(?:played|sung|drummed))\s+"
-            rf"(?:[\w-]+\s+)?(?:in|for|with))\s+"
+            rf"(?:[\w-]+\s+)?(?:in|for|with(?=\s+the\b)))\s+"
             rf"(?:the\s+)?{_VALUE}"
         ),
         "membership",
@@ -333,8 +340,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # "treated herself to a Lumeo X40 camera", "owns a Sato M3 camera" (the kind is read after the value)
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?:been\s+)?(?i:owns|own|rides|ride|riding|uses|use|using|plays|play|drives|drive|driving|wears|wear|wearing|"
-            rf"paddles|paddle|strums|strum|(?:sews|sew|sewing|shoots|shoot|commutes|commuting|typing)\s+(?:\w+\s+)?on|"
+            rf"{_LEAD}{_ADV}(?:been\s+)?(?i:owns|rides|riding|uses|using|drives|driving|wears|wearing|"
+            rf"paddles|strums|(?:sews|sewing|shoots|commutes|commuting|typing)\s+(?:\w+\s+)?on|"
             rf"(?:has|have)(?=\s+an?\s+new\b)|treated\s+\w+\s+to|ended\s+up\s+with|"
             rf"upgraded\s+to|inherited)\s+(?:a|an)\s+(?:new\s+)?{_VALUE}(?=\s+[a-z])"
         ),
@@ -383,7 +390,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         # a present-state marker and a name after a preposition: "I take my car to X these days"
         re.compile(
             rf"{_SUBJ}\s+(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+){{1,6}}?(?:at|with|to|for)\s+(?:the\s+)?"
-            rf"{_VALUE}(?=[^.;!?]{{0,80}}\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since|{_HABIT})\b)"
+            rf"{_VALUE}(?=[^.;!?]{{0,80}}\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since)\b)"
         ),
         "patronage",
     ),
@@ -391,7 +398,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         # a habit said before the value: "is doing pottery on Wednesday evenings at X"
         re.compile(
             rf"{_SUBJ}\s+(?=[^.;!?]{{0,80}}?{_HABIT})(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+){{1,8}}?"
-            rf"(?:at|with)\s+(?:the\s+)?{_VALUE}"
+            rf"at\s+(?:the\s+)?{_VALUE}"
         ),
         "patronage",
     ),

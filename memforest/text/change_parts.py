@@ -9,7 +9,20 @@ import re
 
 from memforest.text.state_words import KIN
 
-__all__ = ["HABIT", "KIN_RE", "NOT_NOUN", "NOT_PERSON", "PART", "PARTNERS", "SERVICE", "SINCE", "TAKE_UP"]
+__all__ = [
+    "HABIT",
+    "KIN_RE",
+    "NOT_HELD",
+    "NOT_NOUN",
+    "NOT_ONE_OFF",
+    "NOT_PERSON",
+    "NOT_UPDATE",
+    "PART",
+    "PARTNERS",
+    "SERVICE",
+    "SINCE",
+    "TAKE_UP",
+]
 
 # a habit: "on Wednesdays", "every week", "twice a month"
 HABIT = (
@@ -54,4 +67,17 @@ TAKE_UP = (
 SERVICE = (
     r"(?:lesson|class|appointment|session|trim|cut|haircut|checkup|check-up|consultation|treatment|massage|"
     r"cleaning|fitting|workout|tutorial)"
+)
+# nouns of a person met or a thing seen once, never a kind of state ("the guy I met, Tom, ...",
+# "the film we watched, X, ...")
+NOT_ONE_OFF = (
+    r"(?!(?:guy|man|woman|girl|boy|lady|bloke|person|people|friend|chap|kid|fellow|dude|gentleman|someone|client|"
+    r"book|film|movie|show|song|album|game|series|novel|documentary|play|concert|trip|holiday|meal|dish|hotel)s?\b)"
+)
+# things one owns, which are with or at someone for a while, not a provider of theirs ("my car is at X now")
+NOT_HELD = r"(?!(?:car|bike|van|phone|laptop|bag|keys|wallet|dog|cat|stuff|things|parcel|package|order)s?\b)"
+# words before "update" that name no kind ("Big update:", "Weather update:")
+NOT_UPDATE = (
+    r"(?!(?i:big|quick|small|little|huge|major|minor|life|news|weather|general|brief|short|mini|exciting|sad|good|bad|"
+    r"final|random|fun|family|travel|work|health|status|progress|another|latest|daily|weekly)\b)"
 )

@@ -27,6 +27,7 @@ __all__ = [
     "subject_key",
     "subjects_named",
     "third_person_clause",
+    "untitled",
 ]
 
 # a name starts at a word's first character (never inside a word: linear on long capitalised runs);
@@ -34,11 +35,11 @@ __all__ = [
 # of trying the pattern at every position (the same matches as the boundary first, ADR 0094)
 NAME = r"[A-Z](?<![\w'-][A-Z])[\w-]*"
 # a relation's title before a name ("Uncle Bertil", "Aunt Rosalind")
-KIN_TITLE = r"(?:Uncle|Aunt|Auntie|Aunty|Grandma|Grandpa|Granny|Nana|Cousin|Grandad|Granddad)"
+KIN_TITLE = r"(?:Uncle|Aunt|Auntie|Aunty|Grandma|Grandpa|Cousin|Grandad|Granddad)"
 # a person: "Ana", "Ana's sister", "Ana's sister Mia" (optionally "and others": the speaker's "we")
 # (a family holds states as a person does, "Ana's family moved to X"; it is no kin word of questions:
 # "the family doctor" asks about a doctor)
-PERSON = rf"{NAME}(?:'s\s+(?i:{KIN}|family)(?:\s+{NAME})?)?(?:\s+and\s+others)?"
+PERSON = rf"{NAME}(?:'s\s+(?i:{KIN}|family)s?(?:\s+{NAME})?)?(?:\s+and\s+others)?"
 SUBJ = rf"(?P<subj>{PERSON})"
 # auxiliaries and adverbs between a subject and its verb ("has just", "finally", "eventually")
 ADVERBS_RUN = (
@@ -84,18 +85,24 @@ _OBJECT = re.compile(r"\b(?i:left|quit|ditched|leaving|cancell?ed|dropped|dumped
 _RELATION = re.compile(rf"^(?P<owner>{NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{NAME}))?$")
 
 
-_TITLED_NAME = re.compile(rf"^{KIN_TITLE}\s+(?=[A-Z])")
 # a clause opened by a person's thing as its subject (no relation: "Ana's sister" is a person)
 _OWNER_LEAD = re.compile(
-    rf"(?P<owner>{NAME})'s\s+(?!(?i:{KIN}|family)\b)(?:[a-z][\w-]*\s+){{1,2}}?(?:is|was|has|had|got|[a-z]+ed|[a-z]+s)\b"
+    rf"(?P<owner>{NAME})'s\s+(?!(?i:{KIN}|family|kids|children|twins|mates|folks)s?\b)(?:[a-z][\w-]*\s+){{1,2}}?"
+    r"(?:is|was|has|had|got|[a-z]+ed|[a-z]+s)\b"
 )
 _TITLE_AT = re.compile(rf"{KIN_TITLE}\s+(?=[A-Z])")
+
+
+def untitled(person: str) -> str:
+    """A person's name without a relation's title before it ("Uncle Bo" -> "Bo")."""
+    titled = _TITLE_AT.match(person)
+    return person[titled.end() :] if titled is not None else person
 
 
 def subject_key(person: str) -> str:
     """Whose state a person phrase names: "Ana's sister Mia" -> "Mia"; "Ana's sister" ->
     "Ana's sister" (a relation with no name); "Ana and others" -> "Ana"; "Uncle Bo" -> "Bo"."""
-    person = _TITLED_NAME.sub("", person.removesuffix(" and others"))
+    person = untitled(person.removesuffix(" and others"))
     m = _RELATION.match(person)
     if m is None:
         return person
@@ -386,8 +393,7 @@ def names_subject_before(text: str, at: int) -> bool:
 
 # adjectives and chat words that open a sentence before a noun ("New physio: X", "Big news")
 _ORDINARY_OPENERS = words(
-    "new old big little great good first best latest quick huge small same whole another update fyi ok okay lol plot "
-    "home work life everything nothing"
+    "new old big little quick huge small latest another update fyi ok okay lol plot home work life everything nothing"
 )
 
 
@@ -457,16 +463,13 @@ def _subject_at(person: str, before: str) -> bool:
 _NAME_BEFORE = re.compile(rf"{NAME}\s+$")
 
 
-_KIN_TITLE = re.compile(KIN_TITLE)
-
-
 def _inside_name(before: str) -> bool:
     """The text ``before`` a capitalised word ends in a name, so the word is the later part of a
     longer name ("the Larkfield Singers", "Sentinel Mutual"), not a person of its own; so does a
     capitalised ordinary word that itself follows a name ("Quarrel Climbing" of "Quarrel Climbing
     Gym": "Gym" is no person)."""
     m = _NAME_BEFORE.search(before)
-    if m is None or _KIN_TITLE.fullmatch(m.group(0).strip()):
+    if m is None or re.fullmatch(KIN_TITLE, m.group(0).strip()):
         return False  # "Uncle Bertil": a relation's title before a name
     if names_someone(m.group(0).strip()):
         return True

@@ -43,9 +43,10 @@ from memforest.text.change_grammar import (
 from memforest.text.change_subjects import leading_subject, names_someone, subject_key
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.doers import plausible_doer
-from memforest.text.mood import mood_near
+from memforest.text.mood import mood_near, mood_of
 from memforest.text.sentences import split_sentences
 from memforest.text.state_values import change_value
+from memforest.text.state_words import KIN as KIN_WORDS
 from memforest.text.topics import singular
 
 __all__ = [
@@ -196,6 +197,12 @@ def _unopened(value: str, at: int) -> str:
     return rest if at == 0 and not names_someone(first) else value
 
 
+# a change almost made or still to come ("Nearly changed banks.", "New phone soon.")
+_HEDGED = re.compile(r"\b(?i:almost|nearly|soon|maybe|probably)\b")
+# a value that a relation in apposition names as a person ("Sam, my flatmate, ...")
+_PERSON_APPOSED = re.compile(rf",\s+(?:(?i:my|his|her|their)|[A-Z][\w-]*'s)\s+(?i:{KIN_WORDS}|mate|friend|partner)\b")
+
+
 def find_announced_kind(text: str, before: str | None, people: Sequence[str]) -> tuple[str, str, str] | None:
     """(subject, slot, value) when a sentence announces a new state of a kind without its value
     ("Changed banks.", "Joined a choir!") and the next names the value ("Everything's with Harrow
@@ -207,7 +214,7 @@ def find_announced_kind(text: str, before: str | None, people: Sequence[str]) ->
     pairs = [(sentences[0], " ".join(sentences[1:]))] if len(sentences) > 1 else []
     for announcing, naming in [*pairs, (before or "", text)]:
         announced = ANNOUNCED.match(announcing.strip())
-        if announced is not None:
+        if announced is not None and mood_of(announcing) is None and not _HEDGED.search(announcing):
             return _announced_value(announced, naming, people)
     return None
 
@@ -221,6 +228,8 @@ def _announced_value(announced: re.Match[str], text: str, people: Sequence[str])
         if noun is None or m is None or mood_near(text, m.start("v")) is not None:
             continue
         value = change_value(_unopened(m["v"], m.start("v")).rstrip("."))
+        if _PERSON_APPOSED.match(text, m.end("v")):
+            continue
         if value and value.casefold() not in persons:
             subject = announced["subj"] if announced["subj"] and names_someone(announced["subj"]) else people[0]
             return subject_key(subject), named_attribute(noun) or noun, value

@@ -243,12 +243,13 @@ def extract_cell(cell: CellView, deadline: Deadline | None = None) -> list[Candi
             names.setdefault(turn.speaker.strip().lower(), turn.speaker.strip())
     out: list[Candidate] = []
     # per speaker, the one person their latest sentence naming someone named: "my sister Rosa got
-    # news" then, a turn later, "she joined X" is Rosa's
+    # news" then, a turn later, "she joined X" is Rosa's; a turn of anyone's that names someone ends it
     last_named: dict[str, str | None] = {}
     for turn in sorted(cell.turns, key=lambda t: t.seq):
         others = [n for n in names.values() if n.lower() != turn.speaker.strip().lower()]
         other = others[0] if len(others) == 1 else None
         antecedent = last_named.get(turn.speaker)
+        named_anyone = False
         before: str | None = None  # the turn's previous sentence, when it stated no state
         for unit in _turn_units(turn, names, deadline):
             if deadline is not None:
@@ -258,6 +259,9 @@ def extract_cell(cell: CellView, deadline: Deadline | None = None) -> list[Candi
                 out.append(candidate)
                 before = candidate.text if candidate.attribute is None else None
                 named = subjects_named(candidate.text, turn.speaker)
+                named_anyone = named_anyone or bool(named)
                 antecedent = (named.pop() if len(named) == 1 else None) if named else antecedent
+        if named_anyone:
+            last_named = dict.fromkeys(last_named)
         last_named[turn.speaker] = antecedent
     return out

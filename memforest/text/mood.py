@@ -39,8 +39,9 @@ _RE = {
     r"\btried\s+to\b|\bcame\s+close\s+to\b|\bshortlist\w*|\bon\s+the\s+fence\b|\bweigh(?:ed|ing)\s+up\b|"
     r"\bcheck(?:ed|ing)\s+out\b|\btoured\b|\btrial\s+(?:class|session|week|month)\b|"
     # an offer answered by not moving: the offer's clause is the state considered
-    r"\bstay(?:ed|s)?\s+put\b|\bdebating\b|\btorn\s+between\b|\bshowed\s+(?:\w+\s+){1,3}?(?:a|an|round|around)\b|"
-    r"\bview(?:ed|ing)\s+(?:a|an)\b",
+    r"\bstay(?:ed|s)?\s+put\b|\bdebating\s+(?:whether|if|between|about)\b|\btorn\s+between\b|"
+    r"\b(?:showed\s+(?:\w+\s+){1,3}?|view(?:ed|ing)\s+)(?:a|an|round|around)\s+(?:\w+\s+)?(?:flat|house|apartment|place|home|"
+    r"property|room|cottage|condo)\b",
     "turned_down": r"\bturn(?:ed|s)?\s+(?:it\s+|them\s+|\w+\s+)?down\b|\bsaid\s+no\b|\bdeclined\b|\bpassed\s+on\b|"
     r"\brejected\b",
     "suggestion": r"\b(?:keeps?|kept)\s+(?:telling|saying|suggesting|pushing)\b|\bsuggest\w*\b|\brecommend\w*\b|"
@@ -130,8 +131,7 @@ _CLAUSE_END = re.compile(
     r"[,;:]\s+|(?<!\s)\s+(?:but|and\s+then|so)\s+|(?<!\s)\s+[-–—]\s+|"
     r"(?<!\s)\s+and\s+(?=(?i:i|we|he|she|they|you)\s)|"
     # (in person-rewritten text "I" is the speaker's name: "and Ana has never been this tired")
-    r"(?<!\s)\s+and\s+(?=[A-Z][\w-]*\s+(?:and\s+others\s+)?(?:has|have|had|is|am|are|was|were|will|would|can|could|never|"
-    r"still|just|really|also)\b)|"
+    r"(?<!\s)\s+and\s+(?=[A-Z][\w-]*\s+(?:and\s+others\s+)?(?:has|have|had|never|still|just|really|also)\b)|"
     # a second predicate of the same subject with its own auxiliary ("joined X and will not stop talking")
     r"(?<!\s)\s+and\s+(?=(?i:will|won't|can't|cannot|never|still|keeps|kept)\s)"
 )

@@ -69,8 +69,12 @@ def _expand_contractions(text: str) -> str:
     return text
 
 
-# "Ines and I", "my sister and I": the speaker second in a subject of two, whose verb stays plural
-_COORDINATED = re.compile(rf"(?:\b[A-Z][\w'-]*|\b(?i:{KIN}|wife|husband|partner|girlfriend|boyfriend))\s+and\s+$")
+# "Ines and I", "my sister and I" opening a clause: the speaker second in a subject of two, whose
+# verb stays plural ("I left London and I live in Bath" coordinates clauses, not subjects)
+_COORDINATED = re.compile(
+    rf"(?:^|[,;:.!?]\s*|\b(?i:my|our)\s+)(?:[A-Z][\w'-]*|(?i:{KIN}|wife|husband|partner|girlfriend|boyfriend))\s+and\s+$"
+)
+_COORDINATED_SPAN = 40  # characters read back for it
 _QUANTIFIERS = frozenset({"both", "all", "together", "each"})
 
 
@@ -89,7 +93,8 @@ def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
                 return name + adv
             low = verb.lower()
             conj = verb
-            if low in _QUANTIFIERS or _COORDINATED.search(m.string, 0, m.start()):
+            window = max(0, m.start() - _COORDINATED_SPAN)
+            if low in _QUANTIFIERS or _COORDINATED.search(m.string[window : m.start()]):
                 return f"{name}{adv} {verb}"  # "Ines and I both joined": a plural subject, no verb after it
             if (
                 not known_verbs_only

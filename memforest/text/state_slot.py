@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
-from memforest.text.change_subjects import KIN_TITLE, clause_subject, pronoun_subject
+from memforest.text.change_subjects import clause_subject, pronoun_subject, untitled
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject
 from memforest.text.lexicon import TIME_WORDS
 from memforest.text.mood import mood_near
@@ -67,10 +67,10 @@ def _pupil_at(text: str, value: str) -> bool:
     return at is not None and _SCHOOL_NAME.search(value) is not None and not _EMPLOYMENT.search(text)
 
 
-_KIN_TITLED = re.compile(rf"^{KIN_TITLE}\s+(?=[A-Z])")
 _TITLED = re.compile(r"(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s")
 # a sentence that opens with a singular third-person pronoun, subject or possessive (never "Her's")
 _OPENING_PRONOUN = re.compile(r"^(?:(?:And|But|So|Then|Also|Now)\s+)?\b(She|He|Her|His)\b(?!')", re.IGNORECASE)
+# a title typed in lower case before a name
 _LOWER_TITLE = re.compile(r"\b(?:dr|mr|mrs|ms|prof)\.?(?=\s+[A-Z])")
 # a sentence opened by "She's" / "He's" (read with the antecedent below): she is, never a possessive
 _PRONOUN_IS = re.compile(r"^((?:(?:And|But|So|Then|Also|Now|Well)\s+)?(?:She|He))'s\b")
@@ -107,8 +107,8 @@ _CLAUSE_BREAK = re.compile(r"[,;]|\s(?:and|but|so|because)\s+(?:the|a|an|my|his|
 
 
 def _later_clause(text: str, first: str, second: str) -> bool:
-    """``second`` is named only in a clause after the one naming ``first`` (a comma or a
-    semicolon between them)."""
+    """``second`` is named only in a clause after the one naming ``first`` (a comma, a semicolon,
+    or "and" / "but" / "so" / "because" before a new subject between them)."""
     i, j = text.find(first), text.find(second, max(text.find(first), 0) + len(first))
     return 0 <= i < j and text.find(second) > i and _CLAUSE_BREAK.search(text[i + len(first) : j]) is not None
 
@@ -146,9 +146,7 @@ def state_slot(
     "He", "Her" or "His" is read as the antecedent's."""
     text = _HAS.sub(" has ", text)  # "Ana's been at X": Ana has been, not a thing of Ana's
     text = _PRONOUN_IS.sub(r"\1 is", text)
-    text = _LOWER_TITLE.sub(
-        lambda m: m[0].capitalize(), text
-    )  # "dr. Lemaire": a title typed in lower case  # "she's at X": she is (a pronoun's "'s" is never a possessive)
+    text = _LOWER_TITLE.sub(lambda m: m[0].capitalize(), text)  # "dr. Lemaire": a title typed in lower case
     opened = _OPENING_PRONOUN.match(text) if antecedent is not None else None
     if opened is not None and antecedent is not None:  # "She switched to X", "Her new dentist is X"
         owner = antecedent + ("'s" if opened[1].lower() in ("her", "his") else "")
@@ -167,7 +165,7 @@ def state_slot(
     subject = holder or slot[0]
     if subject == f"{speaker}'s family":
         subject = speaker  # "my family moved": the speaker's home too
-    return _KIN_TITLED.sub("", subject), slot[1], slot[2]  # "Uncle Bo" is Bo
+    return untitled(subject), slot[1], slot[2]  # "Uncle Bo" is Bo
 
 
 def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) -> Slot | None:
@@ -179,7 +177,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         return fixed
     named = find_switch_clause(text, speaker, participants) or find_named_change(text, speaker)
     if fixed is not None and (named is None or named[2] != fixed[2]):
-        return fixed  # (a kind named for the moved-to value says what it is: "Hairdresser update: moved to X")
+        return fixed  # (a kind named for the same value instead says what it is: "Hairdresser update: moved to X")
     if named is not None:
         return _named(named)
     state = find_state(text, speaker, participants)

@@ -290,7 +290,7 @@ def job_value(text: str, _m: re.Match[str]) -> str | None:
         return m["v"]  # "as a kid", "as a team" name no job: a title by its form, or work named before a
         # word that is no relation ("worked as a kid": a kid is what one was, not one's work)
     m = re.search(
-        r"\b(?:became|become|is\s+now|now\s+an?|qualified\s+as|trained\s+as|has\s+been|is\s+(?:now\s+)?officially)\s+"
+        r"\b(?:became|become|is\s+now|now\s+an?|qualified\s+as|trained\s+as)\s+"
         r"(?:an?\s+)?" + _LOWER,
         text,
     )

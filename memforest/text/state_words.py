@@ -118,8 +118,8 @@ KIN: Final = alternation(
     grandma grandmother grandpa grandfather granddaughter grandson niece nephew boss colleague coworker co-worker
     neighbour neighbor roommate flatmate housemate sibling wife husband partner girlfriend boyfriend fiance
     fiancee stepmother stepfather stepsister stepbrother stepson stepdaughter godson goddaughter mentor manager
-    teammate classmate landlord landlady grandad granddad gran granny nan nana stepdad stepmum stepmom
-    twin mate mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law"""
+    teammate classmate landlord landlady grandad granddad granny stepdad stepmum stepmom
+    mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law"""
 )
 
 

@@ -148,9 +148,7 @@ _HOBBY_CUE = _cue(
     r"practi[sc]\w*|teaching\s+\w+self|doing|does|switched\s+from|swapped|gave\s+up|traded|picked\s+up|"
     r"got\s+back\s+into|thing|what\s+\w+\s+does)\b"
 )
-_JOB_CUE = _cue(
-    r"\b(?:as\s+an?|promoted|became|become|role|position|job|work\w*|qualified|trained|now\s+an?|has\s+been\s+an?|officially)\b"
-)
+_JOB_CUE = _cue(r"\b(?:as\s+an?|promoted|became|become|role|position|job|work\w*|qualified|trained|now\s+an?)\b")
 _DEVICE_CUE = _cue(r"\b(?:phone|laptop|tablet|computer|device|watch|bought|got|new|switched|upgraded|using|use|uses)\b")
 
 
@@ -181,7 +179,7 @@ _PLACE_CALLED = (
     r"(?:called|named|of)"
 )
 # "has called Wenmouth home"
-_CALLED_HOME = re.compile(rf"\bcall(?:s|ed|ing)?\s+(?P<v>{_CAP})\s+home\b")
+_CALLED_HOME = re.compile(rf"\b(?:calls|(?:has|have)\s+called)\s+(?P<v>{_CAP})\s+home\b")
 
 
 def _residence(text: str, _m: re.Match[str]) -> str | None:

@@ -62,6 +62,8 @@ ADVERSARIAL = {
     "joined-pronoun": fill("and joined It "),
     "capital-run": fill("A"),
     "capital-words": fill("Ab"),
+    "first-person-run": fill("I go "),
+    "announced-then-withs": fill("with Ab ", "Changed banks. "),
 }
 
 

@@ -234,3 +234,44 @@ def test_doing_something_of_ones_own_or_a_game_once_is_no_practice_or_group(text
 )
 def test_groups_things_and_providers_in_benchmark_shaped_statements(text: str, value: str) -> None:
     assert value in [s[2] for s in speaker_slots(text) if s[1] is not None]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If the offer comes through and I'm at Apex Labs by June, we'll celebrate.",
+        "Big update: Tobiah proposed!",
+        "The guy I met, Tobiah Briggs, is lovely.",
+        "The new guy from accounting, Tobiah, is hilarious.",
+        "I'm with a client, Harrow Foods, all day.",
+        "Leeds is where I go for work.",
+        "Just use a Brita filter, it's cheaper.",
+        "I have dinner with Tobiah every week.",
+        "I play squash with Priya on Wednesdays.",
+        "Almost joined a choir. The Vale Singers.",
+        "Joined a gym! Sam, my flatmate, dragged me along.",
+        "I'm officially a homeowner!",
+        "I called Tobiah home for dinner.",
+    ],
+)
+def test_one_offs_people_hedges_and_roles_file_no_state(text: str) -> None:
+    assert [s for s in speaker_slots(text) if s[1] is not None] == []
+
+
+def test_the_verb_after_i_in_a_second_clause_agrees() -> None:
+    assert rewrite_persons("I left London and I live in Bath now.", "Mia", None) == (
+        "Mia left London and Mia lives in Bath now."
+    )
+
+
+def test_a_turn_naming_someone_else_ends_the_carried_pronoun() -> None:
+    cell = CellView(
+        "s",
+        SAID_AT,
+        (
+            CellTurn(0, "Mia", "Priya says hi.", SAID_AT),
+            CellTurn(1, "Ravi", "Guess what, my sister Dana got engaged.", SAID_AT),
+            CellTurn(2, "Mia", "Wow! She joined the Vale Singers too.", SAID_AT),
+        ),
+    )
+    assert [c.subject for c in extract_cell(cell) if c.attribute and c.speaker == "Mia"] == []
