@@ -93,8 +93,8 @@ def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
                 return name + adv
             low = verb.lower()
             conj = verb
-            window = max(0, m.start() - _COORDINATED_SPAN)
-            if low in _QUANTIFIERS or _COORDINATED.search(m.string[window : m.start()]):
+            window = max(0, m.start() - _COORDINATED_SPAN)  # ("^" is the text's start only, "$" the end given)
+            if low in _QUANTIFIERS or _COORDINATED.search(m.string, window, m.start()):
                 return f"{name}{adv} {verb}"  # "Ines and I both joined": a plural subject, no verb after it
             if (
                 not known_verbs_only

@@ -94,9 +94,11 @@ def split_sentences(text: str) -> list[str]:
     """Split ``text`` into sentences; abbreviations ("Dr.", "e.g."), decimals and "..." stay intact.
 
     A boundary is a run of ``.!?…`` or of emoji, optionally closed by quotes or brackets, followed
-    by whitespace or the end. A period or ellipsis before a lowercase word does not split, nor does
+    by whitespace or the end. A period splits before a lower-case word too (chat: "my GP is Dr. X
+    now. she ..."), but an ellipsis or a run of periods before one does not ("so... anyway"), nor
     an emoji before anything but a capital or a digit, nor a period after an abbreviation or an
-    initial or a dotted word ("Dr. Smith", "J.K. Rowling"); after "U.S.", "U.K.", "a.m.", "p.m." and
-    "etc." a period splits only before a capital. Line breaks are whitespace. Linear in the length of ``text``.
+    initial or a dotted word ("Dr. Smith", "J.K. Rowling", "Harbour Ave. last month"); after
+    "U.S.", "U.K.", "a.m.", "p.m." and "etc." a period splits only before a capital. Line breaks
+    are whitespace. Linear in the length of ``text``.
     """
     return [text[s:e] for s, e in sentence_spans(text)]
