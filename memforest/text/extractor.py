@@ -250,14 +250,15 @@ def extract_cell(cell: CellView, deadline: Deadline | None = None) -> list[Candi
         other = others[0] if len(others) == 1 else None
         antecedent = last_named.get(turn.speaker)
         named_anyone = False
-        before: str | None = None  # the turn's previous sentence, when it stated no state
+        before: str | None = None  # the turn's previous sentence, when it stated no state or got an animal
         for unit in _turn_units(turn, names, deadline):
             if deadline is not None:
                 deadline.check()
             candidate = _candidate(unit, turn, other, names, antecedent, before)
             if candidate.text:
                 out.append(candidate)
-                before = candidate.text if candidate.attribute is None else None
+                unnamed_pet = candidate.attribute == "pet" and _PET_GOT.search(candidate.text) is not None
+                before = candidate.text if candidate.attribute is None or unnamed_pet else None
                 named = subjects_named(candidate.text, turn.speaker)
                 named_anyone = named_anyone or bool(named)
                 antecedent = (named.pop() if len(named) == 1 else None) if named else antecedent

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
+from memforest.text.change_common import find_common_change, find_header_change, header_kind
 from memforest.text.change_subjects import clause_subject, pronoun_subject, untitled
-from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject
+from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject, slot_key
 from memforest.text.lexicon import TIME_WORDS
 from memforest.text.mood import mood_near
 from memforest.text.slots import find_slot
@@ -163,9 +164,14 @@ def state_slot(
             return None  # "she joined X": someone else's, whom neither this sentence nor the last names
         holder = person
     subject = holder or slot[0]
+    attribute, header = slot[1], header_kind(text)
+    if header is not None and subject.casefold() == header.split()[0].casefold():
+        subject = speaker  # "Energy supplier: gone from A to B": the kind heading the message is no one
+    if header is not None and (attribute in VERB_CLASSES or attribute == "residence"):
+        attribute = _named((subject, slot_key(header), slot[2]))[1]  # "Gym: moved to X" is a gym, no home
     if subject == f"{speaker}'s family":
         subject = speaker  # "my family moved": the speaker's home too
-    return untitled(subject), slot[1], slot[2]  # "Uncle Bo" is Bo
+    return untitled(subject), attribute, slot[2]  # "Uncle Bo" is Bo
 
 
 def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) -> Slot | None:
@@ -202,6 +208,13 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         state = None  # a person is no state of their own; a title alone is no value
     change = find_change(text, speaker, participants)
     change = _typed(change) if change is not None else None
+    loose = state is None or state[1] in _LOOSE
+    headed = find_header_change(text, speaker) if loose and kind is not FactKind.PLAN else None
+    if headed is not None and (change is None or change[1] in VERB_CLASSES or change[2] != headed[2]):
+        return _named(headed)  # "Mechanic: Joe's Autos on Kiln Road": the kind heading the message names it
+    if state is None and change is None and kind is not FactKind.PLAN:
+        common = find_common_change(text, speaker)  # "Ana's car's the grey estate now"
+        return _typed(common) if common is not None else None
     if state is None:
         return change
     if change is not None and state[1] == "partner" and change[0] == state[2]:
