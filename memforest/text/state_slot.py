@@ -207,9 +207,12 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     if state is not None and (state[0].casefold() == state[2].casefold() or state[2].casefold() in _TITLE):
         state = None  # a person is no state of their own; a title alone is no value
     change = find_change(text, speaker, participants)
-    change = _typed(change) if change is not None else None
-    loose = state is None or state[1] in _LOOSE
-    headed = find_header_change(text, speaker) if loose and kind is not FactKind.PLAN else None
+    change = _typed(change) if change is not None and change[2].casefold() != speaker.casefold() else None
+    headed = find_header_change(text, speaker) if kind is not FactKind.PLAN else None
+    if headed is not None and state is not None and state[1] not in _LOOSE:
+        headed = (
+            headed if 0 <= text.find(headed[2]) < text.find(state[2]) else None
+        )  # ("Phone: Pixel 8, the X went ...")
     if headed is not None and (change is None or change[1] in VERB_CLASSES or change[2] != headed[2]):
         return _named(headed)  # "Mechanic: Joe's Autos on Kiln Road": the kind heading the message names it
     if state is None and change is None and kind is not FactKind.PLAN:

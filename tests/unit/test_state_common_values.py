@@ -71,8 +71,32 @@ def test_the_head_noun_of_the_value_is_its_kind(text: str, slot: tuple[str, str,
 
 
 @pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("replaced the old estate with a little hybrid runabout", ("Mia", "runabout", "little hybrid runabout")),
+        ("traded the trombone in for a baritone horn last month", ("Mia", "horn", "baritone horn")),
+        ("no more dial-up misery for me, it's a fibre line now", ("Mia", "change", "fibre line")),
+        ("the farm shop on the ridge does our eggs now", ("Mia", "shop", "farm shop on the ridge")),
+        (
+            "my accountant (the quiet woman above the bank) says we're fine",
+            ("Mia", "accountant", "quiet woman above the bank"),
+        ),
+        ("writing on the new tablet (a lumo slate 9) - the screen is lovely", ("Mia", "device", "lumo slate 9")),
+        ("I'm the new chair of the residents' forum, god help me", ("Mia", "forum", "residents' forum")),
+    ],
+)
+def test_switches_apposition_and_providers_of_ones_things(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in _filed(text)
+
+
+@pytest.mark.parametrize(
     "text",
     [
+        "left the party for a walk",
+        "no more rain for a week, it's sunny now",
+        "traded stories with the neighbours for an hour",
+        "the kids do their homework now",
+        "Mum does my hair now",
         "Big update: Tobiah proposed!",
         "I have a cold now.",
         "Wishlist: a vintage moped and a kayak.",
