@@ -14,9 +14,11 @@ now" is a state, "Ana has a cold" is none."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import islice
 
-from memforest.text.change_parts import KIN_RE, NOT_NOUN, NOT_UPDATE
+from memforest.text.change_parts import HELD_THINGS, KIN_RE, NOT_NOUN, NOT_UPDATE
 from memforest.text.change_subjects import ADV, PERSON, SUBJ, leading_subject
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.changes import slot_key
@@ -82,7 +84,13 @@ _THE_KIND_IS = re.compile(
     rf"(?:'s|\s++is)\s++(?:now\s++)?{_DET_NP}{_END}"
 )
 # "has a new piano teacher: mrs achterberg", "new dentist (dr amaral on king st)", "first car: an old hatchback"
-_NEW_KIND = re.compile(rf"\b(?i:new|first)\s++(?P<noun>[a-z][a-z-]*(?:\s++[a-z][a-z-]*)?)\s*+(?::|\(|,)\s*+{_NP}{_END}")
+_OWNED_BEFORE = (
+    r"(?:(?<='s\s)|(?<=\bher\s)|(?<=\bhis\s)|(?<=\btheir\s)|(?<=\bhas\sa\s)|(?<=\bhave\sa\s)|(?<=\bgot\sa\s)|"
+    r"(?<=\bfound\sa\s))"
+)
+_NEW_KIND = re.compile(
+    rf"{_OWNED_BEFORE}(?i:new|first)\s++(?P<noun>[a-z][a-z-]*(?:\s++[a-z][a-z-]*)?)\s*+(?::|\(|,)\s*+{_NP}{_END}"
+)
 # a kind in apposition, in brackets or dashes: "Ana's mechanic (the old guy at Rutherford Motors)",
 # "the new laptop (a framework 13)", "Ana's work laptop — a chunky HP EliteBook —"
 _APPOSED = re.compile(
@@ -160,7 +168,9 @@ _NOT_KIND = frozenset(
         no thanks plus result verdict summary warning spoiler confession fact tip problem issue reason plan goal idea
         today tonight tomorrow weekend things highlights progress status mood life situation fault concern headache
         worry priority focus excuse dream guess point thing turn call business job responsibility favourite wishlist
-        shortlist options ideas goals hopes wants candidates contenders maybe which who whose"""
+        shortlist options ideas goals hopes wants candidates contenders maybe which who whose lunch dinner breakfast
+        supper snack score forecast weather homework list story joke menu agenda schedule recipe quote result results
+        me episode round date match film movie show book series song album game concert meal"""
     )
 )
 # nouns of a person or a passing event: held by no one as a state
@@ -170,7 +180,8 @@ _PERSON_OR_EVENT = frozenset(
         cold cough fever headache flu meeting question plan idea problem feeling chance break look rest nap shower
         bath chat word coffee tea drink pint round ticket lunch dinner breakfast snack sandwich present gift card
         cake pizza burger beer wine bottle go laugh moment minute second hour day week month year time party walk run
-        drive trip holiday refund"""
+        drive trip holiday refund test exam deadline appointment interview shift bargain share blame policy haircut
+        mess disaster nightmare draw storm essay score"""
     )
 )
 _TIME_WORD = re.compile(
@@ -181,37 +192,46 @@ _TIME_WORD = re.compile(
 _STOP = frozenset(
     str.split(
         """is are was were be been am has have had and but or i we he she they it you me him them us who which that this
-        these those not no very so just now then there here what when where to with for if got"""
+        these those not no very so just now then there here what when where to with for if got in on at by from into
+        of off"""
     )
 )
 
 
-def _value(m: re.Match[str], persons: set[str], *, person_head: bool = False) -> tuple[str, str] | None:
-    """(value, head noun) of a matched noun phrase; None when it is no noun phrase of a thing."""
+def _value(m: re.Match[str], persons: set[str], *, person_with_place: bool = False) -> tuple[str, str] | None:
+    """(value, head noun) of a matched noun phrase, the head "" for a name ("a refurbished Corvane
+    14"); None when it is no noun phrase of a thing. ``person_with_place``: a person placed by the
+    phrase may be the value ("the old guy at Rutherford Motors", a provider)."""
     core = m["core"].split()
-    tail = m["tail"] or ""
-    if _TIME_WORD.search(tail):
-        tail = ""  # "the central library on saturdays", "Hollowfield Net in the end"
-    named_person = any(w.casefold().removesuffix("'s") in persons for w in core)
-    if named_person or _TIME_WORD.fullmatch(core[-1]) or any(w.lower() in _STOP for w in core):
+    tail = "" if _TIME_WORD.search(m["tail"] or "") else m["tail"] or ""  # ("the library on saturdays")
+    if _clause(m, core, persons):
         return None
     head = core[-1].lower().rstrip(".'")
     if head == "one" and tail:
         return f"{m['det'] or ''}{m['core']}{tail}".strip(), "one"  # "the one at the leisure centre"
     if not (re.fullmatch(r"[^\W\d_](?:[^\W\d_]|-)*", head) and core[-1][:1].islower()):
-        named = any(w[:1].isupper() or any(c.isdigit() for c in w) for w in core) and bool(
-            m["det"] or not _verb(core[0])
-        )
-        named = named and not (len(core) == 1 and KIN_RE.match(core[0]))  # ("Mum does my hair now")
-        return (f"{m['core']}{tail}".strip(), "") if named else None  # "a refurbished Corvane 14": no head noun
-    verb = _verb(head) and not _GROUP_HEAD.fullmatch(head)  # ("the neighbourhood watch" is a group)
-    if verb or head in NOT_NOUN or head.endswith("ly") or KIN_RE.match(head):
+        return (f"{m['core']}{tail}".strip(), "") if _named(core) else None
+    if _verb(head) and not _GROUP_HEAD.fullmatch(head):  # ("the neighbourhood watch" is a group)
         return None
-    if head in _PERSON_OR_EVENT and not (person_head and tail):
+    if head in NOT_NOUN or head.endswith("ly") or KIN_RE.match(head):
         return None
-    if not m["det"] and _verb(core[0]):
-        return None  # "started in january", "gave up squash": a clause, no noun phrase
+    if head in _PERSON_OR_EVENT and not (person_with_place and tail):
+        return None
     return f"{m['core']}{tail}".strip(), head
+
+
+def _clause(m: re.Match[str], core: list[str], persons: set[str]) -> bool:
+    """The matched words are no noun phrase: a person of the conversation, a time, a function word,
+    or a verb first with no determiner ("started in january", "quit the one by the station")."""
+    if any(w.casefold().removesuffix("'s") in persons for w in core) or _TIME_WORD.fullmatch(core[-1]):
+        return True
+    return any(w.lower() in _STOP for w in core) or (not m["det"] and _verb(core[0]))
+
+
+def _named(core: list[str]) -> bool:
+    """A name or a product: a capitalised word or a number in it; a kin word alone is none ("Mum")."""
+    named = any(w[:1].isupper() or any(c.isdigit() for c in w) for w in core)
+    return named and not (len(core) == 1 and KIN_RE.match(core[0]))
 
 
 def _verb(word: str) -> bool:
@@ -220,9 +240,11 @@ def _verb(word: str) -> bool:
 
 
 def _kind(raw: str) -> str | None:
+    """The slot a kind's noun phrase names; None for a verb, a function word or no kind of state."""
     words = raw.lower().split()
-    verb = _verb(words[0]) and not (len(words) > 1 and words[0].endswith("ing")) if words else True  # ("climbing gym")
-    if verb or any(w in NOT_NOUN or w in _NOT_KIND for w in words) or KIN_RE.match(words[-1]):
+    if not words or (_verb(words[0]) and not (len(words) > 1 and words[0].endswith("ing"))):
+        return None  # ("climbing gym" is a kind, "switched dentists" none)
+    if any(w in NOT_NOUN for w in words) or words[-1] in _NOT_KIND or KIN_RE.match(words[-1]) or _TIME_WORD.search(raw):
         return None
     return slot_key(" ".join(words))
 
@@ -231,97 +253,168 @@ def _stated(text: str, m: re.Match[str]) -> bool:
     return not text.rstrip().endswith("?") and mood_near(text, m.start("v")) is None
 
 
-def _slot(text: str, m: re.Match[str], speaker: str, kind: str | None, value: str) -> Slot | None:
-    subject = _subject(text, m, speaker)
-    return (subject, kind, value) if subject and kind and _stated(text, m) else None
-
-
-def find_common_change(text: str, speaker: str) -> Slot | None:
+def find_common_change(text: str, speaker: str, participants: Sequence[str] = ()) -> Slot | None:
     """(subject, slot, value) when ``text`` states a person's current state whose value is a common
-    noun phrase or whose kind heads the message (see the module doc); None otherwise."""
-    persons = {speaker.casefold()}
+    noun phrase or whose kind heads the message (see the module doc); None otherwise.
+    ``participants`` are the others in the conversation (never a kind heading a message)."""
+    persons = {p.casefold() for p in (speaker, *participants)}
     return _header(text, speaker, persons) or _named_kind(text, speaker, persons) or _headed(text, speaker, persons)
 
 
-def header_kind(text: str) -> str | None:
-    """The word that heads ``text`` as the kind of what it tells ("Energy supplier: ..."), if any."""
+def header_kind(text: str, participants: Sequence[str] = ()) -> str | None:
+    """The words that head ``text`` as the kind of what it tells ("Energy supplier: ..."), if any."""
     header = _HEADER.match(text)
-    return header["noun"] if header is not None and _kind(header["noun"]) is not None else None
+    if header is None or header["noun"].casefold() in {p.casefold() for p in participants}:
+        return None
+    return header["noun"] if _kind(header["noun"]) is not None else None
 
 
-def find_header_change(text: str, speaker: str) -> Slot | None:
-    """(subject, slot, value) when the kind heads ``text`` before a colon and the words after it
-    name the value ("Gym: moved to Ironside Fitness"); None otherwise."""
-    return _header(text, speaker, {speaker.casefold()})
+def find_header_change(text: str, speaker: str, participants: Sequence[str] = ()) -> Slot | None:
+    """(subject, slot, value) when the kind heads ``text`` before a colon, semicolon or dash and the
+    words after it name the value ("Gym: moved to Ironside Fitness"); None otherwise."""
+    return _header(text, speaker, {p.casefold() for p in (speaker, *participants)})
 
 
 def _header(text: str, speaker: str, persons: set[str]) -> Slot | None:
     header = _HEADER.match(text)
-    kind = _kind(header["noun"]) if header is not None else None
+    kind = _kind(header["noun"]) if header is not None and header["noun"].casefold() not in persons else None
     if header is None or kind is None:
         return None
-    rest = " " * (header.end() - 1) + text[header.end() - 1 :]  # (the kind heading the message is no person)
-    for regex in _HEADER_VALUE:
+    # the words after the header with the header blanked out (so no reader takes it for a person),
+    # its closing colon, semicolon or dash kept for the value patterns to start at
+    rest = " " * (header.end() - 1) + text[header.end() - 1 :]
+    values = _HEADER_VALUE[:3] if _HELD_THING.fullmatch(kind) else _HEADER_VALUE  # ("Car: in the garage on X")
+    for regex in values:
         m = regex.match(rest, header.end())
-        found = _value(m, persons, person_head=True) if m is not None else None
-        if m is not None and found is not None and found[0].casefold() != kind.replace("_", " "):
-            # the clause's own subject, else the speaker ("DSLR" in "went from the DSLR to X" is no one)
-            subject = leading_subject(text[header.end() :].lstrip()) or speaker
-            return (subject, kind, found[0]) if _stated(rest, m) else None
+        found = _value(m, persons, person_with_place=True) if m is not None else None
+        if m is None or found is None or found[0].casefold() == kind.replace("_", " "):
+            continue
+        if _ENDED_BEFORE.search(rest, header.end(), m.end("v")) or not _stated(rest, m):
+            return None  # "Gym: quit the one by the station", "Gym: no longer at X"
+        # the clause's own subject, else the speaker ("DSLR" in "went from the DSLR to X" is no one)
+        return leading_subject(text[header.end() :].lstrip()) or speaker, kind, found[0]
     return None
+
+
+_HELD_THING = re.compile(rf"{HELD_THINGS}s?")
+_ENDED_BEFORE = re.compile(
+    r"\b(?i:no\s++longer|not|never|quit|left|cancell?ed|stopped|dropped|sold|lost|stolen|ditched|gave\s++up|hate[sd]?)\b"
+)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A pattern of a state, what its sentence must also show, and where its kind comes from."""
+
+    pattern: re.Pattern[str]
+    check: Callable[[str, re.Match[str]], bool]
+    cue: re.Pattern[str] | None = None  # a cheap test of the sentence first (most name no group, no present)
+    unnamed: str | None = None  # the kind of a value with no head noun (a name); None: such a value is none
+
+
+def _held_now(text: str, m: re.Match[str]) -> bool:
+    """The sentence marks the value as held now: "now", "these days", "new", "since" in or after it."""
+    if m.groupdict().get("now") or "new" in (m.groupdict().get("adj") or ""):
+        return True
+    return bool(_HOLDS_NOW.match(text, m.end("v")) or _NOW_WORD.search(m[0]))
+
+
+def _anyway(text: str, m: re.Match[str]) -> bool:
+    return True
+
+
+def _someones_kind(text: str, m: re.Match[str]) -> bool:
+    """ "the plumber Ana uses now is ...", "the podiatrist's the one at ... now": a subject's kind."""
+    return bool(m["subj"] or m["core"].split()[-1] == "one") and _held_now(text, m)
+
+
+def _no_clause_after(text: str, m: re.Match[str]) -> bool:
+    return re.match(r"\s++(?:is|are|was|were)\b", text[m.end("v") :]) is None  # ("new job, the pay is better")
+
+
+# a kind the sentence names beside a noun-phrase value
+_NAMED_KIND = (
+    _Reading(_OWNED_IS, _held_now),
+    _Reading(_IS_OWNED, _anyway),
+    _Reading(_THE_KIND_IS, _someones_kind),
+    _Reading(_NEW_KIND, _no_clause_after),
+    _Reading(_CALLED, _anyway),
+    _Reading(_APPOSED, _anyway),
+)
 
 
 def _named_kind(text: str, speaker: str, persons: set[str]) -> Slot | None:
-    """A kind the sentence names beside a noun-phrase value."""
-    for regex in (_OWNED_IS, _IS_OWNED, _THE_KIND_IS, _NEW_KIND, _CALLED, _APPOSED):
-        for m in islice(regex.finditer(text), 4):
-            found = _value(m, persons, person_head=True)
-            kind = _kind(m["noun"])
-            found_now, adj = m.groupdict().get("now"), m.groupdict().get("adj") or ""
-            marked = regex in (_NEW_KIND, _CALLED, _IS_OWNED, _APPOSED) or bool(found_now) or "new" in adj
-            marked = marked or bool(_HOLDS_NOW.match(text, m.end("v")) or _NOW_WORD.search(m[0]))
-            if regex is _THE_KIND_IS and not (m["subj"] or (found and found[1] == "one")):
-                continue  # "The weather's a nightmare now": no one's kind
-            if regex is _NEW_KIND and re.match(r"\s++(?:is|are|was|were)\b", text[m.end("v") :]):
-                continue  # "new job, the pay is better": a clause, no value
-            if found is not None and kind is not None and marked and found[0].casefold() != kind.replace("_", " "):
-                slot = _slot(text, m, speaker, kind, found[0])
-                if slot is not None:
-                    return slot
+    for reading in _NAMED_KIND:
+        for m in islice(reading.pattern.finditer(text), 4):
+            found, kind = _value(m, persons, person_with_place=True), _kind(m["noun"])
+            if found is None or kind is None or found[0].casefold() == kind.replace("_", " "):
+                continue
+            subject = _subject(text, m, speaker) if reading.check(text, m) and _stated(text, m) else None
+            if subject:
+                return subject, kind, found[0]
     return None
 
 
-# the readers of a value whose head noun is its kind, each with a cheap test of the sentence first
-# (most sentences name no group and no present); the kind of a value with no head noun (a name)
-_HEADED = (
-    (_IN_GROUP, _GROUP_WORD),
-    (_GROUP_HABIT, _GROUP_WORD),
-    (_LEFT_GROUP, _GROUP_WORD),
-    (_GOES_TO, _NOW_WORD),
-    (_DOES_MINE, _NOW_WORD),
-    (_NO_MORE, _NOW_WORD),
-    (_HAS, None),
-    (_SWAPPED, None),
+def _not_passing(text: str, m: re.Match[str]) -> bool:
+    """No one-off time after the value ("a yoga class tonight", "for the pub team on Saturday")."""
+    return _ONE_OFF_AFTER.match(text, m.end("v")) is None
+
+
+def _had_now(text: str, m: re.Match[str]) -> bool:
+    """A thing had or bought needs a mark that it is held ("has a cold", "bought a second coat": none);
+    one adopted, owned, driven or ridden is held."""
+    marked = _NEW_THING.search(m["core"]) or _HOLDS_NOW.match(text, m.end("v"))
+    return _not_passing(text, m) and bool(marked or not (m["has"] or m["bought"]))
+
+
+def _gone_to_now(text: str, m: re.Match[str]) -> bool:
+    """Not where one is at this moment ("I'm heading to the pub now", "stuck at the airport now")."""
+    return _not_passing(text, m) and _MOMENT.search(m[0]) is None
+
+
+_ONE_OFF_AFTER = re.compile(
+    r"(?<!\s)\s*+,?\s*+(?i:tonight|today|tomorrow|this\s++(?:morning|afternoon|evening|weekend)|"
+    r"on\s++(?:mon|tues|wednes|thurs|fri|satur|sun)day(?!s)|on\s++the\s++(?:night|evening|morning|afternoon)\s++of|on\s++\d)\b"
 )
-_UNNAMED_KIND = {_HAS: "possession", _SWAPPED: "change", _DOES_MINE: "patronage", _NO_MORE: "change"}
+_MOMENT = re.compile(
+    r"\b(?i:heading|headed|walking|driving|waiting|stuck|sitting|standing|queuing|off|leaving|arriving|"
+    r"on\s++the\s++(?:way|train|bus|tube|plane|ferry|road))\b"
+)
+
+# a value whose head noun is its kind: a group joined, a place gone to now, a thing had now
+_HEADED = (
+    _Reading(_IN_GROUP, _not_passing, _GROUP_WORD),
+    _Reading(_GROUP_HABIT, _not_passing, _GROUP_WORD),
+    _Reading(_LEFT_GROUP, _not_passing, _GROUP_WORD),
+    _Reading(_GOES_TO, _gone_to_now, _NOW_WORD),
+    _Reading(_DOES_MINE, _not_passing, _NOW_WORD, unnamed="patronage"),
+    _Reading(_NO_MORE, _not_passing, _NOW_WORD, unnamed="change"),
+    _Reading(_HAS, _had_now, unnamed="possession"),
+    _Reading(_SWAPPED, _not_passing, unnamed="change"),
+)
 
 
 def _headed(text: str, speaker: str, persons: set[str]) -> Slot | None:
-    """A value whose head noun is its kind: a group joined, a place gone to now, a thing had now."""
-    for regex, cue in _HEADED:
-        if cue is not None and cue.search(text) is None:
-            continue  # (a cheap test first: most sentences name no group and no present)
-        for m in islice(regex.finditer(text), 4):
+    for reading in _HEADED:
+        if reading.cue is not None and reading.cue.search(text) is None:
+            continue
+        for m in islice(reading.pattern.finditer(text), 4):
             found = _value(m, persons)
-            bare = all(w.lower() in _BARE for w in found[0].split()[:-1]) if found is not None else True
-            if found is None or (not found[1] and regex not in _UNNAMED_KIND) or (bare and regex is not _HAS):
-                continue  # "a band", "the new dentist": the kind alone (a thing had is a state: "owns a cello")
-            if regex is _HAS and not (
-                _NEW_THING.search(m["core"]) or _HOLDS_NOW.match(text, m.end("v")) or not (m["has"] or m["bought"])
-            ):
-                continue  # "Ana has a cold", "bought a second coat": no mark that it holds
-            kind = "change" if regex is _NO_MORE else slot_key(found[1]) if found[1] else _UNNAMED_KIND[regex]
-            slot = _slot(text, m, speaker, kind, found[0])
-            if slot is not None:
-                return slot
+            kind = _headed_kind(reading, found)
+            subject = _subject(text, m, speaker) if kind and reading.check(text, m) and _stated(text, m) else None
+            if found is not None and subject:
+                return subject, kind or "", found[0]
     return None
+
+
+def _headed_kind(reading: _Reading, found: tuple[str, str] | None) -> str | None:
+    """The value's head noun as a slot ("change" for a switch the read path types by what it
+    replaced); None for a value that is its kind alone ("a band", "the new dentist"; a thing had
+    is a state: "owns a cello")."""
+    if found is None or (not found[1] and reading.unnamed is None):
+        return None
+    if reading.pattern is not _HAS and all(w.lower() in _BARE for w in found[0].split()[:-1]):
+        return None
+    if reading.pattern is _NO_MORE or not found[1]:
+        return reading.unnamed
+    return slot_key(found[1])

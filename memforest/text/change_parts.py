@@ -11,6 +11,7 @@ from memforest.text.state_words import KIN
 
 __all__ = [
     "HABIT",
+    "HELD_THINGS",
     "KIN_RE",
     "NOT_HELD",
     "NOT_NOUN",
@@ -75,7 +76,8 @@ NOT_ONE_OFF = (
     r"book|film|movie|show|song|album|game|series|novel|documentary|play|concert|trip|holiday|meal|dish|hotel)s?\b)"
 )
 # things one owns, which are with or at someone for a while, not a provider of theirs ("my car is at X now")
-NOT_HELD = r"(?!(?:car|bike|van|phone|laptop|bag|keys|wallet|dog|cat|stuff|things|parcel|package|order)s?\b)"
+HELD_THINGS = r"(?:car|bike|van|phone|laptop|bag|keys|wallet|dog|cat|stuff|things|parcel|package|order)"
+NOT_HELD = rf"(?!{HELD_THINGS}s?\b)"
 # words before "update" that name no kind ("Big update:", "Weather update:")
 NOT_UPDATE = (
     r"(?!(?i:big|quick|small|little|huge|major|minor|life|news|weather|general|brief|short|mini|exciting|sad|good|bad|"

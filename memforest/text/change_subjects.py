@@ -43,7 +43,7 @@ PERSON = rf"{NAME}(?:'s\s+(?i:{KIN}|family)s?(?:\s+{NAME})?)?(?:\s+and\s+others)
 SUBJ = rf"(?P<subj>{PERSON})"
 # auxiliaries and adverbs between a subject and its verb ("has just", "finally", "eventually")
 ADVERBS_RUN = (
-    r"(?:(?:(?i:just|finally|recently|now|officially|also|already|actually|eventually|both|all)|[a-z]+ly)\s+)*+"
+    r"(?:(?:(?i:just|finally|recently|now|officially|also|already|actually|eventually|both|all)|[a-z]+ly)\s+){0,4}+"
 )
 ADV = rf"{ADVERBS_RUN}(?:(?:has|have|had)\s+{ADVERBS_RUN})?"
 

@@ -93,6 +93,11 @@ def _named(slot: Slot) -> Slot:
     return subject, attribute or noun, value
 
 
+def _named_kind_of(noun: str) -> str:
+    """A noun's slot: a named attribute's, a pet's, or its own (see :func:`_named`)."""
+    return _named(("", slot_key(noun), ""))[1]
+
+
 def _typed(slot: Slot) -> Slot:
     """A thing filed under a verb's class whose value is a known kind of thing (a car make and
     model, a device) files under that kind: "spilled tea on my MacBook Air" is a device."""
@@ -164,11 +169,13 @@ def state_slot(
             return None  # "she joined X": someone else's, whom neither this sentence nor the last names
         holder = person
     subject = holder or slot[0]
-    attribute, header = slot[1], header_kind(text)
+    attribute, header = slot[1], header_kind(text, participants)
+    if header is not None and " " not in header and attribute == "residence":
+        header = None  # "Tom: moved to Leeds": one capitalised word may be a name as well as a kind
     if header is not None and subject.casefold() == header.split()[0].casefold():
         subject = speaker  # "Energy supplier: gone from A to B": the kind heading the message is no one
     if header is not None and (attribute in VERB_CLASSES or attribute == "residence"):
-        attribute = _named((subject, slot_key(header), slot[2]))[1]  # "Gym: moved to X" is a gym, no home
+        attribute = _named_kind_of(header)  # "Climbing gym: moved to X" is a climbing gym, no home
     if subject == f"{speaker}'s family":
         subject = speaker  # "my family moved": the speaker's home too
     return untitled(subject), attribute, slot[2]  # "Uncle Bo" is Bo
@@ -208,7 +215,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         state = None  # a person is no state of their own; a title alone is no value
     change = find_change(text, speaker, participants)
     change = _typed(change) if change is not None and change[2].casefold() != speaker.casefold() else None
-    headed = find_header_change(text, speaker) if kind is not FactKind.PLAN else None
+    headed = find_header_change(text, speaker, participants) if kind is not FactKind.PLAN else None
     if headed is not None and state is not None and state[1] not in _LOOSE:
         headed = (
             headed if 0 <= text.find(headed[2]) < text.find(state[2]) else None
@@ -216,7 +223,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     if headed is not None and (change is None or change[1] in VERB_CLASSES or change[2] != headed[2]):
         return _named(headed)  # "Mechanic: Joe's Autos on Kiln Road": the kind heading the message names it
     if state is None and change is None and kind is not FactKind.PLAN:
-        common = find_common_change(text, speaker)  # "Ana's car's the grey estate now"
+        common = find_common_change(text, speaker, participants)  # "Ana's car's the grey estate now"
         return _typed(common) if common is not None else None
     if state is None:
         return change

@@ -64,6 +64,9 @@ ADVERSARIAL = {
     "capital-words": fill("Ab"),
     "first-person-run": fill("I go "),
     "announced-then-withs": fill("with Ab ", "Changed banks. "),
+    # a capitalised adverb is also a name: an unbounded run of adverbs after it was quadratic
+    "capital-adverbs-then-group": fill("All ")[:-6] + " club.",
+    "colon-headers": fill("Gym: to the "),
 }
 
 
