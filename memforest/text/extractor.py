@@ -155,9 +155,9 @@ def _candidate(
     unit: _Unit, turn: CellTurn, other: str | None, names: dict[str, str], antecedent: str | None, before: str | None
 ) -> Candidate:
     """The candidate of one sentence; ``antecedent``: the one person the turn's sentences named last;
-    ``before``: the turn's previous sentence when it stated no state ("We adopted a kitten." before
-    "Her name is Momo." states the pet with the name; "My phone is dying." before "It's a Pinecone
-    5." the phone)."""
+    ``before``: the turn's previous sentence when it stated no state or got an animal ("We adopted a
+    kitten." before "Her name is Momo." states the pet with the name; "My phone is dying." before
+    "It's a Pinecone 5." the phone)."""
     original = unit.text
     mentions: list[TimeMention] = []
     if unit.caption:

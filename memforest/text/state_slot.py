@@ -89,13 +89,17 @@ def _named(slot: Slot) -> Slot:
     """A noun that is a word of a named attribute ("greyhound", "home city") files the state
     under that attribute, so one kind of state has one chain."""
     subject, noun, value = slot
-    attribute = named_attribute(noun) or ("pet" if _ANIMAL.fullmatch(noun.replace("_", " ")) else None)
-    return subject, attribute or noun, value
+    return subject, _kind_of(noun), value
 
 
-def _named_kind_of(noun: str) -> str:
-    """A noun's slot: a named attribute's, a pet's, or its own (see :func:`_named`)."""
-    return _named(("", slot_key(noun), ""))[1]
+def _kind_of(noun: str) -> str:
+    """A slot's noun as the attribute it files under: a named attribute's, a pet's, or its own."""
+    return named_attribute(noun) or ("pet" if _ANIMAL.fullmatch(noun.replace("_", " ")) else noun)
+
+
+def _named_first(text: str, first: Slot, second: Slot) -> bool:
+    """``first``'s value is named in ``text`` before ``second``'s."""
+    return 0 <= text.find(first[2]) < text.find(second[2])
 
 
 def _typed(slot: Slot) -> Slot:
@@ -175,7 +179,7 @@ def state_slot(
     if header is not None and subject.casefold() == header.split()[0].casefold():
         subject = speaker  # "Energy supplier: gone from A to B": the kind heading the message is no one
     if header is not None and (attribute in VERB_CLASSES or attribute == "residence"):
-        attribute = _named_kind_of(header)  # "Climbing gym: moved to X" is a climbing gym, no home
+        attribute = _kind_of(slot_key(header))  # "Climbing gym: moved to X" is a climbing gym, no home
     if subject == f"{speaker}'s family":
         subject = speaker  # "my family moved": the speaker's home too
     return untitled(subject), attribute, slot[2]  # "Uncle Bo" is Bo
@@ -216,10 +220,8 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     change = find_change(text, speaker, participants)
     change = _typed(change) if change is not None and change[2].casefold() != speaker.casefold() else None
     headed = find_header_change(text, speaker, participants) if kind is not FactKind.PLAN else None
-    if headed is not None and state is not None and state[1] not in _LOOSE:
-        headed = (
-            headed if 0 <= text.find(headed[2]) < text.find(state[2]) else None
-        )  # ("Phone: Pixel 8, the X went ...")
+    if headed is not None and state is not None and state[1] not in _LOOSE and not _named_first(text, headed, state):
+        headed = None  # a header's value wins only when named first ("Phone: Pixel 8, the X went ...")
     if headed is not None and (change is None or change[1] in VERB_CLASSES or change[2] != headed[2]):
         return _named(headed)  # "Mechanic: Joe's Autos on Kiln Road": the kind heading the message names it
     if state is None and change is None and kind is not FactKind.PLAN:
