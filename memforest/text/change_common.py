@@ -21,9 +21,8 @@ from itertools import islice
 from memforest.text.change_parts import HELD_THINGS, KIN_RE, NOT_NOUN, NOT_UPDATE
 from memforest.text.change_subjects import ADV, PERSON, SUBJ, leading_subject
 from memforest.text.change_subjects import match_subject as _subject
-from memforest.text.changes import slot_key
+from memforest.text.changes import slot_key, stated
 from memforest.text.lexicon import COMMON_VERBS, IRREGULAR_PAST
-from memforest.text.mood import mood_near
 
 __all__ = ["find_common_change", "find_header_change", "header_kind"]
 
@@ -249,10 +248,6 @@ def _kind(raw: str) -> str | None:
     return slot_key(" ".join(words))
 
 
-def _stated(text: str, m: re.Match[str]) -> bool:
-    return not text.rstrip().endswith("?") and mood_near(text, m.start("v")) is None
-
-
 def find_common_change(text: str, speaker: str, participants: Sequence[str] = ()) -> Slot | None:
     """(subject, slot, value) when ``text`` states a person's current state whose value is a common
     noun phrase or whose kind heads the message (see the module doc); None otherwise.
@@ -289,7 +284,7 @@ def _header(text: str, speaker: str, persons: set[str]) -> Slot | None:
         found = _value(m, persons, person_with_place=True) if m is not None else None
         if m is None or found is None or found[0].casefold() == kind.replace("_", " "):
             continue
-        if _ENDED_BEFORE.search(rest, header.end(), m.end("v")) or not _stated(rest, m):
+        if _ENDED_BEFORE.search(rest, header.end(), m.end("v")) or not stated(rest, m):
             return None  # "Gym: quit the one by the station", "Gym: no longer at X"
         # the clause's own subject, else the speaker ("DSLR" in "went from the DSLR to X" is no one)
         return leading_subject(text[header.end() :].lstrip()) or speaker, kind, found[0]
@@ -349,7 +344,7 @@ def _named_kind(text: str, speaker: str, persons: set[str]) -> Slot | None:
             found, kind = _value(m, persons, person_with_place=True), _kind(m["noun"])
             if found is None or kind is None or found[0].casefold() == kind.replace("_", " "):
                 continue
-            subject = _subject(text, m, speaker) if reading.check(text, m) and _stated(text, m) else None
+            subject = _subject(text, m, speaker) if reading.check(text, m) and stated(text, m) else None
             if subject:
                 return subject, kind, found[0]
     return None
@@ -401,7 +396,7 @@ def _headed(text: str, speaker: str, persons: set[str]) -> Slot | None:
         for m in islice(reading.pattern.finditer(text), 4):
             found = _value(m, persons)
             kind = _headed_kind(reading, found)
-            subject = _subject(text, m, speaker) if kind and reading.check(text, m) and _stated(text, m) else None
+            subject = _subject(text, m, speaker) if kind and reading.check(text, m) and stated(text, m) else None
             if found is not None and subject:
                 return subject, kind or "", found[0]
     return None

@@ -57,6 +57,7 @@ __all__ = [
     "find_pointed_kind",
     "leading_subject",
     "slot_key",
+    "stated",
     "subject_key",
 ]
 
@@ -86,7 +87,7 @@ def _noun(raw: str) -> str | None:
     return slot_key(" ".join(words))
 
 
-def _stated(text: str, m: re.Match[str]) -> bool:
+def stated(text: str, m: re.Match[str]) -> bool:
     """The match is stated as holding: no question, no mood in its clause (``mood.mood_near``)."""
     return not text.rstrip().endswith("?") and mood_near(text, m.start("v")) is None
 
@@ -139,7 +140,7 @@ def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
             subject = _subject(text, m, speaker)
             if subject and subject.casefold() == m["noun"].casefold():
                 subject = speaker  # "Hairdresser update: ...": the kind opening the sentence holds nothing
-            if subject and _stated(text, m):
+            if subject and stated(text, m):
                 return subject, noun, value
     switched = SWITCHED_KIND.search(text)
     noun = _kind_noun(switched["noun"] or switched["plural"]) if switched is not None else None
@@ -161,7 +162,7 @@ def find_change(text: str, speaker: str, participants: Sequence[str] = ()) -> tu
                 continue
             subject = _subject(text, m, speaker)
             ended = ENDED.search(text, max(0, m.start("v") - 60), m.start("v")) is not None
-            if subject and not ended and _stated(text, m):
+            if subject and not ended and stated(text, m):
                 return subject, _kind_after(text, m.end("v")) or _replaced_kind(m) or kind, value
     return None
 
