@@ -15,15 +15,39 @@ from typing import Any
 
 from rich.console import Console
 
+# CPU features that change what the model runtimes cost (vector width, int8 and bfloat16 units)
+CPU_FEATURES = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_int8")
+
 
 def machine_info() -> dict[str, Any]:
-    """Where the numbers were taken."""
+    """Where the numbers were taken. The CPU model and its features are part of it: a wall measured
+    on one 2-core machine says little about another with other cores (ADR 0112)."""
+    model, flags = _cpuinfo(Path("/proc/cpuinfo"))
     return {
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),
         "processor": platform.processor() or platform.machine(),
+        "cpu_model": model,
+        "cpu_features": [f for f in CPU_FEATURES if f in flags],
     }
+
+
+def _cpuinfo(path: Path) -> tuple[str | None, set[str]]:
+    """The first processor's model name and flags in ``path`` (None and no flags where unreadable)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None, set()
+    fields: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if not sep:
+            if fields:
+                break  # the end of the first processor's block
+            continue
+        fields.setdefault(key.strip(), value.strip())
+    return fields.get("model name"), set(fields.get("flags", "").split())
 
 
 def git_commit() -> dict[str, Any]:
