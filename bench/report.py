@@ -15,8 +15,11 @@ from typing import Any
 
 from rich.console import Console
 
-# CPU features that change what the model runtimes cost (vector width, int8 and bfloat16 units)
-CPU_FEATURES = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_int8")
+# CPU features that change what the model runtimes cost (vector width, int8 and bfloat16 units),
+# in x86's and Arm's names
+CPU_FEATURES = (
+    "avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_int8", "asimd", "sve", "i8mm", "bf16",
+)  # fmt: skip
 
 
 def machine_info() -> dict[str, Any]:
@@ -34,7 +37,8 @@ def machine_info() -> dict[str, Any]:
 
 
 def _cpuinfo(path: Path) -> tuple[str | None, set[str]]:
-    """The first processor's model name and flags in ``path`` (None and no flags where unreadable)."""
+    """The first processor's model name and flags in ``path`` (x86's ``model name`` and ``flags``,
+    Arm's implementer and part and ``Features``; None and no flags where unreadable)."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -47,7 +51,10 @@ def _cpuinfo(path: Path) -> tuple[str | None, set[str]]:
                 break  # the end of the first processor's block
             continue
         fields.setdefault(key.strip(), value.strip())
-    return fields.get("model name"), set(fields.get("flags", "").split())
+    model = fields.get("model name") or fields.get("Hardware") or fields.get("Model")
+    if model is None and "CPU implementer" in fields:  # Arm names its core by implementer and part
+        model = f"implementer {fields['CPU implementer']} part {fields.get('CPU part', '?')}"
+    return model, set((fields.get("flags") or fields.get("Features") or "").split())
 
 
 def git_commit() -> dict[str, Any]:

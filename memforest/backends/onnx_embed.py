@@ -89,7 +89,7 @@ class OnnxEmbedder:
     ``quantize="int8"`` runs an int8 copy of the model (:func:`onnx_file`): less CPU, vectors close
     to the model's but not equal, so its :attr:`name` ends in ``+int8``; ``"bf16"`` runs the model's
     weights in bfloat16 on torch (:class:`~memforest.backends.torch_bf16.Bf16Session`, one model for
-    both sessions), its name ending in ``+bf16``."""
+    both sessions, every call on one thread, a question's too), its name ending in ``+bf16``."""
 
     def __init__(
         self, path: str | Path, *, cache_dir: Path, batch_size: int = 8, threads: int = 0, quantize: Quantize = "none"

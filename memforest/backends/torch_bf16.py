@@ -8,6 +8,8 @@ float model's CPU; the vectors are the model's to about 1e-4 in cosine, not equa
 from __future__ import annotations
 
 import inspect
+import logging
+import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -17,6 +19,8 @@ import numpy.typing as npt
 from memforest.errors import ConfigurationError
 
 __all__ = ["Bf16Session"]
+
+log = logging.getLogger(__name__)
 
 # what a BERT-like Transformer's forward may take, in the names OnnxEmbedder feeds
 _FEEDS = ("input_ids", "attention_mask", "token_type_ids")
@@ -29,28 +33,44 @@ class _Input(NamedTuple):
 class Bf16Session:
     """The model of ``model_dir`` in bfloat16, run one batch per call on the caller's thread.
 
-    torch's own operator threads are set to one for the process: the embedder's batch workers, one
-    per core, are the parallelism (as with the one-thread ONNX sessions), and torch's pool would
-    otherwise take every core for each batch. Calls from several threads at once are safe: the
-    model runs in inference mode and holds no state between calls."""
+    Once the model has loaded, torch's own operator threads are set to one for the process: the
+    embedder's batch workers, one per core, are the parallelism (as with the one-thread ONNX
+    sessions), and torch's pool would otherwise take every core for each batch. Anything else that
+    runs torch in the process (the ``torch`` runtime) then runs on one thread too, and a question
+    runs on one core, not on every core as with the ONNX runtime. Calls from several threads at
+    once are safe: the model runs in inference mode and holds no state between calls."""
 
     def __init__(self, model_dir: Path) -> None:
         try:
             import torch
-            from transformers import AutoModel
+            import transformers
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ConfigurationError(
                 "bfloat16 weights need torch and transformers: pip install 'memforest[local-embed]'"
             ) from exc
-        torch.set_num_threads(1)
+        # loaded straight into bfloat16, so no float32 copy is held on the way (``torch_dtype``
+        # before transformers 4.56)
+        dtype_arg = "dtype" if _version(transformers.__version__) >= (4, 56) else "torch_dtype"
         try:
-            model = AutoModel.from_pretrained(str(model_dir), local_files_only=True).to(torch.bfloat16)
-        except (OSError, ValueError) as exc:
-            raise ConfigurationError(f"cannot load {model_dir} in bfloat16: {exc}") from exc
+            loaded = transformers.AutoModel.from_pretrained(
+                str(model_dir), local_files_only=True, **{dtype_arg: torch.bfloat16}
+            )
+            model: Any = loaded.to(torch.bfloat16).eval()
+            accepted = inspect.signature(model.forward).parameters
+            inputs = [_Input(name) for name in _FEEDS if name in accepted]
+            if {i.name for i in inputs} < {"input_ids", "attention_mask"}:
+                raise ValueError("its forward takes no input_ids and attention_mask by name")
+            with torch.inference_mode():  # one small batch: a model that loads but cannot run fails here
+                probe = torch.ones((1, 2), dtype=torch.int64)
+                model(**{i.name: probe if i.name != "token_type_ids" else probe * 0 for i in inputs})
+        except Exception as exc:  # a corrupt weight file, sizes that do not fit, another architecture
+            raise ConfigurationError(f"cannot run {model_dir} in bfloat16: {exc}") from exc
+        torch.set_num_threads(1)
+        if not _has_bfloat16_units(torch):
+            log.warning("this CPU has no bfloat16 units: bfloat16 weights may cost more CPU than float ones")
         self._torch: Any = torch
-        self._model: Any = model.eval()
-        accepted = inspect.signature(self._model.forward).parameters
-        self._inputs = [_Input(name) for name in _FEEDS if name in accepted]
+        self._model = model
+        self._inputs = inputs
 
     def get_inputs(self) -> list[_Input]:
         """The inputs the model takes, by name (as ``onnxruntime.InferenceSession.get_inputs``)."""
@@ -62,3 +82,15 @@ class Bf16Session:
         with torch.inference_mode():
             out = self._model(**{name: torch.from_numpy(value) for name, value in feeds.items()})
         return [out.last_hidden_state.float().numpy()]
+
+
+def _version(text: str) -> tuple[int, ...]:
+    """The leading numbers of a version string ("4.56.0.dev0" -> (4, 56, 0))."""
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+
+def _has_bfloat16_units(torch: Any) -> bool:
+    """Whether the CPU has AVX-512 BF16 or AMX, as torch tells it (True when torch cannot tell)."""
+    probes = [getattr(torch.cpu, name, None) for name in ("_is_avx512_bf16_supported", "_is_amx_tile_supported")]
+    known = [probe for probe in probes if probe is not None]
+    return not known or any(probe() for probe in known)

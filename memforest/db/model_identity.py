@@ -2,8 +2,9 @@
 
 ``hashed-ngram-<dim>``; ``http:<model>``; ``local:<directory name>@<digest>``, the digest over the
 model's configuration files and the size and first MiB of each weight file, so two fine-tunes in
-directories of the same name differ, and moving the directory changes nothing; ``+int8`` after it
-when the model runs quantised (``embedding.local_quantize``), whose vectors are not the model's. No model is loaded and
+directories of the same name differ, and moving the directory changes nothing; ``+<local_quantize>``
+after it (``+int8``, ``+int8-mixed``, ``+bf16``) when the model runs with other weights than its own
+(``embedding.local_quantize``), whose vectors are not the model's. No model is loaded and
 no database is reached, so the embedding backends name their model without importing the migration
 machinery.
 """

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bench import report
 
 CPUINFO = """processor\t: 0
@@ -31,7 +33,24 @@ def test_an_unreadable_cpuinfo_names_no_model(tmp_path: Path) -> None:
     assert report._cpuinfo(tmp_path / "missing") == (None, set())
 
 
-def test_machine_info_lists_only_known_features_in_their_order() -> None:
+ARM_CPUINFO = """processor\t: 0
+BogoMIPS\t: 50.00
+Features\t: fp asimd sve i8mm bf16
+CPU implementer\t: 0x41
+CPU part\t: 0xd40
+"""
+
+
+def test_an_arm_core_is_named_by_implementer_and_part_and_its_features_read(tmp_path: Path) -> None:
+    info = tmp_path / "cpuinfo"
+    info.write_text(ARM_CPUINFO, encoding="utf-8")
+    model, flags = report._cpuinfo(info)
+    assert model == "implementer 0x41 part 0xd40"
+    assert {"asimd", "sve", "i8mm", "bf16"} <= flags
+
+
+def test_machine_info_lists_the_known_features_the_cpu_has_in_their_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(report, "_cpuinfo", lambda _path: ("Example", {"amx_bf16", "avx2", "fpu", "sse2"}))
     machine = report.machine_info()
-    assert set(machine) >= {"cpu_model", "cpu_features", "cpu_count", "platform"}
-    assert machine["cpu_features"] == [f for f in report.CPU_FEATURES if f in machine["cpu_features"]]
+    assert machine["cpu_model"] == "Example"
+    assert machine["cpu_features"] == ["avx2", "amx_bf16"]  # CPU_FEATURES' order; unknown flags left out

