@@ -61,6 +61,12 @@ def postmaster_pid(pgdata: Path) -> int | None:
         return None
 
 
+def database_meter(home: Path, database_url: str | None) -> CpuMeter:
+    """A meter of this process and the embedded database server under ``home`` (none for an
+    external database at ``database_url``, whose CPU this machine may not see)."""
+    return CpuMeter(None, postmaster_pid(home / "pgdata") if database_url is None else None)
+
+
 def simulator_pid() -> int | None:
     """The pid of this process's simulated model server child (``simulated_llm.process``), or None."""
     for child in multiprocessing.active_children():

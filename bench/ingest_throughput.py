@@ -43,6 +43,7 @@ from rich.table import Table
 from tqdm import tqdm
 
 from bench.args import add_embedding, bench_parser, embedding_label, embedding_overrides, embedding_spec
+from bench.cpu_meter import CpuMeter, database_meter
 from bench.env import BenchEnv, bench_env, check_verdict, forest_counts, locomo_or_complain
 from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
 from bench.statement_count import StatementCounter, distribution, scope, summarise
@@ -135,9 +136,12 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                     )
             return report.as_dict()
 
+        meter = database_meter(env.settings.home, env.settings.database_url)
+        cpu_before = meter.snapshot()
         t_ingest = time.perf_counter()
         reports = await asyncio.gather(*(ingest(n, f) for n, f in zip(names, forests, strict=True)))
         ingest_wall = time.perf_counter() - t_ingest
+        cpu = CpuMeter.spent(cpu_before, meter.snapshot(), ingest_wall)
         bar.close()
         rows = [
             await _forest_row(env, args, name, d, counter.scoped(name)) for name, d in zip(names, reports, strict=True)
@@ -160,6 +164,10 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         "sessions_per_s": sessions / wall if wall else 0.0,
         "stage_s": {k: sum(r["stage_s"][k] for r in rows) for k in STAGES},
         "all_checks_ok": all(r["check"] in (None, "ok") for r in rows),
+        # CPU of this process and the embedded database over the ingest (not the checks): the
+        # work's floor on this machine is cpu.cpu_bound_s; 300 turns/s on 2 cores leaves 6.7 CPU-ms a turn
+        "cpu": cpu,
+        "cpu_ms_per_turn": round(1000 * float(cpu["total_s"]) / turns, 2) if turns else None,
         "per_session": {
             "statements": distribution([c.get("statements", 0) for c in ingest_jobs]),
             "transactions": distribution([c.get("transactions", 0) for c in ingest_jobs]),
@@ -249,7 +257,10 @@ async def repeated(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     median = ranked[(len(ranked) - 1) // 2]
     jobs = [c for r in results for c in r.pop("ingest_jobs")]
     median["runs"] = [
-        {k: r["total"][k] for k in ("wall_s", "turns_per_s", "sessions_per_s", "stage_s", "all_checks_ok")}
+        {
+            k: r["total"][k]
+            for k in ("wall_s", "turns_per_s", "sessions_per_s", "stage_s", "all_checks_ok", "cpu", "cpu_ms_per_turn")
+        }
         | {"per_session": r["total"]["per_session"], "elapsed_s": r["elapsed_s"], "load_avg": r["load_avg"]}
         for r in results
     ]
@@ -363,6 +374,12 @@ def render(result: dict[str, Any], console: Console) -> None:
         + f"{tot['all_transactions_per_session']} transactions"
     )
     console.print("stage seconds: accept = wall of accepting; the others are summed over concurrent jobs")
+    cpu = tot["cpu"]
+    console.print(
+        f"CPU over the ingest: this process {cpu['client_s']} s, database {cpu['database_s']} s; "
+        f"{tot['cpu_ms_per_turn']} CPU-ms a turn; busy share of {cpu['cpus']} cores {cpu['busy_share']} "
+        f"(the CPU alone allows a wall of {cpu['cpu_bound_s']} s)"
+    )
     if "against" in result:
         a = result["against"]
         console.print(

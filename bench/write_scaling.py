@@ -60,7 +60,7 @@ from sqlalchemy import text
 from tqdm import tqdm
 
 from bench.args import bench_parser, single_run
-from bench.cpu_meter import CpuMeter, postmaster_pid
+from bench.cpu_meter import CpuMeter, database_meter
 from bench.env import BenchEnv, bench_env, forest_counts
 from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
 from bench.stepwise import ingest_stepwise
@@ -185,10 +185,8 @@ def _probe_row(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def probe_meter(env: BenchEnv) -> CpuMeter:
-    """The CPU meter of a probe: this process and the embedded database server (None for an
-    external database, whose CPU this machine may not see)."""
-    pgdata = env.settings.home / "pgdata" if env.settings.database_url is None else None
-    return CpuMeter(None, postmaster_pid(pgdata) if pgdata else None)
+    """The CPU meter of a probe: this process and the embedded database server."""
+    return database_meter(env.settings.home, env.settings.database_url)
 
 
 async def _probe(env: BenchEnv, forest: str, sessions: list[Any]) -> dict[str, Any]:

@@ -141,6 +141,10 @@ def test_ingest_throughput_quick(db_env: str, tmp_path: Path) -> None:
     total = result["total"]
     assert total["sessions"] == 4 and total["all_checks_ok"]
     assert total["turns_per_s"] == pytest.approx(total["turns"] / total["wall_s"])
+    # the ingest's CPU: this process always; an external database's is not this machine's to read
+    assert total["cpu"]["client_s"] > 0 and total["cpu"]["database_s"] is None
+    assert total["cpu_ms_per_turn"] == pytest.approx(1000 * total["cpu"]["total_s"] / total["turns"], rel=0.01)
+    assert all(r["cpu"]["client_s"] > 0 for r in result["runs"])
     # --against: every run paired with a run of the other embedder, the ratio of medians gated
     paired = result["against"]
     assert paired["label"] == "hashed" and len(paired["wall_s_runs"]) == len(paired["against_wall_s_runs"]) == 1

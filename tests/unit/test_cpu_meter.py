@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.cpu_meter import CpuMeter, postmaster_pid, tree_cpu_s
+from bench.cpu_meter import CpuMeter, database_meter, postmaster_pid, tree_cpu_s
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -40,3 +40,10 @@ def test_spent_sums_the_groups_and_divides_by_the_cores() -> None:
     assert out["total_s"] == 4.0
     assert out["cpu_bound_s"] == pytest.approx(4.0 / out["cpus"], abs=1e-3)
     assert out["busy_share"] == pytest.approx(4.0 / (out["cpus"] * 4.0), abs=1e-3)
+
+
+def test_the_database_meter_reads_the_embedded_servers_pid_and_none_for_an_external_one(tmp_path: Path) -> None:
+    (tmp_path / "pgdata").mkdir()
+    (tmp_path / "pgdata" / "postmaster.pid").write_text("4242\n/some/dir\n", encoding="ascii")
+    assert database_meter(tmp_path, None).database_pid == 4242
+    assert database_meter(tmp_path, "postgresql://127.0.0.1/x").database_pid is None
