@@ -76,6 +76,9 @@ _COORDINATED = re.compile(
 )
 _COORDINATED_SPAN = 40  # characters read back for it
 _QUANTIFIERS = frozenset({"both", "all", "together", "each"})
+# a pronoun as a word of its own: not a part of a hyphenated compound ("hand-me-down", "me-time"),
+# though a dash may stand before it ("happening--I am")
+_PRONOUN = r"(?<!\w)(?<!\w-)(?:{})(?!\w|-\w)"
 
 
 def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
@@ -108,33 +111,33 @@ def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
 
     adv_group = rf"(?P<adv>(?:\s+(?:{ADVERBS}))*)"
     text = re.sub(
-        rf"\b(?:I|i(?![.'’]\w))\b{adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?)(?![\w']))?",
+        rf"(?<!\w)(?<!\w-)(?:I|i(?![.'’]\w))(?!\w|-\w){adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?)(?![\w']))?",
         subject(speaker, known_verbs_only=False),
         text,
     )
     we_sub = f"{speaker} and others"
     replacements: list[tuple[str, str]] = [
-        (r"\b(?:[Mm]yself)\b", "themself"),
-        (r"\b(?:[Mm]ine)\b", _possessive(speaker)),
-        (r"\b(?:[Mm]y)\b", _possessive(speaker)),
-        (r"\b(?:[Mm]e)\b", speaker),
-        (r"\b(?:[Oo]urselves)\b", "themselves"),
-        (r"\b(?:[Oo]urs)\b", _possessive(speaker)),
-        (r"\b(?:[Oo]ur)\b", _possessive(speaker)),
-        (r"\b(?:[Ww]e)\b", we_sub),
-        (r"\b(?:us|Us)\b", we_sub),
+        ("[Mm]yself", "themself"),
+        ("[Mm]ine", _possessive(speaker)),
+        ("[Mm]y", _possessive(speaker)),
+        ("[Mm]e", speaker),
+        ("[Oo]urselves", "themselves"),
+        ("[Oo]urs", _possessive(speaker)),
+        ("[Oo]ur", _possessive(speaker)),
+        ("[Ww]e", we_sub),
+        ("us|Us", we_sub),
     ]
     if other:
         replacements += [
-            (r"\b(?:[Yy]ourself)\b", "themself"),
-            (r"\b(?:[Yy]ours)\b", _possessive(other)),
-            (r"\b(?:[Yy]our)\b", _possessive(other)),
+            ("[Yy]ourself", "themself"),
+            ("[Yy]ours", _possessive(other)),
+            ("[Yy]our", _possessive(other)),
         ]
-    for pattern, repl in replacements:
-        text = re.sub(pattern, repl, text)
+    for word, repl in replacements:
+        text = re.sub(_PRONOUN.format(word), repl, text)
     if other:
         text = re.sub(
-            rf"\b[Yy]ou\b(?!\s+guys){adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?)(?![\w']))?",
+            rf"(?<!\w)(?<!\w-)[Yy]ou(?!\w|-\w)(?!\s+guys){adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?)(?![\w']))?",
             subject(other, known_verbs_only=True),
             text,
         )

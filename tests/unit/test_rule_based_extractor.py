@@ -68,6 +68,19 @@ def test_rewrite_persons_verb_agreement() -> None:
     assert rewrite_persons("You told me.", "Ann", "Bob") == "Bob told Ann."
 
 
+def test_a_pronoun_inside_a_hyphenated_compound_is_no_person() -> None:
+    assert rewrite_persons("My aunt gave me a hand-me-down coat.", "Ann", "Bob") == (
+        "Ann's aunt gave Ann a hand-me-down coat."
+    )
+    assert rewrite_persons("Some me-time and our-kind-of fun, you-know-who said.", "Ann", "Bob") == (
+        "Some me-time and our-kind-of fun, you-know-who said."
+    )
+    assert rewrite_persons("She told me- well, us.", "Ann", None) == "She told Ann- well, Ann and others."
+    assert rewrite_persons("Big news--I start Monday - my first job.", "Ann", None) == (
+        "Big news--Ann starts Monday - Ann's first job."
+    )
+
+
 def test_greetings_and_questions_dropped() -> None:
     cands = extract_cell(
         cell(
