@@ -111,7 +111,7 @@ def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
 
     adv_group = rf"(?P<adv>(?:\s+(?:{ADVERBS}))*)"
     text = re.sub(
-        rf"(?<!\w)(?<!\w-)(?:I|i(?![.'’]\w))(?!\w|-\w){adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?)(?![\w']))?",
+        _PRONOUN.format("I|i(?![.'’]\\w)") + rf"{adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?)(?![\w']))?",
         subject(speaker, known_verbs_only=False),
         text,
     )
@@ -137,7 +137,7 @@ def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
         text = re.sub(_PRONOUN.format(word), repl, text)
     if other:
         text = re.sub(
-            rf"(?<!\w)(?<!\w-)[Yy]ou(?!\w|-\w)(?!\s+guys){adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?)(?![\w']))?",
+            _PRONOUN.format("[Yy]ou") + rf"(?!\s+guys){adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?)(?![\w']))?",
             subject(other, known_verbs_only=True),
             text,
         )
