@@ -111,13 +111,15 @@ def embedding_overrides(spec: str, dim: int | None = None) -> dict[str, Any]:
 
 def embedding_label(spec: str, *, cells: str | None = None) -> str:
     """A short name of the embedder for result file names: ``hashed``, the local model's directory
-    name (``-int8`` after it when ``MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=int8`` runs it quantised), or
+    name (at the shipped ``MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=auto``; another value after it:
+    ``-int8``, ``-bf16``, ``-float`` for ``none``), or
     ``http``; ``-cells-from-facts`` after it when cell vectors come from facts (``cells``, else
     ``MEMFOREST_EMBEDDING__CELL_VECTORS``)."""
     kind, _, rest = spec.partition(":")
     label = kind
     if kind == "local":
-        quantized = os.environ.get("MEMFOREST_EMBEDDING__LOCAL_QUANTIZE", "none").lower()
-        label = model_dir_label(Path(rest)).replace("_", "-").lower() + ("" if quantized == "none" else f"-{quantized}")
+        quantized = os.environ.get("MEMFOREST_EMBEDDING__LOCAL_QUANTIZE", "auto").lower()
+        suffix = {"auto": "", "none": "-float"}.get(quantized, f"-{quantized}")
+        label = model_dir_label(Path(rest)).replace("_", "-").lower() + suffix
     cells = (cells or os.environ.get("MEMFOREST_EMBEDDING__CELL_VECTORS", "text")).lower()
     return label + ("" if cells == "text" else "-cells-from-facts")

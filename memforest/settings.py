@@ -79,12 +79,14 @@ class EmbeddingSettings(BaseModel):
     local_path: str | None = None
     # how the local backend runs its model: ONNX Runtime (the faster on CPU, ADR 0042) or torch
     local_runtime: Literal["onnx", "torch"] = "onnx"
-    # onnx runtime: the model's weights as they are (none) or int8 dynamically quantised: less model
-    # CPU, vectors close to but not the model's own (ADR 0058); int8-mixed: int8 with the
-    # feed-forward output projections in float, closer vectors for less of the saving (ADR 0078);
-    # bf16: the weights in bfloat16, run by torch through the onnx runtime's batching: about half the
-    # model CPU on a CPU with bfloat16 units, vectors the model's to about 1e-4 in cosine (ADR 0112)
-    local_quantize: Literal["none", "int8", "int8-mixed", "bf16"] = "none"
+    # onnx runtime: auto: the batches (ingest) on bfloat16 weights run by torch when the CPU has
+    # bfloat16 units and a probe batch gives the float model's vectors (to 0.999 in cosine), else
+    # as none; questions always on the float model (ADR 0113). none: the model's weights as they
+    # are. bf16: as auto's bfloat16 case, refused when the model cannot run in it (ADR 0112, 0113).
+    # int8: dynamically quantised, less model CPU, vectors close to but not the model's own (ADR
+    # 0058); int8-mixed: int8 with the feed-forward output projections in float, closer vectors for
+    # less of the saving (ADR 0078)
+    local_quantize: Literal["auto", "none", "int8", "int8-mixed", "bf16"] = "auto"
     # vectors of texts already embedded, kept per tenant so no text is embedded twice (0 = no cache)
     cache_entries: int = Field(default=50_000, ge=0, le=10_000_000)
     # an inner tree node's vector: its summary embedded, or the mean of its children's vectors (no

@@ -92,13 +92,16 @@ def _local_embedder(settings: Settings) -> Embedder:
         try:
             local = OnnxEmbedder(emb.local_path, cache_dir=onnx_cache_dir(), quantize=emb.local_quantize)
         except UnsupportedModel as exc:
-            if emb.local_quantize != "none":  # torch would make other vectors than the recorded quantised model's
+            if emb.local_quantize not in (
+                "none",
+                "auto",
+            ):  # torch would make other vectors than the recorded quantised model's
                 raise ConfigurationError(
                     f"{exc}; MEMFOREST_EMBEDDING__LOCAL_QUANTIZE runs only a plain model on the onnx runtime"
                 ) from exc
             log.warning("%s; running it on torch", exc)
             local = SentenceTransformerEmbedder(emb.local_path)
-    elif emb.local_quantize != "none":
+    elif emb.local_quantize not in ("none", "auto"):
         raise ConfigurationError("MEMFOREST_EMBEDDING__LOCAL_QUANTIZE needs the onnx runtime and a model directory")
     else:
         local = SentenceTransformerEmbedder(emb.local_path)

@@ -4,8 +4,9 @@ sentence-transformers does for a Transformer + Pooling (mean or CLS) + Normalize
 
 The ONNX file is the model directory's own (``onnx/model.onnx`` or ``model.onnx``) or one exported
 from its weights once into a cache folder (:mod:`memforest.backends.onnx_export`). With bfloat16
-weights (``quantize="bf16"``) torch runs the model instead, behind the same two session calls
-(:mod:`memforest.backends.torch_bf16`), batched and pooled the same way.
+weights (``quantize="bf16"``, or ``"auto"`` on a CPU with bfloat16 units) torch runs the batches instead,
+behind the same two session calls (:mod:`memforest.backends.torch_bf16`), batched and pooled the
+same way, while questions stay on the float ONNX model (ADR 0113).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import numpy.typing as npt
 from memforest.backends.base import UsageLedger, embed_in_process
 from memforest.backends.onnx_export import INT8_FILE, INT8_MIXED_FILE, export_onnx, quantize_int8
 from memforest.backends.st_model import SentenceModelDir, read_model_dir
-from memforest.backends.torch_bf16 import Bf16Session
+from memforest.backends.torch_bf16 import bf16_batches
 from memforest.db.model_identity import local_model_identity, model_dir_label
 from memforest.errors import ConfigurationError
 
@@ -32,7 +33,7 @@ __all__ = ["OnnxEmbedder", "UnsupportedModel", "onnx_file"]
 
 Matrix = npt.NDArray[np.float32]
 OnnxQuantize = Literal["none", "int8", "int8-mixed"]
-Quantize = Literal["none", "int8", "int8-mixed", "bf16"]
+Quantize = Literal["auto", "none", "int8", "int8-mixed", "bf16"]
 
 log = logging.getLogger(__name__)
 
@@ -87,9 +88,14 @@ class OnnxEmbedder:
     workers. A small call (at most ``SMALL_CALL`` texts: a question) runs on its own session over
     every core when it is free, else on the one-thread session: it never waits behind a batch.
     ``quantize="int8"`` runs an int8 copy of the model (:func:`onnx_file`): less CPU, vectors close
-    to the model's but not equal, so its :attr:`name` ends in ``+int8``; ``"bf16"`` runs the model's
-    weights in bfloat16 on torch (:class:`~memforest.backends.torch_bf16.Bf16Session`, one model for
-    both sessions, every call on one thread, a question's too), its name ending in ``+bf16``."""
+    to the model's but not equal, so its :attr:`name` ends in ``+int8``. ``"bf16"`` runs the batches
+    with the model's weights in bfloat16 on torch (:func:`~memforest.backends.torch_bf16.bf16_batches`),
+    refused unless their vectors agree with the float model's; questions stay on the float ONNX
+    sessions, which are faster for a few short texts. ``"auto"`` does the same on a CPU with
+    bfloat16 units when torch can run the model and the vectors agree, else runs the float model
+    (:attr:`runtime` says which). Either way the vectors are the model's to about 1e-4 in cosine, and
+    the database records the model's own identity (ADR 0113); :attr:`name` ends in ``+bf16`` while
+    batches run in bfloat16, so health reports show it."""
 
     def __init__(
         self, path: str | Path, *, cache_dir: Path, batch_size: int = 8, threads: int = 0, quantize: Quantize = "none"
@@ -108,27 +114,32 @@ class OnnxEmbedder:
                 "the ONNX runtime of the local backend needs onnxruntime and tokenizers: "
                 "pip install 'memforest[local-embed]'"
             ) from exc
-        self._session: Any  # small calls, ``threads`` threads
-        self._batch_session: Any  # batches, run by several workers at once
-        if quantize == "bf16":
-            self._session = self._batch_session = Bf16Session(info.path)
-        else:
-            model_file = onnx_file(info, cache_dir, quantize)
-            self._session, self._batch_session = _session(ort, model_file, threads), _session(ort, model_file, 1)
+        self._tokenizer: Any = Tokenizer.from_file(str(info.path / "tokenizer.json"))
+        self._tokenizer.enable_truncation(info.max_seq_length)
+        self._tokenizer.no_padding()
+        self._pooling = info.pooling
+        self.dim: int = info.dim
+        self.batch_size = batch_size
+        model_file = onnx_file(info, cache_dir, quantize if quantize in ("int8", "int8-mixed") else "none")
+        self._session: Any = _session(ort, model_file, threads)  # small calls, ``threads`` threads
+        self._spill_session: Any = _session(ort, model_file, 1)  # a small call while another holds ``_session``
+        self._batch_session: Any = self._spill_session  # batches, run by several workers at once
+        self._inputs: dict[Any, list[str]] = {}  # each session's input names, read at its first batch
+        if quantize in ("auto", "bf16"):
+            bf16 = bf16_batches(
+                info.path, float_session=self._spill_session, unit_rows=self._unit_rows, required=quantize == "bf16"
+            )
+            self._batch_session = self._batch_session if bf16 is None else bf16
+        in_bf16 = self._batch_session is not self._spill_session
+        # what runs the batches: float, int8, int8-mixed or bf16 (questions: float unless int8*)
+        self.runtime: str = "bf16" if in_bf16 else quantize if quantize in ("int8", "int8-mixed") else "float"
+        self.name: str = f"local:{model_dir_label(info.path)}" + ("" if self.runtime == "float" else f"+{self.runtime}")
         self._workers = ThreadPoolExecutor(threads or _cores(), thread_name_prefix="onnx-embed")
         # the calls' own threads, never the event loop's default executor: ingest calls that wait
         # for the batch workers would fill it (min(32, cores + 4) threads), and a question, or any
         # other ``to_thread`` of the process, would queue behind them (ADR 0098)
         self._questions = ThreadPoolExecutor(threads or _cores(), thread_name_prefix="onnx-question")
         self._calls = ThreadPoolExecutor(CALL_THREADS, thread_name_prefix="onnx-call")
-        self._inputs = [i.name for i in self._session.get_inputs()]
-        self._tokenizer: Any = Tokenizer.from_file(str(info.path / "tokenizer.json"))
-        self._tokenizer.enable_truncation(info.max_seq_length)
-        self._tokenizer.no_padding()
-        self._pooling = info.pooling
-        self.dim: int = info.dim
-        self.name: str = f"local:{model_dir_label(info.path)}" + ("" if quantize == "none" else f"+{quantize}")
-        self.batch_size = batch_size
         self._lock = threading.Lock()  # held while a small call uses ``_session``
 
     def _encode_batch(self, encodings: list[Any], session: Any) -> Matrix:
@@ -139,7 +150,10 @@ class OnnxEmbedder:
             ids[row, : len(enc.ids)] = enc.ids
             mask[row, : len(enc.ids)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = session.run(None, {name: feeds[name] for name in self._inputs})[0]
+        names = self._inputs.get(session)
+        if names is None:
+            names = self._inputs[session] = [i.name for i in session.get_inputs()]
+        hidden = session.run(None, {name: feeds[name] for name in names})[0]
         if self._pooling == "cls":
             return np.asarray(hidden[:, 0, :], dtype=np.float32)
         weights = mask[:, :, None].astype(np.float32)
@@ -147,6 +161,12 @@ class OnnxEmbedder:
         counts: Matrix = np.maximum(weights.sum(axis=1), np.float32(1e-9))
         pooled: Matrix = summed / counts
         return pooled
+
+    def _unit_rows(self, texts: Sequence[str], session: Any) -> Matrix:
+        """``texts`` as one padded batch on ``session``, each row of unit norm (to compare runtimes)."""
+        rows = self._encode_batch(self._tokenizer.encode_batch(list(texts)), session)
+        unit: Matrix = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), np.float32(1e-12))
+        return unit
 
     def embed_sync(self, texts: Sequence[str]) -> Matrix:
         """Encode ``texts`` (blocking) into float32 rows of unit norm (zero rows stay zero)."""
@@ -171,7 +191,7 @@ class OnnxEmbedder:
             finally:
                 self._lock.release()
             return
-        out[:] = self._encode_batch(encodings, self._batch_session)
+        out[:] = self._encode_batch(encodings, self._spill_session)
 
     def _encode_sorted(self, texts: Sequence[str], out: Matrix) -> None:
         """Fill ``out`` (unnormalised) with batches of ``batch_size`` texts of similar token count,

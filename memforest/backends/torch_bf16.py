@@ -1,15 +1,18 @@
-"""bfloat16 weights for the ``local`` embedding backend (``embedding.local_quantize = bf16``): a plain
-model directory's Transformer run by torch with its weights cast to bfloat16, behind the two methods
-of an ONNX Runtime session that :class:`~memforest.backends.onnx_embed.OnnxEmbedder` calls
-(``get_inputs`` and ``run``), so its texts are tokenised, batched, scheduled and pooled exactly as
-the ONNX model's are. On a CPU with bfloat16 units (AVX-512 BF16, AMX) a token costs about half the
-float model's CPU; the vectors are the model's to about 1e-4 in cosine, not equal (ADR 0112)."""
+"""bfloat16 weights for the ``local`` embedding backend's batches (``embedding.local_quantize`` ``bf16``,
+or ``auto`` on a CPU with bfloat16 units): a plain model directory's Transformer run by torch with
+its weights cast to bfloat16, behind the two methods of an ONNX Runtime session that
+:class:`~memforest.backends.onnx_embed.OnnxEmbedder` calls (``get_inputs`` and ``run``), so its
+texts are tokenised, batched, scheduled and pooled exactly as the ONNX model's are. On a CPU with
+bfloat16 units (AVX-512 BF16, AMX) a token costs about half the float model's CPU; the vectors are
+the model's to about 1e-4 in cosine, not equal (ADR 0112), and are used only when a probe batch
+shows it for the model at hand (ADR 0113)."""
 
 from __future__ import annotations
 
 import inspect
 import logging
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -18,12 +21,29 @@ import numpy.typing as npt
 
 from memforest.errors import ConfigurationError
 
-__all__ = ["Bf16Session"]
+__all__ = ["MIN_AGREEMENT", "Bf16Session", "bf16_batches", "cpu_has_bfloat16_units"]
 
 log = logging.getLogger(__name__)
 
 # what a BERT-like Transformer's forward may take, in the names OnnxEmbedder feeds
 _FEEDS = ("input_ids", "attention_mask", "token_type_ids")
+# the least cosine between a probe text's bfloat16 vector and its float one for bfloat16 to be used:
+# MiniLM's lowest over 800 conversation texts is 0.9998 (ADR 0112)
+MIN_AGREEMENT = 0.999
+# texts of the lengths and kinds the write path embeds: facts, two-turn cells, summaries
+PROBE_TEXTS = (
+    "Dana adopted a rescue greyhound named Biscuit last spring.",
+    "I switched dentists in March because the old one moved across town.",
+    "ok",
+    "Thanks! See you on Friday at the climbing gym, and bring the spare harness if you still have it.",
+    "Raj: We finally sold the old van. Mina: Oh wow, after all those road trips? What are you driving now?",
+    "Summary: planning a surprise party; the venue changed twice; the budget is 400 euros; "
+    "three friends are helping with food, music and decorations over the next two weekends.",
+    "2023-05-07 the quarterly report is due",
+    "Le train pour Lyon part à 8 h 15.",
+)
+
+UnitRows = Callable[[Sequence[str], Any], Any]  # (texts, session) -> one unit-norm row per text
 
 
 class _Input(NamedTuple):
@@ -66,8 +86,6 @@ class Bf16Session:
         except Exception as exc:  # a corrupt weight file, sizes that do not fit, another architecture
             raise ConfigurationError(f"cannot run {model_dir} in bfloat16: {exc}") from exc
         torch.set_num_threads(1)
-        if not _has_bfloat16_units(torch):
-            log.warning("this CPU has no bfloat16 units: bfloat16 weights may cost more CPU than float ones")
         self._torch: Any = torch
         self._model = model
         self._inputs = inputs
@@ -84,13 +102,49 @@ class Bf16Session:
         return [out.last_hidden_state.float().numpy()]
 
 
+def bf16_batches(model_dir: Path, *, float_session: Any, unit_rows: UnitRows, required: bool) -> Bf16Session | None:
+    """The model in bfloat16 for the embedder's batches, or None to keep them on the float model.
+
+    ``required`` (``local_quantize = bf16``): a model that cannot run in bfloat16, or whose probe
+    vectors differ from the float model's by more than :data:`MIN_AGREEMENT`, is refused
+    (ConfigurationError). Otherwise (``auto``) bfloat16 is used only on a CPU with bfloat16 units
+    and under the same two conditions; each reason to keep float is logged once. ``unit_rows``
+    embeds texts as one batch on a session, in unit-norm rows (the embedder's own code);
+    ``float_session`` is the float model's session it compares with."""
+    if not required and not cpu_has_bfloat16_units():
+        log.info("embedding batches run on the float model: this CPU has no bfloat16 units torch reports")
+        return None
+    if required and not cpu_has_bfloat16_units():
+        log.warning("this CPU has no bfloat16 units: bfloat16 weights may cost more CPU than float ones")
+    try:
+        session = Bf16Session(model_dir)
+    except ConfigurationError as exc:
+        if required:
+            raise
+        log.info("embedding batches run on the float model: %s", exc)
+        return None
+    reference = unit_rows(PROBE_TEXTS, float_session)
+    agreement = float(np.min(np.sum(unit_rows(PROBE_TEXTS, session) * reference, axis=1)))
+    if agreement >= MIN_AGREEMENT:
+        log.info("embedding batches run in bfloat16 (probe cosine to the float model >= %.5f)", agreement)
+        return session
+    message = f"{model_dir} in bfloat16 gives vectors unlike its own (probe cosine {agreement:.4f} < {MIN_AGREEMENT})"
+    if required:
+        raise ConfigurationError(f"{message}; set MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=none")
+    log.warning("%s; embedding batches run on the float model", message)
+    return None
+
+
+def cpu_has_bfloat16_units() -> bool:
+    """Whether torch is installed and reports AVX-512 BF16 or AMX on this CPU (False when it cannot tell)."""
+    try:
+        import torch
+    except ImportError:
+        return False
+    probes = [getattr(torch.cpu, name, None) for name in ("_is_avx512_bf16_supported", "_is_amx_tile_supported")]
+    return any(probe() for probe in probes if probe is not None)
+
+
 def _version(text: str) -> tuple[int, ...]:
     """The leading numbers of a version string ("4.56.0.dev0" -> (4, 56, 0))."""
     return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
-
-
-def _has_bfloat16_units(torch: Any) -> bool:
-    """Whether the CPU has AVX-512 BF16 or AMX, as torch tells it (True when torch cannot tell)."""
-    probes = [getattr(torch.cpu, name, None) for name in ("_is_avx512_bf16_supported", "_is_amx_tile_supported")]
-    known = [probe for probe in probes if probe is not None]
-    return not known or any(probe() for probe in known)

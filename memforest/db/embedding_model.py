@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from sqlalchemy import create_engine, pool, text
 
 from memforest.db.migrate import sync_url
+from memforest.db.model_identity import same_model
 
 __all__ = ["ModelRecord", "mismatch_message", "read_model_record", "record_model"]
 
@@ -65,13 +66,13 @@ def mismatch_message(record: ModelRecord, configured: str) -> str | None:
     """One line refusing a start with ``configured`` against ``record``, or None when it may start:
     the stored model, or, while a move is under way, only its target."""
     if record.target is not None:
-        if record.target == configured:
+        if same_model(record.target, configured):
             return None
         return (
             f"a re-embedding of every forest with {record.target} is under way but the settings embed with "
             f"{configured}; finish it with `memforest rematerialize --embeddings --all` under that model's settings"
         )
-    if record.model is None or record.model == configured:
+    if record.model is None or same_model(record.model, configured):
         return None
     return (
         f"the database's vectors were made by {record.model} but the settings embed with {configured}; "

@@ -2,9 +2,11 @@
 
 ``hashed-ngram-<dim>``; ``http:<model>``; ``local:<directory name>@<digest>``, the digest over the
 model's configuration files and the size and first MiB of each weight file, so two fine-tunes in
-directories of the same name differ, and moving the directory changes nothing; ``+<local_quantize>``
-after it (``+int8``, ``+int8-mixed``, ``+bf16``) when the model runs with other weights than its own
-(``embedding.local_quantize``), whose vectors are not the model's. No model is loaded and
+directories of the same name differ, and moving the directory changes nothing; ``+int8`` or
+``+int8-mixed`` after it when the model runs with int8 weights (``embedding.local_quantize``), whose
+vectors are not the model's. bfloat16 batches (``bf16``, ``auto``) keep the model's identity: they
+run only when their vectors agree with the float model's to 0.999 in cosine (ADR 0113), and a
+recorded ``+bf16`` (ADR 0112's identity of them) is the same model (:func:`same_model`). No model is loaded and
 no database is reached, so the embedding backends name their model without importing the migration
 machinery.
 """
@@ -16,7 +18,7 @@ from pathlib import Path
 
 from memforest.settings import EmbeddingSettings
 
-__all__ = ["GENERIC_DIR_NAMES", "embedding_identity", "local_model_identity", "model_dir_label"]
+__all__ = ["GENERIC_DIR_NAMES", "embedding_identity", "local_model_identity", "model_dir_label", "same_model"]
 
 _CONFIG_FILES = ("config.json", "modules.json", "sentence_bert_config.json", "tokenizer.json", "1_Pooling/config.json")
 _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".onnx")
@@ -59,5 +61,11 @@ def embedding_identity(emb: EmbeddingSettings) -> str:
         return f"hashed-ngram-{emb.dim}"
     if emb.backend == "http":
         return f"http:{emb.model}"
-    quantized = "" if emb.local_quantize == "none" else f"+{emb.local_quantize}"  # other vectors than the model's
-    return local_model_identity(emb.local_path or "") + quantized
+    int8 = emb.local_quantize in ("int8", "int8-mixed")  # other vectors than the model's
+    return local_model_identity(emb.local_path or "") + (f"+{emb.local_quantize}" if int8 else "")
+
+
+def same_model(recorded: str, configured: str) -> bool:
+    """Whether vectors recorded under ``recorded`` are the ``configured`` model's (``+bf16``, how
+    bfloat16 batches were recorded before ADR 0113, is the model itself)."""
+    return recorded.removesuffix("+bf16") == configured.removesuffix("+bf16")

