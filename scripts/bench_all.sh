@@ -24,7 +24,7 @@ if [[ $lane == write || $lane == all ]]; then
   run bench.ingest_throughput --repeat 3
   # issue 53's goal (within 2x of hashed ingest), measured in one run: each MiniLM run followed by a hashed one;
   # at the shipped local_quantize=auto (bfloat16 batches on a CPU with bfloat16 units, ADR 0113), and
-  # with the float model, what a CPU without them runs (..-float.json)
+  # with the float model, what a CPU without them runs (..-float.json; on such a CPU both arms run it)
   run bench.ingest_throughput --embedding "local:$MINILM" --against hashed --repeat 3
   MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=none run bench.ingest_throughput --embedding "local:$MINILM" --against hashed --repeat 3
   run bench.ingest_throughput --forest-concurrency 1 --repeat 3  # ingest_throughput_forests1.json

@@ -81,6 +81,11 @@ def onnx_cache_dir() -> Path:
     return Path(base) / "memforest" / "onnx"
 
 
+# local_quantize values the torch runtime can honour, with the model's float weights: the int8
+# copies and bfloat16 batches run only on the onnx runtime's batching
+_FLOAT_ANYWHERE = ("none", "auto")
+
+
 def _local_embedder(settings: Settings) -> Embedder:
     """The local model on the configured runtime; a model the ONNX runtime cannot run (not a plain
     Transformer + Pooling directory) runs on torch, with a warning."""
@@ -92,16 +97,13 @@ def _local_embedder(settings: Settings) -> Embedder:
         try:
             local = OnnxEmbedder(emb.local_path, cache_dir=onnx_cache_dir(), quantize=emb.local_quantize)
         except UnsupportedModel as exc:
-            if emb.local_quantize not in (
-                "none",
-                "auto",
-            ):  # torch would make other vectors than the recorded quantised model's
+            if emb.local_quantize not in _FLOAT_ANYWHERE:
                 raise ConfigurationError(
                     f"{exc}; MEMFOREST_EMBEDDING__LOCAL_QUANTIZE runs only a plain model on the onnx runtime"
                 ) from exc
             log.warning("%s; running it on torch", exc)
             local = SentenceTransformerEmbedder(emb.local_path)
-    elif emb.local_quantize not in ("none", "auto"):
+    elif emb.local_quantize not in _FLOAT_ANYWHERE:
         raise ConfigurationError("MEMFOREST_EMBEDDING__LOCAL_QUANTIZE needs the onnx runtime and a model directory")
     else:
         local = SentenceTransformerEmbedder(emb.local_path)

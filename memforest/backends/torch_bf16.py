@@ -52,13 +52,9 @@ class _Input(NamedTuple):
 
 class Bf16Session:
     """The model of ``model_dir`` in bfloat16, run one batch per call on the caller's thread.
-
-    Once the model has loaded, torch's own operator threads are set to one for the process: the
-    embedder's batch workers, one per core, are the parallelism (as with the one-thread ONNX
-    sessions), and torch's pool would otherwise take every core for each batch. Anything else that
-    runs torch in the process (the ``torch`` runtime) then runs on one thread too, and a question
-    runs on one core, not on every core as with the ONNX runtime. Calls from several threads at
-    once are safe: the model runs in inference mode and holds no state between calls."""
+    Calls from several threads at once are safe: the model runs in inference mode and holds no
+    state between calls. :func:`bf16_batches` sets torch's operator threads to one once it accepts
+    the session."""
 
     def __init__(self, model_dir: Path) -> None:
         try:
@@ -66,7 +62,8 @@ class Bf16Session:
             import transformers
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ConfigurationError(
-                "bfloat16 weights need torch and transformers: pip install 'memforest[local-embed]'"
+                "bfloat16 weights need torch and transformers (pip install 'memforest[local-embed]'); "
+                "or set MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=none"
             ) from exc
         # loaded straight into bfloat16, so no float32 copy is held on the way (``torch_dtype``
         # before transformers 4.56)
@@ -84,8 +81,10 @@ class Bf16Session:
                 probe = torch.ones((1, 2), dtype=torch.int64)
                 model(**{i.name: probe if i.name != "token_type_ids" else probe * 0 for i in inputs})
         except Exception as exc:  # a corrupt weight file, sizes that do not fit, another architecture
-            raise ConfigurationError(f"cannot run {model_dir} in bfloat16: {exc}") from exc
-        torch.set_num_threads(1)
+            reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise ConfigurationError(
+                f"cannot run {model_dir} in bfloat16: {reason}; set MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=none"
+            ) from exc
         self._torch: Any = torch
         self._model = model
         self._inputs = inputs
@@ -106,43 +105,79 @@ def bf16_batches(model_dir: Path, *, float_session: Any, unit_rows: UnitRows, re
     """The model in bfloat16 for the embedder's batches, or None to keep them on the float model.
 
     ``required`` (``local_quantize = bf16``): a model that cannot run in bfloat16, or whose probe
-    vectors differ from the float model's by more than :data:`MIN_AGREEMENT`, is refused
-    (ConfigurationError). Otherwise (``auto``) bfloat16 is used only on a CPU with bfloat16 units
-    and under the same two conditions; each reason to keep float is logged once. ``unit_rows``
-    embeds texts as one batch on a session, in unit-norm rows (the embedder's own code);
-    ``float_session`` is the float model's session it compares with."""
-    if not required and not cpu_has_bfloat16_units():
-        log.info("embedding batches run on the float model: this CPU has no bfloat16 units torch reports")
+    vectors differ from the float model's by more than :data:`MIN_AGREEMENT`, is refused (one-line
+    ConfigurationError). Otherwise (``auto``) bfloat16 is used only on a CPU with bfloat16 units
+    and under the same two conditions, and nothing is refused: each reason to keep float (any
+    error included) is logged. ``unit_rows`` embeds texts as one batch on a session, in unit-norm
+    rows (the embedder's own code); ``float_session`` is the float model's session it compares
+    with. Once a session is accepted, torch's operator threads are set to one for the process: the
+    embedder's batch workers, one per core, are the parallelism, and torch's pool would otherwise
+    take every core for each batch (anything else in the process that runs torch then runs on one
+    thread too)."""
+    units = cpu_has_bfloat16_units()
+    if not units and not required:
+        log.info("embedding batches run on the float model: no bfloat16 units on this CPU (or no torch)")
         return None
-    if required and not cpu_has_bfloat16_units():
+    if not units:
         log.warning("this CPU has no bfloat16 units: bfloat16 weights may cost more CPU than float ones")
     try:
-        session = Bf16Session(model_dir)
-    except ConfigurationError as exc:
-        if required:
+        return _accepted(_agreeing(model_dir, float_session, unit_rows))
+    except Exception as exc:  # a broken torch, a model it cannot run, a probe that fails or disagrees
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        if required and isinstance(exc, ConfigurationError):
             raise
-        log.info("embedding batches run on the float model: %s", exc)
+        if required:
+            raise ConfigurationError(
+                f"cannot run {model_dir} in bfloat16: {reason}; set MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=none"
+            ) from exc
+        log.warning("embedding batches run on the float model: %s", reason)  # auto never refuses a start
         return None
+
+
+def _agreeing(model_dir: Path, float_session: Any, unit_rows: UnitRows) -> Bf16Session:
+    """The bfloat16 session when its probe vectors agree with the float model's, else ConfigurationError."""
+    session = Bf16Session(model_dir)
     reference = unit_rows(PROBE_TEXTS, float_session)
     agreement = float(np.min(np.sum(unit_rows(PROBE_TEXTS, session) * reference, axis=1)))
-    if agreement >= MIN_AGREEMENT:
-        log.info("embedding batches run in bfloat16 (probe cosine to the float model >= %.5f)", agreement)
-        return session
-    message = f"{model_dir} in bfloat16 gives vectors unlike its own (probe cosine {agreement:.4f} < {MIN_AGREEMENT})"
-    if required:
-        raise ConfigurationError(f"{message}; set MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=none")
-    log.warning("%s; embedding batches run on the float model", message)
-    return None
+    if agreement < MIN_AGREEMENT:
+        raise ConfigurationError(
+            f"{model_dir} in bfloat16 gives vectors unlike its own (probe cosine {agreement:.4f} < "
+            f"{MIN_AGREEMENT}); set MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=none"
+        )
+    log.info("embedding batches run in bfloat16 (probe cosine to the float model >= %.5f)", agreement)
+    return session
+
+
+def _accepted(session: Bf16Session) -> Bf16Session:
+    session._torch.set_num_threads(1)
+    return session
 
 
 def cpu_has_bfloat16_units() -> bool:
-    """Whether torch is installed and reports AVX-512 BF16 or AMX on this CPU (False when it cannot tell)."""
+    """Whether this CPU has AVX-512 BF16 or AMX as torch reports them; False when torch is missing
+    or fails to load, and without importing torch when Linux's CPU flags name neither."""
+    flags = _cpu_flags()
+    if flags is not None and not flags & {"avx512_bf16", "amx_bf16"}:
+        return False
     try:
         import torch
-    except ImportError:
+
+        probes = [getattr(torch.cpu, name, None) for name in ("_is_avx512_bf16_supported", "_is_amx_tile_supported")]
+        return any(probe() for probe in probes if probe is not None)
+    except Exception:  # no torch, or one that cannot load (a missing library, another numpy)
         return False
-    probes = [getattr(torch.cpu, name, None) for name in ("_is_avx512_bf16_supported", "_is_amx_tile_supported")]
-    return any(probe() for probe in probes if probe is not None)
+
+
+def _cpu_flags() -> set[str] | None:
+    """The first CPU's flags from ``/proc/cpuinfo`` (x86 Linux), None where there are none to read."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("flags"):
+                    return set(line.partition(":")[2].split())
+    except OSError:
+        return None
+    return None
 
 
 def _version(text: str) -> tuple[int, ...]:

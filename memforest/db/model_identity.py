@@ -68,4 +68,8 @@ def embedding_identity(emb: EmbeddingSettings) -> str:
 def same_model(recorded: str, configured: str) -> bool:
     """Whether vectors recorded under ``recorded`` are the ``configured`` model's (``+bf16``, how
     bfloat16 batches were recorded before ADR 0113, is the model itself)."""
-    return recorded.removesuffix("+bf16") == configured.removesuffix("+bf16")
+    return _own(recorded) == _own(configured)
+
+
+def _own(identity: str) -> str:
+    return identity.removesuffix("+bf16") if identity.startswith("local:") else identity

