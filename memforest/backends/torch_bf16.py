@@ -68,6 +68,9 @@ class Bf16Session:
         # loaded straight into bfloat16, so no float32 copy is held on the way (``torch_dtype``
         # before transformers 4.56)
         dtype_arg = "dtype" if _version(transformers.__version__) >= (4, 56) else "torch_dtype"
+        quiet = getattr(transformers.utils.logging, "disable_progress_bar", None)
+        if quiet is not None:
+            quiet()  # no "Loading weights" bar on a server's stderr at every start
         try:
             loaded = transformers.AutoModel.from_pretrained(
                 str(model_dir), local_files_only=True, **{dtype_arg: torch.bfloat16}
