@@ -80,6 +80,40 @@ def test_a_counted_state_asks_for_the_latest_minus_its_steps() -> None:
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "Which kayak did Bram paddle before this one?",
+        "What kayak did I have before the current one?",
+        "Which kayak club was Bram in before the one he goes to now?",
+        "Which kayak did Bram own before his present kayak?",
+        "Which kayak did Bram buy before the new one?",
+    ],
+)
+def test_before_the_state_that_holds_now_asks_for_the_previous_one(question: str) -> None:
+    tq = parse_question(question, speaker="Ilse", now=NOW)
+    assert (tq.operator, tq.back, tq.anchor) == ("latest", 1, None)
+    assert tq.noun is not None and tq.noun.startswith("kayak")
+
+
+def test_a_name_that_reads_like_the_current_one_is_an_anchor() -> None:
+    tq = parse_question("What did Bram do before the Current One tour?", speaker="Ilse", now=NOW)
+    assert (tq.operator, tq.anchor) == ("before", "Current One")
+
+
+@pytest.mark.parametrize(
+    ("question", "noun"),
+    [
+        ("What was my very first kayak?", "kayak"),
+        ("Which was Bram's very last allotment?", "allotment"),
+        ("What's the most recent choir Bram joined?", "choir"),
+        ("What's the first allotment Ilse rented?", "allotment"),
+    ],
+)
+def test_the_noun_after_an_ordinal_and_after_whats_the(question: str, noun: str) -> None:
+    assert asked_noun(first_person(question, "Ilse")) == noun
+
+
+@pytest.mark.parametrize(
     ("question", "noun"),
     [
         ("Which broadband deal did I have before Zephyr?", "broadband deal"),

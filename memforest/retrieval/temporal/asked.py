@@ -50,7 +50,7 @@ _LOWER = r"[a-z\u00e0-\u00ff][a-z\u00e0-\u00ff-]*"  # (a lower-case word, accent
 _NOUN = rf"(?P<noun>(?:{_LOWER}|[A-Z]{{2,4}}(?![\w'-]))(?:\s+(?!of\b){_LOWER})?)"
 _ADJ = (
     r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|most\s+recent|main|own|local|old|previous|former|"
-    r"first|last)\s+)*"
+    r"(?:very\s+)?first|(?:very\s+)?last)\s+)*"
 )
 _POSSESSED = re.compile(
     rf"(?:\b[A-Za-z][\w-]*'s|\b(?i:his|her|their))\s+{_ADJ}{_NOUN}(?:\s+of\s+(?P<of>[a-z][a-z-]*))?"
@@ -59,7 +59,7 @@ _POSSESSED = re.compile(
 _WH_NOUN = re.compile(rf"(?:^|[,;:]\s*)(?i:which|what)\s+{_ADJ}{_NOUN}")
 # the noun after the copula and "the", when nothing else names one ("what was the vet I used before
 # ..."); words that name no kind of thing end the reading ("what is the best way ...")
-_WH_THE = re.compile(rf"^\s*(?i:what|who)\s+(?:is|was|are|were)\s+the\s+{_ADJ}{_NOUN}")
+_WH_THE = re.compile(rf"^\s*(?i:what|who)(?:'s|\s+(?:is|was|are|were))\s+the\s+{_ADJ}{_NOUN}")
 _NO_KIND = frozenset(
     str.split(
         """way number name reason thing one total difference deal oldest youngest best worst most least first

@@ -96,6 +96,12 @@ _PAST_FORM = (
 # "-ed" word is a passive in the present ("Where is Bob based?", "What's Bob called?"). The lead word
 # starts where a word starts: searched from every start, a long word is read once, not once per letter
 _SUBJECT_PAST = re.compile(rf"(?<!\S)(?P<lead>\S+)\s+(?:[A-Z][\w-]*|he|she|they|I|you|we)\s+{_PAST_FORM}\b")
+# an anchor that is the state holding now ("before this one", "before the current one")
+_THE_CURRENT = re.compile(
+    r"^(?:(?:the|my|his|her|their)\s+)?(?:(?:this|that|current|present|new)\s+one|(?:current|present)\s+[a-z-]+|"
+    r"one\s+(?:I|we|they|he|she|[A-Z][\w-]*)\s+(?:have|has|use|uses|go\s+to|goes\s+to|see|sees)(?:\s+now)?)$",
+    re.IGNORECASE,
+)
 _COPULA = frozenset(("am", "is", "are", "do", "does", "what's", "who's", "where's"))
 
 
@@ -308,6 +314,8 @@ def _parse_question(
     names = tuple(n for n in names if n.casefold() != (noun or "").casefold())  # (an acronym asked: "my GP")
     slot = slot_of(noun) if noun else None
     tq = replace(tq, names=names, attribute=slot or tq.attribute, noun=slot, people=people)
+    if tq.operator == "before" and tq.anchor and _THE_CURRENT.match(tq.anchor):
+        return replace(tq, operator="latest", anchor=None, back=1)  # "the phone before this one": the previous
     if tq.operator in ("before", "after") and tq.anchor:
         return _bounded(tq, now)
     if tq.operator not in (None, "now", "latest", "as_of", "first"):
