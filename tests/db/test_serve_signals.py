@@ -29,10 +29,14 @@ def _sigint_at_default() -> None:
 
 
 def _postmaster_pid(pgdata: Path) -> int | None:
+    """The postmaster's pid from its pid file; None while the file is missing or still being
+    written (PostgreSQL creates it empty and fills it in steps)."""
     pid_file = pgdata / "postmaster.pid"
-    if not pid_file.exists():
+    try:
+        first = pid_file.read_text().partition("\n")[0].strip()
+    except FileNotFoundError:
         return None
-    return int(pid_file.read_text().splitlines()[0])
+    return int(first) if first.isdigit() else None
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
