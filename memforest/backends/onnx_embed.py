@@ -52,6 +52,13 @@ def _session(ort: Any, model_file: Path, threads: int) -> Any:
     return ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
 
 
+def _unit_norm(rows: Matrix) -> Matrix:
+    """``rows`` scaled in place to unit norm (zero rows stay zero)."""
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    np.divide(rows, norms, out=rows, where=norms > 1e-12)
+    return rows
+
+
 def _cores() -> int:
     """The cores this process may run on."""
     affinity = getattr(os, "sched_getaffinity", None)
@@ -164,9 +171,7 @@ class OnnxEmbedder:
 
     def _unit_rows(self, texts: Sequence[str], session: Any) -> Matrix:
         """``texts`` as one padded batch on ``session``, each row of unit norm (to compare runtimes)."""
-        rows = self._encode_batch(self._tokenizer.encode_batch(list(texts)), session)
-        unit: Matrix = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), np.float32(1e-12))
-        return unit
+        return _unit_norm(self._encode_batch(self._tokenizer.encode_batch(list(texts)), session))
 
     def embed_sync(self, texts: Sequence[str]) -> Matrix:
         """Encode ``texts`` (blocking) into float32 rows of unit norm (zero rows stay zero)."""
@@ -175,9 +180,7 @@ class OnnxEmbedder:
             self._encode_small(texts, out)
         else:
             self._encode_sorted(texts, out)
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        np.divide(out, norms, out=out, where=norms > 1e-12)
-        return out
+        return _unit_norm(out)
 
     def _encode_small(self, texts: Sequence[str], out: Matrix) -> None:
         """A small call (a question) on every core when no other small call holds that session, else

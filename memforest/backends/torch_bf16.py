@@ -84,10 +84,7 @@ class Bf16Session:
                 probe = torch.ones((1, 2), dtype=torch.int64)
                 model(**{i.name: probe if i.name != "token_type_ids" else probe * 0 for i in inputs})
         except Exception as exc:  # a corrupt weight file, sizes that do not fit, another architecture
-            reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-            raise ConfigurationError(
-                f"cannot run {model_dir} in bfloat16: {reason}; set MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=none"
-            ) from exc
+            raise _cannot_run(model_dir, exc) from exc
         self._torch: Any = torch
         self._model = model
         self._inputs = inputs
@@ -126,14 +123,11 @@ def bf16_batches(model_dir: Path, *, float_session: Any, unit_rows: UnitRows, re
     try:
         return _accepted(_agreeing(model_dir, float_session, unit_rows))
     except Exception as exc:  # a broken torch, a model it cannot run, a probe that fails or disagrees
-        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         if required and isinstance(exc, ConfigurationError):
             raise
         if required:
-            raise ConfigurationError(
-                f"cannot run {model_dir} in bfloat16: {reason}; set MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=none"
-            ) from exc
-        log.warning("embedding batches run on the float model: %s", reason)  # auto never refuses a start
+            raise _cannot_run(model_dir, exc) from exc
+        log.warning("embedding batches run on the float model: %s", _first_line(exc))  # auto never refuses a start
         return None
 
 
@@ -149,6 +143,18 @@ def _agreeing(model_dir: Path, float_session: Any, unit_rows: UnitRows) -> Bf16S
         )
     log.info("embedding batches run in bfloat16 (probe cosine to the float model >= %.5f)", agreement)
     return session
+
+
+def _cannot_run(model_dir: Path, exc: BaseException) -> ConfigurationError:
+    """The one-line refusal of a model that cannot run in bfloat16."""
+    return ConfigurationError(
+        f"cannot run {model_dir} in bfloat16: {_first_line(exc)}; set MEMFOREST_EMBEDDING__LOCAL_QUANTIZE=none"
+    )
+
+
+def _first_line(exc: BaseException) -> str:
+    """An error's first line (a library's message may run to many), or its type when it has none."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def _accepted(session: Bf16Session) -> Bf16Session:
