@@ -69,6 +69,8 @@ _MOVED_SERVICE = (
     r"water|energy|tv|cable|mortgage|account)\b"
 )
 _NOT_LIVING = rf"(?!(?i:{KIN}|{ANIMALS}|children|family|stuff|things|belongings)(?:s|es)?\b)"
+# a word of time before a kind in apposition says whose it was, not what kind ("X, Ana's old team")
+_THEN = r"(?:(?:old|former|previous|ex|one-time)\s+)?"
 _NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
 # where a clause's verb may stand: after its subject (a name, or a lower-case pronoun, ``lpron``,
 # whose person ``state_slot`` reads from the clause and the sentences before: "in May he switched to
@@ -97,7 +99,7 @@ _NOT_KIND = (
 KIND_AFTER = (
     re.compile(rf"(?<!\s)\s+{_NOT_KIND}{_NOUN}{_BOUNDARY}"),
     re.compile(
-        rf",\s+(?:an?|the|{_NAME}'s|his|her|their)\s+{_ADJ}{_NOUN3}"
+        rf",\s+(?:an?|the|{_NAME}'s|his|her|their)\s+{_ADJ}{_THEN}{_NOUN3}"
         rf"(?:\s+(?:on|in|at|near|by|down|round|around|off)\s+[^,.;:!?]{{1,30}})?(?=\s*(?:[.,;:!?)]|$))"
     ),
     re.compile(rf"(?<!\s)\s+(?:as|for)\s+(?:{_NAME}'s|his|her|their)\s+{_ADJ}{_NOUN}{_BOUNDARY}"),

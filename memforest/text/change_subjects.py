@@ -68,6 +68,12 @@ _VERB_S = (
     r"goes|rents|teaches|plays|attends|uses|sees|keeps|takes|sells|adopts|trains|volunteers|stays|banks|"
     r"commutes|relocates|signs|transfers|begins)"
 )
+# a clause of at most this many words before the value, none of them a verb, is a fragment of the
+# clause before it and shares its subject
+_FRAGMENT_WORDS = 5
+_WORD = re.compile(r"[A-Za-z][\w'-]*")
+_AUXILIARIES = words("is are am be been being has have will would can could may might must shall should does")
+_VERB_S_WORD = re.compile(_VERB_S)
 # a clause that opens with its verb shares the subject of the clause before it
 _SHARED_SUBJECT = re.compile(
     r"(?<![\w'])(?:(?:just|finally|recently|now|officially|also|already|actually|eventually|[a-z]+ly)\s+){0,3}"
@@ -114,8 +120,10 @@ def leading_subject(text: str, at: int = 0) -> str | None:
     :func:`subject_key`), or None: "After Rex died, Tom got a pup named Pip" is Tom's, at Pip. An
     opening word that is an ordinary word (an adverb, a verb, a gerund) names no one."""
     starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
-    while len(starts) > 1 and _SHARED_SUBJECT.match(text, starts[-1]):
-        starts.pop()  # "Bo quit A and enrolled at B": the clause's verb has the first clause's subject
+    while len(starts) > 1 and (_SHARED_SUBJECT.match(text, starts[-1]) or _verbless(text[starts[-1] : at])):
+        # "Bo quit A and enrolled at B": the clause's verb has the first clause's subject; so has a
+        # fragment with no verb before the value ("Bo has moved again, this time down to X")
+        starts.pop()
     titled = _TITLE_AT.match(text, starts[-1])  # "Aunt Rosa has taken up X": Rosa
     m = _LEAD_RE.match(text, titled.end() if titled is not None else starts[-1])
     owned = _OWNER_LEAD.match(text, starts[-1]) if m is None else None
@@ -128,6 +136,23 @@ def leading_subject(text: str, at: int = 0) -> str | None:
         named = subjects_named(text[: starts[-1]], "")
         return named.pop() if len(named) == 1 else None
     return subject_key(m["subj"]) if m is not None and names_someone(m["subj"]) else None
+
+
+def _verbless(fragment: str) -> bool:
+    """A short stretch of words with no verb in it (see ``_FRAGMENT_WORDS``): "this time down to "."""
+    found = _WORD.findall(fragment)
+    return 0 < len(found) <= _FRAGMENT_WORDS and not any(_verb_like(w) for w in found)
+
+
+def _verb_like(word: str) -> bool:
+    w = word.lower()
+    return (
+        w in COMMON_VERBS
+        or w in IRREGULAR_PAST
+        or w in _AUXILIARIES
+        or _VERB_S_WORD.fullmatch(w) is not None
+        or (len(w) > 3 and w.endswith(("ed", "ing")))
+    )
 
 
 def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = None) -> tuple[bool, str | None]:

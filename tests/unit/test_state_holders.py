@@ -277,3 +277,22 @@ def test_a_product_said_of_a_thing_owned_in_the_sentence_before(turn: str, slot:
 def test_the_second_reviews_sentences(turn: str, slot: tuple[str, str, str] | None) -> None:
     slots = [s for s in _slots(turn) if s[1] is not None]
     assert (slots[-1] if slots else None) == slot
+
+
+@pytest.mark.parametrize(
+    ("sentence", "slot"),
+    [
+        ("Ottilie has relocated again, this time up to Dunmere.", ("Ottilie", "residence", "Dunmere")),
+        ("Bram moved house, at long last to Kelby.", ("Bram", "residence", "Kelby")),
+        ("Wren moved out, and this time Ottilie moved to Kelby.", ("Ottilie", "residence", "Kelby")),
+    ],
+)
+def test_a_verbless_fragment_after_a_comma_shares_the_clauses_subject(
+    sentence: str, slot: tuple[str, ...] | None
+) -> None:
+    assert state_slot(sentence, FactKind.EVENT, SPEAKER, ("assistant",)) == slot
+
+
+def test_a_former_holders_word_in_apposition_does_not_name_the_kind() -> None:
+    text = "Ottilie quit Larchmont Athletic and joined the Fenwick Harriers, Wren's old team."
+    assert state_slot(text, FactKind.EVENT, SPEAKER, ("assistant",)) == ("Ottilie", "team", "Fenwick Harriers")
