@@ -71,6 +71,9 @@ _MOVED_SERVICE = (
 _NOT_LIVING = rf"(?!(?i:{KIN}|{ANIMALS}|children|family|stuff|things|belongings)(?:s|es)?\b)"
 # a word of time before a kind in apposition says whose it was, not what kind ("X, Ana's old team")
 _THEN = r"(?:(?:old|former|previous|ex|one-time)\s+)?"
+# words before "member" that keep it a current membership ("a fully paid-up member of X"), never one
+# that ended or is denied ("a former member", "no longer a member")
+_MEMBER_ADJ = rf"(?:{_NOT_FORMER}(?!(?i:no|not|never|longer|lapsed|honorary)\b)[\w-]+\s+){{0,2}}?"
 _NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
 # where a clause's verb may stand: after its subject (a name, or a lower-case pronoun, ``lpron``,
 # whose person ``state_slot`` reads from the clause and the sentences before: "in May he switched to
@@ -272,7 +275,9 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         "membership",
     ),
     (
-        re.compile(rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}(?:a\s+)?(?:member|part)\s+of\s+(?:the\s+)?{_VALUE}"),
+        re.compile(
+            rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}(?:an?\s+)?{_MEMBER_ADJ}(?:member|part)\s+of\s+(?:the\s+)?{_VALUE}"
+        ),
         "membership",
     ),
     (

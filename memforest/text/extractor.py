@@ -21,6 +21,7 @@ from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
 from memforest.text.entities import sentence_entities
 from memforest.text.kinds import fact_kind
+from memforest.text.lexicon import IRREGULAR_PAST
 from memforest.text.offload import Deadline
 from memforest.text.persons import rewrite_persons
 from memforest.text.sentences import split_sentences
@@ -38,6 +39,16 @@ _MAX_MERGED_WORDS = 40
 MAX_CAPTION_CHARS = 500
 _CAPTION_RE = re.compile(
     rf"\[(?:image|photo|picture|img)\s*+:\s*+(?P<cap>[^\]]{{0,{MAX_CAPTION_CHARS}}})\]", re.IGNORECASE
+)
+# a rhetorical "guess who" that tells the listener about the speaker: "Guess who's a member of X
+# now?", "Guess who just joined X?" (not "Guess who I ran into?": a verb follows "who")
+_GUESS_WHO = re.compile(
+    r"^(?P<lead>(?:(?:so|ok(?:ay)?|well|right|oh|ha|anyway|and),?\s+)?)(?i:guess)\s+who"
+    r"(?:(?P<is>'s|\s+is)|(?P<has>\s+has)|\s+(?P<verb>(?:just|finally|officially|now)\b|[a-z]{3,}ed\b|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r"\b))"
+    r"(?P<rest>[^?]*)\?+!*$",
+    re.IGNORECASE,
 )
 _SELF_CONTAINED_RE = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|We|We're|Our)\b")
 # a sentence that names what the one before it introduced ("Her name is Momo", "He's called Biscuit")
@@ -83,6 +94,16 @@ def _finish_text(text: str) -> str:
     return text
 
 
+def told_as_guess(sentence: str) -> str:
+    """A rhetorical "guess who ..." about the speaker as the first-person statement it makes
+    ("Guess who's a member of X now?" -> "I'm a member of X now."); any other sentence as it is."""
+    m = _GUESS_WHO.match(sentence)
+    if m is None:
+        return sentence
+    verb = "I'm" if m["is"] else "I have" if m["has"] else f"I {m['verb']}"
+    return f"{m['lead']}{verb}{m['rest']}."
+
+
 # ------------------------------------------------------------------ the extractor
 
 
@@ -93,7 +114,7 @@ def _turn_units(turn: CellTurn, names: dict[str, str], deadline: Deadline | None
     for raw in split_sentences(body):
         if deadline is not None:
             deadline.check()
-        sentence = clean_sentence(raw, names)
+        sentence = told_as_guess(clean_sentence(raw, names))
         if not sentence or not informative(sentence, names) or is_chatter(sentence, names):
             continue
         ents = sentence_entities(sentence, names)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from memforest.text.lexicon import ENTITY_EXCLUDE
 from memforest.text.state_values import (
     SCHOOL_WORDS,
     cap_after,
@@ -332,6 +333,13 @@ def _subject(
     return name
 
 
+# the last of something at a value: its end ("her last day at X", "my final shift with X")
+_LAST_DAY = re.compile(
+    r"\b(?i:last|final)\s+(?:day|days|shift|week|month|term|class|lesson|session|game|match|practice|training)\s+"
+    r"(?:at|with|for|of|in)\s+(?:the\s+)?$"
+)
+
+
 def _negated(text: str, upto: int) -> bool:
     """A negation or hedge before ``upto`` (the end of the cue and the value), set phrases such as
     "can't believe" aside: "Toronto is home now, can't wait to explore" still states a home."""
@@ -396,10 +404,12 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         if m is None:
             continue
         value = _read(reader, text, m, names)
-        if not value:
+        if not value or value.casefold() in ENTITY_EXCLUDE:  # "So" opening the sentence is no value
             continue
         attribute = _kind_of(attribute, value, text)
         at = text.find(value)
+        if at >= 0 and _LAST_DAY.search(text, max(0, at - 40), at):
+            return None  # "Friday was Ana's last day at X": the end of a state, no start
         if _negated(text, max(m.end(), at + len(value) if at >= 0 else len(text))):
             return None
         # a partner named with their noun is the subject of any state but the partnership itself

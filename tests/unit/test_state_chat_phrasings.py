@@ -275,3 +275,46 @@ def test_a_turn_naming_someone_else_ends_the_carried_pronoun() -> None:
         ),
     )
     assert [c.subject for c in extract_cell(cell) if c.attribute and c.speaker == "Mia"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        (
+            "Guess who's a card-carrying member of Pellow Fell Runners now?!",
+            ("Mia", "membership", "Pellow Fell Runners"),
+        ),
+        ("guess who finally switched to Umberline Mobile?", ("Mia", "change", "Umberline Mobile")),
+        ("Mia is a fully paid-up member of the Gorsebrook Chess Club.", ("Mia", "membership", "Gorsebrook Chess Club")),
+    ],
+)
+def test_a_rhetorical_guess_who_and_a_member_with_adjectives_state_the_speakers_state(
+    text: str, slot: tuple[str, str, str]
+) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Guess who I bumped into at Pellow Fell Runners?",
+        "I'm a former member of the Gorsebrook Chess Club.",
+        "I'm no longer a member of the Gorsebrook Chess Club.",
+        "Wednesday was Ravi's last day at Tamberlane Foods, at work we had cake.",
+        "Tomorrow is my final shift with Tamberlane Foods.",
+    ],
+)
+def test_a_guess_with_a_subject_a_past_membership_and_a_last_day_file_no_start(text: str) -> None:
+    assert not [
+        s
+        for s in speaker_slots(text)
+        if s[1] is not None and s[2] in {"Pellow Fell Runners", "Gorsebrook Chess Club", "Tamberlane Foods"}
+    ]
+
+
+def test_a_word_that_opens_the_sentence_is_never_a_value() -> None:
+    slots = speaker_slots(
+        "So I picked up a used Veloce Ardent from a man in Carrow on Sunday, and I've ridden it to work twice."
+    )
+    assert ("Mia", "possession", "Veloce Ardent") in slots
+    assert all(s[2] != "So" for s in slots)
