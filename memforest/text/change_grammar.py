@@ -24,6 +24,7 @@ from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
 from memforest.text.change_subjects import NAME as _NAME
 from memforest.text.change_subjects import PERSON as _PERSON
 from memforest.text.change_subjects import SUBJ as _SUBJ
+from memforest.text.lexicon import TIME_WORDS
 from memforest.text.state_values import TIME_NAME
 from memforest.text.state_words import ANIMALS, DISPOSAL, INTRODUCING, KIN, POINTING
 
@@ -58,6 +59,7 @@ _SEASON_AGO = (
 _UNTIMED = rf"(?P<v>{TIME_NAME}{_WORD}(?:\s+(?:{_JOIN}\s+)?{TIME_NAME}{_WORD}){{0,4}})"
 _PREV = rf"(?P<prev>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
 _ART = r"(?:(?:a|an|the|some)\s+)?"
+_NOT_TIME = rf"(?!(?i:{'|'.join(sorted(TIME_WORDS))})\b)"  # "my February bill" names no provider
 _NOT_FORMER = r"(?!(?i:old|former|ex|late|previous|last)\b)"  # "her old coach": a state that ended
 _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|first)\s+)*"
 # a noun phrase: lower-case words, the first one may be an acronym ("GP", "ISP")
@@ -93,7 +95,7 @@ _BOUNDARY = (
 _NOT_KIND = (
     r"(?!(?:[a-z]+ly|already|too|yet|instead|anyway|again|though|now|then|today|tonight|soon|here|there|back|home|"
     r"together|just|still|also|always|never|afterwards?|online|twice|first|meanwhile|myself|themself|customer|"
-    r"client|subscriber|patient|member|user|went|came|was|were|is|are|has|had|got|took|made|sent|keeps|kept)s?\b)"
+    r"client|subscriber|patient|member|user|bill|invoice|statement|renewal|premium|went|came|was|were|is|are|has|had|got|took|made|sent|keeps|kept)s?\b)"
 )
 # the kind a value is named as: a noun right after it ("a Solano e-bike", "a Norrland 7 phone"),
 # an appositive after it ("Marlow Paddlers, a rowing club") or its owner's use of it ("X as my
@@ -305,7 +307,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     # a customer of a place, or a bill from it, says one uses it: "is officially a Pebble Mobile
     # customer", "became a patient at Fernwood Clinic", "opened my first bill from X", "my contents
-    # insurance renewal from X"
+    # insurance renewal from X", "my first X bill"
     (
         re.compile(
             rf"{_LEAD}{_ADV}(?i:is|am|are|became|become)\s+{_ADVERBS}(?i:an?)\s+(?:(?i:new|happy|loyal|paying)\s+)?"
@@ -324,6 +326,13 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             rf"{_OWNER}\s+(?:[a-z]+\s+){{0,2}}?(?i:bill|invoice|statement|renewal|premium|receipt)s?\s+(?i:from)\s+"
             rf"{_ART}{_VALUE}"
+        ),
+        "patronage",
+    ),
+    (  # the provider named before the bill: "my first Harrow Energy bill landed"
+        re.compile(
+            rf"{_OWNER}\s+(?:(?i:first|new|latest|monthly|quarterly|annual)\s+)?{_NOT_TIME}{_VALUE}\s+"
+            r"(?i:bill|invoice|statement|renewal|premium)s?\b"
         ),
         "patronage",
     ),

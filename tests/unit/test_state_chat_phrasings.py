@@ -318,3 +318,8 @@ def test_a_word_that_opens_the_sentence_is_never_a_value() -> None:
     )
     assert ("Mia", "possession", "Veloce Ardent") in slots
     assert all(s[2] != "So" for s in slots)
+
+
+def test_a_bill_named_by_its_provider_says_one_uses_it_and_a_month_is_no_provider() -> None:
+    assert ("Mia", "patronage", "Quorra Power") in speaker_slots("My first Quorra Power bill arrived and it is tiny.")
+    assert not [s for s in speaker_slots("My March bill arrived and it is tiny.") if s[1] is not None]
