@@ -36,6 +36,7 @@ __all__ = [
     "NAMED",
     "NOT_NOUN",
     "PARTNERS",
+    "PART_NEXT",
     "POINTED",
     "SWITCHED_KIND",
     "UNTIMED_VALUE",
@@ -76,6 +77,15 @@ _THEN = r"(?:(?:old|former|previous|ex|one-time)\s+)?"
 # words before "member" that keep it a current membership ("a fully paid-up member of X"), never one
 # that ended or is denied ("a former member", "no longer a member")
 _MEMBER_ADJ = rf"(?:{_NOT_FORMER}(?!(?i:no|not|never|longer|lapsed|honorary)\b)[\w-]+\s+){{0,2}}?"
+# parts of a thing one owns ("my X's battery"): the thing is one's own, as "my X" says
+_PART_OF = (
+    r"(?:keyboard|screen|display|battery|charger|trackpad|touchpad|hinge|fan|keys?|camera|lens|speakers?|"
+    r"brakes?|chain|gears?|tyres?|tires?|wheels?|saddle|seat|engine|clutch|exhaust|windscreen|windshield|bumper|"
+    r"strap|case|cover|cable|remote|handle|blade|motor|pedals?|strings?|neck|bridge|pickups?)"
+)
+# a part right after a thing's possessive (the possessive read in the value or after it)
+_PARTS_AFTER = rf"(?:(?<='s)(?=\s+{_PART_OF}\b)|(?='s\s+{_PART_OF}\b))"
+PART_NEXT = re.compile(rf"\s+{_PART_OF}\b")
 _NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
 # where a clause's verb may stand: after its subject (a name, or a lower-case pronoun, ``lpron``,
 # whose person ``state_slot`` reads from the clause and the sentences before: "in May he switched to
@@ -267,7 +277,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             rf"{_LEAD}{_ADV}(?:been\s+|was\s+|got\s+)?(?i:joined|joins|signed\s+up\s+(?:with|for|at|to)|enrolled\s+(?:in|at|with)|"
-            rf"registered\s+(?:with|at)|became\s+a\s+member\s+of|signed\s+up\s+for\s+(?:a|an|the)\s+(?:[\w-]+\s+){{1,4}}?(?:at|with)|"
+            rf"registered\s+(?:with|at)|became\s+a\s+member\s+of|signed\s+up\s+for\s+(?:a|an|the)\s+(?:[\w-]+\s+){{1,6}}?(?:at|with)|"
             rf"voted\s+onto|elected\s+(?:to|onto)(?:\s+the\s+board\s+of)?|accepted\s+(?:into|onto|by)|picked\s+for|"
             rf"selected\s+for|(?:treasurer|secretary|chair|captain|president)\s+of|volunteers?\s+(?:with|at|for)|"
             rf"(?:plays?|playing|bowls?|bowling|sings?|singing|drums?|drumming|(?:has|have)\s+(?:played|sung|drummed))\s+"
@@ -451,7 +461,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         "patronage",
     ),
     # statements by consequence: a place the subject goes to by habit ("my usual trim at X") and a
-    # thing named as the subject's own ("spilled tea on my X"): the first mention is the start
+    # thing named as the subject's own ("spilled tea on my X", or a part of it: "my X's screen
+    # cracked", also opening the sentence): the first mention is the start
     (
         re.compile(
             rf"{_OWNER}\s+(?:usual|regular|weekly|daily|monthly)\s+(?:[\w-]+\s+){{0,3}}?(?:at|with|from|in)\s+"
@@ -471,7 +482,13 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         "patronage",
     ),
     (
-        re.compile(rf"(?<=\s){_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_VALUE}(?!'s|[\w'])"),
+        re.compile(
+            rf"(?<=\s){_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_VALUE}(?:{_PARTS_AFTER}|(?!'s|[\w']))"
+        ),
+        "possession",
+    ),
+    (
+        re.compile(rf"^{_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_VALUE}{_PARTS_AFTER}"),
         "possession",
     ),
     # a thing named as the object of a verb only vehicles take ("filled up the Kestrel Vantra",

@@ -35,6 +35,7 @@ from memforest.text.change_grammar import (
     KIND_AFTER,
     NAMED,
     NOT_NOUN,
+    PART_NEXT,
     PARTNERS,
     POINTED,
     SWITCHED_KIND,
@@ -163,7 +164,8 @@ def find_change(text: str, speaker: str, participants: Sequence[str] = ()) -> tu
             subject = _subject(text, m, speaker)
             ended = ENDED.search(text, max(0, m.start("v") - 60), m.start("v")) is not None
             if subject and not ended and stated(text, m):
-                return subject, _kind_after(text, m.end("v")) or _replaced_kind(m) or kind, value
+                named_kind = None if _part_follows(m) else _kind_after(text, m.end("v"))
+                return subject, named_kind or _replaced_kind(m) or kind, value
     return None
 
 
@@ -185,10 +187,19 @@ def find_pointed_kind(text: str, before: str | None, people: Sequence[str]) -> t
     return None
 
 
+def _part_follows(m: re.Match[str]) -> bool:
+    """A part of the value's thing follows its possessive ("my Orbis X1's screen"): no kind of it."""
+    end = m.end("v") + (0 if m["v"].endswith("'s") else 2)
+    return m.string.startswith("'s", end - 2) and PART_NEXT.match(m.string, end) is not None
+
+
 def _value(m: re.Match[str], speaker: str) -> str | None:
     """The match's value, up to the speaker a clause joined by "and" names ("a Corvel 5 and Ana
     love it": the Corvel 5)."""
-    return change_value(re.split(rf"\s+and\s+{re.escape(speaker)}(?![\w-])", m["v"], maxsplit=1)[0])
+    raw = m["v"]
+    if raw.endswith("'s") and _part_follows(m):
+        raw = raw[:-2]  # "Ana's Orbis X1's screen": the Orbis X1
+    return change_value(re.split(rf"\s+and\s+{re.escape(speaker)}(?![\w-])", raw, maxsplit=1)[0])
 
 
 def _unopened(value: str, at: int) -> str:

@@ -323,3 +323,22 @@ def test_a_word_that_opens_the_sentence_is_never_a_value() -> None:
 def test_a_bill_named_by_its_provider_says_one_uses_it_and_a_month_is_no_provider() -> None:
     assert ("Mia", "patronage", "Quorra Power") in speaker_slots("My first Quorra Power bill arrived and it is tiny.")
     assert not [s for s in speaker_slots("My March bill arrived and it is tiny.") if s[1] is not None]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("My Orvane Slate 9's battery barely lasts a morning now.", ("Mia", "possession", "Orvane Slate 9")),
+        ("Knocked coffee over my Pellucid Z2's keyboard, typical.", ("Mia", "possession", "Pellucid Z2")),
+        (
+            "I signed up for an eight-week course of evening life drawing at Tallow Yard in March.",
+            ("Mia", "membership", "Tallow Yard"),
+        ),
+    ],
+)
+def test_a_part_of_ones_thing_and_a_long_course_at_a_place_state_a_start(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in [(s, "possession" if a in {"device", "vehicle"} else a, v) for s, a, v in speaker_slots(text)]
+
+
+def test_a_shops_name_ending_in_s_is_no_thing_of_ones_own() -> None:
+    assert not [s for s in speaker_slots("Spilled soup on my Greggs's bag again.") if s[1] == "possession"]
