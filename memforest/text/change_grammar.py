@@ -355,6 +355,17 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "patronage",
     ),
+    # idioms of coming to have a thing: "walked out with the X", "came home with an X", "took
+    # delivery of the X", "treated herself to an X", "splashed out on an X"
+    (
+        re.compile(
+            rf"{_LEAD}{_ADV}(?<!nearly\s)(?<!almost\s)(?i:walked\s+out\s+with|came\s+(?:home|away|back)\s+with|"
+            rf"went\s+home\s+with|took\s+delivery\s+of|treated\s+(?:themself|themselves|herself|himself)\s+to|"
+            rf"splashed\s+out\s+on|splurged\s+on)\s+(?:an?|the)\s+"
+            rf"(?:(?:new|used|second-hand|secondhand|refurbished|brand\s+new|shiny|gorgeous|lovely)\s+){{0,2}}{_VALUE}"
+        ),
+        "possession",
+    ),
     (
         re.compile(
             rf"{_LEAD}{_ADV}(?i:bought|buys|got|gets|picked\s+up|purchased|ordered)\s+(?:{_OWNER}\s+|(?:themself|herself|himself)\s+)?"

@@ -342,3 +342,23 @@ def test_a_part_of_ones_thing_and_a_long_course_at_a_place_state_a_start(text: s
 
 def test_a_shops_name_ending_in_s_is_no_thing_of_ones_own() -> None:
     assert not [s for s in speaker_slots("Spilled soup on my Greggs's bag again.") if s[1] == "possession"]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("Popped into Harlow Music and walked out with the Dunmore Parlour.", ("Mia", "possession", "Dunmore Parlour")),
+        ("came home with a Brisa Tandem on Sunday, no regrets", ("Mia", "possession", "Brisa Tandem")),
+        ("Ravi finally took delivery of the Solvane K3 this morning.", ("Ravi", "possession", "Solvane K3")),
+    ],
+)
+def test_idioms_of_coming_to_have_a_thing_state_it(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I walked out with Ravi after the match.", "I almost came home with a Brisa Tandem.", "Came back with Ravi."],
+)
+def test_walking_out_with_a_person_or_almost_getting_a_thing_states_nothing(text: str) -> None:
+    assert not [s for s in speaker_slots(text) if s[1] == "possession"]
