@@ -61,6 +61,8 @@ _PET_GOT = re.compile(
 # "It's a Pinecone 5": a product said of the thing the sentence before owned ("Ana's phone")
 _IT_IS = re.compile(r"It(?:'s|\s+is)\s+(?=an?\s+[A-Z])")
 _OWNED_THING = re.compile(r"(?<![\w'])[A-Z][\w-]*'s\s+(?:[a-z]+'s\s+)?(?:(?:new|current)\s+)?[a-z][\w-]*+(?!')")
+# where a clause of a sentence ends: the clause that names a state's value says when it began
+_CLAUSE_BREAK = re.compile(r"[,;:]\s+|[.!?]\s+|\s+(?:and|but|so|then|while|whereas|because)\s+", re.IGNORECASE)
 _OPEN_BOUND_RE = re.compile(r"\b(?:since|from|after|starting|as\s+of)\s+$", re.IGNORECASE)
 
 
@@ -188,16 +190,6 @@ def _candidate(
         text = rewrite_persons(timed, turn.speaker, other)
         kind = fact_kind(original, mentions, turn.time)
     text = _finish_text(text)
-    valid_from = mentions[0].start if mentions else turn.time
-    valid_to = None
-    time_text = mentions[0].text if mentions else None
-    if (
-        mentions
-        and kind is FactKind.STATE
-        and mentions[0].end is not None
-        and not _OPEN_BOUND_RE.search(original, 0, mentions[0].span_start)
-    ):
-        valid_to = mentions[0].end
     entities: list[str] = [turn.speaker]
     for display in names.values():
         if display != turn.speaker and re.search(rf"\b{re.escape(display)}\b", text):
@@ -223,6 +215,17 @@ def _candidate(
             slot = find_pointed_kind(text, before, (turn.speaker, *names.values()))
         if slot is None and kind is not FactKind.PLAN:  # "Changed banks. Everything's with X now."
             slot = find_announced_kind(text, before, (turn.speaker, *names.values()))
+    told = _mention_of(original, mentions, slot[2] if slot is not None else None)
+    valid_from = told.start if told is not None else turn.time
+    time_text = told.text if told is not None else None
+    valid_to = None
+    if (
+        told is not None
+        and kind is FactKind.STATE
+        and told.end is not None
+        and not _OPEN_BOUND_RE.search(original, 0, told.span_start)
+    ):
+        valid_to = told.end
     if slot is not None and "'s " not in slot[0] and slot[0].lower() not in seen:
         unique.append(slot[0])  # the state's holder, also where no entity reader took the name ("Ana's been at X")
     topic_source = original if unit.caption else _strip_spans(original, mentions)
@@ -240,6 +243,20 @@ def _candidate(
         attribute=slot[1] if slot else None,
         value=slot[2] if slot else None,
     )
+
+
+def _mention_of(original: str, mentions: list[TimeMention], value: str | None) -> TimeMention | None:
+    """The time mention a fact's time is read from: with a state's ``value``, the first mention in
+    the clause that names it ("Ruth retired in March, and I had my first session with X last
+    Thursday": last Thursday); else, or when that clause names no time, the text's first."""
+    at = original.find(value) if value and len(mentions) > 1 else -1
+    if value is None or at < 0:
+        return mentions[0] if mentions else None
+    start = max((b.end() for b in _CLAUSE_BREAK.finditer(original, 0, at)), default=0)
+    after = _CLAUSE_BREAK.search(original, at + len(value))
+    end = after.start() if after is not None else len(original)
+    inside = [m for m in mentions if start <= m.span_start < end]
+    return inside[0] if inside else mentions[0]
 
 
 def _strip_spans(text: str, mentions: list[TimeMention]) -> str:

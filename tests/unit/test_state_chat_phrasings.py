@@ -362,3 +362,22 @@ def test_idioms_of_coming_to_have_a_thing_state_it(text: str, slot: tuple[str, s
 )
 def test_walking_out_with_a_person_or_almost_getting_a_thing_states_nothing(text: str) -> None:
     assert not [s for s in speaker_slots(text) if s[1] == "possession"]
+
+
+def test_a_state_begins_at_the_time_its_own_clause_names() -> None:
+    cell = CellView(
+        "s",
+        SAID_AT,
+        (
+            CellTurn(
+                0,
+                "Mia",
+                "Dr. Quayle retired in January, and I had my first appointment with Dr. Farrow last Tuesday.",
+                SAID_AT,
+            ),
+            CellTurn(1, "Ravi", "Oh nice.", SAID_AT),
+        ),
+    )
+    (state,) = [c for c in extract_cell(cell) if c.value == "Dr. Farrow"]
+    assert state.time_text == "last Tuesday"
+    assert (SAID_AT - state.valid_from).days < 7
