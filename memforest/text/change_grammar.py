@@ -86,6 +86,8 @@ _PART_OF = (
 # a part right after a thing's possessive (the possessive read in the value or after it)
 _PARTS_AFTER = rf"(?:(?<='s)(?=\s+{_PART_OF}\b)|(?='s\s+{_PART_OF}\b))"
 PART_NEXT = re.compile(rf"\s+{_PART_OF}\b")
+# a professional or a service named by its acronym ("my GP", "her PT") is no thing one owns
+_NOT_SERVICE_ACRONYM = r"(?!(?:GP|ISP|PT|HR|PCP|CPA|IFA|ENT|OB-GYN|OBGYN)\b)"
 _NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
 # where a clause's verb may stand: after its subject (a name, or a lower-case pronoun, ``lpron``,
 # whose person ``state_slot`` reads from the clause and the sentences before: "in May he switched to
@@ -117,7 +119,8 @@ KIND_AFTER = (
         rf",\s+(?:an?|the|{_NAME}'s|his|her|their)\s+{_ADJ}{_THEN}{_NOUN3}"
         rf"(?:\s+(?:on|in|at|near|by|down|round|around|off)\s+[^,.;:!?]{{1,30}})?(?=\s*(?:[.,;:!?)]|$))"
     ),
-    re.compile(rf"(?<!\s)\s+(?:as|for)\s+(?:{_NAME}'s|his|her|their)\s+{_ADJ}{_NOUN}{_BOUNDARY}"),
+    # ("joined X as their drummer": the role the subject takes at X, no kind of X)
+    re.compile(rf"(?<!\s)\s+(?:as|for)\s+(?:{_NAME}'s|his|her)\s+{_ADJ}{_NOUN}{_BOUNDARY}"),
 )
 # a value right after a verb of ending is no state ("sold my X", "stopped going to X")
 ENDED = re.compile(
@@ -175,10 +178,11 @@ NAMED: tuple[re.Pattern[str], ...] = (
         rf"(?:over\s+|across\s+)?to\s+"
         rf"(?:the\s+)?{_VALUE}"
     ),
-    # "Ana's home insurance switched from A to B", "her broadband moved over to X": the thing
+    # "Ana's home insurance switched from A to B", "her broadband moved over to X", "my morning
+    # coffee has migrated to X": the thing
     # that changed is the kind
     re.compile(
-        rf"{_OWNER}\s+{_ADJ}{_NOT_LIVING}{_NOUN}\s+{_ADVERBS}(?i:switched|changed|moved)\s+(?:over\s+|across\s+)?"
+        rf"{_OWNER}\s+{_ADJ}{_NOT_LIVING}{_NOUN}\s+{_ADV}(?i:switched|changed|moved|migrated)\s+(?:over\s+|across\s+)?"
         rf"(?:from\s+{_ART}{_PREV}\s+)?to\s+(?:the\s+)?{_VALUE}"
     ),
     # "sees a physio called X", "found a bakery named X": a kind the subject has, named
@@ -277,7 +281,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             rf"{_LEAD}{_ADV}(?:been\s+|was\s+|got\s+)?(?i:joined|joins|signed\s+up\s+(?:with|for|at|to)|enrolled\s+(?:in|at|with)|"
-            rf"registered\s+(?:with|at)|became\s+a\s+member\s+of|signed\s+up\s+for\s+(?:a|an|the)\s+(?:[\w-]+\s+){{1,6}}?(?:at|with)|"
+            rf"registered\s+(?:with|at)|became\s+a\s+member\s+of|(?:took|taken|takes|got|bought)\s+(?:out\s+)?an?\s+"
+            rf"(?:[\w-]+\s+)?membership\s+(?:at|with|of)|signed\s+up\s+for\s+(?:a|an|the)\s+(?:[\w-]+\s+){{1,6}}?(?:at|with)|"
             rf"voted\s+onto|elected\s+(?:to|onto)(?:\s+the\s+board\s+of)?|accepted\s+(?:into|onto|by)|picked\s+for|"
             rf"selected\s+for|(?:treasurer|secretary|chair|captain|president)\s+of|volunteers?\s+(?:with|at|for)|"
             rf"(?:plays?|playing|bowls?|bowling|sings?|singing|drums?|drumming|(?:has|have)\s+(?:played|sung|drummed))\s+"
@@ -494,7 +499,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"(?<=\s){_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_VALUE}(?:{_PARTS_AFTER}|(?!'s|[\w']))"
+            rf"(?<=\s){_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_NOT_SERVICE_ACRONYM}{_VALUE}"
+            rf"(?:{_PARTS_AFTER}|(?!'s|[\w']))"
         ),
         "possession",
     ),

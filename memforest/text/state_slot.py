@@ -40,6 +40,13 @@ _SIGNED_UP = re.compile(r"\b(?i:signed|signs|sign)\s+up\s+(?i:at|with|for)\b")
 _CONTRACT = re.compile(r"\b(?i:contract)s?\b")
 
 
+# the last words of a provider's name ("Three Rivers Credit Union", "Harrow Mutual", "Voltana Energy")
+_PROVIDER_NAME = re.compile(
+    r"\s(?:Bank|Credit\s+Union|Mutual|Building\s+Society|Insurance|Assurance|Energy|Power|Telecom|Mobile|"
+    r"Broadband|Fib(?:re|er)|Savings|Financial|Finance|Pharmacy|Dental|Clinic)$"
+)
+
+
 def _signed_up_only(text: str) -> bool:
     """The sentence signs up at a place and names no work but a contract ("Union's contract ended and
     Ana signed up at X"; "signed up with X for temp work" is a job)."""
@@ -180,6 +187,8 @@ def state_slot(
         subject = speaker  # "Energy supplier: gone from A to B": the kind heading the message is no one
     if header is not None and (attribute in VERB_CLASSES or attribute == "residence"):
         attribute = _kind_of(slot_key(header))  # "Climbing gym: moved to X" is a climbing gym, no home
+    if attribute == "residence" and _PROVIDER_NAME.search(slot[2]):
+        attribute = "change"  # "moved everything over to X Credit Union": a provider, no home
     if subject == f"{speaker}'s family":
         subject = speaker  # "my family moved": the speaker's home too
     return untitled(subject), attribute, slot[2]  # "Uncle Bo" is Bo

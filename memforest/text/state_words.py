@@ -60,7 +60,7 @@ _AMBIGUOUS = frozenset(
     str.split(
         """lab pointer boxer setter python chicken chickens duck hen pig mouse rat stray fish frog unit room pad crib
     mini seat smart alpine lotus triumph genesis mix baby tom fold blue bull martin enfield dragon glider bernard
-    russell dane persian bengal maltese burmese siamese newfoundland romeo cavalier"""
+    russell dane persian bengal maltese burmese siamese newfoundland romeo cavalier rolls-royce"""
     )
 )
 

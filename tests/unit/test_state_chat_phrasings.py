@@ -381,3 +381,29 @@ def test_a_state_begins_at_the_time_its_own_clause_names() -> None:
     (state,) = [c for c in extract_cell(cell) if c.value == "Dr. Farrow"]
     assert state.time_text == "last Tuesday"
     assert (SAID_AT - state.valid_from).days < 7
+
+
+def test_a_provider_moved_to_is_no_home_and_a_rant_heading_a_message_is_no_kind() -> None:
+    assert ("Mia", "change", "Kelsall Building Society") in speaker_slots(
+        "I moved all my savings over to Kelsall Building Society last week."
+    )
+    assert ("Mia", "residence", "Kelsall Road") in speaker_slots("I moved to Kelsall Road last week.")
+    assert not [
+        s for s in speaker_slots("Money rant: I have been with Orrin Direct for years.") if s[1] == "money_rant"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("I've taken out a membership at Brockwell Clay Studio.", ("Mia", "membership", "Brockwell Clay Studio")),
+        ("my lunchtime swim has migrated to Ferris Lido", ("Mia", "lunchtime_swim", "Ferris Lido")),
+        ("Ravi has joined the Cobalt Hours as their bassist.", ("Ravi", "membership", "Cobalt Hours")),
+    ],
+)
+def test_a_membership_taken_a_habit_migrated_and_a_role_at_the_value(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+def test_a_professional_named_by_an_acronym_is_no_thing_of_ones_own() -> None:
+    assert not [s for s in speaker_slots("I went back to Dr. Okafor as my GP.") if s[1] == "possession"]

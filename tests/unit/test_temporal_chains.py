@@ -10,6 +10,7 @@ from typing import Any
 
 from support.temporal_answers import answered
 
+from memforest.retrieval.temporal.lexicon import cue_scores
 from memforest.retrieval.temporal.parse import TemporalQuestion
 from memforest.retrieval.temporal.plan import plan_answer
 
@@ -100,3 +101,17 @@ def test_an_open_kind_takes_from_things_got_only_what_names_it() -> None:
     tq = TemporalQuestion("before", "cello", ("Petra", "Dunmore"), "Dunmore", noun="cello")
     assert _answer(tq, rows) == 2
     assert _answer(tq, [rows[0], rows[2]]) is None
+
+
+def test_a_word_that_is_also_a_car_make_is_no_cue_of_a_vehicle() -> None:
+    assert "vehicle" not in cue_scores("Petra rolled the dice and took a seat at the Mini Bakehouse.")
+    assert "vehicle" in cue_scores("Petra drove her new hatchback home.")
+
+
+def test_a_value_named_by_another_word_of_the_kind_answers_for_it() -> None:
+    rows = [
+        _row(1, 2021, 5, "Petra joined the Skelwith Rowing Club.", "membership", "Skelwith Rowing Club"),
+        _row(2, 2022, 3, "Petra moved her number over to Orrel Mobile.", "number", "Orrel Mobile"),
+    ]
+    now = TemporalQuestion("now", "mobile_network", ("Petra",), None)
+    assert _answer(now, rows) == 2

@@ -34,7 +34,7 @@ _EXTRA: Final = {
     + ANIMAL_WORDS,
     "vehicle": """car cars drive drove driving vehicle bike motorbike motorcycle scooter truck van suv sedan
         hatchback dealer dealership mileage garage dmv registration leased honda toyota kia subaru ford volvo
-        mazda tesla skoda nissan jeep fiat hyundai renault audi mini peugeot volkswagen vw seat dacia bmw
+        mazda tesla skoda nissan jeep fiat hyundai renault audi peugeot volkswagen vw dacia bmw
         electric hybrid charging parked parking ride wheels """
     + CAR_WORDS,
 }

@@ -119,14 +119,22 @@ def _replaced(labelled: list[tuple[str, State]], rows: Sequence[Row], subject: s
     return out
 
 
+# words of a kind too vague to tell it by a value's head noun ("new place", "usual spot")
+_VAGUE_KIND = frozenset({"new", "old", "current", "usual", "regular", "local", "main", "favourite", "favorite"})
+
+
 def value_kind_label(attribute: str, labelled: Sequence[tuple[str, State]]) -> str | None:
     """For an open-ended kind with no chain of its own, the kind-named chain (no verb class) of the
     latest state whose value's own head noun is the kind's: "Quayside Bank" filed as ``savings``
-    answers "which bank"; None when no value is so named."""
+    answers "which bank"; else of one whose value's head noun is another word of the kind ("Tessel
+    Mobile" filed as ``number`` answers "which mobile network"); None when no value is so named."""
     if attribute in STATE_ATTRIBUTES:
         return None
-    head = attribute.split("_")[-1]
-    named = [lab for lab, s in labelled if lab not in GENERIC and s.value and _head(s.value) == head]
+    words = attribute.split("_")
+    heads = [(lab, _head(s.value)) for lab, s in labelled if lab not in GENERIC and s.value]
+    named = [lab for lab, h in heads if h == words[-1]]
+    # else a value whose head noun is another word of the kind: "Tessel Mobile" for "mobile network"
+    named = named or [lab for lab, h in heads if h in words[:-1] and h not in _VAGUE_KIND]
     return named[-1] if named else None
 
 
