@@ -499,7 +499,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"(?<=\s){_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_NOT_SERVICE_ACRONYM}{_VALUE}"
+            rf"(?<=\s){_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_NOT_SERVICE_ACRONYM}{_NOT_TIME}{_VALUE}"
             rf"(?:{_PARTS_AFTER}|(?!'s|[\w']))"
         ),
         "possession",

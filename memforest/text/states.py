@@ -340,6 +340,40 @@ _LAST_DAY = re.compile(
 )
 
 
+# a capitalised word right before a vehicle's cue word makes the cue part of a name ("Victoria Drive",
+# "Hyde Park"; a school's cue is its name's own noun: "Kestle College")
+_NAME_BEFORE = re.compile(r"(?<![.!?:;]\s)(?<!^)\b[A-Z][\w'-]*\s+$")
+
+
+# the vehicle cues that also end a place's or a firm's name (a "Roadster" or a "Van" in a name is one)
+_NAME_PART_CUES = frozenset(
+    {
+        "drive",
+        "park",
+        "parking",
+        "garage",
+        "ride",
+        "rides",
+        "wheels",
+        "electric",
+        "new",
+        "family",
+        "exchange",
+        "commute",
+    }
+)
+
+
+def _in_name(text: str, m: re.Match[str]) -> bool:
+    """The cue word is one that ends place names, capitalised after a capitalised word: part of a name."""
+    word = m.group(0)
+    return (
+        word[:1].isupper()
+        and word.casefold() in _NAME_PART_CUES
+        and _NAME_BEFORE.search(text, max(0, m.start() - 40), m.start()) is not None
+    )
+
+
 def _negated(text: str, upto: int) -> bool:
     """A negation or hedge before ``upto`` (the end of the cue and the value), set phrases such as
     "can't believe" aside: "Toronto is home now, can't wait to explore" still states a home."""
@@ -400,7 +434,7 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
     names = {n.casefold() for n in (speaker, *participants)}
     cues = _RELATION_WORD.sub(lambda r: "_" * len(r.group(0)), text)
     for attribute, cue, reader in _READERS:
-        m = cue.search(cues)
+        m = next((c for c in cue.finditer(cues) if attribute != "vehicle" or not _in_name(cues, c)), None)
         if m is None:
             continue
         value = _read(reader, text, m, names)

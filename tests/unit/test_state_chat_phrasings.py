@@ -407,3 +407,9 @@ def test_a_membership_taken_a_habit_migrated_and_a_role_at_the_value(text: str, 
 
 def test_a_professional_named_by_an_acronym_is_no_thing_of_ones_own() -> None:
     assert not [s for s in speaker_slots("I went back to Dr. Okafor as my GP.") if s[1] == "possession"]
+
+
+def test_a_cue_word_inside_a_name_and_a_day_owned_are_no_state() -> None:
+    slots = speaker_slots("Crumbwell Bakery on Ashgrove Drive has won my Sunday mornings, honestly.")
+    assert not [s for s in slots if s[1] in {"vehicle", "possession"}]
+    assert ("Mia", "residence", "Ashgrove Drive") in speaker_slots("We moved to Ashgrove Drive in May.")
