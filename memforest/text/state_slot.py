@@ -168,7 +168,10 @@ def state_slot(
     if opened is not None and antecedent is not None:  # "She switched to X", "Her new dentist is X"
         owner = antecedent + ("'s" if opened[1].lower() in ("her", "his") else "")
         text = text[: opened.start(1)] + owner + text[opened.end(1) :]
-    slot = _slot(text, kind, speaker, participants)
+    first, semicolon, rest = text.partition("; ")
+    # a clause closed by a semicolon states its own state first ("X moved to Y; his firm shut the Z office")
+    slot = _slot(f"{first}.", kind, speaker, participants) if semicolon and rest else None
+    slot = slot or _slot(text, kind, speaker, participants)
     if slot is None:
         return None
     holder = clause_subject(text, slot[2])

@@ -296,3 +296,8 @@ def test_a_verbless_fragment_after_a_comma_shares_the_clauses_subject(
 def test_a_former_holders_word_in_apposition_does_not_name_the_kind() -> None:
     text = "Ottilie quit Larchmont Athletic and joined the Fenwick Harriers, Wren's old team."
     assert state_slot(text, FactKind.EVENT, SPEAKER, ("assistant",)) == ("Ottilie", "team", "Fenwick Harriers")
+
+
+def test_a_clause_closed_by_a_semicolon_states_its_own_state_first() -> None:
+    text = "Ottilie has moved again, this time up to Dunmere; her firm shut the Kelby office and she took the transfer."
+    assert state_slot(text, FactKind.EVENT, SPEAKER, ("assistant",)) == ("Ottilie", "residence", "Dunmere")
