@@ -107,7 +107,8 @@ _BOUNDARY = (
 _NOT_KIND = (
     r"(?!(?:[a-z]+ly|already|too|yet|instead|anyway|again|though|now|then|today|tonight|soon|here|there|back|home|"
     r"together|just|still|also|always|never|afterwards?|online|twice|first|meanwhile|myself|themself|customer|"
-    r"client|subscriber|patient|member|user|bill|invoice|statement|renewal|premium|went|came|was|were|is|are|has|had|got|took|made|sent|keeps|kept)s?\b)"
+    r"client|subscriber|patient|member|user|bill|invoice|statement|renewal|premium|contract|membership|"
+    r"subscription|policy|tariff|went|came|was|were|is|are|has|had|got|took|made|sent|keeps|kept)s?\b)"
 )
 # the kind a value is named as: a noun right after it ("a Solano e-bike", "a Norrland 7 phone"),
 # an appositive after it ("Marlow Paddlers, a rowing club") or its owner's use of it ("X as my
@@ -344,10 +345,10 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "patronage",
     ),
-    (  # the provider named before the bill: "my first Harrow Energy bill landed"
+    (  # the provider named before the bill or the contract: "my first Harrow Energy bill landed", "my Vell contract"
         re.compile(
             rf"{_OWNER}\s+(?:(?i:first|new|latest|monthly|quarterly|annual)\s+)?{_NOT_TIME}{_VALUE}\s+"
-            r"(?i:bill|invoice|statement|renewal|premium)s?\b"
+            r"(?i:bill|invoice|statement|renewal|premium|contract|membership|subscription|policy|tariff)s?\b"
         ),
         "patronage",
     ),

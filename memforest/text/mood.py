@@ -34,7 +34,7 @@ _RE = {
     r"\bnothing\s+is\s+decided\b|\bthinking\s+(?:of|about)\b|\bconsidering\b|\bintend\w*\s+to\b|"
     r"\baim(?:s|ing)?\s+to\b|\bmeaning\s+to\b|\bsupposed\s+to\b|\bappl(?:y|ied|ying)\s+(?:to|for|at)\b|\binterview\w*\s+(?:at|with|for)\b|"
     r"\bwait(?:ing)?[\s-]*list\w*",
-    "considered": r"\blooked\s+(?:into|at)\b|\bthought\s+about\b|\bconsidered\b|\btoyed\s+with\b|"
+    "considered": r"\blooked\s+(?:into|at)\b|\bthought\s+about\b|\bconsidered\b|\btoyed\s+with\b|\beyeing\b|"
     r"\blet\s+it\s+go\b|\bwasn't\s+(?:right|for)\b|\bdecided\s+against\b|"
     r"\btried\s+to\b|\bcame\s+close\s+to\b|\bshortlist\w*|\bon\s+the\s+fence\b|\bweigh(?:ed|ing)\s+up\b|"
     r"\bcheck(?:ed|ing)\s+out\b|\btoured\b|\btrial\s+(?:class|session|week|month)\b|"

@@ -364,6 +364,22 @@ _NAME_PART_CUES = frozenset(
 )
 
 
+def _named_before(attribute: str, text: str, m: re.Match[str]) -> bool:
+    """The cue is no cue of ``attribute`` for the name before it: a vehicle's cue that ends a
+    place's name (``_in_name``), or an employer's "contract" held with a provider ("my Vell
+    contract", "the Union contract": a phone's, a gym's)."""
+    if attribute == "vehicle":
+        return _in_name(text, m)
+    return (
+        attribute == "employer"
+        and m.group(0).casefold() == "contract"
+        and _PROVIDER_BEFORE.search(text, 0, m.start()) is not None
+    )
+
+
+_PROVIDER_BEFORE = re.compile(r"\b[A-Z][\w'-]*\s+$")
+
+
 def _in_name(text: str, m: re.Match[str]) -> bool:
     """The cue word is one that ends place names, capitalised after a capitalised word: part of a name."""
     word = m.group(0)
@@ -434,7 +450,7 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
     names = {n.casefold() for n in (speaker, *participants)}
     cues = _RELATION_WORD.sub(lambda r: "_" * len(r.group(0)), text)
     for attribute, cue, reader in _READERS:
-        m = next((c for c in cue.finditer(cues) if attribute != "vehicle" or not _in_name(cues, c)), None)
+        m = next((c for c in cue.finditer(cues) if not _named_before(attribute, cues, c)), None)
         if m is None:
             continue
         value = _read(reader, text, m, names)

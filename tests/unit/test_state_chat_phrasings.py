@@ -413,3 +413,11 @@ def test_a_cue_word_inside_a_name_and_a_day_owned_are_no_state() -> None:
     slots = speaker_slots("Crumbwell Bakery on Ashgrove Drive has won my Sunday mornings, honestly.")
     assert not [s for s in slots if s[1] in {"vehicle", "possession"}]
     assert ("Mia", "residence", "Ashgrove Drive") in speaker_slots("We moved to Ashgrove Drive in May.")
+
+
+def test_a_contract_with_a_provider_is_no_job_and_eyeing_a_place_is_no_state() -> None:
+    assert ("Mia", "patronage", "Tolland") in speaker_slots("Two more months on my Tolland contract and then I'm free.")
+    assert ("Mia", "employer", "Harwick Labs") in speaker_slots("I signed a contract with Harwick Labs last week.")
+    assert not [
+        s for s in speaker_slots("I keep eyeing Fernhill Pilates, it has a rooftop studio.") if s[1] is not None
+    ]
