@@ -60,7 +60,9 @@ _SEASON_AGO = (
 _UNTIMED = rf"(?P<v>{TIME_NAME}{_WORD}(?:\s+(?:{_JOIN}\s+)?{TIME_NAME}{_WORD}){{0,4}})"
 _PREV = rf"(?P<prev>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
 _ART = r"(?:(?:a|an|the|some)\s+)?"
-_NOT_TIME = rf"(?!(?i:{'|'.join(sorted(TIME_WORDS))})\b)"  # "my February bill" names no provider
+# a time or a holiday is no provider nor a thing ("my February bill", "my Christmas bill")
+_HOLIDAYS = "christmas|xmas|easter|halloween|thanksgiving|diwali|eid|hanukkah|ramadan|new\\s+year|black\\s+friday"
+_NOT_TIME = rf"(?!(?i:{'|'.join(sorted(TIME_WORDS))}|{_HOLIDAYS})\b)"
 _NOT_FORMER = r"(?!(?i:old|former|ex|late|previous|last)\b)"  # "her old coach": a state that ended
 _ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|first)\s+)*"
 # a noun phrase: lower-case words, the first one may be an acronym ("GP", "ISP")
@@ -74,9 +76,12 @@ _MOVED_SERVICE = (
 _NOT_LIVING = rf"(?!(?i:{KIN}|{ANIMALS}|children|family|stuff|things|belongings)(?:s|es)?\b)"
 # a word of time before a kind in apposition says whose it was, not what kind ("X, Ana's old team")
 _THEN = r"(?:(?:old|former|previous|ex|one-time)\s+)?"
-# words before "member" that keep it a current membership ("a fully paid-up member of X"), never one
-# that ended or is denied ("a former member", "no longer a member")
-_MEMBER_ADJ = rf"(?:{_NOT_FORMER}(?!(?i:no|not|never|longer|lapsed|honorary)\b)[\w-]+\s+){{0,2}}?"
+# words before "member" that keep it a current membership ("a fully paid-up member of X"); any
+# other ("a former, prospective, suspended member") is none
+_MEMBER_ADJ = (
+    r"(?:(?i:fully|paid-up|fully-paid|proud|card-carrying|founding|active|long-time|longtime|life|lifetime|official|"
+    r"full|new|regular|signed-up|bona\s+fide)\s+){0,2}"
+)
 # parts of a thing one owns ("my X's battery"): the thing is one's own, as "my X" says
 _PART_OF = (
     r"(?:keyboard|screen|display|battery|charger|trackpad|touchpad|hinge|fan|keys?|camera|lens|speakers?|"
@@ -88,6 +93,11 @@ _PARTS_AFTER = rf"(?:(?<='s)(?=\s+{_PART_OF}\b)|(?='s\s+{_PART_OF}\b))"
 PART_NEXT = re.compile(rf"\s+{_PART_OF}\b")
 # a professional or a service named by its acronym ("my GP", "her PT") is no thing one owns
 _NOT_SERVICE_ACRONYM = r"(?!(?:GP|ISP|PT|HR|PCP|CPA|IFA|ENT|OB-GYN|OBGYN)\b)"
+# words that may follow a thing's name in its clause without being a noun of it
+_AFTER_THING = (
+    r"(?:yesterday|today|tonight|last|this|on|in|at|from|for|and|but|after|before|so|which|that|as|to|with|when|"
+    r"because|instead|again|too|finally|at\s+last|in\s+the\s+end)"
+)
 _NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
 # where a clause's verb may stand: after its subject (a name, or a lower-case pronoun, ``lpron``,
 # whose person ``state_slot`` reads from the clause and the sentences before: "in May he switched to
@@ -180,8 +190,7 @@ NAMED: tuple[re.Pattern[str], ...] = (
         rf"(?:the\s+)?{_VALUE}"
     ),
     # "Ana's home insurance switched from A to B", "her broadband moved over to X", "my morning
-    # coffee has migrated to X": the thing
-    # that changed is the kind
+    # coffee has migrated to X": the thing that changed is the kind
     re.compile(
         rf"{_OWNER}\s+{_ADJ}{_NOT_LIVING}{_NOUN}\s+{_ADV}(?i:switched|changed|moved|migrated)\s+(?:over\s+|across\s+)?"
         rf"(?:from\s+{_ART}{_PREV}\s+)?to\s+(?:the\s+)?{_VALUE}"
@@ -283,7 +292,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             rf"{_LEAD}{_ADV}(?:been\s+|was\s+|got\s+)?(?i:joined|joins|signed\s+up\s+(?:with|for|at|to)|enrolled\s+(?:in|at|with)|"
             rf"registered\s+(?:with|at)|became\s+a\s+member\s+of|(?:took|taken|takes|got|bought)\s+(?:out\s+)?an?\s+"
-            rf"(?:[\w-]+\s+)?membership\s+(?:at|with|of)|signed\s+up\s+for\s+(?:a|an|the)\s+(?:[\w-]+\s+){{1,6}}?(?:at|with)|"
+            rf"(?:[\w-]+\s+)?membership\s+(?:at|with|of)|signed\s+up\s+for\s+(?:a|an|the)\s+(?:(?!(?i:free|trial|taster|one-off|drop-in|single)\b)[\w-]+\s+){{1,6}}?(?:at|with)|"
             rf"voted\s+onto|elected\s+(?:to|onto)(?:\s+the\s+board\s+of)?|accepted\s+(?:into|onto|by)|picked\s+for|"
             rf"selected\s+for|(?:treasurer|secretary|chair|captain|president)\s+of|volunteers?\s+(?:with|at|for)|"
             rf"(?:plays?|playing|bowls?|bowling|sings?|singing|drums?|drumming|(?:has|have)\s+(?:played|sung|drummed))\s+"
@@ -349,6 +358,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             rf"{_OWNER}\s+(?:(?i:first|new|latest|monthly|quarterly|annual)\s+)?{_NOT_TIME}{_VALUE}\s+"
             r"(?i:bill|invoice|statement|renewal|premium|contract|membership|subscription|policy|tariff)s?\b"
+            r"(?!\s+(?:(?:has|had|have)\s+)?(?:ended|expired|lapsed|finished|ran\s+out|runs\s+out|is\s+up|was\s+up|"
+            r"came\s+to\s+an\s+end|ends|expires))"
         ),
         "patronage",
     ),
@@ -362,13 +373,14 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         "patronage",
     ),
     # idioms of coming to have a thing: "walked out with the X", "came home with an X", "took
-    # delivery of the X", "treated herself to an X", "splashed out on an X"
+    # delivery of the X", "splashed out on an X"; a noun after the name says it was something used
+    # up or passing ("came home with a Glastonbury hangover", "splashed out on a Ryanair flight")
     (
         re.compile(
             rf"{_LEAD}{_ADV}(?<!nearly\s)(?<!almost\s)(?i:walked\s+out\s+with|came\s+(?:home|away|back)\s+with|"
-            rf"went\s+home\s+with|took\s+delivery\s+of|treated\s+(?:themself|themselves|herself|himself)\s+to|"
-            rf"splashed\s+out\s+on|splurged\s+on)\s+(?:an?|the)\s+"
+            rf"went\s+home\s+with|took\s+delivery\s+of|splashed\s+out\s+on)\s+(?:an?|the)\s+"
             rf"(?:(?:new|used|second-hand|secondhand|refurbished|brand\s+new|shiny|gorgeous|lovely)\s+){{0,2}}{_VALUE}"
+            rf"(?!\s+(?!{_AFTER_THING}\b)[a-z])"
         ),
         "possession",
     ),
@@ -506,7 +518,9 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         "possession",
     ),
     (
-        re.compile(rf"^{_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_VALUE}{_PARTS_AFTER}"),
+        re.compile(
+            rf"^{_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_NOT_SERVICE_ACRONYM}{_NOT_TIME}{_VALUE}{_PARTS_AFTER}"
+        ),
         "possession",
     ),
     # a thing named as the object of a verb only vehicles take ("filled up the Kestrel Vantra",

@@ -74,6 +74,8 @@ _FRAGMENT_WORDS = 5
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 _AUXILIARIES = words("is are am be been being has have will would can could may might must shall should does")
 _VERB_S_WORD = re.compile(_VERB_S)
+_OWNERS = words("his her their its our my your")
+_KIN_WORD = re.compile(rf"(?i:{KIN})s?")
 # a clause that opens with its verb shares the subject of the clause before it
 _SHARED_SUBJECT = re.compile(
     r"(?<![\w'])(?:(?:just|finally|recently|now|officially|also|already|actually|eventually|[a-z]+ly)\s+){0,3}"
@@ -139,9 +141,14 @@ def leading_subject(text: str, at: int = 0) -> str | None:
 
 
 def _verbless(fragment: str) -> bool:
-    """A short stretch of words with no verb in it (see ``_FRAGMENT_WORDS``): "this time down to "."""
+    """A short stretch of words with no verb in it (see ``_FRAGMENT_WORDS``) and no one of its own:
+    no name, possessive or relative ("this time down to "; not "her son finally at ")."""
     found = _WORD.findall(fragment)
-    return 0 < len(found) <= _FRAGMENT_WORDS and not any(_verb_like(w) for w in found)
+    return 0 < len(found) <= _FRAGMENT_WORDS and not any(_verb_like(w) or _someone_like(w) for w in found)
+
+
+def _someone_like(word: str) -> bool:
+    return word[:1].isupper() or word.endswith("'s") or word.lower() in _OWNERS or _KIN_WORD.fullmatch(word) is not None
 
 
 def _verb_like(word: str) -> bool:

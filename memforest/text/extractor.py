@@ -41,15 +41,18 @@ _CAPTION_RE = re.compile(
     rf"\[(?:image|photo|picture|img)\s*+:\s*+(?P<cap>[^\]]{{0,{MAX_CAPTION_CHARS}}})\]", re.IGNORECASE
 )
 # a rhetorical "guess who" that tells the listener about the speaker: "Guess who's a member of X
-# now?", "Guess who just joined X?" (not "Guess who I ran into?": a verb follows "who")
+# now?", "Guess who just joined X?" (not "Guess who I ran into?", "Guess who Jared invited?": a verb
+# in lower case follows "who"; "guess" and an opening word in any case)
 _GUESS_WHO = re.compile(
-    r"^(?P<lead>(?:(?:so|ok(?:ay)?|well|right|oh|ha|anyway|and),?\s+)?)(?i:guess)\s+who"
-    r"(?:(?P<is>'s|\s+is)|(?P<has>\s+has)|\s+(?P<verb>(?:just|finally|officially|now)\b|[a-z]{3,}ed\b|"
+    r"^(?P<lead>(?:(?i:so|ok(?:ay)?|well|right|oh|ha|anyway|and),?\s+)?)(?i:guess)\s+who"
+    r"(?:(?P<is>'s|\s+is)(?=\s+[a-z])|(?P<has>\s+has)|\s+(?P<verb>(?:just|finally|officially|now)\b|[a-z]{3,}ed\b|"
     + "|".join(sorted(IRREGULAR_PAST))
     + r"\b))"
-    r"(?P<rest>[^?]*)\?+!*$",
-    re.IGNORECASE,
+    r"(?P<rest>[^?]*)\?+!*$"
 )
+# the answer a guess gets in the next sentence when it is someone else ("My ex!", "Ravi!"): a
+# short sentence that is not the speaker ("Me!", "Yours truly")
+_ANSWERED_BY_SOMEONE = re.compile(r"^(?!(?i:me|moi|yours\s+truly|this\s+(?:guy|girl|one))\b)[\w' -]{1,30}[.!]*$")
 _SELF_CONTAINED_RE = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|We|We're|Our)\b")
 # a sentence that names what the one before it introduced ("Her name is Momo", "He's called Biscuit")
 _NAMING = re.compile(r"(?:Her|His|Its|Their)\s+name(?:'s|\s+is)\s+|(?:She|He|It)(?:'s|\s+is)\s+(?:called|named)\s+")
@@ -61,8 +64,12 @@ _PET_GOT = re.compile(
 # "It's a Pinecone 5": a product said of the thing the sentence before owned ("Ana's phone")
 _IT_IS = re.compile(r"It(?:'s|\s+is)\s+(?=an?\s+[A-Z])")
 _OWNED_THING = re.compile(r"(?<![\w'])[A-Z][\w-]*'s\s+(?:[a-z]+'s\s+)?(?:(?:new|current)\s+)?[a-z][\w-]*+(?!')")
-# where a clause of a sentence ends: the clause that names a state's value says when it began
-_CLAUSE_BREAK = re.compile(r"[,;:]\s+|[.!?]\s+|\s+(?:and|but|so|then|while|whereas|because)\s+", re.IGNORECASE)
+# where a clause of a sentence ends (a relative or a subordinate clause too): the clause that names
+# a state's value says when it began
+_CLAUSE_BREAK = re.compile(
+    r"[,;:]\s+|[.!?]\s+|(?<!\s)\s+(?:and|but|so|then|while|whereas|because|that|which|who|after|before|when|until)\s+",
+    re.IGNORECASE,
+)
 _OPEN_BOUND_RE = re.compile(r"\b(?:since|from|after|starting|as\s+of)\s+$", re.IGNORECASE)
 
 
@@ -96,11 +103,13 @@ def _finish_text(text: str) -> str:
     return text
 
 
-def told_as_guess(sentence: str) -> str:
+def told_as_guess(sentence: str, following: str | None) -> str:
     """A rhetorical "guess who ..." about the speaker as the first-person statement it makes
-    ("Guess who's a member of X now?" -> "I'm a member of X now."); any other sentence as it is."""
+    ("Guess who's a member of X now?" -> "I'm a member of X now."), unless the ``following``
+    sentence answers it with someone else ("Guess who got the job? Ravi!"); any other sentence as
+    it is."""
     m = _GUESS_WHO.match(sentence)
-    if m is None:
+    if m is None or (following is not None and _ANSWERED_BY_SOMEONE.match(following.strip())):
         return sentence
     verb = "I'm" if m["is"] else "I have" if m["has"] else f"I {m['verb']}"
     return f"{m['lead']}{verb}{m['rest']}."
@@ -113,10 +122,11 @@ def _turn_units(turn: CellTurn, names: dict[str, str], deadline: Deadline | None
     captions = [c.strip() for c in (m["cap"] for m in _CAPTION_RE.finditer(turn.text)) if c.strip()]
     body = _CAPTION_RE.sub(" ", turn.text)
     units: list[_Unit] = []
-    for raw in split_sentences(body):
+    raws = split_sentences(body)
+    for i, raw in enumerate(raws):
         if deadline is not None:
             deadline.check()
-        sentence = told_as_guess(clean_sentence(raw, names))
+        sentence = told_as_guess(clean_sentence(raw, names), raws[i + 1] if i + 1 < len(raws) else None)
         if not sentence or not informative(sentence, names) or is_chatter(sentence, names):
             continue
         ents = sentence_entities(sentence, names)
@@ -246,17 +256,33 @@ def _candidate(
 
 
 def _mention_of(original: str, mentions: list[TimeMention], value: str | None) -> TimeMention | None:
-    """The time mention a fact's time is read from: with a state's ``value``, the first mention in
-    the clause that names it ("Ruth retired in March, and I had my first session with X last
-    Thursday": last Thursday); else, or when that clause names no time, the text's first."""
-    at = original.find(value) if value and len(mentions) > 1 else -1
+    """The time mention a fact's time is read from: with a state's ``value`` and several mentions,
+    the first mention in the clause that names the value ("Ruth retired in March, and I had my
+    first session with X last Thursday": last Thursday), a time opening the sentence before a comma
+    counting as the next clause's ("In 2019, I joined X with a friend I met last summer": 2019);
+    else, or when that clause names no time, the text's first."""
+    if not mentions:
+        return None
+    at = original.find(value) if value is not None and len(mentions) > 1 else -1
     if value is None or at < 0:
-        return mentions[0] if mentions else None
-    start = max((b.end() for b in _CLAUSE_BREAK.finditer(original, 0, at)), default=0)
-    after = _CLAUSE_BREAK.search(original, at + len(value))
-    end = after.start() if after is not None else len(original)
+        return mentions[0]
+    breaks = _clause_breaks(original, mentions)
+    start = max((b.end() for b in breaks if b.end() <= at), default=0)
+    end = min((b.start() for b in breaks if b.start() >= at + len(value)), default=len(original))
     inside = [m for m in mentions if start <= m.span_start < end]
     return inside[0] if inside else mentions[0]
+
+
+def _clause_breaks(original: str, mentions: list[TimeMention]) -> list[re.Match[str]]:
+    """Where the clauses of ``original`` end, but for the comma after a time that opens its clause
+    ("In 2019, I joined X", "Back in May, we moved"): that time is the next clause's."""
+    out: list[re.Match[str]] = []
+    for b in _CLAUSE_BREAK.finditer(original):
+        opened = out[-1].end() if out else 0
+        leading = any(m.span_end == b.start() and len(original[opened : m.span_start].split()) <= 1 for m in mentions)
+        if not leading:
+            out.append(b)
+    return out
 
 
 def _strip_spans(text: str, mentions: list[TimeMention]) -> str:

@@ -40,11 +40,26 @@ _SIGNED_UP = re.compile(r"\b(?i:signed|signs|sign)\s+up\s+(?i:at|with|for)\b")
 _CONTRACT = re.compile(r"\b(?i:contract)s?\b")
 
 
-# the last words of a provider's name ("Three Rivers Credit Union", "Harrow Mutual", "Voltana Energy")
+# the last words of a provider's name ("Three Rivers Credit Union", "Voltana Energy"); "Bank" and
+# "Power" end places' names too ("the South Bank"), so those count only with money in the sentence
 _PROVIDER_NAME = re.compile(
-    r"\s(?:Bank|Credit\s+Union|Mutual|Building\s+Society|Insurance|Assurance|Energy|Power|Telecom|Mobile|"
-    r"Broadband|Fib(?:re|er)|Savings|Financial|Finance|Pharmacy|Dental|Clinic)$"
+    r"\s(?:Credit\s+Union|Mutual|Building\s+Society|Insurance|Assurance|Energy|Telecom|Mobile|Broadband|"
+    r"Fib(?:re|er)|Savings|Financial|Finance)$"
 )
+_PLACE_OR_PROVIDER = re.compile(r"\s(?:Bank|Power)$")
+_MONEY = re.compile(r"\b(?i:accounts?|savings|checking|current|money|mortgage|pension|isa|banking|salary|overdraft)\b")
+
+
+def _provider_moved_to(text: str, value: str) -> bool:
+    """``value`` is a provider, no home: its name says so, or it may and the sentence moves money."""
+    return _PROVIDER_NAME.search(value) is not None or (
+        _PLACE_OR_PROVIDER.search(value) is not None and _MONEY.search(text) is not None
+    )
+
+
+# a clause that opens with a thing as its subject: an owner's or an article's noun that is no
+# relative ("his firm", "the club", "Ana's landlord" is a person too, but no kin: read as a thing)
+_THING_OPENS = re.compile(rf"^(?:(?i:his|her|their|its|the|our|my)|[A-Z][\w-]*'s)\s+(?!(?i:{KIN})s?\b)[a-z]")
 
 
 def _signed_up_only(text: str) -> bool:
@@ -169,8 +184,10 @@ def state_slot(
         owner = antecedent + ("'s" if opened[1].lower() in ("her", "his") else "")
         text = text[: opened.start(1)] + owner + text[opened.end(1) :]
     first, semicolon, rest = text.partition("; ")
-    # a clause closed by a semicolon states its own state first ("X moved to Y; his firm shut the Z office")
-    slot = _slot(f"{first}.", kind, speaker, participants) if semicolon and rest else None
+    # a clause closed by a semicolon states its own state first when the next clause tells of a
+    # thing, not a person ("X moved to Y; his firm shut the Z office")
+    of_thing = semicolon and _THING_OPENS.match(rest) is not None
+    slot = _slot(f"{first}.", kind, speaker, participants) if of_thing else None
     slot = slot or _slot(text, kind, speaker, participants)
     if slot is None:
         return None
@@ -190,7 +207,7 @@ def state_slot(
         subject = speaker  # "Energy supplier: gone from A to B": the kind heading the message is no one
     if header is not None and (attribute in VERB_CLASSES or attribute == "residence"):
         attribute = _kind_of(slot_key(header))  # "Climbing gym: moved to X" is a climbing gym, no home
-    if attribute == "residence" and _PROVIDER_NAME.search(slot[2]):
+    if attribute == "residence" and _provider_moved_to(text, slot[2]):
         attribute = "change"  # "moved everything over to X Credit Union": a provider, no home
     if subject == f"{speaker}'s family":
         subject = speaker  # "my family moved": the speaker's home too

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from memforest.text.lexicon import ENTITY_EXCLUDE
+from memforest.text.lexicon import ENTITY_EXCLUDE, words
 from memforest.text.state_values import (
     SCHOOL_WORDS,
     cap_after,
@@ -340,54 +340,31 @@ _LAST_DAY = re.compile(
 )
 
 
-# a capitalised word right before a vehicle's cue word makes the cue part of a name ("Victoria Drive",
-# "Hyde Park"; a school's cue is its name's own noun: "Kestle College")
-_NAME_BEFORE = re.compile(r"(?<![.!?:;]\s)(?<!^)\b[A-Z][\w'-]*\s+$")
+def _named_before(attribute: str, text: str, m: re.Match[str]) -> bool:
+    """The cue is no cue of ``attribute`` for the name right before it: a vehicle's cue word that
+    ends a place's name ("Victoria Drive": ``_NAME_PART_CUES``), or an employer's "contract" held
+    with a provider ("my Vell contract": a phone's, a gym's)."""
+    word = m.group(0).casefold()
+    if attribute == "vehicle":
+        part = word in _NAME_PART_CUES and m.group(0)[:1].isupper()
+        return part and not _sentence_start(text, m.start()) and _capitalised_before(text, m.start())
+    return attribute == "employer" and word == "contract" and _capitalised_before(text, m.start())
+
+
+def _capitalised_before(text: str, at: int) -> bool:
+    """A capitalised word ends right before ``at`` (read in a short window: linear in the text)."""
+    return _CAPITALISED_BEFORE.search(text, max(0, at - 40), at) is not None
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    """The word before ``at`` opens the text or a sentence of it."""
+    return _OPENING_WORD.search(text, max(0, at - 40), at) is not None
 
 
 # the vehicle cues that also end a place's or a firm's name (a "Roadster" or a "Van" in a name is one)
-_NAME_PART_CUES = frozenset(
-    {
-        "drive",
-        "park",
-        "parking",
-        "garage",
-        "ride",
-        "rides",
-        "wheels",
-        "electric",
-        "new",
-        "family",
-        "exchange",
-        "commute",
-    }
-)
-
-
-def _named_before(attribute: str, text: str, m: re.Match[str]) -> bool:
-    """The cue is no cue of ``attribute`` for the name before it: a vehicle's cue that ends a
-    place's name (``_in_name``), or an employer's "contract" held with a provider ("my Vell
-    contract", "the Union contract": a phone's, a gym's)."""
-    if attribute == "vehicle":
-        return _in_name(text, m)
-    return (
-        attribute == "employer"
-        and m.group(0).casefold() == "contract"
-        and _PROVIDER_BEFORE.search(text, 0, m.start()) is not None
-    )
-
-
-_PROVIDER_BEFORE = re.compile(r"\b[A-Z][\w'-]*\s+$")
-
-
-def _in_name(text: str, m: re.Match[str]) -> bool:
-    """The cue word is one that ends place names, capitalised after a capitalised word: part of a name."""
-    word = m.group(0)
-    return (
-        word[:1].isupper()
-        and word.casefold() in _NAME_PART_CUES
-        and _NAME_BEFORE.search(text, max(0, m.start() - 40), m.start()) is not None
-    )
+_NAME_PART_CUES = words("drive park parking garage ride rides wheels electric new family exchange commute")
+_CAPITALISED_BEFORE = re.compile(r"(?<![\w'-])[A-Z][\w'-]*+\s+$")
+_OPENING_WORD = re.compile(r"(?:^|[.!?:;]\s+)[A-Z][\w'-]*+\s+$")
 
 
 def _negated(text: str, upto: int) -> bool:

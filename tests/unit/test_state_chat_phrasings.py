@@ -421,3 +421,55 @@ def test_a_contract_with_a_provider_is_no_job_and_eyeing_a_place_is_no_state() -
     assert not [
         s for s in speaker_slots("I keep eyeing Fernhill Pilates, it has a rooftop studio.") if s[1] is not None
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Guess who just joined Pellow Gym? My ex!",
+        "Guess who got the job at Tamberlane Foods? Ravi!",
+        "Guess who Jared invited to Pellow Gym?",
+        "came home with a Glastonbury hangover",
+        "splashed out on a Corvair flight to Lisbon",
+        "I'm a prospective member of Gorsebrook Chess Club.",
+        "I signed up for a free trial of the spin classes at Pellow Gym.",
+        "My Christmas bill was huge.",
+        "Ravi is thrilled, his son finally at Kestle College.",
+    ],
+)
+def test_what_the_new_readings_leave_alone(text: str) -> None:
+    assert not [s for s in speaker_slots(text) if s[0] == "Mia" and s[1] is not None]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("I loved living in Kelby; we moved to Dunmere in May.", ("Mia", "residence", "Dunmere")),
+        ("We moved to West Bank last year.", ("Mia", "residence", "West Bank")),
+        (
+            "I switched to Orrel Mobile yesterday because my Tolland contract ended in March.",
+            ("Mia", "change", "Orrel Mobile"),
+        ),
+    ],
+)
+def test_a_person_after_a_semicolon_a_place_named_bank_and_a_contract_that_ended(
+    text: str, slot: tuple[str, str, str]
+) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("In 2019, I joined Ironworks Gym with a friend I met last summer.", "In 2019"),
+        ("Two years ago, I moved to Kelby for a job that starts next week.", "Two years ago"),
+    ],
+)
+def test_a_time_opening_the_sentence_before_a_comma_is_the_clauses_time(text: str, said: str) -> None:
+    cell = CellView("s", SAID_AT, (CellTurn(0, "Mia", text, SAID_AT), CellTurn(1, "Ravi", "Oh nice.", SAID_AT)))
+    assert [c.time_text for c in extract_cell(cell) if c.attribute is not None] == [said]
+
+
+def test_the_new_readers_are_linear_on_long_runs() -> None:
+    for text in ("Vell contract " * 2000, "Ab-" * 4000 + "Ab, then my contract ended.", "Hyde Drive " * 1500):
+        assert isinstance(speaker_slots(text), list)
