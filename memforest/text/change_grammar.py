@@ -1,14 +1,15 @@
 """The grammar of change that ``changes`` reads: the patterns of a state whose kind a sentence
 names (``NAMED``: "Ana's new dentist is Dr. Ruiz", "switched dentists, from A to B") and of one
 told by a general verb of joining, acquiring, going to or switching, or by a consequence
-(``GENERIC``, each with the verb's class), and the fragments they are built from. Every pattern
-reads a person-rewritten sentence ("I" already replaced by the speaker's name) and is linear in
-its length (``tests/db/test_text_complexity.py``)."""
+(``GENERIC``, each with the verb's class), built from the fragments of ``change_words``. Every
+pattern reads a person-rewritten sentence ("I" already replaced by the speaker's name) and is
+linear in its length (``tests/db/test_text_complexity.py``)."""
 
 from __future__ import annotations
 
 import re
 
+from memforest.text import change_words as cw
 from memforest.text.change_parts import HABIT as _HABIT
 from memforest.text.change_parts import KIN_RE, NOT_NOUN, PARTNERS
 from memforest.text.change_parts import NOT_HELD as _NOT_HELD
@@ -24,9 +25,7 @@ from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
 from memforest.text.change_subjects import NAME as _NAME
 from memforest.text.change_subjects import PERSON as _PERSON
 from memforest.text.change_subjects import SUBJ as _SUBJ
-from memforest.text.lexicon import TIME_WORDS
-from memforest.text.state_values import TIME_NAME
-from memforest.text.state_words import ANIMALS, DISPOSAL, INTRODUCING, KIN, POINTING
+from memforest.text.state_words import DISPOSAL, INTRODUCING, POINTING
 
 __all__ = [
     "ENDED",
@@ -36,102 +35,24 @@ __all__ = [
     "NAMED",
     "NOT_NOUN",
     "PARTNERS",
-    "PART_NEXT",
     "POINTED",
     "SWITCHED_KIND",
     "UNTIMED_VALUE",
 ]
 
 
-_OWNER = rf"(?:(?P<owner>{_PERSON})'s|(?P<pron>his|her|their|its))"
-# possessive: a word is read whole or not at all (no backtracking into it: linear on long runs)
-_WORD = r"(?:[A-Z][\w.'&-]*+|\d[\w.-]*+)"
-# a value that begins a pattern starts at a word's first character, never inside a word
-_AT_WORD = r"(?<![\w.'&-])"
-_JOIN = r"(?:of|and|on|&|de|du|la|le|the|up)"
-_VALUE = rf"(?P<v>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
-# the times a switch is told by (a trip is told by a day or an hour: "on Tuesday", "at noon")
-_SEASON = r"(?:week|month|year|spring|summer|autumn|fall|winter)"
-_SEASON_AGO = (
-    rf"(?:last|this|earlier\s+this|late\s+last|early\s+last)\s+{_SEASON}|in\s+(?:\d{{4}}|the\s+{_SEASON}|"
-    rf"(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)|"
-    rf"(?:a|an|\w+)\s+(?:(?:few|couple\s+of)\s+)?{_SEASON}s?\s+ago|recently|back\s+in"
-)
-_UNTIMED = rf"(?P<v>{TIME_NAME}{_WORD}(?:\s+(?:{_JOIN}\s+)?{TIME_NAME}{_WORD}){{0,4}})"
-_PREV = rf"(?P<prev>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{0,4}})"
-_ART = r"(?:(?:a|an|the|some)\s+)?"
-# a time or a holiday is no provider nor a thing ("my February bill", "my Christmas bill")
-_HOLIDAYS = "christmas|xmas|easter|halloween|thanksgiving|diwali|eid|hanukkah|ramadan|new\\s+year|black\\s+friday"
-_NOT_TIME = rf"(?!(?i:{'|'.join(sorted(TIME_WORDS))}|{_HOLIDAYS})\b)"
-_NOT_FORMER = r"(?!(?i:old|former|ex|late|previous|last)\b)"  # "her old coach": a state that ended
-_ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|first)\s+)*"
-# a noun phrase: lower-case words, the first one may be an acronym ("GP", "ISP")
-_NOUN = r"(?P<noun>(?:[a-z][a-z-]*|[A-Z]{2,4}(?![\w'-]))(?:\s+[a-z][a-z-]*)?)"
-# a service that moves to a provider along with another ("her gas and electric"); people and
-# animals moved somewhere are no service
-_MOVED_SERVICE = (
-    r"(?:gas|electric(?:ity)?|broadband|internet|wifi|phone|mobile|insurance|savings|checking|pension|isa|"
-    r"water|energy|tv|cable|mortgage|account)\b"
-)
-_NOT_LIVING = rf"(?!(?i:{KIN}|{ANIMALS}|children|family|stuff|things|belongings)(?:s|es)?\b)"
-# a word of time before a kind in apposition says whose it was, not what kind ("X, Ana's old team")
-_THEN = r"(?:(?:old|former|previous|ex|one-time)\s+)?"
-# words before "member" that keep it a current membership ("a fully paid-up member of X"); any
-# other ("a former, prospective, suspended member") is none
-_MEMBER_ADJ = (
-    r"(?:(?i:fully|paid-up|fully-paid|proud|card-carrying|founding|active|long-time|longtime|life|lifetime|official|"
-    r"full|new|regular|signed-up|bona\s+fide)\s+){0,2}"
-)
-# parts of a thing one owns ("my X's battery"): the thing is one's own, as "my X" says
-_PART_OF = (
-    r"(?:keyboard|screen|display|battery|charger|trackpad|touchpad|hinge|fan|keys?|camera|lens|speakers?|"
-    r"brakes?|chain|gears?|tyres?|tires?|wheels?|saddle|seat|engine|clutch|exhaust|windscreen|windshield|bumper|"
-    r"strap|case|cover|cable|remote|handle|blade|motor|pedals?|strings?|neck|bridge|pickups?)"
-)
-# a part right after a thing's possessive (the possessive read in the value or after it)
-_PARTS_AFTER = rf"(?:(?<='s)(?=\s+{_PART_OF}\b)|(?='s\s+{_PART_OF}\b))"
-PART_NEXT = re.compile(rf"\s+{_PART_OF}\b")
-# a professional or a service named by its acronym ("my GP", "her PT") is no thing one owns
-_NOT_SERVICE_ACRONYM = r"(?!(?:GP|ISP|PT|HR|PCP|CPA|IFA|ENT|OB-GYN|OBGYN)\b)"
-# words that may follow a thing's name in its clause without being a noun of it
-_AFTER_THING = (
-    r"(?:yesterday|today|tonight|last|this|on|in|at|from|for|and|but|after|before|so|which|that|as|to|with|when|"
-    r"because|instead|again|too|finally|at\s+last|in\s+the\s+end)"
-)
-_NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
-# where a clause's verb may stand: after its subject (a name, or a lower-case pronoun, ``lpron``,
-# whose person ``state_slot`` reads from the clause and the sentences before: "in May he switched to
-# X"), or first in its clause with the subject left out, as people write of themselves ("Joined X
-# last week", "quit A and joined B")
-_LEAD = (
-    rf"(?:{_SUBJ}\s+|(?<![\w'])(?P<lpron>he|she|they)(?:'(?:s|ve|d|re))?\s+|^|(?<=[.!?;:,]\s)|(?<=\band\s)|"
-    r"(?<=\bthen\s))"
-)
-_NOW = r"(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|for\s+now))?"
-# what may follow a noun phrase: punctuation, the end, a preposition, conjunction or time word
-_BOUNDARY = (
-    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|but|from|in|at|for|on|with|since|because|so|that|which|who|to|now|again|"
-    r"last|this|yesterday|today|after|before|when|these|every)\b)"
-)
-# an adverb after a value is no kind of it ("switched to X already"), nor what one is of it ("an X customer")
-_NOT_KIND = (
-    r"(?!(?:[a-z]+ly|already|too|yet|instead|anyway|again|though|now|then|today|tonight|soon|here|there|back|home|"
-    r"together|just|still|also|always|never|afterwards?|online|twice|first|meanwhile|myself|themself|customer|"
-    r"client|subscriber|patient|member|user|bill|invoice|statement|renewal|premium|contract|membership|"
-    r"subscription|policy|tariff|went|came|was|were|is|are|has|had|got|took|made|sent|keeps|kept)s?\b)"
-)
 # the kind a value is named as: a noun right after it ("a Solano e-bike", "a Norrland 7 phone"),
 # an appositive after it ("Marlow Paddlers, a rowing club") or its owner's use of it ("X as my
 # accountant"; "as a designer" is the subject's role, not the value's kind); a run of whitespace
 # is tried from its first character only (linear on long runs)
 KIND_AFTER = (
-    re.compile(rf"(?<!\s)\s+{_NOT_KIND}{_NOUN}{_BOUNDARY}"),
+    re.compile(rf"(?<!\s)\s+{cw.NOT_KIND}{cw.NOUN}{cw.BOUNDARY}"),
     re.compile(
-        rf",\s+(?:an?|the|{_NAME}'s|his|her|their)\s+{_ADJ}{_THEN}{_NOUN3}"
+        rf",\s+(?:an?|the|{_NAME}'s|his|her|their)\s+{cw.ADJ}{cw.THEN}{cw.NOUN3}"
         rf"(?:\s+(?:on|in|at|near|by|down|round|around|off)\s+[^,.;:!?]{{1,30}})?(?=\s*(?:[.,;:!?)]|$))"
     ),
     # ("joined X as their drummer": the role the subject takes at X, no kind of X)
-    re.compile(rf"(?<!\s)\s+(?:as|for)\s+(?:{_NAME}'s|his|her)\s+{_ADJ}{_NOUN}{_BOUNDARY}"),
+    re.compile(rf"(?<!\s)\s+(?:as|for)\s+(?:{_NAME}'s|his|her)\s+{cw.ADJ}{cw.NOUN}{cw.BOUNDARY}"),
 )
 # a value right after a verb of ending is no state ("sold my X", "stopped going to X")
 ENDED = re.compile(
@@ -152,99 +73,107 @@ SWITCHED_KIND = re.compile(
 NAMED: tuple[re.Pattern[str], ...] = (
     # "Ana switched dentists, from Dr. A to Dr. B"
     re.compile(
-        rf"\b(?i:switched|changed|swapped)\s+(?:{_OWNER}\s+)?{_NOUN}s?,?\s+(?:from\s+{_PREV}\s+)?to\s+(?:the\s+)?{_VALUE}"
+        rf"\b(?i:switched|changed|swapped)\s+(?:{cw.OWNER}\s+)?{cw.NOUN}s?,?\s+(?:from\s+{cw.PREV}\s+)?to\s+(?:the\s+)?{cw.VALUE}"
     ),
     # "Ana's new dentist is Dr. Ruiz", "Ana's go-to bakery these days is Crumbs", "Ana's phone is a
     # Pinecone 5" (a product: a name after "a")
     re.compile(
-        rf"{_OWNER}\s+{_ADJ}{_NOUN}{_NOW}\s+(?:is|has\s+become|became|has\s+been|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[A-Z]))?"
-        rf"{_VALUE}"
+        rf"{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}{cw.NOW}\s+(?:is|has\s+become|became|has\s+been|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[A-Z]))?"
+        rf"{cw.VALUE}"
     ),
     # "Ana's electricity has been with X since May", "her savings are with X now": a provider held
     re.compile(
-        rf"{_OWNER}\s+{_ADJ}{_NOT_LIVING}{_NOT_HELD}{_NOUN}{_NOW}\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:with|at)\s+"
-        rf"{_ART}{_VALUE}"
+        rf"{cw.OWNER}\s+{cw.ADJ}{cw.NOT_LIVING}{_NOT_HELD}{cw.NOUN}{cw.NOW}\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:with|at)\s+"
+        rf"{cw.ART}{cw.VALUE}"
     ),
     # "Ana is in a book club now, it's called X", "plays five-a-side with a team called X": a kind
     # the subject's own clause takes part in, named (no person: "a guy called X" is no kind)
     re.compile(
-        rf"{_LEAD}{_ADV}(?:is\s+|are\s+|am\s+)?(?:{_PART}\s+(?:[a-z][\w-]*+\s+){{0,3}}?)?(?:in|with|at|for|to|on|joined|joins)\s+"
-        rf"(?:a|an)\s+{_NOT_FORMER}{_ADJ}{_NOT_PERSON}{_NOUN}{_NOW},?\s+(?:(?:it's|it\s+is|they're|they\s+are)\s+)?"
-        rf"(?:called|named)\s+{_ART}{_VALUE}"
+        rf"{cw.LEAD}{_ADV}(?:is\s+|are\s+|am\s+)?(?:{_PART}\s+(?:[a-z][\w-]*+\s+){{0,3}}?)?(?:in|with|at|for|to|on|joined|joins)\s+"
+        rf"(?:a|an)\s+{cw.NOT_FORMER}{cw.ADJ}{_NOT_PERSON}{cw.NOUN}{cw.NOW},?\s+(?:(?:it's|it\s+is|they're|they\s+are)\s+)?"
+        rf"(?:called|named)\s+{cw.ART}{cw.VALUE}"
     ),
     # "the team Ana plays for is now the Otters": the noun's relative clause names its subject
     re.compile(
-        rf"\b(?i:the)\s+{_ADJ}{_NOUN}\s+{_SUBJ}\s+(?:[a-z][\w'-]*\s+){{1,5}}?"
+        rf"\b(?i:the)\s+{cw.ADJ}{cw.NOUN}\s+{_SUBJ}\s+(?:[a-z][\w'-]*\s+){{1,5}}?"
         rf"(?:(?:is|has\s+become|became)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[A-Z]))?|(?:right\s+now|now|these\s+days|lately)?:\s+)"
-        rf"{_VALUE}"
+        rf"{cw.VALUE}"
     ),
     # "Podcast Ana is obsessed with right now: X": the kind opening the sentence, its value after a colon
     re.compile(
         rf"^(?P<noun>[A-Za-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+{_SUBJ}\s+(?:[a-z][\w'-]*\s+){{1,5}}?"
-        rf"(?:right\s+now|now|these\s+days|lately|at\s+the\s+moment)?:\s+{_VALUE}"
+        rf"(?:right\s+now|now|these\s+days|lately|at\s+the\s+moment)?:\s+{cw.VALUE}"
     ),
     # "Ana moved her phone number over to X", "moved her gas and electric to X": the thing moved is the kind
     re.compile(
-        rf"\b(?i:switched|changed|moved|moving|transferred|transferring|ported)\s+{_OWNER}\s+{_NOT_LIVING}{_NOUN}(?:\s+and\s+{_MOVED_SERVICE})?\s+"
+        rf"\b(?i:switched|changed|moved|moving|transferred|transferring|ported)\s+{cw.OWNER}\s+{cw.NOT_LIVING}{cw.NOUN}(?:\s+and\s+{cw.MOVED_SERVICE})?\s+"
         rf"(?:over\s+|across\s+)?to\s+"
-        rf"(?:the\s+)?{_VALUE}"
+        rf"(?:the\s+)?{cw.VALUE}"
     ),
     # "Ana's home insurance switched from A to B", "her broadband moved over to X", "my morning
     # coffee has migrated to X": the thing that changed is the kind
     re.compile(
-        rf"{_OWNER}\s+{_ADJ}{_NOT_LIVING}{_NOUN}\s+{_ADV}(?i:switched|changed|moved|migrated)\s+(?:over\s+|across\s+)?"
-        rf"(?:from\s+{_ART}{_PREV}\s+)?to\s+(?:the\s+)?{_VALUE}"
+        rf"{cw.OWNER}\s+{cw.ADJ}{cw.NOT_LIVING}{cw.NOUN}\s+{_ADV}(?i:switched|changed|moved|migrated)\s+(?:over\s+|across\s+)?"
+        rf"(?:from\s+{cw.ART}{cw.PREV}\s+)?to\s+(?:the\s+)?{cw.VALUE}"
     ),
     # "sees a physio called X", "found a bakery named X": a kind the subject has, named
     re.compile(
-        rf"{_LEAD}{_ADV}(?:been\s+|is\s+|are\s+|am\s+)?(?i:seeing|sees|see|saw|found|use|uses|using|has|have|got|"
+        rf"{cw.LEAD}{_ADV}(?:been\s+|is\s+|are\s+|am\s+)?(?i:seeing|sees|see|saw|found|use|uses|using|has|have|got|"
         rf"go\s+to|goes\s+to|registered\s+with)\s+"
-        rf"(?:a|an)\s+{_ADJ}{_NOUN}\s+(?:called|named)\s+{_VALUE}"
+        rf"(?:a|an)\s+{cw.ADJ}{cw.NOUN}\s+(?:called|named)\s+{cw.VALUE}"
     ),
     # "registered with a GP after putting it off: Dr. Nicholls", "found a dentist at last: Dr. Ruiz"
     # (the value alone, or with a place: "got a message: Acme offered me the job" names no kind)
     re.compile(
-        rf"{_LEAD}{_ADV}(?i:found|chose|picked|registered\s+with|signed\s+up\s+with)\s+(?:a|an)\s+{_NOT_FORMER}{_ADJ}"
-        rf"{_NOUN}(?:\s+[^:.;!?]{{1,60}}?)?:\s+{_ART}{_VALUE}(?=\s*(?:[.,;!?)]|$)|\s+(?:at|in|on|near|from)\s)"
+        rf"{cw.LEAD}{_ADV}(?i:found|chose|picked|registered\s+with|signed\s+up\s+with)\s+(?:a|an)\s+{cw.NOT_FORMER}{cw.ADJ}"
+        rf"{cw.NOUN}(?:\s+[^:.;!?]{{1,60}}?)?:\s+{cw.ART}{cw.VALUE}(?=\s*(?:[.,;!?)]|$)|\s+(?:at|in|on|near|from)\s)"
     ),
     # "Dr. Ruiz is Ana's dentist now", "Crumbs has become her bakery"
-    re.compile(rf"{_AT_WORD}{_VALUE}\s+(?:is|has\s+become|became)\s+(?:now\s+)?{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
+    re.compile(
+        rf"{cw.AT_WORD}{cw.VALUE}\s+(?:is|has\s+become|became)\s+(?:now\s+)?{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}(?!'s|\w)"
+    ),
     # "started going to Dr. Ruiz, her new dentist"
-    re.compile(rf"{_AT_WORD}{_VALUE},\s+{_OWNER}\s+(?:new|current|usual|regular|go-to|latest)\s+{_NOUN}(?!'s|\w)"),
+    re.compile(
+        rf"{cw.AT_WORD}{cw.VALUE},\s+{cw.OWNER}\s+(?:new|current|usual|regular|go-to|latest)\s+{cw.NOUN}(?!'s|\w)"
+    ),
     # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs"
-    re.compile(rf"\b(?i:new)\s+{_NOT_ONE_OFF}{_NOUN}(?:\s+{_SINCE})?\s*(?::|,|-|\(|called|named)\s*{_ART}{_VALUE}"),
+    re.compile(
+        rf"\b(?i:new)\s+{_NOT_ONE_OFF}{cw.NOUN}(?:\s+{_SINCE})?\s*(?::|,|-|\(|called|named)\s*{cw.ART}{cw.VALUE}"
+    ),
     # "Hairdresser update: Ana has moved to X at Y": the kind announced before a colon
     re.compile(
-        rf"^{_NOT_UPDATE}(?P<noun>[A-Za-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+update\s*:\s+(?:[^.;!?:]{{0,60}}?\s(?:to|with|at|is)\s+)?{_ART}{_VALUE}"
+        rf"^{_NOT_UPDATE}(?P<noun>[A-Za-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+update\s*:\s+(?:[^.;!?:]{{0,60}}?\s(?:to|with|at|is)\s+)?{cw.ART}{cw.VALUE}"
     ),
-    re.compile(rf"\b(?:great|good|nice|lovely|local|decent|brilliant|little)\s+{_NOUN}\s+(?:called|named)\s+{_VALUE}"),
+    re.compile(
+        rf"\b(?:great|good|nice|lovely|local|decent|brilliant|little)\s+{cw.NOUN}\s+(?:called|named)\s+{cw.VALUE}"
+    ),
     # "joined a book club, the Thursday Readers", "joined the Monday choir at St Jude's, the Vox
     # Singers", "sings in a choir called Vox"
     re.compile(
         rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of|runs|owns|opened|manages|hired|"
         rf"enrolled\s+in|been\s+with|registered\s+with|signed\s+up\s+(?:with|for))\s+(?:a|an|the)\s+"
-        rf"(?:new\s+|same\s+)?(?:[A-Z][a-z]+\s+|(?:tiny|little|small|big|local)\s+)?{_NOUN}"
+        rf"(?:new\s+|same\s+)?(?:[A-Z][a-z]+\s+|(?:tiny|little|small|big|local)\s+)?{cw.NOUN}"
         rf"(?:\s+(?:in|on|at|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently)|"
-        rf"\s+(?:he|she|they|{_NAME})\s+(?:likes|loves|trusts|rates|found))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{_VALUE}"
+        rf"\s+(?:he|she|they|{_NAME})\s+(?:likes|loves|trusts|rates|found))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{cw.VALUE}"
     ),
     # "The physio Ana sees, Rangi W., has ...", "the gym Ana uses, Brawnhaven, is ...": the kind of the
     # subject's own relative clause, its value in apposition
     re.compile(
-        rf"\b(?i:the)\s+{_ADJ}{_NOT_ONE_OFF}{_NOUN}\s+{_SUBJ}\s+{_ADV}(?:[a-z][\w'-]*\s+){{0,3}}?[a-z][\w'-]*,\s+{_ART}{_VALUE}\s*[,)]"
+        rf"\b(?i:the)\s+{cw.ADJ}{_NOT_ONE_OFF}{cw.NOUN}\s+{_SUBJ}\s+{_ADV}(?:[a-z][\w'-]*\s+){{0,3}}?[a-z][\w'-]*,\s+{cw.ART}{cw.VALUE}\s*[,)]"
     ),
     # "Hexley Dental is where Ana goes for check-ups": a place one goes to, by its use
     re.compile(
-        rf"^{_VALUE}\s+is\s+where\s+{_SUBJ}\s+(?:goes|go|gets|get|takes|take)\s+(?:\w+\s+)?for\s+{_ART}"
+        rf"^{cw.VALUE}\s+is\s+where\s+{_SUBJ}\s+(?:goes|go|gets|get|takes|take)\s+(?:\w+\s+)?for\s+{cw.ART}"
         r"(?!(?:work|school|lunch|dinner|breakfast|walks?|holidays?|fun|shopping|drinks)\b)"
-        rf"{_NOUN}"
+        rf"{cw.NOUN}"
     ),
     # "swapped A for B as Ana's bakery"
-    re.compile(rf"\bfor\s+{_ART}{_VALUE}\s+as\s+{_OWNER}\s+{_ADJ}{_NOUN}(?!'s|\w)"),
+    re.compile(rf"\bfor\s+{cw.ART}{cw.VALUE}\s+as\s+{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}(?!'s|\w)"),
     # in apposition, closed by a comma or parenthesis: "Ana's dentist, Dr. Ruiz, says", "Dr. Ruiz, her GP,"
-    re.compile(rf"{_OWNER}\s+{_NOT_FORMER}{_ADJ}{_NOUN},\s+{_ART}{_VALUE}\s*[,)]"),
+    re.compile(rf"{cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOUN},\s+{cw.ART}{cw.VALUE}\s*[,)]"),
     re.compile(
         rf"(?:^|(?<=[.!?;:]\s))(?!(?i:{INTRODUCING}|{POINTING}|on|in|at|last|this|next)\b)(?![A-Z][a-z]*ly\b)"
-        rf"{_UNTIMED},\s+{_OWNER}\s+{_NOT_FORMER}{_ADJ}{_NOUN},"
+        rf"{cw.UNTIMED},\s+{cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOUN},"
     ),
 )
 # a capitalised word with no digit, and the words that open a sentence without naming anyone
@@ -252,12 +181,12 @@ _CAPWORD = r"[A-Z][a-zA-Z.'&-]*+"
 _OPENER = r"(?i:in|on|at|an?|last|this|next|after|before|when|so|and|but|then|today|yesterday)\b"
 GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # switches name the value replaced: the read path gives them the kind of that value
-    (re.compile(rf"\b(?i:from)\s+{_ART}{_PREV}\s+to\s+{_ART}{_VALUE}"), "change"),
+    (re.compile(rf"\b(?i:from)\s+{cw.ART}{cw.PREV}\s+to\s+{cw.ART}{cw.VALUE}"), "change"),
     (
         re.compile(
-            rf"\b(?i:quit|quits|left|leaves|ditched|dropped|cancell?ed|closed|gave\s+up\s+on|done\s+with)\s+{_ART}{_PREV}[,;]?\s+"
+            rf"\b(?i:quit|quits|left|leaves|ditched|dropped|cancell?ed|closed|gave\s+up\s+on|done\s+with)\s+{cw.ART}{cw.PREV}[,;]?\s+"
             rf"(?:and\s+|then\s+)?(?:\w+\s+)?(?:joined|joins|switched\s+to|went\s+to|started\s+(?:at|with|"
-            rf"going\s+to|seeing)|signed\s+up\s+(?:with|for|at))\s+{_ART}{_VALUE}"
+            rf"going\s+to|seeing)|signed\s+up\s+(?:with|for|at))\s+{cw.ART}{cw.VALUE}"
         ),
         "change",
     ),
@@ -267,57 +196,57 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # ("quit A for Lent", "for May") is none
     (
         re.compile(
-            rf"\b(?i:left|quit|ditched|dropped)\s+{_ART}{_PREV}(?<!Airport)(?<!Station)(?<!Terminal)\s+for\s+{_ART}"
-            rf"{_UNTIMED}(?=\s*(?:[.!?;,)]|$)|\s+(?:for\s+good|instead|now|and\s+never|(?i:{_SEASON_AGO}))\b)"
+            rf"\b(?i:left|quit|ditched|dropped)\s+{cw.ART}{cw.PREV}(?<!Airport)(?<!Station)(?<!Terminal)\s+for\s+{cw.ART}"
+            rf"{cw.UNTIMED}(?=\s*(?:[.!?;,)]|$)|\s+(?:for\s+good|instead|now|and\s+never|(?i:{cw.SEASON_AGO}))\b)"
         ),
         "change",
     ),
     (
         # "swapped his old flip phone for a Nexaro Pebble": the thing replaced names the kind
         re.compile(
-            rf"\b(?i:traded\s+in|traded|swapped|replaced|exchanged|upgraded)\s+(?:{_OWNER}\s+|the\s+|an?\s+)(?:[a-z][a-z-]*\s+){{0,2}}?"
-            rf"(?P<prevkind>[a-z][a-z-]*)\s+(?:for|with|to)\s+{_ART}(?:new\s+)?{_VALUE}"
+            rf"\b(?i:traded\s+in|traded|swapped|replaced|exchanged|upgraded)\s+(?:{cw.OWNER}\s+|the\s+|an?\s+)(?:[a-z][a-z-]*\s+){{0,2}}?"
+            rf"(?P<prevkind>[a-z][a-z-]*)\s+(?:for|with|to)\s+{cw.ART}(?:new\s+)?{cw.VALUE}"
         ),
         "change",
     ),
     (
         # "sold her A and now cycles a B", "traded A for B": what is done with the new one names it
         re.compile(
-            rf"\b(?i:traded\s+in|traded|sold|swapped|replaced|exchanged)\s+(?:{_OWNER}\s+|the\s+|an?\s+)?(?:old\s+)?{_PREV}"
-            rf"(?:\s+(?P<prevkind>[a-z][a-z-]*))?\s+(?:for|with|and\s+(?:now\s+|then\s+)?{_TAKE_UP})\s+{_ART}(?:new\s+)?{_VALUE}"
+            rf"\b(?i:traded\s+in|traded|sold|swapped|replaced|exchanged)\s+(?:{cw.OWNER}\s+|the\s+|an?\s+)?(?:old\s+)?{cw.PREV}"
+            rf"(?:\s+(?P<prevkind>[a-z][a-z-]*))?\s+(?:for|with|and\s+(?:now\s+|then\s+)?{_TAKE_UP})\s+{cw.ART}(?:new\s+)?{cw.VALUE}"
         ),
         "change",
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?:been\s+|was\s+|got\s+)?(?i:joined|joins|signed\s+up\s+(?:with|for|at|to)|enrolled\s+(?:in|at|with)|"
+            rf"{cw.LEAD}{_ADV}(?:been\s+|was\s+|got\s+)?(?i:joined|joins|signed\s+up\s+(?:with|for|at|to)|enrolled\s+(?:in|at|with)|"
             rf"registered\s+(?:with|at)|became\s+a\s+member\s+of|(?:took|taken|takes|got|bought)\s+(?:out\s+)?an?\s+"
             rf"(?:[\w-]+\s+)?membership\s+(?:at|with|of)|signed\s+up\s+for\s+(?:a|an|the)\s+(?:(?!(?i:free|trial|taster|one-off|drop-in|single)\b)[\w-]+\s+){{1,6}}?(?:at|with)|"
             rf"voted\s+onto|elected\s+(?:to|onto)(?:\s+the\s+board\s+of)?|accepted\s+(?:into|onto|by)|picked\s+for|"
             rf"selected\s+for|(?:treasurer|secretary|chair|captain|president)\s+of|volunteers?\s+(?:with|at|for)|"
             rf"(?:plays?|playing|bowls?|bowling|sings?|singing|drums?|drumming|(?:has|have)\s+(?:played|sung|drummed))\s+"
             rf"(?:[\w-]+\s+)?(?:in|for|with(?=\s+the\b)))\s+"
-            rf"(?:the\s+)?{_VALUE}"
+            rf"(?:the\s+)?{cw.VALUE}"
         ),
         "membership",
     ),
     (
         re.compile(
-            rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}(?:an?\s+)?{_MEMBER_ADJ}(?:member|part)\s+of\s+(?:the\s+)?{_VALUE}"
+            rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}(?:an?\s+)?{cw.MEMBER_ADJ}(?:member|part)\s+of\s+(?:the\s+)?{cw.VALUE}"
         ),
         "membership",
     ),
     (
         re.compile(
-            rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}on\s+the\s+{_VALUE}\s+(?:[\w-]+\s+)?"
+            rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}on\s+the\s+{cw.VALUE}\s+(?:[\w-]+\s+)?"
             r"(?i:team|squad|crew|committee|board|rota|roster)\b"
         ),
         "membership",
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:got|gets|bought|took\s+out|has|have|renewed)\s+(?:a|an|{_OWNER})\s+(?:[a-z-]+\s+)?"
-            rf"membership\s+(?:at|with|to|of|for)\s+(?:the\s+)?{_VALUE}"
+            rf"{cw.LEAD}{_ADV}(?i:got|gets|bought|took\s+out|has|have|renewed)\s+(?:a|an|{cw.OWNER})\s+(?:[a-z-]+\s+)?"
+            rf"membership\s+(?:at|with|to|of|for)\s+(?:the\s+)?{cw.VALUE}"
         ),
         "membership",
     ),
@@ -325,8 +254,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         # playing or singing in a group: "plays bass for the Otters", "sings with the Chorale" (with
         # whom one played a game or once sang is no group of one's own)
         re.compile(
-            rf"{_LEAD}{_ADV}(?:(?i:plays?|played|sings?|sang|performs?|performed)\s+(?:[a-z][a-z-]*\s+)?"
-            rf"(?:for\s+(?:the\s+)?|in\s+the\s+)|(?i:plays?|sings?|performs?)\s+with\s+the\s+){_VALUE}"
+            rf"{cw.LEAD}{_ADV}(?:(?i:plays?|played|sings?|sang|performs?|performed)\s+(?:[a-z][a-z-]*\s+)?"
+            rf"(?:for\s+(?:the\s+)?|in\s+the\s+)|(?i:plays?|sings?|performs?)\s+with\s+the\s+){cw.VALUE}"
         ),
         "membership",
     ),
@@ -335,28 +264,28 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # insurance renewal from X", "my first X bill"
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:is|am|are|became|become)\s+{_ADVERBS}(?i:an?)\s+(?:(?i:new|happy|loyal|paying)\s+)?"
-            rf"{_VALUE}\s+(?i:customer|client|subscriber|patient)\b"
+            rf"{cw.LEAD}{_ADV}(?i:is|am|are|became|become)\s+{_ADVERBS}(?i:an?)\s+(?:(?i:new|happy|loyal|paying)\s+)?"
+            rf"{cw.VALUE}\s+(?i:customer|client|subscriber|patient)\b"
         ),
         "patronage",
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:is|am|are|became|become)\s+{_ADVERBS}(?i:an?)\s+(?:(?i:new|happy|loyal|paying)\s+)?"
-            rf"(?i:customer|client|subscriber|patient)\s+(?i:of|at|with)\s+{_ART}{_VALUE}"
+            rf"{cw.LEAD}{_ADV}(?i:is|am|are|became|become)\s+{_ADVERBS}(?i:an?)\s+(?:(?i:new|happy|loyal|paying)\s+)?"
+            rf"(?i:customer|client|subscriber|patient)\s+(?i:of|at|with)\s+{cw.ART}{cw.VALUE}"
         ),
         "patronage",
     ),
     (
         re.compile(
-            rf"{_OWNER}\s+(?:[a-z]+\s+){{0,2}}?(?i:bill|invoice|statement|renewal|premium|receipt)s?\s+(?i:from)\s+"
-            rf"{_ART}{_VALUE}"
+            rf"{cw.OWNER}\s+(?:[a-z]+\s+){{0,2}}?(?i:bill|invoice|statement|renewal|premium|receipt)s?\s+(?i:from)\s+"
+            rf"{cw.ART}{cw.VALUE}"
         ),
         "patronage",
     ),
     (  # the provider named before the bill or the contract: "my first Harrow Energy bill landed", "my Vell contract"
         re.compile(
-            rf"{_OWNER}\s+(?:(?i:first|new|latest|monthly|quarterly|annual)\s+)?{_NOT_TIME}{_VALUE}\s+"
+            rf"{cw.OWNER}\s+(?:(?i:first|new|latest|monthly|quarterly|annual)\s+)?{cw.NOT_TIME}{cw.VALUE}\s+"
             r"(?i:bill|invoice|statement|renewal|premium|contract|membership|subscription|policy|tariff)s?\b"
             r"(?!\s+(?:(?:has|had|have)\s+)?(?:ended|expired|lapsed|finished|ran\s+out|runs\s+out|is\s+up|was\s+up|"
             r"came\s+to\s+an\s+end|ends|expires))"
@@ -367,8 +296,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # tense: "bought my car from X" was once)
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?:been\s+)?(?i:gets|get|getting|buys|buy|buying|orders|order|picks\s+up|pick\s+up)\s+{_OWNER}\s+"
-            rf"(?:[a-z][a-z-]*\s+){{1,3}}?(?i:from)\s+{_ART}{_VALUE}"
+            rf"{cw.LEAD}{_ADV}(?:been\s+)?(?i:gets|get|getting|buys|buy|buying|orders|order|picks\s+up|pick\s+up)\s+{cw.OWNER}\s+"
+            rf"(?:[a-z][a-z-]*\s+){{1,3}}?(?i:from)\s+{cw.ART}{cw.VALUE}"
         ),
         "patronage",
     ),
@@ -377,17 +306,17 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # up or passing ("came home with a Glastonbury hangover", "splashed out on a Ryanair flight")
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?<!nearly\s)(?<!almost\s)(?i:walked\s+out\s+with|came\s+(?:home|away|back)\s+with|"
+            rf"{cw.LEAD}{_ADV}(?<!nearly\s)(?<!almost\s)(?i:walked\s+out\s+with|came\s+(?:home|away|back)\s+with|"
             rf"went\s+home\s+with|took\s+delivery\s+of|splashed\s+out\s+on)\s+(?:an?|the)\s+"
-            rf"(?:(?:new|used|second-hand|secondhand|refurbished|brand\s+new|shiny|gorgeous|lovely)\s+){{0,2}}{_VALUE}"
-            rf"(?!\s+(?!{_AFTER_THING}\b)[a-z])"
+            rf"(?:(?:new|used|second-hand|secondhand|refurbished|brand\s+new|shiny|gorgeous|lovely)\s+){{0,2}}{cw.VALUE}"
+            rf"(?!\s+(?!{cw.AFTER_THING}\b)[a-z])"
         ),
         "possession",
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:bought|buys|got|gets|picked\s+up|purchased|ordered)\s+(?:{_OWNER}\s+|(?:themself|herself|himself)\s+)?"
-            rf"{_ART}(?:(?:new|used|second-hand|secondhand|refurbished|brand\s+new)\s+)?{_VALUE}"
+            rf"{cw.LEAD}{_ADV}(?i:bought|buys|got|gets|picked\s+up|purchased|ordered)\s+(?:{cw.OWNER}\s+|(?:themself|herself|himself)\s+)?"
+            rf"{cw.ART}(?:(?:new|used|second-hand|secondhand|refurbished|brand\s+new)\s+)?{cw.VALUE}"
         ),
         "possession",
     ),
@@ -395,10 +324,10 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # "treated herself to a Lumeo X40 camera", "owns a Sato M3 camera" (the kind is read after the value)
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?:been\s+)?(?i:owns|rides|riding|uses|using|drives|driving|wears|wearing|"
+            rf"{cw.LEAD}{_ADV}(?:been\s+)?(?i:owns|rides|riding|uses|using|drives|driving|wears|wearing|"
             rf"paddles|strums|(?:sews|sewing|shoots|commutes|commuting|typing)\s+(?:\w+\s+)?on|"
             rf"(?:has|have)(?=\s+an?\s+new\b)|treated\s+\w+\s+to|ended\s+up\s+with|"
-            rf"upgraded\s+to|inherited)\s+(?:a|an)\s+(?:new\s+)?{_VALUE}(?=\s+[a-z])"
+            rf"upgraded\s+to|inherited)\s+(?:a|an)\s+(?:new\s+)?{cw.VALUE}(?=\s+[a-z])"
         ),
         "possession",
     ),
@@ -406,15 +335,15 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # Friday" (a product's name: two words or a number; "the Uber I got", "the Thai I ordered" are none)
     (
         re.compile(
-            rf"(?<![\w'])(?i:the|my|that)\s+(?P<v>{_WORD}(?:\s+(?:{_JOIN}\s+)?{_WORD}){{1,4}})\s+(?:(?i:that|which)\s+)?"
+            rf"(?<![\w'])(?i:the|my|that)\s+(?P<v>{cw.WORD}(?:\s+(?:{cw.JOIN}\s+)?{cw.WORD}){{1,4}})\s+(?:(?i:that|which)\s+)?"
             rf"{_SUBJ}\s+{_ADV}(?i:bought|picked\s+up|purchased)\b"
         ),
         "possession",
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:started|began|has\s+started|has\s+been|been|is|am|are)\s+{_ADVERBS}(?:going\s+to|seeing|using|"
-            rf"attending|visiting|with|at)\s+(?:the\s+)?{_VALUE}"
+            rf"{cw.LEAD}{_ADV}(?i:started|began|has\s+started|has\s+been|been|is|am|are)\s+{_ADVERBS}(?:going\s+to|seeing|using|"
+            rf"attending|visiting|with|at)\s+(?:the\s+)?{cw.VALUE}"
         ),
         "patronage",
     ),
@@ -422,14 +351,14 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         # a pronoun's present place ("Priya switched gyms, she's at X now"): the person named before it
         re.compile(
             rf"(?:^|(?<=[.!?;:,]\s)|(?<=\band\s)|(?<=\bso\s))(?P<pron>(?i:she|he|they))(?:'s|'re|\s+is|\s+are)\s+"
-            rf"(?:now\s+)?(?:at|with|on)\s+(?:the\s+)?{_VALUE}(?=\s+(?:now|these\s+days|nowadays|instead))"
+            rf"(?:now\s+)?(?:at|with|on)\s+(?:the\s+)?{cw.VALUE}(?=\s+(?:now|these\s+days|nowadays|instead))"
         ),
         "patronage",
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:signed\s+(?:up\s+)?with|registered\s+(?:with|at)|goes\s+to|go\s+to|sees|uses|using|"
-            rf"banks\s+with|shops\s+at|is\s+on|am\s+on|are\s+on)\s+(?:the\s+|an?\s+)?{_VALUE}"
+            rf"{cw.LEAD}{_ADV}(?i:signed\s+(?:up\s+)?with|registered\s+(?:with|at)|goes\s+to|go\s+to|sees|uses|using|"
+            rf"banks\s+with|shops\s+at|is\s+on|am\s+on|are\s+on)\s+(?:the\s+|an?\s+)?{cw.VALUE}"
             r"(?=(?:\s+(?:for|as)\s+[^.;!?,]{1,30}?)?\s+(?:now|these\s+days|nowadays|instead|since)\b)"
         ),
         "patronage",
@@ -437,7 +366,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             rf"{_SUBJ}\s+{_ADV}(?:went|ended\s+up\s+going|is\s+going|decided\s+to\s+go|chose|settled\s+on)\s+"
-            rf"(?:with\s+)?(?:the\s+)?{_VALUE}"
+            rf"(?:with\s+)?(?:the\s+)?{cw.VALUE}"
         ),
         "patronage",
     ),
@@ -445,7 +374,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         # a present-state marker and a name after a preposition: "I take my car to X these days"
         re.compile(
             rf"{_SUBJ}\s+(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+){{1,6}}?(?:at|with|to|for)\s+(?:the\s+)?"
-            rf"{_VALUE}(?=[^.;!?]{{0,80}}\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since)\b)"
+            rf"{cw.VALUE}(?=[^.;!?]{{0,80}}\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|since)\b)"
         ),
         "patronage",
     ),
@@ -453,39 +382,39 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         # a habit said before the value: "is doing pottery on Wednesday evenings at X"
         re.compile(
             rf"{_SUBJ}\s+(?=[^.;!?]{{0,80}}?{_HABIT})(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+){{1,8}}?"
-            rf"at\s+(?:the\s+)?{_VALUE}"
+            rf"at\s+(?:the\s+)?{cw.VALUE}"
         ),
         "patronage",
     ),
     (
         # a present-state marker before the verb: "I now get my coffee at X", "these days I train with X"
         re.compile(
-            rf"{_LEAD}(?i:now|currently|nowadays|these\s+days)\s+(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+)"
-            rf"{{1,7}}?(?:at|with|to|from)\s+(?:the\s+)?{_VALUE}"
+            rf"{cw.LEAD}(?i:now|currently|nowadays|these\s+days)\s+(?:(?!(?:and|but|because|when|if|or)\b)[\w'-]+\s+)"
+            rf"{{1,7}}?(?:at|with|to|from)\s+(?:the\s+)?{cw.VALUE}"
         ),
         "patronage",
     ),
     (
         # starting an activity with or at someone: "started piano lessons with X", "became a regular at X"
         re.compile(
-            rf"{_LEAD}{_ADV}(?i:started|began|took\s+up|became\s+a\s+regular|is\s+a\s+regular)\s+"
-            rf"(?:[a-z][\w-]*\s+){{0,3}}?(?:at|with)\s+(?:the\s+)?{_VALUE}"
+            rf"{cw.LEAD}{_ADV}(?i:started|began|took\s+up|became\s+a\s+regular|is\s+a\s+regular)\s+"
+            rf"(?:[a-z][\w-]*\s+){{0,3}}?(?:at|with)\s+(?:the\s+)?{cw.VALUE}"
         ),
         "patronage",
     ),
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?:been\s+|got\s+)?(?i:switched|changed|moved|transferred|upgraded|went\s+over|made\s+the\s+(?:switch|move|jump))\s+"
+            rf"{cw.LEAD}{_ADV}(?:been\s+|got\s+)?(?i:switched|changed|moved|transferred|upgraded|went\s+over|made\s+the\s+(?:switch|move|jump))\s+"
             r"(?:over\s+|across\s+)?to\s+"
-            rf"(?:the\s+|an?\s+)?{_VALUE}"
+            rf"(?:the\s+|an?\s+)?{cw.VALUE}"
         ),
         "change",
     ),
     # a provider doing the subject's service now: "Quell Pharmacy does Ana's prescriptions now"
     (
         re.compile(
-            rf"^(?:(?i:the)\s+)?{_VALUE}\s+(?:does|do|handles|handle|is\s+handling|are\s+handling|cuts|sorts|looks\s+after|services|insures|teaches|treats)\s+"
-            rf"{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?[\w-]+(?=[^.;!?]{{0,40}}\b(?:now|these\s+days|nowadays)\b)"
+            rf"^(?:(?i:the)\s+)?{cw.VALUE}\s+(?:does|do|handles|handle|is\s+handling|are\s+handling|cuts|sorts|looks\s+after|services|insures|teaches|treats)\s+"
+            rf"{cw.OWNER}\s+(?:[\w-]+\s+){{0,2}}?[\w-]+(?=[^.;!?]{{0,40}}\b(?:now|these\s+days|nowadays)\b)"
         ),
         "patronage",
     ),
@@ -494,8 +423,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # cracked", also opening the sentence): the first mention is the start
     (
         re.compile(
-            rf"{_OWNER}\s+(?:usual|regular|weekly|daily|monthly)\s+(?:[\w-]+\s+){{0,3}}?(?:at|with|from|in)\s+"
-            rf"(?:the\s+)?{_VALUE}"
+            rf"{cw.OWNER}\s+(?:usual|regular|weekly|daily|monthly)\s+(?:[\w-]+\s+){{0,3}}?(?:at|with|from|in)\s+"
+            rf"(?:the\s+)?{cw.VALUE}"
         ),
         "patronage",
     ),
@@ -505,21 +434,21 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # X ("her first dance with Tom", "his first game with the Tigers") names a companion
     (
         re.compile(
-            rf"{_OWNER}\s+first\s+(?!(?:time|visit|trip|day|night|week|weekend|holiday|go|look|date)\b)"
-            rf"(?:[\w-]+\s+){{0,2}}?(?:at|(?P<service>{_SERVICE})s?\s+with)\s+(?:the\s+)?{_VALUE}"
+            rf"{cw.OWNER}\s+first\s+(?!(?:time|visit|trip|day|night|week|weekend|holiday|go|look|date)\b)"
+            rf"(?:[\w-]+\s+){{0,2}}?(?:at|(?P<service>{_SERVICE})s?\s+with)\s+(?:the\s+)?{cw.VALUE}"
         ),
         "patronage",
     ),
     (
         re.compile(
-            rf"(?<=\s){_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_NOT_SERVICE_ACRONYM}{_NOT_TIME}{_VALUE}"
-            rf"(?:{_PARTS_AFTER}|(?!'s|[\w']))"
+            rf"(?<=\s){cw.OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{cw.NOT_SERVICE_ACRONYM}{cw.NOT_TIME}{cw.VALUE}"
+            rf"(?:{cw.PARTS_AFTER}|(?!'s|[\w']))"
         ),
         "possession",
     ),
     (
         re.compile(
-            rf"^{_OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{_NOT_SERVICE_ACRONYM}{_NOT_TIME}{_VALUE}{_PARTS_AFTER}"
+            rf"^{cw.OWNER}\s+(?:(?:new|old|trusty|beloved|little)\s+)?{cw.NOT_SERVICE_ACRONYM}{cw.NOT_TIME}{cw.VALUE}{cw.PARTS_AFTER}"
         ),
         "possession",
     ),
@@ -527,8 +456,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # "got a flat on Ana's X"): possessed, of the kind its name is known as, like a thing bought
     (
         re.compile(
-            rf"{_LEAD}{_ADV}(?:(?P<ride>(?i:drove|drives|rode|rides|serviced))|(?i:parked|parks|filled\s+up|fills\s+up|"
-            rf"got\s+a\s+(?:flat|puncture)\s+on))\s+(?:the\s+|{_OWNER}\s+)(?:(?:new|old|trusty)\s+)?{_VALUE}"
+            rf"{cw.LEAD}{_ADV}(?:(?P<ride>(?i:drove|drives|rode|rides|serviced))|(?i:parked|parks|filled\s+up|fills\s+up|"
+            rf"got\s+a\s+(?:flat|puncture)\s+on))\s+(?:the\s+|{cw.OWNER}\s+)(?:(?:new|old|trusty)\s+)?{cw.VALUE}"
         ),
         "possession",
     ),
@@ -537,7 +466,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             rf"(?:^|(?<=[,;:]\s)|(?<=\bbecause\s)|(?<=\bwhen\s))(?P<v>{_NAME})(?P<animal>)\s+(?:has\s+|had\s+|keeps\s+)?"
             rf"(?i:chewed|chews|barked|barks|purred|purrs|meowed|meows|wagged|sniffed|growled|hissed|pounced)\b"
-            rf"(?:\s+(?:through|on|at|up|into)\b)?(?:\s+{_OWNER}(?!\w))?"
+            rf"(?:\s+(?:through|on|at|up|into)\b)?(?:\s+{cw.OWNER}(?!\w))?"
         ),
         "pet",
     ),
@@ -556,10 +485,10 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
 # a kind said of what the sentence (or the one before) named: "so that's my vet now", "they're her
 # dentist these days" (the value is the last thing named before it)
 POINTED = re.compile(
-    rf"(?<![\w'])(?i:that|they|it)(?:'s|'re|\s+is|\s+are)\s+{_OWNER}\s+{_NOT_FORMER}{_ADJ}"
+    rf"(?<![\w'])(?i:that|they|it)(?:'s|'re|\s+is|\s+are)\s+{cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}"
     r"(?!(?:problem|fault|issue|job|responsibility|thing|turn|call|business|concern|headache|life)\b)"
-    rf"{_NOUN}"
+    rf"{cw.NOUN}"
     r"(?=\s+(?:now|these\s+days|nowadays|from\s+now\s+on|for\s+good)\b)"
 )
 # a value none of whose words is a time ("Wychwood Clinic", not "18 January 2023")
-UNTIMED_VALUE = re.compile(rf"{_AT_WORD}{_UNTIMED}")
+UNTIMED_VALUE = re.compile(rf"{cw.AT_WORD}{cw.UNTIMED}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from memforest.text.clause_fragments import VERB_S, verbless
 from memforest.text.lexicon import ADVERBS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, words
 from memforest.text.state_words import ANIMALS, INTRODUCING, KIN, POINTING
 
@@ -61,25 +62,10 @@ _REPORTED = re.compile(_SAYING + "$")
 _CLAUSE_START = re.compile(
     r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+|" + _SAYING + r"(?=(?:he|she|they|his|her|their|the|[A-Z])\b)"
 )
-# verbs in the third person that open a clause with no subject of its own ("and moves to York"); a
-# lower-case word ending in -s is no verb in general ("and parents relocated", "as his boss")
-_VERB_S = (
-    r"(?:moves|lives|works|joins|enrols|enrolls|studies|starts|leaves|quits|switches|gets|buys|drives|owns|"
-    r"goes|rents|teaches|plays|attends|uses|sees|keeps|takes|sells|adopts|trains|volunteers|stays|banks|"
-    r"commutes|relocates|signs|transfers|begins)"
-)
-# a clause of at most this many words before the value, none of them a verb, is a fragment of the
-# clause before it and shares its subject
-_FRAGMENT_WORDS = 5
-_WORD = re.compile(r"[A-Za-z][\w'-]*")
-_AUXILIARIES = words("is are am be been being has have will would can could may might must shall should does")
-_VERB_S_WORD = re.compile(_VERB_S)
-_OWNERS = words("his her their its our my your")
-_KIN_WORD = re.compile(rf"(?i:{KIN})s?")
 # a clause that opens with its verb shares the subject of the clause before it
 _SHARED_SUBJECT = re.compile(
     r"(?<![\w'])(?:(?:just|finally|recently|now|officially|also|already|actually|eventually|[a-z]+ly)\s+){0,3}"
-    r"(?:(?:has|have|had)\s+)?(?:[a-z]{2,}(?<!ne)ed|" + _VERB_S + r")\b"
+    r"(?:(?:has|have|had)\s+)?(?:[a-z]{2,}(?<!ne)ed|" + VERB_S + r")\b"
 )
 _ADVERB = re.compile(rf"(?:{ADVERBS}|just|finally|so|then|anyway|today|yesterday)")
 # a person as the subject of a verb, or named before an appositive ("Priya, my flatmate, switched")
@@ -122,7 +108,7 @@ def leading_subject(text: str, at: int = 0) -> str | None:
     :func:`subject_key`), or None: "After Rex died, Tom got a pup named Pip" is Tom's, at Pip. An
     opening word that is an ordinary word (an adverb, a verb, a gerund) names no one."""
     starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
-    while len(starts) > 1 and (_SHARED_SUBJECT.match(text, starts[-1]) or _verbless(text[starts[-1] : at])):
+    while len(starts) > 1 and (_SHARED_SUBJECT.match(text, starts[-1]) or verbless(text[starts[-1] : at])):
         # "Bo quit A and enrolled at B": the clause's verb has the first clause's subject; so has a
         # fragment with no verb before the value ("Bo has moved again, this time down to X")
         starts.pop()
@@ -138,28 +124,6 @@ def leading_subject(text: str, at: int = 0) -> str | None:
         named = subjects_named(text[: starts[-1]], "")
         return named.pop() if len(named) == 1 else None
     return subject_key(m["subj"]) if m is not None and names_someone(m["subj"]) else None
-
-
-def _verbless(fragment: str) -> bool:
-    """A short stretch of words with no verb in it (see ``_FRAGMENT_WORDS``) and no one of its own:
-    no name, possessive or relative ("this time down to "; not "her son finally at ")."""
-    found = _WORD.findall(fragment)
-    return 0 < len(found) <= _FRAGMENT_WORDS and not any(_verb_like(w) or _someone_like(w) for w in found)
-
-
-def _someone_like(word: str) -> bool:
-    return word[:1].isupper() or word.endswith("'s") or word.lower() in _OWNERS or _KIN_WORD.fullmatch(word) is not None
-
-
-def _verb_like(word: str) -> bool:
-    w = word.lower()
-    return (
-        w in COMMON_VERBS
-        or w in IRREGULAR_PAST
-        or w in _AUXILIARIES
-        or _VERB_S_WORD.fullmatch(w) is not None
-        or (len(w) > 3 and w.endswith(("ed", "ing")))
-    )
 
 
 def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = None) -> tuple[bool, str | None]:

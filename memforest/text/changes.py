@@ -35,7 +35,6 @@ from memforest.text.change_grammar import (
     KIND_AFTER,
     NAMED,
     NOT_NOUN,
-    PART_NEXT,
     PARTNERS,
     POINTED,
     SWITCHED_KIND,
@@ -43,6 +42,7 @@ from memforest.text.change_grammar import (
 )
 from memforest.text.change_subjects import leading_subject, names_someone, subject_key
 from memforest.text.change_subjects import match_subject as _subject
+from memforest.text.change_words import PART_NEXT
 from memforest.text.doers import plausible_doer
 from memforest.text.mood import mood_near, mood_of
 from memforest.text.sentences import split_sentences

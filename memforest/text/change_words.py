@@ -1,0 +1,92 @@
+"""The fragments the grammar of change (``change_grammar``) builds its patterns from: how a value,
+an owner, a noun phrase and a clause's lead are written, and the words that keep a reading from
+what is no state (a time before "bill", a former member, a part of a thing, a service named by its
+acronym). Strings, composed into compiled patterns there; ``PART_NEXT`` is compiled here, for
+``changes`` too."""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.change_subjects import PERSON, SUBJ
+from memforest.text.lexicon import TIME_WORDS
+from memforest.text.state_values import TIME_NAME
+from memforest.text.state_words import ANIMALS, KIN
+
+OWNER = rf"(?:(?P<owner>{PERSON})'s|(?P<pron>his|her|their|its))"
+# possessive: a word is read whole or not at all (no backtracking into it: linear on long runs)
+WORD = r"(?:[A-Z][\w.'&-]*+|\d[\w.-]*+)"
+# a value that begins a pattern starts at a word's first character, never inside a word
+AT_WORD = r"(?<![\w.'&-])"
+JOIN = r"(?:of|and|on|&|de|du|la|le|the|up)"
+VALUE = rf"(?P<v>{WORD}(?:\s+(?:{JOIN}\s+)?{WORD}){{0,4}})"
+# the times a switch is told by (a trip is told by a day or an hour: "on Tuesday", "at noon")
+SEASON = r"(?:week|month|year|spring|summer|autumn|fall|winter)"
+SEASON_AGO = (
+    rf"(?:last|this|earlier\s+this|late\s+last|early\s+last)\s+{SEASON}|in\s+(?:\d{{4}}|the\s+{SEASON}|"
+    rf"(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)|"
+    rf"(?:a|an|\w+)\s+(?:(?:few|couple\s+of)\s+)?{SEASON}s?\s+ago|recently|back\s+in"
+)
+UNTIMED = rf"(?P<v>{TIME_NAME}{WORD}(?:\s+(?:{JOIN}\s+)?{TIME_NAME}{WORD}){{0,4}})"
+PREV = rf"(?P<prev>{WORD}(?:\s+(?:{JOIN}\s+)?{WORD}){{0,4}})"
+ART = r"(?:(?:a|an|the|some)\s+)?"
+# a time or a holiday is no provider nor a thing ("my February bill", "my Christmas bill")
+HOLIDAYS = "christmas|xmas|easter|halloween|thanksgiving|diwali|eid|hanukkah|ramadan|new\\s+year|black\\s+friday"
+NOT_TIME = rf"(?!(?i:{'|'.join(sorted(TIME_WORDS))}|{HOLIDAYS})\b)"
+NOT_FORMER = r"(?!(?i:old|former|ex|late|previous|last)\b)"  # "her old coach": a state that ended
+ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|first)\s+)*"
+# a noun phrase: lower-case words, the first one may be an acronym ("GP", "ISP")
+NOUN = r"(?P<noun>(?:[a-z][a-z-]*|[A-Z]{2,4}(?![\w'-]))(?:\s+[a-z][a-z-]*)?)"
+# a service that moves to a provider along with another ("her gas and electric"); people and
+# animals moved somewhere are no service
+MOVED_SERVICE = (
+    r"(?:gas|electric(?:ity)?|broadband|internet|wifi|phone|mobile|insurance|savings|checking|pension|isa|"
+    r"water|energy|tv|cable|mortgage|account)\b"
+)
+NOT_LIVING = rf"(?!(?i:{KIN}|{ANIMALS}|children|family|stuff|things|belongings)(?:s|es)?\b)"
+# a word of time before a kind in apposition says whose it was, not what kind ("X, Ana's old team")
+THEN = r"(?:(?:old|former|previous|ex|one-time)\s+)?"
+# words before "member" that keep it a current membership ("a fully paid-up member of X"); any
+# other ("a former, prospective, suspended member") is none
+MEMBER_ADJ = (
+    r"(?:(?i:fully|paid-up|fully-paid|proud|card-carrying|founding|active|long-time|longtime|life|lifetime|official|"
+    r"full|new|regular|signed-up|bona\s+fide)\s+){0,2}"
+)
+# parts of a thing one owns ("my X's battery"): the thing is one's own, as "my X" says
+PART_OF = (
+    r"(?:keyboard|screen|display|battery|charger|trackpad|touchpad|hinge|fan|keys?|camera|lens|speakers?|"
+    r"brakes?|chain|gears?|tyres?|tires?|wheels?|saddle|seat|engine|clutch|exhaust|windscreen|windshield|bumper|"
+    r"strap|case|cover|cable|remote|handle|blade|motor|pedals?|strings?|neck|bridge|pickups?)"
+)
+# a part right after a thing's possessive (the possessive read in the value or after it)
+PARTS_AFTER = rf"(?:(?<='s)(?=\s+{PART_OF}\b)|(?='s\s+{PART_OF}\b))"
+PART_NEXT = re.compile(rf"(?<!\s)\s+{PART_OF}\b")
+# a professional or a service named by its acronym ("my GP", "her PT") is no thing one owns
+NOT_SERVICE_ACRONYM = r"(?!(?:GP|ISP|PT|HR|PCP|CPA|IFA|ENT|OB-GYN|OBGYN)\b)"
+# words that may follow a thing's name in its clause without being a noun of it
+AFTER_THING = (
+    r"(?:yesterday|today|tonight|last|this|on|in|at|from|for|and|but|after|before|so|which|that|as|to|with|when|"
+    r"because|instead|again|too|finally|at\s+last|in\s+the\s+end)"
+)
+NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
+# where a clause's verb may stand: after its subject (a name, or a lower-case pronoun, ``lpron``,
+# whose person ``state_slot`` reads from the clause and the sentences before: "in May he switched to
+# X"), or first in its clause with the subject left out, as people write of themselves ("Joined X
+# last week", "quit A and joined B")
+LEAD = (
+    rf"(?:{SUBJ}\s+|(?<![\w'])(?P<lpron>he|she|they)(?:'(?:s|ve|d|re))?\s+|^|(?<=[.!?;:,]\s)|(?<=\band\s)|"
+    r"(?<=\bthen\s))"
+)
+NOW = r"(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|for\s+now))?"
+# what may follow a noun phrase: punctuation, the end, a preposition, conjunction or time word
+BOUNDARY = (
+    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|but|from|in|at|for|on|with|since|because|so|that|which|who|to|now|again|"
+    r"last|this|yesterday|today|after|before|when|these|every)\b)"
+)
+# an adverb after a value is no kind of it ("switched to X already"), nor what one is of it ("an X customer")
+NOT_KIND = (
+    r"(?!(?:[a-z]+ly|already|too|yet|instead|anyway|again|though|now|then|today|tonight|soon|here|there|back|home|"
+    r"together|just|still|also|always|never|afterwards?|online|twice|first|meanwhile|myself|themself|customer|"
+    r"client|subscriber|patient|member|user|bill|invoice|statement|renewal|premium|contract|membership|"
+    r"subscription|policy|tariff|went|came|was|were|is|are|has|had|got|took|made|sent|keeps|kept)s?\b)"
+)
