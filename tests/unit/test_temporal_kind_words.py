@@ -1,22 +1,66 @@
-"""A question's kind finds the chain whose label shares a word with it, a word counting when either
-begins the other: the question may name the person ("accountant", "guitarist") where the statement
-named the thing ("my accounts", "guitar"), or the other way round. Words of my own."""
+"""A verb class's chain (things joined, gone to, got) answers for an open-ended kind no chain is
+named for; but when none of its states names the kind and another of the subject's statements by
+the same speaker names all of it, the chain is of another kind and the plan leaves the question to
+the statements that name it (the loose plan). Sentences and names of my own, no benchmark template
+or value."""
 
 from __future__ import annotations
 
-import pytest
+from datetime import UTC, datetime
+from typing import Any
 
-from memforest.retrieval.temporal.chains import chain_label
+from support.temporal_answers import answered
+
+from memforest.retrieval.temporal.kind_words import names_whole_kind
+from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.temporal.plan import plan_answer
+from memforest.retrieval.timecues import parse_time_cues
+
+NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 
 
-@pytest.mark.parametrize(
-    ("asked", "label"),
-    [("accountant", "account"), ("guitarist", "guitar"), ("hairdresser", "hair"), ("hair", "hairdresser")],
-)
-def test_either_word_may_begin_the_other(asked: str, label: str) -> None:
-    assert chain_label(asked, {label: 2, "allotment": 1}, loose=False) == label
+def _row(
+    fid: int, year: int, text: str, attribute: str | None, value: str | None, speaker: str = "Petra"
+) -> dict[str, Any]:
+    return {
+        "fact_id": fid,
+        "valid_from": datetime(year, 3, 1, tzinfo=UTC),
+        "text": text,
+        "speaker": speaker,
+        "subject": "Petra" if attribute else None,
+        "attribute": attribute,
+        "value": value,
+        "entities": ["Petra", value] if value else ["Petra"],
+    }
 
 
-def test_short_or_unrelated_words_share_nothing() -> None:
-    assert chain_label("card", {"car": 1}, loose=False) is None
-    assert chain_label("florist", {"floor": 1}, loose=False) is None
+SEEN = _row(1, 2021, "Petra started seeing Halvard at Brookfield Osteopathy.", "patronage", "Halvard")
+QUIZ = _row(2, 2022, "Petra got a seat on the quiz team at the Anchor, the Lamplighters.", None, None)
+
+
+def _answer(question: str, rows: list[dict[str, Any]]) -> int | None:
+    cues = parse_time_cues(question, NOW)
+    tq = parse_question(question, speaker="Petra", now=NOW, window=(cues.after, cues.before))
+    return answered(plan_answer(tq, "Petra", rows))
+
+
+def test_a_kind_named_whole_takes_every_word_of_it() -> None:
+    assert names_whole_kind("the quiz team at the Anchor", "quiz_team")
+    assert names_whole_kind("two quizzes with the team", "quiz_team")  # (a word begins one of the text)
+    assert not names_whole_kind("not on any team, just mates", "quiz_team")
+    assert not names_whole_kind("my new one", "new")  # (a vague word alone names no kind)
+
+
+def test_a_verb_class_chain_answers_when_nothing_names_the_kind() -> None:
+    assert _answer("Which quiz team was I on in 2023?", [SEEN]) == 1
+
+
+def test_a_statement_naming_the_kind_leaves_the_other_kinds_chain() -> None:
+    assert _answer("Which quiz team was I on in 2023?", [SEEN, QUIZ]) is None
+
+
+def test_a_chain_naming_the_kind_or_another_speakers_words_keep_the_answer() -> None:
+    joined = _row(3, 2022, "Petra joined the Lamplighters quiz team.", "membership", "Lamplighters")
+    assert _answer("Which quiz team was I on in 2023?", [SEEN, joined, QUIZ]) == 3
+    advice = _row(4, 2022, "A quiz team at a pub may suit Petra.", None, None, speaker="assistant")
+    assert _answer("Which quiz team was I on in 2023?", [SEEN, advice]) == 1

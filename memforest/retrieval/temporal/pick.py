@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime
+from typing import NamedTuple
 
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.parse import TemporalQuestion
@@ -96,3 +97,24 @@ def restated(value: str, last: str) -> bool:
     a, b = (re.sub(r"^the\s+", "", v.strip(), flags=re.IGNORECASE).casefold() for v in (value, last))
     short, full = sorted((a, b), key=len)
     return a == b or (short.split()[:1] == full.split()[:1] and mentions(full, short))
+
+
+class Span(NamedTuple):
+    """The time a state held: from its statement to the next state of its chain (``ended``), else
+    to its last restatement (it may hold still)."""
+
+    start: datetime
+    end: datetime
+    ended: bool
+
+    @property
+    def middle(self) -> datetime:
+        return self.start + (self.end - self.start) / 2
+
+
+def changed_during(states: Sequence[State], span: Span) -> datetime | None:
+    """The time of the first change among ``states`` made while ``span`` held (a state that held
+    before it and is only restated then is none), or None."""
+    runs_ = runs(sorted(states, key=lambda s: (s.time, s.fact_id)))
+    made = [run[0].time for run in runs_ if span.start <= run[0].time and (run[0].time <= span.end or not span.ended)]
+    return made[0] if made else None

@@ -8,7 +8,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import NamedTuple
 
 from memforest.attributes import STATE_ATTRIBUTES
 from memforest.retrieval.temporal.chains import (
@@ -28,9 +27,11 @@ from memforest.retrieval.temporal.chains import (
 from memforest.retrieval.temporal.chains import head as _head
 from memforest.retrieval.temporal.ended import left_by, left_for, left_span
 from memforest.retrieval.temporal.ended import mood_of as mood_of  # re-exported
+from memforest.retrieval.temporal.kind_words import VAGUE_KIND, told_elsewhere
 from memforest.retrieval.temporal.lexicon import CUES, cue_scores, is_state_of
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
+from memforest.retrieval.temporal.pick import Span, changed_during
 from memforest.retrieval.temporal.pick import holding as _holding
 from memforest.retrieval.temporal.pick import mentions as mentions  # re-exported
 from memforest.retrieval.temporal.pick import pick as _pick
@@ -119,10 +120,6 @@ def _replaced(labelled: list[tuple[str, State]], rows: Sequence[Row], subject: s
     return out
 
 
-# words of a kind too vague to tell it by a value's head noun ("new place", "usual spot")
-_VAGUE_KIND = frozenset({"new", "old", "current", "usual", "regular", "local", "main", "favourite", "favorite"})
-
-
 def value_kind_label(attribute: str, labelled: Sequence[tuple[str, State]]) -> str | None:
     """For an open-ended kind with no chain of its own, the kind-named chain (no verb class) of the
     latest state whose value's own head noun is the kind's: "Quayside Bank" filed as ``savings``
@@ -134,7 +131,7 @@ def value_kind_label(attribute: str, labelled: Sequence[tuple[str, State]]) -> s
     heads = [(lab, _head(s.value)) for lab, s in labelled if lab not in GENERIC and s.value]
     named = [lab for lab, h in heads if h == words[-1]]
     # else a value whose head noun is another word of the kind: "Tessel Mobile" for "mobile network"
-    named = named or [lab for lab, h in heads if h in words[:-1] and h not in _VAGUE_KIND]
+    named = named or [lab for lab, h in heads if h in words[:-1] and h not in VAGUE_KIND]
     return named[-1] if named else None
 
 
@@ -314,19 +311,6 @@ def anchor_label(rows: Sequence[Row], subject: str, anchor: str) -> str | None:
     return named[-1] if named else None
 
 
-class Span(NamedTuple):
-    """The time a state held: from its statement to the next state of its chain (``ended``), else
-    to its last restatement (it may hold still)."""
-
-    start: datetime
-    end: datetime
-    ended: bool
-
-    @property
-    def middle(self) -> datetime:
-        return self.start + (self.end - self.start) / 2
-
-
 def during_span(rows: Sequence[Row], subject: str, value: str, kind: str | None = None) -> Span | None:
     """The time the subject's state ``value`` held; with no state naming it, the time the subject's
     facts (``rows``, oldest first) mention it, a mention that is no mood standing for the start of
@@ -363,14 +347,6 @@ def _during_of(
         if span is not None:
             return span
     return during_span(rows, subject, tq.during, tq.during_kind)
-
-
-def _changed_during(states: Sequence[State], span: Span) -> datetime | None:
-    """The time of the first change among ``states`` made while ``span`` held (a state that held
-    before it and is only restated then is none), or None."""
-    runs = _runs(sorted(states, key=lambda s: (s.time, s.fact_id)))
-    made = [run[0].time for run in runs if span.start <= run[0].time and (run[0].time <= span.end or not span.ended)]
-    return made[0] if made else None
 
 
 def _anchor_joined(rows: Sequence[Row], subject: str, asked: str | None, label: str | None, anchor: str) -> list[State]:
@@ -480,7 +456,7 @@ def plan_answer(
     if tq.operator == "how_long" and tq.anchor is not None:
         states += presupposed(rows, states, subject, tq.anchor)
     if span is not None and tq.during_change:  # "which club did I join while ...": the change made then
-        tq = replace(tq, at=_changed_during(states, span) or tq.at)
+        tq = replace(tq, at=changed_during(states, span) or tq.at)
     i, runs = _answer_index(tq, states, anchor_time)
     if i is None and not joined and tq.operator in ("before", "after"):
         # the kind's own chain cannot tell: read it with the verb-class chain that can hold it
@@ -490,6 +466,9 @@ def plan_answer(
         tq.operator in ("as_of", "now") and left_by(rows, runs, i, tq.at, lambda t: _names_itself(t, subject))
     ):
         return None  # (a state its holder left before the asked time holds then no longer)
+    generic = any(lab in GENERIC and s.fact_id == runs[i][0].fact_id for lab, s in _labelled(rows, subject))
+    if generic and told_elsewhere(rows, tq.attribute, runs, runs[i][0], lambda r: _own(r, subject)):
+        return None  # (the loose plan reads the statements that name the kind)
     plan = TemporalPlan(str(tq.operator), subject, attribute, anchor_time)
     plan.roles[runs[i][0].fact_id] = ANSWER
     if i > 0:
