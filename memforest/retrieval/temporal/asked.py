@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from memforest.attributes import named_attribute
+from memforest.retrieval.temporal.chains import head, served_or_joined
 from memforest.retrieval.temporal.points import COUNT_WORDS
 from memforest.retrieval.temporal.points import ago_point as ago_point  # re-exported
 from memforest.retrieval.temporal.points import part_point as part_point  # re-exported
@@ -177,6 +178,34 @@ _AUX_NEXT = re.compile(r"\s+(?i:do|does|did|am|is|are|was|were|has|have|had|will
 # what opens a noun phrase: after "which garage services", "my dad's van" is an object, so
 # "services" was the verb
 _OBJECT_START = re.compile(r"\s+(?:(?i:my|his|her|their|our|your|its|the|a|an|this|that)\b|[A-Z][\w-]*'s\b)")
+
+
+# "the Thursday choir", "my old Harbour Street gym": a kind noun after a determiner and names
+_KIND_AFTER_NAMES = re.compile(
+    r"\b(?i:the|my|our|his|her|their)\s+(?:(?i:old|new|first)\s+)?(?:[A-Z][\w'-]*\s+)*"
+    r"(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?\b"
+)
+# "with Pennant Energy": the name a person is with
+_WITH_NAME = re.compile(rf"\bwith\s+(?:the\s+)?(?P<name>{_WORD}(?:\s+{_WORD})*)")
+
+
+def kind_named(question: str) -> str | None:
+    """A kind one joins or goes to that the question names after a determiner and any names ("how
+    long did I stick with the Thursday choir?": choir): the kind a how-long or when question
+    asks after when it names no noun of its own."""
+    for m in _KIND_AFTER_NAMES.finditer(question):
+        if m["second"] and served_or_joined(m["second"]):
+            return f"{m['first']} {m['second']}"  # ("the Saltmarsh rowing club")
+        if served_or_joined(m["first"]):
+            return m["first"]
+    return None
+
+
+def with_a_kind(question: str) -> bool:
+    """The question names what someone is "with" by a name whose head noun is a kind one joins or
+    is provided by ("how long was I with Pennant Energy?"): a provider or a club, no partner."""
+    m = _WITH_NAME.search(question)
+    return m is not None and len(m["name"].split()) > 1 and served_or_joined(head(m["name"]).lower())
 
 
 def _verb_dropped(noun: str, rest: str) -> str:

@@ -172,6 +172,12 @@ def _family(word: str) -> str | None:
     return named_attribute(word)
 
 
+def served_or_joined(word: str) -> bool:
+    """``word`` names a kind one joins (a choir) or goes to or is provided by (a dentist, an
+    energy supplier)."""
+    return _family(word) in ("joined", "served")
+
+
 def _other_kind(value: str | None, asked: str) -> bool:
     """The head noun of a name of several words names a kind of another family than slot
     ``asked``, and is no word of it ("Voltana Energy" for a running club; "Fellside Striders" and

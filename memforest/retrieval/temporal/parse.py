@@ -19,11 +19,13 @@ from memforest.retrieval.temporal.asked import (
     during_clause,
     first_person,
     is_time_name,
+    kind_named,
     part_point,
     persons,
     relations,
     slot_of,
     steps_back,
+    with_a_kind,
 )
 from memforest.retrieval.timecues import asks_when, parse_time_cues, without_phrasal_after
 from memforest.text.dates import resolve_time_expressions
@@ -179,7 +181,7 @@ _QUESTION_WORDS = frozenset(
         """which what where who whom whose when how did does do is was were has have had the a an once after
         before following since until till prior now currently so and but then in on at as of by for from with
         while whilst during
-        to also around roughly tell remember recall please hey ok"""
+        to also around roughly tell remember recall please hey ok back way just still even actually"""
     )
 )
 
@@ -309,7 +311,9 @@ def _parse_question(
     if tq.anchor is not None:
         tq = replace(tq, anchor=tq.anchor.replace(_DOT, "."), anchor_to=(tq.anchor_to or "").replace(_DOT, ".") or None)
     question = first_person(question, speaker)  # (operators read first: "tell me when" is no name)
-    noun = asked_noun(question)
+    noun = asked_noun(question) or (kind_named(question) if tq.operator in ("how_long", "when") else None)
+    if noun is None and tq.attribute == "partner" and with_a_kind(question):
+        tq = replace(tq, attribute=None)  # ("with Pennant Energy": a provider's name, no partner)
     names, people = _ordered(question, noun)
     names = tuple(n for n in names if n.casefold() != (noun or "").casefold())  # (an acronym asked: "my GP")
     slot = slot_of(noun) if noun else None

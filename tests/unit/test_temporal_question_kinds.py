@@ -1,0 +1,48 @@
+"""The kind a question asks after when it names no "which" noun and no possessed one: a kind one
+joins or goes to named after a determiner and names ("the Thursday choir") in a how-long or when
+question; "with" a name whose head noun is such a kind ("Pennant Energy") asks after no partner;
+and a word opening the question ("Back when ...") is no name. Phrasings and names of my own, no
+benchmark template or value."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question
+from memforest.retrieval.timecues import parse_time_cues
+
+NOW = datetime(2026, 2, 1, 12, tzinfo=UTC)
+
+
+def _parse(question: str) -> TemporalQuestion:
+    cues = parse_time_cues(question, NOW)
+    return parse_question(question, speaker="Oona", now=NOW, window=(cues.after, cues.before))
+
+
+@pytest.mark.parametrize(
+    ("question", "attribute"),
+    [
+        ("How long did I stick with the Wednesday choir?", "choir"),
+        ("How long have I been going to the Quayside gym?", "gym"),
+        ("When did my brother join the Saltmarsh rowing club?", "rowing_club"),
+        ("How long was I with Pennant Energy?", None),
+        ("How long was Ana with Marco Bellini?", "partner"),  # (a person's name: a partner still)
+        ("Who was I with in 2021?", "partner"),
+    ],
+)
+def test_the_kind_a_question_names_without_asking_which(question: str, attribute: str | None) -> None:
+    parsed = _parse(question)
+    assert parsed.attribute == attribute
+
+
+def test_a_kind_in_an_anchor_clause_is_not_the_one_asked() -> None:
+    parsed = _parse("Where did I live before I joined the choir?")
+    assert (parsed.operator, parsed.attribute) == ("before", "residence")
+
+
+def test_a_word_opening_the_question_is_no_name() -> None:
+    parsed = _parse("Back when I lived in Tarbet, which dance school was Inés at?")
+    assert "Back" not in parsed.names
+    assert parsed.names[0] == "Inés"
