@@ -64,3 +64,10 @@ def test_a_chain_naming_the_kind_or_another_speakers_words_keep_the_answer() -> 
     assert _answer("Which quiz team was I on in 2023?", [SEEN, joined, QUIZ]) == 3
     advice = _row(4, 2022, "A quiz team at a pub may suit Petra.", None, None, speaker="assistant")
     assert _answer("Which quiz team was I on in 2023?", [SEEN, advice]) == 1
+
+
+def test_a_verb_class_state_named_as_a_kind_of_another_family_is_none_of_the_asked_kind() -> None:
+    sang = _row(5, 2022, "Petra started going to the Saltings Singers on Thursdays.", "patronage", "Saltings Singers")
+    power = _row(6, 2024, "Petra switched to Brackwater Energy for the flat.", "patronage", "Brackwater Energy")
+    # (a supplier's name, "X Energy", is no choir: the chain's own choir answers now)
+    assert _answer("Which choir am I in now?", [sang, power]) == 5

@@ -115,7 +115,7 @@ def bare_switches(
     the subject begun before it; with two, which one it continues the words do not say. A switch
     that names what it left ("from A to B", "quit A and joined B") is A's kind, none of this
     chain's. Nor is one whose value's head noun names another kind than ``asked`` ("switched to X
-    Energy" continues no running club: ``_other_kind``), nor one whose value names nothing of the
+    Energy" continues no running club: ``other_kind``), nor one whose value names nothing of the
     kind: no word of ``asked`` nor a head noun of the chain's earlier values ("Swimmers", "Cyclists";
     ``_related``); the rest of its sentence says how things are there, not what the value is ("their
     app runs smoother" relates no app to a running club), and words shared with the chain's sentences
@@ -137,7 +137,7 @@ def bare_switches(
             out[k] = (
                 begun == {chain}
                 and not named_values(state.text, (subject, state.value or ""))
-                and not _other_kind(state.value, kind)
+                and not other_kind(state.value, kind)
                 and _related(_said(state.value or "", subject), said)
             )
         elif label not in STATE_ATTRIBUTES:
@@ -178,7 +178,7 @@ def served_or_joined(word: str) -> bool:
     return _family(word) in ("joined", "served")
 
 
-def _other_kind(value: str | None, asked: str) -> bool:
+def other_kind(value: str | None, asked: str) -> bool:
     """The head noun of a name of several words names a kind of another family than slot
     ``asked``, and is no word of it ("Voltana Energy" for a running club; "Fellside Striders" and
     "Millbrook Running Club" name none other)."""

@@ -20,6 +20,7 @@ from memforest.retrieval.temporal.chains import (
     link_generic,
     named_values,
     names_kind,
+    other_kind,
     outright,
     owner_named,
     type_words,
@@ -160,6 +161,8 @@ def states_of(
     if chain is None and loose:
         chain = chain_label(attribute, counts, loose=True)
     out = [s for lab, s in labelled if lab == chain]
+    if chain in GENERIC and (kind or attribute) not in GENERIC:  # ("Moonrise Bakery" is no guitar)
+        out = [s for s in out if not other_kind(s.value, kind or attribute)]
     out += [
         s for (_, s), on in zip(labelled, bare_switches(labelled, chain, subject, kind or attribute), strict=True) if on
     ]
