@@ -389,7 +389,8 @@ def names_subject_before(text: str, at: int) -> bool:
 
 # adjectives and chat words that open a sentence before a noun ("New physio: X", "Big news")
 _ORDINARY_OPENERS = words(
-    "new old big little quick huge small latest another update fyi ok okay lol plot home work life everything nothing"
+    """new old big little quick huge small latest another update fyi ok okay lol plot home work life everything
+    nothing first second"""
 )
 
 

@@ -113,6 +113,9 @@ def test_a_first_with_a_companion_is_no_habit(text: str) -> None:
 
 def test_a_first_service_with_a_provider_is_a_habit() -> None:
     assert ("Tobiah", "patronage", "Pellory") in speaker_slots("Tobiah's first haircut with Pellory was sharp.")
+    # opening the sentence with no owner, as people write of themselves: the speaker's
+    assert ("Mia", "patronage", "Pellory") in speaker_slots("First trim with Pellory at Shear Luck was on Friday.")
+    assert not [s for s in speaker_slots("First match with the Corvel Rooks is Sunday.") if s[2] == "Corvel Rooks"]
 
 
 @pytest.mark.parametrize(
