@@ -20,7 +20,7 @@ from datetime import datetime
 from memforest.errors import InputError
 from memforest.retrieval.breadth import asks_for_several
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question
-from memforest.retrieval.timecues import TimeCues, cue_prefix, parse_time_cues
+from memforest.retrieval.timecues import TimeCues, asked_part, cue_prefix, parse_time_cues
 from memforest.text.lexicon import MONTH_NAMES, STOPWORDS, WEEKDAY_NAMES
 from memforest.text.terms import stems, terms
 
@@ -111,7 +111,11 @@ class Question:
             entity_keys=tuple(sorted({t.casefold() for t in words} - STOPWORDS)),
             rerank_terms=tuple(stems(words)),  # (as the rerank stems documents: text.terms.content_terms)
             temporal=parse_question(
-                analysed, has_as_of=has_as_of, speaker=speaker, now=now, window=(cues_now.after, cues_now.before)
+                asked_part(text),
+                has_as_of=has_as_of,
+                speaker=speaker,
+                now=now,
+                window=(cues_now.after, cues_now.before),
             ),
             cues_now=cues_now,
             several=asks_for_several(analysed),

@@ -126,12 +126,26 @@ def _mention_end(m: TimeMention) -> datetime:
     return m.end if m.end is not None else m.start + timedelta(days=1)
 
 
+# a question mark with more words after it: what follows is context ("... these days? need to book
+# a check-up before my mum nags me again"), not the question
+_ASKED_END = re.compile(r"\?(?=\s*\S)")
+
+
+def asked_part(question: str) -> str:
+    """The question itself, of its :func:`cue_prefix`: up to its first question mark when words
+    follow it, whose times and operators ask nothing."""
+    prefix = cue_prefix(question)
+    m = _ASKED_END.search(prefix)
+    return prefix[: m.end()] if m is not None else prefix
+
+
 def parse_time_cues(question: str, ref: datetime) -> TimeCues:
     """Read the time cues of ``question``; relative expressions resolve against tz-aware ``ref``.
 
-    Only the first :data:`CUE_PREFIX_CHARS` characters are read (cut at a space), which bounds the
-    work a long query costs on the event loop."""
-    question = without_phrasal_after(cue_prefix(question))
+    Only the question itself is read (:func:`asked_part`), at most its first
+    :data:`CUE_PREFIX_CHARS` characters (cut at a space), which bounds the work a long query costs
+    on the event loop."""
+    question = without_phrasal_after(asked_part(question))
     cues = TimeCues(
         asks_when=asks_when(question),
         wants_latest=bool(_LATEST_RE.search(question)),

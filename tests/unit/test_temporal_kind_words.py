@@ -71,3 +71,20 @@ def test_a_verb_class_state_named_as_a_kind_of_another_family_is_none_of_the_ask
     power = _row(6, 2024, "Petra switched to Brackwater Energy for the flat.", "patronage", "Brackwater Energy")
     # (a supplier's name, "X Energy", is no choir: the chain's own choir answers now)
     assert _answer("Which choir am I in now?", [sang, power]) == 5
+
+
+def test_a_state_begun_after_the_question_is_asked_holds_not_yet() -> None:
+    first = _row(7, 2021, "Petra joined the Lamplighters quiz team.", "membership", "Lamplighters")
+    later = _row(8, 2024, "Petra joined the Beacon quiz team.", "membership", "Beacon")
+    asked = datetime(2023, 1, 10, tzinfo=UTC)
+    tq = parse_question("Which quiz team am I on now?", speaker="Petra", now=asked)
+    assert answered(plan_answer(tq, "Petra", [first, later])) == 7
+    assert _answer("Which quiz team am I on now?", [first, later]) == 8  # (asked in 2026)
+
+
+def test_a_kind_one_goes_to_is_never_read_from_a_chain_of_things_got() -> None:
+    bike = _row(9, 2022, "Petra bought a Solway tourer.", "possession", "Solway tourer")
+    cut = _row(10, 2021, "Petra started going to Bexley Barbers.", "patronage", "Bexley Barbers")
+    hints = {9: 0.9, 10: 0.5}  # (the question's recall found the bike most similar)
+    tq = parse_question("Who cuts my hair now?", speaker="Petra", now=NOW)
+    assert answered(plan_answer(tq, "Petra", [cut, bike], hints=hints)) == 10

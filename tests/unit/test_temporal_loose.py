@@ -160,3 +160,14 @@ def test_the_anchor_starts_at_its_first_mention_with_no_mood() -> None:
     tq = TemporalQuestion("before", "cello_teacher", ("Ysolde",), "Clara Holm", terms=("cello",))
     plan = loose_plan(tq, "Ysolde", rows, None, {})
     assert plan is not None and plan.roles.get(23) == "answer"  # the wish (22) starts nothing
+
+
+def test_another_named_persons_kind_is_none_of_the_subjects_states() -> None:
+    rows = [
+        *ROWS[:3],
+        _row(8, 2024, 2, "Cressida's new oboe teacher at Prior Lane is Osric Dunne.", None),
+    ]
+    plan = loose_plan(_tq("now", ("oboe", "teach")), "Ysolde", rows, None, {})
+    assert answered(plan) == 3  # (Cressida's teacher is hers, not Ysolde's)
+    mine = [*rows, _row(9, 2024, 5, "Ysolde's new oboe teacher at Prior Lane is Osric Dunne.", None)]
+    assert answered(loose_plan(_tq("now", ("oboe", "teach")), "Ysolde", mine, None, {})) == 9

@@ -1,7 +1,8 @@
 """The kind a question asks after when it names no "which" noun and no possessed one: a kind one
 joins or goes to named after a determiner and names ("the Thursday choir") in a how-long or when
 question; "with" a name whose head noun is such a kind ("Pennant Energy") asks after no partner;
-and a word opening the question ("Back when ...") is no name. Phrasings and names of my own, no
+a word opening the question ("Back when ...") is no name; what follows the question mark is
+context, not the question; a relative "doing for work" asks for their employer. Phrasings and names of my own, no
 benchmark template or value."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from memforest.retrieval.question import Question
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question
 from memforest.retrieval.timecues import parse_time_cues
 
@@ -46,3 +48,23 @@ def test_a_word_opening_the_question_is_no_name() -> None:
     parsed = _parse("Back when I lived in Tarbet, which dance school was Inés at?")
     assert "Back" not in parsed.names
     assert parsed.names[0] == "Inés"
+
+
+def test_what_follows_the_question_mark_asks_nothing() -> None:
+    # ("before my mum nags me" is context after the question, no "before" operator)
+    parsed = Question.parse(
+        "who's my dentist these days? need to book one before my mum nags me again",
+        now=NOW, has_as_of=False, speaker="Oona",
+    ).temporal  # fmt: skip
+    assert (parsed.operator, parsed.attribute, parsed.anchor) == ("now", "dentist", None)
+    assert parsed.asked_at == NOW
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what's my sister doing for work at the moment?", "What's my sister doing for a living now?"],
+)
+def test_a_relative_doing_for_work_asks_for_their_employer(question: str) -> None:
+    parsed = _parse(question)
+    assert parsed.attribute == "employer"
+    assert parsed.names[0] == "Oona's sister"

@@ -54,7 +54,8 @@ _ADJ = (
     r"(?:very\s+)?first|(?:very\s+)?last)\s+)*"
 )
 _POSSESSED = re.compile(
-    rf"(?:\b[A-Za-z][\w-]*'s|\b(?i:his|her|their))\s+{_ADJ}{_NOUN}(?:\s+of\s+(?P<of>[a-z][a-z-]*))?"
+    rf"(?:\b(?!(?i:what|who|where|when|how|that|it|there|here|he|she|let)'s)[A-Za-z][\w-]*'s|\b(?i:his|her|their))"
+    rf"\s+{_ADJ}{_NOUN}(?:\s+of\s+(?P<of>[a-z][a-z-]*))?"
 )
 # (at the start, or after a leading clause: "When I lived in Oslo, which gym ...")
 _WH_NOUN = re.compile(rf"(?:^|[,;:]\s*)(?i:which|what)\s+{_ADJ}{_NOUN}")
@@ -121,7 +122,12 @@ def first_person(question: str, speaker: str | None) -> str:
 def _verbish(word: str) -> bool:
     """A verb form ("lives", "preceded", "came") ends a question's noun phrase."""
     stems = (word, word[:-1], word[:-2], word[:-3]) if word.endswith(("s", "ed", "d")) else (word,)
-    return word in IRREGULAR_PAST or any(s in COMMON_VERBS for s in stems) or word.endswith("ed")
+    return word in IRREGULAR_PAST or word in _LIGHT_ING or any(s in COMMON_VERBS for s in stems) or word.endswith("ed")
+
+
+# the -ing forms of light verbs, which head no noun phrase ("my sister doing for work"), unlike
+# those of others ("my running club")
+_LIGHT_ING = frozenset({"doing", "going", "being", "getting", "having", "making"})
 
 
 def _clean(raw: str, compound: bool = False) -> str | None:
@@ -163,7 +169,9 @@ def asked_noun(question: str) -> str | None:
         noun = (_clean(m["of"], ends) if m["of"] else None) or _clean(m["noun"], ends)
         if noun and not _KIN_RE.match(noun.split()[0]):
             return noun
-        kin = kin or noun
+        # ("Ana's sister doing for work": a verb follows, no relation is asked after)
+        verb_after = any(_verbish(w) for w in m["noun"].lower().split()[1:])
+        kin = kin or (noun if ends or not verb_after else None)
         pos = m.start("noun")  # (the possessed may own the next: "Ana's sister's bank")
     # "who was Ana's landlord?": a relation asked after is the state itself
     if kin is not None and _WHO_IS.match(question):

@@ -34,6 +34,20 @@ _RESUMED = re.compile(r"\b(?:now|instead|switched|started|then|since)\b", re.I)
 _RELATIVE = re.compile(rf"\b(?i:his|her|their|my|\w+'s)\s+(?i:{KIN})\s+([A-Z][\w-]*)")
 
 
+def _anothers_kind(text: str, asked: str | None, names: Sequence[str]) -> bool:
+    """``text`` names the asked kind as another named person's ("Ana's new dentist at X", asked of
+    Ilse): the state it tells is theirs."""
+    words = [w for w in (asked or "").split("_") if len(w) > 2]
+    if not words:
+        return False
+    kind = "|".join(re.escape(w) for w in words)
+    own = {n.casefold() for n in names}
+    return any(
+        m.group(1).casefold() not in own
+        for m in re.finditer(rf"\b([A-Z][\w-]*)'s\s+(?:[a-z]+\s+){{0,2}}(?i:{kind})", text)
+    )
+
+
 def _terms_of(tq: TemporalQuestion) -> set[str]:
     """The question's terms and, for a named attribute, that attribute's words."""
     out = set(tq.terms)
@@ -55,13 +69,15 @@ def statements(
     hints: Mapping[int, float],
     more: Sequence[str] = (),
     unfiled: Collection[int] = (),
+    aliases: Sequence[str] = (),
 ) -> list[Row]:
     """The subject's statements (``rows``, oldest first) that may hold the asked state: each is
     filed under the subject (or under no one), names a value besides the subject, carries no mood
     (a plan, a wish, nostalgia) and shares a word with the question (or ``more`` terms) or names
     its anchor; when none does, those about as similar to the question as the most similar one
     (``hints``: cosine), of the subject's own facts only (not the ``unfiled`` ids: another
-    speaker's remark naming the subject is taken on shared words alone)."""
+    speaker's remark naming the subject is taken on shared words alone). A statement naming the
+    asked kind as another named person's is none (``aliases``: the subject's other names)."""
     own = subject.casefold()
     valued = [
         r
@@ -69,6 +85,7 @@ def statements(
         if str(r["subject"] or own).casefold() == own
         and mood_of(str(r["text"])) is None
         and named_values(str(r["text"]), (subject, *tq.people))
+        and not _anothers_kind(str(r["text"]), tq.attribute, (subject, *aliases))
     ]
     terms = _terms_of(tq) | set(more)
     shared = [r for r in valued if _shares(r, terms, tq.anchor)]
@@ -177,12 +194,12 @@ def loose_plan(
     ended = [r for r in rows if not holds(str(r["text"]), names)] if tq.operator in HOLDING else []
     gone = {int(r["fact_id"]) for r in ended}
     kept = [r for r in rows if int(r["fact_id"]) not in gone]
-    at = _anchor_time(rows, tq, anchor_time) if tq.operator in ("before", "after") else tq.at
-    listed, i = _answer(statements(kept, tq, subject, hints or {}, (), unfiled), tq, at, names)
+    at = _anchor_time(rows, tq, anchor_time) if tq.operator in ("before", "after") else tq.at or tq.asked_at
+    listed, i = _answer(statements(kept, tq, subject, hints or {}, (), unfiled, names), tq, at, names)
     if i is None and tq.operator in ("before", "after"):  # (the anchor's own words find its kind)
         more = _anchor_terms(rows, tq, names)
         if more:
-            listed, i = _answer(statements(kept, tq, subject, hints or {}, more, unfiled), tq, at, names)
+            listed, i = _answer(statements(kept, tq, subject, hints or {}, more, unfiled, names), tq, at, names)
     if i is None or _ended_later(listed[i], ended, subject, at):
         return None
     plan = TemporalPlan(str(tq.operator), subject, None, at)

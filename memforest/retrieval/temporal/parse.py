@@ -168,7 +168,7 @@ _PHRASES = {
     "residence": r"end(?:ed|s)?\s+up\s+(?:in|living\s+in)|arriv(?:e|ed|es)\s+in|(?:get|got|find|found|buy|bought)\s+"
     r"(?:a|an|the|his|her|their)\s+(?:\w+\s+)?(?:place|flat|apartment|house|home)\s+in|set(?:tle)?\s+up\s+home",
     "employer": r"start(?:ed|s|ing)?\s+(?:at|with|working)|sign(?:ed|s|ing)?\s+(?:on\s+)?with|offer|employee|"
-    r"go(?:es)?\s+to\s+work|went\s+to\s+work|(?:take|took|land|landed|get|got)\s+(?:the|a|his|her|their)\s+job",
+    r"go(?:es)?\s+to\s+work|went\s+to\s+work|for\s+a\s+living|(?:take|took|land|landed|get|got)\s+(?:the|a|his|her|their)\s+job",
     "pet": r"fost(?:er|ers|ered|ering)|t(?:ake|akes|ook|aking)\s+in\s+(?=(?-i:[A-Z]))|rescued|adopting|"
     r"br(?:ing|ings|ought|inging)\s+(?-i:[A-Z])\w*\s+home",
 }
@@ -205,6 +205,7 @@ class TemporalQuestion:
     back: int = 0  # states before the latest the question counts back ("my previous dentist": 1)
     terms: tuple[str, ...] = ()  # stems of the words naming what it asks about (``question_terms``)
     implied: bool = False  # the operator is read from the tense alone ("which bank am I with?": now)
+    asked_at: datetime | None = None  # when it is asked: a state begun later holds not yet "now"
 
     def only_says_when(self, name: str) -> bool:
         """``name`` is the person a "while ..." clause names and not the question's first subject:
@@ -295,7 +296,7 @@ def parse_question(
     whom "I" and "my" name; ``now``: when it is asked; ``window``: the time its words name
     (``timecues``), whose middle is the as-of time of a question with no other operator."""
     tq = _parse_question(question, has_as_of, speaker, now, window)
-    return replace(tq, terms=question_terms(question, tq.names))
+    return replace(tq, terms=question_terms(question, tq.names), asked_at=now)
 
 
 def _parse_question(

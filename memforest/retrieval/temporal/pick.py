@@ -47,8 +47,10 @@ def pick(tq: TemporalQuestion, runs: list[list[State]], anchor_time: datetime | 
         return held[-1] if held else None
     if op in ("now", "latest", "as_of"):
         # ("my previous dentist": the run before the latest; counted back past the first known
-        # state, no known state answers: no pin)
-        return len(runs) - 1 - tq.back if tq.back < len(runs) else None
+        # state, no known state answers: no pin); a state begun after the question is asked holds not
+        # yet (the runs begun by then are a prefix of the runs, which are in time order)
+        began = [run for run in runs if tq.asked_at is None or run[0].time <= tq.asked_at] if op != "as_of" else runs
+        return len(began) - 1 - tq.back if tq.back < len(began) else None
     if op == "first":
         return 0
     held = holding(runs, tq.anchor) if tq.anchor else []

@@ -409,7 +409,8 @@ def _hinted(rows: Sequence[Row], subject: str, attribute: str, hints: Mapping[in
         return None
     if value_kind_label(attribute, labelled) is not None or any(_kind_named(r, attribute, subject) for r in rows):
         return None  # (a value named by the kind's own head noun, "Vine Street Hair" for "hair", answers)
-    best = max(((hints[s.fact_id], lab) for lab, s in labelled if lab in GENERIC and s.fact_id in hints), default=None)
+    held_by = holders(attribute)  # (a kind one goes to is never bought: no possession chain for a barber)
+    best = max(((hints[s.fact_id], lab) for lab, s in labelled if lab in held_by and s.fact_id in hints), default=None)
     return best[1] if best is not None else None
 
 
