@@ -88,3 +88,11 @@ def test_a_kind_one_goes_to_is_never_read_from_a_chain_of_things_got() -> None:
     hints = {9: 0.9, 10: 0.5}  # (the question's recall found the bike most similar)
     tq = parse_question("Who cuts my hair now?", speaker="Petra", now=NOW)
     assert answered(plan_answer(tq, "Petra", [cut, bike], hints=hints)) == 10
+
+
+def test_a_verb_class_state_telling_only_another_service_is_none_of_the_asked_one() -> None:
+    bill = _row(11, 2021, "Petra's first bill from Corrie arrived, more data for less.", "patronage", "Corrie")
+    teeth = _row(12, 2022, "Petra's check-up with Dr Lyle at Tay Street Dental went fine.", "patronage", "Dr Lyle")
+    # (a check-up at a dental practice is no mobile network; the bill names no kind and may be)
+    assert _answer("Which mobile network was I with in 2023?", [bill, teeth]) == 11
+    assert _answer("Who was my dentist in 2023?", [bill, teeth]) == 12

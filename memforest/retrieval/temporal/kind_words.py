@@ -3,6 +3,7 @@ answer for such a kind is better left to the statements that name it (ADR 0115).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES
@@ -46,3 +47,33 @@ def told_elsewhere(
         and own(r)
         for r in rows
     )
+
+
+# kinds of service a person goes to or is provided by, by the words that name each: a state of a
+# verb class's chain whose words name only other such kinds is none of the asked one ("a check-up
+# at Castle Green Dental" is no mobile network); a kind named by no word here tells nothing
+_SERVICE_WORDS = {
+    "dental": "dentist dentists dental orthodontist hygienist",
+    "medical": "doctor doctors gp surgery physician medical clinic",
+    "physio": "physio physiotherapist physiotherapy osteopath chiropractor",
+    "hair": "hair hairdresser hairdressers barber barbers barbershop salon stylist haircut",
+    "telecom": "mobile network carrier telecom wireless cellular sim",
+    "internet": "broadband internet fibre fiber wifi isp",
+    "energy": "energy electricity electric gas power utility",
+    "bank": "bank banks banking credit union building society savings current account",
+    "insurance": "insurance insurer insurers",
+    "vet": "vet vets veterinary veterinarian",
+}
+_SERVICE_OF = {w: kind for kind, words in _SERVICE_WORDS.items() for w in words.split()}
+_SERVICE_RE = re.compile(rf"\b(?:{'|'.join(sorted(_SERVICE_OF, key=len, reverse=True))})\b", re.IGNORECASE)
+
+
+def service_kind(asked: str) -> str | None:
+    """The kind of service slot ``asked`` names by one of its words, or None."""
+    return next((_SERVICE_OF[w] for w in asked.split("_") if w in _SERVICE_OF), None)
+
+
+def names_other_service(text: str, kind: str) -> bool:
+    """``text`` names kinds of service by their words, and none of them is ``kind``."""
+    named = {_SERVICE_OF[m.group(0).lower()] for m in _SERVICE_RE.finditer(text)}
+    return bool(named) and kind not in named

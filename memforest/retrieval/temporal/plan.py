@@ -28,7 +28,7 @@ from memforest.retrieval.temporal.chains import (
 from memforest.retrieval.temporal.chains import head as _head
 from memforest.retrieval.temporal.ended import left_by, left_for, left_span
 from memforest.retrieval.temporal.ended import mood_of as mood_of  # re-exported
-from memforest.retrieval.temporal.kind_words import VAGUE_KIND, told_elsewhere
+from memforest.retrieval.temporal.kind_words import VAGUE_KIND, names_other_service, service_kind, told_elsewhere
 from memforest.retrieval.temporal.lexicon import CUES, cue_scores, is_state_of
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
@@ -163,6 +163,9 @@ def states_of(
     out = [s for lab, s in labelled if lab == chain]
     if chain in GENERIC and (kind or attribute) not in GENERIC:  # ("Moonrise Bakery" is no guitar)
         out = [s for s in out if not other_kind(s.value, kind or attribute)]
+        service = service_kind(kind or attribute)
+        if service is not None:  # ("a check-up at Castle Green Dental" is no mobile network)
+            out = [s for s in out if not names_other_service(s.text, service)]
     out += [
         s for (_, s), on in zip(labelled, bare_switches(labelled, chain, subject, kind or attribute), strict=True) if on
     ]
