@@ -103,6 +103,10 @@ def subject_key(person: str) -> str:
     return m["name"] or f"{m['owner']}'s {m['kin'].lower()}"
 
 
+# a word linking the sentence to what was said before it, which opens it before its subject
+_CONNECTIVE_AT = re.compile(r"(?:And|So|Also|Plus|Oh|Well|Anyway|Then|But)\b,?\s+(?=[A-Z])")
+
+
 def leading_subject(text: str, at: int = 0) -> str | None:
     """The person the clause holding position ``at`` opens with as the subject of its verb (see
     :func:`subject_key`), or None: "After Rex died, Tom got a pup named Pip" is Tom's, at Pip. An
@@ -112,8 +116,10 @@ def leading_subject(text: str, at: int = 0) -> str | None:
         # "Bo quit A and enrolled at B": the clause's verb has the first clause's subject; so has a
         # fragment with no verb before the value ("Bo has moved again, this time down to X")
         starts.pop()
-    titled = _TITLE_AT.match(text, starts[-1])  # "Aunt Rosa has taken up X": Rosa
-    m = _LEAD_RE.match(text, titled.end() if titled is not None else starts[-1])
+    linked = _CONNECTIVE_AT.match(text, starts[-1])  # "And Rosa has taken up X": Rosa
+    start = linked.end() if linked is not None else starts[-1]
+    titled = _TITLE_AT.match(text, start)  # "Aunt Rosa has taken up X": Rosa
+    m = _LEAD_RE.match(text, titled.end() if titled is not None else start)
     owned = _OWNER_LEAD.match(text, starts[-1]) if m is None else None
     if owned is not None and names_someone(owned["owner"]):
         return owned["owner"]  # "Kwabena's husky is called X", "Ika's place is in X": the owner's

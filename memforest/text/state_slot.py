@@ -149,6 +149,23 @@ def _names(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w']){re.escape(name)}(?![\w-])", text) is not None
 
 
+# a word that makes the name after it an object, not the one who acts ("from Ana", "sent Ana")
+_OBJECT_BEFORE = re.compile(
+    r"\b(?i:from|to|with|for|at|by|about|of|sent|told|asked|gave|showed|called|texted|messaged|emailed|rang|"
+    r"phoned|reminded|invited|helped)\s+$"
+)
+
+
+def _acts_before(text: str, name: str, end: int) -> bool:
+    """``text`` names ``name`` before position ``end`` other than as an object ("caught the bug
+    from Ana" names Ana as none who acts); after ``end`` ("..., so that's no longer Ana's
+    problem") it names no one who holds the state told before it."""
+    return any(
+        _OBJECT_BEFORE.search(text, max(0, m.start() - 12), m.start()) is None
+        for m in re.finditer(rf"(?<![\w']){re.escape(name)}(?![\w-])", text[:end])
+    )
+
+
 # "moved Grandma to X", "moved Biscuit into X": the one moved, named right after the verb, lives there
 _MOVED_OBJECT = re.compile(r"\b(?i:mov(?:e|es|ed|ing)|relocated)\s+(?P<obj>[A-Z][\w-]*)\s+(?:back\s+)?(?:in)?to\b")
 _KIN_NAME = re.compile(rf"^(?i:{KIN})$")
@@ -235,7 +252,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     if (
         state is not None
         and lead not in (None, state[2])
-        and (named_after or (state[0] == speaker and not _names(text, speaker)))
+        and (named_after or (state[0] == speaker and not _acts_before(text, speaker, max(text.find(state[2]), 0))))
     ):
         state = (str(lead), state[1], state[2])  # "Mia moved to Oslo", said by Ana, is Mia's home
     if state is not None and state[1] == "residence":
