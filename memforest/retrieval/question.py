@@ -96,9 +96,12 @@ class Question:
     several: bool = False
 
     @classmethod
-    def parse(cls, text: str, *, now: datetime, has_as_of: bool, speaker: str | None = None) -> Question:
+    def parse(
+        cls, text: str, *, now: datetime, has_as_of: bool, speaker: str | None = None, asked_at: datetime | None = None
+    ) -> Question:
         """Analyse ``text`` once (InputError when it has no words at all); ``now``: when it is
-        asked; ``speaker``: who asks (whom its "I" and "my" name)."""
+        asked; ``speaker``: who asks (whom its "I" and "my" name); ``asked_at``: that time when the
+        query gives it (its ``now`` or ``as_of``), else None."""
         text = " ".join(text.split())
         if not text:
             raise InputError("question must not be empty", location="question")
@@ -116,6 +119,7 @@ class Question:
                 speaker=speaker,
                 now=now,
                 window=(cues_now.after, cues_now.before),
+                asked_at=asked_at,
             ),
             cues_now=cues_now,
             several=asks_for_several(analysed),

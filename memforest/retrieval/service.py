@@ -116,8 +116,9 @@ async def _parse(request: QueryRequest) -> Question:
     """The request's question, analysed once (in a worker thread when it is long)."""
     now = request.as_of or request.now or datetime.now(UTC)
     parse = functools.partial(
-        Question.parse, request.question, now=now, has_as_of=request.as_of is not None, speaker=request.speaker
-    )
+        Question.parse, request.question, now=now, has_as_of=request.as_of is not None, speaker=request.speaker,
+        asked_at=request.as_of or request.now,
+    )  # fmt: skip
     return parse() if len(request.question) <= ANALYSE_OFF_LOOP_CHARS else await asyncio.to_thread(parse)
 
 

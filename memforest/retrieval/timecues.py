@@ -126,17 +126,17 @@ def _mention_end(m: TimeMention) -> datetime:
     return m.end if m.end is not None else m.start + timedelta(days=1)
 
 
-# a question mark with more words after it: what follows is context ("... these days? need to book
-# a check-up before my mum nags me again"), not the question
-_ASKED_END = re.compile(r"\?(?=\s*\S)")
+# a question mark ending a sentence (not one inside a web address): the words after the last one are
+# context ("... these days? need to book a check-up before my mum nags me again"), not the question
+_ASKED_END = re.compile(r"\?(?=\s|$)")
 
 
 def asked_part(question: str) -> str:
-    """The question itself, of its :func:`cue_prefix`: up to its first question mark when words
-    follow it, whose times and operators ask nothing."""
+    """The question itself, of its :func:`cue_prefix`: up to its last question mark that ends a
+    sentence, the words after which ask nothing (their times and operators are no question's)."""
     prefix = cue_prefix(question)
-    m = _ASKED_END.search(prefix)
-    return prefix[: m.end()] if m is not None else prefix
+    ends = [m.end() for m in _ASKED_END.finditer(prefix)]
+    return prefix[: ends[-1]] if ends else prefix
 
 
 def parse_time_cues(question: str, ref: datetime) -> TimeCues:

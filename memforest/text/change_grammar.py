@@ -428,15 +428,16 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "patronage",
     ),
-    # the first of a service that recurs ("my first cut at X", "my first lesson with X", opening the
-    # sentence with no owner: "First cut with X was yesterday"): the start
+    # the first of a service that recurs ("my first cut at X", "my first lesson with X"; opening the
+    # sentence with no owner, the service named: "First cut with X was yesterday"): the start
     # of a habit; a one-off first (a time, a visit, a trip) is none, a first thing "from" X
     # ("my first pay slip from X") names a source, not a service, and a first anything else "with"
     # X ("her first dance with Tom", "his first game with the Tigers") names a companion
     (
         re.compile(
-            rf"(?:{cw.OWNER}\s+first|^First)\s+(?!(?:time|visit|trip|day|night|week|weekend|holiday|go|look|date)\b)"
-            rf"(?:[\w-]+\s+){{0,2}}?(?:at|(?P<service>{_SERVICE})s?\s+with)\s+(?:the\s+)?{cw.VALUE}"
+            rf"(?:{cw.OWNER}\s+first\s+(?!(?:time|visit|trip|day|night|week|weekend|holiday|go|look|date)\b)"
+            rf"(?:[\w-]+\s+){{0,2}}?(?:at|(?P<service>{_SERVICE})s?\s+with)|^First\s+(?:{_SERVICE})s?\s+(?:at|with))"
+            rf"\s+(?:the\s+)?{cw.VALUE}"
         ),
         "patronage",
     ),

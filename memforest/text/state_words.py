@@ -118,7 +118,7 @@ KIN: Final = alternation(
     grandma grandmother grandpa grandfather granddaughter grandson niece nephew boss colleague coworker co-worker
     neighbour neighbor roommate flatmate housemate sibling wife husband partner girlfriend boyfriend fiance
     fiancee stepmother stepfather stepsister stepbrother stepson stepdaughter godson goddaughter mentor manager
-    teammate classmate landlord landlady grandad granddad granny stepdad stepmum stepmom
+    teammate classmate landlord landlady grandad granddad granny stepdad stepmum stepmom pal mate buddy
     mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law"""
 )
 

@@ -25,3 +25,18 @@ from support.states import speaker_slots
 )
 def test_the_person_opening_the_clause_holds_the_state(text: str, slot: tuple[str, str, str]) -> None:
     assert slot in speaker_slots(text)
+
+
+def test_an_aside_header_names_no_kind() -> None:
+    # ("Different subject:" opens an aside; the friend's club is the friend's)
+    slots = speaker_slots("Different subject: my pal Tobiah plays for the Balgay Rovers in the Sunday league.")
+    assert ("Tobiah", "membership", "Balgay Rovers") in slots
+    assert not [s for s in slots if s[1] == "different_subject"]
+
+
+def test_a_person_who_helped_the_speaker_holds_nothing_of_it() -> None:
+    assert ("Mia", "residence", "Larkhall") in speaker_slots("Tobiah helped me move to Larkhall.")
+
+
+def test_a_first_of_no_service_opening_the_sentence_is_no_habit() -> None:
+    assert not [s for s in speaker_slots("First thing at Corvex Labs was a fire drill.") if s[2] == "Corvex Labs"]

@@ -1,98 +1,22 @@
-"""A verb class's chain (things joined, gone to, got) answers for an open-ended kind no chain is
-named for; but when none of its states names the kind and another of the subject's statements by
-the same speaker names all of it, the chain is of another kind and the plan leaves the question to
-the statements that name it (the loose plan). Sentences and names of my own, no benchmark template
-or value."""
+"""A question's kind finds the chain whose label shares a word with it, a word counting when either
+begins the other: the question may name the person ("accountant", "guitarist") where the statement
+named the thing ("my accounts", "guitar"), or the other way round. Words of my own."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any
+import pytest
 
-from support.temporal_answers import answered
-
-from memforest.retrieval.temporal.kind_words import names_whole_kind
-from memforest.retrieval.temporal.parse import parse_question
-from memforest.retrieval.temporal.plan import plan_answer
-from memforest.retrieval.timecues import parse_time_cues
-
-NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
+from memforest.retrieval.temporal.chains import chain_label
 
 
-def _row(
-    fid: int, year: int, text: str, attribute: str | None, value: str | None, speaker: str = "Petra"
-) -> dict[str, Any]:
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(year, 3, 1, tzinfo=UTC),
-        "text": text,
-        "speaker": speaker,
-        "subject": "Petra" if attribute else None,
-        "attribute": attribute,
-        "value": value,
-        "entities": ["Petra", value] if value else ["Petra"],
-    }
+@pytest.mark.parametrize(
+    ("asked", "label"),
+    [("accountant", "account"), ("guitarist", "guitar"), ("hairdresser", "hair"), ("hair", "hairdresser")],
+)
+def test_either_word_may_begin_the_other(asked: str, label: str) -> None:
+    assert chain_label(asked, {label: 2, "allotment": 1}, loose=False) == label
 
 
-SEEN = _row(1, 2021, "Petra started seeing Halvard at Brookfield Osteopathy.", "patronage", "Halvard")
-QUIZ = _row(2, 2022, "Petra got a seat on the quiz team at the Anchor, the Lamplighters.", None, None)
-
-
-def _answer(question: str, rows: list[dict[str, Any]]) -> int | None:
-    cues = parse_time_cues(question, NOW)
-    tq = parse_question(question, speaker="Petra", now=NOW, window=(cues.after, cues.before))
-    return answered(plan_answer(tq, "Petra", rows))
-
-
-def test_a_kind_named_whole_takes_every_word_of_it() -> None:
-    assert names_whole_kind("the quiz team at the Anchor", "quiz_team")
-    assert names_whole_kind("two quizzes with the team", "quiz_team")  # (a word begins one of the text)
-    assert not names_whole_kind("not on any team, just mates", "quiz_team")
-    assert not names_whole_kind("my new one", "new")  # (a vague word alone names no kind)
-
-
-def test_a_verb_class_chain_answers_when_nothing_names_the_kind() -> None:
-    assert _answer("Which quiz team was I on in 2023?", [SEEN]) == 1
-
-
-def test_a_statement_naming_the_kind_leaves_the_other_kinds_chain() -> None:
-    assert _answer("Which quiz team was I on in 2023?", [SEEN, QUIZ]) is None
-
-
-def test_a_chain_naming_the_kind_or_another_speakers_words_keep_the_answer() -> None:
-    joined = _row(3, 2022, "Petra joined the Lamplighters quiz team.", "membership", "Lamplighters")
-    assert _answer("Which quiz team was I on in 2023?", [SEEN, joined, QUIZ]) == 3
-    advice = _row(4, 2022, "A quiz team at a pub may suit Petra.", None, None, speaker="assistant")
-    assert _answer("Which quiz team was I on in 2023?", [SEEN, advice]) == 1
-
-
-def test_a_verb_class_state_named_as_a_kind_of_another_family_is_none_of_the_asked_kind() -> None:
-    sang = _row(5, 2022, "Petra started going to the Saltings Singers on Thursdays.", "patronage", "Saltings Singers")
-    power = _row(6, 2024, "Petra switched to Brackwater Energy for the flat.", "patronage", "Brackwater Energy")
-    # (a supplier's name, "X Energy", is no choir: the chain's own choir answers now)
-    assert _answer("Which choir am I in now?", [sang, power]) == 5
-
-
-def test_a_state_begun_after_the_question_is_asked_holds_not_yet() -> None:
-    first = _row(7, 2021, "Petra joined the Lamplighters quiz team.", "membership", "Lamplighters")
-    later = _row(8, 2024, "Petra joined the Beacon quiz team.", "membership", "Beacon")
-    asked = datetime(2023, 1, 10, tzinfo=UTC)
-    tq = parse_question("Which quiz team am I on now?", speaker="Petra", now=asked)
-    assert answered(plan_answer(tq, "Petra", [first, later])) == 7
-    assert _answer("Which quiz team am I on now?", [first, later]) == 8  # (asked in 2026)
-
-
-def test_a_kind_one_goes_to_is_never_read_from_a_chain_of_things_got() -> None:
-    bike = _row(9, 2022, "Petra bought a Solway tourer.", "possession", "Solway tourer")
-    cut = _row(10, 2021, "Petra started going to Bexley Barbers.", "patronage", "Bexley Barbers")
-    hints = {9: 0.9, 10: 0.5}  # (the question's recall found the bike most similar)
-    tq = parse_question("Who cuts my hair now?", speaker="Petra", now=NOW)
-    assert answered(plan_answer(tq, "Petra", [cut, bike], hints=hints)) == 10
-
-
-def test_a_verb_class_state_telling_only_another_service_is_none_of_the_asked_one() -> None:
-    bill = _row(11, 2021, "Petra's first bill from Corrie arrived, more data for less.", "patronage", "Corrie")
-    teeth = _row(12, 2022, "Petra's check-up with Dr Lyle at Tay Street Dental went fine.", "patronage", "Dr Lyle")
-    # (a check-up at a dental practice is no mobile network; the bill names no kind and may be)
-    assert _answer("Which mobile network was I with in 2023?", [bill, teeth]) == 11
-    assert _answer("Who was my dentist in 2023?", [bill, teeth]) == 12
+def test_short_or_unrelated_words_share_nothing() -> None:
+    assert chain_label("card", {"car": 1}, loose=False) is None
+    assert chain_label("florist", {"floor": 1}, loose=False) is None

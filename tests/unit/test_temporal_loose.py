@@ -165,9 +165,20 @@ def test_the_anchor_starts_at_its_first_mention_with_no_mood() -> None:
 def test_another_named_persons_kind_is_none_of_the_subjects_states() -> None:
     rows = [
         *ROWS[:3],
-        _row(8, 2024, 2, "Cressida's new oboe teacher at Prior Lane is Osric Dunne.", None),
+        _row(8, 2024, 2, "Cressida's new oboe teacher at Gullet Row is Wystan Pell.", None),
     ]
     plan = loose_plan(_tq("now", ("oboe", "teach")), "Ysolde", rows, None, {})
     assert answered(plan) == 3  # (Cressida's teacher is hers, not Ysolde's)
-    mine = [*rows, _row(9, 2024, 5, "Ysolde's new oboe teacher at Prior Lane is Osric Dunne.", None)]
+    mine = [*rows, _row(9, 2024, 5, "Ysolde's new oboe teacher at Gullet Row is Wystan Pell.", None)]
     assert answered(loose_plan(_tq("now", ("oboe", "teach")), "Ysolde", mine, None, {})) == 9
+
+
+@pytest.mark.parametrize("word", ["pal", "mate", "buddy"])
+def test_a_friend_by_a_casual_word_holds_their_own_state(word: str) -> None:
+    rows = [*ROWS[:3], _row(8, 2024, 2, f"Ysolde's {word} Wystan takes oboe lessons with Ottilie Marsh now.", None)]
+    assert answered(loose_plan(_tq("now", ("oboe",)), "Ysolde", rows, None, {})) == 3
+
+
+def test_a_contraction_or_an_is_names_no_other_owner() -> None:
+    rows = [*ROWS[:3], _row(8, 2024, 2, "It's a great oboe teacher Ysolde found in Wystan Pell.", None)]
+    assert answered(loose_plan(_tq("now", ("oboe", "teach")), "Ysolde", rows, None, {})) == 8

@@ -1,9 +1,9 @@
 """The kind a question asks after when it names no "which" noun and no possessed one: a kind one
 joins or goes to named after a determiner and names ("the Thursday choir") in a how-long or when
-question; "with" a name whose head noun is such a kind ("Pennant Energy") asks after no partner;
-a word opening the question ("Back when ...") is no name; what follows the question mark is
-context, not the question; a relative "doing for work" asks for their employer. Phrasings and names of my own, no
-benchmark template or value."""
+question's own clause, when no other word names an attribute (or only a bare "with", or "join"
+read as a job); a word opening the question ("Back when ...") is no name; what follows the last
+question mark is context, not the question; a relative "doing for work" asks for their employer.
+Phrasings and names of my own, no benchmark template or value."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from memforest.retrieval.question import Question
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question
-from memforest.retrieval.timecues import parse_time_cues
+from memforest.retrieval.timecues import asked_part, parse_time_cues
 
 NOW = datetime(2026, 2, 1, 12, tzinfo=UTC)
 
@@ -29,7 +29,8 @@ def _parse(question: str) -> TemporalQuestion:
         ("How long did I stick with the Wednesday choir?", "choir"),
         ("How long have I been going to the Quayside gym?", "gym"),
         ("When did my brother join the Saltmarsh rowing club?", "rowing_club"),
-        ("How long was I with Pennant Energy?", None),
+        ("How long did I work at the bank?", "employer"),  # (a verb's own attribute stays)
+        ("When did I move to Leeds after leaving the choir?", "residence"),  # (a kind in a later clause)
         ("How long was Ana with Marco Bellini?", "partner"),  # (a person's name: a partner still)
         ("Who was I with in 2021?", "partner"),
     ],
@@ -57,7 +58,9 @@ def test_what_follows_the_question_mark_asks_nothing() -> None:
         now=NOW, has_as_of=False, speaker="Oona",
     ).temporal  # fmt: skip
     assert (parsed.operator, parsed.attribute, parsed.anchor) == ("now", "dentist", None)
-    assert parsed.asked_at == NOW
+    # the last question mark ends the question; one inside a web address ends nothing
+    assert asked_part("Remember my bank move? Which bank was I with before Quayside?").endswith("Quayside?")
+    assert asked_part("see example.com/?q=1 for my dentist last week").endswith("last week")
 
 
 @pytest.mark.parametrize(

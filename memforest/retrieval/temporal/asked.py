@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from memforest.attributes import named_attribute
-from memforest.retrieval.temporal.chains import head, served_or_joined
+from memforest.retrieval.temporal.chains import served_or_joined
 from memforest.retrieval.temporal.points import COUNT_WORDS
 from memforest.retrieval.temporal.points import ago_point as ago_point  # re-exported
 from memforest.retrieval.temporal.points import part_point as part_point  # re-exported
@@ -193,27 +193,23 @@ _KIND_AFTER_NAMES = re.compile(
     r"\b(?i:the|my|our|his|her|their)\s+(?:(?i:old|new|first)\s+)?(?:[A-Z][\w'-]*\s+)*"
     r"(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?\b"
 )
-# "with Pennant Energy": the name a person is with
-_WITH_NAME = re.compile(rf"\bwith\s+(?:the\s+)?(?P<name>{_WORD}(?:\s+{_WORD})*)")
+
+
+# a clause of time after the question's own ("... after I left the choir", "... while at the gym")
+_SUBCLAUSE = re.compile(r"\b(?i:before|after|since|while|until|till|when)\b(?!\s+did\b)")
 
 
 def kind_named(question: str) -> str | None:
     """A kind one joins or goes to that the question names after a determiner and any names ("how
     long did I stick with the Thursday choir?": choir): the kind a how-long or when question
     asks after when it names no noun of its own."""
-    for m in _KIND_AFTER_NAMES.finditer(question):
+    main = _SUBCLAUSE.split(question, maxsplit=1)[0]  # ("... after leaving the choir": no kind asked)
+    for m in _KIND_AFTER_NAMES.finditer(main):
         if m["second"] and served_or_joined(m["second"]):
             return f"{m['first']} {m['second']}"  # ("the Saltmarsh rowing club")
         if served_or_joined(m["first"]):
             return m["first"]
     return None
-
-
-def with_a_kind(question: str) -> bool:
-    """The question names what someone is "with" by a name whose head noun is a kind one joins or
-    is provided by ("how long was I with Pennant Energy?"): a provider or a club, no partner."""
-    m = _WITH_NAME.search(question)
-    return m is not None and len(m["name"].split()) > 1 and served_or_joined(head(m["name"]).lower())
 
 
 def _verb_dropped(noun: str, rest: str) -> str:

@@ -1,5 +1,5 @@
 """Whether statements name an open-ended kind by its words, and whether a verb-class chain's
-answer for such a kind is better left to the statements that name it (ADR 0115)."""
+answer for such a kind is better left to the statements that name it, or of another kind (ADR 0115)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from memforest.retrieval.temporal.ended import mood_of
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
 
-__all__ = ["VAGUE_KIND", "names_whole_kind", "told_elsewhere"]
+__all__ = ["VAGUE_KIND", "names_other_service", "names_whole_kind", "service_kind", "told_elsewhere"]
 
 # words of a kind too vague to tell it by ("new place", "usual spot")
 VAGUE_KIND = frozenset({"new", "old", "current", "usual", "regular", "local", "main", "favourite", "favorite"})
@@ -49,31 +49,36 @@ def told_elsewhere(
     )
 
 
-# kinds of service a person goes to or is provided by, by the words that name each: a state of a
-# verb class's chain whose words name only other such kinds is none of the asked one ("a check-up
-# at Castle Green Dental" is no mobile network); a kind named by no word here tells nothing
+# kinds of service a person goes to or is provided by: the words of a slot that name each (to read
+# the asked kind), and the words that name a provider of it in a statement, no ordinary word among
+# them ("clinic", "power", "savings" tell no one kind). A state of a verb class's chain whose words
+# name only other such kinds is none of the asked one ("a check-up at Castle Green Dental" is no
+# mobile network); a kind named by no word here tells nothing.
 _SERVICE_WORDS = {
-    "dental": "dentist dentists dental orthodontist hygienist",
-    "medical": "doctor doctors gp surgery physician medical clinic",
-    "physio": "physio physiotherapist physiotherapy osteopath chiropractor",
-    "hair": "hair hairdresser hairdressers barber barbers barbershop salon stylist haircut",
-    "telecom": "mobile network carrier telecom wireless cellular sim",
-    "internet": "broadband internet fibre fiber wifi isp",
-    "energy": "energy electricity electric gas power utility",
-    "bank": "bank banks banking credit union building society savings current account",
-    "insurance": "insurance insurer insurers",
-    "vet": "vet vets veterinary veterinarian",
+    "dental": ("dentist dental orthodontist hygienist", "dentist dentists dental orthodontist"),
+    "medical": ("doctor gp physician", "doctor gp physician"),
+    "physio": ("physio physiotherapist osteopath chiropractor", "physio physiotherapist osteopath chiropractor"),
+    "hair": ("hair hairdresser barber salon stylist haircut", "hairdresser hairdressers barber barbers barbershop"),
+    "telecom": ("mobile network carrier telecom wireless cellular", "telecom"),
+    "internet": ("broadband internet fibre fiber isp", "broadband isp"),
+    "energy": ("energy electricity electric gas power utility", "electricity"),
+    "bank": ("bank banking", "bank banking"),
+    "insurance": ("insurance insurer", "insurance insurer insurers"),
+    "vet": ("vet veterinary veterinarian", "vet vets veterinary veterinarian"),
+    "cafe": ("cafe café coffee coffeehouse", "cafe café coffeehouse roasters"),
+    "bakery": ("bakery baker", "bakery bakeries"),
 }
-_SERVICE_OF = {w: kind for kind, words in _SERVICE_WORDS.items() for w in words.split()}
-_SERVICE_RE = re.compile(rf"\b(?:{'|'.join(sorted(_SERVICE_OF, key=len, reverse=True))})\b", re.IGNORECASE)
+_ASKED_SERVICE = {w: kind for kind, (asked, _) in _SERVICE_WORDS.items() for w in asked.split()}
+_TOLD_SERVICE = {w: kind for kind, (_, told) in _SERVICE_WORDS.items() for w in told.split()}
+_TOLD_RE = re.compile(rf"\b(?:{'|'.join(sorted(_TOLD_SERVICE, key=len, reverse=True))})\b", re.IGNORECASE)
 
 
 def service_kind(asked: str) -> str | None:
     """The kind of service slot ``asked`` names by one of its words, or None."""
-    return next((_SERVICE_OF[w] for w in asked.split("_") if w in _SERVICE_OF), None)
+    return next((_ASKED_SERVICE[w] for w in asked.split("_") if w in _ASKED_SERVICE), None)
 
 
 def names_other_service(text: str, kind: str) -> bool:
-    """``text`` names kinds of service by their words, and none of them is ``kind``."""
-    named = {_SERVICE_OF[m.group(0).lower()] for m in _SERVICE_RE.finditer(text)}
+    """``text`` names providers of kinds of service by their words, and of none of them ``kind``."""
+    named = {_TOLD_SERVICE[m.group(0).lower()] for m in _TOLD_RE.finditer(text)}
     return bool(named) and kind not in named

@@ -3,9 +3,10 @@ subject's statements about the asked thing, found by the question's own words or
 similarity, ordered by time, and the operator answered on that list (the latest for now, the one
 holding at the as-of time, the one before or after the anchor's first mention).
 
-It runs only when ``plan.plan_answer`` found no state, so it never changes an answer a chain gives;
-a question it cannot read (no operator it answers, no statement of the subject that fits) keeps
-the plain ranking."""
+It runs only when ``plan.plan_answer`` gave no plan: no chain told an answer, or a verb class's
+chain answered for an open-ended kind none of its states names while the subject's statements name
+it (``kind_words.told_elsewhere``); a question it cannot read (no operator it answers, no statement
+of the subject that fits) keeps the plain ranking."""
 
 from __future__ import annotations
 
@@ -34,6 +35,14 @@ _RESUMED = re.compile(r"\b(?:now|instead|switched|started|then|since)\b", re.I)
 _RELATIVE = re.compile(rf"\b(?i:his|her|their|my|\w+'s)\s+(?i:{KIN})\s+([A-Z][\w-]*)")
 
 
+# a named person's possessive before a noun phrase: no contraction ("It's", "That's") and no "is"
+# ("Osric's the best teacher", "Osric's been")
+_OWNER_OF = re.compile(
+    r"\b(?!(?:It|That|There|Here|What|Who|He|She|Let|Where|How)'s)([A-Z][\w-]*)'s\s+"
+    r"(?!(?:a|an|the|my|his|her|their|our|your|been|got|gone|not|just|also|still|now|so|very|always|never)\b)"
+)
+
+
 def _anothers_kind(text: str, asked: str | None, names: Sequence[str]) -> bool:
     """``text`` names the asked kind as another named person's ("Ana's new dentist at X", asked of
     Ilse): the state it tells is theirs."""
@@ -44,7 +53,8 @@ def _anothers_kind(text: str, asked: str | None, names: Sequence[str]) -> bool:
     own = {n.casefold() for n in names}
     return any(
         m.group(1).casefold() not in own
-        for m in re.finditer(rf"\b([A-Z][\w-]*)'s\s+(?:[a-z]+\s+){{0,2}}(?i:{kind})", text)
+        for m in _OWNER_OF.finditer(text)
+        if re.match(rf"(?:[a-z]+\s+){{0,2}}(?i:{kind})", text[m.end() :])
     )
 
 

@@ -25,8 +25,8 @@ from memforest.retrieval.temporal.asked import (
     relations,
     slot_of,
     steps_back,
-    with_a_kind,
 )
+from memforest.retrieval.temporal.chains import joined_kind
 from memforest.retrieval.timecues import asks_when, parse_time_cues, without_phrasal_after
 from memforest.text.dates import resolve_time_expressions
 from memforest.text.lexicon import TIME_WORDS
@@ -205,7 +205,7 @@ class TemporalQuestion:
     back: int = 0  # states before the latest the question counts back ("my previous dentist": 1)
     terms: tuple[str, ...] = ()  # stems of the words naming what it asks about (``question_terms``)
     implied: bool = False  # the operator is read from the tense alone ("which bank am I with?": now)
-    asked_at: datetime | None = None  # when it is asked: a state begun later holds not yet "now"
+    asked_at: datetime | None = None  # when the query says it is asked: a state begun later holds not yet "now"
 
     def only_says_when(self, name: str) -> bool:
         """``name`` is the person a "while ..." clause names and not the question's first subject:
@@ -290,13 +290,16 @@ def parse_question(
     speaker: str | None = None,
     now: datetime | None = None,
     window: tuple[datetime | None, datetime | None] = (None, None),
+    asked_at: datetime | None = None,
 ) -> TemporalQuestion:
     """Operator, attribute, names and anchor of ``question``; ``has_as_of``: the API's as_of is set
     (a question naming no other operator then asks for the state as of that time). ``speaker``:
-    whom "I" and "my" name; ``now``: when it is asked; ``window``: the time its words name
-    (``timecues``), whose middle is the as-of time of a question with no other operator."""
+    whom "I" and "my" name; ``now``: when it is asked (relative times read from it); ``window``:
+    the time its words name (``timecues``), whose middle is the as-of time of a question with no
+    other operator; ``asked_at``: the time the query itself says it is asked (its ``now`` or
+    ``as_of``), after which no state holds "now" yet (None: any time)."""
     tq = _parse_question(question, has_as_of, speaker, now, window)
-    return replace(tq, terms=question_terms(question, tq.names), asked_at=now)
+    return replace(tq, terms=question_terms(question, tq.names), asked_at=asked_at)
 
 
 def _parse_question(
@@ -312,9 +315,12 @@ def _parse_question(
     if tq.anchor is not None:
         tq = replace(tq, anchor=tq.anchor.replace(_DOT, "."), anchor_to=(tq.anchor_to or "").replace(_DOT, ".") or None)
     question = first_person(question, speaker)  # (operators read first: "tell me when" is no name)
-    noun = asked_noun(question) or (kind_named(question) if tq.operator in ("how_long", "when") else None)
-    if noun is None and tq.attribute == "partner" and with_a_kind(question):
-        tq = replace(tq, attribute=None)  # ("with Pennant Energy": a provider's name, no partner)
+    named_kind = kind_named(question) if tq.operator in ("how_long", "when") else None
+    # (the kind named wins over no attribute, a bare "with", or "join" read as a job: "join the X choir")
+    joined = named_kind is not None and joined_kind(named_kind.replace(" ", "_"))
+    if not (tq.attribute in (None, "partner") or (tq.attribute == "employer" and joined)):
+        named_kind = None
+    noun = asked_noun(question) or named_kind
     names, people = _ordered(question, noun)
     names = tuple(n for n in names if n.casefold() != (noun or "").casefold())  # (an acronym asked: "my GP")
     slot = slot_of(noun) if noun else None

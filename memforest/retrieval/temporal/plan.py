@@ -161,9 +161,10 @@ def states_of(
     if chain is None and loose:
         chain = chain_label(attribute, counts, loose=True)
     out = [s for lab, s in labelled if lab == chain]
-    if chain in GENERIC and (kind or attribute) not in GENERIC:  # ("Moonrise Bakery" is no guitar)
-        out = [s for s in out if not other_kind(s.value, kind or attribute)]
-        service = service_kind(kind or attribute)
+    asked = kind or attribute
+    if chain in GENERIC and asked not in GENERIC and asked not in STATE_ATTRIBUTES:  # ("Moonrise Bakery": no guitar)
+        out = [s for s in out if not other_kind(s.value, asked)]
+        service = service_kind(asked)
         if service is not None:  # ("a check-up at Castle Green Dental" is no mobile network)
             out = [s for s in out if not names_other_service(s.text, service)]
     out += [
@@ -470,7 +471,8 @@ def plan_answer(
         extra = _holder_states(rows, subject, attribute)
         i, runs = _answer_index(tq, [*states, *extra], anchor_time) if extra else (None, runs)
     if i is None or (
-        tq.operator in ("as_of", "now") and left_by(rows, runs, i, tq.at, lambda t: _names_itself(t, subject))
+        tq.operator in ("as_of", "now")
+        and left_by(rows, runs, i, tq.at or tq.asked_at, lambda t: _names_itself(t, subject))
     ):
         return None  # (a state its holder left before the asked time holds then no longer)
     generic = any(lab in GENERIC and s.fact_id == runs[i][0].fact_id for lab, s in _labelled(rows, subject))
