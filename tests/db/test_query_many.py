@@ -55,9 +55,11 @@ async def test_a_question_over_three_forests_is_parsed_and_embedded_once(
     parsed: list[str] = []
     real_parse = Question.parse
 
-    def parse(text: str, *, now: datetime, has_as_of: bool, speaker: str | None = None) -> Question:
+    def parse(
+        text: str, *, now: datetime, has_as_of: bool, speaker: str | None = None, asked_at: datetime | None = None
+    ) -> Question:
         parsed.append(text)
-        return real_parse(text, now=now, has_as_of=has_as_of, speaker=speaker)
+        return real_parse(text, now=now, has_as_of=has_as_of, speaker=speaker, asked_at=asked_at)
 
     monkeypatch.setattr(Question, "parse", parse)
     request = QueryRequest(FORESTS[0], question, top_k=9)
