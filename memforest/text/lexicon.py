@@ -173,6 +173,9 @@ PET_CANON: dict[str, str] = {
     "guinea pig": "guinea_pig",
 }
 
+# words whose "'s" is "is" or "has", never a possessive ("what's", "it's", "she's"), as a regex
+# alternation
+CONTRACTED_S = "what|who|where|when|how|that|it|there|here|he|she|let"
 NUMBER_WORDS: dict[str, int] = {
     w: i
     for i, w in enumerate(

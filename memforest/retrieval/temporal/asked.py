@@ -17,7 +17,7 @@ from memforest.retrieval.temporal.points import ago_point as ago_point  # re-exp
 from memforest.retrieval.temporal.points import part_point as part_point  # re-exported
 from memforest.text.changes import slot_key
 from memforest.text.dates import resolve_time_expressions
-from memforest.text.lexicon import COMMON_VERBS, IRREGULAR_PAST, MONTH_NAMES, NUMBER_WORDS, WEEKDAY_NAMES
+from memforest.text.lexicon import COMMON_VERBS, CONTRACTED_S, IRREGULAR_PAST, MONTH_NAMES, NUMBER_WORDS, WEEKDAY_NAMES
 from memforest.text.persons import rewrite_persons
 from memforest.text.state_words import KIN
 
@@ -54,7 +54,7 @@ _ADJ = (
     r"(?:very\s+)?first|(?:very\s+)?last)\s+)*"
 )
 _POSSESSED = re.compile(
-    rf"(?:\b(?!(?i:what|who|where|when|how|that|it|there|here|he|she|let)'s)[A-Za-z][\w-]*'s|\b(?i:his|her|their))"
+    rf"(?:\b(?!(?i:{CONTRACTED_S})'s)[A-Za-z][\w-]*'s|\b(?i:his|her|their))"
     rf"\s+{_ADJ}{_NOUN}(?:\s+of\s+(?P<of>[a-z][a-z-]*))?"
 )
 # (at the start, or after a leading clause: "When I lived in Oslo, which gym ...")

@@ -21,6 +21,7 @@ from memforest.retrieval.temporal.parse import TemporalQuestion
 from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPlan, mentions, mood_of
 from memforest.store import temporal as store
 from memforest.store.sql import Conn, Row
+from memforest.text.lexicon import CONTRACTED_S
 from memforest.text.state_words import KIN
 from memforest.text.terms import content_terms
 
@@ -38,7 +39,7 @@ _RELATIVE = re.compile(rf"\b(?i:his|her|their|my|\w+'s)\s+(?i:{KIN})\s+([A-Z][\w
 # a named person's possessive before a noun phrase: no contraction ("It's", "That's") and no "is"
 # ("Osric's the best teacher", "Osric's been")
 _OWNER_OF = re.compile(
-    r"\b(?!(?:It|That|There|Here|What|Who|He|She|Let|Where|How)'s)([A-Z][\w-]*)'s\s+"
+    rf"\b(?!(?i:{CONTRACTED_S})'s)([A-Z][\w-]*)'s\s+"
     r"(?!(?:a|an|the|my|his|her|their|our|your|been|got|gone|not|just|also|still|now|so|very|always|never)\b)"
 )
 
