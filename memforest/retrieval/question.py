@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from memforest.errors import InputError
 from memforest.retrieval.breadth import asks_for_several
+from memforest.retrieval.temporal.casing import recased, uncased
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question
 from memforest.retrieval.timecues import TimeCues, asked_part, cue_prefix, parse_time_cues
 from memforest.text.lexicon import MONTH_NAMES, STOPWORDS, WEEKDAY_NAMES
@@ -77,6 +79,17 @@ def _search_terms(words: list[str]) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class AskedAs:
+    """What a question's temporal parse read it with: when it is asked (``now``), whether the query
+    has an as_of, who asks (``speaker``) and the time the query itself says (``asked_at``)."""
+
+    now: datetime
+    has_as_of: bool
+    speaker: str | None
+    asked_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
 class Question:
     """A question as every stage reads it.
 
@@ -85,7 +98,8 @@ class Question:
     ``rerank_terms``: stems for the rerank's term overlap; ``temporal``: the temporal parse
     (operator, attribute, names, anchors); ``cues_now``: the time cues read against the query's
     present (as_of, else now), whose ``anchor_text`` is embedded with the question; ``several``: it
-    asks for a set of things or its size (:func:`~memforest.retrieval.breadth.asks_for_several`)."""
+    asks for a set of things or its size (:func:`~memforest.retrieval.breadth.asks_for_several`);
+    ``asked_as``: what the temporal parse read it with (:meth:`with_names_of` reads it again)."""
 
     text: str
     search_terms: tuple[str, ...]
@@ -93,6 +107,7 @@ class Question:
     rerank_terms: tuple[str, ...]
     temporal: TemporalQuestion
     cues_now: TimeCues
+    asked_as: AskedAs
     several: bool = False
 
     @classmethod
@@ -108,22 +123,33 @@ class Question:
         analysed = cue_prefix(text)
         words = terms(analysed)
         cues_now = parse_time_cues(text, now)  # (it reads the same prefix itself)
+        asked_as = AskedAs(now, has_as_of, speaker, asked_at)
         return cls(
             text=text,
             search_terms=_search_terms(words),
             entity_keys=tuple(sorted({t.casefold() for t in words} - STOPWORDS)),
             rerank_terms=tuple(stems(words)),  # (as the rerank stems documents: text.terms.content_terms)
-            temporal=parse_question(
-                asked_part(text),
-                has_as_of=has_as_of,
-                speaker=speaker,
-                now=now,
-                window=(cues_now.after, cues_now.before),
-                asked_at=asked_at,
-            ),
+            temporal=_temporal(asked_part(text), asked_as, cues_now),
             cues_now=cues_now,
+            asked_as=asked_as,
             several=asks_for_several(analysed),
         )
+
+    @property
+    def uncased(self) -> bool:
+        """The question is typed all in lower case ("I" aside): its temporal parse found no names
+        by their capitals (:meth:`with_names_of`)."""
+        return uncased(asked_part(self.text))
+
+    def with_names_of(self, texts: Sequence[str]) -> Question:
+        """The question with its temporal part read again after writing the runs of its words that
+        ``texts`` write as names as they write them (``casing.recased``), when it is typed all in
+        lower case and they name any; else itself."""
+        asked = asked_part(self.text)
+        if not uncased(asked):
+            return self
+        cased = recased(asked, texts)
+        return self if cased == asked else replace(self, temporal=_temporal(cased, self.asked_as, self.cues_now))
 
     @property
     def anchor_text(self) -> str | None:
@@ -134,3 +160,11 @@ class Question:
         """The time cues read against ``now`` (the forest's latest session, when the query names
         no as_of): relative phrases ("last week") resolve against it."""
         return parse_time_cues(self.text, now)
+
+
+def _temporal(asked: str, asked_as: AskedAs, cues_now: TimeCues) -> TemporalQuestion:
+    """The temporal parse of the asked part of a question (``timecues.asked_part``)."""
+    return parse_question(
+        asked, has_as_of=asked_as.has_as_of, speaker=asked_as.speaker, now=asked_as.now,
+        window=(cues_now.after, cues_now.before), asked_at=asked_as.asked_at,
+    )  # fmt: skip

@@ -36,6 +36,7 @@ from memforest.retrieval.question import Question, without_names
 from memforest.retrieval.recall import LexicalRows, RecallResult, lexical_beside, recall
 from memforest.retrieval.request import MODES, QueryAnswer, QueryRequest, TreeScore
 from memforest.retrieval.stages import Stages
+from memforest.retrieval.temporal.casing import recalled_texts
 from memforest.retrieval.temporal.plan import TemporalPlan
 from memforest.retrieval.temporal.resolve import ProbeRead, probe_asked, probe_beside, temporal_plan
 from memforest.retrieval.timecues import TimeCues
@@ -329,11 +330,22 @@ async def _temporal_stage(
     """The temporal plan of the question: the states it asks for, pinned into the evidence
     (``probe``: its first statement read beside, :func:`_probe_beside`)."""
     with ctx.stages.timed("temporal"):
+        question = await _with_names(ctx, conn, recalled)
         return await temporal_plan(
-            conn, ctx.tenant_id, recalled.found.forest.forest_id, ctx.question.temporal, ctx.request.as_of,
+            conn, ctx.tenant_id, recalled.found.forest.forest_id, question.temporal, ctx.request.as_of,
             recalled.anchor_time, recalled.result.fact_sims, beside=probe,
             slot_rows=ctx.preset.temporal_slot_rows,
         )  # fmt: skip
+
+
+async def _with_names(ctx: QueryContext, conn: Conn, recalled: Recalled) -> Question:
+    """The question, its temporal part read again with the names the facts recall found write
+    (``Question.with_names_of``) when it asks about time and is typed all in lower case."""
+    question, found = ctx.question, recalled.result
+    if question.temporal.operator is None or not question.uncased:
+        return question
+    forest_id = recalled.found.forest.forest_id
+    return question.with_names_of(await recalled_texts(conn, ctx.tenant_id, forest_id, found.fact_sims, found.fact_lex))
 
 
 async def _browse_assemble_stage(

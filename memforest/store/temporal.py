@@ -30,6 +30,7 @@ _ENTITY_ROOT = _Q["entity_root"]
 _CHILDREN = _Q["children"]
 _CHILDREN_OF = _Q["children_of"]
 _TEXTS_NAMING = _Q["texts_naming"]
+_TEXTS_BY_ID = _Q["texts_by_id"]
 _USER_SPEAKER = _Q["user_speaker"]
 NAMED_FACTS = 128  # the speakers' words about one person a temporal plan reads at most
 SLOT_ROWS = 64  # the newest facts of one (subject, attribute) slot a temporal plan reads (ADR 0091)
@@ -151,6 +152,14 @@ async def texts_naming(conn: Conn, tenant_id: uuid.UUID, forest_id: int, text: s
     """The texts of the forest's live facts that contain ``text`` (case-insensitive), newest first,
     at most ``limit``: where the other names of a person ("Ana's sister Mia") are read from."""
     rows = await fetch_all(conn, _TEXTS_NAMING, {"t": tenant_id, "f": forest_id, "a": text.casefold(), "n": limit})
+    return [str(r["text"]) for r in rows]
+
+
+async def texts_by_id(conn: Conn, tenant_id: uuid.UUID, forest_id: int, ids: Sequence[int]) -> list[str]:
+    """The texts of those of the facts ``ids`` that are the forest's and live, in the order of ``ids``."""
+    if not ids:
+        return []
+    rows = await fetch_all(conn, _TEXTS_BY_ID, {"t": tenant_id, "f": forest_id, "ids": list(ids)})
     return [str(r["text"]) for r in rows]
 
 

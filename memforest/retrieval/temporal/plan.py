@@ -167,9 +167,7 @@ def states_of(
         service = service_kind(asked)
         if service is not None:  # ("a check-up at Castle Green Dental" is no mobile network)
             out = [s for s in out if not names_other_service(s.text, service)]
-    out += [
-        s for (_, s), on in zip(labelled, bare_switches(labelled, chain, subject, asked), strict=True) if on
-    ]
+    out += [s for (_, s), on in zip(labelled, bare_switches(labelled, chain, subject, asked), strict=True) if on]
     for r in rows:
         value = _value(r, subject)
         text = str(r["text"])

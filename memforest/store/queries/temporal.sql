@@ -133,6 +133,17 @@ WHERE tenant_id = :t
   AND parent_id = ANY(:ps)
 ORDER BY parent_id, t_start, seq;
 
+-- name: texts_by_id --
+-- The texts of the live facts :ids, in the order of :ids: the words a question typed in lower case
+-- is read against for its names (retrieval/temporal/casing.py).
+SELECT x.text
+FROM facts x
+JOIN unnest(CAST(:ids AS bigint[])) WITH ORDINALITY AS i(fact_id, ord) ON i.fact_id = x.fact_id
+WHERE x.tenant_id = :t
+  AND x.forest_id = :f
+  AND x.retracted_at IS NULL
+ORDER BY i.ord;
+
 -- name: texts_naming --
 -- The texts of the forest's live facts that contain :a (lower case), newest first, at most :n.
 SELECT x.text

@@ -1,0 +1,57 @@
+"""A question typed all in lower case has its names written as the forest's texts write them
+(``retrieval.temporal.casing``): sentences written for this test."""
+
+from __future__ import annotations
+
+import pytest
+
+from memforest.retrieval.temporal.casing import recased, uncased
+
+TEXTS = [
+    "Ottoline left Quillfeather Cartography in May.",
+    "Berengar sent photos of his flat in Vessenholm.",
+    "Ottoline joined the Brackwater Otters, the swimming club by the quay.",
+    "Sold the Larkspur 90 today!",
+    "Switched barbers, and the climbing wall at Tallowgate is great.",
+    "After the move, the barber on the corner was closed.",
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("after ottoline left quillfeather cartography, where did she work",
+         "after Ottoline left Quillfeather Cartography, where did she work"),
+        # a name that only ever opens a sentence is still a name
+        ("where's berengar living these days? want to send a card", "where's Berengar living these days? want to send a card"),
+        # the longest run the texts write as a name
+        ("how long was i with the brackwater otters", "how long was i with the Brackwater Otters"),
+        # words the texts write in lower case somewhere, or that open sentences as verbs, stay as typed
+        ("which barber did i switch to after the move", "which barber did i switch to after the move"),
+        ("when was i climbing at tallowgate", "when was i climbing at Tallowgate"),
+        ("when was it sold", "when was it sold"),
+        # a word no text has stays as typed
+        ("who is my dentist now", "who is my dentist now"),
+    ],
+)  # fmt: skip
+def test_recased_writes_the_runs_the_texts_write_as_names(question: str, expected: str) -> None:
+    assert recased(question, TEXTS) == expected
+
+
+def test_stopwords_never_start_or_end_a_name() -> None:
+    # "After" and "the" open sentences in the texts: no run starts or ends with them
+    assert recased("after the move", TEXTS) == "after the move"
+
+
+@pytest.mark.parametrize(
+    ("question", "typed_lower"),
+    [
+        ("where did i live before oslo", True),
+        ("where did I live before oslo? i'm curious", True),
+        ("Where did I live before Oslo?", False),
+        ("where did i live before Oslo", False),
+        ("2023?", False),
+    ],
+)
+def test_uncased_is_a_question_with_no_capital_but_i(question: str, typed_lower: bool) -> None:
+    assert uncased(question) is typed_lower
