@@ -133,7 +133,9 @@ _CLAUSE_END = re.compile(
     # (in person-rewritten text "I" is the speaker's name: "and Ana has never been this tired")
     r"(?<!\s)\s+and\s+(?=[A-Z][\w-]*\s+(?:and\s+others\s+)?(?:has|have|had|never|still|just|really|also)\b)|"
     # a second predicate of the same subject with its own auxiliary ("joined X and will not stop talking")
-    r"(?<!\s)\s+and\s+(?=(?i:will|won't|can't|cannot|never|still|keeps|kept)\s)"
+    r"(?<!\s)\s+and\s+(?=(?i:will|won't|can't|cannot|never|still|keeps|kept)\s)|"
+    # a second predicate that reports what the subject says ("rows with X and says I should join")
+    r"(?<!\s)\s+and\s+(?=(?i:says|said|tells|told|thinks|thought|reckons|insists|insisted)\s)"
 )
 # a clause opened by "when" or "where" belongs to the clause before it ("those were good days, when
 # Ana played in X")

@@ -23,7 +23,7 @@ TEXTS = [
         ("after ottoline left quillfeather cartography, where did she work",
          "after Ottoline left Quillfeather Cartography, where did she work"),
         # a name that only ever opens a sentence is still a name
-        ("where's berengar living these days? want to send a card", "where's Berengar living these days? want to send a card"),
+        ("where's berengar living these days? send a card", "where's Berengar living these days? send a card"),
         # the longest run the texts write as a name
         ("how long was i with the brackwater otters", "how long was i with the Brackwater Otters"),
         # words the texts write in lower case somewhere, or that open sentences as verbs, stay as typed

@@ -182,3 +182,13 @@ def test_a_friend_by_a_casual_word_holds_their_own_state(word: str) -> None:
 def test_a_contraction_or_an_is_names_no_other_owner() -> None:
     rows = [*ROWS[:3], _row(8, 2024, 2, "It's a great oboe teacher Ysolde found in Wystan Pell.", None)]
     assert answered(loose_plan(_tq("now", ("oboe", "teach")), "Ysolde", rows, None, {})) == 8
+
+
+def test_a_value_stated_in_a_plain_clause_of_a_sentence_with_a_mood_is_a_state() -> None:
+    rows = [
+        _row(1, 2021, 3, "Ysolde rows with Pellbrook Oars and says her cousin should have joined her there.", None),
+        _row(2, 2022, 5, "Ysolde might switch to Garrow Scullers one day, maybe.", None),
+    ]
+    tq = TemporalQuestion("as_of", "rowing_club", ("Ysolde",), terms=("row",), at=datetime(2022, 9, 1, tzinfo=UTC))
+    # the suggestion is in another clause than Pellbrook Oars; the wish names its value in its own
+    assert answered(loose_plan(tq, "Ysolde", rows, None, {})) == 1

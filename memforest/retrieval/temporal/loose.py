@@ -22,6 +22,7 @@ from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPl
 from memforest.store import temporal as store
 from memforest.store.sql import Conn, Row
 from memforest.text.lexicon import CONTRACTED_S
+from memforest.text.mood import mood_near
 from memforest.text.state_words import KIN
 from memforest.text.terms import content_terms
 
@@ -94,8 +95,7 @@ def statements(
         r
         for r in rows
         if str(r["subject"] or own).casefold() == own
-        and mood_of(str(r["text"])) is None
-        and named_values(str(r["text"]), (subject, *tq.people))
+        and _plainly_valued(str(r["text"]), (subject, *tq.people))
         and not _anothers_kind(str(r["text"]), tq.attribute, (subject, *aliases))
     ]
     terms = _terms_of(tq) | set(more)
@@ -105,6 +105,18 @@ def statements(
     valued = [r for r in valued if int(r["fact_id"]) not in unfiled]
     best = max((hints.get(int(r["fact_id"]), -1.0) for r in valued), default=-1.0)
     return [r for r in valued if hints.get(int(r["fact_id"]), -2.0) >= best - NEAR_SIM]
+
+
+def _plainly_valued(text: str, names: Sequence[str]) -> bool:
+    """``text`` names a value besides ``names`` in a clause with no mood: "X climbs at Y and says
+    I should have joined him" states Y; "maybe I'll join Y" states nothing."""
+    if mood_of(text) is None:
+        return bool(named_values(text, names))
+    return any(
+        mood_near(text, m.start()) is None
+        for value in named_values(text, names)
+        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text)
+    )
 
 
 def holds(text: str, names: Sequence[str] = ()) -> bool:
