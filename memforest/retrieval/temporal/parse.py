@@ -27,6 +27,8 @@ from memforest.retrieval.temporal.asked import (
     steps_back,
 )
 from memforest.retrieval.temporal.chains import joined_kind
+from memforest.retrieval.temporal.owners import QUESTION_WORDS as _QUESTION_WORDS
+from memforest.retrieval.temporal.owners import only_owning
 from memforest.retrieval.timecues import asks_when, parse_time_cues, without_phrasal_after
 from memforest.text.dates import resolve_time_expressions
 from memforest.text.lexicon import TIME_WORDS
@@ -176,14 +178,6 @@ _PHRASE_RES = {a: re.compile(rf"\b(?:{p})\b", re.IGNORECASE) for a, p in _PHRASE
 # each attribute word's own pattern, compiled once (not per question); a word counts every place
 # it occurs, as one pattern per word does
 _WORD_RES = {a: tuple((w, re.compile(rf"\b{re.escape(w)}\b")) for w in words) for a, words in ATTRIBUTE_WORDS.items()}
-_QUESTION_WORDS = frozenset(
-    str.split(
-        """which what where who whom whose when how did does do is was were has have had the a an once after
-        before following since until till prior now currently so and but then in on at as of by for from with
-        while whilst during
-        to also around roughly tell remember recall please hey ok back way just still even actually"""
-    )
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,15 +396,16 @@ def question_terms(question: str, names: Sequence[str]) -> tuple[str, ...]:
 def _ordered(question: str, noun: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The question's candidate subjects, most likely first, and the names it uses as people.
     Subjects: relatives without a name, the possessor of the thing asked ("Jonas's pet"), a
-    relative's name ("Ana's cousin Mia"), the subject after an auxiliary ("did Mia"), a name that
-    only owns a relative ("Ana" of "Ana's cousin Mia"), then the rest."""
+    relative's name ("Ana's cousin Mia"), the subject after an auxiliary ("did Mia"), then the rest;
+    not a name the question names only as the owner of a named relative ("Ana" of "Where does Ana's
+    cousin Mia work?")."""
     names = _names(_TITLE.sub(lambda m: m[1] + _DOT, question))
     roles = persons(question)
     owners = list(dict.fromkeys(m["owner"] for m in _KIN_NAMED.finditer(question)))
     rank = {"possessor": 0, "relative": 1, "subject": 2}
     people = sorted((p for p in roles if p not in owners), key=lambda p: rank[roles[p]])
     ordered = tuple(dict.fromkeys([*relations(question, noun), *(p for p in [*people, *owners] if p in names), *names]))
-    return ordered, tuple(roles)
+    return tuple(n for n in ordered if not only_owning(n, question)), tuple(roles)
 
 
 def value_name(tq: TemporalQuestion, subject: str) -> str | None:

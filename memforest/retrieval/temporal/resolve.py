@@ -60,6 +60,7 @@ NEED_RUNS: dict[str, dict[int, int]] = {
 }
 ALIAS_TEXTS = 200  # facts naming a person read for their other names
 _NAME = r"[A-Z][\w-]*"
+_FULL_NAME = r"(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})"  # ("Ana's sister Mia Rossi": Mia Rossi, or Mia)
 NEAR = 2  # facts a question with no attribute chain pins next to its anchor
 MAX_READS = 256  # a bound on one walk's node reads (a subject whose attribute is very sparse)
 # node reads one question may spend on all its walks together (its subjects, both sides of each):
@@ -459,8 +460,8 @@ async def aliases(
     out = [person]
     if "'s " in person:
         owner, kin = person.split("'s ", 1)
-        named = re.compile(rf"(?<![\w']){re.escape(owner)}'s\s+{re.escape(kin)}\s+({_NAME})", re.IGNORECASE)
-        out += [m.group(1) for t in texts for m in named.finditer(t) if m.group(1)[:1].isupper()]
+        named = re.compile(rf"(?<![\w']){re.escape(owner)}'s\s+{re.escape(kin)}\s+({_FULL_NAME})", re.IGNORECASE)
+        out += [n for t in texts for m in named.finditer(t) for n in (m.group(1), m.group(1).split()[0])]
     else:
         related = re.compile(rf"(?<![\w'])({_NAME})'s\s+({KIN})\s+{re.escape(person)}(?![\w-])", re.IGNORECASE)
         out += [f"{m.group(1)}'s {m.group(2).lower()}" for t in texts for m in related.finditer(t)]

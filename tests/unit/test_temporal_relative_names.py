@@ -1,0 +1,28 @@
+"""Whom a question about a relative asks (issue #48 item 2): a name the question uses only to own
+a named relative is no subject of it, and a relative's other names are read whole ("Ana's sister
+Mia Rossi"). Sentences and names of my own."""
+
+from __future__ import annotations
+
+import asyncio
+
+from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.temporal.resolve import aliases
+
+
+def test_a_name_that_only_owns_a_named_relative_is_no_candidate_subject() -> None:
+    tq = parse_question("Where did my cousin Oriel work before Fennwick Dairy?", speaker="Tamsin Ekwueme")
+    assert tq.names[0] == "Oriel"
+    assert "Tamsin Ekwueme" not in tq.names
+    # named again as a subject of its own, the owner stays one
+    assert "Hesper" in parse_question("Did Hesper's cousin Oriel move before Hesper?").names
+
+
+def test_a_relatives_other_name_is_read_whole_and_by_its_first_word() -> None:
+    texts = ["Tamsin Ekwueme's sister Liesl Varga laughed at the plan.", "Tamsin Ekwueme's sister is in town."]
+    found = asyncio.run(aliases(None, None, 0, "Tamsin Ekwueme's sister", texts))  # type: ignore[arg-type]
+    assert found == ["Tamsin Ekwueme's sister", "Liesl Varga", "Liesl"]
+    # a capitalised word after the name that is no name's is not read into it
+    texts = ["Tamsin Ekwueme's sister Liesl moved to Harrowgate."]
+    found = asyncio.run(aliases(None, None, 0, "Tamsin Ekwueme's sister", texts))  # type: ignore[arg-type]
+    assert found == ["Tamsin Ekwueme's sister", "Liesl"]
