@@ -23,7 +23,7 @@ from memforest.retrieval.breadth import asks_for_several
 from memforest.retrieval.temporal.casing import recased, uncased
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question
 from memforest.retrieval.timecues import TimeCues, asked_part, cue_prefix, parse_time_cues
-from memforest.text.lexicon import MONTH_NAMES, STOPWORDS, WEEKDAY_NAMES
+from memforest.text.lexicon import CAPITALS, MONTH_NAMES, STOPWORDS, WEEKDAY_NAMES
 from memforest.text.terms import stems, terms
 
 __all__ = ["MAX_SEARCH_TERMS", "Question", "without_names"]
@@ -32,7 +32,7 @@ __all__ = ["MAX_SEARCH_TERMS", "Question", "without_names"]
 MAX_SEARCH_TERMS = 24
 _LEXEME_JUNK = re.compile(r"[^a-z0-9]+")
 # a name: a capitalised word that does not start a sentence, with an optional possessive
-_NAME = re.compile(r"(?<!^)(?<![.?!] )\b(?P<word>[A-Z][a-z]+)(?P<possessive>'s)?\b")
+_NAME = re.compile(rf"(?<!^)(?<![.?!] )\b(?P<word>[{CAPITALS}][a-z]+)(?P<possessive>'s)?\b")
 # capitalised words that name no one: the calendar's words and honorific titles
 _NO_NAME = frozenset({*MONTH_NAMES, *WEEKDAY_NAMES, "Dr", "Mr", "Mrs", "Ms", "Mx", "Prof"})
 

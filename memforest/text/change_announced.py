@@ -9,12 +9,13 @@ import re
 
 from memforest.text.change_grammar import UNTIMED_VALUE
 from memforest.text.change_subjects import ADV, NAME, SUBJ
+from memforest.text.lexicon import CAPITALS
 
 __all__ = ["ANNOUNCED", "ANNOUNCED_VALUE"]
 
 _VALUE = UNTIMED_VALUE.pattern  # a name none of whose words is a time (group ``v``)
 # a product's name alone, numbers in it ("A Veltrix Aero 14.")
-_PRODUCT = r"(?<![\w.'&-])(?P<v>[A-Z][\w'&+-]*+(?:\s+(?:[A-Z][\w'&+-]*+|\d[\w.-]*+)){0,4})"
+_PRODUCT = rf"(?<![\w.'&-])(?P<v>[{CAPITALS}][\w'&+-]*+(?:\s+(?:[{CAPITALS}][\w'&+-]*+|\d[\w.-]*+)){{0,4}})"
 _ART = r"(?:(?:a|an|the|some)\s+)?"
 _NOUN = r"[a-z][a-z-]*(?:\s+(?!alert\b)[a-z][a-z-]*)?"
 

@@ -22,7 +22,7 @@ from memforest.text.change_parts import HELD_THINGS, KIN_RE, NOT_NOUN, NOT_UPDAT
 from memforest.text.change_subjects import ADV, PERSON, SUBJ, leading_subject
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.changes import slot_key, stated
-from memforest.text.lexicon import COMMON_VERBS, IRREGULAR_PAST
+from memforest.text.lexicon import CAPITALS, COMMON_VERBS, IRREGULAR_PAST
 
 __all__ = ["find_common_change", "find_header_change", "header_kind"]
 
@@ -133,7 +133,7 @@ _GROUP_HABIT = re.compile(
 # electric van"), a group left for another ("left the bridge club for the chess club at the Crown")
 _SWAPPED = re.compile(
     rf"{_LEAD}{ADV}(?i:replaced|traded|swapped|exchanged)\s++(?:it|them|{_OWNER}\s++(?:[\w-]++\s++){{0,2}}?[\w-]++|"
-    rf"the\s++(?:[\w'-]++\s++){{0,2}}?[\w'-]++|[A-Z][\w'&-]*+(?:\s++[A-Z][\w'&-]*+){{0,2}})(?:\s++in)?\s++(?:with|for)\s++"
+    rf"the\s++(?:[\w'-]++\s++){{0,2}}?[\w'-]++|[{CAPITALS}][\w'&-]*+(?:\s++[{CAPITALS}][\w'&-]*+){{0,2}})(?:\s++in)?\s++(?:with|for)\s++"
     rf"{_DET_NP}{_END}"
 )
 _LEFT_GROUP = re.compile(
@@ -154,7 +154,7 @@ _DOES_MINE = re.compile(
 # a thing one has now: "Ana and others have a parrot now", "she's got a basic android now", "adopted an old labrador"
 _HAS = re.compile(
     rf"{_LEAD}{ADV}(?:(?P<has>(?:has|have|'s|'ve)\s++got|got|has|have)|(?i:adopted|drives|drive|rides|ride|owns|own|"
-    rf"(?:commuting|commutes)\s++on)|(?P<bought>(?i:bought)(?:\s++(?:herself|himself|themself|themselves|myself|ourselves|[A-Z][\w-]*+))?))\s++"
+    rf"(?:commuting|commutes)\s++on)|(?P<bought>(?i:bought)(?:\s++(?:herself|himself|themself|themselves|myself|ourselves|[{CAPITALS}][\w-]*+))?))\s++"
     rf"(?P<v>(?P<det>(?:a|an|two|three|four)\s++)(?P<core>(?:{_W}\s++){{0,3}}?{_W}))(?P<tail>){_END}"
 )
 _NEW_THING = re.compile(r"\b(?:new|secondhand|second-hand|used|refurbished|rescue|own|first|proper)\b")

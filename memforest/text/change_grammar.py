@@ -25,6 +25,7 @@ from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
 from memforest.text.change_subjects import NAME as _NAME
 from memforest.text.change_subjects import PERSON as _PERSON
 from memforest.text.change_subjects import SUBJ as _SUBJ
+from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import DISPOSAL, INTRODUCING, POINTING
 
 __all__ = [
@@ -78,7 +79,7 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # "Ana's new dentist is Dr. Ruiz", "Ana's go-to bakery these days is Crumbs", "Ana's phone is a
     # Pinecone 5" (a product: a name after "a")
     re.compile(
-        rf"{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}{cw.NOW}\s+(?:is|has\s+become|became|has\s+been|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[A-Z]))?"
+        rf"{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}{cw.NOW}\s+(?:is|has\s+become|became|has\s+been|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[{CAPITALS}]))?"
         rf"{cw.VALUE}"
     ),
     # "Ana's electricity has been with X since May", "her savings are with X now": a provider held
@@ -96,7 +97,7 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # "the team Ana plays for is now the Otters": the noun's relative clause names its subject
     re.compile(
         rf"\b(?i:the)\s+{cw.ADJ}{cw.NOUN}\s+{_SUBJ}\s+(?:[a-z][\w'-]*\s+){{1,5}}?"
-        rf"(?:(?:is|has\s+become|became)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[A-Z]))?|(?:right\s+now|now|these\s+days|lately)?:\s+)"
+        rf"(?:(?:is|has\s+become|became)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[{CAPITALS}]))?|(?:right\s+now|now|these\s+days|lately)?:\s+)"
         rf"{cw.VALUE}"
     ),
     # "Podcast Ana is obsessed with right now: X": the kind opening the sentence, its value after a colon
@@ -152,7 +153,7 @@ NAMED: tuple[re.Pattern[str], ...] = (
     re.compile(
         rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of|runs|owns|opened|manages|hired|"
         rf"enrolled\s+in|been\s+with|registered\s+with|signed\s+up\s+(?:with|for))\s+(?:a|an|the)\s+"
-        rf"(?:new\s+|same\s+)?(?:[A-Z][a-z]+\s+|(?:tiny|little|small|big|local)\s+)?{cw.NOUN}"
+        rf"(?:new\s+|same\s+)?(?:[{CAPITALS}][a-z]+\s+|(?:tiny|little|small|big|local)\s+)?{cw.NOUN}"
         rf"(?:\s+(?:in|on|at|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently)|"
         rf"\s+(?:he|she|they|{_NAME})\s+(?:likes|loves|trusts|rates|found))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{cw.VALUE}"
     ),
@@ -172,12 +173,12 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # in apposition, closed by a comma or parenthesis: "Ana's dentist, Dr. Ruiz, says", "Dr. Ruiz, her GP,"
     re.compile(rf"{cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOUN},\s+{cw.ART}{cw.VALUE}\s*[,)]"),
     re.compile(
-        rf"(?:^|(?<=[.!?;:]\s))(?!(?i:{INTRODUCING}|{POINTING}|on|in|at|last|this|next)\b)(?![A-Z][a-z]*ly\b)"
+        rf"(?:^|(?<=[.!?;:]\s))(?!(?i:{INTRODUCING}|{POINTING}|on|in|at|last|this|next)\b)(?![{CAPITALS}][a-z]*ly\b)"
         rf"{cw.UNTIMED},\s+{cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOUN},"
     ),
 )
 # a capitalised word with no digit, and the words that open a sentence without naming anyone
-_CAPWORD = r"[A-Z][a-zA-Z.'&-]*+"
+_CAPWORD = rf"[{CAPITALS}][a-zA-Z.'&-]*+"
 _OPENER = r"(?i:in|on|at|an?|last|this|next|after|before|when|so|and|but|then|today|yesterday)\b"
 GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     # switches name the value replaced: the read path gives them the kind of that value

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from memforest.text.clause_fragments import VERB_S, verbless
-from memforest.text.lexicon import ADVERBS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, words
+from memforest.text.lexicon import ADVERBS, CAPITALS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, words
 from memforest.text.state_words import ANIMALS, INTRODUCING, KIN, POINTING
 
 __all__ = [
@@ -34,7 +34,7 @@ __all__ = [
 # a name starts at a word's first character (never inside a word: linear on long capitalised runs);
 # the capital comes first and the boundary is checked behind it, so `re` skips to capitals instead
 # of trying the pattern at every position (the same matches as the boundary first, ADR 0094)
-NAME = r"[A-Z](?<![\w'-][A-Z])[\w-]*"
+NAME = rf"[{CAPITALS}](?<![\w'-][{CAPITALS}])[\w-]*"
 # a relation's title before a name ("Uncle Bertil", "Aunt Rosalind")
 KIN_TITLE = r"(?:Uncle|Aunt|Auntie|Aunty|Grandma|Grandpa|Cousin|Grandad|Granddad)"
 # a person: "Ana", "Ana's sister", "Ana's sister Mia" (optionally "and others": the speaker's "we")
@@ -53,14 +53,14 @@ _LEAD_RE = re.compile(rf"{SUBJ}\s+{ADV}(?:is|was|has|had|got|left|quit|bought|to
 # a verb of saying before a reported clause, which has a subject of its own ("Ana said he joined X",
 # "Bo told Wren that she had moved")
 _SAYING = (
-    r"(?<![\w'])(?:said|says|told\s+(?:me|us|him|her|them|[A-Z][\w-]*)|tells\s+(?:me|us|him|her|them|[A-Z][\w-]*)|"
+    rf"(?<![\w'])(?:said|says|told\s+(?:me|us|him|her|them|[{CAPITALS}][\w-]*)|tells\s+(?:me|us|him|her|them|[{CAPITALS}][\w-]*)|"
     r"thinks|thought|reckons|mentioned|heard|hears)\s+(?:that\s+)?"
 )
 _REPORTED = re.compile(_SAYING + "$")
 # where a clause starts: after a comma, a conjunction, or a verb of saying before a subject ("said
 # goodbye to X" reports nothing; a run of whitespace is tried from its first character only)
 _CLAUSE_START = re.compile(
-    r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+|" + _SAYING + r"(?=(?:he|she|they|his|her|their|the|[A-Z])\b)"
+    r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+|" + _SAYING + rf"(?=(?:he|she|they|his|her|their|the|[{CAPITALS}])\b)"
 )
 # a clause that opens with its verb shares the subject of the clause before it
 _SHARED_SUBJECT = re.compile(
@@ -84,7 +84,7 @@ _OWNER_LEAD = re.compile(
     rf"(?P<owner>{NAME})'s\s+(?!(?i:{KIN}|family|kids|children|twins|mates|folks)s?\b)(?:[a-z][\w-]*\s+){{1,2}}?"
     r"(?:is|was|has|had|got|[a-z]+ed|[a-z]+s)\b"
 )
-_TITLE_AT = re.compile(rf"{KIN_TITLE}\s+(?=[A-Z])")
+_TITLE_AT = re.compile(rf"{KIN_TITLE}\s+(?=[{CAPITALS}])")
 
 
 def untitled(person: str) -> str:
@@ -104,7 +104,7 @@ def subject_key(person: str) -> str:
 
 
 # a word linking the sentence to what was said before it, which opens it before its subject
-_CONNECTIVE_AT = re.compile(r"(?:And|So|Also|Plus|Oh|Well|Anyway|Then|But)\b,?\s+(?=[A-Z])")
+_CONNECTIVE_AT = re.compile(rf"(?:And|So|Also|Plus|Oh|Well|Anyway|Then|But)\b,?\s+(?=[{CAPITALS}])")
 
 
 def leading_subject(text: str, at: int = 0) -> str | None:
@@ -268,7 +268,7 @@ _RELATIVE = re.compile(
 # to be past ("X, Y's old / former / late cat, barks") names a former owner: no holder
 _SHOWN = re.compile(rf"(?i:{INTRODUCING}|{POINTING})\s+")
 _POSSESSIVE_APPOSITION = re.compile(
-    r",\s+(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?(?:'s\s+[a-z]+)*)'s\s+(?!(?:old|former|ex|late|previous)\b)[a-z]"
+    rf",\s+(?P<owner>[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)?(?:'s\s+[a-z]+)*)'s\s+(?!(?:old|former|ex|late|previous)\b)[a-z]"
 )
 # the main clause after an apposition on a value (after its relative or resumptive pronoun: "who",
 # "she"), when it says who holds the value now: a verb of living or belonging with that person after

@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 
 from memforest.text.change_subjects import PERSON, SUBJ
-from memforest.text.lexicon import TIME_WORDS
+from memforest.text.lexicon import CAPITALS, TIME_WORDS
 from memforest.text.state_values import TIME_NAME
 from memforest.text.state_words import ANIMALS, KIN
 
 OWNER = rf"(?:(?P<owner>{PERSON})'s|(?P<pron>his|her|their|its))"
 # possessive: a word is read whole or not at all (no backtracking into it: linear on long runs)
-WORD = r"(?:[A-Z][\w.'&-]*+|\d[\w.-]*+)"
+WORD = rf"(?:[{CAPITALS}][\w.'&-]*+|\d[\w.-]*+)"
 # a value that begins a pattern starts at a word's first character, never inside a word
 AT_WORD = r"(?<![\w.'&-])"
 JOIN = r"(?:of|and|on|&|de|du|la|le|the|up)"
@@ -36,7 +36,7 @@ NOT_TIME = rf"(?!(?i:{'|'.join(sorted(TIME_WORDS))}|{HOLIDAYS})\b)"
 NOT_FORMER = r"(?!(?i:old|former|ex|late|previous|last)\b)"  # "her old coach": a state that ended
 ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|first)\s+)*"
 # a noun phrase: lower-case words, the first one may be an acronym ("GP", "ISP")
-NOUN = r"(?P<noun>(?:[a-z][a-z-]*|[A-Z]{2,4}(?![\w'-]))(?:\s+[a-z][a-z-]*)?)"
+NOUN = rf"(?P<noun>(?:[a-z][a-z-]*|[{CAPITALS}]{{2,4}}(?![\w'-]))(?:\s+[a-z][a-z-]*)?)"
 # a service that moves to a provider along with another ("her gas and electric"); people and
 # animals moved somewhere are no service
 MOVED_SERVICE = (

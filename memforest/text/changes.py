@@ -44,6 +44,7 @@ from memforest.text.change_subjects import leading_subject, names_someone, subje
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.change_words import PART_NEXT
 from memforest.text.doers import plausible_doer
+from memforest.text.lexicon import CAPITALS
 from memforest.text.mood import mood_near, mood_of
 from memforest.text.sentences import split_sentences
 from memforest.text.state_values import change_value
@@ -212,7 +213,9 @@ def _unopened(value: str, at: int) -> str:
 # a change almost made or still to come ("Nearly changed banks.", "New phone soon.")
 _HEDGED = re.compile(r"\b(?i:almost|nearly|soon|maybe|probably)\b")
 # a value that a relation in apposition names as a person ("Sam, my flatmate, ...")
-_PERSON_APPOSED = re.compile(rf",\s+(?:(?i:my|his|her|their)|[A-Z][\w-]*'s)\s+(?i:{KIN_WORDS}|mate|friend|partner)\b")
+_PERSON_APPOSED = re.compile(
+    rf",\s+(?:(?i:my|his|her|their)|[{CAPITALS}][\w-]*'s)\s+(?i:{KIN_WORDS}|mate|friend|partner)\b"
+)
 
 
 def find_announced_kind(text: str, before: str | None, people: Sequence[str]) -> tuple[str, str, str] | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from memforest.text.cleaning import content_tokens, is_known_name
-from memforest.text.lexicon import words
+from memforest.text.lexicon import CAPITALS, words
 
 __all__ = ["is_chatter"]
 
@@ -74,7 +74,7 @@ _IMPERATIVE_RE = re.compile(
 )
 # The speaker's own things: a sentence with these states something of the speaker's.
 _OWN_RE = re.compile(r"\b(?:i|my|mine|we|our|ours|let's)\b", re.IGNORECASE)
-_ENTITY_RE = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z]+")
+_ENTITY_RE = re.compile(rf"(?<!^)(?<![.!?]\s)\b[{CAPITALS}][a-z]+")
 _DIGIT_RE = re.compile(r"\d")
 
 

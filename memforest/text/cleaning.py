@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from memforest.text.lexicon import CHAT_STOPWORDS, FILLER
+from memforest.text.lexicon import CAPITALS, CHAT_STOPWORDS, FILLER
 from memforest.text.sentences import EMOJI_CLASS
 
 __all__ = ["WORD_RE", "clean_sentence", "content_tokens", "informative", "is_known_name", "strip_emoji"]
@@ -14,7 +14,7 @@ _LEAD_INTERJECTION_RE = re.compile(
     r"^(?:(?i:hey|hi|hello|oh|ohh|ah|aw+|wow|well|so|yeah|yes|yep|yup|no|nope|ok|okay|haha+|hah|lol|omg|"
     r"um+|hmm+|great|cool|nice|sure|thanks|thank\s+you|awesome|amazing|congrats|congratulations|ooh|"
     r"right|true|totally|absolutely|definitely|honestly|anyway|anyways|btw|also|and|but|dear)"
-    r"(?:\s+[A-Z][a-z]+)?\s*[,!.:;\-]+\s*)+"
+    rf"(?:\s+[{CAPITALS}][a-z]+)?\s*[,!.:;\-]+\s*)+"
 )
 # a whitespace run is entered at its first character only (the lookbehind), so a long run is scanned
 # once, not once from each of its characters
@@ -41,7 +41,7 @@ def clean_sentence(sentence: str, names: dict[str, str]) -> str:
     s = strip_emoji(sentence.replace("’", "'"))
     s = _LEAD_INTERJECTION_RE.sub("", s)
     s = _YOU_KNOW_RE.sub("", s)
-    trailing = re.search(r",\s*([A-Z][a-z]+)\s*([.!?]*)$", s)
+    trailing = re.search(rf",\s*([{CAPITALS}][a-z]+)\s*([.!?]*)$", s)
     if trailing and is_known_name(trailing.group(1), names):
         s = s[: trailing.start()] + trailing.group(2)
     s = s.strip(" ,;:-")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from memforest.text.cleaning import is_known_name
-from memforest.text.lexicon import ENTITY_EXCLUDE
+from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE
 
 __all__ = ["sentence_entities"]
 
@@ -29,7 +29,9 @@ def _split_entity_run(words: list[str]) -> list[list[str]]:
     return cleaned
 
 
-_CAPS_RE = re.compile(r"\b[A-Z][\w&'-]*(?:(?:\s+(?:of|de|la|del|da|van|von)(?:\s+the)?)?\s+[A-Z][\w&'-]*)*")
+_CAPS_RE = re.compile(
+    rf"\b[{CAPITALS}][\w&'-]*(?:(?:\s+(?:of|de|la|del|da|van|von)(?:\s+the)?)?\s+[{CAPITALS}][\w&'-]*)*"
+)
 
 
 def sentence_entities(sentence: str, names: dict[str, str]) -> list[str]:

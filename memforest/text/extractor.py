@@ -21,7 +21,7 @@ from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
 from memforest.text.entities import sentence_entities
 from memforest.text.kinds import fact_kind
-from memforest.text.lexicon import IRREGULAR_PAST
+from memforest.text.lexicon import CAPITALS, IRREGULAR_PAST
 from memforest.text.offload import Deadline
 from memforest.text.persons import rewrite_persons
 from memforest.text.sentences import split_sentences
@@ -62,8 +62,8 @@ _PET_GOT = re.compile(
     rf"(?:[a-z-]+\s+){{0,2}}?(?i:{ANIMALS}|kitten|puppy|pup)\b"
 )
 # "It's a Pinecone 5": a product said of the thing the sentence before owned ("Ana's phone")
-_IT_IS = re.compile(r"It(?:'s|\s+is)\s+(?=an?\s+[A-Z])")
-_OWNED_THING = re.compile(r"(?<![\w'])[A-Z][\w-]*'s\s+(?:[a-z]+'s\s+)?(?:(?:new|current)\s+)?[a-z][\w-]*+(?!')")
+_IT_IS = re.compile(rf"It(?:'s|\s+is)\s+(?=an?\s+[{CAPITALS}])")
+_OWNED_THING = re.compile(rf"(?<![\w'])[{CAPITALS}][\w-]*'s\s+(?:[a-z]+'s\s+)?(?:(?:new|current)\s+)?[a-z][\w-]*+(?!')")
 # where a clause of a sentence ends (a relative or a subordinate clause too): the clause that names
 # a state's value says when it began
 _CLAUSE_BREAK = re.compile(

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from memforest.domain import FactKind
 from memforest.text.date_parts import HABIT_GOING
 from memforest.text.dates import TimeMention
-from memforest.text.lexicon import ADJECTIVE_ED, IRREGULAR_PAST
+from memforest.text.lexicon import ADJECTIVE_ED, CAPITALS, IRREGULAR_PAST
 from memforest.text.state_words import PRODUCT_PLAN
 
 __all__ = ["fact_kind"]
@@ -39,7 +39,7 @@ _STATE_STRONG_RE = re.compile(
     r"\b(?:lives?|lived|living)\s+in\b|\b(?:works?|worked|working)\s+(?:at|for|as)\b|\bused\s+to\b|"
     r"\b(?:single|married|engaged|divorced|widowed)\b|\byears?\s+old\b|\b(?:is|am|was|are)\s+from\b|"
     r"\bhave\s+been\s+(?:living|working)\b|\b(?:has|have|own|owns)\s+(?:a|an|two|three|four|\d+)\b|"
-    r"\b(?:named|called)\s+[A-Z]",
+    rf"\b(?:named|called)\s+[{CAPITALS}]",
     re.IGNORECASE,
 )
 _STATE_WEAK_RE = re.compile(

@@ -173,6 +173,12 @@ PET_CANON: dict[str, str] = {
     "guinea pig": "guinea_pig",
 }
 
+# the capital letters of the Latin, Greek and Cyrillic scripts, as the body of a regex character
+# class: a name opens with any of them ("Evora" and "Évora", "Łucja", "Ốc Hương", "Ömer")
+CAPITALS = "A-Z" + "".join(
+    c for lo, hi in ((0xC0, 0x530), (0x1E00, 0x1F00)) for c in map(chr, range(lo, hi)) if c.isupper()
+)
+
 # words whose "'s" is "is" or "has", never a possessive ("what's", "it's", "she's"), as a regex
 # alternation
 CONTRACTED_S = "what|who|where|when|how|that|it|there|here|he|she|let"

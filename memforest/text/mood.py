@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import DISPOSAL, PRODUCT_PLAN
 
 __all__ = ["MOODS", "is_leave", "leaves", "mood_near", "mood_of"]
@@ -75,7 +76,7 @@ _CLAUSE_COMPILED = {mood: re.compile(pattern, re.IGNORECASE) for mood, pattern i
 # "from my Riverside days": a named past (case matters: the name is capitalised)
 _NAMED_DAYS = re.compile(
     r"\b(?!(?:These|Those|Some|Many|Few|All|Most|Other|Good|Old|Early|Recent|Two|Three|Several|Busy)\b)"
-    r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}\s+days\b|\b(?i:the|my|our|his|her|their)\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,4}\s+years\b"
+    rf"[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,4}}\s+days\b|\b(?i:the|my|our|his|her|their)\s+[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,4}}\s+years\b"
 )
 # set phrases with a negation or modal word that deny or hedge nothing ("can't believe", "couldn't
 # be happier", "wouldn't trade it")
@@ -131,7 +132,7 @@ _CLAUSE_END = re.compile(
     r"[,;:]\s+|(?<!\s)\s+(?:but|and\s+then|so)\s+|(?<!\s)\s+[-–—]\s+|"
     r"(?<!\s)\s+and\s+(?=(?i:i|we|he|she|they|you)\s)|"
     # (in person-rewritten text "I" is the speaker's name: "and Ana has never been this tired")
-    r"(?<!\s)\s+and\s+(?=[A-Z][\w-]*\s+(?:and\s+others\s+)?(?:has|have|had|never|still|just|really|also)\b)|"
+    rf"(?<!\s)\s+and\s+(?=[{CAPITALS}][\w-]*\s+(?:and\s+others\s+)?(?:has|have|had|never|still|just|really|also)\b)|"
     # a second predicate of the same subject with its own auxiliary ("joined X and will not stop talking")
     r"(?<!\s)\s+and\s+(?=(?i:will|won't|can't|cannot|never|still|keeps|kept)\s)|"
     # a second predicate that reports what the subject says ("rows with X and says I should join")

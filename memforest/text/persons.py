@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memforest.text.lexicon import ADVERBS, COMMON_VERBS, IRREGULAR_PAST, MODALS, NOT_VERBS
+from memforest.text.lexicon import ADVERBS, CAPITALS, COMMON_VERBS, IRREGULAR_PAST, MODALS, NOT_VERBS
 from memforest.text.state_words import KIN
 
 __all__ = ["rewrite_persons"]
@@ -72,7 +72,7 @@ def _expand_contractions(text: str) -> str:
 # "Ines and I", "my sister and I" opening a clause: the speaker second in a subject of two, whose
 # verb stays plural ("I left London and I live in Bath" coordinates clauses, not subjects)
 _COORDINATED = re.compile(
-    rf"(?:^|[,;:.!?]\s*|\b(?i:my|our)\s+)(?:[A-Z][\w'-]*|(?i:{KIN}|wife|husband|partner|girlfriend|boyfriend))\s+and\s+$"
+    rf"(?:^|[,;:.!?]\s*|\b(?i:my|our)\s+)(?:[{CAPITALS}][\w'-]*|(?i:{KIN}|wife|husband|partner|girlfriend|boyfriend))\s+and\s+$"
 )
 _COORDINATED_SPAN = 40  # characters read back for it
 _QUANTIFIERS = frozenset({"both", "all", "together", "each"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from memforest.text.lexicon import ENTITY_EXCLUDE, NUMBER_WORDS, PET_ANIMALS
+from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, NUMBER_WORDS, PET_ANIMALS
 from memforest.text.state_words import KIN
 from memforest.text.topics import singular
 
@@ -13,7 +13,7 @@ __all__ = ["find_slot"]
 # slots work on the person-rewritten text, where the subject is a capitalised name; it starts at a
 # word's first character (a start inside a long capitalised run would rescan the run: quadratic),
 # checked behind the capital so `re` skips to capitals (change_subjects.NAME, ADR 0094)
-_SUBJ = r"(?P<subj>[A-Z](?<![\w'-][A-Z])[\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"
+_SUBJ = rf"(?P<subj>[{CAPITALS}](?<![\w'-][{CAPITALS}])[\w'-]*(?:\s+[{CAPITALS}][\w'-]*){{0,2}})"
 _ADV = (
     r"(?:\s+(?:just|recently|finally|now|still|currently|also|actually|originally|officially|happily|"
     r"already))*"
@@ -23,7 +23,7 @@ _VAL = (
     r"before|from|ago|about|to|now|recently|yesterday|today|around|during|so|which|who|where|while|as|"
     r"near|by)\b|[,.;!?()\[\]]|$)"
 )
-_NAME_VAL = r"(?P<val>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+_NAME_VAL = rf"(?P<val>[{CAPITALS}][\w'-]*(?:\s+[{CAPITALS}][\w'-]*)?)"
 _SLOT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
@@ -107,7 +107,7 @@ _SLOT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 _RELATION = re.compile(rf"(?i:{KIN})")
-_CALLED = re.compile(r"\b(?:called|named)\s+([A-Z].*)$")
+_CALLED = re.compile(rf"\b(?:called|named)\s+([{CAPITALS}].*)$")
 
 
 def _normalise_value(value: str) -> str:

@@ -17,7 +17,7 @@ from memforest.domain import FactKind
 from memforest.text.change_common import find_common_change, find_header_change, header_kind
 from memforest.text.change_subjects import clause_subject, pronoun_subject, untitled
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject, slot_key
-from memforest.text.lexicon import TIME_WORDS
+from memforest.text.lexicon import CAPITALS, TIME_WORDS
 from memforest.text.mood import mood_near
 from memforest.text.slots import find_slot
 from memforest.text.state_values import SCHOOL_WORDS, thing_kind
@@ -59,7 +59,7 @@ def _provider_moved_to(text: str, value: str) -> bool:
 
 # a clause that opens with a thing as its subject: an owner's or an article's noun that is no
 # relative ("his firm", "the club", "Ana's landlord" is a person too, but no kin: read as a thing)
-_THING_OPENS = re.compile(rf"^(?:(?i:his|her|their|its|the|our|my)|[A-Z][\w-]*'s)\s+(?!(?i:{KIN})s?\b)[a-z]")
+_THING_OPENS = re.compile(rf"^(?:(?i:his|her|their|its|the|our|my)|[{CAPITALS}][\w-]*'s)\s+(?!(?i:{KIN})s?\b)[a-z]")
 
 
 def _signed_up_only(text: str) -> bool:
@@ -76,8 +76,8 @@ _EMPLOYMENT = re.compile(
 )
 # a switch that names the value it replaced ("from A to B", "left A for B")
 _FROM_TO = re.compile(
-    r"\bfrom\s+(?:the\s+)?[A-Z][^,.;:!?]{0,60}?\s+to\s+(?:the\s+)?[A-Z]|"
-    r"\b(?i:left|quit)\s+(?:the\s+)?[A-Z][^,.;:!?]{0,60}?\s+for\s+(?:the\s+)?[A-Z]"
+    rf"\bfrom\s+(?:the\s+)?[{CAPITALS}][^,.;:!?]{{0,60}}?\s+to\s+(?:the\s+)?[{CAPITALS}]|"
+    rf"\b(?i:left|quit)\s+(?:the\s+)?[{CAPITALS}][^,.;:!?]{{0,60}}?\s+for\s+(?:the\s+)?[{CAPITALS}]"
 )
 _TITLE = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "st"})
 # a school's name by its last word ("Whitmoor High", "Larch Primary")
@@ -94,7 +94,7 @@ _TITLED = re.compile(r"(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s")
 # a sentence that opens with a singular third-person pronoun, subject or possessive (never "Her's")
 _OPENING_PRONOUN = re.compile(r"^(?:(?:And|But|So|Then|Also|Now)\s+)?\b(She|He|Her|His)\b(?!')", re.IGNORECASE)
 # a title typed in lower case before a name
-_LOWER_TITLE = re.compile(r"\b(?:dr|mr|mrs|ms|prof)\.?(?=\s+[A-Z])")
+_LOWER_TITLE = re.compile(rf"\b(?:dr|mr|mrs|ms|prof)\.?(?=\s+[{CAPITALS}])")
 # a sentence opened by "She's" / "He's" (read with the antecedent below): she is, never a possessive
 _PRONOUN_IS = re.compile(r"^((?:(?:And|But|So|Then|Also|Now|Well)\s+)?(?:She|He))'s\b")
 # a contracted "has" after a name: "'s" before a participle that no noun is ("been", "got", "gone")
@@ -135,7 +135,7 @@ def _typed(slot: Slot) -> Slot:
     return _named(slot)
 
 
-_CLAUSE_BREAK = re.compile(r"[,;]|\s(?:and|but|so|because)\s+(?:the|a|an|my|his|her|their|it|[A-Z])")
+_CLAUSE_BREAK = re.compile(rf"[,;]|\s(?:and|but|so|because)\s+(?:the|a|an|my|his|her|their|it|[{CAPITALS}])")
 
 
 def _later_clause(text: str, first: str, second: str) -> bool:
@@ -164,7 +164,9 @@ def _acts_before(text: str, name: str, end: int) -> bool:
 
 
 # "moved Grandma to X", "moved Biscuit into X": the one moved, named right after the verb, lives there
-_MOVED_OBJECT = re.compile(r"\b(?i:mov(?:e|es|ed|ing)|relocated)\s+(?P<obj>[A-Z][\w-]*)\s+(?:back\s+)?(?:in)?to\b")
+_MOVED_OBJECT = re.compile(
+    rf"\b(?i:mov(?:e|es|ed|ing)|relocated)\s+(?P<obj>[{CAPITALS}][\w-]*)\s+(?:back\s+)?(?:in)?to\b"
+)
 _KIN_NAME = re.compile(rf"^(?i:{KIN})$")
 
 

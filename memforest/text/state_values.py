@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from memforest.attributes import named_attribute
+from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, DISPOSAL, INTRODUCING, KIN, POINTING
 
 __all__ = [
@@ -56,7 +57,7 @@ _NOT_VALUE = frozenset(
         "it",
     )
 )
-_CAP = r"[A-Z][\w&'.-]*(?:\s+(?:of\s+|de\s+|du\s+|&\s+|and\s+)?[A-Z][\w&'.-]*){0,3}"
+_CAP = rf"[{CAPITALS}][\w&'.-]*(?:\s+(?:of\s+|de\s+|du\s+|&\s+|and\s+)?[{CAPITALS}][\w&'.-]*){{0,3}}"
 _CAP_RE = re.compile(_CAP)
 _STOP = (
     r"in|on|at|since|last|this|next|with|and|but|because|for|when|after|before|from|ago|about|to|now|"
@@ -130,7 +131,7 @@ _MODEL = (
 _VEHICLE_RE = re.compile(
     rf"\b(?P<v>(?:{CAR_MAKES}){_MODEL})(?![\w-])"
     rf"|\b(?:an?|the|my|our|his|her|their|\w+'s)\s+(?:(?:new|old|used|little|trusty|second-hand|"
-    rf"secondhand|electric|red|blue|black|white|silver|grey|gray|green)\s+)?(?P<m>(?:{CAR_MODELS}))(?![\w-]|\s+[A-Z])"
+    rf"secondhand|electric|red|blue|black|white|silver|grey|gray|green)\s+)?(?P<m>(?:{CAR_MODELS}))(?![\w-]|\s+[{CAPITALS}])"
 )
 # a make right after "at / for / with / joined" names a company, not a car ("a job at Tesla")
 _EMPLOYER_BEFORE = re.compile(r"\b(?:at|for|with|joined|joining|by)\s+$")
@@ -139,11 +140,13 @@ _DEVICES = (
     r"Nokia|ThinkPad|Surface|Chromebook|Kindle|Apple\s+Watch|Fitbit|Garmin|Dell\s+XPS|Lenovo|Asus|Acer|Razer|"
     r"Steam\s+Deck|Nintendo\s+Switch|PlayStation|Xbox|Fairphone|Sony\s+Xperia"
 )
-_DEVICE_RE = re.compile(rf"\b(?P<v>(?:{_DEVICES})(?:\s+(?:\d+\w*|[A-Z][\w-]*)){{0,3}})(?![\w-])")
+_DEVICE_RE = re.compile(rf"\b(?P<v>(?:{_DEVICES})(?:\s+(?:\d+\w*|[{CAPITALS}][\w-]*)){{0,3}})(?![\w-])")
 
 
 # a make right after another capitalised word is a word of a longer name ("a Calyx Mini phone")
-_NAME_BEFORE = re.compile(r"(?:(?<![.!?])\s|^)(?!(?:The|A|An|My|Our|His|Her|Their|This|That|New|Old)\s)[A-Z][\w-]*\s$")
+_NAME_BEFORE = re.compile(
+    rf"(?:(?<![.!?])\s|^)(?!(?:The|A|An|My|Our|His|Her|Their|This|That|New|Old)\s)[{CAPITALS}][\w-]*\s$"
+)
 
 
 def _last_kept(regex: re.Pattern[str], text: str) -> str | None:
@@ -158,7 +161,7 @@ def _last_kept(regex: re.Pattern[str], text: str) -> str | None:
 
 
 # a capitalised name of two or three words, from a word's start ("the Tamsin Coupe")
-_NAMED_THING = re.compile(r"(?<![\w'-])(?P<v>[A-Z][\w-]*+(?:\s+[A-Z][\w-]*+){1,2})(?![\w'-])")
+_NAMED_THING = re.compile(rf"(?<![\w'-])(?P<v>[{CAPITALS}][\w-]*+(?:\s+[{CAPITALS}][\w-]*+){{1,2}})(?![\w'-])")
 
 
 # what one drives in the present, one's own ("drives a X", "driving Ana's X"): a past drive may be a one-off
@@ -192,7 +195,7 @@ def thing_kind(value: str) -> str | None:
 
 
 _ANIMALS = r"(?i:" + ANIMALS + r")"
-_NAME = r"(?P<v>[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*)?)"
+_NAME = rf"(?P<v>[{CAPITALS}][a-z][\w'-]*(?:\s+[{CAPITALS}][a-z][\w'-]*)?)"
 _OWNER = r"(?:\w+'s|our|my|the|a|an|this|that)"
 _PET_RES = (
     re.compile(
@@ -211,7 +214,8 @@ _PET_RES = (
         + POINTING
         + r")\s+"
         + _NAME
-        + r",\s+(?:(?i:the|my|our)|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?(?:'s\s+[a-z]+)*'s)\s+(?:[\w-]+\s+){0,2}?(?:"
+        + rf",\s+(?:(?i:the|my|our)|[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)?(?:'s\s+[a-z]+)*'s)"
+        + r"\s+(?:[\w-]+\s+){0,2}?(?:"
         + _ANIMALS
         + r")\b"
     ),
@@ -402,7 +406,7 @@ def hobby_value(text: str, _m: re.Match[str]) -> str | None:
 
 # a street address after a name ("on Quay Lane", "on Bell Street"): where the value is, not its name
 _ADDRESS = re.compile(
-    r"(?<!\s)\s+(?:on|off|in)\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St\.?|Lane|Road|Rd\.?|Avenue|Ave\.?|Way|Drive|Square|"
+    rf"(?<!\s)\s+(?:on|off|in)\s+(?:[{CAPITALS}][\w'-]*\s+){{1,3}}(?:Street|St\.?|Lane|Road|Rd\.?|Avenue|Ave\.?|Way|Drive|Square|"
     r"Row|Close|Crescent|Terrace|Parade|Place|Boulevard|Hill)$"
 )
 
@@ -417,7 +421,7 @@ def _is_time_word(word: str) -> bool:
 # a period that ends a sentence inside a run of capitalised words ("Dr. Okoye. Very calm": Dr. Okoye),
 # not one of a title or an initial
 _SENTENCE_END = re.compile(
-    r"(?<![A-Z])(?<!\bDr)(?<!\bSt)(?<!\bMr)(?<!\bMs)(?<!\bJr)(?<!\bMt)(?<!\bMrs)(?<!\bProf)\.\s+(?=[A-Z])"
+    rf"(?<![{CAPITALS}])(?<!\bDr)(?<!\bSt)(?<!\bMr)(?<!\bMs)(?<!\bJr)(?<!\bMt)(?<!\bMrs)(?<!\bProf)\.\s+(?=[{CAPITALS}])"
 )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from memforest.text.lexicon import ENTITY_EXCLUDE, words
+from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, words
 from memforest.text.state_values import (
     SCHOOL_WORDS,
     cap_after,
@@ -57,7 +57,7 @@ _KIN = (
 _PARTNER_NOUNS = r"girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse"
 # a person named by their relation ("Ana's colleague", "Ana's boss Mia"): the relation word says
 # who the person is, not that anyone works anywhere
-_RELATION_WORD = re.compile(rf"'s\s+(?i:new\s+|old\s+)?(?i:{_KIN})\b(?=\s+[A-Z]|,)")
+_RELATION_WORD = re.compile(rf"'s\s+(?i:new\s+|old\s+)?(?i:{_KIN})\b(?=\s+[{CAPITALS}]|,)")
 _PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|it|its|someone|everyone)\b", re.IGNORECASE)
 
 # attribute -> cue pattern (case-insensitive, searched in the rewritten sentence) and value reader
@@ -70,7 +70,7 @@ def _cue(pattern: str) -> re.Pattern[str]:
 
 # a person taken on by an employer ("took Ana on", "brought her on"); a place is no one taken on
 # ("brought home on Saturday" brings someone home)
-_TAKEN_ON = r"(?:(?-i:[A-Z][\w-]*)|(?i:him|her|them|us|me))\s+on"
+_TAKEN_ON = rf"(?:(?-i:[{CAPITALS}][\w-]*)|(?i:him|her|them|us|me))\s+on"
 
 _RESIDENCE_CUE = _cue(
     r"\b(?:mov(?:e|ed|es|ing)|movers|relocat\w*|settl\w*|lease|leased|rent\w*|keys?\s+to|unpack\w*|live|lives|"
@@ -80,8 +80,8 @@ _RESIDENCE_CUE = _cue(
     r"call\w*\s+(?:\w+\s+){1,3}?home|home\s+now|now\s+home|home\s+is|is\s+(?:\w+\s+)?home|landed\s+in|neighbou?rs|"
     r"place\s+is\s+in|"
     r"address|landlord|landlady|housemates?|roommates?|flatmates?|packed\s+up|boxes|arrived\s+in|"
-    r"headed\s+(?:to|for)|been\s+in|end(?:ed|s|ing)?\s+up\s+(?:in|living\s+in|settling\s+in)|left\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+(?:behind|for\s+good)|"
-    r"(?:is|are|am)\s+(?:now\s+)?in\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s+(?:now|these\s+days|for\s+good))\b"
+    rf"headed\s+(?:to|for)|been\s+in|end(?:ed|s|ing)?\s+up\s+(?:in|living\s+in|settling\s+in)|left\s+[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)*\s+(?:behind|for\s+good)|"
+    rf"(?:is|are|am)\s+(?:now\s+)?in\s+[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)*\s+(?:now|these\s+days|for\s+good))\b"
 )
 _RESIDENCE_VETO = _cue(
     r"\b(?:trip|visit\w*|vacation|holiday|conference|festival|concert|tour|weekend\s+in|flight|flew|fly|back\s+from|"
@@ -91,7 +91,7 @@ _EMPLOYER_CUE = _cue(
     r"\b(?:work|works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|"
     r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
     r"start(?:ed|ing|s)?\s+(?:out\s+)?as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:at|with|for)|"
-    r"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|(?:is|are|am)\s+(?:now\s+)?(?:with|at)\s+[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*\s+(?:now|these\s+days|nowadays)|took\s+"
+    rf"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|(?:is|are|am)\s+(?:now\s+)?(?:with|at)\s+[{CAPITALS}][\w&-]*(?:\s+[{CAPITALS}][\w&-]*)*\s+(?:now|these\s+days|nowadays)|took\s+"
     + _TAKEN_ON
     + r"|brought\s+"
     + _TAKEN_ON
@@ -153,7 +153,7 @@ _JOB_CUE = _cue(r"\b(?:as\s+an?|promoted|became|become|role|position|job|work\w*
 _DEVICE_CUE = _cue(r"\b(?:phone|laptop|tablet|computer|device|watch|bought|got|new|switched|upgraded|using|use|uses)\b")
 
 
-_CAP = r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}(?!['\w])"
+_CAP = rf"[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,2}}(?!['\w])"
 _PLACE_BEFORE = re.compile(
     rf"(?<![\w'])(?P<v>{_CAP})\s+(?:(?:resident|local|address|postcode|zip\s+code)\b|"
     rf"(?:is|has\s+become|became|feels\s+like)\s+(?:\w+'s\s+|our\s+|my\s+)?(?:new\s+)?home\b)"
@@ -193,9 +193,9 @@ def _residence(text: str, _m: re.Match[str]) -> str | None:
     return value or _first_named((_PLACE_BEFORE,), text)
 
 
-_ORG = r"(?<![\w'])(?P<v>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,3}(?!['\w]))"
+_ORG = rf"(?<![\w'])(?P<v>[{CAPITALS}][\w&-]*(?:\s+[{CAPITALS}][\w&-]*){{0,3}}(?!['\w]))"
 # one capitalised word opening a sentence before a lower-case word is an ordinary word ("Nice job!")
-_OPENING_WORD = re.compile(r"(?:^|(?<=[.!?]\s))[A-Z][a-z]*(?=\s+[a-z])")
+_OPENING_WORD = re.compile(rf"(?:^|(?<=[.!?]\s))[{CAPITALS}][a-z]*(?=\s+[a-z])")
 _ORG_BEFORE = (
     re.compile(
         _ORG
@@ -214,7 +214,7 @@ _ORG_BEFORE = (
 _ORG_CALLED = re.compile(
     r"\b(?:at|with|for|joined|joining|join)\s+(?:an?|the|this)\s+(?:[\w-]+\s+){0,3}?"
     r"(?:startup|start-up|company|firm|agency|studio|business|bank|lab|practice|clinic|shop|restaurant|"
-    r"nonprofit|charity|hospital)\s+(?:called|named)\s+([A-Z][\w&-]*(?:\s+(?:&\s+)?[A-Z][\w&-]*)*)"
+    rf"nonprofit|charity|hospital)\s+(?:called|named)\s+([{CAPITALS}][\w&-]*(?:\s+(?:&\s+)?[{CAPITALS}][\w&-]*)*)"
 )
 
 
@@ -252,12 +252,14 @@ def _partner(text: str, _m: re.Match[str]) -> str | None:
     m = re.search(
         r"\b(?:dating|seeing|out\s+with|married|engaged\s+to|moved\s+in\s+with|fell\s+for|(?:"
         + _PARTNER_NOUNS
-        + r")(?:,|\s+is|\s+named|\s+called)?)\s+(?P<v>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)",
+        + rf")(?:,|\s+is|\s+named|\s+called)?)\s+(?P<v>[{CAPITALS}][\w'-]*(?:\s+[{CAPITALS}][\w'-]*)?)",
         text,
     )
     if m:
         return m["v"]
-    m = re.search(r"(?P<v>[A-Z][\w'-]*)\s+(?:and\s+\w+\s+are|is\s+\w+'s\s+(?:new\s+)?(?:" + _PARTNER_NOUNS + "))", text)
+    m = re.search(
+        rf"(?P<v>[{CAPITALS}][\w'-]*)\s+(?:and\s+\w+\s+are|is\s+\w+'s\s+(?:new\s+)?(?:" + _PARTNER_NOUNS + "))", text
+    )
     return m["v"] if m else None
 
 
@@ -273,7 +275,7 @@ def _vehicle(text: str, m: re.Match[str]) -> str | None:
 
 
 # a capitalised word right before a dwelling word: the dwelling word heads a name
-_NAME_HEADED = re.compile(r"(?<![\w'-])[A-Z][\w'-]*\s+$")
+_NAME_HEADED = re.compile(rf"(?<![\w'-])[{CAPITALS}][\w'-]*\s+$")
 
 
 def _home_type(text: str, m: re.Match[str]) -> str | None:
@@ -323,7 +325,7 @@ def _subject(
         return None if _PRONOUN_START.match(text) else speaker
     start, name = best
     kin = re.match(
-        rf"{re.escape(name)}'s\s+(?:new\s+|old\s+|little\s+|older\s+|younger\s+)?(?P<kin>{kin_words})\b(?:\s+(?P<n>[A-Z][\w-]*))?",
+        rf"{re.escape(name)}'s\s+(?:new\s+|old\s+|little\s+|older\s+|younger\s+)?(?P<kin>{kin_words})\b(?:\s+(?P<n>[{CAPITALS}][\w-]*))?",
         text[start:],
     )
     if kin and start <= stated:
@@ -363,8 +365,8 @@ def _sentence_start(text: str, at: int) -> bool:
 
 # the vehicle cues that also end a place's or a firm's name (a "Roadster" or a "Van" in a name is one)
 _NAME_PART_CUES = words("drive park parking garage ride rides wheels electric new family exchange commute")
-_CAPITALISED_BEFORE = re.compile(r"(?<![\w'-])[A-Z][\w'-]*+\s+$")
-_OPENING_WORD = re.compile(r"(?:^|[.!?:;]\s+)[A-Z][\w'-]*+\s+$")
+_CAPITALISED_BEFORE = re.compile(rf"(?<![\w'-])[{CAPITALS}][\w'-]*+\s+$")
+_OPENING_WORD = re.compile(rf"(?:^|[.!?:;]\s+)[{CAPITALS}][\w'-]*+\s+$")
 
 
 def _negated(text: str, upto: int) -> bool:

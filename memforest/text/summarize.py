@@ -12,7 +12,7 @@ import numpy as np
 
 from memforest.text.blas import single_threaded_blas
 from memforest.text.hashed import embed_hashed
-from memforest.text.lexicon import STOPWORDS
+from memforest.text.lexicon import CAPITALS, STOPWORDS
 from memforest.text.sentences import split_sentences
 
 __all__ = ["EmbedFn", "ExtractiveSelector", "strip_header", "truncate_text"]
@@ -24,8 +24,8 @@ EmbedFn = Callable[[Sequence[str]], np.ndarray[Any, Any]]
 _HEADER_RE = re.compile(r"^\s*(?:\[[^\[\]\n]{0,120}\]\s*)+")
 _WS_RE = re.compile(r"\s+")
 # Capitalised word inside a sentence (a crude name detector); the first word is checked apart.
-_NAME_RE = re.compile(r"(?<=[a-z0-9,;)] )[A-Z][a-z]+")
-_FIRST_WORD_RE = re.compile(r"^(?:[\w'-]+: )?+([A-Z][a-z]+)\b")
+_NAME_RE = re.compile(rf"(?<=[a-z0-9,;)] )[{CAPITALS}][a-z]+")
+_FIRST_WORD_RE = re.compile(rf"^(?:[\w'-]+: )?+([{CAPITALS}][a-z]+)\b")
 _DATE_RE = re.compile(
     r"\b(?:\d{4}-\d{2}(?:-\d{2})?|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|(?:19|20)\d{2}"
     r"|jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?"

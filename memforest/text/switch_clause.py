@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from memforest.text.change_subjects import PERSON, subject_key
 from memforest.text.changes import slot_key
-from memforest.text.lexicon import words
+from memforest.text.lexicon import CAPITALS, words
 from memforest.text.mood import mood_near
 from memforest.text.state_values import clean_cap
 from memforest.text.state_words import KIN
@@ -23,7 +23,7 @@ from memforest.text.state_words import KIN
 __all__ = ["find_switch_clause"]
 
 # a word of a name is read whole (possessive: linear on long capitalised runs)
-_WORD = r"(?:[A-Z][\w.'&-]*+|\d[\w.-]*+)"
+_WORD = rf"(?:[{CAPITALS}][\w.'&-]*+|\d[\w.-]*+)"
 _VALUE = rf"(?P<v>{_WORD}(?:\s+(?:of|and|on|&|the)\s+{_WORD}|\s+{_WORD}){{0,4}})"
 _SWITCH = re.compile(
     rf"(?:(?P<subj>{PERSON})\s+(?:(?:just|recently|finally|also)\s+)?)?"

@@ -9,8 +9,9 @@ import re
 
 from memforest.text import slots
 from memforest.text.change_subjects import NAME
+from memforest.text.lexicon import CAPITALS
 
-_BOUNDARY_FIRST = r"(?<![\w'-])[A-Z][\w-]*"
+_BOUNDARY_FIRST = rf"(?<![\w'-])[{CAPITALS}][\w-]*"
 _ALPHABET = ["Q", "Zed", "x", "y7", " ", "'", "-", "_", "3", ".", ",", "é", "Ölm", "\n", "'s "]
 
 
@@ -20,8 +21,8 @@ def _texts(n: int) -> list[str]:
 
 
 def test_name_starts_with_its_capital() -> None:
-    assert NAME.startswith("[A-Z]")
-    assert slots._SUBJ.startswith("(?P<subj>[A-Z]")
+    assert NAME.startswith(f"[{CAPITALS}]")
+    assert slots._SUBJ.startswith(f"(?P<subj>[{CAPITALS}]")
 
 
 def test_name_matches_where_the_boundary_first_form_matches() -> None:
@@ -35,7 +36,7 @@ def test_name_matches_where_the_boundary_first_form_matches() -> None:
 
 
 def test_subject_matches_where_the_boundary_first_form_matches() -> None:
-    theirs = re.compile(r"(?P<subj>(?<![\w'-])[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})")
+    theirs = re.compile(rf"(?P<subj>(?<![\w'-])[{CAPITALS}][\w'-]*(?:\s+[{CAPITALS}][\w'-]*){{0,2}})")
     ours = re.compile(slots._SUBJ)
     for text in [*_texts(3000), "Zed Qy Xo Wu", "o'Zed Qy", "-Zed"]:
         assert [m.span("subj") for m in ours.finditer(text)] == [m.span("subj") for m in theirs.finditer(text)], text

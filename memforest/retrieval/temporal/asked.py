@@ -17,7 +17,15 @@ from memforest.retrieval.temporal.points import ago_point as ago_point  # re-exp
 from memforest.retrieval.temporal.points import part_point as part_point  # re-exported
 from memforest.text.changes import slot_key
 from memforest.text.dates import resolve_time_expressions
-from memforest.text.lexicon import COMMON_VERBS, CONTRACTED_S, IRREGULAR_PAST, MONTH_NAMES, NUMBER_WORDS, WEEKDAY_NAMES
+from memforest.text.lexicon import (
+    CAPITALS,
+    COMMON_VERBS,
+    CONTRACTED_S,
+    IRREGULAR_PAST,
+    MONTH_NAMES,
+    NUMBER_WORDS,
+    WEEKDAY_NAMES,
+)
 from memforest.text.persons import rewrite_persons
 from memforest.text.state_words import KIN
 
@@ -48,7 +56,7 @@ _ADDRESSED = re.compile(r"\b((?:tell|remind|show|give|let|help|ask)\s+)me\b", re
 _KEPT = "\u2063"
 # (the first word may be an acronym: "my GP", "which ISP")
 _LOWER = r"[a-z\u00e0-\u00ff][a-z\u00e0-\u00ff-]*"  # (a lower-case word, accents kept: "café")
-_NOUN = rf"(?P<noun>(?:{_LOWER}|[A-Z]{{2,4}}(?![\w'-]))(?:\s+(?!of\b){_LOWER})?)"
+_NOUN = rf"(?P<noun>(?:{_LOWER}|[{CAPITALS}]{{2,4}}(?![\w'-]))(?:\s+(?!of\b){_LOWER})?)"
 _ADJ = (
     r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|most\s+recent|main|own|local|old|previous|former|"
     r"(?:very\s+)?first|(?:very\s+)?last)\s+)*"
@@ -82,7 +90,7 @@ _NOT_NOUN = frozenset(
         become became start started get got name time date point age"""
     )
 )
-_RELATION = re.compile(rf"\b(?P<owner>[A-Z][\w-]*)'s\s+(?P<kin>(?i:{KIN}))\b(?!\s+[A-Z])")
+_RELATION = re.compile(rf"\b(?P<owner>[{CAPITALS}][\w-]*)'s\s+(?P<kin>(?i:{KIN}))\b(?!\s+[{CAPITALS}])")
 _COUNT = COUNT_WORDS
 # a subordinate clause naming a state: "back when I lived in Oslo", "during my time at Acme",
 # "while she was with Acme", "in the days when ...", "at the time of ..."; it ends where the main
@@ -94,12 +102,12 @@ _DURING = re.compile(
 )
 # "in my Leeds days", "during Ana's Acme years": a state named as a period of someone's life
 _DAYS = re.compile(
-    r"\b(?:in|during|from|over)\s+(?:his|her|their|[A-Z][\w-]*'s)\s+(?P<clause>[^?!;,]{1,80}?)\s+"
+    rf"\b(?:in|during|from|over)\s+(?:his|her|their|[{CAPITALS}][\w-]*'s)\s+(?P<clause>[^?!;,]{{1,80}}?)\s+"
     r"(?:days|years|months|era|period|phase)\b"
 )
 # a capitalised word that names no value: the first person, a title's dot aside
 _NO_VALUE = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
-_WORD = r"(?:[A-Z][\w.&-]*|\d[\w.-]*)"
+_WORD = rf"(?:[{CAPITALS}][\w.&-]*|\d[\w.-]*)"
 # a capitalised phrase that is a time, not a value
 _TIME_NAME = re.compile(
     rf"(?:(?:{'|'.join(MONTH_NAMES + WEEKDAY_NAMES)}|Christmas|Easter|New\s+Year'?s?)\b\s*)+(?:\d{{1,4}})?|"
@@ -185,12 +193,12 @@ _PHRASE_END = re.compile(r"\s*(?:[?.!,;:]|$)|\s+(?i:do|does|did|am|is|are|was|we
 _AUX_NEXT = re.compile(r"\s+(?i:do|does|did|am|is|are|was|were|has|have|had|will|would|can|could)\b")
 # what opens a noun phrase: after "which garage services", "my dad's van" is an object, so
 # "services" was the verb
-_OBJECT_START = re.compile(r"\s+(?:(?i:my|his|her|their|our|your|its|the|a|an|this|that)\b|[A-Z][\w-]*'s\b)")
+_OBJECT_START = re.compile(rf"\s+(?:(?i:my|his|her|their|our|your|its|the|a|an|this|that)\b|[{CAPITALS}][\w-]*'s\b)")
 
 
 # "the Thursday choir", "my old Harbour Street gym": a kind noun after a determiner and names
 _KIND_AFTER_NAMES = re.compile(
-    r"\b(?i:the|my|our|his|her|their)\s+(?:(?i:old|new|first)\s+)?(?:[A-Z][\w'-]*\s+)*"
+    rf"\b(?i:the|my|our|his|her|their)\s+(?:(?i:old|new|first)\s+)?(?:[{CAPITALS}][\w'-]*\s+)*"
     r"(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?\b"
 )
 
@@ -270,11 +278,11 @@ _ACTS = re.compile(r"'s\b|\s+(?:[a-z]+ing|[a-z]+ed|has|had|was|is|does|did|works
 # people by their place in the question: a possessor ("Ana's"), the subject after an auxiliary
 # ("did Ana", "was Ana"), a relative's name ("Ana's cousin Mia")
 _PERSON_RES = {
-    "possessor": re.compile(r"\b([A-Z][\w-]*)'s\b"),
+    "possessor": re.compile(rf"\b([{CAPITALS}][\w-]*)'s\b"),
     "subject": re.compile(
-        r"\b(?i:did|does|do|was|were|is|are|has|have|had|will|would|can|could)\s+([A-Z][\w-]*)\b(?!')"
+        rf"\b(?i:did|does|do|was|were|is|are|has|have|had|will|would|can|could)\s+([{CAPITALS}][\w-]*)\b(?!')"
     ),
-    "relative": re.compile(rf"'s\s+(?i:{KIN})\s+([A-Z][\w-]*)\b"),
+    "relative": re.compile(rf"'s\s+(?i:{KIN})\s+([{CAPITALS}][\w-]*)\b"),
 }
 
 
@@ -294,8 +302,8 @@ def persons(question: str) -> dict[str, str]:
 # "<noun> before last" / "the one before last" / "last but one", "<n> <nouns> ago" where the noun
 # is no unit of time ("two jobs ago", "three phones ago")
 _EARLIER_ADJ = re.compile(
-    r"(?:(?:\b(?i:my|his|her|their|our|your)|\b[A-Z][\w-]*'s)\s+(?i:old|ex-?)\s*|"
-    r"(?:\b(?i:my|his|her|their|our|your|the|which|what)|\b[A-Z][\w-]*'s)\s+(?i:previous|former|prior)\s+)"
+    rf"(?:(?:\b(?i:my|his|her|their|our|your)|\b[{CAPITALS}][\w-]*'s)\s+(?i:old|ex-?)\s*|"
+    rf"(?:\b(?i:my|his|her|their|our|your|the|which|what)|\b[{CAPITALS}][\w-]*'s)\s+(?i:previous|former|prior)\s+)"
     r"(?P<noun>[a-z][a-z-]*)\b(?!\s+(?:to|than)\b)"
 )
 # the words of a time counted back ("two decades ago", "3 hours back", "two Christmases ago"), each
@@ -434,7 +442,7 @@ _OWNED = re.compile(r"'s\s+([a-z][\w-]*)")
 # my hair cut" is a habit, "got used to" no change)
 _CHANGE_ASKED = re.compile(
     r"(?<![\w'])(?:did|had|has|have)\s+(?:[\w'-]+\s+){1,3}?(?:switch(?:es|ed)?|change[sd]?|move[sd]?|join(?:s|ed)?|"
-    r"buys?|bought|(?:gets?|got|gotten)(?!\s+(?:my|his|her|their|our|its|[A-Z][\w-]*'s|used)\b)|adopt(?:s|ed)?|start(?:s|ed)?|begins?|begun|sign(?:s|ed)?\s+up|"
+    rf"buys?|bought|(?:gets?|got|gotten)(?!\s+(?:my|his|her|their|our|its|[{CAPITALS}][\w-]*'s|used)\b)|adopt(?:s|ed)?|start(?:s|ed)?|begins?|begun|sign(?:s|ed)?\s+up|"
     r"(?:takes?|taken)\s+up|pick(?:s|ed)?\s+up|enrol(?:s|led)?|enroll(?:s|ed)?|register(?:s|ed)?|"
     r"transfer(?:s|red)?|trade[sd]?|purchase[sd]?|rescue[sd]?|lease[sd]?|hire[sd]?|swap(?:s|ped)?|upgrade[sd]?)\b|"
     r"(?<![\w'])(?:switched|joined|bought|adopted|started|began|signed\s+up|took\s+up|picked\s+up|enrolled|"

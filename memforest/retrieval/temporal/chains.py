@@ -18,7 +18,7 @@ from typing import Protocol
 from memforest.attributes import STATE_ATTRIBUTES, VERB_CLASSES, named_attribute
 from memforest.retrieval.temporal.memo import per_question
 from memforest.store.sql import Row
-from memforest.text.lexicon import ENTITY_EXCLUDE, STOPWORDS, TIME_WORDS
+from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, STOPWORDS, TIME_WORDS
 from memforest.text.terms import content_terms, stems
 
 __all__ = [
@@ -81,7 +81,9 @@ class _Timed(Protocol):
     def value(self) -> str | None: ...
 
 
-_NAMED = re.compile(r"(?<![\w'])[A-Z][\w.&-]*(?:\s+(?:(?:of|and|on|the|&)\s+)?[A-Z][\w.&-]*){0,4}(?!['\w])")
+_NAMED = re.compile(
+    rf"(?<![\w'])[{CAPITALS}][\w.&-]*(?:\s+(?:(?:of|and|on|the|&)\s+)?[{CAPITALS}][\w.&-]*){{0,4}}(?!['\w])"
+)
 
 
 def named_values(text: str, skip: Sequence[str]) -> list[str]:

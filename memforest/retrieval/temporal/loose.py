@@ -21,7 +21,7 @@ from memforest.retrieval.temporal.parse import TemporalQuestion
 from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPlan, mentions, mood_of
 from memforest.store import temporal as store
 from memforest.store.sql import Conn, Row
-from memforest.text.lexicon import CONTRACTED_S
+from memforest.text.lexicon import CAPITALS, CONTRACTED_S
 from memforest.text.mood import mood_near
 from memforest.text.state_words import KIN
 from memforest.text.terms import content_terms
@@ -34,13 +34,13 @@ HOLDING = ("now", "latest", "as_of")  # operators that ask for a state that hold
 _ENDED = re.compile(r"\b(?:stopped|quit|left|no\s+longer|used\s+to|anymore|any\s+more|gave\s+up|dropped)\b", re.I)
 _RESUMED = re.compile(r"\b(?:now|instead|switched|started|then|since)\b", re.I)
 # a relative of the subject named in the statement ("his sister Nora"): the state is likely theirs
-_RELATIVE = re.compile(rf"\b(?i:his|her|their|my|\w+'s)\s+(?i:{KIN})\s+([A-Z][\w-]*)")
+_RELATIVE = re.compile(rf"\b(?i:his|her|their|my|\w+'s)\s+(?i:{KIN})\s+([{CAPITALS}][\w-]*)")
 
 
 # a named person's possessive before a noun phrase: no contraction ("It's", "That's") and no "is"
 # ("Osric's the best teacher", "Osric's been")
 _OWNER_OF = re.compile(
-    rf"\b(?!(?i:{CONTRACTED_S})'s)([A-Z][\w-]*)'s\s+"
+    rf"\b(?!(?i:{CONTRACTED_S})'s)([{CAPITALS}][\w-]*)'s\s+"
     r"(?!(?:a|an|the|my|his|her|their|our|your|been|got|gone|not|just|also|still|now|so|very|always|never)\b)"
 )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import KIN
 
 # words a capitalised run of a question may open with that are no part of a name ("When Ana ...")
@@ -20,7 +21,7 @@ QUESTION_WORDS = frozenset(
 
 
 # the whole name before "'s <kin> <Name>" ("Tamsin Ekwueme's cousin Oriel")
-_OWNER_RUN = re.compile(rf"(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)'s\s+(?i:{KIN})\s+[A-Z]")
+_OWNER_RUN = re.compile(rf"(?P<owner>[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)*)'s\s+(?i:{KIN})\s+[{CAPITALS}]")
 
 
 def only_owning(name: str, question: str) -> bool:

@@ -31,7 +31,7 @@ from memforest.retrieval.temporal.owners import QUESTION_WORDS as _QUESTION_WORD
 from memforest.retrieval.temporal.owners import only_owning
 from memforest.retrieval.timecues import asks_when, parse_time_cues, without_phrasal_after
 from memforest.text.dates import resolve_time_expressions
-from memforest.text.lexicon import TIME_WORDS
+from memforest.text.lexicon import CAPITALS, TIME_WORDS
 from memforest.text.lexicon import words as word_set
 from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, KIN
 from memforest.text.terms import content_terms, stems
@@ -58,7 +58,7 @@ _AFTER_RE = re.compile(
     r"came\s+after|took\s+over\s+from|(?:switch(?:ed)?|move[ds]?|change[ds]?|turn(?:ed|s)?)\s+"
     r"(?:over\s+|on\s+)?to\s+from|"
     # "once <a clause naming a value>": "once I had left Acme", "once Ana stopped seeing Dr. Roy"
-    r"once(?=[^?.!,;]*\b(?-i:(?!I\b)[A-Z])))\s+" + _ANCHOR_END,
+    rf"once(?=[^?.!,;]*\b(?-i:(?!I\b)[{CAPITALS}])))\s+" + _ANCHOR_END,
     re.IGNORECASE,
 )
 _HOW_LONG_RE = re.compile(
@@ -99,11 +99,11 @@ _PAST_FORM = (
 # a subject and its own past verb ("the city Bob grew up in"); right after the copula the subject's
 # "-ed" word is a passive in the present ("Where is Bob based?", "What's Bob called?"). The lead word
 # starts where a word starts: searched from every start, a long word is read once, not once per letter
-_SUBJECT_PAST = re.compile(rf"(?<!\S)(?P<lead>\S+)\s+(?:[A-Z][\w-]*|he|she|they|I|you|we)\s+{_PAST_FORM}\b")
+_SUBJECT_PAST = re.compile(rf"(?<!\S)(?P<lead>\S+)\s+(?:[{CAPITALS}][\w-]*|he|she|they|I|you|we)\s+{_PAST_FORM}\b")
 # an anchor that is the state holding now ("before this one", "before the current one")
 _THE_CURRENT = re.compile(
     r"^(?:(?:the|my|his|her|their)\s+)?(?:(?:this|that|current|present|new)\s+one|(?:current|present)\s+[a-z-]+|"
-    r"one\s+(?:I|we|they|he|she|[A-Z][\w-]*)\s+(?:have|has|use|uses|go\s+to|goes\s+to|see|sees)(?:\s+now)?)$",
+    rf"one\s+(?:I|we|they|he|she|[{CAPITALS}][\w-]*)\s+(?:have|has|use|uses|go\s+to|goes\s+to|see|sees)(?:\s+now)?)$",
     re.IGNORECASE,
 )
 _COPULA = frozenset(("am", "is", "are", "do", "does", "what's", "who's", "where's"))
@@ -139,7 +139,7 @@ _NOUN_WORD = rf"(?!{_FUNCTION})[a-z][\w-]*"
 _RELATIVE = re.compile(
     rf"\b(?i:the|a|an|that|this|my|his|her|their|our|your)\s+(?:{_NOUN_WORD}\s+){{0,2}}(?-i:{_NOUN_WORD})\s+"
     rf"(?P<clause>(?:(?:that|which|who|whom)\s+)?(?:I|you|he|she|we|they|(?:my|his|her|their|our|your)\s+[a-z]+|"
-    rf"[A-Z][\w-]*)\s+(?:'d\s+|had\s+|has\s+|have\s+)?(?-i:{_NOUN_WORD})|(?:that|which|who)\s+(?-i:{_NOUN_WORD}))"
+    rf"[{CAPITALS}][\w-]*)\s+(?:'d\s+|had\s+|has\s+|have\s+)?(?-i:{_NOUN_WORD})|(?:that|which|who)\s+(?-i:{_NOUN_WORD}))"
     r"[^,;?.!]*"
 )
 # what an anchor phrase starts with before the value itself ("before the move to Miami", "after he
@@ -156,8 +156,8 @@ _ANCHOR_LEAD_RE = re.compile(
     re.IGNORECASE,
 )
 # "after X as her bakery": the role the anchor had is no part of it
-_ANCHOR_ROLE_RE = re.compile(r"\s+(?:as|for)\s+(?:(?:[A-Z][\w-]*'s|his|her|their|my)\s+)+.*$")
-_NAME_RE = re.compile(r"\b([A-Z][\w\u2024-]*(?:\s+[A-Z][\w\u2024-]*)*)(?P<owner>'s)?")
+_ANCHOR_ROLE_RE = re.compile(rf"\s+(?:as|for)\s+(?:(?:[{CAPITALS}][\w-]*'s|his|her|their|my)\s+)+.*$")
+_NAME_RE = re.compile(rf"\b([{CAPITALS}][\w\u2024-]*(?:\s+[{CAPITALS}][\w\u2024-]*)*)(?P<owner>'s)?")
 _HEAD_RE = re.compile(r"^\s*(?:which|what)\s+(?P<head>[a-z]+)|'s\s+(?:\w+\s+)?(?P<head2>[a-z]+)\b", re.IGNORECASE)
 # kinds of thing whose mention names the attribute ("after the parrot", "before the Kia Niro")
 _KIND_RES = {
@@ -171,8 +171,8 @@ _PHRASES = {
     r"(?:a|an|the|his|her|their)\s+(?:\w+\s+)?(?:place|flat|apartment|house|home)\s+in|set(?:tle)?\s+up\s+home",
     "employer": r"start(?:ed|s|ing)?\s+(?:at|with|working)|sign(?:ed|s|ing)?\s+(?:on\s+)?with|offer|employee|"
     r"go(?:es)?\s+to\s+work|went\s+to\s+work|for\s+a\s+living|(?:take|took|land|landed|get|got)\s+(?:the|a|his|her|their)\s+job",
-    "pet": r"fost(?:er|ers|ered|ering)|t(?:ake|akes|ook|aking)\s+in\s+(?=(?-i:[A-Z]))|rescued|adopting|"
-    r"br(?:ing|ings|ought|inging)\s+(?-i:[A-Z])\w*\s+home",
+    "pet": rf"fost(?:er|ers|ered|ering)|t(?:ake|akes|ook|aking)\s+in\s+(?=(?-i:[{CAPITALS}]))|rescued|adopting|"
+    rf"br(?:ing|ings|ought|inging)\s+(?-i:[{CAPITALS}])\w*\s+home",
 }
 _PHRASE_RES = {a: re.compile(rf"\b(?:{p})\b", re.IGNORECASE) for a, p in _PHRASES.items()}
 # each attribute word's own pattern, compiled once (not per question); a word counts every place
@@ -252,7 +252,7 @@ def clean_anchor(text: str, names: tuple[str, ...] = ()) -> str:
     return value
 
 
-_CAPITAL = re.compile(r"(?<![\w'])[A-Z]")
+_CAPITAL = re.compile(rf"(?<![\w'])[{CAPITALS}]")
 
 
 def _names(question: str) -> tuple[str, ...]:
@@ -271,9 +271,9 @@ def _names(question: str) -> tuple[str, ...]:
 
 
 # "Ana's cousin Mia": Ana only owns the relation
-_KIN_NAMED = re.compile(rf"\b(?P<owner>[A-Z][\w-]*)'s\s+(?i:{KIN})\s+[A-Z]")
+_KIN_NAMED = re.compile(rf"\b(?P<owner>[{CAPITALS}][\w-]*)'s\s+(?i:{KIN})\s+[{CAPITALS}]")
 # the dot of a title ("Dr. Ruiz") ends no anchor: it is read as this character, and restored
-_TITLE = re.compile(r"\b(Dr|Mr|Mrs|Ms|Mx|St|Prof|Mt|Jr|Sr)\.(?=\s+[A-Z])")
+_TITLE = re.compile(rf"\b(Dr|Mr|Mrs|Ms|Mx|St|Prof|Mt|Jr|Sr)\.(?=\s+[{CAPITALS}])")
 _DOT = "\u2024"
 
 

@@ -44,6 +44,7 @@ from memforest.retrieval.temporal.state import State
 from memforest.retrieval.temporal.worded import new_value, worded_states
 from memforest.store.sql import Row
 from memforest.text.change_subjects import third_person_clause
+from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import KIN
 
 ANSWER, EARLIER, LATER = "answer", "earlier", "later"
@@ -78,7 +79,7 @@ def _value(row: Row, subject: str) -> str | None:
     return next((e for e in others if e.casefold() not in named), None)
 
 
-_KIN_NAME = re.compile(rf"\b(?i:{KIN})s?\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
+_KIN_NAME = re.compile(rf"\b(?i:{KIN})s?\s+([{CAPITALS}][\w'-]*(?:\s+[{CAPITALS}][\w'-]*)*)")
 
 
 @per_question

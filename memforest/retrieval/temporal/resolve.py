@@ -6,8 +6,7 @@ The descent reads one node per level down to the bottom node holding the anchor 
 last node for now / latest, its first for first), then walks neighbouring bottom nodes outward only
 until enough states of the attribute lie on each side to tell the answer and its neighbours: node
 reads grow with the tree's height and with how sparse the attribute is near the anchor, not with
-the number of the subject's facts. A subject with no entity tree falls back to one read of its facts.
-"""
+the number of the subject's facts. A subject with no entity tree falls back to one read of its facts."""
 
 from __future__ import annotations
 
@@ -43,6 +42,7 @@ from memforest.retrieval.temporal.plan import (
 from memforest.store import temporal as store
 from memforest.store.reading import ReadTransaction, read_beside
 from memforest.store.sql import Conn, Row
+from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import KIN
 
 # runs (changes of value) a walk must see on each side of the anchor, per operator: the answer's
@@ -59,8 +59,8 @@ NEED_RUNS: dict[str, dict[int, int]] = {
     "first": {FORWARD: 2},
 }
 ALIAS_TEXTS = 200  # facts naming a person read for their other names
-_NAME = r"[A-Z][\w-]*"
-_FULL_NAME = r"(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})"  # ("Ana's sister Mia Rossi": Mia Rossi, or Mia)
+_NAME = rf"[{CAPITALS}][\w-]*"
+_FULL_NAME = rf"(?-i:{_NAME}(?:\s+{_NAME}){{0,2}})"  # ("Ana's sister Mia Rossi": Mia Rossi, or Mia)
 NEAR = 2  # facts a question with no attribute chain pins next to its anchor
 MAX_READS = 256  # a bound on one walk's node reads (a subject whose attribute is very sparse)
 # node reads one question may spend on all its walks together (its subjects, both sides of each):

@@ -14,6 +14,7 @@ from memforest.retrieval.temporal.ended import mood_of
 from memforest.retrieval.temporal.lexicon import CUES
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
+from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import KIN
 
 # a value named right after one of these is the state being left, not the new one
@@ -29,8 +30,8 @@ _AROUND = re.compile(
     re.IGNORECASE,
 )
 # a person: a name a kin word introduces ("sister Lotte", "nephew, Tobias"), one owning something
-_KIN_NAMED = re.compile(rf"\b(?i:{KIN})s?,?\s+([A-Z][\w'-]*)")
-_OWNER = re.compile(r"\b([A-Z][\w-]*)['\u2019]s\b")
+_KIN_NAMED = re.compile(rf"\b(?i:{KIN})s?,?\s+([{CAPITALS}][\w'-]*)")
+_OWNER = re.compile(rf"\b([{CAPITALS}][\w-]*)['\u2019]s\b")
 _MODIFIERS = r"(?:(?:new|usual|regular|go-to|current|old|favourite|favorite|local|own)\s+)?"
 MAX_VALUES = 12  # the named things of one statement a value is chosen among
 
