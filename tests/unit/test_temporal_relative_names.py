@@ -26,3 +26,15 @@ def test_a_relatives_other_name_is_read_whole_and_by_its_first_word() -> None:
     texts = ["Tamsin Ekwueme's sister Liesl moved to Harrowgate."]
     found = asyncio.run(aliases(None, None, 0, "Tamsin Ekwueme's sister", texts))  # type: ignore[arg-type]
     assert found == ["Tamsin Ekwueme's sister", "Liesl"]
+
+
+def test_a_contraction_is_no_possessor_and_the_askers_whole_name_is_one() -> None:
+    tq = parse_question("Who's my Finnish tutor now?", speaker="Tamsin Ekwueme")
+    assert "Who" not in tq.people
+    assert tq.people == ("Tamsin Ekwueme",)
+    assert tq.attribute == "tutor"  # (a language before the noun is no part of the kind)
+    sister = parse_question("Where did my sister live before Harrowgate?", speaker="Tamsin Ekwueme")
+    assert sister.names[0] == "Tamsin Ekwueme's sister"
+    assert sister.people == ("Tamsin Ekwueme",)
+    # a value before the asker's name is none of it
+    assert parse_question("How long was Corbel Mutual my bank?", speaker="Wren").people == ("Wren",)

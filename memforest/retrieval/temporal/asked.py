@@ -57,9 +57,10 @@ _KEPT = "\u2063"
 # (the first word may be an acronym: "my GP", "which ISP")
 _LOWER = r"[a-z\u00e0-\u00ff][a-z\u00e0-\u00ff-]*"  # (a lower-case word, accents kept: "café")
 _NOUN = rf"(?P<noun>(?:{_LOWER}|[{CAPITALS}]{{2,4}}(?![\w'-]))(?:\s+(?!of\b){_LOWER})?)"
+# (and a language or nationality: "my Korean tutor", "her Spanish teacher")
 _ADJ = (
     r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|most\s+recent|main|own|local|old|previous|former|"
-    r"(?:very\s+)?first|(?:very\s+)?last)\s+)*"
+    r"(?:very\s+)?first|(?:very\s+)?last|(?-i:[A-Z][a-z]+(?:an|ese|ish|ic)))\s+)*"
 )
 _POSSESSED = re.compile(
     rf"(?:\b(?!(?i:{CONTRACTED_S})'s)[A-Za-z][\w-]*'s|\b(?i:his|her|their))"
@@ -90,7 +91,9 @@ _NOT_NOUN = frozenset(
         become became start started get got name time date point age"""
     )
 )
-_RELATION = re.compile(rf"\b(?P<owner>[{CAPITALS}][\w-]*)'s\s+(?P<kin>(?i:{KIN}))\b(?!\s+[{CAPITALS}])")
+_RELATION = re.compile(
+    rf"\b(?P<owner>[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)*)'s\s+(?P<kin>(?i:{KIN}))\b(?!\s+[{CAPITALS}])"
+)
 _COUNT = COUNT_WORDS
 # a subordinate clause naming a state: "back when I lived in Oslo", "during my time at Acme",
 # "while she was with Acme", "in the days when ...", "at the time of ..."; it ends where the main
@@ -254,12 +257,13 @@ def slot_of(noun: str) -> str:
     return named_attribute(noun) or slot_key(noun)
 
 
-def relations(question: str, asked: str | None = None) -> tuple[str, ...]:
+def relations(question: str, asked: str | None = None, speaker: str | None = None) -> tuple[str, ...]:
     """Relatives the question names without a name ("Ana's sister"), as subject phrases; not the
     relation that is the ``asked`` noun ("who was Ana's landlord?"), nor a partner unless the
     question makes them a person who does or owns something ("where was Ana's husband working?",
     "Ana's wife's car") or asks for a kind of thing that is no partner ("which gym is Ana's wife
-    in?"): "When did Mia become Ana's girlfriend?" asks about the state."""
+    in?"): "When did Mia become Ana's girlfriend?" asks about the state. ``speaker``: the asker,
+    whose whole name an owner may be (:func:`_whole_name`)."""
     out: list[str] = []
     other_kind = asked is not None and asked.split()[-1].lower() not in _PARTNERS
     for m in _RELATION.finditer(question):
@@ -268,7 +272,7 @@ def relations(question: str, asked: str | None = None) -> tuple[str, ...]:
             continue
         if kin in _PARTNERS and not _ACTS.match(question, m.end()) and not other_kind:
             continue
-        out.append(f"{m['owner']}'s {kin}")
+        out.append(f"{_whole_name(m['owner'], speaker)}'s {kin}")
     return tuple(dict.fromkeys(out))
 
 
@@ -278,23 +282,35 @@ _ACTS = re.compile(r"'s\b|\s+(?:[a-z]+ing|[a-z]+ed|has|had|was|is|does|did|works
 # people by their place in the question: a possessor ("Ana's"), the subject after an auxiliary
 # ("did Ana", "was Ana"), a relative's name ("Ana's cousin Mia")
 _PERSON_RES = {
-    "possessor": re.compile(rf"\b([{CAPITALS}][\w-]*)'s\b"),
+    "possessor": re.compile(rf"\b(?!(?i:{CONTRACTED_S})'s)([{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)*)'s\b"),
     "subject": re.compile(
-        rf"\b(?i:did|does|do|was|were|is|are|has|have|had|will|would|can|could)\s+([{CAPITALS}][\w-]*)\b(?!')"
+        rf"\b(?i:did|does|do|was|were|is|are|has|have|had|will|would|can|could)\s+"
+        rf"([{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)*+)\b(?!')"  # (no part of "Ana Silva's")
     ),
     "relative": re.compile(rf"'s\s+(?i:{KIN})\s+([{CAPITALS}][\w-]*)\b"),
 }
 
 
-def persons(question: str) -> dict[str, str]:
+def persons(question: str, speaker: str | None = None) -> dict[str, str]:
     """The names the question uses as people, each with its role (``possessor``, ``subject``,
-    ``relative``; the first role found in the question), in order."""
+    ``relative``; the first role found in the question), in order; ``speaker``: the asker, whose
+    whole name a possessor may be (:func:`_whole_name`)."""
     found = sorted((m.start(1), m[1], role) for role, rx in _PERSON_RES.items() for m in rx.finditer(question))
     out: dict[str, str] = {}
     for _, name, role in found:
-        if name.casefold() not in _NO_VALUE:
-            out.setdefault(name, role)
+        whole = name if role == "subject" else _whole_name(name, speaker)
+        if whole.split()[0].casefold() not in _NO_VALUE:
+            out.setdefault(whole, role)
     return out
+
+
+def _whole_name(run: str, speaker: str | None) -> str:
+    """A run of capitalised words before "'s" as a name: the asker's whole name where it ends the
+    run ("Tường Vi" of "my" read as "Tường Vi's"; "Wren" of "was Corbel Bank Wren's bank"), else
+    its last word ("Ana" of "When Ana's sister moved")."""
+    if speaker and (run == speaker or run.endswith(" " + speaker)):
+        return speaker
+    return run.split()[-1]
 
 
 # a state counted back from the latest by the question's grammar: an adjective of earlier-ness on

@@ -315,7 +315,7 @@ def _parse_question(
     if not (tq.attribute in (None, "partner") or (tq.attribute == "employer" and joined)):
         named_kind = None
     noun = asked_noun(question) or named_kind
-    names, people = _ordered(question, noun)
+    names, people = _ordered(question, noun, speaker)
     names = tuple(n for n in names if n.casefold() != (noun or "").casefold())  # (an acronym asked: "my GP")
     slot = slot_of(noun) if noun else None
     tq = replace(tq, names=names, attribute=slot or tq.attribute, noun=slot, people=people)
@@ -393,18 +393,20 @@ def question_terms(question: str, names: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t for t in content_terms(question) if t not in named and t not in _ASKING))
 
 
-def _ordered(question: str, noun: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _ordered(question: str, noun: str | None, speaker: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The question's candidate subjects, most likely first, and the names it uses as people.
     Subjects: relatives without a name, the possessor of the thing asked ("Jonas's pet"), a
     relative's name ("Ana's cousin Mia"), the subject after an auxiliary ("did Mia"), then the rest;
     not a name the question names only as the owner of a named relative ("Ana" of "Where does Ana's
     cousin Mia work?")."""
     names = _names(_TITLE.sub(lambda m: m[1] + _DOT, question))
-    roles = persons(question)
+    roles = persons(question, speaker)
     owners = list(dict.fromkeys(m["owner"] for m in _KIN_NAMED.finditer(question)))
     rank = {"possessor": 0, "relative": 1, "subject": 2}
     people = sorted((p for p in roles if p not in owners), key=lambda p: rank[roles[p]])
-    ordered = tuple(dict.fromkeys([*relations(question, noun), *(p for p in [*people, *owners] if p in names), *names]))
+    ordered = tuple(
+        dict.fromkeys([*relations(question, noun, speaker), *(p for p in [*people, *owners] if p in names), *names])
+    )
     return tuple(n for n in ordered if not only_owning(n, question)), tuple(roles)
 
 
