@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from memforest.retrieval.question import Question
+from memforest.retrieval.temporal.loose import loose_plan
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import plan_answer
 from tests.support.fact_rows import fact_row, own_state_row
@@ -139,3 +140,23 @@ def test_a_value_only_talked_of_holds_while_it_is_talked_of() -> None:
         _row(4, 11, "Ysolde bought a Corvel 5 phone on Friday.", "device", "Corvel 5"),
     ]
     assert _answer(rows, "Which phone did I buy while I was going to Pellucid Gym?") == 1
+
+
+def test_a_clause_naming_a_place_by_a_common_noun_asks_as_of_the_time_it_is_told() -> None:
+    tq = parse_question("While I was still at the tannery, who was my farrier?", speaker=ME, now=NOW)
+    assert (tq.during, tq.during_holder) == ("tannery", ME)
+    tq = parse_question("Back when I worked at my last job, who was my farrier?", speaker=ME, now=NOW)
+    assert tq.during == "job"
+    # a clause naming only a person stays as it was read ("while Tom was away")
+    assert parse_question("While Brannoc was away, who fed Ysolde's cat?", now=NOW).during == "Brannoc"
+
+
+def test_the_loose_plan_answers_as_of_the_time_of_a_clause() -> None:
+    rows = [
+        fact_row(1, 1, "Ysolde works nights at Quarrel Tannery, the old tannery by the weir.", ME),
+        fact_row(2, 1, "On Fridays Ysolde has her horse shod by Hollis Vane.", ME),
+        fact_row(3, 7, "Ysolde left the tannery for an office job at Brisk Ledger.", ME),
+        fact_row(4, 9, "Ysolde's horse is shod by Merrit Dunstan these days.", ME),
+    ]
+    tq = parse_question("While I was still at the tannery, who shod my horse?", speaker=ME, now=NOW)
+    assert answered(loose_plan(tq, ME, rows, None, {})) == 2

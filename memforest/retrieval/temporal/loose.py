@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from memforest.attributes import ATTRIBUTE_WORDS
 from memforest.retrieval.temporal.chains import named_values
 from memforest.retrieval.temporal.parse import TemporalQuestion
-from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPlan, mentions, mood_of
+from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPlan, during_span, mentions, mood_of
 from memforest.store import temporal as store
 from memforest.store.sql import Conn, Row
 from memforest.text.lexicon import CAPITALS, CONTRACTED_S
@@ -211,8 +212,13 @@ def loose_plan(
     """The answer among the subject's statements ``rows`` (oldest first) that fit the question, or
     None when the operator is none it answers or no statement fits (``aliases``: the subject's
     other names; ``unfiled``: the ids of statements read only for naming the subject)."""
-    if tq.operator not in OPERATORS or tq.during is not None or tq.implied:
+    if tq.operator not in OPERATORS or tq.during_change or tq.implied:
         return None  # (a "now" read from the tense alone is answered by the kind's own chain only)
+    if tq.during is not None:  # ("while I was at the cannery": as of the time its statements tell)
+        span = during_span(rows, subject, tq.during, tq.during_kind)
+        if span is None:
+            return None
+        tq = replace(tq, at=span.middle, during=None)
     names = (subject, *aliases, *(n.split("'s ", 1)[0] for n in (subject, *aliases) if "'s " in n))
     ended = [r for r in rows if not holds(str(r["text"]), names)] if tq.operator in HOLDING else []
     gone = {int(r["fact_id"]) for r in ended}
