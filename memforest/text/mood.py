@@ -15,7 +15,7 @@ import re
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import DISPOSAL, PRODUCT_PLAN
 
-__all__ = ["MOODS", "is_leave", "leaves", "mood_near", "mood_of"]
+__all__ = ["MOODS", "is_leave", "leaves", "mood_near", "mood_of", "plain_opening"]
 
 MOODS = ("plan", "wish", "hypothetical", "considered", "turned_down", "suggestion", "negation", "nostalgia")
 
@@ -195,6 +195,17 @@ def mood_of(text: str) -> str | None:
     if _NAMED_DAYS.search(cleared):
         return "nostalgia"
     return None
+
+
+def plain_opening(text: str) -> str | None:
+    """The clause ``text`` opens with when it carries no mood and the sentence no mood of a whole
+    sentence (considered, turned down): the statement before a mood told after it ("Rosalba is with
+    X" of "Rosalba is with X and says I should switch too"); else None."""
+    cleared = _cleared(text)
+    if any(_COMPILED[mood].search(cleared) for mood in _SENTENCE_MOODS):
+        return None
+    first = _clauses(cleared)[0]
+    return None if _has_mood(first) else text[: len(first)]
 
 
 def mood_near(text: str, at: int) -> str | None:

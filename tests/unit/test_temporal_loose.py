@@ -188,6 +188,8 @@ def test_a_value_stated_in_a_plain_clause_of_a_sentence_with_a_mood_is_a_state()
     rows = [
         _row(1, 2021, 3, "Ysolde rows with Pellbrook Oars and says her cousin should have joined her there.", None),
         _row(2, 2022, 5, "Ysolde might switch to Garrow Scullers one day, maybe.", None),
+        # the plan opens the sentence: a value told after it is no state of Ysolde's either
+        _row(3, 2022, 6, "Maybe Ysolde will try rowing at Garrow Scullers, Brannoc says Lathe Oars is better.", None),
     ]
     tq = TemporalQuestion("as_of", "rowing_club", ("Ysolde",), terms=("row",), at=datetime(2022, 9, 1, tzinfo=UTC))
     # the suggestion is in another clause than Pellbrook Oars; the wish names its value in its own

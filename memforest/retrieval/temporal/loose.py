@@ -23,7 +23,7 @@ from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPl
 from memforest.store import temporal as store
 from memforest.store.sql import Conn, Row
 from memforest.text.lexicon import CAPITALS, CONTRACTED_S
-from memforest.text.mood import mood_near
+from memforest.text.mood import plain_opening
 from memforest.text.state_words import KIN
 from memforest.text.terms import content_terms
 
@@ -109,15 +109,13 @@ def statements(
 
 
 def _plainly_valued(text: str, names: Sequence[str]) -> bool:
-    """``text`` names a value besides ``names`` in a clause with no mood: "X climbs at Y and says
-    I should have joined him" states Y; "maybe I'll join Y" states nothing."""
+    """``text`` names a value besides ``names`` with no mood, or in the plain clause it opens with
+    before a mood: "X climbs at Y and says I should have joined him" states Y; "maybe I'll join Y,
+    Ana says Z is nicer" states nothing."""
     if mood_of(text) is None:
         return bool(named_values(text, names))
-    return any(
-        mood_near(text, m.start()) is None
-        for value in named_values(text, names)
-        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text)
-    )
+    opening = plain_opening(text)
+    return opening is not None and bool(named_values(opening, names))
 
 
 def holds(text: str, names: Sequence[str] = ()) -> bool:
