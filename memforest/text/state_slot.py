@@ -98,7 +98,7 @@ _LOWER_TITLE = re.compile(rf"\b(?:dr|mr|mrs|ms|prof)\.?(?=\s+[{CAPITALS}])")
 # a sentence opened by "She's" / "He's" (read with the antecedent below): she is, never a possessive
 _PRONOUN_IS = re.compile(r"^((?:(?:And|But|So|Then|Also|Now|Well)\s+)?(?:She|He))'s\b")
 # a contracted "has" after a name: "'s" before a participle that no noun is ("been", "got", "gone")
-_HAS = re.compile(r"(?<=[A-Za-z])'s\s+(?=(?:been|got|gone|become|had|taken|started|joined|left|moved|switched)\b)")
+_HAS = re.compile(r"(?<=[^\W\d_])'s\s+(?=(?:been|got|gone|become|had|taken|started|joined|left|moved|switched)\b)")
 
 
 def _stated(text: str, slot: Slot) -> bool:

@@ -78,8 +78,8 @@ _NOT_PRACTICE = (
 )
 _AFTER_PRACTICE = r"(?:daily|weekly|nightly|online|regularly|together|properly|religiously|seriously)"
 _PRACTICE = (
-    rf"(?:the\s+)?(?P<v>(?!(?:{_STOP}|{_NOT_PRACTICE})\b|[\w-]+'s\b){TIME_NAME}[A-Za-z][\w'-]*"
-    rf"(?:\s+(?!(?:{_STOP}|{_AFTER_PRACTICE})\b){TIME_NAME}[A-Za-z][\w'-]*){{0,2}})"
+    rf"(?:the\s+)?(?P<v>(?!(?:{_STOP}|{_NOT_PRACTICE})\b|[\w-]+'s\b){TIME_NAME}[^\W\d_][\w'-]*"
+    rf"(?:\s+(?!(?:{_STOP}|{_AFTER_PRACTICE})\b){TIME_NAME}[^\W\d_][\w'-]*){{0,2}})"
 )
 # a habit or a time after a practice ("doing tai chi every morning", "since spring")
 _HABITUAL = r"(?=\s+(?:every|daily|each|since|twice|once|now|these\s+days|on\s+\w+days|in\s+the\s+\w+|with\s+a)\b)"

@@ -36,3 +36,8 @@ def test_a_question_names_them() -> None:
     assert tq.names[0] == "Łucyna"
     assert tq.anchor == "Édenvale"
     assert "Ốc Vàng" in parse_question("When did Ilse start going to Ốc Vàng?").names
+
+
+def test_a_possessor_whose_name_opens_with_such_a_capital_owns_the_asked_noun() -> None:
+    tq = parse_question("who was my physio before Keldor", speaker="Þórgunn")
+    assert (tq.attribute, tq.anchor, tq.names[0]) == ("physio", "Keldor", "Þórgunn")

@@ -194,3 +194,14 @@ def test_a_value_stated_in_a_plain_clause_of_a_sentence_with_a_mood_is_a_state()
     tq = TemporalQuestion("as_of", "rowing_club", ("Ysolde",), terms=("row",), at=datetime(2022, 9, 1, tzinfo=UTC))
     # the suggestion is in another clause than Pellbrook Oars; the wish names its value in its own
     assert answered(loose_plan(tq, "Ysolde", rows, None, {})) == 1
+
+
+def test_after_is_the_statement_that_names_the_anchor_and_a_new_value() -> None:
+    rows = [
+        _row(1, 2021, 2, "Ysolde swims at the Orrin Baths every morning.", None),
+        _row(2, 2021, 5, "Brannoc drove Ysolde home from the pool in his old Tarrant 90.", None),
+        _row(3, 2022, 3, "The Orrin Baths closed for repairs, so now Ysolde swims at Kestle Lido.", None),
+    ]
+    tq = TemporalQuestion("after", "pool", ("Ysolde",), "Orrin Baths", terms=("pool", "swim"))
+    # the lift home in between names a value too, but not the pool that closed
+    assert answered(loose_plan(tq, "Ysolde", rows, None, {})) == 3

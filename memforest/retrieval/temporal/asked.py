@@ -62,7 +62,7 @@ _ADJ = (
     r"(?:very\s+)?first|(?:very\s+)?last|(?-i:[A-Z][a-z]+(?:an|ese|ish|ic)))\s+)*"
 )
 _POSSESSED = re.compile(
-    rf"(?:\b(?!(?i:{CONTRACTED_S})'s)[A-Za-z][\w-]*'s|\b(?i:his|her|their))"
+    rf"(?:\b(?!(?i:{CONTRACTED_S})'s)[^\W\d_][\w-]*'s|\b(?i:his|her|their))"
     rf"\s+{_ADJ}{_NOUN}(?:\s+of\s+(?P<of>[a-z][a-z-]*))?"
 )
 # (at the start, or after a leading clause: "When I lived in Oslo, which gym ...")

@@ -152,7 +152,9 @@ def _index(listed: Sequence[Row], tq: TemporalQuestion, at: datetime | None, nam
         if at is None:
             return None
         later = [i for i, r in enumerate(listed) if r["valid_from"] > at and _moves_on(r, tq.anchor, names)]
-        return later[0] if later else None
+        # (one naming the anchor and a new value tells the change itself: "X closed, so now I swim at Y")
+        told = [i for i in later if tq.anchor is not None and mentions(str(listed[i]["text"]), tq.anchor)]
+        return (told or later)[0] if later else None
     held = [i for i, r in enumerate(listed) if at is None or r["valid_from"] <= at]
     return held[-1 - tq.back] if len(held) > tq.back else None
 
