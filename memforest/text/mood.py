@@ -45,7 +45,8 @@ _RE = {
     r"property|room|cottage|condo)\b",
     "turned_down": r"\bturn(?:ed|s)?\s+(?:it\s+|them\s+|\w+\s+)?down\b|\bsaid\s+no\b|\bdeclined\b|\bpassed\s+on\b|"
     r"\brejected\b",
-    "suggestion": r"\b(?:keeps?|kept)\s+(?:telling|saying|suggesting|pushing)\b|\bsuggest\w*\b|\brecommend\w*\b|"
+    "suggestion": r"\b(?:keeps?|kept)\s+(?:telling|saying|suggesting|pushing|inviting|asking)\b|\bsuggest\w*\b|"
+    r"\brecommend\w*\b|\binvit(?:es|ed|ing)\s+\w+\s+to\b|"
     r"\bshould\b|\btold\s+\w+(?:'s\s+\w+)?\s+to\b|\burg(?:es|ed|ing)\s+\w+\s+to\b|\bwhy\s+not\b|\badvis(?:ed|es|ing)\b|"
     r"\bnag(?:s|ged|ging)\b|\bpush(?:es|ed|ing)\s+\w+\s+to(?:wards)?\b|\bon\s+at\s+\w+\s+to\b",
     "negation": r"\bnot\b|\bnever\b|n't\b|\bno\s+way\b|\bnor\b",

@@ -104,8 +104,16 @@ def test_now_is_no_state_that_ended_nor_a_relatives_state() -> None:
 
 
 def test_operators_it_does_not_answer_give_no_plan() -> None:
-    assert _answer(_tq("when", ("oboe",), anchor="Cressida Vane")) is None
     assert _answer(_tq("how_long", ("oboe",))) is None
+
+
+def test_when_is_the_first_statement_naming_the_value_with_no_mood() -> None:
+    assert _answer(_tq("when", ("oboe",), anchor="Cressida Vane")) == 3
+    # the suggestion that names Dorrit Fell first is no start; a short form of the name counts
+    told = [*ROWS, _row(8, 2024, 2, "Ysolde started oboe with Dorrit Fell today.")]
+    plan = loose_plan(_tq("when", ("oboe",), anchor="Dorrit Fell Quartet"), "Ysolde", told, None, {})
+    assert answered(plan) == 8
+    assert answered(loose_plan(_tq("when", ("oboe",), anchor="Dorrit Fell"), "Ysolde", told, None, {})) == 8
 
 
 @pytest.mark.parametrize(

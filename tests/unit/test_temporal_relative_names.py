@@ -38,3 +38,9 @@ def test_a_contraction_is_no_possessor_and_the_askers_whole_name_is_one() -> Non
     assert sister.people == ("Tamsin Ekwueme",)
     # a value before the asker's name is none of it
     assert parse_question("How long was Corbel Mutual my bank?", speaker="Wren").people == ("Wren",)
+
+
+def test_an_auxiliary_inside_a_name_makes_no_subject() -> None:
+    # "do" of "Escola Ribeira do Norte" is no question's verb, "did" after "When" is one
+    assert parse_question("When did I start at Escola Ribeira do Norte?", speaker="Jurema").people == ("Jurema",)
+    assert parse_question("When did Ana move to Oslo?").people == ("Ana",)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from memforest.attributes import named_attribute
 from memforest.retrieval.temporal.chains import served_or_joined
 from memforest.retrieval.temporal.counted import steps_back as steps_back  # re-exported
+from memforest.retrieval.temporal.owners import QUESTION_WORDS
 from memforest.retrieval.temporal.points import ago_point as ago_point  # re-exported
 from memforest.retrieval.temporal.points import part_point as part_point  # re-exported
 from memforest.text.changes import slot_key
@@ -293,13 +294,29 @@ def persons(question: str, speaker: str | None = None) -> dict[str, str]:
     """The names the question uses as people, each with its role (``possessor``, ``subject``,
     ``relative``; the first role found in the question), in order; ``speaker``: the asker, whose
     whole name a possessor may be (:func:`_whole_name`)."""
-    found = sorted((m.start(1), m[1], role) for role, rx in _PERSON_RES.items() for m in rx.finditer(question))
+    found = sorted(
+        (m.start(1), m[1], role)
+        for role, rx in _PERSON_RES.items()
+        for m in rx.finditer(question)
+        if role != "subject" or not _named_before(question, m.start())
+    )
     out: dict[str, str] = {}
     for _, name, role in found:
         whole = name if role == "subject" else _whole_name(name, speaker)
         if whole.split()[0].casefold() not in _NO_VALUE:
             out.setdefault(whole, role)
     return out
+
+
+# a capitalised word right before an auxiliary
+_NAME_BEFORE = re.compile(rf"([{CAPITALS}][\w-]*)\s+$")
+
+
+def _named_before(question: str, at: int) -> bool:
+    """A name, no question word, stands right before ``at``: the auxiliary there is part of a
+    name ("Faculdade Egide do Norte"), not the question's verb ("When did Ana ...")."""
+    m = _NAME_BEFORE.search(question, 0, at)
+    return m is not None and m[1].lower() not in QUESTION_WORDS
 
 
 def _whole_name(run: str, speaker: str | None) -> str:

@@ -18,7 +18,7 @@ from datetime import datetime
 
 from memforest.attributes import ATTRIBUTE_WORDS
 from memforest.retrieval.temporal.chains import named_values
-from memforest.retrieval.temporal.parse import TemporalQuestion
+from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPlan, during_span, mentions, mood_of
 from memforest.store import temporal as store
 from memforest.store.sql import Conn, Row
@@ -27,7 +27,7 @@ from memforest.text.mood import plain_opening
 from memforest.text.state_words import KIN
 from memforest.text.terms import content_terms
 
-OPERATORS = ("before", "after", "now", "latest", "as_of")
+OPERATORS = ("before", "after", "now", "latest", "as_of", "when")
 NEAR_SIM = 0.04  # a statement this close to the subject's most similar one (cosine) fits the question
 HOLDING = ("now", "latest", "as_of")  # operators that ask for a state that holds
 # a statement that a state ended ("stopped his lessons with Anna Berg", "no longer plays"), unless
@@ -155,8 +155,21 @@ def _index(listed: Sequence[Row], tq: TemporalQuestion, at: datetime | None, nam
         # (one naming the anchor and a new value tells the change itself: "X closed, so now I swim at Y")
         told = [i for i in later if tq.anchor is not None and mentions(str(listed[i]["text"]), tq.anchor)]
         return (told or later)[0] if later else None
+    if tq.operator == "when":  # (the first statement naming the value, by a short form too)
+        return next((i for i, r in enumerate(listed) if _names_value(str(r["text"]), tq.anchor or "")), None)
     held = [i for i, r in enumerate(listed) if at is None or r["valid_from"] <= at]
     return held[-1 - tq.back] if len(held) > tq.back else None
+
+
+def _names_value(text: str, value: str) -> bool:
+    """``text`` names ``value`` whole, or by a shorter name that keeps its first two words or more
+    ("Ördekli Koy" of "Ördekli Koy Koşu Kulübü")."""
+    if not value:
+        return False
+    if mentions(text, value):
+        return True
+    words = value.split()
+    return any(mentions(text, " ".join(words[:k])) for k in range(len(words) - 1, 1, -1))
 
 
 def _ended_later(answer: Row, ended: Sequence[Row], subject: str, at: datetime | None) -> bool:
@@ -214,6 +227,11 @@ def loose_plan(
     other names; ``unfiled``: the ids of statements read only for naming the subject)."""
     if tq.operator not in OPERATORS or tq.during_change or tq.implied:
         return None  # (a "now" read from the tense alone is answered by the kind's own chain only)
+    if tq.operator == "when":  # ("when did I join X": X is what its statements must name)
+        value = tq.anchor or value_name(tq, subject)
+        if value is None:
+            return None
+        tq = replace(tq, anchor=value)
     if tq.during is not None:  # ("while I was at the cannery": as of the time its statements tell)
         span = during_span(rows, subject, tq.during, tq.during_kind)
         if span is None:
