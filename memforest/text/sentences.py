@@ -20,7 +20,7 @@ _ABBREVIATIONS: frozenset[str] = words(
     """
     mr mrs ms dr prof st jr sr vs etc e.g i.e eg ie a.m p.m am pm u.s u.k no mt ft approx inc ltd co
     dept est fig jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun ave rd blvd yr yrs
-    min mins hr hrs tues thur thurs al govt misc ref"""
+    min mins hr hrs tues thur thurs al govt misc ref dra sra srta mme mlle rev dott"""
 )
 # ... unless a capitalised word follows one of these.
 _MAYBE_END: frozenset[str] = words("etc a.m p.m u.s u.k")

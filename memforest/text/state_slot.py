@@ -90,7 +90,7 @@ def _pupil_at(text: str, value: str) -> bool:
     return at is not None and _SCHOOL_NAME.search(value) is not None and not _EMPLOYMENT.search(text)
 
 
-_TITLED = re.compile(r"(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s")
+_TITLED = re.compile(r"(?:Dr|Dra|Mr|Mrs|Ms|Mx|Prof|Sra|Mme|Mlle|Rev)\.?\s")
 # a sentence that opens with a singular third-person pronoun, subject or possessive (never "Her's")
 _OPENING_PRONOUN = re.compile(r"^(?:(?:And|But|So|Then|Also|Now)\s+)?\b(She|He|Her|His)\b(?!')", re.IGNORECASE)
 # a title typed in lower case before a name

@@ -421,7 +421,7 @@ def _is_time_word(word: str) -> bool:
 # a period that ends a sentence inside a run of capitalised words ("Dr. Okoye. Very calm": Dr. Okoye),
 # not one of a title or an initial
 _SENTENCE_END = re.compile(
-    rf"(?<![{CAPITALS}])(?<!\bDr)(?<!\bSt)(?<!\bMr)(?<!\bMs)(?<!\bJr)(?<!\bMt)(?<!\bMrs)(?<!\bProf)\.\s+(?=[{CAPITALS}])"
+    rf"(?<![{CAPITALS}])(?<!\bDr)(?<!\bDra)(?<!\bSt)(?<!\bMr)(?<!\bMs)(?<!\bJr)(?<!\bMt)(?<!\bMrs)(?<!\bProf)(?<!\bSra)(?<!\bMme)\.\s+(?=[{CAPITALS}])"
 )
 
 

@@ -11,6 +11,7 @@ from support.states import speaker_slots
 
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.text.lexicon import CAPITALS
+from memforest.text.sentences import split_sentences
 
 
 def test_the_capitals_are_the_upper_case_letters_of_latin_greek_and_cyrillic() -> None:
@@ -41,3 +42,12 @@ def test_a_question_names_them() -> None:
 def test_a_possessor_whose_name_opens_with_such_a_capital_owns_the_asked_noun() -> None:
     tq = parse_question("who was my physio before Keldor", speaker="Þórgunn")
     assert (tq.attribute, tq.anchor, tq.names[0]) == ("physio", "Keldor", "Þórgunn")
+
+
+def test_a_title_of_another_language_ends_no_sentence() -> None:
+    text = "Saw a new dentist today. Dra. Ofélia Brandão, very gentle. Mme. Quenneville cuts my hair."
+    assert split_sentences(text) == [
+        "Saw a new dentist today.",
+        "Dra. Ofélia Brandão, very gentle.",
+        "Mme. Quenneville cuts my hair.",
+    ]

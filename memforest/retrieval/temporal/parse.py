@@ -273,7 +273,7 @@ def _names(question: str) -> tuple[str, ...]:
 # "Ana's cousin Mia": Ana only owns the relation
 _KIN_NAMED = re.compile(rf"\b(?P<owner>[{CAPITALS}][\w-]*)'s\s+(?i:{KIN})\s+[{CAPITALS}]")
 # the dot of a title ("Dr. Ruiz") ends no anchor: it is read as this character, and restored
-_TITLE = re.compile(rf"\b(Dr|Mr|Mrs|Ms|Mx|St|Prof|Mt|Jr|Sr)\.(?=\s+[{CAPITALS}])")
+_TITLE = re.compile(rf"\b(Dr|Dra|Mr|Mrs|Ms|Mx|St|Prof|Mt|Jr|Sr|Sra|Mme|Mlle|Rev)\.(?=\s+[{CAPITALS}])")
 _DOT = "\u2024"
 
 
