@@ -46,7 +46,7 @@ _RE = {
     "turned_down": r"\bturn(?:ed|s)?\s+(?:it\s+|them\s+|\w+\s+)?down\b|\bsaid\s+no\b|\bdeclined\b|\bpassed\s+on\b|"
     r"\brejected\b",
     "suggestion": r"\b(?:keeps?|kept)\s+(?:telling|saying|suggesting|pushing|inviting|asking)\b|\bsuggest\w*\b|"
-    r"\brecommend\w*\b|\binvit(?:es|ed|ing)\s+\w+\s+to\b|"
+    r"\brecommend\w*\b|"
     r"\bshould\b|\btold\s+\w+(?:'s\s+\w+)?\s+to\b|\burg(?:es|ed|ing)\s+\w+\s+to\b|\bwhy\s+not\b|\badvis(?:ed|es|ing)\b|"
     r"\bnag(?:s|ged|ging)\b|\bpush(?:es|ed|ing)\s+\w+\s+to(?:wards)?\b|\bon\s+at\s+\w+\s+to\b",
     "negation": r"\bnot\b|\bnever\b|n't\b|\bno\s+way\b|\bnor\b",
@@ -70,6 +70,7 @@ _CLAUSE_RE = {
     r"\b(?:almost|nearly)\s+(?:\w+ed|went|bought|took|got|made|left|sold|chose|became)\b",
     # a leading "how about X"; "how about that!" is an interjection, "what about you?" a question back
     "suggestion": r"\bought\s+to\b|\bhad\s+better\b|"
+    r"\binvit(?:es|ed|ing)\s+\w+\s+to\b|"
     r"^\s*(?:how|what)\s+about\b(?!\s+(?:that|you)\b\s*(?:[,;:!.?]|[-–—]|$))",
 }
 _CLAUSE_COMPILED = {mood: re.compile(pattern, re.IGNORECASE) for mood, pattern in _CLAUSE_RE.items()}

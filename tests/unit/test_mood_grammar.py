@@ -127,3 +127,9 @@ def test_an_aside_leaves_the_statement_its_slot(text: str, slot: tuple[str, str,
 )
 def test_a_cue_with_no_plain_clause_beside_it_keeps_its_mood(text: str, mood: str) -> None:
     assert mood_of(text) == mood
+
+
+def test_an_invitation_is_a_suggestion_in_its_own_clause_only() -> None:
+    assert mood_of("Bo invited us to Lisbon for the summer and we moved there in June.") is None
+    assert mood_of("Ilse invited me to her choir.") == "suggestion"
+    assert mood_of("Ilse keeps inviting me to hers, Brackwater Singers.") == "suggestion"

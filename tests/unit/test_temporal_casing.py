@@ -10,6 +10,10 @@ from memforest.retrieval.temporal.casing import recased, uncased
 TEXTS = [
     "Ottoline left Quillfeather Cartography in May.",
     "Berengar sent photos of his flat in Vessenholm.",
+    "Berengar is coming over on Sunday.",
+    "We moved our savings to Corbel Mutual Bank last year.",
+    "Dentist says my teeth are fine.",
+    "Dentist appointment moved again.",
     "Ottoline joined the Brackwater Otters, the swimming club by the quay.",
     "Sold the Larkspur 90 today!",
     "Switched barbers, and the climbing wall at Tallowgate is great.",
@@ -22,7 +26,7 @@ TEXTS = [
     [
         ("after ottoline left quillfeather cartography, where did she work",
          "after Ottoline left Quillfeather Cartography, where did she work"),
-        # a name that only ever opens a sentence is still a name
+        # a name that only ever opens a sentence, in two texts or more, is still a name
         ("where's berengar living these days? send a card", "where's Berengar living these days? send a card"),
         # the longest run the texts write as a name
         ("how long was i with the brackwater otters", "how long was i with the Brackwater Otters"),
@@ -32,6 +36,9 @@ TEXTS = [
         ("when was it sold", "when was it sold"),
         # a word no text has stays as typed
         ("who is my dentist now", "who is my dentist now"),
+        # one word of a longer name is none, nor a kind of state that opens sentences
+        ("which bank was i with before corbel mutual bank?", "which bank was i with before Corbel Mutual Bank?"),
+        ("who was my dentist before ottoline", "who was my dentist before Ottoline"),
     ],
 )  # fmt: skip
 def test_recased_writes_the_runs_the_texts_write_as_names(question: str, expected: str) -> None:

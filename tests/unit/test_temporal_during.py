@@ -160,3 +160,7 @@ def test_the_loose_plan_answers_as_of_the_time_of_a_clause() -> None:
     ]
     tq = parse_question("While I was still at the tannery, who shod my horse?", speaker=ME, now=NOW)
     assert answered(loose_plan(tq, ME, rows, None, {})) == 2
+
+
+def test_a_clause_with_a_relative_names_no_place() -> None:
+    assert parse_question("While I was with my sister, who was my farrier?", speaker=ME, now=NOW).during != "sister"

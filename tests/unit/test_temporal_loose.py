@@ -213,3 +213,17 @@ def test_after_is_the_statement_that_names_the_anchor_and_a_new_value() -> None:
     tq = TemporalQuestion("after", "pool", ("Ysolde",), "Orrin Baths", terms=("pool", "swim"))
     # the lift home in between names a value too, but not the pool that closed
     assert answered(loose_plan(tq, "Ysolde", rows, None, {})) == 3
+
+
+def test_after_and_when_read_the_anchor_only_where_the_statement_tells_the_change() -> None:
+    rows = [
+        _row(1, 2021, 2, "Ysolde works at Acme Haulage.", None),
+        _row(2, 2021, 9, "Ysolde started work at Corbel Mutual.", None),
+        _row(3, 2022, 1, "Ysolde met her Acme Haulage workmates at the Crown Inn.", None),
+    ]
+    after = TemporalQuestion("after", "employer", ("Ysolde",), "Acme Haulage", terms=("work",))
+    assert answered(loose_plan(after, "Ysolde", rows, None, {})) == 2  # (a meeting names no change)
+    market = [_row(4, 2020, 5, "Ysolde liked the Saturday market on Castle Green.", None),
+              _row(5, 2022, 3, "Ysolde started going to Castle Green Dental.", None)]  # fmt: skip
+    when = TemporalQuestion("when", "dentist", ("Ysolde",), "Castle Green Dental", terms=("go",))
+    assert answered(loose_plan(when, "Ysolde", market, None, {})) == 5  # (the whole name first)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.resolve import aliases
 
@@ -44,3 +46,20 @@ def test_an_auxiliary_inside_a_name_makes_no_subject() -> None:
     # "do" of "Escola Ribeira do Norte" is no question's verb, "did" after "When" is one
     assert parse_question("When did I start at Escola Ribeira do Norte?", speaker="Jurema").people == ("Jurema",)
     assert parse_question("When did Ana move to Oslo?").people == ("Ana",)
+
+
+@pytest.mark.parametrize(
+    ("question", "person"),
+    [
+        ("Where in Leeds did Ana live before Harehills?", "Ana"),
+        ("Why did Ana leave Corbel Mutual?", "Ana"),
+        ("After Acme did Ana work at Birchmoor?", "Ana"),
+    ],
+)
+def test_a_name_before_an_auxiliary_leaves_the_subject_after_it(question: str, person: str) -> None:
+    assert person in parse_question(question).people
+
+
+def test_the_owner_of_a_named_relative_stays_a_candidate_unless_it_is_the_asker() -> None:
+    names = parse_question("Did Ana's brother Tom visit before she moved to Leeds?").names
+    assert names[0] == "Tom" and "Ana" in names

@@ -92,7 +92,8 @@ _NOT_NOUN = frozenset(
     )
 )
 _RELATION = re.compile(
-    rf"\b(?P<owner>[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)*)'s\s+(?P<kin>(?i:{KIN}))\b(?!\s+[{CAPITALS}])"
+    rf"(?<![\w'-])(?P<owner>[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,3}}+)'s\s+(?P<kin>(?i:{KIN}))\b"
+    rf"(?!\s+[{CAPITALS}])"
 )
 # a subordinate clause naming a state: "back when I lived in Oslo", "during my time at Acme",
 # "while she was with Acme", "in the days when ...", "at the time of ..."; it ends where the main
@@ -281,10 +282,12 @@ _ACTS = re.compile(r"'s\b|\s+(?:[a-z]+ing|[a-z]+ed|has|had|was|is|does|did|works
 # people by their place in the question: a possessor ("Ana's"), the subject after an auxiliary
 # ("did Ana", "was Ana"), a relative's name ("Ana's cousin Mia")
 _PERSON_RES = {
-    "possessor": re.compile(rf"\b(?!(?i:{CONTRACTED_S})'s)([{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)*)'s\b"),
+    "possessor": re.compile(
+        rf"(?<![\w'-])(?!(?i:{CONTRACTED_S})'s)([{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,3}}+)'s\b"
+    ),
     "subject": re.compile(
         rf"\b(?i:did|does|do|was|were|is|are|has|have|had|will|would|can|could)\s+"
-        rf"([{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)*+)\b(?!')"  # (no part of "Ana Silva's")
+        rf"([{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,3}}+)\b(?!')"  # (no part of "Ana Silva's")
     ),
     "relative": re.compile(rf"'s\s+(?i:{KIN})\s+([{CAPITALS}][\w-]*)\b"),
 }
@@ -298,7 +301,7 @@ def persons(question: str, speaker: str | None = None) -> dict[str, str]:
         (m.start(1), m[1], role)
         for role, rx in _PERSON_RES.items()
         for m in rx.finditer(question)
-        if role != "subject" or not _named_before(question, m.start())
+        if role != "subject" or not _named_before(question, m.start(), m.end())
     )
     out: dict[str, str] = {}
     for _, name, role in found:
@@ -312,11 +315,12 @@ def persons(question: str, speaker: str | None = None) -> dict[str, str]:
 _NAME_BEFORE = re.compile(rf"([{CAPITALS}][\w-]*)\s+$")
 
 
-def _named_before(question: str, at: int) -> bool:
-    """A name, no question word, stands right before ``at``: the auxiliary there is part of a
-    name ("Faculdade Egide do Norte"), not the question's verb ("When did Ana ...")."""
+def _named_before(question: str, at: int, end: int) -> bool:
+    """The lower-case "do" at ``at`` stands between names (``end``: where the name after it ends):
+    it is part of a name ("Faculdade Egide do Norte"), not the question's verb ("When do Ana ...",
+    "Where in Leeds did Ana ..."). A question word before it is no name."""
     m = _NAME_BEFORE.search(question, 0, at)
-    return m is not None and m[1].lower() not in QUESTION_WORDS
+    return question.startswith("do ", at) and m is not None and m[1].lower() not in QUESTION_WORDS
 
 
 def _whole_name(run: str, speaker: str | None) -> str:
@@ -392,7 +396,9 @@ def _place_said(clause: str, found: list[re.Match[str]], people: set[str]) -> st
     if not found or found[0].start() != 0 or any(v.group(0).casefold() not in people for v in found):
         return None
     place = _PLACE_NOUN.match(clause, found[0].end())
-    return place["noun"] if place is not None and place["noun"] not in _NO_KIND else None
+    if place is None or place["noun"] in _NO_KIND or _KIN_RE.fullmatch(place["noun"]):
+        return None  # ("while I was with my sister" names no place)
+    return place["noun"]
 
 
 # the place a clause's subject was at, named by a common noun ("at the cannery", "with the old firm")

@@ -1,7 +1,8 @@
 """The loose plan of a temporal question whose attribute chain tells no answer (ADR 0057): the
 subject's statements about the asked thing, found by the question's own words or by its recall
 similarity, ordered by time, and the operator answered on that list (the latest for now, the one
-holding at the as-of time, the one before or after the anchor's first mention).
+holding at the as-of time or at the time a "while ..." clause's statements tell, the one before or
+after the anchor's first mention, the first naming the value for when).
 
 It runs only when ``plan.plan_answer`` gave no plan: no chain told an answer, or a verb class's
 chain answered for an open-ended kind none of its states names while the subject's statements name
@@ -85,10 +86,11 @@ def statements(
     aliases: Sequence[str] = (),
 ) -> list[Row]:
     """The subject's statements (``rows``, oldest first) that may hold the asked state: each is
-    filed under the subject (or under no one), names a value besides the subject, carries no mood
-    (a plan, a wish, nostalgia) and shares a word with the question (or ``more`` terms) or names
-    its anchor; when none does, those about as similar to the question as the most similar one
-    (``hints``: cosine), of the subject's own facts only (not the ``unfiled`` ids: another
+    filed under the subject (or under no one), names a value besides the subject with no mood (a
+    plan, a wish, nostalgia), or in the plain clause it opens with (``_plainly_valued``), and shares
+    a word with the question (or ``more`` terms) or names its anchor; when none does, those about
+    as similar to the question as the most similar one (``hints``: cosine), of the subject's own
+    facts only (not the ``unfiled`` ids: another
     speaker's remark naming the subject is taken on shared words alone). A statement naming the
     asked kind as another named person's is none (``aliases``: the subject's other names)."""
     own = subject.casefold()
@@ -153,12 +155,20 @@ def _index(listed: Sequence[Row], tq: TemporalQuestion, at: datetime | None, nam
             return None
         later = [i for i, r in enumerate(listed) if r["valid_from"] > at and _moves_on(r, tq.anchor, names)]
         # (one naming the anchor and a new value tells the change itself: "X closed, so now I swim at Y")
-        told = [i for i in later if tq.anchor is not None and mentions(str(listed[i]["text"]), tq.anchor)]
+        told = [i for i in later if tq.anchor is not None and _switched_from(str(listed[i]["text"]), tq.anchor)]
         return (told or later)[0] if later else None
-    if tq.operator == "when":  # (the first statement naming the value, by a short form too)
-        return next((i for i, r in enumerate(listed) if _names_value(str(r["text"]), tq.anchor or "")), None)
+    if tq.operator == "when":  # (the first statement naming the value whole, else by a short form)
+        whole = [i for i, r in enumerate(listed) if tq.anchor and mentions(str(r["text"]), tq.anchor)]
+        return (whole or [i for i, r in enumerate(listed) if _names_value(str(r["text"]), tq.anchor or "")] or [None])[
+            0
+        ]
     held = [i for i, r in enumerate(listed) if at is None or r["valid_from"] <= at]
     return held[-1 - tq.back] if len(held) > tq.back else None
+
+
+def _switched_from(text: str, anchor: str) -> bool:
+    """``text`` names ``anchor`` with a word of change or of leaving ("X closed, so now I swim at Y")."""
+    return mentions(text, anchor) and (_RESUMED.search(text) is not None or _ENDED.search(text) is not None)
 
 
 def _names_value(text: str, value: str) -> bool:

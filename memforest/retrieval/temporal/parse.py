@@ -28,7 +28,7 @@ from memforest.retrieval.temporal.asked import (
 )
 from memforest.retrieval.temporal.chains import joined_kind
 from memforest.retrieval.temporal.owners import QUESTION_WORDS as _QUESTION_WORDS
-from memforest.retrieval.temporal.owners import only_owning
+from memforest.retrieval.temporal.owners import askers_owned
 from memforest.retrieval.timecues import asks_when, parse_time_cues, without_phrasal_after
 from memforest.text.dates import resolve_time_expressions
 from memforest.text.lexicon import CAPITALS, TIME_WORDS
@@ -396,9 +396,9 @@ def question_terms(question: str, names: Sequence[str]) -> tuple[str, ...]:
 def _ordered(question: str, noun: str | None, speaker: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The question's candidate subjects, most likely first, and the names it uses as people.
     Subjects: relatives without a name, the possessor of the thing asked ("Jonas's pet"), a
-    relative's name ("Ana's cousin Mia"), the subject after an auxiliary ("did Mia"), then the rest;
-    not a name the question names only as the owner of a named relative ("Ana" of "Where does Ana's
-    cousin Mia work?")."""
+    relative's name ("Ana's cousin Mia"), the subject after an auxiliary ("did Mia"), a name that
+    only owns a relative ("Ana" of "Ana's cousin Mia"), then the rest; not the asker named only as
+    the owner of a named relative ("Where did my cousin Mia work?": :func:`owners.askers_owned`)."""
     names = _names(_TITLE.sub(lambda m: m[1] + _DOT, question))
     roles = persons(question, speaker)
     owners = list(dict.fromkeys(m["owner"] for m in _KIN_NAMED.finditer(question)))
@@ -407,7 +407,8 @@ def _ordered(question: str, noun: str | None, speaker: str | None) -> tuple[tupl
     ordered = tuple(
         dict.fromkeys([*relations(question, noun, speaker), *(p for p in [*people, *owners] if p in names), *names])
     )
-    return tuple(n for n in ordered if not only_owning(n, question)), tuple(roles)
+    owned = askers_owned(question, speaker)
+    return tuple(n for n in ordered if not owned or not set(n.split()) <= owned), tuple(roles)
 
 
 def value_name(tq: TemporalQuestion, subject: str) -> str | None:
