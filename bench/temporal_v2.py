@@ -202,7 +202,7 @@ def _render(result: dict[str, Any], console: Console) -> None:
     for label, c in rows:
         t.add_row(label, str(c["n"]), *(f"{c[s]['found@5']:.2f} / {c[s]['right_time_first']:.2f}" for s in SYSTEMS))
     console.print(t)
-    looks = sum(1 for h in result["history"] if h["split"] == result["split"])
+    looks = sum(1 for h in result["history"] if h.get("split") == result["split"])
     console.print(f"{result['timing']}; {result['split']} runs recorded in this file: {looks}")
 
 
