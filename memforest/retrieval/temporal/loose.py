@@ -159,9 +159,8 @@ def _index(listed: Sequence[Row], tq: TemporalQuestion, at: datetime | None, nam
         return (told or later)[0] if later else None
     if tq.operator == "when":  # (the first statement naming the value whole, else by a short form)
         whole = [i for i, r in enumerate(listed) if tq.anchor and mentions(str(r["text"]), tq.anchor)]
-        return (whole or [i for i, r in enumerate(listed) if _names_value(str(r["text"]), tq.anchor or "")] or [None])[
-            0
-        ]
+        short = [i for i, r in enumerate(listed) if _names_value(str(r["text"]), tq.anchor or "")]
+        return (whole or short)[0] if whole or short else None
     held = [i for i, r in enumerate(listed) if at is None or r["valid_from"] <= at]
     return held[-1 - tq.back] if len(held) > tq.back else None
 
