@@ -13,6 +13,7 @@ contract with X" becomes "Signed Alice's contract with X"). A relative is a subj
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 
@@ -304,6 +305,14 @@ _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
 )
 
 
+@functools.lru_cache(maxsize=8)
+def _kin_after(kin_words: str) -> re.Pattern[str]:
+    """A relation right after a name ("'s older sister Ana"), its name when one follows."""
+    return re.compile(
+        rf"'s\s+(?:new\s+|old\s+|little\s+|older\s+|younger\s+)?(?P<kin>{kin_words})\b(?:\s+(?P<n>[{CAPITALS}][\w-]*))?"
+    )
+
+
 def _subject(
     text: str, speaker: str, participants: Sequence[str], stated: int = 0, kin_words: str = _KIN
 ) -> str | None:
@@ -324,10 +333,7 @@ def _subject(
     if best is None:
         return None if _PRONOUN_START.match(text) else speaker
     start, name = best
-    kin = re.match(
-        rf"{re.escape(name)}'s\s+(?:new\s+|old\s+|little\s+|older\s+|younger\s+)?(?P<kin>{kin_words})\b(?:\s+(?P<n>[{CAPITALS}][\w-]*))?",
-        text[start:],
-    )
+    kin = _kin_after(kin_words).match(text, start + len(name))
     if kin and start <= stated:
         return kin["n"] or f"{name}'s {kin['kin'].lower()}"
     if start > 0 and re.search(r"\b(?:" + _KIN + r")\s+$", text[:start], re.IGNORECASE):

@@ -7,7 +7,7 @@ import itertools
 import json
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -28,12 +28,9 @@ from memforest.store.sql import execute, fetch_all, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
 from memforest.store.trees import get_or_create_tree, insert_leaf
 from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
+from tests.support.sessions import noon_utc
 
 DIM = 64
-
-
-def ts(y: int, m: int, d: int) -> datetime:
-    return datetime(y, m, d, 12, 0, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -136,12 +133,12 @@ class _Backends:
 
 
 async def test_query_never_returns_another_forests_data(db: Database, settings: Settings) -> None:
-    ta = await build_forest(db, "tenant-a", "home", [FactSpec("Alice adopted a cat named Pixel", ts(2023, 1, 5),
-                                                              ts(2023, 1, 5), entity="Alice")])  # fmt: skip
-    await build_forest(db, "tenant-a", "work", [FactSpec("Alice adopted a dog named Rex", ts(2023, 2, 5),
-                                                         ts(2023, 2, 5), entity="Alice")])  # fmt: skip
-    await build_forest(db, "tenant-b", "home", [FactSpec("Alice adopted a parrot named Kiwi", ts(2023, 3, 5),
-                                                         ts(2023, 3, 5), entity="Alice")])  # fmt: skip
+    ta = await build_forest(db, "tenant-a", "home", [FactSpec("Alice adopted a cat named Pixel", noon_utc(2023, 1, 5),
+                                                              noon_utc(2023, 1, 5), entity="Alice")])  # fmt: skip
+    await build_forest(db, "tenant-a", "work", [FactSpec("Alice adopted a dog named Rex", noon_utc(2023, 2, 5),
+                                                         noon_utc(2023, 2, 5), entity="Alice")])  # fmt: skip
+    await build_forest(db, "tenant-b", "home", [FactSpec("Alice adopted a parrot named Kiwi", noon_utc(2023, 3, 5),
+                                                         noon_utc(2023, 3, 5), entity="Alice")])  # fmt: skip
     backends = _Backends(HashedEmbedder(DIM))
     result = await query(
         db, settings, backends, ta, QueryRequest("home", "What pet did Alice adopt? dog parrot Rex Kiwi")
@@ -153,9 +150,9 @@ async def test_query_never_returns_another_forests_data(db: Database, settings: 
 
 
 BOB = [
-    FactSpec("Bob lives in Boston", ts(2020, 3, 1), ts(2020, 3, 1), valid_to=ts(2023, 5, 10)),
-    FactSpec("Bob moved to Davis", ts(2023, 5, 10), ts(2023, 5, 10), valid_to=ts(2024, 7, 3)),
-    FactSpec("Bob moved to Miami", ts(2024, 7, 3), ts(2024, 7, 3)),
+    FactSpec("Bob lives in Boston", noon_utc(2020, 3, 1), noon_utc(2020, 3, 1), valid_to=noon_utc(2023, 5, 10)),
+    FactSpec("Bob moved to Davis", noon_utc(2023, 5, 10), noon_utc(2023, 5, 10), valid_to=noon_utc(2024, 7, 3)),
+    FactSpec("Bob moved to Miami", noon_utc(2024, 7, 3), noon_utc(2024, 7, 3)),
 ]
 
 
@@ -170,18 +167,17 @@ async def _supersede_chain(db: Database, tenant_id: uuid.UUID) -> None:
 async def test_as_of_hides_unknown_facts_and_shows_superseded_as_of_their_time(
     db: Database, settings: Settings
 ) -> None:
-    facts = [*BOB, FactSpec("Bob adopted a turtle", ts(2023, 6, 1), ts(2024, 9, 1))]  # recorded much later
+    facts = [*BOB, FactSpec("Bob adopted a turtle", noon_utc(2023, 6, 1), noon_utc(2024, 9, 1))]  # recorded much later
     tenant_id = await build_forest(db, "t", "bob", facts)
     await _supersede_chain(db, tenant_id)
     backends = _Backends(HashedEmbedder(DIM))
     fact_texts = lambda r: [e.text for e in r.evidence if e.kind == "fact"]  # noqa: E731
     # as of 2024-01-01: Davis is valid and known; Miami is not valid yet; the turtle not recorded yet
-    r = await query(
-        db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live? turtle", as_of=ts(2024, 1, 1))
-    )
+    asked = QueryRequest("bob", "Where does Bob live? turtle", as_of=noon_utc(2024, 1, 1))
+    r = await query(db, settings, backends, tenant_id, asked)
     assert "Bob moved to Davis" in fact_texts(r)
     assert all("Miami" not in e.text and "turtle" not in e.text for e in r.evidence if e.kind == "fact")
-    assert all(e.time <= ts(2024, 1, 1) for e in r.evidence)
+    assert all(e.time <= noon_utc(2024, 1, 1) for e in r.evidence)
     # without as_of the superseded Boston/Davis facts are hidden, the current one shown
     r = await query(db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live?"))
     assert "Bob moved to Miami" in fact_texts(r)
@@ -191,18 +187,18 @@ async def test_as_of_hides_unknown_facts_and_shows_superseded_as_of_their_time(
         db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live?", include_superseded=True)
     )
     davis = [e for e in r.evidence if e.text == "Bob moved to Davis"]
-    assert davis and davis[0].valid_to == ts(2024, 7, 3)
+    assert davis and davis[0].valid_to == noon_utc(2024, 7, 3)
     # as of 2021: Boston (superseded later) is shown as of its own validity
     r = await query(
-        db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live?", as_of=ts(2021, 1, 1))
+        db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live?", as_of=noon_utc(2021, 1, 1))
     )
     assert fact_texts(r) == ["Bob lives in Boston"]
 
 
 BOB_SESSIONS = [
-    ("s1", ts(2022, 3, 1), "I live in Boston, I have an apartment near the harbor."),
-    ("s2", ts(2023, 5, 20), "Big news: this month I moved to Davis in May 2023 for my new job."),
-    ("s3", ts(2024, 7, 15), "I moved to Miami in July 2024, the beach is right next to my place."),
+    ("s1", noon_utc(2022, 3, 1), "I live in Boston, I have an apartment near the harbor."),
+    ("s2", noon_utc(2023, 5, 20), "Big news: this month I moved to Davis in May 2023 for my new job."),
+    ("s3", noon_utc(2024, 7, 15), "I moved to Miami in July 2024, the beach is right next to my place."),
 ]
 
 
@@ -225,7 +221,7 @@ async def test_temporal_probe_through_the_write_path(db: Database, settings: Set
     assert any("Davis" in e.text for e in r.evidence), [e.text for e in r.evidence]
     assert r.time_cues is not None and r.time_cues.startswith("before 2024")
     r = await query(
-        db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live?", as_of=ts(2024, 1, 1))
+        db, settings, backends, tenant_id, QueryRequest("bob", "Where does Bob live?", as_of=noon_utc(2024, 1, 1))
     )
     texts = [e.text for e in r.evidence]
     assert any("Davis" in t for t in texts), texts
@@ -242,7 +238,7 @@ async def test_llm_mode_falls_back_without_a_chat_model(db: Database, settings: 
 
 
 async def test_llm_mode_against_the_simulated_server(db: Database, settings: Settings) -> None:
-    facts = [FactSpec(f"Bob visited place number {i} and liked it", ts(2023, 1, 1 + i), ts(2023, 1, 1 + i))
+    facts = [FactSpec(f"Bob visited place number {i} and liked it", noon_utc(2023, 1, 1 + i), noon_utc(2023, 1, 1 + i))
              for i in range(20)]  # fmt: skip
     tenant_id = await build_forest(db, "t", "bob", facts)
     with run_server_in_thread(SimulationConfig(ttft_ms=1, tpot_ms=0, embed_dim=DIM)) as url:

@@ -4,7 +4,7 @@ as of, now, when, first; with out-of-order sessions, a retracted state and a val
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
@@ -17,20 +17,16 @@ from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.settings import Settings
 from memforest.store.temporal import facts_by_id
 from memforest.store.tenants import ensure_tenant, get_forest
-
-
-def ts(y: int, m: int, d: int) -> datetime:
-    return datetime(y, m, d, 12, 0, tzinfo=UTC)
-
+from tests.support.sessions import noon_utc
 
 # (session id, time, what Bob says); Ann answers with chatter
 BOB = [
-    ("s1", ts(2021, 2, 1), "I live in Boston."),
-    ("s2", ts(2021, 9, 1), "I work at Acme."),
-    ("s3", ts(2022, 3, 1), "I moved to Davis."),
-    ("s4", ts(2022, 11, 1), "The weather was lovely on the weekend."),
-    ("s5", ts(2023, 6, 1), "I moved to Miami."),
-    ("s6", ts(2023, 9, 1), "I work at Globex."),
+    ("s1", noon_utc(2021, 2, 1), "I live in Boston."),
+    ("s2", noon_utc(2021, 9, 1), "I work at Acme."),
+    ("s3", noon_utc(2022, 3, 1), "I moved to Davis."),
+    ("s4", noon_utc(2022, 11, 1), "The weather was lovely on the weekend."),
+    ("s5", noon_utc(2023, 6, 1), "I moved to Miami."),
+    ("s6", noon_utc(2023, 9, 1), "I work at Globex."),
 ]
 
 
@@ -120,9 +116,9 @@ async def test_before_after_now_as_of_when_first(db: Database, settings: Setting
     assert "Globex" in text
     text, _, _ = _top(await _ask(db, settings, t, "Where did Bob work before Globex?"))
     assert "Acme" in text
-    text, _, _ = _top(await _ask(db, settings, t, "Where does Bob live?", as_of=ts(2022, 6, 1)))
+    text, _, _ = _top(await _ask(db, settings, t, "Where does Bob live?", as_of=noon_utc(2022, 6, 1)))
     assert "Davis" in text
-    r = await _ask(db, settings, t, "Where does Bob live?", as_of=ts(2021, 6, 1))
+    r = await _ask(db, settings, t, "Where does Bob live?", as_of=noon_utc(2021, 6, 1))
     assert "Boston" in r.evidence[0].text and not any("Davis" in e.text or "Miami" in e.text for e in r.evidence)
     text, _, turns = _top(await _ask(db, settings, t, "When did Bob move to Davis?"))
     assert "Davis" in text and turns == ("s3:1",)
@@ -141,7 +137,7 @@ async def test_out_of_order_sessions(db: Database, settings: Settings) -> None:
     assert "Davis" in text and role == "answer"
     text, _, _ = _top(await _ask(db, settings, t, "Where does Bob live now?"))
     assert "Miami" in text
-    text, _, _ = _top(await _ask(db, settings, t, "Where does Bob live?", as_of=ts(2022, 6, 1)))
+    text, _, _ = _top(await _ask(db, settings, t, "Where does Bob live?", as_of=noon_utc(2022, 6, 1)))
     assert "Davis" in text
 
 
@@ -159,9 +155,9 @@ async def test_retracted_state_is_skipped(db: Database, settings: Settings) -> N
 
 async def test_recurring_value(db: Database, settings: Settings) -> None:
     rows = [
-        ("s1", ts(2021, 2, 1), "I live in Boston."),
-        ("s2", ts(2022, 3, 1), "I moved to Miami."),
-        ("s3", ts(2023, 6, 1), "I moved back to Boston."),
+        ("s1", noon_utc(2021, 2, 1), "I live in Boston."),
+        ("s2", noon_utc(2022, 3, 1), "I moved to Miami."),
+        ("s3", noon_utc(2023, 6, 1), "I moved back to Boston."),
     ]
     t = await _forest(db, settings, rows)
     text, _, turns = _top(await _ask(db, settings, t, "Where did Bob live before Miami?"))
@@ -170,7 +166,7 @@ async def test_recurring_value(db: Database, settings: Settings) -> None:
     assert "Boston" in text and turns == ("s3:1",)
     text, _, turns = _top(await _ask(db, settings, t, "Where does Bob live now?"))
     assert turns == ("s3:1",)
-    text, _, turns = _top(await _ask(db, settings, t, "Where does Bob live?", as_of=ts(2022, 9, 1)))
+    text, _, turns = _top(await _ask(db, settings, t, "Where does Bob live?", as_of=noon_utc(2022, 9, 1)))
     assert "Miami" in text and turns == ("s2:1",)
 
 
@@ -204,7 +200,7 @@ async def _reads(db: Database, settings: Settings, t: uuid.UUID, q: str) -> tupl
 async def test_descent_reads_grow_with_height_not_leaves(db: Database, settings: Settings) -> None:
     counts: dict[int, int] = {}
     for n in (50, 400):
-        t = await _forest(db, settings, _filler(n, ts(2020, 1, 1)), tenant=f"reads{n}")
+        t = await _forest(db, settings, _filler(n, noon_utc(2020, 1, 1)), tenant=f"reads{n}")
         for q, value in (("Where did Bob live before Miami?", "Davis"), ("Where does Bob live now?", "Miami")):
             reads, text = await _reads(db, settings, t, q)
             assert value in text, (n, q, text)
@@ -216,15 +212,15 @@ async def test_now_finds_an_old_home_behind_newer_jobs(db: Database, settings: S
     # the homes are all stated long before a run of job changes: the walk back from the newest
     # facts must go past the jobs to the homes, not answer the home question with a job
     rows = [
-        ("h1", ts(2019, 3, 1), "I live in Tarnwick."),
-        ("h2", ts(2019, 8, 1), "I moved to Quenby."),
+        ("h1", noon_utc(2019, 3, 1), "I live in Tarnwick."),
+        ("h2", noon_utc(2019, 8, 1), "I moved to Quenby."),
     ]
-    rows += [(f"f{i}", ts(2019, 9, 1) + timedelta(days=4 * i), f"I {_VERBS[i % 6]} {_THINGS[i % 10]} on day {i}.")
+    rows += [(f"f{i}", noon_utc(2019, 9, 1) + timedelta(days=4 * i), f"I {_VERBS[i % 6]} {_THINGS[i % 10]} on day {i}.")
              for i in range(60)]  # fmt: skip
     rows += [
-        ("j1", ts(2020, 6, 1), "I've been hired by Orrin Freight."),
-        ("j2", ts(2020, 9, 1), "I've been hired by Vellum Press."),
-        ("j3", ts(2021, 1, 1), "I've been hired by Saltmarsh Dairy."),
+        ("j1", noon_utc(2020, 6, 1), "I've been hired by Orrin Freight."),
+        ("j2", noon_utc(2020, 9, 1), "I've been hired by Vellum Press."),
+        ("j3", noon_utc(2021, 1, 1), "I've been hired by Saltmarsh Dairy."),
     ]
     t = await _forest(db, settings, rows)
     for q in ("Which city is Bob based in these days?", "What is the newest town Bob has lived in?"):
@@ -237,12 +233,12 @@ async def test_now_finds_an_old_state_of_an_open_kind_behind_newer_memberships(
 ) -> None:
     # one dentist long ago, then two clubs joined: the walk back from the newest facts must not
     # stop at the clubs (a verb class that could stand in for a kind with no chain of its own)
-    rows = [("d1", ts(2019, 2, 1), "I started going to Dr. Quibell, my new dentist.")]
-    rows += [(f"f{i}", ts(2019, 3, 1) + timedelta(days=4 * i), f"I {_VERBS[i % 6]} {_THINGS[i % 10]} on day {i}.")
+    rows = [("d1", noon_utc(2019, 2, 1), "I started going to Dr. Quibell, my new dentist.")]
+    rows += [(f"f{i}", noon_utc(2019, 3, 1) + timedelta(days=4 * i), f"I {_VERBS[i % 6]} {_THINGS[i % 10]} on day {i}.")
              for i in range(60)]  # fmt: skip
     rows += [
-        ("c1", ts(2020, 4, 1), "I joined the Harrowgate Rowers."),
-        ("c2", ts(2020, 9, 1), "I joined the Lintwhite Chess Circle."),
+        ("c1", noon_utc(2020, 4, 1), "I joined the Harrowgate Rowers."),
+        ("c2", noon_utc(2020, 9, 1), "I joined the Lintwhite Chess Circle."),
     ]
     t = await _forest(db, settings, rows)
     text, _, turns = _top(await _ask(db, settings, t, "Which dentist does Bob have these days?"))
@@ -251,11 +247,11 @@ async def test_now_finds_an_old_state_of_an_open_kind_behind_newer_memberships(
 
 async def test_no_chain_prefers_evidence_next_to_the_anchor(db: Database, settings: Settings) -> None:
     rows = [
-        ("e1", ts(2021, 1, 5), "I painted the old shed green."),
-        ("e2", ts(2021, 5, 5), "I painted a portrait of my grandmother."),
-        ("e3", ts(2021, 6, 1), "I went to the wedding of my cousin in Lisbon."),
-        ("e4", ts(2021, 6, 20), "I painted the kitchen walls blue."),
-        ("e5", ts(2021, 12, 5), "I painted a mural at the school."),
+        ("e1", noon_utc(2021, 1, 5), "I painted the old shed green."),
+        ("e2", noon_utc(2021, 5, 5), "I painted a portrait of my grandmother."),
+        ("e3", noon_utc(2021, 6, 1), "I went to the wedding of my cousin in Lisbon."),
+        ("e4", noon_utc(2021, 6, 20), "I painted the kitchen walls blue."),
+        ("e5", noon_utc(2021, 12, 5), "I painted a mural at the school."),
     ]
     t = await _forest(db, settings, rows)
     r = await _ask(db, settings, t, "What did Bob paint before the wedding?")
@@ -271,9 +267,9 @@ async def test_when_never_takes_the_value_for_the_person(db: Database, settings:
     # "When did Alice become Bob's girlfriend?" she is the anchor of when, not the subject
     tenant_id = await ensure_tenant(db, "partner")
     said = [
-        ("a1", ts(2021, 2, 1), "Alice", "Bob and I went hiking near the lake."),
-        ("b1", ts(2021, 9, 1), "Bob", "Alice is my girlfriend now."),
-        ("a2", ts(2022, 3, 1), "Alice", "Bob cooked a lovely dinner for my birthday."),
+        ("a1", noon_utc(2021, 2, 1), "Alice", "Bob and I went hiking near the lake."),
+        ("b1", noon_utc(2021, 9, 1), "Bob", "Alice is my girlfriend now."),
+        ("a2", noon_utc(2022, 3, 1), "Alice", "Bob cooked a lovely dinner for my birthday."),
     ]
     sessions = [
         SessionInput(sid, when, (TurnInput(speaker=who, text=text, external_id=f"{sid}:1"),))
@@ -298,12 +294,12 @@ async def test_when_never_takes_the_value_for_the_person(db: Database, settings:
 
 # Bob's pet, home and employer, stated once each change; Davis restated later (one fact, two turns)
 PETS = [
-    ("p1", ts(2021, 2, 1), "We adopted a beagle called Pepper."),
-    ("p2", ts(2021, 8, 1), "I moved to Davis."),
-    ("p3", ts(2022, 3, 1), "We rescued a kitten named Mochi."),
-    ("p4", ts(2022, 9, 1), "I moved to Davis."),
-    ("p5", ts(2023, 1, 1), "Got hired by Globex, I start next week."),
-    ("p6", ts(2023, 6, 1), "I moved to Miami."),
+    ("p1", noon_utc(2021, 2, 1), "We adopted a beagle called Pepper."),
+    ("p2", noon_utc(2021, 8, 1), "I moved to Davis."),
+    ("p3", noon_utc(2022, 3, 1), "We rescued a kitten named Mochi."),
+    ("p4", noon_utc(2022, 9, 1), "I moved to Davis."),
+    ("p5", noon_utc(2023, 1, 1), "Got hired by Globex, I start next week."),
+    ("p6", noon_utc(2023, 6, 1), "I moved to Miami."),
 ]
 
 

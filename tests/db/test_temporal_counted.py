@@ -5,30 +5,25 @@ people and values written for this test (none comes from ``bench.temporal_v2``).
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
 
 from support.reads import first_turn, told_forest
 
 from memforest.db.engine import Database
 from memforest.retrieval import QueryRequest
 from memforest.settings import Settings
-
-
-def ts(y: int, m: int, d: int) -> datetime:
-    return datetime(y, m, d, 12, 0, tzinfo=UTC)
-
+from tests.support.sessions import noon_utc
 
 # (session, time, what Oskar says); the assistant answers with chatter
 OSKAR = [
-    ("o1", ts(2020, 2, 3), "I signed on with Brackwater Analytics as a tester."),
-    ("o2", ts(2020, 6, 9), "Opened my first current account at Lindqvist Bank today."),
-    ("o3", ts(2021, 3, 15), "I joined the Ashby Lane Harriers, Tuesday track sessions."),
-    ("o4", ts(2021, 8, 2), "I left Brackwater Analytics and joined Tillage Systems."),
-    ("o5", ts(2022, 1, 20), "I quit Ashby and switched to Moorgate Runners, closer to the flat."),
-    ("o6", ts(2022, 9, 30), "Our current account moved from Lindqvist Bank to Pennock Mutual."),
-    ("o7", ts(2023, 5, 4), "I left Tillage Systems and joined Corbel Robotics."),
+    ("o1", noon_utc(2020, 2, 3), "I signed on with Brackwater Analytics as a tester."),
+    ("o2", noon_utc(2020, 6, 9), "Opened my first current account at Lindqvist Bank today."),
+    ("o3", noon_utc(2021, 3, 15), "I joined the Ashby Lane Harriers, Tuesday track sessions."),
+    ("o4", noon_utc(2021, 8, 2), "I left Brackwater Analytics and joined Tillage Systems."),
+    ("o5", noon_utc(2022, 1, 20), "I quit Ashby and switched to Moorgate Runners, closer to the flat."),
+    ("o6", noon_utc(2022, 9, 30), "Our current account moved from Lindqvist Bank to Pennock Mutual."),
+    ("o7", noon_utc(2023, 5, 4), "I left Tillage Systems and joined Corbel Robotics."),
 ]
-NOW = ts(2024, 2, 1)
+NOW = noon_utc(2024, 2, 1)
 
 
 async def _first(db: Database, settings: Settings, t: uuid.UUID, q: str) -> str:

@@ -9,31 +9,30 @@ it held (ADR 0108). Sentences written for this test (none comes from ``bench.tem
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
 
 from support.reads import first_turn, told_forest
 
 from memforest.db.engine import Database
 from memforest.retrieval import QueryRequest
 from memforest.settings import Settings
-
-
-def ts(y: int, m: int, d: int) -> datetime:
-    return datetime(y, m, d, 12, 0, tzinfo=UTC)
-
+from tests.support.sessions import noon_utc
 
 # (session, time, what Wren says); the assistant answers with chatter
 WREN = [
-    ("w1", ts(2022, 2, 1), "My dentist is Dr. Halloran, nice enough."),
-    ("w2", ts(2022, 4, 9), "Ottilie's dentist, Dr. Amadi, keeps pushing her to get whitening."),
-    ("w3", ts(2022, 8, 15), "Ottilie's been working at Brackenfield Labs for six years and she's exhausted."),
-    ("w4", ts(2023, 1, 20), "My sister Ottilie rang. Her new dentist is Dr. Castellan, after one pitch too many."),
-    ("w5", ts(2023, 3, 3), "Helped Bram unpack at his new flat in Port Quill, my back hates me."),
-    ("w6", ts(2023, 6, 30), "Ottilie left Brackenfield Labs and she started at Sorrel Analytics this week."),
-    ("w7", ts(2023, 9, 1), "Family news: she switched dentists, to Dr. Pike, and loves him."),  # whose: unsaid
-    ("w8", ts(2022, 10, 28), "Checkup in October 2022 went fine, which dentist hands out lollipops though?"),
+    ("w1", noon_utc(2022, 2, 1), "My dentist is Dr. Halloran, nice enough."),
+    ("w2", noon_utc(2022, 4, 9), "Ottilie's dentist, Dr. Amadi, keeps pushing her to get whitening."),
+    ("w3", noon_utc(2022, 8, 15), "Ottilie's been working at Brackenfield Labs for six years and she's exhausted."),
+    (
+        "w4",
+        noon_utc(2023, 1, 20),
+        "My sister Ottilie rang. Her new dentist is Dr. Castellan, after one pitch too many.",
+    ),
+    ("w5", noon_utc(2023, 3, 3), "Helped Bram unpack at his new flat in Port Quill, my back hates me."),
+    ("w6", noon_utc(2023, 6, 30), "Ottilie left Brackenfield Labs and she started at Sorrel Analytics this week."),
+    ("w7", noon_utc(2023, 9, 1), "Family news: she switched dentists, to Dr. Pike, and loves him."),  # whose: unsaid
+    ("w8", noon_utc(2022, 10, 28), "Checkup in October 2022 went fine, which dentist hands out lollipops though?"),
 ]
-NOW = ts(2024, 2, 1)
+NOW = noon_utc(2024, 2, 1)
 
 
 async def _first(db: Database, settings: Settings, t: uuid.UUID, q: str) -> str:
@@ -53,12 +52,12 @@ async def test_other_peoples_states_are_theirs_and_never_the_users(db: Database,
 # Bram works at Halden Works from February 2022 to March 2023 ("he started" after a phrase of time:
 # Bram's), while Wren changes running clubs
 WHILE = [
-    ("c1", ts(2022, 1, 10), "I joined the Brackwater Harriers, Tuesday track sessions."),
-    ("c2", ts(2022, 2, 14), "Bram started at Halden Works this week, his first proper engineering job."),
-    ("c3", ts(2022, 5, 3), "My phone contract is with Fernhill Mobile, which is fine."),
-    ("c4", ts(2022, 10, 20), "I left the Brackwater Harriers and joined the Tolland Pacers instead."),
-    ("c5", ts(2023, 3, 8), "Bram is restless. In the week of 6 March 2023 he started at Sorrel Analytics."),
-    ("c6", ts(2023, 6, 2), "I quit the Tolland Pacers and joined the Quayside Striders."),
+    ("c1", noon_utc(2022, 1, 10), "I joined the Brackwater Harriers, Tuesday track sessions."),
+    ("c2", noon_utc(2022, 2, 14), "Bram started at Halden Works this week, his first proper engineering job."),
+    ("c3", noon_utc(2022, 5, 3), "My phone contract is with Fernhill Mobile, which is fine."),
+    ("c4", noon_utc(2022, 10, 20), "I left the Brackwater Harriers and joined the Tolland Pacers instead."),
+    ("c5", noon_utc(2023, 3, 8), "Bram is restless. In the week of 6 March 2023 he started at Sorrel Analytics."),
+    ("c6", noon_utc(2023, 6, 2), "I quit the Tolland Pacers and joined the Quayside Striders."),
 ]
 
 

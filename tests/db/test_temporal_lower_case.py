@@ -4,27 +4,21 @@ for this test (none comes from ``bench.temporal_v2``)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from support.reads import first_turn, told_forest
 
 from memforest.db.engine import Database
 from memforest.retrieval import QueryRequest
 from memforest.settings import Settings
-
-
-def ts(y: int, m: int, d: int) -> datetime:
-    return datetime(y, m, d, 12, 0, tzinfo=UTC)
-
+from tests.support.sessions import noon_utc
 
 # (session, time, what Wynfrith says); the assistant answers with chatter
 WYNFRITH = [
-    ("w1", ts(2021, 3, 2), "I started at Quillfeather Cartography this week, drawing harbour charts."),
-    ("w2", ts(2021, 8, 19), "My friend Osgar moved to Vessenholm for a job at the ferry yard."),
-    ("w3", ts(2022, 4, 7), "I left Quillfeather Cartography and started at Tamsby Surveying on Monday."),
-    ("w4", ts(2023, 2, 11), "Osgar moved again, he lives in Korrowby now, near his sister."),
+    ("w1", noon_utc(2021, 3, 2), "I started at Quillfeather Cartography this week, drawing harbour charts."),
+    ("w2", noon_utc(2021, 8, 19), "My friend Osgar moved to Vessenholm for a job at the ferry yard."),
+    ("w3", noon_utc(2022, 4, 7), "I left Quillfeather Cartography and started at Tamsby Surveying on Monday."),
+    ("w4", noon_utc(2023, 2, 11), "Osgar moved again, he lives in Korrowby now, near his sister."),
 ]
-NOW = ts(2024, 1, 15)
+NOW = noon_utc(2024, 1, 15)
 
 
 async def test_a_question_in_lower_case_finds_the_states_of_the_names_it_types(

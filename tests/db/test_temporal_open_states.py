@@ -6,32 +6,27 @@ test (none comes from ``bench.temporal_v2``)."""
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
 
 from support.reads import first_turn, told_forest
 
 from memforest.db.engine import Database
 from memforest.retrieval import QueryRequest
 from memforest.settings import Settings
-
-
-def ts(y: int, m: int, d: int) -> datetime:
-    return datetime(y, m, d, 12, 0, tzinfo=UTC)
-
+from tests.support.sessions import noon_utc
 
 # (session, time, what Noor says); the assistant answers with chatter
 NOOR = [
-    ("n1", ts(2022, 1, 10), "I moved to Tarragona last week, the flat is tiny."),
-    ("n2", ts(2022, 2, 14), "My new optician is Lumen Eyecare."),
-    ("n3", ts(2022, 5, 3), "My brother Idris joined Ashgrove Rowing Club."),
-    ("n4", ts(2022, 9, 20), "I switched opticians, from Lumen Eyecare to Clearview Optics."),
-    ("n5", ts(2023, 1, 8), "I'm planning to switch to Brightsight next year, nothing decided."),
-    ("n6", ts(2023, 4, 2), "I moved to Girona, the light here is beautiful."),
-    ("n7", ts(2023, 6, 11), "Idris quit Ashgrove Rowing Club and joined Weir Street Scullers."),
-    ("n8", ts(2023, 10, 5), "I still miss Lumen Eyecare sometimes, those were good days."),
-    ("n9", ts(2024, 3, 19), "Clearview Optics is not my optician anymore; Prism Eye Studio is my optician now."),
+    ("n1", noon_utc(2022, 1, 10), "I moved to Tarragona last week, the flat is tiny."),
+    ("n2", noon_utc(2022, 2, 14), "My new optician is Lumen Eyecare."),
+    ("n3", noon_utc(2022, 5, 3), "My brother Idris joined Ashgrove Rowing Club."),
+    ("n4", noon_utc(2022, 9, 20), "I switched opticians, from Lumen Eyecare to Clearview Optics."),
+    ("n5", noon_utc(2023, 1, 8), "I'm planning to switch to Brightsight next year, nothing decided."),
+    ("n6", noon_utc(2023, 4, 2), "I moved to Girona, the light here is beautiful."),
+    ("n7", noon_utc(2023, 6, 11), "Idris quit Ashgrove Rowing Club and joined Weir Street Scullers."),
+    ("n8", noon_utc(2023, 10, 5), "I still miss Lumen Eyecare sometimes, those were good days."),
+    ("n9", noon_utc(2024, 3, 19), "Clearview Optics is not my optician anymore; Prism Eye Studio is my optician now."),
 ]
-NOW = ts(2024, 9, 1)
+NOW = noon_utc(2024, 9, 1)
 
 
 async def _forest(db: Database, settings: Settings) -> uuid.UUID:

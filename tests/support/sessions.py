@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memforest.domain import SessionInput, TurnInput
+
+
+def noon_utc(year: int, month: int, day: int) -> datetime:
+    """Noon UTC of that day: the time tests give a session when only its date matters."""
+    return datetime(year, month, day, 12, 0, tzinfo=UTC)
 
 
 def alternating_turns(
