@@ -54,6 +54,10 @@ KIND_AFTER = (
     ),
     # ("joined X as their drummer": the role the subject takes at X, no kind of X)
     re.compile(rf"(?<!\s)\s+(?:as|for)\s+(?:{_NAME}'s|his|her)\s+{cw.ADJ}{cw.NOUN}{cw.BOUNDARY}"),
+    # a service it is taken for ("signed up with X for the electricity"; "for the price" names none)
+    re.compile(
+        rf"(?<!\s)\s+for\s+(?:the|{_NAME}'s|his|her|their)\s+(?P<noun>(?:[a-z][a-z-]*\s+)?{cw.MOVED_SERVICE}){cw.BOUNDARY}"
+    ),
 )
 # a value right after a verb of ending is no state ("sold my X", "stopped going to X")
 ENDED = re.compile(
@@ -137,9 +141,11 @@ NAMED: tuple[re.Pattern[str], ...] = (
     re.compile(
         rf"{cw.AT_WORD}{cw.VALUE},\s+{cw.OWNER}\s+(?:new|current|usual|regular|go-to|latest)\s+{cw.NOUN}(?!'s|\w)"
     ),
-    # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs"
+    # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs";
+    # a name after a comma that a verb follows opens a clause ("at the new place, Ana was right")
     re.compile(
-        rf"\b(?i:new)\s+{_NOT_ONE_OFF}{cw.NOUN}(?:\s+{_SINCE})?\s*(?::|,|-|\(|called|named)\s*{cw.ART}{cw.VALUE}"
+        rf"\b(?i:new)\s+{_NOT_ONE_OFF}{cw.NOUN}(?:\s+{_SINCE})?\s*(?::|(?P<appos>,|-)|\(|called|named)\s*{cw.ART}{cw.VALUE}"
+        rf"(?(appos){cw.BOUNDARY})"
     ),
     # "Hairdresser update: Ana has moved to X at Y": the kind announced before a colon
     re.compile(

@@ -22,7 +22,6 @@ leavings without a successor give no slot.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from itertools import islice
 
@@ -44,7 +43,7 @@ from memforest.text.change_subjects import leading_subject, names_someone, subje
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.change_words import PART_NEXT
 from memforest.text.doers import plausible_doer
-from memforest.text.lexicon import CAPITALS
+from memforest.text.lexicon import CAPITALS, folded
 from memforest.text.mood import mood_near, mood_of
 from memforest.text.sentences import split_sentences
 from memforest.text.state_values import change_value
@@ -70,8 +69,7 @@ _MAX_MATCHES = 8
 def slot_key(noun: str) -> str:
     """A noun phrase as a slot name: lower case, the last word singular, words joined by ``_``
     ("coffee places" -> "coffee_place"), accents folded ("café" -> "cafe")."""
-    decomposed = unicodedata.normalize("NFKD", noun.casefold())
-    words = "".join(c for c in decomposed if not unicodedata.combining(c)).split()
+    words = folded(noun).split()
     if not words:
         return ""
     words[-1] = singular(words[-1])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 __all__ = [
     "ADJECTIVE_ED",
     "ADVERBS",
@@ -20,8 +22,21 @@ __all__ = [
     "TIME_WORDS",
     "TOPIC_SKIP",
     "WEEKDAY_NAMES",
+    "folded",
     "words",
 ]
+
+# letters NFKD leaves whole, as people type them without their marks
+_BARE_LETTERS = str.maketrans(
+    {"ł": "l", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "ß": "ss", "æ": "ae", "œ": "oe", "ı": "i"}
+)
+
+
+def folded(text: str) -> str:
+    """``text`` in lower case without accents or other marks, as people type names who leave them
+    out ("Ciarán", "Łucja", "Þórhildur" -> "ciaran", "lucja", "thorhildur")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_BARE_LETTERS)
 
 
 def words(text: str) -> frozenset[str]:

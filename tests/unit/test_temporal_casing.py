@@ -62,3 +62,27 @@ def test_stopwords_never_start_or_end_a_name() -> None:
 )
 def test_uncased_is_a_question_with_no_capital_but_i(question: str, typed_lower: bool) -> None:
     assert uncased(question) is typed_lower
+
+
+# names written with their accents and possessives in the texts, typed without them in the question
+ACCENTED = [
+    "Dúnlaith quit the Harrowby Larks and joined the Quaymoor Kestrels.",
+    "My cousin Dúnlaith's flat in Søndervig is tiny.",
+    "Łukasz sold his van.",
+    "Anyway, Łukasz's new van is a Corvid 3.",
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # a name one text opens a sentence with and another writes with a possessive, inside a sentence
+        ("what team did dunlaith join after the harrowby larks",
+         "what team did Dúnlaith join after the Harrowby Larks"),
+        ("where's dunlaith's flat", "where's Dúnlaith's flat"),
+        ("which van did lukasz have before", "which van did Łukasz have before"),
+        ("where is the flat in sondervig", "where is the flat in Søndervig"),
+    ],
+)  # fmt: skip
+def test_names_typed_without_accents_or_with_a_possessive_are_recased(question: str, expected: str) -> None:
+    assert recased(question, ACCENTED) == expected

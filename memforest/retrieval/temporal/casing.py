@@ -8,7 +8,8 @@ in lower case, inside a sentence ("... and Priya left"), or opening sentences of
 more (a name that only ever opens a sentence). One word is a name only alone or first in the
 texts' capitalised run ("Millaray" of "Millaray Curiñir"; "Bank" of "Corbel Bank" is none), and
 never when it names a kind of state ("dentist", "bank"). A run that starts or ends with a
-stopword is none ("after", "my"), nor is "i".
+stopword is none ("after", "my"), nor is "i". Words are compared without their accents, as people
+type names who leave them out ("ciaran" is the texts' "Ciarán").
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from memforest.attributes import ATTRIBUTE_WORDS
 from memforest.retrieval.temporal.kind_words import service_kind
 from memforest.store import temporal as store
 from memforest.store.sql import Conn
-from memforest.text.lexicon import COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, STOPWORDS
+from memforest.text.lexicon import COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, STOPWORDS, folded
 from memforest.text.state_words import KIN
 
 # a word: letters (any script), with inner apostrophes and hyphens ("o'neill")
@@ -56,7 +57,7 @@ def uncased(question: str) -> bool:
 
 @dataclass
 class _Written:
-    """How a set of texts writes runs of words (lower-case word tuples): capitalised inside a
+    """How a set of texts writes runs of words (folded word tuples): capitalised inside a
     sentence, capitalised only opening one (with the texts that do), or in lower case."""
 
     inside: dict[tuple[str, ...], str] = field(default_factory=dict)
@@ -71,13 +72,13 @@ class _Written:
                 run = words[i : i + n]
                 if len(run) < n or any(text[a.end() : b.start()].strip() for a, b in itertools.pairwise(run)):
                     break  # (the run ends at punctuation: "Koy. Tuesdays" is no run)
-                key = tuple(w[0].casefold() for w in run)
+                key = tuple(folded(_bare(w[0])) for w in run)
                 if not all(capital[i : i + n]):
                     self.common.add(key)
                     continue
                 if n == 1 and _after_a_capital(text, words, capital, i):
                     continue  # (one word is a name alone or first in a run: "Bank" of "Corbel Bank" is none)
-                written = text[run[0].start() : run[-1].end()]
+                written = text[run[0].start() : run[-1].start() + len(_bare(run[-1][0]))]
                 if _SENTENCE_START.search(text[: run[0].start()]):
                     self.opening.setdefault(key, (written, set()))[1].add(k)
                 else:
@@ -91,6 +92,11 @@ class _Written:
             return self.inside[key]
         written, texts = self.opening.get(key, ("", set()))
         return written if len(texts) >= 2 else None
+
+
+def _bare(word: str) -> str:
+    """``word`` without a possessive ending ("Ciarán's" -> "Ciarán")."""
+    return word[:-2] if word.endswith(("'s", "\u2019s")) and len(word) > 2 else word
 
 
 def _after_a_capital(text: str, words: list[re.Match[str]], capital: list[bool], i: int) -> bool:
@@ -113,10 +119,10 @@ def recased(question: str, texts: Sequence[str]) -> str:
             run = words[i : i + size]
             if any(taken[i : i + size]) or not _nameable(run[0][0], run[-1][0]):
                 continue
-            written = seen.name(tuple(w[0].casefold() for w in run))
+            written = seen.name(tuple(folded(_bare(w[0])) for w in run))
             if written is not None:
                 taken[i : i + size] = [True] * size
-                edits.append((run[0].start(), run[-1].end(), written))
+                edits.append((run[0].start(), run[-1].start() + len(_bare(run[-1][0])), written))
     out = question
     for start, end, written in sorted(edits, reverse=True):
         out = out[:start] + written + out[end:]

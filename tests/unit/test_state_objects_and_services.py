@@ -1,0 +1,52 @@
+"""Three general readings of a change (sentences of my own): a name after a preposition does
+nothing in its clause, so a sentence with no subject of its own is the speaker's ("Ported my
+number from Vodo to Telia"); a name after "new <kind>," that a verb follows opens a clause and is
+no value ("at the new flat, Oswyn was right"); a service a provider is taken "for" names its kind
+("signed up with X for the gas")."""
+
+from __future__ import annotations
+
+import pytest
+from support.states import speaker_slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # no subject of its own: the speaker's switch, never the provider it left
+        ("Ported my number from Vodo to Telia on Monday, the signal is better.", ("Mia", "change", "Telia")),
+        # a subject of its own keeps it
+        ("Quillon ported his number from Vodo to Telia on Monday.", ("Quillon", "change", "Telia")),
+    ],
+)
+def test_a_name_after_a_preposition_is_no_subject(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+def test_a_pronoun_may_still_stand_for_a_name_after_a_preposition() -> None:
+    # two persons before "he": whose, the words do not say (the one after "into" counts as a person)
+    slots = speaker_slots("Tobiah bumped into Oswyn at the market, he's with Brightwave now.")
+    assert all(value != "Brightwave" for _, _, value in slots)
+
+
+def test_a_name_after_new_kind_and_a_comma_that_a_verb_follows_is_no_value() -> None:
+    slots = speaker_slots("I signed up with Gorsefield for the gas at the new place, Oswyn was right.")
+    assert all(value != "Oswyn" for _, _, value in slots)
+    # in apposition, closed by punctuation or a preposition, it is the value
+    assert ("Mia", "device", "Tarn 6") in speaker_slots("I got a new phone, a Tarn 6, on Friday.")
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("I signed up with Gorsefield for the gas last week.", ("Mia", "gas", "Gorsefield")),
+        ("This year I went with Pellbright for the car insurance.", ("Mia", "car_insurance", "Pellbright")),
+    ],
+)
+def test_a_service_taken_for_names_the_kind(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+def test_a_thing_taken_for_that_is_no_service_names_no_kind() -> None:
+    slots = speaker_slots("I signed up with Gorsefield for the price.")
+    assert all(attribute != "price" for _, attribute, _ in slots)
