@@ -31,7 +31,6 @@ from memforest.text.state_words import DISPOSAL, INTRODUCING, POINTING
 __all__ = [
     "ENDED",
     "GENERIC",
-    "KIND_AFTER",
     "KIN_RE",
     "NAMED",
     "NOT_NOUN",
@@ -42,23 +41,6 @@ __all__ = [
 ]
 
 
-# the kind a value is named as: a noun right after it ("a Solano e-bike", "a Norrland 7 phone"),
-# an appositive after it ("Marlow Paddlers, a rowing club") or its owner's use of it ("X as my
-# accountant"; "as a designer" is the subject's role, not the value's kind); a run of whitespace
-# is tried from its first character only (linear on long runs)
-KIND_AFTER = (
-    re.compile(rf"(?<!\s)\s+{cw.NOT_KIND}{cw.NOUN}{cw.BOUNDARY}"),
-    re.compile(
-        rf",\s+(?:an?|the|{_NAME}'s|his|her|their)\s+{cw.ADJ}{cw.THEN}{cw.NOUN3}"
-        rf"(?:\s+(?:on|in|at|near|by|down|round|around|off)\s+[^,.;:!?]{{1,30}})?(?=\s*(?:[.,;:!?)]|$))"
-    ),
-    # ("joined X as their drummer": the role the subject takes at X, no kind of X)
-    re.compile(rf"(?<!\s)\s+(?:as|for)\s+(?:{_NAME}'s|his|her)\s+{cw.ADJ}{cw.NOUN}{cw.BOUNDARY}"),
-    # a service it is taken for ("signed up with X for the electricity"; "for the price" names none)
-    re.compile(
-        rf"(?<!\s)\s+for\s+(?:the|{_NAME}'s|his|her|their)\s+(?P<noun>(?:[a-z][a-z-]*\s+)?{cw.MOVED_SERVICE}){cw.BOUNDARY}"
-    ),
-)
 # a value right after a verb of ending is no state ("sold my X", "stopped going to X")
 ENDED = re.compile(
     rf"\b(?i:{DISPOSAL}|quit|left|dropped|gave\s+up\s+on|cancell?ed(?:\s+with)?|"

@@ -31,7 +31,6 @@ from memforest.text.change_grammar import (
     ENDED,
     GENERIC,
     KIN_RE,
-    KIND_AFTER,
     NAMED,
     NOT_NOUN,
     PARTNERS,
@@ -39,6 +38,7 @@ from memforest.text.change_grammar import (
     SWITCHED_KIND,
     UNTIMED_VALUE,
 )
+from memforest.text.change_kinds import KIND_AFTER
 from memforest.text.change_subjects import leading_subject, names_someone, subject_key
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.change_words import PART_NEXT
