@@ -29,7 +29,9 @@ __all__ = ["find_common_change", "find_header_change", "header_kind"]
 Slot = tuple[str, str, str]
 
 # a word of a noun phrase, read whole (possessive: linear on long runs); "greengrocer's" is one word
-_W = r"[\w'&-]++"
+# a word, or a title before a name ("Dr. Amrani": its period ends no phrase)
+_TITLE = r"(?:Dr|Dra|Mr|Mrs|Ms|Mx|Prof|Sra|Mme|Mlle|Rev)"
+_W = rf"(?:{_TITLE}\.(?=\s++\w)|(?!{_TITLE}\.\s)[\w'&-]++)"
 _TAIL_PREP = r"(?:on|by|at|in|above|under|near|behind|outside|off|over|from|of|opposite|beside|next\s++to)"
 _TAIL = rf"(?P<tail>\s++{_TAIL_PREP}\s++(?:the\s++)?(?:{_W}\s++){{0,2}}?{_W})?"
 # a noun phrase: a determiner, up to five words, one prepositional phrase of where it is
@@ -54,7 +56,7 @@ _KIND = r"(?P<noun>[a-z][a-z-]*(?:\s++[a-z][a-z-]*){0,2}?)"
 
 # "Gym: moved to X", "vet switch; we take the cats to X now": the kind heads the message
 _HEADER = re.compile(
-    rf"^{NOT_UPDATE}(?P<noun>[A-Za-z][a-z-]*(?:\s++[a-z][a-z-]*)??)(?:[\s-]++(?:news|update|wise|situation|setup|switch|front|"
+    rf"^{NOT_UPDATE}(?P<noun>[A-Za-z][a-z-]*(?:\s++[a-z][a-z-]*)??)(?:[\s-]++(?:news|update|wise|situation|setup|switch|front|again|"
     r"these\s++days|now|sorted))?(?:\s*+[:;]|\s++[–—-](?=\s))"
 )
 _HEADER_VALUE = (

@@ -179,6 +179,15 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "change",
     ),
+    # "renewed the car with B instead of A": a provider chosen in place of another (a person one is
+    # with instead of another, "had dinner with B instead of A", is none)
+    (
+        re.compile(
+            rf"\b(?i:renew(?:ed|s)?|signed|insured|banked|stayed|went|switched|registered|chose|picked|stuck)"
+            rf"\s+(?:[\w'-]+\s+){{0,3}}?(?i:with)\s+{cw.ART}{cw.VALUE}\s+(?i:instead\s+of)\s+{cw.ART}{cw.PREV}{cw.BOUNDARY}"
+        ),
+        "change",
+    ),
     # "left A for B": a switch that names what it left, when B ends the clause or a later state
     # ("for good", "instead") or a time a switch is told by follows ("last month", "in 2021"); a
     # trip ("left A for B on Tuesday", "... at noon", from an airport or a station) or a time

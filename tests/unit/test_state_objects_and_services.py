@@ -50,3 +50,25 @@ def test_a_service_taken_for_names_the_kind(text: str, slot: tuple[str, str, str
 def test_a_thing_taken_for_that_is_no_service_names_no_kind() -> None:
     slots = speaker_slots("I signed up with Gorsefield for the price.")
     assert all(attribute != "price" for _, attribute, _ in slots)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # a thing one owns is no provider's ("my car is at X"), its contract is ("my car insurance")
+        ("My car insurance is with Tollmere Mutual right now.", ("Mia", "car_insurance", "Tollmere Mutual")),
+        ("My phone plan is with Vantelo now.", ("Mia", "phone_plan", "Vantelo")),
+        # a provider chosen in place of another
+        ("Renewed the car with Quorra instead of Tollmere Mutual, saved a lot.", ("Mia", "change", "Quorra")),
+        ("I went with Zenbank instead of Corwell Savings.", ("Mia", "change", "Zenbank")),
+        # a kind heading the message again, a title in its value
+        ("Insurance again: I went with Quorra Direct.", ("Mia", "insurance", "Quorra Direct")),
+        ("Dentist: switched to Dr. Okafor, finally.", ("Mia", "dentist", "Dr. Okafor")),
+    ],
+)  # fmt: skip
+def test_providers_named_by_their_contract_or_in_place_of_another(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+def test_a_person_one_is_with_instead_of_another_is_no_provider() -> None:
+    assert all(value != "Nadia" for _, _, value in speaker_slots("I had dinner with Nadia instead of Oswyn."))
