@@ -4,7 +4,7 @@ answer for such a kind is better left to the statements that name it, or of anot
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES
 from memforest.retrieval.temporal.chains import GENERIC, names_kind
@@ -12,7 +12,7 @@ from memforest.retrieval.temporal.ended import mood_of
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
 
-__all__ = ["VAGUE_KIND", "names_other_service", "names_whole_kind", "service_kind", "told_elsewhere"]
+__all__ = ["VAGUE_KIND", "names_other_service", "names_whole_kind", "same_service", "service_kind", "told_elsewhere"]
 
 # words of a kind too vague to tell it by ("new place", "usual spot")
 VAGUE_KIND = frozenset({"new", "old", "current", "usual", "regular", "local", "main", "favourite", "favorite"})
@@ -82,3 +82,14 @@ def names_other_service(text: str, kind: str) -> bool:
     """``text`` names providers of kinds of service by their words, and of none of them ``kind``."""
     named = {_TOLD_SERVICE[m.group(0).lower()] for m in _TOLD_RE.finditer(text)}
     return bool(named) and kind not in named
+
+
+def same_service(asked: str, chains: Mapping[str, int]) -> str | None:
+    """The chain of another name for the kind of service ``asked`` names ("salon" asked, a
+    ``hairdresser`` chain; "electricity supplier", an ``energy`` one): the one with the most
+    states; verb classes never. None when ``asked`` names no kind of service or no chain is of it."""
+    service = service_kind(asked)
+    if service is None or asked in STATE_ATTRIBUTES:
+        return None
+    alike = [(n, label) for label, n in chains.items() if label not in GENERIC and service_kind(label) == service]
+    return max(alike)[1] if alike else None

@@ -28,7 +28,13 @@ from memforest.retrieval.temporal.chains import (
 from memforest.retrieval.temporal.chains import head as _head
 from memforest.retrieval.temporal.ended import left_by, left_for, left_span
 from memforest.retrieval.temporal.ended import mood_of as mood_of  # re-exported
-from memforest.retrieval.temporal.kind_words import VAGUE_KIND, names_other_service, service_kind, told_elsewhere
+from memforest.retrieval.temporal.kind_words import (
+    VAGUE_KIND,
+    names_other_service,
+    same_service,
+    service_kind,
+    told_elsewhere,
+)
 from memforest.retrieval.temporal.lexicon import CUES, cue_scores, is_state_of
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
@@ -159,6 +165,7 @@ def states_of(
     for label, _ in labelled:
         counts[label] = counts.get(label, 0) + 1
     chain = chain_label(attribute, counts, loose=False) or value_kind_label(attribute, labelled)
+    chain = chain or same_service(attribute, counts)
     if chain is None and loose:
         chain = chain_label(attribute, counts, loose=True)
     out = [s for lab, s in labelled if lab == chain]
@@ -410,6 +417,8 @@ def _hinted(rows: Sequence[Row], subject: str, attribute: str, hints: Mapping[in
     counts = {lab: 1 for lab, _ in labelled}
     if attribute in CUES or chain_label(attribute, counts, loose=False) is not None or joined_kind(attribute):
         return None
+    if same_service(attribute, counts) is not None:
+        return None  # ("which salon": the hairdresser chain answers)
     if value_kind_label(attribute, labelled) is not None or any(_kind_named(r, attribute, subject) for r in rows):
         return None  # (a value named by the kind's own head noun, "Vine Street Hair" for "hair", answers)
     held_by = holders(attribute)  # (a kind one goes to is never bought: no possession chain for a barber)
