@@ -78,7 +78,7 @@ _POSSESSED = re.compile(r"(?:'s|\b(?i:the|an?|his|her|their|its))\s+$")
 _OBJECT = re.compile(r"\b(?i:left|quit|ditched|leaving|cancell?ed|dropped|dumped|closed|sold)\s+$")
 # a name right after a preposition does nothing in its clause ("ported Ana's number from Vodo to
 # Telia"), though a pronoun after it may stand for it ("bumped into Oswyn, he's ...")
-_PREPOSITION_BEFORE = re.compile(r"\b(?i:from|to|with|at|into|onto|by|of|about)\s+$")
+_PREPOSITION_BEFORE = re.compile(r"\b(?i:from|to|with|at|in|on|into|onto|by|of|about|near|for|than|like)\s+$")
 _RELATION = re.compile(rf"^(?P<owner>{NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{NAME}))?$")
 
 
@@ -436,7 +436,10 @@ def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
     possessor = _POSSESSOR.search(text, max(0, m.start() - _POSSESSOR_SPAN), m.start())
     if possessor is not None and names_someone(possessor["owner"]):
         return subject_key(possessor["owner"])  # "Ana's sister's new cat, Miso": the sister's
-    first = next(_persons_before(text, m.start("v"), doers_only=True), None)
+    # (a person inside the match, its own clause's, before the first of the sentence: "A retired,
+    # so now B goes to X" is B's)
+    inside = next(_persons_before(text, _first_part(m), doers_only=True, start=m.start()), None)
+    first = inside or next(_persons_before(text, m.start("v"), doers_only=True), None)
     return first or (None if found.get("pron") else speaker)
 
 
@@ -446,11 +449,17 @@ _POSSESSOR = re.compile(rf"(?<![\w'])(?P<owner>{PERSON})'s\s+$")
 _POSSESSOR_SPAN = 80  # characters read back for it
 
 
-def _persons_before(text: str, end: int, *, doers_only: bool = False) -> Iterator[str]:
+def _first_part(m: re.Match[str]) -> int:
+    """Where the first of a match's parts (its value, the value replaced, the kind) begins."""
+    found = m.groupdict()
+    return min(m.start(g) for g in ("v", "prev", "noun") if found.get(g) is not None)
+
+
+def _persons_before(text: str, end: int, *, doers_only: bool = False, start: int = 0) -> Iterator[str]:
     """The persons ``text`` names before position ``end`` as the subject of a verb or before an
     appositive, in order (see :func:`subject_key`): no name of a thing ("Ana's Pelham"), no later
-    word of a longer name; with ``doers_only``, no preposition's object either."""
-    for first in _SUBJECT_RE.finditer(text, 0, end):
+    word of a longer name; with ``doers_only``, no preposition's object either; from ``start`` on."""
+    for first in _SUBJECT_RE.finditer(text, start, end):
         before = text[max(0, first.start() - 40) : first.start()]
         if _subject_at(first["subj"], before) and not (doers_only and _PREPOSITION_BEFORE.search(before[-8:])):
             yield subject_key(first["subj"])

@@ -75,7 +75,7 @@ NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
 # last week", "quit A and joined B")
 LEAD = (
     rf"(?:{SUBJ}\s+|(?<![\w'])(?P<lpron>he|she|they)(?:'(?:s|ve|d|re))?\s+|^|(?<=[.!?;:,]\s)|(?<=\band\s)|"
-    r"(?<=\bthen\s))"
+    r"(?<=\bthen\s)|(?<=\bso\s))"
 )
 NOW = r"(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|for\s+now))?"
 # what may follow a noun phrase: punctuation, the end, a preposition, conjunction or time word

@@ -52,6 +52,7 @@ from memforest.text.topics import singular
 
 __all__ = [
     "VERB_CLASSES",
+    "announced_kind",
     "find_announced_kind",
     "find_change",
     "find_named_change",
@@ -230,6 +231,17 @@ def find_announced_kind(text: str, before: str | None, people: Sequence[str]) ->
         if announced is not None and mood_of(announcing) is None and not _HEDGED.search(announcing):
             return _announced_value(announced, naming, people)
     return None
+
+
+def announced_kind(before: str | None) -> str | None:
+    """The kind ``before`` announces a new state of without its value ("Switched barbers.",
+    "Joined a choir!"), as a slot; None when it announces none or hedges it."""
+    announced = ANNOUNCED.match((before or "").strip())
+    if announced is None or mood_of(before or "") is not None or _HEDGED.search(before or ""):
+        return None
+    raw = announced["plural"] or announced["noun"] or announced["new"] or announced["update"]
+    noun = _kind_noun(raw) if raw else None
+    return (named_attribute(noun) or noun) if noun else None
 
 
 def _announced_value(announced: re.Match[str], text: str, people: Sequence[str]) -> tuple[str, str, str] | None:

@@ -13,9 +13,10 @@ import heapq
 import re
 from dataclasses import dataclass, field
 
+from memforest.attributes import VERB_CLASSES
 from memforest.domain import Candidate, CellTurn, CellView, FactKind
 from memforest.text.change_subjects import subjects_named
-from memforest.text.changes import find_announced_kind, find_pointed_kind
+from memforest.text.changes import announced_kind, find_announced_kind, find_pointed_kind
 from memforest.text.chatter import is_chatter
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
@@ -225,6 +226,9 @@ def _candidate(
             slot = find_pointed_kind(text, before, (turn.speaker, *names.values()))
         if slot is None and kind is not FactKind.PLAN:  # "Changed banks. Everything's with X now."
             slot = find_announced_kind(text, before, (turn.speaker, *names.values()))
+        kind_said = announced_kind(before) if slot is not None and slot[1] in VERB_CLASSES else None
+        if slot is not None and kind_said is not None:  # "Switched barbers. Now I go to X": a barber
+            slot = (slot[0], kind_said, slot[2])
     told = _mention_of(original, mentions, slot[2] if slot is not None else None)
     valid_from = told.start if told is not None else turn.time
     time_text = told.text if told is not None else None

@@ -72,3 +72,30 @@ def test_providers_named_by_their_contract_or_in_place_of_another(text: str, slo
 
 def test_a_person_one_is_with_instead_of_another_is_no_provider() -> None:
     assert all(value != "Nadia" for _, _, value in speaker_slots("I had dinner with Nadia instead of Oswyn."))
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # a clause opened by "so" has its own subject, not the first clause's
+        ("Ysolde retired, so now I go to Taillefer Coiffure.", ("Mia", "patronage", "Taillefer Coiffure")),
+        ("Ysolde closed her shop, so now I go to Taillefer Coiffure on Quai Brun.",
+         ("Mia", "patronage", "Taillefer Coiffure on Quai Brun")),
+    ],
+)  # fmt: skip
+def test_a_clause_opened_by_so_is_its_own_subjects(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+def test_a_kind_announced_before_names_the_next_sentences_provider() -> None:
+    slots = speaker_slots("Switched barbers. Ysolde retired, so now I go to Taillefer Coiffure.")
+    assert ("Mia", "barber", "Taillefer Coiffure") in slots
+    # a hedged announcement names nothing
+    hedged = speaker_slots("Might switch barbers. Ysolde retired, so now I go to Taillefer Coiffure.")
+    assert ("Mia", "barber", "Taillefer Coiffure") not in hedged
+
+
+def test_a_title_and_name_after_from_are_no_subject_of_a_switch() -> None:
+    # the clause's subject opens the sentence; the dentist left is the value replaced, no person acting
+    slots = speaker_slots("Quillon switched dentists, from Dr. Vessey to Dr. Armitage.")
+    assert ("Quillon", "dentist", "Dr. Armitage") in slots
