@@ -281,10 +281,13 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "patronage",
     ),
-    (  # the provider named before the bill or the contract: "my first Harrow Energy bill landed", "my Vell contract"
+    (  # the provider named before the bill or the contract: "my first Harrow Energy bill landed", "my Vell
+        # contract", "paid the first Corvo fee", "my salary goes into my Tamsin account"
         re.compile(
-            rf"{cw.OWNER}\s+(?:(?i:first|new|latest|monthly|quarterly|annual)\s+)?{cw.NOT_TIME}{cw.VALUE}\s+"
-            r"(?i:bill|invoice|statement|renewal|premium|contract|membership|subscription|policy|tariff)s?\b"
+            rf"(?:{cw.OWNER}\s+|\b(?i:the)\s+(?=(?i:first)\s))(?:(?i:first|new|latest|monthly|quarterly|annual)\s+)?"
+            rf"{cw.NOT_TIME}{cw.VALUE}\s+"
+            r"(?i:bill|invoice|statement|renewal|premium|contract|membership|subscription|policy|tariff|fee|payment|"
+            r"account)s?\b"
             r"(?!\s+(?:(?:has|had|have)\s+)?(?:ended|expired|lapsed|finished|ran\s+out|runs\s+out|is\s+up|was\s+up|"
             r"came\s+to\s+an\s+end|ends|expires))"
         ),

@@ -88,5 +88,6 @@ NOT_KIND = (
     r"(?!(?:[a-z]+ly|already|too|yet|instead|anyway|again|though|now|then|today|tonight|soon|here|there|back|home|"
     r"together|just|still|also|always|never|afterwards?|online|twice|first|meanwhile|myself|themself|customer|"
     r"client|subscriber|patient|member|user|bill|invoice|statement|renewal|premium|contract|membership|"
-    r"subscription|policy|tariff|went|came|was|were|is|are|has|had|got|took|made|sent|keeps|kept)s?\b)"
+    r"subscription|policy|tariff|fee|payment|went|came|was|were|is|are|has|had|got|took|made|sent|keeps|"
+    r"kept)s?\b)"
 )

@@ -99,3 +99,21 @@ def test_a_title_and_name_after_from_are_no_subject_of_a_switch() -> None:
     # the clause's subject opens the sentence; the dentist left is the value replaced, no person acting
     slots = speaker_slots("Quillon switched dentists, from Dr. Vessey to Dr. Armitage.")
     assert ("Quillon", "dentist", "Dr. Armitage") in slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # a first fee or payment to a provider says one uses it, as a first bill does
+        ("Paid the first Quillcare fee this month.", ("Mia", "patronage", "Quillcare")),
+        ("My first Quillcare payment went out today.", ("Mia", "patronage", "Quillcare")),
+        # an account held with a provider names what it is
+        ("My salary still goes into my Tarvel account.", ("Mia", "account", "Tarvel")),
+    ],
+)  # fmt: skip
+def test_a_first_fee_or_an_account_names_the_provider(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+def test_a_fee_paid_with_no_first_names_no_provider() -> None:
+    assert all(value != "Quillcare" for _, _, value in speaker_slots("Paid the Quillcare fee for Oswyn."))

@@ -45,6 +45,7 @@ def _answer(question: str) -> int | None:
 def test_another_name_of_the_service_finds_its_chain() -> None:
     assert same_service("salon", {"hairdresser": 2, "membership": 2}) == "hairdresser"
     assert same_service("electricity_supplier", {"energy": 1, "bank": 3}) == "energy"
+    assert same_service("bank", {"account": 1, "membership": 2}) == "account"  # ("my Tarvel account")
     # no kind of service, or none of its chains: none; a verb class never
     assert same_service("choir", {"hairdresser": 2}) is None
     assert same_service("salon", {"patronage": 4, "bank": 1}) is None
