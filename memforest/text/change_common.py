@@ -22,7 +22,7 @@ from memforest.text.change_parts import HELD_THINGS, KIN_RE, NOT_NOUN, NOT_UPDAT
 from memforest.text.change_subjects import ADV, PERSON, SUBJ, leading_subject
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.changes import slot_key, stated
-from memforest.text.lexicon import CAPITALS, COMMON_VERBS, IRREGULAR_PAST
+from memforest.text.lexicon import CAPITALS, COMMON_VERBS, IRREGULAR_PAST, TITLES
 
 __all__ = ["find_common_change", "find_header_change", "header_kind"]
 
@@ -30,8 +30,7 @@ Slot = tuple[str, str, str]
 
 # a word of a noun phrase, read whole (possessive: linear on long runs); "greengrocer's" is one word
 # a word, or a title before a name ("Dr. Amrani": its period ends no phrase)
-_TITLE = r"(?:Dr|Dra|Mr|Mrs|Ms|Mx|Prof|Sra|Mme|Mlle|Rev)"
-_W = rf"(?:{_TITLE}\.(?=\s++\w)|(?!{_TITLE}\.\s)[\w'&-]++)"
+_W = rf"(?:{TITLES}\.(?=\s++\w)|(?!{TITLES}\.\s)[\w'&-]++)"
 _TAIL_PREP = r"(?:on|by|at|in|above|under|near|behind|outside|off|over|from|of|opposite|beside|next\s++to)"
 _TAIL = rf"(?P<tail>\s++{_TAIL_PREP}\s++(?:the\s++)?(?:{_W}\s++){{0,2}}?{_W})?"
 # a noun phrase: a determiner, up to five words, one prepositional phrase of where it is
@@ -56,7 +55,7 @@ _KIND = r"(?P<noun>[a-z][a-z-]*(?:\s++[a-z][a-z-]*){0,2}?)"
 
 # "Gym: moved to X", "vet switch; we take the cats to X now": the kind heads the message
 _HEADER = re.compile(
-    rf"^{NOT_UPDATE}(?P<noun>[A-Za-z][a-z-]*(?:\s++[a-z][a-z-]*)??)(?:[\s-]++(?:news|update|wise|situation|setup|switch|front|again|"
+    rf"^{NOT_UPDATE}(?P<noun>[A-Za-z][a-z-]*(?:\s++[a-z][a-z-]*)??)(?:[\s-]++(?:news|update|wise|situation|setup|switch|front|"
     r"these\s++days|now|sorted))?(?:\s*+[:;]|\s++[–—-](?=\s))"
 )
 _HEADER_VALUE = (

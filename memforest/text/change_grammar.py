@@ -124,10 +124,11 @@ NAMED: tuple[re.Pattern[str], ...] = (
         rf"{cw.AT_WORD}{cw.VALUE},\s+{cw.OWNER}\s+(?:new|current|usual|regular|go-to|latest)\s+{cw.NOUN}(?!'s|\w)"
     ),
     # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs";
-    # a name after a comma that a verb follows opens a clause ("at the new place, Ana was right")
+    # one bare word after a comma that a verb follows opens a clause ("at the new place, Ana was
+    # right"), a longer name or one with a number is the value ("my new gym, Kestrel Fitness is great")
     re.compile(
-        rf"\b(?i:new)\s+{_NOT_ONE_OFF}{cw.NOUN}(?:\s+{_SINCE})?\s*(?::|(?P<appos>,|-)|\(|called|named)\s*{cw.ART}{cw.VALUE}"
-        rf"(?(appos){cw.BOUNDARY})"
+        rf"\b(?i:new)\s+{_NOT_ONE_OFF}{cw.NOUN}(?:\s+{_SINCE})?\s*(?::|(?P<appos>,|-)|\(|called|named)\s*{cw.ART}"
+        rf"(?P<named>(?={cw.WORD}\s+(?:{cw.JOIN}\s+)?{cw.WORD}|[^\s,.]*\d))?{cw.VALUE}(?(appos)(?(named)|{cw.BOUNDARY}))"
     ),
     # "Hairdresser update: Ana has moved to X at Y": the kind announced before a colon
     re.compile(
@@ -179,11 +180,12 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "change",
     ),
-    # "renewed the car with B instead of A": a provider chosen in place of another (a person one is
-    # with instead of another, "had dinner with B instead of A", is none)
+    # "renewed the car with B instead of A": a provider taken in place of another, after a verb of
+    # renewing, insuring, banking, registering or switching only ("went with B instead of A" may be
+    # a person or a trip)
     (
         re.compile(
-            rf"\b(?i:renew(?:ed|s)?|signed|insured|banked|stayed|went|switched|registered|chose|picked|stuck)"
+            rf"\b(?i:renew(?:ed|s)?|insured|banked|switched|registered)"
             rf"\s+(?:[\w'-]+\s+){{0,3}}?(?i:with)\s+{cw.ART}{cw.VALUE}\s+(?i:instead\s+of)\s+{cw.ART}{cw.PREV}{cw.BOUNDARY}"
         ),
         "change",
@@ -286,8 +288,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             rf"(?:{cw.OWNER}\s+|\b(?i:the)\s+(?=(?i:first)\s))(?:(?i:first|new|latest|monthly|quarterly|annual)\s+)?"
             rf"{cw.NOT_TIME}{cw.VALUE}\s+"
-            r"(?i:bill|invoice|statement|renewal|premium|contract|membership|subscription|policy|tariff|fee|payment|"
-            r"account)s?\b"
+            r"(?i:bill|invoice|statement|renewal|premium|contract|membership|subscription|policy|tariff|fee|payment)s?\b"
+            rf"(?!\s+(?:for|to)\s+[{CAPITALS}])"  # (a fee paid for someone else is theirs)
             r"(?!\s+(?:(?:has|had|have)\s+)?(?:ended|expired|lapsed|finished|ran\s+out|runs\s+out|is\s+up|was\s+up|"
             r"came\s+to\s+an\s+end|ends|expires))"
         ),

@@ -10,6 +10,10 @@ from memforest.text.change_subjects import NAME as _NAME
 
 __all__ = ["KIND_AFTER"]
 
+# services a provider is taken for ("for the gas", "for the car insurance"); a thing ("for the
+# phone") is none
+_SERVICE_TAKEN = r"(?:gas|electric(?:ity)?|broadband|internet|wifi|insurance|pension|water|energy|mortgage)\b"
+
 # the kind a value is named as: a noun right after it ("a Solano e-bike", "a Norrland 7 phone"),
 # an appositive after it ("Marlow Paddlers, a rowing club") or its owner's use of it ("X as my
 # accountant"; "as a designer" is the subject's role, not the value's kind); a run of whitespace
@@ -24,6 +28,6 @@ KIND_AFTER = (
     re.compile(rf"(?<!\s)\s+(?:as|for)\s+(?:{_NAME}'s|his|her)\s+{cw.ADJ}{cw.NOUN}{cw.BOUNDARY}"),
     # a service it is taken for ("signed up with X for the electricity"; "for the price" names none)
     re.compile(
-        rf"(?<!\s)\s+for\s+(?:the|{_NAME}'s|his|her|their)\s+(?P<noun>(?:[a-z][a-z-]*\s+)?{cw.MOVED_SERVICE}){cw.BOUNDARY}"
+        rf"(?<!\s)\s+for\s+(?:the|{_NAME}'s|his|her|their)\s+(?P<noun>(?:[a-z][a-z-]*\s+)?{_SERVICE_TAKEN}){cw.BOUNDARY}"
     ),
 )

@@ -78,7 +78,7 @@ NOT_ONE_OFF = (
 # things one owns, which are with or at someone for a while, not a provider of theirs ("my car is
 # at X now"), unless a word of a contract follows ("my car insurance is with X", "my phone plan")
 HELD_THINGS = r"(?:car|bike|van|phone|laptop|bag|keys|wallet|dog|cat|stuff|things|parcel|package|order)"
-NOT_HELD = rf"(?!{HELD_THINGS}s?\b(?!\s+(?:insurance|cover|insurer|finance|loan|lease|plan|contract)\b))"
+NOT_HELD = rf"(?!{HELD_THINGS}s?\b(?!\s+(?:insurance|insurer|finance|loan|lease|plan|contract)\b))"
 # words before "update" that name no kind ("Big update:", "Weather update:")
 NOT_UPDATE = (
     r"(?!(?i:big|quick|small|little|huge|major|minor|life|news|weather|general|brief|short|mini|exciting|sad|good|bad|"

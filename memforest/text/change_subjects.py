@@ -76,7 +76,7 @@ _SUBJECT_RE = re.compile(
 _POSSESSED = re.compile(r"(?:'s|\b(?i:the|an?|his|her|their|its))\s+$")
 # a name right after a verb of leaving or ending is its object ("Left Leeds for York")
 _OBJECT = re.compile(r"\b(?i:left|quit|ditched|leaving|cancell?ed|dropped|dumped|closed|sold)\s+$")
-# a name right after a preposition does nothing in its clause ("ported Ana's number from Vodo to
+# a name right after a preposition does nothing in its clause ("ported my number from Vodo to
 # Telia"), though a pronoun after it may stand for it ("bumped into Oswyn, he's ...")
 _PREPOSITION_BEFORE = re.compile(r"\b(?i:from|to|with|at|in|on|into|onto|by|of|about|near|for|than|like)\s+$")
 _RELATION = re.compile(rf"^(?P<owner>{NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{NAME}))?$")
@@ -418,8 +418,10 @@ def names_someone(person: str) -> bool:
 
 
 def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
-    """The owner of the noun when the match has one or right before it, else the first person the
-    sentence names before the value, else the speaker; None when the owner is a pronoun and the sentence names
+    """The owner of the noun when the match has one or right before it, else the person the match
+    names before its value (its own clause's: "A retired, so now B goes to X"), else the first
+    person the sentence names before the value (no preposition's object: "from Vodo to Telia"),
+    else the speaker; None when the owner is a pronoun and the sentence names
     no one before it ("She spilled tea on her X": whose, the sentence does not say). A subject
     pronoun ("she's at X now") is the one person named before it; None when the sentence names
     more than one ("Ana met Tom at the park, he's at X now": whose, the words do not say)."""
@@ -461,7 +463,8 @@ def _persons_before(text: str, end: int, *, doers_only: bool = False, start: int
     word of a longer name; with ``doers_only``, no preposition's object either; from ``start`` on."""
     for first in _SUBJECT_RE.finditer(text, start, end):
         before = text[max(0, first.start() - 40) : first.start()]
-        if _subject_at(first["subj"], before) and not (doers_only and _PREPOSITION_BEFORE.search(before[-8:])):
+        after_preposition = _PREPOSITION_BEFORE.search(text, max(0, first.start() - 12), first.start())
+        if _subject_at(first["subj"], before) and not (doers_only and after_preposition):
             yield subject_key(first["subj"])
 
 

@@ -52,7 +52,7 @@ from memforest.text.topics import singular
 
 __all__ = [
     "VERB_CLASSES",
-    "announced_kind",
+    "announced_switch",
     "find_announced_kind",
     "find_change",
     "find_named_change",
@@ -227,26 +227,37 @@ def find_announced_kind(text: str, before: str | None, people: Sequence[str]) ->
     sentences = split_sentences(text)
     pairs = [(sentences[0], " ".join(sentences[1:]))] if len(sentences) > 1 else []
     for announcing, naming in [*pairs, (before or "", text)]:
-        announced = ANNOUNCED.match(announcing.strip())
-        if announced is not None and mood_of(announcing) is None and not _HEDGED.search(announcing):
+        announced = _announcement(announcing)
+        if announced is not None:
             return _announced_value(announced, naming, people)
     return None
 
 
-def announced_kind(before: str | None) -> str | None:
-    """The kind ``before`` announces a new state of without its value ("Switched barbers.",
-    "Joined a choir!"), as a slot; None when it announces none or hedges it."""
-    announced = ANNOUNCED.match((before or "").strip())
-    if announced is None or mood_of(before or "") is not None or _HEDGED.search(before or ""):
+def announced_switch(before: str | None, speaker: str) -> tuple[str, str] | None:
+    """(subject, slot) when ``before`` announces a switch of a kind without its value ("Switched
+    barbers.", "Ana changed banks."): the one it names, else ``speaker``; None when it announces
+    no switch (a thing joined or got: "Joined a choir!") or hedges it."""
+    announced = _announcement(before or "")
+    noun = _announced_noun(announced) if announced is not None and announced["plural"] else None
+    if announced is None or noun is None:
         return None
+    subject = announced["subj"] if announced["subj"] and names_someone(announced["subj"]) else speaker
+    return subject_key(subject), named_attribute(noun) or noun
+
+
+def _announcement(text: str) -> re.Match[str] | None:
+    """``text`` announcing a new state of a kind without its value, with no mood nor hedge."""
+    announced = ANNOUNCED.match(text.strip())
+    return announced if announced is not None and mood_of(text) is None and not _HEDGED.search(text) else None
+
+
+def _announced_noun(announced: re.Match[str]) -> str | None:
     raw = announced["plural"] or announced["noun"] or announced["new"] or announced["update"]
-    noun = _kind_noun(raw) if raw else None
-    return (named_attribute(noun) or noun) if noun else None
+    return _kind_noun(raw) if raw else None
 
 
 def _announced_value(announced: re.Match[str], text: str, people: Sequence[str]) -> tuple[str, str, str] | None:
-    raw = announced["plural"] or announced["noun"] or announced["new"] or announced["update"]
-    noun = _kind_noun(raw) if raw else None
+    noun = _announced_noun(announced)
     persons = {p.casefold() for p in people}
     for regex in ANNOUNCED_VALUE:
         m = regex.search(text)

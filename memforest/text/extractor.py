@@ -13,10 +13,9 @@ import heapq
 import re
 from dataclasses import dataclass, field
 
-from memforest.attributes import VERB_CLASSES
 from memforest.domain import Candidate, CellTurn, CellView, FactKind
 from memforest.text.change_subjects import subjects_named
-from memforest.text.changes import announced_kind, find_announced_kind, find_pointed_kind
+from memforest.text.changes import announced_switch, find_announced_kind, find_pointed_kind
 from memforest.text.chatter import is_chatter
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
@@ -57,6 +56,9 @@ _ANSWERED_BY_SOMEONE = re.compile(r"^(?!(?i:me|moi|yours\s+truly|this\s+(?:guy|g
 _SELF_CONTAINED_RE = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|We|We're|Our)\b")
 # a sentence that names what the one before it introduced ("Her name is Momo", "He's called Biscuit")
 _NAMING = re.compile(r"(?:Her|His|Its|Their)\s+name(?:'s|\s+is)\s+|(?:She|He|It)(?:'s|\s+is)\s+(?:called|named)\s+")
+# the verb classes of a state a switch announced just before may name the kind of ("Switched
+# barbers. Now I go to X"); a thing joined after it is no switch of it
+_GONE_TO = frozenset({"patronage", "change"})
 # an animal got or taken in ("adopted a kitten", "got a puppy"), which a next sentence may name
 _PET_GOT = re.compile(
     rf"\b(?i:adopted|got|bought|rescued|took\s+in|brought\s+home|welcomed)\s+(?:a|an|our|my|another)\s+"
@@ -226,9 +228,9 @@ def _candidate(
             slot = find_pointed_kind(text, before, (turn.speaker, *names.values()))
         if slot is None and kind is not FactKind.PLAN:  # "Changed banks. Everything's with X now."
             slot = find_announced_kind(text, before, (turn.speaker, *names.values()))
-        kind_said = announced_kind(before) if slot is not None and slot[1] in VERB_CLASSES else None
-        if slot is not None and kind_said is not None:  # "Switched barbers. Now I go to X": a barber
-            slot = (slot[0], kind_said, slot[2])
+        switch = announced_switch(before, turn.speaker) if slot is not None and slot[1] in _GONE_TO else None
+        if slot is not None and switch is not None and switch[0].casefold() == slot[0].casefold():
+            slot = (slot[0], switch[1], slot[2])  # "Switched barbers. Now I go to X": a barber of the one who switched
     told = _mention_of(original, mentions, slot[2] if slot is not None else None)
     valid_from = told.start if told is not None else turn.time
     time_text = told.text if told is not None else None

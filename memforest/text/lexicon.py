@@ -20,6 +20,7 @@ __all__ = [
     "PET_CANON",
     "STOPWORDS",
     "TIME_WORDS",
+    "TITLES",
     "TOPIC_SKIP",
     "WEEKDAY_NAMES",
     "folded",
@@ -27,9 +28,11 @@ __all__ = [
 ]
 
 # letters NFKD leaves whole, as people type them without their marks
-_BARE_LETTERS = str.maketrans(
-    {"ł": "l", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "ß": "ss", "æ": "ae", "œ": "oe", "ı": "i"}
-)
+_BARE_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ı": "i"})
+
+
+# titles before a person's name, whose period ends no sentence nor name ("Dr. Okafor", "Sra. Vidal")
+TITLES = r"(?:Dr|Dra|Mr|Mrs|Ms|Mx|Prof|Sra|Mme|Mlle|Rev)"
 
 
 def folded(text: str) -> str:

@@ -17,7 +17,7 @@ from memforest.domain import FactKind
 from memforest.text.change_common import find_common_change, find_header_change, header_kind
 from memforest.text.change_subjects import clause_subject, pronoun_subject, untitled
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject, slot_key
-from memforest.text.lexicon import CAPITALS, TIME_WORDS
+from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
 from memforest.text.mood import mood_near
 from memforest.text.slots import find_slot
 from memforest.text.state_values import SCHOOL_WORDS, thing_kind
@@ -90,7 +90,7 @@ def _pupil_at(text: str, value: str) -> bool:
     return at is not None and _SCHOOL_NAME.search(value) is not None and not _EMPLOYMENT.search(text)
 
 
-_TITLED = re.compile(r"(?:Dr|Dra|Mr|Mrs|Ms|Mx|Prof|Sra|Mme|Mlle|Rev)\.?\s")
+_TITLED = re.compile(rf"{TITLES}\.?\s")
 # a sentence that opens with a singular third-person pronoun, subject or possessive (never "Her's")
 _OPENING_PRONOUN = re.compile(r"^(?:(?:And|But|So|Then|Also|Now)\s+)?\b(She|He|Her|His)\b(?!')", re.IGNORECASE)
 # a title typed in lower case before a name

@@ -1,6 +1,7 @@
 """A kind of service asked by another of its names is answered by the chain filed under one of
-them ("which salon" by a ``hairdresser`` chain, "which electricity supplier" by an ``energy`` one),
-never by a verb class's chain of other things. Sentences and names of my own."""
+them ("which salon" by a ``hairdresser`` chain, "which mobile carrier" by a ``mobile_network`` one),
+never by a verb class's chain of other things, nor by the chain of a different service of the same
+family (gas is no electricity). Sentences and names of my own."""
 
 from __future__ import annotations
 
@@ -44,8 +45,14 @@ def _answer(question: str) -> int | None:
 
 def test_another_name_of_the_service_finds_its_chain() -> None:
     assert same_service("salon", {"hairdresser": 2, "membership": 2}) == "hairdresser"
-    assert same_service("electricity_supplier", {"energy": 1, "bank": 3}) == "energy"
+    assert same_service("mobile_carrier", {"mobile_network": 1, "bank": 3}) == "mobile_network"
     assert same_service("bank", {"account": 1, "membership": 2}) == "account"  # ("my Tarvel account")
+    assert same_service("car_insurer", {"car_insurance": 1}) == "car_insurance"
+    # a different service of one family, or the same one qualified otherwise: none
+    assert same_service("gas", {"electricity": 2}) is None
+    assert same_service("orthodontist", {"dentist": 2}) is None
+    assert same_service("home_insurance", {"car_insurance": 2}) is None
+    assert same_service("streaming_account", {"bank": 2}) is None
     # no kind of service, or none of its chains: none; a verb class never
     assert same_service("choir", {"hairdresser": 2}) is None
     assert same_service("salon", {"patronage": 4, "bank": 1}) is None

@@ -62,7 +62,7 @@ _SERVICE_WORDS = {
     "telecom": ("mobile network carrier telecom wireless cellular", "telecom"),
     "internet": ("broadband internet fibre fiber isp", "broadband isp"),
     "energy": ("energy electricity electric gas power utility", "electricity"),
-    "bank": ("bank banking account", "bank banking"),
+    "bank": ("bank banking", "bank banking"),
     "insurance": ("insurance insurer", "insurance insurer insurers"),
     "vet": ("vet veterinary veterinarian", "vet vets veterinary veterinarian"),
     "cafe": ("cafe café coffee coffeehouse", "cafe café coffeehouse roasters"),
@@ -85,11 +85,37 @@ def names_other_service(text: str, kind: str) -> bool:
 
 
 def same_service(asked: str, chains: Mapping[str, int]) -> str | None:
-    """The chain of another name for the kind of service ``asked`` names ("salon" asked, a
-    ``hairdresser`` chain; "electricity supplier", an ``energy`` one): the one with the most
-    states; verb classes never. None when ``asked`` names no kind of service or no chain is of it."""
-    service = service_kind(asked)
+    """The chain filed under another name of the service ``asked`` names, where its names are one
+    service ("salon" asked, a ``hairdresser`` chain; "mobile carrier", a ``mobile_network`` one; "bank",
+    an ``account`` one) and the two slots qualify it alike ("car insurer" and ``car_insurance``, never
+    ``home_insurance``): the one with the most states, the first filed of equals; verb classes never.
+    None when ``asked`` is a named attribute, names no such service, or no chain is of it."""
+    service = _synonym_service(asked)
     if service is None or asked in STATE_ATTRIBUTES:
         return None
-    alike = [(n, label) for label, n in chains.items() if label not in GENERIC and service_kind(label) == service]
-    return max(alike)[1] if alike else None
+    qualified = _qualifiers(asked)
+    alike = [
+        (n, label)
+        for label, n in chains.items()
+        if label not in GENERIC and _synonym_service(label) == service and _qualifiers(label) == qualified
+    ]
+    return max(alike, key=lambda found: found[0])[1] if alike else None
+
+
+# services whose names are one service (a salon is a hairdresser's); gas and electricity, a dentist
+# and an orthodontist, a physio and a chiropractor are different ones
+_SYNONYM_SERVICES = frozenset({"medical", "hair", "telecom", "internet", "bank", "insurance", "vet", "cafe"})
+# words of a slot that name who provides a service or what one holds with them, not which one
+_PROVIDER_WORDS = frozenset({"supplier", "provider", "company", "firm", "place", "shop", "service", "account"})
+
+
+def _synonym_service(slot: str) -> str | None:
+    if slot == "account":
+        return "bank"  # (a bare account is a bank's: "my salary goes into my Tarvel account")
+    service = service_kind(slot)
+    return service if service in _SYNONYM_SERVICES else None
+
+
+def _qualifiers(slot: str) -> tuple[str, ...]:
+    """The words of ``slot`` that neither name a service nor its provider ("car" of ``car_insurer``)."""
+    return tuple(w for w in slot.split("_") if w not in _ASKED_SERVICE and w not in _PROVIDER_WORDS)
