@@ -6,41 +6,23 @@ family (gas is no electricity). Sentences and names of my own."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
-from support.temporal_answers import answered
+from support.fact_rows import fact_row
+from support.temporal_answers import answer_of
 
 from memforest.retrieval.temporal.kind_words import same_service
-from memforest.retrieval.temporal.parse import parse_question
-from memforest.retrieval.temporal.plan import plan_answer
-from memforest.retrieval.timecues import parse_time_cues
 
-NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
-
-
-def _row(fid: int, year: int, text: str, attribute: str | None, value: str | None) -> dict[str, Any]:
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(year, 3, 1, tzinfo=UTC),
-        "text": text,
-        "attribute": attribute,
-        "value": value,
-        "entities": ["Odile", value] if value else ["Odile"],
-    }
-
-
+NOW = datetime(2024, 12, 15, 12, tzinfo=UTC)
 ROWS = [
-    _row(1, 2021, "Odile switched her hairdresser to Maison Tréfle on Rue Vanne.", "hairdresser", "Maison Tréfle"),
-    _row(2, 2022, "Odile joined the Corbeau Racquets club.", "membership", "Corbeau Racquets"),
-    _row(3, 2023, "Odile's hairdresser is Studio Grenat now.", "hairdresser", "Studio Grenat"),
-    _row(4, 2024, "Odile signed up with the Pivert Padel league.", "membership", "Pivert Padel"),
-]
-
-
-def _answer(question: str) -> int | None:
-    cues = parse_time_cues(question, NOW)
-    tq = parse_question(question, speaker="Odile", now=NOW, window=(cues.after, cues.before))
-    return answered(plan_answer(tq, "Odile", ROWS, hints={2: 0.9, 4: 0.9}))
+    fact_row(1, 2, "Odile switched her hairdresser to Maison Tréfle on Rue Vanne.", "Odile",
+             subject="odile", attribute="hairdresser", value="Maison Tréfle"),
+    fact_row(2, 4, "Odile joined the Corbeau Racquets club.", "Odile",
+             subject="odile", attribute="membership", value="Corbeau Racquets"),
+    fact_row(3, 7, "Odile's hairdresser is Studio Grenat now.", "Odile",
+             subject="odile", attribute="hairdresser", value="Studio Grenat"),
+    fact_row(4, 10, "Odile signed up with the Pivert Padel league.", "Odile",
+             subject="odile", attribute="membership", value="Pivert Padel"),
+]  # fmt: skip
 
 
 def test_another_name_of_the_service_finds_its_chain() -> None:
@@ -59,5 +41,5 @@ def test_another_name_of_the_service_finds_its_chain() -> None:
 
 
 def test_a_question_by_another_name_of_the_service_is_answered_from_its_chain() -> None:
-    assert _answer("Which salon do I go to now?") == 3
-    assert _answer("Which salon was I going to in 2022?") == 1
+    assert answer_of(ROWS, "Which salon do I go to now?", "Odile", NOW) == 3
+    assert answer_of(ROWS, "Which salon was I going to in May 2024?", "Odile", NOW) == 1
