@@ -16,7 +16,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # `bench` lives at the repo root, not installed
 
-from test_retrieval import FactSpec, build_forest, ts
+from support.sessions import noon_utc
+from test_retrieval import FactSpec, build_forest
 
 from bench import ingest_throughput, query_latency, throughput, write_scaling
 from bench.synthetic import SyntheticConversations
@@ -330,8 +331,9 @@ def test_query_latency_quick(db_env: str, tmp_path: Path, monkeypatch: pytest.Mo
 
 async def _garden(db: Database) -> tuple[Any, int]:
     """A small forest (tenant, forest id) whose four facts make cell leaves and several trees."""
-    facts = [FactSpec(f"Ann planted {w} seedlings in the garden.", ts(2022, 1, i + 1), ts(2022, 1, i + 1)) for i, w in
-             enumerate(("tomato", "pepper", "basil", "mint"))]  # fmt: skip
+    days = [noon_utc(2022, 1, i + 1) for i in range(4)]
+    facts = [FactSpec(f"Ann planted {w} seedlings in the garden.", day, day)
+             for w, day in zip(("tomato", "pepper", "basil", "mint"), days, strict=True)]  # fmt: skip
     tenant_id = await build_forest(db, "t", "garden", facts)
     async with db.tenant(tenant_id) as conn:
         forest_id = int(await scalar(conn, "SELECT forest_id FROM forests WHERE name = 'garden'"))

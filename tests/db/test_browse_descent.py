@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 from support import record_leaf_caps
 from support.reads import read_tx
-from test_retrieval import DIM, FactSpec, build_forest, ts
+from support.sessions import noon_utc
+from test_retrieval import DIM, FactSpec, build_forest
 
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
@@ -33,11 +34,11 @@ from memforest.store.sql import Conn, execute, fetch_all
 
 THINGS = ["a kayak", "a violin", "a tent", "a bicycle", "a telescope", "a guitar", "a camera", "a drone"]
 FACTS = [
-    FactSpec(f"{who} bought {thing} in spring {2015 + i % 9}", ts(2015 + i % 9, 1 + i % 12, 1 + i % 27),
-             ts(2015 + i % 9, 1 + i % 12, 1 + i % 27), entity=who)
+    FactSpec(f"{who} bought {thing} in spring {2015 + i % 9}", noon_utc(2015 + i % 9, 1 + i % 12, 1 + i % 27),
+             noon_utc(2015 + i % 9, 1 + i % 12, 1 + i % 27), entity=who)
     for i, (who, thing) in enumerate((w, t) for w in ("Bob", "Alice") for t in THINGS * 3)
 ]  # fmt: skip
-REF_TIME = ts(2024, 1, 1)
+REF_TIME = noon_utc(2024, 1, 1)
 
 
 def _order(score: float, outside: bool, node_id: int) -> tuple[bool, float, bool, int]:
@@ -175,7 +176,7 @@ async def test_leaves_without_a_score_rank_last_and_only_leaves_come_back(db: Da
     after every scored leaf (the database sorts NaN above every number unless told otherwise), and
     the statement sends no internal node."""
     stopwords = ["it was the one", "it is what it is", "was it that", "this was it", "they were there", "so it is"]
-    blank = [FactSpec(text, ts(2016, 3, 1 + i), ts(2016, 3, 1 + i)) for i, text in enumerate(stopwords)]
+    blank = [FactSpec(text, noon_utc(2016, 3, 1 + i), noon_utc(2016, 3, 1 + i)) for i, text in enumerate(stopwords)]
     tenant_id = await build_forest(db, "t", "gear", FACTS + blank)
     # a beam wider than any node's children: every leaf is reached, and the cap alone chooses
     preset = replace(RetrievalPreset.from_settings(settings.retrieval), beam_width=64, leaves_per_tree=2)
@@ -230,9 +231,9 @@ async def test_only_a_query_without_time_filters_caps_the_leaves(
     backends = build_backends(settings)
     question = "Which camera did Alice buy?"
     await query(db, settings, backends, tenant_id, QueryRequest("gear", question))
-    await query(db, settings, backends, tenant_id, QueryRequest("gear", question, as_of=ts(2020, 1, 1)))
-    await query(db, settings, backends, tenant_id, QueryRequest("gear", question, time_from=ts(2018, 1, 1)))
-    await query(db, settings, backends, tenant_id, QueryRequest("gear", question, time_to=ts(2018, 1, 1)))
+    await query(db, settings, backends, tenant_id, QueryRequest("gear", question, as_of=noon_utc(2020, 1, 1)))
+    await query(db, settings, backends, tenant_id, QueryRequest("gear", question, time_from=noon_utc(2018, 1, 1)))
+    await query(db, settings, backends, tenant_id, QueryRequest("gear", question, time_to=noon_utc(2018, 1, 1)))
     await query(db, settings, backends, tenant_id, QueryRequest("gear", question, include_superseded=True))
     await query(
         db,

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 from support import record_leaf_caps
-from test_retrieval import FactSpec, build_forest, ts
+from support.sessions import noon_utc
+from test_retrieval import FactSpec, build_forest
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
@@ -22,10 +23,12 @@ from memforest.store.recall import TIE_MARGIN
 from memforest.store.sql import fetch_one
 
 FACTS = [
-    FactSpec("Alice bought a Leica camera in Berlin.", ts(2021, 3, 1), ts(2021, 3, 1), entity="Alice"),
-    FactSpec("Alice sold her Leica camera and bought a Fuji.", ts(2023, 5, 1), ts(2023, 5, 1), entity="Alice"),
-    FactSpec("Bob repaired his bicycle in the garage.", ts(2022, 6, 1), ts(2022, 6, 1)),
-    FactSpec("Bob moved to Lisbon for a job at a bakery.", ts(2022, 9, 1), ts(2022, 9, 1)),
+    FactSpec("Alice bought a Leica camera in Berlin.", noon_utc(2021, 3, 1), noon_utc(2021, 3, 1), entity="Alice"),
+    FactSpec(
+        "Alice sold her Leica camera and bought a Fuji.", noon_utc(2023, 5, 1), noon_utc(2023, 5, 1), entity="Alice"
+    ),
+    FactSpec("Bob repaired his bicycle in the garage.", noon_utc(2022, 6, 1), noon_utc(2022, 6, 1)),
+    FactSpec("Bob moved to Lisbon for a job at a bakery.", noon_utc(2022, 9, 1), noon_utc(2022, 9, 1)),
 ]
 
 BUDGETS = ("fact_candidates", "cell_candidates", "lexical_candidates", "leaves_per_tree")

@@ -14,10 +14,11 @@ import pytest
 from support.db import log_statements
 from support.plans import generic_plan, planning
 from support.reads import read_tx
+from support.sessions import noon_utc
 from test_forest_indexes import FOREST as BIG_FOREST
 from test_forest_indexes import _ingest as ingest_big_forest
 from test_forest_indexes import _small_threshold as small_threshold
-from test_retrieval import DIM, FactSpec, build_forest, ts
+from test_retrieval import DIM, FactSpec, build_forest
 
 from memforest.backends.factory import build_backends
 from memforest.backends.hashed import HashedEmbedder
@@ -32,8 +33,8 @@ from memforest.store.read_conn import positional
 from memforest.store.sql import Conn, RowView, execute, fetch_all, scalar
 
 FACTS = [
-    FactSpec(f"{who} repaired {thing} in {2016 + i % 7}", ts(2016 + i % 7, 1 + i % 12, 1 + i % 27),
-             ts(2016 + i % 7, 1 + i % 12, 1 + i % 27), entity=who)
+    FactSpec(f"{who} repaired {thing} in {2016 + i % 7}", noon_utc(2016 + i % 7, 1 + i % 12, 1 + i % 27),
+             noon_utc(2016 + i % 7, 1 + i % 12, 1 + i % 27), entity=who)
     for i, (who, thing) in enumerate((w, t) for w in ("Dana", "Eli") for t in ("a boat", "a clock", "a lamp") * 4)
 ]  # fmt: skip
 QUESTION = "What did Dana repair?"

@@ -9,7 +9,8 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from test_retrieval import FactSpec, build_forest, ts
+from support.sessions import noon_utc
+from test_retrieval import FactSpec, build_forest
 
 from memforest.app.query import ask, ask_many
 from memforest.backends.base import Embedder, UsageLedger
@@ -20,9 +21,9 @@ from memforest.retrieval.question import Question
 from memforest.settings import Settings
 
 FACTS = [
-    FactSpec("Dana repaired a boat in Lisbon", ts(2020, 3, 1), ts(2020, 3, 1), entity="Dana"),
-    FactSpec("Dana adopted a cat named Pixel", ts(2021, 5, 2), ts(2021, 5, 2), entity="Dana"),
-    FactSpec("Eli learned the cello", ts(2022, 7, 3), ts(2022, 7, 3), entity="Eli"),
+    FactSpec("Dana repaired a boat in Lisbon", noon_utc(2020, 3, 1), noon_utc(2020, 3, 1), entity="Dana"),
+    FactSpec("Dana adopted a cat named Pixel", noon_utc(2021, 5, 2), noon_utc(2021, 5, 2), entity="Dana"),
+    FactSpec("Eli learned the cello", noon_utc(2022, 7, 3), noon_utc(2022, 7, 3), entity="Eli"),
 ]
 FORESTS = ("first", "second", "third")
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.ext.asyncio import AsyncConnection
 from support.db import tenant_url
+from support.sessions import noon_utc
 
 from memforest.backends.base import ChatModel, Embedder, UsageLedger
 from memforest.backends.factory import build_backends
@@ -28,7 +29,6 @@ from memforest.store.sql import execute, fetch_all, scalar
 from memforest.store.tenants import ensure_forest, ensure_tenant
 from memforest.store.trees import get_or_create_tree, insert_leaf
 from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
-from tests.support.sessions import noon_utc
 
 DIM = 64
 

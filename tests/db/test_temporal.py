@@ -6,6 +6,8 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta
 
+from support.sessions import noon_utc
+
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput
@@ -17,7 +19,6 @@ from memforest.retrieval.temporal.resolve import temporal_plan
 from memforest.settings import Settings
 from memforest.store.temporal import facts_by_id
 from memforest.store.tenants import ensure_tenant, get_forest
-from tests.support.sessions import noon_utc
 
 # (session id, time, what Bob says); Ann answers with chatter
 BOB = [

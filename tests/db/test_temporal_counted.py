@@ -7,11 +7,11 @@ from __future__ import annotations
 import uuid
 
 from support.reads import first_turn, told_forest
+from support.sessions import noon_utc
 
 from memforest.db.engine import Database
 from memforest.retrieval import QueryRequest
 from memforest.settings import Settings
-from tests.support.sessions import noon_utc
 
 # (session, time, what Oskar says); the assistant answers with chatter
 OSKAR = [

@@ -5,11 +5,11 @@ for this test (none comes from ``bench.temporal_v2``)."""
 from __future__ import annotations
 
 from support.reads import first_turn, told_forest
+from support.sessions import noon_utc
 
 from memforest.db.engine import Database
 from memforest.retrieval import QueryRequest
 from memforest.settings import Settings
-from tests.support.sessions import noon_utc
 
 # (session, time, what Wynfrith says); the assistant answers with chatter
 WYNFRITH = [
