@@ -284,7 +284,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         "patronage",
     ),
     (  # the provider named before the bill or the contract: "my first Harrow Energy bill landed", "my Vell
-        # contract", "paid the first Corvo fee", "my salary goes into my Tamsin account"
+        # contract", "paid the first Corvo fee"
         re.compile(
             rf"(?:{cw.OWNER}\s+|\b(?i:the)\s+(?=(?i:first)\s))(?:(?i:first|new|latest|monthly|quarterly|annual)\s+)?"
             rf"{cw.NOT_TIME}{cw.VALUE}\s+"

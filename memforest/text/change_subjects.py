@@ -462,10 +462,11 @@ def _persons_before(text: str, end: int, *, doers_only: bool = False, start: int
     appositive, in order (see :func:`subject_key`): no name of a thing ("Ana's Pelham"), no later
     word of a longer name; with ``doers_only``, no preposition's object either; from ``start`` on."""
     for first in _SUBJECT_RE.finditer(text, start, end):
-        before = text[max(0, first.start() - 40) : first.start()]
-        after_preposition = _PREPOSITION_BEFORE.search(text, max(0, first.start() - 12), first.start())
-        if _subject_at(first["subj"], before) and not (doers_only and after_preposition):
-            yield subject_key(first["subj"])
+        if not _subject_at(first["subj"], text[max(0, first.start() - 40) : first.start()]):
+            continue
+        if doers_only and _PREPOSITION_BEFORE.search(text, max(0, first.start() - 12), first.start()):
+            continue
+        yield subject_key(first["subj"])
 
 
 def _subject_at(person: str, before: str) -> bool:

@@ -67,12 +67,13 @@ class _Written:
     def add(self, k: int, text: str) -> None:
         words = list(_WORD.finditer(text))
         capital = [w[0][0].isupper() for w in words]
+        keys = [folded(_bare(w[0])) for w in words]  # (each word as compared: folded, no possessive)
         for i in range(len(words)):
             for n in range(1, MAX_RUN + 1):
                 run = words[i : i + n]
                 if len(run) < n or any(text[a.end() : b.start()].strip() for a, b in itertools.pairwise(run)):
                     break  # (the run ends at punctuation: "Koy. Tuesdays" is no run)
-                key = tuple(folded(_bare(w[0])) for w in run)
+                key = tuple(keys[i : i + n])
                 if not all(capital[i : i + n]):
                     self.common.add(key)
                     continue
