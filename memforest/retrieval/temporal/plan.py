@@ -267,6 +267,7 @@ def _alike(
     return out
 
 
+@per_question
 def _cued_for(text: str, attribute: str) -> bool:
     """A statement with no slot may be a state of ``attribute`` by its value's type alone: when the
     lexicon has cue words for ``attribute`` ("works", "job" for an employer), the statement has

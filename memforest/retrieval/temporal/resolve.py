@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 
 from memforest.attributes import STATE_ATTRIBUTES
 from memforest.db.engine import Database
@@ -39,6 +40,7 @@ from memforest.retrieval.temporal.plan import (
     run_count,
     states_of,
 )
+from memforest.retrieval.temporal.walk import walk_side
 from memforest.store import temporal as store
 from memforest.store.reading import ReadTransaction, read_beside
 from memforest.store.sql import Conn, Row
@@ -208,19 +210,11 @@ async def _browse(scope: _Scope, root: int, tq: TemporalQuestion, at: datetime |
     rows = await scope.facts(start)
     reads = cursor.reads
     for side in sides:
-        walk = cursor.copy()
         enough = need.get(side, 2) + tq.back  # ("two jobs ago" reads two more runs back)
-        runs = _runs_beyond(rows, tq, scope.subject, at, side, strict)
         limit = min(MAX_READS, scope.budget.left - reads)
-        while walk.reads < limit and runs < enough:
-            leaves = await walk.step(side)
-            if leaves is None:
-                break
-            new = await scope.facts(leaves, walk.pending())
-            if new:  # (a node with none of the subject's facts leaves the states as they were)
-                rows += new
-                runs = _runs_beyond(rows, tq, scope.subject, at, side, strict)
-        reads += walk.reads
+        runs = partial(_runs_beyond, tq=tq, subject=scope.subject, at=at, side=side, strict=strict)
+        rows, walked = await walk_side(cursor.copy(), side, rows, scope.facts, runs, enough, limit)
+        reads += walked
     scope.budget.left -= reads
     unique = {int(r["fact_id"]): r for r in rows}
     return sorted(unique.values(), key=lambda r: (r["valid_from"], r["fact_id"])), reads

@@ -5,6 +5,7 @@ not read is not hidden behind the last one it could (ADR 0109)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 
@@ -12,6 +13,7 @@ from memforest.attributes import STATE_ATTRIBUTES
 from memforest.retrieval.temporal.chains import GENERIC, named_values
 from memforest.retrieval.temporal.ended import mood_of
 from memforest.retrieval.temporal.lexicon import CUES
+from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
 from memforest.text.lexicon import CAPITALS
@@ -36,6 +38,7 @@ _MODIFIERS = r"(?:(?:new|usual|regular|go-to|current|old|favourite|favorite|loca
 MAX_VALUES = 12  # the named things of one statement a value is chosen among
 
 
+@functools.lru_cache(maxsize=1024)
 def kind_words(attribute: str) -> str | None:
     """The pattern source of an open-ended kind's own name ("climbing\\s+wall(?:e?s)?"), or None
     for a named attribute or a verb class (their statements are read by cue words)."""
@@ -45,16 +48,24 @@ def kind_words(attribute: str) -> str | None:
     return r"\s+".join(words) + r"(?:e?s)?\b" if words else None
 
 
+@per_question
 def names_own_kind(text: str, subject: str, attribute: str) -> bool:
     """Whether ``text`` names the kind as the subject's own: possessed by them ("my / her / Ana's
     (new) dentist", not "her sister's dentist") or changed by them ("Ana switched dentists")."""
+    own = _own_kind(subject, attribute)
+    return own is not None and own.search(text) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _own_kind(subject: str, attribute: str) -> re.Pattern[str] | None:
+    """The pattern of :func:`names_own_kind` for one subject and kind."""
     kind = kind_words(attribute)
     if kind is None:
-        return False
+        return None
     name = re.escape(subject)
     owned = rf"(?:\b(?i:my|his|her|their)|(?<!\w){name}['\u2019]s)\s+(?i:{_MODIFIERS}{kind})"
     changed = rf"(?<!\w){name}\s+(?:\w+\s+)?(?i:switched|changed|swapped)\s+(?i:{kind})"
-    return re.search(f"{owned}|{changed}", text) is not None
+    return re.compile(f"{owned}|{changed}")
 
 
 def worded_states(
