@@ -1,0 +1,39 @@
+"""The planner's statistics of the service's tables, refreshed when writes have outgrown them.
+
+PostgreSQL plans a statement from each table's statistics, which ``ANALYZE`` takes and autovacuum
+retakes once a table has changed by enough rows, when it next wakes (every minute by default). A
+fresh database, or a tenant's bulk load into a small one, leaves the statistics of an empty table
+in place for that minute: the planner then expects one row of a forest's nodes and reads the
+children of a node by scanning all of them (ADR 0118). :func:`analyze_stale` analyzes the tables
+autovacuum would analyze next, now.
+"""
+
+from __future__ import annotations
+
+from memforest.store import queries
+from memforest.store.sql import Conn, execute, fetch_all, scalar
+
+_Q = queries.load("planner_stats")
+_STALE_TABLES = _Q["stale_tables"]
+_TRY_LOCK = _Q["try_lock"]
+_UNLOCK = _Q["unlock"]
+
+
+async def stale_tables(conn: Conn) -> list[str]:
+    """The quoted names of the current schema's tables autovacuum would analyze next, most changed first."""
+    return [str(r["name"]) for r in await fetch_all(conn, _STALE_TABLES)]
+
+
+async def analyze_stale(conn: Conn) -> list[str]:
+    """Analyze each table of :func:`stale_tables` on ``conn`` (a connection outside any transaction,
+    of the tables' owner: another role's ``ANALYZE`` skips the table with a warning); returns the
+    names analyzed. Nothing when another connection is analyzing them (a session advisory lock)."""
+    if not await scalar(conn, _TRY_LOCK):
+        return []
+    try:
+        names = await stale_tables(conn)
+        for name in names:
+            await execute(conn, f"ANALYZE {name}")  # (a name quote_ident quoted)
+        return names
+    finally:
+        await scalar(conn, _UNLOCK)

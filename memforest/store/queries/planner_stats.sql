@@ -1,0 +1,21 @@
+-- The planner's statistics of the tables this service writes, kept fresh after bulk writes
+-- (store/planner_stats.py, ADR 0118).
+
+-- name: stale_tables --
+-- The tables of the current schema that autovacuum would analyze when it next wakes: changed by more
+-- rows since their last analyze than the server's own autovacuum_analyze_threshold plus
+-- autovacuum_analyze_scale_factor of their live rows; most changed first.
+SELECT quote_ident(s.relname) AS name
+FROM pg_stat_user_tables s
+WHERE s.schemaname = current_schema()
+  AND s.n_mod_since_analyze > CAST(current_setting('autovacuum_analyze_threshold') AS bigint)
+      + CAST(current_setting('autovacuum_analyze_scale_factor') AS float8) * s.n_live_tup
+ORDER BY s.n_mod_since_analyze DESC, s.relname;
+
+-- name: try_lock --
+-- A session advisory lock on analyzing (false: another worker is analyzing now).
+SELECT pg_try_advisory_lock(hashtextextended('memforest:planner_stats', 0));
+
+-- name: unlock --
+-- Release try_lock's lock.
+SELECT pg_advisory_unlock(hashtextextended('memforest:planner_stats', 0));

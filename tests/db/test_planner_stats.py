@@ -1,0 +1,75 @@
+"""Planner statistics kept fresh after bulk writes (ADR 0118): a table changed by more rows than
+autovacuum's analyze threshold is analyzed by the next refresh job rather than at autovacuum's next
+wake-up, a table changed by fewer is left alone, and one worker analyzes at a time."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from support import session_input
+
+from memforest.backends.factory import build_backends
+from memforest.db.engine import Database
+from memforest.pipeline.service import ingest_sessions
+from memforest.settings import Settings
+from memforest.store import planner_stats
+from memforest.store.sql import execute, fetch_all, scalar
+from memforest.store.tenants import ensure_tenant
+
+
+async def _table(db: Database, name: str, rows: int) -> None:
+    """A table ``name`` of ``rows`` rows, its changes reported to the statistics at once."""
+    async with db.autocommit() as conn:
+        await execute(conn, f"CREATE TABLE {name} (n int)")
+        await execute(conn, f"INSERT INTO {name} SELECT generate_series(1, {rows})")
+        await scalar(conn, "SELECT pg_stat_force_next_flush()")
+        await execute(conn, "SELECT 1")  # (the flush comes at the end of a statement's transaction)
+
+
+async def _analyzed(db: Database, name: str) -> tuple[bool, float]:
+    """Whether ``name`` was analyzed by hand (not by autovacuum), and the rows its statistics count."""
+    async with db.autocommit() as conn:
+        rows = await fetch_all(
+            conn,
+            "SELECT s.last_analyze IS NOT NULL AS done, c.reltuples FROM pg_stat_user_tables s "
+            "JOIN pg_class c ON c.oid = s.relid WHERE s.relname = :n",
+            {"n": name},
+        )
+    return bool(rows[0]["done"]), float(rows[0]["reltuples"])
+
+
+async def test_a_grown_table_is_analyzed_and_then_left_alone(db: Database) -> None:
+    await _table(db, "grown", 500)
+    await _table(db, "barely", 20)  # fewer changes than autovacuum_analyze_threshold (50)
+    async with db.autocommit() as conn:
+        assert "grown" in await planner_stats.stale_tables(conn)
+        analyzed = await planner_stats.analyze_stale(conn)
+        assert "grown" in analyzed and "barely" not in analyzed
+        assert "grown" not in await planner_stats.stale_tables(conn)
+    assert await _analyzed(db, "grown") == (True, 500.0)
+    assert (await _analyzed(db, "barely"))[0] is False
+
+
+async def test_a_second_worker_leaves_the_analysis_to_the_first(db: Database) -> None:
+    await _table(db, "grown", 500)
+    async with db.autocommit() as first, db.autocommit() as second:
+        assert await scalar(first, "SELECT pg_try_advisory_lock(hashtextextended('memforest:planner_stats', 0))")
+        try:
+            assert await planner_stats.analyze_stale(second) == []
+        finally:
+            await scalar(first, "SELECT pg_advisory_unlock(hashtextextended('memforest:planner_stats', 0))")
+        assert "grown" in await planner_stats.analyze_stale(second)
+
+
+async def test_the_refresh_job_of_an_ingest_analyzes_what_grew(db: Database, settings: Settings) -> None:
+    await _table(db, "grown", 500)
+    backends = build_backends(settings)
+    try:
+        tenant_id = await ensure_tenant(db, "acme")
+        when = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+        session = session_input("s0", when, ["I adopted a grey cat named Pistachio."], ("Ilse",), role=None)
+        report = await ingest_sessions(db, settings, backends, tenant_id, "home", [session])
+        assert report.jobs_failed == 0 and report.refresh_jobs == 1
+    finally:
+        await backends.aclose()
+    assert await _analyzed(db, "grown") == (True, 500.0)
