@@ -20,7 +20,7 @@ from memforest.text.changes import VERB_CLASSES, find_change, find_named_change,
 from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
 from memforest.text.mood import mood_near
 from memforest.text.slots import find_slot
-from memforest.text.state_values import SCHOOL_WORDS, thing_kind
+from memforest.text.state_values import JOB_TITLE, SCHOOL_WORDS, thing_kind
 from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
 from memforest.text.states import find_state
 from memforest.text.switch_clause import find_switch_clause
@@ -240,7 +240,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     named = find_switch_clause(text, speaker, participants) or find_named_change(text, speaker)
     if fixed is not None and (named is None or named[2] != fixed[2]):
         return fixed  # (a kind named for the same value instead says what it is: "Hairdresser update: moved to X")
-    if named is not None:
+    if named is not None and not _titled_at(text, named[2]):
         return _named(named)
     state = find_state(text, speaker, participants)
     state = state if state is not None and _stated(text, state) else None
@@ -289,6 +289,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         and change[1] not in VERB_CLASSES
         and change[1] not in STATE_ATTRIBUTES
         and state[1] in _LOOSE
+        and not (state[1] == "employer" and _titled_at(text, state[2]))
     ):
         return change  # "joined Marlow Paddlers, a rowing club": the kind it names, not a hobby
     if change is not None and change[1] in _JOINING and state[1] in _LOOSE and not _EMPLOYMENT.search(text):
@@ -298,3 +299,14 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     if change is not None and change[1] == "patronage" and state[1] == "hobby":
         return change  # "started playing five-a-side with the Rovers": the group named, not only the game
     return state
+
+
+# a job title right before the value ("an inspector at the Y port authority"): where one works
+_JOB_AT = re.compile(rf"\ban?\s+{JOB_TITLE}\s+(?:now\s+)?(?:at|with|for)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _titled_at(text: str, value: str) -> bool:
+    """A job title comes right before ``value``: the sentence tells an employer, whatever kind of
+    place the value's name makes it."""
+    at = text.find(value)
+    return at > 0 and _JOB_AT.search(text, max(0, at - 80), at) is not None

@@ -269,14 +269,21 @@ def pet_value(text: str, _m: re.Match[str]) -> str | None:
     return None
 
 
-_JOB_SUFFIX = re.compile(
-    r"(?:er|or|ist|ian|ant|ent|nurse|chef|cook|medic|pilot|clerk|lead|head|director|ceo|cto|intern|"
-    r"associate|coach|tutor|barista|vet|judge|officer|agent|engineer|architect|analyst|attorney)$"
+_JOB_ENDINGS = (
+    r"er|or|ist|ian|ant|ent|nurse|chef|cook|medic|pilot|clerk|lead|head|director|ceo|cto|intern|"
+    r"associate|coach|tutor|barista|vet|judge|officer|agent|engineer|architect|analyst|attorney"
 )
-
-
+_JOB_SUFFIX = re.compile(rf"(?:{_JOB_ENDINGS})$")
 # what one becomes of a place without working there
-_NO_JOB = re.compile(r"(?:patient|customer|client|member|subscriber|resident|tenant|regular|user)$")
+_NOT_JOBS = (
+    r"patient|customer|client|member|subscriber|resident|tenant|regular|user|student|parent|beginner|learner|"
+    r"newcomer|player|runner|swimmer|climber|rider|supporter|visitor|passenger|volunteer|fan"
+)
+_NO_JOB = re.compile(rf"(?:{_NOT_JOBS})$")
+# a job title by its form: a lower-case word ending as titles do ("nurse", "inspector",
+# "accountant"), none that one is of a place without working there; up to two words before it
+# ("a senior staff nurse")
+JOB_TITLE = rf"(?:[a-z-]+\s+){{0,2}}?\b(?![a-z-]*(?:{_NOT_JOBS})\b)(?=[a-z])[a-z-]*(?:{_JOB_ENDINGS})\b"
 # words of having a job, before an "as a ..." that names it
 _AT_WORK = re.compile(
     r"\b(?i:work\w*|job|jobs|hired|employ\w*|career|role|position|volunteer\w*|promoted|started|starting|began|"

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, words
 from memforest.text.state_values import (
+    JOB_TITLE,
     SCHOOL_WORDS,
     cap_after,
     clean_cap,
@@ -92,6 +93,8 @@ _EMPLOYER_CUE = _cue(
     r"\b(?:work|works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|"
     r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
     r"start(?:ed|ing|s)?\s+(?:out\s+)?as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:at|with|for)|"
+    r"(?=[\w-]+(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?an?\s)"  # (fails fast at most words)
+    rf"(?:(?-i:[{CAPITALS}][\w-]*)|he|she|they|(?:{_KIN})s?)(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?an?\s+{JOB_TITLE}\s+(?:now\s+)?(?:at|with|for)\s+(?:the\s+)?(?=(?-i:[{CAPITALS}]))|"
     rf"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|(?:is|are|am)\s+(?:now\s+)?(?:with|at)\s+[{CAPITALS}][\w&-]*(?:\s+[{CAPITALS}][\w&-]*)*\s+(?:now|these\s+days|nowadays)|took\s+"
     + _TAKEN_ON
     + r"|brought\s+"

@@ -473,3 +473,35 @@ def test_a_time_opening_the_sentence_before_a_comma_is_the_clauses_time(text: st
 def test_the_new_readers_are_linear_on_long_runs() -> None:
     for text in ("Vell contract " * 2000, "Ab-" * 4000 + "Ab, then my contract ended.", "Hyde Drive " * 1500):
         assert isinstance(speaker_slots(text), list)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("I'm a radiographer at Whinmoor General these days.", ("Mia", "employer", "Whinmoor General")),
+        ("I am an estimator for Cressbrook Joinery.", ("Mia", "employer", "Cressbrook Joinery")),
+        ("Torvald is a senior sound engineer with Palefire Studios now.", ("Torvald", "employer", "Palefire Studios")),
+        (
+            "My cousin quit the bakery. He's a conductor for Lowmoor Rail now.",
+            ("Mia's cousin", "employer", "Lowmoor Rail"),
+        ),
+        # whatever kind of place its name makes it: a hygienist works at the clinic, no patient of it
+        ("I'm a hygienist at the Saltcote dental practice now.", ("Mia", "employer", "Saltcote")),
+    ],
+)
+def test_a_job_title_at_an_organisation_names_the_employer(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm a member at Brackenridge Golf Club.",  # one is of a place without working there
+        "I'm a regular at Tolley's Tearoom now.",
+        "I'm a beginner at Harrowfield Lido.",
+        "My accountant is a partner at Greywell Audit now.",  # the accountant's job, not the speaker's
+        "I'm not a cashier at Fenwick Stores anymore.",
+    ],
+)
+def test_no_job_title_or_another_persons_names_no_employer_of_the_speaker(text: str) -> None:
+    assert not [s for s in speaker_slots(text) if s[:2] == ("Mia", "employer")]

@@ -22,6 +22,21 @@ def test_a_partner_is_the_subject_of_a_question_about_another_kind() -> None:
     assert tq.names[0] == "Hallvard's girlfriend"
 
 
+def test_a_partner_who_does_the_verb_asks_for_the_state_the_verb_names() -> None:
+    for question, asked in (
+        ("Where is my wife working at the moment?", "employer"),
+        ("Where did my boyfriend live in 2019?", "residence"),
+        ("Where does Sigrun's husband work now?", "employer"),
+        ("What does my girlfriend do for a living now?", "employer"),
+    ):
+        tq = parse_question(question, speaker=ME, now=NOW)
+        assert tq.attribute == asked, question
+        assert tq.names[0] != ME, question
+    # the partner is what is asked when no other word names a state
+    assert parse_question("Who is my partner these days?", speaker=ME, now=NOW).attribute == "partner"
+    assert parse_question("Who was Sigrun's husband before Ketil?", speaker=ME, now=NOW).attribute == "partner"
+
+
 def test_a_question_about_the_partner_state_keeps_the_asker() -> None:
     assert parse_question("Who was my girlfriend before Oddny?", speaker=ME, now=NOW).names[0] == ME
     assert parse_question("When did Oddny become my girlfriend?", speaker=ME, now=NOW).names[0] == ME

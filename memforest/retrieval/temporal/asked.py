@@ -270,13 +270,16 @@ def relations(question: str, asked: str | None = None, speaker: str | None = Non
         kin = m["kin"].lower()
         if kin == (asked or "").lower():
             continue
-        if kin in _PARTNERS and not _ACTS.match(question, m.end()) and not other_kind:
+        acts = _ACTS.match(question, m.end()) or _DO_SUPPORT.search(question, 0, m.start())
+        if kin in _PARTNERS and not acts and not other_kind:
             continue
         out.append(f"{_whole_name(m['owner'], speaker)}'s {kin}")
     return tuple(dict.fromkeys(out))
 
 
 _ACTS = re.compile(r"'s\b|\s+(?:[a-z]+ing|[a-z]+ed|has|had|was|is|does|did|works?|lives?|drives?|goes)\b")
+# "does Ana's wife ..." (ending where the relation starts): the verb after the relative is theirs
+_DO_SUPPORT = re.compile(r"\b(?i:do|does|did)\s+$")
 
 
 # people by their place in the question: a possessor ("Ana's"), the subject after an auxiliary

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from memforest.attributes import ATTRIBUTE_WORDS
 from memforest.retrieval.temporal.asked import (
     DuringClause,
     ago_point,
@@ -26,6 +25,7 @@ from memforest.retrieval.temporal.asked import (
     slot_of,
     steps_back,
 )
+from memforest.retrieval.temporal.asked_attribute import attribute_of
 from memforest.retrieval.temporal.chains import joined_kind
 from memforest.retrieval.temporal.owners import QUESTION_WORDS as _QUESTION_WORDS
 from memforest.retrieval.temporal.owners import askers_owned
@@ -33,7 +33,7 @@ from memforest.retrieval.timecues import asks_when, parse_time_cues, without_phr
 from memforest.text.dates import resolve_time_expressions
 from memforest.text.lexicon import CAPITALS, TIME_WORDS
 from memforest.text.lexicon import words as word_set
-from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, KIN
+from memforest.text.state_words import KIN
 from memforest.text.terms import content_terms, stems
 
 OPERATORS = ("before", "after", "between", "when", "how_long", "first", "latest", "now", "as_of")
@@ -158,26 +158,6 @@ _ANCHOR_LEAD_RE = re.compile(
 # "after X as her bakery": the role the anchor had is no part of it
 _ANCHOR_ROLE_RE = re.compile(rf"\s+(?:as|for)\s+(?:(?:[{CAPITALS}][\w-]*'s|his|her|their|my)\s+)+.*$")
 _NAME_RE = re.compile(rf"\b([{CAPITALS}][\w\u2024-]*(?:\s+[{CAPITALS}][\w\u2024-]*)*)(?P<owner>'s)?")
-_HEAD_RE = re.compile(r"^\s*(?:which|what)\s+(?P<head>[a-z]+)|'s\s+(?:\w+\s+)?(?P<head2>[a-z]+)\b", re.IGNORECASE)
-# kinds of thing whose mention names the attribute ("after the parrot", "before the Kia Niro")
-_KIND_RES = {
-    "pet": re.compile(rf"\b(?:{ANIMALS})\b", re.IGNORECASE),
-    "vehicle": re.compile(rf"\b(?:{CAR_MAKES}|{CAR_MODELS})\b"),
-}
-# verb phrases of a question that name an attribute only as a whole ("start at", "took in"): their
-# single words name nothing, so they stay out of the shared vocabulary's word lists
-_PHRASES = {
-    "residence": r"end(?:ed|s)?\s+up\s+(?:in|living\s+in)|arriv(?:e|ed|es)\s+in|(?:get|got|find|found|buy|bought)\s+"
-    r"(?:a|an|the|his|her|their)\s+(?:\w+\s+)?(?:place|flat|apartment|house|home)\s+in|set(?:tle)?\s+up\s+home",
-    "employer": r"start(?:ed|s|ing)?\s+(?:at|with|working)|sign(?:ed|s|ing)?\s+(?:on\s+)?with|offer|employee|"
-    r"go(?:es)?\s+to\s+work|went\s+to\s+work|for\s+a\s+living|(?:take|took|land|landed|get|got)\s+(?:the|a|his|her|their)\s+job",
-    "pet": rf"fost(?:er|ers|ered|ering)|t(?:ake|akes|ook|aking)\s+in\s+(?=(?-i:[{CAPITALS}]))|rescued|adopting|"
-    rf"br(?:ing|ings|ought|inging)\s+(?-i:[{CAPITALS}])\w*\s+home",
-}
-_PHRASE_RES = {a: re.compile(rf"\b(?:{p})\b", re.IGNORECASE) for a, p in _PHRASES.items()}
-# each attribute word's own pattern, compiled once (not per question); a word counts every place
-# it occurs, as one pattern per word does
-_WORD_RES = {a: tuple((w, re.compile(rf"\b{re.escape(w)}\b")) for w in words) for a, words in ATTRIBUTE_WORDS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,31 +190,6 @@ class TemporalQuestion:
 
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z]+(?:\s+[a-z]+)?", text.lower())
-
-
-def attribute_of(question: str) -> str | None:
-    """The attribute the question asks about: the one its head noun ("which city", "Bob's pet")
-    names, else the one most of its words name (ties: the earliest mention)."""
-    lowered = question.lower()
-    head = _HEAD_RE.search(question)
-    heads = [h.lower() for h in (head.group("head"), head.group("head2")) if h] if head else []
-    for h in heads:
-        for attribute, words in ATTRIBUTE_WORDS.items():
-            if h in words:
-                return attribute
-    best: tuple[int, int, str] | None = None
-    for attribute, patterns in _WORD_RES.items():
-        # (a word's pattern runs only where the word occurs at all: most never do)
-        hits = [m.start() for w, rx in patterns if w in lowered for m in rx.finditer(lowered)]
-        if attribute in _KIND_RES:
-            hits += [m.start() for m in _KIND_RES[attribute].finditer(question)]
-        if attribute in _PHRASE_RES:
-            hits += [m.start() for m in _PHRASE_RES[attribute].finditer(question)]
-        if hits:
-            key = (-len(hits), min(hits), attribute)
-            if best is None or key < best:
-                best = key
-    return best[2] if best else None
 
 
 def clean_anchor(text: str, names: tuple[str, ...] = ()) -> str:
