@@ -112,6 +112,7 @@ _GROUP = (
     r"circle|class|crew|side|troupe|guild|union|co-op|cooperative|collective|watch|gang|network|congregation|lodge|"
     r"chapter|federation|quartet|trio|quintet|governors|panel|trust|brigade|corps|cast|troop|eleven|course|forum)"
 )
+GROUP_KINDS = _GROUP  # the nouns of groups one joins or plays in (a choir, a team, a band)
 _GROUP_HEAD = re.compile(rf"{_GROUP}s?")
 _GROUP_WORD = re.compile(rf"\b{_GROUP}s?\b")
 _NOW_WORD = re.compile(r"\b(?:now|these\s++days|nowadays|instead|since|currently|most\s++days)\b")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
-from memforest.text.change_common import find_common_change, find_header_change, header_kind
+from memforest.text.change_common import GROUP_KINDS, find_common_change, find_header_change, header_kind
 from memforest.text.change_subjects import clause_subject, pronoun_subject, untitled
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject, slot_key
 from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
@@ -302,11 +302,16 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
 
 
 # a job title right before the value ("an inspector at the Y port authority"): where one works
-_JOB_AT = re.compile(rf"\ban?\s+{JOB_TITLE}\s+(?:now\s+)?(?:at|with|for)\s+(?:the\s+)?$", re.IGNORECASE)
+_JOB_AT = re.compile(rf"\ban?\s+{JOB_TITLE}\s+(?:now\s+)?at\s+(?:the\s+)?$", re.IGNORECASE)
+# a group's noun right after the value ("the Harbour Singers choir"): one plays or sings in it
+_GROUP_AFTER = re.compile(rf"(?:\s+[\w'-]+){{0,2}}?\s+{GROUP_KINDS}s?\b", re.IGNORECASE)
 
 
 def _titled_at(text: str, value: str) -> bool:
-    """A job title comes right before ``value``: the sentence tells an employer, whatever kind of
-    place the value's name makes it."""
+    """A job title comes right before ``value`` and no group's noun after it: the sentence tells
+    an employer, whatever kind of place the value's name makes it ("a hygienist at the X dental
+    practice"), but a role in a group is one's place in it ("a coach at the X climbing club")."""
     at = text.find(value)
-    return at > 0 and _JOB_AT.search(text, max(0, at - 80), at) is not None
+    if at <= 0 or _JOB_AT.search(text, max(0, at - 80), at) is None:
+        return False
+    return _GROUP_AFTER.match(text, at + len(value)) is None

@@ -479,10 +479,10 @@ def test_the_new_readers_are_linear_on_long_runs() -> None:
     ("text", "slot"),
     [
         ("I'm a radiographer at Whinmoor General these days.", ("Mia", "employer", "Whinmoor General")),
-        ("I am an estimator for Cressbrook Joinery.", ("Mia", "employer", "Cressbrook Joinery")),
-        ("Torvald is a senior sound engineer with Palefire Studios now.", ("Torvald", "employer", "Palefire Studios")),
+        ("I am an estimator at Cressbrook Joinery.", ("Mia", "employer", "Cressbrook Joinery")),
+        ("Torvald is a senior sound engineer at Palefire Studios now.", ("Torvald", "employer", "Palefire Studios")),
         (
-            "My cousin quit the bakery. He's a conductor for Lowmoor Rail now.",
+            "My cousin quit the bakery. He's a conductor at Lowmoor Rail now.",
             ("Mia's cousin", "employer", "Lowmoor Rail"),
         ),
         # whatever kind of place its name makes it: a hygienist works at the clinic, no patient of it
@@ -501,6 +501,10 @@ def test_a_job_title_at_an_organisation_names_the_employer(text: str, slot: tupl
         "I'm a beginner at Harrowfield Lido.",
         "My accountant is a partner at Greywell Audit now.",  # the accountant's job, not the speaker's
         "I'm not a cashier at Fenwick Stores anymore.",
+        # a role in a group one plays or sings in is one's place in it, no job
+        "I'm a tenor with the Quayside Singers choir now.",
+        "I'm a coach at the Ashcombe fencing club now.",
+        "I'm a drummer for Velvet Hornets now.",
     ],
 )
 def test_no_job_title_or_another_persons_names_no_employer_of_the_speaker(text: str) -> None:
