@@ -304,7 +304,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
 # a job title right before the value ("an inspector at the Y port authority"): where one works
 _JOB_AT = re.compile(rf"\ban?\s+{JOB_TITLE}\s+(?:now\s+)?at\s+(?:the\s+)?$", re.IGNORECASE)
 # a group's noun right after the value ("the Harbour Singers choir"): one plays or sings in it
-_GROUP_AFTER = re.compile(rf"(?:\s+[\w'-]+){{0,2}}?\s+{GROUP_KINDS}s?\b", re.IGNORECASE)
+_GROUP_AFTER = re.compile(rf"(?:\s[\w'-]++){{0,2}}?\s{GROUP_KINDS}s?\b", re.IGNORECASE)  # (one space each: linear)
 
 
 def _titled_at(text: str, value: str) -> bool:
