@@ -189,7 +189,15 @@ def asked_noun(question: str) -> str | None:
         return kin
     m = _WH_THE.search(question)
     noun = _clean(m["noun"]) if m is not None else None
-    return noun if noun is not None and noun.split()[0] not in _NO_KIND else None
+    if noun is not None and noun.split()[0] not in _NO_KIND:
+        return noun
+    provider = _PROVIDED_WITH.search(question)  # "who is Ana insured with?": her insurer
+    return _PROVIDERS[provider[1].lower()[:4]] if provider is not None else None
+
+
+# a service named by the verb of the one who provides it, "with" it ("insured with", "banks with")
+_PROVIDERS = {"insu": "insurer", "bank": "bank"}
+_PROVIDED_WITH = re.compile(r"\b(insured|bank(?:s|ed|ing)?)\s+with\b", re.IGNORECASE)
 
 
 _PHRASE_END = re.compile(r"\s*(?:[?.!,;:]|$)|\s+(?i:do|does|did|am|is|are|was|were|has|have|had|now|then)\b")

@@ -42,6 +42,16 @@ _SUBJECT_KIN = re.compile(
 )
 
 
+# a "with" a verb's participle takes ("insured with", "banking with", "signed with"), or "bank
+# with": who provides a service or whom one does something with, not whom one is with
+_PARTICIPLE_BEFORE = re.compile(r"\b(?:[a-z]{2,}(?:ed|ing)|banks?)\s+\Z")
+
+
+def _participle_with(lowered: str, at: int) -> bool:
+    """The word at ``at`` is a "with" right after a participle (read in the 24 characters before it)."""
+    return lowered.startswith("with", at) and _PARTICIPLE_BEFORE.search(lowered[max(0, at - 24) : at]) is not None
+
+
 def attribute_of(question: str) -> str | None:
     """The attribute the question asks about: the one its head noun ("which city", "Bob's pet")
     names, else the one most of its words name (ties: the earliest mention). A relative who is the
@@ -76,6 +86,8 @@ def _attribute_of(question: str, lowered: str, skipped: Sequence[tuple[int, int]
         if attribute in _PHRASE_RES:
             hits += [m.start() for m in _PHRASE_RES[attribute].finditer(question)]
         hits = [at for at in hits if kept(at)]
+        if attribute == "partner":  # ("who is Ana insured with": the verb's "with", no partner's)
+            hits = [at for at in hits if not _participle_with(lowered, at)]
         if hits:
             key = (-len(hits), min(hits), attribute)
             if best is None or key < best:

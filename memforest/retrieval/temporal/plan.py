@@ -31,6 +31,7 @@ from memforest.retrieval.temporal.ended import mood_of as mood_of  # re-exported
 from memforest.retrieval.temporal.kind_words import (
     VAGUE_KIND,
     names_other_service,
+    of_told_kind,
     same_service,
     service_kind,
     told_elsewhere,
@@ -49,7 +50,7 @@ from memforest.retrieval.temporal.pick import valued as _valued
 from memforest.retrieval.temporal.state import State
 from memforest.retrieval.temporal.worded import new_value, worded_states
 from memforest.store.sql import Row
-from memforest.text.change_subjects import third_person_clause
+from memforest.text.change_subjects import subjects_named, third_person_clause
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import KIN
 
@@ -175,6 +176,7 @@ def states_of(
         service = service_kind(asked)
         if service is not None:  # ("a check-up at Castle Green Dental" is no mobile network)
             out = [s for s in out if not names_other_service(s.text, service)]
+        out = of_told_kind(out, asked)
     out += [s for (_, s), on in zip(labelled, bare_switches(labelled, chain, subject, asked), strict=True) if on]
     for r in rows:
         value = _value(r, subject)
@@ -210,8 +212,19 @@ def _own(row: Row, subject: str) -> bool:
         return True
     said = str(row.get("speaker") or "").casefold() == subject.casefold() and row.get("subject") is None
     return (
-        said and _OTHER_PERSON.search(text) is None and not owner_named(row, subject) and not third_person_clause(text)
+        said
+        and _OTHER_PERSON.search(text) is None
+        and not owner_named(row, subject)
+        and not third_person_clause(text)
+        and not _other_doer(row, subject)
     )
+
+
+def _other_doer(row: Row, subject: str) -> bool:
+    """One of the statement's entities other than ``subject`` is the subject of one of its verbs
+    ("Funny timing, Maja switched dentists too"): what it states is theirs."""
+    entities = {str(e).casefold() for e in row["entities"] or ()} - {subject.casefold()}
+    return any(name.casefold() in entities for name in subjects_named(str(row["text"]), subject))
 
 
 _OTHER_PERSON = re.compile(rf"^(?:he|she|they|his|her|their)\b|\b(?:{KIN})s?\b", re.IGNORECASE)

@@ -1,0 +1,60 @@
+"""A verb class's chain holds every place one goes to; for a kind of service the statements that
+name the service pick its states out of it, another person doing the verb makes a statement theirs,
+and a "with" after a participle asks for a provider, not a partner (issue 48 items 1 and 2).
+Sentences and names of my own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.temporal.plan import ANSWER, plan_answer
+from tests.support.fact_rows import fact_row
+
+ME = "Odalys"
+
+
+def _row(fid: int, month: int, text: str, *entities: str, attribute: str | None = None,
+         value: str | None = None, subject: str | None = None) -> dict[str, Any]:  # fmt: skip
+    return fact_row(fid, month, text, ME, subject=subject, attribute=attribute, value=value, entities=entities)
+
+
+def _answer(rows: list[dict[str, Any]], question: str) -> int | None:
+    plan = plan_answer(parse_question(question, speaker=ME), ME, rows)
+    if plan is None:
+        return None
+    return next(fid for fid, role in plan.roles.items() if role == ANSWER)
+
+
+PLACES = [
+    _row(1, 1, "Odalys had her first check-up with her new dentist, Dr. Perrin at Quayline Smiles.", "Dr. Perrin",
+         attribute="patronage", value="Dr. Perrin", subject="odalys"),
+    _row(2, 5, "Odalys switched to Dr. Valcour after Dr. Perrin retired.", "Dr. Valcour",
+         attribute="patronage", value="Dr. Valcour", subject="odalys"),
+    _row(3, 8, "Odalys gets her usual oat flat white at Tideway Roasting every morning.", "Tideway Roasting",
+         attribute="patronage", value="Tideway Roasting", subject="odalys"),
+]  # fmt: skip
+
+
+def test_the_service_named_picks_its_states_out_of_a_verb_class_chain() -> None:
+    assert _answer(PLACES, "Which dentist is Odalys seeing now?") == 2
+
+
+def test_a_chain_whose_statements_name_no_service_is_read_whole() -> None:
+    unnamed = [{**r, "text": r["text"].replace("her new dentist, ", "")} for r in PLACES]
+    assert _answer(unnamed, "Which dentist is Odalys seeing now?") == 3
+
+
+def test_a_named_person_doing_the_verb_makes_the_statement_theirs() -> None:
+    mine = _row(1, 1, "Odalys joined Saltmarsh Wheelers.", "Saltmarsh Wheelers", attribute="cycling_club",
+                value="Saltmarsh Wheelers", subject="odalys")  # fmt: skip
+    theirs = _row(2, 4, "Funny timing, Inez did the hill loop with Harbour Wheelers on Sunday.",
+                  "Inez", "Harbour Wheelers")  # fmt: skip
+    assert _answer([mine, theirs], "Which cycling club is Odalys in now?") == 1
+
+
+def test_a_with_after_a_participle_asks_for_a_provider() -> None:
+    assert parse_question("Who is Odalys insured with these days?").attribute == "insurer"
+    assert parse_question("Who was Odalys banking with in 2022?").attribute == "bank"
+    assert parse_question("Who is Odalys with now?").attribute == "partner"
+    assert parse_question("Who was Odalys going out with before Remy?").attribute == "partner"
