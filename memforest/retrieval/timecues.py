@@ -49,9 +49,20 @@ _PHRASAL_AFTER_RE = re.compile(
 )
 
 
+# "following" as a verb of the progressive ("what diet am I following now"), no time; after a
+# preposition it is one ("was Ana in following her move")
+_FOLLOWING_VERB_RE = re.compile(
+    r"\b(?:am|is|are|was|were|been|be)\s+(?:(?!(?:in|at|on|with|to|for|of|by|from|into)\s)[A-Za-z'\u2019-]+\s){0,2}?"
+    r"following\b",
+    re.IGNORECASE,
+)
+
+
 def without_phrasal_after(question: str) -> str:
-    """``question`` with the "after" of phrasal verbs ("looking after") blanked out (same length)."""
-    return _PHRASAL_AFTER_RE.sub(lambda m: m.group(0)[:-5] + "_____", question)
+    """``question`` with the "after" of phrasal verbs ("looking after") and the verb "following"
+    of a progressive blanked out (same length)."""
+    blanked = _PHRASAL_AFTER_RE.sub(lambda m: m.group(0)[:-5] + "_____", question)
+    return _FOLLOWING_VERB_RE.sub(lambda m: m.group(0)[:-9] + "_________", blanked)
 
 
 _LATEST_RE = re.compile(

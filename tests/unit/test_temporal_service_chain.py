@@ -1,6 +1,7 @@
 """A verb class's chain holds every place one goes to; for a kind of service the statements that
 name the service pick its states out of it, another person doing the verb makes a statement theirs,
-and a "with" after a participle asks for a provider, not a partner (issue 48 items 1 and 2).
+a "with" after a participle asks for a provider, not a partner, and a "following" after "is" is
+no "after" (issue 48 items 1 and 2).
 Sentences and names of my own."""
 
 from __future__ import annotations
@@ -58,3 +59,8 @@ def test_a_with_after_a_participle_asks_for_a_provider() -> None:
     assert parse_question("Who was Odalys banking with in 2022?").attribute == "bank"
     assert parse_question("Who is Odalys with now?").attribute == "partner"
     assert parse_question("Who was Odalys going out with before Remy?").attribute == "partner"
+
+
+def test_following_as_the_verb_of_a_progressive_is_no_after() -> None:
+    assert parse_question("Which diet is Odalys following at the moment?").operator == "now"
+    assert parse_question("Which diet did Odalys pick following the juice cleanse?").operator == "after"
