@@ -49,11 +49,11 @@ _PHRASAL_AFTER_RE = re.compile(
 )
 
 
-# "following" as a verb of the progressive ("what diet am I following now"), no time; after a
-# preposition it is one ("was Ana in following her move")
+# "following" as a verb of the progressive ("what diet am I following now", "is Karol following"),
+# no time: after a form of "be" and at most a pronoun or a name ("was Ana's employer following X"
+# and "was Ana in following her move" keep an "after")
 _FOLLOWING_VERB_RE = re.compile(
-    r"\b(?:am|is|are|was|were|been|be)\s+(?:(?!(?:in|at|on|with|to|for|of|by|from|into)\s)[A-Za-z'\u2019-]+\s){0,2}?"
-    r"following\b",
+    r"\b(?:am|is|are|was|were|been|be)\s+(?:(?:I|you|he|she|we|they|(?-i:[A-Z][\w-]*))\s+)?following\b(?!['\u2019])",
     re.IGNORECASE,
 )
 

@@ -64,3 +64,4 @@ def test_a_with_after_a_participle_asks_for_a_provider() -> None:
 def test_following_as_the_verb_of_a_progressive_is_no_after() -> None:
     assert parse_question("Which diet is Odalys following at the moment?").operator == "now"
     assert parse_question("Which diet did Odalys pick following the juice cleanse?").operator == "after"
+    assert parse_question("Who was Odalys's landlord following the flood?").operator == "after"
