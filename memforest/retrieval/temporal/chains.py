@@ -18,6 +18,7 @@ from typing import Protocol
 from memforest.attributes import STATE_ATTRIBUTES, VERB_CLASSES, named_attribute
 from memforest.retrieval.temporal.memo import per_question
 from memforest.store.sql import Row
+from memforest.text.change_subjects import subjects_named
 from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, STOPWORDS, TIME_WORDS
 from memforest.text.terms import content_terms, stems
 
@@ -461,6 +462,13 @@ def owner_named(row: Row, subject: str) -> bool:
         return False
     others = tuple(str(e) for e in row["entities"] or () if str(e).casefold() != subject.casefold())
     return _owner_among(text, others)
+
+
+def other_doer(row: Row, subject: str) -> bool:
+    """One of the statement's entities other than ``subject`` is the subject of one of its verbs
+    ("Funny timing, Maja switched dentists too"): what it states is theirs."""
+    entities = {str(e).casefold() for e in row["entities"] or ()} - {subject.casefold()}
+    return any(name.casefold() in entities for name in subjects_named(str(row["text"]), subject))
 
 
 @per_question

@@ -20,6 +20,7 @@ from memforest.retrieval.temporal.chains import (
     link_generic,
     named_values,
     names_kind,
+    other_doer,
     other_kind,
     outright,
     owner_named,
@@ -50,7 +51,7 @@ from memforest.retrieval.temporal.pick import valued as _valued
 from memforest.retrieval.temporal.state import State
 from memforest.retrieval.temporal.worded import new_value, worded_states
 from memforest.store.sql import Row
-from memforest.text.change_subjects import subjects_named, third_person_clause
+from memforest.text.change_subjects import third_person_clause
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import KIN
 
@@ -211,20 +212,8 @@ def _own(row: Row, subject: str) -> bool:
     if _names_itself(text, subject):
         return True
     said = str(row.get("speaker") or "").casefold() == subject.casefold() and row.get("subject") is None
-    return (
-        said
-        and _OTHER_PERSON.search(text) is None
-        and not owner_named(row, subject)
-        and not third_person_clause(text)
-        and not _other_doer(row, subject)
-    )
-
-
-def _other_doer(row: Row, subject: str) -> bool:
-    """One of the statement's entities other than ``subject`` is the subject of one of its verbs
-    ("Funny timing, Maja switched dentists too"): what it states is theirs."""
-    entities = {str(e).casefold() for e in row["entities"] or ()} - {subject.casefold()}
-    return any(name.casefold() in entities for name in subjects_named(str(row["text"]), subject))
+    theirs = owner_named(row, subject) or third_person_clause(text) or other_doer(row, subject)
+    return said and _OTHER_PERSON.search(text) is None and not theirs
 
 
 _OTHER_PERSON = re.compile(rf"^(?:he|she|they|his|her|their)\b|\b(?:{KIN})s?\b", re.IGNORECASE)
