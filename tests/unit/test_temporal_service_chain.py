@@ -6,13 +6,15 @@ Sentences and names of my own."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from memforest.retrieval.temporal.parse import parse_question
-from memforest.retrieval.temporal.plan import ANSWER, plan_answer
 from tests.support.fact_rows import fact_row
+from tests.support.temporal_answers import answer_of
 
 ME = "Odalys"
+NOW = datetime(2024, 12, 15, 12, tzinfo=UTC)
 
 
 def _row(fid: int, month: int, text: str, *entities: str, attribute: str | None = None,
@@ -21,10 +23,7 @@ def _row(fid: int, month: int, text: str, *entities: str, attribute: str | None 
 
 
 def _answer(rows: list[dict[str, Any]], question: str) -> int | None:
-    plan = plan_answer(parse_question(question, speaker=ME), ME, rows)
-    if plan is None:
-        return None
-    return next(fid for fid, role in plan.roles.items() if role == ANSWER)
+    return answer_of(rows, question, ME, NOW)
 
 
 PLACES = [

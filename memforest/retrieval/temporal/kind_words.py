@@ -88,26 +88,25 @@ def service_kind(asked: str) -> str | None:
 
 def names_other_service(text: str, kind: str) -> bool:
     """``text`` names providers of kinds of service by their words, and of none of them ``kind``."""
-    named = {_TOLD_SERVICE[m.group(0).lower()] for m in _TOLD_RE.finditer(text)}
+    named = _told_services(text)
     return bool(named) and kind not in named
 
 
-def of_told_kind(states: Sequence[State], asked: str) -> list[State]:
+def _told_services(text: str) -> set[str]:
+    """The kinds of service whose provider words ``text`` says."""
+    return {_TOLD_SERVICE[m.group(0).lower()] for m in _TOLD_RE.finditer(text)}
+
+
+def of_told_kind(states: Sequence[State], asked: str, service: str) -> list[State]:
     """Of a verb class's chain (which holds every kind one goes to or joins), for an open-ended
-    kind ``asked`` of service: when some of its statements name the service (all the kind's words,
-    or a provider word of its service: "sorted out the dentist thing: I'm with Dr. Lien"), those
-    and the states whose values are of their values' type (a title or head noun: "switched to Dr.
-    Roy"); the others are other places one goes to ("my usual latte at Sjobris" is no dentist).
-    All of them when none names it, or ``asked`` is no service (a choir's members are often told
-    by its name alone)."""
-    service = service_kind(asked)
-
-    def names(text: str) -> bool:
-        told = {_TOLD_SERVICE[m.group(0).lower()] for m in _TOLD_RE.finditer(text)}
-        return names_whole_kind(text, asked) or service in told
-
-    named = {s.fact_id for s in states if names(s.text)}
-    if service is None or not named:
+    kind ``asked`` of ``service`` (``service_kind``): when some of its statements name the service
+    (all the kind's words, or a provider word of its service: "sorted out the dentist thing: I'm
+    with Dr. Lien"), those and the states whose values are of their values' type (a title or head
+    noun: "switched to Dr. Roy"); the others are other places one goes to ("my usual latte at
+    Sjobris" is no dentist). All of them when none names it. (A kind that is no service keeps its
+    whole chain: a choir's members are often told by its name alone.)"""
+    named = {s.fact_id for s in states if names_whole_kind(s.text, asked) or service in _told_services(s.text)}
+    if not named:
         return list(states)
     types = frozenset().union(*(type_words(s.value, s.text) for s in states if s.fact_id in named and s.value))
     return [s for s in states if s.fact_id in named or (s.value and type_words(s.value, s.text) & types)]

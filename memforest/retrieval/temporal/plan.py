@@ -176,8 +176,7 @@ def states_of(
         out = [s for s in out if not other_kind(s.value, asked)]
         service = service_kind(asked)
         if service is not None:  # ("a check-up at Castle Green Dental" is no mobile network)
-            out = [s for s in out if not names_other_service(s.text, service)]
-        out = of_told_kind(out, asked)
+            out = of_told_kind([s for s in out if not names_other_service(s.text, service)], asked, service)
     out += [s for (_, s), on in zip(labelled, bare_switches(labelled, chain, subject, asked), strict=True) if on]
     for r in rows:
         value = _value(r, subject)
