@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from memforest.text.clause_fragments import VERB_S, verbless
 from memforest.text.lexicon import ADVERBS, CAPITALS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, words
-from memforest.text.state_words import ANIMALS, INTRODUCING, KIN, POINTING
+from memforest.text.state_words import ANIMALS, COMPANION_BEFORE, INTRODUCING, KIN, POINTING
 
 __all__ = [
     "ADV",
@@ -157,7 +157,7 @@ def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = N
     start = starts[-1]
     lead = _THIRD_PERSON_LEAD.match(text, start)
     if lead is not None:
-        if _names(text, speaker, lead.end(), at) or _ANIMAL_BEFORE.search(text, max(0, start - 40), start):
+        if _names(text, speaker, lead.end(), at, companions=False) or _ANIMAL_BEFORE.search(text, start - 40, start):
             return False, None
         if lead["pron"].lower() == "they":
             return True, None
@@ -176,9 +176,12 @@ def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = N
     return True, named.pop() if len(named) == 1 else antecedent
 
 
-def _names(text: str, person: str, start: int, end: int) -> bool:
-    """``text`` names ``person`` between ``start`` and ``end``."""
-    return re.search(rf"(?<![\w-]){re.escape(person)}(?![\w-])", text[start:end]) is not None
+def _names(text: str, person: str, start: int, end: int, *, companions: bool = True) -> bool:
+    """``text`` names ``person`` between ``start`` and ``end``; without ``companions``, not as
+    whom one is with ("he moved back in with Mia's parents" tells nothing of Mia's)."""
+    named = re.finditer(rf"(?<![\w-]){re.escape(person)}(?![\w-])", text[:end])
+    found = (m.start() for m in named if m.start() >= start)
+    return any(companions or not COMPANION_BEFORE.search(text, max(0, at - 12), at) for at in found)
 
 
 # "his / her" and the noun (one to three words, the last no preposition) whose complement the value

@@ -95,8 +95,11 @@ _TITLED = re.compile(rf"{TITLES}\.?\s")
 _OPENING_PRONOUN = re.compile(r"^(?:(?:And|But|So|Then|Also|Now)\s+)?\b(She|He|Her|His)\b(?!')", re.IGNORECASE)
 # a title typed in lower case before a name
 _LOWER_TITLE = re.compile(rf"\b(?:dr|mr|mrs|ms|prof)\.?(?=\s+[{CAPITALS}])")
-# a sentence opened by "She's" / "He's" (read with the antecedent below): she is, never a possessive
-_PRONOUN_IS = re.compile(r"^((?:(?:And|But|So|Then|Also|Now|Well)\s+)?(?:She|He))'s\b")
+# "She's" / "He's" opening a sentence (read with the antecedent below), or a later clause's "she's
+# a nurse", "he's an engineer": she is, never a possessive (a "has" before a participle: ``_HAS``)
+_PRONOUN_IS = re.compile(
+    r"^((?:(?:And|But|So|Then|Also|Now|Well)\s+)?(?:She|He))'s\b|(?<![\w'])((?i:she|he))'s(?=\s+an?\s)"
+)
 # a contracted "has" after a name: "'s" before a participle that no noun is ("been", "got", "gone")
 _HAS = re.compile(r"(?<=[^\W\d_])'s\s+(?=(?:been|got|gone|become|had|taken|started|joined|left|moved|switched)\b)")
 
@@ -193,7 +196,7 @@ def state_slot(
     the turn named); when whose it is goes unsaid, it files no state. A sentence opened by "She",
     "He", "Her" or "His" is read as the antecedent's."""
     text = _HAS.sub(" has ", text)  # "Ana's been at X": Ana has been, not a thing of Ana's
-    text = _PRONOUN_IS.sub(r"\1 is", text)
+    text = _PRONOUN_IS.sub(lambda m: f"{m[1] or m[2]} is", text)
     text = _LOWER_TITLE.sub(lambda m: m[0].capitalize(), text)  # "dr. Lemaire": a title typed in lower case
     opened = _OPENING_PRONOUN.match(text) if antecedent is not None else None
     if opened is not None and antecedent is not None:  # "She switched to X", "Her new dentist is X"

@@ -16,6 +16,7 @@ __all__ = [
     "CAR_MAKES",
     "CAR_MODELS",
     "CAR_WORDS",
+    "COMPANION_BEFORE",
     "DISPOSAL",
     "DWELLINGS",
     "INTRODUCING",
@@ -111,6 +112,10 @@ JOB_CUES: Final = alternation(
     colleagues colleague coworkers coworker co-workers teammates team manager boss office offer contract
     job gig position role shift shifts"""
 )
+
+# a preposition whose object is a companion or a source, never the one whose state a sentence tells
+# ("Eero moved back in with Mia's parents", "bought the bike from Mia's neighbour")
+COMPANION_BEFORE: Final = re.compile(r"\b(?i:with|from|near|beside|alongside|by)\s+$")
 
 # words for a person the speaker knows by their relation ("my sister", "Ana's coworker"), lower case
 KIN: Final = alternation(

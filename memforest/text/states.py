@@ -31,7 +31,7 @@ from memforest.text.state_values import (
     pet_value,
     vehicle_value,
 )
-from memforest.text.state_words import ANIMALS, DWELLINGS, JOB_CUES
+from memforest.text.state_words import ANIMALS, COMPANION_BEFORE, DWELLINGS, JOB_CUES
 
 __all__ = ["find_state"]
 
@@ -326,6 +326,8 @@ def _subject(
     best: tuple[int, str] | None = None  # the last name before ``stated``, else the first one
     for name in {speaker, *participants}:
         for m in re.finditer(rf"(?<![\w']){re.escape(name)}(?![\w-])", text):
+            if COMPANION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+                continue  # "Eero moved back in with Mia's parents": whom one moves in with holds nothing
             before = m.start() <= stated
             if (
                 best is None
