@@ -17,6 +17,7 @@ from memforest.domain import FactKind
 from memforest.text.change_common import GROUP_KINDS, find_common_change, find_header_change, header_kind
 from memforest.text.change_subjects import clause_subject, pronoun_subject, untitled
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject, slot_key
+from memforest.text.emphatic import plain_verbs
 from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
 from memforest.text.mood import mood_near
 from memforest.text.slots import find_slot
@@ -195,7 +196,7 @@ def state_slot(
     (``change_subjects.pronoun_subject``, with ``antecedent``: the one person an earlier sentence of
     the turn named); when whose it is goes unsaid, it files no state. A sentence opened by "She",
     "He", "Her" or "His" is read as the antecedent's."""
-    text = _HAS.sub(" has ", text)  # "Ana's been at X": Ana has been, not a thing of Ana's
+    text = _HAS.sub(" has ", plain_verbs(text))  # "Ana's been at X": Ana has been, not a thing of Ana's
     text = _PRONOUN_IS.sub(lambda m: f"{m[1] or m[2]} is", text)
     text = _LOWER_TITLE.sub(lambda m: m[0].capitalize(), text)  # "dr. Lemaire": a title typed in lower case
     opened = _OPENING_PRONOUN.match(text) if antecedent is not None else None
