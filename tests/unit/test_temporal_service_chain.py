@@ -64,3 +64,15 @@ def test_following_as_the_verb_of_a_progressive_is_no_after() -> None:
     assert parse_question("Which diet is Odalys following at the moment?").operator == "now"
     assert parse_question("Which diet did Odalys pick following the juice cleanse?").operator == "after"
     assert parse_question("Who was Odalys's landlord following the flood?").operator == "after"
+
+
+def test_a_value_replaced_is_first_mentioned_with_its_capitals() -> None:
+    # "Work" opening the statement of the new laptop is no value whose first mention "to work" is
+    rows = [
+        _row(1, 2, "Odalys bought a Lumo Air 13.", "Lumo Air 13", attribute="device", value="Lumo Air 13",
+             subject="odalys"),
+        _row(2, 6, "Odalys loves taking the tram across the river to work."),
+        _row(3, 10, "Work gave Odalys a new laptop, a Lumo Pro 15, so the Lumo Air is retired.", "Work", "Lumo Pro 15",
+             attribute="device", value="Lumo Pro 15", subject="odalys"),
+    ]  # fmt: skip
+    assert _answer(rows, "What laptop did Odalys use before the Lumo Pro?") == 1

@@ -106,6 +106,11 @@ def _mentions(text: str, value: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE) is not None
 
 
+def names_as_written(text: str, name: str) -> bool:
+    """``text`` names ``name`` with its own capitals: "to work" does not name "Work"."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+
+
 def bare_switches(
     labelled: Sequence[tuple[str, _Timed]], chain: str | None, subject: str, asked: str | None = None
 ) -> list[bool]:

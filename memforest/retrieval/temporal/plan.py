@@ -27,6 +27,7 @@ from memforest.retrieval.temporal.chains import (
     type_words,
 )
 from memforest.retrieval.temporal.chains import head as _head
+from memforest.retrieval.temporal.chains import names_as_written as _written
 from memforest.retrieval.temporal.ended import left_by, left_for, left_span
 from memforest.retrieval.temporal.ended import mood_of as mood_of  # re-exported
 from memforest.retrieval.temporal.kind_words import (
@@ -113,8 +114,8 @@ def _labelled(rows: Sequence[Row], subject: str) -> list[tuple[str, State]]:
 def _replaced(labelled: list[tuple[str, State]], rows: Sequence[Row], subject: str) -> list[tuple[str, State]]:
     """States known only from their consequences: a state whose statement names another value
     ("after Rex died, I got Pip") makes the subject's first earlier mention of that value ("Rex
-    chewed my slippers") the start of a state of the same chain, unless a state names it already or
-    it is a person (a fact's subject)."""
+    chewed my slippers", named with its capitals: "to work" is no mention of "Work") the start of a
+    state of the same chain, unless a state names it already or it is a person (a fact's subject)."""
     known = {s.value.casefold() for _, s in labelled if s.value}
     known |= {str(r.get("subject")) for r in rows if r.get("subject")}
     loose = [r for r in rows if r["attribute"] is None and mood_of(str(r["text"])) is None]
@@ -123,7 +124,7 @@ def _replaced(labelled: list[tuple[str, State]], rows: Sequence[Row], subject: s
         for value in named_values(state.text, (subject, state.value or "")):
             if value.casefold() in known:
                 continue
-            first = next((r for r in loose if r["valid_from"] < state.time and mentions(str(r["text"]), value)), None)
+            first = next((r for r in loose if r["valid_from"] < state.time and _written(str(r["text"]), value)), None)
             if first is not None:
                 known.add(value.casefold())
                 out.append((label, State(int(first["fact_id"]), first["valid_from"], str(first["text"]), value, False)))
