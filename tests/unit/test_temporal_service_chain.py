@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from memforest.retrieval.temporal.chains import other_kind
 from memforest.retrieval.temporal.parse import parse_question
 from tests.support.fact_rows import fact_row
 from tests.support.temporal_answers import answer_of
@@ -76,3 +77,8 @@ def test_a_value_replaced_is_first_mentioned_with_its_capitals() -> None:
              attribute="device", value="Lumo Pro 15", subject="odalys"),
     ]  # fmt: skip
     assert _answer(rows, "What laptop did Odalys use before the Lumo Pro?") == 1
+
+
+def test_a_titled_person_is_no_kind_one_joins() -> None:
+    assert other_kind("Dr. Okafor", "running_club") and other_kind("Dr. Okafor", "choir")
+    assert not other_kind("Dr. Okafor", "dentist") and not other_kind("Dr. Okafor", "physiotherapist")

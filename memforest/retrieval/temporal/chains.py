@@ -189,7 +189,9 @@ def served_or_joined(word: str) -> bool:
 def other_kind(value: str | None, asked: str) -> bool:
     """The head noun of a name of several words names a kind of another family than slot
     ``asked``, and is no word of it ("Voltana Energy" for a running club; "Fellside Striders" and
-    "Millbrook Running Club" name none other)."""
+    "Millbrook Running Club" name none other); a titled person ("Dr. Ames") is no kind one joins."""
+    if value and _TITLED.match(value):
+        return _family(asked) == "joined"
     if not value or len(value.split()) < 2:
         return False
     word = head(value)
