@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from memforest.retrieval.temporal.chains import other_kind
+from memforest.retrieval.temporal.chains import other_doer, other_kind
 from memforest.retrieval.temporal.parse import parse_question
 from tests.support.fact_rows import fact_row
 from tests.support.temporal_answers import answer_of
@@ -82,3 +82,10 @@ def test_a_value_replaced_is_first_mentioned_with_its_capitals() -> None:
 def test_a_titled_person_is_no_kind_one_joins() -> None:
     assert other_kind("Dr. Okafor", "running_club") and other_kind("Dr. Okafor", "choir")
     assert not other_kind("Dr. Okafor", "dentist") and not other_kind("Dr. Okafor", "physiotherapist")
+
+
+def test_a_person_opening_a_statement_does_its_verb_though_no_entity_names_them() -> None:
+    # "Ximena" opens the sentence, so the extractor lists no entity for her: the statement is hers
+    row = _row(5, 3, "Ximena quit the choir, by the way, she says there's no time.")
+    assert row["entities"] == [ME]
+    assert other_doer(row, ME) and not other_doer(_row(6, 3, "Odalys quit the choir, no time."), ME)

@@ -472,10 +472,10 @@ def owner_named(row: Row, subject: str) -> bool:
 
 
 def other_doer(row: Row, subject: str) -> bool:
-    """One of the statement's entities other than ``subject`` is the subject of one of its verbs
-    ("Funny timing, Maja switched dentists too"): what it states is theirs."""
-    entities = {str(e).casefold() for e in row["entities"] or ()} - {subject.casefold()}
-    return any(name.casefold() in entities for name in subjects_named(str(row["text"]), subject))
+    """A person other than ``subject`` is the subject of one of the statement's verbs ("Funny
+    timing, Maja switched dentists too"), whether or not its entities list them (a name opening a
+    sentence often is none): what it states is theirs."""
+    return any(name.casefold() != subject.casefold() for name in subjects_named(str(row["text"]), subject))
 
 
 @per_question
