@@ -126,6 +126,7 @@ WEEKDAY_NAMES: tuple[str, ...] = (
 TIME_WORDS: frozenset[str] = frozenset(
     {m.lower() for m in MONTH_NAMES}
     | {w.lower() for w in WEEKDAY_NAMES}
+    | {w.lower() + "s" for w in WEEKDAY_NAMES}  # ("moved practice to Wednesdays": every Wednesday)
     | words(
         """
         today yesterday tomorrow tonight last next this ago week weeks weekend month months year years

@@ -89,3 +89,14 @@ def test_a_person_opening_a_statement_does_its_verb_though_no_entity_names_them(
     row = _row(5, 3, "Ximena quit the choir, by the way, she says there's no time.")
     assert row["entities"] == [ME]
     assert other_doer(row, ME) and not other_doer(_row(6, 3, "Odalys quit the choir, no time."), ME)
+
+
+def test_when_did_i_leave_asks_for_the_statement_of_leaving() -> None:
+    rows = [
+        _row(1, 2, "Odalys joined the Larkspur Singers, Tuesday nights.", "Larkspur Singers", attribute="membership",
+             value="Larkspur Singers", subject="odalys"),
+        _row(2, 5, "Odalys is thinking of leaving the Larkspur Singers after the summer.", "Larkspur Singers"),
+        _row(3, 9, "Odalys did leave the Larkspur Singers in the end, a lovely last concert.", "Larkspur Singers"),
+    ]  # fmt: skip
+    assert _answer(rows, "When did Odalys leave the Larkspur Singers?") == 3
+    assert _answer(rows, "When did Odalys join the Larkspur Singers?") == 1

@@ -12,10 +12,12 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from memforest.retrieval.temporal.memo import per_question
+from memforest.retrieval.temporal.parse import TemporalQuestion
 from memforest.retrieval.temporal.pick import mentions, same
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
 from memforest.text import mood
+from memforest.text.emphatic import plain_verbs
 from memforest.text.mood import leaves, mood_near
 
 # a text's mood, kept for the question (``memo``): the walk asks each fact read again after each node read
@@ -47,6 +49,32 @@ def left_by(
         if leaves(text, at) and mood_near(text, at) is None:
             return True
     return False
+
+
+# the question's words (content stems) that ask when a state ended: "when did I leave / quit X"
+_ENDING_TERMS = frozenset(
+    {"leave", "left", "quit", "stop", "drop", "cancel", "cancell", "sold", "sell", "ditch", "dump"}
+)
+
+
+def end_asked(
+    tq: TemporalQuestion, rows: Sequence[Row], run: Sequence[State], about: Callable[[str], bool]
+) -> State | None:
+    """For "when did I leave / quit X" (a when question with a word of ending), the first of
+    ``rows`` after the last statement of X's ``run`` that leaves X (``mood.leaves``; an emphatic
+    "did leave" read as "left"), about the subject (``about`` its text), in a clause with no mood;
+    None for any other question, or when no statement tells the end."""
+    if tq.operator != "when" or tq.anchor is None or not _ENDING_TERMS & set(tq.terms):
+        return None
+    value = tq.anchor
+    for r in rows:
+        text = plain_verbs(str(r["text"]))
+        if r["valid_from"] <= run[-1].time or not mentions(text, value) or not about(text):
+            continue
+        at = text.casefold().find(value.casefold())
+        if leaves(text, at) and mood_near(text, at) is None:
+            return State(int(r["fact_id"]), r["valid_from"], str(r["text"]), value, False)
+    return None
 
 
 # a verb of leaving right before what was left ("quit the Orrery Hill club")

@@ -28,7 +28,7 @@ from memforest.retrieval.temporal.chains import (
 )
 from memforest.retrieval.temporal.chains import head as _head
 from memforest.retrieval.temporal.chains import names_as_written as _written
-from memforest.retrieval.temporal.ended import left_by, left_for, left_span
+from memforest.retrieval.temporal.ended import end_asked, left_by, left_for, left_span
 from memforest.retrieval.temporal.ended import mood_of as mood_of  # re-exported
 from memforest.retrieval.temporal.kind_words import (
     VAGUE_KIND,
@@ -490,7 +490,8 @@ def plan_answer(
     if generic and told_elsewhere(rows, tq.attribute, runs, runs[i][0], lambda r: _own(r, subject)):
         return None  # (the loose plan reads the statements that name the kind)
     plan = TemporalPlan(str(tq.operator), subject, attribute, anchor_time)
-    plan.roles[runs[i][0].fact_id] = ANSWER
+    ended = end_asked(tq, rows, runs[i], lambda t: _names_itself(t, subject))  # ("when did I leave X")
+    plan.roles[(ended or runs[i][0]).fact_id] = ANSWER
     if i > 0:
         plan.roles[runs[i - 1][0].fact_id] = EARLIER
     if i + 1 < len(runs):
