@@ -35,7 +35,8 @@ _EXTRA: Final = {
     "vehicle": """car cars drive drove driving vehicle bike motorbike motorcycle scooter truck van suv sedan
         hatchback dealer dealership mileage garage dmv registration leased honda toyota kia subaru ford volvo
         mazda tesla skoda nissan jeep fiat hyundai renault audi peugeot volkswagen vw dacia bmw
-        electric hybrid charging parked parking ride wheels """
+        electric hybrid charging parked parking ride wheels lease leasing mechanic gearbox clutch brakes tyres
+        tires exhaust windscreen windshield petrol diesel refuel refuelled """
     + CAR_WORDS,
 }
 
