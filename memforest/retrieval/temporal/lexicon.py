@@ -32,6 +32,15 @@ _EXTRA: Final = {
         parrot rabbit bunny hamster guinea goldfish fish turtle tortoise bird budgie lizard snake ferret
         horse pony leash litter breed breeder walkies fur furry paw paws purr bark """
     + ANIMAL_WORDS,
+    "device": """phone smartphone laptop tablet computer battery charger screen cracked app apps update camera
+        storage keyboard trackpad touchscreen sim ringtone reboot booting crashed""",
+    "school": """class classes lecture lectures exam exams semester term campus professor tutor homework
+        assignment thesis dissertation course courses module enrolled enrolment enrollment tuition dorm
+        graduate graduated graduation degree major seminar""",
+    "diet": """meat dairy gluten carbs sugar keto paleo vegan vegetarian pescatarian fasting calories protein
+        meal meals plant-based""",
+    "health": """doctor diagnosis diagnosed symptoms medication meds prescription physio hospital surgery
+        recovery chronic allergy asthma diabetes migraine sprained""",
     "vehicle": """car cars drive drove driving vehicle bike motorbike motorcycle scooter truck van suv sedan
         hatchback dealer dealership mileage garage dmv registration leased honda toyota kia subaru ford volvo
         mazda tesla skoda nissan jeep fiat hyundai renault audi peugeot volkswagen vw dacia bmw
