@@ -27,6 +27,7 @@ from memforest.text.persons import rewrite_persons
 from memforest.text.sentences import split_sentences
 from memforest.text.state_slot import state_slot
 from memforest.text.state_words import ANIMALS
+from memforest.text.thing_named import thing_named
 from memforest.text.topics import topics
 
 __all__ = ["MAX_PER_TURN", "extract_cell"]
@@ -228,6 +229,8 @@ def _candidate(
             slot = find_pointed_kind(text, before, (turn.speaker, *names.values()))
         if slot is None and kind is not FactKind.PLAN:  # "Changed banks. Everything's with X now."
             slot = find_announced_kind(text, before, (turn.speaker, *names.values()))
+        if slot is None and kind is not FactKind.PLAN:  # "Got a new phone today. It's a Pinecone 5."
+            slot = thing_named(text, before, turn.speaker)
         switch = announced_switch(before, turn.speaker) if slot is not None and slot[1] in _GONE_TO else None
         if slot is not None and switch is not None and switch[0].casefold() == slot[0].casefold():
             slot = (slot[0], switch[1], slot[2])  # "Switched barbers. Now I go to X": a barber of the one who switched
