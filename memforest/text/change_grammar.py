@@ -310,7 +310,8 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             rf"{cw.LEAD}{_ADV}(?<!nearly\s)(?<!almost\s)(?i:walked\s+out\s+with|came\s+(?:home|away|back)\s+with|"
-            rf"went\s+home\s+with|took\s+delivery\s+of|splashed\s+out\s+on)\s+(?:an?|the)\s+"
+            rf"went\s+home\s+with|took\s+delivery\s+of|splashed\s+out\s+on|opted\s+for|settled\s+on|plumped\s+for|"
+            rf"chose|went\s+(?:for|with)(?=\s+an?\s+(?-i:[{CAPITALS}][\w-]*\s+[{CAPITALS}]?\d)))\s+(?:an?|the)\s+"
             rf"(?:(?:new|used|second-hand|secondhand|refurbished|brand\s+new|shiny|gorgeous|lovely)\s+){{0,2}}{cw.VALUE}"
             rf"(?!\s+(?!{cw.AFTER_THING}\b)[a-z])"
         ),

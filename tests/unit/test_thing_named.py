@@ -3,6 +3,7 @@ my own)."""
 
 from __future__ import annotations
 
+import pytest
 from support.states import speaker_slots
 
 from memforest.text.thing_named import thing_named
@@ -30,3 +31,21 @@ def test_no_thing_without_a_kind_got_or_a_name_first() -> None:
         "device",
         "Lumo Air 14",
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("My old phone died, so I went for a Sabia X5.", ("Mia", "possession", "Sabia X5")),
+        ("Ines opted for a Ferro Gravel 3.", ("Ines", "possession", "Ferro Gravel 3")),
+        ("I settled on the Corvo Estate.", ("Mia", "possession", "Corvo Estate")),
+        ("Tomas chose a Lumo Air 14 in the end.", ("Tomas", "possession", "Lumo Air 14")),
+    ],
+)
+def test_a_thing_chosen_is_got(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize("text", ["We went for a Thai last night.", "Went for a Big Mac after work."])
+def test_going_for_a_meal_is_no_thing_got(text: str) -> None:
+    assert all(attribute is None for _, attribute, _ in speaker_slots(text))

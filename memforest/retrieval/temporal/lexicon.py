@@ -32,7 +32,7 @@ _EXTRA: Final = {
         parrot rabbit bunny hamster guinea goldfish fish turtle tortoise bird budgie lizard snake ferret
         horse pony leash litter breed breeder walkies fur furry paw paws purr bark """
     + ANIMAL_WORDS,
-    "device": """phone smartphone laptop tablet computer battery charger screen cracked app apps update camera
+    "device": """phone smartphone laptop tablet computer battery charger screen cracked app apps camera
         storage keyboard trackpad touchscreen sim ringtone reboot booting crashed""",
     "school": """class classes lecture lectures exam exams semester term campus professor tutor homework
         assignment thesis dissertation course courses module enrolled enrolment enrollment tuition dorm
