@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from memforest.text.lexicon import words
+from memforest.text.persons import third_person
 
 __all__ = ["plain_verbs"]
 
@@ -43,16 +44,6 @@ def _past(verb: str) -> str:
     return verb + "ed"
 
 
-def _third_person(verb: str) -> str:
-    if verb == "have":
-        return "has"
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if verb.endswith("y") and len(verb) > 2 and verb[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
 def plain_verbs(text: str) -> str:
     """``text`` with each emphatic "did <verb>" / "does <verb>" as the verb's own tense."""
 
@@ -64,6 +55,6 @@ def plain_verbs(text: str) -> str:
             or _ASKING.search(text, max(0, m.start() - 10), m.start())
         ):
             return m[0]
-        return adverb + (_past(verb) if aux == "did" else _third_person(verb))
+        return adverb + (_past(verb) if aux == "did" else third_person(verb))
 
     return _EMPHATIC.sub(plain, text)

@@ -8,10 +8,12 @@ from collections.abc import Callable
 from memforest.text.lexicon import ADVERBS, CAPITALS, COMMON_VERBS, IRREGULAR_PAST, MODALS, NOT_VERBS
 from memforest.text.state_words import KIN
 
-__all__ = ["rewrite_persons"]
+__all__ = ["rewrite_persons", "third_person"]
 
 
-def _third_person(verb: str) -> str:
+def third_person(verb: str) -> str:
+    """The third person singular of a verb in the present ("live" -> "lives", "have" -> "has"); a word
+    that is no such verb (a modal, a past tense, a contraction) as it is."""
     low = verb.lower()
     special = {
         "am": "is",
@@ -104,7 +106,7 @@ def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
                 or low in COMMON_VERBS
                 or low in ("am", "are", "were", "have", "do", "don't", "haven't", "aren't", "weren't")
             ):
-                conj = _third_person(verb)
+                conj = third_person(verb)
             return f"{name}{adv} {conj}"
 
         return repl
