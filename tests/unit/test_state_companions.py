@@ -24,7 +24,6 @@ def test_a_companion_is_no_subject(text: str, slot: tuple[str, str, str]) -> Non
     assert speaker_slots(text) == [slot]
 
 
-
 @pytest.mark.parametrize(
     ("text", "slot"),
     [
