@@ -22,7 +22,15 @@ from memforest.errors import InputError
 from memforest.retrieval.breadth import asks_for_several
 from memforest.retrieval.temporal.casing import recased, uncased
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question
-from memforest.retrieval.timecues import TimeCues, asked_part, cue_prefix, parse_time_cues
+from memforest.retrieval.temporal.stative import asks_what_held
+from memforest.retrieval.timecues import (
+    TimeCues,
+    asked_part,
+    cue_prefix,
+    names_a_day,
+    parse_time_cues,
+    without_times,
+)
 from memforest.text.lexicon import CAPITALS, MONTH_NAMES, STOPWORDS, WEEKDAY_NAMES
 from memforest.text.terms import stems, terms
 
@@ -93,19 +101,24 @@ class AskedAs:
 class Question:
     """A question as every stage reads it.
 
-    ``text``: whitespace-normalised, what is embedded and shown; ``search_terms``: the full-text
+    ``text``: whitespace-normalised, what is shown; ``matched_text``: what is embedded and whose
+    words are matched: the text, less the time it names when it asks for a state as of that time
+    (``held_at_time``; the time is then the window, :meth:`TimeCues.up_to_end`); ``search_terms``: the full-text
     channels' lexemes; ``entity_keys``: sorted casefolded terms, matched to entity trees' keys;
     ``rerank_terms``: stems for the rerank's term overlap; ``temporal``: the temporal parse
     (operator, attribute, names, anchors); ``cues_now``: the time cues read against the query's
     present (as_of, else now), whose ``anchor_text`` is embedded with the question; ``several``: it
     asks for a set of things or its size (:func:`~memforest.retrieval.breadth.asks_for_several`);
-    ``asked_as``: what the temporal parse read it with (:meth:`with_names_of` reads it again)."""
+    ``held_at_time``: it asks what held at the time it names (``stative.asks_what_held``), not what
+    happened then; ``asked_as``: what the temporal parse read it with (:meth:`with_names_of` reads it again)."""
 
     text: str
+    matched_text: str
     search_terms: tuple[str, ...]
     entity_keys: tuple[str, ...]
     rerank_terms: tuple[str, ...]
     temporal: TemporalQuestion
+    held_at_time: bool
     cues_now: TimeCues
     asked_as: AskedAs
     several: bool = False
@@ -120,16 +133,21 @@ class Question:
         text = " ".join(text.split())
         if not text:
             raise InputError("question must not be empty", location="question")
-        analysed = cue_prefix(text)
-        words = terms(analysed)
-        cues_now = parse_time_cues(text, now)  # (it reads the same prefix itself)
+        cues_now = parse_time_cues(text, now)  # (it reads the same prefix as ``analysed`` itself)
         asked_as = AskedAs(now, has_as_of, speaker, asked_at)
+        temporal = _temporal(asked_part(text), asked_as, cues_now)
+        held = temporal.asks_state_at_time and asks_what_held(asked_part(text)) and not names_a_day(text, now)
+        matched = without_times(text, now) if held else text
+        analysed = cue_prefix(matched)
+        words = terms(analysed)
         return cls(
             text=text,
+            matched_text=matched,
             search_terms=_search_terms(words),
             entity_keys=tuple(sorted({t.casefold() for t in words} - STOPWORDS)),
             rerank_terms=tuple(stems(words)),  # (as the rerank stems documents: text.terms.content_terms)
-            temporal=_temporal(asked_part(text), asked_as, cues_now),
+            temporal=temporal,
+            held_at_time=held,
             cues_now=cues_now,
             asked_as=asked_as,
             several=asks_for_several(analysed),

@@ -240,11 +240,12 @@ async def _embed(backends: QueryBackends, ledger: UsageLedger | None, texts: Seq
 
 
 def _embedded_texts(question: Question, names: float) -> list[str]:
-    """What a query embeds: the question and, for "before/after <event>", the event; with a
-    ``names`` weight below 1, last, the question without its names when that differs from it."""
+    """What a query embeds: the question (its ``matched_text``) and, for "before/after <event>", the
+    event; with a ``names`` weight below 1, last, the question without its names when that differs."""
     anchor = question.anchor_text
-    plain = question.text if names >= 1.0 else without_names(question.text)
-    return [question.text] + ([anchor] if anchor else []) + ([plain] if plain != question.text else [])
+    asked = question.matched_text
+    plain = asked if names >= 1.0 else without_names(asked)
+    return [asked] + ([anchor] if anchor else []) + ([plain] if plain != asked else [])
 
 
 async def _embed_asked(backends: QueryBackends, ledger: UsageLedger | None, question: Question, names: float) -> Vec:
@@ -308,6 +309,8 @@ async def _time_stage(
     latest session), narrowed by the time of "before/after <event>" when the forest finds it."""
     now = ctx.request.as_of or ctx.request.now or found.latest or datetime.now(UTC)
     cues = ctx.question.cues(now)
+    if ctx.question.held_at_time:
+        cues = cues.up_to_end()
     if not cues.anchor_text:
         return cues, None
     await tx.plans_for_parameters()  # (a search by the event's vector)

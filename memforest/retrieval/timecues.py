@@ -97,6 +97,14 @@ class TimeCues:
         b = self.before if before is None else (before if self.before is None else min(before, self.before))
         return replace(self, after=a, before=b)
 
+    def up_to_end(self) -> TimeCues:
+        """The cues of a state asked at a time ("what was my bike in May 2023?"): a state holds from
+        its statement until a change, so what was said before the window counts as much as what was
+        said in it; the window keeps only its end, and the latest statement by then leads."""
+        if self.before is None:
+            return self
+        return replace(self, after=None, wants_latest=True, wants_earliest=False)
+
     def describe(self) -> str | None:
         """A short human phrase for navigator prompts ("before 2024-07-01"), or None."""
         if self.after is not None and self.before is not None:
@@ -148,6 +156,27 @@ def asked_part(question: str) -> str:
     prefix = cue_prefix(question)
     ends = [m.end() for m in _ASKED_END.finditer(prefix)]
     return prefix[: ends[-1]] if ends else prefix
+
+
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([?.!,;:])")
+
+
+def without_times(question: str, ref: datetime) -> str:
+    """``question`` with the time expressions of its asked part (:func:`asked_part`) cut out: the
+    words left say what it asks about, the time it names being the window, not words to match."""
+    asked = without_phrasal_after(asked_part(question))
+    out, at = [], 0
+    for m in resolve_time_expressions(asked, ref):
+        out.append(question[at : m.span_start])
+        at = m.span_end
+    return _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join("".join([*out, question[at:]]).split()))
+
+
+def names_a_day(question: str, ref: datetime) -> bool:
+    """The asked part of ``question`` names a day ("on 3 May 2023", "yesterday"): a question about a
+    day asks what happened on it more often than what held then."""
+    asked = without_phrasal_after(asked_part(question))
+    return any(m.granularity == "day" for m in resolve_time_expressions(asked, ref))
 
 
 def parse_time_cues(question: str, ref: datetime) -> TimeCues:

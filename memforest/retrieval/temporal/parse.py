@@ -181,6 +181,12 @@ class TemporalQuestion:
     implied: bool = False  # the operator is read from the tense alone ("which bank am I with?": now)
     asked_at: datetime | None = None  # when the query says it is asked: a state begun later holds not yet "now"
 
+    @property
+    def asks_state_at_time(self) -> bool:
+        """It asks for the state of an attribute or a kind of thing as of a time the question names
+        ("which dentist did Ana have in May 2023?")."""
+        return self.operator == "as_of" and self.at is not None and (self.attribute or self.noun) is not None
+
     def only_says_when(self, name: str) -> bool:
         """``name`` is the person a "while ..." clause names and not the question's first subject:
         their state only says when ("while Ana was at X, where did I live?" asks nothing of Ana)."""
