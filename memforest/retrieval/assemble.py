@@ -26,6 +26,7 @@ from operator import attrgetter
 
 from memforest.retrieval.breadth import fused_with_shift
 from memforest.retrieval.corroborate import corroborate
+from memforest.retrieval.echoes import without_echoes
 from memforest.retrieval.evidence import Evidence as Evidence  # (re-exported: callers import it from here)
 from memforest.retrieval.follow_on import place, seed
 from memforest.retrieval.pins import Key, placed_within
@@ -41,6 +42,9 @@ from memforest.text.terms import content_terms
 # candidate texts whose content terms are kept (a few hundred per query, each a short text)
 DOC_TERMS_CACHE = 8192
 _BY_KEY = attrgetter("kind", "source_id")  # an item's Key
+# provenance is read for this many times the items kept: cells that echo a fact above them
+# (``retrieval.echoes``) are left out after it, and the next items move up into their places
+ECHO_READ = 2
 _TIES, _SCORE = attrgetter("start", "kind", "source_id"), attrgetter("score")  # the rerank's order
 
 
@@ -103,6 +107,7 @@ class _Item:
     score: float = 0.0
     lexical: float = 0.0  # the rerank's term-overlap share
     sources: tuple[tuple[str, str, datetime], ...] = ()  # a fact's (session, turn, time), oldest first
+    roles: tuple[str, ...] = ()  # a cell's turns' roles, in turn order ("" for none)
 
 
 def _item(r: RowView) -> _Item:
@@ -183,9 +188,9 @@ async def _add_provenance(
     tree_scores: dict[int, float],
     follow: tuple[str, int] | None = None,
 ) -> _Item | None:
-    """Fill in the session, turns, label and (for facts) sources of ``items``, the ones kept; return
-    the cell that follows the item ``follow`` (:mod:`memforest.retrieval.follow_on`), read with them,
-    or None."""
+    """Fill in the session, turns, label, (for facts) sources and (for cells) roles of ``items``, the
+    ones that may be kept; return the cell that follows the item ``follow``
+    (:mod:`memforest.retrieval.follow_on`), read with them, or None."""
     fact_ids = [it.source_id for it in items if it.kind == "fact"]
     cell_ids = [it.source_id for it in items if it.kind == "cell"]
     if not fact_ids and not cell_ids:
@@ -202,6 +207,7 @@ async def _add_provenance(
         pairs = [(str(a), str(b)) for a, b in (r["turns"] or ())] if r is not None else []
         if it.kind == "cell":
             it.turn_ids = tuple(b for _, b in pairs)
+            it.roles = tuple(str(role) for role in (r["roles"] or ())) if r is not None else ()
             continue
         it.turn_ids = tuple(dict.fromkeys(b for _, b in pairs))
         it.session_id = pairs[0][0] if pairs else None
@@ -447,7 +453,10 @@ async def assemble(
         ranked = _pinned_order(ranked, list(pinned), opts)
     kept = ranked[: _fitting(ranked, opts)]
     follow = None if pinned or opts.narrowed else seed(kept, cues, preset.follow_on_rank, opts.follow_lead)
-    after = await _add_provenance(conn, tenant_id, forest_id, kept, tree_scores, follow)
+    read = ranked[: ECHO_READ * len(kept)]  # (the cells echoing a kept fact leave room for the next ones)
+    after = await _add_provenance(conn, tenant_id, forest_id, read, tree_scores, follow)
+    unechoed = without_echoes(read, pinned)
+    kept = unechoed[: _fitting(unechoed, opts)]
     if after is not None:
         kept = place(kept, after, preset.follow_on_rank, opts.top_k)
     out: list[Evidence] = []

@@ -1,9 +1,11 @@
 """Evidence assembly reads: the facts and cells the read path proposed, with their similarity to
 the query and the scoring trees that hold them (one statement for all candidates), then the
-provenance (session and client turn ids) and tree labels of the few items kept (one statement).
+provenance (session and client turn ids) and tree labels of the few items that may be kept (one
+statement).
 
-Provenance is read for the kept items only: ranking never looks at it, and a few hundred
-candidates each have their own sources (ADR 0022). The statements are named in
+Provenance is read for the best ranked items only (twice as many as are kept, so that cells
+echoing a fact above them can be left out: ``retrieval.echoes``): ranking never looks at it, and a
+few hundred candidates each have their own sources (ADR 0022). The statements are named in
 ``memforest/store/queries/evidence.sql`` (ADR 0037).
 """
 
@@ -61,10 +63,11 @@ async def provenance(
     and the cell that follows the fact or cell ``follow`` ``(kind, id)``, in one statement: ``kind,
     id, turns`` (``[session external id, client turn id]`` pairs; a fact's oldest session first, a
     cell's in turn order)``, times`` (a fact's session time per pair; NULL for cells)``, tree,
-    text`` (NULL); for each tree a row ``tree, id, NULL, NULL, kind:label, NULL``; and at most one
-    row ``next, cell id, turns, [t_start, t_end], kind:label`` (of the smallest id of its trees)``,
-    text`` for the cell after the one holding the latest turn ``follow`` cites, in that turn's
-    session. A fact or cell with no sources or turns has no row."""
+    text`` (NULL)``, roles`` (a cell's turns' roles in turn order, '' for none; NULL for facts);
+    for each tree a row ``tree, id, NULL, NULL, kind:label, NULL, NULL``; and at most one row
+    ``next, cell id, turns, [t_start, t_end], kind:label`` (of the smallest id of its trees)``,
+    text, NULL`` for the cell after the one holding the latest turn ``follow`` cites, in that
+    turn's session. A fact or cell with no sources or turns has no row."""
     p = {"t": tenant_id, "f": forest_id, "fids": list(fact_ids), "cids": list(cell_ids), "tids": list(tree_ids)}
     kind, nid = follow if follow is not None else (None, None)
     return await fetch_rows(conn, _PROVENANCE, p | {"nkind": kind, "nid": nid})

@@ -86,7 +86,7 @@ WHERE c.tenant_id = :t
   AND c.cell_id = ANY(:cids);
 
 -- name: provenance --
--- The sources of the kept facts, the turns of the kept cells, kind:label of the given trees and the follow-on cell of (:nkind, :nid).
+-- The sources of the kept facts, the turns (and their roles) of the kept cells, kind:label of the given trees and the follow-on cell of (:nkind, :nid).
 -- The follow-on cell is the one after the cell holding the latest turn the fact or cell (:nkind,
 -- :nid) cites, in that turn's session (a fact's latest source turn is the one its evidence cites
 -- when the question names no time); none when :nkind is NULL.
@@ -110,7 +110,7 @@ WITH cited AS (
     AND c.forest_id = :f
     AND c.cell_id = :nid
 )
-SELECT 'fact' AS kind, fs.fact_id AS id, array_agg(ARRAY[s.external_id, coalesce(tu.external_id, s.external_id || '#' || tu.seq)] ORDER BY s.time, tu.seq, tu.turn_id) AS turns, array_agg(s.time ORDER BY s.time, tu.seq, tu.turn_id) AS times, NULL::text AS tree, NULL::text AS text
+SELECT 'fact' AS kind, fs.fact_id AS id, array_agg(ARRAY[s.external_id, coalesce(tu.external_id, s.external_id || '#' || tu.seq)] ORDER BY s.time, tu.seq, tu.turn_id) AS turns, array_agg(s.time ORDER BY s.time, tu.seq, tu.turn_id) AS times, NULL::text AS tree, NULL::text AS text, NULL::text[] AS roles
 FROM fact_sources fs
 JOIN turns tu ON tu.tenant_id = fs.tenant_id
   AND tu.turn_id = fs.turn_id
@@ -120,7 +120,7 @@ WHERE fs.tenant_id = :t
   AND fs.forest_id = :f
   AND fs.fact_id = ANY(:fids)
 GROUP BY fs.fact_id
-UNION ALL SELECT 'cell', c.cell_id, array_agg(ARRAY[s.external_id, coalesce(tu.external_id, s.external_id || '#' || tu.seq)] ORDER BY tu.seq), NULL, NULL, NULL
+UNION ALL SELECT 'cell', c.cell_id, array_agg(ARRAY[s.external_id, coalesce(tu.external_id, s.external_id || '#' || tu.seq)] ORDER BY tu.seq), NULL, NULL, NULL, array_agg(coalesce(tu.role, '') ORDER BY tu.seq)
 FROM cells c
 JOIN sessions s ON s.tenant_id = c.tenant_id
   AND s.session_id = c.session_id
@@ -131,7 +131,7 @@ WHERE c.tenant_id = :t
   AND c.forest_id = :f
   AND c.cell_id = ANY(:cids)
 GROUP BY c.cell_id
-UNION ALL SELECT 'tree', tr.tree_id, NULL, NULL, tr.kind || ':' || tr.label, NULL
+UNION ALL SELECT 'tree', tr.tree_id, NULL, NULL, tr.kind || ':' || tr.label, NULL, NULL
 FROM trees tr
 WHERE tr.tenant_id = :t
   AND tr.forest_id = :f
@@ -146,7 +146,7 @@ UNION ALL SELECT 'next', n.cell_id, array_agg(ARRAY[s.external_id, coalesce(tu.e
     AND p.source_id = n.cell_id
   ORDER BY p.tree_id
   LIMIT 1
-), n.text
+), n.text, NULL
 FROM cited
 JOIN cells h ON h.tenant_id = :t
   AND h.session_id = cited.session_id
