@@ -7,7 +7,8 @@ the definition a document's terms use too). The stages spell the same terms thre
 
 Analysis is bounded: it reads the first :data:`~memforest.retrieval.timecues.CUE_PREFIX_CHARS`
 characters (cut at a space) and keeps at most :data:`MAX_SEARCH_TERMS` search terms, so the full-text
-channels' term pairs stay few whatever the question's length. The embedding reads the whole text.
+channels' term pairs stay few whatever the question's length. The embedding reads the whole text
+(less the time it names, when it asks for a state as of that time: ``Question.matched_text``).
 """
 
 from __future__ import annotations
@@ -133,11 +134,12 @@ class Question:
         text = " ".join(text.split())
         if not text:
             raise InputError("question must not be empty", location="question")
-        cues_now = parse_time_cues(text, now)  # (it reads the same prefix as ``analysed`` itself)
+        cues_now = parse_time_cues(text, now)  # (it reads the question's cue prefix itself)
         asked_as = AskedAs(now, has_as_of, speaker, asked_at)
         temporal = _temporal(asked_part(text), asked_as, cues_now)
-        held = temporal.asks_state_at_time and asks_what_held(asked_part(text)) and not names_a_day(text, now)
-        matched = without_times(text, now) if held else text
+        untimed = without_times(text, now)  # (the verb is read without the time: "In May, which X did I have?")
+        held = temporal.asks_state_at_time and asks_what_held(asked_part(untimed)) and not names_a_day(text, now)
+        matched = untimed if held else text
         analysed = cue_prefix(matched)
         words = terms(analysed)
         return cls(
@@ -166,7 +168,7 @@ class Question:
         asked = asked_part(self.text)
         if not uncased(asked):
             return self
-        cased = recased(asked, texts)
+        cased = recased(asked, texts)  # (``held_at_time`` stays as read from the question as typed)
         return self if cased == asked else replace(self, temporal=_temporal(cased, self.asked_as, self.cues_now))
 
     @property
@@ -176,8 +178,10 @@ class Question:
 
     def cues(self, now: datetime) -> TimeCues:
         """The time cues read against ``now`` (the forest's latest session, when the query names
-        no as_of): relative phrases ("last week") resolve against it."""
-        return parse_time_cues(self.text, now)
+        no as_of): relative phrases ("last week") resolve against it; a question ``held_at_time``
+        keeps only the window's end (:meth:`TimeCues.up_to_end`)."""
+        cues = parse_time_cues(self.text, now)
+        return cues.up_to_end() if self.held_at_time else cues
 
 
 def _temporal(asked: str, asked_as: AskedAs, cues_now: TimeCues) -> TemporalQuestion:

@@ -309,8 +309,6 @@ async def _time_stage(
     latest session), narrowed by the time of "before/after <event>" when the forest finds it."""
     now = ctx.request.as_of or ctx.request.now or found.latest or datetime.now(UTC)
     cues = ctx.question.cues(now)
-    if ctx.question.held_at_time:
-        cues = cues.up_to_end()
     if not cues.anchor_text:
         return cues, None
     await tx.plans_for_parameters()  # (a search by the event's vector)

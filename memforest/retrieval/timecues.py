@@ -159,17 +159,22 @@ def asked_part(question: str) -> str:
 
 
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([?.!,;:])")
+# the words that led to a time cut out of a question ("as of", "back in", "at the end of")
+_LEADING_TO_TIME = re.compile(
+    r"(?:\s+(?i:as\s+of|back\s+in|at\s+the\s+(?:end|start|beginning)\s+of|around|in|on|at|during|by|since|and))+\s*$"
+)
 
 
 def without_times(question: str, ref: datetime) -> str:
-    """``question`` with the time expressions of its asked part (:func:`asked_part`) cut out: the
-    words left say what it asks about, the time it names being the window, not words to match."""
+    """``question`` with the time expressions of its asked part (:func:`asked_part`) cut out, and
+    the words that led to them ("as of", "back in"): the words left say what it asks about, the
+    time it names being the window, not words to match."""
     asked = without_phrasal_after(asked_part(question))
     out, at = [], 0
     for m in resolve_time_expressions(asked, ref):
-        out.append(question[at : m.span_start])
+        out.append(_LEADING_TO_TIME.sub("", question[at : m.span_start]))
         at = m.span_end
-    return _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join("".join([*out, question[at:]]).split()))
+    return _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join("".join([*out, question[at:]]).split())).lstrip(",;: ")
 
 
 def names_a_day(question: str, ref: datetime) -> bool:
