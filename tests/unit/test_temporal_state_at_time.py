@@ -28,7 +28,7 @@ def _parse(text: str) -> Question:
         "Which scooter does Hamid own now?",
         "Where did Tomasz live in 2021?",
         "Where do I work?",
-        "Where was Lorcan staying in 2020?",  # a progressive of dwelling is a state
+        "Where was Ysolde staying in 2020?",  # a progressive of dwelling is a state
         "What was my housing in 2021?",  # a noun in -ing is no progressive
     ],
 )
@@ -44,7 +44,7 @@ def test_a_form_of_be_have_own_or_dwelling_asks_what_held(question: str) -> None
         "What is Bruno practising for in June?",  # a progressive: what went on
         "What was Keiko's favourite band, as mentioned in June 2023?",  # when it was said
         "When did Hamid sell his scooter?",
-        "What was the film Lorcan watched in 2020?",  # a clause of its own after "be": an event
+        "What was the film Ysolde watched in 2020?",  # a clause of its own after "be": an event
         "What was the name of the bakery she opened in 2022?",
         "Which kayak did Hamid rent in June, and does he have it now?",  # "have" in another clause
     ],
