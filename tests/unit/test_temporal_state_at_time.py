@@ -22,7 +22,7 @@ def _parse(text: str) -> Question:
 @pytest.mark.parametrize(
     "question",
     [
-        "Which piano teacher did Odile have in August 2022?",
+        "Which piano teacher did Brannagh have in August 2022?",
         "What was my gym in spring 2023?",
         "Who was Bruno's landlord in March 2024?",
         "Which scooter does Hamid own now?",
@@ -54,8 +54,8 @@ def test_events_progressives_and_sayings_do_not_ask_what_held(question: str) -> 
 
 
 def test_the_time_named_is_cut_from_the_words_matched() -> None:
-    assert without_times("Which piano teacher did Odile have in August 2022?", NOW) == (
-        "Which piano teacher did Odile have?"
+    assert without_times("Which piano teacher did Brannagh have in August 2022?", NOW) == (
+        "Which piano teacher did Brannagh have?"
     )
     assert without_times("What was my gym in spring 2023?", NOW) == "What was my gym?"
     assert without_times("Where did Tomasz live?", NOW) == "Where did Tomasz live?"
@@ -80,15 +80,15 @@ def test_up_to_end_keeps_only_the_window_end_and_wants_the_latest() -> None:
 
 
 def test_a_state_asked_in_a_month_is_held_at_time() -> None:
-    q = _parse("Which piano teacher did Odile have in August 2022?")
+    q = _parse("Which piano teacher did Brannagh have in August 2022?")
     assert q.held_at_time
-    assert q.text == "Which piano teacher did Odile have in August 2022?"  # (shown as asked)
-    assert q.matched_text == "Which piano teacher did Odile have?"
+    assert q.text == "Which piano teacher did Brannagh have in August 2022?"  # (shown as asked)
+    assert q.matched_text == "Which piano teacher did Brannagh have?"
     assert "august" not in q.search_terms and "2022" not in q.search_terms
     window = q.cues(NOW)  # (the time stage's window)
     assert window.after is None and window.before == datetime(2022, 9, 1, tzinfo=UTC)
     assert window.wants_latest
-    assert _embedded_texts(q, names=1.0) == ["Which piano teacher did Odile have?"]
+    assert _embedded_texts(q, names=1.0) == ["Which piano teacher did Brannagh have?"]
 
 
 def test_a_time_named_first_is_read_past() -> None:
