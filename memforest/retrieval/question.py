@@ -137,9 +137,11 @@ class Question:
         cues_now = parse_time_cues(text, now)  # (it reads the question's cue prefix itself)
         asked_as = AskedAs(now, has_as_of, speaker, asked_at)
         temporal = _temporal(asked_part(text), asked_as, cues_now)
-        untimed = without_times(text, now)  # (the verb is read without the time: "In May, which X did I have?")
-        held = temporal.asks_state_at_time and asks_what_held(asked_part(untimed)) and not names_a_day(text, now)
-        matched = untimed if held else text
+        held, matched = False, text
+        if temporal.asks_state_at_time and not names_a_day(text, now):  # (the rest read only then)
+            untimed = without_times(text, now)  # (the verb is read without the time: "In May, which X did I have?")
+            held = asks_what_held(asked_part(untimed))
+            matched = untimed if held else text
         analysed = cue_prefix(matched)
         words = terms(analysed)
         return cls(
