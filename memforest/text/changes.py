@@ -21,6 +21,7 @@ leavings without a successor give no slot.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from itertools import islice
@@ -44,6 +45,7 @@ from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.change_words import PART_NEXT
 from memforest.text.doers import plausible_doer
 from memforest.text.lexicon import CAPITALS, folded
+from memforest.text.literal_gate import Literals, literals, may_match, probe
 from memforest.text.mood import mood_near, mood_of
 from memforest.text.sentences import split_sentences
 from memforest.text.state_values import change_value
@@ -129,11 +131,27 @@ def _replaced_kind(m: re.Match[str]) -> str | None:
     return _kind_noun(raw) if raw else None
 
 
+@functools.cache
+def _named_literals() -> tuple[Literals | None, ...]:
+    """The literals of ``NAMED``'s patterns, in order (``literal_gate``: a pattern none of whose
+    strings the sentence contains is not searched)."""
+    return tuple(literals(regex) for regex in NAMED)
+
+
+@functools.cache
+def _generic_literals() -> tuple[Literals | None, ...]:
+    """The literals of ``GENERIC``'s patterns, in order."""
+    return tuple(literals(regex) for regex, _ in GENERIC)
+
+
 def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
     """(subject, slot, value) when ``text`` states that a person's current <noun> is a value and
     names the noun, next to the value or as the kind the sentence says was switched ("switched
     dentists, I go to X now"); None otherwise (see the module doc)."""
-    for regex in NAMED:
+    probed = probe(text)
+    for regex, needs in zip(NAMED, _named_literals(), strict=True):
+        if not may_match(needs, probed):
+            continue
         for m in islice(regex.finditer(text), _MAX_MATCHES):
             noun, value = _noun(m["noun"]) or _role(text, m) or _noun(m["noun"].split()[-1]), _value(m, speaker)
             if not (noun and value):
@@ -156,7 +174,10 @@ def find_change(text: str, speaker: str, participants: Sequence[str] = ()) -> tu
     ("bought a Solano e-bike": e-bike), else the verb's class. A consequence whose doer may be a
     person (``doers.plausible_doer``; ``participants`` are the others in the conversation) gives
     none. None otherwise."""
-    for regex, kind in GENERIC:
+    probed = probe(text)
+    for (regex, kind), needs in zip(GENERIC, _generic_literals(), strict=True):
+        if not may_match(needs, probed):
+            continue
         for m in islice(regex.finditer(text), _MAX_MATCHES):
             value = _value(m, speaker)
             if not value or KIN_RE.match(value.split()[0]) or not plausible_doer(m, value, (speaker, *participants)):

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, words
+from memforest.text.literal_gate import Literals, literals, may_match, probe
 from memforest.text.state_values import (
     JOB_TITLE,
     SCHOOL_WORDS,
@@ -432,6 +433,13 @@ def _kind_of(attribute: str, value: str, text: str) -> str:
     return "school"
 
 
+@functools.cache
+def _cue_literals() -> tuple[Literals | None, ...]:
+    """The literals of the readers' cue patterns, in order (``literal_gate``: a cue none of whose
+    strings the sentence contains is not searched)."""
+    return tuple(literals(cue) for _, cue, _ in _READERS)
+
+
 def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tuple[str, str, str] | None:
     """(subject, attribute, value) of a person-rewritten sentence that states a state from cue
     words (see module doc); None when no attribute's cue and value are found."""
@@ -439,7 +447,10 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         return None
     names = {n.casefold() for n in (speaker, *participants)}
     cues = _RELATION_WORD.sub(lambda r: "_" * len(r.group(0)), text)
-    for attribute, cue, reader in _READERS:
+    probed = probe(cues)
+    for (attribute, cue, reader), needs in zip(_READERS, _cue_literals(), strict=True):
+        if not may_match(needs, probed):
+            continue
         m = next((c for c in cue.finditer(cues) if not _named_before(attribute, cues, c)), None)
         if m is None:
             continue
