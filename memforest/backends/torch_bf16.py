@@ -68,13 +68,13 @@ class Bf16Session:
         # loaded straight into bfloat16, so no float32 copy is held on the way (``torch_dtype``
         # before transformers 4.56)
         dtype_arg = "dtype" if _version(transformers.__version__) >= (4, 56) else "torch_dtype"
+        # typed as Any: the keyword's name depends on the installed version, not on one stub
+        dtype_kwargs: dict[str, Any] = {dtype_arg: torch.bfloat16}
         quiet = getattr(transformers.utils.logging, "disable_progress_bar", None)
         if quiet is not None:
             quiet()  # no "Loading weights" bar on a server's stderr at every start
         try:
-            loaded = transformers.AutoModel.from_pretrained(
-                str(model_dir), local_files_only=True, **{dtype_arg: torch.bfloat16}
-            )
+            loaded = transformers.AutoModel.from_pretrained(str(model_dir), local_files_only=True, **dtype_kwargs)
             model: Any = loaded.to(torch.bfloat16).eval()
             accepted = inspect.signature(model.forward).parameters
             inputs = [_Input(name) for name in _FEEDS if name in accepted]
