@@ -3,14 +3,28 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The versions the development environment (tests, lint, CI) was last proven with: a release of a
+# dependency cannot change what `make test` and `make lint` check until `make lock` takes it in.
+CONSTRAINTS := constraints-dev.txt
 
-.PHONY: demo test test-fast test-ts lint bench clean chromium
+.PHONY: demo test test-fast test-ts lint lock bench clean chromium
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(CONSTRAINTS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e '.[dev]'
 	touch $(STAMP)
+
+# Re-pins $(CONSTRAINTS) to the newest versions pyproject.toml allows, resolved in a scratch
+# virtualenv; then run `make test lint` before committing the new file.
+LOCK_VENV := .venv-lock
+lock:
+	rm -rf $(LOCK_VENV) && $(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LOCK_VENV)/bin/python -m pip install --quiet -e '.[dev]'
+	{ echo "# pip constraints for .[dev], written by make lock on $$(date -u +%F) with $$($(LOCK_VENV)/bin/python -V)"; \
+	  $(LOCK_VENV)/bin/python -m pip freeze --exclude-editable; } > $(CONSTRAINTS)
+	rm -rf $(LOCK_VENV)
 
 demo: $(STAMP)
 	$(BIN)/python -m memforest.demo
@@ -47,4 +61,4 @@ lint: $(STAMP)
 	$(BIN)/python scripts/check_layers.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(LOCK_VENV) build *.egg-info
