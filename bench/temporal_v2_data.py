@@ -13,11 +13,12 @@ A benchmark fixture, not real data.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from bench import temporal_v2_eval, temporal_v2_tune
-from bench.temporal_v2_spec import FIRST_PERSON, Attribute, Split, TimePhrase, Voice, render, words
+from bench.temporal_v2_spec import FIRST_PERSON, Attribute, Split, TimePhrase, Voice, names_subject, render, words
 from memforest.domain import SessionInput, TurnInput
 
 SPLITS: dict[str, Split] = {"tune": temporal_v2_tune.SPLIT, "eval": temporal_v2_eval.SPLIT}
@@ -192,11 +193,15 @@ def _chain(
         v = {"v": s.value, "noun": a.noun, "k": kind, "prev": states[i - 1].value if i else ""}
         indirect = rng.random() < spec.indirect_rate * (1.5 if i == 0 else 1.0)
         if indirect:
-            template = rng.choice(a.indirect)
+            family = a.indirect
         elif i and rng.random() < 0.5 and not (events and events[-1].kind == "leave"):
-            template = rng.choice(split.switch[a.cls])
+            family = split.switch[a.cls]
         else:
-            template = rng.choice(split.start[a.cls])
+            family = split.start[a.cls]
+        template = rng.choice(family)
+        if subject != forest.user:
+            template = _attributable(template, family, split.start[a.cls], s.value)
+            indirect = indirect and template in a.indirect
         s.indirect = indirect
         events.append(_Event(s.start, subject, render(template, _voice(rng, forest, subject), v), s, chain=key))
         if i + 1 < len(states):
@@ -211,6 +216,18 @@ def _chain(
             events += _mood(rng, split, forest, a, kind, states, pool, key)
     forest.states += states
     return events
+
+
+def _attributable(template: str, family: Sequence[str], starts: Sequence[str], value: str) -> str:
+    """For another person's state, a sentence that says whose it is: one that names nobody ("Rode
+    the {v} to the coast") is the speaker's to any reader, so it is replaced by a sentence of the same
+    family that names its subject, or by a plain start when the family has none. The pick is a
+    function of the draw already made (no draw of its own), so every other sentence of the world
+    stays what it was."""
+    if names_subject(template):
+        return template
+    pool = [t for t in family if names_subject(t)] or [t for t in starts if names_subject(t)]
+    return pool[(list(family).index(template) + len(value)) % len(pool)]
 
 
 def _mood(

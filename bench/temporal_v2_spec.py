@@ -108,6 +108,12 @@ _PRONOUNS = {
     "he": {"I": "he", "me": "him", "my": "his", "I'm": "he's", "I've": "he's"},
 }
 SUBJECT_SLOTS = frozenset(_FIRST)
+NAMING_SLOTS = frozenset(_PRONOUNS["she"])  # the slots that name the subject ("{s}" only agrees with it)
+
+
+def names_subject(template: str) -> bool:
+    """Whether ``template`` names whose sentence it is (a slot of :data:`NAMING_SLOTS`)."""
+    return any(m.group(1) in NAMING_SLOTS for m in _SLOT.finditer(template))
 
 
 @dataclass(frozen=True, slots=True)

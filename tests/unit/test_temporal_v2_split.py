@@ -18,7 +18,7 @@ import pytest
 
 from bench import temporal_data as v1
 from bench.temporal_v2_data import SPLITS, ForestData, WorldSpec, all_turn_ids, generate
-from bench.temporal_v2_spec import OPERATORS, mentions, overlap, templates, tokens, vocabulary
+from bench.temporal_v2_spec import OPERATORS, mentions, names_subject, overlap, templates, tokens, vocabulary
 
 DEFAULT_SEED = 11  # bench.temporal_v2's --seed default
 SEEDS = (DEFAULT_SEED, 29)
@@ -101,6 +101,27 @@ def test_every_probe_answer_turn_exists_and_states_the_answer(worlds: dict[str, 
                 ok = ok and (p.as_of is None or p.as_of < p.now)
                 bad += not ok
             assert bad == 0
+
+
+def test_every_state_of_another_person_names_that_person(worlds: dict[str, list[ForestData]]) -> None:
+    # a consequence that names nobody ("Rode the X to the coast") is the speaker's to any reader, so
+    # the gold state of another person is always told with their name or their relation to the speaker
+    for world in worlds.values():
+        for f in world:
+            by_id = {t.external_id: t.text for s in f.sessions for t in s.turns}
+            unnamed = 0
+            for state in f.states:
+                if state.subject == f.user or state.turn_id is None:
+                    continue
+                relation = f.others[state.subject][0]
+                text = by_id[state.turn_id]
+                unnamed += state.subject not in text and f"my {relation}" not in text.lower()
+            assert unnamed == 0
+
+
+def test_a_template_names_its_subject_only_through_a_naming_slot() -> None:
+    assert names_subject("Spilled tea on {my} {v}.") and names_subject("{I'm} in the alto row at {v}.")
+    assert not names_subject("Rode the {v} to the coast.") and not names_subject("{v} live{s} nearby.")
 
 
 def test_worlds_have_every_slice(worlds: dict[str, list[ForestData]]) -> None:
