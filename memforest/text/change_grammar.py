@@ -276,10 +276,10 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "patronage",
     ),
-    (
+    (  # ... or the letter that carries it: "my renewal notice from X", "the renewal letter from X came"
         re.compile(
-            rf"{cw.OWNER}\s+(?:[a-z]+\s+){{0,2}}?(?i:bill|invoice|statement|renewal|premium|receipt)s?\s+(?i:from)\s+"
-            rf"{cw.ART}{cw.VALUE}"
+            rf"(?:{cw.OWNER}|\b(?i:the))\s+(?:[a-z]+\s+){{0,2}}?(?i:bill|invoice|statement|renewal|premium|receipt)s?\s+"
+            rf"(?:(?i:letter|notice|reminder|email|e-mail|pack|quote|documents)s?\s+)?(?i:from)\s+{cw.ART}{cw.VALUE}"
         ),
         "patronage",
     ),

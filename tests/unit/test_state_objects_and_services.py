@@ -139,3 +139,31 @@ def test_a_fee_or_an_account_names_no_provider_of_the_speakers_otherwise(text: s
         value not in ("Quillcare", "Streamly") and attribute != "insomnia"
         for _, attribute, value in speaker_slots(text)
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # the letter that carries a renewal or a bill says one is the provider's customer
+        ("The renewal notice from Corvane Mutual arrived, dearer again.", ("Mia", "patronage", "Corvane Mutual")),
+        ("My renewal reminder from Corvane Mutual came.", ("Mia", "patronage", "Corvane Mutual")),
+        ("The bill from Tollard Energy was huge this quarter.", ("Mia", "patronage", "Tollard Energy")),
+        # whose: the owner named, else the clause's subject
+        ("My cousin Oswyn's renewal letter from Corvane Mutual came.", ("Oswyn", "patronage", "Corvane Mutual")),
+        ("Quillon got the renewal notice from Corvane Mutual on Monday.", ("Quillon", "patronage", "Corvane Mutual")),
+    ],
+)
+def test_a_bill_or_renewal_letter_from_a_provider_is_patronage(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The letter from Corvane Mutual came.",  # a letter alone says nothing of a contract
+        "The renewal notice from the council came.",  # no provider's name
+        "Did you see the renewal notice from Corvane Mutual?",  # a question states nothing
+    ],
+)
+def test_a_letter_without_a_bill_or_a_name_is_no_patronage(text: str) -> None:
+    assert all(attribute != "patronage" for _, attribute, _ in speaker_slots(text))
