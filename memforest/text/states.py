@@ -135,8 +135,8 @@ _HOME_TYPE_CUE = _cue(
     # a dwelling word before another noun modifies it ("flat white", "house party"): no dwelling
     r"(?!\s+(?!(?:in|on|at|with|near|by|for|from|to|and|but|or|that|which|who|is|was|has|had|now|last|this|"
     r"since|of|off|over|so|because|where|when|after|before|just|here|there|again|too|together|nearby)\b)[a-z])"
-    # "a flat on Ana's bike" is a puncture
-    r"(?!\s+on\s+(?:\w+'s|my|his|her|their)\s)"
+    # "a flat on Ana's bike" is a puncture (also "on my sister Ana's bike", its kin word blanked: "Mia______")
+    r"(?!\s+on\s+(?:\w+'s|my|his|her|their|\w*_+)\s)"
 )
 _DIET_CUE = _cue(
     r"\b(?:vegan|vegetarian|pescatarian|keto|paleo|gluten[\s-]free|dairy[\s-]free|lactose|low[\s-]carb|"

@@ -167,3 +167,19 @@ def test_a_bill_or_renewal_letter_from_a_provider_is_patronage(text: str, slot: 
 )
 def test_a_letter_without_a_bill_or_a_name_is_no_patronage(text: str) -> None:
     assert all(attribute != "patronage" for _, attribute, _ in speaker_slots(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # a flat on someone's thing is a puncture, whoever's it is, kin word and name included
+        ("Got a flat on my brother Oswyn's Corvell Sprint on the way home.", ("Oswyn", "possession", "Corvell Sprint")),
+        ("Got a flat on my Tarn Roadster on the way home.", ("Mia", "vehicle", "Tarn Roadster")),
+        # a flat somewhere is a home
+        ("My brother Oswyn got a flat in Harrowgate.", ("Oswyn", "residence", "Harrowgate")),
+    ],
+)
+def test_a_flat_on_a_named_persons_thing_is_a_puncture_not_a_home(text: str, slot: tuple[str, str, str]) -> None:
+    slots = speaker_slots(text)
+    assert slot in slots
+    assert all(attribute != "home_type" for _, attribute, _ in slots)
