@@ -26,6 +26,9 @@ ORDER BY created_at DESC, delivery_id LIMIT :n
 # process already has in flight for it (:busy_t, :busy_n), up to :per_tenant. Claimed by moving
 # next_attempt_at past a lease, so a deliverer that dies mid-send leaves them to be retried when the
 # lease runs out; a row another deliverer claimed meanwhile fails the re-checked condition and is skipped.
+# The rows are locked with SKIP LOCKED before the update: a row another deliverer's claim holds is left
+# to it, so concurrent claims never wait on each other (an update locking the joined rows in its own
+# order deadlocked two claimers, each holding a row the other wanted).
 _CLAIM = """
 WITH due AS (
     SELECT tenant_id, delivery_id, next_attempt_at,
@@ -37,9 +40,13 @@ WITH due AS (
     WHERE due.turn + coalesce(busy.n, 0) <= :per_tenant
     ORDER BY due.turn + coalesce(busy.n, 0), due.next_attempt_at, due.delivery_id
     LIMIT :n
+), locked AS (
+    SELECT d.tenant_id, d.delivery_id FROM webhook_deliveries d JOIN picked USING (tenant_id, delivery_id)
+    WHERE d.state = 'pending' AND d.next_attempt_at <= now()
+    FOR UPDATE OF d SKIP LOCKED
 )
 UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => :lease)
-FROM picked p, webhooks w
+FROM locked p, webhooks w
 WHERE d.tenant_id = p.tenant_id AND d.delivery_id = p.delivery_id AND d.state = 'pending'
   AND d.next_attempt_at <= now() AND w.tenant_id = d.tenant_id AND w.webhook_id = d.webhook_id
 RETURNING d.tenant_id, d.delivery_id, d.event_id, d.type, d.job_id, d.body, d.attempts, d.created_at, w.url, w.secret

@@ -54,3 +54,24 @@ async def test_claims_take_turns_by_tenant(settings: Settings, db: Database) -> 
     async with db.system() as conn:  # below it again, its next ones (none claimed twice)
         again = await q.claim_due(conn, 10, 120.0, per_tenant=4, busy={})
     assert [str(r["tenant_id"]) for r in again] == [str(flood)] * 4
+
+
+async def test_a_claim_skips_rows_another_claim_holds(settings: Settings, db: Database) -> None:
+    """Two deliverers claiming at once: the second leaves the row the first's open claim holds and takes
+    the others at once, instead of waiting on it (waiting claimers deadlocked, each holding a row the
+    other wanted)."""
+    s = admin_settings(settings, webhooks={"allow_private": True})
+    async with app_client(s, db) as (_, c):
+        tid, key = await new_tenant(c, "pair")
+        h = {"Authorization": f"Bearer {key}"}
+        r = await c.post("/v1/webhooks", json={"url": "http://127.0.0.1:1024/hook"}, headers=h)
+        assert r.status_code == 201, r.text
+    await _tenant_with_due(db, tid, r.json()["id"], ages_s=[30.0, 20.0, 10.0])
+    async with db.system() as first:
+        held = await q.claim_due(first, 1, 120.0, per_tenant=10, busy={})  # open: its row stays locked
+        assert len(held) == 1
+        async with db.system() as second:
+            await execute(second, "SET LOCAL lock_timeout = '2s'")  # a wait on the held row fails the test
+            rest = await q.claim_due(second, 10, 120.0, per_tenant=10, busy={})
+    assert len(rest) == 2
+    assert held[0]["delivery_id"] not in {row["delivery_id"] for row in rest}
