@@ -25,8 +25,11 @@ from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
 from memforest.text.change_subjects import NAME as _NAME
 from memforest.text.change_subjects import PERSON as _PERSON
 from memforest.text.change_subjects import SUBJ as _SUBJ
+from memforest.text.change_words import CALLED as _CALLED
+from memforest.text.change_words import ENDED as ENDED
+from memforest.text.change_words import SWITCHED_KIND as SWITCHED_KIND
 from memforest.text.lexicon import CAPITALS
-from memforest.text.state_words import DISPOSAL, INTRODUCING, POINTING
+from memforest.text.state_words import INTRODUCING, POINTING
 
 __all__ = [
     "ENDED",
@@ -41,22 +44,6 @@ __all__ = [
 ]
 
 
-# a value right after a verb of ending is no state ("sold my X", "stopped going to X")
-ENDED = re.compile(
-    rf"\b(?i:{DISPOSAL}|quit|left|dropped|gave\s+up\s+on|cancell?ed(?:\s+with)?|"
-    r"traded(?:\s+in)?|swapped|exchanged|replaced|"
-    r"stopped\s+(?:going\s+to|seeing|using)|lost|returned|crashed|wrote\s+off|broke)\s+"
-    r"(?:(?:\w+'s|his|her|their|the|an?|old)\s+){0,2}$"
-)
-# a switch whose kind is named in the plural or with its owner ("switched dentists", "changed my bank")
-SWITCHED_KIND = re.compile(
-    rf"\b(?i:switched|changed|swapped)\s+(?:(?:{_NAME}'s|his|her|their)\s+(?P<noun>[a-z][a-z-]*)|"
-    rf"(?!(?:his|its|this|was|has|is|us|as|thus|plus)\b)(?P<plural>[a-z][a-z-]*s))\b"
-    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:last|this|in|on|at|after|before|because|since|and|but|so|again|recently|yesterday|today|"
-    r"earlier|finally|too|over\s+the)\b)"
-)
-
-
 NAMED: tuple[re.Pattern[str], ...] = (
     # "Ana switched dentists, from Dr. A to Dr. B"
     re.compile(
@@ -65,7 +52,7 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # "Ana's new dentist is Dr. Ruiz", "Ana's go-to bakery these days is Crumbs", "Ana's phone is a
     # Pinecone 5" (a product: a name after "a")
     re.compile(
-        rf"{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}{cw.NOW}\s+(?:is|has\s+become|became|has\s+been|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[{CAPITALS}]))?"
+        rf"{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}{cw.NOW}\s+(?:is|has\s+become|became|has\s+been|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[{CAPITALS}])|{_CALLED})?"
         rf"{cw.VALUE}"
     ),
     # "Ana's electricity has been with X since May", "her savings are with X now": a provider held
@@ -219,9 +206,10 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"{cw.LEAD}{_ADV}(?:been\s+|was\s+|got\s+)?(?i:joined|joins|signed\s+up\s+(?:with|for|at|to)|enrolled\s+(?:in|at|with)|"
+            rf"{cw.LEAD}{_ADV}(?:been\s+|was\s+|got\s+|(?:is|am|are)\s+{_ADVERBS}(?=(?i:playing|singing|bowling|drumming)\s))?"
+            rf"(?i:joined|joins|signed\s+up\s+(?:with|for|at|to)|enrolled\s+(?:in|at|with)|"
             rf"registered\s+(?:with|at)|became\s+a\s+member\s+of|(?:took|taken|takes|got|bought)\s+(?:out\s+)?an?\s+"
-            rf"(?:[\w-]+\s+)?membership\s+(?:at|with|of)|signed\s+up\s+for\s+(?:a|an|the)\s+(?:(?!(?i:free|trial|taster|one-off|drop-in|single)\b)[\w-]+\s+){{1,6}}?(?:at|with)|"
+            rf"(?:[\w-]+\s+)?membership\s+(?:at|with|of)|signed\s+up\s+for\s+(?:(?:a|an|the)\s+)?(?:(?!(?i:free|trial|taster|one-off|drop-in|single)\b)[\w-]+\s+){{1,6}}?(?:at|with)|"
             rf"voted\s+onto|elected\s+(?:to|onto)(?:\s+the\s+board\s+of)?|accepted\s+(?:into|onto|by)|picked\s+for|"
             rf"selected\s+for|(?:treasurer|secretary|chair|captain|president)\s+of|volunteers?\s+(?:with|at|for)|"
             rf"(?:plays?|playing|bowls?|bowling|sings?|singing|drums?|drumming|(?:has|have)\s+(?:played|sung|drummed))\s+"
@@ -411,6 +399,15 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
             rf"{cw.LEAD}{_ADV}(?:been\s+|got\s+)?(?i:switched|changed|moved|transferred|upgraded|went\s+over|made\s+the\s+(?:switch|move|jump))\s+"
             r"(?:over\s+|across\s+)?to\s+"
             rf"(?:the\s+|an?\s+)?{cw.VALUE}"
+        ),
+        "change",
+    ),
+    # a switch told in a clause of time before the one it concerns: "Since switching to X, Ana sleeps
+    # better", "After moving over to X Ana never looked back" (the main clause's subject made it)
+    (
+        re.compile(
+            rf"\b(?i:since|after|ever\s+since)\s+(?i:switching|moving|changing)\s+(?:(?:it|them|everything)\s+)?"
+            rf"(?:over\s+|across\s+)?to\s+(?:the\s+)?{cw.VALUE},?\s+{_SUBJ}(?![\w-])"
         ),
         "change",
     ),

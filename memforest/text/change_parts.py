@@ -53,7 +53,8 @@ NOT_NOUN = frozenset(
         evening night again instead too yet still every each all some any here there home after before about into
         over under through during without within around since until across behind near off out up down back
         outside inside upstairs downstairs abroad overseas away together alone early late overnight later soon
-        nearby downtown uptown everywhere somewhere anywhere forever"""
+        nearby downtown uptown everywhere somewhere anywhere forever ever never always already just also even
+        only often sometimes anymore twice"""
     )
 )
 PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancee"})

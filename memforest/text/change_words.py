@@ -1,17 +1,17 @@
 """The fragments the grammar of change (``change_grammar``) builds its patterns from: how a value,
 an owner, a noun phrase and a clause's lead are written, and the words that keep a reading from
 what is no state (a time before "bill", a former member, a part of a thing, a service named by its
-acronym). Strings, composed into compiled patterns there; ``PART_NEXT`` is compiled here, for
-``changes`` too."""
+acronym). Strings, composed into compiled patterns there; ``PART_NEXT``, ``ENDED`` and
+``SWITCHED_KIND`` are compiled here, for ``changes`` and ``state_slot`` too."""
 
 from __future__ import annotations
 
 import re
 
-from memforest.text.change_subjects import PERSON, SUBJ
+from memforest.text.change_subjects import NAME, PERSON, SUBJ
 from memforest.text.lexicon import CAPITALS, TIME_WORDS
 from memforest.text.state_values import TIME_NAME
-from memforest.text.state_words import ANIMALS, KIN
+from memforest.text.state_words import ANIMALS, DISPOSAL, KIN
 
 OWNER = rf"(?:(?P<owner>{PERSON})'s|(?P<pron>his|her|their|its))"
 # possessive: a word is read whole or not at all (no backtracking into it: linear on long runs)
@@ -90,4 +90,27 @@ NOT_KIND = (
     r"client|subscriber|patient|member|user|bill|invoice|statement|renewal|premium|contract|membership|"
     r"subscription|policy|tariff|fee|payment|went|came|was|were|is|are|has|had|got|took|made|sent|keeps|"
     r"kept)s?\b)"
+)
+
+
+# a value right after a verb of ending is no state ("sold my X", "stopped going to X")
+ENDED = re.compile(
+    rf"\b(?i:{DISPOSAL}|quit|left|dropped|gave\s+up\s+on|cancell?ed(?:\s+with)?|"
+    r"traded(?:\s+in)?|swapped|exchanged|replaced|"
+    r"stopped\s+(?:going\s+to|seeing|using)|lost|returned|crashed|wrote\s+off|broke)\s+"
+    r"(?:(?:\w+'s|his|her|their|the|an?|old)\s+){0,2}$"
+)
+# a switch whose kind is named in the plural or with its owner ("switched dentists", "changed my bank")
+SWITCHED_KIND = re.compile(
+    rf"\b(?i:switched|changed|swapped)\s+(?:(?:{NAME}'s|his|her|their)\s+(?P<noun>[a-z][a-z-]*)|"
+    rf"(?!(?:his|its|this|was|has|is|us|as|thus|plus)\b)(?P<plural>[a-z][a-z-]*s))\b"
+    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:last|this|in|on|at|after|before|because|since|and|but|so|again|recently|yesterday|today|"
+    r"earlier|finally|too|over\s+the)\b)"
+)
+
+
+# a value introduced by what it is ("a guy called Tomasz", "a new place named Crumbs")
+CALLED = (
+    r"(?:an?|some)\s+(?:[a-z][\w-]*\s+){0,2}?(?:guy|man|woman|lady|bloke|chap|fellow|person|place|one)"
+    r"\s+(?:called|named)\s+"
 )

@@ -22,7 +22,7 @@ from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
 from memforest.text.mood import mood_near
 from memforest.text.slots import find_slot
 from memforest.text.state_values import JOB_TITLE, SCHOOL_WORDS, thing_kind
-from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
+from memforest.text.state_words import ANIMALS, DISPOSAL, JOB_CUES, KIN
 from memforest.text.states import find_state
 from memforest.text.switch_clause import find_switch_clause
 
@@ -266,6 +266,8 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         state = None  # "moved over to Dr. Halvorsen": a doctor, no place
     if state is not None and (state[0].casefold() == state[2].casefold() or state[2].casefold() in _TITLE):
         state = None  # a person is no state of their own; a title alone is no value
+    if state is not None and _given_up(text, state[2]):
+        state = None  # "traded the old Corolla in for an Ioniq": the Corolla is what ended
     change = find_change(text, speaker, participants)
     change = _typed(change) if change is not None and change[2].casefold() != speaker.casefold() else None
     headed = find_header_change(text, speaker, participants) if kind is not FactKind.PLAN else None
@@ -309,6 +311,18 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
 _JOB_AT = re.compile(rf"\ban?\s+{JOB_TITLE}\s+(?:now\s+)?at\s+(?:the\s+)?$", re.IGNORECASE)
 # a group's noun right after the value ("the Harbour Singers choir"): one plays or sings in it
 _GROUP_AFTER = re.compile(rf"(?:\s[\w'-]++){{0,2}}?\s{GROUP_KINDS}s?\b", re.IGNORECASE)  # (one space each: linear)
+
+
+# a thing named right after a verb of parting with it ("sold my X", "traded the old X in for Y")
+_PARTED_WITH = re.compile(
+    rf"\b(?i:{DISPOSAL}|traded(?:\s+in)?|swapped|exchanged|replaced)\s+(?:(?:\w+'s|his|her|their|the|an?|old)\s+){{0,2}}$"
+)
+
+
+def _given_up(text: str, value: str) -> bool:
+    """``value`` is first named right after a verb of parting with it: what the sentence gave up."""
+    at = text.find(value)
+    return at > 0 and _PARTED_WITH.search(text, max(0, at - 60), at) is not None
 
 
 def _titled_at(text: str, value: str) -> bool:

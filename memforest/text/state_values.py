@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from memforest.attributes import named_attribute
-from memforest.text.lexicon import CAPITALS
+from memforest.text.lexicon import CAPITALS, TIME_WORDS
 from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, DISPOSAL, INTRODUCING, KIN, POINTING
 
 __all__ = [
@@ -449,4 +449,6 @@ def change_value(raw: str) -> str | None:
         or (words[-1].endswith("'s") and not saints)
     ):
         return None  # "gets Mia's coffee at X": a possessor is no value
-    return None if words[0].lower() == "the" and len(words) == 1 else value
+    if (len(words) == 1 and words[0].lower() == "the") or all(w.lower() in TIME_WORDS or w.isdigit() for w in words):
+        return None  # "joined the Thursday choir", "sing in June 2023": a day or a date names nothing held
+    return value
