@@ -109,6 +109,7 @@ class CellTurn:
     text: str
     time: datetime
     external_id: str | None = None
+    role: str | None = None  # the role the client gave the turn ("user", "assistant", ...), if any
 
 
 @dataclass(frozen=True, slots=True)

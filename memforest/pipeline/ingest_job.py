@@ -116,7 +116,7 @@ async def load_session_cells(
             turns=tuple(
                 CellTurn(
                     seq=int(m["seq"]), speaker=str(m["speaker"]), text=str(m["text"]), time=m["time"],
-                    external_id=m["external_id"],
+                    external_id=m["external_id"], role=m["role"],
                 )
                 for m in members
             ),

@@ -76,7 +76,7 @@ async def insert_turns(
 # runs of turns; a turn in no pending cell has NULL cell columns).
 _SESSION_WORK = """
 SELECT s.forest_id, s.external_id AS session_external_id, s.time AS session_time,
-t.turn_id, t.seq, t.speaker, t.text, t.time, t.external_id, c.cell_id, c.seq AS cell_seq, c.turn_from, c.turn_to
+t.turn_id, t.seq, t.speaker, t.role, t.text, t.time, t.external_id, c.cell_id, c.seq AS cell_seq, c.turn_from, c.turn_to
 FROM sessions s
 LEFT JOIN turns t ON t.tenant_id = s.tenant_id AND t.session_id = s.session_id
 LEFT JOIN cells c ON c.tenant_id = s.tenant_id AND c.session_id = s.session_id AND c.extracted_at IS NULL

@@ -15,8 +15,9 @@ __all__ = ["KIND_AFTER"]
 _SERVICE_TAKEN = r"(?:gas|electric(?:ity)?|broadband|internet|wifi|insurance|pension|water|energy|mortgage)\b"
 
 # the kind a value is named as: a noun right after it ("a Solano e-bike", "a Norrland 7 phone"),
-# an appositive after it ("Marlow Paddlers, a rowing club") or its owner's use of it ("X as my
-# accountant"; "as a designer" is the subject's role, not the value's kind); a run of whitespace
+# an appositive after it ("Marlow Paddlers, a rowing club"), its owner's use of it ("X as my
+# accountant"; "as a designer" is the subject's role, not the value's kind) or the thing it
+# replaced; a run of whitespace
 # is tried from its first character only (linear on long runs)
 KIND_AFTER = (
     re.compile(rf"(?<!\s)\s+{cw.NOT_KIND}{cw.NOUN}{cw.BOUNDARY}"),
@@ -26,6 +27,11 @@ KIND_AFTER = (
     ),
     # ("joined X as their drummer": the role the subject takes at X, no kind of X)
     re.compile(rf"(?<!\s)\s+(?:as|for)\s+(?:{_NAME}'s|his|her)\s+{cw.ADJ}{cw.NOUN}{cw.BOUNDARY}"),
+    # the thing it replaced ("got a Fernway 7 to replace my cracked phone"): of the same kind
+    re.compile(
+        rf"(?<!\s)\s+(?:to\s+replace|in\s+place\s+of|instead\s+of)\s+(?:{_NAME}'s|my|his|her|their|the|an?)\s+"
+        rf"(?:(?:old|broken|cracked|dead|stolen|lost|ancient|battered|tired|failing)\s+)?{cw.NOUN}{cw.BOUNDARY}"
+    ),
     # a service it is taken for ("signed up with X for the electricity"; "for the price" names none)
     re.compile(
         rf"(?<!\s)\s+for\s+(?:the|{_NAME}'s|his|her|their)\s+(?P<noun>(?:[a-z][a-z-]*\s+)?{_SERVICE_TAKEN}){cw.BOUNDARY}"

@@ -188,6 +188,11 @@ def _merge_down(units: list[_Unit], limit: int) -> list[_Unit]:
     return [u for u, keep in zip(units, alive, strict=True) if keep]
 
 
+# roles whose sentences hold no one's state: an assistant advises, restates and suggests ("Practise
+# the solo daily", "your new dentist sounds great"); the speaker's own sentence carries the state
+_NO_STATE_ROLES = frozenset({"assistant", "system", "developer", "tool", "function"})
+
+
 def _candidate(
     unit: _Unit, turn: CellTurn, other: str | None, names: dict[str, str], antecedent: str | None, before: str | None
 ) -> Candidate:
@@ -217,7 +222,7 @@ def _candidate(
             seen.add(ent.lower())
             unique.append(ent)
     slot = None
-    if not unit.caption and not original.rstrip().endswith("?"):
+    if not unit.caption and not original.rstrip().endswith("?") and turn.role not in _NO_STATE_ROLES:
         slot = state_slot(text, kind, turn.speaker, tuple(names.values()), antecedent)
         if slot is None and before is not None and _NAMING.match(text) and _PET_GOT.search(before):
             joined = state_slot(f"{before} {text}", kind, turn.speaker, tuple(names.values()), antecedent)

@@ -111,8 +111,11 @@ def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
     """The first capitalised phrase right after one of ``preps`` (a regex alternation, matched in
     any case: "Home is Oslo"), skipping months, weekdays and possessives; with ``school`` only names
     that look like a school."""
-    for m in re.finditer(rf"\b(?i:{preps})\s+(?:the\s+)?(?P<v>{_CAP})", text):
-        value = clean_cap(m["v"])
+    for m in re.finditer(rf"\b(?i:{preps})\s+(?:(?i:the)\s+)?(?P<v>{_CAP})", text):  # ("at The Gilded Pear")
+        raw = m["v"]
+        if " and " in raw and text.startswith(" and others", m.end()):
+            raw = raw.rsplit(" and ", 1)[0]  # "at X and Callum and others are": "we" rewritten after X
+        value = clean_cap(raw)
         if value is None:
             continue
         named = re.search(SCHOOL_WORDS, value)

@@ -411,6 +411,13 @@ _WORK = re.compile(
     rf"lectur(?:e|es|ed|ing)|{JOB_CUES})\b",
     re.IGNORECASE,
 )
+# the last word of a service provider's name ("Ashgrove Insurance", "Copperline Bank", "Castle Dental")
+_PROVIDER_HEADS = frozenset(
+    str.split(
+        """insurance assurance mutual bank dental dentistry clinic surgery pharmacy vets veterinary opticians
+        salon barbers"""
+    )
+)
 # what a pupil is there as ("as a boarder"): no role of work
 _PUPIL = r"(?:[\w-]+\s+)?(?:student|pupil|boarder|fresher|freshman|sophomore|undergrad\w*|postgrad\w*|scholar)s?\b"
 
@@ -422,15 +429,17 @@ def _role_after(value: str) -> re.Pattern[str]:
 
 
 def _kind_of(attribute: str, value: str, text: str) -> str:
-    """The attribute of a value an employer cue found ("is at X now", "started at X"): a school when
-    the value's own head noun names one ("Stormholt Academy"), the sentence has no word of paid
-    work and no role is taken at the value; else ``attribute``."""
+    """The attribute of a value an employer cue found ("is at X now", "signed with X"): when the
+    sentence has no word of paid work and no role is taken at the value, a school when the value's
+    own head noun names one ("Stormholt Academy"), a provider used (``patronage``) when it names a
+    service's ("signed with Ashgrove Insurance for the flat"); else ``attribute``."""
     head = value.split()[-1]
-    if attribute != "employer" or not re.fullmatch(SCHOOL_WORDS, head):
+    school = re.fullmatch(SCHOOL_WORDS, head) is not None
+    if attribute != "employer" or not (school or head.casefold() in _PROVIDER_HEADS):
         return attribute
     if _WORK.search(text) or _role_after(value).search(text):
         return attribute
-    return "school"
+    return "school" if school else "patronage"
 
 
 @functools.cache

@@ -2,7 +2,8 @@
 a value names no kind ("ever since"); a day or a date alone is no value; what was traded in is no
 state held; a value introduced by what it is ("a guy called X"); a switch told in a clause of time
 before the clause of the one who made it ("Since switching to X, ..."); a group one is playing with
-now, and a class signed up for at a place."""
+now, and a class signed up for at a place; a provider signed with, no word of work said, is used;
+the thing a new one replaced names its kind; a place named with "The" after "at"."""
 
 from __future__ import annotations
 
@@ -47,3 +48,21 @@ def test_a_group_played_with_now_and_a_class_signed_up_for() -> None:
     )
     trial = speaker_slots("Signed up for a free trial at Kilnhouse Studio.")  # a trial is no membership
     assert all(value != "Kilnhouse Studio" for _, _, value in trial)
+
+
+def test_a_provider_signed_with_is_used_not_worked_at() -> None:
+    used = speaker_slots("Just signed with Tolland Assurance for the car, much cheaper than before.")
+    assert ("Mia", "patronage", "Tolland Assurance") in used
+    assert ("Mia", "employer", "Tolland Assurance") in speaker_slots("I work at Tolland Assurance now.")
+
+
+def test_the_thing_a_value_replaced_names_its_kind() -> None:
+    assert ("Mia", "device", "Fernway 7") in speaker_slots("I got a Fernway 7 to replace my cracked phone.")
+    assert ("Mia", "device", "Tessel X2") in speaker_slots("Bought a Tessel X2 instead of the old laptop.")
+
+
+def test_a_place_named_with_the_after_at() -> None:
+    assert ("Mia", "employer", "Copper Kettle") in speaker_slots("I work at The Copper Kettle now.")
+    # "we" rewritten after the value ("... and Mia and others are ...") is no part of it
+    slots = speaker_slots("I'm a line cook at The Copper Kettle and we're redoing the menu.")
+    assert ("Mia", "employer", "Copper Kettle") in slots
