@@ -93,12 +93,15 @@ NOT_KIND = (
 )
 
 
+# verbs of parting with a thing ("sold", "traded in", "swapped"), and the words between such a verb
+# and the thing (its owner, an article, "old"), up to the end of the text searched
+PARTING = rf"{DISPOSAL}|traded(?:\s+in)?|swapped|exchanged|replaced"
+THING_OPENING = r"(?:(?:\w+'s|his|her|their|the|an?|old)\s+){0,2}$"
 # a value right after a verb of ending is no state ("sold my X", "stopped going to X")
 ENDED = re.compile(
-    rf"\b(?i:{DISPOSAL}|quit|left|dropped|gave\s+up\s+on|cancell?ed(?:\s+with)?|"
-    r"traded(?:\s+in)?|swapped|exchanged|replaced|"
+    rf"\b(?i:{PARTING}|quit|left|dropped|gave\s+up\s+on|cancell?ed(?:\s+with)?|"
     r"stopped\s+(?:going\s+to|seeing|using)|lost|returned|crashed|wrote\s+off|broke)\s+"
-    r"(?:(?:\w+'s|his|her|their|the|an?|old)\s+){0,2}$"
+    rf"{THING_OPENING}"
 )
 # a switch whose kind is named in the plural or with its owner ("switched dentists", "changed my bank")
 SWITCHED_KIND = re.compile(

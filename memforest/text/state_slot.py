@@ -16,13 +16,14 @@ from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
 from memforest.text.change_common import GROUP_KINDS, find_common_change, find_header_change, header_kind
 from memforest.text.change_subjects import clause_subject, pronoun_subject, untitled
+from memforest.text.change_words import PARTING, THING_OPENING
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject, slot_key
 from memforest.text.emphatic import plain_verbs
 from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
 from memforest.text.mood import mood_near
 from memforest.text.slots import find_slot
 from memforest.text.state_values import JOB_TITLE, SCHOOL_WORDS, thing_kind
-from memforest.text.state_words import ANIMALS, DISPOSAL, JOB_CUES, KIN
+from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
 from memforest.text.states import find_state
 from memforest.text.switch_clause import find_switch_clause
 
@@ -314,9 +315,8 @@ _GROUP_AFTER = re.compile(rf"(?:\s[\w'-]++){{0,2}}?\s{GROUP_KINDS}s?\b", re.IGNO
 
 
 # a thing named right after a verb of parting with it ("sold my X", "traded the old X in for Y")
-_PARTED_WITH = re.compile(
-    rf"\b(?i:{DISPOSAL}|traded(?:\s+in)?|swapped|exchanged|replaced)\s+(?:(?:\w+'s|his|her|their|the|an?|old)\s+){{0,2}}$"
-)
+# (``change_words.ENDED`` less the verbs of ending a service: "dropped Fennel off at the groomer")
+_PARTED_WITH = re.compile(rf"\b(?i:{PARTING})\s+{THING_OPENING}")
 
 
 def _given_up(text: str, value: str) -> bool:
