@@ -25,11 +25,12 @@ from memforest.retrieval.temporal.casing import recased, uncased
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question
 from memforest.retrieval.temporal.stative import asks_what_held
 from memforest.retrieval.timecues import (
+    CueReading,
     TimeCues,
     asked_part,
     cue_prefix,
     names_a_day,
-    parse_time_cues,
+    read_time_cues,
     without_times,
 )
 from memforest.text.lexicon import CAPITALS, MONTH_NAMES, STOPWORDS, WEEKDAY_NAMES
@@ -111,7 +112,8 @@ class Question:
     present (as_of, else now), whose ``anchor_text`` is embedded with the question; ``several``: it
     asks for a set of things or its size (:func:`~memforest.retrieval.breadth.asks_for_several`);
     ``held_at_time``: it asks what held at the time it names (``stative.asks_what_held``), not what
-    happened then; ``asked_as``: what the temporal parse read it with (:meth:`with_names_of` reads it again)."""
+    happened then; ``asked_as``: what the temporal parse read it with (:meth:`with_names_of` reads it again);
+    ``reading``: its time cues as found in its text, read against each forest's "now" by :meth:`cues`."""
 
     text: str
     matched_text: str
@@ -122,6 +124,7 @@ class Question:
     held_at_time: bool
     cues_now: TimeCues
     asked_as: AskedAs
+    reading: CueReading
     several: bool = False
 
     @classmethod
@@ -134,7 +137,8 @@ class Question:
         text = " ".join(text.split())
         if not text:
             raise InputError("question must not be empty", location="question")
-        cues_now = parse_time_cues(text, now)  # (it reads the question's cue prefix itself)
+        reading = read_time_cues(text)  # (it reads the question's cue prefix itself)
+        cues_now = reading.against(now)
         asked_as = AskedAs(now, has_as_of, speaker, asked_at)
         temporal = _temporal(asked_part(text), asked_as, cues_now)
         held, matched = False, text
@@ -154,6 +158,7 @@ class Question:
             held_at_time=held,
             cues_now=cues_now,
             asked_as=asked_as,
+            reading=reading,
             several=asks_for_several(analysed),
         )
 
@@ -182,7 +187,7 @@ class Question:
         """The time cues read against ``now`` (the forest's latest session, when the query names
         no as_of): relative phrases ("last week") resolve against it; a question ``held_at_time``
         keeps only the window's end (:meth:`TimeCues.up_to_end`)."""
-        cues = parse_time_cues(self.text, now)
+        cues = self.reading.against(now)
         return cues.up_to_end() if self.held_at_time else cues
 
 

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from memforest.text.dates import TimeMention, resolve_time_expressions
+from memforest.text.dates import TimeMention, TimeScan, resolve_time_expressions, scan_time_expressions
 from memforest.text.terms import content_terms
 
 _BEFORE_WORDS = ("before", "prior to", "until", "till", "by", "earlier than", "up to")
@@ -190,27 +190,54 @@ def parse_time_cues(question: str, ref: datetime) -> TimeCues:
     Only the question itself is read (:func:`asked_part`), at most its first
     :data:`CUE_PREFIX_CHARS` characters (cut at a space), which bounds the work a long query costs
     on the event loop."""
-    question = without_phrasal_after(asked_part(question))
-    cues = TimeCues(
-        asks_when=asks_when(question),
-        wants_latest=bool(_LATEST_RE.search(question)),
-        wants_earliest=bool(_EARLIEST_RE.search(question)),
-        present_tense=bool(_PRESENT_RE.search(question)),
+    return read_time_cues(question).against(ref)
+
+
+def read_time_cues(question: str) -> CueReading:
+    """What the time cues of ``question`` are read from, found once: :meth:`CueReading.against`
+    resolves them against each reference time (a query over several forests reads each forest's
+    "now" from the same reading)."""
+    asked = without_phrasal_after(asked_part(question))
+    flags = TimeCues(
+        asks_when=asks_when(asked),
+        wants_latest=bool(_LATEST_RE.search(asked)),
+        wants_earliest=bool(_EARLIEST_RE.search(asked)),
+        present_tense=bool(_PRESENT_RE.search(asked)),
     )
-    mentions = resolve_time_expressions(question, ref)
-    for m in mentions:
-        word = _preceding_word(question, m.span_start)
-        if m.text.lower().startswith(("before ", "after ", "since ", "until ")):
-            word = m.text.split()[0].lower()
-        if word in _BEFORE_WORDS:
-            cues = cues.with_window(None, m.start)
-        elif word in _AFTER_WORDS:
-            cues = cues.with_window(_mention_end(m) if word != "from" else m.start, None)
-        else:
-            cues = cues.with_window(m.start, _mention_end(m))
-    if not mentions:
-        match = _ANCHOR_RE.search(question)
-        if match is not None and content_terms(match.group("event")):
-            side = "before" if match.group("side").lower() in ("before", "prior to", "until") else "after"
-            cues = replace(cues, anchor_text=match.group("event").strip(), anchor_side=side)
-    return cues
+    match = _ANCHOR_RE.search(asked)
+    if match is not None and content_terms(match.group("event")):
+        side = "before" if match.group("side").lower() in ("before", "prior to", "until") else "after"
+        anchored = replace(flags, anchor_text=match.group("event").strip(), anchor_side=side)
+    else:
+        anchored = flags
+    return CueReading(asked, scan_time_expressions(asked), flags, anchored)
+
+
+@dataclass(frozen=True, slots=True)
+class CueReading:
+    """A question's time cues before any reference time: its asked part (``asked``), the time
+    patterns found in it (``scan``), the cues that need no time (``flags``), and those with the
+    "before/after <event>" anchor it names, read when it names no time (``anchored``)."""
+
+    asked: str
+    scan: TimeScan
+    flags: TimeCues
+    anchored: TimeCues
+
+    def against(self, ref: datetime) -> TimeCues:
+        """The cues with relative expressions resolved against tz-aware ``ref``."""
+        mentions = self.scan.resolve(ref)
+        if not mentions:
+            return self.anchored
+        cues, question = self.flags, self.asked
+        for m in mentions:
+            word = _preceding_word(question, m.span_start)
+            if m.text.lower().startswith(("before ", "after ", "since ", "until ")):
+                word = m.text.split()[0].lower()
+            if word in _BEFORE_WORDS:
+                cues = cues.with_window(None, m.start)
+            elif word in _AFTER_WORDS:
+                cues = cues.with_window(_mention_end(m) if word != "from" else m.start, None)
+            else:
+                cues = cues.with_window(m.start, _mention_end(m))
+        return cues

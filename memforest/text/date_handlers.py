@@ -28,7 +28,7 @@ from memforest.text.date_parts import (
 )
 from memforest.text.lexicon import MONTH_NAMES, WEEKDAY_NAMES
 
-__all__ = ["GATE", "PATTERNS"]
+__all__ = ["GATE", "PATTERNS", "Handler"]
 
 _FULL_MONTHS = "|".join(m.lower() for m in MONTH_NAMES)
 _ANY_MONTH = rf"(?:{_FULL_MONTHS}|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
@@ -43,7 +43,7 @@ _ORD = r"(?:st|nd|rd|th)?"
 
 # ------------------------------------------------------------------ pattern handlers
 
-_Handler = Callable[[re.Match[str], datetime, str], "Resolved | None"]
+Handler = Callable[[re.Match[str], datetime, str], "Resolved | None"]
 
 
 def _h_iso(m: re.Match[str], ref: datetime, text: str) -> Resolved | None:
@@ -308,7 +308,7 @@ def _h_named_short_year(m: re.Match[str], ref: datetime, text: str) -> Resolved 
 
 
 _FLAGS = re.IGNORECASE
-PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = (
+PATTERNS: tuple[tuple[re.Pattern[str], Handler], ...] = (
     (re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"), _h_iso),
     (
         re.compile(rf"\b(?P<mon>{_ANY_MONTH})\.?\s+(?P<d>\d{{1,2}}){_ORD}(?:,?\s+(?P<y>\d{{4}}))?(?![\d:])\b", _FLAGS),

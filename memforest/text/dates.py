@@ -25,7 +25,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import datetime
 
-from memforest.text.date_handlers import GATE, PATTERNS
+from memforest.text.date_handlers import GATE, PATTERNS, Handler
 from memforest.text.date_parts import format_day
 from memforest.text.lexicon import MONTH_NAMES, WEEKDAY_NAMES
 
@@ -33,9 +33,11 @@ __all__ = [
     "MONTH_NAMES",
     "WEEKDAY_NAMES",
     "TimeMention",
+    "TimeScan",
     "format_day",
     "resolve_time_expressions",
     "rewrite_relative",
+    "scan_time_expressions",
 ]
 
 _PREP_BEFORE_RE = re.compile(
@@ -76,13 +78,32 @@ def resolve_time_expressions(text: str, ref: datetime) -> list[TimeMention]:
     Returns non-overlapping mentions in text order (longer matches win over shorter ones they
     overlap). Results are tz-aware in ``ref``'s timezone.
     """
-    if ref.tzinfo is None:
-        raise ValueError("ref must be timezone-aware")
+    return scan_time_expressions(text).resolve(ref)
+
+
+def scan_time_expressions(text: str) -> TimeScan:
+    """The pattern matches of ``text``, found once and resolvable against any reference time
+    (:meth:`TimeScan.resolve`): the scan is the costly part, a resolution only reads the matches."""
     if not text or not GATE.search(text):
-        return []
-    found: list[TimeMention] = []
-    for pattern, handler in PATTERNS:
-        for m in pattern.finditer(text):
+        return TimeScan(text, ())
+    return TimeScan(text, tuple((m, handler) for pattern, handler in PATTERNS for m in pattern.finditer(text)))
+
+
+@dataclass(frozen=True, slots=True)
+class TimeScan:
+    """The matches of the time patterns in ``text``, each with its handler, in pattern order."""
+
+    text: str
+    matches: tuple[tuple[re.Match[str], Handler], ...]
+
+    def resolve(self, ref: datetime) -> list[TimeMention]:
+        """The mentions the matches name against the tz-aware ``ref``, as
+        :func:`resolve_time_expressions` returns them."""
+        if ref.tzinfo is None:
+            raise ValueError("ref must be timezone-aware")
+        text = self.text
+        found: list[TimeMention] = []
+        for m, handler in self.matches:
             try:
                 res = handler(m, ref, text)
             except (ValueError, OverflowError, KeyError):
@@ -103,8 +124,8 @@ def resolve_time_expressions(text: str, ref: datetime) -> list[TimeMention]:
                     absolute_text=res.absolute_text,
                 )
             )
-    found.sort(key=lambda t: (-(t.span_end - t.span_start), t.span_start))
-    return _non_overlapping(found)
+        found.sort(key=lambda t: (-(t.span_end - t.span_start), t.span_start))
+        return _non_overlapping(found)
 
 
 def _non_overlapping(found: list[TimeMention]) -> list[TimeMention]:

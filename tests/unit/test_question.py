@@ -9,6 +9,7 @@ import pytest
 
 from memforest.errors import InputError
 from memforest.retrieval.question import MAX_SEARCH_TERMS, Question
+from memforest.retrieval.temporal.parse import QUESTION_NAMES
 from memforest.retrieval.timecues import CUE_PREFIX_CHARS
 from memforest.text.lexicon import STOPWORDS
 from memforest.text.terms import content_terms, tokenize
@@ -42,6 +43,22 @@ def test_time_cues_and_temporal_parse_are_read_once() -> None:
     assert q.temporal.operator == "before"
     later = q.cues(datetime(2030, 1, 1, tzinfo=UTC))
     assert later.anchor_text == q.anchor_text
+
+
+def test_relative_times_resolve_against_each_forests_now_from_one_reading() -> None:
+    q = _parse("Which gym did I go to last month?")
+    june = q.cues(datetime(2024, 6, 20, tzinfo=UTC))
+    march = q.cues(datetime(2023, 3, 10, tzinfo=UTC))
+    assert (june.after, june.before) == (datetime(2024, 5, 1, tzinfo=UTC), datetime(2024, 6, 1, tzinfo=UTC))
+    assert (march.after, march.before) == (datetime(2023, 2, 1, tzinfo=UTC), datetime(2023, 3, 1, tzinfo=UTC))
+    assert q.cues(NOW) == q.cues_now
+
+
+def test_a_question_keeps_a_bounded_number_of_candidate_subjects() -> None:
+    names = " and ".join(f"Name{i}" for i in range(200))
+    q = _parse(f"Where did Priya live before {names}?")
+    assert len(q.temporal.names) == QUESTION_NAMES < 200  # (each is looked up in every forest read)
+    assert q.temporal.names[0] == "Priya"
 
 
 def test_an_empty_question_is_an_input_error() -> None:

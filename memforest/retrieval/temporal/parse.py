@@ -46,6 +46,9 @@ _BETWEEN_RE = re.compile(rf"\bbetween\s+(?P<x>[^?.!,;]{{1,{BETWEEN_REACH}}}?)\s+
 # names of the question an anchor's tail is checked against (one search each): a real question
 # names a few; a crafted one may name hundreds
 ANCHOR_NAMES = 8
+# candidate subjects a question keeps, most likely first: each is looked up in every forest the
+# query reads; a real question names a few, a crafted one thousands
+QUESTION_NAMES = 16
 # ("the year before last" is a time, "before last week" a time anchor)
 _BEFORE_RE = re.compile(
     r"\b(?:before(?!\s+last\b(?!\s+(?:week|month|year|spring|summer|autumn|fall|winter|weekend|time)))|prior\s+to|previous\s+to|until|till|up\s+(?:un)?to|ahead\s+of|earlier\s+than|preced(?:ed|ing)|"
@@ -369,7 +372,8 @@ def _ordered(question: str, noun: str | None, speaker: str | None) -> tuple[tupl
         dict.fromkeys([*relations(question, noun, speaker), *(p for p in [*people, *owners] if p in names), *names])
     )
     owned = askers_owned(question, speaker)
-    return tuple(n for n in ordered if not owned or not set(n.split()) <= owned), tuple(roles)
+    kept = tuple(n for n in ordered if not owned or not set(n.split()) <= owned)
+    return kept[:QUESTION_NAMES], tuple(roles)
 
 
 def value_name(tq: TemporalQuestion, subject: str) -> str | None:
