@@ -17,6 +17,7 @@ from memforest.domain import Candidate, CellTurn, CellView, FactKind
 from memforest.text.change_subjects import subjects_named
 from memforest.text.changes import announced_switch, find_announced_kind, find_pointed_kind
 from memforest.text.chatter import is_chatter
+from memforest.text.clauses import clause_spans
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
 from memforest.text.entities import sentence_entities
@@ -269,6 +270,65 @@ def _candidate(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """What reading any sentence of a turn needs besides the sentence: the turn, the one other
+    speaker, the cell's names, and the sentence before it (``_candidate``)."""
+
+    turn: CellTurn
+    other: str | None
+    names: dict[str, str]
+    before: str | None
+
+    def read(self, unit: _Unit, antecedent: str | None) -> Candidate:
+        return _candidate(unit, self.turn, self.other, self.names, antecedent, self.before)
+
+
+def _candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[Candidate]:
+    """The candidates of one unit: one, or, when the unit is one sentence stating a state and its
+    clauses (``clauses.clause_spans``) state states of two different slots (two people's, or two
+    kinds of one person's: "My sister Oona moved to Tralee, so I've started seeing Kit at X"), one
+    per clause, a clause stating none kept with the one before it when that changes neither's
+    reading."""
+    whole = turn.read(unit, antecedent)
+    if whole.attribute is None or len(unit.sentences) != 1:
+        return [whole]
+    sentence = unit.sentences[0]
+    spans = clause_spans(sentence)
+    if len(spans) < 2:
+        return [whole]
+    pieces: list[tuple[int, Candidate, str | None]] = []  # (start, candidate, antecedent it was read with)
+    for start, end in spans:
+        candidate = _piece(sentence, start, end, unit, turn, antecedent)
+        if pieces and (pieces[-1][1].attribute is None or candidate.attribute is None):
+            was, held, by = pieces[-1]
+            joined = _piece(sentence, was, end, unit, turn, by)
+            if _slot(joined) == (_slot(held) if held.attribute is not None else _slot(candidate)):
+                pieces[-1] = (was, joined, by)
+                continue
+        pieces.append((start, candidate, antecedent))
+        named = subjects_named(candidate.text, turn.turn.speaker)
+        antecedent = named.pop() if len(named) == 1 else antecedent
+    read = [candidate for _, candidate, _ in pieces]
+    return read if _several_slots(read) else [whole]
+
+
+def _piece(sentence: str, start: int, end: int, unit: _Unit, turn: _Turn, antecedent: str | None) -> Candidate:
+    """The candidate of ``sentence[start:end]``, a piece of a unit's one sentence."""
+    piece = sentence[start:end].strip().rstrip(",;")
+    return turn.read(_Unit([piece], [e for e in unit.entities if e in piece]), antecedent)
+
+
+def _slot(candidate: Candidate) -> tuple[str | None, str | None, str | None]:
+    return candidate.subject, candidate.attribute, candidate.value
+
+
+def _several_slots(candidates: list[Candidate]) -> bool:
+    """The candidates state states of at least two slots (holder and attribute)."""
+    slots = {(c.subject.casefold(), c.attribute) for c in candidates if c.subject is not None and c.attribute}
+    return len(slots) >= 2
+
+
 def _mention_of(original: str, mentions: list[TimeMention], value: str | None) -> TimeMention | None:
     """The time mention a fact's time is read from: with a state's ``value`` and several mentions,
     the first mention in the clause that names the value ("Ruth retired in March, and I had my
@@ -332,8 +392,9 @@ def extract_cell(cell: CellView, deadline: Deadline | None = None) -> list[Candi
         for unit in _turn_units(turn, names, deadline):
             if deadline is not None:
                 deadline.check()
-            candidate = _candidate(unit, turn, other, names, antecedent, before)
-            if candidate.text:
+            for candidate in _candidates(unit, _Turn(turn, other, names, before), antecedent):
+                if not candidate.text:
+                    continue
                 out.append(candidate)
                 unnamed_pet = candidate.attribute == "pet" and _PET_GOT.search(candidate.text) is not None
                 before = candidate.text if candidate.attribute is None or unnamed_pet else None

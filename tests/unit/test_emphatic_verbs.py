@@ -28,15 +28,15 @@ def test_plain_verbs(text: str, plain: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "slot"),
+    ("text", "slots"),
     [
-        ("Tomas did move to Faro in May.", ("Tomas", "residence", "Faro")),
-        (
+        ("Tomas did move to Faro in May.", [("Tomas", "residence", "Faro")]),
+        (  # (each clause its own state)
             "Tomas actually did move to Faro in May, he works remotely for Brisa Digital from there.",
-            ("Tomas", "residence", "Faro"),
+            [("Tomas", "residence", "Faro"), ("Tomas", "employer", "Brisa Digital")],
         ),
-        ("My aunt does live in Evora now.", ("Mia's aunt", "residence", "Evora")),
+        ("My aunt does live in Evora now.", [("Mia's aunt", "residence", "Evora")]),
     ],
 )
-def test_an_emphatic_verb_states_a_state(text: str, slot: tuple[str, str, str]) -> None:
-    assert speaker_slots(text) == [slot]
+def test_an_emphatic_verb_states_a_state(text: str, slots: list[tuple[str, str, str]]) -> None:
+    assert speaker_slots(text) == slots

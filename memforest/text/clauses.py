@@ -1,0 +1,46 @@
+"""Where a sentence joins clauses that each have a subject of their own ("My sister moved to Cork,
+so I've started seeing a new GP"; "We moved in March; the kids go to X now"): the places a
+sentence that states two people's states, or two states of one person, can be cut so that each
+part is read for a state by itself."""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.lexicon import CAPITALS
+
+__all__ = ["clause_spans"]
+
+# what opens a clause with its own subject: a first- or third-person pronoun, a possessive ("my
+# friend Teo"), or, after a conjunction or a semicolon, a name or "the" ("and Kemal got ...", "; the
+# kids go to ...")
+_PRONOUN = r"(?:I|I'm|I've|I'd|I'll|(?i:we|we're|we've|he|he's|she|she's|they|they're|my|our|his|her|their))\b"
+_NAMED = rf"(?:[{CAPITALS}][\w-]*|the)\b"
+# a word between the joint and the subject that belongs to no one ("so now I ...", "and then she ...")
+_LEAD = r"(?:(?:now|then|also|just|recently|finally|meanwhile|since\s+then)\s+)?"
+_JOINT = re.compile(
+    rf";\s+{_LEAD}(?=(?:{_PRONOUN}|{_NAMED}))"
+    rf"|,?\s+(?:and|but|so|whereas)\s+{_LEAD}(?=(?:{_PRONOUN}|{_NAMED}))"
+    rf"|,\s+{_LEAD}(?={_PRONOUN})"
+)
+# a clause of fewer words than this is no clause of its own ("and I", "so she did")
+_CLAUSE_WORDS = 3
+
+
+def clause_spans(sentence: str) -> list[tuple[int, int]]:
+    """Where ``sentence`` is cut where one clause ends and another with its own subject begins: the
+    start and end of each piece, without the joint ("…, so now I train with X": "I train with X");
+    a piece too short to be a clause stays with the one before it. One span (the sentence) when
+    nothing joins clauses."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for joint in _JOINT.finditer(sentence):
+        if (
+            len(sentence[at : joint.start()].split()) < _CLAUSE_WORDS
+            or len(sentence[joint.end() :].split()) < _CLAUSE_WORDS
+        ):
+            continue
+        spans.append((at, joint.start()))
+        at = joint.end()
+    spans.append((at, len(sentence)))
+    return spans

@@ -1,0 +1,86 @@
+"""A sentence whose clauses state two slots' states files both (sentences of my own)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from support.states import SAID_AT, speaker_slots
+
+from memforest.domain import CellTurn, CellView
+from memforest.text.clauses import clause_spans
+from memforest.text.extractor import extract_cell
+
+
+def _pieces(sentence: str) -> list[str]:
+    return [sentence[a:b] for a, b in clause_spans(sentence)]
+
+
+def test_clauses_are_cut_where_a_subject_of_their_own_begins() -> None:
+    assert _pieces("My aunt Greta moved to Hull, so now I see Dr. Vance.") == [
+        "My aunt Greta moved to Hull",
+        "I see Dr. Vance.",
+    ]
+    assert _pieces("We left Corby in June; the twins go to Elm Row now.") == [
+        "We left Corby in June",
+        "the twins go to Elm Row now.",
+    ]
+    assert _pieces("Ana moved to Porto and she loves it.") == ["Ana moved to Porto", "she loves it."]
+    # a verb with no subject of its own, an appositive name, a clause of two words: no cut
+    assert _pieces("I left Quarry Foods and joined Tallis Labs.") == ["I left Quarry Foods and joined Tallis Labs."]
+    assert _pieces("I found a barber, Sami at Fade Street.") == ["I found a barber, Sami at Fade Street."]
+    assert _pieces("I moved to Ripon and I did.") == ["I moved to Ripon and I did."]
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        (
+            "My brother Anselm moved to Oban, so I've started going to a new barber, Dev at Kingsway Cuts.",
+            [("Anselm", "residence", "Oban"), ("Mia", "barber", "Dev")],
+        ),
+        (
+            "My husband Ollie started at Fenmore Council last month and I joined Quayside Rowing Club.",
+            [("Ollie", "employer", "Fenmore Council"), ("Mia", "membership", "Quayside Rowing Club")],
+        ),
+        (
+            "I'm renting in Whitby now and I drive a Calder Sport.",
+            [("Mia", "residence", "Whitby"), ("Mia", "vehicle", "Calder Sport")],
+        ),
+        (
+            "We moved to Ledbury in March; the kids now go to Orchard Lane School.",
+            [("Mia", "residence", "Ledbury"), ("Mia", "school", "Orchard Lane School")],
+        ),
+    ],
+)
+def test_each_clause_files_its_own_state(text: str, slots: list[tuple[str, str, str]]) -> None:
+    assert [s for s in speaker_slots(text) if s[1] is not None] == slots
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I moved to Settle in May and the rent is much cheaper.",  # one state: the sentence stays whole
+        "I used to live in Bude, and now I live in Looe.",  # one slot twice: the sentence's reading
+        "I might move to Truro next year, but for now I'm happy where I am.",  # a plan
+    ],
+)
+def test_a_sentence_of_one_state_stays_one_fact(text: str) -> None:
+    assert len(speaker_slots(text)) == 1
+
+
+def test_each_clause_keeps_its_own_time() -> None:
+    cell = CellView(
+        "s",
+        SAID_AT,
+        (
+            CellTurn(
+                0, "Mia", "I joined Fairholme Choir in January, and my friend Cato moved to Skipton last week.", SAID_AT
+            ),
+        ),
+    )
+    facts = {c.subject: c for c in extract_cell(cell) if c.attribute is not None}
+    assert facts["Mia"].valid_from == datetime(2023, 1, 1, tzinfo=UTC)
+    assert facts["Cato"].valid_from.date() < SAID_AT.date()
+    assert facts["Cato"].valid_from.date() >= datetime(2023, 5, 1, tzinfo=UTC).date()
+    assert facts["Mia"].text.startswith("Mia joined Fairholme Choir") and "Cato" not in facts["Mia"].text
