@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from memforest.text import change_words as cw
+from memforest.text.change_parts import APPOSITION_END as _APPOSITION_END
 from memforest.text.change_parts import HABIT as _HABIT
 from memforest.text.change_parts import KIN_RE, NOT_NOUN, PARTNERS
 from memforest.text.change_parts import NOT_HELD as _NOT_HELD
@@ -110,6 +111,8 @@ NAMED: tuple[re.Pattern[str], ...] = (
     re.compile(
         rf"{cw.AT_WORD}{cw.VALUE},\s+{cw.OWNER}\s+(?:new|current|usual|regular|go-to|latest)\s+{cw.NOUN}(?!'s|\w)"
     ),
+    # "write to Ana's GP, Dr. Mensah at X", "her dentist, Dr. Roy, says": the kind and its value side by side
+    re.compile(rf"{cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOT_LIVING}{cw.NOUN},\s+{cw.VALUE}(?={_APPOSITION_END})"),
     # "found a new bakery: Crumbs", "got a new phone, a Fairphone 5", "a great bakery called Crumbs";
     # one bare word after a comma that a verb follows opens a clause ("at the new place, Ana was
     # right"), a longer name or one with a number is the value ("my new gym, Kestrel Fitness is great")

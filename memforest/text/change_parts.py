@@ -10,6 +10,7 @@ import re
 from memforest.text.state_words import KIN
 
 __all__ = [
+    "APPOSITION_END",
     "HABIT",
     "HELD_THINGS",
     "KIN_RE",
@@ -85,3 +86,5 @@ NOT_UPDATE = (
     r"(?!(?i:big|quick|small|little|huge|major|minor|life|news|weather|general|brief|short|mini|exciting|sad|good|bad|"
     r"final|random|fun|family|travel|work|health|status|progress|another|latest|daily|weekly)\b)"
 )
+# where a value set beside its kind ends ("her GP, Dr. Mensah at X", "her dentist, Dr. Roy, says")
+APPOSITION_END = r"\s*(?:[,;.!?)]|$)|\s+(?:at|from)\s"

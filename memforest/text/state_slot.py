@@ -49,6 +49,22 @@ _PROVIDER_NAME = re.compile(
     r"Fib(?:re|er)|Savings|Financial|Finance)$"
 )
 _PLACE_OR_PROVIDER = re.compile(r"\s(?:Bank|Power)$")
+# a word of a provider's name that says whom one sees there ("Saltmarsh Dental Studio": a dentist)
+_PRACTITIONER_OF = {
+    **dict.fromkeys(("dental", "dentistry", "dentists", "orthodontics"), "dentist"),
+    **dict.fromkeys(("physio", "physiotherapy", "physiotherapists"), "physio"),
+    **dict.fromkeys(("vets", "veterinary"), "vet"),
+    **dict.fromkeys(("medical", "surgery", "gp", "gps"), "doctor"),
+    **dict.fromkeys(("opticians", "optometrists", "optometry"), "optician"),
+    **dict.fromkeys(("osteopaths", "osteopathy"), "osteopath"),
+    **dict.fromkeys(("chiropractic", "chiropractors"), "chiropractor"),
+    **dict.fromkeys(("barbers", "barbershop"), "barber"),
+    "salon": "hairdresser",
+}
+# a person placed at an organisation by name: "Dr. Lindqvist at Saltmarsh Dental Studio"
+_AT_ORGANISATION = (
+    rf"\s+(?:at|from)\s+(?:the\s+)?(?P<org>[{CAPITALS}][\w'-]*(?:\s+(?:&\s+)?[{CAPITALS}][\w'-]*){{0,4}})"
+)
 _MONEY = re.compile(r"\b(?i:accounts?|savings|checking|current|money|mortgage|pension|isa|banking|salary|overdraft)\b")
 
 
@@ -228,6 +244,8 @@ def state_slot(
         subject = speaker  # "Energy supplier: gone from A to B": the kind heading the message is no one
     if header is not None and (attribute in VERB_CLASSES or attribute == "residence"):
         attribute = _kind_of(slot_key(header))  # "Climbing gym: moved to X" is a climbing gym, no home
+    if attribute in _PERSON_SEEN:
+        attribute = _practitioner_kind(text, slot[2]) or attribute  # "registered with Dr. X at Y Dental"
     if attribute == "residence" and _provider_moved_to(text, slot[2]):
         attribute = "change"  # "moved everything over to X Credit Union": a provider, no home
     if subject == f"{speaker}'s family":
@@ -317,6 +335,20 @@ _GROUP_AFTER = re.compile(rf"(?:\s[\w'-]++){{0,2}}?\s{GROUP_KINDS}s?\b", re.IGNO
 # a thing named right after a verb of parting with it ("sold my X", "traded the old X in for Y")
 # (``change_words.ENDED`` less the verbs of ending a service: "dropped Fennel off at the groomer")
 _PARTED_WITH = re.compile(rf"\b(?i:{PARTING})\s+{THING_OPENING}")
+
+
+# the kinds a person one goes to or registers with is filed under when no kind is named
+_PERSON_SEEN = frozenset({*VERB_CLASSES, "partner"})
+
+
+def _practitioner_kind(text: str, value: str) -> str | None:
+    """The kind of practitioner ``value`` is when the sentence places them at a provider whose name
+    says whom one sees there ("registered with Dr. Lindqvist at Saltmarsh Dental Studio": a
+    dentist; "seeing Dev at Kinetic Physio": a physio), else None."""
+    m = re.search(re.escape(value) + _AT_ORGANISATION, text)
+    if m is None:
+        return None
+    return next((_PRACTITIONER_OF[w] for w in m["org"].casefold().split() if w in _PRACTITIONER_OF), None)
 
 
 def _given_up(text: str, value: str) -> bool:

@@ -415,7 +415,7 @@ _WORK = re.compile(
 _PROVIDER_HEADS = frozenset(
     str.split(
         """insurance assurance mutual bank dental dentistry clinic surgery pharmacy vets veterinary opticians
-        salon barbers"""
+        salon barbers practice physio physiotherapy osteopathy chiropractic podiatry"""
     )
 )
 # what a pupil is there as ("as a boarder"): no role of work
@@ -428,11 +428,23 @@ def _role_after(value: str) -> re.Pattern[str]:
     return re.compile(rf"{re.escape(value)}(?:\s+[\w'-]+){{0,3}}?\s+as\s+an?\s+(?!{_PUPIL})", re.IGNORECASE)
 
 
+def _seen_at_provider(value: str, text: str) -> bool:
+    """``value`` is someone seen at a service provider's ("started seeing Dev Ramsay at Fulcrum
+    Sports Clinic"): a practitioner, not a partner."""
+    m = re.search(
+        rf"{re.escape(value)}\s+at\s+(?:the\s+)?(?P<org>[{CAPITALS}][\w'&-]*(?:\s+[{CAPITALS}][\w'&-]*){{0,4}})", text
+    )
+    return m is not None and m["org"].split()[-1].casefold() in _PROVIDER_HEADS
+
+
 def _kind_of(attribute: str, value: str, text: str) -> str:
     """The attribute of a value an employer cue found ("is at X now", "signed with X"): when the
     sentence has no word of paid work and no role is taken at the value, a school when the value's
     own head noun names one ("Stormholt Academy"), a provider used (``patronage``) when it names a
-    service's ("signed with Ashgrove Insurance for the flat"); else ``attribute``."""
+    service's ("signed with Ashgrove Insurance for the flat"); else ``attribute``. A partner cue's
+    value seen at a provider's is a provider used too."""
+    if attribute == "partner":
+        return "patronage" if _seen_at_provider(value, text) else attribute
     head = value.split()[-1]
     school = re.fullmatch(SCHOOL_WORDS, head) is not None
     if attribute != "employer" or not (school or head.casefold() in _PROVIDER_HEADS):

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from support.fact_rows import fact_row
 from support.temporal_answers import answer_of
 
-from memforest.retrieval.temporal.kind_words import same_service
+from memforest.retrieval.temporal.kind_words import same_service, service_synonyms
 
 NOW = datetime(2024, 12, 15, 12, tzinfo=UTC)
 ROWS = [
@@ -43,3 +43,20 @@ def test_another_name_of_the_service_finds_its_chain() -> None:
 def test_a_question_by_another_name_of_the_service_is_answered_from_its_chain() -> None:
     assert answer_of(ROWS, "Which salon do I go to now?", "Odile", NOW) == 3
     assert answer_of(ROWS, "Which salon was I going to in May 2024?", "Odile", NOW) == 1
+
+
+# a practitioner filed under two names of one service: "my GP, Dr. A" and, later, "registered with
+# Dr. B at X Medical Centre" (a doctor)
+GP_ROWS = [
+    fact_row(1, 2, "Odile wrote to Odile's GP, Dr. Aubrac at Quai Surgery.", "Odile",
+             subject="odile", attribute="gp", value="Dr. Aubrac"),
+    fact_row(2, 8, "Odile has registered with Dr. Fenouil at Lisière Medical Centre.", "Odile",
+             subject="odile", attribute="doctor", value="Dr. Fenouil"),
+]  # fmt: skip
+
+
+def test_chains_under_two_names_of_one_service_are_one_chain() -> None:
+    assert service_synonyms("gp", {"gp": 1, "doctor": 1, "dentist": 1}) == ("gp", "doctor")
+    assert answer_of(GP_ROWS, "Who is my GP?", "Odile", NOW) == 2
+    assert answer_of(GP_ROWS, "Who is my doctor now?", "Odile", NOW) == 2
+    assert answer_of(GP_ROWS, "Who was my GP in May 2024?", "Odile", datetime(2024, 5, 20, tzinfo=UTC)) == 1

@@ -19,6 +19,7 @@ __all__ = [
     "of_told_kind",
     "same_service",
     "service_kind",
+    "service_synonyms",
     "told_elsewhere",
 ]
 
@@ -118,16 +119,23 @@ def same_service(asked: str, chains: Mapping[str, int]) -> str | None:
     an ``account`` one) and the two slots qualify it alike ("car insurer" and ``car_insurance``, never
     ``home_insurance``): the one with the most states, the first filed of equals; verb classes never.
     None when ``asked`` is a named attribute, names no such service, or no chain is of it."""
+    alike = service_synonyms(asked, chains)
+    return max(alike, key=lambda label: chains[label]) if alike else None
+
+
+def service_synonyms(asked: str, chains: Mapping[str, int]) -> tuple[str, ...]:
+    """The chains of ``chains`` (label -> states) filed under the names of the service ``asked``
+    names, as :func:`same_service` tells them, in the order they were first filed; none for a named
+    attribute or a kind that names no such service."""
     service = _synonym_service(asked)
     if service is None or asked in STATE_ATTRIBUTES:
-        return None
+        return ()
     qualified = _qualifiers(asked)
-    alike = [
-        (n, label)
-        for label, n in chains.items()
+    return tuple(
+        label
+        for label in chains
         if label not in GENERIC and _synonym_service(label) == service and _qualifiers(label) == qualified
-    ]
-    return max(alike, key=lambda found: found[0])[1] if alike else None
+    )
 
 
 # services whose names are one service (a salon is a hairdresser's); gas and electricity, a dentist

@@ -36,6 +36,7 @@ from memforest.retrieval.temporal.kind_words import (
     of_told_kind,
     same_service,
     service_kind,
+    service_synonyms,
     told_elsewhere,
 )
 from memforest.retrieval.temporal.lexicon import CUES, cue_scores, is_state_of
@@ -168,10 +169,9 @@ def states_of(
     for label, _ in labelled:
         counts[label] = counts.get(label, 0) + 1
     chain = chain_label(attribute, counts, loose=False) or value_kind_label(attribute, labelled)
-    chain = chain or same_service(attribute, counts)
-    if chain is None and loose:
-        chain = chain_label(attribute, counts, loose=True)
-    out = [s for lab, s in labelled if lab == chain]
+    chain = chain or same_service(attribute, counts) or (chain_label(attribute, counts, loose=True) if loose else None)
+    alike = service_synonyms(attribute, counts) if chain == attribute else ()  # ("gp" and "doctor")
+    out = [s for lab, s in labelled if lab in (chain, *alike)]
     asked = kind or attribute
     if chain in GENERIC and asked not in GENERIC and asked not in STATE_ATTRIBUTES:  # ("Moonrise Bakery": no guitar)
         out = [s for s in out if not other_kind(s.value, asked)]
