@@ -17,14 +17,16 @@ __all__ = ["clause_spans"]
 _PRONOUN = r"(?:I|I'm|I've|I'd|I'll|(?i:we|we're|we've|he|he's|she|she's|they|they're|my|our|his|her|their))\b"
 _NAMED = rf"(?:[{CAPITALS}][\w-]*|the)\b"
 # a word between the joint and the subject that belongs to no one ("so now I ...", "and then she ...")
-_LEAD = r"(?:(?:now|then|also|just|recently|finally|meanwhile|since\s+then)\s+)?"
+_LEAD = r"(?:(?:now|then|also|just|recently|finally|meanwhile|since\s++then)\s++)?"
+# (each whitespace run is tried from its start only, and read whole: linear on long runs)
 _JOINT = re.compile(
-    rf";\s+{_LEAD}(?=(?:{_PRONOUN}|{_NAMED}))"
-    rf"|,?\s+(?:and|but|so|whereas)\s+{_LEAD}(?=(?:{_PRONOUN}|{_NAMED}))"
-    rf"|,\s+{_LEAD}(?={_PRONOUN})"
+    rf";\s++{_LEAD}(?=(?:{_PRONOUN}|{_NAMED}))"
+    rf"|(?<![\s,]),?\s++(?:and|but|so|whereas)\s++{_LEAD}(?=(?:{_PRONOUN}|{_NAMED}))"
+    rf"|,\s++{_LEAD}(?={_PRONOUN})"
 )
 # a clause of fewer words than this is no clause of its own ("and I", "so she did")
 _CLAUSE_WORDS = 3
+_CLAUSE_AFTER = re.compile(r"\S++(?:\s++\S++){2}")  # (as many words as that follow)
 
 
 def clause_spans(sentence: str) -> list[tuple[int, int]]:
@@ -35,10 +37,8 @@ def clause_spans(sentence: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     at = 0
     for joint in _JOINT.finditer(sentence):
-        if (
-            len(sentence[at : joint.start()].split()) < _CLAUSE_WORDS
-            or len(sentence[joint.end() :].split()) < _CLAUSE_WORDS
-        ):
+        # (a head skipped is of fewer words than a clause's, and grows only by a joint's few words)
+        if len(sentence[at : joint.start()].split()) < _CLAUSE_WORDS or not _CLAUSE_AFTER.match(sentence, joint.end()):
             continue
         spans.append((at, joint.start()))
         at = joint.end()

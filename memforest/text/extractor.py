@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from memforest.domain import Candidate, CellTurn, CellView, FactKind
-from memforest.text.change_subjects import subjects_named
+from memforest.text.change_subjects import leading_subject, subjects_named
 from memforest.text.changes import announced_switch, find_announced_kind, find_pointed_kind
 from memforest.text.chatter import is_chatter
 from memforest.text.clauses import clause_spans
@@ -240,6 +240,12 @@ def _candidate(
         switch = announced_switch(before, turn.speaker) if slot is not None and slot[1] in _GONE_TO else None
         if slot is not None and switch is not None and switch[0].casefold() == slot[0].casefold():
             slot = (slot[0], switch[1], slot[2])  # "Switched barbers. Now I go to X": a barber of the one who switched
+        if slot is not None and slot[1] == "pet" and slot[0] == turn.speaker:
+            slot = (
+                _pet_keeper(text, before, turn.speaker) or slot[0],
+                slot[1],
+                slot[2],
+            )  # "Mum got a dog! Bobi is ..."
     told = _mention_of(original, mentions, slot[2] if slot is not None else None)
     valid_from = told.start if told is not None else turn.time
     time_text = told.text if told is not None else None
@@ -270,6 +276,22 @@ def _candidate(
     )
 
 
+def _pet_keeper(text: str, before: str | None, speaker: str) -> str | None:
+    """Whose the animal a sentence names is, when it does not say and the sentence before it tells
+    someone other than ``speaker`` got an animal ("Ana's mum got a dog. Bobi is a terrier mix ...":
+    the mum's); else None."""
+    got = _PET_GOT.search(before) if before is not None else None
+    own = re.search(rf"\b{re.escape(speaker)}(?:'s|\s+and\s+others)\b", text) or text.startswith(f"{speaker} ")
+    if got is None or before is None or own:
+        return None
+    keeper = leading_subject(before, got.start())
+    return keeper if keeper is not None and keeper.casefold() != speaker.casefold() else None
+
+
+# clauses of one sentence read one by one at most (a sentence of more is a list, read whole)
+_MAX_CLAUSES = 6
+
+
 @dataclass(frozen=True, slots=True)
 class _Turn:
     """What reading any sentence of a turn needs besides the sentence: the turn, the one other
@@ -295,7 +317,7 @@ def _candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[Candid
         return [whole]
     sentence = unit.sentences[0]
     spans = clause_spans(sentence)
-    if len(spans) < 2:
+    if not 2 <= len(spans) <= _MAX_CLAUSES:
         return [whole]
     pieces: list[tuple[int, Candidate, str | None]] = []  # (start, candidate, antecedent it was read with)
     for start, end in spans:
