@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, NUMBER_WORDS, PET_ANIMALS
+from memforest.text.lexicon import ADVERBS, CAPITALS, ENTITY_EXCLUDE, NUMBER_WORDS, PET_ANIMALS, TIME_WORDS, TITLES
 from memforest.text.state_words import KIN
 from memforest.text.topics import singular
 
@@ -23,8 +23,36 @@ _VAL = (
     r"before|from|ago|about|to|now|recently|yesterday|today|around|during|so|which|who|where|while|as|"
     r"near|by)\b|[,.;!?()\[\]]|$)"
 )
+_OWNER = r"(?:our|my|his|her|their|[\w'-]+'s)"
+# a home named so is not the one lived in now: one left, dreamt of, stayed in for a while
+_TITLE = re.compile(TITLES)
+_ADVERB = re.compile(ADVERBS, re.IGNORECASE)
+_NOT_HOME = r"(?:old|former|previous|ex|last|first|childhood|dream|holiday|summer|weekend|future|ideal|next)"
 _NAME_VAL = rf"(?P<val>[{CAPITALS}][\w'-]*(?:\s+[{CAPITALS}][\w'-]*)?)"
+# a dwelling one lives in ("home" and "place" are said of much else: "brought the dog home on Friday")
+_HOME = (
+    r"(?:flat|apartment|house|condo|bungalow|townhouse|cottage|cabin|duplex|maisonette|penthouse|houseboat|villa|"
+    r"farmhouse|studio|loft)"
+)
+# where a dwelling is: a place's name after "on", "in", "at" or "off", no day or month
+_PLACE = rf"(?:on|in|at|off)\s+(?:the\s+)?(?!(?i:{'|'.join(sorted(TIME_WORDS))})\b){_NAME_VAL}"
 _SLOT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # "Ana's flat on Kestrel Lane has draughty windows": the home one speaks of as one's own now
+    (
+        re.compile(_SUBJ + rf"'s\s+(?!{_NOT_HOME}\b)(?:[a-z-]+\s+){{0,2}}?{_HOME}\s+{_PLACE}"),
+        "residence",
+    ),
+    # "Ana lives in a terraced house on Pelham Row", "moved into a flat in Leith": the place, not the dwelling
+    (
+        re.compile(
+            _SUBJ
+            + r"(?:\s+and\s+others)?"
+            + _ADV
+            + r"\s+(?:live|lives|lived|has\s+lived|is\s+living|moved|has\s+moved|relocated)\s+(?:in|into|to)\s+"
+            rf"(?:an?|the|a\s+new|{_OWNER})\s+(?:[\w-]+\s+){{0,3}}?{_HOME}\s+{_PLACE}"
+        ),
+        "residence",
+    ),
     (
         re.compile(
             _SUBJ + _ADV + r"\s+(?:lives|lived|has\s+lived|has\s+been\s+living|is\s+living|was\s+living|"
@@ -119,8 +147,8 @@ def _normalise_value(value: str) -> str:
 
 def _clean_subject(subject: str) -> str | None:
     words = subject.split()
-    while words and words[0].lower() in ENTITY_EXCLUDE:
-        words.pop(0)
+    while words and (words[0].lower() in ENTITY_EXCLUDE or _ADVERB.fullmatch(words[0])):
+        words.pop(0)  # ("Honestly Mia's flat": Mia's)
     return " ".join(words) or None
 
 
@@ -147,5 +175,7 @@ def find_slot(text: str) -> tuple[str, str, str] | None:
             value = value.lower()
         elif attribute == "job" and _RELATION.fullmatch(value):
             continue  # "worked as a kid": what the subject was then, not their work
+        elif _TITLE.fullmatch(value):
+            continue  # "moved to Dr. Halvorsen": a title cut at its dot is no value
         return subject, attr, value
     return None

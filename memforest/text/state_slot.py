@@ -282,7 +282,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     if state is not None and state[1] == "employer" and _pupil_at(text, state[2]):
         state = (state[0], "school", state[2])  # "Ezra is at Whitmoor High now": a pupil, no employee
     if state is not None and state[1] == "residence" and _TITLED.match(state[2]):
-        state = None  # "moved over to Dr. Halvorsen": a doctor, no place
+        state = (state[0], "patronage", state[2])  # "moved over to Dr. Halvorsen": a doctor one goes to, no place
     if state is not None and (state[0].casefold() == state[2].casefold() or state[2].casefold() in _TITLE):
         state = None  # a person is no state of their own; a title alone is no value
     if state is not None and _given_up(text, state[2]):

@@ -25,6 +25,7 @@ __all__ = [
     "POINTING",
     "PRODUCT_PLAN",
     "alternation",
+    "same_kin",
 ]
 
 
@@ -146,3 +147,21 @@ PRODUCT_PLAN: Final = "".join(
     rf"(?<!{w}\s)"
     for w in ("phone", "data", "mobile", "tariff", "payment", "pension", "insurance", "health", "meal", "cell")
 )
+
+
+# words for one relative that people use interchangeably ("my mum", "my mother"), each group's
+# first word its plain name
+_KIN_GROUPS = (
+    "mother mum mom mam ma mummy mommy",
+    "father dad daddy pa papa",
+    "grandmother grandma granny gran nan nana",
+    "grandfather grandpa granddad grandad gramps",
+)
+_SAME_KIN = {w: tuple(g.split()) for g in _KIN_GROUPS for w in g.split()}
+
+
+def same_kin(word: str) -> tuple[str, ...]:
+    """The words for the relative ``word`` names, ``word`` first ("mum": mum, mother, mom, ...);
+    ``(word,)`` for a word with no other."""
+    others = _SAME_KIN.get(word.lower(), ())
+    return (word, *(w for w in others if w != word.lower()))

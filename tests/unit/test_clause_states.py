@@ -1,4 +1,5 @@
-"""A sentence whose clauses state two slots' states files both (sentences of my own)."""
+"""A sentence whose clauses state two slots' states files both, and a home told by its dwelling is
+the place it is in (sentences of my own)."""
 
 from __future__ import annotations
 
@@ -84,3 +85,21 @@ def test_each_clause_keeps_its_own_time() -> None:
     assert facts["Cato"].valid_from.date() < SAID_AT.date()
     assert facts["Cato"].valid_from.date() >= datetime(2023, 5, 1, tzinfo=UTC).date()
     assert facts["Mia"].text.startswith("Mia joined Fairholme Choir") and "Cato" not in facts["Mia"].text
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        (
+            "As of Monday I officially live in a narrow terraced house on Quillon Row.",
+            ("Mia", "residence", "Quillon Row"),
+        ),
+        ("We moved into a flat in Dunhavel last spring.", ("Mia", "residence", "Dunhavel")),
+        ("Honestly my flat on Corrigan Lane is freezing.", ("Mia", "residence", "Corrigan Lane")),
+        # one left or dreamt of, or a day after "home": no home now
+        ("My old flat on Corrigan Lane was freezing.", ("Mia", "home_type", "flat")),
+        ("Meet Juniper, the cat my aunt brought home on Sunday.", ("Mia's aunt", "pet", "Juniper")),
+    ],
+)
+def test_a_home_told_by_its_dwelling_is_the_place_it_is_in(text: str, slot: tuple[str, str, str]) -> None:
+    assert speaker_slots(text) == [slot]

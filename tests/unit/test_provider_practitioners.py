@@ -10,15 +10,17 @@ from support.states import speaker_slots
 @pytest.mark.parametrize(
     ("text", "slot"),
     [
-        ("I've registered with Dr. Halloran at Quayside Dental Care.", ("Mia", "dentist", "Dr. Halloran")),
-        ("I signed up with Dr. Ekwueme at Marsh Lane Medical Centre.", ("Mia", "doctor", "Dr. Ekwueme")),
-        ("I'm seeing Birgit at Northway Physio now.", ("Mia", "physio", "Birgit")),
-        ("I switched to Lorcan at Tidemark Barbers.", ("Mia", "barber", "Lorcan")),
+        ("I've registered with Dr. Vantrell at Quorrin Dental Care.", ("Mia", "dentist", "Dr. Vantrell")),
+        ("I signed up with Dr. Ubakwe at Hestergate Medical Centre.", ("Mia", "doctor", "Dr. Ubakwe")),
+        ("I'm seeing Yselde at Norrowby Physio now.", ("Mia", "physio", "Yselde")),
+        ("I switched to Tamsk at Grelling Barbers.", ("Mia", "barber", "Tamsk")),
         # seen at a clinic whose name says no one kind: a provider used, no partner
-        ("I've started seeing Cosmin Varga at Redfern Sports Clinic.", ("Mia", "patronage", "Cosmin Varga")),
+        ("I've started seeing Ovid Parrask at Wendlecombe Sports Clinic.", ("Mia", "patronage", "Ovid Parrask")),
+        # a doctor moved to is one gone to, no home
+        ("I moved to Dr. Quenby in March.", ("Mia", "patronage", "Dr. Quenby")),
         # no provider: the partner stays a partner; a job at a provider stays a job
-        ("I've started seeing Cosmin Varga.", ("Mia", "partner", "Cosmin Varga")),
-        ("I joined Quayside Dental Care as a receptionist.", ("Mia", "employer", "Quayside Dental Care")),
+        ("I've started seeing Ovid Parrask.", ("Mia", "partner", "Ovid Parrask")),
+        ("I joined Quorrin Dental Care as a receptionist.", ("Mia", "employer", "Quorrin Dental Care")),
     ],
 )
 def test_a_practitioner_is_of_the_kind_the_providers_name_says(text: str, slot: tuple[str, str, str]) -> None:
@@ -28,10 +30,10 @@ def test_a_practitioner_is_of_the_kind_the_providers_name_says(text: str, slot: 
 @pytest.mark.parametrize(
     ("text", "slot"),
     [
-        ("I have to ring my GP, Dr. Okonjo at Fernhill Surgery, about the results.", ("Mia", "gp", "Dr. Okonjo")),
-        ("My dentist, Dr. Sorensen, says I need a filling.", ("Mia", "dentist", "Dr. Sorensen")),
+        ("I must ring my GP, Dr. Ostrander at Fennicott Surgery, about the results.", ("Mia", "gp", "Dr. Ostrander")),
+        ("My dentist, Dr. Pilkvist, says I need a filling.", ("Mia", "dentist", "Dr. Pilkvist")),
         # a relative named beside its noun is a person, no state of the speaker's
-        ("My cousin, Wendell, got married in June.", (None, None, None)),
+        ("My cousin, Aurelio, got married in June.", (None, None, None)),
     ],
 )
 def test_a_kind_beside_its_value_states_it(text: str, slot: tuple[str | None, str | None, str | None]) -> None:

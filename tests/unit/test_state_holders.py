@@ -301,3 +301,18 @@ def test_a_former_holders_word_in_apposition_does_not_name_the_kind() -> None:
 def test_a_clause_closed_by_a_semicolon_states_its_own_state_first() -> None:
     text = "Ottilie has moved again, this time up to Dunmere; her firm shut the Kelby office and she took the transfer."
     assert state_slot(text, FactKind.EVENT, SPEAKER, ("assistant",)) == ("Ottilie", "residence", "Dunmere")
+
+
+@pytest.mark.parametrize(
+    ("turn", "slot"),
+    [
+        # the animal a sentence names without an owner is the one the sentence before got
+        ("My aunt got a puppy! Clementine is a scruffy little schnauzer, and she sends me photos.",
+         ("Wren's aunt", "pet", "Clementine")),
+        ("Ilario adopted a cat. Pesto is a huge ginger tom with one ear.", ("Ilario", "pet", "Pesto")),
+        # the speaker's own animal stays theirs
+        ("My aunt got a puppy! My own dog Marlowe is jealous.", ("Wren", "pet", "Marlowe")),
+    ],
+)  # fmt: skip
+def test_an_animal_named_after_someone_got_one_is_theirs(turn: str, slot: tuple[str, str, str]) -> None:
+    assert slot in _slots(turn)

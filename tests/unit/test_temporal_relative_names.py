@@ -63,3 +63,14 @@ def test_a_name_before_an_auxiliary_leaves_the_subject_after_it(question: str, p
 def test_the_owner_of_a_named_relative_stays_a_candidate_unless_it_is_the_asker() -> None:
     names = parse_question("Did Ana's brother Tom visit before she moved to Leeds?").names
     assert names[0] == "Tom" and "Ana" in names
+
+
+def test_a_relative_asked_by_another_word_for_them_is_still_them() -> None:
+    mother = parse_question("Which dog did my mother have in 2021?", speaker="Tamsin Ekwueme")
+    assert mother.names[:3] == ("Tamsin Ekwueme's mother", "Tamsin Ekwueme's mum", "Tamsin Ekwueme's mom")
+    dad = parse_question("Where does Hesper's dad work now?")
+    assert "Hesper's father" in dad.names and dad.names.index("Hesper's father") < dad.names.index("Hesper")
+    # a relative with no other word keeps its own
+    assert parse_question("Where did my cousin live before Harrowgate?", speaker="Tamsin Ekwueme").names[0] == (
+        "Tamsin Ekwueme's cousin"
+    )

@@ -27,7 +27,7 @@ from memforest.text.lexicon import (
     WEEKDAY_NAMES,
 )
 from memforest.text.persons import rewrite_persons
-from memforest.text.state_words import KIN
+from memforest.text.state_words import KIN, same_kin
 
 __all__ = [
     "ASKER",
@@ -271,7 +271,8 @@ def relations(question: str, asked: str | None = None, speaker: str | None = Non
     question makes them a person who does or owns something ("where was Ana's husband working?",
     "Ana's wife's car") or asks for a kind of thing that is no partner ("which gym is Ana's wife
     in?"): "When did Mia become Ana's girlfriend?" asks about the state. ``speaker``: the asker,
-    whose whole name an owner may be (:func:`_whole_name`)."""
+    whose whole name an owner may be (:func:`_whole_name`). A relative with other words for them
+    ("mother") is followed by them ("Ana's mum", "Ana's mom")."""
     out: list[str] = []
     other_kind = asked is not None and asked.split()[-1].lower() not in _PARTNERS
     for m in _RELATION.finditer(question):
@@ -281,7 +282,8 @@ def relations(question: str, asked: str | None = None, speaker: str | None = Non
         acts = _ACTS.match(question, m.end()) or _DO_SUPPORT.search(question, 0, m.start())
         if kin in _PARTNERS and not acts and not other_kind:
             continue
-        out.append(f"{_whole_name(m['owner'], speaker)}'s {kin}")
+        owner = _whole_name(m["owner"], speaker)
+        out += [f"{owner}'s {word}" for word in same_kin(kin)]  # ("my mother": a forest's "mum" too)
     return tuple(dict.fromkeys(out))
 
 
