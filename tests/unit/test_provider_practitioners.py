@@ -38,3 +38,9 @@ def test_a_practitioner_is_of_the_kind_the_providers_name_says(text: str, slot: 
 )
 def test_a_kind_beside_its_value_states_it(text: str, slot: tuple[str | None, str | None, str | None]) -> None:
     assert speaker_slots(text) == [slot]
+
+
+def test_a_gym_joined_with_its_workouts_named_is_no_job() -> None:
+    assert speaker_slots("I've joined Brackwell CrossFit in Dunmoor. The workouts are brutal.") == [
+        ("Mia", "membership", "Brackwell CrossFit")
+    ]
