@@ -88,7 +88,7 @@ def _signed_up_only(text: str) -> bool:
 
 # (work as a place one goes to, "closer to work", "after work", says no job at the value)
 _EMPLOYMENT = re.compile(
-    rf"\b(?:{JOB_CUES}|(?<!to\s)(?<!from\s)(?<!after\s)(?<!before\s)(?<!near\s)work\w*|to\s+work\s+(?:at|for|with|as)|employ\w*|"
+    rf"\b(?:{JOB_CUES}|(?<!to\s)(?<!from\s)(?<!after\s)(?<!before\s)(?<!near\s)work(?!outs?\b)\w*|to\s+work\s+(?:at|for|with|as)|employ\w*|"
     rf"hired|career|notice|resign\w*)\b|\bas\s+an?\s+(?!member|guest|volunteer|customer|patient)\w+",
     re.IGNORECASE,
 )

@@ -104,7 +104,7 @@ _EMPLOYER_CUE = _cue(
     + JOB_CUES
     + r")\b"
 )
-_EMPLOYER_VETO = _cue(r"\b(?:from\s+home|homework|working\s+out|workouts?|work\s+on|worked\s+on|working\s+on)\b")
+_EMPLOYER_VETO = _cue(r"\b(?:from\s+home|homework|working\s+out|workout|work\s+on|worked\s+on|working\s+on)\b")
 _SCHOOL_CUE = _cue(
     r"\b(?:school|university|college|uni|campus|primary|elementary|kindergarten|nursery|preschool|grammar|semester|enroll?\w*|studying|study|studies|student|degree|"
     r"phd|masters?|mba|grad(?:uate)?\s+school|accepted\s+(?:into|to|at)|got\s+into|transferred|attend\w*|"

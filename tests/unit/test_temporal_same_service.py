@@ -60,3 +60,15 @@ def test_chains_under_two_names_of_one_service_are_one_chain() -> None:
     assert answer_of(GP_ROWS, "Who is my GP?", "Odile", NOW) == 2
     assert answer_of(GP_ROWS, "Who is my doctor now?", "Odile", NOW) == 2
     assert answer_of(GP_ROWS, "Who was my GP in May 2024?", "Odile", datetime(2024, 5, 20, tzinfo=UTC)) == 1
+
+
+def test_a_thing_joined_in_the_town_one_lives_in_is_no_move_of_home() -> None:
+    rows = [
+        fact_row(1, 1, "Odile moved into a house in Vellmarsh.", "Odile",
+                 subject="odile", attribute="residence", value="Vellmarsh"),
+        fact_row(2, 2, "Odile lifts at Forgeline Gym before work.", "Odile", entities=("Forgeline Gym",)),
+        fact_row(3, 9, "Forgeline shut, so Odile has joined Tarsk Boxing in Vellmarsh. The workouts are hard.", "Odile",
+                 subject="odile", attribute="membership", value="Tarsk Boxing"),
+    ]  # fmt: skip
+    assert answer_of(rows, "Which gym am I a member of now?", "Odile", NOW) == 3
+    assert answer_of(rows, "Where do I live now?", "Odile", NOW) == 1
