@@ -21,6 +21,7 @@ from memforest.text.change_parts import PART as _PART
 from memforest.text.change_parts import SERVICE as _SERVICE
 from memforest.text.change_parts import SINCE as _SINCE
 from memforest.text.change_parts import TAKE_UP as _TAKE_UP
+from memforest.text.change_services import SERVICE_USE
 from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
 from memforest.text.change_subjects import NAME as _NAME
@@ -32,17 +33,7 @@ from memforest.text.change_words import SWITCHED_KIND as SWITCHED_KIND
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import INTRODUCING, POINTING
 
-__all__ = [
-    "ENDED",
-    "GENERIC",
-    "KIN_RE",
-    "NAMED",
-    "NOT_NOUN",
-    "PARTNERS",
-    "POINTED",
-    "SWITCHED_KIND",
-    "UNTIMED_VALUE",
-]
+__all__ = ["ENDED", "GENERIC", "KIN_RE", "NAMED", "NOT_NOUN", "PARTNERS", "POINTED", "SWITCHED_KIND", "UNTIMED_VALUE"]
 
 
 NAMED: tuple[re.Pattern[str], ...] = (
@@ -487,6 +478,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "patronage",
     ),
+    *SERVICE_USE,
 )
 # a kind said of what the sentence (or the one before) named: "so that's my vet now", "they're her
 # dentist these days" (the value is the last thing named before it)

@@ -120,9 +120,23 @@ def _role(text: str, m: re.Match[str]) -> str | None:
     """A relation one holds by turns (a landlord, a boss, a coach) is a state when the sentence
     says it is new or current ("Ana's landlord is X now"); "Ana's sister is Mia" is none."""
     noun = m["noun"].lower().strip()
-    if " " in noun or not KIN_RE.match(noun) or _NEW_OR_NOW.search(text, m.start(), m.end() + 16) is None:
+    if (
+        " " in noun
+        or not KIN_RE.match(noun)
+        or noun in _BY_BIRTH
+        or _NEW_OR_NOW.search(text, m.start(), m.end() + 16) is None
+    ):
         return None
     return slot_key(noun)
+
+
+# relations one is born or married into, never held by turns ("Ana's mum is an X member now" is the mum's state)
+_BY_BIRTH = frozenset(
+    """sister brother mom mum mother dad father parent parents cousin son daughter kid kids aunt uncle grandma
+    grandmother grandpa grandfather granddaughter grandson niece nephew sibling stepmother stepfather stepsister
+    stepbrother stepson stepdaughter godson goddaughter grandad granddad granny stepdad stepmum stepmom
+    mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law""".split()
+)
 
 
 def _replaced_kind(m: re.Match[str]) -> str | None:

@@ -17,7 +17,7 @@ import re
 from memforest.text.cleaning import content_tokens, is_known_name
 from memforest.text.lexicon import CAPITALS, words
 
-__all__ = ["is_chatter"]
+__all__ = ["is_chatter", "split_asked_tail"]
 
 # Set phrases of courtesy and reaction; a sentence made only of these (and filler) is chatter.
 _FORMULA_RE = re.compile(
@@ -107,3 +107,33 @@ def is_chatter(sentence: str, names: dict[str, str]) -> bool:
     words, an echo of their news or a request to them. ``names`` maps speaker keys to names."""
     s = sentence.replace("’", "'").strip()
     return _formula_only(s, names) or _reaction(s, names) or _echo(s) or _request(s)
+
+
+# a statement that runs on into a question or a request to the listener ("I work at X, can you
+# help me ...?", "Now that I live in Y, what's the quickest way ...?"): where the asking begins
+_ASKING_TAIL = re.compile(
+    r"(?:[,;:]|\s[-\u2013\u2014])\s+(?=(?i:can|could|would|will|do|does|is|are|should|shall|what|what's|whats|how|"
+    r"any|which|who|where|when|why|ideas|tips|thoughts|suggestions|advice|help|recommendations|got\s+any)\b)"
+)
+# a sentence that itself opens as a question keeps its tail ("Where did I leave it, do you know?")
+_ASKS_FIRST = re.compile(
+    r"^\W*(?i:what|what's|where|when|why|who|which|how|do|does|did|is|are|was|were|can|could|should|would|"
+    r"will|have|has|any)\b"
+)
+
+
+_SUPPOSED = re.compile(r"^\W*(?i:say|suppose|supposing|imagine|if|what\s+if|assuming|let's\s+say|hypothetically)\b")
+
+
+def split_asked_tail(sentence: str) -> list[str]:
+    """``sentence`` as its statement and the question it runs on into, when it states something of
+    three words or more before asking ("I work at X as an engineer, can you help me explain it?":
+    "I work at X as an engineer." and the question); else ``[sentence]``."""
+    if not sentence.rstrip().endswith("?") or _ASKS_FIRST.match(sentence):
+        return [sentence]
+    for m in _ASKING_TAIL.finditer(sentence):
+        stated = sentence[: m.start()].strip()
+        if len(stated.split()) >= 3:
+            # (a supposition keeps the question that makes it one: "Say I got a corgi, would ...?")
+            return [sentence] if _SUPPOSED.match(stated) else [f"{stated}.", sentence[m.end() :].strip()]
+    return [sentence]

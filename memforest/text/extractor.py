@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import heapq
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from memforest.attributes import VERB_CLASSES
 from memforest.domain import Candidate, CellTurn, CellView, FactKind
 from memforest.text.change_subjects import leading_subject, subjects_named
 from memforest.text.changes import announced_switch, find_announced_kind, find_pointed_kind
-from memforest.text.chatter import is_chatter
+from memforest.text.chatter import is_chatter, split_asked_tail
 from memforest.text.clauses import clause_spans
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
@@ -24,7 +25,7 @@ from memforest.text.entities import sentence_entities
 from memforest.text.kinds import fact_kind
 from memforest.text.lexicon import CAPITALS, IRREGULAR_PAST
 from memforest.text.offload import Deadline
-from memforest.text.persons import rewrite_persons
+from memforest.text.persons import introduced_person, rewrite_persons
 from memforest.text.sentences import split_sentences
 from memforest.text.state_slot import state_slot
 from memforest.text.state_words import ANIMALS
@@ -85,6 +86,7 @@ class _Unit:
     sentences: list[str]
     entities: list[str] = field(default_factory=list)
     caption: bool = False
+    introduced: str | None = None  # the one person a dropped sentence just before it introduced by name
 
     @property
     def text(self) -> str:
@@ -127,12 +129,14 @@ def _turn_units(turn: CellTurn, names: dict[str, str], deadline: Deadline | None
     captions = [c.strip() for c in (m["cap"] for m in _CAPTION_RE.finditer(turn.text)) if c.strip()]
     body = _CAPTION_RE.sub(" ", turn.text)
     units: list[_Unit] = []
-    raws = split_sentences(body)
+    raws = [part for raw in split_sentences(body) for part in split_asked_tail(raw)]
+    introduced: str | None = None  # by the sentences dropped since the last unit
     for i, raw in enumerate(raws):
         if deadline is not None:
             deadline.check()
         sentence = told_as_guess(clean_sentence(raw, names), raws[i + 1] if i + 1 < len(raws) else None)
         if not sentence or not informative(sentence, names) or is_chatter(sentence, names):
+            introduced = introduced_person(sentence) or introduced
             continue
         ents = sentence_entities(sentence, names)
         words = len(sentence.split())
@@ -145,7 +149,8 @@ def _turn_units(turn: CellTurn, names: dict[str, str], deadline: Deadline | None
             units[-1].sentences.append(sentence)
             units[-1].entities.extend(ents)
         else:
-            units.append(_Unit([sentence], ents))
+            units.append(_Unit([sentence], ents, introduced=introduced))
+        introduced = None
     units = _merge_down(units, max(1, MAX_PER_TURN - len(captions)))
     for caption in captions[:MAX_PER_TURN]:
         cap = strip_emoji(caption).rstrip(". ")
@@ -311,9 +316,10 @@ def _candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[Candid
     clauses (``clauses.clause_spans``) state states of two different slots (two people's, or two
     kinds of one person's: "My sister Oona moved to Tralee, so I've started seeing Kit at X"), one
     per clause, a clause stating none kept with the one before it when that changes neither's
-    reading."""
+    reading. A sentence that reads as a plan as a whole, or states nothing, while one of its clauses
+    states a state ("My dad sings in X and they have a concert in May") is that clause's reading."""
     whole = turn.read(unit, antecedent)
-    if whole.attribute is None or len(unit.sentences) != 1:
+    if len(unit.sentences) != 1 or (whole.attribute is None and whole.kind is not FactKind.PLAN):
         return [whole]
     sentence = unit.sentences[0]
     spans = clause_spans(sentence)
@@ -325,19 +331,32 @@ def _candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[Candid
         if pieces and (pieces[-1][1].attribute is None or candidate.attribute is None):
             was, held, by = pieces[-1]
             joined = _piece(sentence, was, end, unit, turn, by)
-            if _slot(joined) == (_slot(held) if held.attribute is not None else _slot(candidate)):
+            kept = held if held.attribute is not None else candidate
+            if _slot(joined) == _slot(kept) and joined.kind is kept.kind:
                 pieces[-1] = (was, joined, by)
                 continue
         pieces.append((start, candidate, antecedent))
         named = subjects_named(candidate.text, turn.turn.speaker)
         antecedent = named.pop() if len(named) == 1 else antecedent
     read = [candidate for _, candidate, _ in pieces]
+    if whole.attribute is None or whole.kind is FactKind.PLAN:  # ("sings in X, and they play in May")
+        stated = next((c for c in read if c.attribute is not None and c.kind is not FactKind.PLAN), None)
+        return [whole] if stated is None else [_read_as(whole, stated)]
     return read if _several_slots(read) else [whole]
+
+
+def _read_as(whole: Candidate, clause: Candidate) -> Candidate:
+    """The whole sentence's candidate with the state, kind and time its ``clause`` states."""
+    return replace(
+        whole, kind=clause.kind, subject=clause.subject, attribute=clause.attribute, value=clause.value,
+        valid_from=clause.valid_from, valid_to=clause.valid_to, time_text=clause.time_text,
+    )  # fmt: skip
 
 
 def _piece(sentence: str, start: int, end: int, unit: _Unit, turn: _Turn, antecedent: str | None) -> Candidate:
     """The candidate of ``sentence[start:end]``, a piece of a unit's one sentence."""
     piece = sentence[start:end].strip().rstrip(",;")
+    piece = piece[:1].upper() + piece[1:]  # (a clause read as a sentence: "she's at X" opens with "She's")
     return turn.read(_Unit([piece], [e for e in unit.entities if e in piece]), antecedent)
 
 
@@ -345,9 +364,21 @@ def _slot(candidate: Candidate) -> tuple[str | None, str | None, str | None]:
     return candidate.subject, candidate.attribute, candidate.value
 
 
+def _introduced(unit: _Unit) -> set[str]:
+    """The one person a unit's sentences introduce by name where none is the subject of a verb
+    ("I had lunch with my sister Ilse."), as a set."""
+    person = introduced_person(unit.text)
+    return {person} if person is not None else set()
+
+
 def _several_slots(candidates: list[Candidate]) -> bool:
-    """The candidates state states of at least two slots (holder and attribute)."""
-    slots = {(c.subject.casefold(), c.attribute) for c in candidates if c.subject is not None and c.attribute}
+    """The candidates state states of at least two slots (holder and attribute; a verb class's, such
+    as going to a place, is one slot per value: "I bank with A and my energy comes from B")."""
+    slots = {
+        (c.subject.casefold(), c.attribute, c.value if c.attribute in VERB_CLASSES else None)
+        for c in candidates
+        if c.subject is not None and c.attribute
+    }
     return len(slots) >= 2
 
 
@@ -414,13 +445,15 @@ def extract_cell(cell: CellView, deadline: Deadline | None = None) -> list[Candi
         for unit in _turn_units(turn, names, deadline):
             if deadline is not None:
                 deadline.check()
+            if unit.introduced is not None:  # ("Can you help me thank my brother Anders? He got ...")
+                antecedent, named_anyone = unit.introduced, True
             for candidate in _candidates(unit, _Turn(turn, other, names, before), antecedent):
                 if not candidate.text:
                     continue
                 out.append(candidate)
                 unnamed_pet = candidate.attribute == "pet" and _PET_GOT.search(candidate.text) is not None
                 before = candidate.text if candidate.attribute is None or unnamed_pet else None
-                named = subjects_named(candidate.text, turn.speaker)
+                named = subjects_named(candidate.text, turn.speaker) or _introduced(unit)
                 named_anyone = named_anyone or bool(named)
                 antecedent = (named.pop() if len(named) == 1 else None) if named else antecedent
         if named_anyone:

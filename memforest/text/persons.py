@@ -8,7 +8,22 @@ from collections.abc import Callable
 from memforest.text.lexicon import ADVERBS, CAPITALS, COMMON_VERBS, IRREGULAR_PAST, MODALS, NOT_VERBS
 from memforest.text.state_words import KIN
 
-__all__ = ["rewrite_persons", "third_person"]
+__all__ = ["introduced_person", "rewrite_persons", "third_person"]
+
+
+# the speaker's relative or friend, introduced by name ("my brother Anders", "our new neighbour Oli")
+_INTRODUCED = re.compile(
+    rf"\b(?i:my|our)\s+(?:(?i:new|old|little|big|older|younger|elder|eldest|oldest|youngest|best|twin|dear)\s+)?"
+    rf"(?i:{KIN})\s+(?P<name>[{CAPITALS}](?<![\w'-][{CAPITALS}])[\w-]*)(?![\w'-])"
+)
+
+
+def introduced_person(sentence: str) -> str | None:
+    """The one person ``sentence`` introduces as the speaker's relative or friend by name ("Can you
+    help me write a card for my sister Priya?": Priya), whom a "she" or "he" of the next sentence
+    means even where the sentence itself states nothing; None when it introduces nobody or several."""
+    names = {m["name"] for m in _INTRODUCED.finditer(sentence)}
+    return names.pop() if len(names) == 1 else None
 
 
 def third_person(verb: str) -> str:

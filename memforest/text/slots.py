@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 from memforest.text.lexicon import ADVERBS, CAPITALS, ENTITY_EXCLUDE, NUMBER_WORDS, PET_ANIMALS, TIME_WORDS, TITLES
+from memforest.text.mood import mood_near, mood_of
 from memforest.text.state_words import KIN
 from memforest.text.topics import singular
 
-__all__ = ["find_slot"]
+__all__ = ["find_role_at", "find_slot"]
 
 # slots work on the person-rewritten text, where the subject is a capitalised name; it starts at a
 # word's first character (a start inside a long capitalised run would rescan the run: quadratic),
@@ -36,6 +37,33 @@ _HOME = (
 )
 # where a dwelling is: a place's name after "on", "in", "at" or "off", no day or month
 _PLACE = rf"(?:on|in|at|off)\s+(?:the\s+)?(?!(?i:{'|'.join(sorted(TIME_WORDS))})\b){_NAME_VAL}"
+# whom one sees at a provider, and the people of one's work: the provider's name is the state's value
+# ("Ana's barber at Blade & Bantam says ...": Ana's barber; "an email to Ana's manager at Fernleaf":
+# Ana's employer); a former one is none ("Ana's old dentist at X")
+_ROLE_AT = {
+    **dict.fromkeys(("barber", "hairdresser", "dentist", "doctor", "gp", "physio", "therapist", "vet", "optician")),
+    **dict.fromkeys(("manager", "boss", "supervisor", "colleague", "colleagues", "coworker", "coworkers"), "employer"),
+    **dict.fromkeys(("coach", "trainer", "instructor"), "membership"),
+}
+_PROVIDER = rf"(?P<val>[{CAPITALS}][\w'-]*(?:\s+(?:&\s+|and\s+|of\s+(?:the\s+)?)?[{CAPITALS}][\w'-]*){{0,3}})"
+# whom one sees at a provider, by the kind of their work ("is seeing a physio at Kinetic Path")
+_SEEN = (
+    r"barber|hairdresser|stylist|dentist|hygienist|orthodontist|doctor|gp|physio|physiotherapist|therapist|counsellor|"
+    r"counselor|psychologist|vet|optician|osteopath|chiropractor|podiatrist|nutritionist|dietitian|acupuncturist"
+)
+# a person, or a person's relative ("Ana", "Ana's dad")
+_HOLDER = rf"(?P<subj>[{CAPITALS}](?<![\w'-][{CAPITALS}])[\w'-]*(?:\s+(?i:{KIN}))?)"
+_SEEN_AT_RE = re.compile(
+    _HOLDER + _ADV + r"\s+(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+|started\s+|began\s+)?"
+    r"(?:(?:seeing|sees|see)\s+an?|(?:has|have|got|found)\s+an?\s+new)\s+"
+    rf"(?:new\s+)?(?P<role>{_SEEN})\s+(?:at|from)\s+(?:the\s+)?{_PROVIDER}(?![\w'-])"
+)
+_ROLE_AT_RE = re.compile(
+    _HOLDER + rf"'s\s+(?:new\s+|current\s+|regular\s+|usual\s+|line\s+)?(?P<role>{'|'.join(_ROLE_AT)})"
+    rf"\s+(?:at|from)\s+(?:the\s+)?{_PROVIDER}(?![\w'-])"
+)
+# moods of the whole sentence that make a provider named with its person no one's now
+_ROLE_AT_MOODS = frozenset({"considered", "turned_down", "negation", "nostalgia", "hypothetical", "wish"})
 _SLOT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     # "Ana's flat on Kestrel Lane has draughty windows": the home one speaks of as one's own now
     (
@@ -59,6 +87,16 @@ _SLOT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
             r"had\s+lived|is\s+based|has\s+been\s+based|resides)\s+in\s+" + _VAL
         ),
         "residence",
+    ),
+    # "lives on Tiller Street now": a named street or road (no "on the edge", "on a budget")
+    (
+        re.compile(_SUBJ + _ADV + r"\s+(?:lives|has\s+lived|has\s+been\s+living|is\s+living)\s+on\s+" + _NAME_VAL),
+        "residence",
+    ),
+    # "teaches at Blackthorn High": teaching at a named place is working there
+    (
+        re.compile(_SUBJ + _ADV + r"\s+(?:teaches|has\s+taught|is\s+teaching|lectures)\s+at\s+(?:the\s+)?" + _NAME_VAL),
+        "employer",
     ),
     (
         re.compile(
@@ -179,3 +217,17 @@ def find_slot(text: str) -> tuple[str, str, str] | None:
             continue  # "moved to Dr. Halvorsen": a title cut at its dot is no value
         return subject, attr, value
     return None
+
+
+def find_role_at(text: str) -> tuple[str, str, str] | None:
+    """(subject, attribute, provider) where a person-rewritten sentence names someone's practitioner,
+    coach or workmate at a provider ("Ana's barber at Blade & Bantam reckons ...": Ana's barber is
+    at Blade & Bantam), or the practitioner someone sees at one ("Ana is seeing a physio at X").
+    The provider is named in passing, so the mood of what the sentence goes on to say is not the
+    state's ("... reckons Ana should stretch more"); one named in a clause of mood, or in a sentence
+    that denies, recalls, weighs or turns down, is none."""
+    m = _SEEN_AT_RE.search(text) or _ROLE_AT_RE.search(text)
+    if m is None or mood_near(text[: m.end()], m.start("val")) is not None or mood_of(text) in _ROLE_AT_MOODS:
+        return None
+    subject = _clean_subject(m["subj"])
+    return (subject, _ROLE_AT.get(m["role"]) or m["role"], m["val"]) if subject else None

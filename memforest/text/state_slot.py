@@ -21,7 +21,7 @@ from memforest.text.changes import VERB_CLASSES, find_change, find_named_change,
 from memforest.text.emphatic import plain_verbs
 from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
 from memforest.text.mood import mood_near
-from memforest.text.slots import find_slot
+from memforest.text.slots import find_role_at, find_slot
 from memforest.text.state_values import JOB_TITLE, SCHOOL_WORDS, thing_kind
 from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
 from memforest.text.states import find_state
@@ -118,8 +118,12 @@ _LOWER_TITLE = re.compile(rf"\b(?:dr|mr|mrs|ms|prof)\.?(?=\s+[{CAPITALS}])")
 _PRONOUN_IS = re.compile(
     r"^((?:(?:And|But|So|Then|Also|Now|Well)\s+)?(?:She|He))'s\b|(?<![\w'])((?i:she|he))'s(?=\s+an?\s)"
 )
-# a contracted "has" after a name: "'s" before a participle that no noun is ("been", "got", "gone")
-_HAS = re.compile(r"(?<=[^\W\d_])'s\s+(?=(?:been|got|gone|become|had|taken|started|joined|left|moved|switched)\b)")
+# a contracted "has" after a name: "'s" before a participle that no noun is ("been", "got", "gone"),
+# adverbs between them ("she's also started")
+_HAS = re.compile(
+    r"(?<=[^\W\d_])'s\s+(?=(?:(?:also|just|finally|now|recently|already|officially|actually)\s+)*"
+    r"(?:been|got|gone|become|had|taken|started|joined|left|moved|switched)\b)"
+)
 
 
 def _stated(text: str, slot: Slot) -> bool:
@@ -295,7 +299,9 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     if headed is not None and (change is None or change[1] in VERB_CLASSES or change[2] != headed[2]):
         return _named(headed)  # "Mechanic: Joe's Autos on Kiln Road": the kind heading the message names it
     if state is None and change is None and kind is not FactKind.PLAN:
-        common = find_common_change(text, speaker, participants)  # "Ana's car's the grey estate now"
+        common = find_role_at(text) or find_common_change(
+            text, speaker, participants
+        )  # ("Ana's car's the grey estate now")
         return _typed(common) if common is not None else None
     if state is None:
         return change

@@ -50,11 +50,11 @@ _NOT_NEGATION = re.compile(
     re.IGNORECASE,
 )
 _ABOUT_ADDRESSEE = re.compile(r"^(?:congrat\w*|good\s+luck|best\s+of\s+luck|enjoy|hope|wish)\b", re.I)
-_KIN = (
+_KIN = (  # (the in-laws first: an alternation takes its first branch that matches)
+    r"(?:mother|father|sister|brother|son|daughter)-in-law|"
     r"sister|brother|mom|mum|mother|dad|father|parents?|cousin|friend|friends|son|daughter|kids?|children|"
     r"aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew|boss|colleague|coworker|co-worker|"
     r"neighbou?r|roommate|flatmate|sibling|in-laws?|family|grandparents?|grand?dad|gran|granny|nana?|twins?|mate|"
-    r"(?:mother|father|sister|brother|son|daughter)-in-law|"
     r"step(?:son|daughter|mother|father|sister|brother|kids?|children)|god(?:son|daughter|child|children)"
 )
 _PARTNER_NOUNS = r"girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse"
@@ -91,7 +91,7 @@ _RESIDENCE_VETO = _cue(
     r"stay\w*\s+at\s+a\s+hotel|hotel)\b"
 )
 _EMPLOYER_CUE = _cue(
-    r"\b(?:work|works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|"
+    r"\b(?:work|works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|teach(?:es|ing)?\s+at|"
     r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
     r"start(?:ed|ing|s)?\s+(?:out\s+)?as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:at|with|for)|"
     r"(?=[\w-]+(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?an?\s)"  # (fails fast at most words)
@@ -249,7 +249,12 @@ def _employer(text: str, _m: re.Match[str]) -> str | None:
     return value or _first_named(_ORG_BEFORE[:1], text) or _first_named(_ORG_BEFORE[1:], opening)
 
 
+_TEACHES_AT = re.compile(r"\bteach(?:es|ing)?\s+at\b", re.IGNORECASE)
+
+
 def _school(text: str, _m: re.Match[str]) -> str | None:
+    if _TEACHES_AT.search(text):
+        return None  # (one who teaches at a school works there: the employer's reading)
     return cap_after(text, r"(?:at|to|into|from|attend|attends|attending|attended|enrolled\s+in|in)", school=True)
 
 
@@ -478,8 +483,10 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         value = _read(reader, text, m, names)
         if not value or value.casefold() in ENTITY_EXCLUDE:  # "So" opening the sentence is no value
             continue
-        attribute = _kind_of(attribute, value, text)
         at = text.find(value)
+        if attribute == "employer" and 0 <= at <= m.start() < at + len(value):
+            continue  # a word of work in the value's name ("the queue at Pemberton Post Office")
+        attribute = _kind_of(attribute, value, text)
         if at >= 0 and _LAST_DAY.search(text, max(0, at - 40), at):
             return None  # "Friday was Ana's last day at X": the end of a state, no start
         if _negated(text, max(m.end(), at + len(value) if at >= 0 else len(text))):

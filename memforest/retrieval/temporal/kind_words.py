@@ -71,7 +71,7 @@ _SERVICE_WORDS = {
     "telecom": ("mobile network carrier telecom wireless cellular", "telecom"),
     "internet": ("broadband internet fibre fiber isp", "broadband isp"),
     "energy": ("energy electricity electric gas power utility", "electricity"),
-    "bank": ("bank banking", "bank banking"),
+    "bank": ("bank banking", "bank banks banked banking"),
     "insurance": ("insurance insurer", "insurance insurer insurers"),
     "vet": ("vet veterinary veterinarian", "vet vets veterinary veterinarian"),
     "cafe": ("cafe café coffee coffeehouse", "cafe café coffeehouse roasters"),

@@ -1,0 +1,45 @@
+"""Using a service told by its verb alone, with no mark of the present: ways of saying one is a
+provider's customer that say nothing else ("Ana banks with X", "registered her cat with X Vets",
+"her energy comes from X"). ``change_grammar.GENERIC`` reads them last,
+so every pattern that tells more (a switch, a kind named) is read first. Each reads a
+person-rewritten sentence and is linear in its length."""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text import change_words as cw
+from memforest.text.change_subjects import ADV as _ADV
+from memforest.text.change_subjects import PERSON as _PERSON
+
+__all__ = ["SERVICE_USE"]
+
+# what one registers with a practice besides oneself: a pet, a child, a pronoun for either
+_REGISTERED_ONE = rf"(?:(?:(?:{_PERSON})'s|his|her|their)\s+[a-z][\w-]*|her|him|them|it)\s+"
+SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
+    # "banks with X", "has been banking with X since May", "registered the dog with X Vets"
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?:been\s+|is\s+|am\s+|are\s+)?(?i:banks|banking|banked|insures|insured|"
+            rf"registered\s+{_REGISTERED_ONE}|signed\s+{_REGISTERED_ONE}up)\s*(?i:with|at)\s+{cw.ART}{cw.VALUE}"
+        ),
+        "patronage",
+    ),
+    # "Ana is a Larkspur Ramblers member now": a member named before the word, as a customer is
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?i:is|am|are|became|become)\s+(?i:an?)\s+(?:(?i:new|proud|paid-up|full)\s+)?{cw.VALUE}\s+"
+            r"(?i:member)\b"
+        ),
+        "membership",
+    ),
+    # "Ana's energy comes from X", "her prescriptions all go through X": a supply and its provider
+    (
+        re.compile(
+            rf"{cw.OWNER}\s+(?i:energy|electricity|gas|power|broadband|internet|wifi|wi-fi|phone\s+contract|mobile|"
+            rf"prescriptions?|pension|mortgage|savings)\s+(?:all\s+)?(?i:comes?|goes|go)\s+(?i:from|through|via)\s+"
+            rf"{cw.ART}{cw.VALUE}"
+        ),
+        "patronage",
+    ),
+)
