@@ -42,9 +42,14 @@ _SUBJECT_KIN = re.compile(
 )
 
 
-# a "with" a verb's participle takes ("insured with", "banking with", "signed with"), or "bank
-# with": who provides a service or whom one does something with, not whom one is with
-_PARTICIPLE_BEFORE = re.compile(r"\b(?:[a-z]{2,}(?:ed|ing)|banks?)\s+\Z")
+# a "with" a verb's participle takes ("insured with", "banking with", "signed with"), "bank with",
+# or the "with" of a verb asked about by "did I" ("how long did I sing with X", "who do I train
+# with"): who provides a service or whom one does something with, not whom one is with; living,
+# staying or ending up with someone is being with them
+_PARTICIPLE_BEFORE = re.compile(
+    r"\b(?:[a-z]{2,}(?:ed|ing)|banks?|(?:do|does|did|will|would)\s+[\w']+\s+"
+    r"(?!(?:live|stay|be|end|settle|get|go|move|hook|shack)\b)[a-z]+)\s+\Z"
+)
 
 
 def _participle_with(lowered: str, at: int) -> bool:

@@ -58,6 +58,7 @@ from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import KIN
 
 ANSWER, EARLIER, LATER = "answer", "earlier", "later"
+_ONE_RUN_ANSWERS = ("when", "how_long", "now", "latest", "as_of", "first")  # (operators one state answers)
 
 
 @dataclass(slots=True)
@@ -83,8 +84,6 @@ def _value(row: Row, subject: str) -> str | None:
         return str(row["value"])
     people = {subject.casefold(), str(row.get("speaker") or "").casefold()}
     others = [str(e) for e in row["entities"] or () if str(e).casefold() not in people]
-    if not others:
-        return None
     named = _kin_named(str(row["text"]))
     return next((e for e in others if e.casefold() not in named), None)
 
@@ -318,12 +317,12 @@ def _names_itself(text: str, subject: str) -> bool:
     return re.search(own, text, re.IGNORECASE) is not None
 
 
-def anchor_label(rows: Sequence[Row], subject: str, anchor: str) -> str | None:
+def anchor_label(rows: Sequence[Row], subject: str, anchor: str, asked: str | None = None) -> str | None:
     """The chain label of the subject's latest state whose value is ``anchor`` (else whose text
-    names it), or None."""
+    names it: of the ``asked`` kind's chain only, when the question names one), or None."""
     labelled = _labelled(rows, subject)
     valued = [lab for lab, s in labelled if s.value is not None and _same(s.value, anchor)]
-    named = valued or [lab for lab, s in labelled if mentions(s.text, anchor)]
+    named = valued or [lab for lab, s in labelled if mentions(s.text, anchor) and asked in (None, lab)]
     return named[-1] if named else None
 
 
@@ -386,8 +385,7 @@ def _answer_index(
     replaced = tq.operator == "after" and bool(runs) and not _valued(runs, tq.anchor)
     # (one state answers before / after a time known apart from the chain: the anchor's own time)
     timed = tq.operator in ("before", "after") and (anchor_time or tq.at) is not None and not _valued(runs, tq.anchor)
-    if not runs or (len(runs) < 2 and tq.operator not in ("when", "now", "latest", "as_of", "first") and not replaced
-                    and not timed):  # fmt: skip
+    if not runs or (len(runs) < 2 and tq.operator not in _ONE_RUN_ANSWERS and not replaced and not timed):
         return None, runs
     i = _pick(tq, runs, anchor_time)
     return (i if i is not None and 0 <= i < len(runs) else None), runs
@@ -459,7 +457,7 @@ def plan_answer(
         return None
     joined: list[State] = []
     if anchor is not None and tq.operator in ("before", "after", "when", "how_long", "between"):
-        label = anchor_label(rows, subject, anchor)
+        label = anchor_label(rows, subject, anchor, attribute)
         joined = _anchor_joined(rows, subject, attribute, label, anchor)
         attribute = attribute if joined else (label or attribute)
     if attribute is None:
@@ -477,6 +475,8 @@ def plan_answer(
     if span is not None and tq.during_change:  # "which club did I join while ...": the change made then
         tq = replace(tq, at=changed_during(states, span) or tq.at)
     i, runs = _answer_index(tq, states, anchor_time)
+    if i is None and span is not None and not span.ended and (told := changed_during(states, span)) is not None:
+        i, runs = _answer_index(replace(tq, at=told), states, anchor_time)  # (none held by then: the first told since)
     if i is None and not joined and tq.operator in ("before", "after"):
         # the kind's own chain cannot tell: read it with the verb-class chain that can hold it
         extra = _holder_states(rows, subject, attribute)
