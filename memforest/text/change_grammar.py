@@ -344,8 +344,9 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             rf"{cw.LEAD}{_ADV}(?i:signed\s+(?:up\s+)?with|registered\s+(?:with|at)|goes\s+to|go\s+to|sees|uses|using|"
-            rf"banks\s+with|shops\s+at|is\s+on|am\s+on|are\s+on)\s+(?:the\s+|an?\s+)?{cw.VALUE}"
-            r"(?=(?:\s+(?:for|as)\s+[^.;!?,]{1,30}?)?\s+(?:now|these\s+days|nowadays|instead|since)\b)"
+            rf"banks\s+with|shops\s+at|is\s+on|am\s+on|are\s+on|(?:has|have)\s+been\s+on)\s+(?:the\s+|an?\s+)?{cw.VALUE}"
+            r"(?=(?:\s+(?:for|as)\s+[^.;!?,]{1,30}?)?\s+(?:now|these\s+days|nowadays|instead|since)\b|"
+            r"\s+for\s+(?:ages|years|months|a\s+while|a\s+long\s+time)\b)"
         ),
         "patronage",
     ),

@@ -65,7 +65,7 @@ _CLAUSE_START = re.compile(
 # a clause that opens with its verb shares the subject of the clause before it
 _SHARED_SUBJECT = re.compile(
     r"(?<![\w'])(?:(?:just|finally|recently|now|officially|also|already|actually|eventually|[a-z]+ly)\s+){0,3}"
-    r"(?:(?:has|have|had)\s+)?(?:[a-z]{2,}(?<!ne)ed|" + VERB_S + r")\b"
+    r"(?:(?:has|have|had)\s+)?(?:[a-z]{2,}(?<!ne)ed|is|was|been|" + VERB_S + r")\b"
 )
 _ADVERB = re.compile(rf"(?:{ADVERBS}|just|finally|so|then|anyway|today|yesterday)")
 # a person as the subject of a verb, or named before an appositive ("Priya, my flatmate, switched")

@@ -114,6 +114,7 @@ SWITCHED_KIND = re.compile(
 
 # a value introduced by what it is ("a guy called Tomasz", "a new place named Crumbs")
 CALLED = (
-    r"(?:an?|some)\s+(?:[a-z][\w-]*\s+){0,2}?(?:guy|man|woman|lady|bloke|chap|fellow|person|place|one)"
+    r"(?:an?|some)\s+(?:[a-z][\w-]*\s+){0,2}?(?:guy|man|woman|lady|bloke|chap|fellow|person|place|one|company|firm|"
+    r"business|agency|practice|clinic|shop)"
     r"\s+(?:called|named)\s+"
 )

@@ -44,7 +44,7 @@ from memforest.text.change_subjects import leading_subject, names_someone, subje
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.change_words import PART_NEXT
 from memforest.text.doers import plausible_doer
-from memforest.text.lexicon import CAPITALS, folded
+from memforest.text.lexicon import CAPITALS, folded, words
 from memforest.text.literal_gate import Literals, literals, may_match, probe
 from memforest.text.mood import mood_near, mood_of
 from memforest.text.sentences import split_sentences
@@ -131,11 +131,11 @@ def _role(text: str, m: re.Match[str]) -> str | None:
 
 
 # relations one is born or married into, never held by turns ("Ana's mum is an X member now" is the mum's state)
-_BY_BIRTH = frozenset(
+_BY_BIRTH = words(
     """sister brother mom mum mother dad father parent parents cousin son daughter kid kids aunt uncle grandma
     grandmother grandpa grandfather granddaughter grandson niece nephew sibling stepmother stepfather stepsister
     stepbrother stepson stepdaughter godson goddaughter grandad granddad granny stepdad stepmum stepmom
-    mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law""".split()
+    mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law"""
 )
 
 

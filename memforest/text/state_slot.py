@@ -32,7 +32,7 @@ __all__ = ["state_slot"]
 Slot = tuple[str, str, str]
 # the cue readers read a bare "joined X" as an employer or a hobby; without a word of employment
 # the general verb's class is the truer kind
-_LOOSE = frozenset({"employer", "hobby"})
+_LOOSE = frozenset({"employer", "hobby", "membership"})  # (a membership: what an employer cue read at a club)
 _JOINING = frozenset({"membership", "change"})
 # named attributes whose cue readers also read a switch between values of another kind
 _SWITCHABLE = _LOOSE | {"residence"}

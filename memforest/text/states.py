@@ -53,7 +53,7 @@ _ABOUT_ADDRESSEE = re.compile(r"^(?:congrat\w*|good\s+luck|best\s+of\s+luck|enjo
 _KIN = (  # (the in-laws first: an alternation takes its first branch that matches)
     r"(?:mother|father|sister|brother|son|daughter)-in-law|"
     r"sister|brother|mom|mum|mother|dad|father|parents?|cousin|friend|friends|son|daughter|kids?|children|"
-    r"aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew|boss|colleague|coworker|co-worker|"
+    r"aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew|boss|manager|colleague|coworker|co-worker|"
     r"neighbou?r|roommate|flatmate|sibling|in-laws?|family|grandparents?|grand?dad|gran|granny|nana?|twins?|mate|"
     r"step(?:son|daughter|mother|father|sister|brother|kids?|children)|god(?:son|daughter|child|children)"
 )
@@ -249,11 +249,8 @@ def _employer(text: str, _m: re.Match[str]) -> str | None:
     return value or _first_named(_ORG_BEFORE[:1], text) or _first_named(_ORG_BEFORE[1:], opening)
 
 
-_TEACHES_AT = re.compile(r"\bteach(?:es|ing)?\s+at\b", re.IGNORECASE)
-
-
 def _school(text: str, _m: re.Match[str]) -> str | None:
-    if _TEACHES_AT.search(text):
+    if re.search(r"\bteach(?:es|ing)?\s+at\b", text, re.IGNORECASE):
         return None  # (one who teaches at a school works there: the employer's reading)
     return cap_after(text, r"(?:at|to|into|from|attend|attends|attending|attended|enrolled\s+in|in)", school=True)
 
@@ -417,11 +414,14 @@ _WORK = re.compile(
     re.IGNORECASE,
 )
 # the last word of a service provider's name ("Ashgrove Insurance", "Copperline Bank", "Castle Dental")
-_PROVIDER_HEADS = frozenset(
-    str.split(
-        """insurance assurance mutual bank dental dentistry clinic surgery pharmacy vets veterinary opticians
-        salon barbers practice physio physiotherapy osteopathy chiropractic podiatry"""
-    )
+_PROVIDER_HEADS = words(
+    """insurance assurance mutual bank dental dentistry clinic surgery pharmacy vets veterinary opticians
+    salon barbers practice physio physiotherapy osteopathy chiropractic podiatry"""
+)
+# heads of the names of places one trains, plays or sings at ("started at Ironbark Boxing": a member)
+_MEMBER_HEADS = words(
+    """boxing yoga pilates fitness gym crossfit climbing bouldering dojo karate judo swimming tennis rowing
+    harriers striders runners athletics dance ballet choir chorus chorale singers orchestra"""
 )
 # what a pupil is there as ("as a boarder"): no role of work
 _PUPIL = r"(?:[\w-]+\s+)?(?:student|pupil|boarder|fresher|freshman|sophomore|undergrad\w*|postgrad\w*|scholar)s?\b"
@@ -445,18 +445,18 @@ def _seen_at_provider(value: str, text: str) -> bool:
 def _kind_of(attribute: str, value: str, text: str) -> str:
     """The attribute of a value an employer cue found ("is at X now", "signed with X"): when the
     sentence has no word of paid work and no role is taken at the value, a school when the value's
-    own head noun names one ("Stormholt Academy"), a provider used (``patronage``) when it names a
-    service's ("signed with Ashgrove Insurance for the flat"); else ``attribute``. A partner cue's
-    value seen at a provider's is a provider used too."""
+    own head noun names one ("Stormholt Academy"), a provider used (``patronage``) when a service's
+    ("signed with Ashgrove Insurance"), a membership when a place one trains or sings at ("Ironbark
+    Boxing"); else ``attribute``. A partner cue's value seen at a provider's is a provider used too."""
     if attribute == "partner":
         return "patronage" if _seen_at_provider(value, text) else attribute
     head = value.split()[-1]
     school = re.fullmatch(SCHOOL_WORDS, head) is not None
-    if attribute != "employer" or not (school or head.casefold() in _PROVIDER_HEADS):
+    if attribute != "employer" or not (school or head.casefold() in _PROVIDER_HEADS | _MEMBER_HEADS):
         return attribute
     if _WORK.search(text) or _role_after(value).search(text):
         return attribute
-    return "school" if school else "patronage"
+    return "school" if school else "membership" if head.casefold() in _MEMBER_HEADS else "patronage"
 
 
 @functools.cache

@@ -11,6 +11,7 @@ from support.states import SAID_AT, speaker_slots
 from memforest.domain import CellTurn, CellView, FactKind
 from memforest.text.chatter import split_asked_tail
 from memforest.text.extractor import extract_cell
+from memforest.text.mood import leaves
 from memforest.text.persons import introduced_person
 
 
@@ -115,3 +116,48 @@ def test_the_plain_verbs_of_a_service_a_job_or_a_street_state_it(text: str, slot
 def test_a_word_of_work_inside_a_name_is_no_job() -> None:
     assert [s for s in speaker_slots("The queue at Dunmore Post Office was awful today.") if s[1] is not None] == []
     assert [s for s in speaker_slots("She lives on a shoestring.") if s[1] is not None] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("My pal Oswin has been on Tarrant Mobile for years.", ("Oswin", "patronage", "Tarrant Mobile")),
+        ("Our new landlord is a firm called Kettering Lets.", ("Mia", "landlord", "Kettering Lets")),
+        ("My manager Ilse left on Friday to join Quorn Labs.", ("Ilse", "employer", "Quorn Labs")),
+        ("My mum is a Brackley Ramblers member now.", ("Mia's mum", "membership", "Brackley Ramblers")),
+    ],
+)
+def test_ongoing_providers_landlords_and_members_are_states(text: str, slot: tuple[str, str, str]) -> None:
+    assert speaker_slots(text) == [slot]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My uncle retired from the Ashby depot on Friday.",
+        "My Corvel bike was stolen from the station.",
+        "The lease on my flat on Ottery Lane ended, so I'm at my sister's.",
+        "I've been on the waiting list for ages.",
+    ],
+)
+def test_retiring_a_theft_and_a_lease_that_ended_end_a_state(text: str) -> None:
+    cell = CellView("s", SAID_AT, (CellTurn(0, "Mia", text, SAID_AT),))
+    held = [c for c in extract_cell(cell) if c.value and not leaves(c.text, max(c.text.find(c.value), 0))]
+    assert held == []
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # a place one trains or sings at, started at with no word of work, is a membership
+        ("I started at Kestrel Boxing last week.", ("Mia", "membership", "Kestrel Boxing")),
+        ("I started at Kestrel Boxing as a receptionist.", ("Mia", "employer", "Kestrel Boxing")),
+        # a verb after "and ... is" shares the first clause's subject
+        (
+            "Orlaith left Pennant Grill and is now head cook at the Tamsin Foods staff canteen.",
+            ("Orlaith", "employer", "Tamsin Foods"),
+        ),
+    ],
+)
+def test_who_started_where_as_what(text: str, slot: tuple[str, str, str]) -> None:
+    assert speaker_slots(text) == [slot]

@@ -71,3 +71,12 @@ def test_a_banking_statement_is_no_mobile_network() -> None:
         _own(2, 4, "Zephyrine's Ylvane Mobile SIM arrived this morning.", None, None),
     ]
     assert answer_of(rows, "Which mobile network was I on in May 2024?", ME, NOW) != 1
+
+
+def test_a_home_or_an_employer_named_studio_is_no_yoga_studio() -> None:
+    rows = [
+        _own(1, 1, "Zephyrine's new place is a studio.", "home_type", "studio"),
+        _own(2, 2, "Zephyrine starts at Marrow Studio as a designer.", "employer", "Marrow Studio"),
+        _own(3, 3, "Zephyrine joined Quince Yoga.", "membership", "Quince Yoga"),
+    ]
+    assert answer_of(rows, "Which yoga studio do I go to now?", ME, NOW) not in (1, 2)

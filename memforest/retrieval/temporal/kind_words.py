@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES
-from memforest.retrieval.temporal.chains import GENERIC, names_kind, type_words
+from memforest.retrieval.temporal.chains import GENERIC, head, names_kind, type_words
 from memforest.retrieval.temporal.ended import mood_of
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
@@ -155,3 +155,26 @@ def _synonym_service(slot: str) -> str | None:
 def _qualifiers(slot: str) -> tuple[str, ...]:
     """The words of ``slot`` that neither name a service nor its provider ("car" of ``car_insurer``)."""
     return tuple(w for w in slot.split("_") if w not in _ASKED_SERVICE and w not in _PROVIDER_WORDS)
+
+
+# chains whose values never name an open-ended kind: a verb class's, and a named attribute's, of its
+# own kind ("Saltgrass Studio" as an employer is no yoga studio)
+_NOT_NAMED_KIND = frozenset({*GENERIC, *STATE_ATTRIBUTES})
+
+
+def value_kind_label(attribute: str, labelled: Sequence[tuple[str, State]]) -> str | None:
+    """For an open-ended kind with no chain of its own, the kind-named chain of the latest state
+    whose value, a name, has the kind's own head noun: "Quayside Bank" filed as ``savings`` answers
+    "which bank"; else of one whose value's head noun is another word of the kind ("Tessel Mobile"
+    filed as ``number`` answers "which mobile network"); None when no value is so named (a common
+    noun, a "studio" one lives in, heads no name)."""
+    if attribute in STATE_ATTRIBUTES:
+        return None
+    words = attribute.split("_")
+    heads = [
+        (lab, head(s.value)) for lab, s in labelled if lab not in _NOT_NAMED_KIND and s.value and s.value[:1].isupper()
+    ]
+    named = [lab for lab, h in heads if h == words[-1]]
+    # else a value whose head noun is another word of the kind: "Tessel Mobile" for "mobile network"
+    named = named or [lab for lab, h in heads if h in words[:-1] and h not in VAGUE_KIND]
+    return named[-1] if named else None

@@ -31,13 +31,13 @@ from memforest.retrieval.temporal.chains import names_as_written as _written
 from memforest.retrieval.temporal.ended import end_asked, left_by, left_for, left_span
 from memforest.retrieval.temporal.ended import mood_of as mood_of  # re-exported
 from memforest.retrieval.temporal.kind_words import (
-    VAGUE_KIND,
     names_other_service,
     of_told_kind,
     same_service,
     service_kind,
     service_synonyms,
     told_elsewhere,
+    value_kind_label,
 )
 from memforest.retrieval.temporal.lexicon import CUES, cue_scores, is_state_of
 from memforest.retrieval.temporal.memo import per_question
@@ -129,21 +129,6 @@ def _replaced(labelled: list[tuple[str, State]], rows: Sequence[Row], subject: s
                 known.add(value.casefold())
                 out.append((label, State(int(first["fact_id"]), first["valid_from"], str(first["text"]), value, False)))
     return out
-
-
-def value_kind_label(attribute: str, labelled: Sequence[tuple[str, State]]) -> str | None:
-    """For an open-ended kind with no chain of its own, the kind-named chain (no verb class) of the
-    latest state whose value's own head noun is the kind's: "Quayside Bank" filed as ``savings``
-    answers "which bank"; else of one whose value's head noun is another word of the kind ("Tessel
-    Mobile" filed as ``number`` answers "which mobile network"); None when no value is so named."""
-    if attribute in STATE_ATTRIBUTES:
-        return None
-    words = attribute.split("_")
-    heads = [(lab, _head(s.value)) for lab, s in labelled if lab not in GENERIC and s.value]
-    named = [lab for lab, h in heads if h == words[-1]]
-    # else a value whose head noun is another word of the kind: "Tessel Mobile" for "mobile network"
-    named = named or [lab for lab, h in heads if h in words[:-1] and h not in VAGUE_KIND]
-    return named[-1] if named else None
 
 
 def states_of(
