@@ -102,6 +102,7 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
     probes: list[Probe] = []
     scores: list[dict[str, Score]] = []
     latency: list[float] = []
+    plans = dict.fromkeys(("planned", "plan_answer_right", "unplanned", "unplanned_right_time_first"), 0)
     ingest_s = 0.0
     async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         for forest in forests:
@@ -122,7 +123,9 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
                     "memforest-emb": score([list(e.turn_ids) for e in res.evidence], p.gold_turn),
                     "bm25-turns": score([[t] for t in ranked], p.gold_turn),
                 })  # fmt: skip
+                _count_plan(plans, res, p.gold_turn, scores[-1]["memforest-emb"][1])
     timing = {"ingest_s": round(ingest_s, 2), "query_ms_p50": round(statistics.median(latency), 2) if latency else None}
+    plans["questions"] = len(probes)
     world = {
         **({"hand": str(args.hand)} if args.hand else dataclasses.asdict(spec)),
         "sessions": sum(len(f.sessions) for f in forests),
@@ -130,7 +133,19 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
         "states": sum(len(f.states) for f in forests),
         "questions": len(probes),
     }
-    return probes, scores, {"timing": timing, "world": world}
+    return probes, scores, {"timing": timing, "world": world, "temporal_plans": plans}
+
+
+def _count_plan(plans: dict[str, int], res: Any, gold: str, right_time_first: bool) -> None:
+    """Add one answer to the aggregate counts of where MemForest's answers come from: a temporal plan
+    (and whether its answer state cites the gold turn) or recall alone (and whether it ranked the
+    gold first). Aggregates only, so a held-out world may show them."""
+    if res.temporal is None:
+        plans["unplanned"] += 1
+        plans["unplanned_right_time_first"] += int(right_time_first)
+        return
+    plans["planned"] += 1
+    plans["plan_answer_right"] += int(any(gold in e.turn_ids for e in res.evidence if e.temporal_role == "answer"))
 
 
 def _spec(args: argparse.Namespace) -> WorldSpec:
@@ -203,6 +218,13 @@ def _render(result: dict[str, Any], console: Console) -> None:
         t.add_row(label, str(c["n"]), *(f"{c[s]['found@5']:.2f} / {c[s]['right_time_first']:.2f}" for s in SYSTEMS))
     console.print(t)
     looks = sum(1 for h in result["history"] if h.get("split") == result["split"])
+    plans = result.get("temporal_plans")
+    if plans:
+        console.print(
+            f"answers from a temporal plan: {plans['planned']} of {plans['questions']} "
+            f"(its answer state cites the gold turn: {plans['plan_answer_right']}); from recall alone: "
+            f"{plans['unplanned']} (gold first: {plans['unplanned_right_time_first']})"
+        )
     console.print(f"{result['timing']}; {result['split']} runs recorded in this file: {looks}")
 
 
@@ -265,6 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "questions": len(probes),
         "scores": table,
         "gate": verdict(table)["gate"],
+        "temporal_plans": extra["temporal_plans"],
     }
     result: dict[str, Any] = {
         "split": args.split,
