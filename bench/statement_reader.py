@@ -6,10 +6,11 @@ The file is JSON: ``{"statements": [{"id", "speaker", "text", "states": [{"holde
 "value", "event", "previous"}], "non_state"}]}``; a holder is ``self`` or a person's name or relation
 word, an event ``start``, ``stop`` or ``ongoing``. A state counts as read when some candidate of the
 turn that files a state (an attribute and a value, no plan, no mood, no leaving of the value: what
-the temporal read path takes as holding) has the gold value (equal, or one inside the other, ignoring case) and the gold holder; a
-``stop`` says a state ended, so it is scored as no state. A non-state turn is misread when any
-candidate files a state. Each run is appended to the result file's ``history`` (the number of looks
-shows); with ``--held-out`` the per-turn misses stay out of the file and the output.
+the temporal read path takes as holding) has the gold value (equal, or one inside the other,
+ignoring case) and the gold holder; a ``stop`` says a state ended, so it is scored as no state. A
+non-state turn is misread when any candidate files a state. Each run is appended to the result
+file's ``history`` (the number of looks shows); with ``--held-out`` the per-turn misses stay out of
+the file and the output.
 
     python -m bench.statement_reader --statements ../hand/sentences_S.json --name S
 """

@@ -45,6 +45,8 @@ from bench.env import bench_env
 from bench.report import machine_info, new_figure, provenance, publish, save_figure
 from bench.temporal_v2_data import ForestData, Probe, WorldSpec, generate
 from bench.temporal_v2_hand import HandWorldError, load_hand
+from bench.temporal_v2_plans import KEYS as PLAN_KEYS
+from bench.temporal_v2_plans import count_answer
 from bench.temporal_v2_spec import OPERATORS
 from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import QueryRequest, query
@@ -102,7 +104,7 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
     probes: list[Probe] = []
     scores: list[dict[str, Score]] = []
     latency: list[float] = []
-    plans = dict.fromkeys(("planned", "plan_answer_right", "unplanned", "unplanned_right_time_first"), 0)
+    plans = dict.fromkeys(PLAN_KEYS, 0)
     ingest_s = 0.0
     async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         for forest in forests:
@@ -123,9 +125,8 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
                     "memforest-emb": score([list(e.turn_ids) for e in res.evidence], p.gold_turn),
                     "bm25-turns": score([[t] for t in ranked], p.gold_turn),
                 })  # fmt: skip
-                _count_plan(plans, res, p.gold_turn, scores[-1]["memforest-emb"][1])
+                await count_answer(plans, env, res, p.gold_turn, scores[-1]["memforest-emb"][1])
     timing = {"ingest_s": round(ingest_s, 2), "query_ms_p50": round(statistics.median(latency), 2) if latency else None}
-    plans["questions"] = len(probes)
     world = {
         **({"hand": str(args.hand)} if args.hand else dataclasses.asdict(spec)),
         "sessions": sum(len(f.sessions) for f in forests),
@@ -134,18 +135,6 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
         "questions": len(probes),
     }
     return probes, scores, {"timing": timing, "world": world, "temporal_plans": plans}
-
-
-def _count_plan(plans: dict[str, int], res: Any, gold: str, right_time_first: bool) -> None:
-    """Add one answer to the aggregate counts of where MemForest's answers come from: a temporal plan
-    (and whether its answer state cites the gold turn) or recall alone (and whether it ranked the
-    gold first). Aggregates only, so a held-out world may show them."""
-    if res.temporal is None:
-        plans["unplanned"] += 1
-        plans["unplanned_right_time_first"] += int(right_time_first)
-        return
-    plans["planned"] += 1
-    plans["plan_answer_right"] += int(any(gold in e.turn_ids for e in res.evidence if e.temporal_role == "answer"))
 
 
 def _spec(args: argparse.Namespace) -> WorldSpec:
@@ -220,11 +209,7 @@ def _render(result: dict[str, Any], console: Console) -> None:
     looks = sum(1 for h in result["history"] if h.get("split") == result["split"])
     plans = result.get("temporal_plans")
     if plans:
-        console.print(
-            f"answers from a temporal plan: {plans['planned']} of {plans['questions']} "
-            f"(its answer state cites the gold turn: {plans['plan_answer_right']}); from recall alone: "
-            f"{plans['unplanned']} (gold first: {plans['unplanned_right_time_first']})"
-        )
+        console.print("where the answers come from: " + ", ".join(f"{k} {v}" for k, v in plans.items()), soft_wrap=True)
     console.print(f"{result['timing']}; {result['split']} runs recorded in this file: {looks}")
 
 
