@@ -27,6 +27,7 @@ from memforest.text.lexicon import CAPITALS, IRREGULAR_PAST
 from memforest.text.offload import Deadline
 from memforest.text.persons import introduced_person, rewrite_persons
 from memforest.text.sentences import split_sentences
+from memforest.text.slots import asks_with_provider, find_role_at
 from memforest.text.state_slot import state_slot
 from memforest.text.state_words import ANIMALS
 from memforest.text.thing_named import thing_named
@@ -87,6 +88,7 @@ class _Unit:
     entities: list[str] = field(default_factory=list)
     caption: bool = False
     introduced: str | None = None  # the one person a dropped sentence just before it introduced by name
+    asked: bool = False  # a request or question kept only for the provider it names with someone of theirs
 
     @property
     def text(self) -> str:
@@ -137,11 +139,15 @@ def _turn_units(turn: CellTurn, names: dict[str, str], deadline: Deadline | None
         sentence = told_as_guess(clean_sentence(raw, names), raws[i + 1] if i + 1 < len(raws) else None)
         if not sentence or not informative(sentence, names) or is_chatter(sentence, names):
             introduced = introduced_person(sentence) or introduced
+            if sentence and asks_with_provider(sentence):  # ("Could you email my manager at X?": X is theirs)
+                units.append(_Unit([sentence], sentence_entities(sentence, names), introduced=introduced, asked=True))
+                introduced = None
             continue
         ents = sentence_entities(sentence, names)
         words = len(sentence.split())
         if (
             units
+            and not units[-1].asked
             and words < _SHORT_WORDS
             and not _SELF_CONTAINED_RE.match(sentence)
             and units[-1].words + words <= _MAX_MERGED_WORDS
@@ -228,7 +234,11 @@ def _candidate(
             seen.add(ent.lower())
             unique.append(ent)
     slot = None
-    if not unit.caption and not original.rstrip().endswith("?") and turn.role not in _NO_STATE_ROLES:
+    if unit.asked and turn.role not in _NO_STATE_ROLES:
+        slot = find_role_at(
+            text, presupposed=True
+        )  # (a request states nothing else: "Could you email my manager at X?")
+    elif not unit.caption and not original.rstrip().endswith("?") and turn.role not in _NO_STATE_ROLES:
         slot = state_slot(text, kind, turn.speaker, tuple(names.values()), antecedent)
         if slot is None and before is not None and _NAMING.match(text) and _PET_GOT.search(before):
             joined = state_slot(f"{before} {text}", kind, turn.speaker, tuple(names.values()), antecedent)
@@ -251,7 +261,8 @@ def _candidate(
                 slot[1],
                 slot[2],
             )  # "Mum got a dog! Bobi is ..."
-    told = _mention_of(original, mentions, slot[2] if slot is not None else None)
+    # (what a request presupposes holds when it is asked, not at the time it asks about)
+    told = None if unit.asked else _mention_of(original, mentions, slot[2] if slot is not None else None)
     valid_from = told.start if told is not None else turn.time
     time_text = told.text if told is not None else None
     valid_to = None

@@ -38,7 +38,7 @@ _RE = {
     "considered": r"\blooked\s+(?:into|at)\b|\bthought\s+about\b|\bconsidered\b|\btoyed\s+with\b|\beyeing\b|"
     r"\blet\s+it\s+go\b|\bwasn't\s+(?:right|for)\b|\bdecided\s+against\b|"
     r"\btried\s+to\b|\bcame\s+close\s+to\b|\bshortlist\w*|\bon\s+the\s+fence\b|\bweigh(?:ed|ing)\s+up\b|"
-    r"\bcheck(?:ed|ing)\s+out\b|\btoured\b|\btrial\s+(?:class|session|week|month)\b|"
+    r"\bcheck(?:ed|ing)\s+out\b|\btoured\b|\btrial\s+(?:class|session|week|month)\b|\brecruiters?\b|\bheadhunt\w*|"
     # an offer answered by not moving: the offer's clause is the state considered
     r"\bstay(?:ed|s)?\s+put\b|\bdebating\s+(?:whether|if|between|about)\b|\btorn\s+between\b|"
     r"\b(?:showed\s+(?:\w+\s+){1,3}?|view(?:ed|ing)\s+)(?:a|an|round|around)\s+(?:\w+\s+)?(?:flat|house|apartment|place|home|"

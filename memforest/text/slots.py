@@ -9,7 +9,7 @@ from memforest.text.mood import mood_near, mood_of
 from memforest.text.state_words import KIN
 from memforest.text.topics import singular
 
-__all__ = ["find_role_at", "find_slot"]
+__all__ = ["asks_with_provider", "find_role_at", "find_slot"]
 
 # slots work on the person-rewritten text, where the subject is a capitalised name; it starts at a
 # word's first character (a start inside a long capitalised run would rescan the run: quadratic),
@@ -219,15 +219,32 @@ def find_slot(text: str) -> tuple[str, str, str] | None:
     return None
 
 
-def find_role_at(text: str) -> tuple[str, str, str] | None:
+def find_role_at(text: str, *, presupposed: bool = False) -> tuple[str, str, str] | None:
     """(subject, attribute, provider) where a person-rewritten sentence names someone's practitioner,
     coach or workmate at a provider ("Ana's barber at Blade & Bantam reckons ...": Ana's barber is
     at Blade & Bantam), or the practitioner someone sees at one ("Ana is seeing a physio at X").
     The provider is named in passing, so the mood of what the sentence goes on to say is not the
     state's ("... reckons Ana should stretch more"); one named in a clause of mood, or in a sentence
-    that denies, recalls, weighs or turns down, is none."""
+    that denies, recalls, weighs or turns down, is none. A request or question ``presupposed`` the
+    provider whatever its mood ("Should I complain to my dentist at X?": X is the asker's dentist)."""
     m = _SEEN_AT_RE.search(text) or _ROLE_AT_RE.search(text)
-    if m is None or mood_near(text[: m.end()], m.start("val")) is not None or mood_of(text) in _ROLE_AT_MOODS:
+    if m is None:
+        return None
+    if not presupposed and (mood_near(text[: m.end()], m.start("val")) is not None or mood_of(text) in _ROLE_AT_MOODS):
         return None
     subject = _clean_subject(m["subj"])
     return (subject, _ROLE_AT.get(m["role"]) or m["role"], m["val"]) if subject else None
+
+
+# the speaker's practitioner or workmate at a named provider, as a request names them ("Could you
+# help me email my manager at Brightwater Games?")
+_ASKED_ROLE_AT = re.compile(
+    rf"\b(?i:my|our)\s+(?:(?:new|current|regular|usual|line)\s+)?(?:{'|'.join(_ROLE_AT)})\s+(?:at|from)\s+(?:the\s+)?"
+    rf"[{CAPITALS}]"
+)
+
+
+def asks_with_provider(sentence: str) -> bool:
+    """A request or question names the speaker's practitioner or workmate at a provider (whose
+    use it presupposes: :func:`find_role_at` reads it)."""
+    return _ASKED_ROLE_AT.search(sentence) is not None

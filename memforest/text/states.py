@@ -58,8 +58,7 @@ _KIN = (  # (the in-laws first: an alternation takes its first branch that match
     r"step(?:son|daughter|mother|father|sister|brother|kids?|children)|god(?:son|daughter|child|children)"
 )
 _PARTNER_NOUNS = r"girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse"
-# a person named by their relation ("Ana's colleague", "Ana's boss Mia"): the relation word says
-# who the person is, not that anyone works anywhere
+# a person named by their relation ("Ana's boss Mia"): who the person is, not that anyone works anywhere
 _RELATION_WORD = re.compile(rf"'s\s+(?i:new\s+|old\s+)?(?i:{_KIN})\b(?=\s+[{CAPITALS}]|,)")
 _PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|it|its|someone|everyone)\b", re.IGNORECASE)
 
@@ -104,7 +103,9 @@ _EMPLOYER_CUE = _cue(
     + JOB_CUES
     + r")\b"
 )
-_EMPLOYER_VETO = _cue(r"\b(?:from\s+home|homework|working\s+out|workout|work\s+on|worked\s+on|working\s+on)\b")
+_EMPLOYER_VETO = _cue(
+    r"\b(?:from\s+home|homework|working\s+out|workout|work\s+on|worked\s+on|working\s+on|recruiters?|headhunters?)\b"
+)
 _SCHOOL_CUE = _cue(
     r"\b(?:school|university|college|uni|campus|primary|elementary|kindergarten|nursery|preschool|grammar|semester|enroll?\w*|studying|study|studies|student|degree|"
     r"phd|masters?|mba|grad(?:uate)?\s+school|accepted\s+(?:into|to|at)|got\s+into|transferred|attend\w*|"
@@ -443,11 +444,10 @@ def _seen_at_provider(value: str, text: str) -> bool:
 
 
 def _kind_of(attribute: str, value: str, text: str) -> str:
-    """The attribute of a value an employer cue found ("is at X now", "signed with X"): when the
-    sentence has no word of paid work and no role is taken at the value, a school when the value's
-    own head noun names one ("Stormholt Academy"), a provider used (``patronage``) when a service's
-    ("signed with Ashgrove Insurance"), a membership when a place one trains or sings at ("Ironbark
-    Boxing"); else ``attribute``. A partner cue's value seen at a provider's is a provider used too."""
+    """The attribute of a value an employer cue found ("is at X now"): with no word of paid work and
+    no role taken at it, a school when its head noun names one ("Stormholt Academy"), a provider used
+    (``patronage``) when a service's ("Ashgrove Insurance"), a membership when a place one trains or
+    sings at ("Ironbark Boxing"); else ``attribute``. A partner seen at a provider's is one used too."""
     if attribute == "partner":
         return "patronage" if _seen_at_provider(value, text) else attribute
     head = value.split()[-1]

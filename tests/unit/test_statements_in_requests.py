@@ -11,7 +11,7 @@ from support.states import SAID_AT, speaker_slots
 from memforest.domain import CellTurn, CellView, FactKind
 from memforest.text.chatter import split_asked_tail
 from memforest.text.extractor import extract_cell
-from memforest.text.mood import leaves
+from memforest.text.mood import leaves, mood_of
 from memforest.text.persons import introduced_person
 
 
@@ -161,3 +161,22 @@ def test_retiring_a_theft_and_a_lease_that_ended_end_a_state(text: str) -> None:
 )
 def test_who_started_where_as_what(text: str, slot: tuple[str, str, str]) -> None:
     assert speaker_slots(text) == [slot]
+
+
+def test_a_request_naming_my_practitioner_or_workmate_at_a_provider_presupposes_it() -> None:
+    cell = CellView("s", SAID_AT, (CellTurn(0, "Mia", "Could you help me email my manager at Kelpie Games about "
+                                                    "taking two days off in September?", SAID_AT),))  # fmt: skip
+    (candidate,) = extract_cell(cell)
+    assert (candidate.subject, candidate.attribute, candidate.value) == ("Mia", "employer", "Kelpie Games")
+    assert candidate.valid_from == SAID_AT  # (held now, not at the time the request is about)
+    assert speaker_slots("Should I complain to my dentist at Lumen Dental?") == [("Mia", "dentist", "Lumen Dental")]
+    # a former one, someone else's, or a request naming no one of the asker's is none
+    for text in ("Should I write to my old dentist at Lumen Dental?", "Could you email Ana's boss at Kelpie Games?",
+                 "Can you find me a dentist at Lumen Dental?"):  # fmt: skip
+        assert [s for s in speaker_slots(text) if s[1] is not None] == []
+
+
+def test_a_recruiter_from_a_company_is_no_job_there() -> None:
+    text = "A recruiter from Tallow Labs messaged me about a senior role."
+    assert [s for s in speaker_slots(text) if s[1] is not None] == []
+    assert mood_of(text) == "considered"  # (the read path's cue words see no job in it either)
