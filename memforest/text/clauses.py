@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 
+from memforest.text.change_subjects import names_someone
 from memforest.text.lexicon import CAPITALS
+from memforest.text.state_words import KIN
 
-__all__ = ["clause_spans"]
+__all__ = ["clause_spans", "shared_subject_clauses"]
 
 # what opens a clause with its own subject: a first- or third-person pronoun, a possessive ("my
 # friend Teo"), or, after a conjunction or a semicolon, a name or "the" ("and Kemal got ...", "; the
@@ -44,3 +46,35 @@ def clause_spans(sentence: str) -> list[tuple[int, int]]:
         at = joint.end()
     spans.append((at, len(sentence)))
     return spans
+
+
+# "and" (adverbs between) before a verb of a state's change or holding, with no subject of its own:
+# "I moved to Leeds and started at X", "My sister is a nurse at X and just joined Y"
+_SHARED_VERB = re.compile(
+    r",?\s++and\s++(?:(?:then|also|just|now|recently|finally|since)\s++)*+"
+    r"(?=(?:moved|started|joined|switched|signed|registered|got|bought|adopted|enrolled|began|took\s+up|"
+    r"picked\s+up|works|lives|is|has|now)\b)"
+)
+# the subject that opens a first-person or third-person sentence, as written
+_LEAD_SUBJECT = re.compile(
+    rf"^(?:I|We|(?:(?:My|Our)\s++(?:[a-z][\w-]*+\s++){{0,2}}?(?:{KIN})(?:\s++[{CAPITALS}][\w'-]*+)?)|"
+    rf"[{CAPITALS}][\w'-]*+(?:\s++[{CAPITALS}][\w'-]*+)?)(?=\s)"
+)
+
+
+def shared_subject_clauses(sentence: str) -> tuple[str, str] | None:
+    """The two clauses of a sentence whose second verb phrase shares the first's subject, the second
+    with that subject written out ("I moved to Leeds and started at X": "I moved to Leeds", "I
+    started at X"); None when the sentence opens with no subject, or no such "and" joins two
+    phrases of three words or more."""
+    lead = _LEAD_SUBJECT.match(sentence)
+    if lead is None:
+        return None
+    by_name = lead.group(0).split()[0] not in ("I", "We", "My", "Our")
+    if by_name and not names_someone(lead.group(0)):  # ("Moved to X and ...": an ordinary word)
+        return None
+    for joint in _SHARED_VERB.finditer(sentence, lead.end()):
+        first, rest = sentence[: joint.start()], sentence[joint.end() :]
+        if len(first.split()) >= _CLAUSE_WORDS and _CLAUSE_AFTER.match(rest):
+            return first, f"{lead.group(0)} {rest}"
+    return None

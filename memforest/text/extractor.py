@@ -18,7 +18,7 @@ from memforest.domain import Candidate, CellTurn, CellView, FactKind
 from memforest.text.change_subjects import leading_subject, subjects_named
 from memforest.text.changes import announced_switch, find_announced_kind, find_pointed_kind
 from memforest.text.chatter import is_chatter, split_asked_tail
-from memforest.text.clauses import clause_spans
+from memforest.text.clauses import clause_spans, shared_subject_clauses
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
 from memforest.text.entities import sentence_entities
@@ -334,6 +334,10 @@ def _candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[Candid
         return [whole]
     sentence = unit.sentences[0]
     spans = clause_spans(sentence)
+    if len(spans) == 1 and whole.attribute is not None and (shared := shared_subject_clauses(sentence)) is not None:
+        # "I moved to Leeds and started at X": two states of one subject
+        read = [turn.read(_Unit([piece], [e for e in unit.entities if e in piece]), antecedent) for piece in shared]
+        return read if _several_slots(read) else [whole]
     if not 2 <= len(spans) <= _MAX_CLAUSES:
         return [whole]
     pieces: list[tuple[int, Candidate, str | None]] = []  # (start, candidate, antecedent it was read with)

@@ -9,7 +9,7 @@ import pytest
 from support.states import SAID_AT, speaker_slots
 
 from memforest.domain import CellTurn, CellView
-from memforest.text.clauses import clause_spans
+from memforest.text.clauses import clause_spans, shared_subject_clauses
 from memforest.text.extractor import extract_cell
 
 
@@ -103,3 +103,24 @@ def test_each_clause_keeps_its_own_time() -> None:
 )
 def test_a_home_told_by_its_dwelling_is_the_place_it_is_in(text: str, slot: tuple[str, str, str]) -> None:
     assert speaker_slots(text) == [slot]
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("I moved to Ripon in March and started at Hallam Print last week.",
+         [("Mia", "residence", "Ripon"), ("Mia", "employer", "Hallam Print")]),
+        ("My brother Tove now works for Lantern Labs and moved to Corbridge.",
+         [("Tove", "employer", "Lantern Labs"), ("Tove", "residence", "Corbridge")]),
+        ("We adopted a lurcher called Pip and registered him with Bramley Vets.",
+         [("Mia", "pet", "Pip"), ("Mia", "patronage", "Bramley Vets")]),
+    ],
+)  # fmt: skip
+def test_two_verb_phrases_of_one_subject_state_two_states(text: str, slots: list[tuple[str, str, str]]) -> None:
+    assert speaker_slots(text) == slots
+
+
+def test_a_switch_told_by_two_verb_phrases_stays_one() -> None:
+    assert shared_subject_clauses("Ana quit Corvo and joined Beta Labs.") == ("Ana quit Corvo", "Ana joined Beta Labs.")
+    assert speaker_slots("I quit Corvo Foods and joined Beta Labs.") == [("Mia", "change", "Beta Labs")]
+    assert shared_subject_clauses("Moved to Ripon and started at Hallam Print.") is None  # no subject to share
