@@ -11,6 +11,7 @@ import re
 from memforest.text import change_words as cw
 from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import PERSON as _PERSON
+from memforest.text.change_subjects import SUBJ as _SUBJ
 
 __all__ = ["SERVICE_USE"]
 
@@ -32,6 +33,17 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
             r"(?i:member)\b"
         ),
         "membership",
+    ),
+    # a habit told in its doer's present tense ("grabs a flat white at X before her run", "swims at
+    # X on Tuesdays", "gets her hair cut at X"): a place used now; a past tense tells a visit, and a
+    # verb of saying, thinking or wanting tells no use
+    (
+        re.compile(
+            rf"{_SUBJ}\s+{_ADV}(?!(?:is|was|has|does|says|thinks|wants|needs|hopes|plans|seems|looks|feels|means|"
+            r"costs|misses|loves|likes|hates|knows|remembers|wishes|lives|works|stays|meets|sees)\b)[a-z]{2,}s\s+"
+            rf"(?:[\w'-]+\s+){{0,4}}?(?:at|from)\s+{cw.ART}{cw.VALUE}"
+        ),
+        "patronage",
     ),
     # "Ana's energy comes from X", "her prescriptions all go through X": a supply and its provider
     (

@@ -330,6 +330,10 @@ def _candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[Candid
     reading. A sentence that reads as a plan as a whole, or states nothing, while one of its clauses
     states a state ("My dad sings in X and they have a concert in May") is that clause's reading."""
     whole = turn.read(unit, antecedent)
+    if len(unit.sentences) > 1 and whole.kind is FactKind.PLAN:  # ("I've switched to X. The policy starts in July.")
+        alone = [turn.read(_Unit([s], [e for e in unit.entities if e in s]), antecedent) for s in unit.sentences]
+        stated = next((c for c in alone if c.attribute is not None and c.kind is not FactKind.PLAN), None)
+        return [whole] if stated is None else [_read_as(whole, stated)]
     if len(unit.sentences) != 1 or (whole.attribute is None and whole.kind is not FactKind.PLAN):
         return [whole]
     sentence = unit.sentences[0]

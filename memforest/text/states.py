@@ -104,7 +104,7 @@ _EMPLOYER_CUE = _cue(
     + r")\b"
 )
 _EMPLOYER_VETO = _cue(
-    r"\b(?:from\s+home|homework|working\s+out|workout|work\s+on|worked\s+on|working\s+on|recruiters?|headhunters?)\b"
+    r"\b(?:from\s+home|homework|work(?:ing\s+)?out|work(?:ed|ing)?\s+on|(?:before|after)\s+work|recruiters?|headhunters?)\b"
 )
 _SCHOOL_CUE = _cue(
     r"\b(?:school|university|college|uni|campus|primary|elementary|kindergarten|nursery|preschool|grammar|semester|enroll?\w*|studying|study|studies|student|degree|"

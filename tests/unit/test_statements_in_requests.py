@@ -180,3 +180,31 @@ def test_a_recruiter_from_a_company_is_no_job_there() -> None:
     text = "A recruiter from Tallow Labs messaged me about a senior role."
     assert [s for s in speaker_slots(text) if s[1] is not None] == []
     assert mood_of(text) == "considered"  # (the read path's cue words see no job in it either)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("I swim at Fenwick Baths on Tuesdays.", ("Mia", "patronage", "Fenwick Baths")),
+        ("Most mornings I grab a cortado at Little Wren before work.", ("Mia", "patronage", "Little Wren")),
+        ("My dad gets his hair cut at Clipper Row.", ("Mia's dad", "patronage", "Clipper Row")),
+    ],
+)
+def test_a_habit_in_the_present_tense_uses_its_place(text: str, slot: tuple[str, str, str]) -> None:
+    assert speaker_slots(text) == [slot]
+
+
+@pytest.mark.parametrize(
+    "text", ["I had lunch at Fenwick Deli today.", "I think at Oxford they mark harder.", "My aunt lives with Rosa."]
+)
+def test_a_visit_a_thought_or_a_housemate_is_no_place_used(text: str) -> None:
+    assert [s for s in speaker_slots(text) if s[1] is not None] == []
+
+
+def test_a_state_said_before_a_short_sentence_of_the_future_is_a_state() -> None:
+    """"Starts tomorrow", merged into the turn's sentence before it, made the two a plan as a whole."""
+    cell = CellView("s", SAID_AT, (CellTurn(0, "Mia", "I've switched my car insurance to Quillon Direct. "
+                                                    "Cover starts tomorrow.", SAID_AT),))  # fmt: skip
+    (candidate,) = extract_cell(cell)
+    assert (candidate.attribute, candidate.value) == ("car_insurance", "Quillon Direct")
+    assert candidate.kind is not FactKind.PLAN

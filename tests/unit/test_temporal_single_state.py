@@ -80,3 +80,11 @@ def test_a_home_or_an_employer_named_studio_is_no_yoga_studio() -> None:
         _own(3, 3, "Zephyrine joined Quince Yoga.", "membership", "Quince Yoga"),
     ]
     assert answer_of(rows, "Which yoga studio do I go to now?", ME, NOW) not in (1, 2)
+
+
+def test_a_qualified_service_asked_finds_its_unqualified_chain() -> None:
+    rows = [
+        _own(1, 1, "Zephyrine started swimming at Orrin Lido.", "patronage", "Orrin Lido"),
+        _own(2, 3, "Zephyrine switched her home insurance to Quellwood Mutual.", "insurance", "Quellwood Mutual"),
+    ]
+    assert answer_of(rows, "Who was my home insurer in May 2024?", ME, NOW) == 2

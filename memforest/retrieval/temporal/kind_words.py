@@ -117,8 +117,9 @@ def same_service(asked: str, chains: Mapping[str, int]) -> str | None:
     """The chain filed under another name of the service ``asked`` names, where its names are one
     service ("salon" asked, a ``hairdresser`` chain; "mobile carrier", a ``mobile_network`` one; "bank",
     an ``account`` one) and the two slots qualify it alike ("car insurer" and ``car_insurance``, never
-    ``home_insurance``): the one with the most states, the first filed of equals; verb classes never.
-    None when ``asked`` is a named attribute, names no such service, or no chain is of it."""
+    ``home_insurance``) or the chain not at all ("home insurer" and ``insurance``): the one with the
+    most states, the first filed of equals; verb classes never. None when ``asked`` is a named
+    attribute, names no such service, or no chain is of it."""
     alike = service_synonyms(asked, chains)
     return max(alike, key=lambda label: chains[label]) if alike else None
 
@@ -134,7 +135,7 @@ def service_synonyms(asked: str, chains: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(
         label
         for label in chains
-        if label not in GENERIC and _synonym_service(label) == service and _qualifiers(label) == qualified
+        if label not in GENERIC and _synonym_service(label) == service and _qualifiers(label) in (qualified, ())
     )
 
 
