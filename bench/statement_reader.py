@@ -12,7 +12,7 @@ non-state turn is misread when any candidate files a state. Each run is appended
 file's ``history`` (the number of looks shows); with ``--held-out`` the per-turn misses stay out of
 the file and the output.
 
-    python -m bench.statement_reader --statements ../hand/sentences_S.json --name S
+    python -m bench.statement_reader --statements bench/hand/sentences_S.json --name S
 """
 
 from __future__ import annotations

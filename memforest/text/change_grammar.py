@@ -138,8 +138,11 @@ NAMED: tuple[re.Pattern[str], ...] = (
         r"(?!(?:work|school|lunch|dinner|breakfast|walks?|holidays?|fun|shopping|drinks)\b)"
         rf"{cw.NOUN}"
     ),
-    # "swapped A for B as Ana's bakery"
+    # "swapped A for B as Ana's bakery", "hired X as Ana's accountant"
     re.compile(rf"\bfor\s+{cw.ART}{cw.VALUE}\s+as\s+{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}(?!'s|\w)"),
+    re.compile(
+        rf"\b(?i:hired|chose|picked|took\s+on|signed)\s+{cw.ART}{cw.VALUE}\s+as\s+{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}(?!'s|\w)"
+    ),
     # in apposition, closed by a comma or parenthesis: "Ana's dentist, Dr. Ruiz, says", "Dr. Ruiz, her GP,"
     re.compile(rf"{cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOUN},\s+{cw.ART}{cw.VALUE}\s*[,)]"),
     re.compile(

@@ -45,6 +45,13 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "patronage",
     ),
+    # "Got them from X, where Ana has been going for years": the place of a relative clause of going
+    (
+        re.compile(
+            rf"{cw.AT_WORD}{cw.VALUE},\s+where\s+{_SUBJ}\s+(?:has|have|had)\s+been\s+going(?=\s+(?:for|since)\b)"
+        ),
+        "patronage",
+    ),
     # "Ana's energy comes from X", "her prescriptions all go through X": a supply and its provider
     (
         re.compile(

@@ -19,11 +19,14 @@ __all__ = [
     "COMPANION_BEFORE",
     "DISPOSAL",
     "DWELLINGS",
+    "GROUP_HEADS",
     "INTRODUCING",
     "JOB_CUES",
     "KIN",
+    "MEMBER_HEADS",
     "POINTING",
     "PRODUCT_PLAN",
+    "PROVIDER_HEADS",
     "alternation",
     "same_kin",
 ]
@@ -165,3 +168,26 @@ def same_kin(word: str) -> tuple[str, ...]:
     ``(word,)`` for a word with no other."""
     others = _SAME_KIN.get(word.lower(), ())
     return (word, *(w for w in others if w != word.lower()))
+
+
+# the last word of a service provider's name ("Ashgrove Insurance", "Copperline Bank", "Castle Dental")
+PROVIDER_HEADS: Final = frozenset(
+    str.split(
+        """insurance assurance mutual bank dental dentistry clinic surgery pharmacy vets veterinary opticians
+        salon barbers practice physio physiotherapy osteopathy chiropractic podiatry"""
+    )
+)
+# the last word of the name of a group one belongs to ("the Eastmere Chamber Orchestra", "Tidewater Big Band")
+GROUP_HEADS: Final = frozenset(
+    str.split(
+        """choir chorus chorale singers orchestra band ensemble quartet club league team squad harriers
+        striders runners"""
+    )
+)
+# heads of the names of places one trains, plays or sings at ("started at Ironbark Boxing": a member)
+MEMBER_HEADS: Final = frozenset(
+    str.split(
+        """boxing yoga pilates fitness gym crossfit climbing bouldering dojo karate judo swimming tennis rowing
+        harriers striders runners athletics dance ballet choir chorus chorale singers orchestra ensemble"""
+    )
+)

@@ -32,7 +32,15 @@ from memforest.text.state_values import (
     pet_value,
     vehicle_value,
 )
-from memforest.text.state_words import ANIMALS, COMPANION_BEFORE, DWELLINGS, JOB_CUES
+from memforest.text.state_words import (
+    ANIMALS,
+    COMPANION_BEFORE,
+    DWELLINGS,
+    GROUP_HEADS,
+    JOB_CUES,
+    MEMBER_HEADS,
+    PROVIDER_HEADS,
+)
 
 __all__ = ["find_state"]
 
@@ -414,16 +422,6 @@ _WORK = re.compile(
     rf"lectur(?:e|es|ed|ing)|{JOB_CUES})\b",
     re.IGNORECASE,
 )
-# the last word of a service provider's name ("Ashgrove Insurance", "Copperline Bank", "Castle Dental")
-_PROVIDER_HEADS = words(
-    """insurance assurance mutual bank dental dentistry clinic surgery pharmacy vets veterinary opticians
-    salon barbers practice physio physiotherapy osteopathy chiropractic podiatry"""
-)
-# heads of the names of places one trains, plays or sings at ("started at Ironbark Boxing": a member)
-_MEMBER_HEADS = words(
-    """boxing yoga pilates fitness gym crossfit climbing bouldering dojo karate judo swimming tennis rowing
-    harriers striders runners athletics dance ballet choir chorus chorale singers orchestra"""
-)
 # what a pupil is there as ("as a boarder"): no role of work
 _PUPIL = r"(?:[\w-]+\s+)?(?:student|pupil|boarder|fresher|freshman|sophomore|undergrad\w*|postgrad\w*|scholar)s?\b"
 
@@ -440,7 +438,7 @@ def _seen_at_provider(value: str, text: str) -> bool:
     m = re.search(
         rf"{re.escape(value)}\s+at\s+(?:the\s+)?(?P<org>[{CAPITALS}][\w'&-]*(?:\s+[{CAPITALS}][\w'&-]*){{0,4}})", text
     )
-    return m is not None and m["org"].split()[-1].casefold() in _PROVIDER_HEADS
+    return m is not None and m["org"].split()[-1].casefold() in PROVIDER_HEADS
 
 
 def _kind_of(attribute: str, value: str, text: str) -> str:
@@ -451,12 +449,14 @@ def _kind_of(attribute: str, value: str, text: str) -> str:
     if attribute == "partner":
         return "patronage" if _seen_at_provider(value, text) else attribute
     head = value.split()[-1]
+    if attribute == "residence" and head.casefold() in GROUP_HEADS:
+        return "membership"  # ("have been in the Eastmere Chamber Orchestra": no place one lives in)
     school = re.fullmatch(SCHOOL_WORDS, head) is not None
-    if attribute != "employer" or not (school or head.casefold() in _PROVIDER_HEADS | _MEMBER_HEADS):
+    if attribute != "employer" or not (school or head.casefold() in PROVIDER_HEADS | MEMBER_HEADS):
         return attribute
     if _WORK.search(text) or _role_after(value).search(text):
         return attribute
-    return "school" if school else "membership" if head.casefold() in _MEMBER_HEADS else "patronage"
+    return "school" if school else "membership" if head.casefold() in MEMBER_HEADS else "patronage"
 
 
 @functools.cache

@@ -202,9 +202,22 @@ def test_a_visit_a_thought_or_a_housemate_is_no_place_used(text: str) -> None:
 
 
 def test_a_state_said_before_a_short_sentence_of_the_future_is_a_state() -> None:
-    """"Starts tomorrow", merged into the turn's sentence before it, made the two a plan as a whole."""
+    """A short "starts tomorrow", merged into the sentence before it, made the two a plan as a whole."""
     cell = CellView("s", SAID_AT, (CellTurn(0, "Mia", "I've switched my car insurance to Quillon Direct. "
                                                     "Cover starts tomorrow.", SAID_AT),))  # fmt: skip
     (candidate,) = extract_cell(cell)
     assert (candidate.attribute, candidate.value) == ("car_insurance", "Quillon Direct")
     assert candidate.kind is not FactKind.PLAN
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("Since May I've been in the Harrow Chamber Orchestra.", ("Mia", "membership", "Harrow Chamber Orchestra")),
+        ("Hired Pelling & Vane as my accountant this year.", ("Mia", "accountant", "Pelling & Vane")),
+        ("Got the lenses from Brightsight Opticians, where I've been going for years.",
+         ("Mia", "patronage", "Brightsight Opticians")),
+    ],
+)  # fmt: skip
+def test_groups_providers_hired_and_places_gone_to_for_years(text: str, slot: tuple[str, str, str]) -> None:
+    assert speaker_slots(text) == [slot]
