@@ -105,6 +105,7 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
     scores: list[dict[str, Score]] = []
     latency: list[float] = []
     plans = dict.fromkeys(PLAN_KEYS, 0)
+    causes: list[str] = []  # per question, where its answer came from (shown only where questions may be read)
     ingest_s = 0.0
     async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
         for forest in forests:
@@ -125,7 +126,7 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
                     "memforest-emb": score([list(e.turn_ids) for e in res.evidence], p.gold_turn),
                     "bm25-turns": score([[t] for t in ranked], p.gold_turn),
                 })  # fmt: skip
-                await count_answer(plans, env, res, p.gold_turn, scores[-1]["memforest-emb"][1])
+                causes.append(await count_answer(plans, env, res, p.gold_turn, scores[-1]["memforest-emb"][1]))
     timing = {"ingest_s": round(ingest_s, 2), "query_ms_p50": round(statistics.median(latency), 2) if latency else None}
     world = {
         **({"hand": str(args.hand)} if args.hand else dataclasses.asdict(spec)),
@@ -134,7 +135,7 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
         "states": sum(len(f.states) for f in forests),
         "questions": len(probes),
     }
-    return probes, scores, {"timing": timing, "world": world, "temporal_plans": plans}
+    return probes, scores, {"timing": timing, "world": world, "temporal_plans": plans, "causes": causes}
 
 
 def _spec(args: argparse.Namespace) -> WorldSpec:
@@ -286,13 +287,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         **extra,
         "history": [*history_of(args.out, name), entry],
     }
+    causes = result.pop("causes")
     if not held_out:  # the eval split and held-out hand-written worlds are never shown per question
         result["per_question"] = [
             {
                 **dataclasses.asdict(pr),
+                "answer_from": cause,
                 "scores": {s: {"found": f, "right_time_first": r, "top": top} for s, (f, r, top) in sc.items()},
             }
-            for pr, sc in zip(probes, scores, strict=True)
+            for pr, sc, cause in zip(probes, scores, causes, strict=True)
         ]
     publish(args.out, name, result, _plot, _render, args=args, argv=argv)
     return 0

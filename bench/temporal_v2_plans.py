@@ -32,8 +32,9 @@ WHERE f.tenant_id = :t AND t.external_id = :gold AND f.retracted_at IS NULL AND 
 """
 
 
-async def count_answer(counts: dict[str, int], env: BenchEnv, res: Any, gold: str, right_time_first: bool) -> None:
-    """Add one question's answer ``res`` to ``counts`` (keys: :data:`KEYS`)."""
+async def count_answer(counts: dict[str, int], env: BenchEnv, res: Any, gold: str, right_time_first: bool) -> str:
+    """Add one question's answer ``res`` to ``counts`` (keys: :data:`KEYS`); returns the key that
+    says where it came from (with the gold turn's slots, for a world whose questions may be read)."""
     counts["questions"] += 1
     async with env.db.tenant(env.tenant_id) as conn:
         slots = [(str(r["subject"] or "").casefold(), str(r["attribute"]).casefold())
@@ -42,18 +43,20 @@ async def count_answer(counts: dict[str, int], env: BenchEnv, res: Any, gold: st
         counts["unplanned"] += 1
         counts["unplanned_right_time_first"] += int(right_time_first)
         counts["unplanned_gold_unslotted"] += int(not slots)
-        return
+        return f"unplanned {slots}"
     counts["planned"] += 1
     if any(gold in e.turn_ids for e in res.evidence if e.temporal_role == "answer"):
         counts["plan_answer_right"] += 1
-        return
+        return "plan_answer_right"
     subject, _, attribute = str(res.temporal).split(" ", 1)[-1].rpartition(".")
     subject, attribute = subject.casefold(), attribute.casefold()
     if not slots:
-        counts["plan_wrong_gold_unslotted"] += 1
+        key = "plan_wrong_gold_unslotted"
     elif not any(s == subject or s.endswith(f" {subject}") or subject.endswith(f" {s}") for s, _ in slots):
-        counts["plan_wrong_other_subject"] += 1
+        key = "plan_wrong_other_subject"
     elif attribute not in {a for _, a in slots}:
-        counts["plan_wrong_other_chain"] += 1
+        key = "plan_wrong_other_chain"
     else:
-        counts["plan_wrong_same_chain"] += 1
+        key = "plan_wrong_same_chain"
+    counts[key] += 1
+    return f"{key} (plan: {res.temporal}; gold: {slots})"
