@@ -20,10 +20,11 @@ from memforest.store.temporal import unfiled_by_id
 from memforest.store.tenants import ensure_tenant, get_forest
 
 SAID = [
-    ("u1", datetime(2023, 1, 14, 18, tzinfo=UTC), "Quincy keeps his sailing dinghy at Brackwater Marina."),
+    # (the dinghy's own berth: "Quincy keeps his dinghy at X" would be a place he uses, a state filed for him)
+    ("u1", datetime(2023, 1, 14, 18, tzinfo=UTC), "Quincy's sailing dinghy sits at Brackwater Marina."),
     ("u2", datetime(2023, 3, 2, 18, tzinfo=UTC), "Quincy and I ate crab rolls on the harbour wall."),
     ("u3", datetime(2023, 8, 20, 18, tzinfo=UTC), "Quincy lent me a rain jacket for the ferry."),
-    ("u4", datetime(2024, 2, 9, 18, tzinfo=UTC), "Quincy moors the sailing dinghy at Tollgate Quay over the winter."),
+    ("u4", datetime(2024, 2, 9, 18, tzinfo=UTC), "Quincy's sailing dinghy is moored at Tollgate Quay over the winter."),
     ("u5", datetime(2024, 4, 1, 18, tzinfo=UTC), "Baked a lemon tart with Quincy, it collapsed."),
     ("u6", datetime(2024, 4, 20, 18, tzinfo=UTC), "Quincy told a long story about a heron."),
     ("u7", datetime(2024, 5, 3, 18, tzinfo=UTC), "Quincy fixed the squeaky gate for me."),
