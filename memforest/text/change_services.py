@@ -1,8 +1,8 @@
 """Using a service told by its verb alone, with no mark of the present: ways of saying one is a
 provider's customer that say nothing else ("Ana banks with X", "registered her cat with X Vets",
-"her energy comes from X"). ``change_grammar.GENERIC`` reads them last,
-so every pattern that tells more (a switch, a kind named) is read first. Each reads a
-person-rewritten sentence and is linear in its length."""
+"her energy comes from X"). ``change_grammar.GENERIC`` reads them last, so every pattern that
+tells more (a switch, a kind named) is read first. Each reads a person-rewritten sentence and is
+linear in its length."""
 
 from __future__ import annotations
 

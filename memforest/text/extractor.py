@@ -332,8 +332,7 @@ def _candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[Candid
     whole = turn.read(unit, antecedent)
     if len(unit.sentences) > 1 and whole.kind is FactKind.PLAN:  # ("I've switched to X. The policy starts in July.")
         alone = [turn.read(_Unit([s], [e for e in unit.entities if e in s]), antecedent) for s in unit.sentences]
-        stated = next((c for c in alone if c.attribute is not None and c.kind is not FactKind.PLAN), None)
-        return [whole] if stated is None else [_read_as(whole, stated)]
+        return [_as_stated_in(whole, alone)]
     if len(unit.sentences) != 1 or (whole.attribute is None and whole.kind is not FactKind.PLAN):
         return [whole]
     sentence = unit.sentences[0]
@@ -359,13 +358,16 @@ def _candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[Candid
         antecedent = named.pop() if len(named) == 1 else antecedent
     read = [candidate for _, candidate, _ in pieces]
     if whole.attribute is None or whole.kind is FactKind.PLAN:  # ("sings in X, and they play in May")
-        stated = next((c for c in read if c.attribute is not None and c.kind is not FactKind.PLAN), None)
-        return [whole] if stated is None else [_read_as(whole, stated)]
+        return [_as_stated_in(whole, read)]
     return read if _several_slots(read) else [whole]
 
 
-def _read_as(whole: Candidate, clause: Candidate) -> Candidate:
-    """The whole sentence's candidate with the state, kind and time its ``clause`` states."""
+def _as_stated_in(whole: Candidate, parts: list[Candidate]) -> Candidate:
+    """The whole unit's candidate with the state, kind and time of the first of its ``parts``
+    (clauses or sentences read alone) that states a state and is no plan; else ``whole``."""
+    clause = next((c for c in parts if c.attribute is not None and c.kind is not FactKind.PLAN), None)
+    if clause is None:
+        return whole
     return replace(
         whole, kind=clause.kind, subject=clause.subject, attribute=clause.attribute, value=clause.value,
         valid_from=clause.valid_from, valid_to=clause.valid_to, time_text=clause.time_text,
