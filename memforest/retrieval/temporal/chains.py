@@ -30,6 +30,7 @@ __all__ = [
     "head",
     "holders",
     "joined_kind",
+    "kind_words",
     "link_generic",
     "named_values",
     "names_kind",
@@ -440,10 +441,15 @@ def outright(asked: str, label: str) -> bool:
     return asked in _HELD_BY.get(label, frozenset())
 
 
+def kind_words(asked: str) -> frozenset[str]:
+    """The words of slot ``asked`` that tell its kind: "coffee" of "coffee_place"."""
+    return frozenset(asked.split("_")) - _VAGUE
+
+
 def names_kind(text: str, asked: str) -> bool:
     """``text`` names the kind of slot ``asked`` by a word of it, a word counting when it begins
     one of the text ("my new dentist", "Dr. Ibsen, her dentist", "the dentist's")."""
-    words = set(asked.split("_")) - _VAGUE
+    words = kind_words(asked)
     return any(re.search(rf"(?<![\w-]){re.escape(w)}", text, re.IGNORECASE) for w in words if w)
 
 

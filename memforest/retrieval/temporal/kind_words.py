@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES
-from memforest.retrieval.temporal.chains import GENERIC, head, names_kind, type_words
+from memforest.retrieval.temporal.chains import GENERIC, head, kind_words, names_kind, type_words
 from memforest.retrieval.temporal.ended import mood_of
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
@@ -20,6 +20,7 @@ __all__ = [
     "same_service",
     "service_kind",
     "service_synonyms",
+    "tells_kind",
     "told_elsewhere",
 ]
 
@@ -29,8 +30,8 @@ VAGUE_KIND = frozenset({"new", "old", "current", "usual", "regular", "local", "m
 
 def names_whole_kind(text: str, asked: str) -> bool:
     """``text`` names every word of kind ``asked`` ("futsal" and "team" of a futsal team), a word
-    counting when it begins one of the text."""
-    words = [w for w in asked.split("_") if w not in VAGUE_KIND]
+    counting when it begins one of the text; a word too vague to tell it by ("place") aside."""
+    words = sorted(kind_words(asked) - VAGUE_KIND)
     return bool(words) and all(names_kind(text, w) for w in words)
 
 
@@ -74,17 +75,30 @@ _SERVICE_WORDS = {
     "bank": ("bank banking", "bank banks banked banking"),
     "insurance": ("insurance insurer", "insurance insurer insurers"),
     "vet": ("vet veterinary veterinarian", "vet vets veterinary veterinarian"),
-    "cafe": ("cafe café coffee coffeehouse", "cafe café coffeehouse roasters"),
+    "cafe": (
+        "cafe café coffee coffeehouse",
+        "cafe café coffeehouse roasters latte lattes cappuccino cappuccinos espresso espressos americano cortado "
+        "macchiato mocha flat_white",
+    ),
     "bakery": ("bakery baker", "bakery bakeries"),
 }
 _ASKED_SERVICE = {w: kind for kind, (asked, _) in _SERVICE_WORDS.items() for w in asked.split()}
 _TOLD_SERVICE = {w: kind for kind, (_, told) in _SERVICE_WORDS.items() for w in told.split()}
-_TOLD_RE = re.compile(rf"\b(?:{'|'.join(sorted(_TOLD_SERVICE, key=len, reverse=True))})\b", re.IGNORECASE)
+# (a word of two, "flat_white", is told with any space between them)
+_TOLD_WORDS = "|".join(w.replace("_", r"\s+") for w in sorted(_TOLD_SERVICE, key=len, reverse=True))
+_TOLD_RE = re.compile(rf"\b(?:{_TOLD_WORDS})\b", re.IGNORECASE)
 
 
 def service_kind(asked: str) -> str | None:
     """The kind of service slot ``asked`` names by one of its words, or None."""
     return next((_ASKED_SERVICE[w] for w in asked.split("_") if w in _ASKED_SERVICE), None)
+
+
+def tells_kind(text: str, asked: str) -> bool:
+    """``text`` names kind ``asked`` whole, or a provider of the service it names ("my usual flat
+    white at X" tells a cafe)."""
+    service = service_kind(asked)
+    return names_whole_kind(text, asked) or (service is not None and service in _told_services(text))
 
 
 def names_other_service(text: str, kind: str) -> bool:
@@ -95,7 +109,7 @@ def names_other_service(text: str, kind: str) -> bool:
 
 def _told_services(text: str) -> set[str]:
     """The kinds of service whose provider words ``text`` says."""
-    return {_TOLD_SERVICE[m.group(0).lower()] for m in _TOLD_RE.finditer(text)}
+    return {_TOLD_SERVICE["_".join(m.group(0).lower().split())] for m in _TOLD_RE.finditer(text)}
 
 
 def of_told_kind(states: Sequence[State], asked: str, service: str) -> list[State]:

@@ -19,10 +19,8 @@ from memforest.retrieval.temporal.chains import (
     joined_kind,
     link_generic,
     named_values,
-    names_kind,
     other_doer,
     other_kind,
-    outright,
     owner_named,
     type_words,
 )
@@ -30,6 +28,7 @@ from memforest.retrieval.temporal.chains import head as _head
 from memforest.retrieval.temporal.chains import names_as_written as _written
 from memforest.retrieval.temporal.ended import end_asked, left_by, left_for, left_span
 from memforest.retrieval.temporal.ended import mood_of as mood_of  # re-exported
+from memforest.retrieval.temporal.held import anchor_joined, holder_states, told_holders
 from memforest.retrieval.temporal.kind_words import (
     names_other_service,
     of_told_kind,
@@ -349,19 +348,6 @@ def _during_of(
     return during_span(rows, subject, tq.during, tq.during_kind)
 
 
-def _anchor_joined(rows: Sequence[Row], subject: str, asked: str | None, label: str | None, anchor: str) -> list[State]:
-    """The states of the anchor's chain when the question's kind has a chain of its own and the
-    anchor's state is filed only under a verb class that can hold that kind ("after Dr. Ruiz as my
-    dentist", Dr. Ruiz stated only as a place gone to): that verb class's chain is of the asked
-    kind, so its states join the asked chain; else none."""
-    if asked is None or label is None or label not in GENERIC or label == asked or label not in holders(asked):
-        return []
-    labelled = _labelled(rows, subject)
-    if chain_label(asked, {lab: 1 for lab, _ in labelled}, loose=False) is None:
-        return []
-    return [s for lab, s in labelled if lab == label]
-
-
 def _answer_index(
     tq: TemporalQuestion, states: Sequence[State], anchor_time: datetime | None
 ) -> tuple[int | None, list[list[State]]]:
@@ -374,23 +360,6 @@ def _answer_index(
         return None, runs
     i = _pick(tq, runs, anchor_time)
     return (i if i is not None and 0 <= i < len(runs) else None), runs
-
-
-def _holder_states(rows: Sequence[Row], subject: str, asked: str) -> list[State]:
-    """When ``asked`` has a chain of its own, the states of the first verb-class chain that can
-    hold kind ``asked`` (``chains.holders``) and are of it: all of a chain whose states are all of
-    that kind (``chains.outright``: a thing got for a bike), else those whose text names the kind
-    ("went back to Dr. Ruiz, my old dentist"); a place one rode to or a thing bought is no dentist.
-    Else none."""
-    labelled = _labelled(rows, subject)
-    counts = {lab: 1 for lab, _ in labelled}
-    if asked in GENERIC or chain_label(asked, counts, loose=False) is None:
-        return []
-    for label in holders(asked):
-        of_kind = [s for lab, s in labelled if lab == label and (outright(asked, label) or names_kind(s.text, asked))]
-        if label != asked and of_kind:
-            return of_kind
-    return []
 
 
 def _hinted(rows: Sequence[Row], subject: str, attribute: str, hints: Mapping[int, float]) -> str | None:
@@ -443,7 +412,7 @@ def plan_answer(
     joined: list[State] = []
     if anchor is not None and tq.operator in ("before", "after", "when", "how_long", "between"):
         label = anchor_label(rows, subject, anchor, attribute)
-        joined = _anchor_joined(rows, subject, attribute, label, anchor)
+        joined = anchor_joined(_labelled(rows, subject), attribute, label)
         attribute = attribute if joined else (label or attribute)
     if attribute is None:
         return None
@@ -455,6 +424,7 @@ def plan_answer(
     # a chain of a verb class read for the anchor keeps the asked kind's own named values
     kind = tq.attribute if attribute in GENERIC else None
     states = [*states_of(rows, attribute, subject, loose=not tq.implied, kind=kind, aliases=aliases), *joined]
+    states += told_holders(_labelled(rows, subject), attribute, {s.fact_id for s in states})
     if tq.operator == "how_long" and tq.anchor is not None:
         states += presupposed(rows, states, subject, tq.anchor)
     if span is not None and tq.during_change:  # "which club did I join while ...": the change made then
@@ -464,7 +434,7 @@ def plan_answer(
         i, runs = _answer_index(replace(tq, at=told), states, anchor_time)  # (none held by then: the first told since)
     if i is None and not joined and tq.operator in ("before", "after"):
         # the kind's own chain cannot tell: read it with the verb-class chain that can hold it
-        extra = _holder_states(rows, subject, attribute)
+        extra = holder_states(_labelled(rows, subject), attribute)
         i, runs = _answer_index(tq, [*states, *extra], anchor_time) if extra else (None, runs)
     if i is None or (
         tq.operator in ("as_of", "now")
