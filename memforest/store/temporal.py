@@ -32,6 +32,7 @@ _CHILDREN_OF = _Q["children_of"]
 _TEXTS_NAMING = _Q["texts_naming"]
 _TEXTS_BY_ID = _Q["texts_by_id"]
 _USER_SPEAKER = _Q["user_speaker"]
+_STATES_NAMING = _Q["states_naming"]
 NAMED_FACTS = 128  # the speakers' words about one person a temporal plan reads at most
 SLOT_ROWS = 64  # the newest facts of one (subject, attribute) slot a temporal plan reads (ADR 0091)
 
@@ -168,3 +169,14 @@ async def user_speaker(conn: Conn, tenant_id: uuid.UUID, forest_id: int) -> str 
     query names no speaker), or None."""
     rows = await fetch_all(conn, _USER_SPEAKER, {"t": tenant_id, "f": forest_id})
     return str(rows[0]["speaker"]) if rows else None
+
+
+async def states_naming(
+    conn: Conn, tenant_id: uuid.UUID, forest_id: int, values: Sequence[str], limit: int
+) -> list[Row]:
+    """The forest's live slot facts whose text contains one of ``values`` (case-insensitive), oldest
+    first, at most ``limit``: ``fact_id, text, subject, attribute, value, valid_from``."""
+    if not values:
+        return []
+    params = {"t": tenant_id, "f": forest_id, "a": [v.casefold() for v in values], "n": limit}
+    return await fetch_all(conn, _STATES_NAMING, params)

@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
+from memforest.retrieval.temporal.other_names import aliases
 from memforest.retrieval.temporal.parse import parse_question
-from memforest.retrieval.temporal.resolve import aliases
 
 
 def test_a_name_that_only_owns_a_named_relative_is_no_candidate_subject() -> None:

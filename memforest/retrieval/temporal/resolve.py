@@ -28,6 +28,7 @@ from memforest.retrieval.temporal.lexicon import CUES
 from memforest.retrieval.temporal.loose import OPERATORS as LOOSE_OPERATORS
 from memforest.retrieval.temporal.loose import loose_read
 from memforest.retrieval.temporal.memo import one_question
+from memforest.retrieval.temporal.other_names import ALIAS_TEXTS, aliases
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.retrieval.temporal.plan import (
     ANSWER,
@@ -44,8 +45,6 @@ from memforest.retrieval.temporal.walk import walk_side
 from memforest.store import temporal as store
 from memforest.store.reading import ReadTransaction, read_beside
 from memforest.store.sql import Conn, Row
-from memforest.text.lexicon import CAPITALS
-from memforest.text.state_words import KIN
 
 # runs (changes of value) a walk must see on each side of the anchor, per operator: the answer's
 # run, one beyond it (which fixes where the answer's run starts) and the neighbour the answer shows
@@ -60,9 +59,6 @@ NEED_RUNS: dict[str, dict[int, int]] = {
     "as_of": {BACKWARD: 2},
     "first": {FORWARD: 2},
 }
-ALIAS_TEXTS = 200  # facts naming a person read for their other names
-_NAME = rf"[{CAPITALS}][\w-]*"
-_FULL_NAME = rf"(?-i:{_NAME}(?:\s+{_NAME}){{0,2}})"  # ("Ana's sister Mia Rossi": Mia Rossi, or Mia)
 NEAR = 2  # facts a question with no attribute chain pins next to its anchor
 MAX_READS = 256  # a bound on one walk's node reads (a subject whose attribute is very sparse)
 # node reads one question may spend on all its walks together (its subjects, both sides of each):
@@ -301,7 +297,9 @@ async def temporal_plan(
     the question (``memo.question_memo``)."""
     if tq.operator is None or not tq.names:
         return None
+    asked_as = tq
     tq = await _asker_named(conn, tenant_id, forest_id, tq)
+    selves = {n.casefold() for n, was in zip(tq.names, asked_as.names, strict=False) if was == ASKER}
     relatives = [n for n in tq.names if "'s " in n]
     anchor = _probe_anchor(tq)
     known: set[str] = set()
@@ -330,7 +328,8 @@ async def temporal_plan(
         if budget.left <= 0:
             break
         first = probe if probe is not None and subject.casefold() == probe.first else None
-        names = await aliases(conn, tenant_id, forest_id, subject, first.texts if first is not None else None)
+        texts = first.texts if first is not None else None
+        names = await aliases(conn, tenant_id, forest_id, subject, texts, partnered=subject.casefold() not in selves)
         named = await known_of([*names, *(n.split("'s ", 1)[0] for n in names if "'s " in n)])
         names = [n for n in names if n.casefold() in named or _owner_known(n, named)]
         if not names:
@@ -441,25 +440,6 @@ async def _asker_named(conn: Conn, tenant_id: uuid.UUID, forest_id: int, tq: Tem
         return replace(tq, names=tuple(n for n in tq.names if not _ASKER.search(n)))
     names = tuple(_ASKER.sub(lambda _: user, n) for n in tq.names)
     return replace(tq, names=names, anchor=_ASKER.sub(lambda _: user, tq.anchor) if tq.anchor else None)
-
-
-async def aliases(
-    conn: Conn, tenant_id: uuid.UUID, forest_id: int, person: str, texts: Sequence[str] | None = None
-) -> list[str]:
-    """``person`` and the other names the forest's facts give them: "Ana's sister" and "Mia" when a
-    fact says "Ana's sister Mia" (read from at most :data:`ALIAS_TEXTS` facts naming ``person``;
-    ``texts``: those facts' texts read already)."""
-    if texts is None:
-        texts = await store.texts_naming(conn, tenant_id, forest_id, person, ALIAS_TEXTS)
-    out = [person]
-    if "'s " in person:
-        owner, kin = person.split("'s ", 1)
-        named = re.compile(rf"(?<![\w']){re.escape(owner)}'s\s+{re.escape(kin)}\s+({_FULL_NAME})", re.IGNORECASE)
-        out += [n for t in texts for m in named.finditer(t) for n in (m.group(1), m.group(1).split()[0])]
-    else:
-        related = re.compile(rf"(?<![\w'])({_NAME})'s\s+({KIN})\s+{re.escape(person)}(?![\w-])", re.IGNORECASE)
-        out += [f"{m.group(1)}'s {m.group(2).lower()}" for t in texts for m in related.finditer(t)]
-    return list(dict.fromkeys(out))
 
 
 async def _plan_of_all(

@@ -164,3 +164,18 @@ WHERE t.tenant_id = :t
   AND t.role = 'user'
 ORDER BY t.turn_id DESC
 LIMIT 1;
+
+-- name: states_naming --
+-- The forest's live slot facts (a subject and an attribute) whose text contains one of :a (lower
+-- case), oldest first, at most :n: where a value a person's statements name was held or left by
+-- someone else (retrieval/temporal/partners.py).
+SELECT x.fact_id, x.text, x.subject, x.attribute, x.value, x.valid_from
+FROM facts x
+WHERE x.tenant_id = :t
+  AND x.forest_id = :f
+  AND x.retracted_at IS NULL
+  AND x.subject IS NOT NULL
+  AND x.attribute IS NOT NULL
+  AND EXISTS (SELECT 1 FROM unnest(CAST(:a AS text[])) n WHERE strpos(lower(x.text), n) > 0)
+ORDER BY x.valid_from, x.fact_id
+LIMIT :n;
