@@ -40,8 +40,9 @@ SIZE = 20_000
 # under a second on 20 KB here, the quadratic paths it replaced took 20 s to minutes.
 BOUND_S = 5.0
 # The event loop froze for 5-13 s before the text work moved off it; the 250 ms p99 target is measured
-# by bench.faults, this guard only catches a loop blocked again.
-HEALTHZ_GUARD_S = 1.0
+# by bench.faults, this guard only catches a loop blocked again. A full suite on two busy cores has
+# seen one /healthz of 1.05 s (2 runs of 6; 20-27 ms alone): the guard sits below any freeze, above that.
+HEALTHZ_GUARD_S = 2.0
 
 
 def fill(unit: str, head: str = "") -> str:
