@@ -33,6 +33,12 @@ def test_states_are_read_by_holder_and_value_and_non_states_by_silence() -> None
     assert [m["id"] for m in misses] == ["s3"]
 
 
+def test_a_slot_beside_a_mood_in_another_clause_is_read_as_the_read_path_takes_it() -> None:
+    text = "I started at Corriel Maps on Monday and I want to say hi to the team."
+    scores, _ = score([_turn(1, text, [_state("self", "employer", "Corriel Maps")])])
+    assert scores["state: all"]["right"] == 1
+
+
 def test_an_unreadable_file_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{")
