@@ -117,17 +117,19 @@ _NEW_OR_NOW = re.compile(r"\b(?i:new|now|these\s+days|nowadays|currently)\b")
 
 
 def _role(text: str, m: re.Match[str]) -> str | None:
-    """A relation one holds by turns (a landlord, a boss, a coach) is a state when the sentence
-    says it is new or current ("Ana's landlord is X now"); "Ana's sister is Mia" is none."""
+    """A relation one holds by turns is a state: one held by one person at a time (a landlord, a
+    mentor) as said ("Ana's landlord is X"), one of several (a friend, a neighbour) when the sentence
+    says it is new or current ("Ana's flatmate is X now"); "Ana's sister is Mia" is none."""
     noun = m["noun"].lower().strip()
-    if (
-        " " in noun
-        or not KIN_RE.match(noun)
-        or noun in _BY_BIRTH
-        or _NEW_OR_NOW.search(text, m.start(), m.end() + 16) is None
-    ):
+    if " " in noun or not KIN_RE.match(noun) or noun in _BY_BIRTH:
+        return None
+    if noun not in _HELD_ALONE and _NEW_OR_NOW.search(text, m.start(), m.end() + 16) is None:
         return None
     return slot_key(noun)
+
+
+# relations one person holds at a time, by turns
+_HELD_ALONE = words("landlord landlady mentor wife husband partner girlfriend boyfriend fiance fiancee")
 
 
 # relations one is born or married into, never held by turns ("Ana's mum is an X member now" is the mum's state)

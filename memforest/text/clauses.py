@@ -9,9 +9,9 @@ import re
 
 from memforest.text.change_subjects import names_someone
 from memforest.text.lexicon import CAPITALS
-from memforest.text.state_words import KIN
+from memforest.text.state_words import KIN, PARTNER_NOUNS
 
-__all__ = ["clause_spans", "shared_subject_clauses"]
+__all__ = ["clause_spans", "partner_apposed", "shared_subject_clauses"]
 
 # what opens a clause with its own subject: a first- or third-person pronoun, a possessive ("my
 # friend Teo"), or, after a conjunction or a semicolon, a name or "the" ("and Kemal got ...", "; the
@@ -78,3 +78,17 @@ def shared_subject_clauses(sentence: str) -> tuple[str, str] | None:
         if len(first.split()) >= _CLAUSE_WORDS and _CLAUSE_AFTER.match(rest):
             return first, f"{lead.group(0)} {rest}"
     return None
+
+
+# the speaker's partner named in apposition ("my girlfriend Temitope is a junior doctor at X"): "my"
+# right before the word (no "late", "ex-", "friend's" between), a name after it that owns nothing
+_PARTNER_APPOSED = re.compile(
+    rf"(?<![\w'-])(?i:my|our)\s++(?:(?i:new)\s++)?(?i:{PARTNER_NOUNS})\s++[{CAPITALS}][\w-]*+(?!['\u2019\w-])"
+)
+
+
+def partner_apposed(sentence: str) -> str | None:
+    """The words of ``sentence`` that name the speaker's partner by apposition ("my wife Emiko"),
+    read alone as a state of the speaker's besides what the sentence states of the partner; None."""
+    m = _PARTNER_APPOSED.search(sentence)
+    return m.group(0) if m is not None else None

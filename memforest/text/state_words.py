@@ -24,6 +24,7 @@ __all__ = [
     "JOB_CUES",
     "KIN",
     "MEMBER_HEADS",
+    "PARTNER_NOUNS",
     "POINTING",
     "PRODUCT_PLAN",
     "PROVIDER_HEADS",
@@ -120,6 +121,9 @@ JOB_CUES: Final = alternation(
 # a preposition whose object is a companion or a source, never the one whose state a sentence tells
 # ("Eero moved back in with Mia's parents", "bought the bike from Mia's neighbour")
 COMPANION_BEFORE: Final = re.compile(r"\b(?i:with|from|near|beside|alongside|by)\s+$")
+
+# words for one's partner, as a regex alternation (lower case)
+PARTNER_NOUNS: Final = r"girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse"
 
 # words for a person the speaker knows by their relation ("my sister", "Ana's coworker"), lower case
 KIN: Final = alternation(

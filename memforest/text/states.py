@@ -39,6 +39,7 @@ from memforest.text.state_words import (
     GROUP_HEADS,
     JOB_CUES,
     MEMBER_HEADS,
+    PARTNER_NOUNS,
     PROVIDER_HEADS,
 )
 
@@ -65,7 +66,6 @@ _KIN = (  # (the in-laws first: an alternation takes its first branch that match
     r"neighbou?r|roommate|flatmate|sibling|in-laws?|family|grandparents?|grand?dad|gran|granny|nana?|twins?|mate|"
     r"step(?:son|daughter|mother|father|sister|brother|kids?|children)|god(?:son|daughter|child|children)"
 )
-_PARTNER_NOUNS = r"girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse"
 # a person named by their relation ("Ana's boss Mia"): who the person is, not that anyone works anywhere
 _RELATION_WORD = re.compile(rf"'s\s+(?i:new\s+|old\s+)?(?i:{_KIN})\b(?=\s+[{CAPITALS}]|,)")
 _PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|it|its|someone|everyone)\b", re.IGNORECASE)
@@ -121,7 +121,7 @@ _SCHOOL_CUE = _cue(
 )
 _PARTNER_CUE = _cue(
     r"\b(?:dating|seeing|going\s+out\s+with|together|married|engaged|moved\s+in\s+with|in\s+a\s+relationship|"
-    r"fell\s+for|" + _PARTNER_NOUNS + r")\b"
+    r"fell\s+for|" + PARTNER_NOUNS + r")\b"
 )
 _PET_CUE = _cue(
     r"\b(?:" + ANIMALS + r"|rescued|adopt\w*|shelter|breeder|litter|vet|leash|lead|collar|walkies|pet|pets|"
@@ -267,14 +267,14 @@ def _school(text: str, _m: re.Match[str]) -> str | None:
 def _partner(text: str, _m: re.Match[str]) -> str | None:
     m = re.search(
         r"\b(?:dating|seeing|out\s+with|married|engaged\s+to|moved\s+in\s+with|fell\s+for|(?:"
-        + _PARTNER_NOUNS
+        + PARTNER_NOUNS
         + rf")(?:,|\s+is|\s+named|\s+called)?)\s+(?P<v>[{CAPITALS}][\w'-]*(?:\s+[{CAPITALS}][\w'-]*)?)",
         text,
     )
     if m:
         return m["v"]
     m = re.search(
-        rf"(?P<v>[{CAPITALS}][\w'-]*)\s+(?:and\s+\w+\s+are|is\s+\w+'s\s+(?:new\s+)?(?:" + _PARTNER_NOUNS + "))", text
+        rf"(?P<v>[{CAPITALS}][\w'-]*)\s+(?:and\s+\w+\s+are|is\s+\w+'s\s+(?:new\s+)?(?:" + PARTNER_NOUNS + "))", text
     )
     return m["v"] if m else None
 
@@ -492,7 +492,7 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         if _negated(text, max(m.end(), at + len(value) if at >= 0 else len(text))):
             return None
         # a partner named with their noun is the subject of any state but the partnership itself
-        kin = _KIN if attribute == "partner" else f"{_KIN}|{_PARTNER_NOUNS}"
+        kin = _KIN if attribute == "partner" else f"{_KIN}|{PARTNER_NOUNS}"
         subject = _subject(text, speaker, participants, max(m.start(), at), kin)
         if subject is None:
             return None

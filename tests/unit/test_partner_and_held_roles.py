@@ -1,0 +1,34 @@
+"""The speaker's partner named in apposition is a state of the speaker's besides what the sentence
+states of the partner, and a relation one person holds at a time ("our landlord is X") is a state
+as said, while one of several (a flatmate) needs "new" or "now". Sentences and names of my own."""
+
+from __future__ import annotations
+
+import pytest
+from support.states import speaker_slots
+
+from memforest.text.clauses import partner_apposed
+
+
+def test_the_apposition_is_my_partner_words_and_a_name() -> None:
+    assert partner_apposed("so my wife Orlaith started at Pennock Foods") == "my wife Orlaith"
+    assert partner_apposed("My late husband Piet worked there.") is None
+    assert partner_apposed("my ex-wife Orlaith moved out") is None
+    assert partner_apposed("My friend's husband Piet plays oboe.") is None
+    assert partner_apposed("My husband Piet's mum lives in Tarbet.") is None  # (a name that owns: the mum's)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("My husband Piet has just started as a porter at Glencorran Hotel.", ("Mia", "partner", "Piet")),
+        ("my boyfriend Anselm is a sous chef at Tallow and Rye so he's never home.", ("Mia", "partner", "Anselm")),
+    ],
+)
+def test_a_partner_named_in_apposition_is_the_speakers_partner(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+def test_a_relation_held_alone_is_a_state_as_said_and_one_of_several_only_when_new() -> None:
+    assert ("Mia", "landlord", "Quenby Homes") in speaker_slots("Our landlord is Quenby Homes and the roof leaks.")
+    assert not [s for s in speaker_slots("My flatmate is Idris.") if s[1] is not None]
