@@ -43,8 +43,11 @@ def test_clauses_are_cut_where_a_subject_of_their_own_begins() -> None:
         (
             "My husband Ollie started at Fenmore Council last month and I joined Quayside Rowing Club.",
             # (and the husband named in apposition: Mia's partner)
-            [("Ollie", "employer", "Fenmore Council"), ("Mia", "membership", "Quayside Rowing Club"),
-             ("Mia", "partner", "Ollie")],  # fmt: skip
+            [
+                ("Ollie", "employer", "Fenmore Council"),
+                ("Mia", "membership", "Quayside Rowing Club"),
+                ("Mia", "partner", "Ollie"),
+            ],
         ),
         (
             "I'm renting in Whitby now and I drive a Calder Sport.",
