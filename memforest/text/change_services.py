@@ -45,6 +45,17 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "patronage",
     ),
+    (
+        # an ongoing doing told in the present perfect: "has been running with X", "has been training at
+        # X" (what is only talked, looked at or waited on is no use of X)
+        re.compile(
+            rf"{_SUBJ}\s+{_ADV}(?:has|have)\s+been\s+(?!(?:going|looking|thinking|talking|chatting|speaking|"
+            r"arguing|waiting|emailing|texting|messaging|fighting|struggling|dealing|comparing|meaning|trying|"
+            r"planning|hoping|saving|queuing|queueing)\b)[a-z]{3,}ing\s+(?:[\w'-]+\s+){0,3}?(?:at|with)\s+"
+            rf"(?:the\s+)?{cw.VALUE}"
+        ),
+        "patronage",
+    ),
     # "Got them from X, where Ana has been going for years": the place of a relative clause of going
     (
         re.compile(

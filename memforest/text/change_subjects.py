@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memforest.text.clause_fragments import VERB_S, verbless
+from memforest.text.clause_fragments import VERB_S, main_clause_start, verbless
 from memforest.text.lexicon import ADVERBS, CAPITALS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, words
 from memforest.text.state_words import ANIMALS, COMPANION_BEFORE, INTRODUCING, KIN, POINTING
 
@@ -424,10 +424,10 @@ def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
     """The owner of the noun when the match has one or right before it, else the person the match
     names before its value (its own clause's: "A retired, so now B goes to X"), else the first
     person the sentence names before the value (no preposition's object: "from Vodo to Telia"),
-    else the speaker; None when the owner is a pronoun and the sentence names
-    no one before it ("She spilled tea on her X": whose, the sentence does not say). A subject
-    pronoun ("she's at X now") is the one person named before it; None when the sentence names
-    more than one ("Ana met Tom at the park, he's at X now": whose, the words do not say)."""
+    else the speaker; None when the owner is a pronoun and the sentence names no one before it
+    ("She spilled tea on her X": whose, the sentence does not say). A subject pronoun ("she's at X
+    now") is the one person named before it; None when the sentence names more than one ("Ana met
+    Tom at the park, he's at X now": whose, the words do not say)."""
     found = m.groupdict()
     if found.get("lpron"):  # (``pronoun_subject`` tells whose, with the turn's antecedent; else no one's)
         return speaker if pronoun_subject(text, m.start("v"), speaker)[0] else None
@@ -441,10 +441,10 @@ def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
     possessor = _POSSESSOR.search(text, max(0, m.start() - _POSSESSOR_SPAN), m.start())
     if possessor is not None and names_someone(possessor["owner"]):
         return subject_key(possessor["owner"])  # "Ana's sister's new cat, Miso": the sister's
-    # (a person inside the match, its own clause's, before the first of the sentence: "A retired,
-    # so now B goes to X" is B's)
+    # (its own clause's person: "A retired, so now B goes to X"; none of an opening "Because X meets ...,")
     inside = next(_persons_before(text, _first_part(m), doers_only=True, start=m.start()), None)
-    first = inside or next(_persons_before(text, m.start("v"), doers_only=True), None)
+    main = next(_persons_before(text, m.start("v"), doers_only=True, start=main_clause_start(text)), None)
+    first = inside or main or next(_persons_before(text, m.start("v"), doers_only=True), None)
     return first or (None if found.get("pron") else speaker)
 
 

@@ -9,7 +9,7 @@ import re
 from memforest.text.lexicon import COMMON_VERBS, IRREGULAR_PAST, words
 from memforest.text.state_words import KIN
 
-__all__ = ["VERB_S", "verbless"]
+__all__ = ["VERB_S", "main_clause_start", "verbless"]
 
 # verbs in the third person that open a clause with no subject of its own ("and moves to York"); a
 # lower-case word ending in -s is no verb in general ("and parents relocated", "as his boss")
@@ -48,3 +48,16 @@ def _verb_like(word: str) -> bool:
         or _VERB_S_WORD.fullmatch(w) is not None
         or (len(w) > 3 and w.endswith(("ed", "ing")))
     )
+
+
+# an adverbial clause opening a sentence, up to its comma ("Because X meets far away now, ...")
+_LEADING_ADVERBIAL = re.compile(
+    r"^\W*(?:(?:And|So|Also|But|Plus)\b,?\s+)?(?i:because|since|as|although|though|when|whenever|while|once|"
+    r"now\s+that)\s[^,;:.!?]{3,120},\s+"
+)
+
+
+def main_clause_start(text: str) -> int:
+    """Where the main clause of ``text`` begins: after an adverbial clause opening it, else 0."""
+    lead = _LEADING_ADVERBIAL.match(text)
+    return lead.end() if lead is not None else 0

@@ -87,7 +87,7 @@ _NOT_NOUN = frozenset(
         but to of in on at for with from by as so than when while before after during since until till prior
         following back two three four five six seven eight nine ten last next ago years year months month
         weeks week days day spring summer autumn fall winter currently nowadays still today lately recently anymore
-        earlier later previously formerly originally initially
+        earlier later previously formerly originally initially right just
         become became start started get got name time date point age"""
     )
 )

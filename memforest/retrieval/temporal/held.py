@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES
-from memforest.retrieval.temporal.chains import GENERIC, chain_label, holders, names_kind, outright
+from memforest.retrieval.temporal.chains import (
+    GENERIC,
+    chain_label,
+    head,
+    holders,
+    joined_kind,
+    kind_words,
+    names_kind,
+    outright,
+)
 from memforest.retrieval.temporal.kind_words import tells_kind
 from memforest.retrieval.temporal.state import State
 
@@ -66,7 +75,19 @@ def told_holders(labelled: Labelled, asked: str, taken: set[int]) -> list[State]
         counts = {lab: 1 for lab, _ in labelled}
         return [s for lab, s in labelled if s.fact_id not in taken and _only_models_of(lab, asked, counts)]
     held_by = set(holders(asked)) - {asked}
-    return [s for lab, s in labelled if lab in held_by and s.fact_id not in taken and tells_kind(s.text, asked)]
+    return [s for lab, s in labelled if lab in held_by and s.fact_id not in taken and _of_kind(s, asked)]
+
+
+def _of_kind(state: State, asked: str) -> bool:
+    """The statement tells kind ``asked`` (``kind_words.tells_kind``), or, for a kind one joins, the
+    value is a group one joins by its head noun and the statement names the kind's other words
+    ("running with the Nightjar Run Crew" for a running club)."""
+    if tells_kind(state.text, asked):
+        return True
+    if not joined_kind(asked) or not state.value or not joined_kind(head(state.value)):
+        return False
+    rest = [w for w in kind_words(asked) if not joined_kind(w)]
+    return bool(rest) and all(names_kind(state.text, w) for w in rest)
 
 
 def _only_models_of(label: str, asked: str, chains: Mapping[str, int]) -> bool:

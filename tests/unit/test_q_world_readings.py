@@ -1,0 +1,52 @@
+"""Readings met in a blind-written world: "right now" ends the asked noun, a leading "because ..."
+clause's subject is not the main clause's, an ongoing doing in the present perfect uses a place, and
+a group named by its head noun answers for a kind one joins when the statement names the kind's
+activity. Sentences and names of my own."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from support.states import speaker_slots
+from support.temporal_answers import answered
+
+from memforest.retrieval.temporal.parse import parse_question
+from memforest.retrieval.temporal.plan import plan_answer
+from memforest.retrieval.timecues import parse_time_cues
+
+NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
+
+
+def test_right_now_and_just_now_end_the_asked_noun() -> None:
+    assert parse_question("who's my osteopath right now?").attribute == "osteopath"
+    assert parse_question("Which choir am I in just now?").attribute == "choir"
+
+
+def test_a_leading_because_clause_names_no_subject_of_the_main_clause() -> None:
+    text = "Because Tessellate meets out in Dunmore now, I've left them and joined the Quire Circle."
+    assert ("Mia", "membership", "Quire Circle") in speaker_slots(text)
+
+
+def test_an_ongoing_doing_in_the_present_perfect_uses_the_place() -> None:
+    assert ("Mia", "patronage", "Larkhill Paddlers") in speaker_slots(
+        "Since June, I've been paddling with the Larkhill Paddlers."
+    )
+    assert not [s for s in speaker_slots("I've been talking with Orrin Bank about a loan.") if s[1]]
+
+
+def _row(fid: int, year: int, text: str, attribute: str, value: str) -> dict[str, Any]:
+    return {"fact_id": fid, "valid_from": datetime(year, 3, 1, tzinfo=UTC), "text": text, "speaker": "Petra",
+            "subject": "Petra", "attribute": attribute, "value": value, "entities": ["Petra", value]}  # fmt: skip
+
+
+def test_a_group_joined_by_its_head_noun_answers_for_the_kind_its_statement_does() -> None:
+    rows = [
+        _row(1, 2021, "Petra joined Fenmoor Running Club.", "running_club", "Fenmoor Running Club"),
+        _row(2, 2023, "Petra has been running with the Owlet Run Crew.", "patronage", "Owlet Run Crew"),
+        _row(3, 2024, "Petra has been drinking with the Owlet Pub Crew.", "patronage", "Owlet Pub Crew"),
+    ]
+    question = "Which running club am I in now?"
+    cues = parse_time_cues(question, NOW)
+    tq = parse_question(question, speaker="Petra", now=NOW, window=(cues.after, cues.before))
+    assert answered(plan_answer(tq, "Petra", rows)) == 2
