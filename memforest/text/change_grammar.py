@@ -21,7 +21,7 @@ from memforest.text.change_parts import PART as _PART
 from memforest.text.change_parts import SERVICE as _SERVICE
 from memforest.text.change_parts import SINCE as _SINCE
 from memforest.text.change_parts import TAKE_UP as _TAKE_UP
-from memforest.text.change_services import SERVICE_USE
+from memforest.text.change_services import SEEN_NAMED, SERVICE_USE
 from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
 from memforest.text.change_subjects import NAME as _NAME
@@ -82,6 +82,7 @@ NAMED: tuple[re.Pattern[str], ...] = (
         rf"{cw.OWNER}\s+{cw.ADJ}{cw.NOT_LIVING}{cw.NOUN}\s+{_ADV}(?i:switched|changed|moved|migrated)\s+(?:over\s+|across\s+)?"
         rf"(?:from\s+{cw.ART}{cw.PREV}\s+)?to\s+(?:the\s+)?{cw.VALUE}"
     ),
+    *SEEN_NAMED,
     # "sees a physio called X", "found a bakery named X": a kind the subject has, named
     re.compile(
         rf"{cw.LEAD}{_ADV}(?:been\s+|is\s+|are\s+|am\s+)?(?i:seeing|sees|see|saw|found|use|uses|using|has|have|got|"

@@ -13,8 +13,17 @@ from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import PERSON as _PERSON
 from memforest.text.change_subjects import SUBJ as _SUBJ
 
-__all__ = ["SERVICE_USE"]
+__all__ = ["SEEN_NAMED", "SERVICE_USE"]
 
+# a practitioner one started seeing, named in apposition after the kind ("started seeing a therapist,
+# Dr. Ilunga, for ...", "is seeing a physio in April 2023 - Amrit Sethi"): ``change_grammar.NAMED``
+SEEN_NAMED: tuple[re.Pattern[str], ...] = (
+    re.compile(
+        rf"(?:{cw.LEAD}{_ADV}|^)(?:been\s+|is\s+|are\s+|am\s+|started\s+|begun\s+)?(?i:seeing|sees|see)\s+(?:a|an)\s+"
+        rf"{cw.ADJ}{cw.NOUN}(?:\s+(?:in|on|since|last|this)\s+[^,.;:!?]{{1,24}}?)?\s*(?:,|\s[-\u2013\u2014]|:)\s+"
+        rf"{cw.VALUE}{cw.BOUNDARY}"
+    ),
+)
 # what one registers with a practice besides oneself: a pet, a child, a pronoun for either
 _REGISTERED_ONE = rf"(?:(?:(?:{_PERSON})'s|his|her|their)\s+[a-z][\w-]*|her|him|them|it)\s+"
 SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (

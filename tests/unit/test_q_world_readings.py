@@ -50,3 +50,13 @@ def test_a_group_joined_by_its_head_noun_answers_for_the_kind_its_statement_does
     cues = parse_time_cues(question, NOW)
     tq = parse_question(question, speaker="Petra", now=NOW, window=(cues.after, cues.before))
     assert answered(plan_answer(tq, "Petra", rows)) == 2
+
+
+def test_a_practitioner_one_started_seeing_is_named_in_apposition() -> None:
+    assert ("Mia", "osteopath", "Dr. Kestell") in speaker_slots(
+        "Started seeing an osteopath, Dr. Kestell, for my back a few weeks ago."
+    )
+    assert ("Mia", "counsellor", "Bryony Adair") in speaker_slots(
+        "I started seeing a counsellor last month - Bryony Adair, she works online."
+    )
+    assert not [s for s in speaker_slots("I saw a doctor, Dr Quell, about my wrist yesterday.") if s[1]]
