@@ -57,7 +57,12 @@ _LEADING_ADVERBIAL = re.compile(
 )
 
 
+# a heading of a few words before a colon ("Renewal time: ...", "Quick update: ...")
+_HEADING = re.compile(r"^\W*[A-Z][\w'-]*(?:\s+[\w'-]+){0,3}\s*:\s+")
+
+
 def main_clause_start(text: str) -> int:
-    """Where the main clause of ``text`` begins: after an adverbial clause opening it, else 0."""
-    lead = _LEADING_ADVERBIAL.match(text)
+    """Where the main clause of ``text`` begins: after a heading or an adverbial clause opening
+    it, else 0."""
+    lead = _HEADING.match(text) or _LEADING_ADVERBIAL.match(text)
     return lead.end() if lead is not None else 0

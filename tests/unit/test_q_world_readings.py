@@ -40,16 +40,19 @@ def _row(fid: int, year: int, text: str, attribute: str, value: str) -> dict[str
             "subject": "Petra", "attribute": attribute, "value": value, "entities": ["Petra", value]}  # fmt: skip
 
 
+def _answer(question: str, rows: list[dict[str, Any]]) -> int | None:
+    cues = parse_time_cues(question, NOW)
+    tq = parse_question(question, speaker="Petra", now=NOW, window=(cues.after, cues.before))
+    return answered(plan_answer(tq, "Petra", rows))
+
+
 def test_a_group_joined_by_its_head_noun_answers_for_the_kind_its_statement_does() -> None:
     rows = [
         _row(1, 2021, "Petra joined Fenmoor Running Club.", "running_club", "Fenmoor Running Club"),
         _row(2, 2023, "Petra has been running with the Owlet Run Crew.", "patronage", "Owlet Run Crew"),
         _row(3, 2024, "Petra has been drinking with the Owlet Pub Crew.", "patronage", "Owlet Pub Crew"),
     ]
-    question = "Which running club am I in now?"
-    cues = parse_time_cues(question, NOW)
-    tq = parse_question(question, speaker="Petra", now=NOW, window=(cues.after, cues.before))
-    assert answered(plan_answer(tq, "Petra", rows)) == 2
+    assert _answer("Which running club am I in now?", rows) == 2
 
 
 def test_a_practitioner_one_started_seeing_is_named_in_apposition() -> None:
@@ -60,3 +63,26 @@ def test_a_practitioner_one_started_seeing_is_named_in_apposition() -> None:
         "I started seeing a counsellor last month - Bryony Adair, she works online."
     )
     assert not [s for s in speaker_slots("I saw a doctor, Dr Quell, about my wrist yesterday.") if s[1]]
+
+
+def test_a_heading_before_a_colon_names_no_subject() -> None:
+    text = "Renewal time: I've moved my home insurance from Calder Mutual to Wrenfold Insurance."
+    assert [s[0] for s in speaker_slots(text) if s[1]] == ["Mia"]
+
+
+def test_a_general_head_noun_lets_the_word_before_it_tell_the_kind() -> None:
+    from memforest.retrieval.temporal.chains import other_kind
+
+    assert other_kind("Pellory Health Centre", "book_club")
+    assert not other_kind("Pellory Leisure Centre", "gym")
+
+
+def test_the_anchors_chain_joins_without_values_of_another_kind() -> None:
+    rows = [
+        _row(1, 2020, "Petra registered with Dr Aske.", "membership", "Dr Aske"),
+        _row(2, 2021, "Petra hosts the Quillon Readers, her book club.", "book_club", "Quillon Readers"),
+        _row(3, 2022, "Petra left Quillon Readers.", "membership", "Quillon Readers"),
+        _row(4, 2023, "Petra registered at Pellory Health Centre.", "membership", "Pellory Health Centre"),
+        _row(5, 2024, "Petra joined the Tamsin Readers.", "membership", "Tamsin Readers"),
+    ]
+    assert _answer("Which book club did I join after leaving Quillon Readers?", rows) == 5

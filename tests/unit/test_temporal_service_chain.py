@@ -9,7 +9,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from memforest.retrieval.temporal.chains import other_doer, other_kind
+from memforest.retrieval.temporal.chains import other_kind
+from memforest.retrieval.temporal.doers import other_doer
 from memforest.retrieval.temporal.parse import parse_question
 from tests.support.fact_rows import fact_row
 from tests.support.temporal_answers import answer_of

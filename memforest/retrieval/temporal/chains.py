@@ -16,9 +16,6 @@ from datetime import datetime
 from typing import Protocol
 
 from memforest.attributes import STATE_ATTRIBUTES, VERB_CLASSES, named_attribute
-from memforest.retrieval.temporal.memo import per_question
-from memforest.store.sql import Row
-from memforest.text.change_subjects import subjects_named
 from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, STOPWORDS, TIME_WORDS
 from memforest.text.terms import content_terms, stems
 
@@ -196,10 +193,16 @@ def other_kind(value: str | None, asked: str) -> bool:
     if not value or len(value.split()) < 2:
         return False
     word = head(value)
+    if word in _PLACE_HEADS and len(value.split()) > 2:  # ("Westerleigh Health Centre": a health one)
+        word = head(" ".join(value.split()[:-1]))
     family = _family(word)
     if family is None or _shared({word}, asked):
         return False
     return family != _family(asked)
+
+
+# head nouns of a place too general to tell its kind by: the word before them does
+_PLACE_HEADS = frozenset({"centre", "center", "hub", "house", "hall", "point", "place"})
 
 
 def _kind_stems(asked: str) -> list[str]:
@@ -475,24 +478,3 @@ def type_words(value: str, text: str = "") -> frozenset[str]:
     if titled is not None:
         return frozenset({titled.group(0).split()[0].rstrip(".").casefold()})
     return frozenset({head(value)}) if len(value.split()) > 1 else frozenset()
-
-
-def owner_named(row: Row, subject: str) -> bool:
-    """The statement names another of its entities as an owner ("..., Wenna's knees gave out")."""
-    text = str(row["text"])
-    if "'s" not in text and "\u2019s" not in text:
-        return False
-    others = tuple(str(e) for e in row["entities"] or () if str(e).casefold() != subject.casefold())
-    return _owner_among(text, others)
-
-
-def other_doer(row: Row, subject: str) -> bool:
-    """A person other than ``subject`` is the subject of one of the statement's verbs ("Funny
-    timing, Maja switched dentists too"), whether or not its entities list them (a name opening a
-    sentence often is none): what it states is theirs."""
-    return any(name.casefold() != subject.casefold() for name in subjects_named(str(row["text"]), subject))
-
-
-@per_question
-def _owner_among(text: str, names: tuple[str, ...]) -> bool:
-    return any(re.search(rf"(?<!\w){re.escape(e)}['\u2019]s\s+[a-z]", text) for e in names)

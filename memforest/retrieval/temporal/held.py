@@ -18,6 +18,7 @@ from memforest.retrieval.temporal.chains import (
     joined_kind,
     kind_words,
     names_kind,
+    other_kind,
     outright,
 )
 from memforest.retrieval.temporal.kind_words import tells_kind
@@ -40,12 +41,13 @@ def anchor_joined(labelled: Labelled, asked: str | None, label: str | None) -> l
     """The states of the anchor's chain ``label`` when the question's kind has a chain of its own
     and the anchor's state is filed only under a verb class that can hold that kind ("after Dr. Ruiz
     as my dentist", Dr. Ruiz stated only as a place gone to): that verb class's chain is of the
-    asked kind, so its states join the asked chain; else none."""
+    asked kind, so its states join the asked chain, but for those whose names tell another kind
+    (``chains.other_kind``: "Dr. Ames" is no book club); else none."""
     if asked is None or label is None or label not in GENERIC or label == asked or label not in holders(asked):
         return []
     if not _has_own_chain(labelled, asked):
         return []
-    return [s for lab, s in labelled if lab == label]
+    return [s for lab, s in labelled if lab == label and not other_kind(s.value, asked)]
 
 
 def holder_states(labelled: Labelled, asked: str) -> list[State]:

@@ -19,13 +19,12 @@ from memforest.retrieval.temporal.chains import (
     joined_kind,
     link_generic,
     named_values,
-    other_doer,
     other_kind,
-    owner_named,
     type_words,
 )
 from memforest.retrieval.temporal.chains import head as _head
 from memforest.retrieval.temporal.chains import names_as_written as _written
+from memforest.retrieval.temporal.doers import other_doer, owner_named
 from memforest.retrieval.temporal.ended import end_asked, left_by, left_for, left_span
 from memforest.retrieval.temporal.ended import mood_of as mood_of  # re-exported
 from memforest.retrieval.temporal.held import anchor_joined, holder_states, told_holders
