@@ -10,6 +10,7 @@ from memforest.text.lexicon import CAPITALS, TIME_WORDS
 from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, DISPOSAL, INTRODUCING, KIN, POINTING
 
 __all__ = [
+    "CHRONIC",
     "SCHOOL_WORDS",
     "TIME_NAME",
     "cap_after",
@@ -331,7 +332,7 @@ _DIETS = {
     "carnivore": "carnivore",
 }
 _DIET_RE = re.compile(
-    r"\b(?:is|am|are|went|gone|going|became|become|turned|switched\s+to|now|started|on\s+an?|follow\w*|"
+    r"\b(?:is|am|are|been|doing|went|gone|going|became|become|turned|switched\s+to|now|started|on\s+an?|follow\w*|"
     r"eat\w*|fully|strictly|officially)\s+(?:\w+\s+)?(?P<d>" + "|".join(map(re.escape, _DIETS)) + r")\b"
     r"(?!\s+(?:restaurant|place|cafe|café|bakery|recipes?|dish|burger|food|options?|menu|cookbook|friends?))",
     re.IGNORECASE,
@@ -348,17 +349,26 @@ def diet_value(text: str, _m: re.Match[str]) -> str | None:
 
 
 _PARTICIPLE = {"broke": "broken", "tore": "torn", "hurt": "hurt"}
+# long-standing conditions a person has, by their common names (lower case; "'s" of a disease
+# named after a person kept)
+CHRONIC = (
+    r"eczema|psoriasis|dementia|alzheimer's|parkinson's|epilepsy|ibs|crohn's|colitis|endometriosis|pcos|"
+    r"fibromyalgia|tinnitus|adhd|autism|dyslexia|multiple\s+sclerosis|copd|gout|sciatica|lupus|glaucoma|cataracts|"
+    r"osteoporosis|anaemia|anemia|hay\s+fever|sleep\s+apn(?:o)?ea|vertigo|high\s+cholesterol|hypothyroidism|"
+    r"ptsd|ocd|bipolar\s+disorder|chronic\s+fatigue|a\s+heart\s+condition|kidney\s+disease|rheumatoid\s+arthritis"
+)
 _CONDITIONS = (
     r"asthma|diabetes|type\s+[12]\s+diabetes|migraines|arthritis|anxiety|depression|a\s+concussion|the\s+flu|"
     r"covid|long\s+covid|pneumonia|cancer|celiac\s+disease|coeliac\s+disease|insomnia|hypertension|"
-    r"high\s+blood\s+pressure|an?\s+\w+\s+allergy|tendinitis|shingles|bronchitis"
+    r"high\s+blood\s+pressure|an?\s+\w+\s+allergy|tendinitis|shingles|bronchitis|" + CHRONIC
 )
 _HEALTH_RES = (
     re.compile(r"\bdiagnosed\s+with\s+(?:an?\s+)?" + _LOWER),
     re.compile(r"\b(?:recovering|recovered|suffer\w*)\s+from\s+(?:an?\s+|the\s+)?" + _LOWER),
     re.compile(r"\btested\s+positive\s+for\s+" + _LOWER),
-    re.compile(r"\b(?:has|have|got|developed|caught)\s+(?P<v>" + _CONDITIONS + r")\b"),
-    re.compile(r"\b(?:is|am|now)\s+(?P<v>pregnant|diabetic)\b"),
+    re.compile(r"\b(?:has|have|got|developed|caught)\s+(?P<v>" + _CONDITIONS + r")(?![\w'])", re.IGNORECASE),
+    re.compile(r"\bhad\s+(?P<v>" + CHRONIC + r")(?![\w'])", re.IGNORECASE),  # ("has had eczema since ...")
+    re.compile(r"\b(?:is|am|now)\s+(?P<v>pregnant|diabetic|lactose\s+intolerant|epileptic|asthmatic)\b"),
 )
 _INJURY = re.compile(
     r"\b(?P<verb>broke|fractured|sprained|tore|injured|hurt|dislocated)\s+(?:\w+'s|my|his|her|a|the)\s+"

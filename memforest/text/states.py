@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, words
 from memforest.text.literal_gate import Literals, literals, may_match, probe
 from memforest.text.state_values import (
+    CHRONIC,
     JOB_TITLE,
     SCHOOL_WORDS,
     cap_after,
@@ -152,10 +153,9 @@ _DIET_CUE = _cue(
     r"plant[\s-]based|diet|meat|carnivore|whole30|halal|kosher|sugar)\b"
 )
 _HEALTH_CUE = _cue(
-    r"\b(?:diagnos\w*|broke|broken|fractured|sprained|tore|torn|injur\w*|recover\w*|surgery|operation|"
-    r"suffer\w*|tested\s+positive|asthma|diabetes|diabetic|migraines?|arthritis|anxiety|depression|"
-    r"concussion|flu|covid|pneumonia|cancer|allerg\w*|celiac|coeliac|insomnia|hypertension|cast|crutches|"
-    r"physio\w*|chemo\w*|pregnant|long\s+covid)\b"
+    r"\b(?:diagnos\w*|broke|broken|fractured|sprained|tore|torn|injur\w*|recover\w*|surgery|operation|suffer\w*|"
+    r"tested\s+positive|intolerant|asthma|diabetes|diabetic|migraines?|arthritis|anxiety|depression|concussion|flu|covid|pneumonia|"
+    rf"cancer|allerg\w*|celiac|coeliac|insomnia|hypertension|cast|crutches|physio\w*|chemo\w*|pregnant|{CHRONIC})(?![\w'])"
 )
 _HOBBY_CUE = _cue(
     r"\b(?:took\s+up|taken\s+up|taking\s+up|got\s+into|getting\s+into|into|hooked\s+on|obsessed\s+with|"

@@ -32,3 +32,17 @@ def test_a_partner_named_in_apposition_is_the_speakers_partner(text: str, slot: 
 def test_a_relation_held_alone_is_a_state_as_said_and_one_of_several_only_when_new() -> None:
     assert ("Mia", "landlord", "Quenby Homes") in speaker_slots("Our landlord is Quenby Homes and the roof leaks.")
     assert not [s for s in speaker_slots("My flatmate is Idris.") if s[1] is not None]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("I've had psoriasis since I was a teenager and the cold makes it worse.", ("Mia", "health", "psoriasis")),
+        ("My uncle Bram has Alzheimer's and forgets our names.", ("Bram", "health", "alzheimer's")),
+        ("My flatmate Idris is lactose intolerant, so no cheese board.", ("Idris", "health", "lactose intolerant")),
+        ("I've been pescatarian since 2019 and my sister teases me.", ("Mia", "diet", "pescatarian")),
+        ("I'm doing keto at the moment, so low sugar please.", ("Mia", "diet", "keto")),
+    ],
+)
+def test_long_standing_conditions_and_diets_told_in_the_present_perfect(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
