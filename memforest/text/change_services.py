@@ -65,6 +65,14 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "patronage",
     ),
+    # "Ana is on Nimbus Mobile": a supply one is on, named by what it supplies
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?i:is|am|are)\s+(?:(?i:now|still|currently)\s+)?on\s+(?:the\s+)?(?P<v>(?:[A-Z][\w'&-]*\s+){{1,3}}"
+            r"(?:Mobile|Energy|Broadband|Fibre|Fiber|Telecom|Wireless|Network|Power|Gas|Electric))\b"
+        ),
+        "patronage",
+    ),
     # "Got them from X, where Ana has been going for years": the place of a relative clause of going
     (
         re.compile(

@@ -86,3 +86,8 @@ def test_the_anchors_chain_joins_without_values_of_another_kind() -> None:
         _row(5, 2024, "Petra joined the Tamsin Readers.", "membership", "Tamsin Readers"),
     ]
     assert _answer("Which book club did I join after leaving Quillon Readers?", rows) == 5
+
+
+def test_a_supply_one_is_on_is_named_by_what_it_supplies() -> None:
+    assert ("Mia", "patronage", "Larkwire Mobile") in speaker_slots("I'm on Larkwire Mobile and the signal is awful.")
+    assert not [s for s in speaker_slots("I'm on the Quarry Line every morning.") if s[1]]
