@@ -12,6 +12,7 @@ from memforest.text import change_words as cw
 from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import PERSON as _PERSON
 from memforest.text.change_subjects import SUBJ as _SUBJ
+from memforest.text.state_words import INSTRUMENTS
 
 __all__ = ["SEEN_NAMED", "SERVICE_USE"]
 
@@ -64,6 +65,15 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
             rf"(?:the\s+)?{cw.VALUE}"
         ),
         "patronage",
+    ),
+    # "Ana plays trumpet in X", "has been learning the cello": an instrument played now (a past
+    # "played" tells no current one)
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?:(?:has|have)\s+been\s+|is\s+|am\s+|are\s+)?(?i:plays|play|playing|learning|learns|"
+            rf"learn|practi[sc]ing|practi[sc]es)\s+(?:the\s+|a\s+)?(?P<v>{INSTRUMENTS})\b(?!\s+(?:player|teacher|shop|case))"
+        ),
+        "instrument",
     ),
     # "Ana is on Nimbus Mobile": a supply one is on, named by what it supplies
     (

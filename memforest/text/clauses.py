@@ -9,9 +9,9 @@ import re
 
 from memforest.text.change_subjects import names_someone
 from memforest.text.lexicon import CAPITALS
-from memforest.text.state_words import KIN, PARTNER_NOUNS
+from memforest.text.state_words import INSTRUMENTS, KIN, PARTNER_NOUNS
 
-__all__ = ["clause_spans", "partner_apposed", "shared_subject_clauses"]
+__all__ = ["asides", "clause_spans", "partner_apposed", "shared_subject_clauses"]
 
 # what opens a clause with its own subject: a first- or third-person pronoun, a possessive ("my
 # friend Teo"), or, after a conjunction or a semicolon, a name or "the" ("and Kemal got ...", "; the
@@ -92,3 +92,20 @@ def partner_apposed(sentence: str) -> str | None:
     read alone as a state of the speaker's besides what the sentence states of the partner; None."""
     m = _PARTNER_APPOSED.search(sentence)
     return m.group(0) if m is not None else None
+
+
+# an instrument played now, its sentence read up to it ("I play trumpet in X and ...": "I play trumpet")
+_PLAYED = re.compile(
+    rf"\b(?i:plays|play|playing|learning|learns|practi[sc]ing|practi[sc]es)\s++(?:(?i:the|a)\s++)?(?i:{INSTRUMENTS})\b"
+)
+
+
+def asides(sentence: str) -> list[str]:
+    """The parts of ``sentence`` read alone for a state besides what the whole states: the
+    speaker's partner named in apposition (``partner_apposed``) and the sentence up to an instrument
+    it says someone plays ("My brother Chidi plays bass in a band called X")."""
+    out = [part for part in (partner_apposed(sentence),) if part is not None]
+    played = _PLAYED.search(sentence)
+    if played is not None:
+        out.append(sentence[: played.end()])
+    return out

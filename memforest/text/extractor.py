@@ -18,7 +18,7 @@ from memforest.domain import Candidate, CellTurn, CellView, FactKind
 from memforest.text.change_subjects import leading_subject, subjects_named
 from memforest.text.changes import announced_switch, find_announced_kind, find_pointed_kind
 from memforest.text.chatter import is_chatter, split_asked_tail
-from memforest.text.clauses import clause_spans, partner_apposed, shared_subject_clauses
+from memforest.text.clauses import asides, clause_spans, shared_subject_clauses
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
 from memforest.text.entities import sentence_entities
@@ -323,16 +323,17 @@ class _Turn:
 
 
 def _candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[Candidate]:
-    """The candidates of one unit (``_unit_candidates``) and, for each partner of the speaker's its
-    sentences name in apposition that none of those files ("my husband Declan has started at X"),
-    the apposition read alone: "Ana's husband Declan"."""
+    """The candidates of one unit (``_unit_candidates``) and, for each part of its sentences read
+    alone for a state besides the whole's (``clauses.asides``: "my husband Declan", "Chidi plays
+    bass"), that part's reading when none of those files its state."""
     read = _unit_candidates(unit, turn, antecedent)
     for sentence in unit.sentences:
-        apposed = partner_apposed(sentence)
-        if apposed is not None:
-            partner = turn.read(_Unit([f"{apposed[:1].upper()}{apposed[1:]}."], []), antecedent)
-            if partner.attribute is not None and all(_slot(c) != _slot(partner) for c in read):
-                read.append(partner)
+        for part in asides(sentence):
+            aside = turn.read(
+                _Unit([f"{part[:1].upper()}{part[1:]}."], [e for e in unit.entities if e in part]), antecedent
+            )
+            if aside.attribute is not None and all(_slot(c) != _slot(aside) for c in read):
+                read.append(aside)
     return read
 
 

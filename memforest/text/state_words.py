@@ -20,6 +20,7 @@ __all__ = [
     "DISPOSAL",
     "DWELLINGS",
     "GROUP_HEADS",
+    "INSTRUMENTS",
     "INTRODUCING",
     "JOB_CUES",
     "KIN",
@@ -122,6 +123,13 @@ JOB_CUES: Final = alternation(
 # ("Eero moved back in with Mia's parents", "bought the bike from Mia's neighbour")
 COMPANION_BEFORE: Final = re.compile(r"\b(?i:with|from|near|beside|alongside|by)\s+$")
 
+# instruments one plays, by their common names (lower case)
+INSTRUMENTS: Final = (
+    r"(?:piano|keyboard|keys|organ|guitar|bass|bass\s+guitar|double\s+bass|drums|violin|viola|cello|harp|flute|"
+    r"clarinet|oboe|bassoon|saxophone|sax|trumpet|trombone|tuba|french\s+horn|horn|cornet|euphonium|ukulele|banjo|"
+    r"mandolin|accordion|harmonica|recorder|tabla|sitar|setar|shamisen|koto|oud|bouzouki|djembe|cajon|bagpipes|"
+    r"fiddle|harpsichord|marimba|xylophone|timpani|percussion)"
+)
 # words for one's partner, as a regex alternation (lower case)
 PARTNER_NOUNS: Final = r"girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse"
 

@@ -46,3 +46,11 @@ def test_a_relation_held_alone_is_a_state_as_said_and_one_of_several_only_when_n
 )
 def test_long_standing_conditions_and_diets_told_in_the_present_perfect(text: str, slot: tuple[str, str, str]) -> None:
     assert slot in speaker_slots(text)
+
+
+def test_an_instrument_played_now_is_read_beside_the_group_it_is_played_in() -> None:
+    slots = speaker_slots("My cousin Tove plays oboe in the Harrowgate Sinfonia and they tour in May.")
+    assert ("Tove", "instrument", "oboe") in slots
+    assert ("Mia", "instrument", "cello") in speaker_slots("I've been learning the cello since March.")
+    assert not [s for s in speaker_slots("I played the flute as a child.") if s[1] == "instrument"]
+    assert not [s for s in speaker_slots("I'd love to learn the harp one day.") if s[1]]
