@@ -27,7 +27,7 @@ from memforest.store.sql import fetch_all
 FEB = datetime(2024, 2, 5, 10, 0, tzinfo=UTC)
 JUN = datetime(2024, 6, 12, 10, 0, tzinfo=UTC)
 TALK = [
-    ("t1", FEB, ["I live in Lisbon.", "Lovely.", "I work at Siemens.", "Good company.", "I play the oboe.", "Fun!"]),
+    ("t1", FEB, ["I live in Lisbon.", "Lovely.", "I work at Siemens.", "Good company.", "I baked a tart.", "Fun!"]),
     (
         "t2",
         JUN,
@@ -136,7 +136,7 @@ async def test_entities_and_a_timeline_of_state_chains(ui: Ui) -> None:
     assert lisbon["valid_to"] == porto["valid_from"] == JUN.isoformat() and porto["valid_to"] is None
     assert [s["value"] for s in chains["employer"]] == ["Siemens", "Bosch"]
     states = {s["fact_id"] for c in timeline["chains"] for s in c["states"]}
-    assert any("oboe" in e["text"] for e in timeline["events"])
+    assert any("baked a tart" in e["text"] for e in timeline["events"])
     assert not states & {e["fact_id"] for e in timeline["events"]}
 
     await ui.problem("/v1/forests/home/entities/nobody/timeline", 404)
