@@ -28,7 +28,8 @@ _JOINT = re.compile(
 )
 # a clause of fewer words than this is no clause of its own ("and I", "so she did")
 _CLAUSE_WORDS = 3
-_CLAUSE_AFTER = re.compile(r"\S++(?:\s++\S++){2}")  # (as many words as that follow)
+# (as many words as that follow; from a word's start only, so a scan is linear on a long word)
+_CLAUSE_AFTER = re.compile(r"(?<!\S)\S++(?:\s++\S++){2}")
 
 
 def clause_spans(sentence: str) -> list[tuple[int, int]]:
@@ -50,8 +51,9 @@ def clause_spans(sentence: str) -> list[tuple[int, int]]:
 
 # "and" (adverbs between) before a verb of a state's change or holding, with no subject of its own:
 # "I moved to Leeds and started at X", "My sister is a nurse at X and just joined Y"
+# (a whitespace run is tried from its start only, and read whole: linear on long runs)
 _SHARED_VERB = re.compile(
-    r",?\s++and\s++(?:(?:then|also|just|now|recently|finally|since)\s++)*+"
+    r"(?:,|(?<![\s,]))\s++and\s++(?:(?:then|also|just|now|recently|finally|since)\s++)*+"
     r"(?=(?:moved|started|joined|switched|signed|registered|got|bought|adopted|enrolled|began|took\s+up|"
     r"picked\s+up|works|lives|is|has|now)\b)"
 )
