@@ -11,7 +11,7 @@ from memforest.text.change_subjects import names_someone
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import INSTRUMENTS, KIN, PARTNER_NOUNS
 
-__all__ = ["asides", "clause_spans", "partner_apposed", "shared_subject_clauses"]
+__all__ = ["asides", "clause_spans", "mood_tail", "partner_apposed", "shared_subject_clauses"]
 
 # what opens a clause with its own subject: a first- or third-person pronoun, a possessive ("my
 # friend Teo"), or, after a conjunction or a semicolon, a name or "the" ("and Kemal got ...", "; the
@@ -57,6 +57,22 @@ _SHARED_VERB = re.compile(
     r"(?=(?:moved|started|joined|switched|signed|registered|got|bought|adopted|enrolled|began|took\s+up|"
     r"picked\s+up|works|lives|is|has|now)\b)"
 )
+# "and" or "but" (adverbs between) before a verb of wanting, needing, planning or weighing with no
+# subject of its own: "I just started at X and want to ask ...", "I'm on X but thinking of moving"
+_MOOD_TAIL = re.compile(
+    r"(?:,|(?<![\s,]))\s++(?:and|but)\s++(?:(?:really|also|now|just|still)\s++)*+"
+    r"(?=(?:want|wants|need|needs|hope|hopes|plan|plans|would\s+like|am\s+going\s+to|am\s+thinking|"
+    r"thinking|considering|wondering|weighing)\b)"
+)
+
+
+def mood_tail(sentence: str) -> int | None:
+    """Where ``sentence`` goes on, with no subject of its own, from what it states to what its subject
+    wants, needs, plans or weighs ("I started at X on Monday and want to ask ..."); None if it does not."""
+    m = _MOOD_TAIL.search(sentence)
+    return m.start() if m is not None and len(sentence[: m.start()].split()) >= _CLAUSE_WORDS else None
+
+
 # the subject that opens a first-person or third-person sentence, as written
 _LEAD_SUBJECT = re.compile(
     rf"^(?:I|We|(?:(?:My|Our)\s++(?:[a-z][\w-]*+\s++){{0,2}}?(?:{KIN})(?:\s++[{CAPITALS}][\w'-]*+)?)|"

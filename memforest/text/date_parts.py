@@ -170,15 +170,50 @@ def _junction(text: str, left: int, start: int, end: int, right: int) -> str:
     return text[lo:start] + " " + text[end:hi]
 
 
+# where one clause of a sentence ends and another begins: a comma, semicolon, colon or dash, or a
+# conjunction ("I started on Monday and want to ask ...": the Monday is the starting's)
+_CLAUSE_CUT = re.compile(
+    r"[,;:](?=\s)|(?<=\s)[-\u2013\u2014](?=\s)|"
+    r"(?<=\s)(?i:and|but|so|because|which|although|though|while|whereas)(?=\s)"
+)
+
+
+@lru_cache(maxsize=16)
+def _clause_cuts(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The (starts, ends) of the clause cuts of ``text``, one pass."""
+    cuts = [m.span() for m in _CLAUSE_CUT.finditer(text)]
+    return tuple(a for a, _ in cuts), tuple(b for _, b in cuts)
+
+
+def _clause_around(text: str, left: int, start: int, end: int, right: int) -> tuple[int, int]:
+    """The clause of ``text[left:right]`` that holds ``text[start:end]``: from the end of the last
+    cut before it to the start of the first cut after it."""
+    starts, ends = _clause_cuts(text)
+    k = bisect_right(ends, start) - 1
+    lo = max(left, ends[k]) if k >= 0 else left
+    j = bisect_left(starts, end)
+    hi = min(right, starts[j]) if j < len(starts) else right
+    return lo, hi
+
+
 def tense_near(text: str, start: int, end: int) -> str | None:
-    """'future', 'past' or None, judged from the sentence around ``text[start:end]`` (the mention
-    itself left out): a future marker wins over a past one.
+    """'future', 'past' or None, judged from the clause around ``text[start:end]`` (the mention
+    itself left out), else, when its clause has no tense marker, from its sentence: a future marker
+    wins over a past one ("I started at X on Monday and want to ask ..." is a past Monday; "I'll
+    move on Friday, I've decided" a coming one).
 
     The markers of the whole text are found once (cached) and looked up by bisection, so resolving
     every mention of a long text stays linear; only a marker spanning the mention is searched for
     in the :data:`JUNCTION_REACH` characters around it.
     """
     left, right = _sentence_around(text, start, end)
+    return _tense_within(text, *_clause_around(text, left, start, end, right), start, end) or _tense_within(
+        text, left, right, start, end
+    )
+
+
+def _tense_within(text: str, left: int, right: int, start: int, end: int) -> str | None:
+    """:func:`tense_near` over ``text[left:right]``."""
     future, past = _tense_marks(text)
     if _marked(future, left, start) or _marked(future, end, right):
         return "future"

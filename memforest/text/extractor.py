@@ -18,7 +18,7 @@ from memforest.domain import Candidate, CellTurn, CellView, FactKind
 from memforest.text.change_subjects import leading_subject, subjects_named
 from memforest.text.changes import announced_switch, find_announced_kind, find_pointed_kind
 from memforest.text.chatter import is_chatter, split_asked_tail
-from memforest.text.clauses import asides, clause_spans, shared_subject_clauses
+from memforest.text.clauses import asides, clause_spans, mood_tail, shared_subject_clauses
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
 from memforest.text.entities import sentence_entities
@@ -31,6 +31,7 @@ from memforest.text.slots import asks_with_provider, find_role_at
 from memforest.text.state_slot import state_slot
 from memforest.text.state_words import ANIMALS
 from memforest.text.thing_named import thing_named
+from memforest.text.titled_work import with_title_apart
 from memforest.text.topics import topics
 
 __all__ = ["MAX_PER_TURN", "extract_cell"]
@@ -334,7 +335,7 @@ def _candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[Candid
             )
             if aside.attribute is not None and all(_slot(c) != _slot(aside) for c in read):
                 read.append(aside)
-    return read
+    return with_title_apart(read)
 
 
 def _unit_candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[Candidate]:
@@ -352,10 +353,11 @@ def _unit_candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[C
         return [whole]
     sentence = unit.sentences[0]
     spans = clause_spans(sentence)
+    if len(spans) == 1 and whole.kind is FactKind.PLAN and (cut := mood_tail(sentence)) is not None:
+        return [_as_stated_in(whole, [_piece(sentence, 0, cut, unit, turn, antecedent)])]  # ("... and want to ask")
     if len(spans) == 1 and whole.attribute is not None and (shared := shared_subject_clauses(sentence)) is not None:
-        # "I moved to Leeds and started at X": two states of one subject
         read = [turn.read(_Unit([piece], [e for e in unit.entities if e in piece]), antecedent) for piece in shared]
-        return read if _several_slots(read) else [whole]
+        return read if _several_slots(read) else [whole]  # ("I moved to Leeds and started at X": two states)
     if not 2 <= len(spans) <= _MAX_CLAUSES:
         return [whole]
     pieces: list[tuple[int, Candidate, str | None]] = []  # (start, candidate, antecedent it was read with)

@@ -143,7 +143,8 @@ ENTITY_EXCLUDE: frozenset[str] = (
     i i'm i've i'd i'll hey hi hello wow omg lol haha thanks thank congrats congratulations yes yeah no
     ok okay oh ah aw awesome cool great nice amazing sure wait well so and but or then also anyway btw
     sorry please good bad love oops yay hmm um jan feb mar apr jun jul aug sep sept oct nov dec
-    meanwhile besides otherwise however instead plus incidentally anyhow"""
+    meanwhile besides otherwise however instead plus incidentally anyhow yo hiya heya ugh argh ahh welp
+    lmao rofl ooh whoa yikes meh phew"""
     )
 )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from memforest.text.clauses import clause_spans
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import DISPOSAL, PRODUCT_PLAN
 
@@ -127,6 +128,13 @@ _OBJECT_LEAD = re.compile(
 _PRONOUN_OBJECT = re.compile(r"(?<!\s)\s+it\b", re.IGNORECASE)
 _SUCCESSOR = re.compile(r"\b(?:and|then|to)\s+(?:join|switch|start|mov|got|bought|took|adopt|went)", re.IGNORECASE)
 _SENTENCE_PART = re.compile(r"[^.;]+")
+# between a verb of leaving and a value: words that make the value what came instead, a destination
+# ("moved out of the city to X", "left A for X"; not "going to X") or a verb of taking something up
+# ("quit A and joined X")
+_INSTEAD = re.compile(
+    r"(?<!ing)\s(?:to|into|for)\s|\b(?:join|switch|start|mov|got|get|bought|buy|took|adopt|went|sign|enrol|register)",
+    re.IGNORECASE,
+)
 
 
 # a run of whitespace is tried from its first character only (linear on long runs of spaces); "and"
@@ -242,24 +250,44 @@ def is_leave(text: str) -> bool:
 
 def leaves(text: str, at: int) -> bool:
     """``text`` ends the state whose value stands at position ``at`` without naming its successor
-    (:func:`is_leave`), and, when every verb of leaving in the sentence of ``at`` is one of disposal,
-    the value is that verb's object: "I binned my old X" ends X, "I dumped my photos onto X" or
-    "the storm dumped snow over X" do not (the value must follow the nearest such verb before it,
-    past at most a few determiners and modifiers, see :data:`_OBJECT_LEAD`, or stand before the
-    verb whose object is "it": "X kept crashing, so I binned it")."""
+    (:func:`is_leave`), by a verb of leaving in the clause of the value (``clauses.clause_spans``:
+    "left A after they shut it, and I'm banking with B" leaves no B) that the value does not follow
+    as what came instead ("moved out of the city to B", "quit A and joined B", "left A for B"). When
+    every such verb is one of disposal, the value is that verb's object: "I binned my old X" ends
+    X, "I dumped my photos onto X" or "the storm dumped snow over X" do not (the value must follow
+    the nearest such verb before it, past at most a few determiners and modifiers, see
+    :data:`_OBJECT_LEAD`, or stand before the verb whose object is "it", in its clause or a later
+    one of the sentence: "X kept crashing, so I binned it")."""
     if not is_leave(text):
         return False
     if _LEAVE.search(text) is not None:
         return True
     for part in _SENTENCE_PART.finditer(text):
-        if not part.start() <= at < part.end():
-            continue
-        verbs = list(_LEAVING.finditer(text, part.start(), part.end()))
-        if not verbs or not all(_DISPOSAL.fullmatch(v.group()) for v in verbs):
-            return True
-        before = [v for v in verbs if v.end() <= at]
-        if before and _OBJECT_LEAD.fullmatch(text, before[-1].end(), at) is not None:
-            return True
-        after = [v for v in verbs if v.start() >= at]
-        return bool(after) and _PRONOUN_OBJECT.match(text, after[0].end()) is not None
+        if part.start() <= at < part.end():
+            return _leaves_in(text, part.start(), part.end(), at)
     return True
+
+
+def _leaves_in(text: str, start: int, end: int, at: int) -> bool:
+    """:func:`leaves` for the sentence part ``text[start:end]`` that holds ``at``."""
+    opens, closes = next(
+        ((start + a, start + b) for a, b in clause_spans(text[start:end]) if start + a <= at < start + b),
+        (start, end),
+    )
+    verbs = list(_LEAVING.finditer(text, opens, closes))
+    before = [v for v in verbs if v.start() < at]  # (one may span the value: "the lease on X ended")
+    if before and _INSTEAD.search(text, before[-1].end(), at) is not None:
+        before = []  # the value is what came after the leaving
+    after = [v for v in verbs if v.start() >= at]
+    later = next(
+        (v for v in _LEAVING.finditer(text, closes, end) if _DISPOSAL.fullmatch(v.group())),
+        None,
+    )  # "X kept crashing, so I binned it": a disposal of "it" in a later clause
+    if not (before or after):
+        return later is not None and _PRONOUN_OBJECT.match(text, later.end()) is not None
+    if not all(_DISPOSAL.fullmatch(v.group()) for v in (*before, *after)):
+        return True
+    if before and _OBJECT_LEAD.fullmatch(text, before[-1].end(), at) is not None:
+        return True
+    first = after[0] if after else later
+    return first is not None and _PRONOUN_OBJECT.match(text, first.end()) is not None

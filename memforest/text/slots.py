@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from memforest.text.changes import slot_key
 from memforest.text.lexicon import ADVERBS, CAPITALS, ENTITY_EXCLUDE, NUMBER_WORDS, PET_ANIMALS, TIME_WORDS, TITLES
 from memforest.text.mood import mood_near, mood_of
 from memforest.text.state_words import KIN
@@ -56,12 +57,22 @@ _HOLDER = rf"(?P<subj>[{CAPITALS}](?<![\w'-][{CAPITALS}])[\w'-]*(?:\s+(?i:{KIN})
 _SEEN_AT_RE = re.compile(
     _HOLDER + _ADV + r"\s+(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+|started\s+|began\s+)?"
     r"(?:(?:seeing|sees|see)\s+an?|(?:has|have|got|found)\s+an?\s+new)\s+"
-    rf"(?:new\s+)?(?P<role>{_SEEN})\s+(?:at|from)\s+(?:the\s+)?{_PROVIDER}(?![\w'-])"
+    rf"(?:new\s+)?(?P<role>(?i:{_SEEN}))\s+(?:at|from)\s+(?:the\s+)?{_PROVIDER}(?![\w'-])"
 )
 _ROLE_AT_RE = re.compile(
-    _HOLDER + rf"'s\s+(?:new\s+|current\s+|regular\s+|usual\s+|line\s+)?(?P<role>{'|'.join(_ROLE_AT)})"
+    _HOLDER + rf"'s\s+(?:new\s+|current\s+|regular\s+|usual\s+|line\s+)?(?P<role>(?i:{'|'.join(_ROLE_AT)}))"
     rf"\s+(?:at|from)\s+(?:the\s+)?{_PROVIDER}(?![\w'-])"
 )
+# a group one belongs to, named by its kind and where it meets ("Ana's book club at Hollis Books
+# picked ...", "Ana's yoga class at the Lotus Room"): the slot is the kind; a former one is none
+_GROUP_AT_RE = re.compile(
+    _HOLDER + r"'s\s+(?:new\s+|current\s+|regular\s+|usual\s+|local\s+)?"
+    r"(?!(?:old|former|last|previous|ex)\b)"
+    r"(?P<role>(?:[a-z]+\s+){0,2}?(?:club|choir|band|league|society|circle|gym)|[a-z]+\s+class)\s+at\s+(?:the\s+)?"
+    rf"{_PROVIDER}(?![\w'-])"
+)
+# a group that the sentence says has ended ("Ana's pottery class at X finished in May")
+_GROUP_ENDED = re.compile(r"\b(?:ended|finished|closed|shut|folded|disbanded|stopped|broke\s+up|is\s+over)\b")
 # moods of the whole sentence that make a provider named with its person no one's now
 _ROLE_AT_MOODS = frozenset({"considered", "turned_down", "negation", "nostalgia", "hypothetical", "wish"})
 _SLOT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -228,12 +239,16 @@ def find_role_at(text: str, *, presupposed: bool = False) -> tuple[str, str, str
     that denies, recalls, weighs or turns down, is none. A request or question ``presupposed`` the
     provider whatever its mood ("Should I complain to my dentist at X?": X is the asker's dentist)."""
     m = _SEEN_AT_RE.search(text) or _ROLE_AT_RE.search(text)
+    group = _GROUP_AT_RE.search(text) if m is None else None
+    if group is not None and _GROUP_ENDED.search(text, group.end()) is None:
+        m = group
     if m is None:
         return None
     if not presupposed and (mood_near(text[: m.end()], m.start("val")) is not None or mood_of(text) in _ROLE_AT_MOODS):
         return None
     subject = _clean_subject(m["subj"])
-    return (subject, _ROLE_AT.get(m["role"]) or m["role"], m["val"]) if subject else None
+    role = m["role"].lower()  # ("GP")
+    return (subject, _ROLE_AT.get(role) or slot_key(role), m["val"]) if subject else None
 
 
 # the speaker's practitioner or workmate at a named provider, as a request names them ("Could you

@@ -11,8 +11,10 @@ from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, DISPOSAL,
 
 __all__ = [
     "CHRONIC",
+    "JOB_TITLE",
     "SCHOOL_WORDS",
     "TIME_NAME",
+    "WORKPLACE_PART",
     "cap_after",
     "change_value",
     "clean_cap",
@@ -56,6 +58,9 @@ _NOT_VALUE = frozenset(
         "this",
         "that",
         "it",
+        "year",  # ("is in Year 9 at X": a class of a school, no school)
+        "term",
+        "semester",
     )
 )
 _CAP = rf"[{CAPITALS}][\w&'.-]*(?:\s+(?:of\s+|de\s+|du\s+|&\s+|and\s+)?[{CAPITALS}][\w&'.-]*){{0,3}}"
@@ -288,6 +293,9 @@ _NO_JOB = re.compile(rf"(?:{_NOT_JOBS})$")
 # "accountant"), none that one is of a place without working there; up to two words before it
 # ("a senior staff nurse")
 JOB_TITLE = rf"(?:[a-z-]+\s+){{0,2}}?\b(?![a-z-]*(?:{_NOT_JOBS})\b)(?=[a-z])[a-z-]*(?:{_JOB_ENDINGS})\b"
+# a part of a workplace named between a job title and the workplace ("a nurse on the night ward at X",
+# "an analyst in the risk department at X")
+WORKPLACE_PART = r"(?:\s+(?:on|in)\s+the\s+[a-z]+(?:\s+[a-z]+)?\s+(?:ward|department|team|unit|desk|floor|shift))?"
 # words of having a job, before an "as a ..." that names it
 _AT_WORK = re.compile(
     r"\b(?i:work\w*|job|jobs|hired|employ\w*|career|role|position|volunteer\w*|promoted|started|starting|began|"

@@ -23,6 +23,7 @@ from memforest.text.state_values import (
     CHRONIC,
     JOB_TITLE,
     SCHOOL_WORDS,
+    WORKPLACE_PART,
     cap_after,
     clean_cap,
     device_value,
@@ -103,7 +104,7 @@ _EMPLOYER_CUE = _cue(
     r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
     r"start(?:ed|ing|s)?\s+(?:out\s+)?as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:at|with|for)|"
     r"(?=[\w-]+(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?an?\s)"  # (fails fast at most words)
-    rf"(?:(?-i:[{CAPITALS}][\w-]*)|he|she|they|(?:{_KIN})s?)(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?an?\s+{JOB_TITLE}\s+(?:now\s+)?at\s+(?:the\s+)?(?=(?-i:[{CAPITALS}]))|"
+    rf"(?:(?-i:[{CAPITALS}][\w-]*)|he|she|they|(?:{_KIN})s?)(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?an?\s+{JOB_TITLE}{WORKPLACE_PART}\s+(?:now\s+)?at\s+(?:the\s+)?(?=(?-i:[{CAPITALS}]))|"
     rf"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|(?:is|are|am)\s+(?:now\s+)?(?:with|at)\s+[{CAPITALS}][\w&-]*(?:\s+[{CAPITALS}][\w&-]*)*\s+(?:now|these\s+days|nowadays)|took\s+"
     + _TAKEN_ON
     + r"|brought\s+"
@@ -117,8 +118,8 @@ _EMPLOYER_VETO = _cue(
 )
 _SCHOOL_CUE = _cue(
     r"\b(?:school|university|college|uni|campus|primary|elementary|kindergarten|nursery|preschool|grammar|semester|enroll?\w*|studying|study|studies|student|degree|"
-    r"phd|masters?|mba|grad(?:uate)?\s+school|accepted\s+(?:into|to|at)|got\s+into|transferred|attend\w*|"
-    r"classes\s+at|lectures?)\b"
+    r"phd|masters?|mba|grad(?:uate)?\s+school|accepted\s+(?:into|to|at)|got\s+into|transferred|attend\w*|classes\s+at|"
+    r"lectures?|pupils?|fresher|(?:under|post)grad\w*|sophomore|freshman|(?:first|second|third|final)\s+year|year\s+\d+)\b"
 )
 _PARTNER_CUE = _cue(
     r"\b(?:dating|seeing|going\s+out\s+with|together|married|engaged|moved\s+in\s+with|in\s+a\s+relationship|"
@@ -405,9 +406,9 @@ def _read(reader: _Reader, text: str, m: re.Match[str], names: set[str]) -> str:
     ("Mia will text it to Ravi") is masked out and the sentence read again, a few times at most."""
     for _ in range(3):
         raw = reader(text, m) or ""
-        words = raw.split()
-        while words and words[-1].casefold().removesuffix("'s") in names:
-            words.pop()
+        words, dropped = raw.split(), False
+        while words and (words[-1].casefold().removesuffix("'s") in names or (dropped and words[-1] in ("and", "&"))):
+            dropped = words.pop() not in ("and", "&") or dropped  # ("at X and Mia needs ...": no "and" left on X)
         value = " ".join(words)
         if not raw or (value and value.casefold().removesuffix("'s") not in names):
             return value
@@ -461,8 +462,7 @@ def _kind_of(attribute: str, value: str, text: str) -> str:
 
 @functools.cache
 def _cue_literals() -> tuple[Literals | None, ...]:
-    """The literals of the readers' cue patterns, in order (``literal_gate``: a cue none of whose
-    strings the sentence contains is not searched)."""
+    """The literals of the readers' cues, in order (``literal_gate``: a cue with none of them there is skipped)."""
     return tuple(literals(cue) for _, cue, _ in _READERS)
 
 

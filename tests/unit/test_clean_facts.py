@@ -86,8 +86,7 @@ def test_assistant_boilerplate_makes_no_fact_about_the_user() -> None:
             "Let me know if you need anything else.",
         ),
     )
-    assert len(out) == 1, out
-    assert "nurse" in out[0]
+    assert out and all("nurse" in t for t in out), out  # (the job and the employer, from the user's turn)
 
 
 def test_content_free_replies_make_no_fact() -> None:

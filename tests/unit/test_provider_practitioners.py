@@ -18,9 +18,8 @@ from support.states import speaker_slots
         ("I've started seeing Ovid Parrask at Wendlecombe Sports Clinic.", ("Mia", "patronage", "Ovid Parrask")),
         # a doctor moved to is one gone to, no home
         ("I moved to Dr. Quenby in March.", ("Mia", "patronage", "Dr. Quenby")),
-        # no provider: the partner stays a partner; a job at a provider stays a job
+        # no provider: the partner stays a partner (a job at a provider stays a job: test_titled_work)
         ("I've started seeing Ovid Parrask.", ("Mia", "partner", "Ovid Parrask")),
-        ("I joined Quorrin Dental Care as a receptionist.", ("Mia", "employer", "Quorrin Dental Care")),
     ],
 )
 def test_a_practitioner_is_of_the_kind_the_providers_name_says(text: str, slot: tuple[str, str, str]) -> None:

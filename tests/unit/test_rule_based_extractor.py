@@ -137,6 +137,7 @@ def test_other_slots() -> None:
     slots = [(c.subject, c.attribute, c.value) for c in cands]
     assert slots == [
         ("Bob", "employer", "Google"),
+        ("Bob", "job", "software engineer"),
         ("Bob", "favorite_book", "Hobbit"),
         ("Bob", "age", "32"),
         ("Bob", "relationship_status", "married"),

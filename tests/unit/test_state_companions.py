@@ -28,14 +28,18 @@ def test_a_companion_is_no_subject(text: str, slot: tuple[str, str, str]) -> Non
     ("text", "slot"),
     [
         # "she's" / "he's" opening a later clause is "she is": the clause's subject is the one named before
-        ("Joana quit, she's a nurse at Hospital Lumiar now.", ("Joana", "employer", "Hospital Lumiar")),
-        ("Tiago left Cortex Labs, he's an engineer at Brisa Digital now.", ("Tiago", "employer", "Brisa Digital")),
+        ("Joana quit, she's a nurse at Hospital Lumiar now.", ("Joana", "employer", "Hospital Lumiar", "nurse")),
+        (
+            "Tiago left Cortex Labs, he's an engineer at Brisa Digital now.",
+            ("Tiago", "employer", "Brisa Digital", "engineer"),
+        ),
         # a connective opening the sentence is no part of the name after it
         (
             "Meanwhile Tiago left Cortex Labs, he's an engineer at Brisa Digital now.",
-            ("Tiago", "employer", "Brisa Digital"),
+            ("Tiago", "employer", "Brisa Digital", "engineer"),
         ),
     ],
 )
-def test_a_later_clause_she_is_names_its_subject(text: str, slot: tuple[str, str, str]) -> None:
-    assert speaker_slots(text) == [slot]
+def test_a_later_clause_she_is_names_its_subject(text: str, slot: tuple[str, str, str, str]) -> None:
+    subject, attribute, value, title = slot
+    assert speaker_slots(text) == [(subject, attribute, value), (subject, "job", title)]

@@ -1,0 +1,81 @@
+"""A job title and an employer told in one phrase ("Ana is a pastry chef at Hotel Lune", "Ana got a
+job as a nurse at Brook Hospital", "Ana is a nurse on the cardiology ward at St Jude's"): two states
+of one person, the title and the organisation, which a question may ask for apart ("what do I do",
+"where do I work"). :func:`titled_at` finds the phrase in a person-rewritten sentence; the
+extractor files the organisation with the whole sentence and the title with the sentence up to
+the title."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from memforest.domain import Candidate
+from memforest.text.lexicon import CAPITALS
+from memforest.text.state_values import JOB_TITLE, WORKPLACE_PART
+
+__all__ = ["TitledAt", "titled_at", "with_title_apart"]
+
+_ORG = rf"(?P<org>[{CAPITALS}][\w'-]*(?:\s+(?:&\s+|of\s+(?:the\s+)?)?[{CAPITALS}][\w'-]*){{0,3}})(?![\w'-])"
+# the title first: the verb that gives the subject a title, the title ("a senior staff nurse"), a part
+# of the workplace that is no organisation ("on the night desk", "in the finance department"), then
+# the organisation by its capitalised name
+_TITLE_FIRST = re.compile(
+    r"(?:(?:\bis|\bare|\bam|'s|\bbecame)\s+(?:now\s+)?an?|(?:\bworks|\b(?:started|starting|began))\s+as(?:\s+an?)?|"
+    r"\b(?:got|landed|took|started)\s+a\s+(?:new\s+)?job\s+as(?:\s+an?)?)"
+    rf"\s+(?P<title>(?:[A-Z]{{2,5}}\s+)?{JOB_TITLE})"
+    rf"{WORKPLACE_PART}\s+(?:now\s+)?(?:at|for)\s+(?:the\s+)?{_ORG}"
+)
+# the organisation first: "started at X on Monday as a QA engineer", "joined X as a paralegal"
+_ORG_FIRST = re.compile(
+    r"\b(?:works|worked|started|starting|began|joined|is\s+working|has\s+been\s+working)\s+(?:(?:at|for)\s+)?"
+    rf"(?:the\s+)?{_ORG}(?:\s+[\w-]+){{0,5}}?\s+as\s+(?:an?\s+)?(?P<title>(?:[A-Z]{{2,5}}\s+)?{JOB_TITLE})"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TitledAt:
+    """The title and the organisation, and where the text is cut after the one named first
+    (``cut``; ``title_first`` says which it is)."""
+
+    title: str
+    org: str
+    cut: int
+    title_first: bool
+
+
+def titled_at(text: str) -> TitledAt | None:
+    """The job title and the organisation that ``text`` gives its subject in one phrase, or None."""
+    m = _TITLE_FIRST.search(text)
+    if m is not None:
+        return TitledAt(m["title"], m["org"], m.end("title"), True)
+    m = _ORG_FIRST.search(text)
+    if m is not None:
+        return TitledAt(m["title"], m["org"], m.end("org"), False)
+    return None
+
+
+_WORK = frozenset({"job", "employer"})
+
+
+def with_title_apart(read: list[Candidate]) -> list[Candidate]:
+    """``read``, where one candidate files a job title or an employer told in one phrase with the
+    other (:func:`titled_at`: "Ana is a pastry chef at Hotel Lune") and none files the other, as two:
+    the one named first with the text up to it ("Ana is a pastry chef."), the other with the whole
+    (the employer first)."""
+    if {c.attribute for c in read} >= _WORK:
+        return read
+    for i, c in enumerate(read):
+        found = titled_at(c.text) if c.attribute in _WORK and c.value else None
+        if found is None or c.value not in (found.title, found.org):
+            continue
+        head = replace(
+            c, text=f"{c.text[: found.cut]}.", entities=tuple(e for e in c.entities if e in c.text[: found.cut])
+        )
+        employer, job = (c, head) if found.title_first else (head, c)
+        both = (
+            replace(employer, attribute="employer", value=found.org),
+            replace(job, attribute="job", value=found.title),
+        )
+        return [*read[:i], *both, *read[i + 1 :]]
+    return read
