@@ -7,8 +7,10 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -33,7 +35,21 @@ def machine_info() -> dict[str, Any]:
         "processor": platform.processor() or platform.machine(),
         "cpu_model": model,
         "cpu_features": [f for f in CPU_FEATURES if f in flags],
+        "python_loop_ms": python_loop_ms(),
     }
+
+
+def python_loop_ms(steps: int = 1_000_000) -> float:
+    """The median of three timings of a fixed pure-Python loop of ``steps`` additions, in ms: how fast
+    this machine ran plain Python when the bench started (the same code on a slower or busier
+    machine shows a larger figure, so walls of two result files compare only beside it)."""
+    timings = []
+    for _ in range(3):
+        started, total = time.perf_counter(), 0
+        for i in range(steps):
+            total += i
+        timings.append((time.perf_counter() - started) * 1000)
+    return round(statistics.median(timings), 1)
 
 
 def _cpuinfo(path: Path) -> tuple[str | None, set[str]]:

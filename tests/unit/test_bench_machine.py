@@ -54,3 +54,7 @@ def test_machine_info_lists_the_known_features_the_cpu_has_in_their_order(monkey
     machine = report.machine_info()
     assert machine["cpu_model"] == "Example"
     assert machine["cpu_features"] == ["avx2", "amx_bf16"]  # CPU_FEATURES' order; unknown flags left out
+
+
+def test_the_python_loop_timing_is_a_positive_median() -> None:
+    assert report.python_loop_ms(steps=10_000) > 0
