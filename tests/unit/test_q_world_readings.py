@@ -14,6 +14,7 @@ from support.temporal_answers import answered
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import plan_answer
 from memforest.retrieval.timecues import parse_time_cues
+from tests.support.fact_rows import named_row
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 
@@ -36,8 +37,9 @@ def test_an_ongoing_doing_in_the_present_perfect_uses_the_place() -> None:
 
 
 def _row(fid: int, year: int, text: str, attribute: str, value: str) -> dict[str, Any]:
-    return {"fact_id": fid, "valid_from": datetime(year, 3, 1, tzinfo=UTC), "text": text, "speaker": "Petra",
-            "subject": "Petra", "attribute": attribute, "value": value, "entities": ["Petra", value]}  # fmt: skip
+    return named_row(
+        fid, datetime(year, 3, 1, tzinfo=UTC), text, "Petra", attribute, value, speaker="Petra", subject="Petra"
+    )
 
 
 def _answer(question: str, rows: list[dict[str, Any]]) -> int | None:

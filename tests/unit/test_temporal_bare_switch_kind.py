@@ -17,19 +17,13 @@ from support.temporal_answers import answered
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import plan_answer, states_of
 from memforest.retrieval.timecues import parse_time_cues
+from tests.support.fact_rows import named_row
 
 NOW = datetime(2026, 3, 10, 12, tzinfo=UTC)
 
 
 def _row(fid: int, year: int, text: str, attribute: str | None, value: str | None) -> dict[str, Any]:
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(year, 9, 14, tzinfo=UTC),
-        "text": text,
-        "attribute": attribute,
-        "value": value,
-        "entities": ["Tomasz", value] if value else ["Tomasz"],
-    }
+    return named_row(fid, datetime(year, 9, 14, tzinfo=UTC), text, "Tomasz", attribute, value)
 
 
 FIRST = _row(1, 2019, "Tomasz joined the Quarry Lane Cyclists, they ride out past the reservoir.", "membership",

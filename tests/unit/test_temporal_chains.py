@@ -13,17 +13,11 @@ from support.temporal_answers import answered
 from memforest.retrieval.temporal.lexicon import cue_scores
 from memforest.retrieval.temporal.parse import TemporalQuestion
 from memforest.retrieval.temporal.plan import plan_answer
+from tests.support.fact_rows import named_row
 
 
 def _row(fid: int, year: int, month: int, text: str, attribute: str | None, value: str | None) -> dict[str, Any]:
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(year, month, 1, tzinfo=UTC),
-        "text": text,
-        "attribute": attribute,
-        "value": value,
-        "entities": ["Petra", value] if value else ["Petra"],
-    }
+    return named_row(fid, datetime(year, month, 1, tzinfo=UTC), text, "Petra", attribute, value)
 
 
 def _answer(tq: TemporalQuestion, rows: list[dict[str, Any]]) -> int | None:

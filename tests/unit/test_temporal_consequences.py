@@ -9,22 +9,17 @@ from typing import Any
 
 from memforest.retrieval.temporal.parse import parse_question, value_name
 from memforest.retrieval.temporal.plan import ANSWER, plan_answer
+from tests.support.fact_rows import row_at
 
 ME = "Corentin"
 
 
 def _row(fid: int, month: int, text: str, attribute: str | None = None, value: str | None = None,
          *entities: str, speaker: str = ME, subject: str | None = None) -> dict[str, Any]:  # fmt: skip
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(2023, month, 1, tzinfo=UTC),
-        "text": text,
-        "speaker": speaker,
-        "subject": subject if subject is not None else (ME.casefold() if attribute else None),
-        "attribute": attribute,
-        "value": value,
-        "entities": [ME, *entities],
-    }
+    subject = subject if subject is not None else (ME.casefold() if attribute else None)
+    when = datetime(2023, month, 1, tzinfo=UTC)
+    return row_at(fid, when, text, speaker=speaker, subject=subject, attribute=attribute, value=value,
+                  entities=[ME, *entities])  # fmt: skip
 
 
 DENTIST = [

@@ -12,17 +12,11 @@ from support.temporal_answers import answered
 
 from memforest.retrieval.temporal.loose import holds, loose_plan
 from memforest.retrieval.temporal.parse import TemporalQuestion
+from tests.support.fact_rows import row_at
 
 
 def _row(fid: int, year: int, month: int, text: str) -> dict[str, Any]:
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(year, month, 1, tzinfo=UTC),
-        "text": text,
-        "subject": None,
-        "attribute": None,
-        "value": None,
-    }
+    return row_at(fid, datetime(year, month, 1, tzinfo=UTC), text)
 
 
 def _answer(

@@ -14,21 +14,16 @@ from memforest.retrieval.temporal.kind_words import tells_kind
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import plan_answer
 from memforest.retrieval.timecues import parse_time_cues
+from tests.support.fact_rows import named_row
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 
 
 def _row(fid: int, year: int, text: str, attribute: str | None, value: str | None) -> dict[str, Any]:
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(year, 3, 1, tzinfo=UTC),
-        "text": text,
-        "speaker": "Petra",
-        "subject": "Petra" if attribute else None,
-        "attribute": attribute,
-        "value": value,
-        "entities": ["Petra", value] if value else ["Petra"],
-    }
+    subject = "Petra" if attribute else None
+    return named_row(
+        fid, datetime(year, 3, 1, tzinfo=UTC), text, "Petra", attribute, value, speaker="Petra", subject=subject
+    )
 
 
 def _answer(question: str, rows: list[dict[str, Any]]) -> int | None:

@@ -8,17 +8,12 @@ from typing import Any
 
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import ANSWER, plan_answer
+from tests.support.fact_rows import row_at
 
 
 def _row(fid: int, month: int, text: str, attribute: str | None, value: str | None, *entities: str) -> dict[str, Any]:
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(2023, month, 1, tzinfo=UTC),
-        "text": text,
-        "attribute": attribute,
-        "value": value,
-        "entities": ["Ysolde", *entities],
-    }
+    when = datetime(2023, month, 1, tzinfo=UTC)
+    return row_at(fid, when, text, attribute=attribute, value=value, entities=["Ysolde", *entities])
 
 
 ROWS = [

@@ -15,19 +15,13 @@ from support.temporal_answers import answered
 from memforest.retrieval.temporal.loose import loose_plan
 from memforest.retrieval.temporal.parse import TemporalQuestion, parse_question, question_terms
 from memforest.retrieval.temporal.plan import plan_answer
+from tests.support.fact_rows import row_at
 
 NOW = datetime(2025, 4, 1, tzinfo=UTC)
 
 
 def _row(fid: int, year: int, month: int, text: str, subject: str | None = "Ysolde") -> dict[str, Any]:
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(year, month, 1, tzinfo=UTC),
-        "text": text,
-        "subject": subject,
-        "attribute": None,
-        "value": None,
-    }
+    return row_at(fid, datetime(year, month, 1, tzinfo=UTC), text, subject=subject)
 
 
 ROWS = [

@@ -12,19 +12,13 @@ from typing import Any
 from support.temporal_answers import answer_of
 
 from memforest.retrieval.temporal.plan import states_of
+from tests.support.fact_rows import named_row
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 
 
 def _row(fid: int, year: int, text: str, attribute: str | None, value: str | None) -> dict[str, Any]:
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(year, 5, 1, tzinfo=UTC),
-        "text": text,
-        "attribute": attribute,
-        "value": value,
-        "entities": ["Maelle", value] if value else ["Maelle"],
-    }
+    return named_row(fid, datetime(year, 5, 1, tzinfo=UTC), text, "Maelle", attribute, value)
 
 
 ROWS = [

@@ -14,19 +14,13 @@ from memforest.retrieval.temporal.chains import link_generic
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import plan_answer, states_of
 from memforest.retrieval.timecues import parse_time_cues
+from tests.support.fact_rows import named_row
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 
 
 def _row(fid: int, year: int, text: str, attribute: str | None, value: str | None) -> dict[str, Any]:
-    return {
-        "fact_id": fid,
-        "valid_from": datetime(year, 3, 1, tzinfo=UTC),
-        "text": text,
-        "attribute": attribute,
-        "value": value,
-        "entities": ["Petra", value] if value else ["Petra"],
-    }
+    return named_row(fid, datetime(year, 3, 1, tzinfo=UTC), text, "Petra", attribute, value)
 
 
 ROWS = [

@@ -8,18 +8,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memforest.retrieval.temporal.partners import left, partner_values, value_partner
+from tests.support.fact_rows import row_at
 
 
 def _row(year: int, subject: str, text: str, value: str) -> dict[str, Any]:
-    when = datetime(year, 1, 1, tzinfo=UTC)
-    return {
-        "fact_id": year,
-        "text": text,
-        "subject": subject,
-        "attribute": "change",
-        "value": value,
-        "valid_from": when,
-    }
+    return row_at(year, datetime(year, 1, 1, tzinfo=UTC), text, subject=subject, attribute="change", value=value)
 
 
 HELD = _row(2021, "kasimir", "Kasimir joined the Larchmont Harriers.", "Larchmont Harriers")
