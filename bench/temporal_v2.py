@@ -19,6 +19,11 @@ such fields.
 
     python -m bench.temporal_v2 [--split tune|eval] [--forests N] [--seed S] [--out DIR]
     python -m bench.temporal_v2 --hand FILE [--out DIR]   # a hand-written world (bench.temporal_v2_hand)
+    python -m bench.temporal_v2 --reader gold-states      # the read path alone (bench.gold_states)
+
+``--reader gold-states`` files every state the generated world wrote as it wrote it (and none from
+its mood and leave turns), so the score is the read path's on a perfect reading; its files carry
+``_gold-states`` in their names and count in the split's looks like any other run.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from tqdm import tqdm
 from bench.args import add_embedding, bench_parser, embedding_label, embedding_overrides, single_run
 from bench.baselines import BM25, Doc
 from bench.env import bench_env
+from bench.gold_states import GoldStates
 from bench.report import machine_info, new_figure, provenance, publish, save_figure
 from bench.temporal_v2_data import ForestData, Probe, WorldSpec, generate
 from bench.temporal_v2_hand import HandWorldError, load_hand
@@ -108,16 +114,19 @@ async def run(args: argparse.Namespace) -> tuple[list[Probe], list[dict[str, Sco
     causes: list[str] = []  # per question, where its answer came from (shown only where questions may be read)
     ingest_s = 0.0
     async with bench_env(database_url=args.database_url, settings_overrides=overrides, home=args.home) as env:
+        backends = env.backends
+        if args.reader == "gold-states":
+            backends = dataclasses.replace(backends, extractor=GoldStates(backends.extractor, forests))
         for forest in forests:
             t0 = time.perf_counter()
-            await ingest_sessions(env.db, env.settings, env.backends, env.tenant_id, forest.name, forest.sessions)
+            await ingest_sessions(env.db, env.settings, backends, env.tenant_id, forest.name, forest.sessions)
             ingest_s += time.perf_counter() - t0
             docs = [(Doc(t.external_id or "", f"{t.speaker}: {t.text}"), s.time) for s in forest.sessions
                     for t in s.turns]  # fmt: skip
             bar = tqdm(forest.probes, desc=f"ask {forest.name}", unit="q", disable=args.no_progress, file=sys.stderr)
             for p in bar:
                 t1 = time.perf_counter()
-                res = await query(env.db, env.settings, env.backends, env.tenant_id, request(forest, p, args.top_k))
+                res = await query(env.db, env.settings, backends, env.tenant_id, request(forest, p, args.top_k))
                 latency.append((time.perf_counter() - t1) * 1000.0)
                 pool = [d for d, when in docs if p.as_of is None or when <= p.as_of]
                 ranked = BM25(pool).search(p.text, 20)
@@ -247,9 +256,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="a hand-written world (JSON, bench.temporal_v2_hand) instead of a generated split",
     )
+    p.add_argument(
+        "--reader",
+        choices=("rules", "gold-states"),
+        default="rules",
+        help="the write path's state reader: rules (as configured) or gold-states (every state as the "
+        "generated world wrote it: the read path alone; not with --hand)",
+    )
     add_embedding(p)
     args = p.parse_args(argv)
     single_run(p, args)
+    if args.hand and args.reader != "rules":
+        p.error("--reader gold-states needs a generated split: a hand-written world labels no states")
     held_out = args.split == "eval"
     if args.hand:
         try:
@@ -261,11 +279,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     probes, scores, extra = asyncio.run(run(args))
     label = embedding_label(args.embedding)
     name = f"temporal_v2_{args.split}" + ("_quick" if args.quick else "") + ("" if label == "hashed" else f"_{label}")
+    name += "" if args.reader == "rules" else f"_{args.reader}"
     table = aggregate(probes, scores)
     entry = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "split": args.split,
         "embedding": label,
+        "reader": args.reader,
         "look_of_split": looks_of_split(args.out, args.split) + 1,
         "commit": made["git"]["commit"],
         "dirty": made["git"]["dirty"],

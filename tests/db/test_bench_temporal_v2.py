@@ -81,3 +81,23 @@ def test_temporal_v2_reads_through_a_served_model(db_env: str, tmp_path: Path, m
     env = result["provenance"]["settings_env"]
     assert env["MEMFOREST_LLM__MODEL"] == "memforest-chat" and env["MEMFOREST_LLM__BASE_URL"] == "(set)"
     assert result["scores"]["all"]["n"] == result["world"]["questions"] > 0
+
+
+def test_temporal_v2_gold_states_runs_to_a_file_of_its_own(db_env: str, tmp_path: Path) -> None:
+    """``--reader gold-states`` (its reading is tested in ``tests/unit/test_gold_states.py``) runs
+    through the write path and writes its own file beside the rule reader's, naming its reader."""
+    base = ["--quick", "--split", "tune", "--no-progress", "--database-url", db_env, "--embed-dim", str(TEST_DIM),
+            "--out", str(tmp_path)]  # fmt: skip
+    assert temporal_v2.main([*base, "--reader", "gold-states"]) == 0
+    assert temporal_v2.main(base) == 0
+    gold = json.loads((tmp_path / "temporal_v2_tune_quick_gold-states.json").read_text())
+    rules = json.loads((tmp_path / "temporal_v2_tune_quick.json").read_text())
+    assert [h["reader"] for h in gold["history"]] == ["gold-states"]
+    assert [h["reader"] for h in rules["history"]] == ["rules"]
+    assert gold["scores"]["all"]["n"] == rules["scores"]["all"]["n"] > 0
+
+
+def test_temporal_v2_refuses_gold_states_on_a_hand_world(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        temporal_v2.main(["--hand", str(tmp_path / "w.json"), "--reader", "gold-states", "--out", str(tmp_path)])
+    assert exit_.value.code == 2
