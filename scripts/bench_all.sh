@@ -41,6 +41,7 @@ if [[ $lane == read || $lane == all ]]; then
   run bench.temporal
   run bench.temporal_v2 --split tune
   run bench.temporal_v2 --split tune --embedding "local:$MINILM"
+  run bench.temporal_v2 --split tune --reader gold-states  # the read path alone, on a perfect reading (ADR 0135)
   # the development worlds and labelled turns written blind (bench/hand/README.md); held-out ones
   # live outside the repository and are run by hand, each look counted in its result file
   for world in K N O Q R; do run bench.temporal_v2 --hand "bench/hand/set_$world.json"; done

@@ -30,6 +30,7 @@ from memforest.retrieval.temporal.chains import joined_kind
 from memforest.retrieval.temporal.owners import QUESTION_WORDS as _QUESTION_WORDS
 from memforest.retrieval.temporal.owners import askers_owned
 from memforest.retrieval.timecues import asks_when, parse_time_cues, without_phrasal_after
+from memforest.text.changes import slot_key
 from memforest.text.dates import resolve_time_expressions
 from memforest.text.lexicon import CAPITALS, TIME_WORDS
 from memforest.text.lexicon import words as word_set
@@ -173,6 +174,7 @@ class TemporalQuestion:
     anchor: str | None = None  # the value or event X of before / after / when ("Miami", "the wedding")
     anchor_to: str | None = None  # the second anchor of "between X and Y"
     noun: str | None = None  # the slot the question's noun phrase names ("dentist", "coffee_place")
+    noun_own: str | None = None  # that phrase's own slot key where a named attribute stands for it ("bike": vehicle)
     at: datetime | None = None  # the time the question names ("in March 2023", "two years ago")
     during: str | None = None  # the value of "back when I lived in X": its state's time is the as-of time
     during_kind: str | None = None  # the attribute that clause's own words name ("lived": residence)
@@ -282,7 +284,9 @@ def _parse_question(
     names, people = _ordered(question, noun, speaker)
     names = tuple(n for n in names if n.casefold() != (noun or "").casefold())  # (an acronym asked: "my GP")
     slot = slot_of(noun) if noun else None
-    tq = replace(tq, names=names, attribute=slot or tq.attribute, noun=slot, people=people)
+    own = slot_key(noun) if noun else None
+    tq = replace(tq, names=names, attribute=slot or tq.attribute, noun=slot, people=people,
+                 noun_own=own if own != slot else None)  # fmt: skip
     if tq.operator == "before" and tq.anchor and _THE_CURRENT.match(tq.anchor):
         return replace(tq, operator="latest", anchor=None, back=1)  # "the phone before this one": the previous
     if tq.operator in ("before", "after") and tq.anchor:

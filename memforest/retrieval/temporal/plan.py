@@ -380,6 +380,19 @@ def _hinted(rows: Sequence[Row], subject: str, attribute: str, hints: Mapping[in
     return best[1] if best is not None else None
 
 
+def _own_word_chain(rows: Sequence[Row], subject: str, attribute: str, own: str | None) -> str:
+    """The chain the asked noun names in its own word ("bike") where the subject has one and none
+    of the named attribute that word stands for ("vehicle"): a reader may file a thing by its kind."""
+    if own is None:
+        return attribute
+    counts: dict[str, int] = {}
+    for label, _ in _labelled(rows, subject):
+        counts[label] = counts.get(label, 0) + 1
+    if chain_label(attribute, counts, loose=False) is not None:
+        return attribute
+    return chain_label(own, counts, loose=False) or attribute
+
+
 def plan_answer(
     tq: TemporalQuestion,
     subject: str,
@@ -415,6 +428,7 @@ def plan_answer(
         attribute = attribute if joined else (label or attribute)
     if attribute is None:
         return None
+    attribute = _own_word_chain(rows, subject, attribute, tq.noun_own)
     if tq.operator in ("when", "how_long") and tq.anchor is None:
         tq = replace(tq, attribute=attribute, anchor=anchor)
     # an operator read from the tense alone takes only the kind's own chain, never a verb class's
