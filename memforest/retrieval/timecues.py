@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from memforest.text.dates import TimeMention, TimeScan, resolve_time_expressions, scan_time_expressions
+from memforest.text.state_words import KIN
 from memforest.text.terms import content_terms
 
 _BEFORE_WORDS = ("before", "prior to", "until", "till", "by", "earlier than", "up to")
@@ -45,8 +46,19 @@ def asks_when(question: str) -> bool:
 
 # verbs whose "after" is no time ("looking after a dog", "named after her aunt")
 _PHRASAL_AFTER_RE = re.compile(
-    r"\b(?:(?:look|ask|hanker|lust)(?:s|ed|ing)?|tak(?:e|es|ing)|took|named|sought)\s+after\b", re.IGNORECASE
+    r"\b(?:(?:look|ask|hanker|lust)(?:s|ed|ing)?|(?P<take>tak(?:e|es|ing)|took)|named|sought)\s+after\b", re.IGNORECASE
 )
+# a question whose asked thing is the object of its verb ("what job did I take after X?"): "take"
+# has an object of its own, so its "after" is a time, unless the thing is a person ("which parent")
+_FRONTED_OBJECT = re.compile(
+    rf"^\s*(?:what|which)\s+(?!(?:{KIN}|relatives?|one|side|family)\b)[a-z]+\s+(?:did|do|does|will|would)\b",
+    re.IGNORECASE,
+)
+
+
+def _phrasal(match: re.Match[str], question: str) -> bool:
+    """The matched "<verb> after" is a phrasal verb, not a verb and a time."""
+    return match["take"] is None or _FRONTED_OBJECT.match(question) is None
 
 
 # "following" as a verb of the progressive ("what diet am I following now", "is Karol following"),
@@ -61,7 +73,9 @@ _FOLLOWING_VERB_RE = re.compile(
 def without_phrasal_after(question: str) -> str:
     """``question`` with the "after" of phrasal verbs ("looking after") and the verb "following"
     of a progressive blanked out (same length)."""
-    blanked = _PHRASAL_AFTER_RE.sub(lambda m: m.group(0)[:-5] + "_____", question)
+    blanked = _PHRASAL_AFTER_RE.sub(
+        lambda m: m.group(0)[:-5] + "_____" if _phrasal(m, question) else m.group(0), question
+    )
     return _FOLLOWING_VERB_RE.sub(lambda m: m.group(0)[:-9] + "_________", blanked)
 
 

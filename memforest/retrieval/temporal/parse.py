@@ -27,6 +27,7 @@ from memforest.retrieval.temporal.asked import (
 )
 from memforest.retrieval.temporal.asked_attribute import attribute_of
 from memforest.retrieval.temporal.chains import joined_kind
+from memforest.retrieval.temporal.exchanged import exchanged
 from memforest.retrieval.temporal.owners import QUESTION_WORDS as _QUESTION_WORDS
 from memforest.retrieval.temporal.owners import askers_owned
 from memforest.retrieval.timecues import asks_when, parse_time_cues, without_phrasal_after
@@ -57,10 +58,18 @@ _BEFORE_RE = re.compile(
     r"(?:was\s+)?replaced\s+by|gave\s+way\s+to)\s+" + _ANCHOR_END,
     re.IGNORECASE,
 )
+# verbs of leaving a state, in the past ("left Acme", "was done with Acme")
+_LEAVING = (
+    r"(?:left|quit|sold|ditched|dropped|moved\s+(?:away\s+from|out\s+of|on\s+from)|gave\s+up|got\s+rid\s+of|"
+    r"stopped\s+(?:going\s+to|seeing|using)|(?:was|were)\s+(?:done|finished|through)\s+with)"
+)
 _AFTER_RE = re.compile(
-    r"\b(?:after(?!\s+next\b)|following|since|later\s+than|subsequent\s+to|in\s+the\s+wake\s+of|replaced|succeeded|"
-    r"came\s+after|took\s+over\s+from|(?:switch(?:ed)?|move[ds]?|change[ds]?|turn(?:ed|s)?)\s+"
-    r"(?:over\s+|on\s+)?to\s+from|"
+    r"\b(?:after(?!\s+next\b)|following|followed|since|later\s+than|subsequent\s+to|in\s+the\s+wake\s+of|replaced|"
+    r"succeeded|came\s+after|took\s+over\s+(?:as\s+[^?.!,;]{1,40}?\s+)?from|"
+    r"(?:switch(?:ed)?|move[ds]?|change[ds]?|turn(?:ed|s)?|upgrade[ds]?)\s+(?:over\s+|on\s+)?to\s+from|"
+    r"(?:switch(?:ed)?|upgrade[ds]?|move[ds]?\s+on|moving\s+on)\s+from|"
+    # "when <someone> left X": what came next ("where did I go when I left Leeds?")
+    rf"when(?=\s+(?:I|he|she|they|we|[{CAPITALS}][\w-]*)\s+(?:had\s+)?{_LEAVING}\s)|"
     # "once <a clause naming a value>": "once I had left Acme", "once Ana stopped seeing Dr. Roy"
     rf"once(?=[^?.!,;]*\b(?-i:(?!I\b)[{CAPITALS}])))\s+" + _ANCHOR_END,
     re.IGNORECASE,
@@ -151,7 +160,7 @@ _RELATIVE = re.compile(
 _ANCHOR_LEAD_RE = re.compile(
     r"^(?:(?:he|she|they|\w+)\s+(?:had\s+|has\s+)?(?:moved\s+(?:to|into|out\s+of|away\s+from|from)|"
     r"relocated\s+to|settled\s+in|left|quit|joined|started\s+(?:at|with)|signed\s+(?:on\s+)?with|switched\s+to|sold|"
-    r"bought|got|adopted|rescued|leased|lost|ditched|traded\s+in)\s+)?"
+    rf"bought|got|adopted|rescued|leased|lost|traded\s+in|{_LEAVING})\s+)?"
     r"(?:(?:the|a|an|his|her|their|its)\s+)?(?:(?:move|moving|relocation|switch|change)\s+(?:to|into|from)\s+|"
     r"(?:moving\s+(?:to|into|out\s+of|from)|living\s+in|working\s+(?:at|for)|starting\s+at|leaving|quitting|"
     r"joining|getting|buying|adopting|selling|having|owning|driving|trading\s+in|rescuing|leasing|"
@@ -218,7 +227,7 @@ def clean_anchor(text: str, names: tuple[str, ...] = ()) -> str:
     return value
 
 
-_CAPITAL = re.compile(rf"(?<![\w'])[{CAPITALS}]")
+_CAPITAL = re.compile(rf"(?<![\w'])(?!I\b)[{CAPITALS}]")  # ("I" names no value)
 
 
 def _names(question: str) -> tuple[str, ...]:
@@ -437,12 +446,17 @@ def _parse(question: str, has_as_of: bool) -> TemporalQuestion:
         return TemporalQuestion("between", attribute, names, clean_anchor(m["x"], names), clean_anchor(m["y"], names))
     if asks_when(question):
         return TemporalQuestion("when", attribute, names, None)
+    # (how long first: "how long was I at X before I left?", "how long has it been since I moved to X?"
+    # ask for the state's span, not for the one next to it)
+    if _HOW_LONG_RE.search(question):
+        return TemporalQuestion("how_long", attribute, names)
     for op, rx in (("before", _BEFORE_RE), ("after", _AFTER_RE)):
         m = rx.search(question)
         if m is not None:
             return TemporalQuestion(op, attribute, names, clean_anchor(m["x"], names))
-    if _HOW_LONG_RE.search(question):
-        return TemporalQuestion("how_long", attribute, names)
+    exchange = exchanged(question)
+    if exchange is not None:
+        return TemporalQuestion(exchange[0], attribute, names, clean_anchor(exchange[1], names))
     if _FIRST_RE.search(question):
         return TemporalQuestion("first", attribute, names)
     if _LATEST_RE.search(question):

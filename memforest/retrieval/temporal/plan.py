@@ -49,6 +49,7 @@ from memforest.retrieval.temporal.pick import runs as _runs
 from memforest.retrieval.temporal.pick import same as _same
 from memforest.retrieval.temporal.pick import valued as _valued
 from memforest.retrieval.temporal.state import State
+from memforest.retrieval.temporal.termed import chain_sharing_terms, value_in_terms
 from memforest.retrieval.temporal.worded import new_value, worded_states
 from memforest.store.sql import Row
 from memforest.text.change_subjects import third_person_clause
@@ -147,9 +148,7 @@ def states_of(
     ``aliases``: the subject's other names ("Ana's cousin"), by which a statement with no slot may
     name them too."""
     labelled = _labelled(rows, subject)
-    counts: dict[str, int] = {}
-    for label, _ in labelled:
-        counts[label] = counts.get(label, 0) + 1
+    counts = _label_counts(labelled)
     chain = chain_label(attribute, counts, loose=False) or value_kind_label(attribute, labelled)
     chain = chain or same_service(attribute, counts) or (chain_label(attribute, counts, loose=True) if loose else None)
     alike = service_synonyms(attribute, counts) if chain == attribute else ()  # ("gp" and "doctor")
@@ -380,17 +379,52 @@ def _hinted(rows: Sequence[Row], subject: str, attribute: str, hints: Mapping[in
     return best[1] if best is not None else None
 
 
+def _label_counts(labelled: Sequence[tuple[str, State]]) -> dict[str, int]:
+    """How many states each chain label of ``labelled`` has."""
+    counts: dict[str, int] = {}
+    for label, _ in labelled:
+        counts[label] = counts.get(label, 0) + 1
+    return counts
+
+
+def _has_chain(rows: Sequence[Row], subject: str, attribute: str | None) -> bool:
+    """The subject has a chain ``attribute`` names (``chains.chain_label``, not loosely)."""
+    counts = _label_counts(_labelled(rows, subject))
+    return attribute is not None and chain_label(attribute, counts, loose=False) is not None
+
+
 def _own_word_chain(rows: Sequence[Row], subject: str, attribute: str, own: str | None) -> str:
     """The chain the asked noun names in its own word ("bike") where the subject has one and none
     of the named attribute that word stands for ("vehicle"): a reader may file a thing by its kind."""
-    if own is None:
+    if own is None or _has_chain(rows, subject, attribute):
         return attribute
-    counts: dict[str, int] = {}
-    for label, _ in _labelled(rows, subject):
-        counts[label] = counts.get(label, 0) + 1
-    if chain_label(attribute, counts, loose=False) is not None:
-        return attribute
-    return chain_label(own, counts, loose=False) or attribute
+    return chain_label(own, _label_counts(_labelled(rows, subject)), loose=False) or attribute
+
+
+def _has_states(tq: TemporalQuestion, subject: str, rows: Sequence[Row], attribute: str | None) -> bool:
+    """``attribute`` finds states of the subject (``states_of``, as the plan would read them)."""
+    return attribute is not None and bool(states_of(rows, attribute, subject, loose=not tq.implied))
+
+
+def _worded_chain(
+    tq: TemporalQuestion, subject: str, rows: Sequence[Row], attribute: str | None, anchor: str | None
+) -> tuple[str | None, str | None]:
+    """(attribute, anchor) where the parse named no chain the subject has: the chain of a value the
+    question names (in lower case for when / how long: "when did I pick up the banjo?"; the value
+    of a present question whose kind finds no state: "is Ana still with Acme?"), else the chain
+    whose words the question shares ("what was I learning?", ``termed``)."""
+    labelled = _labelled(rows, subject)
+    if anchor is None and tq.operator in ("when", "how_long"):
+        named = value_in_terms(labelled, tq.terms)
+        anchor = named[1] if named is not None else None
+    unanchored = tq.operator in ("now", "as_of", "latest", "first")  # (operators no anchor bounds)
+    if anchor is not None and unanchored and tq.during is None and not _has_states(tq, subject, rows, attribute):
+        label = anchor_label(rows, subject, anchor)
+        if label is not None:
+            return label, anchor
+    if attribute is None and (anchor is None or unanchored):
+        attribute = chain_sharing_terms(labelled, tq.terms, subject)
+    return attribute, anchor
 
 
 def plan_answer(
@@ -417,8 +451,7 @@ def plan_answer(
         if span is None:
             return None
         tq = replace(tq, at=span.middle)
-    attribute = tq.attribute
-    anchor = tq.anchor or value_name(tq, subject)
+    attribute, anchor = _worded_chain(tq, subject, rows, tq.attribute, tq.anchor or value_name(tq, subject))
     if attribute is None and anchor is None and tq.operator == "when":
         return None
     joined: list[State] = []
