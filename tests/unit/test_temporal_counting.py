@@ -13,6 +13,8 @@ from memforest.retrieval.temporal.asked import asked_noun, first_person, part_po
 from memforest.retrieval.temporal.parse import parse_question
 from memforest.retrieval.temporal.plan import _answer_index, _runs
 from memforest.retrieval.temporal.state import State
+from tests.support.fact_rows import own_state_row
+from tests.support.temporal_answers import answer_of
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 
@@ -164,7 +166,24 @@ def test_counting_back_past_the_first_known_state_pins_nothing() -> None:
         ("What phone did I have last Christmas?", datetime(2025, 12, 25, tzinfo=UTC)),
         ("Where was I living last Easter?", datetime(2026, 4, 8, tzinfo=UTC)),
         ("Which choir was Ilse in around Easter 2019?", datetime(2019, 4, 8, tzinfo=UTC)),
+        # a quarter of a year: its middle
+        ("Which bank was I with in the first quarter of 2024?", datetime(2024, 2, 15, tzinfo=UTC)),
+        ("Where did Bram work in Q3 2023?", datetime(2023, 8, 15, tzinfo=UTC)),
+        ("Who insured my van in Q2 of last year?", datetime(2025, 5, 15, tzinfo=UTC)),
+        ("Where was Ilse living in the last quarter of 2022?", datetime(2022, 11, 15, tzinfo=UTC)),
     ],
 )
 def test_a_part_of_a_year_or_a_feast_is_a_point(question: str, day: datetime) -> None:
     assert part_point(question, NOW) == day
+
+
+def test_a_quarter_of_a_year_is_asked_as_of_its_middle() -> None:
+    """Ilse banked with Fernhill from January 2024 and with Corvane from May: the first quarter of
+    2024 (middle 15 February) is Fernhill's, the year's middle would be Corvane's."""
+    rows = [
+        own_state_row(1, 1, "Ilse opened her account at Fernhill Bank.", "Ilse", "bank", "Fernhill Bank"),
+        own_state_row(2, 5, "Ilse moved her account to Corvane.", "Ilse", "bank", "Corvane"),
+    ]
+    asked = datetime(2024, 12, 1, tzinfo=UTC)
+    assert answer_of(rows, "Which bank was I with in the first quarter of 2024?", "Ilse", asked) == 1
+    assert answer_of(rows, "Which bank was I with in Q3 2024?", "Ilse", asked) == 2

@@ -235,8 +235,11 @@ def link_generic(labels: Sequence[str], values: Sequence[str | None], texts: Seq
             value = values[j]
             if not value or value.casefold() == own or out[j] == label:
                 continue
-            if generic and out[j] == "residence" and _placed_in(texts[i], value):
-                continue  # "joined X in Kingsholm": where the new thing is, no move of home
+            # "joined X in Kingsholm", "the Kingsholm Striders": where it is, no move of home ("from
+            # Kingsholm to Ashby" is one)
+            placed = generic and out[j] == "residence" and _placed_in(texts[i], value, own)
+            if placed and not named.switched_from(texts[i], value):
+                continue
             # a verb-class state takes the kind of any value it names; a named one only of the value
             # it says it switched from ("moved over from A to B" is no move of home)
             if named.names_value(texts[i], value) if generic else named.switched_from(texts[i], value):
@@ -245,13 +248,16 @@ def link_generic(labels: Sequence[str], values: Sequence[str | None], texts: Seq
     return out
 
 
-def _placed_in(text: str, place: str) -> bool:
-    """``text`` names ``place`` only as where something is ("joined Pulse CrossFit in Kingsholm")."""
+def _placed_in(text: str, place: str, own: str = "") -> bool:
+    """``text`` names ``place`` only as where something is ("joined Pulse CrossFit in Kingsholm",
+    "too far from Kingsholm") or inside the new thing's own name ``own`` ("the Kingsholm Striders")."""
     found = [m.start() for m in re.finditer(rf"(?<![\w']){re.escape(place)}(?![\w'])", text, re.IGNORECASE)]
-    return bool(found) and all(_LOCATED.search(text, max(0, at - 12), at) for at in found)
+    inside = [m.span() for m in re.finditer(rf"(?<![\w']){re.escape(own)}(?![\w'])", text, re.IGNORECASE)]
+    apart = [at for at in found if not any(start <= at < end for start, end in inside)]
+    return bool(found) and all(_LOCATED.search(text, max(0, at - 12), at) for at in apart)
 
 
-_LOCATED = re.compile(r"\b(?:in|near|at|by|around|outside|off)\s+(?:the\s+)?$", re.IGNORECASE)
+_LOCATED = re.compile(r"\b(?:in|near|at|by|around|outside|off|from)\s+(?:the\s+)?$", re.IGNORECASE)
 _RUN = re.compile(r"\w+")
 # the characters other than ASCII that an ASCII letter matches ignoring case, each to that letter
 # (dotted and dotless i, the long s, the Kelvin sign; tests/unit/test_temporal_link_index.py checks

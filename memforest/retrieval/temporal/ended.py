@@ -78,7 +78,10 @@ def end_asked(
 
 
 # a verb of leaving right before what was left ("quit the Orrery Hill club")
-_LEAVE = r"\b(?i:quit|left|stopped|dropped|ditched|cancelled|gave\s+up(?:\s+on)?)\s+(?i:the\s+|my\s+|our\s+)?"
+_LEAVE = (
+    r"\b(?i:quit|left|stopped|dropped|ditched|cancel(?:l?ed)?|gave\s+up(?:\s+on)?)\s+"
+    r"(?i:the\s+|my\s+|our\s+|\w+['\u2019]s\s+)?"  # (a possessor: "had to cancel Ana's X")
+)
 _LEAVING = re.compile(_LEAVE)
 
 

@@ -49,7 +49,12 @@ from memforest.retrieval.temporal.pick import runs as _runs
 from memforest.retrieval.temporal.pick import same as _same
 from memforest.retrieval.temporal.pick import valued as _valued
 from memforest.retrieval.temporal.state import State
-from memforest.retrieval.temporal.termed import chain_sharing_terms, value_in_terms
+from memforest.retrieval.temporal.termed import (
+    chain_labelled_by_terms,
+    chain_sharing_terms,
+    labels_terms,
+    value_in_terms,
+)
 from memforest.retrieval.temporal.worded import new_value, worded_states
 from memforest.store.sql import Row
 from memforest.text.change_subjects import third_person_clause
@@ -117,17 +122,26 @@ def _replaced(labelled: list[tuple[str, State]], rows: Sequence[Row], subject: s
     state of the same chain, unless a state names it already or it is a person (a fact's subject)."""
     known = {s.value.casefold() for _, s in labelled if s.value}
     known |= {str(r.get("subject")) for r in rows if r.get("subject")}
-    loose = [r for r in rows if r["attribute"] is None and mood_of(str(r["text"])) is None]
+    loose = [(r, mood_of(str(r["text"]))) for r in rows if r["attribute"] is None]
     out: list[tuple[str, State]] = []
     for label, state in labelled:
         for value in named_values(state.text, (subject, state.value or "")):
             if value.casefold() in known:
                 continue
-            first = next((r for r in loose if r["valid_from"] < state.time and _written(str(r["text"]), value)), None)
+            first = next((r for r, mood in loose if r["valid_from"] < state.time and _written(str(r["text"]), value)
+                          and (mood is None or (mood == "negation" and _owned(str(r["text"]), value, subject)))),
+                         None)  # fmt: skip
             if first is not None:
                 known.add(value.casefold())
                 out.append((label, State(int(first["fact_id"]), first["valid_from"], str(first["text"]), value, False)))
     return out
+
+
+def _owned(text: str, value: str, subject: str) -> bool:
+    """``text`` names ``value`` as the subject's own ("my old Kessler", "Ana's trusty Kessler"): a
+    statement negating something it did ("my old Kessler wouldn't start") still says they had it."""
+    owner = rf"(?:\bmy|\bour|(?<!\w){re.escape(subject)}['\u2019]s)"
+    return re.search(rf"{owner}\s+(?:[a-z]+\s+){{0,2}}{re.escape(value)}(?!\w)", text, re.IGNORECASE) is not None
 
 
 def states_of(
@@ -442,7 +456,39 @@ def plan_answer(
     ``hints``: the question's recall similarity of facts, which picks the chain of a kind no
     chain is named for (``_hinted``); ``during_rows``: the facts of the other person a "while ..."
     clause names as its subject (``tq.during_holder``), whose state gives the question its time;
-    ``aliases``: the subject's other names (``states_of``)."""
+    ``aliases``: the subject's other names (``states_of``). A chain the question's other words
+    label ("which team do I have a season ticket for?": ``season_ticket``) answers before any
+    stand-in for an asked kind that has no chain of its own; when the asked kind answers nothing,
+    the chain sharing most of the question's words does."""
+    asked = (tq, subject, rows, anchor_time, hints, during_rows, aliases)
+    if tq.operator is None or tq.attribute is None or tq.anchor is not None:
+        return _plan_answer(*asked)
+    # (the labels of the subject's chains are among its facts' attributes: most questions' words name none)
+    attributes = {str(r["attribute"]).casefold() for r in rows if r["attribute"] is not None}
+    named = any(labels_terms(a, tq.terms) for a in attributes - {tq.attribute})
+    labelled = _labelled(rows, subject) if named else []
+    labelled_by = chain_labelled_by_terms(labelled, tq.terms, tq.attribute)
+    if labelled_by is not None and not _has_chain(rows, subject, tq.attribute):
+        plan = _plan_answer(replace(tq, attribute=labelled_by, noun_own=None), *asked[1:])
+        if plan is not None:
+            return plan
+    plan = _plan_answer(*asked)
+    if plan is not None:
+        return plan
+    labelled = labelled or _labelled(rows, subject)
+    sharing = chain_sharing_terms([(lab, s) for lab, s in labelled if lab != tq.attribute], tq.terms, subject)
+    return _plan_answer(replace(tq, attribute=sharing, noun_own=None), *asked[1:]) if sharing is not None else None
+
+
+def _plan_answer(
+    tq: TemporalQuestion,
+    subject: str,
+    rows: Sequence[Row],
+    anchor_time: datetime | None,
+    hints: Mapping[int, float] | None,
+    during_rows: Sequence[Row] | None,
+    aliases: Sequence[str],
+) -> TemporalPlan | None:
     if tq.operator is None:
         return None
     span = None
@@ -476,8 +522,12 @@ def plan_answer(
     if span is not None and tq.during_change:  # "which club did I join while ...": the change made then
         tq = replace(tq, at=changed_during(states, span) or tq.at)
     i, runs = _answer_index(tq, states, anchor_time)
-    if i is None and span is not None and not span.ended and (told := changed_during(states, span)) is not None:
-        i, runs = _answer_index(replace(tq, at=told), states, anchor_time)  # (none held by then: the first told since)
+    if i is None and span is not None and (told := changed_during(states, span)) is not None:
+        # (none held by then: the first told since, or told before an ended span was over, unless
+        # told only as it ended: "had to cancel my X membership")
+        i, runs = _answer_index(replace(tq, at=told), states, anchor_time)
+        if i is not None and span.ended and left_span(runs[i][0].text, runs[i][0].value or ""):
+            i = None
     if i is None and not joined and tq.operator in ("before", "after"):
         # the kind's own chain cannot tell: read it with the verb-class chain that can hold it
         extra = holder_states(_labelled(rows, subject), attribute)

@@ -1,5 +1,5 @@
 """The time point a question names by counting back ("two years ago", "two summers back") or by a
-part of a year or a feast ("early 2023", "the end of last year", "Christmas 2021"): pure functions
+part of a year or a feast ("early 2023", "the end of last year", "Q3 2023", "Christmas 2021"): pure functions
 over the question text, ``now`` the time it is asked."""
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ def _season_ago(season: str, n: int, now: datetime) -> datetime:
 
 
 _PART = re.compile(
+    r"\b(?:(?:the\s+)?(?P<qword>first|second|third|fourth|last|final|1st|2nd|3rd|4th)\s+quarter\s+of|"
+    r"Q(?P<qnum>[1-4])(?:\s+of)?)[\s-]*(?:the\s+year\s+)?(?P<qyear>(?:19|20)\d{2}|last\s+year|this\s+year)\b|"
     r"\b(?P<part>early|mid|late|(?:the\s+)?(?:start|beginning|end|middle|first\s+half|second\s+half)\s+of)"
     r"[\s-]*(?:the\s+year\s+)?(?P<year>(?:19|20)\d{2}|last\s+year|this\s+year)\b|"
     r"\b(?P<xmas>christmas|easter|new\s+year'?s?)\s+(?P<y2>(?:19|20)\d{2})\b|"
@@ -67,13 +69,15 @@ _PART = re.compile(
 # the month and day a part of a year names
 _PART_DAY = {"early": (2, 15), "start": (1, 15), "beginning": (1, 15), "mid": (7, 1), "middle": (7, 1),
              "late": (11, 1), "end": (12, 1), "first": (4, 1), "second": (10, 1)}  # fmt: skip
+_QUARTER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4,
+            "final": 4}  # fmt: skip
 # the month and day of a feast (Easter moves: the middle of its range)
 _FEAST_DAY = {"christmas": (12, 25), "easter": (4, 8), "new": (1, 1)}
 
 
 def part_point(question: str, now: datetime) -> datetime | None:
-    """The time a part of a year names ("early 2023", "the end of last year", "Christmas 2021",
-    "last Easter", "this time last year"), or None."""
+    """The time a part of a year names ("early 2023", "the end of last year", "the third quarter of
+    2023", "Q1 2024", "Christmas 2021", "last Easter", "this time last year"), or None."""
     m = _PART.search(question)
     if m is None:
         return None
@@ -84,10 +88,17 @@ def part_point(question: str, now: datetime) -> datetime | None:
         month, day = _FEAST_DAY[m["feast"].lower()]
         this_year = datetime(now.year, month, day, tzinfo=now.tzinfo)
         return this_year if this_year <= now else this_year.replace(year=now.year - 1)
+    if m["qyear"]:  # the middle of the quarter
+        quarter = int(m["qnum"]) if m["qnum"] else _QUARTER[m["qword"].lower()]
+        return datetime(_year(m["qyear"], now), 3 * quarter - 1, 15, tzinfo=now.tzinfo)
     if m["part"] is None:
         return now - timedelta(days=365.25)
     word = m["part"].lower().replace("the ", "").split()[0]
     month, day = _PART_DAY[word]
-    year = m["year"].lower()
-    number = now.year - 1 if year.startswith("last") else now.year if year.startswith("this") else int(year)
-    return datetime(number, month, day, tzinfo=now.tzinfo)
+    return datetime(_year(m["year"], now), month, day, tzinfo=now.tzinfo)
+
+
+def _year(text: str, now: datetime) -> int:
+    """The year "2023", "last year" or "this year" names, asked at ``now``."""
+    year = text.lower()
+    return now.year - 1 if year.startswith("last") else now.year if year.startswith("this") else int(year)

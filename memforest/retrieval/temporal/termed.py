@@ -37,9 +37,9 @@ def value_in_terms(labelled: Sequence[tuple[str, State]], terms: Sequence[str]) 
 
 def chain_sharing_terms(labelled: Sequence[tuple[str, State]], terms: Sequence[str], subject: str) -> str | None:
     """The chain whose label or one of whose statements shares the most of the question's
-    ``terms`` (at least one, the subject's own name aside; an agent noun shares its verb's stem:
+    ``terms`` (at least one, the subject's own name and numbers aside; an agent noun shares its verb's stem:
     ``_with_agents``); None when none does or two chains tie."""
-    asked = frozenset(terms) - _stems(subject)
+    asked = frozenset(t for t in terms if not t.isdigit()) - _stems(subject)  # (a year names no chain)
     best: dict[str, int] = {}
     for label, state in labelled:
         shared = len(asked & (_with_agents(state.text) | _with_agents(label.replace("_", " "))))
@@ -48,3 +48,23 @@ def chain_sharing_terms(labelled: Sequence[tuple[str, State]], terms: Sequence[s
     if not ranked or ranked[0] == 0 or (len(ranked) > 1 and ranked[1] == ranked[0]):
         return None
     return next(label for label, n in best.items() if n == ranked[0])
+
+
+def chain_labelled_by_terms(labelled: Sequence[tuple[str, State]], terms: Sequence[str], asked: str) -> str | None:
+    """The chain, other than ``asked``, whose label's words the question's ``terms`` name most
+    ("season_ticket" for "which team do I have a season ticket for?"); None when no label shares a
+    word or two tie."""
+    best: dict[str, int] = {}
+    for label, _ in labelled:
+        if label != asked and label not in best:
+            best[label] = len(labels_terms(label, terms))
+    ranked = sorted(best.values(), reverse=True)
+    if not ranked or ranked[0] == 0 or (len(ranked) > 1 and ranked[1] == ranked[0]):
+        return None
+    return next(label for label, n in best.items() if n == ranked[0])
+
+
+@per_question
+def labels_terms(label: str, terms: Sequence[str]) -> frozenset[str]:
+    """The question's ``terms`` (a tuple) that are words of chain ``label``."""
+    return frozenset(terms) & _stems(label.replace("_", " "))
