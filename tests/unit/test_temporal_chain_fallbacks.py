@@ -35,9 +35,15 @@ NOW = datetime(2024, 12, 1, 12, tzinfo=UTC)
         # a switch from the place to another is a move
         (["residence", "change"], ["Wexham", "Dunmore"],
          ["Orla moved to Wexham.", "Orla went from Wexham to Dunmore in spring."], ["residence", "residence"]),
+        (["residence", "membership"], ["Wexham", "Tilly Readers"],
+         ["Orla moved to Wexham.", "Orla joined Tilly Readers, an hour away from Wexham."],
+         ["residence", "membership"]),
         # the place left, not where the new thing is: still linked
         (["residence", "possession"], ["Wexham", "Holt Cottage"],
          ["Orla moved to Wexham.", "Orla left Wexham behind and bought Holt Cottage."], ["residence", "residence"]),
+        (["residence", "possession"], ["Wexham", "Holt Cottage"],
+         ["Orla moved to Wexham.", "After moving away from Wexham, Orla bought Holt Cottage."],
+         ["residence", "residence"]),
     ],
 )  # fmt: skip
 def test_a_place_named_only_where_the_new_thing_is_makes_no_home(
@@ -91,10 +97,36 @@ def test_a_state_first_told_late_in_an_ended_span_answers_for_the_span() -> None
         ("Orla had to cancel Orla's Brackley Harriers membership.", True),
         ("Orla cancelled the Brackley Harriers.", True),
         ("Orla joined the Brackley Harriers.", False),
+        ("Orla dropped Ana's Brackley Harriers kit at the club.", False),  # (another person's)
     ],
 )
 def test_cancelling_a_membership_leaves_it(text: str, left: bool) -> None:
-    assert (left_span(text, "Brackley Harriers") is not None) == left
+    assert (left_span(text, "Brackley Harriers", ME) is not None) == left
+    assert left_span(text, "", ME) is None
+
+
+def test_a_club_told_only_as_it_was_cancelled_answers_no_during_span() -> None:
+    """The only club told in Orla's Corran Works years is the one she cancelled as they ended: it
+    held then, but its statement is no answer of which club she was in."""
+    rows = [
+        own_state_row(1, 1, "Orla works at Corran Works.", ME, "employer", "Corran Works"),
+        own_state_row(2, 7, "Orla had to cancel Orla's Brackley Harriers membership.", ME, "patronage",
+                      "Brackley Harriers"),
+        own_state_row(3, 9, "Orla started at Tidal Labs.", ME, "employer", "Tidal Labs"),
+    ]  # fmt: skip
+    assert answer_of(rows, "During my time at Corran Works, which running club was I in?", ME, NOW) is None
+
+
+def test_a_state_left_stays_unanswered_rather_than_read_from_another_chain() -> None:
+    """Orla left her dentist: "who is my dentist now?" has no answer, not the job whose statement
+    says "dentist"."""
+    rows = [
+        own_state_row(1, 2, "Orla's dentist is Dr. Moss.", ME, "dentist", "Dr. Moss"),
+        own_state_row(2, 3, "Orla works as a receptionist at Pearl Dental, a dentist's practice.", ME, "employer",
+                      "Pearl Dental"),
+        own_state_row(3, 6, "Orla stopped seeing Dr. Moss.", ME),
+    ]  # fmt: skip
+    assert answer_of(rows, "Who is my dentist now?", ME, NOW) is None
 
 
 def test_a_thing_owned_in_a_negated_statement_starts_its_state() -> None:

@@ -171,9 +171,12 @@ def test_counting_back_past_the_first_known_state_pins_nothing() -> None:
         ("Where did Bram work in Q3 2023?", datetime(2023, 8, 15, tzinfo=UTC)),
         ("Who insured my van in Q2 of last year?", datetime(2025, 5, 15, tzinfo=UTC)),
         ("Where was Ilse living in the last quarter of 2022?", datetime(2022, 11, 15, tzinfo=UTC)),
+        ("Which gym did Bram use in 2023 Q2?", datetime(2023, 5, 15, tzinfo=UTC)),
+        ("Who was my landlord in the first quarter 2024?", datetime(2024, 2, 15, tzinfo=UTC)),
+        ("What did I drive in the last quarter of an hour?", None),
     ],
 )
-def test_a_part_of_a_year_or_a_feast_is_a_point(question: str, day: datetime) -> None:
+def test_a_part_of_a_year_or_a_feast_is_a_point(question: str, day: datetime | None) -> None:
     assert part_point(question, NOW) == day
 
 

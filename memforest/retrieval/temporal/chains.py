@@ -252,12 +252,21 @@ def _placed_in(text: str, place: str, own: str = "") -> bool:
     """``text`` names ``place`` only as where something is ("joined Pulse CrossFit in Kingsholm",
     "too far from Kingsholm") or inside the new thing's own name ``own`` ("the Kingsholm Striders")."""
     found = [m.start() for m in re.finditer(rf"(?<![\w']){re.escape(place)}(?![\w'])", text, re.IGNORECASE)]
-    inside = [m.span() for m in re.finditer(rf"(?<![\w']){re.escape(own)}(?![\w'])", text, re.IGNORECASE)]
+    own_name = re.compile(rf"(?<![\w']){re.escape(own)}(?![\w'])", re.IGNORECASE) if own else None
+    inside = [m.span() for m in own_name.finditer(text)] if own_name is not None else []
     apart = [at for at in found if not any(start <= at < end for start, end in inside)]
-    return bool(found) and all(_LOCATED.search(text, max(0, at - 12), at) for at in apart)
+    return bool(found) and all(
+        _LOCATED.search(text, max(0, at - 12), at) or _DISTANCE.search(text, max(0, at - 32), at) for at in apart
+    )
 
 
-_LOCATED = re.compile(r"\b(?:in|near|at|by|around|outside|off|from)\s+(?:the\s+)?$", re.IGNORECASE)
+_LOCATED = re.compile(r"\b(?:in|near|at|by|around|outside|off)\s+(?:the\s+)?$", re.IGNORECASE)
+# a place a distance is measured from ("too far from X", "a 45-minute drive from X", "an hour away
+# from X"; "moving away from X" is a move)
+_DISTANCE = re.compile(
+    r"\b(?:far|minutes?|hours?|drive|walk|ride|miles?|km|kilometres?|kilometers?)(?:\s+away)?\s+from\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
 _RUN = re.compile(r"\w+")
 # the characters other than ASCII that an ASCII letter matches ignoring case, each to that letter
 # (dotted and dotless i, the long s, the Kelvin sign; tests/unit/test_temporal_link_index.py checks

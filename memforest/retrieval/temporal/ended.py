@@ -78,10 +78,7 @@ def end_asked(
 
 
 # a verb of leaving right before what was left ("quit the Orrery Hill club")
-_LEAVE = (
-    r"\b(?i:quit|left|stopped|dropped|ditched|cancel(?:l?ed)?|gave\s+up(?:\s+on)?)\s+"
-    r"(?i:the\s+|my\s+|our\s+|\w+['\u2019]s\s+)?"  # (a possessor: "had to cancel Ana's X")
-)
+_LEAVE = r"\b(?i:quit|left|stopped|dropped|ditched|cancel(?:l?ed)?|gave\s+up(?:\s+on)?)\s+(?i:the\s+|my\s+|our\s+)?"
 _LEAVING = re.compile(_LEAVE)
 
 
@@ -120,7 +117,11 @@ def left_for(
 
 
 @per_question
-def left_span(text: str, old: str) -> tuple[int, int] | None:
-    """Where ``text`` leaves ``old`` (``_LEAVE`` then the value): the span, or None."""
-    left = re.search(_LEAVE + re.escape(old), text)
+def left_span(text: str, old: str, owner: str = "") -> tuple[int, int] | None:
+    """Where ``text`` leaves ``old`` (``_LEAVE`` then the value, or ``owner``'s value: "had to
+    cancel Ana's X" as stored for Ana's "my X"): the span, or None. An empty ``old`` is never left."""
+    if not old:
+        return None
+    owned = rf"(?:{re.escape(owner)}['\u2019]s\s+)?" if owner else ""
+    left = re.search(_LEAVE + owned + re.escape(old), text)
     return left.span() if left is not None else None

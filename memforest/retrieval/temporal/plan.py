@@ -461,22 +461,23 @@ def plan_answer(
     stand-in for an asked kind that has no chain of its own; when the asked kind answers nothing,
     the chain sharing most of the question's words does."""
     asked = (tq, subject, rows, anchor_time, hints, during_rows, aliases)
-    if tq.operator is None or tq.attribute is None or tq.anchor is not None:
-        return _plan_answer(*asked)
+    if tq.operator is None or tq.attribute is None or tq.anchor is not None or tq.implied:
+        return _plan_answer(*asked)  # (an operator read from the tense alone keeps to the asked kind)
     # (the labels of the subject's chains are among its facts' attributes: most questions' words name none)
     attributes = {str(r["attribute"]).casefold() for r in rows if r["attribute"] is not None}
-    named = any(labels_terms(a, tq.terms) for a in attributes - {tq.attribute})
-    labelled = _labelled(rows, subject) if named else []
-    labelled_by = chain_labelled_by_terms(labelled, tq.terms, tq.attribute)
-    if labelled_by is not None and not _has_chain(rows, subject, tq.attribute):
-        plan = _plan_answer(replace(tq, attribute=labelled_by, noun_own=None), *asked[1:])
-        if plan is not None:
-            return plan
+    if any(labels_terms(a, tq.terms) for a in attributes - {tq.attribute}):
+        labelled = _labelled(rows, subject)
+        labelled_by = chain_labelled_by_terms(labelled, tq.terms, tq.attribute)
+        if labelled_by is not None and chain_label(tq.attribute, _label_counts(labelled), loose=False) is None:
+            plan = _plan_answer(replace(tq, attribute=labelled_by, noun_own=None), *asked[1:])
+            if plan is not None:
+                return plan
     plan = _plan_answer(*asked)
-    if plan is not None:
+    # (a plan refused for a state left or told elsewhere stays refused: only a kind with no state falls back)
+    if plan is not None or _has_states(tq, subject, rows, tq.attribute):
         return plan
-    labelled = labelled or _labelled(rows, subject)
-    sharing = chain_sharing_terms([(lab, s) for lab, s in labelled if lab != tq.attribute], tq.terms, subject)
+    others = [(lab, s) for lab, s in _labelled(rows, subject) if lab != tq.attribute]
+    sharing = chain_sharing_terms(others, tq.terms, subject)
     return _plan_answer(replace(tq, attribute=sharing, noun_own=None), *asked[1:]) if sharing is not None else None
 
 
@@ -526,7 +527,7 @@ def _plan_answer(
         # (none held by then: the first told since, or told before an ended span was over, unless
         # told only as it ended: "had to cancel my X membership")
         i, runs = _answer_index(replace(tq, at=told), states, anchor_time)
-        if i is not None and span.ended and left_span(runs[i][0].text, runs[i][0].value or ""):
+        if i is not None and span.ended and left_span(runs[i][0].text, runs[i][0].value or "", subject):
             i = None
     if i is None and not joined and tq.operator in ("before", "after"):
         # the kind's own chain cannot tell: read it with the verb-class chain that can hold it

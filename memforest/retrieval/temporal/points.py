@@ -58,8 +58,9 @@ def _season_ago(season: str, n: int, now: datetime) -> datetime:
 
 
 _PART = re.compile(
-    r"\b(?:(?:the\s+)?(?P<qword>first|second|third|fourth|last|final|1st|2nd|3rd|4th)\s+quarter\s+of|"
-    r"Q(?P<qnum>[1-4])(?:\s+of)?)[\s-]*(?:the\s+year\s+)?(?P<qyear>(?:19|20)\d{2}|last\s+year|this\s+year)\b|"
+    r"\b(?:(?:the\s+)?(?P<qword>first|second|third|fourth|last|final|1st|2nd|3rd|4th)\s+quarter(?:\s+of)?|"
+    r"Q(?P<qnum>[1-4])(?:\s+of|,)?)[\s-]*(?:the\s+year\s+)?(?P<qyear>(?:19|20)\d{2}|last\s+year|this\s+year)\b|"
+    r"\b(?P<qyear2>(?:19|20)\d{2})\s+Q(?P<qnum2>[1-4])\b|"
     r"\b(?P<part>early|mid|late|(?:the\s+)?(?:start|beginning|end|middle|first\s+half|second\s+half)\s+of)"
     r"[\s-]*(?:the\s+year\s+)?(?P<year>(?:19|20)\d{2}|last\s+year|this\s+year)\b|"
     r"\b(?P<xmas>christmas|easter|new\s+year'?s?)\s+(?P<y2>(?:19|20)\d{2})\b|"
@@ -88,9 +89,9 @@ def part_point(question: str, now: datetime) -> datetime | None:
         month, day = _FEAST_DAY[m["feast"].lower()]
         this_year = datetime(now.year, month, day, tzinfo=now.tzinfo)
         return this_year if this_year <= now else this_year.replace(year=now.year - 1)
-    if m["qyear"]:  # the middle of the quarter
-        quarter = int(m["qnum"]) if m["qnum"] else _QUARTER[m["qword"].lower()]
-        return datetime(_year(m["qyear"], now), 3 * quarter - 1, 15, tzinfo=now.tzinfo)
+    if m["qyear"] or m["qyear2"]:  # the middle of the quarter
+        quarter = int(m["qnum"] or m["qnum2"] or _QUARTER[str(m["qword"]).lower()])
+        return datetime(_year(m["qyear"] or m["qyear2"], now), 3 * quarter - 1, 15, tzinfo=now.tzinfo)
     if m["part"] is None:
         return now - timedelta(days=365.25)
     word = m["part"].lower().replace("the ", "").split()[0]

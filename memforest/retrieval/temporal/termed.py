@@ -8,7 +8,14 @@ from collections.abc import Sequence
 
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.state import State
-from memforest.text.terms import content_terms
+from memforest.text.lexicon import TIME_WORDS
+from memforest.text.terms import content_terms, stems
+
+# words of a question's time, and of the parts of a year it may name ("the first quarter of", "Q3")
+TIME_STEMS = frozenset(
+    stems(TIME_WORDS | {"quarter", "half", "early", "late", "mid", "middle", "start", "beginning", "end", "first",
+                        "second", "third", "fourth", "final", "q1", "q2", "q3", "q4"})
+)  # fmt: skip
 
 
 @per_question
@@ -37,9 +44,9 @@ def value_in_terms(labelled: Sequence[tuple[str, State]], terms: Sequence[str]) 
 
 def chain_sharing_terms(labelled: Sequence[tuple[str, State]], terms: Sequence[str], subject: str) -> str | None:
     """The chain whose label or one of whose statements shares the most of the question's
-    ``terms`` (at least one, the subject's own name and numbers aside; an agent noun shares its verb's stem:
-    ``_with_agents``); None when none does or two chains tie."""
-    asked = frozenset(t for t in terms if not t.isdigit()) - _stems(subject)  # (a year names no chain)
+    ``terms`` (at least one, the subject's own name, numbers and words of time aside; an agent
+    noun shares its verb's stem: ``_with_agents``); None when none does or two chains tie."""
+    asked = frozenset(_chain_words(tuple(terms))) - _stems(subject)
     best: dict[str, int] = {}
     for label, state in labelled:
         shared = len(asked & (_with_agents(state.text) | _with_agents(label.replace("_", " "))))
@@ -54,10 +61,11 @@ def chain_labelled_by_terms(labelled: Sequence[tuple[str, State]], terms: Sequen
     """The chain, other than ``asked``, whose label's words the question's ``terms`` name most
     ("season_ticket" for "which team do I have a season ticket for?"); None when no label shares a
     word or two tie."""
+    words = _chain_words(tuple(terms))
     best: dict[str, int] = {}
     for label, _ in labelled:
         if label != asked and label not in best:
-            best[label] = len(labels_terms(label, terms))
+            best[label] = len(labels_terms(label, words))
     ranked = sorted(best.values(), reverse=True)
     if not ranked or ranked[0] == 0 or (len(ranked) > 1 and ranked[1] == ranked[0]):
         return None
@@ -65,6 +73,13 @@ def chain_labelled_by_terms(labelled: Sequence[tuple[str, State]], terms: Sequen
 
 
 @per_question
-def labels_terms(label: str, terms: Sequence[str]) -> frozenset[str]:
-    """The question's ``terms`` (a tuple) that are words of chain ``label``."""
+def labels_terms(label: str, terms: tuple[str, ...]) -> frozenset[str]:
+    """The question's ``terms`` that are words of chain ``label``."""
     return frozenset(terms) & _stems(label.replace("_", " "))
+
+
+@per_question
+def _chain_words(terms: tuple[str, ...]) -> tuple[str, ...]:
+    """The question's ``terms`` that may name a chain: not a number nor a word of time ("2021",
+    "quarter", "first": the question's time, not its kind)."""
+    return tuple(t for t in terms if not t.isdigit() and t not in TIME_STEMS)
