@@ -12,9 +12,9 @@ import pytest
 
 from memforest.retrieval.temporal.chains import link_generic
 from memforest.retrieval.temporal.ended import left_span
-from memforest.retrieval.temporal.plan import _owned
 from memforest.retrieval.temporal.state import State
 from memforest.retrieval.temporal.termed import chain_labelled_by_terms, chain_sharing_terms
+from memforest.retrieval.temporal.whose import owned
 from tests.support.fact_rows import own_state_row
 from tests.support.temporal_answers import answer_of
 
@@ -136,6 +136,6 @@ def test_a_thing_owned_in_a_negated_statement_starts_its_state() -> None:
         own_state_row(2, 8, "Orla picked up a Lumo Hatch and sold the Vexa to a neighbour.", ME, "possession",
                       "Lumo Hatch"),
     ]  # fmt: skip
-    assert _owned("Orla's old Vexa Coupe wouldn't start this morning.", "Vexa", ME)
-    assert not _owned("Orla never had a Vexa.", "Vexa", ME)
+    assert owned("Orla's old Vexa Coupe wouldn't start this morning.", "Vexa", ME)
+    assert not owned("Orla never had a Vexa.", "Vexa", ME)
     assert answer_of(rows, "What car was I driving in April?", ME, NOW) == 1

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from memforest.retrieval.temporal.parse import parse_question
-from memforest.retrieval.temporal.plan import ANSWER, _value, plan_answer, states_of
+from memforest.retrieval.temporal.plan import ANSWER, plan_answer, states_of
+from memforest.retrieval.temporal.whose import value_of
 from tests.support.fact_rows import fact_row
 
 ME = "Tobiah"
@@ -45,8 +46,8 @@ def test_the_speakers_own_words_still_state_the_speakers_state() -> None:
 
 def test_a_name_a_kin_word_introduces_is_the_person_not_the_value() -> None:
     row = _row(4, 8, "Tobiah's friend Wenna stopped going to Snipwell Barbers.", "Wenna", "Snipwell Barbers")
-    assert _value(row, "Tobiah's friend") == "Snipwell Barbers"
-    assert _value(row, "Wenna") == "Snipwell Barbers"
+    assert value_of(row, "Tobiah's friend") == "Snipwell Barbers"
+    assert value_of(row, "Wenna") == "Snipwell Barbers"
 
 
 FRIEND = "Tobiah's friend"

@@ -4,7 +4,6 @@ state next to it (before / after) or holding it (as of / now), earlier and later
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -24,7 +23,6 @@ from memforest.retrieval.temporal.chains import (
 )
 from memforest.retrieval.temporal.chains import head as _head
 from memforest.retrieval.temporal.chains import names_as_written as _written
-from memforest.retrieval.temporal.doers import other_doer, owner_named
 from memforest.retrieval.temporal.ended import end_asked, left_by, left_for, left_span
 from memforest.retrieval.temporal.ended import mood_of as mood_of  # re-exported
 from memforest.retrieval.temporal.held import anchor_joined, holder_states, told_holders
@@ -55,11 +53,13 @@ from memforest.retrieval.temporal.termed import (
     labels_terms,
     value_in_terms,
 )
+from memforest.retrieval.temporal.whose import names_any as _names_any
+from memforest.retrieval.temporal.whose import names_itself as _names_itself
+from memforest.retrieval.temporal.whose import own as _own
+from memforest.retrieval.temporal.whose import owned as _owned
+from memforest.retrieval.temporal.whose import value_of as _value
 from memforest.retrieval.temporal.worded import new_value, worded_states
 from memforest.store.sql import Row
-from memforest.text.change_subjects import third_person_clause
-from memforest.text.lexicon import CAPITALS
-from memforest.text.state_words import KIN
 
 ANSWER, EARLIER, LATER = "answer", "earlier", "later"
 _ONE_RUN_ANSWERS = ("when", "how_long", "now", "latest", "as_of", "first")  # (operators one state answers)
@@ -79,26 +79,6 @@ class TemporalPlan:
     def describe(self) -> str:
         """A short phrase for the query result ("before X of alice.residence")."""
         return f"{self.operator} {self.subject}.{self.attribute or '?'}"
-
-
-def _value(row: Row, subject: str) -> str | None:
-    """The slot's value, else the first entity that is no person: not the subject, not the speaker,
-    not a name a kin word introduces ("neighbour Wenna")."""
-    if row["value"]:
-        return str(row["value"])
-    people = {subject.casefold(), str(row.get("speaker") or "").casefold()}
-    others = [str(e) for e in row["entities"] or () if str(e).casefold() not in people]
-    named = _kin_named(str(row["text"]))
-    return next((e for e in others if e.casefold() not in named), None)
-
-
-_KIN_NAME = re.compile(rf"\b(?i:{KIN})s?\s+([{CAPITALS}][\w'-]*(?:\s+[{CAPITALS}][\w'-]*)*)")
-
-
-@per_question
-def _kin_named(text: str) -> frozenset[str]:
-    """The names a kin word introduces in ``text`` ("neighbour Wenna"), case-folded."""
-    return frozenset(m.group(1).casefold() for m in _KIN_NAME.finditer(text))
 
 
 def _labelled(rows: Sequence[Row], subject: str) -> list[tuple[str, State]]:
@@ -135,13 +115,6 @@ def _replaced(labelled: list[tuple[str, State]], rows: Sequence[Row], subject: s
                 known.add(value.casefold())
                 out.append((label, State(int(first["fact_id"]), first["valid_from"], str(first["text"]), value, False)))
     return out
-
-
-def _owned(text: str, value: str, subject: str) -> bool:
-    """``text`` names ``value`` as the subject's own ("my old Kessler", "Ana's trusty Kessler"): a
-    statement negating something it did ("my old Kessler wouldn't start") still says they had it."""
-    owner = rf"(?:\bmy|\bour|(?<!\w){re.escape(subject)}['\u2019]s)"
-    return re.search(rf"{owner}\s+(?:[a-z]+\s+){{0,2}}{re.escape(value)}(?!\w)", text, re.IGNORECASE) is not None
 
 
 def states_of(
@@ -197,21 +170,6 @@ def states_of(
     out += left_for(rows, out, subject, lambda text: _names_itself(text, subject))
     out += _alike(rows, out, subject, attribute, _others(labelled, chain))
     return sorted({s.fact_id: s for s in reversed(out)}.values(), key=lambda s: (s.time, s.fact_id))  # one per fact
-
-
-def _own(row: Row, subject: str) -> bool:
-    """The statement is about ``subject``: it names them (``_names_itself``), or they said it and
-    it names no relative nor another person as an owner, and no clause of it has a third-person
-    pronoun for its subject (the speaker's own "did the intervals with X")."""
-    text = str(row["text"])
-    if _names_itself(text, subject):
-        return True
-    said = str(row.get("speaker") or "").casefold() == subject.casefold() and row.get("subject") is None
-    theirs = owner_named(row, subject) or third_person_clause(text) or other_doer(row, subject)
-    return said and _OTHER_PERSON.search(text) is None and not theirs
-
-
-_OTHER_PERSON = re.compile(rf"^(?:he|she|they|his|her|their)\b|\b(?:{KIN})s?\b", re.IGNORECASE)
 
 
 def _others(labelled: Sequence[tuple[str, State]], chain: str | None) -> frozenset[str]:
@@ -298,19 +256,6 @@ def _kind_named(row: Row, attribute: str, subject: str) -> str | None:
     head = attribute.split("_")[-1]
     named = [str(e) for e in row["entities"] or () if str(e).casefold() != subject.casefold() and _head(str(e)) == head]
     return named[0] if named else None
-
-
-def _names_any(text: str, names: Sequence[str]) -> bool:
-    """``text`` names one of ``names`` as more than a relative's owner (:func:`_names_itself`)."""
-    return any(_names_itself(text, n) for n in names)
-
-
-@per_question
-def _names_itself(text: str, subject: str) -> bool:
-    """``text`` names ``subject`` other than only as the owner of a relative ("Ysolde's friend
-    works at the Dunmere Vets" is the friend's; "Ysolde and her friend ..." is Ysolde's)."""
-    own = rf"(?<!\w){re.escape(subject)}(?!\w)(?!['\u2019]s\s+(?:(?:new|old|best|close)\s+)?(?:{KIN})s?\b)"
-    return re.search(own, text, re.IGNORECASE) is not None
 
 
 def anchor_label(rows: Sequence[Row], subject: str, anchor: str, asked: str | None = None) -> str | None:
