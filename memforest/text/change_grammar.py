@@ -21,6 +21,7 @@ from memforest.text.change_parts import PART as _PART
 from memforest.text.change_parts import SERVICE as _SERVICE
 from memforest.text.change_parts import SINCE as _SINCE
 from memforest.text.change_parts import TAKE_UP as _TAKE_UP
+from memforest.text.change_parts import WHERE_BETWEEN as _WHERE
 from memforest.text.change_services import SEEN_NAMED, SERVICE_USE
 from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
@@ -42,9 +43,9 @@ NAMED: tuple[re.Pattern[str], ...] = (
         rf"\b(?i:switched|changed|swapped)\s+(?:{cw.OWNER}\s+)?{cw.NOUN}s?,?\s+(?:from\s+{cw.PREV}\s+)?to\s+(?:the\s+)?{cw.VALUE}"
     ),
     # "Ana's new dentist is Dr. Ruiz", "Ana's go-to bakery these days is Crumbs", "Ana's phone is a
-    # Pinecone 5" (a product: a name after "a")
+    # Pinecone 5" (a product: a name after "a"), "Ana's doctor in Kelby is Dr. Amsel" (where, between)
     re.compile(
-        rf"{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}{cw.NOW}\s+(?:is|has\s+become|became|has\s+been|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[{CAPITALS}])|{_CALLED})?"
+        rf"{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}{_WHERE}{cw.NOW}\s+(?:is|has\s+become|became|has\s+been|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[{CAPITALS}])|{_CALLED})?"
         rf"{cw.VALUE}"
     ),
     # "Ana's electricity has been with X since May", "her savings are with X now": a provider held
@@ -356,7 +357,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"{_SUBJ}\s+{_ADV}(?:went|ended\s+up\s+going|is\s+going|decided\s+to\s+go|chose|settled\s+on)\s+"
+            rf"(?:{_SUBJ}\s+{_ADV}|(?<=\band\s))(?:went|ended\s+up\s+going|is\s+going|decided\s+to\s+go|chose|settled\s+on)\s+"
             rf"(?:with\s+)?(?:the\s+)?{cw.VALUE}"
         ),
         "patronage",

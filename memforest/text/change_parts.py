@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import KIN
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "SERVICE",
     "SINCE",
     "TAKE_UP",
+    "WHERE_BETWEEN",
 ]
 
 # a habit: "on Wednesdays", "every week", "twice a month"
@@ -88,3 +90,8 @@ NOT_UPDATE = (
 )
 # where a value set beside its kind ends ("her GP, Dr. Mensah at X", "her dentist, Dr. Roy, says")
 APPOSITION_END = r"\s*(?:[,;.!?)]|$)|\s+(?:at|from)\s"
+# where the one named is, between a noun and its value ("in Kelby", "in town")
+WHERE_BETWEEN = (
+    rf"(?:\s+(?i:in|at|near)\s+(?:(?i:the)\s+)?"
+    rf"(?:[{CAPITALS}][\w'-]*+(?:\s+[{CAPITALS}][\w'-]*+)?|(?i:town|the\s+village)))?"
+)

@@ -12,6 +12,7 @@ from memforest.text import change_words as cw
 from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import PERSON as _PERSON
 from memforest.text.change_subjects import SUBJ as _SUBJ
+from memforest.text.lexicon import CAPITALS, TITLES
 from memforest.text.state_words import INSTRUMENTS
 
 __all__ = ["SEEN_NAMED", "SERVICE_USE"]
@@ -81,6 +82,28 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
             rf"{cw.LEAD}{_ADV}(?i:is|am|are)\s+(?:(?i:now|still|currently)\s+)?on\s+(?:the\s+)?(?P<v>(?:[A-Z][\w'&-]*\s+){{1,3}}"
             r"(?:Mobile|Energy|Broadband|Fibre|Fiber|Telecom|Wireless|Network|Power|Gas|Electric))\b"
         ),
+        "patronage",
+    ),
+    # "Ana is on X's green tariff", "has been on X's family plan": a provider's offer one is on
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?:(?:has|have)\s+been\s+|is\s+|am\s+|are\s+)(?:(?i:now|still|currently)\s+)?on\s+"
+            rf"(?P<v>(?:[A-Z][\w&-]*\s+){{0,2}}[A-Z][\w&-]*)'s\s+(?:[a-z][\w-]*\s+){{0,2}}?(?i:tariff|plan|contract|"
+            r"package|deal|policy|subscription|bundle)\b"
+        ),
+        "patronage",
+    ),
+    # "Ana sees Dr. Oyelaran for her back", "goes to Dr. Okafor about her migraines": a practitioner seen now
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?i:sees|see|goes\s+to|go\s+to)\s+(?P<v>{TITLES}\.?\s+[{CAPITALS}][\w'-]*"
+            rf"(?:\s+[{CAPITALS}][\w'-]*)?)\s+(?i:for|about)\b"
+        ),
+        "patronage",
+    ),
+    # "Ana uses X for everything", "uses X for her broadband": a provider used now, told with its use
+    (
+        re.compile(rf"{cw.LEAD}{_ADV}(?i:uses|use)\s+{cw.ART}{cw.VALUE}\s+for\s+(?!(?i:a|an|the|one)\b)"),
         "patronage",
     ),
     # "Got them from X, where Ana has been going for years": the place of a relative clause of going

@@ -46,6 +46,11 @@ _STATE_WEAK_RE = re.compile(
     r"\b(?:i\s+am|i'm|we\s+are|we're|i\s+have|i've\s+got|we\s+have|has|have|is|are|am|own|owns)\b",
     re.IGNORECASE,
 )
+# a habit told as a refusal ("the kitten will not stop climbing the curtains", "Bo won't eat his
+# biscuits"): what goes on now, no plan
+_REFUSING = re.compile(
+    r"\b(?:will\s+not|won't|wont|will\s+never)\s+(?:stop\s+[a-z]+ing|eat|sleep|settle|listen|behave)\b", re.IGNORECASE
+)
 _EVENT_RE = re.compile(r"\b(?:" + "|".join(sorted(IRREGULAR_PAST)) + r"|[a-z]{3,}ed)\b", re.IGNORECASE)
 
 
@@ -54,7 +59,8 @@ def fact_kind(original: str, mentions: list[TimeMention], turn_time: datetime) -
     day_start = turn_time.replace(hour=0, minute=0, second=0, microsecond=0)
     future_mention = any(m.start >= day_start + timedelta(days=1) for m in mentions)
     past_mention = any((m.end or m.start + timedelta(days=1)) <= day_start for m in mentions)
-    if _PLAN_RE.search(HABIT_GOING.sub("_", low)) or (future_mention and not past_mention):
+    unplanned = _REFUSING.sub("_", HABIT_GOING.sub("_", low))
+    if _PLAN_RE.search(unplanned) or (future_mention and not past_mention):
         return FactKind.PLAN
     if _PREFERENCE_RE.search(low):
         return FactKind.PREFERENCE

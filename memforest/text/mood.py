@@ -144,6 +144,8 @@ _CLAUSE_END = re.compile(
     r"(?<!\s)\s+and\s+(?=(?i:i|we|he|she|they|you)\s)|"
     # (in person-rewritten text "I" is the speaker's name: "and Ana has never been this tired")
     rf"(?<!\s)\s+and\s+(?=[{CAPITALS}][\w-]*\s+(?:and\s+others\s+)?(?:has|have|had|never|still|just|really|also)\b)|"
+    # (also a doing in progress: "and Ana's running out of ideas", "and Ana is losing sleep")
+    rf"(?<!\s)\s+and\s+(?=[{CAPITALS}][\w-]*(?:'s|'re|\s+is|\s+was|\s+are)\s+[a-z]+ing\s)|"
     # a second predicate of the same subject with its own auxiliary ("joined X and will not stop talking")
     r"(?<!\s)\s+and\s+(?=(?i:will|won't|can't|cannot|never|still|keeps|kept)\s)|"
     # a second predicate that reports what the subject says ("rows with X and says I should join")

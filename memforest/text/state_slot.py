@@ -18,9 +18,12 @@ from memforest.text.change_common import GROUP_KINDS, find_common_change, find_h
 from memforest.text.change_subjects import clause_subject, pronoun_subject, untitled
 from memforest.text.change_words import PARTING, THING_OPENING
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject, slot_key
+from memforest.text.dwelling import dwelling_held
 from memforest.text.emphatic import plain_verbs
 from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
 from memforest.text.mood import mood_near
+from memforest.text.possessor import possessor_of
+from memforest.text.role_named import find_role_named
 from memforest.text.slots import find_role_at, find_slot
 from memforest.text.state_values import JOB_TITLE, SCHOOL_WORDS, WORKPLACE_PART, thing_kind
 from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
@@ -163,6 +166,12 @@ def _typed(slot: Slot) -> Slot:
 _CLAUSE_BREAK = re.compile(rf"[,;]|\s(?:and|but|so|because)\s+(?:the|a|an|my|his|her|their|it|[{CAPITALS}])")
 
 
+def _unheld_dwelling(text: str, state: Slot) -> bool:
+    """``state`` is a kind of home read from a dwelling no one is said to hold or live in ("insured
+    with X for the house"): any change the sentence tells comes first."""
+    return state[1] == "home_type" and not dwelling_held(text, max(text.find(state[2]), 0))
+
+
 def _later_clause(text: str, first: str, second: str) -> bool:
     """``second`` is named only in a clause after the one naming ``first`` (a comma, a semicolon,
     or "and" / "but" / "so" / "because" before a new subject between them)."""
@@ -206,6 +215,10 @@ def _moved_object(text: str, state: Slot) -> Slot:
     return (f"{mover}'s {obj.lower()}" if _KIN_NAME.match(obj) else obj), state[1], state[2]
 
 
+# attributes whose value a possessive names the holder of ("Marco's girlfriend Lena", "Hugo's puppy Biscuit")
+_OWNED_BY_APPOSITION = frozenset({"pet", "partner"})
+
+
 def state_slot(
     text: str, kind: FactKind, speaker: str, participants: Sequence[str], antecedent: str | None = None
 ) -> Slot | None:
@@ -241,6 +254,8 @@ def state_slot(
             return None  # "she joined X": someone else's, whom neither this sentence nor the last names
         holder = person
     subject = holder or slot[0]
+    if slot[1] in _OWNED_BY_APPOSITION:
+        subject = possessor_of(text, slot[2]) or subject  # "Priya's dog Waffles": Priya's, whoever else is named
     attribute, header = slot[1], header_kind(text, participants)
     if header is not None and " " not in header and attribute == "residence":
         header = None  # "Tom: moved to Leeds": one capitalised word may be a name as well as a kind
@@ -299,9 +314,9 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     if headed is not None and (change is None or change[1] in VERB_CLASSES or change[2] != headed[2]):
         return _named(headed)  # "Mechanic: Joe's Autos on Kiln Road": the kind heading the message names it
     if state is None and change is None and kind is not FactKind.PLAN:
-        common = find_role_at(text) or find_common_change(
-            text, speaker, participants
-        )  # ("Ana's car's the grey estate now")
+        common = (
+            find_role_at(text) or find_common_change(text, speaker, participants) or find_role_named(text)
+        )  # ("Ana's car's the grey estate now"; the one named by role last: "Ana's flatmate Jo is ...")
         return _typed(common) if common is not None else None
     if state is None:
         return change
@@ -312,7 +327,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     if (
         change is not None
         and (change[1] == "change" or state[1] == "home_type")
-        and _later_clause(text, change[2], state[2])
+        and (_later_clause(text, change[2], state[2]) or _unheld_dwelling(text, state))
     ):
         return change  # "quit A and switched to B, it's nearer the flat": the switch, not a remark after it
     if (

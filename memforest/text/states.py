@@ -17,6 +17,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
+from memforest.text.dwelling import dwelling_held, home_type_value
 from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, words
 from memforest.text.literal_gate import Literals, literals, may_match, probe
 from memforest.text.state_values import (
@@ -102,6 +103,7 @@ _RESIDENCE_VETO = _cue(
 _EMPLOYER_CUE = _cue(
     r"\b(?:work|works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|teach(?:es|ing)?\s+at|"
     r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
+    r"(?:driv|deliver|courier|freelanc)(?:ing|es|s)\s+for|"
     r"start(?:ed|ing|s)?\s+(?:out\s+)?as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:at|with|for)|"
     r"(?=[\w-]+(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?an?\s)"  # (fails fast at most words)
     rf"(?:(?-i:[{CAPITALS}][\w-]*)|he|she|they|(?:{_KIN})s?)(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?an?\s+{JOB_TITLE}{WORKPLACE_PART}\s+(?:now\s+)?at\s+(?:the\s+)?(?=(?-i:[{CAPITALS}]))|"
@@ -292,19 +294,6 @@ def _vehicle(text: str, m: re.Match[str]) -> str | None:
 
 
 # a capitalised word right before a dwelling word: the dwelling word heads a name
-_NAME_HEADED = re.compile(rf"(?<![\w'-])[{CAPITALS}][\w'-]*\s+$")
-
-
-def _home_type(text: str, m: re.Match[str]) -> str | None:
-    """The kind of home a dwelling word names; None when the word is capitalised after a
-    capitalised word: it heads a proper name ("Rose Cottage", "the Tannery Loft"), a place or a
-    business, and a kind of home is a common noun ("a loft", "our cottage")."""
-    word = m.group(0)
-    if word[:1].isupper() and _NAME_HEADED.search(text, max(0, m.start() - 40), m.start()):
-        return None
-    return word.lower()
-
-
 _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
     ("vehicle", _VEHICLE_CUE, _vehicle),
     ("device", _DEVICE_CUE, device_value),
@@ -314,7 +303,7 @@ _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
     ("residence", _RESIDENCE_CUE, _residence),
     ("pet", _PET_CUE, _pet),
     ("partner", _PARTNER_CUE, _partner),
-    ("home_type", _HOME_TYPE_CUE, lambda t, m: _home_type(t, m)),
+    ("home_type", _HOME_TYPE_CUE, home_type_value),
     ("diet", _DIET_CUE, diet_value),
     ("health", _HEALTH_CUE, health_value),
     ("hobby", _HOBBY_CUE, hobby_value),
@@ -473,7 +462,7 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         return None
     names = {n.casefold() for n in (speaker, *participants)}
     cues = _RELATION_WORD.sub(lambda r: "_" * len(r.group(0)), text)
-    probed = probe(cues)
+    probed, weak = probe(cues), None  # weak: a dwelling no one is said to hold or live in, read last
     for (attribute, cue, reader), needs in zip(_READERS, _cue_literals(), strict=True):
         if not may_match(needs, probed):
             continue
@@ -496,5 +485,8 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         subject = _subject(text, speaker, participants, max(m.start(), at), kin)
         if subject is None:
             return None
+        if attribute == "home_type" and not dwelling_held(text, m.start()):
+            weak = weak or (subject, attribute, value)  # "the house is quieter now" beside a switch told
+            continue
         return subject, attribute, value
-    return None
+    return weak

@@ -1,0 +1,39 @@
+"""Whose an animal or a partner named by apposition is: the possessor right before its noun.
+
+"Priya's dog Waffles chewed my charger" tells of Priya's dog, and "Marco's girlfriend Lena is
+coming over" of Marco's partner: whoever else the sentence names, the possessive before the noun
+that introduces the value holds it. A relative's possessive names the relative ("Ana's sister's
+cat Rex": "Ana's sister"). The speaker's own ("my dog Rufus", rewritten "Dana's dog Rufus") names
+the speaker, as it should.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.lexicon import CAPITALS
+from memforest.text.state_words import ANIMALS, KIN, PARTNER_NOUNS
+
+__all__ = ["possessor_of"]
+
+_NAME = rf"[{CAPITALS}][\w-]*"
+# "Priya's", "Ana's sister's", "Ana's older brother Tom's"; then up to two describing words and the noun
+_OWNED_BEFORE = re.compile(
+    rf"(?<![\w'])(?P<owner>{_NAME}(?:'s\s+(?:\w+\s+)?(?P<kin>{KIN})(?:\s+(?P<kin_name>{_NAME}))?)?)'s\s+"
+    rf"(?:[a-z][\w-]*\s+){{0,2}}?(?:{ANIMALS}|{PARTNER_NOUNS}),?\s+(?:called\s+|named\s+)?$"
+)
+
+
+def possessor_of(text: str, value: str) -> str | None:
+    """The holder the possessive before ``value``'s noun names, or None when no possessive,
+    animal or partner noun comes right before ``value`` (read in a short window: linear in the text)."""
+    for m in re.finditer(rf"(?<![\w']){re.escape(value)}(?![\w-])", text):
+        owned = _OWNED_BEFORE.search(text, max(0, m.start() - 80), m.start())
+        if owned is None:
+            continue
+        if owned["kin_name"]:
+            return owned["kin_name"]  # "Ana's brother Tom's dog Rex": Tom's
+        if owned["kin"]:
+            return f"{owned['owner'].split(chr(39))[0]}'s {owned['kin'].lower()}"
+        return owned["owner"]
+    return None

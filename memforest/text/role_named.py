@@ -1,0 +1,60 @@
+"""A person one goes to, lives with or is with, named by apposition to their role: "Ana's
+hairdresser Lotte cut it too short" tells that Lotte is Ana's hairdresser now, "Ana's flatmate
+Oskar" that Oskar is her flatmate. Such a role is an open-ended state of its holder (a new
+hairdresser supersedes the last); the slot is the role's noun, a few spellings made one ("GP" is a
+doctor, "gf" a partner). A former one ("Ana's old physio Anders") and one named in a sentence of
+mood (weighed, wished, denied, recalled) are none, and so is one who switches a kind ("Ana's
+flatmate Priya switched gyms": the sentence announces Priya's switch, named in the next clause).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.change_words import SWITCHED_KIND
+from memforest.text.changes import slot_key
+from memforest.text.lexicon import CAPITALS, TITLES
+from memforest.text.mood import mood_near, mood_of
+from memforest.text.state_words import KIN
+
+__all__ = ["find_role_named"]
+
+# the role nouns and the slot each is filed under (a noun not listed is its own slot)
+_SLOT_OF = {
+    **dict.fromkeys(("girlfriend", "boyfriend", "gf", "bf", "partner", "wife", "husband", "hubby"), "partner"),
+    **dict.fromkeys(("fiance", "fiancé", "fiancee", "fiancée", "spouse"), "partner"),
+    **dict.fromkeys(("physiotherapist", "physio"), "physio"),
+    **dict.fromkeys(("gp", "doctor"), "doctor"),
+    **dict.fromkeys(("counsellor", "counselor"), "counsellor"),
+    **dict.fromkeys(("landlord", "landlady"), "landlord"),
+    **dict.fromkeys(("flatmate", "roommate", "housemate"), "flatmate"),
+}
+_ROLES = (
+    r"hairdresser|barber|stylist|dentist|hygienist|orthodontist|doctor|gp|physio|physiotherapist|therapist|"
+    r"counsell?or|psychologist|psychiatrist|vet|optician|osteopath|chiropractor|podiatrist|nutritionist|dietitian|"
+    r"acupuncturist|midwife|coach|trainer|tutor|instructor|landlord|landlady|flatmate|roommate|housemate|"
+    r"accountant|lawyer|solicitor|mechanic|nanny|babysitter|childminder|cleaner|dog\s+walker|"
+    r"girlfriend|boyfriend|gf|bf|partner|wife|husband|hubby|fianc[eé]e?|spouse"
+)
+_NAME = rf"[{CAPITALS}][\w'-]*"
+# "Ana's (new) hairdresser Lotte", "Ana's GP, Dr. Osei,", "Ana's brother's flatmate Jo"
+_ROLE_NAMED = re.compile(
+    rf"(?<![\w'])(?P<subj>{_NAME}(?:'s\s+(?i:{KIN}))?)'s\s+(?:(?i:new|current|regular|usual|lovely|amazing)\s+)?"
+    rf"(?P<role>(?i:{_ROLES}))(?:,\s+|\s+)(?P<val>(?:{TITLES}\.?\s+)?{_NAME}(?:\s+(?!(?i:and|or)\b){_NAME})?)(?![\w'-])"
+)
+_MOODS = frozenset({"considered", "turned_down", "negation", "nostalgia", "hypothetical", "wish"})
+
+
+def find_role_named(text: str) -> tuple[str, str, str] | None:
+    """(holder, slot, person) where a person-rewritten sentence names someone's practitioner,
+    flatmate or partner by apposition (see module doc); None otherwise."""
+    m = _ROLE_NAMED.search(text)
+    if m is not None and SWITCHED_KIND.search(text, m.end()) is not None:
+        return None  # "my flatmate Priya switched gyms": her switch, whose value the next clause names
+    if m is None:
+        return None  # (a former one, "Ana's old physio Anders", has a word between the possessive and the role)
+    if mood_near(text[: m.end()], m.start("val")) is not None or mood_of(text) in _MOODS:
+        return None
+    role = re.sub(r"\s+", " ", m["role"].lower())
+    value = m["val"].removesuffix("'s")
+    return m["subj"], _SLOT_OF.get(role) or slot_key(role), value
