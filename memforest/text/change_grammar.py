@@ -357,7 +357,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         re.compile(
-            rf"(?:{_SUBJ}\s+{_ADV}|(?<=\band\s))(?:went|ended\s+up\s+going|is\s+going|decided\s+to\s+go|chose|settled\s+on)\s+"
+            rf"{_SUBJ}\s+{_ADV}(?:went|ended\s+up\s+going|is\s+going|decided\s+to\s+go|chose|settled\s+on)\s+"
             rf"(?:with\s+)?(?:the\s+)?{cw.VALUE}"
         ),
         "patronage",

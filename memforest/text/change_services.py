@@ -84,12 +84,22 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "patronage",
     ),
-    # "Ana is on X's green tariff", "has been on X's family plan": a provider's offer one is on
+    # "Ana is on X's green tariff", "has been on X's fixed plan": a provider's offer one is on (a
+    # "family plan" is a person's as often: "on Ravi's family plan" names no provider)
     (
         re.compile(
             rf"{cw.LEAD}{_ADV}(?:(?:has|have)\s+been\s+|is\s+|am\s+|are\s+)(?:(?i:now|still|currently)\s+)?on\s+"
-            rf"(?P<v>(?:[A-Z][\w&-]*\s+){{0,2}}[A-Z][\w&-]*)'s\s+(?:[a-z][\w-]*\s+){{0,2}}?(?i:tariff|plan|contract|"
+            rf"(?P<v>(?:[A-Z][\w&-]*\s+){{0,2}}[A-Z][\w&-]*)'s\s+(?:(?!family\b)[a-z][\w-]*\s+){{0,2}}?(?i:tariff|plan|contract|"
             r"package|deal|policy|subscription|bundle)\b"
+        ),
+        "patronage",
+    ),
+    # "Ana dropped X and went with Y", "quit X, went with Y": a provider gone with after leaving one
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?i:dropped|ditched|quit|left|cancelled|canceled|dumped)\s+{cw.ART}"
+            rf"(?:[A-Z][\w&'-]*\s+){{0,3}}[A-Z][\w&'-]*,?\s+(?:and\s+)?(?:then\s+)?(?i:went)\s+with\s+{cw.ART}{cw.VALUE}"
+            r"(?!\s+to\b)"
         ),
         "patronage",
     ),

@@ -4,7 +4,8 @@
 coming over" of Marco's partner: whoever else the sentence names, the possessive before the noun
 that introduces the value holds it. A relative's possessive names the relative ("Ana's sister's
 cat Rex": "Ana's sister"). The speaker's own ("my dog Rufus", rewritten "Dana's dog Rufus") names
-the speaker, as it should.
+the speaker, as it should. An animal the sentence's subject took in from its possessor ("we took
+in Priya's cat Miso") and a business's ("Harbour Clinic's cat") are left to the subject reader.
 """
 
 from __future__ import annotations
@@ -24,6 +25,15 @@ _OWNED_BEFORE = re.compile(
 )
 
 
+# a verb of taking the animal in right before the possessive: the one who took it in holds it
+# ("We took in Priya's cat Miso for good")
+_TAKEN_IN = re.compile(
+    r"\b(?i:took\s+in|taken\s+in|taking\s+in|adopted|adopting|rehomed|inherited|got|have|has|kept|keeping)\s+$"
+)
+# a capitalised word right before the possessor: a business's name ("Harbour Clinic's cat")
+_NAME_BEFORE = re.compile(rf"[{CAPITALS}][\w'&-]*\s+$")
+
+
 def possessor_of(text: str, value: str) -> str | None:
     """The holder the possessive before ``value``'s noun names, or None when no possessive,
     animal or partner noun comes right before ``value`` (read in a short window: linear in the text)."""
@@ -31,6 +41,9 @@ def possessor_of(text: str, value: str) -> str | None:
         owned = _OWNED_BEFORE.search(text, max(0, m.start() - 80), m.start())
         if owned is None:
             continue
+        start = owned.start("owner")
+        if _TAKEN_IN.search(text, max(0, start - 30), start) or _NAME_BEFORE.search(text, max(0, start - 40), start):
+            return None
         if owned["kin_name"]:
             return owned["kin_name"]  # "Ana's brother Tom's dog Rex": Tom's
         if owned["kin"]:

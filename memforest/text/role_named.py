@@ -3,7 +3,8 @@ hairdresser Lotte cut it too short" tells that Lotte is Ana's hairdresser now, "
 Oskar" that Oskar is her flatmate. Such a role is an open-ended state of its holder (a new
 hairdresser supersedes the last); the slot is the role's noun, a few spellings made one ("GP" is a
 doctor, "gf" a partner). A former one ("Ana's old physio Anders") and one named in a sentence of
-mood (weighed, wished, denied, recalled) are none, and so is one who switches a kind ("Ana's
+mood (weighed, wished, denied, recalled) are none, as are one told as over ("Ana's physio Anders
+retired"), a business's ("Harbour Clinic's physio Anders") and one who switches a kind ("Ana's
 flatmate Priya switched gyms": the sentence announces Priya's switch, named in the next clause).
 """
 
@@ -42,6 +43,14 @@ _ROLE_NAMED = re.compile(
     rf"(?<![\w'])(?P<subj>{_NAME}(?:'s\s+(?i:{KIN}))?)'s\s+(?:(?i:new|current|regular|usual|lovely|amazing)\s+)?"
     rf"(?P<role>(?i:{_ROLES}))(?:,\s+|\s+)(?P<val>(?:{TITLES}\.?\s+)?{_NAME}(?:\s+(?!(?i:and|or)\b){_NAME})?)(?![\w'-])"
 )
+# what tells the role is over: the one named left it, or is told of in the past ("Ana's physio
+# Anders retired", "Ana's flatmate Oskar moved out in June", "Ana's landlord Greg sold the building")
+_ENDED_AFTER = re.compile(
+    r"\s+(?:\w+\s+)?(?i:retired|moved\s+out|moved\s+away|left|quit|passed\s+away|died|broke\s+up|sold|"
+    r"stopped|was|used\s+to)\b"
+)
+# a capitalised word right before the holder: the holder ends a business's name ("Harbour Clinic's physio")
+_NAME_BEFORE = re.compile(rf"[{CAPITALS}][\w'&-]*\s+$")
 _MOODS = frozenset({"considered", "turned_down", "negation", "nostalgia", "hypothetical", "wish"})
 
 
@@ -53,6 +62,8 @@ def find_role_named(text: str) -> tuple[str, str, str] | None:
         return None  # "my flatmate Priya switched gyms": her switch, whose value the next clause names
     if m is None:
         return None  # (a former one, "Ana's old physio Anders", has a word between the possessive and the role)
+    if _ENDED_AFTER.match(text, m.end()) or _NAME_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+        return None
     if mood_near(text[: m.end()], m.start("val")) is not None or mood_of(text) in _MOODS:
         return None
     role = re.sub(r"\s+", " ", m["role"].lower())

@@ -169,7 +169,8 @@ _CLAUSE_BREAK = re.compile(rf"[,;]|\s(?:and|but|so|because)\s+(?:the|a|an|my|his
 def _unheld_dwelling(text: str, state: Slot) -> bool:
     """``state`` is a kind of home read from a dwelling no one is said to hold or live in ("insured
     with X for the house"): any change the sentence tells comes first."""
-    return state[1] == "home_type" and not dwelling_held(text, max(text.find(state[2]), 0))
+    word = re.search(rf"\b{re.escape(state[2])}\b", text, re.IGNORECASE)  # ("flat", not "flatmate")
+    return state[1] == "home_type" and not dwelling_held(text, word.start() if word else 0)
 
 
 def _later_clause(text: str, first: str, second: str) -> bool:

@@ -103,7 +103,7 @@ _RESIDENCE_VETO = _cue(
 _EMPLOYER_CUE = _cue(
     r"\b(?:work|works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|teach(?:es|ing)?\s+at|"
     r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
-    r"(?:driv|deliver|courier|freelanc)(?:ing|es|s)\s+for|"
+    r"(?<!stopped\s)(?<!quit\s)(?<!was\s)(?<!were\s)(?<!up\s)(?:driv|deliver|courier|freelanc)(?:ing|es|s)\s+for|"
     r"start(?:ed|ing|s)?\s+(?:out\s+)?as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:at|with|for)|"
     r"(?=[\w-]+(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?an?\s)"  # (fails fast at most words)
     rf"(?:(?-i:[{CAPITALS}][\w-]*)|he|she|they|(?:{_KIN})s?)(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?an?\s+{JOB_TITLE}{WORKPLACE_PART}\s+(?:now\s+)?at\s+(?:the\s+)?(?=(?-i:[{CAPITALS}]))|"
@@ -293,7 +293,6 @@ def _vehicle(text: str, m: re.Match[str]) -> str | None:
     return None if _VEHICLE_VETO.search(text) else vehicle_value(text, m)
 
 
-# a capitalised word right before a dwelling word: the dwelling word heads a name
 _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
     ("vehicle", _VEHICLE_CUE, _vehicle),
     ("device", _DEVICE_CUE, device_value),

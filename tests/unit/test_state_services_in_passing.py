@@ -18,7 +18,7 @@ from memforest.text.kinds import fact_kind
     ("text", "slot"),
     [
         ("We're on Lumen Gas's fixed tariff until May.", ("Mia", "patronage", "Lumen Gas")),
-        ("My mum is on Tessaly's family plan.", ("Mia's mum", "patronage", "Tessaly")),
+        ("My mum is on Tessaly's prepaid plan.", ("Mia's mum", "patronage", "Tessaly")),
         ("I use Parcelo for all my deliveries.", ("Mia", "patronage", "Parcelo")),
         ("I see Dr. Oyelaran for my back.", ("Mia", "patronage", "Dr. Oyelaran")),
         ("My new doctor in Kelby is Dr. Amsel and she is great.", ("Mia", "doctor", "Dr. Amsel")),
@@ -37,10 +37,14 @@ def test_a_state_told_in_passing_is_read(text: str, slot: tuple[str, str, str]) 
     "text",
     [
         "I used Parcelo for the move.",  # a past use
-        "I might use Parcelo for the move.",  # a use weighed
+        "I might use Parcelo for my deliveries.",  # a use weighed
         "I'm not on Brightpath's tariff anymore.",  # denied
         "I was driving for an hour.",  # no one driven for
         "I had a coffee and went to Leeds.",  # a trip, no provider gone with
+        "We had dinner and went with Sam to the cinema.",  # a companion, no provider
+        "I'm on Ravi's family plan.",  # a person's plan
+        "I stopped driving for Cabzy last month.",  # gig work told as over
+        "I was delivering for Zipbox back in college.",
     ],
 )
 def test_no_state_where_the_sentence_tells_none(text: str) -> None:

@@ -21,9 +21,9 @@ def test_a_name_that_only_owns_a_named_relative_is_no_candidate_subject() -> Non
 
 
 def test_a_relatives_other_name_is_read_whole_and_by_its_first_word() -> None:
-    texts = ["Tamsin Ekwueme's sister Liesl Oyelaran laughed at the plan.", "Tamsin Ekwueme's sister is in town."]
+    texts = ["Tamsin Ekwueme's sister Liesl Varga laughed at the plan.", "Tamsin Ekwueme's sister is in town."]
     found = asyncio.run(aliases(None, None, 0, "Tamsin Ekwueme's sister", texts))  # type: ignore[arg-type]
-    assert found == ["Tamsin Ekwueme's sister", "Liesl Oyelaran", "Liesl"]
+    assert found == ["Tamsin Ekwueme's sister", "Liesl Varga", "Liesl"]
     # a capitalised word after the name that is no name's is not read into it
     texts = ["Tamsin Ekwueme's sister Liesl moved to Harrowgate."]
     found = asyncio.run(aliases(None, None, 0, "Tamsin Ekwueme's sister", texts))  # type: ignore[arg-type]
