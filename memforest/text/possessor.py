@@ -31,7 +31,7 @@ _TAKEN_IN = re.compile(
     r"\b(?i:took\s+in|taken\s+in|taking\s+in|adopted|adopting|rehomed|inherited|got|have|has|kept|keeping)\s+$"
 )
 # a capitalised word right before the possessor: a business's name ("Harbour Clinic's cat")
-_NAME_BEFORE = re.compile(rf"[{CAPITALS}][\w'&-]*\s+$")
+_NAME_BEFORE = re.compile(rf"(?<![\w'&-])[{CAPITALS}][\w'&-]*+\s++$")
 
 
 def possessor_of(text: str, value: str) -> str | None:

@@ -46,11 +46,11 @@ _ROLE_NAMED = re.compile(
 # what tells the role is over: the one named left it, or is told of in the past ("Ana's physio
 # Anders retired", "Ana's flatmate Oskar moved out in June", "Ana's landlord Greg sold the building")
 _ENDED_AFTER = re.compile(
-    r"\s+(?:\w+\s+)?(?i:retired|moved\s+out|moved\s+away|left|quit|passed\s+away|died|broke\s+up|sold|"
+    r"(?<!\s)\s++(?:\w++\s++)?(?i:retired|moved\s+out|moved\s+away|left|quit|passed\s+away|died|broke\s+up|sold|"
     r"stopped|was|used\s+to)\b"
 )
 # a capitalised word right before the holder: the holder ends a business's name ("Harbour Clinic's physio")
-_NAME_BEFORE = re.compile(rf"[{CAPITALS}][\w'&-]*\s+$")
+_NAME_BEFORE = re.compile(rf"(?<![\w'&-])[{CAPITALS}][\w'&-]*+\s++$")
 _MOODS = frozenset({"considered", "turned_down", "negation", "nostalgia", "hypothetical", "wish"})
 
 
