@@ -15,7 +15,7 @@ import re
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import ANIMALS, KIN, PARTNER_NOUNS
 
-__all__ = ["possessor_of"]
+__all__ = ["name_ends_before", "possessor_of"]
 
 _NAME = rf"[{CAPITALS}][\w-]*"
 # "Priya's", "Ana's sister's", "Ana's older brother Tom's"; then up to two describing words and the noun
@@ -34,6 +34,12 @@ _TAKEN_IN = re.compile(
 _NAME_BEFORE = re.compile(rf"(?<![\w'&-])[{CAPITALS}][\w'&-]*+\s++$")
 
 
+def name_ends_before(text: str, at: int) -> bool:
+    """A capitalised word ends right before ``at``: what follows ends a business's or place's name
+    ("Harbour Clinic's"), not a person's possessive (read in a short window: linear in the text)."""
+    return _NAME_BEFORE.search(text, max(0, at - 40), at) is not None
+
+
 def possessor_of(text: str, value: str) -> str | None:
     """The holder the possessive before ``value``'s noun names, or None when no possessive,
     animal or partner noun comes right before ``value`` (read in a short window: linear in the text)."""
@@ -42,7 +48,7 @@ def possessor_of(text: str, value: str) -> str | None:
         if owned is None:
             continue
         start = owned.start("owner")
-        if _TAKEN_IN.search(text, max(0, start - 30), start) or _NAME_BEFORE.search(text, max(0, start - 40), start):
+        if _TAKEN_IN.search(text, max(0, start - 30), start) or name_ends_before(text, start):
             return None
         if owned["kin_name"]:
             return owned["kin_name"]  # "Ana's brother Tom's dog Rex": Tom's

@@ -16,6 +16,7 @@ from memforest.text.change_words import SWITCHED_KIND
 from memforest.text.changes import slot_key
 from memforest.text.lexicon import CAPITALS, TITLES
 from memforest.text.mood import mood_near, mood_of
+from memforest.text.possessor import name_ends_before
 from memforest.text.state_words import KIN
 
 __all__ = ["find_role_named"]
@@ -49,8 +50,6 @@ _ENDED_AFTER = re.compile(
     r"(?<!\s)\s++(?:\w++\s++)?(?i:retired|moved\s+out|moved\s+away|left|quit|passed\s+away|died|broke\s+up|sold|"
     r"stopped|was|used\s+to)\b"
 )
-# a capitalised word right before the holder: the holder ends a business's name ("Harbour Clinic's physio")
-_NAME_BEFORE = re.compile(rf"(?<![\w'&-])[{CAPITALS}][\w'&-]*+\s++$")
 _MOODS = frozenset({"considered", "turned_down", "negation", "nostalgia", "hypothetical", "wish"})
 
 
@@ -62,7 +61,7 @@ def find_role_named(text: str) -> tuple[str, str, str] | None:
         return None  # "my flatmate Priya switched gyms": her switch, whose value the next clause names
     if m is None:
         return None  # (a former one, "Ana's old physio Anders", has a word between the possessive and the role)
-    if _ENDED_AFTER.match(text, m.end()) or _NAME_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+    if _ENDED_AFTER.match(text, m.end()) or name_ends_before(text, m.start()):
         return None
     if mood_near(text[: m.end()], m.start("val")) is not None or mood_of(text) in _MOODS:
         return None
