@@ -83,6 +83,8 @@ class _Timed(Protocol):
 _NAMED = re.compile(
     rf"(?<![\w'])[{CAPITALS}][\w.&-]*(?:\s+(?:(?:of|and|on|the|&)\s+)?[{CAPITALS}][\w.&-]*){{0,4}}(?!['\w])"
 )
+# ordinary words that may open a capitalised phrase and are not part of the value it names
+_OPENERS = ENTITY_EXCLUDE | STOPWORDS
 
 
 def named_values(text: str, skip: Sequence[str]) -> list[str]:
@@ -92,7 +94,7 @@ def named_values(text: str, skip: Sequence[str]) -> list[str]:
     skipped = {s.casefold() for s in skip}
     for m in _NAMED.finditer(text):
         words = m.group(0).rstrip(".").split()
-        while words and words[0].lower() in ENTITY_EXCLUDE | STOPWORDS:
+        while words and words[0].lower() in _OPENERS:
             words.pop(0)
         phrase = " ".join(words)
         if phrase and phrase.casefold() not in skipped and not any(_mentions(phrase, s) for s in skip if s):

@@ -24,8 +24,12 @@ def partner_values(person: str, texts: Sequence[str]) -> list[str]:
     """The names ``texts`` (the statements naming ``person``, newest first) give besides the
     person and their owner, the newest :data:`PARTNER_VALUES` of them."""
     skip = (person, person.split("'s ", 1)[0])
-    found = [v for text in texts for v in named_values(text, skip)]
-    return list(dict.fromkeys(found))[:PARTNER_VALUES]
+    found: dict[str, None] = {}  # (in the order first found; later texts cannot change the first ones)
+    for text in texts:
+        found.update(dict.fromkeys(named_values(text, skip)))
+        if len(found) >= PARTNER_VALUES:
+            break
+    return list(found)[:PARTNER_VALUES]
 
 
 def value_partner(person: str, rows: Sequence[Row]) -> str | None:
