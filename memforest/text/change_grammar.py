@@ -45,7 +45,7 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # "Ana's new dentist is Dr. Ruiz", "Ana's go-to bakery these days is Crumbs", "Ana's phone is a
     # Pinecone 5" (a product: a name after "a"), "Ana's doctor in Kelby is Dr. Amsel" (where, between)
     re.compile(
-        rf"{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}{_WHERE}{cw.NOW}\s+(?:is|has\s+become|became|has\s+been|will\s+be|:)\s+(?:now\s+)?(?:the\s+|an?\s+(?=[{CAPITALS}])|{_CALLED})?"
+        rf"{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}{_WHERE}{cw.NOW}(?:\s+(?:is|has\s+become|became|has\s+been|will\s+be|:)|'s(?=\s+an?\s))\s+(?:now\s+)?(?:the\s+|an?\s+(?=[{CAPITALS}])|{_CALLED})?"
         rf"{cw.VALUE}"
     ),
     # "Ana's electricity has been with X since May", "her savings are with X now": a provider held
@@ -124,8 +124,9 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # Singers", "sings in a choir called Vox"
     re.compile(
         rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of|runs|owns|opened|manages|hired|"
-        rf"enrolled\s+in|been\s+with|registered\s+with|signed\s+up\s+(?:with|for))\s+(?:a|an|the)\s+"
-        rf"(?:new\s+|same\s+)?(?:[{CAPITALS}][a-z]+\s+|(?:tiny|little|small|big|local)\s+)?{cw.NOUN}"
+        rf"enrolled\s+in|been\s+with|registered\s+with|signed\s+up\s+(?:with|for|to)|welcomed\s+into|"
+        rf"(?:started|been|keeps?)\s+going\s+to|(?:is|are)\s+(?:now\s+)?in)\s+(?:a|an|the)\s+"
+        rf"(?:new\s+|same\s+)?(?:[{CAPITALS}][a-z]+\s+|(?:tiny|little|small|big|local)\s+)?(?:[a-z][a-z-]*\s+){{0,2}}?{cw.NOUN}"
         rf"(?:\s+(?:in|on|at|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently)|"
         rf"\s+(?:he|she|they|{_NAME})\s+(?:likes|loves|trusts|rates|found))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{cw.VALUE}"
     ),

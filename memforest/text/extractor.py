@@ -1,10 +1,9 @@
 """The built-in rule-based extractor: deterministic heuristics, no model.
 
-It splits turns into sentences, drops content-free ones (greetings, thanks, bare questions),
-rewrites first/second person to speaker names, resolves relative dates against the turn time,
-drops chatter (courtesy formulas, reactions, requests: text/chatter.py), and tags entities, topics,
-a fact kind and, where a pattern matches, a supersession slot (text/slots.py, text/states.py). It is a fallback for
-deployments without a model server and for tests; it is not equivalent to an LLM extractor.
+It splits turns into sentences, drops content-free ones and chatter (text/chatter.py), rewrites first and
+second person to speaker names, resolves relative dates against the turn time, and tags entities, topics, a
+fact kind and, where a pattern matches, a supersession slot (text/state_slot.py). A fallback for deployments
+without a model server and for tests; it is not equivalent to an LLM extractor.
 """
 
 from __future__ import annotations
@@ -15,10 +14,11 @@ from dataclasses import dataclass, field, replace
 
 from memforest.attributes import VERB_CLASSES
 from memforest.domain import Candidate, CellTurn, CellView, FactKind
+from memforest.text.apposed import asides
 from memforest.text.change_subjects import leading_subject, subjects_named
 from memforest.text.changes import announced_switch, find_announced_kind, find_pointed_kind
 from memforest.text.chatter import is_chatter, split_asked_tail
-from memforest.text.clauses import asides, clause_spans, mood_tail, shared_subject_clauses
+from memforest.text.clauses import clause_spans, mood_tail, shared_subject_clauses
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
 from memforest.text.entities import sentence_entities

@@ -19,7 +19,7 @@ from memforest.text.mood import mood_near, mood_of
 from memforest.text.possessor import name_ends_before
 from memforest.text.state_words import KIN
 
-__all__ = ["find_role_named"]
+__all__ = ["find_role_named", "role_apposed"]
 
 # the role nouns and the slot each is filed under (a noun not listed is its own slot)
 _SLOT_OF = {
@@ -30,13 +30,15 @@ _SLOT_OF = {
     **dict.fromkeys(("counsellor", "counselor"), "counsellor"),
     **dict.fromkeys(("landlord", "landlady"), "landlord"),
     **dict.fromkeys(("flatmate", "roommate", "housemate"), "flatmate"),
+    "boss": "manager",  # (a person: "boss" alone names the employer, an organisation)
 }
 _ROLES = (
     r"hairdresser|barber|stylist|dentist|hygienist|orthodontist|doctor|gp|physio|physiotherapist|therapist|"
     r"counsell?or|psychologist|psychiatrist|vet|optician|osteopath|chiropractor|podiatrist|nutritionist|dietitian|"
-    r"acupuncturist|midwife|coach|trainer|tutor|instructor|landlord|landlady|flatmate|roommate|housemate|"
+    r"acupuncturist|midwife|trainer|landlord|landlady|flatmate|roommate|housemate|"
     r"accountant|lawyer|solicitor|mechanic|nanny|babysitter|childminder|cleaner|dog\s+walker|"
-    r"girlfriend|boyfriend|gf|bf|partner|wife|husband|hubby|fianc[eé]e?|spouse"
+    r"girlfriend|boyfriend|gf|bf|partner|wife|husband|hubby|fianc[eé]e?|spouse|boss|"
+    r"(?:[a-z]+\s+)?(?:teacher|tutor|coach|instructor)"
 )
 _NAME = rf"[{CAPITALS}][\w'-]*"
 # "Ana's (new) hairdresser Lotte", "Ana's GP, Dr. Osei,", "Ana's brother's flatmate Jo"
@@ -47,10 +49,15 @@ _ROLE_NAMED = re.compile(
 # what tells the role is over: the one named left it, or is told of in the past ("Ana's physio
 # Anders retired", "Ana's flatmate Oskar moved out in June", "Ana's landlord Greg sold the building")
 _ENDED_AFTER = re.compile(
-    r"(?<!\s)\s++(?:\w++\s++)?(?i:retired|moved\s+out|moved\s+away|left|quit|passed\s+away|died|broke\s+up|sold|"
-    r"stopped|was|used\s+to)\b"
+    rf"(?<!\s)\s++(?:\w++\s++)?(?i:retired|moved\s+out|moved\s+away|left(?!\s+(?:the\s+)?(?-i:[{CAPITALS}]))|quit|"
+    r"passed\s+away|died|broke\s+up|sold|stopped|was|used\s+to)\b"
 )
 _MOODS = frozenset({"considered", "turned_down", "negation", "nostalgia", "hypothetical", "wish"})
+# the speaker's own one named so in a sentence as written ("my barber Tomi left X, so I'm following him")
+_MY_ROLE_NAMED = re.compile(
+    rf"(?<![\w'-])(?i:my|our)\s++(?:(?i:new|current|regular|usual|lovely|amazing)\s++)?(?:(?i:{_ROLES}))(?:,\s++|\s++)"
+    rf"(?:{TITLES}\.?\s++)?{_NAME}(?:\s++(?!(?i:and|or)\b){_NAME})?(?![\w'\u2019-])"
+)
 
 
 def find_role_named(text: str) -> tuple[str, str, str] | None:
@@ -68,3 +75,14 @@ def find_role_named(text: str) -> tuple[str, str, str] | None:
     role = re.sub(r"\s+", " ", m["role"].lower())
     value = m["val"].removesuffix("'s")
     return m["subj"], _SLOT_OF.get(role) or slot_key(role), value
+
+
+def role_apposed(sentence: str) -> str | None:
+    """The words of ``sentence`` (as written, before persons are rewritten) that name the speaker's
+    practitioner, flatmate, partner or teacher by apposition ("my barber Tomi"), to be read alone as
+    a state besides what the sentence states of that person ("... left X, so I'm following him to
+    Y"); None when there is none, or when the sentence tells the role over or is in a mood."""
+    m = _MY_ROLE_NAMED.search(sentence)
+    if m is None or _ENDED_AFTER.match(sentence, m.end()) or mood_of(sentence) in _MOODS:
+        return None
+    return None if mood_near(sentence[: m.end()], m.start()) is not None else m.group(0)

@@ -104,9 +104,14 @@ _SLOT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(_SUBJ + _ADV + r"\s+(?:lives|has\s+lived|has\s+been\s+living|is\s+living)\s+on\s+" + _NAME_VAL),
         "residence",
     ),
-    # "teaches at Blackthorn High": teaching at a named place is working there
+    # "teaches at Blackthorn High", "teaches maths at X": teaching at a named place is working there
     (
-        re.compile(_SUBJ + _ADV + r"\s+(?:teaches|has\s+taught|is\s+teaching|lectures)\s+at\s+(?:the\s+)?" + _NAME_VAL),
+        re.compile(
+            _SUBJ
+            + _ADV
+            + r"\s+(?:teaches|has\s+taught|is\s+teaching|lectures)\s+(?:[a-z]+\s+){0,2}?at\s+(?:the\s+)?"
+            + _NAME_VAL
+        ),
         "employer",
     ),
     (
@@ -184,6 +189,11 @@ _SLOT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 _RELATION = re.compile(rf"(?i:{KIN})")
+# what one moves to at work or in one's days, no place ("moved to a four-day week", "the night shift")
+_NO_PLACE = re.compile(
+    r"(?<![\w-])(?i:week|weeks|shifts?|rota|schedule|hours|desk|team|role|department|position|contract|tariff|"
+    r"plan|routine|pattern|system|version|app)$"
+)
 _CALLED = re.compile(rf"\b(?:called|named)\s+([{CAPITALS}].*)$")
 
 
@@ -224,6 +234,8 @@ def find_slot(text: str) -> tuple[str, str, str] | None:
             value = value.lower()
         elif attribute == "job" and _RELATION.fullmatch(value):
             continue  # "worked as a kid": what the subject was then, not their work
+        elif attribute == "residence" and _NO_PLACE.search(value):
+            continue  # "moved to the night shift": an arrangement of one's work or days, no home
         elif _TITLE.fullmatch(value):
             continue  # "moved to Dr. Halvorsen": a title cut at its dot is no value
         return subject, attr, value

@@ -21,7 +21,9 @@ from memforest.text.changes import VERB_CLASSES, find_change, find_named_change,
 from memforest.text.dwelling import dwelling_held
 from memforest.text.emphatic import plain_verbs
 from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
+from memforest.text.medication import find_medication
 from memforest.text.mood import mood_near
+from memforest.text.owned_thing import find_owned_thing
 from memforest.text.possessor import possessor_of
 from memforest.text.role_named import find_role_named
 from memforest.text.slots import find_role_at, find_slot
@@ -29,6 +31,7 @@ from memforest.text.state_values import JOB_TITLE, SCHOOL_WORDS, WORKPLACE_PART,
 from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
 from memforest.text.states import find_state
 from memforest.text.switch_clause import find_switch_clause
+from memforest.text.work_hours import find_work_hours
 
 __all__ = ["state_slot"]
 
@@ -285,6 +288,9 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         return fixed  # (a kind named for the same value instead says what it is: "Hairdresser update: moved to X")
     if named is not None and not _titled_at(text, named[2]):
         return _named(named)
+    medicine = find_medication(text, speaker) if kind is not FactKind.PLAN else None
+    if medicine is not None:
+        return medicine  # ("the GP switched Ana from A to B": a medicine, no provider)
     state = find_state(text, speaker, participants)
     state = state if state is not None and _stated(text, state) else None
     lead = leading_subject(text, max(text.find(state[2]), 0)) if state is not None else None
@@ -316,8 +322,12 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         return _named(headed)  # "Mechanic: Joe's Autos on Kiln Road": the kind heading the message names it
     if state is None and change is None and kind is not FactKind.PLAN:
         common = (
-            find_role_at(text) or find_common_change(text, speaker, participants) or find_role_named(text)
-        )  # ("Ana's car's the grey estate now"; the one named by role last: "Ana's flatmate Jo is ...")
+            find_role_at(text)
+            or find_common_change(text, speaker, participants)
+            or find_role_named(text)
+            or find_owned_thing(text, speaker)
+            or find_work_hours(text, speaker)
+        )  # ("Ana's car's the grey estate now"; last the one named by role, a thing by its make, work hours)
         return _typed(common) if common is not None else None
     if state is None:
         return change

@@ -7,7 +7,7 @@ import re
 
 from memforest.attributes import named_attribute
 from memforest.text.lexicon import CAPITALS, TIME_WORDS
-from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, DISPOSAL, INTRODUCING, KIN, POINTING
+from memforest.text.state_words import CAR_MAKES, CAR_MODELS, DISPOSAL, KIN
 
 __all__ = [
     "CHRONIC",
@@ -23,7 +23,6 @@ __all__ = [
     "health_value",
     "hobby_value",
     "job_value",
-    "pet_value",
     "thing_kind",
     "vehicle_value",
 ]
@@ -116,7 +115,9 @@ SCHOOL_WORDS = (
 def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
     """The first capitalised phrase right after one of ``preps`` (a regex alternation, matched in
     any case: "Home is Oslo"), skipping months, weekdays and possessives; with ``school`` only names
-    that look like a school."""
+    that look like a school: one named as a school before any other ("an MSc in Data Science at X
+    University" is at X University), else the first that a school's word follows."""
+    unnamed = None
     for m in re.finditer(rf"\b(?i:{preps})\s+(?:(?i:the)\s+)?(?P<v>{_CAP})", text):  # ("at The Gilded Pear")
         raw = m["v"]
         if " and " in raw and text.startswith(" and others", m.end()):
@@ -124,12 +125,11 @@ def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
         value = clean_cap(raw)
         if value is None:
             continue
-        named = re.search(SCHOOL_WORDS, value)
-        later = re.search(SCHOOL_WORDS, text[m.end() :], re.I)
-        if school and not named and not later:
-            continue
-        return value
-    return None
+        if not school or re.search(SCHOOL_WORDS, value):
+            return value
+        if unnamed is None and re.search(SCHOOL_WORDS, text[m.end() :], re.I):
+            unnamed = value
+    return unnamed
 
 
 _MODEL = (
@@ -203,84 +203,10 @@ def thing_kind(value: str) -> str | None:
     return head if head in ("vehicle", "device") else None  # "Tamsin Coupe", "Norrland Phone"
 
 
-_ANIMALS = r"(?i:" + ANIMALS + r")"
-_NAME = rf"(?P<v>[{CAPITALS}][a-z][\w'-]*(?:\s+[{CAPITALS}][a-z][\w'-]*)?)"
-_OWNER = r"(?:\w+'s|our|my|the|a|an|this|that)"
-_PET_RES = (
-    re.compile(
-        r"\b(?:named|called|name\s+is|name's|goes\s+by|answers\s+to|(?:we|I)\s+call(?:ed)?|the\s+name|"
-        r"call(?:s|ed)?(?=\s+(?:him|her|it|them)\b))\s+"
-        r"(?:(?:him|her|it|them)\s+)?" + _NAME
-    ),
-    re.compile(r"\b(?i:brought|bring|bringing|take|took|taking|carried|drove)\s+" + _NAME + r"\s+home\b"),
-    # an opening of introducing names the one it introduces: "Meet X", "This is X", "Say hi to X"
-    re.compile(r"^(?i:" + INTRODUCING + r")\s+" + _NAME),
-    # an opening of looking or pointing ("Look at X", "Here is X") shows anything: it names a pet only
-    # when an animal stands in apposition to the name; its holder is the possessor there ("my", "Y's")
-    # or the subject of a relative clause after it ("the <animal> Y bought")
-    re.compile(
-        r"^(?i:"
-        + POINTING
-        + r")\s+"
-        + _NAME
-        + rf",\s+(?:(?i:the|my|our)|[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)?(?:'s\s+[a-z]+)*'s)"
-        + r"\s+(?:[\w-]+\s+){0,2}?(?:"
-        + _ANIMALS
-        + r")\b"
-    ),
-    re.compile(
-        r"^"
-        + _NAME
-        + r"\s+(?:is|has\s+been)\s+(?:\w+'s|our|my|the|an?)\s+(?:new\s+)?(?:[\w-]+\s+){0,2}?(?:"
-        + _ANIMALS
-        + r")\b"
-    ),
-    re.compile(
-        r"^" + _NAME + r"(?:,\s+" + _OWNER + r"|\s+(?:\w+'s|our|my|the))\s+(?:[\w-]+\s+){0,2}?(?:" + _ANIMALS + r")\b"
-    ),
-    re.compile(r"^" + _NAME + r"\s+(?:came|comes|arrived|moved\s+in)\s+(?:home|with|to\s+live)\b"),
-    re.compile(
-        r"\b(?i:adopted|adopting|rescued|brought\s+home|welcomed|fostering|fostered|got|picked\s+up|collected)\s+"
-        + _NAME
-        + r"\b"
-    ),
-    re.compile(r"\b(?:family|household|home|pack|crew),\s+" + _NAME + r"\b"),
-    re.compile(r"\b(?:" + _ANIMALS + r"),?\s+" + _NAME),
-    re.compile(
-        r"\b(?i:walked|walking|walk|fed|feeding|groomed|brushed|bathed|cuddled|cuddling|trained|training)\s+"
-        + _NAME
-        + r"\b(?!\s+(?:home|to|back|over|across|through|down|up|out|into|in)\b)"
-    ),
-    # a named being taken to or fetched from an animal's carer: "took Juniper to the vet"
-    re.compile(
-        r"\b(?i:take|takes|took|taking|taken|bring|brought|drove|drive|dropped|drop|picked|collected)\s+"
-        + _NAME
-        + r"\s+(?:(?:off|up)\s+)?(?:to|for|at|from)\s+(?:the|a|an|\w+'s|his|her|its|their)\s+(?:[\w-]+\s+)?"
-        r"(?:vet|vets|groomer|groomers|kennels?)\b"
-    ),
-    # in apposition to a pet word, closing its clause: "got a rescue parrot now, Mr. Oduya."
-    re.compile(
-        r"\b(?i:"
-        + ANIMALS
-        + r"|kitten|puppy)(?:\s+now)?,\s+(?:(?:Mr|Mrs|Ms|Sir|Lady|Dr)\.?\s+)?"
-        + _NAME
-        + r"(?=\s*(?:[.,;!?)]|$))"
-    ),
-)
-
-
-def pet_value(text: str, _m: re.Match[str]) -> str | None:
-    """The name of the pet the sentence introduces."""
-    for regex in _PET_RES:
-        m = regex.search(text)
-        if m:
-            return m["v"]
-    return None
-
-
 _JOB_ENDINGS = (
     r"er|or|ist|ian|ant|ent|nurse|chef|cook|medic|pilot|clerk|lead|head|director|ceo|cto|intern|"
-    r"associate|coach|tutor|barista|vet|judge|officer|agent|engineer|architect|analyst|attorney"
+    r"associate|coach|tutor|barista|vet|judge|officer|agent|engineer|architect|analyst|attorney|midwife|surgeon|"
+    r"mechanic|nanny|guard|courier|cashier|soldier|sommelier|paralegal"
 )
 _JOB_SUFFIX = re.compile(rf"(?:{_JOB_ENDINGS})$")
 # what one becomes of a place without working there
@@ -348,11 +274,23 @@ _DIET_RE = re.compile(
 _NO_MEAT = re.compile(r"\b(?:gave\s+up|quit|stopped\s+eating|cut\s+out|no\s+more)\s+(?:meat|animal\s+products)\b", re.I)
 
 
+# a diet named by its own words before "diet" ("put Ana on a low-FODMAP diet"), no word of how strict or new
+_NAMED_DIET = re.compile(
+    r"\b(?i:on|started|starting|doing|following|follows)\s+(?:an?|the)\s+"
+    r"(?!(?i:strict|new|healthy|healthier|proper|balanced|crash|special|different|better|good|bad|normal)\b)"
+    r"(?P<d>[\w-]+)\s+(?i:diet)\b"
+)
+
+
 def diet_value(text: str, _m: re.Match[str]) -> str | None:
-    """The diet the sentence says the subject follows (normalised: vegan, vegetarian, keto, ...)."""
+    """The diet the sentence says the subject follows (normalised: vegan, vegetarian, keto, ...;
+    else as named: "a low-FODMAP diet")."""
     m = _DIET_RE.search(text)
     if m:
         return _DIETS[m["d"].lower()]
+    named = _NAMED_DIET.search(text)
+    if named is not None:
+        return named["d"]
     return "vegetarian" if _NO_MEAT.search(text) else None
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from memforest.text.dwelling import dwelling_held, home_type_value
 from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, words
 from memforest.text.literal_gate import Literals, literals, may_match, probe
+from memforest.text.pet_names import pet_value
 from memforest.text.state_values import (
     CHRONIC,
     JOB_TITLE,
@@ -32,7 +33,6 @@ from memforest.text.state_values import (
     health_value,
     hobby_value,
     job_value,
-    pet_value,
     vehicle_value,
 )
 from memforest.text.state_words import (
@@ -440,7 +440,7 @@ def _kind_of(attribute: str, value: str, text: str) -> str:
     head = value.split()[-1]
     if attribute == "residence" and head.casefold() in GROUP_HEADS:
         return "membership"  # ("have been in the Eastmere Chamber Orchestra": no place one lives in)
-    school = re.fullmatch(SCHOOL_WORDS, head) is not None
+    school = re.fullmatch(rf"{SCHOOL_WORDS}|High|Montessori", head) is not None  # ("Kestrel High")
     if attribute != "employer" or not (school or head.casefold() in PROVIDER_HEADS | MEMBER_HEADS):
         return attribute
     if _WORK.search(text) or _role_after(value).search(text):

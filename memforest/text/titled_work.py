@@ -21,14 +21,17 @@ _ORG = rf"(?P<org>[{CAPITALS}][\w'-]*(?:\s+(?:&\s+|of\s+(?:the\s+)?)?[{CAPITALS}
 # of the workplace that is no organisation ("on the night desk", "in the finance department"), then
 # the organisation by its capitalised name
 _TITLE_FIRST = re.compile(
-    r"(?:(?:\bis|\bare|\bam|'s|\bbecame)\s+(?:now\s+)?an?|(?:\bworks|\b(?:started|starting|began))\s+as(?:\s+an?)?|"
-    r"\b(?:got|landed|took|started)\s+a\s+(?:new\s+)?job\s+as(?:\s+an?)?)"
-    rf"\s+(?P<title>(?:[A-Z]{{2,5}}\s+)?{JOB_TITLE})"
+    r"(?:(?:\bis|\bare|\bam|'s)\s+(?:now\s+)?an?|(?:\bworks|\b(?:started|starting|began))\s+as(?:\s+an?)?|"
+    r"\b(?:got|landed|took|started)\s+a\s+(?:new\s+)?job\s+as(?:\s+an?)?|"
+    r"\b(?:became|(?:been\s+|was\s+|got\s+)?(?:made|appointed|promoted\s+to))(?:\s+an?)?|"
+    r"\b(?:week|weeks|day|days|month|months|year|years|yrs)\s+as(?:\s+an?)?)"
+    rf"\s+(?P<title>(?:[A-Z]{{2,5}}\s+)?{JOB_TITLE}(?:\s+of\s+[a-z]+(?:\s+[a-z]+)?)?)"
     rf"{WORKPLACE_PART}\s+(?:now\s+)?(?:at|for)\s+(?:the\s+)?{_ORG}"
 )
 # the organisation first: "started at X on Monday as a QA engineer", "joined X as a paralegal"
 _ORG_FIRST = re.compile(
-    r"\b(?:works|worked|started|starting|began|joined|is\s+working|has\s+been\s+working)\s+(?:(?:at|for)\s+)?"
+    r"\b(?:works|worked|started|starting|began|joined|is\s+working|has\s+been\s+working|(?:yrs|years|months)\s+at)\s+"
+    r"(?:(?:at|for)\s+)?"
     rf"(?:the\s+)?{_ORG}(?:\s+[\w-]+){{0,5}}?\s+as\s+(?:an?\s+)?(?P<title>(?:[A-Z]{{2,5}}\s+)?{JOB_TITLE})"
 )
 

@@ -1,0 +1,49 @@
+"""A thing someone has, named by its make or model with the kind of thing after it: "Ana's new
+Kerera e-bike says 60km range", "Ana's Talvik hoover keeps losing suction", "Brand new Velora
+espresso machine already leaking". Telling what one's thing does is the thing's consequence (issue
+48, item 5): its holder has it now, and the first mention is its start. The slot is the kind of
+thing ("e-bike", "espresso machine"), so a new one of a kind supersedes the last.
+
+The kind must be a thing people own and use (a closed list of vehicles, devices, appliances, gear
+and instruments): "Ana's Spanish teacher", "Ana's Amazon order" or "Ana's Monday class" name no
+thing. An old or former thing ("Ana's old X bike") is none, as is one disposed of ("sold Ana's X bike").
+"""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.changes import slot_key
+from memforest.text.lexicon import CAPITALS
+from memforest.text.mood import leaves, mood_near
+from memforest.text.state_words import KIN
+
+__all__ = ["find_owned_thing"]
+
+_THINGS = (
+    r"e-bike|ebike|bike|bicycle|scooter|e-scooter|moped|motorbike|motorcycle|car|van|hatchback|estate|campervan|"
+    r"caravan|kayak|canoe|phone|smartphone|mobile|laptop|tablet|smartwatch|watch|headphones|earbuds|earphones|"
+    r"speaker|camera|console|telly|tv|monitor|printer|router|e-reader|hoover|vacuum|dishwasher|washing\s+machine|"
+    r"washer|dryer|tumble\s+dryer|fridge|freezer|oven|cooker|hob|microwave|kettle|toaster|blender|air\s+fryer|"
+    r"espresso\s+machine|coffee\s+machine|coffee\s+maker|grinder|boiler|heat\s+pump|thermostat|mattress|sofa|pram|"
+    r"buggy|stroller|tent|rucksack|backpack|trainers|running\s+shoes|boots|helmet|guitar|piano|keyboard|violin|"
+    r"cello|drum\s+kit|amp|synth|sewing\s+machine|lawnmower|mower|drill|barbecue|bbq|hearing\s+aid|wheelchair"
+)
+_CONDITION = r"(?:(?i:new|brand[- ]new|shiny|trusty|little|second-hand|secondhand|used|refurbished)\s+)?"
+_MAKE = rf"(?P<v>[{CAPITALS}][\w-]*(?:\s+(?:[{CAPITALS}][\w-]*|\d[\w.-]*)){{0,2}})"
+_KIND = rf"\s+(?P<kind>(?i:{_THINGS}))(?![\w-])"
+# "Ana's new Kerera e-bike", "Ana's nan's Talvik hoover"
+_OWNED = re.compile(rf"(?<![\w'])(?P<subj>[{CAPITALS}][\w'-]*(?:'s\s+(?i:{KIN}))?)'s\s+{_CONDITION}{_MAKE}{_KIND}")
+# a sentence of one's own that opens with the thing, its owner left out ("Brand new Velora espresso machine ...")
+_OPENING = re.compile(rf"^(?i:brand[- ]new|new|my\s+new)\s+{_MAKE}{_KIND}")
+
+
+def find_owned_thing(text: str, speaker: str) -> tuple[str, str, str] | None:
+    """(holder, kind, make) where a person-rewritten sentence names a thing its holder has by make
+    and kind (see module doc); the speaker for a sentence that opens with the thing; else None."""
+    m = _OWNED.search(text)
+    holder = m["subj"] if m is not None else speaker
+    m = m or _OPENING.search(text)
+    if m is None or mood_near(text[: m.end()], m.start("v")) is not None or leaves(text, m.start("v")):
+        return None  # (one weighed, wished or denied; one given away or sold: "gave away Ana's X scooter")
+    return holder, slot_key(re.sub(r"\s+", " ", m["kind"].lower())), m["v"]

@@ -1,0 +1,54 @@
+"""When someone works, as a state of its own: a shift ("Ana is on nights now", "Ana has gone onto
+the early shift", "Ana moved to the night shift"), a pattern of days ("Ana works 3 nights a week",
+"switched to a four-day week") or hours ("went part-time"). The slot is ``work_schedule``: a new
+arrangement supersedes the last. Read only when the sentence states nothing else (``state_slot``
+reads it last); one weighed or denied is none.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.lexicon import CAPITALS
+from memforest.text.mood import mood_near
+from memforest.text.state_words import KIN
+
+__all__ = ["find_work_hours"]
+
+_NUMBER = r"(?:\d|one|two|three|four|five|six)"
+_SCHEDULE = (
+    r"(?:(?:early|late|night|day|evening|morning|weekend|twilight|split|rotating|graveyard|swing)\s+shifts?|"
+    r"nights|earlies|lates|"
+    + _NUMBER
+    + r"\s+(?:nights|days|mornings|evenings|shifts)\s+a\s+week|"
+    + _NUMBER
+    + r"-day\s+(?:week|fortnight)|part[- ]time|full[- ]time|flexi-?time|compressed\s+hours)"
+)
+_HOLDER = (
+    rf"(?<![\w'-])(?P<subj>[{CAPITALS}][\w-]*+(?:'s\s++(?i:{KIN}))?)(?:\s+and\s+others)?"  # ("we": "Ana and others")
+)
+_ADVERBS = r"(?:(?:now|still|currently|back|just|also|finally|mostly)\s+)?"
+# "Ana is on nights", "Ana has gone onto the early shift", "Ana switched to a four-day week", "Ana
+# works 3 nights a week", "Ana went part-time"
+_HOLDER_WORKS = re.compile(
+    _HOLDER + r"\s+" + _ADVERBS
+    + r"(?:(?:is|are|'s|has\s+been|have\s+been)\s+" + _ADVERBS + r"(?:on|working|doing)|"
+    r"(?:has\s+|have\s+)?(?:gone|went|moved|switched|changed)\s+(?:on|onto|to|over\s+to)|works|work|went|has\s+gone)\s+"
+    + r"(?:the\s+|an?\s+)?(?P<val>" + _SCHEDULE + r")(?![\w-])"
+)  # fmt: skip
+# a sentence of one's own with its subject left out ("Been on the early shift at X", "On nights this week")
+_OPENING = re.compile(
+    r"^(?:(?i:just|now|finally|also)\s+)?(?:(?i:been|back|started|switched|moved)\s+(?:on|onto|to)\s+|(?i:on)\s+)"
+    r"(?:the\s+|an?\s+)?(?P<val>" + _SCHEDULE + r")(?![\w-])"
+)
+
+
+def find_work_hours(text: str, speaker: str) -> tuple[str, str, str] | None:
+    """(holder, ``work_schedule``, schedule) where a person-rewritten sentence says when someone
+    works now (see module doc); the speaker for a sentence that leaves its subject out; else None."""
+    m = _HOLDER_WORKS.search(text)
+    holder = m["subj"] if m is not None else speaker
+    m = m or _OPENING.search(text)
+    if m is None or mood_near(text[: m.end()], m.start("val")) is not None:
+        return None
+    return holder, "work_schedule", m["val"].lower()
