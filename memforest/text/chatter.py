@@ -110,9 +110,10 @@ def is_chatter(sentence: str, names: dict[str, str]) -> bool:
 
 
 # a statement that runs on into a question or a request to the listener ("I work at X, can you
-# help me ...?", "Now that I live in Y, what's the quickest way ...?"): where the asking begins
+# help me ...?", "Now that I live in Y, what's the quickest way ...?", "..., so can you ...?"): where
+# the asking begins
 _ASKING_TAIL = re.compile(
-    r"(?:[,;:]|\s[-\u2013\u2014])\s+(?=(?i:can|could|would|will|do|does|is|are|should|shall|what|what's|whats|how|"
+    r"(?:[,;:]|\s[-\u2013\u2014])\s+(?:(?i:so|and|but|then)\s+)?(?=(?i:can|could|would|will|do|does|is|are|should|shall|what|what's|whats|how|"
     r"any|which|who|where|when|why|ideas|tips|thoughts|suggestions|advice|help|recommendations|got\s+any)\b)"
 )
 # a sentence that itself opens as a question keeps its tail ("Where did I leave it, do you know?")

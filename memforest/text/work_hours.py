@@ -1,7 +1,8 @@
 """When someone works, as a state of its own: a shift ("Ana is on nights now", "Ana has gone onto
 the early shift", "Ana moved to the night shift"), a pattern of days ("Ana works 3 nights a week",
-"switched to a four-day week") or hours ("went part-time"). The slot is ``work_schedule``: a new
-arrangement supersedes the last. Read only when the sentence states nothing else (``state_slot``
+"switched to a four-day week") or hours ("went part-time"). The slot is ``shift`` for shifts (as
+a question asks: "what shift do I work") and ``working_hours`` for the rest: a new arrangement
+supersedes the last. Read only when the sentence states nothing else (``state_slot``
 reads it last); one weighed or denied is none.
 """
 
@@ -24,6 +25,8 @@ _SCHEDULE = (
     + _NUMBER
     + r"-day\s+(?:week|fortnight)|part[- ]time|full[- ]time|flexi-?time|compressed\s+hours)"
 )
+# a value told as shifts ("night shift", "nights", "lates"), asked of as a shift; else as hours
+_SHIFT = re.compile(r"shifts?$|^(?:nights|earlies|lates)$")
 _HOLDER = (
     rf"(?<![\w'-])(?P<subj>[{CAPITALS}][\w-]*+(?:'s\s++(?i:{KIN}))?)(?:\s+and\s+others)?"  # ("we": "Ana and others")
 )
@@ -33,7 +36,7 @@ _ADVERBS = r"(?:(?:now|still|currently|back|just|also|finally|mostly)\s+)?"
 _HOLDER_WORKS = re.compile(
     _HOLDER + r"\s+" + _ADVERBS
     + r"(?:(?:is|are|'s|has\s+been|have\s+been)\s+" + _ADVERBS + r"(?:on|working|doing)|"
-    r"(?:has\s+|have\s+)?(?:gone|went|moved|switched|changed)\s+(?:on|onto|to|over\s+to)|works|work|went|has\s+gone)\s+"
+    r"(?:has\s+|have\s+)?(?:gone|went|moved|switched|changed)\s+(?:back\s+)?(?:on|onto|to|over\s+to)|works|work|went|has\s+gone)\s+"
     + r"(?:the\s+|an?\s+)?(?P<val>" + _SCHEDULE + r")(?![\w-])"
 )  # fmt: skip
 # a sentence of one's own with its subject left out ("Been on the early shift at X", "On nights this week")
@@ -44,11 +47,12 @@ _OPENING = re.compile(
 
 
 def find_work_hours(text: str, speaker: str) -> tuple[str, str, str] | None:
-    """(holder, ``work_schedule``, schedule) where a person-rewritten sentence says when someone
+    """(holder, ``shift`` or ``working_hours``, schedule) where a person-rewritten sentence says when someone
     works now (see module doc); the speaker for a sentence that leaves its subject out; else None."""
     m = _HOLDER_WORKS.search(text)
     holder = m["subj"] if m is not None else speaker
     m = m or _OPENING.search(text)
     if m is None or mood_near(text[: m.end()], m.start("val")) is not None:
         return None
-    return holder, "work_schedule", m["val"].lower()
+    value = m["val"].lower()
+    return holder, "shift" if _SHIFT.search(value) else "working_hours", value
