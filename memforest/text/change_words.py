@@ -61,8 +61,11 @@ PART_OF = (
 # a part right after a thing's possessive (the possessive read in the value or after it)
 PARTS_AFTER = rf"(?:(?<='s)(?=\s+{PART_OF}\b)|(?='s\s+{PART_OF}\b))"
 PART_NEXT = re.compile(rf"(?<!\s)\s+{PART_OF}\b")
-# a professional or a service named by its acronym ("my GP", "her PT") is no thing one owns
-NOT_SERVICE_ACRONYM = r"(?!(?:GP|ISP|PT|HR|PCP|CPA|IFA|ENT|OB-GYN|OBGYN)\b)"
+# a professional or a service named by its acronym ("my GP", "her PT"), or any acronym standing
+# alone ("my IBS", "my HbA1c": a condition, a measure; "my HP Spectre" is a thing) is no thing one owns
+NOT_SERVICE_ACRONYM = (
+    r"(?!(?:GP|ISP|PT|HR|PCP|CPA|IFA|ENT|OB-GYN|OBGYN)\b|[A-Z][A-Za-z]?[A-Z][A-Za-z0-9]{0,3}(?![\w'-]|\s+[A-Z0-9]))"
+)
 # words that may follow a thing's name in its clause without being a noun of it
 AFTER_THING = (
     r"(?:yesterday|today|tonight|last|this|on|in|at|from|for|and|but|after|before|so|which|that|as|to|with|when|"

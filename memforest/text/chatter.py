@@ -16,6 +16,7 @@ import re
 
 from memforest.text.cleaning import content_tokens, is_known_name
 from memforest.text.lexicon import CAPITALS, words
+from memforest.text.sentences import EMOJI_CLASS
 
 __all__ = ["is_chatter", "split_asked_tail"]
 
@@ -111,9 +112,10 @@ def is_chatter(sentence: str, names: dict[str, str]) -> bool:
 
 # a statement that runs on into a question or a request to the listener ("I work at X, can you
 # help me ...?", "Now that I live in Y, what's the quickest way ...?", "..., so can you ...?"): where
-# the asking begins
+# the asking begins; an emoji may stand for the comma ("... the Cold Toes Club 🥶 is a hot shower bad?")
 _ASKING_TAIL = re.compile(
-    r"(?:[,;:]|\s[-\u2013\u2014])\s+(?:(?i:so|and|but|then)\s+)?(?=(?i:can|could|would|will|do|does|is|are|should|shall|what|what's|whats|how|"
+    rf"(?:[,;:]|\s[-\u2013\u2014]|(?<!\s)\s?[{EMOJI_CLASS}]++)\s+(?:(?i:so|and|but|then)\s+)?"
+    r"(?=(?i:can|could|would|will|do|does|is|are|should|shall|what|what's|whats|how|"
     r"any|which|who|where|when|why|ideas|tips|thoughts|suggestions|advice|help|recommendations|got\s+any)\b)"
 )
 # a sentence that itself opens as a question keeps its tail ("Where did I leave it, do you know?")

@@ -49,6 +49,12 @@ _ROLE_NAMED = re.compile(
 # what tells the role is over: the one named left it, or is told of in the past ("Ana's physio
 # Anders retired", "Ana's flatmate Oskar moved out in June", "Ana's landlord Greg sold the building")
 _ENDED_AFTER = re.compile(
+    r"(?<!\s)\s++(?:\w++\s++)?(?i:retired|moved\s+out|moved\s+away|left|quit|passed\s+away|died|broke\s+up|sold|"
+    r"stopped|was|used\s+to)\b"
+)
+# the same, but for one who left a place ("my barber Tomi left X, so I'm following him"): still
+# theirs, read alone (``role_apposed``); the whole sentence's reading would take "left" as its end
+_OVER_AFTER = re.compile(
     rf"(?<!\s)\s++(?:\w++\s++)?(?i:retired|moved\s+out|moved\s+away|left(?!\s+(?:the\s+)?(?-i:[{CAPITALS}]))|quit|"
     r"passed\s+away|died|broke\s+up|sold|stopped|was|used\s+to)\b"
 )
@@ -83,6 +89,6 @@ def role_apposed(sentence: str) -> str | None:
     a state besides what the sentence states of that person ("... left X, so I'm following him to
     Y"); None when there is none, or when the sentence tells the role over or is in a mood."""
     m = _MY_ROLE_NAMED.search(sentence)
-    if m is None or _ENDED_AFTER.match(sentence, m.end()) or mood_of(sentence) in _MOODS:
+    if m is None or _OVER_AFTER.match(sentence, m.end()) or mood_of(sentence) in _MOODS:
         return None
     return None if mood_near(sentence[: m.end()], m.start()) is not None else m.group(0)

@@ -34,7 +34,7 @@ _NAME_VAL = rf"(?P<val>[{CAPITALS}][\w'-]*(?:\s+[{CAPITALS}][\w'-]*)?)"
 # a dwelling one lives in ("home" and "place" are said of much else: "brought the dog home on Friday")
 _HOME = (
     r"(?:flat|apartment|house|condo|bungalow|townhouse|cottage|cabin|duplex|maisonette|penthouse|houseboat|villa|"
-    r"farmhouse|studio|loft)"
+    r"farmhouse|studio|loft|terrace|terraced\s+house|semi|bedsit|new-build|new\s+build)"
 )
 # where a dwelling is: a place's name after "on", "in", "at" or "off", no day or month
 _PLACE = rf"(?:on|in|at|off)\s+(?:the\s+)?(?!(?i:{'|'.join(sorted(TIME_WORDS))})\b){_NAME_VAL}"
