@@ -84,11 +84,11 @@ NAMED: tuple[re.Pattern[str], ...] = (
         rf"(?:from\s+{cw.ART}{cw.PREV}\s+)?to\s+(?:the\s+)?{cw.VALUE}"
     ),
     *SEEN_NAMED,
-    # "sees a physio called X", "found a bakery named X": a kind the subject has, named
+    # "sees a physio called X", "found a bakery named X", "launched a podcast called X": a kind the subject has, named
     re.compile(
         rf"{cw.LEAD}{_ADV}(?:been\s+|is\s+|are\s+|am\s+)?(?i:seeing|sees|see|saw|found|use|uses|using|has|have|got|"
-        rf"go\s+to|goes\s+to|registered\s+with)\s+"
-        rf"(?:a|an)\s+{cw.ADJ}{cw.NOUN}\s+(?:called|named)\s+{cw.VALUE}"
+        rf"go\s+to|goes\s+to|registered\s+with|launched|started|hosts?|hosting|runs?|running|set\s+up|founded)\s+"
+        rf"(?:a|an)\s+(?:(?i:lil|little|small|tiny)\s+)?{cw.ADJ}{cw.NOUN}\s+(?:called|named)\s+{cw.VALUE}"
     ),
     # "registered with a GP after putting it off: Dr. Nicholls", "found a dentist at last: Dr. Ruiz"
     # (the value alone, or with a place: "got a message: Acme offered me the job" names no kind)

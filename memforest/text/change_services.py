@@ -67,12 +67,13 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "patronage",
     ),
-    # "Ana plays trumpet in X", "has been learning the cello": an instrument played now (a past
-    # "played" tells no current one)
+    # "Ana plays trumpet in X", "has been learning the cello", "picked up bass guitar": an instrument
+    # played now (a past "played" tells no current one; "picked up the guitar from the shop" fetched it)
     (
         re.compile(
             rf"{cw.LEAD}{_ADV}(?:(?:has|have)\s+been\s+|is\s+|am\s+|are\s+)?(?i:plays|play|playing|learning|learns|"
-            rf"learn|practi[sc]ing|practi[sc]es)\s+(?:the\s+|a\s+)?(?P<v>{INSTRUMENTS})\b(?!\s+(?:player|teacher|shop|case))"
+            rf"learn|practi[sc]ing|practi[sc]es|picked\s+up)\s+(?:the\s+|a\s+)?(?P<v>(?:{INSTRUMENTS})(?:\s+guitar)?)\b"
+            r"(?!\s+(?:player|teacher|shop|case|from|off|back)\b)"
         ),
         "instrument",
     ),

@@ -112,9 +112,11 @@ def partner_apposed(sentence: str) -> str | None:
     return m.group(0) if m is not None else None
 
 
-# an instrument played now, its sentence read up to it ("I play trumpet in X and ...": "I play trumpet")
+# an instrument played now, its sentence read up to it ("I play trumpet in X and ...": "I play trumpet"),
+# none fetched ("picked up the guitar from the shop")
 _PLAYED = re.compile(
-    rf"\b(?i:plays|play|playing|learning|learns|practi[sc]ing|practi[sc]es)\s++(?:(?i:the|a)\s++)?(?i:{INSTRUMENTS})\b"
+    rf"\b(?i:plays|play|playing|learning|learns|practi[sc]ing|practi[sc]es|picked\s+up)\s++"
+    rf"(?:(?i:the|a)\s++)?(?i:{INSTRUMENTS})(?:\s++(?i:guitar))?\b(?!\s++(?:from|off|back)\b)"
 )
 
 

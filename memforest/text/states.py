@@ -119,7 +119,7 @@ _EMPLOYER_VETO = _cue(
     r"\b(?:from\s+home|homework|work(?:ing\s+)?out|work(?:ed|ing)?\s+on|(?:before|after)\s+work|recruiters?|headhunters?)\b"
 )
 _SCHOOL_CUE = _cue(
-    r"\b(?:school|university|college|uni|campus|primary|elementary|kindergarten|nursery|preschool|grammar|semester|enroll?\w*|studying|study|studies|student|degree|"
+    r"\b(?:school|university|college|uni|polytechnic|diploma|campus|primary|elementary|kindergarten|nursery|preschool|grammar|semester|enroll?\w*|studying|study|studies|student|degree|"
     r"phd|masters?|mba|grad(?:uate)?\s+school|accepted\s+(?:into|to|at)|got\s+into|transferred|attend\w*|classes\s+at|"
     r"lectures?|pupils?|fresher|(?:under|post)grad\w*|sophomore|freshman|(?:first|second|third|final)\s+year|year\s+\d+)\b"
 )
@@ -264,7 +264,9 @@ def _employer(text: str, _m: re.Match[str]) -> str | None:
 def _school(text: str, _m: re.Match[str]) -> str | None:
     if re.search(r"\bteach(?:es|ing)?\s+at\b", text, re.IGNORECASE):
         return None  # (one who teaches at a school works there: the employer's reading)
-    return cap_after(text, r"(?:at|to|into|from|attend|attends|attending|attended|enrolled\s+in|in)", school=True)
+    value = cap_after(text, r"(?:at|to|into|from|through|attend\w*|enrolled\s+in|in)", school=True)
+    left = value is not None and re.search(rf"\b(?:graduat\w*|dropped\s+out)\s+(?:from|of)\s+{re.escape(value)}", text)
+    return None if left else value  # ("graduated from X": a school left, no state)
 
 
 def _partner(text: str, _m: re.Match[str]) -> str | None:

@@ -14,7 +14,7 @@ from memforest.domain import Candidate
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_values import JOB_TITLE, WORKPLACE_PART
 
-__all__ = ["TitledAt", "titled_at", "with_title_apart"]
+__all__ = ["TitledAt", "course_at", "titled_at", "with_title_apart"]
 
 _ORG = rf"(?P<org>[{CAPITALS}][\w'-]*(?:\s+(?:&\s+|of\s+(?:the\s+)?)?[{CAPITALS}][\w'-]*){{0,3}})(?![\w'-])"
 # the title first: the verb that gives the subject a title, the title ("a senior staff nurse"), a part
@@ -33,6 +33,16 @@ _ORG_FIRST = re.compile(
     r"\b(?:works|worked|started|starting|began|joined|is\s+working|has\s+been\s+working|(?:yrs|years|months)\s+at)\s+"
     r"(?:(?:at|for)\s+)?"
     rf"(?:the\s+)?{_ORG}(?:\s+[\w-]+){{0,5}}?\s+as\s+(?:an?\s+)?(?P<title>(?:[A-Z]{{2,5}}\s+)?{JOB_TITLE})"
+)
+
+
+# a course studied at a school ("started veterinary medicine at X University", "doing a part-time
+# MSc in Public Health at X", "a diploma in landscape design through X Polytechnic")
+_COURSE_AT = re.compile(
+    r"\b(?:started|starting|began|studying|studies|doing|enrolled\s+(?:in|on)|reading|taking)\s+(?:an?\s+)?"
+    r"(?:(?:part|full)[- ]time\s+)?(?P<title>(?:(?:BA|BSc|MA|MSc|MEng|MBA|PhD|HND|diploma|degree|certificate|course|"
+    r"masters|master's|bachelor's)\s+(?:in|of)\s+)?[A-Za-z][a-z-]*+(?:\s+[A-Za-z][a-z-]*+){0,3}?)"
+    rf"\s+(?:at|through|with)\s+(?:the\s+)?{_ORG}"
 )
 
 
@@ -58,6 +68,28 @@ def titled_at(text: str) -> TitledAt | None:
     return None
 
 
+def course_at(text: str) -> TitledAt | None:
+    """The course and the school that ``text`` gives its subject in one phrase, or None."""
+    m = _COURSE_AT.search(text)
+    return TitledAt(m["title"], m["org"], m.end("title"), True) if m is not None else None
+
+
+def _with_course_apart(read: list[Candidate]) -> list[Candidate]:
+    """``read``, where one candidate files a school told with the course studied there and none
+    files a course, with the course before it (its text up to the course)."""
+    if any(c.attribute == "course" for c in read):
+        return read
+    for i, c in enumerate(read):
+        found = course_at(c.text) if c.attribute == "school" and c.value else None
+        if found is None or c.value != found.org:
+            continue
+        head = replace(
+            c, text=f"{c.text[: found.cut]}.", entities=tuple(e for e in c.entities if e in c.text[: found.cut])
+        )
+        return [*read[:i], replace(head, attribute="course", value=found.title), *read[i:]]
+    return read
+
+
 _WORK = frozenset({"job", "employer"})
 
 
@@ -65,7 +97,8 @@ def with_title_apart(read: list[Candidate]) -> list[Candidate]:
     """``read``, where one candidate files a job title or an employer told in one phrase with the
     other (:func:`titled_at`: "Ana is a pastry chef at Hotel Lune") and none files the other, as two:
     the one named first with the text up to it ("Ana is a pastry chef."), the other with the whole
-    (the employer first)."""
+    (the employer first); a course told with its school likewise (``course_at``)."""
+    read = _with_course_apart(read)
     if {c.attribute for c in read} >= _WORK:
         return read
     for i, c in enumerate(read):

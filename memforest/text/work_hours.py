@@ -26,6 +26,11 @@ _SCHEDULE = (
     + r"-day\s+(?:week|fortnight)|part[- ]time|full[- ]time|flexi-?time|compressed\s+hours)"
 )
 # a value told as shifts ("night shift", "nights", "lates"), asked of as a shift; else as hours
+# the schedule ends its phrase ("went part-time after ...", not "a part-time diploma")
+_ENDS = (
+    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:at|for|in|on|now|since|this|these|so|and|but|because|after|from|until|till|again|"
+    r"with|as|last|next|every|each)\b)"
+)
 _SHIFT = re.compile(r"shifts?$|^(?:nights|earlies|lates)$")
 _HOLDER = (
     rf"(?<![\w'-])(?P<subj>[{CAPITALS}][\w-]*+(?:'s\s++(?i:{KIN}))?)(?:\s+and\s+others)?"  # ("we": "Ana and others")
@@ -37,12 +42,12 @@ _HOLDER_WORKS = re.compile(
     _HOLDER + r"\s+" + _ADVERBS
     + r"(?:(?:is|are|'s|has\s+been|have\s+been)\s+" + _ADVERBS + r"(?:on|working|doing)|"
     r"(?:has\s+|have\s+)?(?:gone|went|moved|switched|changed)\s+(?:back\s+)?(?:on|onto|to|over\s+to)|works|work|went|has\s+gone)\s+"
-    + r"(?:the\s+|an?\s+)?(?P<val>" + _SCHEDULE + r")(?![\w-])"
+    + r"(?:the\s+|an?\s+)?(?P<val>" + _SCHEDULE + r")" + _ENDS
 )  # fmt: skip
 # a sentence of one's own with its subject left out ("Been on the early shift at X", "On nights this week")
 _OPENING = re.compile(
     r"^(?:(?i:just|now|finally|also)\s+)?(?:(?i:been|back|started|switched|moved)\s+(?:on|onto|to)\s+|(?i:on)\s+)"
-    r"(?:the\s+|an?\s+)?(?P<val>" + _SCHEDULE + r")(?![\w-])"
+    r"(?:the\s+|an?\s+)?(?P<val>" + _SCHEDULE + r")" + _ENDS
 )
 
 

@@ -186,3 +186,43 @@ def test_a_job_title_and_its_employer_told_together_are_two_states(text: str, jo
     slots = speaker_slots(text)
     assert any(s[1] == "job" and s[2] == job for s in slots)
     assert any(s[1] == "employer" and s[2] == employer for s in slots)
+
+
+@pytest.mark.parametrize(
+    ("text", "course", "school"),
+    [
+        (
+            "my cousin Teodor just started marine ecology at Brackwater University!",
+            "marine ecology",
+            "Brackwater University",
+        ),
+        (
+            "Just enrolled in a part-time MSc in Urban Design at Ostrava College",
+            "MSc in Urban Design",
+            "Ostrava College",
+        ),
+        (
+            "I'm doing a diploma in garden design through Pelham Polytechnic",
+            "diploma in garden design",
+            "Pelham Polytechnic",
+        ),
+    ],
+)
+def test_a_course_and_its_school_told_together_are_two_states(text: str, course: str, school: str) -> None:
+    slots = speaker_slots(text)
+    assert any(s[1] == "course" and s[2] == course for s in slots)
+    assert any(s[1] == "school" and s[2] == school for s in slots)
+
+
+def test_a_school_graduated_from_is_none() -> None:
+    assert not [s for s in speaker_slots("I graduated from Pelham Polytechnic last month!") if s[1] == "school"]
+
+
+def test_an_instrument_picked_up_is_played_one_fetched_is_not() -> None:
+    assert ("Mia", "instrument", "bass guitar") in speaker_slots("picked up bass guitar 3 weeks ago, any easy songs?")
+    assert not [s for s in speaker_slots("I picked up the cello from the repair shop") if s[1] == "instrument"]
+
+
+def test_a_kind_one_runs_named_by_called_is_the_value() -> None:
+    slots = speaker_slots("just launched a lil podcast called Night Bus Notes about buses")
+    assert ("Mia", "podcast", "Night Bus Notes") in slots
