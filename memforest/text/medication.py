@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import re
 
-from memforest.text.lexicon import CAPITALS
 from memforest.text.mood import mood_near
-from memforest.text.state_words import KIN
+from memforest.text.state_words import HOLDER
 
 __all__ = ["find_medication", "is_medicine"]
 
@@ -55,7 +54,6 @@ _COMMON = frozenset(
         "hrt",
     ]
 )
-_HOLDER = rf"(?<![\w'-])(?P<subj>[{CAPITALS}][\w-]*+(?:'s\s++(?i:{KIN}))?)"  # (from a word's start: linear)
 _ADVERBS = r"(?:(?:now|still|currently|back|just|also|finally|already)\s+)?"
 _DOSE = r"(?:\d+(?:\.\d+)?\s?(?:mg|mcg|ml|g)\s+(?:of\s+)?)?"
 _VALUE = r"(?P<val>[A-Za-z][\w-]{2,40})(?![\w-])"
@@ -63,7 +61,7 @@ _FROM = r"(?:from\s+[\w-]+\s+)?"
 # the holder on a medicine now, put or switched onto one ("Ana is on X", "Ana was put on X", "Ana
 # switched from A to B"), or taking one by habit ("Ana takes X", "Ana has been taking X")
 _HOLDER_ON = re.compile(
-    _HOLDER
+    HOLDER
     + r"\s+"
     + _ADVERBS
     + r"(?:(?:is|are|'s|has\s+been|have\s+been)\s+"
@@ -78,10 +76,10 @@ _HOLDER_ON = re.compile(
 )
 # someone putting the holder on one ("the GP started Ana on X", "switched Ana from A to B")
 _PUT_ON = re.compile(
-    r"\b(?:started|put|switched|moved|changed)\s+" + _HOLDER + r"\s+" + _FROM + r"(?:on|onto|to)\s+" + _DOSE + _VALUE
+    r"\b(?:started|put|switched|moved|changed)\s+" + HOLDER + r"\s+" + _FROM + r"(?:on|onto|to)\s+" + _DOSE + _VALUE
 )
 # a medicine prescribed to the holder ("prescribed Ana a course of X")
-_PRESCRIBED = re.compile(r"\bprescribed\s+" + _HOLDER + r"\s+(?:a\s+course\s+of\s+)?" + _DOSE + _VALUE)
+_PRESCRIBED = re.compile(r"\bprescribed\s+" + HOLDER + r"\s+(?:a\s+course\s+of\s+)?" + _DOSE + _VALUE)
 # a sentence of one's own with its subject left out, as people write of themselves ("Started on X
 # on Tuesday", "Been on X since May", "Now taking X")
 _OPENING = re.compile(
@@ -89,7 +87,7 @@ _OPENING = re.compile(
     + r"(?:on|onto|to)|(?i:been|now|started)\s+taking|(?i:taking))\s+" + _DOSE + _VALUE
 )  # fmt: skip
 # the holder's dose or prescription of one ("Ana's sertraline dose went up")
-_DOSE_OF = re.compile(_HOLDER + r"'s\s+" + _VALUE + r"\s+(?i:dose|dosage|prescription|tablets|pills)\b")
+_DOSE_OF = re.compile(HOLDER + r"'s\s+" + _VALUE + r"\s+(?i:dose|dosage|prescription|tablets|pills)\b")
 
 
 def is_medicine(word: str) -> bool:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from memforest.text.lexicon import CAPITALS
+
 __all__ = [
     "ANIMALS",
     "ANIMAL_WORDS",
@@ -142,6 +144,9 @@ KIN: Final = alternation(
     teammate classmate landlord landlady grandad granddad granny stepdad stepmum stepmom pal mate buddy
     mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law"""
 )
+# a person, or a person's relative, holding a state in a person-rewritten sentence ("Ana", "Ana's
+# dad"), read from a word's start only (linear on long runs)
+HOLDER: Final = rf"(?<![\w'-])(?P<subj>[{CAPITALS}][\w-]*+(?:'s\s++(?i:{KIN}))?)"
 
 
 # openings that show someone or something to the listener, as regex alternations (read case-blind):

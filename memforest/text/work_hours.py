@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 
-from memforest.text.lexicon import CAPITALS
 from memforest.text.mood import mood_near
-from memforest.text.state_words import KIN
+from memforest.text.state_words import HOLDER
 
 __all__ = ["find_work_hours"]
 
@@ -33,7 +32,7 @@ _ENDS = (
 )
 _SHIFT = re.compile(r"shifts?$|^(?:nights|earlies|lates)$")
 _HOLDER = (
-    rf"(?<![\w'-])(?P<subj>[{CAPITALS}][\w-]*+(?:'s\s++(?i:{KIN}))?)(?:\s+and\s+others)?"  # ("we": "Ana and others")
+    HOLDER + r"(?:\s+and\s+others)?"  # ("we": "Ana and others")
 )
 _ADVERBS = r"(?:(?:now|still|currently|back|just|also|finally|mostly)\s+)?"
 # "Ana is on nights", "Ana has gone onto the early shift", "Ana switched to a four-day week", "Ana
