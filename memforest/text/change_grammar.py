@@ -123,11 +123,11 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # "joined a book club, the Thursday Readers", "joined the Monday choir at St Jude's, the Vox
     # Singers", "sings in a choir called Vox"
     re.compile(
-        rf"\b(?i:joined|joins|found|chose|picked|plays?\s+in|sings?\s+in|member\s+of|runs|owns|opened|manages|hired|"
+        rf"\b(?i:joined|joins|found|chose|picked|downloaded|installed|subscribed\s+to|plays?\s+in|sings?\s+in|member\s+of|runs|owns|opened|manages|hired|"
         rf"enrolled\s+in|been\s+with|registered\s+with|signed\s+up\s+(?:with|for|to)|welcomed\s+into|"
         rf"(?:started|been|keeps?)\s+going\s+to|(?:is|are)\s+(?:now\s+)?in)\s+(?:a|an|the)\s+"
         rf"(?:new\s+|same\s+)?(?:[{CAPITALS}][a-z]+\s+|(?:tiny|little|small|big|local)\s+)?(?:[a-z][a-z-]*\s+){{0,2}}?{cw.NOUN}"
-        rf"(?:\s+(?:in|on|at|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently)|"
+        rf"(?:\s+(?:in|on|at|from|last|this|during|over)\s+[^,.;:!?]{{1,30}}?|\s+(?:yesterday|today|recently)|"
         rf"\s+(?:he|she|they|{_NAME})\s+(?:likes|loves|trusts|rates|found))?(?:,\s+|\s+(?:called|named)\s+)(?:the\s+)?{cw.VALUE}"
     ),
     # "The physio Ana sees, Rangi W., has ...", "the gym Ana uses, Brawnhaven, is ...": the kind of the
@@ -151,7 +151,8 @@ NAMED: tuple[re.Pattern[str], ...] = (
     re.compile(
         rf"(?:^|(?<=[.!?;:]\s))(?!(?i:{INTRODUCING}|{POINTING}|on|in|at|last|this|next)\b)(?![{CAPITALS}][a-z]*ly\b)"
         rf"{cw.UNTIMED},\s+{cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOUN},"
-    ),
+        r"(?!\s+(?:(?:has|have|had)\s+)?(?:finished|left|quit|retired|stopped|died|passed\s+away|moved\s+(?:out|away))\b)"
+    ),  # ("Blessing, our nanny, finished with us on Friday": one who was)
 )
 # a capitalised word with no digit, and the words that open a sentence without naming anyone
 _CAPWORD = rf"[{CAPITALS}][a-zA-Z.'&-]*+"
@@ -210,7 +211,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
             rf"(?i:joined|joins|signed\s+up\s+(?:with|for|at|to)|enrolled\s+(?:in|at|with)|"
             rf"registered\s+(?:with|at)|became\s+a\s+member\s+of|(?:took|taken|takes|got|bought)\s+(?:out\s+)?an?\s+"
             rf"(?:[\w-]+\s+)?membership\s+(?:at|with|of)|signed\s+up\s+for\s+(?:(?:a|an|the)\s+)?(?:(?!(?i:free|trial|taster|one-off|drop-in|single)\b)[\w-]+\s+){{1,6}}?(?:at|with)|"
-            rf"voted\s+onto|elected\s+(?:to|onto)(?:\s+the\s+board\s+of)?|accepted\s+(?:into|onto|by)|picked\s+for|"
+            rf"voted\s+onto|elected\s+(?:to|onto)(?:\s+the\s+board\s+of)?|accepted\s+(?:into|onto|by)|got\s+into|picked\s+for|"
             rf"selected\s+for|(?:treasurer|secretary|chair|captain|president)\s+of|volunteers?\s+(?:with|at|for)|"
             rf"(?:plays?|playing|bowls?|bowling|sings?|singing|drums?|drumming|(?:has|have)\s+(?:played|sung|drummed))\s+"
             rf"(?:[\w-]+\s+)?(?:in|for|with(?=\s+the\b)))\s+"
@@ -278,7 +279,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
             rf"{cw.NOT_TIME}{cw.VALUE}\s+"
             r"(?i:bill|invoice|statement|renewal|premium|contract|membership|subscription|policy|tariff|fee|payment)s?\b"
             rf"(?!\s+(?:for|to)\s+[{CAPITALS}])"  # (a fee paid for someone else is theirs)
-            r"(?!\s+(?:(?:has|had|have)\s+)?(?:ended|expired|lapsed|finished|ran\s+out|runs\s+out|is\s+up|was\s+up|"
+            r"(?!\s+(?:(?:has|had|have)\s+)?(?:ended|expired|lapsed|finished|go|ran\s+out|runs\s+out|is\s+up|was\s+up|"
             r"came\s+to\s+an\s+end|ends|expires))"
         ),
         "patronage",

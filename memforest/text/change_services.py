@@ -51,7 +51,7 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             rf"{_SUBJ}\s+{_ADV}(?!(?:is|was|has|does|says|thinks|wants|needs|hopes|plans|seems|looks|feels|means|"
-            r"costs|misses|loves|likes|hates|knows|remembers|wishes|lives|works|stays|meets|sees)\b)[a-z]{2,}s\s+"
+            r"costs|misses|loves|likes|hates|knows|remembers|wishes|lives|works|stays|meets|sees|classes|lessons)\b)[a-z]{2,}s\s+"
             rf"(?:[\w'-]+\s+){{0,4}}?(?:at|from)\s+{cw.ART}{cw.VALUE}"
         ),
         "patronage",
@@ -60,7 +60,7 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
         # an ongoing doing told in the present perfect: "has been running with X", "has been training at
         # X" (what is only talked, looked at or waited on is no use of X)
         re.compile(
-            rf"{_SUBJ}\s+{_ADV}(?:has|have)\s+been\s+(?!(?:going|looking|thinking|talking|chatting|speaking|"
+            rf"(?:{_SUBJ}\s+{_ADV}(?:has|have)\s+|^)(?i:been)\s+(?!(?:going|looking|thinking|talking|chatting|speaking|"
             r"arguing|waiting|emailing|texting|messaging|fighting|struggling|dealing|comparing|meaning|trying|"
             r"planning|hoping|saving|queuing|queueing)\b)[a-z]{3,}ing\s+(?:[\w'-]+\s+){0,3}?(?:at|with)\s+"
             rf"(?:the\s+)?{cw.VALUE}"
@@ -76,6 +76,17 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
             r"(?!\s+(?:player|teacher|shop|case|from|off|back)\b)"
         ),
         "instrument",
+    ),
+    # "started shakuhachi lessons", "Ana is taking driving lessons": lessons one takes now, by their subject
+    # (classes are a group's: ``change_common``)
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?:(?:is|am|are|has\s+been|have\s+been)\s+)?(?i:started|starting|began|booked|taking|takes|"
+            r"doing|signed\s+up\s+for)\s+(?:(?i:weekly|private|group|evening|online|adult|some)\s+)?"
+            r"(?P<v>[A-Za-z][\w-]+(?:\s+(?!(?:evening|morning|night|weekend|online|group|private)\b)[a-z][\w-]+)?)"
+            r"(?:\s+(?:evening|morning|night|weekend|online|group|private))?\s+(?i:lessons)\b"
+        ),
+        "lessons",
     ),
     # "Ana is on Nimbus Mobile": a supply one is on, named by what it supplies
     (
@@ -121,6 +132,49 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             rf"{cw.AT_WORD}{cw.VALUE},\s+where\s+{_SUBJ}\s+(?:has|have|had)\s+been\s+going(?=\s+(?:for|since)\b)"
+        ),
+        "patronage",
+    ),
+    # "opened an account with X", "opened joint accounts at X": a bank or a lender one now has
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?i:opened|opens|set\s+up)\s+(?:(?:an?|my|our|\w+'s|a\s+new|new)\s+)?(?:[a-z]+\s+)?"
+            rf"(?i:account|accounts)\s+(?i:with|at)\s+{cw.ART}{cw.VALUE}"
+        ),
+        "patronage",
+    ),
+    # "went with X for the car insurance", "went with X for our broadband": a provider chosen for a supply
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?i:went|have\s+gone|has\s+gone)\s+with\s+{cw.ART}{cw.VALUE}\s+for\s+"
+            r"(?:(?:the|my|our|his|her|their|\w+'s)\s+)?(?:[a-z]+\s+)?(?i:insurance|cover|broadband|internet|energy|"
+            r"electricity|gas|mortgage|pension|phone|mobile|contract|plan|policy|account|savings|loan|vet|bank)\b"
+        ),
+        "patronage",
+    ),
+    # "Ana's health cover's with X now", "her phone contract is with X": a supply named with its provider
+    (
+        re.compile(
+            rf"{cw.OWNER}\s+(?:[a-z]+\s+)?(?i:insurance|cover|broadband|internet|energy|electricity|gas|mortgage|"
+            r"pension|phone|mobile|contract|plan|policy|account|accounts|savings|banking|bank\s+account|sim)"
+            rf"(?:'s|\s+is|\s+are)\s+(?:(?i:now|all|still)\s+)?with\s+{cw.ART}{cw.VALUE}"
+        ),
+        "patronage",
+    ),
+    # "Ana is on a £10 sim-only deal with X", "on a fixed tariff from X": a provider's offer one is on
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?:(?:has|have)\s+been\s+|is\s+|am\s+|are\s+)(?:(?i:now|still|currently)\s+)?on\s+an?\s+"
+            r"(?:[\w£$€.-]+\s+){0,3}?(?i:tariff|plan|contract|package|deal|policy|subscription|bundle)\s+"
+            rf"(?i:with|from)\s+{cw.ART}{cw.VALUE}"
+        ),
+        "patronage",
+    ),
+    # "ported Ana's number to X", "ported the number from A to X": a phone provider moved to
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?i:ported|moved|transferred)\s+(?:{cw.OWNER}|the)\s+(?i:number)\s+(?:from\s+{cw.ART}"
+            rf"(?:[{CAPITALS}][\w&'-]*\s+){{0,3}}?[{CAPITALS}][\w&'-]*\s+)?(?i:to|over\s+to)\s+{cw.ART}{cw.VALUE}"
         ),
         "patronage",
     ),

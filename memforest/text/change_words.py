@@ -35,8 +35,12 @@ HOLIDAYS = "christmas|xmas|easter|halloween|thanksgiving|diwali|eid|hanukkah|ram
 NOT_TIME = rf"(?!(?i:{'|'.join(sorted(TIME_WORDS))}|{HOLIDAYS})\b)"
 NOT_FORMER = r"(?!(?i:old|former|ex|late|previous|last)\b)"  # "her old coach": a state that ended
 ADJ = r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local|first)\s+)*"
-# a noun phrase: lower-case words, the first one may be an acronym ("GP", "ISP")
-NOUN = rf"(?P<noun>(?:[a-z][a-z-]*|[{CAPITALS}]{{2,4}}(?![\w'-]))(?:\s+[a-z][a-z-]*)?)"
+# a noun phrase: lower-case words, the first one may be an acronym ("GP", "ISP"); a conjunction or a
+# verb opens the next clause, no noun ("X is Ana's landlord and they ...")
+NOUN = (
+    rf"(?P<noun>(?:[a-z][a-z-]*|[{CAPITALS}]{{2,4}}(?![\w'-]))"
+    r"(?:\s+(?!(?:and|but|or|so|because|who|which|that|since|then|is|was|are|were|has|had|does|did)\b)[a-z][a-z-]*)?)"
+)
 # a service that moves to a provider along with another ("her gas and electric"); people and
 # animals moved somewhere are no service
 MOVED_SERVICE = (

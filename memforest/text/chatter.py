@@ -112,11 +112,13 @@ def is_chatter(sentence: str, names: dict[str, str]) -> bool:
 
 # a statement that runs on into a question or a request to the listener ("I work at X, can you
 # help me ...?", "Now that I live in Y, what's the quickest way ...?", "..., so can you ...?"): where
-# the asking begins; an emoji may stand for the comma ("... the Cold Toes Club 🥶 is a hot shower bad?")
+# the asking begins; an emoji ends the statement whatever word follows it ("... the Cold Toes Club 🥶
+# is a hot shower bad?", "... at 6am 🙃 cheap ways to soundproof a room?")
 _ASKING_TAIL = re.compile(
-    rf"(?:[,;:]|\s[-\u2013\u2014]|(?<!\s)\s?[{EMOJI_CLASS}]++)\s+(?:(?i:so|and|but|then)\s+)?"
+    rf"(?:[,;:]|\s[-\u2013\u2014])\s+(?:(?i:so|and|but|then)\s+)?"
     r"(?=(?i:can|could|would|will|do|does|is|are|should|shall|what|what's|whats|how|"
     r"any|which|who|where|when|why|ideas|tips|thoughts|suggestions|advice|help|recommendations|got\s+any)\b)"
+    rf"|(?<!\s)\s?[{EMOJI_CLASS}]++\s+(?=\w)"
 )
 # a sentence that itself opens as a question keeps its tail ("Where did I leave it, do you know?")
 _ASKS_FIRST = re.compile(

@@ -8,7 +8,7 @@ import re
 
 from memforest.text.lexicon import CAPITALS
 
-__all__ = ["dwelling_held", "home_type_value"]
+__all__ = ["dwelling_held", "dwelling_of_a_kind", "home_type_value"]
 
 # a possessive a few words before the dwelling word ("Ana's 4th floor flat")
 _HELD = re.compile(r"(?:\b(?i:my|our|his|her|their)|'s)\s+(?:[\w-]+\s+){0,3}$")
@@ -23,6 +23,16 @@ def dwelling_held(text: str, at: int) -> bool:
     """The dwelling word at ``at`` is held or lived in (see module doc); read in a short window."""
     window = text[max(0, at - 60) : at]
     return _HELD.search(window) is not None or _LIVED_IN.search(window) is not None
+
+
+# an indefinite article a few words before the dwelling word ("for a 2 bedroom flat")
+_A_KIND = re.compile(r"\b(?i:an?)\s+(?:[\w-]+\s+){0,3}$")
+
+
+def dwelling_of_a_kind(text: str, at: int) -> bool:
+    """The dwelling word at ``at``, held by no one, names a kind of home, no one home ("heat pump
+    or gas boiler for a 2 bedroom flat?"); "the flat was too small" names one."""
+    return _A_KIND.search(text[max(0, at - 40) : at]) is not None
 
 
 _NAME_HEADED = re.compile(rf"(?<![\w'-])[{CAPITALS}][\w'-]*\s+$")

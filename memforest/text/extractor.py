@@ -236,9 +236,7 @@ def _candidate(
             unique.append(ent)
     slot = None
     if unit.asked and turn.role not in _NO_STATE_ROLES:
-        slot = find_role_at(
-            text, presupposed=True
-        )  # (a request states nothing else: "Could you email my manager at X?")
+        slot = find_role_at(text, presupposed=True)  # (a request states nothing else: "email my manager at X?")
     elif not unit.caption and not original.rstrip().endswith("?") and turn.role not in _NO_STATE_ROLES:
         slot = state_slot(text, kind, turn.speaker, tuple(names.values()), antecedent)
         if slot is None and before is not None and _NAMING.match(text) and _PET_GOT.search(before):
@@ -326,14 +324,16 @@ class _Turn:
 def _candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[Candidate]:
     """The candidates of one unit (``_unit_candidates``) and, for each part of its sentences read
     alone for a state besides the whole's (``clauses.asides``: "my husband Declan", "Chidi plays
-    bass"), that part's reading when none of those files its state."""
+    bass"), that part's reading when none of those files its state but as a plan ("My dentist,
+    Dr. Roy, wants to ...": the dentist's plan, and the speaker's dentist)."""
     read = _unit_candidates(unit, turn, antecedent)
     for sentence in unit.sentences:
         for part in asides(sentence):
             aside = turn.read(
                 _Unit([f"{part[:1].upper()}{part[1:]}."], [e for e in unit.entities if e in part]), antecedent
             )
-            if aside.attribute is not None and all(_slot(c) != _slot(aside) for c in read):
+            planned = aside.kind is not FactKind.PLAN and all(c.kind is FactKind.PLAN for c in read)
+            if aside.attribute is not None and (planned or all(_slot(c) != _slot(aside) for c in read)):
                 read.append(aside)
     return with_title_apart(read)
 

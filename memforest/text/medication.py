@@ -56,7 +56,10 @@ _COMMON = frozenset(
 )
 _ADVERBS = r"(?:(?:now|still|currently|back|just|also|finally|already)\s+)?"
 _DOSE = r"(?:\d+(?:\.\d+)?\s?(?:mg|mcg|ml|g)\s+(?:of\s+)?)?"
-_VALUE = r"(?P<val>[A-Za-z][\w-]{2,40})(?![\w-])"
+# a medicine's name, or anything taken in a medicine's form ("iron tablets", "vitamin D")
+_FORMS = r"tablets|pills|capsules|supplements|tabs|injections|patches|drops|inhaler"
+_VALUE = rf"(?P<val>(?i:vitamin)\s+[A-Ka-k]\d{{0,2}}|[A-Za-z][\w-]{{2,40}}(?:\s+(?i:{_FORMS}))?)(?![\w-])"
+_FORM_WORD = re.compile(rf"\s(?i:{_FORMS})$|^(?i:vitamin)\s")
 _FROM = r"(?:from\s+[\w-]+\s+)?"
 # the holder on a medicine now, put or switched onto one ("Ana is on X", "Ana was put on X", "Ana
 # switched from A to B"), or taking one by habit ("Ana takes X", "Ana has been taking X")
@@ -91,9 +94,10 @@ _DOSE_OF = re.compile(HOLDER + r"'s\s+" + _VALUE + r"\s+(?i:dose|dosage|prescrip
 
 
 def is_medicine(word: str) -> bool:
-    """``word`` is a generic medicine's name or a drug class (see module doc)."""
+    """``word`` is a generic medicine's name, a drug class or a thing taken in a medicine's form
+    ("iron tablets", "vitamin D"; see module doc)."""
     lower = word.casefold()
-    return lower in _COMMON or (len(lower) >= 6 and lower.endswith(_STEMS))
+    return lower in _COMMON or (len(lower) >= 6 and lower.endswith(_STEMS)) or _FORM_WORD.search(word) is not None
 
 
 def find_medication(text: str, speaker: str) -> tuple[str, str, str] | None:

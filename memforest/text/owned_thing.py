@@ -5,8 +5,13 @@ espresso machine already leaking". Telling what one's thing does is the thing's 
 thing ("e-bike", "espresso machine"), so a new one of a kind supersedes the last.
 
 The kind must be a thing people own and use (a closed list of vehicles, devices, appliances, gear
-and instruments): "Ana's Spanish teacher", "Ana's Amazon order" or "Ana's Monday class" name no
-thing. An old or former thing ("Ana's old X bike") is none, as is one disposed of ("sold Ana's X bike").
+and instruments; one lowercase word may stand between make and kind: "Ana's Nestora double stroller"):
+"Ana's Spanish teacher", "Ana's Amazon order" or "Ana's Monday class" name no thing. An old or former
+thing ("Ana's old X bike") is none, as is one disposed of ("sold Ana's X bike").
+
+Coming to have it says so too: "Ana and others just bought a Nestora stroller" (the speaker's "we"
+holds it), "Mia got Ana a Vireo smartwatch" (Ana holds it), "the Kawaru washing machine Ana bought
+last week is leaking", "The Nordvarma heat pump got installed yesterday" (the speaker's).
 """
 
 from __future__ import annotations
@@ -27,15 +32,45 @@ _THINGS = (
     r"washer|dryer|tumble\s+dryer|fridge|freezer|oven|cooker|hob|microwave|kettle|toaster|blender|air\s+fryer|"
     r"espresso\s+machine|coffee\s+machine|coffee\s+maker|grinder|boiler|heat\s+pump|thermostat|mattress|sofa|pram|"
     r"buggy|stroller|tent|rucksack|backpack|trainers|running\s+shoes|boots|helmet|guitar|piano|keyboard|violin|"
-    r"cello|drum\s+kit|amp|synth|sewing\s+machine|lawnmower|mower|drill|barbecue|bbq|hearing\s+aid|wheelchair"
+    r"cello|drum\s+kit|amp|synth|sewing\s+machine|lawnmower|mower|drill|barbecue|bbq|hearing\s+aid|wheelchair|"
+    r"rice\s+cooker|slow\s+cooker|robot\s+vacuum|cargo\s+bike|mobility\s+scooter|treadmill|exercise\s+bike|"
+    r"rowing\s+machine|air\s+purifier|dehumidifier|bread\s+maker|stand\s+mixer|food\s+processor|projector|drone|"
+    r"standing\s+desk|car\s+seat|baby\s+monitor|doorbell|hot\s+tub|paddleboard|surfboard|snowboard|skis|"
+    r"e-reader|games\s+console|smart\s+speaker|dashcam|sat\s+nav"
 )
 _CONDITION = r"(?:(?i:new|brand[- ]new|shiny|trusty|little|second-hand|secondhand|used|refurbished)\s+)?"
 _MAKE = rf"(?P<v>[{CAPITALS}][\w-]*(?:\s+(?:[{CAPITALS}][\w-]*|\d[\w.-]*)){{0,2}})"
-_KIND = rf"\s+(?P<kind>(?i:{_THINGS}))(?![\w-])"
+_KIND = rf"\s+(?:[a-z]+\s+)??(?P<kind>(?i:{_THINGS}))(?![\w-])"
 # "Ana's new Kerera e-bike", "Ana's nan's Talvik hoover"
 _OWNED = re.compile(rf"(?<![\w'])(?P<subj>[{CAPITALS}][\w'-]*(?:'s\s+(?i:{KIN}))?)'s\s+{_CONDITION}{_MAKE}{_KIND}")
 # a sentence of one's own that opens with the thing, its owner left out ("Brand new Velora espresso machine ...")
 _OPENING = re.compile(rf"^(?i:brand[- ]new|new|my\s+new)\s+{_MAKE}{_KIND}")
+_PERSON = rf"[{CAPITALS}][\w'-]*+(?:\s+and\s+others)?"
+# bought, given, fitted: "Ana and others just bought a Nestora stroller", "Mia got Ana a Vireo watch"
+_BOUGHT = re.compile(
+    rf"(?<![\w'])(?P<subj>{_PERSON})\s+(?:(?i:just|finally|recently)\s+)?(?i:bought|got|ordered|purchased|picked\s+up)\s+"
+    rf"(?:(?P<for>[{CAPITALS}][\w'-]*+)\s+)?(?i:an?|the)\s+{_CONDITION}{_MAKE}{_KIND}"
+)
+_THE_ONE_BOUGHT = re.compile(
+    rf"(?<![\w'])(?i:the)\s+{_CONDITION}{_MAKE}{_KIND}\s+(?:(?i:that|which)\s+)?(?P<subj>{_PERSON})\s+"
+    r"(?:(?i:just|finally|recently)\s+)?(?i:bought|got|ordered|purchased|picked\s+up|had\s+fitted|had\s+installed)\b"
+)
+_THE_ONE_FITTED = re.compile(
+    rf"^(?i:the|our)\s+{_CONDITION}{_MAKE}{_KIND}\s+(?:(?i:got|was|has\s+been|have\s+been)\s+)(?:(?i:finally|just)\s+)?"
+    r"(?i:installed|fitted|delivered|put\s+in)\b"
+)
+
+
+def _came_to_have(text: str, speaker: str) -> tuple[str, re.Match[str]] | None:
+    """(holder, match) where the sentence tells of someone coming to have a thing by make and kind."""
+    m = _BOUGHT.search(text)
+    if m is not None:
+        return (m["for"] or m["subj"]).removesuffix(" and others"), m
+    m = _THE_ONE_BOUGHT.search(text)
+    if m is not None:
+        return m["subj"].removesuffix(" and others"), m
+    m = _THE_ONE_FITTED.search(text)
+    return (speaker, m) if m is not None else None
 
 
 def find_owned_thing(text: str, speaker: str) -> tuple[str, str, str] | None:
@@ -44,6 +79,8 @@ def find_owned_thing(text: str, speaker: str) -> tuple[str, str, str] | None:
     m = _OWNED.search(text)
     holder = m["subj"] if m is not None else speaker
     m = m or _OPENING.search(text)
+    if m is None and (came := _came_to_have(text, speaker)) is not None:
+        holder, m = came
     if m is None or mood_near(text[: m.end()], m.start("v")) is not None or leaves(text, m.start("v")):
         return None  # (one weighed, wished or denied; one given away or sold: "gave away Ana's X scooter")
     return holder, slot_key(re.sub(r"\s+", " ", m["kind"].lower())), m["v"]

@@ -59,6 +59,8 @@ _OVER_AFTER = re.compile(
     r"passed\s+away|died|broke\s+up|sold|stopped|was|used\s+to)\b"
 )
 _MOODS = frozenset({"considered", "turned_down", "negation", "nostalgia", "hypothetical", "wish"})
+# the one named is the subject of the verb of mood right after them
+_THEIR_MOOD = re.compile(r",?\s++(?:wants|would\s+like|plans|is\s+planning|thinks|reckons|suggested|suggests)\b")
 # the speaker's own one named so in a sentence as written ("my barber Tomi left X, so I'm following him")
 _MY_ROLE_NAMED = re.compile(
     rf"(?<![\w'-])(?i:my|our)\s++(?:(?i:new|current|regular|usual|lovely|amazing)\s++)?(?:(?i:{_ROLES}))(?:,\s++|\s++)"
@@ -89,6 +91,8 @@ def role_apposed(sentence: str) -> str | None:
     a state besides what the sentence states of that person ("... left X, so I'm following him to
     Y"); None when there is none, or when the sentence tells the role over or is in a mood."""
     m = _MY_ROLE_NAMED.search(sentence)
-    if m is None or _OVER_AFTER.match(sentence, m.end()) or mood_of(sentence) in _MOODS:
+    if m is None or _OVER_AFTER.match(sentence, m.end()):
         return None
+    if _THEIR_MOOD.match(sentence, m.end()) is None and mood_of(sentence) in _MOODS:
+        return None  # (the mood of the one named, "my dentist, Dr. Roy, wants to ...", is theirs, not the speaker's)
     return None if mood_near(sentence[: m.end()], m.start()) is not None else m.group(0)

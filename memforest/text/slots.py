@@ -54,9 +54,12 @@ _SEEN = (
 )
 # a person, or a person's relative ("Ana", "Ana's dad")
 _HOLDER = rf"(?P<subj>[{CAPITALS}](?<![\w'-][{CAPITALS}])[\w'-]*(?:\s+(?i:{KIN}))?)"
+# ... or the sentence's own opening, its subject (the speaker) left out ("Just got referred to a physio at X")
+_HOLDER_OR_OPENING = rf"(?:^(?:(?i:just|recently|finally|also)\s+)?|{_HOLDER}{_ADV}\s+)"
 _SEEN_AT_RE = re.compile(
-    _HOLDER + _ADV + r"\s+(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+|started\s+|began\s+)?"
-    r"(?:(?:seeing|sees|see)\s+an?|(?:has|have|got|found)\s+an?\s+new)\s+"
+    _HOLDER_OR_OPENING + r"(?:is\s+|are\s+|has\s+been\s+|have\s+been\s+|started\s+|began\s+)?"
+    r"(?:(?:seeing|sees|see)\s+an?|(?:has|have|got|found)\s+an?\s+new|"
+    r"(?:(?i:got|was|were|been)\s+)?referred\s+to\s+an?|(?:registered|signed\s+up)\s+with\s+an?)\s+"
     rf"(?:new\s+)?(?P<role>(?i:{_SEEN}))\s+(?:at|from)\s+(?:the\s+)?{_PROVIDER}(?![\w'-])"
 )
 _ROLE_AT_RE = re.compile(
@@ -70,6 +73,21 @@ _GROUP_AT_RE = re.compile(
     r"(?!(?:old|former|last|previous|ex)\b)"
     r"(?P<role>(?:[a-z]+\s+){0,2}?(?:club|choir|band|league|society|circle|gym)|[a-z]+\s+class)\s+at\s+(?:the\s+)?"
     rf"{_PROVIDER}(?![\w'-])"
+)
+# ... or joined by its kind at where it meets ("Ana just joined the choir at St Olave's", "got into the
+# chess club at Hollis Library"; "joined the team at X" is a job, no group)
+_GROUP_JOINED_RE = re.compile(
+    _HOLDER_OR_OPENING
+    + r"(?:(?:has|have)\s+)?(?:joined|joins|got\s+into|signed\s+up\s+(?:for|to)|started\s+going\s+to)\s+"
+    r"(?:a|an|the)\s+(?:new\s+|local\s+)?"
+    r"(?P<role>(?:[a-z]+\s+){0,2}?(?:club|choir|band|league|society|circle|gym|orchestra|ensemble|crew)|[a-z]+\s+class)"
+    rf"\s+at\s+(?:the\s+)?{_PROVIDER}(?![\w'-])"
+)
+# ... or "the one" joined after another of its kind ("quit the Banino book club and joined the one at X")
+_GROUP_ONE_RE = re.compile(
+    r"\b(?P<role>(?:[a-z]+\s+){0,2}?(?:club|choir|band|league|society|circle|gym|orchestra|ensemble|crew)|[a-z]+\s+class)"
+    r"\s+(?:and|,)\s+(?:then\s+)?(?P<subj>)(?:joined|got\s+into|switched\s+to|moved\s+to|went\s+to)\s+the\s+one\s+at\s+"
+    rf"(?:the\s+)?{_PROVIDER}(?![\w'-])"
 )
 # a group that the sentence says has ended ("Ana's pottery class at X finished in May")
 _GROUP_ENDED = re.compile(r"\b(?:ended|finished|closed|shut|folded|disbanded|stopped|broke\s+up|is\s+over)\b")
@@ -242,23 +260,26 @@ def find_slot(text: str) -> tuple[str, str, str] | None:
     return None
 
 
-def find_role_at(text: str, *, presupposed: bool = False) -> tuple[str, str, str] | None:
+def find_role_at(text: str, *, presupposed: bool = False, speaker: str | None = None) -> tuple[str, str, str] | None:
     """(subject, attribute, provider) where a person-rewritten sentence names someone's practitioner,
     coach or workmate at a provider ("Ana's barber at Blade & Bantam reckons ...": Ana's barber is
     at Blade & Bantam), or the practitioner someone sees at one ("Ana is seeing a physio at X").
     The provider is named in passing, so the mood of what the sentence goes on to say is not the
     state's ("... reckons Ana should stretch more"); one named in a clause of mood, or in a sentence
     that denies, recalls, weighs or turns down, is none. A request or question ``presupposed`` the
-    provider whatever its mood ("Should I complain to my dentist at X?": X is the asker's dentist)."""
+    provider whatever its mood ("Should I complain to my dentist at X?": X is the asker's dentist).
+    A sentence that opens with its verb is the ``speaker``'s ("Just joined the choir at X"); with no
+    speaker given it is no one's."""
     m = _SEEN_AT_RE.search(text) or _ROLE_AT_RE.search(text)
-    group = _GROUP_AT_RE.search(text) if m is None else None
+    groups = (_GROUP_AT_RE, _GROUP_JOINED_RE, _GROUP_ONE_RE)
+    group = next((g for g in (p.search(text) for p in groups) if g is not None), None) if m is None else None
     if group is not None and _GROUP_ENDED.search(text, group.end()) is None:
         m = group
     if m is None:
         return None
     if not presupposed and (mood_near(text[: m.end()], m.start("val")) is not None or mood_of(text) in _ROLE_AT_MOODS):
         return None
-    subject = _clean_subject(m["subj"])
+    subject = _clean_subject(m["subj"]) if m["subj"] else speaker
     role = m["role"].lower()  # ("GP")
     return (subject, _ROLE_AT.get(role) or slot_key(role), m["val"]) if subject else None
 

@@ -31,6 +31,7 @@ from memforest.text.state_values import JOB_TITLE, SCHOOL_WORDS, WORKPLACE_PART,
 from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
 from memforest.text.states import find_state
 from memforest.text.switch_clause import find_switch_clause
+from memforest.text.titled_work import find_title
 from memforest.text.work_hours import find_work_hours
 
 __all__ = ["state_slot"]
@@ -307,6 +308,9 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         state = _moved_object(text, state)
     if state is not None and state[1] == "employer" and _pupil_at(text, state[2]):
         state = (state[0], "school", state[2])  # "Ezra is at Whitmoor High now": a pupil, no employee
+    group = find_role_at(text, speaker=speaker) if state is not None and state[1] == "employer" else None
+    if state is not None and group is not None and group[2] == state[2]:
+        state = group  # "Ana joined the chess club at Hollis Library": a group's, no workplace
     if state is not None and state[1] == "residence" and _TITLED.match(state[2]):
         state = (state[0], "patronage", state[2])  # "moved over to Dr. Halvorsen": a doctor one goes to, no place
     if state is not None and (state[0].casefold() == state[2].casefold() or state[2].casefold() in _TITLE):
@@ -322,12 +326,14 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         return _named(headed)  # "Mechanic: Joe's Autos on Kiln Road": the kind heading the message names it
     if state is None and change is None and kind is not FactKind.PLAN:
         common = (
-            find_role_at(text)
+            find_role_at(text, speaker=speaker)
             or find_common_change(text, speaker, participants)
             or find_role_named(text)
             or find_owned_thing(text, speaker)
             or find_work_hours(text, speaker)
-        )  # ("Ana's car's the grey estate now"; last the one named by role, a thing by its make, work hours)
+            or find_title(text, speaker)
+        )  # ("Ana's car's the grey estate now"; last the one named by role, a thing by its make, work
+        # hours, a job title told alone)
         return _typed(common) if common is not None else None
     if state is None:
         return change

@@ -12,6 +12,7 @@ from memforest.text.state_words import CAR_MAKES, CAR_MODELS, DISPOSAL, KIN
 __all__ = [
     "CHRONIC",
     "JOB_TITLE",
+    "JOB_WORD",
     "SCHOOL_WORDS",
     "TIME_NAME",
     "WORKPLACE_PART",
@@ -218,7 +219,8 @@ _NO_JOB = re.compile(rf"(?:{_NOT_JOBS})$")
 # a job title by its form: a lower-case word ending as titles do ("nurse", "inspector",
 # "accountant"), none that one is of a place without working there; up to two words before it
 # ("a senior staff nurse")
-JOB_TITLE = rf"(?:[a-z-]+\s+){{0,2}}?\b(?![a-z-]*(?:{_NOT_JOBS})\b)(?=[a-z])[a-z-]*(?:{_JOB_ENDINGS})\b"
+JOB_WORD = rf"\b(?![a-z-]*(?:{_NOT_JOBS})\b)(?=[a-z])[a-z-]*(?:{_JOB_ENDINGS})\b"
+JOB_TITLE = rf"(?:[a-z-]+\s+){{0,2}}?{JOB_WORD}"
 # a part of a workplace named between a job title and the workplace ("a nurse on the night ward at X",
 # "an analyst in the risk department at X")
 WORKPLACE_PART = r"(?:\s+(?:on|in)\s+the\s+[a-z]+(?:\s+[a-z]+)?\s+(?:ward|department|team|unit|desk|floor|shift))?"

@@ -17,7 +17,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
-from memforest.text.dwelling import dwelling_held, home_type_value
+from memforest.text.dwelling import dwelling_held, dwelling_of_a_kind, home_type_value
 from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, words
 from memforest.text.literal_gate import Literals, literals, may_match, probe
 from memforest.text.pet_names import pet_value
@@ -101,7 +101,8 @@ _RESIDENCE_VETO = _cue(
     r"stay\w*\s+at\s+a\s+hotel|hotel)\b"
 )
 _EMPLOYER_CUE = _cue(
-    r"\b(?:work|works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|teach(?:es|ing)?\s+at|"
+    r"\b(?:work(?!\s+(?:dinner|lunch|party|parties|do|drinks|trip|event|night|outing|social|function|retreat|conference|friends?)\b)|"
+    r"works|worked|working|job|contract|offer|hired|hire|joined|joining|join|employ\w*|onboarding|teach(?:es|ing)?\s+at|"
     r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
     r"(?<!stopped\s)(?<!quit\s)(?<!was\s)(?<!were\s)(?<!up\s)(?:driv|deliver|courier|freelanc)(?:ing|es|s)\s+for|"
     r"start(?:ed|ing|s)?\s+(?:out\s+)?as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:at|with|for)|"
@@ -144,7 +145,7 @@ _VEHICLE_CUE = _cue(
 _VEHICLE_VETO = _cue(r"\b(?:rent(?:ed|al|ing)?|hire\s+car|taxi|cab|uber|lyft|borrow\w*|saw|spotted|test[\s-]drov\w*)\b")
 _HOME_TYPE_CUE = _cue(
     r"\b(?:flat|apartment|house|condo|studio|bungalow|townhouse|townhome|loft|cottage|cabin|duplex|"
-    r"houseboat|dorm|mobile\s+home|tiny\s+house|maisonette|penthouse|farmhouse|villa)\b"
+    r"houseboat|dorm|mobile\s+home|tiny\s+house|maisonette|penthouse|farmhouse|villa)\b(?!-)"  # ("a flat-top grill")
     # a dwelling word before another noun modifies it ("flat white", "house party"): no dwelling
     r"(?!\s+(?!(?:in|on|at|with|near|by|for|from|to|and|but|or|that|which|who|is|was|has|had|now|last|this|"
     r"since|of|off|over|so|because|where|when|after|before|just|here|there|again|too|together|nearby)\b)[a-z])"
@@ -487,7 +488,8 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         if subject is None:
             return None
         if attribute == "home_type" and not dwelling_held(text, m.start()):
-            weak = weak or (subject, attribute, value)  # "the house is quieter now" beside a switch told
+            held_one = not dwelling_of_a_kind(text, m.start())  # ("for a 2 bedroom flat" is none)
+            weak = weak or ((subject, attribute, value) if held_one else None)  # "the house is quieter now"
             continue
         return subject, attribute, value
     return weak

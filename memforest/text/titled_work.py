@@ -12,16 +12,16 @@ from dataclasses import dataclass, replace
 
 from memforest.domain import Candidate
 from memforest.text.lexicon import CAPITALS
-from memforest.text.state_values import JOB_TITLE, WORKPLACE_PART
+from memforest.text.state_values import JOB_TITLE, JOB_WORD, WORKPLACE_PART
 
-__all__ = ["TitledAt", "course_at", "titled_at", "with_title_apart"]
+__all__ = ["TitledAt", "course_at", "find_title", "titled_at", "with_title_apart"]
 
 _ORG = rf"(?P<org>[{CAPITALS}][\w'-]*(?:\s+(?:&\s+|of\s+(?:the\s+)?)?[{CAPITALS}][\w'-]*){{0,3}})(?![\w'-])"
 # the title first: the verb that gives the subject a title, the title ("a senior staff nurse"), a part
 # of the workplace that is no organisation ("on the night desk", "in the finance department"), then
 # the organisation by its capitalised name
 _TITLE_FIRST = re.compile(
-    r"(?:(?:\bis|\bare|\bam|'s)\s+(?:now\s+)?an?|(?:\bworks|\b(?:started|starting|began))\s+as(?:\s+an?)?|"
+    r"(?:(?:\bis|\bare|\bam|'s)\s+(?:now\s+)?an?|^(?i:as)\s+an?|(?:\bworks|\b(?:started|starting|began))\s+as(?:\s+an?)?|"
     r"\b(?:got|landed|took|started)\s+a\s+(?:new\s+)?job\s+as(?:\s+an?)?|"
     r"\b(?:became|(?:been\s+|was\s+|got\s+)?(?:made|appointed|promoted\s+to))(?:\s+an?)?|"
     r"\b(?:week|weeks|day|days|month|months|year|years|yrs)\s+as(?:\s+an?)?)"
@@ -44,6 +44,39 @@ _COURSE_AT = re.compile(
     r"masters|master's|bachelor's)\s+(?:in|of)\s+)?[A-Za-z][a-z-]*+(?:\s+[A-Za-z][a-z-]*+){0,3}?)"
     rf"\s+(?:at|through|with)\s+(?:the\s+)?{_ORG}"
 )
+
+
+# a title told alone, as what one is ("Ana is a freelance illustrator.", "Ana's a locum pharmacist,
+# ..."): a word of a title's form after none or a few words that qualify work, the phrase ending
+# there; words of that form that tell a habit or a trait, no work ("a worrier", "a vegetarian"), are none
+_QUALIFIERS = (
+    r"freelance|part-time|full-time|self-employed|senior|junior|trainee|apprentice|locum|qualified|registered|"
+    r"certified|licensed|relief|supply|staff|head|lead|assistant|deputy|chief|retired|professional|contract"
+)
+_TRAITS = (
+    r"vegetarian|vegan|pescatarian|introvert|extrovert|optimist|pessimist|perfectionist|procrastinator|worrier|"
+    r"believer|fighter|survivor|sucker|loner|lover|dreamer|thinker|overthinker|achiever|smoker|drinker|sleeper|"
+    r"eater|talker|listener|walker|traveller|traveler|gamer|reader|writer|member|owner|homeowner|parent|grandparent|"
+    r"mother|father|daughter|sister|brother|partner|adult|veteran|resident|tenant|person|natural|giant|genius"
+)
+_TITLE_ALONE = re.compile(
+    rf"(?<![\w'])(?!(?:It|This|That|There|Here|What|Which|Who)\b)(?P<subj>[{CAPITALS}][\w-]*+)(?:\s+(?:is|am|are)|'s)\s+"
+    rf"(?:(?i:now|still|currently)\s+)?an?\s+(?P<title>(?:(?:{_QUALIFIERS})\s+){{0,2}}"
+    rf"(?!(?:{_TRAITS})\b){JOB_WORD})"
+    r"(?=\s*(?:[.,;:!?\u2013\u2014-]|$)|\s+(?:and|but|so|by|now)\b)"
+)
+
+
+def find_title(text: str, speaker: str) -> tuple[str, str, str] | None:
+    """(person, ``job``, title) where a person-rewritten sentence tells what someone is by a job
+    title alone ("Ana is a freelance illustrator"); (``speaker``, ``employer``, organisation) where
+    it opens with the speaker's title and workplace ("As a locum pharmacist at X, ..."; the title is
+    filed apart by :func:`with_title_apart`); else None."""
+    m = _TITLE_ALONE.search(text)
+    if m is not None:
+        return m["subj"], "job", m["title"]
+    m = _TITLE_FIRST.match(text)
+    return (speaker, "employer", m["org"]) if m is not None and text[:2].lower() == "as" else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +135,12 @@ def with_title_apart(read: list[Candidate]) -> list[Candidate]:
     if {c.attribute for c in read} >= _WORK:
         return read
     for i, c in enumerate(read):
-        found = titled_at(c.text) if c.attribute in _WORK and c.value else None
+        found = titled_at(c.text) if c.attribute in _WORK | {"patronage"} and c.value else None
         if found is None or c.value not in (found.title, found.org):
             continue
+        if c.attribute == "patronage" and not re.search(rf"\bat\s+(?:the\s+)?{re.escape(found.org)}", c.text):
+            continue  # a place one uses, told with a title "at" it, is where one works ("a pharmacist at X");
+            # "a drummer for X" plays in it
         head = replace(
             c, text=f"{c.text[: found.cut]}.", entities=tuple(e for e in c.entities if e in c.text[: found.cut])
         )

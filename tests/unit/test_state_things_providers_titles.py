@@ -1,0 +1,71 @@
+"""Kinds of state told in passing that the rule reader now reads (ADR 0140): a thing by its make and
+kind come by (bought, given, fitted), a provider one opened an account with or is on a deal with, a
+group joined at where it meets, a practitioner one was referred to, a job title told alone or as
+"As a ...", lessons taken, a medicine by its form; and what still states nothing (a work dinner, a
+flat-top grill, a dwelling of a kind, a nanny who finished). Sentences and names of my own, no
+benchmark template or value."""
+
+from __future__ import annotations
+
+import pytest
+from support.states import speaker_slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("We just bought a Morvik double buggy for the baby.", ("Mia", "double_buggy", "Morvik")),
+        ("Tariq got me a Pellino smartwatch for Christmas.", ("Mia", "smartwatch", "Pellino")),
+        ("The Ostrava RX-2 dishwasher we bought last month is already leaking.", ("Mia", "dishwasher", "Ostrava RX-2")),
+        ("The Calderia heat pump got installed on Monday, what should I set it to?", ("Mia", "heat_pump", "Calderia")),
+        ("My Tamburo rice cooker keeps burning the bottom layer.", ("Mia", "rice_cooker", "Tamburo")),
+        ("Opened an account with Fenwright Savings last week.", ("Mia", "patronage", "Fenwright Savings")),
+        ("Went with Calloway Direct for the home insurance this year.", ("Mia", "patronage", "Calloway Direct")),
+        ("I'm on a £12 sim-only deal with Brisa Mobile.", ("Mia", "patronage", "Brisa Mobile")),
+        ("My pet cover's with Hollin Mutual now.", ("Mia", "patronage", "Hollin Mutual")),
+        ("I just joined the choir at St Brannoc's and loved it.", ("Mia", "choir", "St Brannoc's")),
+        ("My brother Ilya joined the chess club at Quarry Library.", ("Ilya", "chess_club", "Quarry Library")),
+        (
+            "I left the Dunmore running club and joined the one at Pellow Park.",
+            ("Mia", "running_club", "Pellow Park"),
+        ),
+        ("Just got referred to a physio at Strand Motion and the stretches hurt.", ("Mia", "physio", "Strand Motion")),
+        ("I'm a freelance translator, so my hours are all over the place.", ("Mia", "job", "freelance translator")),
+        ("My aunt Rosa is a retired surveyor and still does odd jobs.", ("Rosa", "job", "retired surveyor")),
+        ("I'm a pharmacist at Kellow Chemists.", ("Mia", "employer", "Kellow Chemists")),
+        ("I'm a pharmacist at Kellow Chemists.", ("Mia", "job", "pharmacist")),
+        ("As a night porter at the Hotel Varna, how do I stay awake?", ("Mia", "employer", "Hotel Varna")),
+        ("Started bouzouki lessons last week and my fingers hurt.", ("Mia", "lesson", "bouzouki")),
+        ("The GP put me on iron tablets for a month.", ("Mia", "medication", "iron tablets")),
+        ("Been on vitamin D since October.", ("Mia", "medication", "vitamin d")),
+        ("Carrow Lettings is our landlord and they never answer the phone.", ("Mia", "landlord", "Carrow Lettings")),
+    ],
+)
+def test_a_state_told_in_passing_is_read(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We almost bought a Morvik buggy but it was too heavy.",  # weighed
+        "I'm thinking of opening an account with Fenwright Savings.",  # a plan
+        "Should I go with Calloway Direct for the home insurance?",  # a question
+        "I nearly joined the choir at St Brannoc's.",
+        "I'm a worrier, always have been.",  # a trait, no job
+        "I'm a terrible cook.",
+        "I might start bouzouki lessons.",
+        "Had a work dinner at Salt & Ember on Friday.",  # a dinner, no workplace
+        "Burnt my thumb on the flat-top at lunch.",  # a grill, no home
+        "Is a heat pump worth it for a 2 bedroom flat?",
+        "Heat pump or gas boiler for a 3 bedroom house, which is cheaper?",
+        "Nadia, our cleaner, finished with us in May.",  # one who was
+    ],
+)
+def test_no_state_where_none_is_told(text: str) -> None:
+    assert not [s for s in speaker_slots(text) if s[0] == "Mia"], speaker_slots(text)
+
+
+def test_a_statement_runs_on_past_an_emoji_into_its_question() -> None:
+    slots = speaker_slots("My wife Lena has joined the Harrow Brass Band on cornet 🎺 cheap ways to soundproof a shed?")
+    assert ("Lena", "membership", "Harrow Brass Band") in slots
