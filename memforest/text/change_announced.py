@@ -32,10 +32,16 @@ ANNOUNCED = re.compile(
 ANNOUNCED_VALUE = (
     re.compile(rf"^(?:(?i:the|an?)\s+)?{_PRODUCT}\s*(?:[.,;:!?(]|$)"),
     re.compile(
-        r"^(?i:it's|it\s+is|they're|they\s+are|(?:his|her|their|its)\s+name(?:'s|\s+is))\s+(?:(?i:called|named)\s+)?"
+        r"^(?i:it's|it\s+is|they're|they\s+are|she's|she\s+is|he's|he\s+is|(?:his|her|their|its)\s+name(?:'s|\s+is))\s+"
+        r"(?:(?i:called|named)\s+)?"
         rf"{_ART}{_VALUE}"
     ),
     re.compile(
         rf"\b(?:with|to|at|on|for)\s+{_ART}{_VALUE}(?=[^.;!?]{{0,80}}?\b(?:now|these\s+days|nowadays|instead)\b)"
+    ),
+    # the one found, named first as the doer of what they did ("Adaeze at Crown & Coil did my braids")
+    re.compile(
+        rf"^(?P<v>[{CAPITALS}][\w'-]*+)(?:\s+at\s+[{CAPITALS}][^.;!?]{{0,40}}?)?\s+"
+        r"(?:did|does|cut|cuts|sorted|fixed|coloured|colored|trimmed|styled|treated|saw|checked)\s+[a-zA-Z]"
     ),
 )

@@ -88,6 +88,39 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "lessons",
     ),
+    # "The ukulele Ana bought last month", "got herself a cello": an instrument come by is one played
+    (
+        re.compile(
+            rf"(?<![\w'])(?i:the)\s+(?:new\s+)?(?P<v>(?:{INSTRUMENTS}))\s+(?:(?:that|which)\s+)?{_SUBJ}\s+(?:just\s+)?"
+            r"(?:bought|got)\b"
+        ),
+        "instrument",
+    ),
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?i:bought|got)\s+(?:(?:herself|himself|themself|myself)\s+)?an?\s+(?:new\s+)?"
+            rf"(?P<v>(?:{INSTRUMENTS}))\b(?!\s+(?:lesson|teacher|case|stand|book|strings?)s?\b)"
+        ),
+        "instrument",
+    ),
+    # "renewed the home insurance with X": a provider kept for another term
+    (
+        re.compile(
+            rf"{cw.LEAD}{_ADV}(?i:renewed|renews)\s+(?:the|{cw.OWNER})\s+(?:[a-z]+\s+){{0,2}}?(?i:insurance|cover|policy|"
+            rf"contract|membership|subscription|mortgage|plan)\s+with\s+{cw.ART}{cw.VALUE}"
+        ),
+        "patronage",
+    ),
+    # "First day at X", "Another week at X", "Back at Ana's desk at X": a workplace told by its days (an
+    # adjective before the day would be read as a person: "Long week at X")
+    (
+        re.compile(
+            r"^(?:(?i:first|another|second)\s+)(?i:day|week|shift)\s+"
+            rf"at\s+(?:the\s+)?{cw.VALUE}"
+        ),
+        "employer",
+    ),
+    (re.compile(rf"^(?i:back)\s+at\s+{cw.OWNER}\s+desk\s+at\s+(?:the\s+)?{cw.VALUE}"), "employer"),
     # "Ana is on Nimbus Mobile": a supply one is on, named by what it supplies
     (
         re.compile(

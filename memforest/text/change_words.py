@@ -14,8 +14,10 @@ from memforest.text.state_values import TIME_NAME
 from memforest.text.state_words import ANIMALS, DISPOSAL, KIN
 
 OWNER = rf"(?:(?P<owner>{PERSON})'s|(?P<pron>his|her|their|its))"
-# possessive: a word is read whole or not at all (no backtracking into it: linear on long runs)
-WORD = rf"(?:[{CAPITALS}][\w.'&-]*+|\d[\w.-]*+)"
+# possessive: a word is read whole or not at all (no backtracking into it: linear on long runs); a
+# period inside a word ("St.Ives", "J.K.") or ending a short one ("Dr.", "St.", "Mrs.") is the word's,
+# one ending a longer word ends its sentence ("... at Midori Pharmacy. Better hours")
+WORD = rf"(?:[{CAPITALS}][a-z]{{0,2}}\.(?!\w)|[{CAPITALS}](?:[\w'&-]|\.(?=\w))*+|\d(?:[\w-]|\.(?=\w))*+)"
 # a value that begins a pattern starts at a word's first character, never inside a word
 AT_WORD = r"(?<![\w.'&-])"
 JOIN = r"(?:of|and|on|&|de|du|la|le|the|up)"
@@ -96,7 +98,7 @@ NOT_KIND = (
     r"together|just|still|also|always|never|afterwards?|online|twice|first|meanwhile|myself|themself|customer|"
     r"client|subscriber|patient|member|user|bill|invoice|statement|renewal|premium|contract|membership|"
     r"subscription|policy|tariff|fee|payment|went|came|was|were|is|are|has|had|got|took|made|sent|keeps|"
-    r"kept)s?\b)"
+    r"kept|done|sorted|over|complete|completed)s?\b)"
 )
 
 

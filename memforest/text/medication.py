@@ -87,7 +87,7 @@ _PRESCRIBED = re.compile(r"\bprescribed\s+" + HOLDER + r"\s+(?:a\s+course\s+of\s
 # on Tuesday", "Been on X since May", "Now taking X")
 _OPENING = re.compile(
     r"^(?:(?i:just|now|finally|also)\s+)?(?:(?i:started|been|went|switched|back)\s+(?:back\s+)?" + _FROM
-    + r"(?:on|onto|to)|(?i:been|now|started)\s+taking|(?i:taking))\s+" + _DOSE + _VALUE
+    + r"(?:on|onto|to)|(?i:been|now|started|still)\s+taking|(?i:taking|still\s+on))\s+" + _DOSE + _VALUE
 )  # fmt: skip
 # the holder's dose or prescription of one ("Ana's sertraline dose went up")
 _DOSE_OF = re.compile(HOLDER + r"'s\s+" + _VALUE + r"\s+(?i:dose|dosage|prescription|tablets|pills)\b")

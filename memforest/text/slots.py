@@ -23,7 +23,7 @@ _ADV = (
 _VAL = (
     r"(?P<val>[^,.;!?()\[\]]+?)(?=\s+(?:in|on|at|since|last|this|next|with|and|but|because|for|when|after|"
     r"before|from|ago|about|to|now|recently|yesterday|today|around|during|so|which|who|where|while|as|"
-    r"near|by)\b|[,.;!?()\[\]]|$)"
+    r"near|by|too|also|again|already|instead|permanently|for\s+good)\b|[,.;!?()\[\]]|$)"
 )
 _OWNER = r"(?:our|my|his|her|their|[\w'-]+'s)"
 # a home named so is not the one lived in now: one left, dreamt of, stayed in for a while

@@ -63,7 +63,9 @@ _NOT_VALUE = frozenset(
         "semester",
     )
 )
-_CAP = rf"[{CAPITALS}][\w&'.-]*(?:\s+(?:of\s+|de\s+|du\s+|&\s+|and\s+)?[{CAPITALS}][\w&'.-]*){{0,3}}"
+# a capitalised word; a period ending a longer word ends its sentence ("at Midori Pharmacy. Better ...")
+_CAP_WORD = rf"(?:[{CAPITALS}][a-z]{{0,2}}\.(?!\w)|[{CAPITALS}](?:[\w&'-]|\.(?=\w))*)"
+_CAP = rf"{_CAP_WORD}(?:\s+(?:of\s+|de\s+|du\s+|&\s+|and\s+)?{_CAP_WORD}){{0,3}}"
 _CAP_RE = re.compile(_CAP)
 _STOP = (
     r"in|on|at|since|last|this|next|with|and|but|because|for|when|after|before|from|ago|about|to|now|"
@@ -96,11 +98,12 @@ _SOLD = re.compile(
 )
 
 
-def clean_cap(value: str) -> str | None:
-    """A capitalised phrase without trailing joiners and possessives; None for a month, weekday,
-    pronoun or determiner."""
+def clean_cap(value: str, *, named: bool = False) -> str | None:
+    """A capitalised phrase without trailing joiners and possessives (unless ``named``: a possessive
+    that ends the phrase, with no noun after it, is a name's, "at St Aldric's."); None for a month,
+    weekday, pronoun or determiner."""
     words = value.split()
-    while words and (words[-1].lower() in {"and", "of", "de", "du", "&"} or words[-1].endswith("'s")):
+    while words and (words[-1].lower() in {"and", "of", "de", "du", "&"} or (words[-1].endswith("'s") and not named)):
         words.pop()
     if not words or words[0].lower() in _NOT_VALUE or words[0].endswith("'s"):
         return None
@@ -113,6 +116,10 @@ SCHOOL_WORDS = (
 )
 
 
+# what may follow a name that ends in a possessive: no noun of its (punctuation, a conjunction, a time)
+_NAME_ENDS = re.compile(r"\s*+(?:[.,;:!?)]|$)|\s++(?:and|but|so|now|since|for|this|last|until)\b")
+
+
 def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
     """The first capitalised phrase right after one of ``preps`` (a regex alternation, matched in
     any case: "Home is Oslo"), skipping months, weekdays and possessives; with ``school`` only names
@@ -123,7 +130,7 @@ def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
         raw = m["v"]
         if " and " in raw and text.startswith(" and others", m.end()):
             raw = raw.rsplit(" and ", 1)[0]  # "at X and Callum and others are": "we" rewritten after X
-        value = clean_cap(raw)
+        value = clean_cap(raw, named=_NAME_ENDS.match(text, m.end()) is not None)
         if value is None:
             continue
         if not school or re.search(SCHOOL_WORDS, value):
@@ -205,7 +212,7 @@ def thing_kind(value: str) -> str | None:
 
 
 _JOB_ENDINGS = (
-    r"er|or|ist|ian|ant|ent|nurse|chef|cook|medic|pilot|clerk|lead|head|director|ceo|cto|intern|"
+    r"er|or|ist|ian|ant|(?<!m)ent|nurse|chef|cook|medic|pilot|clerk|lead|head|director|ceo|cto|intern|"
     r"associate|coach|tutor|barista|vet|judge|officer|agent|engineer|architect|analyst|attorney|midwife|surgeon|"
     r"mechanic|nanny|guard|courier|cashier|soldier|sommelier|paralegal"
 )

@@ -457,6 +457,9 @@ def _cue_literals() -> tuple[Literals | None, ...]:
     return tuple(literals(cue) for _, cue, _ in _READERS)
 
 
+_OTHER_CLAUSE = re.compile(rf"[,;]\s++(?:so|and|but|then|because)\s++[{CAPITALS}]")
+
+
 def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tuple[str, str, str] | None:
     """(subject, attribute, value) of a person-rewritten sentence that states a state from cue
     words (see module doc); None when no attribute's cue and value are found."""
@@ -477,6 +480,8 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         at = text.find(value)
         if attribute == "employer" and 0 <= at <= m.start() < at + len(value):
             continue  # a word of work in the value's name ("the queue at Pemberton Post Office")
+        if at > m.end() and _OTHER_CLAUSE.search(text, m.end(), at):
+            continue  # the value of another subject's clause ("A moved abroad, so Ana switched to B")
         attribute = _kind_of(attribute, value, text)
         if at >= 0 and _LAST_DAY.search(text, max(0, at - 40), at):
             return None  # "Friday was Ana's last day at X": the end of a state, no start

@@ -45,7 +45,17 @@ _HOLDER_WORKS = re.compile(
 )  # fmt: skip
 # a sentence of one's own with its subject left out ("Been on the early shift at X", "On nights this week")
 _OPENING = re.compile(
-    r"^(?:(?i:just|now|finally|also)\s+)?(?:(?i:been|back|started|switched|moved)\s+(?:on|onto|to)\s+|(?i:on)\s+)"
+    r"^(?:(?i:just|now|finally|also|still)\s+)?(?:(?i:been|back|started|switched|moved)\s+(?:on|onto|to)\s+|(?i:on)\s+)"
+    r"(?:the\s+|an?\s+)?(?P<val>" + _SCHEDULE + r")" + _ENDS
+)
+# a schedule opening a fragment of its own that says it holds now ("Day shifts for now, 7 to 3")
+_FRAGMENT = re.compile(
+    r"^(?P<val>(?i:early|late|night|day|evening|morning|weekend)\s+shifts?|(?i:nights|earlies|lates))"
+    r"\s+(?:for\s+now|now|these\s+days|at\s+the\s+moment|this\s+(?:week|month))\b"
+)
+# put on one by someone else ("Ana's been put on night shifts", "Ana was moved onto lates")
+_PUT_ON = re.compile(
+    _HOLDER + r"(?:'s|\s+has|\s+have|\s+was|\s+were)\s+(?:been\s+)?(?:put|moved|switched)\s+(?:on|onto|to)\s+"
     r"(?:the\s+|an?\s+)?(?P<val>" + _SCHEDULE + r")" + _ENDS
 )
 
@@ -53,9 +63,9 @@ _OPENING = re.compile(
 def find_work_hours(text: str, speaker: str) -> tuple[str, str, str] | None:
     """(holder, ``shift`` or ``working_hours``, schedule) where a person-rewritten sentence says when someone
     works now (see module doc); the speaker for a sentence that leaves its subject out; else None."""
-    m = _HOLDER_WORKS.search(text)
+    m = _HOLDER_WORKS.search(text) or _PUT_ON.search(text)
     holder = m["subj"] if m is not None else speaker
-    m = m or _OPENING.search(text)
+    m = m or _OPENING.search(text) or _FRAGMENT.search(text)
     if m is None or mood_near(text[: m.end()], m.start("val")) is not None:
         return None
     value = m["val"].lower()

@@ -39,6 +39,15 @@ from support.states import speaker_slots
         ("The GP put me on iron tablets for a month.", ("Mia", "medication", "iron tablets")),
         ("Been on vitamin D since October.", ("Mia", "medication", "vitamin d")),
         ("Carrow Lettings is our landlord and they never answer the phone.", ("Mia", "landlord", "Carrow Lettings")),
+        ("Evening shifts for now, 2 till 10.", ("Mia", "shift", "evening shifts")),
+        ("Joss has been put on night shifts at the bakery.", ("Joss", "shift", "night shifts")),
+        ("Still on Pollenex tablets, two a day.", ("Mia", "medication", "pollenex tablets")),
+        ("Renewed the car insurance with Bramble Cover again.", ("Mia", "patronage", "Bramble Cover")),
+        ("First week at Quillon Maps done!", ("Mia", "employer", "Quillon Maps")),
+        ("The mandolin I bought in June is already out of tune.", ("Mia", "instrument", "mandolin")),
+        ("Found a new barber! Teodor at Sharp Lines did a great fade.", ("Mia", "barber", "Teodor")),
+        ("My uncle moved to Ravenhoe too.", ("Mia's uncle", "residence", "Ravenhoe")),
+        ("Ines left Corvo Labs and started at Pintail Clinic. Less travel.", ("Ines", "patronage", "Pintail Clinic")),
     ],
 )
 def test_a_state_told_in_passing_is_read(text: str, slot: tuple[str, str, str]) -> None:
@@ -62,8 +71,22 @@ def test_a_state_told_in_passing_is_read(text: str, slot: tuple[str, str, str]) 
         "Nadia, our cleaner, finished with us in May.",  # one who was
     ],
 )
-def test_no_state_where_none_is_told(text: str) -> None:
+def test_no_state_of_the_speaker_where_none_is_told(text: str) -> None:
     assert not [s for s in speaker_slots(text) if s[0] == "Mia"], speaker_slots(text)
+
+
+def test_a_replacement_is_no_job() -> None:
+    assert not [s for s in speaker_slots("Got a Velto charger as a replacement.") if s[1] == "job"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Leif moved abroad, so I switched to Runa at Fjell Hair.",  # the switch, not a home
+    ],
+)
+def test_a_value_of_another_clause_is_no_home(text: str) -> None:
+    assert not [s for s in speaker_slots(text) if s[1] == "residence"], speaker_slots(text)
 
 
 def test_a_statement_runs_on_past_an_emoji_into_its_question() -> None:
