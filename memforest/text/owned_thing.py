@@ -53,11 +53,18 @@ _BOUGHT = re.compile(
 )
 _THE_ONE_BOUGHT = re.compile(
     rf"(?<![\w'])(?i:the)\s+{_CONDITION}{_MAKE}{_KIND}\s+(?:(?i:that|which)\s+)?(?P<subj>{_PERSON})\s+"
-    r"(?:(?i:just|finally|recently)\s+)?(?i:bought|got|ordered|purchased|picked\s+up|had\s+fitted|had\s+installed)\b"
+    r"(?:(?i:just|finally|recently)\s+)?(?i:bought|got|ordered|purchased|picked\s+up|had\s+(?:fitted|installed|put\s+in))\b"
 )
 _THE_ONE_FITTED = re.compile(
     rf"^(?i:the|our)\s+{_CONDITION}{_MAKE}{_KIND}\s+(?:(?i:got|was|has\s+been|have\s+been)\s+)(?:(?i:finally|just)\s+)?"
     r"(?i:installed|fitted|delivered|put\s+in)\b"
+)
+
+
+# used as one's own, the subject left out ("Filled up the Oberon estate on the way home")
+_USED_OWN = re.compile(
+    rf"^(?:(?i:just|finally)\s+)?(?i:filled\s+up|parked|washed|cleaned|charged|serviced|fuelled\s+up)\s+(?i:the)\s+"
+    rf"{_CONDITION}{_MAKE}{_KIND}"
 )
 
 
@@ -69,7 +76,7 @@ def _came_to_have(text: str, speaker: str) -> tuple[str, re.Match[str]] | None:
     m = _THE_ONE_BOUGHT.search(text)
     if m is not None:
         return m["subj"].removesuffix(" and others"), m
-    m = _THE_ONE_FITTED.search(text)
+    m = _THE_ONE_FITTED.search(text) or _USED_OWN.search(text)
     return (speaker, m) if m is not None else None
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from memforest.domain import Candidate
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_values import JOB_TITLE, JOB_WORD, WORKPLACE_PART
+from memforest.text.work_hours import find_work_hours
 
 __all__ = ["TitledAt", "course_at", "find_title", "titled_at", "with_title_apart"]
 
@@ -63,20 +64,32 @@ _TITLE_ALONE = re.compile(
     rf"(?<![\w'])(?!(?:It|This|That|There|Here|What|Which|Who)\b)(?P<subj>[{CAPITALS}][\w-]*+)(?:\s+(?:is|am|are)|'s)\s+"
     rf"(?:(?i:now|still|currently)\s+)?an?\s+(?P<title>(?:(?:{_QUALIFIERS})\s+){{0,2}}"
     rf"(?!(?:{_TRAITS})\b){JOB_WORD})"
-    r"(?=\s*(?:[.,;:!?\u2013\u2014-]|$)|\s+(?:and|but|so|by|now)\b)"
+    r"(?=\s*(?:[.,;:!?\u2013\u2014-]|$)|\s+(?:and|but|so|by|now|on|in|for|with)\b)"
+)
+
+
+# the person whose title a phrase gives, right before its verb ("Agata's been made head of X at Y")
+_NAMED_BEFORE = re.compile(
+    rf"(?<![\w'])(?P<subj>[{CAPITALS}][\w-]*+)(?:'s|\s+has|\s+was|\s+just|\s+finally|\s+now)*\s*$"
 )
 
 
 def find_title(text: str, speaker: str) -> tuple[str, str, str] | None:
     """(person, ``job``, title) where a person-rewritten sentence tells what someone is by a job
-    title alone ("Ana is a freelance illustrator"); (``speaker``, ``employer``, organisation) where
-    it opens with the speaker's title and workplace ("As a locum pharmacist at X, ..."; the title is
-    filed apart by :func:`with_title_apart`); else None."""
+    title alone ("Ana is a freelance illustrator"); (person, ``employer``, organisation) where it
+    gives someone a title at a workplace ("Agata's been made head of procurement at X"; the speaker's
+    when it opens "As a locum pharmacist at X, ..."; the title is filed apart by
+    :func:`with_title_apart`); else None."""
     m = _TITLE_ALONE.search(text)
     if m is not None:
         return m["subj"], "job", m["title"]
-    m = _TITLE_FIRST.match(text)
-    return (speaker, "employer", m["org"]) if m is not None and text[:2].lower() == "as" else None
+    m = _TITLE_FIRST.search(text)
+    if m is None:
+        return None
+    if text[:2].lower() == "as" and m.start() == 0:
+        return speaker, "employer", m["org"]
+    named = _NAMED_BEFORE.search(text, 0, m.start())
+    return (named["subj"], "employer", m["org"]) if named is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +137,25 @@ def _with_course_apart(read: list[Candidate]) -> list[Candidate]:
 
 
 _WORK = frozenset({"job", "employer"})
+_HOURS = frozenset({"shift", "working_hours"})
+_PRONOUN = re.compile(r"\b(?:she|he|they)\b")
+
+
+def _with_hours_apart(read: list[Candidate]) -> list[Candidate]:
+    """``read``, where one candidate files someone's job or employer and its sentence also tells when
+    they work ("Ana works nights at X", "Mia is a midwife at X and she's gone onto nights") and none
+    files that for them, with the hours after it (a pronoun taken as the one whose work it is)."""
+    timed = {c.subject for c in read if c.attribute in _HOURS}
+    out: list[Candidate] = []
+    for c in read:
+        out.append(c)
+        if c.attribute not in _WORK or not c.subject or c.subject in timed:
+            continue
+        hours = find_work_hours(_PRONOUN.sub(c.subject, c.text), c.subject)
+        if hours is not None and hours[0] == c.subject:
+            out.append(replace(c, attribute=hours[1], value=hours[2]))
+            timed.add(c.subject)
+    return out
 
 
 def with_title_apart(read: list[Candidate]) -> list[Candidate]:
@@ -131,7 +163,7 @@ def with_title_apart(read: list[Candidate]) -> list[Candidate]:
     other (:func:`titled_at`: "Ana is a pastry chef at Hotel Lune") and none files the other, as two:
     the one named first with the text up to it ("Ana is a pastry chef."), the other with the whole
     (the employer first); a course told with its school likewise (``course_at``)."""
-    read = _with_course_apart(read)
+    read = _with_hours_apart(_with_course_apart(read))
     if {c.attribute for c in read} >= _WORK:
         return read
     for i, c in enumerate(read):

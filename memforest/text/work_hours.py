@@ -40,7 +40,8 @@ _ADVERBS = r"(?:(?:now|still|currently|back|just|also|finally|mostly)\s+)?"
 _HOLDER_WORKS = re.compile(
     _HOLDER + r"\s+" + _ADVERBS
     + r"(?:(?:is|are|'s|has\s+been|have\s+been)\s+" + _ADVERBS + r"(?:on|working|doing)|"
-    r"(?:has\s+|have\s+)?(?:gone|went|moved|switched|changed)\s+(?:back\s+)?(?:on|onto|to|over\s+to)|works|work|went|has\s+gone)\s+"
+    r"(?:has\s+|have\s+)?" + _ADVERBS + r"(?:gone|went|moved|switched|changed)\s+(?:back\s+)?(?:on|onto|to|over\s+to)|"
+    r"works|work|went|has\s+gone)\s+"
     + r"(?:the\s+|an?\s+)?(?P<val>" + _SCHEDULE + r")" + _ENDS
 )  # fmt: skip
 # a sentence of one's own with its subject left out ("Been on the early shift at X", "On nights this week")

@@ -48,6 +48,11 @@ from support.states import speaker_slots
         ("Found a new barber! Teodor at Sharp Lines did a great fade.", ("Mia", "barber", "Teodor")),
         ("My uncle moved to Ravenhoe too.", ("Mia's uncle", "residence", "Ravenhoe")),
         ("Ines left Corvo Labs and started at Pintail Clinic. Less travel.", ("Ines", "patronage", "Pintail Clinic")),
+        ("My cousin Wren has been appointed head of design at Tallis Print!", ("Wren", "employer", "Tallis Print")),
+        ("My cousin Wren has been appointed head of design at Tallis Print!", ("Wren", "job", "head of design")),
+        ("I'm a sonographer on weekends, mostly.", ("Mia", "job", "sonographer")),
+        ("Filled up the Brava hatchback on the way to work.", ("Mia", "vehicle", "Brava")),
+        ("The Sorrel heat pump we had put in in May hums at night.", ("Mia", "heat_pump", "Sorrel")),
     ],
 )
 def test_a_state_told_in_passing_is_read(text: str, slot: tuple[str, str, str]) -> None:
@@ -92,3 +97,12 @@ def test_a_value_of_another_clause_is_no_home(text: str) -> None:
 def test_a_statement_runs_on_past_an_emoji_into_its_question() -> None:
     slots = speaker_slots("My wife Lena has joined the Harrow Brass Band on cornet 🎺 cheap ways to soundproof a shed?")
     assert ("Lena", "membership", "Harrow Brass Band") in slots
+
+
+def test_when_someone_works_is_filed_beside_their_work() -> None:
+    slots = speaker_slots("I work lates at Corrin Foods, 2 till 10.")
+    assert ("Mia", "employer", "Corrin Foods") in slots
+    assert ("Mia", "shift", "lates") in slots
+    slots = speaker_slots("My brother Tobi is a porter at Vale General and he has just gone onto nights.")
+    assert ("Tobi", "employer", "Vale General") in slots
+    assert ("Tobi", "shift", "nights") in slots
