@@ -26,8 +26,8 @@ from memforest.text.kinds import fact_kind
 from memforest.text.lexicon import CAPITALS, IRREGULAR_PAST
 from memforest.text.offload import Deadline
 from memforest.text.persons import introduced_person, rewrite_persons
+from memforest.text.presupposed import asks_presupposing, find_presupposed
 from memforest.text.sentences import split_sentences
-from memforest.text.slots import asks_with_provider, find_role_at
 from memforest.text.state_slot import state_slot
 from memforest.text.state_words import ANIMALS
 from memforest.text.thing_named import thing_named
@@ -140,7 +140,7 @@ def _turn_units(turn: CellTurn, names: dict[str, str], deadline: Deadline | None
         sentence = told_as_guess(clean_sentence(raw, names), raws[i + 1] if i + 1 < len(raws) else None)
         if not sentence or not informative(sentence, names) or is_chatter(sentence, names):
             introduced = introduced_person(sentence) or introduced
-            if sentence and asks_with_provider(sentence):  # ("Could you email my manager at X?": X is theirs)
+            if sentence and asks_presupposing(sentence):  # ("Could you email my manager at X?": X is theirs)
                 units.append(_Unit([sentence], sentence_entities(sentence, names), introduced=introduced, asked=True))
                 introduced = None
             continue
@@ -234,10 +234,10 @@ def _candidate(
         if ent and ent.lower() not in seen:
             seen.add(ent.lower())
             unique.append(ent)
-    slot = None
-    if unit.asked and turn.role not in _NO_STATE_ROLES:
-        slot = find_role_at(text, presupposed=True)  # (a request states nothing else: "email my manager at X?")
-    elif not unit.caption and not original.rstrip().endswith("?") and turn.role not in _NO_STATE_ROLES:
+    slot, asking = None, unit.asked or original.rstrip().endswith("?")
+    if asking and turn.role not in _NO_STATE_ROLES:
+        slot = find_presupposed(text)  # (a question states only what it presupposes: "email my manager at X?")
+    elif not unit.caption and not asking and turn.role not in _NO_STATE_ROLES:
         slot = state_slot(text, kind, turn.speaker, tuple(names.values()), antecedent)
         if slot is None and before is not None and _NAMING.match(text) and _PET_GOT.search(before):
             joined = state_slot(f"{before} {text}", kind, turn.speaker, tuple(names.values()), antecedent)
@@ -254,14 +254,10 @@ def _candidate(
         switch = announced_switch(before, turn.speaker) if slot is not None and slot[1] in _GONE_TO else None
         if slot is not None and switch is not None and switch[0].casefold() == slot[0].casefold():
             slot = (slot[0], switch[1], slot[2])  # "Switched barbers. Now I go to X": a barber of the one who switched
-        if slot is not None and slot[1] == "pet" and slot[0] == turn.speaker:
-            slot = (
-                _pet_keeper(text, before, turn.speaker) or slot[0],
-                slot[1],
-                slot[2],
-            )  # "Mum got a dog! Bobi is ..."
-    # (what a request presupposes holds when it is asked, not at the time it asks about)
-    told = None if unit.asked else _mention_of(original, mentions, slot[2] if slot is not None else None)
+        if slot is not None and slot[1] == "pet" and slot[0] == turn.speaker:  # "Mum got a dog! Bobi is ..."
+            slot = (_pet_keeper(text, before, turn.speaker) or slot[0], slot[1], slot[2])
+    # (what a question presupposes holds when it is asked, not at the time it asks about)
+    told = None if asking and (unit.asked or slot) else _mention_of(original, mentions, slot[2] if slot else None)
     valid_from = told.start if told is not None else turn.time
     time_text = told.text if told is not None else None
     valid_to = None

@@ -23,7 +23,7 @@ from memforest.text.lexicon import CAPITALS
 from memforest.text.mood import leaves, mood_near
 from memforest.text.state_words import KIN
 
-__all__ = ["find_owned_thing"]
+__all__ = ["ASKED_OWN", "find_owned_thing", "owned_in_question"]
 
 _THINGS = (
     r"e-bike|ebike|bike|bicycle|scooter|e-scooter|moped|motorbike|motorcycle|car|van|hatchback|estate|campervan|"
@@ -46,6 +46,8 @@ _OWNED = re.compile(rf"(?<![\w'])(?P<subj>[{CAPITALS}][\w'-]*(?:'s\s+(?i:{KIN}))
 # a sentence of one's own that opens with the thing, its owner left out ("Brand new Velora espresso machine ...")
 _OPENING = re.compile(rf"^(?i:brand[- ]new|new|my\s+new)\s+{_MAKE}{_KIND}")
 _PERSON = rf"[{CAPITALS}][\w'-]*+(?:\s+and\s+others)?"
+# the speaker's own thing in a sentence as written ("does my Kamado rice cooker ...?")
+ASKED_OWN = re.compile(rf"(?<![\w'])(?i:my|our)\s+{_CONDITION}{_MAKE}{_KIND}")
 # bought, given, fitted: "Ana and others just bought a Nestora stroller", "Mia got Ana a Vireo watch"
 _BOUGHT = re.compile(
     rf"(?<![\w'])(?P<subj>{_PERSON})\s+(?:(?i:just|finally|recently)\s+)?(?i:bought|got|ordered|purchased|picked\s+up)\s+"
@@ -91,3 +93,13 @@ def find_owned_thing(text: str, speaker: str) -> tuple[str, str, str] | None:
     if m is None or mood_near(text[: m.end()], m.start("v")) is not None or leaves(text, m.start("v")):
         return None  # (one weighed, wished or denied; one given away or sold: "gave away Ana's X scooter")
     return holder, slot_key(re.sub(r"\s+", " ", m["kind"].lower())), m["v"]
+
+
+def owned_in_question(text: str) -> tuple[str, str, str] | None:
+    """(holder, kind, make) where a person-rewritten question or request asks about a thing its
+    holder has, by make and kind ("does Ana's Kamado rice cooker use much power?": Ana has one);
+    one asked of as given up or weighed is none."""
+    m = _OWNED.search(text)
+    if m is None or mood_near(text[: m.end()], m.start("v")) is not None or leaves(text, m.start("v")):
+        return None
+    return m["subj"], slot_key(re.sub(r"\s+", " ", m["kind"].lower())), m["v"]

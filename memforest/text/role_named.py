@@ -19,7 +19,7 @@ from memforest.text.mood import mood_near, mood_of
 from memforest.text.possessor import name_ends_before
 from memforest.text.state_words import KIN
 
-__all__ = ["find_role_named", "role_apposed"]
+__all__ = ["ASKED_ROLE_NAMED", "find_role_named", "role_apposed"]
 
 # the role nouns and the slot each is filed under (a noun not listed is its own slot)
 _SLOT_OF = {
@@ -66,6 +66,9 @@ _MY_ROLE_NAMED = re.compile(
     rf"(?<![\w'-])(?i:my|our)\s++(?:(?i:new|current|regular|usual|lovely|amazing)\s++)?(?:(?i:{_ROLES}))(?:,\s++|\s++)"
     rf"(?:{TITLES}\.?\s++)?{_NAME}(?:\s++(?!(?i:and|or)\b){_NAME})?(?![\w'\u2019-])"
 )
+
+
+ASKED_ROLE_NAMED = _MY_ROLE_NAMED  # (a question or request that names one presupposes them)
 
 
 def find_role_named(text: str) -> tuple[str, str, str] | None:

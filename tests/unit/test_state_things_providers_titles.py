@@ -106,3 +106,20 @@ def test_when_someone_works_is_filed_beside_their_work() -> None:
     slots = speaker_slots("My brother Tobi is a porter at Vale General and he has just gone onto nights.")
     assert ("Tobi", "employer", "Vale General") in slots
     assert ("Tobi", "shift", "nights") in slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("how do I descale my Velora espresso machine?", ("Mia", "espresso_machine", "Velora")),
+        ("can you proofread this note to my landlord Mr Obi?", ("Mia", "landlord", "Mr Obi")),
+        ("Should I complain to my dentist at Brightsmile?", ("Mia", "dentist", "Brightsmile")),
+    ],
+)
+def test_a_question_files_what_it_presupposes(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize("text", ["is a Velora espresso machine good?", "should I sell my Velora espresso machine?"])
+def test_a_question_about_a_thing_one_may_not_have_files_none(text: str) -> None:
+    assert not [s for s in speaker_slots(text) if s[1]]
