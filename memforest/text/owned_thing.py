@@ -90,9 +90,7 @@ def find_owned_thing(text: str, speaker: str) -> tuple[str, str, str] | None:
     m = m or _OPENING.search(text)
     if m is None and (came := _came_to_have(text, speaker)) is not None:
         holder, m = came
-    if m is None or mood_near(text[: m.end()], m.start("v")) is not None or leaves(text, m.start("v")):
-        return None  # (one weighed, wished or denied; one given away or sold: "gave away Ana's X scooter")
-    return holder, slot_key(re.sub(r"\s+", " ", m["kind"].lower())), m["v"]
+    return _held(text, m, holder) if m is not None else None
 
 
 def owned_in_question(text: str) -> tuple[str, str, str] | None:
@@ -100,6 +98,12 @@ def owned_in_question(text: str) -> tuple[str, str, str] | None:
     holder has, by make and kind ("does Ana's Kamado rice cooker use much power?": Ana has one);
     one asked of as given up or weighed is none."""
     m = _OWNED.search(text)
-    if m is None or mood_near(text[: m.end()], m.start("v")) is not None or leaves(text, m.start("v")):
+    return _held(text, m, m["subj"]) if m is not None else None
+
+
+def _held(text: str, m: re.Match[str], holder: str) -> tuple[str, str, str] | None:
+    """(holder, kind, make) of the thing ``m`` names, unless weighed, wished or denied, or given
+    away or sold ("gave away Ana's X scooter")."""
+    if mood_near(text[: m.end()], m.start("v")) is not None or leaves(text, m.start("v")):
         return None
-    return m["subj"], slot_key(re.sub(r"\s+", " ", m["kind"].lower())), m["v"]
+    return holder, slot_key(re.sub(r"\s+", " ", m["kind"].lower())), m["v"]

@@ -137,6 +137,7 @@ def _with_course_apart(read: list[Candidate]) -> list[Candidate]:
 
 
 _WORK = frozenset({"job", "employer"})
+_TITLED = _WORK | {"patronage"}  # (a place used that a title names "at" is where one works)
 _HOURS = frozenset({"shift", "working_hours"})
 _PRONOUN = re.compile(r"\b(?:she|he|they)\b")
 
@@ -167,7 +168,7 @@ def with_title_apart(read: list[Candidate]) -> list[Candidate]:
     if {c.attribute for c in read} >= _WORK:
         return read
     for i, c in enumerate(read):
-        found = titled_at(c.text) if c.attribute in _WORK | {"patronage"} and c.value else None
+        found = titled_at(c.text) if c.attribute in _TITLED and c.value else None
         if found is None or c.value not in (found.title, found.org):
             continue
         if c.attribute == "patronage" and not re.search(rf"\bat\s+(?:the\s+)?{re.escape(found.org)}", c.text):
