@@ -1,6 +1,7 @@
 """CPU seconds spent by the processes of a bench run: the bench's own process (the client under
-test), the simulated model server's process, and the embedded database server (its postmaster and
-every backend), read from ``/proc`` (Linux; elsewhere nothing is read and the figures are None).
+test), its rule-based extractor's worker processes (``memforest.text.processes``), the simulated
+model server's process, and the embedded database server (its postmaster and every backend),
+read from ``/proc`` (Linux; elsewhere nothing is read and the figures are None).
 
 A run whose processes together used nearly ``cpus x wall`` seconds was bound by the machine's CPU,
 not by its schedule or the model server; ``cpu_bound_s`` (their CPU seconds over the machine's
@@ -15,6 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from memforest.text import processes as text_processes
 
 _TICK_S = 1.0 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01
 
@@ -84,8 +87,10 @@ class CpuMeter:
 
     def snapshot(self) -> dict[str, float | None]:
         """Cumulative CPU seconds of each process (group) now."""
+        workers = text_processes.pids()
         return {
             "client_s": time.process_time(),
+            "text_processes_s": sum(tree_cpu_s(pid) or 0.0 for pid in workers) if workers else None,
             "server_s": tree_cpu_s(self.server_pid) if self.server_pid else None,
             "database_s": tree_cpu_s(self.database_pid) if self.database_pid else None,
         }

@@ -3,6 +3,7 @@ settings and model backends, where the shared LoCoMo file lives, and forest coun
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import shutil
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from memforest.backends.factory import Backends, build_backends
+from memforest.backends.rule_based import RuleBasedExtractor
 from memforest.db.embedded import start_embedded
 from memforest.db.engine import Database
 from memforest.db.runtime import open_database
@@ -22,6 +24,7 @@ from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import fetch_all
 from memforest.store.tenants import ensure_tenant, get_forest
+from memforest.text.processes import start as start_text_processes
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -95,6 +98,14 @@ async def bench_env(
         await backends.aclose()
         if where == "external" and temporary:
             shutil.rmtree(home, ignore_errors=True)
+
+
+async def extractor_ready(backends: Backends) -> None:
+    """Wait until the rule-based extractor's worker processes, if it has any, are running (a
+    worker starts them when it starts; a bench starts them before its clock)."""
+    extractor = backends.extractor
+    if isinstance(extractor, RuleBasedExtractor) and extractor.processes:
+        await asyncio.wrap_future(start_text_processes(extractor.processes))
 
 
 async def forest_counts(env: BenchEnv, forest_name: str) -> dict[str, Any]:

@@ -44,7 +44,7 @@ from tqdm import tqdm
 
 from bench.args import add_embedding, bench_parser, embedding_label, embedding_overrides, embedding_spec
 from bench.cpu_meter import CpuMeter, database_meter
-from bench.env import BenchEnv, bench_env, check_verdict, forest_counts, locomo_or_complain
+from bench.env import BenchEnv, bench_env, check_verdict, extractor_ready, forest_counts, locomo_or_complain
 from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
 from bench.statement_count import StatementCounter, distribution, scope, summarise
 from memforest.formats import load_forests
@@ -136,6 +136,7 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                     )
             return report.as_dict()
 
+        await extractor_ready(env.backends)  # (as a running worker has them: started before the clock)
         meter = database_meter(env.settings.home, env.settings.database_url)
         cpu_before = meter.snapshot()
         t_ingest = time.perf_counter()
@@ -376,7 +377,8 @@ def render(result: dict[str, Any], console: Console) -> None:
     console.print("stage seconds: accept = wall of accepting; the others are summed over concurrent jobs")
     cpu = tot["cpu"]
     console.print(
-        f"CPU over the ingest: this process {cpu['client_s']} s, database {cpu['database_s']} s; "
+        f"CPU over the ingest: this process {cpu['client_s']} s, its extraction processes "
+        f"{cpu.get('text_processes_s')} s, database {cpu['database_s']} s; "
         f"{tot['cpu_ms_per_turn']} CPU-ms a turn; busy share of {cpu['cpus']} cores {cpu['busy_share']} "
         f"(the CPU alone allows a wall of {cpu['cpu_bound_s']} s)"
     )

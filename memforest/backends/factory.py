@@ -125,7 +125,7 @@ def build_backends(settings: Settings) -> Backends:
             chat=chat,
         )
     return Backends(
-        extractor=RuleBasedExtractor(),
+        extractor=RuleBasedExtractor(processes=settings.pipeline.extract_processes),
         summarizer=ExtractiveSummarizer(max_chars=max_chars),
         embedder=embedder,
     )
