@@ -87,7 +87,7 @@ class CpuMeter:
 
     def snapshot(self) -> dict[str, float | None]:
         """Cumulative CPU seconds of each process (group) now."""
-        workers = text_processes.pids()
+        workers = text_processes.accounting_pids()
         return {
             "client_s": time.process_time(),
             "text_processes_s": sum(tree_cpu_s(pid) or 0.0 for pid in workers) if workers else None,

@@ -5,9 +5,10 @@ The rule-based extractor is pure Python: run in this process's text threads
 commit's statements, a query's) waits behind it. :func:`run_in_process` runs such a function in a
 small pool of worker processes instead, shared by the whole process:
 
-- The pool starts on first use, from a fork server that has imported
-  :data:`PRELOADED` once (each worker then starts in milliseconds); where the platform has no fork
-  server, workers are spawned. Its first worker being ready is waited for outside any time budget.
+- The pool starts on first use or when a worker starts (:func:`start`), on a thread (never on the
+  event loop), from a fork server that has imported :data:`PRELOADED` once (each worker then
+  starts in milliseconds); where the platform has no fork server, workers are spawned. Its workers
+  being ready is waited for outside any time budget.
 - Two tasks per worker are handed to the pool at once (one runs, the next waits in its queue, so a
   worker never idles between two), shared fairly between tenants as the text threads are
   (:class:`~memforest.text.shares.FairShares`, per event loop): a freed place goes to the waiting
@@ -18,17 +19,20 @@ small pool of worker processes instead, shared by the whole process:
   :class:`~memforest.text.offload.TextBudgetExceededError` is raised; the next call starts a new
   pool.
 - A worker that dies (killed, out of memory) fails the work it held and any other in flight with
-  :class:`TextProcessError`; the next call starts a new pool.
+  :class:`TextProcessError` (the dead one's work may be what killed it: none is tried again); the
+  next call starts a new pool. Work an overrun's end of the pool took (queued, or running beside
+  it) is handed to the new pool once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.forkserver as forkserver
 import threading
 import weakref
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from typing import Any, TypeVar
@@ -37,7 +41,7 @@ from memforest.errors import ModelBackendError
 from memforest.text.offload import Deadline, TextBudgetExceededError
 from memforest.text.shares import FairShares, current_tenant
 
-__all__ = ["GRACE_S", "PRELOADED", "TextProcessError", "pids", "run_in_process", "start"]
+__all__ = ["GRACE_S", "PRELOADED", "TextProcessError", "accounting_pids", "pids", "run_in_process", "start"]
 
 T = TypeVar("T")
 
@@ -69,17 +73,34 @@ class _Pool:
         return shares
 
     def started(self) -> tuple[ProcessPoolExecutor, Future[None]]:
-        """The running executor and the future of its first worker being ready (started now if none)."""
+        """The running executor and the future of its workers being ready, started now if none
+        runs: every worker at once, each importing :data:`PRELOADED` first. Blocks while the
+        workers are forked (the fork server's first start imports :data:`PRELOADED` itself): call
+        it off the event loop."""
         with self._lock:
             if self._executor is None or self._ready is None:
-                self._executor = ProcessPoolExecutor(
+                executor = ProcessPoolExecutor(
                     max_workers=self.size, mp_context=_context(), initializer=_preload, initargs=(PRELOADED,)
                 )
-                self._ready = self._executor.submit(_preload, ())
+                try:  # (one task per worker: the executor forks a worker for each while none is idle)
+                    ready = _all_done([executor.submit(_preload, ()) for _ in range(self.size)])
+                except BaseException:
+                    executor.shutdown(wait=False, cancel_futures=True)
+                    raise
+                self._executor, self._ready = executor, ready
             return self._executor, self._ready
 
-    def end(self, executor: ProcessPoolExecutor) -> None:
-        """End ``executor``'s processes (when it is still this pool's) so the next call starts anew."""
+    def current(self) -> tuple[ProcessPoolExecutor, Future[None]] | None:
+        """The running executor and its readiness, or None when none runs (no waiting, no start)."""
+        executor, ready = self._executor, self._ready
+        return (executor, ready) if executor is not None and ready is not None else None
+
+    def end(self, executor: ProcessPoolExecutor, *, overrun: bool = False) -> None:
+        """End ``executor``'s processes (when it is still this pool's) so the next call starts anew;
+        ``overrun``: ended on purpose, for a task past its budget (work it took from others is
+        handed to the next pool)."""
+        if overrun:
+            _OVERRUN_ENDED.add(executor)
         with self._lock:
             if self._executor is executor:
                 self._executor, self._ready = None, None
@@ -94,6 +115,8 @@ class _Pool:
         return [p.pid for p in list(processes.values()) if p.pid is not None]
 
 
+# pools ended because one of their tasks overran: the other work they held never failed by itself
+_OVERRUN_ENDED: weakref.WeakSet[ProcessPoolExecutor] = weakref.WeakSet()
 _POOLS: dict[int, _Pool] = {}
 _POOLS_LOCK = threading.Lock()
 
@@ -115,6 +138,29 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
+def _all_done(futures: list[Future[None]]) -> Future[None]:
+    """A future done when all of ``futures`` are: with the first exception among them, if any."""
+    joined: Future[None] = Future()
+    left = [len(futures)]
+    lock = threading.Lock()
+
+    def one_done(done: Future[None]) -> None:
+        with lock:
+            left[0] -= 1
+            last = left[0] == 0
+        error = None if done.cancelled() else done.exception()
+        if error is not None and not joined.done():
+            with suppress(InvalidStateError):
+                joined.set_exception(error)
+        elif last and not joined.done():
+            with suppress(InvalidStateError):
+                joined.set_result(None)
+
+    for future in futures:
+        future.add_done_callback(one_done)
+    return joined
+
+
 def _preload(modules: tuple[str, ...]) -> None:
     """Import ``modules`` (in a worker, before its first task)."""
     for name in modules:
@@ -127,22 +173,51 @@ def _call(fn: Callable[..., T], budget_s: float, what: str, args: tuple[Any, ...
 
 
 def start(processes: int) -> Future[None]:
-    """Start the pool of ``processes`` workers now if it is not running (a worker does, so its
-    first job does not wait for it); the future of its first worker being ready."""
-    return _pool(processes).started()[1]
+    """Start the pool of ``processes`` workers if it is not running, on a thread of its own (a
+    worker does when it starts, so its first job does not wait for them; the caller never
+    blocks); the future of its workers being ready."""
+    ready: Future[None] = Future()
+
+    def run() -> None:
+        try:
+            _, started = _pool(processes).started()
+        except BaseException as exc:  # (the thread's only report is the future)
+            ready.set_exception(exc)
+            return
+        started.add_done_callback(lambda done: _copy(done, ready))
+
+    threading.Thread(target=run, name="memforest-text-start", daemon=True).start()
+    return ready
+
+
+def _copy(source: Future[None], target: Future[None]) -> None:
+    error = None if source.cancelled() else source.exception()
+    with suppress(InvalidStateError):
+        if error is not None:
+            target.set_exception(error)
+        else:
+            target.set_result(None)
 
 
 def pids() -> list[int]:
-    """The process ids of every text worker process running now (for CPU accounting)."""
+    """The process ids of every text worker process running now."""
     with _POOLS_LOCK:
         pools = list(_POOLS.values())
     return [pid for pool in pools for pid in pool.pids()]
 
 
+def accounting_pids() -> list[int]:
+    """The processes whose CPU, with that of every child they have had, is all the text workers'
+    so far: the fork server (its preload, and every worker it forked, live or ended), else the
+    workers running now (spawned ones are this process's own children)."""
+    server = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+    return [server] if isinstance(server, int) else pids()
+
+
 async def run_in_process(fn: Callable[..., T], *args: Any, processes: int, budget_s: float, what: str) -> T:
     """``fn(*args, deadline)`` in a pool of ``processes`` worker processes (see the module doc);
     ``fn`` and ``args`` must pickle (a module-level function, plain data). Work that another
-    task's overrun or death took from the pool is handed to the new pool once. Raises
+    task's overrun took from the pool (queued, or running beside it) is handed to a new pool once. Raises
     :class:`TextBudgetExceededError` past the budget and :class:`TextProcessError` when its worker
     ended first; any exception ``fn`` raises comes back as it was raised."""
     pool = _pool(processes)
@@ -164,7 +239,11 @@ class _PoolEnded(Exception):
 
 
 async def _run_once(pool: _Pool, fn: Callable[..., T], args: tuple[Any, ...], budget_s: float, what: str) -> T:
-    executor, ready = pool.started()
+    running = pool.current()
+    try:  # (a start runs off the loop: it forks the workers, and they import the extractor)
+        executor, ready = running if running is not None else await asyncio.to_thread(pool.started)
+    except (OSError, RuntimeError) as exc:
+        raise TextProcessError(f"{what}: the text worker processes did not start ({exc})") from exc
     try:  # (a new pool's start is no part of any task's budget; shielded: one waiter's cancellation is its own)
         await asyncio.shield(asyncio.wrap_future(ready))
     except BrokenProcessPool as exc:
@@ -179,6 +258,9 @@ async def _run_once(pool: _Pool, fn: Callable[..., T], args: tuple[Any, ...], bu
         shares.release(tenant)
         pool.end(executor)
         raise _PoolEnded(exc) from exc
+    except BaseException:
+        shares.release(tenant)
+        raise
 
     def release_in_loop(_: object) -> None:  # (the place is free once the worker is, not before)
         with suppress(RuntimeError):  # the loop is closed: its shares went with it
@@ -189,11 +271,15 @@ async def _run_once(pool: _Pool, fn: Callable[..., T], args: tuple[Any, ...], bu
         # (it may wait in the pool's queue behind one task of each worker, itself bounded by its budget)
         return await asyncio.wait_for(asyncio.wrap_future(done), timeout=2 * budget_s + GRACE_S)
     except TimeoutError:
-        pool.end(executor)
+        if done.done() and not done.cancelled():
+            raise  # (``fn``'s own TimeoutError, as it raised it)
+        pool.end(executor, overrun=True)
         raise TextBudgetExceededError(f"{what} took longer than its {budget_s:g} s time budget") from None
     except BrokenProcessPool as exc:
         pool.end(executor)
-        raise _PoolEnded(exc) from exc
+        if executor in _OVERRUN_ENDED:
+            raise _PoolEnded(exc) from exc  # (another task's overrun took it: this work never failed)
+        raise TextProcessError(f"{what}: the text worker process ended before it finished") from exc
     except asyncio.CancelledError as exc:
         task = asyncio.current_task()
         if done.cancelled() and task is not None and not task.cancelling():

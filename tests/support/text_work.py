@@ -9,7 +9,7 @@ import time
 
 from memforest.text.offload import Deadline
 
-__all__ = ["die", "fail", "pid", "sleep", "sleep_checking"]
+__all__ = ["die", "fail", "pid", "sleep", "sleep_checking", "time_out"]
 
 
 def pid(_: Deadline) -> int:
@@ -20,6 +20,11 @@ def pid(_: Deadline) -> int:
 def fail(message: str, _: Deadline) -> None:
     """Raise ValueError(message) in the worker."""
     raise ValueError(message)
+
+
+def time_out(message: str, _: Deadline) -> None:
+    """Raise TimeoutError(message) in the worker (the work's own, no budget's)."""
+    raise TimeoutError(message)
 
 
 def sleep(seconds: float, _: Deadline) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from support import text_work
@@ -119,4 +120,26 @@ def test_the_worker_processes_are_listed_for_cpu_accounting() -> None:
     async def run() -> int:
         return await run_in_process(text_work.pid, processes=1, budget_s=5, what="pid")
 
-    assert asyncio.run(run()) in processes.pids()
+    worker = asyncio.run(run())
+    assert worker in processes.pids()
+    parent = int(Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    assert worker in processes.accounting_pids() or parent in processes.accounting_pids()
+
+
+def test_a_timeout_error_of_the_work_comes_back_as_raised_and_ends_nothing() -> None:
+    async def run() -> tuple[int, int]:
+        before = await run_in_process(text_work.pid, processes=SIZE, budget_s=5, what="pid")
+        with pytest.raises(TimeoutError, match="its own"):
+            await run_in_process(text_work.time_out, "its own", processes=SIZE, budget_s=5, what="timing out")
+        return before, await run_in_process(text_work.pid, processes=SIZE, budget_s=5, what="pid")
+
+    before, after = asyncio.run(run())
+    assert after in processes.pids() and before in processes.pids()
+
+
+def test_starting_a_pool_never_blocks_the_caller() -> None:
+    t0 = time.perf_counter()
+    ready = processes.start(5)  # (a size no other test uses: a pool started from nothing)
+    returned = time.perf_counter() - t0
+    ready.result(timeout=30)
+    assert returned < 0.1
