@@ -218,15 +218,6 @@ class Extractor(Protocol):
         ...
 
 
-@runtime_checkable
-class Warms(Protocol):
-    """A backend with resources it can start ahead of its first call (a worker starts them)."""
-
-    def warm(self) -> None:
-        """Start them now, without waiting for them to be ready."""
-        ...
-
-
 @dataclass(frozen=True, slots=True)
 class SummaryInput:
     """What an internal node's summary is made from: its interval and children's texts in time order."""

@@ -8,7 +8,7 @@ from memforest.backends.base import UsageLedger
 from memforest.domain import Candidate, CellView
 from memforest.text.extractor import extract_cell
 from memforest.text.offload import DEFAULT_BUDGET_S, run_off_loop
-from memforest.text.processes import run_in_process, start
+from memforest.text.processes import run_in_process
 
 __all__ = ["RuleBasedExtractor"]
 
@@ -27,11 +27,6 @@ class RuleBasedExtractor:
     def __init__(self, budget_s: float = DEFAULT_BUDGET_S, *, processes: int = 0) -> None:
         self.budget_s = budget_s
         self.processes = processes
-
-    def warm(self) -> None:
-        """Start the extraction processes now (a worker does at its start), if it has any."""
-        if self.processes:
-            start(self.processes)
 
     async def extract(self, cell: CellView, *, ledger: UsageLedger | None = None) -> list[Candidate]:
         """Return the candidates of ``cell`` (see ``extract_cell``); records one zero-token call."""

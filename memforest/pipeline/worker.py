@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from memforest.backends.base import UsageLedger, Warms
+from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
 from memforest.db.pool_use import open_connections
@@ -244,8 +244,6 @@ async def run_worker(
     (which a claim that finds a job and a prune also ring), a stop, or at most
     ``worker.sweep_interval_s``; with ``stop_when_idle`` a loop returns instead."""
 
-    if isinstance(backends.extractor, Warms):
-        backends.extractor.warm()  # (its first job need not wait for the extractor's processes)
     last_sweep = -math.inf
     last_prune = -math.inf
     # up to ``concurrency`` jobs hold a slot at once; with commit overlap as many again may be past their

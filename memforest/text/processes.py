@@ -5,8 +5,8 @@ The rule-based extractor is pure Python: run in this process's text threads
 commit's statements, a query's) waits behind it. :func:`run_in_process` runs such a function in a
 small pool of worker processes instead, shared by the whole process:
 
-- The pool starts on first use or when a worker starts (:func:`start`), on a thread (never on the
-  event loop), from a fork server that has imported :data:`PRELOADED` once (each worker then
+- The pool starts on first use (or ahead of it, :func:`start`: a bench, before its clock), on a
+  thread (never on the event loop), from a fork server that has imported :data:`PRELOADED` once (each worker then
   starts in milliseconds); where the platform has no fork server, workers are spawned. Its workers
   being ready is waited for outside any time budget.
 - Two tasks per worker are handed to the pool at once (one runs, the next waits in its queue, so a
@@ -173,9 +173,8 @@ def _call(fn: Callable[..., T], budget_s: float, what: str, args: tuple[Any, ...
 
 
 def start(processes: int) -> Future[None]:
-    """Start the pool of ``processes`` workers if it is not running, on a thread of its own (a
-    worker does when it starts, so its first job does not wait for them; the caller never
-    blocks); the future of its workers being ready."""
+    """Start the pool of ``processes`` workers if it is not running, on a thread of its own (the
+    caller never blocks); the future of its workers being ready."""
     ready: Future[None] = Future()
 
     def run() -> None:
