@@ -102,7 +102,7 @@ async def bench_env(
 
 async def extractor_ready(backends: Backends) -> None:
     """Wait until the rule-based extractor's worker processes, if it has any, are running (a
-    worker starts them when it starts; a bench starts them before its clock)."""
+    process starts them at its first extraction; a bench starts them before its clock)."""
     extractor = backends.extractor
     if isinstance(extractor, RuleBasedExtractor) and extractor.processes:
         await asyncio.wrap_future(start_text_processes(extractor.processes))
