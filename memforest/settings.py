@@ -121,8 +121,8 @@ class PipelineSettings(BaseModel):
     fanout_scene: int = Field(default=8, ge=2, le=16)
     extract_concurrency: int = Field(default=16, ge=1, le=4096)
     # The rule-based extractor runs in this many worker processes of its own (off the process's
-    # GIL, ADR 0141); 0, the default, runs it in the process's text threads.
-    extract_processes: int = Field(default=0, ge=0, le=64)
+    # GIL, ADR 0141); 0 runs it in the process's text threads.
+    extract_processes: int = Field(default=1, ge=0, le=64)
     refresh_concurrency: int = Field(default=16, ge=1, le=4096)
     near_duplicate_threshold: float = Field(default=0.92, ge=0, le=1)
     entity_min_facts: int = Field(default=3, ge=1)

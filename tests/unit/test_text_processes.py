@@ -4,10 +4,13 @@ errors and overruns come back as errors, a dead or stuck worker is replaced, ten
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import psutil
 import pytest
 from support import text_work
 
@@ -143,3 +146,30 @@ def test_starting_a_pool_never_blocks_the_caller() -> None:
     returned = time.perf_counter() - t0
     ready.result(timeout=30)
     assert returned < 0.1
+
+
+# a process that owns a pool, prints its workers' pids, then ends by a signal (no exit hook runs)
+_OWNER = """
+import os, signal
+from memforest.text import processes
+processes.start(2).result()
+print(*processes.pids(), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_the_workers_end_with_the_process_that_owns_their_pool_and_let_go_of_its_output() -> None:
+    owner = subprocess.Popen([sys.executable, "-c", _OWNER], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    # (reads to the end of the output: a worker or fork server left holding it would stall this)
+    output, _ = owner.communicate(timeout=60)
+    workers = [int(pid) for pid in output.splitlines()[0].split()]  # (the resource tracker may warn after)
+    assert owner.returncode == -9 and len(workers) == 2
+    _, alive = psutil.wait_procs([p for p in map(_process, workers) if p is not None], timeout=10)
+    assert not alive
+
+
+def _process(pid: int) -> psutil.Process | None:
+    try:
+        return psutil.Process(pid)
+    except psutil.NoSuchProcess:
+        return None
