@@ -21,7 +21,6 @@ import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import suppress
 from typing import Any, TypeVar
 
 from memforest.errors import ModelBackendError
@@ -94,16 +93,12 @@ async def run_off_loop(fn: Callable[[Deadline], T], *, budget_s: float = DEFAULT
     tenant, shares = current_tenant(), _shares(loop)
     await shares.acquire(tenant)
 
-    def release_in_loop(_: object) -> None:  # (from the pool's thread: once it is free, not before)
-        with suppress(RuntimeError):  # the loop is closed: its shares went with it
-            loop.call_soon_threadsafe(shares.release, tenant)
-
     try:
         done = _POOL.submit(work)
     except BaseException:
         shares.release(tenant)
         raise
-    done.add_done_callback(release_in_loop)
+    shares.release_when_done(tenant, done)
     future = asyncio.wrap_future(done, loop=loop)
     waiting: set[asyncio.Future[Any]] = {future, started}
     await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)

@@ -289,8 +289,7 @@ async def _run_once(pool: _Pool, fn: Callable[..., T], args: tuple[Any, ...], bu
     except BrokenProcessPool as exc:
         pool.end(executor)
         raise TextProcessError(f"{what}: the text worker process did not start") from exc
-    loop = asyncio.get_running_loop()
-    tenant, shares = current_tenant(), pool.shares(loop)
+    tenant, shares = current_tenant(), pool.shares(asyncio.get_running_loop())
     await shares.acquire(tenant)
     try:
         done = executor.submit(_call, fn, budget_s, what, args)
@@ -301,12 +300,7 @@ async def _run_once(pool: _Pool, fn: Callable[..., T], args: tuple[Any, ...], bu
     except BaseException:
         shares.release(tenant)
         raise
-
-    def release_in_loop(_: object) -> None:  # (the place is free once the worker is, not before)
-        with suppress(RuntimeError):  # the loop is closed: its shares went with it
-            loop.call_soon_threadsafe(shares.release, tenant)
-
-    done.add_done_callback(release_in_loop)
+    shares.release_when_done(tenant, done)
     try:
         # (it may wait in the pool's queue behind one task of each worker, itself bounded by its budget)
         return await asyncio.wait_for(asyncio.wrap_future(done), timeout=2 * budget_s + GRACE_S)

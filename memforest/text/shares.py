@@ -13,10 +13,12 @@ any tenant shares the key "".
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import itertools
 from collections import deque
 from collections.abc import AsyncIterator
+from typing import Any
 
 from memforest.logs import current_context
 
@@ -76,6 +78,18 @@ class FairShares:
             self._held[key] = count - 1
         self._total -= 1
         self._dispatch()
+
+    def release_when_done(self, key: str, work: concurrent.futures.Future[Any]) -> None:
+        """Give back a place of ``key`` once ``work`` (run on a pool off this event loop) is done,
+        not before: its pool is busy until then. Nothing is given back once the loop is closed (its
+        shares went with it)."""
+        loop = asyncio.get_running_loop()
+
+        def release_in_loop(_: object) -> None:
+            with contextlib.suppress(RuntimeError):  # (the loop is closed)
+                loop.call_soon_threadsafe(self.release, key)
+
+        work.add_done_callback(release_in_loop)
 
     @contextlib.asynccontextmanager
     async def hold(self, key: str) -> AsyncIterator[None]:
