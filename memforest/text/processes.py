@@ -30,11 +30,10 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.connection
 import multiprocessing.forkserver as forkserver
 import os
-import select
 import threading
-import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor
@@ -54,8 +53,6 @@ T = TypeVar("T")
 PRELOADED = ("memforest.text.extractor",)
 # how long past its budget a task may take before its pool is ended (hand-off and result transfer)
 GRACE_S = 2.0
-# how often a worker checks that the process owning its pool still runs, where it cannot wait for its end
-OWNER_POLL_S = 1.0
 
 
 class TextProcessError(ModelBackendError):
@@ -90,7 +87,7 @@ class _Pool:
                     max_workers=self.size,
                     mp_context=_context(),
                     initializer=_start_worker,
-                    initargs=(PRELOADED, os.getpid()),
+                    initargs=(PRELOADED,),
                 )
                 try:  # (one task per worker: the executor forks a worker for each while none is idle)
                     ready = _all_done([executor.submit(_preload, ()) for _ in range(self.size)])
@@ -177,35 +174,24 @@ def _preload(modules: tuple[str, ...]) -> None:
         __import__(name)
 
 
-def _start_worker(modules: tuple[str, ...], owner_pid: int) -> None:
+def _start_worker(modules: tuple[str, ...]) -> None:
     """In a new worker: end it with the process that owns its pool, then import ``modules``."""
-    threading.Thread(target=_exit_with, args=(owner_pid,), name="memforest-text-owner", daemon=True).start()
+    threading.Thread(target=_exit_with_owner, name="memforest-text-owner", daemon=True).start()
     _preload(modules)
 
 
-def _exit_with(owner_pid: int) -> None:
-    """Wait for process ``owner_pid`` to end, then end this one. An owner ended by a signal (uvicorn
-    re-raises SIGTERM once it has stopped serving) runs no exit hook to stop its pool, and a worker,
-    a child of the fork server, would otherwise wait for work forever, keeping the fork server alive
-    and holding the output it inherited (a pipe its reader then never sees the end of)."""
-    try:
-        owner = os.pidfd_open(owner_pid)
-    except (AttributeError, OSError):  # (no pidfd on this platform, or the owner has already ended)
-        while _alive(owner_pid):
-            time.sleep(OWNER_POLL_S)
-    else:
-        select.select([owner], [], [])  # (readable once the owner has ended)
+def _exit_with_owner() -> None:
+    """Wait for the process that owns this worker's pool to end, then end this one. An owner ended
+    by a signal (uvicorn re-raises SIGTERM once it has stopped serving) runs no exit hook to stop
+    its pool, and a worker, a child of the fork server, would otherwise wait for work forever,
+    keeping the fork server alive and holding the output it inherited (a pipe its reader then never
+    sees the end of). The owner holds the write end of the worker's parent sentinel until it ends
+    (or lets go of the worker), even unreaped."""
+    owner = multiprocessing.parent_process()
+    if owner is None:  # (not started by multiprocessing: nothing to follow)
+        return
+    multiprocessing.connection.wait([owner.sentinel])
     os._exit(0)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # (a process of another user holds the pid)
-        return True
-    return True
 
 
 def _call(fn: Callable[..., T], budget_s: float, what: str, args: tuple[Any, ...]) -> T:

@@ -4,6 +4,9 @@ errors and overruns come back as errors, a dead or stuck worker is replaced, ten
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -159,11 +162,17 @@ os.kill(os.getpid(), signal.SIGKILL)
 
 
 def test_the_workers_end_with_the_process_that_owns_their_pool_and_let_go_of_its_output() -> None:
-    owner = subprocess.Popen([sys.executable, "-c", _OWNER], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    # (reads to the end of the output: a worker or fork server left holding it would stall this)
-    output, _ = owner.communicate(timeout=60)
-    workers = [int(pid) for pid in output.splitlines()[0].split()]  # (the resource tracker may warn after)
-    assert owner.returncode == -9 and len(workers) == 2
+    owner = subprocess.Popen(
+        [sys.executable, "-c", _OWNER], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        # (reads to the end of the output: a worker or fork server left holding it would stall this)
+        output, _ = owner.communicate(timeout=60)
+    finally:  # (a failure leaves nothing behind: the owner's session is its pool's processes too)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(owner.pid, signal.SIGKILL)
+    workers = [int(pid) for pid in output.split()]
+    assert owner.returncode == -signal.SIGKILL and len(workers) == 2
     _, alive = psutil.wait_procs([p for p in map(_process, workers) if p is not None], timeout=10)
     assert not alive
 
