@@ -61,7 +61,9 @@ _OVER_AFTER = re.compile(
 _MOODS = frozenset({"considered", "turned_down", "negation", "nostalgia", "hypothetical", "wish"})
 # the one named is the subject of the verb of mood right after them (a run of spaces is entered at
 # its start only: a search never rescans it from each of its spaces)
-_THEIR_MOOD = re.compile(r"(?:,|(?<!\s))\s++(?:wants|would\s+like|plans|is\s+planning|thinks|reckons|suggested|suggests)\b")
+_THEIR_MOOD = re.compile(
+    r"(?:,|(?<!\s))\s++(?:wants|would\s+like|plans|is\s+planning|thinks|reckons|suggested|suggests)\b"
+)
 # the speaker's own one named so in a sentence as written ("my barber Tomi left X, so I'm following him")
 _MY_ROLE_NAMED = re.compile(
     rf"(?<![\w'-])(?i:my|our)\s++(?:(?i:new|current|regular|usual|lovely|amazing)\s++)?(?:(?i:{_ROLES}))(?:,\s++|\s++)"
