@@ -30,6 +30,7 @@ import numpy as np
 from memforest.domain import Candidate
 from memforest.pipeline.canonical import CanonicalOutcome, SourceRef, clean_surface, pick_near, text_hash
 from memforest.pipeline.nearest_rows import RowMatrix
+from memforest.pipeline.stored_nearest import nearest_stored
 from memforest.rules import cosine_sq, nearest_first, same_state_value, squared_norm, supersession_slot, timeline_slot
 from memforest.store import facts_batch
 from memforest.store.sql import Conn, Row
@@ -183,7 +184,7 @@ async def canonicalize_many(
     surfaces = [clean_surface(c.text) for c, _, _ in items]
     hashes = [text_hash(s) for s in surfaces]
     looked: dict[int, list[Row]] = {}
-    for r in await facts_batch.lookup_many(conn, tenant_id, forest_id, hashes, [e for _, e, _ in items]):
+    for r in await nearest_stored(conn, tenant_id, forest_id, hashes, [e for _, e, _ in items]):
         looked.setdefault(int(r["i"]) - 1, []).append(r)
     batch = _Batch(near_threshold, RowMatrix(len(items), len(items[0][1])))
     decided: list[int | _New] = []  # per item: its merge target, or itself as a new fact

@@ -49,6 +49,10 @@ class RowMatrix:
     def __len__(self) -> int:
         return self._size
 
+    def nbytes(self) -> int:
+        """The memory its arrays hold (their capacity, not only the rows appended)."""
+        return self._rows.nbytes + self._scale.nbytes + self._floor.nbytes
+
     def append(self, vector: np.ndarray[Any, Any], squared_norm: float) -> None:
         """Add a row: ``vector`` and its squared norm as ``rules.squared_norm`` computes it."""
         if self._size == len(self._scale):
@@ -65,6 +69,14 @@ class RowMatrix:
             self._floor[i] = -math.inf
         self._size += 1
 
+    def candidates_many(self, queries: list[tuple[np.ndarray[Any, Any], float]], k: int) -> list[list[int]]:
+        """:meth:`candidates` of each ``(query, its squared norm)``, with one matrix product for all."""
+        n = self._size
+        if n < max(PRODUCT_MIN_ROWS, k + 1) or self._with_cosine <= k or not self._all_finite or len(queries) < 2:
+            return [self.candidates(q, qn, k) for q, qn in queries]
+        product = self._rows[:n] @ np.stack([q for q, _ in queries]).astype(np.float64).T
+        return [self._kept(product[:, j], qn, k) for j, (_, qn) in enumerate(queries)]
+
     def candidates(self, query: np.ndarray[Any, Any], query_norm: float, k: int) -> list[int]:
         """Indices, ascending, of a set of rows that holds every row among the ``k`` first of the
         rows sorted by exact cosine to ``query`` (``rules.nearest_first``, stable). Below
@@ -72,9 +84,14 @@ class RowMatrix:
         n = self._size
         if n < max(PRODUCT_MIN_ROWS, k + 1) or self._with_cosine <= k or not self._all_finite:
             return list(range(n))
+        return self._kept(self._rows[:n] @ query.astype(np.float64), query_norm, k)
+
+    def _kept(self, dots: np.ndarray[Any, Any], query_norm: float, k: int) -> list[int]:
+        """The rows kept for a query, given its product with every row (``dots``) and its squared norm."""
+        n = self._size
         if not (query_norm > 0.0 and math.isfinite(query_norm)):
             return list(range(n))
-        approx = (self._rows[:n] @ query.astype(np.float64)) * self._scale[:n] / math.sqrt(query_norm)
+        approx = dots * self._scale[:n] / math.sqrt(query_norm)
         approx += self._floor[:n]
         cut = float(np.partition(approx, n - k)[n - k]) - self._slack
         if not cut - self._slack > -1.0:  # (near -1 the clamp of rules.cosine_sq could make ties; NaN)
