@@ -126,6 +126,6 @@ def build_backends(settings: Settings) -> Backends:
         )
     return Backends(
         extractor=RuleBasedExtractor(processes=settings.pipeline.extract_processes),
-        summarizer=ExtractiveSummarizer(max_chars=max_chars),
+        summarizer=ExtractiveSummarizer(max_chars=max_chars, processes=settings.pipeline.extract_processes),
         embedder=embedder,
     )

@@ -13,9 +13,14 @@ import numpy as np
 from memforest.text.blas import single_threaded_blas
 from memforest.text.hashed import embed_hashed
 from memforest.text.lexicon import CAPITALS, STOPWORDS
+from memforest.text.offload import Deadline
 from memforest.text.sentences import split_sentences
 
-__all__ = ["EmbedFn", "ExtractiveSelector", "strip_header", "truncate_text"]
+__all__ = ["EmbedFn", "ExtractiveSelector", "NodeText", "strip_header", "summarize_in_worker", "truncate_text"]
+
+# What a node's summary is made from, as a text worker process receives it: (t_start, t_end, the
+# children's texts in time order).
+NodeText = tuple[datetime, datetime, Sequence[str]]
 
 # Texts to a float32 matrix, one unit (or zero) row per text.
 EmbedFn = Callable[[Sequence[str]], np.ndarray[Any, Any]]
@@ -208,3 +213,20 @@ class ExtractiveSelector:
             # every sentence is longer than the budget: cut the most central one
             return truncate_text(sents[int(np.argmax(rel))], budget)
         return " ".join(sents[i] for i in sorted(chosen))
+
+
+# A text worker process's selectors, by max_chars: their caches serve every call the process gets.
+_WORKER_SELECTORS: dict[int, ExtractiveSelector] = {}
+
+
+def summarize_in_worker(max_chars: int, nodes: Sequence[NodeText], deadline: Deadline) -> list[str]:
+    """In a text worker process (``text.processes``): the summary of each node, as
+    :meth:`ExtractiveSelector.summarize_text` with the default sentence vectors writes it."""
+    selector = _WORKER_SELECTORS.get(max_chars)
+    if selector is None:
+        selector = _WORKER_SELECTORS[max_chars] = ExtractiveSelector(max_chars)
+    out = []
+    for t_start, t_end, child_texts in nodes:
+        deadline.check()
+        out.append(selector.summarize_text(t_start, t_end, child_texts))
+    return out

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from memforest.backends.base import Summarizer, SummaryInput, UsageLedger
+from memforest.backends.hashed import HashedEmbedder
 from memforest.backends.summarize import CHUNK, ExtractiveSummarizer, strip_header, truncate_text
 from memforest.domain import TreeKind
 from memforest.text import summarize as summarize_module
@@ -173,3 +174,17 @@ async def test_a_batch_gives_each_items_own_summary_in_order() -> None:
     assert await s.summarize_many(items, ledger=ledger) == [await s.summarize(i) for i in items]
     assert ledger.as_dict()["summarize"]["calls"] == len(items)
     assert await s.summarize_many([]) == []
+
+
+async def test_summaries_written_in_a_text_worker_process_equal_those_of_the_threads() -> None:
+    """With ``processes``, ``summarize`` and ``summarize_many`` hand the nodes to the text worker
+    processes (``text.processes``): the same summaries, the same ledger calls."""
+    items = _overlapping_items() + _overlapping_items()[:15]
+    in_threads = ExtractiveSummarizer(max_chars=160)
+    in_process, ledger = ExtractiveSummarizer(max_chars=160, processes=1), UsageLedger()
+    assert in_process.processes == 1
+    expected = [in_threads.summarize_sync(i) for i in items]
+    assert await in_process.summarize_many(items, ledger=ledger) == expected
+    assert await in_process.summarize(items[0]) == expected[0]
+    assert ledger.as_dict()["summarize"]["calls"] == len(items)
+    assert ExtractiveSummarizer(embedder=HashedEmbedder(64), processes=1).processes == 0  # (its own vectors)
