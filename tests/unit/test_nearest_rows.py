@@ -63,6 +63,21 @@ def test_the_kept_rows_hold_the_exact_nearest_among_near_ties() -> None:
             assert _first_k(rows, kept, q) == _first_k(rows, list(range(len(rows))), q)
 
 
+def test_one_product_for_many_queries_keeps_the_exact_nearest_of_each() -> None:
+    rng = np.random.default_rng(5)
+    for trial in range(60):
+        dim = [8, 64, 384][trial % 3]
+        rows = _tied_rows(rng, dim)
+        m = _matrix(rows)
+        queries = [rows[int(rng.integers(len(rows)))] for _ in range(4)] + [rng.standard_normal(dim).astype(np.float32)]
+        queries.append(np.zeros(dim, dtype=np.float32))
+        pairs = [(q, rules.squared_norm(q)) for q in queries]
+        for (q, _), kept in zip(pairs, m.candidates_many(pairs, K), strict=True):
+            assert kept == sorted(set(kept))
+            assert _first_k(rows, kept, q) == _first_k(rows, list(range(len(rows))), q)
+    assert m.candidates_many([], K) == []
+
+
 def test_far_rows_are_left_out() -> None:
     """The product does prune: of many spread rows, only the near ones are scored exactly."""
     rng = np.random.default_rng(2)
