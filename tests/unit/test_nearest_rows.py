@@ -50,6 +50,7 @@ def _tied_rows(rng: np.random.Generator, dim: int) -> list[np.ndarray[Any, Any]]
 
 
 def test_the_kept_rows_hold_the_exact_nearest_among_near_ties() -> None:
+    """Query by query, and for all of them with one product (``candidates_many``)."""
     rng = np.random.default_rng(11)
     for trial in range(150):
         dim = [8, 64, 384][trial % 3]
@@ -57,22 +58,10 @@ def test_the_kept_rows_hold_the_exact_nearest_among_near_ties() -> None:
         m = _matrix(rows)
         queries = [rows[int(rng.integers(len(rows)))], rng.standard_normal(dim).astype(np.float32)]
         queries.append((queries[0] + np.float32(1e-6) * queries[1]).astype(np.float32))
-        for q in queries:
-            kept = m.candidates(q, rules.squared_norm(q), K)
-            assert kept == sorted(set(kept))
-            assert _first_k(rows, kept, q) == _first_k(rows, list(range(len(rows))), q)
-
-
-def test_one_product_for_many_queries_keeps_the_exact_nearest_of_each() -> None:
-    rng = np.random.default_rng(5)
-    for trial in range(60):
-        dim = [8, 64, 384][trial % 3]
-        rows = _tied_rows(rng, dim)
-        m = _matrix(rows)
-        queries = [rows[int(rng.integers(len(rows)))] for _ in range(4)] + [rng.standard_normal(dim).astype(np.float32)]
         queries.append(np.zeros(dim, dtype=np.float32))
         pairs = [(q, rules.squared_norm(q)) for q in queries]
-        for (q, _), kept in zip(pairs, m.candidates_many(pairs, K), strict=True):
+        alone = [m.candidates(q, qn, K) for q, qn in pairs]
+        for q, kept in [*zip(queries, alone, strict=True), *zip(queries, m.candidates_many(pairs, K), strict=True)]:
             assert kept == sorted(set(kept))
             assert _first_k(rows, kept, q) == _first_k(rows, list(range(len(rows))), q)
     assert m.candidates_many([], K) == []
