@@ -8,7 +8,7 @@ brings the facts written since that snapshot, the forest's count of live facts a
 matches. A view whose size then differs from the count (a fact deleted, a writer that rolled back
 after it was read), taken in another database, or too many transactions old is read again whole;
 a view holding facts the reading transaction wrote itself serves that call only. A task takes a
-view out of the process's registry while it uses it, so no two tasks share one.
+view out of the process's registry while it awaits the read, so no two tasks share one.
 
 The ranking is the one ``nearest_rows`` makes exact for the batch's own facts: one matrix product
 finds the few rows that can be among each candidate's three nearest, and ``rules.cosine_sq``
@@ -115,8 +115,9 @@ class _View:
 
 class ForestViews:
     """The kept views of one process, by (tenant, forest), least recently used first, and the
-    forests it leaves to the database. A task takes a view out while it brings it up to date and
-    ranks over it, and puts it back after: two tasks never share one."""
+    forests it leaves to the database. A task takes a view out while it awaits its changes and puts
+    it back once it is up to date; its ranking follows without yielding, so no two tasks of an event
+    loop share a view (the lock keeps the registry whole; the views are for one event loop)."""
 
     def __init__(self, bytes_max: int = VIEW_BYTES_MAX) -> None:
         self.bytes_max = bytes_max
