@@ -47,8 +47,8 @@ class ExtractiveSummarizer(ExtractiveSelector):
     async def summarize(self, item: SummaryInput, *, ledger: UsageLedger | None = None) -> str:
         """Return ``header + " " + body`` of at most ``max_chars`` characters (ledger: calls only).
 
-        Runs in the text thread pool, off the event loop; over ``budget_s`` seconds it raises
-        ``TextBudgetExceededError``."""
+        Runs off the event loop (in a text worker process, or in the text thread pool: see the
+        class); over ``budget_s`` seconds it raises ``TextBudgetExceededError``."""
         t0 = time.perf_counter()
         what = f"summarising a level-{item.level} node of {item.tree_label!r}"
         if self.processes:
@@ -82,18 +82,19 @@ class ExtractiveSummarizer(ExtractiveSelector):
         """The summaries of ``items`` written in a text worker process, within one node's budget in
         all (the pool ends a task that overruns by the budget of the task queued ahead of it too, so
         its tasks' budgets stay alike; a summary takes milliseconds)."""
-        nodes: list[NodeText] = [(i.t_start, i.t_end, i.child_texts) for i in items]
         return await run_in_process(
-            summarize_in_worker, self.max_chars, nodes, processes=self.processes, budget_s=self.budget_s, what=what,
+            summarize_in_worker, self.max_chars, _node_texts(items), processes=self.processes,
+            budget_s=self.budget_s, what=what,
         )  # fmt: skip
 
     def _summarize_chunk(self, chunk: Sequence[SummaryInput], deadline: Deadline) -> list[str]:
-        out = []
-        for item in chunk:
-            deadline.check()
-            out.append(self.summarize_sync(item))
-        return out
+        return self.summarize_nodes(_node_texts(chunk), deadline)
 
     def summarize_sync(self, item: SummaryInput) -> str:
         """Synchronous :meth:`summarize` (no I/O, deterministic)."""
         return self.summarize_text(item.t_start, item.t_end, item.child_texts)
+
+
+def _node_texts(items: Sequence[SummaryInput]) -> list[NodeText]:
+    """What each node's summary is made from, as ``ExtractiveSelector.summarize_nodes`` takes it."""
+    return [(i.t_start, i.t_end, i.child_texts) for i in items]

@@ -110,6 +110,14 @@ class ExtractiveSelector:
         a, b = t_start.date().isoformat(), t_end.date().isoformat()
         return f"[{a}]" if a == b else f"[{a} .. {b}]"
 
+    def summarize_nodes(self, nodes: Sequence[NodeText], deadline: Deadline) -> list[str]:
+        """:meth:`summarize_text` of each node in order, ``deadline`` checked before each."""
+        out = []
+        for t_start, t_end, child_texts in nodes:
+            deadline.check()
+            out.append(self.summarize_text(t_start, t_end, child_texts))
+        return out
+
     def summarize_text(self, t_start: datetime, t_end: datetime, child_texts: Sequence[str]) -> str:
         """``header + " " + body`` of at most ``max_chars`` characters (no I/O, deterministic)."""
         head = self.header(t_start, t_end)
@@ -225,8 +233,4 @@ def summarize_in_worker(max_chars: int, nodes: Sequence[NodeText], deadline: Dea
     selector = _WORKER_SELECTORS.get(max_chars)
     if selector is None:
         selector = _WORKER_SELECTORS[max_chars] = ExtractiveSelector(max_chars)
-    out = []
-    for t_start, t_end, child_texts in nodes:
-        deadline.check()
-        out.append(selector.summarize_text(t_start, t_end, child_texts))
-    return out
+    return selector.summarize_nodes(nodes, deadline)
