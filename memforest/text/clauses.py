@@ -25,6 +25,9 @@ _JOINT = re.compile(
     rf";\s++{_LEAD}(?=(?:{_PRONOUN}|{_NAMED}))"
     rf"|(?<![\s,]),?\s++(?:and|but|so|whereas)\s++{_LEAD}(?=(?:{_PRONOUN}|{_NAMED}))"
     rf"|,\s++{_LEAD}(?={_PRONOUN})"
+    # a comma before a short subject of its own and its verb of being ("joined X, first training is
+    # on Friday": the training's time is not the joining's)
+    r"|,\s++(?=(?:[a-z]++\s++){1,2}(?:is|are|was|were)\s)"
 )
 # a clause of fewer words than this is no clause of its own ("and I", "so she did")
 _CLAUSE_WORDS = 3
@@ -105,11 +108,21 @@ _PARTNER_APPOSED = re.compile(
 )
 
 
+# ... or after the name, in brackets or between commas ("Tunde (my fiancé) got a job at X")
+_PARTNER_AFTER = re.compile(
+    rf"(?<![\w'-])(?P<name>[{CAPITALS}][\w-]*+)\s*+(?:\(\s*+|,\s++)(?i:my|our)\s++(?P<noun>(?i:{PARTNER_NOUNS}))\s*+[),]"
+)
+
+
 def partner_apposed(sentence: str) -> str | None:
-    """The words of ``sentence`` that name the speaker's partner by apposition ("my wife Emiko"),
-    read alone as a state of the speaker's besides what the sentence states of the partner; None."""
+    """The words of ``sentence`` that name the speaker's partner by apposition ("my wife Emiko"; for
+    "Emiko (my wife)", those words), read alone as a state of the speaker's besides what the
+    sentence states of the partner; None."""
     m = _PARTNER_APPOSED.search(sentence)
-    return m.group(0) if m is not None else None
+    if m is not None:
+        return m.group(0)
+    after = _PARTNER_AFTER.search(sentence)
+    return f"my {after['noun']} {after['name']}" if after is not None else None
 
 
 # an instrument played now, its sentence read up to it ("I play trumpet in X and ...": "I play trumpet"),

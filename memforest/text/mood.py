@@ -58,7 +58,9 @@ _COMPILED = {mood: re.compile(pattern, re.IGNORECASE) for mood, pattern in _RE.i
 # keep up" states a club), so the sentence has the mood only when no other clause states something
 _CLAUSE_RE = {
     "nostalgia": r"\breminisc\w*|\blong(?:s|ed|ing)?\s+for\b|\b(?:good|fond|happy)\s+memories\b|\bfondly\b|"
-    r"\blook(?:s|ed|ing)?\s+back\s+on\b|\bthink(?:s|ing)?\s+back\b|\bthought\s+back\b",
+    r"\blook(?:s|ed|ing)?\s+back\s+on\b|\bthink(?:s|ing)?\s+back\b|\bthought\s+back\b|"
+    # a past state told only as the time of something else ("when Ana lived in X, Ana had ...")
+    r"\bwhen\s+[\w']+\s+(?:lived|worked|was\s+living|was\s+working|studied)\s+(?:in|at|for)\b",
     "wish": r"\bhop(?:e|es|ed|ing)\s+for\b|\bfingers\s+crossed\b|\bideally\b|"
     r"\b(?:got|have|has|had)\s+(?:my|his|her|their|our|\w+'s)\s+eyes?\s+on\b",
     "plan": r"\bon\s+the\s+list\s+for\b|\bplan\s+(?:is|was)\s+to\b|\bsaving\s+(?:up\s+)?for\b|"
@@ -88,7 +90,10 @@ _SET_PHRASES = re.compile(
     r"\b(?:never|not)\s+(?:been\s+happier|looked\s+back|looking\s+back|bad|too\s+bad|a\s+bad)\b|"
     r"\bwouldn't\s+(?:trade|change|have\s+it)\b|\bif\s+(?:i'm|i\s+am|we're|\w+\s+is)\s+honest\b|\bnot\s+gonna\s+lie\b|"
     r"\bnot\s+only\b|\bno\s+longer\b|\bnot\s+enough\b|\bwould\s+not\s+stop\b|\bwouldn't\s+stop\b|"
-    r"\btoo\s+good\s+to\s+(?:turn\s+down|pass\s+up|refuse|say\s+no\s+to)\b",
+    r"\btoo\s+good\s+to\s+(?:turn\s+down|pass\s+up|refuse|say\s+no\s+to)\b|"
+    # a request of one's own turned down by another ("they rejected Ana's claim"): no offer refused
+    r"\b(?:rejected|declined|refused)\s+(?:my|our|[\w-]+'s)\s+(?:\w+\s+)?(?:claim|application|request|appeal|"
+    r"payment|card|refund|booking|order|transfer|complaint)s?\b",
     re.IGNORECASE,
 )
 # "missed" as an attributive participle, after a determiner, a number or an ordinal and before its noun
@@ -103,7 +108,7 @@ _ATTRIBUTIVE_MISSED = re.compile(
 # of leaving or disposal ("left X", "got rid of X") unless a successor follows it in its sentence
 # ("quit X and joined Y"): read per sentence from the last such verb (linear in the text)
 _LEAVE = re.compile(
-    r"\b(?:stopped\s+(?:going\s+to|seeing|using|visiting)|cancell?ed\s+(?:with|on|my|\w+'s)?|no\s+longer\s+\w+)",
+    r"\b(?:stopped\s+(?:going\s+to|seeing|using|visiting)|cancell?ed(?!\s+on\b)\s+(?:with|my|\w+'s)?|no\s+longer\s+\w+)",
     re.IGNORECASE,
 )
 _LEAVING = re.compile(
@@ -141,6 +146,9 @@ _INSTEAD = re.compile(
 # opens a clause when a subject follows it ("nearly missed the van and we moved in on Friday")
 _CLAUSE_END = re.compile(
     r"[,;:]\s+|(?<!\s)\s+(?:but|and\s+then|so)\s+|(?<!\s)\s+[-–—]\s+|"
+    # a reason given after a statement ends the statement's clause ("switched to X because the old
+    # one never had appointments": the reason's negation is not the statement's); see _REASON
+    r"(?<!\s)\s+(?=(?i:because|cos|cause|'cause)\s)|"
     r"(?<!\s)\s+and\s+(?=(?i:i|we|he|she|they|you)\s)|"
     # (in person-rewritten text "I" is the speaker's name: "and Ana has never been this tired")
     rf"(?<!\s)\s+and\s+(?=[{CAPITALS}][\w-]*\s+(?:and\s+others\s+)?(?:has|have|had|never|still|just|really|also)\b)|"
@@ -154,6 +162,9 @@ _CLAUSE_END = re.compile(
 # a clause opened by "when" or "where" belongs to the clause before it ("those were good days, when
 # Ana played in X")
 _SUBORDINATE = re.compile(r"(?i:when|whenever|where|while|whilst)\b")
+# a reason belongs to the clause it gives the reason for: a mood of that clause is the reason's too
+# ("keeps telling me to switch to X because they have coverage at the cabin"), not the other way round
+_REASON = re.compile(r"(?i:because|cos|cause|'cause)\b")
 # a clause that only says who spoke ("How about X, Ravi asked") states nothing of its own
 _REPORTING = re.compile(
     r"\A\W*(?:\w+\s+){1,2}(?:asked|asks|said|says|added|adds|replied|replies|wrote|writes)\W*\Z", re.IGNORECASE
@@ -175,7 +186,8 @@ def _clauses(cleared: str) -> list[str]:
     clauses: list[str] = []
     start = 0
     for m in _CLAUSE_END.finditer(cleared):
-        if not _SUBORDINATE.match(cleared, m.end()) and len(cleared[start : m.start()].split()) > 2:
+        kept = _SUBORDINATE.match(cleared, m.end()) or _REASON.match(cleared, m.end())
+        if not kept and len(cleared[start : m.start()].split()) > 2:
             clauses.append(cleared[start : m.start()])
             start = m.end()
     return [*clauses, cleared[start:]]
@@ -232,7 +244,8 @@ def mood_near(text: str, at: int) -> str | None:
     start, end = 0, len(cleared)
     for m in _CLAUSE_END.finditer(cleared):
         if m.end() <= at:
-            start = start if _SUBORDINATE.match(cleared, m.end()) else m.end()
+            kept = _SUBORDINATE.match(cleared, m.end()) or _REASON.match(cleared, m.end())
+            start = start if kept else m.end()
         elif m.start() >= at:
             end = m.start()
             break

@@ -19,7 +19,7 @@ from memforest.text.mood import mood_near, mood_of
 from memforest.text.possessor import name_ends_before
 from memforest.text.state_words import KIN
 
-__all__ = ["ASKED_ROLE_NAMED", "find_role_named", "role_apposed"]
+__all__ = ["ASKED_ROLE_NAMED", "ROLES", "find_role_named", "role_apposed", "role_slot"]
 
 # the role nouns and the slot each is filed under (a noun not listed is its own slot)
 _SLOT_OF = {
@@ -32,19 +32,30 @@ _SLOT_OF = {
     **dict.fromkeys(("flatmate", "roommate", "housemate"), "flatmate"),
     "boss": "manager",  # (a person: "boss" alone names the employer, an organisation)
 }
-_ROLES = (
+# nouns that end like a doer's but name a relative, a thing or a time ("my brother Ali", "my
+# computer Dell", "my summer Ritual")
+_NOT_AGENTS = (
+    r"(?:grand|step|great-?)?(?:mother|father|brother|sister|daughter)|other|co-?worker|older|elder|younger|after|never|ever|"
+    r"order|number|summer|winter|dinner|computer|water|letter|paper|corner|cover|power|matter|member|"
+    r"character|chapter|register|monitor|radiator|calculator|indicator|elevator|generator|sensor|motor|"
+    r"error|horror|mirror|colour|color|favour|favor|honour|honor|floor|door|poor|major|junior|senior|interior"
+)
+ROLES = (
     r"hairdresser|barber|stylist|dentist|hygienist|orthodontist|doctor|gp|physio|physiotherapist|therapist|"
     r"counsell?or|psychologist|psychiatrist|vet|optician|osteopath|chiropractor|podiatrist|nutritionist|dietitian|"
     r"acupuncturist|midwife|trainer|landlord|landlady|flatmate|roommate|housemate|"
     r"accountant|lawyer|solicitor|mechanic|nanny|babysitter|childminder|cleaner|dog\s+walker|"
     r"girlfriend|boyfriend|gf|bf|partner|wife|husband|hubby|fianc[eé]e?|spouse|boss|"
-    r"(?:[a-z]+\s+)?(?:teacher|tutor|coach|instructor)"
+    r"(?:[a-z]+\s+)?(?:teacher|tutor|coach|instructor)|"
+    # any other noun of one who does a job for someone, by its ending ("my dog walker Tash", "my
+    # building manager Pan Z", "my supervisor Dr. Ng"), not a relative's or a thing's noun
+    rf"(?:[a-z]+\s+)?(?!(?:{_NOT_AGENTS})\b)[a-z]{{3,}}(?:er|or|ist)"
 )
 _NAME = rf"[{CAPITALS}][\w'-]*"
 # "Ana's (new) hairdresser Lotte", "Ana's GP, Dr. Osei,", "Ana's brother's flatmate Jo"
 _ROLE_NAMED = re.compile(
     rf"(?<![\w'])(?P<subj>{_NAME}(?:'s\s+(?i:{KIN}))?)'s\s+(?:(?i:new|current|regular|usual|lovely|amazing)\s+)?"
-    rf"(?P<role>(?i:{_ROLES}))(?:,\s+|\s+)(?P<val>(?:{TITLES}\.?\s+)?{_NAME}(?:\s+(?!(?i:and|or)\b){_NAME})?)(?![\w'-])"
+    rf"(?P<role>(?i:{ROLES}))(?:,\s+|\s+)(?P<val>(?:{TITLES}\.?\s+)?{_NAME}(?:\s+(?!(?i:and|or)\b){_NAME})?)(?![\w'-])"
 )
 # what tells the role is over: the one named left it, or is told of in the past ("Ana's physio
 # Anders retired", "Ana's flatmate Oskar moved out in June", "Ana's landlord Greg sold the building")
@@ -66,7 +77,7 @@ _THEIR_MOOD = re.compile(
 )
 # the speaker's own one named so in a sentence as written ("my barber Tomi left X, so I'm following him")
 _MY_ROLE_NAMED = re.compile(
-    rf"(?<![\w'-])(?i:my|our)\s++(?:(?i:new|current|regular|usual|lovely|amazing)\s++)?(?:(?i:{_ROLES}))(?:,\s++|\s++)"
+    rf"(?<![\w'-])(?i:my|our)\s++(?:(?i:new|current|regular|usual|lovely|amazing)\s++)?(?:(?i:{ROLES}))(?:,\s++|\s++)"
     rf"(?:{TITLES}\.?\s++)?{_NAME}(?:\s++(?!(?i:and|or)\b){_NAME})?(?![\w'\u2019-])"
 )
 
@@ -86,9 +97,13 @@ def find_role_named(text: str) -> tuple[str, str, str] | None:
         return None
     if mood_near(text[: m.end()], m.start("val")) is not None or mood_of(text) in _MOODS:
         return None
-    role = re.sub(r"\s+", " ", m["role"].lower())
-    value = m["val"].removesuffix("'s")
-    return m["subj"], _SLOT_OF.get(role) or slot_key(role), value
+    return m["subj"], role_slot(m["role"]), m["val"].removesuffix("'s")
+
+
+def role_slot(role: str) -> str:
+    """The slot a role's noun (one of :data:`ROLES`) files under: "GP" a doctor, "gf" a partner."""
+    role = re.sub(r"\s+", " ", role.lower())
+    return _SLOT_OF.get(role) or slot_key(role)
 
 
 def role_apposed(sentence: str) -> str | None:

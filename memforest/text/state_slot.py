@@ -20,6 +20,7 @@ from memforest.text.change_words import PARTING, THING_OPENING
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject, slot_key
 from memforest.text.dwelling import dwelling_held
 from memforest.text.emphatic import plain_verbs
+from memforest.text.held_as import find_held_as
 from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
 from memforest.text.medication import find_medication
 from memforest.text.mood import mood_near
@@ -274,7 +275,25 @@ def state_slot(
         attribute = "change"  # "moved everything over to X Credit Union": a provider, no home
     if subject == f"{speaker}'s family":
         subject = speaker  # "my family moved": the speaker's home too
-    return untitled(subject), attribute, slot[2]  # "Uncle Bo" is Bo
+    subject = _apposed_name(text, subject, speaker)
+    return untitled(subject), attribute, _before_speaker_clause(slot[2], speaker)  # "Uncle Bo" is Bo
+
+
+def _apposed_name(text: str, subject: str, speaker: str) -> str:
+    """The name a relative of the speaker's is given beside the relation ("Tunde (Ana's fiancé) got a
+    job at X", "Tunde, Ana's fiancé, ..."): that name, as for "Ana's fiancé Tunde"; else ``subject``."""
+    if not subject.startswith(f"{speaker}'s "):
+        return subject
+    m = re.search(rf"([{CAPITALS}][\w'-]*)\s*(?:\(\s*{re.escape(subject)}\s*\)|,\s*{re.escape(subject)}\s*,)", text)
+    return m[1] if m is not None and m[1] != speaker else subject
+
+
+def _before_speaker_clause(value: str, speaker: str) -> str:
+    """``value`` up to the speaker's name opening a clause of its own: in person-rewritten text the
+    speaker's "I" is their name, which no run of capitalised words of a value goes on into ("since
+    Mei moved to Fitzroy Mei has been living at X" moved to Fitzroy)."""
+    m = re.search(rf"\s+{re.escape(speaker)}(?:\s+and\s+others)?\s+(?=[a-z])", value)
+    return value[: m.start()] if m is not None and m.start() > 0 else value
 
 
 def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) -> Slot | None:
@@ -329,6 +348,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
             find_role_at(text, speaker=speaker)
             or find_common_change(text, speaker, participants)
             or find_role_named(text)
+            or find_held_as(text, speaker)
             or find_owned_thing(text, speaker)
             or find_work_hours(text, speaker)
             or find_title(text, speaker)
