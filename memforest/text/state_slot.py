@@ -26,6 +26,7 @@ from memforest.text.medication import find_medication
 from memforest.text.mood import mood_near
 from memforest.text.owned_thing import find_owned_thing
 from memforest.text.possessor import possessor_of
+from memforest.text.programme_at import find_programme_at
 from memforest.text.role_named import find_role_named
 from memforest.text.slots import find_role_at, find_slot
 from memforest.text.state_values import JOB_TITLE, SCHOOL_WORDS, WORKPLACE_PART, thing_kind
@@ -349,6 +350,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
             or find_common_change(text, speaker, participants)
             or find_role_named(text)
             or find_held_as(text, speaker)
+            or find_programme_at(text, speaker)
             or find_owned_thing(text, speaker)
             or find_work_hours(text, speaker)
             or find_title(text, speaker)

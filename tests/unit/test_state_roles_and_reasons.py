@@ -99,3 +99,20 @@ def test_a_request_refused_by_another_is_no_offer_turned_down() -> None:
     text = "We've been with Corrib Mutual for home insurance for years and they just rejected my claim."
     assert ("Mia", "patronage", "Corrib Mutual") in held(text)
     assert not held("Corrib Mutual offered me cover but I rejected it.")
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("my nephew Cian is doing a coding bootcamp at Harbour Code.", ("Cian", "coding_bootcamp", "Harbour Code")),
+        ("started Irish classes at Conradh na Gaeilge this week!", ("Mia", "irish_class", "Conradh na Gaeilge")),
+        ("Gran has begun physiotherapy at Ardmore Clinic.", ("Gran", "physiotherapy", "Ardmore Clinic")),
+    ],
+)
+def test_a_programme_taken_part_in_at_a_named_place(text: str, slot: Slot) -> None:
+    assert slot in held(text)
+
+
+def test_a_one_off_or_planned_programme_is_none() -> None:
+    assert not held("I'm doing a talk at Dunmore Tech.")
+    assert not held("I might start a pottery course at Clayworks.")
