@@ -227,7 +227,7 @@ _NO_JOB = re.compile(rf"(?:{_NOT_JOBS})$")
 # "accountant"), none that one is of a place without working there; up to two words before it
 # ("a senior staff nurse")
 JOB_WORD = rf"\b(?![a-z-]*(?:{_NOT_JOBS})\b)(?=[a-z])[a-z-]*(?:{_JOB_ENDINGS})\b"
-JOB_TITLE = rf"(?:[a-z-]+\s+){{0,2}}?{JOB_WORD}"
+JOB_TITLE = rf"(?:[a-z0-9-]+\s+){{0,2}}?{JOB_WORD}"  # ("a year 5 teacher")
 # a part of a workplace named between a job title and the workplace ("a nurse on the night ward at X",
 # "an analyst in the risk department at X")
 WORKPLACE_PART = r"(?:\s+(?:on|in)\s+the\s+[a-z]+(?:\s+[a-z]+)?\s+(?:ward|department|team|unit|desk|floor|shift))?"

@@ -116,3 +116,9 @@ def test_a_programme_taken_part_in_at_a_named_place(text: str, slot: Slot) -> No
 def test_a_one_off_or_planned_programme_is_none() -> None:
     assert not held("I'm doing a talk at Dunmore Tech.")
     assert not held("I might start a pottery course at Clayworks.")
+
+
+def test_a_job_title_with_a_number_in_it() -> None:
+    slots = held("I'm a year 6 teacher at Rathmore Learning Centre and I need a spelling game.")
+    assert ("Mia", "employer", "Rathmore Learning Centre") in slots
+    assert ("Mia", "job", "year 6 teacher") in slots
