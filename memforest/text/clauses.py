@@ -108,9 +108,11 @@ _PARTNER_APPOSED = re.compile(
 )
 
 
-# ... or after the name, in brackets or between commas ("Tunde (my fiancé) got a job at X")
+# ... or after the name that opens the sentence, in brackets or between commas ("Tunde (my fiancé)
+# got a job at X"; "On Sunday, my wife, ..." names no partner)
 _PARTNER_AFTER = re.compile(
-    rf"(?<![\w'-])(?P<name>[{CAPITALS}][\w-]*+)\s*+(?:\(\s*+|,\s++)(?i:my|our)\s++(?P<noun>(?i:{PARTNER_NOUNS}))\s*+[),]"
+    rf"\W*+(?:(?i:and|so|but|also)\s++)?(?P<name>[{CAPITALS}][\w-]*+)\s*+(?:\(\s*+|,\s++)(?i:my|our)\s++"
+    rf"(?P<noun>(?i:{PARTNER_NOUNS}))\s*+[),]"
 )
 
 
@@ -121,7 +123,7 @@ def partner_apposed(sentence: str) -> str | None:
     m = _PARTNER_APPOSED.search(sentence)
     if m is not None:
         return m.group(0)
-    after = _PARTNER_AFTER.search(sentence)
+    after = _PARTNER_AFTER.match(sentence)
     return f"my {after['noun']} {after['name']}" if after is not None else None
 
 

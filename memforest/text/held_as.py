@@ -13,15 +13,18 @@ import re
 
 from memforest.text.lexicon import CAPITALS, TITLES
 from memforest.text.mood import mood_near
-from memforest.text.role_named import ROLES, role_slot
+from memforest.text.role_named import LISTED_ROLES, ROLES, role_slot
 from memforest.text.state_words import HOLDER
 
 __all__ = ["find_held_as"]
 
 _NAME = rf"[{CAPITALS}][\w'-]*"
+# a holder is someone: no pronoun or quantifier ("Nobody has Tom as their coach", "She has ...":
+# whose it is goes unsaid here)
+_SOMEONE = r"(?!(?:Nobody|Everyone|Everybody|Someone|Somebody|Anyone|Anybody|No|None|She|He|They|It|We|You)\b)"
 # (a run of spaces is entered at its start only and read whole: linear on long runs)
 _HELD_AS = re.compile(
-    HOLDER + r"\s++(?:(?:now|also|finally|just|still)\s++)?(?:has\s++got|have\s++got|has|have|got)\s++"
+    _SOMEONE + HOLDER + r"\s++(?:(?:now|also|finally|just|still)\s++)?(?:has\s++got|have\s++got|has|have|got)\s++"
     rf"(?P<val>(?:{TITLES}\.?\s++)?{_NAME}(?:\s++{_NAME}){{0,2}})\s++as\s++"
     rf"(?:his|her|their|{_NAME}'s)\s++(?:(?i:new|current|regular|usual)\s++)?"
     rf"(?!(?i:old|former|previous|ex)\b)(?P<role>(?i:{ROLES}))(?![\w'-])"
@@ -29,11 +32,12 @@ _HELD_AS = re.compile(
 
 
 # ... the role first, with an article, and the name beside it: after a comma or a dash, or "called";
-# a short relative clause may come between ("a dentist that takes NFZ — Dr. K")
+# a short relative clause may come between ("a dentist that takes NFZ — Dr. K"); a role named by a
+# noun of its own only ("found a buyer — Tom —" is a one-off)
 _GOT_A = re.compile(
-    rf"(?:^(?:(?i:just|recently|finally|also|so)\s++)?|{HOLDER}\s++(?:(?:now|also|finally|just)\s++)?)"
+    rf"(?:^(?:(?i:just|recently|finally|also|so)\s++)?|{_SOMEONE}{HOLDER}\s++(?:(?:now|also|finally|just)\s++)?)"
     r"(?:has\s++got|have\s++got|has|have|got|found|hired)\s++(?:a|an)\s++(?:(?i:new|great|good|lovely)\s++)?"
-    rf"(?P<role>(?i:{ROLES}))(?:\s++(?:that|who)\s++[^,.;!?\u2013\u2014]{{1,40}}?)?"
+    rf"(?P<role>(?i:{LISTED_ROLES}))(?:\s++(?:that|who)\s++[^,.;!?\u2013\u2014]{{1,40}}?)?"
     rf"(?:,\s++|\s++(?:called|named)\s++|\s++[-\u2013\u2014]\s++)(?P<val>(?:{TITLES}\.?\s++)?{_NAME}(?:\s++{_NAME})?)(?![\w'-])"
 )
 

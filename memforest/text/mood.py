@@ -59,8 +59,9 @@ _COMPILED = {mood: re.compile(pattern, re.IGNORECASE) for mood, pattern in _RE.i
 _CLAUSE_RE = {
     "nostalgia": r"\breminisc\w*|\blong(?:s|ed|ing)?\s+for\b|\b(?:good|fond|happy)\s+memories\b|\bfondly\b|"
     r"\blook(?:s|ed|ing)?\s+back\s+on\b|\bthink(?:s|ing)?\s+back\b|\bthought\s+back\b|"
-    # a past state told only as the time of something else ("when Ana lived in X, Ana had ...")
-    r"\bwhen\s+[\w']+\s+(?:lived|worked|was\s+living|was\s+working|studied)\s+(?:in|at|for)\b",
+    # a past state told only as the time of something else, opening the sentence ("When Ana lived in
+    # X, Ana had ...")
+    r"(?:^|[.!?]\s+)when\s+[\w']+\s+(?:lived|worked|was\s+living|was\s+working|studied)\s+(?:in|at|for)\b",
     "wish": r"\bhop(?:e|es|ed|ing)\s+for\b|\bfingers\s+crossed\b|\bideally\b|"
     r"\b(?:got|have|has|had)\s+(?:my|his|her|their|our|\w+'s)\s+eyes?\s+on\b",
     "plan": r"\bon\s+the\s+list\s+for\b|\bplan\s+(?:is|was)\s+to\b|\bsaving\s+(?:up\s+)?for\b|"
@@ -92,8 +93,9 @@ _SET_PHRASES = re.compile(
     r"\bnot\s+only\b|\bno\s+longer\b|\bnot\s+enough\b|\bwould\s+not\s+stop\b|\bwouldn't\s+stop\b|"
     r"\btoo\s+good\s+to\s+(?:turn\s+down|pass\s+up|refuse|say\s+no\s+to)\b|"
     # a request of one's own turned down by another ("they rejected Ana's claim"): no offer refused
-    r"\b(?:rejected|declined|refused)\s+(?:my|our|[\w-]+'s)\s+(?:\w+\s+)?(?:claim|application|request|appeal|"
-    r"payment|card|refund|booking|order|transfer|complaint)s?\b",
+    # (someone else's verb: a lower-case word before it, not the speaker's name)
+    r"\b(?-i:[a-z][\w']*)\s+(?:rejected|declined|refused)\s+(?:my|our|[\w-]+'s)\s+(?:\w+\s+)?"
+    r"(?:claim|application|appeal|payment|card|refund|complaint)s?\b",
     re.IGNORECASE,
 )
 # "missed" as an attributive participle, after a determiner, a number or an ordinal and before its noun
@@ -148,7 +150,7 @@ _CLAUSE_END = re.compile(
     r"[,;:]\s+|(?<!\s)\s+(?:but|and\s+then|so)\s+|(?<!\s)\s+[-–—]\s+|"
     # a reason given after a statement ends the statement's clause ("switched to X because the old
     # one never had appointments": the reason's negation is not the statement's); see _REASON
-    r"(?<!\s)\s+(?=(?i:because|cos|cause|'cause)\s)|"
+    r"(?<!\s)\s+(?=(?i:because|cos|'cause)\s)|"
     r"(?<!\s)\s+and\s+(?=(?i:i|we|he|she|they|you)\s)|"
     # (in person-rewritten text "I" is the speaker's name: "and Ana has never been this tired")
     rf"(?<!\s)\s+and\s+(?=[{CAPITALS}][\w-]*\s+(?:and\s+others\s+)?(?:has|have|had|never|still|just|really|also)\b)|"
@@ -164,7 +166,7 @@ _CLAUSE_END = re.compile(
 _SUBORDINATE = re.compile(r"(?i:when|whenever|where|while|whilst)\b")
 # a reason belongs to the clause it gives the reason for: a mood of that clause is the reason's too
 # ("keeps telling me to switch to X because they have coverage at the cabin"), not the other way round
-_REASON = re.compile(r"(?i:because|cos|cause|'cause)\b")
+_REASON = re.compile(r"(?i:because|cos|'cause)\b")
 # a clause that only says who spoke ("How about X, Ravi asked") states nothing of its own
 _REPORTING = re.compile(
     r"\A\W*(?:\w+\s+){1,2}(?:asked|asks|said|says|added|adds|replied|replies|wrote|writes)\W*\Z", re.IGNORECASE

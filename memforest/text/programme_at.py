@@ -31,6 +31,9 @@ _PLACE = (
     rf"(?P<val>[{CAPITALS}][\w'-]*(?:\s++(?:&\s++|and\s++|of\s++(?:the\s++)?|"
     rf"(?:de|da|del|di|du|des|dos|das|na|van|von|der|la|le|al|an|el|bin)[\s-])?[{CAPITALS}][\w'-]*){{0,3}})"
 )
+# a word before a programme's noun that modifies it ("coding", "Quran"), no preposition ("a talk on
+# therapy at X" is a talk)
+_MODIFIER = r"(?!(?i:on|about|of|for|in|at|with|to|from|into|and|or)\b)[\w-]++"
 # (each run of spaces is entered at its start only and read whole: linear on long runs)
 _PROGRAMME_AT = re.compile(
     rf"(?:^(?:(?i:just|now|finally|also|so)\s++)?|{HOLDER}\s++(?:(?:now|just|finally|also|still)\s++)?)"
@@ -38,7 +41,7 @@ _PROGRAMME_AT = re.compile(
     r"(?i:doing|taking|attending|started|starting|began|has\s++begun|have\s++begun|has\s++started|have\s++started|"
     r"is\s++on|are\s++on|enrolled\s++(?:in|on))\s++"
     r"(?:(?:a|an|the|his|her|their|some|weekly|evening|morning|night)\s++)*+"
-    rf"(?P<what>(?:[\w-]++\s++){{0,2}}?(?i:{_PROGRAMMES}))\s++(?:at|with|through)\s++(?:the\s++)?"
+    rf"(?P<what>(?:{_MODIFIER}\s++){{0,2}}?(?i:{_PROGRAMMES}))\s++(?:at|with|through)\s++(?:the\s++)?"
     rf"{_PLACE}(?![\w'-])"
 )
 

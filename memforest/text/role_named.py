@@ -14,12 +14,12 @@ import re
 
 from memforest.text.change_words import SWITCHED_KIND
 from memforest.text.changes import slot_key
-from memforest.text.lexicon import CAPITALS, TITLES
+from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
 from memforest.text.mood import mood_near, mood_of
 from memforest.text.possessor import name_ends_before
 from memforest.text.state_words import KIN
 
-__all__ = ["ASKED_ROLE_NAMED", "ROLES", "find_role_named", "role_apposed", "role_slot"]
+__all__ = ["ASKED_ROLE_NAMED", "LISTED_ROLES", "ROLES", "find_role_named", "role_apposed", "role_slot"]
 
 # the role nouns and the slot each is filed under (a noun not listed is its own slot)
 _SLOT_OF = {
@@ -32,30 +32,43 @@ _SLOT_OF = {
     **dict.fromkeys(("flatmate", "roommate", "housemate"), "flatmate"),
     "boss": "manager",  # (a person: "boss" alone names the employer, an organisation)
 }
-# nouns that end like a doer's but name a relative, a thing or a time ("my brother Ali", "my
-# computer Dell", "my summer Ritual")
+# nouns that end like a doer's but name a relative, a thing, a state or a time ("my brother Ali",
+# "my computer Dell", "my heater Dyson", "my summer Ritual", "after my shower I ...")
 _NOT_AGENTS = (
     r"(?:grand|step|great-?)?(?:mother|father|brother|sister|daughter)|other|co-?worker|older|elder|younger|after|never|ever|"
     r"order|number|summer|winter|dinner|computer|water|letter|paper|corner|cover|power|matter|member|"
     r"character|chapter|register|monitor|radiator|calculator|indicator|elevator|generator|sensor|motor|"
-    r"error|horror|mirror|colour|color|favour|favor|honour|honor|floor|door|poor|major|junior|senior|interior"
+    r"error|horror|mirror|colour|color|favour|favor|honour|honor|floor|door|poor|major|junior|senior|interior|"
+    r"heater|speaker|blender|controller|charger|cooker|tumbler|sticker|poster|printer|router|scooter|boiler|"
+    r"freezer|dryer|washer|shower|transfer|cancer|disorder|starter|layover|leather|hunter|foster|better|latter|"
+    r"quarter|semester|folder|container|holder|filter|timer|counter|browser|sweater|jumper|trainers|sneaker|"
+    r"blazer|slipper|diaper|nappy|locker|drawer|tower|flower|river|border|tractor|trailer|camper|stroller|"
+    r"vector|factor|sector|tumor|tumour|humor|humour|razor|tutorial|playlist|list|wrist|twist|mist"
 )
-ROLES = (
+# the roles named by a noun of their own
+LISTED_ROLES = (
     r"hairdresser|barber|stylist|dentist|hygienist|orthodontist|doctor|gp|physio|physiotherapist|therapist|"
     r"counsell?or|psychologist|psychiatrist|vet|optician|osteopath|chiropractor|podiatrist|nutritionist|dietitian|"
     r"acupuncturist|midwife|trainer|landlord|landlady|flatmate|roommate|housemate|"
     r"accountant|lawyer|solicitor|mechanic|nanny|babysitter|childminder|cleaner|dog\s+walker|"
     r"girlfriend|boyfriend|gf|bf|partner|wife|husband|hubby|fianc[eé]e?|spouse|boss|"
-    r"(?:[a-z]+\s+)?(?:teacher|tutor|coach|instructor)|"
+    r"(?:[a-z]+\s+)?(?:teacher|tutor|coach|instructor)"
+)
+ROLES = (
+    LISTED_ROLES + "|"
     # any other noun of one who does a job for someone, by its ending ("my dog walker Tash", "my
     # building manager Pan Z", "my supervisor Dr. Ng"), not a relative's or a thing's noun
-    rf"(?:[a-z]+\s+)?(?!(?:{_NOT_AGENTS})\b)[a-z]{{3,}}(?:er|or|ist)"
+    # (lower case only: "my Manchester United shirt" names no manager; no former one: "my old X")
+    rf"(?-i:(?:(?!(?:old|former|ex|late|previous|last)\b)[a-z]+\s+)?(?!(?:{_NOT_AGENTS})\b)[a-z]{{3,}}(?:er|or|ist))"
 )
 _NAME = rf"[{CAPITALS}][\w'-]*"
+# the one named: no "I" (the speaker, in a sentence as written: "after my shower I ..."), no day,
+# month or other time word ("I emailed my advisor Friday")
+_NOT_NAMED = rf"(?!(?:I|{'|'.join(sorted(w.capitalize() for w in TIME_WORDS))})\b)"
 # "Ana's (new) hairdresser Lotte", "Ana's GP, Dr. Osei,", "Ana's brother's flatmate Jo"
 _ROLE_NAMED = re.compile(
     rf"(?<![\w'])(?P<subj>{_NAME}(?:'s\s+(?i:{KIN}))?)'s\s+(?:(?i:new|current|regular|usual|lovely|amazing)\s+)?"
-    rf"(?P<role>(?i:{ROLES}))(?:,\s+|\s+)(?P<val>(?:{TITLES}\.?\s+)?{_NAME}(?:\s+(?!(?i:and|or)\b){_NAME})?)(?![\w'-])"
+    rf"(?P<role>(?i:{ROLES}))(?:,\s+|\s+){_NOT_NAMED}(?P<val>(?:{TITLES}\.?\s+)?{_NAME}(?:\s+(?!(?i:and|or)\b){_NAME})?)(?![\w'-])"
 )
 # what tells the role is over: the one named left it, or is told of in the past ("Ana's physio
 # Anders retired", "Ana's flatmate Oskar moved out in June", "Ana's landlord Greg sold the building")
@@ -78,7 +91,7 @@ _THEIR_MOOD = re.compile(
 # the speaker's own one named so in a sentence as written ("my barber Tomi left X, so I'm following him")
 _MY_ROLE_NAMED = re.compile(
     rf"(?<![\w'-])(?i:my|our)\s++(?:(?i:new|current|regular|usual|lovely|amazing)\s++)?(?:(?i:{ROLES}))(?:,\s++|\s++)"
-    rf"(?:{TITLES}\.?\s++)?{_NAME}(?:\s++(?!(?i:and|or)\b){_NAME})?(?![\w'\u2019-])"
+    rf"{_NOT_NAMED}(?:{TITLES}\.?\s++)?{_NAME}(?:\s++(?!(?i:and|or)\b){_NAME})?(?![\w'\u2019-])"
 )
 
 

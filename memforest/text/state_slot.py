@@ -281,11 +281,15 @@ def state_slot(
 
 
 def _apposed_name(text: str, subject: str, speaker: str) -> str:
-    """The name a relative of the speaker's is given beside the relation ("Tunde (Ana's fiancé) got a
-    job at X", "Tunde, Ana's fiancé, ..."): that name, as for "Ana's fiancé Tunde"; else ``subject``."""
+    """The name a relative of the speaker's is given beside the relation by the sentence's opening
+    ("Tunde (Ana's fiancé) got a job at X", "Tunde, Ana's fiancé, ..."): that name, as for "Ana's
+    fiancé Tunde"; else ``subject``."""
     if not subject.startswith(f"{speaker}'s "):
         return subject
-    m = re.search(rf"([{CAPITALS}][\w'-]*)\s*(?:\(\s*{re.escape(subject)}\s*\)|,\s*{re.escape(subject)}\s*,)", text)
+    m = re.match(
+        rf"\W*+(?:(?:And|So|But|Also)\s++)?([{CAPITALS}][\w'-]*+)\s*+(?:\(\s*+{re.escape(subject)}\s*+\)|,\s*+{re.escape(subject)}\s*+,)",
+        text,
+    )  # (the sentence's subject: "In Leeds, Ana's brother, a chef, ..." names no "Leeds")
     return m[1] if m is not None and m[1] != speaker else subject
 
 
@@ -293,7 +297,7 @@ def _before_speaker_clause(value: str, speaker: str) -> str:
     """``value`` up to the speaker's name opening a clause of its own: in person-rewritten text the
     speaker's "I" is their name, which no run of capitalised words of a value goes on into ("since
     Mei moved to Fitzroy Mei has been living at X" moved to Fitzroy)."""
-    m = re.search(rf"\s+{re.escape(speaker)}(?:\s+and\s+others)?\s+(?=[a-z])", value)
+    m = re.search(rf"(?<!\s)\s++{re.escape(speaker)}(?:\s+and\s+others)?\s+(?=[a-z])", value)
     return value[: m.start()] if m is not None and m.start() > 0 else value
 
 

@@ -122,3 +122,25 @@ def test_a_job_title_with_a_number_in_it() -> None:
     slots = held("I'm a year 6 teacher at Rathmore Learning Centre and I need a spelling game.")
     assert ("Mia", "employer", "Rathmore Learning Centre") in slots
     assert ("Mia", "job", "year 6 teacher") in slots
+
+
+@pytest.mark.parametrize(
+    ("text", "not_filed"),
+    [
+        ("I wore my Galway United jersey to the match.", "United"),  # a capitalised name is no doer's noun
+        ("After my shower I went to bed.", "Mia"),  # "I" is no one named
+        ("I emailed my advisor Friday about the draft.", "Friday"),  # nor is a day
+        ("My heater Dyson broke again.", "Dyson"),  # a thing's noun that ends like a doer's
+        ("Nobody has Tom as their coach anymore.", "Tom"),  # no one holds it
+        ("Finally found a buyer — Tom — for my old bike.", "Tom"),  # a one-off, by a noun of no role of its own
+        ("I'm doing a talk on therapy at Acme Labs.", "Acme Labs"),  # a talk, not a programme
+        ("I declined my transfer to the Berlin office.", "Berlin"),  # the speaker's own refusal
+    ],
+)
+def test_no_role_or_programme_is_filed(text: str, not_filed: str) -> None:
+    assert not [s for s in speaker_slots(text) if s[2] == not_filed]
+
+
+def test_only_the_sentences_opening_name_is_a_relatives_name() -> None:
+    slots = held("In Leeds, my brother, a chef, works at Dishoom.")
+    assert not [s for s in slots if s[0] == "Leeds"]
