@@ -111,7 +111,7 @@ _PARTNER_APPOSED = re.compile(
 # ... or after the name that opens the sentence, in brackets or between commas ("Tunde (my fiancé)
 # got a job at X"; "On Sunday, my wife, ..." names no partner)
 _PARTNER_AFTER = re.compile(
-    rf"\W*+(?:(?i:and|so|but|also)\s++)?(?P<name>[{CAPITALS}][\w-]*+)\s*+(?:\(\s*+|,\s++)(?i:my|our)\s++"
+    rf"\A\W*+(?:(?i:and|so|but|also)\s++)?(?P<name>[{CAPITALS}][\w-]*+)\s*+(?:\(\s*+|,\s++)(?i:my|our)\s++"
     rf"(?P<noun>(?i:{PARTNER_NOUNS}))\s*+[),]"
 )
 
