@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from memforest.text import change_words as cw
+from memforest.text.change_joining import JOINING
 from memforest.text.change_parts import APPOSITION_END as _APPOSITION_END
 from memforest.text.change_parts import HABIT as _HABIT
 from memforest.text.change_parts import KIN_RE, NOT_NOUN, PARTNERS
@@ -84,11 +85,13 @@ NAMED: tuple[re.Pattern[str], ...] = (
         rf"(?:from\s+{cw.ART}{cw.PREV}\s+)?to\s+(?:the\s+)?{cw.VALUE}"
     ),
     *SEEN_NAMED,
-    # "sees a physio called X", "found a bakery named X", "launched a podcast called X": a kind the subject has, named
+    # "sees a physio called X", "found a bakery named X", "launched a podcast called X", "set up her own
+    # studio called the X": a kind the subject has, named
     re.compile(
         rf"{cw.LEAD}{_ADV}(?:been\s+|is\s+|are\s+|am\s+)?(?i:seeing|sees|see|saw|found|use|uses|using|has|have|got|"
         rf"go\s+to|goes\s+to|registered\s+with|launched|started|hosts?|hosting|runs?|running|set\s+up|founded)\s+"
-        rf"(?:a|an)\s+(?:(?i:lil|little|small|tiny)\s+)?{cw.ADJ}{cw.NOUN}\s+(?:called|named)\s+{cw.VALUE}"
+        rf"(?:a|an|(?i:my|his|her|their|our)\s+own)\s+(?:(?i:lil|little|small|tiny)\s+)?{cw.ADJ}{cw.NOUN}\s+"
+        rf"(?:called|named)\s+(?:the\s+)?{cw.VALUE}"
     ),
     # "registered with a GP after putting it off: Dr. Nicholls", "found a dentist at last: Dr. Ruiz"
     # (the value alone, or with a place: "got a message: Acme offered me the job" names no kind)
@@ -205,49 +208,7 @@ GENERIC: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "change",
     ),
-    (
-        re.compile(
-            rf"{cw.LEAD}{_ADV}(?:been\s+|was\s+|got\s+|(?:is|am|are)\s+{_ADVERBS}(?=(?i:playing|singing|bowling|drumming)\s))?"
-            rf"(?i:joined|joins|signed\s+up\s+(?:with|for|at|to)|enrolled\s+(?:in|at|with)|"
-            rf"registered\s+(?:with|at)|became\s+a\s+member\s+of|(?:took|taken|takes|got|bought)\s+(?:out\s+)?an?\s+"
-            rf"(?:[\w-]+\s+)?membership\s+(?:at|with|of)|signed\s+up\s+for\s+(?:(?:a|an|the)\s+)?(?:(?!(?i:free|trial|taster|one-off|drop-in|single)\b)[\w-]+\s+){{1,6}}?(?:at|with)|"
-            rf"voted\s+onto|elected\s+(?:to|onto)(?:\s+the\s+board\s+of)?|accepted\s+(?:into|onto|by)|got\s+into|picked\s+for|"
-            rf"selected\s+for|(?:treasurer|secretary|chair|captain|president)\s+of|volunteers?\s+(?:with|at|for)|"
-            rf"(?:plays?|playing|bowls?|bowling|sings?|singing|drums?|drumming|(?:has|have)\s+(?:played|sung|drummed))\s+"
-            rf"(?:[\w-]+\s+)?(?:in|for|with(?=\s+the\b)))\s+"
-            rf"(?:the\s+)?{cw.VALUE}"
-        ),
-        "membership",
-    ),
-    (
-        re.compile(
-            rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}(?:an?\s+)?{cw.MEMBER_ADJ}(?:member|part)\s+of\s+(?:the\s+)?{cw.VALUE}"
-        ),
-        "membership",
-    ),
-    (
-        re.compile(
-            rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}on\s+the\s+{cw.VALUE}\s+(?:[\w-]+\s+)?"
-            r"(?i:team|squad|crew|committee|board|rota|roster)\b"
-        ),
-        "membership",
-    ),
-    (
-        re.compile(
-            rf"{cw.LEAD}{_ADV}(?i:got|gets|bought|took\s+out|has|have|renewed)\s+(?:a|an|{cw.OWNER})\s+(?:[a-z-]+\s+)?"
-            rf"membership\s+(?:at|with|to|of|for)\s+(?:the\s+)?{cw.VALUE}"
-        ),
-        "membership",
-    ),
-    (
-        # playing or singing in a group: "plays bass for the Otters", "sings with the Chorale" (with
-        # whom one played a game or once sang is no group of one's own)
-        re.compile(
-            rf"{cw.LEAD}{_ADV}(?:(?i:plays?|played|sings?|sang|performs?|performed)\s+(?:[a-z][a-z-]*\s+)?"
-            rf"(?:for\s+(?:the\s+)?|in\s+the\s+)|(?i:plays?|sings?|performs?)\s+with\s+the\s+){cw.VALUE}"
-        ),
-        "membership",
-    ),
+    *JOINING,
     # a customer of a place, or a bill from it, says one uses it: "is officially a Pebble Mobile
     # customer", "became a patient at Fernwood Clinic", "opened my first bill from X", "my contents
     # insurance renewal from X", "my first X bill"

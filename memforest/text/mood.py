@@ -95,7 +95,10 @@ _SET_PHRASES = re.compile(
     # a request of one's own turned down by another ("they rejected Ana's claim"): no offer refused
     # (someone else's verb: a lower-case word before it, not the speaker's name)
     r"\b(?-i:[a-z][\w']*)\s+(?:rejected|declined|refused)\s+(?:my|our|[\w-]+'s)\s+(?:\w+\s+)?"
-    r"(?:claim|application|appeal|payment|card|refund|complaint)s?\b",
+    r"(?:claim|application|appeal|payment|card|refund|complaint)s?\b|"
+    # an application that succeeded in its own sentence ("applied to X and was accepted") is no plan
+    r"\bappl(?:y|ied)\s+(?:to|for|at)\b(?=[^.;!?]{1,80}?\band\s+(?:got\s+(?:in|accepted|a\s+place)\b|"
+    r"(?:was|were|got|(?:has|have)\s+been)\s+(?:accepted|taken\s+on|offered\s+a\s+place)\b))",
     re.IGNORECASE,
 )
 # "missed" as an attributive participle, after a determiner, a number or an ordinal and before its noun
@@ -152,6 +155,10 @@ _CLAUSE_END = re.compile(
     # one never had appointments": the reason's negation is not the statement's); see _REASON
     r"(?<!\s)\s+(?=(?i:because|cos|'cause)\s)|"
     r"(?<!\s)\s+and\s+(?=(?i:i|we|he|she|they|you)\s)|"
+    # (also after a time that opens the clause: "and yesterday they asked if ...", rewritten "and on
+    # 7 May 2024 they asked if ...")
+    r"(?<!\s)\s+and\s+(?=(?i:on|in|at|during|after|before|last|this|yesterday|today|tonight|then)\s+(?:[\w']+\s+){0,3}?"
+    r"(?i:we|he|she|they|you)\s)|"
     # (in person-rewritten text "I" is the speaker's name: "and Ana has never been this tired")
     rf"(?<!\s)\s+and\s+(?=[{CAPITALS}][\w-]*\s+(?:and\s+others\s+)?(?:has|have|had|never|still|just|really|also)\b)|"
     # (also a doing in progress: "and Ana's running out of ideas", "and Ana is losing sleep")
