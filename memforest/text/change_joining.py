@@ -11,8 +11,17 @@ from memforest.text import change_words as cw
 from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
 from memforest.text.change_subjects import SUBJ as _SUBJ
+from memforest.text.lexicon import CAPITALS
 
 __all__ = ["JOINING"]
+
+# a player's place in a band, a choir or a side (closed classes: the parts one plays or sings, and
+# the positions of a team)
+_PLACE_IN_GROUP = (
+    r"(?:bassist|bass\s+player|guitarist|drummer|singer|vocalist|keyboardist|pianist|violinist|cellist|fiddler|"
+    r"saxophonist|trumpeter|alto|soprano|tenor|baritone|[a-z]+\s+player|captain|vice-captain|goalkeeper|keeper|"
+    r"striker|winger|defender|midfielder|forward|prop|hooker|fly-half|scrum-half|pitcher|catcher|coxswain|cox)"
+)
 
 JOINING: tuple[tuple[re.Pattern[str], str], ...] = (
     (
@@ -34,7 +43,7 @@ JOINING: tuple[tuple[re.Pattern[str], str], ...] = (
         # X and was accepted" (one still hoping to get in, or who did not, joined nothing)
         re.compile(
             rf"{cw.LEAD}{_ADV}(?i:auditioned|applied|tried\s+out|trialled|trialed)\s+(?:for|to|with|at)\s+(?:the\s+)?"
-            rf"{cw.VALUE}\s+and\s+(?i:got\s+(?:in|accepted|a\s+place)|(?:was|were|got|(?:has|have)\s+been)\s+"
+            rf"{cw.VALUE},?\s+and\s+(?:[{CAPITALS}][\w'-]*\s+)?(?i:got\s+(?:in|accepted|a\s+place)|(?:was|were|got|(?:has|have)\s+been)\s+"
             r"(?:accepted|taken\s+on|offered\s+a\s+place)|made\s+it(?:\s+in)?)\b"
         ),
         "membership",
@@ -42,6 +51,16 @@ JOINING: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}(?:an?\s+)?{cw.MEMBER_ADJ}(?:member|part)\s+of\s+(?:the\s+)?{cw.VALUE}"
+        ),
+        "membership",
+    ),
+    (
+        # a place in a band or a side: "Ana is now the bassist in X", "is a keeper for X" ("a tennis
+        # player in Leeds" says where, not with whom)
+        re.compile(
+            rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}(?:the\s+(?:(?i:new|lead|regular|first-choice)\s+)?"
+            rf"(?i:{_PLACE_IN_GROUP})\s+(?:in|for|with|of)|(?:a|an)\s+(?:(?i:new|lead|regular)\s+)?(?i:{_PLACE_IN_GROUP})\s+"
+            rf"(?:for|with))\s+(?:the\s+)?{cw.VALUE}"
         ),
         "membership",
     ),

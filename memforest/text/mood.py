@@ -118,6 +118,7 @@ _LEAVE = re.compile(
 )
 _LEAVING = re.compile(
     rf"\b(?:quit|quits|left|leaves|dropped\s+out\s+of|gave\s+up\s+on|parted\s+ways\s+with|{DISPOSAL}|"
+    r"stepped\s+(?:away|down)\s+from|walked\s+away\s+from|moved\s+on\s+from|"
     r"had\s+to\s+rehome|moved\s+out\s+of|retired\s+from|retires\s+from|(?:was|were|got|been)\s+stolen|stole|"
     r"handed\s+back\s+the\s+keys|(?:lease|tenancy)\b[^.;]{0,60}?\b(?:ended|expired|ran\s+out))\b",
     re.IGNORECASE,

@@ -277,7 +277,21 @@ def state_slot(
     if subject == f"{speaker}'s family":
         subject = speaker  # "my family moved": the speaker's home too
     subject = _apposed_name(text, subject, speaker)
-    return untitled(subject), attribute, _before_speaker_clause(slot[2], speaker)  # "Uncle Bo" is Bo
+    return _addressed_kin(untitled(subject), speaker), attribute, _before_speaker_clause(slot[2], speaker)
+
+
+# words for a parent or grandparent that a speaker uses as their name ("Mum moved into X"): the
+# speaker's own
+_ADDRESSED_KIN = frozenset(
+    {"mum", "mom", "mam", "mummy", "mommy", "mama", "dad", "daddy", "papa", "grandma", "granny", "gran", "nan", "nana"}
+    | {"nanna", "grandad", "granddad", "grandpa"}
+)
+
+
+def _addressed_kin(subject: str, speaker: str) -> str:
+    """``subject`` ("Uncle Bo" is Bo already), or the speaker's relative when it is a parent's or
+    grandparent's word used as a name: "Mum" said by Sione is "Sione's mum"."""
+    return f"{speaker}'s {subject.casefold()}" if subject.casefold() in _ADDRESSED_KIN else subject
 
 
 def _apposed_name(text: str, subject: str, speaker: str) -> str:

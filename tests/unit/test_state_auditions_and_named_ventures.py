@@ -14,10 +14,14 @@ def test_an_audition_that_succeeded_joins_the_group() -> None:
     assert ("Mia", "membership", "Tollgate Rowing Club") in held(
         "I applied to Tollgate Rowing Club and was accepted last week."
     )
+    assert ("Mia", "membership", "Quarrybank Voices") in held(
+        "I left the Arden Singers, and I auditioned for Quarrybank Voices, and I got in!"
+    )
 
 
 def test_an_audition_or_application_not_yet_won_joins_nothing() -> None:
     assert not held("I auditioned for Quarrybank Voices and didn't get in.")
+    assert not held("I auditioned for Quarrybank Voices, and I didn't get in.")
     assert not held("I applied to Tollgate Rowing Club and hope to get in.")
     assert not held("I applied to Tollgate Rowing Club. They said they'd let me know.")
 

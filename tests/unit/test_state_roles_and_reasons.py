@@ -106,7 +106,7 @@ def test_a_request_refused_by_another_is_no_offer_turned_down() -> None:
     [
         ("my nephew Cian is doing a coding bootcamp at Harbour Code.", ("Cian", "coding_bootcamp", "Harbour Code")),
         ("started Irish classes at Conradh na Gaeilge this week!", ("Mia", "irish_class", "Conradh na Gaeilge")),
-        ("Gran has begun physiotherapy at Ardmore Clinic.", ("Gran", "physiotherapy", "Ardmore Clinic")),
+        ("Gran has begun physiotherapy at Ardmore Clinic.", ("Mia's gran", "physiotherapy", "Ardmore Clinic")),
     ],
 )
 def test_a_programme_taken_part_in_at_a_named_place(text: str, slot: Slot) -> None:

@@ -2,7 +2,7 @@
 labels it gives are those of the plain pairwise walk (kept here as the reference), and the number of
 pairwise checks grows with the values a text names, not with the number of earlier states. A
 slotless text is read for leaving (``ended.left_for``) only for the values it holds, and a name is
-compared (``plan._alike``) only with the values sharing a word with it (``chains.SharingWords``)."""
+compared (``plan._alike``) only with the values sharing a word with it (``value_index.SharingWords``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memforest.retrieval.temporal import chains, ended
+from memforest.retrieval.temporal import ended, value_index
 from memforest.retrieval.temporal.chains import GENERIC, link_generic, named_values
 from memforest.retrieval.temporal.pick import same
 from memforest.retrieval.temporal.state import State
@@ -106,7 +106,7 @@ def test_a_text_names_an_ascii_value_by_a_letter_of_another_script() -> None:
 def test_every_character_whose_case_matches_an_ascii_one_is_made_that_letter() -> None:
     others = "".join(chr(c) for c in range(0x80, 0x110000) if not 0xD800 <= c < 0xE000)
     alike = {(c, a.lower()) for a in map(chr, range(0x80)) for c in re.findall(re.escape(a), others, re.IGNORECASE)}
-    assert {(chr(c), letter) for c, letter in chains._ASCII_ALIKE.items()} == alike
+    assert {(chr(c), letter) for c, letter in value_index._ASCII_ALIKE.items()} == alike
     assert all(re.fullmatch(r"\w", c) for c, _ in alike)  # a word character, as its letter is
 
 
@@ -117,13 +117,13 @@ def test_the_checks_grow_with_the_values_named_not_with_the_states(
     n = 600
     calls = {"checks": 0}
     for method in ("names_value", "switched_from"):
-        plain = getattr(chains._Named, method)
+        plain = getattr(value_index.Named, method)
 
-        def counted(self: chains._Named, text: str, value: str, plain=plain) -> bool:  # type: ignore[no-untyped-def]
+        def counted(self: value_index.Named, text: str, value: str, plain=plain) -> bool:  # type: ignore[no-untyped-def]
             calls["checks"] += 1
             return bool(plain(self, text, value))
 
-        monkeypatch.setattr(chains._Named, method, counted)
+        monkeypatch.setattr(value_index.Named, method, counted)
     values = [f"Orvello{i:04d} Rowers" for i in range(n)]
     labels = ["membership" if i % 2 else "club" for i in range(n)]
     # each text names its own value, and (``named``) the one before it, or says it came from it
@@ -167,6 +167,6 @@ _NAMES = st.builds(" ".join, st.lists(st.sampled_from([*_WORDS, "the", "&", "Row
 @settings(max_examples=300, deadline=None)
 @given(values=st.lists(_NAMES, max_size=12), name=_NAMES)
 def test_the_values_sharing_a_word_hold_every_value_the_same_as_a_name(values: list[str], name: str) -> None:
-    sharing = chains.SharingWords(values).sharing(name)
+    sharing = value_index.SharingWords(values).sharing(name)
     assert {v for v in values if same(name, v)} <= set(sharing)
     assert [v for v in values if v in sharing] == sharing  # in the values' order

@@ -290,7 +290,7 @@ def _parse_question(
     if not (tq.attribute in (None, "partner") or (tq.attribute == "employer" and joined)):
         named_kind = None
     noun = asked_noun(question) or named_kind
-    names, people = _ordered(question, noun, speaker)
+    names, people = _ordered(question, noun, speaker, asked)
     names = tuple(n for n in names if n.casefold() != (noun or "").casefold())  # (an acronym asked: "my GP")
     slot = slot_of(noun) if noun else None
     own = slot_key(noun) if noun else None
@@ -370,13 +370,16 @@ def question_terms(question: str, names: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t for t in content_terms(question) if t not in named and t not in _ASKING))
 
 
-def _ordered(question: str, noun: str | None, speaker: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _ordered(
+    question: str, noun: str | None, speaker: str | None, asked: str = ""
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The question's candidate subjects, most likely first, and the names it uses as people.
     Subjects: relatives without a name, the possessor of the thing asked ("Jonas's pet"), a
     relative's name ("Ana's cousin Mia"), the subject after an auxiliary ("did Mia"), a name that
     only owns a relative ("Ana" of "Ana's cousin Mia"), then the rest; not the asker named only as
-    the owner of a named relative ("Where did my cousin Mia work?": :func:`owners.askers_owned`)."""
-    names = _names(_TITLE.sub(lambda m: m[1] + _DOT, question))
+    the owner of a named relative ("Where did my cousin Mia work?": :func:`owners.askers_owned`).
+    ``asked``: the question as asked, before its first person was rewritten."""
+    names = _apart(_names(_TITLE.sub(lambda m: m[1] + _DOT, question)), speaker, asked)
     roles = persons(question, speaker)
     owners = list(dict.fromkeys(m["owner"] for m in _KIN_NAMED.finditer(question)))
     rank = {"possessor": 0, "relative": 1, "subject": 2}
@@ -387,6 +390,25 @@ def _ordered(question: str, noun: str | None, speaker: str | None) -> tuple[tupl
     owned = askers_owned(question, speaker)
     kept = tuple(n for n in ordered if not owned or not set(n.split()) <= owned)
     return kept[:QUESTION_NAMES], tuple(roles)
+
+
+def _apart(names: tuple[str, ...], speaker: str | None, asked: str) -> tuple[str, ...]:
+    """``names`` with the speaker's name parted from a capitalised word it stands next to where
+    ``asked`` (the question before "I" and "me" were rewritten) does not name them together: "me"
+    rewritten to the speaker before a name ("who was teaching me Italian") runs into it."""
+    if not speaker:
+        return names
+    out: list[str] = []
+    for name in names:
+        if name in asked:
+            out.append(name)
+        elif name.startswith(f"{speaker} "):
+            out += [speaker, name[len(speaker) + 1 :]]
+        elif name.endswith(f" {speaker}"):
+            out += [name[: -len(speaker) - 1], speaker]
+        else:
+            out.append(name)
+    return tuple(dict.fromkeys(out))
 
 
 def value_name(tq: TemporalQuestion, subject: str) -> str | None:

@@ -5,7 +5,7 @@ and how a chain's states fold into runs (a restatement is no change)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import NamedTuple
 
@@ -18,6 +18,32 @@ from memforest.retrieval.temporal.state import State
 def mentions(text: str, anchor: str) -> bool:
     """``text`` names ``anchor`` as a whole word or phrase (case-insensitive)."""
     return re.search(rf"(?<!\w){re.escape(anchor)}(?!\w)", text, re.IGNORECASE) is not None
+
+
+# a person asked about by title and surname alone ("Dr. Cole")
+_TITLED_SHORT = re.compile(
+    r"(?P<title>(?i:dr|doctor|mr|mrs|ms|mx|miss|prof|professor))\.?\s+(?P<surname>[^\W\d_][\w'-]*)"
+)
+
+
+def titled_surname(anchor: str) -> str | None:
+    """The surname of a person asked about by title and surname alone ("Cole" of "Dr. Cole")."""
+    m = _TITLED_SHORT.fullmatch(anchor)
+    return m["surname"] if m is not None else None
+
+
+def in_full(anchor: str | None, texts: Iterable[str]) -> str | None:
+    """``anchor``, or the full name the first of ``texts`` to name that person gives them when
+    ``anchor`` names them by title and surname alone ("Dr. Cole" asked, "switched GP to Dr. Aaron
+    Cole" told: "Dr. Aaron Cole"), so that it is found as the value it was filed as."""
+    m = _TITLED_SHORT.fullmatch(anchor) if anchor else None
+    if m is None:
+        return anchor
+    full = re.compile(
+        rf"\b(?i:{re.escape(m['title'])})\.?\s+[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){{0,2}}?\s+{re.escape(m['surname'])}(?![\w'-])"
+    )
+    found = (f.group(0) for f in map(full.search, texts) if f is not None)
+    return next(found, anchor)
 
 
 def holding(runs: Sequence[list[State]], anchor: str) -> list[int]:

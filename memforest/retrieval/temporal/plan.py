@@ -38,7 +38,7 @@ from memforest.retrieval.temporal.kind_words import (
 from memforest.retrieval.temporal.lexicon import CUES, cue_scores, is_state_of
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
-from memforest.retrieval.temporal.pick import Span, changed_during
+from memforest.retrieval.temporal.pick import Span, changed_during, in_full
 from memforest.retrieval.temporal.pick import holding as _holding
 from memforest.retrieval.temporal.pick import mentions as mentions  # re-exported
 from memforest.retrieval.temporal.pick import pick as _pick
@@ -443,7 +443,8 @@ def _plan_answer(
         if span is None:
             return None
         tq = replace(tq, at=span.middle)
-    attribute, anchor = _worded_chain(tq, subject, rows, tq.attribute, tq.anchor or value_name(tq, subject))
+    named = in_full(tq.anchor or value_name(tq, subject), (str(r["text"]) for r in rows))  # ("Dr. Cole": Dr. A. Cole)
+    attribute, anchor = _worded_chain(tq, subject, rows, tq.attribute, named)
     if attribute is None and anchor is None and tq.operator == "when":
         return None
     joined: list[State] = []

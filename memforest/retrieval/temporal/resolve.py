@@ -30,6 +30,7 @@ from memforest.retrieval.temporal.loose import loose_read
 from memforest.retrieval.temporal.memo import one_question
 from memforest.retrieval.temporal.other_names import ALIAS_TEXTS, aliases
 from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
+from memforest.retrieval.temporal.pick import in_full, titled_surname
 from memforest.retrieval.temporal.plan import (
     ANSWER,
     EARLIER,
@@ -148,6 +149,13 @@ async def _anchor(
         return tq, at
     rows = await store.facts_naming(scope.conn, scope.tenant_id, scope.forest_id, scope.subject, anchor, scope.as_of)
     rows = [r for r in rows if mentions(str(r["text"]), anchor)]
+    surname = titled_surname(anchor) if not rows else None
+    if surname is not None:  # "Dr. Cole" asked, told as "Dr. Aaron Cole": the name as told
+        where = (scope.conn, scope.tenant_id, scope.forest_id, scope.subject)
+        named = await store.facts_naming(*where, surname, scope.as_of)
+        anchor = in_full(anchor, (str(r["text"]) for r in named)) or anchor
+        rows = [r for r in named if mentions(str(r["text"]), anchor)]
+        tq = replace(tq, anchor=anchor) if rows else tq
     attribute = tq.attribute
     if tq.operator in _OWN_ANCHOR:
         attribute = _holding_attribute(rows, attribute, scope.subject, anchor) or attribute
