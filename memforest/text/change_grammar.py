@@ -85,13 +85,18 @@ NAMED: tuple[re.Pattern[str], ...] = (
         rf"(?:from\s+{cw.ART}{cw.PREV}\s+)?to\s+(?:the\s+)?{cw.VALUE}"
     ),
     *SEEN_NAMED,
-    # "sees a physio called X", "found a bakery named X", "launched a podcast called X", "set up her own
-    # studio called the X": a kind the subject has, named
+    # "sees a physio called X", "found a bakery named X", "launched a podcast called the X": a kind the
+    # subject has, named
     re.compile(
         rf"{cw.LEAD}{_ADV}(?:been\s+|is\s+|are\s+|am\s+)?(?i:seeing|sees|see|saw|found|use|uses|using|has|have|got|"
         rf"go\s+to|goes\s+to|registered\s+with|launched|started|hosts?|hosting|runs?|running|set\s+up|founded)\s+"
-        rf"(?:a|an|(?i:my|his|her|their|our)\s+own)\s+(?:(?i:lil|little|small|tiny)\s+)?{cw.ADJ}{cw.NOUN}\s+"
-        rf"(?:called|named)\s+(?:the\s+)?{cw.VALUE}"
+        rf"(?:a|an)\s+(?:(?i:lil|little|small|tiny)\s+)?{cw.ADJ}{cw.NOUN}\s+(?:called|named)\s+(?:the\s+)?{cw.VALUE}"
+    ),
+    # "set up her own studio called X", "started Ana's own band called the X" (the rewritten "my own"):
+    # a venture of the subject's own, only by a verb of starting one ("saw her own studio" is hers)
+    re.compile(
+        rf"{cw.LEAD}{_ADV}(?i:launched|started|set\s+up|founded|opened|formed)\s+(?:(?i:his|her|their)|[{CAPITALS}][\w'-]*'s)"
+        rf"\s+own\s+{cw.ADJ}{cw.NOUN}\s+(?:called|named)\s+(?:the\s+)?{cw.VALUE}"
     ),
     # "registered with a GP after putting it off: Dr. Nicholls", "found a dentist at last: Dr. Ruiz"
     # (the value alone, or with a place: "got a message: Acme offered me the job" names no kind)

@@ -11,7 +11,6 @@ from memforest.text import change_words as cw
 from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
 from memforest.text.change_subjects import SUBJ as _SUBJ
-from memforest.text.lexicon import CAPITALS
 
 __all__ = ["JOINING"]
 
@@ -19,7 +18,8 @@ __all__ = ["JOINING"]
 # the positions of a team)
 _PLACE_IN_GROUP = (
     r"(?:bassist|bass\s+player|guitarist|drummer|singer|vocalist|keyboardist|pianist|violinist|cellist|fiddler|"
-    r"saxophonist|trumpeter|alto|soprano|tenor|baritone|[a-z]+\s+player|captain|vice-captain|goalkeeper|keeper|"
+    r"saxophonist|trumpeter|alto|soprano|tenor|baritone|(?:bass|guitar|drum|keyboard|piano|violin|cello|sax|"
+    r"trumpet|flute|fiddle|rhythm|lead)\s+player|captain|vice-captain|goalkeeper|keeper|"
     r"striker|winger|defender|midfielder|forward|prop|hooker|fly-half|scrum-half|pitcher|catcher|coxswain|cox)"
 )
 
@@ -40,11 +40,12 @@ JOINING: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (
         # an audition or application that succeeded joins: "auditioned for X and got in", "applied to
-        # X and was accepted" (one still hoping to get in, or who did not, joined nothing)
+        # X and was accepted" (one still hoping to get in, who did not, or another who got in, joined
+        # nothing; "got in touch" is no getting in)
         re.compile(
             rf"{cw.LEAD}{_ADV}(?i:auditioned|applied|tried\s+out|trialled|trialed)\s+(?:for|to|with|at)\s+(?:the\s+)?"
-            rf"{cw.VALUE},?\s+and\s+(?:[{CAPITALS}][\w'-]*\s+)?(?i:got\s+(?:in|accepted|a\s+place)|(?:was|were|got|(?:has|have)\s+been)\s+"
-            r"(?:accepted|taken\s+on|offered\s+a\s+place)|made\s+it(?:\s+in)?)\b"
+            rf"{cw.VALUE},?\s+and\s+(?:(?P=subj)\s+)?(?i:got\s+(?:in|accepted|a\s+place)|(?:was|were|got|(?:has|have)\s+been)\s+"
+            r"(?:accepted|taken\s+on|offered\s+a\s+place))\b(?!\s+(?i:touch|trouble|line|on|to|with|the|a|an)\b)"
         ),
         "membership",
     ),
@@ -59,7 +60,7 @@ JOINING: tuple[tuple[re.Pattern[str], str], ...] = (
         # player in Leeds" says where, not with whom)
         re.compile(
             rf"{_SUBJ}\s+(?:is|are|am|has\s+been)\s+{_ADV}(?:the\s+(?:(?i:new|lead|regular|first-choice)\s+)?"
-            rf"(?i:{_PLACE_IN_GROUP})\s+(?:in|for|with|of)|(?:a|an)\s+(?:(?i:new|lead|regular)\s+)?(?i:{_PLACE_IN_GROUP})\s+"
+            rf"(?i:{_PLACE_IN_GROUP})\s+(?:in|for|with)|(?:a|an)\s+(?:(?i:new|lead|regular)\s+)?(?i:{_PLACE_IN_GROUP})\s+"
             rf"(?:for|with))\s+(?:the\s+)?{cw.VALUE}"
         ),
         "membership",

@@ -97,8 +97,9 @@ _SET_PHRASES = re.compile(
     r"\b(?-i:[a-z][\w']*)\s+(?:rejected|declined|refused)\s+(?:my|our|[\w-]+'s)\s+(?:\w+\s+)?"
     r"(?:claim|application|appeal|payment|card|refund|complaint)s?\b|"
     # an application that succeeded in its own sentence ("applied to X and was accepted") is no plan
-    r"\bappl(?:y|ied)\s+(?:to|for|at)\b(?=[^.;!?]{1,80}?\band\s+(?:got\s+(?:in|accepted|a\s+place)\b|"
-    r"(?:was|were|got|(?:has|have)\s+been)\s+(?:accepted|taken\s+on|offered\s+a\s+place)\b))",
+    r"\bappl(?:y|ied)\s+(?:to|for|at)\b(?=[^.;!?]{1,80}?\band\s+(?:[a-z][\w'-]*\s+)?(?:got\s+(?:in|accepted|a\s+place)\b"
+    r"(?!\s+(?:touch|trouble|line|on|to|with|the|a|an)\b)|(?:was|were|got|(?:has|have)\s+been)\s+"
+    r"(?:accepted|taken\s+on|offered\s+a\s+place)\b))",
     re.IGNORECASE,
 )
 # "missed" as an attributive participle, after a determiner, a number or an ordinal and before its noun
@@ -118,7 +119,6 @@ _LEAVE = re.compile(
 )
 _LEAVING = re.compile(
     rf"\b(?:quit|quits|left|leaves|dropped\s+out\s+of|gave\s+up\s+on|parted\s+ways\s+with|{DISPOSAL}|"
-    r"stepped\s+(?:away|down)\s+from|walked\s+away\s+from|moved\s+on\s+from|"
     r"had\s+to\s+rehome|moved\s+out\s+of|retired\s+from|retires\s+from|(?:was|were|got|been)\s+stolen|stole|"
     r"handed\s+back\s+the\s+keys|(?:lease|tenancy)\b[^.;]{0,60}?\b(?:ended|expired|ran\s+out))\b",
     re.IGNORECASE,

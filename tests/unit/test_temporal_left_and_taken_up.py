@@ -32,10 +32,30 @@ def test_a_kind_told_once_as_another_is_left_continues_its_chain(later: str, lab
     assert link_generic(["membership", "duo"], ["Marrow Lane", "Tin Kite"], texts)[1] == label
 
 
-def test_what_is_taken_up_keeps_its_kind_when_that_is_of_another_family() -> None:
-    # a class is joined, an employer is none: quitting a job for classes is no new job
-    texts = ["Ilse works at Corran Works.", "Ilse quit Corran Works and started pottery classes at Kiln Row."]
-    assert link_generic(["employer", "pottery_class"], ["Corran Works", "Kiln Row"], texts)[1] == "pottery_class"
+def test_a_venture_taken_up_as_a_job_is_left_is_the_work_now() -> None:
+    texts = ["Ilse works at Corran Works.", "Ilse quit Corran Works and launched a food truck called the Salt Wagon."]
+    assert link_generic(["employer", "food_truck"], ["Corran Works", "Salt Wagon"], texts)[1] == "employer"
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "labels", "values"),
+    [
+        # quitting a job for classes is no new job
+        ("Ilse works at Corran Works.", "Ilse quit Corran Works and started pottery classes at Kiln Row.",
+         ["employer", "pottery_class"], ["Corran Works", "Kiln Row"]),
+        # a partner, a home or a bank left for a new thing keeps its chain
+        ("Ilse is dating Bo.", "Ilse left Bo and started a blog called Solo Days.",
+         ["partner", "blog"], ["Bo", "Solo Days"]),
+        ("Ilse moved to Ardee.", "Ilse left Ardee at dawn and launched a podcast called Night Drift.",
+         ["residence", "podcast"], ["Ardee", "Night Drift"]),
+        ("Ilse banks with Fenmoor Bank.", "Ilse quit Fenmoor Bank and found a pub called the Crown.",
+         ["bank", "pub"], ["Fenmoor Bank", "Crown"]),
+    ],
+)  # fmt: skip
+def test_only_a_group_left_passes_its_chain_to_what_is_taken_up(
+    first: str, later: str, labels: list[str], values: list[str]
+) -> None:
+    assert link_generic(labels, values, [first, later]) == labels
 
 
 def test_a_kind_told_more_than_once_or_named_links_by_leaving_no_more_than_before() -> None:
@@ -61,6 +81,8 @@ def test_a_place_in_a_band_is_a_membership() -> None:
     assert ("Mia", "membership", "Marrow Lane") in held("I'm now the bassist in Marrow Lane.")
     assert ("Mia", "membership", "Dunhollow Athletic") in held("I'm a keeper for Dunhollow Athletic.")
     assert not held("I'm a tennis player in Leeds.")
+    assert not held("I'm the youngest player in Scotland.")
+    assert not held("Ilse is the keeper of the Harlow Archive.", speaker="Ilse")
 
 
 def test_a_titled_surname_is_found_under_the_full_name_told() -> None:
@@ -68,6 +90,10 @@ def test_a_titled_surname_is_found_under_the_full_name_told() -> None:
     assert in_full("Dr. Tolle", texts) == "Dr. Maren Tolle"
     assert in_full("Dr Tolle", texts) == "Dr. Maren Tolle"
     assert in_full("Dr. Tolle", ["Ilse met Dr. Maren Olsen."]) == "Dr. Tolle"  # (another surname)
+    assert in_full("Doctor Tolle", texts) == "Dr. Maren Tolle"  # (another spelling of the title)
+    # the words between are a first name, capitalised; a short form told as asked is kept
+    assert in_full("Dr. Tolle", ["Ilse saw Dr. Quay with Tolle at the clinic."]) == "Dr. Tolle"
+    assert in_full("Dr. Tolle", ["Ilse met Dr. Quay and Tolle.", "Ilse switched to Dr. Tolle."]) == "Dr. Tolle"
     assert in_full("Tolle", texts) == "Tolle"  # (no title: a name of its own)
     assert titled_surname("Dr. Tolle") == "Tolle"
     assert titled_surname("Brookfield Health") is None

@@ -11,6 +11,7 @@ chain of a verb class that can hold it (a club is joined, a bike is bought).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
@@ -206,14 +207,13 @@ def link_generic(labels: Sequence[str], values: Sequence[str | None], texts: Seq
     """The labels of states (oldest first) after linking: a state labelled by a verb class whose
     text names the value of an earlier state of another label takes that label; so does any state
     whose text says it switched from such a value ("from A to B"), and a state of a kind told only
-    this once whose text says it left such a value ("stepped away from A and started a three-piece
-    called B", "A closed down, so B is my morning stop now"): what is taken up as another is left
-    is of its kind, unless the kind it is told as is of another family (``_family``: "quit A and
-    started pottery classes" keeps the class a class). Each text is checked only against the
-    earlier values it can name (``_Named``), each value's pattern compiled once."""
+    this once whose text says it left a group or a workplace of the subject's and took it up
+    instead (``_takes_up``: "stepped away from A and started a three-piece called B", "quit A and
+    launched a food truck called B"). Each text is checked only against the earlier values it can
+    name (``value_index.Named``), each value's pattern compiled once."""
     out = list(labels)
     named = Named(values)
-    told = {label: labels.count(label) for label in set(labels)}
+    told = Counter(labels)
     for i, label in enumerate(labels):
         own = (values[i] or "").casefold()
         generic = label in GENERIC
@@ -232,10 +232,19 @@ def link_generic(labels: Sequence[str], values: Sequence[str | None], texts: Seq
             if named.names_value(texts[i], value) if generic else named.switched_from(texts[i], value):
                 out[i] = out[j]
                 break
-            if once and named.left(texts[i], value) and _family(label) in (None, _family(out[j])):
+            if once and _takes_up(out[j], label) and named.left(texts[i], value):
                 out[i] = out[j]
                 break
     return out
+
+
+def _takes_up(left: str, label: str) -> bool:
+    """A new thing of kind ``label`` taken up as a value of chain ``left`` is left continues it: a
+    group for a group (a membership; a kind of no known family or one joined), a venture of no known
+    family for a workplace. A partner, a home or a service left for a new thing keeps its chain, and
+    classes taken up as a job is left are no job."""
+    family = _family(label)
+    return (left == "membership" and family in (None, "joined")) or (left == "employer" and family is None)
 
 
 def _placed_in(text: str, place: str, own: str = "") -> bool:

@@ -12,6 +12,7 @@ from typing import NamedTuple
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.parse import TemporalQuestion
 from memforest.retrieval.temporal.state import State
+from memforest.text.lexicon import CAPITALS
 
 
 @per_question
@@ -24,6 +25,8 @@ def mentions(text: str, anchor: str) -> bool:
 _TITLED_SHORT = re.compile(
     r"(?P<title>(?i:dr|doctor|mr|mrs|ms|mx|miss|prof|professor))\.?\s+(?P<surname>[^\W\d_][\w'-]*)"
 )
+# the spellings of one title ("Dr." and "Doctor")
+_SAME_TITLE = {"dr": "dr|doctor", "doctor": "dr|doctor", "prof": "prof|professor", "professor": "prof|professor"}
 
 
 def titled_surname(anchor: str) -> str | None:
@@ -33,16 +36,20 @@ def titled_surname(anchor: str) -> str | None:
 
 
 def in_full(anchor: str | None, texts: Iterable[str]) -> str | None:
-    """``anchor``, or the full name the first of ``texts`` to name that person gives them when
-    ``anchor`` names them by title and surname alone ("Dr. Cole" asked, "switched GP to Dr. Aaron
-    Cole" told: "Dr. Aaron Cole"), so that it is found as the value it was filed as."""
+    """``anchor``, or, when it names a person by title and surname alone and none of ``texts`` says
+    it so, the full name the first of them to name that person gives ("Dr. Cole" asked, "switched GP
+    to Dr. Aaron Cole" told: "Dr. Aaron Cole"): its first names capitalised, its title the same or
+    another spelling of it ("Doctor"), so that it is found as the value it was filed as."""
     m = _TITLED_SHORT.fullmatch(anchor) if anchor else None
-    if m is None:
+    if anchor is None or m is None:
         return anchor
-    full = re.compile(
-        rf"\b(?i:{re.escape(m['title'])})\.?\s+[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){{0,2}}?\s+{re.escape(m['surname'])}(?![\w'-])"
-    )
-    found = (f.group(0) for f in map(full.search, texts) if f is not None)
+    said = list(texts)
+    if any(mentions(text, anchor) for text in said):
+        return anchor
+    title = _SAME_TITLE.get(m["title"].casefold(), re.escape(m["title"]))
+    first = rf"[{CAPITALS}][\w'-]*"
+    full = re.compile(rf"\b(?i:{title})\.?\s+{first}(?:\s+{first}){{0,2}}?\s+{re.escape(m['surname'])}(?![\w'-])")
+    found = (f.group(0) for f in map(full.search, said) if f is not None)
     return next(found, anchor)
 
 
