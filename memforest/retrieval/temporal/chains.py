@@ -82,10 +82,6 @@ class _Timed(Protocol):
     def value(self) -> str | None: ...
 
 
-def _mentions(text: str, value: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE) is not None
-
-
 def names_as_written(text: str, name: str) -> bool:
     """``text`` names ``name`` with its own capitals: "to work" does not name "Work"."""
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
