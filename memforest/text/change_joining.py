@@ -11,6 +11,7 @@ from memforest.text import change_words as cw
 from memforest.text.change_subjects import ADV as _ADV
 from memforest.text.change_subjects import ADVERBS_RUN as _ADVERBS
 from memforest.text.change_subjects import SUBJ as _SUBJ
+from memforest.text.state_words import GOT_IN, LET_IN, NOT_GETTING_IN
 
 __all__ = ["JOINING"]
 
@@ -44,8 +45,7 @@ JOINING: tuple[tuple[re.Pattern[str], str], ...] = (
         # nothing; "got in touch" is no getting in)
         re.compile(
             rf"{cw.LEAD}{_ADV}(?i:auditioned|applied|tried\s+out|trialled|trialed)\s+(?:for|to|with|at)\s+(?:the\s+)?"
-            rf"{cw.VALUE},?\s+and\s+(?:(?P=subj)\s+)?(?i:got\s+(?:in|accepted|a\s+place)|(?:was|were|got|(?:has|have)\s+been)\s+"
-            r"(?:accepted|taken\s+on|offered\s+a\s+place))\b(?!\s+(?i:touch|trouble|line|on|to|with|the|a|an)\b)"
+            rf"{cw.VALUE},?\s+and\s+(?:(?P=subj)\s+)?(?i:{GOT_IN}|{LET_IN})\b(?i:{NOT_GETTING_IN})"
         ),
         "membership",
     ),

@@ -14,7 +14,7 @@ import re
 
 from memforest.text.clauses import clause_spans
 from memforest.text.lexicon import CAPITALS
-from memforest.text.state_words import DISPOSAL, PRODUCT_PLAN
+from memforest.text.state_words import DISPOSAL, GOT_IN, LET_IN, NOT_GETTING_IN, PRODUCT_PLAN
 
 __all__ = ["MOODS", "is_leave", "leaves", "mood_near", "mood_of", "plain_opening"]
 
@@ -97,9 +97,8 @@ _SET_PHRASES = re.compile(
     r"\b(?-i:[a-z][\w']*)\s+(?:rejected|declined|refused)\s+(?:my|our|[\w-]+'s)\s+(?:\w+\s+)?"
     r"(?:claim|application|appeal|payment|card|refund|complaint)s?\b|"
     # an application that succeeded in its own sentence ("applied to X and was accepted") is no plan
-    r"\bappl(?:y|ied)\s+(?:to|for|at)\b(?=[^.;!?]{1,80}?\band\s+(?:[a-z][\w'-]*\s+)?(?:got\s+(?:in|accepted|a\s+place)\b"
-    r"(?!\s+(?:touch|trouble|line|on|to|with|the|a|an)\b)|(?:was|were|got|(?:has|have)\s+been)\s+"
-    r"(?:accepted|taken\s+on|offered\s+a\s+place)\b))",
+    rf"\bappl(?:y|ied)\s+(?:to|for|at)\b(?=[^.;!?]{{1,80}}?\band\s+(?:[a-z][\w'-]*\s+)?(?:{GOT_IN}\b{NOT_GETTING_IN}|"
+    rf"{LET_IN}\b))",
     re.IGNORECASE,
 )
 # "missed" as an attributive participle, after a determiner, a number or an ordinal and before its noun

@@ -208,3 +208,10 @@ MEMBER_HEADS: Final = frozenset(
         harriers striders runners athletics dance ballet choir chorus chorale singers orchestra ensemble"""
     )
 )
+
+# an audition or application that succeeded, as told right after it ("... and got in", "... and was
+# accepted"): the getting in, the being let in, and what makes "got in" no getting in ("got in
+# touch", "got in trouble"); lower case, for patterns that match it ignoring case
+GOT_IN: Final = r"got\s+(?:in|accepted|a\s+place)"
+LET_IN: Final = r"(?:was|were|got|(?:has|have)\s+been)\s+(?:accepted|taken\s+on|offered\s+a\s+place)"
+NOT_GETTING_IN: Final = r"(?!\s+(?:touch|trouble|line|on|to|with|the|a|an)\b)"

@@ -23,6 +23,7 @@ from memforest.text.terms import content_terms, stems
 
 __all__ = [
     "GENERIC",
+    "TITLE_WORDS",
     "SharingWords",
     "bare_switches",
     "chain_label",
@@ -354,9 +355,9 @@ def head(value: str) -> str:
 
 
 # honorifics that open a person's name ("Dr. Ames"): a closed class of words, not of names
-_TITLES = r"(?:dr|doctor|mr|mrs|ms|mx|miss|prof|professor)"
-_TITLED = re.compile(rf"^{_TITLES}\.?\s", re.IGNORECASE)
-_TITLE_IN = re.compile(rf"\b{_TITLES}\.?\s", re.IGNORECASE)
+TITLE_WORDS = r"(?:dr|doctor|mr|mrs|ms|mx|miss|prof|professor)"
+_TITLED = re.compile(rf"^{TITLE_WORDS}\.?\s", re.IGNORECASE)
+_TITLE_IN = re.compile(rf"\b{TITLE_WORDS}\.?\s", re.IGNORECASE)
 
 
 def type_words(value: str, text: str = "") -> frozenset[str]:
@@ -365,7 +366,7 @@ def type_words(value: str, text: str = "") -> frozenset[str]:
     words ("harrier" of "Saltholm Harriers"); none for a name of one word."""
     titled = _TITLED.match(value)
     if titled is None and _TITLE_IN.search(text) is not None:  # (a text with no title names none)
-        titled = re.search(rf"\b{_TITLES}\.?\s+{re.escape(value)}", text, re.IGNORECASE)
+        titled = re.search(rf"\b{TITLE_WORDS}\.?\s+{re.escape(value)}", text, re.IGNORECASE)
     if titled is not None:
         return frozenset({titled.group(0).split()[0].rstrip(".").casefold()})
     return frozenset({head(value)}) if len(value.split()) > 1 else frozenset()

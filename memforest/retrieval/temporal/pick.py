@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import NamedTuple
 
+from memforest.retrieval.temporal.chains import TITLE_WORDS
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.parse import TemporalQuestion
 from memforest.retrieval.temporal.state import State
@@ -22,9 +23,7 @@ def mentions(text: str, anchor: str) -> bool:
 
 
 # a person asked about by title and surname alone ("Dr. Cole")
-_TITLED_SHORT = re.compile(
-    r"(?P<title>(?i:dr|doctor|mr|mrs|ms|mx|miss|prof|professor))\.?\s+(?P<surname>[^\W\d_][\w'-]*)"
-)
+_TITLED_SHORT = re.compile(rf"(?P<title>(?i:{TITLE_WORDS}))\.?\s+(?P<surname>[^\W\d_][\w'-]*)")
 # the spellings of one title ("Dr." and "Doctor")
 _SAME_TITLE = {"dr": "dr|doctor", "doctor": "dr|doctor", "prof": "prof|professor", "professor": "prof|professor"}
 
