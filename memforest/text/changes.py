@@ -59,7 +59,9 @@ __all__ = [
     "find_change",
     "find_named_change",
     "find_pointed_kind",
+    "generic_literals",
     "leading_subject",
+    "named_literals",
     "slot_key",
     "stated",
     "subject_key",
@@ -148,14 +150,14 @@ def _replaced_kind(m: re.Match[str]) -> str | None:
 
 
 @functools.cache
-def _named_literals() -> tuple[Literals | None, ...]:
+def named_literals() -> tuple[Literals | None, ...]:
     """The literals of ``NAMED``'s patterns, in order (``literal_gate``: a pattern none of whose
     strings the sentence contains is not searched)."""
     return tuple(literals(regex) for regex in NAMED)
 
 
 @functools.cache
-def _generic_literals() -> tuple[Literals | None, ...]:
+def generic_literals() -> tuple[Literals | None, ...]:
     """The literals of ``GENERIC``'s patterns, in order."""
     return tuple(literals(regex) for regex, _ in GENERIC)
 
@@ -165,7 +167,7 @@ def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
     names the noun, next to the value or as the kind the sentence says was switched ("switched
     dentists, I go to X now"); None otherwise (see the module doc)."""
     probed = probe(text)
-    for regex, needs in zip(NAMED, _named_literals(), strict=True):
+    for regex, needs in zip(NAMED, named_literals(), strict=True):
         if not may_match(needs, probed):
             continue
         for m in islice(regex.finditer(text), _MAX_MATCHES):
@@ -191,7 +193,7 @@ def find_change(text: str, speaker: str, participants: Sequence[str] = ()) -> tu
     person (``doers.plausible_doer``; ``participants`` are the others in the conversation) gives
     none. None otherwise."""
     probed = probe(text)
-    for (regex, kind), needs in zip(GENERIC, _generic_literals(), strict=True):
+    for (regex, kind), needs in zip(GENERIC, generic_literals(), strict=True):
         if not may_match(needs, probed):
             continue
         for m in islice(regex.finditer(text), _MAX_MATCHES):

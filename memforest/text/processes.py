@@ -49,8 +49,9 @@ __all__ = ["GRACE_S", "PRELOADED", "TextProcessError", "accounting_pids", "pids"
 
 T = TypeVar("T")
 
-# modules a worker imports before its first task (compiling the extractor's patterns takes seconds)
-PRELOADED = ("memforest.text.extractor", "memforest.text.summarize")
+# modules a worker imports before its first task (compiling the extractor's patterns takes seconds; ``warm``
+# reads their literal gates)
+PRELOADED = ("memforest.text.extractor", "memforest.text.summarize", "memforest.text.warm")
 # how long past its budget a task may take before its pool is ended (hand-off and result transfer)
 GRACE_S = 2.0
 

@@ -46,7 +46,7 @@ from memforest.text.state_words import (
     PROVIDER_HEADS,
 )
 
-__all__ = ["find_state"]
+__all__ = ["cue_literals", "find_state"]
 
 _NEGATED = re.compile(
     r"\b(?:not|never|no\s+longer|didn't|don't|doesn't|won't|wasn't|isn't|aren't|haven't|hasn't|can't|couldn't|"
@@ -452,7 +452,7 @@ def _kind_of(attribute: str, value: str, text: str) -> str:
 
 
 @functools.cache
-def _cue_literals() -> tuple[Literals | None, ...]:
+def cue_literals() -> tuple[Literals | None, ...]:
     """The literals of the readers' cues, in order (``literal_gate``: a cue with none of them there is skipped)."""
     return tuple(literals(cue) for _, cue, _ in _READERS)
 
@@ -468,7 +468,7 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
     names = {n.casefold() for n in (speaker, *participants)}
     cues = _RELATION_WORD.sub(lambda r: "_" * len(r.group(0)), text)
     probed, weak = probe(cues), None  # weak: a dwelling no one is said to hold or live in, read last
-    for (attribute, cue, reader), needs in zip(_READERS, _cue_literals(), strict=True):
+    for (attribute, cue, reader), needs in zip(_READERS, cue_literals(), strict=True):
         if not may_match(needs, probed):
             continue
         m = next((c for c in cue.finditer(cues) if not _named_before(attribute, cues, c)), None)

@@ -9,12 +9,20 @@ import time
 
 from memforest.text.offload import Deadline
 
-__all__ = ["die", "fail", "pid", "sleep", "sleep_checking", "time_out"]
+__all__ = ["die", "fail", "gates_read", "pid", "sleep", "sleep_checking", "time_out"]
 
 
 def pid(_: Deadline) -> int:
     """The worker's process id."""
     return os.getpid()
+
+
+def gates_read(_: Deadline) -> list[int]:
+    """How many of the reader's literal gate families the worker holds already read (0 or 1 each)."""
+    from memforest.text.changes import generic_literals, named_literals
+    from memforest.text.states import cue_literals
+
+    return [f.cache_info().currsize for f in (named_literals, generic_literals, cue_literals)]
 
 
 def fail(message: str, _: Deadline) -> None:

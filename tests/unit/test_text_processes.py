@@ -27,6 +27,7 @@ from memforest.text.processes import TextProcessError, run_in_process
 WHEN = datetime(2024, 3, 5, 9, 30, tzinfo=UTC)
 # a pool of its own for these tests (pools are per size): the ones they end do not touch others'
 SIZE = 3
+GATES_SIZE = 4
 
 
 def _cell() -> CellView:
@@ -48,6 +49,13 @@ def test_candidates_from_a_worker_process_equal_those_of_the_text_threads() -> N
     in_process, in_threads = asyncio.run(both())
     assert in_process == in_threads
     assert any(c.attribute for c in in_threads)  # (a cell with states, not an empty comparison)
+
+
+def test_a_worker_starts_with_the_readers_literal_gates_read() -> None:
+    # (the fork server reads them once, memforest.text.warm; a worker never parses them at its first
+    # sentence. A pool of a size no test reads text with: its workers have read nothing)
+    gates = asyncio.run(run_in_process(text_work.gates_read, processes=GATES_SIZE, budget_s=5, what="gates"))
+    assert gates == [1, 1, 1]
 
 
 def test_an_error_of_the_work_comes_back_as_raised() -> None:
