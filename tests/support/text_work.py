@@ -18,7 +18,8 @@ def pid(_: Deadline) -> int:
 
 
 def gates_read(_: Deadline) -> list[int]:
-    """How many of the reader's literal gate families the worker holds already read (0 or 1 each)."""
+    """How many of the reader's literal gate families the worker holds already read (0 or 1 each).
+    Named here rather than taken from ``memforest.text.warm``, whose import would read them."""
     from memforest.text.changes import generic_literals, named_literals
     from memforest.text.states import cue_literals
 
