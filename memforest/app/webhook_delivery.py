@@ -39,7 +39,7 @@ from memforest.db.engine import Database
 from memforest.pipeline.job_bell import DELIVERIES
 from memforest.settings import Settings, WebhookSettings
 from memforest.store import webhooks as q
-from memforest.store.jobs import job_view
+from memforest.store.jobs import job_view_of
 from memforest.store.sql import Row
 
 __all__ = [
@@ -124,21 +124,18 @@ async def post_once(
     return _by_status(status) if status is not None else Outcome(None, error)
 
 
-async def _body(db: Database, row: Row) -> bytes:
-    """The delivery's JSON body, composed (and stored) on its first attempt."""
+def _body(row: Row) -> str:
+    """The delivery's JSON body: the stored one, or, on a job event's first attempt, composed from
+    the job the claim read with it (its forest gone with it: the job's id and final state)."""
     if row["body"] is not None:
-        return str(row["body"]).encode()
-    tenant_id = row["tenant_id"]
-    async with db.tenant(tenant_id) as conn:
-        data = await job_view(conn, tenant_id, row["job_id"])
-    if data is None:  # the job went with its forest before the first attempt
+        return str(row["body"])
+    job = q.claimed_job(row)
+    data = job_view_of(job, job["forest"]) if job is not None else None
+    if data is None:
         data = {"job_id": str(row["job_id"]), "state": str(row["type"]).removeprefix("job.")}
     event = {"id": str(row["event_id"]), "type": row["type"], "created_at": row["created_at"].isoformat(),
              "data": data}  # fmt: skip
-    body = json.dumps(event, default=str, separators=(",", ":"))
-    async with db.tenant(tenant_id) as conn:
-        await q.set_body(conn, tenant_id, row["delivery_id"], body)
-    return body.encode()
+    return json.dumps(event, default=str, separators=(",", ":"))
 
 
 def _headers(row: Row, body: bytes) -> dict[str, str]:
@@ -155,17 +152,20 @@ def _headers(row: Row, body: bytes) -> dict[str, str]:
 
 
 async def _deliver(db: Database, cfg: WebhookSettings, client: httpx.AsyncClient, row: Row) -> None:
-    """Attempt one claimed delivery and record how it went."""
+    """Attempt one claimed delivery and record how it went, with the body it sent when the row had
+    none (one transaction, after the attempt)."""
     tid, did = row["tenant_id"], row["delivery_id"]
-    body = await _body(db, row)
+    text = _body(row)
+    body = text.encode()
     outcome = await post_once(client, cfg, str(row["url"]), _headers(row, body), body)
+    unstored = text if row["body"] is None else None
     async with db.tenant(tid) as conn:
         if not outcome.error and outcome.status is not None:
-            await q.mark_delivered(conn, tid, did, outcome.status)
+            await q.mark_delivered(conn, tid, did, outcome.status, unstored)
             return
         state = await q.mark_failed(
             conn, tid, did, status=outcome.status, error=outcome.error, backoff_base_s=cfg.backoff_base_s,
-            backoff_max_s=cfg.backoff_max_s, retry_for_s=cfg.retry_for_s,
+            backoff_max_s=cfg.backoff_max_s, retry_for_s=cfg.retry_for_s, body=unstored,
         )  # fmt: skip
     log.warning("webhook delivery %s failed (%s); now %s", did, outcome.error, state)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -298,6 +299,11 @@ async def job_view(conn: Conn, tenant_id: uuid.UUID, job_id: uuid.UUID) -> dict[
     forest = None
     if row["forest_id"] is not None:
         forest = await forest_name(conn, tenant_id, int(row["forest_id"]))
+    return job_view_of(row, forest)
+
+
+def job_view_of(row: Mapping[str, Any], forest: str | None) -> dict[str, Any]:
+    """:func:`job_view` of a job row as :func:`get_job` reads it and the name of its forest."""
     return {
         "job_id": str(row["job_id"]),
         "forest": forest,

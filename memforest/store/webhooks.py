@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
+from typing import Any
 
 from memforest.store.sql import Conn, Row, execute, fetch_all, fetch_one, scalar
 
@@ -29,6 +30,9 @@ ORDER BY created_at DESC, delivery_id LIMIT :n
 # The rows are locked with SKIP LOCKED before the update: a row another deliverer's claim holds is left
 # to it, so concurrent claims never wait on each other (an update locking the joined rows in its own
 # order deadlocked two claimers, each holding a row the other wanted).
+# A delivery without a body yet (a job event's first attempt) comes with its job's columns (job_*)
+# and forest's name: the deliverer composes the body from them, with no transaction of its own
+# before the attempt. The joins filter by the delivery's tenant, as the outbox trigger does.
 _CLAIM = """
 WITH due AS (
     SELECT tenant_id, delivery_id, next_attempt_at,
@@ -41,24 +45,32 @@ WITH due AS (
     ORDER BY due.turn + coalesce(busy.n, 0), due.next_attempt_at, due.delivery_id
     LIMIT :n
 ), locked AS (
-    SELECT d.tenant_id, d.delivery_id FROM webhook_deliveries d JOIN picked USING (tenant_id, delivery_id)
+    SELECT d.tenant_id, d.delivery_id, d.job_id, d.body IS NULL AS unwritten
+    FROM webhook_deliveries d JOIN picked USING (tenant_id, delivery_id)
     WHERE d.state = 'pending' AND d.next_attempt_at <= now()
     FOR UPDATE OF d SKIP LOCKED
 )
 UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => :lease)
-FROM locked p, webhooks w
+FROM locked p
+    LEFT JOIN jobs j ON p.unwritten AND j.tenant_id = p.tenant_id AND j.job_id = p.job_id
+    LEFT JOIN forests f ON f.tenant_id = j.tenant_id AND f.forest_id = j.forest_id,
+    webhooks w
 WHERE d.tenant_id = p.tenant_id AND d.delivery_id = p.delivery_id AND d.state = 'pending'
   AND d.next_attempt_at <= now() AND w.tenant_id = d.tenant_id AND w.webhook_id = d.webhook_id
-RETURNING d.tenant_id, d.delivery_id, d.event_id, d.type, d.job_id, d.body, d.attempts, d.created_at, w.url, w.secret
+RETURNING d.tenant_id, d.delivery_id, d.event_id, d.type, d.job_id, d.body, d.attempts, d.created_at, w.url, w.secret,
+    j.job_id AS job_job_id, j.forest_id AS job_forest_id, j.kind AS job_kind, j.state AS job_state,
+    j.attempts AS job_attempts, j.progress AS job_progress, j.result AS job_result, j.usage AS job_usage,
+    j.errors AS job_errors, j.created_at AS job_created_at, j.started_at AS job_started_at,
+    j.finished_at AS job_finished_at, f.name AS job_forest
 """
-_SET_BODY = "UPDATE webhook_deliveries SET body = :b WHERE tenant_id = :t AND delivery_id = :id AND body IS NULL"
 _DELIVERED = """
 UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, last_status = :st, last_error = NULL,
-    delivered_at = now() WHERE tenant_id = :t AND delivery_id = :id
+    delivered_at = now(), body = coalesce(body, :b) WHERE tenant_id = :t AND delivery_id = :id
 """
 # A failed attempt: retry after base * 2^attempts (capped), or give up once the retry window closed.
+# The body the attempt sent is kept (``:b``, when the row had none), so every retry sends the same bytes.
 _FAILED = """
-UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = :st, last_error = :err,
+UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = :st, last_error = :err, body = coalesce(body, :b),
     state = CASE WHEN now() + make_interval(secs => LEAST(:base * power(2, attempts), :cap)) > created_at
                  + make_interval(secs => :window) THEN 'failed' ELSE 'pending' END,
     next_attempt_at = now() + make_interval(secs => LEAST(:base * power(2, attempts), :cap))
@@ -110,14 +122,19 @@ async def claim_due(
     return await fetch_all(conn, _CLAIM, params)
 
 
-async def set_body(conn: Conn, tenant_id: uuid.UUID, delivery_id: uuid.UUID, body: str) -> None:
-    """Fix the delivery's body on its first attempt (retries send the same bytes)."""
-    await execute(conn, _SET_BODY, {"t": tenant_id, "id": delivery_id, "b": body})
+def claimed_job(row: Row) -> dict[str, Any] | None:
+    """The job columns a claimed delivery came with (as :func:`memforest.store.jobs.get_job` names
+    them), None when the row had its body or its job is gone."""
+    if row["job_job_id"] is None:
+        return None
+    return {name.removeprefix("job_"): row[name] for name in row if name.startswith("job_") and name != "job_id"}
 
 
-async def mark_delivered(conn: Conn, tenant_id: uuid.UUID, delivery_id: uuid.UUID, status: int) -> None:
-    """Record a successful attempt."""
-    await execute(conn, _DELIVERED, {"t": tenant_id, "id": delivery_id, "st": status})
+async def mark_delivered(
+    conn: Conn, tenant_id: uuid.UUID, delivery_id: uuid.UUID, status: int, body: str | None = None
+) -> None:
+    """Record a successful attempt; ``body``: what it sent, kept when the row had no body."""
+    await execute(conn, _DELIVERED, {"t": tenant_id, "id": delivery_id, "st": status, "b": body})
 
 
 async def mark_failed(
@@ -130,10 +147,12 @@ async def mark_failed(
     backoff_base_s: float,
     backoff_max_s: float,
     retry_for_s: float,
+    body: str | None = None,
 ) -> str:
-    """Record a failed attempt and schedule the next one (or give up); returns the new state."""
+    """Record a failed attempt and schedule the next one (or give up); returns the new state.
+    ``body``: what the attempt sent, kept when the row had none (retries send the same bytes)."""
     params = {"t": tenant_id, "id": delivery_id, "st": status, "err": error[:500], "base": backoff_base_s,
-              "cap": backoff_max_s, "window": retry_for_s}  # fmt: skip
+              "cap": backoff_max_s, "window": retry_for_s, "b": body}  # fmt: skip
     return str(await scalar(conn, _FAILED, params))
 
 

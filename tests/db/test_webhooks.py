@@ -38,6 +38,7 @@ class Receiver:
     status: int = 500
     got: list[tuple[int, dict[str, Any], bool]] = field(default_factory=list)  # (answer, event, signatures ok)
     ids: list[str] = field(default_factory=list)  # the webhook-id header of each delivery
+    raw: list[bytes] = field(default_factory=list)  # each delivery's body as it came
 
     def app(self) -> FastAPI:
         app = FastAPI()
@@ -46,6 +47,7 @@ class Receiver:
         async def hook(request: Request) -> Response:
             raw = await request.body()
             self.ids.append(request.headers.get("webhook-id", ""))
+            self.raw.append(raw)
             self.got.append(
                 (
                     self.status,
@@ -146,6 +148,32 @@ async def test_delivery_fails_then_is_retried_after_a_restart(
         assert len({e["id"] for e in rec.events(job["job_id"])}) == 1  # retries resend the same event
         mine = next(x for x in await _deliveries(c, h, hook["id"]) if x["event_id"] == event["id"])
         assert mine["state"] == "delivered" and mine["attempts"] >= 2 and mine["last_status"] == 200
+
+
+async def test_a_job_events_first_attempt_sends_the_jobs_view_and_keeps_those_bytes(
+    hook_settings: Settings, db: Database, receiver: tuple[Receiver, str]
+) -> None:
+    """The first attempt's body is composed from the job the claim read (as ``GET /v1/jobs/{id}``
+    shows it) and recorded with the attempt's outcome, so a retry sends the same bytes."""
+    rec, url = receiver
+    async with app_client(hook_settings, db, start_worker=True) as (_, c):
+        _, h = await tenant_key(c)
+        hook = (await c.post("/v1/webhooks", json={"url": url, "events": ["job.succeeded"]}, headers=h)).json()
+        rec.secret = hook["secret"]
+        job = (await c.post("/v1/forests/f/messages?wait=30", json=MESSAGES, headers=h)).json()
+
+        async def failed_once() -> bool:
+            return any(d["last_status"] == 500 for d in await _deliveries(c, h, hook["id"]))
+
+        await _until(failed_once)
+        view = (await c.get(f"/v1/jobs/{job['job_id']}", headers=h)).json()
+    first = rec.events(job["job_id"])[0]
+    assert first["type"] == "job.succeeded" and first["data"]["state"] == "succeeded"
+    assert first["data"] == {k: view[k] for k in first["data"]} and first["data"]["forest"] == "f"
+    async with db.system() as conn:
+        kept = await scalar(conn, "SELECT body FROM webhook_deliveries WHERE event_id = CAST(:e AS uuid)",
+                            {"e": first["id"]})  # fmt: skip
+    assert kept is not None and str(kept).encode() == rec.raw[0]
 
 
 async def test_only_the_tenants_own_jobs_reach_its_webhook(
