@@ -75,3 +75,30 @@ async def test_a_claim_skips_rows_another_claim_holds(settings: Settings, db: Da
             rest = await q.claim_due(second, 10, 120.0, per_tenant=10, busy={})
     assert len(rest) == 2
     assert held[0]["delivery_id"] not in {row["delivery_id"] for row in rest}
+
+
+async def test_a_claim_reads_only_its_own_tenants_job(settings: Settings, db: Database) -> None:
+    """The claim reads a body-less delivery's job to compose its body, as the owning role: a delivery
+    naming another tenant's job id comes back without that job (its body says only the job's id
+    and state), and one naming its own tenant's job comes back with it."""
+    s = admin_settings(settings, webhooks={"allow_private": True})
+    async with app_client(s, db) as (_, c):
+        ids = {}
+        for name in ("owner", "prober"):
+            tid, key = await new_tenant(c, name)
+            h = {"Authorization": f"Bearer {key}"}
+            hook = await c.post("/v1/webhooks", json={"url": "http://127.0.0.1:1024/hook"}, headers=h)
+            job = await c.post("/v1/forests/f/messages", json={"messages": [{"role": "user", "content": "Hi."}]},
+                               headers=h)  # fmt: skip
+            assert hook.status_code == 201 and job.status_code == 202, (hook.text, job.text)
+            ids[name] = (uuid.UUID(tid), uuid.UUID(hook.json()["id"]), uuid.UUID(job.json()["job_id"]))
+    owners_job, (prober, probe_hook, probers_job) = ids["owner"][2], ids["prober"]
+    async with db.system() as conn:
+        for job_id in (owners_job, probers_job):
+            params = {"t": prober, "d": uuid.uuid4(), "w": probe_hook, "e": uuid.uuid4(), "j": job_id, "age": 1.0}
+            await execute(conn, _DUE, params)
+        rows = await q.claim_due(conn, 10, 120.0, per_tenant=10, busy={})
+    jobs = {row["job_id"]: q.claimed_job(row) for row in rows}
+    assert set(jobs) == {owners_job, probers_job} and jobs[owners_job] is None
+    probers = jobs[probers_job]
+    assert probers is not None and probers["job_id"] == probers_job and probers["forest"] == "f"

@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import json
 import time
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,7 @@ from support import ADMIN_AUTH, admin_settings, app_client, serve_app, session_b
 from memforest.app.webhooks import sign, standard_signature
 from memforest.db.engine import Database
 from memforest.settings import Settings
+from memforest.store.jobs import job_view
 from memforest.store.sql import scalar
 
 MESSAGES = {"messages": [{"role": "user", "content": "I started learning the cello in March."}]}
@@ -153,11 +155,11 @@ async def test_delivery_fails_then_is_retried_after_a_restart(
 async def test_a_job_events_first_attempt_sends_the_jobs_view_and_keeps_those_bytes(
     hook_settings: Settings, db: Database, receiver: tuple[Receiver, str]
 ) -> None:
-    """The first attempt's body is composed from the job the claim read (as ``GET /v1/jobs/{id}``
-    shows it) and recorded with the attempt's outcome, so a retry sends the same bytes."""
+    """The first attempt's body is the job as ``job_view`` reads it, composed from the job the claim
+    read; it is kept with the attempt's outcome, and the retry sends the same bytes."""
     rec, url = receiver
     async with app_client(hook_settings, db, start_worker=True) as (_, c):
-        _, h = await tenant_key(c)
+        tid, h = await tenant_key(c)
         hook = (await c.post("/v1/webhooks", json={"url": url, "events": ["job.succeeded"]}, headers=h)).json()
         rec.secret = hook["secret"]
         job = (await c.post("/v1/forests/f/messages?wait=30", json=MESSAGES, headers=h)).json()
@@ -166,14 +168,17 @@ async def test_a_job_events_first_attempt_sends_the_jobs_view_and_keeps_those_by
             return any(d["last_status"] == 500 for d in await _deliveries(c, h, hook["id"]))
 
         await _until(failed_once)
-        view = (await c.get(f"/v1/jobs/{job['job_id']}", headers=h)).json()
+        rec.status = 200
+        await _until(lambda: bool(rec.events(job["job_id"], answered=200)))
+    async with db.tenant(uuid.UUID(tid)) as conn:
+        view = json.loads(json.dumps(await job_view(conn, uuid.UUID(tid), uuid.UUID(job["job_id"])), default=str))
     first = rec.events(job["job_id"])[0]
-    assert first["type"] == "job.succeeded" and first["data"]["state"] == "succeeded"
-    assert first["data"] == {k: view[k] for k in first["data"]} and first["data"]["forest"] == "f"
+    assert first["type"] == "job.succeeded" and first["data"] == view and view["forest"] == "f"
+    sent = [raw for raw in rec.raw if json.loads(raw)["id"] == first["id"]]
     async with db.system() as conn:
         kept = await scalar(conn, "SELECT body FROM webhook_deliveries WHERE event_id = CAST(:e AS uuid)",
                             {"e": first["id"]})  # fmt: skip
-    assert kept is not None and str(kept).encode() == rec.raw[0]
+    assert len(sent) >= 2 and set(sent) == {str(kept).encode()}  # the 500's bytes, then the retry's
 
 
 async def test_only_the_tenants_own_jobs_reach_its_webhook(
