@@ -45,7 +45,7 @@ from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.change_words import PART_NEXT
 from memforest.text.doers import plausible_doer
 from memforest.text.lexicon import CAPITALS, folded, words
-from memforest.text.literal_gate import Literals, literals, may_match, probe
+from memforest.text.literal_gate import Gates, gates, literals, probe
 from memforest.text.mood import mood_near, mood_of
 from memforest.text.sentences import split_sentences
 from memforest.text.state_values import change_value
@@ -59,9 +59,9 @@ __all__ = [
     "find_change",
     "find_named_change",
     "find_pointed_kind",
-    "generic_literals",
+    "generic_gates",
     "leading_subject",
-    "named_literals",
+    "named_gates",
     "slot_key",
     "stated",
     "subject_key",
@@ -150,25 +150,25 @@ def _replaced_kind(m: re.Match[str]) -> str | None:
 
 
 @functools.cache
-def named_literals() -> tuple[Literals | None, ...]:
-    """The literals of ``NAMED``'s patterns, in order (``literal_gate``: a pattern none of whose
+def named_gates() -> Gates:
+    """The literal gates of ``NAMED``'s patterns, in order (``literal_gate``: a pattern none of whose
     strings the sentence contains is not searched)."""
-    return tuple(literals(regex) for regex in NAMED)
+    return gates([literals(regex) for regex in NAMED])
 
 
 @functools.cache
-def generic_literals() -> tuple[Literals | None, ...]:
-    """The literals of ``GENERIC``'s patterns, in order."""
-    return tuple(literals(regex) for regex, _ in GENERIC)
+def generic_gates() -> Gates:
+    """The literal gates of ``GENERIC``'s patterns, in order."""
+    return gates([literals(regex) for regex, _ in GENERIC])
 
 
 def find_named_change(text: str, speaker: str) -> tuple[str, str, str] | None:
     """(subject, slot, value) when ``text`` states that a person's current <noun> is a value and
     names the noun, next to the value or as the kind the sentence says was switched ("switched
     dentists, I go to X now"); None otherwise (see the module doc)."""
-    probed = probe(text)
-    for regex, needs in zip(NAMED, named_literals(), strict=True):
-        if not may_match(needs, probed):
+    may = named_gates().open(probe(text))
+    for i, regex in enumerate(NAMED):
+        if not may >> i & 1:
             continue
         for m in islice(regex.finditer(text), _MAX_MATCHES):
             noun, value = _noun(m["noun"]) or _role(text, m) or _noun(m["noun"].split()[-1]), _value(m, speaker)
@@ -192,9 +192,9 @@ def find_change(text: str, speaker: str, participants: Sequence[str] = ()) -> tu
     ("bought a Solano e-bike": e-bike), else the verb's class. A consequence whose doer may be a
     person (``doers.plausible_doer``; ``participants`` are the others in the conversation) gives
     none. None otherwise."""
-    probed = probe(text)
-    for (regex, kind), needs in zip(GENERIC, generic_literals(), strict=True):
-        if not may_match(needs, probed):
+    may = generic_gates().open(probe(text))
+    for i, (regex, kind) in enumerate(GENERIC):
+        if not may >> i & 1:
             continue
         for m in islice(regex.finditer(text), _MAX_MATCHES):
             value = _value(m, speaker)

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MIN_LITERAL", "Literals", "Probe", "literals", "may_match", "probe"]
+__all__ = ["MIN_LITERAL", "Gates", "Literals", "Probe", "gates", "literals", "may_match", "probe"]
 
 MIN_LITERAL = 3
 # the parser of the standard library's ``re`` (``re._parser``, ``re._constants`` from Python 3.11)
@@ -59,6 +60,46 @@ def may_match(needs: Literals | None, text: Probe) -> bool:
         return True
     folded = text.folded
     return any(s in folded for s in needs.folded) or any(s in text.text for s in needs.exact)
+
+
+@dataclass(frozen=True, slots=True)
+class Gates:
+    """The gates of a family of patterns, tried on a text in one pass over the family's strings:
+    bit ``i`` of :meth:`open` is :func:`may_match` of pattern ``i``'s literals. ``always`` has the
+    bits of the patterns without a gate; ``folded`` and ``exact`` pair each distinct string with the
+    bits of the patterns it opens."""
+
+    size: int
+    always: int
+    folded: tuple[tuple[str, int], ...]
+    exact: tuple[tuple[str, int], ...]
+
+    def open(self, text: Probe) -> int:
+        """The patterns that may match ``text``, as bits (every bit on a text that is not ASCII)."""
+        if text.folded is None:
+            return (1 << self.size) - 1
+        folded, raw, mask = text.folded, text.text, self.always
+        for string, bits in self.folded:
+            if string in folded:
+                mask |= bits
+        for string, bits in self.exact:
+            if string in raw:
+                mask |= bits
+        return mask
+
+
+def gates(family: Sequence[Literals | None]) -> Gates:
+    """The :class:`Gates` of patterns whose :func:`literals` are ``family``, in order."""
+    always, folded, exact = 0, dict[str, int](), dict[str, int]()
+    for i, needs in enumerate(family):
+        if needs is None:
+            always |= 1 << i
+            continue
+        for string in needs.folded:
+            folded[string] = folded.get(string, 0) | 1 << i
+        for string in needs.exact:
+            exact[string] = exact.get(string, 0) | 1 << i
+    return Gates(len(family), always, tuple(folded.items()), tuple(exact.items()))
 
 
 def literals(pattern: re.Pattern[str]) -> Literals | None:

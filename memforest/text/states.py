@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from memforest.text.dwelling import dwelling_held, dwelling_of_a_kind, home_type_value
 from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, words
-from memforest.text.literal_gate import Literals, literals, may_match, probe
+from memforest.text.literal_gate import Gates, gates, literals, probe
 from memforest.text.pet_names import pet_value
 from memforest.text.state_values import (
     CHRONIC,
@@ -46,7 +46,7 @@ from memforest.text.state_words import (
     PROVIDER_HEADS,
 )
 
-__all__ = ["cue_literals", "find_state"]
+__all__ = ["cue_gates", "find_state"]
 
 _NEGATED = re.compile(
     r"\b(?:not|never|no\s+longer|didn't|don't|doesn't|won't|wasn't|isn't|aren't|haven't|hasn't|can't|couldn't|"
@@ -452,9 +452,9 @@ def _kind_of(attribute: str, value: str, text: str) -> str:
 
 
 @functools.cache
-def cue_literals() -> tuple[Literals | None, ...]:
-    """The literals of the readers' cues, in order (``literal_gate``: a cue with none of them there is skipped)."""
-    return tuple(literals(cue) for _, cue, _ in _READERS)
+def cue_gates() -> Gates:
+    """The literal gates of the readers' cues, in order (``literal_gate``: a cue without its strings is skipped)."""
+    return gates([literals(cue) for _, cue, _ in _READERS])
 
 
 _OTHER_CLAUSE = re.compile(rf"[,;]\s++(?:so|and|but|then|because)\s++[{CAPITALS}]")
@@ -467,9 +467,9 @@ def find_state(text: str, speaker: str, participants: Sequence[str] = ()) -> tup
         return None
     names = {n.casefold() for n in (speaker, *participants)}
     cues = _RELATION_WORD.sub(lambda r: "_" * len(r.group(0)), text)
-    probed, weak = probe(cues), None  # weak: a dwelling no one is said to hold or live in, read last
-    for (attribute, cue, reader), needs in zip(_READERS, cue_literals(), strict=True):
-        if not may_match(needs, probed):
+    may, weak = cue_gates().open(probe(cues)), None  # weak: a dwelling no one is said to hold or live in, read last
+    for i, (attribute, cue, reader) in enumerate(_READERS):
+        if not may >> i & 1:
             continue
         m = next((c for c in cue.finditer(cues) if not _named_before(attribute, cues, c)), None)
         if m is None:

@@ -5,17 +5,17 @@ with them instead of parsing them at its first sentence. Importing this module d
 
 from __future__ import annotations
 
-from memforest.text.changes import generic_literals, named_literals
-from memforest.text.states import cue_literals
+from memforest.text.changes import generic_gates, named_gates
+from memforest.text.states import cue_gates
 
 __all__ = ["warm"]
 
 
 def warm() -> None:
     """Read and keep the literal gates of the reader's pattern families (each is kept once read)."""
-    named_literals()
-    generic_literals()
-    cue_literals()
+    named_gates()
+    generic_gates()
+    cue_gates()
 
 
 warm()

@@ -20,10 +20,10 @@ def pid(_: Deadline) -> int:
 def gates_read(_: Deadline) -> list[int]:
     """How many of the reader's literal gate families the worker holds already read (0 or 1 each).
     Named here rather than taken from ``memforest.text.warm``, whose import would read them."""
-    from memforest.text.changes import generic_literals, named_literals
-    from memforest.text.states import cue_literals
+    from memforest.text.changes import generic_gates, named_gates
+    from memforest.text.states import cue_gates
 
-    return [f.cache_info().currsize for f in (named_literals, generic_literals, cue_literals)]
+    return [f.cache_info().currsize for f in (named_gates, generic_gates, cue_gates)]
 
 
 def fail(message: str, _: Deadline) -> None:

@@ -1,6 +1,7 @@
 """The literal gate: the strings a pattern's every match contains, and that it never turns away a
 text its pattern matches (random patterns and strings; the extractor's own patterns on the
-sentences of this test suite, as written and with their case swapped)."""
+sentences of this test suite, as written and with their case swapped); a family's gates read
+together open exactly the patterns each gate alone would."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from memforest.text import change_common, change_grammar, states
-from memforest.text.literal_gate import Literals, literals, may_match, probe
+from memforest.text.literal_gate import Literals, gates, literals, may_match, probe
 
 
 def test_an_alternation_of_verbs_needs_one_of_them_in_any_case() -> None:
@@ -130,3 +131,23 @@ def test_the_extractors_patterns_are_never_turned_away_from_a_sentence_they_matc
         for text in (sentence, sentence.swapcase()):
             if pattern.search(text) is not None:
                 assert may_match(found, probe(text)), text
+
+
+@pytest.mark.parametrize(
+    "family",
+    [
+        [regex for regex, _ in change_grammar.GENERIC],
+        list(change_grammar.NAMED),
+        [cue for _, cue, _ in states._READERS],
+    ],
+    ids=["generic", "named", "cues"],
+)
+def test_a_familys_gates_read_together_open_what_each_gate_alone_would(family: list[re.Pattern[str]]) -> None:
+    needs = [literals(pattern) for pattern in family]
+    together = gates(needs)
+    assert any(n is None for n in needs) or together.always == 0
+    texts = [*_suite_sentences()[:400], "Ana went to the café with Zoë.", ""]
+    for sentence in texts:
+        for text in (sentence, sentence.swapcase()):
+            probed, opened = probe(text), together.open(probe(text))
+            assert [bool(opened >> i & 1) for i in range(len(family))] == [may_match(n, probed) for n in needs], text
