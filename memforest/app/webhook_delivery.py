@@ -126,13 +126,14 @@ async def post_once(
 
 def _body(row: Row) -> str:
     """The delivery's JSON body: the stored one, or, on a job event's first attempt, composed from
-    the job the claim read with it (its forest gone with it: the job's id and final state)."""
+    the job the claim read with it (a job already gone: its id and final state only)."""
     if row["body"] is not None:
         return str(row["body"])
     job = q.claimed_job(row)
-    data = job_view_of(job, job["forest"]) if job is not None else None
-    if data is None:
+    if job is None:
         data = {"job_id": str(row["job_id"]), "state": str(row["type"]).removeprefix("job.")}
+    else:
+        data = job_view_of(job, job["forest"])
     event = {"id": str(row["event_id"]), "type": row["type"], "created_at": row["created_at"].isoformat(),
              "data": data}  # fmt: skip
     return json.dumps(event, default=str, separators=(",", ":"))

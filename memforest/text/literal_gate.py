@@ -5,7 +5,8 @@ Python's ``re`` tries a pattern that begins with a word boundary, a lookaround o
 subject at every position of the text, even when the verb the pattern is about occurs nowhere in
 it. :func:`may_match` answers, with a few substring tests, "could the pattern match anywhere in
 this text?" from the pattern's :func:`literals`; when it answers no, no search of that pattern can
-find anything, so the caller skips it. It never answers no for a text the pattern matches: the
+find anything, so the caller skips it. :class:`Gates` answers it for a whole family of patterns at
+once, testing each distinct string once. It never answers no for a text the pattern matches: the
 strings are read from the parsed pattern (a run of plain literals, a group, an alternation each
 branch of which has its own strings, a repetition taken at least once), matched
 case-insensitively where the pattern's flags say so, and only on an ASCII text (on any other text
