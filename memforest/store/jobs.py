@@ -147,20 +147,27 @@ FROM (
 WHERE j.tenant_id = spent.tenant_id AND j.job_id = spent.job_id
 """
 
-# Fair across tenants (ADR 0019): the tenant with the fewest running jobs goes first, and within
-# it the oldest due job; a tenant with a large backlog takes turns with the others.
+# Fair across tenants (ADR 0019) and, within a tenant, across its forests (ADR 0148): the tenant
+# with the fewest running jobs goes first, within it the forest with the fewest, and within that
+# the oldest due job. A tenant with a large backlog takes turns with the others, and so does a
+# forest (one user's import) with its tenant's other forests, whose commits do not wait for it.
 _CLAIM = """
 UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, worker_id = :w,
     leased_until = now() + make_interval(secs => :lease), started_at = coalesce(j.started_at, now())
 FROM (
+    WITH running AS (
+        SELECT tenant_id, forest_id, count(*) AS n FROM jobs WHERE state = 'running' AND leased_until >= now()
+        GROUP BY tenant_id, forest_id
+    )
     SELECT c.tenant_id, c.job_id FROM jobs c
-    LEFT JOIN (SELECT tenant_id, count(*) AS n FROM jobs WHERE state = 'running' AND leased_until >= now()
-               GROUP BY tenant_id) busy ON busy.tenant_id = c.tenant_id
+    LEFT JOIN (SELECT tenant_id, sum(n) AS n FROM running GROUP BY tenant_id) busy ON busy.tenant_id = c.tenant_id
+    LEFT JOIN running forest_busy ON forest_busy.tenant_id = c.tenant_id
+        AND forest_busy.forest_id IS NOT DISTINCT FROM c.forest_id
     WHERE ((c.state = 'queued' AND (c.run_after IS NULL OR c.run_after <= now() OR CAST(:early AS boolean)))
            OR (c.state = 'running' AND c.leased_until < now() AND c.attempts < :max))
       AND (CAST(:tenant AS uuid) IS NULL OR c.tenant_id = CAST(:tenant AS uuid))
       AND (CAST(:forest AS bigint) IS NULL OR c.forest_id = CAST(:forest AS bigint))
-    ORDER BY coalesce(busy.n, 0), coalesce(c.run_after, c.created_at), c.job_id
+    ORDER BY coalesce(busy.n, 0), coalesce(forest_busy.n, 0), coalesce(c.run_after, c.created_at), c.job_id
     FOR UPDATE OF c SKIP LOCKED
     LIMIT 1
 ) picked

@@ -1,5 +1,6 @@
 """The job queue's limits (issue 14): a job whose worker keeps dying is failed at claim time once
-its attempts are spent; claiming is fair across tenants; finished jobs are pruned after retention."""
+its attempts are spent; claiming is fair across tenants and a tenant's forests; finished jobs are
+pruned after retention."""
 
 from __future__ import annotations
 
@@ -73,6 +74,23 @@ async def test_claiming_is_fair_across_tenants(db: Database) -> None:
     # the tenant with fewer running jobs goes first: both tenants alternate
     assert claimed.count(small) == 3 and claimed.count(big) == 3
     assert claimed[:2].count(small) == 1
+
+
+async def test_claiming_is_fair_across_a_tenants_forests(db: Database) -> None:
+    """One user's import queued first does not hold every slot: within a tenant, the forest with
+    fewer running jobs goes first (and at a tie, the older job's)."""
+    tenant_id, imported = await _tenant_forest(db, "t")
+    async with db.tenant(tenant_id) as conn:
+        other = (await ensure_forest(conn, tenant_id, "other")).forest_id
+    backlog = await _queue(db, tenant_id, imported, 6)
+    later = await _queue(db, tenant_id, other, 2)
+    claimed = []
+    for i in range(5):
+        job = await claim(db, f"w{i}", lease_s=30)
+        assert job is not None and job.tenant_id == tenant_id
+        claimed.append(job.job_id)
+    forest_of = dict.fromkeys(backlog, imported) | dict.fromkeys(later, other)
+    assert [forest_of[j] for j in claimed] == [imported, other, imported, other, imported]
 
 
 async def test_finished_jobs_are_pruned_after_the_retention_period(db: Database) -> None:
