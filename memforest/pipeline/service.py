@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -12,17 +13,18 @@ from memforest.backends.base import UsageLedger
 from memforest.backends.factory import Backends, build_backends
 from memforest.db.engine import Database
 from memforest.domain import Forest, Job, JobState, SessionInput
+from memforest.logs import log_context
 from memforest.pipeline.accept import AcceptResult, accept_session
 from memforest.pipeline.ingest_job import IngestCounts
 from memforest.pipeline.job_bell import QUEUED
 from memforest.pipeline.job_handlers import run_ingest_job, run_refresh_job
 from memforest.pipeline.worker import Handler, run_worker
-from memforest.settings import Settings
+from memforest.settings import Settings, worker_chat_budget
 from memforest.store import jobs as store_jobs
 from memforest.store import nodes as store_nodes
 from memforest.store.tenants import ensure_forest
 
-__all__ = ["IngestReport", "accept_sessions", "build_backends", "ingest_sessions"]
+__all__ = ["IngestReport", "accept_sessions", "build_backends", "ingest_forests", "ingest_sessions"]
 
 #: The kinds a one-shot ingest runs: the write path's (the process-wide table is ``app.jobs.HANDLERS``).
 WRITE_PATH_HANDLERS: dict[str, Handler] = {"ingest": run_ingest_job, "refresh": run_refresh_job}
@@ -33,6 +35,7 @@ class IngestReport:
     """Summary of an ingest run."""
 
     forest: str
+    forest_id: int | None = None
     sessions_accepted: int = 0
     sessions_unchanged: int = 0
     turns: int = 0
@@ -55,6 +58,7 @@ class IngestReport:
         """Plain JSON."""
         return {
             "forest": self.forest,
+            "forest_id": self.forest_id,
             "sessions_accepted": self.sessions_accepted,
             "sessions_unchanged": self.sessions_unchanged,
             "turns": self.turns,
@@ -125,8 +129,69 @@ async def ingest_sessions(
     adds the forest's tree and node counts to the report (a scan of its nodes)."""
     t0 = time.perf_counter()
     forest, accepted = await accept_sessions(db, settings, tenant_id, forest_name, sessions)
-    report = IngestReport(forest=forest.name)
-    report.accept_wall_s = time.perf_counter() - t0
+    report = _accepted_report(forest, accepted, time.perf_counter() - t0)
+    jobs = _JobsDone(progress)
+    await _run_due_jobs(
+        db, settings, backends, tenant_id, forest.forest_id, jobs, flush=flush, concurrency=job_concurrency
+    )
+    await _complete_report(db, tenant_id, forest, report, jobs.ids(forest.forest_id), count_forest=count_forest)
+    report.wall_s = time.perf_counter() - t0
+    return report
+
+
+async def ingest_forests(
+    db: Database,
+    settings: Settings,
+    backends: Backends,
+    tenant_id: uuid.UUID,
+    forests: Sequence[tuple[str, Sequence[SessionInput]]],
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    job_concurrency: int | None = None,
+    count_forest: bool = True,
+) -> list[IngestReport]:
+    """Several forests' sessions sent at once, one task a forest (as that many users would send
+    them), and served as a service's worker serves them: ONE worker, running from the start, at the
+    shipped ``worker.concurrency`` and chat budget unless ``job_concurrency`` is given, over the
+    tenant's due jobs until every accepted session's job has ended; then the coalesced refresh jobs,
+    so no node is left dirty. A forest's ``wall_s`` runs from the common start to its own last
+    job's end; ``progress`` gets the sessions done over all forests."""
+    names = [name for name, _ in forests]
+    if len(set(names)) != len(names):
+        raise ValueError(f"each forest is named once (got {names})")
+    t0 = time.perf_counter()
+    served = asyncio.Event()
+    jobs = _JobsDone(progress, all_done=served)
+
+    async def accept(name: str, sessions: Sequence[SessionInput]) -> IngestReport:
+        with log_context(forest=name):
+            forest, accepted = await accept_sessions(db, settings, tenant_id, name, sessions)
+        report = _accepted_report(forest, accepted, time.perf_counter() - t0)
+        by_id[forest.forest_id] = (forest, report)
+        return report
+
+    by_id: dict[int, tuple[Forest, IngestReport]] = {}
+    serving = asyncio.create_task(
+        _worker_pass(db, settings, backends, tenant_id, None, jobs, concurrency=job_concurrency, stop=served)
+    )
+    try:
+        reports = await asyncio.gather(*(accept(name, sessions) for name, sessions in forests))
+    except BaseException:
+        served.set()  # the worker ends its jobs in hand; what is queued stays for any worker
+        await serving
+        raise
+    jobs.expect(sum(r.sessions_accepted for r in reports))
+    await serving
+    await _worker_pass(db, settings, backends, tenant_id, None, jobs, concurrency=job_concurrency, early=True)
+    for forest_id, (forest, report) in by_id.items():
+        await _complete_report(db, tenant_id, forest, report, jobs.ids(forest_id), count_forest=count_forest)
+        report.wall_s = jobs.last_done.get(forest_id, t0) - t0
+    return reports
+
+
+def _accepted_report(forest: Forest, accepted: Sequence[AcceptResult], accept_wall_s: float) -> IngestReport:
+    """A forest's report as its sessions were accepted."""
+    report = IngestReport(forest=forest.name, forest_id=forest.forest_id, accept_wall_s=accept_wall_s)
     for r in accepted:
         if r.created:
             report.sessions_accepted += 1
@@ -134,38 +199,111 @@ async def ingest_sessions(
             report.cells += r.cells
         else:
             report.sessions_unchanged += 1
-    total = report.sessions_accepted
-    done: list[uuid.UUID] = []
+    return report
 
-    sessions_done = 0
 
-    def on_done(job: Job, state: JobState) -> None:
-        nonlocal sessions_done
-        if state in (JobState.SUCCEEDED, JobState.FAILED):
-            done.append(job.job_id)
-            if job.kind == store_jobs.REFRESH_KIND:
-                return
-            sessions_done += 1
-            if progress is not None:
-                progress(sessions_done, max(total, sessions_done))
+@dataclass(slots=True)
+class _JobsDone:
+    """The jobs a one-shot run finished, by forest, with the moment each forest's last one ended
+    (``time.perf_counter``); ``progress`` gets the sessions done against ``total`` (at least as
+    many as are done); ``all_done`` is set once the sessions :meth:`expect` names have ended."""
 
+    progress: Callable[[int, int], None] | None
+    total: int = 0
+    all_done: asyncio.Event | None = None
+    by_forest: dict[int | None, list[uuid.UUID]] = field(default_factory=dict)
+    last_done: dict[int | None, float] = field(default_factory=dict)
+    sessions: int = 0
+    expected: int | None = None
+
+    def __call__(self, job: Job, state: JobState) -> None:
+        if state not in (JobState.SUCCEEDED, JobState.FAILED):
+            return
+        self.by_forest.setdefault(job.forest_id, []).append(job.job_id)
+        self.last_done[job.forest_id] = time.perf_counter()
+        if job.kind == store_jobs.REFRESH_KIND:
+            return
+        self.sessions += 1
+        if self.progress is not None:
+            self.progress(self.sessions, max(self.total, self.sessions))
+        self._check()
+
+    def expect(self, sessions: int) -> None:
+        """The number of session jobs to wait for (known once every session is accepted)."""
+        self.total = self.expected = sessions
+        self._check()
+
+    def _check(self) -> None:
+        if self.all_done is not None and self.expected is not None and self.sessions >= self.expected:
+            self.all_done.set()
+
+    def ids(self, forest_id: int) -> list[uuid.UUID]:
+        return self.by_forest.get(forest_id, [])
+
+
+async def _run_due_jobs(
+    db: Database,
+    settings: Settings,
+    backends: Backends,
+    tenant_id: uuid.UUID,
+    forest_id: int | None,
+    jobs: _JobsDone,
+    *,
+    flush: bool,
+    concurrency: int | None,
+) -> None:
+    """Run the due jobs of the tenant (of one forest, given ``forest_id``) until none is left; with
+    ``flush``, then the coalesced refresh jobs scheduled for later."""
     for early in (False, True) if flush else (False,):
-        await run_worker(
-            db,
-            settings,
-            backends,
-            concurrency=job_concurrency,
-            stop_when_idle=True,
-            tenant_id=tenant_id,
-            forest_id=forest.forest_id,
-            on_done=on_done,
-            early=early,
-            handlers=WRITE_PATH_HANDLERS,
-        )
+        await _worker_pass(db, settings, backends, tenant_id, forest_id, jobs, concurrency=concurrency, early=early)
+
+
+async def _worker_pass(
+    db: Database,
+    settings: Settings,
+    backends: Backends,
+    tenant_id: uuid.UUID,
+    forest_id: int | None,
+    jobs: _JobsDone,
+    *,
+    concurrency: int | None,
+    early: bool = False,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """One worker over the tenant's jobs (one forest's, given ``forest_id``) until ``stop`` is set
+    or, without it, until none is due (``early``: also those scheduled for later). ``concurrency``
+    None: as the shipped worker runs them (``worker.concurrency`` and its chat budget)."""
+    await run_worker(
+        db,
+        settings,
+        backends,
+        concurrency=concurrency or settings.worker.concurrency,
+        chat_budget=None if concurrency else worker_chat_budget(settings),
+        stop_when_idle=stop is None,
+        stop=stop,
+        tenant_id=tenant_id,
+        forest_id=forest_id,
+        on_done=jobs,
+        early=early,
+        handlers=WRITE_PATH_HANDLERS,
+    )
+
+
+async def _complete_report(
+    db: Database,
+    tenant_id: uuid.UUID,
+    forest: Forest,
+    report: IngestReport,
+    done: Sequence[uuid.UUID],
+    *,
+    count_forest: bool,
+) -> None:
+    """Add the outcomes of the forest's finished jobs ``done`` (and its tree and node counts, with
+    ``count_forest``) to its report."""
     trees: dict[str, int] = {}
     nodes = 0
     async with db.tenant(tenant_id) as conn:
-        rows = await store_jobs.job_outcomes(conn, tenant_id, done)
+        rows = await store_jobs.job_outcomes(conn, tenant_id, list(done))
         if count_forest:
             trees = await store_nodes.count_trees_by_kind(conn, tenant_id, forest.forest_id)
             nodes = await store_nodes.count_nodes(conn, tenant_id, forest.forest_id)
@@ -188,5 +326,3 @@ async def ingest_sessions(
         report.timeline.append(_timeline_entry(row, rows[0]["created_at"], part.stage_wall_s))
     report.trees_by_kind = trees
     report.nodes = nodes
-    report.wall_s = time.perf_counter() - t0
-    return report

@@ -25,7 +25,7 @@ from memforest.app.jobs import run_worker
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
 from memforest.domain import SessionInput, TurnInput
-from memforest.pipeline.service import IngestReport, accept_sessions, ingest_sessions
+from memforest.pipeline.service import IngestReport, accept_sessions, ingest_forests, ingest_sessions
 from memforest.settings import Settings
 from memforest.store.check import check_forest
 from memforest.store.sql import as_vector, fetch_all, scalar
@@ -173,6 +173,31 @@ async def test_ingest_end_to_end_then_reingest_changes_nothing(db: Database, set
     assert (again.turns, again.cells, again.counts.facts_new) == (0, 0, 0)
     assert await _table_counts(db) == counts
     assert again.nodes == report.nodes and again.trees_by_kind == report.trees_by_kind
+
+
+async def test_forests_sent_at_once_are_served_by_one_worker_as_each_alone(db: Database, settings: Settings) -> None:
+    """``ingest_forests``: two forests accepted at once and run by one worker end as the same
+    conversation ingested alone ends, each with its own report, and nothing is left dirty."""
+    alone = await _ingest(db, settings, await ensure_tenant(db, "alone"))
+    tenant_id = await ensure_tenant(db, "t")
+    backends = build_backends(settings)
+    try:
+        with pytest.raises(ValueError, match="named once"):
+            await ingest_forests(db, settings, backends, tenant_id, [("a", _sessions()), ("a", _sessions())])
+        reports = await ingest_forests(db, settings, backends, tenant_id, [("a", _sessions()), ("b", _sessions())])
+    finally:
+        await backends.aclose()
+    assert [r.forest for r in reports] == ["a", "b"] and reports[0].forest_id != reports[1].forest_id
+    for report in reports:
+        assert (report.sessions_accepted, report.jobs_succeeded, report.jobs_failed) == (3, 3, 0)
+        assert (report.turns, report.cells, report.nodes) == (alone.turns, alone.cells, alone.nodes)
+        assert report.counts.facts_new == alone.counts.facts_new and report.trees_by_kind == alone.trees_by_kind
+        assert report.refresh_jobs >= 1 and report.wall_s > 0
+        assert [e["state"] for e in report.timeline if e["kind"] == "ingest"] == ["succeeded"] * 3
+        assert await _check(db, tenant_id, report.forest) == []
+    async with db.tenant(tenant_id) as conn:
+        assert await scalar(conn, "SELECT count(*) FROM dirty_nodes") == 0
+        assert await scalar(conn, "SELECT count(*) FROM forests") == 2  # the refused call wrote nothing
 
 
 def _llm_settings(db_url: str, home: Path, url: str) -> Settings:
