@@ -1,14 +1,15 @@
 """Ingest throughput on the shared LoCoMo conversations with the default backends (rule-based
-extraction, extractive summaries, hashed embeddings): each conversation into its own forest,
-``--forest-concurrency`` forests at once (default: as many as keep the jobs in flight within the
-shipped worker's ``worker.concurrency``, 10 // 4 = 2; 1: one after another); turns/s over the wall time from
-the first forest's accept to the last forest's end, sessions/s, per-stage wall time,
+extraction, extractive summaries, hashed embeddings): each conversation into its own forest, all
+of them sent at once (a user each) and served by one worker at the shipped ``worker.concurrency``
+and chat budget, as the service serves them (ADR 0148); ``--forest-concurrency N`` runs N forests
+at a time instead, each by a worker of its own (lanes; 1: one after another). Turns/s over the wall
+time from the first forest's accept to the last forest's end, sessions/s, per-stage wall time,
 facts/trees/nodes, and the forest invariant check of each once all are ingested.
 
     python -m bench.ingest_throughput                  # ../shared/data/locomo/locomo_dev5.json
     python -m bench.ingest_throughput --repeat 3       # the median run of three, each in its own database
     python -m bench.ingest_throughput --data FILE --limit 2 --quick
-    python -m bench.ingest_throughput --forest-concurrency 1   # one forest after another (the default: 2)
+    python -m bench.ingest_throughput --forest-concurrency 1   # one forest after another
     python -m bench.ingest_throughput --embedding local:DIR --against hashed --repeat 3   # paired runs
 
 Statements and transactions are counted per ingest job (one session each; ``bench/statement_count.py``)
@@ -21,9 +22,10 @@ gates add issue 53's: the median wall at most 2x the other arm's (its checks cle
 ``gate`` also holds issue 49's turns/s floor, which a real embedder's run does not reach.
 
 Stage times: ``accept`` is the wall time of accepting the forest's sessions; extract, embed, commit
-and refresh are summed over the forest's jobs, which run ``--job-concurrency`` at a time, so their
-sum can exceed the forest's wall time (commit includes waiting for older sessions' commits and for
-the forest lock, ADR 0014; refresh includes the forest's coalesced refresh jobs, ADR 0013).
+and refresh are summed over the forest's jobs, which run alongside each other (and, by default,
+beside the other forests' jobs), so their sum can exceed the forest's wall time (commit includes
+waiting for older sessions' commits and for the forest lock, ADR 0014; refresh includes the
+forest's coalesced refresh jobs, ADR 0013).
 """
 
 from __future__ import annotations
@@ -46,13 +48,14 @@ from bench.args import add_embedding, bench_parser, embedding_label, embedding_o
 from bench.cpu_meter import CpuMeter, database_meter
 from bench.env import BenchEnv, bench_env, check_verdict, extractor_ready, forest_counts, locomo_or_complain
 from bench.report import machine_info, new_figure, publish, save_figure, stage_breakdown
-from bench.statement_count import StatementCounter, distribution, scope, summarise
+from bench.statement_count import StatementCounter, distribution, forest_id_scope, scope, summarise
 from memforest.formats import load_forests
-from memforest.pipeline.service import ingest_sessions
+from memforest.pipeline.service import ingest_forests, ingest_sessions
 
 NAME = "ingest_throughput"
 STAGES = ("accept", "extract", "embed", "commit", "refresh")
 MAX_STATEMENTS, MAX_TRANSACTIONS, MIN_TURNS_PER_S = 40, 5, 300.0  # issue 49's floors
+LANE_JOBS = 4  # a lane's worker: jobs of its forest at once
 MAX_WALL_RATIO = 2.0  # issue 53: ingest with a real embedder within 2x of hashed ingest
 
 
@@ -61,14 +64,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--data", type=Path, default=None, help="LoCoMo JSON (default: the shared locomo_dev5.json)")
     p.add_argument("--limit", type=int, default=None, help="only the first N conversations")
     p.add_argument("--sessions-limit", type=int, default=None, help="only the first N sessions of each")
-    p.add_argument("--job-concurrency", type=int, default=4, help="ingest jobs of one forest at once")
+    p.add_argument(
+        "--job-concurrency",
+        type=int,
+        default=None,
+        help="jobs at once: of the one worker (default: the shipped worker.concurrency and chat budget), "
+        f"or with --forest-concurrency of each forest's worker (default {LANE_JOBS})",
+    )
     p.add_argument(
         "--forest-concurrency",
         type=int,
         default=None,
-        help="forests ingested at once, each with its own --job-concurrency (default: the shipped worker's "
-        "jobs at once, worker.concurrency, divided by --job-concurrency: 10 // 4 = 2 with the shipped pool; "
-        "1 ingests them one after another; ADR 0040)",
+        help="lanes: forests ingested at a time, each by a worker of its own (1: one after another); "
+        "default: every forest at once, one worker (ADR 0148)",
     )
     p.add_argument("--no-check", action="store_true", help="skip the forest invariant check")
     p.add_argument("--embed-dim", type=int, default=None)
@@ -110,45 +118,26 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             file=sys.stderr,
             dynamic_ncols=True,
         )
-        forest_concurrency = args.forest_concurrency or forests_at_once(
-            env.settings.worker.concurrency, args.job_concurrency
-        )
-        gate = asyncio.Semaphore(forest_concurrency)
-
-        async def ingest(name: str, forest: Any) -> dict[str, Any]:
-            seen = [0]
-
-            def progress(done: int, _total: int) -> None:
-                bar.update(done - seen[0])
-                seen[0] = done
-
-            async with gate:
-                with scope(name):
-                    report = await ingest_sessions(
-                        env.db,
-                        env.settings,
-                        env.backends,
-                        env.tenant_id,
-                        name,
-                        forest.sessions,
-                        progress=progress,
-                        job_concurrency=args.job_concurrency,
-                    )
-            return report.as_dict()
-
+        forest_concurrency = args.forest_concurrency
         await extractor_ready(env.backends)  # (as a running worker has them: started before the clock)
         meter = database_meter(env.settings.home, env.settings.database_url)
         cpu_before = meter.snapshot()
         t_ingest = time.perf_counter()
-        reports = await asyncio.gather(*(ingest(n, f) for n, f in zip(names, forests, strict=True)))
+        if forest_concurrency is None:
+            reports = await _one_worker(env, args, names, forests, bar)
+        else:
+            reports = await _lanes(env, args, names, forests, bar, forest_concurrency)
         ingest_wall = time.perf_counter() - t_ingest
         cpu = CpuMeter.spent(cpu_before, meter.snapshot(), ingest_wall)
         bar.close()
-        rows = [
-            await _forest_row(env, args, name, d, counter.scoped(name)) for name, d in zip(names, reports, strict=True)
-        ]
-        ingest_jobs = [dict(c) for name in names for c in counter.scoped(name).jobs_of_kind("ingest")]
+        counts = {
+            name: counter.merged(name, forest_id_scope(d["forest_id"])) for name, d in zip(names, reports, strict=True)
+        }
+        rows = [await _forest_row(env, args, name, d, counts[name]) for name, d in zip(names, reports, strict=True)]
+        all_sent = counter.total()
+        ingest_jobs = [dict(c) for c in counter.jobs_of_kind("ingest")]
         database = env.database
+        worker_jobs = env.settings.worker.concurrency
         embedder = env.backends.embedder.name
     wall = ingest_wall
     turns = sum(r["turns"] for r in rows)
@@ -173,23 +162,17 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             "statements": distribution([c.get("statements", 0) for c in ingest_jobs]),
             "transactions": distribution([c.get("transactions", 0) for c in ingest_jobs]),
         },
-        "all_statements_per_session": round(sum(r["db"]["all"].get("statements", 0) for r in rows) / sessions, 2)
-        if sessions
-        else 0.0,
-        "all_transactions_per_session": round(sum(r["db"]["all"].get("transactions", 0) for r in rows) / sessions, 2)
-        if sessions
-        else 0.0,
+        # everything sent over the ingest (jobs, accepts, the worker's claims), per session
+        "all_statements_per_session": round(all_sent["statements"] / sessions, 2) if sessions else 0.0,
+        "all_transactions_per_session": round(all_sent["transactions"] / sessions, 2) if sessions else 0.0,
     }
     return {
         "bench": NAME,
         "quick": bool(args.quick),
         "config": {
             "data": str(data),
-            "job_concurrency": args.job_concurrency,
+            "job_concurrency": _job_concurrency(args, worker_jobs),
             "forest_concurrency": forest_concurrency,
-            "forest_concurrency_from": "--forest-concurrency"
-            if args.forest_concurrency
-            else "worker.concurrency // --job-concurrency",
             "mode": _mode(forest_concurrency),
             "limit": args.limit,
             "sessions_limit": args.sessions_limit,
@@ -204,6 +187,70 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         "load_avg": [round(x, 2) for x in load_at_start],  # 1, 5 and 15 minutes, as the run started
         "ingest_jobs": ingest_jobs,
     }
+
+
+async def _one_worker(
+    env: BenchEnv, args: argparse.Namespace, names: list[str], forests: list[Any], bar: tqdm[Any]
+) -> list[dict[str, Any]]:
+    """Every forest's sessions accepted at once (a user each) and ONE worker serving them, as the
+    service does: the shipped ``worker.concurrency`` and chat budget, or ``--job-concurrency``."""
+
+    def progress(done: int, _total: int) -> None:
+        bar.update(done - bar.n)
+
+    reports = await ingest_forests(
+        env.db,
+        env.settings,
+        env.backends,
+        env.tenant_id,
+        [(name, forest.sessions) for name, forest in zip(names, forests, strict=True)],
+        progress=progress,
+        job_concurrency=args.job_concurrency,
+    )
+    return [r.as_dict() for r in reports]
+
+
+async def _lanes(
+    env: BenchEnv,
+    args: argparse.Namespace,
+    names: list[str],
+    forests: list[Any],
+    bar: tqdm[Any],
+    forest_concurrency: int,
+) -> list[dict[str, Any]]:
+    """``forest_concurrency`` forests at a time, each with a worker of its own running
+    ``--job-concurrency`` of its jobs (default 4): a forest waits for a lane."""
+    gate = asyncio.Semaphore(forest_concurrency)
+
+    async def ingest(name: str, forest: Any) -> dict[str, Any]:
+        seen = [0]
+
+        def progress(done: int, _total: int) -> None:
+            bar.update(done - seen[0])
+            seen[0] = done
+
+        async with gate:
+            with scope(name):
+                report = await ingest_sessions(
+                    env.db,
+                    env.settings,
+                    env.backends,
+                    env.tenant_id,
+                    name,
+                    forest.sessions,
+                    progress=progress,
+                    job_concurrency=args.job_concurrency or LANE_JOBS,
+                )
+        return report.as_dict()
+
+    return list(await asyncio.gather(*(ingest(n, f) for n, f in zip(names, forests, strict=True))))
+
+
+def _job_concurrency(args: argparse.Namespace, worker_jobs: int) -> int:
+    """The jobs at once the run used: of its one worker, or of each forest's in lanes."""
+    if args.job_concurrency:
+        return int(args.job_concurrency)
+    return LANE_JOBS if args.forest_concurrency else worker_jobs
 
 
 async def _forest_row(
@@ -303,17 +350,13 @@ def paired_walls(spec: str, runs: list[dict[str, Any]], others: list[dict[str, A
     }
 
 
-def forests_at_once(worker_concurrency: int, job_concurrency: int) -> int:
-    """The default forests at once: as many as keep the jobs in flight within what one shipped worker
-    runs at once (at least one forest)."""
-    return max(1, worker_concurrency // job_concurrency)
-
-
-def _mode(forest_concurrency: int) -> str:
+def _mode(forest_concurrency: int | None) -> str:
     """What the headline turns/s measures."""
+    if forest_concurrency is None:
+        return "one worker: every forest at once, served by one shipped worker"
     if forest_concurrency <= 1:
         return "sequential: one forest after another"
-    return f"concurrent: up to {forest_concurrency} forests at once"
+    return f"lanes: up to {forest_concurrency} forests at once, a worker each"
 
 
 def _gates(total: dict[str, Any]) -> dict[str, bool]:
@@ -414,6 +457,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--repeat must be at least 1 (got {args.repeat})")
     if args.forest_concurrency is not None and args.forest_concurrency < 1:
         parser.error(f"--forest-concurrency must be at least 1 (got {args.forest_concurrency})")
+    if args.job_concurrency is not None and args.job_concurrency < 1:
+        parser.error(f"--job-concurrency must be at least 1 (got {args.job_concurrency})")
     data = locomo_or_complain(args.data)
     if data is None:
         return 2

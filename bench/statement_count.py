@@ -89,6 +89,19 @@ def scope(name: str) -> Iterator[None]:
         _SCOPE.reset(token)
 
 
+def _forest_scope(ctx: dict[str, str]) -> str:
+    """Outside :func:`scope`, the forest a statement's log context names: a job's forest id
+    (``forest_id:N``, :func:`forest_id_scope`) or the forest name an accept runs under."""
+    if "forest_id" in ctx:
+        return forest_id_scope(ctx["forest_id"])
+    return ctx.get("forest", "")
+
+
+def forest_id_scope(forest_id: object) -> str:
+    """The scope the statements of forest ``forest_id``'s jobs are counted under outside :func:`scope`."""
+    return f"forest_id:{forest_id}"
+
+
 @dataclass
 class StatementCounter:
     """Counts per job id (and its kind); statements sent outside any job go under ``""``. Statements
@@ -108,7 +121,7 @@ class StatementCounter:
     def _count(self, sql: str) -> None:
         ctx = current_context()
         job, kind = ctx.get("job_id", ""), statement_kind(sql)
-        name = _SCOPE.get()
+        name = _SCOPE.get() or _forest_scope(ctx)
         for counter in (self, self.scoped(name)) if name else (self,):
             if job and job not in counter.job_kind:
                 counter.job_kind[job] = ctx.get("job_kind", "")
@@ -125,6 +138,18 @@ class StatementCounter:
     def _on_driver(self, record: Any) -> None:
         # (asyncpg runs the logger with call_soon, in a copy of the sending task's context)
         self._count(str(record.query))
+
+    def merged(self, *names: str) -> StatementCounter:
+        """The counts of the scopes ``names`` together (a forest's accepts and its jobs)."""
+        out = StatementCounter()
+        for name in names:
+            part = self.scopes.get(name)
+            if part is None:
+                continue
+            out.job_kind.update(part.job_kind)
+            for job, counts in part.by_job.items():
+                out.by_job[job].update(counts)
+        return out
 
     def reset(self) -> None:
         self.by_job.clear()

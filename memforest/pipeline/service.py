@@ -131,9 +131,10 @@ async def ingest_sessions(
     forest, accepted = await accept_sessions(db, settings, tenant_id, forest_name, sessions)
     report = _accepted_report(forest, accepted, time.perf_counter() - t0)
     jobs = _JobsDone(progress)
-    await _run_due_jobs(
-        db, settings, backends, tenant_id, forest.forest_id, jobs, flush=flush, concurrency=job_concurrency
-    )
+    for early in (False, True) if flush else (False,):  # (then the coalesced refresh jobs, scheduled for later)
+        await _worker_pass(
+            db, settings, backends, tenant_id, forest.forest_id, jobs, concurrency=job_concurrency, early=early
+        )
     await _complete_report(db, tenant_id, forest, report, jobs.ids(forest.forest_id), count_forest=count_forest)
     report.wall_s = time.perf_counter() - t0
     return report
@@ -239,23 +240,6 @@ class _JobsDone:
 
     def ids(self, forest_id: int) -> list[uuid.UUID]:
         return self.by_forest.get(forest_id, [])
-
-
-async def _run_due_jobs(
-    db: Database,
-    settings: Settings,
-    backends: Backends,
-    tenant_id: uuid.UUID,
-    forest_id: int | None,
-    jobs: _JobsDone,
-    *,
-    flush: bool,
-    concurrency: int | None,
-) -> None:
-    """Run the due jobs of the tenant (of one forest, given ``forest_id``) until none is left; with
-    ``flush``, then the coalesced refresh jobs scheduled for later."""
-    for early in (False, True) if flush else (False,):
-        await _worker_pass(db, settings, backends, tenant_id, forest_id, jobs, concurrency=concurrency, early=early)
 
 
 async def _worker_pass(

@@ -123,14 +123,12 @@ def test_write_scaling_quick(db_env: str, tmp_path: Path) -> None:
 
 def test_ingest_throughput_quick(db_env: str, tmp_path: Path) -> None:
     data = _tiny_locomo(tmp_path / "tiny_locomo.json")
-    argv = [*_common(db_env, tmp_path), "--data", str(data), "--limit", "2", "--forest-concurrency", "2"]
+    argv = [*_common(db_env, tmp_path), "--data", str(data), "--limit", "2"]
+    # the default: both forests at once, served by one worker at the shipped concurrency
     assert ingest_throughput.main([*argv, "--against", "hashed"]) == 0
-    # a chosen --forest-concurrency is written beside the default run's file, never over it
-    result = json.loads((tmp_path / "ingest_throughput_quick_forests2.json").read_text())
-    assert result["config"]["forest_concurrency"] == 2 and result["total"]["mode"].startswith("concurrent")
-    assert result["config"]["forest_concurrency_from"] == "--forest-concurrency"
-    assert ingest_throughput.forests_at_once(8, 4) == 2 and ingest_throughput.forests_at_once(8, 16) == 1
-    assert (tmp_path / "ingest_throughput_quick_forests2.png").stat().st_size > 0
+    result = json.loads((tmp_path / "ingest_throughput_quick.json").read_text())
+    assert result["config"]["forest_concurrency"] is None and result["total"]["mode"].startswith("one worker")
+    assert result["config"]["job_concurrency"] == Settings().worker.concurrency
     assert [r["forest"] for r in result["forests"]] == ["tiny-0", "tiny-1"]
     for r in result["forests"]:
         assert r["sessions"] == 2 and r["turns"] >= 16
@@ -139,6 +137,7 @@ def test_ingest_throughput_quick(db_env: str, tmp_path: Path) -> None:
         assert set(r["stage_s"]) == {"accept", "extract", "embed", "commit", "refresh"}
         assert all(v >= 0 for v in r["stage_s"].values())
         assert r["db"]["per_ingest_job"]["statements"]["n"] == 2  # each forest's jobs counted apart
+        assert r["db"]["all"]["statements"] > r["db"]["per_ingest_job"]["statements"]["max"]  # its accepts too
     total = result["total"]
     assert total["sessions"] == 4 and total["all_checks_ok"]
     assert total["turns_per_s"] == pytest.approx(total["turns"] / total["wall_s"])
@@ -153,6 +152,13 @@ def test_ingest_throughput_quick(db_env: str, tmp_path: Path) -> None:
     walls = paired["wall_s_runs"][0], paired["against_wall_s_runs"][0]
     assert paired["ratio_of_medians"] == pytest.approx(walls[0] / walls[1], 1e-2)
     assert "wall_le_2x_hashed" in result["gates"]
+    # lanes: a chosen --forest-concurrency is written beside the default run's file, never over it
+    # (the database is the test's, so its sessions are already in: this run changes nothing)
+    assert ingest_throughput.main([*argv, "--forest-concurrency", "2"]) == 0
+    lanes = json.loads((tmp_path / "ingest_throughput_quick_forests2.json").read_text())
+    assert lanes["config"]["forest_concurrency"] == 2 and lanes["total"]["mode"].startswith("lanes")
+    assert lanes["config"]["job_concurrency"] == ingest_throughput.LANE_JOBS
+    assert (tmp_path / "ingest_throughput_quick_forests2.png").stat().st_size > 0
 
 
 def test_throughput_simulated_quick(db_env: str, tmp_path: Path) -> None:
