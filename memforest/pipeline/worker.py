@@ -314,8 +314,8 @@ async def run_worker(
                 if poller.locked():  # another idle loop polls: wait for a ring, or until told to stop (ADR 0099)
                     await QUEUED.wait(rings, settings.worker.sweep_interval_s, or_set=stop)
                 else:
-                    async with poller:
-                        await QUEUED.wait(rings, settings.worker.poll_interval_s)
+                    async with poller:  # (a stop ends the poll too: a stopped worker returns at once)
+                        await QUEUED.wait(rings, settings.worker.poll_interval_s, or_set=stop)
                 return True
             QUEUED.ring()  # (found one: an idle loop looks for the next, so jobs queued elsewhere are taken apace)
             token, overlap_token = CURRENT_SLOT.set(slot), CURRENT_OVERLAP.set(overlap)

@@ -203,6 +203,26 @@ async def test_without_a_chat_budget_the_worker_runs_its_concurrency(db: Databas
     assert await _run_declaring(db, settings, 12, 5, chat_budget=None, concurrency=12) == 12
 
 
+async def test_an_idle_worker_told_to_stop_returns_without_waiting_out_its_poll(
+    db: Database, settings: Settings
+) -> None:
+    """Every loop of an idle worker, the one polling included, returns once the worker is told to
+    stop, not at its next poll (a one-shot run that stops its worker when its work is done)."""
+    s = settings.model_copy(update={"worker": settings.worker.model_copy(update={"poll_interval_s": 30.0})})
+    tenant_id = await ensure_tenant(db, f"t-{uuid.uuid4().hex[:8]}")
+    stop = asyncio.Event()
+    backends = build_backends(s)
+    try:
+        worker = asyncio.create_task(
+            run_worker(db, s, backends, concurrency=4, tenant_id=tenant_id, stop=stop, handlers={})
+        )
+        await asyncio.sleep(0.3)  # (every loop has found nothing: one polls, the others wait for a ring)
+        stop.set()
+        await asyncio.wait_for(worker, 5)
+    finally:
+        await backends.aclose()
+
+
 async def test_an_idle_worker_with_many_loops_asks_for_jobs_about_once_a_poll(
     db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
