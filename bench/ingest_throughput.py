@@ -129,12 +129,12 @@ async def run(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             reports = await _lanes(env, args, names, forests, bar, forest_concurrency)
         ingest_wall = time.perf_counter() - t_ingest
         cpu = CpuMeter.spent(cpu_before, meter.snapshot(), ingest_wall)
+        all_sent = counter.total()  # (before the counts and checks below)
         bar.close()
         counts = {
             name: counter.merged(name, forest_id_scope(d["forest_id"])) for name, d in zip(names, reports, strict=True)
         }
         rows = [await _forest_row(env, args, name, d, counts[name]) for name, d in zip(names, reports, strict=True)]
-        all_sent = counter.total()
         ingest_jobs = [dict(c) for c in counter.jobs_of_kind("ingest")]
         database = env.database
         worker_jobs = env.settings.worker.concurrency

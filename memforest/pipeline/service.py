@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -133,7 +134,7 @@ async def ingest_sessions(
     jobs = _JobsDone(progress)
     for early in (False, True) if flush else (False,):  # (then the coalesced refresh jobs, scheduled for later)
         await _worker_pass(
-            db, settings, backends, tenant_id, forest.forest_id, jobs, concurrency=job_concurrency, early=early
+            db, settings, backends, tenant_id, [forest.forest_id], jobs, concurrency=job_concurrency, early=early
         )
     await _complete_report(db, tenant_id, forest, report, jobs.ids(forest.forest_id), count_forest=count_forest)
     report.wall_s = time.perf_counter() - t0
@@ -152,42 +153,68 @@ async def ingest_forests(
     count_forest: bool = True,
 ) -> list[IngestReport]:
     """Several forests' sessions sent at once, one task a forest (as that many users would send
-    them), and served as a service's worker serves them: ONE worker, running from the start, at the
-    shipped ``worker.concurrency`` and chat budget unless ``job_concurrency`` is given, over the
-    tenant's due jobs until every accepted session's job has ended; then the coalesced refresh jobs,
-    so no node is left dirty. A forest's ``wall_s`` runs from the common start to its own last
-    job's end; ``progress`` gets the sessions done over all forests."""
+    them), and served as a service's worker serves them: ONE worker over these forests' jobs,
+    running from the start, at the shipped ``worker.concurrency`` and chat budget unless
+    ``job_concurrency`` is given, until every job the accepts queued has ended (told by the
+    worker, or else seen in the jobs table at each poll: a job another worker ran); then the
+    coalesced refresh jobs, so no node is left dirty. A forest's ``wall_s`` runs from the common
+    start to its own last job's end; ``progress`` gets the sessions done over all forests."""
     names = [name for name, _ in forests]
     if len(set(names)) != len(names):
         raise ValueError(f"each forest is named once (got {names})")
     t0 = time.perf_counter()
+    by_name = {name: await _forest(db, tenant_id, name) for name in names}
+    scope = [f.forest_id for f in by_name.values()]
     served = asyncio.Event()
     jobs = _JobsDone(progress, all_done=served)
 
     async def accept(name: str, sessions: Sequence[SessionInput]) -> IngestReport:
         with log_context(forest=name):
             forest, accepted = await accept_sessions(db, settings, tenant_id, name, sessions)
-        report = _accepted_report(forest, accepted, time.perf_counter() - t0)
-        by_id[forest.forest_id] = (forest, report)
-        return report
+        jobs.queued.update(r.job_id for r in accepted if r.created and r.job_id is not None)
+        return _accepted_report(forest, accepted, time.perf_counter() - t0)
 
-    by_id: dict[int, tuple[Forest, IngestReport]] = {}
     serving = asyncio.create_task(
-        _worker_pass(db, settings, backends, tenant_id, None, jobs, concurrency=job_concurrency, stop=served)
+        _worker_pass(db, settings, backends, tenant_id, scope, jobs, concurrency=job_concurrency, stop=served)
     )
     try:
-        reports = await asyncio.gather(*(accept(name, sessions) for name, sessions in forests))
-    except BaseException:
+        async with asyncio.TaskGroup() as group:
+            accepting = [group.create_task(accept(name, sessions)) for name, sessions in forests]
+    except BaseExceptionGroup as failed:
         served.set()  # the worker ends its jobs in hand; what is queued stays for any worker
+        with contextlib.suppress(Exception):
+            await serving
+        raise failed.exceptions[0] from None
+    reports = [t.result() for t in accepting]
+    jobs.expect()
+    watching = asyncio.create_task(_watch_queued(db, tenant_id, jobs, settings.worker.poll_interval_s))
+    try:
         await serving
-        raise
-    jobs.expect(sum(r.sessions_accepted for r in reports))
-    await serving
-    await _worker_pass(db, settings, backends, tenant_id, None, jobs, concurrency=job_concurrency, early=True)
-    for forest_id, (forest, report) in by_id.items():
-        await _complete_report(db, tenant_id, forest, report, jobs.ids(forest_id), count_forest=count_forest)
-        report.wall_s = jobs.last_done.get(forest_id, t0) - t0
+    finally:
+        watching.cancel()
+    await _worker_pass(db, settings, backends, tenant_id, scope, jobs, concurrency=job_concurrency, early=True)
+    for report in reports:
+        forest = by_name[report.forest]
+        await _complete_report(db, tenant_id, forest, report, jobs.ids(forest.forest_id), count_forest=count_forest)
+        report.wall_s = max(jobs.last_done.get(forest.forest_id, t0) - t0, report.accept_wall_s)
     return reports
+
+
+async def _forest(db: Database, tenant_id: uuid.UUID, name: str) -> Forest:
+    async with db.tenant(tenant_id) as conn:
+        return await ensure_forest(conn, tenant_id, name)
+
+
+async def _watch_queued(db: Database, tenant_id: uuid.UUID, jobs: _JobsDone, every_s: float) -> None:
+    """Every ``every_s``, end the run's wait once none of its queued jobs is queued or running any
+    more: one that ended without its worker telling (another process's worker ran it; its worker
+    failed to record the end, and a later claim gave up on it)."""
+    while jobs.all_done is not None and not jobs.all_done.is_set():
+        await asyncio.sleep(every_s)
+        async with db.tenant(tenant_id) as conn:
+            left = await store_jobs.count_unfinished(conn, tenant_id, sorted(jobs.queued))
+        if not left:
+            jobs.all_done.set()
 
 
 def _accepted_report(forest: Forest, accepted: Sequence[AcceptResult], accept_wall_s: float) -> IngestReport:
@@ -207,15 +234,17 @@ def _accepted_report(forest: Forest, accepted: Sequence[AcceptResult], accept_wa
 class _JobsDone:
     """The jobs a one-shot run finished, by forest, with the moment each forest's last one ended
     (``time.perf_counter``); ``progress`` gets the sessions done against ``total`` (at least as
-    many as are done); ``all_done`` is set once the sessions :meth:`expect` names have ended."""
+    many as are done); ``all_done`` is set once every job in ``queued`` has ended, after
+    :meth:`expect` (called when no more are queued)."""
 
     progress: Callable[[int, int], None] | None
     total: int = 0
     all_done: asyncio.Event | None = None
+    queued: set[uuid.UUID] = field(default_factory=set)
     by_forest: dict[int | None, list[uuid.UUID]] = field(default_factory=dict)
     last_done: dict[int | None, float] = field(default_factory=dict)
     sessions: int = 0
-    expected: int | None = None
+    expecting: bool = False
 
     def __call__(self, job: Job, state: JobState) -> None:
         if state not in (JobState.SUCCEEDED, JobState.FAILED):
@@ -226,16 +255,20 @@ class _JobsDone:
             return
         self.sessions += 1
         if self.progress is not None:
-            self.progress(self.sessions, max(self.total, self.sessions))
+            self.progress(self.sessions, max(self.total, len(self.queued), self.sessions))
         self._check()
 
-    def expect(self, sessions: int) -> None:
-        """The number of session jobs to wait for (known once every session is accepted)."""
-        self.total = self.expected = sessions
+    def expect(self) -> None:
+        """Every job of the run is in ``queued``: wait for those alone."""
+        self.expecting = True
+        self.total = len(self.queued)
         self._check()
 
     def _check(self) -> None:
-        if self.all_done is not None and self.expected is not None and self.sessions >= self.expected:
+        if self.all_done is None or not self.expecting:
+            return
+        done = {job_id for ids in self.by_forest.values() for job_id in ids}
+        if self.queued <= done:
             self.all_done.set()
 
     def ids(self, forest_id: int) -> list[uuid.UUID]:
@@ -247,16 +280,16 @@ async def _worker_pass(
     settings: Settings,
     backends: Backends,
     tenant_id: uuid.UUID,
-    forest_id: int | None,
+    forests: Sequence[int],
     jobs: _JobsDone,
     *,
     concurrency: int | None,
     early: bool = False,
     stop: asyncio.Event | None = None,
 ) -> None:
-    """One worker over the tenant's jobs (one forest's, given ``forest_id``) until ``stop`` is set
-    or, without it, until none is due (``early``: also those scheduled for later). ``concurrency``
-    None: as the shipped worker runs them (``worker.concurrency`` and its chat budget)."""
+    """One worker over the jobs of ``forests`` until ``stop`` is set or, without it, until none is
+    due (``early``: also those scheduled for later). ``concurrency`` None: as the shipped worker
+    runs them (``worker.concurrency`` and its chat budget)."""
     await run_worker(
         db,
         settings,
@@ -266,7 +299,7 @@ async def _worker_pass(
         stop_when_idle=stop is None,
         stop=stop,
         tenant_id=tenant_id,
-        forest_id=forest_id,
+        forests=forests,
         on_done=jobs,
         early=early,
         handlers=WRITE_PATH_HANDLERS,

@@ -17,7 +17,7 @@ import random
 import socket
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -231,6 +231,7 @@ async def run_worker(
     early: bool = False,
     handlers: Mapping[str, Handler],
     chat_budget: int | None = None,
+    forests: Sequence[int] | None = None,
 ) -> None:
     """Claim and run jobs, up to ``concurrency`` at once, until stopped (or idle, if asked); with
     ``worker.commit_overlap``, an ingest job done with extraction and embedding gives its slot to
@@ -239,7 +240,8 @@ async def run_worker(
     shipped default a job starts only while the admitted jobs' extraction calls leave room in that
     budget (ADR 0099). ``early`` also runs jobs scheduled for later (a
     coalesced refresh), to flush a forest now. ``handlers`` maps job kinds to the functions that run
-    them (a kind it lacks fails its job). Idle, one loop waits for this process's next queued job
+    them (a kind it lacks fails its job). ``forests``: only those forests' jobs (a one-shot run's
+    own; such a worker never sweeps for others' dirty nodes). Idle, one loop waits for this process's next queued job
     (:data:`memforest.pipeline.job_bell.QUEUED`) or a poll interval, and the others for the bell
     (which a claim that finds a job and a prune also ring), a stop, or at most
     ``worker.sweep_interval_s``; with ``stop_when_idle`` a loop returns instead."""
@@ -304,13 +306,14 @@ async def run_worker(
             rings = QUEUED.rings  # (read before the claim: a job queued after it rings again)
             job = await _system(
                 db, jobs.claim, tenant_id, forest_id, worker_id, lease_s=settings.worker.lease_s,
-                early=early, max_attempts=settings.worker.max_attempts,
+                early=early, max_attempts=settings.worker.max_attempts, forests=forests,
             )  # fmt: skip
             if job is None:
                 slot.release()
                 if stop_when_idle:
                     return False
-                await sweep()  # long-running workers only: a one-shot run must not queue others' work
+                if forests is None:  # long-running workers only: a one-shot run must not queue others' work
+                    await sweep()
                 if poller.locked():  # another idle loop polls: wait for a ring, or until told to stop (ADR 0099)
                     await QUEUED.wait(rings, settings.worker.sweep_interval_s, or_set=stop)
                 else:

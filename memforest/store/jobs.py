@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -141,7 +141,7 @@ FROM (
     SELECT tenant_id, job_id FROM jobs
     WHERE state = 'running' AND leased_until < now() AND attempts >= :max
       AND (CAST(:tenant AS uuid) IS NULL OR tenant_id = CAST(:tenant AS uuid))
-      AND (CAST(:forest AS bigint) IS NULL OR forest_id = CAST(:forest AS bigint))
+      AND (CAST(:forests AS bigint[]) IS NULL OR forest_id = ANY(CAST(:forests AS bigint[])))
     FOR UPDATE SKIP LOCKED
 ) spent
 WHERE j.tenant_id = spent.tenant_id AND j.job_id = spent.job_id
@@ -166,7 +166,7 @@ FROM (
     WHERE ((c.state = 'queued' AND (c.run_after IS NULL OR c.run_after <= now() OR CAST(:early AS boolean)))
            OR (c.state = 'running' AND c.leased_until < now() AND c.attempts < :max))
       AND (CAST(:tenant AS uuid) IS NULL OR c.tenant_id = CAST(:tenant AS uuid))
-      AND (CAST(:forest AS bigint) IS NULL OR c.forest_id = CAST(:forest AS bigint))
+      AND (CAST(:forests AS bigint[]) IS NULL OR c.forest_id = ANY(CAST(:forests AS bigint[])))
     ORDER BY coalesce(busy.n, 0), coalesce(forest_busy.n, 0), coalesce(c.run_after, c.created_at), c.job_id
     FOR UPDATE OF c SKIP LOCKED
     LIMIT 1
@@ -185,14 +185,23 @@ async def claim(
     lease_s: float,
     early: bool,
     max_attempts: int,
+    forests: Sequence[int] | None = None,
 ) -> Job | None:
     """Fail the jobs whose lease expired with their ``max_attempts`` spent, then take the oldest due
     queued job (or one whose lease expired, with attempts left) of the tenant with the fewest
-    running jobs, or None."""
-    scope = {"tenant": tenant_id, "forest": forest_id, "max": max_attempts}
+    running jobs (and within it of the forest with the fewest), or None. Only jobs of ``tenant_id``
+    and of ``forest_id`` or ``forests`` when given."""
+    scope = {"tenant": tenant_id, "forests": _forest_scope(forest_id, forests), "max": max_attempts}
     await execute(conn, _ABANDON, scope)
     row = await fetch_one(conn, _CLAIM, {**scope, "w": worker_id, "lease": lease_s, "early": early})
     return _job(row) if row is not None else None
+
+
+def _forest_scope(forest_id: int | None, forests: Sequence[int] | None) -> list[int] | None:
+    """The forests a claim may take jobs of (None: any)."""
+    if forest_id is not None:
+        return [forest_id] if forests is None or forest_id in forests else []
+    return None if forests is None else [int(f) for f in forests]
 
 
 _PRUNE = """
@@ -336,6 +345,14 @@ WHERE tenant_id = :t AND job_id = ANY(:ids) ORDER BY created_at, job_id
 async def job_outcomes(conn: Conn, tenant_id: uuid.UUID, job_ids: list[uuid.UUID]) -> list[Row]:
     """kind, state, payload, result, usage, errors and times of the given jobs, oldest first."""
     return await fetch_all(conn, _OUTCOMES, {"t": tenant_id, "ids": job_ids})
+
+
+_UNFINISHED = "SELECT count(*) FROM jobs WHERE tenant_id = :t AND job_id = ANY(:ids) AND state IN ('queued', 'running')"
+
+
+async def count_unfinished(conn: Conn, tenant_id: uuid.UUID, job_ids: list[uuid.UUID]) -> int:
+    """How many of the given jobs are still queued or running."""
+    return int(await scalar(conn, _UNFINISHED, {"t": tenant_id, "ids": job_ids}) or 0)
 
 
 _OLDER_UNCOMMITTED = """

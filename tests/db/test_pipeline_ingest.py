@@ -28,8 +28,9 @@ from memforest.domain import SessionInput, TurnInput
 from memforest.pipeline.service import IngestReport, accept_sessions, ingest_forests, ingest_sessions
 from memforest.settings import Settings
 from memforest.store.check import check_forest
+from memforest.store.jobs import insert_job
 from memforest.store.sql import as_vector, fetch_all, scalar
-from memforest.store.tenants import ensure_tenant
+from memforest.store.tenants import ensure_forest, ensure_tenant
 from memforest.testing.simulated_llm import SimulationConfig, run_server_in_thread
 
 REPO = Path(__file__).resolve().parents[2]
@@ -177,14 +178,19 @@ async def test_ingest_end_to_end_then_reingest_changes_nothing(db: Database, set
 
 async def test_forests_sent_at_once_are_served_by_one_worker_as_each_alone(db: Database, settings: Settings) -> None:
     """``ingest_forests``: two forests accepted at once and run by one worker end as the same
-    conversation ingested alone ends, each with its own report, and nothing is left dirty."""
+    conversation ingested alone ends, each with its own report, and nothing is left dirty; a job
+    of the tenant's other forest is not the run's to take."""
     alone = await _ingest(db, settings, await ensure_tenant(db, "alone"))
     tenant_id = await ensure_tenant(db, "t")
+    async with db.tenant(tenant_id) as conn:
+        other = await ensure_forest(conn, tenant_id, "other")
+        foreign = await insert_job(conn, tenant_id, other.forest_id, "rematerialize", {})
     backends = build_backends(settings)
     try:
         with pytest.raises(ValueError, match="named once"):
             await ingest_forests(db, settings, backends, tenant_id, [("a", _sessions()), ("a", _sessions())])
-        reports = await ingest_forests(db, settings, backends, tenant_id, [("a", _sessions()), ("b", _sessions())])
+        run = ingest_forests(db, settings, backends, tenant_id, [("a", _sessions()), ("b", _sessions())])
+        reports = await asyncio.wait_for(run, 120)
     finally:
         await backends.aclose()
     assert [r.forest for r in reports] == ["a", "b"] and reports[0].forest_id != reports[1].forest_id
@@ -197,7 +203,8 @@ async def test_forests_sent_at_once_are_served_by_one_worker_as_each_alone(db: D
         assert await _check(db, tenant_id, report.forest) == []
     async with db.tenant(tenant_id) as conn:
         assert await scalar(conn, "SELECT count(*) FROM dirty_nodes") == 0
-        assert await scalar(conn, "SELECT count(*) FROM forests") == 2  # the refused call wrote nothing
+        assert await scalar(conn, "SELECT count(*) FROM forests") == 3  # the refused call wrote nothing
+        assert await scalar(conn, "SELECT state FROM jobs WHERE job_id = :j", {"j": foreign}) == "queued"
 
 
 def _llm_settings(db_url: str, home: Path, url: str) -> Settings:
