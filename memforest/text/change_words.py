@@ -20,7 +20,9 @@ OWNER = rf"(?:(?P<owner>{PERSON})'s|(?P<pron>his|her|their|its))"
 WORD = rf"(?:[{CAPITALS}][a-z]{{0,2}}\.(?!\w)|[{CAPITALS}](?:[\w'&-]|\.(?=\w))*+|\d(?:[\w-]|\.(?=\w))*+)"
 # a value that begins a pattern starts at a word's first character, never inside a word
 AT_WORD = r"(?<![\w.'&-])"
-JOIN = r"(?:of|and|on|&|de|du|la|le|the|up)"
+# (the particles of names in many languages: "Liebres del Paseo", "Huis ter Heide", "Café da Praça";
+# no "do" or "y": "... at Leeds do I need")
+JOIN = r"(?:of|and|on|&|de|du|la|le|the|up|del|della|dei|di|da|dos|das|des|van|von|der|den|ter)"
 VALUE = rf"(?P<v>{WORD}(?:\s+(?:{JOIN}\s+)?{WORD}){{0,4}})"
 # the times a switch is told by (a trip is told by a day or an hour: "on Tuesday", "at noon")
 SEASON = r"(?:week|month|year|spring|summer|autumn|fall|winter)"

@@ -83,6 +83,15 @@ _LEAD_SUBJECT = re.compile(
 )
 
 
+# ... or, after a clause that leaves something ("Ofa quit the ticket office at A"), "and" before any
+# verb in the past ("... and just finished her first week at B"): what came instead, told by its
+# consequence
+_LEFT = re.compile(r"\b(?:quit|left|dropped|ditched|cancell?ed|gave\s+up|walked\s+out\s+of)\b", re.IGNORECASE)
+_AND_PAST = re.compile(
+    r"(?:,|(?<![\s,]))\s++and\s++(?:(?:then|also|just|now|recently|finally|since)\s++)*+(?=[a-z]{3,}ed\b)"
+)
+
+
 def shared_subject_clauses(sentence: str) -> tuple[str, str] | None:
     """The two clauses of a sentence whose second verb phrase shares the first's subject, the second
     with that subject written out ("I moved to Leeds and started at X": "I moved to Leeds", "I
@@ -94,7 +103,10 @@ def shared_subject_clauses(sentence: str) -> tuple[str, str] | None:
     by_name = lead.group(0).split()[0] not in ("I", "We", "My", "Our")
     if by_name and not names_someone(lead.group(0)):  # ("Moved to X and ...": an ordinary word)
         return None
-    for joint in _SHARED_VERB.finditer(sentence, lead.end()):
+    joints = [*_SHARED_VERB.finditer(sentence, lead.end())]
+    if not joints and _LEFT.search(sentence, lead.end()) is not None:
+        joints = [j for j in _AND_PAST.finditer(sentence, lead.end()) if _LEFT.search(sentence, lead.end(), j.start())]
+    for joint in joints:
         first, rest = sentence[: joint.start()], sentence[joint.end() :]
         if len(first.split()) >= _CLAUSE_WORDS and _CLAUSE_AFTER.match(rest):
             return first, f"{lead.group(0)} {rest}"

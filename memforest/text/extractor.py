@@ -12,12 +12,12 @@ import heapq
 import re
 from dataclasses import dataclass, field, replace
 
-from memforest.attributes import VERB_CLASSES
 from memforest.domain import Candidate, CellTurn, CellView, FactKind
 from memforest.text.apposed import asides
 from memforest.text.change_subjects import leading_subject, subjects_named
 from memforest.text.changes import announced_switch, find_announced_kind, find_pointed_kind
 from memforest.text.chatter import is_chatter, split_asked_tail
+from memforest.text.clause_readings import came_instead, several_slots
 from memforest.text.clauses import clause_spans, mood_tail, shared_subject_clauses
 from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
@@ -353,7 +353,8 @@ def _unit_candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[C
         return [_as_stated_in(whole, [_piece(sentence, 0, cut, unit, turn, antecedent)])]  # ("... and want to ask")
     if len(spans) == 1 and whole.attribute is not None and (shared := shared_subject_clauses(sentence)) is not None:
         read = [turn.read(_Unit([piece], [e for e in unit.entities if e in piece]), antecedent) for piece in shared]
-        return read if _several_slots(read) else [whole]  # ("I moved to Leeds and started at X": two states)
+        # ("I moved to Leeds and started at X": two states; "Ana quit A and finished a first week at B": B instead)
+        return read if several_slots(read) or came_instead(read) else [whole]
     if not 2 <= len(spans) <= _MAX_CLAUSES:
         return [whole]
     pieces: list[tuple[int, Candidate, str | None]] = []  # (start, candidate, antecedent it was read with)
@@ -372,7 +373,7 @@ def _unit_candidates(unit: _Unit, turn: _Turn, antecedent: str | None) -> list[C
     read = [candidate for _, candidate, _ in pieces]
     if whole.attribute is None or whole.kind is FactKind.PLAN:  # ("sings in X, and they play in May")
         return [_as_stated_in(whole, read)]
-    return read if _several_slots(read) else [whole]
+    return read if several_slots(read) else [whole]
 
 
 def _as_stated_in(whole: Candidate, parts: list[Candidate]) -> Candidate:
@@ -403,17 +404,6 @@ def _introduced(unit: _Unit) -> set[str]:
     ("I had lunch with my sister Ilse."), as a set."""
     person = introduced_person(unit.text)
     return {person} if person is not None else set()
-
-
-def _several_slots(candidates: list[Candidate]) -> bool:
-    """The candidates state states of at least two slots (holder and attribute; a verb class's, such
-    as going to a place, is one slot per value: "I bank with A and my energy comes from B")."""
-    slots = {
-        (c.subject.casefold(), c.attribute, c.value if c.attribute in VERB_CLASSES else None)
-        for c in candidates
-        if c.subject is not None and c.attribute
-    }
-    return len(slots) >= 2
 
 
 def _mention_of(original: str, mentions: list[TimeMention], value: str | None) -> TimeMention | None:

@@ -33,7 +33,7 @@ _RE = {
     "plan": r"\b(?:am|is|are|was|were|not)\s+(?:\w+\s+)?going\s+to\b|\bgonna\b|"
     rf"\b{PRODUCT_PLAN}plan(?:s|ning|ned)?\s+(?:to|on)\b|\bplanning\b|\bmight\b|"
     r"\bwill\b|['’]ll\b|\bnext\s+(?:week|month|year|spring|summer|autumn|fall|winter)\b|\babout\s+to\b|"
-    r"\bnothing\s+is\s+decided\b|\bthinking\s+(?:of|about)\b|\bconsidering\b|\bintend\w*\s+to\b|"
+    r"\bnothing\s+is\s+decided\b|\bthinking\s+(?:of|about)\b|\btalk(?:s|ed|ing)?\s+(?:about|of)\s+\w+ing\b|\bconsidering\b|\bintend\w*\s+to\b|"
     r"\baim(?:s|ing)?\s+to\b|\bmeaning\s+to\b|\bsupposed\s+to\b|\bappl(?:y|ied|ying)\s+(?:to|for|at)\b|\binterview\w*\s+(?:at|with|for)\b|"
     r"\bwait(?:ing)?[\s-]*list\w*",
     "considered": r"\blooked\s+(?:into|at)\b|\bthought\s+about\b|\bconsidered\b|\btoyed\s+with\b|\beyeing\b|"

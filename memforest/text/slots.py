@@ -7,6 +7,7 @@ import re
 from memforest.text.changes import slot_key
 from memforest.text.lexicon import ADVERBS, CAPITALS, ENTITY_EXCLUDE, NUMBER_WORDS, PET_ANIMALS, TIME_WORDS, TITLES
 from memforest.text.mood import mood_near, mood_of
+from memforest.text.role_named import ROLES, role_slot
 from memforest.text.state_words import KIN
 from memforest.text.topics import singular
 
@@ -62,8 +63,10 @@ _SEEN_AT_RE = re.compile(
     r"(?:(?i:got|was|were|been)\s+)?referred\s+to\s+an?|(?:registered|signed\s+up)\s+with\s+an?)\s+"
     rf"(?:new\s+)?(?P<role>(?i:{_SEEN}))\s+(?:at|from)\s+(?:the\s+)?{_PROVIDER}(?![\w'-])"
 )
+# ... any role one goes to by its noun, listed or told by its doer's ending ("Ana's tattoo artist at
+# Inkwell", "Ana's mechanic at X"): the slot is the role's (role_named.role_slot); a partner is none
 _ROLE_AT_RE = re.compile(
-    _HOLDER + rf"'s\s+(?:new\s+|current\s+|regular\s+|usual\s+|line\s+)?(?P<role>(?i:{'|'.join(_ROLE_AT)}))"
+    _HOLDER + rf"'s\s+(?:new\s+|current\s+|regular\s+|usual\s+|line\s+)?(?P<role>(?i:{'|'.join(_ROLE_AT)}|{ROLES}))"
     rf"\s+(?:at|from)\s+(?:the\s+)?{_PROVIDER}(?![\w'-])"
 )
 # a group one belongs to, named by its kind and where it meets ("Ana's book club at Hollis Books
@@ -280,14 +283,15 @@ def find_role_at(text: str, *, presupposed: bool = False, speaker: str | None = 
     if not presupposed and (mood_near(text[: m.end()], m.start("val")) is not None or mood_of(text) in _ROLE_AT_MOODS):
         return None
     subject = _clean_subject(m["subj"]) if m["subj"] else speaker
-    role = m["role"].lower()  # ("GP")
-    return (subject, _ROLE_AT.get(role) or slot_key(role), m["val"]) if subject else None
+    role = re.sub(r"\s+", " ", m["role"].lower())  # ("GP")
+    slot = (_ROLE_AT[role] or slot_key(role)) if role in _ROLE_AT else role_slot(role)
+    return (subject, slot, m["val"]) if subject and slot != "partner" else None
 
 
 # the speaker's practitioner or workmate at a named provider, as a request names them ("Could you
 # help me email my manager at Brightwater Games?")
 _ASKED_ROLE_AT = re.compile(
-    rf"\b(?i:my|our)\s+(?:(?:new|current|regular|usual|line)\s+)?(?:{'|'.join(_ROLE_AT)})\s+(?:at|from)\s+(?:the\s+)?"
+    rf"\b(?i:my|our)\s+(?:(?:new|current|regular|usual|line)\s+)?(?i:{'|'.join(_ROLE_AT)}|{ROLES})\s+(?:at|from)\s+(?:the\s+)?"
     rf"[{CAPITALS}]"
 )
 

@@ -29,7 +29,7 @@ from memforest.text.possessor import possessor_of
 from memforest.text.programme_at import find_programme_at
 from memforest.text.role_named import find_role_named
 from memforest.text.slots import find_role_at, find_slot
-from memforest.text.state_values import JOB_TITLE, SCHOOL_WORDS, WORKPLACE_PART, thing_kind
+from memforest.text.state_values import SCHOOL_WORDS, TITLED_JOB, WORKPLACE_PART, thing_kind
 from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
 from memforest.text.states import find_state
 from memforest.text.switch_clause import find_switch_clause
@@ -405,7 +405,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
 
 
 # a job title right before the value ("an inspector at the Y port authority"): where one works
-_JOB_AT = re.compile(rf"\ban?\s+{JOB_TITLE}{WORKPLACE_PART}\s+(?:now\s+)?at\s+(?:the\s+)?$", re.IGNORECASE)
+_JOB_AT = re.compile(rf"\b{TITLED_JOB}{WORKPLACE_PART}\s+(?:now\s+)?at\s+(?:the\s+)?$", re.IGNORECASE)
 # a group's noun right after the value ("the Harbour Singers choir"): one plays or sings in it
 _GROUP_AFTER = re.compile(rf"(?:\s[\w'-]++){{0,2}}?\s{GROUP_KINDS}s?\b", re.IGNORECASE)  # (one space each: linear)
 

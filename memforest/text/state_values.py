@@ -15,6 +15,7 @@ __all__ = [
     "JOB_WORD",
     "SCHOOL_WORDS",
     "TIME_NAME",
+    "TITLED_JOB",
     "WORKPLACE_PART",
     "cap_after",
     "change_value",
@@ -65,7 +66,11 @@ _NOT_VALUE = frozenset(
 )
 # a capitalised word; a period ending a longer word ends its sentence ("at Midori Pharmacy. Better ...")
 _CAP_WORD = rf"(?:[{CAPITALS}][a-z]{{0,2}}\.(?!\w)|[{CAPITALS}](?:[\w&'-]|\.(?=\w))*)"
-_CAP = rf"{_CAP_WORD}(?:\s+(?:of\s+|de\s+|du\s+|&\s+|and\s+)?{_CAP_WORD}){{0,3}}"
+# (a name's particles, one or two: "Quinta da Serra", "Puerta de la Luz", "Huis ter Heide")
+_CAP = (
+    rf"{_CAP_WORD}(?:\s+(?:&\s+|and\s+|(?:(?:of|de|du|da|das|dos|del|della|di|van|von|der|den|ter|la|le)\s+){{1,2}})?"
+    rf"{_CAP_WORD}){{0,3}}"
+)
 _CAP_RE = re.compile(_CAP)
 _STOP = (
     r"in|on|at|since|last|this|next|with|and|but|because|for|when|after|before|from|ago|about|to|now|"
@@ -228,6 +233,10 @@ _NO_JOB = re.compile(rf"(?:{_NOT_JOBS})$")
 # ("a senior staff nurse")
 JOB_WORD = rf"\b(?![a-z-]*(?:{_NOT_JOBS})\b)(?=[a-z])[a-z-]*(?:{_JOB_ENDINGS})\b"
 JOB_TITLE = rf"(?:[a-z0-9-]+\s+){{0,2}}?{JOB_WORD}"  # ("a year 5 teacher")
+# the words of rank a job title opens with when written with no article ("is head chef at X")
+_TITLE_RANK = r"(?:head|chief|senior|junior|lead|assistant|deputy|sous|executive|principal|staff|trainee|acting)"
+# a job title as written after a copula: an article, or a word of rank with none ("is head chef")
+TITLED_JOB = rf"(?:an?\s+|the\s+|(?={_TITLE_RANK}\s)){JOB_TITLE}"
 # a part of a workplace named between a job title and the workplace ("a nurse on the night ward at X",
 # "an analyst in the risk department at X")
 WORKPLACE_PART = r"(?:\s+(?:on|in)\s+the\s+[a-z]+(?:\s+[a-z]+)?\s+(?:ward|department|team|unit|desk|floor|shift))?"

@@ -23,8 +23,8 @@ from memforest.text.literal_gate import Gates, gates, literals, probe
 from memforest.text.pet_names import pet_value
 from memforest.text.state_values import (
     CHRONIC,
-    JOB_TITLE,
     SCHOOL_WORDS,
+    TITLED_JOB,
     WORKPLACE_PART,
     cap_after,
     clean_cap,
@@ -106,8 +106,8 @@ _EMPLOYER_CUE = _cue(
     r"first\s+(?:day|week|month)|new\s+team|position|role|internship|start(?:ed|ing|s)?\s+at|recruited|"
     r"(?<!stopped\s)(?<!quit\s)(?<!was\s)(?<!were\s)(?<!up\s)(?:driv|deliver|courier|freelanc)(?:ing|es|s)\s+for|"
     r"start(?:ed|ing|s)?\s+(?:out\s+)?as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:at|with|for)|"
-    r"(?=[\w-]+(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?an?\s)"  # (fails fast at most words)
-    rf"(?:(?-i:[{CAPITALS}][\w-]*)|he|she|they|(?:{_KIN})s?)(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?an?\s+{JOB_TITLE}{WORKPLACE_PART}\s+(?:now\s+)?at\s+(?:the\s+)?(?=(?-i:[{CAPITALS}]))|"
+    rf"(?=[\w-]+(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?{TITLED_JOB})"  # (fails fast at most words)
+    rf"(?:(?-i:[{CAPITALS}][\w-]*)|he|she|they|(?:{_KIN})s?)(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?{TITLED_JOB}{WORKPLACE_PART}\s+(?:now\s+)?at\s+(?:the\s+)?(?=(?-i:[{CAPITALS}]))|"
     rf"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|(?:is|are|am)\s+(?:now\s+)?(?:with|at)\s+[{CAPITALS}][\w&-]*(?:\s+[{CAPITALS}][\w&-]*)*\s+(?:now|these\s+days|nowadays)|took\s+"
     + _TAKEN_ON
     + r"|brought\s+"
