@@ -45,11 +45,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-# how a candidate is scored, recorded with each run: 2, a slot filed is a state whatever mood another
+# how a candidate is scored, recorded with each run: 3, a holder labelled by the speaker's relation
+# ("my dad") is that relative as the reader names them ("Ana's dad"; 2 took it for no one); 2 (to
+# 2026-12-06 20:30 UTC), a slot filed is a state whatever mood another
 # clause of its text carries (the write path files no slot for a statement in a mood, and the read
 # path takes every slot: "I started at X and I want to say hi" states X); 1 (to 2026-12-04 15:20 UTC),
 # a mood anywhere in the text voided the slot
-SCORER = 2
+SCORER = 3
 
 
 def _stated(c: Candidate) -> bool:
@@ -64,7 +66,7 @@ def _holder_is(subject: str | None, holder: str, speaker: str) -> bool:
     said = (subject or "").casefold()
     if holder == "self":
         return said == speaker.casefold()
-    want = holder.casefold()
+    want = holder.casefold().removeprefix("my ")  # ("my dad": the speaker's dad, "Ana's dad" as read)
     return said == want or said.endswith(f"'s {want}") or said.endswith(f" {want}")
 
 

@@ -33,6 +33,12 @@ def test_states_are_read_by_holder_and_value_and_non_states_by_silence() -> None
     assert [m["id"] for m in misses] == ["s3"]
 
 
+def test_a_holder_labelled_by_the_speakers_relation_is_the_relative_read() -> None:
+    turn = _turn(1, "My uncle moved to Cressby last spring.", [_state("my uncle", "residence", "Cressby")])
+    scores, _ = score([turn])
+    assert scores["state: all"]["right"] == 1
+
+
 def test_a_slot_beside_a_mood_in_another_clause_is_read_as_the_read_path_takes_it() -> None:
     text = "I started at Corriel Maps on Monday and I want to say hi to the team."
     scores, _ = score([_turn(1, text, [_state("self", "employer", "Corriel Maps")])])
