@@ -15,7 +15,7 @@ import re
 from memforest.text.change_words import SWITCHED_KIND
 from memforest.text.changes import slot_key
 from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
-from memforest.text.mood import mood_near, mood_of
+from memforest.text.mood import mood_near
 from memforest.text.possessor import name_ends_before
 from memforest.text.state_words import KIN
 
@@ -108,7 +108,7 @@ def find_role_named(text: str) -> tuple[str, str, str] | None:
         return None  # (a former one, "Ana's old physio Anders", has a word between the possessive and the role)
     if _ENDED_AFTER.match(text, m.end()) or name_ends_before(text, m.start()):
         return None
-    if mood_near(text[: m.end()], m.start("val")) is not None or mood_of(text) in _MOODS:
+    if mood_near(text[: m.end()], m.start("val")) is not None or mood_near(text, m.start("val")) in _MOODS:
         return None
     return m["subj"], role_slot(m["role"]), m["val"].removesuffix("'s")
 
@@ -127,6 +127,6 @@ def role_apposed(sentence: str) -> str | None:
     m = _MY_ROLE_NAMED.search(sentence)
     if m is None or _OVER_AFTER.match(sentence, m.end()):
         return None
-    if _THEIR_MOOD.match(sentence, m.end()) is None and mood_of(sentence) in _MOODS:
+    if _THEIR_MOOD.match(sentence, m.end()) is None and mood_near(sentence, m.start()) in _MOODS:
         return None  # (the mood of the one named, "my dentist, Dr. Roy, wants to ...", is theirs, not the speaker's)
     return None if mood_near(sentence[: m.end()], m.start()) is not None else m.group(0)

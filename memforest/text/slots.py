@@ -6,7 +6,7 @@ import re
 
 from memforest.text.changes import slot_key
 from memforest.text.lexicon import ADVERBS, CAPITALS, ENTITY_EXCLUDE, NUMBER_WORDS, PET_ANIMALS, TIME_WORDS, TITLES
-from memforest.text.mood import mood_near, mood_of
+from memforest.text.mood import mood_near
 from memforest.text.role_named import ROLES, role_slot
 from memforest.text.state_words import KIN
 from memforest.text.topics import singular
@@ -268,8 +268,9 @@ def find_role_at(text: str, *, presupposed: bool = False, speaker: str | None = 
     coach or workmate at a provider ("Ana's barber at Blade & Bantam reckons ...": Ana's barber is
     at Blade & Bantam), or the practitioner someone sees at one ("Ana is seeing a physio at X").
     The provider is named in passing, so the mood of what the sentence goes on to say is not the
-    state's ("... reckons Ana should stretch more"); one named in a clause of mood, or in a sentence
-    that denies, recalls, weighs or turns down, is none. A request or question ``presupposed`` the
+    state's ("... reckons Ana should stretch more"); one named in a clause that denies, recalls,
+    wishes or supposes, or in a sentence that weighs or turns down, is none (a denial in another
+    clause is not its own: "... is quick but I never know what to tip"). A request or question ``presupposed`` the
     provider whatever its mood ("Should I complain to my dentist at X?": X is the asker's dentist).
     A sentence that opens with its verb is the ``speaker``'s ("Just joined the choir at X"); with no
     speaker given it is no one's."""
@@ -280,7 +281,8 @@ def find_role_at(text: str, *, presupposed: bool = False, speaker: str | None = 
         m = group
     if m is None:
         return None
-    if not presupposed and (mood_near(text[: m.end()], m.start("val")) is not None or mood_of(text) in _ROLE_AT_MOODS):
+    at = m.start("val")
+    if not presupposed and (mood_near(text[: m.end()], at) is not None or mood_near(text, at) in _ROLE_AT_MOODS):
         return None
     subject = _clean_subject(m["subj"]) if m["subj"] else speaker
     role = re.sub(r"\s+", " ", m["role"].lower())  # ("GP")

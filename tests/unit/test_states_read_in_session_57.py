@@ -79,3 +79,15 @@ def test_what_came_instead_of_a_value_left_is_read_from_the_next_verb_phrase() -
 )
 def test_talk_of_a_change_is_no_state(text: str) -> None:
     assert held_slots(text) == []
+
+
+def test_a_mood_in_another_clause_leaves_a_role_named_in_passing() -> None:
+    assert ("Mia", "childminder", "Solveig") in held_slots(
+        "My childminder Solveig comes on Mondays and I never remember to pay her on time."
+    )
+    assert ("Mia", "plumber", "Kettlewell Heating") in held_slots(
+        "My plumber at Kettlewell Heating is quick but I never know what to tip."
+    )
+    # the mood in the role's own clause still voids it
+    assert held_slots("I don't see my childminder Solveig anymore.") == []
+    assert held_slots("I never liked my plumber at Kettlewell Heating.") == []
