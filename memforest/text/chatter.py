@@ -119,6 +119,9 @@ _ASKING_TAIL = re.compile(
     r"(?=(?i:can|could|would|will|do|does|is|are|should|shall|what|what's|whats|how|"
     r"any|which|who|where|when|why|ideas|tips|thoughts|suggestions|advice|help|recommendations|got\s+any)\b)"
     rf"|(?<!\s)\s?[{EMOJI_CLASS}]++\s+(?=\w)"
+    # a dash before the question, whatever its first word ("X, our nanny, is sick all week — easy
+    # backup options?")
+    r"|\s[-\u2013\u2014]\s+(?=\w)"
 )
 # a sentence that itself opens as a question keeps its tail ("Where did I leave it, do you know?")
 _ASKS_FIRST = re.compile(
@@ -136,7 +139,7 @@ def split_asked_tail(sentence: str) -> list[str]:
     "I work at X as an engineer." and the question); else ``[sentence]``."""
     if not sentence.rstrip().endswith("?") or _ASKS_FIRST.match(sentence):
         return [sentence]
-    for m in _ASKING_TAIL.finditer(sentence):
+    for m in reversed([*_ASKING_TAIL.finditer(sentence)]):  # (the last: "X, our nanny, is ill — any tips?")
         stated = sentence[: m.start()].strip()
         if len(stated.split()) >= 3:
             # (a supposition keeps the question that makes it one: "Say I got a corgi, would ...?")
