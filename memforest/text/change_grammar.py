@@ -104,10 +104,14 @@ NAMED: tuple[re.Pattern[str], ...] = (
         rf"{cw.LEAD}{_ADV}(?i:found|chose|picked|registered\s+with|signed\s+up\s+with)\s+(?:a|an)\s+{cw.NOT_FORMER}{cw.ADJ}"
         rf"{cw.NOUN}(?:\s+[^:.;!?]{{1,60}}?)?:\s+{cw.ART}{cw.VALUE}(?=\s*(?:[.,;!?)]|$)|\s+(?:at|in|on|near|from)\s)"
     ),
-    # "Dr. Ruiz is Ana's dentist now", "Crumbs has become her bakery", "X has been Ana's mechanic for years"
+    # "Dr. Ruiz is Ana's dentist now", "Crumbs has become her bakery"
     re.compile(
-        rf"{cw.AT_WORD}{cw.VALUE}\s+(?:is|has\s+become|became|has\s+been|have\s+been|['\u2019]s\s+been)\s+"
-        rf"(?:now\s+|always\s+)?{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}(?!'s|\w)"
+        rf"{cw.AT_WORD}{cw.VALUE}\s+(?:is|has\s+become|became)\s+(?:now\s+)?{cw.OWNER}\s+{cw.ADJ}{cw.NOUN}(?!'s|\w)"
+    ),
+    # "X has been Ana's mechanic for years" (no pastime: "Gaming has been Ana's focus")
+    re.compile(
+        rf"{cw.AT_WORD}(?![{CAPITALS}][a-z]+ing\s){cw.VALUE}\s+(?:has|have|['\u2019]s)\s+been\s+(?:always\s+)?{cw.OWNER}\s+"
+        rf"{cw.ADJ}{cw.NOUN}(?!'s|\w)"
     ),
     # "started going to Dr. Ruiz, her new dentist"
     re.compile(

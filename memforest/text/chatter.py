@@ -119,9 +119,6 @@ _ASKING_TAIL = re.compile(
     r"(?=(?i:can|could|would|will|do|does|is|are|should|shall|what|what's|whats|how|"
     r"any|which|who|where|when|why|ideas|tips|thoughts|suggestions|advice|help|recommendations|got\s+any)\b)"
     rf"|(?<!\s)\s?[{EMOJI_CLASS}]++\s+(?=\w)"
-    # a dash before the question, whatever its first word ("X, our nanny, is sick all week — easy
-    # backup options?")
-    r"|\s[-\u2013\u2014]\s+(?=\w)"
 )
 # a sentence that itself opens as a question keeps its tail ("Where did I leave it, do you know?")
 _ASKS_FIRST = re.compile(
