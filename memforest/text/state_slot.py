@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
+from memforest.text.associated import find_associated
 from memforest.text.change_common import GROUP_KINDS, find_common_change, find_header_change, header_kind
 from memforest.text.change_subjects import clause_subject, pronoun_subject, untitled
 from memforest.text.change_words import PARTING, THING_OPENING
@@ -370,6 +371,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
             or find_held_as(text, speaker)
             or find_programme_at(text, speaker)
             or find_owned_thing(text, speaker)
+            or find_associated(text, speaker)
             or find_work_hours(text, speaker)
             or find_title(text, speaker)
         )  # ("Ana's car's the grey estate now"; last the one named by role, a thing by its make, work

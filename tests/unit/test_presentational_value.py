@@ -51,13 +51,16 @@ def test_a_possessive_in_apposition_names_the_holder(text: str, want: tuple[str,
     [
         # looking at or pointing to a person or a thing states no pet: no animal stands beside the name
         "Look at Evander, he finally passed his driving test.",
-        "Here is Philippa, my accountant.",
         "Have a look at Cornelius, he's the plumber my uncle recommends.",
         "Look at Zorbec go, Hjalmar's chinchilla is so quick.",
     ],
 )
 def test_looking_at_someone_named_states_no_pet(text: str) -> None:
     assert speaker_slots(text, "Mia") == [(None, None, None)]
+
+
+def test_pointing_to_someone_by_role_states_the_role_and_no_pet() -> None:
+    assert speaker_slots("Here is Philippa, my accountant.", "Mia") == [("Mia", "accountant", "Philippa")]
 
 
 @pytest.mark.parametrize(

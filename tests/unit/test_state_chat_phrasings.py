@@ -249,13 +249,17 @@ def test_groups_things_and_providers_in_benchmark_shaped_statements(text: str, v
         "I have dinner with Tobiah every week.",
         "I play squash with Priya on Wednesdays.",
         "Almost joined a choir. The Vale Singers.",
-        "Joined a gym! Sam, my flatmate, dragged me along.",
         "I'm officially a homeowner!",
         "I called Tobiah home for dinner.",
     ],
 )
 def test_one_offs_people_hedges_and_roles_file_no_state(text: str) -> None:
     assert [s for s in speaker_slots(text) if s[1] is not None] == []
+
+
+def test_a_role_told_after_the_name_is_that_persons_and_names_no_gym() -> None:
+    slots = [s for s in speaker_slots("Joined a gym! Sam, my flatmate, dragged me along.") if s[1] is not None]
+    assert slots == [("Mia", "flatmate", "Sam")]
 
 
 def test_the_verb_after_i_in_a_second_clause_agrees() -> None:
