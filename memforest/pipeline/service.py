@@ -90,11 +90,19 @@ def _timeline_entry(row: Any, origin: Any, stages: dict[str, float]) -> dict[str
 
 
 async def accept_sessions(
-    db: Database, settings: Settings, tenant_id: uuid.UUID, forest_name: str, sessions: Sequence[SessionInput]
+    db: Database,
+    settings: Settings,
+    tenant_id: uuid.UUID,
+    forest_name: str,
+    sessions: Sequence[SessionInput],
+    *,
+    forest: Forest | None = None,
 ) -> tuple[Forest, list[AcceptResult]]:
-    """Accept each session in its own short transaction (each returns at once; extraction is queued)."""
-    async with db.tenant(tenant_id) as conn:
-        forest = await ensure_forest(conn, tenant_id, forest_name)
+    """Accept each session in its own short transaction (each returns at once; extraction is queued);
+    ``forest``: the named forest when the caller has ensured it already."""
+    if forest is None:
+        async with db.tenant(tenant_id) as conn:
+            forest = await ensure_forest(conn, tenant_id, forest_name)
     results = []
     for session in sessions:
         async with db.tenant(tenant_id) as conn:
@@ -170,7 +178,7 @@ async def ingest_forests(
 
     async def accept(name: str, sessions: Sequence[SessionInput]) -> IngestReport:
         with log_context(forest=name):
-            forest, accepted = await accept_sessions(db, settings, tenant_id, name, sessions)
+            forest, accepted = await accept_sessions(db, settings, tenant_id, name, sessions, forest=by_name[name])
         jobs.queued.update(r.job_id for r in accepted if r.created and r.job_id is not None)
         return _accepted_report(forest, accepted, time.perf_counter() - t0)
 
@@ -243,6 +251,7 @@ class _JobsDone:
     queued: set[uuid.UUID] = field(default_factory=set)
     by_forest: dict[int | None, list[uuid.UUID]] = field(default_factory=dict)
     last_done: dict[int | None, float] = field(default_factory=dict)
+    ended: set[uuid.UUID] = field(default_factory=set)  # every job of by_forest, kept for _check
     sessions: int = 0
     expecting: bool = False
 
@@ -250,6 +259,7 @@ class _JobsDone:
         if state not in (JobState.SUCCEEDED, JobState.FAILED):
             return
         self.by_forest.setdefault(job.forest_id, []).append(job.job_id)
+        self.ended.add(job.job_id)
         self.last_done[job.forest_id] = time.perf_counter()
         if job.kind == store_jobs.REFRESH_KIND:
             return
@@ -267,8 +277,7 @@ class _JobsDone:
     def _check(self) -> None:
         if self.all_done is None or not self.expecting:
             return
-        done = {job_id for ids in self.by_forest.values() for job_id in ids}
-        if self.queued <= done:
+        if self.queued <= self.ended:
             self.all_done.set()
 
     def ids(self, forest_id: int) -> list[uuid.UUID]:
