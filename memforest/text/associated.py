@@ -76,34 +76,35 @@ _ENDED_AFTER = re.compile(
 )
 
 
-def _owner(speaker: str) -> str:
-    """The speaker's possessive, or a relative's of theirs, named or not ("Ana's son Kaito's")."""
-    s = re.escape(speaker)
-    return rf"(?P<owner>{s}'s(?:\s++(?P<kin>(?i:{KIN}))(?:\s++(?P<kin_name>[{CAPITALS}][\w-]*+))?'s)?)\s++"
+# an owner: someone's possessive, or a relative's of theirs, named or not ("Ana's son Kaito's"); whose
+# it is (``who``) is checked against the speaker
+_OWNER = (
+    rf"(?P<owner>(?P<who>[{CAPITALS}][\w-]*+)'s"
+    rf"(?:\s++(?P<kin>(?i:{KIN}))(?:\s++(?P<kin_name>[{CAPITALS}][\w-]*+))?'s)?)\s++"
+)
+_KIND_NP = rf"(?P<kind>{_MODS}{_KIND}s?)"
 
 
-def _patterns(speaker: str) -> tuple[re.Pattern[str], ...]:
-    owner = _owner(speaker)
-    kind = rf"(?P<kind>{_MODS}{_KIND}s?)"
-    return (
-        # "Ana's knitting group at Woolly Yarns", "Ana's team at Kuroshio Games"
-        re.compile(rf"{owner}{kind}\s++(?:at|with|in)\s++(?:the\s++)?{_NAME}"),
-        # "Little Acorns (Ana's daycare)", "Kannada Koota, Ana's little conversation group"
-        re.compile(
-            rf"{_NAME}\s*+(?:\(\s*+|,\s++){owner}{kind}(?=\s*+\)|\s*+,|\s++(?:at|in|on)\b|\s*+$|\s++[-\u2013\u2014])"
-        ),
-        # "Ana's son Kaito's dojo, Shinsei-kan, has ..."
-        re.compile(rf"{owner}{kind},\s++{_NAME}\s*+(?:,|\)|$|[-\u2013\u2014])"),
-        # "Ana's Kaveri Health policy"
-        re.compile(rf"{owner}{_NAME}\s++(?P<account>{_ACCOUNT})s?\b"),
-        # "Fatou, Ana's nanny, is sick", "Declan, Ana's boss at Kilbride Motors, wants ..."
-        re.compile(rf"{_NAME}\s*+(?:\(\s*+|,\s++){owner}(?P<role>(?i:{ROLES}))(?=\s*+[),.!]|\s*+$|\s++(?:at|from)\b)"),
-        # "Kusuri no Aoki, the pharmacy Ana uses", "Joe's Autos, the garage Ana goes to"
-        re.compile(
-            rf"{_NAME},\s++the\s++(?P<kind>{_MODS}{_KIND})\s++(?:that\s++|which\s++)?"
-            rf"(?P<owner>{re.escape(speaker)})\s++(?:(?i:always|usually|still)\s++)?(?i:uses|use|goes\s++to|go\s++to|banks\s++with)\b"
-        ),
-    )
+# (each names its owner, or the one who uses the place, in the group ``who``)
+_OWNED: tuple[re.Pattern[str], ...] = (
+    # "Ana's knitting group at Woolly Yarns", "Ana's team at Kuroshio Games"
+    re.compile(rf"{_OWNER}{_KIND_NP}\s++(?:at|with|in)\s++(?:the\s++)?{_NAME}"),
+    # "Little Acorns (Ana's daycare)", "Kannada Koota, Ana's little conversation group"
+    re.compile(
+        rf"{_NAME}\s*+(?:\(\s*+|,\s++){_OWNER}{_KIND_NP}(?=\s*+\)|\s*+,|\s++(?:at|in|on)\b|\s*+$|\s++[-\u2013\u2014])"
+    ),
+    # "Ana's son Kaito's dojo, Shinsei-kan, has ..."
+    re.compile(rf"{_OWNER}{_KIND_NP},\s++{_NAME}\s*+(?:,|\)|$|[-\u2013\u2014])"),
+    # "Ana's Kaveri Health policy"
+    re.compile(rf"{_OWNER}{_NAME}\s++(?P<account>{_ACCOUNT})s?\b"),
+    # "Fatou, Ana's nanny, is sick", "Declan, Ana's boss at Kilbride Motors, wants ..."
+    re.compile(rf"{_NAME}\s*+(?:\(\s*+|,\s++){_OWNER}(?P<role>(?i:{ROLES}))(?=\s*+[),.!]|\s*+$|\s++(?:at|from)\b)"),
+    # "Kusuri no Aoki, the pharmacy Ana uses", "Joe's Autos, the garage Ana goes to"
+    re.compile(
+        rf"{_NAME},\s++the\s++{_KIND_NP}\s++(?:that\s++|which\s++)?(?P<who>[{CAPITALS}][\w-]*+)\s++"
+        r"(?:(?i:always|usually|still)\s++)?(?i:uses|use|goes\s++to|go\s++to|banks\s++with)\b"
+    ),
+)
 
 
 # "Car insurance with Tidewater Mutual renews ...", "Ana's broadband with Glanmire Fibre drops ..."
@@ -115,8 +116,9 @@ _SUPPLY_WITH = re.compile(
 
 # a place one goes back to, told as such with a word of habit: "Kaminari Barbers is where Ana always goes"
 # ("Leeds is where Ana goes for work" is none)
-_WHERE_ONE_GOES = (
-    r"\s++is\s++where\s++{speaker}\s++(?i:always|usually|normally|still)\s++(?i:goes|go|gets|get|shops|buys)\b"
+_WHERE_ONE_GOES = re.compile(
+    rf"{_NAME}\s++is\s++where\s++(?P<who>[{CAPITALS}][\w-]*+)\s++(?i:always|usually|normally|still)\s++"
+    r"(?i:goes|go|gets|get|shops|buys)\b"
 )
 # a recurring thing one takes part in with a group or at a place: a plural noun of sessions, or one
 # after a day's name or "every" ("the tuesday sessions with X", "Ana does the saturday flow at X",
@@ -142,19 +144,19 @@ def _kind_slot(kind: str) -> str:
 
 
 def _holder(m: re.Match[str], speaker: str) -> str:
-    if "kin" not in m.re.groupindex:
+    if "kin" not in m.re.groupindex or m["kin"] is None:
         return speaker
     if m["kin_name"]:
         return str(m["kin_name"])
-    return f"{speaker}'s {m['kin'].lower()}" if m["kin"] else speaker
+    return f"{speaker}'s {m['kin'].lower()}"
 
 
 def find_associated(text: str, speaker: str) -> Slot | None:
     """(holder, slot, value) of a group, place or provider a person-rewritten sentence tells the
     speaker or a relative of theirs belongs to or uses, by an owner's kind noun beside its name
     (see the module doc); None otherwise."""
-    for pattern in _patterns(speaker):
-        m = pattern.search(text)
+    for pattern in _OWNED if speaker in text else ():
+        m = next((m for m in pattern.finditer(text) if m["who"] == speaker), None)
         if m is None or mood_near(text, m.start("val")) is not None or _ENDED_AFTER.match(text, m.end()):
             continue
         if "account" in m.re.groupindex and m["account"]:
@@ -171,7 +173,7 @@ def find_associated(text: str, speaker: str) -> Slot | None:
 
 def _supplied(text: str, speaker: str) -> Slot | None:
     """A supply told with its provider: "car insurance with X renews in June"."""
-    supply = _SUPPLY_WITH.search(text)
+    supply = _SUPPLY_WITH.search(text) if "with" in text else None
     if supply is not None and supply["owner"] in (None, speaker) and mood_near(text, supply.start("val")) is None:
         return speaker, slot_key(supply["supply"]), supply["val"]
     return None
@@ -180,10 +182,10 @@ def _supplied(text: str, speaker: str) -> Slot | None:
 def _goes_back(text: str, speaker: str) -> Slot | None:
     """A place the speaker goes back to, or a group or place of their recurring sessions: a group's
     name (its last word a group's noun) is a membership, any other a place they use (patronage)."""
-    where = re.search(rf"{_NAME}{_WHERE_ONE_GOES.format(speaker=re.escape(speaker))}", text)
-    if where is not None and mood_near(text, where.start("val")) is None:
+    where = _WHERE_ONE_GOES.search(text) if " where " in text else None
+    if where is not None and where["who"] == speaker and mood_near(text, where.start("val")) is None:
         return speaker, "patronage", where["val"]
-    m = _RECURRING.search(text)
+    m = _RECURRING.search(text) if " at " in text or " with " in text else None
     if (
         m is None
         or mood_near(text, m.start("val")) is not None
