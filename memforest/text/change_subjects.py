@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from memforest.text.clause_fragments import VERB_S, main_clause_start, verbless
 from memforest.text.lexicon import ADVERBS, CAPITALS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, words
-from memforest.text.state_words import ANIMALS, COMPANION_BEFORE, INTRODUCING, KIN, POINTING
+from memforest.text.state_words import ANIMALS, COMPANION_BEFORE, INTRODUCING, KIN, KIN_ADJ, POINTING
 
 __all__ = [
     "ADV",
@@ -40,7 +40,7 @@ KIN_TITLE = r"(?:Uncle|Aunt|Auntie|Aunty|Grandma|Grandpa|Cousin|Grandad|Granddad
 # a person: "Ana", "Ana's sister", "Ana's sister Mia" (optionally "and others": the speaker's "we")
 # (a family holds states as a person does, "Ana's family moved to X"; it is no kin word of questions:
 # "the family doctor" asks about a doctor)
-PERSON = rf"{NAME}(?:'s\s+(?i:{KIN}|family)s?(?:\s+{NAME})?)?(?:\s+and\s+others)?"
+PERSON = rf"{NAME}(?:'s\s+{KIN_ADJ}(?i:{KIN}|family)s?(?:\s+{NAME})?)?(?:\s+and\s+others)?"
 SUBJ = rf"(?P<subj>{PERSON})"
 # auxiliaries and adverbs between a subject and its verb ("has just", "finally", "eventually")
 ADVERBS_RUN = (
@@ -79,7 +79,7 @@ _OBJECT = re.compile(r"\b(?i:left|quit|ditched|leaving|cancell?ed|dropped|dumped
 # a name right after a preposition does nothing in its clause ("ported my number from Vodo to
 # Telia"), though a pronoun after it may stand for it ("bumped into Oswyn, he's ...")
 _PREPOSITION_BEFORE = re.compile(r"\b(?i:from|to|with|at|in|on|into|onto|by|of|about|near|for|than|like)\s+$")
-_RELATION = re.compile(rf"^(?P<owner>{NAME})'s\s+(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{NAME}))?$")
+_RELATION = re.compile(rf"^(?P<owner>{NAME})'s\s+{KIN_ADJ}(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{NAME}))?$")
 
 
 # a clause opened by a person's thing as its subject (no relation: "Ana's sister" is a person)

@@ -5,10 +5,9 @@ without the fixed "X lives in Y" shape of ``memforest.text.slots``.
 Each attribute has cue patterns (what marks the sentence as a statement of it, e.g. a lease, the
 keys to a place, signing a contract, a rescue tabby) and a way to read the value (a capitalised
 place or organisation after a preposition, a pet's name after "called", a car's make and model).
-The subject is the person the sentence is about: the participant named in it (as speaker-rewritten
-text names them), else the speaker when the sentence has no subject of its own ("Signed my
-contract with X" becomes "Signed Alice's contract with X"). A relative is a subject of their own
-("Alice's sister moved to Y": "Alice's sister"); negated or hedged sentences give no slot.
+The subject is the person the sentence is about: the participant named in it, else the speaker
+("Signed Alice's contract with X"). A relative is a subject of their own ("Alice's sister moved to
+Y": "Alice's sister"); negated or hedged sentences give no slot.
 """
 
 from __future__ import annotations
@@ -41,6 +40,7 @@ from memforest.text.state_words import (
     DWELLINGS,
     GROUP_HEADS,
     JOB_CUES,
+    KIN_ADJ,
     MEMBER_HEADS,
     PARTNER_NOUNS,
     PROVIDER_HEADS,
@@ -315,9 +315,7 @@ _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
 @functools.lru_cache(maxsize=8)
 def _kin_after(kin_words: str) -> re.Pattern[str]:
     """A relation right after a name ("'s older sister Ana"), its name when one follows."""
-    return re.compile(
-        rf"'s\s+(?:new\s+|old\s+|little\s+|older\s+|younger\s+)?(?P<kin>{kin_words})\b(?:\s+(?P<n>[{CAPITALS}][\w-]*))?"
-    )
+    return re.compile(rf"'s\s+(?:old\s+)?{KIN_ADJ}(?P<kin>{kin_words})\b(?:\s+(?P<n>[{CAPITALS}][\w-]*))?")
 
 
 def _subject(

@@ -75,3 +75,16 @@ def test_the_practitioner_at_a_provider_opening_the_speakers_sentence_is_theirs(
 )
 def test_a_request_to_the_listener_ends_the_statement_before_it(text: str, stated: str) -> None:
     assert split_asked_tail(text)[0] == stated
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("My best friend Idris started at Calloway Freight.", ("Idris", "employer", "Calloway Freight")),
+        ("My eldest sister started at Calloway Freight.", ("Mia's sister", "employer", "Calloway Freight")),
+    ],
+)
+def test_a_relative_named_with_a_word_of_age_or_closeness_holds_their_own_state(
+    text: str, slot: tuple[str, str, str]
+) -> None:
+    assert slot in held_slots(text)
