@@ -172,7 +172,8 @@ _NOT_KIND = frozenset(
         shortlist options ideas goals hopes wants candidates contenders maybe which who whose lunch dinner breakfast
         supper snack score forecast weather homework list story joke menu agenda schedule recipe quote result results
         me episode round date match film movie show book series song album game concert meal rant vent moan gripe
-        grumble drama saga admin chores errands gossip subject topic aside tangent"""
+        grumble drama saga admin chores errands gossip subject topic aside tangent twist surprise shock shocker
+        bombshell alert newsflash flash bulletin recap brag win milestone breakthrough development twists"""
     )
 )
 # nouns of a person or a passing event: held by no one as a state

@@ -399,6 +399,8 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         return change  # "joined Marlow Paddlers, a rowing club": the kind it names, not a hobby
     if change is not None and change[1] in _JOINING and state[1] in _LOOSE and not _EMPLOYMENT.search(text):
         return change
+    if change is not None and change[1] == "membership" and change[2] == state[2] and _plays_for(text, state[2]):
+        return change  # "Yaretzi is playing for the X Spikers with me. Same team at last": a side, no employer
     if change is not None and change[1] == "membership" and state[1] == "employer" and _signed_up_only(text):
         return change  # "signed up at Willow Room" (a class, a gym) is no job, a contract named or not
     if change is not None and change[1] == "patronage" and state[1] == "hobby":
@@ -429,6 +431,13 @@ def _practitioner_kind(text: str, value: str) -> str | None:
     if m is None:
         return None
     return next((_PRACTITIONER_OF[w] for w in m["org"].casefold().split() if w in _PRACTITIONER_OF), None)
+
+
+def _plays_for(text: str, value: str) -> bool:
+    """The sentence plays for, on or in ``value`` (a side one plays in, whatever word of work it holds)."""
+    return (
+        re.search(rf"\b(?i:play(?:s|ing|ed)?)\s+(?:for|on|in|with)\s+(?:the\s+)?{re.escape(value)}", text) is not None
+    )
 
 
 def _given_up(text: str, value: str) -> bool:

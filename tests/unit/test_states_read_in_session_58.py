@@ -88,3 +88,14 @@ def test_a_relative_named_with_a_word_of_age_or_closeness_holds_their_own_state(
     text: str, slot: tuple[str, str, str]
 ) -> None:
     assert slot in held_slots(text)
+
+
+def test_a_discourse_header_names_no_kind() -> None:
+    slots = held_slots("Also, total bombshell: my brother joined the Tarn Valley Wheelers last month!")
+    assert ("Mia's brother", "membership", "Tarn Valley Wheelers") in slots
+
+
+def test_a_side_one_plays_for_is_no_employer_whatever_word_of_work_follows() -> None:
+    slots = held_slots("Oskar is playing for the Wrenfield Otters with me now! Same team at last.")
+    assert ("Oskar", "membership", "Wrenfield Otters") in slots
+    assert not [s for s in slots if s[1] == "employer"]
