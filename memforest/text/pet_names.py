@@ -10,7 +10,7 @@ import re
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import ANIMALS, INTRODUCING, POINTING
 
-__all__ = ["pet_value"]
+__all__ = ["deed_owner", "pet_value"]
 
 _ANIMALS = r"(?i:" + ANIMALS + r")"
 _NAME = rf"(?P<v>[{CAPITALS}][a-z][\w'-]*(?:\s+[{CAPITALS}][a-z][\w'-]*)?)"
@@ -67,6 +67,22 @@ _PET_RES = (
         + r"\s+(?:(?:off|up)\s+)?(?:to|for|at|from)\s+(?:the|a|an|\w+'s|his|her|its|their)\s+(?:[\w-]+\s+)?"
         r"(?:vet|vets|groomer|groomers|kennels?)\b"
     ),
+    # a name doing what only an animal does, opening its sentence: "X chewed up my slippers again",
+    # "X barked at the postman", "X destroyed a rope toy and went for my slippers" (issue 48's
+    # indirect statements: the first mention of a pet the speaker evidently has)
+    re.compile(
+        r"^(?:(?i:and|so|also|ugh|oh|well|honestly|lol)\W+)?"
+        + _NAME
+        + r"\s+(?:(?i:has|had|just|finally|keeps|kept|again|always|now|also|literally)\s+)*"
+        r"(?i:barked|barks|barking|meowed|meows|purred|purrs|wagged|wags|howled|howls|growled|growls|pooped|poops|"
+        r"peed|pees|peeing|pooping|(?:chewed|chews|chewing)\s+(?:up|through)|"
+        r"destroyed\s+(?:a|another|the|his|her|its)\s+(?:[\w-]+\s+)?toy|went\s+for\s+\w+'s\s+(?:slippers|shoes|socks))\b"
+    ),
+    # what one feeds or buys for a pet, for a name: "hay for Mochi", "a new litter tray for Biscuit"
+    re.compile(
+        r"\b(?i:hay|kibble|litter(?:\s+tray)?|treats|cat\s+food|dog\s+food|chew\s+toys?|bird\s*seed|pellets|catnip|"
+        r"flea\s+treatment|worming\s+tablets|harness|collar|lead|leash)\s+for\s+" + _NAME + r"\b"
+    ),
     # in apposition to a pet word, closing its clause: "got a rescue parrot now, Mr. Oduya."
     re.compile(
         r"\b(?i:"
@@ -103,3 +119,17 @@ def pet_value(text: str, _m: re.Match[str]) -> str | None:
             more = _AND_NAME.match(text, m.end("v")) if several is not None else None
             return f"{m['v']} and {more['v']}" if more is not None else m["v"]
     return None
+
+
+# the one whose things a pet's deed touched: "Tansy chewed through Bernd's laces" (Bernd's pet)
+_DEED_OWNER = (
+    r"\s+(?:(?i:has|had|keeps|kept|just|again|also)\s+)*(?i:chewed|chews|chewing|destroyed|went\s+for|peed\s+on|"
+    rf"pooped\s+on|scratched)\s+(?:(?i:up|through|on|at)\s+)?(?P<owner>[{CAPITALS}][\w-]*)'s\b"
+)
+
+
+def deed_owner(text: str, pet: str) -> str | None:
+    """Whose things the deed of ``pet`` the sentence tells touched ("Bernd" of "Tansy chewed through
+    Bernd's laces"), None when it names no one's."""
+    m = re.search(re.escape(pet) + _DEED_OWNER, text)
+    return m["owner"] if m is not None else None

@@ -26,6 +26,7 @@ from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
 from memforest.text.medication import find_medication
 from memforest.text.mood import mood_near
 from memforest.text.owned_thing import find_owned_thing
+from memforest.text.pet_names import deed_owner
 from memforest.text.possessor import possessor_of
 from memforest.text.programme_at import find_programme_at
 from memforest.text.role_named import find_role_named
@@ -263,7 +264,9 @@ def state_slot(
         holder = person
     subject = holder or slot[0]
     if slot[1] in _OWNED_BY_APPOSITION:
-        subject = possessor_of(text, slot[2]) or subject  # "Priya's dog Waffles": Priya's, whoever else is named
+        # "Priya's dog Waffles": Priya's, whoever else is named; else "Tansy chewed Bernd's laces": Bernd's
+        owned_by = possessor_of(text, slot[2]) or (deed_owner(text, slot[2]) if slot[1] == "pet" else None)
+        subject = owned_by or subject
     attribute, header = slot[1], header_kind(text, participants)
     if header is not None and " " not in header and attribute == "residence":
         header = None  # "Tom: moved to Leeds": one capitalised word may be a name as well as a kind

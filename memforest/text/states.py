@@ -131,7 +131,7 @@ _PARTNER_CUE = _cue(
 _PET_CUE = _cue(
     r"\b(?:" + ANIMALS + r"|rescued|adopt\w*|shelter|breeder|litter|vet|leash|lead|collar|walkies|pet|pets|"
     r"fur\s+baby|furry|paws?|purr\w*|bark\w*|meow\w*|fetch|belly\s+rubs|cage|hutch|tank|aquarium|chew\w*|sniff\w*|"
-    r"growl\w*|hiss\w*|wagg?\w*|pounc\w*|walked|walking|groom\w*|kennels?)\b"
+    r"growl\w*|hiss\w*|wagg?\w*|pounc\w*|walked|walking|groom\w*|kennels?|hay|kibble|litter|slippers|socks|toys?)\b"
 )
 _VEHICLE_CUE = _cue(
     r"\b(?:car|cars|drive|drives|driving|drove|driven|bought|buy|buying|sold|sell|selling|traded|trade|"

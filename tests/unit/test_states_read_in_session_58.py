@@ -99,3 +99,24 @@ def test_a_side_one_plays_for_is_no_employer_whatever_word_of_work_follows() -> 
     slots = held_slots("Oskar is playing for the Wrenfield Otters with me now! Same team at last.")
     assert ("Oskar", "membership", "Wrenfield Otters") in slots
     assert not [s for s in slots if s[1] == "employer"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Pumpernickel chewed through the phone charger again last night.", "Pumpernickel"),
+        ("Ugh, Biscuit barked at the delivery van for an hour.", "Biscuit"),
+        ("Clementine destroyed another squeaky toy and went for my socks.", "Clementine"),
+        ("I picked up a big bag of kibble for Marlowe on the way home.", "Marlowe"),
+    ],
+)
+def test_a_name_doing_what_only_an_animal_does_is_the_speakers_pet(text: str, value: str) -> None:
+    assert ("Mia", "pet", value) in held_slots(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Tobiah chewed his pen all through the meeting.", "Tobiah ate my lunch again.", "Tobiah destroyed my argument."],
+)
+def test_what_a_person_does_names_no_pet(text: str) -> None:
+    assert not [s for s in held_slots(text) if s[1] == "pet"]
