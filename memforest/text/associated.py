@@ -70,7 +70,7 @@ _MODS = r"(?:[a-z][\w-]*+\s++){0,3}?"
 # what tells the group or place is over or past for its holder, right after it is named ("Ana's
 # allotment at X got taken back by the council", "Ana's choir, the X Singers, folded", "... was great")
 _ENDED_AFTER = re.compile(
-    r"\s*+\)?,?\s*+(?:[\w-]++\s++){0,2}?(?i:got\s++taken|was\s++taken|taken\s++back|(?:closed|shut)\s++(?:down|for\s++good|its\s++doors)|folded|disbanded|"
+    r"\s*+\)?,?\s*+(?:[\w-]{1,30}+\s++){0,2}?(?i:got\s++taken|was\s++taken|taken\s++back|(?:closed|shut)\s++(?:down|for\s++good|its\s++doors)|folded|disbanded|"
     r"split\s++up|broke\s++up|was\s++cancell?ed|ended|went\s++bust|went\s++under|was|were|used\s++to|lost|finished|left|"
     r"quit|retired|resigned|stopped|moved\s++(?:away|out|on)|passed\s++away|died|is\s++(?:retiring|leaving|closing))\b"
 )
