@@ -25,11 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from bench.args import bench_parser, single_run
-from bench.report import git_commit, machine_info, new_figure, publish, save_figure
+from bench.reader_scores import Tally, publish_scores
 from memforest.domain import Candidate, CellTurn, CellView, FactKind
 from memforest.text.extractor import extract_cell
 from memforest.text.mood import leaves
@@ -77,14 +74,8 @@ def _value_is(value: str | None, gold: str) -> bool:
 
 def score(statements: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Counts per slice and the misread turns."""
-    counts: dict[str, dict[str, int]] = {}
+    tally = Tally()
     misses: list[dict[str, Any]] = []
-
-    def tally(slice_: str, ok: bool) -> None:
-        c = counts.setdefault(slice_, {"n": 0, "right": 0})
-        c["n"] += 1
-        c["right"] += int(ok)
-
     for s in statements:
         view = CellView("s", SAID_AT, (CellTurn(0, s["speaker"], s["text"], SAID_AT),))
         read = [c for c in extract_cell(view) if _stated(c)]
@@ -92,44 +83,23 @@ def score(statements: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], list[di
         held = [g for g in s["states"] if g["event"] != "stop"]
         if not held:
             ok = not read
-            tally("non-state: all", ok)
-            tally(f"non-state: {s.get('non_state') or 'stop'}", ok)
+            tally.add("non-state: all", ok)
+            tally.add(f"non-state: {s.get('non_state') or 'stop'}", ok)
             if not ok:
                 misses.append({"id": s["id"], "text": s["text"], "want": [], "got": got})
             continue
         for g in held:
             ok = any(_value_is(c.value, g["value"]) and _holder_is(c.subject, g["holder"], s["speaker"]) for c in read)
-            tally("state: all", ok)
-            tally("state: " + ("self" if g["holder"] == "self" else "other person"), ok)
-            tally(f"state: one of {len(held)} in the turn", ok)
+            tally.add("state: all", ok)
+            tally.add("state: " + ("self" if g["holder"] == "self" else "other person"), ok)
+            tally.add(f"state: one of {len(held)} in the turn", ok)
             if not ok:
                 misses.append({"id": s["id"], "text": s["text"], "want": g, "got": got})
-    return {k: {**v, "rate": round(v["right"] / v["n"], 4)} for k, v in sorted(counts.items())}, misses
+    return tally.scores(), misses
 
 
-def _history(path: Path) -> list[dict[str, Any]]:
-    return list(json.loads(path.read_text()).get("history", [])) if path.exists() else []
-
-
-def _plot(result: dict[str, Any], out_dir: Path, name: str) -> Path:
-    fig, (ax,) = new_figure(1, width=8)
-    slices = list(result["scores"])
-    ax.barh(slices, [result["scores"][s]["rate"] for s in slices], color="#4c72b0")
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("share read right")
-    ax.set_title(f"statement reader: {result['set']}")
-    return save_figure(fig, out_dir, name)
-
-
-def _render(result: dict[str, Any], console: Console) -> None:
-    table = Table(title=f"statement reader on {result['set']} ({len(result['history'])} runs recorded)")
-    for col in ("slice", "n", "read right", "share"):
-        table.add_column(col)
-    for k, v in result["scores"].items():
-        table.add_row(k, str(v["n"]), str(v["right"]), f"{v['rate']:.3f}")
-    console.print(table)
-    for m in result.get("misses", []):
-        console.print(f"  {m['id']}: want {m['want']} got {m['got']} | {m['text'][:140]}")
+def _miss_line(m: dict[str, Any]) -> str:
+    return f"  {m['id']}: want {m['want']} got {m['got']} | {m['text'][:140]}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -142,25 +112,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"statement_reader: cannot read {args.statements}: {exc}", file=sys.stderr)
         return 2
     scores, misses = score(statements)
-    name = f"statement_reader_{args.name}"
-    entry = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "commit": git_commit().get("commit"),
+    look = {
         "state_rate": scores["state: all"]["rate"],
         "non_state_rate": scores["non-state: all"]["rate"],
         "scorer": SCORER,
     }
-    result: dict[str, Any] = {
-        "bench": "statement_reader",
-        "set": args.name,
-        "held_out": args.held_out,
-        "scores": scores,
-        "machine": machine_info(),
-        "history": [*_history(args.out / f"{name}.json"), entry],
-    }
-    if not args.held_out:
-        result["misses"] = misses
-    publish(args.out, name, result, _plot, _render, args=args, argv=argv)
+    publish_scores("statement reader", args, argv, (scores, misses), look, _miss_line)
     return 0
 
 

@@ -46,9 +46,11 @@ if [[ $lane == read || $lane == all ]]; then
   # live outside the repository and are run by hand, each look counted in its result file
   for world in K N O Q R T U V; do run bench.temporal_v2 --hand "bench/hand/set_$world.json"; done
   for set in S S3 S4 S5 S6 S7 S8 S9; do run bench.statement_reader --statements "bench/hand/sentences_$set.json" --name "$set"; done
+  run bench.question_reader --questions bench/hand/questions_QA.json --name QA
   # written blind and kept here unread (held out: aggregates only, each run a look)
   for world in W X; do run bench.temporal_v2 --hand "bench/hand/set_$world.json"; done
   run bench.statement_reader --statements bench/hand/sentences_S10.json --name S10 --held-out
+  run bench.question_reader --questions bench/hand/questions_QB.json --name QB --held-out
   run bench.merge
   run bench.retract
   run bench.cross_tenant
