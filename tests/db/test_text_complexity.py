@@ -111,7 +111,8 @@ async def test_rule_based_extractor_port_is_fast_on_adversarial_turn() -> None:
 
 def _module_patterns() -> dict[str, re.Pattern[str]]:
     """Every module-level compiled pattern of ``memforest.text`` and of the temporal modules that
-    search fact texts: the loose plan, the cue lexicon and the worded states (also inside lists,
+    search fact texts: the loose plan, the cue lexicon and the worded states, and of two that read
+    questions: the services asked by what is done and the states counted back (also inside lists,
     tuples and dicts)."""
     found: dict[str, re.Pattern[str]] = {}
 
@@ -126,7 +127,7 @@ def _module_patterns() -> dict[str, re.Pattern[str]]:
                 add(f"{name}[{key!r}]", item)
 
     names = [f"memforest.text.{info.name}" for info in pkgutil.iter_modules(memforest.text.__path__)]
-    temporal = [f"memforest.retrieval.temporal.{m}" for m in ("loose", "lexicon", "worded")]
+    temporal = [f"memforest.retrieval.temporal.{m}" for m in ("loose", "lexicon", "worded", "asked_service", "counted")]
     for name in [*names, *temporal]:
         for attr, value in vars(importlib.import_module(name)).items():
             add(f"{name.rsplit('.', 1)[-1]}.{attr}", value)

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from memforest.attributes import named_attribute
+from memforest.retrieval.temporal.asked_service import doer_noun, service_noun
 from memforest.retrieval.temporal.chains import served_or_joined
 from memforest.retrieval.temporal.counted import steps_back as steps_back  # re-exported
 from memforest.retrieval.temporal.owners import QUESTION_WORDS
@@ -60,7 +61,7 @@ _NOUN = rf"(?P<noun>(?:{_LOWER}|[{CAPITALS}]{{2,4}}(?![\w'-]))(?:\s+(?!of\b){_LO
 # (and a language or nationality: "my Korean tutor", "her Spanish teacher")
 _ADJ = (
     r"(?:(?:new|current|usual|regular|go-to|favou?rite|latest|most\s+recent|main|own|local|old|previous|former|"
-    r"(?:very\s+)?first|(?:very\s+)?last|(?-i:[A-Z][a-z]+(?:an|ese|ish|ic)))\s+)*"
+    r"(?:very\s+)?first|(?:very\s+)?last|ever|(?-i:[A-Z][a-z]+(?:an|ese|ish|ic)))\s+)*"
 )
 _POSSESSED = re.compile(
     rf"(?:\b(?!(?i:{CONTRACTED_S})'s)[^\W\d_][\w-]*'s|\b(?i:his|her|their))"
@@ -70,7 +71,7 @@ _POSSESSED = re.compile(
 _WH_NOUN = re.compile(rf"(?:^|[,;:]\s*)(?i:which|what)\s+{_ADJ}{_NOUN}")
 # the noun after the copula and "the", when nothing else names one ("what was the vet I used before
 # ..."); words that name no kind of thing end the reading ("what is the best way ...")
-_WH_THE = re.compile(rf"^\s*(?i:what|who)(?:'s|\s+(?:is|was|are|were))\s+the\s+{_ADJ}{_NOUN}")
+_WH_THE = re.compile(rf"^\s*(?i:what|who|which)(?:'s|\s+(?:is|was|are|were))\s+the\s+{_ADJ}{_NOUN}")
 _NO_KIND = frozenset(
     str.split(
         """way number name reason thing one total difference deal oldest youngest best worst most least first
@@ -99,7 +100,7 @@ _RELATION = re.compile(
 # "while she was with Acme", "in the days when ...", "at the time of ..."; it ends where the main
 # clause starts (a comma) or the question ends
 _DURING = re.compile(
-    r"\b(?:back\s+(?:when|in\s+the\s+days\s+(?:when|of))|during|while|whilst|at\s+the\s+time\s+(?:when|of)?|"
+    r"\b(?:back\s+(?:when|in\s+the\s+days\s+(?:when|of))|during|while|whilst|at\s+the\s+time(?:\s+(?:when|of))?|"
     r"in\s+the\s+days\s+(?:when|of)|when)\s+(?P<clause>[^?!;,]{1,200})",
     re.IGNORECASE,
 )
@@ -172,6 +173,12 @@ def asked_noun(question: str) -> str | None:
     noun = _clean(_verb_dropped(m["noun"], question[m.end() :]), compound) if m is not None else None
     if noun is not None:
         return noun
+    provider = _PROVIDED_WITH.search(question)  # "who is Ana insured with?", "Ana's car insured with": her insurer
+    if provider is not None:
+        return _PROVIDERS[provider[1].lower()[:4]]
+    doer = doer_noun(question)  # "who coaches Ana's son's team?": a coach, not the team
+    if doer is not None:
+        return doer
     pos = 0
     kin = None
     while (m := _POSSESSED.search(question, pos)) is not None:
@@ -191,8 +198,7 @@ def asked_noun(question: str) -> str | None:
     noun = _clean(m["noun"]) if m is not None else None
     if noun is not None and noun.split()[0] not in _NO_KIND:
         return noun
-    provider = _PROVIDED_WITH.search(question)  # "who is Ana insured with?": her insurer
-    return _PROVIDERS[provider[1].lower()[:4]] if provider is not None else None
+    return service_noun(question)  # "cello lessons with X", "see for physio", "who coaches", "switch schools"
 
 
 # a service named by the verb of the one who provides it, "with" it ("insured with", "banks with")

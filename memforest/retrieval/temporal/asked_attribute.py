@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from memforest.attributes import ATTRIBUTE_WORDS
+from memforest.retrieval.temporal.asked_service import LESSON_WITH
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import ANIMALS, CAR_MAKES, CAR_MODELS, KIN
 
@@ -57,6 +58,11 @@ def _participle_with(lowered: str, at: int) -> bool:
     return lowered.startswith("with", at) and _PARTICIPLE_BEFORE.search(lowered[max(0, at - 24) : at]) is not None
 
 
+def _lesson_before(lowered: str, at: int) -> bool:
+    """The word at ``at`` is the "with" or "from" of lessons or sessions ("piano lessons with X")."""
+    return LESSON_WITH.match(lowered, max(0, lowered.rfind(" ", 0, max(at - 1, 0)) + 1)) is not None
+
+
 def attribute_of(question: str) -> str | None:
     """The attribute the question asks about: the one its head noun ("which city", "Bob's pet")
     names, else the one most of its words name (ties: the earliest mention). A relative who is the
@@ -93,6 +99,8 @@ def _attribute_of(question: str, lowered: str, skipped: Sequence[tuple[int, int]
         hits = [at for at in hits if kept(at)]
         if attribute == "partner":  # ("who is Ana insured with": the verb's "with", no partner's)
             hits = [at for at in hits if not _participle_with(lowered, at)]
+        if attribute in ("partner", "origin"):  # ("cello lessons with / from X": a teacher)
+            hits = [at for at in hits if not _lesson_before(lowered, at)]
         if hits:
             key = (-len(hits), min(hits), attribute)
             if best is None or key < best:

@@ -48,6 +48,10 @@ _HABIT_REST = re.compile(
 )
 
 
+# an adverb of earlier-ness closing the question ("which vet did we use previously?")
+_PREVIOUSLY = re.compile(r"\b(?i:previously|formerly|beforehand)[\s?.!]*$")
+
+
 def _habitual(question: str) -> bool:
     """``question`` asks with "used to" for a habit that no longer holds: a place or time asked for
     ("where did I use to buy bread?"), or a verb with no object after it (see ``_USED_TO``)."""
@@ -87,7 +91,7 @@ def steps_back(question: str, noun: str | None = None) -> int:
         return int(n) if n.isdigit() else NUMBER_WORDS.get(n, 0)
     if _BEFORE_LAST.search(question):
         return 2
-    if _habitual(question):  # "where did I use to work?": a state that no longer holds
+    if _habitual(question) or _PREVIOUSLY.search(question):  # "where did I use to work?", "... previously?"
         return 1
     asked = noun.split()[0] if noun else None
     return 1 if any(m["noun"].lower() == asked for m in _EARLIER_ADJ.finditer(question)) else 0

@@ -116,7 +116,10 @@ _SUBJECT_PAST = re.compile(rf"(?<!\S)(?P<lead>\S+)\s+(?:[{CAPITALS}][\w-]*|he|sh
 # an anchor that is the state holding now ("before this one", "before the current one")
 _THE_CURRENT = re.compile(
     r"^(?:(?:the|my|his|her|their)\s+)?(?:(?:this|that|current|present|new)\s+one|(?:current|present)\s+[a-z-]+|"
-    rf"one\s+(?:I|we|they|he|she|[{CAPITALS}][\w-]*)\s+(?:have|has|use|uses|go\s+to|goes\s+to|see|sees)(?:\s+now)?)$",
+    rf"one\s+(?:I|we|they|he|she|[{CAPITALS}][\w-]*)(?:\s+(?:have|has|use|uses|go\s+to|goes\s+to|see|sees)|"
+    r"(?:\s+(?:am|is|are)|'m|'re|'s)(?:\s+(?:in|at|with|on|using|seeing))?)(?:\s+now)?|"
+    # a change of the kind itself: "before she changed practices", "before I switched banks"
+    rf"(?:I|we|they|he|she|[{CAPITALS}][\w-]*)\s+(?:changed|switched|swapped)\s+[a-z]{{3,}}s)$",
     re.IGNORECASE,
 )
 _COPULA = frozenset(("am", "is", "are", "do", "does", "what's", "who's", "where's"))

@@ -1,0 +1,61 @@
+"""The kind a question asks after when it names a service by what is done, not by who does it:
+"who does Ana have cello lessons with?" asks for her cello teacher, "who did Ana see for physio?" for
+her physio, "who coaches Ana's son's team?" for a coach, "when did Ana's son switch schools?" for his
+school. Each reading is a noun phrase the read path takes as the asked noun (``asked.asked_noun``);
+the words that give it ("with", "from") then name no partner and no origin (``asked_attribute``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.topics import singular
+
+__all__ = ["LESSON_WITH", "doer_noun", "service_noun"]
+
+# lessons, classes or sessions had with or from someone: "cello lessons with X", "took classes from X"
+_LESSON = r"(?:lessons?|classes|tuition|coaching|sessions?|appointments?|treatments?|therapy)"
+LESSON_WITH = re.compile(rf"\b{_LESSON}\s+(?:with|from)\b", re.IGNORECASE)
+# ... with the subject taught before it ("cello lessons with", "swimming classes from")
+_TAUGHT = re.compile(rf"\b(?P<what>[a-z]+)\s+{_LESSON}\s+(?:with|from)\b")
+# one seen or gone to for a kind of care ("see for physio", "went to for massages")
+_SEEN_FOR = re.compile(
+    r"\b(?:see|sees|saw|seeing|seen|visit|visits|visited|visiting|go\s+to|goes\s+to|went\s+to|going\s+to)\s+for\s+"
+    r"(?:(?:my|his|her|their|our|[^\W\d_][\w-]*'s)\s+)?(?P<noun>[a-z]+)\b"
+)
+# a question that asks who did a teacher's or a coach's work ("who coached ...", "who teaches ...")
+_AGENT = re.compile(
+    r"^\s*(?i:who)\s+(?:(?:is|was|has\s+been)\s+)?(?P<verb>coach|teach|tutor|train)(?:e[sd]|es|ed|ing|s)?\b"
+)
+_AGENTS = {"coach": "coach", "teach": "teacher", "tutor": "tutor", "train": "trainer"}
+# a change of one thing of a kind for another, the kind in the plural ("switch schools", "changed banks")
+_SWITCHED = re.compile(
+    r"\b(?:switch(?:ed|es|ing)?|chang(?:e|ed|es|ing)|swap(?:ped|s|ping)?)\s+(?P<noun>[a-z]{3,}s)\b(?!\s+(?:to|from)\b)"
+)
+# words after "see for" or before "lessons" that name no kind ("see for myself", "extra lessons")
+_NO_KIND = frozenset({
+    "a", "an", "the", "myself", "himself", "herself", "themselves", "ourselves", "yourself", "years", "months",
+    "weeks", "ages", "extra", "more", "private", "group", "free", "first", "last", "some", "any",
+})  # fmt: skip
+
+
+def doer_noun(question: str) -> str | None:
+    """The kind of one who coaches, teaches, tutors or trains, asked after by "who" ("who coaches
+    Ana's son's team?": a coach; the team is what is coached), or None."""
+    m = _AGENT.match(question)
+    return _AGENTS[m["verb"].lower()] if m is not None else None
+
+
+def service_noun(question: str) -> str | None:
+    """The kind of service ``question`` names by lessons had, care sought or a change of one thing
+    of a kind for another (see the module doc), or None."""
+    m = _TAUGHT.search(question)
+    if m is not None and m["what"] not in _NO_KIND:
+        return f"{m['what']} teacher"
+    m = _SEEN_FOR.search(question)
+    if m is not None and m["noun"] not in _NO_KIND:
+        return m["noun"]
+    m = _SWITCHED.search(question)
+    if m is not None:
+        return singular(m["noun"])
+    return None
