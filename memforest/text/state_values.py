@@ -206,8 +206,20 @@ def device_value(text: str, _m: re.Match[str]) -> str | None:
     return _last_kept(_DEVICE_RE, text)
 
 
+# the last word of a place's or a business's name: a make before it names the premises, not the
+# thing ("Lotus Loft", "Jaguar Lounge", "Mercedes Bakery")
+_PREMISES = re.compile(
+    r"\s(?:Loft|Lounge|Bakery|Bistro|Caf[eé]|Bar|Club|Gym|Studios?|House|Hall|Cent(?:re|er)|Salon|Shop|Store|"
+    r"Kitchen|Books|Market|Clinic|Grill|Diner|Pub|Inn|Hotel|Academy|School|Arena|Works|Yard|Rooms?|Labs?|"
+    r"Collective|Society|Spa|Barbers?|Dojo|Garden|Gardens|Library|Theat(?:re|er)|Cinema)$"
+)
+
+
 def thing_kind(value: str) -> str | None:
-    """``vehicle`` or ``device`` when ``value`` is, whole, a car's make and model or a device's name."""
+    """``vehicle`` or ``device`` when ``value`` is, whole, a car's make and model or a device's name
+    (a make before a word of premises names a place: "Lotus Loft")."""
+    if _PREMISES.search(value):
+        return None
     for kind, regex in (("vehicle", _VEHICLE_RE), ("device", _DEVICE_RE)):
         if regex.fullmatch(value):
             return kind
