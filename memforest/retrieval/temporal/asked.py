@@ -165,8 +165,10 @@ def _bare(word: str) -> bool:
 
 def asked_noun(question: str) -> str | None:
     """The noun phrase of the state asked about: the noun after "which" / "what" ("which dentist
-    does Ana see?"), else the thing a person possesses ("Ana's dentist", "her running club";
-    relatives skipped: "Ana's sister's bank" -> "bank")."""
+    does Ana see?"); else a provider asked by its verb ("insured with": insurer) or one asked by
+    what they do ("who coaches ...": coach); else the thing a person possesses ("Ana's dentist",
+    "her running club"; relatives skipped: "Ana's sister's bank" -> "bank"); else the noun after
+    "what is the"; else a service named by what is done ("cello lessons with": cello teacher)."""
     m = _WH_NOUN.search(question)
     # (an auxiliary right after the phrase is the question's verb: "which phone plan did ...")
     compound = m is not None and _AUX_NEXT.match(question, m.end()) is not None
