@@ -15,7 +15,7 @@ from memforest.retrieval.temporal.parse import TemporalQuestion
 NOW = datetime(2025, 9, 3, 12, 0, tzinfo=UTC)
 
 
-def _read(question: str, speaker: str = "Wilhelmina") -> TemporalQuestion:
+def _read(question: str, speaker: str = "Zsofika") -> TemporalQuestion:
     return Question.parse(question, now=NOW, has_as_of=False, speaker=speaker).temporal
 
 
