@@ -44,6 +44,7 @@ from memforest.text.change_subjects import leading_subject, names_someone, subje
 from memforest.text.change_subjects import match_subject as _subject
 from memforest.text.change_words import PART_NEXT
 from memforest.text.doers import plausible_doer
+from memforest.text.kind_spellings import one_spelling
 from memforest.text.lexicon import CAPITALS, folded, words
 from memforest.text.literal_gate import Gates, gates, literals, probe
 from memforest.text.mood import mood_near, mood_of
@@ -72,12 +73,13 @@ _MAX_MATCHES = 8
 
 
 def slot_key(noun: str) -> str:
-    """A noun phrase as a slot name: lower case, the last word singular, words joined by ``_``
-    ("coffee places" -> "coffee_place"), accents folded ("café" -> "cafe")."""
+    """A noun phrase as a slot name: lower case, the last word singular and in its one spelling
+    (``kind_spellings``: "physiotherapists" -> "physio"), words joined by ``_`` ("coffee places" ->
+    "coffee_place"), accents folded ("café" -> "cafe")."""
     words = folded(noun).split()
     if not words:
         return ""
-    words[-1] = singular(words[-1])
+    words[-1] = one_spelling(singular(words[-1]))
     return "_".join(words)
 
 

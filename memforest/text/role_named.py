@@ -21,15 +21,11 @@ from memforest.text.state_words import KIN
 
 __all__ = ["ASKED_ROLE_NAMED", "LISTED_ROLES", "ROLES", "find_role_named", "role_apposed", "role_slot"]
 
-# the role nouns and the slot each is filed under (a noun not listed is its own slot)
+# the role nouns filed under another noun's slot (any other is its own slot, in its one spelling:
+# ``changes.slot_key``, which files "GP" as a doctor)
 _SLOT_OF = {
     **dict.fromkeys(("girlfriend", "boyfriend", "gf", "bf", "partner", "wife", "husband", "hubby"), "partner"),
     **dict.fromkeys(("fiance", "fiancé", "fiancee", "fiancée", "spouse"), "partner"),
-    **dict.fromkeys(("physiotherapist", "physio"), "physio"),
-    **dict.fromkeys(("gp", "doctor"), "doctor"),
-    **dict.fromkeys(("counsellor", "counselor"), "counsellor"),
-    **dict.fromkeys(("landlord", "landlady"), "landlord"),
-    **dict.fromkeys(("flatmate", "roommate", "housemate"), "flatmate"),
     "boss": "manager",  # (a person: "boss" alone names the employer, an organisation)
 }
 # nouns that end like a doer's but name a relative, a thing, a state or a time ("my brother Ali",

@@ -26,12 +26,12 @@ NOW = datetime(2027, 6, 15, tzinfo=UTC)
         ("My new optician is Lumen Eyecare.", ("Mia", "optician", "Lumen Eyecare")),
         ("Northfield Pharmacy is my pharmacy now.", ("Mia", "pharmacy", "Northfield Pharmacy")),
         ("I switched vets, from Paws Clinic to Oakline Vets.", ("Mia", "vet", "Oakline Vets")),
-        ("I started seeing Dr. Okafor, my new physiotherapist.", ("Mia", "physiotherapist", "Dr. Okafor")),
+        ("I started seeing Dr. Okafor, my new physiotherapist.", ("Mia", "physio", "Dr. Okafor")),
         ("Found a new bakery: Crumb and Crust.", ("Mia", "bakery", "Crumb and Crust")),
         ("Swapped Ironworks for Summit Gym as my gym.", ("Mia", "gym", "Summit Gym")),
         ("My go-to barber these days is Sharp Lines.", ("Mia", "barber", "Sharp Lines")),
         ("I signed up with a dentist: Dr. Abernethy at Pippinford Dental.", ("Mia", "dentist", "Dr. Abernethy")),
-        ("At last I registered with a GP: Dr. Okonkwo-Hale.", ("Mia", "gp", "Dr. Okonkwo-Hale")),
+        ("At last I registered with a GP: Dr. Okonkwo-Hale.", ("Mia", "doctor", "Dr. Okonkwo-Hale")),
     ],
 )
 def test_a_state_is_filed_under_the_noun_it_names(text: str, slot: tuple[str, str, str]) -> None:
@@ -153,7 +153,7 @@ def test_a_question_names_its_person_and_kind(question: str, operator: str, attr
 
 def test_a_question_asks_for_an_acronym_kind() -> None:
     tq = parse_question("Who was my GP last winter?", speaker="Mia", now=NOW)
-    assert (tq.attribute, tq.names) == ("gp", ("Mia",))  # ("GP" is the kind, not a person)
+    assert (tq.attribute, tq.names) == ("doctor", ("Mia",))  # ("GP" is the kind, filed as a doctor; not a person)
 
 
 def test_what_a_professional_tends_is_served_never_bought() -> None:

@@ -29,7 +29,10 @@ def test_a_practitioner_is_of_the_kind_the_providers_name_says(text: str, slot: 
 @pytest.mark.parametrize(
     ("text", "slot"),
     [
-        ("I must ring my GP, Dr. Ostrander at Fennicott Surgery, about the results.", ("Mia", "gp", "Dr. Ostrander")),
+        (
+            "I must ring my GP, Dr. Ostrander at Fennicott Surgery, about the results.",
+            ("Mia", "doctor", "Dr. Ostrander"),
+        ),
         ("My dentist, Dr. Pilkvist, says I need a filling.", ("Mia", "dentist", "Dr. Pilkvist")),
         # a relative named beside its noun is a person, no state of the speaker's
         ("My cousin, Aurelio, got married in June.", (None, None, None)),

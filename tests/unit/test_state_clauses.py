@@ -24,7 +24,7 @@ from memforest.text.changes import find_change
     [
         # copulas: "the" before the value, an acronym noun, a relative clause naming the subject
         ("My new rugby club is the Fallowmere Badgers.", ("Mia", "rugby_club", "Fallowmere Badgers")),
-        ("My GP these days is Dr. Ilunga.", ("Mia", "gp", "Dr. Ilunga")),
+        ("My GP these days is Dr. Ilunga.", ("Mia", "doctor", "Dr. Ilunga")),
         ("The band I sing in is now the Copper Kettles.", ("Mia", "band", "Copper Kettles")),
         # a role held by turns is a state when the sentence says it is new or current
         ("My landlord is Pinecrest Homes now.", ("Mia", "landlord", "Pinecrest Homes")),

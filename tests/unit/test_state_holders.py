@@ -88,7 +88,7 @@ def test_the_speaker_is_never_the_antecedent_of_a_pronoun() -> None:
     ("sentence", "slot"),
     [
         ("Ottilie's physio, Dr. Amadi, wants her to rest the knee.", ("Ottilie", "physio", "Dr. Amadi")),
-        ("Dr. Amadi, Wren's GP, runs late every single time.", ("Wren", "gp", "Dr. Amadi")),
+        ("Dr. Amadi, Wren's GP, runs late every single time.", ("Wren", "doctor", "Dr. Amadi")),
         ("Wren's favourite bakery, Crumb Theory, sold out by nine.", ("Wren", "bakery", "Crumb Theory")),
         ("Wren bumped into Bram, her old coach, at the market.", None),
         ("Wren's brother, Bram, had the flu.", None),

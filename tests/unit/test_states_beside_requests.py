@@ -92,7 +92,7 @@ def test_what_was_left_is_still_left(text: str, value: str) -> None:
 @pytest.mark.parametrize(
     ("text", "slot"),
     [
-        ("My GP at Harlow Lane Surgery wants a blood test.", ("Mia", "gp", "Harlow Lane Surgery")),
+        ("My GP at Harlow Lane Surgery wants a blood test.", ("Mia", "doctor", "Harlow Lane Surgery")),
         ("My book club at Quill & Ink picked a thriller again.", ("Mia", "book_club", "Quill & Ink")),
         ("My dad's choir at St Bede's sang on Sunday.", ("Mia's dad", "choir", "St Bede's")),
         # a former group, or one that has ended, is no one's now

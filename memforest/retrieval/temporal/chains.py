@@ -18,6 +18,7 @@ from typing import Protocol
 
 from memforest.attributes import STATE_ATTRIBUTES, VERB_CLASSES, named_attribute
 from memforest.retrieval.temporal.value_index import Named, SharingWords, named_values
+from memforest.text.kind_spellings import spellings
 from memforest.text.lexicon import TIME_WORDS
 from memforest.text.terms import content_terms, stems
 
@@ -343,9 +344,10 @@ def kind_words(asked: str) -> frozenset[str]:
 
 def names_kind(text: str, asked: str) -> bool:
     """``text`` names the kind of slot ``asked`` by a word of it, a word counting when it begins
-    one of the text ("my new dentist", "Dr. Ibsen, her dentist", "the dentist's")."""
-    words = kind_words(asked)
-    return any(re.search(rf"(?<![\w-]){re.escape(w)}", text, re.IGNORECASE) for w in words if w)
+    one of the text ("my new dentist", "Dr. Ibsen, her dentist", "the dentist's") or is another
+    spelling of it ("her GP" of a doctor)."""
+    words = [spelled for w in kind_words(asked) if w for spelled in spellings(w)]
+    return any(re.search(rf"(?<![\w-]){re.escape(w)}", text, re.IGNORECASE) for w in words)
 
 
 def head(value: str) -> str:

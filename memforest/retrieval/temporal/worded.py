@@ -16,6 +16,7 @@ from memforest.retrieval.temporal.lexicon import CUES
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
+from memforest.text.kind_spellings import spellings
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import KIN
 
@@ -45,7 +46,10 @@ def kind_words(attribute: str) -> str | None:
     if attribute in STATE_ATTRIBUTES or attribute in CUES or attribute in GENERIC:
         return None
     words = [re.escape(w) for w in attribute.split("_") if w]
-    return r"\s+".join(words) + r"(?:e?s)?\b" if words else None
+    if not words:
+        return None
+    words[-1] = "(?:" + "|".join(map(re.escape, spellings(attribute.split("_")[-1]))) + ")"  # ("doctor": a GP too)
+    return r"\s+".join(words) + r"(?:e?s)?\b"
 
 
 @per_question
