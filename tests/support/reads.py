@@ -24,10 +24,12 @@ from memforest.store.tenants import ensure_tenant
 from support.sessions import said_to_assistant, session_input
 
 
-def question_of(text: str, *, as_of: datetime | None = None, now: datetime | None = None) -> Question:
+def question_of(
+    text: str, *, as_of: datetime | None = None, now: datetime | None = None, speaker: str | None = None
+) -> Question:
     """``text`` parsed as ``query`` parses a request's question: read against ``as_of`` (else
-    ``now``, else the present)."""
-    return Question.parse(text, now=as_of or now or datetime.now(UTC), has_as_of=as_of is not None)
+    ``now``, else the present), asked by ``speaker``."""
+    return Question.parse(text, now=as_of or now or datetime.now(UTC), has_as_of=as_of is not None, speaker=speaker)
 
 
 def read_tx(conn: Conn, tenant_id: uuid.UUID, **intent: bool) -> ReadTransaction:

@@ -8,15 +8,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from support.reads import question_of
 
-from memforest.retrieval.question import Question
 from memforest.retrieval.temporal.parse import TemporalQuestion
 
 NOW = datetime(2025, 9, 3, 12, 0, tzinfo=UTC)
 
 
 def _read(question: str, speaker: str = "Zsofika") -> TemporalQuestion:
-    return Question.parse(question, now=NOW, has_as_of=False, speaker=speaker).temporal
+    return question_of(question, now=NOW, speaker=speaker).temporal
 
 
 @pytest.mark.parametrize(

@@ -187,7 +187,7 @@ def asked_noun(question: str) -> str | None:
         ends = _PHRASE_END.match(question, m.end()) is not None  # ("Ana's phone plan?": a compound)
         # ("Ana's collection of guitars": guitars; "Ana's insurer as of today": insurer)
         noun = (_clean(m["of"], ends) if m["of"] else None) or _clean(m["noun"], ends)
-        if noun and not _KIN_RE.match(noun.split()[0]):
+        if noun and not _KIN_RE.match(noun.split()[0]) and not _stand_in(noun):
             return noun
         # ("Ana's sister doing for work": a verb follows, no relation is asked after)
         verb_after = any(_verbish(w) for w in m["noun"].lower().split()[1:])
@@ -201,6 +201,12 @@ def asked_noun(question: str) -> str | None:
     if noun is not None and noun.split()[0] not in _NO_KIND:
         return noun
     return service_noun(question)  # "cello lessons with X", "see for physio", "who coaches", "switch schools"
+
+
+def _stand_in(noun: str) -> bool:
+    """``noun`` is "one" with no word before it that names a kind ("my current one": the kind is
+    named elsewhere in the question; "her furry one" is a pet)."""
+    return noun.split()[-1] in ("one", "ones") and named_attribute(noun) is None
 
 
 # a service named by the verb of the one who provides it, "with" it ("insured with", "banks with")

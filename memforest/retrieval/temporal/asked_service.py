@@ -1,8 +1,9 @@
 """The kind a question asks after when it names a service by what is done, not by who does it:
 "who does Ana have cello lessons with?" asks for her cello teacher, "who did Ana see for physio?" for
-her physio, "who coaches Ana's son's team?" for a coach, "when did Ana's son switch schools?" for his
-school. Each reading is a noun phrase the read path takes as the asked noun (``asked.asked_noun``);
-the words that give it ("with", "from") then name no partner and no origin (``asked_attribute``).
+her physio, "who coaches Ana's son's team?" for a coach, "who does Ana's accounts?" for her
+accountant, "when did Ana's son switch schools?" for his school. Each reading is a noun phrase the
+read path takes as the asked noun (``asked.asked_noun``); the words that give it ("with", "from")
+then name no partner and no origin (``asked_attribute``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 
 from memforest.text.topics import singular
 
-__all__ = ["LESSON_WITH", "doer_noun", "service_noun"]
+__all__ = ["LESSON_WITH", "SWITCHED_KIND", "doer_noun", "service_noun"]
 
 # lessons, classes or sessions had with or from someone: "cello lessons with X", "took classes from X"
 _LESSON = r"(?:lessons?|classes|tuition|coaching|sessions?|appointments?|treatments?|therapy)"
@@ -23,27 +24,55 @@ _SEEN_FOR = re.compile(
     r"\b(?:see|sees|saw|seeing|seen|visit|visits|visited|visiting|go\s+to|goes\s+to|went\s+to|going\s+to)\s+for\s+"
     r"(?:(?:my|his|her|their|our|[^\W\d_][\w-]*'s)\s+)?(?P<noun>[a-z]+)\b"
 )
-# a question that asks who did a teacher's or a coach's work ("who coached ...", "who teaches ...")
+# a question that asks who did a teacher's or a coach's work ("who coached ...", "who teaches ..."),
+# at its start or after a clause that leads it ("When Ana was at X, who coached her team?")
 _AGENT = re.compile(
-    r"^\s*(?i:who)\s+(?:(?:is|was|has\s+been)\s+)?(?P<verb>coach|teach|tutor|train)(?:e[sd]|es|ed|ing|s)?\b"
+    r"(?:^|[,;:])\s*(?i:who)\s+(?:(?:is|was|has\s+been)\s+)?(?P<verb>coach|teach|tutor|train)(?:e[sd]|es|ed|ing|s)?\b"
 )
 _AGENTS = {"coach": "coach", "teach": "teacher", "tutor": "tutor", "train": "trainer"}
-# a change of one thing of a kind for another, the kind in the plural ("switch schools", "changed banks")
-_SWITCHED = re.compile(
-    r"\b(?:switch(?:ed|es|ing)?|chang(?:e|ed|es|ing)|swap(?:ped|s|ping)?)\s+(?P<noun>[a-z]{3,}s)\b(?!\s+(?:to|from)\b)"
+_OWNER = r"(?:my|his|her|their|our|your|[^\W\d_][\w-]*'s)"
+# a question that asks who provides a thing ("who provides the broadband at Ana's flat?": its provider)
+_PROVIDES = re.compile(
+    rf"(?:^|[,;:])\s*(?i:who)\s+(?:(?:is|was|has\s+been)\s+)?(?i:provid(?:es|ed|ing|e)|suppl(?:ies|ied|ying|y))\s+"
+    rf"(?:(?:the|{_OWNER})\s+)?(?P<what>[a-z]+)\b"
 )
+# the work done on something of one's own, by the one who does it: "who does Ana's accounts", "who
+# was doing my taxes", "getting my hair cut", "had his teeth cleaned", "got her car serviced"
+_WORKED_ON = re.compile(
+    rf"\b(?:do|does|did|doing|done)\s+{_OWNER}\s+(?P<done>accounts|taxes|books|hair|teeth)\b"
+    rf"|\b{_OWNER}\s+(?P<object>hair|teeth|car|accounts|taxes)\s+"
+    r"(?:cut|trimmed|styled|coloured|colored|dyed|done|cleaned|checked|serviced|fixed|repaired|filed)\b",
+    re.IGNORECASE,
+)
+# whose work it is, by what they work on
+_WORKER_ON = {
+    "hair": "hairdresser", "teeth": "dentist", "car": "mechanic",
+    "accounts": "accountant", "taxes": "accountant", "books": "accountant",
+}  # fmt: skip
+# a change of one thing of a kind for another, the kind in the plural ("switch schools", "changed banks")
+SWITCHED_KIND = r"(?:switch(?:ed|es|ing)?|chang(?:e|ed|es|ing)|swap(?:ped|s|ping)?)\s+(?P<noun>[a-z]{3,}s)"
+_SWITCHED = re.compile(rf"\b{SWITCHED_KIND}\b(?!\s+(?:to|from)\b)")
 # words after "see for" or before "lessons" that name no kind ("see for myself", "extra lessons")
 _NO_KIND = frozenset({
     "a", "an", "the", "myself", "himself", "herself", "themselves", "ourselves", "yourself", "years", "months",
-    "weeks", "ages", "extra", "more", "private", "group", "free", "first", "last", "some", "any",
+    "weeks", "ages", "extra", "more", "private", "group", "free", "first", "last", "some", "any", "it", "them",
+    "this", "that", "these", "those",
 })  # fmt: skip
 
 
 def doer_noun(question: str) -> str | None:
     """The kind of one who coaches, teaches, tutors or trains, asked after by "who" ("who coaches
-    Ana's son's team?": a coach; the team is what is coached), or None."""
-    m = _AGENT.match(question)
-    return _AGENTS[m["verb"].lower()] if m is not None else None
+    Ana's son's team?": a coach; the team is what is coached), of one who provides a thing ("who
+    provides the broadband?": a broadband provider), or of one who works on a thing of one's own
+    ("who does Ana's accounts?": an accountant; "getting my hair cut": a hairdresser), or None."""
+    m = _AGENT.search(question)
+    if m is not None:
+        return _AGENTS[m["verb"].lower()]
+    m = _PROVIDES.search(question)
+    if m is not None and m["what"] not in _NO_KIND:
+        return f"{m['what']} provider"
+    worked = _WORKED_ON.search(question)
+    return _WORKER_ON[(worked["done"] or worked["object"]).lower()] if worked is not None else None
 
 
 def service_noun(question: str) -> str | None:
