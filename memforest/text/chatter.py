@@ -118,7 +118,7 @@ _ASKING_TAIL = re.compile(
     rf"(?:[,;:]|\s[-\u2013\u2014])\s+(?:(?i:so|and|but|then)\s+)?"
     r"(?=(?i:can|could|would|will|do|does|is|are|should|shall|what|what's|whats|how|"
     r"any|which|who|where|when|why|ideas|tips|thoughts|suggestions|advice|help|recommendations|got\s+any|please|pls|"
-    r"(?:give|walk|tell|explain|show|teach|suggest|recommend|list|write|draft|find|talk)\s+(?:me|us)|explain)\b)"
+    r"(?:give|walk|tell|show|teach|suggest|recommend|list|write|draft|find|talk)\s+(?:me|us)|explain)\b)"
     rf"|(?<!\s)\s?[{EMOJI_CLASS}]++\s+(?=\w)"
 )
 # a sentence that itself opens as a question keeps its tail ("Where did I leave it, do you know?")
