@@ -480,3 +480,46 @@ def test_migration_0029_keeps_indexed_node_columns_to_the_indexed_rows(db_url: s
         assert _text_index(db_url) == "USING gin (tsv) WHERE ((forest_id = 42) AND (leaf_cell_id IS NOT NULL))"
     finally:
         engine.dispose()
+
+
+def test_migration_0030_files_stored_facts_under_a_kinds_one_spelling(db_url: str) -> None:
+    """A database at 0029 whose facts were filed under other spellings of a kind ("physiotherapist",
+    "sports_physiotherapist", "gp", "roommate"): after 0030 each is under the kind's one slot word, as
+    the readers now file it; other slots, and a word that only ends like one ("ubergp"), stay."""
+    migrate.downgrade(db_url, embedding_dim=64, revision="0029")
+    engine = create_engine(migrate.sync_url(db_url), poolclass=pool.NullPool)
+    slots = {
+        "physiotherapist": "physio",
+        "sports_physiotherapist": "sports_physio",
+        "gp": "doctor",
+        "roommate": "flatmate",
+        "dentist": "dentist",
+        "ubergp": "ubergp",
+        "physio": "physio",
+    }
+    t = uuid.uuid4()
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO tenants (tenant_id, name) VALUES (:t, 'spellings')"), {"t": t})
+            f = conn.execute(
+                text("INSERT INTO forests (tenant_id, name) VALUES (:t, 'f') RETURNING forest_id"), {"t": t}
+            ).scalar()
+            ids = {
+                slot: conn.execute(
+                    text(
+                        "INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, subject, attribute, value, "
+                        "valid_from) VALUES (:t, :f, :x, :h, 'state', 'Quilla', :a, 'Harbour Clinic', now()) "
+                        "RETURNING fact_id"
+                    ),
+                    {"t": t, "f": f, "x": f"Quilla's {slot} is at Harbour Clinic.", "h": slot, "a": slot},
+                ).scalar_one()
+                for slot in slots
+            }
+        migrate.upgrade(db_url, embedding_dim=64)
+        with engine.connect() as conn:
+            after = dict(
+                conn.execute(text("SELECT fact_id, attribute FROM facts WHERE tenant_id = :t"), {"t": t}).all()
+            )
+        assert {slot: after[ids[slot]] for slot in slots} == slots
+    finally:
+        engine.dispose()

@@ -69,7 +69,10 @@ def test_a_statement_names_a_kind_by_another_spelling() -> None:
     assert names_kind("Dr. Harrowgate, her GP, retired.", "doctor")
     pattern = kind_words("doctor")
     assert pattern is not None
-    assert re.search(pattern, "my new GP", re.IGNORECASE)
+    assert re.search(pattern, "my new GP", re.IGNORECASE) and re.search(pattern, "two GPs", re.IGNORECASE)
+    # another spelling is a whole word: a GPS names no doctor
+    assert not names_kind("I switched to my new GPS.", "doctor")
+    assert not re.search(pattern, "my new GPS", re.IGNORECASE)
 
 
 @pytest.mark.parametrize(
@@ -96,7 +99,26 @@ def test_a_kind_is_named_by_what_is_done_or_provided(question: str, attribute: s
         ("What car did Casimir drive in 2022?", "vehicle"),  # a car named, nothing done to it
         ("What was her furry one called in 2021?", "pet"),  # a "one" whose word before it names a kind
         ("Who provides it now?", None),  # a pronoun is no kind
+        ("Who provides my current broadband?", "broadband_provider"),  # "current" tells which one
+        # work done or a doer in a clause that is not the question's own "who"
+        ("Who was my dentist when I got my hair cut short?", "dentist"),
+        ("Who was my GP when I had my teeth cleaned?", "doctor"),
+        ("Where did Casimir's brother, who coaches football, work in 2020?", "employer"),
     ],
 )
 def test_no_service_is_read_where_none_is_named(question: str, attribute: str | None) -> None:
     assert _read(question).attribute == attribute
+
+
+@pytest.mark.parametrize(
+    ("question", "worker"),
+    [
+        ("Where did my books go after the move?", "accountant"),  # "did" asks; no one does the books
+        ("When did my teeth start hurting?", "dentist"),
+        ("How long did Casimir's hair take to grow back?", "hairdresser"),
+        ("Who supplies us with gas now?", "us_provider"),
+        ("Who provided for her after the divorce?", "for_provider"),
+    ],
+)
+def test_an_auxiliary_or_a_preposition_names_no_service(question: str, worker: str) -> None:
+    assert _read(question).attribute != worker

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from memforest.attributes import named_attribute
-from memforest.retrieval.temporal.asked_service import doer_noun, service_noun
+from memforest.retrieval.temporal.asked_service import doer_noun, service_noun, worker_on
 from memforest.retrieval.temporal.chains import served_or_joined
 from memforest.retrieval.temporal.counted import steps_back as steps_back  # re-exported
 from memforest.retrieval.temporal.owners import QUESTION_WORDS
@@ -166,9 +166,11 @@ def _bare(word: str) -> bool:
 def asked_noun(question: str) -> str | None:
     """The noun phrase of the state asked about: the noun after "which" / "what" ("which dentist
     does Ana see?"); else a provider asked by its verb ("insured with": insurer) or one asked by
-    what they do ("who coaches ...": coach); else the thing a person possesses ("Ana's dentist",
-    "her running club"; relatives skipped: "Ana's sister's bank" -> "bank"); else the noun after
-    "what is the"; else a service named by what is done ("cello lessons with": cello teacher)."""
+    what they do ("who coaches ...": coach; "who provides the broadband": broadband provider; "who
+    does Ana's taxes": accountant); else the thing a person possesses ("Ana's dentist", "her running
+    club"; relatives and a bare "current one" skipped: "Ana's sister's bank" -> "bank"; the work done
+    on it names its doer: "Ana's hair cut" -> hairdresser); else the noun after "what is the"; else a
+    service named by what is done ("cello lessons with": cello teacher)."""
     m = _WH_NOUN.search(question)
     # (an auxiliary right after the phrase is the question's verb: "which phone plan did ...")
     compound = m is not None and _AUX_NEXT.match(question, m.end()) is not None
@@ -186,7 +188,8 @@ def asked_noun(question: str) -> str | None:
     while (m := _POSSESSED.search(question, pos)) is not None:
         ends = _PHRASE_END.match(question, m.end()) is not None  # ("Ana's phone plan?": a compound)
         # ("Ana's collection of guitars": guitars; "Ana's insurer as of today": insurer)
-        noun = (_clean(m["of"], ends) if m["of"] else None) or _clean(m["noun"], ends)
+        # ("Ana's hair cut": whose work it is, a hairdresser)
+        noun = (_clean(m["of"], ends) if m["of"] else None) or worker_on(m["noun"]) or _clean(m["noun"], ends)
         if noun and not _KIN_RE.match(noun.split()[0]) and not _stand_in(noun):
             return noun
         # ("Ana's sister doing for work": a verb follows, no relation is asked after)

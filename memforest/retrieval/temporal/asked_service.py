@@ -1,9 +1,10 @@
 """The kind a question asks after when it names a service by what is done, not by who does it:
 "who does Ana have cello lessons with?" asks for her cello teacher, "who did Ana see for physio?" for
 her physio, "who coaches Ana's son's team?" for a coach, "who does Ana's accounts?" for her
-accountant, "when did Ana's son switch schools?" for his school. Each reading is a noun phrase the
-read path takes as the asked noun (``asked.asked_noun``); the words that give it ("with", "from")
-then name no partner and no origin (``asked_attribute``).
+accountant, "where was Ana getting her hair cut?" for her hairdresser, "when did Ana's son switch
+schools?" for his school. Each reading is a noun phrase the read path takes as the asked noun
+(``asked.asked_noun``); the words that give it ("with", "from") then name no partner and no
+origin (``asked_attribute``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 
 from memforest.text.topics import singular
 
-__all__ = ["LESSON_WITH", "SWITCHED_KIND", "doer_noun", "service_noun"]
+__all__ = ["LESSON_WITH", "SWITCHED_KIND_SOURCE", "doer_noun", "service_noun", "worker_on"]
 
 # lessons, classes or sessions had with or from someone: "cello lessons with X", "took classes from X"
 _LESSON = r"(?:lessons?|classes|tuition|coaching|sessions?|appointments?|treatments?|therapy)"
@@ -24,23 +25,28 @@ _SEEN_FOR = re.compile(
     r"\b(?:see|sees|saw|seeing|seen|visit|visits|visited|visiting|go\s+to|goes\s+to|went\s+to|going\s+to)\s+for\s+"
     r"(?:(?:my|his|her|their|our|[^\W\d_][\w-]*'s)\s+)?(?P<noun>[a-z]+)\b"
 )
-# a question that asks who did a teacher's or a coach's work ("who coached ...", "who teaches ..."),
-# at its start or after a clause that leads it ("When Ana was at X, who coached her team?")
-_AGENT = re.compile(
-    r"(?:^|[,;:])\s*(?i:who)\s+(?:(?:is|was|has\s+been)\s+)?(?P<verb>coach|teach|tutor|train)(?:e[sd]|es|ed|ing|s)?\b"
+# the opening of a question asked by "who", after a clause that leads it if any ("When Ana was at X,
+# who coached her team?"; a "who" after a noun, "Ana's brother, who coaches", opens a relative clause)
+_WHO = (
+    r"^\s*+(?:(?i:when|while|after|before|once|since|during|back\s+when|at\s+the\s+time)\b[^?,;]*+[,;]\s*+)?"
+    r"(?i:who)\s+(?:(?i:is|was|has\s+been|had\s+been)\s+)?"
 )
+# a question that asks who did a teacher's or a coach's work ("who coached ...", "who teaches ...")
+_AGENT = re.compile(rf"{_WHO}(?P<verb>(?i:coach|teach|tutor|train))(?i:e[sd]|es|ed|ing|s)?\b")
 _AGENTS = {"coach": "coach", "teach": "teacher", "tutor": "tutor", "train": "trainer"}
-_OWNER = r"(?:my|his|her|their|our|your|[^\W\d_][\w-]*'s)"
-# a question that asks who provides a thing ("who provides the broadband at Ana's flat?": its provider)
+_OWNER = r"(?:(?i:my|his|her|their|our|your)|(?<![\w-])[^\W\d_][\w-]*+'s)"
+# ... who provides a thing ("who provides the broadband at Ana's flat?": its provider), words that
+# tell which one aside ("who supplies my current broadband?")
 _PROVIDES = re.compile(
-    rf"(?:^|[,;:])\s*(?i:who)\s+(?:(?:is|was|has\s+been)\s+)?(?i:provid(?:es|ed|ing|e)|suppl(?:ies|ied|ying|y))\s+"
-    rf"(?:(?:the|{_OWNER})\s+)?(?P<what>[a-z]+)\b"
+    rf"{_WHO}(?i:provid(?:es|ed|ing|e)|suppl(?:ies|ied|ying|y))\s+(?:(?i:the)\s+|{_OWNER}\s+)?"
+    r"(?:(?:current|present|new|old|usual|regular|main|best|local|cheapest)\s+)*+(?P<what>[a-z]+)\b"
 )
-# the work done on something of one's own, by the one who does it: "who does Ana's accounts", "who
-# was doing my taxes", "getting my hair cut", "had his teeth cleaned", "got her car serviced"
+# ... who does work on a thing of one's own ("who does Ana's accounts", "who was doing my taxes")
+_DOES_WORK = re.compile(rf"{_WHO}(?i:do|does|did|doing)\s+{_OWNER}\s+(?P<done>(?i:accounts|taxes|books|hair|teeth))\b")
+# a thing of one's own named with the work done on it ("Ana's hair cut", "her teeth cleaned", "his car
+# serviced"), read from the possessed noun phrase
 _WORKED_ON = re.compile(
-    rf"\b(?:do|does|did|doing|done)\s+{_OWNER}\s+(?P<done>accounts|taxes|books|hair|teeth)\b"
-    rf"|\b{_OWNER}\s+(?P<object>hair|teeth|car|accounts|taxes)\s+"
+    r"(?P<object>hair|teeth|car|accounts|taxes)\s+"
     r"(?:cut|trimmed|styled|coloured|colored|dyed|done|cleaned|checked|serviced|fixed|repaired|filed)\b",
     re.IGNORECASE,
 )
@@ -50,13 +56,13 @@ _WORKER_ON = {
     "accounts": "accountant", "taxes": "accountant", "books": "accountant",
 }  # fmt: skip
 # a change of one thing of a kind for another, the kind in the plural ("switch schools", "changed banks")
-SWITCHED_KIND = r"(?:switch(?:ed|es|ing)?|chang(?:e|ed|es|ing)|swap(?:ped|s|ping)?)\s+(?P<noun>[a-z]{3,}s)"
-_SWITCHED = re.compile(rf"\b{SWITCHED_KIND}\b(?!\s+(?:to|from)\b)")
+SWITCHED_KIND_SOURCE = r"(?:switch(?:ed|es|ing)?|chang(?:e|ed|es|ing)|swap(?:ped|s|ping)?)\s+(?P<noun>[a-z]{3,}s)"
+_SWITCHED = re.compile(rf"\b{SWITCHED_KIND_SOURCE}\b(?!\s+(?:to|from)\b)")
 # words after "see for" or before "lessons" that name no kind ("see for myself", "extra lessons")
 _NO_KIND = frozenset({
     "a", "an", "the", "myself", "himself", "herself", "themselves", "ourselves", "yourself", "years", "months",
     "weeks", "ages", "extra", "more", "private", "group", "free", "first", "last", "some", "any", "it", "them",
-    "this", "that", "these", "those",
+    "this", "that", "these", "those", "for", "with", "us", "me", "him", "you",
 })  # fmt: skip
 
 
@@ -64,15 +70,22 @@ def doer_noun(question: str) -> str | None:
     """The kind of one who coaches, teaches, tutors or trains, asked after by "who" ("who coaches
     Ana's son's team?": a coach; the team is what is coached), of one who provides a thing ("who
     provides the broadband?": a broadband provider), or of one who works on a thing of one's own
-    ("who does Ana's accounts?": an accountant; "getting my hair cut": a hairdresser), or None."""
-    m = _AGENT.search(question)
+    ("who does Ana's accounts?": an accountant), or None. Only the question's own "who" asks."""
+    m = _AGENT.match(question)
     if m is not None:
         return _AGENTS[m["verb"].lower()]
-    m = _PROVIDES.search(question)
+    m = _PROVIDES.match(question)
     if m is not None and m["what"] not in _NO_KIND:
         return f"{m['what']} provider"
-    worked = _WORKED_ON.search(question)
-    return _WORKER_ON[(worked["done"] or worked["object"]).lower()] if worked is not None else None
+    m = _DOES_WORK.match(question)
+    return _WORKER_ON[m["done"].lower()] if m is not None else None
+
+
+def worker_on(possessed: str) -> str | None:
+    """The kind of one who does the work a possessed noun phrase names with its thing ("hair cut":
+    a hairdresser, "teeth cleaned": a dentist, "car serviced": a mechanic), or None."""
+    m = _WORKED_ON.match(possessed)
+    return _WORKER_ON[m["object"].lower()] if m is not None else None
 
 
 def service_noun(question: str) -> str | None:

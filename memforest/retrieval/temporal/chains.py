@@ -18,7 +18,7 @@ from typing import Protocol
 
 from memforest.attributes import STATE_ATTRIBUTES, VERB_CLASSES, named_attribute
 from memforest.retrieval.temporal.value_index import Named, SharingWords, named_values
-from memforest.text.kind_spellings import spellings
+from memforest.text.kind_spellings import spelled_otherwise
 from memforest.text.lexicon import TIME_WORDS
 from memforest.text.terms import content_terms, stems
 
@@ -346,8 +346,11 @@ def names_kind(text: str, asked: str) -> bool:
     """``text`` names the kind of slot ``asked`` by a word of it, a word counting when it begins
     one of the text ("my new dentist", "Dr. Ibsen, her dentist", "the dentist's") or is another
     spelling of it ("her GP" of a doctor)."""
-    words = [spelled for w in kind_words(asked) if w for spelled in spellings(w)]
-    return any(re.search(rf"(?<![\w-]){re.escape(w)}", text, re.IGNORECASE) for w in words)
+    words = [w for w in kind_words(asked) if w]
+    if any(re.search(rf"(?<![\w-]){re.escape(w)}", text, re.IGNORECASE) for w in words):
+        return True
+    others = [spelled for w in words if (spelled := spelled_otherwise(w))]
+    return any(re.search(rf"(?<![\w-])(?:{o})(?![\w-])", text, re.IGNORECASE) for o in others)
 
 
 def head(value: str) -> str:

@@ -26,7 +26,7 @@ from memforest.retrieval.temporal.asked import (
     steps_back,
 )
 from memforest.retrieval.temporal.asked_attribute import attribute_of
-from memforest.retrieval.temporal.asked_service import SWITCHED_KIND
+from memforest.retrieval.temporal.asked_service import SWITCHED_KIND_SOURCE
 from memforest.retrieval.temporal.chains import joined_kind
 from memforest.retrieval.temporal.exchanged import exchanged
 from memforest.retrieval.temporal.owners import QUESTION_WORDS as _QUESTION_WORDS
@@ -120,7 +120,7 @@ _THE_CURRENT = re.compile(
     rf"one\s+(?:I|we|they|he|she|[{CAPITALS}][\w-]*)(?:\s+(?:have|has|use|uses|go\s+to|goes\s+to|see|sees)|"
     r"(?:\s+(?:am|is|are)|'m|'re|'s)(?:\s+(?:in|at|with|on|using|seeing))?)(?:\s+now)?|"
     # a change of the kind itself: "before she changed practices", "before I switched banks"
-    rf"(?:I|we|they|he|she|[{CAPITALS}][\w-]*)\s+{SWITCHED_KIND})$",
+    rf"(?:I|we|they|he|she|[{CAPITALS}][\w-]*)\s+{SWITCHED_KIND_SOURCE})$",
     re.IGNORECASE,
 )
 _COPULA = frozenset(("am", "is", "are", "do", "does", "what's", "who's", "where's"))

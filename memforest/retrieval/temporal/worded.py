@@ -16,7 +16,7 @@ from memforest.retrieval.temporal.lexicon import CUES
 from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
-from memforest.text.kind_spellings import spellings
+from memforest.text.kind_spellings import spelled_otherwise
 from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import KIN
 
@@ -48,8 +48,9 @@ def kind_words(attribute: str) -> str | None:
     words = [re.escape(w) for w in attribute.split("_") if w]
     if not words:
         return None
-    words[-1] = "(?:" + "|".join(map(re.escape, spellings(attribute.split("_")[-1]))) + ")"  # ("doctor": a GP too)
-    return r"\s+".join(words) + r"(?:e?s)?\b"
+    others = spelled_otherwise(attribute.split("_")[-1])  # ("doctor": a GP too)
+    words[-1] = f"(?:{words[-1]}(?:e?s)?|{others})" if others else f"{words[-1]}(?:e?s)?"
+    return r"\s+".join(words) + r"\b"
 
 
 @per_question
