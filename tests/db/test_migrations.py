@@ -482,6 +482,30 @@ def test_migration_0029_keeps_indexed_node_columns_to_the_indexed_rows(db_url: s
         engine.dispose()
 
 
+def _fact(conn: Connection, t: uuid.UUID, f: int, slot: str, value: str, day: int) -> int:
+    """A fact of Quilla's stored in ``slot`` with ``value`` from day ``day`` of 2024."""
+    return int(
+        conn.execute(
+            text(
+                "INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, subject, attribute, value, "
+                "valid_from) VALUES (:t, :f, :x, :h, 'state', 'Quilla', :a, :v, "
+                "CAST('2024-01-01' AS timestamptz) + make_interval(days => :d)) RETURNING fact_id"
+            ),
+            {"t": t, "f": f, "x": f"Quilla's {slot} is {value}.", "h": f"{slot}-{value}", "a": slot, "v": value,
+             "d": day},
+        ).scalar_one()
+    )  # fmt: skip
+
+
+def _spellings_forest(conn: Connection, t: uuid.UUID) -> int:
+    conn.execute(text("INSERT INTO tenants (tenant_id, name) VALUES (:t, 'spellings')"), {"t": t})
+    return int(
+        conn.execute(
+            text("INSERT INTO forests (tenant_id, name) VALUES (:t, 'f') RETURNING forest_id"), {"t": t}
+        ).scalar_one()
+    )
+
+
 def test_migration_0030_files_stored_facts_under_a_kinds_one_spelling(db_url: str) -> None:
     """A database at 0029 whose facts were filed under other spellings of a kind ("physiotherapist",
     "sports_physiotherapist", "gp", "roommate"): after 0030 each is under the kind's one slot word, as
@@ -495,31 +519,49 @@ def test_migration_0030_files_stored_facts_under_a_kinds_one_spelling(db_url: st
         "roommate": "flatmate",
         "dentist": "dentist",
         "ubergp": "ubergp",
-        "physio": "physio",
     }
     t = uuid.uuid4()
     try:
         with engine.begin() as conn:
-            conn.execute(text("INSERT INTO tenants (tenant_id, name) VALUES (:t, 'spellings')"), {"t": t})
-            f = conn.execute(
-                text("INSERT INTO forests (tenant_id, name) VALUES (:t, 'f') RETURNING forest_id"), {"t": t}
-            ).scalar()
-            ids = {
-                slot: conn.execute(
-                    text(
-                        "INSERT INTO facts (tenant_id, forest_id, text, text_hash, kind, subject, attribute, value, "
-                        "valid_from) VALUES (:t, :f, :x, :h, 'state', 'Quilla', :a, 'Harbour Clinic', now()) "
-                        "RETURNING fact_id"
-                    ),
-                    {"t": t, "f": f, "x": f"Quilla's {slot} is at Harbour Clinic.", "h": slot, "a": slot},
-                ).scalar_one()
-                for slot in slots
-            }
+            f = _spellings_forest(conn, t)
+            ids = {slot: _fact(conn, t, f, slot, "Harbour Clinic", 0) for slot in slots}
         migrate.upgrade(db_url, embedding_dim=64)
         with engine.connect() as conn:
             after = dict(
                 conn.execute(text("SELECT fact_id, attribute FROM facts WHERE tenant_id = :t"), {"t": t}).all()
             )
         assert {slot: after[ids[slot]] for slot in slots} == slots
+    finally:
+        engine.dispose()
+
+
+def test_migration_0030_threads_the_two_chains_a_slot_then_holds(db_url: str) -> None:
+    """Quilla's physio told as "physiotherapist" (A, then B) and as "physio" (C, after B; D, between
+    A and B): after 0030 the slot is one chain, each state that had no successor superseded by the
+    next one in time (D by B, B by C), the links made before kept (A by B), and only C current."""
+    migrate.downgrade(db_url, embedding_dim=64, revision="0029")
+    engine = create_engine(migrate.sync_url(db_url), poolclass=pool.NullPool)
+    t = uuid.uuid4()
+    try:
+        with engine.begin() as conn:
+            f = _spellings_forest(conn, t)
+            a, b = _fact(conn, t, f, "physiotherapist", "Ash", 0), _fact(conn, t, f, "physiotherapist", "Birch", 20)
+            c, d = _fact(conn, t, f, "physio", "Cedar", 30), _fact(conn, t, f, "physio", "Dogwood", 10)
+            conn.execute(
+                text("UPDATE facts SET superseded_by = :b, valid_to = CAST('2024-01-21' AS timestamptz) "
+                     "WHERE tenant_id = :t AND fact_id = :a"), {"t": t, "a": a, "b": b},
+            )  # fmt: skip
+            conn.execute(text("UPDATE facts SET supersedes = :a WHERE tenant_id = :t AND fact_id = :b"),
+                         {"t": t, "a": a, "b": b})  # fmt: skip
+        migrate.upgrade(db_url, embedding_dim=64)
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text("SELECT fact_id, superseded_by, supersedes, valid_to FROM facts WHERE tenant_id = :t"), {"t": t}
+            ).all()
+        links = {r[0]: (r[1], r[2]) for r in rows}
+        assert links == {a: (b, None), b: (c, a), c: (None, b), d: (b, None)}
+        ended = {r[0]: r[3] for r in rows}
+        assert ended[c] is None and ended[b] is not None and ended[d] is not None
+        assert ended[d].date().isoformat() == "2024-01-21" and ended[b].date().isoformat() == "2024-01-31"
     finally:
         engine.dispose()

@@ -86,6 +86,9 @@ def test_a_statement_names_a_kind_by_another_spelling() -> None:
         ("Who supplies the gas at my flat now?", "gas_provider"),
         ("Who provided Casimir's broadband in 2023?", "broadband_provider"),
         ("While I lived in Quarrendon, who coached my hockey team?", "coach"),
+        ("In 2019, who coached Casimir's hockey team?", "coach"),
+        ("Who's doing my taxes these days?", "accountant"),
+        ("Who provides my new home insurance?", "home_insurance_provider"),
         ("Who did I go to for massages before my current one?", "massage"),
     ],
 )
@@ -118,6 +121,8 @@ def test_no_service_is_read_where_none_is_named(question: str, attribute: str | 
         ("How long did Casimir's hair take to grow back?", "hairdresser"),
         ("Who supplies us with gas now?", "us_provider"),
         ("Who provided for her after the divorce?", "for_provider"),
+        ("When I got my hair cut short, who was my dentist?", "hairdresser"),  # the work is the clause's
+        ("When did I last have my car checked?", "mechanic"),  # the event's time is asked
     ],
 )
 def test_an_auxiliary_or_a_preposition_names_no_service(question: str, worker: str) -> None:

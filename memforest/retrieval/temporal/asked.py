@@ -189,7 +189,7 @@ def asked_noun(question: str) -> str | None:
         ends = _PHRASE_END.match(question, m.end()) is not None  # ("Ana's phone plan?": a compound)
         # ("Ana's collection of guitars": guitars; "Ana's insurer as of today": insurer)
         # ("Ana's hair cut": whose work it is, a hairdresser)
-        noun = (_clean(m["of"], ends) if m["of"] else None) or worker_on(m["noun"]) or _clean(m["noun"], ends)
+        noun = (_clean(m["of"], ends) if m["of"] else None) or worker_on(question, m["noun"]) or _clean(m["noun"], ends)
         if noun and not _KIN_RE.match(noun.split()[0]) and not _stand_in(noun):
             return noun
         # ("Ana's sister doing for work": a verb follows, no relation is asked after)

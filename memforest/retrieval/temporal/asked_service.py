@@ -25,11 +25,13 @@ _SEEN_FOR = re.compile(
     r"\b(?:see|sees|saw|seeing|seen|visit|visits|visited|visiting|go\s+to|goes\s+to|went\s+to|going\s+to)\s+for\s+"
     r"(?:(?:my|his|her|their|our|[^\W\d_][\w-]*'s)\s+)?(?P<noun>[a-z]+)\b"
 )
-# the opening of a question asked by "who", after a clause that leads it if any ("When Ana was at X,
-# who coached her team?"; a "who" after a noun, "Ana's brother, who coaches", opens a relative clause)
+# the opening of a question asked by "who", after a clause or a time that leads it if any ("When
+# Ana was at X, who coached her team?", "In 2020, who ..."; a "who" after a noun, "Ana's brother,
+# who coaches", opens a relative clause, which no such word opens)
 _WHO = (
-    r"^\s*+(?:(?i:when|while|after|before|once|since|during|back\s+when|at\s+the\s+time)\b[^?,;]*+[,;]\s*+)?"
-    r"(?i:who)\s+(?:(?i:is|was|has\s+been|had\s+been)\s+)?"
+    r"^\s*+(?:(?i:and|so|then|but)\s+)?"
+    r"(?:(?i:when|while|after|before|once|since|during|back|in|by|around|as\s+of|at\s+the\s+time)\b[^?;]*?,\s*+)?"
+    r"(?i:who)(?:'s\s+|'d\s+|\s+(?:(?i:is|was|has\s+been|had\s+been)\s+)?)"
 )
 # a question that asks who did a teacher's or a coach's work ("who coached ...", "who teaches ...")
 _AGENT = re.compile(rf"{_WHO}(?P<verb>(?i:coach|teach|tutor|train))(?i:e[sd]|es|ed|ing|s)?\b")
@@ -39,7 +41,9 @@ _OWNER = r"(?:(?i:my|his|her|their|our|your)|(?<![\w-])[^\W\d_][\w-]*+'s)"
 # tell which one aside ("who supplies my current broadband?")
 _PROVIDES = re.compile(
     rf"{_WHO}(?i:provid(?:es|ed|ing|e)|suppl(?:ies|ied|ying|y))\s+(?:(?i:the)\s+|{_OWNER}\s+)?"
-    r"(?:(?:current|present|new|old|usual|regular|main|best|local|cheapest)\s+)*+(?P<what>[a-z]+)\b"
+    r"(?:(?:current|present|new|old|usual|regular|main|best|local|cheapest)\s+)*+"
+    r"(?P<what>[a-z]+(?:\s+(?!(?:at|for|in|on|with|from|to|now|then|these|those|this|that|back|since|before|after|"
+    r"during|when|while|last|until)\b)[a-z]+){0,2})\b"
 )
 # ... who does work on a thing of one's own ("who does Ana's accounts", "who was doing my taxes")
 _DOES_WORK = re.compile(rf"{_WHO}(?i:do|does|did|doing)\s+{_OWNER}\s+(?P<done>(?i:accounts|taxes|books|hair|teeth))\b")
@@ -50,6 +54,7 @@ _WORKED_ON = re.compile(
     r"(?:cut|trimmed|styled|coloured|colored|dyed|done|cleaned|checked|serviced|fixed|repaired|filed)\b",
     re.IGNORECASE,
 )
+_WHO_OR_WHERE = re.compile(r"\s*+(?i:who|where)\b")
 # whose work it is, by what they work on
 _WORKER_ON = {
     "hair": "hairdresser", "teeth": "dentist", "car": "mechanic",
@@ -75,16 +80,18 @@ def doer_noun(question: str) -> str | None:
     if m is not None:
         return _AGENTS[m["verb"].lower()]
     m = _PROVIDES.match(question)
-    if m is not None and m["what"] not in _NO_KIND:
+    if m is not None and m["what"].split()[0] not in _NO_KIND:
         return f"{m['what']} provider"
     m = _DOES_WORK.match(question)
     return _WORKER_ON[m["done"].lower()] if m is not None else None
 
 
-def worker_on(possessed: str) -> str | None:
+def worker_on(question: str, possessed: str) -> str | None:
     """The kind of one who does the work a possessed noun phrase names with its thing ("hair cut":
-    a hairdresser, "teeth cleaned": a dentist, "car serviced": a mechanic), or None."""
-    m = _WORKED_ON.match(possessed)
+    a hairdresser, "teeth cleaned": a dentist, "car serviced": a mechanic), asked after by a question
+    that opens with "who" or "where" ("when did I last get my car checked?" asks the event's time);
+    else None."""
+    m = _WORKED_ON.match(possessed) if _WHO_OR_WHERE.match(question) else None
     return _WORKER_ON[m["object"].lower()] if m is not None else None
 
 
