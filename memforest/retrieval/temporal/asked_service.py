@@ -20,10 +20,12 @@ _LESSON = r"(?:lessons?|classes|tuition|coaching|sessions?|appointments?|treatme
 LESSON_WITH = re.compile(rf"\b{_LESSON}\s+(?:with|from)\b", re.IGNORECASE)
 # ... with the subject taught before it ("cello lessons with", "swimming classes from")
 _TAUGHT = re.compile(rf"\b(?P<what>[a-z]+)\s+{_LESSON}\s+(?:with|from)\b")
+# whose a thing is: a possessive pronoun or a name's "'s"
+_OWNER = r"(?:(?i:my|his|her|their|our|your)|(?<![\w-])[^\W\d_][\w-]*+'s)"
 # one seen or gone to for a kind of care ("see for physio", "went to for massages")
 _SEEN_FOR = re.compile(
     r"\b(?:see|sees|saw|seeing|seen|visit|visits|visited|visiting|go\s+to|goes\s+to|went\s+to|going\s+to)\s+for\s+"
-    r"(?:(?:my|his|her|their|our|[^\W\d_][\w-]*'s)\s+)?(?P<noun>[a-z]+)\b"
+    rf"(?:{_OWNER}\s+)?(?P<noun>[a-z]+)\b"
 )
 # the opening of a question asked by "who", after a clause or a time that leads it if any ("When
 # Ana was at X, who coached her team?", "In 2020, who ..."; a "who" after a noun, "Ana's brother,
@@ -36,7 +38,6 @@ _WHO = (
 # a question that asks who did a teacher's or a coach's work ("who coached ...", "who teaches ...")
 _AGENT = re.compile(rf"{_WHO}(?P<verb>(?i:coach|teach|tutor|train))(?i:e[sd]|es|ed|ing|s)?\b")
 _AGENTS = {"coach": "coach", "teach": "teacher", "tutor": "tutor", "train": "trainer"}
-_OWNER = r"(?:(?i:my|his|her|their|our|your)|(?<![\w-])[^\W\d_][\w-]*+'s)"
 # ... who provides a thing ("who provides the broadband at Ana's flat?": its provider), words that
 # tell which one aside ("who supplies my current broadband?")
 _PROVIDES = re.compile(
