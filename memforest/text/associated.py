@@ -63,14 +63,14 @@ _OPENER = (
 _NAME_WORD = rf"(?!{_OPENER}\b)[{CAPITALS}][\w'-]*+(?<!'s)"
 # a name: capitalised words, with "&", "of (the)", "on" or a name particle between them, no possessive
 _NAME = (
-    rf"(?P<val>(?:The\s++)?{_NAME_WORD}(?:\s++(?:&\s++|and\s++|of\s++(?:the\s++)?|on\s++|"
+    rf"(?<![\w'-])(?P<val>(?:The\s++)?{_NAME_WORD}(?:\s++(?:&\s++|and\s++|of\s++(?:the\s++)?|on\s++|"
     rf"(?:de|da|del|della|di|du|des|dos|das|van|von|der|la|le|al|el)\s++)?{_NAME_WORD}){{0,4}})(?![\w'-])"
 )
 _MODS = r"(?:[a-z][\w-]*+\s++){0,3}?"
 # what tells the group or place is over or past for its holder, right after it is named ("Ana's
 # allotment at X got taken back by the council", "Ana's choir, the X Singers, folded", "... was great")
 _ENDED_AFTER = re.compile(
-    r"\s*+\)?,?\s*+(?:[\w-]{1,30}+\s++){0,2}?(?i:got\s++taken|was\s++taken|taken\s++back|(?:closed|shut)\s++(?:down|for\s++good|its\s++doors)|folded|disbanded|"
+    r"(?<!\s)\s*+\)?,?\s*+(?:[\w-]{1,30}+\s++){0,2}?(?i:got\s++taken|was\s++taken|taken\s++back|(?:closed|shut)\s++(?:down|for\s++good|its\s++doors)|folded|disbanded|"
     r"split\s++up|broke\s++up|was\s++cancell?ed|ended|went\s++bust|went\s++under|was|were|used\s++to|lost|finished|left|"
     r"quit|retired|resigned|stopped|moved\s++(?:away|out|on)|passed\s++away|died|is\s++(?:retiring|leaving|closing))\b"
 )
@@ -79,7 +79,7 @@ _ENDED_AFTER = re.compile(
 # an owner: someone's possessive, or a relative's of theirs, named or not ("Ana's son Kaito's"); whose
 # it is (``who``) is checked against the speaker
 _OWNER = (
-    rf"(?P<owner>(?P<who>[{CAPITALS}][\w-]*+)'s"
+    rf"(?<![\w'-])(?P<owner>(?P<who>[{CAPITALS}][\w-]*+)'s"
     rf"(?:\s++(?P<kin>(?i:{KIN}))(?:\s++(?P<kin_name>[{CAPITALS}][\w-]*+))?'s)?)\s++"
 )
 _KIND_NP = rf"(?P<kind>{_MODS}{_KIND}s?)"

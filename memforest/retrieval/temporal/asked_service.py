@@ -55,7 +55,7 @@ _WORKED_ON = re.compile(
     r"(?:cut|trimmed|styled|coloured|colored|dyed|done|cleaned|checked|serviced|fixed|repaired|filed)\b",
     re.IGNORECASE,
 )
-_WHO_OR_WHERE = re.compile(r"\s*+(?i:who|where)\b")
+_WHO_OR_WHERE = re.compile(r"(?i:who|where)\b")
 # whose work it is, by what they work on
 _WORKER_ON = {
     "hair": "hairdresser", "teeth": "dentist", "car": "mechanic",
@@ -92,7 +92,7 @@ def worker_on(question: str, possessed: str) -> str | None:
     a hairdresser, "teeth cleaned": a dentist, "car serviced": a mechanic), asked after by a question
     that opens with "who" or "where" ("when did I last get my car checked?" asks the event's time);
     else None."""
-    m = _WORKED_ON.match(possessed) if _WHO_OR_WHERE.match(question) else None
+    m = _WORKED_ON.match(possessed) if _WHO_OR_WHERE.match(question.lstrip()) else None
     return _WORKER_ON[m["object"].lower()] if m is not None else None
 
 
