@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from memforest.attributes import named_attribute
-from memforest.retrieval.temporal.asked_service import doer_noun, service_noun, worker_on
+from memforest.retrieval.temporal.asked_service import LEADING_CLAUSE, doer_noun, service_noun, worker_on
 from memforest.retrieval.temporal.chains import served_or_joined
 from memforest.retrieval.temporal.counted import steps_back as steps_back  # re-exported
 from memforest.retrieval.temporal.owners import QUESTION_WORDS
@@ -71,7 +71,8 @@ _POSSESSED = re.compile(
 _WH_NOUN = re.compile(rf"(?:^|[,;:]\s*)(?i:which|what)\s+{_ADJ}{_NOUN}")
 # the noun after the copula and "the", when nothing else names one ("what was the vet I used before
 # ..."); words that name no kind of thing end the reading ("what is the best way ...")
-_WH_THE = re.compile(rf"^\s*(?i:what|who|which)(?:'s|\s+(?:is|was|are|were))\s+the\s+{_ADJ}{_NOUN}")
+_WH_THE = re.compile(rf"\s*(?i:what|who|which)(?:'s|\s+(?:is|was|are|were))\s+the\s+{_ADJ}{_NOUN}")
+_LEADING = re.compile(rf"\s*+{LEADING_CLAUSE}")
 _NO_KIND = frozenset(
     str.split(
         """way number name reason thing one total difference deal oldest youngest best worst most least first
@@ -79,7 +80,7 @@ _NO_KIND = frozenset(
     )
 )
 _KIN_RE = re.compile(rf"^(?:{KIN})$", re.IGNORECASE)
-_WHO_IS = re.compile(r"^\s*(?:who|what)(?:'s|\s+(?:is|was|are|were))\b", re.IGNORECASE)
+_WHO_IS = re.compile(r"\s*(?:who|what)(?:'s|\s+(?:is|was|are|were))\b", re.IGNORECASE)
 _PARTNERS = frozenset(str.split("wife husband partner girlfriend boyfriend fiance fiancee spouse"))
 # words that end a noun phrase of a question: verbs, prepositions, time words
 _NOT_NOUN = frozenset(
@@ -163,6 +164,26 @@ def _bare(word: str) -> bool:
     return word not in IRREGULAR_PAST and not word.endswith(("ed", "s", "ing"))
 
 
+def _possessed_noun(question: str, start: int) -> tuple[str | None, str | None]:
+    """The first thing a person possesses from ``start`` on that is no relative and no bare "current
+    one", and else the first relative named with no verb after it (the relation may be the state
+    asked after)."""
+    pos = start
+    kin = None
+    while (m := _POSSESSED.search(question, pos)) is not None:
+        ends = _PHRASE_END.match(question, m.end()) is not None  # ("Ana's phone plan?": a compound)
+        # ("Ana's collection of guitars": guitars; "Ana's insurer as of today": insurer)
+        # ("Ana's hair cut": whose work it is, a hairdresser)
+        noun = (_clean(m["of"], ends) if m["of"] else None) or worker_on(question, m["noun"]) or _clean(m["noun"], ends)
+        if noun and not _KIN_RE.match(noun.split()[0]) and not _stand_in(noun):
+            return noun, kin
+        # ("Ana's sister doing for work": a verb follows, no relation is asked after)
+        verb_after = any(_verbish(w) for w in m["noun"].lower().split()[1:])
+        kin = kin or (noun if ends or not verb_after else None)
+        pos = m.start("noun")  # (the possessed may own the next: "Ana's sister's bank")
+    return None, kin
+
+
 def asked_noun(question: str) -> str | None:
     """The noun phrase of the state asked about: the noun after "which" / "what" ("which dentist
     does Ana see?"); else a provider asked by its verb ("insured with": insurer) or one asked by
@@ -183,27 +204,21 @@ def asked_noun(question: str) -> str | None:
     doer = doer_noun(question)  # "who coaches Ana's son's team?": a coach, not the team
     if doer is not None:
         return doer
-    pos = 0
-    kin = None
-    while (m := _POSSESSED.search(question, pos)) is not None:
-        ends = _PHRASE_END.match(question, m.end()) is not None  # ("Ana's phone plan?": a compound)
-        # ("Ana's collection of guitars": guitars; "Ana's insurer as of today": insurer)
-        # ("Ana's hair cut": whose work it is, a hairdresser)
-        noun = (_clean(m["of"], ends) if m["of"] else None) or worker_on(question, m["noun"]) or _clean(m["noun"], ends)
-        if noun and not _KIN_RE.match(noun.split()[0]) and not _stand_in(noun):
-            return noun
-        # ("Ana's sister doing for work": a verb follows, no relation is asked after)
-        verb_after = any(_verbish(w) for w in m["noun"].lower().split()[1:])
-        kin = kin or (noun if ends or not verb_after else None)
-        pos = m.start("noun")  # (the possessed may own the next: "Ana's sister's bank")
+    # the main clause first: "When Ana got her hair cut, who was her dentist?" asks for a dentist
+    leading = _LEADING.match(question)
+    main = leading.end() if leading is not None else 0
+    noun, kin = _possessed_noun(question, main)
+    if noun is not None:
+        return noun
     # "who was Ana's landlord?": a relation asked after is the state itself
-    if kin is not None and _WHO_IS.match(question):
+    if kin is not None and _WHO_IS.match(question, main):
         return kin
-    m = _WH_THE.search(question)
+    m = _WH_THE.match(question, main)
     noun = _clean(m["noun"]) if m is not None else None
     if noun is not None and noun.split()[0] not in _NO_KIND:
         return noun
-    return service_noun(question)  # "cello lessons with X", "see for physio", "who coaches", "switch schools"
+    noun = _possessed_noun(question, 0)[0] if main else None
+    return noun or service_noun(question)  # "cello lessons with X", "see for physio", "who coaches", "switch schools"
 
 
 def _stand_in(noun: str) -> bool:

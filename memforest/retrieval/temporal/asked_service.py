@@ -13,7 +13,7 @@ import re
 
 from memforest.text.topics import singular
 
-__all__ = ["LESSON_WITH", "SWITCHED_KIND_SOURCE", "doer_noun", "service_noun", "worker_on"]
+__all__ = ["LEADING_CLAUSE", "LESSON_WITH", "SWITCHED_KIND_SOURCE", "doer_noun", "service_noun", "worker_on"]
 
 # lessons, classes or sessions had with or from someone: "cello lessons with X", "took classes from X"
 _LESSON = r"(?:lessons?|classes|tuition|coaching|sessions?|appointments?|treatments?|therapy)"
@@ -27,12 +27,16 @@ _SEEN_FOR = re.compile(
     r"\b(?:see|sees|saw|seeing|seen|visit|visits|visited|visiting|go\s+to|goes\s+to|went\s+to|going\s+to)\s+for\s+"
     rf"(?:{_OWNER}\s+)?(?P<noun>[a-z]+)\b"
 )
-# the opening of a question asked by "who", after a clause or a time that leads it if any ("When
-# Ana was at X, who coached her team?", "In 2020, who ..."; a "who" after a noun, "Ana's brother,
-# who coaches", opens a relative clause, which no such word opens)
+# a clause or a time that leads a question, up to the comma where its main clause starts ("When Ana
+# was at X, ...", "In 2020, ...")
+LEADING_CLAUSE = (
+    r"(?:(?i:when|while|after|before|once|since|during|back|in|by|around|as\s+of|at\s+the\s+time)\b[^?;]*?,\s*+)"
+)
+# the opening of a question asked by "who", after a leading clause if any ("When Ana was at X, who
+# coached her team?"; a "who" after a noun, "Ana's brother, who coaches", opens a relative clause,
+# which no such word opens)
 _WHO = (
-    r"^\s*+(?:(?i:and|so|then|but)\s+)?"
-    r"(?:(?i:when|while|after|before|once|since|during|back|in|by|around|as\s+of|at\s+the\s+time)\b[^?;]*?,\s*+)?"
+    rf"^\s*+(?:(?i:and|so|then|but)\s+)?{LEADING_CLAUSE}?"
     r"(?i:who)(?:'s\s+|'d\s+|\s+(?:(?i:is|was|has\s+been|had\s+been)\s+)?)"
 )
 # a question that asks who did a teacher's or a coach's work ("who coached ...", "who teaches ...")

@@ -1,0 +1,36 @@
+"""A question's main clause names the kind it asks after before a clause or a time that leads it
+does: "When I got my hair cut short, who was my dentist?" asks for a dentist; the leading clause's
+own thing is asked after only where the main clause names none (questions of my own)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from support.reads import question_of
+
+NOW = datetime(2025, 9, 3, 12, 0, tzinfo=UTC)
+
+
+def _attribute(question: str) -> str | None:
+    return question_of(question, now=NOW, speaker="Zsofika").temporal.attribute
+
+
+@pytest.mark.parametrize(
+    ("question", "attribute"),
+    [
+        ("When I got my hair cut short, who was my dentist?", "dentist"),
+        ("Back when I had my car serviced in Pécs, who was my accountant?", "accountant"),
+        ("After my brother's wedding, who was his landlord?", "landlord"),
+        ("When my aunt's choir folded, who was her manager?", "manager"),
+        ("While I was renting my flat, what was the gym I used?", "gym"),
+        ("In 2019, what was the bakery I liked?", "bakery"),
+        # the main clause names none: the leading clause's own thing
+        ("When I sold my van, what did I drive?", "van"),
+        # no leading clause: the first possessed thing, as before
+        ("Who was my dentist when I got my hair cut short?", "dentist"),
+        ("Who was my landlord?", "landlord"),
+    ],
+)
+def test_the_main_clause_names_the_asked_kind(question: str, attribute: str) -> None:
+    assert _attribute(question) == attribute
