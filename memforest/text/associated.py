@@ -60,10 +60,13 @@ _OPENER = (
     r"Unfortunately|Fortunately|Thankfully|Currently|Recently|Anyway|Update|Btw|Well|Also|Today|Yesterday|Hi|Hey|"
     r"Hello|Ugh|Oh|Yes|No|Okay|Ok|So|Thanks)"
 )
+# where a name or an owner may start: a word's start, or right after an opening quote or dash (a match
+# starts nowhere inside a word, so no search re-scans a long run from each of its letters)
+_WORD_START = r"(?:(?<![\w'-])|(?<=^['-])|(?<=\s['-]))"
 _NAME_WORD = rf"(?!{_OPENER}\b)[{CAPITALS}][\w'-]*+(?<!'s)"
 # a name: capitalised words, with "&", "of (the)", "on" or a name particle between them, no possessive
 _NAME = (
-    rf"(?<![\w'-])(?P<val>(?:The\s++)?{_NAME_WORD}(?:\s++(?:&\s++|and\s++|of\s++(?:the\s++)?|on\s++|"
+    rf"{_WORD_START}(?P<val>(?:The\s++)?{_NAME_WORD}(?:\s++(?:&\s++|and\s++|of\s++(?:the\s++)?|on\s++|"
     rf"(?:de|da|del|della|di|du|des|dos|das|van|von|der|la|le|al|el)\s++)?{_NAME_WORD}){{0,4}})(?![\w'-])"
 )
 _MODS = r"(?:[a-z][\w-]*+\s++){0,3}?"
@@ -79,7 +82,7 @@ _ENDED_AFTER = re.compile(
 # an owner: someone's possessive, or a relative's of theirs, named or not ("Ana's son Kaito's"); whose
 # it is (``who``) is checked against the speaker
 _OWNER = (
-    rf"(?<![\w'-])(?P<owner>(?P<who>[{CAPITALS}][\w-]*+)'s"
+    rf"{_WORD_START}(?P<owner>(?P<who>[{CAPITALS}][\w-]*+)'s"
     rf"(?:\s++(?P<kin>(?i:{KIN}))(?:\s++(?P<kin_name>[{CAPITALS}][\w-]*+))?'s)?)\s++"
 )
 _KIND_NP = rf"(?P<kind>{_MODS}{_KIND}s?)"

@@ -34,3 +34,23 @@ def _attribute(question: str) -> str | None:
 )
 def test_the_main_clause_names_the_asked_kind(question: str, attribute: str) -> None:
     assert _attribute(question) == attribute
+
+
+@pytest.mark.parametrize(
+    ("question", "attribute"),
+    [
+        # an opening that asks leads nothing: the comma sits inside the main clause
+        ("When did my gym, the one near my office, close?", "gym"),
+        ("In what year did my brother's gym, the one near my office, close?", "gym"),
+        ("When did my dentist, who was my aunt's friend, retire?", "dentist"),
+        ("By how much did my rent, after my landlord's letter, go up?", "rent"),
+        # a service asked after in the main clause comes before the leading clause's thing
+        ("After my divorce, who did I see for physio?", "physio"),
+        # the work done on one's thing, asked by "who" or "where" after a leading clause
+        ("When I moved house, where did I get my hair cut?", "hairdresser"),
+        # a pronoun ends the noun phrase ("the gym she used")
+        ("When I was with my ex, what was the gym she used?", "gym"),
+    ],
+)
+def test_an_asking_opening_or_a_later_reading_keeps_the_main_kind(question: str, attribute: str) -> None:
+    assert _attribute(question) == attribute

@@ -10,6 +10,7 @@ import pytest
 from support.states import SAID_AT, speaker_slots
 
 from memforest.domain import FactKind
+from memforest.text.associated import find_associated
 from memforest.text.dwelling import dwelling_held
 from memforest.text.kinds import fact_kind
 
@@ -81,3 +82,20 @@ def test_a_habit_told_as_a_refusal_is_no_plan() -> None:
     assert fact_kind("Bo won't eat his biscuits.", [], SAID_AT) is not FactKind.PLAN
     assert fact_kind("I will stop climbing next year.", [], SAID_AT) is FactKind.PLAN
     assert ("Mia", "pet", "Biscuit") in speaker_slots("Biscuit, our new kitten, will not stop climbing the curtains.")
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        # an opening quote or dash right before a name or an owner
+        ("'Little Acorns (Ana's daycare)' closes early on fridays", ("Ana", "daycare", "Little Acorns")),
+        ("'Fatou, Ana's nanny, is off sick'", ("Ana", "nanny", "Fatou")),
+        ("-Ana's knitting group at Woolly Yarns meets on mondays", ("Ana", "knitting_group", "Woolly Yarns")),
+    ],
+)
+def test_a_quoted_name_or_owner_is_read_whole(text: str, slot: tuple[str, str, str]) -> None:
+    assert find_associated(text, "Ana") == slot
+
+
+def test_no_name_starts_inside_a_word() -> None:
+    assert find_associated("eBay, Ana's supplier", "Ana") is None

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from memforest.attributes import named_attribute
-from memforest.retrieval.temporal.asked_service import LEADING_CLAUSE, doer_noun, service_noun, worker_on
+from memforest.retrieval.temporal.asked_service import LEADS_A_QUESTION, doer_noun, service_noun, worker_on
 from memforest.retrieval.temporal.chains import served_or_joined
 from memforest.retrieval.temporal.counted import steps_back as steps_back  # re-exported
 from memforest.retrieval.temporal.owners import QUESTION_WORDS
@@ -72,7 +72,6 @@ _WH_NOUN = re.compile(rf"(?:^|[,;:]\s*)(?i:which|what)\s+{_ADJ}{_NOUN}")
 # the noun after the copula and "the", when nothing else names one ("what was the vet I used before
 # ..."); words that name no kind of thing end the reading ("what is the best way ...")
 _WH_THE = re.compile(rf"\s*(?i:what|who|which)(?:'s|\s+(?:is|was|are|were))\s+the\s+{_ADJ}{_NOUN}")
-_LEADING = re.compile(rf"\s*+{LEADING_CLAUSE}")
 _NO_KIND = frozenset(
     str.split(
         """way number name reason thing one total difference deal oldest youngest best worst most least first
@@ -82,7 +81,7 @@ _NO_KIND = frozenset(
 _KIN_RE = re.compile(rf"^(?:{KIN})$", re.IGNORECASE)
 _WHO_IS = re.compile(r"\s*(?:who|what)(?:'s|\s+(?:is|was|are|were))\b", re.IGNORECASE)
 _PARTNERS = frozenset(str.split("wife husband partner girlfriend boyfriend fiance fiancee spouse"))
-# words that end a noun phrase of a question: verbs, prepositions, time words
+# words that end a noun phrase of a question: verbs, prepositions, time words, pronouns
 _NOT_NOUN = frozenset(
     str.split(
         """is was are were am be been being has have had do does did now then these those this that the a an and or
@@ -90,7 +89,7 @@ _NOT_NOUN = frozenset(
         following back two three four five six seven eight nine ten last next ago years year months month
         weeks week days day spring summer autumn fall winter currently nowadays still today lately recently anymore
         earlier later previously formerly originally initially right just
-        become became start started get got name time date point age"""
+        become became start started get got name time date point age you he she it we they him them us me"""
     )
 )
 _RELATION = re.compile(
@@ -205,7 +204,7 @@ def asked_noun(question: str) -> str | None:
     if doer is not None:
         return doer
     # the main clause first: "When Ana got her hair cut, who was her dentist?" asks for a dentist
-    leading = _LEADING.match(question)
+    leading = LEADS_A_QUESTION.match(question)
     main = leading.end() if leading is not None else 0
     noun, kin = _possessed_noun(question, main)
     if noun is not None:
@@ -217,8 +216,9 @@ def asked_noun(question: str) -> str | None:
     noun = _clean(m["noun"]) if m is not None else None
     if noun is not None and noun.split()[0] not in _NO_KIND:
         return noun
-    noun = _possessed_noun(question, 0)[0] if main else None
-    return noun or service_noun(question)  # "cello lessons with X", "see for physio", "who coaches", "switch schools"
+    noun = service_noun(question)  # "cello lessons with X", "see for physio", "who coaches", "switch schools"
+    # the leading clause's own thing where the main clause names none ("When I sold my van, what ...?")
+    return noun or (_possessed_noun(question, 0)[0] if main else None)
 
 
 def _stand_in(noun: str) -> bool:

@@ -13,7 +13,7 @@ import re
 
 from memforest.text.topics import singular
 
-__all__ = ["LEADING_CLAUSE", "LESSON_WITH", "SWITCHED_KIND_SOURCE", "doer_noun", "service_noun", "worker_on"]
+__all__ = ["LEADS_A_QUESTION", "LESSON_WITH", "SWITCHED_KIND_SOURCE", "doer_noun", "service_noun", "worker_on"]
 
 # lessons, classes or sessions had with or from someone: "cello lessons with X", "took classes from X"
 _LESSON = r"(?:lessons?|classes|tuition|coaching|sessions?|appointments?|treatments?|therapy)"
@@ -28,15 +28,22 @@ _SEEN_FOR = re.compile(
     rf"(?:{_OWNER}\s+)?(?P<noun>[a-z]+)\b"
 )
 # a clause or a time that leads a question, up to the comma where its main clause starts ("When Ana
-# was at X, ...", "In 2020, ...")
-LEADING_CLAUSE = (
-    r"(?:(?i:when|while|after|before|once|since|during|back|in|by|around|as\s+of|at\s+the\s+time)\b[^?;]*?,\s*+)"
+# was at X, ...", "In 2020, ..."); an opening that asks ("When did ...", "In which ...", "By how
+# much ...") leads nothing
+_LEADING_CLAUSE = (
+    r"(?:(?i:when|while|after|before|once|since|during|back\s++when|back|in|by|around|as\s+of|at\s+the\s+time)\b"
+    r"(?!\s++(?i:do|does|did|is|are|was|were|has|have|had|will|would|can|could|should|what|which|when|where|"
+    r"who|whom|whose|how|much|many|long|often)\b)[^?;]*?,\s*+)"
+)
+# a leading clause whose main clause asks ("When I lived in X, who was my dentist?")
+LEADS_A_QUESTION = re.compile(
+    rf"^\s*+{_LEADING_CLAUSE}(?=(?i:who|whom|whose|what|which|where|when|how|do|does|did|is|was|are|were|has|have|had)\b)"
 )
 # the opening of a question asked by "who", after a leading clause if any ("When Ana was at X, who
 # coached her team?"; a "who" after a noun, "Ana's brother, who coaches", opens a relative clause,
 # which no such word opens)
 _WHO = (
-    rf"^\s*+(?:(?i:and|so|then|but)\s+)?{LEADING_CLAUSE}?"
+    rf"^\s*+(?:(?i:and|so|then|but)\s+)?{_LEADING_CLAUSE}?"
     r"(?i:who)(?:'s\s+|'d\s+|\s+(?:(?i:is|was|has\s+been|had\s+been)\s+)?)"
 )
 # a question that asks who did a teacher's or a coach's work ("who coached ...", "who teaches ...")
@@ -59,7 +66,7 @@ _WORKED_ON = re.compile(
     r"(?:cut|trimmed|styled|coloured|colored|dyed|done|cleaned|checked|serviced|fixed|repaired|filed)\b",
     re.IGNORECASE,
 )
-_WHO_OR_WHERE = re.compile(r"(?i:who|where)\b")
+_WHO_OR_WHERE = re.compile(rf"^{_LEADING_CLAUSE}?(?i:who|where)\b")
 # whose work it is, by what they work on
 _WORKER_ON = {
     "hair": "hairdresser", "teeth": "dentist", "car": "mechanic",
@@ -94,8 +101,8 @@ def doer_noun(question: str) -> str | None:
 def worker_on(question: str, possessed: str) -> str | None:
     """The kind of one who does the work a possessed noun phrase names with its thing ("hair cut":
     a hairdresser, "teeth cleaned": a dentist, "car serviced": a mechanic), asked after by a question
-    that opens with "who" or "where" ("when did I last get my car checked?" asks the event's time);
-    else None."""
+    that opens with "who" or "where", after a leading clause if any ("when did I last get my car
+    checked?" asks the event's time); else None."""
     m = _WORKED_ON.match(possessed) if _WHO_OR_WHERE.match(question.lstrip()) else None
     return _WORKER_ON[m["object"].lower()] if m is not None else None
 
