@@ -130,7 +130,7 @@ _DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _SESSIONS = r"(?:sessions|nights|rehearsals|practices|trainings|classes|lessons|meetings|games|matches|bouts)"
 _SESSION = r"(?:session|night|rehearsal|practice|training|class|lesson|meeting|flow|service|game|match|bout)"
 _RECURRING = re.compile(
-    rf"(?:(?<![\w'])(?:(?P<owner>[{CAPITALS}][\w-]*+)'s\s++)?(?:[a-z0-9][\w-]*+\s++){{0,2}}?{_SESSIONS}|"
+    rf"(?:(?<![\w'-])(?:(?P<owner>[{CAPITALS}][\w-]*+)'s\s++)?(?:[a-z0-9][\w-]*+\s++){{0,2}}?{_SESSIONS}|"
     rf"(?i:{_DAYS}s?|every|weekly)\s++(?:[a-z0-9][\w-]*+\s++){{0,2}}?{_SESSION}s?)"
     rf"\s++(?:at|with)\s++(?:the\s++)?{_NAME}"
 )

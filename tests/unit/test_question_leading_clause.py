@@ -48,8 +48,17 @@ def test_the_main_clause_names_the_asked_kind(question: str, attribute: str) -> 
         ("After my divorce, who did I see for physio?", "physio"),
         # the work done on one's thing, asked by "who" or "where" after a leading clause
         ("When I moved house, where did I get my hair cut?", "hairdresser"),
-        # a pronoun ends the noun phrase ("the gym she used")
+        # a pronoun ends the noun phrase ("the gym she used"), an acronym does not ("my US bank")
         ("When I was with my ex, what was the gym she used?", "gym"),
+        ("What was my US bank?", "us_bank"),
+        # a relative clause inside the leading clause: the main clause starts after its last comma
+        ("When my dentist, who was near my office, retired, who did I see instead?", "dentist"),
+        ("When my gym, which was near my office, closed, where did I swim?", "gym"),
+        ("Back when my aunt, who had her hair cut there, moved away, when did I get my hair cut?", "hair_cut"),
+        ("When exactly did my vet, who was my sister's friend, retire?", "vet"),
+        # a service read in the main clause only
+        ("After my dentist changed practices, did I stay with her?", "dentist"),
+        ("When I got my hair cut short, can you tell me who my dentist was?", "dentist"),
     ],
 )
 def test_an_asking_opening_or_a_later_reading_keeps_the_main_kind(question: str, attribute: str) -> None:

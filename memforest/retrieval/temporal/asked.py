@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from memforest.attributes import named_attribute
-from memforest.retrieval.temporal.asked_service import LEADS_A_QUESTION, doer_noun, service_noun, worker_on
+from memforest.retrieval.temporal.asked_service import doer_noun, main_clause_start, service_noun, worker_on
 from memforest.retrieval.temporal.chains import served_or_joined
 from memforest.retrieval.temporal.counted import steps_back as steps_back  # re-exported
 from memforest.retrieval.temporal.owners import QUESTION_WORDS
@@ -89,7 +89,7 @@ _NOT_NOUN = frozenset(
         following back two three four five six seven eight nine ten last next ago years year months month
         weeks week days day spring summer autumn fall winter currently nowadays still today lately recently anymore
         earlier later previously formerly originally initially right just
-        become became start started get got name time date point age you he she it we they him them us me"""
+        become became start started get got name time date point age you he she we they him them"""
     )
 )
 _RELATION = re.compile(
@@ -204,8 +204,7 @@ def asked_noun(question: str) -> str | None:
     if doer is not None:
         return doer
     # the main clause first: "When Ana got her hair cut, who was her dentist?" asks for a dentist
-    leading = LEADS_A_QUESTION.match(question)
-    main = leading.end() if leading is not None else 0
+    main = main_clause_start(question)
     noun, kin = _possessed_noun(question, main)
     if noun is not None:
         return noun
@@ -216,9 +215,11 @@ def asked_noun(question: str) -> str | None:
     noun = _clean(m["noun"]) if m is not None else None
     if noun is not None and noun.split()[0] not in _NO_KIND:
         return noun
-    noun = service_noun(question)  # "cello lessons with X", "see for physio", "who coaches", "switch schools"
+    noun = service_noun(question[main:])  # "cello lessons with X", "see for physio", "who coaches", "switch schools"
+    if noun is not None or not main:
+        return noun
     # the leading clause's own thing where the main clause names none ("When I sold my van, what ...?")
-    return noun or (_possessed_noun(question, 0)[0] if main else None)
+    return _possessed_noun(question, 0)[0] or service_noun(question)
 
 
 def _stand_in(noun: str) -> bool:

@@ -13,7 +13,7 @@ import re
 
 from memforest.text.topics import singular
 
-__all__ = ["LEADS_A_QUESTION", "LESSON_WITH", "SWITCHED_KIND_SOURCE", "doer_noun", "service_noun", "worker_on"]
+__all__ = ["LESSON_WITH", "SWITCHED_KIND_SOURCE", "doer_noun", "main_clause_start", "service_noun", "worker_on"]
 
 # lessons, classes or sessions had with or from someone: "cello lessons with X", "took classes from X"
 _LESSON = r"(?:lessons?|classes|tuition|coaching|sessions?|appointments?|treatments?|therapy)"
@@ -27,25 +27,24 @@ _SEEN_FOR = re.compile(
     r"\b(?:see|sees|saw|seeing|seen|visit|visits|visited|visiting|go\s+to|goes\s+to|went\s+to|going\s+to)\s+for\s+"
     rf"(?:{_OWNER}\s+)?(?P<noun>[a-z]+)\b"
 )
-# a clause or a time that leads a question, up to the comma where its main clause starts ("When Ana
-# was at X, ...", "In 2020, ..."); an opening that asks ("When did ...", "In which ...", "By how
+# a clause or a time that leads a question, up to the last comma that a main clause can follow ("When
+# Ana was at X, ...", "In 2020, ..."; "When my dentist, who ..., retired, who ...?" leads up to the
+# second "who"); an opening that asks ("When did ...", "When exactly did ...", "In which ...", "By how
 # much ...") leads nothing
 _LEADING_CLAUSE = (
     r"(?:(?i:when|while|after|before|once|since|during|back\s++when|back|in|by|around|as\s+of|at\s+the\s+time)\b"
-    r"(?!\s++(?i:do|does|did|is|are|was|were|has|have|had|will|would|can|could|should|what|which|when|where|"
-    r"who|whom|whose|how|much|many|long|often)\b)[^?;]*?,\s*+)"
+    r"(?!\s++(?:[a-z]+ly\s++|again\s++)?(?i:do|does|did|is|are|was|were|has|have|had|will|would|can|could|should|"
+    r"what|which|when|where|who|whom|whose|how|much|many|long|often)\b)[^?;]*,\s*+)"
 )
-# a leading clause whose main clause asks ("When I lived in X, who was my dentist?")
-LEADS_A_QUESTION = re.compile(
-    rf"^\s*+{_LEADING_CLAUSE}(?=(?i:who|whom|whose|what|which|where|when|how|do|does|did|is|was|are|were|has|have|had)\b)"
+# where a question's main clause starts: after "and / so / then / but" and after a leading clause
+# whose main clause asks ("When I lived in X, who was my dentist?")
+_MAIN_CLAUSE = re.compile(
+    rf"^\s*+(?:(?i:and|so|then|but)\s++)?(?:{_LEADING_CLAUSE}(?=(?i:who|whom|whose|what|which|where|when|how|"
+    r"do|does|did|is|was|are|were|has|have|had|can|could|will|would)\b))?"
 )
-# the opening of a question asked by "who", after a leading clause if any ("When Ana was at X, who
-# coached her team?"; a "who" after a noun, "Ana's brother, who coaches", opens a relative clause,
-# which no such word opens)
-_WHO = (
-    rf"^\s*+(?:(?i:and|so|then|but)\s+)?{_LEADING_CLAUSE}?"
-    r"(?i:who)(?:'s\s+|'d\s+|\s+(?:(?i:is|was|has\s+been|had\s+been)\s+)?)"
-)
+# the opening of a main clause asked by "who" (a "who" after a noun, "Ana's brother, who coaches",
+# opens a relative clause, no main clause)
+_WHO = r"(?i:who)(?:'s\s+|'d\s+|\s+(?:(?i:is|was|has\s+been|had\s+been)\s+)?)"
 # a question that asks who did a teacher's or a coach's work ("who coached ...", "who teaches ...")
 _AGENT = re.compile(rf"{_WHO}(?P<verb>(?i:coach|teach|tutor|train))(?i:e[sd]|es|ed|ing|s)?\b")
 _AGENTS = {"coach": "coach", "teach": "teacher", "tutor": "tutor", "train": "trainer"}
@@ -66,7 +65,7 @@ _WORKED_ON = re.compile(
     r"(?:cut|trimmed|styled|coloured|colored|dyed|done|cleaned|checked|serviced|fixed|repaired|filed)\b",
     re.IGNORECASE,
 )
-_WHO_OR_WHERE = re.compile(rf"^{_LEADING_CLAUSE}?(?i:who|where)\b")
+_WHO_OR_WHERE = re.compile(r"(?i:who|where)\b")
 # whose work it is, by what they work on
 _WORKER_ON = {
     "hair": "hairdresser", "teeth": "dentist", "car": "mechanic",
@@ -83,18 +82,26 @@ _NO_KIND = frozenset({
 })  # fmt: skip
 
 
+def main_clause_start(question: str) -> int:
+    """Where the main clause of ``question`` starts: past a leading "and" and a leading clause ("When
+    I lived in X, who ...": at "who"), else past its leading spaces."""
+    m = _MAIN_CLAUSE.match(question)
+    return m.end() if m is not None else 0
+
+
 def doer_noun(question: str) -> str | None:
     """The kind of one who coaches, teaches, tutors or trains, asked after by "who" ("who coaches
     Ana's son's team?": a coach; the team is what is coached), of one who provides a thing ("who
     provides the broadband?": a broadband provider), or of one who works on a thing of one's own
     ("who does Ana's accounts?": an accountant), or None. Only the question's own "who" asks."""
-    m = _AGENT.match(question)
+    main = main_clause_start(question)
+    m = _AGENT.match(question, main)
     if m is not None:
         return _AGENTS[m["verb"].lower()]
-    m = _PROVIDES.match(question)
+    m = _PROVIDES.match(question, main)
     if m is not None and m["what"].split()[0] not in _NO_KIND:
         return f"{m['what']} provider"
-    m = _DOES_WORK.match(question)
+    m = _DOES_WORK.match(question, main)
     return _WORKER_ON[m["done"].lower()] if m is not None else None
 
 
@@ -103,7 +110,7 @@ def worker_on(question: str, possessed: str) -> str | None:
     a hairdresser, "teeth cleaned": a dentist, "car serviced": a mechanic), asked after by a question
     that opens with "who" or "where", after a leading clause if any ("when did I last get my car
     checked?" asks the event's time); else None."""
-    m = _WORKED_ON.match(possessed) if _WHO_OR_WHERE.match(question.lstrip()) else None
+    m = _WORKED_ON.match(possessed) if _WHO_OR_WHERE.match(question, main_clause_start(question)) else None
     return _WORKER_ON[m["object"].lower()] if m is not None else None
 
 
