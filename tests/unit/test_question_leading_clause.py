@@ -56,6 +56,13 @@ def test_the_main_clause_names_the_asked_kind(question: str, attribute: str) -> 
         ("When my gym, which was near my office, closed, where did I swim?", "gym"),
         ("Back when my aunt, who had her hair cut there, moved away, when did I get my hair cut?", "hair_cut"),
         ("When exactly did my vet, who was my sister's friend, retire?", "vet"),
+        # a tag or a relative clause after the main clause leaves it the main clause
+        ("In 2020, who coached my son's team, which won the league?", "coach"),
+        ("Around 2018, who trained my dog, was it Sam?", "trainer"),
+        ("In 2022, who did my taxes, do you remember?", "accountant"),
+        ("When I was in Oslo, who supplied my electricity, can you check?", "electricity_provider"),
+        ("When I lived in Leeds, who was my dentist, who was also my neighbour?", "dentist"),
+        ("In 2020, who coached my team, right?", "coach"),
         # a service read in the main clause only
         ("After my dentist changed practices, did I stay with her?", "dentist"),
         ("When I got my hair cut short, can you tell me who my dentist was?", "dentist"),

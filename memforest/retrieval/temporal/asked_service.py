@@ -27,21 +27,23 @@ _SEEN_FOR = re.compile(
     r"\b(?:see|sees|saw|seeing|seen|visit|visits|visited|visiting|go\s+to|goes\s+to|went\s+to|going\s+to)\s+for\s+"
     rf"(?:{_OWNER}\s+)?(?P<noun>[a-z]+)\b"
 )
-# a clause or a time that leads a question, up to the last comma that a main clause can follow ("When
-# Ana was at X, ...", "In 2020, ..."; "When my dentist, who ..., retired, who ...?" leads up to the
-# second "who"); an opening that asks ("When did ...", "When exactly did ...", "In which ...", "By how
-# much ...") leads nothing
+# a word that opens a clause that asks: a question word or an auxiliary
+_ASKING = (
+    r"(?i:who|whom|whose|what|which|where|when|how|do|does|did|is|was|are|were|has|have|had|can|could|will|would)\b"
+)
+# a clause or a time that leads a question, up to the comma its main clause follows ("When Ana was
+# at X, ...", "In 2020, ..."); a relative clause inside it is stepped over when the leading clause
+# goes on after it ("When my dentist, who was near the office, retired, who ...?"); an opening that
+# asks ("When did ...", "When exactly did ...", "In which ...", "By how much ...") leads nothing
 _LEADING_CLAUSE = (
     r"(?:(?i:when|while|after|before|once|since|during|back\s++when|back|in|by|around|as\s+of|at\s+the\s+time)\b"
     r"(?!\s++(?:[a-z]+ly\s++|again\s++)?(?i:do|does|did|is|are|was|were|has|have|had|will|would|can|could|should|"
-    r"what|which|when|where|who|whom|whose|how|much|many|long|often)\b)[^?;]*,\s*+)"
+    r"what|which|when|where|who|whom|whose|how|much|many|long|often)\b)[^?;,]*+"
+    rf"(?:,\s*+(?i:who|which|whose)\b[^?;,]*+,\s*+(?!{_ASKING})[^?;,]*+)*,\s*+)"
 )
 # where a question's main clause starts: after "and / so / then / but" and after a leading clause
 # whose main clause asks ("When I lived in X, who was my dentist?")
-_MAIN_CLAUSE = re.compile(
-    rf"^\s*+(?:(?i:and|so|then|but)\s++)?(?:{_LEADING_CLAUSE}(?=(?i:who|whom|whose|what|which|where|when|how|"
-    r"do|does|did|is|was|are|were|has|have|had|can|could|will|would)\b))?"
-)
+_MAIN_CLAUSE = re.compile(rf"^\s*+(?:(?i:and|so|then|but)\s++)?(?:{_LEADING_CLAUSE}(?={_ASKING}))?")
 # the opening of a main clause asked by "who" (a "who" after a noun, "Ana's brother, who coaches",
 # opens a relative clause, no main clause)
 _WHO = r"(?i:who)(?:'s\s+|'d\s+|\s+(?:(?i:is|was|has\s+been|had\s+been)\s+)?)"
