@@ -71,7 +71,9 @@ _PET_GOT = re.compile(
 )
 # "It's a Pinecone 5": a product said of the thing the sentence before owned ("Ana's phone")
 _IT_IS = re.compile(rf"It(?:'s|\s+is)\s+(?=an?\s+[{CAPITALS}])")
-_OWNED_THING = re.compile(rf"(?<![\w'])[{CAPITALS}][\w-]*'s\s+(?:[a-z]+'s\s+)?(?:(?:new|current)\s+)?[a-z][\w-]*+(?!')")
+_OWNED_THING = re.compile(
+    rf"(?<![\w'-])[{CAPITALS}][\w-]*'s\s+(?:[a-z]+'s\s+)?(?:(?:new|current)\s+)?[a-z][\w-]*+(?!')"
+)
 # where a clause of a sentence ends (a relative or a subordinate clause too): the clause that names
 # a state's value says when it began
 _CLAUSE_BREAK = re.compile(

@@ -81,7 +81,7 @@ _CLAUSE_COMPILED = {mood: re.compile(pattern, re.IGNORECASE) for mood, pattern i
 
 # "from my Riverside days": a named past (case matters: the name is capitalised)
 _NAMED_DAYS = re.compile(
-    r"\b(?!(?:These|Those|Some|Many|Few|All|Most|Other|Good|Old|Early|Recent|Two|Three|Several|Busy)\b)"
+    r"(?<![\w-])(?!(?:These|Those|Some|Many|Few|All|Most|Other|Good|Old|Early|Recent|Two|Three|Several|Busy)\b)"
     rf"[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,4}}\s+days\b|\b(?i:the|my|our|his|her|their)\s+[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,4}}\s+years\b"
 )
 # set phrases with a negation or modal word that deny or hedge nothing ("can't believe", "couldn't

@@ -68,6 +68,9 @@ ADVERSARIAL = {
     # a capitalised adverb is also a name: an unbounded run of adverbs after it was quadratic
     "capital-adverbs-then-group": fill("All ")[:-6] + " club.",
     "colon-headers": fill("Gym: to the "),
+    # a match could start at every letter after a hyphen and re-scan the rest: 12.5 s to extract
+    "job-then-hyphenated-capitals": fill("-Ab", "My job at "),
+    "hyphenated-letters": fill("a-"),
 }
 
 
@@ -156,6 +159,8 @@ SHAPES = {
     "quotes": fill("'"),
     "quoted-words": fill('"a'),
     "hyphens": fill("-"),
+    "hyphenated-letters": fill("a-"),
+    "hyphenated-capitals": fill("-Ab"),
     "mixed-case": fill("Aa "),
     "capital-run": fill("A"),
     "capital-words": fill("Ab"),

@@ -42,7 +42,7 @@ _RELATIVE = re.compile(rf"\b(?i:his|her|their|my|\w+'s)\s+(?i:{KIN})\s+([{CAPITA
 # a named person's possessive before a noun phrase: no contraction ("It's", "That's") and no "is"
 # ("Osric's the best teacher", "Osric's been")
 _OWNER_OF = re.compile(
-    rf"\b(?!(?i:{CONTRACTED_S})'s)([{CAPITALS}][\w-]*)'s\s+"
+    rf"(?<![\w-])(?!(?i:{CONTRACTED_S})'s)([{CAPITALS}][\w-]*)'s\s+"
     r"(?!(?:a|an|the|my|his|her|their|our|your|been|got|gone|not|just|also|still|now|so|very|always|never)\b)"
 )
 

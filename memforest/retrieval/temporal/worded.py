@@ -34,7 +34,7 @@ _AROUND = re.compile(
 )
 # a person: a name a kin word introduces ("sister Lotte", "nephew, Tobias"), one owning something
 _KIN_NAMED = re.compile(rf"\b(?i:{KIN})s?,?\s+([{CAPITALS}][\w'-]*)")
-_OWNER = re.compile(rf"\b([{CAPITALS}][\w-]*)['\u2019]s\b")
+_OWNER = re.compile(rf"(?<![\w-])([{CAPITALS}][\w-]*)['\u2019]s\b")
 _MODIFIERS = r"(?:(?:new|usual|regular|go-to|current|old|favourite|favorite|local|own)\s+)?"
 MAX_VALUES = 12  # the named things of one statement a value is chosen among
 
