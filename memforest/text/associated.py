@@ -20,7 +20,7 @@ import re
 
 from memforest.text.change_common import GROUP_KINDS
 from memforest.text.changes import slot_key
-from memforest.text.lexicon import CAPITALS, TIME_WORDS
+from memforest.text.lexicon import CAPITALS, TIME_WORDS, WORD_START
 from memforest.text.mood import mood_near
 from memforest.text.role_named import LISTED_ROLES, ROLES, role_slot
 from memforest.text.slots import find_role_at
@@ -60,13 +60,10 @@ _OPENER = (
     r"Unfortunately|Fortunately|Thankfully|Currently|Recently|Anyway|Update|Btw|Well|Also|Today|Yesterday|Hi|Hey|"
     r"Hello|Ugh|Oh|Yes|No|Okay|Ok|So|Thanks)"
 )
-# where a name or an owner may start: a word's start, or right after an opening quote or dash (a match
-# starts nowhere inside a word, so no search re-scans a long run from each of its letters)
-_WORD_START = r"(?:(?<![\w'-])|(?<=^['-])|(?<=\s['-]))"
 _NAME_WORD = rf"(?!{_OPENER}\b)[{CAPITALS}][\w'-]*+(?<!'s)"
 # a name: capitalised words, with "&", "of (the)", "on" or a name particle between them, no possessive
 _NAME = (
-    rf"{_WORD_START}(?P<val>(?:The\s++)?{_NAME_WORD}(?:\s++(?:&\s++|and\s++|of\s++(?:the\s++)?|on\s++|"
+    rf"{WORD_START}(?P<val>(?:The\s++)?{_NAME_WORD}(?:\s++(?:&\s++|and\s++|of\s++(?:the\s++)?|on\s++|"
     rf"(?:de|da|del|della|di|du|des|dos|das|van|von|der|la|le|al|el)\s++)?{_NAME_WORD}){{0,4}})(?![\w'-])"
 )
 _MODS = r"(?:[a-z][\w-]*+\s++){0,3}?"
@@ -82,7 +79,7 @@ _ENDED_AFTER = re.compile(
 # an owner: someone's possessive, or a relative's of theirs, named or not ("Ana's son Kaito's"); whose
 # it is (``who``) is checked against the speaker
 _OWNER = (
-    rf"{_WORD_START}(?P<owner>(?P<who>[{CAPITALS}][\w-]*+)'s"
+    rf"{WORD_START}(?P<owner>(?P<who>[{CAPITALS}][\w-]*+)'s"
     rf"(?:\s++(?P<kin>(?i:{KIN}))(?:\s++(?P<kin_name>[{CAPITALS}][\w-]*+))?'s)?)\s++"
 )
 _KIND_NP = rf"(?P<kind>{_MODS}{_KIND}s?)"
@@ -130,7 +127,7 @@ _DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _SESSIONS = r"(?:sessions|nights|rehearsals|practices|trainings|classes|lessons|meetings|games|matches|bouts)"
 _SESSION = r"(?:session|night|rehearsal|practice|training|class|lesson|meeting|flow|service|game|match|bout)"
 _RECURRING = re.compile(
-    rf"(?:(?<![\w'-])(?:(?P<owner>[{CAPITALS}][\w-]*+)'s\s++)?(?:[a-z0-9][\w-]*+\s++){{0,2}}?{_SESSIONS}|"
+    rf"(?:{WORD_START}(?:(?P<owner>[{CAPITALS}][\w-]*+)'s\s++)?(?:[a-z0-9][\w-]*+\s++){{0,2}}?{_SESSIONS}|"
     rf"(?i:{_DAYS}s?|every|weekly)\s++(?:[a-z0-9][\w-]*+\s++){{0,2}}?{_SESSION}s?)"
     rf"\s++(?:at|with)\s++(?:the\s++)?{_NAME}"
 )

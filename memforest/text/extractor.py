@@ -23,7 +23,7 @@ from memforest.text.cleaning import clean_sentence, informative, strip_emoji
 from memforest.text.dates import TimeMention, rewrite_relative
 from memforest.text.entities import sentence_entities
 from memforest.text.kinds import fact_kind
-from memforest.text.lexicon import CAPITALS, IRREGULAR_PAST
+from memforest.text.lexicon import CAPITALS, IRREGULAR_PAST, WORD_START
 from memforest.text.offload import Deadline
 from memforest.text.persons import introduced_person, rewrite_persons
 from memforest.text.presupposed import asks_presupposing, find_presupposed
@@ -72,7 +72,7 @@ _PET_GOT = re.compile(
 # "It's a Pinecone 5": a product said of the thing the sentence before owned ("Ana's phone")
 _IT_IS = re.compile(rf"It(?:'s|\s+is)\s+(?=an?\s+[{CAPITALS}])")
 _OWNED_THING = re.compile(
-    rf"(?<![\w'-])[{CAPITALS}][\w-]*'s\s+(?:[a-z]+'s\s+)?(?:(?:new|current)\s+)?[a-z][\w-]*+(?!')"
+    rf"{WORD_START}[{CAPITALS}][\w-]*'s\s+(?:[a-z]+'s\s+)?(?:(?:new|current)\s+)?[a-z][\w-]*+(?!')"
 )
 # where a clause of a sentence ends (a relative or a subordinate clause too): the clause that names
 # a state's value says when it began

@@ -200,6 +200,14 @@ CAPITALS = "A-Z" + "".join(
     c for lo, hi in ((0xC0, 0x530), (0x1E00, 0x1F00)) for c in map(chr, range(lo, hi)) if c.isupper()
 )
 
+# where a word starts, for a pattern that searches a whole text: after no word character, apostrophe
+# or hyphen; or right after an opening quote or a lone hyphen ("'Little Acorns'", "-Ana moved"); or
+# after one short hyphenated prefix at a word's start ("al-Hassan", "half-sister", "T-shirt"). No
+# other letter of a hyphenated run starts a match, so no search re-scans a long run from each of them.
+WORD_START = (
+    r"(?:(?<![\w'-])|(?<=(?<![\w'-])['-])" + "".join(rf"|(?<=(?<![\w'-])\w{{{n}}}-)" for n in range(1, 6)) + ")"
+)
+
 # words whose "'s" is "is" or "has", never a possessive ("what's", "it's", "she's"), as a regex
 # alternation
 CONTRACTED_S = "what|who|where|when|how|that|it|there|here|he|she|let"

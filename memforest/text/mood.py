@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from memforest.text.clauses import clause_spans
-from memforest.text.lexicon import CAPITALS
+from memforest.text.lexicon import CAPITALS, WORD_START
 from memforest.text.state_words import DISPOSAL, GOT_IN, LET_IN, NOT_GETTING_IN, PRODUCT_PLAN
 
 __all__ = ["MOODS", "is_leave", "leaves", "mood_near", "mood_of", "plain_opening"]
@@ -81,7 +81,7 @@ _CLAUSE_COMPILED = {mood: re.compile(pattern, re.IGNORECASE) for mood, pattern i
 
 # "from my Riverside days": a named past (case matters: the name is capitalised)
 _NAMED_DAYS = re.compile(
-    r"(?<![\w-])(?!(?:These|Those|Some|Many|Few|All|Most|Other|Good|Old|Early|Recent|Two|Three|Several|Busy)\b)"
+    rf"{WORD_START}(?!(?:These|Those|Some|Many|Few|All|Most|Other|Good|Old|Early|Recent|Two|Three|Several|Busy)\b)"
     rf"[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,4}}\s+days\b|\b(?i:the|my|our|his|her|their)\s+[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,4}}\s+years\b"
 )
 # set phrases with a negation or modal word that deny or hedge nothing ("can't believe", "couldn't

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from memforest.text.changes import slot_key
-from memforest.text.lexicon import CAPITALS
+from memforest.text.lexicon import CAPITALS, WORD_START
 from memforest.text.mood import leaves, mood_near
 from memforest.text.state_words import KIN
 
@@ -42,7 +42,7 @@ _CONDITION = r"(?:(?i:new|brand[- ]new|shiny|trusty|little|second-hand|secondhan
 _MAKE = rf"(?P<v>[{CAPITALS}][\w-]*(?:\s+(?:[{CAPITALS}][\w-]*|\d[\w.-]*)){{0,2}})"
 _KIND = rf"\s+(?:[a-z]+\s+)??(?P<kind>(?i:{_THINGS}))(?![\w-])"
 # "Ana's new Kerera e-bike", "Ana's nan's Talvik hoover"
-_OWNED = re.compile(rf"(?<![\w'-])(?P<subj>[{CAPITALS}][\w'-]*(?:'s\s+(?i:{KIN}))?)'s\s+{_CONDITION}{_MAKE}{_KIND}")
+_OWNED = re.compile(rf"{WORD_START}(?P<subj>[{CAPITALS}][\w'-]*(?:'s\s+(?i:{KIN}))?)'s\s+{_CONDITION}{_MAKE}{_KIND}")
 # a sentence of one's own that opens with the thing, its owner left out ("Brand new Velora espresso machine ...")
 _OPENING = re.compile(rf"^(?i:brand[- ]new|new|my\s+new)\s+{_MAKE}{_KIND}")
 _PERSON = rf"[{CAPITALS}][\w'-]*+(?:\s+and\s+others)?"
@@ -50,7 +50,7 @@ _PERSON = rf"[{CAPITALS}][\w'-]*+(?:\s+and\s+others)?"
 ASKED_OWN = re.compile(rf"(?<![\w'])(?i:my|our)\s+{_CONDITION}{_MAKE}{_KIND}")
 # bought, given, fitted: "Ana and others just bought a Nestora stroller", "Mia got Ana a Vireo watch"
 _BOUGHT = re.compile(
-    rf"(?<![\w'-])(?P<subj>{_PERSON})\s+(?:(?i:just|finally|recently)\s+)?(?i:bought|got|ordered|purchased|picked\s+up)\s+"
+    rf"{WORD_START}(?P<subj>{_PERSON})\s+(?:(?i:just|finally|recently)\s+)?(?i:bought|got|ordered|purchased|picked\s+up)\s+"
     rf"(?:(?P<for>[{CAPITALS}][\w'-]*+)\s+)?(?i:an?|the)\s+{_CONDITION}{_MAKE}{_KIND}"
 )
 _THE_ONE_BOUGHT = re.compile(

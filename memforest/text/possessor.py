@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from memforest.text.lexicon import CAPITALS
+from memforest.text.lexicon import CAPITALS, WORD_START
 from memforest.text.state_words import ANIMALS, KIN, PARTNER_NOUNS
 
 __all__ = ["name_ends_before", "possessor_of"]
@@ -20,7 +20,7 @@ __all__ = ["name_ends_before", "possessor_of"]
 _NAME = rf"[{CAPITALS}][\w-]*"
 # "Priya's", "Ana's sister's", "Ana's older brother Tom's"; then up to two describing words and the noun
 _OWNED_BEFORE = re.compile(
-    rf"(?<![\w'-])(?P<owner>{_NAME}(?:'s\s+(?:\w+\s+)?(?P<kin>{KIN})(?:\s+(?P<kin_name>{_NAME}))?)?)'s\s+"
+    rf"{WORD_START}(?P<owner>{_NAME}(?:'s\s+(?:\w+\s+)?(?P<kin>{KIN})(?:\s+(?P<kin_name>{_NAME}))?)?)'s\s+"
     rf"(?:[a-z][\w-]*\s+){{0,2}}?(?:{ANIMALS}|{PARTNER_NOUNS}),?\s+(?:called\s+|named\s+)?$"
 )
 

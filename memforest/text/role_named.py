@@ -14,7 +14,7 @@ import re
 
 from memforest.text.change_words import SWITCHED_KIND
 from memforest.text.changes import slot_key
-from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
+from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES, WORD_START
 from memforest.text.mood import mood_near
 from memforest.text.possessor import name_ends_before
 from memforest.text.state_words import KIN
@@ -63,7 +63,7 @@ _NAME = rf"[{CAPITALS}][\w'-]*"
 _NOT_NAMED = rf"(?!(?:I|{'|'.join(sorted(w.capitalize() for w in TIME_WORDS))})\b)"
 # "Ana's (new) hairdresser Lotte", "Ana's GP, Dr. Osei,", "Ana's brother's flatmate Jo"
 _ROLE_NAMED = re.compile(
-    rf"(?<![\w'-])(?P<subj>{_NAME}(?:'s\s+(?i:{KIN}))?)'s\s+(?:(?i:new|current|regular|usual|lovely|amazing)\s+)?"
+    rf"{WORD_START}(?P<subj>{_NAME}(?:'s\s+(?i:{KIN}))?)'s\s+(?:(?i:new|current|regular|usual|lovely|amazing)\s+)?"
     rf"(?P<role>(?i:{ROLES}))(?:,\s+|\s+){_NOT_NAMED}(?P<val>(?:{TITLES}\.?\s+)?{_NAME}(?:\s+(?!(?i:and|or)\b){_NAME})?)(?![\w'-])"
 )
 # what tells the role is over: the one named left it, or is told of in the past ("Ana's physio

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from memforest.text.dwelling import dwelling_held, dwelling_of_a_kind, home_type_value
-from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, words
+from memforest.text.lexicon import CAPITALS, ENTITY_EXCLUDE, WORD_START, words
 from memforest.text.literal_gate import Gates, gates, literals, probe
 from memforest.text.pet_names import pet_value
 from memforest.text.state_values import (
@@ -107,7 +107,7 @@ _EMPLOYER_CUE = _cue(
     r"(?<!stopped\s)(?<!quit\s)(?<!was\s)(?<!were\s)(?<!up\s)(?:driv|deliver|courier|freelanc)(?:ing|es|s)\s+for|"
     r"start(?:ed|ing|s)?\s+(?:out\s+)?as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:at|with|for)|"
     # (fails fast at most words, and starts at no letter inside a hyphenated run)
-    rf"(?<![\w-])(?=[\w-]+(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?{TITLED_JOB})"
+    rf"{WORD_START}(?=[\w-]+(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?{TITLED_JOB})"
     rf"(?:(?-i:[{CAPITALS}][\w-]*)|he|she|they|(?:{_KIN})s?)(?:\s+(?:is|are|am)|['\u2019](?:s|re|m))\s+(?:now\s+)?{TITLED_JOB}{WORKPLACE_PART}\s+(?:now\s+)?at\s+(?:the\s+)?(?=(?-i:[{CAPITALS}]))|"
     rf"(?:my|\w+'s)\s+(?:new\s+)?(?:office|company|employer|boss)|(?:is|are|am)\s+(?:now\s+)?(?:with|at)\s+[{CAPITALS}][\w&-]*(?:\s+[{CAPITALS}][\w&-]*)*\s+(?:now|these\s+days|nowadays)|took\s+"
     + _TAKEN_ON
@@ -174,7 +174,7 @@ _DEVICE_CUE = _cue(r"\b(?:phone|laptop|tablet|computer|device|watch|bought|got|n
 
 _CAP = rf"[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,2}}(?!['\w])"
 _PLACE_BEFORE = re.compile(
-    rf"(?<![\w'-])(?P<v>{_CAP})\s+(?:(?:resident|local|address|postcode|zip\s+code)\b|"
+    rf"{WORD_START}(?P<v>{_CAP})\s+(?:(?:resident|local|address|postcode|zip\s+code)\b|"
     rf"(?:is|has\s+become|became|feels\s+like)\s+(?:\w+'s\s+|our\s+|my\s+)?(?:new\s+)?home\b)"
 )
 
@@ -212,7 +212,7 @@ def _residence(text: str, _m: re.Match[str]) -> str | None:
     return value or _first_named((_PLACE_BEFORE,), text)
 
 
-_ORG = rf"(?<![\w'-])(?P<v>[{CAPITALS}][\w&-]*(?:\s+[{CAPITALS}][\w&-]*){{0,3}}(?!['\w]))"
+_ORG = rf"{WORD_START}(?P<v>[{CAPITALS}][\w&-]*(?:\s+[{CAPITALS}][\w&-]*){{0,3}}(?!['\w]))"
 # one capitalised word opening a sentence before a lower-case word is an ordinary word ("Nice job!")
 _OPENING_WORD = re.compile(rf"(?:^|(?<=[.!?]\s))[{CAPITALS}][a-z]*(?=\s+[a-z])")
 _ORG_BEFORE = (

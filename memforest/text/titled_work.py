@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 
 from memforest.domain import Candidate
-from memforest.text.lexicon import CAPITALS
+from memforest.text.lexicon import CAPITALS, WORD_START
 from memforest.text.state_values import JOB_TITLE, JOB_WORD, WORKPLACE_PART
 from memforest.text.work_hours import find_work_hours
 
@@ -61,7 +61,7 @@ _TRAITS = (
     r"mother|father|daughter|sister|brother|partner|adult|veteran|resident|tenant|person|natural|giant|genius"
 )
 _TITLE_ALONE = re.compile(
-    rf"(?<![\w'-])(?!(?:It|This|That|There|Here|What|Which|Who)\b)(?P<subj>[{CAPITALS}][\w-]*+)(?:\s+(?:is|am|are)|'s)\s+"
+    rf"{WORD_START}(?!(?:It|This|That|There|Here|What|Which|Who)\b)(?P<subj>[{CAPITALS}][\w-]*+)(?:\s+(?:is|am|are)|'s)\s+"
     rf"(?:(?i:now|still|currently)\s+)?an?\s+(?P<title>(?:(?:{_QUALIFIERS})\s+){{0,2}}"
     rf"(?!(?:{_TRAITS})\b){JOB_WORD})"
     r"(?=\s*(?:[.,;:!?\u2013\u2014-]|$)|\s+(?:and|but|so|by|now|on|in|for|with)\b)"

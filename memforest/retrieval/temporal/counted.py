@@ -7,15 +7,15 @@ import re
 
 from memforest.attributes import named_attribute
 from memforest.retrieval.temporal.points import COUNT_WORDS as _COUNT
-from memforest.text.lexicon import CAPITALS, NUMBER_WORDS
+from memforest.text.lexicon import CAPITALS, NUMBER_WORDS, WORD_START
 
 # a state counted back from the latest by the question's grammar: an adjective of earlier-ness on
 # a possessed or asked noun ("my previous dentist", "her old school", "which former employer"),
 # "<noun> before last" / "the one before last" / "last but one", "<n> <nouns> ago" where the noun
 # is no unit of time ("two jobs ago", "three phones ago")
 _EARLIER_ADJ = re.compile(
-    rf"(?:(?:\b(?i:my|his|her|their|our|your)|(?<![\w-])[{CAPITALS}][\w-]*'s)\s+(?i:old|ex-?)\s*|"
-    rf"(?:\b(?i:my|his|her|their|our|your|the|which|what)|(?<![\w-])[{CAPITALS}][\w-]*'s)\s+(?i:previous|former|prior)\s+)"
+    rf"(?:(?:\b(?i:my|his|her|their|our|your)|{WORD_START}[{CAPITALS}][\w-]*'s)\s+(?i:old|ex-?)\s*|"
+    rf"(?:\b(?i:my|his|her|their|our|your|the|which|what)|{WORD_START}[{CAPITALS}][\w-]*'s)\s+(?i:previous|former|prior)\s+)"
     r"(?P<noun>[a-z][a-z-]*)\b(?!\s+(?:to|than)\b)"
 )
 # the words of a time counted back ("two decades ago", "3 hours back", "two Christmases ago"), each
@@ -24,7 +24,7 @@ _TIME_UNITS = r"(?:(?:time|day|week|weekend|fortnight|month|year|decade|centur(?
 _TIME_UNITS += r"term|spring|summer|autumn|fall|winter|night|morning|evening|hour|minute|second|moment|"
 _TIME_UNITS += r"christmas(?:e)?|easter|birthday|holiday|anniversar(?:y|ie)|vacation|trip)s?)"
 _BEFORE_LAST = re.compile(
-    rf"(?<![\w-])(?!{_TIME_UNITS}\b)[a-z][a-z-]*\s+before\s+(?:the\s+)?last(?:\s+one)?\b|\blast\s+but\s+one\b"
+    rf"{WORD_START}(?!{_TIME_UNITS}\b)[a-z][a-z-]*\s+before\s+(?:the\s+)?last(?:\s+one)?\b|\blast\s+but\s+one\b"
 )
 _THINGS_AGO = re.compile(
     rf"\b(?P<n>\d{{1,2}}|{_COUNT})\s+(?!{_TIME_UNITS}\b)(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?:ago|back)\b",

@@ -23,7 +23,7 @@ from memforest.retrieval.temporal.parse import TemporalQuestion, value_name
 from memforest.retrieval.temporal.plan import ANSWER, EARLIER, LATER, TemporalPlan, during_span, mentions, mood_of
 from memforest.store import temporal as store
 from memforest.store.sql import Conn, Row
-from memforest.text.lexicon import CAPITALS, CONTRACTED_S
+from memforest.text.lexicon import CAPITALS, CONTRACTED_S, WORD_START
 from memforest.text.mood import plain_opening
 from memforest.text.state_words import KIN
 from memforest.text.terms import content_terms
@@ -42,7 +42,7 @@ _RELATIVE = re.compile(rf"\b(?i:his|her|their|my|\w+'s)\s+(?i:{KIN})\s+([{CAPITA
 # a named person's possessive before a noun phrase: no contraction ("It's", "That's") and no "is"
 # ("Osric's the best teacher", "Osric's been")
 _OWNER_OF = re.compile(
-    rf"(?<![\w-])(?!(?i:{CONTRACTED_S})'s)([{CAPITALS}][\w-]*)'s\s+"
+    rf"{WORD_START}(?!(?i:{CONTRACTED_S})'s)([{CAPITALS}][\w-]*)'s\s+"
     r"(?!(?:a|an|the|my|his|her|their|our|your|been|got|gone|not|just|also|still|now|so|very|always|never)\b)"
 )
 

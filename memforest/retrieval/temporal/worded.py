@@ -17,7 +17,7 @@ from memforest.retrieval.temporal.memo import per_question
 from memforest.retrieval.temporal.state import State
 from memforest.store.sql import Row
 from memforest.text.kind_spellings import spelled_otherwise
-from memforest.text.lexicon import CAPITALS
+from memforest.text.lexicon import CAPITALS, WORD_START
 from memforest.text.state_words import KIN
 
 # a value named right after one of these is the state being left, not the new one
@@ -34,7 +34,7 @@ _AROUND = re.compile(
 )
 # a person: a name a kin word introduces ("sister Lotte", "nephew, Tobias"), one owning something
 _KIN_NAMED = re.compile(rf"\b(?i:{KIN})s?,?\s+([{CAPITALS}][\w'-]*)")
-_OWNER = re.compile(rf"(?<![\w-])([{CAPITALS}][\w-]*)['\u2019]s\b")
+_OWNER = re.compile(rf"{WORD_START}([{CAPITALS}][\w-]*)['\u2019]s\b")
 _MODIFIERS = r"(?:(?:new|usual|regular|go-to|current|old|favourite|favorite|local|own)\s+)?"
 MAX_VALUES = 12  # the named things of one statement a value is chosen among
 
