@@ -163,17 +163,18 @@ def _bare(word: str) -> bool:
     return word not in IRREGULAR_PAST and not word.endswith(("ed", "s", "ing"))
 
 
-def _possessed_noun(question: str, start: int) -> tuple[str | None, str | None]:
+def _possessed_noun(question: str, start: int, main: int) -> tuple[str | None, str | None]:
     """The first thing a person possesses from ``start`` on that is no relative and no bare "current
     one", and else the first relative named with no verb after it (the relation may be the state
-    asked after)."""
+    asked after); ``main`` is where the question's main clause starts."""
     pos = start
     kin = None
     while (m := _POSSESSED.search(question, pos)) is not None:
         ends = _PHRASE_END.match(question, m.end()) is not None  # ("Ana's phone plan?": a compound)
         # ("Ana's collection of guitars": guitars; "Ana's insurer as of today": insurer)
         # ("Ana's hair cut": whose work it is, a hairdresser)
-        noun = (_clean(m["of"], ends) if m["of"] else None) or worker_on(question, m["noun"]) or _clean(m["noun"], ends)
+        of = _clean(m["of"], ends) if m["of"] else None
+        noun = of or worker_on(question, main, m["noun"]) or _clean(m["noun"], ends)
         if noun and not _KIN_RE.match(noun.split()[0]) and not _stand_in(noun):
             return noun, kin
         # ("Ana's sister doing for work": a verb follows, no relation is asked after)
@@ -200,12 +201,12 @@ def asked_noun(question: str) -> str | None:
     provider = _PROVIDED_WITH.search(question)  # "who is Ana insured with?", "Ana's car insured with": her insurer
     if provider is not None:
         return _PROVIDERS[provider[1].lower()[:4]]
-    doer = doer_noun(question)  # "who coaches Ana's son's team?": a coach, not the team
+    main = main_clause_start(question)
+    doer = doer_noun(question, main)  # "who coaches Ana's son's team?": a coach, not the team
     if doer is not None:
         return doer
     # the main clause first: "When Ana got her hair cut, who was her dentist?" asks for a dentist
-    main = main_clause_start(question)
-    noun, kin = _possessed_noun(question, main)
+    noun, kin = _possessed_noun(question, main, main)
     if noun is not None:
         return noun
     # "who was Ana's landlord?": a relation asked after is the state itself
@@ -219,7 +220,7 @@ def asked_noun(question: str) -> str | None:
     if noun is not None or not main:
         return noun
     # the leading clause's own thing where the main clause names none ("When I sold my van, what ...?")
-    return _possessed_noun(question, 0)[0] or service_noun(question)
+    return _possessed_noun(question, 0, main)[0] or service_noun(question)
 
 
 def _stand_in(noun: str) -> bool:

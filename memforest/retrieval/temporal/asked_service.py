@@ -91,12 +91,12 @@ def main_clause_start(question: str) -> int:
     return m.end() if m is not None else 0
 
 
-def doer_noun(question: str) -> str | None:
+def doer_noun(question: str, main: int) -> str | None:
     """The kind of one who coaches, teaches, tutors or trains, asked after by "who" ("who coaches
     Ana's son's team?": a coach; the team is what is coached), of one who provides a thing ("who
     provides the broadband?": a broadband provider), or of one who works on a thing of one's own
-    ("who does Ana's accounts?": an accountant), or None. Only the question's own "who" asks."""
-    main = main_clause_start(question)
+    ("who does Ana's accounts?": an accountant), or None. Only the "who" opening the main clause
+    (at ``main``, :func:`main_clause_start`) asks."""
     m = _AGENT.match(question, main)
     if m is not None:
         return _AGENTS[m["verb"].lower()]
@@ -107,12 +107,12 @@ def doer_noun(question: str) -> str | None:
     return _WORKER_ON[m["done"].lower()] if m is not None else None
 
 
-def worker_on(question: str, possessed: str) -> str | None:
+def worker_on(question: str, main: int, possessed: str) -> str | None:
     """The kind of one who does the work a possessed noun phrase names with its thing ("hair cut":
     a hairdresser, "teeth cleaned": a dentist, "car serviced": a mechanic), asked after by a question
-    that opens with "who" or "where", after a leading clause if any ("when did I last get my car
+    whose main clause (at ``main``) opens with "who" or "where" ("when did I last get my car
     checked?" asks the event's time); else None."""
-    m = _WORKED_ON.match(possessed) if _WHO_OR_WHERE.match(question, main_clause_start(question)) else None
+    m = _WORKED_ON.match(possessed) if _WHO_OR_WHERE.match(question, main) else None
     return _WORKER_ON[m["object"].lower()] if m is not None else None
 
 
