@@ -38,6 +38,9 @@ from memforest.text.state_words import INTRODUCING, POINTING
 __all__ = ["ENDED", "GENERIC", "KIN_RE", "NAMED", "NOT_NOUN", "PARTNERS", "POINTED", "SWITCHED_KIND", "UNTIMED_VALUE"]
 
 
+# the prepositions of a place gone to, from or through
+_PLACE_BEFORE = r"(?:to|into|in|at|from|near|around|through|via|towards?|onto|across|of)"
+
 NAMED: tuple[re.Pattern[str], ...] = (
     # "Ana switched dentists, from Dr. A to Dr. B"
     re.compile(
@@ -57,7 +60,7 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # "Ana is in a book club now, it's called X", "plays five-a-side with a team called X": a kind
     # the subject's own clause takes part in, named (no person: "a guy called X" is no kind)
     re.compile(
-        rf"{cw.LEAD}{_ADV}(?:is\s+|are\s+|am\s+)?(?:{_PART}\s+(?:[a-z][\w-]*+\s+){{0,3}}?)?(?:in|with|at|for|to|on|joined|joins)\s+"
+        rf"{cw.LEAD}{_ADV}(?:(?:is|are|am)\s+{_ADV})?(?:{_PART}\s+(?:[a-z][\w-]*+\s+){{0,3}}?)?(?:in|with|at|for|to|on|joined|joins)\s+"
         rf"(?:a|an)\s+{cw.NOT_FORMER}{cw.ADJ}{_NOT_PERSON}{cw.NOUN}{cw.NOW},?\s+(?:(?:it's|it\s+is|they're|they\s+are)\s+)?"
         rf"(?:called|named)\s+{cw.ART}{cw.VALUE}"
     ),
@@ -166,6 +169,12 @@ NAMED: tuple[re.Pattern[str], ...] = (
         rf"{cw.UNTIMED},\s+{cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOUN},"
         r"(?!\s+(?:(?:has|have|had)\s+)?(?:finished|left|quit|retired|stopped|died|passed\s+away|moved\s+(?:out|away))\b)"
     ),  # ("Blessing, our nanny, finished with us on Friday": one who was)
+    # ... or after the verb whose object it is, up to the clause's end: "Ana adores Lotte, her
+    # hairdresser.", "met Tom (Ana's new flatmate) today" (a place one goes to is described, no
+    # one's: "relocated to X, Y's hometown")
+    re.compile(
+        rf"(?<![\w'-])(?!{_PLACE_BEFORE}\b)[a-z][\w'-]*+\s++{cw.UNTIMED}(?:,\s+|\s+\(){cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOUN}(?:\)|\s*+(?=[.;!]|$))"
+    ),
 )
 # a capitalised word with no digit, and the words that open a sentence without naming anyone
 _CAPWORD = rf"[{CAPITALS}][a-zA-Z.'&-]*+"

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from memforest.text.clause_fragments import VERB_S, main_clause_start, verbless
 from memforest.text.lexicon import ADVERBS, CAPITALS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, words
+from memforest.text.person_keys import KIN_TITLE, NAME, TITLE_AT, subject_key, untitled
 from memforest.text.state_words import ANIMALS, COMPANION_BEFORE, INTRODUCING, KIN, KIN_ADJ, POINTING
 
 __all__ = [
@@ -31,12 +32,6 @@ __all__ = [
     "untitled",
 ]
 
-# a name starts at a word's first character (never inside a word: linear on long capitalised runs);
-# the capital comes first and the boundary is checked behind it, so `re` skips to capitals instead
-# of trying the pattern at every position (the same matches as the boundary first, ADR 0094)
-NAME = rf"[{CAPITALS}](?<![\w'-][{CAPITALS}])[\w-]*"
-# a relation's title before a name ("Uncle Bertil", "Aunt Rosalind")
-KIN_TITLE = r"(?:Uncle|Aunt|Auntie|Aunty|Grandma|Grandpa|Cousin|Grandad|Granddad)"
 # a person: "Ana", "Ana's sister", "Ana's sister Mia" (optionally "and others": the speaker's "we")
 # (a family holds states as a person does, "Ana's family moved to X"; it is no kin word of questions:
 # "the family doctor" asks about a doctor)
@@ -50,6 +45,11 @@ ADV = rf"{ADVERBS_RUN}(?:(?:has|have|had)\s+{ADVERBS_RUN})?"
 
 # a sentence that opens with a person and a finite verb ("Mia moved", "Ana's sister Mia just joined")
 _LEAD_RE = re.compile(rf"{SUBJ}\s+{ADV}(?:is|was|has|had|got|left|quit|bought|took|found|went|sold|[a-z]+ed|[a-z]+s)\b")
+# ... or with relatives and the verb of many ("Ana's kids go to X", "Tom's parents are in Y now")
+_PLURAL_LEAD_RE = re.compile(
+    rf"(?P<subj>{NAME}'s\s+{KIN_ADJ}(?i:(?:{KIN})s|children|twins|folks))\s+{ADV}"
+    r"(?!(?:and|or|but|who|that|which|to|in|at|of|for|with|from|on|by|as)\b)[a-z]+\b"
+)
 # a verb of saying before a reported clause, which has a subject of its own ("Ana said he joined X",
 # "Bo told Wren that she had moved")
 _SAYING = (
@@ -79,7 +79,6 @@ _OBJECT = re.compile(r"\b(?i:left|quit|ditched|leaving|cancell?ed|dropped|dumped
 # a name right after a preposition does nothing in its clause ("ported my number from Vodo to
 # Telia"), though a pronoun after it may stand for it ("bumped into Oswyn, he's ...")
 _PREPOSITION_BEFORE = re.compile(r"\b(?i:from|to|with|at|in|on|into|onto|by|of|about|near|for|than|like)\s+$")
-_RELATION = re.compile(rf"^(?P<owner>{NAME})'s\s+{KIN_ADJ}(?P<kin>(?i:{KIN}))(?:\s+(?P<name>{NAME}))?$")
 
 
 # a clause opened by a person's thing as its subject (no relation: "Ana's sister" is a person)
@@ -87,23 +86,6 @@ _OWNER_LEAD = re.compile(
     rf"(?P<owner>{NAME})'s\s+(?!(?i:{KIN}|family|kids|children|twins|mates|folks)s?\b)(?:[a-z][\w-]*\s+){{1,2}}?"
     r"(?:is|was|has|had|got|[a-z]+ed|[a-z]+s)\b"
 )
-_TITLE_AT = re.compile(rf"{KIN_TITLE}\s+(?=[{CAPITALS}])")
-
-
-def untitled(person: str) -> str:
-    """A person's name without a relation's title before it ("Uncle Bo" -> "Bo")."""
-    titled = _TITLE_AT.match(person)
-    return person[titled.end() :] if titled is not None else person
-
-
-def subject_key(person: str) -> str:
-    """Whose state a person phrase names: "Ana's sister Mia" -> "Mia"; "Ana's sister" ->
-    "Ana's sister" (a relation with no name); "Ana and others" -> "Ana"; "Uncle Bo" -> "Bo"."""
-    person = untitled(person.removesuffix(" and others"))
-    m = _RELATION.match(person)
-    if m is None:
-        return person
-    return m["name"] or f"{m['owner']}'s {m['kin'].lower()}"
 
 
 # a word linking the sentence to what was said before it, which opens it before its subject
@@ -121,8 +103,9 @@ def leading_subject(text: str, at: int = 0) -> str | None:
         starts.pop()
     linked = _CONNECTIVE_AT.match(text, starts[-1])  # "And Rosa has taken up X": Rosa
     start = linked.end() if linked is not None else starts[-1]
-    titled = _TITLE_AT.match(text, start)  # "Aunt Rosa has taken up X": Rosa
-    m = _LEAD_RE.match(text, titled.end() if titled is not None else start)
+    titled = TITLE_AT.match(text, start)  # "Aunt Rosa has taken up X": Rosa
+    at_name = titled.end() if titled is not None else start
+    m = _LEAD_RE.match(text, at_name) or _PLURAL_LEAD_RE.match(text, at_name)
     owned = _OWNER_LEAD.match(text, starts[-1]) if m is None else None
     if owned is not None and names_someone(owned["owner"]):
         return owned["owner"]  # "Kwabena's husky is called X", "Ika's place is in X": the owner's

@@ -16,7 +16,7 @@ from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
 from memforest.text.associated import find_associated
 from memforest.text.change_common import GROUP_KINDS, find_common_change, find_header_change, header_kind
-from memforest.text.change_subjects import clause_subject, pronoun_subject, untitled
+from memforest.text.change_subjects import PERSON, clause_subject, names_someone, pronoun_subject, subject_key, untitled
 from memforest.text.change_words import PARTING, THING_OPENING
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject, slot_key
 from memforest.text.dwelling import dwelling_held
@@ -111,6 +111,21 @@ _FROM_TO = re.compile(
 _TITLE = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "st"})
 # a school's name by its last word ("Whitmoor High", "Larch Primary")
 _SCHOOL_NAME = re.compile(rf"(?:{SCHOOL_WORDS}|\bHigh|\bMontessori)$")
+
+
+# one taken to or fetched from a place they go to ("dropped Ivo off at X", "picked Ana's son up from X")
+_ESCORTED = re.compile(
+    rf"\b(?i:drop(?:s|ped|ping)?|pick(?:s|ed|ing)?|t(?:ook|akes?|aking)|walk(?:s|ed|ing)?)\s++"
+    rf"(?P<who>{PERSON})\s++(?:(?i:off|up|over|back)\s++)?(?i:at|to|from)\s++(?:the\s++)?"
+)
+
+
+def _escorted_to(text: str, value: str) -> str | None:
+    """The person the sentence says is dropped off at, taken to or picked up from ``value``, or None."""
+    for m in _ESCORTED.finditer(text):
+        if text.startswith(value, m.end()) and names_someone(m["who"]):
+            return subject_key(m["who"])
+    return None
 
 
 def _pupil_at(text: str, value: str) -> bool:
@@ -281,6 +296,8 @@ def state_slot(
     if subject == f"{speaker}'s family":
         subject = speaker  # "my family moved": the speaker's home too
     subject = _apposed_name(text, subject, speaker)
+    if subject == speaker:
+        subject = _escorted_to(text, slot[2]) or subject  # "dropped Ivo off at X": Ivo goes there
     return _addressed_kin(untitled(subject), speaker), attribute, _before_speaker_clause(slot[2], speaker)
 
 

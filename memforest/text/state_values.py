@@ -125,6 +125,20 @@ SCHOOL_WORDS = (
 _NAME_ENDS = re.compile(r"\s*+(?:[.,;:!?)]|$)|\s++(?:and|but|so|now|since|for|this|last|until)\b")
 
 
+# one met for an occasion ("had coffee with Declan", "caught up with Priya"): a companion, no employer
+_MET_WITH = re.compile(
+    rf"\b(?i:coffee|lunch|dinner|drinks|tea|breakfast|brunch|a\s+chat|a\s+call|met\s+up|caught\s+up|hung\s+out|"
+    rf"chatted|talked|spoke)\s++with\s++[{CAPITALS}][\w'-]*+"
+    # (one worked with at a place is a person: "work with Priya at X")
+    rf"|\bwith\s++[{CAPITALS}][\w'-]*+(?:\s+[{CAPITALS}][\w'-]*+)?(?=\s++at\s++(?:the\s++)?[{CAPITALS}])"
+)
+
+
+def without_companions(text: str) -> str:
+    """``text`` with each one met for an occasion blanked out, the text's length kept (positions hold)."""
+    return _MET_WITH.sub(lambda m: "_" * len(m.group(0)), text)
+
+
 def cap_after(text: str, preps: str, *, school: bool = False) -> str | None:
     """The first capitalised phrase right after one of ``preps`` (a regex alternation, matched in
     any case: "Home is Oslo"), skipping months, weekdays and possessives; with ``school`` only names
@@ -177,7 +191,8 @@ def _last_kept(regex: re.Pattern[str], text: str) -> str | None:
         for m in regex.finditer(text)
         if not _SOLD.search(text[: m.start()])
         and not _EMPLOYER_BEFORE.search(text[: m.start()])
-        and not _NAME_BEFORE.search(text[max(0, m.start() - 24) : m.start()])
+        # (a model after its determiner, "Charged the Ioniq", is no word of a longer name)
+        and not (m["v"] and _NAME_BEFORE.search(text[max(0, m.start() - 24) : m.start()]))
     ]
     return kept[-1].strip() if kept else None
 

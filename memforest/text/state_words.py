@@ -178,6 +178,8 @@ _KIN_GROUPS = (
     "father dad daddy pa papa",
     "grandmother grandma granny gran nan nana",
     "grandfather grandpa granddad grandad gramps",
+    "children kids",
+    "parents folks",
 )
 _SAME_KIN = {w: tuple(g.split()) for g in _KIN_GROUPS for w in g.split()}
 

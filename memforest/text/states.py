@@ -33,6 +33,7 @@ from memforest.text.state_values import (
     hobby_value,
     job_value,
     vehicle_value,
+    without_companions,
 )
 from memforest.text.state_words import (
     ANIMALS,
@@ -249,14 +250,13 @@ _JOB_ENDS = re.compile(
 def _employer(text: str, _m: re.Match[str]) -> str | None:
     if _EMPLOYER_VETO.search(text):
         return None
-    called = _ORG_CALLED.search(text)  # "at a health-tech startup called Brightwell"
-    if called is not None:
+    if (called := _ORG_CALLED.search(text)) is not None:  # "at a health-tech startup called Brightwell"
         return called.group(1)
-    # the place one starts work at is the employer now ("handed in my notice at A; I start at B");
-    # a plain "start at" without the old job's end may be no job ("I start at Planet Fitness")
-    value = cap_after(text, _STARTS_AT if _JOB_ENDS.search(text) else _STARTS_WORK_AT) or cap_after(
-        text, r"(?:at|with|for|from|joined|joining|join|by|employer\s+is|company\s+is|yes\s+to)"
-    )
+    # the place one starts work at is the employer now ("handed in my notice at A; I start at B"); a
+    # plain "start at" without the old job's end may be no job ("I start at Planet Fitness"); no one met
+    value = cap_after(
+        unmet := without_companions(text), _STARTS_AT if _JOB_ENDS.search(text) else _STARTS_WORK_AT
+    ) or cap_after(unmet, r"(?:at|with|for|from|joined|joining|join|by|employer\s+is|company\s+is|yes\s+to)")
     # a word opening the sentence may be an employer that acts ("Northwind took Ana on"), not one
     # named before a noun of work ("Nice job!")
     opening = _OPENING_WORD.sub(lambda m: "_" * len(m.group(0)), text)
@@ -268,7 +268,8 @@ def _school(text: str, _m: re.Match[str]) -> str | None:
         return None  # (one who teaches at a school works there: the employer's reading)
     value = cap_after(text, r"(?:at|to|into|from|through|attend\w*|enrolled\s+in|in)", school=True)
     left = value is not None and re.search(rf"\b(?:graduat\w*|dropped\s+out)\s+(?:from|of)\s+{re.escape(value)}", text)
-    return None if left else value  # ("graduated from X": a school left, no state)
+    met = value is not None and re.search(rf"\b(?:bump(?:ed|ing)?|ran|run(?:ning)?)\s+into\s+{re.escape(value)}", text)
+    return None if left or met else value  # ("graduated from X": a school left; "ran into X": a person met)
 
 
 def _partner(text: str, _m: re.Match[str]) -> str | None:

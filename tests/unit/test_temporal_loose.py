@@ -128,7 +128,9 @@ def test_a_state_asked_in_the_present_tense_is_asked_for_now(question: str, oper
 
 def test_question_terms_are_what_it_asks_about() -> None:
     assert question_terms("Who teaches Ysolde the oboe these days?", ("Ysolde",)) == ("teach", "oboe")
-    assert parse_question("Who cuts my hair nowadays?", speaker="Ysolde", now=NOW).attribute == "hair"
+    # the one who does the work asked after is its worker's kind, as "who did my hair?" (ADR 0155)
+    assert parse_question("Who cuts my hair nowadays?", speaker="Ysolde", now=NOW).attribute == "hairdresser"
+    assert question_terms("Who cuts my hair nowadays?", ("Ysolde",)) == ("cut", "hair")
 
 
 def test_a_now_read_from_the_tense_takes_only_the_kinds_own_chain() -> None:

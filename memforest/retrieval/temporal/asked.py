@@ -78,7 +78,7 @@ _NO_KIND = frozenset(
         last same problem point issue story plan idea time date kind sort type amount price cost rest end"""
     )
 )
-_KIN_RE = re.compile(rf"^(?:{KIN})$", re.IGNORECASE)
+_KIN_RE = re.compile(rf"^(?:{KIN}|children|twins|folks)s?$", re.IGNORECASE)  # (one relative or many)
 _WHO_IS = re.compile(r"\s*(?:who|what)(?:'s|\s+(?:is|was|are|were))\b", re.IGNORECASE)
 _PARTNERS = frozenset(str.split("wife husband partner girlfriend boyfriend fiance fiancee spouse"))
 # words that end a noun phrase of a question: verbs, prepositions, time words, pronouns
@@ -93,7 +93,7 @@ _NOT_NOUN = frozenset(
     )
 )
 _RELATION = re.compile(
-    rf"(?<![\w'-])(?P<owner>[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,3}}+)'s\s+(?P<kin>(?i:{KIN}))\b"
+    rf"(?<![\w'-])(?P<owner>[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,3}}+)'s\s+(?P<kin>(?i:(?:{KIN})s?|children|twins))\b"
     rf"(?!\s+[{CAPITALS}])"
 )
 # a subordinate clause naming a state: "back when I lived in Oslo", "during my time at Acme",

@@ -59,7 +59,11 @@ _PROVIDES = re.compile(
     r"during|when|while|last|until)\b)[a-z]+){0,2})\b"
 )
 # ... who does work on a thing of one's own ("who does Ana's accounts", "who was doing my taxes")
-_DOES_WORK = re.compile(rf"{_WHO}(?i:do|does|did|doing)\s+{_OWNER}\s+(?P<done>(?i:accounts|taxes|books|hair|teeth))\b")
+_DOES_WORK = re.compile(
+    rf"{_WHO}(?i:do|does|did|doing|cut|cuts|cutting|trims?|trimmed|styles?|styled|colou?red|cleans?|cleaned|"
+    rf"services?|serviced|fix(?:es|ed)?|repair(?:s|ed)?)\s+{_OWNER}\s+(?P<done>(?i:accounts|taxes|books|hair|teeth|car))\b"
+    r"(?!\s+(?:belong|go|come|get|look|break|need|cost|sit|stay)\b|\s+[a-z]+(?:ed|ing)\b)"
+)  # ("who cut my hair?", "who serviced Ana's car?"; not "who did my car belong to?": "did" asks)
 # a thing of one's own named with the work done on it ("Ana's hair cut", "her teeth cleaned", "his car
 # serviced"), read from the possessed noun phrase
 _WORKED_ON = re.compile(

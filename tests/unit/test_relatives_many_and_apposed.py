@@ -1,0 +1,67 @@
+"""Relatives told of in the plural hold their own states ("Ffion's kids go to X"), in statements and
+in questions; a person named with their role in apposition after the verb whose object they are
+("Ffion adores Rosel, her hairdresser.", "met Bram (my new flatmate)") is that role's holder's
+state. Sentences, names and places of my own, no benchmark template or value."""
+
+from __future__ import annotations
+
+import pytest
+from support.states import speaker_slots
+
+from memforest.retrieval.temporal.parse import parse_question
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("Ffion's kids go to Saltmarsh Primary.", ("Ffion's kids", "school", "Saltmarsh Primary")),
+        ("Ffion's daughters attend Saltmarsh Primary now.", ("Ffion's daughters", "school", "Saltmarsh Primary")),
+        ("Tiberio's parents live in Aberporth now.", ("Tiberio's parents", "residence", "Aberporth")),
+        ("My kids go to Saltmarsh Primary.", ("Mia's kids", "school", "Saltmarsh Primary")),
+        # one relative reads as before
+        ("Ffion's son goes to Saltmarsh Primary.", ("Ffion's son", "school", "Saltmarsh Primary")),
+    ],
+)
+def test_relatives_in_the_plural_hold_their_own_state(text: str, slot: tuple[str, str, str]) -> None:
+    slots = speaker_slots(text)
+    assert slot in slots
+    assert not [s for s in slots if s[0] == "Mia" and s[2] == slot[2]]  # never the speaker's
+
+
+@pytest.mark.parametrize(
+    ("question", "relatives"),
+    [
+        ("Where do Ffion's kids go to school?", {"Ffion's kids", "Ffion's children"}),
+        ("Which school did Ffion's children go to before Saltmarsh?", {"Ffion's kids", "Ffion's children"}),
+        ("Where did Tiberio's parents live in 2019?", {"Tiberio's parents", "Tiberio's folks"}),
+    ],
+)
+def test_a_question_about_relatives_in_the_plural_asks_about_them(question: str, relatives: set[str]) -> None:
+    tq = parse_question(question, speaker="Wenna")
+    assert relatives <= set(tq.names), tq
+    assert tq.attribute in ("school", "residence"), tq
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("Ffion adores Rosel, her hairdresser.", ("Ffion", "hairdresser", "Rosel")),
+        ("I met Bram (my new flatmate) today.", ("Mia", "flatmate", "Bram")),
+        ("We had lunch with Odile, Ffion's new girlfriend.", ("Ffion", "partner", "Odile")),
+    ],
+)
+def test_a_role_in_apposition_after_the_object_names_its_holders_state(text: str, slot: tuple[str, str, str]) -> None:
+    assert slot in speaker_slots(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I called Bram, Ffion's brother.",  # a relative by birth is no state
+        "I miss Rosel, my old hairdresser.",  # a former one
+        "I had tea with Bram, my neighbour.",  # one of several neighbours, not said to be new
+        "I bumped into Bram, my friend from school.",  # a person met, no school
+    ],
+)
+def test_an_apposition_that_names_no_held_role_is_no_state(text: str) -> None:
+    assert not [s for s in speaker_slots(text) if s[1] and s[2] in ("Bram", "Rosel")]
