@@ -40,6 +40,12 @@ __all__ = ["ENDED", "GENERIC", "KIN_RE", "NAMED", "NOT_NOUN", "PARTNERS", "POINT
 
 # the prepositions of a place gone to, from or through
 _PLACE_BEFORE = r"(?:to|into|in|at|from|near|around|through|via|towards?|onto|across|of)"
+# verbs that end a holding, or tell of one ended ("lost Bruno, our dog", "broke up with X, her
+# girlfriend", "had to put down X")
+_NOT_HOLDING = (
+    r"(?:lost|lose|losing|sold|sell|selling|rehomed|rehome|rehoming|fired|sacked|divorced|divorcing|dumped|ditched|"
+    r"left|leaving|quit|buried|down|missed|miss|missing|mourn|mourning|replaced|swapped|traded)"
+)
 
 NAMED: tuple[re.Pattern[str], ...] = (
     # "Ana switched dentists, from Dr. A to Dr. B"
@@ -171,9 +177,9 @@ NAMED: tuple[re.Pattern[str], ...] = (
     ),  # ("Blessing, our nanny, finished with us on Friday": one who was)
     # ... or after the verb whose object it is, up to the clause's end: "Ana adores Lotte, her
     # hairdresser.", "met Tom (Ana's new flatmate) today" (a place one goes to is described, no
-    # one's: "relocated to X, Y's hometown")
+    # one's: "relocated to X, Y's hometown"; no verb of ending a holding: "lost Bruno, our dog")
     re.compile(
-        rf"(?<![\w'-])(?!{_PLACE_BEFORE}\b)[a-z][\w'-]*+\s++{cw.UNTIMED}(?:,\s+|\s+\(){cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOUN}(?:\)|\s*+(?=[.;!]|$))"
+        rf"(?<![\w'-])(?<!up\s)(?<!out\s)(?<!ways\s)(?!(?:{_PLACE_BEFORE}|{_NOT_HOLDING})\b)[a-z][\w'-]*+\s++{cw.UNTIMED}(?:,\s+|\s+\(){cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOUN}(?:\)|\s*+(?=[.;!]|$))"
     ),
 )
 # a capitalised word with no digit, and the words that open a sentence without naming anyone

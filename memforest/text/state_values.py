@@ -125,12 +125,11 @@ SCHOOL_WORDS = (
 _NAME_ENDS = re.compile(r"\s*+(?:[.,;:!?)]|$)|\s++(?:and|but|so|now|since|for|this|last|until)\b")
 
 
-# one met for an occasion ("had coffee with Declan", "caught up with Priya"): a companion, no employer
+# one met for an occasion, and where ("had coffee with Declan at Bluebird", "caught up with Priya"):
+# a companion and a place of leisure, no employer
 _MET_WITH = re.compile(
-    rf"\b(?i:coffee|lunch|dinner|drinks|tea|breakfast|brunch|a\s+chat|a\s+call|met\s+up|caught\s+up|hung\s+out|"
-    rf"chatted|talked|spoke)\s++with\s++[{CAPITALS}][\w'-]*+"
-    # (one worked with at a place is a person: "work with Priya at X")
-    rf"|\bwith\s++[{CAPITALS}][\w'-]*+(?:\s+[{CAPITALS}][\w'-]*+)?(?=\s++at\s++(?:the\s++)?[{CAPITALS}])"
+    rf"\b(?i:coffee|lunch|dinner|drinks|tea|breakfast|brunch|met\s+up|caught\s+up|hung\s+out|chatted)\s++with\s++"
+    rf"[{CAPITALS}][\w'-]*+(?:\s++(?i:at)\s++(?:(?i:the)\s++)?[{CAPITALS}][\w'&-]*+(?:\s++[{CAPITALS}][\w'&-]*+)*+)?"
 )
 
 

@@ -147,7 +147,10 @@ KIN: Final = alternation(
 # a person, or a person's relative, holding a state in a person-rewritten sentence ("Ana", "Ana's
 # dad"), read from a word's start only (linear on long runs)
 # a word of age, rank or closeness before a relation ("Ana's best friend Mia", "Ana's little brother")
-KIN_ADJ: Final = r"(?:(?i:best|older|oldest|younger|youngest|little|big|baby|twin|elder|eldest|closest|dear|new)\s++)?"
+KIN_ADJ: Final = (
+    r"(?:(?i:best|older|oldest|younger|youngest|little|big|baby|twin|elder|eldest|closest|dear|new|teenage|teen|"
+    r"grown-up)\s++)?"
+)
 HOLDER: Final = rf"(?<![\w'-])(?P<subj>[{CAPITALS}][\w-]*+(?:'s\s++{KIN_ADJ}(?i:{KIN}))?)"
 
 

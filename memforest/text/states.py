@@ -63,12 +63,12 @@ _NOT_NEGATION = re.compile(
     re.IGNORECASE,
 )
 _ABOUT_ADDRESSEE = re.compile(r"^(?:congrat\w*|good\s+luck|best\s+of\s+luck|enjoy|hope|wish)\b", re.I)
-_KIN = (  # (the in-laws first: an alternation takes its first branch that matches)
+_KIN = (  # (the in-laws first: an alternation takes its first branch that matches; one relative or many)
     r"(?:mother|father|sister|brother|son|daughter)-in-law|"
-    r"sister|brother|mom|mum|mother|dad|father|parents?|cousin|friend|friends|son|daughter|kids?|children|"
-    r"aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew|boss|manager|colleague|coworker|co-worker|"
-    r"neighbou?r|roommate|flatmate|sibling|in-laws?|family|grandparents?|grand?dad|gran|granny|nana?|twins?|mate|"
-    r"step(?:son|daughter|mother|father|sister|brother|kids?|children)|god(?:son|daughter|child|children)"
+    r"(?:sister|brother|cousin|son|daughter|aunt|uncle|niece|nephew|sibling|grandkid)s?|mom|mum|mother|dad|father|"
+    r"parents?|friend|friends|kids?|children|grandchildren|grandma|grandmother|grandpa|grandfather|boss|manager|"
+    r"colleague|coworker|co-worker|neighbou?r|roommate|flatmate|in-laws?|family|grandparents?|grand?dad|gran|granny|nana?|twins?|mate|"
+    r"step(?:son|daughter|mother|father|sister|brother|dad|mum|mom|kids?|children)|god(?:son|daughter|child|children)"
 )
 # a person named by their relation ("Ana's boss Mia"): who the person is, not that anyone works anywhere
 _RELATION_WORD = re.compile(rf"'s\s+(?i:new\s+|old\s+)?(?i:{_KIN})\b(?=\s+[{CAPITALS}]|,)")

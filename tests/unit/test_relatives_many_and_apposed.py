@@ -61,7 +61,29 @@ def test_a_role_in_apposition_after_the_object_names_its_holders_state(text: str
         "I miss Rosel, my old hairdresser.",  # a former one
         "I had tea with Bram, my neighbour.",  # one of several neighbours, not said to be new
         "I bumped into Bram, my friend from school.",  # a person met, no school
+        "We lost Bram, our dog.",  # a holding ended
+        "Ffion broke up with Bram, her boyfriend.",
     ],
 )
 def test_an_apposition_that_names_no_held_role_is_no_state(text: str) -> None:
     assert not [s for s in speaker_slots(text) if s[1] and s[2] in ("Bram", "Rosel")]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("Ffion's kids are obsessed with my new job at Tarrant Freight.", ("Mia", "employer", "Tarrant Freight")),
+        ("Ffion's sister is coming to stay at my place in Aberporth.", ("Mia", "residence", "Aberporth")),
+    ],
+)
+def test_the_speakers_own_thing_stays_the_speakers_whoever_opens_the_clause(
+    text: str, slot: tuple[str, str, str]
+) -> None:
+    assert slot in speaker_slots(text)
+
+
+def test_a_relatives_possessive_in_a_question_is_no_relative_asked_after() -> None:
+    tq = parse_question("Where did Ffion's kids' nanny move?", speaker="Wenna")
+    assert "Ffion's kids" not in tq.names, tq
+    # a relative's own possessive still names the relative
+    assert "Ffion's mum" in parse_question("Who was my mum's GP in 2019?", speaker="Ffion").names

@@ -58,12 +58,16 @@ _PROVIDES = re.compile(
     r"(?P<what>[a-z]+(?:\s+(?!(?:at|for|in|on|with|from|to|now|then|these|those|this|that|back|since|before|after|"
     r"during|when|while|last|until)\b)[a-z]+){0,2})\b"
 )
+# the words that may follow a thing asked about, naming no other noun
+_TIME_OR_PLACE = (
+    "in|at|on|for|from|before|after|during|when|while|last|this|back|since|until|and|or|then|now|these|nowadays"
+)
 # ... who does work on a thing of one's own ("who does Ana's accounts", "who was doing my taxes")
 _DOES_WORK = re.compile(
-    rf"{_WHO}(?i:do|does|did|doing|cut|cuts|cutting|trims?|trimmed|styles?|styled|colou?red|cleans?|cleaned|"
-    rf"services?|serviced|fix(?:es|ed)?|repair(?:s|ed)?)\s+{_OWNER}\s+(?P<done>(?i:accounts|taxes|books|hair|teeth|car))\b"
-    r"(?!\s+(?:belong|go|come|get|look|break|need|cost|sit|stay)\b|\s+[a-z]+(?:ed|ing)\b)"
-)  # ("who cut my hair?", "who serviced Ana's car?"; not "who did my car belong to?": "did" asks)
+    rf"{_WHO}(?:(?i:do|does|did|doing|cut|cuts|cutting|trims?|trimmed|styles?|styled|colou?red|cleans?|cleaned)\s+"
+    rf"{_OWNER}\s+(?P<done>(?i:accounts|taxes|books|hair|teeth))\b|(?i:fix(?:es|ed)?|repair(?:s|ed)?|services?|serviced)"
+    rf"\s+{_OWNER}\s+(?P<car>(?i:car))(?=\s*+[?.!,]|\s++(?:{_TIME_OR_PLACE})\b))"
+)  # ("who cut my hair?", "who serviced Ana's car last year?"; not "who fixed my car insurance?")
 # a thing of one's own named with the work done on it ("Ana's hair cut", "her teeth cleaned", "his car
 # serviced"), read from the possessed noun phrase
 _WORKED_ON = re.compile(
@@ -108,7 +112,7 @@ def doer_noun(question: str, main: int) -> str | None:
     if m is not None and m["what"].split()[0] not in _NO_KIND:
         return f"{m['what']} provider"
     m = _DOES_WORK.match(question, main)
-    return _WORKER_ON[m["done"].lower()] if m is not None else None
+    return _WORKER_ON[(m["done"] or m["car"]).lower()] if m is not None else None
 
 
 def worker_on(question: str, main: int, possessed: str) -> str | None:
