@@ -179,7 +179,7 @@ NAMED: tuple[re.Pattern[str], ...] = (
     # hairdresser.", "met Tom (Ana's new flatmate) today" (a place one goes to is described, no
     # one's: "relocated to X, Y's hometown"; no verb of ending a holding: "lost Bruno, our dog")
     re.compile(
-        rf"(?<![\w'-])(?<!up\s)(?<!out\s)(?<!ways\s)(?!(?:{_PLACE_BEFORE}|{_NOT_HOLDING})\b)[a-z][\w'-]*+\s++{cw.UNTIMED}(?:,\s+|\s+\(){cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOUN}(?:\)|\s*+(?=[.;!]|$))"
+        rf"(?<![\w'-])(?<!up\s)(?<!fell\sout\s)(?<!ways\s)(?!(?:{_PLACE_BEFORE}|{_NOT_HOLDING})\b)[a-z][\w'-]*+\s++{cw.UNTIMED}(?:,\s+|\s+\(){cw.OWNER}\s+{cw.NOT_FORMER}{cw.ADJ}{cw.NOUN}(?:\)|\s*+(?=[.;!]|$))"
     ),
 )
 # a capitalised word with no digit, and the words that open a sentence without naming anyone

@@ -46,12 +46,8 @@ ADV = rf"{ADVERBS_RUN}(?:(?:has|have|had)\s+{ADVERBS_RUN})?"
 # a sentence that opens with a person and a finite verb ("Mia moved", "Ana's sister Mia just joined")
 _LEAD_RE = re.compile(rf"{SUBJ}\s+{ADV}(?:is|was|has|had|got|left|quit|bought|took|found|went|sold|[a-z]+ed|[a-z]+s)\b")
 # ... or with relatives and the verb of many ("Ana's kids go to X", "Tom's parents are in Y now")
-_RELATIVES = (
-    r"(?:sister|brother|son|daughter|kid|cousin|niece|nephew|aunt|uncle|grandparent|grandkid)s|"
-    r"parents|children|twins|folks"
-)
 _PLURAL_LEAD_RE = re.compile(
-    rf"(?P<subj>{NAME}'s\s+{KIN_ADJ}(?i:{_RELATIVES}))\s+{ADV}"
+    rf"(?P<subj>{NAME}'s\s+{KIN_ADJ}(?i:(?:{KIN})s|children|twins|folks))\s+{ADV}"
     r"(?!(?:and|or|but|who|that|which|to|in|at|of|for|with|from|on|by|as)\b)[a-z]+\b"
 )
 # a verb of saying before a reported clause, which has a subject of its own ("Ana said he joined X",

@@ -16,7 +16,7 @@ from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
 from memforest.text.associated import find_associated
 from memforest.text.change_common import GROUP_KINDS, find_common_change, find_header_change, header_kind
-from memforest.text.change_subjects import PERSON, clause_subject, names_someone, pronoun_subject, subject_key, untitled
+from memforest.text.change_subjects import clause_subject, pronoun_subject, untitled
 from memforest.text.change_words import PARTING, THING_OPENING
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject, slot_key
 from memforest.text.dwelling import dwelling_held
@@ -31,6 +31,7 @@ from memforest.text.possessor import possessor_of
 from memforest.text.programme_at import find_programme_at
 from memforest.text.role_named import find_role_named
 from memforest.text.slots import find_role_at, find_slot
+from memforest.text.state_holders import escorted_to, owned_before
 from memforest.text.state_values import SCHOOL_WORDS, TITLED_JOB, WORKPLACE_PART, thing_kind
 from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
 from memforest.text.states import find_state
@@ -111,29 +112,6 @@ _FROM_TO = re.compile(
 _TITLE = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "st"})
 # a school's name by its last word ("Whitmoor High", "Larch Primary")
 _SCHOOL_NAME = re.compile(rf"(?:{SCHOOL_WORDS}|\bHigh|\bMontessori)$")
-
-
-# one taken to or fetched from a school, a nursery or a club ("dropped Ivo off at X", "picked Ana's
-# son up from X"); not a place the speaker says is their own ("took Rufus to X, our vet", "... at X,
-# where I work")
-_ESCORTED = re.compile(
-    rf"\b(?i:drop(?:s|ped|ping)?|pick(?:s|ed|ing)?|t(?:ook|akes?|aking)|walk(?:s|ed|ing)?)\s++(?:(?i:off|up)\s++)?"
-    rf"(?P<who>{PERSON})\s++(?:(?i:off|up|over|back)\s++)?(?i:at|to|from)\s++(?:the\s++)?"
-)
-_ATTENDED = re.compile(r"school|nursery|daycare|creche|preschool|kindergarten|club|class|lessons|practice|training")
-_SPEAKERS_OWN = re.compile(rf"(?<!\s)\s*+(?:,\s*+(?i:my|our)\b|,?\s*+(?i:where)\s++(?:I|we|[{CAPITALS}][\w-]*+)\b)")
-
-
-def _escorted_to(text: str, value: str, attribute: str) -> str | None:
-    """The person the sentence says is dropped off at, taken to or picked up from ``value`` (a place
-    attended: a school, a nursery, a club), or None."""
-    if _ATTENDED.search(attribute) is None:
-        return None
-    for m in _ESCORTED.finditer(text):
-        owned = _SPEAKERS_OWN.match(text, m.end() + len(value))
-        if text.startswith(value, m.end()) and owned is None and names_someone(m["who"]):
-            return subject_key(m["who"])
-    return None
 
 
 def _pupil_at(text: str, value: str) -> bool:
@@ -217,14 +195,6 @@ def _names(text: str, name: str) -> bool:
 
 # a preposition that makes the name after it its object, not the one who acts ("caught it from Ana")
 _OBJECT_BEFORE = re.compile(r"\b(?i:from|to|with|for|at|by|about|of)\s+$")
-
-
-def _owned_before(text: str, speaker: str, lead: str, end: int) -> bool:
-    """The speaker's possessive of a thing stands before position ``end``, outside the clause's
-    subject ``lead``: "Ana's kids love Mia's new job at X" tells of the speaker's job (a relative of
-    the speaker's is a person: "Rui moved in with Mia's sister in X")."""
-    owner = re.compile(rf"(?<![\w']){re.escape(speaker)}'s\s++(?!(?i:(?:{KIN})s?)\b)")
-    return not lead.startswith(f"{speaker}'s") and owner.search(text, 0, end) is not None
 
 
 def _acts_before(text: str, name: str, end: int) -> bool:
@@ -313,7 +283,7 @@ def state_slot(
         subject = speaker  # "my family moved": the speaker's home too
     subject = _apposed_name(text, subject, speaker)
     if subject == speaker:
-        subject = _escorted_to(text, slot[2], attribute) or subject  # "dropped Ivo off at X": Ivo goes there
+        subject = escorted_to(text, slot[2], attribute, speaker) or subject  # "dropped Ivo off at X": Ivo goes there
     return _addressed_kin(untitled(subject), speaker), attribute, _before_speaker_clause(slot[2], speaker)
 
 
@@ -377,7 +347,7 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         state is not None
         and lead not in (None, state[2])
         and (named_after or (state[0] == speaker and not _acts_before(text, speaker, max(text.find(state[2]), 0))))
-        and not _owned_before(text, speaker, str(lead), max(text.find(state[2]), 0))
+        and not owned_before(text, speaker, str(lead), max(text.find(state[2]), 0))
     ):
         state = (str(lead), state[1], state[2])  # "Mia moved to Oslo", said by Ana, is Mia's home
     if state is not None and state[1] == "residence":

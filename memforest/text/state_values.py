@@ -125,11 +125,10 @@ SCHOOL_WORDS = (
 _NAME_ENDS = re.compile(r"\s*+(?:[.,;:!?)]|$)|\s++(?:and|but|so|now|since|for|this|last|until)\b")
 
 
-# one met for an occasion, and where ("had coffee with Declan at Bluebird", "caught up with Priya"):
-# a companion and a place of leisure, no employer
+# one met for an occasion ("had coffee with Declan", "caught up with Priya"): a companion, no employer
 _MET_WITH = re.compile(
     rf"\b(?i:coffee|lunch|dinner|drinks|tea|breakfast|brunch|met\s+up|caught\s+up|hung\s+out|chatted)\s++with\s++"
-    rf"[{CAPITALS}][\w'-]*+(?:\s++(?i:at)\s++(?:(?i:the)\s++)?[{CAPITALS}][\w'&-]*+(?:\s++[{CAPITALS}][\w'&-]*+)*+)?"
+    rf"[{CAPITALS}][\w'-]*+"
 )
 
 

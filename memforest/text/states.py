@@ -317,7 +317,7 @@ _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
 @functools.lru_cache(maxsize=8)
 def _kin_after(kin_words: str) -> re.Pattern[str]:
     """A relation right after a name ("'s older sister Ana"), its name when one follows."""
-    return re.compile(rf"'s\s+(?:old\s+)?{KIN_ADJ}(?P<kin>{kin_words})\b(?:\s+(?P<n>[{CAPITALS}][\w-]*))?")
+    return re.compile(rf"'s\s+(?:old\s+)?{KIN_ADJ}(?P<kin>{kin_words})\b(?!'(?!s))(?:\s+(?P<n>[{CAPITALS}][\w-]*))?")
 
 
 def _subject(

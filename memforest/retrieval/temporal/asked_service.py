@@ -58,15 +58,13 @@ _PROVIDES = re.compile(
     r"(?P<what>[a-z]+(?:\s+(?!(?:at|for|in|on|with|from|to|now|then|these|those|this|that|back|since|before|after|"
     r"during|when|while|last|until)\b)[a-z]+){0,2})\b"
 )
-# the words that may follow a thing asked about, naming no other noun
-_TIME_OR_PLACE = (
-    "in|at|on|for|from|before|after|during|when|while|last|this|back|since|until|and|or|then|now|these|nowadays"
-)
+# nouns that make a car a compound of another thing ("my car insurance", "my car windows")
+_CAR_COMPOUND = r"insurance|loan|payments?|tax|lease|finance|registration|parking|park|wash|keys?|windows?|seats?"
 # ... who does work on a thing of one's own ("who does Ana's accounts", "who was doing my taxes")
 _DOES_WORK = re.compile(
     rf"{_WHO}(?:(?i:do|does|did|doing|cut|cuts|cutting|trims?|trimmed|styles?|styled|colou?red|cleans?|cleaned)\s+"
     rf"{_OWNER}\s+(?P<done>(?i:accounts|taxes|books|hair|teeth))\b|(?i:fix(?:es|ed)?|repair(?:s|ed)?|services?|serviced)"
-    rf"\s+{_OWNER}\s+(?P<car>(?i:car))(?=\s*+[?.!,]|\s++(?:{_TIME_OR_PLACE})\b))"
+    rf"\s+{_OWNER}\s+(?P<car>(?i:car))(?![\w-]|\s++(?i:{_CAR_COMPOUND})\b))"
 )  # ("who cut my hair?", "who serviced Ana's car last year?"; not "who fixed my car insurance?")
 # a thing of one's own named with the work done on it ("Ana's hair cut", "her teeth cleaned", "his car
 # serviced"), read from the possessed noun phrase

@@ -1,0 +1,52 @@
+"""Who holds a state a sentence would give the speaker: one the speaker takes to or fetches from a
+school, a nursery or a club goes there ("dropped Ivo off at X"), and the speaker's own thing stays
+the speaker's whoever opens the clause ("Ana's kids love my new job at X")."""
+
+from __future__ import annotations
+
+import re
+
+from memforest.text.change_subjects import PERSON, names_someone, subject_key
+from memforest.text.state_words import KIN
+
+__all__ = ["escorted_to", "owned_before"]
+
+# one taken to or fetched from a school, a nursery or a club ("dropped Ivo off at X", "picked Ana's
+# son up from X"); not a place the sentence calls the speaker's own (", our ...", "where I work")
+_ESCORTED = re.compile(
+    rf"\b(?i:drop(?:s|ped|ping)?|pick(?:s|ed|ing)?|t(?:ook|akes?|aking)|walk(?:s|ed|ing)?)\s++(?:(?i:off|up)\s++)?"
+    rf"(?P<who>{PERSON})\s++(?:(?i:off|up|over|back)\s++)?(?i:at|to|from)\s++(?:the\s++)?"
+)
+_ATTENDED = re.compile(
+    r"school|nursery|daycare|creche|crèche|preschool|kindergarten|primary|academy|club|class|lessons|practice|training",
+    re.IGNORECASE,
+)
+
+
+def escorted_to(text: str, value: str, attribute: str, speaker: str) -> str | None:
+    """The person the sentence says is dropped off at, taken to or picked up from ``value`` (a place
+    attended: a school, a nursery, a club, by its slot or its name), or None."""
+    if _ATTENDED.search(attribute) is None and _ATTENDED.search(value) is None:
+        return None
+    own = re.compile(
+        rf"(?<!\s)\s*+(?:,\s*+(?:(?i:our)|{re.escape(speaker)}'s)\b|,?\s*+(?i:where)\s++(?:I|we|{re.escape(speaker)})\b)"
+    )
+    for m in _ESCORTED.finditer(text):
+        if (
+            text.startswith(value, m.end())
+            and own.match(text, m.end() + len(value)) is None
+            and names_someone(m["who"])
+        ):
+            return subject_key(m["who"])
+    return None
+
+
+def owned_before(text: str, speaker: str, lead: str, end: int) -> bool:
+    """The value at position ``end`` is told as where the speaker's own thing is, outside the
+    clause's subject ``lead``: "Ana's kids love Mia's new job at X" tells of the speaker's job, "...
+    stay at Mia's place in X" of the speaker's home (a relative of the speaker's is a person: "Rui
+    moved in with Mia's sister in X")."""
+    owner = re.compile(
+        rf"(?<![\w']){re.escape(speaker)}'s\s++(?!(?i:(?:{KIN})s?)\b)(?:[a-z][\w-]*+\s++){{1,3}}(?:at|in|with|for|from|on)\s++(?:the\s++)?$"
+    )
+    return not lead.startswith(f"{speaker}'s") and owner.search(text, max(0, end - 80), end) is not None
