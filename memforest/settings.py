@@ -213,6 +213,9 @@ class WorkerSettings(BaseModel):
     # worker prunes every prune_interval_s (ADR 0019). Idempotency keys are honoured as long.
     job_retention_s: float = Field(default=7 * 86_400.0, gt=0)
     prune_interval_s: float = Field(default=3_600.0, gt=0)
+    # a worker whose jobs have outgrown a table's planner statistics (the table at least doubled
+    # since its last ANALYZE) analyzes it; it looks at most this often, after a job ends (ADR 0156)
+    planner_stats_interval_s: float = Field(default=1.0, gt=0)
 
 
 def derived_worker_concurrency(database: DatabaseSettings) -> int:

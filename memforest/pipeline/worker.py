@@ -30,6 +30,7 @@ from memforest.errors import DatabaseUnavailableError, public_reason
 from memforest.logs import log_context
 from memforest.pipeline.commit_order import COMMITS
 from memforest.pipeline.job_bell import DELIVERIES, QUEUED
+from memforest.pipeline.planner_upkeep import PlannerUpkeep
 from memforest.pipeline.slots import CURRENT_OVERLAP, CURRENT_SLOT, Admission, jobs_the_server_holds
 from memforest.settings import WORKER_CONCURRENCY_DEFAULT, Settings
 from memforest.store import jobs, ops, webhooks
@@ -259,6 +260,7 @@ async def run_worker(
     # in this process, or a claim that found one), so the claims an idle worker makes do not grow
     # with its loops (two a job: a large pool's worker has many)
     poller = asyncio.Lock()
+    upkeep = PlannerUpkeep(db, settings.worker.planner_stats_interval_s)
 
     async def prune() -> None:
         nonlocal last_prune
@@ -329,6 +331,7 @@ async def run_worker(
                 CURRENT_SLOT.reset(token)
         finally:
             slot.release()
+        upkeep.job_ended()
         if on_done is not None:
             on_done(job, state)
         return True
@@ -354,4 +357,7 @@ async def run_worker(
 
     # a loop a job holding a slot, and with commit overlap one a job past it: ``most`` bounds both,
     # so the jobs alive stay within the connections the database bound counted (ADR 0099)
-    await asyncio.gather(*(loop() for _ in range(2 * most if overlap else most)))
+    try:
+        await asyncio.gather(*(loop() for _ in range(2 * most if overlap else most)))
+    finally:
+        await upkeep.drain()

@@ -1,6 +1,7 @@
-"""Planner statistics kept fresh after bulk writes (ADR 0118): a table changed by more rows than
-autovacuum's analyze threshold is analyzed by the next refresh job rather than at autovacuum's next
-wake-up, a table changed by fewer is left alone, and one worker analyzes at a time."""
+"""Planner statistics kept fresh after bulk writes (ADR 0118, ADR 0156): a table changed by more
+rows than autovacuum's analyze threshold is analyzed by the next refresh job rather than at
+autovacuum's next wake-up, a table changed by fewer is left alone, one worker analyzes at a time,
+and a worker's upkeep between jobs analyzes the tables that at least doubled."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from support import session_input
 
 from memforest.backends.factory import build_backends
 from memforest.db.engine import Database
+from memforest.pipeline.planner_upkeep import PlannerUpkeep
 from memforest.pipeline.service import ingest_sessions
 from memforest.settings import Settings
 from memforest.store import planner_stats
@@ -61,8 +63,52 @@ async def test_a_second_worker_leaves_the_analysis_to_the_first(db: Database) ->
         assert "grown" in await planner_stats.analyze_stale(second)
 
 
+async def _grow(db: Database, name: str, rows: int) -> None:
+    """``rows`` more rows in ``name``, reported to the statistics at once."""
+    async with db.autocommit() as conn:
+        await execute(conn, f"INSERT INTO {name} SELECT generate_series(1, {rows})")
+        await scalar(conn, "SELECT pg_stat_force_next_flush()")
+        await execute(conn, "SELECT 1")
+
+
+async def _analyzed_by_hand(db: Database, name: str) -> None:
+    async with db.autocommit() as conn:
+        await execute(conn, f"ANALYZE {name}")
+
+
+async def test_only_a_table_that_doubled_has_outgrown_its_statistics(db: Database) -> None:
+    await _table(db, "doubled", 400)
+    await _table(db, "tenth_more", 1000)
+    await _analyzed_by_hand(db, "doubled")
+    await _analyzed_by_hand(db, "tenth_more")
+    await _grow(db, "doubled", 600)  # 600 changed of 1000 live: more than 50 + 500
+    await _grow(db, "tenth_more", 300)  # stale for autovacuum (50 + 130), not outgrown (50 + 650)
+    async with db.autocommit() as conn:
+        stale = await planner_stats.stale_tables(conn)
+        assert "doubled" in stale and "tenth_more" in stale
+        analyzed = await planner_stats.analyze_outgrown(conn)
+    assert "doubled" in analyzed and "tenth_more" not in analyzed
+    assert await _analyzed(db, "doubled") == (True, 1000.0)
+
+
+async def test_a_workers_upkeep_runs_one_pass_at_a_time_and_at_most_once_an_interval(db: Database) -> None:
+    upkeep = PlannerUpkeep(db, interval_s=3_600.0)
+    await _table(db, "first", 500)
+    upkeep.job_ended()
+    upkeep.job_ended()  # (the pass started by the first is in flight or done: none more this hour)
+    assert "first" in await upkeep.drain()
+    await _table(db, "second", 500)
+    upkeep.job_ended()
+    assert "second" not in await upkeep.drain()
+    assert (await _analyzed(db, "second"))[0] is False
+
+
 async def test_the_refresh_job_of_an_ingest_analyzes_what_grew(db: Database, settings: Settings) -> None:
-    await _table(db, "grown", 500)
+    # stale for autovacuum's rule, which the refresh job applies, and not outgrown for the worker's
+    # upkeep between jobs (test_only_a_table_that_doubled_has_outgrown_its_statistics)
+    await _table(db, "grown", 1000)
+    await _analyzed_by_hand(db, "grown")
+    await _grow(db, "grown", 300)
     backends = build_backends(settings)
     try:
         tenant_id = await ensure_tenant(db, "acme")
@@ -72,4 +118,4 @@ async def test_the_refresh_job_of_an_ingest_analyzes_what_grew(db: Database, set
         assert report.jobs_failed == 0 and report.refresh_jobs == 1
     finally:
         await backends.aclose()
-    assert await _analyzed(db, "grown") == (True, 500.0)
+    assert await _analyzed(db, "grown") == (True, 1300.0)

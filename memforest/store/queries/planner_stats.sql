@@ -12,6 +12,16 @@ WHERE s.schemaname = current_schema()
       + CAST(current_setting('autovacuum_analyze_scale_factor') AS float8) * s.n_live_tup
 ORDER BY s.n_mod_since_analyze DESC, s.relname;
 
+-- name: outgrown_tables --
+-- The tables of the current schema whose rows changed since their last analyze by more than
+-- autovacuum_analyze_threshold plus half their live rows: a table that only grew has at least
+-- doubled (a table never analyzed counts every row as changed); most changed first.
+SELECT quote_ident(s.relname) AS name
+FROM pg_stat_user_tables s
+WHERE s.schemaname = current_schema()
+  AND s.n_mod_since_analyze > CAST(current_setting('autovacuum_analyze_threshold') AS bigint) + s.n_live_tup / 2
+ORDER BY s.n_mod_since_analyze DESC, s.relname;
+
 -- name: try_lock --
 -- A session advisory lock on analyzing (false: another worker is analyzing now).
 SELECT pg_try_advisory_lock(hashtextextended('memforest:planner_stats', 0));
