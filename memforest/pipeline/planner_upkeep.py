@@ -7,12 +7,14 @@ cost ten times its planned cost over LoCoMo's first minute). After a job ends, a
 most every ``worker.planner_stats_interval_s`` for tables whose rows changed by more than half
 their live rows since their last analyze, and analyzes them in the background: one pass at a time
 in the process, and in the database one at a time across workers (the advisory lock of
-:mod:`memforest.store.planner_stats`). The pass runs outside any job, on the owner's connection.
+:mod:`memforest.store.planner_stats`). The pass runs outside any job and its context (a fresh
+one: no job, forest or benchmark scope of the job that ended), on the owner's connection.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 
@@ -20,6 +22,9 @@ from memforest.db.engine import Database
 from memforest.store import planner_stats
 
 log = logging.getLogger(__name__)
+
+#: Seconds a cancelled worker waits for its cancelled pass to end (a statement's cancel request).
+CANCEL_WAIT_S = 2.0
 
 
 class PlannerUpkeep:
@@ -39,13 +44,20 @@ class PlannerUpkeep:
         if now - self._started < self._interval_s:
             return
         self._started = now
-        self._pass = asyncio.create_task(self._analyze())
+        self._pass = asyncio.create_task(self._analyze(), context=contextvars.Context())
 
-    async def drain(self) -> list[str]:
-        """Wait for the pass in flight (before the worker returns); the tables it analyzed."""
-        if self._pass is None:
+    async def drain(self, *, cancel: bool = False) -> list[str]:
+        """Wait for the pass in flight (before the worker returns); the tables it analyzed. With
+        ``cancel`` (a worker cancelled: a server shutting down) the pass is cancelled first and
+        waited for at most :data:`CANCEL_WAIT_S`."""
+        task = self._pass
+        if task is None:
             return []
-        return await self._pass
+        if cancel:
+            task.cancel()
+            await asyncio.wait({task}, timeout=CANCEL_WAIT_S)
+            return task.result() if task.done() and not task.cancelled() else []
+        return await task
 
     async def _analyze(self) -> list[str]:
         try:

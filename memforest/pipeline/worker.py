@@ -359,5 +359,7 @@ async def run_worker(
     # so the jobs alive stay within the connections the database bound counted (ADR 0099)
     try:
         await asyncio.gather(*(loop() for _ in range(2 * most if overlap else most)))
-    finally:
-        await upkeep.drain()
+    except BaseException:
+        await upkeep.drain(cancel=True)  # (a shutdown or a failed run is not held up by statistics)
+        raise
+    await upkeep.drain()

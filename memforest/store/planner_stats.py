@@ -29,19 +29,21 @@ async def stale_tables(conn: Conn) -> list[str]:
 async def analyze_stale(conn: Conn) -> list[str]:
     """Analyze each table of :func:`stale_tables` on ``conn`` (a connection outside any transaction,
     of the tables' owner: another role's ``ANALYZE`` skips the table with a warning); returns the
-    names analyzed. Nothing when another connection is analyzing them (a session advisory lock)."""
-    return await _analyze_listed(conn, _STALE_TABLES)
+    names analyzed. Nothing when another connection is analyzing by this rule (a session advisory
+    lock); a table the role may not analyze is never listed."""
+    return await _analyze_listed(conn, _STALE_TABLES, "memforest:planner_stats")
 
 
 async def analyze_outgrown(conn: Conn) -> list[str]:
     """As :func:`analyze_stale`, for the tables whose rows changed by more than half their live
     rows since their last analyze (the query ``outgrown_tables``): fewer passes over a table that
-    grows from empty than autovacuum's tenth."""
-    return await _analyze_listed(conn, _OUTGROWN_TABLES)
+    grows from empty than autovacuum's tenth. Its own advisory lock: a pass by one rule never
+    makes the other skip."""
+    return await _analyze_listed(conn, _OUTGROWN_TABLES, "memforest:planner_stats:outgrown")
 
 
-async def _analyze_listed(conn: Conn, listing: str) -> list[str]:
-    if not await scalar(conn, _TRY_LOCK):
+async def _analyze_listed(conn: Conn, listing: str, rule: str) -> list[str]:
+    if not await scalar(conn, _TRY_LOCK, {"rule": rule}):
         return []
     try:
         names = [str(r["name"]) for r in await fetch_all(conn, listing)]
@@ -49,4 +51,4 @@ async def _analyze_listed(conn: Conn, listing: str) -> list[str]:
             await execute(conn, f"ANALYZE {name}")  # (a name quote_ident quoted)
         return names
     finally:
-        await scalar(conn, _UNLOCK)
+        await scalar(conn, _UNLOCK, {"rule": rule})

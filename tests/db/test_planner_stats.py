@@ -5,6 +5,8 @@ and a worker's upkeep between jobs analyzes the tables that at least doubled."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from datetime import UTC, datetime
 
 from support import session_input
@@ -101,6 +103,35 @@ async def test_a_workers_upkeep_runs_one_pass_at_a_time_and_at_most_once_an_inte
     upkeep.job_ended()
     assert "second" not in await upkeep.drain()
     assert (await _analyzed(db, "second"))[0] is False
+
+
+async def test_an_upkeep_pass_in_flight_never_makes_the_refresh_rule_skip(db: Database) -> None:
+    await _table(db, "grown", 500)
+    async with db.autocommit() as upkeep, db.autocommit() as refresh:
+        held = "SELECT pg_try_advisory_lock(hashtextextended('memforest:planner_stats:outgrown', 0))"
+        assert await scalar(upkeep, held)
+        try:
+            assert await planner_stats.analyze_outgrown(refresh) == []  # (one upkeep pass at a time)
+            assert "grown" in await planner_stats.analyze_stale(refresh)
+        finally:
+            await scalar(upkeep, "SELECT pg_advisory_unlock(hashtextextended('memforest:planner_stats:outgrown', 0))")
+
+
+async def test_a_cancelled_workers_pass_is_cancelled_not_waited_for(db: Database) -> None:
+    await _table(db, "locked", 500)
+    upkeep = PlannerUpkeep(db, interval_s=3_600.0)
+    async with db.autocommit() as holder:
+        await execute(holder, "BEGIN")
+        await execute(holder, "LOCK TABLE locked IN ACCESS EXCLUSIVE MODE")  # (its ANALYZE waits)
+        try:
+            upkeep.job_ended()
+            await asyncio.sleep(0.5)
+            started = time.monotonic()
+            assert await upkeep.drain(cancel=True) == []
+            assert time.monotonic() - started < 5.0
+        finally:
+            await execute(holder, "ROLLBACK")
+    assert (await _analyzed(db, "locked"))[0] is False
 
 
 async def test_the_refresh_job_of_an_ingest_analyzes_what_grew(db: Database, settings: Settings) -> None:
