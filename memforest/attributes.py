@@ -25,7 +25,7 @@ ATTRIBUTE_WORDS: Final = MappingProxyType(
             "relocate, relocated, settle, settled, neighbourhood, neighborhood"
         ),
         "employer": _words(
-            "work, works, worked, working, employer, employers, company, job at, employed, employ, employs, "
+            "work, works, worked, working, employer, employers, company, job at, employed, employ, employs, boss, "
             "hired, hire, join, joined, firm, workplace"
         ),
         "job": _words("job, job title, position, role, occupation, profession"),

@@ -24,7 +24,6 @@ ONE_SPELLING: Final = MappingProxyType(
         "housemate": "flatmate",
         "veterinarian": "vet",
         "optometrist": "optician",
-        "boss": "manager",  # (a person: the organisation one works for is the employer)
     }
 )
 

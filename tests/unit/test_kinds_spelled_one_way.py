@@ -34,7 +34,6 @@ def _read(question: str, speaker: str = "Zsofika") -> TemporalQuestion:
         ("sports physiotherapist", "sports_physio"),
         ("family doctor", "family_doctor"),
         ("dentist", "dentist"),
-        ("boss", "manager"),
     ],
 )
 def test_a_kind_is_filed_under_its_one_spelling(noun: str, slot: str) -> None:
@@ -48,10 +47,6 @@ def test_a_kind_is_filed_under_its_one_spelling(noun: str, slot: str) -> None:
         ("I switched physiotherapists, I see Brannagh Lute now.", ("Zsofika", "physio", "Brannagh Lute")),
         ("My physio Brannagh Lute fixed my shoulder.", ("Zsofika", "physio", "Brannagh Lute")),
         ("My GP these days is Dr. Harrowgate.", ("Zsofika", "doctor", "Dr. Harrowgate")),
-        # a boss is a person, filed as one's manager however told; the organisation is the employer
-        ("Ildiko is my new boss.", ("Zsofika", "manager", "Ildiko")),
-        ("My boss Ildiko is off to Lisbon.", ("Zsofika", "manager", "Ildiko")),
-        ("I've got a new boss, Ildiko.", ("Zsofika", "manager", "Ildiko")),
     ],
 )
 def test_statements_with_either_spelling_fill_one_slot(text: str, slot: tuple[str, str, str]) -> None:
@@ -62,8 +57,6 @@ def test_statements_with_either_spelling_fill_one_slot(text: str, slot: tuple[st
     ("question", "attribute"),
     [
         ("Who is my physiotherapist now?", "physio"),
-        ("Who is my boss now?", "manager"),
-        ("Who was my manager before Ildiko?", "manager"),
         ("Who was my physio last year?", "physio"),
         ("Who was Casimir's GP in March 2023?", "doctor"),
     ],

@@ -15,7 +15,7 @@ CASES = [  # (operator, attribute, question)
     ("now", "residence", "Where's Bob based these days?"),
     ("now", "residence", "Which city is Alice in at the moment?"),
     ("now", "residence", "Where does Carmen call home nowadays?"),
-    ("now", "manager", "Who's Bob's boss these days?"),  # (a boss is a person: ADR 0155)
+    ("now", "employer", "Who's Bob's boss these days?"),
     ("now", "employer", "Who does Alice work for at present?"),
     ("now", "employer", "Which company employs Deepak right now?"),
     ("now", "employer", "Who is Elena's employer today?"),
