@@ -159,8 +159,7 @@ _SLOT_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
             _SUBJ + _ADV + r"\s+(?:works|worked|has\s+worked|has\s+been\s+working|is\s+working|is\s+now\s+working|"
             r"started\s+working|began\s+working|is\s+employed|got\s+hired|was\s+hired|got\s+a\s+(?:new\s+)?job|"
             r"started\s+a\s+(?:new\s+)?job|found\s+a\s+(?:new\s+)?job|landed\s+a\s+(?:new\s+)?job)\s+"
-            # (one worked "with Priya at X" is a colleague: X is the employer, read by states)
-            rf"(?:at|for|with(?!\s+[{CAPITALS}][\w'-]*\s+at\s)|by)\s+" + _VAL
+            r"(?:at|for|with|by)\s+" + _VAL
         ),
         "employer",
     ),

@@ -125,11 +125,10 @@ SCHOOL_WORDS = (
 _NAME_ENDS = re.compile(r"\s*+(?:[.,;:!?)]|$)|\s++(?:and|but|so|now|since|for|this|last|until)\b")
 
 
-# one met for an occasion ("had coffee with Declan", "caught up with Priya") or worked with at a
-# place named next ("I work with Priya at X": X is the employer): a companion, no employer
+# one met for an occasion ("had coffee with Declan", "caught up with Priya"): a companion, no employer
 _MET_WITH = re.compile(
-    rf"\b(?:(?i:coffee|lunch|dinner|drinks|tea|breakfast|brunch|met\s+up|caught\s+up|hung\s+out|chatted)\s++with\s++"
-    rf"[{CAPITALS}][\w'-]*+|(?i:work(?:s|ed|ing)?)\s++with\s++[{CAPITALS}][\w'-]*+(?=\s++(?i:at)\s))"
+    rf"\b(?i:coffee|lunch|dinner|drinks|tea|breakfast|brunch|met\s+up|caught\s+up|hung\s+out|chatted)\s++with\s++"
+    rf"[{CAPITALS}][\w'-]*+"
 )
 
 

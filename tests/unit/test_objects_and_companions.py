@@ -1,6 +1,6 @@
 """What a verb's object tells: a person dropped off at or picked up from a school or a nursery goes
 there, a pet or a relative taken to the speaker's own vet or dentist does not; one met for an
-occasion (and where) or worked with at a place is a companion, no employer; a car's model after its
+occasion (and where) is a companion, no employer; a car's model after its
 determiner at the start of a sentence is the car the speaker tends to; a band one plays in "now"
 is one's band. Sentences, names and places of my own, no benchmark template or value."""
 
@@ -36,9 +36,6 @@ def test_one_dropped_off_or_picked_up_goes_there(text: str, slot: tuple[str, str
     ("text", "employer"),
     [
         ("Had coffee with Bram (my new boss at Tarrant Freight) this morning.", "Tarrant Freight"),
-        # one worked with at a place is a colleague: the place is the employer
-        ("I work with Bram at Tarrant Freight.", "Tarrant Freight"),
-        ("I've worked with Bram at the Tarrant Freight depot since May.", "Tarrant Freight"),
         # an organisation worked with stays the employer, at a place too
         ("I work with Tarrant Freight.", "Tarrant Freight"),
         ("I got a job with Tarrant Freight at Canary Wharf.", "Tarrant Freight"),
