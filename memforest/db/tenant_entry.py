@@ -23,6 +23,15 @@ ENTER_TENANT_SQL = (
     " 'force_custom_plan', true), set_config('lock_timeout', coalesce(:lt, current_setting('lock_timeout')), true)"
 )
 
+# The write path's set-based transactions (a session's commit, a refresh's level writes), as knobs
+# of ``Database.tenant``, let the server choose (``auto``): a statement, and each foreign-key check
+# of the rows it inserts, keeps its cached generic plan once the statistics say that plan is as good
+# as one made for the parameters, instead of being planned again for every row (ADR 0157). Where
+# only a plan made for the forest's id can use a forest's partial index, ``auto`` keeps making such
+# plans; the worker's statistics upkeep (ADR 0156) keeps generic plans from being made for the empty
+# tables of a fresh database.
+WRITE_PLANS = {"plan_cache_mode": "auto"}
+
 
 @lru_cache(maxsize=16)
 def enter_tenant(knob_count: int) -> TextClause:

@@ -23,6 +23,7 @@ from memforest import tracing
 from memforest.backends.base import UsageLedger, embed_rows
 from memforest.backends.factory import Backends
 from memforest.db.engine import Database
+from memforest.db.tenant_entry import WRITE_PLANS
 from memforest.domain import Candidate, CellTurn, CellView
 from memforest.errors import MemForestError
 from memforest.memtree.model import InsertStats
@@ -257,7 +258,7 @@ async def commit_cells(
     (ADR 0014)."""
     more_coming = False
     insert_stats = InsertStats()
-    async with db.tenant(tenant_id) as conn:
+    async with db.tenant(tenant_id, knobs=WRITE_PLANS) as conn:
         if not check_order:
             await lock_forest(conn, tenant_id, forest_id, "graph")
         elif await jobs.older_uncommitted_or_lock(conn, tenant_id, forest_id, session_id):

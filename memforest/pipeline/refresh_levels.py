@@ -39,6 +39,7 @@ import numpy as np
 
 from memforest.backends.base import BatchSummarizer, Embedder, Summarizer, SummaryInput, UsageLedger, embed_rows
 from memforest.db.engine import Database
+from memforest.db.tenant_entry import WRITE_PLANS
 from memforest.domain import TreeKind
 from memforest.store import nodes as store
 from memforest.store.sql import Conn, Row, as_vector, lock_forest
@@ -335,7 +336,7 @@ async def passes(
             )
         while nxt.levels:
             works = await summarise_levels(nxt.levels, summarizer, embedder, concurrency, ledger)
-            async with db.tenant(tenant_id) as conn:
+            async with db.tenant(tenant_id, knobs=WRITE_PLANS) as conn:
                 if any(r.nodes for r in nxt.levels):
                     await lock_forest(conn, tenant_id, forest_id, "graph")  # short write, ordered with structural edits
                 done, last = await write_levels(conn, tenant_id, nxt.levels, works)
