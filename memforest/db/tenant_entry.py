@@ -26,10 +26,10 @@ ENTER_TENANT_SQL = (
 # The write path's set-based transactions (a session's commit, a refresh's level writes), as knobs
 # of ``Database.tenant``, let the server choose (``auto``): a statement, and each foreign-key check
 # of the rows it inserts, keeps its cached generic plan once the statistics say that plan is as good
-# as one made for the parameters, instead of being planned again for every row (ADR 0157). Where
-# only a plan made for the forest's id can use a forest's partial index, ``auto`` keeps making such
-# plans; the worker's statistics upkeep (ADR 0156) keeps generic plans from being made for the empty
-# tables of a fresh database.
+# as one made for the parameters, instead of being planned again for every row (ADR 0157). The one
+# statement of these transactions that reads a forest's partial index (the commit's nearest-facts
+# lookup) names the forest by a literal, so whatever plan is kept can use it; the worker's
+# statistics upkeep (ADR 0156) keeps generic plans from being made for a fresh database's empty tables.
 WRITE_PLANS = {"plan_cache_mode": "auto"}
 
 

@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,10 @@ __all__ = ["FactRow", "LinkUpdate", "SourceRow", "lookup_many", "new_ids_and_nei
 # A forest without its own indexes is scanned whole for every candidate: its live facts are read
 # once into ``live`` (in the order the forest's scan gives them) and each candidate ranks that copy,
 # instead of reading the table's rows again per candidate. A forest with its own indexes (``ix``)
-# leaves ``live`` empty and ranks by its HNSW index, as before (ADR 0065).
+# leaves ``live`` empty and ranks by its HNSW index, as before (ADR 0065). That branch names the
+# forest by a literal (``{forest}``, :func:`_lookup_sql`): a plan the server caches for the statement
+# then proves the forest's partial index usable however it plans (the commit's transaction lets
+# the server keep a generic plan, ADR 0157), and the nearest facts never depend on that choice.
 _LOOKUP_MANY = f"""
 WITH q AS MATERIALIZED (  -- each vector sliced and cast once, not once per fact it is compared with
     SELECT g.i, (CAST(:h AS text[]))[g.i] AS h, (CAST(:nz AS boolean[]))[g.i] AS nz,
@@ -45,11 +49,17 @@ LEFT JOIN LATERAL (  -- the distance once per fact ranked (the sort key); the co
      WHERE q.nz AND x.fact_id IS NULL ORDER BY embedding <=> q.e LIMIT 3)
     UNION ALL
     (SELECT fact_id, kind, speaker, valid_from, embedding <=> q.e AS dist, subject, attribute, value FROM facts
-     WHERE (SELECT indexed FROM ix) AND q.nz AND x.fact_id IS NULL AND tenant_id = :t AND forest_id = :f
+     WHERE (SELECT indexed FROM ix) AND q.nz AND x.fact_id IS NULL AND tenant_id = :t AND forest_id = {{forest}}
      AND retracted_at IS NULL AND embedding IS NOT NULL ORDER BY embedding <=> q.e LIMIT 3)
 ) k ON true
 ORDER BY q.i, k.dist
 """
+
+
+@lru_cache(maxsize=256)
+def _lookup_sql(forest_id: int) -> str:
+    """:data:`_LOOKUP_MANY` for the forest ``forest_id`` (an int, written as a literal)."""
+    return _LOOKUP_MANY.replace("{forest}", str(int(forest_id)))
 
 
 async def lookup_many(
@@ -68,7 +78,7 @@ async def lookup_many(
         "v": vector_array(embeddings),
         "n": len(hashes),
     }
-    return await fetch_all(conn, _LOOKUP_MANY, params)
+    return await fetch_all(conn, _lookup_sql(forest_id), params)
 
 
 # For each new fact i (1-based) in order: its id, and when it names a slot (subject and attribute not

@@ -27,7 +27,7 @@ from memforest.pipeline.service import ingest_sessions
 from memforest.retrieval import QueryRequest, query
 from memforest.settings import Settings
 from memforest.store import forest_indexes as vx
-from memforest.store.facts_batch import _LOOKUP_MANY, lookup_many
+from memforest.store.facts_batch import _lookup_sql, lookup_many
 from memforest.store.read_conn import positional
 from memforest.store.recall import TIE_MARGIN, nearest_cells, nearest_facts, nearest_roots, nearest_sql
 from memforest.store.recall_channels import (
@@ -518,7 +518,7 @@ async def test_the_write_paths_lookup_ranks_a_copy_of_a_small_forest_and_an_inde
             rows = await lookup_many(conn, tenant_id, forest, ["no-such-hash"], [q])
             want = [r["fact_id"] for r in await fetch_all(conn, exact, {"t": tenant_id, "f": forest, "q": q})]
             assert [r["fact_id"] for r in rows] == want and len(want) == 3
-            plan = await fetch_all(conn, "EXPLAIN (ANALYZE, COSTS OFF) " + _LOOKUP_MANY, params | {"f": forest})
+            plan = await fetch_all(conn, "EXPLAIN (ANALYZE, COSTS OFF) " + _lookup_sql(forest), params | {"f": forest})
             text = "\n".join(str(r["QUERY PLAN"]) for r in plan)
             assert (f"Index Scan using ix_facts_vec_f{forest}" in text) is indexed
             live = next(line for line in text.splitlines() if "CTE Scan on live" in line)
