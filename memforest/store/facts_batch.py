@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from memforest.store.forest_indexes import INDEXED_SQL
+from memforest.store.queries import fill
 from memforest.store.sql import Conn, Row, fetch_all, vector_array
 
 __all__ = ["FactRow", "LinkUpdate", "SourceRow", "lookup_many", "new_ids_and_neighbours", "write_facts"]
@@ -25,7 +26,7 @@ __all__ = ["FactRow", "LinkUpdate", "SourceRow", "lookup_many", "new_ids_and_nei
 # once into ``live`` (in the order the forest's scan gives them) and each candidate ranks that copy,
 # instead of reading the table's rows again per candidate. A forest with its own indexes (``ix``)
 # leaves ``live`` empty and ranks by its HNSW index, as before (ADR 0065). That branch names the
-# forest by a literal (``{forest}``, :func:`_lookup_sql`): a plan the server caches for the statement
+# forest by a literal (``{f}``, :func:`_lookup_sql`): a plan the server caches for the statement
 # then proves the forest's partial index usable however it plans (the commit's transaction lets
 # the server keep a generic plan, ADR 0157), and the nearest facts never depend on that choice.
 _LOOKUP_MANY = f"""
@@ -49,7 +50,7 @@ LEFT JOIN LATERAL (  -- the distance once per fact ranked (the sort key); the co
      WHERE q.nz AND x.fact_id IS NULL ORDER BY embedding <=> q.e LIMIT 3)
     UNION ALL
     (SELECT fact_id, kind, speaker, valid_from, embedding <=> q.e AS dist, subject, attribute, value FROM facts
-     WHERE (SELECT indexed FROM ix) AND q.nz AND x.fact_id IS NULL AND tenant_id = :t AND forest_id = {{forest}}
+     WHERE (SELECT indexed FROM ix) AND q.nz AND x.fact_id IS NULL AND tenant_id = :t AND forest_id = {{f}}
      AND retracted_at IS NULL AND embedding IS NOT NULL ORDER BY embedding <=> q.e LIMIT 3)
 ) k ON true
 ORDER BY q.i, k.dist
@@ -58,8 +59,8 @@ ORDER BY q.i, k.dist
 
 @lru_cache(maxsize=256)
 def _lookup_sql(forest_id: int) -> str:
-    """:data:`_LOOKUP_MANY` for the forest ``forest_id`` (an int, written as a literal)."""
-    return _LOOKUP_MANY.replace("{forest}", str(int(forest_id)))
+    """:data:`_LOOKUP_MANY` for the forest ``forest_id`` (written as a literal, ``queries.fill``)."""
+    return fill(_LOOKUP_MANY, f=forest_id)
 
 
 async def lookup_many(

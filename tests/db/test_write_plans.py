@@ -21,6 +21,7 @@ from memforest.db.tenant_entry import WRITE_PLANS
 from memforest.pipeline.service import ingest_sessions
 from memforest.settings import Settings
 from memforest.store import facts_batch
+from memforest.store.queries import fill
 from memforest.store.read_conn import positional
 from memforest.store.sql import execute, scalar
 from memforest.store.tenants import ensure_tenant
@@ -76,7 +77,7 @@ async def _lookup_plan(db: Database, settings: Settings, sql: str) -> str:
         "v": "ARRAY['[" + ",".join(repr(float(x)) for x in np.asarray(q)) + "]'::vector]",
         "n": "1",
     }
-    statement, names = positional(sql.replace("{forest}", str(forest_id)))
+    statement, names = positional(fill(sql, f=forest_id))
     generic = {"plan_cache_mode": "force_generic_plan", "enable_seqscan": "off"}  # (a small table is read whole)
     async with db.tenant(tenant_id, knobs=generic) as conn:
         await execute(conn, f"PREPARE probe AS {statement}")
@@ -92,4 +93,4 @@ async def test_the_commits_nearest_lookup_reads_an_indexed_forests_graph_on_a_ge
 
 async def test_a_lookup_naming_its_forest_by_a_parameter_would_not(db: Database, settings: Settings) -> None:
     # (why the lookup names the forest by a literal: a generic plan cannot prove the partial index's predicate)
-    assert not await _lookup_plan(db, settings, facts_batch._LOOKUP_MANY.replace("{forest}", ":f"))
+    assert not await _lookup_plan(db, settings, fill(facts_batch._LOOKUP_MANY))
