@@ -9,9 +9,10 @@ import re
 from collections.abc import Iterator
 
 from memforest.text.clause_fragments import VERB_S, main_clause_start, verbless
-from memforest.text.lexicon import ADVERBS, CAPITALS, COMMON_VERBS, ENTITY_EXCLUDE, IRREGULAR_PAST, words
-from memforest.text.person_keys import KIN_TITLE, NAME, TITLE_AT, subject_key, untitled
+from memforest.text.lexicon import CAPITALS, IRREGULAR_PAST, words
+from memforest.text.person_keys import KIN_TITLE, NAME, PERSON, TITLE_AT, names_someone, subject_key, untitled
 from memforest.text.state_words import ANIMALS, COMPANION_BEFORE, INTRODUCING, KIN, KIN_ADJ, POINTING
+from memforest.text.subject_pairs import aside_blanked, first_of_two, lone_person
 
 __all__ = [
     "ADV",
@@ -32,10 +33,6 @@ __all__ = [
     "untitled",
 ]
 
-# a person: "Ana", "Ana's sister", "Ana's sister Mia" (optionally "and others": the speaker's "we")
-# (a family holds states as a person does, "Ana's family moved to X"; it is no kin word of questions:
-# "the family doctor" asks about a doctor)
-PERSON = rf"{NAME}(?:'s\s+{KIN_ADJ}(?i:{KIN}|family)s?(?:\s+{NAME})?)?(?:\s+and\s+others)?"
 SUBJ = rf"(?P<subj>{PERSON})"
 # auxiliaries and adverbs between a subject and its verb ("has just", "finally", "eventually")
 ADVERBS_RUN = (
@@ -67,7 +64,6 @@ _SHARED_SUBJECT = re.compile(
     r"(?<![\w'])(?:(?:just|finally|recently|now|officially|also|already|actually|eventually|[a-z]+ly)\s+){0,3}"
     r"(?:(?:has|have|had)\s+)?(?:[a-z]{2,}(?<!ne)ed|is|was|been|" + VERB_S + r")\b"
 )
-_ADVERB = re.compile(rf"(?:{ADVERBS}|just|finally|so|then|anyway|today|yesterday)")
 # a person as the subject of a verb, or named before an appositive ("Priya, my flatmate, switched")
 _SUBJECT_RE = re.compile(
     rf"(?<![\w'])(?P<subj>{PERSON})(?=\s+[a-z]|,\s+(?:{NAME}'s|the|an?|his|her|their)\s[^,]{{1,40}},\s+[a-z])"
@@ -79,6 +75,27 @@ _OBJECT = re.compile(r"\b(?i:left|quit|ditched|leaving|cancell?ed|dropped|dumped
 # a name right after a preposition does nothing in its clause ("ported my number from Vodo to
 # Telia"), though a pronoun after it may stand for it ("bumped into Oswyn, he's ...")
 _PREPOSITION_BEFORE = re.compile(r"\b(?i:from|to|with|at|in|on|into|onto|by|of|about|near|for|than|like)\s+$")
+
+
+# the second person of a subject of two ("Ana and Bo moved", "Ana and her sister joined"): the
+# clause's states are filed under the first person it names
+_AND_OTHER = (
+    rf"\s+and\s+(?:{PERSON}|(?i:his|her|their)\s+{KIN_ADJ}(?i:{KIN}|family|kids|children|twins|folks)s?(?:\s+{NAME})?)"
+)
+_COORDINATED_LEAD = re.compile(
+    rf"{SUBJ}{_AND_OTHER}\s+{ADV}(?!(?:and|or|but|who|that|which|to|in|at|of|for|with|from|on|by|as)\b)[a-z]+\b"
+)
+
+
+def _clause_starts(text: str, at: int) -> list[int]:
+    """Where the clauses before position ``at`` start: the text's start and the end of each clause
+    mark (``_CLAUSE_START``), but for the "and" of a subject of two ("Ana and Bo moved": one clause)."""
+    starts = [0]
+    for clause in _CLAUSE_START.finditer(text, 0, at):
+        if clause.group().strip() == "and" and lone_person(text, starts[-1], clause.start()):
+            continue
+        starts.append(clause.end())
+    return starts
 
 
 # a clause opened by a person's thing as its subject (no relation: "Ana's sister" is a person)
@@ -96,7 +113,8 @@ def leading_subject(text: str, at: int = 0) -> str | None:
     """The person the clause holding position ``at`` opens with as the subject of its verb (see
     :func:`subject_key`), or None: "After Rex died, Tom got a pup named Pip" is Tom's, at Pip. An
     opening word that is an ordinary word (an adverb, a verb, a gerund) names no one."""
-    starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
+    text = aside_blanked(text)  # ("Rosa, who lives next door, adopted X": Rosa)
+    starts = _clause_starts(text, at)
     while len(starts) > 1 and (_SHARED_SUBJECT.match(text, starts[-1]) or verbless(text[starts[-1] : at])):
         # "Bo quit A and enrolled at B": the clause's verb has the first clause's subject; so has a
         # fragment with no verb before the value ("Bo has moved again, this time down to X")
@@ -105,7 +123,7 @@ def leading_subject(text: str, at: int = 0) -> str | None:
     start = linked.end() if linked is not None else starts[-1]
     titled = TITLE_AT.match(text, start)  # "Aunt Rosa has taken up X": Rosa
     at_name = titled.end() if titled is not None else start
-    m = _LEAD_RE.match(text, at_name) or _PLURAL_LEAD_RE.match(text, at_name)
+    m = _LEAD_RE.match(text, at_name) or _PLURAL_LEAD_RE.match(text, at_name) or _COORDINATED_LEAD.match(text, at_name)
     owned = _OWNER_LEAD.match(text, starts[-1]) if m is None else None
     if owned is not None and names_someone(owned["owner"]):
         return owned["owner"]  # "Kwabena's husky is called X", "Ika's place is in X": the owner's
@@ -382,27 +400,6 @@ def names_subject_before(text: str, at: int) -> bool:
     return leading_subject(text, at) is not None or next(_persons_before(text, at), None) is not None
 
 
-# adjectives and chat words that open a sentence before a noun ("New physio: X", "Big news")
-_ORDINARY_OPENERS = words(
-    """new old big little quick huge small latest another update fyi ok okay lol plot home work life everything
-    nothing first second"""
-)
-
-
-def names_someone(person: str) -> bool:
-    """A capitalised word that is an ordinary word (an adverb, a verb, a gerund) names no one."""
-    first = person.split()[0].split("'")[0].lower()
-    if (
-        first in _ORDINARY_OPENERS
-        or first in ENTITY_EXCLUDE
-        or first in IRREGULAR_PAST
-        or first in COMMON_VERBS
-        or _ADVERB.fullmatch(first)
-    ):
-        return False
-    return not first.endswith(("ly", "ing", "ed"))
-
-
 def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
     """The owner of the noun when the match has one or right before it, else the person the match
     names before its value (its own clause's: "A retired, so now B goes to X"), else the first
@@ -417,7 +414,7 @@ def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
     if found.get("owner"):
         return subject_key(found["owner"])
     if found.get("subj") and names_someone(found["subj"]):
-        return subject_key(found["subj"])
+        return subject_key(first_of_two(text, m.start("subj")) or found["subj"])  # "Ana and Bo joined X": Ana's
     if (found.get("pron") or "").lower() in _SUBJECT_PRONOUNS:
         named = set(_persons_before(text, m.start("pron")))
         return named.pop() if len(named) == 1 else None

@@ -51,6 +51,7 @@ from memforest.text.mood import mood_near, mood_of
 from memforest.text.sentences import split_sentences
 from memforest.text.state_values import change_value
 from memforest.text.state_words import KIN as KIN_WORDS
+from memforest.text.state_words import KIN_ADJ
 from memforest.text.topics import singular
 
 __all__ = [
@@ -83,14 +84,19 @@ def slot_key(noun: str) -> str:
     return "_".join(words)
 
 
+# a relative named by their relation, one or many, maybe after a word of age or closeness ("best
+# friend", "older sisters", "folks"): a person, no kind of thing
+_RELATIVE_NOUN = re.compile(rf"{KIN_ADJ}(?:(?:{KIN_WORDS})s?|folks|children|twins)", re.IGNORECASE)
+
+
 def _noun(raw: str) -> str | None:
     words = raw.lower().split()
     while words and words[-1] in NOT_NOUN:
         words.pop()
     if not words or words[0] in NOT_NOUN:
         return None
-    if len(words) == 1 and KIN_RE.match(words[0]) and words[0] not in PARTNERS:
-        return None
+    if words[-1] not in PARTNERS and _RELATIVE_NOUN.fullmatch(" ".join(words)):
+        return None  # ("Ana's best friend moved to X", "Ana's folks moved to X": where they live)
     return slot_key(" ".join(words))
 
 

@@ -6,7 +6,9 @@ import re
 from collections.abc import Callable
 
 from memforest.text.lexicon import ADVERBS, CAPITALS, COMMON_VERBS, IRREGULAR_PAST, MODALS, NOT_VERBS
+from memforest.text.person_keys import names_someone
 from memforest.text.state_words import KIN
+from memforest.text.subject_pairs import CLAUSE_OPENING
 
 __all__ = ["introduced_person", "rewrite_persons", "third_person"]
 
@@ -98,6 +100,26 @@ _QUANTIFIERS = frozenset({"both", "all", "together", "each"})
 _PRONOUN = r"(?<!\w)(?<!\w-)(?:{})(?!\w|-\w)"
 
 
+# a subject of two persons the speaker is the second of, opening a clause ("Ines and Ana moved",
+# "Ana's husband and Ana joined", written from "Ines and I", "my husband and I")
+_OTHER_THEN = rf"(?P<open>{CLAUSE_OPENING})"
+_OTHER = rf"(?P<other>[{CAPITALS}][\w-]*+(?:'s\s+(?:[a-z][\w-]*\s+){{0,2}}?[a-z][\w-]*)?)"  # ("Ana's best friend")
+
+
+def _speaker_first(text: str, speaker: str) -> str:
+    """``text`` with a subject of two persons that opens a clause and ends with the speaker written
+    with the speaker first ("Ines and Ana moved to X" -> "Ana and Ines moved to X"): the clause
+    states the speaker's own state, as "we" does, and the other person stays named."""
+    pattern = rf"{_OTHER_THEN}{_OTHER}\s+and\s+{re.escape(speaker)}(?![\w'-])(?=\s+[a-z])"
+
+    def swap(m: re.Match[str]) -> str:
+        if m["other"] == speaker or not names_someone(m["other"]):  # ("Oh and I", "since Monday and I", "He and I")
+            return m.group(0)
+        return f"{m['open']}{speaker} and {m['other']}"
+
+    return re.sub(pattern, swap, text)
+
+
 def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
     """Rewrite first person to ``speaker`` and (when known) second person to ``other``.
 
@@ -152,6 +174,7 @@ def rewrite_persons(text: str, speaker: str, other: str | None) -> str:
         ]
     for word, repl in replacements:
         text = re.sub(_PRONOUN.format(word), repl, text)
+    text = _speaker_first(text, speaker)
     if other:
         text = re.sub(
             _PRONOUN.format("[Yy]ou") + rf"(?!\s+guys){adv_group}(?:\s+(?P<verb>[A-Za-z]+(?:n't)?)(?![\w']))?",

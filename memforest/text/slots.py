@@ -9,6 +9,7 @@ from memforest.text.lexicon import ADVERBS, CAPITALS, ENTITY_EXCLUDE, NUMBER_WOR
 from memforest.text.mood import mood_near
 from memforest.text.role_named import ROLES, role_slot
 from memforest.text.state_words import KIN
+from memforest.text.subject_pairs import first_of_two
 from memforest.text.topics import singular
 
 __all__ = ["asks_with_provider", "find_role_at", "find_slot"]
@@ -238,7 +239,7 @@ def find_slot(text: str) -> tuple[str, str, str] | None:
         m = pattern.search(text)
         if m is None:
             continue
-        subject = _clean_subject(m["subj"])
+        subject = _clean_subject(first_of_two(text, m.start("subj")) or m["subj"])  # ("Ana and Bo moved to X": Ana's)
         value = _normalise_value(m["val"])
         if not subject or not value:
             continue

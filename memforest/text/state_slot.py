@@ -35,6 +35,7 @@ from memforest.text.state_holders import escorted_to, owned_before
 from memforest.text.state_values import SCHOOL_WORDS, TITLED_JOB, WORKPLACE_PART, thing_kind
 from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
 from memforest.text.states import find_state
+from memforest.text.subject_pairs import without_aside
 from memforest.text.switch_clause import find_switch_clause
 from memforest.text.titled_work import find_title
 from memforest.text.work_hours import find_work_hours
@@ -240,6 +241,11 @@ def state_slot(
     (``change_subjects.pronoun_subject``, with ``antecedent``: the one person an earlier sentence of
     the turn named); when whose it is goes unsaid, it files no state. A sentence opened by "She",
     "He", "Her" or "His" is read as the antecedent's."""
+    main = without_aside(text)
+    if main != text:  # "Rosa, who lives next door, adopted X": the main clause's state, else the aside's
+        slot = state_slot(main, kind, speaker, participants, antecedent)
+        if slot is not None:
+            return slot
     text = _HAS.sub(" has ", plain_verbs(text))  # "Ana's been at X": Ana has been, not a thing of Ana's
     text = _PRONOUN_IS.sub(lambda m: f"{m[1] or m[2]} is", text)
     text = _LOWER_TITLE.sub(lambda m: m[0].capitalize(), text)  # "dr. Lemaire": a title typed in lower case
@@ -388,6 +394,8 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
         return change
     if change is not None and state[1] == "partner" and change[0] == state[2]:
         return change  # "Ana's partner Yusuf switched to X": Yusuf's change, the partner named in passing
+    if change is not None and state[1] == "partner" and change[0] == state[0] and _partner_second(text, state):
+        return change  # "Ana and Ana's girlfriend Lena joined X": a subject of two, the partner named in passing
     if change is not None and change[1] == "change" and state[1] in _SWITCHABLE and _FROM_TO.search(text):
         return change  # "moved over from A to B", "left A for B": of A's kind (known to the read path), maybe no home
     if (
@@ -413,6 +421,13 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     if change is not None and change[1] == "patronage" and state[1] == "hobby":
         return change  # "started playing five-a-side with the Rovers": the group named, not only the game
     return state
+
+
+def _partner_second(text: str, state: Slot) -> bool:
+    """The partner of ``state`` is named as the second of a subject of two with its holder ("Ana and
+    Ana's girlfriend Lena joined X")."""
+    holder, partner = re.escape(state[0]), re.escape(state[2])
+    return re.search(rf"(?<![\w'-]){holder}\s+and\s+{holder}'s\s+(?:[\w-]+\s+){{1,2}}?{partner}\b", text) is not None
 
 
 # a job title right before the value ("an inspector at the Y port authority"): where one works

@@ -46,6 +46,7 @@ from memforest.text.state_words import (
     PARTNER_NOUNS,
     PROVIDER_HEADS,
 )
+from memforest.text.subject_pairs import first_of_two
 
 __all__ = ["cue_gates", "find_state"]
 
@@ -66,7 +67,7 @@ _ABOUT_ADDRESSEE = re.compile(r"^(?:congrat\w*|good\s+luck|best\s+of\s+luck|enjo
 _KIN = (  # (the in-laws first: an alternation takes its first branch that matches; one relative or many)
     r"(?:mother|father|sister|brother|son|daughter)-in-law|"
     r"(?:sister|brother|cousin|son|daughter|aunt|uncle|niece|nephew|sibling|grandkid)s?|mom|mum|mother|dad|father|"
-    r"parents?|friend|friends|kids?|children|grandchildren|grandma|grandmother|grandpa|grandfather|boss|manager|"
+    r"parents?|folks|friend|friends|kids?|children|grandchildren|grandma|grandmother|grandpa|grandfather|boss|manager|"
     r"colleague|coworker|co-worker|neighbou?r|roommate|flatmate|in-laws?|family|grandparents?|grand?dad|gran|granny|nana?|twins?|mate|"
     r"step(?:son|daughter|mother|father|sister|brother|dad|mum|mom|kids?|children)|god(?:son|daughter|child|children)"
 )
@@ -315,14 +316,12 @@ _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
 
 
 @functools.lru_cache(maxsize=8)
-def _kin_after(kin_words: str) -> re.Pattern[str]:
+def _kin_after(kinship: str) -> re.Pattern[str]:
     """A relation right after a name ("'s older sister Ana"), its name when one follows."""
-    return re.compile(rf"'s\s+(?:old\s+)?{KIN_ADJ}(?P<kin>{kin_words})\b(?!'(?!s))(?:\s+(?P<n>[{CAPITALS}][\w-]*))?")
+    return re.compile(rf"'s\s+(?:old\s+)?{KIN_ADJ}(?P<kin>{kinship})\b(?!'(?!s))(?:\s+(?P<n>[{CAPITALS}][\w-]*))?")
 
 
-def _subject(
-    text: str, speaker: str, participants: Sequence[str], stated: int = 0, kin_words: str = _KIN
-) -> str | None:
+def _subject(text: str, speaker: str, participants: Sequence[str], stated: int = 0, kinship: str = _KIN) -> str | None:
     """Whose state the sentence states: a relative named before ``stated`` (where the later of the
     cue and the value begins) is its own subject ("Mia's sister Ana moved to Y": Ana; "Mia's
     sister moved to Y": "Mia's sister"); one named only after it is none: "Bought a Kia Niro from
@@ -342,11 +341,11 @@ def _subject(
     if best is None:
         return None if _PRONOUN_START.match(text) else speaker
     start, name = best
-    kin = _kin_after(kin_words).match(text, start + len(name))
+    if start <= stated and (first := first_of_two(text, start)):
+        return first  # "Ana and Ana's husband moved to Y": a subject of two, the first's
+    kin = _kin_after(kinship).match(text, start + len(name))
     if kin and start <= stated:
         return kin["n"] or f"{name}'s {kin['kin'].lower()}"
-    if start > 0 and re.search(r"\b(?:" + _KIN + r")\s+$", text[:start], re.IGNORECASE):
-        return name
     return name
 
 

@@ -106,8 +106,8 @@ def test_a_doctor_moved_over_to_is_no_home() -> None:
     assert all(s[1] != "residence" for s in slots)
 
 
-def test_the_speaker_second_in_a_pair_keeps_a_plural_verb() -> None:
-    assert rewrite_persons("Ines and I both joined it.", "Mia", None) == "Ines and Mia both joined it."
+def test_the_speaker_in_a_pair_is_written_first_and_keeps_a_plural_verb() -> None:
+    assert rewrite_persons("Ines and I both joined it.", "Mia", None) == "Mia and Ines both joined it."
     assert rewrite_persons("I love it and I go running.", "Mia", None) == "Mia loves it and Mia goes running."
 
 

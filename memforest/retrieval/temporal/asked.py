@@ -93,7 +93,7 @@ _NOT_NOUN = frozenset(
     )
 )
 _RELATION = re.compile(
-    rf"(?<![\w'-])(?P<owner>[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,3}}+)'s\s+(?P<kin>(?i:(?:{KIN})s?|children|twins))\b"
+    rf"(?<![\w'-])(?P<owner>[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,3}}+)'s\s+(?P<kin>(?i:(?:{KIN})s?|children|twins|folks))\b"
     rf"(?!\s+[{CAPITALS}])"
 )
 # a subordinate clause naming a state: "back when I lived in Oslo", "during my time at Acme",
