@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from memforest.text.clause_fragments import VERB_S, main_clause_start, verbless
 from memforest.text.lexicon import CAPITALS, IRREGULAR_PAST, words
 from memforest.text.person_keys import KIN_TITLE, NAME, PERSON, TITLE_AT, names_someone, subject_key, untitled
-from memforest.text.state_words import ANIMALS, COMPANION_BEFORE, INTRODUCING, KIN, KIN_ADJ, POINTING
-from memforest.text.subject_pairs import aside_blanked, first_of_two, lone_person
+from memforest.text.state_words import ANIMALS, COMPANION_BEFORE, INTRODUCING, KIN, KIN_ADJ, KIN_PLURALS, POINTING
+from memforest.text.subject_pairs import RELATIVE_SECOND, TIME_LEAD_AT, aside_blanked, first_of_two, lone_person
 
 __all__ = [
     "ADV",
@@ -44,7 +44,7 @@ ADV = rf"{ADVERBS_RUN}(?:(?:has|have|had)\s+{ADVERBS_RUN})?"
 _LEAD_RE = re.compile(rf"{SUBJ}\s+{ADV}(?:is|was|has|had|got|left|quit|bought|took|found|went|sold|[a-z]+ed|[a-z]+s)\b")
 # ... or with relatives and the verb of many ("Ana's kids go to X", "Tom's parents are in Y now")
 _PLURAL_LEAD_RE = re.compile(
-    rf"(?P<subj>{NAME}'s\s+{KIN_ADJ}(?i:(?:{KIN})s|children|twins|folks))\s+{ADV}"
+    rf"(?P<subj>{NAME}'s\s+{KIN_ADJ}(?i:(?:{KIN})s|{KIN_PLURALS}))\s+{ADV}"
     r"(?!(?:and|or|but|who|that|which|to|in|at|of|for|with|from|on|by|as)\b)[a-z]+\b"
 )
 # a verb of saying before a reported clause, which has a subject of its own ("Ana said he joined X",
@@ -79,9 +79,7 @@ _PREPOSITION_BEFORE = re.compile(r"\b(?i:from|to|with|at|in|on|into|onto|by|of|a
 
 # the second person of a subject of two ("Ana and Bo moved", "Ana and her sister joined"): the
 # clause's states are filed under the first person it names
-_AND_OTHER = (
-    rf"\s+and\s+(?:{PERSON}|(?i:his|her|their)\s+{KIN_ADJ}(?i:{KIN}|family|kids|children|twins|folks)s?(?:\s+{NAME})?)"
-)
+_AND_OTHER = rf"\s+and\s+(?:{PERSON}|{RELATIVE_SECOND}(?:\s+{NAME})?)"
 _COORDINATED_LEAD = re.compile(
     rf"{SUBJ}{_AND_OTHER}\s+{ADV}(?!(?:and|or|but|who|that|which|to|in|at|of|for|with|from|on|by|as)\b)[a-z]+\b"
 )
@@ -100,7 +98,7 @@ def _clause_starts(text: str, at: int) -> list[int]:
 
 # a clause opened by a person's thing as its subject (no relation: "Ana's sister" is a person)
 _OWNER_LEAD = re.compile(
-    rf"(?P<owner>{NAME})'s\s+(?!(?i:{KIN}|family|kids|children|twins|mates|folks)s?\b)(?:[a-z][\w-]*\s+){{1,2}}?"
+    rf"(?P<owner>{NAME})'s\s+(?!(?i:{KIN}|family|{KIN_PLURALS})s?\b)(?:[a-z][\w-]*\s+){{1,2}}?"
     r"(?:is|was|has|had|got|[a-z]+ed|[a-z]+s)\b"
 )
 
@@ -121,6 +119,8 @@ def leading_subject(text: str, at: int = 0) -> str | None:
         starts.pop()
     linked = _CONNECTIVE_AT.match(text, starts[-1])  # "And Rosa has taken up X": Rosa
     start = linked.end() if linked is not None else starts[-1]
+    timed = TIME_LEAD_AT.match(text, start)  # "In 2022 Rosa and her wife moved to X": Rosa
+    start = timed.end() if timed is not None else start
     titled = TITLE_AT.match(text, start)  # "Aunt Rosa has taken up X": Rosa
     at_name = titled.end() if titled is not None else start
     m = _LEAD_RE.match(text, at_name) or _PLURAL_LEAD_RE.match(text, at_name) or _COORDINATED_LEAD.match(text, at_name)
@@ -413,6 +413,8 @@ def match_subject(text: str, m: re.Match[str], speaker: str) -> str | None:
         return speaker if pronoun_subject(text, m.start("v"), speaker)[0] else None
     if found.get("owner"):
         return subject_key(found["owner"])
+    if found.get("second"):  # ("Ana and her son joined X": Ana's; whose, when no one opens the pair, no one says)
+        return first_of_two(text, m.start("second"))
     if found.get("subj") and names_someone(found["subj"]):
         return subject_key(first_of_two(text, m.start("subj")) or found["subj"])  # "Ana and Bo joined X": Ana's
     if (found.get("pron") or "").lower() in _SUBJECT_PRONOUNS:

@@ -12,6 +12,7 @@ from memforest.text.change_subjects import NAME, PERSON, SUBJ
 from memforest.text.lexicon import CAPITALS, TIME_WORDS
 from memforest.text.state_values import TIME_NAME
 from memforest.text.state_words import ANIMALS, DISPOSAL, KIN
+from memforest.text.subject_pairs import RELATIVE_SECOND
 
 OWNER = rf"(?:(?P<owner>{PERSON})'s|(?P<pron>his|her|their|its))"
 # possessive: a word is read whole or not at all (no backtracking into it: linear on long runs); a
@@ -83,9 +84,11 @@ NOUN3 = r"(?P<noun>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
 # where a clause's verb may stand: after its subject (a name, or a lower-case pronoun, ``lpron``,
 # whose person ``state_slot`` reads from the clause and the sentences before: "in May he switched to
 # X"), or first in its clause with the subject left out, as people write of themselves ("Joined X
-# last week", "quit A and joined B")
+# last week", "quit A and joined B"), or after a person and "and", a relative of theirs as the second
+# of a subject of two (``second``: "Ana and her son joined X" is Ana's)
 LEAD = (
     rf"(?:{SUBJ}\s+|(?<![\w'])(?P<lpron>he|she|they)(?:'(?:s|ve|d|re))?\s+|^|(?<=[.!?;:,]\s)|(?<=\band\s)|"
+    rf"(?<=\band\s)(?P<second>{RELATIVE_SECOND}(?:\s+{NAME})?)\s+|"
     r"(?<=\bthen\s)|(?<=\bso\s))"
 )
 NOW = r"(?:\s+(?:now|these\s+days|nowadays|at\s+the\s+moment|for\s+now))?"

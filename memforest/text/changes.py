@@ -51,7 +51,7 @@ from memforest.text.mood import mood_near, mood_of
 from memforest.text.sentences import split_sentences
 from memforest.text.state_values import change_value
 from memforest.text.state_words import KIN as KIN_WORDS
-from memforest.text.state_words import KIN_ADJ
+from memforest.text.state_words import KIN_ADJ, KIN_PLURALS
 from memforest.text.topics import singular
 
 __all__ = [
@@ -86,7 +86,7 @@ def slot_key(noun: str) -> str:
 
 # a relative named by their relation, one or many, maybe after a word of age or closeness ("best
 # friend", "older sisters", "folks"): a person, no kind of thing
-_RELATIVE_NOUN = re.compile(rf"{KIN_ADJ}(?:(?:{KIN_WORDS})s?|folks|children|twins)", re.IGNORECASE)
+_RELATIVE_NOUN = re.compile(rf"{KIN_ADJ}(?:(?:{KIN_WORDS})s?|{KIN_PLURALS})", re.IGNORECASE)
 
 
 def _noun(raw: str) -> str | None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from memforest.text.lexicon import ADVERBS, CAPITALS, COMMON_VERBS, IRREGULAR_PAST, MODALS, NOT_VERBS
-from memforest.text.person_keys import names_someone
+from memforest.text.person_keys import KIN_TITLE, NAME, names_someone
 from memforest.text.state_words import KIN
 from memforest.text.subject_pairs import CLAUSE_OPENING
 
@@ -103,21 +104,29 @@ _PRONOUN = r"(?<!\w)(?<!\w-)(?:{})(?!\w|-\w)"
 # a subject of two persons the speaker is the second of, opening a clause ("Ines and Ana moved",
 # "Ana's husband and Ana joined", written from "Ines and I", "my husband and I")
 _OTHER_THEN = rf"(?P<open>{CLAUSE_OPENING})"
-_OTHER = rf"(?P<other>[{CAPITALS}][\w-]*+(?:'s\s+(?:[a-z][\w-]*\s+){{0,2}}?[a-z][\w-]*)?)"  # ("Ana's best friend")
+# ("Ana's best friend", "Ana's sister Rosa", "Aunt Rosa")
+_OTHER = (
+    rf"(?P<other>(?:{KIN_TITLE}\s+)?[{CAPITALS}][\w-]*+(?:'s\s+(?:[a-z][\w-]*\s+){{0,2}}?[a-z][\w-]*(?:\s+{NAME})?)?)"
+)
+
+
+@lru_cache(maxsize=256)
+def _speaker_second(speaker: str) -> re.Pattern[str]:
+    """A subject of two persons that opens a clause and ends with ``speaker``."""
+    return re.compile(rf"{_OTHER_THEN}{_OTHER}\s+and\s+{re.escape(speaker)}(?![\w'-])(?=\s+[a-z])")
 
 
 def _speaker_first(text: str, speaker: str) -> str:
     """``text`` with a subject of two persons that opens a clause and ends with the speaker written
     with the speaker first ("Ines and Ana moved to X" -> "Ana and Ines moved to X"): the clause
     states the speaker's own state, as "we" does, and the other person stays named."""
-    pattern = rf"{_OTHER_THEN}{_OTHER}\s+and\s+{re.escape(speaker)}(?![\w'-])(?=\s+[a-z])"
 
     def swap(m: re.Match[str]) -> str:
         if m["other"] == speaker or not names_someone(m["other"]):  # ("Oh and I", "since Monday and I", "He and I")
             return m.group(0)
         return f"{m['open']}{speaker} and {m['other']}"
 
-    return re.sub(pattern, swap, text)
+    return _speaker_second(speaker).sub(swap, text)
 
 
 def rewrite_persons(text: str, speaker: str, other: str | None) -> str:

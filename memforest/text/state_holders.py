@@ -5,6 +5,7 @@ the speaker's whoever opens the clause ("Ana's kids love my new job at X")."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memforest.text.change_subjects import PERSON, names_someone, subject_key
 from memforest.text.state_words import KIN
@@ -28,9 +29,7 @@ def escorted_to(text: str, value: str, attribute: str, speaker: str) -> str | No
     attended: a school, a nursery, a club, by its slot or its name), or None."""
     if _ATTENDED.search(attribute) is None and _ATTENDED.search(value) is None:
         return None
-    own = re.compile(
-        rf"(?<!\s)\s*+(?:,\s*+(?:(?i:our)|{re.escape(speaker)}'s)\b|,?\s*+(?i:where)\s++(?:I|we|{re.escape(speaker)})\b)"
-    )
+    own = _own_place(speaker)
     for m in _ESCORTED.finditer(text):
         if (
             text.startswith(value, m.end())
@@ -46,7 +45,20 @@ def owned_before(text: str, speaker: str, lead: str, end: int) -> bool:
     clause's subject ``lead``: "Ana's kids love Mia's new job at X" tells of the speaker's job, "...
     stay at Mia's place in X" of the speaker's home (a relative of the speaker's is a person: "Rui
     moved in with Mia's sister in X")."""
-    owner = re.compile(
-        rf"(?<![\w']){re.escape(speaker)}'s\s++(?!(?i:(?:{KIN})s?)\b)(?:[a-z][\w-]*+\s++){{1,3}}(?:at|in|with|for|from|on)\s++(?:the\s++)?$"
+    return not lead.startswith(f"{speaker}'s") and _owned_at(speaker).search(text, max(0, end - 80), end) is not None
+
+
+@lru_cache(maxsize=256)
+def _own_place(speaker: str) -> re.Pattern[str]:
+    """Right after a place, words calling it the speaker's own (", our", ", Ana's", "where I")."""
+    s = re.escape(speaker)
+    return re.compile(rf"(?<!\s)\s*+(?:,\s*+(?:(?i:our)|{s}'s)\b|,?\s*+(?i:where)\s++(?:I|we|{s})\b)")
+
+
+@lru_cache(maxsize=256)
+def _owned_at(speaker: str) -> re.Pattern[str]:
+    """The speaker's own thing (no relative) and a preposition, ending where a value would follow."""
+    s = re.escape(speaker)
+    return re.compile(
+        rf"(?<![\w']){s}'s\s++(?!(?i:(?:{KIN})s?)\b)(?:[a-z][\w-]*+\s++){{1,3}}(?:at|in|with|for|from|on)\s++(?:the\s++)?$"
     )
-    return not lead.startswith(f"{speaker}'s") and owner.search(text, max(0, end - 80), end) is not None

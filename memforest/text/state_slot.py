@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
@@ -426,8 +427,14 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
 def _partner_second(text: str, state: Slot) -> bool:
     """The partner of ``state`` is named as the second of a subject of two with its holder ("Ana and
     Ana's girlfriend Lena joined X")."""
-    holder, partner = re.escape(state[0]), re.escape(state[2])
-    return re.search(rf"(?<![\w'-]){holder}\s+and\s+{holder}'s\s+(?:[\w-]+\s+){{1,2}}?{partner}\b", text) is not None
+    return _holder_and_partner(state[0], state[2]).search(text) is not None
+
+
+@lru_cache(maxsize=256)
+def _holder_and_partner(holder: str, partner: str) -> re.Pattern[str]:
+    """``holder`` and ``holder``'s partner ``partner``, as a subject of two."""
+    h, p = re.escape(holder), re.escape(partner)
+    return re.compile(rf"(?<![\w'-]){h}\s+and\s+{h}'s\s+(?:[\w-]+\s+){{1,2}}?{p}\b")
 
 
 # a job title right before the value ("an inspector at the Y port authority"): where one works

@@ -7,7 +7,7 @@ import re
 
 from memforest.attributes import named_attribute
 from memforest.text.lexicon import CAPITALS, TIME_WORDS
-from memforest.text.state_words import CAR_MAKES, CAR_MODELS, DISPOSAL, KIN
+from memforest.text.state_words import CAR_MAKES, CAR_MODELS, DISPOSAL, KIN, PARTNER_NOUNS
 
 __all__ = [
     "CHRONIC",
@@ -25,6 +25,7 @@ __all__ = [
     "health_value",
     "hobby_value",
     "job_value",
+    "partner_value",
     "thing_kind",
     "vehicle_value",
 ]
@@ -411,6 +412,26 @@ def hobby_value(text: str, _m: re.Match[str]) -> str | None:
         if m and m["v"] not in {"it", "this", "that", "them", "work", "bed", "trouble"}:
             return m["v"]
     return None
+
+
+# one's partner named after a verb of courting or a partner word ("dating Teo", "Mia's husband Teo's
+# car": Teo), or before "and <someone> are" or "is <someone>'s partner"
+_PARTNER_AFTER = re.compile(
+    rf"\b(?:dating|seeing|out\s+with|married|engaged\s+to|moved\s+in\s+with|fell\s+for|(?:{PARTNER_NOUNS})"
+    rf"(?:,|\s+is|\s+named|\s+called)?)\s+(?P<v>[{CAPITALS}][\w'-]*(?:\s+[{CAPITALS}][\w'-]*)?)"
+)
+_PARTNER_BEFORE = re.compile(
+    rf"(?P<v>[{CAPITALS}][\w'-]*)\s+(?:and\s+\w+\s+are|is\s+\w+'s\s+(?:new\s+)?(?:{PARTNER_NOUNS}))"
+)
+
+
+def partner_value(text: str, _m: re.Match[str]) -> str | None:
+    """The partner a sentence with a partner's cue names, or None."""
+    m = _PARTNER_AFTER.search(text)
+    if m:
+        return m["v"].removesuffix("'s")
+    m = _PARTNER_BEFORE.search(text)
+    return m["v"] if m else None
 
 
 # a street address after a name ("on Quay Lane", "on Bell Street"): where the value is, not its name

@@ -144,6 +144,8 @@ KIN: Final = alternation(
     teammate classmate landlord landlady grandad granddad granny stepdad stepmum stepmom pal mate buddy
     mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law"""
 )
+# relatives named as a group, in a plural that is not a relation word and "s" ("my folks", "her twins")
+KIN_PLURALS: Final = r"children|twins|folks"
 # a person, or a person's relative, holding a state in a person-rewritten sentence ("Ana", "Ana's
 # dad"), read from a word's start only (linear on long runs)
 # a word of age, rank or closeness before a relation ("Ana's best friend Mia", "Ana's little brother")

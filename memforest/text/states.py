@@ -32,6 +32,7 @@ from memforest.text.state_values import (
     health_value,
     hobby_value,
     job_value,
+    partner_value,
     vehicle_value,
     without_companions,
 )
@@ -273,21 +274,6 @@ def _school(text: str, _m: re.Match[str]) -> str | None:
     return None if left or met else value  # ("graduated from X": a school left; "ran into X": a person met)
 
 
-def _partner(text: str, _m: re.Match[str]) -> str | None:
-    m = re.search(
-        r"\b(?:dating|seeing|out\s+with|married|engaged\s+to|moved\s+in\s+with|fell\s+for|(?:"
-        + PARTNER_NOUNS
-        + rf")(?:,|\s+is|\s+named|\s+called)?)\s+(?P<v>[{CAPITALS}][\w'-]*(?:\s+[{CAPITALS}][\w'-]*)?)",
-        text,
-    )
-    if m:
-        return m["v"]
-    m = re.search(
-        rf"(?P<v>[{CAPITALS}][\w'-]*)\s+(?:and\s+\w+\s+are|is\s+\w+'s\s+(?:new\s+)?(?:" + PARTNER_NOUNS + "))", text
-    )
-    return m["v"] if m else None
-
-
 _PET_VETO = _cue(r"\b(?:dog|cat|pet)\s+(?:walker|sitter|groomer|trainer|food|park|show|cafe|café)s?\b")
 
 
@@ -307,7 +293,7 @@ _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
     ("job", _JOB_CUE, job_value),
     ("residence", _RESIDENCE_CUE, _residence),
     ("pet", _PET_CUE, _pet),
-    ("partner", _PARTNER_CUE, _partner),
+    ("partner", _PARTNER_CUE, partner_value),
     ("home_type", _HOME_TYPE_CUE, home_type_value),
     ("diet", _DIET_CUE, diet_value),
     ("health", _HEALTH_CUE, health_value),
@@ -317,8 +303,12 @@ _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
 
 @functools.lru_cache(maxsize=8)
 def _kin_after(kinship: str) -> re.Pattern[str]:
-    """A relation right after a name ("'s older sister Ana"), its name when one follows."""
-    return re.compile(rf"'s\s+(?:old\s+)?{KIN_ADJ}(?P<kin>{kinship})\b(?!'(?!s))(?:\s+(?P<n>[{CAPITALS}][\w-]*))?")
+    """A relation right after a name ("'s older sister Ana"), its name when one follows, and that
+    one's relation when the name owns one ("'s wife Ana's brother")."""
+    return re.compile(
+        rf"'s\s+(?:old\s+)?{KIN_ADJ}(?P<kin>{kinship})\b(?!'(?!s))"
+        rf"(?:\s+(?P<n>[{CAPITALS}][\w-]*)(?:'s\s+{KIN_ADJ}(?P<kin2>{kinship})\b(?!'))?)?"
+    )
 
 
 def _subject(text: str, speaker: str, participants: Sequence[str], stated: int = 0, kinship: str = _KIN) -> str | None:
@@ -344,6 +334,8 @@ def _subject(text: str, speaker: str, participants: Sequence[str], stated: int =
     if start <= stated and (first := first_of_two(text, start)):
         return first  # "Ana and Ana's husband moved to Y": a subject of two, the first's
     kin = _kin_after(kinship).match(text, start + len(name))
+    if kin and start <= stated and kin["kin2"]:
+        return f"{kin['n']}'s {kin['kin2'].lower()}"  # "Mia's wife Ana's brother moved to Y": the brother
     if kin and start <= stated:
         return kin["n"] or f"{name}'s {kin['kin'].lower()}"
     return name

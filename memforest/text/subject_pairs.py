@@ -9,21 +9,42 @@ from __future__ import annotations
 import re
 
 from memforest.text.person_keys import KIN_TITLE, NAME, PERSON, names_someone, subject_key
-from memforest.text.state_words import KIN, KIN_ADJ
+from memforest.text.state_words import KIN, KIN_ADJ, KIN_PLURALS
 
-__all__ = ["CLAUSE_OPENING", "aside_blanked", "first_of_two", "lone_person", "without_aside"]
+__all__ = [
+    "CLAUSE_OPENING",
+    "RELATIVE_SECOND",
+    "TIME_LEAD_AT",
+    "aside_blanked",
+    "first_of_two",
+    "lone_person",
+    "without_aside",
+]
 
+# a time that opens a clause before its subject, as the extractor writes a relative one ("In 2022",
+# "On 9 May 2023", "In the week of 24 April 2023", "In the winter of 2022/23", "Earlier in 2023") or
+# a person says it ("Over the summer", "Recently"); ends with its comma and space, if any
+_TIME_LEAD = (
+    r"(?:(?i:in|on|by|since|during|over|around|(?:back|early|late|earlier|later)\s+in)\s+(?:[\w]+\s+){0,5}?"
+    r"\d{4}(?:/\d{2,4})?"
+    r"|(?i:over|during|in)\s+the\s+(?i:spring|summer|autumn|fall|winter|holidays|weekend)"
+    r"|(?i:recently|lately|finally|eventually|yesterday|today))(?:,?\s+)"
+)
+TIME_LEAD_AT = re.compile(_TIME_LEAD)
 # a clause's opening that is one person and nothing else, before the "and" of a subject of two
 _LONE_PERSON = re.compile(
-    rf"(?:(?:And|So|Also|Plus|Oh|Well|Anyway|Then|But)\b,?\s+)?(?:{KIN_TITLE}\s+)?(?P<lone>{PERSON})"
+    rf"(?:(?:And|So|Also|Plus|Oh|Well|Anyway|Then|But)\b,?\s+)?(?:{_TIME_LEAD})?(?:{KIN_TITLE}\s+)?(?P<lone>{PERSON})"
 )
-# where a clause opens: the text's start, a mark, or a conjunction
-CLAUSE_OPENING = r"(?:^|[,;:.!?]\s+|\b(?i:and|but|so|then|when|after|because|since|once|while)\s+)"
+# a relative of the first person as the second of a subject of two ("his wife", "her kids", "the
+# twins"), one or several
+RELATIVE_SECOND = rf"(?i:his|her|their|the)\s+{KIN_ADJ}(?i:(?:{KIN})s?|family|{KIN_PLURALS})"
+# where a clause opens: the text's start, a mark, or a conjunction; and a time that opens it
+CLAUSE_OPENING = rf"(?:^|[,;:.!?]\s+|\b(?i:and|but|so|then|when|after|because|since|once|while)\s+)(?:{_TIME_LEAD})?"
 # the first person of a subject of two that a match's subject is the second of ("Ana and Bo moved",
-# "Ana and her girlfriend Lena joined")
+# "Ana and her girlfriend Lena joined", "Ana and Aunt Rosa joined")
 _FIRST_OF_TWO = re.compile(
     rf"{CLAUSE_OPENING}(?:{KIN_TITLE}\s+)?(?P<first>{PERSON})\s+and\s+"
-    rf"(?:(?:(?i:his|her|their)|{NAME}'s)\s+{KIN_ADJ}(?i:{KIN})\s+)?$"
+    rf"(?:(?:{RELATIVE_SECOND}|{NAME}'s\s+{KIN_ADJ}(?i:{KIN})|{KIN_TITLE})\s+)?$"
 )
 _FIRST_OF_TWO_SPAN = 80  # characters read back for it
 # a sentence's opening person and the relative clause or relation in apposition between it and its verb
@@ -34,8 +55,8 @@ _INTERRUPTED_OPENING = re.compile(
 
 
 def lone_person(text: str, start: int, end: int) -> bool:
-    """``text[start:end]`` is one person and nothing else (a linking word may open it): the first of
-    a subject of two when an "and" follows."""
+    """``text[start:end]`` is one person and nothing else (a linking word and a time may open it):
+    the first of a subject of two when an "and" follows."""
     m = _LONE_PERSON.fullmatch(text, start, end)
     return m is not None and names_someone(m["lone"])
 

@@ -15,6 +15,13 @@ from memforest.retrieval.temporal.parse import parse_question
 from memforest.text.persons import rewrite_persons
 
 
+def assert_held_only_by(text: str, slot: tuple[str, str, str]) -> None:
+    """The sentence files ``slot``, and no other holder of its kind."""
+    slots = speaker_slots(text)
+    assert slot in slots
+    assert not [s for s in slots if s[1] == slot[1] and s[0] != slot[0]]
+
+
 @pytest.mark.parametrize(
     ("text", "slot"),
     [
@@ -35,9 +42,7 @@ from memforest.text.persons import rewrite_persons
     ],
 )
 def test_a_subject_of_two_is_filed_under_the_first_or_the_speaker(text: str, slot: tuple[str, str, str]) -> None:
-    slots = speaker_slots(text)
-    assert slot in slots
-    assert not [s for s in slots if s[1] == slot[1] and s[0] != slot[0]]
+    assert_held_only_by(text, slot)
 
 
 def test_the_other_persons_move_never_supersedes_the_speakers_home() -> None:
@@ -104,3 +109,68 @@ def test_folks_are_ones_parents() -> None:
     question = parse_question("Where do my folks live now?", speaker="Mia", now=datetime(2024, 6, 1, tzinfo=UTC))
     assert "Mia's folks" in question.names
     assert "Mia's parents" in question.names
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("Last year Ildris and his husband relocated to Brackenthwaite.", ("Ildris", "residence", "Brackenthwaite")),
+        ("In 2021 Ildris and Bryluen moved to Brackenthwaite.", ("Ildris", "residence", "Brackenthwaite")),
+        ("Three weeks ago Bryluen and Ildris moved to Brackenthwaite.", ("Bryluen", "residence", "Brackenthwaite")),
+        (
+            "Over the summer Bryluen and her brother joined Pollexfen Rowing Club.",
+            ("Bryluen", "membership", "Pollexfen Rowing Club"),
+        ),
+        ("Last year Ildris moved to Brackenthwaite.", ("Ildris", "residence", "Brackenthwaite")),
+        ("Yesterday Ildris and I moved to Brackenthwaite.", ("Mia", "residence", "Brackenthwaite")),
+    ],
+)
+def test_a_time_opening_the_sentence_keeps_its_subject_of_two(text: str, slot: tuple[str, str, str]) -> None:
+    assert_held_only_by(text, slot)
+
+
+def test_the_speaker_second_after_a_time_is_written_first() -> None:
+    assert rewrite_persons("In 2021 Ildris and I moved to Brackenthwaite.", "Mia", None).startswith(
+        "In 2021 Mia and Ildris moved"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("Ildris and his kids joined Pollexfen Rowing Club.", ("Ildris", "membership", "Pollexfen Rowing Club")),
+        ("Bryluen and her twins joined Pollexfen Rowing Club.", ("Bryluen", "membership", "Pollexfen Rowing Club")),
+        ("Bryluen and her son signed up with Skelwith Fibre.", ("Bryluen", "membership", "Skelwith Fibre")),
+        (
+            "After a long winter, Bryluen and the kids moved to Brackenthwaite.",
+            ("Bryluen", "residence", "Brackenthwaite"),
+        ),
+    ],
+)
+def test_a_relative_of_the_first_as_the_second_of_two_leaves_the_change_the_firsts(
+    text: str, slot: tuple[str, str, str]
+) -> None:
+    slots = speaker_slots(text)
+    assert slot in slots
+    assert not [s for s in slots if s[0] == "Mia"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My sister Bryluen and I moved to Brackenthwaite.",
+        "In 2022 my sister Bryluen and I moved to Brackenthwaite.",
+        "Recently Aunt Bryluen and I moved to Brackenthwaite.",
+        "Over the summer Cousin Ildris and I moved to Brackenthwaite.",
+        "Last winter my best friend Ildris and I moved to Brackenthwaite.",
+    ],
+)
+def test_the_speaker_second_to_a_titled_or_named_relative_holds_the_state(text: str) -> None:
+    assert_held_only_by(text, ("Mia", "residence", "Brackenthwaite"))
+
+
+def test_a_partners_relative_is_their_own_subject_and_the_partner_has_no_possessive() -> None:
+    assert_held_only_by(
+        "My wife Bryluen's brother moved to Brackenthwaite.", ("Bryluen's brother", "residence", "Brackenthwaite")
+    )
+    assert ("Mia", "partner", "Ildris") in speaker_slots("My husband Ildris's car broke down again.")

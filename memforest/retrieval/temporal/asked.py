@@ -28,7 +28,7 @@ from memforest.text.lexicon import (
     WEEKDAY_NAMES,
 )
 from memforest.text.persons import rewrite_persons
-from memforest.text.state_words import KIN, same_kin
+from memforest.text.state_words import KIN, KIN_PLURALS, same_kin
 
 __all__ = [
     "ASKER",
@@ -78,7 +78,7 @@ _NO_KIND = frozenset(
         last same problem point issue story plan idea time date kind sort type amount price cost rest end"""
     )
 )
-_KIN_RE = re.compile(rf"^(?:{KIN}|children|twins|folks)s?$", re.IGNORECASE)  # (one relative or many)
+_KIN_RE = re.compile(rf"^(?:(?:{KIN})s?|{KIN_PLURALS})$", re.IGNORECASE)  # (one relative or many)
 _WHO_IS = re.compile(r"\s*(?:who|what)(?:'s|\s+(?:is|was|are|were))\b", re.IGNORECASE)
 _PARTNERS = frozenset(str.split("wife husband partner girlfriend boyfriend fiance fiancee spouse"))
 # words that end a noun phrase of a question: verbs, prepositions, time words, pronouns
@@ -93,7 +93,7 @@ _NOT_NOUN = frozenset(
     )
 )
 _RELATION = re.compile(
-    rf"(?<![\w'-])(?P<owner>[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,3}}+)'s\s+(?P<kin>(?i:(?:{KIN})s?|children|twins|folks))\b"
+    rf"(?<![\w'-])(?P<owner>[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*){{0,3}}+)'s\s+(?P<kin>(?i:(?:{KIN})s?|{KIN_PLURALS}))\b"
     rf"(?!\s+[{CAPITALS}])"
 )
 # a subordinate clause naming a state: "back when I lived in Oslo", "during my time at Acme",
