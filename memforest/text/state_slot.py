@@ -22,6 +22,7 @@ from memforest.text.change_words import PARTING, THING_OPENING
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject, slot_key
 from memforest.text.dwelling import dwelling_held
 from memforest.text.emphatic import plain_verbs
+from memforest.text.former_thing import told_as_former
 from memforest.text.held_as import find_held_as
 from memforest.text.lexicon import CAPITALS, TIME_WORDS, TITLES
 from memforest.text.medication import find_medication
@@ -260,7 +261,7 @@ def state_slot(
     of_thing = semicolon and _THING_OPENS.match(rest) is not None
     slot = _slot(f"{first}.", kind, speaker, participants) if of_thing else None
     slot = slot or _slot(text, kind, speaker, participants)
-    if slot is None:
+    if slot is None or told_as_former(text, slot[2]):  # "Ana's old flat in X was tiny": no state now
         return None
     holder = clause_subject(text, slot[2])
     if holder is None and slot[0] == speaker and opened is not None:
