@@ -40,6 +40,7 @@ from memforest.text.states import find_state
 from memforest.text.subject_pairs import without_aside
 from memforest.text.switch_clause import find_switch_clause
 from memforest.text.titled_work import find_title
+from memforest.text.unnamed_persons import unnamed_holder
 from memforest.text.work_hours import find_work_hours
 
 __all__ = ["state_slot"]
@@ -272,6 +273,10 @@ def state_slot(
             return None  # "she joined X": someone else's, whom neither this sentence nor the last names
         holder = person
     subject = holder or slot[0]
+    unnamed, someone = unnamed_holder(text, slot[2], speaker) if subject == speaker else (False, None)
+    if unnamed and someone is None:
+        return None  # "the guy next door bought X": someone's the memory cannot name
+    subject = someone or subject  # "the kids started at X": the speaker's kids
     if slot[1] in _OWNED_BY_APPOSITION:
         # "Priya's dog Waffles": Priya's, whoever else is named; else "Tansy chewed Bernd's laces": Bernd's
         owned_by = possessor_of(text, slot[2]) or (deed_owner(text, slot[2]) if slot[1] == "pet" else None)

@@ -144,6 +144,10 @@ KIN: Final = alternation(
     teammate classmate landlord landlady grandad granddad granny stepdad stepmum stepmom pal mate buddy
     mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law"""
 )
+# words for a person that are no relation ("the old couple upstairs", "the guy next door"), lower case
+PERSON_NOUNS: Final = (
+    r"man|men|woman|women|lady|ladies|guy|guys|gent|couple|people|folk|boy|boys|girl|girls|fellow|chap|bloke"
+)
 # relatives named as a group, in a plural that is not a relation word and "s" ("my folks", "her twins")
 KIN_PLURALS: Final = r"children|twins|folks"
 # a person, or a person's relative, holding a state in a person-rewritten sentence ("Ana", "Ana's

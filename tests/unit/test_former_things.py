@@ -29,6 +29,11 @@ def test_a_former_thing_in_the_past_holds_nothing_now(text: str) -> None:
     [
         ("My old car was a wreck so I bought a Skelwith Tourer.", ("Mia", "Skelwith Tourer")),
         ("My old friend Ildris moved to Brackenthwaite.", ("Ildris", "Brackenthwaite")),
+        ("My old school friend Ildris moved to Brackenthwaite.", ("Ildris", "Brackenthwaite")),
+        # what a former thing did to the speaker, and "last" as the latest
+        ("My previous company moved me to Brackenthwaite.", ("Mia", "Brackenthwaite")),
+        ("My old team at Pollexfen Analytics hired me back.", ("Mia", "Pollexfen Analytics")),
+        ("My last payslip from Pollexfen Analytics arrived yesterday.", ("Mia", "Pollexfen Analytics")),
     ],
 )
 def test_an_old_friend_or_a_later_clause_still_state(text: str, held: tuple[str, str]) -> None:
