@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from memforest.text.lexicon import IRREGULAR_PAST
+from memforest.text.lexicon import IRREGULAR_PAST, WORD_START
 from memforest.text.person_keys import NAME
 from memforest.text.state_words import KIN, KIN_PLURALS, PERSON_NOUNS
 
@@ -28,7 +28,9 @@ _FORMER_SUBJECT = re.compile(
 # a verb of being or having whose complement tells what the former thing was ("was a Y", "had a
 # garden"), not a passive ("was upgraded to a Y")
 _COPULA = frozenset({"was", "were", "had"})
-_PARTICIPLE = re.compile(r"[a-z]+ed|been|gone|done|taken|given|seen|known|stolen|driven|broken|chosen|sold|bought|made")
+_PARTICIPLE = re.compile(
+    rf"{WORD_START}(?:[a-z]+ed|been|gone|done|taken|given|seen|known|stolen|driven|broken|chosen|sold|bought|made)"
+)
 # where the past verb's clause ends: a mark, or a conjunction that opens another clause
 _CLAUSE_END = re.compile(r"[,;:.!?]|\s(?:so|and|but|because|now|then|while|when|after|which|who|until)\s")
 

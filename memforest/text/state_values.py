@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from memforest.attributes import named_attribute
-from memforest.text.lexicon import CAPITALS, TIME_WORDS
+from memforest.text.lexicon import CAPITALS, TIME_WORDS, WORD_START
 from memforest.text.state_words import CAR_MAKES, CAR_MODELS, DISPOSAL, KIN, PARTNER_NOUNS
 
 __all__ = [
@@ -421,7 +421,7 @@ _PARTNER_AFTER = re.compile(
     rf"(?:,|\s+is|\s+named|\s+called)?)\s+(?P<v>[{CAPITALS}][\w'-]*(?:\s+[{CAPITALS}][\w'-]*)?)"
 )
 _PARTNER_BEFORE = re.compile(
-    rf"(?P<v>[{CAPITALS}][\w'-]*)\s+(?:and\s+\w+\s+are|is\s+\w+'s\s+(?:new\s+)?(?:{PARTNER_NOUNS}))"
+    rf"{WORD_START}(?P<v>[{CAPITALS}][\w'-]*+)\s+(?:and\s+\w+\s+are|is\s+\w+'s\s+(?:new\s+)?(?:{PARTNER_NOUNS}))"
 )
 
 
