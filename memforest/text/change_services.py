@@ -46,12 +46,14 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
         "membership",
     ),
     # a habit told in its doer's present tense ("grabs a flat white at X before her run", "swims at
-    # X on Tuesdays", "gets her hair cut at X"): a place used now; a past tense tells a visit, and a
-    # verb of saying, thinking or wanting tells no use
+    # X on Tuesdays", "gets her hair cut at X"): a place used now; a past tense tells a visit, a
+    # verb of saying, thinking or wanting tells no use, and one of going from a place tells a way,
+    # not a place used ("commutes from X", "drives in from X")
     (
         re.compile(
             rf"{_SUBJ}\s+{_ADV}(?!(?:is|was|has|does|says|thinks|wants|needs|hopes|plans|seems|looks|feels|means|"
-            r"costs|misses|loves|likes|hates|knows|remembers|wishes|lives|works|stays|meets|sees|classes|lessons)\b)[a-z]{2,}s\s+"
+            r"costs|misses|loves|likes|hates|knows|remembers|wishes|lives|works|stays|meets|sees|classes|lessons)\b)"
+            r"(?!(?:commutes|travels|drives|walks|cycles|flies|comes|heads)\s+(?:[\w'-]+\s+){0,4}?from\s)[a-z]{2,}s\s+"
             rf"(?:[\w'-]+\s+){{0,4}}?(?:at|from)\s+{cw.ART}{cw.VALUE}"
         ),
         "patronage",

@@ -54,10 +54,13 @@ _SAYING = (
     r"thinks|thought|reckons|mentioned|heard|hears)\s+(?:that\s+)?"
 )
 _REPORTED = re.compile(_SAYING + "$")
-# where a clause starts: after a comma, a conjunction, or a verb of saying before a subject ("said
-# goodbye to X" reports nothing; a run of whitespace is tried from its first character only)
+# where a clause starts: after a comma, a conjunction (not one after a subject pronoun: "he and his
+# wife moved"), or a verb of saying before a subject ("said goodbye to X" reports nothing; a run of
+# whitespace is tried from its first character only)
 _CLAUSE_START = re.compile(
-    r"[,;:]\s+|(?<!\s)\s+(?:but|and|so|then)\s+|" + _SAYING + rf"(?=(?:he|she|they|his|her|their|the|[{CAPITALS}])\b)"
+    r"[,;:]\s+|(?<!\s)(?<!\b(?i:he))(?<!\b(?i:she))(?<!\b(?i:they))\s+(?:but|and|so|then)\s+|"
+    + _SAYING
+    + rf"(?=(?:he|she|they|his|her|their|the|[{CAPITALS}])\b)"
 )
 # a clause that opens with its verb shares the subject of the clause before it
 _SHARED_SUBJECT = re.compile(

@@ -226,8 +226,19 @@ def _normalise_value(value: str) -> str:
     return (called.group(1) if called else value).strip()
 
 
-def _clean_subject(subject: str) -> str | None:
+# a verb of telling right before the subject: its first word is whom one tells, the rest the
+# reported clause's subject ("Ana's mum told Ana Tariq moved to X": Tariq)
+# (not a passive or "can tell", which tell no one: "Mia was told Oskar Lind lives in X")
+_TOLD_BEFORE = re.compile(
+    r"(?<![\w'])(?!(?i:am|is|are|was|were|be|been|being|can|could|get|got)\s)[\w']+\s+"
+    r"(?i:told|tells|telling|tell|reminded|warned|assured|informed)\s+$"
+)
+
+
+def _clean_subject(subject: str, before: str = "") -> str | None:
     words = subject.split()
+    if len(words) > 1 and _TOLD_BEFORE.search(before[-30:]):
+        words.pop(0)
     while words and (words[0].lower() in ENTITY_EXCLUDE or _ADVERB.fullmatch(words[0])):
         words.pop(0)  # ("Honestly Mia's flat": Mia's)
     return " ".join(words) or None
@@ -239,7 +250,8 @@ def find_slot(text: str) -> tuple[str, str, str] | None:
         m = pattern.search(text)
         if m is None:
             continue
-        subject = _clean_subject(first_of_two(text, m.start("subj")) or m["subj"])  # ("Ana and Bo moved to X": Ana's)
+        # ("Ana and Bo moved to X": Ana's)
+        subject = _clean_subject(first_of_two(text, m.start("subj")) or m["subj"], text[: m.start("subj")])
         value = _normalise_value(m["val"])
         if not subject or not value:
             continue

@@ -74,7 +74,11 @@ _KIN = (  # (the in-laws first: an alternation takes its first branch that match
 )
 # a person named by their relation ("Ana's boss Mia"): who the person is, not that anyone works anywhere
 _RELATION_WORD = re.compile(rf"'s\s+(?i:new\s+|old\s+)?(?i:{_KIN})\b(?=\s+[{CAPITALS}]|,)")
-_PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|it|its|someone|everyone)\b", re.IGNORECASE)
+_PRONOUN_START = re.compile(
+    r"^(?:he|she|they|his|her|their|it|its|someone|everyone|"
+    r"(?:and|but|so|then|also|now|oh|well|anyway|plus),?\s+(?:he|she|they|his|her|their))\b",
+    re.IGNORECASE,
+)
 
 # attribute -> cue pattern (case-insensitive, searched in the rewritten sentence) and value reader
 _Reader = Callable[[str, re.Match[str]], str | None]
@@ -304,10 +308,12 @@ _READERS: tuple[tuple[str, re.Pattern[str], _Reader], ...] = (
 @functools.lru_cache(maxsize=8)
 def _kin_after(kinship: str) -> re.Pattern[str]:
     """A relation right after a name ("'s older sister Ana"), its name when one follows, and that
-    one's relation when the name owns one ("'s wife Ana's brother")."""
+    one's relation when the name owns one ("'s wife Ana's brother"); or the relation's own relation
+    ("'s neighbour's daughter": ``of_kin``)."""
     return re.compile(
         rf"'s\s+(?:old\s+)?{KIN_ADJ}(?P<kin>{kinship})\b(?!'(?!s))"
-        rf"(?:\s+(?P<n>[{CAPITALS}][\w-]*)(?:'s\s+{KIN_ADJ}(?P<kin2>{kinship})\b(?!'))?)?"
+        rf"(?:'s\s+{KIN_ADJ}(?P<of_kin>{kinship})\b(?!')"
+        rf"|\s+(?P<n>[{CAPITALS}][\w-]*)(?:'s\s+{KIN_ADJ}(?P<kin2>{kinship})\b(?!'))?)?"
     )
 
 
@@ -336,6 +342,8 @@ def _subject(text: str, speaker: str, participants: Sequence[str], stated: int =
     kin = _kin_after(kinship).match(text, start + len(name))
     if kin and start <= stated and kin["kin2"]:
         return f"{kin['n']}'s {kin['kin2'].lower()}"  # "Mia's wife Ana's brother moved to Y": the brother
+    if kin and start <= stated and kin["of_kin"]:
+        return f"{name}'s {kin['kin'].lower()}'s {kin['of_kin'].lower()}"  # "Mia's boss's wife joined Y"
     if kin and start <= stated:
         return kin["n"] or f"{name}'s {kin['kin'].lower()}"
     return name

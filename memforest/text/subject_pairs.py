@@ -23,12 +23,14 @@ __all__ = [
 
 # a time that opens a clause before its subject, as the extractor writes a relative one ("In 2022",
 # "On 9 May 2023", "In the week of 24 April 2023", "In the winter of 2022/23", "Earlier in 2023") or
-# a person says it ("Over the summer", "Recently"); ends with its comma and space, if any
+# a person says it ("Over the summer", "Recently", "Back then", "At the time"); ends with its comma
+# and space, if any
 _TIME_LEAD = (
     r"(?:(?i:in|on|by|since|during|over|around|(?:back|early|late|earlier|later)\s+in)\s+(?:[\w]+\s+){0,5}?"
     r"\d{4}(?:/\d{2,4})?"
     r"|(?i:over|during|in)\s+the\s+(?i:spring|summer|autumn|fall|winter|holidays|weekend)"
-    r"|(?i:recently|lately|finally|eventually|yesterday|today))(?:,?\s+)"
+    r"|(?i:recently|lately|finally|eventually|yesterday|today|later|afterwards|back\s+then|at\s+the\s+time|"
+    r"by\s+then|since\s+then|after\s+that|before\s+that|soon\s+after|around\s+then|years\s+ago))(?:,?\s+)"
 )
 TIME_LEAD_AT = re.compile(_TIME_LEAD)
 # a clause's opening that is one person and nothing else, before the "and" of a subject of two
