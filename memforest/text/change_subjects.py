@@ -60,7 +60,7 @@ _REPORTED = re.compile(_SAYING + "$")
 _CLAUSE_START = re.compile(
     r"[,;:]\s+|(?<!\s)(?<!\b(?i:he))(?<!\b(?i:she))(?<!\b(?i:they))\s+(?:but|and|so|then)\s+|"
     + _SAYING
-    + rf"(?=(?:he|she|they|his|her|their|the|[{CAPITALS}])\b)"
+    + rf"(?=(?:he|she|they|his|her|their|the)\b|[{CAPITALS}])"
 )
 # a clause that opens with its verb shares the subject of the clause before it
 _SHARED_SUBJECT = re.compile(
@@ -167,6 +167,12 @@ def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = N
             return True, None
         named = subjects_named(text[:start], speaker)
         return True, named.pop() if len(named) == 1 else antecedent
+    relative = _THEIR_RELATIVE_LEAD.match(text, start) if start > 0 else None
+    if relative is not None and not _names(text, speaker, start, at):
+        # "Ingrid retired and her son joined X": the relative of the one person named before the clause
+        named = subjects_named(text[:start], speaker)
+        holder = named.pop() if len(named) == 1 else antecedent
+        return True, f"{holder}'s {relative['kin'].lower()}" if holder is not None else None
     if start > 0 and _REPORTED.search(text, max(0, start - 40), start) and not _names(text, speaker, start, len(text)):
         return True, None  # "Lena says her brother moved to X": the reported clause is not the speaker's
     owner = _THEIR_NOUN.search(text, max(start, at - _THEIR_NOUN_SPAN), at)
@@ -195,6 +201,11 @@ _THEIR_NOUN = re.compile(
     r"(?:in|at|with|from)\s+(?:the\s+)?$"
 )
 _THEIR_NOUN_SPAN = 60
+# a later clause whose subject is "his / her / their" relative, before its verb ("her son joined X")
+_THEIR_RELATIVE_LEAD = re.compile(
+    rf"(?:(?i:and|but|so|then|also)\s+)?(?i:his|her|their)\s+{KIN_ADJ}(?P<kin>(?i:{KIN})s?|{KIN_PLURALS})\s+"
+    r"(?:(?:just|finally|recently|now|also|already|[a-z]+ly|has|have|had)\s+){0,2}(?:[a-z]+ed|[a-z]+s|got|took|went|left)\b"
+)
 _FORMER_OWNED = re.compile(r"(?i:his|her)\s+(?i:old|former|ex|previous|late)\b")
 # an animal right before a clause: its "she" or "he" is the animal ("a kitten, she's called Miso")
 _ANIMAL_BEFORE = re.compile(rf"(?i:{ANIMALS}|kitten|puppy|pup|dog|cat|rescue)\W*$")

@@ -9,7 +9,7 @@ from memforest.text.lexicon import ADVERBS, CAPITALS, ENTITY_EXCLUDE, NUMBER_WOR
 from memforest.text.mood import mood_near
 from memforest.text.role_named import ROLES, role_slot
 from memforest.text.state_words import KIN
-from memforest.text.subject_pairs import first_of_two
+from memforest.text.subject_pairs import TIME_LEAD_AT, first_of_two
 from memforest.text.topics import singular
 
 __all__ = ["asks_with_provider", "find_role_at", "find_slot"]
@@ -236,7 +236,8 @@ _TOLD_BEFORE = re.compile(
 
 
 def _clean_subject(subject: str, before: str = "") -> str | None:
-    words = subject.split()
+    timed = TIME_LEAD_AT.match(subject)  # ("Later Nadia moved to X": Nadia)
+    words = subject[timed.end() :].split() if timed is not None else subject.split()
     if len(words) > 1 and _TOLD_BEFORE.search(before[-30:]):
         words.pop(0)
     while words and (words[0].lower() in ENTITY_EXCLUDE or _ADVERB.fullmatch(words[0])):

@@ -108,3 +108,23 @@ def test_a_way_of_going_is_no_place_used(text: str) -> None:
 )
 def test_a_habit_at_a_place_is_still_its_use(text: str, slot: tuple[str, str, str]) -> None:
     assert held_slots(text) == [slot]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("Wendeline said Osric joined Tollcross Harriers.", ("Osric", "membership", "Tollcross Harriers")),
+        ("Later Osric moved to Kirkwall.", ("Osric", "residence", "Kirkwall")),
+        ("Osric retired, then her son joined Tollcross Harriers.", ("Osric's son", "membership", "Tollcross Harriers")),
+        (
+            "Osric told me his daughter started at Tollcross Primary.",
+            ("Osric's daughter", "school", "Tollcross Primary"),
+        ),
+    ],
+)
+def test_a_named_persons_clause_and_relative_are_theirs(text: str, slot: tuple[str, str, str]) -> None:
+    assert held_slots(text) == [slot]
+
+
+def test_a_clause_reported_to_the_speaker_is_never_the_speakers() -> None:
+    assert all(s[0] != "Mia" for s in held_slots("Wendeline told me Osric started at Tollcross Bank."))

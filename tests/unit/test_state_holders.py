@@ -195,7 +195,8 @@ def test_an_adverb_after_the_value_is_no_kind_of_it() -> None:
         ("My cousin Lena rang. After Easter she joined the Harbour Choir.", "Lena"),
         ("My cousin Lena rang. When Acme closed she joined the Harbour Choir.", "Lena"),
         ("My cousin Lena rang. Netflix's prices went up again. She joined the Harbour Choir.", "Lena"),
-        ("Lena says her brother moved to Port Quill.", None),  # a reported clause is never the speaker's
+        # a reported clause is never the speaker's: her relative is the sayer's (ADR 0162)
+        ("Lena says her brother moved to Port Quill.", "Lena's brother"),
         ("Tom mentioned the twins joined the Harbour Choir.", None),
     ],
 )
