@@ -49,7 +49,7 @@ _HOLDS_NOW = re.compile(rf"(?<!\s)\s*+,?\s*+(?:{_NOW}|instead|since)\b")
 # pronoun, or none (the sentence's start, after punctuation)
 _SUBJ_IS = r"(?='(?:s\s++(?:on|in|at|with|got|been|now|just|still)\b|re\s))"
 _LEAD = rf"(?:{SUBJ}(?:\s++|{_SUBJ_IS})|(?<![\w'])(?P<lpron>(?i:he|she|they))(?:'(?:s|ve|d|re))?\s++|^|(?<=[.!?;:,]\s))"
-_OWNER = rf"(?:(?P<owner>{PERSON})'s|(?P<pron>his|her|their|its))"
+_OWNER = rf"(?:(?P<owner>{PERSON})'s|(?<![\w'-])(?P<pron>his|her|their|its))"
 _ADJ = r"(?P<adj>(?:(?:new|current|usual|regular|go-to|favou?rite|latest|main|own|local)\s++)*)"
 _KIND = r"(?P<noun>[a-z][a-z-]*(?:\s++[a-z][a-z-]*){0,2}?)"
 

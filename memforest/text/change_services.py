@@ -70,12 +70,12 @@ SERVICE_USE: tuple[tuple[re.Pattern[str], str], ...] = (
         "patronage",
     ),
     # "Ana plays trumpet in X", "has been learning the cello", "picked up bass guitar": an instrument
-    # played now (a past "played" tells no current one; "picked up the guitar from the shop" fetched it)
+    # played now (a past "played" tells no current one; "picked up the guitar from X", "the keys" fetched)
     (
         re.compile(
             rf"{cw.LEAD}{_ADV}(?:(?:has|have)\s+been\s+|is\s+|am\s+|are\s+)?(?i:plays|play|playing|learning|learns|"
-            rf"learn|practi[sc]ing|practi[sc]es|picked\s+up)\s+(?:the\s+|a\s+)?(?P<v>(?:{INSTRUMENTS})(?:\s+guitar)?)\b"
-            r"(?!\s+(?:player|teacher|shop|case|from|off|back)\b)"
+            rf"learn|practi[sc]ing|practi[sc]es|picked\s+up(?!\s+(?:the|my|his|her|their|our|spare)\s+keys\b))\s+(?:the\s+|a\s+)?"
+            rf"(?P<v>(?:{INSTRUMENTS})(?:\s+guitar)?)\b(?!\s+(?:player|teacher|shop|case|from|off|back|to|for)\b)"
         ),
         "instrument",
     ),

@@ -8,10 +8,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memforest.text.clause_fragments import VERB_S, main_clause_start, verbless
-from memforest.text.lexicon import CAPITALS, IRREGULAR_PAST, words
+from memforest.text.clause_fragments import ADV, ADVERBS_RUN, VERB_S, has_verb, main_clause_start, verbless
+from memforest.text.held_now import held_now
+from memforest.text.lexicon import ADVERBS, CAPITALS, IRREGULAR_PAST
 from memforest.text.person_keys import KIN_TITLE, NAME, PERSON, TITLE_AT, names_someone, subject_key, untitled
-from memforest.text.state_words import ANIMALS, COMPANION_BEFORE, INTRODUCING, KIN, KIN_ADJ, KIN_PLURALS, POINTING
+from memforest.text.state_words import (
+    ANIMALS,
+    COMPANION_BEFORE,
+    HOLDING_VERBS,
+    HOLDING_WITH,
+    INTRODUCING,
+    KIN,
+    KIN_ADJ,
+    KIN_PLURALS,
+    POINTING,
+)
 from memforest.text.subject_pairs import RELATIVE_SECOND, TIME_LEAD_AT, aside_blanked, first_of_two, lone_person
 
 __all__ = [
@@ -34,11 +45,6 @@ __all__ = [
 ]
 
 SUBJ = rf"(?P<subj>{PERSON})"
-# auxiliaries and adverbs between a subject and its verb ("has just", "finally", "eventually")
-ADVERBS_RUN = (
-    r"(?:(?:(?i:just|finally|recently|now|officially|also|already|actually|eventually|both|all)|[a-z]+ly)\s+){0,4}+"
-)
-ADV = rf"{ADVERBS_RUN}(?:(?:has|have|had)\s+{ADVERBS_RUN})?"
 
 # a sentence that opens with a person and a finite verb ("Mia moved", "Ana's sister Mia just joined")
 _LEAD_RE = re.compile(rf"{SUBJ}\s+{ADV}(?:is|was|has|had|got|left|quit|bought|took|found|went|sold|[a-z]+ed|[a-z]+s)\b")
@@ -47,11 +53,17 @@ _PLURAL_LEAD_RE = re.compile(
     rf"(?P<subj>{NAME}'s\s+{KIN_ADJ}(?i:(?:{KIN})s|{KIN_PLURALS}))\s+{ADV}"
     r"(?!(?:and|or|but|who|that|which|to|in|at|of|for|with|from|on|by|as)\b)[a-z]+\b"
 )
+# a verb of telling or writing to someone ("Ana texted me that she moved")
+_MESSAGED = "told|tells|texted|texts|messaged|emailed|wrote|writes"
+# one told by two names, before "that" or a pronoun ("Omar texted Ruth Lee that he moved"; "told Mia
+# Tariq Khan started at X" tells Mia)
+_TOLD_TWO = rf"[{CAPITALS}][\w-]*\s+[{CAPITALS}][\w-]*(?=\s+(?:that|he|she|they|his|her|their)\b)"
 # a verb of saying before a reported clause, which has a subject of its own ("Ana said he joined X",
 # "Bo told Wren that she had moved")
 _SAYING = (
-    rf"(?<![\w'])(?:said|says|told\s+(?:me|us|him|her|them|[{CAPITALS}][\w-]*)|tells\s+(?:me|us|him|her|them|[{CAPITALS}][\w-]*)|"
-    r"thinks|thought|reckons|mentioned|heard|hears)\s+(?:that\s+)?"
+    rf"(?<![\w'])(?:said|says|(?:{_MESSAGED})\s+(?:me|us|him|her|them|{_TOLD_TWO}|[{CAPITALS}][\w-]*)|"
+    rf"(?:{_MESSAGED})(?=\s+that\b)|(?:called|rang|phoned|{_MESSAGED})(?:\s+(?:me|us|him|her|them|[{CAPITALS}][\w-]*))?"
+    r"\s+to\s+say|thinks|thought|reckons|mentioned|heard|hears)\s+(?:that\s+)?"
 )
 _REPORTED = re.compile(_SAYING + "$")
 # where a clause starts: after a comma, a conjunction (not one after a subject pronoun: "he and his
@@ -73,8 +85,11 @@ _SUBJECT_RE = re.compile(
 )
 # a name right after an owner or an article names a thing, not a person ("sold Ana's Pelham saloon")
 _POSSESSED = re.compile(r"(?:'s|\b(?i:the|an?|his|her|their|its))\s+$")
-# a name right after a verb of leaving or ending is its object ("Left Leeds for York")
-_OBJECT = re.compile(r"\b(?i:left|quit|ditched|leaving|cancell?ed|dropped|dumped|closed|sold)\s+$")
+# a name right after a verb of leaving or ending is its object ("Left Leeds for York"), and after a
+# verb of telling whom one tells ("Omar texted Ruth to say he moved": Omar's)
+_OBJECT = re.compile(
+    rf"\b(?i:left|quit|ditched|leaving|cancell?ed|dropped|dumped|closed|sold|{_MESSAGED}|called|rang|phoned)\s+$"
+)
 # a name right after a preposition does nothing in its clause ("ported my number from Vodo to
 # Telia"), though a pronoun after it may stand for it ("bumped into Oswyn, he's ...")
 _PREPOSITION_BEFORE = re.compile(r"\b(?i:from|to|with|at|in|on|into|onto|by|of|about|near|for|than|like)\s+$")
@@ -106,8 +121,9 @@ _OWNER_LEAD = re.compile(
 )
 
 
-# a word linking the sentence to what was said before it, which opens it before its subject
-_CONNECTIVE_AT = re.compile(rf"(?:And|So|Also|Plus|Oh|Well|Anyway|Then|But)\b,?\s+(?=[{CAPITALS}])")
+# a word linking the sentence to what was said before it, or an adverb of comment ("Luckily"), which
+# opens it before its subject
+_CONNECTIVE_AT = re.compile(rf"(?:And|So|Also|Plus|Oh|Well|Anyway|Then|But|(?i:{ADVERBS}))\b,?\s+(?=[{CAPITALS}])")
 
 
 def leading_subject(text: str, at: int = 0) -> str | None:
@@ -139,7 +155,9 @@ def leading_subject(text: str, at: int = 0) -> str | None:
     return subject_key(m["subj"]) if m is not None and names_someone(m["subj"]) else None
 
 
-def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = None) -> tuple[bool, str | None]:
+def pronoun_subject(
+    text: str, at: int, speaker: str, antecedent: str | None = None, *, relatives_only: bool = False
+) -> tuple[bool, str | None]:
     """Whether the value at position ``at`` is someone else's by a third-person pronoun: its clause
     has "she", "he" or "they" as its subject ("she started at X", "He closed his account and moved
     to X", "they've joined X"), or "his" or "her" owns the noun the value follows ("helping Bo
@@ -150,8 +168,10 @@ def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = N
     or the pronoun follows an animal ("got a kitten, she's called Miso"). With it, the one person
     other than ``speaker`` the sentence named before "she" or "he" (or in the clause of "his" or
     "her"), else ``antecedent`` (the one person an earlier sentence named), else None (whom it
-    means, the words do not say; "they" names no one person)."""
+    means, the words do not say; "they" names no one person). ``relatives_only``: only a clause
+    opened by "his / her / their" relative ("Mia's sister retired and her son joined X": the son's)."""
     starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
+    starts = _clause_starts(text, at) if relatives_only else starts  # ("Ana and her son moved": one clause)
     while (
         len(starts) > 1
         and not _THIRD_PERSON_LEAD.match(text, starts[-1])
@@ -159,7 +179,7 @@ def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = N
     ):
         starts.pop()  # a clause opened by its verb or a preposition ("switched dentists, to X"): the one before's
     start = starts[-1]
-    lead = _THIRD_PERSON_LEAD.match(text, start)
+    lead = None if relatives_only else _THIRD_PERSON_LEAD.match(text, start)
     if lead is not None:
         if _names(text, speaker, lead.end(), at, companions=False) or _ANIMAL_BEFORE.search(text, start - 40, start):
             return False, None
@@ -168,11 +188,15 @@ def pronoun_subject(text: str, at: int, speaker: str, antecedent: str | None = N
         named = subjects_named(text[:start], speaker)
         return True, named.pop() if len(named) == 1 else antecedent
     relative = _THEIR_RELATIVE_LEAD.match(text, start) if start > 0 else None
+    if relatives_only and not has_verb(text[starts[-2] if len(starts) > 1 else 0 : start]):
+        relative = None  # "Mia's sister's son and her daughter moved", "said her son and his wife moved": one subject
     if relative is not None and not _names(text, speaker, start, at):
         # "Ingrid retired and her son joined X": the relative of the one person named before the clause
         named = subjects_named(text[:start], speaker)
         holder = named.pop() if len(named) == 1 else antecedent
         return True, f"{holder}'s {relative['kin'].lower()}" if holder is not None else None
+    if relatives_only:
+        return False, None
     if start > 0 and _REPORTED.search(text, max(0, start - 40), start) and not _names(text, speaker, start, len(text)):
         return True, None  # "Lena says her brother moved to X": the reported clause is not the speaker's
     owner = _THEIR_NOUN.search(text, max(start, at - _THEIR_NOUN_SPAN), at)
@@ -201,10 +225,12 @@ _THEIR_NOUN = re.compile(
     r"(?:in|at|with|from)\s+(?:the\s+)?$"
 )
 _THEIR_NOUN_SPAN = 60
-# a later clause whose subject is "his / her / their" relative, before its verb ("her son joined X")
+# a later clause whose subject is "his / her / their" relative, before its verb ("her son joined X"; the
+# one who names a pet holds none: "and her son named it X")
 _THEIR_RELATIVE_LEAD = re.compile(
     rf"(?:(?i:and|but|so|then|also)\s+)?(?i:his|her|their)\s+{KIN_ADJ}(?P<kin>(?i:{KIN})s?|{KIN_PLURALS})\s+"
-    r"(?:(?:just|finally|recently|now|also|already|[a-z]+ly|has|have|had)\s+){0,2}(?:[a-z]+ed|[a-z]+s|got|took|went|left)\b"
+    r"(?:(?:just|finally|recently|now|also|already|[a-z]+ly|has|have|had)\s+){0,2}"
+    r"(?!(?:named|called|names|calls)\b)(?:[a-z]+ed|[a-z]+s|got|took|went|left)\b"
 )
 _FORMER_OWNED = re.compile(r"(?i:his|her)\s+(?i:old|former|ex|previous|late)\b")
 # an animal right before a clause: its "she" or "he" is the animal ("a kitten, she's called Miso")
@@ -284,99 +310,21 @@ _RELATIVE = re.compile(
 )
 # a possessive in apposition to the value says whose it is ("Here is X, Y's <animal>", "X, Y's dog,
 # barked all night") when the value is what an opening of introducing, looking or pointing shows, or
-# opens the sentence, unless the main clause says who holds it now (``_held_now``); after a verb of
+# opens the sentence, unless the main clause says who holds it now (``held_now``); after a verb of
 # the sentence's own ("Just moved to X, Y's hometown") the dropped subject is the speaker. A noun said
 # to be past ("X, Y's old / former / late cat, barks") names a former owner: no holder
 _SHOWN = re.compile(rf"(?i:{INTRODUCING}|{POINTING})\s+")
 _POSSESSIVE_APPOSITION = re.compile(
     rf",\s+(?P<owner>[{CAPITALS}][\w-]*(?:\s+[{CAPITALS}][\w-]*)?(?:'s\s+[a-z]+)*)'s\s+(?!(?:old|former|ex|late|previous)\b)[a-z]"
 )
-# the main clause after an apposition on a value (after its relative or resumptive pronoun: "who",
-# "she"), when it says who holds the value now: a verb of living or belonging with that person after
-# it ("lives with me now", "moved in with us", "belongs to Ana"), a copula with the person's
-# possessive as its whole predicate ("is mine now", "has been ours since May"; not "is ours again",
-# "is ours too"), or the person as the subject of a verb of getting whose object is the value put
-# first ("X, Y's dog, I adopted in May"). The apposition then names a former or another holder; the
-# main clause's person holds it.
-# (matched at the apposition's closing comma: searched from every start, it is tried at commas only)
-_CLAUSE_MARK = re.compile(r"[,.;:!?]")
-# an adverbial of time or source that may follow a verb whose object was put first: "in May",
-# "from the shelter", "last spring", "two years ago", "when ...", an adverb in -ly first
-_TIME_OR_SOURCE = (
-    r"(?:[a-z]+ly\s+)*+(?:in|on|at|from|after|before|during|over|since|last|when|once|back|yesterday|today"
-    r"|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|\d+)\s+"
-    r"(?:days?|weeks?|months?|years?)\s+(?:ago|back))\b"
-)
-# a verb of getting that has no object or complement of its own after it: the value put first is
-# its object ("X, Y's dog, I took in after the flood"). Only verbs whose one sense is coming to hold
-# the thing: "got", "found", "kept", "chose", "won" have others ("I got to walk him", "I found
-# wandering", "I kept for a fortnight", "I chose his name"). After the verb (and its particle) comes
-# the end of the clause or an adverbial of time or source, never an object ("I bought him a toy"),
-# an infinitive, a participle, an adjective
-# "rescued" (saving: "rescued from the canal") and "took/brought home" (for a night) have other
-# senses and are not read; a "for" with a word after it later in the clause ("for Ana's birthday",
-# "for a fortnight", "for my nephew") makes the getting a gift, a purpose or a bounded stay, except
-# "for good", "for keeps", "for ever", "for life"
-_FRONTED_GETTING = (
-    r"(?:adopted|bought|purchased|acquired|inherited|fostered|rehomed|(?:took|taken)\s+in)"
-    rf"(?=\s*(?:[.,;:!?]|$)|\s+{_TIME_OR_SOURCE})"
-    r"(?![^.,;:!?]{0,80}?\b(?i:for)\s+(?!good\b|keeps\b|ever\b|life\b)\w)"
-)
-_HELD_NOW = re.compile(
-    rf",\s+(?:(?:who|which|that|(?i:she|he|it))\s+)?(?:"
-    rf"{ADVERBS_RUN}(?:(?:has|have)\s+{ADVERBS_RUN}(?:lived|been\s+living|moved\s+in|come\s+to\s+live)"
-    rf"|lives|moved\s+in|came\s+to\s+live|belongs)\s+{ADVERBS_RUN}(?:with|to)\s+(?P<with>{PERSON})(?!'s)\b"
-    rf"|{ADVERBS_RUN}(?:is|(?:has|have)\s+{ADVERBS_RUN}been)\s+{ADVERBS_RUN}(?P<owner>{PERSON})'s"
-    rf"(?=\s*(?:[.,;:!?]|$)|\s+(?:now|officially|since|from|and|but)\b)"
-    rf"|(?P<subj>{PERSON})\s+{ADV}{_FRONTED_GETTING})"
-)
-# a stay bounded in time or now and then is no holding now: "is ours again this weekend", "moved
-# in with us for the summer", "lives with me while Y travels / until Y is back", "on weekends"
-# (searched in the rest of the main clause's sentence; "for good", "for keeps" are for ever)
-_SENTENCE_END = re.compile(r"[.;!?]")
-_BOUNDED = re.compile(
-    r"(?<![\w'])(?i:again|while|until|till|temporarily|sometimes|occasionally|now\s+and\s+then"
-    r"|for\s+(?!good\b|keeps\b|ever\b|life\b)[a-z]"
-    r"|(?:this|that|next|over\s+the|every|on|at)\s+(?:weekends?|week|fortnight|month|summer|winter|holidays?))\b"
-)
 # a person right after the clause's verb receives what the subject handed on ("the pup Ana's aunt
 # gave Mia", "the bike Tom sold her"): the subject of the clause is no holder then
 _OBJECT_PRONOUN = re.compile(r"(?i:him|her|them|us|me)")
-# verbs by which the clause's subject comes to hold the thing or holds it ("adopted", "owns"); a verb
-# of liking, using or founding says nothing of whose it is ("the city Ana loves", "the firm Tom founded")
-_HOLDING_VERBS = words(
-    """adopted adopts rescued rescues found finds bought buys got gets fostered fosters inherited inherits
-    received receives won wins chose chooses purchased purchases acquired acquires rehomed rehomes owns
-    keeps kept"""
-)
-# verbs that say holding only with the word after them ("brought home", "picked up")
-_HOLDING_WITH = {
-    "brought": ("home",),
-    "brings": ("home",),
-    "took": ("home", "in"),
-    "takes": ("home", "in"),
-    "picked": ("up",),
-    "picks": ("up",),
-}
 
 
 def _holds_by(verb: str, after: str) -> bool:
     """``verb`` (with the word ``after`` it) says that its subject comes to hold its object or holds it."""
-    return verb in _HOLDING_VERBS or after.lower() in _HOLDING_WITH.get(verb, ())
-
-
-def _held_now(text: str, at: int) -> str | None:
-    """The person the main clause after the apposition ending at or after ``at`` says holds the value
-    now (see :data:`_HELD_NOW`), or None; None also when the sentence bounds the stay (:data:`_BOUNDED`)."""
-    mark = _CLAUSE_MARK.search(text, at)
-    m = _HELD_NOW.match(text, mark.start()) if mark is not None else None
-    if m is None:
-        return None
-    end = _SENTENCE_END.search(text, m.end())
-    if _BOUNDED.search(text, m.start(), end.start() if end is not None else len(text)):
-        return None
-    person = m["with"] or m["owner"] or m["subj"]
-    return subject_key(person) if names_someone(person) else None
+    return verb in HOLDING_VERBS or after.lower() in HOLDING_WITH.get(verb, ())
 
 
 def clause_subject(text: str, value: str) -> str | None:
@@ -386,7 +334,7 @@ def clause_subject(text: str, value: str) -> str | None:
     lets the relative clause name the holder: "Ana moved to Oslo, the city her brother loves" is
     Ana's move. A possessive in apposition to a value an opening shows names the holder as well:
     "Here is X, Y's <animal>" is Y's. A main clause after the apposition that says who holds the
-    value now names the holder instead (``_held_now``): "X, Y's dog, lives with me now" is the
+    value now names the holder instead (``held_now``): "X, Y's dog, lives with me now" is the
     speaker's. None also when the value has no such clause, its subject names no one, its verb is
     no verb of getting or holding, or the verb has a person after it (a giver's clause: "the pup
     Ana's aunt gave Mia" says whose the pup is not by its subject)."""
@@ -396,7 +344,7 @@ def clause_subject(text: str, value: str) -> str | None:
     shown = at == 0 or _SHOWN.fullmatch(text, 0, at) is not None
     owner = _POSSESSIVE_APPOSITION.match(text, at + len(value)) if shown else None
     if owner is not None and names_someone(owner["owner"]):
-        return _held_now(text, owner.end()) or subject_key(owner["owner"])
+        return held_now(text, owner.end()) or subject_key(owner["owner"])
     m = _RELATIVE.match(text, at + len(value))
     if m is None or not names_someone(m["subj"]):
         return None
@@ -405,7 +353,7 @@ def clause_subject(text: str, value: str) -> str | None:
         return None
     if not _holds_by(m["verb"], after):
         return None
-    return _held_now(text, m.end()) or subject_key(m["subj"])
+    return held_now(text, m.end()) or subject_key(m["subj"])
 
 
 def names_subject_before(text: str, at: int) -> bool:

@@ -11,10 +11,11 @@ import re
 from memforest.text.change_subjects import NAME, PERSON, SUBJ
 from memforest.text.lexicon import CAPITALS, TIME_WORDS
 from memforest.text.state_values import TIME_NAME
-from memforest.text.state_words import ANIMALS, DISPOSAL, KIN
+from memforest.text.state_words import ANIMALS, DISPOSAL, KIN, KIN_PLURALS
 from memforest.text.subject_pairs import RELATIVE_SECOND
 
-OWNER = rf"(?:(?P<owner>{PERSON})'s|(?P<pron>his|her|their|its))"
+# a pronoun is a whole word ("her" in "brother said" owns nothing)
+OWNER = rf"(?:(?P<owner>{PERSON})'s|(?<![\w'-])(?P<pron>his|her|their|its))"
 # possessive: a word is read whole or not at all (no backtracking into it: linear on long runs); a
 # period inside a word ("St.Ives", "J.K.") or ending a short one ("Dr.", "St.", "Mrs.") is the word's,
 # one ending a longer word ends its sentence ("... at Midori Pharmacy. Better hours")
@@ -52,7 +53,7 @@ MOVED_SERVICE = (
     r"(?:gas|electric(?:ity)?|broadband|internet|wifi|phone|mobile|insurance|savings|checking|pension|isa|"
     r"water|energy|tv|cable|mortgage|account)\b"
 )
-NOT_LIVING = rf"(?!(?i:{KIN}|{ANIMALS}|children|family|stuff|things|belongings)(?:s|es)?\b)"
+NOT_LIVING = rf"(?!(?i:{KIN}|{ANIMALS}|{KIN_PLURALS}|in-law|family|stuff|things|belongings)(?:s|es)?\b)"
 # a word of time before a kind in apposition says whose it was, not what kind ("X, Ana's old team")
 THEN = r"(?:(?:old|former|previous|ex|one-time)\s+)?"
 # words before "member" that keep it a current membership ("a fully paid-up member of X"); any

@@ -9,7 +9,13 @@ import re
 from memforest.text.lexicon import COMMON_VERBS, IRREGULAR_PAST, words
 from memforest.text.state_words import KIN
 
-__all__ = ["VERB_S", "main_clause_start", "verbless"]
+__all__ = ["ADV", "ADVERBS_RUN", "VERB_S", "has_verb", "main_clause_start", "verbless"]
+
+# auxiliaries and adverbs between a subject and its verb ("has just", "finally", "eventually")
+ADVERBS_RUN = (
+    r"(?:(?:(?i:just|finally|recently|now|officially|also|already|actually|eventually|both|all)|[a-z]+ly)\s+){0,4}+"
+)
+ADV = rf"{ADVERBS_RUN}(?:(?:has|have|had)\s+{ADVERBS_RUN})?"
 
 # verbs in the third person that open a clause with no subject of its own ("and moves to York"); a
 # lower-case word ending in -s is no verb in general ("and parents relocated", "as his boss")
@@ -33,6 +39,12 @@ def verbless(fragment: str) -> bool:
     no name, possessive or relative ("this time down to "; not "her son finally at ")."""
     found = _WORD.findall(fragment)
     return 0 < len(found) <= _FRAGMENT_WORDS and not any(_verb_like(w) or _someone_like(w) for w in found)
+
+
+def has_verb(fragment: str) -> bool:
+    """Any word of ``fragment`` may be a verb (``_verb_like``): "Ana retired and " has one, "Ana's
+    son and " none."""
+    return any(_verb_like(w) for w in _WORD.findall(fragment))
 
 
 def _someone_like(word: str) -> bool:

@@ -165,7 +165,11 @@ NOT_VERBS: frozenset[str] = words("and or but too also as than to of in on at fo
 ADVERBS = (
     r"really|also|just|never|always|still|often|usually|sometimes|even|only|actually|finally|recently|"
     r"already|definitely|totally|truly|absolutely|personally|mostly|currently|now|honestly|seriously|"
-    r"sometimes|rarely|occasionally|genuinely|literally|kinda|sort\s+of|kind\s+of|almost|nearly|no\s+longer"
+    r"sometimes|rarely|occasionally|genuinely|literally|kinda|sort\s+of|kind\s+of|almost|nearly|no\s+longer|"
+    # the speaker's comment on what they tell ("Apparently Tariq moved to X": no "Apparently Tariq")
+    r"apparently|sadly|luckily|fortunately|unfortunately|thankfully|hopefully|obviously|clearly|evidently|"
+    r"reportedly|supposedly|allegedly|surprisingly|predictably|unsurprisingly|happily|oddly|funnily|weirdly|"
+    r"strangely|ironically|interestingly|basically|naturally|understandably|annoyingly|frankly"
 )
 
 COMMON_VERBS: frozenset[str] = words(

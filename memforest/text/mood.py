@@ -62,7 +62,7 @@ _CLAUSE_RE = {
     # a past state told only as the time of something else, opening the sentence ("When Ana lived in
     # X, Ana had ...")
     r"(?:^|[.!?]\s+)when\s+[\w']+\s+(?:lived|worked|was\s+living|was\s+working|studied)\s+(?:in|at|for)\b",
-    "wish": r"\bhop(?:e|es|ed|ing)\s+for\b|\bfingers\s+crossed\b|\bideally\b|"
+    "wish": r"\bhop(?:e|es|ed|ing)\s+for\b|\bhopefully\b|\bfingers\s+crossed\b|\bideally\b|"
     r"\b(?:got|have|has|had)\s+(?:my|his|her|their|our|\w+'s)\s+eyes?\s+on\b",
     "plan": r"\bon\s+the\s+list\s+for\b|\bplan\s+(?:is|was)\s+to\b|\bsaving\s+(?:up\s+)?for\b|"
     # the progressive of a verb of change is an arrangement, not yet a state ("is moving to X in

@@ -227,11 +227,11 @@ def _normalise_value(value: str) -> str:
 
 
 # a verb of telling right before the subject: its first word is whom one tells, the rest the
-# reported clause's subject ("Ana's mum told Ana Tariq moved to X": Tariq)
+# reported clause's subject ("Ana's mum told Ana Tariq moved to X", "Ana texted Ana Tariq ...": Tariq)
 # (not a passive or "can tell", which tell no one: "Mia was told Oskar Lind lives in X")
 _TOLD_BEFORE = re.compile(
     r"(?<![\w'])(?!(?i:am|is|are|was|were|be|been|being|can|could|get|got)\s)[\w']+\s+"
-    r"(?i:told|tells|telling|tell|reminded|warned|assured|informed)\s+$"
+    r"(?i:told|tells|telling|tell|reminded|warned|assured|informed|texted|texts|messaged|emailed|wrote|writes)\s+$"
 )
 
 

@@ -1,4 +1,5 @@
-"""Who holds a state a sentence would give the speaker: one the speaker takes to or fetches from a
+"""Who holds a state a sentence would give the speaker: a name told only as an object acts in no
+clause of it ("caught the bug from Ana"); one the speaker takes to or fetches from a
 school, a nursery or a club goes there ("dropped Ivo off at X"), and the speaker's own thing stays
 the speaker's whoever opens the clause ("Ana's kids love my new job at X")."""
 
@@ -8,9 +9,29 @@ import re
 from functools import lru_cache
 
 from memforest.text.change_subjects import PERSON, names_someone, subject_key
+from memforest.text.lexicon import CAPITALS
 from memforest.text.state_words import KIN
 
-__all__ = ["escorted_to", "owned_before"]
+__all__ = ["acts_before", "escorted_to", "owned_before"]
+
+# a preposition that makes the name after it its object, not the one who acts ("caught it from Ana")
+_OBJECT_BEFORE = re.compile(r"\b(?i:from|to|with|for|at|by|about|of)\s+$")
+# a verb of telling whose object a reported clause follows ("Bo told Ana Tariq started at X"; not
+# "Bo texted Ana about Ana's move to X")
+_TOLD_BEFORE = re.compile(r"\b(?i:told|tells|texted|messaged|emailed|reminded)\s+$")
+_CLAUSE_AFTER = re.compile(rf"\s+(?:that\s+)?(?:[{CAPITALS}]|(?i:he|she|they)\b)")
+
+
+def acts_before(text: str, name: str, end: int) -> bool:
+    """``text`` names ``name`` before position ``end`` other than as an object ("caught the bug
+    from Ana" names Ana as none who acts, nor does "Bo told Ana Tariq ..."); after ``end`` ("...,
+    so that's no longer Ana's problem") it names no one who holds the state told before it."""
+    return any(
+        _OBJECT_BEFORE.search(text, max(0, m.start() - 12), m.start()) is None
+        and not (_TOLD_BEFORE.search(text, max(0, m.start() - 12), m.start()) and _CLAUSE_AFTER.match(text, m.end()))
+        for m in re.finditer(rf"(?<![\w']){re.escape(name)}(?![\w-])", text[:end])
+    )
+
 
 # one taken to or fetched from a school, a nursery or a club ("dropped Ivo off at X", "picked Ana's
 # son up from X"); not a place the sentence calls the speaker's own (", our ...", "where I work")

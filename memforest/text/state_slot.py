@@ -17,7 +17,7 @@ from memforest.attributes import STATE_ATTRIBUTES, named_attribute
 from memforest.domain import FactKind
 from memforest.text.associated import find_associated
 from memforest.text.change_common import GROUP_KINDS, find_common_change, find_header_change, header_kind
-from memforest.text.change_subjects import clause_subject, pronoun_subject, untitled
+from memforest.text.change_subjects import NAME, clause_subject, pronoun_subject, subject_key, untitled
 from memforest.text.change_words import PARTING, THING_OPENING
 from memforest.text.changes import VERB_CLASSES, find_change, find_named_change, leading_subject, slot_key
 from memforest.text.dwelling import dwelling_held
@@ -33,7 +33,7 @@ from memforest.text.possessor import possessor_of
 from memforest.text.programme_at import find_programme_at
 from memforest.text.role_named import find_role_named
 from memforest.text.slots import find_role_at, find_slot
-from memforest.text.state_holders import escorted_to, owned_before
+from memforest.text.state_holders import acts_before, escorted_to, owned_before
 from memforest.text.state_values import SCHOOL_WORDS, TITLED_JOB, WORKPLACE_PART, thing_kind
 from memforest.text.state_words import ANIMALS, JOB_CUES, KIN
 from memforest.text.states import find_state
@@ -115,6 +115,8 @@ _FROM_TO = re.compile(
 )
 _TITLE = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "st"})
 # a school's name by its last word ("Whitmoor High", "Larch Primary")
+# a named person's word of work ("Tariq's first paycheck from X", "Tariq's new boss at X"): the work is theirs
+_WORK_OWNER = re.compile(rf"(?<![\w'])(?P<owner>{NAME})'s\s+(?:(?:first|new|latest|last|final)\s+)?(?i:{JOB_CUES})\b")
 _SCHOOL_NAME = re.compile(rf"(?:{SCHOOL_WORDS}|\bHigh|\bMontessori)$")
 
 
@@ -197,20 +199,6 @@ def _names(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w']){re.escape(name)}(?![\w-])", text) is not None
 
 
-# a preposition that makes the name after it its object, not the one who acts ("caught it from Ana")
-_OBJECT_BEFORE = re.compile(r"\b(?i:from|to|with|for|at|by|about|of)\s+$")
-
-
-def _acts_before(text: str, name: str, end: int) -> bool:
-    """``text`` names ``name`` before position ``end`` other than as an object ("caught the bug
-    from Ana" names Ana as none who acts); after ``end`` ("..., so that's no longer Ana's
-    problem") it names no one who holds the state told before it."""
-    return any(
-        _OBJECT_BEFORE.search(text, max(0, m.start() - 12), m.start()) is None
-        for m in re.finditer(rf"(?<![\w']){re.escape(name)}(?![\w-])", text[:end])
-    )
-
-
 # "moved Grandma to X", "moved Biscuit into X": the one moved, named right after the verb, lives there
 _MOVED_OBJECT = re.compile(
     rf"\b(?i:mov(?:e|es|ed|ing)|relocated)\s+(?P<obj>[{CAPITALS}][\w-]*)\s+(?:back\s+)?(?:in)?to\b"
@@ -272,11 +260,13 @@ def state_slot(
         if by_pronoun and person is None:
             return None  # "she joined X": someone else's, whom neither this sentence nor the last names
         holder = person
+    elif holder is None:  # "Mia's sister retired and her son joined X": the sister's son's
+        holder = pronoun_subject(text, max(text.find(slot[2]), 0), speaker, slot[0], relatives_only=True)[1]
     subject = holder or slot[0]
-    unnamed, someone = unnamed_holder(text, slot[2], speaker) if subject == speaker else (False, None)
+    unnamed, someone = unnamed_holder(text, slot[2], speaker)
     if unnamed and someone is None:
-        return None  # "the guy next door bought X": someone's the memory cannot name
-    subject = someone or subject  # "the kids started at X": the speaker's kids
+        return None  # "(Ana left and) the guy next door bought X": someone's the memory cannot name
+    subject = someone if someone is not None and subject == speaker else subject  # "the kids started at X"
     if slot[1] in _OWNED_BY_APPOSITION:
         # "Priya's dog Waffles": Priya's, whoever else is named; else "Tansy chewed Bernd's laces": Bernd's
         owned_by = possessor_of(text, slot[2]) or (deed_owner(text, slot[2]) if slot[1] == "pet" else None)
@@ -353,13 +343,15 @@ def _slot(text: str, kind: FactKind, speaker: str, participants: Sequence[str]) 
     state = find_state(text, speaker, participants)
     state = state if state is not None and _stated(text, state) else None
     lead = leading_subject(text, max(text.find(state[2]), 0)) if state is not None else None
+    owner = _WORK_OWNER.search(text) if state is not None and lead is None and state[1] == "employer" else None
+    lead = subject_key(owner["owner"]) if owner is not None else lead  # "Tariq's first payslip from X"
     # the one spoken to, named only after the value ("..., as Ravi can imagine"), holds nothing of it
     addressee = state is not None and state[0] != speaker and state[0] in participants
     named_after = addressee and state is not None and text.find(state[0]) > text.find(state[2])
     if (
         state is not None
         and lead not in (None, state[2])
-        and (named_after or (state[0] == speaker and not _acts_before(text, speaker, max(text.find(state[2]), 0))))
+        and (named_after or (state[0] == speaker and not acts_before(text, speaker, max(text.find(state[2]), 0))))
         and not owned_before(text, speaker, str(lead), max(text.find(state[2]), 0))
     ):
         state = (str(lead), state[1], state[2])  # "Mia moved to Oslo", said by Ana, is Mia's home

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from memforest.text.lexicon import CAPITALS
+from memforest.text.lexicon import CAPITALS, words
 
 __all__ = [
     "ANIMALS",
@@ -148,8 +148,9 @@ KIN: Final = alternation(
 PERSON_NOUNS: Final = (
     r"man|men|woman|women|lady|ladies|guy|guys|gent|couple|people|folk|boy|boys|girl|girls|fellow|chap|bloke"
 )
-# relatives named as a group, in a plural that is not a relation word and "s" ("my folks", "her twins")
-KIN_PLURALS: Final = r"children|twins|folks"
+# relatives named as a group, in a plural that is not a relation word and "s" ("my folks", "her twins",
+# "my in-laws")
+KIN_PLURALS: Final = r"children|twins|folks|in-laws"
 # a person, or a person's relative, holding a state in a person-rewritten sentence ("Ana", "Ana's
 # dad"), read from a word's start only (linear on long runs)
 # a word of age, rank or closeness before a relation ("Ana's best friend Mia", "Ana's little brother")
@@ -228,3 +229,20 @@ MEMBER_HEADS: Final = frozenset(
 GOT_IN: Final = r"got\s+(?:in|accepted|a\s+place)"
 LET_IN: Final = r"(?:was|were|got|(?:has|have)\s+been)\s+(?:accepted|taken\s+on|offered\s+a\s+place)"
 NOT_GETTING_IN: Final = r"(?!\s+(?:touch|trouble|line|on|to|with|the|a|an)\b)"
+
+# verbs by which a relative clause's subject comes to hold the thing or holds it ("adopted", "owns"); a verb
+# of liking, using or founding says nothing of whose it is ("the city Ana loves", "the firm Tom founded")
+HOLDING_VERBS: Final = words(
+    """adopted adopts rescued rescues found finds bought buys got gets fostered fosters inherited inherits
+    received receives won wins chose chooses purchased purchases acquired acquires rehomed rehomes owns
+    keeps kept"""
+)
+# verbs that say holding only with the word after them ("brought home", "picked up")
+HOLDING_WITH: Final[dict[str, tuple[str, ...]]] = {
+    "brought": ("home",),
+    "brings": ("home",),
+    "took": ("home", "in"),
+    "takes": ("home", "in"),
+    "picked": ("up",),
+    "picks": ("up",),
+}

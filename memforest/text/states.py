@@ -351,8 +351,9 @@ def _subject(text: str, speaker: str, participants: Sequence[str], stated: int =
 
 # the last of something at a value: its end ("her last day at X", "my final shift with X")
 _LAST_DAY = re.compile(
-    r"\b(?i:last|final)\s+(?:day|days|shift|week|month|term|class|lesson|session|game|match|practice|training)\s+"
-    r"(?:at|with|for|of|in)\s+(?:the\s+)?$"
+    r"\b(?:(?i:last|final)\s+(?:day|days|shift|week|month|term|class|lesson|session|game|match|practice|training)"
+    r"|(?i:final)\s+(?:paycheck|paycheque|payslip|pay\s+packet))\s+"  # ("my last payslip": the latest)
+    r"(?:at|with|for|of|in|from)\s+(?:the\s+)?$"
 )
 
 
