@@ -19,7 +19,7 @@ _OBJECT_BEFORE = re.compile(r"\b(?i:from|to|with|for|at|by|about|of)\s+$")
 # a verb of telling whose object a reported clause follows ("Bo told Ana Tariq started at X"; not
 # "Bo texted Ana about Ana's move to X")
 _TOLD_BEFORE = re.compile(r"\b(?i:told|tells|texted|messaged|emailed|reminded)\s+$")
-_CLAUSE_AFTER = re.compile(rf"\s+(?:that\s+)?(?:[{CAPITALS}]|(?i:he|she|they)\b)")
+_CLAUSE_AFTER = re.compile(rf"(?<!\s)\s++(?:that\s++)?(?:[{CAPITALS}]|(?i:he|she|they)\b)")
 
 
 def acts_before(text: str, name: str, end: int) -> bool:
