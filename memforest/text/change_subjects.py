@@ -170,8 +170,9 @@ def pronoun_subject(
     "her"), else ``antecedent`` (the one person an earlier sentence named), else None (whom it
     means, the words do not say; "they" names no one person). ``relatives_only``: only a clause
     opened by "his / her / their" relative ("Mia's sister retired and her son joined X": the son's)."""
-    starts = [0, *(clause.end() for clause in _CLAUSE_START.finditer(text, 0, at))]
-    starts = _clause_starts(text, at) if relatives_only else starts  # ("Ana and her son moved": one clause)
+    # (for relatives, "Ana and her son moved" is one clause)
+    marks = _CLAUSE_START.finditer(text, 0, at)
+    starts = _clause_starts(text, at) if relatives_only else [0, *(m.end() for m in marks)]
     while (
         len(starts) > 1
         and not _THIRD_PERSON_LEAD.match(text, starts[-1])
